@@ -1,0 +1,189 @@
+/**
+ * Listing: collects what sources contribute in `listTools`, isolating each
+ * source (a throw or a timeout discards only its tools), then turns
+ * definitions into frozen, validated descriptors in a deterministic order.
+ */
+import { ErrorCode } from './errors.js';
+import type { KernelHooks } from './hooks.js';
+import { checkInputSchema, checkSchema } from './schema.js';
+import type { CatalogSink, Diagnostic, ListContext, ToolDefinition, ToolDescriptor, ToolExecutor, ToolSource } from './types.js';
+
+export const SOURCES: readonly ToolSource[] = ['core', 'plugin', 'mcp', 'client'];
+
+export interface CatalogEntry {
+  readonly descriptor: ToolDescriptor;
+  readonly execute?: ToolExecutor;
+}
+
+/** The sink handed to `listTools`; each source gets its own buffered view. */
+export class ListingSink implements CatalogSink {
+  readonly definitions: { plugin: string; definition: ToolDefinition }[] = [];
+  readonly diagnostics: Diagnostic[] = [];
+
+  add(): void {
+    throw new Error('ListingSink.add is only reachable through a source view');
+  }
+
+  diagnostic(diagnostic: Omit<Diagnostic, 'plugin' | 'hook'>): void {
+    this.diagnostics.push({ ...diagnostic, hook: 'listTools' });
+  }
+
+  /** A view for one source; its tools land only when `commit()` runs. */
+  forSource(plugin: string): CatalogSink & { commit(): void; close(): void } {
+    const buffered: ToolDefinition[] = [];
+    let open = true;
+    return {
+      add: (tools) => {
+        if (!open) return;
+        for (const tool of Array.isArray(tools) ? tools : [tools as ToolDefinition]) buffered.push(tool);
+      },
+      diagnostic: (diagnostic) => {
+        if (open) this.diagnostics.push({ ...diagnostic, plugin, hook: 'listTools' });
+      },
+      commit: () => {
+        if (!open) return;
+        open = false;
+        for (const definition of buffered) this.definitions.push({ plugin, definition });
+      },
+      close: () => {
+        open = false;
+      },
+    };
+  }
+}
+
+/** Wraps every `listTools` tap: per-source buffer, timeout, errors become diagnostics. */
+export function isolateSources(hooks: KernelHooks, timeoutMs: () => number): void {
+  hooks.listTools.intercept({
+    name: '@tool-search/kernel:isolate',
+    register: (tap) => {
+      const original = tap.fn as (sink: CatalogSink, ctx: ListContext) => unknown;
+      const plugin = tap.name;
+      const fn = async (sink: ListingSink, ctx: ListContext): Promise<void> => {
+        const view = sink.forSource(plugin);
+        let timer: NodeJS.Timeout | undefined;
+        const timeout = new Promise<'timeout'>((resolve) => {
+          timer = setTimeout(() => resolve('timeout'), timeoutMs());
+        });
+        try {
+          const outcome = await Promise.race([Promise.resolve().then(() => original(view, ctx)), timeout]);
+          if (outcome === 'timeout') {
+            sink.diagnostics.push({
+              code: ErrorCode.SOURCE_TIMEOUT,
+              level: 'error',
+              message: `Tool source "${plugin}" did not list its tools within ${timeoutMs()} ms; its tools are missing from this run`,
+              plugin,
+              hook: 'listTools',
+            });
+          } else {
+            view.commit();
+          }
+        } catch (error) {
+          sink.diagnostics.push({
+            code: ErrorCode.SOURCE_FAILED,
+            level: 'error',
+            message: `Tool source "${plugin}" failed in listTools: ${error instanceof Error ? error.message : String(error)}; its tools are missing from this run`,
+            plugin,
+            hook: 'listTools',
+          });
+        } finally {
+          view.close();
+          clearTimeout(timer);
+        }
+      };
+      return { ...tap, type: 'promise', fn };
+    },
+  });
+}
+
+const NAME_PATTERN = /^[^\s\u0000-\u001f]{1,128}$/u;
+const descriptorCache = new WeakMap<ToolDefinition, ToolDescriptor>();
+
+/** Validates definitions, derives ids, drops bad or duplicate tools with diagnostics; sorted by id. */
+export function buildCatalog(
+  definitions: readonly { plugin: string; definition: ToolDefinition }[],
+  diagnostics: Diagnostic[],
+): CatalogEntry[] {
+  const byId = new Map<string, CatalogEntry>();
+  for (const { plugin, definition } of definitions) {
+    const problem = definitionProblem(definition);
+    if (problem) {
+      diagnostics.push({ code: ErrorCode.TOOL_INVALID, level: 'error', message: problem, plugin, hook: 'listTools' });
+      continue;
+    }
+    const id = `${definition.source}:${definition.owner}:${definition.name}`;
+    const descriptor = toDescriptor(id, definition);
+    const issue = checkInputSchema(descriptor.inputSchema) ?? (descriptor.outputSchema ? checkSchema(descriptor.outputSchema) : undefined);
+    if (issue) {
+      diagnostics.push({
+        code: ErrorCode.TOOL_SCHEMA_INVALID,
+        level: 'error',
+        message: `Tool ${id} (source ${definition.source}, owner ${definition.owner}) was dropped: its schema is not valid JSON Schema at ${issue.path || '/'} (${issue.rule}: ${issue.message})`,
+        plugin,
+        hook: 'listTools',
+        toolId: id,
+      });
+      continue;
+    }
+    if (byId.has(id)) {
+      diagnostics.push({
+        code: ErrorCode.TOOL_ID_DUPLICATE,
+        level: 'warning',
+        message: `Tool id ${id} was listed twice; the later copy from "${plugin}" was dropped`,
+        plugin,
+        hook: 'listTools',
+        toolId: id,
+      });
+      continue;
+    }
+    byId.set(id, { descriptor, ...(definition.execute ? { execute: definition.execute } : {}) });
+  }
+  return [...byId.values()].sort((a, b) => compareIds(a.descriptor.id, b.descriptor.id));
+}
+
+export function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function definitionProblem(definition: ToolDefinition): string | undefined {
+  if (typeof definition !== 'object' || definition === null) return 'A tool definition must be an object';
+  if (typeof definition.name !== 'string' || !NAME_PATTERN.test(definition.name)) {
+    return `Tool name ${JSON.stringify(definition.name)} must be 1-128 characters without whitespace or control characters`;
+  }
+  if (!SOURCES.includes(definition.source)) return `Tool ${definition.name}: source must be one of ${SOURCES.join(', ')}`;
+  if (typeof definition.owner !== 'string' || !NAME_PATTERN.test(definition.owner)) return `Tool ${definition.name}: owner must be a non-empty name`;
+  if (definition.description !== undefined && typeof definition.description !== 'string') return `Tool ${definition.name}: description must be a string`;
+  if (definition.catalogMode !== undefined && definition.catalogMode !== 'catalog' && definition.catalogMode !== 'direct-only') {
+    return `Tool ${definition.name}: catalogMode must be "catalog" or "direct-only"`;
+  }
+  if (definition.execute !== undefined && typeof definition.execute !== 'function') return `Tool ${definition.name}: execute must be a function`;
+  return undefined;
+}
+
+function toDescriptor(id: string, definition: ToolDefinition): ToolDescriptor {
+  const cached = descriptorCache.get(definition);
+  if (cached && cached.id === id) return cached;
+  const descriptor: ToolDescriptor = deepFreeze({
+    id,
+    name: definition.name,
+    source: definition.source,
+    owner: definition.owner,
+    ...(definition.title !== undefined ? { title: definition.title } : {}),
+    description: definition.description ?? '',
+    inputSchema: structuredClone(definition.inputSchema),
+    ...(definition.outputSchema !== undefined ? { outputSchema: structuredClone(definition.outputSchema) } : {}),
+    ...(definition.annotations !== undefined ? { annotations: structuredClone(definition.annotations) } : {}),
+    catalogMode: definition.catalogMode ?? 'catalog',
+    ...(definition.meta !== undefined ? { meta: structuredClone(definition.meta) } : {}),
+  });
+  descriptorCache.set(definition, descriptor);
+  return descriptor;
+}
+
+export function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}

@@ -1,0 +1,168 @@
+/**
+ * The closed set of coded errors every Tool Search package throws or reports.
+ * Tests assert `code`, never message text. Codes are readable strings so a log
+ * line or a JSON result says what went wrong without a lookup table.
+ */
+export const ErrorCode = {
+  /** `kernel.use()` got a plugin whose `dependsOn` names a plugin not registered before it. */
+  PLUGIN_DEPENDENCY_MISSING: 'PLUGIN_DEPENDENCY_MISSING',
+  /** Two plugins with the same name. */
+  PLUGIN_DUPLICATE: 'PLUGIN_DUPLICATE',
+  /** A plugin object without a name or an `apply` function. */
+  PLUGIN_INVALID: 'PLUGIN_INVALID',
+  /** `kernel.use()` after the first run: the kernel is sealed. */
+  KERNEL_SEALED: 'KERNEL_SEALED',
+  /** A plugin tapped an async hook with `tapAsync`; use `tap` or `tapPromise`. */
+  HOOK_STYLE_UNSUPPORTED: 'HOOK_STYLE_UNSUPPORTED',
+  /** A tool source threw inside `listTools`; its tools are missing from the run. */
+  SOURCE_FAILED: 'SOURCE_FAILED',
+  /** A tool source did not finish `listTools` within the source timeout. */
+  SOURCE_TIMEOUT: 'SOURCE_TIMEOUT',
+  /** A tool definition is malformed (name, source, owner, description). */
+  TOOL_INVALID: 'TOOL_INVALID',
+  /** A tool's input or output schema is not valid JSON Schema; the tool is dropped. */
+  TOOL_SCHEMA_INVALID: 'TOOL_SCHEMA_INVALID',
+  /** The same tool id was contributed twice; the later one is dropped. */
+  TOOL_ID_DUPLICATE: 'TOOL_ID_DUPLICATE',
+  /** Two tools share a name across sources; the name resolves to the first by source precedence. */
+  TOOL_NAME_SHADOWED: 'TOOL_NAME_SHADOWED',
+  /** A client tool's name collides with a catalog tool: the run is refused. */
+  CLIENT_TOOL_COLLISION: 'CLIENT_TOOL_COLLISION',
+  /** A `filterPolicy` tap returned something that is not a subset of its input. */
+  POLICY_NOT_SUBSET: 'POLICY_NOT_SUBSET',
+  /** A `filterPolicy` tap threw: the run fails closed. */
+  POLICY_FAILED: 'POLICY_FAILED',
+  /** Policy dropped a tool (used in diagnostics and explain traces). */
+  POLICY_DENIED: 'POLICY_DENIED',
+  /** An allowlist matched no known tool and was ignored. */
+  POLICY_ALLOWLIST_IGNORED: 'POLICY_ALLOWLIST_IGNORED',
+  /** The tool is not in the run's effective catalog (unknown, or dropped by policy). */
+  UNKNOWN_TOOL: 'UNKNOWN_TOOL',
+  /** A name matches more than one tool; call it by id. */
+  AMBIGUOUS_TOOL: 'AMBIGUOUS_TOOL',
+  /** Arguments do not match the tool's input schema; the tool did not run. */
+  TOOL_ARGUMENTS_INVALID: 'TOOL_ARGUMENTS_INVALID',
+  /** The tool threw or reported a failure while running. */
+  TOOL_EXECUTION_FAILED: 'TOOL_EXECUTION_FAILED',
+  /** The tool did not answer within its timeout. */
+  TOOL_TIMEOUT: 'TOOL_TIMEOUT',
+  /** The call was cancelled by its caller. */
+  TOOL_CALL_ABORTED: 'TOOL_CALL_ABORTED',
+  /** A `beforeToolCall` tap blocked the call. */
+  TOOL_CALL_BLOCKED: 'TOOL_CALL_BLOCKED',
+  /** A tool executed by the client was called through a path that cannot hand it back. */
+  CLIENT_TOOL_NOT_EXECUTABLE: 'CLIENT_TOOL_NOT_EXECUTABLE',
+  /** No plugin materializes the requested exposure mode. */
+  MODE_UNKNOWN: 'MODE_UNKNOWN',
+  /** A `materialize` tap threw. */
+  MATERIALIZE_FAILED: 'MATERIALIZE_FAILED',
+  /** A mode could not be used and the exposure fell back to another mode. */
+  MODE_FALLBACK: 'MODE_FALLBACK',
+  /** The run was closed; create a new one. */
+  RUN_CLOSED: 'RUN_CLOSED',
+  /** The run was stopped by a plugin (for example a loop circuit breaker). */
+  RUN_STOPPED: 'RUN_STOPPED',
+  /** Configuration is invalid: `path` and `rule` say where and why. */
+  CONFIG_INVALID: 'CONFIG_INVALID',
+  /** The configuration file could not be read or parsed. */
+  CONFIG_UNREADABLE: 'CONFIG_UNREADABLE',
+  /** Plugin options are invalid. */
+  OPTIONS_INVALID: 'OPTIONS_INVALID',
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+const BRAND = Symbol.for('@tool-search/kernel/ToolSearchError');
+
+export interface ToolSearchErrorOptions {
+  plugin?: string;
+  hook?: string;
+  toolId?: string;
+  cause?: unknown;
+  details?: Record<string, unknown>;
+}
+
+/** Base of every coded error. `isInstance` works across duplicate package copies. */
+export class ToolSearchError extends Error {
+  readonly code: ErrorCode;
+  readonly plugin?: string;
+  readonly hook?: string;
+  readonly toolId?: string;
+  readonly details?: Record<string, unknown>;
+
+  constructor(code: ErrorCode, message: string, options: ToolSearchErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ToolSearchError';
+    this.code = code;
+    if (options.plugin !== undefined) this.plugin = options.plugin;
+    if (options.hook !== undefined) this.hook = options.hook;
+    if (options.toolId !== undefined) this.toolId = options.toolId;
+    if (options.details !== undefined) this.details = options.details;
+    Object.defineProperty(this, BRAND, { value: true });
+  }
+
+  static isInstance(value: unknown): value is ToolSearchError {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
+  }
+
+  /** A plain, JSON-safe view for results handed to a model or a client. */
+  toJSON(): { code: ErrorCode; message: string; [key: string]: unknown } {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.plugin ? { plugin: this.plugin } : {}),
+      ...(this.hook ? { hook: this.hook } : {}),
+      ...(this.toolId ? { toolId: this.toolId } : {}),
+      ...(this.details ? { details: this.details } : {}),
+    };
+  }
+}
+
+/** Bad configuration: `path` is a JSON path into the config, `rule` the broken rule. */
+export class ConfigError extends ToolSearchError {
+  readonly path: string;
+  readonly rule: string;
+  constructor(path: string, rule: string, message: string, options: ToolSearchErrorOptions & { code?: ErrorCode } = {}) {
+    super(options.code ?? ErrorCode.CONFIG_INVALID, message, options);
+    this.name = 'ConfigError';
+    this.path = path;
+    this.rule = rule;
+  }
+}
+
+/** Arguments rejected by the tool's input schema before the tool ran. */
+export class ToolArgumentsError extends ToolSearchError {
+  readonly errors: readonly { path: string; rule: string; message: string }[];
+  constructor(toolId: string, errors: readonly { path: string; rule: string; message: string }[]) {
+    const first = errors[0];
+    super(
+      ErrorCode.TOOL_ARGUMENTS_INVALID,
+      `Arguments for ${toolId} are invalid: ${first ? `${first.path || '/'} ${first.message}` : 'schema mismatch'}` +
+        (errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''),
+      { toolId, details: { errors } },
+    );
+    this.name = 'ToolArgumentsError';
+    this.errors = errors;
+  }
+}
+
+/** The tool is not in the run's effective catalog. `suggestions` are the closest allowed ids. */
+export class UnknownToolError extends ToolSearchError {
+  readonly suggestions: readonly string[];
+  constructor(requested: string, suggestions: readonly string[]) {
+    super(
+      ErrorCode.UNKNOWN_TOOL,
+      `unknown tool id "${requested}"` + (suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : ''),
+      { details: { requested, suggestions } },
+    );
+    this.name = 'UnknownToolError';
+    this.suggestions = suggestions;
+  }
+}
+
+/** Wraps an unknown thrown value as a coded error, keeping it as `cause`. */
+export function toToolSearchError(error: unknown, code: ErrorCode, context: ToolSearchErrorOptions = {}): ToolSearchError {
+  if (ToolSearchError.isInstance(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ToolSearchError(code, message, { ...context, cause: error });
+}

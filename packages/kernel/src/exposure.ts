@@ -1,0 +1,104 @@
+/**
+ * The finished exposure of a run: provider-neutral tools and system text,
+ * adapters to the OpenAI and Anthropic formats, and `call()`, which routes a
+ * model's tool call (by exposed or provider name) back through the run.
+ * Model-facing problems come back as `{ status: 'error' }` outcomes, never throws.
+ */
+import { ErrorCode, ToolSearchError, UnknownToolError } from './errors.js';
+import { createProviderNameMap } from './provider-names.js';
+import type { CallOptions, ExposedTool, JsonSchema, RunApi, ToolCallOutcome, ToolDescriptor } from './types.js';
+
+export interface ExposureToolView {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  readonly toolId?: string;
+  readonly kind: 'tool' | 'control';
+}
+
+export interface OpenAIFunctionTool {
+  readonly type: 'function';
+  readonly function: { readonly name: string; readonly description: string; readonly parameters: JsonSchema };
+}
+
+export interface AnthropicTool {
+  readonly name: string;
+  readonly description: string;
+  readonly input_schema: JsonSchema;
+}
+
+export interface RunExposure {
+  readonly mode: string;
+  readonly tools: readonly ExposureToolView[];
+  readonly system: string;
+  /** Routes a model's tool call. `name` may be the exposed name or its provider-safe form. */
+  call(name: string, args: unknown, options?: Omit<CallOptions, 'origin'>): Promise<ToolCallOutcome>;
+  /** Whether `name` (exposed or provider form) is something this exposure can route. */
+  has(name: string): boolean;
+  toOpenAI(): OpenAIFunctionTool[];
+  toAnthropic(): AnthropicTool[];
+  providerName(name: string): string;
+  toJSON(): { mode: string; tools: ExposureToolView[]; system: string };
+}
+
+export function directTool(tool: ToolDescriptor): ExposedTool {
+  return { name: tool.name, description: tool.description, inputSchema: tool.inputSchema, toolId: tool.id };
+}
+
+export function createExposure(
+  mode: string,
+  tools: readonly ExposedTool[],
+  system: string,
+  run: RunApi,
+  resolveHidden: ((name: string) => string | undefined) | undefined,
+): RunExposure {
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const names = createProviderNameMap(tools.map((tool) => tool.name));
+  const views: ExposureToolView[] = tools.map((tool) => ({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.toolId ? { toolId: tool.toolId } : {}),
+    kind: tool.handler ? 'control' : 'tool',
+  }));
+  const lookup = (name: string) => byName.get(name) ?? byName.get(names.fromProvider(name) ?? '');
+
+  async function call(name: string, args: unknown, options: Omit<CallOptions, 'origin'> = {}): Promise<ToolCallOutcome> {
+    const exposed = lookup(name);
+    const callId = `control_${Math.random().toString(36).slice(2, 10)}`;
+    try {
+      if (exposed?.handler) {
+        const signal = options.signal ? AbortSignal.any([options.signal, run.signal]) : run.signal;
+        const input = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+        const result = await exposed.handler(input, { signal, run });
+        return { status: 'ok', callId, toolId: `control:${mode}:${exposed.name}`, result };
+      }
+      if (exposed?.toolId) return await run.call(exposed.toolId, args, { ...options, origin: 'direct' });
+      const hidden = resolveHidden?.(name);
+      if (hidden) return await run.call(hidden, args, { ...options, origin: 'directory' });
+      throw new UnknownToolError(name, views.map((tool) => tool.name).slice(0, 3));
+    } catch (error) {
+      const coded = ToolSearchError.isInstance(error)
+        ? error
+        : new ToolSearchError(ErrorCode.TOOL_EXECUTION_FAILED, error instanceof Error ? error.message : String(error));
+      if (coded.code === ErrorCode.RUN_CLOSED) throw coded;
+      return { status: 'error', callId, toolId: coded.toolId ?? name, error: { code: coded.code, message: coded.message } };
+    }
+  }
+
+  return Object.freeze({
+    mode,
+    tools: Object.freeze(views),
+    system,
+    call,
+    has: (name: string) => lookup(name) !== undefined || resolveHidden?.(name) !== undefined,
+    toOpenAI: () =>
+      views.map((tool) => ({
+        type: 'function' as const,
+        function: { name: names.toProvider(tool.name), description: tool.description, parameters: tool.inputSchema },
+      })),
+    toAnthropic: () => views.map((tool) => ({ name: names.toProvider(tool.name), description: tool.description, input_schema: tool.inputSchema })),
+    providerName: (name: string) => names.toProvider(name),
+    toJSON: () => ({ mode, tools: views, system }),
+  });
+}

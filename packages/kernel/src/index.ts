@@ -1,0 +1,55 @@
+// The public surface of @tool-search/kernel. Every export here is public API:
+// named exports only, no wildcards.
+export { createKernel } from './kernel.js';
+export type { Kernel, KernelOptions } from './kernel.js';
+export type { Run } from './run.js';
+export { createKernelHooks } from './hooks.js';
+export type { KernelHooks, KernelHookName } from './hooks.js';
+export { definePlugin, silentLogger } from './plugin.js';
+export type { KernelPlugin, PluginApi, Logger, TapOptions, HookFacade, HookFacades, HookMapFacade } from './plugin.js';
+export { STAGE } from './stages.js';
+export { ErrorCode, ToolSearchError, ConfigError, ToolArgumentsError, UnknownToolError, toToolSearchError } from './errors.js';
+export type { ToolSearchErrorOptions } from './errors.js';
+export { createExposure, directTool } from './exposure.js';
+export type { RunExposure, ExposureToolView, OpenAIFunctionTool, AnthropicTool } from './exposure.js';
+export { createProviderNameMap, PROVIDER_NAME_PATTERN } from './provider-names.js';
+export type { ProviderNameMap } from './provider-names.js';
+export { suggestIds } from './suggest.js';
+export { compileToolSchema, checkSchema, toSchemaIssues } from './schema.js';
+export type { SchemaIssue } from './schema.js';
+export type {
+  CallContext,
+  CallDecision,
+  CallOptions,
+  CallOrigin,
+  CatalogMode,
+  CatalogSink,
+  ControlContext,
+  ControlHandler,
+  Diagnostic,
+  DiagnosticLevel,
+  ExecuteContext,
+  Explanation,
+  ExposedTool,
+  ExposureDraft,
+  JsonSchema,
+  ListContext,
+  MaterializeContext,
+  PolicyContext,
+  PolicyStep,
+  RunApi,
+  RunEvent,
+  RunEventMap,
+  RunInfo,
+  RunRequest,
+  ToolAnnotations,
+  ToolCall,
+  ToolCallOutcome,
+  ToolContent,
+  ToolDefinition,
+  ToolDescriptor,
+  ToolExecutor,
+  ToolMeta,
+  ToolResult,
+  ToolSource,
+} from './types.js';

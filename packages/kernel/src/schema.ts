@@ -1,0 +1,109 @@
+/**
+ * JSON Schema handling for tool schemas: one Ajv per draft, a compile-once
+ * cache keyed by schema object, and errors mapped to `{ path, rule, message }`.
+ * Tool schemas come from third parties, so Ajv runs non-strict (unknown
+ * keywords such as `examples` are common) but a schema that does not compile
+ * is rejected.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import * as addFormatsModule from 'ajv-formats';
+import type { JsonSchema } from './types.js';
+
+// ajv-formats ships CJS with `exports.default`; NodeNext sees the namespace.
+type AddFormats = <T>(ajv: T) => T;
+const addFormats = ((addFormatsModule as unknown as { default: { default?: AddFormats } | AddFormats }).default as { default?: AddFormats }).default ??
+  ((addFormatsModule as unknown as { default: AddFormats }).default);
+
+const options = { allErrors: true, strict: false, validateFormats: true, unicodeRegExp: false } as const;
+let draft07: Ajv | undefined;
+let draft2020: Ajv2020 | undefined;
+
+function ajvFor(schema: JsonSchema): Ajv | Ajv2020 {
+  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
+  if (dialect.includes('2020-12') || dialect.includes('2019-09')) {
+    draft2020 ??= addFormats(new Ajv2020(options)) as Ajv2020;
+    return draft2020;
+  }
+  draft07 ??= addFormats(new Ajv(options)) as Ajv;
+  return draft07;
+}
+
+export interface SchemaIssue {
+  readonly path: string;
+  readonly rule: string;
+  readonly message: string;
+}
+
+const compiled = new WeakMap<object, ValidateFunction | SchemaIssue>();
+
+/** Compiles (once) a tool's schema; returns the issue when it is not valid JSON Schema. */
+export function compileToolSchema(schema: JsonSchema): ValidateFunction | SchemaIssue {
+  const cached = compiled.get(schema);
+  if (cached) return cached;
+  let result: ValidateFunction | SchemaIssue;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    result = { path: '', rule: 'type', message: 'schema must be an object' };
+  } else {
+    try {
+      // Strip `$id` so two tools sharing an id do not collide inside Ajv's registry.
+      const { $id: _ignored, ...rest } = schema as Record<string, unknown>;
+      result = ajvFor(schema).compile(rest);
+    } catch (error) {
+      result = { path: '', rule: 'schema', message: error instanceof Error ? error.message : String(error) };
+    }
+  }
+  compiled.set(schema, result);
+  return result;
+}
+
+/** Checks that an input schema is a valid JSON Schema describing an object. */
+export function checkInputSchema(schema: JsonSchema): SchemaIssue | undefined {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+    return { path: '', rule: 'type', message: 'inputSchema must be a JSON Schema object' };
+  }
+  if (schema.type !== undefined && schema.type !== 'object') {
+    return { path: '/type', rule: 'type', message: `inputSchema.type must be "object", got ${JSON.stringify(schema.type)}` };
+  }
+  return checkSchema(schema);
+}
+
+const checked = new WeakMap<object, SchemaIssue | null>();
+
+/**
+ * Validates a schema against its draft's meta-schema (cached per object).
+ * Cheaper than compiling, so listing thousands of tools stays fast; the
+ * validator itself is compiled on the tool's first call.
+ */
+export function checkSchema(schema: JsonSchema): SchemaIssue | undefined {
+  const cached = checked.get(schema);
+  if (cached !== undefined) return cached ?? undefined;
+  let issue: SchemaIssue | null = null;
+  try {
+    const ajv = ajvFor(schema);
+    if (!ajv.validateSchema(schema)) {
+      const first = ajv.errors?.[0];
+      issue = { path: first?.instancePath || '/', rule: first?.keyword ?? 'schema', message: first?.message ?? 'invalid schema' };
+    }
+  } catch (error) {
+    issue = { path: '/', rule: 'schema', message: error instanceof Error ? error.message : String(error) };
+  }
+  checked.set(schema, issue);
+  return issue ?? undefined;
+}
+
+export function isSchemaIssue(value: ValidateFunction | SchemaIssue): value is SchemaIssue {
+  return typeof value !== 'function';
+}
+
+/** Maps Ajv errors to `{ path, rule, message }` with JSON-pointer paths. */
+export function toSchemaIssues(errors: readonly ErrorObject[] | null | undefined): SchemaIssue[] {
+  return (errors ?? []).map((error) => {
+    let path = error.instancePath;
+    if (error.keyword === 'required' && typeof error.params.missingProperty === 'string') path += `/${error.params.missingProperty}`;
+    if (error.keyword === 'additionalProperties' && typeof error.params.additionalProperty === 'string') {
+      path += `/${error.params.additionalProperty}`;
+    }
+    return { path: path || '/', rule: error.keyword, message: error.message ?? error.keyword };
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * The search contract the modes, the CLI and the MCP server share.
+ * (Written first so modes can be built against it; the ranking lives in index.ts.)
+ */
+import type { JsonSchema, ToolDescriptor, ToolSource } from '@tool-search/kernel';
+
+/** A compact search hit: enough to pick a tool and call it without `describe`. */
+export interface SearchHit {
+  readonly id: string;
+  readonly name: string;
+  readonly source: ToolSource;
+  readonly owner: string;
+  /** The description cut at a bounded length. */
+  readonly summary: string;
+  /** A TypeScript-style signature of the arguments, required first, at most 300 characters. */
+  readonly input: string;
+}
+
+export interface SearchResult {
+  readonly query: string;
+  readonly hits: readonly SearchHit[];
+  /** True when hits were cut by the limit or the response size cap. */
+  readonly truncated: boolean;
+}
+
+export interface BatchSearchResult {
+  readonly results: readonly SearchResult[];
+  readonly truncated: boolean;
+}
+
+/** `describe`: the full descriptor with the exact input schema. */
+export interface ToolDescription {
+  readonly id: string;
+  readonly name: string;
+  readonly source: ToolSource;
+  readonly owner: string;
+  readonly title?: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  readonly outputSchema?: JsonSchema;
+  readonly annotations?: ToolDescriptor['annotations'];
+}
+
+export interface SearchOptions {
+  readonly limit?: number;
+}
+
+export interface ToolIndexOptions {
+  /** Default hits per query (config `tools.toolSearch.searchDefaultLimit`, default 8). */
+  readonly searchDefaultLimit?: number;
+  /** Upper bound on `limit` (config `tools.toolSearch.maxSearchLimit`, default 20). */
+  readonly maxSearchLimit?: number;
+  /** Queries longer than this are cut (default 500 characters). */
+  readonly maxQueryLength?: number;
+  /** Serialized response size cap in bytes (default 16 KiB). */
+  readonly maxResponseBytes?: number;
+}
+
+export interface ToolIndex {
+  readonly size: number;
+  search(query: string, options?: SearchOptions): SearchResult;
+  search(queries: readonly string[], options?: SearchOptions): BatchSearchResult;
+  /** `undefined` when the id or name is not in the indexed (effective) catalog. */
+  describe(idOrName: string): ToolDescription | undefined;
+  /** The three closest ids, for "unknown tool id" errors. */
+  suggest(idOrName: string): string[];
+}

@@ -1,0 +1,61 @@
+#!/usr/bin/env node
+// Scaffolds packages/<dir> with the repo's standard files (package.json,
+// tsconfigs, vitest config, src/index.ts). Usage:
+//   node scripts/new-package.mjs <dir> [--private] [--dep name@range ...] [--peer name] [--ref dir ...]
+import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+const [dir, ...rest] = process.argv.slice(2);
+if (!dir) throw new Error('usage: new-package.mjs <dir> [--dep n@r] [--peer n] [--dev n@r] [--ref dir] [--bin name=path]');
+const opts = { dep: [], peer: [], dev: [], ref: [], bin: [] };
+for (let i = 0; i < rest.length; i += 2) opts[rest[i].slice(2)].push(rest[i + 1]);
+
+const root = join('packages', dir);
+if (existsSync(join(root, 'package.json'))) throw new Error(`${root} exists`);
+mkdirSync(join(root, 'src'), { recursive: true });
+mkdirSync(join(root, 'test'), { recursive: true });
+
+const split = (s) => { const at = s.lastIndexOf('@'); return at > 0 ? [s.slice(0, at), s.slice(at + 1)] : [s, '*']; };
+const toObj = (list) => Object.fromEntries(list.map(split));
+const name = `@tool-search/${dir}`;
+const pkg = {
+  name,
+  version: '0.1.0',
+  description: '',
+  type: 'module',
+  license: 'MIT',
+  main: './dist/index.js',
+  types: './dist/index.d.ts',
+  exports: { '.': { '@tool-search/source': './src/index.ts', types: './dist/index.d.ts', default: './dist/index.js' } },
+  files: ['dist', 'README.md'],
+  ...(opts.bin.length ? { bin: Object.fromEntries(opts.bin.map((b) => b.split('='))) } : {}),
+  scripts: {
+    build: 'tsc -b tsconfig.build.json',
+    typecheck: 'tsc -p tsconfig.spec.json --noEmit',
+    test: 'vitest run',
+  },
+  dependencies: Object.fromEntries([...opts.peer.map((p) => [p, '0.1.0']), ...Object.entries(toObj(opts.dep))]),
+  ...(opts.dev.length ? { devDependencies: toObj(opts.dev) } : {}),
+  engines: { node: '>=20.10' },
+};
+writeFileSync(join(root, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
+const refs = opts.ref.map((r) => ({ path: `../${r}/tsconfig.build.json` }));
+writeFileSync(join(root, 'tsconfig.json'), JSON.stringify({ files: [], references: [{ path: './tsconfig.build.json' }, { path: './tsconfig.spec.json' }] }, null, 2) + '\n');
+writeFileSync(join(root, 'tsconfig.build.json'), JSON.stringify({
+  extends: '../../tsconfig.base.json',
+  compilerOptions: { rootDir: 'src', outDir: 'dist', tsBuildInfoFile: 'dist/.tsbuildinfo' },
+  include: ['src/**/*.ts'],
+  references: refs,
+}, null, 2) + '\n');
+writeFileSync(join(root, 'tsconfig.spec.json'), JSON.stringify({
+  extends: '../../tsconfig.base.json',
+  compilerOptions: { composite: false, noEmit: true, rootDir: '.', customConditions: ['@tool-search/source'] },
+  include: ['src/**/*.ts', 'test/**/*.ts'],
+}, null, 2) + '\n');
+writeFileSync(join(root, 'vitest.config.ts'), `import { defineProject, mergeConfig } from 'vitest/config';
+import base from '../../vitest.config.base.js';
+
+export default mergeConfig(base, defineProject({ test: { name: '${dir}' } }));
+`);
+if (!existsSync(join(root, 'src/index.ts'))) writeFileSync(join(root, 'src/index.ts'), 'export {};\n');
+console.log(`created ${root}`);
