@@ -68,6 +68,14 @@ export const ErrorCode = {
   CONFIG_UNREADABLE: 'CONFIG_UNREADABLE',
   /** Plugin options are invalid. */
   OPTIONS_INVALID: 'OPTIONS_INVALID',
+  /** An MCP server failed to start, initialize or list its tools (crash, timeout, bad output); its tools are missing from the run. */
+  MCP_SERVER_FAILED: 'MCP_SERVER_FAILED',
+  /** An MCP server is not connected (it died or was closed); the next run reconnects it. */
+  MCP_SERVER_UNAVAILABLE: 'MCP_SERVER_UNAVAILABLE',
+  /** An MCP server answered a tool call with a protocol error (not a tool result with `isError`). */
+  MCP_CALL_FAILED: 'MCP_CALL_FAILED',
+  /** A client tool given to a run is malformed (shape, name, schema or a duplicate name). */
+  CLIENT_TOOL_INVALID: 'CLIENT_TOOL_INVALID',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

@@ -30,7 +30,10 @@ export interface TapOptions {
 type Args<H> = H extends { call(...args: infer A): unknown } ? A : H extends { promise(...args: infer A): unknown } ? A : never;
 type Result<H> = H extends { promise(...args: never[]): Promise<infer R> } ? R : H extends { call(...args: never[]): infer R } ? R : never;
 type Interceptor<H> = H extends { intercept(interceptor: infer I): void } ? I : never;
-type IsAsync<H> = H extends { promise(...args: never[]): unknown } ? true : false;
+type IsAsync<H> = H extends { call(...args: never[]): unknown } ? false : true;
+
+/** The function a plugin taps into hook `H` with (`tap`; `tapPromise` returns a promise of the same). */
+export type HookTapFn<H> = (...args: Args<H>) => Result<H>;
 
 /** A tap-only view of one hook. Async hooks take `tap` or `tapPromise`; `tapAsync` is refused. */
 export type HookFacade<H> = {

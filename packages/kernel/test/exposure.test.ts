@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { createKernel, ErrorCode, PROVIDER_NAME_PATTERN, createProviderNameMap, type KernelPlugin } from '@tool-search/kernel';
+import { source, tool } from './helpers.js';
+
+const tools = [tool('read'), tool('pinned', { catalogMode: 'direct-only' }), tool('weird.name/with:chars', { source: 'mcp', owner: 'srv' })];
+
+const controlMode: KernelPlugin = {
+  name: 'control-mode',
+  apply({ hooks }) {
+    hooks.materialize.for('tiny').tap((draft) => {
+      draft.tools.push({
+        name: 'ping',
+        description: 'answers pong',
+        inputSchema: { type: 'object' },
+        handler: async () => ({ content: [{ type: 'text', text: 'pong' }] }),
+      });
+      draft.system.push('Use ping.');
+      return draft;
+    });
+  },
+};
+
+describe('exposure', () => {
+  it('direct mode exposes every catalog tool, direct-only included, in id order', async () => {
+    const run = await createKernel({ plugins: [source('s', tools)] }).createRun();
+    const exposure = await run.exposure('direct');
+    expect(exposure.tools.map((t) => t.name)).toEqual(['read', 'weird.name/with:chars', 'pinned']);
+  });
+
+  it('keeps direct-only tools visible in every mode', async () => {
+    const run = await createKernel({ plugins: [source('s', tools), controlMode] }).createRun();
+    const exposure = await run.exposure('tiny');
+    expect(exposure.tools.map((t) => t.name)).toEqual(['ping', 'pinned']);
+    expect(exposure.system).toBe('Use ping.');
+  });
+
+  it('routes control tools to their handler and direct tools through the run', async () => {
+    const run = await createKernel({ plugins: [source('s', tools), controlMode] }).createRun();
+    const exposure = await run.exposure('tiny');
+    await expect(exposure.call('ping', {})).resolves.toMatchObject({ status: 'ok', result: { content: [{ text: 'pong' }] } });
+    await expect(exposure.call('pinned', {})).resolves.toMatchObject({ status: 'ok', toolId: 'core:core:pinned' });
+  });
+
+  it('does not route names the mode did not expose', async () => {
+    const run = await createKernel({ plugins: [source('s', tools), controlMode] }).createRun();
+    const exposure = await run.exposure('tiny');
+    await expect(exposure.call('read', {})).resolves.toMatchObject({ status: 'error', error: { code: ErrorCode.UNKNOWN_TOOL } });
+  });
+
+  it('fails with MODE_UNKNOWN for a mode nobody materializes', async () => {
+    const run = await createKernel().createRun();
+    await expect(run.exposure('nope')).rejects.toMatchObject({ code: ErrorCode.MODE_UNKNOWN });
+  });
+
+  it('reports a throwing mode plugin by name', async () => {
+    const broken: KernelPlugin = { name: 'broken-mode', apply: ({ hooks }) => hooks.materialize.for('x').tap(() => { throw new Error('no'); }) };
+    const run = await createKernel({ plugins: [broken] }).createRun();
+    await expect(run.exposure('x')).rejects.toMatchObject({ code: ErrorCode.MATERIALIZE_FAILED, plugin: 'broken-mode' });
+  });
+
+  it('falls back to another mode when asked, with a diagnostic', async () => {
+    const fallback: KernelPlugin = {
+      name: 'fallback-mode',
+      apply: ({ hooks }) => hooks.materialize.for('fancy').tap((draft) => ({ ...draft, fallback: { mode: 'tiny', reason: 'no sandbox' } })),
+    };
+    const run = await createKernel({ plugins: [source('s', tools), controlMode, fallback] }).createRun();
+    const exposure = await run.exposure('fancy');
+    expect(exposure.mode).toBe('tiny');
+    expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: ErrorCode.MODE_FALLBACK }));
+  });
+
+  it('formats for OpenAI and Anthropic with provider-safe names that route back', async () => {
+    const run = await createKernel({ plugins: [source('s', tools)] }).createRun();
+    const exposure = await run.exposure('direct');
+    const openai = exposure.toOpenAI();
+    const anthropic = exposure.toAnthropic();
+    for (const t of openai) expect(t.function.name).toMatch(PROVIDER_NAME_PATTERN);
+    for (const t of anthropic) expect(t.name).toMatch(PROVIDER_NAME_PATTERN);
+    const weird = openai.find((t) => t.function.name.startsWith('weird'))!;
+    expect(weird.type).toBe('function');
+    await expect(exposure.call(weird.function.name, {})).resolves.toMatchObject({ status: 'ok', toolId: 'mcp:srv:weird.name/with:chars' });
+  });
+
+  it('is byte-identical for the same catalog, whatever order sources finish in', async () => {
+    const slow = (name: string, delay: number, list: ReturnType<typeof tool>[]): KernelPlugin => source(name, () => new Promise((r) => setTimeout(() => r(list), delay)));
+    const a = await createKernel({ plugins: [slow('a', 5, [tool('x')]), slow('b', 1, [tool('y', { source: 'plugin', owner: 'b' })])] }).createRun();
+    const b = await createKernel({ plugins: [slow('a', 1, [tool('x')]), slow('b', 5, [tool('y', { source: 'plugin', owner: 'b' })])] }).createRun();
+    expect(JSON.stringify((await a.exposure('direct')).toOpenAI())).toBe(JSON.stringify((await b.exposure('direct')).toOpenAI()));
+  });
+
+  it('maps names deterministically and without collisions', () => {
+    const names = ['a.b', 'a_b', 'a:b', 'x'.repeat(80), 'x'.repeat(81), 'ok_name'];
+    const map = createProviderNameMap(names);
+    const mapped = names.map((n) => map.toProvider(n));
+    expect(new Set(mapped).size).toBe(names.length);
+    for (const m of mapped) expect(m).toMatch(PROVIDER_NAME_PATTERN);
+    expect(map.toProvider('a_b')).toBe('a_b');
+    for (const n of names) expect(map.fromProvider(map.toProvider(n))).toBe(n);
+    expect(createProviderNameMap(names).toProvider('a.b')).toBe(map.toProvider('a.b'));
+  });
+});
