@@ -6,7 +6,7 @@
 import { ErrorCode } from './errors.js';
 import type { KernelHooks } from './hooks.js';
 import { checkInputSchema, checkSchema } from './schema.js';
-import type { CatalogSink, Diagnostic, ListContext, ToolDefinition, ToolDescriptor, ToolExecutor, ToolSource } from './types.js';
+import type { CatalogSink, Diagnostic, ListContext, ToolDefinition, ToolDescriptor, ToolExecutor, ToolGuidance, ToolSource } from './types.js';
 
 export const SOURCES: readonly ToolSource[] = ['core', 'plugin', 'mcp', 'client'];
 
@@ -18,6 +18,7 @@ export interface CatalogEntry {
 /** The sink handed to `listTools`; each source gets its own buffered view. */
 export class ListingSink implements CatalogSink {
   readonly definitions: { plugin: string; definition: ToolDefinition }[] = [];
+  readonly guidanceEntries: { plugin: string; guidance: ToolGuidance }[] = [];
   readonly diagnostics: Diagnostic[] = [];
 
   add(): void {
@@ -28,14 +29,22 @@ export class ListingSink implements CatalogSink {
     this.diagnostics.push({ ...diagnostic, hook: 'listTools' });
   }
 
+  guidance(): void {
+    throw new Error('ListingSink.guidance is only reachable through a source view');
+  }
+
   /** A view for one source; its tools land only when `commit()` runs. */
   forSource(plugin: string): CatalogSink & { commit(): void; close(): void } {
     const buffered: ToolDefinition[] = [];
+    const notes: ToolGuidance[] = [];
     let open = true;
     return {
       add: (tools) => {
         if (!open) return;
         for (const tool of Array.isArray(tools) ? tools : [tools as ToolDefinition]) buffered.push(tool);
+      },
+      guidance: (guidance) => {
+        if (open) notes.push(guidance);
       },
       diagnostic: (diagnostic) => {
         if (open) this.diagnostics.push({ ...diagnostic, plugin, hook: 'listTools' });
@@ -44,6 +53,7 @@ export class ListingSink implements CatalogSink {
         if (!open) return;
         open = false;
         for (const definition of buffered) this.definitions.push({ plugin, definition });
+        for (const guidance of notes) this.guidanceEntries.push({ plugin, guidance });
       },
       close: () => {
         open = false;

@@ -72,10 +72,26 @@ export const ErrorCode = {
   MCP_SERVER_FAILED: 'MCP_SERVER_FAILED',
   /** An MCP server is not connected (it died or was closed); the next run reconnects it. */
   MCP_SERVER_UNAVAILABLE: 'MCP_SERVER_UNAVAILABLE',
+  /** Code-mode code was refused before it ran: empty, too large, a syntax error, or forbidden syntax such as `import()`. */
+  CODE_INVALID: 'CODE_INVALID',
+  /** Code-mode code threw or rejected; `cause` carries the thrown error's name, message and code. */
+  CODE_FAILED: 'CODE_FAILED',
+  /** Code-mode code did not finish within `codeTimeoutMs`; the sandbox process was killed. */
+  CODE_TIMEOUT: 'CODE_TIMEOUT',
+  /** Code-mode code was cancelled by its caller (AbortSignal or run closed); the sandbox process was killed. */
+  CODE_ABORTED: 'CODE_ABORTED',
+  /** Code-mode code went past a bound (bridge calls in total or pending at once); see the result's `cut` flags. */
+  CODE_LIMIT_EXCEEDED: 'CODE_LIMIT_EXCEEDED',
+  /** The code-mode sandbox process died (memory limit, crash) or broke the bridge protocol; it was killed. */
+  SANDBOX_FAILED: 'SANDBOX_FAILED',
+  /** No isolated sandbox process can be started on this runtime (no permission model, spawn refused). */
+  SANDBOX_UNAVAILABLE: 'SANDBOX_UNAVAILABLE',
   /** An MCP server answered a tool call with a protocol error (not a tool result with `isError`). */
   MCP_CALL_FAILED: 'MCP_CALL_FAILED',
   /** A client tool given to a run is malformed (shape, name, schema or a duplicate name). */
   CLIENT_TOOL_INVALID: 'CLIENT_TOOL_INVALID',
+  /** A telemetry session log (JSONL) has a line that is not a JSON entry; `details` has the file and line number. */
+  SESSION_LOG_INVALID: 'SESSION_LOG_INVALID',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

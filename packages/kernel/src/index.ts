@@ -6,7 +6,7 @@ export type { Run } from './run.js';
 export { createKernelHooks } from './hooks.js';
 export type { KernelHooks, KernelHookName } from './hooks.js';
 export { definePlugin, silentLogger } from './plugin.js';
-export type { KernelPlugin, PluginApi, Logger, TapOptions, HookFacade, HookFacades, HookMapFacade, HookTapFn } from './plugin.js';
+export type { KernelPlugin, PluginApi, Logger, TapOptions, HookFacade, HookFacades, HookMapFacade, HookTapFn, PluginCommand, PluginCommands } from './plugin.js';
 export { STAGE } from './stages.js';
 export { ErrorCode, ToolSearchError, ConfigError, ToolArgumentsError, UnknownToolError, toToolSearchError } from './errors.js';
 export type { ToolSearchErrorOptions } from './errors.js';
@@ -49,6 +49,7 @@ export type {
   ToolDefinition,
   ToolDescriptor,
   ToolExecutor,
+  ToolGuidance,
   ToolMeta,
   ToolResult,
   ToolSource,

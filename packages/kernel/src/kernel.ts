@@ -9,8 +9,9 @@ import { directModePlugin } from './builtins/direct-mode.js';
 import { guardCallTaps, guardMaterializeTaps } from './builtins/guards.js';
 import { ErrorCode, ToolSearchError } from './errors.js';
 import { applyPolicy, guardPolicyTaps } from './filter.js';
+import { resolveGuidance } from './guidance.js';
 import { createKernelHooks, type KernelHooks } from './hooks.js';
-import { createHookFacades, scopeLogger, silentLogger, type KernelPlugin, type Logger } from './plugin.js';
+import { createHookFacades, scopeLogger, silentLogger, type KernelPlugin, type Logger, type PluginCommands } from './plugin.js';
 import { byNamePrecedence, createRunObject, type Run } from './run.js';
 import type { Diagnostic, RunInfo, RunRequest, ToolDescriptor } from './types.js';
 
@@ -27,6 +28,8 @@ export interface Kernel {
   /** Lists, validates and filters the catalog for one run. Seals the kernel. */
   createRun(request?: RunRequest): Promise<Run>;
   readonly plugins: readonly string[];
+  /** CLI subcommands contributed by registered plugins. */
+  readonly commands: readonly PluginCommands[];
   readonly sealed: boolean;
   /** Closes open runs and lets plugins release processes (`shutdown`). */
   close(): Promise<void>;
@@ -37,6 +40,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   const logger = options.logger ?? silentLogger;
   const sourceTimeoutMs = options.sourceTimeoutMs ?? 10_000;
   const registered: string[] = [];
+  const commands: PluginCommands[] = [];
   const openRuns = new Set<Run>();
   let sealed = false;
 
@@ -64,6 +68,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       }
       plugin.apply({ name: plugin.name, hooks: createHookFacades(hooks, plugin.name), logger: scopeLogger(logger, plugin.name) });
       registered.push(plugin.name);
+      if (plugin.commands) commands.push(plugin.commands);
       return kernel;
     },
 
@@ -84,7 +89,8 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       const listed = entries.map((entry) => entry.descriptor);
       checkNames(listed, diagnostics);
       const { effective, steps } = applyPolicy(hooks, Object.freeze(listed), info, diagnostics);
-      const run = createRunObject({ hooks, info, entries, effective, steps, diagnostics, onClose: () => openRuns.delete(run) });
+      const guidance = resolveGuidance(sink.guidanceEntries, effective);
+      const run = createRunObject({ hooks, info, entries, effective, steps, diagnostics, guidance, onClose: () => openRuns.delete(run) });
       openRuns.add(run);
       if (hooks.runStart.isUsed()) hooks.runStart.call(info, run.catalog);
       return run;
@@ -92,6 +98,9 @@ export function createKernel(options: KernelOptions = {}): Kernel {
 
     get plugins() {
       return [...registered];
+    },
+    get commands() {
+      return [...commands];
     },
     get sealed() {
       return sealed;

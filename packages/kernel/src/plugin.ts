@@ -13,6 +13,23 @@ export interface KernelPlugin {
   /** Plugins that must be registered before this one. */
   readonly dependsOn?: readonly string[];
   apply(api: PluginApi): void;
+  /** CLI subcommands: `tool-search <cliName> <command>`; listed by `tool-search --help`. */
+  readonly commands?: PluginCommands;
+}
+
+/** Subcommands a plugin adds to the `tool-search` CLI. */
+export interface PluginCommands {
+  /** The first word: `tool-search <cliName> …` (lowercase letters, digits, dashes). */
+  readonly cliName: string;
+  readonly description: string;
+  readonly list: readonly PluginCommand[];
+}
+
+export interface PluginCommand {
+  readonly name: string;
+  readonly description: string;
+  /** Receives the words after the command name; returns the exit code. */
+  run(argv: readonly string[], io: { stdout(text: string): void; stderr(text: string): void }): Promise<number> | number;
 }
 
 export interface Logger {

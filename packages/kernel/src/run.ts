@@ -11,6 +11,7 @@ import { createExposure, type RunExposure } from './exposure.js';
 import type { KernelHooks } from './hooks.js';
 import { compileToolSchema, isSchemaIssue, toSchemaIssues } from './schema.js';
 import { suggestIds } from './suggest.js';
+import { renderGuidance, type GuidanceEntry } from './guidance.js';
 import type {
   CallContext,
   CallOptions,
@@ -45,6 +46,7 @@ export interface RunParts {
   readonly effective: readonly ToolDescriptor[];
   readonly steps: Map<string, PolicyStep[]>;
   readonly diagnostics: Diagnostic[];
+  readonly guidance: readonly GuidanceEntry[];
   readonly onClose: () => void;
 }
 
@@ -135,7 +137,10 @@ export function createRunObject(parts: RunParts): Run {
       });
       return exposure(result.fallback.mode, [...visited, mode]);
     }
-    return createExposure(result.mode, withDirectOnly(result.tools, directOnly), result.system.filter(Boolean).join('\n\n'), api, result.resolveHidden);
+    const tools = withDirectOnly(result.tools, directOnly);
+    const guidance = renderGuidance(parts.guidance, tools.flatMap((t) => (t.toolId ? [t.toolId] : [])));
+    const system = [...result.system, guidance].filter(Boolean).join('\n\n');
+    return createExposure(result.mode, tools, system, api, result.resolveHidden);
   }
 
   function emitDiagnostic(diagnostic: Diagnostic) {
@@ -165,6 +170,7 @@ export function createRunObject(parts: RunParts): Run {
     tool,
     call,
     emit,
+    guidanceFor: (toolIds, budget) => renderGuidance(parts.guidance, toolIds, budget),
     explain,
     exposure: (mode) => exposure(mode),
     async close() {

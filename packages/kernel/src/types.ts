@@ -172,6 +172,18 @@ export interface RunEventMap {
   search: { readonly type: 'search'; readonly queries: readonly string[]; readonly hits: readonly string[]; readonly origin: CallOrigin };
   describe: { readonly type: 'describe'; readonly toolId: string | null; readonly requested: string; readonly origin: CallOrigin };
   diagnostic: { readonly type: 'diagnostic'; readonly diagnostic: Diagnostic };
+  /** What was sent to the model provider for this run (emitted by the gateway; measured by telemetry). */
+  'provider-request': {
+    readonly type: 'provider-request';
+    readonly mode: string;
+    /** The exact JSON body sent. */
+    readonly body: string;
+    readonly toolsBytes: number;
+    readonly systemBytes: number;
+    readonly requestBytes: number;
+    /** Names of the tools the model saw in this request. */
+    readonly toolNames?: readonly string[];
+  };
 }
 export type RunEvent = RunEventMap[keyof RunEventMap];
 
@@ -213,6 +225,8 @@ export interface RunApi {
   tool(nameOrId: string): ToolDescriptor | undefined;
   call(nameOrId: string, args: unknown, options?: CallOptions): Promise<ToolCallOutcome>;
   emit(event: RunEvent): void;
+  /** Guidance text for these tools (effective catalog only), bounded; '' when none applies. */
+  guidanceFor(toolIds: readonly string[], budgetChars?: number): string;
   readonly signal: AbortSignal;
 }
 
@@ -230,9 +244,21 @@ export interface MaterializeContext {
   readonly directOnly: readonly ToolDescriptor[];
 }
 
+/** Usage text ("skill") a plugin contributes for some of its tools. */
+export interface ToolGuidance {
+  /** A short heading, e.g. "GitHub issues". */
+  readonly title: string;
+  /** The usage text; sanitized and cut at 1,000 characters. */
+  readonly text: string;
+  /** Names or ids of the tools it is about; it reaches the model only when one of them is visible or described. */
+  readonly tools: readonly string[];
+}
+
 export interface CatalogSink {
   /** Adds tools to the run's catalog. Tools of a source that later fails are discarded. */
   add(tools: ToolDefinition | readonly ToolDefinition[]): void;
+  /** Contributes usage guidance for some of this source's tools. */
+  guidance(guidance: ToolGuidance): void;
   /** Reports a problem without failing the source. */
   diagnostic(diagnostic: Omit<Diagnostic, 'plugin' | 'hook'>): void;
 }

@@ -1,1 +1,4 @@
-export {};
+export { checkSourceConformance } from './conformance.js';
+export type { ConformanceCheck, ConformanceOptions, ConformanceReport } from './conformance.js';
+export { createTestHarness } from './harness.js';
+export type { TestHarness } from './harness.js';
