@@ -92,6 +92,8 @@ export const ErrorCode = {
   CLIENT_TOOL_INVALID: 'CLIENT_TOOL_INVALID',
   /** A telemetry session log (JSONL) has a line that is not a JSON entry; `details` has the file and line number. */
   SESSION_LOG_INVALID: 'SESSION_LOG_INVALID',
+  /** An approval answer is not 'allow' or 'deny' (`ApprovalQueue#answer`); nothing was decided. */
+  APPROVAL_ANSWER_INVALID: 'APPROVAL_ANSWER_INVALID',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

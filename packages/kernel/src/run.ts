@@ -80,7 +80,7 @@ export function createRunObject(parts: RunParts): Run {
     const callId = randomUUID();
     const call: ToolCall = Object.freeze({ callId, tool: descriptor, args, origin: options.origin ?? 'api' });
     const signal = AbortSignal.any([controller.signal, ...(options.signal ? [options.signal] : [])]);
-    const ctx: CallContext = { run: info, signal };
+    const ctx: CallContext = { run: info, signal, emit };
     const outcome = await decideAndExecute(call, ctx, options.timeoutMs);
     if (hooks.afterToolCall.isUsed()) {
       await hooks.afterToolCall.promise(call, outcome, ctx).catch((error: unknown) => {

@@ -5,9 +5,9 @@
 export const STAGE = Object.freeze({
   /** Early: coarse policy (profiles, allow/deny). */
   POLICY: -100,
+  /** Guards that stop runaway calls before anyone is asked (loop detection runs before approvals). */
+  GUARD: -50,
   DEFAULT: 0,
-  /** Late: guards that should see the call after approvals (loop detection). */
-  GUARD: 100,
   /** Last: decoration of the final exposure. */
   FINAL: 1000,
 });

@@ -280,4 +280,6 @@ export interface PolicyContext {
 export interface CallContext {
   readonly run: RunInfo;
   readonly signal: AbortSignal;
+  /** Publishes a run event (e.g. a loop warning) to `runEvent` observers such as telemetry. */
+  emit(event: RunEvent): void;
 }

@@ -1,1 +1,9 @@
-export {};
+// The public surface of @tool-search/plugin-approvals: named exports only.
+export { approvalsPlugin, PLUGIN_NAME } from './plugin.js';
+export type { ApprovalsPluginOptions } from './plugin.js';
+export { ApprovalQueue } from './queue.js';
+export type { ApprovalQueueEvent, ApprovalQueueListener, PendingApproval } from './queue.js';
+export { approvalsConfigSchema, resolveApprovalsConfig, DEFAULT_APPROVAL_TIMEOUT_MS } from './config.js';
+export type { ApprovalsConfig, ResolvedApprovalsConfig } from './config.js';
+export { approvalReason } from './match.js';
+export type { ApprovalContext, ApprovalDecision, ApprovalRecord, ApprovalRequest, Approver } from './types.js';

@@ -1,0 +1,71 @@
+/**
+ * Approvals: before a call to a tool listed in `tools.approvals.require` (or
+ * a destructive one), ask an approver and block unless it answers 'allow'.
+ * The tap is on `beforeToolCall`, which every path (direct, tool_call, code,
+ * directory) goes through, so a denied call cannot be reached another way.
+ */
+import { ErrorCode, STAGE, ToolSearchError, type KernelPlugin } from '@tool-search/kernel';
+import { ask } from './ask.js';
+import { resolveApprovalsConfig, type ApprovalsConfig } from './config.js';
+import { approvalReason } from './match.js';
+import type { ApprovalRecord, ApprovalRequest, Approver } from './types.js';
+
+export const PLUGIN_NAME = '@tool-search/plugin-approvals';
+
+export interface ApprovalsPluginOptions {
+  /** The `tools.approvals` block. */
+  readonly config?: ApprovalsConfig;
+  /** Asked once per call that needs approval; `ApprovalQueue#approve` hands requests to another process. */
+  readonly approve: Approver;
+  /** Called with every decision (allowed or denied, and how), for audit logs and telemetry. */
+  readonly onDecision?: (record: ApprovalRecord) => void;
+}
+
+/** Throws `CONFIG_INVALID` for a bad `config`, `OPTIONS_INVALID` without an approver. */
+export function approvalsPlugin(options: ApprovalsPluginOptions): KernelPlugin {
+  const config = resolveApprovalsConfig(options.config);
+  if (typeof options?.approve !== 'function') {
+    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, 'approvalsPlugin needs an `approve(request)` function (for example `new ApprovalQueue().approve`)', { plugin: PLUGIN_NAME });
+  }
+  const { approve, onDecision } = options;
+
+  return {
+    name: PLUGIN_NAME,
+    apply({ hooks, logger }) {
+      hooks.beforeToolCall.tapPromise({ stage: STAGE.DEFAULT }, async (call, ctx) => {
+        const reason = approvalReason(call.tool, config);
+        if (reason === undefined) return undefined;
+        const agentId = ctx.run.request.agentId;
+        const request: ApprovalRequest = {
+          callId: call.callId,
+          toolId: call.tool.id,
+          name: call.tool.name,
+          source: call.tool.source,
+          args: JSON.parse(JSON.stringify(call.args)) as Record<string, unknown>,
+          origin: call.origin,
+          sessionId: ctx.run.sessionId,
+          runId: ctx.run.runId,
+          ...(agentId !== undefined ? { agentId } : {}),
+          reason,
+        };
+        const record = await ask(approve, request, config.timeoutMs, ctx.signal);
+        logger[record.decision === 'allow' ? 'info' : 'warn'](`${call.tool.id}: ${record.decision} (${record.by})`, { callId: call.callId, reason, ...(record.message ? { message: record.message } : {}) });
+        try {
+          onDecision?.(record);
+        } catch (error) {
+          logger.error(`onDecision failed: ${error instanceof Error ? error.message : String(error)}`);
+        }
+        if (record.decision === 'allow') return undefined;
+        return { action: 'block', reason: denial(call.tool.name, reason, record) };
+      });
+    },
+  };
+}
+
+function denial(name: string, reason: string, record: ApprovalRecord): string {
+  const why = record.by === 'answer' ? 'the approver denied it' : (record.message ?? 'it was not approved');
+  return (
+    `Blocked by approval: ${name} needs approval (${reason}) and ${why}. ` +
+    'The tool did not run. Do not retry it or reach it through another tool; tell the user it needs their approval.'
+  );
+}
