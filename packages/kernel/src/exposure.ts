@@ -6,6 +6,7 @@
  */
 import { ErrorCode, ToolSearchError, UnknownToolError } from './errors.js';
 import { createProviderNameMap } from './provider-names.js';
+import { suggestIds } from './suggest.js';
 import type { CallOptions, ExposedTool, JsonSchema, RunApi, ToolCallOutcome, ToolDescriptor } from './types.js';
 
 export interface ExposureToolView {
@@ -76,7 +77,7 @@ export function createExposure(
       if (exposed?.toolId) return await run.call(exposed.toolId, args, { ...options, origin: 'direct' });
       const hidden = resolveHidden?.(name);
       if (hidden) return await run.call(hidden, args, { ...options, origin: 'directory' });
-      throw new UnknownToolError(name, views.map((tool) => tool.name).slice(0, 3));
+      throw new UnknownToolError(name, closestNames(name, views));
     } catch (error) {
       const coded = ToolSearchError.isInstance(error)
         ? error
@@ -91,7 +92,14 @@ export function createExposure(
     tools: Object.freeze(views),
     system,
     call,
-    has: (name: string) => lookup(name) !== undefined || resolveHidden?.(name) !== undefined,
+    has: (name: string) => {
+      if (lookup(name)) return true;
+      try {
+        return resolveHidden?.(name) !== undefined;
+      } catch {
+        return false;
+      }
+    },
     toOpenAI: () =>
       views.map((tool) => ({
         type: 'function' as const,
@@ -101,4 +109,9 @@ export function createExposure(
     providerName: (name: string) => names.toProvider(name),
     toJSON: () => ({ mode, tools: views, system }),
   });
+}
+
+function closestNames(name: string, views: readonly ExposureToolView[]): string[] {
+  const pseudo = views.map((view) => ({ id: view.name, name: view.name }) as ToolDescriptor);
+  return suggestIds(name, pseudo);
 }

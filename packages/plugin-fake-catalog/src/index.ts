@@ -1,1 +1,7 @@
-export {};
+// The public surface of @tool-search/plugin-fake-catalog: named exports only.
+export { fakeCatalogPlugin, fakeToolText, PLUGIN_NAME, FAKE_CATALOG_OWNER } from './plugin.js';
+export type { FakeCatalogOptions } from './plugin.js';
+export { CORE_TOOLS } from './core-tools.js';
+export type { CoreToolSpec } from './core-tools.js';
+export { generateFakeTool, fakeToolName, byteSize, SIZE_MODEL } from './generate.js';
+export type { FakeToolSpec } from './generate.js';

@@ -1,0 +1,67 @@
+/** `tool-search tools list|explain`: the effective catalog of a run and why a tool is in it or not. */
+import type { Command } from 'commander';
+import { suggestIds, type Diagnostic, type Explanation, type ToolDescriptor } from '@tool-search/kernel';
+import { CliInputError, writeJson, type CliIO } from '../io.js';
+import { withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
+
+export function registerToolsCommands(program: Command, io: CliIO): void {
+  const tools = program.command('tools').description('inspect the effective tool catalog');
+
+  withJsonOption(withRunOptions(tools.command('list').description('print the effective catalog (policy applied)'))).action(
+    async (flags: RunFlags & JsonFlag) => {
+      await withRun(flags, io, (run) => {
+        if (flags.json) {
+          writeJson(io, {
+            tools: run.catalog.map(({ id, name, source, owner, catalogMode }) => ({ id, name, source, owner, catalogMode })),
+            diagnostics: run.diagnostics,
+          });
+        } else {
+          io.stdout.write(table(run.catalog));
+          io.stdout.write(`${counts(run.catalog)}\n`);
+          printDiagnostics(io, run.diagnostics);
+        }
+      });
+    },
+  );
+
+  withJsonOption(withRunOptions(tools.command('explain').argument('<tool>', 'tool name or id').description('print the ordered policy steps for one tool'))).action(
+    async (tool: string, flags: RunFlags & JsonFlag) => {
+      await withRun(flags, io, (run) => {
+        const explanation = run.explain(tool);
+        if (flags.json) writeJson(io, explanation);
+        else io.stdout.write(explainText(explanation));
+        if (!explanation.known) {
+          const suggestions = suggestIds(tool, run.listed);
+          throw new CliInputError(`unknown tool "${tool}"` + (suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''));
+        }
+      });
+    },
+  );
+}
+
+function table(tools: readonly ToolDescriptor[]): string {
+  const rows = [['NAME', 'SOURCE', 'OWNER', 'MODE'], ...tools.map((tool) => [tool.name, tool.source, tool.owner, tool.catalogMode])];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n') + '\n';
+}
+
+function counts(tools: readonly ToolDescriptor[]): string {
+  const bySource = new Map<string, number>();
+  for (const tool of tools) bySource.set(tool.source, (bySource.get(tool.source) ?? 0) + 1);
+  const parts = [...bySource].map(([source, count]) => `${source} ${count}`);
+  return `${tools.length} tools` + (parts.length ? ` (${parts.join(', ')})` : '');
+}
+
+export function printDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[]): void {
+  for (const d of diagnostics) io.stderr.write(`${d.level} ${d.code}${d.plugin ? ` [${d.plugin}]` : ''}: ${d.message}\n`);
+}
+
+function explainText(explanation: Explanation): string {
+  if (!explanation.known) return `${explanation.requested}: not listed by any source\n`;
+  const lines = [`${explanation.toolId}: ${explanation.inCatalog ? 'in the catalog' : 'dropped by policy'}`];
+  explanation.steps.forEach((step, i) => {
+    lines.push(`  ${i + 1}. ${step.step}: ${step.kept ? 'kept' : 'dropped'}${step.rule ? ` (${step.rule})` : ''}${step.plugin ? ` [${step.plugin}]` : ''}`);
+  });
+  if (explanation.steps.length === 0) lines.push('  (no policy step recorded)');
+  return `${lines.join('\n')}\n`;
+}

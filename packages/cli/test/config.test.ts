@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { cli, folder } from './helpers.js';
+
+describe('config check', () => {
+  it('accepts a valid config', async () => {
+    const cwd = folder({ 'tool-search.json': '{ tools: { profile: "coding" } }' });
+    const { code, stdout } = await cli(['config', 'check', '--json'], cwd);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ ok: true });
+  });
+
+  it('accepts no config at all', async () => {
+    expect((await cli(['config', 'check'])).code).toBe(0);
+  });
+
+  it('rejects a JSON5 syntax error with exit 1', async () => {
+    const cwd = folder({ 'tool-search.json': '{ tools: { allow: [ }' });
+    const { code, stderr } = await cli(['config', 'check'], cwd);
+    expect(code).toBe(1);
+    expect(stderr).toContain('CONFIG_UNREADABLE');
+  });
+});
+
+describe('config show', () => {
+  it('prints the resolved tools.toolSearch', async () => {
+    const cwd = folder({ 'tool-search.json': '{ tools: { toolSearch: { mode: "tools", maxSearchLimit: 500 } } }' });
+    const { code, stdout } = await cli(['config', 'show', '--json'], cwd);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout).config.tools.toolSearch).toMatchObject({ enabled: true, mode: 'tools', maxSearchLimit: 50, searchDefaultLimit: 8 });
+  });
+
+  it('redacts secrets', async () => {
+    const cwd = folder({ 'tool-search.json': '{ provider: { baseURL: "http://x", model: "m", apiKey: "sk-secret" }, gateway: { auth: { token: "t0ken" } } }' });
+    const { stdout } = await cli(['config', 'show'], cwd);
+    expect(stdout).not.toContain('sk-secret');
+    expect(stdout).not.toContain('t0ken');
+  });
+});

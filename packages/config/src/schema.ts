@@ -1,0 +1,186 @@
+/**
+ * The one JSON Schema of `tool-search.json` (draft-07, Ajv strict mode).
+ *
+ * `tools` and `agents` have the shape of OpenClaw's `openclaw.json`, so such a
+ * section pastes in verbatim. Keys we act on are validated precisely; keys
+ * OpenClaw documents but we ignore are accepted by name with a loose type
+ * (their inner shape is OpenClaw's, and changes with its releases). Unknown
+ * keys are errors wherever we own the shape (`additionalProperties: false`).
+ */
+
+/** OpenClaw `tools.*` keys we accept but do not act on. */
+export const OPENCLAW_TOOLS_KEYS = [
+  'toolsBySender',
+  'web',
+  'media',
+  'links',
+  'sessions',
+  'codeMode',
+  'swarm',
+  'message',
+  'agentToAgent',
+  'elevated',
+  'exec',
+  'fs',
+  'subagents',
+  'sessions_spawn',
+  'experimental',
+] as const;
+
+/** OpenClaw `agents.list[].tools.*` keys we accept but do not act on. */
+export const OPENCLAW_AGENT_TOOLS_KEYS = ['toolsBySender', 'codeMode', 'swarm', 'elevated', 'exec', 'fs', 'message'] as const;
+
+/** OpenClaw `agents.list[]` keys we accept but do not act on (we act on `id`, `default` and `tools`). */
+export const OPENCLAW_AGENT_KEYS = [
+  'name',
+  'description',
+  'workspace',
+  'agentDir',
+  'model',
+  'utilityModel',
+  'models',
+  'modelPolicy',
+  'thinkingDefault',
+  'verboseDefault',
+  'toolProgressDetail',
+  'reasoningDefault',
+  'fastModeDefault',
+  'contextInjection',
+  'bootstrapMaxChars',
+  'bootstrapTotalMaxChars',
+  'experimental',
+  'skills',
+  'memory',
+  'memorySearch',
+  'humanDelay',
+  'typingMode',
+  'typingIntervalSeconds',
+  'tts',
+  'skillsLimits',
+  'contextLimits',
+  'contextTokens',
+  'heartbeat',
+  'identity',
+  'groupChat',
+  'subagents',
+  'embeddedAgent',
+  'plugins',
+  'sandbox',
+  'params',
+  'runtime',
+] as const;
+
+type Schema = Record<string, unknown>;
+
+const stringList: Schema = { type: 'array', items: { type: 'string' } };
+const anything: Schema = {};
+const looseKeys = (keys: readonly string[]): Record<string, Schema> => Object.fromEntries(keys.map((key) => [key, anything]));
+const strictObject = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
+  type: 'object',
+  properties,
+  ...(required.length ? { required } : {}),
+  additionalProperties: false,
+});
+
+const profile: Schema = { type: 'string', enum: ['minimal', 'coding', 'messaging', 'full'] };
+const policyLists = { allow: stringList, alsoAllow: stringList, deny: stringList };
+const providerPolicy = strictObject({ profile, ...policyLists });
+const sandbox = strictObject({ tools: strictObject(policyLists) });
+
+const loopDetection = strictObject({
+  enabled: { type: 'boolean' },
+  warningThreshold: { type: 'integer', minimum: 1 },
+  criticalThreshold: { type: 'integer', minimum: 1 },
+  globalCircuitBreakerThreshold: { type: 'integer', minimum: 1 },
+  historySize: { type: 'integer', minimum: 1 },
+  detectors: strictObject({
+    genericRepeat: { type: 'boolean' },
+    knownPollNoProgress: { type: 'boolean' },
+    pingPong: { type: 'boolean' },
+  }),
+});
+
+// Numbers here accept any value on purpose: resolution clamps or falls back to the default.
+const toolSearch: Schema = {
+  anyOf: [
+    { type: 'boolean' },
+    strictObject({
+      enabled: { type: 'boolean' },
+      mode: { type: 'string', enum: ['code', 'tools', 'directory'] },
+      codeTimeoutMs: { type: 'number' },
+      searchDefaultLimit: { type: 'number' },
+      maxSearchLimit: { type: 'number' },
+      visible: stringList,
+      directoryBudgetChars: { type: 'number' },
+      warmPool: { anyOf: [{ type: 'boolean' }, { type: 'number' }] },
+    }),
+  ],
+};
+
+const approvals = strictObject({
+  require: stringList,
+  timeoutMs: { type: 'integer', minimum: 1 },
+  requireDestructive: { type: 'boolean' },
+});
+
+const policyFields = {
+  profile,
+  ...policyLists,
+  byProvider: { type: 'object', additionalProperties: providerPolicy },
+  sandbox,
+  loopDetection,
+};
+
+const tools = strictObject({ ...policyFields, toolSearch, approvals, ...looseKeys(OPENCLAW_TOOLS_KEYS) });
+const agentTools = strictObject({ ...policyFields, ...looseKeys(OPENCLAW_AGENT_TOOLS_KEYS) });
+
+const agentEntry = strictObject(
+  {
+    id: { type: 'string', minLength: 1 },
+    default: { type: 'boolean' },
+    tools: agentTools,
+    ...looseKeys(OPENCLAW_AGENT_KEYS),
+    name: { type: 'string' },
+    workspace: { type: 'string' },
+    model: { anyOf: [{ type: 'string' }, { type: 'object' }] },
+  },
+  ['id'],
+);
+
+// `agents.defaults` is OpenClaw's (model, workspace, sandbox, compaction, …); we act on none of it.
+const agents = strictObject({ defaults: { type: 'object' }, list: { type: 'array', items: agentEntry } });
+
+const timeoutMs: Schema = { type: 'integer', minimum: 1 };
+const stringMap: Schema = { type: 'object', additionalProperties: { type: 'string' } };
+const stdioServer = strictObject({ command: { type: 'string', minLength: 1 }, args: stringList, env: stringMap, cwd: { type: 'string' }, timeoutMs }, ['command']);
+const httpServer = strictObject({ url: { type: 'string', minLength: 1 }, headers: stringMap, timeoutMs }, ['url']);
+// if/then instead of oneOf: a broken server reports the errors of its own kind only.
+const mcpServer: Schema = { type: 'object', if: { type: 'object', properties: { command: {} }, required: ['command'] }, then: stdioServer, else: httpServer };
+
+const fakeCatalogOptions = strictObject({ tools: { type: 'integer', minimum: 0, maximum: 100000 }, core: { type: 'boolean' } });
+
+export const configSchema = {
+  $id: 'https://tool-search.dev/schemas/tool-search.json',
+  title: 'tool-search.json',
+  type: 'object',
+  properties: {
+    $schema: { type: 'string' },
+    tools,
+    agents,
+    // Options per plugin id; each plugin validates its own options, except the ones we ship.
+    plugins: { type: 'object', properties: { 'fake-catalog': fakeCatalogOptions }, additionalProperties: { type: 'object' } },
+    mcp: strictObject({ servers: { type: 'object', additionalProperties: mcpServer } }),
+    provider: strictObject(
+      { baseURL: { type: 'string', minLength: 1 }, apiKey: { type: 'string' }, apiKeyEnv: { type: 'string', minLength: 1 }, model: { type: 'string', minLength: 1 } },
+      ['baseURL', 'model'],
+    ),
+    gateway: strictObject({
+      host: { type: 'string', minLength: 1 },
+      port: { type: 'integer', minimum: 0, maximum: 65535 },
+      auth: strictObject({ token: { type: 'string' } }),
+      sessions: strictObject({ dir: { type: 'string' } }),
+    }),
+    session: strictObject({ logDir: { type: 'string' } }),
+  },
+  additionalProperties: false,
+} as const;

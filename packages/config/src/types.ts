@@ -1,0 +1,151 @@
+/**
+ * Types of `tool-search.json`. Kept by hand next to `schema.ts`; the OpenClaw
+ * keys we accept but ignore come from the same constant lists as the schema.
+ */
+import type { OPENCLAW_AGENT_KEYS, OPENCLAW_AGENT_TOOLS_KEYS, OPENCLAW_TOOLS_KEYS } from './schema.js';
+
+export type ToolProfile = 'minimal' | 'coding' | 'messaging' | 'full';
+
+export type ToolPolicyLists = {
+  allow?: string[];
+  /** OpenClaw: entries merged into `allow` (or the profile's allowlist). */
+  alsoAllow?: string[];
+  deny?: string[];
+};
+
+export type ProviderToolPolicy = ToolPolicyLists & {
+  profile?: ToolProfile;
+};
+
+export type SandboxToolPolicy = {
+  tools?: ToolPolicyLists;
+};
+
+export type LoopDetectionConfig = {
+  enabled?: boolean;
+  warningThreshold?: number;
+  criticalThreshold?: number;
+  globalCircuitBreakerThreshold?: number;
+  historySize?: number;
+  detectors?: { genericRepeat?: boolean; knownPollNoProgress?: boolean; pingPong?: boolean };
+};
+
+export type ToolSearchMode = 'code' | 'tools' | 'directory';
+
+export type ToolSearchOptions = {
+  enabled?: boolean;
+  mode?: ToolSearchMode;
+  codeTimeoutMs?: number;
+  searchDefaultLimit?: number;
+  maxSearchLimit?: number;
+  /** Catalog tools that stay directly visible next to the search tools. */
+  visible?: string[];
+  directoryBudgetChars?: number;
+  /** Pre-started code sandboxes: `true` = 1, a number = that many. */
+  warmPool?: boolean | number;
+};
+
+export type ToolSearchSetting = boolean | ToolSearchOptions;
+
+export type ApprovalsConfig = {
+  /** Tool names, ids or patterns whose calls need an approval. */
+  require?: string[];
+  timeoutMs?: number;
+  /** Tools annotated `destructiveHint: true` need an approval. */
+  requireDestructive?: boolean;
+};
+
+export type ToolPolicyFields = ProviderToolPolicy & {
+  /** Keyed by provider id or `provider/model`. */
+  byProvider?: Record<string, ProviderToolPolicy>;
+  sandbox?: SandboxToolPolicy;
+  loopDetection?: LoopDetectionConfig;
+};
+
+export type ToolsConfig = ToolPolicyFields & {
+  toolSearch?: ToolSearchSetting;
+  approvals?: ApprovalsConfig;
+} & Partial<Record<(typeof OPENCLAW_TOOLS_KEYS)[number], unknown>>;
+
+export type AgentToolsConfig = ToolPolicyFields & Partial<Record<(typeof OPENCLAW_AGENT_TOOLS_KEYS)[number], unknown>>;
+
+export type AgentEntry = Partial<Record<(typeof OPENCLAW_AGENT_KEYS)[number], unknown>> & {
+  id: string;
+  default?: boolean;
+  name?: string;
+  workspace?: string;
+  model?: string | { primary?: string; fallbacks?: string[] };
+  tools?: AgentToolsConfig;
+};
+
+export type AgentsConfig = {
+  /** OpenClaw's agent defaults; accepted, not acted on. */
+  defaults?: Record<string, unknown>;
+  list?: AgentEntry[];
+};
+
+export type McpServerConfig =
+  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number }
+  | { url: string; headers?: Record<string, string>; timeoutMs?: number };
+
+export type FakeCatalogOptions = {
+  tools?: number;
+  core?: boolean;
+};
+
+export type PluginsConfig = { 'fake-catalog'?: FakeCatalogOptions } & Record<string, Record<string, unknown> | undefined>;
+
+export type ProviderConfig = {
+  baseURL: string;
+  apiKey?: string;
+  /** Environment variable holding the API key (preferred over `apiKey`). */
+  apiKeyEnv?: string;
+  model: string;
+};
+
+export type GatewayConfig = {
+  host?: string;
+  port?: number;
+  auth?: { token?: string };
+  sessions?: { dir?: string };
+};
+
+export type ToolSearchConfig = {
+  $schema?: string;
+  tools?: ToolsConfig;
+  agents?: AgentsConfig;
+  plugins?: PluginsConfig;
+  mcp?: { servers?: Record<string, McpServerConfig> };
+  provider?: ProviderConfig;
+  gateway?: GatewayConfig;
+  session?: { logDir?: string };
+};
+
+export type ResolvedToolSearch = {
+  enabled: boolean;
+  /** `direct` when tool search is disabled. */
+  mode: ToolSearchMode | 'direct';
+  codeTimeoutMs: number;
+  searchDefaultLimit: number;
+  maxSearchLimit: number;
+  visible: string[];
+  directoryBudgetChars: number | undefined;
+  /** Number of pre-started code sandboxes (0 = none). */
+  warmPool: number;
+};
+
+export type ResolvedToolsConfig = Omit<ToolsConfig, 'toolSearch'> & { toolSearch: ResolvedToolSearch };
+
+/** The config with every section present and `tools.toolSearch` resolved. */
+export type ResolvedConfig = Omit<ToolSearchConfig, 'tools' | 'agents' | 'mcp'> & {
+  tools: ResolvedToolsConfig;
+  agents: AgentsConfig;
+  mcp: { servers: Record<string, McpServerConfig> };
+};
+
+/** One schema violation: JSON-pointer path and the broken rule. */
+export type ConfigIssue = {
+  path: string;
+  rule: string;
+  message: string;
+};

@@ -1,0 +1,103 @@
+/**
+ * Validation against the one schema: every violation is collected (Ajv
+ * `allErrors`), mapped to `{ path, rule, message }` with JSON-pointer paths,
+ * and unknown keys get a "did you mean" from the keys the schema knows there.
+ */
+import { Ajv, type ErrorObject } from 'ajv';
+import { ConfigError } from '@tool-search/kernel';
+import { configSchema } from './schema.js';
+import type { ConfigIssue, ToolSearchConfig } from './types.js';
+
+const ajv = new Ajv({ allErrors: true, strict: true, verbose: true });
+const validate = ajv.compile(configSchema);
+
+/** Returns every schema violation of `value` (empty when valid). */
+export function configIssues(value: unknown): ConfigIssue[] {
+  if (validate(value)) return [];
+  return toIssues(validate.errors ?? []);
+}
+
+/** Checks `value` against the schema; throws a `ConfigError` (CONFIG_INVALID) listing every issue. */
+export function validateConfig(value: unknown, source?: string): ToolSearchConfig {
+  const issues = configIssues(value);
+  if (issues.length === 0) return value as ToolSearchConfig;
+  const first = issues[0]!;
+  const where = source ? ` in ${source}` : '';
+  const lines = issues.map((issue) => `  ${issue.path}: ${issue.message} (rule ${issue.rule})`);
+  throw new ConfigError(first.path, first.rule, `Invalid configuration${where}:\n${lines.join('\n')}`, {
+    details: { errors: issues, ...(source ? { source } : {}) },
+  });
+}
+
+function toIssues(errors: readonly ErrorObject[]): ConfigIssue[] {
+  const kept = errors.filter((error) => error.keyword !== 'if');
+  const dropped = new Set<ErrorObject>();
+  for (const anyOf of kept.filter((error) => error.keyword === 'anyOf')) {
+    const branches = kept.filter((error) => error !== anyOf && error.schemaPath.startsWith(`${anyOf.schemaPath}/`));
+    const isTypeMiss = (error: ErrorObject) => error.keyword === 'type' && error.instancePath === anyOf.instancePath;
+    // The value had the type of a branch: that branch's errors say what is wrong; otherwise say which types fit.
+    if (branches.some((error) => !isTypeMiss(error))) {
+      dropped.add(anyOf);
+      for (const error of branches) if (isTypeMiss(error)) dropped.add(error);
+    } else {
+      for (const error of branches) dropped.add(error);
+      const types = branches.filter((error) => error.keyword === 'type').map((error) => String(error.params.type));
+      if (types.length) anyOf.message = `must be ${types.join(' or ')}`;
+    }
+  }
+  // A wrong type already says it; an enum miss on the same value would repeat it.
+  const typeErrors = new Set(kept.filter((error) => error.keyword === 'type').map((error) => error.instancePath));
+  for (const error of kept) if (error.keyword === 'enum' && typeErrors.has(error.instancePath)) dropped.add(error);
+  return kept.filter((error) => !dropped.has(error)).map(toIssue);
+}
+
+function toIssue(error: ErrorObject): ConfigIssue {
+  const path = error.instancePath || '';
+  if (error.keyword === 'additionalProperties') {
+    const key = String(error.params.additionalProperty);
+    const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+    const suggestion = closest(key, known);
+    return {
+      path: `${path}/${escapePointer(key)}`,
+      rule: 'additionalProperties',
+      message: `unknown key "${key}"` + (suggestion ? `; did you mean "${suggestion}"?` : known.length ? `; known keys: ${known.join(', ')}` : ''),
+    };
+  }
+  if (error.keyword === 'required') {
+    return { path: `${path}/${escapePointer(String(error.params.missingProperty))}`, rule: 'required', message: 'is required' };
+  }
+  if (error.keyword === 'enum') {
+    return { path: path || '/', rule: 'enum', message: `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+  }
+  return { path: path || '/', rule: error.keyword, message: error.message ?? error.keyword };
+}
+
+function escapePointer(key: string): string {
+  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+/** The known key closest to a typo, if it is close enough to be a typo. */
+export function closest(key: string, known: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const candidate of known) {
+    const distance = levenshtein(key.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
+}
+
+function levenshtein(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length]!;
+}

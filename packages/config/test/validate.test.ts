@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, ErrorCode } from '@tool-search/kernel';
+import { configIssues, parseConfig, validateConfig } from '../src/index.js';
+
+const openclaw = readFileSync(new URL('./fixtures/openclaw-sections.json5', import.meta.url), 'utf8');
+
+function issuesOf(value: unknown) {
+  return configIssues(value).map(({ path, rule }) => ({ path, rule }));
+}
+
+function thrown(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error('expected a ConfigError');
+}
+
+describe('OpenClaw sections', () => {
+  it('accepts tools and agents sections pasted from openclaw.json verbatim', () => {
+    expect(() => parseConfig(openclaw, 'openclaw-sections.json5')).not.toThrow();
+  });
+
+  it('accepts an empty config', () => {
+    expect(configIssues({})).toEqual([]);
+  });
+
+  it('accepts toolSearch as a boolean', () => {
+    expect(configIssues({ tools: { toolSearch: true } })).toEqual([]);
+    expect(configIssues({ tools: { toolSearch: false } })).toEqual([]);
+  });
+
+  it('accepts any number for the toolSearch limits (resolution clamps)', () => {
+    expect(configIssues({ tools: { toolSearch: { codeTimeoutMs: -5, searchDefaultLimit: 2.5, maxSearchLimit: 1e9 } } })).toEqual([]);
+  });
+
+  it('accepts our own sections', () => {
+    const config = {
+      plugins: { 'fake-catalog': { tools: 50, core: true }, 'some-plugin': { anything: 1 } },
+      mcp: { servers: { fs: { command: 'npx', args: ['-y', 'server'], env: { A: 'b' }, cwd: '/tmp', timeoutMs: 5000 }, web: { url: 'http://x/mcp', headers: { A: 'b' } } } },
+      provider: { baseURL: 'http://127.0.0.1:1234/v1', apiKeyEnv: 'OPENAI_API_KEY', model: 'gpt-4o-mini' },
+      gateway: { host: '127.0.0.1', port: 8787, auth: { token: 't' }, sessions: { dir: '.sessions' } },
+      session: { logDir: '.logs' },
+      tools: { approvals: { require: ['exec'], timeoutMs: 30000, requireDestructive: true } },
+    };
+    expect(configIssues(config)).toEqual([]);
+  });
+});
+
+describe('unknown keys', () => {
+  it('names the path and the rule of a typo under tools', () => {
+    const error = thrown(() => validateConfig({ tools: { alow: ['read'] } }));
+    expect(error.code).toBe(ErrorCode.CONFIG_INVALID);
+    expect(error.path).toBe('/tools/alow');
+    expect(error.rule).toBe('additionalProperties');
+  });
+
+  it('suggests the closest known key', () => {
+    const [issue] = configIssues({ tools: { alow: ['read'] } });
+    expect(issue?.message).toContain('"allow"');
+  });
+
+  it('rejects unknown root keys', () => {
+    expect(issuesOf({ tool: {} })).toEqual([{ path: '/tool', rule: 'additionalProperties' }]);
+  });
+
+  it('rejects unknown keys in an agent entry and its tools', () => {
+    expect(issuesOf({ agents: { list: [{ id: 'a', tols: {}, tools: { dney: [] } }] } })).toEqual([
+      { path: '/agents/list/0/tols', rule: 'additionalProperties' },
+      { path: '/agents/list/0/tools/dney', rule: 'additionalProperties' },
+    ]);
+  });
+
+  it('rejects unknown keys in loopDetection detectors', () => {
+    expect(issuesOf({ tools: { loopDetection: { detectors: { pingpong: true } } } })).toEqual([
+      { path: '/tools/loopDetection/detectors/pingpong', rule: 'additionalProperties' },
+    ]);
+  });
+
+  it('rejects unknown keys in byProvider and sandbox entries', () => {
+    expect(issuesOf({ tools: { byProvider: { openai: { alow: [] } }, sandbox: { tools: { deni: [] } } } })).toEqual([
+      { path: '/tools/byProvider/openai/alow', rule: 'additionalProperties' },
+      { path: '/tools/sandbox/tools/deni', rule: 'additionalProperties' },
+    ]);
+  });
+
+  it('rejects unknown keys in toolSearch options', () => {
+    expect(issuesOf({ tools: { toolSearch: { mod: 'code' } } })).toEqual([{ path: '/tools/toolSearch/mod', rule: 'additionalProperties' }]);
+  });
+
+  it('rejects a stdio MCP server with an HTTP key', () => {
+    expect(issuesOf({ mcp: { servers: { a: { command: 'x', url: 'http://y' } } } })).toEqual([{ path: '/mcp/servers/a/url', rule: 'additionalProperties' }]);
+  });
+});
+
+describe('wrong types', () => {
+  it('rejects an unknown profile', () => {
+    expect(issuesOf({ tools: { profile: 'everything' } })).toEqual([{ path: '/tools/profile', rule: 'enum' }]);
+  });
+
+  it('rejects a non-array allow list', () => {
+    expect(issuesOf({ tools: { allow: 'read' } })).toEqual([{ path: '/tools/allow', rule: 'type' }]);
+  });
+
+  it('rejects non-string allow entries', () => {
+    expect(issuesOf({ tools: { deny: ['exec', 3] } })).toEqual([{ path: '/tools/deny/1', rule: 'type' }]);
+  });
+
+  it('rejects toolSearch that is neither boolean nor object', () => {
+    expect(issuesOf({ tools: { toolSearch: 'yes' } })).toEqual([{ path: '/tools/toolSearch', rule: 'anyOf' }]);
+  });
+
+  it('rejects an unknown toolSearch mode', () => {
+    expect(issuesOf({ tools: { toolSearch: { mode: 'magic' } } })).toEqual([{ path: '/tools/toolSearch/mode', rule: 'enum' }]);
+  });
+
+  it('requires an agent id', () => {
+    expect(issuesOf({ agents: { list: [{ name: 'x' }] } })).toEqual([{ path: '/agents/list/0/id', rule: 'required' }]);
+  });
+
+  it('requires provider baseURL and model', () => {
+    expect(issuesOf({ provider: {} })).toEqual([
+      { path: '/provider/baseURL', rule: 'required' },
+      { path: '/provider/model', rule: 'required' },
+    ]);
+  });
+
+  it('rejects a gateway port out of range', () => {
+    expect(issuesOf({ gateway: { port: 70000 } })).toEqual([{ path: '/gateway/port', rule: 'maximum' }]);
+  });
+
+  it('rejects fake-catalog options of the wrong type', () => {
+    expect(issuesOf({ plugins: { 'fake-catalog': { tools: 'many' } } })).toEqual([{ path: '/plugins/fake-catalog/tools', rule: 'type' }]);
+  });
+
+  it('rejects a non-integer loop detection threshold', () => {
+    expect(issuesOf({ tools: { loopDetection: { warningThreshold: '10' } } })).toEqual([{ path: '/tools/loopDetection/warningThreshold', rule: 'type' }]);
+  });
+
+  it('rejects approvals.require that is not a string list', () => {
+    expect(issuesOf({ tools: { approvals: { require: 'exec' } } })).toEqual([{ path: '/tools/approvals/require', rule: 'type' }]);
+  });
+
+  it('returns every error, not just the first', () => {
+    const error = thrown(() => validateConfig({ tools: { alow: [], profile: 1 }, gateway: { port: -1 } }));
+    expect((error.details?.errors as unknown[]).length).toBe(3);
+  });
+});

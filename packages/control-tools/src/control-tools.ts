@@ -1,0 +1,180 @@
+/**
+ * The three control tools: `tool_search`, `tool_describe`, `tool_call`.
+ * Search and describe read the run's index (the effective catalog only);
+ * `tool_call` goes through `run.call`, so policy, `beforeToolCall` and argument
+ * validation happen in the kernel and their verdicts come back as results.
+ * Shared by mode-tools and mode-directory (modes never import each other, so this lives in its own package).
+ */
+import { compileToolSchema, ErrorCode, ToolSearchError, toSchemaIssues } from '@tool-search/kernel';
+import type { ControlContext, ExposedTool, JsonSchema, RunApi, ToolCallOutcome, ToolResult } from '@tool-search/kernel';
+import { indexForRun, type ToolIndex } from '@tool-search/search';
+import { errorResult, okResult, renderDescription, renderSearch } from './results.js';
+
+export const CONTROL_TOOL_NAMES = Object.freeze({ search: 'tool_search', describe: 'tool_describe', call: 'tool_call' } as const);
+
+/** Most queries one `tool_search` call may carry. */
+export const MAX_QUERIES = 10;
+
+export interface ControlToolsConfig {
+  readonly searchDefaultLimit: number;
+  readonly maxSearchLimit: number;
+  /** Told to the model after a describe: how to run the tool in this mode. */
+  readonly callHint: string;
+}
+
+export function createControlTools(config: ControlToolsConfig): ExposedTool[] {
+  const index = (run: RunApi): ToolIndex =>
+    indexForRun(run, { searchDefaultLimit: config.searchDefaultLimit, maxSearchLimit: config.maxSearchLimit, maxBatchQueries: MAX_QUERIES });
+  const searchInput = searchSchema(config.maxSearchLimit);
+  // Frozen: every exposure shares these objects, and the same catalog must render byte-identically.
+  return deepFreeze([
+    {
+      name: CONTROL_TOOL_NAMES.search,
+      description:
+        'Find tools by what they do. Give `query` (a few words) or `queries` (several needs at once). Returns tool ids with a short summary and argument signature.',
+      inputSchema: searchInput,
+      handler: guarded(searchInput, (args, ctx) => search(index(ctx.run), args, ctx, config)),
+    },
+    {
+      name: CONTROL_TOOL_NAMES.describe,
+      description: "Get a tool's full description and exact input schema by its id (from tool_search) or its name.",
+      inputSchema: DESCRIBE_SCHEMA,
+      handler: guarded(DESCRIBE_SCHEMA, (args, ctx) => describe(index(ctx.run), String(args.id), ctx, config.callHint)),
+    },
+    {
+      name: CONTROL_TOOL_NAMES.call,
+      description: 'Run a tool found with tool_search: `id` is its id, `args` its arguments as an object matching its input schema.',
+      inputSchema: CALL_SCHEMA,
+      handler: guarded(CALL_SCHEMA, (args, ctx) => callTool(String(args.id), args.args ?? {}, ctx)),
+    },
+  ]);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+function searchSchema(maxLimit: number): JsonSchema {
+  return {
+    type: 'object',
+    properties: {
+      query: { type: 'string', minLength: 1, description: 'What the tool should do, in a few words.' },
+      queries: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, maxItems: MAX_QUERIES, description: 'Several searches in one call.' },
+      limit: { type: 'integer', minimum: 1, maximum: maxLimit, description: `Hits per query (at most ${maxLimit}).` },
+    },
+    additionalProperties: false,
+  };
+}
+
+const DESCRIBE_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: { id: { type: 'string', minLength: 1, description: 'The tool id (e.g. "mcp:github:create_issue") or its name.' } },
+  required: ['id'],
+  additionalProperties: false,
+};
+
+const CALL_SCHEMA: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', minLength: 1, description: 'The tool id from tool_search.' },
+    args: { type: 'object', description: "The tool's arguments, matching its input schema." },
+  },
+  required: ['id'],
+  additionalProperties: false,
+};
+
+type Handler = (args: Record<string, unknown>, ctx: ControlContext) => Promise<ToolResult> | ToolResult;
+
+/** Validates the control tool's own arguments; a mismatch is a result the model can fix, not a throw. */
+function guarded(schema: JsonSchema, handler: Handler): (args: Record<string, unknown>, ctx: ControlContext) => Promise<ToolResult> {
+  return async (raw, ctx) => {
+    const args = withParsedArgs(raw);
+    const validate = compileToolSchema(schema);
+    if (typeof validate === 'function' && !validate(args)) {
+      const issues = toSchemaIssues(validate.errors);
+      const first = issues[0];
+      return errorResult(ErrorCode.TOOL_ARGUMENTS_INVALID, `invalid arguments: ${first ? `${first.path} ${first.message}` : 'schema mismatch'}`, { errors: issues });
+    }
+    return handler(args, ctx);
+  };
+}
+
+/** Models often send `args` as a JSON string; accept it when it parses to an object. */
+function withParsedArgs(args: Record<string, unknown>): Record<string, unknown> {
+  if (typeof args.args !== 'string') return args;
+  try {
+    const parsed: unknown = JSON.parse(args.args);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? { ...args, args: parsed } : args;
+  } catch {
+    return args;
+  }
+}
+
+function search(index: ToolIndex, args: Record<string, unknown>, ctx: ControlContext, config: ControlToolsConfig): ToolResult {
+  const queries = [...(typeof args.query === 'string' ? [args.query] : []), ...((args.queries as string[] | undefined) ?? [])];
+  if (queries.length === 0) {
+    return errorResult(ErrorCode.TOOL_ARGUMENTS_INVALID, 'give `query` (a string) or `queries` (an array of strings)', {
+      errors: [{ path: '/query', rule: 'required', message: 'query or queries is required' }],
+    });
+  }
+  const limit = Math.min(typeof args.limit === 'number' ? args.limit : config.searchDefaultLimit, config.maxSearchLimit);
+  const result = queries.length === 1 ? index.search(queries[0]!, { limit }) : index.search(queries.slice(0, MAX_QUERIES), { limit });
+  const hits = 'results' in result ? result.results.flatMap((entry) => entry.hits) : result.hits;
+  ctx.run.emit({ type: 'search', queries, hits: [...new Set(hits.map((hit) => hit.id))], origin: 'tool_call' });
+  return okResult(renderSearch(result), result);
+}
+
+function describe(index: ToolIndex, requested: string, ctx: ControlContext, callHint: string): ToolResult {
+  const description = index.describe(requested);
+  ctx.run.emit({ type: 'describe', toolId: description?.id ?? null, requested, origin: 'tool_call' });
+  if (!description) return unknownTool(requested, index.suggest(requested));
+  return okResult(renderDescription(description, callHint), description);
+}
+
+async function callTool(id: string, args: unknown, ctx: ControlContext): Promise<ToolResult> {
+  const target = ctx.run.tool(id);
+  if (target?.source === 'client') return clientTool(target.id, target.name);
+  let outcome: ToolCallOutcome;
+  try {
+    outcome = await ctx.run.call(id, args, { origin: 'tool_call', signal: ctx.signal });
+  } catch (error) {
+    if (!ToolSearchError.isInstance(error) || error.code === ErrorCode.RUN_CLOSED || error.code === ErrorCode.RUN_STOPPED) throw error;
+    if (error.code === ErrorCode.UNKNOWN_TOOL) return unknownTool(id, (error.details?.suggestions as string[] | undefined) ?? []);
+    return errorResult(error.code, error.message, { ...(error.toolId ? { toolId: error.toolId } : {}), ...(error.details ?? {}) });
+  }
+  return fromOutcome(outcome);
+}
+
+function fromOutcome(outcome: ToolCallOutcome): ToolResult {
+  switch (outcome.status) {
+    case 'ok':
+      return outcome.result;
+    case 'blocked':
+      return errorResult(ErrorCode.TOOL_CALL_BLOCKED, `the call to ${outcome.toolId} was blocked by ${outcome.by}: ${outcome.reason}`, {
+        toolId: outcome.toolId,
+        by: outcome.by,
+        reason: outcome.reason,
+      });
+    case 'pending':
+      return clientTool(outcome.toolId, outcome.name);
+    case 'error':
+      return errorResult(outcome.error.code, outcome.error.message, { toolId: outcome.toolId });
+  }
+}
+
+function clientTool(toolId: string, name: string): ToolResult {
+  return errorResult(
+    ErrorCode.CLIENT_TOOL_NOT_EXECUTABLE,
+    `${toolId} is executed by the client and cannot run through tool_call; call the tool "${name}" directly instead`,
+    { toolId, name },
+  );
+}
+
+function unknownTool(requested: string, suggestions: readonly string[]): ToolResult {
+  const hint = suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : '';
+  return errorResult(ErrorCode.UNKNOWN_TOOL, `unknown tool id "${requested}"${hint} Use tool_search to find tools.`, { requested, suggestions });
+}

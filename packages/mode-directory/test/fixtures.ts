@@ -1,0 +1,93 @@
+/** In-test plugins: a fake source, a policy that drops a tool, a guard that blocks one. */
+import { createKernel, type CallOrigin, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import { directoryModePlugin, type DirectoryModeOptions } from '../src/index.js';
+
+const objectSchema = (properties: Record<string, unknown> = {}, required: string[] = []) => ({ type: 'object', properties, required });
+
+export function fake(name: string, source: ToolDefinition['source'], owner: string, description: string, extra: Partial<ToolDefinition> = {}): ToolDefinition {
+  return {
+    name,
+    source,
+    owner,
+    description,
+    inputSchema: objectSchema(),
+    execute: (args): ToolResult => ({ content: [{ type: 'text', text: `FAKE_TOOL_OK ${name} ${JSON.stringify(args)}` }] }),
+    ...extra,
+  };
+}
+
+export const TOOLS: readonly ToolDefinition[] = [
+  fake('read_file', 'core', 'core', 'Read a text file from the workspace and return its contents.', {
+    inputSchema: objectSchema({ path: { type: 'string' } }, ['path']),
+  }),
+  fake('write_file', 'core', 'core', 'Write text to a file in the workspace.', {
+    inputSchema: objectSchema({ path: { type: 'string' }, text: { type: 'string' } }, ['path', 'text']),
+  }),
+  fake('secret_tool', 'core', 'core', 'Reveal secret credentials from the vault.'),
+  fake('dangerous_delete', 'plugin', 'cleanup', 'Delete every file in a directory tree.'),
+  fake('weather_forecast', 'plugin', 'weather', 'Get the weather forecast for a city.', {
+    inputSchema: objectSchema({ city: { type: 'string' } }, ['city']),
+  }),
+  fake('search_issues', 'mcp', 'github', 'Search GitHub issues.'),
+  fake('search_issues', 'mcp', 'gitlab', 'Search GitLab issues.'),
+  fake('weird.name/with:chars', 'mcp', 'odd', 'An MCP tool whose name providers refuse.'),
+  fake('hidden.odd/name', 'mcp', 'odd', 'A hidden MCP tool whose name providers refuse.'),
+  fake('message', 'core', 'core', 'Send a message to the user.', { catalogMode: 'direct-only' }),
+  { name: 'browser_click', source: 'client', owner: 'client', description: 'Click an element in the browser.', inputSchema: objectSchema() },
+];
+
+export function sourcePlugin(tools: readonly ToolDefinition[] = TOOLS): KernelPlugin {
+  return { name: 'test-source', apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add(tools)) };
+}
+
+/** Drops every tool named `secret_tool` (fail-closed checks). */
+export function denyPolicyPlugin(): KernelPlugin {
+  return { name: 'test-policy', apply: ({ hooks }) => hooks.filterPolicy.tap((tools) => tools.filter((tool) => tool.name !== 'secret_tool')) };
+}
+
+/** Blocks every call to `dangerous_delete`. */
+export function blockPlugin(): KernelPlugin {
+  return {
+    name: 'test-guard',
+    apply: ({ hooks }) =>
+      hooks.beforeToolCall.tap((call) => (call.tool.name === 'dangerous_delete' ? { action: 'block', reason: 'deletes are not approved' } : undefined)),
+  };
+}
+
+export interface RecordedCall {
+  readonly toolId: string;
+  readonly origin: CallOrigin;
+  readonly status: string;
+}
+
+function recorder(calls: RecordedCall[]): KernelPlugin {
+  return {
+    name: 'test-recorder',
+    apply: ({ hooks }) => hooks.afterToolCall.tap((call, outcome) => void calls.push({ toolId: call.tool.id, origin: call.origin, status: outcome.status })),
+  };
+}
+
+export async function directoryRun(options: DirectoryModeOptions = {}, tools: readonly ToolDefinition[] = TOOLS) {
+  const calls: RecordedCall[] = [];
+  const kernel = createKernel({ plugins: [sourcePlugin(tools), denyPolicyPlugin(), blockPlugin(), recorder(calls), directoryModePlugin(options)] });
+  const run = await kernel.createRun({ agentId: 'test', provider: 'openai', model: 'test-model', sessionId: 's1' });
+  const exposure = await run.exposure('directory');
+  return { kernel, run, exposure, calls };
+}
+
+export type Exposure = Awaited<ReturnType<typeof directoryRun>>['exposure'];
+
+/** The result of a control tool called through the exposure (what a model would get). */
+export async function control(exposure: Exposure, name: string, args: unknown): Promise<ToolResult> {
+  const outcome = await exposure.call(name, args);
+  if (outcome.status !== 'ok') throw new Error(`control tool ${name} did not answer: ${JSON.stringify(outcome)}`);
+  return outcome.result;
+}
+
+export function text(result: ToolResult): string {
+  return result.content.map((part) => (part.type === 'text' ? part.text : '')).join('\n');
+}
+
+export function errorCode(result: ToolResult): string | undefined {
+  return (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
+}

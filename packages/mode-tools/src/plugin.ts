@@ -1,0 +1,30 @@
+/**
+ * The `tools` exposure: the model sees three control tools and a short usage
+ * text; every catalog tool is reached through search. The kernel appends the
+ * `direct-only` tools itself.
+ */
+import type { KernelPlugin } from '@tool-search/kernel';
+import { CONTROL_TOOL_NAMES, createControlTools } from '@tool-search/control-tools';
+import { parseOptions, TOOLS_MODE_PLUGIN, type ToolsModeOptions } from './options.js';
+
+export const TOOLS_MODE_SYSTEM = [
+  'Most tools are not loaded. To use one:',
+  `1. ${CONTROL_TOOL_NAMES.search} with a few words on what you need (\`queries\` searches several needs at once); each hit gives the tool id and its arguments.`,
+  `2. ${CONTROL_TOOL_NAMES.call} with { "id": <tool id>, "args": { ... } }.`,
+  `If a hit's argument signature is not enough, ${CONTROL_TOOL_NAMES.describe} with the id returns the full input schema. Tools listed directly are called directly.`,
+].join('\n');
+
+export function toolsModePlugin(options: ToolsModeOptions = {}): KernelPlugin {
+  const resolved = parseOptions(options);
+  const controls = createControlTools({ ...resolved, callHint: `Run it with ${CONTROL_TOOL_NAMES.call} { "id": "<id>", "args": { ... } }.` });
+  return {
+    name: TOOLS_MODE_PLUGIN,
+    apply({ hooks }) {
+      hooks.materialize.for('tools').tap((draft) => {
+        draft.tools.push(...controls);
+        draft.system.push(TOOLS_MODE_SYSTEM);
+        return draft;
+      });
+    },
+  };
+}

@@ -1,0 +1,64 @@
+/**
+ * The fake catalog source: fake core tools plus N deterministic plugin tools.
+ * Definitions are built once per plugin instance and reused across runs, so
+ * the kernel's per-definition caches (descriptors, schema checks) stay warm.
+ */
+import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import { CORE_TOOLS } from './core-tools.js';
+import { generateFakeTool } from './generate.js';
+
+export const PLUGIN_NAME = '@tool-search/plugin-fake-catalog';
+/** Owner of the plugin tools: ids are `plugin:fake-catalog:<name>`. */
+export const FAKE_CATALOG_OWNER = 'fake-catalog';
+
+export interface FakeCatalogOptions {
+  /** Number of fake plugin tools. Default 1000. */
+  readonly tools?: number;
+  /** Add the fake core tools (read, write, exec, …). Default true. */
+  readonly core?: boolean;
+  /** Seed of the generator. Default 1. */
+  readonly seed?: number;
+}
+
+export function fakeCatalogPlugin(options: FakeCatalogOptions = {}): KernelPlugin {
+  const { tools: count = 1000, core = true, seed = 1 } = options;
+  if (!Number.isInteger(count) || count < 0) throw invalid('tools', 'must be a non-negative integer');
+  if (typeof core !== 'boolean') throw invalid('core', 'must be a boolean');
+  if (!Number.isInteger(seed)) throw invalid('seed', 'must be an integer');
+  let definitions: readonly ToolDefinition[] | undefined;
+
+  return {
+    name: PLUGIN_NAME,
+    apply(api) {
+      api.hooks.listTools.tap((sink) => {
+        definitions ??= Object.freeze(buildDefinitions(count, core, seed));
+        sink.add(definitions);
+      });
+    },
+  };
+}
+
+/** Every fake tool answers with this text, so a test can see which tool ran with which arguments. */
+export function fakeToolText(name: string, args: Record<string, unknown>): string {
+  return `FAKE_TOOL_OK ${name} ${JSON.stringify(args)}`;
+}
+
+function buildDefinitions(count: number, core: boolean, seed: number): ToolDefinition[] {
+  const definitions: ToolDefinition[] = [];
+  if (core) {
+    for (const spec of CORE_TOOLS) definitions.push({ ...spec, source: 'core', owner: 'core', execute: answer(spec.name) });
+  }
+  for (let index = 1; index <= count; index++) {
+    const spec = generateFakeTool(index, seed);
+    definitions.push({ ...spec, source: 'plugin', owner: FAKE_CATALOG_OWNER, execute: answer(spec.name) });
+  }
+  return definitions;
+}
+
+function answer(name: string) {
+  return (args: Record<string, unknown>): ToolResult => ({ content: [{ type: 'text', text: fakeToolText(name, args) }] });
+}
+
+function invalid(option: string, message: string): ToolSearchError {
+  return new ToolSearchError(ErrorCode.OPTIONS_INVALID, `fakeCatalogPlugin: option "${option}" ${message}`, { plugin: PLUGIN_NAME, details: { option } });
+}

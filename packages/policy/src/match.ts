@@ -1,0 +1,52 @@
+/**
+ * The matcher: one policy entry against one tool. Case-insensitive; `*` is a
+ * wildcard (`"*"` = every tool, `web_*` a glob). An entry matches a tool's
+ * name, its id (`mcp:github:*`), or, for plugin tools, the plugin id (owner).
+ */
+import type { ToolDescriptor } from '@tool-search/kernel';
+import { CORE_GROUPS, SOURCE_GROUPS } from './groups.js';
+
+/** The descriptor fields the matcher reads. */
+export type MatchableTool = Pick<ToolDescriptor, 'id' | 'name' | 'source' | 'owner' | 'meta'>;
+
+export function matchesEntry(entry: string, tool: MatchableTool): boolean {
+  const key = entry.toLowerCase();
+  if (key === '*') return true;
+  if (key.startsWith('group:')) return inGroup(key, tool);
+  const test = compile(key);
+  return test(tool.name.toLowerCase()) || test(tool.id.toLowerCase()) || (tool.source === 'plugin' && test(tool.owner.toLowerCase()));
+}
+
+/** The first entry (in config order) that matches the tool. */
+export function firstMatch(entries: readonly string[], tool: MatchableTool): string | undefined {
+  for (const entry of entries) if (matchesEntry(entry, tool)) return entry;
+  return undefined;
+}
+
+function inGroup(key: string, tool: MatchableTool): boolean {
+  const members = CORE_GROUPS[key];
+  if (members) return tool.source === 'core' && members.includes(tool.name.toLowerCase());
+  if (Object.hasOwn(SOURCE_GROUPS, key)) return tool.source === SOURCE_GROUPS[key as keyof typeof SOURCE_GROUPS];
+  // Open groups: declared by the tool's plugin (runtime data, so check its shape).
+  const declared: unknown = tool.meta?.groups;
+  return Array.isArray(declared) && declared.some((group) => typeof group === 'string' && group.toLowerCase() === key);
+}
+
+const compiled = new Map<string, (value: string) => boolean>();
+
+/** Exact comparison, or an anchored glob where `*` is any run of characters. */
+function compile(key: string): (value: string) => boolean {
+  let test = compiled.get(key);
+  if (!test) {
+    if (!key.includes('*')) {
+      test = (value) => value === key;
+    } else {
+      const source = key.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+      const regex = new RegExp(`^${source}$`, 's');
+      test = (value) => regex.test(value);
+    }
+    if (compiled.size > 10_000) compiled.clear();
+    compiled.set(key, test);
+  }
+  return test;
+}
