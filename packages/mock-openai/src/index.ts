@@ -1,1 +1,7 @@
-export {};
+// The public surface of @tool-search/mock-openai: named exports only.
+export { startMockOpenAI } from './server.js';
+export type { MockOpenAI, MockOpenAIOptions } from './server.js';
+export { planNextStep, codeFor, collectHits, isNameFor, OK_MARKER, SEARCH_TOOL, CALL_TOOL, CODE_TOOL } from './plan.js';
+export { parseScript, textOf } from './script.js';
+export { MOCK_MODEL } from './response.js';
+export type { ChatMessage, ChatRequest, ChatTool, ChatToolCall, ContentPart, Lane, RecordedRequest, Script, Step } from './types.js';

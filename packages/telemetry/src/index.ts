@@ -1,1 +1,29 @@
-export {};
+// The public surface of @tool-search/telemetry: named exports only.
+export { telemetryPlugin } from './plugin.js';
+export type { TelemetryPlugin, TelemetrySnapshot } from './plugin.js';
+export type { TelemetryOptions } from './options.js';
+export { providerRequestEvent, requestParts } from './events.js';
+export type { ProviderRequestEvent, RequestParts } from './events.js';
+export { createSessionLogWriter, readSessionLog, sessionFileName } from './session-log.js';
+export type { SessionLogWriter, JsonlSessionLog } from './session-log.js';
+export { summarizeSession } from './summary.js';
+export type { TelemetrySummary, CalledTool } from './summary.js';
+export { createTokenCounter } from './tokens.js';
+export type { TokenCounter, TokenizerName } from './tokens.js';
+export { INSTRUMENTATION_SCOPE } from './otel.js';
+export type {
+  ByteCounts,
+  CatalogSummary,
+  DescribeEntry,
+  DiagnosticEntry,
+  PluginEventEntry,
+  ProviderRequestEntry,
+  RunEndEntry,
+  RunStartEntry,
+  SearchEntry,
+  SessionLogEntry,
+  SessionLogEntryType,
+  TapTiming,
+  TokenCounts,
+  ToolCallEntry,
+} from './entries.js';

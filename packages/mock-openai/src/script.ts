@@ -1,0 +1,56 @@
+/**
+ * Parses the scenario out of a user message:
+ * `tool search qa check target=fake_plugin_tool_0017 args={"q":"x"} loop=3`.
+ * `args=` takes a JSON object (spaces allowed, braces balanced); `loop=` a count.
+ */
+import type { ChatMessage, Script } from './types.js';
+
+const TRIGGER = /tool search qa check/i;
+const TARGET = /\btarget=([^\s]+)/;
+const LOOP = /\bloop=(\d+)/;
+const MAX_LOOP = 1000;
+
+export function parseScript(text: string): Script | undefined {
+  if (!TRIGGER.test(text)) return undefined;
+  const target = TARGET.exec(text)?.[1];
+  if (!target) return undefined;
+  const loop = Math.min(Math.max(Number(LOOP.exec(text)?.[1] ?? 1), 1), MAX_LOOP);
+  return { target, args: parseArgs(text), loop };
+}
+
+/** The text of a message's content, whether a string or text parts. */
+export function textOf(message: ChatMessage | undefined): string {
+  const content = message?.content;
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
+  return '';
+}
+
+function parseArgs(text: string): Record<string, unknown> {
+  const start = text.indexOf('args={');
+  if (start < 0) return {};
+  const json = balancedObject(text, start + 'args='.length);
+  if (!json) return {};
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The `{...}` starting at `from`, respecting strings, or undefined when unbalanced. */
+function balancedObject(text: string, from: number): string | undefined {
+  let depth = 0;
+  let inString = false;
+  for (let i = from; i < text.length; i++) {
+    const ch = text[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+    } else if (ch === '"') inString = true;
+    else if (ch === '{') depth++;
+    else if (ch === '}' && --depth === 0) return text.slice(from, i + 1);
+  }
+  return undefined;
+}

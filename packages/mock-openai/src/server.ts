@@ -1,0 +1,111 @@
+/**
+ * A real HTTP server speaking enough of the OpenAI API for the gateway and
+ * the e2e tests: `POST /v1/chat/completions` (whole or SSE) and `GET /v1/models`.
+ * It records every request exactly as received and answers with `planNextStep`.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { planNextStep } from './plan.js';
+import { chunks, completion, errorBody, MOCK_MODEL, modelList } from './response.js';
+import type { ChatRequest, RecordedRequest } from './types.js';
+
+export interface MockOpenAIOptions {
+  /** Port on 127.0.0.1; default 0 (a free port). */
+  readonly port?: number;
+}
+
+export interface MockOpenAI {
+  /** Base URL for an OpenAI client, `http://127.0.0.1:PORT/v1`. */
+  readonly url: string;
+  /** Every request received, in order (the array is live). */
+  readonly requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<MockOpenAI> {
+  const requests: RecordedRequest[] = [];
+  let counter = 0;
+  const server = createServer((req, res) => {
+    readBody(req).then(
+      (raw) => handle(req, res, raw),
+      (error: unknown) => send(res, 400, errorBody(`Could not read the body: ${String(error)}`, 'invalid_request_error')),
+    );
+  });
+
+  function handle(req: IncomingMessage, res: ServerResponse, raw: string): void {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    const method = req.method ?? 'GET';
+    const body = parseJson(raw);
+    const record = { method, path, headers: { ...req.headers }, raw, body };
+    const created = Math.floor(Date.now() / 1000);
+
+    if (method === 'GET' && path === '/v1/models') {
+      requests.push(record);
+      return send(res, 200, modelList(created));
+    }
+    if (method !== 'POST' || path !== '/v1/chat/completions') {
+      requests.push(record);
+      return send(res, 404, errorBody(`Unknown route ${method} ${path}; the mock serves GET /v1/models and POST /v1/chat/completions`, 'invalid_request_error', 'unknown_route'));
+    }
+    if (!isChatRequest(body)) {
+      requests.push(record);
+      return send(res, 400, errorBody('The body must be a JSON object with a `messages` array', 'invalid_request_error', 'invalid_body'));
+    }
+    const step = planNextStep(body);
+    requests.push({ ...record, step });
+    const meta = { id: `chatcmpl-mock-${++counter}`, created, model: typeof body.model === 'string' ? body.model : MOCK_MODEL, promptChars: raw.length };
+    if (body.stream === true) {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      for (const data of chunks(step, meta, body)) res.write(`data: ${data}\n\n`);
+      res.end();
+      return;
+    }
+    send(res, 200, completion(step, meta));
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    req.on('data', (part: Buffer) => parts.push(part));
+    req.on('end', () => resolve(Buffer.concat(parts).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(raw: string): unknown {
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isChatRequest(body: unknown): body is ChatRequest {
+  return typeof body === 'object' && body !== null && Array.isArray((body as { messages?: unknown }).messages);
+}
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}

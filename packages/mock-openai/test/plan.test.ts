@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { codeFor, collectHits, isNameFor, planNextStep } from '@tool-search/mock-openai';
+import { ASK, TARGET, callTool, called, codeTool, fn, request, result, searchResult, searchTool, system, user } from './fixtures.js';
+
+describe('planNextStep: lanes', () => {
+  it('direct: calls the offered target by name', () => {
+    const step = planNextStep(request([user(`${ASK} args={"q":"x"}`)], [fn('other'), fn(TARGET)]));
+    expect(step).toMatchObject({ kind: 'tool-call', lane: 'direct', name: TARGET, args: { q: 'x' } });
+  });
+
+  it('direct: calls the provider-safe form of a mapped name', () => {
+    const step = planNextStep(request([user('tool search qa check target=mcp.files/read')], [fn('mcp_files_read_1a2b3c4d')]));
+    expect(step).toMatchObject({ kind: 'tool-call', lane: 'direct', name: 'mcp_files_read_1a2b3c4d' });
+  });
+
+  it('code: writes code that searches for the target and calls the hit', () => {
+    const step = planNextStep(request([user(ASK)], [codeTool, searchTool]));
+    expect(step).toMatchObject({ kind: 'tool-call', lane: 'code', name: 'tool_search_code' });
+    const code = step.kind === 'tool-call' ? String(step.args.code) : '';
+    expect(code).toContain(`api.search("${TARGET}")`);
+    expect(code).toContain('api.call(hit.id, {})');
+  });
+
+  it('code: uses the required string property when there is no `code`', () => {
+    const step = planNextStep(request([user(ASK)], [fn('tool_search_code', { source: { type: 'string' } }, ['source'])]));
+    expect(step).toMatchObject({ args: { source: expect.stringContaining('api.search') } });
+  });
+
+  it('tools: searches first', () => {
+    const step = planNextStep(request([user(ASK)], [searchTool, callTool]));
+    expect(step).toMatchObject({ kind: 'tool-call', lane: 'tools', name: 'tool_search', args: { query: TARGET } });
+  });
+
+  it('tools: then calls tool_call with the matching hit id and the args', () => {
+    const messages = [user(`${ASK} args={"n":1}`), called('c1', 'tool_search', { query: TARGET }), result('c1', searchResult)];
+    const step = planNextStep(request(messages, [searchTool, callTool]));
+    expect(step).toMatchObject({ kind: 'tool-call', lane: 'tools', name: 'tool_call', args: { id: `plugin:fake:${TARGET}`, args: { n: 1 } } });
+  });
+
+  it('tools: finds hits inside a serialized tool result', () => {
+    const wrapped = JSON.stringify({ content: [{ type: 'text', text: searchResult }] });
+    const messages = [user(ASK), called('c1', 'tool_search', { query: TARGET }), result('c1', wrapped)];
+    expect(planNextStep(request(messages, [searchTool, callTool]))).toMatchObject({ args: { id: `plugin:fake:${TARGET}` } });
+  });
+
+  it('tools: answers when the search found nothing', () => {
+    const messages = [user(ASK), called('c1', 'tool_search', { query: TARGET }), result('c1', '{"query":"x","hits":[],"truncated":false}')];
+    expect(planNextStep(request(messages, [searchTool, callTool]))).toMatchObject({ kind: 'answer', reason: 'not-found' });
+  });
+
+  it('directory: calls the hidden name listed in the system prompt', () => {
+    const step = planNextStep(request([system(`Tools you can call by name: ${TARGET}, fake_plugin_tool_0018`), user(ASK)], [searchTool, callTool]));
+    expect(step).toMatchObject({ kind: 'tool-call', lane: 'directory', name: TARGET });
+  });
+
+  it('directory: reads a `- name: description` directory row', () => {
+    const step = planNextStep(request([system(`Tool directory:\n[fake]\n- ${TARGET}: Does things`), user(ASK)], [searchTool, callTool]));
+    expect(step).toMatchObject({ lane: 'directory', name: TARGET });
+  });
+
+  it('directory: does not match the name inside an id', () => {
+    const step = planNextStep(request([system(`- plugin:fake:${TARGET}`), user(ASK)], [searchTool, callTool]));
+    expect(step).toMatchObject({ lane: 'tools' });
+  });
+
+  it('directory: does not match a longer name that contains the target', () => {
+    const step = planNextStep(request([system(`Tools: ${TARGET}9`), user(ASK)], [searchTool, callTool]));
+    expect(step).toMatchObject({ lane: 'tools', name: 'tool_search' });
+  });
+});
+
+describe('planNextStep: answers', () => {
+  it('answers quoting the result once the target ran', () => {
+    const messages = [user(ASK), called('c1', TARGET, {}), result('c1', 'FAKE_TOOL_OK fake_plugin_tool_0017 {}')];
+    const step = planNextStep(request(messages, [fn(TARGET)]));
+    expect(step).toMatchObject({ kind: 'answer', reason: 'done', text: expect.stringContaining('FAKE_TOOL_OK fake_plugin_tool_0017') });
+  });
+
+  it('answers with the failure instead of retrying forever', () => {
+    const messages = [user(ASK), called('c1', TARGET, {}), result('c1', '{"error":{"code":"TOOL_CALL_BLOCKED"}}')];
+    expect(planNextStep(request(messages, [fn(TARGET)]))).toMatchObject({ kind: 'answer', reason: 'failed' });
+  });
+
+  it('loop=N keeps calling with the same args until N calls were made', () => {
+    const ask = `${ASK} loop=3 args={"a":1}`;
+    const first = [user(ask), called('c1', TARGET, { a: 1 }), result('c1', 'FAKE_TOOL_OK')];
+    expect(planNextStep(request(first, [fn(TARGET)]))).toMatchObject({ kind: 'tool-call', name: TARGET, args: { a: 1 } });
+    const third = [...first, called('c2', TARGET, { a: 1 }), result('c2', 'FAKE_TOOL_OK'), called('c3', TARGET, { a: 1 }), result('c3', 'FAKE_TOOL_OK')];
+    expect(planNextStep(request(third, [fn(TARGET)]))).toMatchObject({ kind: 'answer', reason: 'done' });
+  });
+
+  it('only looks at the turn after the last user message', () => {
+    const messages = [user(ASK), called('c1', TARGET, {}), result('c1', 'FAKE_TOOL_OK'), { role: 'assistant', content: 'done' }, user(ASK)];
+    expect(planNextStep(request(messages, [fn(TARGET)]))).toMatchObject({ kind: 'tool-call', name: TARGET });
+  });
+
+  it('gives a plain reply without a script', () => {
+    expect(planNextStep(request([user('hello')], [fn(TARGET)]))).toMatchObject({ kind: 'answer', reason: 'no-script' });
+  });
+
+  it('says so when no offered tool reaches the target', () => {
+    expect(planNextStep(request([user(ASK)], [fn('other')]))).toMatchObject({ kind: 'answer', reason: 'unreachable' });
+  });
+});
+
+describe('helpers', () => {
+  it('isNameFor accepts only the exact name for provider-valid names', () => {
+    expect(isNameFor(TARGET, TARGET)).toBe(true);
+    expect(isNameFor(`${TARGET}_1a2b3c4d`, TARGET)).toBe(false);
+  });
+
+  it('codeFor is runnable JavaScript against a search/call API', async () => {
+    const code = codeFor({ target: TARGET, args: { n: 2 }, loop: 1 });
+    const tools = {
+      search: async (q: string) => ({ query: q, hits: [{ id: 'a', name: 'other' }, { id: `id:${q}`, name: q }], truncated: false }),
+      call: async (id: string, args: unknown) => ({ id, args }),
+    };
+    const run = new Function('tools', `return (async () => {\n${code}\n})();`) as (t: typeof tools) => Promise<unknown>;
+    await expect(run(tools)).resolves.toEqual({ id: `id:${TARGET}`, args: { n: 2 } });
+  });
+});
+
+describe('collectHits', () => {
+  it('reads ids from the text rendering of a search result', () => {
+    const text = '- plugin:fake:fake_plugin_tool_0018 ({}) Other\n- plugin:fake:fake_plugin_tool_0017 ({ q?: string }) Target\n(more tools matched)';
+    expect(collectHits(text)).toEqual([
+      { id: 'plugin:fake:fake_plugin_tool_0018', name: 'fake_plugin_tool_0018' },
+      { id: 'plugin:fake:fake_plugin_tool_0017', name: 'fake_plugin_tool_0017' },
+    ]);
+  });
+
+  it('keeps colons inside a tool name', () => {
+    expect(collectHits('- mcp:files:read:all (x) y')).toEqual([{ id: 'mcp:files:read:all', name: 'read:all' }]);
+  });
+
+  it('tools lane: calls the target found in a text search result', () => {
+    const text = `- plugin:fake:fake_plugin_tool_0018 ({}) Other\n- plugin:fake:${TARGET} ({}) Target`;
+    const messages = [user(ASK), called('c1', 'tool_search', { query: TARGET }), result('c1', text)];
+    expect(planNextStep(request(messages, [searchTool, callTool]))).toMatchObject({ name: 'tool_call', args: { id: `plugin:fake:${TARGET}` } });
+  });
+});

@@ -1,0 +1,106 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
+import { ASK, TARGET, callTool, called, codeTool, fn, result, searchResult, searchTool, system, user } from './fixtures.js';
+
+let mock: MockOpenAI;
+let client: OpenAI;
+
+beforeAll(async () => {
+  mock = await startMockOpenAI();
+  client = new OpenAI({ baseURL: mock.url, apiKey: 'test-key', maxRetries: 0 });
+});
+afterAll(() => mock.close());
+
+const asParams = (messages: unknown[], tools: unknown[]) =>
+  ({ model: 'mock-tool-search', messages, tools }) as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming;
+
+describe('mock OpenAI server (official client over HTTP)', () => {
+  it('listens on 127.0.0.1 under /v1', () => {
+    expect(mock.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+  });
+
+  it('lists models', async () => {
+    const models = await client.models.list();
+    expect(models.data.map((m) => m.id)).toContain('mock-tool-search');
+  });
+
+  it('direct lane: calls the target', async () => {
+    const res = await client.chat.completions.create(asParams([user(ASK)], [fn(TARGET)]));
+    expect(res.choices[0]?.finish_reason).toBe('tool_calls');
+    const call = res.choices[0]?.message.tool_calls?.[0];
+    expect(call?.type === 'function' && call.function.name).toBe(TARGET);
+  });
+
+  it('code lane: calls tool_search_code with code', async () => {
+    const res = await client.chat.completions.create(asParams([user(ASK)], [codeTool]));
+    const call = res.choices[0]?.message.tool_calls?.[0];
+    expect(call?.type === 'function' && JSON.parse(call.function.arguments)).toEqual({ code: expect.stringContaining(TARGET) });
+  });
+
+  it('tools lane: searches, then calls tool_call with the hit id', async () => {
+    const first = await client.chat.completions.create(asParams([user(ASK)], [searchTool, callTool]));
+    const search = first.choices[0]?.message.tool_calls?.[0];
+    expect(search?.type === 'function' && search.function.name).toBe('tool_search');
+    const history = [user(ASK), first.choices[0]!.message, result(search!.id, searchResult)];
+    const second = await client.chat.completions.create(asParams(history, [searchTool, callTool]));
+    const call = second.choices[0]?.message.tool_calls?.[0];
+    expect(call?.type === 'function' && JSON.parse(call.function.arguments)).toEqual({ id: `plugin:fake:${TARGET}`, args: {} });
+  });
+
+  it('directory lane: calls the hidden name', async () => {
+    const res = await client.chat.completions.create(asParams([system(`Directory: ${TARGET}`), user(ASK)], [searchTool]));
+    const call = res.choices[0]?.message.tool_calls?.[0];
+    expect(call?.type === 'function' && call.function.name).toBe(TARGET);
+  });
+
+  it('answers quoting the result when the target ran', async () => {
+    const messages = [user(ASK), called('c1', TARGET, {}), result('c1', 'FAKE_TOOL_OK 42')];
+    const res = await client.chat.completions.create(asParams(messages, [fn(TARGET)]));
+    expect(res.choices[0]?.finish_reason).toBe('stop');
+    expect(res.choices[0]?.message.content).toContain('FAKE_TOOL_OK 42');
+  });
+
+  it('streams the same step as SSE chunks', async () => {
+    const stream = await client.chat.completions.create({ ...asParams([user(ASK)], [fn(TARGET)]), stream: true, stream_options: { include_usage: true } });
+    const names: string[] = [];
+    let finish: string | null = null;
+    for await (const chunk of stream) {
+      for (const choice of chunk.choices) {
+        for (const call of choice.delta.tool_calls ?? []) if (call.function?.name) names.push(call.function.name);
+        finish = choice.finish_reason ?? finish;
+      }
+    }
+    expect(names).toEqual([TARGET]);
+    expect(finish).toBe('tool_calls');
+  });
+
+  it('records each request body exactly as received', async () => {
+    const raw = '{"model":"m",  "messages":[{"role":"user","content":"hi \\u00e9"}],"extra":{"keep":true}}';
+    const before = mock.requests.length;
+    const res = await fetch(`${mock.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw });
+    expect(res.status).toBe(200);
+    const recorded = mock.requests[before];
+    expect(recorded).toMatchObject({ method: 'POST', path: '/v1/chat/completions', raw, body: JSON.parse(raw), step: { kind: 'answer' } });
+  });
+
+  it('records what the official client sent', async () => {
+    const before = mock.requests.length;
+    await client.chat.completions.create(asParams([user(ASK)], [fn(TARGET)]));
+    const recorded = mock.requests[before];
+    expect(recorded?.body).toMatchObject({ model: 'mock-tool-search', messages: [{ role: 'user', content: ASK }], tools: [fn(TARGET)] });
+    expect(JSON.parse(recorded!.raw)).toEqual(recorded?.body);
+  });
+
+  it('answers 400 with an OpenAI error body for a body without messages', async () => {
+    const res = await fetch(`${mock.url}/chat/completions`, { method: 'POST', body: '{"model":"m"}' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: 'invalid_body' } });
+  });
+
+  it('answers 404 for unknown routes', async () => {
+    const res = await fetch(`${mock.url}/embeddings`, { method: 'POST', body: '{}' });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: { code: 'unknown_route' } });
+  });
+});

@@ -1,0 +1,249 @@
+/**
+ * The telemetry plugin: observes the kernel through its hooks (H9) and never
+ * changes a result. It taps `runStart`, `runEvent`, `afterToolCall` and
+ * `runEnd`, and intercepts `beforeToolCall` for call spans and per-tap timing.
+ * Every observation becomes a session log entry, an OpenTelemetry metric and
+ * a span (or span event).
+ */
+import { join } from 'node:path';
+import { SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
+import type { CallContext, KernelPlugin, Logger, RunEvent, RunInfo, ToolCall, ToolCallOutcome, ToolDescriptor } from '@tool-search/kernel';
+import { silentLogger } from '@tool-search/kernel';
+import type { CatalogSummary, ProviderRequestEntry, SessionLogEntry, TapTiming, ToolCallEntry } from './entries.js';
+import { requestParts, type ProviderRequestEvent } from './events.js';
+import { createInstruments } from './otel.js';
+import { PLUGIN_NAME, resolveOptions, type TelemetryOptions } from './options.js';
+import { Recorder } from './recorder.js';
+import { sessionFileName } from './session-log.js';
+import { EntryStore } from './store.js';
+import { emptyCatalog, summarizeSession, type TelemetrySummary } from './summary.js';
+import { createTokenCounter } from './tokens.js';
+
+export interface TelemetrySnapshot extends TelemetrySummary {
+  readonly scope: 'run' | 'session';
+  readonly id: string;
+  readonly sessionId: string;
+}
+
+export interface TelemetryPlugin extends KernelPlugin {
+  /** Numbers for a run id or a session id, from entries recorded so far; `undefined` when unknown. */
+  snapshot(runOrSessionId: string): TelemetrySnapshot | undefined;
+  /** The entries behind a snapshot, in order. */
+  entries(runOrSessionId: string): readonly SessionLogEntry[];
+  /** The JSONL file of a session (only with `sessionLog: { dir }`). */
+  sessionLogFile(sessionId: string): string | undefined;
+  /** Waits for entries still being finished (token counts) and written. */
+  flush(): Promise<void>;
+}
+
+interface RunState {
+  readonly span: Span;
+  readonly taps: Map<string, TapTiming>;
+  readonly calls: Map<string, { readonly span: Span; readonly start: number }>;
+}
+
+export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin {
+  const resolved = resolveOptions(options);
+  const instruments = createInstruments(resolved.meterProvider, resolved.tracerProvider);
+  const tokens = resolved.tokenizer === false ? undefined : createTokenCounter(resolved.tokenizer);
+  const store = new EntryStore(resolved.maxSessions);
+  let logger: Logger = silentLogger;
+  const recorder = new Recorder(store, resolved.writer, () => logger);
+  const runs = new Map<string, RunState>();
+  const stamp = (run: RunInfo) => ({ ts: new Date().toISOString(), runId: run.runId, sessionId: run.sessionId });
+
+  function onRunStart(run: RunInfo, catalog: readonly ToolDescriptor[]): void {
+    const summary = summarizeCatalog(catalog);
+    const span = instruments.tracer.startSpan('tool_search.run', {
+      attributes: {
+        'run.id': run.runId,
+        'session.id': run.sessionId,
+        ...(run.request.agentId ? { 'agent.id': run.request.agentId } : {}),
+        ...(run.request.provider ? { provider: run.request.provider } : {}),
+        ...(run.request.model ? { model: run.request.model } : {}),
+        'catalog.size': summary.total,
+      },
+    });
+    runs.set(run.runId, { span, taps: new Map(), calls: new Map() });
+    instruments.runs.add(1);
+    for (const [source, size] of Object.entries(summary.bySource)) instruments.catalogSize.record(size, { source });
+    const { agentId, provider, model } = run.request;
+    recorder.record(run.runId, { ...stamp(run), type: 'run-start', ...(agentId ? { agentId } : {}), ...(provider ? { provider } : {}), ...(model ? { model } : {}), catalog: summary });
+  }
+
+  function onRunEvent(event: RunEvent, run: RunInfo): void {
+    const span = runs.get(run.runId)?.span;
+    switch (event.type) {
+      case 'search':
+        instruments.searches.add(1, { origin: event.origin });
+        span?.addEvent('search', { queries: [...event.queries], hits: event.hits.length, origin: event.origin });
+        recorder.record(run.runId, { ...stamp(run), type: 'search', queries: event.queries, hits: event.hits, origin: event.origin });
+        return;
+      case 'describe':
+        instruments.describes.add(1, { origin: event.origin });
+        span?.addEvent('describe', { requested: event.requested, origin: event.origin });
+        recorder.record(run.runId, { ...stamp(run), type: 'describe', toolId: event.toolId, requested: event.requested, origin: event.origin });
+        return;
+      case 'provider-request':
+        return onProviderRequest(event, run, span);
+      case 'diagnostic': {
+        const { code, level, plugin, hook, toolId } = event.diagnostic;
+        recorder.record(run.runId, { ...stamp(run), type: 'diagnostic', code, level, ...(plugin ? { plugin } : {}), ...(hook ? { hook } : {}), ...(toolId ? { toolId } : {}) });
+        return;
+      }
+      default: {
+        // Events other plugins add to RunEventMap: logged as data, never interpreted.
+        const { type, ...data } = event as { type: string };
+        span?.addEvent(String(type));
+        recorder.record(run.runId, { ...stamp(run), type: 'event', event: String(type), data: jsonSafe(data) });
+      }
+    }
+  }
+
+  function onProviderRequest(event: ProviderRequestEvent, run: RunInfo, span: Span | undefined): void {
+    const bytes = { tools: event.toolsBytes, system: event.systemBytes, request: event.requestBytes };
+    for (const [part, size] of Object.entries(bytes)) instruments.requestBytes.record(size, { mode: event.mode, part });
+    span?.addEvent('provider-request', { mode: event.mode, 'bytes.request': bytes.request, 'bytes.tools': bytes.tools, 'bytes.system': bytes.system });
+    const parts = requestParts(event.body);
+    const base = { ...stamp(run), type: 'provider-request' as const, mode: event.mode, tools: event.toolNames ?? parts.toolNames, bytes };
+    const finish = async (): Promise<ProviderRequestEntry> => {
+      if (!tokens) return { ...base, tokens: null, tokenizer: null };
+      try {
+        // The body is counted without its tools array, which is added back from the (cached) tools count:
+        // a long run re-sends the same tools on every request. BPE merges across that cut are lost (a few tokens).
+        const at = parts.tools ? event.body.indexOf(parts.tools) : -1;
+        const rest = at >= 0 ? event.body.slice(0, at) + event.body.slice(at + parts.tools.length) : event.body;
+        const [toolsTokens, systemTokens, restTokens] = await Promise.all([tokens.count(parts.tools), tokens.count(parts.system), tokens.count(rest)]);
+        const counted = { tools: toolsTokens, system: systemTokens, request: restTokens + (at >= 0 ? toolsTokens : 0) };
+        for (const [part, count] of Object.entries(counted)) instruments.requestTokens.record(count, { mode: event.mode, part });
+        return { ...base, tokens: counted, tokenizer: tokens.name };
+      } catch (error) {
+        logger.warn('token counting failed; the entry has no token counts', { error: error instanceof Error ? error.message : String(error) });
+        return { ...base, tokens: null, tokenizer: null };
+      }
+    };
+    recorder.record(run.runId, finish());
+  }
+
+  function onCallStart(call: ToolCall, ctx: CallContext): void {
+    const state = runs.get(ctx.run.runId);
+    const parent = state ? trace.setSpan(context.active(), state.span) : context.active();
+    const span = instruments.tracer.startSpan(
+      'tool_search.call',
+      { attributes: { 'tool.id': call.tool.id, 'tool.name': call.tool.name, 'tool.source': call.tool.source, origin: call.origin } },
+      parent,
+    );
+    state?.calls.set(call.callId, { span, start: performance.now() });
+  }
+
+  function onCallEnd(call: ToolCall, outcome: ToolCallOutcome, ctx: CallContext): void {
+    const state = runs.get(ctx.run.runId);
+    const started = state?.calls.get(call.callId);
+    state?.calls.delete(call.callId);
+    const durationMs = started ? performance.now() - started.start : 0;
+    const attributes = { source: call.tool.source, origin: call.origin, status: outcome.status };
+    instruments.calls.add(1, attributes);
+    instruments.callDuration.record(durationMs, attributes);
+    if (started) {
+      started.span.setAttribute('status', outcome.status);
+      if (outcome.status === 'blocked') started.span.setAttribute('blocked.by', outcome.by);
+      if (outcome.status === 'error') started.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.code });
+      started.span.end();
+    }
+    const entry: ToolCallEntry = {
+      ...stamp(ctx.run),
+      type: 'tool-call',
+      callId: call.callId,
+      toolId: call.tool.id,
+      name: call.tool.name,
+      source: call.tool.source,
+      owner: call.tool.owner,
+      origin: call.origin,
+      status: outcome.status,
+      durationMs,
+      ...(outcome.status === 'blocked' ? { blockedBy: outcome.by } : {}),
+      ...(outcome.status === 'error' ? { errorCode: outcome.error.code } : {}),
+    };
+    recorder.record(ctx.run.runId, entry);
+  }
+
+  function onTapTimed(plugin: string, ctx: CallContext | undefined, ms: number): void {
+    instruments.tapDuration.record(ms, { hook: 'beforeToolCall', plugin });
+    const taps = ctx ? runs.get(ctx.run.runId)?.taps : undefined;
+    if (!taps) return;
+    const seen = taps.get(plugin);
+    taps.set(plugin, { count: (seen?.count ?? 0) + 1, totalMs: (seen?.totalMs ?? 0) + ms });
+  }
+
+  async function onRunEnd(run: RunInfo): Promise<void> {
+    const state = runs.get(run.runId);
+    await recorder.settle(run.runId);
+    const found = store.find(run.runId);
+    const summary = summarizeSession(found?.scope === 'run' ? found.entries : []);
+    const counts = { searches: summary.searches, describes: summary.describes, calls: summary.calls, requests: summary.requests, requestBytes: summary.requestBytes, tokens: summary.tokens };
+    recorder.record(run.runId, { ...stamp(run), type: 'run-end', ...counts, taps: Object.fromEntries(state?.taps ?? []) });
+    await recorder.settle(run.runId);
+    if (state) {
+      for (const pending of state.calls.values()) pending.span.end();
+      state.span.setAttributes(Object.fromEntries(Object.entries(counts).map(([key, value]) => [`tool_search.${key}`, value])));
+      state.span.end();
+    }
+    runs.delete(run.runId);
+  }
+
+  return {
+    name: PLUGIN_NAME,
+    apply(api) {
+      logger = api.logger;
+      api.hooks.runStart.tap(onRunStart);
+      api.hooks.runEvent.tap(onRunEvent);
+      api.hooks.beforeToolCall.intercept({
+        name: PLUGIN_NAME,
+        call: (call: ToolCall, ctx: CallContext) => onCallStart(call, ctx),
+        register: (tap) => ({ ...tap, fn: timed(tap.name, tap.fn as (...args: unknown[]) => unknown, onTapTimed) }),
+      });
+      api.hooks.afterToolCall.tap(onCallEnd);
+      api.hooks.runEnd.tapPromise(onRunEnd);
+    },
+    snapshot(id) {
+      const found = store.find(id);
+      return found && { scope: found.scope, id, sessionId: found.sessionId, ...summarizeSession(found.entries) };
+    },
+    entries: (id) => store.find(id)?.entries ?? [],
+    sessionLogFile: (sessionId) => (resolved.logDir ? join(resolved.logDir, sessionFileName(sessionId)) : undefined),
+    flush: () => recorder.flush(),
+  };
+}
+
+/** Wraps a `beforeToolCall` tap so its time is reported under its plugin name; the result is untouched. */
+function timed(plugin: string, fn: (...args: unknown[]) => unknown, report: (plugin: string, ctx: CallContext | undefined, ms: number) => void) {
+  return (...args: unknown[]): unknown => {
+    const start = performance.now();
+    const done = () => report(plugin, args[1] as CallContext | undefined, performance.now() - start);
+    let result: unknown;
+    try {
+      result = fn(...args);
+    } catch (error) {
+      done();
+      throw error;
+    }
+    if (result instanceof Promise) return result.finally(done);
+    done();
+    return result;
+  };
+}
+
+function jsonSafe(data: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return JSON.parse(JSON.stringify(data)) as Record<string, unknown>;
+  } catch {
+    return { unserializable: true };
+  }
+}
+
+function summarizeCatalog(catalog: readonly ToolDescriptor[]): CatalogSummary {
+  const empty = emptyCatalog();
+  const bySource = { ...empty.bySource };
+  for (const tool of catalog) bySource[tool.source] = (bySource[tool.source] ?? 0) + 1;
+  return { total: catalog.length, bySource, directOnly: catalog.filter((tool) => tool.catalogMode === 'direct-only').length };
+}

@@ -1,0 +1,60 @@
+/**
+ * Orders and stores entries. Hooks fire synchronously but some entries are
+ * finished later (token counts), so each run has a promise chain: entries
+ * reach the store and the writer in event order, and `runEnd` waits for its
+ * run's chain. A failing writer is reported once per run, never thrown into the kernel.
+ */
+import type { Logger } from '@tool-search/kernel';
+import type { SessionLogEntry } from './entries.js';
+import type { SessionLogWriter } from './session-log.js';
+import type { EntryStore } from './store.js';
+
+export class Recorder {
+  private readonly chains = new Map<string, Promise<void>>();
+  private readonly failed = new Set<string>();
+
+  constructor(
+    private readonly store: EntryStore,
+    private readonly writer: SessionLogWriter | undefined,
+    private readonly logger: () => Logger,
+  ) {}
+
+  /** Queues an entry (or one still being finished) behind the run's earlier entries. */
+  record(runId: string, entry: SessionLogEntry | Promise<SessionLogEntry | undefined>): void {
+    const previous = this.chains.get(runId) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      // An entry that failed to finish (it should not) is dropped, not allowed to break the chain.
+      const done = await Promise.resolve(entry).catch(() => undefined);
+      if (!done) return;
+      this.store.add(done);
+      await this.write(done);
+    });
+    this.chains.set(runId, next);
+  }
+
+  /** Waits until every entry queued for the run is stored and written. */
+  async settle(runId: string): Promise<void> {
+    const chain = this.chains.get(runId);
+    if (!chain) return;
+    await chain;
+    if (this.chains.get(runId) === chain) this.chains.delete(runId);
+  }
+
+  async flush(): Promise<void> {
+    await Promise.all([...this.chains.keys()].map((runId) => this.settle(runId)));
+  }
+
+  private async write(entry: SessionLogEntry): Promise<void> {
+    if (!this.writer) return;
+    try {
+      await this.writer.write(entry);
+    } catch (error) {
+      if (this.failed.has(entry.runId)) return;
+      this.failed.add(entry.runId);
+      this.logger().warn('session log write failed; later entries of this run may be missing', {
+        runId: entry.runId,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+}

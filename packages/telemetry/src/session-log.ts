@@ -1,0 +1,82 @@
+/**
+ * The JSONL session log: `<dir>/<sessionId>.jsonl`, one entry per line,
+ * appended in order. Session ids come from callers, so the file name is
+ * sanitized: a session id can never name a file outside `dir`.
+ */
+import { createHash } from 'node:crypto';
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import type { SessionLogEntry } from './entries.js';
+
+/** Where entries go. `write` calls for one run are made in order, one at a time. */
+export interface SessionLogWriter {
+  write(entry: SessionLogEntry): Promise<void> | void;
+}
+
+export interface JsonlSessionLog extends SessionLogWriter {
+  readonly dir: string;
+  /** The file a session's entries are appended to. */
+  pathFor(sessionId: string): string;
+}
+
+export function createSessionLogWriter(options: { readonly dir: string }): JsonlSessionLog {
+  const { dir } = options;
+  let ready: Promise<unknown> | undefined;
+  const pathFor = (sessionId: string) => join(dir, sessionFileName(sessionId));
+  return {
+    dir,
+    pathFor,
+    async write(entry) {
+      ready ??= mkdir(dir, { recursive: true });
+      await ready;
+      await appendFile(pathFor(entry.sessionId), `${JSON.stringify(entry)}\n`, 'utf8');
+    },
+  };
+}
+
+/**
+ * A safe file name for a session id: kept as is when it is plain
+ * (`[A-Za-z0-9_-]`, at most 100 characters), otherwise sanitized and suffixed
+ * with a hash of the original so distinct ids never share a file.
+ */
+export function sessionFileName(sessionId: string): string {
+  if (/^[A-Za-z0-9_-]{1,100}$/.test(sessionId)) return `${sessionId}.jsonl`;
+  const base = sessionId.replace(/[^A-Za-z0-9_-]+/g, '_').slice(0, 80) || 'session';
+  const hash = createHash('sha256').update(sessionId).digest('hex').slice(0, 12);
+  return `${base}-${hash}.jsonl`;
+}
+
+/**
+ * Reads a session log. A last line without its newline (a write cut short) is
+ * ignored; any other line that is not a JSON entry throws `SESSION_LOG_INVALID`.
+ */
+export async function readSessionLog(file: string): Promise<SessionLogEntry[]> {
+  const text = await readFile(file, 'utf8');
+  const lines = text.split('\n');
+  const entries: SessionLogEntry[] = [];
+  lines.forEach((line, index) => {
+    if (!line.trim()) return;
+    const last = index === lines.length - 1;
+    const entry = parseEntry(line);
+    if (entry) entries.push(entry);
+    else if (!last) {
+      throw new ToolSearchError(ErrorCode.SESSION_LOG_INVALID, `Line ${index + 1} of ${file} is not a session log entry; the file was not written by this telemetry plugin`, {
+        details: { file, line: index + 1 },
+      });
+    }
+  });
+  return entries;
+}
+
+function parseEntry(line: string): SessionLogEntry | undefined {
+  try {
+    const value: unknown = JSON.parse(line);
+    const record = value as Partial<Record<'ts' | 'type' | 'runId' | 'sessionId', unknown>>;
+    if (typeof value !== 'object' || value === null) return undefined;
+    if (typeof record.type !== 'string' || typeof record.runId !== 'string' || typeof record.sessionId !== 'string') return undefined;
+    return value as SessionLogEntry;
+  } catch {
+    return undefined;
+  }
+}
