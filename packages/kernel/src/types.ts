@@ -50,7 +50,12 @@ export interface ToolDescriptor {
 export type ToolContent =
   | { readonly type: 'text'; readonly text: string }
   | { readonly type: 'image'; readonly data: string; readonly mimeType: string }
-  | { readonly type: 'resource'; readonly resource: { readonly uri: string; readonly text?: string; readonly mimeType?: string } };
+  | { readonly type: 'audio'; readonly data: string; readonly mimeType: string }
+  | { readonly type: 'resource_link'; readonly uri: string; readonly name?: string; readonly mimeType?: string }
+  | {
+      readonly type: 'resource';
+      readonly resource: { readonly uri: string; readonly text?: string; readonly blob?: string; readonly mimeType?: string };
+    };
 
 /** What a tool returns (the MCP `CallToolResult` shape). */
 export interface ToolResult {

@@ -1,0 +1,261 @@
+/**
+ * One MCP server over its lifetime in a kernel: connected lazily by the first
+ * listing, its tool list cached until `notifications/tools/list_changed`,
+ * torn down when it fails (the next listing reconnects), closed on shutdown.
+ * Every failure leaves as a coded error naming the server; nothing here hangs
+ * past its deadline.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode as McpErrorCode, ListToolsResultSchema, McpError, ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ToolSearchError, type Logger, type ToolResult } from '@tool-search/kernel';
+import type { McpServerConfig } from './options.js';
+import { openClient, type OpenedClient, type TransportKind } from './transport.js';
+
+export type McpServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed';
+
+/** Why a server is missing from a run (`details.reason` of `MCP_SERVER_FAILED`). */
+export type McpFailureReason = 'spawn' | 'exit' | 'timeout' | 'protocol' | 'list';
+
+export interface McpServerStatus {
+  readonly name: string;
+  readonly state: McpServerState;
+  readonly transport?: TransportKind;
+  /** Current child pid (stdio, while connected). */
+  readonly pid?: number;
+  /** Every child pid this server has had, to check none is left behind. */
+  readonly pids: readonly number[];
+  readonly toolCount?: number;
+  readonly lastError?: { readonly code: string; readonly reason?: McpFailureReason; readonly message: string };
+}
+
+export interface ConnectionSettings {
+  readonly connectTimeoutMs: number;
+  readonly callTimeoutMs: number;
+  readonly logger: Logger;
+}
+
+const STDERR_TAIL = 2_000;
+
+export class ServerConnection {
+  private state: McpServerState = 'idle';
+  private opened: OpenedClient | undefined;
+  private transport: TransportKind | undefined;
+  private pid: number | undefined;
+  private readonly pids = new Set<number>();
+  private tools: readonly Tool[] | undefined;
+  private listing: Promise<readonly Tool[]> | undefined;
+  private stderr = '';
+  private lastError: McpServerStatus['lastError'];
+  private readonly closing = new Set<Promise<void>>();
+
+  constructor(
+    readonly name: string,
+    private readonly config: McpServerConfig,
+    private readonly settings: ConnectionSettings,
+  ) {}
+
+  /** The server's tools: from the cache, or connect (if needed) and list, within `connectTimeoutMs`. */
+  listTools(): Promise<readonly Tool[]> {
+    if (this.state === 'closed') return Promise.reject(this.unavailable('the plugin was shut down'));
+    if (this.tools) return Promise.resolve(this.tools);
+    // Runs created at the same time share one connection attempt.
+    this.listing ??= this.connectAndList().finally(() => {
+      this.listing = undefined;
+    });
+    return this.listing;
+  }
+
+  /** Forwards a call. An `isError` result is returned as is; transport and protocol failures throw coded errors. */
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+    const client = this.opened?.client;
+    if (!client || this.state !== 'connected') {
+      throw this.unavailable('it is not connected (it exited or failed); the next run reconnects it');
+    }
+    const timeout = this.config.timeoutMs ?? this.settings.callTimeoutMs;
+    try {
+      const result = await client.callTool({ name, arguments: args }, undefined, { signal, timeout });
+      return {
+        // MCP content (audio, resource_link, blob resources) is carried as it came.
+        content: (Array.isArray(result.content) ? result.content : []) as unknown as ToolResult['content'],
+        ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
+        ...(result.isError === true ? { isError: true } : {}),
+      };
+    } catch (error) {
+      throw this.callError(error, signal, timeout);
+    }
+  }
+
+  status(): McpServerStatus {
+    return {
+      name: this.name,
+      state: this.state,
+      pids: [...this.pids],
+      ...(this.transport ? { transport: this.transport } : {}),
+      ...(this.pid !== undefined && this.state === 'connected' ? { pid: this.pid } : {}),
+      ...(this.tools ? { toolCount: this.tools.length } : {}),
+      ...(this.lastError ? { lastError: this.lastError } : {}),
+    };
+  }
+
+  /** Ends the server (child process or HTTP session) and waits for every earlier teardown. */
+  async close(): Promise<void> {
+    this.state = 'closed';
+    // A listing in flight ends within its deadline; it sees `closed` and hands its client to `closing`.
+    await this.listing?.catch(() => {});
+    this.teardown();
+    while (this.closing.size) await Promise.all([...this.closing]);
+  }
+
+  private async connectAndList(): Promise<readonly Tool[]> {
+    const deadline = AbortSignal.timeout(this.settings.connectTimeoutMs);
+    try {
+      return await withDeadline(this.connectAndListUnbounded(deadline), deadline);
+    } catch (error) {
+      const failure = this.failure(error, deadline.aborted);
+      this.lastError = { code: failure.code, reason: failure.details?.reason as McpFailureReason, message: failure.message };
+      if (this.state !== 'closed') this.state = 'failed';
+      this.teardown();
+      throw failure;
+    }
+  }
+
+  private async connectAndListUnbounded(signal: AbortSignal): Promise<readonly Tool[]> {
+    if (!this.opened) await this.connect(signal);
+    const client = this.opened?.client;
+    if (!client) throw new Error('connection closed while connecting');
+    const tools: Tool[] = [];
+    let cursor: string | undefined;
+    const seen = new Set<string>();
+    do {
+      // `client.request` rather than `client.listTools`: the latter compiles every output schema and
+      // one bad schema would fail the whole server; the kernel drops just that tool instead.
+      const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListToolsResultSchema, {
+        signal,
+        timeout: this.settings.connectTimeoutMs,
+      });
+      tools.push(...page.tools);
+      cursor = page.nextCursor;
+      if (cursor !== undefined && seen.has(cursor)) throw new ListError(`tools/list repeated the cursor ${JSON.stringify(cursor)}`);
+      if (cursor !== undefined) seen.add(cursor);
+    } while (cursor !== undefined);
+    if (this.opened?.client === client) this.tools = Object.freeze(tools);
+    return tools;
+  }
+
+  private async connect(signal: AbortSignal): Promise<void> {
+    this.state = 'connecting';
+    this.stderr = '';
+    const opened = await openClient(this.config, {
+      signal,
+      timeoutMs: this.settings.connectTimeoutMs,
+      prepare: (client) => {
+        // Invalidate synchronously: the notification arrives before the answer of the call that caused it.
+        client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+          if (this.opened?.client === client) this.tools = undefined;
+        });
+        client.onclose = () => this.onClosed(client);
+      },
+      onStderr: (chunk) => {
+        this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL);
+      },
+      onPid: (pid) => this.pids.add(pid),
+      onError: (error) => this.settings.logger.warn(`MCP server "${this.name}" transport error: ${error.message}`, { server: this.name }),
+      track: (closing) => this.track(closing),
+    });
+    if ((this.state as McpServerState) === 'closed') {
+      this.track(opened.close().catch(() => {}));
+      throw new Error('the plugin was shut down while the server was starting');
+    }
+    this.opened = opened;
+    this.transport = opened.kind;
+    if (opened.pid !== null) this.pid = opened.pid;
+    this.state = 'connected';
+    this.lastError = undefined;
+  }
+
+  private onClosed(client: Client): void {
+    if (this.opened?.client !== client) return;
+    this.opened = undefined;
+    this.tools = undefined;
+    if (this.state === 'connected') {
+      this.state = 'failed';
+      this.lastError = { code: ErrorCode.MCP_SERVER_UNAVAILABLE, reason: 'exit', message: `MCP server "${this.name}" closed its connection${this.stderrNote()}` };
+      this.settings.logger.warn(this.lastError.message, { server: this.name });
+    }
+  }
+
+  /** Drops the current client and closes it in the background (tracked for shutdown). */
+  private teardown(): void {
+    const opened = this.opened;
+    this.opened = undefined;
+    this.tools = undefined;
+    if (opened) this.track(opened.close().catch(() => {}));
+  }
+
+  private track(closing: Promise<void>): void {
+    const tracked = closing.finally(() => this.closing.delete(tracked));
+    this.closing.add(tracked);
+  }
+
+  private failure(error: unknown, timedOut: boolean): ToolSearchError {
+    const reason = failureReason(error, timedOut);
+    const why = timedOut
+      ? `did not start and list its tools within ${this.settings.connectTimeoutMs} ms`
+      : `failed (${reason}): ${error instanceof Error ? error.message : String(error)}`;
+    return new ToolSearchError(ErrorCode.MCP_SERVER_FAILED, `MCP server "${this.name}" ${why}${this.stderrNote()}; its tools are missing from this run`, {
+      cause: error,
+      details: { server: this.name, reason },
+    });
+  }
+
+  private callError(error: unknown, signal: AbortSignal, timeout: number): ToolSearchError {
+    const details = { server: this.name };
+    if (ToolSearchError.isInstance(error)) return error;
+    if (signal.aborted) {
+      const reason: unknown = signal.reason;
+      if (ToolSearchError.isInstance(reason)) return reason;
+      return new ToolSearchError(ErrorCode.TOOL_CALL_ABORTED, `The call to MCP server "${this.name}" was cancelled`, { cause: error, details });
+    }
+    if (error instanceof McpError && error.code === McpErrorCode.RequestTimeout) {
+      return new ToolSearchError(ErrorCode.TOOL_TIMEOUT, `MCP server "${this.name}" did not answer within ${timeout} ms`, { cause: error, details });
+    }
+    if ((error instanceof McpError && error.code === McpErrorCode.ConnectionClosed) || !this.opened) {
+      return new ToolSearchError(ErrorCode.MCP_SERVER_UNAVAILABLE, `MCP server "${this.name}" closed during the call${this.stderrNote()}; the next run reconnects it`, {
+        cause: error,
+        details,
+      });
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    return new ToolSearchError(ErrorCode.MCP_CALL_FAILED, `MCP server "${this.name}" rejected the call: ${message}`, { cause: error, details });
+  }
+
+  private unavailable(why: string): ToolSearchError {
+    return new ToolSearchError(ErrorCode.MCP_SERVER_UNAVAILABLE, `MCP server "${this.name}" is unavailable: ${why}`, { details: { server: this.name } });
+  }
+
+  private stderrNote(): string {
+    const tail = this.stderr.trim().split('\n').slice(-3).join(' | ');
+    return tail ? ` (stderr: ${tail.slice(-300)})` : '';
+  }
+}
+
+class ListError extends Error {}
+
+function failureReason(error: unknown, timedOut: boolean): McpFailureReason {
+  if (timedOut) return 'timeout';
+  if (error instanceof ListError) return 'list';
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('E')) return 'spawn';
+  if (error instanceof McpError && error.code === McpErrorCode.ConnectionClosed) return 'exit';
+  if (error instanceof McpError && error.code === McpErrorCode.RequestTimeout) return 'timeout';
+  return 'protocol';
+}
+
+function withDeadline<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

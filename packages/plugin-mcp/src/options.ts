@@ -1,0 +1,102 @@
+/**
+ * Options of `mcpPlugin` and the JSON Schema that checks them. The config
+ * package reuses `mcpServersSchema` for `mcp.servers` in tool-search.json, so
+ * the type, the schema and the README table stay one thing.
+ */
+import { compileToolSchema, ConfigError, ErrorCode, toSchemaIssues } from '@tool-search/kernel';
+
+/** A server started as a child process, spoken to over stdin/stdout. */
+export interface McpStdioServerConfig {
+  readonly command: string;
+  readonly args?: readonly string[];
+  /** Added to a minimal inherited environment (HOME, PATH, …), as the MCP SDK does. */
+  readonly env?: Readonly<Record<string, string>>;
+  readonly cwd?: string;
+  /** Request timeout for this server's tool calls; overrides `callTimeoutMs`. */
+  readonly timeoutMs?: number;
+}
+
+/** A server reached over Streamable HTTP, falling back to the older HTTP+SSE transport. */
+export interface McpHttpServerConfig {
+  readonly url: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  /** Request timeout for this server's tool calls; overrides `callTimeoutMs`. */
+  readonly timeoutMs?: number;
+}
+
+export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
+
+export interface McpPluginOptions {
+  /** Servers by name; the name is the tool owner: `mcp:<name>:<tool>`. */
+  readonly servers: Readonly<Record<string, McpServerConfig>>;
+  /** Budget for one server to start, initialize and list its tools. Default 8000 ms (keep it below the kernel's `sourceTimeoutMs`). */
+  readonly connectTimeoutMs?: number;
+  /** Request timeout of a tool call. Default 60000 ms. */
+  readonly callTimeoutMs?: number;
+}
+
+export const DEFAULT_CONNECT_TIMEOUT_MS = 8_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+
+/** Server names become tool owners and id segments, so no `:` and no whitespace. */
+export const SERVER_NAME_PATTERN = '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$';
+
+const stringMap = { type: 'object', additionalProperties: { type: 'string' } } as const;
+const timeout = { type: 'integer', minimum: 1 } as const;
+
+/** JSON Schema of one server entry (`mcp.servers.<name>`). */
+export const mcpServerConfigSchema = {
+  type: 'object',
+  if: { required: ['url'] },
+  then: {
+    required: ['url'],
+    additionalProperties: false,
+    properties: { url: { type: 'string', pattern: '^https?://' }, headers: stringMap, timeoutMs: timeout },
+  },
+  else: {
+    required: ['command'],
+    additionalProperties: false,
+    properties: {
+      command: { type: 'string', minLength: 1 },
+      args: { type: 'array', items: { type: 'string' } },
+      env: stringMap,
+      cwd: { type: 'string', minLength: 1 },
+      timeoutMs: timeout,
+    },
+  },
+} as const;
+
+/** JSON Schema of the `servers` map (`mcp.servers`). */
+export const mcpServersSchema = {
+  type: 'object',
+  propertyNames: { pattern: SERVER_NAME_PATTERN },
+  additionalProperties: mcpServerConfigSchema,
+} as const;
+
+/** JSON Schema of `McpPluginOptions`. */
+export const mcpPluginOptionsSchema = {
+  type: 'object',
+  required: ['servers'],
+  additionalProperties: false,
+  properties: { servers: mcpServersSchema, connectTimeoutMs: timeout, callTimeoutMs: timeout },
+} as const;
+
+/** Checks options against the schema; throws a `ConfigError` (`OPTIONS_INVALID`) naming the path and rule. */
+export function parseMcpOptions(options: unknown): McpPluginOptions {
+  const validate = compileToolSchema(mcpPluginOptionsSchema);
+  if (typeof validate !== 'function') throw new Error(`plugin-mcp options schema does not compile: ${validate.message}`);
+  if (validate(options)) return options as McpPluginOptions;
+  // `if/then/else` reports the branch error and then a generic "must match then schema": keep the specific one.
+  const issues = toSchemaIssues(validate.errors).filter((issue) => issue.rule !== 'if');
+  const first = issues[0] ?? { path: '/', rule: 'schema', message: 'invalid options' };
+  const path = first.path.split('/').filter(Boolean).join('.') || '(root)';
+  throw new ConfigError(path, first.rule, `@tool-search/plugin-mcp options are invalid at ${path}: ${first.message}`, {
+    code: ErrorCode.OPTIONS_INVALID,
+    plugin: '@tool-search/plugin-mcp',
+    details: { issues },
+  });
+}
+
+export function isHttpConfig(config: McpServerConfig): config is McpHttpServerConfig {
+  return typeof (config as McpHttpServerConfig).url === 'string';
+}

@@ -1,0 +1,64 @@
+/**
+ * `mcpPlugin`: MCP servers as a tool source. Taps `listTools` (every server
+ * connects and lists in parallel, each isolated: a failing one becomes an
+ * `MCP_SERVER_FAILED` diagnostic and the others still deliver) and
+ * `shutdown` (every server process and session is ended).
+ */
+import type { KernelPlugin } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ServerConnection, type McpServerStatus } from './connection.js';
+import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, parseMcpOptions, type McpPluginOptions } from './options.js';
+import { toDefinition } from './to-definition.js';
+
+export const MCP_PLUGIN_NAME = '@tool-search/plugin-mcp';
+
+export interface McpPlugin extends KernelPlugin {
+  /** Where each server stands (state, transport, pids, last error): for `doctor` commands and tests. */
+  servers(): readonly McpServerStatus[];
+}
+
+export function mcpPlugin(options: McpPluginOptions): McpPlugin {
+  const parsed = parseMcpOptions(options);
+  const settings = {
+    connectTimeoutMs: parsed.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    callTimeoutMs: parsed.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+  };
+  const connections: ServerConnection[] = [];
+
+  return {
+    name: MCP_PLUGIN_NAME,
+    servers: () => connections.map((connection) => connection.status()),
+    apply({ hooks, logger }) {
+      for (const [name, config] of Object.entries(parsed.servers)) {
+        connections.push(new ServerConnection(name, config, { ...settings, logger }));
+      }
+
+      hooks.listTools.tapPromise(async (sink) => {
+        await Promise.all(
+          connections.map(async (connection) => {
+            try {
+              const tools = await connection.listTools();
+              sink.add(
+                tools.map((tool) =>
+                  toDefinition(connection.name, tool, (args, ctx) => connection.callTool(tool.name, args, ctx.signal)),
+                ),
+              );
+            } catch (error) {
+              const coded = ToolSearchError.isInstance(error) ? error : undefined;
+              sink.diagnostic({
+                code: coded?.code ?? ErrorCode.MCP_SERVER_FAILED,
+                level: 'error',
+                message: error instanceof Error ? error.message : String(error),
+                details: { server: connection.name, ...coded?.details },
+              });
+            }
+          }),
+        );
+      });
+
+      hooks.shutdown.tapPromise(async () => {
+        await Promise.all(connections.map((connection) => connection.close()));
+      });
+    },
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * Maps an MCP `Tool` to a kernel tool definition: source `mcp`, owner = the
+ * server name, so the kernel id is `mcp:<server>:<tool>`. Schemas and
+ * annotations are carried as the server sent them (the kernel validates the
+ * schemas; an approval plugin reads `readOnlyHint`/`destructiveHint`).
+ */
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { JsonSchema, ToolAnnotations, ToolDefinition, ToolExecutor } from '@tool-search/kernel';
+
+declare module '@tool-search/kernel' {
+  interface ToolMeta {
+    /** The `mcp.servers` name of the MCP server that serves this tool. */
+    mcpServer?: string;
+  }
+}
+
+export function toDefinition(server: string, tool: Tool, execute: ToolExecutor): ToolDefinition {
+  const title = tool.title ?? tool.annotations?.title;
+  return {
+    name: tool.name,
+    source: 'mcp',
+    owner: server,
+    ...(title !== undefined ? { title } : {}),
+    description: tool.description ?? '',
+    inputSchema: tool.inputSchema as JsonSchema,
+    ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema as JsonSchema } : {}),
+    ...(tool.annotations !== undefined ? { annotations: tool.annotations as ToolAnnotations } : {}),
+    meta: { mcpServer: server },
+    execute,
+  };
+}

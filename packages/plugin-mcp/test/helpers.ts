@@ -1,0 +1,78 @@
+/** Shared test helpers: where the real servers live, free ports, child processes, liveness checks. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { McpStdioServerConfig } from '../src/index.js';
+
+const require = createRequire(import.meta.url);
+
+/** The `dist/index.js` of an installed reference server package. */
+export function serverBin(pkg: 'server-everything' | 'server-memory' | 'server-filesystem'): string {
+  return join(dirname(require.resolve(`@modelcontextprotocol/${pkg}/package.json`)), 'dist', 'index.js');
+}
+
+export function nodeServer(pkg: 'server-everything' | 'server-memory' | 'server-filesystem', ...args: string[]): McpStdioServerConfig {
+  return { command: process.execPath, args: [serverBin(pkg), ...args] };
+}
+
+const FIXTURE = fileURLToPath(new URL('./fixtures/misbehaving-server.mjs', import.meta.url));
+
+export type FixtureMode = 'exit-on-start' | 'garbage' | 'hang-list' | 'hang-call' | 'crash-on-call' | 'bad-schema' | 'dynamic';
+
+export function fixture(mode: FixtureMode): McpStdioServerConfig {
+  return { command: process.execPath, args: [FIXTURE, mode] };
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (typeof address !== 'object' || address === null) throw new Error('no port');
+  return address.port;
+}
+
+export interface HttpServer {
+  readonly url: string;
+  readonly child: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts server-everything over HTTP (`streamableHttp` or the older `sse`) on a free port. */
+export async function startEverythingHttp(transport: 'streamableHttp' | 'sse'): Promise<HttpServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [serverBin('server-everything'), transport], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  await new Promise<void>((resolve, reject) => {
+    let output = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += String(chunk);
+      if (/listening on port|running on port/i.test(output)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`server-everything ${transport} exited with ${code}: ${output}`)));
+  });
+  const path = transport === 'sse' ? '/sse' : '/mcp';
+  return {
+    url: `http://127.0.0.1:${port}${path}`,
+    child,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}

@@ -1,0 +1,47 @@
+/** The tool list: paginated, cached per connection, refreshed after `notifications/tools/list_changed`. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKernel, type Kernel, type ToolCallOutcome } from '@tool-search/kernel';
+import { mcpPlugin } from '../src/index.js';
+import { fixture } from './helpers.js';
+
+function listings(outcome: ToolCallOutcome): unknown {
+  return outcome.status === 'ok' ? (outcome.result.structuredContent as { listings: number }).listings : outcome;
+}
+
+describe('the MCP tool list', () => {
+  let kernel: Kernel;
+
+  beforeAll(() => {
+    kernel = createKernel({ plugins: [mcpPlugin({ servers: { dyn: fixture('dynamic') } })] });
+  });
+  afterAll(() => kernel.close());
+
+  it('follows nextCursor until the last page', async () => {
+    const run = await kernel.createRun();
+    expect(run.catalog.map((tool) => tool.name).sort()).toEqual(['add_tool', 'annotated', 'echo', 'fail', 'list_count']);
+  });
+
+  it('is cached: a second run does not list again', async () => {
+    await kernel.createRun();
+    const run = await kernel.createRun();
+    expect(listings(await run.call('mcp:dyn:list_count', {}))).toBe(1);
+  });
+
+  it('is refreshed for the next run after tools/list_changed', async () => {
+    const run = await kernel.createRun();
+    await run.call('mcp:dyn:add_tool', {});
+    expect(run.tool('mcp:dyn:added_1')).toBeUndefined();
+
+    const next = await kernel.createRun();
+    expect(next.tool('mcp:dyn:added_1')).toMatchObject({ source: 'mcp', owner: 'dyn' });
+    expect(listings(await next.call('mcp:dyn:list_count', {}))).toBe(2);
+  });
+
+  it('carries title and annotations for an approval plugin', async () => {
+    const run = await kernel.createRun();
+    expect(run.tool('mcp:dyn:annotated')).toMatchObject({
+      title: 'Annotated tool',
+      annotations: { readOnlyHint: false, destructiveHint: true },
+    });
+  });
+});
