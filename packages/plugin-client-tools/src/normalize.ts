@@ -6,7 +6,7 @@
  * (`CLIENT_TOOL_INVALID`) and say which entry and which field; whether the
  * schema is valid JSON Schema is the kernel's check, as for every tool.
  */
-import { ErrorCode, ToolSearchError, type JsonSchema, type ToolExecutor } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type CatalogMode, type JsonSchema, type ToolExecutor } from '@tool-search/kernel';
 
 /** The OpenAI Chat Completions / Responses function tool. */
 export interface OpenAIFunctionToolInput {
@@ -18,6 +18,8 @@ export interface OpenAIFunctionToolInput {
     readonly strict?: boolean | null;
   };
   readonly execute?: ToolExecutor;
+  /** `direct-only` keeps the tool visible in every exposure mode (the gateway's choice for a request's tools). */
+  readonly catalogMode?: CatalogMode;
 }
 
 export interface PlainClientToolInput {
@@ -25,6 +27,7 @@ export interface PlainClientToolInput {
   readonly description?: string;
   readonly parameters?: JsonSchema;
   readonly execute?: ToolExecutor;
+  readonly catalogMode?: CatalogMode;
 }
 
 export type ClientToolInput = OpenAIFunctionToolInput | PlainClientToolInput;
@@ -35,6 +38,7 @@ export interface ClientTool {
   readonly description: string;
   readonly inputSchema: JsonSchema;
   readonly execute?: ToolExecutor;
+  readonly catalogMode?: CatalogMode;
 }
 
 /** A tool without `parameters` takes no arguments. */
@@ -79,11 +83,15 @@ export function normalizeClientTool(entry: unknown, index = 0): ClientTool {
   if (description !== undefined && typeof description !== 'string') throw invalid(`${path}.description`, 'type', 'description must be a string', name);
   if (parameters !== undefined && !isRecord(parameters)) throw invalid(`${path}.parameters`, 'type', 'parameters must be a JSON Schema object', name);
   if (entry.execute !== undefined && typeof entry.execute !== 'function') throw invalid(`${at}.execute`, 'type', 'execute must be a function', name);
+  if (entry.catalogMode !== undefined && entry.catalogMode !== 'catalog' && entry.catalogMode !== 'direct-only') {
+    throw invalid(`${at}.catalogMode`, 'enum', 'catalogMode must be "catalog" or "direct-only"', name);
+  }
   return {
     name,
     description: description ?? '',
     inputSchema: parameters ?? EMPTY_PARAMETERS,
     ...(entry.execute ? { execute: entry.execute as ToolExecutor } : {}),
+    ...(entry.catalogMode ? { catalogMode: entry.catalogMode as CatalogMode } : {}),
   };
 }
 

@@ -57,7 +57,7 @@ export function clientToolsPlugin(options: ClientToolsPluginOptions = {}): Kerne
               owner: 'client',
               description: tool.description,
               inputSchema: tool.inputSchema,
-              ...(options.catalogMode ? { catalogMode: options.catalogMode } : {}),
+              ...((tool.catalogMode ?? options.catalogMode) ? { catalogMode: tool.catalogMode ?? options.catalogMode } : {}),
               ...(execute ? { execute } : {}),
             });
           } catch (error) {
