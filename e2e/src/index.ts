@@ -1,0 +1,2 @@
+export { runQaSuite, runLoopScenario, runApprovalScenario, suiteConfig, formatSuite, toJson, SCENARIO, LANES } from './suite.js';
+export type { SuiteOptions, SuiteResult, LaneReport, LaneName, GuardLaneReport, GuardScenarioResult } from './suite.js';

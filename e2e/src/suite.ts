@@ -1,0 +1,324 @@
+/**
+ * The QA scenario `tool-search-gateway-e2e`: the same scripted request sent
+ * through the gateway's HTTP endpoint once per exposure lane (direct, code,
+ * tools, directory) over the fake catalog, compared from what the provider
+ * actually received and from the session logs.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { startGatewayServer } from '@tool-search/gateway';
+import { startMockOpenAI, type MockOpenAI, type RecordedRequest } from '@tool-search/mock-openai';
+import type { ToolSearchConfig } from '@tool-search/config';
+import type { ApprovalRequest } from '@tool-search/plugin-approvals';
+import { createTokenCounter, readSessionLog, sessionFileName, summarizeSession, type TelemetrySummary } from '@tool-search/telemetry';
+import { createToolSearchKernel } from '@tool-search/preset';
+
+export const SCENARIO = 'tool-search-gateway-e2e';
+export const LANES = ['direct', 'code', 'tools', 'directory'] as const;
+export type LaneName = (typeof LANES)[number];
+
+export interface SuiteOptions {
+  /** Plugin tools in the fake catalog (default 1,000). */
+  readonly tools?: number;
+  /** The tool the scripted model must reach (default `fake_plugin_tool_0017`). */
+  readonly target?: string;
+  readonly lanes?: readonly LaneName[];
+}
+
+export interface LaneReport {
+  readonly lane: LaneName;
+  readonly toolsDeclared: number;
+  readonly requestBytes: number;
+  readonly tokens: number;
+  readonly searches: number;
+  readonly describes: number;
+  readonly calls: number;
+  readonly targetCalled: boolean;
+  readonly ratioToDirect: number | null;
+  /** Names of the tools in the first request the provider received. */
+  readonly declaredNames: readonly string[];
+  readonly finalAnswer: string;
+  readonly summary: TelemetrySummary;
+}
+
+export interface SuiteResult {
+  readonly scenario: string;
+  readonly tools: number;
+  readonly target: string;
+  readonly lanes: readonly LaneReport[];
+  readonly assertions: readonly { readonly name: string; readonly ok: boolean; readonly detail?: string }[];
+  readonly ok: boolean;
+}
+
+const CONTROL_TOOLS: Record<Exclude<LaneName, 'direct'>, readonly string[]> = {
+  code: ['tool_search_code'],
+  tools: ['tool_search', 'tool_describe', 'tool_call'],
+  directory: ['tool_search', 'tool_describe', 'tool_call'],
+};
+
+export async function runQaSuite(options: SuiteOptions = {}): Promise<SuiteResult> {
+  const tools = options.tools ?? 1000;
+  const target = options.target ?? 'fake_plugin_tool_0017';
+  const targetId = `plugin:fake-catalog:${target}`;
+  const tokens = createTokenCounter('o200k_base');
+  const lanes: LaneReport[] = [];
+  await withProvider(async (provider, logDir) => {
+    for (const lane of options.lanes ?? LANES) {
+      const driven = await driveLane({ provider, logDir, lane, config: suiteConfig(tools, lane), message: `tool search qa check target=${target}` });
+      lanes.push(await report(lane, driven.received, driven.summary, driven.finalAnswer, targetId, (text) => tokens.count(text)));
+    }
+  });
+  const direct = lanes.find((l) => l.lane === 'direct');
+  const withRatios = lanes.map((l) => ({ ...l, ratioToDirect: direct ? round(l.requestBytes / direct.requestBytes) : null }));
+  const assertions = assertLanes(withRatios, tools, target, targetId);
+  return { scenario: SCENARIO, tools, target, lanes: withRatios, assertions, ok: assertions.every((a) => a.ok) };
+}
+
+/** The e2e config: the fake catalog, the lane's mode, and both guards on (they must not disturb the main scenario). */
+export function suiteConfig(tools: number, lane: LaneName, extra: { loopDetection?: object; approvals?: object } = {}): ToolSearchConfig {
+  return {
+    plugins: { 'fake-catalog': { tools, core: true } },
+    tools: {
+      toolSearch: lane === 'direct' ? false : { mode: lane },
+      loopDetection: { enabled: true, ...extra.loopDetection },
+      approvals: { require: ['exec', 'group:runtime'], ...extra.approvals },
+    },
+  } as ToolSearchConfig;
+}
+
+interface Driven {
+  readonly received: readonly RecordedRequest[];
+  readonly summary: TelemetrySummary;
+  readonly finalAnswer: string;
+  readonly approvals: readonly ApprovalRequest[];
+}
+
+async function withProvider<T>(fn: (provider: MockOpenAI, logDir: string) => Promise<T>): Promise<T> {
+  const logDir = await mkdtemp(join(tmpdir(), 'tool-search-e2e-'));
+  const provider = await startMockOpenAI();
+  try {
+    return await fn(provider, logDir);
+  } finally {
+    await provider.close();
+    await rm(logDir, { recursive: true, force: true });
+  }
+}
+
+/** One lane: a kernel from the preset, a gateway in front of the mock provider, one scripted request through HTTP. */
+async function driveLane(input: {
+  provider: MockOpenAI;
+  logDir: string;
+  lane: LaneName;
+  config: ToolSearchConfig;
+  message: string;
+  approve?: 'allow' | 'deny';
+  maxSteps?: number;
+}): Promise<Driven> {
+  const approvals: ApprovalRequest[] = [];
+  const first = input.provider.requests.length;
+  const { kernel } = await createToolSearchKernel(input.config, {
+    sessionLogDir: input.logDir,
+    approve: async (request) => {
+      approvals.push(request);
+      return input.approve ?? 'deny';
+    },
+  });
+  const gateway = await startGatewayServer({
+    kernel,
+    client: new OpenAI({ baseURL: input.provider.url, apiKey: 'mock-key', maxRetries: 0 }),
+    model: 'mock-model',
+    mode: input.lane,
+    maxSteps: input.maxSteps ?? 8,
+  });
+  try {
+    const client = new OpenAI({ baseURL: gateway.url, apiKey: 'unused-on-loopback', maxRetries: 0 });
+    const sessionId = `e2e-${input.lane}-${first}`;
+    const completion = await client.chat.completions.create(
+      { model: 'mock-model', messages: [{ role: 'user', content: input.message }] },
+      { headers: { 'x-session-id': sessionId } },
+    );
+    const received = input.provider.requests.slice(first).filter((r) => r.path === '/v1/chat/completions');
+    const summary = summarizeSession(await readSessionLog(join(input.logDir, sessionFileName(sessionId))));
+    return { received, summary, finalAnswer: completion.choices[0]?.message.content ?? '', approvals };
+  } finally {
+    await gateway.close();
+    await kernel.close();
+  }
+}
+
+export interface GuardLaneReport {
+  readonly lane: LaneName;
+  readonly statuses: readonly string[];
+  readonly approvalOrigins: readonly string[];
+}
+
+export interface GuardScenarioResult {
+  readonly scenario: 'loop-detection' | 'approvals';
+  readonly lanes: readonly GuardLaneReport[];
+  readonly assertions: SuiteResult['assertions'];
+  readonly ok: boolean;
+}
+
+/** Issue 7: a scripted model that loops is blocked at the critical threshold in every mode. */
+export async function runLoopScenario(options: { tools?: number; target?: string } = {}): Promise<GuardScenarioResult> {
+  const target = options.target ?? 'fake_plugin_tool_0017';
+  const targetId = `plugin:fake-catalog:${target}`;
+  const loopDetection = { warningThreshold: 2, criticalThreshold: 4, globalCircuitBreakerThreshold: 50 };
+  const lanes: GuardLaneReport[] = [];
+  const assertions: { name: string; ok: boolean; detail?: string }[] = [];
+  await withProvider(async (provider, logDir) => {
+    for (const lane of LANES) {
+      const driven = await driveLane({
+        provider,
+        logDir,
+        lane,
+        config: suiteConfig(options.tools ?? 36, lane, { loopDetection }),
+        message: `tool search qa check target=${target} loop=6`,
+        maxSteps: 20,
+      });
+      const statuses = driven.summary.toolsCalled.filter((c) => c.id === targetId).map((c) => c.status);
+      lanes.push({ lane, statuses, approvalOrigins: [] });
+      const firstBlocked = statuses.indexOf('blocked');
+      const ok = firstBlocked === loopDetection.criticalThreshold - 1 && statuses.slice(0, firstBlocked).every((s) => s === 'ok');
+      assertions.push({ name: `${lane}: the looping call is blocked at the critical threshold`, ok, detail: statuses.join(',') });
+    }
+  });
+  return { scenario: 'loop-detection', lanes, assertions, ok: assertions.every((a) => a.ok) };
+}
+
+/** Issue 7: a call needing approval is denied when the approver says no, in every mode (code bridge included). */
+export async function runApprovalScenario(options: { tools?: number; target?: string } = {}): Promise<GuardScenarioResult> {
+  const target = options.target ?? 'fake_plugin_tool_0017';
+  const targetId = `plugin:fake-catalog:${target}`;
+  const origin = { direct: 'direct', code: 'code', tools: 'tool_call', directory: 'directory' } as const;
+  const lanes: GuardLaneReport[] = [];
+  const assertions: { name: string; ok: boolean; detail?: string }[] = [];
+  await withProvider(async (provider, logDir) => {
+    for (const lane of LANES) {
+      const driven = await driveLane({
+        provider,
+        logDir,
+        lane,
+        config: suiteConfig(options.tools ?? 36, lane, { approvals: { require: [target] } }),
+        message: `tool search qa check target=${target}`,
+        approve: 'deny',
+      });
+      const statuses = driven.summary.toolsCalled.filter((c) => c.id === targetId).map((c) => c.status);
+      const approvalOrigins = driven.approvals.map((a) => a.origin);
+      lanes.push({ lane, statuses, approvalOrigins });
+      const ok = statuses.length >= 1 && statuses.every((s) => s === 'blocked') && approvalOrigins.includes(origin[lane]) && !driven.finalAnswer.includes('FAKE_TOOL_OK');
+      assertions.push({ name: `${lane}: the approver's "no" blocks the call (origin ${origin[lane]})`, ok, detail: `${statuses.join(',')} asked from ${approvalOrigins.join(',')}` });
+    }
+  });
+  return { scenario: 'approvals', lanes, assertions, ok: assertions.every((a) => a.ok) };
+}
+
+async function report(
+  lane: LaneName,
+  received: readonly RecordedRequest[],
+  summary: TelemetrySummary,
+  finalAnswer: string,
+  targetId: string,
+  countTokens: (text: string) => Promise<number>,
+): Promise<LaneReport> {
+  const firstRequest = received[0];
+  const body = (firstRequest?.body ?? {}) as { tools?: { function?: { name?: string } }[] };
+  const declaredNames = (body.tools ?? []).map((t) => t.function?.name ?? '');
+  const raw = firstRequest?.raw ?? '';
+  return {
+    lane,
+    toolsDeclared: declaredNames.length,
+    requestBytes: Buffer.byteLength(raw),
+    tokens: await countTokens(raw),
+    searches: summary.searches,
+    describes: summary.describes,
+    calls: summary.toolsCalled.length,
+    targetCalled: summary.toolsCalled.some((c) => c.id === targetId && c.status === 'ok'),
+    ratioToDirect: null,
+    declaredNames,
+    finalAnswer,
+    summary,
+  };
+}
+
+function assertLanes(lanes: readonly LaneReport[], tools: number, target: string, targetId: string): SuiteResult['assertions'] {
+  const direct = lanes.find((l) => l.lane === 'direct');
+  const search = lanes.filter((l) => l.lane !== 'direct');
+  const out: { name: string; ok: boolean; detail?: string }[] = [];
+  const add = (name: string, ok: boolean, detail?: string) => out.push({ name, ok, ...(detail ? { detail } : {}) });
+  add('direct mode calls the fake plugin tool', Boolean(direct?.targetCalled && direct.finalAnswer.includes('FAKE_TOOL_OK')));
+  for (const lane of search) {
+    add(`${lane.lane} mode calls the same tool (${targetId})`, lane.targetCalled && lane.finalAnswer.includes(`FAKE_TOOL_OK ${target}`));
+  }
+  const fakeDeclared = direct?.declaredNames.filter((n) => n.startsWith('fake_plugin_tool_')).length ?? 0;
+  add('direct mode exposes the fake tool schemas to the provider', fakeDeclared === tools, `${fakeDeclared} of ${tools} fake tools declared`);
+  for (const lane of search) {
+    const allowed = new Set(CONTROL_TOOLS[lane.lane as Exclude<LaneName, 'direct'>]);
+    const extra = lane.declaredNames.filter((n) => !allowed.has(n));
+    add(`${lane.lane} mode exposes only control tools and direct-only tools`, extra.length === 0, extra.length ? `unexpected: ${extra.slice(0, 5).join(', ')}` : undefined);
+  }
+  for (const lane of search) {
+    add(`${lane.lane} mode request is smaller than direct`, lane.ratioToDirect !== null && lane.ratioToDirect < 1, `ratio ${lane.ratioToDirect}`);
+  }
+  const origin = { direct: 'direct', code: 'code', tools: 'tool_call', directory: 'directory' } as const;
+  for (const lane of lanes) {
+    const calls = lane.summary.toolsCalled.filter((c) => c.id === targetId);
+    const searchesOk = lane.lane === 'direct' || lane.lane === 'directory' ? lane.searches === 0 : lane.searches >= 1;
+    add(
+      `${lane.lane} session log shows the expected calls and searches`,
+      calls.length === 1 && calls[0]?.origin === origin[lane.lane] && calls[0]?.source === 'plugin' && searchesOk,
+      `calls=${calls.length} origin=${calls[0]?.origin ?? '-'} searches=${lane.searches}`,
+    );
+  }
+  return out;
+}
+
+const round = (n: number) => Math.round(n * 10000) / 10000;
+
+/** A fixed-width table for humans. */
+export function formatSuite(result: SuiteResult): string {
+  const header = ['lane', 'tools declared', 'request bytes', 'tokens', 'searches', 'describes', 'calls', 'target called', 'ratio to direct'];
+  const rows = result.lanes.map((l) => [
+    l.lane,
+    String(l.toolsDeclared),
+    String(l.requestBytes),
+    String(l.tokens),
+    String(l.searches),
+    String(l.describes),
+    String(l.calls),
+    l.targetCalled ? 'yes' : 'NO',
+    l.ratioToDirect === null ? '-' : `${(l.ratioToDirect * 100).toFixed(2)}%`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  const checks = result.assertions.map((a) => `${a.ok ? 'ok  ' : 'FAIL'} ${a.name}${a.detail ? ` (${a.detail})` : ''}`);
+  return [
+    `${result.scenario}: ${result.tools} fake plugin tools + core tools, target ${result.target}`,
+    line(header),
+    ...rows.map(line),
+    '',
+    ...checks,
+    '',
+    result.ok ? 'all assertions passed' : 'ASSERTIONS FAILED',
+  ].join('\n');
+}
+
+/** The `--json` shape: `{ lanes: [...], assertions: [...] }`. */
+export function toJson(result: SuiteResult): { lanes: object[]; assertions: object[] } {
+  return {
+    lanes: result.lanes.map((l) => ({
+      lane: l.lane,
+      toolsDeclared: l.toolsDeclared,
+      requestBytes: l.requestBytes,
+      tokens: l.tokens,
+      searches: l.searches,
+      describes: l.describes,
+      calls: l.calls,
+      targetCalled: l.targetCalled,
+      ratioToDirect: l.ratioToDirect,
+    })),
+    assertions: result.assertions.map((a) => ({ name: a.name, ok: a.ok, ...(a.detail ? { detail: a.detail } : {}) })),
+  };
+}
