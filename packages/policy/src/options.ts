@@ -10,15 +10,15 @@ import type { PolicyOptions } from './types.js';
 
 const entryList = { type: 'array', items: { type: 'string', minLength: 1 } } as const;
 const profile = { type: 'string', enum: Object.keys(PROFILES) } as const;
-const allowDeny = { type: 'object', properties: { allow: entryList, deny: entryList }, additionalProperties: false } as const;
+const allowDeny = { type: 'object', properties: { allow: entryList, alsoAllow: entryList, deny: entryList }, additionalProperties: false } as const;
 const byProvider = {
   type: 'object',
   propertyNames: { minLength: 1 },
-  additionalProperties: { type: 'object', properties: { profile, allow: entryList, deny: entryList }, additionalProperties: false },
+  additionalProperties: { type: 'object', properties: { profile, allow: entryList, alsoAllow: entryList, deny: entryList }, additionalProperties: false },
 } as const;
 const scope = {
   type: 'object',
-  properties: { profile, allow: entryList, deny: entryList, byProvider, sandbox: { type: 'object', properties: { tools: allowDeny } } },
+  properties: { profile, allow: entryList, alsoAllow: entryList, deny: entryList, byProvider, sandbox: { type: 'object', properties: { tools: allowDeny } } },
 } as const;
 
 /** JSON Schema of `PolicyOptions` (draft-07); other keys of `tools` and `agents` are allowed. */

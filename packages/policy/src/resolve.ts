@@ -18,8 +18,10 @@ export function resolvePolicy(options: PolicyOptions, request: Readonly<RunReque
   const agentPath = agent ? `agents.list[${agent.index}].tools` : '';
 
   // 1. Base profile: the agent's replaces the global one.
-  if (agent && agentTools.profile !== undefined) rules.push(profileRule(agentTools.profile, '', `${agentPath}.profile`, 'profile'));
-  else if (tools.profile !== undefined) rules.push(profileRule(tools.profile, '', 'tools.profile', 'profile'));
+  //    `alsoAllow` (global and the agent's) extends whichever profile applies.
+  const alsoAllow = [...(tools.alsoAllow ?? []), ...(agent ? (agentTools.alsoAllow ?? []) : [])];
+  if (agent && agentTools.profile !== undefined) rules.push(profileRule(agentTools.profile, '', `${agentPath}.profile`, 'profile', alsoAllow));
+  else if (tools.profile !== undefined) rules.push(profileRule(tools.profile, '', 'tools.profile', 'profile', alsoAllow));
 
   // 2. byProvider: the most specific matching key, per scope.
   const candidates = providerCandidates(request);
@@ -77,21 +79,22 @@ function matchingKeys(map: { readonly [key: string]: ProviderPolicyConfig } | un
   return [];
 }
 
-function profileRule(name: string, stepPrefix: string, path: string, layer: PolicyLayer): PolicyRule {
+function profileRule(name: string, stepPrefix: string, path: string, layer: PolicyLayer, alsoAllow: readonly string[] = []): PolicyRule {
   const step = `${stepPrefix}profile:${name}`;
   if (!isProfileName(name)) return { step, effect: 'allow', entries: [], path, layer, unknownProfile: name };
-  return { step, effect: 'allow', entries: PROFILES[name], path, layer };
+  if (name === 'full') return { step, effect: 'allow', entries: PROFILES[name], path, layer };
+  return { step, effect: 'allow', entries: [...PROFILES[name], ...alsoAllow], path, layer };
 }
 
 function pushScope(rules: PolicyRule[], scope: ProviderPolicyConfig, step: string, path: string, layer: PolicyLayer): void {
-  if (scope.profile !== undefined) rules.push(profileRule(scope.profile, `${step}.`, `${path}.profile`, layer));
+  if (scope.profile !== undefined) rules.push(profileRule(scope.profile, `${step}.`, `${path}.profile`, layer, scope.alsoAllow));
   pushAllowDeny(rules, scope, step, path, layer, false);
 }
 
 function pushAllowDeny(rules: PolicyRule[], scope: AllowDeny, step: string, path: string, layer: PolicyLayer, ignoreWhenUnknown: boolean): void {
   // `allow: []` is no allowlist (OpenClaw: "if allow is non-empty, everything else is blocked").
   if (scope.allow?.length) {
-    rules.push({ step: `${step}.allow`, effect: 'allow', entries: scope.allow, path: `${path}.allow`, layer, ...(ignoreWhenUnknown ? { ignoreWhenUnknown } : {}) });
+    rules.push({ step: `${step}.allow`, effect: 'allow', entries: [...scope.allow, ...(scope.alsoAllow ?? [])], path: `${path}.allow`, layer, ...(ignoreWhenUnknown ? { ignoreWhenUnknown } : {}) });
   }
   if (scope.deny?.length) rules.push({ step: `${step}.deny`, effect: 'deny', entries: scope.deny, path: `${path}.deny`, layer });
 }
@@ -110,6 +113,6 @@ function pushSandbox(
   const defaults = { step: 'sandbox.defaults', path: 'sandbox.defaults' };
   const allowFrom = allow !== undefined ? chosen! : defaults;
   const denyFrom = deny !== undefined ? chosen! : defaults;
-  pushAllowDeny(rules, { allow: allow ?? SANDBOX_DEFAULTS.allow }, allowFrom.step, allowFrom.path, 'sandbox', false);
+  pushAllowDeny(rules, { allow: allow ?? SANDBOX_DEFAULTS.allow, ...(chosen?.config.alsoAllow ? { alsoAllow: chosen.config.alsoAllow } : {}) }, allowFrom.step, allowFrom.path, 'sandbox', false);
   pushAllowDeny(rules, { deny: deny ?? SANDBOX_DEFAULTS.deny }, denyFrom.step, denyFrom.path, 'sandbox', false);
 }

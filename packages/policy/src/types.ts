@@ -22,6 +22,8 @@ export type ProfileName = 'minimal' | 'coding' | 'messaging' | 'full';
 /** An allow/deny pair. `allow: []` means no allowlist; `deny` always wins. */
 export interface AllowDeny {
   readonly allow?: readonly string[];
+  /** OpenClaw's additive allowlist: extends this scope's profile and `allow` instead of replacing them. */
+  readonly alsoAllow?: readonly string[];
   readonly deny?: readonly string[];
 }
 
