@@ -132,7 +132,9 @@ function describe(index: ToolIndex, requested: string, ctx: ControlContext, call
   const description = index.describe(requested);
   ctx.run.emit({ type: 'describe', toolId: description?.id ?? null, requested, origin: 'tool_call' });
   if (!description) return unknownTool(requested, index.suggest(requested));
-  return okResult(renderDescription(description, callHint), description);
+  // Plugin guidance ("skills") reaches the model for a tool once it is described.
+  const guidance = ctx.run.guidanceFor([description.id], 1500);
+  return okResult([renderDescription(description, callHint), guidance].filter(Boolean).join('\n\n'), { ...description, ...(guidance ? { guidance } : {}) });
 }
 
 async function callTool(id: string, args: unknown, ctx: ControlContext): Promise<ToolResult> {
