@@ -1,0 +1,120 @@
+/**
+ * The parent side of `openclaw.tools.*`: each request from the sandbox runs
+ * here, through the run (search and describe on the run's index, calls via
+ * `run.call` with origin 'code', so policy, `beforeToolCall`, argument
+ * validation and telemetry apply). Everything returned is plain JSON data.
+ */
+import { ErrorCode, ToolSearchError, type RunApi, type ToolCallOutcome } from '@tool-search/kernel';
+import { indexForRun, type ToolIndexOptions } from '@tool-search/search';
+import type { BridgeError, BridgeOp } from './sandbox/protocol.js';
+
+export type BridgeAnswer = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: BridgeError };
+
+export interface Bridge {
+  handle(op: BridgeOp, payload: unknown, signal: AbortSignal): Promise<BridgeAnswer>;
+}
+
+/** The outcome of `openclaw.tools.call` as the code sees it. */
+export type CallData =
+  | { readonly status: 'ok'; readonly toolId: string; readonly result: unknown }
+  | { readonly status: 'blocked'; readonly toolId: string; readonly reason: string }
+  | { readonly status: 'error'; readonly toolId: string; readonly error: { readonly code: string; readonly message: string } };
+
+const MAX_QUERIES = 20;
+
+export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridge {
+  const index = () => indexForRun(run, indexOptions);
+
+  const handlers: Record<BridgeOp, (payload: Record<string, unknown>, signal: AbortSignal) => Promise<unknown> | unknown> = {
+    search(payload) {
+      const query = payload.query;
+      const limit = readLimit(payload.options);
+      if (typeof query === 'string') {
+        const result = index().search(query, limit === undefined ? {} : { limit });
+        run.emit({ type: 'search', queries: [query], hits: result.hits.map((hit) => hit.id), origin: 'code' });
+        return result;
+      }
+      if (Array.isArray(query) && query.length <= MAX_QUERIES && query.every((q): q is string => typeof q === 'string')) {
+        const result = index().search(query, limit === undefined ? {} : { limit });
+        run.emit({ type: 'search', queries: query, hits: result.results.flatMap((r) => r.hits.map((hit) => hit.id)), origin: 'code' });
+        return result;
+      }
+      throw fault(ErrorCode.CODE_INVALID, `openclaw.tools.search(query) takes a string or an array of at most ${MAX_QUERIES} strings`);
+    },
+
+    describe(payload) {
+      const requested = payload.id;
+      if (typeof requested !== 'string') throw fault(ErrorCode.CODE_INVALID, 'openclaw.tools.describe(id) takes a tool id string');
+      const description = index().describe(requested);
+      run.emit({ type: 'describe', toolId: description?.id ?? null, requested, origin: 'code' });
+      if (!description) throw unknownTool(requested, index().suggest(requested));
+      const guidance = typeof run.guidanceFor === 'function' ? run.guidanceFor([description.id]) : '';
+      return guidance ? { ...description, guidance } : description;
+    },
+
+    async call(payload, signal) {
+      const id = payload.id;
+      if (typeof id !== 'string') throw fault(ErrorCode.CODE_INVALID, 'openclaw.tools.call(id, args) takes a tool id string');
+      const tool = run.tool(id);
+      if (tool?.source === 'client') throw clientTool(tool.name);
+      const outcome = await run.call(id, payload.args ?? {}, { origin: 'code', signal });
+      return toCallData(outcome);
+    },
+  };
+
+  return {
+    async handle(op, payload, signal) {
+      try {
+        const body = typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {};
+        return { ok: true, value: await handlers[op](body, signal) };
+      } catch (error) {
+        return { ok: false, error: toBridgeError(error) };
+      }
+    },
+  };
+}
+
+function toCallData(outcome: ToolCallOutcome): CallData {
+  switch (outcome.status) {
+    case 'ok':
+      return { status: 'ok', toolId: outcome.toolId, result: outcome.result };
+    case 'blocked':
+      return { status: 'blocked', toolId: outcome.toolId, reason: outcome.reason };
+    case 'error':
+      return { status: 'error', toolId: outcome.toolId, error: { code: outcome.error.code, message: outcome.error.message } };
+    case 'pending':
+      throw clientTool(outcome.name);
+  }
+}
+
+function readLimit(options: unknown): number | undefined {
+  if (typeof options !== 'object' || options === null) return undefined;
+  const limit = (options as { limit?: unknown }).limit;
+  return typeof limit === 'number' && Number.isFinite(limit) ? limit : undefined;
+}
+
+function fault(code: ErrorCode, message: string): ToolSearchError {
+  return new ToolSearchError(code, message);
+}
+
+function unknownTool(requested: string, suggestions: readonly string[]): ToolSearchError {
+  return new ToolSearchError(
+    ErrorCode.UNKNOWN_TOOL,
+    `unknown tool id "${requested}"` + (suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : ''),
+    { details: { requested, suggestions: [...suggestions] } },
+  );
+}
+
+function clientTool(name: string): ToolSearchError {
+  return new ToolSearchError(
+    ErrorCode.CLIENT_TOOL_NOT_EXECUTABLE,
+    `"${name}" is executed by the client and cannot be called from code; call the tool "${name}" directly instead`,
+  );
+}
+
+function toBridgeError(error: unknown): BridgeError {
+  if (ToolSearchError.isInstance(error)) {
+    return { code: error.code, message: error.message, ...(error.details ? { details: JSON.parse(JSON.stringify(error.details)) as unknown } : {}) };
+  }
+  return { code: ErrorCode.TOOL_EXECUTION_FAILED, message: error instanceof Error ? error.message : String(error) };
+}

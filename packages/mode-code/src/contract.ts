@@ -1,0 +1,34 @@
+/**
+ * What the model sees in code mode: one tool whose description is the API
+ * contract of the bridge, as TypeScript declarations, and a short system text.
+ * Both are constants: the exposure has the same size whatever the catalog.
+ */
+import type { JsonSchema } from '@tool-search/kernel';
+
+export const CODE_TOOL_NAME = 'tool_search_code';
+
+export const CODE_TOOL_DESCRIPTION = `Run JavaScript to find and use tools. \`code\` is the body of an async function: use await, and return a JSON value. Only these globals exist (no require, import, fetch, process or timers):
+declare const openclaw: { tools: {
+  // Best matches first. An array of queries returns { results: SearchResult[], truncated }.
+  search(query: string | string[], options?: { limit?: number }): Promise<SearchResult>;
+  // Full description and exact JSON Schema of one tool.
+  describe(id: string): Promise<{ id: string; name: string; description: string; inputSchema: object }>;
+  call(id: string, args: object): Promise<
+    | { status: 'ok'; toolId: string; result: { content: { type: string; text?: string }[]; structuredContent?: unknown; isError?: boolean } }
+    | { status: 'blocked'; toolId: string; reason: string }
+    | { status: 'error'; toolId: string; error: { code: string; message: string } }>;
+} };
+type SearchResult = { query: string; truncated: boolean; hits: { id: string; name: string; summary: string; input: string }[] };
+declare const console: { log(...a: unknown[]): void; warn(...a: unknown[]): void; error(...a: unknown[]): void };
+Unknown ids and bad arguments throw an Error with a \`code\`. You get { ok, value, logs } back.`;
+
+export const CODE_TOOL_INPUT_SCHEMA: JsonSchema = Object.freeze({
+  type: 'object',
+  properties: {
+    code: { type: 'string', description: 'The body of an async JavaScript function, e.g. `const r = await openclaw.tools.search("send email"); return r.hits;`' },
+  },
+  required: ['code'],
+  additionalProperties: false,
+});
+
+export const CODE_MODE_SYSTEM = `Most tools are not listed. Find and use them with ${CODE_TOOL_NAME}: search, then call by id in the same code, e.g. \`const { hits } = await openclaw.tools.search("weather"); const r = await openclaw.tools.call(hits[0].id, { city: "Oslo" }); return r;\`. Describe a tool first when its input is unclear. Tools executed by the client cannot be called from code: call them directly.`;

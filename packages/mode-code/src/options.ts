@@ -1,0 +1,94 @@
+/** Options of code mode, their defaults, and their validation (coded `OPTIONS_INVALID`). */
+import { ConfigError, ErrorCode } from '@tool-search/kernel';
+
+export const CODE_MODE_PLUGIN = '@tool-search/mode-code';
+
+/** Bounds on one run of code; past a bound the result says what was cut. */
+export interface CodeLimits {
+  /** Largest code accepted, in bytes (default 65536). */
+  readonly maxCodeBytes?: number;
+  /** Console output kept, in bytes (default 16384). */
+  readonly maxLogBytes?: number;
+  /** Console lines kept (default 200). */
+  readonly maxLogLines?: number;
+  /** Largest return value, as JSON bytes (default 65536); a larger one comes back cut, as a string. */
+  readonly maxResultBytes?: number;
+  /** Bridge calls (search + describe + call) per run (default 64). */
+  readonly maxBridgeCalls?: number;
+  /** Bridge calls in flight at once (default 8). */
+  readonly maxPendingCalls?: number;
+  /** Heap limit of the sandbox process, in MiB (default 64). */
+  readonly memoryMb?: number;
+}
+
+export interface CodeModeOptions {
+  /** Wall-clock limit of one run, in ms (default 10000); the sandbox is killed past it. */
+  readonly codeTimeoutMs?: number;
+  /** Default hits per search query (passed to the search index). */
+  readonly searchDefaultLimit?: number;
+  /** Upper bound on a search `limit` (passed to the search index). */
+  readonly maxSearchLimit?: number;
+  /** Sandbox processes started ahead of time, each used for one run only (default 0). */
+  readonly warmPool?: number;
+  readonly limits?: CodeLimits;
+  /** Observes every sandbox process started (tests, process accounting). */
+  readonly onSpawn?: (pid: number) => void;
+}
+
+export type ResolvedLimits = Required<CodeLimits>;
+
+export interface ResolvedOptions {
+  readonly codeTimeoutMs: number;
+  readonly searchDefaultLimit?: number;
+  readonly maxSearchLimit?: number;
+  readonly warmPool: number;
+  readonly limits: ResolvedLimits;
+  readonly onSpawn?: (pid: number) => void;
+}
+
+export const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
+  maxCodeBytes: 64 * 1024,
+  maxLogBytes: 16 * 1024,
+  maxLogLines: 200,
+  maxResultBytes: 64 * 1024,
+  maxBridgeCalls: 64,
+  maxPendingCalls: 8,
+  memoryMb: 64,
+});
+
+export const DEFAULT_CODE_TIMEOUT_MS = 10_000;
+
+/** Fills defaults and checks every number; throws `ConfigError` (`OPTIONS_INVALID`) with the option's path. */
+export function resolveOptions(options: CodeModeOptions = {}): ResolvedOptions {
+  const limits: Record<string, number> = { ...DEFAULT_LIMITS };
+  for (const [key, value] of Object.entries(options.limits ?? {})) {
+    if (!(key in DEFAULT_LIMITS)) throw invalid(`limits.${key}`, 'additionalProperties', `unknown limit "${key}"`);
+    if (value !== undefined) limits[key] = positiveInteger(`limits.${key}`, value);
+  }
+  if (options.onSpawn !== undefined && typeof options.onSpawn !== 'function') throw invalid('onSpawn', 'type', 'onSpawn must be a function');
+  if (options.searchDefaultLimit !== undefined && options.maxSearchLimit !== undefined && options.searchDefaultLimit > options.maxSearchLimit) {
+    throw invalid('searchDefaultLimit', 'maximum', 'searchDefaultLimit must not be larger than maxSearchLimit');
+  }
+  return {
+    codeTimeoutMs: options.codeTimeoutMs === undefined ? DEFAULT_CODE_TIMEOUT_MS : positiveInteger('codeTimeoutMs', options.codeTimeoutMs),
+    ...(options.searchDefaultLimit !== undefined ? { searchDefaultLimit: positiveInteger('searchDefaultLimit', options.searchDefaultLimit) } : {}),
+    ...(options.maxSearchLimit !== undefined ? { maxSearchLimit: positiveInteger('maxSearchLimit', options.maxSearchLimit) } : {}),
+    warmPool: options.warmPool === undefined ? 0 : nonNegativeInteger('warmPool', options.warmPool),
+    limits: limits as ResolvedLimits,
+    ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
+  };
+}
+
+function positiveInteger(path: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw invalid(path, 'minimum', `${path} must be a positive integer`);
+  return value;
+}
+
+function nonNegativeInteger(path: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw invalid(path, 'minimum', `${path} must be an integer of 0 or more`);
+  return value;
+}
+
+function invalid(path: string, rule: string, message: string): ConfigError {
+  return new ConfigError(path, rule, `${CODE_MODE_PLUGIN}: ${message}`, { code: ErrorCode.OPTIONS_INVALID, plugin: CODE_MODE_PLUGIN });
+}

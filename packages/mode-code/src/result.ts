@@ -1,0 +1,41 @@
+/** What one run of code returns: plain JSON data, for the model and for the CLI. */
+import type { ErrorCode } from '@tool-search/kernel';
+import type { LogLevel, ThrownError } from './sandbox/protocol.js';
+
+export interface CodeLog {
+  readonly level: LogLevel;
+  readonly text: string;
+}
+
+/** What a bound cut (true = something was dropped). */
+export interface CodeCuts {
+  /** Console output past `maxLogBytes` / `maxLogLines`. */
+  logs: boolean;
+  /** The return value past `maxResultBytes` (the value is then the cut JSON text). */
+  result: boolean;
+  /** Bridge calls refused past `maxBridgeCalls` / `maxPendingCalls`. */
+  calls: boolean;
+}
+
+export interface CodeTelemetry {
+  searches: number;
+  describes: number;
+  calls: number;
+  durationMs: number;
+  cut: CodeCuts;
+}
+
+export interface CodeError {
+  readonly code: ErrorCode;
+  readonly message: string;
+  /** For `CODE_FAILED` / `CODE_INVALID`: what the code threw (name, message, and `code` of a bridge error). */
+  readonly cause?: ThrownError;
+}
+
+export type CodeResult =
+  | { readonly ok: true; readonly value: unknown; readonly logs: readonly CodeLog[]; readonly telemetry: CodeTelemetry }
+  | { readonly ok: false; readonly error: CodeError; readonly logs?: readonly CodeLog[]; readonly telemetry?: CodeTelemetry };
+
+export function emptyTelemetry(): CodeTelemetry {
+  return { searches: 0, describes: 0, calls: 0, durationMs: 0, cut: { logs: false, result: false, calls: false } };
+}

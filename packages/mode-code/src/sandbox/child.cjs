@@ -1,0 +1,467 @@
+'use strict';
+/*
+ * The code-mode sandbox child. Plain CommonJS on purpose: it runs from src
+ * (tests) and from dist unchanged, and under the permission model it may read
+ * only this one file, so it requires nothing but built-in modules.
+ *
+ * Layers inside this process (the parent adds the process-level ones):
+ * - the model's code runs in a `vm` context with code generation from strings
+ *   and wasm disabled, on a null-prototype global (no host Object.prototype);
+ * - everything the code can touch is created by `bootstrap` inside that
+ *   context; the host is reached only through `channel(string) -> string`,
+ *   a strict host function kept in a closure and never handed to user code;
+ * - values cross as JSON text both ways, so each side parses its own objects;
+ * - this host side re-checks every message (op names, counts, sizes) before
+ *   it is written to the parent, which checks them once more.
+ *
+ * Protocol: one JSON object per line on stdin/stdout (see protocol.ts).
+ */
+const vm = require('node:vm');
+
+const OPS = new Set(['search', 'describe', 'call']);
+// Taken at start-up, before anything else runs in this process.
+const functionToString = Function.prototype.toString;
+const reflectApply = Reflect.apply;
+const LEVELS = new Set(['log', 'warn', 'error']);
+// Globals the bootstrap removes: allocation outside the V8 heap (not bounded by
+// --max-old-space-size), wasm, and V8's own inspector console.
+const REMOVED_GLOBALS = [
+  'WebAssembly', 'SharedArrayBuffer', 'Atomics', 'ArrayBuffer', 'DataView',
+  'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array',
+  'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array', 'console',
+].join(',');
+
+main();
+
+function main() {
+  if (!permissionModelActive()) {
+    write({ t: 'fatal', reason: 'the permission model is not active in the sandbox process' });
+    process.exit(70);
+  }
+  const stdin = process.stdin;
+  harden();
+  // A promise the code left rejected is the code's business, not a reason to crash
+  // before the result is reported. The reason (a context object) is never read.
+  process.on('unhandledRejection', () => {});
+  let session;
+  let buffer = '';
+  stdin.setEncoding('utf8');
+  stdin.on('data', (chunk) => {
+    buffer += chunk;
+    let newline = buffer.indexOf('\n');
+    while (newline !== -1) {
+      const line = buffer.slice(0, newline);
+      buffer = buffer.slice(newline + 1);
+      newline = buffer.indexOf('\n');
+      let message;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (message && message.t === 'run' && !session) session = startSession(message);
+      else if (message && message.t === 'reply' && session) session.reply(message, line);
+    }
+  });
+  // The parent went away: nothing left to do.
+  stdin.on('end', () => process.exit(0));
+  write({ t: 'ready' });
+}
+
+function permissionModelActive() {
+  const permission = process.permission;
+  if (!permission || typeof permission.has !== 'function') return false;
+  return !permission.has('fs.read', '/') && !permission.has('fs.write', '/') && !permission.has('child') && !permission.has('worker');
+}
+
+/** Removes host capabilities the sandbox host itself never needs (defence in depth for Node 20, which has no network permission). */
+function harden() {
+  for (const name of ['fetch', 'WebSocket', 'EventSource', 'Request', 'Response', 'Headers', 'FormData']) {
+    try {
+      delete globalThis[name];
+    } catch {
+      /* not configurable: nothing to do */
+    }
+  }
+  for (const name of ['binding', '_linkedBinding', 'dlopen']) {
+    try {
+      process[name] = undefined;
+    } catch {
+      /* frozen: nothing to do */
+    }
+  }
+}
+
+function write(message) {
+  process.stdout.write(JSON.stringify(message) + '\n');
+}
+
+function startSession(message) {
+  const limits = readLimits(message.limits);
+  const counters = { bridge: 0, pending: 0, logBytes: 0, logLines: 0, logsCut: false, callsCut: false, done: false };
+  const context = vm.createContext(Object.create(null), {
+    name: 'tool_search_code',
+    codeGeneration: { strings: false, wasm: false },
+  });
+
+  // The only host function the context ever holds. Strict, never throws, takes and returns strings.
+  const channel = function channel(text) {
+    try {
+      if (typeof text !== 'string' || counters.done) return 'closed';
+      return forward(JSON.parse(text), text);
+    } catch {
+      return 'invalid';
+    }
+  };
+
+  function forward(msg, text) {
+    if (!msg || typeof msg !== 'object') return 'invalid';
+    if (msg.t === 'bridge') {
+      if (!OPS.has(msg.op) || !Number.isSafeInteger(msg.id)) return 'invalid';
+      if (text.length > limits.maxResultBytes) return 'limit:size';
+      if (counters.bridge >= limits.maxBridgeCalls) {
+        if (!counters.callsCut) write({ t: 'cut', what: 'calls' });
+        counters.callsCut = true;
+        return 'limit:total';
+      }
+      if (counters.pending >= limits.maxPendingCalls) return 'limit:pending';
+      counters.bridge += 1;
+      counters.pending += 1;
+      write({ t: 'bridge', id: msg.id, op: msg.op, payload: msg.payload });
+      return 'ok';
+    }
+    if (msg.t === 'log') {
+      if (!LEVELS.has(msg.level) || typeof msg.text !== 'string') return 'invalid';
+      if (counters.logsCut) return 'ok';
+      const room = limits.maxLogBytes - counters.logBytes;
+      if (counters.logLines >= limits.maxLogLines || room <= 0) {
+        counters.logsCut = true;
+        write({ t: 'cut', what: 'logs' });
+        return 'ok';
+      }
+      let text = msg.text;
+      if (Buffer.byteLength(text, 'utf8') > room) {
+        text = cutUtf8(text, room);
+        counters.logsCut = true;
+      }
+      counters.logBytes += Buffer.byteLength(text, 'utf8');
+      counters.logLines += 1;
+      write({ t: 'log', level: msg.level, text });
+      if (counters.logsCut) write({ t: 'cut', what: 'logs' });
+      return 'ok';
+    }
+    if (msg.t === 'done') {
+      counters.done = true;
+      if (msg.ok === true) {
+        let json = typeof msg.json === 'string' ? msg.json : undefined;
+        let cut = msg.cut === true;
+        if (json !== undefined && Buffer.byteLength(json, 'utf8') > limits.maxResultBytes) {
+          json = cutUtf8(json, limits.maxResultBytes);
+          cut = true;
+        }
+        write({ t: 'done', ok: true, json, cut });
+      } else {
+        write({ t: 'done', ok: false, phase: msg.phase === 'result' ? 'result' : 'run', error: plainError(msg.error) });
+      }
+      return 'ok';
+    }
+    return 'invalid';
+  }
+
+  const refuse = (name, text) => {
+    counters.done = true;
+    write({ t: 'done', ok: false, phase: 'compile', error: { name, message: text } });
+    return { reply() {} };
+  };
+
+  let api;
+  try {
+    api = vm.runInContext(`(${bootstrap.toString()})`, context, { filename: 'tool_search_code:bootstrap' })(channel, REMOVED_GLOBALS, limits.maxResultBytes, limits.maxLogBytes);
+  } catch (error) {
+    counters.done = true;
+    write({ t: 'done', ok: false, phase: 'setup', error: { name: 'Error', message: `sandbox setup failed: ${String(error && error.message)}` } });
+    return { reply() {} };
+  }
+  // Taken before any user code runs; the host never reads context objects afterwards.
+  const start = api.start;
+  const deliver = api.deliver;
+
+  const source = `(async function () {\n${String(message.code)}\n})`;
+  let script;
+  try {
+    script = new vm.Script(source, { filename: 'tool_search_code.js', lineOffset: -1 });
+  } catch (error) {
+    // Compiling throws host-realm errors only (SyntaxError): only their text crosses.
+    return refuse(String(error && error.name), String(error && error.message));
+  }
+  let single = false;
+  try {
+    single = isSingleFunction(script, source);
+  } catch {
+    // Code that closed the wrapper threw in the throwaway context: nothing is read from what it threw.
+  }
+  if (!single) return refuse('SyntaxError', 'the code must be a function body; it closes the function it is wrapped in');
+  // A lone function expression: evaluating it runs no user code.
+  const compiled = script.runInContext(context);
+  start(compiled);
+
+  return {
+    reply(reply, line) {
+      if (counters.done) return;
+      counters.pending = Math.max(0, counters.pending - 1);
+      if (!Number.isSafeInteger(reply.id)) return;
+      try {
+        deliver(line);
+      } catch {
+        /* a context error: never inspected by the host */
+      }
+    },
+  };
+}
+
+/**
+ * The code is wrapped as `(async function () {\n<code>\n})`; code that closes the
+ * wrapper (`}); …; (async function () {`) would run at the script's top level,
+ * with host frames below it. The script is first run in an empty, throwaway
+ * context: it must evaluate to the one function whose source is the whole
+ * wrapper, which proves that nothing else is in the script. Neither `typeof`
+ * nor the host's `Function.prototype.toString` runs user code (not even for a proxy).
+ */
+function isSingleFunction(script, source) {
+  const probe = vm.createContext(Object.create(null), { codeGeneration: { strings: false, wasm: false } });
+  const value = script.runInContext(probe);
+  return typeof value === 'function' && reflectApply(functionToString, value, []) === source.slice(1, -1);
+}
+
+function readLimits(raw) {
+  const pick = (value, fallback) => (Number.isSafeInteger(value) && value > 0 ? value : fallback);
+  const limits = raw && typeof raw === 'object' ? raw : {};
+  return {
+    maxBridgeCalls: pick(limits.maxBridgeCalls, 64),
+    maxPendingCalls: pick(limits.maxPendingCalls, 8),
+    maxLogBytes: pick(limits.maxLogBytes, 16384),
+    maxLogLines: pick(limits.maxLogLines, 200),
+    maxResultBytes: pick(limits.maxResultBytes, 65536),
+  };
+}
+
+function plainError(error) {
+  const e = error && typeof error === 'object' ? error : {};
+  const out = { name: cutUtf8(String(e.name || 'Error'), 200), message: cutUtf8(String(e.message || ''), 2000) };
+  if (typeof e.code === 'string') out.code = cutUtf8(e.code, 100);
+  return out;
+}
+
+function cutUtf8(text, maxBytes) {
+  if (Buffer.byteLength(text, 'utf8') <= maxBytes) return text;
+  let out = Buffer.from(text, 'utf8').subarray(0, Math.max(0, maxBytes)).toString('utf8');
+  while (Buffer.byteLength(out, 'utf8') > maxBytes) out = out.slice(0, -1);
+  return out;
+}
+
+/**
+ * Evaluated INSIDE the context (stringified, so it closes over nothing of the
+ * host). Builds `openclaw` and `console` from context intrinsics captured
+ * before user code runs, so user code that replaces globals or prototypes
+ * only breaks its own run. `channel` is called directly (never via
+ * `.call`/`.apply`, which user code could replace) and never stored on an object.
+ */
+function bootstrap(channel, removedGlobals, maxResultChars, maxLogChars) {
+  'use strict';
+  const g = globalThis;
+  const apply = Reflect.apply;
+  const defineProperty = Object.defineProperty;
+  const freeze = Object.freeze;
+  const create = Object.create;
+  const stringify = JSON.stringify;
+  const parse = JSON.parse;
+  const PromiseCtor = Promise;
+  const ErrorCtor = Error;
+  const TypeErrorCtor = TypeError;
+  const StringCtor = String;
+  const join = Array.prototype.join;
+  const push = Array.prototype.push;
+  const slice = String.prototype.slice;
+
+  const removed = removedGlobals.split(',');
+  for (let i = 0; i < removed.length; i += 1) delete g[removed[i]];
+
+  const pending = create(null);
+  let nextId = 1;
+  let finished = false;
+
+  // `await` on a primitive queues a microtask without any lookup user code could hook
+  // (no `then`, no `constructor`, no species), unlike `promise.then(fn)`.
+  const later = async (fn) => {
+    await undefined;
+    fn();
+  };
+
+  const bridgeError = (code, message) => {
+    const error = new ErrorCtor(message);
+    defineProperty(error, 'name', { value: 'ToolSearchError', enumerable: false, configurable: true, writable: true });
+    defineProperty(error, 'code', { value: code, enumerable: true, configurable: true, writable: true });
+    return error;
+  };
+
+  const request = (op, payload) => {
+    if (finished) return new PromiseCtor((_, reject) => reject(bridgeError('CODE_FAILED', 'the code already finished')));
+    const id = nextId;
+    nextId += 1;
+    let text;
+    try {
+      text = stringify({ t: 'bridge', id, op, payload });
+    } catch (error) {
+      return new PromiseCtor((_, reject) => reject(new TypeErrorCtor(`arguments of openclaw.tools.${op} are not JSON data`)));
+    }
+    return new PromiseCtor((resolve, reject) => {
+      let status;
+      try {
+        status = channel(text);
+      } catch {
+        status = 'invalid';
+      }
+      if (status === 'ok') {
+        pending[id] = { resolve, reject };
+        return;
+      }
+      if (status === 'limit:size') reject(bridgeError('CODE_LIMIT_EXCEEDED', `arguments of openclaw.tools.${op} are too large`));
+      else if (status === 'limit:total') reject(bridgeError('CODE_LIMIT_EXCEEDED', 'too many openclaw.tools calls in one run'));
+      else if (status === 'limit:pending') reject(bridgeError('CODE_LIMIT_EXCEEDED', 'too many openclaw.tools calls pending at once; await some first'));
+      else reject(bridgeError('CODE_FAILED', `openclaw.tools.${op} could not be sent`));
+    });
+  };
+
+  const tools = freeze(
+    create(null, {
+      search: { enumerable: true, value: function search(query, options) { return request('search', { query, options }); } },
+      describe: { enumerable: true, value: function describe(id) { return request('describe', { id }); } },
+      call: { enumerable: true, value: function call(id, args) { return request('call', { id, args }); } },
+    }),
+  );
+  const openclaw = freeze(create(null, { tools: { enumerable: true, value: tools } }));
+
+  const format = (value) => {
+    if (typeof value === 'string') return value;
+    try {
+      if (value instanceof ErrorCtor) return `${StringCtor(value.name)}: ${StringCtor(value.message)}`;
+      const text = stringify(value);
+      return text === undefined ? StringCtor(value) : text;
+    } catch {
+      try {
+        return StringCtor(value);
+      } catch {
+        return '[unprintable]';
+      }
+    }
+  };
+  const logger = (level) =>
+    function log(...args) {
+      const parts = [];
+      for (let i = 0; i < args.length; i += 1) apply(push, parts, [format(args[i])]);
+      let text = apply(join, parts, [' ']);
+      if (text.length > maxLogChars) text = apply(slice, text, [0, maxLogChars]);
+      try {
+        channel(stringify({ t: 'log', level, text }));
+      } catch {
+        /* the host refused: the line is dropped */
+      }
+    };
+  const consoleObject = freeze(
+    create(null, {
+      log: { enumerable: true, value: logger('log') },
+      info: { enumerable: true, value: logger('log') },
+      warn: { enumerable: true, value: logger('warn') },
+      error: { enumerable: true, value: logger('error') },
+    }),
+  );
+
+  defineProperty(g, 'openclaw', { value: openclaw, enumerable: false, configurable: false, writable: false });
+  defineProperty(g, 'console', { value: consoleObject, enumerable: false, configurable: true, writable: true });
+
+  const errorView = (error) => {
+    const view = { name: 'Error', message: '' };
+    try {
+      if (error !== null && (typeof error === 'object' || typeof error === 'function')) {
+        view.name = StringCtor(error.name);
+        view.message = StringCtor(error.message);
+        if (typeof error.code === 'string') view.code = error.code;
+      } else {
+        view.message = StringCtor(error);
+      }
+    } catch {
+      view.message = 'a value that cannot be described was thrown';
+    }
+    return view;
+  };
+
+  const finish = (message) => {
+    if (finished) return;
+    finished = true;
+    let text;
+    try {
+      text = stringify(message);
+    } catch {
+      text = stringify({ t: 'done', ok: false, phase: 'result', error: { name: 'TypeError', message: 'the result could not be serialized' } });
+    }
+    try {
+      channel(text);
+    } catch {
+      /* nothing left to report to */
+    }
+  };
+
+  const handle = (line) => {
+    let reply;
+    try {
+      reply = parse(line);
+    } catch {
+      return;
+    }
+    const entry = pending[reply.id];
+    if (!entry) return;
+    delete pending[reply.id];
+    if (reply.ok === true) {
+      entry.resolve(reply.value);
+    } else {
+      const e = reply.error !== null && typeof reply.error === 'object' ? reply.error : {};
+      const error = bridgeError(typeof e.code === 'string' ? e.code : 'CODE_FAILED', typeof e.message === 'string' ? e.message : 'the bridge call failed');
+      if (e.details !== undefined) defineProperty(error, 'details', { value: e.details, enumerable: true, configurable: true, writable: true });
+      entry.reject(error);
+    }
+  };
+
+  return freeze({
+    // Called by the host with the compiled user function; user code starts from a
+    // microtask, so no host frame is ever below it on the stack.
+    start(fn) {
+      later(async () => {
+        let value;
+        try {
+          if (typeof fn !== 'function') throw new TypeErrorCtor('the code did not compile to a function body');
+          value = await apply(fn, undefined, []);
+        } catch (error) {
+          finish({ t: 'done', ok: false, phase: 'run', error: errorView(error) });
+          return;
+        }
+        let json;
+        try {
+          json = value === undefined ? undefined : stringify(value);
+        } catch (error) {
+          finish({ t: 'done', ok: false, phase: 'result', error: errorView(error) });
+          return;
+        }
+        let cut = false;
+        if (typeof json === 'string' && json.length > maxResultChars) {
+          json = apply(slice, json, [0, maxResultChars]);
+          cut = true;
+        }
+        finish({ t: 'done', ok: true, json, cut });
+      });
+    },
+    // Called by the host with a reply line (a string); handled from a microtask.
+    deliver(line) {
+      if (typeof line === 'string') later(() => handle(line));
+    },
+  });
+}

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Run } from '@tool-search/kernel';
+import { runCode } from '../src/index.js';
+import { blockPlugin, denyPlugin, fakeSourcePlugin, fakeTools, makeRun, pidTracker } from './fixtures.js';
+
+const tracker = pidTracker();
+const options = { codeTimeoutMs: 5000, onSpawn: tracker.onSpawn };
+let run: Run;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  const tools = [...fakeTools(), { name: 'client_picker', description: 'Fake client tool: pick a color.', source: 'client' as const }];
+  ({ run, close } = await makeRun([fakeSourcePlugin(tools), blockPlugin(['order_pizza_delivery'])]));
+});
+afterAll(async () => {
+  await close();
+  expect(tracker.alive()).toEqual([]);
+});
+
+describe('runCode', () => {
+  it('searches, calls a fake tool and returns the value', async () => {
+    const result = await runCode(
+      run,
+      `const { hits } = await openclaw.tools.search('weather forecast');
+       const r = await openclaw.tools.call(hits[0].id, { q: 'Oslo' });
+       console.log('called', hits[0].name);
+       return { status: r.status, text: r.result.content[0].text };`,
+      options,
+    );
+    expect(result).toMatchObject({ ok: true, value: { status: 'ok', text: 'FAKE_TOOL_OK weather_forecast_city {"q":"Oslo"}' } });
+    expect(result.logs).toEqual([{ level: 'log', text: 'called weather_forecast_city' }]);
+    expect(result.telemetry).toMatchObject({ searches: 1, calls: 1, describes: 0, cut: { logs: false, result: false, calls: false } });
+  });
+
+  it('describes a tool with its exact input schema', async () => {
+    const result = await runCode(run, `return await openclaw.tools.describe('core:core:send_email_message');`, options);
+    expect(result).toMatchObject({ ok: true, value: { id: 'core:core:send_email_message', inputSchema: { type: 'object' } } });
+  });
+
+  it('returns a beforeToolCall block as data', async () => {
+    const result = await runCode(run, `return await openclaw.tools.call('order_pizza_delivery', {});`, options);
+    expect(result).toMatchObject({ ok: true, value: { status: 'blocked', reason: 'blocked by test: order_pizza_delivery' } });
+  });
+
+  it('refuses a client tool with a coded error telling to call it directly', async () => {
+    const result = await runCode(run, `try { await openclaw.tools.call('client_picker', {}); } catch (e) { return e.code; }`, options);
+    expect(result).toMatchObject({ ok: true, value: 'CLIENT_TOOL_NOT_EXECUTABLE' });
+  });
+
+  it('reports invalid arguments as a coded error in the code', async () => {
+    const result = await runCode(run, `try { await openclaw.tools.call('weather_forecast_city', { q: 5 }); } catch (e) { return e.code; }`, options);
+    expect(result).toMatchObject({ ok: true, value: 'TOOL_ARGUMENTS_INVALID' });
+  });
+
+  it('reports an uncaught error as CODE_FAILED with its cause', async () => {
+    const result = await runCode(run, `await openclaw.tools.call('no_such_tool', {});`, options);
+    expect(result).toMatchObject({ ok: false, error: { code: 'CODE_FAILED', cause: { code: 'UNKNOWN_TOOL' } } });
+  });
+
+  it('reports a syntax error as CODE_INVALID', async () => {
+    const result = await runCode(run, `return (;`, options);
+    expect(result).toMatchObject({ ok: false, error: { code: 'CODE_INVALID' } });
+  });
+
+  it('refuses empty code', async () => {
+    const result = await runCode(run, '   ', options);
+    expect(result).toMatchObject({ ok: false, error: { code: 'CODE_INVALID' } });
+  });
+
+  it('lets the code redeclare openclaw', async () => {
+    const result = await runCode(run, `const openclaw = globalThis.openclaw; return Object.keys(openclaw.tools);`, options);
+    expect(result).toMatchObject({ ok: true, value: ['search', 'describe', 'call'] });
+  });
+
+  it('runs batch searches', async () => {
+    const result = await runCode(run, `const r = await openclaw.tools.search(['email', 'weather'], { limit: 2 }); return r.results.length;`, options);
+    expect(result).toMatchObject({ ok: true, value: 2, telemetry: { searches: 1 } });
+  });
+
+  it('emits search and describe events with origin code', async () => {
+    const events: unknown[] = [];
+    const { run: observed, close: closeObserved } = await makeRun([
+      fakeSourcePlugin(),
+      { name: 'observer', apply: ({ hooks }) => hooks.runEvent.tap((event) => void events.push(event)) },
+    ]);
+    await runCode(observed, `await openclaw.tools.search('email'); await openclaw.tools.describe('send_email_message');`, options);
+    await closeObserved();
+    expect(events).toContainEqual(expect.objectContaining({ type: 'search', queries: ['email'], origin: 'code' }));
+    expect(events).toContainEqual({ type: 'describe', toolId: 'core:core:send_email_message', requested: 'send_email_message', origin: 'code' });
+  });
+
+  it('does not search or describe a tool dropped by policy', async () => {
+    const { run: narrowed, close: closeNarrowed } = await makeRun([fakeSourcePlugin(), denyPlugin(['send_email_message'])]);
+    const result = await runCode(
+      narrowed,
+      `const r = await openclaw.tools.search('send email message', { limit: 20 });
+       let described; try { await openclaw.tools.describe('core:core:send_email_message'); described = 'yes'; } catch (e) { described = e.code; }
+       return { ids: r.hits.map((h) => h.id), described };`,
+      options,
+    );
+    await closeNarrowed();
+    expect(result.ok).toBe(true);
+    const value = (result as { value: { ids: string[]; described: string } }).value;
+    expect(value.ids).not.toContain('core:core:send_email_message');
+    expect(value.described).toBe('UNKNOWN_TOOL');
+  });
+});
