@@ -5,8 +5,10 @@
 import type { Command } from 'commander';
 import { loadConfig, resolveConfig, type ResolvedConfig, type ToolSearchConfig } from '@tool-search/config';
 import type { Run, RunRequest } from '@tool-search/kernel';
+import { createToolSearchKernel, type Preset, type PresetOptions } from '@tool-search/preset';
+import { promptApprover } from './approvals.js';
+import { readClientTools } from './client-tools.js';
 import type { CliIO } from './io.js';
-import { createToolSearchKernel } from './preset.js';
 
 export interface ConfigFlags {
   readonly config?: string;
@@ -17,6 +19,8 @@ export interface RunFlags extends ConfigFlags {
   readonly provider?: string;
   readonly model?: string;
   readonly sandboxed?: boolean;
+  /** A JSON file of client tools (`--client-tools`). */
+  readonly clientTools?: string;
 }
 
 export interface JsonFlag {
@@ -35,8 +39,17 @@ export function withRunOptions(command: Command): Command {
     .option('--sandboxed', 'the run is sandboxed (tools.sandbox.tools applies)');
 }
 
+export function withClientToolsOption(command: Command): Command {
+  return command.option('--client-tools <file>', 'JSON array of client tools (OpenAI function tools or { name, description, parameters })');
+}
+
 export function withJsonOption(command: Command): Command {
   return command.option('--json', 'print JSON');
+}
+
+/** The command `name` under `program`, created on first use: lets several files add subcommands to one group (`tools`). */
+export function commandGroup(program: Command, name: string, description: string): Command {
+  return program.commands.find((command) => command.name() === name) ?? program.command(name).description(description);
 }
 
 export interface LoadedCliConfig {
@@ -50,23 +63,42 @@ export async function loadCliConfig(flags: ConfigFlags, io: CliIO): Promise<Load
   return { config: loaded.config, resolved: resolveConfig(loaded.config), ...(loaded.path ? { path: loaded.path } : {}) };
 }
 
-export function runRequest(flags: RunFlags): RunRequest {
+/** The preset for this CLI invocation: prompt approvals on a TTY, plus the embedder's `io.plugins`. */
+export function createCliKernel(config: ToolSearchConfig, io: CliIO, options: PresetOptions = {}): Promise<Preset> {
+  const approve = options.approve ?? promptApprover(io);
+  return createToolSearchKernel(config, {
+    ...options,
+    ...(approve ? { approve } : {}),
+    plugins: [...(options.plugins ?? []), ...(io.plugins ?? [])],
+  });
+}
+
+export async function runRequest(flags: RunFlags, io: CliIO): Promise<RunRequest> {
+  const clientTools = flags.clientTools !== undefined ? await readClientTools(flags.clientTools, io.cwd) : undefined;
   return {
     ...(flags.agent !== undefined ? { agentId: flags.agent } : {}),
     ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
     ...(flags.model !== undefined ? { model: flags.model } : {}),
     ...(flags.sandboxed ? { sandboxed: true } : {}),
+    ...(clientTools ? { clientTools } : {}),
   };
 }
 
+export interface RunScope {
+  readonly run: Run;
+  readonly preset: Preset;
+  readonly loaded: LoadedCliConfig;
+}
+
 /** Loads the config, opens one run for the flags, hands it to `use`, and closes everything. */
-export async function withRun<T>(flags: RunFlags, io: CliIO, use: (run: Run) => Promise<T> | T): Promise<T> {
-  const { config } = await loadCliConfig(flags, io);
-  const { kernel } = await createToolSearchKernel(config);
+export async function withRun<T>(flags: RunFlags, io: CliIO, use: (run: Run, scope: RunScope) => Promise<T> | T): Promise<T> {
+  const loaded = await loadCliConfig(flags, io);
+  const request = await runRequest(flags, io);
+  const preset = await createCliKernel(loaded.config, io);
   try {
-    const run = await kernel.createRun(runRequest(flags));
-    return await use(run);
+    const run = await preset.kernel.createRun(request);
+    return await use(run, { run, preset, loaded });
   } finally {
-    await kernel.close();
+    await preset.kernel.close();
   }
 }

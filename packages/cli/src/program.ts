@@ -1,18 +1,21 @@
 /**
  * The commander program and `runCli`, which runs it in-process and returns
- * the exit code: 0 ok, 1 bad input (config, arguments), 2 usage (unknown
- * command or flag). Nothing here calls `process.exit`, so tests stay fast.
+ * the exit code: 0 ok, 1 bad input (config, arguments, a failed call), 2 usage
+ * (unknown command, flag or choice). Nothing here calls `process.exit`, so
+ * tests stay fast.
  */
 import { Command, CommanderError } from 'commander';
 import { ConfigError, ToolSearchError } from '@tool-search/kernel';
 import { COMMANDS } from './commands/index.js';
-import { CliInputError, type CliIO } from './io.js';
+import { CliExit, CliInputError, CliUsageError, type CliIO } from './io.js';
+import { discoverPluginCommands, registerPluginCommands, wantsPluginCommands } from './plugin-commands.js';
 
 export const EXIT = Object.freeze({ OK: 0, INPUT: 1, USAGE: 2 });
 
+/** The built-in program (no plugin commands). */
 export function createProgram(io: CliIO): Command {
   const program = new Command('tool-search')
-    .description('Tool Search: inspect catalogs, policies and configs')
+    .description('Tool Search: inspect, search and call catalogs; preview exposures; run code; serve the gateway')
     .version('0.1.0')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
@@ -23,7 +26,10 @@ export function createProgram(io: CliIO): Command {
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   try {
-    await createProgram(io).parseAsync([...argv], { from: 'user' });
+    const program = createProgram(io);
+    const builtIns = new Set(program.commands.flatMap((command) => [command.name(), ...command.aliases()]));
+    if (wantsPluginCommands(argv, builtIns)) registerPluginCommands(program, await discoverPluginCommands(io), io);
+    await program.parseAsync([...argv], { from: 'user' });
     return EXIT.OK;
   } catch (error) {
     return exitCodeFor(error, io);
@@ -31,9 +37,14 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
 }
 
 function exitCodeFor(error: unknown, io: CliIO): number {
+  if (error instanceof CliExit) return error.exitCode;
   if (error instanceof CommanderError) {
     // Commander already printed its message; help and version are successes.
     return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? EXIT.OK : EXIT.USAGE;
+  }
+  if (error instanceof CliUsageError) {
+    io.stderr.write(`error: ${error.message}\n`);
+    return EXIT.USAGE;
   }
   if (error instanceof ConfigError) {
     io.stderr.write(`error ${error.code} at ${error.path || '/'} (rule ${error.rule}): ${error.message}\n`);

@@ -3,7 +3,7 @@ import type { Command } from 'commander';
 import type { ResolvedConfig } from '@tool-search/config';
 import { writeJson, type CliIO } from '../io.js';
 import { loadCliConfig, withConfigOption, withJsonOption, type ConfigFlags, type JsonFlag } from '../options.js';
-import { createToolSearchKernel } from '../preset.js';
+import { createToolSearchKernel } from '@tool-search/preset';
 
 export function registerConfigCommands(program: Command, io: CliIO): void {
   const config = program.command('config').description('validate and show tool-search.json');

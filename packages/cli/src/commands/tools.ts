@@ -2,12 +2,17 @@
 import type { Command } from 'commander';
 import { suggestIds, type Diagnostic, type Explanation, type ToolDescriptor } from '@tool-search/kernel';
 import { CliInputError, writeJson, type CliIO } from '../io.js';
-import { withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
+import { commandGroup, withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
+
+/** The `tools` group; other files add their subcommands to it (`tools search`, `tools export`). */
+export function toolsGroup(program: Command): Command {
+  return commandGroup(program, 'tools', 'inspect, search and call the effective tool catalog');
+}
 
 export function registerToolsCommands(program: Command, io: CliIO): void {
-  const tools = program.command('tools').description('inspect the effective tool catalog');
+  const tools = toolsGroup(program);
 
-  withJsonOption(withRunOptions(tools.command('list').description('print the effective catalog (policy applied)'))).action(
+  withClientToolsOption(withJsonOption(withRunOptions(tools.command('list').description('print the effective catalog (policy applied)')))).action(
     async (flags: RunFlags & JsonFlag) => {
       await withRun(flags, io, (run) => {
         if (flags.json) {

@@ -1,0 +1,48 @@
+/**
+ * The approval queue over HTTP, as a gateway route (shape from
+ * @tool-search/plugin-approvals' README): list, read and answer pending calls.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import type { ApprovalQueue } from '@tool-search/plugin-approvals';
+
+export type GatewayRoute = (req: IncomingMessage, res: ServerResponse, body: () => Promise<unknown>) => Promise<boolean>;
+
+const PREFIX = '/v1/approvals';
+
+export function approvalsRoute(queue: ApprovalQueue): GatewayRoute {
+  return async (req, res, body) => {
+    const path = new URL(req.url ?? '/', 'http://gateway').pathname;
+    if (path !== PREFIX && !path.startsWith(`${PREFIX}/`)) return false;
+    const id = path === PREFIX ? undefined : decodeURIComponent(path.slice(PREFIX.length + 1));
+    if (req.method === 'GET' && id === undefined) return send(res, 200, { approvals: queue.list() });
+    if (req.method === 'GET' && id) {
+      const pending = queue.get(id);
+      return pending ? send(res, 200, pending) : notFound(res, id);
+    }
+    if (req.method === 'POST' && id) {
+      const decision = (await body().catch(() => undefined)) as { decision?: unknown } | undefined;
+      try {
+        if (!queue.answer(id, decision?.decision as 'allow' | 'deny')) return notFound(res, id);
+      } catch (error) {
+        if (ToolSearchError.isInstance(error) && error.code === ErrorCode.APPROVAL_ANSWER_INVALID) {
+          return send(res, 400, { error: { message: error.message, type: error.code, code: error.code } });
+        }
+        throw error;
+      }
+      return send(res, 200, { id, decision: decision?.decision });
+    }
+    return send(res, 405, { error: { message: `${req.method} is not allowed on ${path}`, type: 'method_not_allowed', code: 'method_not_allowed' } });
+  };
+}
+
+function notFound(res: ServerResponse, id: string): boolean {
+  return send(res, 404, { error: { message: `No pending approval "${id}" (unknown, answered or expired)`, type: 'not_found', code: 'not_found' } });
+}
+
+function send(res: ServerResponse, status: number, value: unknown): boolean {
+  const text = JSON.stringify(value);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+  return true;
+}

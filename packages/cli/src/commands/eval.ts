@@ -1,0 +1,221 @@
+/**
+ * `tool-search eval --queries Q.json [--catalog C.json | --config F] [--limit K] [--json]`:
+ * search quality on the user's own catalog. The catalog is the live one of a
+ * run (config sources, MCP servers included) or a snapshot file (`tools export
+ * --full`, or any file in the snapshot format). The index and the metrics are
+ * the ones `npm run bench` uses, so both print the same numbers.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Command } from 'commander';
+import type { ToolDescriptor } from '@tool-search/kernel';
+import { readSnapshotFile, snapshotDescriptors } from '@tool-search/plugin-snapshot';
+import { createToolIndex } from '@tool-search/search';
+// The metrics of @tool-search/search (src/eval); read from its build output until the package exports them.
+import { evaluate, type EvalQuery, type Evaluation, type Retriever } from '../../../search/dist/eval/index.js';
+import { CliInputError, writeJson, type CliIO } from '../io.js';
+import { withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
+
+interface EvalFlags extends RunFlags, JsonFlag {
+  readonly queries: string;
+  readonly catalog?: string;
+  readonly limit?: string;
+}
+
+/** Metrics are always taken at 10 (as the benchmark does); `--limit` only sets how many ranked ids are shown. */
+const METRIC_K = 10;
+const DEFAULT_LIMIT = 10;
+/** No response byte cap: the cap shapes what a model sees, not the ranking being measured. */
+export const EVAL_INDEX_OPTIONS = { maxResponseBytes: 1 << 20, maxSearchLimit: 100 } as const;
+
+export function registerEvalCommands(program: Command, io: CliIO): void {
+  withJsonOption(
+    withRunOptions(
+      program
+        .command('eval')
+        .description('measure search quality (Recall@1/5/10, MRR) on your catalog with labeled queries')
+        .requiredOption('-q, --queries <file>', 'JSON list of { query, relevant: [ids] } (tool ids, or server::tool for snapshots)')
+        .option('--catalog <file>', 'evaluate a catalog snapshot (tools export --full) instead of the live catalog')
+        .option('-k, --limit <k>', `ranked ids to show per query (default ${DEFAULT_LIMIT})`),
+    ),
+  ).action(async (flags: EvalFlags) => {
+    const limit = parseLimit(flags.limit);
+    const queries = readQueries(path.resolve(io.cwd, flags.queries));
+    if (flags.catalog !== undefined && flags.config !== undefined) throw new CliInputError('use --catalog or --config, not both');
+    const report = (descriptors: readonly ToolDescriptor[], form: IdForm): void => {
+      const result = runEvaluation(descriptors, queries.scored, limit, form);
+      if (flags.json) writeJson(io, toJson(result));
+      else io.stdout.write(renderText(result, queries, descriptors.length, limit));
+      warnUnknown(io, queries.scored, result.known);
+    };
+    const form = idForm(queries.scored);
+    if (flags.catalog !== undefined) {
+      report(snapshotDescriptors(readSnapshotFile(path.resolve(io.cwd, flags.catalog))), form === 'pair' ? 'snapshot' : 'kernel');
+    } else {
+      await withRun(flags, io, (run) => report(run.catalog.filter((tool) => tool.catalogMode === 'catalog'), form));
+    }
+    if (queries.dropped > 0) io.stderr.write(`note: ${queries.dropped} queries without relevant ids were not scored\n`);
+  });
+}
+
+/** How ranked ids are written: as the query file writes them. */
+type IdForm = 'pair' | 'kernel' | 'snapshot';
+
+function idForm(queries: readonly EvalQuery[]): IdForm {
+  return queries.some((q) => q.relevant.some((id) => id.includes('::'))) ? 'pair' : 'kernel';
+}
+
+function displayId(tool: ToolDescriptor, form: IdForm): string {
+  if (form === 'snapshot') return tool.id;
+  if (form === 'pair') return `${tool.owner}::${tool.name}`;
+  return `${tool.source}:${tool.owner}:${tool.name}`;
+}
+
+interface EvalResult {
+  readonly evaluation: Evaluation;
+  /** Ranked ids per query, `limit` long. */
+  readonly ranked: readonly (readonly string[])[];
+  readonly byId: ReadonlyMap<string, ToolDescriptor>;
+  readonly known: ReadonlySet<string>;
+  /** Rank (1-based) of a relevant id among the first 100 hits, per query. */
+  readonly rankOf: (queryIndex: number, id: string) => number | undefined;
+}
+
+function runEvaluation(descriptors: readonly ToolDescriptor[], queries: readonly EvalQuery[], limit: number, form: IdForm): EvalResult {
+  const index = createToolIndex(descriptors, EVAL_INDEX_OPTIONS);
+  const shown = new Map(descriptors.map((tool) => [tool.id, displayId(tool, form)]));
+  const byId = new Map(descriptors.map((tool) => [displayId(tool, form), tool]));
+  const retriever: Retriever = {
+    search: (query, options) => ({ hits: index.search(query, { limit: options?.limit ?? METRIC_K }).hits.map((hit) => ({ id: shown.get(hit.id) ?? hit.id })) }),
+  };
+  const evaluation = evaluate(retriever, queries, { k: METRIC_K });
+  const deep = new Map<number, readonly string[]>();
+  const deepRanked = (i: number): readonly string[] => {
+    let ids = deep.get(i);
+    if (!ids) deep.set(i, (ids = retriever.search(queries[i]!.query, { limit: EVAL_INDEX_OPTIONS.maxSearchLimit }).hits.map((hit) => hit.id)));
+    return ids;
+  };
+  const ranked = queries.map((q, i) => (limit === METRIC_K ? evaluation.queries[i]!.ranked : deepRanked(i).slice(0, limit)));
+  return {
+    evaluation,
+    ranked,
+    byId,
+    known: new Set(byId.keys()),
+    rankOf: (i, id) => {
+      const rank = deepRanked(i).indexOf(id);
+      return rank < 0 ? undefined : rank + 1;
+    },
+  };
+}
+
+function toJson(result: EvalResult) {
+  const { recallAt1, recallAt5, recallAt10, mrr } = result.evaluation.metrics;
+  return {
+    metrics: { recallAt1, recallAt5, recallAt10, mrr },
+    queries: result.evaluation.queries.map((q, i) => ({ query: q.query, relevant: q.relevant, ranked: result.ranked[i]! })),
+  };
+}
+
+function renderText(result: EvalResult, queries: LoadedQueries, tools: number, limit: number): string {
+  const m = result.evaluation.metrics;
+  const lines = [
+    `${queries.scored.length} queries over ${tools} tools`,
+    `Recall@1 ${m.recallAt1.toFixed(3)}  Recall@5 ${m.recallAt5.toFixed(3)}  Recall@10 ${m.recallAt10.toFixed(3)}  MRR ${m.mrr.toFixed(3)}`,
+    '',
+  ];
+  const misses = result.evaluation.queries.flatMap((q, i) => {
+    const top5 = new Set(q.ranked.slice(0, 5));
+    const missed = q.relevant.filter((id) => !top5.has(id));
+    return missed.length ? [{ i, q, missed }] : [];
+  });
+  lines.push(`Misses (relevant tools outside the top 5): ${misses.length} of ${queries.scored.length} queries`);
+  for (const { i, q, missed } of misses) {
+    lines.push(`  "${q.query}"`);
+    for (const id of missed) {
+      const rank = result.rankOf(i, id);
+      const tool = result.byId.get(id);
+      const where = !tool ? 'not in the catalog' : rank ? `rank ${rank}` : `not in the top ${EVAL_INDEX_OPTIONS.maxSearchLimit}`;
+      lines.push(`    missed ${id} (${where})${tool ? `; words shared with the query: ${shared(q.query, tool) || 'none'}` : ''}`);
+    }
+    const top = q.ranked[0];
+    const topTool = top ? result.byId.get(top) : undefined;
+    if (top && topTool) lines.push(`    ranked 1st ${top}; words shared with the query: ${shared(q.query, topTool) || 'none'}`);
+  }
+  lines.push('', `Ranked ids per query (top ${limit}; * = relevant)`);
+  result.evaluation.queries.forEach((q, i) => {
+    const relevant = new Set(q.relevant);
+    lines.push(`  "${q.query}"`);
+    result.ranked[i]!.forEach((id, rank) => lines.push(`    ${String(rank + 1).padStart(2)}. ${relevant.has(id) ? '*' : ' '} ${id}`));
+  });
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The query words a tool's text also contains (name, title, description,
+ * parameter names), after a light suffix strip: why a tool did or did not
+ * match. The ranking itself does more (stemming, synonyms, field weights).
+ */
+function shared(query: string, tool: ToolDescriptor): string {
+  const text = `${tool.name.replace(/([a-z0-9])([A-Z])/g, '$1 $2')} ${tool.title ?? ''} ${tool.description} ${Object.keys(schemaProperties(tool)).join(' ')} ${tool.owner}`;
+  const doc = new Set(words(text).map(stem));
+  return [...new Set(words(query))].filter((word) => word.length > 2 && !STOPWORDS.has(word) && doc.has(stem(word))).join(', ');
+}
+
+function schemaProperties(tool: ToolDescriptor): Record<string, unknown> {
+  const properties = (tool.inputSchema as { properties?: unknown }).properties;
+  return properties && typeof properties === 'object' ? (properties as Record<string, unknown>) : {};
+}
+
+function words(text: string): string[] {
+  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
+function stem(word: string): string {
+  return word.replace(/(ies|es|s|ing|ed)$/u, '') || word;
+}
+
+const STOPWORDS = new Set(
+  'the and for with from this that these those into are was were you your all can could what which how our any have has want need please some there their them then than'.split(' '),
+);
+
+interface LoadedQueries {
+  readonly scored: readonly EvalQuery[];
+  readonly dropped: number;
+}
+
+function readQueries(file: string): LoadedQueries {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new CliInputError(`cannot read the query file ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const list = Array.isArray(parsed) ? parsed : undefined;
+  if (!list) throw new CliInputError(`${file} must be a JSON list of { query, relevant: [ids] }`);
+  const queries = list.map((entry: unknown, i): EvalQuery => {
+    const q = entry as { query?: unknown; relevant?: unknown } | null;
+    if (!q || typeof q.query !== 'string' || !q.query.trim()) throw new CliInputError(`${file}: entry ${i} needs a non-empty "query" string`);
+    if (!Array.isArray(q.relevant) || !q.relevant.every((id) => typeof id === 'string')) {
+      throw new CliInputError(`${file}: entry ${i} needs "relevant", a list of tool id strings`);
+    }
+    return { id: String(i), query: q.query, relevant: q.relevant as string[] };
+  });
+  const scored = queries.filter((q) => q.relevant.length > 0);
+  if (scored.length === 0) throw new CliInputError(`${file}: no query has a relevant tool id`);
+  return { scored, dropped: queries.length - scored.length };
+}
+
+function parseLimit(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_LIMIT;
+  const limit = Number(value);
+  if (!Number.isInteger(limit) || limit < 1 || limit > EVAL_INDEX_OPTIONS.maxSearchLimit) {
+    throw new CliInputError(`--limit must be an integer from 1 to ${EVAL_INDEX_OPTIONS.maxSearchLimit}`);
+  }
+  return limit;
+}
+
+function warnUnknown(io: CliIO, queries: readonly EvalQuery[], known: ReadonlySet<string>): void {
+  const unknown = [...new Set(queries.flatMap((q) => q.relevant.filter((id) => !known.has(id))))];
+  if (unknown.length === 0) return;
+  io.stderr.write(`warning: ${unknown.length} relevant ids are not in the catalog (they count as misses): ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ', …' : ''}\n`);
+}

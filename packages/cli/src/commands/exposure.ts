@@ -1,0 +1,56 @@
+/**
+ * `tool-search exposure`: exactly what the model would see in one mode (tools
+ * in the provider's format plus the system text) and how many bytes that is.
+ */
+import { Option, type Command } from 'commander';
+import type { RunExposure } from '@tool-search/kernel';
+import { writeJson, type CliIO } from '../io.js';
+import { withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
+
+export const EXPOSURE_MODES = ['direct', 'tools', 'directory', 'code'] as const;
+export const EXPOSURE_FORMATS = ['openai', 'anthropic'] as const;
+
+export interface ExposureBytes {
+  /** UTF-8 bytes of `JSON.stringify(tools)` in the chosen format. */
+  readonly tools: number;
+  /** UTF-8 bytes of the system text. */
+  readonly system: number;
+  readonly total: number;
+}
+
+export function registerExposureCommand(program: Command, io: CliIO): void {
+  const command = program
+    .command('exposure')
+    .description('print what the model would see in a mode (tools + system text) and its size in bytes')
+    .addOption(new Option('--mode <mode>', 'exposure mode (default: the resolved tools.toolSearch.mode)').choices(EXPOSURE_MODES))
+    .addOption(new Option('--format <format>', 'tool format').choices(EXPOSURE_FORMATS).default('openai'));
+  withClientToolsOption(withJsonOption(withRunOptions(command))).action(
+    async (flags: RunFlags & JsonFlag & { mode?: string; format: (typeof EXPOSURE_FORMATS)[number] }) => {
+      await withRun(flags, io, async (run, { preset }) => {
+        const requested = flags.mode ?? preset.toolSearch.mode;
+        const exposure = await run.exposure(requested);
+        const tools = flags.format === 'anthropic' ? exposure.toAnthropic() : exposure.toOpenAI();
+        const bytes = exposureBytes(tools, exposure.system);
+        if (flags.json) {
+          writeJson(io, { mode: exposure.mode, requestedMode: requested, format: flags.format, tools, system: exposure.system, bytes });
+          return;
+        }
+        io.stdout.write(exposureText(exposure, requested, tools, bytes));
+      });
+    },
+  );
+}
+
+export function exposureBytes(tools: readonly unknown[], system: string): ExposureBytes {
+  const toolBytes = Buffer.byteLength(JSON.stringify(tools), 'utf8');
+  const systemBytes = Buffer.byteLength(system, 'utf8');
+  return { tools: toolBytes, system: systemBytes, total: toolBytes + systemBytes };
+}
+
+function exposureText(exposure: RunExposure, requested: string, tools: readonly unknown[], bytes: ExposureBytes): string {
+  const lines = [`mode: ${exposure.mode}${exposure.mode !== requested ? ` (requested ${requested}; fell back)` : ''}`, `tools (${tools.length}):`];
+  lines.push(JSON.stringify(tools, null, 2));
+  lines.push('system:', exposure.system || '(none)');
+  lines.push(`bytes: tools ${bytes.tools} + system ${bytes.system} = ${bytes.total}`);
+  return `${lines.join('\n')}\n`;
+}

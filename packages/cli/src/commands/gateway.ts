@@ -1,0 +1,110 @@
+/**
+ * `tool-search gateway`: the OpenAI-compatible gateway over a kernel built
+ * from the config, until SIGINT/SIGTERM (or `io.signal`). With
+ * `--provider-mode mock-openai` the provider is the in-process mock, so it
+ * runs without a key or network. Heavy modules load only here.
+ */
+import { resolve } from 'node:path';
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { Approver } from '@tool-search/plugin-approvals';
+import { CliUsageError, type CliIO } from '../io.js';
+import { createCliKernel, loadCliConfig, withConfigOption, type ConfigFlags } from '../options.js';
+import { EXPOSURE_MODES } from './exposure.js';
+
+export const PROVIDER_MODES = ['config', 'mock-openai'] as const;
+export const APPROVAL_MODES = ['prompt', 'http', 'deny'] as const;
+/** The model name the gateway sends to the in-process mock (it answers to any). */
+export const MOCK_PROVIDER_MODEL = 'mock-model';
+
+interface GatewayFlags extends ConfigFlags {
+  readonly port?: number;
+  readonly host?: string;
+  readonly providerMode: (typeof PROVIDER_MODES)[number];
+  readonly mode?: string;
+  readonly approvals?: (typeof APPROVAL_MODES)[number];
+}
+
+export function registerGatewayCommand(program: Command, io: CliIO): void {
+  withConfigOption(program.command('gateway').description('serve the OpenAI-compatible gateway (POST /v1/chat/completions) until Ctrl-C'))
+    .option('--port <port>', 'port (default gateway.port, else 0 = a free port)', port)
+    .option('--host <host>', 'host (default gateway.host, else 127.0.0.1; other hosts need gateway.auth.token)')
+    .addOption(new Option('--provider-mode <mode>', 'provider: from the config, or the in-process mock').choices(PROVIDER_MODES).default('config'))
+    .addOption(new Option('--mode <mode>', 'exposure mode (default: the resolved tools.toolSearch.mode)').choices(EXPOSURE_MODES))
+    .addOption(new Option('--approvals <how>', 'who answers approvals (default: prompt on a TTY, else deny)').choices(APPROVAL_MODES))
+    .action(async (flags: GatewayFlags) => {
+      await serve(flags, io);
+    });
+}
+
+async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
+  const { config } = await loadCliConfig(flags, io);
+  const [{ startGatewayServer, createProviderClient }, { ApprovalQueue }, { approvalsRoute }, { promptApprover }] = await Promise.all([
+    import('@tool-search/gateway'),
+    import('@tool-search/plugin-approvals'),
+    import('../approvals-http.js'),
+    import('../approvals.js'),
+  ]);
+
+  const approvals = flags.approvals ?? (io.stdin?.isTTY ? 'prompt' : 'deny');
+  if (approvals === 'prompt' && !io.stdin?.isTTY) throw new CliUsageError('--approvals prompt needs a terminal on stdin; use --approvals http');
+  const queue = approvals === 'http' ? new ApprovalQueue() : undefined;
+  const approve: Approver = queue ? queue.approve : approvals === 'prompt' ? promptApprover(io)! : async () => 'deny';
+
+  const logDir = config.gateway?.sessions?.dir ?? config.session?.logDir;
+  const sessionLogDir = logDir !== undefined ? resolve(io.cwd, logDir) : undefined;
+  const { kernel, toolSearch } = await createCliKernel(config, io, { approve, ...(sessionLogDir ? { sessionLogDir } : {}) });
+  const closers: (() => Promise<void>)[] = [() => kernel.close()];
+  try {
+    let provider = config.provider ?? {};
+    if (flags.providerMode === 'mock-openai') {
+      const { startMockOpenAI } = await import('@tool-search/mock-openai');
+      const mock = await startMockOpenAI();
+      closers.unshift(() => mock.close());
+      provider = { baseURL: mock.url, apiKey: 'mock', model: MOCK_PROVIDER_MODEL };
+    }
+    const { client, model } = createProviderClient(provider, io.env ?? process.env);
+    const mode = flags.mode ?? toolSearch.mode;
+    const token = config.gateway?.auth?.token;
+    const gateway = await startGatewayServer({
+      kernel,
+      client,
+      model,
+      mode,
+      host: flags.host ?? config.gateway?.host ?? '127.0.0.1',
+      port: flags.port ?? config.gateway?.port ?? 0,
+      ...(token ? { token } : {}),
+      ...(queue ? { routes: [approvalsRoute(queue)] } : {}),
+    });
+    closers.unshift(() => gateway.close());
+    io.stdout.write(`${gateway.url}\n`);
+    io.stderr.write(
+      `gateway: mode ${mode}, model ${model}${flags.providerMode === 'mock-openai' ? ' (mock provider)' : ''}, approvals ${approvals}` +
+        `${queue ? ` (GET/POST ${gateway.url}/approvals)` : ''}${sessionLogDir ? `, session logs in ${sessionLogDir}` : ''}; Ctrl-C stops\n`,
+    );
+    await stopped(io.signal);
+  } finally {
+    for (const close of closers) await close().catch(() => undefined);
+  }
+}
+
+/** Resolves on SIGINT, SIGTERM or the caller's abort. */
+function stopped(signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      process.off('SIGINT', done);
+      process.off('SIGTERM', done);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    if (signal?.aborted) return done();
+    process.once('SIGINT', done);
+    process.once('SIGTERM', done);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+function port(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number 0-65535');
+  return n;
+}

@@ -1,0 +1,69 @@
+/**
+ * `tool-search qa suite`: the end-to-end scenario from `@tool-search/e2e`
+ * (gateway + mock provider, one lane per mode). That package is private and
+ * depends on the CLI's siblings, so it is imported by name at run time and
+ * is not a dependency of the CLI.
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import { CliExit, CliInputError, CliUsageError, type CliIO } from '../io.js';
+import { withJsonOption } from '../options.js';
+
+export const QA_SCENARIOS = ['tool-search-gateway-e2e'] as const;
+export const QA_PROVIDER_MODES = ['mock-openai'] as const;
+const E2E_PACKAGE = '@tool-search/e2e';
+
+/** What the CLI uses of `@tool-search/e2e`. */
+interface E2eModule {
+  readonly SCENARIO: string;
+  runQaSuite(options: { tools?: number }): Promise<{ readonly ok: boolean }>;
+  formatSuite(result: unknown): string;
+  toJson(result: unknown): unknown;
+}
+
+interface QaFlags {
+  readonly providerMode: string;
+  readonly scenario: string;
+  readonly tools?: number;
+  readonly json?: boolean;
+}
+
+export function registerQaCommands(program: Command, io: CliIO): void {
+  const qa = program.command('qa').description('quality checks against a scripted provider');
+  withJsonOption(qa.command('suite').description('run an end-to-end scenario through the gateway and print its report'))
+    .option('--provider-mode <mode>', `provider (${QA_PROVIDER_MODES.join(', ')})`, 'mock-openai')
+    .option('--scenario <name>', `scenario (${QA_SCENARIOS.join(', ')})`, 'tool-search-gateway-e2e')
+    .option('--tools <n>', 'plugin tools in the fake catalog (default 1000)', count)
+    .action(async (flags: QaFlags) => {
+      // Checked here rather than with commander choices so the message names the known values (exit 2 either way).
+      if (!(QA_PROVIDER_MODES as readonly string[]).includes(flags.providerMode)) {
+        throw new CliUsageError(`unknown --provider-mode "${flags.providerMode}"; known: ${QA_PROVIDER_MODES.join(', ')}`);
+      }
+      if (!(QA_SCENARIOS as readonly string[]).includes(flags.scenario)) {
+        throw new CliUsageError(`unknown --scenario "${flags.scenario}"; known: ${QA_SCENARIOS.join(', ')}`);
+      }
+      const e2e = await loadE2e();
+      if (e2e.SCENARIO !== flags.scenario) throw new CliUsageError(`${E2E_PACKAGE} runs scenario "${e2e.SCENARIO}", not "${flags.scenario}"`);
+      const result = await e2e.runQaSuite(flags.tools !== undefined ? { tools: flags.tools } : {});
+      io.stdout.write(flags.json ? `${JSON.stringify(e2e.toJson(result))}\n` : ensureNewline(e2e.formatSuite(result)));
+      if (!result.ok) throw new CliExit(1);
+    });
+}
+
+async function loadE2e(): Promise<E2eModule> {
+  const specifier: string = E2E_PACKAGE; // a variable: not a compile-time dependency
+  try {
+    return (await import(specifier)) as E2eModule;
+  } catch (error) {
+    throw new CliInputError(`qa suite needs the ${E2E_PACKAGE} workspace package (run from the repo checkout): ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function count(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+}
+
+function ensureNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}

@@ -1,0 +1,114 @@
+/**
+ * `tool-search serve mcp`: Tool Search as one MCP server over the configured
+ * sources, exposing only the search surface of one mode. stdio by default
+ * (stdout is the protocol: everything else goes to stderr), Streamable HTTP
+ * with `--http PORT`. Runs until the client closes stdin (stdio), SIGINT,
+ * SIGTERM or `io.signal`; closing the kernel ends downstream server processes.
+ */
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import type { Logger } from '@tool-search/kernel';
+import type { McpMode } from '@tool-search/mcp-server';
+import type { CliIO } from '../io.js';
+import { createCliKernel, loadCliConfig, runRequest, withRunOptions, type RunFlags } from '../options.js';
+
+export const SERVE_MCP_MODES = ['tools', 'code', 'directory'] as const satisfies readonly McpMode[];
+/** Read when `--token` is not given, so the token need not appear in a process list. */
+export const MCP_TOKEN_ENV = 'TOOL_SEARCH_MCP_TOKEN';
+
+interface ServeMcpFlags extends RunFlags {
+  readonly mode?: McpMode;
+  readonly http?: number;
+  readonly host?: string;
+  readonly token?: string;
+  readonly refresh?: number;
+}
+
+export function registerServeCommands(program: Command, io: CliIO): void {
+  const serve = program.command('serve').description('serve Tool Search to other programs');
+  withRunOptions(serve.command('mcp').description('serve Tool Search as one MCP server (stdio, or Streamable HTTP with --http)'))
+    .addOption(new Option('--mode <mode>', 'exposure (default: tools.toolSearch.mode; tools when disabled or direct)').choices(SERVE_MCP_MODES))
+    .option('--http <port>', 'serve Streamable HTTP on this port (0 = a free port) instead of stdio', integer(0, 65535))
+    .option('--host <host>', 'HTTP bind address (default 127.0.0.1; any other needs a token)')
+    .option('--token <token>', `bearer token HTTP clients must send (default: $${MCP_TOKEN_ENV})`)
+    .option('--refresh <ms>', 'how often to re-list the sources to notice changes (default 10000; 0 = never)', integer(0, 86_400_000))
+    .action(async (flags: ServeMcpFlags) => {
+      await serveMcp(flags, io);
+    });
+}
+
+async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
+  const { config } = await loadCliConfig(flags, io);
+  const request = await runRequest(flags, io);
+  const { serveHttp, serveStdio } = await import('@tool-search/mcp-server');
+  const logger = stderrLogger(io);
+  // stdin is the MCP pipe in stdio mode: approvals are never prompted for there (calls that need one are denied).
+  const { kernel, toolSearch } = await createCliKernel(config, io, { approve: async () => 'deny', logger });
+  const mode: McpMode = flags.mode ?? (SERVE_MCP_MODES.find((m) => m === toolSearch.mode && toolSearch.enabled) ?? 'tools');
+  const options = { kernel, mode, request, logger, ...(flags.refresh !== undefined ? { refreshIntervalMs: flags.refresh } : {}) };
+  const restoreConsole = flags.http === undefined ? consoleToStderr() : () => undefined;
+  let close: () => Promise<void> = async () => undefined;
+  try {
+    if (flags.http === undefined) {
+      const handle = await serveStdio(options);
+      close = () => handle.close();
+      io.stderr.write(`tool-search: MCP server on stdio, mode ${handle.exposure().mode}, ${describeRun(handle.exposure().tools.length)}\n`);
+      await stopped(io.signal, handle.done);
+    } else {
+      const token = flags.token ?? (io.env ?? process.env)[MCP_TOKEN_ENV];
+      // One run up front: downstream servers start now, and their failures are reported before a client connects.
+      const warmup = await kernel.createRun(request);
+      for (const d of warmup.diagnostics) io.stderr.write(`tool-search: ${d.level} ${d.code}${d.plugin ? ` [${d.plugin}]` : ''}: ${d.message}\n`);
+      await warmup.close();
+      const handle = await serveHttp({ ...options, port: flags.http, ...(flags.host ? { host: flags.host } : {}), ...(token ? { token } : {}) });
+      close = () => handle.close();
+      io.stderr.write(`tool-search: MCP server on ${handle.url} (Streamable HTTP), mode ${mode}${token ? ', bearer token required' : ''}; Ctrl-C stops\n`);
+      await stopped(io.signal);
+    }
+  } finally {
+    await close().catch(() => undefined);
+    await kernel.close().catch(() => undefined);
+    restoreConsole();
+  }
+}
+
+function describeRun(tools: number): string {
+  return `${tools} tool${tools === 1 ? '' : 's'} exposed`;
+}
+
+/** Resolves on SIGINT, SIGTERM, the caller's abort, or `done` (the client went away). */
+function stopped(signal: AbortSignal | undefined, done?: Promise<void>): Promise<void> {
+  return new Promise((resolve) => {
+    const finish = () => {
+      process.off('SIGINT', finish);
+      process.off('SIGTERM', finish);
+      signal?.removeEventListener('abort', finish);
+      resolve();
+    };
+    if (signal?.aborted) return finish();
+    process.once('SIGINT', finish);
+    process.once('SIGTERM', finish);
+    signal?.addEventListener('abort', finish, { once: true });
+    void done?.then(finish);
+  });
+}
+
+/** In stdio mode a stray `console.log` in any plugin would corrupt the protocol: send it to stderr. */
+function consoleToStderr(): () => void {
+  const saved = { log: console.log, info: console.info, debug: console.debug };
+  console.log = console.info = console.debug = (...args: unknown[]) => console.error(...args);
+  return () => Object.assign(console, saved);
+}
+
+function stderrLogger(io: CliIO): Logger {
+  const write = (level: string) => (message: string, data?: Record<string, unknown>) =>
+    void io.stderr.write(`tool-search: ${level} ${message}${data && Object.keys(data).length ? ` ${JSON.stringify(data)}` : ''}\n`);
+  return { debug: () => undefined, info: () => undefined, warn: write('warn'), error: write('error') };
+}
+
+function integer(min: number, max: number): (value: string) => number {
+  return (value) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`must be an integer ${min}-${max}`);
+    return n;
+  };
+}

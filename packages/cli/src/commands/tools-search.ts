@@ -1,0 +1,131 @@
+/**
+ * `tool-search tools search|describe|call`: what the search tools would
+ * answer, and one call through the run (policy, validation, guards, approvals).
+ */
+import { InvalidArgumentError, type Command } from 'commander';
+import { UnknownToolError, type Run, type ToolCallOutcome, type ToolDescriptor, type ToolResult } from '@tool-search/kernel';
+import { indexForRun, type SearchResult, type ToolDescription, type ToolIndex } from '@tool-search/search';
+import { CliExit, CliInputError, writeJson, type CliIO } from '../io.js';
+import { withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags, type RunScope } from '../options.js';
+import { toolsGroup } from './tools.js';
+
+export function registerToolSearchCommands(program: Command, io: CliIO): void {
+  const tools = toolsGroup(program);
+
+  runCommand(tools.command('search').argument('<query>', 'what the tool should do').description('rank the effective catalog for a query, as tool_search does'))
+    .option('--limit <n>', 'hits to return (capped by tools.toolSearch.maxSearchLimit)', positiveInt)
+    .action(async (query: string, flags: RunFlags & JsonFlag & { limit?: number }) => {
+      await withRun(flags, io, (run, scope) => {
+        const result = searchIndex(run, scope).search(query, flags.limit !== undefined ? { limit: flags.limit } : {});
+        if (flags.json) writeJson(io, result);
+        else io.stdout.write(searchText(result));
+      });
+    });
+
+  runCommand(tools.command('describe').argument('<id>', 'tool id (or name)').description('print one tool with its exact input schema, as tool_describe does')).action(
+    async (id: string, flags: RunFlags & JsonFlag) => {
+      await withRun(flags, io, (run, scope) => {
+        const index = searchIndex(run, scope);
+        const description = index.describe(id) ?? directOnly(run, id);
+        if (!description) throw new UnknownToolError(id, index.suggest(id));
+        if (flags.json) writeJson(io, description);
+        else io.stdout.write(describeText(description));
+      });
+    },
+  );
+
+  runCommand(tools.command('call').argument('<id>', 'tool id (or name)').description('call one tool through the run (policy, argument check, guards, approvals)'))
+    .option('--args <json>', 'the arguments as a JSON object', '{}')
+    .action(async (id: string, flags: RunFlags & JsonFlag & { args: string }) => {
+      const args = parseArgs(flags.args);
+      await withRun(flags, io, async (run) => {
+        const outcome = await run.call(id, args, { origin: 'api' });
+        printOutcome(io, outcome, flags.json === true);
+        if (outcome.status !== 'ok' || outcome.result.isError) throw new CliExit(1);
+      });
+    });
+}
+
+function runCommand(command: Command): Command {
+  return withClientToolsOption(withJsonOption(withRunOptions(command)));
+}
+
+/** The same index the modes use, with the config's limits. */
+function searchIndex(run: Run, { preset }: RunScope): ToolIndex {
+  const { searchDefaultLimit, maxSearchLimit } = preset.toolSearch;
+  return indexForRun(run, { searchDefaultLimit, maxSearchLimit });
+}
+
+/** Direct-only tools are in the catalog but never in the search index; describe them anyway. */
+function directOnly(run: Run, idOrName: string): ToolDescription | undefined {
+  const tool = run.catalog.find((t) => t.id === idOrName) ?? run.catalog.find((t) => t.name === idOrName);
+  return tool ? describeDescriptor(tool) : undefined;
+}
+
+function describeDescriptor(tool: ToolDescriptor): ToolDescription {
+  return {
+    id: tool.id,
+    name: tool.name,
+    source: tool.source,
+    owner: tool.owner,
+    ...(tool.title !== undefined ? { title: tool.title } : {}),
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
+    ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+  };
+}
+
+function positiveInt(value: string): number {
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a positive integer');
+  return n;
+}
+
+function parseArgs(text: string): Record<string, unknown> {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new CliInputError(`--args is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new CliInputError('--args must be a JSON object');
+  return parsed as Record<string, unknown>;
+}
+
+function searchText(result: SearchResult): string {
+  if (result.hits.length === 0) return `no tools match "${result.query}"\n`;
+  const lines = result.hits.map((hit) => `${hit.id}  ${hit.input}\n    ${hit.summary}`);
+  if (result.truncated) lines.push('(more hits were cut; raise --limit or refine the query)');
+  return `${lines.join('\n')}\n`;
+}
+
+function describeText(tool: ToolDescription): string {
+  return [`${tool.id} (${tool.source}, owner ${tool.owner})`, tool.description, `input schema: ${JSON.stringify(tool.inputSchema, null, 2)}`].join('\n') + '\n';
+}
+
+function printOutcome(io: CliIO, outcome: ToolCallOutcome, json: boolean): void {
+  if (json) return writeJson(io, outcome);
+  switch (outcome.status) {
+    case 'ok':
+      io.stdout.write(`${resultText(outcome.result)}\n`);
+      if (outcome.result.isError) io.stderr.write(`error: ${outcome.toolId} returned an error result\n`);
+      return;
+    case 'blocked':
+      io.stderr.write(`blocked by ${outcome.by}: ${outcome.reason}\n`);
+      return;
+    case 'error':
+      io.stderr.write(`error ${outcome.error.code}: ${outcome.error.message}\n`);
+      return;
+    case 'pending':
+      io.stderr.write(`pending: ${outcome.name} is a client tool; the client runs it, not the CLI\n`);
+      return;
+  }
+}
+
+function resultText(result: ToolResult): string {
+  const text = result.content
+    .map((part) => (part.type === 'text' ? part.text : part.type === 'resource' ? (part.resource.text ?? part.resource.uri) : `[${part.type}]`))
+    .join('\n');
+  return text || (result.structuredContent !== undefined ? JSON.stringify(result.structuredContent, null, 2) : '');
+}

@@ -1,0 +1,88 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../src/index.js';
+import { smallCatalog } from './helpers.js';
+
+interface Started {
+  url: string;
+  stderr: () => string;
+  stop: () => Promise<number>;
+}
+
+const running: Started[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((gateway) => gateway.stop()));
+});
+
+/** Starts `tool-search gateway` in-process and resolves once it printed its URL. */
+async function startGateway(argv: string[], cwd: string): Promise<Started> {
+  const controller = new AbortController();
+  let stdout = '';
+  let stderr = '';
+  let printed: (url: string) => void = () => {};
+  const url = new Promise<string>((resolve) => (printed = resolve));
+  const exit = runCli(['gateway', ...argv], {
+    stdout: {
+      write: (text: string) => {
+        stdout += text;
+        const match = /http:\/\/\S+\/v1/.exec(stdout);
+        if (match) printed(match[0]);
+      },
+    },
+    stderr: { write: (text: string) => (stderr += text) },
+    cwd,
+    signal: controller.signal,
+  });
+  const first = await Promise.race([url, exit.then((code) => `exited ${code}: ${stderr}`)]);
+  if (!first.startsWith('http')) throw new Error(first);
+  const started = { url: first, stderr: () => stderr, stop: () => (controller.abort(), exit) };
+  running.push(started);
+  return started;
+}
+
+const script = 'tool search qa check target=read args={"path":"notes.txt"}';
+
+describe('gateway', () => {
+  it('answers a chat completion through the mock provider (tools mode) and logs the session', async () => {
+    const cwd = smallCatalog(3, 'gateway: { sessions: { dir: "sessions" } }');
+    const gateway = await startGateway(['--provider-mode', 'mock-openai', '--port', '0', '--mode', 'tools'], cwd);
+    const client = new OpenAI({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0 });
+    const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: script }] });
+    expect(completion.choices[0]?.message.content).toContain('FAKE_TOOL_OK');
+    expect((completion as unknown as { tool_search: { mode: string } }).tool_search.mode).toBe('tools');
+    expect(await gateway.stop()).toBe(0);
+    expect(readdirSync(join(cwd, 'sessions')).some((file) => file.endsWith('.jsonl'))).toBe(true);
+  });
+
+  it('serves the approval queue over HTTP with --approvals http', async () => {
+    const gateway = await startGateway(['--provider-mode', 'mock-openai', '--mode', 'direct', '--approvals', 'http'], smallCatalog(1, 'tools: { approvals: { require: ["read"] } }'));
+    const client = new OpenAI({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0 });
+    const answer = client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: script }] });
+    let pending: { id: string; request: { toolId: string } }[] = [];
+    while (pending.length === 0) {
+      pending = ((await (await fetch(`${gateway.url}/approvals`)).json()) as { approvals: typeof pending }).approvals;
+      if (pending.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(pending[0]?.request.toolId).toBe('core:core:read');
+    const bad = await fetch(`${gateway.url}/approvals/${pending[0]!.id}`, { method: 'POST', body: JSON.stringify({ decision: 'maybe' }) });
+    expect(bad.status).toBe(400);
+    const ok = await fetch(`${gateway.url}/approvals/${pending[0]!.id}`, { method: 'POST', body: JSON.stringify({ decision: 'allow' }) });
+    expect(await ok.json()).toEqual({ id: pending[0]!.id, decision: 'allow' });
+    expect((await answer).choices[0]?.message.content).toContain('FAKE_TOOL_OK');
+    expect((await fetch(`${gateway.url}/approvals/${pending[0]!.id}`, { method: 'POST', body: '{"decision":"allow"}' })).status).toBe(404);
+  });
+
+  it('exits 1 without a provider in the config (no key, no mock)', async () => {
+    let stderr = '';
+    const code = await runCli(['gateway'], { stdout: { write: () => true }, stderr: { write: (text: string) => (stderr += text) }, cwd: smallCatalog(1), env: {} });
+    expect(code).toBe(1);
+    expect(stderr).toContain('/provider');
+  });
+
+  it('exits 2 for an unknown provider mode', async () => {
+    const code = await runCli(['gateway', '--provider-mode', 'real'], { stdout: { write: () => true }, stderr: { write: () => true }, cwd: smallCatalog(1) });
+    expect(code).toBe(2);
+  });
+});
