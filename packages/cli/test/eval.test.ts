@@ -2,8 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { createToolIndex } from '@tool-search/search';
-import { evaluate, loadSnapshot } from '../../search/dist/eval/index.js';
+import { createToolIndex, evaluate, loadSnapshot } from '@tool-search/search';
 import { EVAL_INDEX_OPTIONS } from '../src/commands/eval.js';
 import { cli, folder, smallCatalog } from './helpers.js';
 
@@ -95,16 +94,39 @@ describe('tool-search eval', () => {
 
 const dataDir = resolve(fileURLToPath(new URL('.', import.meta.url)), '../../../../shared/data');
 
+/** The shared sets that load as snapshots, with their queries converted to `{ query, relevant }`. */
+const SHARED = [
+  {
+    name: 'mcp-catalog' as const,
+    catalog: 'mcp-catalog.json',
+    queries: () =>
+      (JSON.parse(readFileSync(join(dataDir, 'mcp-catalog-queries.json'), 'utf8')) as { queries: { query: string; labels: { id: string }[] }[] }).queries.map((q) => ({
+        query: q.query,
+        relevant: q.labels.map((l) => l.id),
+      })),
+  },
+  {
+    name: 'livemcpbench' as const,
+    catalog: 'livemcpbench-retrieval.json',
+    queries: () =>
+      (JSON.parse(readFileSync(join(dataDir, 'livemcpbench-retrieval.json'), 'utf8')) as { queries: { query: string; relevant_ids: string[] }[] }).queries.map((q) => ({
+        query: q.query,
+        relevant: q.relevant_ids,
+      })),
+  },
+];
+
 describe.skipIf(!existsSync(join(dataDir, 'mcp-catalog-queries.json')))('tool-search eval on shared/data', () => {
-  it('prints the benchmark Recall@5 for the MCP catalog and its task queries', async () => {
-    const labeled = JSON.parse(readFileSync(join(dataDir, 'mcp-catalog-queries.json'), 'utf8')) as { queries: { query: string; labels: { id: string }[] }[] };
-    const cwd = folder({ 'q.json': JSON.stringify(labeled.queries.map((q) => ({ query: q.query, relevant: q.labels.map((l) => l.id) }))) });
-    const { code, stdout } = await cli(['eval', '--catalog', join(dataDir, 'mcp-catalog.json'), '--queries', 'q.json', '--json'], cwd);
-    expect(code).toBe(0);
-    // What `npm run bench` computes (bench/src/quality.ts): the same snapshot, index options and metrics.
-    const snapshot = loadSnapshot(dataDir, 'mcp-catalog');
-    const bench = evaluate(createToolIndex(snapshot.descriptors, EVAL_INDEX_OPTIONS), snapshot.queries, { k: 10 }).metrics;
-    const { metrics } = JSON.parse(stdout) as EvalJson;
-    expect(metrics).toEqual({ recallAt1: bench.recallAt1, recallAt5: bench.recallAt5, recallAt10: bench.recallAt10, mrr: bench.mrr });
-  });
+  for (const set of SHARED) {
+    it(`prints the benchmark numbers for ${set.name}`, async () => {
+      const cwd = folder({ 'q.json': JSON.stringify(set.queries()) });
+      const { code, stdout } = await cli(['eval', '--catalog', join(dataDir, set.catalog), '--queries', 'q.json', '--json'], cwd);
+      expect(code).toBe(0);
+      // What `npm run bench` computes (bench/src/quality.ts): the same snapshot, index options and metrics.
+      const snapshot = loadSnapshot(dataDir, set.name);
+      const bench = evaluate(createToolIndex(snapshot.descriptors, EVAL_INDEX_OPTIONS), snapshot.queries, { k: 10 }).metrics;
+      const { metrics } = JSON.parse(stdout) as EvalJson;
+      expect(metrics).toEqual({ recallAt1: bench.recallAt1, recallAt5: bench.recallAt5, recallAt10: bench.recallAt10, mrr: bench.mrr });
+    });
+  }
 });

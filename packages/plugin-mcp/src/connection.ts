@@ -32,6 +32,7 @@ export interface ConnectionSettings {
   readonly connectTimeoutMs: number;
   readonly callTimeoutMs: number;
   readonly logger: Logger;
+  readonly onToolsChanged?: (server: string) => void;
 }
 
 const STDERR_TAIL = 2_000;
@@ -152,6 +153,7 @@ export class ServerConnection {
         // Invalidate synchronously: the notification arrives before the answer of the call that caused it.
         client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
           if (this.opened?.client === client) this.tools = undefined;
+          this.settings.onToolsChanged?.(this.name);
         });
         client.onclose = () => this.onClosed(client);
       },

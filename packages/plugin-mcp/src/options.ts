@@ -33,6 +33,8 @@ export interface McpPluginOptions {
   readonly connectTimeoutMs?: number;
   /** Request timeout of a tool call. Default 60000 ms. */
   readonly callTimeoutMs?: number;
+  /** Called when a server announces `notifications/tools/list_changed` (or its connection closes): the next run will list again. */
+  readonly onToolsChanged?: (server: string) => void;
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 8_000;

@@ -18,10 +18,16 @@ export interface McpPlugin extends KernelPlugin {
 }
 
 export function mcpPlugin(options: McpPluginOptions): McpPlugin {
-  const parsed = parseMcpOptions(options);
+  // The callback is not data: validate the rest, keep the function as given.
+  const { onToolsChanged, ...data } = options ?? ({} as McpPluginOptions);
+  if (onToolsChanged !== undefined && typeof onToolsChanged !== 'function') {
+    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, '@tool-search/plugin-mcp option onToolsChanged must be a function', { plugin: MCP_PLUGIN_NAME });
+  }
+  const parsed = parseMcpOptions(data);
   const settings = {
     connectTimeoutMs: parsed.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     callTimeoutMs: parsed.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+    ...(onToolsChanged ? { onToolsChanged } : {}),
   };
   const connections: ServerConnection[] = [];
 

@@ -10,9 +10,10 @@ function listings(outcome: ToolCallOutcome): unknown {
 
 describe('the MCP tool list', () => {
   let kernel: Kernel;
+  const changed: string[] = [];
 
   beforeAll(() => {
-    kernel = createKernel({ plugins: [mcpPlugin({ servers: { dyn: fixture('dynamic') } })] });
+    kernel = createKernel({ plugins: [mcpPlugin({ servers: { dyn: fixture('dynamic') }, onToolsChanged: (server) => changed.push(server) })] });
   });
   afterAll(() => kernel.close());
 
@@ -33,6 +34,7 @@ describe('the MCP tool list', () => {
     expect(run.tool('mcp:dyn:added_1')).toBeUndefined();
 
     const next = await kernel.createRun();
+    expect(changed).toContain('dyn');
     expect(next.tool('mcp:dyn:added_1')).toMatchObject({ source: 'mcp', owner: 'dyn' });
     expect(listings(await next.call('mcp:dyn:list_count', {}))).toBe(2);
   });

@@ -30,6 +30,8 @@ export interface PresetOptions {
   /** Extra plugins appended after the preset's own (they may `dependsOn` preset plugins). */
   readonly plugins?: readonly KernelPlugin[];
   readonly logger?: Logger;
+  /** Called when a downstream MCP server announces a changed tool list (the MCP server front end re-lists at once). */
+  readonly onMcpToolsChanged?: (server: string) => void;
 }
 
 export interface Preset {
@@ -42,7 +44,7 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
   const toolSearch = resolveToolSearch(config.tools?.toolSearch);
   const plugins: KernelPlugin[] = [
     policyPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {} }),
-    ...sources(config),
+    ...sources(config, options),
     clientToolsPlugin(),
     toolsModePlugin({ searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit }),
     directoryModePlugin({
@@ -69,7 +71,7 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
 }
 
 /** With no `plugins` and no `mcp` in the config, the built-in default is the fake catalog. */
-function sources(config: ToolSearchConfig): KernelPlugin[] {
+function sources(config: ToolSearchConfig, options: PresetOptions): KernelPlugin[] {
   const out: KernelPlugin[] = [];
   for (const id of Object.keys(config.plugins ?? {})) {
     if (!KNOWN_PLUGINS.includes(id)) {
@@ -84,6 +86,6 @@ function sources(config: ToolSearchConfig): KernelPlugin[] {
   if (fake || (!hasPlugins && Object.keys(servers).length === 0)) {
     out.push(fakeCatalogPlugin({ tools: fake?.tools ?? DEFAULT_FAKE_CATALOG.tools, core: fake?.core ?? DEFAULT_FAKE_CATALOG.core }));
   }
-  if (Object.keys(servers).length) out.push(mcpPlugin({ servers }));
+  if (Object.keys(servers).length) out.push(mcpPlugin({ servers, ...(options.onMcpToolsChanged ? { onToolsChanged: options.onMcpToolsChanged } : {}) }));
   return out;
 }

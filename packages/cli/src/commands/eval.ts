@@ -10,9 +10,7 @@ import path from 'node:path';
 import type { Command } from 'commander';
 import type { ToolDescriptor } from '@tool-search/kernel';
 import { readSnapshotFile, snapshotDescriptors } from '@tool-search/plugin-snapshot';
-import { createToolIndex } from '@tool-search/search';
-// The metrics of @tool-search/search (src/eval); read from its build output until the package exports them.
-import { evaluate, type EvalQuery, type Evaluation, type Retriever } from '../../../search/dist/eval/index.js';
+import { createToolIndex, evaluate, type EvalQuery, type Evaluation, type Retriever } from '@tool-search/search';
 import { CliInputError, writeJson, type CliIO } from '../io.js';
 import { withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
 
@@ -54,7 +52,7 @@ export function registerEvalCommands(program: Command, io: CliIO): void {
     } else {
       await withRun(flags, io, (run) => report(run.catalog.filter((tool) => tool.catalogMode === 'catalog'), form));
     }
-    if (queries.dropped > 0) io.stderr.write(`note: ${queries.dropped} queries without relevant ids were not scored\n`);
+    if (queries.dropped > 0) io.stderr.write(`note: ${queries.dropped} ${queries.dropped === 1 ? 'query' : 'queries'} without relevant ids not scored\n`);
   });
 }
 
@@ -217,5 +215,5 @@ function parseLimit(value: string | undefined): number {
 function warnUnknown(io: CliIO, queries: readonly EvalQuery[], known: ReadonlySet<string>): void {
   const unknown = [...new Set(queries.flatMap((q) => q.relevant.filter((id) => !known.has(id))))];
   if (unknown.length === 0) return;
-  io.stderr.write(`warning: ${unknown.length} relevant ids are not in the catalog (they count as misses): ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ', …' : ''}\n`);
+  io.stderr.write(`warning: ${unknown.length} relevant id(s) not in the catalog (they count as misses): ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ', …' : ''}\n`);
 }

@@ -6,7 +6,7 @@
  * SIGTERM or `io.signal`; closing the kernel ends downstream server processes.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { Logger } from '@tool-search/kernel';
+import type { Diagnostic, Logger } from '@tool-search/kernel';
 import type { McpMode } from '@tool-search/mcp-server';
 import type { CliIO } from '../io.js';
 import { createCliKernel, loadCliConfig, runRequest, withRunOptions, type RunFlags } from '../options.js';
@@ -39,28 +39,41 @@ export function registerServeCommands(program: Command, io: CliIO): void {
 async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
   const { config } = await loadCliConfig(flags, io);
   const request = await runRequest(flags, io);
-  const { serveHttp, serveStdio } = await import('@tool-search/mcp-server');
+  const { elicitationApprovals, serveHttp, serveStdio } = await import('@tool-search/mcp-server');
   const logger = stderrLogger(io);
-  // stdin is the MCP pipe in stdio mode: approvals are never prompted for there (calls that need one are denied).
-  const { kernel, toolSearch } = await createCliKernel(config, io, { approve: async () => 'deny', logger });
+  // Approvals go to the MCP client's user (elicitation), never to a terminal prompt: stdin is the MCP pipe in stdio mode.
+  // A client that cannot be asked gets a deny.
+  const approvals = elicitationApprovals();
+  // A downstream `list_changed` re-lists at once instead of waiting for the refresh timer.
+  const listeners = new Set<() => void>();
+  const onCatalogChange = (listener: () => void) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  };
+  const { kernel, toolSearch } = await createCliKernel(config, io, {
+    approve: approvals.approve,
+    logger,
+    onMcpToolsChanged: () => listeners.forEach((listener) => listener()),
+  });
   const mode: McpMode = flags.mode ?? (SERVE_MCP_MODES.find((m) => m === toolSearch.mode && toolSearch.enabled) ?? 'tools');
-  const options = { kernel, mode, request, logger, ...(flags.refresh !== undefined ? { refreshIntervalMs: flags.refresh } : {}) };
+  const options = { kernel, mode, request, logger, approvals, onCatalogChange, ...(flags.refresh !== undefined ? { refreshIntervalMs: flags.refresh } : {}) };
   const restoreConsole = flags.http === undefined ? consoleToStderr() : () => undefined;
   let close: () => Promise<void> = async () => undefined;
   try {
     if (flags.http === undefined) {
       const handle = await serveStdio(options);
       close = () => handle.close();
+      printDiagnostics(io, handle.diagnostics());
       io.stderr.write(`tool-search: MCP server on stdio, mode ${handle.exposure().mode}, ${describeRun(handle.exposure().tools.length)}\n`);
       await stopped(io.signal, handle.done);
     } else {
       const token = flags.token ?? (io.env ?? process.env)[MCP_TOKEN_ENV];
-      // One run up front: downstream servers start now, and their failures are reported before a client connects.
-      const warmup = await kernel.createRun(request);
-      for (const d of warmup.diagnostics) io.stderr.write(`tool-search: ${d.level} ${d.code}${d.plugin ? ` [${d.plugin}]` : ''}: ${d.message}\n`);
-      await warmup.close();
       const handle = await serveHttp({ ...options, port: flags.http, ...(flags.host ? { host: flags.host } : {}), ...(token ? { token } : {}) });
       close = () => handle.close();
+      // One run up front: downstream servers start now, and their failures are reported before the URL is.
+      const warmup = await kernel.createRun(request);
+      printDiagnostics(io, warmup.diagnostics);
+      await warmup.close();
       io.stderr.write(`tool-search: MCP server on ${handle.url} (Streamable HTTP), mode ${mode}${token ? ', bearer token required' : ''}; Ctrl-C stops\n`);
       await stopped(io.signal);
     }
@@ -69,6 +82,10 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
     await kernel.close().catch(() => undefined);
     restoreConsole();
   }
+}
+
+function printDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[]): void {
+  for (const d of diagnostics) io.stderr.write(`tool-search: ${d.level} ${d.code}${d.plugin ? ` [${d.plugin}]` : ''}: ${d.message}\n`);
 }
 
 function describeRun(tools: number): string {

@@ -1,0 +1,8 @@
+// The public surface of @tool-search/mcp-server: named exports only.
+export { createToolSearchMcpServer, DEFAULT_REFRESH_INTERVAL_MS, MCP_MODES } from './server.js';
+export type { McpMode, ToolSearchMcpOptions, ToolSearchMcpServer } from './server.js';
+export { toCallToolResult } from './result.js';
+export { serveStdio, serveHttp } from './transports.js';
+export { elicitationApprovals } from './approvals.js';
+export type { ElicitationApprovals, ElicitedApprovalRequest } from './approvals.js';
+export type { StdioServeOptions, StdioMcpHandle, HttpServeOptions, HttpMcpHandle } from './transports.js';

@@ -1,0 +1,131 @@
+/**
+ * Tool Search as one MCP server: it aggregates whatever the kernel's sources
+ * list (MCP servers, plugins) and answers `tools/list` with the exposure of
+ * one mode only (control tools, `tool_search_code`, or the directory's visible
+ * tools, with the directory text as the server's `instructions`). Every
+ * `tools/call` goes through a run: policy, `beforeToolCall` plugins,
+ * telemetry. When the exposure changes (a downstream `list_changed` seen by a
+ * refresh), the client gets `notifications/tools/list_changed`.
+ */
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ToolSearchError, silentLogger, type Diagnostic, type Kernel, type Logger, type RunExposure, type RunRequest } from '@tool-search/kernel';
+import type { ElicitationApprovals } from './approvals.js';
+import { createLiveRun, type LiveRun } from './live-run.js';
+import { errorResult, explainUnavailable, toCallToolResult } from './result.js';
+
+export const MCP_MODES = Object.freeze(['tools', 'code', 'directory'] as const);
+export type McpMode = (typeof MCP_MODES)[number];
+
+export const DEFAULT_REFRESH_INTERVAL_MS = 10_000;
+
+export interface ToolSearchMcpOptions {
+  readonly kernel: Kernel;
+  /** Exposure mode: tools (default), code or directory. */
+  readonly mode?: McpMode;
+  /** Run request fields (agent, provider, model, sandboxed) applied to every run; the session id is one per MCP session. */
+  readonly request?: RunRequest;
+  /** How often the catalog is rebuilt to notice downstream changes (default 10000 ms; 0 = never on a timer). */
+  readonly refreshIntervalMs?: number;
+  /**
+   * Subscribes to "the catalog may have changed" signals (a downstream
+   * `tools/list_changed`); each signal triggers a refresh. Returns an unsubscribe.
+   */
+  readonly onCatalogChange?: (listener: () => void) => () => void;
+  /** Approvals asked of this session's client by elicitation (`elicitationApprovals()`, also given to the preset as `approve`). */
+  readonly approvals?: ElicitationApprovals;
+  readonly name?: string;
+  readonly version?: string;
+  /** Where refresh failures go (never stdout). */
+  readonly logger?: Logger;
+}
+
+export interface ToolSearchMcpServer {
+  readonly server: Server;
+  /** The run session id shared by every run of this MCP session. */
+  readonly sessionId: string;
+  /** The exposure `tools/list` answers with now. */
+  exposure(): RunExposure;
+  /** Diagnostics of the current run (e.g. a downstream server that failed to start). */
+  diagnostics(): readonly Diagnostic[];
+  /** Rebuilds the run; notifies the client when the tool list changed. Returns whether it did. */
+  refresh(): Promise<boolean>;
+  /** Closes the MCP session and its runs (not the kernel: it may serve other sessions). */
+  close(): Promise<void>;
+}
+
+export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): Promise<ToolSearchMcpServer> {
+  const mode = options.mode ?? 'tools';
+  if (!MCP_MODES.includes(mode)) {
+    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, `Unknown MCP exposure mode "${String(mode)}"; use one of ${MCP_MODES.join(', ')}`, {
+      details: { mode, modes: [...MCP_MODES] },
+    });
+  }
+  const logger = options.logger ?? silentLogger;
+  const live: LiveRun = await createLiveRun({ kernel: options.kernel, mode, ...(options.request ? { request: options.request } : {}) });
+  const instructions = live.current.exposure.system;
+  const server = new Server(
+    { name: options.name ?? 'tool-search', version: options.version ?? '0.1.0' },
+    { capabilities: { tools: { listChanged: true } }, ...(instructions ? { instructions } : {}) },
+  );
+  let closed = false;
+
+  async function refresh(force = false): Promise<boolean> {
+    if (closed) return false;
+    const { toolsChanged } = await live.refresh(force);
+    if (toolsChanged && !closed) await server.sendToolListChanged().catch(() => undefined);
+    return toolsChanged;
+  }
+
+  const background = (force = false) =>
+    void refresh(force).catch((error: unknown) => logger.warn(`refresh failed: ${error instanceof Error ? error.message : String(error)}`));
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...live.current.tools] }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: args = {} } = request.params;
+    const result = await live.use(async ({ run, exposure }): Promise<CallToolResult> => {
+      try {
+        const outcome = await exposure.call(name, args, { signal: extra.signal });
+        return explainUnavailable(toCallToolResult(outcome), run.diagnostics);
+      } catch (error) {
+        // Only RUN_CLOSED escapes `exposure.call`: the session is closing.
+        const coded = ToolSearchError.isInstance(error) ? error : undefined;
+        return errorResult(coded?.code ?? ErrorCode.TOOL_EXECUTION_FAILED, error instanceof Error ? error.message : String(error));
+      }
+    });
+    const code = errorCodeOf(result);
+    // A run stopped by a guard (loop circuit breaker) refuses every later call: this call reports the stop, the next ones get a fresh run.
+    if (code === ErrorCode.RUN_STOPPED) background(true);
+    // A downstream server that died or never started: a refresh reconnects it (plugin-mcp reconnects on the next listing).
+    if (code === ErrorCode.MCP_SERVER_UNAVAILABLE) background();
+    return result;
+  });
+
+  const interval = options.refreshIntervalMs ?? DEFAULT_REFRESH_INTERVAL_MS;
+  const timer = interval > 0 ? setInterval(() => background(), interval) : undefined;
+  timer?.unref();
+  const unsubscribe = options.onCatalogChange?.(() => background());
+  const unregister = options.approvals?.register(live.sessionId, server);
+
+  return {
+    server,
+    sessionId: live.sessionId,
+    exposure: () => live.current.exposure,
+    diagnostics: () => live.current.run.diagnostics,
+    refresh: () => refresh(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (timer) clearInterval(timer);
+      unsubscribe?.();
+      unregister?.();
+      await server.close().catch(() => undefined);
+      await live.close();
+    },
+  };
+}
+
+function errorCodeOf(result: CallToolResult): unknown {
+  return result.isError ? (result.structuredContent as { error?: { code?: unknown } } | undefined)?.error?.code : undefined;
+}

@@ -1,0 +1,75 @@
+/**
+ * A real MCP client nobody here wrote: the MCP Inspector's command-line mode
+ * (`@modelcontextprotocol/inspector --cli`) lists and calls our tools, once
+ * from an `mcpServers` config file (the README snippet) and once with the
+ * server command on its command line.
+ */
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_BIN, CLI_BUILT, createWorkspace, type Workspace } from './helpers.js';
+
+const run = promisify(execFile);
+const require = createRequire(import.meta.url);
+const INSPECTOR = join(dirname(require.resolve('@modelcontextprotocol/inspector/package.json')), 'cli', 'build', 'cli.js');
+
+interface McpServersFile {
+  readonly mcpServers: Record<string, { command: string; args: string[] }>;
+}
+
+/** The first JSON block of the README that holds an `mcpServers` entry. */
+function readmeSnippet(): McpServersFile {
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const block = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!).find((body) => body.includes('"mcpServers"'));
+  if (!block) throw new Error('README.md has no mcpServers snippet');
+  return JSON.parse(block) as McpServersFile;
+}
+
+async function inspector(...args: string[]): Promise<unknown> {
+  const { stdout } = await run(process.execPath, [INSPECTOR, '--cli', ...args], { timeout: 30_000 });
+  return JSON.parse(stdout);
+}
+
+describe.skipIf(!CLI_BUILT)('the MCP Inspector (--cli) as a client', () => {
+  let workspace: Workspace;
+  let config: string;
+  let clientConfig: string;
+
+  beforeAll(async () => {
+    workspace = await createWorkspace();
+    const { everything } = workspace.servers();
+    config = await workspace.writeConfig({ mcp: { servers: { everything: everything! } } });
+    // The README's snippet as written, pointed at the built CLI instead of `npx -y tool-search`.
+    const snippet = readmeSnippet();
+    const entry = snippet.mcpServers['tool-search']!;
+    expect(entry.command).toBe('npx');
+    expect(entry.args.slice(0, 5)).toEqual(['-y', 'tool-search', 'serve', 'mcp', '--config']);
+    const args = [CLI_BIN, ...entry.args.slice(2, 5), config];
+    clientConfig = await workspace.writeJson({ mcpServers: { 'tool-search': { command: process.execPath, args } } }, 'mcp-client.json');
+  });
+  afterAll(() => workspace?.remove());
+
+  it('lists the control tools from an mcpServers config', async () => {
+    const listed = (await inspector('--config', clientConfig, '--server', 'tool-search', '--method', 'tools/list')) as { tools: { name: string }[] };
+    expect(listed.tools.map((tool) => tool.name).sort()).toEqual(['tool_call', 'tool_describe', 'tool_search']);
+  });
+
+  it('calls tool_search with the server command on its command line', async () => {
+    const result = (await inspector(process.execPath, CLI_BIN, 'serve', 'mcp', '-c', config, '--method', 'tools/call', '--tool-name', 'tool_search', '--tool-arg', 'query=echo')) as {
+      structuredContent: { hits: { id: string }[] };
+    };
+    expect(result.structuredContent.hits.map((hit) => hit.id)).toContain('mcp:everything:echo');
+  });
+
+  it('calls a downstream tool through tool_call', async () => {
+    const result = (await inspector(
+      '--config', clientConfig, '--server', 'tool-search',
+      '--method', 'tools/call', '--tool-name', 'tool_call', '--tool-arg', 'id=mcp:everything:echo', 'args={"message":"hello inspector"}',
+    )) as { content: { type: string; text: string }[]; isError?: boolean };
+    expect(result.isError).toBeFalsy();
+    expect(result.content[0]?.text).toContain('hello inspector');
+  });
+});

@@ -1,0 +1,27 @@
+#!/usr/bin/env node
+// Checks that every @tool-search/* import in a project's src is declared in its
+// package.json and referenced in its tsconfig.build.json (so Nx and tsc -b build in order).
+import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const projects = [...readdirSync('packages').map((d) => join('packages', d)), 'e2e', 'bench'].filter((d) => existsSync(join(d, 'package.json')));
+const walk = (dir) => (existsSync(dir) ? readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)])) : []);
+let problems = 0;
+for (const dir of projects) {
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const declared = new Set(Object.keys({ ...pkg.dependencies, ...pkg.peerDependencies }));
+  const tsconfig = existsSync(join(dir, 'tsconfig.build.json')) ? JSON.parse(readFileSync(join(dir, 'tsconfig.build.json'), 'utf8')) : { references: [] };
+  const refs = new Set((tsconfig.references ?? []).map((r) => r.path.split('/').at(-2)));
+  const used = new Set();
+  for (const file of walk(join(dir, 'src')).filter((f) => f.endsWith('.ts'))) {
+    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from |import\()'(@tool-search\/[a-z0-9-]+)'/g)) used.add(m[1]);
+  }
+  used.delete(pkg.name);
+  for (const name of used) {
+    const short = name.split('/')[1];
+    if (!declared.has(name)) { problems++; console.log(`${dir}: imports ${name} but does not declare it`); }
+    if (!refs.has(short) && short !== 'e2e') { problems++; console.log(`${dir}: imports ${name} but tsconfig.build.json has no reference to it`); }
+  }
+}
+console.log(problems ? `${problems} problems` : 'dependencies consistent');
+process.exit(problems ? 1 : 0);
