@@ -94,6 +94,8 @@ export const ErrorCode = {
   SESSION_LOG_INVALID: 'SESSION_LOG_INVALID',
   /** An approval answer is not 'allow' or 'deny' (`ApprovalQueue#answer`); nothing was decided. */
   APPROVAL_ANSWER_INVALID: 'APPROVAL_ANSWER_INVALID',
+  /** A catalog snapshot file cannot be read or is not a snapshot (`tools: [...]` of named tools); `details` has the file and the entry. */
+  SNAPSHOT_INVALID: 'SNAPSHOT_INVALID',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
