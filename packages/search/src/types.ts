@@ -54,6 +54,8 @@ export interface ToolIndexOptions {
   readonly maxQueryLength?: number;
   /** Serialized response size cap in bytes (default 16 KiB). */
   readonly maxResponseBytes?: number;
+  /** Queries per batch search; later ones are dropped and the batch is marked truncated (default 10). */
+  readonly maxBatchQueries?: number;
 }
 
 export interface ToolIndex {

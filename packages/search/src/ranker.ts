@@ -1,0 +1,172 @@
+/**
+ * Ranking policy on top of the BM25F engine: field weights, query expansion
+ * with synonyms, a lift for tools of a server whose tools as a whole match the
+ * query, intent alignment (read vs write verbs), and the exact-match tier.
+ * Ordering is total: tier, score, then id. Weights were tuned on the
+ * mcp-catalog queries and checked on held-out sets (README).
+ */
+import type { ToolDescriptor } from '@tool-search/kernel';
+import { buildEngine, type FieldSpec } from './engine.js';
+import { docText } from './doc-text.js';
+import { queryIntent, termIntent, toolIntent, type Intent } from './intent.js';
+import { expand } from './synonyms.js';
+import { terms, words } from './tokenize.js';
+import { createVocabulary } from './vocabulary.js';
+
+export interface Ranker {
+  /** Doc indices, best first, at most `k`. Empty for an empty or stopword-only query. */
+  rank(query: string, k: number): number[];
+}
+
+export interface RankingConfig {
+  readonly k1: number;
+  readonly fields: Readonly<Record<'name' | 'title' | 'owner' | 'description' | 'params', FieldSpec>>;
+  /** Query weight of a synonym relative to a word the user typed. */
+  readonly synonymWeight: number;
+  /** Synonyms found in more than this share of tools are skipped: they add cost, not signal. */
+  readonly synonymMaxDf: number;
+  /** Score multiplier for a tool whose intent matches the query's, and for one that contradicts it. */
+  readonly intent: { readonly match: number; readonly conflict: number };
+  /** How much a matching server (all its tools' text as one document) lifts its tools. */
+  readonly server: number;
+  readonly serverFields: Readonly<Record<'owner' | 'names' | 'leads', FieldSpec>>;
+}
+
+export const RANKING: RankingConfig = {
+  k1: 1.2,
+  fields: {
+    name: { weight: 3, b: 0.3 },
+    title: { weight: 1.5, b: 0.5 },
+    owner: { weight: 2, b: 0.3 },
+    description: { weight: 1, b: 0.75 },
+    params: { weight: 0.4, b: 0.5 },
+  },
+  synonymWeight: 0.3,
+  synonymMaxDf: 0.2,
+  intent: { match: 1.2, conflict: 0.9 },
+  server: 1,
+  serverFields: {
+    owner: { weight: 3, b: 0.3 },
+    names: { weight: 1, b: 0.75 },
+    leads: { weight: 0.5, b: 0.75 },
+  },
+};
+
+export function createRanker(tools: readonly ToolDescriptor[], config: RankingConfig = RANKING): Ranker {
+  const exact = new Map<string, number[]>();
+  const intents: (Intent | undefined)[] = [];
+  const owners = new Map<string, number>();
+  const ownerOf: number[] = [];
+  const ownerDocs: { owner: number[]; names: number[]; leads: number[] }[] = [];
+  const vocab = createVocabulary();
+  const addExact = (key: string, doc: number): void => {
+    const list = exact.get(key);
+    if (list) list.push(doc);
+    else exact.set(key, [doc]);
+  };
+  const docs = tools.map((tool, i) => {
+    const nameKey = tool.name.toLowerCase();
+    const idKey = tool.id.toLowerCase();
+    addExact(nameKey, i);
+    if (idKey !== nameKey) addExact(idKey, i);
+    const text = docText(tool);
+    const name = vocab.ids(text.name);
+    const title = vocab.ids(text.title);
+    const lead = vocab.ids(text.lead);
+    // Intent from the name's verbs (get/list/create…), else from the first word of the description.
+    intents.push(toolIntent(name, lead, (id) => termIntent(vocab.term(id))));
+    let o = owners.get(tool.owner);
+    if (o === undefined) {
+      owners.set(tool.owner, (o = owners.size));
+      ownerDocs.push({ owner: vocab.ids(text.owner), names: [], leads: [] });
+    }
+    ownerOf.push(o);
+    const od = ownerDocs[o]!;
+    for (const term of name) od.names.push(term);
+    for (const term of lead) od.leads.push(term);
+    return {
+      name,
+      title,
+      owner: ownerDocs[o]!.owner,
+      description: lead.concat(vocab.idsOf(text.rest)),
+      params: vocab.idsOf(text.params),
+    };
+  });
+  const engine = buildEngine(docs, vocab.size, { k1: config.k1, fields: config.fields });
+  const serverEngine = config.server > 0 ? buildEngine(ownerDocs, vocab.size, { k1: config.k1, fields: config.serverFields }) : undefined;
+  const ids = tools.map((tool) => tool.id);
+  const byId = (a: number, b: number): number => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0);
+  const scores = new Float64Array(tools.length);
+  const touchedDocs = new Int32Array(tools.length);
+  const serverScores = new Float64Array(ownerDocs.length);
+  const touchedServers = new Int32Array(ownerDocs.length);
+  const maxDf = Math.max(1, config.synonymMaxDf * tools.length);
+
+  return {
+    rank(query, k) {
+      const first = [...(exact.get(query.trim().toLowerCase()) ?? [])].sort(byId);
+      // Lowercased first: a brand typed "GitHub" stays one word instead of also matching "git".
+      const lowered = query.toLowerCase();
+      const weights = queryWeights(lowered);
+      if (weights.size === 0 || k <= 0) return first.slice(0, Math.max(k, 0));
+      const touched = touchedDocs.subarray(0, engine.score(weights, scores, touchedDocs));
+      try {
+        adjust(touched, weights, lowered);
+        return [...first, ...topK(touched, scores, k, byId, new Set(first))].slice(0, k);
+      } finally {
+        // The accumulator is shared across queries: leave it all zero.
+        for (const doc of touched) scores[doc] = 0;
+      }
+    },
+  };
+
+  /** Term id -> query weight: typed terms 1 (repeats add up), synonyms `synonymWeight` unless too common. */
+  function queryWeights(lowered: string): Map<number, number> {
+    const weights = new Map<number, number>();
+    const queryTerms = terms(lowered);
+    for (const term of queryTerms) {
+      const id = vocab.idOf(term);
+      if (id !== undefined) weights.set(id, (weights.get(id) ?? 0) + 1);
+    }
+    for (const [term, weight] of expand(queryTerms)) {
+      const id = vocab.idOf(term);
+      if (id !== undefined && !weights.has(id) && engine.df(id) <= maxDf) weights.set(id, weight * config.synonymWeight);
+    }
+    return weights;
+  }
+
+  /** Server lift and intent alignment, in place on the touched docs' scores. */
+  function adjust(touched: Int32Array, weights: ReadonlyMap<number, number>, lowered: string): void {
+    if (serverEngine) {
+      const servers = touchedServers.subarray(0, serverEngine.score(weights, serverScores, touchedServers));
+      let max = 0;
+      for (const s of servers) max = Math.max(max, serverScores[s]!);
+      if (max > 0) for (const doc of touched) scores[doc]! *= 1 + (config.server * serverScores[ownerOf[doc]!]!) / max;
+      for (const s of servers) serverScores[s] = 0;
+    }
+    const intent = queryIntent(words(lowered));
+    if (!intent) return;
+    for (const doc of touched) {
+      const own = intents[doc];
+      if (own) scores[doc]! *= own === intent ? config.intent.match : config.intent.conflict;
+    }
+  }
+}
+
+/** The best `k` of `docs` by score then id, without sorting all of them. */
+function topK(docs: Int32Array, scores: Float64Array, k: number, byId: (a: number, b: number) => number, skip: ReadonlySet<number>): number[] {
+  const better = (a: number, b: number): boolean => scores[a]! > scores[b]! || (scores[a] === scores[b] && byId(a, b) < 0);
+  const best: number[] = [];
+  for (const doc of docs) {
+    if (scores[doc]! <= 0 || skip.has(doc)) continue;
+    if (best.length === k && !better(doc, best[k - 1]!)) continue;
+    let i = best.length === k ? k - 1 : best.length;
+    while (i > 0 && better(doc, best[i - 1]!)) {
+      best[i] = best[i - 1]!;
+      i--;
+    }
+    best[i] = doc;
+  }
+  return best;
+}
+

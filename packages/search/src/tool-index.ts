@@ -1,0 +1,161 @@
+/**
+ * `createToolIndex`: the search, describe and suggest surface every exposure
+ * mode shares. The index is built lazily on the first search, so a run that
+ * never searches pays nothing, and it only ever sees the descriptors it was
+ * given (the run's effective catalog).
+ */
+import { suggestIds, type ToolDescriptor } from '@tool-search/kernel';
+import { createRanker, type Ranker } from './ranker.js';
+import { sanitize, signature, summarize } from './signature.js';
+import type { BatchSearchResult, SearchHit, SearchOptions, SearchResult, ToolDescription, ToolIndex, ToolIndexOptions } from './types.js';
+
+export const DEFAULTS = {
+  searchDefaultLimit: 8,
+  maxSearchLimit: 20,
+  maxQueryLength: 500,
+  maxResponseBytes: 16 * 1024,
+  maxBatchQueries: 10,
+} as const;
+
+/**
+ * The part of an index every view over the same catalog shares: the tools,
+ * the lookups, the ranker (built on first use) and the rendered hits.
+ */
+export interface IndexCore {
+  readonly tools: readonly ToolDescriptor[];
+  lookup(idOrName: string): ToolDescriptor | undefined;
+  ranker(): Ranker;
+  hitFor(tool: ToolDescriptor): { readonly hit: SearchHit; readonly bytes: number };
+}
+
+export function createToolIndex(descriptors: readonly ToolDescriptor[], options: ToolIndexOptions = {}): ToolIndex {
+  return indexView(createIndexCore(descriptors), options);
+}
+
+export function createIndexCore(descriptors: readonly ToolDescriptor[]): IndexCore {
+  const tools = dedupe(descriptors);
+  const byId = new Map(tools.map((tool) => [tool.id, tool]));
+  const byName = new Map<string, ToolDescriptor>();
+  for (const tool of tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+  // Hits and their serialized sizes, made once per tool on first use.
+  const hits = new Map<string, { readonly hit: SearchHit; readonly bytes: number }>();
+  let ranker: Ranker | undefined;
+  return {
+    tools,
+    lookup: (idOrName) => (typeof idOrName === 'string' ? (byId.get(idOrName) ?? byName.get(idOrName)) : undefined),
+    ranker: () => (ranker ??= createRanker(tools)),
+    hitFor(tool) {
+      let entry = hits.get(tool.id);
+      if (!entry) {
+        const hit = { id: tool.id, name: tool.name, source: tool.source, owner: tool.owner, summary: summarize(tool.description), input: signature(tool.inputSchema) };
+        entry = { hit, bytes: byteLength(JSON.stringify(hit)) };
+        hits.set(tool.id, entry);
+      }
+      return entry;
+    },
+  };
+}
+
+/** A `ToolIndex` with its own limits over a shared core. */
+export function indexView(core: IndexCore, options: ToolIndexOptions): ToolIndex {
+  const { tools } = core;
+  const settings = resolveOptions(options);
+
+  const searchOne = (raw: string, limit: number, budget: number): SearchResult => {
+    const query = typeof raw === 'string' ? raw.slice(0, settings.maxQueryLength) : '';
+    const ranked = core.ranker().rank(query, limit + 1);
+    const shown = sanitize(query);
+    const out: SearchHit[] = [];
+    // The whole serialized result counts: envelope, query and hits.
+    let bytes = byteLength(JSON.stringify({ query: shown, hits: [], truncated: false })) + 1;
+    let truncated = ranked.length > limit;
+    for (const doc of ranked.slice(0, limit)) {
+      const { hit, bytes: size } = core.hitFor(tools[doc]!);
+      if (bytes + size + 1 > budget) {
+        truncated = true;
+        break;
+      }
+      bytes += size + 1;
+      out.push(hit);
+    }
+    return { query: shown, hits: out, truncated };
+  };
+
+  function search(query: string, searchOptions?: SearchOptions): SearchResult;
+  function search(queries: readonly string[], searchOptions?: SearchOptions): BatchSearchResult;
+  function search(input: string | readonly string[], searchOptions: SearchOptions = {}): SearchResult | BatchSearchResult {
+    const limit = clampLimit(searchOptions.limit, settings);
+    if (typeof input === 'string') return searchOne(input, limit, settings.maxResponseBytes);
+    const queries = Array.isArray(input) ? input.slice(0, settings.maxBatchQueries) : [];
+    // Each query gets an equal share of the byte budget, so one greedy query cannot starve the rest.
+    const budget = Math.floor((settings.maxResponseBytes - BATCH_ENVELOPE) / Math.max(queries.length, 1));
+    const results = queries.map((query) => searchOne(query, limit, budget));
+    const cut = (Array.isArray(input) && input.length > queries.length) || results.some((result) => result.truncated);
+    return { results, truncated: cut };
+  }
+
+  return {
+    size: tools.length,
+    search,
+    describe(idOrName) {
+      const tool = core.lookup(idOrName);
+      return tool ? describeTool(tool) : undefined;
+    },
+    suggest(idOrName) {
+      if (typeof idOrName !== 'string') return [];
+      const requested = idOrName.slice(0, settings.maxQueryLength);
+      // Edit distance over the tools that share a word with the request; the whole catalog only when none do.
+      const candidates = core.ranker().rank(requested, SUGGEST_CANDIDATES).map((doc) => tools[doc]!);
+      return suggestIds(requested, candidates.length >= 3 ? candidates : tools, 3);
+    },
+  };
+}
+
+function describeTool(tool: ToolDescriptor): ToolDescription {
+  return {
+    id: tool.id,
+    name: tool.name,
+    source: tool.source,
+    owner: tool.owner,
+    ...(tool.title !== undefined ? { title: tool.title } : {}),
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
+    ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+  };
+}
+
+/** Tools ranked for a miss before edit distance picks the closest three. */
+const SUGGEST_CANDIDATES = 30;
+
+/** `{"results":[],"truncated":false}` plus separators. */
+const BATCH_ENVELOPE = 40;
+
+type Settings = { -readonly [K in keyof typeof DEFAULTS]: number };
+
+function resolveOptions(options: ToolIndexOptions): Settings {
+  const pick = (value: number | undefined, fallback: number, min: number): number =>
+    typeof value === 'number' && Number.isFinite(value) ? Math.max(min, Math.floor(value)) : fallback;
+  const maxSearchLimit = pick(options.maxSearchLimit, DEFAULTS.maxSearchLimit, 1);
+  return {
+    maxSearchLimit,
+    searchDefaultLimit: Math.min(pick(options.searchDefaultLimit, DEFAULTS.searchDefaultLimit, 1), maxSearchLimit),
+    maxQueryLength: pick(options.maxQueryLength, DEFAULTS.maxQueryLength, 1),
+    maxResponseBytes: pick(options.maxResponseBytes, DEFAULTS.maxResponseBytes, 64),
+    maxBatchQueries: pick(options.maxBatchQueries, DEFAULTS.maxBatchQueries, 1),
+  };
+}
+
+function clampLimit(limit: number | undefined, settings: Settings): number {
+  if (typeof limit !== 'number' || !Number.isFinite(limit)) return settings.searchDefaultLimit;
+  return Math.min(Math.max(Math.floor(limit), 1), settings.maxSearchLimit);
+}
+
+function dedupe(descriptors: readonly ToolDescriptor[]): ToolDescriptor[] {
+  const seen = new Set<string>();
+  return descriptors.filter((tool) => !seen.has(tool.id) && (seen.add(tool.id), true));
+}
+
+function byteLength(text: string): number {
+  return Buffer.byteLength(text, 'utf8');
+}

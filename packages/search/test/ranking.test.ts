@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { createToolIndex } from '../src/index.js';
+import { tool } from './helpers/tools.js';
+
+const names = (index: ReturnType<typeof createToolIndex>, query: string): string[] => index.search(query).hits.map((hit) => hit.name);
+
+describe('ranking', () => {
+  it('matches everyday synonyms (folder -> directory)', () => {
+    const index = createToolIndex([tool('list_directory', 'List the entries of a directory.'), tool('read_file', 'Read a file.')]);
+    expect(names(index, 'what is in this folder')[0]).toBe('list_directory');
+  });
+
+  it('stems, so plurals and -ing forms match', () => {
+    const index = createToolIndex([tool('manage_labels', 'Manage labels on an issue.'), tool('read_file', 'Read a file.')]);
+    expect(names(index, 'labelling')[0]).toBe('manage_labels');
+  });
+
+  it('prefers a read tool for a question and a write tool for an order', () => {
+    const index = createToolIndex([
+      tool('create_issue', 'Create an issue in the tracker.'),
+      tool('get_issue', 'Get an issue from the tracker.'),
+    ]);
+    expect(names(index, 'which issue is in the tracker')[0]).toBe('get_issue');
+    expect(names(index, 'add an issue to the tracker')[0]).toBe('create_issue');
+  });
+
+  it('lifts the tools of a server the query names', () => {
+    const index = createToolIndex([
+      tool('send_message', 'Send a message to a channel.', { type: 'object' }, { owner: 'discord' }),
+      tool('send_message', 'Send a message to a channel.', { type: 'object' }, { owner: 'slack' }),
+    ]);
+    expect(index.search('send a message on slack').hits[0]?.owner).toBe('slack');
+    expect(index.search('send a message on discord').hits[0]?.owner).toBe('discord');
+  });
+
+  it('ignores example code and URLs pasted into descriptions', () => {
+    const index = createToolIndex([
+      tool('get_account', 'Get the account.\n```json\n{"invoice": "acme", "github_url": "https://github.com/acme"}\n```'),
+      tool('list_invoices', 'List invoices.'),
+    ]);
+    expect(names(index, 'invoice')).toEqual(['list_invoices']);
+    expect(names(index, 'github')).toEqual([]);
+  });
+
+  it('matches parameter names and descriptions', () => {
+    const index = createToolIndex([
+      tool('run', 'Run a job.', { type: 'object', properties: { cron: { type: 'string', description: 'Schedule expression' } } }),
+      tool('stop', 'Stop a job.'),
+    ]);
+    expect(names(index, 'cron schedule')[0]).toBe('run');
+  });
+});
