@@ -4,7 +4,7 @@
  * and unknown keys get a "did you mean" from the keys the schema knows there.
  */
 import { Ajv, type ErrorObject } from 'ajv';
-import { ConfigError } from '@tool-search/kernel';
+import { ConfigError, editDistance } from '@tool-search/kernel';
 import { configSchema } from './schema.js';
 import type { ConfigIssue, ToolSearchConfig } from './types.js';
 
@@ -81,7 +81,7 @@ export function closest(key: string, known: readonly string[]): string | undefin
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const candidate of known) {
-    const distance = levenshtein(key.toLowerCase(), candidate.toLowerCase());
+    const distance = editDistance(key.toLowerCase(), candidate.toLowerCase());
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;
@@ -90,14 +90,3 @@ export function closest(key: string, known: readonly string[]): string | undefin
   return best !== undefined && bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
 }
 
-function levenshtein(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
-}

@@ -14,7 +14,7 @@ export { createExposure, directTool } from './exposure.js';
 export type { RunExposure, ExposureToolView, OpenAIFunctionTool, AnthropicTool } from './exposure.js';
 export { createProviderNameMap, PROVIDER_NAME_PATTERN } from './provider-names.js';
 export type { ProviderNameMap } from './provider-names.js';
-export { suggestIds } from './suggest.js';
+export { suggestIds, editDistance } from './suggest.js';
 export { compileToolSchema, checkSchema, toSchemaIssues } from './schema.js';
 export type { SchemaIssue } from './schema.js';
 export type {

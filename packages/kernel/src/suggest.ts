@@ -7,7 +7,7 @@ export function suggestIds(requested: string, tools: readonly ToolDescriptor[], 
   return tools
     .map((tool) => {
       const name = tool.name.toLowerCase();
-      const distance = Math.min(levenshtein(wanted, name), levenshtein(wanted, tool.id.toLowerCase()));
+      const distance = Math.min(editDistance(wanted, name), editDistance(wanted, tool.id.toLowerCase()));
       const shared = tokens(`${tool.id} ${tool.name}`.toLowerCase()).filter((token) => wantedTokens.has(token)).length;
       return { id: tool.id, score: shared * 2 - distance / Math.max(wanted.length, 1) };
     })
@@ -20,7 +20,8 @@ function tokens(text: string): string[] {
   return text.split(/[^a-z0-9]+/).filter(Boolean);
 }
 
-function levenshtein(a: string, b: string): number {
+/** Edit distance (Levenshtein); long strings are compared by length only, so a hostile name costs little. */
+export function editDistance(a: string, b: string): number {
   if (a === b) return 0;
   if (a.length > 200 || b.length > 200) return Math.abs(a.length - b.length) + Math.min(a.length, b.length);
   let previous = Array.from({ length: b.length + 1 }, (_, i) => i);

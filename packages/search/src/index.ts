@@ -1,5 +1,5 @@
 // The public surface of @tool-search/search: named exports only.
-export { createToolIndex } from './tool-index.js';
+export { createToolIndex, describeTool } from './tool-index.js';
 export { indexForRun } from './index-for-run.js';
 export type {
   BatchSearchResult,

@@ -111,7 +111,8 @@ export function indexView(core: IndexCore, options: ToolIndexOptions): ToolIndex
   };
 }
 
-function describeTool(tool: ToolDescriptor): ToolDescription {
+/** The full description `describe` returns: the exact schemas, no ranking data. */
+export function describeTool(tool: ToolDescriptor): ToolDescription {
   return {
     id: tool.id,
     name: tool.name,

@@ -4,7 +4,7 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { UnknownToolError, type Run, type ToolCallOutcome, type ToolDescriptor, type ToolResult } from '@tool-search/kernel';
-import { indexForRun, type SearchResult, type ToolDescription, type ToolIndex } from '@tool-search/search';
+import { describeTool, indexForRun, type SearchResult, type ToolDescription, type ToolIndex } from '@tool-search/search';
 import { CliExit, CliInputError, writeJson, type CliIO } from '../io.js';
 import { withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags, type RunScope } from '../options.js';
 import { toolsGroup } from './tools.js';
@@ -59,21 +59,7 @@ function searchIndex(run: Run, { preset }: RunScope): ToolIndex {
 /** Direct-only tools are in the catalog but never in the search index; describe them anyway. */
 function directOnly(run: Run, idOrName: string): ToolDescription | undefined {
   const tool = run.catalog.find((t) => t.id === idOrName) ?? run.catalog.find((t) => t.name === idOrName);
-  return tool ? describeDescriptor(tool) : undefined;
-}
-
-function describeDescriptor(tool: ToolDescriptor): ToolDescription {
-  return {
-    id: tool.id,
-    name: tool.name,
-    source: tool.source,
-    owner: tool.owner,
-    ...(tool.title !== undefined ? { title: tool.title } : {}),
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
-    ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
-  };
+  return tool ? describeTool(tool) : undefined;
 }
 
 function positiveInt(value: string): number {
