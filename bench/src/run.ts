@@ -1,1 +1,23 @@
-export {};
+/**
+ * `npm run bench` entry: runs every benchmark once and writes BENCHMARKS.md
+ * and bench/payload-bytes.svg at the repo root. `--quick` prints a short
+ * summary and writes nothing (the CI smoke runs the same code in-process).
+ */
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { runBench } from './bench.js';
+import { payloadChart } from './chart.js';
+import { renderReport, summaryLines } from './report.js';
+
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const COMMAND = 'npm run bench';
+
+const quick = process.argv.includes('--quick');
+const results = await runBench({ quick, log: (line) => process.stderr.write(`[bench] ${line}\n`) });
+if (quick) {
+  process.stdout.write(`${summaryLines(results).join('\n')}\n`);
+} else {
+  writeFileSync(`${REPO_ROOT}bench/payload-bytes.svg`, payloadChart(results.payload.fake, results.payload.real));
+  writeFileSync(`${REPO_ROOT}BENCHMARKS.md`, renderReport(results, COMMAND));
+  process.stdout.write(`${summaryLines(results).join('\n')}\nwrote BENCHMARKS.md and bench/payload-bytes.svg\n`);
+}

@@ -1,0 +1,99 @@
+/**
+ * One bench run: every measurement side by side in one process, so the
+ * numbers in BENCHMARKS.md share a machine, a load and a Node version.
+ * `quick` is the CI smoke: small sizes, few repetitions, nothing written.
+ */
+import { loadSnapshot } from '@tool-search/search';
+import { defaultDataDir, hasData } from './catalogs.js';
+import { measureCodeMode, type CodeModeResult } from './code-mode.js';
+import { measureLatency, type LatencyRow } from './latency.js';
+import { machineInfo, type MachineInfo } from './machine.js';
+import { measureOverhead, type OverheadResult } from './overhead.js';
+import { measureFakePayload, measureSnapshotPayload, type CatalogPayload } from './payload.js';
+import { measureQuality, type QualityRow } from './quality.js';
+
+export interface BenchOptions {
+  readonly quick?: boolean;
+  readonly dataDir?: string;
+  /** Progress lines (stderr in the CLI entry). */
+  readonly log?: (line: string) => void;
+}
+
+export interface BenchResults {
+  readonly quick: boolean;
+  readonly machine: MachineInfo;
+  readonly dataDir: string;
+  readonly dataPresent: boolean;
+  readonly payload: { readonly fake: readonly CatalogPayload[]; readonly real?: CatalogPayload };
+  readonly quality: readonly QualityRow[];
+  readonly latency: readonly LatencyRow[];
+  readonly codeMode: CodeModeResult;
+  readonly overhead: OverheadResult;
+  readonly durationS: number;
+}
+
+export const FULL = {
+  payloadSizes: [36, 100, 1000, 10_000],
+  latency: [
+    { tools: 1000, buildRuns: 9, queryRounds: 20 },
+    { tools: 10_000, buildRuns: 7, queryRounds: 10 },
+    { tools: 100_000, buildRuns: 3, queryRounds: 3 },
+  ],
+  codeRuns: 25,
+  overheadCalls: 5000,
+} as const;
+
+export const QUICK = {
+  payloadSizes: [36, 100],
+  latency: [{ tools: 1000, buildRuns: 1, queryRounds: 1 }],
+  codeRuns: 1,
+  overheadCalls: 200,
+} as const;
+
+export async function runBench(options: BenchOptions = {}): Promise<BenchResults> {
+  const started = process.hrtime.bigint();
+  const quick = options.quick ?? false;
+  const plan = quick ? QUICK : FULL;
+  const dataDir = options.dataDir ?? defaultDataDir();
+  const log = options.log ?? (() => {});
+  const dataPresent = hasData(dataDir, 'mcp-catalog.json');
+  const machine = machineInfo();
+
+  const fake: CatalogPayload[] = [];
+  for (const size of plan.payloadSizes) {
+    log(`payload: fake catalog, ${size} tools`);
+    fake.push(await measureFakePayload(size));
+  }
+  let real: CatalogPayload | undefined;
+  if (dataPresent && !quick) {
+    log('payload: real MCP catalog');
+    real = await measureSnapshotPayload('real MCP catalog', `${dataDir}/mcp-catalog.json`);
+  }
+
+  log('quality: shared query sets');
+  const quality = measureQuality(dataDir, quick ? ['mcp-catalog'] : undefined);
+
+  const extraQueries = dataPresent && hasData(dataDir, 'mcp-catalog-queries.json') ? loadSnapshot(dataDir, 'mcp-catalog').queries.map((q) => q.query) : [];
+  const latency: LatencyRow[] = [];
+  for (const step of plan.latency) {
+    log(`latency: ${step.tools} tools`);
+    latency.push(measureLatency(step.tools, { buildRuns: step.buildRuns, queryRounds: step.queryRounds, extraQueries }));
+  }
+
+  log('code mode: cold, warm, bare spawn');
+  const codeMode = await measureCodeMode(plan.codeRuns);
+  log('kernel overhead per call');
+  const overhead = await measureOverhead(plan.overheadCalls);
+  return {
+    quick,
+    machine,
+    dataDir,
+    dataPresent,
+    payload: { fake, ...(real ? { real } : {}) },
+    quality,
+    latency,
+    codeMode,
+    overhead,
+    durationS: Number(process.hrtime.bigint() - started) / 1e9,
+  };
+}

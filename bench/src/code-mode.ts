@@ -1,0 +1,119 @@
+/**
+ * Code mode: one `tool_search_code` run (one search, one call) through the
+ * code exposure's handler, cold (a fresh sandbox child per run) and with the
+ * warm pool, against a bare `node -e 0` spawn measured in the same loop, so
+ * the ratio survives a noisy machine.
+ */
+import { spawn } from 'node:child_process';
+import type { ToolSearchConfig } from '@tool-search/config';
+import type { RunExposure } from '@tool-search/kernel';
+import { createToolSearchKernel } from '@tool-search/preset';
+import { fakePluginCount } from './catalogs.js';
+import { median, msSince, sleep } from './stats.js';
+
+export const CODE_SNIPPET =
+  'const { hits } = await openclaw.tools.search("read a text file from the workspace");\n' +
+  'const r = await openclaw.tools.call(hits[0].id, { path: "notes.txt" });\n' +
+  'return { id: hits[0].id, status: r.status };';
+
+export interface CodeModeResult {
+  readonly runs: number;
+  readonly bareSpawnMs: number;
+  /** The same spawn with this process's environment, for reference. */
+  readonly bareSpawnInheritedEnvMs: number;
+  readonly coldMs: number;
+  readonly warmMs: number;
+  /** Median of per-pair ratios (cold run / bare spawn measured next to it). */
+  readonly coldToBare: number;
+  readonly warmToBare: number;
+  /** What the snippet returned on the last run (proof it searched and called). */
+  readonly sample: string;
+  /** Set when code mode is not available here (no sandbox): nothing was measured. */
+  readonly skipped?: string;
+}
+
+export async function measureCodeMode(runs: number, catalogTotal = 1000): Promise<CodeModeResult> {
+  const cold = await codeExposure(catalogTotal, 0);
+  const warm = await codeExposure(catalogTotal, 1);
+  try {
+    if (cold.exposure.mode !== 'code') {
+      const skipped = `code mode fell back to ${cold.exposure.mode}: ${cold.diagnostics}`;
+      return { runs: 0, bareSpawnMs: 0, bareSpawnInheritedEnvMs: 0, coldMs: 0, warmMs: 0, coldToBare: 0, warmToBare: 0, sample: '', skipped };
+    }
+    // One unmeasured round each: module caches, the sandbox support check, the index.
+    await bareSpawn();
+    await runSnippet(cold.exposure);
+    await sleep(300);
+    await runSnippet(warm.exposure);
+    const bare: number[] = [];
+    const inherited: number[] = [];
+    const coldTimes: number[] = [];
+    const warmTimes: number[] = [];
+    let sample = '';
+    for (let i = 0; i < runs; i++) {
+      // Alternate which goes first, so neither always runs right after the warm run's sleep.
+      if (i % 2 === 0) {
+        bare.push(await bareSpawn());
+        coldTimes.push((await runSnippet(cold.exposure)).ms);
+      } else {
+        coldTimes.push((await runSnippet(cold.exposure)).ms);
+        bare.push(await bareSpawn());
+      }
+      inherited.push(await bareSpawn(true));
+      // Give the pool time to start its replacement child: "warm" means a child is waiting.
+      await sleep(800);
+      const w = await runSnippet(warm.exposure);
+      warmTimes.push(w.ms);
+      sample = w.text;
+    }
+    const bareMs = median(bare);
+    const coldMs = median(coldTimes);
+    const warmMs = median(warmTimes);
+    // Ratios of the pairs measured back to back, then their median: load changes between pairs cancel out.
+    const coldToBare = median(coldTimes.map((t, k) => t / bare[k]!));
+    const warmToBare = median(warmTimes.map((t, k) => t / bare[k]!));
+    return { runs, bareSpawnMs: bareMs, bareSpawnInheritedEnvMs: median(inherited), coldMs, warmMs, coldToBare, warmToBare, sample };
+  } finally {
+    await cold.close();
+    await warm.close();
+  }
+}
+
+async function codeExposure(total: number, warmPool: number) {
+  const config: ToolSearchConfig = {
+    plugins: { 'fake-catalog': { tools: fakePluginCount(total), core: true } },
+    tools: { toolSearch: { mode: 'code', warmPool } },
+  };
+  const { kernel } = await createToolSearchKernel(config);
+  const run = await kernel.createRun({ provider: 'openai', model: 'gpt-4.1' });
+  const exposure = await run.exposure('code');
+  const diagnostics = run.diagnostics.map((d) => d.message).join('; ');
+  return { exposure, diagnostics, close: () => kernel.close() };
+}
+
+async function runSnippet(exposure: RunExposure): Promise<{ ms: number; text: string }> {
+  const start = process.hrtime.bigint();
+  const outcome = await exposure.call('tool_search_code', { code: CODE_SNIPPET });
+  const ms = msSince(start);
+  if (outcome.status !== 'ok') throw new Error(`tool_search_code failed: ${JSON.stringify(outcome)}`);
+  const first = outcome.result.content[0];
+  const text = first && first.type === 'text' ? first.text : '';
+  if (outcome.result.isError) throw new Error(`tool_search_code returned an error: ${text}`);
+  return { ms, text };
+}
+
+/**
+ * `node -e 0` from spawn to exit. By default with the sandbox's spawn settings (empty environment, piped stdio),
+ * so the ratio compares like with like: an inherited environment can cost more than the sandbox itself
+ * (NODE_EXTRA_CA_CERTS alone loads a CA bundle at start-up).
+ */
+function bareSpawn(inheritEnv = false): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const start = process.hrtime.bigint();
+    const child = spawn(process.execPath, ['-e', '0'], { stdio: ['pipe', 'pipe', 'pipe'], ...(inheritEnv ? {} : { env: {} }) });
+    child.stdout.resume();
+    child.stderr.resume();
+    child.on('error', reject);
+    child.on('exit', () => resolve(msSince(start)));
+  });
+}

@@ -1,0 +1,74 @@
+/**
+ * CI smoke of the bench: the quick plan in-process (small catalogs, one
+ * repetition, nothing written), so the benchmark code cannot rot. It checks
+ * that the numbers are sane, never how fast anything was.
+ */
+import { describe, expect, it } from 'vitest';
+import { runBench, type BenchResults } from '../src/bench.js';
+import { payloadChart } from '../src/chart.js';
+import { renderReport } from '../src/report.js';
+
+let results: BenchResults | undefined;
+async function quick(): Promise<BenchResults> {
+  results ??= await runBench({ quick: true });
+  return results;
+}
+
+describe('quick bench', () => {
+  it('measures every search mode smaller than direct exposure', async () => {
+    const { payload } = await quick();
+    expect(payload.fake.map((p) => p.catalogSize)).toEqual([36, 100]);
+    for (const catalog of payload.fake) {
+      const direct = catalog.modes.find((m) => m.mode === 'direct')!;
+      expect(direct.tools).toBe(catalog.catalogSize);
+      for (const mode of catalog.modes.filter((m) => m.mode !== 'direct')) {
+        expect(mode.requestBytes).toBeLessThan(direct.requestBytes);
+        expect(mode.requestTokens).toBeGreaterThan(0);
+        expect(mode.requestTokens).toBeLessThan(mode.requestBytes);
+      }
+    }
+  });
+
+  it('grows direct exposure with the catalog', async () => {
+    const [small, large] = (await quick()).payload.fake;
+    const bytes = (p: typeof small) => p!.modes.find((m) => m.mode === 'direct')!.requestBytes;
+    expect(bytes(large)).toBeGreaterThan(bytes(small));
+  });
+
+  it('scores search quality as fractions, when shared/data is present', async () => {
+    const { quality, dataPresent } = await quick();
+    if (!dataPresent) return expect(quality).toEqual([]);
+    for (const row of quality) {
+      expect(row.queries).toBeGreaterThan(0);
+      for (const metrics of [row.ours, row.bm25]) {
+        expect(metrics.recallAt1).toBeLessThanOrEqual(metrics.recallAt5);
+        expect(metrics.recallAt5).toBeLessThanOrEqual(metrics.recallAt10);
+        expect(metrics.recallAt10).toBeLessThanOrEqual(1);
+      }
+    }
+  });
+
+  it('reports latency percentiles in order', async () => {
+    const [row] = (await quick()).latency;
+    expect(row!.buildMsMedian).toBeGreaterThan(0);
+    expect(row!.queryMsP50).toBeLessThanOrEqual(row!.queryMsP99);
+  });
+
+  it('runs one search and one call through tool_search_code, or says why not', async () => {
+    const { codeMode } = await quick();
+    if (codeMode.skipped) return expect(codeMode.skipped).toMatch(/fell back/);
+    expect(codeMode.sample).toContain('"status"');
+    expect(codeMode.bareSpawnMs).toBeGreaterThan(0);
+  });
+
+  it('completes every kernel call it times', async () => {
+    const { overhead } = await quick();
+    expect(overhead.statuses).toEqual({ ok: overhead.calls });
+  });
+
+  it('renders the report and the chart from the same results', async () => {
+    const r = await quick();
+    expect(renderReport(r, 'npm run bench')).toContain('npm run bench');
+    expect(payloadChart(r.payload.fake)).toMatch(/^<svg[\s\S]*<\/svg>\n$/);
+  });
+});
