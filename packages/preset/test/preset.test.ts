@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { ErrorCode } from '@tool-search/kernel';
+import { createToolSearchKernel } from '@tool-search/preset';
+
+describe('createToolSearchKernel', () => {
+  it('defaults to the fake catalog: 25 core tools and 1,000 plugin tools', async () => {
+    const { kernel, toolSearch } = await createToolSearchKernel({});
+    const run = await kernel.createRun();
+    expect(run.catalog.filter((t) => t.source === 'core')).toHaveLength(25);
+    expect(run.catalog.filter((t) => t.source === 'plugin')).toHaveLength(1000);
+    expect(toolSearch.mode).toBe('direct');
+    await kernel.close();
+  });
+
+  it('materializes every exposure mode', async () => {
+    const { kernel } = await createToolSearchKernel({ plugins: { 'fake-catalog': { tools: 5, core: false } } });
+    const run = await kernel.createRun();
+    for (const mode of ['direct', 'tools', 'directory', 'code']) {
+      const exposure = await run.exposure(mode);
+      expect(exposure.tools.length).toBeGreaterThan(0);
+    }
+    await kernel.close();
+  });
+
+  it('applies the policy from the config', async () => {
+    const { kernel } = await createToolSearchKernel({ tools: { profile: 'coding', deny: ['exec'] } });
+    const run = await kernel.createRun();
+    expect(run.catalog.map((t) => t.name)).toContain('read');
+    expect(run.catalog.map((t) => t.name)).not.toContain('exec');
+    expect(run.catalog.some((t) => t.source === 'plugin')).toBe(false);
+    await kernel.close();
+  });
+
+  it('denies calls that need approval when no approver is given (fail closed)', async () => {
+    const { kernel } = await createToolSearchKernel({ tools: { approvals: { require: ['read'] } } });
+    const run = await kernel.createRun();
+    await expect(run.call('read', { path: 'x' })).resolves.toMatchObject({ status: 'blocked' });
+    await kernel.close();
+  });
+
+  it('refuses an unknown plugin id with the config path', async () => {
+    await expect(createToolSearchKernel({ plugins: { 'no-such-plugin': {} } })).rejects.toMatchObject({
+      code: ErrorCode.CONFIG_INVALID,
+      path: '/plugins/no-such-plugin',
+    });
+  });
+});
