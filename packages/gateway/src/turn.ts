@@ -17,6 +17,13 @@ import type {
 import type { Kernel, RunRequest, ToolCallOutcome } from '@tool-search/kernel';
 import { renderOutcome } from './render.js';
 
+declare module '@tool-search/kernel' {
+  interface RunEventMap {
+    /** A conversation message of a gateway turn, for the session transcript (tool calls are logged by telemetry). */
+    'turn-message': { readonly type: 'turn-message'; readonly role: string; readonly content: string | null; readonly toolCalls?: readonly string[] };
+  }
+}
+
 export interface ClientFunctionTool {
   readonly type: 'function';
   readonly function: { readonly name: string; readonly description?: string; readonly parameters?: Record<string, unknown> };
@@ -77,6 +84,8 @@ export async function runTurn(options: TurnOptions, input: TurnInput): Promise<T
     ];
     const toolCalls: TurnToolCall[] = [];
     const toolsJson = JSON.stringify(tools);
+    const lastUser = [...input.messages].reverse().find((message) => message.role === 'user');
+    if (lastUser) run.emit({ type: 'turn-message', role: 'user', content: textOf(lastUser.content) });
     for (let step = 1; ; step++) {
       const body = { model, messages, ...(tools.length ? { tools } : {}) };
       const json = JSON.stringify(body);
@@ -94,15 +103,23 @@ export async function runTurn(options: TurnOptions, input: TurnInput): Promise<T
       if (!choice) throw new Error('The provider returned no choices');
       const message = choice.message;
       const calls = (message.tool_calls ?? []).filter((call): call is ChatCompletionMessageFunctionToolCall => call.type === 'function');
-      const done = (finishReason: TurnResult['finishReason'], final: ChatCompletionMessage): TurnResult => ({
+      const done = (finishReason: TurnResult['finishReason'], final: ChatCompletionMessage): TurnResult => {
+        run.emit({
+          type: 'turn-message',
+          role: 'assistant',
+          content: final.content,
+          ...(final.tool_calls?.length ? { toolCalls: final.tool_calls.map((call) => (call.type === 'function' ? call.function.name : call.type)) } : {}),
+        });
+        return {
         message: final,
         finishReason,
         runId: run.info.runId,
         sessionId: run.info.sessionId,
-        mode: exposure.mode,
-        requests: step,
-        toolCalls,
-      });
+          mode: exposure.mode,
+          requests: step,
+          toolCalls,
+        };
+      };
       if (calls.length === 0) return done('stop', message);
       messages.push(toAssistantParam(message));
       const forClient: ChatCompletionMessageFunctionToolCall[] = [];
@@ -140,4 +157,9 @@ function parseArguments(text: string): unknown {
   } catch {
     return { __invalid_json__: text };
   }
+}
+
+function textOf(content: ChatCompletionMessageParam['content']): string | null {
+  if (typeof content === 'string' || content === null || content === undefined) return content ?? null;
+  return content.map((part) => ('text' in part ? part.text : `[${part.type}]`)).join('\n');
 }
