@@ -22,6 +22,13 @@ export interface LoopDetectionOptions extends LoopDetectionSettings {
   readonly onWarning?: (warning: LoopWarning) => void;
 }
 
+declare module '@tool-search/kernel' {
+  interface RunEventMap {
+    /** A loop-detection finding; telemetry writes it to the session log. */
+    'loop-detection': { readonly type: 'loop-detection'; readonly warning: LoopWarning };
+  }
+}
+
 /** A finding, as logged, recorded per session and passed to `onWarning`. */
 export interface LoopWarning {
   readonly sessionId: string;
@@ -62,7 +69,7 @@ export function loopDetectionPlugin(options: LoopDetectionOptions = {}): LoopDet
     getWarnings: (sessionId) => store.warnings(sessionId),
     clear: (sessionId) => store.clear(sessionId),
     apply({ hooks, logger }) {
-      // STAGE.GUARD: after approvals and other policy taps; a call they block is still recorded below.
+      // STAGE.GUARD: before approvals (nobody is asked about a runaway call); a call others block is still recorded below.
       hooks.beforeToolCall.tap({ stage: STAGE.GUARD }, (call, ctx) => {
         const config = configFor(ctx.run.request.agentId);
         if (!config.enabled) return undefined;
@@ -87,6 +94,7 @@ export function loopDetectionPlugin(options: LoopDetectionOptions = {}): LoopDet
         };
         logger[finding.level === 'stop' ? 'error' : 'warn'](message, { ...warning });
         store.warn(ctx.run.sessionId, warning);
+        ctx.emit({ type: 'loop-detection', warning });
         options.onWarning?.(warning);
         if (finding.level === 'warning') return undefined;
         return { action: 'block', reason: message, ...(finding.level === 'stop' ? { stopRun: true } : {}) };
