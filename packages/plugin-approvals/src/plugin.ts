@@ -10,6 +10,13 @@ import { resolveApprovalsConfig, type ApprovalsConfig } from './config.js';
 import { approvalReason } from './match.js';
 import type { ApprovalRecord, ApprovalRequest, Approver } from './types.js';
 
+declare module '@tool-search/kernel' {
+  interface RunEventMap {
+    /** An approval decision (allow, deny, timeout…); telemetry writes it to the session log. */
+    approval: { readonly type: 'approval'; readonly record: ApprovalRecord };
+  }
+}
+
 export const PLUGIN_NAME = '@tool-search/plugin-approvals';
 
 export interface ApprovalsPluginOptions {
@@ -50,6 +57,7 @@ export function approvalsPlugin(options: ApprovalsPluginOptions): KernelPlugin {
         };
         const record = await ask(approve, request, config.timeoutMs, ctx.signal);
         logger[record.decision === 'allow' ? 'info' : 'warn'](`${call.tool.id}: ${record.decision} (${record.by})`, { callId: call.callId, reason, ...(record.message ? { message: record.message } : {}) });
+        ctx.emit({ type: 'approval', record });
         try {
           onDecision?.(record);
         } catch (error) {
