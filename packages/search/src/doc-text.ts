@@ -12,8 +12,6 @@ import { schemaText } from './schema-text.js';
 const DESCRIPTION_CHARS = 1000;
 const LEAD_CHARS = 240;
 const NAME_CHARS = 200;
-/** Splits only at whitespace, so the pieces tokenize exactly like the whole. */
-const SENTENCE_END = /(?<=[.!?\n])\s+/;
 
 export interface DocText {
   readonly name: string;
@@ -35,7 +33,7 @@ export function docText(tool: ToolDescriptor): DocText {
     title: text(tool.title).slice(0, NAME_CHARS),
     owner: ownerText(text(tool.owner).slice(0, NAME_CHARS)),
     lead,
-    rest: description.slice(lead.length).split(SENTENCE_END),
+    rest: sentences(description.slice(lead.length)),
     params: [...schema.names, ...schema.descriptions],
   };
 }
@@ -47,6 +45,30 @@ export function cleanDescription(text: string): string {
   if (out.includes('://')) out = out.replace(/https?:\/\/\S+/g, ' ');
   if (out.includes('{')) out = out.replace(/\{[^{}]{40,}\}/g, ' ');
   return out;
+}
+
+/**
+ * Sentences (split at whitespace after `.`, `!`, `?` or a line break), for the vocabulary's cache of repeated
+ * boilerplate. Splits only at whitespace, so the pieces tokenize exactly like the whole. A char scan: a
+ * lookbehind regex cost ~10 ms per 10,000 tools.
+ */
+export function sentences(text: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  for (let i = 1; i < text.length; i++) {
+    if (!isSpace(text.charCodeAt(i))) continue;
+    const p = text.charCodeAt(i - 1);
+    if (p !== 46 && p !== 33 && p !== 63 && p !== 10) continue;
+    out.push(text.slice(from, i));
+    while (i + 1 < text.length && isSpace(text.charCodeAt(i + 1))) i++;
+    from = i + 1;
+  }
+  out.push(text.slice(from));
+  return out;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x2028 || c === 0x2029 || c === 0x3000;
 }
 
 /** The first sentence (or line), bounded. */

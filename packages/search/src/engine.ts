@@ -2,12 +2,16 @@
  * BM25F over a compact inverted index of integer term ids. Field term
  * frequencies are weighted and length-normalized per field, then saturated
  * once per (term, doc), so a term repeated in the name and the description is
- * not counted twice at full strength. Postings are typed arrays in CSR form
+ * not counted twice at full strength. Documents come as packed bags (bag.ts),
+ * so the build costs one step per distinct term of a field, not per word.
+ * Postings are typed arrays in CSR form
  * (one offset table, one doc array, one tf array: no per-term arrays for the
  * GC) holding the query-independent part of the score, and a query
  * accumulates into one reused Float64Array: a query costs one pass over the
  * postings of its terms, never a catalog scan.
  */
+import type { PackedDoc } from './bag.js';
+
 export interface FieldSpec {
   readonly weight: number;
   /** Length normalization strength for this field (BM25 `b`). */
@@ -16,7 +20,8 @@ export interface FieldSpec {
 
 export interface EngineOptions {
   readonly k1: number;
-  readonly fields: Readonly<Record<string, FieldSpec>>;
+  /** One spec per packed field, in packing order; a document may carry more fields, which are ignored. */
+  readonly fields: readonly FieldSpec[];
 }
 
 export interface Engine {
@@ -33,19 +38,14 @@ export interface Engine {
   score(query: ReadonlyMap<number, number>, scores: Float64Array, touched: Int32Array): number;
 }
 
-type FieldTerms = Readonly<Record<string, readonly number[]>>;
-
-/** `docs[i][field]` = that field's term ids for document i; ids are below `termCount`. */
-export function buildEngine(docs: readonly FieldTerms[], termCount: number, options: EngineOptions): Engine {
-  const specs = Object.entries(options.fields).filter(([, spec]) => spec.weight > 0);
-  const fields = specs.map(([field]) => field);
-  const weights = specs.map(([, spec]) => spec.weight);
-  const bs = specs.map(([, spec]) => spec.b);
-  const avg = fields.map((field) => {
-    let total = 0;
-    for (const doc of docs) total += doc[field]?.length ?? 0;
-    return Math.max(total / Math.max(docs.length, 1), 1);
-  });
+/** `docs[i]` = document i's packed field bags (see bag.ts); ids are below `termCount`. */
+export function buildEngine(docs: readonly PackedDoc[], termCount: number, options: EngineOptions): Engine {
+  const fields = options.fields;
+  const avg = fields.map(() => 0);
+  for (const doc of docs) {
+    for (let f = 0, at = 0; f < fields.length; f++, at += 2 + 2 * doc[at + 1]!) avg[f]! += doc[at]!;
+  }
+  for (let f = 0; f < fields.length; f++) avg[f] = Math.max(avg[f]! / Math.max(docs.length, 1), 1);
   // Per-doc accumulation by term id, reset through `touched`: no per-doc maps.
   const acc = new Float64Array(termCount);
   const touched = new Int32Array(termCount);
@@ -54,46 +54,60 @@ export function buildEngine(docs: readonly FieldTerms[], termCount: number, opti
   const accumulate = (d: number): number => {
     const doc = docs[d]!;
     let count = 0;
-    for (let f = 0; f < fields.length; f++) {
-      const list = doc[fields[f]!];
-      if (!list || list.length === 0) continue;
-      const b = bs[f]!;
-      const norm = weights[f]! / (1 - b + (b * list.length) / avg[f]!);
-      for (let i = 0; i < list.length; i++) {
-        const id = list[i]!;
-        if (acc[id] === 0) touched[count++] = id;
-        acc[id]! += norm;
+    for (let f = 0, at = 0; f < fields.length; f++) {
+      const length = doc[at]!;
+      const n = doc[at + 1]!;
+      const { weight, b } = fields[f]!;
+      if (weight > 0 && length > 0) {
+        const norm = weight / (1 - b + (b * length) / avg[f]!);
+        for (let i = at + 2, end = at + 2 + n; i < end; i++) {
+          const id = doc[i]!;
+          if (acc[id] === 0) touched[count++] = id;
+          acc[id]! += doc[i + n]! * norm;
+        }
       }
+      at += 2 + 2 * n;
     }
     return count;
   };
-  // Two passes, so the postings go straight into exact-size CSR arrays: count document frequencies, then fill.
+  // One accumulation pass into a flat (term, weighted tf) buffer, sized by the bags' distinct counts (an upper
+  // bound on a doc's distinct terms), counting document frequencies on the way; then a scatter into exact-size CSR
+  // arrays.
+  let bound = 0;
+  for (const doc of docs) {
+    for (let f = 0, at = 0; f < fields.length; f++, at += 2 + 2 * doc[at + 1]!) bound += doc[at + 1]!;
+  }
+  const flatIds = new Int32Array(bound);
+  const flatTfs = new Float64Array(bound);
+  const docEnd = new Int32Array(docs.length);
+  let used = 0;
   for (let d = 0; d < docs.length; d++) {
     const count = accumulate(d);
     for (let i = 0; i < count; i++) {
       const id = touched[i]!;
       dfs[id]!++;
+      flatIds[used] = id;
+      flatTfs[used++] = acc[id]!;
       acc[id] = 0;
     }
+    docEnd[d] = used;
   }
   const offsets = new Int32Array(termCount + 1);
   for (let id = 0; id < termCount; id++) offsets[id + 1] = offsets[id]! + dfs[id]!;
   const postDocs = new Int32Array(offsets[termCount]!);
   const postTfs = new Float64Array(offsets[termCount]!);
   const fill = offsets.slice(0, termCount);
-  for (let d = 0; d < docs.length; d++) {
-    const count = accumulate(d);
-    for (let i = 0; i < count; i++) {
-      const id = touched[i]!;
-      const at = fill[id]!++;
+  for (let d = 0, i = 0; d < docs.length; d++) {
+    for (const end = docEnd[d]!; i < end; i++) {
+      const at = fill[flatIds[i]!]!++;
       postDocs[at] = d;
-      postTfs[at] = acc[id]!;
-      acc[id] = 0;
+      postTfs[at] = flatTfs[i]!;
     }
   }
   const n = docs.length;
   const k1 = options.k1;
-  const df = (id: number): number => (id >= 0 && id < termCount ? dfs[id]! : 0);
+  // Document frequency is the posting-list length: no separate table survives the build.
+  const df = (id: number): number => (id >= 0 && id < termCount ? offsets[id + 1]! - offsets[id]! : 0);
   const idf = (id: number): number => {
     const count = df(id);
     return count === 0 ? 0 : Math.log(1 + (n - count + 0.5) / (count + 0.5));

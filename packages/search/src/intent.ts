@@ -19,7 +19,7 @@ const VERBS: Readonly<Record<Intent, string>> = {
 
 const TABLE = new Map<string, Intent>();
 for (const [intent, words] of Object.entries(VERBS) as [Intent, string][]) for (const word of words.split(' ')) if (!TABLE.has(stem(word))) TABLE.set(stem(word), intent);
-const QUESTION = new Set(['which', 'what', 'who', 'when', 'where', 'how', 'is', 'are', 'did', 'does', 'do', 'has', 'have', 'was', 'were', 'any', 'whether']);
+const QUESTION = new Set(['which', 'why', 'whose', 'what', 'who', 'when', 'where', 'how', 'is', 'are', 'did', 'does', 'do', 'has', 'have', 'was', 'were', 'any', 'whether']);
 
 /** The intent a (stemmed) term signals, if any. */
 export function termIntent(term: string): Intent | undefined {
@@ -36,12 +36,13 @@ export function toolIntent<T>(nameTerms: readonly T[], leadTerms: readonly T[], 
   return first === undefined ? undefined : intentOf(first);
 }
 
-/** The intent of a query from its raw words (question words included). */
-export function queryIntent(rawWords: readonly string[]): Intent | undefined {
+/** The intent of a query from its raw words (question words included); `question`: it ends with a question mark. */
+export function queryIntent(rawWords: readonly string[], question = false): Intent | undefined {
   if (rawWords[0] && QUESTION.has(rawWords[0])) return 'read';
   for (const word of rawWords) {
     const intent = TABLE.get(stem(word));
     if (intent) return intent;
   }
-  return undefined;
+  // A request with no verb that ends in a question mark ("outlook calendar for next week?") asks to see something.
+  return question ? 'read' : undefined;
 }

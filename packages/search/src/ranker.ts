@@ -6,12 +6,12 @@
  * mcp-catalog queries and checked on held-out sets (README).
  */
 import type { ToolDescriptor } from '@tool-search/kernel';
+import { addField, addMergedBag, beginDoc, endDoc, type PackedDoc } from './bag.js';
 import { buildEngine, type FieldSpec } from './engine.js';
-import { docText } from './doc-text.js';
-import { queryIntent, termIntent, toolIntent, type Intent } from './intent.js';
+import { currentVocabulary, docTerms, TOOL_FIELDS } from './doc-terms.js';
+import { queryIntent, type Intent } from './intent.js';
 import { expand } from './synonyms.js';
 import { terms, words } from './tokenize.js';
-import { createVocabulary } from './vocabulary.js';
 
 export interface Ranker {
   /** Doc indices, best first, at most `k`. Empty for an empty or stopword-only query. */
@@ -57,8 +57,9 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
   const intents: (Intent | undefined)[] = [];
   const owners = new Map<string, number>();
   const ownerOf: number[] = [];
-  const ownerDocs: { owner: number[]; names: number[]; leads: number[] }[] = [];
-  const vocab = createVocabulary();
+  const serverTools: PackedDoc[][] = [];
+  // One vocabulary for the whole build: cached per-tool ids come from it.
+  const vocab = currentVocabulary();
   const addExact = (key: string, doc: number): void => {
     const list = exact.get(key);
     if (list) list.push(doc);
@@ -69,37 +70,25 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
     const idKey = tool.id.toLowerCase();
     addExact(nameKey, i);
     if (idKey !== nameKey) addExact(idKey, i);
-    const text = docText(tool);
-    const name = vocab.ids(text.name);
-    const title = vocab.ids(text.title);
-    const lead = vocab.ids(text.lead);
-    // Intent from the name's verbs (get/list/create…), else from the first word of the description.
-    intents.push(toolIntent(name, lead, (id) => termIntent(vocab.term(id))));
+    const terms = docTerms(tool, vocab);
+    intents.push(terms.intent);
     let o = owners.get(tool.owner);
     if (o === undefined) {
       owners.set(tool.owner, (o = owners.size));
-      ownerDocs.push({ owner: vocab.ids(text.owner), names: [], leads: [] });
+      serverTools.push([]);
     }
     ownerOf.push(o);
-    const od = ownerDocs[o]!;
-    for (const term of name) od.names.push(term);
-    for (const term of lead) od.leads.push(term);
-    return {
-      name,
-      title,
-      owner: ownerDocs[o]!.owner,
-      description: lead.concat(vocab.idsOf(text.rest)),
-      params: vocab.idsOf(text.params),
-    };
+    serverTools[o]!.push(terms.packed);
+    return terms.packed;
   });
-  const engine = buildEngine(docs, vocab.size, { k1: config.k1, fields: config.fields });
-  const serverEngine = config.server > 0 ? buildEngine(ownerDocs, vocab.size, { k1: config.k1, fields: config.serverFields }) : undefined;
+  const engine = buildEngine(docs, vocab.size, { k1: config.k1, fields: TOOL_FIELDS.map((field) => (field === 'lead' ? NO_FIELD : config.fields[field])) });
+  const serverEngine = config.server > 0 ? buildEngine(serverTools.map(serverDoc), vocab.size, { k1: config.k1, fields: [config.serverFields.owner, config.serverFields.names, config.serverFields.leads] }) : undefined;
   const ids = tools.map((tool) => tool.id);
   const byId = (a: number, b: number): number => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0);
   const scores = new Float64Array(tools.length);
   const touchedDocs = new Int32Array(tools.length);
-  const serverScores = new Float64Array(ownerDocs.length);
-  const touchedServers = new Int32Array(ownerDocs.length);
+  const serverScores = new Float64Array(serverTools.length);
+  const touchedServers = new Int32Array(serverTools.length);
   const maxDf = Math.max(1, config.synonymMaxDf * tools.length);
 
   return {
@@ -144,13 +133,27 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
       if (max > 0) for (const doc of touched) scores[doc]! *= 1 + (config.server * serverScores[ownerOf[doc]!]!) / max;
       for (const s of servers) serverScores[s] = 0;
     }
-    const intent = queryIntent(words(lowered));
+    const intent = queryIntent(words(lowered), /[?？]\s*$/.test(lowered));
     if (!intent) return;
     for (const doc of touched) {
       const own = intents[doc];
       if (own) scores[doc]! *= own === intent ? config.intent.match : config.intent.conflict;
     }
   }
+}
+
+const NO_FIELD: FieldSpec = { weight: 0, b: 0 };
+const NAME = TOOL_FIELDS.indexOf('name');
+const OWNER = TOOL_FIELDS.indexOf('owner');
+const LEAD = TOOL_FIELDS.indexOf('lead');
+
+/** A server's document: its owner words, all its tools' names and all their lead sentences. */
+function serverDoc(tools: readonly PackedDoc[]): PackedDoc {
+  beginDoc();
+  addField(tools[0]!, OWNER);
+  addMergedBag(tools, NAME);
+  addMergedBag(tools, LEAD);
+  return endDoc();
 }
 
 /** The best `k` of `docs` by score then id, without sorting all of them. */

@@ -3,6 +3,7 @@
  * few thousand words, so the cache turns most calls into one map lookup.
  */
 import { stemmer } from 'stemmer';
+import { unabbreviate } from './abbreviations.js';
 
 const cache = new Map<string, string>();
 const CACHE_MAX = 50_000;
@@ -10,7 +11,7 @@ const CACHE_MAX = 50_000;
 export function stem(word: string): string {
   let stemmed = cache.get(word);
   if (stemmed === undefined) {
-    stemmed = word.length > 40 ? word : stemmer(word);
+    stemmed = word.length > 40 ? word : stemmer(unabbreviate(word));
     if (cache.size >= CACHE_MAX) cache.clear();
     cache.set(word, stemmed);
   }

@@ -31,14 +31,30 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
 /** Raw word pieces, lowercased and identifier-split; no stopword removal, no stemming. */
 export function words(text: string): string[] {
   const out: string[] = [];
+  eachWord(text, (word) => out.push(word));
+  return out;
+}
+
+/**
+ * `words` without the array: calls `emit` with each raw word, in order. The
+ * text is lowercased once and ASCII words are sliced from that copy, so a word
+ * costs one substring, not a substring and a lowercased copy (the index build
+ * runs this over every description).
+ */
+export function eachWord(text: string, emit: (word: string) => void): void {
+  const lowered = text.toLowerCase();
+  // Lowercasing can change the length of a few non-ASCII letters; then offsets into `lowered` would drift.
+  const aligned = lowered.length === text.length;
+  const pieces: string[] = [];
   scanRanges(
     text,
-    (start, end) => out.push(text.slice(start, end).toLowerCase()),
+    (start, end) => emit(aligned ? lowered.slice(start, end) : text.slice(start, end).toLowerCase()),
     (piece) => {
-      for (const match of piece.matchAll(WORD)) pushPiece(match[0], out);
+      pieces.length = 0;
+      for (const match of piece.matchAll(WORD)) pushPiece(match[0], pieces);
+      for (const word of pieces) emit(word);
     },
   );
-  return out;
 }
 
 /** The term a raw word indexes as, or `undefined` for stopwords, bare numbers and single latin letters. */

@@ -5,13 +5,13 @@
  * strings. (A hand-rolled hash over char codes was measured slower than V8's
  * native string hashing, so this stays a plain Map.)
  */
-import { termOf, words } from './tokenize.js';
+import { eachWord, termOf } from './tokenize.js';
 
 export interface Vocabulary {
   /** Term ids of `text`, in order. */
   ids(text: string): number[];
-  /** Term ids of several texts, concatenated; short texts are cached (boilerplate repeats across tools). */
-  idsOf(texts: readonly string[]): number[];
+  /** Term ids of each text; short texts' lists are cached and shared (boilerplate repeats across tools): do not modify. */
+  listsOf(texts: readonly string[]): (readonly number[])[];
   /** Id of an already-stemmed term, or `undefined` when no indexed text has it. */
   idOf(term: string): number | undefined;
   /** The term of an id. */
@@ -20,8 +20,9 @@ export interface Vocabulary {
 }
 
 const DROPPED = -1;
-const MAX_WORDS = 1 << 20;
-const MAX_PIECES = 1 << 17;
+// Bounds on what one vocabulary keeps (the index build shares one across indexes, see doc-terms.ts): a few MB.
+const MAX_WORDS = 1 << 18;
+const MAX_PIECE_CHARS = 1 << 22;
 const MAX_CACHED_PIECE = 400;
 
 export function createVocabulary(): Vocabulary {
@@ -29,43 +30,45 @@ export function createVocabulary(): Vocabulary {
   const byTerm = new Map<string, number>();
   const termList: string[] = [];
   const pieces = new Map<string, readonly number[]>();
-  const ids = (text: string): number[] => {
-    const out: number[] = [];
-    for (const word of words(text)) {
-      let id = byWord.get(word);
-      if (id === undefined) {
-        const term = termOf(word);
-        if (term === undefined) id = DROPPED;
-        else {
-          id = byTerm.get(term);
-          if (id === undefined) {
-            byTerm.set(term, (id = termList.length));
-            termList.push(term);
-          }
+  let pieceChars = 0;
+  let out: number[] = [];
+  const add = (word: string): void => {
+    let id = byWord.get(word);
+    if (id === undefined) {
+      const term = termOf(word);
+      if (term === undefined) id = DROPPED;
+      else {
+        id = byTerm.get(term);
+        if (id === undefined) {
+          byTerm.set(term, (id = termList.length));
+          termList.push(term);
         }
-        if (byWord.size < MAX_WORDS) byWord.set(word, id);
       }
-      if (id !== DROPPED) out.push(id);
+      if (byWord.size < MAX_WORDS) byWord.set(word, id);
     }
-    return out;
+    if (id !== DROPPED) out.push(id);
+  };
+  const ids = (text: string): number[] => {
+    const list: number[] = [];
+    out = list;
+    eachWord(text, add);
+    return list;
   };
   return {
     ids,
-    idsOf(texts) {
-      const out: number[] = [];
-      for (const text of texts) {
-        if (text.length > MAX_CACHED_PIECE) {
-          for (const id of ids(text)) out.push(id);
-          continue;
-        }
+    listsOf(texts) {
+      return texts.map((text) => {
+        if (text.length > MAX_CACHED_PIECE) return ids(text);
         let list = pieces.get(text);
         if (list === undefined) {
           list = ids(text);
-          if (pieces.size < MAX_PIECES) pieces.set(text, list);
+          if (pieceChars < MAX_PIECE_CHARS) {
+            pieces.set(text, list);
+            pieceChars += text.length;
+          }
         }
-        for (const id of list) out.push(id);
-      }
-      return out;
+        return list;
+      });
     },
     idOf: (term) => byTerm.get(term),
     term: (id) => termList[id] ?? '',

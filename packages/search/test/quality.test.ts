@@ -19,12 +19,14 @@ const present = existsSync(path.join(dataDir, 'mcp-catalog.json'));
 /**
  * Regression guard, per dataset: the minimum lead over plain BM25 on Recall@5
  * and MRR@10 (about two thirds of the lead measured when the ranking was
- * tuned), and a floor on our Recall@5 (a few points under the measured value).
+ * tuned), and floors on our Recall@5 and MRR@10 (one or two points under the
+ * measured 0.710/0.642, 0.402/0.453, 0.718/0.764: about two queries on
+ * mcp-catalog, one on livemcpbench).
  */
-const GUARD: Readonly<Record<SnapshotName, { recallLead: number; mrrLead: number; recallFloor: number }>> = {
-  'mcp-catalog': { recallLead: 0.1, mrrLead: 0.07, recallFloor: 0.66 },
-  livemcpbench: { recallLead: 0.08, mrrLead: 0.03, recallFloor: 0.37 },
-  toolbench: { recallLead: 0.09, mrrLead: 0.06, recallFloor: 0.68 },
+const GUARD: Readonly<Record<SnapshotName, { recallLead: number; mrrLead: number; recallFloor: number; mrrFloor: number }>> = {
+  'mcp-catalog': { recallLead: 0.11, mrrLead: 0.08, recallFloor: 0.69, mrrFloor: 0.62 },
+  livemcpbench: { recallLead: 0.09, mrrLead: 0.045, recallFloor: 0.39, mrrFloor: 0.44 },
+  toolbench: { recallLead: 0.1, mrrLead: 0.065, recallFloor: 0.7, mrrFloor: 0.75 },
 };
 
 describe.skipIf(!present)('retrieval quality on shared/data', () => {
@@ -46,6 +48,7 @@ describe.skipIf(!present)('retrieval quality on shared/data', () => {
       expect(ours.metrics.recallAt5).toBeGreaterThanOrEqual(plain.metrics.recallAt5 + guard.recallLead);
       expect(ours.metrics.mrr).toBeGreaterThanOrEqual(plain.metrics.mrr + guard.mrrLead);
       expect(ours.metrics.recallAt5).toBeGreaterThanOrEqual(guard.recallFloor);
+      expect(ours.metrics.mrr).toBeGreaterThanOrEqual(guard.mrrFloor);
       expect(ours.metrics.recallAt5).toBeGreaterThan(mini.metrics.recallAt5);
     });
   }

@@ -10,6 +10,16 @@ describe('ranking', () => {
     expect(names(index, 'what is in this folder')[0]).toBe('list_directory');
   });
 
+  it('matches interface words to their synonyms (dropdown -> select option)', () => {
+    const index = createToolIndex([tool('select_option', 'Select an option in a form.'), tool('read_file', 'Read a file.')]);
+    expect(names(index, 'pick Canada in the dropdown')[0]).toBe('select_option');
+  });
+
+  it('finds a tool described in full words from an abbreviation (repo -> repository)', () => {
+    const index = createToolIndex([tool('list_projects', 'List the repositories of a user.'), tool('list_files', 'List the files of a folder.')]);
+    expect(names(index, 'show my repos')[0]).toBe('list_projects');
+  });
+
   it('stems, so plurals and -ing forms match', () => {
     const index = createToolIndex([tool('manage_labels', 'Manage labels on an issue.'), tool('read_file', 'Read a file.')]);
     expect(names(index, 'labelling')[0]).toBe('manage_labels');
@@ -22,6 +32,12 @@ describe('ranking', () => {
     ]);
     expect(names(index, 'which issue is in the tracker')[0]).toBe('get_issue');
     expect(names(index, 'add an issue to the tracker')[0]).toBe('create_issue');
+  });
+
+  it('reads a verb-less request that ends in a question mark as a question', () => {
+    const index = createToolIndex([tool('create_events', 'Create calendar events.'), tool('list_events', 'List calendar events.')]);
+    expect(names(index, 'calendar events tomorrow')[0]).toBe('create_events');
+    expect(names(index, 'calendar events tomorrow?')[0]).toBe('list_events');
   });
 
   it('lifts the tools of a server the query names', () => {

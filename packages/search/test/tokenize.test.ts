@@ -21,6 +21,10 @@ describe('tokenize', () => {
     expect(terms('listing files')).toEqual(terms('list file'));
   });
 
+  it('folds common abbreviations into the word they stand for', () => {
+    expect(terms('repo db msgs')).toEqual(terms('repository database messages'));
+  });
+
   it('turns Chinese into character unigrams and bigrams', () => {
     expect(words('天气预报')).toEqual(['天', '天气', '气', '气预', '预', '预报', '报']);
   });
