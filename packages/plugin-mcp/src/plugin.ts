@@ -4,7 +4,8 @@
  * `MCP_SERVER_FAILED` diagnostic and the others still deliver) and
  * `shutdown` (every server process and session is ended).
  */
-import type { KernelPlugin } from '@tool-search/kernel';
+import type { KernelPlugin, ToolDefinition } from '@tool-search/kernel';
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { ServerConnection, type McpServerStatus } from './connection.js';
 import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, parseMcpOptions, type McpPluginOptions } from './options.js';
@@ -15,6 +16,22 @@ export const MCP_PLUGIN_NAME = '@tool-search/plugin-mcp';
 export interface McpPlugin extends KernelPlugin {
   /** Where each server stands (state, transport, pids, last error): for `doctor` commands and tests. */
   servers(): readonly McpServerStatus[];
+}
+
+/**
+ * One definition per listed MCP tool object: the connection keeps the same
+ * tool objects until the server says its list changed, so runs reuse the same
+ * definitions and the kernel and the search index reuse their per-tool work.
+ */
+const definitions = new WeakMap<object, ToolDefinition>();
+
+function definitionOf(connection: ServerConnection, tool: Tool): ToolDefinition {
+  let definition = definitions.get(tool);
+  if (!definition) {
+    definition = toDefinition(connection.name, tool, (args, ctx) => connection.callTool(tool.name, args, ctx.signal));
+    definitions.set(tool, definition);
+  }
+  return definition;
 }
 
 export function mcpPlugin(options: McpPluginOptions): McpPlugin {
@@ -44,11 +61,7 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
           connections.map(async (connection) => {
             try {
               const tools = await connection.listTools();
-              sink.add(
-                tools.map((tool) =>
-                  toDefinition(connection.name, tool, (args, ctx) => connection.callTool(tool.name, args, ctx.signal)),
-                ),
-              );
+              sink.add(tools.map((tool) => definitionOf(connection, tool)));
             } catch (error) {
               const coded = ToolSearchError.isInstance(error) ? error : undefined;
               sink.diagnostic({

@@ -22,6 +22,12 @@ describe('the MCP tool list', () => {
     expect(run.catalog.map((tool) => tool.name).sort()).toEqual(['add_tool', 'annotated', 'echo', 'fail', 'list_count']);
   });
 
+  it('gives a second run the same descriptor objects (so per-tool work is reused)', async () => {
+    const first = await kernel.createRun();
+    const second = await kernel.createRun();
+    expect(second.tool('mcp:dyn:echo')).toBe(first.tool('mcp:dyn:echo'));
+  });
+
   it('is cached: a second run does not list again', async () => {
     await kernel.createRun();
     const run = await kernel.createRun();
