@@ -99,3 +99,18 @@ describe('exposure', () => {
     expect(createProviderNameMap(names).toProvider('a.b')).toBe(map.toProvider('a.b'));
   });
 });
+
+describe('direct exposure with shared names', () => {
+  it('exposes every tool: the name owner under its name, the others under owner__name, each routed to its own id', async () => {
+    const run = await createKernel({
+      plugins: [source('s', [tool('read'), tool('read', { source: 'mcp', owner: 'fs' }), tool('read', { source: 'mcp', owner: 'docs' })])],
+    }).createRun();
+    const exposure = await run.exposure('direct');
+    expect(exposure.tools.map((t) => [t.name, t.toolId])).toEqual([
+      ['read', 'core:core:read'],
+      ['docs__read', 'mcp:docs:read'],
+      ['fs__read', 'mcp:fs:read'],
+    ]);
+    await expect(exposure.call('fs__read', {})).resolves.toMatchObject({ status: 'ok', toolId: 'mcp:fs:read' });
+  });
+});
