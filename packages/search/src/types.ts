@@ -29,17 +29,7 @@ export interface BatchSearchResult {
 }
 
 /** `describe`: the full descriptor with the exact input schema. */
-export interface ToolDescription {
-  readonly id: string;
-  readonly name: string;
-  readonly source: ToolSource;
-  readonly owner: string;
-  readonly title?: string;
-  readonly description: string;
-  readonly inputSchema: JsonSchema;
-  readonly outputSchema?: JsonSchema;
-  readonly annotations?: ToolDescriptor['annotations'];
-}
+export type ToolDescription = Pick<ToolDescriptor, 'id' | 'name' | 'source' | 'owner' | 'title' | 'description' | 'inputSchema' | 'outputSchema' | 'annotations'>;
 
 export interface SearchOptions {
   readonly limit?: number;
