@@ -77,6 +77,17 @@ describe('runCode', () => {
     expect(result).toMatchObject({ ok: true, value: 2, telemetry: { searches: 1 } });
   });
 
+  it('delivers a bridge reply longer than one read of the child, multi-byte text intact', async () => {
+    const result = await runCode(
+      run,
+      `const q = 'é😀'.repeat(40000);
+       const r = await openclaw.tools.call('weather_forecast_city', { q });
+       return r.result.content[0].text === 'FAKE_TOOL_OK weather_forecast_city ' + JSON.stringify({ q });`,
+      { ...options, limits: { maxResultBytes: 400_000 } },
+    );
+    expect(result).toMatchObject({ ok: true, value: true });
+  });
+
   it('emits search and describe events with origin code', async () => {
     const events: unknown[] = [];
     const { run: observed, close: closeObserved } = await makeRun([

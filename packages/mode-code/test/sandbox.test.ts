@@ -45,6 +45,33 @@ describe('sandbox process flags', () => {
     expect(inSandbox(`console.log(${tryCode(`new Function('return 1')()`)})`)).toBe('EvalError');
   });
 
+  it('freezes the intrinsics of its own realm before it is ready (in place of --frozen-intrinsics)', () => {
+    const output = inSandbox(`(function () {
+      'use strict';
+      require(ENTRY).hardenRealm();
+      const attempts = {
+        objectPrototype: () => { Object.prototype.polluted = 1; },
+        arrayPrototype: () => { Array.prototype.push = null; },
+        functionPrototype: () => { Function.prototype.call = null; },
+        promisePrototype: () => Object.defineProperty(Promise.prototype, 'then', { value: null }),
+        iteratorPrototype: () => { Object.getPrototypeOf([][Symbol.iterator]()).next = null; },
+        asyncFunctionPrototype: () => { Object.getPrototypeOf(async function () {}).polluted = 1; },
+        json: () => { JSON.parse = null; },
+        reflect: () => { Reflect.apply = null; },
+        error: () => { Error.prepareStackTrace = () => 'hooked'; },
+        globalThisBinding: () => { globalThis.globalThis = {}; },
+      };
+      const result = {};
+      for (const name of Object.keys(attempts)) {
+        try { attempts[name](); result[name] = 'allowed'; } catch (e) { result[name] = e.name; }
+      }
+      console.log(JSON.stringify({ result, fetch: typeof fetch, binding: typeof process.binding, polluted: typeof ({}).polluted }));
+    })()`);
+    const parsed = JSON.parse(output) as { result: Record<string, string>; fetch: string; binding: string; polluted: string };
+    expect(Object.entries(parsed.result).filter(([, outcome]) => outcome !== 'TypeError')).toEqual([]);
+    expect(parsed).toMatchObject({ fetch: 'undefined', binding: 'undefined', polluted: 'undefined' });
+  });
+
   it('has an empty environment', () => {
     expect(inSandbox(`console.log(JSON.stringify(process.env))`)).toBe('{}');
   });

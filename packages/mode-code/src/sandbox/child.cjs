@@ -16,6 +16,7 @@
  *
  * Protocol: one JSON object per line on stdin/stdout (see protocol.ts).
  */
+const fs = require('node:fs');
 const vm = require('node:vm');
 
 const OPS = new Set(['search', 'describe', 'call']);
@@ -31,41 +32,60 @@ const REMOVED_GLOBALS = [
   'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array', 'console',
 ].join(',');
 
-main();
+// The host realm's intrinsics, deep-frozen before the child says it is ready (the
+// same roots as Node's --frozen-intrinsics, which costs more than the whole run).
+const FROZEN_ROOTS = [
+  'Object', 'Function', 'Boolean', 'Symbol', 'Error', 'AggregateError', 'EvalError', 'RangeError', 'ReferenceError',
+  'SyntaxError', 'TypeError', 'URIError', 'Number', 'BigInt', 'Math', 'Date', 'String', 'RegExp', 'Array', 'Int8Array',
+  'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'Float32Array',
+  'Float64Array', 'BigInt64Array', 'BigUint64Array', 'Map', 'Set', 'WeakMap', 'WeakSet', 'ArrayBuffer', 'SharedArrayBuffer',
+  'DataView', 'Atomics', 'JSON', 'WeakRef', 'FinalizationRegistry', 'Promise', 'Reflect', 'Proxy', 'Intl', 'WebAssembly',
+  'eval', 'isFinite', 'isNaN', 'parseFloat', 'parseInt', 'decodeURI', 'decodeURIComponent', 'encodeURI',
+  'encodeURIComponent', 'escape', 'unescape', 'console', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval',
+  'setImmediate', 'clearImmediate', 'queueMicrotask', 'structuredClone',
+];
+
+/*
+ * Stdio is read and written with blocking fd calls, not process.stdin/stdout:
+ * building those pipe streams loads `net` and cost more start-up time than
+ * anything else here. The child has nothing to do while it waits for the
+ * parent (the code has no timers or I/O of its own), so blocking is fine; the
+ * parent's SIGKILL ends it in any state. The fds are blocking (libuv spawns
+ * with socketpairs); EAGAIN is handled anyway, by waiting a millisecond.
+ */
+const STDIN = 0;
+const STDOUT = 1;
+const READ_CHUNK = 64 * 1024;
+const nap = new Int32Array(new SharedArrayBuffer(4));
+
+if (require.main === module) main();
+// Loaded with require() (the process-layer tests, inside a sandboxed process): only the realm hardening.
+else module.exports = { hardenRealm };
 
 function main() {
   if (!permissionModelActive()) {
     write({ t: 'fatal', reason: 'the permission model is not active in the sandbox process' });
     process.exit(70);
   }
-  const stdin = process.stdin;
-  harden();
   // A promise the code left rejected is the code's business, not a reason to crash
   // before the result is reported. The reason (a context object) is never read.
   process.on('unhandledRejection', () => {});
+  // Everything that does not depend on the code is done before 'ready', so a warm run is compile + run only.
+  const sandbox = prepareSandbox();
   let session;
-  let buffer = '';
-  stdin.setEncoding('utf8');
-  stdin.on('data', (chunk) => {
-    buffer += chunk;
-    let newline = buffer.indexOf('\n');
-    while (newline !== -1) {
-      const line = buffer.slice(0, newline);
-      buffer = buffer.slice(newline + 1);
-      newline = buffer.indexOf('\n');
-      let message;
-      try {
-        message = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      if (message && message.t === 'run' && !session) session = startSession(message);
-      else if (message && message.t === 'reply' && session) session.reply(message, line);
+  const onLine = (line) => {
+    let message;
+    try {
+      message = JSON.parse(line);
+    } catch {
+      return;
     }
-  });
-  // The parent went away: nothing left to do.
-  stdin.on('end', () => process.exit(0));
+    if (message && message.t === 'run' && !session) session = sandbox.run(message);
+    else if (message && message.t === 'reply' && session) session.reply(message, line);
+  };
+  hardenRealm();
   write({ t: 'ready' });
+  readLines(onLine);
 }
 
 function permissionModelActive() {
@@ -74,8 +94,15 @@ function permissionModelActive() {
   return !permission.has('fs.read', '/') && !permission.has('fs.write', '/') && !permission.has('child') && !permission.has('worker');
 }
 
-/** Removes host capabilities the sandbox host itself never needs (defence in depth for Node 20, which has no network permission). */
-function harden() {
+/**
+ * Hardens the host realm of this process (defence in depth: no host object is
+ * ever handed to the code). Removes host capabilities the sandbox host never
+ * needs (Node 20 has no network permission), then deep-freezes the host's
+ * intrinsics, so even a leaked host object could not redefine what the host
+ * code calls. No derived-override accessors (unlike --frozen-intrinsics): the
+ * host code never overrides an inherited property by assignment.
+ */
+function hardenRealm() {
   for (const name of ['fetch', 'WebSocket', 'EventSource', 'Request', 'Response', 'Headers', 'FormData']) {
     try {
       delete globalThis[name];
@@ -90,24 +117,121 @@ function harden() {
       /* frozen: nothing to do */
     }
   }
+  const roots = FROZEN_ROOTS.map((name) => globalThis[name]);
+  roots.push(
+    // %ThrowTypeError%, the iterator, generator and async function intrinsics: not reachable by name.
+    Object.getOwnPropertyDescriptor(Function.prototype, 'caller').get,
+    Object.getPrototypeOf([][Symbol.iterator]()),
+    Object.getPrototypeOf(''[Symbol.iterator]()),
+    Object.getPrototypeOf(new Map()[Symbol.iterator]()),
+    Object.getPrototypeOf(new Set()[Symbol.iterator]()),
+    Object.getPrototypeOf(/e/[Symbol.matchAll]('')),
+    Object.getPrototypeOf(function* () {}),
+    Object.getPrototypeOf(async function* () {}),
+    Object.getPrototypeOf(async function () {}),
+  );
+  deepFreeze(roots);
+  Object.defineProperty(globalThis, 'globalThis', { value: globalThis, writable: false, configurable: false });
+}
+
+/** Freezes every object reachable from `roots` through prototypes and own properties (values, getters, setters). */
+function deepFreeze(roots) {
+  const isObject = (value) => (typeof value === 'object' && value !== null) || typeof value === 'function';
+  const seen = new Set();
+  const stack = roots.filter(isObject);
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (seen.has(value)) continue;
+    seen.add(value);
+    Object.freeze(value);
+    const proto = Object.getPrototypeOf(value);
+    if (proto !== null) stack.push(proto);
+    const keys = Reflect.ownKeys(value);
+    for (let i = 0; i < keys.length; i += 1) {
+      const descriptor = Object.getOwnPropertyDescriptor(value, keys[i]);
+      if ('value' in descriptor) {
+        if (isObject(descriptor.value)) stack.push(descriptor.value);
+      } else {
+        if (descriptor.get) stack.push(descriptor.get);
+        if (descriptor.set) stack.push(descriptor.set);
+      }
+    }
+  }
 }
 
 function write(message) {
-  process.stdout.write(JSON.stringify(message) + '\n');
+  const bytes = Buffer.from(JSON.stringify(message) + '\n', 'utf8');
+  let offset = 0;
+  while (offset < bytes.length) {
+    try {
+      offset += fs.writeSync(STDOUT, bytes, offset, bytes.length - offset);
+    } catch (error) {
+      if (error && error.code === 'EAGAIN') Atomics.wait(nap, 0, 0, 1);
+      // The parent closed the pipe: nothing left to report to.
+      else process.exit(0);
+    }
+  }
 }
 
-function startSession(message) {
-  const limits = readLimits(message.limits);
+/**
+ * Calls `onLine` with each line from stdin, one read per macrotask: after each
+ * read, promise jobs (the code, replies being delivered) run before the next
+ * blocking read. A newline byte never occurs inside a UTF-8 sequence, so lines
+ * are cut on bytes and decoded whole. End of input (the parent went away) exits.
+ */
+function readLines(onLine) {
+  const chunk = Buffer.allocUnsafe(READ_CHUNK);
+  let partial = [];
+  const pump = () => {
+    let size;
+    try {
+      size = fs.readSync(STDIN, chunk, 0, READ_CHUNK, null);
+    } catch (error) {
+      if (error && error.code === 'EAGAIN') {
+        Atomics.wait(nap, 0, 0, 1);
+        return setImmediate(pump);
+      }
+      process.exit(0);
+    }
+    if (size === 0) process.exit(0);
+    const data = chunk.subarray(0, size);
+    let from = 0;
+    let newline = data.indexOf(10, from);
+    while (newline !== -1) {
+      partial.push(data.subarray(from, newline));
+      const line = Buffer.concat(partial).toString('utf8');
+      partial = [];
+      onLine(line);
+      from = newline + 1;
+      newline = data.indexOf(10, from);
+    }
+    // Copied: `chunk` is reused by the next read.
+    if (from < size) partial.push(Buffer.from(data.subarray(from)));
+    setImmediate(pump);
+  };
+  pump();
+}
+
+/**
+ * Builds, before the code is known, the context with `openclaw` and `console`
+ * (its bootstrap run), and the empty throwaway context that checks the
+ * wrapper. `run(message)` then only compiles and starts the code. Each child
+ * serves one run, so both contexts are used once.
+ */
+function prepareSandbox() {
+  // Set by the run message; until then the channel refuses everything.
+  let limits;
   const counters = { bridge: 0, pending: 0, logBytes: 0, logLines: 0, logsCut: false, callsCut: false, done: false };
   const context = vm.createContext(Object.create(null), {
     name: 'tool_search_code',
     codeGeneration: { strings: false, wasm: false },
   });
+  const probe = vm.createContext(Object.create(null), { codeGeneration: { strings: false, wasm: false } });
 
   // The only host function the context ever holds. Strict, never throws, takes and returns strings.
   const channel = function channel(text) {
     try {
-      if (typeof text !== 'string' || counters.done) return 'closed';
+      if (typeof text !== 'string' || counters.done || !limits) return 'closed';
       return forward(JSON.parse(text), text);
     } catch {
       return 'invalid';
@@ -168,53 +292,63 @@ function startSession(message) {
     return 'invalid';
   }
 
+  const refused = { reply() {} };
   const refuse = (name, text) => {
     counters.done = true;
     write({ t: 'done', ok: false, phase: 'compile', error: { name, message: text } });
-    return { reply() {} };
+    return refused;
   };
 
   let api;
+  let setupError;
   try {
-    api = vm.runInContext(`(${bootstrap.toString()})`, context, { filename: 'tool_search_code:bootstrap' })(channel, REMOVED_GLOBALS, limits.maxResultBytes, limits.maxLogBytes);
+    api = vm.runInContext(`(${bootstrap.toString()})`, context, { filename: 'tool_search_code:bootstrap' })(channel, REMOVED_GLOBALS);
   } catch (error) {
-    counters.done = true;
-    write({ t: 'done', ok: false, phase: 'setup', error: { name: 'Error', message: `sandbox setup failed: ${String(error && error.message)}` } });
-    return { reply() {} };
+    setupError = String(error && error.message);
   }
-  // Taken before any user code runs; the host never reads context objects afterwards.
-  const start = api.start;
-  const deliver = api.deliver;
-
-  const source = `(async function () {\n${String(message.code)}\n})`;
-  let script;
-  try {
-    script = new vm.Script(source, { filename: 'tool_search_code.js', lineOffset: -1 });
-  } catch (error) {
-    // Compiling throws host-realm errors only (SyntaxError): only their text crosses.
-    return refuse(String(error && error.name), String(error && error.message));
-  }
-  let single = false;
-  try {
-    single = isSingleFunction(script, source);
-  } catch {
-    // Code that closed the wrapper threw in the throwaway context: nothing is read from what it threw.
-  }
-  if (!single) return refuse('SyntaxError', 'the code must be a function body; it closes the function it is wrapped in');
-  // A lone function expression: evaluating it runs no user code.
-  const compiled = script.runInContext(context);
-  start(compiled);
+  // Taken before any user code exists; the host never reads context objects afterwards.
+  const start = api && api.start;
+  const deliver = api && api.deliver;
 
   return {
-    reply(reply, line) {
-      if (counters.done) return;
-      counters.pending = Math.max(0, counters.pending - 1);
-      if (!Number.isSafeInteger(reply.id)) return;
-      try {
-        deliver(line);
-      } catch {
-        /* a context error: never inspected by the host */
+    run(message) {
+      limits = readLimits(message.limits);
+      if (setupError !== undefined) {
+        counters.done = true;
+        write({ t: 'done', ok: false, phase: 'setup', error: { name: 'Error', message: `sandbox setup failed: ${setupError}` } });
+        return refused;
       }
+      const source = `(async function () {\n${String(message.code)}\n})`;
+      let script;
+      try {
+        script = new vm.Script(source, { filename: 'tool_search_code.js', lineOffset: -1 });
+      } catch (error) {
+        // Compiling throws host-realm errors only (SyntaxError): only their text crosses.
+        return refuse(String(error && error.name), String(error && error.message));
+      }
+      let single = false;
+      try {
+        single = isSingleFunction(script, source, probe);
+      } catch {
+        // Code that closed the wrapper threw in the throwaway context: nothing is read from what it threw.
+      }
+      if (!single) return refuse('SyntaxError', 'the code must be a function body; it closes the function it is wrapped in');
+      // A lone function expression: evaluating it runs no user code.
+      const compiled = script.runInContext(context);
+      start(compiled, limits.maxResultBytes, limits.maxLogBytes);
+
+      return {
+        reply(reply, line) {
+          if (counters.done) return;
+          counters.pending = Math.max(0, counters.pending - 1);
+          if (!Number.isSafeInteger(reply.id)) return;
+          try {
+            deliver(line);
+          } catch {
+            /* a context error: never inspected by the host */
+          }
+        },
+      };
     },
   };
 }
@@ -227,8 +361,7 @@ function startSession(message) {
  * wrapper, which proves that nothing else is in the script. Neither `typeof`
  * nor the host's `Function.prototype.toString` runs user code (not even for a proxy).
  */
-function isSingleFunction(script, source) {
-  const probe = vm.createContext(Object.create(null), { codeGeneration: { strings: false, wasm: false } });
+function isSingleFunction(script, source, probe) {
   const value = script.runInContext(probe);
   return typeof value === 'function' && reflectApply(functionToString, value, []) === source.slice(1, -1);
 }
@@ -266,7 +399,7 @@ function cutUtf8(text, maxBytes) {
  * only breaks its own run. `channel` is called directly (never via
  * `.call`/`.apply`, which user code could replace) and never stored on an object.
  */
-function bootstrap(channel, removedGlobals, maxResultChars, maxLogChars) {
+function bootstrap(channel, removedGlobals) {
   'use strict';
   const g = globalThis;
   const apply = Reflect.apply;
@@ -289,6 +422,9 @@ function bootstrap(channel, removedGlobals, maxResultChars, maxLogChars) {
   const pending = create(null);
   let nextId = 1;
   let finished = false;
+  // Set by `start` (from the run's limits) before any user code runs.
+  let maxResultChars = 0;
+  let maxLogChars = 0;
 
   // `await` on a primitive queues a microtask without any lookup user code could hook
   // (no `then`, no `constructor`, no species), unlike `promise.then(fn)`.
@@ -432,9 +568,11 @@ function bootstrap(channel, removedGlobals, maxResultChars, maxLogChars) {
   };
 
   return freeze({
-    // Called by the host with the compiled user function; user code starts from a
-    // microtask, so no host frame is ever below it on the stack.
-    start(fn) {
+    // Called by the host with the compiled user function and two numbers; user code
+    // starts from a microtask, so no host frame is ever below it on the stack.
+    start(fn, resultChars, logChars) {
+      maxResultChars = resultChars;
+      maxLogChars = logChars;
       later(async () => {
         let value;
         try {

@@ -1,7 +1,9 @@
 /**
  * A warm pool: children started ahead of time so a run skips process start-up.
  * Each child serves ONE run and is then killed, so no state passes between
- * runs; taking a child starts its replacement. `drain()` kills them all.
+ * runs. The replacement is started once the borrowed child has exited (after
+ * its result was delivered), not when it is taken: a child starting up would
+ * compete for the CPU with the run it is meant to speed up. `drain()` kills them all.
  */
 import { spawnSandbox, type SandboxChild, type SpawnOptions } from './process.js';
 
@@ -37,9 +39,9 @@ export function createSandboxPool(size: number, options: SpawnOptions): SandboxP
   refill();
   return {
     take() {
-      if (idle.length === 0) refill();
       const child = idle.shift() ?? spawnSandbox(options);
-      refill();
+      // setImmediate: the run's result reaches its caller (promise jobs) before the replacement is spawned.
+      void child.exited.then(() => setImmediate(refill));
       return child;
     },
     get size() {

@@ -6,7 +6,7 @@
  * outlives the run that used it.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sandboxCommand } from './node-flags.js';
@@ -47,6 +47,8 @@ export interface SandboxChild {
 
 const STDERR_TAIL = 4096;
 const live = new Set<ChildProcessWithoutNullStreams>();
+/** Folders of exited children not yet removed. */
+const folders = new Set<string>();
 let exitHookInstalled = false;
 
 export function spawnSandbox(options: SpawnOptions): SandboxChild {
@@ -72,10 +74,12 @@ export function spawnSandbox(options: SpawnOptions): SandboxChild {
       if (exited) return;
       exited = true;
       live.delete(child);
-      rmSync(cwd, { recursive: true, force: true });
       const exit: ChildExit = { code, signal, stderr, ...(spawnError ? { spawnError } : {}), ...(violation ? { violation } : {}) };
       emit({ type: 'exit', exit });
       resolve(exit);
+      // After the result has reached its caller (promise jobs run first); the exit hook removes any left at exit.
+      folders.add(cwd);
+      setImmediate(() => removeFolder(cwd));
     };
     child.once('exit', finish);
     child.once('error', (error: NodeJS.ErrnoException) => {
@@ -145,11 +149,22 @@ export function spawnSandbox(options: SpawnOptions): SandboxChild {
   };
 }
 
-/** If the parent exits while children run, take them down with it. */
+/** The child cannot write, so its folder is empty: one rmdir, not a recursive walk (which costs more, on every run). */
+function removeFolder(path: string): void {
+  if (!folders.delete(path)) return;
+  try {
+    rmdirSync(path);
+  } catch {
+    rmSync(path, { recursive: true, force: true });
+  }
+}
+
+/** If the parent exits while children run, take them down with it (and remove the folders still waiting). */
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
     for (const child of live) child.kill('SIGKILL');
+    for (const folder of [...folders]) removeFolder(folder);
   });
 }
