@@ -60,11 +60,13 @@ export async function measureCodeMode(runs: number, catalogTotal = 1000): Promis
         bare.push(await bareSpawn());
       }
       inherited.push(await bareSpawn(true));
-      // Give the pool time to start its replacement child: "warm" means a child is waiting.
-      await sleep(800);
+      // "Warm" means a child is waiting: the pool refills after each run, so let that refill
+      // finish here, before the next cold/bare pair, and not during it.
+      await sleep(400);
       const w = await runSnippet(warm.exposure);
       warmTimes.push(w.ms);
       sample = w.text;
+      await sleep(400);
     }
     const bareMs = median(bare);
     const coldMs = median(coldTimes);
