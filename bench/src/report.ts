@@ -75,7 +75,7 @@ export function targets(r: BenchResults): Target[] {
   const l10k = r.latency.find((l) => l.tools === 10_000);
   if (l10k) {
     out.push({ target: 'query p99 ≤ 2 ms at 10,000 tools', value: `${ms(l10k.queryMsP99)} (p50 ${ms(l10k.queryMsP50)})`, met: l10k.queryMsP99 <= 2 });
-    out.push({ target: 'index build ≤ 150 ms for 10,000 tools', value: ms(l10k.buildMsMedian), met: l10k.buildMsMedian <= 150 });
+    out.push({ target: 'index build ≤ 150 ms for 10,000 tools', value: `${ms(l10k.buildMsMedian)} first build over new descriptors; ${ms(l10k.rebuildMsMedian)} for a new run over the same catalog`, met: l10k.buildMsMedian <= 150 });
   }
   const c = r.codeMode;
   if (c.skipped) out.push({ target: 'code mode cold ≤ 1.3× bare spawn; warm ≤ 10 ms', value: `skipped: ${c.skipped}` });
@@ -146,11 +146,13 @@ function latencySection(r: BenchResults): string[] {
     '',
     'Fake catalogs. Build = `createToolIndex` plus its first search (the index builds lazily), median of the runs;',
     'heap = heap retained by the built index after a full GC. Queries: task phrasings (and the shared task queries',
-    'when present) run round after round on the built index; p50 and p99 of single queries.',
+    'when present) run round after round on the built index; p50 and p99 of single queries. "Same catalog" = a build',
+    'over the same frozen descriptor objects again, which is what a new run over an unchanged catalog pays: the kernel',
+    'reuses descriptor objects across runs and the index caches each descriptor\'s terms.',
     '',
-    '| tools | build runs | build (median) | heap | queries | query p50 | query p99 |',
-    '|---|---|---|---|---|---|---|',
-    ...r.latency.map((l) => `| ${num(l.tools)} | ${l.buildRuns} | ${ms(l.buildMsMedian)} | ${l.heapMiB !== undefined ? `${l.heapMiB.toFixed(1)} MiB` : 'n/a'} | ${num(l.queries)} | ${ms(l.queryMsP50)} | ${ms(l.queryMsP99)} |`),
+    '| tools | build runs | build (median) | same catalog (median) | heap | queries | query p50 | query p99 |',
+    '|---|---|---|---|---|---|---|---|',
+    ...r.latency.map((l) => `| ${num(l.tools)} | ${l.buildRuns} | ${ms(l.buildMsMedian)} | ${ms(l.rebuildMsMedian)} | ${l.heapMiB !== undefined ? `${l.heapMiB.toFixed(1)} MiB` : 'n/a'} | ${num(l.queries)} | ${ms(l.queryMsP50)} | ${ms(l.queryMsP99)} |`),
     '',
   ];
 }
