@@ -106,7 +106,7 @@ function payloadSection(r: BenchResults): string[] {
     ...(r.payload.real
       ? [
           `The real catalog: ${num(r.payload.real.catalogSize)} of the snapshot's ${num(r.payload.real.sourceTools ?? 0)} tools enter the run (the kernel drops a tool whose`,
-          `input schema is not valid JSON Schema); direct exposure lists ${num(r.payload.real.modes[0]!.tools)} (tools that share a name with another server's tool are exposed as `owner__name`).`,
+          `input schema is not valid JSON Schema); direct exposure lists ${num(r.payload.real.modes[0]!.tools)} (tools that share a name with another server's tool are exposed as \`owner__name\`).`,
           '',
         ]
       : []),
