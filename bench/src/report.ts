@@ -110,6 +110,7 @@ function payloadSection(r: BenchResults): string[] {
           '',
         ]
       : []),
+    ...directoryNote(r.payload.fake),
     '![request bytes against catalog size](bench/payload-bytes.svg)',
     '',
   ];
@@ -218,4 +219,18 @@ function ms(v: number): string {
 
 function num(v: number): string {
   return v.toLocaleString('en-US');
+}
+
+/** Directory mode is bounded, not flat by design: say where its ceiling is, from this run's numbers. */
+function directoryNote(fake: readonly { catalogSize: number; modes: readonly { mode: string; requestBytes: number }[] }[]): string[] {
+  const bytes = fake.map((p) => ({ size: p.catalogSize, bytes: p.modes.find((m) => m.mode === 'directory')?.requestBytes ?? 0 }));
+  if (bytes.length < 2) return [];
+  const first = bytes[0]!;
+  const last = bytes[bytes.length - 1]!;
+  return [
+    `Directory mode lists tool names in the system prompt, so it grows with a small catalog (${num(first.bytes)} B at ${num(first.size)} tools) until`,
+    `its character budget (\`budgetChars\`, default 6,000) is reached, then stays flat (${bytes.slice(1).map((b) => `${num(b.bytes)} B at ${num(b.size)}`).join(', ')}):`,
+    `bounded by design rather than flat from the smallest catalog; \`code\` and \`tools\` do not depend on the catalog at all (${num(last.size)} tools cost what ${num(first.size)} do).`,
+    '',
+  ];
 }
