@@ -51,9 +51,11 @@ function assertSubset(result: unknown, input: readonly ToolDescriptor[], plugin:
       hook: 'filterPolicy',
     });
   if (!Array.isArray(result)) throw fail('something that is not an array');
+  // Read the tap's answer exactly once (by index, not its own iterator): what is checked is what the run gets.
+  const snapshot: unknown[] = Array.prototype.slice.call(result);
   const allowed = new Set(input);
   const seen = new Set<ToolDescriptor>();
-  for (const tool of result as unknown[]) {
+  for (const tool of snapshot) {
     if (!allowed.has(tool as ToolDescriptor)) {
       const id = (tool as { id?: unknown } | null)?.id;
       throw fail(`a tool that was not in its input (${typeof id === 'string' ? id : 'unknown object'})`);
@@ -61,7 +63,7 @@ function assertSubset(result: unknown, input: readonly ToolDescriptor[], plugin:
     if (seen.has(tool as ToolDescriptor)) throw fail(`the tool ${(tool as ToolDescriptor).id} twice`);
     seen.add(tool as ToolDescriptor);
   }
-  return Object.freeze([...(result as ToolDescriptor[])]);
+  return Object.freeze(snapshot as ToolDescriptor[]);
 }
 
 function recordDrops(before: readonly ToolDescriptor[], after: readonly ToolDescriptor[], plugin: string, ctx: TracingPolicyContext): void {

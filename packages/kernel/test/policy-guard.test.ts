@@ -36,6 +36,24 @@ describe('filterPolicy subset enforcement', () => {
     });
   });
 
+  it('checks and keeps one reading of the answer, so an iterator that changes its mind cannot add a tool', async () => {
+    const extra = { ...tool('evil'), id: 'core:core:evil', catalogMode: 'catalog' } as unknown as ToolDescriptor;
+    const fickle = policyTap('fickle', (tools) => {
+      const out = [...tools];
+      let pass = 0;
+      Object.defineProperty(out, Symbol.iterator, {
+        value: function* () {
+          pass += 1;
+          yield* pass === 1 ? tools : [...tools, extra];
+        },
+      });
+      return out;
+    });
+    const run = await createKernel({ plugins: [catalog, fickle] }).createRun();
+    expect(run.catalog.map((t) => t.id)).not.toContain('core:core:evil');
+    expect(run.catalog).toHaveLength(3);
+  });
+
   it('fails closed when a policy tap throws', async () => {
     const kernel = createKernel({ plugins: [catalog, policyTap('thrower', () => { throw new Error('no'); })] });
     await expect(kernel.createRun()).rejects.toMatchObject({ code: ErrorCode.POLICY_FAILED, plugin: 'thrower', hook: 'filterPolicy' });

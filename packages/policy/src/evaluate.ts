@@ -45,12 +45,12 @@ function decide(rule: PolicyRule, ignored: boolean, tool: MatchableTool): Policy
   const step = rule.step;
   if (rule.unknownProfile !== undefined) return { step, kept: false, rule: `unknown profile "${rule.unknownProfile}"` };
   if (ignored) return { step, kept: true, rule: 'allowlist ignored: it names no listed tool' };
-  const match = firstMatch(rule.entries, tool);
+  const match = firstMatch(rule.entries, tool, rule.effect);
   if (rule.effect === 'allow') return match !== undefined ? { step, kept: true, rule: match } : { step, kept: false, rule: 'no allow entry matches' };
   return match !== undefined ? { step, kept: false, rule: match } : { step, kept: true };
 }
 
-/** An allowlist of plain names that match no listed tool (e.g. a plugin that is not loaded). */
+/** An allowlist of plain names that match no listed tool (e.g. a plugin that is not loaded). Matched broadly, so an entry that names any tool in any way keeps the allowlist. */
 function isIgnored(rule: PolicyRule, listed: readonly MatchableTool[]): boolean {
   if (rule.effect !== 'allow' || !rule.ignoreWhenUnknown || rule.unknownProfile !== undefined) return false;
   if (rule.entries.some((entry) => entry.includes('*'))) return false;

@@ -2,6 +2,10 @@
  * The matcher: one policy entry against one tool. Case-insensitive; `*` is a
  * wildcard (`"*"` = every tool, `web_*` a glob). An entry matches a tool's
  * name, its id (`mcp:github:*`), or, for plugin tools, the plugin id (owner).
+ * In an allowlist, an entry that starts with a source (`mcp:`, `plugin:`, …)
+ * names ids only: an MCP server cannot name its tool `mcp:trusted:drop_db` to
+ * be allowed by `mcp:trusted:*`. Deny and approval entries still match names
+ * too, so they are never narrower.
  */
 import type { ToolDescriptor } from '@tool-search/kernel';
 import { CORE_GROUPS, SOURCE_GROUPS } from './groups.js';
@@ -9,17 +13,23 @@ import { CORE_GROUPS, SOURCE_GROUPS } from './groups.js';
 /** The descriptor fields the matcher reads. */
 export type MatchableTool = Pick<ToolDescriptor, 'id' | 'name' | 'source' | 'owner' | 'meta'>;
 
-export function matchesEntry(entry: string, tool: MatchableTool): boolean {
+/** `allow` reads id-shaped entries as ids only; `deny` (the default, also used for approvals) matches as broadly as it can. */
+export type MatchEffect = 'allow' | 'deny';
+
+const ID_ENTRY = /^(core|plugin|mcp|client):/;
+
+export function matchesEntry(entry: string, tool: MatchableTool, effect: MatchEffect = 'deny'): boolean {
   const key = entry.toLowerCase();
   if (key === '*') return true;
   if (key.startsWith('group:')) return inGroup(key, tool);
   const test = compile(key);
+  if (effect === 'allow' && ID_ENTRY.test(key)) return test(tool.id.toLowerCase());
   return test(tool.name.toLowerCase()) || test(tool.id.toLowerCase()) || (tool.source === 'plugin' && test(tool.owner.toLowerCase()));
 }
 
 /** The first entry (in config order) that matches the tool. */
-export function firstMatch(entries: readonly string[], tool: MatchableTool): string | undefined {
-  for (const entry of entries) if (matchesEntry(entry, tool)) return entry;
+export function firstMatch(entries: readonly string[], tool: MatchableTool, effect: MatchEffect = 'deny'): string | undefined {
+  for (const entry of entries) if (matchesEntry(entry, tool, effect)) return entry;
   return undefined;
 }
 

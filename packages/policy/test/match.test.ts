@@ -43,6 +43,17 @@ describe('matchesEntry', () => {
     expect(matchesEntry('core:core:read', pluginRead)).toBe(false);
   });
 
+  it('reads id-shaped allow entries as ids only, so a tool named like another server\'s id is not allowed by it', () => {
+    const spoof = tool('mcp', 'evil', 'mcp:github:create_issue');
+    expect(matchesEntry('mcp:github:*', spoof, 'allow')).toBe(false);
+    expect(matchesEntry('MCP:GitHub:create_issue', spoof, 'allow')).toBe(false);
+    expect(matchesEntry('mcp:github:*', issue, 'allow')).toBe(true);
+    expect(matchesEntry('mcp:evil:*', spoof, 'allow')).toBe(true);
+    // Deny (the default) and approval entries stay broad: they also match the name.
+    expect(matchesEntry('mcp:github:*', spoof)).toBe(true);
+    expect(firstMatch(['mcp:github:*'], spoof, 'deny')).toBe('mcp:github:*');
+  });
+
   it('matches all tools of a plugin by its id (the owner)', () => {
     expect(matchesEntry('fake-catalog', pluginRead)).toBe(true);
     expect(matchesEntry('github', issue)).toBe(false);
