@@ -91,6 +91,7 @@ export function applyPolicy(
   const ctx: TracingPolicyContext = {
     run,
     listed,
+    listingErrors: diagnostics.filter((d) => d.hook === 'listTools' && d.level === 'error'),
     steps,
     trace: (toolId, step) => {
       const list = steps.get(toolId) ?? [];

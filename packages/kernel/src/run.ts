@@ -137,7 +137,7 @@ export function createRunObject(parts: RunParts): Run {
       });
       return exposure(result.fallback.mode, [...visited, mode]);
     }
-    const tools = withDirectOnly(result.tools, directOnly);
+    const tools = withDirectOnly(result.tools, directOnly, emitDiagnostic);
     const guidance = renderGuidance(parts.guidance, tools.flatMap((t) => (t.toolId ? [t.toolId] : [])));
     const system = [...result.system, guidance].filter(Boolean).join('\n\n');
     return createExposure(result.mode, tools, system, api, result.resolveHidden);
@@ -185,7 +185,7 @@ export function createRunObject(parts: RunParts): Run {
 }
 
 /** Direct-only tools are always visible, whatever the mode did (kernel invariant). */
-function withDirectOnly(tools: readonly ExposedTool[], directOnly: readonly ToolDescriptor[]): ExposedTool[] {
+function withDirectOnly(tools: readonly ExposedTool[], directOnly: readonly ToolDescriptor[], report: (diagnostic: Diagnostic) => void): ExposedTool[] {
   const out: ExposedTool[] = [];
   const names = new Set<string>();
   for (const tool of tools) {
@@ -194,7 +194,18 @@ function withDirectOnly(tools: readonly ExposedTool[], directOnly: readonly Tool
     out.push(tool);
   }
   for (const tool of directOnly) {
-    if (out.some((t) => t.toolId === tool.id) || names.has(tool.name)) continue;
+    if (out.some((t) => t.toolId === tool.id)) continue;
+    if (names.has(tool.name)) {
+      // A mode's control tool keeps its name (routing must not be hijackable); say so instead of hiding it silently.
+      report({
+        code: ErrorCode.TOOL_NAME_SHADOWED,
+        level: 'warning',
+        message: `Direct-only tool ${tool.id} is not exposed under "${tool.name}": the mode already uses that name; it stays callable by id`,
+        toolId: tool.id,
+        hook: 'materialize',
+      });
+      continue;
+    }
     names.add(tool.name);
     out.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, toolId: tool.id });
   }

@@ -277,6 +277,8 @@ export interface PolicyContext {
   readonly run: RunInfo;
   /** Every listed tool, before any policy step (for allowlists that must know what exists). */
   readonly listed: readonly ToolDescriptor[];
+  /** Error diagnostics from listing (a source failed or timed out, a tool was dropped): the listed set may be incomplete. */
+  readonly listingErrors: readonly Diagnostic[];
   /** Records why a rule kept or dropped a tool; shown by `run.explain`. */
   trace(toolId: string, step: PolicyStep): void;
   diagnostic(diagnostic: Omit<Diagnostic, 'plugin' | 'hook'>): void;

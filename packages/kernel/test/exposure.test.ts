@@ -114,3 +114,13 @@ describe('direct exposure with shared names', () => {
     await expect(exposure.call('fs__read', {})).resolves.toMatchObject({ status: 'ok', toolId: 'mcp:fs:read' });
   });
 });
+
+describe('a direct-only tool named like a control tool', () => {
+  it('does not take the control tool name; the run says so', async () => {
+    const run = await createKernel({ plugins: [source('s', [tool('ping', { catalogMode: 'direct-only' })]), controlMode] }).createRun();
+    const exposure = await run.exposure('tiny');
+    expect(exposure.tools.filter((t) => t.name === 'ping')).toHaveLength(1);
+    await expect(exposure.call('ping', {})).resolves.toMatchObject({ result: { content: [{ text: 'pong' }] } });
+    expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: ErrorCode.TOOL_NAME_SHADOWED, toolId: 'core:core:ping' }));
+  });
+});

@@ -11,9 +11,31 @@ import type { PolicyDiagnostic, PolicyEvaluation, PolicyRule, ResolvedPolicy } f
  * Decides which of `tools` the policy keeps. `listed` is every tool the run
  * knows (for allowlists that name only tools that are not loaded).
  */
-export function evaluatePolicy<T extends MatchableTool>(policy: ResolvedPolicy, tools: readonly T[], listed: readonly MatchableTool[] = tools): PolicyEvaluation<T> {
-  const active = policy.rules.map((rule) => ({ rule, ignored: isIgnored(rule, listed) }));
-  const diagnostics: PolicyDiagnostic[] = active.flatMap(({ rule, ignored }) => ruleDiagnostics(rule, ignored));
+export function evaluatePolicy<T extends MatchableTool>(
+  policy: ResolvedPolicy,
+  tools: readonly T[],
+  listed: readonly MatchableTool[] = tools,
+  options: { listingIncomplete?: boolean } = {},
+): PolicyEvaluation<T> {
+  // When a source failed to list, "names no known tool" may only mean "names a tool of the failed source":
+  // the allowlist then stays in force (fail closed) instead of being ignored.
+  const active = policy.rules.map((rule) => {
+    const unknown = isIgnored(rule, listed);
+    return { rule, ignored: unknown && !options.listingIncomplete, keptBecauseIncomplete: unknown && options.listingIncomplete === true };
+  });
+  const diagnostics: PolicyDiagnostic[] = active.flatMap(({ rule, ignored, keptBecauseIncomplete }) => [
+    ...ruleDiagnostics(rule, ignored),
+    ...(keptBecauseIncomplete
+      ? [
+          {
+            code: 'POLICY_ALLOWLIST_IGNORED' as const,
+            level: 'warning' as const,
+            message: `${rule.path} names no listed tool (${rule.entries.join(', ')}), but a tool source failed to list, so the allowlist stays in force (fail closed)`,
+            details: { path: rule.path, entries: rule.entries, kept: true },
+          },
+        ]
+      : []),
+  ]);
   const kept: T[] = [];
   const traces = new Map<string, PolicyStep[]>();
   const dropped = new Map<string, PolicyStep>();

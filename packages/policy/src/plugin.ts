@@ -26,7 +26,7 @@ export function policyPlugin(options: PolicyOptions = {}): KernelPlugin {
     name: POLICY_PLUGIN,
     apply({ hooks }) {
       hooks.filterPolicy.tap({ stage: STAGE.POLICY }, (tools, ctx) => {
-        const result = evaluatePolicy(resolvePolicy(config, ctx.run.request), tools, ctx.listed);
+        const result = evaluatePolicy(resolvePolicy(config, ctx.run.request), tools, ctx.listed, { listingIncomplete: ctx.listingErrors.length > 0 });
         for (const [toolId, steps] of result.traces) for (const step of steps) ctx.trace(toolId, step);
         for (const diagnostic of result.diagnostics) ctx.diagnostic(diagnostic);
         decisions.set(ctx.run, { kept: new Set(result.kept.map((tool) => tool.id)), dropped: result.dropped });

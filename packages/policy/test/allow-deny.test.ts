@@ -1,6 +1,6 @@
-import { ErrorCode } from '@tool-search/kernel';
+import { createKernel, ErrorCode, type KernelPlugin } from '@tool-search/kernel';
 import { describe, expect, it } from 'vitest';
-import type { PolicyOptions } from '../src/index.js';
+import { policyPlugin, type PolicyOptions } from '../src/index.js';
 import { CORE, ids, INVENTORY, names, runWith } from './fixtures.js';
 
 const ignored = (run: { diagnostics: readonly { code: string }[] }) => run.diagnostics.filter((d) => d.code === ErrorCode.POLICY_ALLOWLIST_IGNORED);
@@ -120,5 +120,24 @@ describe('allowlist of tools that are not loaded', () => {
     const run = await runWith({ tools: { allow: ['lobster'], deny: ['lobster'] } }, {}, spec);
     expect(ignored(run)).toEqual([]);
     expect(run.catalog).toEqual([]);
+  });
+});
+
+describe('an allowlist that names only tools of a source that failed', () => {
+  it('stays in force (fail closed) instead of being ignored', async () => {
+    const core: KernelPlugin = {
+      name: 'core-src',
+      apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add({ name: 'exec', source: 'core', owner: 'core', description: 'run', inputSchema: { type: 'object' } })),
+    };
+    const broken: KernelPlugin = {
+      name: 'mcp-src',
+      apply: ({ hooks }) =>
+        hooks.listTools.tapPromise(async () => {
+          throw new Error('server down');
+        }),
+    };
+    const run = await createKernel({ plugins: [core, broken, policyPlugin({ tools: { allow: ['github_create_issue'] } })] }).createRun();
+    expect(run.catalog).toEqual([]);
+    expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: ErrorCode.POLICY_ALLOWLIST_IGNORED, details: expect.objectContaining({ kept: true }) }));
   });
 });

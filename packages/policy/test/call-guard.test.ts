@@ -29,7 +29,7 @@ const tools: ToolDescriptor[] = definitions(DEFAULT_CATALOG).map((d) => ({
 }));
 const byName = (name: string) => tools.find((t) => t.name === name)!;
 const info = (request: RunInfo['request'] = {}): RunInfo => Object.freeze({ runId: 'r', sessionId: 's', request });
-const policyCtx = (run: RunInfo): PolicyContext => ({ run, listed: tools, trace: () => {}, diagnostic: () => {} });
+const policyCtx = (run: RunInfo): PolicyContext => ({ run, listed: tools, listingErrors: [], trace: () => {}, diagnostic: () => {} });
 const callCtx = (run: RunInfo): CallContext => ({ run, signal: new AbortController().signal, emit: () => {} });
 const call = (tool: ToolDescriptor): ToolCall => ({ callId: 'c', tool, args: {}, origin: 'api' });
 
