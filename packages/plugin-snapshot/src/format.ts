@@ -5,7 +5,7 @@
  * as metadata and ignored. Ids are `<server>::<tool name>`.
  */
 import { readFileSync } from 'node:fs';
-import { ErrorCode, ToolSearchError, type JsonSchema, type ToolAnnotations, type ToolDescriptor, type ToolSource } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type JsonSchema, type ToolAnnotations, type ToolDefinition, type ToolDescriptor, type ToolSource } from '@tool-search/kernel';
 
 export const SNAPSHOT_FORMAT = 'tool-search.catalog-snapshot/1';
 export const PLUGIN_NAME = '@tool-search/plugin-snapshot';
@@ -93,8 +93,12 @@ export function readSnapshotFile(file: string): CatalogSnapshot {
  * (`<server>::<name>`), in file order: what offline evaluation ranks.
  */
 export function snapshotDescriptors(snapshot: CatalogSnapshot): ToolDescriptor[] {
-  return snapshot.tools.map((tool) => ({
-    id: tool.id,
+  return snapshot.tools.map((tool) => ({ id: tool.id, ...snapshotDefinition(tool), catalogMode: 'catalog' as const }));
+}
+
+/** One snapshot tool as a kernel tool definition (no `execute`: a snapshot describes tools, it cannot run them). */
+export function snapshotDefinition(tool: CatalogSnapshot['tools'][number]) {
+  return {
     name: tool.name,
     source: tool.source ?? 'mcp',
     owner: tool.server,
@@ -103,8 +107,7 @@ export function snapshotDescriptors(snapshot: CatalogSnapshot): ToolDescriptor[]
     inputSchema: tool.inputSchema,
     ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
     ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
-    catalogMode: 'catalog' as const,
-  }));
+  } satisfies ToolDefinition;
 }
 
 /** A snapshot of a run's catalog (full descriptors with schemas); direct-only tools are left out, as search never sees them. */

@@ -5,7 +5,7 @@
  * client tool would, which is what payload measurements need.
  */
 import type { KernelPlugin, ToolDefinition } from '@tool-search/kernel';
-import { PLUGIN_NAME, readSnapshotFile, type CatalogSnapshot } from './format.js';
+import { PLUGIN_NAME, readSnapshotFile, snapshotDefinition, type CatalogSnapshot } from './format.js';
 
 export interface SnapshotPluginOptions {
   /** A snapshot file; read once, on the first run. */
@@ -18,18 +18,7 @@ export function snapshotPlugin(options: SnapshotPluginOptions): KernelPlugin {
   let definitions: readonly ToolDefinition[] | undefined;
   const load = (): readonly ToolDefinition[] => {
     const snapshot = options.snapshot ?? readSnapshotFile(options.file ?? '');
-    return Object.freeze(
-      snapshot.tools.map((tool) => ({
-        name: tool.name,
-        source: tool.source ?? 'mcp',
-        owner: tool.server,
-        ...(tool.title !== undefined ? { title: tool.title } : {}),
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-        ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema } : {}),
-        ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
-      })),
-    );
+    return Object.freeze(snapshot.tools.map(snapshotDefinition));
   };
   return {
     name: PLUGIN_NAME,
