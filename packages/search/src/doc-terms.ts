@@ -10,7 +10,7 @@
  * starts, and entries made with the old one are recomputed on use.
  */
 import type { ToolDescriptor } from '@tool-search/kernel';
-import { addBag, beginDoc, endDoc, type PackedDoc } from './bag.js';
+import { addList, beginDoc, closeBag, endDoc, type PackedDoc } from './bag.js';
 import { docText } from './doc-text.js';
 import { termIntent, toolIntent, type Intent } from './intent.js';
 import { createVocabulary, type Vocabulary } from './vocabulary.js';
@@ -50,22 +50,28 @@ export function docTerms(tool: ToolDescriptor, vocab: Vocabulary): DocTerms {
 
 function tokenizeTool(tool: ToolDescriptor, vocab: Vocabulary): DocTerms {
   const text = docText(tool);
+  // Lead sentences, owners and parameter texts repeat across tools and go through the text cache; names are
+  // mostly unique and short, so they are tokenized directly rather than filling the cache.
   const name = vocab.ids(text.name);
-  const lead = vocab.ids(text.lead);
-  const title = vocab.ids(text.title);
-  const owner = vocab.listsOf([text.owner]);
-  const rest = vocab.listsOf(text.rest);
-  const params = vocab.listsOf(text.params);
-  // Tokenize first, then pack: the bag writer is shared and not reentrant.
+  const lead = vocab.listOf(text.lead);
+  // Tokenizing never touches the bag writer, so pieces go straight into the open bag: no lists of lists.
   beginDoc();
-  addBag(name);
-  addBag(title);
-  addBag(...owner);
-  addBag(lead, ...rest);
-  addBag(...params);
-  addBag(lead);
+  field(name);
+  field(vocab.listOf(text.title));
+  field(vocab.listOf(text.owner));
+  addList(lead);
+  for (const sentence of text.rest) addList(vocab.listOf(sentence));
+  closeBag();
+  for (const param of text.params) addList(vocab.listOf(param));
+  closeBag();
+  field(lead);
   return {
     packed: endDoc(),
     intent: toolIntent(name, lead, (id) => termIntent(vocab.term(id))),
   };
+}
+
+function field(list: readonly number[]): void {
+  addList(list);
+  closeBag();
 }

@@ -53,7 +53,8 @@ export const RANKING: RankingConfig = {
 };
 
 export function createRanker(tools: readonly ToolDescriptor[], config: RankingConfig = RANKING): Ranker {
-  const exact = new Map<string, number[]>();
+  // Lowercased name or id -> its doc, or docs when several share it (rare: no array per tool).
+  const exact = new Map<string, number | number[]>();
   const intents: (Intent | undefined)[] = [];
   const owners = new Map<string, number>();
   const ownerOf: number[] = [];
@@ -61,9 +62,10 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
   // One vocabulary for the whole build: cached per-tool ids come from it.
   const vocab = currentVocabulary();
   const addExact = (key: string, doc: number): void => {
-    const list = exact.get(key);
-    if (list) list.push(doc);
-    else exact.set(key, [doc]);
+    const found = exact.get(key);
+    if (found === undefined) exact.set(key, doc);
+    else if (typeof found === 'number') exact.set(key, [found, doc]);
+    else found.push(doc);
   };
   const docs = tools.map((tool, i) => {
     const nameKey = tool.name.toLowerCase();
@@ -89,11 +91,15 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
   const touchedDocs = new Int32Array(tools.length);
   const serverScores = new Float64Array(serverTools.length);
   const touchedServers = new Int32Array(serverTools.length);
+  // The build's scratch shares the closures' scope: drop it so the index keeps postings, not every tool's bags.
+  serverTools.length = 0;
+  owners.clear();
   const maxDf = Math.max(1, config.synonymMaxDf * tools.length);
 
   return {
     rank(query, k) {
-      const first = [...(exact.get(query.trim().toLowerCase()) ?? [])].sort(byId);
+      const found = exact.get(query.trim().toLowerCase());
+      const first = found === undefined ? [] : typeof found === 'number' ? [found] : [...found].sort(byId);
       // Lowercased first: a brand typed "GitHub" stays one word instead of also matching "git".
       const lowered = query.toLowerCase();
       const weights = queryWeights(lowered);

@@ -33,16 +33,23 @@ export function createToolIndex(descriptors: readonly ToolDescriptor[], options:
 }
 
 export function createIndexCore(descriptors: readonly ToolDescriptor[]): IndexCore {
-  const tools = dedupe(descriptors);
-  const byId = new Map(tools.map((tool) => [tool.id, tool]));
-  const byName = new Map<string, ToolDescriptor>();
-  for (const tool of tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+  // First tool per id wins; the same map serves lookups. Names are only looked up by describe/suggest callers,
+  // so their map waits for the first lookup (a search never pays for it).
+  const byId = new Map<string, ToolDescriptor>();
+  const tools = descriptors.filter((tool) => !byId.has(tool.id) && (byId.set(tool.id, tool), true));
+  let byName: Map<string, ToolDescriptor> | undefined;
+  const nameMap = (): Map<string, ToolDescriptor> => {
+    if (byName) return byName;
+    byName = new Map();
+    for (const tool of tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+    return byName;
+  };
   // Hits and their serialized sizes, made once per tool on first use.
   const hits = new Map<string, { readonly hit: SearchHit; readonly bytes: number }>();
   let ranker: Ranker | undefined;
   return {
     tools,
-    lookup: (idOrName) => (typeof idOrName === 'string' ? (byId.get(idOrName) ?? byName.get(idOrName)) : undefined),
+    lookup: (idOrName) => (typeof idOrName === 'string' ? (byId.get(idOrName) ?? nameMap().get(idOrName)) : undefined),
     ranker: () => (ranker ??= createRanker(tools)),
     hitFor(tool) {
       let entry = hits.get(tool.id);
@@ -150,11 +157,6 @@ function resolveOptions(options: ToolIndexOptions): Settings {
 function clampLimit(limit: number | undefined, settings: Settings): number {
   if (typeof limit !== 'number' || !Number.isFinite(limit)) return settings.searchDefaultLimit;
   return Math.min(Math.max(Math.floor(limit), 1), settings.maxSearchLimit);
-}
-
-function dedupe(descriptors: readonly ToolDescriptor[]): ToolDescriptor[] {
-  const seen = new Set<string>();
-  return descriptors.filter((tool) => !seen.has(tool.id) && (seen.add(tool.id), true));
 }
 
 function byteLength(text: string): number {
