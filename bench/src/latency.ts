@@ -3,6 +3,7 @@
  * catalogs, then per-query latency (p50, p99) on the built index. The index
  * builds on its first search, so "build" is `createToolIndex` + one query.
  */
+import { deepFreeze } from '@tool-search/kernel';
 import { createToolIndex, type ToolIndex } from '@tool-search/search';
 import { fakeDescriptors, LATENCY_QUERIES } from './catalogs.js';
 import { collectGarbage, median, msSince, percentile } from './stats.js';
@@ -72,12 +73,4 @@ export function measureLatency(total: number, options: LatencyOptions): LatencyR
     queryMsP50: percentile(samples, 50),
     queryMsP99: percentile(samples, 99),
   };
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }

@@ -5,7 +5,7 @@
  * validation happen in the kernel and their verdicts come back as results.
  * Shared by mode-tools and mode-directory (modes never import each other, so this lives in its own package).
  */
-import { compileToolSchema, ErrorCode, ToolSearchError, toSchemaIssues } from '@tool-search/kernel';
+import { compileToolSchema, deepFreeze, ErrorCode, ToolSearchError, toSchemaIssues } from '@tool-search/kernel';
 import type { ControlContext, ExposedTool, JsonSchema, RunApi, ToolCallOutcome, ToolResult } from '@tool-search/kernel';
 import { indexForRun, type ToolIndex } from '@tool-search/search';
 import { errorResult, okResult, renderDescription, renderSearch } from './results.js';
@@ -48,14 +48,6 @@ export function createControlTools(config: ControlToolsConfig): ExposedTool[] {
       handler: guarded(CALL_SCHEMA, (args, ctx) => callTool(String(args.id), args.args ?? {}, ctx)),
     },
   ]);
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }
 
 function searchSchema(maxLimit: number): JsonSchema {

@@ -190,6 +190,7 @@ function toDescriptor(id: string, definition: ToolDefinition): ToolDescriptor {
   return descriptor;
 }
 
+/** Freezes an object graph in place (frozen sub-objects are left as they are) and returns it. */
 export function deepFreeze<T>(value: T): T {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);

@@ -4,7 +4,7 @@
  * misspelled key inside a section this package owns is a `ConfigError`
  * (`CONFIG_INVALID`, with `path` and `rule`). Keys owned by others are kept.
  */
-import { compileToolSchema, ConfigError, toSchemaIssues, type JsonSchema, type SchemaIssue } from '@tool-search/kernel';
+import { compileToolSchema, ConfigError, deepFreeze, toSchemaIssues, type JsonSchema, type SchemaIssue } from '@tool-search/kernel';
 import { PROFILES } from './groups.js';
 import type { PolicyOptions } from './types.js';
 
@@ -84,12 +84,4 @@ function toDotPath(pointer: string): string {
     else out += `[${JSON.stringify(segment)}]`;
   }
   return out;
-}
-
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }

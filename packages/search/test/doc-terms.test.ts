@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolDescriptor } from '@tool-search/kernel';
+import { deepFreeze, type ToolDescriptor } from '@tool-search/kernel';
 import { addBag, addField, addMergedBag, beginDoc, endDoc, fieldAt } from '../src/bag.js';
 import { sentences } from '../src/doc-text.js';
 import { currentVocabulary, docTerms } from '../src/doc-terms.js';
 import { createToolIndex, type SearchResult } from '../src/index.js';
 import { catalog, tool } from './helpers/tools.js';
-
-function deepFreeze<T>(value: T): T {
-  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
-}
 
 const ids = (result: SearchResult): string[] => result.hits.map((hit) => hit.id);
 
