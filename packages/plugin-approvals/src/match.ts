@@ -1,10 +1,10 @@
 /**
  * Does a tool need approval, and why. Patterns use the policy matcher
- * (`@tool-search/policy` `firstMatch`), so `require` reads exactly like an
+ * (`@tool-search/tool-match` `firstMatch`, shared with the policy), so `require` reads exactly like an
  * allow or deny list.
  */
 import type { ToolDescriptor } from '@tool-search/kernel';
-import { firstMatch } from '@tool-search/policy';
+import { firstMatch } from '@tool-search/tool-match';
 import type { ResolvedApprovalsConfig } from './config.js';
 
 /** The reason approval is required, or `undefined` when the tool may run without one. */

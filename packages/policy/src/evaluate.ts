@@ -4,7 +4,7 @@
  * tool lists each step up to the one that dropped it.
  */
 import type { PolicyStep } from '@tool-search/kernel';
-import { firstMatch, matchesEntry, type MatchableTool } from './match.js';
+import { firstMatch, matchesEntry, type MatchableTool } from '@tool-search/tool-match';
 import type { PolicyDiagnostic, PolicyEvaluation, PolicyRule, ResolvedPolicy } from './types.js';
 
 /**

@@ -3,9 +3,10 @@
 export { policyPlugin, POLICY_PLUGIN } from './plugin.js';
 export { resolvePolicy, providerCandidates } from './resolve.js';
 export { evaluatePolicy } from './evaluate.js';
-export { matchesEntry, firstMatch } from './match.js';
-export type { MatchableTool, MatchEffect } from './match.js';
-export { CORE_GROUPS, SOURCE_GROUPS, PROFILES, SANDBOX_DEFAULTS, expandGroups, isProfileName, isReservedGroup } from './groups.js';
+// The matcher and the groups live in @tool-search/tool-match (approvals matches the same way); re-exported here.
+export { matchesEntry, firstMatch, CORE_GROUPS, SOURCE_GROUPS, expandGroups, isReservedGroup } from '@tool-search/tool-match';
+export type { MatchableTool, MatchEffect } from '@tool-search/tool-match';
+export { PROFILES, SANDBOX_DEFAULTS, isProfileName } from './groups.js';
 export { parsePolicyOptions, policyOptionsSchema } from './options.js';
 export type {
   AgentConfig,

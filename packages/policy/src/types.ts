@@ -6,17 +6,6 @@
  */
 import type { PolicyStep } from '@tool-search/kernel';
 
-declare module '@tool-search/kernel' {
-  interface ToolMeta {
-    /**
-     * Plugin-declared groups (`group:<name>`): `group:<name>` in any policy
-     * scope matches the tool. The reserved groups (core groups,
-     * `group:openclaw`, `group:plugins`, `group:mcp`) cannot be joined this way.
-     */
-    groups?: readonly string[];
-  }
-}
-
 export type ProfileName = 'minimal' | 'coding' | 'messaging' | 'full';
 
 /** An allow/deny pair. `allow: []` means no allowlist; `deny` always wins. */

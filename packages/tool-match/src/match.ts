@@ -10,6 +10,17 @@
 import type { ToolDescriptor } from '@tool-search/kernel';
 import { CORE_GROUPS, SOURCE_GROUPS } from './groups.js';
 
+declare module '@tool-search/kernel' {
+  interface ToolMeta {
+    /**
+     * Plugin-declared groups (`group:<name>`): `group:<name>` in any policy
+     * scope matches the tool. The reserved groups (core groups,
+     * `group:openclaw`, `group:plugins`, `group:mcp`) cannot be joined this way.
+     */
+    groups?: readonly string[];
+  }
+}
+
 /** The descriptor fields the matcher reads. */
 export type MatchableTool = Pick<ToolDescriptor, 'id' | 'name' | 'source' | 'owner' | 'meta'>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CORE_GROUPS, expandGroups, firstMatch, isReservedGroup, matchesEntry, type MatchableTool } from '../src/index.js';
+import { CORE_GROUPS, expandGroups, firstMatch, isReservedGroup, matchesEntry, type MatchableTool } from '@tool-search/tool-match';
 
 const tool = (source: MatchableTool['source'], owner: string, name: string, groups?: readonly string[]): MatchableTool => ({
   id: `${source}:${owner}:${name}`,

@@ -1,0 +1,4 @@
+// The public surface of @tool-search/tool-match: the entry matcher shared by policy and approvals.
+export { matchesEntry, firstMatch } from './match.js';
+export type { MatchableTool, MatchEffect } from './match.js';
+export { CORE_GROUPS, SOURCE_GROUPS, expandGroups, isReservedGroup } from './groups.js';
