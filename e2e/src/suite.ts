@@ -14,6 +14,8 @@ import type { ToolSearchConfig } from '@tool-search/config';
 import type { ApprovalRequest } from '@tool-search/plugin-approvals';
 import { createTokenCounter, readSessionLog, sessionFileName, summarizeSession, type TelemetrySummary } from '@tool-search/telemetry';
 import { createToolSearchKernel } from '@tool-search/preset';
+import { CONTROL_TOOL_NAMES } from '@tool-search/control-tools';
+import { CODE_TOOL_NAME } from '@tool-search/mode-code';
 
 export const SCENARIO = 'tool-search-gateway-e2e';
 export const LANES = ['direct', 'code', 'tools', 'directory'] as const;
@@ -52,10 +54,14 @@ export interface SuiteResult {
   readonly ok: boolean;
 }
 
+/** The `origin` a lane's call to the target carries in the session log. */
+const ORIGIN_OF_LANE = { direct: 'direct', code: 'code', tools: 'tool_call', directory: 'directory' } as const;
+
+const SEARCH_CONTROL_TOOLS = Object.values(CONTROL_TOOL_NAMES);
 const CONTROL_TOOLS: Record<Exclude<LaneName, 'direct'>, readonly string[]> = {
-  code: ['tool_search_code'],
-  tools: ['tool_search', 'tool_describe', 'tool_call'],
-  directory: ['tool_search', 'tool_describe', 'tool_call'],
+  code: [CODE_TOOL_NAME],
+  tools: SEARCH_CONTROL_TOOLS,
+  directory: SEARCH_CONTROL_TOOLS,
 };
 
 export async function runQaSuite(options: SuiteOptions = {}): Promise<SuiteResult> {
@@ -162,37 +168,48 @@ export interface GuardScenarioResult {
 }
 
 /** Issue 7: a scripted model that loops is blocked at the critical threshold in every mode. */
-export async function runLoopScenario(options: { tools?: number; target?: string } = {}): Promise<GuardScenarioResult> {
-  const target = options.target ?? 'fake_plugin_tool_0017';
-  const targetId = `plugin:fake-catalog:${target}`;
+export function runLoopScenario(options: { tools?: number; target?: string } = {}): Promise<GuardScenarioResult> {
   const loopDetection = { warningThreshold: 2, criticalThreshold: 4, globalCircuitBreakerThreshold: 50 };
-  const lanes: GuardLaneReport[] = [];
-  const assertions: { name: string; ok: boolean; detail?: string }[] = [];
-  await withProvider(async (provider, logDir) => {
-    for (const lane of LANES) {
-      const driven = await driveLane({
-        provider,
-        logDir,
-        lane,
-        config: suiteConfig(options.tools ?? 36, lane, { loopDetection }),
-        message: `tool search qa check target=${target} loop=6`,
-        maxSteps: 20,
-      });
-      const statuses = driven.summary.toolsCalled.filter((c) => c.id === targetId).map((c) => c.status);
-      lanes.push({ lane, statuses, approvalOrigins: [] });
+  return runGuardScenario('loop-detection', options, {
+    extra: { loopDetection },
+    suffix: ' loop=6',
+    maxSteps: 20,
+    judge: (lane, statuses) => {
       const firstBlocked = statuses.indexOf('blocked');
       const ok = firstBlocked === loopDetection.criticalThreshold - 1 && statuses.slice(0, firstBlocked).every((s) => s === 'ok');
-      assertions.push({ name: `${lane}: the looping call is blocked at the critical threshold`, ok, detail: statuses.join(',') });
-    }
+      return { name: `${lane}: the looping call is blocked at the critical threshold`, ok, detail: statuses.join(',') };
+    },
   });
-  return { scenario: 'loop-detection', lanes, assertions, ok: assertions.every((a) => a.ok) };
 }
 
 /** Issue 7: a call needing approval is denied when the approver says no, in every mode (code bridge included). */
-export async function runApprovalScenario(options: { tools?: number; target?: string } = {}): Promise<GuardScenarioResult> {
+export function runApprovalScenario(options: { tools?: number; target?: string } = {}): Promise<GuardScenarioResult> {
+  const target = options.target ?? 'fake_plugin_tool_0017';
+  return runGuardScenario('approvals', options, {
+    extra: { approvals: { require: [target] } },
+    approve: 'deny',
+    judge: (lane, statuses, approvalOrigins, finalAnswer) => {
+      const origin = ORIGIN_OF_LANE[lane];
+      const ok = statuses.length >= 1 && statuses.every((s) => s === 'blocked') && approvalOrigins.includes(origin) && !finalAnswer.includes('FAKE_TOOL_OK');
+      return { name: `${lane}: the approver's "no" blocks the call (origin ${origin})`, ok, detail: `${statuses.join(',')} asked from ${approvalOrigins.join(',')}` };
+    },
+  });
+}
+
+/** One guard scenario: the scripted request in every lane with the guard configured, judged per lane from the session log. */
+async function runGuardScenario(
+  scenario: GuardScenarioResult['scenario'],
+  options: { tools?: number; target?: string },
+  spec: {
+    extra: { loopDetection?: object; approvals?: object };
+    suffix?: string;
+    maxSteps?: number;
+    approve?: 'allow' | 'deny';
+    judge: (lane: LaneName, statuses: readonly string[], approvalOrigins: readonly string[], finalAnswer: string) => { name: string; ok: boolean; detail?: string };
+  },
+): Promise<GuardScenarioResult> {
   const target = options.target ?? 'fake_plugin_tool_0017';
   const targetId = `plugin:fake-catalog:${target}`;
-  const origin = { direct: 'direct', code: 'code', tools: 'tool_call', directory: 'directory' } as const;
   const lanes: GuardLaneReport[] = [];
   const assertions: { name: string; ok: boolean; detail?: string }[] = [];
   await withProvider(async (provider, logDir) => {
@@ -201,18 +218,18 @@ export async function runApprovalScenario(options: { tools?: number; target?: st
         provider,
         logDir,
         lane,
-        config: suiteConfig(options.tools ?? 36, lane, { approvals: { require: [target] } }),
-        message: `tool search qa check target=${target}`,
-        approve: 'deny',
+        config: suiteConfig(options.tools ?? 36, lane, spec.extra),
+        message: `tool search qa check target=${target}${spec.suffix ?? ''}`,
+        ...(spec.maxSteps ? { maxSteps: spec.maxSteps } : {}),
+        ...(spec.approve ? { approve: spec.approve } : {}),
       });
       const statuses = driven.summary.toolsCalled.filter((c) => c.id === targetId).map((c) => c.status);
       const approvalOrigins = driven.approvals.map((a) => a.origin);
       lanes.push({ lane, statuses, approvalOrigins });
-      const ok = statuses.length >= 1 && statuses.every((s) => s === 'blocked') && approvalOrigins.includes(origin[lane]) && !driven.finalAnswer.includes('FAKE_TOOL_OK');
-      assertions.push({ name: `${lane}: the approver's "no" blocks the call (origin ${origin[lane]})`, ok, detail: `${statuses.join(',')} asked from ${approvalOrigins.join(',')}` });
+      assertions.push(spec.judge(lane, statuses, approvalOrigins, driven.finalAnswer));
     }
   });
-  return { scenario: 'approvals', lanes, assertions, ok: assertions.every((a) => a.ok) };
+  return { scenario, lanes, assertions, ok: assertions.every((a) => a.ok) };
 }
 
 async function report(
@@ -262,13 +279,12 @@ function assertLanes(lanes: readonly LaneReport[], tools: number, target: string
   for (const lane of search) {
     add(`${lane.lane} mode request is smaller than direct`, lane.ratioToDirect !== null && lane.ratioToDirect < 1, `ratio ${lane.ratioToDirect}`);
   }
-  const origin = { direct: 'direct', code: 'code', tools: 'tool_call', directory: 'directory' } as const;
   for (const lane of lanes) {
     const calls = lane.summary.toolsCalled.filter((c) => c.id === targetId);
     const searchesOk = lane.lane === 'direct' || lane.lane === 'directory' ? lane.searches === 0 : lane.searches >= 1;
     add(
       `${lane.lane} session log shows the expected calls and searches`,
-      calls.length === 1 && calls[0]?.origin === origin[lane.lane] && calls[0]?.source === 'plugin' && searchesOk,
+      calls.length === 1 && calls[0]?.origin === ORIGIN_OF_LANE[lane.lane] && calls[0]?.source === 'plugin' && searchesOk,
       `calls=${calls.length} origin=${calls[0]?.origin ?? '-'} searches=${lane.searches}`,
     );
   }
