@@ -1,5 +1,5 @@
 /** Turns a call outcome into the text of a `tool` message for the model. */
-import type { ToolCallOutcome, ToolResult } from '@tool-search/kernel';
+import { toolResultText, type ToolCallOutcome, type ToolResult } from '@tool-search/kernel';
 
 export function renderOutcome(outcome: ToolCallOutcome): string {
   switch (outcome.status) {
@@ -15,9 +15,6 @@ export function renderOutcome(outcome: ToolCallOutcome): string {
 }
 
 export function renderResult(result: ToolResult): string {
-  const text = result.content
-    .map((part) => (part.type === 'text' ? part.text : part.type === 'resource' ? (part.resource.text ?? part.resource.uri) : `[${part.type}]`))
-    .join('\n');
-  const body = text || (result.structuredContent !== undefined ? JSON.stringify(result.structuredContent) : '');
+  const body = toolResultText(result);
   return result.isError ? `Error: ${body}` : body;
 }

@@ -3,7 +3,7 @@
  * answer, and one call through the run (policy, validation, guards, approvals).
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { UnknownToolError, type Run, type ToolCallOutcome, type ToolDescriptor, type ToolResult } from '@tool-search/kernel';
+import { toolResultText, UnknownToolError, type Run, type ToolCallOutcome } from '@tool-search/kernel';
 import { describeTool, indexForRun, type SearchResult, type ToolDescription, type ToolIndex } from '@tool-search/search';
 import { CliExit, CliInputError, writeJson, type CliIO } from '../io.js';
 import { withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags, type RunScope } from '../options.js';
@@ -94,7 +94,7 @@ function printOutcome(io: CliIO, outcome: ToolCallOutcome, json: boolean): void 
   if (json) return writeJson(io, outcome);
   switch (outcome.status) {
     case 'ok':
-      io.stdout.write(`${resultText(outcome.result)}\n`);
+      io.stdout.write(`${toolResultText(outcome.result, { indent: 2 })}\n`);
       if (outcome.result.isError) io.stderr.write(`error: ${outcome.toolId} returned an error result\n`);
       return;
     case 'blocked':
@@ -107,11 +107,4 @@ function printOutcome(io: CliIO, outcome: ToolCallOutcome, json: boolean): void 
       io.stderr.write(`pending: ${outcome.name} is a client tool; the client runs it, not the CLI\n`);
       return;
   }
-}
-
-function resultText(result: ToolResult): string {
-  const text = result.content
-    .map((part) => (part.type === 'text' ? part.text : part.type === 'resource' ? (part.resource.text ?? part.resource.uri) : `[${part.type}]`))
-    .join('\n');
-  return text || (result.structuredContent !== undefined ? JSON.stringify(result.structuredContent, null, 2) : '');
 }
