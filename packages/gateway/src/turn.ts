@@ -83,7 +83,9 @@ export async function runTurn(options: TurnOptions, input: TurnInput): Promise<T
       ...input.messages,
     ];
     const toolCalls: TurnToolCall[] = [];
-    const toolsJson = JSON.stringify(tools);
+    // The tools and system text are the same on every request of the turn: measure them once.
+    const toolsBytes = Buffer.byteLength(JSON.stringify(tools));
+    const systemBytes = Buffer.byteLength(exposure.system);
     const lastUser = [...input.messages].reverse().find((message) => message.role === 'user');
     if (lastUser) run.emit({ type: 'turn-message', role: 'user', content: textOf(lastUser.content) });
     for (let step = 1; ; step++) {
@@ -93,8 +95,8 @@ export async function runTurn(options: TurnOptions, input: TurnInput): Promise<T
         type: 'provider-request',
         mode: exposure.mode,
         body: json,
-        toolsBytes: Buffer.byteLength(toolsJson),
-        systemBytes: Buffer.byteLength(exposure.system),
+        toolsBytes,
+        systemBytes,
         requestBytes: Buffer.byteLength(json),
         toolNames: exposure.tools.map((tool) => tool.name),
       });
