@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIRECTORY_HEADER, DIRECTORY_ID_NOTE, renderDirectory, type DirectoryEntry } from '../src/index.js';
-import { directoryRun, fake } from './fixtures.js';
+import { directoryRun } from './fixtures.js';
+import { fakeTool as fake } from '@tool-search/testing';
 
 const long = 'Fetches records from the remote service with pagination, retries, filtering and sorting. '.repeat(4);
 const entries: DirectoryEntry[] = Array.from({ length: 24 }, (_, i) => ({

@@ -1,7 +1,8 @@
 import { ErrorCode, PROVIDER_NAME_PATTERN } from '@tool-search/kernel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIRECTORY_MODE_PLUGIN, directoryModePlugin, type DirectoryModeOptions } from '../src/index.js';
-import { directoryRun, fake, TOOLS } from './fixtures.js';
+import { directoryRun, TOOLS } from './fixtures.js';
+import { fakeTool as fake } from '@tool-search/testing';
 
 const kernels: { close(): Promise<void> }[] = [];
 afterEach(async () => {

@@ -1,43 +1,32 @@
 /** In-test plugins: a fake source, a policy that drops a tool, a guard that blocks one. */
 import { createKernel, type CallOrigin, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import { fakeTool, toolSource } from '@tool-search/testing';
 import { directoryModePlugin, type DirectoryModeOptions } from '../src/index.js';
 
 const objectSchema = (properties: Record<string, unknown> = {}, required: string[] = []) => ({ type: 'object', properties, required });
 
-export function fake(name: string, source: ToolDefinition['source'], owner: string, description: string, extra: Partial<ToolDefinition> = {}): ToolDefinition {
-  return {
-    name,
-    source,
-    owner,
-    description,
-    inputSchema: objectSchema(),
-    execute: (args): ToolResult => ({ content: [{ type: 'text', text: `FAKE_TOOL_OK ${name} ${JSON.stringify(args)}` }] }),
-    ...extra,
-  };
-}
-
 export const TOOLS: readonly ToolDefinition[] = [
-  fake('read_file', 'core', 'core', 'Read a text file from the workspace and return its contents.', {
+  fakeTool('read_file', 'core', 'core', 'Read a text file from the workspace and return its contents.', {
     inputSchema: objectSchema({ path: { type: 'string' } }, ['path']),
   }),
-  fake('write_file', 'core', 'core', 'Write text to a file in the workspace.', {
+  fakeTool('write_file', 'core', 'core', 'Write text to a file in the workspace.', {
     inputSchema: objectSchema({ path: { type: 'string' }, text: { type: 'string' } }, ['path', 'text']),
   }),
-  fake('secret_tool', 'core', 'core', 'Reveal secret credentials from the vault.'),
-  fake('dangerous_delete', 'plugin', 'cleanup', 'Delete every file in a directory tree.'),
-  fake('weather_forecast', 'plugin', 'weather', 'Get the weather forecast for a city.', {
+  fakeTool('secret_tool', 'core', 'core', 'Reveal secret credentials from the vault.'),
+  fakeTool('dangerous_delete', 'plugin', 'cleanup', 'Delete every file in a directory tree.'),
+  fakeTool('weather_forecast', 'plugin', 'weather', 'Get the weather forecast for a city.', {
     inputSchema: objectSchema({ city: { type: 'string' } }, ['city']),
   }),
-  fake('search_issues', 'mcp', 'github', 'Search GitHub issues.'),
-  fake('search_issues', 'mcp', 'gitlab', 'Search GitLab issues.'),
-  fake('weird.name/with:chars', 'mcp', 'odd', 'An MCP tool whose name providers refuse.'),
-  fake('hidden.odd/name', 'mcp', 'odd', 'A hidden MCP tool whose name providers refuse.'),
-  fake('message', 'core', 'core', 'Send a message to the user.', { catalogMode: 'direct-only' }),
+  fakeTool('search_issues', 'mcp', 'github', 'Search GitHub issues.'),
+  fakeTool('search_issues', 'mcp', 'gitlab', 'Search GitLab issues.'),
+  fakeTool('weird.name/with:chars', 'mcp', 'odd', 'An MCP tool whose name providers refuse.'),
+  fakeTool('hidden.odd/name', 'mcp', 'odd', 'A hidden MCP tool whose name providers refuse.'),
+  fakeTool('message', 'core', 'core', 'Send a message to the user.', { catalogMode: 'direct-only' }),
   { name: 'browser_click', source: 'client', owner: 'client', description: 'Click an element in the browser.', inputSchema: objectSchema() },
 ];
 
 export function sourcePlugin(tools: readonly ToolDefinition[] = TOOLS): KernelPlugin {
-  return { name: 'test-source', apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add(tools)) };
+  return toolSource(tools);
 }
 
 /** Drops every tool named `secret_tool` (fail-closed checks). */

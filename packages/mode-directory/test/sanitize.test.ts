@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { sanitizeUntrustedText } from '../src/index.js';
-import { directoryRun, fake } from './fixtures.js';
+import { directoryRun } from './fixtures.js';
+import { fakeTool as fake } from '@tool-search/testing';
 
 describe('sanitizeUntrustedText', () => {
   it('collapses newlines and whitespace into one line', () => {

@@ -2,3 +2,4 @@ export { checkSourceConformance } from './conformance.js';
 export type { ConformanceCheck, ConformanceOptions, ConformanceReport } from './conformance.js';
 export { createTestHarness } from './harness.js';
 export type { TestHarness } from './harness.js';
+export { fakeTool, toolSource } from './fixtures.js';
