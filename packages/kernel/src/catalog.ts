@@ -151,7 +151,7 @@ export function buildCatalog(
   return [...byId.values()].sort((a, b) => compareIds(a.descriptor.id, b.descriptor.id));
 }
 
-export function compareIds(a: string, b: string): number {
+function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

@@ -11,6 +11,7 @@ import { createExposure, type RunExposure } from './exposure.js';
 import type { KernelHooks } from './hooks.js';
 import { compileToolSchema, isSchemaIssue, toSchemaIssues } from './schema.js';
 import { suggestIds } from './suggest.js';
+import { decidedBy } from './builtins/guards.js';
 import { renderGuidance, type GuidanceEntry } from './guidance.js';
 import type {
   CallContext,
@@ -100,7 +101,7 @@ export function createRunObject(parts: RunParts): Run {
     const decision = hooks.beforeToolCall.isUsed() ? await hooks.beforeToolCall.promise(call, ctx) : undefined;
     if (decision?.action === 'block') {
       if (decision.stopRun) stopped = decision.reason;
-      return { ...base, status: 'blocked', reason: decision.reason, by: (decision as { by?: string }).by ?? 'unknown' };
+      return { ...base, status: 'blocked', reason: decision.reason, by: decidedBy(decision) };
     }
     if (decision?.action === 'replace') return { ...base, status: 'ok', result: decision.result };
     const execute = executors.get(call.tool.id);

@@ -8,12 +8,20 @@ import { ErrorCode, ToolSearchError } from '../errors.js';
 import type { KernelHooks } from '../hooks.js';
 import type { CallContext, CallDecision, ToolCall } from '../types.js';
 
+/** A decision as the kernel sees it: tagged with the plugin (tap name) that made it. */
+export type TaggedDecision = CallDecision & { readonly by: string };
+
+/** Reads the tag the guard added; every decision the hook returns passed through the guard. */
+export function decidedBy(decision: CallDecision): string {
+  return (decision as Partial<TaggedDecision>).by ?? 'unknown';
+}
+
 export function guardCallTaps(hooks: KernelHooks): void {
   hooks.beforeToolCall.intercept({
     name: '@tool-search/kernel:call-guard',
     register: (tap) => {
       const original = tap.fn as (call: ToolCall, ctx: CallContext) => unknown;
-      const fn = async (call: ToolCall, ctx: CallContext): Promise<(CallDecision & { by: string }) | undefined> => {
+      const fn = async (call: ToolCall, ctx: CallContext): Promise<TaggedDecision | undefined> => {
         try {
           const decision = (await original(call, ctx)) as CallDecision | undefined;
           if (decision === undefined || decision === null) return undefined;
