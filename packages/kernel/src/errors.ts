@@ -22,6 +22,8 @@ export const ErrorCode = {
   TOOL_INVALID: 'TOOL_INVALID',
   /** A tool's input or output schema is not valid JSON Schema; the tool is dropped. */
   TOOL_SCHEMA_INVALID: 'TOOL_SCHEMA_INVALID',
+  /** A tool's schema uses a `pattern` the linear-time engine cannot run (lookaround, backreference); it is not enforced. */
+  TOOL_SCHEMA_PATTERN_UNENFORCED: 'TOOL_SCHEMA_PATTERN_UNENFORCED',
   /** The same tool id was contributed twice; the later one is dropped. */
   TOOL_ID_DUPLICATE: 'TOOL_ID_DUPLICATE',
   /** Two tools share a name across sources; the name resolves to the first by source precedence. */
