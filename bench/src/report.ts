@@ -5,6 +5,7 @@
  */
 import type { BenchResults } from './bench.js';
 import type { CatalogPayload, Mode } from './payload.js';
+import { soakSection, soakTarget } from './soak.js';
 
 const SEARCH_MODES: readonly Mode[] = ['code', 'tools', 'directory'];
 
@@ -32,6 +33,7 @@ export function renderReport(r: BenchResults, command: string): string {
     ...latencySection(r),
     ...codeSection(r),
     ...overheadSection(r),
+    ...soakSection(r.soak, '## 6. Soak'),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -84,6 +86,7 @@ export function targets(r: BenchResults): Target[] {
     out.push({ target: 'code mode warm ≤ 10 ms', value: ms(c.warmMs), met: c.warmMs <= 10 });
   }
   out.push({ target: 'kernel overhead per call ≤ 50 µs (median)', value: `${r.overhead.overheadUs.toFixed(1)} µs`, met: r.overhead.overheadUs <= 50 });
+  out.push(soakTarget(r.soak));
   return out;
 }
 
