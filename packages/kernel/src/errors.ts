@@ -96,6 +96,14 @@ export const ErrorCode = {
   APPROVAL_ANSWER_INVALID: 'APPROVAL_ANSWER_INVALID',
   /** A catalog snapshot file cannot be read or is not a snapshot (`tools: [...]` of named tools); `details` has the file and the entry. */
   SNAPSHOT_INVALID: 'SNAPSHOT_INVALID',
+  /** `web_fetch`: the URL may not be fetched (not http(s), or it resolves to a private, loopback or link-local address); `details.rule` says which. */
+  URL_NOT_ALLOWED: 'URL_NOT_ALLOWED',
+  /** `web_fetch`: the page could not be fetched (network error, timeout, HTTP error status, too many redirects); `details` has the URL and status. */
+  FETCH_FAILED: 'FETCH_FAILED',
+  /** `web_search`: the search provider failed or answered in a shape it does not document; `details` has the provider and status. */
+  SEARCH_PROVIDER_FAILED: 'SEARCH_PROVIDER_FAILED',
+  /** A core tool is not listed because this deployment lacks what it needs (a key, a provider, a gateway); the message says what enables it. */
+  TOOL_NOT_CONFIGURED: 'TOOL_NOT_CONFIGURED',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
