@@ -104,6 +104,8 @@ export const ErrorCode = {
   SEARCH_PROVIDER_FAILED: 'SEARCH_PROVIDER_FAILED',
   /** A core tool is not listed because this deployment lacks what it needs (a key, a provider, a gateway); the message says what enables it. */
   TOOL_NOT_CONFIGURED: 'TOOL_NOT_CONFIGURED',
+  /** `memory_get`: the path is not a memory file (`MEMORY.md` or `memory/*.md`). */
+  MEMORY_PATH_INVALID: 'MEMORY_PATH_INVALID',
   /** A core file tool's path leads outside the workspace (`..`, an absolute path, or a symlink out); `details.rule` says which. */
   PATH_OUTSIDE_WORKSPACE: 'PATH_OUTSIDE_WORKSPACE',
   /** A core file tool found no file (or a folder) at the path. */
