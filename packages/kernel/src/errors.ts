@@ -106,6 +106,8 @@ export const ErrorCode = {
   TOOL_NOT_CONFIGURED: 'TOOL_NOT_CONFIGURED',
   /** `memory_get`: the path is not a memory file (`MEMORY.md` or `memory/*.md`). */
   MEMORY_PATH_INVALID: 'MEMORY_PATH_INVALID',
+  /** `pdf`: the file is not a readable PDF, or is larger than the limit; `details.rule` says which. */
+  PDF_UNREADABLE: 'PDF_UNREADABLE',
   /** A core file tool's path leads outside the workspace (`..`, an absolute path, or a symlink out); `details.rule` says which. */
   PATH_OUTSIDE_WORKSPACE: 'PATH_OUTSIDE_WORKSPACE',
   /** A core file tool found no file (or a folder) at the path. */
