@@ -98,6 +98,44 @@ export const ErrorCode = {
   APPROVAL_ANSWER_INVALID: 'APPROVAL_ANSWER_INVALID',
   /** A catalog snapshot file cannot be read or is not a snapshot (`tools: [...]` of named tools); `details` has the file and the entry. */
   SNAPSHOT_INVALID: 'SNAPSHOT_INVALID',
+  /** `web_fetch`: the URL may not be fetched (not http(s), or it resolves to a private, loopback or link-local address); `details.rule` says which. */
+  URL_NOT_ALLOWED: 'URL_NOT_ALLOWED',
+  /** `web_fetch`: the page could not be fetched (network error, timeout, HTTP error status, too many redirects); `details` has the URL and status. */
+  FETCH_FAILED: 'FETCH_FAILED',
+  /** `web_search`: the search provider failed or answered in a shape it does not document; `details` has the provider and status. */
+  SEARCH_PROVIDER_FAILED: 'SEARCH_PROVIDER_FAILED',
+  /** A core tool is not listed because this deployment lacks what it needs (a key, a provider, a gateway); the message says what enables it. */
+  TOOL_NOT_CONFIGURED: 'TOOL_NOT_CONFIGURED',
+  /** `memory_get`: the path is not a memory file (`MEMORY.md` or `memory/*.md`). */
+  MEMORY_PATH_INVALID: 'MEMORY_PATH_INVALID',
+  /** `pdf`: the file is not a readable PDF, or is larger than the limit; `details.rule` says which. */
+  PDF_UNREADABLE: 'PDF_UNREADABLE',
+  /** A core file tool's path leads outside the workspace (`..`, an absolute path, or a symlink out); `details.rule` says which. */
+  PATH_OUTSIDE_WORKSPACE: 'PATH_OUTSIDE_WORKSPACE',
+  /** A core file tool found no file (or a folder) at the path. */
+  FILE_NOT_FOUND: 'FILE_NOT_FOUND',
+  /** `edit`: `oldText` does not occur in the file. */
+  EDIT_NO_MATCH: 'EDIT_NO_MATCH',
+  /** `edit`: `oldText` occurs more than once; add surrounding lines to make it unique. */
+  EDIT_NOT_UNIQUE: 'EDIT_NOT_UNIQUE',
+  /** `apply_patch`: the input is not a `*** Begin Patch` … `*** End Patch` envelope; `details.line` names the line. */
+  PATCH_INVALID: 'PATCH_INVALID',
+  /** `apply_patch`: a hunk does not apply (context not found, file exists or is missing); nothing was changed. */
+  PATCH_CONFLICT: 'PATCH_CONFLICT',
+  /** `exec`: the effective `security` is `deny`, so no command runs. */
+  EXEC_SECURITY_DENY: 'EXEC_SECURITY_DENY',
+  /** `exec`: an executable of the command is not on `tools.exec.allowlist` (or the command uses shell syntax the allowlist cannot vouch for) and `ask` is off. */
+  EXEC_NOT_ALLOWLISTED: 'EXEC_NOT_ALLOWLISTED',
+  /** `exec`: an argument tries to widen what config allows (`security`, `host`, `ask`, `timeout`, `elevated`, `env.PATH`/`LD_*`); `details.rule` names it. */
+  EXEC_ARGUMENT_NOT_ALLOWED: 'EXEC_ARGUMENT_NOT_ALLOWED',
+  /** `exec`: the requested host cannot run commands here (no node host configured, bubblewrap missing). */
+  EXEC_HOST_UNAVAILABLE: 'EXEC_HOST_UNAVAILABLE',
+  /** `exec`: the command ran past its `timeout` and was killed. */
+  EXEC_TIMEOUT: 'EXEC_TIMEOUT',
+  /** A call needs an approval (for example `exec` with `ask`) but no approvals plugin answered for it: denied. */
+  APPROVAL_REQUIRED: 'APPROVAL_REQUIRED',
+  /** `process`: no background session with that id for this agent (unknown, removed, or another agent's). */
+  PROCESS_SESSION_UNKNOWN: 'PROCESS_SESSION_UNKNOWN',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
