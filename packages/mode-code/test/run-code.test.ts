@@ -80,9 +80,16 @@ return await openclaw.tools.call(tool.id, {
     expect(result).toMatchObject({ ok: false, error: { code: 'CODE_FAILED', cause: { code: 'UNKNOWN_TOOL' } } });
   });
 
-  it('reports a syntax error as CODE_INVALID', async () => {
-    const result = await runCode(run, `return (;`, options);
-    expect(result).toMatchObject({ ok: false, error: { code: 'CODE_INVALID' } });
+  it('reports a syntax error as CODE_INVALID at the line and column of the user code', async () => {
+    const result = await runCode(run, `const a = 1;\nreturn (;`, options);
+    expect(result).toMatchObject({ ok: false, error: { code: 'CODE_INVALID', location: { line: 2, column: 9 } } });
+    expect(result.ok ? '' : result.error.message).toContain('line 2, column 9');
+    expect(result.ok ? '' : result.error.message).not.toMatch(/async function|\(\d+:\d+\)/);
+  });
+
+  it('reports code that ends too early on its own last line, never on the wrapper', async () => {
+    const result = await runCode(run, `const a = [1,\n  2,`, options);
+    expect(result).toMatchObject({ ok: false, error: { code: 'CODE_INVALID', location: { line: 2 } } });
   });
 
   it('refuses empty code', async () => {
