@@ -57,7 +57,7 @@ describe('quick bench', () => {
   it('runs one search and one call through tool_search_code, or says why not', async () => {
     const { codeMode } = await quick();
     if (codeMode.skipped) return expect(codeMode.skipped).toMatch(/fell back/);
-    expect(codeMode.sample).toContain('"status"');
+    expect(codeMode.sample).toContain('"isError":false');
     expect(codeMode.bareSpawnMs).toBeGreaterThan(0);
   });
 

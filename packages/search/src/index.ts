@@ -1,6 +1,7 @@
 // The public surface of @tool-search/search: named exports only.
 export { createToolIndex, describeTool } from './tool-index.js';
 export { indexForRun } from './index-for-run.js';
+export { sanitizeUntrustedText, stripUntrustedTokens } from './untrusted-text.js';
 export type {
   BatchSearchResult,
   SearchHit,
