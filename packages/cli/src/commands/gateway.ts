@@ -38,7 +38,7 @@ export function registerGatewayCommand(program: Command, io: CliIO): void {
 
 async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   const { config } = await loadCliConfig(flags, io);
-  const [{ startGatewayServer, createProviderClient }, { ApprovalQueue }, { approvalsRoute }, { promptApprover }] = await Promise.all([
+  const [{ startGatewayServer, createUpstream }, { ApprovalQueue }, { approvalsRoute }, { promptApprover }] = await Promise.all([
     import('@tool-search/gateway'),
     import('@tool-search/plugin-approvals'),
     import('../approvals-http.js'),
@@ -62,13 +62,13 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
       closers.unshift(() => mock.close());
       provider = { baseURL: mock.url, apiKey: 'mock', model: MOCK_PROVIDER_MODEL };
     }
-    const { client, model } = createProviderClient(provider, io.env ?? process.env);
+    const upstream = createUpstream(provider, io.env ?? process.env);
+    const model = upstream.model;
     const mode = flags.mode ?? toolSearch.mode;
     const token = config.gateway?.auth?.token;
     const gateway = await startGatewayServer({
       kernel,
-      client,
-      model,
+      upstream,
       mode,
       host: flags.host ?? config.gateway?.host ?? '127.0.0.1',
       port: flags.port ?? config.gateway?.port ?? 0,
