@@ -171,7 +171,13 @@ export const configSchema = {
     plugins: { type: 'object', properties: { 'fake-catalog': fakeCatalogOptions }, additionalProperties: { type: 'object' } },
     mcp: strictObject({ servers: { type: 'object', additionalProperties: mcpServer } }),
     provider: strictObject(
-      { baseURL: { type: 'string', minLength: 1 }, apiKey: { type: 'string' }, apiKeyEnv: { type: 'string', minLength: 1 }, model: { type: 'string', minLength: 1 } },
+      {
+        kind: { type: 'string', enum: ['openai', 'anthropic'] },
+        baseURL: { type: 'string', minLength: 1 },
+        apiKey: { type: 'string' },
+        apiKeyEnv: { type: 'string', minLength: 1 },
+        model: { type: 'string', minLength: 1 },
+      },
       ['baseURL', 'model'],
     ),
     gateway: strictObject({

@@ -6,7 +6,7 @@
  * SIGTERM or `io.signal`; closing the kernel ends downstream server processes.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { Diagnostic, Logger } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type Diagnostic, type Logger } from '@tool-search/kernel';
 import type { McpMode } from '@tool-search/mcp-server';
 import type { CliIO } from '../io.js';
 import { createCliKernel, loadCliConfig, runRequest, withRunOptions, type RunFlags } from '../options.js';
@@ -68,7 +68,9 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
       await stopped(io.signal, handle.done);
     } else {
       const token = flags.token ?? (io.env ?? process.env)[MCP_TOKEN_ENV];
-      const handle = await serveHttp({ ...options, port: flags.http, ...(flags.host ? { host: flags.host } : {}), ...(token ? { token } : {}) });
+      const handle = await serveHttp({ ...options, port: flags.http, ...(flags.host ? { host: flags.host } : {}), ...(token ? { token } : {}) }).catch((error: unknown) => {
+        throw portInUse(error, flags.http!);
+      });
       close = () => handle.close();
       // One run up front: downstream servers start now, and their failures are reported before the URL is.
       const warmup = await kernel.createRun(request);
@@ -128,4 +130,10 @@ function integer(min: number, max: number): (value: string) => number {
     if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`must be an integer ${min}-${max}`);
     return n;
   };
+}
+
+/** A taken port is one coded line (`port N is in use; …`), not an `EADDRINUSE` stack. */
+function portInUse(error: unknown, port: number): unknown {
+  if ((error as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return error;
+  return new ToolSearchError(ErrorCode.PORT_IN_USE, `port ${port} is in use; pick another with --http`, { details: { port } });
 }
