@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import { ask, harness, slowTool, type Harness } from './helpers.js';
+import { ask, harness, slowTool, until, type Harness } from './helpers.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -85,8 +85,3 @@ describe('streaming chat completions', () => {
     await expect(collect(stream)).rejects.toMatchObject({ code: 'CLIENT_TOOL_COLLISION' });
   });
 });
-
-/** Polls a condition (no timing assertion: the test fails by vitest's timeout if it never holds). */
-async function until(condition: () => boolean): Promise<void> {
-  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
-}

@@ -83,3 +83,8 @@ export async function harness(): Promise<Harness> {
     },
   };
 }
+
+/** Polls a condition (no timing assertion: the test fails by vitest's timeout if it never holds). */
+export async function until(condition: () => boolean): Promise<void> {
+  while (!condition()) await new Promise((resolve) => setTimeout(resolve, 5));
+}
