@@ -84,7 +84,7 @@ const strictObject = (properties: Record<string, Schema>, required: string[] = [
 
 const profile: Schema = { type: 'string', enum: ['minimal', 'coding', 'messaging', 'full'] };
 const policyLists = { allow: stringList, alsoAllow: stringList, deny: stringList };
-const providerPolicy = strictObject({ profile, ...policyLists });
+const providerPolicyFields = { profile, ...policyLists };
 const sandbox = strictObject({ tools: strictObject(policyLists) });
 
 const loopDetection = strictObject({
@@ -123,6 +123,9 @@ const approvals = strictObject({
   requireDestructive: { type: 'boolean' },
 });
 
+// `toolSearch` under byProvider and agents overrides the mode and limits for that provider/model or agent.
+const providerPolicy = strictObject({ ...providerPolicyFields, toolSearch });
+
 const policyFields = {
   profile,
   ...policyLists,
@@ -132,7 +135,7 @@ const policyFields = {
 };
 
 const tools = strictObject({ ...policyFields, toolSearch, approvals, ...looseKeys(OPENCLAW_TOOLS_KEYS) });
-const agentTools = strictObject({ ...policyFields, ...looseKeys(OPENCLAW_AGENT_TOOLS_KEYS) });
+const agentTools = strictObject({ ...policyFields, toolSearch, ...looseKeys(OPENCLAW_AGENT_TOOLS_KEYS) });
 
 const agentEntry = strictObject(
   {

@@ -15,6 +15,8 @@ export type ToolPolicyLists = {
 
 export type ProviderToolPolicy = ToolPolicyLists & {
   profile?: ToolProfile;
+  /** Overrides `tools.toolSearch` for this provider or provider/model. */
+  toolSearch?: ToolSearchSetting;
 };
 
 export type SandboxToolPolicy = {

@@ -10,6 +10,7 @@ import type { Approver } from '@tool-search/plugin-approvals';
 import { CliUsageError, type CliIO } from '../io.js';
 import { createCliKernel, loadCliConfig, withConfigOption, type ConfigFlags } from '../options.js';
 import { EXPOSURE_MODES } from './exposure.js';
+import { appliedToolSearch } from '../tool-search-setting.js';
 
 export const PROVIDER_MODES = ['config', 'mock-openai', 'mock-anthropic'] as const;
 export const APPROVAL_MODES = ['prompt', 'http', 'deny'] as const;
@@ -31,7 +32,7 @@ export function registerGatewayCommand(program: Command, io: CliIO): void {
     .option('--port <port>', 'port (default gateway.port, else 0 = a free port)', port)
     .option('--host <host>', 'host (default gateway.host, else 127.0.0.1; other hosts need gateway.auth.token)')
     .addOption(new Option('--provider-mode <mode>', 'provider: from the config, or an in-process mock (OpenAI or Anthropic wire format)').choices(PROVIDER_MODES).default('config'))
-    .addOption(new Option('--mode <mode>', 'exposure mode (default: the resolved tools.toolSearch.mode)').choices(EXPOSURE_MODES))
+    .addOption(new Option('--mode <mode>', 'exposure mode for every run (default: per run, the toolSearch setting for its agent and provider/model)').choices(EXPOSURE_MODES))
     .addOption(new Option('--approvals <how>', 'who answers approvals (default: prompt on a TTY, else deny)').choices(APPROVAL_MODES))
     .action(async (flags: GatewayFlags) => {
       await serve(flags, io);
@@ -72,11 +73,14 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
     const upstream = createUpstream(provider, io.env ?? process.env);
     const model = upstream.model;
     const mode = flags.mode ?? toolSearch.mode;
+    // Without --mode each run gets the toolSearch setting of its agent and provider/model.
+    const modeFor = flags.mode ? undefined : (party: { agentId?: string; provider: string; model: string }) => appliedToolSearch(config, party).mode;
     const token = config.gateway?.auth?.token;
     const gateway = await startGatewayServer({
       kernel,
       upstream,
       mode,
+      ...(modeFor ? { modeFor } : {}),
       host: flags.host ?? config.gateway?.host ?? '127.0.0.1',
       port: flags.port ?? config.gateway?.port ?? 0,
       ...(token ? { token } : {}),
