@@ -4,6 +4,8 @@ export { loadConfig, parseConfig, resolvePaths, CONFIG_FILE_NAME } from './load.
 export type { LoadConfigOptions, LoadedConfig } from './load.js';
 export { validateConfig, configIssues } from './validate.js';
 export { resolveConfig, resolveToolSearch, TOOL_SEARCH_DEFAULTS, TOOL_SEARCH_LIMITS } from './resolve.js';
+export { resolveToolSearchFor } from './tool-search-for.js';
+export type { ResolvedToolSearchFor, ToolSearchParty } from './tool-search-for.js';
 export type {
   AgentEntry,
   AgentsConfig,

@@ -136,6 +136,14 @@ export const ErrorCode = {
   APPROVAL_REQUIRED: 'APPROVAL_REQUIRED',
   /** `process`: no background session with that id for this agent (unknown, removed, or another agent's). */
   PROCESS_SESSION_UNKNOWN: 'PROCESS_SESSION_UNKNOWN',
+  /** A gateway request body is malformed (not the API's shape, too deep, bad content); nothing ran. */
+  REQUEST_INVALID: 'REQUEST_INVALID',
+  /** A gateway request body is larger than the configured limit (HTTP 413). */
+  REQUEST_TOO_LARGE: 'REQUEST_TOO_LARGE',
+  /** The model provider was unreachable or answered with an error; `details` has its URL and HTTP status. */
+  PROVIDER_FAILED: 'PROVIDER_FAILED',
+  /** A server could not listen because its port is taken; `details.port` names it. */
+  PORT_IN_USE: 'PORT_IN_USE',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
