@@ -11,5 +11,5 @@ export type {
   ToolIndexOptions,
 } from './types.js';
 // Evaluation on the shared retrieval data, reused by `tool-search eval` and `npm run bench`.
-export { createPlainBm25, evaluate, formatTable, loadSnapshot, SNAPSHOT_FILES } from './eval/index.js';
-export type { EvalQuery, Evaluation, Metrics, QueryOutcome, Retriever, Snapshot, SnapshotName } from './eval/index.js';
+export { createPlainBm25, evaluate, formatTable, isHeldOut, loadSnapshot, SNAPSHOT_FILES, splitDev } from './eval/index.js';
+export type { DevSplit, EvalQuery, Evaluation, Metrics, QueryOutcome, Retriever, Snapshot, SnapshotName } from './eval/index.js';

@@ -1,6 +1,6 @@
 /**
  * Ranking policy on top of the BM25F engine: field weights, query expansion
- * with synonyms, a lift for tools of a server whose tools as a whole match the
+ * with synonyms and with the words implied by shapes (paths, URLs), a lift for tools of a server whose tools as a whole match the
  * query, intent alignment (read vs write verbs), and the exact-match tier.
  * Ordering is total: tier, score, then id. Weights were tuned on the
  * mcp-catalog queries and checked on held-out sets (README).
@@ -11,7 +11,8 @@ import { buildEngine, type FieldSpec } from './engine.js';
 import { currentVocabulary, docTerms, TOOL_FIELDS } from './doc-terms.js';
 import { queryIntent, type Intent } from './intent.js';
 import { expand } from './synonyms.js';
-import { terms, words } from './tokenize.js';
+import { entityWords } from './entities.js';
+import { termOf, terms, words } from './tokenize.js';
 
 export interface Ranker {
   /** Doc indices, best first, at most `k`. Empty for an empty or stopword-only query. */
@@ -23,6 +24,8 @@ export interface RankingConfig {
   readonly fields: Readonly<Record<'name' | 'title' | 'owner' | 'description' | 'params', FieldSpec>>;
   /** Query weight of a synonym relative to a word the user typed. */
   readonly synonymWeight: number;
+  /** Query weight of a word implied by a shape in the query (a path means "file", entities.ts). */
+  readonly entityWeight: number;
   /** Synonyms found in more than this share of tools are skipped: they add cost, not signal. */
   readonly synonymMaxDf: number;
   /** Score multiplier for a tool whose intent matches the query's, and for one that contradicts it. */
@@ -42,6 +45,7 @@ export const RANKING: RankingConfig = {
     params: { weight: 0.4, b: 0.5 },
   },
   synonymWeight: 0.3,
+  entityWeight: 1,
   synonymMaxDf: 0.2,
   intent: { match: 1.2, conflict: 0.9 },
   server: 1,
@@ -102,7 +106,7 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
       const first = found === undefined ? [] : typeof found === 'number' ? [found] : [...found].sort(byId);
       // Lowercased first: a brand typed "GitHub" stays one word instead of also matching "git".
       const lowered = query.toLowerCase();
-      const weights = queryWeights(lowered);
+      const weights = queryWeights(lowered, query);
       if (weights.size === 0 || k <= 0) return first.slice(0, Math.max(k, 0));
       const touched = touchedDocs.subarray(0, engine.score(weights, scores, touchedDocs));
       try {
@@ -115,8 +119,8 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
     },
   };
 
-  /** Term id -> query weight: typed terms 1 (repeats add up), synonyms `synonymWeight` unless too common. */
-  function queryWeights(lowered: string): Map<number, number> {
+  /** Term id -> query weight: typed terms 1 (repeats add up), synonyms `synonymWeight` unless too common, shape words `entityWeight`. */
+  function queryWeights(lowered: string, raw = lowered): Map<number, number> {
     const weights = new Map<number, number>();
     const queryTerms = terms(lowered);
     for (const term of queryTerms) {
@@ -126,6 +130,11 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
     for (const [term, weight] of expand(queryTerms)) {
       const id = vocab.idOf(term);
       if (id !== undefined && !weights.has(id) && engine.df(id) <= maxDf) weights.set(id, weight * config.synonymWeight);
+    }
+    for (const word of entityWords(raw)) {
+      const term = termOf(word);
+      const id = term === undefined ? undefined : vocab.idOf(term);
+      if (id !== undefined) weights.set(id, (weights.get(id) ?? 0) + config.entityWeight);
     }
     return weights;
   }
