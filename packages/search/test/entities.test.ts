@@ -18,7 +18,7 @@ describe('query shapes', () => {
       tool('write_file', 'Create a new file or overwrite an existing file with new content.'),
       tool('send_message', 'Send a message to a Slack channel.', { type: 'object' }, { owner: 'slack' }),
     ]);
-    expect(index.search('put this on my disk').hits).toEqual([]);
-    expect(index.search('put this on my disk as notes/todo.txt').hits[0]?.name).toBe('write_file');
+    expect(index.search('put this on my disk').weak).toBe(true);
+    expect(index.search('put this on my disk as notes/todo.txt')).toMatchObject({ hits: [{ name: 'write_file' }] });
   });
 });
