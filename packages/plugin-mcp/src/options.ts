@@ -33,12 +33,21 @@ export interface McpPluginOptions {
   readonly connectTimeoutMs?: number;
   /** Request timeout of a tool call. Default 60000 ms. */
   readonly callTimeoutMs?: number;
+  /** Tools kept per server; a longer listing is cut there with an `MCP_LIST_TRUNCATED` warning. Default 10000. */
+  readonly maxToolsPerServer?: number;
+  /** `tools/list` pages followed per listing; more is cut with an `MCP_LIST_TRUNCATED` warning. Default 100. */
+  readonly maxListPages?: number;
+  /** How long a stdio server's process group gets after stdin closes, and again after SIGTERM, before SIGKILL. Default 2000 ms. */
+  readonly shutdownGraceMs?: number;
   /** Called when a server announces `notifications/tools/list_changed` (or its connection closes): the next run will list again. */
   readonly onToolsChanged?: (server: string) => void;
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 8_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_TOOLS_PER_SERVER = 10_000;
+export const DEFAULT_MAX_LIST_PAGES = 100;
+export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
 
 /** Server names become tool owners and id segments, so no `:` and no whitespace. */
 export const SERVER_NAME_PATTERN = '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$';
@@ -80,7 +89,14 @@ export const mcpPluginOptionsSchema = {
   type: 'object',
   required: ['servers'],
   additionalProperties: false,
-  properties: { servers: mcpServersSchema, connectTimeoutMs: timeout, callTimeoutMs: timeout },
+  properties: {
+    servers: mcpServersSchema,
+    connectTimeoutMs: timeout,
+    callTimeoutMs: timeout,
+    maxToolsPerServer: { type: 'integer', minimum: 1 },
+    maxListPages: { type: 'integer', minimum: 1 },
+    shutdownGraceMs: { type: 'integer', minimum: 0 },
+  },
 } as const;
 
 /** Checks options against the schema; throws a `ConfigError` (`OPTIONS_INVALID`) naming the path and rule. */
