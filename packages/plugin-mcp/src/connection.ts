@@ -10,6 +10,7 @@ import { ErrorCode as McpErrorCode, McpError, ToolListChangedNotificationSchema 
 import { ErrorCode, ToolSearchError, type Logger, type ToolResult } from '@tool-search/kernel';
 import { ListError, listTools, type ListLimits, type ToolListing } from './list-tools.js';
 import type { McpServerConfig } from './options.js';
+import { stderrNote } from './stderr-note.js';
 import { MESSAGE_TOO_LARGE } from './stdio-transport.js';
 import { openClient, type OpenedClient, type TransportKind } from './transport.js';
 
@@ -238,8 +239,7 @@ export class ServerConnection {
   }
 
   private stderrNote(): string {
-    const tail = this.stderr.trim().split('\n').slice(-3).join(' | ');
-    return tail ? ` (stderr: ${tail.slice(-300)})` : '';
+    return stderrNote(this.stderr, this.config);
   }
 }
 
