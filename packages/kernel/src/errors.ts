@@ -90,6 +90,14 @@ export const ErrorCode = {
   SANDBOX_UNAVAILABLE: 'SANDBOX_UNAVAILABLE',
   /** An MCP server answered a tool call with a protocol error (not a tool result with `isError`). */
   MCP_CALL_FAILED: 'MCP_CALL_FAILED',
+  /** An MCP server's answer was over the transport's message size limit; the message names both (and `details` has `size`, `limit`). */
+  MCP_RESULT_TOO_LARGE: 'MCP_RESULT_TOO_LARGE',
+  /** An MCP server's tool listing hit `maxToolsPerServer` or `maxListPages`; the tools listed up to there are kept. */
+  MCP_LIST_TRUNCATED: 'MCP_LIST_TRUNCATED',
+  /** An MCP server needs an OAuth login and has no usable token: run `tool-search mcp login <server>`. */
+  MCP_AUTH_REQUIRED: 'MCP_AUTH_REQUIRED',
+  /** The OAuth flow with an MCP server's authorization server failed (discovery, registration, token exchange). */
+  MCP_AUTH_FAILED: 'MCP_AUTH_FAILED',
   /** A client tool given to a run is malformed (shape, name, schema or a duplicate name). */
   CLIENT_TOOL_INVALID: 'CLIENT_TOOL_INVALID',
   /** A telemetry session log (JSONL) has a line that is not a JSON entry; `details` has the file and line number. */
