@@ -3,6 +3,7 @@
 // package.json and referenced in its tsconfig.build.json (so Nx and tsc -b build in order).
 import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkPackages } from './check-packages.mjs';
 
 const projects = [...readdirSync('packages').map((d) => join('packages', d)), 'e2e', 'bench'].filter((d) => existsSync(join(d, 'package.json')));
 const walk = (dir) => (existsSync(dir) ? readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)])) : []);
@@ -23,5 +24,7 @@ for (const dir of projects) {
     if (!refs.has(short) && short !== 'e2e') { problems++; console.log(`${dir}: imports ${name} but tsconfig.build.json has no reference to it`); }
   }
 }
-console.log(problems ? `${problems} problems` : 'dependencies consistent');
+// The packaging rules (files, kernel peer range, exports) of every public package.
+for (const problem of checkPackages()) { problems++; console.log(problem); }
+console.log(problems ? `${problems} problems (node scripts/check-packages.mjs --fix repairs packaging ones)` : 'dependencies consistent, packaging rules followed');
 process.exit(problems ? 1 : 0);

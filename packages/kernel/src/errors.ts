@@ -96,6 +96,16 @@ export const ErrorCode = {
   APPROVAL_ANSWER_INVALID: 'APPROVAL_ANSWER_INVALID',
   /** A catalog snapshot file cannot be read or is not a snapshot (`tools: [...]` of named tools); `details` has the file and the entry. */
   SNAPSHOT_INVALID: 'SNAPSHOT_INVALID',
+  /** A plugin module named in the config could not be resolved or imported, has no factory, or its factory or `apply` threw; `details.module` names it. */
+  PLUGIN_LOAD_FAILED: 'PLUGIN_LOAD_FAILED',
+  /** A plugin module declares a kernel range the running kernel does not satisfy; `details` has both versions. */
+  PLUGIN_KERNEL_MISMATCH: 'PLUGIN_KERNEL_MISMATCH',
+  /** A command line the CLI cannot run (unknown command, flag or choice); exit code 2. */
+  CLI_USAGE_INVALID: 'CLI_USAGE_INVALID',
+  /** A CLI input the user can fix (a flag value, a file, a tool name); exit code 1. */
+  CLI_INPUT_INVALID: 'CLI_INPUT_INVALID',
+  /** An unexpected failure (a bug, not bad input); the message carries the cause. */
+  INTERNAL_ERROR: 'INTERNAL_ERROR',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
