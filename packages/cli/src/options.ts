@@ -73,7 +73,8 @@ export async function loadCliConfig(flags: ConfigFlags, io: CliIO): Promise<Load
  * load only from the operator's config file (`plugins`), resolved from its folder.
  */
 export function createCliKernel(config: ToolSearchConfig, io: CliIO, options: PresetOptions = {}): Promise<Preset> {
-  const approve = options.approve ?? promptApprover(io);
+  // `null` (no approver, on purpose) is kept; only an absent approver falls back to the terminal prompt.
+  const approve = options.approve !== undefined ? options.approve : promptApprover(io);
   return createToolSearchKernel(config, {
     baseDir: configFolders.get(config) ?? io.cwd,
     ...options,

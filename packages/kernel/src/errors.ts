@@ -168,17 +168,18 @@ export class ConfigError extends ToolSearchError {
   }
 }
 
-/** Arguments rejected by the tool's input schema before the tool ran. */
+/** Arguments rejected by the tool's input schema before the tool ran. The message lists every violation, so one retry can fix them all. */
 export class ToolArgumentsError extends ToolSearchError {
   readonly errors: readonly { path: string; rule: string; message: string }[];
   constructor(toolId: string, errors: readonly { path: string; rule: string; message: string }[]) {
-    const first = errors[0];
-    super(
-      ErrorCode.TOOL_ARGUMENTS_INVALID,
-      `Arguments for ${toolId} are invalid: ${first ? `${first.path || '/'} ${first.message}` : 'schema mismatch'}` +
-        (errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''),
-      { toolId, details: { errors } },
+    const listed = errors.map((error) =>
+      // An unknown key's path ends with the key; say so instead of Ajv's "must NOT have additional properties".
+      error.rule === 'additionalProperties' ? `${error.path || '/'} is not a known argument` : `${error.path || '/'} ${error.message}`,
     );
+    super(ErrorCode.TOOL_ARGUMENTS_INVALID, `Arguments for ${toolId} are invalid: ${listed.length ? listed.join('; ') : 'schema mismatch'}`, {
+      toolId,
+      details: { errors },
+    });
     this.name = 'ToolArgumentsError';
     this.errors = errors;
   }

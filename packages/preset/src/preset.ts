@@ -24,8 +24,8 @@ export const KNOWN_PLUGINS: readonly string[] = Object.freeze(Object.keys(BUILTI
 export interface PresetOptions {
   /** Folder for JSONL session logs (telemetry); overrides `session.logDir`. */
   readonly sessionLogDir?: string;
-  /** Answers approval requests (`tools.approvals`), e.g. `new ApprovalQueue().approve`; without it, calls that need approval are denied. */
-  readonly approve?: Approver;
+  /** Answers approval requests (`tools.approvals`), e.g. `new ApprovalQueue().approve`; without it (or `null`), calls that need approval are denied, saying no approver is configured. */
+  readonly approve?: Approver | null;
   /** Extra plugins appended after the preset's own (they may `dependsOn` preset plugins). */
   readonly plugins?: readonly KernelPlugin[];
   readonly logger?: Logger;
@@ -64,7 +64,7 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
       warmPool: toolSearch.warmPool ?? 0,
     }),
     loopDetectionPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {} }),
-    approvalsPlugin({ config: config.tools?.approvals ?? {}, approve: options.approve ?? (async () => 'deny') }),
+    approvalsPlugin({ config: config.tools?.approvals ?? {}, approve: options.approve ?? null }),
     telemetryPlugin({
       ...(options.sessionLogDir ?? config.session?.logDir ? { sessionLog: { dir: (options.sessionLogDir ?? config.session?.logDir)! } } : {}),
     }),
