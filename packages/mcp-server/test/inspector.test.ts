@@ -10,7 +10,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BIN, CLI_BUILT, createWorkspace, type Workspace } from './helpers.js';
+import { CLI_BIN, CLI_BUILT, CLI_MISSING, createWorkspace, type Workspace } from './helpers.js';
+
+if (!CLI_BUILT) console.warn(`skipping the Inspector suite: ${CLI_MISSING}`);
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
