@@ -15,6 +15,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { publicPackages } from '../../scripts/check-packages.mjs';
+import { packAll, type PackedPackage } from '../../scripts/pack-all.mjs';
 
 const run = promisify(execFile);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -22,18 +23,12 @@ const packages = publicPackages(root);
 const unbuilt = packages.filter(({ dir }) => !existsSync(join(root, dir, 'dist')));
 if (unbuilt.length) console.warn(`skipping the packed-install test: ${unbuilt.map(({ pkg }) => pkg.name).join(', ')} not built; run \`npm run build\` first`);
 
-interface Packed {
-  readonly name: string;
-  readonly filename: string;
-  readonly files: readonly { path: string }[];
-}
-
 // npm's own settings from a surrounding `npm test` (workspace, prefix) must not leak into the fresh install.
 const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
 const kernelReadme = readFileSync(join(root, 'packages/kernel/README.md'), 'utf8');
 let work = '';
 let tarballs = '';
-let packed: Packed[] = [];
+let packed: PackedPackage[] = [];
 
 /** Runs the installed `tool-search` bin in the fresh folder. */
 const toolSearch = (args: string[]) =>
@@ -51,14 +46,13 @@ describe.skipIf(unbuilt.length > 0)('packed packages installed outside the works
   beforeAll(async () => {
     tarballs = mkdtempSync(join(tmpdir(), 'tool-search-tarballs-'));
     work = mkdtempSync(join(tmpdir(), 'tool-search-installed-'));
-    const workspaces = packages.flatMap(({ dir }) => ['-w', dir]);
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', tarballs, ...workspaces], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
-    packed = JSON.parse(stdout) as Packed[];
+    packed = await packAll(root, tarballs, env);
     const vitest = (JSON.parse(readFileSync(join(root, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }).version;
-    const dependencies = Object.fromEntries(packed.map((p) => [p.name, `file:${join(tarballs, p.filename)}`]));
-    writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'installed-check', private: true, type: 'module', dependencies, devDependencies: { vitest } }, null, 2));
-    // Third-party dependencies come from the registry (the npm cache, when warm).
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: work, env, maxBuffer: 64 * 1024 * 1024 });
+    writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'installed-check', private: true, type: 'module' }, null, 2));
+    // As the root README says: `npm install <folder>/*.tgz` (plus vitest for the plugin example's test). Third-party
+    // dependencies come from the registry (the npm cache, when warm).
+    const install = [...packed.map((p) => join(tarballs, p.filename)), `vitest@${vitest}`];
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...install], { cwd: work, env, maxBuffer: 64 * 1024 * 1024 });
   }, 600_000);
 
   afterAll(() => {
@@ -125,9 +119,18 @@ describe.skipIf(unbuilt.length > 0)('packed packages installed outside the works
   it('serves MCP from the installed CLI to an SDK client', async () => {
     writeFileSync(join(work, 'weather-plugin.mjs'), block(kernelReadme, '## Publish your plugin', 'js'));
     writeFileSync(join(work, 'tool-search.json'), JSON.stringify({ plugins: { './weather-plugin.mjs': {} } }));
+    // The mcp-server README's client snippet: `npx -y --package <pkg> <bin> serve mcp --config <file>`, run with the installed bin.
+    const snippet = JSON.parse(block(readFileSync(join(root, 'packages/mcp-server/README.md'), 'utf8'), 'the usual `mcpServers` entry', 'json').trim()) as {
+      mcpServers: Record<string, { args: string[] }>;
+    };
+    const args = snippet.mcpServers['tool-search']!.args;
+    const [pkgName, bin] = args.slice(args.indexOf('--package') + 1);
+    const installed = JSON.parse(readFileSync(join(work, 'node_modules', pkgName!, 'package.json'), 'utf8')) as { bin: Record<string, string> };
+    expect(Object.keys(installed.bin)).toContain(bin);
+    const rest = args.slice(args.indexOf(bin!) + 1).map((arg) => (arg.endsWith('tool-search.json') ? join(work, 'tool-search.json') : arg));
     const client = new Client({ name: 'packed-check', version: '1.0.0' });
-    const bin = join(work, 'node_modules/.bin/tool-search');
-    await client.connect(new StdioClientTransport({ command: bin, args: ['serve', 'mcp'], cwd: work, env: env as Record<string, string>, stderr: 'ignore' }));
+    const command = join(work, 'node_modules/.bin', bin!);
+    await client.connect(new StdioClientTransport({ command, args: rest, cwd: work, env: env as Record<string, string>, stderr: 'ignore' }));
     try {
       expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('tool_call');
       const result = await client.callTool({ name: 'tool_call', arguments: { id: 'plugin:weather:get_forecast', args: { city: 'Oslo' } } });
