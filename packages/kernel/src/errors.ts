@@ -152,6 +152,16 @@ export const ErrorCode = {
   PROVIDER_FAILED: 'PROVIDER_FAILED',
   /** A server could not listen because its port is taken; `details.port` names it. */
   PORT_IN_USE: 'PORT_IN_USE',
+  /** A plugin module named in the config could not be resolved or imported, has no factory, or its factory or `apply` threw; `details.module` names it. */
+  PLUGIN_LOAD_FAILED: 'PLUGIN_LOAD_FAILED',
+  /** A plugin module declares a kernel range the running kernel does not satisfy; `details` has both versions. */
+  PLUGIN_KERNEL_MISMATCH: 'PLUGIN_KERNEL_MISMATCH',
+  /** A command line the CLI cannot run (unknown command, flag or choice); exit code 2. */
+  CLI_USAGE_INVALID: 'CLI_USAGE_INVALID',
+  /** A CLI input the user can fix (a flag value, a file, a tool name); exit code 1. */
+  CLI_INPUT_INVALID: 'CLI_INPUT_INVALID',
+  /** An unexpected failure (a bug, not bad input); the message carries the cause. */
+  INTERNAL_ERROR: 'INTERNAL_ERROR',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -214,17 +224,18 @@ export class ConfigError extends ToolSearchError {
   }
 }
 
-/** Arguments rejected by the tool's input schema before the tool ran. */
+/** Arguments rejected by the tool's input schema before the tool ran. The message lists every violation, so one retry can fix them all. */
 export class ToolArgumentsError extends ToolSearchError {
   readonly errors: readonly { path: string; rule: string; message: string }[];
   constructor(toolId: string, errors: readonly { path: string; rule: string; message: string }[]) {
-    const first = errors[0];
-    super(
-      ErrorCode.TOOL_ARGUMENTS_INVALID,
-      `Arguments for ${toolId} are invalid: ${first ? `${first.path || '/'} ${first.message}` : 'schema mismatch'}` +
-        (errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''),
-      { toolId, details: { errors } },
+    const listed = errors.map((error) =>
+      // An unknown key's path ends with the key; say so instead of Ajv's "must NOT have additional properties".
+      error.rule === 'additionalProperties' ? `${error.path || '/'} is not a known argument` : `${error.path || '/'} ${error.message}`,
     );
+    super(ErrorCode.TOOL_ARGUMENTS_INVALID, `Arguments for ${toolId} are invalid: ${listed.length ? listed.join('; ') : 'schema mismatch'}`, {
+      toolId,
+      details: { errors },
+    });
     this.name = 'ToolArgumentsError';
     this.errors = errors;
   }
