@@ -76,6 +76,7 @@ describe('untrusted tool schemas', () => {
   });
 
   const catalog = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/data/mcp-catalog.json');
+  if (!existsSync(catalog)) console.warn(`skipping the real-catalog bounds check: ${catalog} is missing (the shared data sits beside the checkout)`);
   it.skipIf(!existsSync(catalog))('drops no real MCP tool for its size or depth (skipped: ../shared/data/mcp-catalog.json is absent)', () => {
     const { tools } = JSON.parse(readFileSync(catalog, 'utf8')) as { tools: { name: string; inputSchema: object }[] };
     const dropped = tools.filter((t) => schemaShape(t.inputSchema).issue).map((t) => t.name);
