@@ -9,7 +9,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
-import { runTurn, type ClientFunctionTool, type TurnOptions } from './turn.js';
+import type { SuspendedTurn } from './handoff.js';
+import { runTurn, type ClientFunctionTool, type TurnOptions, type TurnResult } from './turn.js';
 
 export interface GatewayServerOptions extends TurnOptions {
   readonly host?: string;
@@ -38,6 +39,8 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     throw new ToolSearchError(ErrorCode.CONFIG_INVALID, `Refusing to bind the gateway to ${host} without gateway.auth.token; set a token or bind to 127.0.0.1`);
   }
   const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
+  // Turns waiting for the results of client calls made inside tool_call or code, by handed-off call id.
+  const suspended = new Map<string, SuspendedTurn<TurnResult>>();
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => sendError(res, 500, 'server_error', error instanceof Error ? error.message : String(error)));
   });
@@ -66,12 +69,16 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     const sessionId = typeof sessionHeader === 'string' && sessionHeader ? sessionHeader : randomUUID();
     const agentHeader = req.headers['x-agent-id'];
     try {
-      const result = await runTurn(options, {
-        messages: request.messages,
-        clientTools,
-        sessionId,
-        ...(typeof agentHeader === 'string' ? { agentId: agentHeader } : {}),
-      });
+      const waiting = resumable(request.messages, suspended);
+      const result = waiting
+        ? await waiting.turn.resume(waiting.results)
+        : await runTurn(options, {
+            messages: request.messages,
+            clientTools,
+            sessionId,
+            ...(typeof agentHeader === 'string' ? { agentId: agentHeader } : {}),
+          });
+      if (result.suspended) for (const id of result.suspended.callIds) suspended.set(id, result.suspended);
       res.setHeader('x-session-id', result.sessionId);
       sendJson(res, 200, {
         id: `chatcmpl-${result.runId}`,
@@ -79,7 +86,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
         created: Math.floor(Date.now() / 1000),
         model: options.model,
         choices: [{ index: 0, message: result.message, finish_reason: result.finishReason, logprobs: null }],
-        tool_search: { mode: result.mode, session_id: result.sessionId, requests: result.requests, tool_calls: result.toolCalls },
+        tool_search: { mode: result.mode, session_id: result.sessionId, requests: result.requests, tool_calls: result.toolCalls, ...(result.suspended ? { waiting_for_client: result.suspended.callIds } : {}) },
       });
     } catch (error) {
       if (ToolSearchError.isInstance(error)) return sendError(res, 400, error.code, error.message);
@@ -98,10 +105,35 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     port,
     server,
     close: () => new Promise((resolve) => {
+      for (const turn of suspended.values()) turn.abandon();
+      suspended.clear();
       server.closeAllConnections();
       server.close(() => resolve());
     }),
   };
+}
+
+/** The suspended turn whose handed-off calls the trailing `tool` messages answer, with their results (removed from `waiting`). */
+function resumable(messages: readonly unknown[], waiting: Map<string, SuspendedTurn<TurnResult>>): { turn: SuspendedTurn<TurnResult>; results: Map<string, string> } | undefined {
+  const results = new Map<string, string>();
+  let turn: SuspendedTurn<TurnResult> | undefined;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as { role?: unknown; tool_call_id?: unknown; content?: unknown } | null;
+    if (message?.role !== 'tool' || typeof message.tool_call_id !== 'string') break;
+    const owner = waiting.get(message.tool_call_id);
+    if (!owner || (turn && owner !== turn)) continue;
+    turn = owner;
+    results.set(message.tool_call_id, contentText(message.content));
+  }
+  if (!turn) return undefined;
+  for (const id of turn.callIds) waiting.delete(id);
+  return { turn, results };
+}
+
+function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (Array.isArray(content)) return content.map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : '')).join('');
+  return '';
 }
 
 function authorized(header: string | undefined, token: string): boolean {

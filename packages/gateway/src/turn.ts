@@ -4,7 +4,9 @@
  * `openai` client, execute the tool calls that come back through the
  * exposure (direct names, control tools, `tool_search_code`, hidden directory
  * names), append the results, and repeat until the model answers, a client
- * tool must run on the client, or the step limit is hit.
+ * tool must run on the client, or the step limit is hit. A client tool called
+ * inside `tool_call` or code suspends the turn until its result comes back
+ * (handoff.ts).
  */
 import type OpenAI from 'openai';
 import type {
@@ -14,7 +16,8 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionTool,
 } from 'openai/resources/chat/completions';
-import type { Kernel, RunRequest, ToolCallOutcome } from '@tool-search/kernel';
+import type { ClientCall, Kernel, RunRequest, ToolCallOutcome } from '@tool-search/kernel';
+import { suspendableTurn, type SuspendedTurn, type TurnControl } from './handoff.js';
 import { renderOutcome } from './render.js';
 
 declare module '@tool-search/kernel' {
@@ -47,6 +50,8 @@ export interface TurnOptions {
   /** Provider name for byProvider policy (default "openai"). */
   readonly provider?: string;
   readonly maxSteps?: number;
+  /** How long a turn waits for the results of client calls made inside tool_call or code (default 5 min). */
+  readonly clientCallTtlMs?: number;
 }
 
 export interface TurnToolCall {
@@ -63,18 +68,28 @@ export interface TurnResult {
   readonly mode: string;
   readonly requests: number;
   readonly toolCalls: readonly TurnToolCall[];
+  /** Set when the turn waits for client calls made inside tool_call or code: the server resumes it with their results. */
+  readonly suspended?: SuspendedTurn<TurnResult>;
 }
 
-export async function runTurn(options: TurnOptions, input: TurnInput): Promise<TurnResult> {
+/** Modes where client tools are in the searchable catalog (the documents); elsewhere they stay directly visible. */
+const CLIENT_TOOLS_IN_CATALOG: ReadonlySet<string> = new Set(['tools', 'code']);
+
+export function runTurn(options: TurnOptions, input: TurnInput): Promise<TurnResult> {
+  return suspendableTurn<TurnResult>((control) => driveTurn(options, input, control), options.clientCallTtlMs ?? 300_000);
+}
+
+async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnControl<TurnResult>): Promise<TurnResult> {
   const { kernel, client, model, maxSteps = 8 } = options;
+  const catalogMode = CLIENT_TOOLS_IN_CATALOG.has(options.mode) ? ('catalog' as const) : ('direct-only' as const);
   const request = {
     provider: options.provider ?? 'openai',
     model,
     ...(input.agentId ? { agentId: input.agentId } : {}),
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
-    clientTools: (input.clientTools ?? []).map((tool) => ({ ...tool, catalogMode: 'direct-only' as const })),
+    clientTools: (input.clientTools ?? []).map((tool) => ({ ...tool, catalogMode })),
   } as RunRequest;
-  const run = await kernel.createRun(request);
+  const run = await kernel.createRun(request, { onClientCall: control.take });
   try {
     const exposure = await run.exposure(options.mode);
     const tools = exposure.toOpenAI() as unknown as ChatCompletionTool[];
@@ -126,7 +141,9 @@ export async function runTurn(options: TurnOptions, input: TurnInput): Promise<T
       messages.push(toAssistantParam(message));
       const forClient: ChatCompletionMessageFunctionToolCall[] = [];
       for (const call of calls) {
-        const outcome = await exposure.call(call.function.name, parseArguments(call.function.arguments), input.signal ? { signal: input.signal } : {});
+        const work = exposure.call(call.function.name, parseArguments(call.function.arguments), input.signal ? { signal: input.signal } : {});
+        // Client calls made inside this call go to the HTTP caller now; the call's outcome comes once their results do.
+        const outcome = await control.outcome(run, work, (handed) => done('tool_calls', { ...message, tool_calls: handed.map(toClientToolCall) }));
         toolCalls.push({ name: call.function.name, status: outcome.status, toolId: outcome.toolId });
         if (outcome.status === 'pending') {
           forClient.push(call);
@@ -142,6 +159,10 @@ export async function runTurn(options: TurnOptions, input: TurnInput): Promise<T
   } finally {
     await run.close();
   }
+}
+
+function toClientToolCall(call: ClientCall): ChatCompletionMessageFunctionToolCall {
+  return { id: call.callId, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } };
 }
 
 function toAssistantParam(message: ChatCompletionMessage): ChatCompletionAssistantMessageParam {

@@ -42,8 +42,8 @@ describe('runCode', () => {
     expect(result).toMatchObject({ ok: true, value: { status: 'blocked', reason: 'blocked by test: order_pizza_delivery' } });
   });
 
-  it('refuses a client tool with a coded error telling to call it directly', async () => {
-    const result = await runCode(run, `try { await openclaw.tools.call('client_picker', {}); } catch (e) { return e.code; }`, options);
+  it('refuses a client tool with a coded error when the front end cannot hand it back', async () => {
+    const result = await runCode(run, `try { const r = await openclaw.tools.call('client_picker', {}); return r.error?.code ?? r.status; } catch (e) { return e.code; }`, options);
     expect(result).toMatchObject({ ok: true, value: 'CLIENT_TOOL_NOT_EXECUTABLE' });
   });
 
