@@ -36,6 +36,8 @@ export interface PresetOptions {
 
 export interface Preset {
   readonly kernel: Kernel;
+  /** The built-in demo catalog is the only source (nothing else configured): front ends say so once. */
+  readonly demoCatalog: boolean;
   /** The resolved `tools.toolSearch` (mode `direct` when disabled). */
   readonly toolSearch: ReturnType<typeof resolveToolSearch>;
 }
@@ -67,10 +69,22 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     ...(options.plugins ?? []),
   ];
   const kernel = createKernel({ plugins, ...(options.logger ? { logger: options.logger } : {}) });
-  return { kernel, toolSearch };
+  return { kernel, toolSearch, demoCatalog: usesDemoCatalog(config, options) };
 }
 
-/** With no `plugins` and no `mcp` in the config, the built-in default is the fake catalog. */
+/** The one-line notice front ends print when `demoCatalog` is true. */
+export const DEMO_CATALOG_NOTICE = 'using the built-in demo catalog (25 fake core tools + 1,000 fake plugin tools); see README';
+
+/**
+ * The fake catalog is the default only when nothing else is configured: not with a `plugins` section (even
+ * `plugins: {}`), not with MCP servers, not when the composer passes plugins of its own.
+ */
+export function usesDemoCatalog(config: ToolSearchConfig, options: Pick<PresetOptions, 'plugins'> = {}): boolean {
+  const servers = { ...config.mcp?.servers, ...((config as { mcpServers?: object }).mcpServers ?? {}) };
+  return config.plugins === undefined && Object.keys(servers).length === 0 && !(options.plugins?.length);
+}
+
+/** `plugins["fake-catalog"]`, or the demo catalog when nothing else is configured (`usesDemoCatalog`). */
 function sources(config: ToolSearchConfig, options: PresetOptions): KernelPlugin[] {
   const out: KernelPlugin[] = [];
   for (const id of Object.keys(config.plugins ?? {})) {
@@ -82,8 +96,7 @@ function sources(config: ToolSearchConfig, options: PresetOptions): KernelPlugin
   }
   const fake = config.plugins?.['fake-catalog'] as { tools?: number; core?: boolean } | undefined;
   const servers = config.mcp?.servers ?? {};
-  const hasPlugins = config.plugins !== undefined && Object.keys(config.plugins).length > 0;
-  if (fake || (!hasPlugins && Object.keys(servers).length === 0)) {
+  if (fake || usesDemoCatalog(config, options)) {
     out.push(fakeCatalogPlugin({ tools: fake?.tools ?? DEFAULT_FAKE_CATALOG.tools, core: fake?.core ?? DEFAULT_FAKE_CATALOG.core }));
   }
   if (Object.keys(servers).length) out.push(mcpPlugin({ servers, ...(options.onMcpToolsChanged ? { onToolsChanged: options.onMcpToolsChanged } : {}) }));

@@ -14,8 +14,7 @@ import {
 } from '@tool-search/config';
 import { ConfigError, ErrorCode, type Diagnostic } from '@tool-search/kernel';
 import { CliExit, CliInputError, writeJson, type CliIO } from '../io.js';
-import { loadCliConfig, withConfigOption, withJsonOption, type ConfigFlags, type JsonFlag } from '../options.js';
-import { createToolSearchKernel } from '@tool-search/preset';
+import { createCliKernel, loadCliConfig, withConfigOption, withJsonOption, type ConfigFlags, type JsonFlag } from '../options.js';
 
 interface CheckFlags extends ConfigFlags, JsonFlag {
   readonly strict?: boolean;
@@ -28,7 +27,7 @@ export function registerConfigCommands(program: Command, io: CliIO): void {
     .option('--strict', 'exit 1 when there is any policy warning')
     .action(async (flags: CheckFlags) => {
       const loaded = await loadCliConfig(flags, io);
-      const warnings = await policyWarnings(loaded.config);
+      const warnings = await policyWarnings(loaded.config, io);
       const ok = !(flags.strict && warnings.length);
       if (flags.json) writeJson(io, { ok, path: loaded.path ?? null, warnings });
       else {
@@ -69,7 +68,7 @@ export function registerConfigCommands(program: Command, io: CliIO): void {
     const next = setConfigValue(current, path, parseConfigValue(text));
     // Validate everything before anything is written: the schema, then every plugin's own option checks.
     validateConfig(next, file);
-    const { kernel } = await createToolSearchKernel(next);
+    const { kernel } = await createCliKernel(next, io);
     await kernel.close();
     await writeFile(file, `${JSON.stringify(next, null, 2)}\n`);
     const value = getConfigValue(next, path);
@@ -83,9 +82,9 @@ interface PolicyWarning extends Pick<Diagnostic, 'code' | 'level' | 'message' | 
 }
 
 /** The policy's diagnostics for a run without an agent and for each configured agent (each warning once). */
-async function policyWarnings(config: ToolSearchConfig): Promise<PolicyWarning[]> {
+async function policyWarnings(config: ToolSearchConfig, io: CliIO): Promise<PolicyWarning[]> {
   // Building the kernel runs every plugin's own option checks (policy, sources).
-  const { kernel } = await createToolSearchKernel(config);
+  const { kernel } = await createCliKernel(config, io);
   const out: PolicyWarning[] = [];
   const seen = new Set<string>();
   try {
