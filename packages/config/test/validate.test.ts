@@ -33,6 +33,12 @@ describe('OpenClaw sections', () => {
     expect(configIssues({ tools: { toolSearch: false } })).toEqual([]);
   });
 
+  it('refuses a non-number for the toolSearch limits (NaN and Infinity included)', () => {
+    for (const value of ['5000', Number.NaN, Number.POSITIVE_INFINITY, null, true]) {
+      expect(configIssues({ tools: { toolSearch: { codeTimeoutMs: value } } })).toMatchObject([{ path: '/tools/toolSearch/codeTimeoutMs', rule: 'type' }]);
+    }
+  });
+
   it('accepts any number for the toolSearch limits (resolution clamps)', () => {
     expect(configIssues({ tools: { toolSearch: { codeTimeoutMs: -5, searchDefaultLimit: 2.5, maxSearchLimit: 1e9 } } })).toEqual([]);
   });

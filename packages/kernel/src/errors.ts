@@ -38,6 +38,10 @@ export const ErrorCode = {
   POLICY_DENIED: 'POLICY_DENIED',
   /** An allowlist matched no known tool and was ignored. */
   POLICY_ALLOWLIST_IGNORED: 'POLICY_ALLOWLIST_IGNORED',
+  /** A run names an agent id that `agents.list` does not have; the run is refused (`details.suggestions`). */
+  AGENT_UNKNOWN: 'AGENT_UNKNOWN',
+  /** A listed tool name only looks like plain ASCII (invisible or confusable characters); deny entries also match its folded form. */
+  TOOL_NAME_LOOKALIKE: 'TOOL_NAME_LOOKALIKE',
   /** The tool is not in the run's effective catalog (unknown, or dropped by policy). */
   UNKNOWN_TOOL: 'UNKNOWN_TOOL',
   /** A name matches more than one tool; call it by id. */

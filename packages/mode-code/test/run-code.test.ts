@@ -65,8 +65,8 @@ return await openclaw.tools.call(tool.id, {
     expect(result).toMatchObject({ ok: true, value: { code: 'TOOL_CALL_BLOCKED', reason: 'blocked by test: order_pizza_delivery' } });
   });
 
-  it('refuses a client tool with a coded error telling to call it directly', async () => {
-    const result = await runCode(run, `try { await openclaw.tools.call('client_picker', {}); } catch (e) { return e.code; }`, options);
+  it('refuses a client tool with a coded error when the front end cannot hand it back', async () => {
+    const result = await runCode(run, `try { const r = await openclaw.tools.call('client_picker', {}); return r.error?.code ?? r.status; } catch (e) { return e.code; }`, options);
     expect(result).toMatchObject({ ok: true, value: 'CLIENT_TOOL_NOT_EXECUTABLE' });
   });
 

@@ -37,6 +37,8 @@ export interface PresetOptions {
 
 export interface Preset {
   readonly kernel: Kernel;
+  /** The built-in demo catalog is the only source (nothing else configured): front ends say so once. */
+  readonly demoCatalog: boolean;
   /** The resolved `tools.toolSearch` (mode `direct` when disabled). */
   readonly toolSearch: ReturnType<typeof resolveToolSearch>;
   /** The plugin modules `plugins` in the config loaded, with the file each came from (built-in ids are not listed). */
@@ -71,12 +73,24 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     ...(options.plugins ?? []),
   ];
   const kernel = createKernel({ plugins, ...(options.logger ? { logger: options.logger } : {}) });
-  return { kernel, toolSearch, modules };
+  return { kernel, toolSearch, modules, demoCatalog: usesDemoCatalog(config, options) };
+}
+
+/** The one-line notice front ends print when `demoCatalog` is true. */
+export const DEMO_CATALOG_NOTICE = 'using the built-in demo catalog (25 fake core tools + 1,000 fake plugin tools); see README';
+
+/**
+ * The fake catalog is the default only when nothing else is configured: not with a `plugins` section (even
+ * `plugins: {}`), not with MCP servers, not when the composer passes plugins of its own.
+ */
+export function usesDemoCatalog(config: ToolSearchConfig, options: Pick<PresetOptions, 'plugins'> = {}): boolean {
+  const servers = { ...config.mcp?.servers, ...((config as { mcpServers?: object }).mcpServers ?? {}) };
+  return config.plugins === undefined && Object.keys(servers).length === 0 && !(options.plugins?.length);
 }
 
 /**
  * The sources from `plugins` (built-in ids and modules, in config order) and
- * `mcp.servers`. With neither, the built-in default is the fake catalog.
+ * `mcp.servers`; the demo catalog when nothing else is configured (`usesDemoCatalog`).
  */
 async function configSources(config: ToolSearchConfig, options: PresetOptions): Promise<{ sources: KernelPlugin[]; modules: LoadedPluginModule[] }> {
   const sources: KernelPlugin[] = [];
@@ -92,7 +106,7 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
     modules.push(loaded);
   }
   const servers = config.mcp?.servers ?? {};
-  if (entries.length === 0 && Object.keys(servers).length === 0) sources.push(BUILTIN_PLUGINS['fake-catalog']!.create({}, config));
+  if (usesDemoCatalog(config, options)) sources.push(BUILTIN_PLUGINS['fake-catalog']!.create({}, config));
   if (Object.keys(servers).length) sources.push(mcpPlugin({ servers, ...(options.onMcpToolsChanged ? { onToolsChanged: options.onMcpToolsChanged } : {}) }));
   return { sources, modules };
 }
