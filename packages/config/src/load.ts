@@ -4,7 +4,7 @@
  * unreadable file or a syntax error is CONFIG_UNREADABLE (with line/column).
  */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import JSON5 from 'json5';
 import { ConfigError, ErrorCode } from '@tool-search/kernel';
 import type { ToolSearchConfig } from './types.js';
@@ -41,7 +41,14 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
       details: { source: file },
     });
   }
-  return { config: parseConfig(text, file), path: file };
+  return { config: withConfigFolder(parseConfig(text, file), dirname(file)), path: file };
+}
+
+/** Paths in the file mean paths from its folder: `plugins.core.workspace` is resolved there (and defaults to it). */
+function withConfigFolder(config: ToolSearchConfig, folder: string): ToolSearchConfig {
+  const core = config.plugins?.core;
+  if (!core) return config;
+  return { ...config, plugins: { ...config.plugins, core: { ...core, workspace: resolve(folder, core.workspace ?? '.') } } };
 }
 
 /** Parses JSON5 text and validates it; `source` names the text in errors. */

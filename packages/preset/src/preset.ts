@@ -16,11 +16,12 @@ import { codeModePlugin } from '@tool-search/mode-code';
 import { telemetryPlugin } from '@tool-search/telemetry';
 import { loopDetectionPlugin } from '@tool-search/plugin-loop-detection';
 import { approvalsPlugin, type Approver } from '@tool-search/plugin-approvals';
+import { CORE_PLUGIN_ID, coreToolPlugins } from './core-tools.js';
 
 export const DEFAULT_FAKE_CATALOG = { tools: 1000, core: true } as const;
 
 /** Plugin ids usable under `plugins` in the config (configs cannot load code; see `PresetOptions.plugins`). */
-export const KNOWN_PLUGINS: readonly string[] = Object.freeze(['fake-catalog']);
+export const KNOWN_PLUGINS: readonly string[] = Object.freeze(['fake-catalog', CORE_PLUGIN_ID]);
 
 export interface PresetOptions {
   /** Folder for JSONL session logs (telemetry); overrides `session.logDir`. */
@@ -83,9 +84,11 @@ function sources(config: ToolSearchConfig, options: PresetOptions): KernelPlugin
   const fake = config.plugins?.['fake-catalog'] as { tools?: number; core?: boolean } | undefined;
   const servers = config.mcp?.servers ?? {};
   const hasPlugins = config.plugins !== undefined && Object.keys(config.plugins).length > 0;
-  if (fake || (!hasPlugins && Object.keys(servers).length === 0)) {
+  const withFake = Boolean(fake || (!hasPlugins && Object.keys(servers).length === 0));
+  if (withFake) {
     out.push(fakeCatalogPlugin({ tools: fake?.tools ?? DEFAULT_FAKE_CATALOG.tools, core: fake?.core ?? DEFAULT_FAKE_CATALOG.core }));
   }
+  out.push(...coreToolPlugins(config, withFake && (fake?.core ?? DEFAULT_FAKE_CATALOG.core)));
   if (Object.keys(servers).length) out.push(mcpPlugin({ servers, ...(options.onMcpToolsChanged ? { onToolsChanged: options.onMcpToolsChanged } : {}) }));
   return out;
 }
