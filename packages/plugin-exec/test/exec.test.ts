@@ -26,13 +26,16 @@ describe('exec', () => {
     expect(structured(outcome)).toMatchObject({ exitCode: 3, output: 'failing\n' });
   });
 
-  it('runs in workdir inside the workspace and refuses one outside', async () => {
+  it('runs in workdir inside the workspace and refuses one outside (.., symlink, absolute)', async () => {
     const env = execEnv({ exec: OPEN });
-    const { mkdirSync } = await import('node:fs');
+    const { mkdirSync, symlinkSync } = await import('node:fs');
     mkdirSync(`${env.ws}/sub`);
     const run = await env.run();
     expect(structured(await run.call('exec', { command: 'pwd', workdir: 'sub' })).output).toBe(`${env.ws}/sub\n`);
     expect(codeOf(await run.call('exec', { command: 'pwd', workdir: '..' }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
+    symlinkSync(env.outside, `${env.ws}/out`);
+    expect(codeOf(await run.call('exec', { command: 'pwd', workdir: 'out' }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('exec', { command: 'pwd', workdir: env.outside }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
   });
 
   it('a background build-like command is polled to completion', async () => {
