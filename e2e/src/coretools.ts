@@ -6,6 +6,8 @@
  * - poll loop: the model starts a silent background command and polls it;
  *   loop detection's `knownPollNoProgress` blocks the polls at the critical
  *   threshold (and with that detector off, nothing is blocked).
+ * - exec approval: a command off the allowlist goes to the gateway's
+ *   approver (`ask: "on-miss"`); "deny" blocks it, "allow" runs it.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { realpathSync } from 'node:fs';
@@ -16,7 +18,7 @@ import type { RecordedRequest } from '@tool-search/mock-openai';
 import { driveLane, withProvider, type SuiteResult } from './suite.js';
 
 export interface CoreToolsScenarioResult {
-  readonly scenario: 'core-tools-coding' | 'core-tools-poll-loop';
+  readonly scenario: 'core-tools-coding' | 'core-tools-poll-loop' | 'core-tools-exec-approval';
   readonly assertions: SuiteResult['assertions'];
   readonly ok: boolean;
 }
@@ -81,6 +83,28 @@ export async function runPollLoopScenario(): Promise<CoreToolsScenarioResult> {
     });
   }
   return { scenario: 'core-tools-poll-loop', assertions: out, ok: out.every((a) => a.ok) };
+}
+
+export async function runExecApprovalScenario(): Promise<CoreToolsScenarioResult> {
+  const out: Assertion[] = [];
+  for (const answer of ['deny', 'allow'] as const) {
+    await withWorkspace(async (workspace) => {
+      await writeFile(join(workspace, 'build.log'), 'old\n');
+      const config: ToolSearchConfig = { plugins: { core: { workspace } }, tools: { profile: 'coding', toolSearch: false, exec: { allowlist: ['ls'] } } };
+      const message = steps([{ tool: 'exec', args: { command: 'ls' } }, { tool: 'exec', args: { command: 'rm build.log' } }]);
+      const driven = await withProvider((provider, logDir) => driveLane({ provider, logDir, lane: 'direct', config, message, approve: answer, maxSteps: 6 }));
+      const statuses = driven.summary.toolsCalled.map((c) => c.status).join(',');
+      const asked = driven.approvals.map((a) => `${a.name}: ${a.reason}`);
+      const removed = !(await readFile(join(workspace, 'build.log'), 'utf8').then(() => true, () => false));
+      out.push(check(`only the command off the allowlist is asked about (${answer})`, asked.length === 1 && asked[0]!.includes('"rm" is not on tools.exec.allowlist'), asked.join(' | ')));
+      out.push(
+        answer === 'deny'
+          ? check('"deny" blocks it and the file stays', statuses === 'ok,blocked' && !removed, statuses)
+          : check('"allow" runs it', statuses === 'ok,ok' && removed, statuses),
+      );
+    });
+  }
+  return { scenario: 'core-tools-exec-approval', assertions: out, ok: out.every((a) => a.ok) };
 }
 
 async function withWorkspace<T>(fn: (workspace: string) => Promise<T>): Promise<T> {
