@@ -12,10 +12,8 @@ import { execPlugin } from '@tool-search/plugin-exec';
 
 export const CORE_PLUGIN_ID = 'core';
 
-/** The core tool plugins for `plugins.core`, or none. `fakeCore`: the fake catalog adds its core tools in this config. */
-export function coreToolPlugins(config: ToolSearchConfig, fakeCore: boolean): KernelPlugin[] {
-  const core = config.plugins?.core;
-  if (!core) return [];
+/** The core tool plugins for `plugins.core`. `fakeCore`: the fake catalog adds its core tools in this config. */
+export function coreToolPlugins(core: { workspace?: string }, config: ToolSearchConfig, fakeCore: boolean): KernelPlugin[] {
   if (fakeCore) {
     throw new ConfigError(
       '/plugins/core',
