@@ -101,7 +101,7 @@ interface Driven {
   readonly approvals: readonly ApprovalRequest[];
 }
 
-async function withProvider<T>(fn: (provider: MockOpenAI, logDir: string) => Promise<T>): Promise<T> {
+export async function withProvider<T>(fn: (provider: MockOpenAI, logDir: string) => Promise<T>): Promise<T> {
   const logDir = await mkdtemp(join(tmpdir(), 'tool-search-e2e-'));
   const provider = await startMockOpenAI();
   try {
@@ -113,7 +113,7 @@ async function withProvider<T>(fn: (provider: MockOpenAI, logDir: string) => Pro
 }
 
 /** One lane: a kernel from the preset, a gateway in front of the mock provider, one scripted request through HTTP. */
-async function driveLane(input: {
+export async function driveLane(input: {
   provider: MockOpenAI;
   logDir: string;
   lane: LaneName;

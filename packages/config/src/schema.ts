@@ -134,8 +134,25 @@ const policyFields = {
   loopDetection,
 };
 
-const tools = strictObject({ ...policyFields, toolSearch, approvals, ...looseKeys(OPENCLAW_TOOLS_KEYS) });
-const agentTools = strictObject({ ...policyFields, toolSearch, ...looseKeys(OPENCLAW_AGENT_TOOLS_KEYS) });
+// `tools.exec` / `tools.elevated`: the keys the core exec tools act on are checked; OpenClaw's others (backgroundMs, notifyOnExit, …) pass.
+const execKeys: Schema = {
+  type: 'object',
+  properties: {
+    host: { type: 'string', enum: ['sandbox', 'gateway', 'node'] },
+    security: { type: 'string', enum: ['deny', 'allowlist', 'full'] },
+    ask: { type: 'string', enum: ['off', 'on-miss', 'always'] },
+    allowlist: stringList,
+    timeoutSec: { type: 'integer', minimum: 1, maximum: 86400 },
+    yieldMs: { type: 'integer', minimum: 0, maximum: 3600000 },
+    env: { type: 'object', additionalProperties: { type: 'string' } },
+    applyPatch: { type: 'object', properties: { enabled: { type: 'boolean' }, workspaceOnly: { type: 'boolean' } } },
+  },
+};
+const elevatedKeys: Schema = { type: 'object', properties: { enabled: { type: 'boolean' } } };
+const coreToolsKeys = { exec: execKeys, elevated: elevatedKeys };
+
+const tools = strictObject({ ...policyFields, toolSearch, approvals, ...looseKeys(OPENCLAW_TOOLS_KEYS), ...coreToolsKeys });
+const agentTools = strictObject({ ...policyFields, toolSearch, ...looseKeys(OPENCLAW_AGENT_TOOLS_KEYS), elevated: elevatedKeys });
 
 const agentEntry = strictObject(
   {
@@ -170,6 +187,8 @@ const mcpServer: Schema = {
 const mcpServerName = { pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$' };
 
 const fakeCatalogOptions = strictObject({ tools: { type: 'integer', minimum: 0, maximum: 100000 }, core: { type: 'boolean' } });
+// The real core tools (`@tool-search/plugin-fs`, `@tool-search/plugin-exec`); `workspace` defaults to the config file's folder.
+const coreOptions = strictObject({ workspace: { type: 'string', minLength: 1 } });
 
 export const configSchema = {
   $id: 'https://tool-search.dev/schemas/tool-search.json',
@@ -180,7 +199,7 @@ export const configSchema = {
     tools,
     agents,
     // Options per plugin id; each plugin validates its own options, except the ones we ship.
-    plugins: { type: 'object', properties: { 'fake-catalog': fakeCatalogOptions }, additionalProperties: { type: 'object' } },
+    plugins: { type: 'object', properties: { 'fake-catalog': fakeCatalogOptions, core: coreOptions }, additionalProperties: { type: 'object' } },
     mcp: strictObject({ servers: { type: 'object', propertyNames: mcpServerName, additionalProperties: mcpServer } }),
     provider: strictObject(
       {

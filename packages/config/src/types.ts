@@ -67,9 +67,26 @@ export type ToolPolicyFields = ProviderToolPolicy & {
 export type ToolsConfig = ToolPolicyFields & {
   toolSearch?: ToolSearchSetting;
   approvals?: ApprovalsConfig;
-} & Partial<Record<(typeof OPENCLAW_TOOLS_KEYS)[number], unknown>>;
+} & Partial<Record<(typeof OPENCLAW_TOOLS_KEYS)[number], unknown>> & CoreToolsConfig;
 
-export type AgentToolsConfig = ToolPolicyFields & Partial<Record<(typeof OPENCLAW_AGENT_TOOLS_KEYS)[number], unknown>>;
+/** `tools.exec` keys the core exec tools act on (OpenClaw's other exec keys are accepted as they are). */
+export type ExecToolsConfig = {
+  host?: 'sandbox' | 'gateway' | 'node';
+  security?: 'deny' | 'allowlist' | 'full';
+  ask?: 'off' | 'on-miss' | 'always';
+  allowlist?: string[];
+  timeoutSec?: number;
+  yieldMs?: number;
+  env?: Record<string, string>;
+  applyPatch?: { enabled?: boolean; workspaceOnly?: boolean; [key: string]: unknown };
+  [key: string]: unknown;
+};
+
+export type ElevatedConfig = { enabled?: boolean; [key: string]: unknown };
+
+export type CoreToolsConfig = { exec?: ExecToolsConfig; elevated?: ElevatedConfig };
+
+export type AgentToolsConfig = ToolPolicyFields & Partial<Record<(typeof OPENCLAW_AGENT_TOOLS_KEYS)[number], unknown>> & { elevated?: ElevatedConfig };
 
 export type AgentEntry = Partial<Record<(typeof OPENCLAW_AGENT_KEYS)[number], unknown>> & {
   id: string;
@@ -95,7 +112,10 @@ export type FakeCatalogOptions = {
   core?: boolean;
 };
 
-export type PluginsConfig = { 'fake-catalog'?: FakeCatalogOptions } & Record<string, Record<string, unknown> | undefined>;
+/** `plugins.core`: the real core tools in this folder (resolved against the config file's folder; default that folder). */
+export type CorePluginOptions = { workspace?: string };
+
+export type PluginsConfig = { 'fake-catalog'?: FakeCatalogOptions; core?: CorePluginOptions } & Record<string, Record<string, unknown> | undefined>;
 
 export type ProviderConfig = {
   /** Wire format: `openai` (Chat Completions, default) or `anthropic` (Messages API). */
