@@ -24,6 +24,8 @@ export function resolveToolSearch(value: ToolSearchSetting | undefined): Resolve
     visible: [...(options.visible ?? [])],
     directoryBudgetChars: positiveInt(options.directoryBudgetChars),
     warmPool: options.warmPool === true ? 1 : (positiveInt(options.warmPool) ?? 0),
+    sandbox: options.sandbox ?? 'process',
+    maxConcurrent: clamp(positiveInt(options.maxConcurrent) ?? 4, 1, 64),
   };
 }
 

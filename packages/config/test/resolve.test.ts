@@ -20,6 +20,8 @@ describe('resolveToolSearch', () => {
       visible: [],
       directoryBudgetChars: undefined,
       warmPool: 0,
+      sandbox: 'process',
+      maxConcurrent: 4,
     });
   });
 
@@ -67,6 +69,12 @@ describe('resolveToolSearch', () => {
 
   it('drops an invalid directory budget', () => {
     expect(resolveToolSearch({ directoryBudgetChars: -3 }).directoryBudgetChars).toBeUndefined();
+  });
+
+  it('selects the code-mode sandbox backend and clamps maxConcurrent', () => {
+    expect(resolveToolSearch({ sandbox: 'quickjs' }).sandbox).toBe('quickjs');
+    expect(resolveToolSearch({ maxConcurrent: 500 }).maxConcurrent).toBe(64);
+    expect(resolveToolSearch({ maxConcurrent: 0 }).maxConcurrent).toBe(4);
   });
 
   it('turns warmPool into a count', () => {
