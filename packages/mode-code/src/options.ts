@@ -18,8 +18,12 @@ export interface CodeLimits {
   readonly maxBridgeCalls?: number;
   /** Bridge calls in flight at once (default 8). */
   readonly maxPendingCalls?: number;
-  /** Heap limit of the sandbox process, in MiB (default 64). */
+  /** Heap limit of the sandbox process, in MiB (default 64); the QuickJS runtime's memory limit. */
   readonly memoryMb?: number;
+  /** Resident memory of a sandbox process, V8 heap or not, in MiB (default 256; sampled on Linux, killed past it). */
+  readonly rssMb?: number;
+  /** Largest answer delivered into the sandbox, as JSON bytes (default 1 MiB); a larger one is cut and flagged. */
+  readonly maxReplyBytes?: number;
 }
 
 export interface CodeModeOptions {
@@ -61,6 +65,8 @@ export const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
   maxBridgeCalls: 64,
   maxPendingCalls: 8,
   memoryMb: 64,
+  rssMb: 256,
+  maxReplyBytes: 1024 * 1024,
 });
 
 export const DEFAULT_CODE_TIMEOUT_MS = 10_000;

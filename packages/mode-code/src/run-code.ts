@@ -96,7 +96,8 @@ function startSandbox(kind: SandboxKind, options: ResolvedOptions, pool: Sandbox
 
 /** How a Node child is spawned for these options (the warm pool spawns the same). */
 export function spawnOptions(options: ResolvedOptions): SpawnOptions {
-  return { memoryMb: options.limits.memoryMb, maxLineBytes: maxLineBytes(options), ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}) };
+  const { memoryMb, rssMb } = options.limits;
+  return { memoryMb, rssMb: Math.max(rssMb, memoryMb * 2), maxLineBytes: maxLineBytes(options), ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}) };
 }
 
 /** A line may carry a result or a log line, JSON-escaped (up to 6 bytes per byte), plus framing. */

@@ -10,7 +10,9 @@ import { createBridge } from './bridge.js';
 import type { ResolvedOptions } from './options.js';
 import type { CodeError, CodeLog, CodeResult, CodeTelemetry } from './result.js';
 import type { ChildExit, SandboxChild } from './sandbox/process.js';
+import { capReply } from './reply-cap.js';
 import type { ChildLimits, ChildMessage } from './sandbox/protocol.js';
+import { cutUtf8 } from './utf8.js';
 
 export interface SessionParts {
   readonly run: RunApi;
@@ -33,6 +35,8 @@ export function session({ run, code, options, child, signal, telemetry, started 
   let logBytes = 0;
   let bridgeCalls = 0;
   let pending = 0;
+  /** Calls in flight, by request id: what the result names when the run ends before they do. */
+  const calls = new Map<number, string>();
 
   return new Promise<CodeResult>((resolve) => {
     let settled = false;
@@ -41,7 +45,8 @@ export function session({ run, code, options, child, signal, telemetry, started 
       settled = true;
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
-      inFlight.abort();
+      if (calls.size > 0) telemetry.cancelled = [...calls.values()].map((toolId) => ({ op: 'call' as const, toolId }));
+      inFlight.abort(new Error(outcome.ok ? 'the code finished before this call' : `the run of code ended: ${outcome.error.code}`));
       void child.kill().then(() => {
         telemetry.durationMs = Math.round(performance.now() - started);
         resolve(outcome.ok ? { ok: true, value: outcome.value, logs, telemetry } : { ok: false, error: outcome.error, logs, telemetry });
@@ -78,12 +83,19 @@ export function session({ run, code, options, child, signal, telemetry, started 
       pending += 1;
       if (op === 'search') telemetry.searches += 1;
       else if (op === 'describe') telemetry.describes += 1;
-      else telemetry.calls += 1;
+      else {
+        telemetry.calls += 1;
+        calls.set(id, callTarget(run, payload));
+      }
       void bridge.handle(op, payload, inFlight.signal).then((answer) => {
         pending -= 1;
+        calls.delete(id);
         if (settled) return;
         try {
-          child.send(answer.ok ? { t: 'reply', id, ok: true, value: answer.value } : { t: 'reply', id, ok: false, error: answer.error });
+          if (!answer.ok) return child.send({ t: 'reply', id, ok: false, error: answer.error });
+          const capped = capReply(op, answer.value, limits.maxReplyBytes);
+          if (capped.cut) telemetry.cut.replies = true;
+          child.send({ t: 'reply', id, ok: true, value: capped.value });
         } catch {
           // An answer that cannot be serialized (too deep) must not become an unhandled rejection in the parent.
           child.send({ t: 'reply', id, ok: false, error: { code: ErrorCode.TOOL_EXECUTION_FAILED, message: 'the answer could not be serialized' } });
@@ -155,9 +167,9 @@ function exitReason(exit: ChildExit, memoryMb: number): string {
   return `the sandbox process exited unexpectedly (${exit.signal ?? `code ${exit.code}`})`;
 }
 
-function cutUtf8(text: string, maxBytes: number): string {
-  if (Buffer.byteLength(text, 'utf8') <= maxBytes) return text;
-  let out = Buffer.from(text, 'utf8').subarray(0, Math.max(0, maxBytes)).toString('utf8');
-  while (Buffer.byteLength(out, 'utf8') > maxBytes) out = out.slice(0, -1);
-  return out;
+/** The tool a call names, as an id when the run knows it. */
+function callTarget(run: RunApi, payload: unknown): string {
+  const id = typeof payload === 'object' && payload !== null ? (payload as { id?: unknown }).id : undefined;
+  if (typeof id !== 'string') return String(id);
+  return run.tool(id)?.id ?? id;
 }
