@@ -328,7 +328,8 @@ function createHostChannel(write) {
     }
     if (msg.t === 'log') {
       if (!LEVELS.has(msg.level) || typeof msg.text !== 'string') return 'invalid';
-      if (counters.logsCut) return 'ok';
+      // Output is cut: the code stops formatting lines nobody will read.
+      if (counters.logsCut) return 'cut';
       const room = limits.maxLogBytes - counters.logBytes;
       if (counters.logLines >= limits.maxLogLines || room <= 0) {
         counters.logsCut = true;
@@ -520,14 +521,16 @@ function bootstrap(channel, removedGlobals) {
       }
     }
   };
+  let logsCut = false;
   const logger = (level) =>
     function log(...args) {
+      if (logsCut) return;
       const parts = [];
       for (let i = 0; i < args.length; i += 1) apply(push, parts, [format(args[i])]);
       let text = apply(join, parts, [' ']);
       if (text.length > maxLogChars) text = apply(slice, text, [0, maxLogChars]);
       try {
-        channel(stringify({ t: 'log', level, text }));
+        if (channel(stringify({ t: 'log', level, text })) === 'cut') logsCut = true;
       } catch {
         /* the host refused: the line is dropped */
       }

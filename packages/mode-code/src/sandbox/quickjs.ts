@@ -36,27 +36,28 @@ type WorkerMessage =
   | { readonly type: 'ended' };
 
 export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
-  const worker = idle.pop() ?? new Worker(WORKER_ENTRY, { env: {}, stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  // No execArgv: the parent's flags (--input-type, --expose-gc, loaders) are not the worker's business.
+  const worker = idle.pop() ?? new Worker(WORKER_ENTRY, { env: {}, execArgv: [], stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
   worker.ref();
   const queue: ChildEvent[] = [];
   let listener: ((event: ChildEvent) => void) | undefined;
   let finished: ChildExit | undefined;
   let resolveExit: (exit: ChildExit) => void = () => {};
   const exited = new Promise<ChildExit>((resolve) => (resolveExit = resolve));
-  let ending: NodeJS.Timeout | undefined;
 
   const emit = (event: ChildEvent) => (listener ? listener(event) : queue.push(event));
   const detach = () => {
     worker.off('message', onMessage);
     worker.off('error', onError);
     worker.off('exit', onExit);
-    clearTimeout(ending);
   };
-  const finish = (exit: ChildExit, reuse: boolean) => {
+  const finish = (exit: ChildExit, reuse: boolean, release = true) => {
     if (finished) return;
     finished = exit;
     detach();
-    if (reuse && idle.length < MAX_IDLE_WORKERS) {
+    if (!release) {
+      // recycle() owns the worker now.
+    } else if (reuse && idle.length < MAX_IDLE_WORKERS) {
       worker.unref();
       idle.push(worker);
     } else void worker.terminate();
@@ -100,13 +101,31 @@ export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
       else worker.postMessage({ type: 'reply', message });
     },
     kill() {
-      if (!finished && !ending) {
-        worker.postMessage({ type: 'end' });
-        ending = setTimeout(() => finish({ code: null, signal: 'SIGKILL', stderr: '' }, false), END_GRACE_MS);
+      if (!finished) {
+        // The run is over for its caller now; the worker frees its runtime and rejoins the idle set on its own.
+        recycle(worker, detach);
+        finish({ code: null, signal: 'SIGKILL', stderr: '' }, false, false);
       }
       return exited;
     },
   };
+}
+
+/** Asks a worker to free its run; it is reused once it says so, terminated if it does not within the grace. */
+function recycle(worker: Worker, detach: () => void): void {
+  detach();
+  const timer = setTimeout(() => void worker.terminate(), END_GRACE_MS);
+  const onEnded = (message: WorkerMessage) => {
+    if (message.type !== 'ended' && message.type !== 'crash') return;
+    worker.off('message', onEnded);
+    clearTimeout(timer);
+    if (message.type === 'ended' && idle.length < MAX_IDLE_WORKERS) {
+      worker.unref();
+      idle.push(worker);
+    } else void worker.terminate();
+  };
+  worker.on('message', onEnded);
+  worker.postMessage({ type: 'end' });
 }
 
 function runOptions(options: QuickJSOptions) {

@@ -29,7 +29,10 @@ export function checkQuickJSSupport(): Promise<SandboxSupport> {
       return resolve({ ok: false, reason: `the QuickJS interpreter could not start: ${messageOf(error)}` });
     }
     const timer = setTimeout(() => answer({ ok: false, reason: `the QuickJS interpreter did not answer within ${PROBE_TIMEOUT_MS} ms` }), PROBE_TIMEOUT_MS);
+    let answered = false;
     const answer = (support: SandboxSupport) => {
+      if (answered) return;
+      answered = true;
       clearTimeout(timer);
       void sandbox.kill().then(() => resolve(support));
     };
