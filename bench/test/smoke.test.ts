@@ -68,6 +68,15 @@ describe('quick bench', () => {
     expect(overhead.statuses).toEqual({ ok: overhead.calls });
   });
 
+  it('soaks calls, sessions and code runs without failures', async () => {
+    const { soak } = await quick();
+    expect(soak.map((row) => row.loop)).toEqual(['calls', 'sessions', 'code runs']);
+    for (const row of soak) {
+      expect(row.failures).toBe(0);
+      expect(row.endMb).toBeGreaterThan(0);
+    }
+  });
+
   it('renders the report and the chart from the same results', async () => {
     const r = await quick();
     expect(renderReport(r, 'npm run bench')).toContain('npm run bench');
