@@ -113,6 +113,8 @@ const toolSearch: Schema = {
       visible: stringList,
       directoryBudgetChars: { type: 'number' },
       warmPool: { anyOf: [{ type: 'boolean' }, { type: 'number' }] },
+      sandbox: { type: 'string', enum: ['process', 'quickjs'] },
+      maxConcurrent: { type: 'number' },
     }),
   ],
 };

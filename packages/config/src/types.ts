@@ -45,6 +45,10 @@ export type ToolSearchOptions = {
   directoryBudgetChars?: number;
   /** Pre-started code sandboxes: `true` = 1, a number = that many. */
   warmPool?: boolean | number;
+  /** Code-mode sandbox backend (default "process"); falls back process → quickjs → tools mode. */
+  sandbox?: 'process' | 'quickjs';
+  /** Code runs at once; more wait in a queue (default 4, at most 64). */
+  maxConcurrent?: number;
 };
 
 export type ToolSearchSetting = boolean | ToolSearchOptions;
@@ -156,6 +160,8 @@ export type ResolvedToolSearch = {
   directoryBudgetChars: number | undefined;
   /** Number of pre-started code sandboxes (0 = none). */
   warmPool: number;
+  sandbox: 'process' | 'quickjs';
+  maxConcurrent: number;
 };
 
 export type ResolvedToolsConfig = Omit<ToolsConfig, 'toolSearch'> & { toolSearch: ResolvedToolSearch };

@@ -123,6 +123,10 @@ describe('wrong types', () => {
     expect(issuesOf({ tools: { toolSearch: { mode: 'magic' } } })).toEqual([{ path: '/tools/toolSearch/mode', rule: 'enum' }]);
   });
 
+  it('rejects an unknown code-mode sandbox backend', () => {
+    expect(issuesOf({ tools: { toolSearch: { sandbox: 'v8' } } })).toEqual([{ path: '/tools/toolSearch/sandbox', rule: 'enum' }]);
+  });
+
   it('requires an agent id', () => {
     expect(issuesOf({ agents: { list: [{ name: 'x' }] } })).toEqual([{ path: '/agents/list/0/id', rule: 'required' }]);
   });

@@ -64,6 +64,8 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
       searchDefaultLimit: toolSearch.searchDefaultLimit,
       maxSearchLimit: toolSearch.maxSearchLimit,
       warmPool: toolSearch.warmPool ?? 0,
+      sandbox: toolSearch.sandbox,
+      maxConcurrent: toolSearch.maxConcurrent,
     }),
     loopDetectionPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {} }),
     approvalsPlugin({ config: config.tools?.approvals ?? {}, approve: options.approve ?? null }),
