@@ -158,7 +158,16 @@ const stringMap: Schema = { type: 'object', additionalProperties: { type: 'strin
 const stdioServer = strictObject({ command: { type: 'string', minLength: 1 }, args: stringList, env: stringMap, cwd: { type: 'string' }, timeoutMs }, ['command']);
 const httpServer = strictObject({ url: { type: 'string', minLength: 1 }, headers: stringMap, timeoutMs }, ['url']);
 // if/then instead of oneOf: a broken server reports the errors of its own kind only.
-const mcpServer: Schema = { type: 'object', if: { type: 'object', properties: { command: {} }, required: ['command'] }, then: stdioServer, else: httpServer };
+// Neither `command` nor `url`: every key of both kinds is known, so a typo (`comand`) gets a "did you mean" and `command` is asked for.
+const unsureServer = strictObject({ ...(stdioServer.properties as Record<string, Schema>), ...(httpServer.properties as Record<string, Schema>) }, ['command']);
+const mcpServer: Schema = {
+  type: 'object',
+  if: { type: 'object', properties: { command: {} }, required: ['command'] },
+  then: stdioServer,
+  else: { if: { type: 'object', properties: { url: {} }, required: ['url'] }, then: httpServer, else: unsureServer },
+};
+/** An MCP server name becomes the tool owner (`mcp:<name>:<tool>`): plugin-mcp's SERVER_NAME_PATTERN. */
+const mcpServerName = { pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$' };
 
 const fakeCatalogOptions = strictObject({ tools: { type: 'integer', minimum: 0, maximum: 100000 }, core: { type: 'boolean' } });
 
@@ -172,7 +181,7 @@ export const configSchema = {
     agents,
     // Options per plugin id; each plugin validates its own options, except the ones we ship.
     plugins: { type: 'object', properties: { 'fake-catalog': fakeCatalogOptions }, additionalProperties: { type: 'object' } },
-    mcp: strictObject({ servers: { type: 'object', additionalProperties: mcpServer } }),
+    mcp: strictObject({ servers: { type: 'object', propertyNames: mcpServerName, additionalProperties: mcpServer } }),
     provider: strictObject(
       {
         kind: { type: 'string', enum: ['openai', 'anthropic'] },

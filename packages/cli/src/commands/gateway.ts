@@ -51,7 +51,7 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   const approvals = flags.approvals ?? (io.stdin?.isTTY ? 'prompt' : 'deny');
   if (approvals === 'prompt' && !io.stdin?.isTTY) throw new CliUsageError('--approvals prompt needs a terminal on stdin; use --approvals http');
   const queue = approvals === 'http' ? new ApprovalQueue() : undefined;
-  const approve: Approver = queue ? queue.approve : approvals === 'prompt' ? promptApprover(io)! : async () => 'deny';
+  const approve: Approver | null = queue ? queue.approve : approvals === 'prompt' ? promptApprover(io)! : null;
 
   const logDir = config.gateway?.sessions?.dir ?? config.session?.logDir;
   const sessionLogDir = logDir !== undefined ? resolve(io.cwd, logDir) : undefined;

@@ -1,6 +1,7 @@
 /** `tool-search tools list|explain`: the effective catalog of a run and why a tool is in it or not. */
 import type { Command } from 'commander';
-import { suggestIds, type Diagnostic, type Explanation, type ToolDescriptor } from '@tool-search/kernel';
+import { suggestIds, UnknownToolError, type Diagnostic, type Explanation, type ToolDescriptor } from '@tool-search/kernel';
+import type { LoadedPluginModule } from '@tool-search/preset';
 import { CliInputError, writeJson, type CliIO } from '../io.js';
 import { appliedText, appliedToolSearch } from '../tool-search-setting.js';
 import { commandGroup, withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
@@ -15,15 +16,17 @@ export function registerToolsCommands(program: Command, io: CliIO): void {
 
   withClientToolsOption(withJsonOption(withRunOptions(tools.command('list').description('print the effective catalog (policy applied)')))).action(
     async (flags: RunFlags & JsonFlag) => {
-      await withRun(flags, io, (run) => {
+      await withRun(flags, io, (run, { preset }) => {
         if (flags.json) {
           writeJson(io, {
             tools: run.catalog.map(({ id, name, source, owner, catalogMode }) => ({ id, name, source, owner, catalogMode })),
             diagnostics: run.diagnostics,
+            modules: preset.modules,
           });
         } else {
           io.stdout.write(table(run.catalog));
           io.stdout.write(`${counts(run.catalog)}\n`);
+          io.stdout.write(modulesText(preset.modules));
           printDiagnostics(io, run.diagnostics);
         }
       });
@@ -34,6 +37,8 @@ export function registerToolsCommands(program: Command, io: CliIO): void {
     async (tool: string, flags: RunFlags & JsonFlag) => {
       await withRun(flags, io, (run, { loaded }) => {
         const explanation = run.explain(tool);
+        // An unknown tool is a failure: with --json it is the one `{ error }` document on stdout.
+        if (!explanation.known && flags.json) throw new UnknownToolError(tool, suggestIds(tool, run.listed));
         const applied = appliedToolSearch(loaded.config, run.info.request);
         if (flags.json) writeJson(io, { ...explanation, toolSearch: { mode: applied.mode, sources: applied.sources } });
         else io.stdout.write(`${explainText(explanation)}${appliedText(applied)}\n`);
@@ -57,6 +62,11 @@ function counts(tools: readonly ToolDescriptor[]): string {
   for (const tool of tools) bySource.set(tool.source, (bySource.get(tool.source) ?? 0) + 1);
   const parts = [...bySource].map(([source, count]) => `${source} ${count}`);
   return `${tools.length} tools` + (parts.length ? ` (${parts.join(', ')})` : '');
+}
+
+/** The plugin modules the config loaded and where from: loading code is the operator's trust decision, so it is shown. */
+export function modulesText(modules: readonly LoadedPluginModule[]): string {
+  return modules.map((m) => `plugin module ${m.id} (${m.name}, kernel ${m.kernelRange}) loaded from ${m.path}\n`).join('');
 }
 
 export function printDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[]): void {
