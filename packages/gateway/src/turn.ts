@@ -179,7 +179,8 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
     for (let step = 1; ; step++) {
       const body = upstream.body({ system: sent.system, messages: conversation, toolsJson: sent.toolsJson, ...(input.maxTokens ? { maxTokens: input.maxTokens } : {}) });
       const requestBytes = Buffer.byteLength(body);
-      run.emit({ type: 'provider-request', mode: exposure.mode, body, toolsBytes, systemBytes, requestBytes, toolNames });
+      const tools = sent.toolsJson === '[]' ? '' : sent.toolsJson;
+      run.emit({ type: 'provider-request', mode: exposure.mode, body, toolsBytes, systemBytes, requestBytes, toolNames, tools, system: sent.system });
       const row = ledger.request(requestBytes);
       input.onStep?.(step);
       const reply = await upstream.send(body, signal);

@@ -199,6 +199,9 @@ export interface RunEventMap {
     readonly requestBytes: number;
     /** Names of the tools the model saw in this request. */
     readonly toolNames?: readonly string[];
+    /** The tools array as it appears in `body` and the system text, so consumers need not parse the body again. */
+    readonly tools?: string;
+    readonly system?: string;
   };
 }
 export type RunEvent = RunEventMap[keyof RunEventMap];
