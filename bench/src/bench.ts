@@ -6,6 +6,7 @@
 import { loadSnapshot } from '@tool-search/search';
 import { defaultDataDir, hasData } from './catalogs.js';
 import { measureCodeMode, type CodeModeResult } from './code-mode.js';
+import { measureIndexReuse, type ReuseResult } from './index-reuse.js';
 import { measureLatency, type LatencyRow } from './latency.js';
 import { machineInfo, type MachineInfo } from './machine.js';
 import { measureOverhead, type OverheadResult } from './overhead.js';
@@ -27,6 +28,7 @@ export interface BenchResults {
   readonly payload: { readonly fake: readonly CatalogPayload[]; readonly real?: CatalogPayload };
   readonly quality: readonly QualityRow[];
   readonly latency: readonly LatencyRow[];
+  readonly reuse: ReuseResult;
   readonly codeMode: CodeModeResult;
   readonly overhead: OverheadResult;
   readonly durationS: number;
@@ -39,6 +41,7 @@ export const FULL = {
     { tools: 10_000, buildRuns: 7, queryRounds: 10 },
     { tools: 100_000, buildRuns: 3, queryRounds: 3 },
   ],
+  reuse: { tools: 100_000, runs: 5 },
   codeRuns: 25,
   overheadCalls: 5000,
 } as const;
@@ -46,6 +49,7 @@ export const FULL = {
 export const QUICK = {
   payloadSizes: [36, 100],
   latency: [{ tools: 1000, buildRuns: 1, queryRounds: 1 }],
+  reuse: { tools: 1000, runs: 1 },
   codeRuns: 1,
   overheadCalls: 200,
 } as const;
@@ -80,6 +84,9 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
     latency.push(measureLatency(step.tools, { buildRuns: step.buildRuns, queryRounds: step.queryRounds, extraQueries }));
   }
 
+  log(`index reuse: ${plan.reuse.tools} tools, ${plan.reuse.runs} new runs`);
+  const reuse = await measureIndexReuse(plan.reuse.tools, plan.reuse.runs);
+
   log('code mode: cold, warm, bare spawn');
   const codeMode = await measureCodeMode(plan.codeRuns);
   log('kernel overhead per call');
@@ -92,6 +99,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
     payload: { fake, ...(real ? { real } : {}) },
     quality,
     latency,
+    reuse,
     codeMode,
     overhead,
     durationS: Number(process.hrtime.bigint() - started) / 1e9,

@@ -83,6 +83,8 @@ export function createIndexCore(descriptors: readonly ToolDescriptor[]): IndexCo
 /** What a view sees of its core: the visible docs (policy as a query-time filter) and the run's failed sources. */
 export interface ViewScope {
   readonly visible?: Visibility;
+  /** How many docs `visible` marks. */
+  readonly visibleCount?: number;
   readonly unavailable?: () => readonly UnavailableSource[];
 }
 
@@ -91,7 +93,8 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
   const { tools } = core;
   const { visible } = scope;
   const settings = resolveOptions(options);
-  const shownTools = visible ? tools.filter((_, doc) => visible[doc] === 1) : tools;
+  let shown: readonly ToolDescriptor[] | undefined;
+  const shownTools = (): readonly ToolDescriptor[] => (shown ??= visible ? tools.filter((_, doc) => visible[doc] === 1) : tools);
   const isVisible = (tool: ToolDescriptor | undefined): tool is ToolDescriptor => tool !== undefined && (!visible || visible[core.docOf(tool)] === 1);
 
   const searchOne = (raw: string, limit: number, budget: number): SearchResult => {
@@ -138,7 +141,7 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
   }
 
   return {
-    size: shownTools.length,
+    size: visible ? (scope.visibleCount ?? shownTools().length) : tools.length,
     search,
     describe(idOrName) {
       const tool = visible ? core.lookupVisible(idOrName, visible) : core.lookup(idOrName);
@@ -149,7 +152,7 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
       const requested = idOrName.slice(0, settings.maxQueryLength);
       // Edit distance over the tools that share a word with the request; the whole catalog only when none do.
       const candidates = core.ranker().rank(requested, SUGGEST_CANDIDATES, visible).map((doc) => tools[doc]!);
-      return suggestIds(requested, candidates.length >= 3 ? candidates : shownTools, 3);
+      return suggestIds(requested, candidates.length >= 3 ? candidates : shownTools(), 3);
     },
   };
 }
