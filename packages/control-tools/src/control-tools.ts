@@ -115,8 +115,10 @@ function search(index: ToolIndex, args: Record<string, unknown>, ctx: ControlCon
   }
   const limit = Math.min(typeof args.limit === 'number' ? args.limit : config.searchDefaultLimit, config.maxSearchLimit);
   const result = queries.length === 1 ? index.search(queries[0]!, { limit }) : index.search(queries.slice(0, MAX_QUERIES), { limit });
-  const hits = 'results' in result ? result.results.flatMap((entry) => entry.hits) : result.hits;
-  ctx.run.emit({ type: 'search', queries, hits: [...new Set(hits.map((hit) => hit.id))], origin: 'tool_call' });
+  const each = 'results' in result ? result.results : [result];
+  const hits = each.flatMap((entry) => entry.hits);
+  const results = each.map((entry) => ({ query: entry.query, hits: entry.hits.map((hit) => hit.id), weak: entry.weak === true || entry.hits.length === 0 }));
+  ctx.run.emit({ type: 'search', queries, hits: [...new Set(hits.map((hit) => hit.id))], origin: 'tool_call', results, ranker: index.ranker });
   return okResult(renderSearch(result), result);
 }
 

@@ -42,6 +42,7 @@ export type {
   RunApi,
   RunEvent,
   RunEventMap,
+  SearchEventResult,
   RunInfo,
   RunRequest,
   ToolAnnotations,

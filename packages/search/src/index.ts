@@ -4,6 +4,7 @@ export { indexBuildCount, indexForRun, type IndexedRun } from './index-for-run.j
 export { missReasons, unavailableSources } from './miss-reasons.js';
 export type {
   BatchSearchResult,
+  RankerInfo,
   SearchHit,
   SearchOptions,
   SearchResult,

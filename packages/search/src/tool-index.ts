@@ -8,7 +8,7 @@ import { suggestIds, type ToolDescriptor } from '@tool-search/kernel';
 import { missReasons } from './miss-reasons.js';
 import { createRanker, type Ranker, type Visibility } from './ranker.js';
 import { sanitize, signature, summarize } from './signature.js';
-import type { BatchSearchResult, SearchHit, SearchOptions, SearchResult, ToolDescription, ToolIndex, ToolIndexOptions, UnavailableSource } from './types.js';
+import type { BatchSearchResult, RankerInfo, SearchHit, SearchOptions, SearchResult, ToolDescription, ToolIndex, ToolIndexOptions, UnavailableSource } from './types.js';
 
 export const DEFAULTS = {
   searchDefaultLimit: 8,
@@ -141,6 +141,7 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
   }
 
   return {
+    ranker: LEXICAL_RANKER,
     size: visible ? (scope.visibleCount ?? shownTools().length) : tools.length,
     search,
     describe(idOrName) {
@@ -171,6 +172,9 @@ export function describeTool(tool: ToolDescriptor): ToolDescription {
     ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
   };
 }
+
+/** The offline ranking (ranker.ts): BM25F with its lifts; version 2 = search phase 2 (shapes, weak hits). */
+export const LEXICAL_RANKER: RankerInfo = Object.freeze({ id: 'bm25f', version: '2' });
 
 /** `,"weak":true` on a hit. */
 const WEAK_BYTES = 12;

@@ -67,8 +67,15 @@ export interface ToolIndexOptions {
   readonly maxBatchQueries?: number;
 }
 
+/** Which ranking answers a search: logged with every search (telemetry), bumped when the ranking changes. */
+export interface RankerInfo {
+  readonly id: string;
+  readonly version: string;
+}
+
 export interface ToolIndex {
   readonly size: number;
+  readonly ranker: RankerInfo;
   search(query: string, options?: SearchOptions): SearchResult;
   search(queries: readonly string[], options?: SearchOptions): BatchSearchResult;
   /** `undefined` when the id or name is not in the indexed (effective) catalog. */
