@@ -9,6 +9,8 @@ export type { SessionLogWriter, JsonlSessionLog } from './session-log.js';
 export { summarizeSession } from './summary.js';
 export type { TelemetrySummary, CalledTool } from './summary.js';
 export { searchRank, SearchQualityFold } from './search-quality.js';
+export { evalSetFromLog } from './eval-set.js';
+export type { LoggedEvalQuery } from './eval-set.js';
 export type { SearchQualitySummary, SearchQueryEntry, SearchRank } from './search-quality.js';
 export { createTokenCounter } from './tokens.js';
 export type { TokenCounter, TokenizerName } from './tokens.js';

@@ -84,3 +84,13 @@ describe('search-quality telemetry', () => {
     expect(summarizeSession(entries).searchQuality.zeroHitRate).toBe(1);
   });
 });
+
+describe('eval set from logs', () => {
+  it('pairs each call with the latest search: the query that found the tool, or the only query of a miss', async () => {
+    const { evalSetFromLog } = await import('@tool-search/telemetry');
+    expect(evalSetFromLog(await session())).toEqual([
+      { query: 'alpha things', relevant: ['plugin:fake:alpha'] },
+      { query: 'files', relevant: ['mcp:files:files_read'] },
+    ]);
+  });
+});

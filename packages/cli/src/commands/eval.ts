@@ -1,6 +1,7 @@
 /**
- * `tool-search eval --queries Q.json [--catalog C.json | --config F] [--limit K] [--json]`:
- * search quality on the user's own catalog. The catalog is the live one of a
+ * `tool-search eval (--queries Q.json | --from-logs DIR) [--catalog C.json | --config F] [--limit K] [--json]`:
+ * search quality on the user's own catalog, with labeled queries or with the
+ * searches of session logs that a call followed (the called tool = relevant). The catalog is the live one of a
  * run (config sources, MCP servers included) or a snapshot file (`tools export
  * --full`, or any file in the snapshot format). The index and the metrics are
  * the ones `npm run bench` uses, so both print the same numbers.
@@ -12,10 +13,12 @@ import type { ToolDescriptor } from '@tool-search/kernel';
 import { readSnapshotFile, snapshotDescriptors } from '@tool-search/plugin-snapshot';
 import { createToolIndex, evaluate, type EvalQuery, type Evaluation, type Retriever } from '@tool-search/search';
 import { CliInputError, writeJson, type CliIO } from '../io.js';
+import { queriesFromLogs } from './eval-logs.js';
 import { withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
 
 interface EvalFlags extends RunFlags, JsonFlag {
-  readonly queries: string;
+  readonly queries?: string;
+  readonly fromLogs?: string;
   readonly catalog?: string;
   readonly limit?: string;
 }
@@ -32,13 +35,15 @@ export function registerEvalCommands(program: Command, io: CliIO): void {
       program
         .command('eval')
         .description('measure search quality (Recall@1/5/10, MRR) on your catalog with labeled queries')
-        .requiredOption('-q, --queries <file>', 'JSON list of { query, relevant: [ids] } (tool ids, or server::tool for snapshots)')
+        .option('-q, --queries <file>', 'JSON list of { query, relevant: [ids] } (tool ids, or server::tool for snapshots)')
+        .option('--from-logs <dir>', 'build the queries from session logs (*.jsonl): each search a call followed, the called tool relevant')
         .option('--catalog <file>', 'evaluate a catalog snapshot (tools export --full) instead of the live catalog')
         .option('-k, --limit <k>', `ranked ids to show per query (default ${DEFAULT_LIMIT})`),
     ),
   ).action(async (flags: EvalFlags) => {
     const limit = parseLimit(flags.limit);
-    const queries = readQueries(path.resolve(io.cwd, flags.queries));
+    if ((flags.queries === undefined) === (flags.fromLogs === undefined)) throw new CliInputError('give exactly one of --queries <file> and --from-logs <dir>');
+    const queries = flags.queries !== undefined ? readQueries(path.resolve(io.cwd, flags.queries)) : await queriesFromLogs(path.resolve(io.cwd, flags.fromLogs!));
     if (flags.catalog !== undefined && flags.config !== undefined) throw new CliInputError('use --catalog or --config, not both');
     const report = (descriptors: readonly ToolDescriptor[], form: IdForm): void => {
       const result = runEvaluation(descriptors, queries.scored, limit, form);
@@ -176,7 +181,7 @@ const STOPWORDS = new Set(
   'the and for with from this that these those into are was were you your all can could what which how our any have has want need please some there their them then than'.split(' '),
 );
 
-interface LoadedQueries {
+export interface LoadedQueries {
   readonly scored: readonly EvalQuery[];
   readonly dropped: number;
 }
