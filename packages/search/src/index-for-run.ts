@@ -12,7 +12,8 @@
  */
 import type { Diagnostic, RunApi, ToolDescriptor } from '@tool-search/kernel';
 import { unavailableSources } from './miss-reasons.js';
-import { createIndexCore, indexView, type IndexCore, type ViewScope } from './tool-index.js';
+import { usedSearchHooks } from './hooks.js';
+import { createIndexCore, indexView, type IndexCore, type RerankScope, type ViewScope } from './tool-index.js';
 import type { ToolIndex, ToolIndexOptions, UnavailableSource } from './types.js';
 
 interface RunIndexes {
@@ -35,7 +36,8 @@ const perRun = new WeakMap<readonly ToolDescriptor[], RunIndexes>();
 let builds = 0;
 
 /** The run surface the index reads; `listed` (every listed tool before policy) is on kernel runs. */
-export type IndexedRun = Pick<RunApi, 'catalog'> & { readonly listed?: readonly ToolDescriptor[]; readonly diagnostics?: readonly Diagnostic[] };
+export type IndexedRun = Pick<RunApi, 'catalog'> &
+  Partial<Pick<RunApi, 'info' | 'emit'>> & { readonly listed?: readonly ToolDescriptor[]; readonly diagnostics?: readonly Diagnostic[] };
 
 export function indexForRun(run: IndexedRun, options: ToolIndexOptions = {}): ToolIndex {
   let entry = perRun.get(run.catalog);
@@ -71,9 +73,17 @@ function runIndexes(run: IndexedRun): RunIndexes {
       ...visibility(found, run.catalog),
       // Read on first use: listing diagnostics are final once the run exists.
       unavailable: () => (sources ??= unavailableSources(run.diagnostics ?? [])),
+      rerank: () => rerankScope(run),
     },
     views: new Map(),
   };
+}
+
+function rerankScope(run: IndexedRun): RerankScope | undefined {
+  const { info, emit } = run;
+  const hooks = usedSearchHooks(info);
+  if (!hooks || !info) return undefined;
+  return { hooks, run: info, diagnostic: (diagnostic) => emit?.({ type: 'diagnostic', diagnostic: { ...diagnostic, hook: 'search:rerank' } }) };
 }
 
 function buildShared(listed: readonly ToolDescriptor[]): SharedCore {

@@ -73,9 +73,21 @@ export interface RankerInfo {
   readonly version: string;
 }
 
+/** A search through the run's `rerank` hooks, and the ranker that answered (lexical when none did). */
+export interface RankedSearch {
+  readonly result: SearchResult | BatchSearchResult;
+  readonly ranker: RankerInfo;
+}
+
 export interface ToolIndex {
   readonly size: number;
+  /** The lexical ranker (`search` always uses it). */
   readonly ranker: RankerInfo;
+  /**
+   * `search` through the run's rerank hooks (search/src/hooks.ts: hybrid ranking when an embedder plugin is
+   * there); without taps it is `search`. A failing or slow tap falls back to the lexical ranking, never fails.
+   */
+  searchRanked(query: string | readonly string[], options?: SearchOptions): Promise<RankedSearch>;
   search(query: string, options?: SearchOptions): SearchResult;
   search(queries: readonly string[], options?: SearchOptions): BatchSearchResult;
   /** `undefined` when the id or name is not in the indexed (effective) catalog. */
