@@ -195,7 +195,7 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
 
   return {
     ranker: LEXICAL_RANKER,
-    searchRanked,
+    searchRanked: searchRanked as ToolIndex['searchRanked'],
     size: visible ? (scope.visibleCount ?? shownTools().length) : tools.length,
     search,
     describe(idOrName) {

@@ -74,8 +74,8 @@ export interface RankerInfo {
 }
 
 /** A search through the run's `rerank` hooks, and the ranker that answered (lexical when none did). */
-export interface RankedSearch {
-  readonly result: SearchResult | BatchSearchResult;
+export interface RankedSearch<R extends SearchResult | BatchSearchResult = SearchResult | BatchSearchResult> {
+  readonly result: R;
   readonly ranker: RankerInfo;
 }
 
@@ -87,7 +87,9 @@ export interface ToolIndex {
    * `search` through the run's rerank hooks (search/src/hooks.ts: hybrid ranking when an embedder plugin is
    * there); without taps it is `search`. A failing or slow tap falls back to the lexical ranking, never fails.
    */
-  searchRanked(query: string | readonly string[], options?: SearchOptions): Promise<RankedSearch>;
+  searchRanked(query: string, options?: SearchOptions): Promise<RankedSearch<SearchResult>>;
+  searchRanked(queries: readonly string[], options?: SearchOptions): Promise<RankedSearch<BatchSearchResult>>;
+  searchRanked(input: string | readonly string[], options?: SearchOptions): Promise<RankedSearch>;
   search(query: string, options?: SearchOptions): SearchResult;
   search(queries: readonly string[], options?: SearchOptions): BatchSearchResult;
   /** `undefined` when the id or name is not in the indexed (effective) catalog. */

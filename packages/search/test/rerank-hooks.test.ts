@@ -38,7 +38,7 @@ describe('search rerank hooks', () => {
     const ranked = await index.searchRanked('read a file', { limit: 3 });
     expect(ranked.ranker).toEqual(ranker);
     const lexical = index.search('read a file', { limit: 20 }).hits.map((hit) => hit.id);
-    expect((ranked.result as { hits: { id: string }[] }).hits.map((hit) => hit.id)).toEqual(['mcp:github:create_issue', ...[...lexical].reverse()].filter((id, i, all) => all.indexOf(id) === i).slice(0, 3));
+    expect(ranked.result.hits.map((hit) => hit.id)).toEqual(['mcp:github:create_issue', ...[...lexical].reverse()].filter((id, i, all) => all.indexOf(id) === i).slice(0, 3));
   });
 
   it('a throwing tap keeps the lexical ranking and reports SEARCH_RERANK_FAILED', async () => {
