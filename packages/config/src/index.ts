@@ -27,6 +27,7 @@ export type {
   ToolSearchConfig,
   ToolSearchMode,
   ToolSearchOptions,
+  EmbeddingsConfig,
   ToolSearchSetting,
   ToolsConfig,
 } from './types.js';

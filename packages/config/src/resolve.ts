@@ -24,6 +24,7 @@ export function resolveToolSearch(value: ToolSearchSetting | undefined): Resolve
     visible: [...(options.visible ?? [])],
     directoryBudgetChars: positiveInt(options.directoryBudgetChars),
     warmPool: options.warmPool === true ? 1 : (positiveInt(options.warmPool) ?? 0),
+    ...(options.embeddings ? { embeddings: options.embeddings } : {}),
   };
 }
 

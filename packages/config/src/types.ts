@@ -43,6 +43,23 @@ export type ToolSearchOptions = {
   directoryBudgetChars?: number;
   /** Pre-started code sandboxes: `true` = 1, a number = that many. */
   warmPool?: boolean | number;
+  /** Hybrid ranking: an OpenAI-compatible embeddings endpoint (`@tool-search/plugin-embeddings` options). */
+  embeddings?: EmbeddingsConfig;
+};
+
+/** `tools.toolSearch.embeddings`: the options of `@tool-search/plugin-embeddings` (see its README). */
+export type EmbeddingsConfig = {
+  baseURL: string;
+  model: string;
+  apiKey?: string;
+  dimensions?: number;
+  cacheDir?: string;
+  batchSize?: number;
+  timeoutMs?: number;
+  indexWaitMs?: number;
+  fusion?: 'rrf' | 'dense';
+  rrfK?: number;
+  denseWeight?: number;
 };
 
 export type ToolSearchSetting = boolean | ToolSearchOptions;
@@ -132,6 +149,8 @@ export type ResolvedToolSearch = {
   directoryBudgetChars: number | undefined;
   /** Number of pre-started code sandboxes (0 = none). */
   warmPool: number;
+  /** Set when hybrid ranking is configured. */
+  embeddings?: EmbeddingsConfig;
 };
 
 export type ResolvedToolsConfig = Omit<ToolsConfig, 'toolSearch'> & { toolSearch: ResolvedToolSearch };

@@ -16,6 +16,7 @@ import { codeModePlugin } from '@tool-search/mode-code';
 import { telemetryPlugin } from '@tool-search/telemetry';
 import { loopDetectionPlugin } from '@tool-search/plugin-loop-detection';
 import { approvalsPlugin, type Approver } from '@tool-search/plugin-approvals';
+import { embeddingsPlugin } from '@tool-search/plugin-embeddings';
 
 export const DEFAULT_FAKE_CATALOG = { tools: 1000, core: true } as const;
 
@@ -46,6 +47,7 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     policyPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {} }),
     ...sources(config, options),
     clientToolsPlugin(),
+    ...(toolSearch.embeddings ? [embeddingsPlugin(toolSearch.embeddings)] : []),
     toolsModePlugin({ searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit }),
     directoryModePlugin({
       searchDefaultLimit: toolSearch.searchDefaultLimit,
