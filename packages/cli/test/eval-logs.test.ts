@@ -3,7 +3,7 @@
  * call followed become the eval set (the called tool is relevant), scored on
  * the live catalog like `--queries`.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -57,5 +57,43 @@ describe('tool-search eval --from-logs', () => {
     expect((await cli(['eval', '--from-logs', empty], cwd)).code).toBe(1);
     expect((await cli(['eval', '--from-logs', empty, '--queries', 'q.json'], cwd)).code).toBe(1);
     expect((await cli(['eval'], cwd)).code).toBe(1);
+  });
+});
+
+describe('tool-search eval --embeddings', () => {
+  const QUERIES = [
+    { query: 'read a text file from the workspace', relevant: ['core:core:read'] },
+    { query: 'run a shell command', relevant: ['core:core:exec', 'core:core:bash'] },
+  ];
+
+  it('prints lexical, dense and fused metrics side by side (embeddings from the mock over HTTP)', async () => {
+    const { startMockOpenAI } = await import('@tool-search/mock-openai');
+    const mock = await startMockOpenAI();
+    try {
+      const cwd = smallCatalog(20);
+      writeFileSync(join(cwd, 'q.json'), JSON.stringify(QUERIES));
+      writeFileSync(join(cwd, 'embeddings.json'), JSON.stringify({ baseURL: mock.url, model: 'mock-embedding' }));
+      const json = await cli(['eval', '--queries', 'q.json', '--embeddings', 'embeddings.json', '--json'], cwd);
+      expect(json.code).toBe(0);
+      const out = JSON.parse(json.stdout) as Record<string, unknown>;
+      expect(Object.keys(out)).toEqual(['model', 'lexical', 'dense', 'fused']);
+      for (const key of ['lexical', 'dense', 'fused']) expect(out[key]).toMatchObject({ recallAt5: expect.any(Number), hitAt5: expect.any(Number), mrr: expect.any(Number) });
+      const text = await cli(['eval', '--queries', 'q.json', '--embeddings', 'embeddings.json'], cwd);
+      expect(text.stdout).toMatch(/lexical \(bm25f\)[\s\S]*dense \(mock-embedding\)[\s\S]*fused \(RRF\)/);
+      expect(mock.requests.filter((request) => request.path === '/v1/embeddings').length).toBeGreaterThan(0);
+    } finally {
+      await mock.close();
+    }
+  });
+
+  it('fails with a clear error when the embedder cannot be reached, or the file has no embedder', async () => {
+    const cwd = smallCatalog(5);
+    writeFileSync(join(cwd, 'q.json'), JSON.stringify(QUERIES));
+    writeFileSync(join(cwd, 'down.json'), JSON.stringify({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', timeoutMs: 500 }));
+    writeFileSync(join(cwd, 'none.json'), JSON.stringify({ tools: {} }));
+    const down = await cli(['eval', '--queries', 'q.json', '--embeddings', 'down.json'], cwd);
+    expect(down.code).toBe(1);
+    expect(down.stderr).toContain('could not embed the catalog');
+    expect((await cli(['eval', '--queries', 'q.json', '--embeddings', 'none.json'], cwd)).code).toBe(1);
   });
 });

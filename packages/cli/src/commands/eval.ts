@@ -13,12 +13,14 @@ import type { ToolDescriptor } from '@tool-search/kernel';
 import { readSnapshotFile, snapshotDescriptors } from '@tool-search/plugin-snapshot';
 import { createToolIndex, evaluate, type EvalQuery, type Evaluation, type Retriever } from '@tool-search/search';
 import { CliInputError, writeJson, type CliIO } from '../io.js';
+import { readEmbeddingsOptions, renderSideBySide, sideBySide } from './eval-embeddings.js';
 import { queriesFromLogs } from './eval-logs.js';
 import { withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
 
 interface EvalFlags extends RunFlags, JsonFlag {
   readonly queries?: string;
   readonly fromLogs?: string;
+  readonly embeddings?: string;
   readonly catalog?: string;
   readonly limit?: string;
 }
@@ -37,6 +39,7 @@ export function registerEvalCommands(program: Command, io: CliIO): void {
         .description('measure search quality (Recall@1/5/10, MRR) on your catalog with labeled queries')
         .option('-q, --queries <file>', 'JSON list of { query, relevant: [ids] } (tool ids, or server::tool for snapshots)')
         .option('--from-logs <dir>', 'build the queries from session logs (*.jsonl): each search a call followed, the called tool relevant')
+        .option('--embeddings <file>', 'also rank with an embedder (plugin-embeddings options, or a config with tools.toolSearch.embeddings): lexical, dense and fused side by side')
         .option('--catalog <file>', 'evaluate a catalog snapshot (tools export --full) instead of the live catalog')
         .option('-k, --limit <k>', `ranked ids to show per query (default ${DEFAULT_LIMIT})`),
     ),
@@ -45,7 +48,15 @@ export function registerEvalCommands(program: Command, io: CliIO): void {
     if ((flags.queries === undefined) === (flags.fromLogs === undefined)) throw new CliInputError('give exactly one of --queries <file> and --from-logs <dir>');
     const queries = flags.queries !== undefined ? readQueries(path.resolve(io.cwd, flags.queries)) : await queriesFromLogs(path.resolve(io.cwd, flags.fromLogs!));
     if (flags.catalog !== undefined && flags.config !== undefined) throw new CliInputError('use --catalog or --config, not both');
-    const report = (descriptors: readonly ToolDescriptor[], form: IdForm): void => {
+    const embeddings = flags.embeddings !== undefined ? readEmbeddingsOptions(path.resolve(io.cwd, flags.embeddings)) : undefined;
+    const report = async (descriptors: readonly ToolDescriptor[], form: IdForm): Promise<void> => {
+      if (embeddings) {
+        const shown = new Map(descriptors.map((tool) => [tool.id, displayId(tool, form)]));
+        const result = await sideBySide(descriptors, queries.scored, embeddings, (id) => shown.get(id) ?? id, EVAL_INDEX_OPTIONS);
+        if (flags.json) writeJson(io, result);
+        else io.stdout.write(renderSideBySide(result, queries.scored.length, descriptors.length));
+        return;
+      }
       const result = runEvaluation(descriptors, queries.scored, limit, form);
       if (flags.json) writeJson(io, toJson(result));
       else io.stdout.write(renderText(result, queries, descriptors.length, limit));
@@ -53,7 +64,7 @@ export function registerEvalCommands(program: Command, io: CliIO): void {
     };
     const form = idForm(queries.scored);
     if (flags.catalog !== undefined) {
-      report(snapshotDescriptors(readSnapshotFile(path.resolve(io.cwd, flags.catalog))), form === 'pair' ? 'snapshot' : 'kernel');
+      await report(snapshotDescriptors(readSnapshotFile(path.resolve(io.cwd, flags.catalog))), form === 'pair' ? 'snapshot' : 'kernel');
     } else {
       await withRun(flags, io, (run) => report(run.catalog.filter((tool) => tool.catalogMode === 'catalog'), form));
     }
