@@ -6,6 +6,7 @@
 import { loadSnapshot } from '@tool-search/search';
 import { defaultDataDir, hasData } from './catalogs.js';
 import { measureCodeMode, type CodeModeResult } from './code-mode.js';
+import { measureHybrid, type HybridRow } from './hybrid.js';
 import { measureIndexReuse, type ReuseResult } from './index-reuse.js';
 import { measureLatency, type LatencyRow } from './latency.js';
 import { machineInfo, type MachineInfo } from './machine.js';
@@ -27,6 +28,7 @@ export interface BenchResults {
   readonly dataPresent: boolean;
   readonly payload: { readonly fake: readonly CatalogPayload[]; readonly real?: CatalogPayload };
   readonly quality: readonly QualityRow[];
+  readonly hybrid: readonly HybridRow[];
   readonly latency: readonly LatencyRow[];
   readonly reuse: ReuseResult;
   readonly codeMode: CodeModeResult;
@@ -76,6 +78,8 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
 
   log('quality: shared query sets');
   const quality = measureQuality(dataDir, quick ? ['mcp-catalog'] : undefined);
+  log('hybrid: lexical, dense and fused (mock-openai embeddings over HTTP)');
+  const hybrid = dataPresent ? await measureHybrid(dataDir, quick ? ['mcp-catalog'] : undefined) : [];
 
   const extraQueries = dataPresent && hasData(dataDir, 'mcp-catalog-queries.json') ? loadSnapshot(dataDir, 'mcp-catalog').queries.map((q) => q.query) : [];
   const latency: LatencyRow[] = [];
@@ -98,6 +102,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
     dataPresent,
     payload: { fake, ...(real ? { real } : {}) },
     quality,
+    hybrid,
     latency,
     reuse,
     codeMode,

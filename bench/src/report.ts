@@ -30,6 +30,7 @@ export function renderReport(r: BenchResults, command: string): string {
     '',
     ...payloadSection(r),
     ...qualitySection(r),
+    ...hybridSection(r),
     ...latencySection(r),
     ...reuseSection(r),
     ...codeSection(r),
@@ -168,6 +169,29 @@ function qualitySection(r: BenchResults): string[] {
     }),
     '',
     ...r.quality.filter((q) => !q.split).map((q) => `- ${q.dataset}: ${q.description}.`),
+    '',
+  ];
+}
+
+function hybridSection(r: BenchResults): string[] {
+  if (r.hybrid.length === 0) return [];
+  const metric = (v: number) => v.toFixed(3);
+  return [
+    '### Hybrid ranking (lexical, dense, fused)',
+    '',
+    '`compareRankings` from `@tool-search/plugin-embeddings` (what `tool-search eval --embeddings` prints): the catalog and the',
+    "queries embedded through the official `openai` client over HTTP by `mock-openai`'s `/v1/embeddings`, batches of 64; fused =",
+    "reciprocal rank fusion (k 60) of the lexical top 50 and the dense top 50, as `tool_search` ranks with the plugin. The mock's",
+    'vectors are feature hashing of words and character trigrams (no hosted model is reachable here), so "dense" is a second,',
+    'fuzzier lexical signal: these rows measure the machinery and what RRF does with two rankings, not a real embedding model.',
+    '',
+    '| data set | queries | ranking | Recall@5 | Hit@5 | MRR | embed catalog + queries |',
+    '|---|---|---|---|---|---|---|',
+    ...r.hybrid.flatMap((h) =>
+      (['lexical', 'dense', 'fused'] as const).map(
+        (kind) => `| ${h.dataset} | ${h.queries} | ${kind === 'dense' ? `dense (${h.model})` : kind} | ${metric(h[kind].recallAt5)} | ${metric(h[kind].hitAt5)} | ${metric(h[kind].mrr)} | ${kind === 'lexical' && h.embedMs > 0 ? ms(h.embedMs) : ''} |`,
+      ),
+    ),
     '',
   ];
 }
