@@ -35,6 +35,7 @@ export type {
   ToolSearchConfig,
   ToolSearchMode,
   ToolSearchOptions,
+  EmbeddingsConfig,
   ToolSearchSetting,
   ToolsConfig,
 } from './types.js';

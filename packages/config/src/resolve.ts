@@ -29,6 +29,7 @@ export function resolveToolSearch(value: ToolSearchSetting | undefined): Resolve
     warmPool: options.warmPool === true ? 1 : bounded(options.warmPool, 0, ...TOOL_SEARCH_LIMITS.warmPool),
     sandbox: options.sandbox ?? 'process',
     maxConcurrent: bounded(options.maxConcurrent, 4, ...TOOL_SEARCH_LIMITS.maxConcurrent),
+    ...(options.embeddings ? { embeddings: options.embeddings } : {}),
   };
 }
 

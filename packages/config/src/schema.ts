@@ -100,6 +100,24 @@ const loopDetection = strictObject({
   }),
 });
 
+/** `tools.toolSearch.embeddings` (the plugin checks the same again; here so a bad config names its path). */
+const embeddings = strictObject(
+  {
+    baseURL: { type: 'string', pattern: '^https?://' },
+    model: { type: 'string', minLength: 1 },
+    apiKey: { type: 'string' },
+    dimensions: { type: 'integer', minimum: 1 },
+    cacheDir: { type: 'string', minLength: 1 },
+    batchSize: { type: 'integer', minimum: 1, maximum: 2048 },
+    timeoutMs: { type: 'integer', minimum: 1 },
+    indexWaitMs: { type: 'integer', minimum: 0 },
+    fusion: { type: 'string', enum: ['rrf', 'dense'] },
+    rrfK: { type: 'number', minimum: 0 },
+    denseWeight: { type: 'number', minimum: 0 },
+  },
+  ['baseURL', 'model'],
+);
+
 // Numbers here accept any value on purpose: resolution clamps or falls back to the default.
 const toolSearch: Schema = {
   anyOf: [
@@ -115,6 +133,7 @@ const toolSearch: Schema = {
       warmPool: { anyOf: [{ type: 'boolean' }, { type: 'number' }] },
       sandbox: { type: 'string', enum: ['process', 'quickjs'] },
       maxConcurrent: { type: 'number' },
+      embeddings,
     }),
   ],
 };

@@ -49,6 +49,23 @@ export type ToolSearchOptions = {
   sandbox?: 'process' | 'quickjs';
   /** Code runs at once; more wait in a queue (default 4, at most 64). */
   maxConcurrent?: number;
+  /** Hybrid ranking: an OpenAI-compatible embeddings endpoint (`@tool-search/plugin-embeddings` options). */
+  embeddings?: EmbeddingsConfig;
+};
+
+/** `tools.toolSearch.embeddings`: the options of `@tool-search/plugin-embeddings` (see its README). */
+export type EmbeddingsConfig = {
+  baseURL: string;
+  model: string;
+  apiKey?: string;
+  dimensions?: number;
+  cacheDir?: string;
+  batchSize?: number;
+  timeoutMs?: number;
+  indexWaitMs?: number;
+  fusion?: 'rrf' | 'dense';
+  rrfK?: number;
+  denseWeight?: number;
 };
 
 export type ToolSearchSetting = boolean | ToolSearchOptions;
@@ -162,6 +179,8 @@ export type ResolvedToolSearch = {
   warmPool: number;
   sandbox: 'process' | 'quickjs';
   maxConcurrent: number;
+  /** Set when hybrid ranking is configured. */
+  embeddings?: EmbeddingsConfig;
 };
 
 export type ResolvedToolsConfig = Omit<ToolsConfig, 'toolSearch'> & { toolSearch: ResolvedToolSearch };

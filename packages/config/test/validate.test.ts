@@ -181,3 +181,20 @@ describe('MCP server entries (issue 16 items 1 and 7)', () => {
     expect((error.details?.errors as { path: string }[]).map((issue) => issue.path)).toEqual(['/mcp/servers/bad name', '/mcp/servers/a:b']);
   });
 });
+
+describe('tools.toolSearch.embeddings', () => {
+  it('accepts the embedder options and resolves them into toolSearch', async () => {
+    const { resolveToolSearch } = await import('../src/index.js');
+    const embeddings = { baseURL: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text', cacheDir: '.vectors', batchSize: 32 };
+    expect(configIssues({ tools: { toolSearch: { embeddings } } })).toEqual([]);
+    expect(resolveToolSearch({ embeddings }).embeddings).toEqual(embeddings);
+    expect(resolveToolSearch({}).embeddings).toBeUndefined();
+  });
+
+  it('names the path and rule of a bad embedder option', () => {
+    expect(issuesOf({ tools: { toolSearch: { embeddings: { model: 'm' } } } })).toContainEqual({ path: '/tools/toolSearch/embeddings/baseURL', rule: 'required' });
+    expect(issuesOf({ tools: { toolSearch: { embeddings: { baseURL: 'ftp://x', model: 'm' } } } })).toContainEqual({ path: '/tools/toolSearch/embeddings/baseURL', rule: 'pattern' });
+    const error = thrown(() => parseConfig('{ tools: { toolSearch: { embeddings: { baseURL: "http://x", model: "m", fusion: "max" } } } }', 'c.json5'));
+    expect(error.code).toBe(ErrorCode.CONFIG_INVALID);
+  });
+});

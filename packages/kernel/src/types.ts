@@ -185,7 +185,16 @@ export interface Explanation {
 
 /** Events plugins publish on a run (`run.emit`) and observe (`runEvent`). Open for augmentation. */
 export interface RunEventMap {
-  search: { readonly type: 'search'; readonly queries: readonly string[]; readonly hits: readonly string[]; readonly origin: CallOrigin };
+  search: {
+    readonly type: 'search';
+    readonly queries: readonly string[];
+    readonly hits: readonly string[];
+    readonly origin: CallOrigin;
+    /** Per query, in order: its ranked hit ids and whether nothing matched it well (search-quality telemetry). */
+    readonly results?: readonly SearchEventResult[];
+    /** The ranking that answered, e.g. `{ id: 'bm25f', version: '2' }`. */
+    readonly ranker?: { readonly id: string; readonly version: string };
+  };
   describe: { readonly type: 'describe'; readonly toolId: string | null; readonly requested: string; readonly origin: CallOrigin };
   diagnostic: { readonly type: 'diagnostic'; readonly diagnostic: Diagnostic };
   /** What was sent to the model provider for this run (emitted by the gateway; measured by telemetry). */
@@ -223,6 +232,14 @@ export interface ControlContext {
 }
 
 export type ControlHandler = (args: Record<string, unknown>, ctx: ControlContext) => Promise<ToolResult>;
+
+/** One query of a `search` event. */
+export interface SearchEventResult {
+  readonly query: string;
+  readonly hits: readonly string[];
+  /** No hit matched well (weak partial matches, or none at all). */
+  readonly weak: boolean;
+}
 
 /** The waterfall value of `materialize`: modes add tools, system text and a hidden-name resolver. */
 export interface ExposureDraft {

@@ -17,6 +17,7 @@ import { loopDetectionPlugin } from '@tool-search/plugin-loop-detection';
 import { approvalsPlugin, type Approver } from '@tool-search/plugin-approvals';
 import { BUILTIN_PLUGINS, isBuiltinPlugin } from './builtins.js';
 import { loadPluginModule, type LoadedPluginModule } from './load-plugin.js';
+import { embeddingsPlugin } from '@tool-search/plugin-embeddings';
 
 /** Built-in plugin ids usable under `plugins`; any other key there is a plugin module to load. */
 export const KNOWN_PLUGINS: readonly string[] = Object.freeze(Object.keys(BUILTIN_PLUGINS));
@@ -52,6 +53,7 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     policyPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {} }),
     ...sources,
     clientToolsPlugin(),
+    ...(toolSearch.embeddings ? [embeddingsPlugin(toolSearch.embeddings)] : []),
     toolsModePlugin({ searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit }),
     directoryModePlugin({
       searchDefaultLimit: toolSearch.searchDefaultLimit,

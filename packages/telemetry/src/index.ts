@@ -9,6 +9,10 @@ export type { SessionLogWriter, JsonlSessionLog } from './session-log.js';
 export { summarizeSession } from './summary.js';
 export type { TelemetrySummary, CalledTool } from './summary.js';
 export { createTokenCounter, preloadTokenizer } from './tokens.js';
+export { searchRank, SearchQualityFold } from './search-quality.js';
+export { evalSetFromLog } from './eval-set.js';
+export type { LoggedEvalQuery } from './eval-set.js';
+export type { SearchQualitySummary, SearchQueryEntry, SearchRank } from './search-quality.js';
 export type { TokenCounter, TokenizerName } from './tokens.js';
 export { INSTRUMENTATION_SCOPE } from './otel.js';
 export type {
