@@ -9,7 +9,10 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode as McpErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError, type Logger, type ToolResult } from '@tool-search/kernel';
 import { ListError, listTools, type ListLimits, type ToolListing } from './list-tools.js';
-import type { McpServerConfig } from './options.js';
+import { OAuthSession, type McpAuthorizer } from './oauth-session.js';
+import { handlerCapabilities, installHandlers, type McpClientHandlers } from './handlers.js';
+import { isHttpConfig, type McpRoot, type McpServerConfig } from './options.js';
+import type { McpTokenStore } from './token-store.js';
 import { stderrNote } from './stderr-note.js';
 import { MESSAGE_TOO_LARGE } from './stdio-transport.js';
 import { openClient, type OpenedClient, type TransportKind } from './transport.js';
@@ -38,6 +41,10 @@ export interface ConnectionSettings {
   readonly limits: ListLimits;
   readonly logger: Logger;
   readonly onToolsChanged?: (server: string) => void;
+  readonly tokenStore: McpTokenStore;
+  readonly authorizer?: McpAuthorizer;
+  readonly handlers?: McpClientHandlers;
+  readonly roots?: readonly McpRoot[];
 }
 
 const STDERR_TAIL = 2_000;
@@ -56,11 +63,18 @@ export class ServerConnection {
   /** Aborts a connect or listing in flight when the plugin shuts down. */
   private readonly shutdown = new AbortController();
 
+  /** OAuth of an HTTP server; kept across reconnects, so a refreshed token is not lost. */
+  private readonly oauth: OAuthSession | undefined;
+
   constructor(
     readonly name: string,
     private readonly config: McpServerConfig,
     private readonly settings: ConnectionSettings,
-  ) {}
+  ) {
+    if (isHttpConfig(config)) {
+      this.oauth = new OAuthSession({ server: name, config, store: settings.tokenStore, ...(settings.authorizer ? { authorizer: settings.authorizer } : {}) });
+    }
+  }
 
   /** The server's tools (and the ones it listed that were dropped): from the cache, or connect (if needed) and list, within `connectTimeoutMs`. */
   listTools(): Promise<ToolListing> {
@@ -145,7 +159,10 @@ export class ServerConnection {
       signal,
       timeoutMs: this.settings.connectTimeoutMs,
       shutdownGraceMs: this.settings.shutdownGraceMs,
+      ...(this.oauth ? { fetch: this.oauth.fetch() } : {}),
+      capabilities: handlerCapabilities(this.settings.handlers, this.settings.roots),
       prepare: (client) => {
+        installHandlers(client, this.name, this.settings.handlers, this.settings.roots);
         // Invalidate synchronously: the notification arrives before the answer of the call that caused it.
         client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
           if (this.opened?.client === client) this.tools = undefined;
@@ -196,6 +213,8 @@ export class ServerConnection {
   }
 
   private failure(error: unknown, timedOut: boolean): ToolSearchError {
+    const auth = authError(error);
+    if (auth && !timedOut) return auth;
     const reason = failureReason(error, timedOut);
     const why = timedOut
       ? `did not start and list its tools within ${this.settings.connectTimeoutMs} ms`
@@ -208,6 +227,8 @@ export class ServerConnection {
 
   private callError(error: unknown, signal: AbortSignal, timeout: number): ToolSearchError {
     const details = { server: this.name };
+    const auth = authError(error);
+    if (auth) return auth;
     if (ToolSearchError.isInstance(error)) return error;
     if (signal.aborted) {
       const reason: unknown = signal.reason;
@@ -241,6 +262,14 @@ export class ServerConnection {
   private stderrNote(): string {
     return stderrNote(this.stderr, this.config);
   }
+}
+
+/** An OAuth failure, as thrown by the OAuth fetch (the SDK may wrap it in its own error as `cause`). */
+function authError(error: unknown): ToolSearchError | undefined {
+  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth += 1) {
+    if (ToolSearchError.isInstance(current) && (current.code === ErrorCode.MCP_AUTH_REQUIRED || current.code === ErrorCode.MCP_AUTH_FAILED)) return current;
+  }
+  return undefined;
 }
 
 function failureReason(error: unknown, timedOut: boolean): McpFailureReason {
