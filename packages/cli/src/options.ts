@@ -8,6 +8,7 @@ import type { Run, RunRequest } from '@tool-search/kernel';
 import { createToolSearchKernel, type Preset, type PresetOptions } from '@tool-search/preset';
 import { promptApprover } from './approvals.js';
 import { readClientTools } from './client-tools.js';
+import { mcpClientOptions } from './mcp-client.js';
 import type { CliIO } from './io.js';
 
 export interface ConfigFlags {
@@ -67,6 +68,7 @@ export async function loadCliConfig(flags: ConfigFlags, io: CliIO): Promise<Load
 export function createCliKernel(config: ToolSearchConfig, io: CliIO, options: PresetOptions = {}): Promise<Preset> {
   const approve = options.approve ?? promptApprover(io);
   return createToolSearchKernel(config, {
+    mcpClient: mcpClientOptions(config, io, approve),
     ...options,
     ...(approve ? { approve } : {}),
     plugins: [...(options.plugins ?? []), ...(io.plugins ?? [])],

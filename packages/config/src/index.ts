@@ -14,6 +14,7 @@ export type {
   GatewayConfig,
   LoopDetectionConfig,
   McpServerConfig,
+  McpOAuthSettings,
   PluginsConfig,
   ProviderConfig,
   ProviderToolPolicy,

@@ -86,7 +86,19 @@ export type AgentsConfig = {
 
 export type McpServerConfig =
   | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number }
-  | { url: string; headers?: Record<string, string>; timeoutMs?: number };
+  | { url: string; headers?: Record<string, string>; auth?: McpOAuthSettings; timeoutMs?: number };
+
+/** OAuth of an HTTP MCP server (`mcp.servers.<name>.auth`); see plugin-mcp's README. */
+export type McpOAuthSettings = {
+  clientId?: string;
+  clientSecret?: string;
+  clientSecretEnv?: string;
+  clientMetadataUrl?: string;
+  scope?: string;
+  grant?: 'authorization_code' | 'client_credentials';
+  redirectUrl?: string;
+  clientName?: string;
+};
 
 export type FakeCatalogOptions = {
   tools?: number;

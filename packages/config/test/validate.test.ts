@@ -171,3 +171,10 @@ describe('MCP server entries (issue 16 items 1 and 7)', () => {
     expect((error.details?.errors as { path: string }[]).map((issue) => issue.path)).toEqual(['/mcp/servers/bad name', '/mcp/servers/a:b']);
   });
 });
+
+describe('MCP server OAuth settings', () => {
+  it('accepts auth on an HTTP server and rejects unknown auth keys', () => {
+    expect(issuesOf({ mcp: { servers: { linear: { url: 'https://mcp.linear.app/mcp', auth: { clientId: 'abc', clientSecretEnv: 'LINEAR_SECRET', scope: 'read' } } } } })).toEqual([]);
+    expect(issuesOf({ mcp: { servers: { linear: { url: 'https://x/mcp', auth: { clientid: 'abc' } } } } })).toEqual([{ path: '/mcp/servers/linear/auth/clientid', rule: 'additionalProperties' }]);
+  });
+});

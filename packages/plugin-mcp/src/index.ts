@@ -18,7 +18,7 @@ export type { McpPluginOptions, McpServerConfig, McpStdioServerConfig, McpHttpSe
 export type { McpClientHandlers, McpRequestContext } from './handlers.js';
 export type { McpServerStatus, McpServerState, McpFailureReason } from './connection.js';
 export { toDefinition } from './to-definition.js';
-export { defaultStateDir, fileTokenStore, memoryTokenStore } from './token-store.js';
+export { defaultStateDir, fileTokenStore, memoryTokenStore, tokenFile } from './token-store.js';
 export type { McpAuthRecord, McpTokenStore } from './token-store.js';
 export type { McpAuthorizer } from './oauth-session.js';
 export { loopbackAuthorizer, mcpLogin, mcpLogout } from './login.js';

@@ -10,6 +10,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { SERVER_NAME_PATTERN } from './options.js';
 
 /** What is remembered for one server. `serverUrl` binds it: a server whose URL changed does not get these tokens. */
 export interface McpAuthRecord {
@@ -36,11 +38,19 @@ export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'tool-search');
 }
 
+/** The file `fileTokenStore(stateDir)` keeps a server's record in. */
+export function tokenFile(stateDir: string, server: string): string {
+  // A server name (no `/`, no leading `.`) is a safe file name; anything else could leave the folder.
+  if (!new RegExp(SERVER_NAME_PATTERN).test(server)) {
+    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, `"${server}" is not an MCP server name (${SERVER_NAME_PATTERN})`, { details: { server } });
+  }
+  return join(stateDir, 'mcp-auth', `${server}.json`);
+}
+
 /** One owner-only JSON file per server under `<stateDir>/mcp-auth/`. */
 export function fileTokenStore(stateDir: string = defaultStateDir()): McpTokenStore {
   const dir = join(stateDir, 'mcp-auth');
-  // Server names match SERVER_NAME_PATTERN (no `/`, no leading `.`): safe as file names.
-  const file = (server: string) => join(dir, `${server}.json`);
+  const file = (server: string) => tokenFile(stateDir, server);
   return {
     async load(server) {
       let text: string;

@@ -4,11 +4,13 @@
  * the sources, the exposure modes, the guards and telemetry. Nothing here
  * has behaviour of its own; it only decides which plugins to register.
  */
+import { isAbsolute } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ConfigError, createKernel, type Kernel, type KernelPlugin, type Logger } from '@tool-search/kernel';
 import { resolveToolSearch, type ToolSearchConfig } from '@tool-search/config';
 import { policyPlugin } from '@tool-search/policy';
 import { fakeCatalogPlugin } from '@tool-search/plugin-fake-catalog';
-import { mcpPlugin } from '@tool-search/plugin-mcp';
+import { defaultStateDir, fileTokenStore, mcpPlugin, type McpPluginOptions } from '@tool-search/plugin-mcp';
 import { clientToolsPlugin } from '@tool-search/plugin-client-tools';
 import { toolsModePlugin } from '@tool-search/mode-tools';
 import { directoryModePlugin } from '@tool-search/mode-directory';
@@ -32,6 +34,8 @@ export interface PresetOptions {
   readonly logger?: Logger;
   /** Called when a downstream MCP server announces a changed tool list (the MCP server front end re-lists at once). */
   readonly onMcpToolsChanged?: (server: string) => void;
+  /** MCP client side: OAuth token store (default: files in the state folder), login authorizer, sampling/elicitation handlers. */
+  readonly mcpClient?: Pick<McpPluginOptions, 'tokenStore' | 'authorizer' | 'handlers'>;
 }
 
 export interface Preset {
@@ -86,6 +90,22 @@ function sources(config: ToolSearchConfig, options: PresetOptions): KernelPlugin
   if (fake || (!hasPlugins && Object.keys(servers).length === 0)) {
     out.push(fakeCatalogPlugin({ tools: fake?.tools ?? DEFAULT_FAKE_CATALOG.tools, core: fake?.core ?? DEFAULT_FAKE_CATALOG.core }));
   }
-  if (Object.keys(servers).length) out.push(mcpPlugin({ servers, ...(options.onMcpToolsChanged ? { onToolsChanged: options.onMcpToolsChanged } : {}) }));
+  if (Object.keys(servers).length) {
+    out.push(
+      mcpPlugin({
+        servers,
+        ...(options.onMcpToolsChanged ? { onToolsChanged: options.onMcpToolsChanged } : {}),
+        tokenStore: fileTokenStore(defaultStateDir()),
+        ...options.mcpClient,
+        ...mcpRoots(config),
+      }),
+    );
+  }
   return out;
+}
+
+/** The workspace of the core tools (`plugins.core.workspace`), offered to MCP servers as their root. */
+function mcpRoots(config: ToolSearchConfig): Pick<McpPluginOptions, 'roots'> {
+  const workspace = (config.plugins?.['core'] as { workspace?: unknown } | undefined)?.workspace;
+  return typeof workspace === 'string' && isAbsolute(workspace) ? { roots: [{ uri: pathToFileURL(workspace).href, name: 'workspace' }] } : {};
 }
