@@ -163,6 +163,7 @@ const mcpAuth = strictObject({
   grant: { enum: ['authorization_code', 'client_credentials'] },
   redirectUrl: { type: 'string', pattern: '^http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?/' },
   clientName: { type: 'string', minLength: 1 },
+  issuer: { type: 'string', pattern: '^https?://' },
 });
 const httpServer = strictObject({ url: { type: 'string', minLength: 1 }, headers: stringMap, auth: mcpAuth, timeoutMs }, ['url']);
 // if/then instead of oneOf: a broken server reports the errors of its own kind only.

@@ -98,6 +98,7 @@ export type McpOAuthSettings = {
   grant?: 'authorization_code' | 'client_credentials';
   redirectUrl?: string;
   clientName?: string;
+  issuer?: string;
 };
 
 export type FakeCatalogOptions = {

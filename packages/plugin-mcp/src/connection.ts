@@ -8,7 +8,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode as McpErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError, type Logger, type ToolResult } from '@tool-search/kernel';
-import { ListError, listTools, type ListLimits, type ToolListing } from './list-tools.js';
+import { authError, failureReason, withDeadline, type McpFailureReason } from './connection-errors.js';
+import { listTools, type ListLimits, type ToolListing } from './list-tools.js';
 import { OAuthSession, type McpAuthorizer } from './oauth-session.js';
 import { handlerCapabilities, installHandlers, type McpClientHandlers } from './handlers.js';
 import { isHttpConfig, type McpRoot, type McpServerConfig } from './options.js';
@@ -19,8 +20,7 @@ import { openClient, type OpenedClient, type TransportKind } from './transport.j
 
 export type McpServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed';
 
-/** Why a server is missing from a run (`details.reason` of `MCP_SERVER_FAILED`). */
-export type McpFailureReason = 'spawn' | 'exit' | 'timeout' | 'protocol' | 'list';
+export type { McpFailureReason } from './connection-errors.js';
 
 export interface McpServerStatus {
   readonly name: string;
@@ -262,31 +262,4 @@ export class ServerConnection {
   private stderrNote(): string {
     return stderrNote(this.stderr, this.config);
   }
-}
-
-/** An OAuth failure, as thrown by the OAuth fetch (the SDK may wrap it in its own error as `cause`). */
-function authError(error: unknown): ToolSearchError | undefined {
-  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth += 1) {
-    if (ToolSearchError.isInstance(current) && (current.code === ErrorCode.MCP_AUTH_REQUIRED || current.code === ErrorCode.MCP_AUTH_FAILED)) return current;
-  }
-  return undefined;
-}
-
-function failureReason(error: unknown, timedOut: boolean): McpFailureReason {
-  if (timedOut) return 'timeout';
-  if (error instanceof ListError) return 'list';
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.startsWith('E')) return 'spawn';
-  if (error instanceof McpError && error.code === McpErrorCode.ConnectionClosed) return 'exit';
-  if (error instanceof McpError && error.code === McpErrorCode.RequestTimeout) return 'timeout';
-  return 'protocol';
-}
-
-function withDeadline<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -87,7 +87,9 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   }
 
   clientInformation(): OAuthClientInformationMixed | undefined {
-    if (this.config.clientId) return { client_id: this.config.clientId, ...(this.secret ? { client_secret: this.secret } : {}) };
+    if (this.config.clientId) {
+      return { client_id: this.config.clientId, ...(this.secret ? { client_secret: this.secret } : {}), ...(this.config.issuer ? { issuer: this.config.issuer } : {}) };
+    }
     return this.record.client;
   }
 

@@ -140,7 +140,12 @@ export class OAuthSession {
     const secret = settings.clientSecret ?? (settings.clientSecretEnv ? env[settings.clientSecretEnv] : undefined);
     if (settings.grant === 'client_credentials') {
       if (!settings.clientId || !secret) throw this.failed('client_credentials needs auth.clientId and auth.clientSecret (or clientSecretEnv)');
-      this.provider = new ClientCredentialsProvider({ clientId: settings.clientId, clientSecret: secret, ...(settings.scope ? { scope: settings.scope } : {}) });
+      this.provider = new ClientCredentialsProvider({
+        clientId: settings.clientId,
+        clientSecret: secret,
+        ...(settings.scope ? { scope: settings.scope } : {}),
+        ...(settings.issuer ? { expectedIssuer: settings.issuer } : {}),
+      });
     } else {
       this.provider = new StoredOAuthProvider(server, config.url, settings, store, await store.load(server), secret);
     }

@@ -38,6 +38,8 @@ export interface McpOAuthConfig {
   readonly redirectUrl?: string;
   /** `client_name` sent at registration. Default "Tool Search". */
   readonly clientName?: string;
+  /** Issuer of the authorization server a configured client (`clientId`) was registered with: its secret goes only there. */
+  readonly issuer?: string;
 }
 
 /** A server reached over Streamable HTTP, falling back to the older HTTP+SSE transport. */
@@ -115,6 +117,7 @@ export const mcpOAuthConfigSchema = {
     grant: { enum: ['authorization_code', 'client_credentials'] },
     redirectUrl: { type: 'string', pattern: '^http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?/' },
     clientName: nonEmpty,
+    issuer: { type: 'string', pattern: '^https?://' },
   },
 } as const;
 const httpProperties = { url: { type: 'string', pattern: '^https?://' }, headers: stringMap, auth: mcpOAuthConfigSchema, timeoutMs: timeout } as const;

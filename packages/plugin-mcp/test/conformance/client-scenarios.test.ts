@@ -46,6 +46,9 @@ const SCENARIOS = [
   'auth/2025-03-26-oauth-endpoint-fallback',
 ];
 
+/** Extension scenarios plugin-mcp supports too: client credentials for machine-to-machine servers. */
+const EXTENSIONS = ['auth/client-credentials-basic'];
+
 interface Check {
   readonly id: string;
   readonly status: 'SUCCESS' | 'FAILURE' | 'WARNING' | 'INFO' | 'SKIPPED';
@@ -72,7 +75,7 @@ describe('MCP conformance client scenarios, plugin-mcp as the client', () => {
     expect(listed).toEqual(SCENARIOS);
   });
 
-  it.each(SCENARIOS)('%s passes', async (scenario) => {
+  it.each([...SCENARIOS, ...EXTENSIONS])('%s passes', async (scenario) => {
     const dir = join(output, scenario.replace(/\W/g, '_'));
     const command = `${process.execPath} ${join(here, 'relay.mjs')}`;
     const result = await conformance(['client', '--command', command, '--scenario', scenario, '-o', dir], { PLUGIN_MCP_CONFORMANCE_RELAY: relay.url }).catch(
