@@ -1,7 +1,7 @@
 /**
  * The CLI's and gateway's answers to downstream MCP servers: OAuth tokens
  * from the state folder (`mcp login` put them there), sampling through the
- * configured provider (`provider` in the config), elicitation through the
+ * configured provider (`provider` in the config, OpenAI or Anthropic), elicitation through the
  * approvals prompt (a yes accepts the form with its defaults). What is not
  * configured is not declared, so plugin-mcp declines it with a message.
  */
@@ -24,31 +24,19 @@ export function mcpClientOptions(config: ToolSearchConfig, io: CliIO, approve: A
   return { tokenStore: fileTokenStore(defaultStateDir(env)), handlers } satisfies Pick<McpPluginOptions, 'tokenStore' | 'handlers'>;
 }
 
-/** `sampling/createMessage` as one chat completion of the configured provider (text messages). */
+/** `sampling/createMessage` as one step of the configured provider (OpenAI or Anthropic wire format; text messages). */
 function sampler(provider: NonNullable<ToolSearchConfig['provider']>, env: NodeJS.ProcessEnv): NonNullable<McpClientHandlers['createMessage']> {
   return async (params, { signal }) => {
-    const { createProviderClient } = await import('@tool-search/gateway');
-    const { client, model } = createProviderClient(provider, env);
-    const messages = [
-      ...(params.systemPrompt ? [{ role: 'system' as const, content: params.systemPrompt }] : []),
-      ...params.messages.map((message) => ({ role: message.role, content: textOf(message.content) })),
-    ];
-    const completion = await client.chat.completions.create(
-      {
-        model,
-        messages,
-        max_tokens: params.maxTokens,
-        ...(params.temperature !== undefined ? { temperature: params.temperature } : {}),
-        ...(params.stopSequences?.length ? { stop: params.stopSequences } : {}),
-      },
-      { signal },
-    );
-    const choice = completion.choices[0];
+    const { createUpstream } = await import('@tool-search/gateway');
+    const upstream = createUpstream(provider, env);
+    const messages = params.messages.map((message) => ({ role: message.role, content: textOf(message.content) }));
+    const body = upstream.body({ system: params.systemPrompt ?? '', messages, toolsJson: '[]', maxTokens: params.maxTokens });
+    const reply = await upstream.send(body, signal);
     return {
       role: 'assistant',
-      content: { type: 'text', text: choice?.message.content ?? '' },
-      model: completion.model,
-      stopReason: choice?.finish_reason === 'length' ? 'maxTokens' : choice?.finish_reason === 'stop' ? 'endTurn' : (choice?.finish_reason ?? 'endTurn'),
+      content: { type: 'text', text: reply.content ?? '' },
+      model: upstream.model,
+      stopReason: reply.stopped === 'length' ? 'maxTokens' : 'endTurn',
     };
   };
 }

@@ -41,7 +41,7 @@ describe('sampling and elicitation from a downstream MCP server', () => {
     expect(code).toBe(0);
     expect(stdout).toContain('Mock model');
     const sampled = mock.requests.find((request) => JSON.stringify(request.body).includes('say hi'));
-    expect(sampled?.body).toMatchObject({ model: 'mock-model', max_tokens: 100, messages: [{ role: 'system' }, { role: 'user' }] });
+    expect(sampled?.body).toMatchObject({ model: 'mock-model', max_completion_tokens: 100, messages: [{ role: 'system' }, { role: 'user' }] });
   }, 60_000);
 
   it('asks elicitation through the approvals prompt: y accepts with the defaults, n declines', async () => {

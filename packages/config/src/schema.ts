@@ -84,7 +84,7 @@ const strictObject = (properties: Record<string, Schema>, required: string[] = [
 
 const profile: Schema = { type: 'string', enum: ['minimal', 'coding', 'messaging', 'full'] };
 const policyLists = { allow: stringList, alsoAllow: stringList, deny: stringList };
-const providerPolicy = strictObject({ profile, ...policyLists });
+const providerPolicyFields = { profile, ...policyLists };
 const sandbox = strictObject({ tools: strictObject(policyLists) });
 
 const loopDetection = strictObject({
@@ -123,6 +123,9 @@ const approvals = strictObject({
   requireDestructive: { type: 'boolean' },
 });
 
+// `toolSearch` under byProvider and agents overrides the mode and limits for that provider/model or agent.
+const providerPolicy = strictObject({ ...providerPolicyFields, toolSearch });
+
 const policyFields = {
   profile,
   ...policyLists,
@@ -132,7 +135,7 @@ const policyFields = {
 };
 
 const tools = strictObject({ ...policyFields, toolSearch, approvals, ...looseKeys(OPENCLAW_TOOLS_KEYS) });
-const agentTools = strictObject({ ...policyFields, ...looseKeys(OPENCLAW_AGENT_TOOLS_KEYS) });
+const agentTools = strictObject({ ...policyFields, toolSearch, ...looseKeys(OPENCLAW_AGENT_TOOLS_KEYS) });
 
 const agentEntry = strictObject(
   {
@@ -147,7 +150,7 @@ const agentEntry = strictObject(
   ['id'],
 );
 
-// `agents.defaults` is OpenClaw's (model, workspace, sandbox, compaction, …); we act on none of it.
+// `agents.defaults` is OpenClaw's (model, workspace, sandbox, compaction, …); only `workspace` is acted on (the MCP root).
 const agents = strictObject({ defaults: { type: 'object' }, list: { type: 'array', items: agentEntry } });
 
 const timeoutMs: Schema = { type: 'integer', minimum: 1 };
@@ -192,7 +195,13 @@ export const configSchema = {
     plugins: { type: 'object', properties: { 'fake-catalog': fakeCatalogOptions }, additionalProperties: { type: 'object' } },
     mcp: strictObject({ servers: { type: 'object', propertyNames: mcpServerName, additionalProperties: mcpServer } }),
     provider: strictObject(
-      { baseURL: { type: 'string', minLength: 1 }, apiKey: { type: 'string' }, apiKeyEnv: { type: 'string', minLength: 1 }, model: { type: 'string', minLength: 1 } },
+      {
+        kind: { type: 'string', enum: ['openai', 'anthropic'] },
+        baseURL: { type: 'string', minLength: 1 },
+        apiKey: { type: 'string' },
+        apiKeyEnv: { type: 'string', minLength: 1 },
+        model: { type: 'string', minLength: 1 },
+      },
       ['baseURL', 'model'],
     ),
     gateway: strictObject({

@@ -15,6 +15,8 @@ export type ToolPolicyLists = {
 
 export type ProviderToolPolicy = ToolPolicyLists & {
   profile?: ToolProfile;
+  /** Overrides `tools.toolSearch` for this provider or provider/model. */
+  toolSearch?: ToolSearchSetting;
 };
 
 export type SandboxToolPolicy = {
@@ -79,7 +81,7 @@ export type AgentEntry = Partial<Record<(typeof OPENCLAW_AGENT_KEYS)[number], un
 };
 
 export type AgentsConfig = {
-  /** OpenClaw's agent defaults; accepted, not acted on. */
+  /** OpenClaw's agent defaults; accepted; only `workspace` is acted on (offered to MCP servers as their root). */
   defaults?: Record<string, unknown>;
   list?: AgentEntry[];
 };
@@ -109,6 +111,8 @@ export type FakeCatalogOptions = {
 export type PluginsConfig = { 'fake-catalog'?: FakeCatalogOptions } & Record<string, Record<string, unknown> | undefined>;
 
 export type ProviderConfig = {
+  /** Wire format: `openai` (Chat Completions, default) or `anthropic` (Messages API). */
+  kind?: 'openai' | 'anthropic';
   baseURL: string;
   apiKey?: string;
   /** Environment variable holding the API key (preferred over `apiKey`). */
