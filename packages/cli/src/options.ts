@@ -9,6 +9,7 @@ import type { Run, RunRequest } from '@tool-search/kernel';
 import { createToolSearchKernel, DEMO_CATALOG_NOTICE, type Preset, type PresetOptions } from '@tool-search/preset';
 import { promptApprover } from './approvals.js';
 import { readClientTools } from './client-tools.js';
+import { mcpClientOptions } from './mcp-client.js';
 import type { CliIO } from './io.js';
 
 export interface ConfigFlags {
@@ -77,6 +78,7 @@ export async function createCliKernel(config: ToolSearchConfig, io: CliIO, optio
   const approve = options.approve !== undefined ? options.approve : promptApprover(io);
   const preset = await createToolSearchKernel(config, {
     baseDir: configFolders.get(config) ?? io.cwd,
+    mcpClient: mcpClientOptions(config, io, approve ?? undefined),
     ...options,
     ...(approve ? { approve } : {}),
     plugins: [...(options.plugins ?? []), ...(io.plugins ?? [])],

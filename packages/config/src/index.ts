@@ -22,6 +22,7 @@ export type {
   GatewayConfig,
   LoopDetectionConfig,
   McpServerConfig,
+  McpOAuthSettings,
   PluginsConfig,
   ProviderConfig,
   ProviderToolPolicy,

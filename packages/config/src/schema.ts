@@ -188,13 +188,25 @@ const agentEntry = strictObject(
   ['id'],
 );
 
-// `agents.defaults` is OpenClaw's (model, workspace, sandbox, compaction, …); we act on none of it.
+// `agents.defaults` is OpenClaw's (model, workspace, sandbox, compaction, …); only `workspace` is acted on (the MCP root).
 const agents = strictObject({ defaults: { type: 'object' }, list: { type: 'array', items: agentEntry } });
 
 const timeoutMs: Schema = { type: 'integer', minimum: 1 };
 const stringMap: Schema = { type: 'object', additionalProperties: { type: 'string' } };
 const stdioServer = strictObject({ command: { type: 'string', minLength: 1 }, args: stringList, env: stringMap, cwd: { type: 'string' }, timeoutMs }, ['command']);
-const httpServer = strictObject({ url: { type: 'string', minLength: 1 }, headers: stringMap, timeoutMs }, ['url']);
+// OAuth of an HTTP server: plugin-mcp's McpOAuthConfig (it checks the values again).
+const mcpAuth = strictObject({
+  clientId: { type: 'string', minLength: 1 },
+  clientSecret: { type: 'string', minLength: 1 },
+  clientSecretEnv: { type: 'string', minLength: 1 },
+  clientMetadataUrl: { type: 'string', pattern: '^https://' },
+  scope: { type: 'string', minLength: 1 },
+  grant: { enum: ['authorization_code', 'client_credentials'] },
+  redirectUrl: { type: 'string', pattern: '^http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?/' },
+  clientName: { type: 'string', minLength: 1 },
+  issuer: { type: 'string', pattern: '^https?://' },
+});
+const httpServer = strictObject({ url: { type: 'string', minLength: 1 }, headers: stringMap, auth: mcpAuth, timeoutMs }, ['url']);
 // if/then instead of oneOf: a broken server reports the errors of its own kind only.
 // Neither `command` nor `url`: every key of both kinds is known, so a typo (`comand`) gets a "did you mean" and `command` is asked for.
 const unsureServer = strictObject({ ...(stdioServer.properties as Record<string, Schema>), ...(httpServer.properties as Record<string, Schema>) }, ['command']);

@@ -119,14 +119,27 @@ export type AgentEntry = Partial<Record<(typeof OPENCLAW_AGENT_KEYS)[number], un
 };
 
 export type AgentsConfig = {
-  /** OpenClaw's agent defaults; accepted, not acted on. */
+  /** OpenClaw's agent defaults; accepted; only `workspace` is acted on (offered to MCP servers as their root). */
   defaults?: Record<string, unknown>;
   list?: AgentEntry[];
 };
 
 export type McpServerConfig =
   | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number }
-  | { url: string; headers?: Record<string, string>; timeoutMs?: number };
+  | { url: string; headers?: Record<string, string>; auth?: McpOAuthSettings; timeoutMs?: number };
+
+/** OAuth of an HTTP MCP server (`mcp.servers.<name>.auth`); see plugin-mcp's README. */
+export type McpOAuthSettings = {
+  clientId?: string;
+  clientSecret?: string;
+  clientSecretEnv?: string;
+  clientMetadataUrl?: string;
+  scope?: string;
+  grant?: 'authorization_code' | 'client_credentials';
+  redirectUrl?: string;
+  clientName?: string;
+  issuer?: string;
+};
 
 export type FakeCatalogOptions = {
   tools?: number;

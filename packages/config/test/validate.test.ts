@@ -198,3 +198,10 @@ describe('tools.toolSearch.embeddings', () => {
     expect(error.code).toBe(ErrorCode.CONFIG_INVALID);
   });
 });
+
+describe('MCP server OAuth settings', () => {
+  it('accepts auth on an HTTP server and rejects unknown auth keys', () => {
+    expect(issuesOf({ mcp: { servers: { linear: { url: 'https://mcp.linear.app/mcp', auth: { clientId: 'abc', clientSecretEnv: 'LINEAR_SECRET', scope: 'read' } } } } })).toEqual([]);
+    expect(issuesOf({ mcp: { servers: { linear: { url: 'https://x/mcp', auth: { clientid: 'abc' } } } } })).toEqual([{ path: '/mcp/servers/linear/auth/clientid', rule: 'additionalProperties' }]);
+  });
+});

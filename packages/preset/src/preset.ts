@@ -4,10 +4,12 @@
  * the sources, the exposure modes, the guards and telemetry. Nothing here
  * has behaviour of its own; it only decides which plugins to register.
  */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createKernel, type Kernel, type KernelPlugin, type Logger } from '@tool-search/kernel';
 import { resolveToolSearch, type ToolSearchConfig } from '@tool-search/config';
 import { policyPlugin } from '@tool-search/policy';
-import { mcpPlugin } from '@tool-search/plugin-mcp';
+import { defaultStateDir, fileTokenStore, mcpPlugin, type McpPluginOptions } from '@tool-search/plugin-mcp';
 import { clientToolsPlugin } from '@tool-search/plugin-client-tools';
 import { toolsModePlugin } from '@tool-search/mode-tools';
 import { directoryModePlugin } from '@tool-search/mode-directory';
@@ -34,6 +36,8 @@ export interface PresetOptions {
   readonly onMcpToolsChanged?: (server: string) => void;
   /** Folder that plugin modules under `plugins` (package names, `./paths`) resolve from: the config file's folder. Default `process.cwd()`. */
   readonly baseDir?: string;
+  /** MCP client side: OAuth token store (default: files in the state folder), login authorizer, sampling/elicitation handlers. */
+  readonly mcpClient?: Pick<McpPluginOptions, 'tokenStore' | 'authorizer' | 'handlers'>;
 }
 
 export interface Preset {
@@ -111,6 +115,26 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
   }
   const servers = config.mcp?.servers ?? {};
   if (usesDemoCatalog(config, options)) sources.push(...[BUILTIN_PLUGINS['fake-catalog']!.create({}, config)].flat());
-  if (Object.keys(servers).length) sources.push(mcpPlugin({ servers, ...(options.onMcpToolsChanged ? { onToolsChanged: options.onMcpToolsChanged } : {}) }));
+  if (Object.keys(servers).length) {
+    sources.push(
+      mcpPlugin({
+        servers,
+        ...(options.onMcpToolsChanged ? { onToolsChanged: options.onMcpToolsChanged } : {}),
+        tokenStore: fileTokenStore(defaultStateDir()),
+        ...options.mcpClient,
+        ...mcpRoots(config, options.baseDir ?? process.cwd()),
+      }),
+    );
+  }
   return { sources, modules };
+}
+
+/**
+ * The workspace, offered to MCP servers as their root: the core tools' `plugins.core.workspace`, else OpenClaw's
+ * `agents.defaults.workspace` (relative paths from the config's folder).
+ */
+function mcpRoots(config: ToolSearchConfig, baseDir: string): Pick<McpPluginOptions, 'roots'> {
+  const core = (config.plugins?.['core'] as { workspace?: unknown } | undefined)?.workspace;
+  const workspace = typeof core === 'string' ? core : config.agents?.defaults?.['workspace'];
+  return typeof workspace === 'string' && workspace ? { roots: [{ uri: pathToFileURL(resolve(baseDir, workspace)).href, name: 'workspace' }] } : {};
 }

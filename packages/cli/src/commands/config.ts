@@ -134,6 +134,8 @@ function redact(config: ResolvedConfig): ResolvedConfig {
       const values = (server as Partial<Record<typeof map, Record<string, string>>>)[map];
       if (values) for (const key of Object.keys(values)) values[key] = '***';
     }
+    const auth = (server as { auth?: { clientSecret?: string } }).auth;
+    if (auth?.clientSecret) auth.clientSecret = '***';
   }
   return copy;
 }
