@@ -84,7 +84,7 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
   const entries = Object.entries(config.plugins ?? {});
   for (const [id, pluginOptions] of entries) {
     if (isBuiltinPlugin(id)) {
-      sources.push(BUILTIN_PLUGINS[id]!.create(pluginOptions ?? {}, config));
+      sources.push(...[BUILTIN_PLUGINS[id]!.create(pluginOptions ?? {}, config)].flat());
       continue;
     }
     const { plugin, loaded } = await loadPluginModule(id, pluginOptions ?? {}, options.baseDir ?? process.cwd(), KNOWN_PLUGINS);
@@ -92,7 +92,7 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
     modules.push(loaded);
   }
   const servers = config.mcp?.servers ?? {};
-  if (entries.length === 0 && Object.keys(servers).length === 0) sources.push(BUILTIN_PLUGINS['fake-catalog']!.create({}, config));
+  if (entries.length === 0 && Object.keys(servers).length === 0) sources.push(...[BUILTIN_PLUGINS['fake-catalog']!.create({}, config)].flat());
   if (Object.keys(servers).length) sources.push(mcpPlugin({ servers, ...(options.onMcpToolsChanged ? { onToolsChanged: options.onMcpToolsChanged } : {}) }));
   return { sources, modules };
 }
