@@ -87,7 +87,7 @@ describe.skipIf(!CLI_BUILT)('code mode (serve mcp --mode code)', () => {
   });
 
   it('searches and calls a downstream tool from code', async () => {
-    const code = 'const { hits } = await openclaw.tools.search("echo back a message"); return await openclaw.tools.call(hits[0].id, { message: "from code" });';
+    const code = 'const hits = await openclaw.tools.search("echo back a message"); return await openclaw.tools.call(hits[0].id, { message: "from code" });';
     const result = await call(server.client, 'tool_search_code', { code });
     expect(errorCode(result)).toBeUndefined();
     expect(text(result)).toContain('from code');

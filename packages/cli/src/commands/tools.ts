@@ -3,6 +3,7 @@ import type { Command } from 'commander';
 import { suggestIds, UnknownToolError, type Diagnostic, type Explanation, type ToolDescriptor } from '@tool-search/kernel';
 import type { LoadedPluginModule } from '@tool-search/preset';
 import { CliInputError, writeJson, type CliIO } from '../io.js';
+import { appliedText, appliedToolSearch } from '../tool-search-setting.js';
 import { commandGroup, withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
 
 /** The `tools` group; other files add their subcommands to it (`tools search`, `tools export`). */
@@ -34,12 +35,13 @@ export function registerToolsCommands(program: Command, io: CliIO): void {
 
   withJsonOption(withRunOptions(tools.command('explain').argument('<tool>', 'tool name or id').description('print the ordered policy steps for one tool'))).action(
     async (tool: string, flags: RunFlags & JsonFlag) => {
-      await withRun(flags, io, (run) => {
+      await withRun(flags, io, (run, { loaded }) => {
         const explanation = run.explain(tool);
         // An unknown tool is a failure: with --json it is the one `{ error }` document on stdout.
         if (!explanation.known && flags.json) throw new UnknownToolError(tool, suggestIds(tool, run.listed));
-        if (flags.json) writeJson(io, explanation);
-        else io.stdout.write(explainText(explanation));
+        const applied = appliedToolSearch(loaded.config, run.info.request);
+        if (flags.json) writeJson(io, { ...explanation, toolSearch: { mode: applied.mode, sources: applied.sources } });
+        else io.stdout.write(`${explainText(explanation)}${appliedText(applied)}\n`);
         if (!explanation.known) {
           const suggestions = suggestIds(tool, run.listed);
           throw new CliInputError(`unknown tool "${tool}"` + (suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''));
