@@ -11,8 +11,7 @@ import { fakeCatalogPlugin } from '@tool-search/plugin-fake-catalog';
 export const DEFAULT_FAKE_CATALOG = { tools: 1000, core: true } as const;
 
 export interface BuiltinPlugin {
-  /** The plugin (or plugins) for `plugins[id]`; `config` is the whole config, for ids that read other sections. */
-  create(options: Record<string, unknown>, config: ToolSearchConfig): KernelPlugin | readonly KernelPlugin[];
+  create(options: Record<string, unknown>, config: ToolSearchConfig): KernelPlugin;
 }
 
 type FakeCatalogOptions = NonNullable<PluginsConfig['fake-catalog']>;
@@ -25,10 +24,4 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, BuiltinPlugin>> = Object.f
 
 export function isBuiltinPlugin(id: string): boolean {
   return Object.hasOwn(BUILTIN_PLUGINS, id);
-}
-
-/** Whether this config's fake catalog adds its core tools (ids other built-ins may clash with). */
-export function fakeCatalogHasCore(config: ToolSearchConfig): boolean {
-  const fake = config.plugins?.['fake-catalog'];
-  return fake !== undefined && (fake.core ?? DEFAULT_FAKE_CATALOG.core);
 }
