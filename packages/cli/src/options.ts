@@ -2,7 +2,6 @@
  * Options shared by commands, and the steps they share: load the config,
  * build the kernel, open one run, always close.
  */
-import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig, resolveConfig, type ResolvedConfig, type ToolSearchConfig } from '@tool-search/config';
 import type { Run, RunRequest } from '@tool-search/kernel';
@@ -65,7 +64,7 @@ const configFolders = new WeakMap<ToolSearchConfig, string>();
 
 export async function loadCliConfig(flags: ConfigFlags, io: CliIO): Promise<LoadedCliConfig> {
   const loaded = await loadConfig({ cwd: io.cwd, ...(flags.config !== undefined ? { path: flags.config } : {}) });
-  configFolders.set(loaded.config, loaded.path ? dirname(loaded.path) : io.cwd);
+  configFolders.set(loaded.config, loaded.dir);
   return { config: loaded.config, resolved: resolveConfig(loaded.config), ...(loaded.path ? { path: loaded.path } : {}) };
 }
 
