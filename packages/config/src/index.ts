@@ -3,6 +3,9 @@ export { configSchema, OPENCLAW_TOOLS_KEYS, OPENCLAW_AGENT_TOOLS_KEYS, OPENCLAW_
 export { loadConfig, parseConfig, CONFIG_FILE_NAME } from './load.js';
 export type { LoadConfigOptions, LoadedConfig } from './load.js';
 export { validateConfig, configIssues } from './validate.js';
+export { mcpServersOf, loadMcpServersFile, withMcpServers } from './mcp-servers.js';
+export { mcpServersSchema } from './mcp-servers-schema.js';
+export type { McpServersEntry } from './mcp-servers-schema.js';
 export { resolveConfig, resolveToolSearch, TOOL_SEARCH_DEFAULTS, TOOL_SEARCH_LIMITS } from './resolve.js';
 export type {
   AgentEntry,

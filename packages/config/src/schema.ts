@@ -8,6 +8,8 @@
  * keys are errors wherever we own the shape (`additionalProperties: false`).
  */
 
+import { mcpServersSchema } from './mcp-servers-schema.js';
+
 /** OpenClaw `tools.*` keys we accept but do not act on. */
 export const OPENCLAW_TOOLS_KEYS = [
   'toolsBySender',
@@ -170,6 +172,7 @@ export const configSchema = {
     // Options per plugin id; each plugin validates its own options, except the ones we ship.
     plugins: { type: 'object', properties: { 'fake-catalog': fakeCatalogOptions }, additionalProperties: { type: 'object' } },
     mcp: strictObject({ servers: { type: 'object', additionalProperties: mcpServer } }),
+    mcpServers: mcpServersSchema,
     provider: strictObject(
       { baseURL: { type: 'string', minLength: 1 }, apiKey: { type: 'string' }, apiKeyEnv: { type: 'string', minLength: 1 }, model: { type: 'string', minLength: 1 } },
       ['baseURL', 'model'],
