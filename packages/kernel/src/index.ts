@@ -23,6 +23,7 @@ export type {
   CallContext,
   CallDecision,
   CallOptions,
+  CallScope,
   CallOrigin,
   CatalogMode,
   CatalogSink,

@@ -82,7 +82,7 @@ export function createRunObject(parts: RunParts): Run {
     const call: ToolCall = Object.freeze({ callId, tool: descriptor, args, origin: options.origin ?? 'api' });
     const signal = AbortSignal.any([controller.signal, ...(options.signal ? [options.signal] : [])]);
     const ctx: CallContext = { run: info, signal, emit };
-    const outcome = await decideAndExecute(call, ctx, options.timeoutMs);
+    const outcome = await decideAndExecute(call, ctx, options);
     if (hooks.afterToolCall.isUsed()) {
       await hooks.afterToolCall.promise(call, outcome, ctx).catch((error: unknown) => {
         diagnostics.push({
@@ -96,7 +96,7 @@ export function createRunObject(parts: RunParts): Run {
     return outcome;
   }
 
-  async function decideAndExecute(call: ToolCall, ctx: CallContext, timeoutMs: number | undefined): Promise<ToolCallOutcome> {
+  async function decideAndExecute(call: ToolCall, ctx: CallContext, { timeoutMs, scope }: CallOptions): Promise<ToolCallOutcome> {
     const base = { callId: call.callId, toolId: call.tool.id };
     const decision = hooks.beforeToolCall.isUsed() ? await hooks.beforeToolCall.promise(call, ctx) : undefined;
     if (decision?.action === 'block') {
@@ -107,7 +107,8 @@ export function createRunObject(parts: RunParts): Run {
     const execute = executors.get(call.tool.id);
     if (!execute) return { ...base, status: 'pending', name: call.tool.name, args: call.args };
     try {
-      const result = await withDeadline(Promise.resolve(execute({ ...call.args }, { callId: call.callId, signal: ctx.signal, run: info })), ctx.signal, timeoutMs);
+      const executeCtx = { callId: call.callId, signal: ctx.signal, run: info, ...(scope ? { scope } : {}) };
+      const result = await withDeadline(Promise.resolve(execute({ ...call.args }, executeCtx)), ctx.signal, timeoutMs);
       return { ...base, status: 'ok', result: checkResult(result) };
     } catch (error) {
       const coded = ToolSearchError.isInstance(error) ? error : undefined;

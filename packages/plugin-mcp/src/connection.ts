@@ -8,6 +8,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode as McpErrorCode, ListToolsResultSchema, McpError, ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError, type Logger, type ToolResult } from '@tool-search/kernel';
+import type { DownstreamHub } from './downstream.js';
+import { CallForwarding, type McpCallForwarding } from './forwarding.js';
 import type { McpServerConfig } from './options.js';
 import { openClient, type OpenedClient, type TransportKind } from './transport.js';
 
@@ -33,6 +35,8 @@ export interface ConnectionSettings {
   readonly callTimeoutMs: number;
   readonly logger: Logger;
   readonly onToolsChanged?: (server: string) => void;
+  /** Capabilities to declare and where downstream events go (resources, prompts, logs). */
+  readonly downstream?: DownstreamHub;
 }
 
 const STDERR_TAIL = 2_000;
@@ -48,12 +52,24 @@ export class ServerConnection {
   private stderr = '';
   private lastError: McpServerStatus['lastError'];
   private readonly closing = new Set<Promise<void>>();
+  private readonly forwarding: CallForwarding;
 
   constructor(
     readonly name: string,
     private readonly config: McpServerConfig,
     private readonly settings: ConnectionSettings,
-  ) {}
+  ) {
+    this.forwarding = new CallForwarding(name, (event) => settings.downstream?.emit(event));
+  }
+
+  /** The SDK client while connected (resources, prompts, completions: see downstream.ts). */
+  get client(): Client | undefined {
+    return this.state === 'connected' ? this.opened?.client : undefined;
+  }
+
+  get requestTimeoutMs(): number {
+    return this.config.timeoutMs ?? this.settings.callTimeoutMs;
+  }
 
   /** The server's tools: from the cache, or connect (if needed) and list, within `connectTimeoutMs`. */
   listTools(): Promise<readonly Tool[]> {
@@ -67,22 +83,26 @@ export class ServerConnection {
   }
 
   /** Forwards a call. An `isError` result is returned as is; transport and protocol failures throw coded errors. */
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, forwarding?: McpCallForwarding): Promise<ToolResult> {
     const client = this.opened?.client;
     if (!client || this.state !== 'connected') {
       throw this.unavailable('it is not connected (it exited or failed); the next run reconnects it');
     }
-    const timeout = this.config.timeoutMs ?? this.settings.callTimeoutMs;
+    const timeout = this.requestTimeoutMs;
+    const forwarded = this.forwarding.begin(forwarding);
     try {
-      const result = await client.callTool({ name, arguments: args }, undefined, { signal, timeout });
+      const result = await client.callTool({ name, arguments: args }, undefined, { signal, timeout, ...forwarded.options });
       return {
         // MCP content (audio, resource_link, blob resources) is carried as it came.
         content: (Array.isArray(result.content) ? result.content : []) as unknown as ToolResult['content'],
         ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
         ...(result.isError === true ? { isError: true } : {}),
+        ...(result._meta !== undefined ? { _meta: result._meta } : {}),
       };
     } catch (error) {
       throw this.callError(error, signal, timeout);
+    } finally {
+      forwarded.end();
     }
   }
 
@@ -146,10 +166,13 @@ export class ServerConnection {
   private async connect(signal: AbortSignal): Promise<void> {
     this.state = 'connecting';
     this.stderr = '';
+    const capabilities = this.settings.downstream?.capabilities() ?? {};
     const opened = await openClient(this.config, {
       signal,
       timeoutMs: this.settings.connectTimeoutMs,
+      capabilities,
       prepare: (client) => {
+        this.forwarding.install(client, capabilities);
         // Invalidate synchronously: the notification arrives before the answer of the call that caused it.
         client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
           if (this.opened?.client === client) this.tools = undefined;

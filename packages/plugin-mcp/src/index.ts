@@ -13,3 +13,6 @@ export {
 export type { McpPluginOptions, McpServerConfig, McpStdioServerConfig, McpHttpServerConfig } from './options.js';
 export type { McpServerStatus, McpServerState, McpFailureReason } from './connection.js';
 export { toDefinition } from './to-definition.js';
+export type { McpCallForwarding, DownstreamEvent } from './forwarding.js';
+export { taggedLogger } from './forwarding.js';
+export type { McpDownstream, McpPeer } from './downstream.js';

@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { isHttpConfig, type McpServerConfig } from './options.js';
 
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
@@ -23,6 +24,8 @@ export interface OpenedClient {
 export interface OpenOptions {
   readonly signal: AbortSignal;
   readonly timeoutMs: number;
+  /** What the client declares (sampling, elicitation when a front end forwards them). */
+  readonly capabilities?: ClientCapabilities;
   /** Called before connecting, so handlers see every message (list_changed, close). */
   readonly prepare: (client: Client) => void;
   /** Receives the server's stderr (stdio only). */
@@ -87,7 +90,7 @@ type AnyTransport = StdioClientTransport | StreamableHTTPClientTransport | SSECl
  * completes (a server writing garbage to stdout would otherwise just time out).
  */
 async function connect(transport: AnyTransport, options: OpenOptions, beforeClose?: () => void): Promise<Client> {
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const client = new Client(CLIENT_INFO, { capabilities: options.capabilities ?? {} });
   options.prepare(client);
   let failEarly: ((error: Error) => void) | undefined;
   const early = new Promise<never>((_, reject) => {

@@ -5,10 +5,10 @@
  * has behaviour of its own; it only decides which plugins to register.
  */
 import { ConfigError, createKernel, type Kernel, type KernelPlugin, type Logger } from '@tool-search/kernel';
-import { resolveToolSearch, type ToolSearchConfig } from '@tool-search/config';
+import { mcpServersOf, resolveToolSearch, type ToolSearchConfig } from '@tool-search/config';
 import { policyPlugin } from '@tool-search/policy';
 import { fakeCatalogPlugin } from '@tool-search/plugin-fake-catalog';
-import { mcpPlugin } from '@tool-search/plugin-mcp';
+import { mcpPlugin, type McpDownstream, type McpPlugin } from '@tool-search/plugin-mcp';
 import { clientToolsPlugin } from '@tool-search/plugin-client-tools';
 import { toolsModePlugin } from '@tool-search/mode-tools';
 import { directoryModePlugin } from '@tool-search/mode-directory';
@@ -38,13 +38,17 @@ export interface Preset {
   readonly kernel: Kernel;
   /** The resolved `tools.toolSearch` (mode `direct` when disabled). */
   readonly toolSearch: ReturnType<typeof resolveToolSearch>;
+  /** The MCP servers' resources, prompts, logging and forwarding (when any are configured), for `serve mcp`. */
+  readonly mcpDownstream?: McpDownstream;
 }
 
 export async function createToolSearchKernel(config: ToolSearchConfig, options: PresetOptions = {}): Promise<Preset> {
   const toolSearch = resolveToolSearch(config.tools?.toolSearch);
+  const sourcePlugins = sources(config, options);
+  const mcp = sourcePlugins.find((plugin): plugin is McpPlugin => 'downstream' in plugin);
   const plugins: KernelPlugin[] = [
     policyPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {} }),
-    ...sources(config, options),
+    ...sourcePlugins,
     clientToolsPlugin(),
     toolsModePlugin({ searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit }),
     directoryModePlugin({
@@ -67,10 +71,10 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     ...(options.plugins ?? []),
   ];
   const kernel = createKernel({ plugins, ...(options.logger ? { logger: options.logger } : {}) });
-  return { kernel, toolSearch };
+  return { kernel, toolSearch, ...(mcp ? { mcpDownstream: mcp.downstream } : {}) };
 }
 
-/** With no `plugins` and no `mcp` in the config, the built-in default is the fake catalog. */
+/** With no `plugins` and no MCP servers (`mcp.servers`, `mcpServers`) in the config, the built-in default is the fake catalog. */
 function sources(config: ToolSearchConfig, options: PresetOptions): KernelPlugin[] {
   const out: KernelPlugin[] = [];
   for (const id of Object.keys(config.plugins ?? {})) {
@@ -81,7 +85,7 @@ function sources(config: ToolSearchConfig, options: PresetOptions): KernelPlugin
     }
   }
   const fake = config.plugins?.['fake-catalog'] as { tools?: number; core?: boolean } | undefined;
-  const servers = config.mcp?.servers ?? {};
+  const servers = mcpServersOf(config);
   const hasPlugins = config.plugins !== undefined && Object.keys(config.plugins).length > 0;
   if (fake || (!hasPlugins && Object.keys(servers).length === 0)) {
     out.push(fakeCatalogPlugin({ tools: fake?.tools ?? DEFAULT_FAKE_CATALOG.tools, core: fake?.core ?? DEFAULT_FAKE_CATALOG.core }));
