@@ -68,6 +68,8 @@ export function serveAggregate(options: AggregateOptions): { close(): Promise<vo
     const parsed = parseResourceUri(uri);
     const named = parsed && candidates.find((peer) => peer.name === parsed.server);
     if (parsed && named) return { peer: named, original: parsed.original };
+    // A server policy hides is not asked at all, not even for a namespaced name of its own.
+    if (parsed && downstream.peer(parsed.server)) throw notFound(uri);
     if (candidates.length === 1) return { peer: candidates[0]!, original: uri };
     const owners: McpPeer[] = [];
     for (const peer of candidates) {
@@ -76,7 +78,7 @@ export function serveAggregate(options: AggregateOptions): { close(): Promise<vo
     }
     if (owners.length === 1) return { peer: owners[0]!, original: uri };
     if (owners.length > 1) throw ambiguous('resource', uri, owners.map((peer) => resourceUri(peer.name, uri)));
-    throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+    throw notFound(uri);
   }
 
   async function routePrompt(name: string, signal: AbortSignal): Promise<Routed> {
@@ -84,11 +86,12 @@ export function serveAggregate(options: AggregateOptions): { close(): Promise<vo
     const parsed = parsePromptName(name);
     const named = parsed && candidates.find((peer) => peer.name === parsed.server);
     if (parsed && named) return { peer: named, original: parsed.original };
+    if (parsed && downstream.peer(parsed.server)) throw unknownPrompt(name);
     const owners: McpPeer[] = [];
     for (const peer of candidates) if ((await peer.listPrompts(signal).catch(() => [])).some((p) => p.name === name)) owners.push(peer);
     if (owners.length === 1) return { peer: owners[0]!, original: name };
     if (owners.length > 1) throw ambiguous('prompt', name, owners.map((peer) => promptName(peer.name, name)));
-    throw new McpError(McpErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
+    throw unknownPrompt(name);
   }
 
   server.setRequestHandler(ListResourcesRequestSchema, async (_request, { signal }) => ({
@@ -163,6 +166,14 @@ export function serveAggregate(options: AggregateOptions): { close(): Promise<vo
       await Promise.all(entries.map(({ peer, original }) => peer.unsubscribe(original).catch(() => undefined)));
     },
   };
+}
+
+function notFound(uri: string): McpError {
+  return new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+}
+
+function unknownPrompt(name: string): McpError {
+  return new McpError(McpErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
 }
 
 function ambiguous(kind: string, name: string, namespaced: string[]): McpError {
