@@ -3,7 +3,8 @@
  * the downstream server (`McpCallForwarding`: progress under the client's
  * token, the call's logs, sampling and elicitation on the call's own stream,
  * each only when the client asked for it or declared it), and logging:
- * `logging/setLevel` is kept for this session and passed on downstream, and
+ * `logging/setLevel` is kept for this session and passed on downstream (the
+ * most verbose level of all sessions: each filters its own), and
  * downstream log messages outside a call reach this session when their
  * server is visible to it (policy) and their level passes.
  */
@@ -50,7 +51,7 @@ export function createSessionForwarding(options: SessionForwardingOptions): Sess
   if (downstream) {
     server.setRequestHandler(SetLevelRequestSchema, async (request) => {
       level = request.params.level;
-      await downstream.setLoggingLevel(level).catch((error: unknown) => options.logger.warn(`logging/setLevel downstream failed: ${String(error)}`));
+      await downstream.setLoggingLevel(options.sessionId, level).catch((error: unknown) => options.logger.warn(`logging/setLevel downstream failed: ${String(error)}`));
       return {};
     });
   }
@@ -82,6 +83,9 @@ export function createSessionForwarding(options: SessionForwardingOptions): Sess
       };
       return { forwarding, flush: async () => void (await Promise.all([...pending])) };
     },
-    close: () => unsubscribe?.(),
+    close() {
+      unsubscribe?.();
+      if (level !== undefined) void downstream?.setLoggingLevel(options.sessionId, undefined).catch(() => undefined);
+    },
   };
 }

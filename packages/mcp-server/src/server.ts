@@ -87,8 +87,13 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
 
   async function refresh(force = false): Promise<boolean> {
     if (closed) return false;
+    const seen = downstream ? [...visible()].sort().join('\n') : '';
     const { toolsChanged } = await live.refresh(force);
     if (toolsChanged && !closed) await server.sendToolListChanged().catch(() => undefined);
+    // A server policy now shows or hides (or that came or went) changes what resources and prompts list.
+    if (downstream && !closed && [...visible()].sort().join('\n') !== seen) {
+      await Promise.all([server.sendResourceListChanged(), server.sendPromptListChanged()]).catch(() => undefined);
+    }
     return toolsChanged;
   }
 

@@ -107,6 +107,25 @@ describe('forwarding through serve mcp', () => {
     expect(logs).toEqual([]);
   });
 
+  it('passes on the most verbose level any session asks for, and each session filters its own', async () => {
+    const seen: string[] = [];
+    const off = downstream!.on((event) => void (event.type === 'log' && seen.push(String(event.params.data))));
+    const a = await session('directory');
+    const b = await session('directory');
+    await a.client.setLoggingLevel('debug');
+    await vi.waitFor(() => expect(b.logs.map((log) => log.data)).toContain('Log level set to: debug'));
+    const before = b.logs.length;
+    await b.client.setLoggingLevel('error');
+    await vi.waitFor(() => expect(seen.filter((data) => data === 'Log level set to: debug')).toHaveLength(2));
+    await b.client.ping();
+    expect(b.logs).toHaveLength(before);
+    expect(a.logs.map((log) => log.data)).toContain('Log level set to: debug');
+    await a.client.close();
+    await a.mcp.close();
+    await vi.waitFor(() => expect(seen).toContain('Log level set to: error'));
+    off();
+  });
+
   it('forwards sampling and elicitation to a client that declared them', async () => {
     const { client } = await session('directory', { sampling: {}, elicitation: {} }, (c) => {
       c.setRequestHandler(CreateMessageRequestSchema, (request) => ({

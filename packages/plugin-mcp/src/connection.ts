@@ -196,6 +196,7 @@ export class ServerConnection {
     if (opened.pid !== null) this.pid = opened.pid;
     this.state = 'connected';
     this.lastError = undefined;
+    this.settings.downstream?.connected(opened.client);
   }
 
   private onClosed(client: Client): void {

@@ -45,8 +45,11 @@ export interface McpDownstream {
   /** The servers connected now (those that listed their tools in the latest run), in config order. */
   peers(): readonly McpPeer[];
   peer(name: string): McpPeer | undefined;
-  /** `logging/setLevel` on every connected server that declares `logging`. */
-  setLoggingLevel(level: LoggingLevel): Promise<void>;
+  /**
+   * A front-end session's `logging/setLevel` (`undefined`: the session left). Every connected server
+   * that declares `logging` gets the most verbose level any session still asks for.
+   */
+  setLoggingLevel(session: string, level: LoggingLevel | undefined): Promise<void>;
   /** Logs outside a forwarded call, resource updates, list changes; returns the unsubscribe. */
   on(listener: (event: DownstreamEvent) => void): () => void;
   /**
@@ -68,11 +71,14 @@ export interface DownstreamHub extends McpDownstream {
   /** The capabilities a new connection declares. */
   capabilities(): ClientCapabilities;
   emit(event: DownstreamEvent): void;
+  /** A server (re)connected: it gets the logging level the sessions asked for. */
+  connected(client: Client): void;
 }
 
 export function createDownstream(sources: () => readonly PeerSource[]): DownstreamHub {
   const listeners = new Set<(event: DownstreamEvent) => void>();
   const subscriptions = new Map<string, number>();
+  const levels = new Map<string, LoggingLevel>();
   let forwarding = false;
 
   function peerOf(source: PeerSource): McpPeer | undefined {
@@ -109,8 +115,12 @@ export function createDownstream(sources: () => readonly PeerSource[]): Downstre
   return {
     peers,
     peer: (name) => peers().find((peer) => peer.name === name),
-    async setLoggingLevel(level) {
-      await Promise.all(peers().map((peer) => (peer.capabilities.logging ? sources().find((s) => s.name === peer.name)?.client?.setLoggingLevel(level) : undefined)));
+    async setLoggingLevel(session, level) {
+      if (level === undefined) levels.delete(session);
+      else levels.set(session, level);
+      const wanted = mostVerbose([...levels.values()]);
+      if (!wanted) return;
+      await Promise.all(sources().map((source) => (source.client?.getServerCapabilities()?.logging ? source.client.setLoggingLevel(wanted) : undefined)));
     },
     on(listener) {
       listeners.add(listener);
@@ -123,7 +133,17 @@ export function createDownstream(sources: () => readonly PeerSource[]): Downstre
     emit(event) {
       for (const listener of listeners) listener(event);
     },
+    connected(client) {
+      const wanted = mostVerbose([...levels.values()]);
+      if (wanted && client.getServerCapabilities()?.logging) void client.setLoggingLevel(wanted).catch(() => undefined);
+    },
   };
+}
+
+const SEVERITY: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+function mostVerbose(asked: readonly LoggingLevel[]): LoggingLevel | undefined {
+  return asked.length ? SEVERITY[Math.min(...asked.map((level) => SEVERITY.indexOf(level)))] : undefined;
 }
 
 const MAX_PAGES = 100;
