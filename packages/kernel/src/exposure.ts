@@ -72,7 +72,8 @@ export function createExposure(
       if (exposed?.handler) {
         const signal = options.signal ? AbortSignal.any([options.signal, run.signal]) : run.signal;
         const input = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
-        const result = await exposed.handler(input, { signal, run });
+        // A control tool's own calls (tool_call, the code bridge) carry the caller's scope on.
+        const result = await exposed.handler(input, { signal, run: options.scope ? withScope(run, options.scope) : run });
         const toolId = `control:${mode}:${exposed.name}`;
         // A call the control tool made for the model (tool_call) that failed or was blocked says so at the top level.
         const inner = callStatusOf(result);
@@ -115,6 +116,13 @@ export function createExposure(
     providerName: (name: string) => names.toProvider(name),
     toJSON: () => ({ mode, tools: views, system }),
   });
+}
+
+/** The run as a control handler sees it: `call` adds `scope` unless the handler gives its own. */
+function withScope(run: RunApi, scope: NonNullable<CallOptions['scope']>): RunApi {
+  return Object.create(run, {
+    call: { value: (nameOrId: string, args: unknown, options: CallOptions = {}) => run.call(nameOrId, args, { ...options, scope: options.scope ?? scope }) },
+  }) as RunApi;
 }
 
 function closestNames(name: string, views: readonly ExposureToolView[]): string[] {

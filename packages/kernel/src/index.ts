@@ -27,6 +27,7 @@ export type {
   CallContext,
   CallDecision,
   CallOptions,
+  CallScope,
   CallOrigin,
   CatalogMode,
   CatalogSink,

@@ -59,6 +59,7 @@ function fromToolResult(result: ToolResult): CallToolResult {
     // MCP only allows an object here; anything else stays in `content`.
     ...(isObject(structured) ? { structuredContent: structured } : {}),
     ...(result.isError ? { isError: true } : {}),
+    ...(result._meta !== undefined ? { _meta: { ...result._meta } } : {}),
   };
 }
 
