@@ -35,10 +35,11 @@ export function errorResult(code: ErrorCode, message: string, details: Record<st
  * UNKNOWN_TOOL from the kernel (the server listed nothing). Say instead which
  * server is unavailable and why, from the run's diagnostics.
  */
-export function explainUnavailable(result: CallToolResult, diagnostics: readonly Diagnostic[]): CallToolResult {
+export function explainUnavailable(result: CallToolResult, diagnostics: readonly Diagnostic[], called?: string): CallToolResult {
   const error = (result.structuredContent as { error?: { code?: unknown; requested?: unknown; toolId?: unknown } } | undefined)?.error;
   if (!result.isError || error?.code !== ErrorCode.UNKNOWN_TOOL) return result;
-  const requested = typeof error.requested === 'string' ? error.requested : typeof error.toolId === 'string' ? error.toolId : '';
+  // `called`: the id the client asked for (`tool_call`'s `id`, or the exposed name), when the error does not carry it.
+  const requested = typeof error.requested === 'string' ? error.requested : (called ?? (typeof error.toolId === 'string' ? error.toolId : ''));
   const server = /^mcp:([^:]+):/.exec(requested)?.[1];
   const failure = server
     ? diagnostics.find((d) => (d.code === ErrorCode.MCP_SERVER_FAILED || d.code === ErrorCode.MCP_SERVER_UNAVAILABLE) && d.details?.server === server)

@@ -109,7 +109,7 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
       try {
         const outcome = await exposure.call(name, args, { signal: extra.signal, scope: { mcp: forwarded.forwarding } });
         await forwarded.flush();
-        return explainUnavailable(toCallToolResult(outcome), run.diagnostics);
+        return explainUnavailable(toCallToolResult(outcome), run.diagnostics, typeof args.id === 'string' ? args.id : name);
       } catch (error) {
         // Only RUN_CLOSED escapes `exposure.call`: the session is closing.
         const coded = ToolSearchError.isInstance(error) ? error : undefined;
