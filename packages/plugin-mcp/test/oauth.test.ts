@@ -73,7 +73,7 @@ describe('OAuth with an MCP server', () => {
     const dir = stateDir();
     const authorizer = loopbackAuthorizer(browser);
     try {
-      expect(await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer })).toEqual({ toolCount: 1 });
+      expect(await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer })).toEqual({ toolCount: 2 });
     } finally {
       await authorizer.close();
     }
@@ -122,6 +122,48 @@ describe('OAuth with an MCP server', () => {
       expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: 'MCP_AUTH_REQUIRED' }));
     } finally {
       await close();
+    }
+  });
+
+  it('steps up on insufficient_scope: without a browser it says to log in, and the next login asks for the wider scope', async () => {
+    const dir = stateDir();
+    const login = async () => {
+      const authorizer = loopbackAuthorizer(browser);
+      await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer }).finally(() => authorizer.close());
+    };
+    await login();
+    expect((await fileTokenStore(dir).load('notes'))?.tokens?.scope).toBe('notes:read');
+    const first = await runWith(server.url, fileTokenStore(dir));
+    try {
+      expect(await first.run.call('mcp:notes:whoami', {})).toMatchObject({ status: 'ok' });
+      expect(await first.run.call('mcp:notes:write_note', {})).toMatchObject({
+        status: 'error',
+        error: { code: 'MCP_AUTH_REQUIRED', message: expect.stringContaining('tool-search mcp login notes') },
+      });
+    } finally {
+      await first.close();
+    }
+    await login();
+    expect((await fileTokenStore(dir).load('notes'))?.tokens?.scope?.split(' ').sort()).toEqual(['notes:read', 'notes:write']);
+    const second = await runWith(server.url, fileTokenStore(dir));
+    try {
+      expect(await second.run.call('mcp:notes:write_note', {})).toMatchObject({ status: 'ok' });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('steps up within the call when a browser step is available', async () => {
+    const dir = stateDir();
+    const authorizer = loopbackAuthorizer(browser);
+    await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer });
+    const kernel = createKernel({ plugins: [mcpPlugin({ servers: { notes: { url: server.url } }, tokenStore: fileTokenStore(dir), authorizer })] });
+    try {
+      const run = await kernel.createRun();
+      expect(await run.call('mcp:notes:write_note', {})).toMatchObject({ status: 'ok', result: { content: [{ text: 'written' }] } });
+    } finally {
+      await kernel.close();
+      await authorizer.close();
     }
   });
 
