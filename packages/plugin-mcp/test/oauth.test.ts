@@ -19,8 +19,8 @@ const FIXTURE = fileURLToPath(new URL('./fixtures/oauth-server.mjs', import.meta
 /** The user's browser: follows the authorization server's redirect back to the loopback listener. */
 const browser = { open: async (url: URL) => void (await (await fetch(url)).text()), timeoutMs: 10_000 };
 
-async function startOAuthServer(env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; stats(): Promise<Record<string, number>> }> {
-  const child = spawn(process.execPath, [FIXTURE], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+async function startOAuthServer(): Promise<{ url: string; child: ChildProcess; stats(): Promise<Record<string, number>> }> {
+  const child = spawn(process.execPath, [FIXTURE], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       const match = /listening (\S+)/.exec(String(chunk));
@@ -93,21 +93,20 @@ describe('OAuth with an MCP server', () => {
   });
 
   it('refreshes an expired access token without a login', async () => {
-    const shortLived = await startOAuthServer({ ACCESS_TOKEN_TTL: '1' });
-    children.push(shortLived.child);
     const dir = stateDir();
     const authorizer = loopbackAuthorizer(browser);
-    await mcpLogin('notes', { url: shortLived.url }, { store: fileTokenStore(dir), authorizer }).finally(() => authorizer.close());
+    await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer }).finally(() => authorizer.close());
     const before = (await fileTokenStore(dir).load('notes'))?.tokens?.access_token;
-    await new Promise((resolve) => setTimeout(resolve, 1_200)); // let the access token expire
-    const { run, close } = await runWith(shortLived.url, fileTokenStore(dir));
+    const { refreshes, authorizations } = await server.stats();
+    await fetch(new URL('/expire', server.url), { method: 'POST' });
+    const { run, close } = await runWith(server.url, fileTokenStore(dir));
     try {
       expect(run.diagnostics).toEqual([]);
-      expect(run.tool('mcp:notes:whoami')).toBeDefined();
+      expect(await run.call('mcp:notes:whoami', {})).toMatchObject({ status: 'ok' });
     } finally {
       await close();
     }
-    expect(await shortLived.stats()).toMatchObject({ authorizations: 1, refreshes: 1 });
+    expect(await server.stats()).toMatchObject({ authorizations, refreshes: (refreshes ?? 0) + 1 });
     expect((await fileTokenStore(dir).load('notes'))?.tokens?.access_token).not.toBe(before);
   });
 
