@@ -38,7 +38,7 @@ const definitions = new WeakMap<object, ToolDefinition>();
 function definitionOf(connection: ServerConnection, tool: Tool): ToolDefinition {
   let definition = definitions.get(tool);
   if (!definition) {
-    definition = toDefinition(connection.name, tool, (args, ctx) => connection.callTool(tool.name, args, ctx.signal));
+    definition = toDefinition(connection.name, tool, (args, ctx) => connection.during(ctx, () => connection.callTool(tool.name, args, ctx.signal)));
     definitions.set(tool, definition);
   }
   return definition;
