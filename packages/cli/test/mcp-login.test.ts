@@ -81,6 +81,13 @@ describe('tool-search mcp login / logout', () => {
     expect(JSON.parse(stdout).diagnostics).toContainEqual(expect.objectContaining({ code: 'MCP_AUTH_REQUIRED' }));
   });
 
+  it('fails with a coded JSON error when nobody comes back from the browser in time', async () => {
+    const { code, stdout, stderr } = await cli(['mcp', 'login', 'notes', '--json', '--timeout', '1'], cwd, { env });
+    expect(code).toBe(1);
+    expect(stderr).toContain('Open this URL');
+    expect(JSON.parse(stdout).error).toMatchObject({ code: 'MCP_AUTH_FAILED', details: { server: 'notes' } });
+  });
+
   it('refuses a server the config does not have, naming the known ones', async () => {
     const { code, stderr } = await cli(['mcp', 'login', 'nope'], cwd, { env });
     expect(code).toBe(1);
