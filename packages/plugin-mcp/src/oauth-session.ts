@@ -46,6 +46,8 @@ export class OAuthSession {
   fetch(base: FetchLike = fetch): FetchLike {
     return async (input, init) => {
       let lastChallenge: string | null = null;
+      // The operator's own `Authorization` header (config `headers`) is theirs: a 401 to it is not an OAuth matter.
+      if (new Headers(init?.headers).has('authorization')) return base(input, init);
       for (let attempt = 0; ; attempt += 1) {
         const response = await base(input, await this.withToken(init));
         const challenge = response.headers.get('www-authenticate');
@@ -64,7 +66,6 @@ export class OAuthSession {
 
   private async withToken(init: RequestInit | undefined): Promise<RequestInit | undefined> {
     const headers = new Headers(init?.headers);
-    if (headers.has('authorization')) return init; // the operator set one in `headers`
     const token = (await (await this.ensureProvider()).tokens())?.access_token;
     if (!token) return init;
     headers.set('authorization', `Bearer ${token}`);

@@ -166,6 +166,18 @@ describe('OAuth with an MCP server', () => {
     }
   });
 
+  it("leaves the operator's own Authorization header alone: a 401 to it is a server failure, not an OAuth flow", async () => {
+    const { registrations } = await server.stats();
+    const kernel = createKernel({ plugins: [mcpPlugin({ servers: { notes: { url: server.url, headers: { Authorization: 'Bearer operator-key' } } } })] });
+    try {
+      const run = await kernel.createRun();
+      expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: 'MCP_SERVER_FAILED', details: expect.objectContaining({ server: 'notes' }) }));
+    } finally {
+      await kernel.close();
+    }
+    expect((await server.stats()).registrations).toBe(registrations);
+  });
+
   it('never sends tokens kept for one URL to a server whose URL changed', async () => {
     const other = await startOAuthServer();
     children.push(other.child);
