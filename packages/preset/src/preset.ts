@@ -19,6 +19,7 @@ import { loopDetectionPlugin } from '@tool-search/plugin-loop-detection';
 import { approvalsPlugin, type Approver } from '@tool-search/plugin-approvals';
 import { BUILTIN_PLUGINS, isBuiltinPlugin } from './builtins.js';
 import { loadPluginModule, type LoadedPluginModule } from './load-plugin.js';
+import { embeddingsPlugin } from '@tool-search/plugin-embeddings';
 
 /** Built-in plugin ids usable under `plugins`; any other key there is a plugin module to load. */
 export const KNOWN_PLUGINS: readonly string[] = Object.freeze(Object.keys(BUILTIN_PLUGINS));
@@ -41,6 +42,8 @@ export interface PresetOptions {
 
 export interface Preset {
   readonly kernel: Kernel;
+  /** The built-in demo catalog is the only source (nothing else configured): front ends say so once. */
+  readonly demoCatalog: boolean;
   /** The resolved `tools.toolSearch` (mode `direct` when disabled). */
   readonly toolSearch: ReturnType<typeof resolveToolSearch>;
   /** The plugin modules `plugins` in the config loaded, with the file each came from (built-in ids are not listed). */
@@ -54,6 +57,7 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     policyPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {} }),
     ...sources,
     clientToolsPlugin(),
+    ...(toolSearch.embeddings ? [embeddingsPlugin(toolSearch.embeddings)] : []),
     toolsModePlugin({ searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit }),
     directoryModePlugin({
       searchDefaultLimit: toolSearch.searchDefaultLimit,
@@ -66,6 +70,8 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
       searchDefaultLimit: toolSearch.searchDefaultLimit,
       maxSearchLimit: toolSearch.maxSearchLimit,
       warmPool: toolSearch.warmPool ?? 0,
+      sandbox: toolSearch.sandbox,
+      maxConcurrent: toolSearch.maxConcurrent,
     }),
     loopDetectionPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {} }),
     approvalsPlugin({ config: config.tools?.approvals ?? {}, approve: options.approve ?? null }),
@@ -75,12 +81,24 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     ...(options.plugins ?? []),
   ];
   const kernel = createKernel({ plugins, ...(options.logger ? { logger: options.logger } : {}) });
-  return { kernel, toolSearch, modules };
+  return { kernel, toolSearch, modules, demoCatalog: usesDemoCatalog(config, options) };
+}
+
+/** The one-line notice front ends print when `demoCatalog` is true. */
+export const DEMO_CATALOG_NOTICE = 'using the built-in demo catalog (25 fake core tools + 1,000 fake plugin tools); see README';
+
+/**
+ * The fake catalog is the default only when nothing else is configured: not with a `plugins` section (even
+ * `plugins: {}`), not with MCP servers, not when the composer passes plugins of its own.
+ */
+export function usesDemoCatalog(config: ToolSearchConfig, options: Pick<PresetOptions, 'plugins'> = {}): boolean {
+  const servers = { ...config.mcp?.servers, ...((config as { mcpServers?: object }).mcpServers ?? {}) };
+  return config.plugins === undefined && Object.keys(servers).length === 0 && !(options.plugins?.length);
 }
 
 /**
  * The sources from `plugins` (built-in ids and modules, in config order) and
- * `mcp.servers`. With neither, the built-in default is the fake catalog.
+ * `mcp.servers`; the demo catalog when nothing else is configured (`usesDemoCatalog`).
  */
 async function configSources(config: ToolSearchConfig, options: PresetOptions): Promise<{ sources: KernelPlugin[]; modules: LoadedPluginModule[] }> {
   const sources: KernelPlugin[] = [];
@@ -88,7 +106,7 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
   const entries = Object.entries(config.plugins ?? {});
   for (const [id, pluginOptions] of entries) {
     if (isBuiltinPlugin(id)) {
-      sources.push(BUILTIN_PLUGINS[id]!.create(pluginOptions ?? {}, config));
+      sources.push(...[BUILTIN_PLUGINS[id]!.create(pluginOptions ?? {}, config)].flat());
       continue;
     }
     const { plugin, loaded } = await loadPluginModule(id, pluginOptions ?? {}, options.baseDir ?? process.cwd(), KNOWN_PLUGINS);
@@ -96,7 +114,7 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
     modules.push(loaded);
   }
   const servers = config.mcp?.servers ?? {};
-  if (entries.length === 0 && Object.keys(servers).length === 0) sources.push(BUILTIN_PLUGINS['fake-catalog']!.create({}, config));
+  if (usesDemoCatalog(config, options)) sources.push(...[BUILTIN_PLUGINS['fake-catalog']!.create({}, config)].flat());
   if (Object.keys(servers).length) {
     sources.push(
       mcpPlugin({
