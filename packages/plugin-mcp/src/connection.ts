@@ -7,7 +7,7 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode as McpErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, ToolSearchError, type Logger, type ToolResult } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type ExecuteContext, type Logger, type ToolResult } from '@tool-search/kernel';
 import { authError, failureReason, withDeadline, type McpFailureReason } from './connection-errors.js';
 import { listTools, type ListLimits, type ToolListing } from './list-tools.js';
 import { OAuthSession, type McpAuthorizer } from './oauth-session.js';
@@ -64,6 +64,8 @@ export class ServerConnection {
   private stderr = '';
   private lastError: McpServerStatus['lastError'];
   private readonly closing = new Set<Promise<void>>();
+  /** The kernel contexts of the tool calls in flight (handlers see which call a server request may belong to). */
+  private readonly calls = new Set<ExecuteContext>();
   /** Aborts a connect or listing in flight when the plugin shuts down. */
   private readonly shutdown = new AbortController();
 
@@ -100,6 +102,16 @@ export class ServerConnection {
       this.listing = undefined;
     });
     return this.listing;
+  }
+
+  /** Runs `call` as one of this server's calls in flight for `ctx` (see `McpRequestContext.calls`). */
+  async during<T>(ctx: ExecuteContext, call: () => Promise<T>): Promise<T> {
+    this.calls.add(ctx);
+    try {
+      return await call();
+    } finally {
+      this.calls.delete(ctx);
+    }
   }
 
   /** Forwards a call. An `isError` result is returned as is; transport and protocol failures throw coded errors. */
@@ -183,9 +195,9 @@ export class ServerConnection {
       ...(this.oauth ? { fetch: this.oauth.fetch() } : {}),
       capabilities,
       prepare: (client) => {
-        installHandlers(client, this.name, this.settings.handlers, this.settings.roots);
+        installHandlers(client, this.name, this.settings.handlers, this.settings.roots, () => [...this.calls]);
         // A call forwarded from a front end's client routes sampling/elicitation there; otherwise the handlers answer.
-        this.forwarding.install(client, capabilities, this.settings.handlers);
+        this.forwarding.install(client, capabilities, this.settings.handlers, () => [...this.calls]);
         // Invalidate synchronously: the notification arrives before the answer of the call that caused it.
         client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
           if (this.opened?.client === client) this.tools = undefined;

@@ -26,7 +26,8 @@ import {
   type LoggingMessageNotification,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { McpClientHandlers } from './handlers.js';
+import type { ExecuteContext } from '@tool-search/kernel';
+import type { McpClientHandlers, McpRequestContext } from './handlers.js';
 
 /** Given by a front end with each call it forwards to an MCP tool. */
 export interface McpCallForwarding {
@@ -92,7 +93,8 @@ export class CallForwarding {
    * Sets the client's notification handlers, and its request handlers when it declared `capabilities`: a request
    * during a forwarded call goes to that call's client; with none in flight, to `fallback` (the plugin's handlers).
    */
-  install(client: Client, capabilities: ClientCapabilities, fallback?: McpClientHandlers): void {
+  install(client: Client, capabilities: ClientCapabilities, fallback?: McpClientHandlers, calls: () => readonly ExecuteContext[] = () => []): void {
+    const context = (signal: AbortSignal): McpRequestContext => ({ server: this.server, signal, calls: calls() });
     client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
       const tagged = { ...params, logger: taggedLogger(this.server, params.logger) };
       const sinks = this.sessions().flatMap((forwarding) => (forwarding.onLog ? [forwarding.onLog] : []));
@@ -105,7 +107,7 @@ export class CallForwarding {
     if (capabilities.sampling) {
       client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => {
         const target = this.route('sampling/createMessage', fallback?.createMessage);
-        if (target === 'fallback') return fallback!.createMessage!(request.params, { server: this.server, signal: extra.signal });
+        if (target === 'fallback') return fallback!.createMessage!(request.params, context(extra.signal));
         if (!target.createMessage) throw refused(`the client calling through Tool Search did not declare the sampling capability`);
         return target.createMessage(request.params, extra.signal);
       });
@@ -113,7 +115,7 @@ export class CallForwarding {
     if (capabilities.elicitation) {
       client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
         const target = this.route('elicitation/create', fallback?.elicitInput);
-        if (target === 'fallback') return fallback!.elicitInput!(request.params, { server: this.server, signal: extra.signal });
+        if (target === 'fallback') return fallback!.elicitInput!(request.params, context(extra.signal));
         if (!target.elicitInput) throw refused(`the client calling through Tool Search did not declare the elicitation capability`);
         return target.elicitInput(request.params, extra.signal);
       });
