@@ -1,7 +1,9 @@
 /**
  * The built-in plugin id `core`: `plugins: { core: { workspace } }` turns on
- * the real core tools — files (`@tool-search/plugin-fs`) and runtime
- * (`@tool-search/plugin-exec`) — configured from `tools.exec`,
+ * the real core tools — files (`@tool-search/plugin-fs`), runtime
+ * (`@tool-search/plugin-exec`), web (`@tool-search/plugin-web`, from
+ * `tools.web`), memory (`@tool-search/plugin-memory`) and PDF
+ * (`@tool-search/plugin-pdf`) — configured from `tools.exec`,
  * `tools.elevated` and `agents.list`. Their ids (`core:core:read`, …) are the
  * fake catalog's core ids, so both together are a config error.
  */
@@ -9,6 +11,9 @@ import { ConfigError, type KernelPlugin } from '@tool-search/kernel';
 import type { ToolSearchConfig } from '@tool-search/config';
 import { fsPlugin } from '@tool-search/plugin-fs';
 import { execPlugin } from '@tool-search/plugin-exec';
+import { memoryPlugin } from '@tool-search/plugin-memory';
+import { pdfPlugin } from '@tool-search/plugin-pdf';
+import { webPlugin, type WebConfig } from '@tool-search/plugin-web';
 
 export const CORE_PLUGIN_ID = 'core';
 
@@ -33,7 +38,19 @@ export function coreToolPlugins(core: { workspace?: string }, config: ToolSearch
       ...(config.tools?.elevated ? { elevated: config.tools.elevated } : {}),
       agents: config.agents?.list ?? [],
     }),
+    webPlugin({ web: config.tools?.web as WebConfig | undefined }),
+    memoryPlugin({ workspace }),
+    pdfPlugin({ workspace, ...pdfLimits(config.agents?.defaults) }),
   ];
+}
+
+/** OpenClaw's `agents.defaults.pdfMaxBytesMb` / `pdfMaxPages`, when set. */
+function pdfLimits(defaults: unknown): { maxBytesMb?: number; maxPages?: number } {
+  const { pdfMaxBytesMb, pdfMaxPages } = (defaults ?? {}) as { pdfMaxBytesMb?: unknown; pdfMaxPages?: unknown };
+  return {
+    ...(typeof pdfMaxBytesMb === 'number' && pdfMaxBytesMb > 0 ? { maxBytesMb: pdfMaxBytesMb } : {}),
+    ...(typeof pdfMaxPages === 'number' && pdfMaxPages >= 1 ? { maxPages: Math.floor(pdfMaxPages) } : {}),
+  };
 }
 
 function withoutApplyPatch(exec: Record<string, unknown>): Record<string, unknown> {
