@@ -7,7 +7,10 @@ import type { Approver } from '@tool-search/plugin-approvals';
 import { createToolSearchKernel } from '@tool-search/preset';
 
 let kernel: Kernel | undefined;
-afterEach(async () => kernel?.close());
+afterEach(async () => {
+  await kernel?.close();
+  kernel = undefined;
+});
 
 const workspace = () => realpathSync(mkdtempSync(join(tmpdir(), 'preset-core-')));
 
@@ -19,6 +22,8 @@ describe('plugins.core', () => {
     expect(run.catalog.map((t) => t.id).sort()).toEqual(
       ['edit', 'exec', 'memory_get', 'memory_search', 'pdf', 'process', 'read', 'web_fetch', 'write'].map((name) => `core:core:${name}`),
     );
+    expect(run.catalog.every((t) => t.source === 'core')).toBe(true);
+    expect(run.tool('apply_patch')).toBeUndefined();
     await run.call('write', { path: 'hello.txt', content: 'real\n' });
     expect(readFileSync(join(ws, 'hello.txt'), 'utf8')).toBe('real\n');
     expect(await run.call('exec', { command: 'cat hello.txt' })).toMatchObject({ status: 'ok', result: { structuredContent: { output: 'real\n', exitCode: 0 } } });
@@ -43,7 +48,10 @@ describe('plugins.core', () => {
       });
     }
     ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() }, 'fake-catalog': { tools: 3, core: false } } }));
-    expect((await kernel.createRun()).catalog).toHaveLength(9 + 3);
+    const catalog = (await kernel.createRun()).catalog;
+    expect(catalog).toHaveLength(9 + 3);
+    expect(catalog.filter((t) => t.source === 'plugin')).toHaveLength(3);
+    expect(catalog.filter((t) => t.id === 'core:core:read')).toHaveLength(1);
   });
 
   it('exec asks the preset\'s approver on an allowlist miss: allow runs it, deny blocks it', async () => {
