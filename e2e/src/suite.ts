@@ -1,8 +1,9 @@
 /**
  * The QA scenario `tool-search-gateway-e2e`: the same scripted request sent
  * through the gateway's HTTP endpoint once per exposure lane (direct, code,
- * tools, directory) over the fake catalog, compared from what the provider
- * actually received and from the session logs.
+ * tools, directory) over the core tools and the scenario's temporary fake
+ * plugin (fixture.ts), compared from what the provider actually received and
+ * from the session logs (assertions.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,10 +13,11 @@ import { startGatewayServer } from '@tool-search/gateway';
 import { startMockOpenAI, type MockOpenAI, type RecordedRequest } from '@tool-search/mock-openai';
 import type { ToolSearchConfig } from '@tool-search/config';
 import type { ApprovalRequest } from '@tool-search/plugin-approvals';
-import { createTokenCounter, readSessionLog, sessionFileName, summarizeSession, type TelemetrySummary } from '@tool-search/telemetry';
+import { createTokenCounter, readSessionLog, sessionFileName, summarizeSession, type SessionLogEntry, type TelemetrySummary } from '@tool-search/telemetry';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { CONTROL_TOOL_NAMES } from '@tool-search/control-tools';
-import { CODE_TOOL_NAME } from '@tool-search/mode-code';
+import type { KernelPlugin } from '@tool-search/kernel';
+import { assertLanes, controlCallsIn, ORIGIN_OF_LANE, type ControlCallReport } from './assertions.js';
+import { createFixturePlugin, FIXTURE_PLUGIN_ID, type FixturePlugin } from './fixture.js';
 
 export const SCENARIO = 'tool-search-gateway-e2e';
 export const LANES = ['direct', 'code', 'tools', 'directory'] as const;
@@ -41,6 +43,10 @@ export interface LaneReport {
   readonly ratioToDirect: number | null;
   /** Names of the tools in the first request the provider received. */
   readonly declaredNames: readonly string[];
+  /** The first request's tools as the provider received them (name, description, parameters). */
+  readonly declared: readonly { readonly name: string; readonly description?: string; readonly parameters?: unknown }[];
+  /** The bridge's own telemetry: one entry per control-tool call (`tool_search_code`, `tool_call`, …). */
+  readonly controlCalls: readonly ControlCallReport[];
   readonly finalAnswer: string;
   readonly summary: TelemetrySummary;
 }
@@ -54,38 +60,34 @@ export interface SuiteResult {
   readonly ok: boolean;
 }
 
-/** The `origin` a lane's call to the target carries in the session log. */
-const ORIGIN_OF_LANE = { direct: 'direct', code: 'code', tools: 'tool_call', directory: 'directory' } as const;
-
-const SEARCH_CONTROL_TOOLS = Object.values(CONTROL_TOOL_NAMES);
-const CONTROL_TOOLS: Record<Exclude<LaneName, 'direct'>, readonly string[]> = {
-  code: [CODE_TOOL_NAME],
-  tools: SEARCH_CONTROL_TOOLS,
-  directory: SEARCH_CONTROL_TOOLS,
-};
 
 export async function runQaSuite(options: SuiteOptions = {}): Promise<SuiteResult> {
   const tools = options.tools ?? 1000;
   const target = options.target ?? 'fake_plugin_tool_0017';
-  const targetId = `plugin:fake-catalog:${target}`;
+  const targetId = `plugin:${FIXTURE_PLUGIN_ID}:${target}`;
   const tokens = createTokenCounter('o200k_base');
   const lanes: LaneReport[] = [];
+  let fixture: FixturePlugin | undefined;
   await withProvider(async (provider, logDir) => {
+    fixture = await createFixturePlugin(logDir, tools);
     for (const lane of options.lanes ?? LANES) {
-      const driven = await driveLane({ provider, logDir, lane, config: suiteConfig(tools, lane), message: `tool search qa check target=${target}` });
-      lanes.push(await report(lane, driven.received, driven.summary, driven.finalAnswer, targetId, (text) => tokens.count(text)));
+      const driven = await driveLane({ provider, logDir, lane, config: suiteConfig(tools, lane), plugins: [fixture.plugin], message: `tool search qa check target=${target}` });
+      lanes.push(await report(lane, driven, targetId, (text) => tokens.count(text)));
     }
   });
   const direct = lanes.find((l) => l.lane === 'direct');
   const withRatios = lanes.map((l) => ({ ...l, ratioToDirect: direct ? round(l.requestBytes / direct.requestBytes) : null }));
-  const assertions = assertLanes(withRatios, tools, target, targetId);
+  const assertions = assertLanes(withRatios, fixture!, target, targetId);
   return { scenario: SCENARIO, tools, target, lanes: withRatios, assertions, ok: assertions.every((a) => a.ok) };
 }
 
-/** The e2e config: the fake catalog, the lane's mode, and both guards on (they must not disturb the main scenario). */
-export function suiteConfig(tools: number, lane: LaneName, extra: { loopDetection?: object; approvals?: object } = {}): ToolSearchConfig {
+/**
+ * The e2e config: the 25 fake core tools (the plugin tools come from the scenario's temporary plugin), the lane's
+ * mode, and both guards on (they must not disturb the main scenario). `tools` is kept for callers that size the config.
+ */
+export function suiteConfig(_tools: number, lane: LaneName, extra: { loopDetection?: object; approvals?: object } = {}): ToolSearchConfig {
   return {
-    plugins: { 'fake-catalog': { tools, core: true } },
+    plugins: { 'fake-catalog': { tools: 0, core: true } },
     tools: {
       toolSearch: lane === 'direct' ? false : { mode: lane },
       loopDetection: { enabled: true, ...extra.loopDetection },
@@ -97,6 +99,7 @@ export function suiteConfig(tools: number, lane: LaneName, extra: { loopDetectio
 interface Driven {
   readonly received: readonly RecordedRequest[];
   readonly summary: TelemetrySummary;
+  readonly entries: readonly SessionLogEntry[];
   readonly finalAnswer: string;
   readonly approvals: readonly ApprovalRequest[];
 }
@@ -118,6 +121,7 @@ async function driveLane(input: {
   logDir: string;
   lane: LaneName;
   config: ToolSearchConfig;
+  plugins: readonly KernelPlugin[];
   message: string;
   approve?: 'allow' | 'deny';
   maxSteps?: number;
@@ -126,6 +130,7 @@ async function driveLane(input: {
   const first = input.provider.requests.length;
   const { kernel } = await createToolSearchKernel(input.config, {
     sessionLogDir: input.logDir,
+    plugins: input.plugins,
     approve: async (request) => {
       approvals.push(request);
       return input.approve ?? 'deny';
@@ -146,8 +151,8 @@ async function driveLane(input: {
       { headers: { 'x-session-id': sessionId } },
     );
     const received = input.provider.requests.slice(first).filter((r) => r.path === '/v1/chat/completions');
-    const summary = summarizeSession(await readSessionLog(join(input.logDir, sessionFileName(sessionId))));
-    return { received, summary, finalAnswer: completion.choices[0]?.message.content ?? '', approvals };
+    const entries = await readSessionLog(join(input.logDir, sessionFileName(sessionId)));
+    return { received, summary: summarizeSession(entries), entries, finalAnswer: completion.choices[0]?.message.content ?? '', approvals };
   } finally {
     await gateway.close();
     await kernel.close();
@@ -209,15 +214,17 @@ async function runGuardScenario(
   },
 ): Promise<GuardScenarioResult> {
   const target = options.target ?? 'fake_plugin_tool_0017';
-  const targetId = `plugin:fake-catalog:${target}`;
+  const targetId = `plugin:${FIXTURE_PLUGIN_ID}:${target}`;
   const lanes: GuardLaneReport[] = [];
   const assertions: { name: string; ok: boolean; detail?: string }[] = [];
   await withProvider(async (provider, logDir) => {
+    const fixture = await createFixturePlugin(logDir, options.tools ?? 36);
     for (const lane of LANES) {
       const driven = await driveLane({
         provider,
         logDir,
         lane,
+        plugins: [fixture.plugin],
         config: suiteConfig(options.tools ?? 36, lane, spec.extra),
         message: `tool search qa check target=${target}${spec.suffix ?? ''}`,
         ...(spec.maxSteps ? { maxSteps: spec.maxSteps } : {}),
@@ -232,21 +239,15 @@ async function runGuardScenario(
   return { scenario, lanes, assertions, ok: assertions.every((a) => a.ok) };
 }
 
-async function report(
-  lane: LaneName,
-  received: readonly RecordedRequest[],
-  summary: TelemetrySummary,
-  finalAnswer: string,
-  targetId: string,
-  countTokens: (text: string) => Promise<number>,
-): Promise<LaneReport> {
+async function report(lane: LaneName, driven: Driven, targetId: string, countTokens: (text: string) => Promise<number>): Promise<LaneReport> {
+  const { received, summary, finalAnswer } = driven;
   const firstRequest = received[0];
-  const body = (firstRequest?.body ?? {}) as { tools?: { function?: { name?: string } }[] };
-  const declaredNames = (body.tools ?? []).map((t) => t.function?.name ?? '');
+  const body = (firstRequest?.body ?? {}) as { tools?: { function?: { name?: string; description?: string; parameters?: unknown } }[] };
+  const declared = (body.tools ?? []).map((t) => ({ name: t.function?.name ?? '', description: t.function?.description, parameters: t.function?.parameters }));
   const raw = firstRequest?.raw ?? '';
   return {
     lane,
-    toolsDeclared: declaredNames.length,
+    toolsDeclared: declared.length,
     requestBytes: Buffer.byteLength(raw),
     tokens: await countTokens(raw),
     searches: summary.searches,
@@ -254,41 +255,12 @@ async function report(
     calls: summary.toolsCalled.length,
     targetCalled: summary.toolsCalled.some((c) => c.id === targetId && c.status === 'ok'),
     ratioToDirect: null,
-    declaredNames,
+    declaredNames: declared.map((t) => t.name),
+    declared,
+    controlCalls: controlCallsIn(driven.entries),
     finalAnswer,
     summary,
   };
-}
-
-function assertLanes(lanes: readonly LaneReport[], tools: number, target: string, targetId: string): SuiteResult['assertions'] {
-  const direct = lanes.find((l) => l.lane === 'direct');
-  const search = lanes.filter((l) => l.lane !== 'direct');
-  const out: { name: string; ok: boolean; detail?: string }[] = [];
-  const add = (name: string, ok: boolean, detail?: string) => out.push({ name, ok, ...(detail ? { detail } : {}) });
-  add('direct mode calls the fake plugin tool', Boolean(direct?.targetCalled && direct.finalAnswer.includes('FAKE_TOOL_OK')));
-  for (const lane of search) {
-    add(`${lane.lane} mode calls the same tool (${targetId})`, lane.targetCalled && lane.finalAnswer.includes(`FAKE_TOOL_OK ${target}`));
-  }
-  const fakeDeclared = direct?.declaredNames.filter((n) => n.startsWith('fake_plugin_tool_')).length ?? 0;
-  add('direct mode exposes the fake tool schemas to the provider', fakeDeclared === tools, `${fakeDeclared} of ${tools} fake tools declared`);
-  for (const lane of search) {
-    const allowed = new Set(CONTROL_TOOLS[lane.lane as Exclude<LaneName, 'direct'>]);
-    const extra = lane.declaredNames.filter((n) => !allowed.has(n));
-    add(`${lane.lane} mode exposes only control tools and direct-only tools`, extra.length === 0, extra.length ? `unexpected: ${extra.slice(0, 5).join(', ')}` : undefined);
-  }
-  for (const lane of search) {
-    add(`${lane.lane} mode request is smaller than direct`, lane.ratioToDirect !== null && lane.ratioToDirect < 1, `ratio ${lane.ratioToDirect}`);
-  }
-  for (const lane of lanes) {
-    const calls = lane.summary.toolsCalled.filter((c) => c.id === targetId);
-    const searchesOk = lane.lane === 'direct' || lane.lane === 'directory' ? lane.searches === 0 : lane.searches >= 1;
-    add(
-      `${lane.lane} session log shows the expected calls and searches`,
-      calls.length === 1 && calls[0]?.origin === ORIGIN_OF_LANE[lane.lane] && calls[0]?.source === 'plugin' && searchesOk,
-      `calls=${calls.length} origin=${calls[0]?.origin ?? '-'} searches=${lane.searches}`,
-    );
-  }
-  return out;
 }
 
 const round = (n: number) => Math.round(n * 10000) / 10000;
