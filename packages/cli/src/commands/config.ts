@@ -1,6 +1,6 @@
 /** `tool-search config check|show|get|set`: validate the config, print it resolved, read or write one value. */
 import { readFile, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   CONFIG_FILE_NAME,
@@ -13,8 +13,10 @@ import {
   type ToolSearchConfig,
 } from '@tool-search/config';
 import { ConfigError, ErrorCode, type Diagnostic } from '@tool-search/kernel';
+import type { Preset } from '@tool-search/preset';
 import { CliExit, CliInputError, writeJson, type CliIO } from '../io.js';
 import { createCliKernel, loadCliConfig, withConfigOption, withJsonOption, type ConfigFlags, type JsonFlag } from '../options.js';
+import { modulesText } from './tools.js';
 
 interface CheckFlags extends ConfigFlags, JsonFlag {
   readonly strict?: boolean;
@@ -27,12 +29,12 @@ export function registerConfigCommands(program: Command, io: CliIO): void {
     .option('--strict', 'exit 1 when there is any policy warning')
     .action(async (flags: CheckFlags) => {
       const loaded = await loadCliConfig(flags, io);
-      const warnings = await policyWarnings(loaded.config, io);
+      const { warnings, modules } = await checkConfig(loaded.config, io);
       const ok = !(flags.strict && warnings.length);
-      if (flags.json) writeJson(io, { ok, path: loaded.path ?? null, warnings });
+      if (flags.json) writeJson(io, { ok, path: loaded.path ?? null, modules, warnings });
       else {
         for (const warning of warnings) io.stdout.write(`${warning.level} ${warning.code}${warning.agentId ? ` (agent ${warning.agentId})` : ''}: ${warning.message}\n`);
-        io.stdout.write(`${ok ? 'ok' : 'not ok'}: ${loaded.path ?? 'no config file; built-in defaults'}${warnings.length ? ` (${warnings.length} policy warning(s))` : ''}\n`);
+        io.stdout.write(`${ok ? 'ok' : 'not ok'}: ${loaded.path ?? 'no config file; built-in defaults'}${warnings.length ? ` (${warnings.length} policy warning(s))` : ''}\n${modulesText(modules)}`);
       }
       if (!ok) throw new CliExit(1);
     });
@@ -68,7 +70,7 @@ export function registerConfigCommands(program: Command, io: CliIO): void {
     const next = setConfigValue(current, path, parseConfigValue(text));
     // Validate everything before anything is written: the schema, then every plugin's own option checks.
     validateConfig(next, file);
-    const { kernel } = await createCliKernel(next, io);
+    const { kernel } = await createCliKernel(next, io, { baseDir: dirname(file) });
     await kernel.close();
     await writeFile(file, `${JSON.stringify(next, null, 2)}\n`);
     const value = getConfigValue(next, path);
@@ -81,10 +83,12 @@ interface PolicyWarning extends Pick<Diagnostic, 'code' | 'level' | 'message' | 
   readonly agentId?: string;
 }
 
-/** The policy's diagnostics for a run without an agent and for each configured agent (each warning once). */
-async function policyWarnings(config: ToolSearchConfig, io: CliIO): Promise<PolicyWarning[]> {
-  // Building the kernel runs every plugin's own option checks (policy, sources).
-  const { kernel } = await createCliKernel(config, io);
+/**
+ * Builds the kernel (loading the plugin modules and running every plugin's own option checks), then collects the
+ * policy's diagnostics for a run without an agent and for each configured agent (each warning once).
+ */
+async function checkConfig(config: ToolSearchConfig, io: CliIO): Promise<{ warnings: PolicyWarning[]; modules: Preset['modules'] }> {
+  const { kernel, modules } = await createCliKernel(config, io);
   const out: PolicyWarning[] = [];
   const seen = new Set<string>();
   try {
@@ -101,7 +105,7 @@ async function policyWarnings(config: ToolSearchConfig, io: CliIO): Promise<Poli
   } finally {
     await kernel.close();
   }
-  return out;
+  return { warnings: out, modules };
 }
 
 /** The config file as written (a missing file is an empty config: `config set` creates it). */
