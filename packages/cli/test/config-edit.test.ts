@@ -34,10 +34,16 @@ describe('config set / get', () => {
   it('validates before writing: a bad value is refused with its path and rule, and the file is unchanged', async () => {
     const cwd = folder({ 'tool-search.json': '{ tools: { profile: "coding" } }' });
     const before = readFileSync(join(cwd, 'tool-search.json'), 'utf8');
-    for (const [path, value] of [['tools.profile', 'admin'], ['tools.toolSearch.codeTimeoutMs', '"5000"'], ['tools.alow', '["read"]'], ['plugins.nope', '{}']]) {
-      const { code, stderr } = await cli(['config', 'set', path!, value!], cwd);
+    const cases = [
+      ['tools.profile', 'admin', 'CONFIG_INVALID'],
+      ['tools.toolSearch.codeTimeoutMs', '"5000"', 'CONFIG_INVALID'],
+      ['tools.alow', '["read"]', 'CONFIG_INVALID'],
+      ['plugins.nope', '{}', 'PLUGIN_LOAD_FAILED'],
+    ] as const;
+    for (const [path, value, errorCode] of cases) {
+      const { code, stderr } = await cli(['config', 'set', path, value], cwd);
       expect(code).toBe(1);
-      expect(stderr).toContain('CONFIG_INVALID');
+      expect(stderr).toContain(errorCode);
     }
     expect(readFileSync(join(cwd, 'tool-search.json'), 'utf8')).toBe(before);
   });
