@@ -107,7 +107,8 @@ describe('allowlist of tools that are not loaded', () => {
     const run = await runWith({ tools: { allow: ['lobster', 'read'] } });
     expect(names(run)).toEqual(['read']);
     // Only the unknown entry is reported (it adds nothing); the list itself stays in force.
-    expect(ignored(run).map((d) => d.details)).toEqual([expect.objectContaining({ entries: ['lobster'], partial: true })]);
+    const warnings = run.diagnostics.filter((d) => d.code === ErrorCode.POLICY_ALLOWLIST_IGNORED).map((d) => d.details);
+    expect(warnings).toEqual([expect.objectContaining({ entries: ['lobster'], partial: true })]);
   });
 
   it('is not ignored when it holds a wildcard (fail closed)', async () => {
