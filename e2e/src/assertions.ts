@@ -4,7 +4,7 @@
  * (1) direct mode calls the fake plugin tool; (2) each search mode calls the same tool id;
  * (3) direct mode exposes the fake plugin tools' schemas (compared, not counted);
  * (4) search modes expose only the compact bridge plus every direct-only tool (present in every lane);
- * (5) every search-mode request is smaller than direct;
+ * (5) every search-mode request, and its whole turn (discovery included), is smaller than direct;
  * (6) the session log shows the expected calls and the bridge's own telemetry (the control call itself, with its
  *     search, describe and call counts).
  */
@@ -74,6 +74,10 @@ export function assertLanes(lanes: readonly LaneReport[], fixture: FixturePlugin
 
   for (const lane of search) {
     add(`${lane.lane} mode request is smaller than direct`, lane.ratioToDirect !== null && lane.ratioToDirect < 1, `ratio ${lane.ratioToDirect}`);
+  }
+  for (const lane of search) {
+    const turn = lane.turn;
+    add(`${lane.lane} mode whole turn (discovery included) is smaller than direct's`, turn.ratioToDirect !== null && turn.ratioToDirect < 1, `${turn.requests} requests, ratio ${turn.ratioToDirect}`);
   }
 
   for (const lane of lanes) {

@@ -10,6 +10,8 @@ export const TOOL_SEARCH_DEFAULTS = Object.freeze({ codeTimeoutMs: 10_000, searc
 export const TOOL_SEARCH_LIMITS = Object.freeze({
   codeTimeoutMs: [1_000, 60_000],
   maxSearchLimit: [1, 50],
+  warmPool: [0, 8],
+  maxConcurrent: [1, 64],
 } as const);
 
 export function resolveToolSearch(value: ToolSearchSetting | undefined): ResolvedToolSearch {
@@ -24,7 +26,10 @@ export function resolveToolSearch(value: ToolSearchSetting | undefined): Resolve
     maxSearchLimit,
     visible: [...(options.visible ?? [])],
     directoryBudgetChars: positiveInt(options.directoryBudgetChars),
-    warmPool: options.warmPool === true ? 1 : (positiveInt(options.warmPool) ?? 0),
+    warmPool: options.warmPool === true ? 1 : bounded(options.warmPool, 0, ...TOOL_SEARCH_LIMITS.warmPool),
+    sandbox: options.sandbox ?? 'process',
+    maxConcurrent: bounded(options.maxConcurrent, 4, ...TOOL_SEARCH_LIMITS.maxConcurrent),
+    ...(options.embeddings ? { embeddings: options.embeddings } : {}),
   };
 }
 

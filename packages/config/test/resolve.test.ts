@@ -20,6 +20,8 @@ describe('resolveToolSearch', () => {
       visible: [],
       directoryBudgetChars: undefined,
       warmPool: 0,
+      sandbox: 'process',
+      maxConcurrent: 4,
     });
   });
 
@@ -73,9 +75,19 @@ describe('resolveToolSearch', () => {
     expect(resolveToolSearch({ directoryBudgetChars: -3 }).directoryBudgetChars).toBeUndefined();
   });
 
+  it('selects the code-mode sandbox backend and clamps maxConcurrent', () => {
+    expect(resolveToolSearch({ sandbox: 'quickjs' }).sandbox).toBe('quickjs');
+    expect(resolveToolSearch({ maxConcurrent: 500 }).maxConcurrent).toBe(64);
+    // Below its range a number is raised to the minimum, like every other tools.toolSearch number.
+    expect(resolveToolSearch({ maxConcurrent: 0 }).maxConcurrent).toBe(1);
+    expect(resolveToolSearch({}).maxConcurrent).toBe(4);
+  });
+
   it('turns warmPool into a count', () => {
     expect(resolveToolSearch({ warmPool: true }).warmPool).toBe(1);
     expect(resolveToolSearch({ warmPool: 3 }).warmPool).toBe(3);
+    expect(resolveToolSearch({ warmPool: 60 }).warmPool).toBe(8);
+    expect(resolveToolSearch({ warmPool: -2 }).warmPool).toBe(0);
     expect(resolveToolSearch({ warmPool: false }).warmPool).toBe(0);
   });
 });

@@ -106,7 +106,7 @@ function withParsedArgs(args: Record<string, unknown>): Record<string, unknown> 
   }
 }
 
-function search(index: ToolIndex, args: Record<string, unknown>, ctx: ControlContext, config: ControlToolsConfig): ToolResult {
+async function search(index: ToolIndex, args: Record<string, unknown>, ctx: ControlContext, config: ControlToolsConfig): Promise<ToolResult> {
   const queries = [...(typeof args.query === 'string' ? [args.query] : []), ...((args.queries as string[] | undefined) ?? [])];
   if (queries.length === 0) {
     return errorResult(ErrorCode.TOOL_ARGUMENTS_INVALID, 'give `query` (a string) or `queries` (an array of strings)', {
@@ -114,9 +114,12 @@ function search(index: ToolIndex, args: Record<string, unknown>, ctx: ControlCon
     });
   }
   const limit = Math.min(typeof args.limit === 'number' ? args.limit : config.searchDefaultLimit, config.maxSearchLimit);
-  const result = queries.length === 1 ? index.search(queries[0]!, { limit }) : index.search(queries.slice(0, MAX_QUERIES), { limit });
-  const hits = 'results' in result ? result.results.flatMap((entry) => entry.hits) : result.hits;
-  ctx.run.emit({ type: 'search', queries, hits: [...new Set(hits.map((hit) => hit.id))], origin: 'tool_call' });
+  // Through the run's rerank hooks (hybrid ranking when an embedder plugin is there; lexical otherwise).
+  const { result, ranker } = await index.searchRanked(queries.length === 1 ? queries[0]! : queries.slice(0, MAX_QUERIES), { limit });
+  const each = 'results' in result ? result.results : [result];
+  const hits = each.flatMap((entry) => entry.hits);
+  const results = each.map((entry) => ({ query: entry.query, hits: entry.hits.map((hit) => hit.id), weak: entry.weak === true || entry.hits.length === 0 }));
+  ctx.run.emit({ type: 'search', queries, hits: [...new Set(hits.map((hit) => hit.id))], origin: 'tool_call', results, ranker });
   return okResult(renderSearch(result), result);
 }
 

@@ -5,9 +5,7 @@
  * (direct names, control tools, `tool_search_code`, hidden directory names),
  * append the results, and repeat until the model answers, a client tool must
  * run on the client, or the step limit is hit. The turn's ledger and any
- * exposure change within the session go to the session log as run events. A
- * client tool called inside `tool_call` or code suspends the turn until its
- * result comes back (handoff.ts).
+ * exposure change within the session go to the session log as run events.
  */
 import type OpenAI from 'openai';
 import type {
@@ -20,9 +18,9 @@ import type {
 import type { ClientCall, Kernel, RunRequest, ToolCallOutcome } from '@tool-search/kernel';
 import { CONTROL_TOOL_NAMES } from '@tool-search/control-tools';
 import { createTokenCounter } from '@tool-search/telemetry';
+import { suspendableTurn, type SuspendedTurn, type TurnControl } from './handoff.js';
 import { Ledger, type CountTokens, type TurnLedger } from './ledger.js';
 import { openaiUpstream } from './openai-upstream.js';
-import { suspendableTurn, type SuspendedTurn, type TurnControl } from './handoff.js';
 import { renderOutcome } from './render.js';
 import { SessionExposures } from './session-exposure.js';
 import type { Upstream } from './upstream.js';
@@ -76,12 +74,12 @@ export interface TurnOptions {
   /** Provider name for byProvider policy (default: the upstream's kind). */
   readonly provider?: string;
   readonly maxSteps?: number;
-  /** How long a turn waits for the results of client calls made inside tool_call or code (default 5 min). */
-  readonly clientCallTtlMs?: number;
   /** Counts ledger tokens (default: `o200k_base`); `false` leaves tokens null. */
   readonly countTokens?: CountTokens | false;
   /** Session fingerprints for prompt-cache stability (default: one per kernel). */
   readonly sessions?: SessionExposures;
+  /** How long a turn waits for the results of client calls made inside tool_call or code (default 5 min). */
+  readonly clientCallTtlMs?: number;
 }
 
 export interface TurnToolCall {
@@ -108,9 +106,6 @@ export interface TurnResult {
   readonly suspended?: SuspendedTurn<TurnResult>;
 }
 
-/** Modes where client tools are in the searchable catalog (the documents); elsewhere they stay directly visible. */
-const CLIENT_TOOLS_IN_CATALOG: ReadonlySet<string> = new Set(['tools', 'code']);
-
 const DISCOVERY = new Set<string>([CONTROL_TOOL_NAMES.search, CONTROL_TOOL_NAMES.describe]);
 const defaultSessions = new WeakMap<Kernel, SessionExposures>();
 let defaultCounter: CountTokens | undefined;
@@ -121,6 +116,10 @@ export function resolveUpstream(options: Pick<TurnOptions, 'upstream' | 'client'
   return openaiUpstream(options.client, options.model);
 }
 
+/** Modes where client tools are in the searchable catalog (the documents); elsewhere they stay directly visible. */
+const CLIENT_TOOLS_IN_CATALOG: ReadonlySet<string> = new Set(['tools', 'code']);
+
+/** One turn; it may first answer with client calls made inside tool_call or code (`suspended`), see handoff.ts. */
 export function runTurn(options: TurnOptions, input: TurnInput): Promise<TurnResult> {
   return suspendableTurn<TurnResult>((control) => driveTurn(options, input, control), options.clientCallTtlMs ?? 300_000);
 }
@@ -132,10 +131,11 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
   const party = { provider, model: upstream.model, ...(input.agentId ? { agentId: input.agentId } : {}) };
   const mode = options.modeFor?.(party) ?? options.mode;
   const countTokens = options.countTokens === false ? undefined : (options.countTokens ?? (defaultCounter ??= tokenCounter()));
+  const catalogMode = CLIENT_TOOLS_IN_CATALOG.has(mode) ? ('catalog' as const) : ('direct-only' as const);
   const request = {
     ...party,
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
-    clientTools: (input.clientTools ?? []).map((tool) => ({ ...tool, catalogMode: CLIENT_TOOLS_IN_CATALOG.has(mode) ? ('catalog' as const) : ('direct-only' as const) })),
+    clientTools: (input.clientTools ?? []).map((tool) => ({ ...tool, catalogMode })),
   } as RunRequest;
   const run = await kernel.createRun(request, { onClientCall: control.take });
   const signal = input.signal;
@@ -179,7 +179,8 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
     for (let step = 1; ; step++) {
       const body = upstream.body({ system: sent.system, messages: conversation, toolsJson: sent.toolsJson, ...(input.maxTokens ? { maxTokens: input.maxTokens } : {}) });
       const requestBytes = Buffer.byteLength(body);
-      run.emit({ type: 'provider-request', mode: exposure.mode, body, toolsBytes, systemBytes, requestBytes, toolNames });
+      const tools = sent.toolsJson === '[]' ? '' : sent.toolsJson;
+      run.emit({ type: 'provider-request', mode: exposure.mode, body, toolsBytes, systemBytes, requestBytes, toolNames, tools, system: sent.system });
       const row = ledger.request(requestBytes);
       input.onStep?.(step);
       const reply = await upstream.send(body, signal);
@@ -225,10 +226,6 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
   }
 }
 
-function toClientToolCall(call: ClientCall): ChatCompletionMessageFunctionToolCall {
-  return { id: call.callId, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } };
-}
-
 function sessionsOf(kernel: Kernel): SessionExposures {
   let sessions = defaultSessions.get(kernel);
   if (!sessions) defaultSessions.set(kernel, (sessions = new SessionExposures()));
@@ -238,6 +235,10 @@ function sessionsOf(kernel: Kernel): SessionExposures {
 function tokenCounter(): CountTokens {
   const counter = createTokenCounter('o200k_base');
   return (text) => counter.count(text);
+}
+
+function toClientToolCall(call: ClientCall): ChatCompletionMessageFunctionToolCall {
+  return { id: call.callId, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } };
 }
 
 /** Models sometimes send invalid JSON; the kernel's schema check then reports it as an argument error. */

@@ -46,6 +46,7 @@ export type {
   RunApi,
   RunEvent,
   RunEventMap,
+  SearchEventResult,
   RunInfo,
   RunRequest,
   ToolAnnotations,

@@ -185,7 +185,16 @@ export interface Explanation {
 
 /** Events plugins publish on a run (`run.emit`) and observe (`runEvent`). Open for augmentation. */
 export interface RunEventMap {
-  search: { readonly type: 'search'; readonly queries: readonly string[]; readonly hits: readonly string[]; readonly origin: CallOrigin };
+  search: {
+    readonly type: 'search';
+    readonly queries: readonly string[];
+    readonly hits: readonly string[];
+    readonly origin: CallOrigin;
+    /** Per query, in order: its ranked hit ids and whether nothing matched it well (search-quality telemetry). */
+    readonly results?: readonly SearchEventResult[];
+    /** The ranking that answered, e.g. `{ id: 'bm25f', version: '2' }`. */
+    readonly ranker?: { readonly id: string; readonly version: string };
+  };
   describe: { readonly type: 'describe'; readonly toolId: string | null; readonly requested: string; readonly origin: CallOrigin };
   diagnostic: { readonly type: 'diagnostic'; readonly diagnostic: Diagnostic };
   /** A control tool call itself (`tool_search_code`, `tool_call`, …), with what it did on the run (emitted by the exposure). */
@@ -209,6 +218,9 @@ export interface RunEventMap {
     readonly requestBytes: number;
     /** Names of the tools the model saw in this request. */
     readonly toolNames?: readonly string[];
+    /** The tools array as it appears in `body` and the system text, so consumers need not parse the body again. */
+    readonly tools?: string;
+    readonly system?: string;
   };
 }
 export type RunEvent = RunEventMap[keyof RunEventMap];
@@ -230,6 +242,14 @@ export interface ControlContext {
 }
 
 export type ControlHandler = (args: Record<string, unknown>, ctx: ControlContext) => Promise<ToolResult>;
+
+/** One query of a `search` event. */
+export interface SearchEventResult {
+  readonly query: string;
+  readonly hits: readonly string[];
+  /** No hit matched well (weak partial matches, or none at all). */
+  readonly weak: boolean;
+}
 
 /** The waterfall value of `materialize`: modes add tools, system text and a hidden-name resolver. */
 export interface ExposureDraft {

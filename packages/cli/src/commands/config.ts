@@ -1,6 +1,6 @@
 /** `tool-search config check|show|get|set`: validate the config, print it resolved, read or write one value. */
 import { readFile, writeFile } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import {
   CONFIG_FILE_NAME,
@@ -29,7 +29,7 @@ export function registerConfigCommands(program: Command, io: CliIO): void {
     .option('--strict', 'exit 1 when there is any policy warning')
     .action(async (flags: CheckFlags) => {
       const loaded = await loadCliConfig(flags, io);
-      const { warnings, modules } = await checkConfig(loaded.config, io);
+      const { warnings, modules } = await policyWarnings(loaded.config, io);
       const ok = !(flags.strict && warnings.length);
       if (flags.json) writeJson(io, { ok, path: loaded.path ?? null, modules, warnings });
       else {
@@ -70,7 +70,7 @@ export function registerConfigCommands(program: Command, io: CliIO): void {
     const next = setConfigValue(current, path, parseConfigValue(text));
     // Validate everything before anything is written: the schema, then every plugin's own option checks.
     validateConfig(next, file);
-    const { kernel } = await createCliKernel(next, io, { baseDir: dirname(file) });
+    const { kernel } = await createCliKernel(next, io);
     await kernel.close();
     await writeFile(file, `${JSON.stringify(next, null, 2)}\n`);
     const value = getConfigValue(next, path);
@@ -83,11 +83,9 @@ interface PolicyWarning extends Pick<Diagnostic, 'code' | 'level' | 'message' | 
   readonly agentId?: string;
 }
 
-/**
- * Builds the kernel (loading the plugin modules and running every plugin's own option checks), then collects the
- * policy's diagnostics for a run without an agent and for each configured agent (each warning once).
- */
-async function checkConfig(config: ToolSearchConfig, io: CliIO): Promise<{ warnings: PolicyWarning[]; modules: Preset['modules'] }> {
+/** The policy's diagnostics for a run without an agent and for each configured agent (each warning once). */
+async function policyWarnings(config: ToolSearchConfig, io: CliIO): Promise<{ warnings: PolicyWarning[]; modules: Preset['modules'] }> {
+  // Building the kernel loads the plugin modules and runs every plugin's own option checks (policy, sources).
   const { kernel, modules } = await createCliKernel(config, io);
   const out: PolicyWarning[] = [];
   const seen = new Set<string>();
@@ -136,6 +134,8 @@ function redact(config: ResolvedConfig): ResolvedConfig {
       const values = (server as Partial<Record<typeof map, Record<string, string>>>)[map];
       if (values) for (const key of Object.keys(values)) values[key] = '***';
     }
+    const auth = (server as { auth?: { clientSecret?: string } }).auth;
+    if (auth?.clientSecret) auth.clientSecret = '***';
   }
   return copy;
 }
