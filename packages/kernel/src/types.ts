@@ -210,6 +210,16 @@ export interface RunEventMap {
   };
   describe: { readonly type: 'describe'; readonly toolId: string | null; readonly requested: string; readonly origin: CallOrigin };
   diagnostic: { readonly type: 'diagnostic'; readonly diagnostic: Diagnostic };
+  /** A control tool call itself (`tool_search_code`, `tool_call`, …), with what it did on the run (emitted by the exposure). */
+  'control-call': {
+    readonly type: 'control-call';
+    readonly name: string;
+    readonly mode: string;
+    readonly status: ToolCallOutcome['status'];
+    readonly searches: number;
+    readonly describes: number;
+    readonly calls: number;
+  };
   /** What was sent to the model provider for this run (emitted by the gateway; measured by telemetry). */
   'provider-request': {
     readonly type: 'provider-request';

@@ -8,6 +8,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, type Diagnostic, type ToolCallOutcome, type ToolResult } from '@tool-search/kernel';
 
 export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
+  // A control tool (tool_call) whose inner call failed reports that status, with the result it wrote for the model.
+  if ((outcome.status === 'error' || outcome.status === 'blocked') && outcome.result) return fromToolResult(outcome.result);
   switch (outcome.status) {
     case 'ok':
       return fromToolResult(outcome.result);
