@@ -12,9 +12,9 @@ import { fakePluginCount } from './catalogs.js';
 import { median, msSince, sleep } from './stats.js';
 
 export const CODE_SNIPPET =
-  'const { hits } = await openclaw.tools.search("read a text file from the workspace");\n' +
+  'const hits = await openclaw.tools.search("read a text file from the workspace");\n' +
   'const r = await openclaw.tools.call(hits[0].id, { path: "notes.txt" });\n' +
-  'return { id: hits[0].id, status: r.status };';
+  'return { id: hits[0].id, isError: r.isError ?? false };';
 
 export interface CodeModeResult {
   readonly runs: number;

@@ -2,6 +2,7 @@
  * Options shared by commands, and the steps they share: load the config,
  * build the kernel, open one run, always close.
  */
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import { loadConfig, resolveConfig, type ResolvedConfig, type ToolSearchConfig } from '@tool-search/config';
 import type { Run, RunRequest } from '@tool-search/kernel';
@@ -58,15 +59,24 @@ export interface LoadedCliConfig {
   readonly path?: string;
 }
 
+/** The folder each loaded config's plugin modules resolve from (its file's folder), so every command gets it without passing it along. */
+const configFolders = new WeakMap<ToolSearchConfig, string>();
+
 export async function loadCliConfig(flags: ConfigFlags, io: CliIO): Promise<LoadedCliConfig> {
   const loaded = await loadConfig({ cwd: io.cwd, ...(flags.config !== undefined ? { path: flags.config } : {}) });
+  configFolders.set(loaded.config, loaded.path ? dirname(loaded.path) : io.cwd);
   return { config: loaded.config, resolved: resolveConfig(loaded.config), ...(loaded.path ? { path: loaded.path } : {}) };
 }
 
-/** The preset for this CLI invocation: prompt approvals on a TTY, plus the embedder's `io.plugins`. */
+/**
+ * The preset for this CLI invocation: prompt approvals on a TTY, plus the embedder's `io.plugins`. Plugin modules
+ * load only from the operator's config file (`plugins`), resolved from its folder.
+ */
 export function createCliKernel(config: ToolSearchConfig, io: CliIO, options: PresetOptions = {}): Promise<Preset> {
-  const approve = options.approve ?? promptApprover(io);
+  // `null` (no approver, on purpose) is kept; only an absent approver falls back to the terminal prompt.
+  const approve = options.approve !== undefined ? options.approve : promptApprover(io);
   return createToolSearchKernel(config, {
+    baseDir: configFolders.get(config) ?? io.cwd,
     ...options,
     ...(approve ? { approve } : {}),
     plugins: [...(options.plugins ?? []), ...(io.plugins ?? [])],

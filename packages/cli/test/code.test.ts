@@ -13,7 +13,7 @@ describe('code run', () => {
   });
 
   it('reaches the catalog through openclaw.tools like tool_search_code', async () => {
-    const program = 'const r = await openclaw.tools.search("read a text file"); return r.hits.map((h) => h.id);';
+    const program = 'const r = await openclaw.tools.search("read a text file"); return r.map((h) => h.id);';
     const { code, stdout } = await cli(['code', 'run', '--eval', program, '--json'], small);
     expect(code).toBe(0);
     expect((JSON.parse(stdout) as { value: string[] }).value).toContain('core:core:read');

@@ -1,12 +1,14 @@
 // The public surface of @tool-search/config: named exports only.
 export { configSchema, OPENCLAW_TOOLS_KEYS, OPENCLAW_AGENT_TOOLS_KEYS, OPENCLAW_AGENT_KEYS } from './schema.js';
-export { loadConfig, parseConfig, CONFIG_FILE_NAME } from './load.js';
+export { loadConfig, parseConfig, resolvePaths, CONFIG_FILE_NAME } from './load.js';
 export type { LoadConfigOptions, LoadedConfig } from './load.js';
 export { validateConfig, configIssues } from './validate.js';
 export { mcpServersOf, loadMcpServersFile, withMcpServers } from './mcp-servers.js';
 export { mcpServersSchema } from './mcp-servers-schema.js';
 export type { McpServersEntry } from './mcp-servers-schema.js';
 export { resolveConfig, resolveToolSearch, TOOL_SEARCH_DEFAULTS, TOOL_SEARCH_LIMITS } from './resolve.js';
+export { resolveToolSearchFor } from './tool-search-for.js';
+export type { ResolvedToolSearchFor, ToolSearchParty } from './tool-search-for.js';
 export type {
   AgentEntry,
   AgentsConfig,

@@ -86,7 +86,7 @@ const strictObject = (properties: Record<string, Schema>, required: string[] = [
 
 const profile: Schema = { type: 'string', enum: ['minimal', 'coding', 'messaging', 'full'] };
 const policyLists = { allow: stringList, alsoAllow: stringList, deny: stringList };
-const providerPolicy = strictObject({ profile, ...policyLists });
+const providerPolicyFields = { profile, ...policyLists };
 const sandbox = strictObject({ tools: strictObject(policyLists) });
 
 const loopDetection = strictObject({
@@ -125,6 +125,9 @@ const approvals = strictObject({
   requireDestructive: { type: 'boolean' },
 });
 
+// `toolSearch` under byProvider and agents overrides the mode and limits for that provider/model or agent.
+const providerPolicy = strictObject({ ...providerPolicyFields, toolSearch });
+
 const policyFields = {
   profile,
   ...policyLists,
@@ -134,7 +137,7 @@ const policyFields = {
 };
 
 const tools = strictObject({ ...policyFields, toolSearch, approvals, ...looseKeys(OPENCLAW_TOOLS_KEYS) });
-const agentTools = strictObject({ ...policyFields, ...looseKeys(OPENCLAW_AGENT_TOOLS_KEYS) });
+const agentTools = strictObject({ ...policyFields, toolSearch, ...looseKeys(OPENCLAW_AGENT_TOOLS_KEYS) });
 
 const agentEntry = strictObject(
   {
@@ -157,7 +160,16 @@ const stringMap: Schema = { type: 'object', additionalProperties: { type: 'strin
 const stdioServer = strictObject({ command: { type: 'string', minLength: 1 }, args: stringList, env: stringMap, cwd: { type: 'string' }, timeoutMs }, ['command']);
 const httpServer = strictObject({ url: { type: 'string', minLength: 1 }, headers: stringMap, timeoutMs }, ['url']);
 // if/then instead of oneOf: a broken server reports the errors of its own kind only.
-const mcpServer: Schema = { type: 'object', if: { type: 'object', properties: { command: {} }, required: ['command'] }, then: stdioServer, else: httpServer };
+// Neither `command` nor `url`: every key of both kinds is known, so a typo (`comand`) gets a "did you mean" and `command` is asked for.
+const unsureServer = strictObject({ ...(stdioServer.properties as Record<string, Schema>), ...(httpServer.properties as Record<string, Schema>) }, ['command']);
+const mcpServer: Schema = {
+  type: 'object',
+  if: { type: 'object', properties: { command: {} }, required: ['command'] },
+  then: stdioServer,
+  else: { if: { type: 'object', properties: { url: {} }, required: ['url'] }, then: httpServer, else: unsureServer },
+};
+/** An MCP server name becomes the tool owner (`mcp:<name>:<tool>`): plugin-mcp's SERVER_NAME_PATTERN. */
+const mcpServerName = { pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$' };
 
 const fakeCatalogOptions = strictObject({ tools: { type: 'integer', minimum: 0, maximum: 100000 }, core: { type: 'boolean' } });
 
@@ -171,10 +183,16 @@ export const configSchema = {
     agents,
     // Options per plugin id; each plugin validates its own options, except the ones we ship.
     plugins: { type: 'object', properties: { 'fake-catalog': fakeCatalogOptions }, additionalProperties: { type: 'object' } },
-    mcp: strictObject({ servers: { type: 'object', additionalProperties: mcpServer } }),
-    mcpServers: mcpServersSchema,
+    mcp: strictObject({ servers: { type: 'object', propertyNames: mcpServerName, additionalProperties: mcpServer } }),
+    mcpServers: { ...mcpServersSchema, propertyNames: mcpServerName },
     provider: strictObject(
-      { baseURL: { type: 'string', minLength: 1 }, apiKey: { type: 'string' }, apiKeyEnv: { type: 'string', minLength: 1 }, model: { type: 'string', minLength: 1 } },
+      {
+        kind: { type: 'string', enum: ['openai', 'anthropic'] },
+        baseURL: { type: 'string', minLength: 1 },
+        apiKey: { type: 'string' },
+        apiKeyEnv: { type: 'string', minLength: 1 },
+        model: { type: 'string', minLength: 1 },
+      },
       ['baseURL', 'model'],
     ),
     gateway: strictObject({

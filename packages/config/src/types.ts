@@ -16,6 +16,8 @@ export type ToolPolicyLists = {
 
 export type ProviderToolPolicy = ToolPolicyLists & {
   profile?: ToolProfile;
+  /** Overrides `tools.toolSearch` for this provider or provider/model. */
+  toolSearch?: ToolSearchSetting;
 };
 
 export type SandboxToolPolicy = {
@@ -97,6 +99,8 @@ export type FakeCatalogOptions = {
 export type PluginsConfig = { 'fake-catalog'?: FakeCatalogOptions } & Record<string, Record<string, unknown> | undefined>;
 
 export type ProviderConfig = {
+  /** Wire format: `openai` (Chat Completions, default) or `anthropic` (Messages API). */
+  kind?: 'openai' | 'anthropic';
   baseURL: string;
   apiKey?: string;
   /** Environment variable holding the API key (preferred over `apiKey`). */

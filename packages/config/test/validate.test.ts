@@ -149,3 +149,25 @@ describe('wrong types', () => {
     expect((error.details?.errors as unknown[]).length).toBe(3);
   });
 });
+
+describe('MCP server entries (issue 16 items 1 and 7)', () => {
+  it('says a misspelled command key is unknown and suggests command, instead of asking for url', () => {
+    const issues = configIssues({ mcp: { servers: { fs: { comand: 'npx', args: ['x'] } } } });
+    expect(issues.map(({ path, rule }) => ({ path, rule }))).toEqual([
+      { path: '/mcp/servers/fs/command', rule: 'required' },
+      { path: '/mcp/servers/fs/comand', rule: 'additionalProperties' },
+    ]);
+    expect(issues[1]?.message).toContain('"command"');
+  });
+
+  it('suggests url for a misspelled url key', () => {
+    const issues = configIssues({ mcp: { servers: { web: { urll: 'http://x/mcp' } } } });
+    expect(issues.find((issue) => issue.rule === 'additionalProperties')?.message).toContain('"url"');
+  });
+
+  it('names a bad server name with the path format of every other issue', () => {
+    const error = thrown(() => validateConfig({ mcp: { servers: { 'bad name': { command: 'x' }, 'a:b': { command: 'y' } } } }));
+    expect(error).toMatchObject({ code: ErrorCode.CONFIG_INVALID, path: '/mcp/servers/bad name', rule: 'propertyNames' });
+    expect((error.details?.errors as { path: string }[]).map((issue) => issue.path)).toEqual(['/mcp/servers/bad name', '/mcp/servers/a:b']);
+  });
+});

@@ -3,7 +3,7 @@
  * text rendering in `content` (many clients show only the text).
  */
 import type { ErrorCode, ToolResult } from '@tool-search/kernel';
-import type { BatchSearchResult, SearchHit, SearchResult, ToolDescription } from '@tool-search/search';
+import type { BatchSearchResult, SearchHit, SearchResult, ToolDescription, UnavailableSource } from '@tool-search/search';
 
 export function okResult(text: string, structured: unknown): ToolResult {
   return { content: [{ type: 'text', text }], structuredContent: structured };
@@ -25,14 +25,28 @@ export function renderSearch(result: SearchResult | BatchSearchResult): string {
 
 function renderOne(result: SearchResult, withHeader: boolean): string {
   const header = withHeader ? [`Results for "${result.query}":`] : [];
-  if (result.hits.length === 0) return [...header, `No tools matched "${result.query}". Try other words.`].join('\n');
-  const lines = result.hits.map(renderHit);
+  const reasons = result.unavailable?.length ? [renderUnavailable(result.unavailable)] : [];
+  if (result.hits.length === 0) return [...header, `No tools matched "${result.query}". Try other words.`, ...reasons].join('\n');
+  const weak = result.weak ? [`No tool matched "${result.query}" well; the closest partial matches (weak):`] : [];
+  const lines = result.hits.map((hit) => renderHit(hit, !result.weak));
   if (result.truncated) lines.push('(more tools matched: narrow the query or raise limit)');
-  return [...header, ...lines].join('\n');
+  return [...header, ...weak, ...lines, ...reasons].join('\n');
 }
 
-function renderHit(hit: SearchHit): string {
-  return `- ${hit.id} (${hit.input}) ${hit.summary}`.trimEnd();
+function renderHit(hit: SearchHit, markWeak: boolean): string {
+  return `- ${hit.id} (${hit.input}) ${hit.summary}${markWeak && hit.weak ? ' [weak match]' : ''}`.trimEnd();
+}
+
+const STATE_TEXT: Readonly<Record<UnavailableSource['state'], string>> = {
+  failed: 'failed to start',
+  timeout: 'did not answer in time',
+  unreachable: 'is unreachable',
+};
+
+/** Names sources that failed to list: the tool the user means may be theirs. */
+function renderUnavailable(sources: readonly UnavailableSource[]): string {
+  const named = sources.map((source) => `"${source.name}" ${STATE_TEXT[source.state]} (${source.code})`);
+  return `Not searchable in this run: ${named.join("; ")}; tools of these sources are missing from these results.`;
 }
 
 export function renderDescription(description: ToolDescription, callHint: string): string {

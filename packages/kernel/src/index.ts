@@ -1,6 +1,7 @@
 // The public surface of @tool-search/kernel. Every export here is public API:
 // named exports only, no wildcards.
 export { createKernel } from './kernel.js';
+export { KERNEL_VERSION } from './version.js';
 export { deepFreeze } from './catalog.js';
 export type { Kernel, KernelOptions } from './kernel.js';
 export type { Run } from './run.js';

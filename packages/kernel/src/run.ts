@@ -10,6 +10,7 @@ import { ErrorCode, ToolArgumentsError, ToolSearchError, UnknownToolError } from
 import { createExposure, type RunExposure } from './exposure.js';
 import type { KernelHooks } from './hooks.js';
 import { compileToolSchema, isSchemaIssue, toSchemaIssues } from './schema.js';
+import { linkSignals } from './signals.js';
 import { suggestIds } from './suggest.js';
 import { decidedBy } from './builtins/guards.js';
 import { renderGuidance, type GuidanceEntry } from './guidance.js';
@@ -80,20 +81,24 @@ export function createRunObject(parts: RunParts): Run {
     const args = validateArgs(descriptor, rawArgs);
     const callId = randomUUID();
     const call: ToolCall = Object.freeze({ callId, tool: descriptor, args, origin: options.origin ?? 'api' });
-    const signal = AbortSignal.any([controller.signal, ...(options.signal ? [options.signal] : [])]);
-    const ctx: CallContext = { run: info, signal, emit };
-    const outcome = await decideAndExecute(call, ctx, options);
-    if (hooks.afterToolCall.isUsed()) {
-      await hooks.afterToolCall.promise(call, outcome, ctx).catch((error: unknown) => {
-        diagnostics.push({
-          code: ErrorCode.TOOL_EXECUTION_FAILED,
-          level: 'warning',
-          message: `afterToolCall observer failed: ${error instanceof Error ? error.message : String(error)}`,
-          hook: 'afterToolCall',
+    const linked = linkSignals([controller.signal, options.signal]);
+    const ctx: CallContext = { run: info, signal: linked.signal, emit };
+    try {
+      const outcome = await decideAndExecute(call, ctx, options);
+      if (hooks.afterToolCall.isUsed()) {
+        await hooks.afterToolCall.promise(call, outcome, ctx).catch((error: unknown) => {
+          diagnostics.push({
+            code: ErrorCode.TOOL_EXECUTION_FAILED,
+            level: 'warning',
+            message: `afterToolCall observer failed: ${error instanceof Error ? error.message : String(error)}`,
+            hook: 'afterToolCall',
+          });
         });
-      });
+      }
+      return outcome;
+    } finally {
+      linked.release();
     }
-    return outcome;
   }
 
   async function decideAndExecute(call: ToolCall, ctx: CallContext, { timeoutMs, scope }: CallOptions): Promise<ToolCallOutcome> {

@@ -78,7 +78,7 @@ describe('forwarding through serve mcp', () => {
 
     const code = await session('code');
     const fromCode = await withProgress(code.client, 'tool_search_code', {
-      code: `const r = await openclaw.tools.call('mcp:conf:test_tool_with_progress', {}); return r.result.content[0].text;`,
+      code: `const r = await openclaw.tools.call('mcp:conf:test_tool_with_progress', {}); return r.content[0].text;`,
     });
     expect((fromCode.result.structuredContent as { value?: unknown }).value).toBe('progress token: received');
     expect(fromCode.progress.map((p) => p.progress)).toEqual([0, 50, 100]);

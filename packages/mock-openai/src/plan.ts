@@ -65,8 +65,8 @@ export function codeFor(script: Script): string {
   const target = JSON.stringify(script.target);
   return [
     'const api = typeof openclaw !== "undefined" ? openclaw.tools : tools;',
-    `const r = await api.search(${target});`,
-    `const hit = r.hits.find((h) => h.name === ${target}) ?? r.hits[0];`,
+    `const hits = await api.search(${target});`,
+    `const hit = hits.find((h) => h.name === ${target}) ?? hits[0];`,
     `if (!hit) return { error: "no hit for " + ${target} };`,
     `return await api.call(hit.id, ${JSON.stringify(script.args)});`,
   ].join('\n');

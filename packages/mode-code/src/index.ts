@@ -7,7 +7,6 @@ export { CODE_MODE_PLUGIN, DEFAULT_CODE_TIMEOUT_MS, DEFAULT_LIMITS } from './opt
 export type { CodeLimits, CodeModeOptions } from './options.js';
 export { CODE_TOOL_NAME, CODE_TOOL_DESCRIPTION, CODE_TOOL_INPUT_SCHEMA, CODE_MODE_SYSTEM } from './contract.js';
 export type { CodeResult, CodeError, CodeLog, CodeTelemetry, CodeCuts } from './result.js';
-export type { CallData } from './bridge.js';
 export { checkSandboxSupport } from './sandbox/support.js';
 export type { SandboxSupport } from './sandbox/support.js';
 export { permissionFlag, sandboxCommand } from './sandbox/node-flags.js';

@@ -1,5 +1,6 @@
 /** What one run of code returns: plain JSON data, for the model and for the CLI. */
 import type { ErrorCode } from '@tool-search/kernel';
+import type { CodeLocation } from './scan.js';
 import type { LogLevel, ThrownError } from './sandbox/protocol.js';
 
 export interface CodeLog {
@@ -30,6 +31,8 @@ export interface CodeError {
   readonly message: string;
   /** For `CODE_FAILED` / `CODE_INVALID`: what the code threw (name, message, and `code` of a bridge error). */
   readonly cause?: ThrownError;
+  /** For `CODE_INVALID`: where in the user's code (1-based line and column; the wrapper is not counted). */
+  readonly location?: CodeLocation;
 }
 
 export type CodeResult =

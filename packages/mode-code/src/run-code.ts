@@ -13,7 +13,7 @@ import type { SandboxPool } from './sandbox/pool.js';
 import { spawnSandbox, type ChildExit, type SandboxChild } from './sandbox/process.js';
 import type { ChildLimits, ChildMessage } from './sandbox/protocol.js';
 import { checkSandboxSupport } from './sandbox/support.js';
-import { findDynamicImport } from './scan.js';
+import { checkCode, type CodeLocation } from './scan.js';
 
 export interface RunCodeOptions extends Omit<CodeModeOptions, 'warmPool'> {
   /** Cancels the run: the child is killed and bridge calls in flight are aborted. */
@@ -35,15 +35,20 @@ export async function runCodeWith(
 ): Promise<CodeResult> {
   const started = performance.now();
   const telemetry = emptyTelemetry();
-  const refuse = (code: ErrorCode, message: string): CodeResult => {
+  const refuse = (code: ErrorCode, message: string, location?: CodeLocation): CodeResult => {
     telemetry.durationMs = Math.round(performance.now() - started);
-    return { ok: false, error: { code, message }, telemetry };
+    return { ok: false, error: { code, message, ...(location ? { location } : {}) }, telemetry };
   };
   if (typeof code !== 'string' || code.trim() === '') return refuse(ErrorCode.CODE_INVALID, 'code must be a non-empty string (the body of an async function)');
   if (Buffer.byteLength(code, 'utf8') > options.limits.maxCodeBytes) {
     return refuse(ErrorCode.CODE_INVALID, `code is larger than ${options.limits.maxCodeBytes} bytes; split the work into several runs`);
   }
-  if (findDynamicImport(code) !== -1) return refuse(ErrorCode.CODE_INVALID, 'import() is not available in tool_search_code; use openclaw.tools.search/describe/call');
+  const checked = checkCode(code);
+  if (!checked.ok) {
+    const at = checked.location ? ` (line ${checked.location.line}, column ${checked.location.column})` : '';
+    const message = checked.reason === 'syntax' ? `the code does not compile: SyntaxError: ${checked.message}${at}` : `${checked.message}${at}`;
+    return refuse(ErrorCode.CODE_INVALID, message, checked.location);
+  }
   const support = await checkSandboxSupport();
   if (!support.ok) return refuse(ErrorCode.SANDBOX_UNAVAILABLE, support.reason);
   const signal = callerSignal ? AbortSignal.any([callerSignal, run.signal]) : run.signal;

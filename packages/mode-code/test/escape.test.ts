@@ -245,7 +245,7 @@ describe('data crossing the bridge', () => {
       `Object.prototype.polluted = 'yes'; Array.prototype.polluted = 'yes';
        const args = JSON.parse('{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}, "q": "p"}');
        const r = await openclaw.tools.call('weather_forecast_city', args);
-       return r.result.content[0].text;`,
+       return r.content[0].text;`,
     );
     expect(result.ok).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -257,7 +257,7 @@ describe('data crossing the bridge', () => {
       `const args = new Proxy({}, { ownKeys: () => ['q'], getOwnPropertyDescriptor: () => ({ value: 1, enumerable: true, configurable: true }),
          get: (_t, key) => key === 'toJSON' ? undefined : typeof process + '/' + typeof require });
        const r = await openclaw.tools.call('weather_forecast_city', args);
-       return r.result.content[0].text;`,
+       return r.content[0].text;`,
     );
     expect(result).toMatchObject({ ok: true, value: 'FAKE_TOOL_OK weather_forecast_city {"q":"undefined/undefined"}' });
   });
@@ -266,7 +266,7 @@ describe('data crossing the bridge', () => {
     const result = await attempt(
       `let reads = 0;
        const r = await openclaw.tools.call('weather_forecast_city', { get q() { reads += 1; return 'read' + reads; } });
-       return { reads, text: r.result.content[0].text };`,
+       return { reads, text: r.content[0].text };`,
     );
     expect(result).toMatchObject({ ok: true, value: { reads: 1, text: 'FAKE_TOOL_OK weather_forecast_city {"q":"read1"}' } });
   });
@@ -375,7 +375,7 @@ describe('policy through the bridge', () => {
   });
 
   it('cannot find a denied tool by search', async () => {
-    const result = await attempt(`const r = await openclaw.tools.search('send email message', { limit: 50 }); return r.hits.map((h) => h.name);`);
+    const result = await attempt(`const r = await openclaw.tools.search('send email message', { limit: 50 }); return r.map((h) => h.name);`);
     expect(result.ok).toBe(true);
     expect(valueOf(result)).not.toContain('send_email_message');
   });
@@ -385,9 +385,9 @@ describe('policy through the bridge', () => {
     expect(result).toMatchObject({ ok: true, value: 'UNKNOWN_TOOL' });
   });
 
-  it('a blocked call comes back as data', async () => {
-    const result = await attempt(`return await openclaw.tools.call('order_pizza_delivery', {});`);
-    expect(result).toMatchObject({ ok: true, value: { status: 'blocked' } });
+  it('a blocked call does not run and rejects with TOOL_CALL_BLOCKED', async () => {
+    const result = await attempt(`try { await openclaw.tools.call('order_pizza_delivery', {}); return 'called'; } catch (e) { return e.code; }`);
+    expect(result).toMatchObject({ ok: true, value: 'TOOL_CALL_BLOCKED' });
   });
 
   it('cannot call tool_search_code from code', async () => {

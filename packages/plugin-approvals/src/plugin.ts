@@ -22,17 +22,20 @@ export const PLUGIN_NAME = '@tool-search/plugin-approvals';
 export interface ApprovalsPluginOptions {
   /** The `tools.approvals` block. */
   readonly config?: ApprovalsConfig;
-  /** Asked once per call that needs approval; `ApprovalQueue#approve` hands requests to another process. */
-  readonly approve: Approver;
+  /**
+   * Asked once per call that needs approval; `ApprovalQueue#approve` hands requests to another process. `null`: no
+   * approver is configured, so those calls are denied without asking (and the denial says so).
+   */
+  readonly approve: Approver | null;
   /** Called with every decision (allowed or denied, and how), for audit logs and telemetry. */
   readonly onDecision?: (record: ApprovalRecord) => void;
 }
 
-/** Throws `CONFIG_INVALID` for a bad `config`, `OPTIONS_INVALID` without an approver. */
+/** Throws `CONFIG_INVALID` for a bad `config`, `OPTIONS_INVALID` when `approve` is neither a function nor `null`. */
 export function approvalsPlugin(options: ApprovalsPluginOptions): KernelPlugin {
   const config = resolveApprovalsConfig(options.config);
-  if (typeof options?.approve !== 'function') {
-    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, 'approvalsPlugin needs an `approve(request)` function (for example `new ApprovalQueue().approve`)', { plugin: PLUGIN_NAME });
+  if (typeof options?.approve !== 'function' && options?.approve !== null) {
+    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, 'approvalsPlugin needs an `approve(request)` function (for example `new ApprovalQueue().approve`), or `null` for none', { plugin: PLUGIN_NAME });
   }
   const { approve, onDecision } = options;
 
@@ -55,7 +58,7 @@ export function approvalsPlugin(options: ApprovalsPluginOptions): KernelPlugin {
           ...(agentId !== undefined ? { agentId } : {}),
           reason,
         };
-        const record = await ask(approve, request, config.timeoutMs, ctx.signal);
+        const record: ApprovalRecord = approve ? await ask(approve, request, config.timeoutMs, ctx.signal) : { request, decision: 'deny', by: 'unconfigured' };
         logger[record.decision === 'allow' ? 'info' : 'warn'](`${call.tool.id}: ${record.decision} (${record.by})`, { callId: call.callId, reason, ...(record.message ? { message: record.message } : {}) });
         ctx.emit({ type: 'approval', record });
         try {
@@ -71,7 +74,7 @@ export function approvalsPlugin(options: ApprovalsPluginOptions): KernelPlugin {
 }
 
 function denial(name: string, reason: string, record: ApprovalRecord): string {
-  const why = record.by === 'answer' ? 'the approver denied it' : (record.message ?? 'it was not approved');
+  const why = record.by === 'answer' ? 'the approver denied it' : record.by === 'unconfigured' ? 'no approver is configured' : (record.message ?? 'it was not approved');
   return (
     `Blocked by approval: ${name} needs approval (${reason}) and ${why}. ` +
     'The tool did not run. Do not retry it or reach it through another tool; tell the user it needs their approval.'

@@ -6,11 +6,14 @@
  * past its deadline.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode as McpErrorCode, ListToolsResultSchema, McpError, ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode as McpErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError, type Logger, type ToolResult } from '@tool-search/kernel';
 import type { DownstreamHub } from './downstream.js';
 import { CallForwarding, type McpCallForwarding } from './forwarding.js';
+import { ListError, listTools, type ListLimits, type ToolListing } from './list-tools.js';
 import type { McpServerConfig } from './options.js';
+import { stderrNote } from './stderr-note.js';
+import { MESSAGE_TOO_LARGE } from './stdio-transport.js';
 import { openClient, type OpenedClient, type TransportKind } from './transport.js';
 
 export type McpServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed';
@@ -33,6 +36,8 @@ export interface McpServerStatus {
 export interface ConnectionSettings {
   readonly connectTimeoutMs: number;
   readonly callTimeoutMs: number;
+  readonly shutdownGraceMs: number;
+  readonly limits: ListLimits;
   readonly logger: Logger;
   readonly onToolsChanged?: (server: string) => void;
   /** Capabilities to declare and where downstream events go (resources, prompts, logs). */
@@ -47,12 +52,14 @@ export class ServerConnection {
   private transport: TransportKind | undefined;
   private pid: number | undefined;
   private readonly pids = new Set<number>();
-  private tools: readonly Tool[] | undefined;
-  private listing: Promise<readonly Tool[]> | undefined;
+  private tools: ToolListing | undefined;
+  private listing: Promise<ToolListing> | undefined;
   private stderr = '';
   private lastError: McpServerStatus['lastError'];
   private readonly closing = new Set<Promise<void>>();
   private readonly forwarding: CallForwarding;
+  /** Aborts a connect or listing in flight when the plugin shuts down. */
+  private readonly shutdown = new AbortController();
 
   constructor(
     readonly name: string,
@@ -71,8 +78,8 @@ export class ServerConnection {
     return this.config.timeoutMs ?? this.settings.callTimeoutMs;
   }
 
-  /** The server's tools: from the cache, or connect (if needed) and list, within `connectTimeoutMs`. */
-  listTools(): Promise<readonly Tool[]> {
+  /** The server's tools (and the ones it listed that were dropped): from the cache, or connect (if needed) and list, within `connectTimeoutMs`. */
+  listTools(): Promise<ToolListing> {
     if (this.state === 'closed') return Promise.reject(this.unavailable('the plugin was shut down'));
     if (this.tools) return Promise.resolve(this.tools);
     // Runs created at the same time share one connection attempt.
@@ -113,7 +120,7 @@ export class ServerConnection {
       pids: [...this.pids],
       ...(this.transport ? { transport: this.transport } : {}),
       ...(this.pid !== undefined && this.state === 'connected' ? { pid: this.pid } : {}),
-      ...(this.tools ? { toolCount: this.tools.length } : {}),
+      ...(this.tools ? { toolCount: this.tools.tools.length } : {}),
       ...(this.lastError ? { lastError: this.lastError } : {}),
     };
   }
@@ -121,18 +128,20 @@ export class ServerConnection {
   /** Ends the server (child process or HTTP session) and waits for every earlier teardown. */
   async close(): Promise<void> {
     this.state = 'closed';
-    // A listing in flight ends within its deadline; it sees `closed` and hands its client to `closing`.
+    // A listing in flight ends now; it sees `closed` and hands its client to `closing`.
+    this.shutdown.abort(this.unavailable('the plugin was shut down'));
     await this.listing?.catch(() => {});
     this.teardown();
     while (this.closing.size) await Promise.all([...this.closing]);
   }
 
-  private async connectAndList(): Promise<readonly Tool[]> {
-    const deadline = AbortSignal.timeout(this.settings.connectTimeoutMs);
+  private async connectAndList(): Promise<ToolListing> {
+    const timeout = AbortSignal.timeout(this.settings.connectTimeoutMs);
+    const deadline = AbortSignal.any([timeout, this.shutdown.signal]);
     try {
       return await withDeadline(this.connectAndListUnbounded(deadline), deadline);
     } catch (error) {
-      const failure = this.failure(error, deadline.aborted);
+      const failure = this.shutdown.signal.aborted ? (this.shutdown.signal.reason as ToolSearchError) : this.failure(error, timeout.aborted);
       this.lastError = { code: failure.code, reason: failure.details?.reason as McpFailureReason, message: failure.message };
       if (this.state !== 'closed') this.state = 'failed';
       this.teardown();
@@ -140,27 +149,13 @@ export class ServerConnection {
     }
   }
 
-  private async connectAndListUnbounded(signal: AbortSignal): Promise<readonly Tool[]> {
+  private async connectAndListUnbounded(signal: AbortSignal): Promise<ToolListing> {
     if (!this.opened) await this.connect(signal);
     const client = this.opened?.client;
     if (!client) throw new Error('connection closed while connecting');
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    const seen = new Set<string>();
-    do {
-      // `client.request` rather than `client.listTools`: the latter compiles every output schema and
-      // one bad schema would fail the whole server; the kernel drops just that tool instead.
-      const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListToolsResultSchema, {
-        signal,
-        timeout: this.settings.connectTimeoutMs,
-      });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-      if (cursor !== undefined && seen.has(cursor)) throw new ListError(`tools/list repeated the cursor ${JSON.stringify(cursor)}`);
-      if (cursor !== undefined) seen.add(cursor);
-    } while (cursor !== undefined);
-    if (this.opened?.client === client) this.tools = Object.freeze(tools);
-    return tools;
+    const listing = await listTools(client, this.settings.limits, { signal, timeout: this.settings.connectTimeoutMs });
+    if (this.opened?.client === client) this.tools = Object.freeze(listing);
+    return listing;
   }
 
   private async connect(signal: AbortSignal): Promise<void> {
@@ -171,6 +166,7 @@ export class ServerConnection {
       signal,
       timeoutMs: this.settings.connectTimeoutMs,
       capabilities,
+      shutdownGraceMs: this.settings.shutdownGraceMs,
       prepare: (client) => {
         this.forwarding.install(client, capabilities);
         // Invalidate synchronously: the notification arrives before the answer of the call that caused it.
@@ -242,6 +238,13 @@ export class ServerConnection {
       if (ToolSearchError.isInstance(reason)) return reason;
       return new ToolSearchError(ErrorCode.TOOL_CALL_ABORTED, `The call to MCP server "${this.name}" was cancelled`, { cause: error, details });
     }
+    const data = error instanceof McpError ? (error.data as { reason?: unknown; size?: unknown; limit?: unknown } | undefined) : undefined;
+    if (data?.reason === MESSAGE_TOO_LARGE) {
+      return new ToolSearchError(ErrorCode.MCP_RESULT_TOO_LARGE, `MCP server "${this.name}" answered with ${data.size} bytes, over the ${data.limit}-byte message limit; the result was dropped`, {
+        cause: error,
+        details: { ...details, size: data.size, limit: data.limit },
+      });
+    }
     if (error instanceof McpError && error.code === McpErrorCode.RequestTimeout) {
       return new ToolSearchError(ErrorCode.TOOL_TIMEOUT, `MCP server "${this.name}" did not answer within ${timeout} ms`, { cause: error, details });
     }
@@ -260,12 +263,9 @@ export class ServerConnection {
   }
 
   private stderrNote(): string {
-    const tail = this.stderr.trim().split('\n').slice(-3).join(' | ');
-    return tail ? ` (stderr: ${tail.slice(-300)})` : '';
+    return stderrNote(this.stderr, this.config);
   }
 }
-
-class ListError extends Error {}
 
 function failureReason(error: unknown, timedOut: boolean): McpFailureReason {
   if (timedOut) return 'timeout';

@@ -3,7 +3,7 @@
  * package reuses `mcpServersSchema` for `mcp.servers` in tool-search.json, so
  * the type, the schema and the README table stay one thing.
  */
-import { compileToolSchema, ConfigError, ErrorCode, toSchemaIssues } from '@tool-search/kernel';
+import { compileToolSchema, ConfigError, editDistance, ErrorCode, toSchemaIssues } from '@tool-search/kernel';
 
 /** A server started as a child process, spoken to over stdin/stdout. */
 export interface McpStdioServerConfig {
@@ -33,12 +33,21 @@ export interface McpPluginOptions {
   readonly connectTimeoutMs?: number;
   /** Request timeout of a tool call. Default 60000 ms. */
   readonly callTimeoutMs?: number;
+  /** Tools kept per server; a longer listing is cut there with an `MCP_LIST_TRUNCATED` warning. Default 10000. */
+  readonly maxToolsPerServer?: number;
+  /** `tools/list` pages followed per listing; more is cut with an `MCP_LIST_TRUNCATED` warning. Default 100. */
+  readonly maxListPages?: number;
+  /** How long a stdio server's process group gets after stdin closes, and again after SIGTERM, before SIGKILL. Default 2000 ms. */
+  readonly shutdownGraceMs?: number;
   /** Called when a server announces `notifications/tools/list_changed` (or its connection closes): the next run will list again. */
   readonly onToolsChanged?: (server: string) => void;
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 8_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+export const DEFAULT_MAX_TOOLS_PER_SERVER = 10_000;
+export const DEFAULT_MAX_LIST_PAGES = 100;
+export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
 
 /** Server names become tool owners and id segments, so no `:` and no whitespace. */
 export const SERVER_NAME_PATTERN = '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$';
@@ -46,25 +55,27 @@ export const SERVER_NAME_PATTERN = '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$';
 const stringMap = { type: 'object', additionalProperties: { type: 'string' } } as const;
 const timeout = { type: 'integer', minimum: 1 } as const;
 
-/** JSON Schema of one server entry (`mcp.servers.<name>`). */
+const stdioProperties = {
+  command: { type: 'string', minLength: 1 },
+  args: { type: 'array', items: { type: 'string' } },
+  env: stringMap,
+  cwd: { type: 'string', minLength: 1 },
+  timeoutMs: timeout,
+} as const;
+const httpProperties = { url: { type: 'string', pattern: '^https?://' }, headers: stringMap, timeoutMs: timeout } as const;
+
+/**
+ * JSON Schema of one server entry (`mcp.servers.<name>`): `url` makes it HTTP, `command` stdio; with neither,
+ * every key of both is known, so a typo (`comand`) is reported as unknown (with a suggestion) and `command` is asked for.
+ */
 export const mcpServerConfigSchema = {
   type: 'object',
   if: { required: ['url'] },
-  then: {
-    required: ['url'],
-    additionalProperties: false,
-    properties: { url: { type: 'string', pattern: '^https?://' }, headers: stringMap, timeoutMs: timeout },
-  },
+  then: { required: ['url'], additionalProperties: false, properties: httpProperties },
   else: {
-    required: ['command'],
-    additionalProperties: false,
-    properties: {
-      command: { type: 'string', minLength: 1 },
-      args: { type: 'array', items: { type: 'string' } },
-      env: stringMap,
-      cwd: { type: 'string', minLength: 1 },
-      timeoutMs: timeout,
-    },
+    if: { required: ['command'] },
+    then: { required: ['command'], additionalProperties: false, properties: stdioProperties },
+    else: { required: ['command'], additionalProperties: false, properties: { ...stdioProperties, ...httpProperties } },
   },
 } as const;
 
@@ -80,23 +91,48 @@ export const mcpPluginOptionsSchema = {
   type: 'object',
   required: ['servers'],
   additionalProperties: false,
-  properties: { servers: mcpServersSchema, connectTimeoutMs: timeout, callTimeoutMs: timeout },
+  properties: {
+    servers: mcpServersSchema,
+    connectTimeoutMs: timeout,
+    callTimeoutMs: timeout,
+    maxToolsPerServer: { type: 'integer', minimum: 1 },
+    maxListPages: { type: 'integer', minimum: 1 },
+    shutdownGraceMs: { type: 'integer', minimum: 0 },
+  },
 } as const;
 
-/** Checks options against the schema; throws a `ConfigError` (`OPTIONS_INVALID`) naming the path and rule. */
+/** Checks options against the schema; throws a `ConfigError` (`OPTIONS_INVALID`) naming the path (a JSON pointer, as config errors) and rule. */
 export function parseMcpOptions(options: unknown): McpPluginOptions {
   const validate = compileToolSchema(mcpPluginOptionsSchema);
   if (typeof validate !== 'function') throw new Error(`plugin-mcp options schema does not compile: ${validate.message}`);
   if (validate(options)) return options as McpPluginOptions;
-  // `if/then/else` reports the branch error and then a generic "must match then schema": keep the specific one.
-  const issues = toSchemaIssues(validate.errors).filter((issue) => issue.rule !== 'if');
+  // `if/then/else` and `propertyNames` repeat the specific error of their branch or key: keep that one.
+  const errors = (validate.errors ?? []).filter((error) => error.keyword !== 'if' && error.keyword !== 'propertyNames');
+  const issues = errors.map(describeIssue);
   const first = issues[0] ?? { path: '/', rule: 'schema', message: 'invalid options' };
-  const path = first.path.split('/').filter(Boolean).join('.') || '(root)';
-  throw new ConfigError(path, first.rule, `@tool-search/plugin-mcp options are invalid at ${path}: ${first.message}`, {
+  throw new ConfigError(first.path, first.rule, `@tool-search/plugin-mcp options are invalid at ${first.path}: ${first.message}`, {
     code: ErrorCode.OPTIONS_INVALID,
     plugin: '@tool-search/plugin-mcp',
     details: { issues },
   });
+}
+
+const SERVER_KEYS = Object.keys({ ...stdioProperties, ...httpProperties });
+
+type SchemaError = NonNullable<Extract<ReturnType<typeof compileToolSchema>, { errors?: unknown }>['errors']>[number];
+
+function describeIssue(error: SchemaError): { path: string; rule: string; message: string } {
+  const [issue] = toSchemaIssues([error]);
+  if (error.propertyName !== undefined) {
+    return { path: `${error.instancePath}/${error.propertyName}`, rule: 'propertyNames', message: `server name "${error.propertyName}" must match ${SERVER_NAME_PATTERN}` };
+  }
+  if (error.keyword === 'additionalProperties') {
+    const key = String(error.params.additionalProperty);
+    const known = error.instancePath ? SERVER_KEYS : Object.keys(mcpPluginOptionsSchema.properties);
+    const suggestion = known.find((candidate) => editDistance(key.toLowerCase(), candidate.toLowerCase()) <= 2);
+    return { path: issue!.path, rule: 'additionalProperties', message: `unknown key "${key}"${suggestion ? `; did you mean "${suggestion}"?` : ''}` };
+  }
+  return issue!;
 }
 
 export function isHttpConfig(config: McpServerConfig): config is McpHttpServerConfig {

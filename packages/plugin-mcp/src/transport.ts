@@ -5,10 +5,10 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { isHttpConfig, type McpServerConfig } from './options.js';
+import { GroupStdioTransport } from './stdio-transport.js';
 
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
 
@@ -17,7 +17,7 @@ export interface OpenedClient {
   readonly kind: TransportKind;
   /** The child process id (stdio only). */
   readonly pid: number | null;
-  /** Ends the session: stdin close then SIGTERM/SIGKILL for a child (SDK), DELETE of the HTTP session. */
+  /** Ends the session: stdin close then SIGTERM/SIGKILL to the child's process group, DELETE of the HTTP session. */
   close(): Promise<void>;
 }
 
@@ -26,6 +26,8 @@ export interface OpenOptions {
   readonly timeoutMs: number;
   /** What the client declares (sampling, elicitation when a front end forwards them). */
   readonly capabilities?: ClientCapabilities;
+  /** Grace period of a stdio server's process group after stdin closes and after SIGTERM. */
+  readonly shutdownGraceMs: number;
   /** Called before connecting, so handlers see every message (list_changed, close). */
   readonly prepare: (client: Client) => void;
   /** Receives the server's stderr (stdio only). */
@@ -42,19 +44,20 @@ const CLIENT_INFO = { name: 'tool-search', version: '0.1.0' } as const;
 
 export async function openClient(config: McpServerConfig, options: OpenOptions): Promise<OpenedClient> {
   if (!isHttpConfig(config)) {
-    const transport = new StdioClientTransport({
+    const transport = new GroupStdioTransport({
       command: config.command,
-      ...(config.args ? { args: [...config.args] } : {}),
-      ...(config.env ? { env: { ...config.env } } : {}),
+      ...(config.args ? { args: config.args } : {}),
+      ...(config.env ? { env: config.env } : {}),
       ...(config.cwd ? { cwd: config.cwd } : {}),
-      stderr: 'pipe',
+      graceMs: options.shutdownGraceMs,
+      onStderr: options.onStderr,
     });
-    transport.stderr?.on('data', (chunk: Buffer | string) => options.onStderr(String(chunk)));
     const reportPid = () => {
       if (transport.pid !== null) options.onPid(transport.pid);
     };
     const client = await connect(transport, options, reportPid);
     reportPid();
+    // `client.close()` closes the transport, which resolves once the whole process group is gone.
     return { client, kind: 'stdio', pid: transport.pid, close: () => client.close() };
   }
   const url = new URL(config.url);
@@ -83,7 +86,7 @@ async function closeHttpSession(client: Client, transport: StreamableHTTPClientT
   await client.close();
 }
 
-type AnyTransport = StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport;
+type AnyTransport = GroupStdioTransport | StreamableHTTPClientTransport | SSEClientTransport;
 
 /**
  * Connects, failing fast on the first transport error before initialization

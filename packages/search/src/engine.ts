@@ -29,6 +29,10 @@ export interface Engine {
   /** Number of documents containing term `id`. */
   df(id: number): number;
   idf(id: number): number;
+  /** Whether some document containing term `id` passes `keep` (stops at the first one). */
+  some(id: number, keep: (doc: number) => boolean): boolean;
+  /** Whether document `doc` contains term `id` in a scored field (binary search in its posting list). */
+  has(id: number, doc: number): boolean;
   /**
    * Scores the query term ids (each with a query-side weight) into `scores`
    * (length `docCount`, all zero on entry), writes the touched doc indices to
@@ -54,6 +58,25 @@ export function buildEngine(docs: readonly PackedDoc[], termCount: number, optio
     docCount: n,
     df,
     idf,
+    some(id, keep) {
+      if (df(id) === 0) return false;
+      for (let i = offsets[id]!, end = offsets[id + 1]!; i < end; i++) if (keep(postDocs[i]!)) return true;
+      return false;
+    },
+    has(id, doc) {
+      if (df(id) === 0) return false;
+      // Postings are written in document order, so each list is sorted.
+      let lo = offsets[id]!;
+      let hi = offsets[id + 1]! - 1;
+      while (lo <= hi) {
+        const mid = (lo + hi) >>> 1;
+        const at = postDocs[mid]!;
+        if (at === doc) return true;
+        if (at < doc) lo = mid + 1;
+        else hi = mid - 1;
+      }
+      return false;
+    },
     score(query, scores, hit) {
       let count = 0;
       for (const [id, weight] of query) {

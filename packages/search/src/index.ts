@@ -1,6 +1,8 @@
 // The public surface of @tool-search/search: named exports only.
 export { createToolIndex, describeTool } from './tool-index.js';
-export { indexForRun } from './index-for-run.js';
+export { indexBuildCount, indexForRun, type IndexedRun } from './index-for-run.js';
+export { missReasons, unavailableSources } from './miss-reasons.js';
+export { sanitizeUntrustedText, stripUntrustedTokens } from './untrusted-text.js';
 export type {
   BatchSearchResult,
   SearchHit,
@@ -9,7 +11,8 @@ export type {
   ToolDescription,
   ToolIndex,
   ToolIndexOptions,
+  UnavailableSource,
 } from './types.js';
 // Evaluation on the shared retrieval data, reused by `tool-search eval` and `npm run bench`.
-export { createPlainBm25, evaluate, formatTable, loadSnapshot, SNAPSHOT_FILES } from './eval/index.js';
-export type { EvalQuery, Evaluation, Metrics, QueryOutcome, Retriever, Snapshot, SnapshotName } from './eval/index.js';
+export { createPlainBm25, evaluate, formatTable, isHeldOut, loadSnapshot, SNAPSHOT_FILES, splitDev } from './eval/index.js';
+export type { DevSplit, EvalQuery, Evaluation, Metrics, QueryOutcome, Retriever, Snapshot, SnapshotName } from './eval/index.js';

@@ -1,21 +1,37 @@
 /**
  * Ranking policy on top of the BM25F engine: field weights, query expansion
- * with synonyms, a lift for tools of a server whose tools as a whole match the
+ * with synonyms and with the words implied by shapes (paths, URLs), a lift for tools of a server whose tools as a whole match the
  * query, intent alignment (read vs write verbs), and the exact-match tier.
  * Ordering is total: tier, score, then id. Weights were tuned on the
  * mcp-catalog queries and checked on held-out sets (README).
  */
-import type { ToolDescriptor } from '@tool-search/kernel';
+import { suggestIds, type ToolDescriptor } from '@tool-search/kernel';
 import { addField, addMergedBag, beginDoc, endDoc, type PackedDoc } from './bag.js';
 import { buildEngine, type FieldSpec } from './engine.js';
 import { currentVocabulary, docTerms, TOOL_FIELDS } from './doc-terms.js';
 import { queryIntent, type Intent } from './intent.js';
 import { expand } from './synonyms.js';
-import { terms, words } from './tokenize.js';
+import { entityWords } from './entities.js';
+import { termOf, terms, words } from './tokenize.js';
+
+/** `visible[doc] === 1` for the docs a run may see (policy as a query-time filter); absent: all. */
+export type Visibility = Uint8Array | undefined;
+
+export interface Ranked {
+  /** Doc indices, best first, at most `k`. */
+  readonly docs: readonly number[];
+  /** Per doc: it matched the query poorly (little of the query's weight, or only through a fallback). */
+  readonly weak: readonly boolean[];
+}
 
 export interface Ranker {
   /** Doc indices, best first, at most `k`. Empty for an empty or stopword-only query. */
-  rank(query: string, k: number): number[];
+  rank(query: string, k: number, visible?: Visibility): number[];
+  /**
+   * `rank` that never comes back empty while a visible doc exists and the query has a word: when nothing
+   * matches, the closest partial matches (word prefixes, then edit distance over names), all marked weak.
+   */
+  match(query: string, k: number, visible?: Visibility): Ranked;
 }
 
 export interface RankingConfig {
@@ -23,10 +39,18 @@ export interface RankingConfig {
   readonly fields: Readonly<Record<'name' | 'title' | 'owner' | 'description' | 'params', FieldSpec>>;
   /** Query weight of a synonym relative to a word the user typed. */
   readonly synonymWeight: number;
+  /** Query weight of a word implied by a shape in the query (a path means "file", entities.ts). */
+  readonly entityWeight: number;
   /** Synonyms found in more than this share of tools are skipped: they add cost, not signal. */
   readonly synonymMaxDf: number;
   /** Score multiplier for a tool whose intent matches the query's, and for one that contradicts it. */
   readonly intent: { readonly match: number; readonly conflict: number };
+  /**
+   * A hit is weak when the typed words it holds carry less idf than `share` of the query's (catalog-known) words,
+   * or than `cap` (about two rare words) for a long request. Measured on the dev set: 11 of 200 queries come back
+   * weak, 2 of them with a right tool in the top 5, against 158 of the other 189.
+   */
+  readonly weak: { readonly share: number; readonly cap: number };
   /** How much a matching server (all its tools' text as one document) lifts its tools. */
   readonly server: number;
   readonly serverFields: Readonly<Record<'owner' | 'names' | 'leads', FieldSpec>>;
@@ -42,6 +66,8 @@ export const RANKING: RankingConfig = {
     params: { weight: 0.4, b: 0.5 },
   },
   synonymWeight: 0.3,
+  entityWeight: 1,
+  weak: { share: 0.3, cap: 8 },
   synonymMaxDf: 0.2,
   intent: { match: 1.2, conflict: 0.9 },
   server: 1,
@@ -96,27 +122,78 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
   owners.clear();
   const maxDf = Math.max(1, config.synonymMaxDf * tools.length);
 
-  return {
-    rank(query, k) {
-      const found = exact.get(query.trim().toLowerCase());
-      const first = found === undefined ? [] : typeof found === 'number' ? [found] : [...found].sort(byId);
+  const rank = (query: string, k: number, visible: Visibility, weights = queryWeights(query.toLowerCase(), query)): number[] => {
+    const found = exact.get(query.trim().toLowerCase());
+    const first = (found === undefined ? [] : typeof found === 'number' ? [found] : [...found].sort(byId)).filter((doc) => !visible || visible[doc] === 1);
+    if (weights.size === 0 || k <= 0) return first.slice(0, Math.max(k, 0));
+    const touched = touchedDocs.subarray(0, engine.score(weights, scores, touchedDocs));
+    try {
       // Lowercased first: a brand typed "GitHub" stays one word instead of also matching "git".
+      adjust(touched, weights, query.toLowerCase());
+      return [...first, ...topK(touched, scores, k, byId, new Set(first), visible)].slice(0, k);
+    } finally {
+      // The accumulator is shared across queries: leave it all zero.
+      for (const doc of touched) scores[doc] = 0;
+    }
+  };
+
+  return {
+    rank: (query, k, visible) => rank(query, k, visible),
+    match(query, k, visible) {
       const lowered = query.toLowerCase();
-      const weights = queryWeights(lowered);
-      if (weights.size === 0 || k <= 0) return first.slice(0, Math.max(k, 0));
-      const touched = touchedDocs.subarray(0, engine.score(weights, scores, touchedDocs));
-      try {
-        adjust(touched, weights, lowered);
-        return [...first, ...topK(touched, scores, k, byId, new Set(first))].slice(0, k);
-      } finally {
-        // The accumulator is shared across queries: leave it all zero.
-        for (const doc of touched) scores[doc] = 0;
-      }
+      const weights = queryWeights(lowered, query);
+      const docs = rank(query, k, visible, weights);
+      if (docs.length > 0) return { docs, weak: docs.map((doc) => isWeak(doc, lowered, visible)) };
+      if (k <= 0 || terms(lowered).length === 0) return { docs, weak: [] };
+      const partial = rank(query, k, visible, prefixWeights(lowered));
+      const closest = partial.length > 0 ? partial : closestByName(query, k, visible);
+      return { docs: closest, weak: closest.map(() => true) };
     },
   };
 
-  /** Term id -> query weight: typed terms 1 (repeats add up), synonyms `synonymWeight` unless too common. */
-  function queryWeights(lowered: string): Map<number, number> {
+  /**
+   * Weak = the doc holds too little of the idf mass of the words the user typed (`RankingConfig.weak`; an exact
+   * name match is never weak). Requests carry words no tool has (names, places): only words the visible catalog
+   * knows count.
+   */
+  function isWeak(doc: number, lowered: string, visible: Visibility): boolean {
+    if (exact.has(lowered.trim())) return false;
+    let total = 0;
+    let covered = 0;
+    for (const term of new Set(terms(lowered))) {
+      const id = vocab.idOf(term);
+      if (id === undefined || engine.df(id) === 0) continue;
+      // A word only hidden tools have counts as unknown: whether a hit is weak must not depend on them.
+      if (visible && !engine.some(id, (other) => visible[other] === 1)) continue;
+      const idf = engine.idf(id);
+      total += idf;
+      if (engine.has(id, doc)) covered += idf;
+    }
+    return total === 0 || covered < Math.min(config.weak.share * total, config.weak.cap);
+  }
+
+  /** Catalog terms that share a prefix with a query word ("rain" → "rainfall"), for the weak fallback. */
+  function prefixWeights(lowered: string): Map<number, number> {
+    const prefixes = [...new Set(terms(lowered))].filter((term) => term.length >= PREFIX).map((term) => term.slice(0, PREFIX));
+    const weights = new Map<number, number>();
+    if (prefixes.length === 0) return weights;
+    for (let id = 0; id < vocab.size; id++) {
+      if (engine.df(id) === 0) continue;
+      const term = vocab.term(id);
+      if (prefixes.some((prefix) => term.startsWith(prefix))) weights.set(id, 1);
+    }
+    return weights;
+  }
+
+  /** Last resort: edit distance between the query and the visible tools' names and ids. */
+  function closestByName(query: string, k: number, visible: Visibility): number[] {
+    const candidates = visible ? tools.filter((_, doc) => visible[doc] === 1) : tools;
+    const docOf = new Map(tools.map((tool, doc) => [tool.id, doc]));
+    return suggestIds(query.slice(0, 100), candidates, k).map((id) => docOf.get(id)!);
+  }
+
+  /** Term id -> query weight: typed terms 1 (repeats add up), synonyms `synonymWeight` unless too common, shape words `entityWeight`. */
+  function queryWeights(lowered: string, raw: string): Map<number, number> {
     const weights = new Map<number, number>();
     const queryTerms = terms(lowered);
     for (const term of queryTerms) {
@@ -126,6 +203,11 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
     for (const [term, weight] of expand(queryTerms)) {
       const id = vocab.idOf(term);
       if (id !== undefined && !weights.has(id) && engine.df(id) <= maxDf) weights.set(id, weight * config.synonymWeight);
+    }
+    for (const word of entityWords(raw)) {
+      const term = termOf(word);
+      const id = term === undefined ? undefined : vocab.idOf(term);
+      if (id !== undefined) weights.set(id, (weights.get(id) ?? 0) + config.entityWeight);
     }
     return weights;
   }
@@ -149,6 +231,8 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
 }
 
 const NO_FIELD: FieldSpec = { weight: 0, b: 0 };
+/** Prefix length of the weak fallback's word match (stems shorter than this are not widened). */
+const PREFIX = 4;
 const NAME = TOOL_FIELDS.indexOf('name');
 const OWNER = TOOL_FIELDS.indexOf('owner');
 const LEAD = TOOL_FIELDS.indexOf('lead');
@@ -163,11 +247,11 @@ function serverDoc(tools: readonly PackedDoc[]): PackedDoc {
 }
 
 /** The best `k` of `docs` by score then id, without sorting all of them. */
-function topK(docs: Int32Array, scores: Float64Array, k: number, byId: (a: number, b: number) => number, skip: ReadonlySet<number>): number[] {
+function topK(docs: Int32Array, scores: Float64Array, k: number, byId: (a: number, b: number) => number, skip: ReadonlySet<number>, visible: Visibility): number[] {
   const better = (a: number, b: number): boolean => scores[a]! > scores[b]! || (scores[a] === scores[b] && byId(a, b) < 0);
   const best: number[] = [];
   for (const doc of docs) {
-    if (scores[doc]! <= 0 || skip.has(doc)) continue;
+    if (scores[doc]! <= 0 || skip.has(doc) || (visible && visible[doc] !== 1)) continue;
     if (best.length === k && !better(doc, best[k - 1]!)) continue;
     let i = best.length === k ? k - 1 : best.length;
     while (i > 0 && better(doc, best[i - 1]!)) {

@@ -5,9 +5,10 @@
  * given (the run's effective catalog).
  */
 import { suggestIds, type ToolDescriptor } from '@tool-search/kernel';
-import { createRanker, type Ranker } from './ranker.js';
+import { missReasons } from './miss-reasons.js';
+import { createRanker, type Ranker, type Visibility } from './ranker.js';
 import { sanitize, signature, summarize } from './signature.js';
-import type { BatchSearchResult, SearchHit, SearchOptions, SearchResult, ToolDescription, ToolIndex, ToolIndexOptions } from './types.js';
+import type { BatchSearchResult, SearchHit, SearchOptions, SearchResult, ToolDescription, ToolIndex, ToolIndexOptions, UnavailableSource } from './types.js';
 
 export const DEFAULTS = {
   searchDefaultLimit: 8,
@@ -24,6 +25,10 @@ export const DEFAULTS = {
 export interface IndexCore {
   readonly tools: readonly ToolDescriptor[];
   lookup(idOrName: string): ToolDescriptor | undefined;
+  /** `lookup` among visible docs only: a name shared by a hidden and a visible tool finds the visible one. */
+  lookupVisible(idOrName: string, visible: Uint8Array): ToolDescriptor | undefined;
+  /** The doc index of one of `tools` (-1 when it is not one of them). */
+  docOf(tool: ToolDescriptor): number;
   ranker(): Ranker;
   hitFor(tool: ToolDescriptor): { readonly hit: SearchHit; readonly bytes: number };
 }
@@ -44,12 +49,24 @@ export function createIndexCore(descriptors: readonly ToolDescriptor[]): IndexCo
     for (const tool of tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
     return byName;
   };
+  let docs: Map<ToolDescriptor, number> | undefined;
+  const docOf = (tool: ToolDescriptor): number => {
+    docs ??= new Map(tools.map((t, i) => [t, i]));
+    return docs.get(tool) ?? -1;
+  };
   // Hits and their serialized sizes, made once per tool on first use.
   const hits = new Map<string, { readonly hit: SearchHit; readonly bytes: number }>();
   let ranker: Ranker | undefined;
   return {
     tools,
     lookup: (idOrName) => (typeof idOrName === 'string' ? (byId.get(idOrName) ?? nameMap().get(idOrName)) : undefined),
+    lookupVisible(idOrName, visible) {
+      if (typeof idOrName !== 'string') return undefined;
+      const byIdHit = byId.get(idOrName);
+      if (byIdHit && visible[docOf(byIdHit)] === 1) return byIdHit;
+      return tools.find((tool, doc) => visible[doc] === 1 && tool.name === idOrName);
+    },
+    docOf,
     ranker: () => (ranker ??= createRanker(tools)),
     hitFor(tool) {
       let entry = hits.get(tool.id);
@@ -63,29 +80,48 @@ export function createIndexCore(descriptors: readonly ToolDescriptor[]): IndexCo
   };
 }
 
+/** What a view sees of its core: the visible docs (policy as a query-time filter) and the run's failed sources. */
+export interface ViewScope {
+  readonly visible?: Visibility;
+  readonly unavailable?: () => readonly UnavailableSource[];
+}
+
 /** A `ToolIndex` with its own limits over a shared core. */
-export function indexView(core: IndexCore, options: ToolIndexOptions): ToolIndex {
+export function indexView(core: IndexCore, options: ToolIndexOptions, scope: ViewScope = {}): ToolIndex {
   const { tools } = core;
+  const { visible } = scope;
   const settings = resolveOptions(options);
+  const shownTools = visible ? tools.filter((_, doc) => visible[doc] === 1) : tools;
+  const isVisible = (tool: ToolDescriptor | undefined): tool is ToolDescriptor => tool !== undefined && (!visible || visible[core.docOf(tool)] === 1);
 
   const searchOne = (raw: string, limit: number, budget: number): SearchResult => {
     const query = typeof raw === 'string' ? raw.slice(0, settings.maxQueryLength) : '';
-    const ranked = core.ranker().rank(query, limit + 1);
+    const ranked = core.ranker().match(query, limit + 1, visible);
     const shown = sanitize(query);
+    const weak = ranked.docs.length === 0 || ranked.weak.every(Boolean);
+    const reasons = missReasons(scope.unavailable?.() ?? [], query, weak);
     const out: SearchHit[] = [];
-    // The whole serialized result counts: envelope, query and hits.
-    let bytes = byteLength(JSON.stringify({ query: shown, hits: [], truncated: false })) + 1;
-    let truncated = ranked.length > limit;
-    for (const doc of ranked.slice(0, limit)) {
-      const { hit, bytes: size } = core.hitFor(tools[doc]!);
-      if (bytes + size + 1 > budget) {
+    // The whole serialized result counts: envelope, query, flags, reasons and hits.
+    const envelope = { query: shown, hits: [], truncated: false, ...(weak && ranked.docs.length > 0 ? { weak: true } : {}), ...(reasons.length ? { unavailable: reasons } : {}) };
+    let bytes = byteLength(JSON.stringify(envelope)) + 1;
+    let truncated = ranked.docs.length > limit;
+    for (let i = 0; i < Math.min(ranked.docs.length, limit); i++) {
+      const { hit, bytes: size } = core.hitFor(tools[ranked.docs[i]!]!);
+      const marked = ranked.weak[i] ? { hit: { ...hit, weak: true as const }, bytes: size + WEAK_BYTES } : { hit, bytes: size };
+      if (bytes + marked.bytes + 1 > budget) {
         truncated = true;
         break;
       }
-      bytes += size + 1;
-      out.push(hit);
+      bytes += marked.bytes + 1;
+      out.push(marked.hit);
     }
-    return { query: shown, hits: out, truncated };
+    return {
+      query: shown,
+      hits: out,
+      truncated,
+      ...(weak && out.length > 0 ? { weak: true as const } : {}),
+      ...(reasons.length ? { unavailable: reasons } : {}),
+    };
   };
 
   function search(query: string, searchOptions?: SearchOptions): SearchResult;
@@ -102,18 +138,18 @@ export function indexView(core: IndexCore, options: ToolIndexOptions): ToolIndex
   }
 
   return {
-    size: tools.length,
+    size: shownTools.length,
     search,
     describe(idOrName) {
-      const tool = core.lookup(idOrName);
-      return tool ? describeTool(tool) : undefined;
+      const tool = visible ? core.lookupVisible(idOrName, visible) : core.lookup(idOrName);
+      return isVisible(tool) ? describeTool(tool) : undefined;
     },
     suggest(idOrName) {
       if (typeof idOrName !== 'string') return [];
       const requested = idOrName.slice(0, settings.maxQueryLength);
       // Edit distance over the tools that share a word with the request; the whole catalog only when none do.
-      const candidates = core.ranker().rank(requested, SUGGEST_CANDIDATES).map((doc) => tools[doc]!);
-      return suggestIds(requested, candidates.length >= 3 ? candidates : tools, 3);
+      const candidates = core.ranker().rank(requested, SUGGEST_CANDIDATES, visible).map((doc) => tools[doc]!);
+      return suggestIds(requested, candidates.length >= 3 ? candidates : shownTools, 3);
     },
   };
 }
@@ -132,6 +168,9 @@ export function describeTool(tool: ToolDescriptor): ToolDescription {
     ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
   };
 }
+
+/** `,"weak":true` on a hit. */
+const WEAK_BYTES = 12;
 
 /** Tools ranked for a miss before edit distance picks the closest three. */
 const SUGGEST_CANDIDATES = 30;

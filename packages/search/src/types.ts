@@ -14,6 +14,18 @@ export interface SearchHit {
   readonly summary: string;
   /** A TypeScript-style signature of the arguments, required first, at most 300 characters. */
   readonly input: string;
+  /** Present (true) when this tool matched the query poorly: a partial match, shown because nothing matched well. */
+  readonly weak?: true;
+}
+
+/** A tool source of the run that could not deliver its tools, named when a search might have wanted them. */
+export interface UnavailableSource {
+  /** The server (MCP) or plugin name. */
+  readonly name: string;
+  /** `failed` (did not start or list), `timeout` (did not answer in time), `unreachable`. */
+  readonly state: 'failed' | 'timeout' | 'unreachable';
+  /** The diagnostic code (`MCP_SERVER_FAILED`, `SOURCE_TIMEOUT`, …). */
+  readonly code: string;
 }
 
 export interface SearchResult {
@@ -21,6 +33,13 @@ export interface SearchResult {
   readonly hits: readonly SearchHit[];
   /** True when hits were cut by the limit or the response size cap. */
   readonly truncated: boolean;
+  /** Present (true) when no hit matched well: the hits are the closest partial matches, each marked `weak`. */
+  readonly weak?: true;
+  /**
+   * Sources of this run that failed to deliver tools, present when the search was weak or the query names them:
+   * the tool the user means may be theirs. Listing failures only; policy never shows here.
+   */
+  readonly unavailable?: readonly UnavailableSource[];
 }
 
 export interface BatchSearchResult {

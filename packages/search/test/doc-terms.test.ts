@@ -19,7 +19,7 @@ describe('per-descriptor term cache', () => {
     const mutable: { -readonly [K in keyof ToolDescriptor]: ToolDescriptor[K] } = tool('do_thing', 'Send a postcard.');
     expect(ids(createToolIndex([mutable]).search('postcard'))).toEqual(['mcp:files:do_thing']);
     mutable.description = 'Order a pizza.';
-    expect(ids(createToolIndex([mutable]).search('postcard'))).toEqual([]);
+    expect(createToolIndex([mutable]).search('postcard')).toMatchObject({ weak: true });
     expect(ids(createToolIndex([mutable]).search('pizza'))).toEqual(['mcp:files:do_thing']);
   });
 

@@ -36,8 +36,25 @@ describe('createToolIndex: search', () => {
     expect(createToolIndex(catalog).search(query)).toEqual({ query: query.trim(), hits: [], truncated: false });
   });
 
-  it('returns nothing when no tool shares a term with the query', () => {
-    expect(createToolIndex(catalog).search('zebra').hits).toEqual([]);
+  it('never comes back empty: with no shared term, the closest partial matches, each marked weak', () => {
+    const result = createToolIndex(catalog).search('zebra');
+    expect(result.weak).toBe(true);
+    expect(result.hits.length).toBeGreaterThan(0);
+    expect(result.hits.every((hit) => hit.weak === true)).toBe(true);
+  });
+
+  it('a word prefix finds partial matches first ("messenger" → message), marked weak', () => {
+    const index = createToolIndex([tool('list_invoices', 'List invoices.'), tool('send_message', 'Send a message.', { type: 'object' }, { owner: 'slack' })]);
+    const result = index.search('messenger');
+    expect(result).toMatchObject({ weak: true, hits: [{ name: 'send_message', weak: true }] });
+    expect(result.hits).toHaveLength(1);
+  });
+
+  it('a good match is not weak, and a result with one is not marked weak', () => {
+    const result = createToolIndex(catalog).search('read a file');
+    expect(result.weak).toBeUndefined();
+    expect(result.hits[0]).toMatchObject({ name: 'read_file' });
+    expect(result.hits[0]!.weak).toBeUndefined();
   });
 
   it('tokenizes Chinese text instead of dropping it', () => {

@@ -46,7 +46,7 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
   const resolved = resolveOptions(options);
   const instruments = createInstruments(resolved.meterProvider, resolved.tracerProvider);
   const tokens = resolved.tokenizer === false ? undefined : createTokenCounter(resolved.tokenizer);
-  const store = new EntryStore(resolved.maxSessions);
+  const store = new EntryStore(resolved.maxSessions, resolved.maxEntriesPerSession);
   let logger: Logger = silentLogger;
   const recorder = new Recorder(store, resolved.writer, () => logger);
   const runs = new Map<string, RunState>();

@@ -2,8 +2,8 @@
 import type { Command } from 'commander';
 import type { ResolvedConfig } from '@tool-search/config';
 import { writeJson, type CliIO } from '../io.js';
-import { loadCliConfig, withConfigOption, withJsonOption, type ConfigFlags, type JsonFlag } from '../options.js';
-import { createToolSearchKernel } from '@tool-search/preset';
+import { createCliKernel, loadCliConfig, withConfigOption, withJsonOption, type ConfigFlags, type JsonFlag } from '../options.js';
+import { modulesText } from './tools.js';
 
 export function registerConfigCommands(program: Command, io: CliIO): void {
   const config = program.command('config').description('validate and show tool-search.json');
@@ -11,11 +11,11 @@ export function registerConfigCommands(program: Command, io: CliIO): void {
   withJsonOption(withConfigOption(config.command('check').description('validate the config (schema and plugin options)'))).action(
     async (flags: ConfigFlags & JsonFlag) => {
       const loaded = await loadCliConfig(flags, io);
-      // Building the kernel runs every plugin's own option checks (policy, sources).
-      const { kernel } = await createToolSearchKernel(loaded.config);
+      // Building the kernel loads the plugin modules and runs every plugin's own option checks (policy, sources).
+      const { kernel, modules } = await createCliKernel(loaded.config, io);
       await kernel.close();
-      if (flags.json) writeJson(io, { ok: true, path: loaded.path ?? null });
-      else io.stdout.write(`ok: ${loaded.path ?? 'no config file; built-in defaults'}\n`);
+      if (flags.json) writeJson(io, { ok: true, path: loaded.path ?? null, modules });
+      else io.stdout.write(`ok: ${loaded.path ?? 'no config file; built-in defaults'}\n${modulesText(modules)}`);
     },
   );
 

@@ -1,8 +1,8 @@
 /**
  * `tool-search qa suite`: the end-to-end scenario from `@tool-search/e2e`
- * (gateway + mock provider, one lane per mode). That package is private and
- * depends on the CLI's siblings, so it is imported by name at run time and
- * is not a dependency of the CLI.
+ * (gateway + mock provider, one lane per mode). That package is a dependency
+ * of the CLI (so the scenario works from an installed CLI), imported by name
+ * only when the command runs because it is heavy.
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { CliExit, CliInputError, CliUsageError, type CliIO } from '../io.js';
@@ -54,7 +54,7 @@ async function loadE2e(): Promise<E2eModule> {
   try {
     return (await import(specifier)) as E2eModule;
   } catch (error) {
-    throw new CliInputError(`qa suite needs the ${E2E_PACKAGE} workspace package (run from the repo checkout): ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliInputError(`qa suite needs ${E2E_PACKAGE}, a dependency of @tool-search/cli; reinstall the CLI: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -415,6 +415,7 @@ function bootstrap(channel, removedGlobals) {
   const join = Array.prototype.join;
   const push = Array.prototype.push;
   const slice = String.prototype.slice;
+  const isArray = Array.isArray;
 
   const removed = removedGlobals.split(',');
   for (let i = 0; i < removed.length; i += 1) delete g[removed[i]];
@@ -458,7 +459,7 @@ function bootstrap(channel, removedGlobals) {
         status = 'invalid';
       }
       if (status === 'ok') {
-        pending[id] = { resolve, reject };
+        pending[id] = { resolve, reject, op };
         return;
       }
       if (status === 'limit:size') reject(bridgeError('CODE_LIMIT_EXCEEDED', `arguments of openclaw.tools.${op} are too large`));
@@ -547,6 +548,21 @@ function bootstrap(channel, removedGlobals) {
     }
   };
 
+  // A search answers an array of hits (`query` and `truncated` ride on it, not enumerable); a batch, an array of those.
+  const hitArray = (result) => {
+    const hits = result !== null && typeof result === 'object' && isArray(result.hits) ? result.hits : [];
+    defineProperty(hits, 'query', { value: result && typeof result.query === 'string' ? result.query : '', configurable: true, writable: true });
+    defineProperty(hits, 'truncated', { value: Boolean(result && result.truncated === true), configurable: true, writable: true });
+    return hits;
+  };
+  const searchHits = (value) => {
+    if (value === null || typeof value !== 'object' || !isArray(value.results)) return hitArray(value);
+    const lists = [];
+    for (let i = 0; i < value.results.length; i += 1) apply(push, lists, [hitArray(value.results[i])]);
+    defineProperty(lists, 'truncated', { value: value.truncated === true, configurable: true, writable: true });
+    return lists;
+  };
+
   const handle = (line) => {
     let reply;
     try {
@@ -558,7 +574,7 @@ function bootstrap(channel, removedGlobals) {
     if (!entry) return;
     delete pending[reply.id];
     if (reply.ok === true) {
-      entry.resolve(reply.value);
+      entry.resolve(entry.op === 'search' ? searchHits(reply.value) : reply.value);
     } else {
       const e = reply.error !== null && typeof reply.error === 'object' ? reply.error : {};
       const error = bridgeError(typeof e.code === 'string' ? e.code : 'CODE_FAILED', typeof e.message === 'string' ? e.message : 'the bridge call failed');

@@ -5,3 +5,5 @@ export { evaluate } from './metrics.js';
 export type { Evaluation, Metrics, QueryOutcome, Retriever } from './metrics.js';
 export { createPlainBm25 } from './bm25.js';
 export { formatTable } from './report.js';
+export { isHeldOut, splitDev } from './split.js';
+export type { DevSplit } from './split.js';
