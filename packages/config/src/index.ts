@@ -6,6 +6,8 @@ export { validateConfig, configIssues } from './validate.js';
 export { mcpServersOf, loadMcpServersFile, withMcpServers } from './mcp-servers.js';
 export { mcpServersSchema } from './mcp-servers-schema.js';
 export type { McpServersEntry } from './mcp-servers-schema.js';
+export { getConfigValue, parseConfigPath, parseConfigValue, setConfigValue } from './edit.js';
+export type { ConfigPathSegment } from './edit.js';
 export { resolveConfig, resolveToolSearch, TOOL_SEARCH_DEFAULTS, TOOL_SEARCH_LIMITS } from './resolve.js';
 export { resolveToolSearchFor } from './tool-search-for.js';
 export type { ResolvedToolSearchFor, ToolSearchParty } from './tool-search-for.js';
@@ -15,10 +17,15 @@ export type {
   AgentToolsConfig,
   ApprovalsConfig,
   ConfigIssue,
+  CorePluginOptions,
+  CoreToolsConfig,
+  ElevatedConfig,
+  ExecToolsConfig,
   FakeCatalogOptions,
   GatewayConfig,
   LoopDetectionConfig,
   McpServerConfig,
+  McpOAuthSettings,
   PluginsConfig,
   ProviderConfig,
   ProviderToolPolicy,
@@ -32,6 +39,7 @@ export type {
   ToolSearchConfig,
   ToolSearchMode,
   ToolSearchOptions,
+  EmbeddingsConfig,
   ToolSearchSetting,
   ToolsConfig,
 } from './types.js';

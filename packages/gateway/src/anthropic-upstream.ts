@@ -6,7 +6,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { providerFailure, type Upstream, type UpstreamReply, type UpstreamRequest } from './upstream.js';
+import { providerFailure, withConnectionRetry, type Upstream, type UpstreamReply, type UpstreamRequest } from './upstream.js';
 
 /** Anthropic requires `max_tokens`; used when the client sent none. */
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -43,7 +43,7 @@ export function anthropicUpstream(client: Anthropic, model: string): Upstream {
     async send(body, signal): Promise<UpstreamReply> {
       let reply: AnthropicReply;
       try {
-        reply = await client.post<AnthropicReply>('/v1/messages', { body, headers: { 'content-type': 'application/json' }, ...(signal ? { signal } : {}) });
+        reply = await withConnectionRetry(() => client.post<AnthropicReply>('/v1/messages', { body, headers: { 'content-type': 'application/json' }, ...(signal ? { signal } : {}) }), signal);
       } catch (error) {
         throw providerFailure(error, 'anthropic', url);
       }

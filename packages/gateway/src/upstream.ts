@@ -45,6 +45,26 @@ export interface Upstream {
   send(body: string, signal?: AbortSignal): Promise<UpstreamReply>;
 }
 
+/**
+ * Runs a provider request, once more when it failed before any HTTP answer
+ * (a kept-alive socket the provider had just closed: EPIPE, ECONNRESET). A
+ * provider request has no side effect here (tools run in the gateway), so a
+ * repeat costs only tokens. HTTP errors and aborts are not repeated.
+ */
+export async function withConnectionRetry<T>(attempt: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (signal?.aborted || errorClass(error) !== 'APIConnectionError') throw error;
+    return attempt();
+  }
+}
+
+/** The SDK error class (the `openai` client leaves `name` as "Error"). Timeouts are `APIConnectionTimeoutError`. */
+function errorClass(error: unknown): string | undefined {
+  return (error as { constructor?: { name?: string } } | undefined)?.constructor?.name;
+}
+
 /** The shape both official SDKs give their API errors (status, parsed body). */
 interface SdkError {
   readonly status?: number;
@@ -60,7 +80,7 @@ interface SdkError {
 export function providerFailure(error: unknown, kind: UpstreamKind, url: string): unknown {
   if (ToolSearchError.isInstance(error)) return error;
   const sdk = (error ?? {}) as SdkError;
-  if (sdk.name === 'APIUserAbortError' || sdk.name === 'AbortError') return error;
+  if (errorClass(error) === 'APIUserAbortError' || sdk.name === 'AbortError') return error;
   const status = typeof sdk.status === 'number' ? sdk.status : undefined;
   const detail = providerMessage(sdk) ?? (error instanceof Error ? causeText(error) : String(error));
   const message =
@@ -76,8 +96,14 @@ function providerMessage(error: SdkError): string | undefined {
   return typeof text === 'string' ? text : undefined;
 }
 
+/** The message with its causes (`fetch failed` alone does not say why), bounded. */
 function causeText(error: Error): string {
-  const cause = (error as { cause?: unknown }).cause;
-  const inner = cause instanceof Error ? `${cause.message}${(cause as { code?: string }).code ? ` (${(cause as { code?: string }).code})` : ''}` : '';
-  return inner ? `${error.message} ${inner}` : error.message;
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    parts.push(`${current.message}${typeof code === 'string' ? ` (${code})` : ''}`);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return parts.join(': ');
 }

@@ -8,18 +8,21 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode as McpErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError, type Logger, type ToolResult } from '@tool-search/kernel';
+import { authError, failureReason, withDeadline, type McpFailureReason } from './connection-errors.js';
+import { listTools, type ListLimits, type ToolListing } from './list-tools.js';
+import { OAuthSession, type McpAuthorizer } from './oauth-session.js';
+import { handlerCapabilities, installHandlers, type McpClientHandlers } from './handlers.js';
+import { isHttpConfig, type McpRoot, type McpServerConfig } from './options.js';
+import type { McpTokenStore } from './token-store.js';
 import type { DownstreamHub } from './downstream.js';
 import { CallForwarding, type McpCallForwarding } from './forwarding.js';
-import { ListError, listTools, type ListLimits, type ToolListing } from './list-tools.js';
-import type { McpServerConfig } from './options.js';
 import { stderrNote } from './stderr-note.js';
 import { MESSAGE_TOO_LARGE } from './stdio-transport.js';
 import { openClient, type OpenedClient, type TransportKind } from './transport.js';
 
 export type McpServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed';
 
-/** Why a server is missing from a run (`details.reason` of `MCP_SERVER_FAILED`). */
-export type McpFailureReason = 'spawn' | 'exit' | 'timeout' | 'protocol' | 'list';
+export type { McpFailureReason } from './connection-errors.js';
 
 export interface McpServerStatus {
   readonly name: string;
@@ -40,6 +43,10 @@ export interface ConnectionSettings {
   readonly limits: ListLimits;
   readonly logger: Logger;
   readonly onToolsChanged?: (server: string) => void;
+  readonly tokenStore: McpTokenStore;
+  readonly authorizer?: McpAuthorizer;
+  readonly handlers?: McpClientHandlers;
+  readonly roots?: readonly McpRoot[];
   /** Capabilities to declare and where downstream events go (resources, prompts, logs). */
   readonly downstream?: DownstreamHub;
 }
@@ -61,11 +68,17 @@ export class ServerConnection {
   /** Aborts a connect or listing in flight when the plugin shuts down. */
   private readonly shutdown = new AbortController();
 
+  /** OAuth of an HTTP server; kept across reconnects, so a refreshed token is not lost. */
+  private readonly oauth: OAuthSession | undefined;
+
   constructor(
     readonly name: string,
     private readonly config: McpServerConfig,
     private readonly settings: ConnectionSettings,
   ) {
+    if (isHttpConfig(config)) {
+      this.oauth = new OAuthSession({ server: name, config, store: settings.tokenStore, ...(settings.authorizer ? { authorizer: settings.authorizer } : {}) });
+    }
     this.forwarding = new CallForwarding(name, (event) => settings.downstream?.emit(event));
   }
 
@@ -161,14 +174,17 @@ export class ServerConnection {
   private async connect(signal: AbortSignal): Promise<void> {
     this.state = 'connecting';
     this.stderr = '';
-    const capabilities = this.settings.downstream?.capabilities() ?? {};
+    // Forwarding (a front end routes per call) and the plugin's own handlers (gateway, CLI): both may answer.
+    const capabilities = { ...this.settings.downstream?.capabilities(), ...handlerCapabilities(this.settings.handlers, this.settings.roots) };
     const opened = await openClient(this.config, {
       signal,
       timeoutMs: this.settings.connectTimeoutMs,
-      capabilities,
       shutdownGraceMs: this.settings.shutdownGraceMs,
+      ...(this.oauth ? { fetch: this.oauth.fetch() } : {}),
+      capabilities,
       prepare: (client) => {
-        this.forwarding.install(client, capabilities);
+        installHandlers(client, this.name, this.settings.handlers, this.settings.roots);
+        this.forwarding.install(client, capabilities, this.settings.handlers);
         // Invalidate synchronously: the notification arrives before the answer of the call that caused it.
         client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
           if (this.opened?.client === client) this.tools = undefined;
@@ -220,6 +236,8 @@ export class ServerConnection {
   }
 
   private failure(error: unknown, timedOut: boolean): ToolSearchError {
+    const auth = authError(error);
+    if (auth && !timedOut) return auth;
     const reason = failureReason(error, timedOut);
     const why = timedOut
       ? `did not start and list its tools within ${this.settings.connectTimeoutMs} ms`
@@ -232,6 +250,8 @@ export class ServerConnection {
 
   private callError(error: unknown, signal: AbortSignal, timeout: number): ToolSearchError {
     const details = { server: this.name };
+    const auth = authError(error);
+    if (auth) return auth;
     if (ToolSearchError.isInstance(error)) return error;
     if (signal.aborted) {
       const reason: unknown = signal.reason;
@@ -265,23 +285,4 @@ export class ServerConnection {
   private stderrNote(): string {
     return stderrNote(this.stderr, this.config);
   }
-}
-
-function failureReason(error: unknown, timedOut: boolean): McpFailureReason {
-  if (timedOut) return 'timeout';
-  if (error instanceof ListError) return 'list';
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.startsWith('E')) return 'spawn';
-  if (error instanceof McpError && error.code === McpErrorCode.ConnectionClosed) return 'exit';
-  if (error instanceof McpError && error.code === McpErrorCode.RequestTimeout) return 'timeout';
-  return 'protocol';
-}
-
-function withDeadline<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -5,7 +5,8 @@
  * down with the call (`CallOptions.scope.mcp`); each connection keeps the
  * forwardings of its calls in flight and routes by them. A request that
  * arrives while calls of two front-end sessions are in flight on the same
- * server is refused rather than guessed. Everything else (logs outside a
+ * server is refused rather than guessed; with no forwarded call in flight the
+ * plugin's own handlers (gateway, CLI) answer, if any. Everything else (logs outside a
  * call, resource and prompt changes) goes to the `McpDownstream` listeners.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -26,6 +27,7 @@ import {
   type LoggingMessageNotification,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { McpClientHandlers } from './handlers.js';
 
 /** Given by a front end with each call it forwards to an MCP tool. */
 export interface McpCallForwarding {
@@ -87,8 +89,11 @@ export class CallForwarding {
     };
   }
 
-  /** Sets the client's notification handlers, and its request handlers when it declared `capabilities`. */
-  install(client: Client, capabilities: ClientCapabilities): void {
+  /**
+   * Sets the client's notification handlers, and its request handlers when it declared `capabilities`
+   * (after `installHandlers`: these route to the calling client first, then to the plugin's `fallback`).
+   */
+  install(client: Client, capabilities: ClientCapabilities, fallback: McpClientHandlers = {}): void {
     client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
       const tagged = { ...params, logger: taggedLogger(this.server, params.logger) };
       const sinks = this.sessions().flatMap((forwarding) => (forwarding.onLog ? [forwarding.onLog] : []));
@@ -100,16 +105,20 @@ export class CallForwarding {
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.emit({ type: 'prompts-changed', server: this.server }));
     if (capabilities.sampling) {
       client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => {
-        const target = this.target('sampling/createMessage').createMessage;
-        if (!target) throw refused(`the client calling through Tool Search did not declare the sampling capability`);
-        return target(request.params, extra.signal);
+        const own = fallback.createMessage;
+        const target = this.target('sampling/createMessage', own !== undefined)?.createMessage;
+        if (target) return target(request.params, extra.signal);
+        if (own) return own(request.params, { server: this.server, signal: extra.signal });
+        throw refused(`the client calling through Tool Search did not declare the sampling capability`);
       });
     }
     if (capabilities.elicitation) {
       client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
-        const target = this.target('elicitation/create').elicitInput;
-        if (!target) throw refused(`the client calling through Tool Search did not declare the elicitation capability`);
-        return target(request.params, extra.signal);
+        const own = fallback.elicitInput;
+        const target = this.target('elicitation/create', own !== undefined)?.elicitInput;
+        if (target) return target(request.params, extra.signal);
+        if (own) return own(request.params, { server: this.server, signal: extra.signal });
+        throw refused(`the client calling through Tool Search did not declare the elicitation capability`);
       });
     }
   }
@@ -121,8 +130,10 @@ export class CallForwarding {
     return [...bySession.values()];
   }
 
-  private target(method: string): McpCallForwarding {
+  /** The one session to ask; none when no forwarded call is in flight and the plugin can answer itself. */
+  private target(method: string, canAnswer: boolean): McpCallForwarding | undefined {
     const sessions = this.sessions();
+    if (sessions.length === 0 && canAnswer) return undefined;
     if (sessions.length === 0) throw refused(`${method} from MCP server "${this.server}" came outside any forwarded tool call: there is no client to ask`);
     if (sessions.length > 1) {
       throw refused(`${method} from MCP server "${this.server}" came while calls of ${sessions.length} clients are in flight; refused rather than sent to the wrong client`);

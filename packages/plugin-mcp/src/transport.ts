@@ -6,6 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { isHttpConfig, type McpServerConfig } from './options.js';
 import { GroupStdioTransport } from './stdio-transport.js';
@@ -38,6 +39,8 @@ export interface OpenOptions {
   readonly onError: (error: Error) => void;
   /** Receives the close of a client that failed to connect, so shutdown can wait for it. */
   readonly track: (closing: Promise<void>) => void;
+  /** The fetch HTTP transports use (the OAuth wrapper). */
+  readonly fetch?: FetchLike;
 }
 
 const CLIENT_INFO = { name: 'tool-search', version: '0.1.0' } as const;
@@ -61,14 +64,17 @@ export async function openClient(config: McpServerConfig, options: OpenOptions):
     return { client, kind: 'stdio', pid: transport.pid, close: () => client.close() };
   }
   const url = new URL(config.url);
-  const requestInit = config.headers ? { headers: { ...config.headers } } : undefined;
+  const init = {
+    ...(config.headers ? { requestInit: { headers: { ...config.headers } } } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  };
   try {
-    const transport = new StreamableHTTPClientTransport(url, requestInit ? { requestInit } : {});
+    const transport = new StreamableHTTPClientTransport(url, init);
     const client = await connect(transport, options);
     return { client, kind: 'streamable-http', pid: null, close: () => closeHttpSession(client, transport) };
   } catch (error) {
     if (!isLegacyServerAnswer(error) || options.signal.aborted) throw error;
-    const client = await connect(new SSEClientTransport(url, requestInit ? { requestInit } : {}), options);
+    const client = await connect(new SSEClientTransport(url, init), options);
     return { client, kind: 'sse', pid: null, close: () => client.close() };
   }
 }
