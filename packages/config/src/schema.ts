@@ -236,7 +236,7 @@ export const configSchema = {
     // Options per plugin id; each plugin validates its own options, except the ones we ship.
     plugins: { type: 'object', properties: { 'fake-catalog': fakeCatalogOptions, core: coreOptions }, additionalProperties: { type: 'object' } },
     mcp: strictObject({ servers: { type: 'object', propertyNames: mcpServerName, additionalProperties: mcpServer } }),
-    mcpServers: mcpServersSchema,
+    mcpServers: { ...mcpServersSchema, propertyNames: mcpServerName },
     provider: strictObject(
       {
         kind: { type: 'string', enum: ['openai', 'anthropic'] },

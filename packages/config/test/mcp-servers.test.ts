@@ -57,6 +57,7 @@ describe('mcpServers', () => {
     expect(configIssues({ mcpServers: { a: { command: 'x', autoApprove: [] } } })).toEqual([
       expect.objectContaining({ path: '/mcpServers/a/autoApprove', rule: 'additionalProperties' }),
     ]);
+    expect(configIssues({ mcpServers: { 'my server': { command: 'x' } } })).toEqual([expect.objectContaining({ path: '/mcpServers/my server', rule: 'propertyNames' })]);
     expect(configIssues({ mcpServers: { a: { url: 'ftp://x' } } })).toEqual([expect.objectContaining({ path: '/mcpServers/a/url', rule: 'pattern' })]);
   });
 });

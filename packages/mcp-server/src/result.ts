@@ -14,12 +14,15 @@ export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
     case 'ok':
       return fromToolResult(outcome.result);
     case 'blocked':
+      // A control tool (tool_call) that made the call wrote the result the model reads: keep it.
+      if (outcome.result) return fromToolResult(outcome.result);
       return errorResult(ErrorCode.TOOL_CALL_BLOCKED, `The call to ${outcome.toolId} was blocked by ${outcome.by}: ${outcome.reason}`, {
         toolId: outcome.toolId,
         by: outcome.by,
         reason: outcome.reason,
       });
     case 'error':
+      if (outcome.result) return fromToolResult(outcome.result);
       return errorResult(outcome.error.code, outcome.error.message, { toolId: outcome.toolId });
     case 'pending':
       return errorResult(ErrorCode.CLIENT_TOOL_NOT_EXECUTABLE, `${outcome.toolId} is executed by the client; this MCP server cannot run it`, {

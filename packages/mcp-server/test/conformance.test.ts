@@ -19,6 +19,7 @@ import { CLI_BIN, CLI_BUILT, CLI_MISSING, createWorkspace, type Workspace } from
 /** In `tools` mode catalog tools are found by search, not listed: this scenario checks a listed tool's schema (asserted through tool_describe below). */
 const LISTS_A_CATALOG_TOOL = 'json-schema-2020-12';
 const mcpServers = { conf: { command: process.execPath, args: [CONFORMANCE_FIXTURE] } };
+if (!CLI_BUILT) console.warn(`skipping the conformance run through the serve mcp CLI (directory mode): ${CLI_MISSING}`);
 
 describe('MCP conformance suite, server scenarios', () => {
   let workspace: Workspace;
@@ -40,7 +41,7 @@ describe('MCP conformance suite, server scenarios', () => {
     expect(passing(direct)).toEqual([...direct.keys()]);
   });
 
-  it.skipIf(!CLI_BUILT)(`directory mode: serve mcp --mcp-config passes each by exact name${CLI_BUILT ? '' : ` (${CLI_MISSING})`}`, async () => {
+  it.skipIf(!CLI_BUILT)('directory mode: serve mcp --mcp-config passes each by exact name', async () => {
     const config = await workspace.writeConfig({ tools: { toolSearch: { mode: 'directory', visible: ['json_schema_2020_12_tool'] } } });
     const mcpConfig = await workspace.writeJson({ mcpServers }, 'claude_desktop_config.json');
     const child: ChildProcess = spawn(process.execPath, [CLI_BIN, 'serve', 'mcp', '--config', config, '--mcp-config', mcpConfig, '--http', '0', '--refresh', '0'], {

@@ -5,7 +5,8 @@
  * down with the call (`CallOptions.scope.mcp`); each connection keeps the
  * forwardings of its calls in flight and routes by them. A request that
  * arrives while calls of two front-end sessions are in flight on the same
- * server is refused rather than guessed. Everything else (logs outside a
+ * server is refused rather than guessed; with no forwarded call in flight the
+ * plugin's own handlers (gateway, CLI) answer, if any. Everything else (logs outside a
  * call, resource and prompt changes) goes to the `McpDownstream` listeners.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -106,26 +107,22 @@ export class CallForwarding {
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.emit({ type: 'prompts-changed', server: this.server }));
     if (capabilities.sampling) {
       client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => {
-        const target = this.route('sampling/createMessage', fallback?.createMessage);
-        if (target === 'fallback') return fallback!.createMessage!(request.params, context(extra.signal));
-        if (!target.createMessage) throw refused(`the client calling through Tool Search did not declare the sampling capability`);
-        return target.createMessage(request.params, extra.signal);
+        const own = fallback?.createMessage;
+        const target = this.target('sampling/createMessage', own !== undefined)?.createMessage;
+        if (target) return target(request.params, extra.signal);
+        if (own) return own(request.params, context(extra.signal));
+        throw refused(`the client calling through Tool Search did not declare the sampling capability`);
       });
     }
     if (capabilities.elicitation) {
       client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
-        const target = this.route('elicitation/create', fallback?.elicitInput);
-        if (target === 'fallback') return fallback!.elicitInput!(request.params, context(extra.signal));
-        if (!target.elicitInput) throw refused(`the client calling through Tool Search did not declare the elicitation capability`);
-        return target.elicitInput(request.params, extra.signal);
+        const own = fallback?.elicitInput;
+        const target = this.target('elicitation/create', own !== undefined)?.elicitInput;
+        if (target) return target(request.params, extra.signal);
+        if (own) return own(request.params, context(extra.signal));
+        throw refused(`the client calling through Tool Search did not declare the elicitation capability`);
       });
     }
-  }
-
-  /** The forwarded call's client to ask, or the plugin's own handler when no forwarded call is in flight. */
-  private route(method: string, fallback: unknown): McpCallForwarding | 'fallback' {
-    if (fallback && this.sessions().length === 0) return 'fallback';
-    return this.target(method);
   }
 
   /** One forwarding per front-end session with a call in flight (the latest call of each). */
@@ -135,8 +132,10 @@ export class CallForwarding {
     return [...bySession.values()];
   }
 
-  private target(method: string): McpCallForwarding {
+  /** The one session to ask; none when no forwarded call is in flight and the plugin can answer itself. */
+  private target(method: string, canAnswer: boolean): McpCallForwarding | undefined {
     const sessions = this.sessions();
+    if (sessions.length === 0 && canAnswer) return undefined;
     if (sessions.length === 0) throw refused(`${method} from MCP server "${this.server}" came outside any forwarded tool call: there is no client to ask`);
     if (sessions.length > 1) {
       throw refused(`${method} from MCP server "${this.server}" came while calls of ${sessions.length} clients are in flight; refused rather than sent to the wrong client`);

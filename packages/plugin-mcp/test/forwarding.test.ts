@@ -9,16 +9,17 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode as McpErrorCode, type CreateMessageResult, type LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
+import type { McpClientHandlers } from '../src/handlers.js';
 import { CallForwarding, FORWARDING_CAPABILITIES, type DownstreamEvent, type McpCallForwarding } from '../src/forwarding.js';
 
 const answer = (text: string): CreateMessageResult => ({ role: 'assistant', model: 'm', content: { type: 'text', text } });
 const ask = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'hi' } }], maxTokens: 5 };
 
-async function pair() {
+async function pair(fallback?: McpClientHandlers) {
   const events: DownstreamEvent[] = [];
   const forwarding = new CallForwarding('srv', (event) => void events.push(event));
   const client = new Client({ name: 'c', version: '1' }, { capabilities: FORWARDING_CAPABILITIES });
-  forwarding.install(client, FORWARDING_CAPABILITIES);
+  forwarding.install(client, FORWARDING_CAPABILITIES, fallback);
   const server = new Server({ name: 's', version: '1' }, { capabilities: { logging: {} } });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(b);
@@ -54,6 +55,15 @@ describe('CallForwarding', () => {
     await expect(server.createMessage(ask)).rejects.toMatchObject({ code: McpErrorCode.InvalidRequest });
     b.end();
     await expect(server.createMessage(ask)).resolves.toMatchObject({ content: { text: 'a' } });
+  });
+
+  it("answers with the plugin's own handler when no forwarded call is in flight", async () => {
+    const { forwarding, server } = await pair({ createMessage: async (_params, { server: name }) => answer(`own ${name}`) });
+    open.push(server);
+    await expect(server.createMessage(ask)).resolves.toMatchObject({ content: { text: 'own srv' } });
+    const call = forwarding.begin(caller('a'));
+    await expect(server.createMessage(ask)).resolves.toMatchObject({ content: { text: 'a' } });
+    call.end();
   });
 
   it('refuses when the calling client did not declare the capability', async () => {
