@@ -14,11 +14,16 @@ import { execPlugin } from '@tool-search/plugin-exec';
 import { memoryPlugin } from '@tool-search/plugin-memory';
 import { pdfPlugin } from '@tool-search/plugin-pdf';
 import { webPlugin, type WebConfig } from '@tool-search/plugin-web';
+import { sessionsPlugin, type AgentEntry } from '@tool-search/plugin-sessions';
+import type { SessionHost } from '@tool-search/sessions';
 
 export const CORE_PLUGIN_ID = 'core';
 
-/** The core tool plugins for `plugins.core`. `fakeCore`: the fake catalog adds its core tools in this config. */
-export function coreToolPlugins(core: { workspace?: string }, config: ToolSearchConfig, fakeCore: boolean): KernelPlugin[] {
+/**
+ * The core tool plugins for `plugins.core`. `fakeCore`: the fake catalog adds its core tools in this config.
+ * `sessionHost`: a gateway runs turns here, so the session tools (`tools.sessions`, `agents.list`) are listed.
+ */
+export function coreToolPlugins(core: { workspace?: string }, config: ToolSearchConfig, fakeCore: boolean, sessionHost?: SessionHost): KernelPlugin[] {
   if (fakeCore) {
     throw new ConfigError(
       '/plugins/core',
@@ -41,6 +46,7 @@ export function coreToolPlugins(core: { workspace?: string }, config: ToolSearch
     webPlugin({ web: config.tools?.web as WebConfig | undefined }),
     memoryPlugin({ workspace }),
     pdfPlugin({ workspace, ...pdfLimits(config.agents?.defaults) }),
+    ...(sessionHost ? [sessionsPlugin({ host: sessionHost, visibility: sessionsConfig(config).visibility, agents: (config.agents?.list ?? []) as readonly AgentEntry[] })] : []),
   ];
 }
 
@@ -51,6 +57,12 @@ function pdfLimits(defaults: unknown): { maxBytesMb?: number; maxPages?: number 
     ...(typeof pdfMaxBytesMb === 'number' && pdfMaxBytesMb > 0 ? { maxBytesMb: pdfMaxBytesMb } : {}),
     ...(typeof pdfMaxPages === 'number' && pdfMaxPages >= 1 ? { maxPages: Math.floor(pdfMaxPages) } : {}),
   };
+}
+
+/** OpenClaw's `tools.sessions` (`visibility`); the plugin checks the value. */
+function sessionsConfig(config: ToolSearchConfig): { visibility?: unknown } {
+  const sessions = (config.tools as { sessions?: unknown } | undefined)?.sessions;
+  return sessions && typeof sessions === 'object' ? (sessions as { visibility?: unknown }) : {};
 }
 
 function withoutApplyPatch(exec: Record<string, unknown>): Record<string, unknown> {

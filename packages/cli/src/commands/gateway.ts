@@ -41,11 +41,12 @@ export function registerGatewayCommand(program: Command, io: CliIO): void {
 
 async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   const { config } = await loadCliConfig(flags, io);
-  const [{ startGatewayServer, createUpstream }, { ApprovalQueue }, { approvalsRoute }, { promptApprover }] = await Promise.all([
+  const [{ startGatewayServer, createUpstream, sessionTurnRunner }, { ApprovalQueue }, { approvalsRoute }, { promptApprover }, { createSessionHost }] = await Promise.all([
     import('@tool-search/gateway'),
     import('@tool-search/plugin-approvals'),
     import('../approvals-http.js'),
     import('../approvals.js'),
+    import('@tool-search/sessions'),
   ]);
 
   const approvals = flags.approvals ?? (io.stdin?.isTTY ? 'prompt' : 'deny');
@@ -55,7 +56,9 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
 
   const logDir = config.gateway?.sessions?.dir ?? config.session?.logDir;
   const sessionLogDir = logDir !== undefined ? resolve(io.cwd, logDir) : undefined;
-  const { kernel, toolSearch } = await createCliKernel(config, io, { approve, ...(sessionLogDir ? { sessionLogDir } : {}) });
+  // The gateway runs turns, so the session tools are listed here (and only here); the runner is bound once the provider is known.
+  const sessionHost = createSessionHost();
+  const { kernel, toolSearch } = await createCliKernel(config, io, { approve, sessionHost, ...(sessionLogDir ? { sessionLogDir } : {}) });
   const closers: (() => Promise<void>)[] = [() => kernel.close()];
   try {
     let provider = config.provider ?? {};
@@ -75,6 +78,8 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
     const mode = flags.mode ?? toolSearch.mode;
     // Without --mode each run gets the toolSearch setting of its agent and provider/model.
     const modeFor = flags.mode ? undefined : (party: { agentId?: string; provider: string; model: string }) => appliedToolSearch(config, party).mode;
+    const env = io.env ?? process.env;
+    sessionHost.bind(sessionTurnRunner({ kernel, upstream, mode, ...(modeFor ? { modeFor } : {}), upstreamFor: (other) => createUpstream({ ...provider, model: other }, env) }));
     const token = config.gateway?.auth?.token;
     const gateway = await startGatewayServer({
       kernel,
