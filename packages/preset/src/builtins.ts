@@ -20,6 +20,8 @@ export interface BuiltinPlugin {
 /** What the composer has beyond the config: the gateway's session host, where a gateway runs turns. */
 export interface BuiltinContext {
   readonly sessionHost?: SessionHost;
+  /** The folder for cron jobs (with `sessionHost`, the `cron` tool is listed). */
+  readonly cronDir?: string;
 }
 
 type FakeCatalogOptions = NonNullable<PluginsConfig['fake-catalog']>;
@@ -31,7 +33,7 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, BuiltinPlugin>> = Object.f
   // The real core tools; a config error together with the fake catalog's core tools (same ids).
   core: {
     create: (options: { workspace?: string }, config, context) =>
-      coreToolPlugins(options, config, config.plugins?.['fake-catalog'] !== undefined && (config.plugins['fake-catalog'].core ?? DEFAULT_FAKE_CATALOG.core), context?.sessionHost),
+      coreToolPlugins(options, config, config.plugins?.['fake-catalog'] !== undefined && (config.plugins['fake-catalog'].core ?? DEFAULT_FAKE_CATALOG.core), context),
   },
 });
 

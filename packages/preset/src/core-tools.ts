@@ -15,15 +15,22 @@ import { memoryPlugin } from '@tool-search/plugin-memory';
 import { pdfPlugin } from '@tool-search/plugin-pdf';
 import { webPlugin, type WebConfig } from '@tool-search/plugin-web';
 import { sessionsPlugin, type AgentEntry } from '@tool-search/plugin-sessions';
+import { cronPlugin } from '@tool-search/plugin-cron';
 import type { SessionHost } from '@tool-search/sessions';
 
 export const CORE_PLUGIN_ID = 'core';
 
 /**
  * The core tool plugins for `plugins.core`. `fakeCore`: the fake catalog adds its core tools in this config.
- * `sessionHost`: a gateway runs turns here, so the session tools (`tools.sessions`, `agents.list`) are listed.
+ * `host.sessionHost`: a gateway runs turns here, so the session tools (`tools.sessions`, `agents.list`) are listed,
+ * and `cron` too when `host.cronDir` says where its jobs persist.
  */
-export function coreToolPlugins(core: { workspace?: string }, config: ToolSearchConfig, fakeCore: boolean, sessionHost?: SessionHost): KernelPlugin[] {
+export function coreToolPlugins(
+  core: { workspace?: string },
+  config: ToolSearchConfig,
+  fakeCore: boolean,
+  host: { sessionHost?: SessionHost; cronDir?: string } = {},
+): KernelPlugin[] {
   if (fakeCore) {
     throw new ConfigError(
       '/plugins/core',
@@ -46,7 +53,17 @@ export function coreToolPlugins(core: { workspace?: string }, config: ToolSearch
     webPlugin({ web: config.tools?.web as WebConfig | undefined }),
     memoryPlugin({ workspace }),
     pdfPlugin({ workspace, ...pdfLimits(config.agents?.defaults) }),
-    ...(sessionHost ? [sessionsPlugin({ host: sessionHost, visibility: sessionsConfig(config).visibility, agents: (config.agents?.list ?? []) as readonly AgentEntry[] })] : []),
+    ...gatewayTools(config, host),
+  ];
+}
+
+/** The tools that need a gateway running turns: sessions (and cron, given its folder). */
+function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir }: { sessionHost?: SessionHost; cronDir?: string }): KernelPlugin[] {
+  if (!sessionHost) return [];
+  const agents = (config.agents?.list ?? []) as readonly AgentEntry[];
+  return [
+    sessionsPlugin({ host: sessionHost, visibility: sessionsConfig(config).visibility, agents }),
+    ...(cronDir ? [cronPlugin({ host: sessionHost, dir: cronDir, agents })] : []),
   ];
 }
 

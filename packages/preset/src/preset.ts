@@ -17,7 +17,7 @@ import { codeModePlugin } from '@tool-search/mode-code';
 import { telemetryPlugin } from '@tool-search/telemetry';
 import { loopDetectionPlugin } from '@tool-search/plugin-loop-detection';
 import { approvalsPlugin, type Approver } from '@tool-search/plugin-approvals';
-import { BUILTIN_PLUGINS, isBuiltinPlugin } from './builtins.js';
+import { BUILTIN_PLUGINS, isBuiltinPlugin, type BuiltinContext } from './builtins.js';
 import { loadPluginModule, type LoadedPluginModule } from './load-plugin.js';
 import { embeddingsPlugin } from '@tool-search/plugin-embeddings';
 import type { SessionHost } from '@tool-search/sessions';
@@ -41,6 +41,8 @@ export interface PresetOptions {
   readonly mcpClient?: Pick<McpPluginOptions, 'tokenStore' | 'authorizer' | 'handlers'>;
   /** The gateway's sessions (`createSessionHost`): given only where a gateway runs turns, it lists the session tools under `plugins.core`. */
   readonly sessionHost?: SessionHost;
+  /** With `sessionHost`: the folder cron jobs persist in (`jobs.json`, `runs/`); lists the `cron` tool under `plugins.core`. */
+  readonly cronDir?: string;
 }
 
 export interface Preset {
@@ -112,7 +114,7 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
   const entries = Object.entries(config.plugins ?? {});
   for (const [id, pluginOptions] of entries) {
     if (isBuiltinPlugin(id)) {
-      sources.push(...[BUILTIN_PLUGINS[id]!.create(pluginOptions ?? {}, config, options.sessionHost ? { sessionHost: options.sessionHost } : {})].flat());
+      sources.push(...[BUILTIN_PLUGINS[id]!.create(pluginOptions ?? {}, config, builtinContext(options))].flat());
       continue;
     }
     const { plugin, loaded } = await loadPluginModule(id, pluginOptions ?? {}, options.baseDir ?? process.cwd(), KNOWN_PLUGINS);
@@ -133,6 +135,10 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
     );
   }
   return { sources, modules };
+}
+
+function builtinContext(options: PresetOptions): BuiltinContext {
+  return { ...(options.sessionHost ? { sessionHost: options.sessionHost } : {}), ...(options.cronDir ? { cronDir: options.cronDir } : {}) };
 }
 
 /**

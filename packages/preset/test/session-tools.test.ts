@@ -30,6 +30,15 @@ describe('the session tools under plugins.core', () => {
     expect((await kernel.createRun()).catalog.map((t) => t.name).sort()).toEqual(['session_status', 'sessions_history', 'sessions_list', 'sessions_send', 'sessions_spawn']);
   });
 
+  it('cron is listed with a session host and a cron folder; group:automation selects it', async () => {
+    const cronDir = join(workspace(), 'cron');
+    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, tools: { allow: ['group:automation'] } }, { sessionHost: createSessionHost(), cronDir }));
+    expect((await kernel.createRun()).catalog.map((t) => t.id)).toEqual(['core:core:cron']);
+    await kernel.close();
+    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } } }, { sessionHost: createSessionHost() }));
+    expect((await kernel.createRun()).tool('cron')).toBeUndefined();
+  });
+
   it('a wrong tools.sessions.visibility is a config error naming the path', async () => {
     await expect(
       createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, tools: { sessions: { visibility: 'everyone' } } as never }, { sessionHost: createSessionHost() }),

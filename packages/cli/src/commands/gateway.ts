@@ -4,7 +4,8 @@
  * `--provider-mode mock-openai` the provider is the in-process mock, so it
  * runs without a key or network. Heavy modules load only here.
  */
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { defaultStateDir } from '@tool-search/plugin-mcp';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Approver } from '@tool-search/plugin-approvals';
 import { CliUsageError, type CliIO } from '../io.js';
@@ -58,7 +59,9 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   const sessionLogDir = logDir !== undefined ? resolve(io.cwd, logDir) : undefined;
   // The gateway runs turns, so the session tools are listed here (and only here); the runner is bound once the provider is known.
   const sessionHost = createSessionHost();
-  const { kernel, toolSearch } = await createCliKernel(config, io, { approve, sessionHost, ...(sessionLogDir ? { sessionLogDir } : {}) });
+  // Cron jobs persist in a `cron` folder beside the session logs (gateway.sessions.dir), else in the state folder.
+  const cronDir = sessionLogDir ? join(dirname(sessionLogDir), 'cron') : join(defaultStateDir(io.env ?? process.env), 'cron');
+  const { kernel, toolSearch } = await createCliKernel(config, io, { approve, sessionHost, cronDir, ...(sessionLogDir ? { sessionLogDir } : {}) });
   const closers: (() => Promise<void>)[] = [() => kernel.close()];
   try {
     let provider = config.provider ?? {};
