@@ -184,6 +184,8 @@ export const ErrorCode = {
   CRON_JOB_UNKNOWN: 'CRON_JOB_UNKNOWN',
   /** `cron`: a job's schedule (cron expression, time zone, interval or time) is invalid. */
   CRON_SCHEDULE_INVALID: 'CRON_SCHEDULE_INVALID',
+  /** `image`: the file is not a PNG, JPEG, GIF or WebP image, or is larger than the limit (`details.rule`). */
+  IMAGE_UNREADABLE: 'IMAGE_UNREADABLE',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

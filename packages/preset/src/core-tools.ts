@@ -16,6 +16,7 @@ import { pdfPlugin } from '@tool-search/plugin-pdf';
 import { webPlugin, type WebConfig } from '@tool-search/plugin-web';
 import { sessionsPlugin, type AgentEntry } from '@tool-search/plugin-sessions';
 import { cronPlugin } from '@tool-search/plugin-cron';
+import { imagePlugin } from '@tool-search/plugin-image';
 import type { SessionHost } from '@tool-search/sessions';
 
 export const CORE_PLUGIN_ID = 'core';
@@ -53,8 +54,23 @@ export function coreToolPlugins(
     webPlugin({ web: config.tools?.web as WebConfig | undefined }),
     memoryPlugin({ workspace }),
     pdfPlugin({ workspace, ...pdfLimits(config.agents?.defaults) }),
+    ...imageTool(workspace, config),
     ...gatewayTools(config, host),
   ];
+}
+
+/**
+ * `image` when `agents.defaults.imageModel` names a model (a string or `{ primary }`, `openai/` prefix optional) and
+ * `provider` is an OpenAI-compatible one with a key (`apiKey`, or the `apiKeyEnv` / OPENAI_API_KEY variable).
+ */
+function imageTool(workspace: string, config: ToolSearchConfig, env: NodeJS.ProcessEnv = process.env): KernelPlugin[] {
+  const configured = (config.agents?.defaults as { imageModel?: unknown } | undefined)?.imageModel;
+  const named = typeof configured === 'string' ? configured : (configured as { primary?: unknown } | undefined)?.primary;
+  const provider = config.provider;
+  if (typeof named !== 'string' || !named || !provider || (provider.kind ?? 'openai') !== 'openai') return [];
+  const apiKey = provider.apiKey ?? env[provider.apiKeyEnv ?? 'OPENAI_API_KEY'];
+  if (!apiKey) return [];
+  return [imagePlugin({ workspace, model: named.replace(/^openai\//, ''), apiKey, ...(provider.baseURL ? { baseURL: provider.baseURL } : {}) })];
 }
 
 /** The tools that need a gateway running turns: sessions (and cron, given its folder). */
