@@ -92,6 +92,35 @@ export function checkSpawnAgent(agents: readonly AgentEntry[], caller: Caller, a
   }
 }
 
+/** OpenClaw's `agents.defaults.subagents` bounds: how deep spawns nest, how many children run at once per session. */
+export interface SpawnLimits {
+  readonly maxSpawnDepth: number;
+  readonly maxChildren: number;
+}
+
+export const DEFAULT_SPAWN_LIMITS: SpawnLimits = { maxSpawnDepth: 1, maxChildren: 5 };
+
+/** Refuses a spawn that would nest deeper than `maxSpawnDepth` or exceed `maxChildren` running children. */
+export async function checkSpawnLimits(store: SessionStore, limits: SpawnLimits, caller: Caller): Promise<void> {
+  let depth = 0;
+  let parentId = (await store.get(caller.sessionId))?.parentId;
+  while (parentId !== undefined && depth < MAX_DEPTH) {
+    depth++;
+    parentId = (await store.get(parentId))?.parentId;
+  }
+  if (depth + 1 > limits.maxSpawnDepth) {
+    throw new ToolSearchError(ErrorCode.SUBAGENT_NOT_ALLOWED, `a session at spawn depth ${depth} may not spawn: agents.defaults.subagents.maxSpawnDepth is ${limits.maxSpawnDepth}`, {
+      details: { depth, rule: 'agents.defaults.subagents.maxSpawnDepth', limit: limits.maxSpawnDepth },
+    });
+  }
+  const running = (await store.list()).filter((s) => s.parentId === caller.sessionId && s.kind === 'spawn' && s.status === 'running').length;
+  if (running >= limits.maxChildren) {
+    throw new ToolSearchError(ErrorCode.SUBAGENT_NOT_ALLOWED, `${running} sub-agents of this session are still running: agents.defaults.subagents.maxChildrenPerAgent is ${limits.maxChildren}`, {
+      details: { running, rule: 'agents.defaults.subagents.maxChildrenPerAgent', limit: limits.maxChildren },
+    });
+  }
+}
+
 /** `agent:<agentId>:<sessionId>` → the session id (ids may contain colons). */
 function idOfKey(key: string): string | undefined {
   const match = /^agent:[^:]+:(.+)$/.exec(key);

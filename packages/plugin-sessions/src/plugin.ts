@@ -6,7 +6,7 @@
  */
 import type { KernelPlugin, RunInfo, ToolCallOutcome } from '@tool-search/kernel';
 import type { SessionHost, SessionPatch, TranscriptEntry } from '@tool-search/sessions';
-import { checkVisibility, defaultAgentId, type AgentEntry } from './access.js';
+import { checkVisibility, defaultAgentId, DEFAULT_SPAWN_LIMITS, type AgentEntry, type SpawnLimits } from './access.js';
 import { sessionTools } from './tools.js';
 
 export const SESSIONS_PLUGIN_NAME = '@tool-search/plugin-sessions';
@@ -19,6 +19,8 @@ export interface SessionsPluginOptions {
   readonly visibility?: unknown;
   /** `agents.list` (id, default, name, subagents.allowAgents). */
   readonly agents?: readonly AgentEntry[];
+  /** `agents.defaults.subagents.maxSpawnDepth` (default 1: sub-agents do not spawn) and `maxChildrenPerAgent` (default 5). */
+  readonly limits?: Partial<SpawnLimits>;
   readonly now?: () => number;
 }
 
@@ -27,7 +29,8 @@ export function sessionsPlugin(options: SessionsPluginOptions): KernelPlugin {
   const agents = options.agents ?? [];
   const { host } = options;
   const now = options.now ?? Date.now;
-  const tools = sessionTools({ host, visibility, agents, ...(options.now ? { now: options.now } : {}) });
+  const limits = { ...DEFAULT_SPAWN_LIMITS, ...options.limits };
+  const tools = sessionTools({ host, visibility, agents, limits, ...(options.now ? { now: options.now } : {}) });
   return {
     name: SESSIONS_PLUGIN_NAME,
     apply({ hooks, logger }) {

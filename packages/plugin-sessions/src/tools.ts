@@ -6,12 +6,13 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, ToolSearchError, type ExecuteContext, type JsonSchema, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
 import type { SessionHost, SessionRecord, TranscriptEntry } from '@tool-search/sessions';
-import { allowedAgents, callerOf, checkSpawnAgent, resolveTarget, visible, type AgentEntry, type Visibility } from './access.js';
+import { allowedAgents, callerOf, checkSpawnAgent, checkSpawnLimits, resolveTarget, visible, type AgentEntry, type SpawnLimits, type Visibility } from './access.js';
 
 export interface SessionToolsContext {
   readonly host: SessionHost;
   readonly visibility: Visibility;
   readonly agents: readonly AgentEntry[];
+  readonly limits: SpawnLimits;
   readonly now?: () => number;
 }
 
@@ -90,6 +91,7 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
       const agentId = typeof args.agentId === 'string' ? args.agentId : caller.agentId;
       checkSpawnAgent(c.agents, caller, agentId);
       if (!c.host.bound) throw unavailable();
+      await checkSpawnLimits(store, c.limits, caller);
       const mode = args.mode === 'session' ? 'session' : 'run';
       const model = typeof args.model === 'string' ? args.model : undefined;
       const sessionId = `spawn-${randomUUID()}`;

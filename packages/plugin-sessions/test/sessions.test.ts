@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import OpenAI from 'openai';
 import { createKernel, type Kernel, type RunRequest, type ToolCallOutcome } from '@tool-search/kernel';
 import { openaiUpstream, runTurn, sessionTurnRunner } from '@tool-search/gateway';
@@ -167,6 +167,18 @@ describe('agents.list[].subagents.allowAgents', () => {
     expect(spawned.childSessionKey).toBe(`agent:coder:${spawned.sessionId}`);
     await host.turn(spawned.sessionId, 'then', { agentId: 'coder' });
     expect(await host.store.get(spawned.sessionId)).toMatchObject({ agentId: 'coder', status: 'idle', turns: 2 });
+  });
+
+  it('a sub-agent may not spawn (maxSpawnDepth 1), and running children are capped (maxChildrenPerAgent)', async () => {
+    const { kernel, host } = setup({ bind: false });
+    host.bind(() => new Promise(() => undefined)); // turns that never finish: children stay running
+    await host.store.upsert('kid', { kind: 'spawn', parentId: 'root' });
+    const deep = await call(kernel, { sessionId: 'kid' }, 'sessions_spawn', { task: 'x' });
+    expect(deep.status === 'error' && deep.error).toMatchObject({ code: 'SUBAGENT_NOT_ALLOWED', message: expect.stringContaining('maxSpawnDepth') });
+    for (let i = 0; i < 5; i++) expect(data(await call(kernel, { sessionId: 'root' }, 'sessions_spawn', { task: `t${i}` })).status).toBe('accepted');
+    await vi.waitFor(async () => expect((await host.store.list()).filter((s) => s.status === 'running')).toHaveLength(5));
+    const sixth = await call(kernel, { sessionId: 'root' }, 'sessions_spawn', { task: 't5' });
+    expect(sixth.status === 'error' && sixth.error).toMatchObject({ code: 'SUBAGENT_NOT_ALLOWED', message: expect.stringContaining('maxChildrenPerAgent') });
   });
 
   it('without a bound runner (no gateway), spawning is SESSIONS_UNAVAILABLE', async () => {

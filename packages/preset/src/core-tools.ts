@@ -78,7 +78,7 @@ function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir }: { sess
   if (!sessionHost) return [];
   const agents = (config.agents?.list ?? []) as readonly AgentEntry[];
   return [
-    sessionsPlugin({ host: sessionHost, visibility: sessionsConfig(config).visibility, agents }),
+    sessionsPlugin({ host: sessionHost, visibility: sessionsConfig(config).visibility, agents, limits: spawnLimits(config.agents?.defaults) }),
     ...(cronDir ? [cronPlugin({ host: sessionHost, dir: cronDir, agents })] : []),
   ];
 }
@@ -89,6 +89,15 @@ function pdfLimits(defaults: unknown): { maxBytesMb?: number; maxPages?: number 
   return {
     ...(typeof pdfMaxBytesMb === 'number' && pdfMaxBytesMb > 0 ? { maxBytesMb: pdfMaxBytesMb } : {}),
     ...(typeof pdfMaxPages === 'number' && pdfMaxPages >= 1 ? { maxPages: Math.floor(pdfMaxPages) } : {}),
+  };
+}
+
+/** OpenClaw's `agents.defaults.subagents.maxSpawnDepth` / `maxChildrenPerAgent`, when set. */
+function spawnLimits(defaults: unknown): { maxSpawnDepth?: number; maxChildren?: number } {
+  const { maxSpawnDepth, maxChildrenPerAgent } = ((defaults as { subagents?: unknown } | undefined)?.subagents ?? {}) as Record<string, unknown>;
+  return {
+    ...(typeof maxSpawnDepth === 'number' && maxSpawnDepth >= 0 ? { maxSpawnDepth: Math.floor(maxSpawnDepth) } : {}),
+    ...(typeof maxChildrenPerAgent === 'number' && maxChildrenPerAgent >= 1 ? { maxChildren: Math.floor(maxChildrenPerAgent) } : {}),
   };
 }
 
