@@ -53,7 +53,9 @@ export function cronFor(schedule: Schedule, fire: () => Promise<void> | void): C
   try {
     if (schedule.kind === 'cron') return new Cron(schedule.expr, { paused: true, protect: true, ...(schedule.tz ? { timezone: schedule.tz } : {}) }, fire);
     if (schedule.kind === 'at') return new Cron(new Date(schedule.at), { paused: true, protect: true }, fire);
-    return new Cron('* * * * * *', { paused: true, protect: true, interval: Math.round(schedule.everyMs / 1000) }, fire);
+    // `interval` alone would fire at the next whole second; the first run is one interval from now.
+    const everySeconds = Math.round(schedule.everyMs / 1000);
+    return new Cron('* * * * * *', { paused: true, protect: true, interval: everySeconds, startAt: new Date(Date.now() + everySeconds * 1000) }, fire);
   } catch (error) {
     throw scheduleError(`invalid ${schedule.kind} schedule: ${error instanceof Error ? error.message : String(error)}`, schedule);
   }

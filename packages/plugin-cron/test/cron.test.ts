@@ -89,6 +89,16 @@ describe('cron', () => {
     expect(code(await cron({ action: 'run', jobId }))).toBe('CRON_JOB_UNKNOWN');
   });
 
+  it('an every job runs again and again on its interval, each run logged', async () => {
+    const { cron } = setup();
+    const { jobId } = data(await cron({ action: 'add', job: { schedule: { kind: 'every', everyMs: 1000 }, payload: { kind: 'agentTurn', message: 'tick' } } })).job;
+    await vi.waitFor(async () => expect(data(await cron({ action: 'runs', jobId })).runs.length).toBeGreaterThanOrEqual(2), { timeout: 20_000, interval: 200 });
+    const runs = data(await cron({ action: 'runs', jobId })).runs as { trigger: string; status: string; sessionKey: string }[];
+    expect(runs.every((r) => r.trigger === 'schedule' && r.status === 'ok')).toBe(true);
+    expect(new Set(runs.map((r) => r.sessionKey)).size).toBe(runs.length); // isolated: a new session per run
+    await cron({ action: 'remove', jobId });
+  });
+
   it('bad schedules and arguments are coded errors', async () => {
     const { cron } = setup();
     const add = (job: Record<string, unknown>) => cron({ action: 'add', job: { payload: { kind: 'agentTurn', message: 'x' }, ...job } });
