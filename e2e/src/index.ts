@@ -2,3 +2,5 @@ export { runQaSuite, runLoopScenario, runApprovalScenario, suiteConfig, formatSu
 export type { SuiteOptions, SuiteResult, LaneReport, LaneName, GuardLaneReport, GuardScenarioResult } from './suite.js';
 export { runCodingScenario, runExecApprovalScenario, runPollLoopScenario } from './coretools.js';
 export type { CoreToolsScenarioResult } from './coretools.js';
+export { runSessionChainScenario } from './sessions.js';
+export type { SessionChainResult } from './sessions.js';

@@ -11,3 +11,5 @@ export type { Upstream, UpstreamKind, UpstreamReply, UpstreamRequest, UpstreamTo
 export type { TurnLedger, LedgerRequest, CountTokens } from './ledger.js';
 export { SessionExposures } from './session-exposure.js';
 export { renderOutcome, renderResult } from './render.js';
+export { sessionTurnRunner } from './session-runner.js';
+export type { SessionRunnerOptions, SessionRunnerRequest, SessionRunnerReply } from './session-runner.js';

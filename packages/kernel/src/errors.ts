@@ -170,6 +170,22 @@ export const ErrorCode = {
   CLI_INPUT_INVALID: 'CLI_INPUT_INVALID',
   /** An unexpected failure (a bug, not bad input); the message carries the cause. */
   INTERNAL_ERROR: 'INTERNAL_ERROR',
+  /** `sessions_*` / `session_status`: no gateway session with that key or id. */
+  SESSION_UNKNOWN: 'SESSION_UNKNOWN',
+  /** The session exists but `tools.sessions.visibility` (self | tree | all) hides it from the caller. */
+  SESSION_NOT_VISIBLE: 'SESSION_NOT_VISIBLE',
+  /** `sessions_send` to the caller's own session (its turn is the one running). */
+  SESSION_SEND_SELF: 'SESSION_SEND_SELF',
+  /** The session tools were called where no gateway runs turns. */
+  SESSIONS_UNAVAILABLE: 'SESSIONS_UNAVAILABLE',
+  /** `sessions_spawn` names an agent the caller's `agents.list[].subagents.allowAgents` does not allow. */
+  SUBAGENT_NOT_ALLOWED: 'SUBAGENT_NOT_ALLOWED',
+  /** `cron`: no job with that id. */
+  CRON_JOB_UNKNOWN: 'CRON_JOB_UNKNOWN',
+  /** `cron`: a job's schedule (cron expression, time zone, interval or time) is invalid. */
+  CRON_SCHEDULE_INVALID: 'CRON_SCHEDULE_INVALID',
+  /** `image`: the file is not a PNG, JPEG, GIF or WebP image, or is larger than the limit (`details.rule`). */
+  IMAGE_UNREADABLE: 'IMAGE_UNREADABLE',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

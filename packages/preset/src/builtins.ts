@@ -6,6 +6,7 @@
  */
 import type { KernelPlugin } from '@tool-search/kernel';
 import type { PluginsConfig, ToolSearchConfig } from '@tool-search/config';
+import type { SessionHost } from '@tool-search/sessions';
 import { fakeCatalogPlugin } from '@tool-search/plugin-fake-catalog';
 import { coreToolPlugins } from './core-tools.js';
 
@@ -13,7 +14,14 @@ export const DEFAULT_FAKE_CATALOG = { tools: 1000, core: true } as const;
 
 export interface BuiltinPlugin {
   /** One plugin, or several for an id that stands for a set (`core`). */
-  create(options: Record<string, unknown>, config: ToolSearchConfig): KernelPlugin | readonly KernelPlugin[];
+  create(options: Record<string, unknown>, config: ToolSearchConfig, context?: BuiltinContext): KernelPlugin | readonly KernelPlugin[];
+}
+
+/** What the composer has beyond the config: the gateway's session host, where a gateway runs turns. */
+export interface BuiltinContext {
+  readonly sessionHost?: SessionHost;
+  /** The folder for cron jobs (with `sessionHost`, the `cron` tool is listed). */
+  readonly cronDir?: string;
 }
 
 type FakeCatalogOptions = NonNullable<PluginsConfig['fake-catalog']>;
@@ -24,7 +32,8 @@ export const BUILTIN_PLUGINS: Readonly<Record<string, BuiltinPlugin>> = Object.f
   },
   // The real core tools; a config error together with the fake catalog's core tools (same ids).
   core: {
-    create: (options: { workspace?: string }, config) => coreToolPlugins(options, config, config.plugins?.['fake-catalog'] !== undefined && (config.plugins['fake-catalog'].core ?? DEFAULT_FAKE_CATALOG.core)),
+    create: (options: { workspace?: string }, config, context) =>
+      coreToolPlugins(options, config, config.plugins?.['fake-catalog'] !== undefined && (config.plugins['fake-catalog'].core ?? DEFAULT_FAKE_CATALOG.core), context),
   },
 });
 

@@ -14,11 +14,24 @@ import { execPlugin } from '@tool-search/plugin-exec';
 import { memoryPlugin } from '@tool-search/plugin-memory';
 import { pdfPlugin } from '@tool-search/plugin-pdf';
 import { webPlugin, type WebConfig } from '@tool-search/plugin-web';
+import { sessionsPlugin, type AgentEntry } from '@tool-search/plugin-sessions';
+import { cronPlugin } from '@tool-search/plugin-cron';
+import { imagePlugin } from '@tool-search/plugin-image';
+import type { SessionHost } from '@tool-search/sessions';
 
 export const CORE_PLUGIN_ID = 'core';
 
-/** The core tool plugins for `plugins.core`. `fakeCore`: the fake catalog adds its core tools in this config. */
-export function coreToolPlugins(core: { workspace?: string }, config: ToolSearchConfig, fakeCore: boolean): KernelPlugin[] {
+/**
+ * The core tool plugins for `plugins.core`. `fakeCore`: the fake catalog adds its core tools in this config.
+ * `host.sessionHost`: a gateway runs turns here, so the session tools (`tools.sessions`, `agents.list`) are listed,
+ * and `cron` too when `host.cronDir` says where its jobs persist.
+ */
+export function coreToolPlugins(
+  core: { workspace?: string },
+  config: ToolSearchConfig,
+  fakeCore: boolean,
+  host: { sessionHost?: SessionHost; cronDir?: string } = {},
+): KernelPlugin[] {
   if (fakeCore) {
     throw new ConfigError(
       '/plugins/core',
@@ -41,6 +54,32 @@ export function coreToolPlugins(core: { workspace?: string }, config: ToolSearch
     webPlugin({ web: config.tools?.web as WebConfig | undefined }),
     memoryPlugin({ workspace }),
     pdfPlugin({ workspace, ...pdfLimits(config.agents?.defaults) }),
+    ...imageTool(workspace, config),
+    ...gatewayTools(config, host),
+  ];
+}
+
+/**
+ * `image` when `agents.defaults.imageModel` names a model (a string or `{ primary }`, `openai/` prefix optional) and
+ * `provider` is an OpenAI-compatible one with a key (`apiKey`, or the `apiKeyEnv` / OPENAI_API_KEY variable).
+ */
+function imageTool(workspace: string, config: ToolSearchConfig, env: NodeJS.ProcessEnv = process.env): KernelPlugin[] {
+  const configured = (config.agents?.defaults as { imageModel?: unknown } | undefined)?.imageModel;
+  const named = typeof configured === 'string' ? configured : (configured as { primary?: unknown } | undefined)?.primary;
+  const provider = config.provider;
+  if (typeof named !== 'string' || !named || !provider || (provider.kind ?? 'openai') !== 'openai') return [];
+  const apiKey = provider.apiKey ?? env[provider.apiKeyEnv ?? 'OPENAI_API_KEY'];
+  if (!apiKey) return [];
+  return [imagePlugin({ workspace, model: named.replace(/^openai\//, ''), apiKey, ...(provider.baseURL ? { baseURL: provider.baseURL } : {}) })];
+}
+
+/** The tools that need a gateway running turns: sessions (and cron, given its folder). */
+function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir }: { sessionHost?: SessionHost; cronDir?: string }): KernelPlugin[] {
+  if (!sessionHost) return [];
+  const agents = (config.agents?.list ?? []) as readonly AgentEntry[];
+  return [
+    sessionsPlugin({ host: sessionHost, visibility: sessionsConfig(config).visibility, agents, limits: spawnLimits(config.agents?.defaults) }),
+    ...(cronDir ? [cronPlugin({ host: sessionHost, dir: cronDir, agents })] : []),
   ];
 }
 
@@ -51,6 +90,21 @@ function pdfLimits(defaults: unknown): { maxBytesMb?: number; maxPages?: number 
     ...(typeof pdfMaxBytesMb === 'number' && pdfMaxBytesMb > 0 ? { maxBytesMb: pdfMaxBytesMb } : {}),
     ...(typeof pdfMaxPages === 'number' && pdfMaxPages >= 1 ? { maxPages: Math.floor(pdfMaxPages) } : {}),
   };
+}
+
+/** OpenClaw's `agents.defaults.subagents.maxSpawnDepth` / `maxChildrenPerAgent`, when set. */
+function spawnLimits(defaults: unknown): { maxSpawnDepth?: number; maxChildren?: number } {
+  const { maxSpawnDepth, maxChildrenPerAgent } = ((defaults as { subagents?: unknown } | undefined)?.subagents ?? {}) as Record<string, unknown>;
+  return {
+    ...(typeof maxSpawnDepth === 'number' && maxSpawnDepth >= 0 ? { maxSpawnDepth: Math.floor(maxSpawnDepth) } : {}),
+    ...(typeof maxChildrenPerAgent === 'number' && maxChildrenPerAgent >= 1 ? { maxChildren: Math.floor(maxChildrenPerAgent) } : {}),
+  };
+}
+
+/** OpenClaw's `tools.sessions` (`visibility`); the plugin checks the value. */
+function sessionsConfig(config: ToolSearchConfig): { visibility?: unknown } {
+  const sessions = (config.tools as { sessions?: unknown } | undefined)?.sessions;
+  return sessions && typeof sessions === 'object' ? (sessions as { visibility?: unknown }) : {};
 }
 
 function withoutApplyPatch(exec: Record<string, unknown>): Record<string, unknown> {

@@ -17,9 +17,10 @@ import { codeModePlugin } from '@tool-search/mode-code';
 import { telemetryPlugin } from '@tool-search/telemetry';
 import { loopDetectionPlugin } from '@tool-search/plugin-loop-detection';
 import { approvalsPlugin, type Approver } from '@tool-search/plugin-approvals';
-import { BUILTIN_PLUGINS, isBuiltinPlugin } from './builtins.js';
+import { BUILTIN_PLUGINS, isBuiltinPlugin, type BuiltinContext } from './builtins.js';
 import { loadPluginModule, type LoadedPluginModule } from './load-plugin.js';
 import { embeddingsPlugin } from '@tool-search/plugin-embeddings';
+import type { SessionHost } from '@tool-search/sessions';
 
 /** Built-in plugin ids usable under `plugins`; any other key there is a plugin module to load. */
 export const KNOWN_PLUGINS: readonly string[] = Object.freeze(Object.keys(BUILTIN_PLUGINS));
@@ -38,6 +39,10 @@ export interface PresetOptions {
   readonly baseDir?: string;
   /** MCP client side: OAuth token store (default: files in the state folder), login authorizer, sampling/elicitation handlers. */
   readonly mcpClient?: Pick<McpPluginOptions, 'tokenStore' | 'authorizer' | 'handlers'>;
+  /** The gateway's sessions (`createSessionHost`): given only where a gateway runs turns, it lists the session tools under `plugins.core`. */
+  readonly sessionHost?: SessionHost;
+  /** With `sessionHost`: the folder cron jobs persist in (`jobs.json`, `runs/`); lists the `cron` tool under `plugins.core`. */
+  readonly cronDir?: string;
 }
 
 export interface Preset {
@@ -109,7 +114,7 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
   const entries = Object.entries(config.plugins ?? {});
   for (const [id, pluginOptions] of entries) {
     if (isBuiltinPlugin(id)) {
-      sources.push(...[BUILTIN_PLUGINS[id]!.create(pluginOptions ?? {}, config)].flat());
+      sources.push(...[BUILTIN_PLUGINS[id]!.create(pluginOptions ?? {}, config, builtinContext(options))].flat());
       continue;
     }
     const { plugin, loaded } = await loadPluginModule(id, pluginOptions ?? {}, options.baseDir ?? process.cwd(), KNOWN_PLUGINS);
@@ -130,6 +135,10 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
     );
   }
   return { sources, modules };
+}
+
+function builtinContext(options: PresetOptions): BuiltinContext {
+  return { ...(options.sessionHost ? { sessionHost: options.sessionHost } : {}), ...(options.cronDir ? { cronDir: options.cronDir } : {}) };
 }
 
 /**

@@ -4,7 +4,8 @@
  * `--provider-mode mock-openai` the provider is the in-process mock, so it
  * runs without a key or network. Heavy modules load only here.
  */
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { defaultStateDir } from '@tool-search/plugin-mcp';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Approver } from '@tool-search/plugin-approvals';
 import { CliUsageError, type CliIO } from '../io.js';
@@ -41,11 +42,12 @@ export function registerGatewayCommand(program: Command, io: CliIO): void {
 
 async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   const { config } = await loadCliConfig(flags, io);
-  const [{ startGatewayServer, createUpstream }, { ApprovalQueue }, { approvalsRoute }, { promptApprover }] = await Promise.all([
+  const [{ startGatewayServer, createUpstream, sessionTurnRunner }, { ApprovalQueue }, { approvalsRoute }, { promptApprover }, { createSessionHost }] = await Promise.all([
     import('@tool-search/gateway'),
     import('@tool-search/plugin-approvals'),
     import('../approvals-http.js'),
     import('../approvals.js'),
+    import('@tool-search/sessions'),
   ]);
 
   const approvals = flags.approvals ?? (io.stdin?.isTTY ? 'prompt' : 'deny');
@@ -55,7 +57,11 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
 
   const logDir = config.gateway?.sessions?.dir ?? config.session?.logDir;
   const sessionLogDir = logDir !== undefined ? resolve(io.cwd, logDir) : undefined;
-  const { kernel, toolSearch } = await createCliKernel(config, io, { approve, ...(sessionLogDir ? { sessionLogDir } : {}) });
+  // The gateway runs turns, so the session tools are listed here (and only here); the runner is bound once the provider is known.
+  const sessionHost = createSessionHost();
+  // Cron jobs persist in a `cron` folder beside the session logs (gateway.sessions.dir), else in the state folder.
+  const cronDir = sessionLogDir ? join(dirname(sessionLogDir), 'cron') : join(defaultStateDir(io.env ?? process.env), 'cron');
+  const { kernel, toolSearch } = await createCliKernel(config, io, { approve, sessionHost, cronDir, ...(sessionLogDir ? { sessionLogDir } : {}) });
   const closers: (() => Promise<void>)[] = [() => kernel.close()];
   try {
     let provider = config.provider ?? {};
@@ -75,6 +81,8 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
     const mode = flags.mode ?? toolSearch.mode;
     // Without --mode each run gets the toolSearch setting of its agent and provider/model.
     const modeFor = flags.mode ? undefined : (party: { agentId?: string; provider: string; model: string }) => appliedToolSearch(config, party).mode;
+    const env = io.env ?? process.env;
+    sessionHost.bind(sessionTurnRunner({ kernel, upstream, mode, ...(modeFor ? { modeFor } : {}), upstreamFor: (other) => createUpstream({ ...provider, model: other }, env) }));
     const token = config.gateway?.auth?.token;
     const gateway = await startGatewayServer({
       kernel,

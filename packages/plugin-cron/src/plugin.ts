@@ -1,0 +1,122 @@
+/**
+ * `cronPlugin`: OpenClaw's `cron` tool (`core:core:cron`; actions status,
+ * list, add, update, remove, run, runs, wake) over a scheduler whose jobs
+ * live in the gateway's state folder and whose runs are gateway turns.
+ * Composed only where a gateway runs turns (it needs the session host).
+ */
+import { randomUUID } from 'node:crypto';
+import { ErrorCode, ToolSearchError, type ExecuteContext, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import type { SessionHost } from '@tool-search/sessions';
+import { buildJob, invalid } from './jobs.js';
+import { CronService } from './service.js';
+import { JobFiles } from './store.js';
+
+export const CRON_PLUGIN_NAME = '@tool-search/plugin-cron';
+export const CRON_ACTIONS = ['status', 'list', 'add', 'update', 'remove', 'run', 'runs', 'wake'] as const;
+export const DEFAULT_RUNS_LIMIT = 20;
+
+export interface CronPluginOptions {
+  readonly host: SessionHost;
+  /** The folder for `jobs.json` and `runs/<jobId>.jsonl`. */
+  readonly dir: string;
+  /** `agents.list` ids; with none, runs name no agent. */
+  readonly agents?: readonly { readonly id: string }[];
+}
+
+export function cronPlugin(options: CronPluginOptions): KernelPlugin {
+  const agents = options.agents ?? [];
+  const runAgent = (agentId: string | undefined) => (agents.length && agentId ? { agentId } : {});
+  const service = new CronService(new JobFiles(options.dir), options.host, runAgent);
+  return {
+    name: CRON_PLUGIN_NAME,
+    apply({ hooks }) {
+      service.start();
+      hooks.listTools.tap((sink) => sink.add([cronTool(service, options.host, agents)]));
+      hooks.shutdown.tapPromise(() => service.stop());
+    },
+  };
+}
+
+function cronTool(service: CronService, host: SessionHost, agents: readonly { id: string }[]): ToolDefinition {
+  return {
+    name: 'cron',
+    source: 'core',
+    owner: 'core',
+    description:
+      'Schedule agent turns: status, list, add { job }, update { jobId, patch }, remove { jobId }, run { jobId } (now), runs { jobId } (history), wake { text } (an agent turn now). ' +
+      'A job: { name?, schedule: { kind: "cron", expr, tz? } | { kind: "every", everyMs } | { kind: "at", at }, payload: { kind: "agentTurn", message }, sessionTarget?: "isolated" | "main", agentId?, enabled? }.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        action: { type: 'string', enum: [...CRON_ACTIONS] },
+        job: { type: 'object', description: 'add: the job.' },
+        jobId: { type: 'string', minLength: 1 },
+        patch: { type: 'object', description: 'update: the fields to change.' },
+        includeDisabled: { type: 'boolean', description: 'list: also disabled jobs.' },
+        limit: { type: 'integer', minimum: 1, maximum: 500, description: `runs: newest runs to return (default ${DEFAULT_RUNS_LIMIT}).` },
+        text: { type: 'string', minLength: 1, description: 'wake: the message for the agent turn.' },
+      },
+      required: ['action'],
+      additionalProperties: false,
+    },
+    async execute(args, ctx) {
+      const jobId = () => {
+        if (typeof args.jobId !== 'string') throw invalid(`cron ${String(args.action)} needs jobId`);
+        return args.jobId;
+      };
+      switch (args.action) {
+        case 'status':
+          return json({ running: true, dir: service.files.dir, jobs: service.list().length, enabled: service.list().filter((j) => j.enabled).length, nextWakeAt: service.nextWakeAt() ?? null });
+        case 'list':
+          return json({ jobs: service.list().filter((job) => job.enabled || args.includeDisabled === true) });
+        case 'add': {
+          if (typeof args.job !== 'object' || args.job === null) throw invalid('cron add needs job');
+          const now = new Date().toISOString();
+          const job = buildJob(args.job as Record<string, unknown>, { jobId: randomUUID(), createdBy: ctx.run.sessionId, createdAt: now, state: { runs: 0 } });
+          checkAgent(agents, job.agentId);
+          return json({ job: service.put(job) });
+        }
+        case 'update': {
+          if (typeof args.patch !== 'object' || args.patch === null) throw invalid('cron update needs patch');
+          const job = buildJob(args.patch as Record<string, unknown>, service.get(jobId()));
+          checkAgent(agents, job.agentId);
+          return json({ job: service.put(job) });
+        }
+        case 'remove':
+          service.remove(jobId());
+          return json({ ok: true, removed: args.jobId });
+        case 'run': {
+          const { runId, done } = service.run(jobId(), 'manual');
+          done.catch(() => undefined);
+          return json({ ok: true, enqueued: true, runId });
+        }
+        case 'runs':
+          service.get(jobId());
+          return json({ jobId: args.jobId, runs: service.files.runs(jobId(), typeof args.limit === 'number' ? args.limit : DEFAULT_RUNS_LIMIT) });
+        case 'wake':
+          return json(await wake(host, agents, args, ctx));
+        default:
+          throw invalid(`unknown cron action ${String(args.action)}`);
+      }
+    },
+  };
+}
+
+/** `wake`: an agent turn now, in a new `cron` session under the caller. */
+async function wake(host: SessionHost, agents: readonly { id: string }[], args: Record<string, unknown>, ctx: ExecuteContext): Promise<Record<string, unknown>> {
+  if (typeof args.text !== 'string') throw invalid('cron wake needs text');
+  const agentId = ctx.run.request.agentId;
+  const sessionId = `wake-${randomUUID()}`;
+  const record = await host.store.upsert(sessionId, { kind: 'cron', parentId: ctx.run.sessionId, label: 'wake', ...(agentId ? { agentId } : {}) });
+  host.turn(sessionId, args.text, agents.length && agentId ? { agentId } : {}).catch(() => undefined);
+  return { ok: true, enqueued: true, sessionKey: record.key };
+}
+
+function checkAgent(agents: readonly { id: string }[], agentId: string | undefined): void {
+  if (agentId === undefined || agents.some((agent) => agent.id === agentId)) return;
+  throw new ToolSearchError(ErrorCode.AGENT_UNKNOWN, `agents.list has no agent "${agentId}"`, { details: { agentId, known: agents.map((a) => a.id) } });
+}
+
+function json(value: Record<string, unknown>): ToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
+}

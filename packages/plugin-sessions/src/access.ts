@@ -1,0 +1,128 @@
+/**
+ * Who may see which session (`tools.sessions.visibility`) and spawn which
+ * agent (`agents.list[].subagents.allowAgents`). Every refusal is a coded
+ * error that names the rule.
+ */
+import { ConfigError, ErrorCode, ToolSearchError, type ExecuteContext } from '@tool-search/kernel';
+import { DEFAULT_AGENT_ID, type SessionRecord, type SessionStore } from '@tool-search/sessions';
+
+export const VISIBILITIES = ['self', 'tree', 'all'] as const;
+export type Visibility = (typeof VISIBILITIES)[number];
+export const DEFAULT_VISIBILITY: Visibility = 'tree';
+
+/** The parts of an `agents.list[]` entry the session tools act on. */
+export interface AgentEntry {
+  readonly id: string;
+  readonly default?: boolean;
+  readonly name?: string;
+  readonly subagents?: { readonly allowAgents?: readonly string[] };
+}
+
+export interface Caller {
+  readonly sessionId: string;
+  readonly agentId: string;
+}
+
+/** Parent links followed at most this far (a cycle cannot loop). */
+const MAX_DEPTH = 64;
+
+export function checkVisibility(value: unknown): Visibility {
+  if (value === undefined) return DEFAULT_VISIBILITY;
+  if (typeof value === 'string' && (VISIBILITIES as readonly string[]).includes(value)) return value as Visibility;
+  throw new ConfigError('/tools/sessions/visibility', 'enum', `tools.sessions.visibility must be one of ${VISIBILITIES.join(', ')} (default ${DEFAULT_VISIBILITY})`, {
+    details: { value, allowed: VISIBILITIES },
+  });
+}
+
+export function defaultAgentId(agents: readonly AgentEntry[]): string {
+  return agents.find((agent) => agent.default)?.id ?? agents[0]?.id ?? DEFAULT_AGENT_ID;
+}
+
+export function callerOf(ctx: ExecuteContext, agents: readonly AgentEntry[]): Caller {
+  return { sessionId: ctx.run.sessionId, agentId: ctx.run.request.agentId ?? defaultAgentId(agents) };
+}
+
+/** Whether `caller` may see `target` under `visibility` (tree: itself and the sessions it spawned, transitively). */
+export async function visible(store: SessionStore, visibility: Visibility, caller: Caller, target: SessionRecord): Promise<boolean> {
+  if (visibility === 'all' || target.sessionId === caller.sessionId) return true;
+  if (visibility === 'self') return false;
+  let parentId = target.parentId;
+  for (let depth = 0; parentId !== undefined && depth < MAX_DEPTH; depth++) {
+    if (parentId === caller.sessionId) return true;
+    parentId = (await store.get(parentId))?.parentId;
+  }
+  return false;
+}
+
+/** The session a call names (`sessionKey` or `sessionId`; neither: the caller's own), if the caller may see it. */
+export async function resolveTarget(store: SessionStore, visibility: Visibility, caller: Caller, args: Record<string, unknown>): Promise<SessionRecord> {
+  const key = typeof args.sessionKey === 'string' ? args.sessionKey : undefined;
+  const id = typeof args.sessionId === 'string' ? args.sessionId : key ? idOfKey(key) : caller.sessionId;
+  const record = id === undefined ? undefined : await store.get(id);
+  if (!record || (key !== undefined && record.key !== key)) {
+    throw new ToolSearchError(ErrorCode.SESSION_UNKNOWN, `no session ${key ?? id}; sessions_list shows the sessions you can see`, { details: { sessionKey: key, sessionId: id } });
+  }
+  if (!(await visible(store, visibility, caller, record))) {
+    throw new ToolSearchError(ErrorCode.SESSION_NOT_VISIBLE, `session ${record.key} is not visible with tools.sessions.visibility "${visibility}"`, {
+      details: { sessionKey: record.key, visibility, rule: 'tools.sessions.visibility' },
+    });
+  }
+  return record;
+}
+
+/** Agents the caller may spawn: itself always; others listed in its `subagents.allowAgents` (`"*"`: any configured). */
+export function allowedAgents(agents: readonly AgentEntry[], callerAgentId: string): string[] {
+  const own = agents.find((agent) => agent.id === callerAgentId);
+  const allow = own?.subagents?.allowAgents ?? [];
+  const known = agents.length ? agents.map((agent) => agent.id) : [callerAgentId];
+  const others = allow.includes('*') ? known : known.filter((id) => allow.includes(id));
+  return [...new Set([callerAgentId, ...others])];
+}
+
+export function checkSpawnAgent(agents: readonly AgentEntry[], caller: Caller, agentId: string): void {
+  if (agents.length && !agents.some((agent) => agent.id === agentId)) {
+    throw new ToolSearchError(ErrorCode.AGENT_UNKNOWN, `agents.list has no agent "${agentId}"; agents_list shows the ones you can spawn`, {
+      details: { agentId, suggestions: allowedAgents(agents, caller.agentId) },
+    });
+  }
+  if (!allowedAgents(agents, caller.agentId).includes(agentId)) {
+    throw new ToolSearchError(ErrorCode.SUBAGENT_NOT_ALLOWED, `agent "${caller.agentId}" may not spawn "${agentId}": it is not in its agents.list[].subagents.allowAgents`, {
+      details: { agentId, requester: caller.agentId, rule: 'agents.list[].subagents.allowAgents' },
+    });
+  }
+}
+
+/** OpenClaw's `agents.defaults.subagents` bounds: how deep spawns nest, how many children run at once per session. */
+export interface SpawnLimits {
+  readonly maxSpawnDepth: number;
+  readonly maxChildren: number;
+}
+
+export const DEFAULT_SPAWN_LIMITS: SpawnLimits = { maxSpawnDepth: 1, maxChildren: 5 };
+
+/** Refuses a spawn that would nest deeper than `maxSpawnDepth` or exceed `maxChildren` running children. */
+export async function checkSpawnLimits(store: SessionStore, limits: SpawnLimits, caller: Caller): Promise<void> {
+  let depth = 0;
+  let parentId = (await store.get(caller.sessionId))?.parentId;
+  while (parentId !== undefined && depth < MAX_DEPTH) {
+    depth++;
+    parentId = (await store.get(parentId))?.parentId;
+  }
+  if (depth + 1 > limits.maxSpawnDepth) {
+    throw new ToolSearchError(ErrorCode.SUBAGENT_NOT_ALLOWED, `a session at spawn depth ${depth} may not spawn: agents.defaults.subagents.maxSpawnDepth is ${limits.maxSpawnDepth}`, {
+      details: { depth, rule: 'agents.defaults.subagents.maxSpawnDepth', limit: limits.maxSpawnDepth },
+    });
+  }
+  const running = (await store.list()).filter((s) => s.parentId === caller.sessionId && s.kind === 'spawn' && s.status === 'running').length;
+  if (running >= limits.maxChildren) {
+    throw new ToolSearchError(ErrorCode.SUBAGENT_NOT_ALLOWED, `${running} sub-agents of this session are still running: agents.defaults.subagents.maxChildrenPerAgent is ${limits.maxChildren}`, {
+      details: { running, rule: 'agents.defaults.subagents.maxChildrenPerAgent', limit: limits.maxChildren },
+    });
+  }
+}
+
+/** `agent:<agentId>:<sessionId>` → the session id (ids may contain colons). */
+function idOfKey(key: string): string | undefined {
+  const match = /^agent:[^:]+:(.+)$/.exec(key);
+  return match?.[1];
+}

@@ -1,0 +1,41 @@
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Kernel } from '@tool-search/kernel';
+import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
+import { createToolSearchKernel } from '@tool-search/preset';
+
+let kernel: Kernel | undefined;
+let mock: MockOpenAI;
+beforeAll(async () => {
+  mock = await startMockOpenAI();
+});
+afterEach(async () => kernel?.close());
+afterAll(async () => mock.close());
+
+const workspace = () => realpathSync(mkdtempSync(join(tmpdir(), 'preset-image-')));
+// A GIF header is enough for the mock to read the size; the tool checks the magic bytes.
+const GIF = Buffer.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 4, 0, 3, 0, 0, 0, 0, 0x3b]);
+
+describe('image under plugins.core', () => {
+  it('is not listed without agents.defaults.imageModel', async () => {
+    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, provider: { baseURL: mock.url, apiKey: 'k', model: 'm' } }));
+    expect((await kernel.createRun()).tool('image')).toBeUndefined();
+  });
+
+  it('is not listed with an imageModel but no provider key', async () => {
+    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, agents: { defaults: { imageModel: 'openai/gpt-4o' } }, provider: { baseURL: mock.url, apiKeyEnv: 'NO_SUCH_KEY_VAR', model: 'm' } }));
+    expect((await kernel.createRun()).tool('image')).toBeUndefined();
+  });
+
+  it('with imageModel and the provider, analyzes a workspace image through that model', async () => {
+    const ws = workspace();
+    writeFileSync(join(ws, 'pic.gif'), GIF);
+    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: ws } }, agents: { defaults: { imageModel: { primary: 'openai/mock-vision' } } }, provider: { baseURL: mock.url, apiKey: 'k', model: 'mock-model' } }));
+    const run = await kernel.createRun();
+    expect(run.tool('image')?.id).toBe('core:core:image');
+    const outcome = await run.call('image', { image: 'pic.gif' });
+    expect(outcome).toMatchObject({ status: 'ok', result: { structuredContent: { model: 'mock-vision', mime: 'image/gif', text: 'Mock vision: image 1: image/gif 14 bytes, 4x3 pixels. Prompt: Describe the image.' } } });
+  });
+});

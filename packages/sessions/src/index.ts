@@ -1,0 +1,15 @@
+export { MemorySessionStore, type MemorySessionStoreOptions } from './memory-store.js';
+export { createSessionHost, type SessionHost, type SessionTurnOptions } from './host.js';
+export {
+  DEFAULT_AGENT_ID,
+  sessionKey,
+  type SessionKind,
+  type SessionPatch,
+  type SessionRecord,
+  type SessionStatus,
+  type SessionStore,
+  type SessionTurnReply,
+  type SessionTurnRequest,
+  type SessionTurnRunner,
+  type TranscriptEntry,
+} from './types.js';

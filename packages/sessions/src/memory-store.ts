@@ -1,0 +1,103 @@
+/**
+ * The in-process `SessionStore`: a Map of sessions, each with a bounded
+ * transcript (the oldest entries drop first), and a bounded number of
+ * sessions (the least recently updated idle one goes first).
+ */
+import { DEFAULT_AGENT_ID, sessionKey, type SessionPatch, type SessionRecord, type SessionStore, type TranscriptEntry } from './types.js';
+
+export interface MemorySessionStoreOptions {
+  /** Transcript entries kept per session (default 200). */
+  readonly maxMessages?: number;
+  /** Sessions kept (default 1000). */
+  readonly maxSessions?: number;
+  /** Longest kept text of one entry, in characters (default 20000). */
+  readonly maxEntryChars?: number;
+  readonly now?: () => number;
+}
+
+interface Slot {
+  record: SessionRecord;
+  entries: TranscriptEntry[];
+}
+
+export class MemorySessionStore implements SessionStore {
+  readonly #slots = new Map<string, Slot>();
+  readonly #maxMessages: number;
+  readonly #maxSessions: number;
+  readonly #maxEntryChars: number;
+  readonly #now: () => number;
+
+  constructor(options: MemorySessionStoreOptions = {}) {
+    this.#maxMessages = options.maxMessages ?? 200;
+    this.#maxSessions = options.maxSessions ?? 1000;
+    this.#maxEntryChars = options.maxEntryChars ?? 20_000;
+    this.#now = options.now ?? Date.now;
+  }
+
+  async upsert(sessionId: string, patch: SessionPatch): Promise<SessionRecord> {
+    return this.#upsert(sessionId, patch).record;
+  }
+
+  async get(sessionId: string): Promise<SessionRecord | undefined> {
+    return this.#slots.get(sessionId)?.record;
+  }
+
+  async list(): Promise<SessionRecord[]> {
+    return [...this.#slots.values()].map((slot) => slot.record).sort((a, b) => b.updatedAt - a.updatedAt);
+  }
+
+  async append(sessionId: string, entry: TranscriptEntry): Promise<void> {
+    const slot = this.#upsert(sessionId, {});
+    const content = entry.content !== null && entry.content.length > this.#maxEntryChars ? `${entry.content.slice(0, this.#maxEntryChars)}…` : entry.content;
+    slot.entries.push({ ...entry, content });
+    if (slot.entries.length > this.#maxMessages) slot.entries.splice(0, slot.entries.length - this.#maxMessages);
+    slot.record = { ...slot.record, messageCount: slot.record.messageCount + 1 };
+  }
+
+  async transcript(sessionId: string, limit?: number): Promise<TranscriptEntry[]> {
+    const entries = this.#slots.get(sessionId)?.entries ?? [];
+    return limit === undefined ? [...entries] : entries.slice(Math.max(0, entries.length - limit));
+  }
+
+  #upsert(sessionId: string, patch: SessionPatch): Slot {
+    const now = this.#now();
+    const slot = this.#slots.get(sessionId);
+    if (slot) {
+      const agentId = patch.agentId ?? slot.record.agentId;
+      slot.record = { ...slot.record, ...defined(patch), agentId, key: sessionKey(agentId, sessionId), updatedAt: now };
+      // Re-insert so Map order is least recently updated first (eviction order).
+      this.#slots.delete(sessionId);
+      this.#slots.set(sessionId, slot);
+      return slot;
+    }
+    const agentId = patch.agentId ?? DEFAULT_AGENT_ID;
+    const record: SessionRecord = {
+      kind: 'main',
+      status: 'idle',
+      turns: 0,
+      usage: { input: 0, output: 0 },
+      ...defined(patch),
+      agentId,
+      key: sessionKey(agentId, sessionId),
+      sessionId,
+      createdAt: now,
+      updatedAt: now,
+      messageCount: 0,
+    };
+    const created = { record, entries: [] };
+    this.#slots.set(sessionId, created);
+    this.#evict();
+    return created;
+  }
+
+  #evict(): void {
+    for (const [id, slot] of this.#slots) {
+      if (this.#slots.size <= this.#maxSessions) return;
+      if (slot.record.status !== 'running') this.#slots.delete(id);
+    }
+  }
+}
+
+function defined(patch: SessionPatch): SessionPatch {
+  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as SessionPatch;
+}
