@@ -97,6 +97,34 @@ describe('upstream failures', () => {
     expect(lines.some((line) => line.includes(failingUrl) && line.includes('529'))).toBe(true);
   });
 
+  it('sends once more when the provider closed the connection before answering, and only once', async () => {
+    let seen = 0;
+    let dropAll = false;
+    const flaky = createServer((req, res) => {
+      seen++;
+      if (dropAll || seen === 1) return void req.socket.destroy();
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }] }));
+      });
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/v1`;
+      const { client } = await h.gateway('direct', { upstream: createUpstream({ baseURL: url, apiKey: 'k', model: 'm' }) });
+      const completion = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+      expect(completion.choices[0]?.message.content).toBe('hello');
+      expect(seen).toBe(2);
+      dropAll = true;
+      seen = 0;
+      await expect(client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 502, code: 'PROVIDER_FAILED' });
+      expect(seen).toBe(2);
+    } finally {
+      await new Promise<void>((resolve) => flaky.close(() => resolve()));
+    }
+  });
+
   it('refuses a config without a key or a model with a coded error', () => {
     expect(() => createUpstream({ kind: 'anthropic', model: 'm' }, {})).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
     expect(() => createUpstream({ apiKey: 'k' }, {})).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
