@@ -20,6 +20,17 @@ describe('per-agent and per-provider toolSearch', () => {
     expect(text.stdout).toContain('exposure mode tools (from tools.toolSearch → agents.list[0].tools.toolSearch)');
   });
 
+  it('applies the override limits to the run (the tool_search schema the model sees)', async () => {
+    const cwd = smallCatalog(3, 'tools: { toolSearch: { mode: "tools", maxSearchLimit: 20 } }, agents: { list: [{ id: "small", tools: { toolSearch: { maxSearchLimit: 4, searchDefaultLimit: 2 } } }] }');
+    const limitOf = async (...args: string[]) => {
+      const out = JSON.parse((await cli(['exposure', '--json', ...args], cwd)).stdout) as { tools: { function: { name: string; parameters: { properties: { limit: { maximum: number } } } } }[] };
+      return out.tools.find((t) => t.function.name === 'tool_search')?.function.parameters.properties.limit.maximum;
+    };
+    expect(await limitOf()).toBe(20);
+    expect(await limitOf('--agent', 'small')).toBe(4);
+    expect(await limitOf('--agent', 'small', '--mode', 'directory')).toBe(4);
+  });
+
   it('tools explain shows which setting applied', async () => {
     const cwd = smallCatalog(3, overrides);
     const { code, stdout } = await cli(['tools', 'explain', 'read', '--agent', 'local', '--json'], cwd);

@@ -54,6 +54,12 @@ export interface TurnParty {
   readonly model: string;
 }
 
+/** The exposure a run gets: its mode and, when they differ from the mode plugins' own, its search limits. */
+export interface TurnToolSearch {
+  readonly mode: string;
+  readonly searchLimits?: { readonly searchDefaultLimit?: number; readonly maxSearchLimit?: number };
+}
+
 export interface TurnOptions {
   readonly kernel: Kernel;
   /** The provider (see `createUpstream`); or `client` + `model` for an OpenAI-compatible one. */
@@ -62,8 +68,8 @@ export interface TurnOptions {
   readonly model?: string;
   /** Exposure mode: direct | tools | directory | code. */
   readonly mode: string;
-  /** Picks the mode per run (per-agent and per-provider `toolSearch`); `mode` when it returns undefined. */
-  readonly modeFor?: (party: TurnParty) => string | undefined;
+  /** Picks the mode and search limits per run (per-agent and per-provider `toolSearch`); `mode` when it returns undefined. */
+  readonly toolSearchFor?: (party: TurnParty) => TurnToolSearch | undefined;
   /** Provider name for byProvider policy (default: the upstream's kind). */
   readonly provider?: string;
   readonly maxSteps?: number;
@@ -110,11 +116,13 @@ export async function runTurn(options: TurnOptions, input: TurnInput): Promise<T
   const upstream = resolveUpstream(options);
   const provider = options.provider ?? upstream.kind;
   const party = { provider, model: upstream.model, ...(input.agentId ? { agentId: input.agentId } : {}) };
-  const mode = options.modeFor?.(party) ?? options.mode;
+  const setting = options.toolSearchFor?.(party);
+  const mode = setting?.mode ?? options.mode;
   const countTokens = options.countTokens === false ? undefined : (options.countTokens ?? (defaultCounter ??= tokenCounter()));
   const request = {
     ...party,
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+    ...(setting?.searchLimits ? { searchLimits: setting.searchLimits } : {}),
     clientTools: (input.clientTools ?? []).map((tool) => ({ ...tool, catalogMode: 'direct-only' as const })),
   } as RunRequest;
   const run = await kernel.createRun(request);

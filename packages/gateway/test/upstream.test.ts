@@ -130,3 +130,21 @@ describe('upstream failures', () => {
     expect(() => createUpstream({ apiKey: 'k' }, {})).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
   });
 });
+
+describe('the toolSearch setting per run', () => {
+  it('picks the mode and search limits per agent (toolSearchFor)', async () => {
+    const { client } = await h.gateway('direct', {
+      toolSearchFor: (party) => (party.agentId === 'small' ? { mode: 'tools', searchLimits: { maxSearchLimit: 3, searchDefaultLimit: 2 } } : undefined),
+    });
+    const limitSent = async (agent?: string) => {
+      const from = h.openai.requests.length;
+      const answer = (await client.chat.completions.create({ model: 'm', messages: ask('fake_plugin_tool_0005') }, agent ? { headers: { 'x-agent-id': agent } } : {})) as unknown as {
+        tool_search: { mode: string };
+      };
+      const tools = (h.received('openai', from)[0]!.body.tools ?? []) as { function: { name: string; parameters: { properties?: { limit?: { maximum?: number } } } } }[];
+      return { mode: answer.tool_search.mode, max: tools.find((t) => t.function.name === 'tool_search')?.function.parameters.properties?.limit?.maximum };
+    };
+    expect(await limitSent('small')).toEqual({ mode: 'tools', max: 3 });
+    expect(await limitSent()).toEqual({ mode: 'direct', max: undefined });
+  });
+});

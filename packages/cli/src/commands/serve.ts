@@ -9,7 +9,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { ErrorCode, ToolSearchError, type Diagnostic, type Logger } from '@tool-search/kernel';
 import type { McpMode } from '@tool-search/mcp-server';
 import type { CliIO } from '../io.js';
-import { appliedToolSearch } from '../tool-search-setting.js';
+import { appliedToolSearch, searchLimitsOf } from '../tool-search-setting.js';
 import { createCliKernel, loadCliConfig, runRequest, withRunOptions, type RunFlags } from '../options.js';
 
 export const SERVE_MCP_MODES = ['tools', 'code', 'directory'] as const satisfies readonly McpMode[];
@@ -39,7 +39,10 @@ export function registerServeCommands(program: Command, io: CliIO): void {
 
 async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
   const { config } = await loadCliConfig(flags, io);
-  const request = await runRequest(flags, io);
+  const asked = await runRequest(flags, io);
+  const applied = appliedToolSearch(config, asked);
+  // The search limits of this run's toolSearch setting travel in the request (the modes read them).
+  const request = { ...asked, searchLimits: searchLimitsOf(applied) };
   const { elicitationApprovals, serveHttp, serveStdio } = await import('@tool-search/mcp-server');
   const logger = stderrLogger(io);
   // Approvals go to the MCP client's user (elicitation), never to a terminal prompt: stdin is the MCP pipe in stdio mode.
@@ -57,7 +60,7 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
     onMcpToolsChanged: () => listeners.forEach((listener) => listener()),
   });
   // The toolSearch setting of this run's agent and provider/model (tools.toolSearch when none overrides it).
-  const setting = appliedToolSearch(config, request).resolved;
+  const setting = applied.resolved;
   const mode: McpMode = flags.mode ?? (SERVE_MCP_MODES.find((m) => m === setting.mode && setting.enabled) ?? 'tools');
   const options = { kernel, mode, request, logger, approvals, onCatalogChange, ...(flags.refresh !== undefined ? { refreshIntervalMs: flags.refresh } : {}) };
   const restoreConsole = flags.http === undefined ? consoleToStderr() : () => undefined;
