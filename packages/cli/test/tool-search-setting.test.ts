@@ -1,3 +1,5 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/index.js';
@@ -63,5 +65,30 @@ describe('per-agent and per-provider toolSearch', () => {
       controller.abort();
       expect(await exit).toBe(0);
     }
+  });
+
+  it('serve mcp picks the mode and limits of the --agent setting', async () => {
+    const cwd = smallCatalog(3, 'tools: { toolSearch: { mode: "tools" } }, agents: { list: [{ id: "coder", tools: { toolSearch: { mode: "directory", maxSearchLimit: 4 } } }] }');
+    const listed = async (agent?: string) => {
+      const controller = new AbortController();
+      let out = '';
+      let found: (url: string) => void = () => {};
+      const url = new Promise<string>((resolve) => (found = resolve));
+      const write = (text: string) => ((out += text), /http:\/\/\S+\/mcp/.test(out) && found(/http:\/\/\S+\/mcp/.exec(out)![0]));
+      const exit = runCli(['serve', 'mcp', '--http', '0', ...(agent ? ['--agent', agent] : [])], { stdout: { write }, stderr: { write }, cwd, signal: controller.signal });
+      const client = new Client({ name: 'setting-test', version: '1.0.0' });
+      try {
+        await client.connect(new StreamableHTTPClientTransport(new URL(await url)));
+        const tools = (await client.listTools()).tools;
+        const search = tools.find((tool) => tool.name === 'tool_search')?.inputSchema as unknown as { properties: { limit: { maximum: number } } };
+        return { mode: /mode (\w+)/.exec(out)?.[1], max: search.properties.limit.maximum };
+      } finally {
+        await client.close();
+        controller.abort();
+        expect(await exit).toBe(0);
+      }
+    };
+    expect(await listed()).toEqual({ mode: 'tools', max: 20 });
+    expect(await listed('coder')).toEqual({ mode: 'directory', max: 4 });
   });
 });
