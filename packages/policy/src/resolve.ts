@@ -5,7 +5,7 @@
  * 1. profile (agent's, else global)  2. byProvider (global, then agent)
  * 3. tools.allow/deny, then the agent's allow/deny  4. sandbox (sandboxed runs only).
  */
-import type { RunRequest } from '@tool-search/kernel';
+import { providerCandidates as kernelProviderCandidates, type RunRequest } from '@tool-search/kernel';
 import { isProfileName, PROFILES, SANDBOX_DEFAULTS } from './groups.js';
 import type { AgentConfig, AllowDeny, PolicyLayer, PolicyOptions, PolicyRule, ProviderPolicyConfig, ResolvedPolicy } from './types.js';
 
@@ -49,17 +49,8 @@ export function resolvePolicy(options: PolicyOptions, request: Readonly<RunReque
   return { rules, ...(agent ? { agentId: agent.config.id } : {}), providerKeys, sandboxed };
 }
 
-/** `provider/model` (most specific) then `provider`, lower-cased. */
-export function providerCandidates(request: Readonly<RunRequest>): string[] {
-  const provider = request.provider?.trim().toLowerCase() || undefined;
-  const model = request.model?.trim().toLowerCase() || undefined;
-  const out: string[] = [];
-  if (model && provider) out.push(model.startsWith(`${provider}/`) ? model : `${provider}/${model}`);
-  else if (model?.includes('/')) out.push(model);
-  const bare = provider ?? (model?.includes('/') ? model.slice(0, model.indexOf('/')) : undefined);
-  if (bare) out.push(bare);
-  return out;
-}
+/** `provider/model` (most specific) then `provider`, lower-cased (the kernel's definition, shared with config). */
+export const providerCandidates = kernelProviderCandidates;
 
 function findAgent(list: readonly AgentConfig[] | undefined, agentId: string | undefined): { config: AgentConfig; index: number } | undefined {
   if (!Array.isArray(list) || typeof agentId !== 'string') return undefined;
