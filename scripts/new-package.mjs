@@ -66,4 +66,7 @@ import base from '../../vitest.config.base.js';
 export default mergeConfig(base, defineProject({ test: { name: '${dir}' } }));
 `);
 if (!existsSync(join(root, 'src/index.ts'))) writeFileSync(join(root, 'src/index.ts'), 'export {};\n');
+// The one-screen README template; `npm test` (check-packages) wants it and a description before the package ships.
+const headings = ['What it taps', 'Install', 'Use', 'Options', 'Errors', 'Why this dependency', 'Compatibility'];
+if (!existsSync(join(root, 'README.md'))) writeFileSync(join(root, 'README.md'), `# ${name}\n\nTODO: one line.\n\n${headings.map((h) => `## ${h}\n`).join('\n')}`);
 console.log(`created ${root}`);

@@ -6,6 +6,8 @@
 import { loadSnapshot } from '@tool-search/search';
 import { defaultDataDir, hasData } from './catalogs.js';
 import { measureCodeMode, type CodeModeResult } from './code-mode.js';
+import { measureHybrid, type HybridRow } from './hybrid.js';
+import { measureIndexReuse, type ReuseResult } from './index-reuse.js';
 import { measureLatency, type LatencyRow } from './latency.js';
 import { machineInfo, type MachineInfo } from './machine.js';
 import { measureOverhead, type OverheadResult } from './overhead.js';
@@ -28,7 +30,9 @@ export interface BenchResults {
   readonly dataPresent: boolean;
   readonly payload: { readonly fake: readonly CatalogPayload[]; readonly real?: CatalogPayload };
   readonly quality: readonly QualityRow[];
+  readonly hybrid: readonly HybridRow[];
   readonly latency: readonly LatencyRow[];
+  readonly reuse: ReuseResult;
   readonly codeMode: CodeModeResult;
   readonly overhead: OverheadResult;
   readonly soak: readonly SoakRow[];
@@ -43,6 +47,7 @@ export const FULL = {
     { tools: 10_000, buildRuns: 7, queryRounds: 10 },
     { tools: 100_000, buildRuns: 3, queryRounds: 3 },
   ],
+  reuse: { tools: 100_000, runs: 5 },
   codeRuns: 25,
   overheadCalls: 5000,
 } as const;
@@ -50,6 +55,7 @@ export const FULL = {
 export const QUICK = {
   payloadSizes: [36, 100],
   latency: [{ tools: 1000, buildRuns: 1, queryRounds: 1 }],
+  reuse: { tools: 1000, runs: 1 },
   codeRuns: 1,
   overheadCalls: 200,
 } as const;
@@ -76,6 +82,8 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
 
   log('quality: shared query sets');
   const quality = measureQuality(dataDir, quick ? ['mcp-catalog'] : undefined);
+  log('hybrid: lexical, dense and fused (mock-openai embeddings over HTTP)');
+  const hybrid = dataPresent ? await measureHybrid(dataDir, quick ? ['mcp-catalog'] : undefined) : [];
 
   const extraQueries = dataPresent && hasData(dataDir, 'mcp-catalog-queries.json') ? loadSnapshot(dataDir, 'mcp-catalog').queries.map((q) => q.query) : [];
   const latency: LatencyRow[] = [];
@@ -83,6 +91,9 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
     log(`latency: ${step.tools} tools`);
     latency.push(measureLatency(step.tools, { buildRuns: step.buildRuns, queryRounds: step.queryRounds, extraQueries }));
   }
+
+  log(`index reuse: ${plan.reuse.tools} tools, ${plan.reuse.runs} new runs`);
+  const reuse = await measureIndexReuse(plan.reuse.tools, plan.reuse.runs);
 
   log('code mode: cold, warm, bare spawn');
   const codeMode = await measureCodeMode(plan.codeRuns);
@@ -99,7 +110,9 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
     dataPresent,
     payload: { fake, ...(real ? { real } : {}) },
     quality,
+    hybrid,
     latency,
+    reuse,
     codeMode,
     overhead,
     soak,

@@ -59,6 +59,8 @@ describe('quick bench', () => {
     if (codeMode.skipped) return expect(codeMode.skipped).toMatch(/fell back/);
     expect(codeMode.sample).toContain('"isError":false');
     expect(codeMode.bareSpawnMs).toBeGreaterThan(0);
+    expect(codeMode.quickjsSkipped).toBeUndefined();
+    expect(codeMode.quickjsMs).toBeGreaterThan(0);
   });
 
   it('completes every kernel call it times', async () => {

@@ -127,7 +127,7 @@ interface Driven {
 }
 
 /** A running mock provider: what it received, and an upstream that talks to it. */
-interface Provider {
+export interface Provider {
   readonly requests: readonly RecordedRequest[];
   readonly path: string;
   upstream(): Upstream;
@@ -143,7 +143,7 @@ async function startProvider(mode: ProviderMode): Promise<Provider> {
   return { requests: mock.requests, path: '/v1/chat/completions', upstream: () => openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock-key', maxRetries: 0 }), 'mock-model'), close: () => mock.close() };
 }
 
-async function withProvider<T>(fn: (provider: Provider, logDir: string) => Promise<T>, mode: ProviderMode = 'mock-openai'): Promise<T> {
+export async function withProvider<T>(fn: (provider: Provider, logDir: string) => Promise<T>, mode: ProviderMode = 'mock-openai'): Promise<T> {
   const logDir = await mkdtemp(join(tmpdir(), 'tool-search-e2e-'));
   const provider = await startProvider(mode);
   try {
@@ -155,7 +155,7 @@ async function withProvider<T>(fn: (provider: Provider, logDir: string) => Promi
 }
 
 /** One lane: a kernel from the preset, a gateway in front of the mock provider, one scripted request through HTTP. */
-async function driveLane(input: {
+export async function driveLane(input: {
   provider: Provider;
   logDir: string;
   lane: LaneName;

@@ -72,11 +72,11 @@ const DENIED = 'plugin:evil:secret_dump';
 const denyConfig: ToolSearchConfig = { tools: { deny: ['secret_dump', 'plugin:evil:exec'] } };
 
 /** A tool result from a control tool: its error code, if any. */
+/** The code the model reads: a control tool's result (tool_call reports its inner call's status with it), else the outcome's. */
 function resultCode(outcome: ToolCallOutcome): string | undefined {
-  if (outcome.status === 'error') return outcome.error.code;
-  if (outcome.status !== 'ok') return undefined;
-  const structured = outcome.result.structuredContent as { error?: { code?: string } } | undefined;
-  return structured?.error?.code;
+  const result = outcome.status === 'pending' ? undefined : outcome.result;
+  const structured = result?.structuredContent as { error?: { code?: string } } | undefined;
+  return structured?.error?.code ?? (outcome.status === 'error' ? outcome.error.code : undefined);
 }
 
 function refused(outcome: ToolCallOutcome): boolean {

@@ -56,6 +56,14 @@ describe('packaging rules', () => {
   });
 });
 
+describe('the root README', () => {
+  it('lists every public package', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## Packages'), readme.indexOf('## Development'));
+    expect(publicPackages(root).map(({ pkg }) => pkg.name).filter((name) => !table.includes(`\`${name}\``))).toEqual([]);
+  });
+});
+
 describe('tests that can skip', () => {
   it('say why, in this repo', () => {
     expect(silentSkips(root)).toEqual([]);

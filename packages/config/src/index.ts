@@ -3,6 +3,8 @@ export { configSchema, OPENCLAW_TOOLS_KEYS, OPENCLAW_AGENT_TOOLS_KEYS, OPENCLAW_
 export { loadConfig, parseConfig, resolvePaths, CONFIG_FILE_NAME } from './load.js';
 export type { LoadConfigOptions, LoadedConfig } from './load.js';
 export { validateConfig, configIssues } from './validate.js';
+export { getConfigValue, parseConfigPath, parseConfigValue, setConfigValue } from './edit.js';
+export type { ConfigPathSegment } from './edit.js';
 export { resolveConfig, resolveToolSearch, TOOL_SEARCH_DEFAULTS, TOOL_SEARCH_LIMITS } from './resolve.js';
 export { resolveToolSearchFor } from './tool-search-for.js';
 export type { ResolvedToolSearchFor, ToolSearchParty } from './tool-search-for.js';
@@ -12,10 +14,15 @@ export type {
   AgentToolsConfig,
   ApprovalsConfig,
   ConfigIssue,
+  CorePluginOptions,
+  CoreToolsConfig,
+  ElevatedConfig,
+  ExecToolsConfig,
   FakeCatalogOptions,
   GatewayConfig,
   LoopDetectionConfig,
   McpServerConfig,
+  McpOAuthSettings,
   PluginsConfig,
   ProviderConfig,
   ProviderToolPolicy,
@@ -29,6 +36,7 @@ export type {
   ToolSearchConfig,
   ToolSearchMode,
   ToolSearchOptions,
+  EmbeddingsConfig,
   ToolSearchSetting,
   ToolsConfig,
 } from './types.js';

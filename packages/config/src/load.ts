@@ -48,9 +48,14 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   return { config: resolvePaths(parseConfig(text, file), dir), path: file, dir };
 }
 
-/** A config's relative paths (`session.logDir`, `gateway.sessions.dir`) mean its file's folder, wherever the process runs. */
+/**
+ * A config's relative paths (`session.logDir`, `gateway.sessions.dir`, `plugins.core.workspace`) mean its file's
+ * folder, wherever the process runs; `plugins.core.workspace` defaults to that folder.
+ */
 export function resolvePaths(config: ToolSearchConfig, dir: string): ToolSearchConfig {
   let out = config;
+  const core = config.plugins?.core;
+  if (core) out = { ...out, plugins: { ...out.plugins, core: { ...core, workspace: resolve(dir, core.workspace ?? '.') } } };
   const logDir = config.session?.logDir;
   if (logDir !== undefined) out = { ...out, session: { ...out.session, logDir: resolve(dir, logDir) } };
   const sessionsDir = config.gateway?.sessions?.dir;

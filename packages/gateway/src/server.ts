@@ -10,12 +10,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { timingSafeEqual } from 'node:crypto';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { preloadTokenizer } from '@tool-search/telemetry';
 import { chatFront } from './front/chat.js';
 import { serveFront, type FrontEnd } from './front/front.js';
 import { createResponsesFront } from './front/responses.js';
 import { messagesFront } from './front/messages.js';
 import { publicError, readJsonBody, sendJson, statusOf } from './http.js';
 import { SessionExposures } from './session-exposure.js';
+import { SuspendedTurns } from './suspended-turns.js';
 import { resolveUpstream, type TurnOptions } from './turn.js';
 
 export interface GatewayServerOptions extends TurnOptions {
@@ -50,7 +52,8 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   const upstream = resolveUpstream(options);
   const turn: TurnOptions = { ...options, upstream, sessions: options.sessions ?? new SessionExposures() };
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
-  const serve = { turn, model: upstream.model, log };
+  const suspended = new SuspendedTurns();
+  const serve = { turn, model: upstream.model, log, suspended };
   const fronts: FrontEnd<any>[] = [chatFront, createResponsesFront(), messagesFront];
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -77,6 +80,8 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     return sendJson(res, 404, chatFront.error(404, { code: 'not_found', message: `No route for ${req.method} ${url.pathname}` }));
   }
 
+  // Token counting (ledger, telemetry) would otherwise compile the tokenizer during the first request, stalling all others.
+  if (options.countTokens !== false) await preloadTokenizer();
   await listen(server, options.port ?? 0, host);
   const port = (server.address() as AddressInfo).port;
   const shown = host.includes(':') ? `[${host}]` : host;
@@ -86,6 +91,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     server,
     close: () =>
       new Promise((resolve) => {
+        suspended.abandonAll();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -8,10 +8,17 @@
  * exposure change within the session go to the session log as run events.
  */
 import type OpenAI from 'openai';
-import type { ChatCompletionAssistantMessageParam, ChatCompletionMessage, ChatCompletionMessageParam, ChatCompletionToolMessageParam } from 'openai/resources/chat/completions';
-import type { Kernel, RunRequest, ToolCallOutcome } from '@tool-search/kernel';
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionMessage,
+  ChatCompletionMessageFunctionToolCall,
+  ChatCompletionMessageParam,
+  ChatCompletionToolMessageParam,
+} from 'openai/resources/chat/completions';
+import type { ClientCall, Kernel, RunRequest, ToolCallOutcome } from '@tool-search/kernel';
 import { CONTROL_TOOL_NAMES } from '@tool-search/control-tools';
 import { createTokenCounter } from '@tool-search/telemetry';
+import { suspendableTurn, type SuspendedTurn, type TurnControl } from './handoff.js';
 import { Ledger, type CountTokens, type TurnLedger } from './ledger.js';
 import { openaiUpstream } from './openai-upstream.js';
 import { renderOutcome } from './render.js';
@@ -77,6 +84,8 @@ export interface TurnOptions {
   readonly countTokens?: CountTokens | false;
   /** Session fingerprints for prompt-cache stability (default: one per kernel). */
   readonly sessions?: SessionExposures;
+  /** How long a turn waits for the results of client calls made inside tool_call or code (default 5 min). */
+  readonly clientCallTtlMs?: number;
 }
 
 export interface TurnToolCall {
@@ -99,6 +108,8 @@ export interface TurnResult {
   readonly ledger: TurnLedger;
   /** Fingerprint of the tools and system text sent; `exposureChanged` when it differs from the session's last turn. */
   readonly exposure: { readonly fingerprint: string; readonly changed: boolean };
+  /** Set when the turn waits for client calls made inside tool_call or code: the server resumes it with their results. */
+  readonly suspended?: SuspendedTurn<TurnResult>;
 }
 
 const DISCOVERY = new Set<string>([CONTROL_TOOL_NAMES.search, CONTROL_TOOL_NAMES.describe]);
@@ -111,7 +122,15 @@ export function resolveUpstream(options: Pick<TurnOptions, 'upstream' | 'client'
   return openaiUpstream(options.client, options.model);
 }
 
-export async function runTurn(options: TurnOptions, input: TurnInput): Promise<TurnResult> {
+/** Modes where client tools are in the searchable catalog (the documents); elsewhere they stay directly visible. */
+const CLIENT_TOOLS_IN_CATALOG: ReadonlySet<string> = new Set(['tools', 'code']);
+
+/** One turn; it may first answer with client calls made inside tool_call or code (`suspended`), see handoff.ts. */
+export function runTurn(options: TurnOptions, input: TurnInput): Promise<TurnResult> {
+  return suspendableTurn<TurnResult>((control) => driveTurn(options, input, control), options.clientCallTtlMs ?? 300_000);
+}
+
+async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnControl<TurnResult>): Promise<TurnResult> {
   const { kernel, maxSteps = 8 } = options;
   const upstream = resolveUpstream(options);
   const provider = options.provider ?? upstream.kind;
@@ -119,13 +138,14 @@ export async function runTurn(options: TurnOptions, input: TurnInput): Promise<T
   const setting = options.toolSearchFor?.(party);
   const mode = setting?.mode ?? options.mode;
   const countTokens = options.countTokens === false ? undefined : (options.countTokens ?? (defaultCounter ??= tokenCounter()));
+  const catalogMode = CLIENT_TOOLS_IN_CATALOG.has(mode) ? ('catalog' as const) : ('direct-only' as const);
   const request = {
     ...party,
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
     ...(setting?.searchLimits ? { searchLimits: setting.searchLimits } : {}),
-    clientTools: (input.clientTools ?? []).map((tool) => ({ ...tool, catalogMode: 'direct-only' as const })),
+    clientTools: (input.clientTools ?? []).map((tool) => ({ ...tool, catalogMode })),
   } as RunRequest;
-  const run = await kernel.createRun(request);
+  const run = await kernel.createRun(request, { onClientCall: control.take });
   const signal = input.signal;
   try {
     const exposure = await run.exposure(mode);
@@ -189,7 +209,11 @@ export async function runTurn(options: TurnOptions, input: TurnInput): Promise<T
       const results: ChatCompletionToolMessageParam[] = [];
       const forClient: (typeof assistant.tool_calls & object)[number][] = [];
       for (const [index, call] of reply.toolCalls.entries()) {
-        const outcome = await exposure.call(call.name, parseArguments(call.arguments), signal ? { signal } : {});
+        const work = exposure.call(call.name, parseArguments(call.arguments), signal ? { signal } : {});
+        // Client calls made inside this call go to the HTTP caller now; the call's outcome comes once their results do.
+        const outcome = await control.outcome(run, work, (handed) =>
+          done(step, 'tool_calls', { role: 'assistant', content: reply.content, refusal: null, tool_calls: handed.map(toClientToolCall) }),
+        );
         signal?.throwIfAborted();
         toolCalls.push({ name: call.name, status: outcome.status, toolId: outcome.toolId });
         if (outcome.status === 'pending') forClient.push(assistant.tool_calls![index]!);
@@ -219,6 +243,10 @@ function sessionsOf(kernel: Kernel): SessionExposures {
 function tokenCounter(): CountTokens {
   const counter = createTokenCounter('o200k_base');
   return (text) => counter.count(text);
+}
+
+function toClientToolCall(call: ClientCall): ChatCompletionMessageFunctionToolCall {
+  return { id: call.callId, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } };
 }
 
 /** Models sometimes send invalid JSON; the kernel's schema check then reports it as an argument error. */

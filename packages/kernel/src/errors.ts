@@ -38,6 +38,10 @@ export const ErrorCode = {
   POLICY_DENIED: 'POLICY_DENIED',
   /** An allowlist matched no known tool and was ignored. */
   POLICY_ALLOWLIST_IGNORED: 'POLICY_ALLOWLIST_IGNORED',
+  /** A run names an agent id that `agents.list` does not have; the run is refused (`details.suggestions`). */
+  AGENT_UNKNOWN: 'AGENT_UNKNOWN',
+  /** A listed tool name only looks like plain ASCII (invisible or confusable characters); deny entries also match its folded form. */
+  TOOL_NAME_LOOKALIKE: 'TOOL_NAME_LOOKALIKE',
   /** The tool is not in the run's effective catalog (unknown, or dropped by policy). */
   UNKNOWN_TOOL: 'UNKNOWN_TOOL',
   /** A name matches more than one tool; call it by id. */
@@ -102,6 +106,10 @@ export const ErrorCode = {
   CLIENT_TOOL_INVALID: 'CLIENT_TOOL_INVALID',
   /** A telemetry session log (JSONL) has a line that is not a JSON entry; `details` has the file and line number. */
   SESSION_LOG_INVALID: 'SESSION_LOG_INVALID',
+  /** An embedder (OpenAI-compatible `/v1/embeddings`) failed, was slow or answered badly: search fell back to lexical ranking. */
+  EMBEDDINGS_UNAVAILABLE: 'EMBEDDINGS_UNAVAILABLE',
+  /** A search `rerank` tap threw: the ranking before it stood (`details.plugin` names the tap). */
+  SEARCH_RERANK_FAILED: 'SEARCH_RERANK_FAILED',
   /** An approval answer is not 'allow' or 'deny' (`ApprovalQueue#answer`); nothing was decided. */
   APPROVAL_ANSWER_INVALID: 'APPROVAL_ANSWER_INVALID',
   /** A catalog snapshot file cannot be read or is not a snapshot (`tools: [...]` of named tools); `details` has the file and the entry. */

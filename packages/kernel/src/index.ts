@@ -5,6 +5,9 @@ export { KERNEL_VERSION } from './version.js';
 export { deepFreeze } from './catalog.js';
 export type { Kernel, KernelOptions } from './kernel.js';
 export type { Run } from './run.js';
+export type { ClientCall, RunOptions } from './client-calls.js';
+export { withCallStatus } from './control-status.js';
+export type { CallStatus } from './control-status.js';
 export { createKernelHooks } from './hooks.js';
 export type { KernelHooks, KernelHookName } from './hooks.js';
 export { definePlugin, silentLogger } from './plugin.js';
@@ -44,6 +47,7 @@ export type {
   RunApi,
   RunEvent,
   RunEventMap,
+  SearchEventResult,
   RunInfo,
   RunRequest,
   ToolAnnotations,

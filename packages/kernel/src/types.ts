@@ -75,7 +75,8 @@ export type ToolExecutor = (args: Record<string, unknown>, ctx: ExecuteContext) 
 /**
  * What a source contributes in `listTools`. The kernel derives the id and
  * freezes the descriptor. Without `execute` the tool is executed by the caller
- * of the run (client tools): a call returns `{ status: 'pending' }`.
+ * of the run (client tools): a call returns `{ status: 'pending' }`, or, made
+ * inside a control tool or code, is handed to `RunOptions.onClientCall`.
  */
 export interface ToolDefinition {
   readonly name: string;
@@ -141,7 +142,15 @@ export type CallDecision =
 
 export type ToolCallOutcome =
   | { readonly status: 'ok'; readonly callId: string; readonly toolId: string; readonly result: ToolResult }
-  | { readonly status: 'blocked'; readonly callId: string; readonly toolId: string; readonly reason: string; readonly by: string }
+  | {
+      readonly status: 'blocked';
+      readonly callId: string;
+      readonly toolId: string;
+      readonly reason: string;
+      readonly by: string;
+      /** What the model is shown, when a control tool (tool_call) made the blocked call and wrote a result for it. */
+      readonly result?: ToolResult;
+    }
   | {
       readonly status: 'pending';
       readonly callId: string;
@@ -154,6 +163,8 @@ export type ToolCallOutcome =
       readonly callId: string;
       readonly toolId: string;
       readonly error: { readonly code: ErrorCode; readonly message: string };
+      /** What the model is shown, when a control tool (tool_call) made the failed call and wrote a result for it. */
+      readonly result?: ToolResult;
     };
 
 /** A step in a tool's policy trace: which rule kept or dropped it. */
@@ -174,7 +185,16 @@ export interface Explanation {
 
 /** Events plugins publish on a run (`run.emit`) and observe (`runEvent`). Open for augmentation. */
 export interface RunEventMap {
-  search: { readonly type: 'search'; readonly queries: readonly string[]; readonly hits: readonly string[]; readonly origin: CallOrigin };
+  search: {
+    readonly type: 'search';
+    readonly queries: readonly string[];
+    readonly hits: readonly string[];
+    readonly origin: CallOrigin;
+    /** Per query, in order: its ranked hit ids and whether nothing matched it well (search-quality telemetry). */
+    readonly results?: readonly SearchEventResult[];
+    /** The ranking that answered, e.g. `{ id: 'bm25f', version: '2' }`. */
+    readonly ranker?: { readonly id: string; readonly version: string };
+  };
   describe: { readonly type: 'describe'; readonly toolId: string | null; readonly requested: string; readonly origin: CallOrigin };
   diagnostic: { readonly type: 'diagnostic'; readonly diagnostic: Diagnostic };
   /** What was sent to the model provider for this run (emitted by the gateway; measured by telemetry). */
@@ -212,6 +232,14 @@ export interface ControlContext {
 }
 
 export type ControlHandler = (args: Record<string, unknown>, ctx: ControlContext) => Promise<ToolResult>;
+
+/** One query of a `search` event. */
+export interface SearchEventResult {
+  readonly query: string;
+  readonly hits: readonly string[];
+  /** No hit matched well (weak partial matches, or none at all). */
+  readonly weak: boolean;
+}
 
 /** The waterfall value of `materialize`: modes add tools, system text and a hidden-name resolver. */
 export interface ExposureDraft {

@@ -1,5 +1,6 @@
 // The public surface of @tool-search/mock-openai: named exports only.
-export { startMockOpenAI } from './server.js';
+export { MOCK_EMBEDDING_MODEL, startMockOpenAI } from './server.js';
+export { embed, EMBEDDING_DIMENSIONS } from './embeddings.js';
 export type { MockOpenAI, MockOpenAIOptions } from './server.js';
 export { planNextStep, codeFor, collectHits, isNameFor, OK_MARKER, SEARCH_TOOL, CALL_TOOL, CODE_TOOL } from './plan.js';
 export { parseScript, textOf } from './script.js';

@@ -1,17 +1,24 @@
 /**
  * A real HTTP server speaking enough of the OpenAI API for the gateway and
- * the e2e tests: `POST /v1/chat/completions` (whole or SSE) and `GET /v1/models`.
+ * the e2e tests: `POST /v1/chat/completions` (whole or SSE), `POST /v1/embeddings` (deterministic vectors,
+ * embeddings.ts) and `GET /v1/models`.
  * It records every request exactly as received and answers with `planNextStep`.
  */
 import type { ServerResponse } from 'node:http';
 import { send, serveLocal, type Received } from './http.js';
+import { embeddingResponse, isEmbeddingRequest } from './embeddings.js';
 import { planNextStep } from './plan.js';
 import { chunks, completion, errorBody, MOCK_MODEL, modelList } from './response.js';
 import type { ChatRequest, RecordedRequest } from './types.js';
 
+/** The model name the embeddings route reports when the request names none. */
+export const MOCK_EMBEDDING_MODEL = 'mock-embedding';
+
 export interface MockOpenAIOptions {
   /** Port on 127.0.0.1; default 0 (a free port). */
   readonly port?: number;
+  /** `/v1/embeddings` behaviour for fallback tests: answer after `delayMs`, or fail every request with `status`. */
+  readonly embeddings?: { readonly delayMs?: number; readonly failStatus?: number };
 }
 
 export interface MockOpenAI {
@@ -37,9 +44,13 @@ export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<
       requests.push(record);
       return send(res, 200, modelList(created));
     }
+    if (method === 'POST' && path === '/v1/embeddings') {
+      requests.push(record);
+      return embeddings(res, body);
+    }
     if (method !== 'POST' || path !== '/v1/chat/completions') {
       requests.push(record);
-      return send(res, 404, errorBody(`Unknown route ${method} ${path}; the mock serves GET /v1/models and POST /v1/chat/completions`, 'invalid_request_error', 'unknown_route'));
+      return send(res, 404, errorBody(`Unknown route ${method} ${path}; the mock serves GET /v1/models, POST /v1/chat/completions and POST /v1/embeddings`, 'invalid_request_error', 'unknown_route'));
     }
     if (!isChatRequest(body)) {
       requests.push(record);
@@ -55,6 +66,18 @@ export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<
       return;
     }
     send(res, 200, completion(step, meta));
+  }
+
+  function embeddings(res: ServerResponse, body: unknown): void {
+    const { delayMs = 0, failStatus } = options.embeddings ?? {};
+    const answer = (): void => {
+      if (res.destroyed) return;
+      if (failStatus) return send(res, failStatus, errorBody('The embeddings endpoint is failing (mock option embeddings.failStatus)', 'server_error', 'mock_failure'));
+      if (!isEmbeddingRequest(body)) return send(res, 400, errorBody('The body must be a JSON object with `input`: a string or a non-empty array of strings', 'invalid_request_error', 'invalid_body'));
+      send(res, 200, embeddingResponse(body, typeof body.model === 'string' ? body.model : MOCK_EMBEDDING_MODEL));
+    };
+    if (delayMs > 0) setTimeout(answer, delayMs).unref();
+    else answer();
   }
 
   return { url: `${server.origin}/v1`, requests, close: () => server.close() };

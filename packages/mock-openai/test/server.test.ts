@@ -99,7 +99,7 @@ describe('mock OpenAI server (official client over HTTP)', () => {
   });
 
   it('answers 404 for unknown routes', async () => {
-    const res = await fetch(`${mock.url}/embeddings`, { method: 'POST', body: '{}' });
+    const res = await fetch(`${mock.url}/audio/speech`, { method: 'POST', body: '{}' });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: { code: 'unknown_route' } });
   });

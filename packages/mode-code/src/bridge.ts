@@ -49,8 +49,7 @@ export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridg
     async call(payload, signal) {
       const id = payload.id;
       if (typeof id !== 'string') throw fault(ErrorCode.CODE_INVALID, 'openclaw.tools.call(id, args) takes a tool id string');
-      const tool = run.tool(id);
-      if (tool?.source === 'client') throw clientTool(tool.name);
+      // A client tool is decided by the kernel: handed to the run's owner (the script waits within codeTimeoutMs) or refused.
       const outcome = await run.call(id, payload.args ?? {}, { origin: 'code', signal });
       return resultOf(outcome);
     },

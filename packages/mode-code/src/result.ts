@@ -16,6 +16,14 @@ export interface CodeCuts {
   result: boolean;
   /** Bridge calls refused past `maxBridgeCalls` / `maxPendingCalls`. */
   calls: boolean;
+  /** Answers into the sandbox cut at `maxReplyBytes` (the code saw `truncated: true` on them). */
+  replies: boolean;
+}
+
+/** A tool call still running when the run ended (return, timeout, abort): it was aborted. */
+export interface CancelledCall {
+  readonly op: 'call';
+  readonly toolId: string;
 }
 
 export interface CodeTelemetry {
@@ -24,6 +32,8 @@ export interface CodeTelemetry {
   calls: number;
   durationMs: number;
   cut: CodeCuts;
+  /** Calls aborted because the run ended before they did (absent when none). */
+  cancelled?: readonly CancelledCall[];
 }
 
 export interface CodeError {
@@ -40,5 +50,5 @@ export type CodeResult =
   | { readonly ok: false; readonly error: CodeError; readonly logs?: readonly CodeLog[]; readonly telemetry?: CodeTelemetry };
 
 export function emptyTelemetry(): CodeTelemetry {
-  return { searches: 0, describes: 0, calls: 0, durationMs: 0, cut: { logs: false, result: false, calls: false } };
+  return { searches: 0, describes: 0, calls: 0, durationMs: 0, cut: { logs: false, result: false, calls: false, replies: false } };
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Run } from '@tool-search/kernel';
-import { runCode } from '../src/index.js';
+import { runCode, SANDBOX_KINDS } from '../src/index.js';
 import { fakeSourcePlugin, makeRun } from './fixtures.js';
 
 // The root README's code-mode example runs word for word in the sandbox.
@@ -20,8 +20,8 @@ describe('the root README code-mode example', () => {
     expect(example).toMatch(/openclaw\.tools\.search\("create a GitHub issue"\)[\s\S]*describe\(hits\[0\]\.id\)[\s\S]*call\(tool\.id/);
   });
 
-  it('runs verbatim and returns the tool result', async () => {
-    const result = await runCode(run, example, { codeTimeoutMs: 5000 });
+  it.each(SANDBOX_KINDS)('runs verbatim on the %s backend and returns the tool result', async (sandbox) => {
+    const result = await runCode(run, example, { codeTimeoutMs: 5000, sandbox });
     expect(result).toMatchObject({ ok: true, value: { content: [{ type: 'text', text: expect.stringContaining('FAKE_TOOL_OK create_github_issue') }] } });
   });
 });

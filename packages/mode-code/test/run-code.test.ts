@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Run } from '@tool-search/kernel';
-import { runCode } from '../src/index.js';
+import { runCode, SANDBOX_KINDS } from '../src/index.js';
 import { blockPlugin, denyPlugin, fakeSourcePlugin, fakeTools, makeRun, pidTracker } from './fixtures.js';
 
 const tracker = pidTracker();
-const options = { codeTimeoutMs: 5000, onSpawn: tracker.onSpawn };
+const base = { codeTimeoutMs: 5000, onSpawn: tracker.onSpawn };
 let run: Run;
 let close: () => Promise<void>;
 
@@ -17,7 +17,9 @@ afterAll(async () => {
   expect(tracker.alive()).toEqual([]);
 });
 
-describe('runCode', () => {
+describe.each(SANDBOX_KINDS)('runCode on the %s backend', (sandbox) => {
+  const options = { ...base, sandbox };
+
   it('searches, calls a fake tool and returns the value', async () => {
     const result = await runCode(
       run,
@@ -65,8 +67,8 @@ return await openclaw.tools.call(tool.id, {
     expect(result).toMatchObject({ ok: true, value: { code: 'TOOL_CALL_BLOCKED', reason: 'blocked by test: order_pizza_delivery' } });
   });
 
-  it('refuses a client tool with a coded error telling to call it directly', async () => {
-    const result = await runCode(run, `try { await openclaw.tools.call('client_picker', {}); } catch (e) { return e.code; }`, options);
+  it('refuses a client tool with a coded error when the front end cannot hand it back', async () => {
+    const result = await runCode(run, `try { const r = await openclaw.tools.call('client_picker', {}); return r.error?.code ?? r.status; } catch (e) { return e.code; }`, options);
     expect(result).toMatchObject({ ok: true, value: 'CLIENT_TOOL_NOT_EXECUTABLE' });
   });
 

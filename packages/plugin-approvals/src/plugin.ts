@@ -1,10 +1,13 @@
 /**
  * Approvals: before a call to a tool listed in `tools.approvals.require` (or
- * a destructive one), ask an approver and block unless it answers 'allow'.
+ * a destructive one, or one whose tool's approval rule asks for it — exec's
+ * `ask`, see `@tool-search/approval-rules`), ask an approver and block unless
+ * it answers 'allow'; an 'allow' for a rule is granted to the tool.
  * The tap is on `beforeToolCall`, which every path (direct, tool_call, code,
  * directory) goes through, so a denied call cannot be reached another way.
  */
 import { ErrorCode, STAGE, ToolSearchError, type KernelPlugin } from '@tool-search/kernel';
+import { callApprovalReason, grantCallApproval } from '@tool-search/approval-rules';
 import { ask } from './ask.js';
 import { resolveApprovalsConfig, type ApprovalsConfig } from './config.js';
 import { approvalReason } from './match.js';
@@ -43,8 +46,11 @@ export function approvalsPlugin(options: ApprovalsPluginOptions): KernelPlugin {
     name: PLUGIN_NAME,
     apply({ hooks, logger }) {
       hooks.beforeToolCall.tapPromise({ stage: STAGE.DEFAULT }, async (call, ctx) => {
-        const reason = approvalReason(call.tool, config);
-        if (reason === undefined) return undefined;
+        // The tool's own rule (exec's `ask`) and the config's `require`: either one means ask.
+        const ruleReason = callApprovalReason(ctx.run, call);
+        const reasons = [approvalReason(call.tool, config), ruleReason].filter((r): r is string => r !== undefined);
+        if (!reasons.length) return undefined;
+        const reason = reasons.join('; ');
         const agentId = ctx.run.request.agentId;
         const request: ApprovalRequest = {
           callId: call.callId,
@@ -66,7 +72,10 @@ export function approvalsPlugin(options: ApprovalsPluginOptions): KernelPlugin {
         } catch (error) {
           logger.error(`onDecision failed: ${error instanceof Error ? error.message : String(error)}`);
         }
-        if (record.decision === 'allow') return undefined;
+        if (record.decision === 'allow') {
+          if (ruleReason !== undefined) grantCallApproval(ctx.run, call.callId);
+          return undefined;
+        }
         return { action: 'block', reason: denial(call.tool.name, reason, record) };
       });
     },

@@ -13,9 +13,12 @@ import { judge, type GateVerdict } from './gate.js';
 import type { ExecConfig } from './options.js';
 import { tail } from './output.js';
 import { sandboxArgs } from './sandbox.js';
+import { connectFilter } from './seccomp.js';
 import { ExecSession, type SpawnSpec } from './session.js';
 import { effectiveExec, type EffectiveExec, type ExecArgs, type ExecLimits } from './settings.js';
 import type { SessionStore } from './store.js';
+
+const SECCOMP = connectFilter();
 
 /** The PATH every command gets; a call cannot change it. */
 export const EXEC_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -89,7 +92,7 @@ function spawnSpec(args: ExecArgs, effective: EffectiveExec, cwd: string, deps: 
   };
   const argv = args.pty ? ['/usr/bin/script', '-qefc', args.command, '/dev/null'] : [...SHELL, '-c', args.command];
   if (!sandboxed) return { file: argv[0]!, args: argv.slice(1), cwd, env, timeoutMs: effective.timeoutMs };
-  return { file: deps.sandbox.bwrap, args: sandboxArgs({ workspace: deps.root, cwd, env }, argv), cwd, env: {}, timeoutMs: effective.timeoutMs };
+  return { file: deps.sandbox.bwrap, args: sandboxArgs({ workspace: deps.root, cwd, env }, argv), cwd, env: {}, timeoutMs: effective.timeoutMs, fd3: SECCOMP };
 }
 
 function waitFor(session: ExecSession, yieldMs: number | undefined, signal: AbortSignal): Promise<'exited' | 'yielded' | 'aborted'> {

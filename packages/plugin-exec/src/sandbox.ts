@@ -2,10 +2,12 @@
  * The `sandbox` host: bubblewrap (Debian package `bubblewrap`). The command
  * sees the whole file system read-only, the workspace read-write, a private
  * /tmp, /dev and /proc of its own, no network and no other namespaces
- * (`--unshare-all`), no controlling terminal (the spawn is its own session), an environment of
+ * (`--unshare-all`) and no `connect(2)` at all (seccomp: Unix sockets on the
+ * read-only file system stay unreachable), no controlling terminal (the spawn is its own session), an environment of
  * exactly what we set (`--clearenv`), and dies with its parent.
  */
 import { spawnSync } from 'node:child_process';
+import { connectFilter } from './seccomp.js';
 
 export interface SandboxSpec {
   readonly workspace: string;
@@ -15,7 +17,9 @@ export interface SandboxSpec {
 
 /** Whether `bwrap` runs here with the namespaces we need (it may be installed yet refused user namespaces). */
 export function bubblewrapWorks(bwrap: string): boolean {
-  const probe = spawnSync(bwrap, ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', '--', 'true'], { stdio: 'ignore', timeout: 10_000 });
+  // The same namespaces and the same seccomp program (here on stdin) as a real command.
+  const args = ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', '--seccomp', '0', '--', 'true'];
+  const probe = spawnSync(bwrap, args, { input: connectFilter(), stdio: ['pipe', 'ignore', 'ignore'], timeout: 10_000 });
   return probe.status === 0;
 }
 
@@ -27,12 +31,14 @@ export function sandboxArgs(spec: SandboxSpec, argv: readonly string[]): string[
     '--dev', '/dev',
     '--proc', '/proc',
     '--tmpfs', '/tmp',
+    '--tmpfs', '/run', // daemon sockets (databases, dbus, docker) live here
     '--bind', spec.workspace, spec.workspace,
     '--unshare-all',
     '--die-with-parent',
     // No --new-session: the spawn is already a new session without a terminal, and staying in bwrap's process
     // group lets a kill reach the command even while bwrap is still setting up (before its death signal is armed).
     '--clearenv',
+    '--seccomp', '3', // connectFilter(), written to fd 3 by the spawn
     ...env,
     '--chdir', spec.cwd,
     '--',

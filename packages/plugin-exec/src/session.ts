@@ -5,6 +5,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import type { Writable } from 'node:stream';
 import { BoundedOutput } from './output.js';
 
 export type SessionStatus = 'running' | 'exited' | 'killed' | 'timeout' | 'failed';
@@ -15,6 +16,8 @@ export interface SpawnSpec {
   readonly cwd: string;
   readonly env: Readonly<Record<string, string>>;
   readonly timeoutMs: number;
+  /** Bytes written to the child's fd 3 and closed (the sandbox's seccomp program). */
+  readonly fd3?: Buffer;
 }
 
 const KILL_GRACE_MS = 1000;
@@ -40,7 +43,10 @@ export class ExecSession {
     readonly command: string,
     spec: SpawnSpec,
   ) {
-    this.child = spawn(spec.file, [...spec.args], { cwd: spec.cwd, env: { ...spec.env }, detached: true, stdio: ['pipe', 'pipe', 'pipe'] });
+    const stdio: ('pipe' | 'ignore')[] = spec.fd3 ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'];
+    this.child = spawn(spec.file, [...spec.args], { cwd: spec.cwd, env: { ...spec.env }, detached: true, stdio });
+    const fd3 = this.child.stdio[3] as Writable | null | undefined;
+    if (spec.fd3 && fd3) fd3.on('error', () => undefined).end(spec.fd3);
     this.child.stdout?.setEncoding('utf8').on('data', (chunk: string) => this.output.append(chunk));
     this.child.stderr?.setEncoding('utf8').on('data', (chunk: string) => this.output.append(chunk));
     this.child.stdin?.on('error', () => undefined); // writing to a process that exited is not our failure

@@ -26,13 +26,16 @@ describe('exec', () => {
     expect(structured(outcome)).toMatchObject({ exitCode: 3, output: 'failing\n' });
   });
 
-  it('runs in workdir inside the workspace and refuses one outside', async () => {
+  it('runs in workdir inside the workspace and refuses one outside (.., symlink, absolute)', async () => {
     const env = execEnv({ exec: OPEN });
-    const { mkdirSync } = await import('node:fs');
+    const { mkdirSync, symlinkSync } = await import('node:fs');
     mkdirSync(`${env.ws}/sub`);
     const run = await env.run();
     expect(structured(await run.call('exec', { command: 'pwd', workdir: 'sub' })).output).toBe(`${env.ws}/sub\n`);
     expect(codeOf(await run.call('exec', { command: 'pwd', workdir: '..' }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
+    symlinkSync(env.outside, `${env.ws}/out`);
+    expect(codeOf(await run.call('exec', { command: 'pwd', workdir: 'out' }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('exec', { command: 'pwd', workdir: env.outside }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
   });
 
   it('a background build-like command is polled to completion', async () => {
@@ -161,8 +164,9 @@ describe('kernel close', () => {
       await run.call('exec', { command: `sleep ${marker}`, background: true });
       void run.call('exec', { command: `sleep ${marker}1`, yieldMs: 60_000 }).catch(() => undefined);
     }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    expect(await processRunning('sleep 46.5')).toBe(true);
+    for (let i = 0; i < 100 && !(await processRunning('sleep 46.51') && (await processRunning('sleep 47.51'))); i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(await processRunning('sleep 46.51')).toBe(true);
+    expect(await processRunning('sleep 47.51')).toBe(true);
     await sandbox.close();
     await gateway.close();
     for (const marker of ['sleep 46.5', 'sleep 46.51', 'sleep 47.5', 'sleep 47.51']) expect(await processRunning(marker)).toBe(false);
@@ -170,7 +174,7 @@ describe('kernel close', () => {
 
   it('a sandboxed command cannot leave a detached process behind (setsid, &): the sandbox ends with it', async () => {
     const run = await execEnv({ exec: OPEN }).run();
-    const out = structured(await run.call('exec', { command: 'setsid sleep 48.5 > /dev/null 2>&1 < /dev/null & sleep 0.3; pgrep -f "sleep 48.5" > /dev/null && echo started', yieldMs: 60_000 }));
+    const out = structured(await run.call('exec', { command: 'setsid sleep 48.5 > /dev/null 2>&1 < /dev/null & for i in $(seq 200); do pgrep -f "^sleep 48[.]5$" > /dev/null && echo started && break; sleep 0.05; done', yieldMs: 60_000 }));
     expect(out).toMatchObject({ status: 'exited', output: 'started\n' });
     expect(await processRunning('sleep 48.5')).toBe(false);
   });

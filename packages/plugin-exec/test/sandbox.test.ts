@@ -41,6 +41,27 @@ describe('host "sandbox" (bubblewrap)', () => {
     expect(String(structured(await run.call('exec', { command: connect() })).output)).toContain('CONNECTED');
   });
 
+  it('cannot connect to a Unix socket it can see (seccomp blocks connect), though the gateway host can', async () => {
+    const env = execEnv({ exec: OPEN });
+    const path = join(env.ws, 'daemon.sock');
+    let accepted = 0;
+    const daemon = createServer((socket) => {
+      accepted++;
+      socket.on('error', () => undefined).end('OK\n');
+    });
+    await new Promise<void>((resolve) => daemon.listen(path, resolve));
+    try {
+      const probe = `node -e "require('net').connect('${path}').on('connect', () => { console.log('CONNECTED'); process.exit(0) }).on('error', (e) => { console.log('REFUSED', e.code); process.exit(0) })"`;
+      const sandboxed = String(structured(await (await env.run()).call('exec', { command: probe })).output);
+      expect(sandboxed).toContain('REFUSED EACCES');
+      expect(accepted).toBe(0);
+      const gateway = execEnv({ exec: { ...OPEN, host: 'gateway' } });
+      expect(String(structured(await (await gateway.run()).call('exec', { command: probe })).output)).toContain('CONNECTED');
+    } finally {
+      await new Promise((resolve) => daemon.close(resolve));
+    }
+  });
+
   it('cannot write outside the workspace: a sibling folder, the home folder, /etc', async () => {
     const env = execEnv({ exec: OPEN });
     const run = await env.run();

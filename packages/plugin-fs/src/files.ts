@@ -3,7 +3,9 @@
  * the workspace first. `read` pages by lines and is bounded; `write` and
  * `edit` replace the file atomically.
  */
+import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
+import { createInterface } from 'node:readline';
 import { extname } from 'node:path';
 import { ErrorCode, ToolSearchError, type ToolResult } from '@tool-search/kernel';
 import { resolveInWorkspace, writeFileAtomic } from '@tool-search/workspace';
@@ -20,26 +22,41 @@ export async function readTool(root: string, args: { path: string; offset?: numb
   const file = await existingFile(root, args.path);
   const mimeType = IMAGE_TYPES[extname(file).toLowerCase()];
   if (mimeType) {
+    const { size } = await stat(file);
+    if (size > READ_MAX_IMAGE_BYTES) return text(`${args.path} is an image of ${size} bytes, over the ${READ_MAX_IMAGE_BYTES}-byte limit`);
     const data = await readFile(file);
-    if (data.length > READ_MAX_IMAGE_BYTES) return text(`${args.path} is an image of ${data.length} bytes, over the ${READ_MAX_IMAGE_BYTES}-byte limit`);
     return { content: [{ type: 'image', data: data.toString('base64'), mimeType }] };
   }
-  const content = await readFile(file, 'utf8');
-  const lines = content.split('\n');
-  if (lines[lines.length - 1] === '') lines.pop();
-  const start = (args.offset ?? 1) - 1;
-  if (start > 0 && start >= lines.length) return text(`${args.path} has ${lines.length} lines; offset ${args.offset} is past the end`);
-  const wanted = lines.slice(start, start + (args.limit ?? READ_DEFAULT_LINES));
-  let out = '';
-  let shown = 0;
-  for (const line of wanted) {
-    if (out.length + line.length + 1 > READ_MAX_CHARS && shown > 0) break;
-    out += (shown ? '\n' : '') + line.slice(0, READ_MAX_CHARS);
-    shown++;
-  }
-  const next = start + shown;
-  if (next < lines.length) out += `\n\n[${lines.length - next} more lines in ${args.path}; read with offset=${next + 1} to continue]`;
+  const start = args.offset ?? 1;
+  const { lines, more, total } = await readLines(file, start, args.limit ?? READ_DEFAULT_LINES);
+  if (start > 1 && !lines.length && !more) return text(`${args.path} has ${total} lines; offset ${start} is past the end`);
+  let out = lines.join('\n');
+  if (more) out += `\n\n[more lines in ${args.path}; read with offset=${start + lines.length} to continue]`;
   return text(out);
+}
+
+/**
+ * Lines `from` (1-based) on, at most `limit` lines and READ_MAX_CHARS characters, streamed: a large file is read
+ * only as far as needed. `more` says something follows; `total` counts lines only when the end was reached.
+ */
+async function readLines(file: string, from: number, limit: number): Promise<{ lines: string[]; more: boolean; total: number }> {
+  const reader = createInterface({ input: createReadStream(file, { encoding: 'utf8' }), crlfDelay: Infinity });
+  const lines: string[] = [];
+  let chars = 0;
+  let index = 0;
+  try {
+    for await (const line of reader) {
+      index++;
+      if (index < from) continue;
+      if (lines.length >= limit || (lines.length > 0 && chars + line.length + 1 > READ_MAX_CHARS)) return { lines, more: true, total: index };
+      const kept = line.slice(0, READ_MAX_CHARS);
+      lines.push(kept);
+      chars += kept.length + 1;
+    }
+  } finally {
+    reader.close();
+  }
+  return { lines, more: false, total: index };
 }
 
 export async function writeTool(root: string, args: { path: string; content: string }): Promise<ToolResult> {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
-import { READ_DEFAULT_LINES } from '@tool-search/plugin-fs';
+import { READ_DEFAULT_LINES, READ_MAX_CHARS } from '@tool-search/plugin-fs';
 import { codeOf, fsRun, textOf } from './fixtures.js';
 
 let close: (() => Promise<void>) | undefined;
@@ -46,6 +46,17 @@ describe('the file tools', () => {
     expect(out).toContain(`line ${READ_DEFAULT_LINES}\n`);
     expect(out).not.toContain(`line ${READ_DEFAULT_LINES + 1}\n`);
     expect(out).toContain(`offset=${READ_DEFAULT_LINES + 1}`);
+  });
+
+  it('read says when offset is past the end, and cuts at READ_MAX_CHARS', async () => {
+    const { ws, run } = await setup();
+    writeFileSync(join(ws, 'short.txt'), 'a\nb\n');
+    expect(textOf(await run.call('read', { path: 'short.txt', offset: 5 }))).toContain('has 2 lines');
+    writeFileSync(join(ws, 'wide.txt'), `${'x'.repeat(READ_MAX_CHARS + 10)}\nsecond\n`);
+    const out = textOf(await run.call('read', { path: 'wide.txt' }));
+    expect(out.startsWith('x'.repeat(READ_MAX_CHARS))).toBe(true);
+    expect(out).toContain('offset=2');
+    expect(out.length).toBeLessThan(READ_MAX_CHARS + 200);
   });
 
   it('read returns an image as an attachment', async () => {

@@ -67,6 +67,17 @@ describe('apply_patch', () => {
     expect(existsSync(join(ws, 'b.txt'))).toBe(false);
   });
 
+  it('a write that fails halfway through is rolled back (the files already written are restored)', async () => {
+    const { ws, run } = await setup();
+    writeFileSync(join(ws, 'a.txt'), 'a\n');
+    writeFileSync(join(ws, 'blocker'), 'a file where a folder is needed\n');
+    const input = patch('*** Update File: a.txt', '@@', '-a', '+A', '*** Add File: fresh.txt', '+new', '*** Add File: blocker/inside.txt', '+x');
+    expect((await run.call('apply_patch', { input })).status).toBe('error');
+    expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('a\n');
+    expect(existsSync(join(ws, 'fresh.txt'))).toBe(false);
+    expect(readFileSync(join(ws, 'blocker'), 'utf8')).toBe('a file where a folder is needed\n');
+  });
+
   it('context that is not in the file is PATCH_CONFLICT', async () => {
     const { ws, run } = await setup();
     writeFileSync(join(ws, 'a.txt'), 'a\n');

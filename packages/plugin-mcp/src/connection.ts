@@ -8,16 +8,19 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode as McpErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError, type Logger, type ToolResult } from '@tool-search/kernel';
-import { ListError, listTools, type ListLimits, type ToolListing } from './list-tools.js';
-import type { McpServerConfig } from './options.js';
+import { authError, failureReason, withDeadline, type McpFailureReason } from './connection-errors.js';
+import { listTools, type ListLimits, type ToolListing } from './list-tools.js';
+import { OAuthSession, type McpAuthorizer } from './oauth-session.js';
+import { handlerCapabilities, installHandlers, type McpClientHandlers } from './handlers.js';
+import { isHttpConfig, type McpRoot, type McpServerConfig } from './options.js';
+import type { McpTokenStore } from './token-store.js';
 import { stderrNote } from './stderr-note.js';
 import { MESSAGE_TOO_LARGE } from './stdio-transport.js';
 import { openClient, type OpenedClient, type TransportKind } from './transport.js';
 
 export type McpServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed';
 
-/** Why a server is missing from a run (`details.reason` of `MCP_SERVER_FAILED`). */
-export type McpFailureReason = 'spawn' | 'exit' | 'timeout' | 'protocol' | 'list';
+export type { McpFailureReason } from './connection-errors.js';
 
 export interface McpServerStatus {
   readonly name: string;
@@ -38,6 +41,10 @@ export interface ConnectionSettings {
   readonly limits: ListLimits;
   readonly logger: Logger;
   readonly onToolsChanged?: (server: string) => void;
+  readonly tokenStore: McpTokenStore;
+  readonly authorizer?: McpAuthorizer;
+  readonly handlers?: McpClientHandlers;
+  readonly roots?: readonly McpRoot[];
 }
 
 const STDERR_TAIL = 2_000;
@@ -56,11 +63,18 @@ export class ServerConnection {
   /** Aborts a connect or listing in flight when the plugin shuts down. */
   private readonly shutdown = new AbortController();
 
+  /** OAuth of an HTTP server; kept across reconnects, so a refreshed token is not lost. */
+  private readonly oauth: OAuthSession | undefined;
+
   constructor(
     readonly name: string,
     private readonly config: McpServerConfig,
     private readonly settings: ConnectionSettings,
-  ) {}
+  ) {
+    if (isHttpConfig(config)) {
+      this.oauth = new OAuthSession({ server: name, config, store: settings.tokenStore, ...(settings.authorizer ? { authorizer: settings.authorizer } : {}) });
+    }
+  }
 
   /** The server's tools (and the ones it listed that were dropped): from the cache, or connect (if needed) and list, within `connectTimeoutMs`. */
   listTools(): Promise<ToolListing> {
@@ -145,7 +159,10 @@ export class ServerConnection {
       signal,
       timeoutMs: this.settings.connectTimeoutMs,
       shutdownGraceMs: this.settings.shutdownGraceMs,
+      ...(this.oauth ? { fetch: this.oauth.fetch() } : {}),
+      capabilities: handlerCapabilities(this.settings.handlers, this.settings.roots),
       prepare: (client) => {
+        installHandlers(client, this.name, this.settings.handlers, this.settings.roots);
         // Invalidate synchronously: the notification arrives before the answer of the call that caused it.
         client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
           if (this.opened?.client === client) this.tools = undefined;
@@ -196,6 +213,8 @@ export class ServerConnection {
   }
 
   private failure(error: unknown, timedOut: boolean): ToolSearchError {
+    const auth = authError(error);
+    if (auth && !timedOut) return auth;
     const reason = failureReason(error, timedOut);
     const why = timedOut
       ? `did not start and list its tools within ${this.settings.connectTimeoutMs} ms`
@@ -208,6 +227,8 @@ export class ServerConnection {
 
   private callError(error: unknown, signal: AbortSignal, timeout: number): ToolSearchError {
     const details = { server: this.name };
+    const auth = authError(error);
+    if (auth) return auth;
     if (ToolSearchError.isInstance(error)) return error;
     if (signal.aborted) {
       const reason: unknown = signal.reason;
@@ -241,23 +262,4 @@ export class ServerConnection {
   private stderrNote(): string {
     return stderrNote(this.stderr, this.config);
   }
-}
-
-function failureReason(error: unknown, timedOut: boolean): McpFailureReason {
-  if (timedOut) return 'timeout';
-  if (error instanceof ListError) return 'list';
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.startsWith('E')) return 'spawn';
-  if (error instanceof McpError && error.code === McpErrorCode.ConnectionClosed) return 'exit';
-  if (error instanceof McpError && error.code === McpErrorCode.RequestTimeout) return 'timeout';
-  return 'protocol';
-}
-
-function withDeadline<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -3,6 +3,9 @@
  * package reuses `mcpServersSchema` for `mcp.servers` in tool-search.json, so
  * the type, the schema and the README table stay one thing.
  */
+import type { McpClientHandlers } from './handlers.js';
+import type { McpAuthorizer } from './oauth-session.js';
+import type { McpTokenStore } from './token-store.js';
 import { compileToolSchema, ConfigError, editDistance, ErrorCode, toSchemaIssues } from '@tool-search/kernel';
 
 /** A server started as a child process, spoken to over stdin/stdout. */
@@ -16,10 +19,34 @@ export interface McpStdioServerConfig {
   readonly timeoutMs?: number;
 }
 
+/**
+ * OAuth for an HTTP server (used when it answers 401). Nothing is needed for servers with dynamic client
+ * registration; `clientId` (+ secret) for a pre-registered client; `clientMetadataUrl` for a client ID
+ * metadata document; `grant: 'client_credentials'` for machine-to-machine servers (no login).
+ */
+export interface McpOAuthConfig {
+  readonly clientId?: string;
+  readonly clientSecret?: string;
+  /** Environment variable holding the client secret (preferred over `clientSecret`). */
+  readonly clientSecretEnv?: string;
+  /** HTTPS URL of this client's metadata document, used as `client_id` where the server supports it. */
+  readonly clientMetadataUrl?: string;
+  /** Scopes to ask for when the server does not say (WWW-Authenticate, then its `scopes_supported`, come first). */
+  readonly scope?: string;
+  readonly grant?: 'authorization_code' | 'client_credentials';
+  /** Fixed loopback redirect URL (`http://127.0.0.1:<port>/<path>`), for clients registered with one. */
+  readonly redirectUrl?: string;
+  /** `client_name` sent at registration. Default "Tool Search". */
+  readonly clientName?: string;
+  /** Issuer of the authorization server a configured client (`clientId`) was registered with: its secret goes only there. */
+  readonly issuer?: string;
+}
+
 /** A server reached over Streamable HTTP, falling back to the older HTTP+SSE transport. */
 export interface McpHttpServerConfig {
   readonly url: string;
   readonly headers?: Readonly<Record<string, string>>;
+  readonly auth?: McpOAuthConfig;
   /** Request timeout for this server's tool calls; overrides `callTimeoutMs`. */
   readonly timeoutMs?: number;
 }
@@ -41,6 +68,20 @@ export interface McpPluginOptions {
   readonly shutdownGraceMs?: number;
   /** Called when a server announces `notifications/tools/list_changed` (or its connection closes): the next run will list again. */
   readonly onToolsChanged?: (server: string) => void;
+  /** Where OAuth tokens and registrations are kept. Default: in memory (the CLI and gateway pass `fileTokenStore()`). */
+  readonly tokenStore?: McpTokenStore;
+  /** The browser step of OAuth logins. Without one, a server that needs a login is an `MCP_AUTH_REQUIRED` diagnostic. */
+  readonly authorizer?: McpAuthorizer;
+  /** Answers to servers' `sampling/createMessage` and `elicitation/create`; without them these are declined with a message. */
+  readonly handlers?: McpClientHandlers;
+  /** Roots offered to every server (`roots/list`), e.g. the workspace as `file://` URL. */
+  readonly roots?: readonly McpRoot[];
+}
+
+/** A root offered to servers: a `file://` URL and an optional display name. */
+export interface McpRoot {
+  readonly uri: string;
+  readonly name?: string;
 }
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 8_000;
@@ -62,7 +103,24 @@ const stdioProperties = {
   cwd: { type: 'string', minLength: 1 },
   timeoutMs: timeout,
 } as const;
-const httpProperties = { url: { type: 'string', pattern: '^https?://' }, headers: stringMap, timeoutMs: timeout } as const;
+const nonEmpty = { type: 'string', minLength: 1 } as const;
+/** JSON Schema of `McpOAuthConfig` (`mcp.servers.<name>.auth`). */
+export const mcpOAuthConfigSchema = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    clientId: nonEmpty,
+    clientSecret: nonEmpty,
+    clientSecretEnv: nonEmpty,
+    clientMetadataUrl: { type: 'string', pattern: '^https://[^/]+/.+' },
+    scope: nonEmpty,
+    grant: { enum: ['authorization_code', 'client_credentials'] },
+    redirectUrl: { type: 'string', pattern: '^http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?/' },
+    clientName: nonEmpty,
+    issuer: { type: 'string', pattern: '^https?://' },
+  },
+} as const;
+const httpProperties = { url: { type: 'string', pattern: '^https?://' }, headers: stringMap, auth: mcpOAuthConfigSchema, timeoutMs: timeout } as const;
 
 /**
  * JSON Schema of one server entry (`mcp.servers.<name>`): `url` makes it HTTP, `command` stdio; with neither,
@@ -98,6 +156,10 @@ export const mcpPluginOptionsSchema = {
     maxToolsPerServer: { type: 'integer', minimum: 1 },
     maxListPages: { type: 'integer', minimum: 1 },
     shutdownGraceMs: { type: 'integer', minimum: 0 },
+    roots: {
+      type: 'array',
+      items: { type: 'object', required: ['uri'], additionalProperties: false, properties: { uri: { type: 'string', pattern: '^file://' }, name: { type: 'string' } } },
+    },
   },
 } as const;
 

@@ -18,6 +18,7 @@ import {
   parseMcpOptions,
   type McpPluginOptions,
 } from './options.js';
+import { memoryTokenStore } from './token-store.js';
 import { toDefinition } from './to-definition.js';
 
 export const MCP_PLUGIN_NAME = '@tool-search/plugin-mcp';
@@ -45,7 +46,7 @@ function definitionOf(connection: ServerConnection, tool: Tool): ToolDefinition 
 
 export function mcpPlugin(options: McpPluginOptions): McpPlugin {
   // The callback is not data: validate the rest, keep the function as given.
-  const { onToolsChanged, ...data } = options ?? ({} as McpPluginOptions);
+  const { onToolsChanged, tokenStore, authorizer, handlers, ...data } = options ?? ({} as McpPluginOptions);
   if (onToolsChanged !== undefined && typeof onToolsChanged !== 'function') {
     throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, '@tool-search/plugin-mcp option onToolsChanged must be a function', { plugin: MCP_PLUGIN_NAME });
   }
@@ -56,6 +57,10 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
     shutdownGraceMs: parsed.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
     limits: { maxTools: parsed.maxToolsPerServer ?? DEFAULT_MAX_TOOLS_PER_SERVER, maxPages: parsed.maxListPages ?? DEFAULT_MAX_LIST_PAGES },
     ...(onToolsChanged ? { onToolsChanged } : {}),
+    tokenStore: tokenStore ?? memoryTokenStore(),
+    ...(authorizer ? { authorizer } : {}),
+    ...(handlers ? { handlers } : {}),
+    ...(parsed.roots ? { roots: parsed.roots } : {}),
   };
   const connections: ServerConnection[] = [];
 

@@ -6,6 +6,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { isHttpConfig, type McpServerConfig } from './options.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 
@@ -23,6 +25,8 @@ export interface OpenedClient {
 export interface OpenOptions {
   readonly signal: AbortSignal;
   readonly timeoutMs: number;
+  /** What the client declares (sampling, elicitation when a front end forwards them). */
+  readonly capabilities?: ClientCapabilities;
   /** Grace period of a stdio server's process group after stdin closes and after SIGTERM. */
   readonly shutdownGraceMs: number;
   /** Called before connecting, so handlers see every message (list_changed, close). */
@@ -35,6 +39,8 @@ export interface OpenOptions {
   readonly onError: (error: Error) => void;
   /** Receives the close of a client that failed to connect, so shutdown can wait for it. */
   readonly track: (closing: Promise<void>) => void;
+  /** The fetch HTTP transports use (the OAuth wrapper). */
+  readonly fetch?: FetchLike;
 }
 
 const CLIENT_INFO = { name: 'tool-search', version: '0.1.0' } as const;
@@ -58,14 +64,17 @@ export async function openClient(config: McpServerConfig, options: OpenOptions):
     return { client, kind: 'stdio', pid: transport.pid, close: () => client.close() };
   }
   const url = new URL(config.url);
-  const requestInit = config.headers ? { headers: { ...config.headers } } : undefined;
+  const init = {
+    ...(config.headers ? { requestInit: { headers: { ...config.headers } } } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  };
   try {
-    const transport = new StreamableHTTPClientTransport(url, requestInit ? { requestInit } : {});
+    const transport = new StreamableHTTPClientTransport(url, init);
     const client = await connect(transport, options);
     return { client, kind: 'streamable-http', pid: null, close: () => closeHttpSession(client, transport) };
   } catch (error) {
     if (!isLegacyServerAnswer(error) || options.signal.aborted) throw error;
-    const client = await connect(new SSEClientTransport(url, requestInit ? { requestInit } : {}), options);
+    const client = await connect(new SSEClientTransport(url, init), options);
     return { client, kind: 'sse', pid: null, close: () => client.close() };
   }
 }
@@ -90,7 +99,7 @@ type AnyTransport = GroupStdioTransport | StreamableHTTPClientTransport | SSECli
  * completes (a server writing garbage to stdout would otherwise just time out).
  */
 async function connect(transport: AnyTransport, options: OpenOptions, beforeClose?: () => void): Promise<Client> {
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const client = new Client(CLIENT_INFO, { capabilities: options.capabilities ?? {} });
   options.prepare(client);
   let failEarly: ((error: Error) => void) | undefined;
   const early = new Promise<never>((_, reject) => {

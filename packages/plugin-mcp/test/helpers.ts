@@ -33,7 +33,8 @@ export type FixtureMode =
   | 'deep-schema'
   | 'endless-pages'
   | 'many-tools'
-  | 'huge-result';
+  | 'huge-result'
+  | 'asks';
 
 export const FIXTURE_PATH = FIXTURE;
 

@@ -7,11 +7,13 @@
 import type { KernelPlugin } from '@tool-search/kernel';
 import type { PluginsConfig, ToolSearchConfig } from '@tool-search/config';
 import { fakeCatalogPlugin } from '@tool-search/plugin-fake-catalog';
+import { coreToolPlugins } from './core-tools.js';
 
 export const DEFAULT_FAKE_CATALOG = { tools: 1000, core: true } as const;
 
 export interface BuiltinPlugin {
-  create(options: Record<string, unknown>, config: ToolSearchConfig): KernelPlugin;
+  /** One plugin, or several for an id that stands for a set (`core`). */
+  create(options: Record<string, unknown>, config: ToolSearchConfig): KernelPlugin | readonly KernelPlugin[];
 }
 
 type FakeCatalogOptions = NonNullable<PluginsConfig['fake-catalog']>;
@@ -19,6 +21,10 @@ type FakeCatalogOptions = NonNullable<PluginsConfig['fake-catalog']>;
 export const BUILTIN_PLUGINS: Readonly<Record<string, BuiltinPlugin>> = Object.freeze({
   'fake-catalog': {
     create: (options: FakeCatalogOptions) => fakeCatalogPlugin({ tools: options.tools ?? DEFAULT_FAKE_CATALOG.tools, core: options.core ?? DEFAULT_FAKE_CATALOG.core }),
+  },
+  // The real core tools; a config error together with the fake catalog's core tools (same ids).
+  core: {
+    create: (options: { workspace?: string }, config) => coreToolPlugins(options, config, config.plugins?.['fake-catalog'] !== undefined && (config.plugins['fake-catalog'].core ?? DEFAULT_FAKE_CATALOG.core)),
   },
 });
 

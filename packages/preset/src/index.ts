@@ -1,4 +1,4 @@
-export { createToolSearchKernel, KNOWN_PLUGINS } from './preset.js';
+export { createToolSearchKernel, DEMO_CATALOG_NOTICE, KNOWN_PLUGINS, usesDemoCatalog } from './preset.js';
 export type { Preset, PresetOptions } from './preset.js';
 export { BUILTIN_PLUGINS, DEFAULT_FAKE_CATALOG } from './builtins.js';
 export type { BuiltinPlugin } from './builtins.js';

@@ -5,7 +5,7 @@
  * exports, then call its factory. Every failure names the module and the
  * reason; nothing here is reachable from a request, an MCP server or a client.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve as resolveModule } from 'import-meta-resolve';
@@ -105,7 +105,10 @@ function resolvePath(id: string, baseDir: string, builtins: readonly string[]): 
     throw loadError(id, undefined, `is not a built-in plugin and cannot be found from ${baseDir}: ${messageOf(error)}; ${hint}`, error, builtin ? { didYouMean: builtin } : {});
   }
   if (!url.startsWith('file:')) throw loadError(id, undefined, `resolves to ${url}, which is not a file`);
-  return fileURLToPath(url);
+  const path = fileURLToPath(url);
+  // A relative path resolves without looking at the disk.
+  if (!existsSync(path)) throw loadError(id, path, `is not a built-in plugin and there is no such file; check the path (relative paths start from the config file’s folder, ${baseDir})`);
+  return path;
 }
 
 async function importModule(id: string, path: string): Promise<PluginModule> {

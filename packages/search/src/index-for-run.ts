@@ -12,24 +12,32 @@
  */
 import type { Diagnostic, RunApi, ToolDescriptor } from '@tool-search/kernel';
 import { unavailableSources } from './miss-reasons.js';
-import { createIndexCore, indexView, type IndexCore } from './tool-index.js';
+import { usedSearchHooks } from './hooks.js';
+import { createIndexCore, indexView, type IndexCore, type RerankScope, type ViewScope } from './tool-index.js';
 import type { ToolIndex, ToolIndexOptions, UnavailableSource } from './types.js';
 
 interface RunIndexes {
   readonly core: IndexCore;
-  readonly visible: Uint8Array | undefined;
-  readonly unavailable: () => readonly UnavailableSource[];
+  readonly scope: ViewScope;
   readonly views: Map<string, ToolIndex>;
+}
+
+/** A built core and what it was built from: the run's listed tools and, per listed position, the doc (or -1). */
+interface SharedCore {
+  readonly listed: readonly ToolDescriptor[];
+  readonly core: IndexCore;
+  readonly docAt: Int32Array;
 }
 
 /** Cores kept for reuse across runs, most recent first: a few catalogs (say, per agent) stay warm. */
 const MAX_SHARED_CORES = 4;
-const shared: { readonly input: readonly ToolDescriptor[]; readonly core: IndexCore }[] = [];
+const shared: SharedCore[] = [];
 const perRun = new WeakMap<readonly ToolDescriptor[], RunIndexes>();
 let builds = 0;
 
 /** The run surface the index reads; `listed` (every listed tool before policy) is on kernel runs. */
-export type IndexedRun = Pick<RunApi, 'catalog'> & { readonly listed?: readonly ToolDescriptor[]; readonly diagnostics?: readonly Diagnostic[] };
+export type IndexedRun = Pick<RunApi, 'catalog'> &
+  Partial<Pick<RunApi, 'info' | 'emit'>> & { readonly listed?: readonly ToolDescriptor[]; readonly diagnostics?: readonly Diagnostic[] };
 
 export function indexForRun(run: IndexedRun, options: ToolIndexOptions = {}): ToolIndex {
   let entry = perRun.get(run.catalog);
@@ -40,7 +48,7 @@ export function indexForRun(run: IndexedRun, options: ToolIndexOptions = {}): To
   const key = JSON.stringify([options.searchDefaultLimit, options.maxSearchLimit, options.maxQueryLength, options.maxResponseBytes, options.maxBatchQueries]);
   let index = entry.views.get(key);
   if (!index) {
-    index = indexView(entry.core, options, { visible: entry.visible, unavailable: entry.unavailable });
+    index = indexView(entry.core, options, entry.scope);
     entry.views.set(key, index);
   }
   return index;
@@ -51,27 +59,39 @@ export function indexBuildCount(): number {
   return builds;
 }
 
+/** Pointer walks only on the reuse path: no filtering, no property reads, nothing proportional to the catalog's text. */
 function runIndexes(run: IndexedRun): RunIndexes {
-  const searchable = run.catalog.filter(isCatalogTool);
-  const universe = Array.isArray(run.listed) ? run.listed.filter(isCatalogTool) : searchable;
-  const at = shared.findIndex((candidate) => sameTools(candidate.input, universe));
-  const found = at >= 0 ? shared.splice(at, 1)[0]! : { input: universe, core: createIndexCore(universe) };
-  if (at < 0) builds++;
+  const listed = Array.isArray(run.listed) ? run.listed : run.catalog;
+  const at = shared.findIndex((candidate) => sameTools(candidate.listed, listed));
+  const found = at >= 0 ? shared.splice(at, 1)[0]! : buildShared(listed);
   shared.unshift(found);
   shared.length = Math.min(shared.length, MAX_SHARED_CORES);
-  const { core } = found;
   let sources: UnavailableSource[] | undefined;
   return {
-    core,
-    visible: visibility(core, searchable),
-    // Read on first use: listing diagnostics are final once the run exists.
-    unavailable: () => (sources ??= unavailableSources(run.diagnostics ?? [])),
+    core: found.core,
+    scope: {
+      ...visibility(found, run.catalog),
+      // Read on first use: listing diagnostics are final once the run exists.
+      unavailable: () => (sources ??= unavailableSources(run.diagnostics ?? [])),
+      rerank: () => rerankScope(run),
+    },
     views: new Map(),
   };
 }
 
-function isCatalogTool(tool: ToolDescriptor): boolean {
-  return tool.catalogMode === 'catalog';
+function rerankScope(run: IndexedRun): RerankScope | undefined {
+  const { info, emit } = run;
+  const hooks = usedSearchHooks(info);
+  if (!hooks || !info) return undefined;
+  return { hooks, run: info, diagnostic: (diagnostic) => emit?.({ type: 'diagnostic', diagnostic: { ...diagnostic, hook: 'search:rerank' } }) };
+}
+
+function buildShared(listed: readonly ToolDescriptor[]): SharedCore {
+  builds++;
+  const core = createIndexCore(listed.filter((tool) => tool.catalogMode === 'catalog'));
+  const docAt = new Int32Array(listed.length);
+  for (let i = 0; i < listed.length; i++) docAt[i] = listed[i]!.catalogMode === 'catalog' ? core.docOf(listed[i]!) : -1;
+  return { listed, core, docAt };
 }
 
 /** Same descriptor objects in the same order: an unchanged catalog (frozen descriptors are never edited in place). */
@@ -82,23 +102,30 @@ function sameTools(a: readonly ToolDescriptor[], b: readonly ToolDescriptor[]): 
 }
 
 /**
- * Which of the core's docs the run may see; `undefined` when it sees all of them. Policy keeps the listing
- * order, so one merge walk usually does; otherwise each visible tool is looked up.
+ * Which of the core's docs the run may see: all (no mask) when policy kept every listed tool. Policy keeps the
+ * listing order, so one merge walk of the run's catalog against the listed tools marks them; a tool found out of
+ * order is looked up instead.
  */
-function visibility(core: IndexCore, searchable: readonly ToolDescriptor[]): Uint8Array | undefined {
-  const { tools } = core;
-  if (searchable.length === tools.length && sameTools(tools, searchable)) return undefined;
-  const visible = new Uint8Array(tools.length);
-  let j = 0;
-  for (let doc = 0; doc < tools.length && j < searchable.length; doc++) {
-    if (tools[doc] === searchable[j]) {
+function visibility(shared: SharedCore, catalog: readonly ToolDescriptor[]): Pick<ViewScope, 'visible' | 'visibleCount'> {
+  const { listed, core, docAt } = shared;
+  if (sameTools(listed, catalog)) return {};
+  const visible = new Uint8Array(core.tools.length);
+  let count = 0;
+  const mark = (doc: number): void => {
+    if (doc >= 0 && visible[doc] === 0) {
       visible[doc] = 1;
-      j++;
+      count++;
+    }
+  };
+  let i = 0;
+  for (const tool of catalog) {
+    const from = i;
+    while (i < listed.length && listed[i] !== tool) i++;
+    if (i < listed.length) mark(docAt[i++]!);
+    else {
+      i = from;
+      if (tool.catalogMode === 'catalog') mark(core.docOf(tool));
     }
   }
-  for (; j < searchable.length; j++) {
-    const doc = core.docOf(searchable[j]!);
-    if (doc >= 0) visible[doc] = 1;
-  }
-  return visible;
+  return { visible, visibleCount: count };
 }

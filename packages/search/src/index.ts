@@ -1,10 +1,15 @@
 // The public surface of @tool-search/search: named exports only.
 export { createToolIndex, describeTool } from './tool-index.js';
 export { indexBuildCount, indexForRun, type IndexedRun } from './index-for-run.js';
+export { getSearchHooks, createSearchHooks } from './hooks.js';
+export type { Ranking, RerankContext, SearchHooks } from './hooks.js';
+export { LEXICAL_RANKER } from './tool-index.js';
 export { missReasons, unavailableSources } from './miss-reasons.js';
 export { sanitizeUntrustedText, stripUntrustedTokens } from './untrusted-text.js';
 export type {
   BatchSearchResult,
+  RankedSearch,
+  RankerInfo,
   SearchHit,
   SearchOptions,
   SearchResult,

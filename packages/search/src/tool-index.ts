@@ -4,11 +4,12 @@
  * never searches pays nothing, and it only ever sees the descriptors it was
  * given (the run's effective catalog).
  */
-import { suggestIds, type ToolDescriptor } from '@tool-search/kernel';
+import { ErrorCode, suggestIds, type RunInfo, type ToolDescriptor } from '@tool-search/kernel';
+import type { Ranking, RerankContext, SearchHooks } from './hooks.js';
 import { missReasons } from './miss-reasons.js';
-import { createRanker, type Ranker, type Visibility } from './ranker.js';
+import { createRanker, type Ranked, type Ranker, type Visibility } from './ranker.js';
 import { sanitize, signature, summarize } from './signature.js';
-import type { BatchSearchResult, SearchHit, SearchOptions, SearchResult, ToolDescription, ToolIndex, ToolIndexOptions, UnavailableSource } from './types.js';
+import type { BatchSearchResult, RankedSearch, RankerInfo, SearchHit, SearchOptions, SearchResult, ToolDescription, ToolIndex, ToolIndexOptions, UnavailableSource } from './types.js';
 
 export const DEFAULTS = {
   searchDefaultLimit: 8,
@@ -83,7 +84,17 @@ export function createIndexCore(descriptors: readonly ToolDescriptor[]): IndexCo
 /** What a view sees of its core: the visible docs (policy as a query-time filter) and the run's failed sources. */
 export interface ViewScope {
   readonly visible?: Visibility;
+  /** How many docs `visible` marks. */
+  readonly visibleCount?: number;
   readonly unavailable?: () => readonly UnavailableSource[];
+  /** The run's rerank hooks, when a plugin tapped them (read per search: taps come at run start). */
+  readonly rerank?: () => RerankScope | undefined;
+}
+
+export interface RerankScope {
+  readonly hooks: SearchHooks;
+  readonly run: RunInfo;
+  readonly diagnostic: RerankContext['diagnostic'];
 }
 
 /** A `ToolIndex` with its own limits over a shared core. */
@@ -91,17 +102,18 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
   const { tools } = core;
   const { visible } = scope;
   const settings = resolveOptions(options);
-  const shownTools = visible ? tools.filter((_, doc) => visible[doc] === 1) : tools;
+  let shown: readonly ToolDescriptor[] | undefined;
+  const shownTools = (): readonly ToolDescriptor[] => (shown ??= visible ? tools.filter((_, doc) => visible[doc] === 1) : tools);
   const isVisible = (tool: ToolDescriptor | undefined): tool is ToolDescriptor => tool !== undefined && (!visible || visible[core.docOf(tool)] === 1);
 
-  const searchOne = (raw: string, limit: number, budget: number): SearchResult => {
-    const query = typeof raw === 'string' ? raw.slice(0, settings.maxQueryLength) : '';
-    const ranked = core.ranker().match(query, limit + 1, visible);
+  const cut = (raw: unknown): string => (typeof raw === 'string' ? raw.slice(0, settings.maxQueryLength) : '');
+
+  /** Hits within the byte budget: flags, reasons and hits all count. */
+  const render = (query: string, ranked: Ranked, limit: number, budget: number): SearchResult => {
     const shown = sanitize(query);
     const weak = ranked.docs.length === 0 || ranked.weak.every(Boolean);
     const reasons = missReasons(scope.unavailable?.() ?? [], query, weak);
     const out: SearchHit[] = [];
-    // The whole serialized result counts: envelope, query, flags, reasons and hits.
     const envelope = { query: shown, hits: [], truncated: false, ...(weak && ranked.docs.length > 0 ? { weak: true } : {}), ...(reasons.length ? { unavailable: reasons } : {}) };
     let bytes = byteLength(JSON.stringify(envelope)) + 1;
     let truncated = ranked.docs.length > limit;
@@ -124,6 +136,37 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
     };
   };
 
+  const searchOne = (raw: string, limit: number, budget: number): SearchResult => {
+    const query = cut(raw);
+    return render(query, core.ranker().match(query, limit + 1, visible), limit, budget);
+  };
+
+  /** The lexical candidates through the run's `rerank` taps; any failure keeps the lexical ranking. */
+  const rankedOne = async (raw: string, limit: number, budget: number, rerank: RerankScope): Promise<{ result: SearchResult; ranker: RankerInfo }> => {
+    const query = cut(raw);
+    const lexical = core.ranker().match(query, Math.max(limit + 1, RERANK_CANDIDATES), visible);
+    const lexicalResult = () => ({ result: render(query, { docs: lexical.docs.slice(0, limit + 1), weak: lexical.weak }, limit, budget), ranker: LEXICAL_RANKER });
+    if (!query.trim()) return lexicalResult();
+    let ranking: Ranking;
+    try {
+      const ctx = { query, limit, tools: shownTools(), run: rerank.run, diagnostic: rerank.diagnostic };
+      ranking = await rerank.hooks.rerank.promise({ ids: lexical.docs.map((doc) => tools[doc]!.id), ranker: LEXICAL_RANKER }, ctx);
+    } catch (error) {
+      rerank.diagnostic({ code: ErrorCode.SEARCH_RERANK_FAILED, level: 'warning', message: `search rerank failed, lexical ranking kept: ${error instanceof Error ? error.message : String(error)}` });
+      return lexicalResult();
+    }
+    // A tap may reorder and add visible tools, never a hidden or unknown one.
+    const lexicalWeak = new Map(lexical.docs.map((doc, i) => [doc, lexical.weak[i] ?? false]));
+    const docs: number[] = [];
+    for (const id of Array.isArray(ranking?.ids) ? ranking.ids : []) {
+      const tool = core.lookup(id);
+      if (tool && tool.id === id && isVisible(tool) && !docs.includes(core.docOf(tool))) docs.push(core.docOf(tool));
+      if (docs.length > limit) break;
+    }
+    if (docs.length === 0) return lexicalResult();
+    return { result: render(query, { docs, weak: docs.map((doc) => lexicalWeak.get(doc) ?? false) }, limit, budget), ranker: ranking.ranker ?? LEXICAL_RANKER };
+  };
+
   function search(query: string, searchOptions?: SearchOptions): SearchResult;
   function search(queries: readonly string[], searchOptions?: SearchOptions): BatchSearchResult;
   function search(input: string | readonly string[], searchOptions: SearchOptions = {}): SearchResult | BatchSearchResult {
@@ -137,8 +180,23 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
     return { results, truncated: cut };
   }
 
+  async function searchRanked(input: string | readonly string[], searchOptions: SearchOptions = {}): Promise<RankedSearch> {
+    const rerank = scope.rerank?.();
+    if (!rerank) return { result: typeof input === 'string' ? search(input, searchOptions) : search(input, searchOptions), ranker: LEXICAL_RANKER };
+    const limit = clampLimit(searchOptions.limit, settings);
+    if (typeof input === 'string') return rankedOne(input, limit, settings.maxResponseBytes, rerank);
+    const queries = Array.isArray(input) ? input.slice(0, settings.maxBatchQueries) : [];
+    const budget = Math.floor((settings.maxResponseBytes - BATCH_ENVELOPE) / Math.max(queries.length, 1));
+    const answers = await Promise.all(queries.map((query) => rankedOne(query, limit, budget, rerank)));
+    const results = answers.map((answer) => answer.result);
+    const cut = (Array.isArray(input) && input.length > queries.length) || results.some((result) => result.truncated);
+    return { result: { results, truncated: cut }, ranker: answers.find((answer) => answer.ranker !== LEXICAL_RANKER)?.ranker ?? LEXICAL_RANKER };
+  }
+
   return {
-    size: shownTools.length,
+    ranker: LEXICAL_RANKER,
+    searchRanked: searchRanked as ToolIndex['searchRanked'],
+    size: visible ? (scope.visibleCount ?? shownTools().length) : tools.length,
     search,
     describe(idOrName) {
       const tool = visible ? core.lookupVisible(idOrName, visible) : core.lookup(idOrName);
@@ -149,7 +207,7 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
       const requested = idOrName.slice(0, settings.maxQueryLength);
       // Edit distance over the tools that share a word with the request; the whole catalog only when none do.
       const candidates = core.ranker().rank(requested, SUGGEST_CANDIDATES, visible).map((doc) => tools[doc]!);
-      return suggestIds(requested, candidates.length >= 3 ? candidates : shownTools, 3);
+      return suggestIds(requested, candidates.length >= 3 ? candidates : shownTools(), 3);
     },
   };
 }
@@ -168,6 +226,12 @@ export function describeTool(tool: ToolDescriptor): ToolDescription {
     ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
   };
 }
+
+/** The offline ranking (ranker.ts): BM25F with its lifts; version 2 = search phase 2 (shapes, weak hits). */
+export const LEXICAL_RANKER: RankerInfo = Object.freeze({ id: 'bm25f', version: '2' });
+
+/** Lexical candidates handed to `rerank` taps (they may add tools beyond them). */
+const RERANK_CANDIDATES = 50;
 
 /** `,"weak":true` on a hit. */
 const WEAK_BYTES = 12;

@@ -67,8 +67,29 @@ export interface ToolIndexOptions {
   readonly maxBatchQueries?: number;
 }
 
+/** Which ranking answers a search: logged with every search (telemetry), bumped when the ranking changes. */
+export interface RankerInfo {
+  readonly id: string;
+  readonly version: string;
+}
+
+/** A search through the run's `rerank` hooks, and the ranker that answered (lexical when none did). */
+export interface RankedSearch<R extends SearchResult | BatchSearchResult = SearchResult | BatchSearchResult> {
+  readonly result: R;
+  readonly ranker: RankerInfo;
+}
+
 export interface ToolIndex {
   readonly size: number;
+  /** The lexical ranker (`search` always uses it). */
+  readonly ranker: RankerInfo;
+  /**
+   * `search` through the run's rerank hooks (search/src/hooks.ts: hybrid ranking when an embedder plugin is
+   * there); without taps it is `search`. A failing or slow tap falls back to the lexical ranking, never fails.
+   */
+  searchRanked(query: string, options?: SearchOptions): Promise<RankedSearch<SearchResult>>;
+  searchRanked(queries: readonly string[], options?: SearchOptions): Promise<RankedSearch<BatchSearchResult>>;
+  searchRanked(input: string | readonly string[], options?: SearchOptions): Promise<RankedSearch>;
   search(query: string, options?: SearchOptions): SearchResult;
   search(queries: readonly string[], options?: SearchOptions): BatchSearchResult;
   /** `undefined` when the id or name is not in the indexed (effective) catalog. */

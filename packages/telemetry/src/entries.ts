@@ -3,6 +3,7 @@
  * entry stamped with `ts`, `type`, `runId` and `sessionId`.
  */
 import type { CallOrigin, DiagnosticLevel, ToolSource } from '@tool-search/kernel';
+import type { SearchQueryEntry, SearchRank } from './search-quality.js';
 
 export interface CatalogSummary {
   readonly total: number;
@@ -48,6 +49,10 @@ export interface SearchEntry extends EntryBase {
   readonly queries: readonly string[];
   readonly hits: readonly string[];
   readonly origin: CallOrigin;
+  /** The ranking that answered (`{ id, version }`), when the searcher said. */
+  readonly ranker?: { readonly id: string; readonly version: string };
+  /** Per query: hit count, hit ids, weak and zero-hit flags, when the searcher said. */
+  readonly results?: readonly SearchQueryEntry[];
 }
 
 export interface DescribeEntry extends EntryBase {
@@ -71,6 +76,8 @@ export interface ToolCallEntry extends EntryBase {
   readonly blockedBy?: string;
   /** The error code (status `error`). */
   readonly errorCode?: string;
+  /** Rank of this tool in the run's latest search (1 = first hit), 'not in results', or 'not searched'. */
+  readonly searchRank?: SearchRank;
 }
 
 export interface ProviderRequestEntry extends EntryBase {

@@ -7,13 +7,14 @@
  */
 import { join } from 'node:path';
 import { SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
-import type { CallContext, KernelPlugin, Logger, RunEvent, RunInfo, ToolCall, ToolCallOutcome, ToolDescriptor } from '@tool-search/kernel';
+import type { CallContext, KernelPlugin, Logger, RunEvent, RunEventMap, RunInfo, SearchEventResult, ToolCall, ToolCallOutcome, ToolDescriptor } from '@tool-search/kernel';
 import { silentLogger } from '@tool-search/kernel';
 import type { CatalogSummary, ProviderRequestEntry, SessionLogEntry, TapTiming, ToolCallEntry } from './entries.js';
 import { requestParts, type ProviderRequestEvent } from './events.js';
 import { createInstruments } from './otel.js';
 import { PLUGIN_NAME, resolveOptions, type TelemetryOptions } from './options.js';
 import { Recorder } from './recorder.js';
+import { searchQueries, searchRank } from './search-quality.js';
 import { sessionFileName } from './session-log.js';
 import { EntryStore } from './store.js';
 import { emptyCatalog, summarizeSession, type TelemetrySummary } from './summary.js';
@@ -40,6 +41,8 @@ interface RunState {
   readonly span: Span;
   readonly taps: Map<string, TapTiming>;
   readonly calls: Map<string, { readonly span: Span; readonly start: number }>;
+  /** The latest search's queries and hits (for the rank of a called tool). */
+  latestSearch?: readonly SearchEventResult[];
 }
 
 export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin {
@@ -77,7 +80,7 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
       case 'search':
         instruments.searches.add(1, { origin: event.origin });
         span?.addEvent('search', { queries: [...event.queries], hits: event.hits.length, origin: event.origin });
-        recorder.record(run.runId, { ...stamp(run), type: 'search', queries: event.queries, hits: event.hits, origin: event.origin });
+        onSearch(event, run);
         return;
       case 'describe':
         instruments.describes.add(1, { origin: event.origin });
@@ -98,6 +101,22 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
         recorder.record(run.runId, { ...stamp(run), type: 'event', event: String(type), data: jsonSafe(data) });
       }
     }
+  }
+
+  function onSearch(event: RunEventMap['search'], run: RunInfo): void {
+    const state = runs.get(run.runId);
+    // Without per-query results (an older searcher), the flat hit list stands for one query.
+    const results = event.results ?? [{ query: event.queries.join(' | '), hits: event.hits, weak: event.hits.length === 0 }];
+    if (state) state.latestSearch = results;
+    recorder.record(run.runId, {
+      ...stamp(run),
+      type: 'search',
+      queries: event.queries,
+      hits: event.hits,
+      origin: event.origin,
+      ...(event.ranker ? { ranker: { id: event.ranker.id, version: event.ranker.version } } : {}),
+      results: searchQueries(results),
+    });
   }
 
   function onProviderRequest(event: ProviderRequestEvent, run: RunInfo, span: Span | undefined): void {
@@ -164,6 +183,7 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
       durationMs,
       ...(outcome.status === 'blocked' ? { blockedBy: outcome.by } : {}),
       ...(outcome.status === 'error' ? { errorCode: outcome.error.code } : {}),
+      searchRank: searchRank(state?.latestSearch, call.tool.id),
     };
     recorder.record(ctx.run.runId, entry);
   }

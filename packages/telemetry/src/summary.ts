@@ -5,6 +5,7 @@
  */
 import type { CallOrigin, ToolSource } from '@tool-search/kernel';
 import type { CatalogSummary, SessionLogEntry, TapTiming, ToolCallEntry } from './entries.js';
+import { SearchQualityFold, type SearchQualitySummary } from './search-quality.js';
 
 export interface CalledTool {
   readonly id: string;
@@ -37,6 +38,8 @@ export interface TelemetrySummary {
   readonly exposedTools: readonly string[];
   /** Time in `beforeToolCall` taps, keyed by plugin name. */
   readonly taps: Readonly<Record<string, TapTiming>>;
+  /** Zero-hit and weak rates of searched queries, mean rank of called tools in the latest search. */
+  readonly searchQuality: SearchQualitySummary;
 }
 
 export function emptyCatalog(): CatalogSummary {
@@ -54,6 +57,7 @@ export function summarizeSession(entries: readonly SessionLogEntry[]): Telemetry
   let exposedTools: readonly string[] | undefined;
   const toolsCalled: CalledTool[] = [];
   const taps: Record<string, TapTiming> = {};
+  const quality = new SearchQualityFold();
 
   for (const entry of entries) {
     switch (entry.type) {
@@ -63,12 +67,14 @@ export function summarizeSession(entries: readonly SessionLogEntry[]): Telemetry
         break;
       case 'search':
         searches++;
+        quality.addSearch(entry.results ?? [{ zeroHit: entry.hits.length === 0, weak: false }]);
         break;
       case 'describe':
         describes++;
         break;
       case 'tool-call':
         toolsCalled.push({ id: entry.toolId, name: entry.name, source: entry.source, origin: entry.origin, status: entry.status });
+        quality.addCall(entry.searchRank);
         break;
       case 'provider-request':
         requests++;
@@ -107,5 +113,6 @@ export function summarizeSession(entries: readonly SessionLogEntry[]): Telemetry
     catalog,
     exposedTools: exposedTools ?? [],
     taps,
+    searchQuality: quality.summary(),
   };
 }

@@ -41,6 +41,15 @@ export function createTokenCounter(name: TokenizerName): TokenCounter {
   };
 }
 
+/**
+ * Loads the tokenizer now. Compiling its ranks takes about a second of main-thread time (more on a loaded machine), so
+ * a server calls this before it listens; otherwise the first request to be counted pays it and stalls everyone.
+ */
+export async function preloadTokenizer(_name: TokenizerName = 'o200k_base'): Promise<void> {
+  loading ??= loadO200k();
+  await loading;
+}
+
 /** Counts `text`, cutting it inside any run of one class (whitespace or not) that reaches `MAX_RUN`. */
 export function countInPieces(countTokens: CountTokens, text: string): number {
   let total = 0;

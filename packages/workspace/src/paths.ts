@@ -5,6 +5,7 @@
  * - `absolute` an absolute path outside the workspace
  * - `symlink`  a path whose existing part (the file, or any parent folder)
  *              resolves through a symlink to somewhere outside
+ * - `empty`, `nul` no path, or one with a NUL byte
  * The returned path has every existing component resolved (realpath), so the
  * caller acts on the place that was checked, not on a name that points away.
  */
@@ -12,7 +13,7 @@ import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 
-export type PathRule = 'dotdot' | 'absolute' | 'symlink' | 'empty';
+export type PathRule = 'dotdot' | 'absolute' | 'symlink' | 'empty' | 'nul';
 
 export interface WorkspacePath {
   /** Real absolute path (existing components resolved). */
@@ -40,6 +41,7 @@ export function workspaceRoot(folder: string): string {
 /** Resolves `input` inside `root` (a real path from `workspaceRoot`) or throws PATH_OUTSIDE_WORKSPACE. */
 export function resolveInWorkspace(root: string, input: string): WorkspacePath {
   if (typeof input !== 'string' || input.trim() === '') throw outside(input, 'empty', 'the path is empty');
+  if (input.includes('\0')) throw outside(input, 'nul', 'the path contains a NUL byte');
   const joined = isAbsolute(input) ? resolve(input) : resolve(root, input);
   if (!isInside(root, joined)) {
     throw isAbsolute(input)

@@ -72,6 +72,7 @@ describe('resolveInWorkspace', () => {
   it('refuses an empty path and a missing workspace', () => {
     const { root } = setup();
     expect(refusal(() => resolveInWorkspace(root, ''))).toEqual({ code: ErrorCode.PATH_OUTSIDE_WORKSPACE, rule: 'empty' });
+    expect(refusal(() => resolveInWorkspace(root, 'src/a.txt\0../../x'))).toEqual({ code: ErrorCode.PATH_OUTSIDE_WORKSPACE, rule: 'nul' });
     expect(refusal(() => workspaceRoot(join(root, 'nope')))?.code).toBe(ErrorCode.OPTIONS_INVALID);
   });
 });

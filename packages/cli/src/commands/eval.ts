@@ -1,6 +1,7 @@
 /**
- * `tool-search eval --queries Q.json [--catalog C.json | --config F] [--limit K] [--json]`:
- * search quality on the user's own catalog. The catalog is the live one of a
+ * `tool-search eval (--queries Q.json | --from-logs DIR) [--catalog C.json | --config F] [--limit K] [--json]`:
+ * search quality on the user's own catalog, with labeled queries or with the
+ * searches of session logs that a call followed (the called tool = relevant). The catalog is the live one of a
  * run (config sources, MCP servers included) or a snapshot file (`tools export
  * --full`, or any file in the snapshot format). The index and the metrics are
  * the ones `npm run bench` uses, so both print the same numbers.
@@ -12,10 +13,14 @@ import type { ToolDescriptor } from '@tool-search/kernel';
 import { readSnapshotFile, snapshotDescriptors } from '@tool-search/plugin-snapshot';
 import { createToolIndex, evaluate, type EvalQuery, type Evaluation, type Retriever } from '@tool-search/search';
 import { CliInputError, writeJson, type CliIO } from '../io.js';
+import { readEmbeddingsOptions, renderSideBySide, sideBySide } from './eval-embeddings.js';
+import { queriesFromLogs } from './eval-logs.js';
 import { withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
 
 interface EvalFlags extends RunFlags, JsonFlag {
-  readonly queries: string;
+  readonly queries?: string;
+  readonly fromLogs?: string;
+  readonly embeddings?: string;
   readonly catalog?: string;
   readonly limit?: string;
 }
@@ -32,15 +37,26 @@ export function registerEvalCommands(program: Command, io: CliIO): void {
       program
         .command('eval')
         .description('measure search quality (Recall@1/5/10, MRR) on your catalog with labeled queries')
-        .requiredOption('-q, --queries <file>', 'JSON list of { query, relevant: [ids] } (tool ids, or server::tool for snapshots)')
+        .option('-q, --queries <file>', 'JSON list of { query, relevant: [ids] } (tool ids, or server::tool for snapshots)')
+        .option('--from-logs <dir>', 'build the queries from session logs (*.jsonl): each search a call followed, the called tool relevant')
+        .option('--embeddings <file>', 'also rank with an embedder (plugin-embeddings options, or a config with tools.toolSearch.embeddings): lexical, dense and fused side by side')
         .option('--catalog <file>', 'evaluate a catalog snapshot (tools export --full) instead of the live catalog')
         .option('-k, --limit <k>', `ranked ids to show per query (default ${DEFAULT_LIMIT})`),
     ),
   ).action(async (flags: EvalFlags) => {
     const limit = parseLimit(flags.limit);
-    const queries = readQueries(path.resolve(io.cwd, flags.queries));
+    if ((flags.queries === undefined) === (flags.fromLogs === undefined)) throw new CliInputError('give exactly one of --queries <file> and --from-logs <dir>');
+    const queries = flags.queries !== undefined ? readQueries(path.resolve(io.cwd, flags.queries)) : await queriesFromLogs(path.resolve(io.cwd, flags.fromLogs!));
     if (flags.catalog !== undefined && flags.config !== undefined) throw new CliInputError('use --catalog or --config, not both');
-    const report = (descriptors: readonly ToolDescriptor[], form: IdForm): void => {
+    const embeddings = flags.embeddings !== undefined ? readEmbeddingsOptions(path.resolve(io.cwd, flags.embeddings)) : undefined;
+    const report = async (descriptors: readonly ToolDescriptor[], form: IdForm): Promise<void> => {
+      if (embeddings) {
+        const shown = new Map(descriptors.map((tool) => [tool.id, displayId(tool, form)]));
+        const result = await sideBySide(descriptors, queries.scored, embeddings, (id) => shown.get(id) ?? id, EVAL_INDEX_OPTIONS);
+        if (flags.json) writeJson(io, result);
+        else io.stdout.write(renderSideBySide(result, queries.scored.length, descriptors.length));
+        return;
+      }
       const result = runEvaluation(descriptors, queries.scored, limit, form);
       if (flags.json) writeJson(io, toJson(result));
       else io.stdout.write(renderText(result, queries, descriptors.length, limit));
@@ -48,7 +64,7 @@ export function registerEvalCommands(program: Command, io: CliIO): void {
     };
     const form = idForm(queries.scored);
     if (flags.catalog !== undefined) {
-      report(snapshotDescriptors(readSnapshotFile(path.resolve(io.cwd, flags.catalog))), form === 'pair' ? 'snapshot' : 'kernel');
+      await report(snapshotDescriptors(readSnapshotFile(path.resolve(io.cwd, flags.catalog))), form === 'pair' ? 'snapshot' : 'kernel');
     } else {
       await withRun(flags, io, (run) => report(run.catalog.filter((tool) => tool.catalogMode === 'catalog'), form));
     }
@@ -176,7 +192,7 @@ const STOPWORDS = new Set(
   'the and for with from this that these those into are was were you your all can could what which how our any have has want need please some there their them then than'.split(' '),
 );
 
-interface LoadedQueries {
+export interface LoadedQueries {
   readonly scored: readonly EvalQuery[];
   readonly dropped: number;
 }

@@ -60,11 +60,12 @@ function notAvailable(run: Run, id: string, error: unknown): unknown {
   if (!ToolSearchError.isInstance(error) || error.code !== ErrorCode.UNKNOWN_TOOL) return error;
   const explanation = run.explain(id);
   if (!explanation.known || explanation.inCatalog) return error;
-  const rule = explanation.steps.find((step) => !step.kept)?.rule;
+  const dropped = explanation.steps.find((step) => !step.kept);
+  const where = dropped ? ` (dropped at ${dropped.step}${dropped.rule ? `: ${dropped.rule}` : ''})` : '';
   return new ToolSearchError(
     ErrorCode.POLICY_DENIED,
-    `${explanation.toolId} is not available to this run${rule ? ` (dropped by ${rule})` : ''}; see why with: tool-search tools explain ${id}`,
-    { toolId: explanation.toolId, details: { requested: id, explain: `tool-search tools explain ${id}`, ...(rule ? { rule } : {}) } },
+    `${explanation.toolId} is not available to this run${where}; see why with: tool-search tools explain ${id}`,
+    { toolId: explanation.toolId, details: { requested: id, explain: `tool-search tools explain ${id}`, ...(dropped ? { step: dropped.step, rule: dropped.rule } : {}) } },
   );
 }
 

@@ -75,6 +75,7 @@ export function toolSearchField(result: TurnResult) {
     tool_calls: result.toolCalls,
     ledger: result.ledger,
     exposure: result.exposure,
+    ...(result.suspended ? { waiting_for_client: result.suspended.callIds } : {}),
   };
 }
 

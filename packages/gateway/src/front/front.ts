@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { abortOnDisconnect, openEventStream, publicError, sendJson, statusOf, type EventStream } from '../http.js';
+import type { SuspendedTurns } from '../suspended-turns.js';
 import { runTurn, type TurnInput, type TurnOptions, type TurnResult } from '../turn.js';
 
 export type PublicError = ReturnType<typeof publicError>;
@@ -45,6 +46,8 @@ export interface ServeContext {
   readonly turn: TurnOptions;
   readonly model: string;
   readonly log: (line: string) => void;
+  /** Turns waiting for client calls made inside tool_call or code. */
+  readonly suspended: SuspendedTurns;
 }
 
 export async function serveFront<R>(front: FrontEnd<R>, req: IncomingMessage, res: ServerResponse, body: () => Promise<unknown>, serve: ServeContext): Promise<void> {
@@ -62,7 +65,7 @@ export async function serveFront<R>(front: FrontEnd<R>, req: IncomingMessage, re
   const input = { ...front.turnInput(request), sessionId, signal, ...(agentId ? { agentId } : {}) };
   if (!front.wantsStream(request)) {
     try {
-      const result = await runTurn(serve.turn, input);
+      const result = await turnOrResume(serve, input);
       front.completed?.(result, request, ctx);
       return sendJson(res, 200, front.reply(result, request, ctx), { 'x-session-id': result.sessionId });
     } catch (error) {
@@ -72,7 +75,7 @@ export async function serveFront<R>(front: FrontEnd<R>, req: IncomingMessage, re
   const stream = openEventStream(res, { 'x-session-id': sessionId });
   front.streamStart(stream, ctx, request);
   try {
-    const result = await runTurn(serve.turn, { ...input, onStep: (step) => front.streamStep(stream, step, ctx) });
+    const result = await turnOrResume(serve, { ...input, onStep: (step) => front.streamStep(stream, step, ctx) });
     front.completed?.(result, request, ctx);
     front.streamEnd(stream, result, request, ctx);
   } catch (error) {
@@ -83,6 +86,14 @@ export async function serveFront<R>(front: FrontEnd<R>, req: IncomingMessage, re
   } finally {
     stream.end();
   }
+}
+
+/** A request that brings the results of handed-off client calls resumes the turn waiting for them; any other starts one. */
+async function turnOrResume(serve: ServeContext, input: TurnInput): Promise<TurnResult> {
+  const waiting = serve.suspended.take(input.messages);
+  const result = waiting ? await waiting.turn.resume(waiting.results) : await runTurn(serve.turn, input);
+  serve.suspended.add(result);
+  return result;
 }
 
 function fail<R>(front: FrontEnd<R>, res: ServerResponse, error: unknown, serve: ServeContext, signal?: AbortSignal): void {

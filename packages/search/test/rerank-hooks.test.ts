@@ -1,0 +1,59 @@
+/**
+ * The search package's rerank hooks (H7 registry per run): a plugin taps them
+ * at run start, `searchRanked` runs the lexical candidates through them, a
+ * tap can never surface a hidden tool, and a tap that throws leaves the
+ * lexical ranking with a SEARCH_RERANK_FAILED diagnostic.
+ */
+import { describe, expect, it } from 'vitest';
+import { createKernel, ErrorCode, type KernelPlugin, type RunEvent, type ToolDefinition, type ToolDescriptor } from '@tool-search/kernel';
+import { getSearchHooks, indexForRun, LEXICAL_RANKER, type Ranking } from '../src/index.js';
+import { catalog } from './helpers/tools.js';
+
+const definitions: ToolDefinition[] = catalog.map(({ id: _id, catalogMode: _mode, ...definition }) => definition);
+const source: KernelPlugin = { name: 'catalog', apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add(definitions)) };
+const hideSlack: KernelPlugin = { name: 'hide-slack', apply: ({ hooks }) => hooks.filterPolicy.tap((tools: readonly ToolDescriptor[]) => tools.filter((tool) => tool.owner !== 'slack')) };
+const reranker = (fn: (ranking: Ranking) => Ranking | Promise<Ranking>): KernelPlugin => ({
+  name: 'test-reranker',
+  apply: ({ hooks }) => hooks.runStart.tap((run) => getSearchHooks(run).rerank.tapPromise('test-reranker', async (ranking) => fn(ranking))),
+});
+
+async function runWith(...plugins: KernelPlugin[]) {
+  const events: RunEvent[] = [];
+  const observer: KernelPlugin = { name: 'observer', apply: ({ hooks }) => hooks.runEvent.tap((event) => void events.push(event)) };
+  const run = await createKernel({ plugins: [source, hideSlack, observer, ...plugins] }).createRun();
+  return { run, events, index: indexForRun(run) };
+}
+
+describe('search rerank hooks', () => {
+  it('without taps, searchRanked is search with the lexical ranker', async () => {
+    const { index } = await runWith();
+    const ranked = await index.searchRanked('read a file');
+    expect(ranked.ranker).toBe(LEXICAL_RANKER);
+    expect(ranked.result).toEqual(index.search('read a file'));
+  });
+
+  it('a tap reorders the candidates and adds tools, never a hidden or unknown one', async () => {
+    const ranker = { id: 'test', version: '1' };
+    const { index } = await runWith(reranker((ranking) => ({ ids: ['mcp:slack:send_message', 'nope', 'mcp:github:create_issue', ...[...ranking.ids].reverse()], ranker })));
+    const ranked = await index.searchRanked('read a file', { limit: 3 });
+    expect(ranked.ranker).toEqual(ranker);
+    const lexical = index.search('read a file', { limit: 20 }).hits.map((hit) => hit.id);
+    expect(ranked.result.hits.map((hit) => hit.id)).toEqual(['mcp:github:create_issue', ...[...lexical].reverse()].filter((id, i, all) => all.indexOf(id) === i).slice(0, 3));
+  });
+
+  it('a throwing tap keeps the lexical ranking and reports SEARCH_RERANK_FAILED', async () => {
+    const { index, events } = await runWith(
+      reranker(() => {
+        throw new Error('embedder exploded');
+      }),
+    );
+    const ranked = await index.searchRanked(['read a file', 'post to slack']);
+    expect(ranked.ranker).toBe(LEXICAL_RANKER);
+    expect(ranked.result).toEqual(index.search(['read a file', 'post to slack']));
+    expect(events).toContainEqual(expect.objectContaining({ type: 'diagnostic', diagnostic: expect.objectContaining({ code: ErrorCode.SEARCH_RERANK_FAILED }) }));
+  });
+
+  it('getSearchHooks refuses what is not a RunInfo', () => {
+    expect(() => getSearchHooks({} as never)).toThrow(TypeError);
+  });
+});
