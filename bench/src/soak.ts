@@ -10,7 +10,7 @@ import { createToolSearchKernel } from '@tool-search/preset';
 import { collectGarbage, round } from './stats.js';
 
 export interface SoakRow {
-  readonly loop: 'calls' | 'sessions' | 'code runs';
+  readonly loop: 'calls' | 'sessions' | 'code runs' | 'code runs (process)';
   readonly iterations: number;
   /** MB held after the warm-up tenth. */
   readonly warmMb: number;
@@ -25,11 +25,14 @@ export interface SoakRow {
 export interface SoakPlan {
   readonly calls: number;
   readonly sessions: number;
+  /** Code runs on the QuickJS backend (about a millisecond each). */
   readonly codeRuns: number;
+  /** Code runs on the process backend (a child each, so fewer). */
+  readonly processCodeRuns: number;
 }
 
-export const SOAK_FULL: SoakPlan = { calls: 100_000, sessions: 20_000, codeRuns: 10_000 };
-export const SOAK_QUICK: SoakPlan = { calls: 2_000, sessions: 500, codeRuns: 20 };
+export const SOAK_FULL: SoakPlan = { calls: 100_000, sessions: 20_000, codeRuns: 10_000, processCodeRuns: 1_000 };
+export const SOAK_QUICK: SoakPlan = { calls: 2_000, sessions: 500, codeRuns: 20, processCodeRuns: 5 };
 
 /** A bytes-per-iteration figure under this reads as flat: a per-iteration leak of any real object is larger. */
 export const FLAT_BYTES_PER_ITERATION = 64;
@@ -44,9 +47,13 @@ const CODE = [
   'return r.status ?? "ok";',
 ].join('\n');
 
-/** `codeSearch` is merged into the code loop's `tools.toolSearch` (e.g. a sandbox backend). */
-export async function measureSoak(plan: SoakPlan, codeSearch: ToolSearchOptions = {}): Promise<SoakRow[]> {
-  return [await soakCalls(plan.calls), await soakSessions(plan.sessions), await soakCodeRuns(plan.codeRuns, codeSearch)];
+export async function measureSoak(plan: SoakPlan): Promise<SoakRow[]> {
+  return [
+    await soakCalls(plan.calls),
+    await soakSessions(plan.sessions),
+    await soakCodeRuns('code runs', plan.codeRuns, { sandbox: 'quickjs' }),
+    await soakCodeRuns('code runs (process)', plan.processCodeRuns, { sandbox: 'process' }),
+  ];
 }
 
 async function soakCalls(iterations: number): Promise<SoakRow> {
@@ -80,14 +87,14 @@ async function soakSessions(iterations: number): Promise<SoakRow> {
   }
 }
 
-async function soakCodeRuns(iterations: number, codeSearch: ToolSearchOptions): Promise<SoakRow> {
+async function soakCodeRuns(loopName: SoakRow['loop'], iterations: number, codeSearch: ToolSearchOptions): Promise<SoakRow> {
   const config: ToolSearchConfig = { ...CATALOG, tools: { toolSearch: { mode: 'code', warmPool: 2, ...codeSearch } } };
   const { kernel } = await createToolSearchKernel(config);
   const run = await kernel.createRun({ sessionId: 'soak-code' });
   try {
     const exposure = await run.exposure('code');
     if (exposure.mode !== 'code') throw new Error(`code mode is not available here (fell back to ${exposure.mode})`);
-    return await loop('code runs', iterations, async () => {
+    return await loop(loopName, iterations, async () => {
       const outcome = await exposure.call('tool_search_code', { code: CODE });
       return outcome.status === 'ok' && !outcome.result.isError;
     });
@@ -133,7 +140,7 @@ export function soakSection(rows: readonly SoakRow[], heading: string): string[]
     'Memory held (V8 heap + `external`, which includes typed arrays and buffers) after a full GC, at the end of the',
     `warm-up tenth and at the end of each loop, on a 225-tool fake catalog through the preset. Growth under ${FLAT_BYTES_PER_ITERATION} bytes`,
     'per iteration reads as flat. Calls: one run, distinct arguments. Sessions: a new run with a new session id each time.',
-    'Code runs: `tool_search_code` (one search, one call) with a warm pool of 2.',
+    'Code runs: `tool_search_code` (one search, one call) on the QuickJS backend, and on the process backend with a warm pool of 2.',
     '',
     '| loop | iterations | after warm-up | at the end | bytes per iteration | failures | time |',
     '|---|---|---|---|---|---|---|',
@@ -152,5 +159,5 @@ export function soakTarget(rows: readonly SoakRow[]): { target: string; value: s
 }
 
 function planKey(loop: SoakRow['loop']): keyof SoakPlan {
-  return loop === 'calls' ? 'calls' : loop === 'sessions' ? 'sessions' : 'codeRuns';
+  return loop === 'calls' ? 'calls' : loop === 'sessions' ? 'sessions' : loop === 'code runs' ? 'codeRuns' : 'processCodeRuns';
 }

@@ -70,7 +70,7 @@ describe('quick bench', () => {
 
   it('soaks calls, sessions and code runs without failures', async () => {
     const { soak } = await quick();
-    expect(soak.map((row) => row.loop)).toEqual(['calls', 'sessions', 'code runs']);
+    expect(soak.map((row) => row.loop)).toEqual(['calls', 'sessions', 'code runs', 'code runs (process)']);
     for (const row of soak) {
       expect(row.failures).toBe(0);
       expect(row.endMb).toBeGreaterThan(0);

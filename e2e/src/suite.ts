@@ -1,8 +1,9 @@
 /**
  * The QA scenario `tool-search-gateway-e2e`: the same scripted request sent
  * through the gateway's HTTP endpoint once per exposure lane (direct, code,
- * tools, directory) over the fake catalog, compared from what the provider
- * actually received and from the session logs.
+ * tools, directory) over the core tools and the scenario's temporary fake
+ * plugin (fixture.ts), compared from what the provider actually received and
+ * from the session logs (assertions.ts).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -14,10 +15,11 @@ import { startMockOpenAI, type RecordedRequest } from '@tool-search/mock-openai'
 import { startMockAnthropic } from '@tool-search/mock-anthropic';
 import type { ToolSearchConfig } from '@tool-search/config';
 import type { ApprovalRequest } from '@tool-search/plugin-approvals';
-import { createTokenCounter, readSessionLog, sessionFileName, summarizeSession, type TelemetrySummary } from '@tool-search/telemetry';
+import { createTokenCounter, readSessionLog, sessionFileName, summarizeSession, type SessionLogEntry, type TelemetrySummary } from '@tool-search/telemetry';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { CONTROL_TOOL_NAMES } from '@tool-search/control-tools';
-import { CODE_TOOL_NAME } from '@tool-search/mode-code';
+import type { KernelPlugin } from '@tool-search/kernel';
+import { assertLanes, controlCallsIn, ORIGIN_OF_LANE, type ControlCallReport } from './assertions.js';
+import { createFixturePlugin, FIXTURE_PLUGIN_ID, type FixturePlugin } from './fixture.js';
 
 export const SCENARIO = 'tool-search-gateway-e2e';
 export const LANES = ['direct', 'code', 'tools', 'directory'] as const;
@@ -58,6 +60,10 @@ export interface LaneReport {
   readonly ratioToDirect: number | null;
   /** Names of the tools in the first request the provider received. */
   readonly declaredNames: readonly string[];
+  /** The first request's tools as the provider received them (name, description, parameters). */
+  readonly declared: readonly { readonly name: string; readonly description?: string; readonly parameters?: unknown }[];
+  /** The bridge's own telemetry: one entry per control-tool call (`tool_search_code`, `tool_call`, …). */
+  readonly controlCalls: readonly ControlCallReport[];
   readonly finalAnswer: string;
   readonly summary: TelemetrySummary;
   readonly turn: TurnTotals;
@@ -73,26 +79,19 @@ export interface SuiteResult {
   readonly ok: boolean;
 }
 
-/** The `origin` a lane's call to the target carries in the session log. */
-const ORIGIN_OF_LANE = { direct: 'direct', code: 'code', tools: 'tool_call', directory: 'directory' } as const;
-
-const SEARCH_CONTROL_TOOLS = Object.values(CONTROL_TOOL_NAMES);
-const CONTROL_TOOLS: Record<Exclude<LaneName, 'direct'>, readonly string[]> = {
-  code: [CODE_TOOL_NAME],
-  tools: SEARCH_CONTROL_TOOLS,
-  directory: SEARCH_CONTROL_TOOLS,
-};
 
 export async function runQaSuite(options: SuiteOptions = {}): Promise<SuiteResult> {
   const tools = options.tools ?? 1000;
   const target = options.target ?? 'fake_plugin_tool_0017';
-  const targetId = `plugin:fake-catalog:${target}`;
+  const targetId = `plugin:${FIXTURE_PLUGIN_ID}:${target}`;
   const tokens = createTokenCounter('o200k_base');
   const lanes: LaneReport[] = [];
+  let fixture: FixturePlugin | undefined;
   const providerMode = options.providerMode ?? 'mock-openai';
   await withProvider(async (provider, logDir) => {
+    fixture = await createFixturePlugin(logDir, tools);
     for (const lane of options.lanes ?? LANES) {
-      const driven = await driveLane({ provider, logDir, lane, config: suiteConfig(tools, lane), message: `tool search qa check target=${target}` });
+      const driven = await driveLane({ provider, logDir, lane, config: suiteConfig(tools, lane), plugins: [fixture.plugin], message: `tool search qa check target=${target}` });
       lanes.push(await report(lane, driven, targetId, (text) => tokens.count(text)));
     }
   }, providerMode);
@@ -102,14 +101,17 @@ export async function runQaSuite(options: SuiteOptions = {}): Promise<SuiteResul
     ratioToDirect: direct ? round(l.requestBytes / direct.requestBytes) : null,
     turn: { ...l.turn, ratioToDirect: direct ? round(l.turn.bytes / direct.turn.bytes) : null },
   }));
-  const assertions = assertLanes(withRatios, tools, target, targetId);
+  const assertions = assertLanes(withRatios, fixture!, target, targetId);
   return { scenario: SCENARIO, providerMode, tools, target, lanes: withRatios, assertions, ok: assertions.every((a) => a.ok) };
 }
 
-/** The e2e config: the fake catalog, the lane's mode, and both guards on (they must not disturb the main scenario). */
-export function suiteConfig(tools: number, lane: LaneName, extra: { loopDetection?: object; approvals?: object } = {}): ToolSearchConfig {
+/**
+ * The e2e config: the 25 fake core tools (the plugin tools come from the scenario's temporary plugin), the lane's
+ * mode, and both guards on (they must not disturb the main scenario). `tools` is kept for callers that size the config.
+ */
+export function suiteConfig(_tools: number, lane: LaneName, extra: { loopDetection?: object; approvals?: object } = {}): ToolSearchConfig {
   return {
-    plugins: { 'fake-catalog': { tools, core: true } },
+    plugins: { 'fake-catalog': { tools: 0, core: true } },
     tools: {
       toolSearch: lane === 'direct' ? false : { mode: lane },
       loopDetection: { enabled: true, ...extra.loopDetection },
@@ -121,6 +123,7 @@ export function suiteConfig(tools: number, lane: LaneName, extra: { loopDetectio
 interface Driven {
   readonly received: readonly RecordedRequest[];
   readonly summary: TelemetrySummary;
+  readonly entries: readonly SessionLogEntry[];
   readonly finalAnswer: string;
   readonly approvals: readonly ApprovalRequest[];
   readonly ledger: TurnLedger;
@@ -160,6 +163,8 @@ export async function driveLane(input: {
   logDir: string;
   lane: LaneName;
   config: ToolSearchConfig;
+  /** Extra plugins for the kernel (the scenario's temporary fake plugin). */
+  plugins?: readonly KernelPlugin[];
   message: string;
   approve?: 'allow' | 'deny';
   maxSteps?: number;
@@ -168,6 +173,7 @@ export async function driveLane(input: {
   const first = input.provider.requests.length;
   const { kernel } = await createToolSearchKernel(input.config, {
     sessionLogDir: input.logDir,
+    plugins: input.plugins ?? [],
     approve: async (request) => {
       approvals.push(request);
       return input.approve ?? 'deny';
@@ -187,9 +193,9 @@ export async function driveLane(input: {
       { headers: { 'x-session-id': sessionId } },
     );
     const received = input.provider.requests.slice(first).filter((r) => r.path === input.provider.path);
-    const summary = summarizeSession(await readSessionLog(join(input.logDir, sessionFileName(sessionId))));
+    const entries = await readSessionLog(join(input.logDir, sessionFileName(sessionId)));
     const { ledger } = (completion as unknown as { tool_search: { ledger: TurnLedger } }).tool_search;
-    return { received, summary, finalAnswer: completion.choices[0]?.message.content ?? '', approvals, ledger };
+    return { received, summary: summarizeSession(entries), entries, finalAnswer: completion.choices[0]?.message.content ?? '', approvals, ledger };
   } finally {
     await gateway.close();
     await kernel.close();
@@ -251,15 +257,17 @@ async function runGuardScenario(
   },
 ): Promise<GuardScenarioResult> {
   const target = options.target ?? 'fake_plugin_tool_0017';
-  const targetId = `plugin:fake-catalog:${target}`;
+  const targetId = `plugin:${FIXTURE_PLUGIN_ID}:${target}`;
   const lanes: GuardLaneReport[] = [];
   const assertions: { name: string; ok: boolean; detail?: string }[] = [];
   await withProvider(async (provider, logDir) => {
+    const fixture = await createFixturePlugin(logDir, options.tools ?? 36);
     for (const lane of LANES) {
       const driven = await driveLane({
         provider,
         logDir,
         lane,
+        plugins: [fixture.plugin],
         config: suiteConfig(options.tools ?? 36, lane, spec.extra),
         message: `tool search qa check target=${target}${spec.suffix ?? ''}`,
         ...(spec.maxSteps ? { maxSteps: spec.maxSteps } : {}),
@@ -277,12 +285,11 @@ async function runGuardScenario(
 async function report(lane: LaneName, driven: Driven, targetId: string, countTokens: (text: string) => Promise<number>): Promise<LaneReport> {
   const { received, summary, finalAnswer, ledger } = driven;
   const firstRequest = received[0];
-  const body = (firstRequest?.body ?? {}) as { tools?: { name?: string; function?: { name?: string } }[] };
-  const declaredNames = (body.tools ?? []).map((t) => t.function?.name ?? t.name ?? '');
+  const declared = declaredTools(firstRequest?.body);
   const raw = firstRequest?.raw ?? '';
   return {
     lane,
-    toolsDeclared: declaredNames.length,
+    toolsDeclared: declared.length,
     requestBytes: Buffer.byteLength(raw),
     tokens: await countTokens(raw),
     searches: summary.searches,
@@ -290,46 +297,21 @@ async function report(lane: LaneName, driven: Driven, targetId: string, countTok
     calls: summary.toolsCalled.length,
     targetCalled: summary.toolsCalled.some((c) => c.id === targetId && c.status === 'ok'),
     ratioToDirect: null,
-    declaredNames,
+    declaredNames: declared.map((t) => t.name),
+    declared,
+    controlCalls: controlCallsIn(driven.entries),
     finalAnswer,
     summary,
     turn: { requests: ledger.requests.length, bytes: ledger.total.bytes, tokens: ledger.total.tokens, discoveryRequests: ledger.discovery.requests, ratioToDirect: null },
   };
 }
 
-function assertLanes(lanes: readonly LaneReport[], tools: number, target: string, targetId: string): SuiteResult['assertions'] {
-  const direct = lanes.find((l) => l.lane === 'direct');
-  const search = lanes.filter((l) => l.lane !== 'direct');
-  const out: { name: string; ok: boolean; detail?: string }[] = [];
-  const add = (name: string, ok: boolean, detail?: string) => out.push({ name, ok, ...(detail ? { detail } : {}) });
-  add('direct mode calls the fake plugin tool', Boolean(direct?.targetCalled && direct.finalAnswer.includes('FAKE_TOOL_OK')));
-  for (const lane of search) {
-    add(`${lane.lane} mode calls the same tool (${targetId})`, lane.targetCalled && lane.finalAnswer.includes(`FAKE_TOOL_OK ${target}`));
-  }
-  const fakeDeclared = direct?.declaredNames.filter((n) => n.startsWith('fake_plugin_tool_')).length ?? 0;
-  add('direct mode exposes the fake tool schemas to the provider', fakeDeclared === tools, `${fakeDeclared} of ${tools} fake tools declared`);
-  for (const lane of search) {
-    const allowed = new Set(CONTROL_TOOLS[lane.lane as Exclude<LaneName, 'direct'>]);
-    const extra = lane.declaredNames.filter((n) => !allowed.has(n));
-    add(`${lane.lane} mode exposes only control tools and direct-only tools`, extra.length === 0, extra.length ? `unexpected: ${extra.slice(0, 5).join(', ')}` : undefined);
-  }
-  for (const lane of search) {
-    add(`${lane.lane} mode request is smaller than direct`, lane.ratioToDirect !== null && lane.ratioToDirect < 1, `ratio ${lane.ratioToDirect}`);
-  }
-  for (const lane of search) {
-    const turn = lane.turn;
-    add(`${lane.lane} mode whole turn (discovery included) is smaller than direct's`, turn.ratioToDirect !== null && turn.ratioToDirect < 1, `${turn.requests} requests, ratio ${turn.ratioToDirect}`);
-  }
-  for (const lane of lanes) {
-    const calls = lane.summary.toolsCalled.filter((c) => c.id === targetId);
-    const searchesOk = lane.lane === 'direct' || lane.lane === 'directory' ? lane.searches === 0 : lane.searches >= 1;
-    add(
-      `${lane.lane} session log shows the expected calls and searches`,
-      calls.length === 1 && calls[0]?.origin === ORIGIN_OF_LANE[lane.lane] && calls[0]?.source === 'plugin' && searchesOk,
-      `calls=${calls.length} origin=${calls[0]?.origin ?? '-'} searches=${lane.searches}`,
-    );
-  }
-  return out;
+/** The tools of a provider request, in either wire format: OpenAI `{ function: { name, description, parameters } }` or Anthropic `{ name, description, input_schema }`. */
+function declaredTools(body: unknown): LaneReport['declared'] {
+  const tools = ((body ?? {}) as { tools?: { name?: string; description?: string; input_schema?: unknown; function?: { name?: string; description?: string; parameters?: unknown } }[] }).tools ?? [];
+  return tools.map((t) =>
+    t.function ? { name: t.function.name ?? '', description: t.function.description, parameters: t.function.parameters } : { name: t.name ?? '', description: t.description, parameters: t.input_schema },
+  );
 }
 
 const round = (n: number) => Math.round(n * 10000) / 10000;

@@ -378,6 +378,7 @@ describe('approvals cannot be sidestepped', () => {
     expect(outcomes[0]!.status).toBe('blocked');
     expect(outcomes[4]!.status).toBe('blocked');
     expect(resultCode(outcomes[1]!)).toBe(ErrorCode.TOOL_CALL_BLOCKED);
+    expect(outcomes[1]!.status).toBe('blocked');
     const code = await runCode(await run.exposure('code'), `try { await openclaw.tools.call('${DENIED}', { q: 'x' }); return 'called'; } catch (e) { return e.code; }`);
     expect(code.value).toBe(ErrorCode.TOOL_CALL_BLOCKED);
     expect(asked.sort()).toEqual(['api', 'code', 'direct', 'directory', 'tool_call', 'tool_call']);

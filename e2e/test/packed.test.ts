@@ -6,7 +6,8 @@
  * `serve mcp` run against what was installed, not against the checkout.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -55,9 +56,10 @@ describe.skipIf(unbuilt.length > 0)('packed packages installed outside the works
     await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...install], { cwd: work, env, maxBuffer: 64 * 1024 * 1024 });
   }, 600_000);
 
-  afterAll(() => {
-    for (const dir of [work, tarballs]) if (dir) rmSync(dir, { recursive: true, force: true });
-  });
+  // The installed tree is large (every third-party dependency): removing it can take a while on a busy machine.
+  afterAll(async () => {
+    await Promise.all([work, tarballs].filter(Boolean).map((dir) => rm(dir, { recursive: true, force: true })));
+  }, 180_000);
 
   it('packs every public package, and nothing else', () => {
     expect(packed.map((p) => p.name).sort()).toEqual(packages.map(({ pkg }) => pkg.name).sort());

@@ -90,3 +90,25 @@ describe('config check warnings', () => {
     expect((await cli(['config', 'check', '--strict'], folder({ 'tool-search.json': '{ plugins: { "fake-catalog": { tools: 3 } }, tools: { profile: "coding" } }' }))).code).toBe(0);
   });
 });
+
+describe('tools.toolSearch clamps, as the Tool Search document says', () => {
+  it('codeTimeoutMs: 0 → 1000, -3 → 1000, maxSearchLimit: 0 → 1 (config show --json)', async () => {
+    for (const [text, expected] of [
+      ['{ codeTimeoutMs: 0 }', { codeTimeoutMs: 1000 }],
+      ['{ codeTimeoutMs: -3 }', { codeTimeoutMs: 1000 }],
+      ['{ maxSearchLimit: 0 }', { maxSearchLimit: 1, searchDefaultLimit: 1 }],
+      ['{ codeTimeoutMs: 600000, maxSearchLimit: 500 }', { codeTimeoutMs: 60000, maxSearchLimit: 50 }],
+    ] as const) {
+      const { code, stdout } = await cli(['config', 'show', '--json'], folder({ 'tool-search.json': `{ tools: { toolSearch: ${text} } }` }));
+      expect(code).toBe(0);
+      expect(JSON.parse(stdout).config.tools.toolSearch).toMatchObject(expected);
+    }
+  });
+
+  it('a non-number is a config error naming the path', async () => {
+    const { code, stderr } = await cli(['config', 'check'], folder({ 'tool-search.json': '{ tools: { toolSearch: { codeTimeoutMs: "fast" } } }' }));
+    expect(code).toBe(1);
+    expect(stderr).toContain('CONFIG_INVALID');
+    expect(stderr).toContain('/tools/toolSearch/codeTimeoutMs');
+  });
+});

@@ -60,7 +60,7 @@ describe('tool-search mcp login / logout', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/Open this URL to log in to MCP server "notes":\n {2}http:\/\/127\.0\.0\.1:\d+\/authorize\?/);
     expect(stdout).toMatch(/code_challenge_method=S256/);
-    expect(stdout).toContain(`Logged in to "notes" (1 tools); tokens are in ${state}/mcp-auth/notes.json`);
+    expect(stdout).toContain(`Logged in to "notes" (2 tools); tokens are in ${state}/mcp-auth/notes.json`);
 
     const listed = await cli(['tools', 'list', '--json'], cwd, { env });
     expect(JSON.parse(listed.stdout).diagnostics).toEqual([]);
@@ -71,7 +71,7 @@ describe('tool-search mcp login / logout', () => {
     const { code, stdout, stderr } = await withBrowser(['mcp', 'login', 'notes', '--json']);
     expect(code).toBe(0);
     expect(stderr).toContain('Open this URL');
-    expect(JSON.parse(stdout)).toEqual({ server: 'notes', loggedIn: true, toolCount: 1, tokenFile: `${state}/mcp-auth/notes.json` });
+    expect(JSON.parse(stdout)).toEqual({ server: 'notes', loggedIn: true, toolCount: 2, tokenFile: `${state}/mcp-auth/notes.json` });
   });
 
   it('logs out, and the server needs a login again', async () => {
@@ -79,6 +79,13 @@ describe('tool-search mcp login / logout', () => {
     expect((await cli(['mcp', 'logout', 'notes'], cwd, { env })).stdout).toContain('No login was kept for "notes"');
     const { stdout } = await cli(['tools', 'list', '--json'], cwd, { env });
     expect(JSON.parse(stdout).diagnostics).toContainEqual(expect.objectContaining({ code: 'MCP_AUTH_REQUIRED' }));
+  });
+
+  it('fails with a coded JSON error when nobody comes back from the browser in time', async () => {
+    const { code, stdout, stderr } = await cli(['mcp', 'login', 'notes', '--json', '--timeout', '1'], cwd, { env });
+    expect(code).toBe(1);
+    expect(stderr).toContain('Open this URL');
+    expect(JSON.parse(stdout).error).toMatchObject({ code: 'MCP_AUTH_FAILED', details: { server: 'notes' } });
   });
 
   it('refuses a server the config does not have, naming the known ones', async () => {

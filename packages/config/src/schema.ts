@@ -8,6 +8,8 @@
  * keys are errors wherever we own the shape (`additionalProperties: false`).
  */
 
+import { mcpServersSchema } from './mcp-servers-schema.js';
+
 /** OpenClaw `tools.*` keys we accept but do not act on. */
 export const OPENCLAW_TOOLS_KEYS = [
   'toolsBySender',
@@ -234,6 +236,7 @@ export const configSchema = {
     // Options per plugin id; each plugin validates its own options, except the ones we ship.
     plugins: { type: 'object', properties: { 'fake-catalog': fakeCatalogOptions, core: coreOptions }, additionalProperties: { type: 'object' } },
     mcp: strictObject({ servers: { type: 'object', propertyNames: mcpServerName, additionalProperties: mcpServer } }),
+    mcpServers: mcpServersSchema,
     provider: strictObject(
       {
         kind: { type: 'string', enum: ['openai', 'anthropic'] },

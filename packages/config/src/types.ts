@@ -2,6 +2,7 @@
  * Types of `tool-search.json`. Kept by hand next to `schema.ts`; the OpenClaw
  * keys we accept but ignore come from the same constant lists as the schema.
  */
+import type { McpServersEntry } from './mcp-servers-schema.js';
 import type { OPENCLAW_AGENT_KEYS, OPENCLAW_AGENT_TOOLS_KEYS, OPENCLAW_TOOLS_KEYS } from './schema.js';
 
 export type ToolProfile = 'minimal' | 'coding' | 'messaging' | 'full';
@@ -174,6 +175,8 @@ export type ToolSearchConfig = {
   agents?: AgentsConfig;
   plugins?: PluginsConfig;
   mcp?: { servers?: Record<string, McpServerConfig> };
+  /** Claude Desktop / Cursor / `.mcp.json` servers, verbatim; merged with `mcp.servers`. */
+  mcpServers?: Record<string, McpServersEntry>;
   provider?: ProviderConfig;
   gateway?: GatewayConfig;
   session?: { logDir?: string };

@@ -8,7 +8,7 @@ import { ErrorCode, ToolSearchError, UnknownToolError } from './errors.js';
 import { callStatusOf } from './control-status.js';
 import { createProviderNameMap } from './provider-names.js';
 import { suggestIds } from './suggest.js';
-import type { CallOptions, ExposedTool, JsonSchema, RunApi, ToolCallOutcome, ToolDescriptor } from './types.js';
+import type { CallOptions, ExposedTool, JsonSchema, RunApi, RunEvent, ToolCallOutcome, ToolDescriptor, ToolResult } from './types.js';
 
 export interface ExposureToolView {
   readonly name: string;
@@ -72,13 +72,12 @@ export function createExposure(
       if (exposed?.handler) {
         const signal = options.signal ? AbortSignal.any([options.signal, run.signal]) : run.signal;
         const input = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
-        const result = await exposed.handler(input, { signal, run });
-        const toolId = `control:${mode}:${exposed.name}`;
-        // A call the control tool made for the model (tool_call) that failed or was blocked says so at the top level.
-        const inner = callStatusOf(result);
-        if (inner?.status === 'error') return { status: 'error', callId, toolId, error: inner.error, result };
-        if (inner?.status === 'blocked') return { status: 'blocked', callId, toolId, reason: inner.reason, by: inner.by, result };
-        return { status: 'ok', callId, toolId, result };
+        // A control tool's own calls (tool_call, the code bridge) carry the caller's scope on, and are counted.
+        const counted = countingRun(options.scope ? withScope(run, options.scope) : run);
+        const result = await exposed.handler(input, { signal, run: counted.run });
+        const outcome = controlOutcome(result, callId, `control:${mode}:${exposed.name}`);
+        run.emit({ type: 'control-call', name: exposed.name, mode, status: outcome.status, ...counted.counts });
+        return outcome;
       }
       if (exposed?.toolId) return await run.call(exposed.toolId, args, { ...options, origin: 'direct' });
       const hidden = resolveHidden?.(name);
@@ -115,6 +114,42 @@ export function createExposure(
     providerName: (name: string) => names.toProvider(name),
     toJSON: () => ({ mode, tools: views, system }),
   });
+}
+
+/** The run as a control handler sees it: `call` adds `scope` unless the handler gives its own. */
+function withScope(run: RunApi, scope: NonNullable<CallOptions['scope']>): RunApi {
+  return Object.create(run, {
+    call: { value: (nameOrId: string, args: unknown, options: CallOptions = {}) => run.call(nameOrId, args, { ...options, scope: options.scope ?? scope }) },
+  }) as RunApi;
+}
+
+/** A call the control tool made for the model (tool_call) that failed or was blocked says so at the top level. */
+function controlOutcome(result: ToolResult, callId: string, toolId: string): ToolCallOutcome {
+  const inner = callStatusOf(result);
+  if (inner?.status === 'error') return { status: 'error', callId, toolId, error: inner.error, result };
+  if (inner?.status === 'blocked') return { status: 'blocked', callId, toolId, reason: inner.reason, by: inner.by, result };
+  return { status: 'ok', callId, toolId, result };
+}
+
+/** The run as one control call sees it, counting the searches, describes and calls it makes (its own telemetry). */
+function countingRun(run: RunApi): { run: RunApi; counts: { searches: number; describes: number; calls: number } } {
+  const counts = { searches: 0, describes: 0, calls: 0 };
+  const view: RunApi = Object.create(run, {
+    emit: {
+      value: (event: RunEvent) => {
+        if (event.type === 'search') counts.searches++;
+        else if (event.type === 'describe') counts.describes++;
+        run.emit(event);
+      },
+    },
+    call: {
+      value: (nameOrId: string, args: unknown, options?: CallOptions) => {
+        counts.calls++;
+        return run.call(nameOrId, args, options);
+      },
+    },
+  });
+  return { run: view, counts };
 }
 
 function closestNames(name: string, views: readonly ExposureToolView[]): string[] {

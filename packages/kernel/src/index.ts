@@ -21,13 +21,14 @@ export { createProviderNameMap, PROVIDER_NAME_PATTERN } from './provider-names.j
 export type { ProviderNameMap } from './provider-names.js';
 export { suggestIds, editDistance } from './suggest.js';
 export { providerCandidates } from './provider-keys.js';
-export { toolResultText } from './result-text.js';
+export { jsonToolResult, toolResultText } from './result-text.js';
 export { compileToolSchema, checkSchema, toSchemaIssues } from './schema.js';
 export type { SchemaIssue } from './schema.js';
 export type {
   CallContext,
   CallDecision,
   CallOptions,
+  CallScope,
   CallOrigin,
   CatalogMode,
   CatalogSink,

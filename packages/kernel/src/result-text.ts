@@ -8,3 +8,8 @@ export function toolResultText(result: ToolResult, options: { indent?: number } 
     .join('\n');
   return text || (result.structuredContent !== undefined ? JSON.stringify(result.structuredContent, null, options.indent) : '');
 }
+
+/** A result that carries `value` twice: as JSON text for models that read text, and as `structuredContent`. */
+export function jsonToolResult(value: Record<string, unknown>): ToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
+}

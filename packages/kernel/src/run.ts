@@ -91,7 +91,7 @@ export function createRunObject(parts: RunParts): Run {
     const linked = linkSignals([controller.signal, options.signal]);
     const ctx: CallContext = { run: info, signal: linked.signal, emit };
     try {
-      const outcome = await decideAndExecute(call, ctx, options.timeoutMs);
+      const outcome = await decideAndExecute(call, ctx, options);
       if (hooks.afterToolCall.isUsed()) {
         await hooks.afterToolCall.promise(call, outcome, ctx).catch((error: unknown) => {
           diagnostics.push({
@@ -108,7 +108,7 @@ export function createRunObject(parts: RunParts): Run {
     }
   }
 
-  async function decideAndExecute(call: ToolCall, ctx: CallContext, timeoutMs: number | undefined): Promise<ToolCallOutcome> {
+  async function decideAndExecute(call: ToolCall, ctx: CallContext, { timeoutMs, scope }: CallOptions): Promise<ToolCallOutcome> {
     const base = { callId: call.callId, toolId: call.tool.id };
     const decision = hooks.beforeToolCall.isUsed() ? await hooks.beforeToolCall.promise(call, ctx) : undefined;
     if (decision?.action === 'block') {
@@ -119,7 +119,8 @@ export function createRunObject(parts: RunParts): Run {
     const execute = executors.get(call.tool.id);
     if (!execute && !clientCalls.nested(call.origin)) return { ...base, status: 'pending', name: call.tool.name, args: call.args };
     try {
-      const running = execute ? Promise.resolve(execute({ ...call.args }, { callId: call.callId, signal: ctx.signal, run: info })) : clientCalls.wait(call, ctx.signal);
+      const executeCtx = { callId: call.callId, signal: ctx.signal, run: info, ...(scope ? { scope } : {}) };
+      const running = execute ? Promise.resolve(execute({ ...call.args }, executeCtx)) : clientCalls.wait(call, ctx.signal);
       const result = await withDeadline(running, ctx.signal, timeoutMs);
       return { ...base, status: 'ok', result: checkResult(result) };
     } catch (error) {

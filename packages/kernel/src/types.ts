@@ -62,12 +62,25 @@ export interface ToolResult {
   readonly content: readonly ToolContent[];
   readonly structuredContent?: unknown;
   readonly isError?: boolean;
+  /** MCP `_meta` of the result, carried as the tool sent it. */
+  readonly _meta?: Readonly<Record<string, unknown>>;
 }
+
+/**
+ * What the front end that received a call hands down to the tool that runs it
+ * (e.g. where a downstream server's progress and requests go). Set through
+ * `CallOptions.scope`; control tools and the code bridge pass it on. Augment it:
+ * `declare module '@tool-search/kernel' { interface CallScope { mcp?: McpCallForwarding } }`
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface CallScope {}
 
 export interface ExecuteContext {
   readonly callId: string;
   readonly signal: AbortSignal;
   readonly run: RunInfo;
+  /** The caller's scope, when the front end gave one. */
+  readonly scope?: Readonly<CallScope>;
 }
 
 export type ToolExecutor = (args: Record<string, unknown>, ctx: ExecuteContext) => Promise<ToolResult> | ToolResult;
@@ -197,6 +210,16 @@ export interface RunEventMap {
   };
   describe: { readonly type: 'describe'; readonly toolId: string | null; readonly requested: string; readonly origin: CallOrigin };
   diagnostic: { readonly type: 'diagnostic'; readonly diagnostic: Diagnostic };
+  /** A control tool call itself (`tool_search_code`, `tool_call`, …), with what it did on the run (emitted by the exposure). */
+  'control-call': {
+    readonly type: 'control-call';
+    readonly name: string;
+    readonly mode: string;
+    readonly status: ToolCallOutcome['status'];
+    readonly searches: number;
+    readonly describes: number;
+    readonly calls: number;
+  };
   /** What was sent to the model provider for this run (emitted by the gateway; measured by telemetry). */
   'provider-request': {
     readonly type: 'provider-request';
@@ -270,6 +293,8 @@ export interface CallOptions {
   readonly origin?: CallOrigin;
   readonly signal?: AbortSignal;
   readonly timeoutMs?: number;
+  /** Reaches the executor (`ExecuteContext.scope`), also through control tools (`tool_call`, code). */
+  readonly scope?: Readonly<CallScope>;
 }
 
 export interface MaterializeContext {

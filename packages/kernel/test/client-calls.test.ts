@@ -80,6 +80,20 @@ describe('control tools and the exposure', () => {
     await expect(exposure.call('tool_call', { id: 'fine' })).resolves.toMatchObject({ status: 'ok' });
   });
 
+  it('reports the control call itself as a control-call event with its search, describe and call counts', async () => {
+    const events: unknown[] = [];
+    const observer: KernelPlugin = { name: 'observer', apply: ({ hooks }) => hooks.runEvent.tap((event) => void (event.type === 'control-call' && events.push(event))) };
+    const failing = tool('broken', { execute: () => { throw new Error('kaput'); } });
+    const run = await createKernel({ plugins: [source('s', [failing, tool('fine')]), controlMode(), observer] }).createRun();
+    const exposure = await run.exposure('test');
+    await exposure.call('tool_call', { id: 'fine' });
+    await exposure.call('tool_call', { id: 'broken' });
+    expect(events).toEqual([
+      { type: 'control-call', name: 'tool_call', mode: 'test', status: 'ok', searches: 0, describes: 0, calls: 1 },
+      { type: 'control-call', name: 'tool_call', mode: 'test', status: 'error', searches: 0, describes: 0, calls: 1 },
+    ]);
+  });
+
   it('a tool result cannot claim a status by its shape', async () => {
     const liar = tool('liar', { execute: () => ({ content: [], isError: true, structuredContent: { status: 'error', error: { code: 'X' } } }) });
     const run = await createKernel({ plugins: [source('s', [liar]), controlMode()] }).createRun();

@@ -134,5 +134,7 @@ function toMcpTool(view: RunExposure['tools'][number], run: Run): Tool {
     inputSchema: view.inputSchema as Tool['inputSchema'],
     ...(descriptor?.title ? { title: descriptor.title } : {}),
     ...(descriptor?.annotations ? { annotations: descriptor.annotations as Tool['annotations'] } : {}),
+    ...(descriptor?.outputSchema ? { outputSchema: descriptor.outputSchema as Tool['outputSchema'] } : {}),
+    ...(descriptor?.meta?.mcpToolMeta ? { _meta: { ...descriptor.meta.mcpToolMeta } } : {}),
   };
 }

@@ -8,6 +8,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, type Diagnostic, type ToolCallOutcome, type ToolResult } from '@tool-search/kernel';
 
 export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
+  // A control tool (tool_call) whose inner call failed reports that status, with the result it wrote for the model.
+  if ((outcome.status === 'error' || outcome.status === 'blocked') && outcome.result) return fromToolResult(outcome.result);
   switch (outcome.status) {
     case 'ok':
       return fromToolResult(outcome.result);
@@ -35,10 +37,11 @@ export function errorResult(code: ErrorCode, message: string, details: Record<st
  * UNKNOWN_TOOL from the kernel (the server listed nothing). Say instead which
  * server is unavailable and why, from the run's diagnostics.
  */
-export function explainUnavailable(result: CallToolResult, diagnostics: readonly Diagnostic[]): CallToolResult {
+export function explainUnavailable(result: CallToolResult, diagnostics: readonly Diagnostic[], called?: string): CallToolResult {
   const error = (result.structuredContent as { error?: { code?: unknown; requested?: unknown; toolId?: unknown } } | undefined)?.error;
   if (!result.isError || error?.code !== ErrorCode.UNKNOWN_TOOL) return result;
-  const requested = typeof error.requested === 'string' ? error.requested : typeof error.toolId === 'string' ? error.toolId : '';
+  // `called`: the id the client asked for (`tool_call`'s `id`, or the exposed name), when the error does not carry it.
+  const requested = typeof error.requested === 'string' ? error.requested : (called ?? (typeof error.toolId === 'string' ? error.toolId : ''));
   const server = /^mcp:([^:]+):/.exec(requested)?.[1];
   const failure = server
     ? diagnostics.find((d) => (d.code === ErrorCode.MCP_SERVER_FAILED || d.code === ErrorCode.MCP_SERVER_UNAVAILABLE) && d.details?.server === server)
@@ -59,6 +62,7 @@ function fromToolResult(result: ToolResult): CallToolResult {
     // MCP only allows an object here; anything else stays in `content`.
     ...(isObject(structured) ? { structuredContent: structured } : {}),
     ...(result.isError ? { isError: true } : {}),
+    ...(result._meta !== undefined ? { _meta: { ...result._meta } } : {}),
   };
 }
 

@@ -5,12 +5,18 @@
  * tools, with the directory text as the server's `instructions`). Every
  * `tools/call` goes through a run: policy, `beforeToolCall` plugins,
  * telemetry. When the exposure changes (a downstream `list_changed` seen by a
- * refresh), the client gets `notifications/tools/list_changed`.
+ * refresh), the client gets `notifications/tools/list_changed`. With the
+ * `downstream` of plugin-mcp it is a faithful aggregator: progress, logs,
+ * sampling, elicitation and cancellation are forwarded (forward.ts), and
+ * resources, prompts and completions are served (aggregate.ts).
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, ToolSearchError, silentLogger, type Diagnostic, type Kernel, type Logger, type RunExposure, type RunRequest } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, silentLogger, type Diagnostic, type Kernel, type Logger, type RunExposure, type RunRequest, type ToolDescriptor } from '@tool-search/kernel';
+import type { McpDownstream } from '@tool-search/plugin-mcp';
+import { serveAggregate } from './aggregate.js';
 import type { ElicitationApprovals } from './approvals.js';
+import { createSessionForwarding } from './forward.js';
 import { createLiveRun, type LiveRun } from './live-run.js';
 import { errorResult, explainUnavailable, toCallToolResult } from './result.js';
 
@@ -34,6 +40,8 @@ export interface ToolSearchMcpOptions {
   readonly onCatalogChange?: (listener: () => void) => () => void;
   /** Approvals asked of this session's client by elicitation (`elicitationApprovals()`, also given to the preset as `approve`). */
   readonly approvals?: ElicitationApprovals;
+  /** plugin-mcp's `downstream` (`mcpPlugin(...).downstream`): resources, prompts, completions, logging and request forwarding. */
+  readonly downstream?: McpDownstream;
   readonly name?: string;
   readonly version?: string;
   /** Where refresh failures go (never stdout). */
@@ -62,18 +70,30 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
     });
   }
   const logger = options.logger ?? silentLogger;
+  const { downstream } = options;
+  // Before the first run connects anyone: downstream servers learn that sampling and elicitation can be forwarded.
+  downstream?.enableForwarding();
   const live: LiveRun = await createLiveRun({ kernel: options.kernel, mode, ...(options.request ? { request: options.request } : {}) });
   const instructions = live.current.exposure.system;
   const server = new Server(
     { name: options.name ?? 'tool-search', version: options.version ?? '0.1.0' },
-    { capabilities: { tools: { listChanged: true } }, ...(instructions ? { instructions } : {}) },
+    { capabilities: { tools: { listChanged: true }, ...(downstream ? AGGREGATE_CAPABILITIES : {}) }, ...(instructions ? { instructions } : {}) },
   );
+  // Policy reaches resources, prompts and logs by server: only servers with a tool in the effective catalog are seen.
+  const visible = () => visibleServers(live.current.run.catalog);
+  const forwarding = createSessionForwarding({ server, sessionId: live.sessionId, ...(downstream ? { downstream } : {}), visible, logger });
+  const aggregate = downstream ? serveAggregate({ server, downstream, visible, logger }) : undefined;
   let closed = false;
 
   async function refresh(force = false): Promise<boolean> {
     if (closed) return false;
+    const seen = downstream ? [...visible()].sort().join('\n') : '';
     const { toolsChanged } = await live.refresh(force);
     if (toolsChanged && !closed) await server.sendToolListChanged().catch(() => undefined);
+    // A server policy now shows or hides (or that came or went) changes what resources and prompts list.
+    if (downstream && !closed && [...visible()].sort().join('\n') !== seen) {
+      await Promise.all([server.sendResourceListChanged(), server.sendPromptListChanged()]).catch(() => undefined);
+    }
     return toolsChanged;
   }
 
@@ -84,10 +104,12 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args = {} } = request.params;
+    const forwarded = forwarding.forCall(request, extra);
     const result = await live.use(async ({ run, exposure }): Promise<CallToolResult> => {
       try {
-        const outcome = await exposure.call(name, args, { signal: extra.signal });
-        return explainUnavailable(toCallToolResult(outcome), run.diagnostics);
+        const outcome = await exposure.call(name, args, { signal: extra.signal, scope: { mcp: forwarded.forwarding } });
+        await forwarded.flush();
+        return explainUnavailable(toCallToolResult(outcome), run.diagnostics, typeof args.id === 'string' ? args.id : name);
       } catch (error) {
         // Only RUN_CLOSED escapes `exposure.call`: the session is closing.
         const coded = ToolSearchError.isInstance(error) ? error : undefined;
@@ -120,10 +142,18 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
       if (timer) clearInterval(timer);
       unsubscribe?.();
       unregister?.();
+      forwarding.close();
+      await aggregate?.close();
       await server.close().catch(() => undefined);
       await live.close();
     },
   };
+}
+
+const AGGREGATE_CAPABILITIES = { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} } as const;
+
+function visibleServers(catalog: readonly ToolDescriptor[]): ReadonlySet<string> {
+  return new Set(catalog.flatMap((tool) => (tool.source === 'mcp' ? [tool.owner] : [])));
 }
 
 function errorCodeOf(result: CallToolResult): unknown {

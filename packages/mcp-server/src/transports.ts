@@ -72,6 +72,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
       details: { host },
     });
   }
+  // Sessions come later than the first run (the CLI's warm-up): downstream servers must connect able to forward requests.
+  options.downstream?.enableForwarding();
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const sessions = new Map<string, Session>();
   const pending = new Set<ToolSearchMcpServer>();

@@ -97,7 +97,8 @@ describe('serve mcp over Streamable HTTP', () => {
   });
 
   it('closes a session its client abandoned, and answers it with 404 afterwards', async () => {
-    const short = await serveHttp({ kernel, mode: 'tools', refreshIntervalMs: 0, sessionIdleMs: 50 });
+    // Long enough that a loaded machine finishes initialize before the session counts as idle.
+    const short = await serveHttp({ kernel, mode: 'tools', refreshIntervalMs: 0, sessionIdleMs: 1_000 });
     const idle = await connectHttp(short.url);
     try {
       expect(short.sessions).toBe(1);

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
 import { elicitationApprovals, serveHttp, type HttpMcpHandle } from '../src/index.js';
@@ -98,11 +98,17 @@ describe('policy behind serve mcp', () => {
     await client.close();
     await handle.close(); // closing the MCP session ends its run, which flushes its log
     const dir = join(workspace.dir, 'sessions');
-    const entries = (await Promise.all((await readdir(dir)).map((file) => readFile(join(dir, file), 'utf8'))))
-      .flatMap((body) => body.split('\n').filter(Boolean))
-      .map((line) => JSON.parse(line) as { type: string; toolId?: string; status?: string });
-    const calls = entries.filter((entry) => entry.type === 'tool-call').map(({ toolId, status }) => ({ toolId, status }));
-    expect(calls).toContainEqual({ toolId: 'mcp:filesystem:read_text_file', status: 'ok' });
-    expect(calls).toContainEqual({ toolId: 'mcp:filesystem:write_file', status: 'blocked' });
+    // The server process writes its log as it exits: on a loaded machine that can land just after close() returns.
+    await vi.waitFor(
+      async () => {
+        const entries = (await Promise.all((await readdir(dir)).map((file) => readFile(join(dir, file), 'utf8'))))
+          .flatMap((body) => body.split('\n').filter(Boolean))
+          .map((line) => JSON.parse(line) as { type: string; toolId?: string; status?: string });
+        const calls = entries.filter((entry) => entry.type === 'tool-call').map(({ toolId, status }) => ({ toolId, status }));
+        expect(calls).toContainEqual({ toolId: 'mcp:filesystem:read_text_file', status: 'ok' });
+        expect(calls).toContainEqual({ toolId: 'mcp:filesystem:write_file', status: 'blocked' });
+      },
+      { timeout: 10_000, interval: 200 },
+    );
   });
 });

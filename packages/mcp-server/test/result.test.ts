@@ -37,6 +37,16 @@ describe('toCallToolResult', () => {
   });
 });
 
+describe('toCallToolResult of a control tool that reports its inner call', () => {
+  it('keeps the result the control tool wrote for the model (tool_call of an unknown or blocked tool)', () => {
+    const written = { content: [{ type: 'text' as const, text: 'Error UNKNOWN_TOOL: unknown tool id "x"' }], structuredContent: { error: { code: 'UNKNOWN_TOOL', requested: 'x' } }, isError: true };
+    const error = toCallToolResult({ ...base, status: 'error', error: { code: 'UNKNOWN_TOOL', message: 'unknown' }, result: written });
+    expect(error).toMatchObject({ isError: true, structuredContent: { error: { code: 'UNKNOWN_TOOL', requested: 'x' } } });
+    const blocked = toCallToolResult({ ...base, status: 'blocked', reason: 'no', by: 'guard', result: written });
+    expect(blocked.content).toEqual(written.content);
+  });
+});
+
 describe('explainUnavailable', () => {
   const failed: Diagnostic = { code: 'MCP_SERVER_FAILED', level: 'error', message: 'MCP server "srv" failed (spawn)', details: { server: 'srv', reason: 'spawn' } };
   const unknown = (requested: string) => ({ content: [], isError: true, structuredContent: { error: { code: 'UNKNOWN_TOOL', requested } } });

@@ -116,3 +116,23 @@ describe('orphans: the child ends with its parent', () => {
     await expect.poll(() => isAlive(pid), { timeout: 5000, interval: 50 }).toBe(false);
   });
 });
+
+describe('quickjs backend: a spinning body does not hold the parent', () => {
+  it('another run finishes while a sync loop spins, and the loop still ends as CODE_TIMEOUT', async () => {
+    let spinDone = false;
+    const spinning = runCode(run, 'for (;;) {}', { sandbox: 'quickjs', codeTimeoutMs: 4000 }).then((result) => {
+      spinDone = true;
+      return result;
+    });
+    const quick = await runCode(run, 'return 1 + 1', { sandbox: 'quickjs', codeTimeoutMs: 4000 });
+    expect(quick).toMatchObject({ ok: true, value: 2 });
+    expect(spinDone).toBe(false);
+    expect(await spinning).toMatchObject({ ok: false, error: { code: 'CODE_TIMEOUT' } });
+  });
+
+  it('a builtin-heavy loop the interrupt handler rarely sees is stopped by terminating its worker', async () => {
+    const result = await runCode(run, `let n = 0; for (;;) n += 'x'.repeat(1 << 20).length;`, { sandbox: 'quickjs', codeTimeoutMs: 1500 });
+    expect(result).toMatchObject({ ok: false, error: { code: 'CODE_TIMEOUT' } });
+    expect(await runCode(run, 'return "next"', { sandbox: 'quickjs' })).toMatchObject({ ok: true, value: 'next' });
+  });
+});

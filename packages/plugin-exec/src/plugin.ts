@@ -48,10 +48,32 @@ export function execPlugin(options: ExecPluginOptions): KernelPlugin {
     yieldMs: config.yieldMs ?? EXEC_DEFAULTS.yieldMs,
     elevatedAllowed: options.elevated?.enabled === true && agentElevated(options.agents, run.request.agentId),
   });
-  const deps: ExecDeps = { root, config, limitsFor, sandbox: { available: sandboxAvailable, bwrap }, store, processAllowed: (run) => processAllowed.get(run) === true };
+  const deps: ExecDeps = {
+    root,
+    config,
+    limitsFor,
+    sandbox: { available: sandboxAvailable, bwrap },
+    store,
+    processAllowed: (run) => processAllowed.get(run) === true,
+  };
   const definitions: readonly ToolDefinition[] = Object.freeze([
-    { name: 'exec', source: 'core', owner: 'core', description: EXEC_DESCRIPTION, inputSchema: execSchema, annotations: { destructiveHint: true }, execute: (args, ctx) => runExec(args as unknown as ExecArgs, ctx, deps) },
-    { name: 'process', source: 'core', owner: 'core', description: PROCESS_DESCRIPTION, inputSchema: processSchema, execute: (args, ctx) => runProcess(args as unknown as ProcessArgs, ctx, store) },
+    {
+      name: 'exec',
+      source: 'core',
+      owner: 'core',
+      description: EXEC_DESCRIPTION,
+      inputSchema: execSchema,
+      annotations: { destructiveHint: true },
+      execute: (args, ctx) => runExec(args as unknown as ExecArgs, ctx, deps),
+    },
+    {
+      name: 'process',
+      source: 'core',
+      owner: 'core',
+      description: PROCESS_DESCRIPTION,
+      inputSchema: processSchema,
+      execute: (args, ctx) => runProcess(args as unknown as ProcessArgs, ctx, store),
+    },
   ]);
 
   return {

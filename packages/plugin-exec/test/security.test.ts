@@ -115,6 +115,16 @@ describe('a model cannot raise security, switch host or turn ask off through arg
     }
   });
 
+  it('elevated changes where a command runs, never what may run: the allowlist still holds', async () => {
+    const env = execEnv({ exec: strict, elevated: { enabled: true }, agents: [{ id: 'ops', tools: { elevated: { enabled: true } } }] });
+    writeFileSync(join(env.ws, 'victim.txt'), 'x');
+    for (const request of [{ agentId: 'ops', sandboxed: true }, { agentId: 'ops' }]) {
+      const run = await env.run(request);
+      expect(codeOf(await run.call('exec', { command: 'rm victim.txt', elevated: true }))).toBe(ErrorCode.EXEC_NOT_ALLOWLISTED);
+    }
+    expect(existsSync(join(env.ws, 'victim.txt'))).toBe(true);
+  });
+
   it('host "node": no node host is configured here', async () => {
     expect((await refused({ security: 'full', ask: 'off', host: 'gateway' }, { host: 'node', node: 'phone' })).code).toBe(ErrorCode.EXEC_ARGUMENT_NOT_ALLOWED);
     const run = await execEnv({ exec: { security: 'full', ask: 'off', host: 'node' } }).run();

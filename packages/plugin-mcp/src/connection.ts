@@ -7,11 +7,13 @@
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode as McpErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, ToolSearchError, type Logger, type ToolResult } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type ExecuteContext, type Logger, type ToolResult } from '@tool-search/kernel';
 import { authError, failureReason, withDeadline, type McpFailureReason } from './connection-errors.js';
 import { listTools, type ListLimits, type ToolListing } from './list-tools.js';
 import { OAuthSession, type McpAuthorizer } from './oauth-session.js';
 import { handlerCapabilities, installHandlers, type McpClientHandlers } from './handlers.js';
+import type { DownstreamHub } from './downstream.js';
+import { CallForwarding, type McpCallForwarding } from './forwarding.js';
 import { isHttpConfig, type McpRoot, type McpServerConfig } from './options.js';
 import type { McpTokenStore } from './token-store.js';
 import { stderrNote } from './stderr-note.js';
@@ -45,6 +47,8 @@ export interface ConnectionSettings {
   readonly authorizer?: McpAuthorizer;
   readonly handlers?: McpClientHandlers;
   readonly roots?: readonly McpRoot[];
+  /** Capabilities to declare and where downstream events go (resources, prompts, logs). */
+  readonly downstream?: DownstreamHub;
 }
 
 const STDERR_TAIL = 2_000;
@@ -60,11 +64,14 @@ export class ServerConnection {
   private stderr = '';
   private lastError: McpServerStatus['lastError'];
   private readonly closing = new Set<Promise<void>>();
+  /** The kernel contexts of the tool calls in flight (handlers see which call a server request may belong to). */
+  private readonly calls = new Set<ExecuteContext>();
   /** Aborts a connect or listing in flight when the plugin shuts down. */
   private readonly shutdown = new AbortController();
 
   /** OAuth of an HTTP server; kept across reconnects, so a refreshed token is not lost. */
   private readonly oauth: OAuthSession | undefined;
+  private readonly forwarding: CallForwarding;
 
   constructor(
     readonly name: string,
@@ -74,6 +81,16 @@ export class ServerConnection {
     if (isHttpConfig(config)) {
       this.oauth = new OAuthSession({ server: name, config, store: settings.tokenStore, ...(settings.authorizer ? { authorizer: settings.authorizer } : {}) });
     }
+    this.forwarding = new CallForwarding(name, (event) => settings.downstream?.emit(event));
+  }
+
+  /** The SDK client while connected (resources, prompts, completions: see downstream.ts). */
+  get client(): Client | undefined {
+    return this.state === 'connected' ? this.opened?.client : undefined;
+  }
+
+  get requestTimeoutMs(): number {
+    return this.config.timeoutMs ?? this.settings.callTimeoutMs;
   }
 
   /** The server's tools (and the ones it listed that were dropped): from the cache, or connect (if needed) and list, within `connectTimeoutMs`. */
@@ -87,23 +104,37 @@ export class ServerConnection {
     return this.listing;
   }
 
+  /** Runs `call` as one of this server's calls in flight for `ctx` (see `McpRequestContext.calls`). */
+  async during<T>(ctx: ExecuteContext, call: () => Promise<T>): Promise<T> {
+    this.calls.add(ctx);
+    try {
+      return await call();
+    } finally {
+      this.calls.delete(ctx);
+    }
+  }
+
   /** Forwards a call. An `isError` result is returned as is; transport and protocol failures throw coded errors. */
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<ToolResult> {
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, forwarding?: McpCallForwarding): Promise<ToolResult> {
     const client = this.opened?.client;
     if (!client || this.state !== 'connected') {
       throw this.unavailable('it is not connected (it exited or failed); the next run reconnects it');
     }
-    const timeout = this.config.timeoutMs ?? this.settings.callTimeoutMs;
+    const timeout = this.requestTimeoutMs;
+    const forwarded = this.forwarding.begin(forwarding);
     try {
-      const result = await client.callTool({ name, arguments: args }, undefined, { signal, timeout });
+      const result = await client.callTool({ name, arguments: args }, undefined, { signal, timeout, ...forwarded.options });
       return {
         // MCP content (audio, resource_link, blob resources) is carried as it came.
         content: (Array.isArray(result.content) ? result.content : []) as unknown as ToolResult['content'],
         ...(result.structuredContent !== undefined ? { structuredContent: result.structuredContent } : {}),
         ...(result.isError === true ? { isError: true } : {}),
+        ...(result._meta !== undefined ? { _meta: result._meta } : {}),
       };
     } catch (error) {
       throw this.callError(error, signal, timeout);
+    } finally {
+      forwarded.end();
     }
   }
 
@@ -155,14 +186,18 @@ export class ServerConnection {
   private async connect(signal: AbortSignal): Promise<void> {
     this.state = 'connecting';
     this.stderr = '';
+    // The configured handlers' capabilities are the more specific (elicitation form defaults), so they win a tie.
+    const capabilities = { ...this.settings.downstream?.capabilities(), ...handlerCapabilities(this.settings.handlers, this.settings.roots) };
     const opened = await openClient(this.config, {
       signal,
       timeoutMs: this.settings.connectTimeoutMs,
       shutdownGraceMs: this.settings.shutdownGraceMs,
       ...(this.oauth ? { fetch: this.oauth.fetch() } : {}),
-      capabilities: handlerCapabilities(this.settings.handlers, this.settings.roots),
+      capabilities,
       prepare: (client) => {
-        installHandlers(client, this.name, this.settings.handlers, this.settings.roots);
+        installHandlers(client, this.name, this.settings.handlers, this.settings.roots, () => [...this.calls]);
+        // A call forwarded from a front end's client routes sampling/elicitation there; otherwise the handlers answer.
+        this.forwarding.install(client, capabilities, this.settings.handlers, () => [...this.calls]);
         // Invalidate synchronously: the notification arrives before the answer of the call that caused it.
         client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
           if (this.opened?.client === client) this.tools = undefined;
@@ -186,6 +221,7 @@ export class ServerConnection {
     if (opened.pid !== null) this.pid = opened.pid;
     this.state = 'connected';
     this.lastError = undefined;
+    this.settings.downstream?.connected(opened.client);
   }
 
   private onClosed(client: Client): void {

@@ -21,11 +21,14 @@ import {
   type ElicitResult,
   type Root,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { ExecuteContext } from '@tool-search/kernel';
 
-/** Who asks, and the request's own cancellation. */
+/** Who asks, the request's own cancellation, and the calls that may have caused it. */
 export interface McpRequestContext {
   readonly server: string;
   readonly signal: AbortSignal;
+  /** The kernel contexts (run, call id, caller's scope) of this server's tool calls in flight: usually the one that asked. */
+  readonly calls: readonly ExecuteContext[];
 }
 
 /** Plugin-level answers to server-to-client requests (a front end may route per call instead; see forwarding). */
@@ -46,10 +49,17 @@ export function handlerCapabilities(handlers: McpClientHandlers | undefined, roo
 }
 
 /** Sets the request handlers on a client created with `handlerCapabilities(handlers, roots)`. */
-export function installHandlers(client: Client, server: string, handlers: McpClientHandlers | undefined, roots: readonly Root[] | undefined): void {
+export function installHandlers(
+  client: Client,
+  server: string,
+  handlers: McpClientHandlers | undefined,
+  roots: readonly Root[] | undefined,
+  calls: () => readonly ExecuteContext[],
+): void {
   const { createMessage, elicitInput } = handlers ?? {};
-  if (createMessage) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => createMessage(request.params, { server, signal: extra.signal }));
-  if (elicitInput) client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicitInput(request.params, { server, signal: extra.signal }));
+  const context = (signal: AbortSignal): McpRequestContext => ({ server, signal, calls: calls() });
+  if (createMessage) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => createMessage(request.params, context(extra.signal)));
+  if (elicitInput) client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicitInput(request.params, context(extra.signal)));
   if (roots?.length) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [...roots] }));
   client.fallbackRequestHandler = async (request) => {
     throw new McpError(McpErrorCode.MethodNotFound, refusal(request.method));

@@ -23,3 +23,6 @@ export type { McpAuthRecord, McpTokenStore } from './token-store.js';
 export type { McpAuthorizer } from './oauth-session.js';
 export { loopbackAuthorizer, mcpLogin, mcpLogout } from './login.js';
 export type { LoopbackAuthorizer, LoopbackAuthorizerOptions, McpLoginOptions } from './login.js';
+export type { McpCallForwarding, DownstreamEvent } from './forwarding.js';
+export { taggedLogger } from './forwarding.js';
+export type { McpDownstream, McpPeer } from './downstream.js';

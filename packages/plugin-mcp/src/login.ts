@@ -24,6 +24,7 @@ export interface LoopbackAuthorizer extends McpAuthorizer {
 }
 
 const DEFAULT_LOGIN_TIMEOUT_MS = 5 * 60_000;
+const LOGIN_MARGIN_MS = 10_000;
 
 export function loopbackAuthorizer(options: LoopbackAuthorizerOptions): LoopbackAuthorizer {
   let listener: { server: Server; url: string } | undefined;
@@ -88,7 +89,7 @@ export function loopbackAuthorizer(options: LoopbackAuthorizerOptions): Loopback
 export interface McpLoginOptions {
   readonly store: McpTokenStore;
   readonly authorizer: McpAuthorizer;
-  /** Budget for the whole login, browser step included. Default 5 minutes. */
+  /** How long the browser step may take (give the authorizer the same); the connect gets 10 s more. Default 5 minutes. */
   readonly timeoutMs?: number;
 }
 
@@ -103,7 +104,8 @@ export async function mcpLogin(server: string, config: McpServerConfig, options:
     await options.store.save(server, kept);
   }
   const connection = new ServerConnection(server, config, {
-    connectTimeoutMs: options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS,
+    // Past the browser wait, so a user who never comes back gets the authorizer's MCP_AUTH_FAILED, not a connect timeout.
+    connectTimeoutMs: (options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS) + LOGIN_MARGIN_MS,
     callTimeoutMs: options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS,
     shutdownGraceMs: DEFAULT_SHUTDOWN_GRACE_MS,
     limits: { maxTools: DEFAULT_MAX_TOOLS_PER_SERVER, maxPages: DEFAULT_MAX_LIST_PAGES },

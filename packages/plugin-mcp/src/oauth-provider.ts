@@ -73,6 +73,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.record.scope ?? this.config.scope;
   }
 
+  /** The scopes asked for in an earlier authorization (kept by the store), if any. */
+  get rememberedScope(): string | undefined {
+    return this.record.scope;
+  }
+
   hasTokens(): boolean {
     return this.record.tokens !== undefined;
   }

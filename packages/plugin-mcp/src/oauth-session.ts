@@ -46,6 +46,8 @@ export class OAuthSession {
   fetch(base: FetchLike = fetch): FetchLike {
     return async (input, init) => {
       let lastChallenge: string | null = null;
+      // The operator's own `Authorization` header (config `headers`) is theirs: a 401 to it is not an OAuth matter.
+      if (new Headers(init?.headers).has('authorization')) return base(input, init);
       for (let attempt = 0; ; attempt += 1) {
         const response = await base(input, await this.withToken(init));
         const challenge = response.headers.get('www-authenticate');
@@ -62,17 +64,8 @@ export class OAuthSession {
     };
   }
 
-  /** `mcp login`: a fresh authorization (browser step included), whatever is stored. */
-  async login(base: FetchLike = fetch): Promise<void> {
-    const provider = await this.ensureProvider();
-    if (!(provider instanceof StoredOAuthProvider)) return void (await this.run(provider, {}, base));
-    await provider.invalidateCredentials('tokens');
-    await this.run(provider, { scope: provider.requestedScope }, base);
-  }
-
   private async withToken(init: RequestInit | undefined): Promise<RequestInit | undefined> {
     const headers = new Headers(init?.headers);
-    if (headers.has('authorization')) return init; // the operator set one in `headers`
     const token = (await (await this.ensureProvider()).tokens())?.access_token;
     if (!token) return init;
     headers.set('authorization', `Bearer ${token}`);
@@ -91,7 +84,8 @@ export class OAuthSession {
     const provider = await this.ensureProvider();
     const { resourceMetadataUrl, scope } = extractWWWAuthenticateParams(response);
     if (!(provider instanceof StoredOAuthProvider)) return this.run(provider, { resourceMetadataUrl, scope }, base);
-    const wanted = stepUp ? union(provider.requestedScope, scope) : scope;
+    // A step-up widens what was asked; a new login asks again for what an earlier step-up added.
+    const wanted = stepUp ? union(provider.requestedScope, scope) : union(scope, provider.rememberedScope);
     await provider.rememberScope(wanted);
     // Without a browser step only a refresh can help, and a step-up cannot be a refresh.
     if (!this.options.authorizer && (stepUp || !provider.hasTokens())) throw this.required(stepUp ? wanted : undefined);

@@ -8,6 +8,7 @@ import type { Diagnostic, KernelPlugin, ToolDefinition } from '@tool-search/kern
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { ServerConnection, type McpServerStatus } from './connection.js';
+import { createDownstream, type McpDownstream } from './downstream.js';
 import type { ToolListing } from './list-tools.js';
 import {
   DEFAULT_CALL_TIMEOUT_MS,
@@ -26,6 +27,8 @@ export const MCP_PLUGIN_NAME = '@tool-search/plugin-mcp';
 export interface McpPlugin extends KernelPlugin {
   /** Where each server stands (state, transport, pids, last error): for `doctor` commands and tests. */
   servers(): readonly McpServerStatus[];
+  /** Resources, prompts, completions, logging and events of the servers, for a front end (serve mcp). */
+  readonly downstream: McpDownstream;
 }
 
 /**
@@ -38,7 +41,7 @@ const definitions = new WeakMap<object, ToolDefinition>();
 function definitionOf(connection: ServerConnection, tool: Tool): ToolDefinition {
   let definition = definitions.get(tool);
   if (!definition) {
-    definition = toDefinition(connection.name, tool, (args, ctx) => connection.callTool(tool.name, args, ctx.signal));
+    definition = toDefinition(connection.name, tool, (args, ctx) => connection.during(ctx, () => connection.callTool(tool.name, args, ctx.signal, ctx.scope?.mcp)));
     definitions.set(tool, definition);
   }
   return definition;
@@ -63,13 +66,15 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
     ...(parsed.roots ? { roots: parsed.roots } : {}),
   };
   const connections: ServerConnection[] = [];
+  const downstream = createDownstream(() => connections);
 
   return {
     name: MCP_PLUGIN_NAME,
     servers: () => connections.map((connection) => connection.status()),
+    downstream,
     apply({ hooks, logger }) {
       for (const [name, config] of Object.entries(parsed.servers)) {
-        connections.push(new ServerConnection(name, config, { ...settings, logger }));
+        connections.push(new ServerConnection(name, config, { ...settings, logger, downstream }));
       }
 
       hooks.listTools.tapPromise(async (sink) => {

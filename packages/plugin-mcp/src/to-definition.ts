@@ -11,6 +11,8 @@ declare module '@tool-search/kernel' {
   interface ToolMeta {
     /** The `mcp.servers` name of the MCP server that serves this tool. */
     mcpServer?: string;
+    /** The tool's MCP `_meta`, as the server listed it (a front end lists it on). */
+    mcpToolMeta?: Readonly<Record<string, unknown>>;
   }
 }
 
@@ -25,7 +27,7 @@ export function toDefinition(server: string, tool: Tool, execute: ToolExecutor):
     inputSchema: tool.inputSchema as JsonSchema,
     ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema as JsonSchema } : {}),
     ...(tool.annotations !== undefined ? { annotations: tool.annotations as ToolAnnotations } : {}),
-    meta: { mcpServer: server },
+    meta: { mcpServer: server, ...(tool._meta !== undefined ? { mcpToolMeta: tool._meta } : {}) },
     execute,
   };
 }

@@ -18,14 +18,14 @@ describe('listing bounds and per-tool checks', () => {
 
   beforeAll(async () => {
     plugin = mcpPlugin({
-      connectTimeoutMs: 8_000,
+      connectTimeoutMs: 15_000, // generous: 20,000 tools on one page, on a loaded machine
       maxToolsPerServer: 500,
       maxListPages: 5,
       servers: { tools: fixture('bad-tools'), deep: fixture('deep-schema'), pages: fixture('endless-pages'), many: fixture('many-tools') },
     });
-    kernel = createKernel({ plugins: [plugin], sourceTimeoutMs: 20_000 });
+    kernel = createKernel({ plugins: [plugin], sourceTimeoutMs: 25_000 });
     run = await kernel.createRun();
-  }, 30_000);
+  }, 40_000);
   afterAll(() => kernel.close());
 
   it('keeps the valid tools of a server that lists malformed ones', () => {

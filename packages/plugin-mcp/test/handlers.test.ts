@@ -10,7 +10,10 @@ import { createKernel, type ToolResult } from '@tool-search/kernel';
 import { mcpPlugin, type McpClientHandlers, type McpPluginOptions } from '../src/index.js';
 import { fixture, nodeServer } from './helpers.js';
 
-async function withRun<T>(options: McpPluginOptions, body: (call: (id: string, args?: Record<string, unknown>) => Promise<ToolResult>) => Promise<T>): Promise<T> {
+async function withRun<T>(
+  options: McpPluginOptions,
+  body: (call: (id: string, args?: Record<string, unknown>) => Promise<ToolResult>, runId: string) => Promise<T>,
+): Promise<T> {
   const kernel = createKernel({ plugins: [mcpPlugin(options)] });
   try {
     const run = await kernel.createRun();
@@ -18,7 +21,7 @@ async function withRun<T>(options: McpPluginOptions, body: (call: (id: string, a
       const outcome = await run.call(id, args);
       if (outcome.status !== 'ok') throw new Error(JSON.stringify(outcome));
       return outcome.result;
-    });
+    }, run.info.runId);
   } finally {
     await kernel.close();
   }
@@ -27,10 +30,10 @@ async function withRun<T>(options: McpPluginOptions, body: (call: (id: string, a
 const text = (result: ToolResult) => result.content.map((part) => ('text' in part ? part.text : '')).join('');
 
 describe('with handlers and a workspace root', () => {
-  const asked: { method: string; server: string; params: unknown }[] = [];
+  const asked: { method: string; server: string; params: unknown; runs?: string[] }[] = [];
   const handlers: McpClientHandlers = {
-    createMessage: async (params, { server }) => {
-      asked.push({ method: 'sampling', server, params });
+    createMessage: async (params, { server, calls }) => {
+      asked.push({ method: 'sampling', server, params, runs: calls.map((call) => call.run.runId) });
       return { role: 'assistant', content: { type: 'text', text: 'sampled answer' }, model: 'test-model', stopReason: 'endTurn' };
     },
     elicitInput: async (params, { server }) => {
@@ -40,12 +43,14 @@ describe('with handlers and a workspace root', () => {
   };
   const workspace = pathToFileURL('/tmp/workspace').href;
 
-  it('answers sampling through the handler, naming the server that asked', async () => {
-    await withRun({ servers: { everything: nodeServer('server-everything', 'stdio') }, handlers }, async (call) => {
+  it('answers sampling through the handler, naming the server that asked and the call in flight', async () => {
+    let runId = '';
+    await withRun({ servers: { everything: nodeServer('server-everything', 'stdio') }, handlers }, async (call, id) => {
+      runId = id;
       const result = await call('mcp:everything:trigger-sampling-request', { prompt: 'hello' });
       expect(text(result)).toContain('sampled answer');
     });
-    expect(asked).toContainEqual(expect.objectContaining({ method: 'sampling', server: 'everything' }));
+    expect(asked).toContainEqual(expect.objectContaining({ method: 'sampling', server: 'everything', runs: [runId] }));
   });
 
   it('answers elicitation through the handler', async () => {

@@ -19,8 +19,8 @@ const FIXTURE = fileURLToPath(new URL('./fixtures/oauth-server.mjs', import.meta
 /** The user's browser: follows the authorization server's redirect back to the loopback listener. */
 const browser = { open: async (url: URL) => void (await (await fetch(url)).text()), timeoutMs: 10_000 };
 
-async function startOAuthServer(env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; stats(): Promise<Record<string, number>> }> {
-  const child = spawn(process.execPath, [FIXTURE], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+async function startOAuthServer(): Promise<{ url: string; child: ChildProcess; stats(): Promise<Record<string, number>> }> {
+  const child = spawn(process.execPath, [FIXTURE], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       const match = /listening (\S+)/.exec(String(chunk));
@@ -73,7 +73,7 @@ describe('OAuth with an MCP server', () => {
     const dir = stateDir();
     const authorizer = loopbackAuthorizer(browser);
     try {
-      expect(await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer })).toEqual({ toolCount: 1 });
+      expect(await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer })).toEqual({ toolCount: 2 });
     } finally {
       await authorizer.close();
     }
@@ -93,21 +93,20 @@ describe('OAuth with an MCP server', () => {
   });
 
   it('refreshes an expired access token without a login', async () => {
-    const shortLived = await startOAuthServer({ ACCESS_TOKEN_TTL: '1' });
-    children.push(shortLived.child);
     const dir = stateDir();
     const authorizer = loopbackAuthorizer(browser);
-    await mcpLogin('notes', { url: shortLived.url }, { store: fileTokenStore(dir), authorizer }).finally(() => authorizer.close());
+    await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer }).finally(() => authorizer.close());
     const before = (await fileTokenStore(dir).load('notes'))?.tokens?.access_token;
-    await new Promise((resolve) => setTimeout(resolve, 1_200)); // let the access token expire
-    const { run, close } = await runWith(shortLived.url, fileTokenStore(dir));
+    const { refreshes, authorizations } = await server.stats();
+    await fetch(new URL('/expire', server.url), { method: 'POST' });
+    const { run, close } = await runWith(server.url, fileTokenStore(dir));
     try {
       expect(run.diagnostics).toEqual([]);
-      expect(run.tool('mcp:notes:whoami')).toBeDefined();
+      expect(await run.call('mcp:notes:whoami', {})).toMatchObject({ status: 'ok' });
     } finally {
       await close();
     }
-    expect(await shortLived.stats()).toMatchObject({ authorizations: 1, refreshes: 1 });
+    expect(await server.stats()).toMatchObject({ authorizations, refreshes: (refreshes ?? 0) + 1 });
     expect((await fileTokenStore(dir).load('notes'))?.tokens?.access_token).not.toBe(before);
   });
 
@@ -123,6 +122,60 @@ describe('OAuth with an MCP server', () => {
     } finally {
       await close();
     }
+  });
+
+  it('steps up on insufficient_scope: without a browser it says to log in, and the next login asks for the wider scope', async () => {
+    const dir = stateDir();
+    const login = async () => {
+      const authorizer = loopbackAuthorizer(browser);
+      await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer }).finally(() => authorizer.close());
+    };
+    await login();
+    expect((await fileTokenStore(dir).load('notes'))?.tokens?.scope).toBe('notes:read');
+    const first = await runWith(server.url, fileTokenStore(dir));
+    try {
+      expect(await first.run.call('mcp:notes:whoami', {})).toMatchObject({ status: 'ok' });
+      expect(await first.run.call('mcp:notes:write_note', {})).toMatchObject({
+        status: 'error',
+        error: { code: 'MCP_AUTH_REQUIRED', message: expect.stringContaining('tool-search mcp login notes') },
+      });
+    } finally {
+      await first.close();
+    }
+    await login();
+    expect((await fileTokenStore(dir).load('notes'))?.tokens?.scope?.split(' ').sort()).toEqual(['notes:read', 'notes:write']);
+    const second = await runWith(server.url, fileTokenStore(dir));
+    try {
+      expect(await second.run.call('mcp:notes:write_note', {})).toMatchObject({ status: 'ok' });
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('steps up within the call when a browser step is available', async () => {
+    const dir = stateDir();
+    const authorizer = loopbackAuthorizer(browser);
+    await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer });
+    const kernel = createKernel({ plugins: [mcpPlugin({ servers: { notes: { url: server.url } }, tokenStore: fileTokenStore(dir), authorizer })] });
+    try {
+      const run = await kernel.createRun();
+      expect(await run.call('mcp:notes:write_note', {})).toMatchObject({ status: 'ok', result: { content: [{ text: 'written' }] } });
+    } finally {
+      await kernel.close();
+      await authorizer.close();
+    }
+  });
+
+  it("leaves the operator's own Authorization header alone: a 401 to it is a server failure, not an OAuth flow", async () => {
+    const { registrations } = await server.stats();
+    const kernel = createKernel({ plugins: [mcpPlugin({ servers: { notes: { url: server.url, headers: { Authorization: 'Bearer operator-key' } } } })] });
+    try {
+      const run = await kernel.createRun();
+      expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: 'MCP_SERVER_FAILED', details: expect.objectContaining({ server: 'notes' }) }));
+    } finally {
+      await kernel.close();
+    }
+    expect((await server.stats()).registrations).toBe(registrations);
   });
 
   it('never sends tokens kept for one URL to a server whose URL changed', async () => {

@@ -3,7 +3,7 @@
  * the workspace's memory files. Search ranks chunks with the same index the
  * tool search uses (`@tool-search/search`), rebuilt only when a file changed.
  */
-import { type JsonSchema, type KernelPlugin, type ToolDefinition, type ToolDescriptor, type ToolResult } from '@tool-search/kernel';
+import { jsonToolResult, type JsonSchema, type KernelPlugin, type ToolDefinition, type ToolDescriptor } from '@tool-search/kernel';
 import { createToolIndex, type ToolIndex } from '@tool-search/search';
 import { workspaceRoot } from '@tool-search/workspace';
 import { chunkMarkdown, type MemoryChunk } from './chunks.js';
@@ -104,7 +104,7 @@ function searchTool(memory: MemoryIndex): ToolDefinition {
         rank: rank + 1,
         snippet: chunk.text.length > SNIPPET_CHARS ? `${chunk.text.slice(0, SNIPPET_CHARS)}…` : chunk.text,
       }));
-      return json({ query: String(args.query), files: memory.files(), results });
+      return jsonToolResult({ query: String(args.query), files: memory.files(), results });
     },
   };
 }
@@ -128,16 +128,13 @@ function getTool(root: string): ToolDefinition {
     },
     execute(args) {
       const file = resolveMemoryPath(root, String(args.path));
-      if (!file.exists) return json({ path: file.path, from: 1, lines: 0, totalLines: 0, text: '' });
+      if (!file.exists) return jsonToolResult({ path: file.path, from: 1, lines: 0, totalLines: 0, text: '' });
       const all = readMemoryFile(file).split(/\r?\n/);
       const from = typeof args.from === 'number' ? args.from : 1;
       const count = typeof args.lines === 'number' ? args.lines : MAX_GET_LINES;
       const slice = all.slice(from - 1, from - 1 + count);
-      return json({ path: file.path, from, lines: slice.length, totalLines: all.length, truncated: from - 1 + count < all.length, text: slice.join('\n') });
+      return jsonToolResult({ path: file.path, from, lines: slice.length, totalLines: all.length, truncated: from - 1 + count < all.length, text: slice.join('\n') });
     },
   };
 }
 
-function json(value: Record<string, unknown>): ToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
-}

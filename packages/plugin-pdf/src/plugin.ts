@@ -7,7 +7,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import { ErrorCode, jsonToolResult, ToolSearchError, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
 import { resolveInWorkspace, workspaceRoot } from '@tool-search/workspace';
 import { parsePageRanges } from './pages.js';
 
@@ -79,7 +79,7 @@ async function readPdf(root: string, input: string, pages: string | undefined, l
       chars += text.length;
     }
     const value = { path: file.relative, pageCount: document.numPages, pages: out, truncated: chars > limits.maxChars || out.length < requested.length };
-    return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
+    return jsonToolResult(value);
   } finally {
     await document.destroy();
   }

@@ -67,7 +67,9 @@ export function createFetcher(limits: FetchLimits) {
     }
   }
 
-  return { fetchPage, close: () => agent.close() };
+  let closing: Promise<void> | undefined;
+  // Idempotent: a kernel closed twice shuts its plugins down twice.
+  return { fetchPage, close: () => (closing ??= agent.close()) };
 }
 
 /** Parses and checks a URL before any connection: scheme, and hosts that are IP literals (DNS lookups are checked at connect). */

@@ -4,7 +4,7 @@
  * is false; `web_search` only when a provider has a key (otherwise a
  * diagnostic says what to set): the model never sees a tool that cannot work.
  */
-import { ErrorCode, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import { ErrorCode, jsonToolResult, type KernelPlugin, type ToolDefinition } from '@tool-search/kernel';
 import { TtlCache } from './cache.js';
 import { extractContent, type ExtractMode } from './extract.js';
 import { createFetcher } from './fetch-page.js';
@@ -75,7 +75,7 @@ function webFetchTool(fetchPage: FetchPage, config: { maxChars: number; maxChars
       const maxChars = Math.min(typeof args.maxChars === 'number' ? args.maxChars : config.maxChars, config.maxCharsCap);
       const key = `${mode}\u0000${maxChars}\u0000${url}`;
       const cached = cache.get(key);
-      if (cached) return json({ ...cached, cached: true });
+      if (cached) return jsonToolResult({ ...cached, cached: true });
       const page = await fetchPage(url, ctx.signal);
       const extracted = extractContent(page.body, page.contentType, mode);
       const truncated = extracted.text.length > maxChars || page.bodyTruncated;
@@ -93,7 +93,7 @@ function webFetchTool(fetchPage: FetchPage, config: { maxChars: number; maxChars
         text: extracted.text.slice(0, maxChars),
       };
       cache.set(key, result);
-      return json({ ...result, cached: false });
+      return jsonToolResult({ ...result, cached: false });
     },
   };
 }
@@ -121,14 +121,11 @@ function webSearchTool(search: Search, providerId: string, config: { maxResults:
       const request = { query: String(args.query), count: typeof args.count === 'number' ? args.count : config.maxResults };
       const key = `${request.count}\u0000${request.query}`;
       const cached = cache.get(key);
-      if (cached) return json({ ...cached, cached: true });
+      if (cached) return jsonToolResult({ ...cached, cached: true });
       const result = await search(request, ctx.signal);
       cache.set(key, result);
-      return json({ ...result, cached: false });
+      return jsonToolResult({ ...result, cached: false });
     },
   };
 }
 
-function json(value: Record<string, unknown>): ToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
-}

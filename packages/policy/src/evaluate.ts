@@ -79,7 +79,11 @@ function activeRule(rule: PolicyRule, listed: readonly MatchableTool[], options:
   const parts = rule.parts ?? [{ step: rule.step, path: rule.path, entries: rule.entries }];
   const inForce = parts.filter((part) => {
     if (!part.ignoreWhenUnknown || part.entries.some((entry) => entry.includes('*'))) return true;
-    if (listed.some((tool) => part.entries.some((entry) => matchesEntry(entry, tool)))) return true;
+    const unknown = part.entries.filter((entry) => !listed.some((tool) => matchesEntry(entry, tool)));
+    if (unknown.length < part.entries.length) {
+      if (unknown.length) diagnostics.push(unknownEntriesNotice(part, unknown, listed));
+      return true;
+    }
     const held = heldBecause(part, listed, options);
     diagnostics.push(held ? keptNotice(part, held) : ignoredNotice(part, listed, parts.length > 1));
     return held !== undefined;
@@ -129,12 +133,7 @@ function decide({ rule, parts, ignored }: ActiveRule, tool: MatchableTool): Poli
 }
 
 function ignoredNotice(part: RulePart, listed: readonly MatchableTool[], addsToProfile: boolean): PolicyDiagnostic {
-  const suggestions: Record<string, string> = {};
-  for (const entry of part.entries) {
-    const closest = closestTool(entry, listed);
-    if (closest !== undefined) suggestions[entry] = closest;
-  }
-  const hints = Object.entries(suggestions).map(([entry, name]) => `"${name}" for "${entry}"`);
+  const { suggestions, hints } = closestTools(part.entries, listed);
   return {
     code: 'POLICY_ALLOWLIST_IGNORED',
     level: 'warning',
@@ -144,6 +143,26 @@ function ignoredNotice(part: RulePart, listed: readonly MatchableTool[], addsToP
       (hints.length ? `; did you mean ${hints.join(', ')}?` : ''),
     details: { path: part.path, step: part.step, entries: [...part.entries], suggestions },
   };
+}
+
+/** Some entries of an allowlist in force name no listed tool (a typo, or a plugin that is not loaded): they add nothing. */
+function unknownEntriesNotice(part: RulePart, unknown: readonly string[], listed: readonly MatchableTool[]): PolicyDiagnostic {
+  const { suggestions, hints } = closestTools(unknown, listed);
+  return {
+    code: 'POLICY_ALLOWLIST_IGNORED',
+    level: 'warning',
+    message: `${part.path} entr${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((e) => `"${e}"`).join(', ')} match${unknown.length === 1 ? 'es' : ''} no listed tool and add${unknown.length === 1 ? 's' : ''} nothing` + (hints.length ? `; did you mean ${hints.join(', ')}?` : ''),
+    details: { path: part.path, step: part.step, entries: [...unknown], suggestions, partial: true },
+  };
+}
+
+function closestTools(entries: readonly string[], listed: readonly MatchableTool[]): { suggestions: Record<string, string>; hints: string[] } {
+  const suggestions: Record<string, string> = {};
+  for (const entry of entries) {
+    const closest = closestTool(entry, listed);
+    if (closest !== undefined) suggestions[entry] = closest;
+  }
+  return { suggestions, hints: Object.entries(suggestions).map(([entry, name]) => `"${name}" for "${entry}"`) };
 }
 
 function keptNotice(part: RulePart, reason: HeldReason): PolicyDiagnostic {

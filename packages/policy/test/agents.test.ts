@@ -33,3 +33,12 @@ describe('POLICY_ALLOWLIST_IGNORED', () => {
     expect(warning?.details?.suggestions).not.toHaveProperty('lobster');
   });
 });
+
+describe('unknown entries of an allowlist in force', () => {
+  it('are reported with the closest real tool, and the allowlist stays in force', async () => {
+    const run = await runWith({ tools: { allow: ['read', 'wirte'] } });
+    expect(names(run)).toEqual(['read']);
+    const warning = run.diagnostics.find((d) => d.code === ErrorCode.POLICY_ALLOWLIST_IGNORED);
+    expect(warning?.details).toMatchObject({ path: 'tools.allow', entries: ['wirte'], suggestions: { wirte: 'write' }, partial: true });
+  });
+});

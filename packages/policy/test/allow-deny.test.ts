@@ -106,7 +106,9 @@ describe('allowlist of tools that are not loaded', () => {
   it('is not ignored when one entry matches a listed tool', async () => {
     const run = await runWith({ tools: { allow: ['lobster', 'read'] } });
     expect(names(run)).toEqual(['read']);
-    expect(ignored(run)).toEqual([]);
+    // Only the unknown entry is reported (it adds nothing); the list itself stays in force.
+    const warnings = run.diagnostics.filter((d) => d.code === ErrorCode.POLICY_ALLOWLIST_IGNORED).map((d) => d.details);
+    expect(warnings).toEqual([expect.objectContaining({ entries: ['lobster'], partial: true })]);
   });
 
   it('is not ignored when it holds a wildcard (fail closed)', async () => {

@@ -7,9 +7,9 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createKernel, type Kernel, type KernelPlugin, type Logger } from '@tool-search/kernel';
-import { resolveToolSearch, type ToolSearchConfig } from '@tool-search/config';
+import { mcpServersOf, resolveToolSearch, type ToolSearchConfig } from '@tool-search/config';
 import { policyPlugin } from '@tool-search/policy';
-import { defaultStateDir, fileTokenStore, mcpPlugin, type McpPluginOptions } from '@tool-search/plugin-mcp';
+import { defaultStateDir, fileTokenStore, mcpPlugin, type McpDownstream, type McpPlugin, type McpPluginOptions } from '@tool-search/plugin-mcp';
 import { clientToolsPlugin } from '@tool-search/plugin-client-tools';
 import { toolsModePlugin } from '@tool-search/mode-tools';
 import { directoryModePlugin } from '@tool-search/mode-directory';
@@ -48,11 +48,14 @@ export interface Preset {
   readonly toolSearch: ReturnType<typeof resolveToolSearch>;
   /** The plugin modules `plugins` in the config loaded, with the file each came from (built-in ids are not listed). */
   readonly modules: readonly LoadedPluginModule[];
+  /** The MCP servers' resources, prompts, logging and forwarding (when any are configured), for `serve mcp`. */
+  readonly mcpDownstream?: McpDownstream;
 }
 
 export async function createToolSearchKernel(config: ToolSearchConfig, options: PresetOptions = {}): Promise<Preset> {
   const toolSearch = resolveToolSearch(config.tools?.toolSearch);
   const { sources, modules } = await configSources(config, options);
+  const mcp = sources.find((plugin): plugin is McpPlugin => 'downstream' in plugin);
   const plugins: KernelPlugin[] = [
     policyPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {} }),
     ...sources,
@@ -81,7 +84,7 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     ...(options.plugins ?? []),
   ];
   const kernel = createKernel({ plugins, ...(options.logger ? { logger: options.logger } : {}) });
-  return { kernel, toolSearch, modules, demoCatalog: usesDemoCatalog(config, options) };
+  return { kernel, toolSearch, modules, demoCatalog: usesDemoCatalog(config, options), ...(mcp ? { mcpDownstream: mcp.downstream } : {}) };
 }
 
 /** The one-line notice front ends print when `demoCatalog` is true. */
@@ -92,13 +95,13 @@ export const DEMO_CATALOG_NOTICE = 'using the built-in demo catalog (25 fake cor
  * `plugins: {}`), not with MCP servers, not when the composer passes plugins of its own.
  */
 export function usesDemoCatalog(config: ToolSearchConfig, options: Pick<PresetOptions, 'plugins'> = {}): boolean {
-  const servers = { ...config.mcp?.servers, ...((config as { mcpServers?: object }).mcpServers ?? {}) };
+  const servers = { ...config.mcp?.servers, ...config.mcpServers };
   return config.plugins === undefined && Object.keys(servers).length === 0 && !(options.plugins?.length);
 }
 
 /**
  * The sources from `plugins` (built-in ids and modules, in config order) and
- * `mcp.servers`; the demo catalog when nothing else is configured (`usesDemoCatalog`).
+ * the MCP servers (`mcp.servers`, `mcpServers`); the demo catalog when nothing else is configured (`usesDemoCatalog`).
  */
 async function configSources(config: ToolSearchConfig, options: PresetOptions): Promise<{ sources: KernelPlugin[]; modules: LoadedPluginModule[] }> {
   const sources: KernelPlugin[] = [];
@@ -113,7 +116,7 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
     sources.push(plugin);
     modules.push(loaded);
   }
-  const servers = config.mcp?.servers ?? {};
+  const servers = mcpServersOf(config);
   if (usesDemoCatalog(config, options)) sources.push(...[BUILTIN_PLUGINS['fake-catalog']!.create({}, config)].flat());
   if (Object.keys(servers).length) {
     sources.push(

@@ -7,7 +7,10 @@ import type { Approver } from '@tool-search/plugin-approvals';
 import { createToolSearchKernel } from '@tool-search/preset';
 
 let kernel: Kernel | undefined;
-afterEach(async () => kernel?.close());
+afterEach(async () => {
+  await kernel?.close();
+  kernel = undefined;
+});
 
 const workspace = () => realpathSync(mkdtempSync(join(tmpdir(), 'preset-core-')));
 
@@ -16,7 +19,11 @@ describe('plugins.core', () => {
     const ws = workspace();
     ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: ws } }, tools: { exec: { security: 'full', ask: 'off' } } }));
     const run = await kernel.createRun();
-    expect(run.catalog.map((t) => t.id).sort()).toEqual(['core:core:edit', 'core:core:exec', 'core:core:process', 'core:core:read', 'core:core:write']);
+    expect(run.catalog.map((t) => t.id).sort()).toEqual(
+      ['edit', 'exec', 'memory_get', 'memory_search', 'pdf', 'process', 'read', 'web_fetch', 'write'].map((name) => `core:core:${name}`),
+    );
+    expect(run.catalog.every((t) => t.source === 'core')).toBe(true);
+    expect(run.tool('apply_patch')).toBeUndefined();
     await run.call('write', { path: 'hello.txt', content: 'real\n' });
     expect(readFileSync(join(ws, 'hello.txt'), 'utf8')).toBe('real\n');
     expect(await run.call('exec', { command: 'cat hello.txt' })).toMatchObject({ status: 'ok', result: { structuredContent: { output: 'real\n', exitCode: 0 } } });
@@ -27,9 +34,9 @@ describe('plugins.core', () => {
     expect((await kernel.createRun()).tool('apply_patch')?.id).toBe('core:core:apply_patch');
   });
 
-  it('the coding profile keeps group:fs and group:runtime', async () => {
+  it('the coding profile keeps group:fs, group:runtime and group:memory', async () => {
     ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, tools: { profile: 'coding' } }));
-    expect((await kernel.createRun()).catalog.map((t) => t.name).sort()).toEqual(['edit', 'exec', 'process', 'read', 'write']);
+    expect((await kernel.createRun()).catalog.map((t) => t.name).sort()).toEqual(['edit', 'exec', 'memory_get', 'memory_search', 'process', 'read', 'write']);
   });
 
   it('together with the fake catalog\'s core tools is a config error', async () => {
@@ -41,7 +48,10 @@ describe('plugins.core', () => {
       });
     }
     ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() }, 'fake-catalog': { tools: 3, core: false } } }));
-    expect((await kernel.createRun()).catalog).toHaveLength(5 + 3);
+    const catalog = (await kernel.createRun()).catalog;
+    expect(catalog).toHaveLength(9 + 3);
+    expect(catalog.filter((t) => t.source === 'plugin')).toHaveLength(3);
+    expect(catalog.filter((t) => t.id === 'core:core:read')).toHaveLength(1);
   });
 
   it('exec asks the preset\'s approver on an allowlist miss: allow runs it, deny blocks it', async () => {

@@ -11,6 +11,11 @@ const LOOKALIKES = [
   'wri\u200dte_file', // zero-width joiner
   'writ\u0435_file', // Cyrillic е
   'write_\u202efile', // right-to-left override
+  'wri\u00adte_file', // soft hyphen
+  'write\ufe0f_file', // variation selector
+  'write_file\u{e0061}', // tag character
+  '\u{1d430}rite_file', // mathematical bold w
+  'WR\u0406TE_FILE', // Cyrillic capital І
 ];
 
 describe('lookalike names', () => {

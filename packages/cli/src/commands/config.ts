@@ -129,7 +129,7 @@ function redact(config: ResolvedConfig): ResolvedConfig {
   const copy = structuredClone(config);
   if (copy.provider?.apiKey) copy.provider.apiKey = '***';
   if (copy.gateway?.auth?.token) copy.gateway.auth.token = '***';
-  for (const server of Object.values(copy.mcp.servers)) {
+  for (const server of [...Object.values(copy.mcp.servers), ...Object.values(copy.mcpServers ?? {})]) {
     for (const map of ['env', 'headers'] as const) {
       const values = (server as Partial<Record<typeof map, Record<string, string>>>)[map];
       if (values) for (const key of Object.keys(values)) values[key] = '***';

@@ -6,6 +6,8 @@
  * SIGTERM or `io.signal`; closing the kernel ends downstream server processes.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
+import { resolve } from 'node:path';
+import { loadMcpServersFile, withMcpServers } from '@tool-search/config';
 import { ErrorCode, ToolSearchError, type Diagnostic, type Logger } from '@tool-search/kernel';
 import type { McpMode } from '@tool-search/mcp-server';
 import type { CliIO } from '../io.js';
@@ -22,6 +24,7 @@ interface ServeMcpFlags extends RunFlags {
   readonly host?: string;
   readonly token?: string;
   readonly refresh?: number;
+  readonly mcpConfig?: string;
 }
 
 export function registerServeCommands(program: Command, io: CliIO): void {
@@ -31,6 +34,7 @@ export function registerServeCommands(program: Command, io: CliIO): void {
     .option('--http <port>', 'serve Streamable HTTP on this port (0 = a free port) instead of stdio', integer(0, 65535))
     .option('--host <host>', 'HTTP bind address (default 127.0.0.1; any other needs a token)')
     .option('--token <token>', `bearer token HTTP clients must send (default: $${MCP_TOKEN_ENV})`)
+    .option('--mcp-config <file>', 'also aggregate the mcpServers of a Claude Desktop / Cursor / .mcp.json file')
     .option('--refresh <ms>', 'how often to re-list the sources to notice changes (default 10000; 0 = never)', integer(0, 86_400_000))
     .action(async (flags: ServeMcpFlags) => {
       await serveMcp(flags, io);
@@ -38,7 +42,9 @@ export function registerServeCommands(program: Command, io: CliIO): void {
 }
 
 async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
-  const { config } = await loadCliConfig(flags, io);
+  const loaded = await loadCliConfig(flags, io);
+  const mcpFile = flags.mcpConfig === undefined ? undefined : resolve(io.cwd, flags.mcpConfig);
+  const config = mcpFile ? withMcpServers(loaded.config, await loadMcpServersFile(mcpFile), mcpFile) : loaded.config;
   const asked = await runRequest(flags, io);
   const applied = appliedToolSearch(config, asked);
   // The search limits of this run's toolSearch setting travel in the request (the modes read them).
@@ -54,7 +60,7 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
     listeners.add(listener);
     return () => void listeners.delete(listener);
   };
-  const { kernel } = await createCliKernel(config, io, {
+  const { kernel, mcpDownstream } = await createCliKernel(config, io, {
     approve: approvals.approve,
     logger,
     onMcpToolsChanged: () => listeners.forEach((listener) => listener()),
@@ -62,7 +68,7 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
   // The toolSearch setting of this run's agent and provider/model (tools.toolSearch when none overrides it).
   const setting = applied.resolved;
   const mode: McpMode = flags.mode ?? (SERVE_MCP_MODES.find((m) => m === setting.mode && setting.enabled) ?? 'tools');
-  const options = { kernel, mode, request, logger, approvals, onCatalogChange, ...(flags.refresh !== undefined ? { refreshIntervalMs: flags.refresh } : {}) };
+  const options = { kernel, mode, request, logger, approvals, onCatalogChange, ...(mcpDownstream ? { downstream: mcpDownstream } : {}), ...(flags.refresh !== undefined ? { refreshIntervalMs: flags.refresh } : {}) };
   const restoreConsole = flags.http === undefined ? consoleToStderr() : () => undefined;
   let close: () => Promise<void> = async () => undefined;
   try {

@@ -37,7 +37,7 @@ type WorkerMessage =
 
 export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
   // No execArgv: the parent's flags (--input-type, --expose-gc, loaders) are not the worker's business.
-  const worker = idle.pop() ?? new Worker(WORKER_ENTRY, { env: {}, execArgv: [], stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  const worker = idle.pop() ?? startWorker();
   worker.ref();
   const queue: ChildEvent[] = [];
   let listener: ((event: ChildEvent) => void) | undefined;
@@ -109,6 +109,17 @@ export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
       return exited;
     },
   };
+}
+
+function startWorker(): Worker {
+  const worker = new Worker(WORKER_ENTRY, { env: {}, execArgv: [], stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  // Between runs nobody else listens: an idle worker that fails or exits just leaves the idle set.
+  worker.on('error', () => {});
+  worker.on('exit', () => {
+    const at = idle.indexOf(worker);
+    if (at !== -1) idle.splice(at, 1);
+  });
+  return worker;
 }
 
 /** Asks a worker to free its run; it is reused once it says so, terminated if it does not within the grace. */

@@ -1,0 +1,181 @@
+/**
+ * Resources, resource templates, prompts and completions of the downstream
+ * servers, aggregated for one MCP session under the names of namespace.ts.
+ * Policy: a server's resources, prompts and completions are served exactly
+ * when at least one of its tools is in the session's effective catalog, so a
+ * server whose tools are all denied shows nothing. Downstream answers and
+ * JSON-RPC errors pass through as the server sent them; one failing server
+ * leaves the lists of the others intact.
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
+import {
+  CompleteRequestSchema,
+  ErrorCode as McpErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { Logger } from '@tool-search/kernel';
+import type { McpDownstream, McpPeer } from '@tool-search/plugin-mcp';
+import { parsePromptName, parseResourceUri, promptName, resourceUri } from './namespace.js';
+
+/** MCP's "resource not found" (spec, resources: error handling). */
+export const RESOURCE_NOT_FOUND = -32002;
+
+export interface AggregateOptions {
+  readonly server: Server;
+  readonly downstream: McpDownstream;
+  /** Servers whose tools are in this session's effective catalog. */
+  readonly visible: () => ReadonlySet<string>;
+  readonly logger: Logger;
+}
+
+interface Routed {
+  readonly peer: McpPeer;
+  readonly original: string;
+}
+
+export function serveAggregate(options: AggregateOptions): { close(): Promise<void> } {
+  const { server, downstream, logger } = options;
+  const peers = (capability: keyof ServerCapabilities) => downstream.peers().filter((peer) => options.visible().has(peer.name) && peer.capabilities[capability]);
+  /** This session's subscriptions: `<server>\n<uri>` → the URIs the client used. */
+  const subscribed = new Map<string, { peer: McpPeer; original: string; uris: Set<string> }>();
+
+  async function each<T>(capability: keyof ServerCapabilities, list: (peer: McpPeer) => Promise<T[]>, signal: AbortSignal): Promise<{ peer: McpPeer; items: T[] }[]> {
+    return Promise.all(
+      peers(capability).map(async (peer) => {
+        try {
+          return { peer, items: await list(peer) };
+        } catch (error) {
+          if (signal.aborted) throw error;
+          logger.warn(`MCP server "${peer.name}" failed to list its ${capability}: ${error instanceof Error ? error.message : String(error)}`);
+          return { peer, items: [] };
+        }
+      }),
+    );
+  }
+
+  /** A namespaced URI names its server; an original one must belong to exactly one visible server. */
+  async function routeUri(uri: string, signal: AbortSignal): Promise<Routed> {
+    const candidates = peers('resources');
+    const parsed = parseResourceUri(uri);
+    const named = parsed && candidates.find((peer) => peer.name === parsed.server);
+    if (parsed && named) return { peer: named, original: parsed.original };
+    // A server policy hides is not asked at all, not even for a namespaced name of its own.
+    if (parsed && downstream.peer(parsed.server)) throw notFound(uri);
+    if (candidates.length === 1) return { peer: candidates[0]!, original: uri };
+    const owners: McpPeer[] = [];
+    for (const peer of candidates) {
+      const [resources, templates] = await Promise.all([peer.listResources(signal).catch(() => []), peer.listResourceTemplates(signal).catch(() => [])]);
+      if (resources.some((r) => r.uri === uri) || templates.some((t) => new UriTemplate(t.uriTemplate).match(uri) !== null)) owners.push(peer);
+    }
+    if (owners.length === 1) return { peer: owners[0]!, original: uri };
+    if (owners.length > 1) throw ambiguous('resource', uri, owners.map((peer) => resourceUri(peer.name, uri)));
+    throw notFound(uri);
+  }
+
+  async function routePrompt(name: string, signal: AbortSignal): Promise<Routed> {
+    const candidates = peers('prompts');
+    const parsed = parsePromptName(name);
+    const named = parsed && candidates.find((peer) => peer.name === parsed.server);
+    if (parsed && named) return { peer: named, original: parsed.original };
+    if (parsed && downstream.peer(parsed.server)) throw unknownPrompt(name);
+    const owners: McpPeer[] = [];
+    for (const peer of candidates) if ((await peer.listPrompts(signal).catch(() => [])).some((p) => p.name === name)) owners.push(peer);
+    if (owners.length === 1) return { peer: owners[0]!, original: name };
+    if (owners.length > 1) throw ambiguous('prompt', name, owners.map((peer) => promptName(peer.name, name)));
+    throw unknownPrompt(name);
+  }
+
+  server.setRequestHandler(ListResourcesRequestSchema, async (_request, { signal }) => ({
+    resources: (await each('resources', (peer) => peer.listResources(signal), signal)).flatMap(({ peer, items }) =>
+      items.map((resource) => ({ ...resource, uri: resourceUri(peer.name, resource.uri) })),
+    ),
+  }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async (_request, { signal }) => ({
+    resourceTemplates: (await each('resources', (peer) => peer.listResourceTemplates(signal), signal)).flatMap(({ peer, items }) =>
+      items.map((template) => ({ ...template, uriTemplate: resourceUri(peer.name, template.uriTemplate) })),
+    ),
+  }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request, { signal }) => {
+    const { peer, original } = await routeUri(request.params.uri, signal);
+    return peer.readResource({ ...request.params, uri: original }, signal);
+  });
+  server.setRequestHandler(SubscribeRequestSchema, async (request, { signal }) => {
+    const { peer, original } = await routeUri(request.params.uri, signal);
+    if (!peer.capabilities.resources?.subscribe) throw new McpError(McpErrorCode.MethodNotFound, `MCP server "${peer.name}" does not support resources/subscribe`);
+    const key = `${peer.name}\n${original}`;
+    const entry = subscribed.get(key);
+    if (entry) entry.uris.add(request.params.uri);
+    else {
+      await peer.subscribe(original, signal);
+      subscribed.set(key, { peer, original, uris: new Set([request.params.uri]) });
+    }
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request, { signal }) => {
+    const { peer, original } = await routeUri(request.params.uri, signal);
+    const key = `${peer.name}\n${original}`;
+    const entry = subscribed.get(key);
+    entry?.uris.delete(request.params.uri);
+    if (entry && entry.uris.size === 0) {
+      subscribed.delete(key);
+      await peer.unsubscribe(original, signal);
+    }
+    return {};
+  });
+
+  server.setRequestHandler(ListPromptsRequestSchema, async (_request, { signal }) => ({
+    prompts: (await each('prompts', (peer) => peer.listPrompts(signal), signal)).flatMap(({ peer, items }) =>
+      items.map((prompt) => ({ ...prompt, name: promptName(peer.name, prompt.name) })),
+    ),
+  }));
+  server.setRequestHandler(GetPromptRequestSchema, async (request, { signal }) => {
+    const { peer, original } = await routePrompt(request.params.name, signal);
+    return peer.getPrompt({ ...request.params, name: original }, signal);
+  });
+  server.setRequestHandler(CompleteRequestSchema, async (request, { signal }) => {
+    const { ref } = request.params;
+    const routed = ref.type === 'ref/prompt' ? await routePrompt(ref.name, signal) : await routeUri(ref.uri, signal);
+    if (!routed.peer.capabilities.completions) return { completion: { values: [], total: 0, hasMore: false } };
+    const target = ref.type === 'ref/prompt' ? { ...ref, name: routed.original } : { ...ref, uri: routed.original };
+    return routed.peer.complete({ ...request.params, ref: target }, signal);
+  });
+
+  const unsubscribe = downstream.on((event) => {
+    if (!options.visible().has(event.server)) return;
+    if (event.type === 'resource-updated') {
+      for (const uri of subscribed.get(`${event.server}\n${event.uri}`)?.uris ?? []) void server.sendResourceUpdated({ uri }).catch(() => undefined);
+    }
+    if (event.type === 'resources-changed') void server.sendResourceListChanged().catch(() => undefined);
+    if (event.type === 'prompts-changed') void server.sendPromptListChanged().catch(() => undefined);
+  });
+
+  return {
+    async close() {
+      unsubscribe();
+      const entries = [...subscribed.values()];
+      subscribed.clear();
+      await Promise.all(entries.map(({ peer, original }) => peer.unsubscribe(original).catch(() => undefined)));
+    },
+  };
+}
+
+function notFound(uri: string): McpError {
+  return new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+}
+
+function unknownPrompt(name: string): McpError {
+  return new McpError(McpErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
+}
+
+function ambiguous(kind: string, name: string, namespaced: string[]): McpError {
+  return new McpError(McpErrorCode.InvalidParams, `The ${kind} "${name}" exists on several servers; use one of ${namespaced.join(', ')}`, { candidates: namespaced });
+}

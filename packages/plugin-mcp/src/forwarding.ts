@@ -1,0 +1,150 @@
+/**
+ * What flows from a downstream server back to the client of the call that
+ * caused it: progress, log messages, `sampling/createMessage` and
+ * `elicitation/create`. A front end (serve mcp) hands an `McpCallForwarding`
+ * down with the call (`CallOptions.scope.mcp`); each connection keeps the
+ * forwardings of its calls in flight and routes by them. A request that
+ * arrives while calls of two front-end sessions are in flight on the same
+ * server is refused rather than guessed. Everything else (logs outside a
+ * call, resource and prompt changes) goes to the `McpDownstream` listeners.
+ */
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ErrorCode as McpErrorCode,
+  LoggingMessageNotificationSchema,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  type ClientCapabilities,
+  type CreateMessageRequest,
+  type CreateMessageResult,
+  type ElicitRequest,
+  type ElicitResult,
+  type LoggingMessageNotification,
+  type Progress,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ExecuteContext } from '@tool-search/kernel';
+import type { McpClientHandlers, McpRequestContext } from './handlers.js';
+
+/** Given by a front end with each call it forwards to an MCP tool. */
+export interface McpCallForwarding {
+  /** The front-end session the call came from (requests are never sent to another session's client). */
+  readonly session: string;
+  /** Set when the calling client asked for progress (it sent a `progressToken`). */
+  readonly onProgress?: (progress: Progress) => void;
+  /** Log messages of the called server while the call runs, `logger` already tagged with the server name. */
+  readonly onLog?: (params: LoggingMessageNotification['params']) => void;
+  /** Set when the calling client declared `sampling`. */
+  readonly createMessage?: (params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
+  /** Set when the calling client declared `elicitation`. */
+  readonly elicitInput?: (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
+}
+
+declare module '@tool-search/kernel' {
+  interface CallScope {
+    /** Where a downstream MCP server's progress, logs and requests for this call go. */
+    readonly mcp?: McpCallForwarding;
+  }
+}
+
+/** What a downstream server says outside a forwarded call. */
+export type DownstreamEvent =
+  | { readonly type: 'log'; readonly server: string; readonly params: LoggingMessageNotification['params'] }
+  | { readonly type: 'resource-updated'; readonly server: string; readonly uri: string }
+  | { readonly type: 'resources-changed'; readonly server: string }
+  | { readonly type: 'prompts-changed'; readonly server: string };
+
+/** The capabilities Tool Search declares to downstream servers once a front end forwards requests. */
+export const FORWARDING_CAPABILITIES: ClientCapabilities = Object.freeze({ sampling: {}, elicitation: {} });
+
+/** `logger` of a forwarded log message: `<server>` or `<server>:<logger>`. */
+export function taggedLogger(server: string, logger: string | undefined): string {
+  return logger ? `${server}:${logger}` : server;
+}
+
+/** The forwardings of one connection's calls in flight, and the handlers that route by them. */
+export class CallForwarding {
+  private readonly inFlight = new Map<McpCallForwarding, number>();
+
+  constructor(
+    private readonly server: string,
+    private readonly emit: (event: DownstreamEvent) => void,
+  ) {}
+
+  /** Registers a call for its duration; returns the SDK request options (progress) and the end of the call. */
+  begin(forwarding: McpCallForwarding | undefined): { readonly options: { onprogress?: (progress: Progress) => void }; end(): void } {
+    if (!forwarding) return { options: {}, end: () => {} };
+    this.inFlight.set(forwarding, (this.inFlight.get(forwarding) ?? 0) + 1);
+    const onprogress = forwarding.onProgress;
+    return {
+      options: onprogress ? { onprogress } : {},
+      end: () => {
+        const left = (this.inFlight.get(forwarding) ?? 1) - 1;
+        if (left > 0) this.inFlight.set(forwarding, left);
+        else this.inFlight.delete(forwarding);
+      },
+    };
+  }
+
+  /**
+   * Sets the client's notification handlers, and its request handlers when it declared `capabilities`: a request
+   * during a forwarded call goes to that call's client; with none in flight, to `fallback` (the plugin's handlers).
+   */
+  install(client: Client, capabilities: ClientCapabilities, fallback?: McpClientHandlers, calls: () => readonly ExecuteContext[] = () => []): void {
+    const context = (signal: AbortSignal): McpRequestContext => ({ server: this.server, signal, calls: calls() });
+    client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+      const tagged = { ...params, logger: taggedLogger(this.server, params.logger) };
+      const sinks = this.sessions().flatMap((forwarding) => (forwarding.onLog ? [forwarding.onLog] : []));
+      if (sinks.length) for (const sink of sinks) sink(tagged);
+      else this.emit({ type: 'log', server: this.server, params: tagged });
+    });
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) => this.emit({ type: 'resource-updated', server: this.server, uri: params.uri }));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.emit({ type: 'resources-changed', server: this.server }));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.emit({ type: 'prompts-changed', server: this.server }));
+    if (capabilities.sampling) {
+      client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => {
+        const target = this.route('sampling/createMessage', fallback?.createMessage);
+        if (target === 'fallback') return fallback!.createMessage!(request.params, context(extra.signal));
+        if (!target.createMessage) throw refused(`the client calling through Tool Search did not declare the sampling capability`);
+        return target.createMessage(request.params, extra.signal);
+      });
+    }
+    if (capabilities.elicitation) {
+      client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
+        const target = this.route('elicitation/create', fallback?.elicitInput);
+        if (target === 'fallback') return fallback!.elicitInput!(request.params, context(extra.signal));
+        if (!target.elicitInput) throw refused(`the client calling through Tool Search did not declare the elicitation capability`);
+        return target.elicitInput(request.params, extra.signal);
+      });
+    }
+  }
+
+  /** The forwarded call's client to ask, or the plugin's own handler when no forwarded call is in flight. */
+  private route(method: string, fallback: unknown): McpCallForwarding | 'fallback' {
+    if (fallback && this.sessions().length === 0) return 'fallback';
+    return this.target(method);
+  }
+
+  /** One forwarding per front-end session with a call in flight (the latest call of each). */
+  private sessions(): McpCallForwarding[] {
+    const bySession = new Map<string, McpCallForwarding>();
+    for (const forwarding of this.inFlight.keys()) bySession.set(forwarding.session, forwarding);
+    return [...bySession.values()];
+  }
+
+  private target(method: string): McpCallForwarding {
+    const sessions = this.sessions();
+    if (sessions.length === 0) throw refused(`${method} from MCP server "${this.server}" came outside any forwarded tool call: there is no client to ask`);
+    if (sessions.length > 1) {
+      throw refused(`${method} from MCP server "${this.server}" came while calls of ${sessions.length} clients are in flight; refused rather than sent to the wrong client`);
+    }
+    return sessions[0]!;
+  }
+}
+
+function refused(message: string): McpError {
+  return new McpError(McpErrorCode.InvalidRequest, message);
+}
