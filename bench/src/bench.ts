@@ -14,6 +14,7 @@ import { measureOverhead, type OverheadResult } from './overhead.js';
 import { measureFakePayload, measureSnapshotPayload, type CatalogPayload } from './payload.js';
 import { measureQuality, type QualityRow } from './quality.js';
 import { measureSoak, SOAK_FULL, SOAK_QUICK, type SoakRow } from './soak.js';
+import { GATEWAY_LOAD_FULL, GATEWAY_LOAD_QUICK, measureGatewayLoad, type GatewayLoadResult } from './gateway-load.js';
 
 export interface BenchOptions {
   readonly quick?: boolean;
@@ -35,6 +36,7 @@ export interface BenchResults {
   readonly codeMode: CodeModeResult;
   readonly overhead: OverheadResult;
   readonly soak: readonly SoakRow[];
+  readonly gatewayLoad: GatewayLoadResult;
   readonly durationS: number;
 }
 
@@ -99,6 +101,8 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
   const overhead = await measureOverhead(plan.overheadCalls);
   log('soak: calls, sessions, code runs');
   const soak = await measureSoak(quick ? SOAK_QUICK : SOAK_FULL);
+  log('gateway under load: concurrent direct-mode requests');
+  const gatewayLoad = await measureGatewayLoad(quick ? GATEWAY_LOAD_QUICK : GATEWAY_LOAD_FULL);
   return {
     quick,
     machine,
@@ -112,6 +116,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
     codeMode,
     overhead,
     soak,
+    gatewayLoad,
     durationS: Number(process.hrtime.bigint() - started) / 1e9,
   };
 }

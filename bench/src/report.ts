@@ -6,6 +6,7 @@
 import type { BenchResults } from './bench.js';
 import type { CatalogPayload, Mode } from './payload.js';
 import { soakSection, soakTarget } from './soak.js';
+import { gatewayLoadSection, gatewayLoadTarget } from './gateway-load.js';
 import { PREVIOUS_RANKING } from './quality.js';
 
 const SEARCH_MODES: readonly Mode[] = ['code', 'tools', 'directory'];
@@ -37,6 +38,7 @@ export function renderReport(r: BenchResults, command: string): string {
     ...codeSection(r),
     ...overheadSection(r),
     ...soakSection(r.soak, '## 6. Soak'),
+    ...gatewayLoadSection(r.gatewayLoad, '## 7. Gateway under load'),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -93,6 +95,7 @@ export function targets(r: BenchResults): Target[] {
   }
   out.push({ target: 'kernel overhead per call ≤ 50 µs (median)', value: `${r.overhead.overheadUs.toFixed(1)} µs`, met: r.overhead.overheadUs <= 50 });
   out.push(soakTarget(r.soak));
+  out.push(gatewayLoadTarget(r.gatewayLoad));
   return out;
 }
 

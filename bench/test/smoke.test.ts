@@ -77,6 +77,12 @@ describe('quick bench', () => {
     }
   });
 
+  it('answers every concurrent gateway request', async () => {
+    const { gatewayLoad } = await quick();
+    expect(gatewayLoad).toMatchObject({ requests: 5, failures: 0 });
+    expect(gatewayLoad.providerBodyMb).toBeGreaterThan(0);
+  });
+
   it('renders the report and the chart from the same results', async () => {
     const r = await quick();
     expect(renderReport(r, 'npm run bench')).toContain('npm run bench');

@@ -19,6 +19,11 @@ export function appliedToolSearch(config: ToolSearchConfig, request: Pick<RunReq
   return { mode: resolved.mode, sources: resolved.sources.length ? resolved.sources : ['(default)'], resolved };
 }
 
+/** The run request fields that carry the setting into a run (the modes read `searchLimits`). */
+export function searchLimitsOf(applied: AppliedToolSearch): { searchDefaultLimit: number; maxSearchLimit: number } {
+  return { searchDefaultLimit: applied.resolved.searchDefaultLimit, maxSearchLimit: applied.resolved.maxSearchLimit };
+}
+
 export function appliedText(applied: AppliedToolSearch): string {
   return `exposure mode ${applied.mode} (from ${applied.sources.join(' → ')})`;
 }

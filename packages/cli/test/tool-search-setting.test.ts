@@ -1,3 +1,5 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/index.js';
@@ -18,6 +20,17 @@ describe('per-agent and per-provider toolSearch', () => {
     expect(await json('--agent', 'local', '--mode', 'tools')).toMatchObject({ mode: 'tools', setting: ['--mode'] });
     const text = await cli(['exposure', '--agent', 'weak'], cwd);
     expect(text.stdout).toContain('exposure mode tools (from tools.toolSearch → agents.list[0].tools.toolSearch)');
+  });
+
+  it('applies the override limits to the run (the tool_search schema the model sees)', async () => {
+    const cwd = smallCatalog(3, 'tools: { toolSearch: { mode: "tools", maxSearchLimit: 20 } }, agents: { list: [{ id: "small", tools: { toolSearch: { maxSearchLimit: 4, searchDefaultLimit: 2 } } }] }');
+    const limitOf = async (...args: string[]) => {
+      const out = JSON.parse((await cli(['exposure', '--json', ...args], cwd)).stdout) as { tools: { function: { name: string; parameters: { properties: { limit: { maximum: number } } } } }[] };
+      return out.tools.find((t) => t.function.name === 'tool_search')?.function.parameters.properties.limit.maximum;
+    };
+    expect(await limitOf()).toBe(20);
+    expect(await limitOf('--agent', 'small')).toBe(4);
+    expect(await limitOf('--agent', 'small', '--mode', 'directory')).toBe(4);
   });
 
   it('tools explain shows which setting applied', async () => {
@@ -52,5 +65,30 @@ describe('per-agent and per-provider toolSearch', () => {
       controller.abort();
       expect(await exit).toBe(0);
     }
+  });
+
+  it('serve mcp picks the mode and limits of the --agent setting', async () => {
+    const cwd = smallCatalog(3, 'tools: { toolSearch: { mode: "tools" } }, agents: { list: [{ id: "coder", tools: { toolSearch: { mode: "directory", maxSearchLimit: 4 } } }] }');
+    const listed = async (agent?: string) => {
+      const controller = new AbortController();
+      let out = '';
+      let found: (url: string) => void = () => {};
+      const url = new Promise<string>((resolve) => (found = resolve));
+      const write = (text: string) => ((out += text), /http:\/\/\S+\/mcp/.test(out) && found(/http:\/\/\S+\/mcp/.exec(out)![0]));
+      const exit = runCli(['serve', 'mcp', '--http', '0', ...(agent ? ['--agent', agent] : [])], { stdout: { write }, stderr: { write }, cwd, signal: controller.signal });
+      const client = new Client({ name: 'setting-test', version: '1.0.0' });
+      try {
+        await client.connect(new StreamableHTTPClientTransport(new URL(await url)));
+        const tools = (await client.listTools()).tools;
+        const search = tools.find((tool) => tool.name === 'tool_search')?.inputSchema as unknown as { properties: { limit: { maximum: number } } };
+        return { mode: /mode (\w+)/.exec(out)?.[1], max: search.properties.limit.maximum };
+      } finally {
+        await client.close();
+        controller.abort();
+        expect(await exit).toBe(0);
+      }
+    };
+    expect(await listed()).toEqual({ mode: 'tools', max: 20 });
+    expect(await listed('coder')).toEqual({ mode: 'directory', max: 4 });
   });
 });

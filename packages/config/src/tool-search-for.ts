@@ -6,6 +6,7 @@
  * is merged over what came before (and switches it on unless it says
  * `enabled: false`). `sources` names every setting that applied, in order.
  */
+import { providerCandidates } from '@tool-search/kernel';
 import { resolveToolSearch } from './resolve.js';
 import type { ProviderToolPolicy, ResolvedToolSearch, ToolSearchConfig, ToolSearchOptions, ToolSearchSetting } from './types.js';
 
@@ -24,7 +25,7 @@ type WithToolSearch = ProviderToolPolicy & { toolSearch?: ToolSearchSetting };
 
 export function resolveToolSearchFor(config: ToolSearchConfig, party: ToolSearchParty = {}): ResolvedToolSearchFor {
   const layers: [string, ToolSearchSetting | undefined][] = [['tools.toolSearch', config.tools?.toolSearch]];
-  const candidates = providerKeys(party);
+  const candidates = providerCandidates(party);
   const providerLayer = (map: Record<string, WithToolSearch> | undefined, prefix: string) => {
     const key = matchKey(map, candidates);
     if (key !== undefined) layers.push([`${prefix}.byProvider[${key}].toolSearch`, map![key]!.toolSearch]);
@@ -51,18 +52,6 @@ function mergeSetting(base: ToolSearchSetting | undefined, next: ToolSearchSetti
   if (typeof next === 'boolean') return typeof base === 'object' ? { ...base, enabled: next } : next;
   const before: ToolSearchOptions = typeof base === 'object' ? base : {};
   return { ...before, ...next, enabled: next.enabled ?? true };
-}
-
-/** `provider/model` (most specific) then `provider`, lower-cased; the same keys policy's `byProvider` matches. */
-function providerKeys(party: ToolSearchParty): string[] {
-  const provider = party.provider?.trim().toLowerCase() || undefined;
-  const model = party.model?.trim().toLowerCase() || undefined;
-  const out: string[] = [];
-  if (model && provider) out.push(model.startsWith(`${provider}/`) ? model : `${provider}/${model}`);
-  else if (model?.includes('/')) out.push(model);
-  const bare = provider ?? (model?.includes('/') ? model.slice(0, model.indexOf('/')) : undefined);
-  if (bare) out.push(bare);
-  return out;
 }
 
 function matchKey(map: Record<string, unknown> | undefined, candidates: readonly string[]): string | undefined {

@@ -6,7 +6,7 @@
  * Shared by mode-tools and mode-directory (modes never import each other, so this lives in its own package).
  */
 import { compileToolSchema, deepFreeze, ErrorCode, ToolSearchError, toSchemaIssues, withCallStatus } from '@tool-search/kernel';
-import type { ControlContext, ExposedTool, JsonSchema, RunApi, ToolCallOutcome, ToolResult } from '@tool-search/kernel';
+import type { ControlContext, ExposedTool, JsonSchema, RunApi, RunRequest, ToolCallOutcome, ToolResult } from '@tool-search/kernel';
 import { indexForRun, type ToolIndex } from '@tool-search/search';
 import { errorResult, okResult, renderDescription, renderSearch } from './results.js';
 
@@ -20,6 +20,38 @@ export interface ControlToolsConfig {
   readonly maxSearchLimit: number;
   /** Told to the model after a describe: how to run the tool in this mode. */
   readonly callHint: string;
+}
+
+declare module '@tool-search/kernel' {
+  interface RunRequest {
+    /** Search limits for this run (an agent's or provider's `toolSearch` override); the mode's own when absent. */
+    readonly searchLimits?: { readonly searchDefaultLimit?: number; readonly maxSearchLimit?: number };
+  }
+}
+
+/**
+ * The control tools for a run: the mode's own, or a set built for the run's
+ * `searchLimits` (cached per distinct limits, so every run with the same
+ * limits shares the same frozen objects and renders byte-identically).
+ */
+export function controlToolsFor(config: ControlToolsConfig): (request: RunRequest) => ExposedTool[] {
+  const base = createControlTools(config);
+  const bySetting = new Map<string, ExposedTool[]>();
+  return (request) => {
+    const limits = request.searchLimits;
+    const max = positive(limits?.maxSearchLimit) ?? config.maxSearchLimit;
+    const fallback = positive(limits?.searchDefaultLimit) ?? config.searchDefaultLimit;
+    const searchDefaultLimit = Math.min(fallback, max);
+    if (max === config.maxSearchLimit && searchDefaultLimit === config.searchDefaultLimit) return base;
+    const key = `${searchDefaultLimit}/${max}`;
+    let tools = bySetting.get(key);
+    if (!tools) bySetting.set(key, (tools = createControlTools({ ...config, searchDefaultLimit, maxSearchLimit: max })));
+    return tools;
+  };
+}
+
+function positive(value: number | undefined): number | undefined {
+  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
 export function createControlTools(config: ControlToolsConfig): ExposedTool[] {

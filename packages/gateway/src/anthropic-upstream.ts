@@ -6,7 +6,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { providerFailure, withConnectionRetry, type Upstream, type UpstreamReply, type UpstreamRequest } from './upstream.js';
+import { postBody, type Upstream, type UpstreamReply, type UpstreamRequest } from './upstream.js';
 
 /** Anthropic requires `max_tokens`; used when the client sent none. */
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -41,12 +41,7 @@ export function anthropicUpstream(client: Anthropic, model: string): Upstream {
       );
     },
     async send(body, signal): Promise<UpstreamReply> {
-      let reply: AnthropicReply;
-      try {
-        reply = await withConnectionRetry(() => client.post<AnthropicReply>('/v1/messages', { body, headers: { 'content-type': 'application/json' }, ...(signal ? { signal } : {}) }), signal);
-      } catch (error) {
-        throw providerFailure(error, 'anthropic', url);
-      }
+      const reply = await postBody((options) => client.post<AnthropicReply>('/v1/messages', options), body, signal, { kind: 'anthropic', url });
       const blocks = Array.isArray(reply?.content) ? reply.content : [];
       const text = blocks.filter((b) => b.type === 'text').map((b) => b.text ?? '').join('');
       const toolCalls = blocks

@@ -1,5 +1,5 @@
 export { runTurn, resolveUpstream } from './turn.js';
-export type { TurnInput, TurnOptions, TurnResult, TurnToolCall, TurnParty, ClientFunctionTool } from './turn.js';
+export type { TurnInput, TurnOptions, TurnResult, TurnToolCall, TurnParty, TurnToolSearch, ClientFunctionTool } from './turn.js';
 export { startGatewayServer, listen } from './server.js';
 export type { GatewayServer, GatewayServerOptions } from './server.js';
 export { sendJson } from './http.js';

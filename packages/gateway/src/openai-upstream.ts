@@ -2,7 +2,7 @@
 import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { messagesJson } from './json-cache.js';
-import { providerFailure, withConnectionRetry, type Upstream, type UpstreamReply, type UpstreamRequest } from './upstream.js';
+import { postBody, providerFailure, type Upstream, type UpstreamReply, type UpstreamRequest } from './upstream.js';
 
 export function openaiUpstream(client: OpenAI, model: string): Upstream {
   const url = client.baseURL;
@@ -22,12 +22,7 @@ export function openaiUpstream(client: OpenAI, model: string): Upstream {
       );
     },
     async send(body, signal): Promise<UpstreamReply> {
-      let completion: ChatCompletion;
-      try {
-        completion = await withConnectionRetry(() => client.post<ChatCompletion>('/chat/completions', { body, headers: { 'content-type': 'application/json' }, ...(signal ? { signal } : {}) }), signal);
-      } catch (error) {
-        throw providerFailure(error, 'openai', url);
-      }
+      const completion = await postBody((options) => client.post<ChatCompletion>('/chat/completions', options), body, signal, { kind: 'openai', url });
       const choice = completion?.choices?.[0];
       if (!choice) throw providerFailure(new Error('the response has no choices'), 'openai', url);
       const toolCalls = (choice.message.tool_calls ?? []).flatMap((call) =>

@@ -54,11 +54,17 @@ export interface TurnInput {
   readonly onStep?: (step: number) => void;
 }
 
-/** Who a run is for; picks the exposure mode when `modeFor` is set. */
+/** Who a run is for; picks the exposure mode and search limits when `toolSearchFor` is set. */
 export interface TurnParty {
   readonly agentId?: string;
   readonly provider: string;
   readonly model: string;
+}
+
+/** The exposure a run gets: its mode and, when they differ from the mode plugins' own, its search limits. */
+export interface TurnToolSearch {
+  readonly mode: string;
+  readonly searchLimits?: { readonly searchDefaultLimit?: number; readonly maxSearchLimit?: number };
 }
 
 export interface TurnOptions {
@@ -69,8 +75,8 @@ export interface TurnOptions {
   readonly model?: string;
   /** Exposure mode: direct | tools | directory | code. */
   readonly mode: string;
-  /** Picks the mode per run (per-agent and per-provider `toolSearch`); `mode` when it returns undefined. */
-  readonly modeFor?: (party: TurnParty) => string | undefined;
+  /** Picks the mode and search limits per run (per-agent and per-provider `toolSearch`); `mode` when it returns undefined. */
+  readonly toolSearchFor?: (party: TurnParty) => TurnToolSearch | undefined;
   /** Provider name for byProvider policy (default: the upstream's kind). */
   readonly provider?: string;
   readonly maxSteps?: number;
@@ -129,12 +135,14 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
   const upstream = resolveUpstream(options);
   const provider = options.provider ?? upstream.kind;
   const party = { provider, model: upstream.model, ...(input.agentId ? { agentId: input.agentId } : {}) };
-  const mode = options.modeFor?.(party) ?? options.mode;
+  const setting = options.toolSearchFor?.(party);
+  const mode = setting?.mode ?? options.mode;
   const countTokens = options.countTokens === false ? undefined : (options.countTokens ?? (defaultCounter ??= tokenCounter()));
   const catalogMode = CLIENT_TOOLS_IN_CATALOG.has(mode) ? ('catalog' as const) : ('direct-only' as const);
   const request = {
     ...party,
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+    ...(setting?.searchLimits ? { searchLimits: setting.searchLimits } : {}),
     clientTools: (input.clientTools ?? []).map((tool) => ({ ...tool, catalogMode })),
   } as RunRequest;
   const run = await kernel.createRun(request, { onClientCall: control.take });

@@ -51,12 +51,29 @@ export interface Upstream {
  * provider request has no side effect here (tools run in the gateway), so a
  * repeat costs only tokens. HTTP errors and aborts are not repeated.
  */
-export async function withConnectionRetry<T>(attempt: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+async function withConnectionRetry<T>(attempt: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   try {
     return await attempt();
   } catch (error) {
     if (signal?.aborted || errorClass(error) !== 'APIConnectionError') throw error;
     return attempt();
+  }
+}
+
+/**
+ * Posts a serialized body with an official client's `post` (the body goes out
+ * as it is), retrying a dropped connection once; failures become `PROVIDER_FAILED`.
+ */
+export async function postBody<T>(
+  post: (options: { body: string; headers: Record<string, string>; signal?: AbortSignal }) => PromiseLike<T>,
+  body: string,
+  signal: AbortSignal | undefined,
+  provider: { readonly kind: UpstreamKind; readonly url: string },
+): Promise<T> {
+  try {
+    return await withConnectionRetry(async () => post({ body, headers: { 'content-type': 'application/json' }, ...(signal ? { signal } : {}) }), signal);
+  } catch (error) {
+    throw providerFailure(error, provider.kind, provider.url);
   }
 }
 

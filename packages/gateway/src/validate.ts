@@ -5,6 +5,7 @@
  * nested content cannot overflow a recursive step later on.
  */
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import type { ClientFunctionTool } from './turn.js';
 
 /** Deeper JSON than this is refused (the APIs' own shapes need under ten levels; tool schemas a few more). */
 export const MAX_BODY_DEPTH = 64;
@@ -72,4 +73,24 @@ export function textContent(value: unknown, path: string, textTypes: readonly st
       return record.text;
     })
     .join('');
+}
+
+/**
+ * Client tools of an API whose tools are flat `{ type, name, description, <schema key> }`
+ * (Responses: `parameters`; Anthropic: `input_schema`), as chat function tools.
+ */
+export function flatClientTools(value: unknown, spec: { accepts: (type: unknown) => boolean; refusal: string; schemaKey: string }): ClientFunctionTool[] {
+  return arrayAt(value, '/tools', { optional: true }).map((tool, i) => {
+    const record = recordAt(tool, `/tools/${i}`);
+    if (!spec.accepts(record.type)) throw invalid(`/tools/${i}/type`, spec.refusal);
+    const schema = record[spec.schemaKey];
+    return {
+      type: 'function',
+      function: {
+        name: requiredString(record.name, `/tools/${i}/name`),
+        ...(typeof record.description === 'string' ? { description: record.description } : {}),
+        parameters: isRecord(schema) ? schema : { type: 'object' },
+      },
+    };
+  });
 }

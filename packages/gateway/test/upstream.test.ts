@@ -97,8 +97,54 @@ describe('upstream failures', () => {
     expect(lines.some((line) => line.includes(failingUrl) && line.includes('529'))).toBe(true);
   });
 
+  it('sends once more when the provider closed the connection before answering, and only once', async () => {
+    let seen = 0;
+    let dropAll = false;
+    const flaky = createServer((req, res) => {
+      seen++;
+      if (dropAll || seen === 1) return void req.socket.destroy();
+      req.resume();
+      req.on('end', () => {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ id: 'x', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, message: { role: 'assistant', content: 'hello' }, finish_reason: 'stop' }] }));
+      });
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(flaky.address() as AddressInfo).port}/v1`;
+      const { client } = await h.gateway('direct', { upstream: createUpstream({ baseURL: url, apiKey: 'k', model: 'm' }) });
+      const completion = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] });
+      expect(completion.choices[0]?.message.content).toBe('hello');
+      expect(seen).toBe(2);
+      dropAll = true;
+      seen = 0;
+      await expect(client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 502, code: 'PROVIDER_FAILED' });
+      expect(seen).toBe(2);
+    } finally {
+      await new Promise<void>((resolve) => flaky.close(() => resolve()));
+    }
+  });
+
   it('refuses a config without a key or a model with a coded error', () => {
     expect(() => createUpstream({ kind: 'anthropic', model: 'm' }, {})).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
     expect(() => createUpstream({ apiKey: 'k' }, {})).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+  });
+});
+
+describe('the toolSearch setting per run', () => {
+  it('picks the mode and search limits per agent (toolSearchFor)', async () => {
+    const { client } = await h.gateway('direct', {
+      toolSearchFor: (party) => (party.agentId === 'small' ? { mode: 'tools', searchLimits: { maxSearchLimit: 3, searchDefaultLimit: 2 } } : undefined),
+    });
+    const limitSent = async (agent?: string) => {
+      const from = h.openai.requests.length;
+      const answer = (await client.chat.completions.create({ model: 'm', messages: ask('fake_plugin_tool_0005') }, agent ? { headers: { 'x-agent-id': agent } } : {})) as unknown as {
+        tool_search: { mode: string };
+      };
+      const tools = (h.received('openai', from)[0]!.body.tools ?? []) as { function: { name: string; parameters: { properties?: { limit?: { maximum?: number } } } } }[];
+      return { mode: answer.tool_search.mode, max: tools.find((t) => t.function.name === 'tool_search')?.function.parameters.properties?.limit?.maximum };
+    };
+    expect(await limitSent('small')).toEqual({ mode: 'tools', max: 3 });
+    expect(await limitSent()).toEqual({ mode: 'direct', max: undefined });
   });
 });

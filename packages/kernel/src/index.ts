@@ -20,6 +20,7 @@ export type { RunExposure, ExposureToolView, OpenAIFunctionTool, AnthropicTool }
 export { createProviderNameMap, PROVIDER_NAME_PATTERN } from './provider-names.js';
 export type { ProviderNameMap } from './provider-names.js';
 export { suggestIds, editDistance } from './suggest.js';
+export { providerCandidates } from './provider-keys.js';
 export { jsonToolResult, toolResultText } from './result-text.js';
 export { compileToolSchema, checkSchema, toSchemaIssues } from './schema.js';
 export type { SchemaIssue } from './schema.js';

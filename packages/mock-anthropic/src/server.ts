@@ -5,9 +5,8 @@
  * `@tool-search/mock-openai`, fed the request in chat shape, so both mocks
  * follow the same script language. Every request is recorded as received.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { listenLocal, parseJson, planNextStep, readBody, send, type RecordedRequest } from '@tool-search/mock-openai';
+import type { ServerResponse } from 'node:http';
+import { planNextStep, send, serveLocal, type Received, type RecordedRequest } from '@tool-search/mock-openai';
 import { toChatRequest } from './convert.js';
 import { errorBody, events, message, MOCK_ANTHROPIC_MODEL, modelList } from './response.js';
 import type { MessagesRequest } from './types.js';
@@ -28,18 +27,10 @@ export interface MockAnthropic {
 export async function startMockAnthropic(options: MockAnthropicOptions = {}): Promise<MockAnthropic> {
   const requests: RecordedRequest[] = [];
   let counter = 0;
-  const server = createServer((req, res) => {
-    readBody(req).then(
-      (raw) => handle(req, res, raw),
-      (error: unknown) => send(res, 400, errorBody('invalid_request_error', `Could not read the body: ${String(error)}`)),
-    );
-  });
+  const server = await serveLocal(options.port ?? 0, handle, (res, error) => send(res, 400, errorBody('invalid_request_error', `Could not read the body: ${String(error)}`)));
 
-  function handle(req: IncomingMessage, res: ServerResponse, raw: string): void {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const method = req.method ?? 'GET';
-    const body = parseJson(raw);
-    const record = { method, path, headers: { ...req.headers }, raw, body };
+  function handle(res: ServerResponse, record: Received): void {
+    const { method, path, raw, body } = record;
     if (method === 'GET' && path === '/v1/models') {
       requests.push(record);
       return send(res, 200, modelList(new Date(0).toISOString()));
@@ -65,17 +56,7 @@ export async function startMockAnthropic(options: MockAnthropicOptions = {}): Pr
     send(res, 200, message(step, meta));
   }
 
-  await listenLocal(server, options.port ?? 0);
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  return { url: server.origin, requests, close: () => server.close() };
 }
 
 function isMessagesRequest(body: unknown): body is MessagesRequest {

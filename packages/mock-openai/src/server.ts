@@ -4,9 +4,8 @@
  * embeddings.ts) and `GET /v1/models`.
  * It records every request exactly as received and answers with `planNextStep`.
  */
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { listenLocal, parseJson, readBody, send } from './http.js';
+import type { ServerResponse } from 'node:http';
+import { send, serveLocal, type Received } from './http.js';
 import { embeddingResponse, isEmbeddingRequest } from './embeddings.js';
 import { planNextStep } from './plan.js';
 import { chunks, completion, errorBody, MOCK_MODEL, modelList } from './response.js';
@@ -33,18 +32,12 @@ export interface MockOpenAI {
 export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<MockOpenAI> {
   const requests: RecordedRequest[] = [];
   let counter = 0;
-  const server = createServer((req, res) => {
-    readBody(req).then(
-      (raw) => handle(req, res, raw),
-      (error: unknown) => send(res, 400, errorBody(`Could not read the body: ${String(error)}`, 'invalid_request_error')),
-    );
-  });
+  const server = await serveLocal(options.port ?? 0, handle, (res, error) =>
+    send(res, 400, errorBody(`Could not read the body: ${String(error)}`, 'invalid_request_error')),
+  );
 
-  function handle(req: IncomingMessage, res: ServerResponse, raw: string): void {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const method = req.method ?? 'GET';
-    const body = parseJson(raw);
-    const record = { method, path, headers: { ...req.headers }, raw, body };
+  function handle(res: ServerResponse, record: Received): void {
+    const { method, path, raw, body } = record;
     const created = Math.floor(Date.now() / 1000);
 
     if (method === 'GET' && path === '/v1/models') {
@@ -87,17 +80,7 @@ export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<
     else answer();
   }
 
-  await listenLocal(server, options.port ?? 0);
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/v1`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  return { url: `${server.origin}/v1`, requests, close: () => server.close() };
 }
 
 function isChatRequest(body: unknown): body is ChatRequest {

@@ -6,7 +6,7 @@
  * unique name runs through `run.call` (the kernel's `resolveHidden` path).
  */
 import type { KernelPlugin } from '@tool-search/kernel';
-import { CONTROL_TOOL_NAMES, createControlTools } from '@tool-search/control-tools';
+import { CONTROL_TOOL_NAMES, controlToolsFor } from '@tool-search/control-tools';
 import { renderDirectory } from './directory.js';
 import { DIRECTORY_MODE_PLUGIN, parseOptions, type DirectoryModeOptions } from './options.js';
 import { planDirectory } from './plan.js';
@@ -20,15 +20,16 @@ export const DIRECTORY_MODE_SYSTEM = [
 
 export function directoryModePlugin(options: DirectoryModeOptions = {}): KernelPlugin {
   const resolved = parseOptions(options);
-  const controls = createControlTools({ ...resolved, callHint: `Call it by its name, or with ${CONTROL_TOOL_NAMES.call} { "id": "<id>", "args": { ... } }.` });
-  const controlNames = controls.map((tool) => tool.name);
+  // The run's `searchLimits` (a per-agent or per-provider toolSearch override) win over these options.
+  const controls = controlToolsFor({ ...resolved, callHint: `Call it by its name, or with ${CONTROL_TOOL_NAMES.call} { "id": "<id>", "args": { ... } }.` });
+  const controlNames: string[] = Object.values(CONTROL_TOOL_NAMES);
   return {
     name: DIRECTORY_MODE_PLUGIN,
     apply({ hooks }) {
       hooks.materialize.for('directory').tap((draft, ctx) => {
         const plan = planDirectory(ctx, resolved.visible, controlNames);
         const directory = renderDirectory(plan.entries, resolved.budgetChars, plan.unlisted);
-        draft.tools.push(...controls, ...plan.visible);
+        draft.tools.push(...controls(ctx.run.info.request), ...plan.visible);
         draft.system.push(DIRECTORY_MODE_SYSTEM, directory.text);
         draft.resolveHidden = plan.resolveHidden;
         return draft;

@@ -4,7 +4,7 @@
  * `direct-only` tools itself.
  */
 import type { KernelPlugin } from '@tool-search/kernel';
-import { CONTROL_TOOL_NAMES, createControlTools } from '@tool-search/control-tools';
+import { CONTROL_TOOL_NAMES, controlToolsFor } from '@tool-search/control-tools';
 import { parseOptions, TOOLS_MODE_PLUGIN, type ToolsModeOptions } from './options.js';
 
 export const TOOLS_MODE_SYSTEM = [
@@ -16,12 +16,13 @@ export const TOOLS_MODE_SYSTEM = [
 
 export function toolsModePlugin(options: ToolsModeOptions = {}): KernelPlugin {
   const resolved = parseOptions(options);
-  const controls = createControlTools({ ...resolved, callHint: `Run it with ${CONTROL_TOOL_NAMES.call} { "id": "<id>", "args": { ... } }.` });
+  // The run's `searchLimits` (a per-agent or per-provider toolSearch override) win over these options.
+  const controls = controlToolsFor({ ...resolved, callHint: `Run it with ${CONTROL_TOOL_NAMES.call} { "id": "<id>", "args": { ... } }.` });
   return {
     name: TOOLS_MODE_PLUGIN,
     apply({ hooks }) {
-      hooks.materialize.for('tools').tap((draft) => {
-        draft.tools.push(...controls);
+      hooks.materialize.for('tools').tap((draft, ctx) => {
+        draft.tools.push(...controls(ctx.run.info.request));
         draft.system.push(TOOLS_MODE_SYSTEM);
         return draft;
       });

@@ -8,7 +8,7 @@
  * 2. byProvider (global, then agent)  3. tools.allow without a profile, tools.deny, then the agent's
  * 4. sandbox (sandboxed runs only).
  */
-import { editDistance, ErrorCode, suggestIds, ToolSearchError, type RunRequest, type ToolDescriptor } from '@tool-search/kernel';
+import { editDistance, ErrorCode, providerCandidates as kernelProviderCandidates, suggestIds, ToolSearchError, type RunRequest, type ToolDescriptor } from '@tool-search/kernel';
 import { isProfileName, PROFILES, SANDBOX_DEFAULTS } from './groups.js';
 import type { AgentConfig, AllowDeny, PolicyLayer, PolicyOptions, PolicyRule, ProviderPolicyConfig, ResolvedPolicy, RulePart } from './types.js';
 
@@ -61,17 +61,8 @@ export function resolvePolicy(options: PolicyOptions, request: Readonly<RunReque
   return { rules, ...(agent ? { agentId: agent.config.id } : {}), providerKeys, sandboxed };
 }
 
-/** `provider/model` (most specific) then `provider`, lower-cased. */
-export function providerCandidates(request: Readonly<RunRequest>): string[] {
-  const provider = request.provider?.trim().toLowerCase() || undefined;
-  const model = request.model?.trim().toLowerCase() || undefined;
-  const out: string[] = [];
-  if (model && provider) out.push(model.startsWith(`${provider}/`) ? model : `${provider}/${model}`);
-  else if (model?.includes('/')) out.push(model);
-  const bare = provider ?? (model?.includes('/') ? model.slice(0, model.indexOf('/')) : undefined);
-  if (bare) out.push(bare);
-  return out;
-}
+/** `provider/model` (most specific) then `provider`, lower-cased (the kernel's definition, shared with config). */
+export const providerCandidates = kernelProviderCandidates;
 
 /** A run without an agent id uses the global policy; an id that names no agent is refused, never given the global policy. */
 function findAgent(list: readonly AgentConfig[] | undefined, agentId: string | undefined): { config: AgentConfig; index: number } | undefined {

@@ -11,7 +11,7 @@ import type { Approver } from '@tool-search/plugin-approvals';
 import { CliUsageError, type CliIO } from '../io.js';
 import { createCliKernel, loadCliConfig, withConfigOption, type ConfigFlags } from '../options.js';
 import { EXPOSURE_MODES } from './exposure.js';
-import { appliedToolSearch } from '../tool-search-setting.js';
+import { appliedToolSearch, searchLimitsOf } from '../tool-search-setting.js';
 
 export const PROVIDER_MODES = ['config', 'mock-openai', 'mock-anthropic'] as const;
 export const APPROVAL_MODES = ['prompt', 'http', 'deny'] as const;
@@ -79,16 +79,19 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
     const upstream = createUpstream(provider, io.env ?? process.env);
     const model = upstream.model;
     const mode = flags.mode ?? toolSearch.mode;
-    // Without --mode each run gets the toolSearch setting of its agent and provider/model.
-    const modeFor = flags.mode ? undefined : (party: { agentId?: string; provider: string; model: string }) => appliedToolSearch(config, party).mode;
+    // Each run gets the toolSearch setting (mode and search limits) of its agent and provider/model; --mode fixes the mode.
+    const toolSearchFor = (party: { agentId?: string; provider: string; model: string }) => {
+      const applied = appliedToolSearch(config, party, flags.mode);
+      return { mode: applied.mode, searchLimits: searchLimitsOf(applied) };
+    };
     const env = io.env ?? process.env;
-    sessionHost.bind(sessionTurnRunner({ kernel, upstream, mode, ...(modeFor ? { modeFor } : {}), upstreamFor: (other) => createUpstream({ ...provider, model: other }, env) }));
+    sessionHost.bind(sessionTurnRunner({ kernel, upstream, mode, toolSearchFor, upstreamFor: (other) => createUpstream({ ...provider, model: other }, env) }));
     const token = config.gateway?.auth?.token;
     const gateway = await startGatewayServer({
       kernel,
       upstream,
       mode,
-      ...(modeFor ? { modeFor } : {}),
+      toolSearchFor,
       host: flags.host ?? config.gateway?.host ?? '127.0.0.1',
       port: flags.port ?? config.gateway?.port ?? 0,
       ...(token ? { token } : {}),

@@ -11,7 +11,7 @@ import { loadMcpServersFile, withMcpServers } from '@tool-search/config';
 import { ErrorCode, ToolSearchError, type Diagnostic, type Logger } from '@tool-search/kernel';
 import type { McpMode } from '@tool-search/mcp-server';
 import type { CliIO } from '../io.js';
-import { appliedToolSearch } from '../tool-search-setting.js';
+import { appliedToolSearch, searchLimitsOf } from '../tool-search-setting.js';
 import { createCliKernel, loadCliConfig, runRequest, withRunOptions, type RunFlags } from '../options.js';
 
 export const SERVE_MCP_MODES = ['tools', 'code', 'directory'] as const satisfies readonly McpMode[];
@@ -45,7 +45,10 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
   const loaded = await loadCliConfig(flags, io);
   const mcpFile = flags.mcpConfig === undefined ? undefined : resolve(io.cwd, flags.mcpConfig);
   const config = mcpFile ? withMcpServers(loaded.config, await loadMcpServersFile(mcpFile), mcpFile) : loaded.config;
-  const request = await runRequest(flags, io);
+  const asked = await runRequest(flags, io);
+  const applied = appliedToolSearch(config, asked);
+  // The search limits of this run's toolSearch setting travel in the request (the modes read them).
+  const request = { ...asked, searchLimits: searchLimitsOf(applied) };
   const { elicitationApprovals, serveHttp, serveStdio } = await import('@tool-search/mcp-server');
   const logger = stderrLogger(io);
   // Approvals go to the MCP client's user (elicitation), never to a terminal prompt: stdin is the MCP pipe in stdio mode.
@@ -63,7 +66,7 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
     onMcpToolsChanged: () => listeners.forEach((listener) => listener()),
   });
   // The toolSearch setting of this run's agent and provider/model (tools.toolSearch when none overrides it).
-  const setting = appliedToolSearch(config, request).resolved;
+  const setting = applied.resolved;
   const mode: McpMode = flags.mode ?? (SERVE_MCP_MODES.find((m) => m === setting.mode && setting.enabled) ?? 'tools');
   const options = { kernel, mode, request, logger, approvals, onCatalogChange, ...(mcpDownstream ? { downstream: mcpDownstream } : {}), ...(flags.refresh !== undefined ? { refreshIntervalMs: flags.refresh } : {}) };
   const restoreConsole = flags.http === undefined ? consoleToStderr() : () => undefined;

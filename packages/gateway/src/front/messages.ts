@@ -6,7 +6,7 @@
  * while the tool-search steps run. Errors use Anthropic's error shape.
  */
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
-import { arrayAt, invalid, isRecord, optionalPositiveInt, recordAt, requestObject, requiredString, textContent } from '../validate.js';
+import { arrayAt, flatClientTools, invalid, optionalPositiveInt, recordAt, requestObject, requiredString, textContent } from '../validate.js';
 import type { ClientFunctionTool, TurnResult } from '../turn.js';
 import { toolSearchField } from './chat.js';
 import type { FrontContext, FrontEnd } from './front.js';
@@ -31,7 +31,7 @@ export const messagesFront: FrontEnd<MessagesRequest> = {
     const messages: ChatCompletionMessageParam[] = system ? [{ role: 'system', content: system }] : [];
     arrayAt(request.messages, '/messages', { nonEmpty: true }).forEach((m, i) => messages.push(...chatMessages(m, `/messages/${i}`)));
     const maxTokens = optionalPositiveInt(request.max_tokens, '/max_tokens');
-    return { messages, clientTools: anthropicTools(request.tools), stream: request.stream === true, ...(maxTokens ? { maxTokens } : {}) };
+    return { messages, clientTools: flatClientTools(request.tools, { accepts: (type) => type === undefined || type === 'custom', refusal: 'server tools are not supported; only custom tools can be client tools', schemaKey: 'input_schema' }), stream: request.stream === true, ...(maxTokens ? { maxTokens } : {}) };
   },
   turnInput: (request) => ({ messages: request.messages, clientTools: request.clientTools, ...(request.maxTokens ? { maxTokens: request.maxTokens } : {}) }),
   wantsStream: (request) => request.stream,
@@ -114,22 +114,6 @@ function chatMessages(value: unknown, path: string): ChatCompletionMessageParam[
 function requiredText(value: unknown, path: string): string {
   if (typeof value !== 'string') throw invalid(path, 'must be a string');
   return value;
-}
-
-function anthropicTools(value: unknown): ClientFunctionTool[] {
-  return arrayAt(value, '/tools', { optional: true }).map((tool, i) => {
-    const record = recordAt(tool, `/tools/${i}`);
-    if (record.type !== undefined && record.type !== 'custom') throw invalid(`/tools/${i}/type`, 'server tools are not supported; only custom tools can be client tools');
-    const name = requiredString(record.name, `/tools/${i}/name`);
-    return {
-      type: 'function',
-      function: {
-        name,
-        ...(typeof record.description === 'string' ? { description: record.description } : {}),
-        parameters: isRecord(record.input_schema) ? record.input_schema : { type: 'object' },
-      },
-    };
-  });
 }
 
 function parseInput(text: string): unknown {

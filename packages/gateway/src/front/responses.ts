@@ -7,7 +7,7 @@
  * `response.*` events. Stored responses are bounded (oldest dropped first).
  */
 import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { arrayAt, invalid, isRecord, optionalPositiveInt, optionalString, recordAt, requestObject, requiredString, textContent } from '../validate.js';
+import { arrayAt, flatClientTools, invalid, optionalPositiveInt, optionalString, recordAt, requestObject, requiredString, textContent } from '../validate.js';
 import type { ClientFunctionTool, TurnResult } from '../turn.js';
 import type { EventStream } from '../http.js';
 import { errorType, toolSearchField } from './chat.js';
@@ -49,7 +49,7 @@ export function createResponsesFront(maxStored = 256): FrontEnd<ResponsesRequest
         history: previous?.messages ?? [],
         ...(previousId ? { previousId } : {}),
         ...(previous ? { sessionId: previous.sessionId } : {}),
-        clientTools: responseTools(request.tools),
+        clientTools: flatClientTools(request.tools, { accepts: (type) => type === 'function', refusal: 'must be "function" (only function tools can be client tools)', schemaKey: 'parameters' }),
         stream: request.stream === true,
         ...(maxTokens ? { maxTokens } : {}),
         raw: request,
@@ -185,20 +185,4 @@ function inputMessages(value: unknown): ChatCompletionMessageParam[] {
     }
   });
   return out;
-}
-
-function responseTools(value: unknown): ClientFunctionTool[] {
-  return arrayAt(value, '/tools', { optional: true }).map((tool, i) => {
-    const record = recordAt(tool, `/tools/${i}`);
-    if (record.type !== 'function') throw invalid(`/tools/${i}/type`, 'must be "function" (only function tools can be client tools)');
-    const name = requiredString(record.name, `/tools/${i}/name`);
-    return {
-      type: 'function',
-      function: {
-        name,
-        ...(typeof record.description === 'string' ? { description: record.description } : {}),
-        ...(isRecord(record.parameters) ? { parameters: record.parameters } : {}),
-      },
-    };
-  });
 }
