@@ -143,7 +143,10 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
       const lowered = query.toLowerCase();
       const weights = queryWeights(lowered, query);
       const docs = rank(query, k, visible, weights);
-      if (docs.length > 0) return { docs, weak: docs.map((doc) => isWeak(doc, lowered, visible)) };
+      if (docs.length > 0) {
+        const known = knownTerms(lowered, visible);
+        return { docs, weak: docs.map((doc) => isWeak(doc, lowered, known)) };
+      }
       if (k <= 0 || terms(lowered).length === 0) return { docs, weak: [] };
       const partial = rank(query, k, visible, prefixWeights(lowered));
       const closest = partial.length > 0 ? partial : closestByName(query, k, visible);
@@ -156,20 +159,27 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
    * name match is never weak). Requests carry words no tool has (names, places): only words the visible catalog
    * knows count.
    */
-  function isWeak(doc: number, lowered: string, visible: Visibility): boolean {
+  function isWeak(doc: number, lowered: string, known: readonly (readonly [number, number])[]): boolean {
     if (exact.has(lowered.trim())) return false;
     let total = 0;
     let covered = 0;
-    for (const term of new Set(terms(lowered))) {
-      const id = vocab.idOf(term);
-      if (id === undefined || engine.df(id) === 0) continue;
-      // A word only hidden tools have counts as unknown: whether a hit is weak must not depend on them.
-      if (visible && !engine.some(id, (other) => visible[other] === 1)) continue;
-      const idf = engine.idf(id);
+    for (const [id, idf] of known) {
       total += idf;
       if (engine.has(id, doc)) covered += idf;
     }
     return total === 0 || covered < Math.min(config.weak.share * total, config.weak.cap);
+  }
+
+  /** The query's typed terms the visible catalog knows, with their idf: a word only hidden tools have counts as unknown. */
+  function knownTerms(lowered: string, visible: Visibility): [number, number][] {
+    const out: [number, number][] = [];
+    for (const term of new Set(terms(lowered))) {
+      const id = vocab.idOf(term);
+      if (id === undefined || engine.df(id) === 0) continue;
+      if (visible && !engine.some(id, (other) => visible[other] === 1)) continue;
+      out.push([id, engine.idf(id)]);
+    }
+    return out;
   }
 
   /** Catalog terms that share a prefix with a query word ("rain" → "rainfall"), for the weak fallback. */
