@@ -3,6 +3,8 @@
 // package.json and referenced in its tsconfig.build.json (so Nx and tsc -b build in order).
 import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { checkPackages } from './check-packages.mjs';
+import { silentSkips } from './check-skips.mjs';
 
 const projects = [...readdirSync('packages').map((d) => join('packages', d)), 'e2e', 'bench'].filter((d) => existsSync(join(d, 'package.json')));
 const walk = (dir) => (existsSync(dir) ? readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)])) : []);
@@ -23,5 +25,9 @@ for (const dir of projects) {
     if (!refs.has(short) && short !== 'e2e') { problems++; console.log(`${dir}: imports ${name} but tsconfig.build.json has no reference to it`); }
   }
 }
-console.log(problems ? `${problems} problems` : 'dependencies consistent');
+// The packaging rules (files, kernel peer range, exports) of every public package.
+for (const problem of checkPackages()) { problems++; console.log(problem); }
+// Tests that can skip say why (missing data or build).
+for (const file of silentSkips()) { problems++; console.log(`${file}: can skip without printing why; add console.warn(\`skipping …: <what is missing>\`)`); }
+console.log(problems ? `${problems} problems (node scripts/check-packages.mjs --fix repairs packaging ones)` : 'dependencies consistent, packaging rules followed');
 process.exit(problems ? 1 : 0);

@@ -2,13 +2,17 @@
 // Scaffolds packages/<dir> with the repo's standard files (package.json,
 // tsconfigs, vitest config, src/index.ts). Usage:
 //   node scripts/new-package.mjs <dir> [--private] [--dep name@range ...] [--peer name] [--ref dir ...]
-import { mkdirSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [dir, ...rest] = process.argv.slice(2);
 if (!dir) throw new Error('usage: new-package.mjs <dir> [--dep n@r] [--peer n] [--dev n@r] [--ref dir] [--bin name=path]');
-const opts = { dep: [], peer: [], dev: [], ref: [], bin: [] };
-for (let i = 0; i < rest.length; i += 2) opts[rest[i].slice(2)].push(rest[i + 1]);
+const opts = { dep: [], peer: [], dev: [], ref: [], bin: [], private: false };
+for (let i = 0; i < rest.length; i += 2) {
+  if (rest[i] === '--private') { opts.private = true; i--; continue; }
+  opts[rest[i].slice(2)].push(rest[i + 1]);
+}
+const VERSION = JSON.parse(readFileSync('packages/kernel/package.json', 'utf8')).version;
 
 const root = join('packages', dir);
 if (existsSync(join(root, 'package.json'))) throw new Error(`${root} exists`);
@@ -20,22 +24,26 @@ const toObj = (list) => Object.fromEntries(list.map(split));
 const name = `@tool-search/${dir}`;
 const pkg = {
   name,
-  version: '0.1.0',
+  version: VERSION,
   description: '',
   type: 'module',
   license: 'MIT',
   main: './dist/index.js',
   types: './dist/index.d.ts',
   exports: { '.': { '@tool-search/source': './src/index.ts', types: './dist/index.d.ts', default: './dist/index.js' } },
-  files: ['dist', 'README.md'],
+  // Sources ship so the source maps and the `@tool-search/source` condition resolve; build info does not.
+  files: ['dist', '!dist/.tsbuildinfo', 'src', 'README.md'],
   ...(opts.bin.length ? { bin: Object.fromEntries(opts.bin.map((b) => b.split('='))) } : {}),
   scripts: {
     build: 'tsc -b tsconfig.build.json',
     typecheck: 'tsc -p tsconfig.spec.json --noEmit',
     test: 'vitest run',
   },
-  dependencies: Object.fromEntries([...opts.peer.map((p) => [p, '0.1.0']), ...Object.entries(toObj(opts.dep))]),
-  ...(opts.dev.length ? { devDependencies: toObj(opts.dev) } : {}),
+  // Internal peers (the kernel) take one caret range everywhere, with the exact workspace version for development.
+  ...(opts.private ? { private: true } : {}),
+  dependencies: toObj(opts.dep),
+  ...(opts.peer.length ? { peerDependencies: Object.fromEntries(opts.peer.map((p) => [p, `^${VERSION}`])) } : {}),
+  ...(opts.dev.length || opts.peer.length ? { devDependencies: { ...toObj(opts.dev), ...Object.fromEntries(opts.peer.map((p) => [p, VERSION])) } } : {}),
   engines: { node: '>=20.10' },
 };
 writeFileSync(join(root, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
@@ -58,4 +66,7 @@ import base from '../../vitest.config.base.js';
 export default mergeConfig(base, defineProject({ test: { name: '${dir}' } }));
 `);
 if (!existsSync(join(root, 'src/index.ts'))) writeFileSync(join(root, 'src/index.ts'), 'export {};\n');
+// The one-screen README template; `npm test` (check-packages) wants it and a description before the package ships.
+const headings = ['What it taps', 'Install', 'Use', 'Options', 'Errors', 'Why this dependency', 'Compatibility'];
+if (!existsSync(join(root, 'README.md'))) writeFileSync(join(root, 'README.md'), `# ${name}\n\nTODO: one line.\n\n${headings.map((h) => `## ${h}\n`).join('\n')}`);
 console.log(`created ${root}`);

@@ -13,6 +13,7 @@ import { machineInfo, type MachineInfo } from './machine.js';
 import { measureOverhead, type OverheadResult } from './overhead.js';
 import { measureFakePayload, measureSnapshotPayload, type CatalogPayload } from './payload.js';
 import { measureQuality, type QualityRow } from './quality.js';
+import { measureSoak, SOAK_FULL, SOAK_QUICK, type SoakRow } from './soak.js';
 
 export interface BenchOptions {
   readonly quick?: boolean;
@@ -33,6 +34,7 @@ export interface BenchResults {
   readonly reuse: ReuseResult;
   readonly codeMode: CodeModeResult;
   readonly overhead: OverheadResult;
+  readonly soak: readonly SoakRow[];
   readonly durationS: number;
 }
 
@@ -95,6 +97,8 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
   const codeMode = await measureCodeMode(plan.codeRuns);
   log('kernel overhead per call');
   const overhead = await measureOverhead(plan.overheadCalls);
+  log('soak: calls, sessions, code runs');
+  const soak = await measureSoak(quick ? SOAK_QUICK : SOAK_FULL);
   return {
     quick,
     machine,
@@ -107,6 +111,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
     reuse,
     codeMode,
     overhead,
+    soak,
     durationS: Number(process.hrtime.bigint() - started) / 1e9,
   };
 }

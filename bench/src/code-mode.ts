@@ -1,8 +1,8 @@
 /**
  * Code mode: one `tool_search_code` run (one search, one call) through the
- * code exposure's handler, cold (a fresh sandbox child per run) and with the
- * warm pool, against a bare `node -e 0` spawn measured in the same loop, so
- * the ratio survives a noisy machine.
+ * code exposure's handler, cold (a fresh sandbox child per run), with the
+ * warm pool, and on the QuickJS backend, against a bare `node -e 0` spawn
+ * measured in the same loop, so the ratio survives a noisy machine.
  */
 import { spawn } from 'node:child_process';
 import type { ToolSearchConfig } from '@tool-search/config';
@@ -12,9 +12,9 @@ import { fakePluginCount } from './catalogs.js';
 import { median, msSince, sleep } from './stats.js';
 
 export const CODE_SNIPPET =
-  'const { hits } = await openclaw.tools.search("read a text file from the workspace");\n' +
+  'const hits = await openclaw.tools.search("read a text file from the workspace");\n' +
   'const r = await openclaw.tools.call(hits[0].id, { path: "notes.txt" });\n' +
-  'return { id: hits[0].id, status: r.status };';
+  'return { id: hits[0].id, isError: r.isError ?? false };';
 
 export interface CodeModeResult {
   readonly runs: number;
@@ -26,6 +26,11 @@ export interface CodeModeResult {
   /** Median of per-pair ratios (cold run / bare spawn measured next to it). */
   readonly coldToBare: number;
   readonly warmToBare: number;
+  /** The same run on the QuickJS backend (a fresh runtime per run in a warm worker thread), in the same loop. */
+  readonly quickjsMs: number;
+  readonly quickjsToBare: number;
+  /** Set when the QuickJS backend could not run here. */
+  readonly quickjsSkipped?: string;
   /** What the snippet returned on the last run (proof it searched and called). */
   readonly sample: string;
   /** Set when code mode is not available here (no sandbox): nothing was measured. */
@@ -35,17 +40,21 @@ export interface CodeModeResult {
 export async function measureCodeMode(runs: number, catalogTotal = 1000): Promise<CodeModeResult> {
   const cold = await codeExposure(catalogTotal, 0);
   const warm = await codeExposure(catalogTotal, 1);
+  const quick = await codeExposure(catalogTotal, 0, 'quickjs');
+  const quickOk = quick.exposure.mode === 'code';
   try {
     if (cold.exposure.mode !== 'code') {
       const skipped = `code mode fell back to ${cold.exposure.mode}: ${cold.diagnostics}`;
-      return { runs: 0, bareSpawnMs: 0, bareSpawnInheritedEnvMs: 0, coldMs: 0, warmMs: 0, coldToBare: 0, warmToBare: 0, sample: '', skipped };
+      return { runs: 0, bareSpawnMs: 0, bareSpawnInheritedEnvMs: 0, coldMs: 0, warmMs: 0, coldToBare: 0, warmToBare: 0, quickjsMs: 0, quickjsToBare: 0, sample: '', skipped };
     }
     // One unmeasured round each: module caches, the sandbox support check, the index.
     await bareSpawn();
     await runSnippet(cold.exposure);
     await sleep(300);
     await runSnippet(warm.exposure);
+    if (quickOk) for (let i = 0; i < 5; i++) await runSnippet(quick.exposure);
     const bare: number[] = [];
+    const quickTimes: number[] = [];
     const inherited: number[] = [];
     const coldTimes: number[] = [];
     const warmTimes: number[] = [];
@@ -60,6 +69,7 @@ export async function measureCodeMode(runs: number, catalogTotal = 1000): Promis
         bare.push(await bareSpawn());
       }
       inherited.push(await bareSpawn(true));
+      if (quickOk) quickTimes.push((await runSnippet(quick.exposure)).ms);
       // "Warm" means a child is waiting: the pool refills after each run, so let that refill
       // finish here, before the next cold/bare pair, and not during it.
       await sleep(400);
@@ -74,17 +84,21 @@ export async function measureCodeMode(runs: number, catalogTotal = 1000): Promis
     // Ratios of the pairs measured back to back, then their median: load changes between pairs cancel out.
     const coldToBare = median(coldTimes.map((t, k) => t / bare[k]!));
     const warmToBare = median(warmTimes.map((t, k) => t / bare[k]!));
-    return { runs, bareSpawnMs: bareMs, bareSpawnInheritedEnvMs: median(inherited), coldMs, warmMs, coldToBare, warmToBare, sample };
+    const quickjs = quickOk
+      ? { quickjsMs: median(quickTimes), quickjsToBare: median(quickTimes.map((t, k) => t / bare[k]!)) }
+      : { quickjsMs: 0, quickjsToBare: 0, quickjsSkipped: `the quickjs backend did not start: ${quick.exposure.mode} mode; ${quick.diagnostics}` };
+    return { runs, bareSpawnMs: bareMs, bareSpawnInheritedEnvMs: median(inherited), coldMs, warmMs, coldToBare, warmToBare, ...quickjs, sample };
   } finally {
     await cold.close();
     await warm.close();
+    await quick.close();
   }
 }
 
-async function codeExposure(total: number, warmPool: number) {
+async function codeExposure(total: number, warmPool: number, sandbox: 'process' | 'quickjs' = 'process') {
   const config: ToolSearchConfig = {
     plugins: { 'fake-catalog': { tools: fakePluginCount(total), core: true } },
-    tools: { toolSearch: { mode: 'code', warmPool } },
+    tools: { toolSearch: { mode: 'code', warmPool, sandbox } },
   };
   const { kernel } = await createToolSearchKernel(config);
   const run = await kernel.createRun({ provider: 'openai', model: 'gpt-4.1' });

@@ -57,13 +57,24 @@ describe('quick bench', () => {
   it('runs one search and one call through tool_search_code, or says why not', async () => {
     const { codeMode } = await quick();
     if (codeMode.skipped) return expect(codeMode.skipped).toMatch(/fell back/);
-    expect(codeMode.sample).toContain('"status"');
+    expect(codeMode.sample).toContain('"isError":false');
     expect(codeMode.bareSpawnMs).toBeGreaterThan(0);
+    expect(codeMode.quickjsSkipped).toBeUndefined();
+    expect(codeMode.quickjsMs).toBeGreaterThan(0);
   });
 
   it('completes every kernel call it times', async () => {
     const { overhead } = await quick();
     expect(overhead.statuses).toEqual({ ok: overhead.calls });
+  });
+
+  it('soaks calls, sessions and code runs without failures', async () => {
+    const { soak } = await quick();
+    expect(soak.map((row) => row.loop)).toEqual(['calls', 'sessions', 'code runs']);
+    for (const row of soak) {
+      expect(row.failures).toBe(0);
+      expect(row.endMb).toBeGreaterThan(0);
+    }
   });
 
   it('renders the report and the chart from the same results', async () => {

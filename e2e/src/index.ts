@@ -1,2 +1,4 @@
 export { runQaSuite, runLoopScenario, runApprovalScenario, suiteConfig, formatSuite, toJson, SCENARIO, LANES } from './suite.js';
 export type { SuiteOptions, SuiteResult, LaneReport, LaneName, GuardLaneReport, GuardScenarioResult } from './suite.js';
+export { runCodingScenario, runExecApprovalScenario, runPollLoopScenario } from './coretools.js';
+export type { CoreToolsScenarioResult } from './coretools.js';

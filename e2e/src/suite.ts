@@ -8,8 +8,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
-import { startGatewayServer } from '@tool-search/gateway';
-import { startMockOpenAI, type MockOpenAI, type RecordedRequest } from '@tool-search/mock-openai';
+import Anthropic from '@anthropic-ai/sdk';
+import { anthropicUpstream, openaiUpstream, startGatewayServer, type TurnLedger, type Upstream } from '@tool-search/gateway';
+import { startMockOpenAI, type RecordedRequest } from '@tool-search/mock-openai';
+import { startMockAnthropic } from '@tool-search/mock-anthropic';
 import type { ToolSearchConfig } from '@tool-search/config';
 import type { ApprovalRequest } from '@tool-search/plugin-approvals';
 import { createTokenCounter, readSessionLog, sessionFileName, summarizeSession, type TelemetrySummary } from '@tool-search/telemetry';
@@ -20,6 +22,9 @@ import { CODE_TOOL_NAME } from '@tool-search/mode-code';
 export const SCENARIO = 'tool-search-gateway-e2e';
 export const LANES = ['direct', 'code', 'tools', 'directory'] as const;
 export type LaneName = (typeof LANES)[number];
+/** The scripted provider behind the gateway: OpenAI Chat Completions or Anthropic Messages wire format. */
+export const PROVIDER_MODES = ['mock-openai', 'mock-anthropic'] as const;
+export type ProviderMode = (typeof PROVIDER_MODES)[number];
 
 export interface SuiteOptions {
   /** Plugin tools in the fake catalog (default 1,000). */
@@ -27,6 +32,18 @@ export interface SuiteOptions {
   /** The tool the scripted model must reach (default `fake_plugin_tool_0017`). */
   readonly target?: string;
   readonly lanes?: readonly LaneName[];
+  /** Default `mock-openai`. */
+  readonly providerMode?: ProviderMode;
+}
+
+/** The whole turn of a lane, discovery included (the gateway's `tool_search.ledger`). */
+export interface TurnTotals {
+  readonly requests: number;
+  readonly bytes: number;
+  readonly tokens: number | null;
+  readonly discoveryRequests: number;
+  /** This turn's bytes over the direct lane's whole turn. */
+  readonly ratioToDirect: number | null;
 }
 
 export interface LaneReport {
@@ -43,10 +60,12 @@ export interface LaneReport {
   readonly declaredNames: readonly string[];
   readonly finalAnswer: string;
   readonly summary: TelemetrySummary;
+  readonly turn: TurnTotals;
 }
 
 export interface SuiteResult {
   readonly scenario: string;
+  readonly providerMode: ProviderMode;
   readonly tools: number;
   readonly target: string;
   readonly lanes: readonly LaneReport[];
@@ -70,16 +89,21 @@ export async function runQaSuite(options: SuiteOptions = {}): Promise<SuiteResul
   const targetId = `plugin:fake-catalog:${target}`;
   const tokens = createTokenCounter('o200k_base');
   const lanes: LaneReport[] = [];
+  const providerMode = options.providerMode ?? 'mock-openai';
   await withProvider(async (provider, logDir) => {
     for (const lane of options.lanes ?? LANES) {
       const driven = await driveLane({ provider, logDir, lane, config: suiteConfig(tools, lane), message: `tool search qa check target=${target}` });
-      lanes.push(await report(lane, driven.received, driven.summary, driven.finalAnswer, targetId, (text) => tokens.count(text)));
+      lanes.push(await report(lane, driven, targetId, (text) => tokens.count(text)));
     }
-  });
+  }, providerMode);
   const direct = lanes.find((l) => l.lane === 'direct');
-  const withRatios = lanes.map((l) => ({ ...l, ratioToDirect: direct ? round(l.requestBytes / direct.requestBytes) : null }));
+  const withRatios = lanes.map((l) => ({
+    ...l,
+    ratioToDirect: direct ? round(l.requestBytes / direct.requestBytes) : null,
+    turn: { ...l.turn, ratioToDirect: direct ? round(l.turn.bytes / direct.turn.bytes) : null },
+  }));
   const assertions = assertLanes(withRatios, tools, target, targetId);
-  return { scenario: SCENARIO, tools, target, lanes: withRatios, assertions, ok: assertions.every((a) => a.ok) };
+  return { scenario: SCENARIO, providerMode, tools, target, lanes: withRatios, assertions, ok: assertions.every((a) => a.ok) };
 }
 
 /** The e2e config: the fake catalog, the lane's mode, and both guards on (they must not disturb the main scenario). */
@@ -99,11 +123,29 @@ interface Driven {
   readonly summary: TelemetrySummary;
   readonly finalAnswer: string;
   readonly approvals: readonly ApprovalRequest[];
+  readonly ledger: TurnLedger;
 }
 
-async function withProvider<T>(fn: (provider: MockOpenAI, logDir: string) => Promise<T>): Promise<T> {
+/** A running mock provider: what it received, and an upstream that talks to it. */
+export interface Provider {
+  readonly requests: readonly RecordedRequest[];
+  readonly path: string;
+  upstream(): Upstream;
+  close(): Promise<void>;
+}
+
+async function startProvider(mode: ProviderMode): Promise<Provider> {
+  if (mode === 'mock-anthropic') {
+    const mock = await startMockAnthropic();
+    return { requests: mock.requests, path: '/v1/messages', upstream: () => anthropicUpstream(new Anthropic({ baseURL: mock.url, apiKey: 'mock-key', maxRetries: 0 }), 'mock-claude'), close: () => mock.close() };
+  }
+  const mock = await startMockOpenAI();
+  return { requests: mock.requests, path: '/v1/chat/completions', upstream: () => openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock-key', maxRetries: 0 }), 'mock-model'), close: () => mock.close() };
+}
+
+export async function withProvider<T>(fn: (provider: Provider, logDir: string) => Promise<T>, mode: ProviderMode = 'mock-openai'): Promise<T> {
   const logDir = await mkdtemp(join(tmpdir(), 'tool-search-e2e-'));
-  const provider = await startMockOpenAI();
+  const provider = await startProvider(mode);
   try {
     return await fn(provider, logDir);
   } finally {
@@ -113,8 +155,8 @@ async function withProvider<T>(fn: (provider: MockOpenAI, logDir: string) => Pro
 }
 
 /** One lane: a kernel from the preset, a gateway in front of the mock provider, one scripted request through HTTP. */
-async function driveLane(input: {
-  provider: MockOpenAI;
+export async function driveLane(input: {
+  provider: Provider;
   logDir: string;
   lane: LaneName;
   config: ToolSearchConfig;
@@ -133,8 +175,7 @@ async function driveLane(input: {
   });
   const gateway = await startGatewayServer({
     kernel,
-    client: new OpenAI({ baseURL: input.provider.url, apiKey: 'mock-key', maxRetries: 0 }),
-    model: 'mock-model',
+    upstream: input.provider.upstream(),
     mode: input.lane,
     maxSteps: input.maxSteps ?? 8,
   });
@@ -145,9 +186,10 @@ async function driveLane(input: {
       { model: 'mock-model', messages: [{ role: 'user', content: input.message }] },
       { headers: { 'x-session-id': sessionId } },
     );
-    const received = input.provider.requests.slice(first).filter((r) => r.path === '/v1/chat/completions');
+    const received = input.provider.requests.slice(first).filter((r) => r.path === input.provider.path);
     const summary = summarizeSession(await readSessionLog(join(input.logDir, sessionFileName(sessionId))));
-    return { received, summary, finalAnswer: completion.choices[0]?.message.content ?? '', approvals };
+    const { ledger } = (completion as unknown as { tool_search: { ledger: TurnLedger } }).tool_search;
+    return { received, summary, finalAnswer: completion.choices[0]?.message.content ?? '', approvals, ledger };
   } finally {
     await gateway.close();
     await kernel.close();
@@ -232,17 +274,11 @@ async function runGuardScenario(
   return { scenario, lanes, assertions, ok: assertions.every((a) => a.ok) };
 }
 
-async function report(
-  lane: LaneName,
-  received: readonly RecordedRequest[],
-  summary: TelemetrySummary,
-  finalAnswer: string,
-  targetId: string,
-  countTokens: (text: string) => Promise<number>,
-): Promise<LaneReport> {
+async function report(lane: LaneName, driven: Driven, targetId: string, countTokens: (text: string) => Promise<number>): Promise<LaneReport> {
+  const { received, summary, finalAnswer, ledger } = driven;
   const firstRequest = received[0];
-  const body = (firstRequest?.body ?? {}) as { tools?: { function?: { name?: string } }[] };
-  const declaredNames = (body.tools ?? []).map((t) => t.function?.name ?? '');
+  const body = (firstRequest?.body ?? {}) as { tools?: { name?: string; function?: { name?: string } }[] };
+  const declaredNames = (body.tools ?? []).map((t) => t.function?.name ?? t.name ?? '');
   const raw = firstRequest?.raw ?? '';
   return {
     lane,
@@ -257,6 +293,7 @@ async function report(
     declaredNames,
     finalAnswer,
     summary,
+    turn: { requests: ledger.requests.length, bytes: ledger.total.bytes, tokens: ledger.total.tokens, discoveryRequests: ledger.discovery.requests, ratioToDirect: null },
   };
 }
 
@@ -279,6 +316,10 @@ function assertLanes(lanes: readonly LaneReport[], tools: number, target: string
   for (const lane of search) {
     add(`${lane.lane} mode request is smaller than direct`, lane.ratioToDirect !== null && lane.ratioToDirect < 1, `ratio ${lane.ratioToDirect}`);
   }
+  for (const lane of search) {
+    const turn = lane.turn;
+    add(`${lane.lane} mode whole turn (discovery included) is smaller than direct's`, turn.ratioToDirect !== null && turn.ratioToDirect < 1, `${turn.requests} requests, ratio ${turn.ratioToDirect}`);
+  }
   for (const lane of lanes) {
     const calls = lane.summary.toolsCalled.filter((c) => c.id === targetId);
     const searchesOk = lane.lane === 'direct' || lane.lane === 'directory' ? lane.searches === 0 : lane.searches >= 1;
@@ -295,7 +336,7 @@ const round = (n: number) => Math.round(n * 10000) / 10000;
 
 /** A fixed-width table for humans. */
 export function formatSuite(result: SuiteResult): string {
-  const header = ['lane', 'tools declared', 'request bytes', 'tokens', 'searches', 'describes', 'calls', 'target called', 'ratio to direct'];
+  const header = ['lane', 'tools declared', 'request bytes', 'tokens', 'searches', 'describes', 'calls', 'target called', 'ratio to direct', 'turn requests', 'turn bytes', 'turn tokens', 'turn ratio'];
   const rows = result.lanes.map((l) => [
     l.lane,
     String(l.toolsDeclared),
@@ -306,12 +347,17 @@ export function formatSuite(result: SuiteResult): string {
     String(l.calls),
     l.targetCalled ? 'yes' : 'NO',
     l.ratioToDirect === null ? '-' : `${(l.ratioToDirect * 100).toFixed(2)}%`,
+    `${l.turn.requests} (${l.turn.discoveryRequests} discovery)`,
+    String(l.turn.bytes),
+    l.turn.tokens === null ? '-' : String(l.turn.tokens),
+    l.turn.ratioToDirect === null ? '-' : `${(l.turn.ratioToDirect * 100).toFixed(2)}%`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   const checks = result.assertions.map((a) => `${a.ok ? 'ok  ' : 'FAIL'} ${a.name}${a.detail ? ` (${a.detail})` : ''}`);
   return [
-    `${result.scenario}: ${result.tools} fake plugin tools + core tools, target ${result.target}`,
+    `${result.scenario}: ${result.tools} fake plugin tools + core tools, target ${result.target}, provider ${result.providerMode}`,
+    'first request: the figures of the first provider request; turn: every request of the episode, discovery included',
     line(header),
     ...rows.map(line),
     '',
@@ -334,6 +380,7 @@ export function toJson(result: SuiteResult): { lanes: object[]; assertions: obje
       calls: l.calls,
       targetCalled: l.targetCalled,
       ratioToDirect: l.ratioToDirect,
+      turn: l.turn,
     })),
     assertions: result.assertions.map((a) => ({ name: a.name, ok: a.ok, ...(a.detail ? { detail: a.detail } : {}) })),
   };

@@ -72,11 +72,11 @@ const DENIED = 'plugin:evil:secret_dump';
 const denyConfig: ToolSearchConfig = { tools: { deny: ['secret_dump', 'plugin:evil:exec'] } };
 
 /** A tool result from a control tool: its error code, if any. */
+/** The code the model reads: a control tool's result (tool_call reports its inner call's status with it), else the outcome's. */
 function resultCode(outcome: ToolCallOutcome): string | undefined {
-  if (outcome.status === 'error') return outcome.error.code;
-  if (outcome.status !== 'ok') return undefined;
-  const structured = outcome.result.structuredContent as { error?: { code?: string } } | undefined;
-  return structured?.error?.code;
+  const result = outcome.status === 'pending' ? undefined : outcome.result;
+  const structured = result?.structuredContent as { error?: { code?: string } } | undefined;
+  return structured?.error?.code ?? (outcome.status === 'error' ? outcome.error.code : undefined);
 }
 
 function refused(outcome: ToolCallOutcome): boolean {
@@ -173,7 +173,7 @@ describe('a denied tool is unreachable by every route', () => {
     expect(exposure.mode).toBe('code');
     const result = await runCode(
       exposure,
-      `const hits = (await openclaw.tools.search('dump every secret', { limit: 50 })).hits.map((h) => h.id);
+      `const hits = (await openclaw.tools.search('dump every secret', { limit: 50 })).map((h) => h.id);
        const tryIt = async (fn) => { try { return await fn(); } catch (e) { return { threw: e.code }; } };
        return {
          hits,
@@ -378,8 +378,8 @@ describe('approvals cannot be sidestepped', () => {
     expect(outcomes[0]!.status).toBe('blocked');
     expect(outcomes[4]!.status).toBe('blocked');
     expect(resultCode(outcomes[1]!)).toBe(ErrorCode.TOOL_CALL_BLOCKED);
-    const code = await runCode(await run.exposure('code'), `return await openclaw.tools.call('${DENIED}', { q: 'x' });`);
-    expect(code.value).toMatchObject({ status: 'blocked' });
+    const code = await runCode(await run.exposure('code'), `try { await openclaw.tools.call('${DENIED}', { q: 'x' }); return 'called'; } catch (e) { return e.code; }`);
+    expect(code.value).toBe(ErrorCode.TOOL_CALL_BLOCKED);
     expect(asked.sort()).toEqual(['api', 'code', 'direct', 'directory', 'tool_call', 'tool_call']);
     expect(ran(DENIED)).toEqual([]);
   });
@@ -477,8 +477,8 @@ describe('catalog and exposure invariants', () => {
     expect(resultCode(await tools.call('tool_call', { id: 'plugin:evil:safe_tool', args: payload }))).toBeUndefined();
     expect(resultCode(await tools.call('tool_call', { id: 'plugin:evil:strict_tool', args: payload }))).toBe(ErrorCode.TOOL_ARGUMENTS_INVALID);
     expect((await (await run.exposure('directory')).call('safe_tool', hostile)).status).toBe('ok');
-    const code = await runCode(await run.exposure('code'), `const r = await openclaw.tools.call('plugin:evil:safe_tool', JSON.parse('${payload}')); return r.status;`);
-    expect(code.value).toBe('ok');
+    const code = await runCode(await run.exposure('code'), `const r = await openclaw.tools.call('plugin:evil:safe_tool', JSON.parse('${payload}')); return r.isError ?? false;`);
+    expect(code.value).toBe(false);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect((Object.prototype as Record<string, unknown>).polluted).toBeUndefined();
     expect(ran('plugin:evil:strict_tool')).toEqual([]);

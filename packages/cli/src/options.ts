@@ -5,9 +5,10 @@
 import type { Command } from 'commander';
 import { loadConfig, resolveConfig, type ResolvedConfig, type ToolSearchConfig } from '@tool-search/config';
 import type { Run, RunRequest } from '@tool-search/kernel';
-import { createToolSearchKernel, type Preset, type PresetOptions } from '@tool-search/preset';
+import { createToolSearchKernel, DEMO_CATALOG_NOTICE, type Preset, type PresetOptions } from '@tool-search/preset';
 import { promptApprover } from './approvals.js';
 import { readClientTools } from './client-tools.js';
+import { mcpClientOptions } from './mcp-client.js';
 import type { CliIO } from './io.js';
 
 export interface ConfigFlags {
@@ -58,20 +59,38 @@ export interface LoadedCliConfig {
   readonly path?: string;
 }
 
+/** The folder each loaded config's plugin modules resolve from (its file's folder), so every command gets it without passing it along. */
+const configFolders = new WeakMap<ToolSearchConfig, string>();
+
 export async function loadCliConfig(flags: ConfigFlags, io: CliIO): Promise<LoadedCliConfig> {
   const loaded = await loadConfig({ cwd: io.cwd, ...(flags.config !== undefined ? { path: flags.config } : {}) });
+  configFolders.set(loaded.config, loaded.dir);
   return { config: loaded.config, resolved: resolveConfig(loaded.config), ...(loaded.path ? { path: loaded.path } : {}) };
 }
 
-/** The preset for this CLI invocation: prompt approvals on a TTY, plus the embedder's `io.plugins`. */
-export function createCliKernel(config: ToolSearchConfig, io: CliIO, options: PresetOptions = {}): Promise<Preset> {
-  const approve = options.approve ?? promptApprover(io);
-  return createToolSearchKernel(config, {
+/**
+ * The preset for this CLI invocation: prompt approvals on a TTY, plus the embedder's `io.plugins`. Plugin modules
+ * load only from the operator's config file (`plugins`), resolved from its folder.
+ */
+export async function createCliKernel(config: ToolSearchConfig, io: CliIO, options: PresetOptions = {}): Promise<Preset> {
+  // `null` (no approver, on purpose) is kept; only an absent approver falls back to the terminal prompt.
+  const approve = options.approve !== undefined ? options.approve : promptApprover(io);
+  const preset = await createToolSearchKernel(config, {
+    baseDir: configFolders.get(config) ?? io.cwd,
+    mcpClient: mcpClientOptions(config, io, approve ?? undefined),
     ...options,
     ...(approve ? { approve } : {}),
     plugins: [...(options.plugins ?? []), ...(io.plugins ?? [])],
   });
+  // Once per command (some build several kernels), on stderr so JSON on stdout stays clean.
+  if (preset.demoCatalog && !noticed.has(io)) {
+    noticed.add(io);
+    io.stderr.write(`${DEMO_CATALOG_NOTICE}\n`);
+  }
+  return preset;
 }
+
+const noticed = new WeakSet<CliIO>();
 
 export async function runRequest(flags: RunFlags, io: CliIO): Promise<RunRequest> {
   const clientTools = flags.clientTools !== undefined ? await readClientTools(flags.clientTools, io.cwd) : undefined;

@@ -5,9 +5,9 @@
  * tests stay fast.
  */
 import { Command, CommanderError } from 'commander';
-import { ConfigError, ToolSearchError } from '@tool-search/kernel';
+import { ConfigError, ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { COMMANDS } from './commands/index.js';
-import { CliExit, CliInputError, CliUsageError, type CliIO } from './io.js';
+import { CliExit, CliInputError, CliUsageError, writeJson, type CliIO } from './io.js';
 import { discoverPluginCommands, registerPluginCommands, wantsPluginCommands } from './plugin-commands.js';
 
 export const EXIT = Object.freeze({ OK: 0, INPUT: 1, USAGE: 2 });
@@ -32,8 +32,26 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     await program.parseAsync([...argv], { from: 'user' });
     return EXIT.OK;
   } catch (error) {
-    return exitCodeFor(error, io);
+    const code = exitCodeFor(error, io);
+    if (code !== EXIT.OK && wantsJson(argv) && !(error instanceof CliExit)) writeJson(io, { error: errorJson(error) });
+    return code;
   }
+}
+
+/** `--json` anywhere before `--`: the caller parses stdout, so a failure is JSON there too. */
+function wantsJson(argv: readonly string[]): boolean {
+  const end = argv.indexOf('--');
+  return (end === -1 ? argv : argv.slice(0, end)).includes('--json');
+}
+
+/** `{ code, message, ... }` of any failure; coded errors keep their fields (`path`/`rule` for config errors). */
+export function errorJson(error: unknown): { code: string; message: string; [key: string]: unknown } {
+  if (error instanceof ConfigError) return { ...error.toJSON(), path: error.path || '/', rule: error.rule };
+  if (ToolSearchError.isInstance(error)) return error.toJSON();
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof CommanderError || error instanceof CliUsageError) return { code: ErrorCode.CLI_USAGE_INVALID, message };
+  if (error instanceof CliInputError) return { code: ErrorCode.CLI_INPUT_INVALID, message };
+  return { code: ErrorCode.INTERNAL_ERROR, message };
 }
 
 function exitCodeFor(error: unknown, io: CliIO): number {

@@ -13,7 +13,7 @@ describe('code run', () => {
   });
 
   it('reaches the catalog through openclaw.tools like tool_search_code', async () => {
-    const program = 'const r = await openclaw.tools.search("read a text file"); return r.hits.map((h) => h.id);';
+    const program = 'const r = await openclaw.tools.search("read a text file"); return r.map((h) => h.id);';
     const { code, stdout } = await cli(['code', 'run', '--eval', program, '--json'], small);
     expect(code).toBe(0);
     expect((JSON.parse(stdout) as { value: string[] }).value).toContain('core:core:read');
@@ -34,5 +34,15 @@ describe('code run', () => {
 
   it('exits 2 without --file or --eval', async () => {
     expect((await cli(['code', 'run'], small)).code).toBe(2);
+  });
+});
+
+describe('code run on the QuickJS backend (tools.toolSearch.sandbox)', () => {
+  it('runs the documents\' headline example verbatim with sandbox: "quickjs"', async () => {
+    const cwd = folder({ 'tool-search.json': '{ plugins: { "fake-catalog": { tools: 3 } }, tools: { toolSearch: { sandbox: "quickjs" } } }' });
+    const program = 'const hits = await openclaw.tools.search("read a text file"); const tool = await openclaw.tools.describe(hits[0].id); return { id: tool.id, schema: typeof tool.inputSchema, process: typeof process, intl: typeof Intl };';
+    const { code, stdout, stderr } = await cli(['code', 'run', '--eval', program, '--json'], cwd);
+    expect(code, stderr).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ ok: true, value: { id: 'core:core:read', schema: 'object', process: 'undefined', intl: 'undefined' } }); // QuickJS has no Intl: the backend was QuickJS
   });
 });

@@ -35,4 +35,11 @@ describe('config show', () => {
     expect(stdout).not.toContain('sk-secret');
     expect(stdout).not.toContain('t0ken');
   });
+
+  it('redacts an MCP server OAuth client secret', async () => {
+    const cwd = folder({ 'tool-search.json': '{ mcp: { servers: { linear: { url: "https://mcp.example/mcp", auth: { clientId: "app", clientSecret: "cl1ent-secret" } } } } }' });
+    const { stdout } = await cli(['config', 'show'], cwd);
+    expect(stdout).toContain('"clientId": "app"');
+    expect(stdout).not.toContain('cl1ent-secret');
+  });
 });

@@ -1,6 +1,9 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/index.js';
 import { smallCatalog } from './helpers.js';
@@ -79,6 +82,37 @@ describe('gateway', () => {
     const code = await runCli(['gateway'], { stdout: { write: () => true }, stderr: { write: (text: string) => (stderr += text) }, cwd: smallCatalog(1), env: {} });
     expect(code).toBe(1);
     expect(stderr).toContain('/provider');
+  });
+
+  it('serves every front end over the in-process Anthropic mock with --provider-mode mock-anthropic', async () => {
+    const gateway = await startGateway(['--provider-mode', 'mock-anthropic', '--mode', 'tools'], smallCatalog(3));
+    expect(gateway.stderr()).toContain('mock-anthropic');
+    const anthropic = new Anthropic({ baseURL: gateway.url.replace(/\/v1$/, ''), apiKey: 'unused', maxRetries: 0 });
+    const message = await anthropic.messages.create({ model: 'mock-claude', max_tokens: 256, messages: [{ role: 'user', content: script }] });
+    expect(message.content[0]?.type === 'text' && message.content[0].text).toContain('FAKE_TOOL_OK');
+    const openai = new OpenAI({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0 });
+    const response = await openai.responses.create({ model: 'mock-claude', input: script });
+    expect(response.output_text).toContain('FAKE_TOOL_OK');
+  });
+
+  it('says in one line that the port is in use, without a stack', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    let stderr = '';
+    try {
+      const code = await runCli(['gateway', '--provider-mode', 'mock-openai', '--port', String(port)], {
+        stdout: { write: () => true },
+        stderr: { write: (text: string) => (stderr += text) },
+        cwd: smallCatalog(1),
+      });
+      expect(code).toBe(1);
+    } finally {
+      await new Promise<void>((resolve) => taken.close(() => resolve()));
+    }
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('PORT_IN_USE');
+    expect(stderr).toContain(`port ${port} is in use; pick another with --port`);
   });
 
   it('exits 2 for an unknown provider mode', async () => {

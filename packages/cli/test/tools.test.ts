@@ -12,9 +12,9 @@ describe('tools list', () => {
     expect(parsed.tools.filter((tool) => tool.source === 'core')).toHaveLength(25);
   });
 
-  it('prints exactly { tools: [{ id, name, source, owner, catalogMode }], diagnostics }', async () => {
+  it('prints exactly { tools: [{ id, name, source, owner, catalogMode }], diagnostics, modules }', async () => {
     const parsed = JSON.parse((await cli(['tools', 'list', '--json'], small)).stdout) as Record<string, unknown[]>;
-    expect(Object.keys(parsed)).toEqual(['tools', 'diagnostics']);
+    expect(Object.keys(parsed)).toEqual(['tools', 'diagnostics', 'modules']);
     expect(parsed.tools![0]).toEqual({ id: 'core:core:agents_list', name: 'agents_list', source: 'core', owner: 'core', catalogMode: 'catalog' });
     expect(parsed.tools).toHaveLength(28);
   });

@@ -1,19 +1,28 @@
 // The public surface of @tool-search/config: named exports only.
 export { configSchema, OPENCLAW_TOOLS_KEYS, OPENCLAW_AGENT_TOOLS_KEYS, OPENCLAW_AGENT_KEYS } from './schema.js';
-export { loadConfig, parseConfig, CONFIG_FILE_NAME } from './load.js';
+export { loadConfig, parseConfig, resolvePaths, CONFIG_FILE_NAME } from './load.js';
 export type { LoadConfigOptions, LoadedConfig } from './load.js';
 export { validateConfig, configIssues } from './validate.js';
+export { getConfigValue, parseConfigPath, parseConfigValue, setConfigValue } from './edit.js';
+export type { ConfigPathSegment } from './edit.js';
 export { resolveConfig, resolveToolSearch, TOOL_SEARCH_DEFAULTS, TOOL_SEARCH_LIMITS } from './resolve.js';
+export { resolveToolSearchFor } from './tool-search-for.js';
+export type { ResolvedToolSearchFor, ToolSearchParty } from './tool-search-for.js';
 export type {
   AgentEntry,
   AgentsConfig,
   AgentToolsConfig,
   ApprovalsConfig,
   ConfigIssue,
+  CorePluginOptions,
+  CoreToolsConfig,
+  ElevatedConfig,
+  ExecToolsConfig,
   FakeCatalogOptions,
   GatewayConfig,
   LoopDetectionConfig,
   McpServerConfig,
+  McpOAuthSettings,
   PluginsConfig,
   ProviderConfig,
   ProviderToolPolicy,

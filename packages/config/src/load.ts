@@ -4,7 +4,7 @@
  * unreadable file or a syntax error is CONFIG_UNREADABLE (with line/column).
  */
 import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import JSON5 from 'json5';
 import { ConfigError, ErrorCode } from '@tool-search/kernel';
 import type { ToolSearchConfig } from './types.js';
@@ -21,9 +21,12 @@ export interface LoadConfigOptions {
 }
 
 export interface LoadedConfig {
+  /** The validated config; relative paths in it (`session.logDir`) are already resolved against `dir`. */
   readonly config: ToolSearchConfig;
   /** Absolute path of the file read; absent when no file was found. */
   readonly path?: string;
+  /** The folder relative paths in the config mean: the file's folder, or `cwd` when there is no file. */
+  readonly dir: string;
 }
 
 export async function loadConfig(options: LoadConfigOptions = {}): Promise<LoadedConfig> {
@@ -34,16 +37,31 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     text = await readFile(file, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (options.path === undefined && code === 'ENOENT') return { config: {} };
+    if (options.path === undefined && code === 'ENOENT') return { config: {}, dir: resolve(cwd) };
     throw new ConfigError('/', 'readable', `Cannot read config file ${file}: ${code === 'ENOENT' ? 'no such file' : String(error)}`, {
       code: ErrorCode.CONFIG_UNREADABLE,
       cause: error,
       details: { source: file },
     });
   }
-  return { config: parseConfig(text, file), path: file };
+  const dir = dirname(file);
+  return { config: resolvePaths(parseConfig(text, file), dir), path: file, dir };
 }
 
+/**
+ * A config's relative paths (`session.logDir`, `gateway.sessions.dir`, `plugins.core.workspace`) mean its file's
+ * folder, wherever the process runs; `plugins.core.workspace` defaults to that folder.
+ */
+export function resolvePaths(config: ToolSearchConfig, dir: string): ToolSearchConfig {
+  let out = config;
+  const core = config.plugins?.core;
+  if (core) out = { ...out, plugins: { ...out.plugins, core: { ...core, workspace: resolve(dir, core.workspace ?? '.') } } };
+  const logDir = config.session?.logDir;
+  if (logDir !== undefined) out = { ...out, session: { ...out.session, logDir: resolve(dir, logDir) } };
+  const sessionsDir = config.gateway?.sessions?.dir;
+  if (sessionsDir !== undefined) out = { ...out, gateway: { ...out.gateway, sessions: { ...out.gateway?.sessions, dir: resolve(dir, sessionsDir) } } };
+  return out;
+}
 /** Parses JSON5 text and validates it; `source` names the text in errors. */
 export function parseConfig(text: string, source = 'config'): ToolSearchConfig {
   let value: unknown;

@@ -1,7 +1,8 @@
 /**
  * The resolved view: every section present, `tools.toolSearch` turned into
- * concrete numbers. Bad numbers never fail here: the schema accepts any
- * number and resolution falls back to the default or clamps into range.
+ * concrete numbers. The schema refuses a non-number (NaN and Infinity
+ * included); any number is clamped into its range here (below → minimum,
+ * above → maximum, a fraction rounded), as the Tool Search document says.
  */
 import type { ResolvedConfig, ResolvedToolSearch, ToolSearchConfig, ToolSearchSetting } from './types.js';
 
@@ -9,21 +10,25 @@ export const TOOL_SEARCH_DEFAULTS = Object.freeze({ codeTimeoutMs: 10_000, searc
 export const TOOL_SEARCH_LIMITS = Object.freeze({
   codeTimeoutMs: [1_000, 60_000],
   maxSearchLimit: [1, 50],
+  warmPool: [0, 8],
+  maxConcurrent: [1, 64],
 } as const);
 
 export function resolveToolSearch(value: ToolSearchSetting | undefined): ResolvedToolSearch {
   const options = typeof value === 'object' && value !== null ? value : {};
   const enabled = value === true || (typeof value === 'object' && value !== null && value.enabled !== false);
-  const maxSearchLimit = clamp(positiveInt(options.maxSearchLimit) ?? TOOL_SEARCH_DEFAULTS.maxSearchLimit, ...TOOL_SEARCH_LIMITS.maxSearchLimit);
+  const maxSearchLimit = bounded(options.maxSearchLimit, TOOL_SEARCH_DEFAULTS.maxSearchLimit, ...TOOL_SEARCH_LIMITS.maxSearchLimit);
   return {
     enabled,
     mode: enabled ? (options.mode ?? 'code') : 'direct',
-    codeTimeoutMs: clamp(positiveInt(options.codeTimeoutMs) ?? TOOL_SEARCH_DEFAULTS.codeTimeoutMs, ...TOOL_SEARCH_LIMITS.codeTimeoutMs),
-    searchDefaultLimit: clamp(positiveInt(options.searchDefaultLimit) ?? TOOL_SEARCH_DEFAULTS.searchDefaultLimit, 1, maxSearchLimit),
+    codeTimeoutMs: bounded(options.codeTimeoutMs, TOOL_SEARCH_DEFAULTS.codeTimeoutMs, ...TOOL_SEARCH_LIMITS.codeTimeoutMs),
+    searchDefaultLimit: bounded(options.searchDefaultLimit, Math.min(TOOL_SEARCH_DEFAULTS.searchDefaultLimit, maxSearchLimit), 1, maxSearchLimit),
     maxSearchLimit,
     visible: [...(options.visible ?? [])],
     directoryBudgetChars: positiveInt(options.directoryBudgetChars),
-    warmPool: options.warmPool === true ? 1 : (positiveInt(options.warmPool) ?? 0),
+    warmPool: options.warmPool === true ? 1 : bounded(options.warmPool, 0, ...TOOL_SEARCH_LIMITS.warmPool),
+    sandbox: options.sandbox ?? 'process',
+    maxConcurrent: bounded(options.maxConcurrent, 4, ...TOOL_SEARCH_LIMITS.maxConcurrent),
     ...(options.embeddings ? { embeddings: options.embeddings } : {}),
   };
 }
@@ -40,6 +45,11 @@ export function resolveConfig(config: ToolSearchConfig): ResolvedConfig {
 
 function positiveInt(value: unknown): number | undefined {
   return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
+}
+
+/** A finite number clamped into [min, max] (rounded); anything else (absent) takes the default. */
+function bounded(value: unknown, fallback: number, min: number, max: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? clamp(Math.round(value), min, max) : fallback;
 }
 
 function clamp(value: number, min: number, max: number): number {

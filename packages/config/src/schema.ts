@@ -84,7 +84,7 @@ const strictObject = (properties: Record<string, Schema>, required: string[] = [
 
 const profile: Schema = { type: 'string', enum: ['minimal', 'coding', 'messaging', 'full'] };
 const policyLists = { allow: stringList, alsoAllow: stringList, deny: stringList };
-const providerPolicy = strictObject({ profile, ...policyLists });
+const providerPolicyFields = { profile, ...policyLists };
 const sandbox = strictObject({ tools: strictObject(policyLists) });
 
 const loopDetection = strictObject({
@@ -131,6 +131,8 @@ const toolSearch: Schema = {
       visible: stringList,
       directoryBudgetChars: { type: 'number' },
       warmPool: { anyOf: [{ type: 'boolean' }, { type: 'number' }] },
+      sandbox: { type: 'string', enum: ['process', 'quickjs'] },
+      maxConcurrent: { type: 'number' },
       embeddings,
     }),
   ],
@@ -142,6 +144,9 @@ const approvals = strictObject({
   requireDestructive: { type: 'boolean' },
 });
 
+// `toolSearch` under byProvider and agents overrides the mode and limits for that provider/model or agent.
+const providerPolicy = strictObject({ ...providerPolicyFields, toolSearch });
+
 const policyFields = {
   profile,
   ...policyLists,
@@ -150,8 +155,25 @@ const policyFields = {
   loopDetection,
 };
 
-const tools = strictObject({ ...policyFields, toolSearch, approvals, ...looseKeys(OPENCLAW_TOOLS_KEYS) });
-const agentTools = strictObject({ ...policyFields, ...looseKeys(OPENCLAW_AGENT_TOOLS_KEYS) });
+// `tools.exec` / `tools.elevated`: the keys the core exec tools act on are checked; OpenClaw's others (backgroundMs, notifyOnExit, …) pass.
+const execKeys: Schema = {
+  type: 'object',
+  properties: {
+    host: { type: 'string', enum: ['sandbox', 'gateway', 'node'] },
+    security: { type: 'string', enum: ['deny', 'allowlist', 'full'] },
+    ask: { type: 'string', enum: ['off', 'on-miss', 'always'] },
+    allowlist: stringList,
+    timeoutSec: { type: 'integer', minimum: 1, maximum: 86400 },
+    yieldMs: { type: 'integer', minimum: 0, maximum: 3600000 },
+    env: { type: 'object', additionalProperties: { type: 'string' } },
+    applyPatch: { type: 'object', properties: { enabled: { type: 'boolean' }, workspaceOnly: { type: 'boolean' } } },
+  },
+};
+const elevatedKeys: Schema = { type: 'object', properties: { enabled: { type: 'boolean' } } };
+const coreToolsKeys = { exec: execKeys, elevated: elevatedKeys };
+
+const tools = strictObject({ ...policyFields, toolSearch, approvals, ...looseKeys(OPENCLAW_TOOLS_KEYS), ...coreToolsKeys });
+const agentTools = strictObject({ ...policyFields, toolSearch, ...looseKeys(OPENCLAW_AGENT_TOOLS_KEYS), elevated: elevatedKeys });
 
 const agentEntry = strictObject(
   {
@@ -166,17 +188,40 @@ const agentEntry = strictObject(
   ['id'],
 );
 
-// `agents.defaults` is OpenClaw's (model, workspace, sandbox, compaction, …); we act on none of it.
+// `agents.defaults` is OpenClaw's (model, workspace, sandbox, compaction, …); only `workspace` is acted on (the MCP root).
 const agents = strictObject({ defaults: { type: 'object' }, list: { type: 'array', items: agentEntry } });
 
 const timeoutMs: Schema = { type: 'integer', minimum: 1 };
 const stringMap: Schema = { type: 'object', additionalProperties: { type: 'string' } };
 const stdioServer = strictObject({ command: { type: 'string', minLength: 1 }, args: stringList, env: stringMap, cwd: { type: 'string' }, timeoutMs }, ['command']);
-const httpServer = strictObject({ url: { type: 'string', minLength: 1 }, headers: stringMap, timeoutMs }, ['url']);
+// OAuth of an HTTP server: plugin-mcp's McpOAuthConfig (it checks the values again).
+const mcpAuth = strictObject({
+  clientId: { type: 'string', minLength: 1 },
+  clientSecret: { type: 'string', minLength: 1 },
+  clientSecretEnv: { type: 'string', minLength: 1 },
+  clientMetadataUrl: { type: 'string', pattern: '^https://' },
+  scope: { type: 'string', minLength: 1 },
+  grant: { enum: ['authorization_code', 'client_credentials'] },
+  redirectUrl: { type: 'string', pattern: '^http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?/' },
+  clientName: { type: 'string', minLength: 1 },
+  issuer: { type: 'string', pattern: '^https?://' },
+});
+const httpServer = strictObject({ url: { type: 'string', minLength: 1 }, headers: stringMap, auth: mcpAuth, timeoutMs }, ['url']);
 // if/then instead of oneOf: a broken server reports the errors of its own kind only.
-const mcpServer: Schema = { type: 'object', if: { type: 'object', properties: { command: {} }, required: ['command'] }, then: stdioServer, else: httpServer };
+// Neither `command` nor `url`: every key of both kinds is known, so a typo (`comand`) gets a "did you mean" and `command` is asked for.
+const unsureServer = strictObject({ ...(stdioServer.properties as Record<string, Schema>), ...(httpServer.properties as Record<string, Schema>) }, ['command']);
+const mcpServer: Schema = {
+  type: 'object',
+  if: { type: 'object', properties: { command: {} }, required: ['command'] },
+  then: stdioServer,
+  else: { if: { type: 'object', properties: { url: {} }, required: ['url'] }, then: httpServer, else: unsureServer },
+};
+/** An MCP server name becomes the tool owner (`mcp:<name>:<tool>`): plugin-mcp's SERVER_NAME_PATTERN. */
+const mcpServerName = { pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$' };
 
 const fakeCatalogOptions = strictObject({ tools: { type: 'integer', minimum: 0, maximum: 100000 }, core: { type: 'boolean' } });
+// The real core tools (`@tool-search/plugin-fs`, `@tool-search/plugin-exec`); `workspace` defaults to the config file's folder.
+const coreOptions = strictObject({ workspace: { type: 'string', minLength: 1 } });
 
 export const configSchema = {
   $id: 'https://tool-search.dev/schemas/tool-search.json',
@@ -187,10 +232,16 @@ export const configSchema = {
     tools,
     agents,
     // Options per plugin id; each plugin validates its own options, except the ones we ship.
-    plugins: { type: 'object', properties: { 'fake-catalog': fakeCatalogOptions }, additionalProperties: { type: 'object' } },
-    mcp: strictObject({ servers: { type: 'object', additionalProperties: mcpServer } }),
+    plugins: { type: 'object', properties: { 'fake-catalog': fakeCatalogOptions, core: coreOptions }, additionalProperties: { type: 'object' } },
+    mcp: strictObject({ servers: { type: 'object', propertyNames: mcpServerName, additionalProperties: mcpServer } }),
     provider: strictObject(
-      { baseURL: { type: 'string', minLength: 1 }, apiKey: { type: 'string' }, apiKeyEnv: { type: 'string', minLength: 1 }, model: { type: 'string', minLength: 1 } },
+      {
+        kind: { type: 'string', enum: ['openai', 'anthropic'] },
+        baseURL: { type: 'string', minLength: 1 },
+        apiKey: { type: 'string' },
+        apiKeyEnv: { type: 'string', minLength: 1 },
+        model: { type: 'string', minLength: 1 },
+      },
       ['baseURL', 'model'],
     ),
     gateway: strictObject({

@@ -15,6 +15,8 @@ export type ToolPolicyLists = {
 
 export type ProviderToolPolicy = ToolPolicyLists & {
   profile?: ToolProfile;
+  /** Overrides `tools.toolSearch` for this provider or provider/model. */
+  toolSearch?: ToolSearchSetting;
 };
 
 export type SandboxToolPolicy = {
@@ -43,6 +45,10 @@ export type ToolSearchOptions = {
   directoryBudgetChars?: number;
   /** Pre-started code sandboxes: `true` = 1, a number = that many. */
   warmPool?: boolean | number;
+  /** Code-mode sandbox backend (default "process"); falls back process → quickjs → tools mode. */
+  sandbox?: 'process' | 'quickjs';
+  /** Code runs at once; more wait in a queue (default 4, at most 64). */
+  maxConcurrent?: number;
   /** Hybrid ranking: an OpenAI-compatible embeddings endpoint (`@tool-search/plugin-embeddings` options). */
   embeddings?: EmbeddingsConfig;
 };
@@ -82,9 +88,26 @@ export type ToolPolicyFields = ProviderToolPolicy & {
 export type ToolsConfig = ToolPolicyFields & {
   toolSearch?: ToolSearchSetting;
   approvals?: ApprovalsConfig;
-} & Partial<Record<(typeof OPENCLAW_TOOLS_KEYS)[number], unknown>>;
+} & Partial<Record<(typeof OPENCLAW_TOOLS_KEYS)[number], unknown>> & CoreToolsConfig;
 
-export type AgentToolsConfig = ToolPolicyFields & Partial<Record<(typeof OPENCLAW_AGENT_TOOLS_KEYS)[number], unknown>>;
+/** `tools.exec` keys the core exec tools act on (OpenClaw's other exec keys are accepted as they are). */
+export type ExecToolsConfig = {
+  host?: 'sandbox' | 'gateway' | 'node';
+  security?: 'deny' | 'allowlist' | 'full';
+  ask?: 'off' | 'on-miss' | 'always';
+  allowlist?: string[];
+  timeoutSec?: number;
+  yieldMs?: number;
+  env?: Record<string, string>;
+  applyPatch?: { enabled?: boolean; workspaceOnly?: boolean; [key: string]: unknown };
+  [key: string]: unknown;
+};
+
+export type ElevatedConfig = { enabled?: boolean; [key: string]: unknown };
+
+export type CoreToolsConfig = { exec?: ExecToolsConfig; elevated?: ElevatedConfig };
+
+export type AgentToolsConfig = ToolPolicyFields & Partial<Record<(typeof OPENCLAW_AGENT_TOOLS_KEYS)[number], unknown>> & { elevated?: ElevatedConfig };
 
 export type AgentEntry = Partial<Record<(typeof OPENCLAW_AGENT_KEYS)[number], unknown>> & {
   id: string;
@@ -96,23 +119,41 @@ export type AgentEntry = Partial<Record<(typeof OPENCLAW_AGENT_KEYS)[number], un
 };
 
 export type AgentsConfig = {
-  /** OpenClaw's agent defaults; accepted, not acted on. */
+  /** OpenClaw's agent defaults; accepted; only `workspace` is acted on (offered to MCP servers as their root). */
   defaults?: Record<string, unknown>;
   list?: AgentEntry[];
 };
 
 export type McpServerConfig =
   | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number }
-  | { url: string; headers?: Record<string, string>; timeoutMs?: number };
+  | { url: string; headers?: Record<string, string>; auth?: McpOAuthSettings; timeoutMs?: number };
+
+/** OAuth of an HTTP MCP server (`mcp.servers.<name>.auth`); see plugin-mcp's README. */
+export type McpOAuthSettings = {
+  clientId?: string;
+  clientSecret?: string;
+  clientSecretEnv?: string;
+  clientMetadataUrl?: string;
+  scope?: string;
+  grant?: 'authorization_code' | 'client_credentials';
+  redirectUrl?: string;
+  clientName?: string;
+  issuer?: string;
+};
 
 export type FakeCatalogOptions = {
   tools?: number;
   core?: boolean;
 };
 
-export type PluginsConfig = { 'fake-catalog'?: FakeCatalogOptions } & Record<string, Record<string, unknown> | undefined>;
+/** `plugins.core`: the real core tools in this folder (resolved against the config file's folder; default that folder). */
+export type CorePluginOptions = { workspace?: string };
+
+export type PluginsConfig = { 'fake-catalog'?: FakeCatalogOptions; core?: CorePluginOptions } & Record<string, Record<string, unknown> | undefined>;
 
 export type ProviderConfig = {
+  /** Wire format: `openai` (Chat Completions, default) or `anthropic` (Messages API). */
+  kind?: 'openai' | 'anthropic';
   baseURL: string;
   apiKey?: string;
   /** Environment variable holding the API key (preferred over `apiKey`). */
@@ -149,6 +190,8 @@ export type ResolvedToolSearch = {
   directoryBudgetChars: number | undefined;
   /** Number of pre-started code sandboxes (0 = none). */
   warmPool: number;
+  sandbox: 'process' | 'quickjs';
+  maxConcurrent: number;
   /** Set when hybrid ranking is configured. */
   embeddings?: EmbeddingsConfig;
 };

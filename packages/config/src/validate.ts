@@ -30,7 +30,8 @@ export function validateConfig(value: unknown, source?: string): ToolSearchConfi
 }
 
 function toIssues(errors: readonly ErrorObject[]): ConfigIssue[] {
-  const kept = errors.filter((error) => error.keyword !== 'if');
+  // `if` and `propertyNames` only repeat the errors of their branch or name (kept below).
+  const kept = errors.filter((error) => error.keyword !== 'if' && error.keyword !== 'propertyNames');
   const dropped = new Set<ErrorObject>();
   for (const anyOf of kept.filter((error) => error.keyword === 'anyOf')) {
     const branches = kept.filter((error) => error !== anyOf && error.schemaPath.startsWith(`${anyOf.schemaPath}/`));
@@ -53,6 +54,10 @@ function toIssues(errors: readonly ErrorObject[]): ConfigIssue[] {
 
 function toIssue(error: ErrorObject): ConfigIssue {
   const path = error.instancePath || '';
+  // A `propertyNames` violation is about a key: point at it (`/mcp/servers/bad name`), like every other issue.
+  if (error.propertyName !== undefined) {
+    return { path: `${path}/${escapePointer(error.propertyName)}`, rule: 'propertyNames', message: `name "${error.propertyName}" ${error.message ?? 'is not allowed'}` };
+  }
   if (error.keyword === 'additionalProperties') {
     const key = String(error.params.additionalProperty);
     const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});

@@ -1,13 +1,16 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ErrorCode } from '@tool-search/kernel';
 import { loadConfig, parseConfig } from '../src/index.js';
 
 function folder(files: Record<string, string> = {}): string {
   const dir = mkdtempSync(join(tmpdir(), 'tool-search-config-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), text);
+  }
   return dir;
 }
 
@@ -26,12 +29,22 @@ describe('loadConfig', () => {
   });
 
   it('returns an empty config when the working folder has no file', async () => {
-    expect(await loadConfig({ cwd: folder() })).toEqual({ config: {} });
+    const cwd = folder();
+    expect(await loadConfig({ cwd })).toEqual({ config: {}, dir: cwd });
   });
 
   it('resolves an explicit path against cwd', async () => {
     const cwd = folder({ 'other.json5': '{ session: { logDir: "logs" } }' });
-    expect((await loadConfig({ cwd, path: 'other.json5' })).config.session?.logDir).toBe('logs');
+    expect((await loadConfig({ cwd, path: 'other.json5' })).config.session?.logDir).toBe(join(cwd, 'logs'));
+  });
+
+  it("resolves session.logDir against the config file's folder, not the process's cwd", async () => {
+    const cwd = folder({ 'conf/tool-search.json': '{ session: { logDir: "logs" }, gateway: { sessions: { dir: "../s" } } }', 'abs.json': `{ session: { logDir: ${JSON.stringify(join(tmpdir(), 'abs-logs'))} } }` });
+    const loaded = await loadConfig({ cwd, path: 'conf/tool-search.json' });
+    expect(loaded.config.session?.logDir).toBe(join(cwd, 'conf', 'logs'));
+    expect(loaded.config.gateway?.sessions?.dir).toBe(join(cwd, 's'));
+    expect(loaded.dir).toBe(join(cwd, 'conf'));
+    expect((await loadConfig({ cwd, path: 'abs.json' })).config.session?.logDir).toBe(join(tmpdir(), 'abs-logs'));
   });
 
   it('fails with CONFIG_UNREADABLE when an explicit path does not exist', async () => {

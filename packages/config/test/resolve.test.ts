@@ -20,6 +20,8 @@ describe('resolveToolSearch', () => {
       visible: [],
       directoryBudgetChars: undefined,
       warmPool: 0,
+      sandbox: 'process',
+      maxConcurrent: 4,
     });
   });
 
@@ -53,12 +55,16 @@ describe('resolveToolSearch', () => {
     expect(resolveToolSearch({ maxSearchLimit: 3 }).searchDefaultLimit).toBe(3);
   });
 
-  it.each([0, -1, 2.5, Number.NaN])('takes the defaults for the non-positive or non-integer value %s', (value) => {
-    expect(resolveToolSearch({ codeTimeoutMs: value, searchDefaultLimit: value, maxSearchLimit: value })).toMatchObject({
-      codeTimeoutMs: 10000,
-      searchDefaultLimit: 8,
-      maxSearchLimit: 20,
-    });
+  // The Tool Search document: any number below a range is raised to its minimum, above it lowered to its maximum.
+  it('raises numbers below a range to its minimum (codeTimeoutMs: 0 → 1000, -3 → 1000, maxSearchLimit: 0 → 1)', () => {
+    expect(resolveToolSearch({ codeTimeoutMs: 0 }).codeTimeoutMs).toBe(1000);
+    expect(resolveToolSearch({ codeTimeoutMs: -3 }).codeTimeoutMs).toBe(1000);
+    expect(resolveToolSearch({ maxSearchLimit: 0 })).toMatchObject({ maxSearchLimit: 1, searchDefaultLimit: 1 });
+    expect(resolveToolSearch({ searchDefaultLimit: -1 }).searchDefaultLimit).toBe(1);
+  });
+
+  it('rounds a fraction before clamping', () => {
+    expect(resolveToolSearch({ searchDefaultLimit: 2.5, maxSearchLimit: 10.2 })).toMatchObject({ searchDefaultLimit: 3, maxSearchLimit: 10 });
   });
 
   it('passes visible and a valid directory budget through', () => {
@@ -69,9 +75,19 @@ describe('resolveToolSearch', () => {
     expect(resolveToolSearch({ directoryBudgetChars: -3 }).directoryBudgetChars).toBeUndefined();
   });
 
+  it('selects the code-mode sandbox backend and clamps maxConcurrent', () => {
+    expect(resolveToolSearch({ sandbox: 'quickjs' }).sandbox).toBe('quickjs');
+    expect(resolveToolSearch({ maxConcurrent: 500 }).maxConcurrent).toBe(64);
+    // Below its range a number is raised to the minimum, like every other tools.toolSearch number.
+    expect(resolveToolSearch({ maxConcurrent: 0 }).maxConcurrent).toBe(1);
+    expect(resolveToolSearch({}).maxConcurrent).toBe(4);
+  });
+
   it('turns warmPool into a count', () => {
     expect(resolveToolSearch({ warmPool: true }).warmPool).toBe(1);
     expect(resolveToolSearch({ warmPool: 3 }).warmPool).toBe(3);
+    expect(resolveToolSearch({ warmPool: 60 }).warmPool).toBe(8);
+    expect(resolveToolSearch({ warmPool: -2 }).warmPool).toBe(0);
     expect(resolveToolSearch({ warmPool: false }).warmPool).toBe(0);
   });
 });

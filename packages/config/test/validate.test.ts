@@ -33,6 +33,12 @@ describe('OpenClaw sections', () => {
     expect(configIssues({ tools: { toolSearch: false } })).toEqual([]);
   });
 
+  it('refuses a non-number for the toolSearch limits (NaN and Infinity included)', () => {
+    for (const value of ['5000', Number.NaN, Number.POSITIVE_INFINITY, null, true]) {
+      expect(configIssues({ tools: { toolSearch: { codeTimeoutMs: value } } })).toMatchObject([{ path: '/tools/toolSearch/codeTimeoutMs', rule: 'type' }]);
+    }
+  });
+
   it('accepts any number for the toolSearch limits (resolution clamps)', () => {
     expect(configIssues({ tools: { toolSearch: { codeTimeoutMs: -5, searchDefaultLimit: 2.5, maxSearchLimit: 1e9 } } })).toEqual([]);
   });
@@ -117,6 +123,10 @@ describe('wrong types', () => {
     expect(issuesOf({ tools: { toolSearch: { mode: 'magic' } } })).toEqual([{ path: '/tools/toolSearch/mode', rule: 'enum' }]);
   });
 
+  it('rejects an unknown code-mode sandbox backend', () => {
+    expect(issuesOf({ tools: { toolSearch: { sandbox: 'v8' } } })).toEqual([{ path: '/tools/toolSearch/sandbox', rule: 'enum' }]);
+  });
+
   it('requires an agent id', () => {
     expect(issuesOf({ agents: { list: [{ name: 'x' }] } })).toEqual([{ path: '/agents/list/0/id', rule: 'required' }]);
   });
@@ -150,6 +160,28 @@ describe('wrong types', () => {
   });
 });
 
+describe('MCP server entries (issue 16 items 1 and 7)', () => {
+  it('says a misspelled command key is unknown and suggests command, instead of asking for url', () => {
+    const issues = configIssues({ mcp: { servers: { fs: { comand: 'npx', args: ['x'] } } } });
+    expect(issues.map(({ path, rule }) => ({ path, rule }))).toEqual([
+      { path: '/mcp/servers/fs/command', rule: 'required' },
+      { path: '/mcp/servers/fs/comand', rule: 'additionalProperties' },
+    ]);
+    expect(issues[1]?.message).toContain('"command"');
+  });
+
+  it('suggests url for a misspelled url key', () => {
+    const issues = configIssues({ mcp: { servers: { web: { urll: 'http://x/mcp' } } } });
+    expect(issues.find((issue) => issue.rule === 'additionalProperties')?.message).toContain('"url"');
+  });
+
+  it('names a bad server name with the path format of every other issue', () => {
+    const error = thrown(() => validateConfig({ mcp: { servers: { 'bad name': { command: 'x' }, 'a:b': { command: 'y' } } } }));
+    expect(error).toMatchObject({ code: ErrorCode.CONFIG_INVALID, path: '/mcp/servers/bad name', rule: 'propertyNames' });
+    expect((error.details?.errors as { path: string }[]).map((issue) => issue.path)).toEqual(['/mcp/servers/bad name', '/mcp/servers/a:b']);
+  });
+});
+
 describe('tools.toolSearch.embeddings', () => {
   it('accepts the embedder options and resolves them into toolSearch', async () => {
     const { resolveToolSearch } = await import('../src/index.js');
@@ -164,5 +196,12 @@ describe('tools.toolSearch.embeddings', () => {
     expect(issuesOf({ tools: { toolSearch: { embeddings: { baseURL: 'ftp://x', model: 'm' } } } })).toContainEqual({ path: '/tools/toolSearch/embeddings/baseURL', rule: 'pattern' });
     const error = thrown(() => parseConfig('{ tools: { toolSearch: { embeddings: { baseURL: "http://x", model: "m", fusion: "max" } } } }', 'c.json5'));
     expect(error.code).toBe(ErrorCode.CONFIG_INVALID);
+  });
+});
+
+describe('MCP server OAuth settings', () => {
+  it('accepts auth on an HTTP server and rejects unknown auth keys', () => {
+    expect(issuesOf({ mcp: { servers: { linear: { url: 'https://mcp.linear.app/mcp', auth: { clientId: 'abc', clientSecretEnv: 'LINEAR_SECRET', scope: 'read' } } } } })).toEqual([]);
+    expect(issuesOf({ mcp: { servers: { linear: { url: 'https://x/mcp', auth: { clientid: 'abc' } } } } })).toEqual([{ path: '/mcp/servers/linear/auth/clientid', rule: 'additionalProperties' }]);
   });
 });

@@ -5,7 +5,7 @@
  * validation happen in the kernel and their verdicts come back as results.
  * Shared by mode-tools and mode-directory (modes never import each other, so this lives in its own package).
  */
-import { compileToolSchema, deepFreeze, ErrorCode, ToolSearchError, toSchemaIssues } from '@tool-search/kernel';
+import { compileToolSchema, deepFreeze, ErrorCode, ToolSearchError, toSchemaIssues, withCallStatus } from '@tool-search/kernel';
 import type { ControlContext, ExposedTool, JsonSchema, RunApi, ToolCallOutcome, ToolResult } from '@tool-search/kernel';
 import { indexForRun, type ToolIndex } from '@tool-search/search';
 import { errorResult, okResult, renderDescription, renderSearch } from './results.js';
@@ -132,16 +132,23 @@ function describe(index: ToolIndex, requested: string, ctx: ControlContext, call
   return okResult([renderDescription(description, callHint), guidance].filter(Boolean).join('\n\n'), { ...description, ...(guidance ? { guidance } : {}) });
 }
 
+/**
+ * A client tool is called like any other: the kernel hands the call to the run's owner (the gateway gives it to
+ * its client) and the client's answer is the result. A call that failed or was blocked carries that status
+ * (`withCallStatus`), so the exposure reports it at the top level.
+ */
 async function callTool(id: string, args: unknown, ctx: ControlContext): Promise<ToolResult> {
-  const target = ctx.run.tool(id);
-  if (target?.source === 'client') return clientTool(target.id, target.name);
   let outcome: ToolCallOutcome;
   try {
     outcome = await ctx.run.call(id, args, { origin: 'tool_call', signal: ctx.signal });
   } catch (error) {
     if (!ToolSearchError.isInstance(error) || error.code === ErrorCode.RUN_CLOSED || error.code === ErrorCode.RUN_STOPPED) throw error;
-    if (error.code === ErrorCode.UNKNOWN_TOOL) return unknownTool(id, (error.details?.suggestions as string[] | undefined) ?? []);
-    return errorResult(error.code, error.message, { ...(error.toolId ? { toolId: error.toolId } : {}), ...(error.details ?? {}) });
+    const toolId = error.toolId ?? id;
+    const result =
+      error.code === ErrorCode.UNKNOWN_TOOL
+        ? unknownTool(id, (error.details?.suggestions as string[] | undefined) ?? [])
+        : errorResult(error.code, error.message, { ...(error.toolId ? { toolId: error.toolId } : {}), ...(error.details ?? {}) });
+    return withCallStatus(result, { status: 'error', toolId, error: { code: error.code, message: error.message } });
   }
   return fromOutcome(outcome);
 }
@@ -150,16 +157,21 @@ function fromOutcome(outcome: ToolCallOutcome): ToolResult {
   switch (outcome.status) {
     case 'ok':
       return outcome.result;
-    case 'blocked':
-      return errorResult(ErrorCode.TOOL_CALL_BLOCKED, `the call to ${outcome.toolId} was blocked by ${outcome.by}: ${outcome.reason}`, {
+    case 'blocked': {
+      const result = errorResult(ErrorCode.TOOL_CALL_BLOCKED, `the call to ${outcome.toolId} was blocked by ${outcome.by}: ${outcome.reason}`, {
         toolId: outcome.toolId,
         by: outcome.by,
         reason: outcome.reason,
       });
-    case 'pending':
-      return clientTool(outcome.toolId, outcome.name);
+      return withCallStatus(result, { status: 'blocked', toolId: outcome.toolId, reason: outcome.reason, by: outcome.by });
+    }
+    case 'pending': {
+      // Not reached for tool_call (the kernel hands client calls off or refuses them); kept for a custom kernel.
+      const result = clientTool(outcome.toolId, outcome.name);
+      return withCallStatus(result, { status: 'error', toolId: outcome.toolId, error: { code: ErrorCode.CLIENT_TOOL_NOT_EXECUTABLE, message: 'executed by the client' } });
+    }
     case 'error':
-      return errorResult(outcome.error.code, outcome.error.message, { toolId: outcome.toolId });
+      return withCallStatus(errorResult(outcome.error.code, outcome.error.message, { toolId: outcome.toolId }), { status: 'error', toolId: outcome.toolId, error: outcome.error });
   }
 }
 

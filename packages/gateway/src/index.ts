@@ -1,7 +1,13 @@
-export { runTurn } from './turn.js';
-export type { TurnInput, TurnOptions, TurnResult, TurnToolCall, ClientFunctionTool } from './turn.js';
-export { startGatewayServer, sendJson } from './server.js';
+export { runTurn, resolveUpstream } from './turn.js';
+export type { TurnInput, TurnOptions, TurnResult, TurnToolCall, TurnParty, ClientFunctionTool } from './turn.js';
+export { startGatewayServer, listen } from './server.js';
 export type { GatewayServer, GatewayServerOptions } from './server.js';
-export { createProviderClient } from './provider.js';
+export { sendJson } from './http.js';
+export { createUpstream } from './provider.js';
 export type { ProviderConfig } from './provider.js';
+export { openaiUpstream } from './openai-upstream.js';
+export { anthropicUpstream, toAnthropicMessages, DEFAULT_MAX_TOKENS } from './anthropic-upstream.js';
+export type { Upstream, UpstreamKind, UpstreamReply, UpstreamRequest, UpstreamToolCall } from './upstream.js';
+export type { TurnLedger, LedgerRequest, CountTokens } from './ledger.js';
+export { SessionExposures } from './session-exposure.js';
 export { renderOutcome, renderResult } from './render.js';

@@ -1,8 +1,19 @@
-/** Builds the official `openai` client from `provider: { baseURL, apiKey?, apiKeyEnv?, model }`. */
+/**
+ * Builds the upstream from `provider: { kind, baseURL, apiKey | apiKeyEnv, model }`:
+ * `openai` (default) on the official `openai` client, `anthropic` on the
+ * official `@anthropic-ai/sdk`. Retries are off: a failure reaches the caller
+ * at once, named with the provider URL and status.
+ */
 import OpenAI from 'openai';
+import Anthropic from '@anthropic-ai/sdk';
 import { ConfigError } from '@tool-search/kernel';
+import { anthropicUpstream } from './anthropic-upstream.js';
+import { openaiUpstream } from './openai-upstream.js';
+import type { Upstream, UpstreamKind } from './upstream.js';
 
 export interface ProviderConfig {
+  /** Wire format of the provider: `openai` (Chat Completions, default) or `anthropic` (Messages). */
+  readonly kind?: UpstreamKind;
   readonly baseURL?: string;
   readonly apiKey?: string;
   /** Name of the environment variable that holds the key (preferred over `apiKey` in files). */
@@ -10,11 +21,15 @@ export interface ProviderConfig {
   readonly model?: string;
 }
 
-export function createProviderClient(config: ProviderConfig, env: NodeJS.ProcessEnv = process.env): { client: OpenAI; model: string } {
-  const apiKey = config.apiKey ?? (config.apiKeyEnv ? env[config.apiKeyEnv] : env.OPENAI_API_KEY);
-  if (!apiKey) {
-    throw new ConfigError('/provider/apiKeyEnv', 'required', `No API key: set ${config.apiKeyEnv ?? 'OPENAI_API_KEY'} or use --provider-mode mock-openai`);
-  }
+const DEFAULT_KEY_ENV: Record<UpstreamKind, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
+
+export function createUpstream(config: ProviderConfig, env: NodeJS.ProcessEnv = process.env): Upstream {
+  const kind = config.kind ?? 'openai';
+  const keyEnv = config.apiKeyEnv ?? DEFAULT_KEY_ENV[kind];
+  const apiKey = config.apiKey ?? env[keyEnv];
+  if (!apiKey) throw new ConfigError('/provider/apiKeyEnv', 'required', `No API key: set ${keyEnv} or use --provider-mode mock-${kind}`);
   if (!config.model) throw new ConfigError('/provider/model', 'required', 'provider.model is required');
-  return { client: new OpenAI({ apiKey, ...(config.baseURL ? { baseURL: config.baseURL } : {}), maxRetries: 0 }), model: config.model };
+  const baseURL = config.baseURL ? { baseURL: config.baseURL } : {};
+  if (kind === 'anthropic') return anthropicUpstream(new Anthropic({ apiKey, ...baseURL, maxRetries: 0 }), config.model);
+  return openaiUpstream(new OpenAI({ apiKey, ...baseURL, maxRetries: 0 }), config.model);
 }

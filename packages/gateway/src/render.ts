@@ -5,10 +5,11 @@ export function renderOutcome(outcome: ToolCallOutcome): string {
   switch (outcome.status) {
     case 'ok':
       return renderResult(outcome.result);
+    // A control tool (tool_call) that reports its inner call's failure wrote the text the model should read.
     case 'blocked':
-      return `Blocked (${outcome.by}): ${outcome.reason}`;
+      return outcome.result ? toolResultText(outcome.result) : `Blocked (${outcome.by}): ${outcome.reason}`;
     case 'error':
-      return `Error ${outcome.error.code}: ${outcome.error.message}`;
+      return outcome.result ? toolResultText(outcome.result) : `Error ${outcome.error.code}: ${outcome.error.message}`;
     case 'pending':
       return `The client must run ${outcome.name}.`;
   }

@@ -1,15 +1,24 @@
 /**
- * An OpenAI-compatible HTTP front for the turn loop: `POST /v1/chat/completions`
- * and `GET /v1/models`. A request's `messages` become the turn; its `tools`
- * become the run's client tools, and a model call to one comes back to the
- * client as `tool_calls`. Loopback by default; binding anywhere else needs a
- * bearer token.
+ * The gateway's HTTP server: OpenAI Chat Completions (`POST /v1/chat/completions`),
+ * the OpenAI Responses API (`POST /v1/responses`) and the Anthropic Messages API
+ * (`POST /v1/messages`), whole or streamed, plus `GET /v1/models`. Each request's
+ * tools become the run's client tools; a model call to one goes back to the
+ * client in that API's form. Loopback by default; binding anywhere else needs
+ * a bearer token (`Authorization: Bearer` or Anthropic's `x-api-key`).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
-import { runTurn, type ClientFunctionTool, type TurnOptions } from './turn.js';
+import { preloadTokenizer } from '@tool-search/telemetry';
+import { chatFront } from './front/chat.js';
+import { serveFront, type FrontEnd } from './front/front.js';
+import { createResponsesFront } from './front/responses.js';
+import { messagesFront } from './front/messages.js';
+import { publicError, readJsonBody, sendJson, statusOf } from './http.js';
+import { SessionExposures } from './session-exposure.js';
+import { SuspendedTurns } from './suspended-turns.js';
+import { resolveUpstream, type TurnOptions } from './turn.js';
 
 export interface GatewayServerOptions extends TurnOptions {
   readonly host?: string;
@@ -17,10 +26,12 @@ export interface GatewayServerOptions extends TurnOptions {
   readonly port?: number;
   /** Bearer token; required when `host` is not a loopback address. */
   readonly token?: string;
-  /** Largest request body accepted, in bytes (default 8 MiB). */
+  /** Largest request body accepted, in bytes (default 8 MiB); larger ones get a 413. */
   readonly maxBodyBytes?: number;
   /** Extra routes (approvals, health) tried before the built-in ones; return true when handled. */
   readonly routes?: readonly ((req: IncomingMessage, res: ServerResponse, body: () => Promise<unknown>) => Promise<boolean> | boolean)[];
+  /** Where upstream failures and internal errors are logged (default: stderr). */
+  readonly log?: (line: string) => void;
 }
 
 export interface GatewayServer {
@@ -38,102 +49,70 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     throw new ToolSearchError(ErrorCode.CONFIG_INVALID, `Refusing to bind the gateway to ${host} without gateway.auth.token; set a token or bind to 127.0.0.1`);
   }
   const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
+  const upstream = resolveUpstream(options);
+  const turn: TurnOptions = { ...options, upstream, sessions: options.sessions ?? new SessionExposures() };
+  const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
+  const suspended = new SuspendedTurns();
+  const serve = { turn, model: upstream.model, log, suspended };
+  const fronts: FrontEnd<any>[] = [chatFront, createResponsesFront(), messagesFront];
   const server = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => sendError(res, 500, 'server_error', error instanceof Error ? error.message : String(error)));
+    handle(req, res).catch((error: unknown) => {
+      if (!ToolSearchError.isInstance(error)) log(`gateway: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (res.headersSent) return void res.end();
+      const status = statusOf(error);
+      sendJson(res, status, chatFront.error(status, publicError(error)));
+    });
   });
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (options.token && !authorized(req.headers.authorization, options.token)) {
-      return sendError(res, 401, 'invalid_api_key', 'Missing or wrong bearer token');
-    }
     const url = new URL(req.url ?? '/', 'http://gateway');
+    const front = req.method === 'POST' ? fronts.find((f) => f.path === url.pathname) : undefined;
+    if (options.token && !authorized(req, options.token)) {
+      return sendJson(res, 401, (front ?? chatFront).error(401, { code: 'invalid_api_key', message: 'Missing or wrong bearer token' }));
+    }
     let cached: Promise<unknown> | undefined;
-    const body = () => (cached ??= readJson(req, maxBodyBytes));
+    const body = () => (cached ??= readJsonBody(req, maxBodyBytes));
     for (const route of options.routes ?? []) if (await route(req, res, body)) return;
     if (req.method === 'GET' && url.pathname === '/v1/models') {
-      return sendJson(res, 200, { object: 'list', data: [{ id: options.model, object: 'model', created: 0, owned_by: 'tool-search' }] });
+      return sendJson(res, 200, { object: 'list', data: [{ id: upstream.model, object: 'model', created: 0, owned_by: 'tool-search' }] });
     }
-    if (req.method === 'POST' && url.pathname === '/v1/chat/completions') return completions(req, res, await body());
-    return sendError(res, 404, 'not_found', `No route for ${req.method} ${url.pathname}`);
+    if (front) return serveFront(front, req, res, body, serve);
+    return sendJson(res, 404, chatFront.error(404, { code: 'not_found', message: `No route for ${req.method} ${url.pathname}` }));
   }
 
-  async function completions(req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
-    const request = body as { messages?: unknown; tools?: unknown; stream?: unknown; user?: unknown };
-    if (!request || !Array.isArray(request.messages)) return sendError(res, 400, 'invalid_request_error', '`messages` must be an array');
-    if (request.stream) return sendError(res, 400, 'invalid_request_error', 'Streaming is not supported by the Tool Search gateway; send stream: false');
-    const clientTools = Array.isArray(request.tools) ? (request.tools as ClientFunctionTool[]) : [];
-    const sessionHeader = req.headers['x-session-id'];
-    const sessionId = typeof sessionHeader === 'string' && sessionHeader ? sessionHeader : randomUUID();
-    const agentHeader = req.headers['x-agent-id'];
-    try {
-      const result = await runTurn(options, {
-        messages: request.messages,
-        clientTools,
-        sessionId,
-        ...(typeof agentHeader === 'string' ? { agentId: agentHeader } : {}),
-      });
-      res.setHeader('x-session-id', result.sessionId);
-      sendJson(res, 200, {
-        id: `chatcmpl-${result.runId}`,
-        object: 'chat.completion',
-        created: Math.floor(Date.now() / 1000),
-        model: options.model,
-        choices: [{ index: 0, message: result.message, finish_reason: result.finishReason, logprobs: null }],
-        tool_search: { mode: result.mode, session_id: result.sessionId, requests: result.requests, tool_calls: result.toolCalls },
-      });
-    } catch (error) {
-      if (ToolSearchError.isInstance(error)) return sendError(res, 400, error.code, error.message);
-      throw error;
-    }
-  }
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => resolve());
-  });
+  // Token counting (ledger, telemetry) would otherwise compile the tokenizer during the first request, stalling all others.
+  if (options.countTokens !== false) await preloadTokenizer();
+  await listen(server, options.port ?? 0, host);
   const port = (server.address() as AddressInfo).port;
   const shown = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}/v1`,
     port,
     server,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        suspended.abandonAll();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
-function authorized(header: string | undefined, token: string): boolean {
-  const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '');
+/** Listens, turning a taken port into one coded line instead of an `EADDRINUSE` stack. */
+export function listen(server: Server, port: number, host: string, flag = '--port'): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE') reject(new ToolSearchError(ErrorCode.PORT_IN_USE, `port ${port} is in use; pick another with ${flag}`, { details: { port, host } }));
+      else reject(error);
+    });
+    server.listen(port, host, () => resolve());
+  });
+}
+
+function authorized(req: IncomingMessage, token: string): boolean {
+  const header = req.headers.authorization;
+  const apiKey = req.headers['x-api-key'];
+  const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : typeof apiKey === 'string' ? apiKey : '');
   const wanted = Buffer.from(token);
   return given.length === wanted.length && timingSafeEqual(given, wanted);
-}
-
-async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > limit) throw new ToolSearchError(ErrorCode.CONFIG_INVALID, `Request body exceeds ${limit} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
-export function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  const text = JSON.stringify(value);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
-
-function sendError(res: ServerResponse, status: number, code: string, message: string): void {
-  if (res.headersSent) return void res.end();
-  sendJson(res, status, { error: { message, type: code, code } });
 }

@@ -1,10 +1,11 @@
 /**
- * One agent turn: build the run and its exposure for the configured mode,
- * send the conversation to an OpenAI-compatible provider with the official
- * `openai` client, execute the tool calls that come back through the
- * exposure (direct names, control tools, `tool_search_code`, hidden directory
- * names), append the results, and repeat until the model answers, a client
- * tool must run on the client, or the step limit is hit.
+ * One agent turn: build the run and its exposure for the mode that applies to
+ * this agent and provider, send the conversation upstream (OpenAI or
+ * Anthropic), execute the tool calls that come back through the exposure
+ * (direct names, control tools, `tool_search_code`, hidden directory names),
+ * append the results, and repeat until the model answers, a client tool must
+ * run on the client, or the step limit is hit. The turn's ledger and any
+ * exposure change within the session go to the session log as run events.
  */
 import type OpenAI from 'openai';
 import type {
@@ -12,15 +13,26 @@ import type {
   ChatCompletionMessage,
   ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
-  ChatCompletionTool,
+  ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
-import type { Kernel, RunRequest, ToolCallOutcome } from '@tool-search/kernel';
+import type { ClientCall, Kernel, RunRequest, ToolCallOutcome } from '@tool-search/kernel';
+import { CONTROL_TOOL_NAMES } from '@tool-search/control-tools';
+import { createTokenCounter } from '@tool-search/telemetry';
+import { suspendableTurn, type SuspendedTurn, type TurnControl } from './handoff.js';
+import { Ledger, type CountTokens, type TurnLedger } from './ledger.js';
+import { openaiUpstream } from './openai-upstream.js';
 import { renderOutcome } from './render.js';
+import { SessionExposures } from './session-exposure.js';
+import type { Upstream } from './upstream.js';
 
 declare module '@tool-search/kernel' {
   interface RunEventMap {
     /** A conversation message of a gateway turn, for the session transcript (tool calls are logged by telemetry). */
     'turn-message': { readonly type: 'turn-message'; readonly role: string; readonly content: string | null; readonly toolCalls?: readonly string[] };
+    /** The whole turn's cost, discovery included, and its direct-mode counterpart. */
+    'turn-ledger': { readonly type: 'turn-ledger'; readonly mode: string; readonly ledger: TurnLedger };
+    /** The tools or system text sent in this session differ from the previous turn's (the provider's prompt cache misses). */
+    'exposure-changed': { readonly type: 'exposure-changed'; readonly mode: string; readonly from: string; readonly to: string };
   }
 }
 
@@ -30,23 +42,44 @@ export interface ClientFunctionTool {
 }
 
 export interface TurnInput {
+  /** The conversation as OpenAI chat messages (the front ends convert theirs). */
   readonly messages: readonly ChatCompletionMessageParam[];
   /** Tools the client declared; a model call to one is handed back to the client as `tool_calls`. */
   readonly clientTools?: readonly ClientFunctionTool[];
   readonly agentId?: string;
   readonly sessionId?: string;
   readonly signal?: AbortSignal;
+  readonly maxTokens?: number;
+  /** Called before each provider request (streaming front ends send a keep-alive). */
+  readonly onStep?: (step: number) => void;
+}
+
+/** Who a run is for; picks the exposure mode when `modeFor` is set. */
+export interface TurnParty {
+  readonly agentId?: string;
+  readonly provider: string;
+  readonly model: string;
 }
 
 export interface TurnOptions {
   readonly kernel: Kernel;
-  readonly client: OpenAI;
-  readonly model: string;
+  /** The provider (see `createUpstream`); or `client` + `model` for an OpenAI-compatible one. */
+  readonly upstream?: Upstream;
+  readonly client?: OpenAI;
+  readonly model?: string;
   /** Exposure mode: direct | tools | directory | code. */
   readonly mode: string;
-  /** Provider name for byProvider policy (default "openai"). */
+  /** Picks the mode per run (per-agent and per-provider `toolSearch`); `mode` when it returns undefined. */
+  readonly modeFor?: (party: TurnParty) => string | undefined;
+  /** Provider name for byProvider policy (default: the upstream's kind). */
   readonly provider?: string;
   readonly maxSteps?: number;
+  /** Counts ledger tokens (default: `o200k_base`); `false` leaves tokens null. */
+  readonly countTokens?: CountTokens | false;
+  /** Session fingerprints for prompt-cache stability (default: one per kernel). */
+  readonly sessions?: SessionExposures;
+  /** How long a turn waits for the results of client calls made inside tool_call or code (default 5 min). */
+  readonly clientCallTtlMs?: number;
 }
 
 export interface TurnToolCall {
@@ -61,82 +94,131 @@ export interface TurnResult {
   readonly runId: string;
   readonly sessionId: string;
   readonly mode: string;
+  readonly model: string;
   readonly requests: number;
   readonly toolCalls: readonly TurnToolCall[];
+  /** Provider-reported tokens, summed over the turn's requests. */
+  readonly usage: { readonly input: number; readonly output: number };
+  readonly ledger: TurnLedger;
+  /** Fingerprint of the tools and system text sent; `exposureChanged` when it differs from the session's last turn. */
+  readonly exposure: { readonly fingerprint: string; readonly changed: boolean };
+  /** Set when the turn waits for client calls made inside tool_call or code: the server resumes it with their results. */
+  readonly suspended?: SuspendedTurn<TurnResult>;
 }
 
-export async function runTurn(options: TurnOptions, input: TurnInput): Promise<TurnResult> {
-  const { kernel, client, model, maxSteps = 8 } = options;
+const DISCOVERY = new Set<string>([CONTROL_TOOL_NAMES.search, CONTROL_TOOL_NAMES.describe]);
+const defaultSessions = new WeakMap<Kernel, SessionExposures>();
+let defaultCounter: CountTokens | undefined;
+
+export function resolveUpstream(options: Pick<TurnOptions, 'upstream' | 'client' | 'model'>): Upstream {
+  if (options.upstream) return options.upstream;
+  if (!options.client || !options.model) throw new TypeError('runTurn needs `upstream`, or `client` and `model`');
+  return openaiUpstream(options.client, options.model);
+}
+
+/** Modes where client tools are in the searchable catalog (the documents); elsewhere they stay directly visible. */
+const CLIENT_TOOLS_IN_CATALOG: ReadonlySet<string> = new Set(['tools', 'code']);
+
+/** One turn; it may first answer with client calls made inside tool_call or code (`suspended`), see handoff.ts. */
+export function runTurn(options: TurnOptions, input: TurnInput): Promise<TurnResult> {
+  return suspendableTurn<TurnResult>((control) => driveTurn(options, input, control), options.clientCallTtlMs ?? 300_000);
+}
+
+async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnControl<TurnResult>): Promise<TurnResult> {
+  const { kernel, maxSteps = 8 } = options;
+  const upstream = resolveUpstream(options);
+  const provider = options.provider ?? upstream.kind;
+  const party = { provider, model: upstream.model, ...(input.agentId ? { agentId: input.agentId } : {}) };
+  const mode = options.modeFor?.(party) ?? options.mode;
+  const countTokens = options.countTokens === false ? undefined : (options.countTokens ?? (defaultCounter ??= tokenCounter()));
+  const catalogMode = CLIENT_TOOLS_IN_CATALOG.has(mode) ? ('catalog' as const) : ('direct-only' as const);
   const request = {
-    provider: options.provider ?? 'openai',
-    model,
-    ...(input.agentId ? { agentId: input.agentId } : {}),
+    ...party,
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
-    clientTools: (input.clientTools ?? []).map((tool) => ({ ...tool, catalogMode: 'direct-only' as const })),
+    clientTools: (input.clientTools ?? []).map((tool) => ({ ...tool, catalogMode })),
   } as RunRequest;
-  const run = await kernel.createRun(request);
+  const run = await kernel.createRun(request, { onClientCall: control.take });
+  const signal = input.signal;
   try {
-    const exposure = await run.exposure(options.mode);
-    const tools = exposure.toOpenAI() as unknown as ChatCompletionTool[];
-    const messages: ChatCompletionMessageParam[] = [
-      ...(exposure.system ? [{ role: 'system' as const, content: exposure.system }] : []),
-      ...input.messages,
-    ];
+    const exposure = await run.exposure(mode);
+    const sessions = options.sessions ?? sessionsOf(kernel);
+    const sent = sessions.settle(run.info.sessionId, `${upstream.kind}:${exposure.mode}`, JSON.stringify(upstream.tools(exposure)), exposure.system);
+    if (sent.changedFrom) run.emit({ type: 'exposure-changed', mode: exposure.mode, from: sent.changedFrom, to: sent.fingerprint });
+    const direct = exposure.mode === 'direct' ? undefined : await run.exposure('direct');
+    const ledger = await Ledger.start(countTokens, sent, direct ? { toolsJson: JSON.stringify(upstream.tools(direct)), system: direct.system } : undefined);
+    const toolsBytes = Buffer.byteLength(sent.toolsJson);
+    const systemBytes = Buffer.byteLength(sent.system);
+    const toolNames = exposure.tools.map((tool) => exposure.providerName(tool.name));
+    const conversation: ChatCompletionMessageParam[] = [...input.messages];
     const toolCalls: TurnToolCall[] = [];
-    // The tools and system text are the same on every request of the turn: measure them once.
-    const toolsBytes = Buffer.byteLength(JSON.stringify(tools));
-    const systemBytes = Buffer.byteLength(exposure.system);
+    const usage = { input: 0, output: 0 };
+    await ledger.add(input.messages);
     const lastUser = [...input.messages].reverse().find((message) => message.role === 'user');
     if (lastUser) run.emit({ type: 'turn-message', role: 'user', content: textOf(lastUser.content) });
-    for (let step = 1; ; step++) {
-      const body = { model, messages, ...(tools.length ? { tools } : {}) };
-      const json = JSON.stringify(body);
-      run.emit({
-        type: 'provider-request',
-        mode: exposure.mode,
-        body: json,
-        toolsBytes,
-        systemBytes,
-        requestBytes: Buffer.byteLength(json),
-        toolNames: exposure.tools.map((tool) => tool.name),
-      });
-      const completion = await client.chat.completions.create(body, input.signal ? { signal: input.signal } : undefined);
-      const choice = completion.choices[0];
-      if (!choice) throw new Error('The provider returned no choices');
-      const message = choice.message;
-      const calls = (message.tool_calls ?? []).filter((call): call is ChatCompletionMessageFunctionToolCall => call.type === 'function');
-      const done = (finishReason: TurnResult['finishReason'], final: ChatCompletionMessage): TurnResult => {
-        run.emit({
-          type: 'turn-message',
-          role: 'assistant',
-          content: final.content,
-          ...(final.tool_calls?.length ? { toolCalls: final.tool_calls.map((call) => (call.type === 'function' ? call.function.name : call.type)) } : {}),
-        });
-        return {
+
+    const done = (step: number, finishReason: TurnResult['finishReason'], final: ChatCompletionMessage): TurnResult => {
+      const calls = final.tool_calls?.map((call) => (call.type === 'function' ? call.function.name : call.type));
+      run.emit({ type: 'turn-message', role: 'assistant', content: final.content, ...(calls?.length ? { toolCalls: calls } : {}) });
+      const totals = ledger.toJSON();
+      run.emit({ type: 'turn-ledger', mode: exposure.mode, ledger: totals });
+      return {
         message: final,
         finishReason,
         runId: run.info.runId,
         sessionId: run.info.sessionId,
-          mode: exposure.mode,
-          requests: step,
-          toolCalls,
-        };
+        mode: exposure.mode,
+        model: upstream.model,
+        requests: step,
+        toolCalls,
+        usage,
+        ledger: totals,
+        exposure: { fingerprint: sent.fingerprint, changed: sent.changedFrom !== undefined },
       };
-      if (calls.length === 0) return done('stop', message);
-      messages.push(toAssistantParam(message));
-      const forClient: ChatCompletionMessageFunctionToolCall[] = [];
-      for (const call of calls) {
-        const outcome = await exposure.call(call.function.name, parseArguments(call.function.arguments), input.signal ? { signal: input.signal } : {});
-        toolCalls.push({ name: call.function.name, status: outcome.status, toolId: outcome.toolId });
-        if (outcome.status === 'pending') {
-          forClient.push(call);
-          continue;
-        }
-        messages.push({ role: 'tool', tool_call_id: call.id, content: renderOutcome(outcome) });
+    };
+
+    for (let step = 1; ; step++) {
+      const body = upstream.body({ system: sent.system, messages: conversation, toolsJson: sent.toolsJson, ...(input.maxTokens ? { maxTokens: input.maxTokens } : {}) });
+      const requestBytes = Buffer.byteLength(body);
+      const tools = sent.toolsJson === '[]' ? '' : sent.toolsJson;
+      run.emit({ type: 'provider-request', mode: exposure.mode, body, toolsBytes, systemBytes, requestBytes, toolNames, tools, system: sent.system });
+      const row = ledger.request(requestBytes);
+      input.onStep?.(step);
+      const reply = await upstream.send(body, signal);
+      if (reply.usage) {
+        usage.input += reply.usage.input;
+        usage.output += reply.usage.output;
       }
-      if (forClient.length) return done('tool_calls', { ...message, tool_calls: forClient });
+      if (reply.toolCalls.length === 0) {
+        ledger.settle(row, 0, false, reply.usage);
+        return done(step, reply.stopped === 'length' ? 'length' : 'stop', { role: 'assistant', content: reply.content, refusal: null });
+      }
+      const assistant: ChatCompletionAssistantMessageParam = {
+        role: 'assistant',
+        content: reply.content,
+        tool_calls: reply.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })),
+      };
+      conversation.push(assistant);
+      const results: ChatCompletionToolMessageParam[] = [];
+      const forClient: (typeof assistant.tool_calls & object)[number][] = [];
+      for (const [index, call] of reply.toolCalls.entries()) {
+        const work = exposure.call(call.name, parseArguments(call.arguments), signal ? { signal } : {});
+        // Client calls made inside this call go to the HTTP caller now; the call's outcome comes once their results do.
+        const outcome = await control.outcome(run, work, (handed) =>
+          done(step, 'tool_calls', { role: 'assistant', content: reply.content, refusal: null, tool_calls: handed.map(toClientToolCall) }),
+        );
+        signal?.throwIfAborted();
+        toolCalls.push({ name: call.name, status: outcome.status, toolId: outcome.toolId });
+        if (outcome.status === 'pending') forClient.push(assistant.tool_calls![index]!);
+        else results.push({ role: 'tool', tool_call_id: call.id, content: renderOutcome(outcome) });
+      }
+      conversation.push(...results);
+      const discoveryCalls = reply.toolCalls.filter((call) => DISCOVERY.has(call.name)).length;
+      const onlyDiscovery = discoveryCalls === reply.toolCalls.length;
+      ledger.settle(row, discoveryCalls, onlyDiscovery, reply.usage);
+      await ledger.add([assistant, ...results], onlyDiscovery);
+      if (forClient.length) return done(step, 'tool_calls', { role: 'assistant', content: reply.content, refusal: null, tool_calls: forClient });
       if (step >= maxSteps) {
-        return done('length', { role: 'assistant', content: `Stopped after ${maxSteps} model requests without a final answer.`, refusal: null });
+        return done(step, 'length', { role: 'assistant', content: `Stopped after ${maxSteps} model requests without a final answer.`, refusal: null });
       }
     }
   } finally {
@@ -144,12 +226,19 @@ export async function runTurn(options: TurnOptions, input: TurnInput): Promise<T
   }
 }
 
-function toAssistantParam(message: ChatCompletionMessage): ChatCompletionAssistantMessageParam {
-  return {
-    role: 'assistant',
-    content: message.content,
-    ...(message.tool_calls ? { tool_calls: message.tool_calls } : {}),
-  };
+function sessionsOf(kernel: Kernel): SessionExposures {
+  let sessions = defaultSessions.get(kernel);
+  if (!sessions) defaultSessions.set(kernel, (sessions = new SessionExposures()));
+  return sessions;
+}
+
+function tokenCounter(): CountTokens {
+  const counter = createTokenCounter('o200k_base');
+  return (text) => counter.count(text);
+}
+
+function toClientToolCall(call: ClientCall): ChatCompletionMessageFunctionToolCall {
+  return { id: call.callId, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } };
 }
 
 /** Models sometimes send invalid JSON; the kernel's schema check then reports it as an argument error. */

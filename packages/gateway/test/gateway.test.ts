@@ -19,6 +19,7 @@ async function gateway(mode: string, extra: { token?: string } = {}) {
   kernels.push(kernel);
   const server = await startGatewayServer({
     kernel,
+    log: () => undefined,
     client: new OpenAI({ baseURL: provider.url, apiKey: 'mock', maxRetries: 0 }),
     model: 'mock-model',
     mode,
@@ -84,13 +85,12 @@ describe('gateway over HTTP with the openai client', () => {
     await expect(client.chat.completions.create({ model: 'mock-model', messages: ask('read'), tools })).rejects.toMatchObject({ status: 400 });
   });
 
-  it('lists the model and rejects streaming and bad bodies', async () => {
+  it('lists the model and rejects bad bodies', async () => {
     const { client, server } = await gateway('direct');
     const models = await client.models.list();
     expect(models.data.map((m) => m.id)).toEqual(['mock-model']);
     const bad = await fetch(`${server.url}/chat/completions`, { method: 'POST', body: '{"nope":1}', headers: { 'content-type': 'application/json' } });
     expect(bad.status).toBe(400);
-    await expect(client.chat.completions.create({ model: 'mock-model', messages: ask('read'), stream: true })).rejects.toMatchObject({ status: 400 });
   });
 
   it('requires the bearer token when one is set', async () => {

@@ -5,7 +5,8 @@
  */
 import { ErrorCode } from './errors.js';
 import type { KernelHooks } from './hooks.js';
-import { checkInputSchema, checkSchema } from './schema.js';
+import { checkInputSchema, checkSchema, type SchemaIssue } from './schema.js';
+import { schemaShape } from './schema-bounds.js';
 import type { CatalogSink, Diagnostic, ListContext, ToolDefinition, ToolDescriptor, ToolExecutor, ToolGuidance, ToolSource } from './types.js';
 
 export const SOURCES: readonly ToolSource[] = ['core', 'plugin', 'mcp', 'client'];
@@ -122,18 +123,33 @@ export function buildCatalog(
       continue;
     }
     const id = `${definition.source}:${definition.owner}:${definition.name}`;
-    const descriptor = toDescriptor(id, definition);
+    // Bounds first, on the definition's own objects: cloning a 3,000-deep schema would overflow the stack.
+    const bounded = boundsIssue(definition.inputSchema) ?? boundsIssue(definition.outputSchema);
+    if (bounded) {
+      diagnostics.push(schemaDropped(id, definition, plugin, bounded));
+      continue;
+    }
+    const descriptor = tryDescriptor(id, definition);
+    if (!descriptor) {
+      diagnostics.push({ code: ErrorCode.TOOL_INVALID, level: 'error', message: `Tool ${id} was dropped: its definition nests too deeply to copy`, plugin, hook: 'listTools', toolId: id });
+      continue;
+    }
     const issue = checkInputSchema(descriptor.inputSchema) ?? (descriptor.outputSchema ? checkSchema(descriptor.outputSchema) : undefined);
     if (issue) {
+      diagnostics.push(schemaDropped(id, definition, plugin, issue));
+      continue;
+    }
+    const unenforced = schemaShape(descriptor.inputSchema).unenforcedPatterns;
+    if (unenforced.length) {
       diagnostics.push({
-        code: ErrorCode.TOOL_SCHEMA_INVALID,
-        level: 'error',
-        message: `Tool ${id} (source ${definition.source}, owner ${definition.owner}) was dropped: its schema is not valid JSON Schema at ${issue.path || '/'} (${issue.rule}: ${issue.message})`,
+        code: ErrorCode.TOOL_SCHEMA_PATTERN_UNENFORCED,
+        level: 'warning',
+        message: `Tool ${id}: ${unenforced.length} pattern(s) use lookaround or backreferences, which the linear-time engine cannot run; they are not checked before the call`,
         plugin,
         hook: 'listTools',
         toolId: id,
+        details: { patterns: unenforced },
       });
-      continue;
     }
     if (byId.has(id)) {
       diagnostics.push({
@@ -168,6 +184,31 @@ function definitionProblem(definition: ToolDefinition): string | undefined {
   }
   if (definition.execute !== undefined && typeof definition.execute !== 'function') return `Tool ${definition.name}: execute must be a function`;
   return undefined;
+}
+
+function schemaDropped(id: string, definition: ToolDefinition, plugin: string, issue: SchemaIssue): Diagnostic {
+  return {
+    code: ErrorCode.TOOL_SCHEMA_INVALID,
+    level: 'error',
+    message: `Tool ${id} (source ${definition.source}, owner ${definition.owner}) was dropped: its schema is not valid JSON Schema at ${issue.path || '/'} (${issue.rule}: ${issue.message})`,
+    plugin,
+    hook: 'listTools',
+    toolId: id,
+  };
+}
+
+function boundsIssue(schema: unknown): SchemaIssue | undefined {
+  return typeof schema === 'object' && schema !== null ? schemaShape(schema).issue : undefined;
+}
+
+/** `undefined` when the definition cannot be copied (annotations or meta nested past the stack). */
+function tryDescriptor(id: string, definition: ToolDefinition): ToolDescriptor | undefined {
+  try {
+    return toDescriptor(id, definition);
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
 }
 
 function toDescriptor(id: string, definition: ToolDefinition): ToolDescriptor {

@@ -22,6 +22,8 @@ export const ErrorCode = {
   TOOL_INVALID: 'TOOL_INVALID',
   /** A tool's input or output schema is not valid JSON Schema; the tool is dropped. */
   TOOL_SCHEMA_INVALID: 'TOOL_SCHEMA_INVALID',
+  /** A tool's schema uses a `pattern` the linear-time engine cannot run (lookaround, backreference); it is not enforced. */
+  TOOL_SCHEMA_PATTERN_UNENFORCED: 'TOOL_SCHEMA_PATTERN_UNENFORCED',
   /** The same tool id was contributed twice; the later one is dropped. */
   TOOL_ID_DUPLICATE: 'TOOL_ID_DUPLICATE',
   /** Two tools share a name across sources; the name resolves to the first by source precedence. */
@@ -36,6 +38,10 @@ export const ErrorCode = {
   POLICY_DENIED: 'POLICY_DENIED',
   /** An allowlist matched no known tool and was ignored. */
   POLICY_ALLOWLIST_IGNORED: 'POLICY_ALLOWLIST_IGNORED',
+  /** A run names an agent id that `agents.list` does not have; the run is refused (`details.suggestions`). */
+  AGENT_UNKNOWN: 'AGENT_UNKNOWN',
+  /** A listed tool name only looks like plain ASCII (invisible or confusable characters); deny entries also match its folded form. */
+  TOOL_NAME_LOOKALIKE: 'TOOL_NAME_LOOKALIKE',
   /** The tool is not in the run's effective catalog (unknown, or dropped by policy). */
   UNKNOWN_TOOL: 'UNKNOWN_TOOL',
   /** A name matches more than one tool; call it by id. */
@@ -88,6 +94,14 @@ export const ErrorCode = {
   SANDBOX_UNAVAILABLE: 'SANDBOX_UNAVAILABLE',
   /** An MCP server answered a tool call with a protocol error (not a tool result with `isError`). */
   MCP_CALL_FAILED: 'MCP_CALL_FAILED',
+  /** An MCP server's answer was over the transport's message size limit; the message names both (and `details` has `size`, `limit`). */
+  MCP_RESULT_TOO_LARGE: 'MCP_RESULT_TOO_LARGE',
+  /** An MCP server's tool listing hit `maxToolsPerServer` or `maxListPages`; the tools listed up to there are kept. */
+  MCP_LIST_TRUNCATED: 'MCP_LIST_TRUNCATED',
+  /** An MCP server needs an OAuth login and has no usable token: run `tool-search mcp login <server>`. */
+  MCP_AUTH_REQUIRED: 'MCP_AUTH_REQUIRED',
+  /** The OAuth flow with an MCP server's authorization server failed (discovery, registration, token exchange). */
+  MCP_AUTH_FAILED: 'MCP_AUTH_FAILED',
   /** A client tool given to a run is malformed (shape, name, schema or a duplicate name). */
   CLIENT_TOOL_INVALID: 'CLIENT_TOOL_INVALID',
   /** A telemetry session log (JSONL) has a line that is not a JSON entry; `details` has the file and line number. */
@@ -100,6 +114,62 @@ export const ErrorCode = {
   APPROVAL_ANSWER_INVALID: 'APPROVAL_ANSWER_INVALID',
   /** A catalog snapshot file cannot be read or is not a snapshot (`tools: [...]` of named tools); `details` has the file and the entry. */
   SNAPSHOT_INVALID: 'SNAPSHOT_INVALID',
+  /** `web_fetch`: the URL may not be fetched (not http(s), or it resolves to a private, loopback or link-local address); `details.rule` says which. */
+  URL_NOT_ALLOWED: 'URL_NOT_ALLOWED',
+  /** `web_fetch`: the page could not be fetched (network error, timeout, HTTP error status, too many redirects); `details` has the URL and status. */
+  FETCH_FAILED: 'FETCH_FAILED',
+  /** `web_search`: the search provider failed or answered in a shape it does not document; `details` has the provider and status. */
+  SEARCH_PROVIDER_FAILED: 'SEARCH_PROVIDER_FAILED',
+  /** A core tool is not listed because this deployment lacks what it needs (a key, a provider, a gateway); the message says what enables it. */
+  TOOL_NOT_CONFIGURED: 'TOOL_NOT_CONFIGURED',
+  /** `memory_get`: the path is not a memory file (`MEMORY.md` or `memory/*.md`). */
+  MEMORY_PATH_INVALID: 'MEMORY_PATH_INVALID',
+  /** `pdf`: the file is not a readable PDF, or is larger than the limit; `details.rule` says which. */
+  PDF_UNREADABLE: 'PDF_UNREADABLE',
+  /** A core file tool's path leads outside the workspace (`..`, an absolute path, or a symlink out); `details.rule` says which. */
+  PATH_OUTSIDE_WORKSPACE: 'PATH_OUTSIDE_WORKSPACE',
+  /** A core file tool found no file (or a folder) at the path. */
+  FILE_NOT_FOUND: 'FILE_NOT_FOUND',
+  /** `edit`: `oldText` does not occur in the file. */
+  EDIT_NO_MATCH: 'EDIT_NO_MATCH',
+  /** `edit`: `oldText` occurs more than once; add surrounding lines to make it unique. */
+  EDIT_NOT_UNIQUE: 'EDIT_NOT_UNIQUE',
+  /** `apply_patch`: the input is not a `*** Begin Patch` … `*** End Patch` envelope; `details.line` names the line. */
+  PATCH_INVALID: 'PATCH_INVALID',
+  /** `apply_patch`: a hunk does not apply (context not found, file exists or is missing); nothing was changed. */
+  PATCH_CONFLICT: 'PATCH_CONFLICT',
+  /** `exec`: the effective `security` is `deny`, so no command runs. */
+  EXEC_SECURITY_DENY: 'EXEC_SECURITY_DENY',
+  /** `exec`: an executable of the command is not on `tools.exec.allowlist` (or the command uses shell syntax the allowlist cannot vouch for) and `ask` is off. */
+  EXEC_NOT_ALLOWLISTED: 'EXEC_NOT_ALLOWLISTED',
+  /** `exec`: an argument tries to widen what config allows (`security`, `host`, `ask`, `timeout`, `elevated`, `env.PATH`/`LD_*`); `details.rule` names it. */
+  EXEC_ARGUMENT_NOT_ALLOWED: 'EXEC_ARGUMENT_NOT_ALLOWED',
+  /** `exec`: the requested host cannot run commands here (no node host configured, bubblewrap missing). */
+  EXEC_HOST_UNAVAILABLE: 'EXEC_HOST_UNAVAILABLE',
+  /** `exec`: the command ran past its `timeout` and was killed. */
+  EXEC_TIMEOUT: 'EXEC_TIMEOUT',
+  /** A call needs an approval (for example `exec` with `ask`) but no approvals plugin answered for it: denied. */
+  APPROVAL_REQUIRED: 'APPROVAL_REQUIRED',
+  /** `process`: no background session with that id for this agent (unknown, removed, or another agent's). */
+  PROCESS_SESSION_UNKNOWN: 'PROCESS_SESSION_UNKNOWN',
+  /** A gateway request body is malformed (not the API's shape, too deep, bad content); nothing ran. */
+  REQUEST_INVALID: 'REQUEST_INVALID',
+  /** A gateway request body is larger than the configured limit (HTTP 413). */
+  REQUEST_TOO_LARGE: 'REQUEST_TOO_LARGE',
+  /** The model provider was unreachable or answered with an error; `details` has its URL and HTTP status. */
+  PROVIDER_FAILED: 'PROVIDER_FAILED',
+  /** A server could not listen because its port is taken; `details.port` names it. */
+  PORT_IN_USE: 'PORT_IN_USE',
+  /** A plugin module named in the config could not be resolved or imported, has no factory, or its factory or `apply` threw; `details.module` names it. */
+  PLUGIN_LOAD_FAILED: 'PLUGIN_LOAD_FAILED',
+  /** A plugin module declares a kernel range the running kernel does not satisfy; `details` has both versions. */
+  PLUGIN_KERNEL_MISMATCH: 'PLUGIN_KERNEL_MISMATCH',
+  /** A command line the CLI cannot run (unknown command, flag or choice); exit code 2. */
+  CLI_USAGE_INVALID: 'CLI_USAGE_INVALID',
+  /** A CLI input the user can fix (a flag value, a file, a tool name); exit code 1. */
+  CLI_INPUT_INVALID: 'CLI_INPUT_INVALID',
+  /** An unexpected failure (a bug, not bad input); the message carries the cause. */
+  INTERNAL_ERROR: 'INTERNAL_ERROR',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
@@ -162,17 +232,18 @@ export class ConfigError extends ToolSearchError {
   }
 }
 
-/** Arguments rejected by the tool's input schema before the tool ran. */
+/** Arguments rejected by the tool's input schema before the tool ran. The message lists every violation, so one retry can fix them all. */
 export class ToolArgumentsError extends ToolSearchError {
   readonly errors: readonly { path: string; rule: string; message: string }[];
   constructor(toolId: string, errors: readonly { path: string; rule: string; message: string }[]) {
-    const first = errors[0];
-    super(
-      ErrorCode.TOOL_ARGUMENTS_INVALID,
-      `Arguments for ${toolId} are invalid: ${first ? `${first.path || '/'} ${first.message}` : 'schema mismatch'}` +
-        (errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''),
-      { toolId, details: { errors } },
+    const listed = errors.map((error) =>
+      // An unknown key's path ends with the key; say so instead of Ajv's "must NOT have additional properties".
+      error.rule === 'additionalProperties' ? `${error.path || '/'} is not a known argument` : `${error.path || '/'} ${error.message}`,
     );
+    super(ErrorCode.TOOL_ARGUMENTS_INVALID, `Arguments for ${toolId} are invalid: ${listed.length ? listed.join('; ') : 'schema mismatch'}`, {
+      toolId,
+      details: { errors },
+    });
     this.name = 'ToolArgumentsError';
     this.errors = errors;
   }

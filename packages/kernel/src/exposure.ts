@@ -5,6 +5,7 @@
  * Model-facing problems come back as `{ status: 'error' }` outcomes, never throws.
  */
 import { ErrorCode, ToolSearchError, UnknownToolError } from './errors.js';
+import { callStatusOf } from './control-status.js';
 import { createProviderNameMap } from './provider-names.js';
 import { suggestIds } from './suggest.js';
 import type { CallOptions, ExposedTool, JsonSchema, RunApi, ToolCallOutcome, ToolDescriptor } from './types.js';
@@ -72,7 +73,12 @@ export function createExposure(
         const signal = options.signal ? AbortSignal.any([options.signal, run.signal]) : run.signal;
         const input = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
         const result = await exposed.handler(input, { signal, run });
-        return { status: 'ok', callId, toolId: `control:${mode}:${exposed.name}`, result };
+        const toolId = `control:${mode}:${exposed.name}`;
+        // A call the control tool made for the model (tool_call) that failed or was blocked says so at the top level.
+        const inner = callStatusOf(result);
+        if (inner?.status === 'error') return { status: 'error', callId, toolId, error: inner.error, result };
+        if (inner?.status === 'blocked') return { status: 'blocked', callId, toolId, reason: inner.reason, by: inner.by, result };
+        return { status: 'ok', callId, toolId, result };
       }
       if (exposed?.toolId) return await run.call(exposed.toolId, args, { ...options, origin: 'direct' });
       const hidden = resolveHidden?.(name);

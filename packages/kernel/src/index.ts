@@ -1,9 +1,13 @@
 // The public surface of @tool-search/kernel. Every export here is public API:
 // named exports only, no wildcards.
 export { createKernel } from './kernel.js';
+export { KERNEL_VERSION } from './version.js';
 export { deepFreeze } from './catalog.js';
 export type { Kernel, KernelOptions } from './kernel.js';
 export type { Run } from './run.js';
+export type { ClientCall, RunOptions } from './client-calls.js';
+export { withCallStatus } from './control-status.js';
+export type { CallStatus } from './control-status.js';
 export { createKernelHooks } from './hooks.js';
 export type { KernelHooks, KernelHookName } from './hooks.js';
 export { definePlugin, silentLogger } from './plugin.js';

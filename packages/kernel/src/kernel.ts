@@ -13,6 +13,7 @@ import { resolveGuidance } from './guidance.js';
 import { createKernelHooks, type KernelHooks } from './hooks.js';
 import { createHookFacades, scopeLogger, silentLogger, type KernelPlugin, type Logger, type PluginCommands } from './plugin.js';
 import { byNamePrecedence, createRunObject, type Run } from './run.js';
+import type { RunOptions } from './client-calls.js';
 import type { Diagnostic, RunInfo, RunRequest, ToolDescriptor } from './types.js';
 
 export interface KernelOptions {
@@ -26,7 +27,7 @@ export interface KernelOptions {
 export interface Kernel {
   use(plugin: KernelPlugin): Kernel;
   /** Lists, validates and filters the catalog for one run. Seals the kernel. */
-  createRun(request?: RunRequest): Promise<Run>;
+  createRun(request?: RunRequest, options?: RunOptions): Promise<Run>;
   readonly plugins: readonly string[];
   /** CLI subcommands contributed by registered plugins. */
   readonly commands: readonly PluginCommands[];
@@ -72,7 +73,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       return kernel;
     },
 
-    async createRun(request = {}) {
+    async createRun(request = {}, runOptions = {}) {
       sealed = true;
       const info: RunInfo = Object.freeze({
         runId: randomUUID(),
@@ -90,7 +91,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       checkNames(listed, diagnostics);
       const { effective, steps } = applyPolicy(hooks, Object.freeze(listed), info, diagnostics);
       const guidance = resolveGuidance(sink.guidanceEntries, effective);
-      const run = createRunObject({ hooks, info, entries, effective, steps, diagnostics, guidance, onClose: () => openRuns.delete(run) });
+      const run = createRunObject({ hooks, info, entries, effective, steps, diagnostics, guidance, options: runOptions, onClose: () => openRuns.delete(run) });
       openRuns.add(run);
       if (hooks.runStart.isUsed()) hooks.runStart.call(info, run.catalog);
       return run;

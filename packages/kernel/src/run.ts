@@ -10,9 +10,11 @@ import { ErrorCode, ToolArgumentsError, ToolSearchError, UnknownToolError } from
 import { createExposure, type RunExposure } from './exposure.js';
 import type { KernelHooks } from './hooks.js';
 import { compileToolSchema, isSchemaIssue, toSchemaIssues } from './schema.js';
+import { linkSignals } from './signals.js';
 import { suggestIds } from './suggest.js';
 import { decidedBy } from './builtins/guards.js';
 import { renderGuidance, type GuidanceEntry } from './guidance.js';
+import { createClientCallBroker, type ClientCall, type RunOptions } from './client-calls.js';
 import type {
   CallContext,
   CallOptions,
@@ -36,6 +38,10 @@ export interface Run extends RunApi {
   readonly listed: readonly ToolDescriptor[];
   explain(nameOrId: string): Explanation;
   exposure(mode: string): Promise<RunExposure>;
+  /** Client tool calls handed to `RunOptions.onClientCall` that still wait for the client. */
+  readonly pendingClientCalls: readonly ClientCall[];
+  /** The client's result for a handed-off call; false when no such call waits (answered, cancelled or unknown). */
+  resolveClientCall(callId: string, result: ToolResult): boolean;
   close(): Promise<void>;
   readonly closed: boolean;
 }
@@ -49,6 +55,7 @@ export interface RunParts {
   readonly diagnostics: Diagnostic[];
   readonly guidance: readonly GuidanceEntry[];
   readonly onClose: () => void;
+  readonly options?: RunOptions;
 }
 
 /** Name lookup order when several tools share a name. */
@@ -69,6 +76,7 @@ export function createRunObject(parts: RunParts): Run {
   for (const tool of [...catalog].sort(byNamePrecedence)) if (!byName.has(tool.name)) byName.set(tool.name, tool);
   let closed = false;
   let stopped: string | undefined;
+  const clientCalls = createClientCallBroker(parts.options ?? {});
 
   const tool = (nameOrId: string) => byId.get(nameOrId) ?? byName.get(nameOrId);
 
@@ -80,20 +88,24 @@ export function createRunObject(parts: RunParts): Run {
     const args = validateArgs(descriptor, rawArgs);
     const callId = randomUUID();
     const call: ToolCall = Object.freeze({ callId, tool: descriptor, args, origin: options.origin ?? 'api' });
-    const signal = AbortSignal.any([controller.signal, ...(options.signal ? [options.signal] : [])]);
-    const ctx: CallContext = { run: info, signal, emit };
-    const outcome = await decideAndExecute(call, ctx, options.timeoutMs);
-    if (hooks.afterToolCall.isUsed()) {
-      await hooks.afterToolCall.promise(call, outcome, ctx).catch((error: unknown) => {
-        diagnostics.push({
-          code: ErrorCode.TOOL_EXECUTION_FAILED,
-          level: 'warning',
-          message: `afterToolCall observer failed: ${error instanceof Error ? error.message : String(error)}`,
-          hook: 'afterToolCall',
+    const linked = linkSignals([controller.signal, options.signal]);
+    const ctx: CallContext = { run: info, signal: linked.signal, emit };
+    try {
+      const outcome = await decideAndExecute(call, ctx, options.timeoutMs);
+      if (hooks.afterToolCall.isUsed()) {
+        await hooks.afterToolCall.promise(call, outcome, ctx).catch((error: unknown) => {
+          diagnostics.push({
+            code: ErrorCode.TOOL_EXECUTION_FAILED,
+            level: 'warning',
+            message: `afterToolCall observer failed: ${error instanceof Error ? error.message : String(error)}`,
+            hook: 'afterToolCall',
+          });
         });
-      });
+      }
+      return outcome;
+    } finally {
+      linked.release();
     }
-    return outcome;
   }
 
   async function decideAndExecute(call: ToolCall, ctx: CallContext, timeoutMs: number | undefined): Promise<ToolCallOutcome> {
@@ -105,9 +117,10 @@ export function createRunObject(parts: RunParts): Run {
     }
     if (decision?.action === 'replace') return { ...base, status: 'ok', result: decision.result };
     const execute = executors.get(call.tool.id);
-    if (!execute) return { ...base, status: 'pending', name: call.tool.name, args: call.args };
+    if (!execute && !clientCalls.nested(call.origin)) return { ...base, status: 'pending', name: call.tool.name, args: call.args };
     try {
-      const result = await withDeadline(Promise.resolve(execute({ ...call.args }, { callId: call.callId, signal: ctx.signal, run: info })), ctx.signal, timeoutMs);
+      const running = execute ? Promise.resolve(execute({ ...call.args }, { callId: call.callId, signal: ctx.signal, run: info })) : clientCalls.wait(call, ctx.signal);
+      const result = await withDeadline(running, ctx.signal, timeoutMs);
       return { ...base, status: 'ok', result: checkResult(result) };
     } catch (error) {
       const coded = ToolSearchError.isInstance(error) ? error : undefined;
@@ -138,6 +151,7 @@ export function createRunObject(parts: RunParts): Run {
       });
       return exposure(result.fallback.mode, [...visited, mode]);
     }
+    refuseControlNameClash(result, catalog);
     const tools = withDirectOnly(result.tools, directOnly, emitDiagnostic);
     const guidance = renderGuidance(parts.guidance, tools.flatMap((t) => (t.toolId ? [t.toolId] : [])));
     const system = [...result.system, guidance].filter(Boolean).join('\n\n');
@@ -174,6 +188,10 @@ export function createRunObject(parts: RunParts): Run {
     guidanceFor: (toolIds, budget) => renderGuidance(parts.guidance, toolIds, budget),
     explain,
     exposure: (mode) => exposure(mode),
+    get pendingClientCalls() {
+      return clientCalls.pending;
+    },
+    resolveClientCall: (callId, result) => clientCalls.resolve(callId, result),
     async close() {
       if (closed) return;
       closed = true;
@@ -183,6 +201,18 @@ export function createRunObject(parts: RunParts): Run {
     },
   };
   return api;
+}
+
+/** A client tool named like the mode's control tool (`tool_search`) would be silently shadowed: the run's exposure is refused. */
+function refuseControlNameClash(draft: ExposureDraft, catalog: readonly ToolDescriptor[]): void {
+  const control = new Set(draft.tools.filter((tool) => tool.handler).map((tool) => tool.name));
+  const clash = catalog.find((tool) => tool.source === 'client' && control.has(tool.name));
+  if (!clash) return;
+  throw new ToolSearchError(
+    ErrorCode.CLIENT_TOOL_COLLISION,
+    `Client tool "${clash.name}" (${clash.id}) has the name of a control tool of exposure mode "${draft.mode}"; rename the client tool`,
+    { toolId: clash.id, hook: 'materialize', details: { clientTool: clash.id, controlTool: clash.name, mode: draft.mode } },
+  );
 }
 
 /** Direct-only tools are always visible, whatever the mode did (kernel invariant). */

@@ -9,13 +9,15 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from './types.js';
+import { linearRegExp, schemaShape } from './schema-bounds.js';
 
 // ajv-formats ships CJS with `exports.default`; NodeNext sees the namespace.
 type AddFormats = <T>(ajv: T) => T;
 const addFormats = ((addFormatsModule as unknown as { default: { default?: AddFormats } | AddFormats }).default as { default?: AddFormats }).default ??
   ((addFormatsModule as unknown as { default: AddFormats }).default);
 
-const options = { allErrors: true, strict: false, validateFormats: true, unicodeRegExp: false } as const;
+// `code.regExp`: every `pattern` runs on RE2 (linear time), see schema-bounds.ts.
+const options = { allErrors: true, strict: false, validateFormats: true, unicodeRegExp: false, code: { regExp: linearRegExp } } as const;
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
@@ -44,6 +46,8 @@ export function compileToolSchema(schema: JsonSchema): ValidateFunction | Schema
   let result: ValidateFunction | SchemaIssue;
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     result = { path: '', rule: 'type', message: 'schema must be an object' };
+  } else if (schemaShape(schema).issue) {
+    result = schemaShape(schema).issue!;
   } else {
     try {
       // Strip `$id` so two tools sharing an id do not collide inside Ajv's registry.
@@ -78,18 +82,20 @@ const checked = new WeakMap<object, SchemaIssue | null>();
 export function checkSchema(schema: JsonSchema): SchemaIssue | undefined {
   const cached = checked.get(schema);
   if (cached !== undefined) return cached ?? undefined;
-  let issue: SchemaIssue | null = null;
+  const issue = (typeof schema === 'object' && schema !== null ? schemaShape(schema).issue : undefined) ?? metaSchemaIssue(schema);
+  checked.set(schema, issue ?? null);
+  return issue;
+}
+
+function metaSchemaIssue(schema: JsonSchema): SchemaIssue | undefined {
   try {
     const ajv = ajvFor(schema);
-    if (!ajv.validateSchema(schema)) {
-      const first = ajv.errors?.[0];
-      issue = { path: first?.instancePath || '/', rule: first?.keyword ?? 'schema', message: first?.message ?? 'invalid schema' };
-    }
+    if (ajv.validateSchema(schema)) return undefined;
+    const first = ajv.errors?.[0];
+    return { path: first?.instancePath || '/', rule: first?.keyword ?? 'schema', message: first?.message ?? 'invalid schema' };
   } catch (error) {
-    issue = { path: '/', rule: 'schema', message: error instanceof Error ? error.message : String(error) };
+    return { path: '/', rule: 'schema', message: error instanceof Error ? error.message : String(error) };
   }
-  checked.set(schema, issue);
-  return issue ?? undefined;
 }
 
 export function isSchemaIssue(value: ValidateFunction | SchemaIssue): value is SchemaIssue {

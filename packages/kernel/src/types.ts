@@ -75,7 +75,8 @@ export type ToolExecutor = (args: Record<string, unknown>, ctx: ExecuteContext) 
 /**
  * What a source contributes in `listTools`. The kernel derives the id and
  * freezes the descriptor. Without `execute` the tool is executed by the caller
- * of the run (client tools): a call returns `{ status: 'pending' }`.
+ * of the run (client tools): a call returns `{ status: 'pending' }`, or, made
+ * inside a control tool or code, is handed to `RunOptions.onClientCall`.
  */
 export interface ToolDefinition {
   readonly name: string;
@@ -141,7 +142,15 @@ export type CallDecision =
 
 export type ToolCallOutcome =
   | { readonly status: 'ok'; readonly callId: string; readonly toolId: string; readonly result: ToolResult }
-  | { readonly status: 'blocked'; readonly callId: string; readonly toolId: string; readonly reason: string; readonly by: string }
+  | {
+      readonly status: 'blocked';
+      readonly callId: string;
+      readonly toolId: string;
+      readonly reason: string;
+      readonly by: string;
+      /** What the model is shown, when a control tool (tool_call) made the blocked call and wrote a result for it. */
+      readonly result?: ToolResult;
+    }
   | {
       readonly status: 'pending';
       readonly callId: string;
@@ -154,6 +163,8 @@ export type ToolCallOutcome =
       readonly callId: string;
       readonly toolId: string;
       readonly error: { readonly code: ErrorCode; readonly message: string };
+      /** What the model is shown, when a control tool (tool_call) made the failed call and wrote a result for it. */
+      readonly result?: ToolResult;
     };
 
 /** A step in a tool's policy trace: which rule kept or dropped it. */
@@ -197,6 +208,9 @@ export interface RunEventMap {
     readonly requestBytes: number;
     /** Names of the tools the model saw in this request. */
     readonly toolNames?: readonly string[];
+    /** The tools array as it appears in `body` and the system text, so consumers need not parse the body again. */
+    readonly tools?: string;
+    readonly system?: string;
   };
 }
 export type RunEvent = RunEventMap[keyof RunEventMap];

@@ -52,6 +52,16 @@ describe('run.call', () => {
     expect(ran).toBe(false);
   });
 
+  // Issue 16: every violation, unknown keys included, in the error and in its message (no "and 1 more").
+  it('reports every argument violation at once, unknown keys included', async () => {
+    const run = await createKernel({ plugins: [source('s', [strict])] }).createRun();
+    const error = (await run.call('write', { path: 1, mode: 'x', colour: 'red', size: 2 }).catch((e: unknown) => e)) as { code: string; message: string; errors: { path: string; rule: string }[] };
+    expect(error.code).toBe(ErrorCode.TOOL_ARGUMENTS_INVALID);
+    const found = error.errors.map((issue) => `${issue.path} ${issue.rule}`).sort();
+    expect(found).toEqual(['/colour additionalProperties', '/content required', '/mode enum', '/path type', '/size additionalProperties']);
+    for (const issue of error.errors) expect(error.message).toContain(issue.path);
+  });
+
   it('hands the tool plain data: getters and proxies are read once, functions dropped', async () => {
     let received: unknown;
     const run = await createKernel({

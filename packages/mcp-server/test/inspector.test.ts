@@ -10,7 +10,9 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BIN, CLI_BUILT, createWorkspace, type Workspace } from './helpers.js';
+import { CLI_BIN, CLI_BUILT, CLI_MISSING, createWorkspace, type Workspace } from './helpers.js';
+
+if (!CLI_BUILT) console.warn(`skipping the Inspector suite: ${CLI_MISSING}`);
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
@@ -42,12 +44,12 @@ describe.skipIf(!CLI_BUILT)('the MCP Inspector (--cli) as a client', () => {
     workspace = await createWorkspace();
     const { everything } = workspace.servers();
     config = await workspace.writeConfig({ mcp: { servers: { everything: everything! } } });
-    // The README's snippet as written, pointed at the built CLI instead of `npx -y tool-search`.
+    // The README's snippet as written, pointed at the built CLI instead of `npx -y --package @tool-search/cli tool-search`.
     const snippet = readmeSnippet();
     const entry = snippet.mcpServers['tool-search']!;
     expect(entry.command).toBe('npx');
-    expect(entry.args.slice(0, 5)).toEqual(['-y', 'tool-search', 'serve', 'mcp', '--config']);
-    const args = [CLI_BIN, ...entry.args.slice(2, 5), config];
+    expect(entry.args.slice(0, 7)).toEqual(['-y', '--package', '@tool-search/cli', 'tool-search', 'serve', 'mcp', '--config']);
+    const args = [CLI_BIN, ...entry.args.slice(4, 7), config];
     clientConfig = await workspace.writeJson({ mcpServers: { 'tool-search': { command: process.execPath, args } } }, 'mcp-client.json');
   });
   afterAll(() => workspace?.remove());

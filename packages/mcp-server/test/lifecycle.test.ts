@@ -5,7 +5,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, CLI_BIN, CLI_BUILT, connectHttp, createWorkspace, text, type Workspace } from './helpers.js';
+import { call, CLI_BIN, CLI_BUILT, CLI_MISSING, connectHttp, createWorkspace, text, type Workspace } from './helpers.js';
+
+if (!CLI_BUILT) console.warn(`skipping the serve mcp lifecycle suites: ${CLI_MISSING}`);
 
 describe.skipIf(!CLI_BUILT)('serve mcp process lifecycle', () => {
   let workspace: Workspace;

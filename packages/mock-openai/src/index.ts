@@ -6,3 +6,4 @@ export { planNextStep, codeFor, collectHits, isNameFor, OK_MARKER, SEARCH_TOOL, 
 export { parseScript, textOf } from './script.js';
 export { MOCK_MODEL } from './response.js';
 export type { ChatMessage, ChatRequest, ChatTool, ChatToolCall, ContentPart, Lane, RecordedRequest, Script, Step } from './types.js';
+export { listenLocal, parseJson, readBody, send } from './http.js';

@@ -5,6 +5,7 @@
  * how far the scenario got. The server only serializes what this returns.
  */
 import { parseScript, textOf } from './script.js';
+import { parseSteps, planSteps, toolResultsSince } from './steps.js';
 import type { ChatMessage, ChatRequest, ChatTool, ChatToolCall, Lane, Script, Step } from './types.js';
 
 /** The marker fake tools put in their results; seeing it means the target ran. */
@@ -21,6 +22,8 @@ interface Exchange {
 export function planNextStep(request: ChatRequest): Step {
   const messages = Array.isArray(request.messages) ? request.messages : [];
   const lastUser = findLastIndex(messages, (m) => m.role === 'user');
+  const steps = lastUser >= 0 ? parseSteps(textOf(messages[lastUser])) : undefined;
+  if (steps) return planSteps(steps, Array.isArray(request.tools) ? request.tools : [], toolResultsSince(messages.slice(lastUser + 1), textOf), `call_mock_${messages.length}`, isNameFor);
   const script = lastUser >= 0 ? parseScript(textOf(messages[lastUser])) : undefined;
   if (!script) return { kind: 'answer', reason: 'no-script', text: 'Mock model: no script found in the last user message.' };
 
@@ -65,8 +68,8 @@ export function codeFor(script: Script): string {
   const target = JSON.stringify(script.target);
   return [
     'const api = typeof openclaw !== "undefined" ? openclaw.tools : tools;',
-    `const r = await api.search(${target});`,
-    `const hit = r.hits.find((h) => h.name === ${target}) ?? r.hits[0];`,
+    `const hits = await api.search(${target});`,
+    `const hit = hits.find((h) => h.name === ${target}) ?? hits[0];`,
     `if (!hit) return { error: "no hit for " + ${target} };`,
     `return await api.call(hit.id, ${JSON.stringify(script.args)});`,
   ].join('\n');

@@ -29,7 +29,7 @@ export function textOf(message: ChatMessage | undefined): string {
 function parseArgs(text: string): Record<string, unknown> {
   const start = text.indexOf('args={');
   if (start < 0) return {};
-  const json = balancedObject(text, start + 'args='.length);
+  const json = balancedJson(text, start + 'args='.length);
   if (!json) return {};
   try {
     const value: unknown = JSON.parse(json);
@@ -39,8 +39,9 @@ function parseArgs(text: string): Record<string, unknown> {
   }
 }
 
-/** The `{...}` starting at `from`, respecting strings, or undefined when unbalanced. */
-function balancedObject(text: string, from: number): string | undefined {
+/** The `{...}` (or `open`…`close`) starting at `from`, respecting strings, or undefined when unbalanced. */
+export function balancedJson(text: string, from: number, open = '{', close = '}'): string | undefined {
+  if (from < 0) return undefined;
   let depth = 0;
   let inString = false;
   for (let i = from; i < text.length; i++) {
@@ -49,8 +50,8 @@ function balancedObject(text: string, from: number): string | undefined {
       if (ch === '\\') i++;
       else if (ch === '"') inString = false;
     } else if (ch === '"') inString = true;
-    else if (ch === '{') depth++;
-    else if (ch === '}' && --depth === 0) return text.slice(from, i + 1);
+    else if (ch === open) depth++;
+    else if (ch === close && --depth === 0) return text.slice(from, i + 1);
   }
   return undefined;
 }

@@ -112,7 +112,7 @@ describe('helpers', () => {
   it('codeFor is runnable JavaScript against a search/call API', async () => {
     const code = codeFor({ target: TARGET, args: { n: 2 }, loop: 1 });
     const tools = {
-      search: async (q: string) => ({ query: q, hits: [{ id: 'a', name: 'other' }, { id: `id:${q}`, name: q }], truncated: false }),
+      search: async (q: string) => Object.assign([{ id: 'a', name: 'other' }, { id: `id:${q}`, name: q }], { query: q, truncated: false }),
       call: async (id: string, args: unknown) => ({ id, args }),
     };
     const run = new Function('tools', `return (async () => {\n${code}\n})();`) as (t: typeof tools) => Promise<unknown>;

@@ -4,7 +4,7 @@
  * `run.call` with origin 'code', so policy, `beforeToolCall`, argument
  * validation and telemetry apply). Everything returned is plain JSON data.
  */
-import { ErrorCode, ToolSearchError, type RunApi, type ToolCallOutcome } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type RunApi, type ToolCallOutcome, type ToolResult } from '@tool-search/kernel';
 import { indexForRun, type ToolIndexOptions } from '@tool-search/search';
 import type { BridgeError, BridgeOp } from './sandbox/protocol.js';
 
@@ -13,12 +13,6 @@ export type BridgeAnswer = { readonly ok: true; readonly value: unknown } | { re
 export interface Bridge {
   handle(op: BridgeOp, payload: unknown, signal: AbortSignal): Promise<BridgeAnswer>;
 }
-
-/** The outcome of `openclaw.tools.call` as the code sees it. */
-export type CallData =
-  | { readonly status: 'ok'; readonly toolId: string; readonly result: unknown }
-  | { readonly status: 'blocked'; readonly toolId: string; readonly reason: string }
-  | { readonly status: 'error'; readonly toolId: string; readonly error: { readonly code: string; readonly message: string } };
 
 const MAX_QUERIES = 20;
 
@@ -55,10 +49,9 @@ export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridg
     async call(payload, signal) {
       const id = payload.id;
       if (typeof id !== 'string') throw fault(ErrorCode.CODE_INVALID, 'openclaw.tools.call(id, args) takes a tool id string');
-      const tool = run.tool(id);
-      if (tool?.source === 'client') throw clientTool(tool.name);
+      // A client tool is decided by the kernel: handed to the run's owner (the script waits within codeTimeoutMs) or refused.
       const outcome = await run.call(id, payload.args ?? {}, { origin: 'code', signal });
-      return toCallData(outcome);
+      return resultOf(outcome);
     },
   };
 
@@ -74,14 +67,18 @@ export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridg
   };
 }
 
-function toCallData(outcome: ToolCallOutcome): CallData {
+/** `openclaw.tools.call` resolves to the tool's own result; a blocked or failed call rejects with its code. */
+function resultOf(outcome: ToolCallOutcome): ToolResult {
   switch (outcome.status) {
     case 'ok':
-      return { status: 'ok', toolId: outcome.toolId, result: outcome.result };
+      return outcome.result;
     case 'blocked':
-      return { status: 'blocked', toolId: outcome.toolId, reason: outcome.reason };
+      throw new ToolSearchError(ErrorCode.TOOL_CALL_BLOCKED, `the call to ${outcome.toolId} was blocked by ${outcome.by}: ${outcome.reason}`, {
+        toolId: outcome.toolId,
+        details: { toolId: outcome.toolId, by: outcome.by, reason: outcome.reason },
+      });
     case 'error':
-      return { status: 'error', toolId: outcome.toolId, error: { code: outcome.error.code, message: outcome.error.message } };
+      throw new ToolSearchError(outcome.error.code, outcome.error.message, { toolId: outcome.toolId, details: { toolId: outcome.toolId } });
     case 'pending':
       throw clientTool(outcome.name);
   }

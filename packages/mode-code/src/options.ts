@@ -1,5 +1,6 @@
 /** Options of code mode, their defaults, and their validation (coded `OPTIONS_INVALID`). */
 import { ConfigError, ErrorCode } from '@tool-search/kernel';
+import { SANDBOX_KINDS, type SandboxKind } from './sandbox/kinds.js';
 
 export const CODE_MODE_PLUGIN = '@tool-search/mode-code';
 
@@ -17,18 +18,26 @@ export interface CodeLimits {
   readonly maxBridgeCalls?: number;
   /** Bridge calls in flight at once (default 8). */
   readonly maxPendingCalls?: number;
-  /** Heap limit of the sandbox process, in MiB (default 64). */
+  /** Heap limit of the sandbox process, in MiB (default 64); the QuickJS runtime's memory limit. */
   readonly memoryMb?: number;
+  /** Resident memory of a sandbox process, V8 heap or not, in MiB (default 256; sampled on Linux, killed past it). */
+  readonly rssMb?: number;
+  /** Largest answer delivered into the sandbox, as JSON bytes (default 1 MiB); a larger one is cut and flagged. */
+  readonly maxReplyBytes?: number;
 }
 
 export interface CodeModeOptions {
+  /** The sandbox backend (default 'process'); when it cannot start: process → quickjs → tools mode. */
+  readonly sandbox?: SandboxKind;
+  /** Sandboxes running at once in this process (default 4, at most 64); further runs wait in a queue. */
+  readonly maxConcurrent?: number;
   /** Wall-clock limit of one run, in ms (default 10000); the sandbox is killed past it. */
   readonly codeTimeoutMs?: number;
   /** Default hits per search query (passed to the search index). */
   readonly searchDefaultLimit?: number;
   /** Upper bound on a search `limit` (passed to the search index). */
   readonly maxSearchLimit?: number;
-  /** Sandbox processes started ahead of time, each used for one run only (default 0). */
+  /** Sandbox processes started ahead of time, each used for one run only (default 0, clamped to 8; process backend only). */
   readonly warmPool?: number;
   readonly limits?: CodeLimits;
   /** Observes every sandbox process started (tests, process accounting). */
@@ -38,6 +47,8 @@ export interface CodeModeOptions {
 export type ResolvedLimits = Required<CodeLimits>;
 
 export interface ResolvedOptions {
+  readonly sandbox: SandboxKind;
+  readonly maxConcurrent: number;
   readonly codeTimeoutMs: number;
   readonly searchDefaultLimit?: number;
   readonly maxSearchLimit?: number;
@@ -54,9 +65,15 @@ export const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
   maxBridgeCalls: 64,
   maxPendingCalls: 8,
   memoryMb: 64,
+  rssMb: 256,
+  maxReplyBytes: 1024 * 1024,
 });
 
 export const DEFAULT_CODE_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_CONCURRENT = 4;
+/** Bounds like the other limits: a larger value is lowered to these (each warm child is a Node process, ~40 MiB). */
+export const MAX_WARM_POOL = 8;
+export const MAX_CONCURRENT = 64;
 
 /** Fills defaults and checks every number; throws `ConfigError` (`OPTIONS_INVALID`) with the option's path. */
 export function resolveOptions(options: CodeModeOptions = {}): ResolvedOptions {
@@ -69,11 +86,16 @@ export function resolveOptions(options: CodeModeOptions = {}): ResolvedOptions {
   if (options.searchDefaultLimit !== undefined && options.maxSearchLimit !== undefined && options.searchDefaultLimit > options.maxSearchLimit) {
     throw invalid('searchDefaultLimit', 'maximum', 'searchDefaultLimit must not be larger than maxSearchLimit');
   }
+  if (options.sandbox !== undefined && !SANDBOX_KINDS.includes(options.sandbox)) {
+    throw invalid('sandbox', 'enum', `sandbox must be one of ${SANDBOX_KINDS.map((kind) => `"${kind}"`).join(', ')}`);
+  }
   return {
+    sandbox: options.sandbox ?? 'process',
+    maxConcurrent: Math.min(MAX_CONCURRENT, options.maxConcurrent === undefined ? DEFAULT_MAX_CONCURRENT : positiveInteger('maxConcurrent', options.maxConcurrent)),
     codeTimeoutMs: options.codeTimeoutMs === undefined ? DEFAULT_CODE_TIMEOUT_MS : positiveInteger('codeTimeoutMs', options.codeTimeoutMs),
     ...(options.searchDefaultLimit !== undefined ? { searchDefaultLimit: positiveInteger('searchDefaultLimit', options.searchDefaultLimit) } : {}),
     ...(options.maxSearchLimit !== undefined ? { maxSearchLimit: positiveInteger('maxSearchLimit', options.maxSearchLimit) } : {}),
-    warmPool: options.warmPool === undefined ? 0 : nonNegativeInteger('warmPool', options.warmPool),
+    warmPool: Math.min(MAX_WARM_POOL, options.warmPool === undefined ? 0 : nonNegativeInteger('warmPool', options.warmPool)),
     limits: limits as ResolvedLimits,
     ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
   };

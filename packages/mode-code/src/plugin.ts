@@ -1,45 +1,62 @@
 /**
  * `codeModePlugin`: taps `materialize.for('code')` and pushes the one control
  * tool `tool_search_code` plus its system text (direct-only tools are added by
- * the kernel). When this runtime cannot start an isolated child, it asks the
- * kernel to fall back to `tools` mode instead — never to direct exposure.
- * Taps `shutdown` to drain the warm pool.
+ * the kernel). The sandbox backend is chosen once per exposure in the fallback
+ * order process → quickjs, with a diagnostic when the configured one cannot
+ * start; when neither can, it asks the kernel to fall back to `tools` mode —
+ * never to direct exposure. Taps `shutdown` to drain the warm pool.
  */
-import type { ControlContext, ExposedTool, KernelPlugin, ToolResult } from '@tool-search/kernel';
+import { ErrorCode, type ControlContext, type ExposedTool, type KernelPlugin, type ToolResult } from '@tool-search/kernel';
 import { CODE_MODE_SYSTEM, CODE_TOOL_DESCRIPTION, CODE_TOOL_INPUT_SCHEMA, CODE_TOOL_NAME } from './contract.js';
+import { createGate } from './gate.js';
 import { CODE_MODE_PLUGIN, resolveOptions, type CodeModeOptions, type ResolvedOptions } from './options.js';
 import type { CodeResult } from './result.js';
-import { maxLineBytes, runCodeWith } from './run-code.js';
+import { runCodeWith, spawnOptions, type RunEnvironment } from './run-code.js';
 import { createSandboxPool, type SandboxPool } from './sandbox/pool.js';
-import { checkSandboxSupport } from './sandbox/support.js';
+import { chooseBackend } from './sandbox/choose.js';
 
 export function codeModePlugin(options: CodeModeOptions = {}): KernelPlugin {
   const resolved = resolveOptions(options);
+  const gate = createGate(resolved.maxConcurrent);
   let pool: SandboxPool | undefined;
   let closed = false;
 
   const warmPool = (): SandboxPool | undefined => {
     if (resolved.warmPool === 0 || closed) return undefined;
-    pool ??= createSandboxPool(resolved.warmPool, {
-      memoryMb: resolved.limits.memoryMb,
-      maxLineBytes: maxLineBytes(resolved),
-      ...(resolved.onSpawn ? { onSpawn: resolved.onSpawn } : {}),
-    });
+    pool ??= createSandboxPool(resolved.warmPool, spawnOptions(resolved));
     return pool;
   };
 
   return {
     name: CODE_MODE_PLUGIN,
     apply({ hooks }) {
-      hooks.materialize.for('code').tapPromise(async (draft) => {
-        const support = await checkSandboxSupport();
-        if (!support.ok) {
-          draft.fallback = { mode: 'tools', reason: `code mode needs an isolated sandbox process: ${support.reason}` };
+      hooks.materialize.for('code').tapPromise(async (draft, ctx) => {
+        const backend = await chooseBackend(resolved.sandbox);
+        if (!backend.ok) {
+          draft.fallback = { mode: 'tools', reason: `code mode needs a sandbox and none can start here (${backend.reason})` };
           return draft;
         }
-        // Start the warm children now, so the first call finds them ready.
-        warmPool();
-        draft.tools.push(codeTool(resolved, warmPool));
+        if (backend.skipped) {
+          ctx.run.emit({
+            type: 'diagnostic',
+            diagnostic: {
+              code: ErrorCode.SANDBOX_UNAVAILABLE,
+              level: 'warning',
+              message: `code mode runs on the ${backend.kind} sandbox: ${backend.skipped}`,
+              plugin: CODE_MODE_PLUGIN,
+              hook: 'materialize',
+              details: { configured: resolved.sandbox, used: backend.kind },
+            },
+          });
+        }
+        const effective: ResolvedOptions = { ...resolved, sandbox: backend.kind };
+        // Start the warm children now, so the first call finds them ready (the QuickJS backend needs none).
+        const env = (): RunEnvironment => {
+          const warm = backend.kind === 'process' ? warmPool() : undefined;
+          return warm ? { gate, pool: warm } : { gate };
+        };
+        env();
+        draft.tools.push(codeTool(effective, env));
         draft.system.push(CODE_MODE_SYSTEM);
         return draft;
       });
@@ -51,13 +68,13 @@ export function codeModePlugin(options: CodeModeOptions = {}): KernelPlugin {
   };
 }
 
-function codeTool(options: ResolvedOptions, pool: () => SandboxPool | undefined): ExposedTool {
+function codeTool(options: ResolvedOptions, env: () => RunEnvironment): ExposedTool {
   return {
     name: CODE_TOOL_NAME,
     description: CODE_TOOL_DESCRIPTION,
     inputSchema: CODE_TOOL_INPUT_SCHEMA,
     async handler(args: Record<string, unknown>, ctx: ControlContext): Promise<ToolResult> {
-      const result = await runCodeWith(ctx.run, typeof args.code === 'string' ? args.code : '', options, ctx.signal, pool());
+      const result = await runCodeWith(ctx.run, typeof args.code === 'string' ? args.code : '', options, ctx.signal, env());
       return toToolResult(result);
     },
   };

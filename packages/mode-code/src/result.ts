@@ -1,5 +1,6 @@
 /** What one run of code returns: plain JSON data, for the model and for the CLI. */
 import type { ErrorCode } from '@tool-search/kernel';
+import type { CodeLocation } from './scan.js';
 import type { LogLevel, ThrownError } from './sandbox/protocol.js';
 
 export interface CodeLog {
@@ -15,6 +16,14 @@ export interface CodeCuts {
   result: boolean;
   /** Bridge calls refused past `maxBridgeCalls` / `maxPendingCalls`. */
   calls: boolean;
+  /** Answers into the sandbox cut at `maxReplyBytes` (the code saw `truncated: true` on them). */
+  replies: boolean;
+}
+
+/** A tool call still running when the run ended (return, timeout, abort): it was aborted. */
+export interface CancelledCall {
+  readonly op: 'call';
+  readonly toolId: string;
 }
 
 export interface CodeTelemetry {
@@ -23,6 +32,8 @@ export interface CodeTelemetry {
   calls: number;
   durationMs: number;
   cut: CodeCuts;
+  /** Calls aborted because the run ended before they did (absent when none). */
+  cancelled?: readonly CancelledCall[];
 }
 
 export interface CodeError {
@@ -30,6 +41,8 @@ export interface CodeError {
   readonly message: string;
   /** For `CODE_FAILED` / `CODE_INVALID`: what the code threw (name, message, and `code` of a bridge error). */
   readonly cause?: ThrownError;
+  /** For `CODE_INVALID`: where in the user's code (1-based line and column; the wrapper is not counted). */
+  readonly location?: CodeLocation;
 }
 
 export type CodeResult =
@@ -37,5 +50,5 @@ export type CodeResult =
   | { readonly ok: false; readonly error: CodeError; readonly logs?: readonly CodeLog[]; readonly telemetry?: CodeTelemetry };
 
 export function emptyTelemetry(): CodeTelemetry {
-  return { searches: 0, describes: 0, calls: 0, durationMs: 0, cut: { logs: false, result: false, calls: false } };
+  return { searches: 0, describes: 0, calls: 0, durationMs: 0, cut: { logs: false, result: false, calls: false, replies: false } };
 }

@@ -42,7 +42,7 @@ describe('codeModePlugin', () => {
     const { run } = await codeRun([fakeSourcePlugin()]);
     const exposure = await run.exposure('code');
     const outcome = await exposure.call(CODE_TOOL_NAME, {
-      code: `const { hits } = await openclaw.tools.search('currency'); return (await openclaw.tools.call(hits[0].id, { n: 3 })).result.content[0].text;`,
+      code: `const hits = await openclaw.tools.search('currency'); return (await openclaw.tools.call(hits[0].id, { n: 3 })).content[0].text;`,
     });
     expect(resultOf(outcome)).toMatchObject({ ok: true, value: 'FAKE_TOOL_OK convert_currency_amount {"n":3}' });
   });

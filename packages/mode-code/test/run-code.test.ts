@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Run } from '@tool-search/kernel';
-import { runCode } from '../src/index.js';
+import { runCode, SANDBOX_KINDS } from '../src/index.js';
 import { blockPlugin, denyPlugin, fakeSourcePlugin, fakeTools, makeRun, pidTracker } from './fixtures.js';
 
 const tracker = pidTracker();
-const options = { codeTimeoutMs: 5000, onSpawn: tracker.onSpawn };
+const base = { codeTimeoutMs: 5000, onSpawn: tracker.onSpawn };
 let run: Run;
 let close: () => Promise<void>;
 
@@ -17,17 +17,19 @@ afterAll(async () => {
   expect(tracker.alive()).toEqual([]);
 });
 
-describe('runCode', () => {
+describe.each(SANDBOX_KINDS)('runCode on the %s backend', (sandbox) => {
+  const options = { ...base, sandbox };
+
   it('searches, calls a fake tool and returns the value', async () => {
     const result = await runCode(
       run,
-      `const { hits } = await openclaw.tools.search('weather forecast');
+      `const hits = await openclaw.tools.search('weather forecast');
        const r = await openclaw.tools.call(hits[0].id, { q: 'Oslo' });
        console.log('called', hits[0].name);
-       return { status: r.status, text: r.result.content[0].text };`,
+       return { isArray: Array.isArray(hits), truncated: hits.truncated, query: hits.query, text: r.content[0].text };`,
       options,
     );
-    expect(result).toMatchObject({ ok: true, value: { status: 'ok', text: 'FAKE_TOOL_OK weather_forecast_city {"q":"Oslo"}' } });
+    expect(result).toMatchObject({ ok: true, value: { isArray: true, truncated: false, query: 'weather forecast', text: 'FAKE_TOOL_OK weather_forecast_city {"q":"Oslo"}' } });
     expect(result.logs).toEqual([{ level: 'log', text: 'called weather_forecast_city' }]);
     expect(result.telemetry).toMatchObject({ searches: 1, calls: 1, describes: 0, cut: { logs: false, result: false, calls: false } });
   });
@@ -37,13 +39,36 @@ describe('runCode', () => {
     expect(result).toMatchObject({ ok: true, value: { id: 'core:core:send_email_message', inputSchema: { type: 'object' } } });
   });
 
-  it('returns a beforeToolCall block as data', async () => {
-    const result = await runCode(run, `return await openclaw.tools.call('order_pizza_delivery', {});`, options);
-    expect(result).toMatchObject({ ok: true, value: { status: 'blocked', reason: 'blocked by test: order_pizza_delivery' } });
+  it('runs the documents\' headline example verbatim: search returns an array, describe then call', async () => {
+    const result = await runCode(
+      run,
+      `const hits = await openclaw.tools.search("create a GitHub issue");
+const tool = await openclaw.tools.describe(hits[0].id);
+return await openclaw.tools.call(tool.id, {
+  title: "Crash on startup",
+  body: "Steps to reproduce...",
+});`,
+      options,
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      value: { content: [{ type: 'text', text: 'FAKE_TOOL_OK create_github_issue {"title":"Crash on startup","body":"Steps to reproduce..."}' }] },
+    });
+    expect(result.telemetry).toMatchObject({ searches: 1, describes: 1, calls: 1 });
   });
 
-  it('refuses a client tool with a coded error telling to call it directly', async () => {
-    const result = await runCode(run, `try { await openclaw.tools.call('client_picker', {}); } catch (e) { return e.code; }`, options);
+  it('marks a search cut by its limit as truncated on the array', async () => {
+    const result = await runCode(run, `const hits = await openclaw.tools.search('message', { limit: 1 }); return [hits.length, hits.truncated];`, options);
+    expect(result).toMatchObject({ ok: true, value: [1, true] });
+  });
+
+  it('rejects a call blocked by beforeToolCall with TOOL_CALL_BLOCKED and the reason', async () => {
+    const result = await runCode(run, `try { await openclaw.tools.call('order_pizza_delivery', {}); } catch (e) { return { code: e.code, reason: e.details.reason }; }`, options);
+    expect(result).toMatchObject({ ok: true, value: { code: 'TOOL_CALL_BLOCKED', reason: 'blocked by test: order_pizza_delivery' } });
+  });
+
+  it('refuses a client tool with a coded error when the front end cannot hand it back', async () => {
+    const result = await runCode(run, `try { const r = await openclaw.tools.call('client_picker', {}); return r.error?.code ?? r.status; } catch (e) { return e.code; }`, options);
     expect(result).toMatchObject({ ok: true, value: 'CLIENT_TOOL_NOT_EXECUTABLE' });
   });
 
@@ -57,9 +82,16 @@ describe('runCode', () => {
     expect(result).toMatchObject({ ok: false, error: { code: 'CODE_FAILED', cause: { code: 'UNKNOWN_TOOL' } } });
   });
 
-  it('reports a syntax error as CODE_INVALID', async () => {
-    const result = await runCode(run, `return (;`, options);
-    expect(result).toMatchObject({ ok: false, error: { code: 'CODE_INVALID' } });
+  it('reports a syntax error as CODE_INVALID at the line and column of the user code', async () => {
+    const result = await runCode(run, `const a = 1;\nreturn (;`, options);
+    expect(result).toMatchObject({ ok: false, error: { code: 'CODE_INVALID', location: { line: 2, column: 9 } } });
+    expect(result.ok ? '' : result.error.message).toContain('line 2, column 9');
+    expect(result.ok ? '' : result.error.message).not.toMatch(/async function|\(\d+:\d+\)/);
+  });
+
+  it('reports code that ends too early on its own last line, never on the wrapper', async () => {
+    const result = await runCode(run, `const a = [1,\n  2,`, options);
+    expect(result).toMatchObject({ ok: false, error: { code: 'CODE_INVALID', location: { line: 2 } } });
   });
 
   it('refuses empty code', async () => {
@@ -73,8 +105,9 @@ describe('runCode', () => {
   });
 
   it('runs batch searches', async () => {
-    const result = await runCode(run, `const r = await openclaw.tools.search(['email', 'weather'], { limit: 2 }); return r.results.length;`, options);
-    expect(result).toMatchObject({ ok: true, value: 2, telemetry: { searches: 1 } });
+    const result = await runCode(run, `const r = await openclaw.tools.search(['email message', 'weather'], { limit: 1 });
+       return { lists: r.length, queries: r.map((hits) => hits.query), sizes: r.map((hits) => hits.length), truncated: r.truncated };`, options);
+    expect(result).toMatchObject({ ok: true, value: { lists: 2, queries: ['email message', 'weather'], sizes: [1, 1], truncated: true }, telemetry: { searches: 1 } });
   });
 
   it('delivers a bridge reply longer than one read of the child, multi-byte text intact', async () => {
@@ -82,7 +115,7 @@ describe('runCode', () => {
       run,
       `const q = 'é😀'.repeat(40000);
        const r = await openclaw.tools.call('weather_forecast_city', { q });
-       return r.result.content[0].text === 'FAKE_TOOL_OK weather_forecast_city ' + JSON.stringify({ q });`,
+       return r.content[0].text === 'FAKE_TOOL_OK weather_forecast_city ' + JSON.stringify({ q });`,
       { ...options, limits: { maxResultBytes: 400_000 } },
     );
     expect(result).toMatchObject({ ok: true, value: true });
@@ -106,7 +139,7 @@ describe('runCode', () => {
       narrowed,
       `const r = await openclaw.tools.search('send email message', { limit: 20 });
        let described; try { await openclaw.tools.describe('core:core:send_email_message'); described = 'yes'; } catch (e) { described = e.code; }
-       return { ids: r.hits.map((h) => h.id), described };`,
+       return { ids: r.map((h) => h.id), described };`,
       options,
     );
     await closeNarrowed();

@@ -6,7 +6,7 @@
  * such as ambiguous names whose id is not plain text). Rows are grouped by owner and sorted, so the same
  * catalog always renders the same text.
  */
-import { sanitizeUntrustedText } from './sanitize.js';
+import { sanitizeUntrustedText } from '@tool-search/search';
 
 export interface DirectoryEntry {
   readonly id: string;

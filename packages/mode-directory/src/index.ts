@@ -4,5 +4,5 @@ export { DIRECTORY_MODE_PLUGIN, DEFAULT_BUDGET_CHARS } from './options.js';
 export type { DirectoryModeOptions } from './options.js';
 export { renderDirectory, DIRECTORY_HEADER, DIRECTORY_ID_NOTE, DESCRIPTION_STEPS } from './directory.js';
 export type { DirectoryEntry, DirectoryLevel, RenderedDirectory } from './directory.js';
-export { sanitizeUntrustedText } from './sanitize.js';
+export { sanitizeUntrustedText } from '@tool-search/search';
 export { CONTROL_TOOL_NAMES, MAX_QUERIES } from '@tool-search/control-tools';

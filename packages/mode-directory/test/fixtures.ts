@@ -69,7 +69,8 @@ export type Exposure = Awaited<ReturnType<typeof directoryRun>>['exposure'];
 /** The result of a control tool called through the exposure (what a model would get). */
 export async function control(exposure: Exposure, name: string, args: unknown): Promise<ToolResult> {
   const outcome = await exposure.call(name, args);
-  if (outcome.status !== 'ok') throw new Error(`control tool ${name} did not answer: ${JSON.stringify(outcome)}`);
+  // A tool_call whose inner call failed or was blocked reports that status, with the control tool's result.
+  if (outcome.status === 'pending' || !outcome.result) throw new Error(`control tool ${name} did not answer: ${JSON.stringify(outcome)}`);
   return outcome.result;
 }
 

@@ -73,7 +73,8 @@ describe('tool_call', () => {
     const result = await control(exposure, 'tool_call', { id: 'client:client:browser_click', args: {} });
     expect(errorCode(result)).toBe(ErrorCode.CLIENT_TOOL_NOT_EXECUTABLE);
     expect(text(result)).toContain('browser_click');
-    expect(calls).toEqual([]);
+    // The kernel decides (no front end here takes client calls): the call went through the guards, and nothing ran.
+    expect(calls).toEqual([{ toolId: 'client:client:browser_click', origin: 'tool_call', status: 'error' }]);
   });
 
   it('refuses a tool the caller must execute (pending outcome)', async () => {
@@ -115,5 +116,25 @@ describe('tool_call', () => {
     const { exposure } = await open();
     const outcome = await exposure.call('read_file', { path: 'a' });
     expect(outcome).toMatchObject({ status: 'error', error: { code: ErrorCode.UNKNOWN_TOOL } });
+  });
+});
+
+// Issue 16 item 12: the status of the inner call is the status of the model's tool_call.
+describe('tool_call status at the top level', () => {
+  it.each([
+    ['plugin:cleanup:dangerous_delete', 'blocked'],
+    ['core:core:secret_tool', 'error'],
+    ['core:core:write_file', 'error'],
+    ['plugin:weather:weather_forecast', 'ok'],
+  ])('%s → %s', async (id, status) => {
+    const { exposure } = await open();
+    const outcome = await exposure.call('tool_call', { id, args: id.endsWith('write_file') ? { path: 'a.txt' } : id.endsWith('forecast') ? { city: 'Oslo' } : {} });
+    expect(outcome.status).toBe(status);
+    expect(outcome.toolId).toBe('control:tools:tool_call');
+  });
+
+  it('a failing tool_call reports its error code at the top level', async () => {
+    const { exposure } = await open();
+    await expect(exposure.call('tool_call', { id: 'core:core:read_fiel', args: {} })).resolves.toMatchObject({ status: 'error', error: { code: ErrorCode.UNKNOWN_TOOL } });
   });
 });

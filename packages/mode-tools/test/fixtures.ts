@@ -49,7 +49,8 @@ export async function toolsRun(options: ToolsModeOptions = {}, tools: readonly T
 /** The result of a control tool called through the exposure (what a model would get). */
 export async function control(exposure: Awaited<ReturnType<typeof toolsRun>>['exposure'], name: string, args: unknown): Promise<ToolResult> {
   const outcome = await exposure.call(name, args);
-  if (outcome.status !== 'ok') throw new Error(`control tool ${name} did not answer: ${JSON.stringify(outcome)}`);
+  // A tool_call whose inner call failed or was blocked reports that status, with the control tool's result.
+  if (outcome.status === 'pending' || !outcome.result) throw new Error(`control tool ${name} did not answer: ${JSON.stringify(outcome)}`);
   return outcome.result;
 }
 

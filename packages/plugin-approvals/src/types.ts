@@ -33,7 +33,10 @@ export type Approver = (request: ApprovalRequest, context: ApprovalContext) => P
 export interface ApprovalRecord {
   readonly request: ApprovalRequest;
   readonly decision: ApprovalDecision;
-  /** `answer`: the approver answered. `timeout`, `error` (it threw or answered something else), `aborted`: denied without an answer. */
-  readonly by: 'answer' | 'timeout' | 'error' | 'aborted';
+  /**
+   * `answer`: the approver answered. `timeout`, `error` (it threw or answered something else), `aborted`: denied
+   * without an answer. `unconfigured`: there is no approver (`approve: null`), so nobody was asked.
+   */
+  readonly by: 'answer' | 'timeout' | 'error' | 'aborted' | 'unconfigured';
   readonly message?: string;
 }

@@ -36,6 +36,20 @@ describe('decisions', () => {
     expect(runs.get('read_file')).toBeUndefined();
   });
 
+  // Issue 16: "the approver denied it" only when an approver was asked.
+  it('says whether an approver denied the call or none is configured', async () => {
+    const records: string[] = [];
+    const asked = await createTestRun([approvalsPlugin({ config: requiring(['read_file']), approve: denyAll, onDecision: (r) => records.push(r.by) })]);
+    const denied = await asked.run.call('read_file', {});
+    const none = await createTestRun([approvalsPlugin({ config: requiring(['read_file']), approve: null, onDecision: (r) => records.push(r.by) })]);
+    const unconfigured = await none.run.call('read_file', {});
+    expect(records).toEqual(['answer', 'unconfigured']);
+    expect(denied.status === 'blocked' && denied.reason).toContain('the approver denied it');
+    expect(unconfigured.status === 'blocked' && unconfigured.reason).toContain('no approver is configured');
+    expect(unconfigured.status === 'blocked' && unconfigured.reason).not.toContain('the approver denied it');
+    expect(none.runs.get('read_file')).toBeUndefined();
+  });
+
   it('denies when no answer comes within timeoutMs, and aborts the approver', async () => {
     let context: ApprovalContext | undefined;
     const approve: Approver = (_request, ctx) => {

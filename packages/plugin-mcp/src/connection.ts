@@ -6,15 +6,21 @@
  * past its deadline.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode as McpErrorCode, ListToolsResultSchema, McpError, ToolListChangedNotificationSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode as McpErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError, type Logger, type ToolResult } from '@tool-search/kernel';
-import type { McpServerConfig } from './options.js';
+import { authError, failureReason, withDeadline, type McpFailureReason } from './connection-errors.js';
+import { listTools, type ListLimits, type ToolListing } from './list-tools.js';
+import { OAuthSession, type McpAuthorizer } from './oauth-session.js';
+import { handlerCapabilities, installHandlers, type McpClientHandlers } from './handlers.js';
+import { isHttpConfig, type McpRoot, type McpServerConfig } from './options.js';
+import type { McpTokenStore } from './token-store.js';
+import { stderrNote } from './stderr-note.js';
+import { MESSAGE_TOO_LARGE } from './stdio-transport.js';
 import { openClient, type OpenedClient, type TransportKind } from './transport.js';
 
 export type McpServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed';
 
-/** Why a server is missing from a run (`details.reason` of `MCP_SERVER_FAILED`). */
-export type McpFailureReason = 'spawn' | 'exit' | 'timeout' | 'protocol' | 'list';
+export type { McpFailureReason } from './connection-errors.js';
 
 export interface McpServerStatus {
   readonly name: string;
@@ -31,8 +37,14 @@ export interface McpServerStatus {
 export interface ConnectionSettings {
   readonly connectTimeoutMs: number;
   readonly callTimeoutMs: number;
+  readonly shutdownGraceMs: number;
+  readonly limits: ListLimits;
   readonly logger: Logger;
   readonly onToolsChanged?: (server: string) => void;
+  readonly tokenStore: McpTokenStore;
+  readonly authorizer?: McpAuthorizer;
+  readonly handlers?: McpClientHandlers;
+  readonly roots?: readonly McpRoot[];
 }
 
 const STDERR_TAIL = 2_000;
@@ -43,20 +55,29 @@ export class ServerConnection {
   private transport: TransportKind | undefined;
   private pid: number | undefined;
   private readonly pids = new Set<number>();
-  private tools: readonly Tool[] | undefined;
-  private listing: Promise<readonly Tool[]> | undefined;
+  private tools: ToolListing | undefined;
+  private listing: Promise<ToolListing> | undefined;
   private stderr = '';
   private lastError: McpServerStatus['lastError'];
   private readonly closing = new Set<Promise<void>>();
+  /** Aborts a connect or listing in flight when the plugin shuts down. */
+  private readonly shutdown = new AbortController();
+
+  /** OAuth of an HTTP server; kept across reconnects, so a refreshed token is not lost. */
+  private readonly oauth: OAuthSession | undefined;
 
   constructor(
     readonly name: string,
     private readonly config: McpServerConfig,
     private readonly settings: ConnectionSettings,
-  ) {}
+  ) {
+    if (isHttpConfig(config)) {
+      this.oauth = new OAuthSession({ server: name, config, store: settings.tokenStore, ...(settings.authorizer ? { authorizer: settings.authorizer } : {}) });
+    }
+  }
 
-  /** The server's tools: from the cache, or connect (if needed) and list, within `connectTimeoutMs`. */
-  listTools(): Promise<readonly Tool[]> {
+  /** The server's tools (and the ones it listed that were dropped): from the cache, or connect (if needed) and list, within `connectTimeoutMs`. */
+  listTools(): Promise<ToolListing> {
     if (this.state === 'closed') return Promise.reject(this.unavailable('the plugin was shut down'));
     if (this.tools) return Promise.resolve(this.tools);
     // Runs created at the same time share one connection attempt.
@@ -93,7 +114,7 @@ export class ServerConnection {
       pids: [...this.pids],
       ...(this.transport ? { transport: this.transport } : {}),
       ...(this.pid !== undefined && this.state === 'connected' ? { pid: this.pid } : {}),
-      ...(this.tools ? { toolCount: this.tools.length } : {}),
+      ...(this.tools ? { toolCount: this.tools.tools.length } : {}),
       ...(this.lastError ? { lastError: this.lastError } : {}),
     };
   }
@@ -101,18 +122,20 @@ export class ServerConnection {
   /** Ends the server (child process or HTTP session) and waits for every earlier teardown. */
   async close(): Promise<void> {
     this.state = 'closed';
-    // A listing in flight ends within its deadline; it sees `closed` and hands its client to `closing`.
+    // A listing in flight ends now; it sees `closed` and hands its client to `closing`.
+    this.shutdown.abort(this.unavailable('the plugin was shut down'));
     await this.listing?.catch(() => {});
     this.teardown();
     while (this.closing.size) await Promise.all([...this.closing]);
   }
 
-  private async connectAndList(): Promise<readonly Tool[]> {
-    const deadline = AbortSignal.timeout(this.settings.connectTimeoutMs);
+  private async connectAndList(): Promise<ToolListing> {
+    const timeout = AbortSignal.timeout(this.settings.connectTimeoutMs);
+    const deadline = AbortSignal.any([timeout, this.shutdown.signal]);
     try {
       return await withDeadline(this.connectAndListUnbounded(deadline), deadline);
     } catch (error) {
-      const failure = this.failure(error, deadline.aborted);
+      const failure = this.shutdown.signal.aborted ? (this.shutdown.signal.reason as ToolSearchError) : this.failure(error, timeout.aborted);
       this.lastError = { code: failure.code, reason: failure.details?.reason as McpFailureReason, message: failure.message };
       if (this.state !== 'closed') this.state = 'failed';
       this.teardown();
@@ -120,27 +143,13 @@ export class ServerConnection {
     }
   }
 
-  private async connectAndListUnbounded(signal: AbortSignal): Promise<readonly Tool[]> {
+  private async connectAndListUnbounded(signal: AbortSignal): Promise<ToolListing> {
     if (!this.opened) await this.connect(signal);
     const client = this.opened?.client;
     if (!client) throw new Error('connection closed while connecting');
-    const tools: Tool[] = [];
-    let cursor: string | undefined;
-    const seen = new Set<string>();
-    do {
-      // `client.request` rather than `client.listTools`: the latter compiles every output schema and
-      // one bad schema would fail the whole server; the kernel drops just that tool instead.
-      const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, ListToolsResultSchema, {
-        signal,
-        timeout: this.settings.connectTimeoutMs,
-      });
-      tools.push(...page.tools);
-      cursor = page.nextCursor;
-      if (cursor !== undefined && seen.has(cursor)) throw new ListError(`tools/list repeated the cursor ${JSON.stringify(cursor)}`);
-      if (cursor !== undefined) seen.add(cursor);
-    } while (cursor !== undefined);
-    if (this.opened?.client === client) this.tools = Object.freeze(tools);
-    return tools;
+    const listing = await listTools(client, this.settings.limits, { signal, timeout: this.settings.connectTimeoutMs });
+    if (this.opened?.client === client) this.tools = Object.freeze(listing);
+    return listing;
   }
 
   private async connect(signal: AbortSignal): Promise<void> {
@@ -149,7 +158,11 @@ export class ServerConnection {
     const opened = await openClient(this.config, {
       signal,
       timeoutMs: this.settings.connectTimeoutMs,
+      shutdownGraceMs: this.settings.shutdownGraceMs,
+      ...(this.oauth ? { fetch: this.oauth.fetch() } : {}),
+      capabilities: handlerCapabilities(this.settings.handlers, this.settings.roots),
       prepare: (client) => {
+        installHandlers(client, this.name, this.settings.handlers, this.settings.roots);
         // Invalidate synchronously: the notification arrives before the answer of the call that caused it.
         client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
           if (this.opened?.client === client) this.tools = undefined;
@@ -200,6 +213,8 @@ export class ServerConnection {
   }
 
   private failure(error: unknown, timedOut: boolean): ToolSearchError {
+    const auth = authError(error);
+    if (auth && !timedOut) return auth;
     const reason = failureReason(error, timedOut);
     const why = timedOut
       ? `did not start and list its tools within ${this.settings.connectTimeoutMs} ms`
@@ -212,11 +227,20 @@ export class ServerConnection {
 
   private callError(error: unknown, signal: AbortSignal, timeout: number): ToolSearchError {
     const details = { server: this.name };
+    const auth = authError(error);
+    if (auth) return auth;
     if (ToolSearchError.isInstance(error)) return error;
     if (signal.aborted) {
       const reason: unknown = signal.reason;
       if (ToolSearchError.isInstance(reason)) return reason;
       return new ToolSearchError(ErrorCode.TOOL_CALL_ABORTED, `The call to MCP server "${this.name}" was cancelled`, { cause: error, details });
+    }
+    const data = error instanceof McpError ? (error.data as { reason?: unknown; size?: unknown; limit?: unknown } | undefined) : undefined;
+    if (data?.reason === MESSAGE_TOO_LARGE) {
+      return new ToolSearchError(ErrorCode.MCP_RESULT_TOO_LARGE, `MCP server "${this.name}" answered with ${data.size} bytes, over the ${data.limit}-byte message limit; the result was dropped`, {
+        cause: error,
+        details: { ...details, size: data.size, limit: data.limit },
+      });
     }
     if (error instanceof McpError && error.code === McpErrorCode.RequestTimeout) {
       return new ToolSearchError(ErrorCode.TOOL_TIMEOUT, `MCP server "${this.name}" did not answer within ${timeout} ms`, { cause: error, details });
@@ -236,28 +260,6 @@ export class ServerConnection {
   }
 
   private stderrNote(): string {
-    const tail = this.stderr.trim().split('\n').slice(-3).join(' | ');
-    return tail ? ` (stderr: ${tail.slice(-300)})` : '';
+    return stderrNote(this.stderr, this.config);
   }
-}
-
-class ListError extends Error {}
-
-function failureReason(error: unknown, timedOut: boolean): McpFailureReason {
-  if (timedOut) return 'timeout';
-  if (error instanceof ListError) return 'list';
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.startsWith('E')) return 'spawn';
-  if (error instanceof McpError && error.code === McpErrorCode.ConnectionClosed) return 'exit';
-  if (error instanceof McpError && error.code === McpErrorCode.RequestTimeout) return 'timeout';
-  return 'protocol';
-}
-
-function withDeadline<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

@@ -5,11 +5,21 @@ export {
   mcpPluginOptionsSchema,
   mcpServersSchema,
   mcpServerConfigSchema,
+  mcpOAuthConfigSchema,
   parseMcpOptions,
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_MAX_TOOLS_PER_SERVER,
+  DEFAULT_MAX_LIST_PAGES,
+  DEFAULT_SHUTDOWN_GRACE_MS,
   SERVER_NAME_PATTERN,
 } from './options.js';
-export type { McpPluginOptions, McpServerConfig, McpStdioServerConfig, McpHttpServerConfig } from './options.js';
+export type { McpPluginOptions, McpServerConfig, McpStdioServerConfig, McpHttpServerConfig, McpOAuthConfig, McpRoot } from './options.js';
+export type { McpClientHandlers, McpRequestContext } from './handlers.js';
 export type { McpServerStatus, McpServerState, McpFailureReason } from './connection.js';
 export { toDefinition } from './to-definition.js';
+export { defaultStateDir, fileTokenStore, memoryTokenStore, tokenFile } from './token-store.js';
+export type { McpAuthRecord, McpTokenStore } from './token-store.js';
+export type { McpAuthorizer } from './oauth-session.js';
+export { loopbackAuthorizer, mcpLogin, mcpLogout } from './login.js';
+export type { LoopbackAuthorizer, LoopbackAuthorizerOptions, McpLoginOptions } from './login.js';

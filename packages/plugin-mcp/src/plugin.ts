@@ -4,11 +4,21 @@
  * `MCP_SERVER_FAILED` diagnostic and the others still deliver) and
  * `shutdown` (every server process and session is ended).
  */
-import type { KernelPlugin, ToolDefinition } from '@tool-search/kernel';
+import type { Diagnostic, KernelPlugin, ToolDefinition } from '@tool-search/kernel';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { ServerConnection, type McpServerStatus } from './connection.js';
-import { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_CONNECT_TIMEOUT_MS, parseMcpOptions, type McpPluginOptions } from './options.js';
+import type { ToolListing } from './list-tools.js';
+import {
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_MAX_LIST_PAGES,
+  DEFAULT_MAX_TOOLS_PER_SERVER,
+  DEFAULT_SHUTDOWN_GRACE_MS,
+  parseMcpOptions,
+  type McpPluginOptions,
+} from './options.js';
+import { memoryTokenStore } from './token-store.js';
 import { toDefinition } from './to-definition.js';
 
 export const MCP_PLUGIN_NAME = '@tool-search/plugin-mcp';
@@ -36,7 +46,7 @@ function definitionOf(connection: ServerConnection, tool: Tool): ToolDefinition 
 
 export function mcpPlugin(options: McpPluginOptions): McpPlugin {
   // The callback is not data: validate the rest, keep the function as given.
-  const { onToolsChanged, ...data } = options ?? ({} as McpPluginOptions);
+  const { onToolsChanged, tokenStore, authorizer, handlers, ...data } = options ?? ({} as McpPluginOptions);
   if (onToolsChanged !== undefined && typeof onToolsChanged !== 'function') {
     throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, '@tool-search/plugin-mcp option onToolsChanged must be a function', { plugin: MCP_PLUGIN_NAME });
   }
@@ -44,7 +54,13 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
   const settings = {
     connectTimeoutMs: parsed.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     callTimeoutMs: parsed.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+    shutdownGraceMs: parsed.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
+    limits: { maxTools: parsed.maxToolsPerServer ?? DEFAULT_MAX_TOOLS_PER_SERVER, maxPages: parsed.maxListPages ?? DEFAULT_MAX_LIST_PAGES },
     ...(onToolsChanged ? { onToolsChanged } : {}),
+    tokenStore: tokenStore ?? memoryTokenStore(),
+    ...(authorizer ? { authorizer } : {}),
+    ...(handlers ? { handlers } : {}),
+    ...(parsed.roots ? { roots: parsed.roots } : {}),
   };
   const connections: ServerConnection[] = [];
 
@@ -60,8 +76,9 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
         await Promise.all(
           connections.map(async (connection) => {
             try {
-              const tools = await connection.listTools();
-              sink.add(tools.map((tool) => definitionOf(connection, tool)));
+              const listing = await connection.listTools();
+              sink.add(listing.tools.map((tool) => definitionOf(connection, tool)));
+              for (const diagnostic of listingDiagnostics(connection.name, listing)) sink.diagnostic(diagnostic);
             } catch (error) {
               const coded = ToolSearchError.isInstance(error) ? error : undefined;
               sink.diagnostic({
@@ -80,4 +97,24 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
       });
     },
   };
+}
+
+/** Each dropped tool by name, and a cut listing with the bound that cut it and how to raise it. */
+function listingDiagnostics(server: string, listing: ToolListing): Diagnostic[] {
+  const out: Diagnostic[] = listing.dropped.map(({ tool, problem }) => ({
+    code: ErrorCode.TOOL_INVALID,
+    level: 'warning',
+    message: `MCP server "${server}" listed an invalid tool "${tool}" (${problem}); it is dropped, the server's other tools stay`,
+    details: { server, tool, problem },
+  }));
+  if (listing.truncated) {
+    const { limit, value } = listing.truncated;
+    out.push({
+      code: ErrorCode.MCP_LIST_TRUNCATED,
+      level: 'warning',
+      message: `MCP server "${server}" listed more than ${limit} (${value}); its listing stops there with ${listing.tools.length} tools (raise ${limit} to keep more)`,
+      details: { server, limit, value, kept: listing.tools.length },
+    });
+  }
+  return out;
 }

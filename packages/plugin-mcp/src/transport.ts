@@ -5,9 +5,11 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { isHttpConfig, type McpServerConfig } from './options.js';
+import { GroupStdioTransport } from './stdio-transport.js';
 
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
 
@@ -16,13 +18,17 @@ export interface OpenedClient {
   readonly kind: TransportKind;
   /** The child process id (stdio only). */
   readonly pid: number | null;
-  /** Ends the session: stdin close then SIGTERM/SIGKILL for a child (SDK), DELETE of the HTTP session. */
+  /** Ends the session: stdin close then SIGTERM/SIGKILL to the child's process group, DELETE of the HTTP session. */
   close(): Promise<void>;
 }
 
 export interface OpenOptions {
   readonly signal: AbortSignal;
   readonly timeoutMs: number;
+  /** What the client declares (sampling, elicitation when a front end forwards them). */
+  readonly capabilities?: ClientCapabilities;
+  /** Grace period of a stdio server's process group after stdin closes and after SIGTERM. */
+  readonly shutdownGraceMs: number;
   /** Called before connecting, so handlers see every message (list_changed, close). */
   readonly prepare: (client: Client) => void;
   /** Receives the server's stderr (stdio only). */
@@ -33,36 +39,42 @@ export interface OpenOptions {
   readonly onError: (error: Error) => void;
   /** Receives the close of a client that failed to connect, so shutdown can wait for it. */
   readonly track: (closing: Promise<void>) => void;
+  /** The fetch HTTP transports use (the OAuth wrapper). */
+  readonly fetch?: FetchLike;
 }
 
 const CLIENT_INFO = { name: 'tool-search', version: '0.1.0' } as const;
 
 export async function openClient(config: McpServerConfig, options: OpenOptions): Promise<OpenedClient> {
   if (!isHttpConfig(config)) {
-    const transport = new StdioClientTransport({
+    const transport = new GroupStdioTransport({
       command: config.command,
-      ...(config.args ? { args: [...config.args] } : {}),
-      ...(config.env ? { env: { ...config.env } } : {}),
+      ...(config.args ? { args: config.args } : {}),
+      ...(config.env ? { env: config.env } : {}),
       ...(config.cwd ? { cwd: config.cwd } : {}),
-      stderr: 'pipe',
+      graceMs: options.shutdownGraceMs,
+      onStderr: options.onStderr,
     });
-    transport.stderr?.on('data', (chunk: Buffer | string) => options.onStderr(String(chunk)));
     const reportPid = () => {
       if (transport.pid !== null) options.onPid(transport.pid);
     };
     const client = await connect(transport, options, reportPid);
     reportPid();
+    // `client.close()` closes the transport, which resolves once the whole process group is gone.
     return { client, kind: 'stdio', pid: transport.pid, close: () => client.close() };
   }
   const url = new URL(config.url);
-  const requestInit = config.headers ? { headers: { ...config.headers } } : undefined;
+  const init = {
+    ...(config.headers ? { requestInit: { headers: { ...config.headers } } } : {}),
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  };
   try {
-    const transport = new StreamableHTTPClientTransport(url, requestInit ? { requestInit } : {});
+    const transport = new StreamableHTTPClientTransport(url, init);
     const client = await connect(transport, options);
     return { client, kind: 'streamable-http', pid: null, close: () => closeHttpSession(client, transport) };
   } catch (error) {
     if (!isLegacyServerAnswer(error) || options.signal.aborted) throw error;
-    const client = await connect(new SSEClientTransport(url, requestInit ? { requestInit } : {}), options);
+    const client = await connect(new SSEClientTransport(url, init), options);
     return { client, kind: 'sse', pid: null, close: () => client.close() };
   }
 }
@@ -80,14 +92,14 @@ async function closeHttpSession(client: Client, transport: StreamableHTTPClientT
   await client.close();
 }
 
-type AnyTransport = StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport;
+type AnyTransport = GroupStdioTransport | StreamableHTTPClientTransport | SSEClientTransport;
 
 /**
  * Connects, failing fast on the first transport error before initialization
  * completes (a server writing garbage to stdout would otherwise just time out).
  */
 async function connect(transport: AnyTransport, options: OpenOptions, beforeClose?: () => void): Promise<Client> {
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  const client = new Client(CLIENT_INFO, { capabilities: options.capabilities ?? {} });
   options.prepare(client);
   let failEarly: ((error: Error) => void) | undefined;
   const early = new Promise<never>((_, reject) => {

@@ -5,6 +5,7 @@ import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { McpStdioServerConfig } from '../src/index.js';
+import { isRunning } from '../src/process-group.js';
 
 const require = createRequire(import.meta.url);
 
@@ -19,20 +20,30 @@ export function nodeServer(pkg: 'server-everything' | 'server-memory' | 'server-
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/misbehaving-server.mjs', import.meta.url));
 
-export type FixtureMode = 'exit-on-start' | 'garbage' | 'hang-list' | 'hang-call' | 'crash-on-call' | 'bad-schema' | 'dynamic';
+export type FixtureMode =
+  | 'exit-on-start'
+  | 'garbage'
+  | 'hang-list'
+  | 'hang-call'
+  | 'crash-on-call'
+  | 'bad-schema'
+  | 'dynamic'
+  | 'stubborn'
+  | 'bad-tools'
+  | 'deep-schema'
+  | 'endless-pages'
+  | 'many-tools'
+  | 'huge-result'
+  | 'asks';
+
+export const FIXTURE_PATH = FIXTURE;
 
 export function fixture(mode: FixtureMode): McpStdioServerConfig {
   return { command: process.execPath, args: [FIXTURE, mode] };
 }
 
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+/** Running and not a zombie (PID 1 here does not reap orphans, so `kill(pid, 0)` alone would say yes). */
+export const isAlive = isRunning;
 
 export async function freePort(): Promise<number> {
   const server = createServer();

@@ -16,7 +16,7 @@ describe('mcpPlugin options', () => {
 
   it('refuses a server with neither command nor url, naming the path', () => {
     expect(() => parseMcpOptions({ servers: { broken: { args: ['x'] } } })).toThrow(
-      expect.objectContaining({ code: 'OPTIONS_INVALID', path: 'servers.broken.command', rule: 'required' }),
+      expect.objectContaining({ code: 'OPTIONS_INVALID', path: '/servers/broken/command', rule: 'required' }),
     );
   });
 
@@ -26,13 +26,24 @@ describe('mcpPlugin options', () => {
     );
   });
 
-  it('refuses a server name that cannot be an id segment', () => {
-    expect(() => parseMcpOptions({ servers: { 'a:b': { command: 'x' } } })).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID' }));
+  it('refuses a server name that cannot be an id segment, naming the server', () => {
+    expect(() => parseMcpOptions({ servers: { 'a:b': { command: 'x' } } })).toThrow(
+      expect.objectContaining({ code: 'OPTIONS_INVALID', path: '/servers/a:b', rule: 'propertyNames' }),
+    );
+  });
+
+  it('says a misspelled command is an unknown key and suggests command', () => {
+    expect(() => parseMcpOptions({ servers: { fs: { comand: 'npx' } } })).toThrow(
+      expect.objectContaining({
+        code: 'OPTIONS_INVALID',
+        details: { issues: expect.arrayContaining([expect.objectContaining({ path: '/servers/fs/comand', rule: 'additionalProperties', message: expect.stringContaining('"command"') })]) },
+      }),
+    );
   });
 
   it('refuses a url that is not http(s)', () => {
     expect(() => parseMcpOptions({ servers: { s: { url: 'file:///etc/passwd' } } })).toThrow(
-      expect.objectContaining({ code: 'OPTIONS_INVALID', path: 'servers.s.url', rule: 'pattern' }),
+      expect.objectContaining({ code: 'OPTIONS_INVALID', path: '/servers/s/url', rule: 'pattern' }),
     );
   });
 

@@ -1,11 +1,20 @@
 /**
  * Applies resolved rules to tools. Pure set logic: a tool stays only if every
  * rule keeps it, so a deny anywhere wins whatever the order. The trace of a
- * tool lists each step up to the one that dropped it.
+ * tool lists each step up to the one that dropped it; for an allow rule made
+ * of a profile and the lists that add to it, the step named is the part that
+ * kept the tool.
  */
-import type { PolicyStep } from '@tool-search/kernel';
-import { firstMatch, matchesEntry, type MatchableTool } from '@tool-search/tool-match';
-import type { PolicyDiagnostic, PolicyEvaluation, PolicyRule, ResolvedPolicy } from './types.js';
+import { editDistance, type PolicyStep } from '@tool-search/kernel';
+import { firstMatch, isLookalikeName, matchesEntry, type MatchableTool } from '@tool-search/tool-match';
+import type { PolicyDiagnostic, PolicyEvaluation, PolicyRule, ResolvedPolicy, RulePart } from './types.js';
+
+export interface EvaluateOptions {
+  /** A tool source failed to list in this run: an allowlist naming no listed tool stays in force. */
+  readonly listingIncomplete?: boolean;
+  /** Tools listed in earlier runs: an allowlist naming one whose source is still running stays in force. */
+  readonly seen?: Iterable<MatchableTool>;
+}
 
 /**
  * Decides which of `tools` the policy keeps. `listed` is every tool the run
@@ -15,27 +24,10 @@ export function evaluatePolicy<T extends MatchableTool>(
   policy: ResolvedPolicy,
   tools: readonly T[],
   listed: readonly MatchableTool[] = tools,
-  options: { listingIncomplete?: boolean } = {},
+  options: EvaluateOptions = {},
 ): PolicyEvaluation<T> {
-  // When a source failed to list, "names no known tool" may only mean "names a tool of the failed source":
-  // the allowlist then stays in force (fail closed) instead of being ignored.
-  const active = policy.rules.map((rule) => {
-    const unknown = isIgnored(rule, listed);
-    return { rule, ignored: unknown && !options.listingIncomplete, keptBecauseIncomplete: unknown && options.listingIncomplete === true };
-  });
-  const diagnostics: PolicyDiagnostic[] = active.flatMap(({ rule, ignored, keptBecauseIncomplete }) => [
-    ...ruleDiagnostics(rule, ignored),
-    ...(keptBecauseIncomplete
-      ? [
-          {
-            code: 'POLICY_ALLOWLIST_IGNORED' as const,
-            level: 'warning' as const,
-            message: `${rule.path} names no listed tool (${rule.entries.join(', ')}), but a tool source failed to list, so the allowlist stays in force (fail closed)`,
-            details: { path: rule.path, entries: rule.entries, kept: true },
-          },
-        ]
-      : []),
-  ]);
+  const diagnostics: PolicyDiagnostic[] = [];
+  const active = policy.rules.map((rule) => activeRule(rule, listed, options, diagnostics));
   const kept: T[] = [];
   const traces = new Map<string, PolicyStep[]>();
   const dropped = new Map<string, PolicyStep>();
@@ -43,11 +35,11 @@ export function evaluatePolicy<T extends MatchableTool>(
   for (const tool of tools) {
     const steps: PolicyStep[] = [];
     let drop: { step: PolicyStep; rule: PolicyRule } | undefined;
-    for (const { rule, ignored } of active) {
-      const step = decide(rule, ignored, tool);
+    for (const rule of active) {
+      const step = decide(rule, tool);
       steps.push(step);
       if (!step.kept) {
-        drop = { step, rule };
+        drop = { step, rule: rule.rule };
         break;
       }
     }
@@ -60,45 +52,133 @@ export function evaluatePolicy<T extends MatchableTool>(
     if (drop.rule.layer === 'sandbox' && (tool.source === 'plugin' || tool.source === 'mcp')) droppedBySandbox.push(tool);
   }
   if (droppedBySandbox.length) diagnostics.push(sandboxNotice(droppedBySandbox));
+  const lookalikes = listed.filter((tool) => isLookalikeName(tool.name));
+  if (lookalikes.length) diagnostics.push(lookalikeNotice(lookalikes));
   return { kept, traces, dropped, diagnostics };
 }
 
-function decide(rule: PolicyRule, ignored: boolean, tool: MatchableTool): PolicyStep {
+interface ActiveRule {
+  readonly rule: PolicyRule;
+  /** Allow rules: the parts in force (an ignored part is left out). */
+  readonly parts: readonly RulePart[];
+  /** Every part was ignored: the rule keeps every tool. */
+  readonly ignored: boolean;
+}
+
+function activeRule(rule: PolicyRule, listed: readonly MatchableTool[], options: EvaluateOptions, diagnostics: PolicyDiagnostic[]): ActiveRule {
+  if (rule.unknownProfile !== undefined) {
+    diagnostics.push({
+      code: 'CONFIG_INVALID',
+      level: 'error',
+      message: `${rule.path} names unknown profile "${rule.unknownProfile}", so every tool was dropped (fail closed); use minimal, coding, messaging or full`,
+      details: { path: rule.path, profile: rule.unknownProfile },
+    });
+    return { rule, parts: [], ignored: false };
+  }
+  if (rule.effect !== 'allow') return { rule, parts: [], ignored: false };
+  const parts = rule.parts ?? [{ step: rule.step, path: rule.path, entries: rule.entries }];
+  const inForce = parts.filter((part) => {
+    if (!part.ignoreWhenUnknown || part.entries.some((entry) => entry.includes('*'))) return true;
+    if (listed.some((tool) => part.entries.some((entry) => matchesEntry(entry, tool)))) return true;
+    const held = heldBecause(part, listed, options);
+    diagnostics.push(held ? keptNotice(part, held) : ignoredNotice(part, listed, parts.length > 1));
+    return held !== undefined;
+  });
+  return { rule, parts: inForce, ignored: inForce.length === 0 };
+}
+
+type HeldReason = 'listing-incomplete' | 'source-running';
+
+/**
+ * Why an allowlist naming no listed tool stays in force (fail closed), if it does: a source failed to list, or
+ * its entries name tools of a source that is running but no longer lists them (a vanished tool must not open the run).
+ */
+function heldBecause(part: RulePart, listed: readonly MatchableTool[], options: EvaluateOptions): HeldReason | undefined {
+  if (options.listingIncomplete) return 'listing-incomplete';
+  const running = new Set(listed.map(ownerKey));
+  if (part.entries.some((entry) => running.has(entryOwner(entry) ?? ''))) return 'source-running';
+  for (const tool of options.seen ?? []) {
+    if (running.has(ownerKey(tool)) && part.entries.some((entry) => matchesEntry(entry, tool))) return 'source-running';
+  }
+  return undefined;
+}
+
+function ownerKey(tool: MatchableTool): string {
+  return `${tool.source}:${tool.owner}`.toLowerCase();
+}
+
+/** `mcp:notes:notes_search` → `mcp:notes`. */
+function entryOwner(entry: string): string | undefined {
+  const match = /^(core|plugin|mcp|client):([^:]+):/i.exec(entry);
+  return match ? `${match[1]}:${match[2]}`.toLowerCase() : undefined;
+}
+
+function decide({ rule, parts, ignored }: ActiveRule, tool: MatchableTool): PolicyStep {
   const step = rule.step;
   if (rule.unknownProfile !== undefined) return { step, kept: false, rule: `unknown profile "${rule.unknownProfile}"` };
   if (ignored) return { step, kept: true, rule: 'allowlist ignored: it names no listed tool' };
-  const match = firstMatch(rule.entries, tool, rule.effect);
-  if (rule.effect === 'allow') return match !== undefined ? { step, kept: true, rule: match } : { step, kept: false, rule: 'no allow entry matches' };
+  if (rule.effect === 'allow') {
+    for (const part of parts) {
+      const match = firstMatch(part.entries, tool, 'allow');
+      if (match !== undefined) return { step: part.step, kept: true, rule: match };
+    }
+    return { step, kept: false, rule: 'no allow entry matches' };
+  }
+  const match = firstMatch(rule.entries, tool, 'deny');
   return match !== undefined ? { step, kept: false, rule: match } : { step, kept: true };
 }
 
-/** An allowlist of plain names that match no listed tool (e.g. a plugin that is not loaded). Matched broadly, so an entry that names any tool in any way keeps the allowlist. */
-function isIgnored(rule: PolicyRule, listed: readonly MatchableTool[]): boolean {
-  if (rule.effect !== 'allow' || !rule.ignoreWhenUnknown || rule.unknownProfile !== undefined) return false;
-  if (rule.entries.some((entry) => entry.includes('*'))) return false;
-  return !listed.some((tool) => rule.entries.some((entry) => matchesEntry(entry, tool)));
+function ignoredNotice(part: RulePart, listed: readonly MatchableTool[], addsToProfile: boolean): PolicyDiagnostic {
+  const suggestions: Record<string, string> = {};
+  for (const entry of part.entries) {
+    const closest = closestTool(entry, listed);
+    if (closest !== undefined) suggestions[entry] = closest;
+  }
+  const hints = Object.entries(suggestions).map(([entry, name]) => `"${name}" for "${entry}"`);
+  return {
+    code: 'POLICY_ALLOWLIST_IGNORED',
+    level: 'warning',
+    message:
+      `${part.path} (${part.entries.join(', ')}) matches no listed tool and was ignored` +
+      (addsToProfile ? ', so it adds nothing to the profile' : ' so core tools stay available; profile, byProvider and deny still apply') +
+      (hints.length ? `; did you mean ${hints.join(', ')}?` : ''),
+    details: { path: part.path, step: part.step, entries: [...part.entries], suggestions },
+  };
 }
 
-function ruleDiagnostics(rule: PolicyRule, ignored: boolean): PolicyDiagnostic[] {
-  if (rule.unknownProfile !== undefined) {
-    return [
-      {
-        code: 'CONFIG_INVALID',
-        level: 'error',
-        message: `${rule.path} names unknown profile "${rule.unknownProfile}", so every tool was dropped (fail closed); use minimal, coding, messaging or full`,
-        details: { path: rule.path, profile: rule.unknownProfile },
-      },
-    ];
+function keptNotice(part: RulePart, reason: HeldReason): PolicyDiagnostic {
+  const why = reason === 'listing-incomplete' ? 'a tool source failed to list' : 'it names tools of a source that is running but no longer lists them';
+  return {
+    code: 'POLICY_ALLOWLIST_IGNORED',
+    level: 'warning',
+    message: `${part.path} names no listed tool (${part.entries.join(', ')}), but ${why}, so the allowlist stays in force (fail closed)`,
+    details: { path: part.path, entries: [...part.entries], kept: true, reason },
+  };
+}
+
+/** The listed tool name closest to an unknown entry (`raed` → `read`), when it is plausibly a typo. */
+function closestTool(entry: string, listed: readonly MatchableTool[]): string | undefined {
+  const wanted = entry.toLowerCase();
+  let best: { name: string; distance: number } | undefined;
+  for (const tool of listed) {
+    const name = tool.name.toLowerCase();
+    const distance = editDistance(wanted, name);
+    if (!best || distance < best.distance || (distance === best.distance && name < best.name.toLowerCase())) best = { name: tool.name, distance };
   }
-  if (!ignored) return [];
-  return [
-    {
-      code: 'POLICY_ALLOWLIST_IGNORED',
-      level: 'warning',
-      message: `${rule.path} (${rule.entries.join(', ')}) matches no listed tool and was ignored so core tools stay available; profile, byProvider and deny still apply`,
-      details: { path: rule.path, step: rule.step, entries: [...rule.entries] },
-    },
-  ];
+  return best && best.distance <= Math.max(2, Math.floor(wanted.length / 3)) ? best.name : undefined;
+}
+
+/** Names that only look like plain ASCII: deny and approval entries also match their folded form. */
+function lookalikeNotice(tools: readonly MatchableTool[]): PolicyDiagnostic {
+  const shown = tools.slice(0, 20).map((tool) => JSON.stringify(tool.id));
+  return {
+    code: 'TOOL_NAME_LOOKALIKE',
+    level: 'warning',
+    message:
+      `${tools.length} listed tool name(s) only look like plain ASCII (${shown.join(', ')}${tools.length > shown.length ? ', …' : ''}): ` +
+      'deny and approval entries also match their folded form (NFKC, invisible characters removed, confusables folded); allow entries match the raw name only',
+    details: { toolIds: tools.slice(0, 100).map((tool) => tool.id), count: tools.length },
+  };
 }
 
 /** One notice per run: which plugin/MCP tools the sandbox step dropped and how to allow them. */

@@ -3,6 +3,7 @@
 export { policyPlugin, POLICY_PLUGIN } from './plugin.js';
 export { resolvePolicy, providerCandidates } from './resolve.js';
 export { evaluatePolicy } from './evaluate.js';
+export type { EvaluateOptions } from './evaluate.js';
 // The matcher and the groups live in @tool-search/tool-match (approvals matches the same way); re-exported here.
 export { matchesEntry, firstMatch, CORE_GROUPS, SOURCE_GROUPS, expandGroups, isReservedGroup } from '@tool-search/tool-match';
 export type { MatchableTool, MatchEffect } from '@tool-search/tool-match';
@@ -21,6 +22,7 @@ export type {
   ProfileName,
   ProviderPolicyConfig,
   ResolvedPolicy,
+  RulePart,
   SandboxPolicyConfig,
   ToolsPolicyConfig,
 } from './types.js';

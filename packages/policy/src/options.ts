@@ -14,7 +14,8 @@ const allowDeny = { type: 'object', properties: { allow: entryList, alsoAllow: e
 const byProvider = {
   type: 'object',
   propertyNames: { minLength: 1 },
-  additionalProperties: { type: 'object', properties: { profile, allow: entryList, alsoAllow: entryList, deny: entryList }, additionalProperties: false },
+  // `toolSearch` is the config package's (an exposure override), not a policy key.
+  additionalProperties: { type: 'object', properties: { profile, allow: entryList, alsoAllow: entryList, deny: entryList, toolSearch: true }, additionalProperties: false },
 } as const;
 const scope = {
   type: 'object',

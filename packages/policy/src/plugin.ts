@@ -2,9 +2,10 @@
  * The fail-closed tool policy as a kernel plugin: taps `filterPolicy` at
  * `STAGE.POLICY` to narrow the catalog (recording why, per tool, for
  * `run.explain`), and re-checks every call in `beforeToolCall`, blocking a
- * tool its filter dropped or never saw (defence in depth).
+ * tool its filter dropped or never saw (defence in depth). A run whose agent
+ * id names no agent is refused (`AGENT_UNKNOWN`) for every front end here.
  */
-import { STAGE, type CallDecision, type KernelPlugin, type PolicyStep, type RunInfo } from '@tool-search/kernel';
+import { STAGE, type CallDecision, type KernelPlugin, type PolicyStep, type RunInfo, type ToolDescriptor } from '@tool-search/kernel';
 import { evaluatePolicy } from './evaluate.js';
 import { parsePolicyOptions } from './options.js';
 import { resolvePolicy } from './resolve.js';
@@ -22,11 +23,15 @@ export function policyPlugin(options: PolicyOptions = {}): KernelPlugin {
   const config = parsePolicyOptions(options);
   // Keyed by the run's frozen RunInfo, which the kernel hands to both hooks.
   const decisions = new WeakMap<RunInfo, RunDecision>();
+  // Tools listed by earlier runs: an allowlist naming a tool its running source stopped listing stays in force.
+  const seen = new Map<string, ToolDescriptor>();
   return {
     name: POLICY_PLUGIN,
     apply({ hooks }) {
       hooks.filterPolicy.tap({ stage: STAGE.POLICY }, (tools, ctx) => {
-        const result = evaluatePolicy(resolvePolicy(config, ctx.run.request), tools, ctx.listed, { listingIncomplete: ctx.listingErrors.length > 0 });
+        const policy = resolvePolicy(config, ctx.run.request);
+        const result = evaluatePolicy(policy, tools, ctx.listed, { listingIncomplete: ctx.listingErrors.length > 0, seen: seen.values() });
+        remember(seen, ctx.listed);
         for (const [toolId, steps] of result.traces) for (const step of steps) ctx.trace(toolId, step);
         for (const diagnostic of result.diagnostics) ctx.diagnostic(diagnostic);
         decisions.set(ctx.run, { kept: new Set(result.kept.map((tool) => tool.id)), dropped: result.dropped });
@@ -43,4 +48,13 @@ export function policyPlugin(options: PolicyOptions = {}): KernelPlugin {
       });
     },
   };
+}
+
+const MAX_SEEN = 50_000;
+
+function remember(seen: Map<string, ToolDescriptor>, listed: readonly ToolDescriptor[]): void {
+  for (const tool of listed) {
+    if (seen.size >= MAX_SEEN && !seen.has(tool.id)) seen.delete(seen.keys().next().value!);
+    seen.set(tool.id, tool);
+  }
 }

@@ -65,6 +65,15 @@ export interface PolicyOptions {
 /** Which layer a rule belongs to (the sandbox layer reports dropped plugin/MCP tools). */
 export type PolicyLayer = 'profile' | 'byProvider' | 'tools' | 'agent' | 'sandbox';
 
+/** One source of entries in an allow rule (`profile:coding`, `tools.allow`, …); explain names the part that kept a tool. */
+export interface RulePart {
+  readonly step: string;
+  readonly path: string;
+  readonly entries: readonly string[];
+  /** An `allow` list of plain names matching no listed tool is ignored with a warning (the profile part never is). */
+  readonly ignoreWhenUnknown?: boolean;
+}
+
 /** One step of a resolved policy: keep what an allow entry matches, or drop what a deny entry matches. */
 export interface PolicyRule {
   /** Step name shown by `run.explain` (`profile:coding`, `tools.deny`, …). */
@@ -74,8 +83,8 @@ export interface PolicyRule {
   /** Where the entries came from in the config (`agents.list[0].tools.allow`). */
   readonly path: string;
   readonly layer: PolicyLayer;
-  /** An allowlist matching no listed tool (and without `*`) is ignored with a warning. */
-  readonly ignoreWhenUnknown?: boolean;
+  /** Allow rules: the union of these parts (a profile and the lists that add to it). */
+  readonly parts?: readonly RulePart[];
   /** Set when the profile name is not known: the step drops every tool (fail closed). */
   readonly unknownProfile?: string;
 }
@@ -101,7 +110,7 @@ export interface PolicyEvaluation<T> {
 }
 
 export interface PolicyDiagnostic {
-  readonly code: 'POLICY_ALLOWLIST_IGNORED' | 'POLICY_DENIED' | 'CONFIG_INVALID';
+  readonly code: 'POLICY_ALLOWLIST_IGNORED' | 'POLICY_DENIED' | 'CONFIG_INVALID' | 'TOOL_NAME_LOOKALIKE';
   readonly level: 'error' | 'warning' | 'info';
   readonly message: string;
   readonly details?: Readonly<Record<string, unknown>>;

@@ -37,7 +37,9 @@ describe('byProvider', () => {
 
   it('cannot widen the base profile', async () => {
     const options: PolicyOptions = { tools: { profile: 'minimal', byProvider: { openai: { profile: 'full', allow: ['exec'] } } } };
-    expect(names(await runWith(options, { provider: 'openai' }))).toEqual([]);
+    expect(names(await runWith(options, { provider: 'openai' }))).toEqual(['session_status']);
+    const narrowing: PolicyOptions = { tools: { profile: 'minimal', byProvider: { openai: { profile: 'coding', allow: ['session_status'] } } } };
+    expect(names(await runWith(narrowing, { provider: 'openai' }))).toEqual(['session_status']);
   });
 
   it('applies a byProvider deny', async () => {
@@ -59,7 +61,7 @@ describe('byProvider', () => {
   });
 
   it('ignores an agent byProvider entry for runs of other agents', async () => {
-    const options: PolicyOptions = { agents: { list: [{ id: 'dev', tools: { byProvider: { openai: { deny: ['read'] } } } }] } };
+    const options: PolicyOptions = { agents: { list: [{ id: 'dev', tools: { byProvider: { openai: { deny: ['read'] } } } }, { id: 'ops' }] } };
     expect(names(await runWith(options, { agentId: 'ops', provider: 'openai' }))).toContain('read');
   });
 

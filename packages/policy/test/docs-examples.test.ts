@@ -3,8 +3,9 @@
  * - https://docs.openclaw.ai/tools (Disabling tools, Tool profiles, Provider-specific tool policy)
  * - https://docs.openclaw.ai/tools/multi-agent-sandbox-tools (Example 1: family agent; Example 2b)
  * - docs/concepts/multi-agent.md of clawdbot (per-agent sandbox and tools, v2026.1.6)
- * Where OpenClaw's wording implies an allowlist ADDS to a profile, this package
- * narrows (every step only narrows); those tests say so in their names.
+ * - https://docs.openclaw.ai/gateway/config-tools/tool-policy ("`tools.profile` sets a base allowlist before
+ *   `tools.allow`/`tools.deny`"): within a scope the profile is the base and `allow` adds to it; without a
+ *   profile `allow` alone is the allowlist; byProvider only narrows; deny always wins.
  */
 import { ErrorCode } from '@tool-search/kernel';
 import { describe, expect, it } from 'vitest';
@@ -28,9 +29,23 @@ describe('OpenClaw docs examples', () => {
     expect(run.diagnostics.map((d) => d.code)).toContain(ErrorCode.POLICY_ALLOWLIST_IGNORED);
   });
 
-  it('messaging profile + allow ["slack", "discord"] with those plugins: narrows (allow cannot add tools the profile dropped)', async () => {
+  it('messaging profile + allow ["slack", "discord"] with those plugins: the messaging profile plus slack and discord', async () => {
     const run = await runWith({ tools: { profile: 'messaging', allow: ['slack', 'discord'] } }, {}, WITH_CHAT);
-    expect(run.catalog).toEqual([]);
+    expect(names(run)).toEqual([...MESSAGING, 'slack', 'discord'].sort());
+    expect(run.explain('slack').steps).toMatchObject([{ step: 'tools.allow', kept: true, rule: 'slack' }]);
+    expect(run.explain('message').steps).toMatchObject([{ step: 'profile:messaging', kept: true, rule: 'group:messaging' }]);
+    expect(run.explain('read').steps).toMatchObject([{ step: 'profile:messaging + tools.allow', kept: false, rule: 'no allow entry matches' }]);
+  });
+
+  it('allow ["group:fs", "browser"] without a profile: only those tools', async () => {
+    const run = await runWith({ tools: { allow: ['group:fs', 'browser'] } }, {}, WITH_CHAT);
+    expect(names(run)).toEqual(['apply_patch', 'browser', 'edit', 'read', 'write']);
+  });
+
+  it('deny always wins over a profile and an allow that adds', async () => {
+    const run = await runWith({ tools: { profile: 'messaging', allow: ['slack', 'discord'], deny: ['discord', 'sessions_*'] } }, {}, WITH_CHAT);
+    expect(names(run)).toEqual(['message', 'session_status', 'slack']);
+    expect(run.explain('discord').steps).toMatchObject([{ step: 'tools.allow', kept: true }, { step: 'tools.deny', kept: false, rule: 'discord' }]);
   });
 
   it('coding profile, but deny exec/process everywhere (deny: ["group:runtime"])', async () => {
@@ -38,10 +53,14 @@ describe('OpenClaw docs examples', () => {
     expect(names(run)).toEqual(CODING.filter((n) => !['exec', 'bash', 'process'].includes(n)));
   });
 
-  it('global coding profile, messaging-only support agent (profile messaging, allow ["slack"])', async () => {
-    const options: PolicyOptions = { tools: { profile: 'coding' }, agents: { list: [{ id: 'support', tools: { profile: 'messaging', allow: ['slack'] } }] } };
-    expect(names(await runWith(options, { agentId: 'main' }, CORE_ONLY))).toEqual(CODING);
-    expect(names(await runWith(options, { agentId: 'support' }, CORE_ONLY))).toEqual(MESSAGING);
+  it('global coding profile, messaging-only support agent (profile messaging, allow ["slack"]): messaging plus slack for that agent only', async () => {
+    const options: PolicyOptions = {
+      tools: { profile: 'coding' },
+      agents: { list: [{ id: 'main', default: true }, { id: 'support', tools: { profile: 'messaging', allow: ['slack'] } }] },
+    };
+    expect(names(await runWith(options, { agentId: 'main' }, WITH_CHAT))).toEqual(CODING);
+    expect(names(await runWith(options, {}, WITH_CHAT))).toEqual(CODING);
+    expect(names(await runWith(options, { agentId: 'support' }, WITH_CHAT))).toEqual([...MESSAGING, 'slack'].sort());
   });
 
   it('keep global coding profile, but minimal tools for google-antigravity', async () => {
@@ -94,8 +113,8 @@ describe('OpenClaw docs examples', () => {
     expect(names(await runWith(options, { agentId: 'a' }))).toEqual(['memory_search', 'read', 'session_status']);
   });
 
-  it('profile messaging + allow ["web_search"]: narrows to nothing (use a wider profile to add web_search)', async () => {
+  it('profile messaging + allow ["web_search"]: messaging plus web_search', async () => {
     const options: PolicyOptions = { agents: { list: [{ id: 'a', tools: { profile: 'messaging', allow: ['web_search'] } }] } };
-    expect((await runWith(options, { agentId: 'a' }, CORE_ONLY)).catalog).toEqual([]);
+    expect(names(await runWith(options, { agentId: 'a' }, CORE_ONLY))).toEqual([...MESSAGING, 'web_search'].sort());
   });
 });

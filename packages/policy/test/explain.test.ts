@@ -46,13 +46,12 @@ describe('explain', () => {
       'profile:coding:group:fs',
       'tools.byProvider[openai].deny:',
       'agents.list[dev].tools.byProvider[openai].allow:group:fs',
-      'tools.allow:read',
       'tools.deny:',
       'agents.list[dev].tools.deny:',
       'sandbox.defaults.allow:group:fs',
       'sandbox.defaults.deny:',
     ]);
-    expect(names(run)).toEqual(['exec', 'read']);
+    expect(names(run)).toEqual(['apply_patch', 'exec', 'read']);
   });
 
   it('marks an ignored allowlist step in the trace', async () => {

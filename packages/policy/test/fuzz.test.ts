@@ -106,6 +106,12 @@ describe('policy fuzz', () => {
     await fc.assert(
       fc.asyncProperty(CATALOG, OPTIONS, REQUEST, async (tools, options, request) => {
         const kernel = createKernel({ plugins: [source(tools), policyPlugin(options)] });
+        if (request.agentId !== undefined && !options.agents?.list?.some((a) => a.id === request.agentId)) {
+          // An agent id that names no agent is refused, never given the global policy.
+          await expect(kernel.createRun(request)).rejects.toMatchObject({ code: ErrorCode.AGENT_UNKNOWN });
+          await kernel.close();
+          return;
+        }
         const run = await kernel.createRun(request);
         const inCatalog = new Set(run.catalog.map((t) => t.id));
         const listed: readonly MatchableTool[] = run.listed;
@@ -131,8 +137,11 @@ describe('policy fuzz', () => {
           for (const tool of listed) if (matchesEntry(entry, tool)) expect(inCatalog.has(tool.id)).toBe(false);
         }
 
+        // With a profile, every kept tool is in the profile or in a list that adds to it.
         const profile = effectiveProfile(options, request);
-        if (profile) for (const tool of run.catalog) expect(PROFILES[profile].some((entry) => matchesEntry(entry, tool))).toBe(true);
+        const agent = options.agents?.list?.find((a) => a.id === request.agentId);
+        const additions = [options.tools, agent?.tools].flatMap((scope) => [...(scope?.allow ?? []), ...(scope?.alsoAllow ?? [])]);
+        if (profile) for (const tool of run.catalog) expect([...PROFILES[profile], ...additions].some((entry) => matchesEntry(entry, tool, 'allow'))).toBe(true);
         await kernel.close();
       }),
       { numRuns: 800 },

@@ -10,7 +10,7 @@ describe('README', () => {
     const run = await runWith(
       {
         tools: { profile: 'coding', deny: ['group:runtime'], byProvider: { 'google-antigravity': { profile: 'minimal' } } },
-        agents: { list: [{ id: 'support', tools: { profile: 'messaging' } }] },
+        agents: { list: [{ id: 'main' }, { id: 'support', tools: { profile: 'messaging' } }] },
       },
       { agentId: 'main', provider: 'openai', model: 'gpt-5.2', sandboxed: false },
     );

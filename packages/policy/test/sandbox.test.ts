@@ -36,7 +36,7 @@ describe('sandbox step', () => {
   it('lets the agent sandbox.tools replace the global one as a whole (no merge)', async () => {
     const options: PolicyOptions = {
       tools: { sandbox: { tools: { allow: ['group:fs'], deny: ['write'] } } },
-      agents: { list: [{ id: 'a', tools: { sandbox: { tools: { allow: ['group:fs'], deny: ['edit'] } } } }] },
+      agents: { list: [{ id: 'a', tools: { sandbox: { tools: { allow: ['group:fs'], deny: ['edit'] } } } }, { id: 'b' }] },
     };
     expect(names(await runWith(options, { agentId: 'a', sandboxed: true }))).toEqual(['apply_patch', 'read', 'write']);
     expect(names(await runWith(options, { agentId: 'b', sandboxed: true }))).toEqual(['apply_patch', 'edit', 'read']);

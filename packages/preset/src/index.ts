@@ -1,2 +1,5 @@
-export { createToolSearchKernel, DEFAULT_FAKE_CATALOG, KNOWN_PLUGINS } from './preset.js';
+export { createToolSearchKernel, DEMO_CATALOG_NOTICE, KNOWN_PLUGINS, usesDemoCatalog } from './preset.js';
 export type { Preset, PresetOptions } from './preset.js';
+export { BUILTIN_PLUGINS, DEFAULT_FAKE_CATALOG } from './builtins.js';
+export type { BuiltinPlugin } from './builtins.js';
+export type { LoadedPluginModule, PluginModule } from './load-plugin.js';

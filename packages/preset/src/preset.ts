@@ -4,11 +4,12 @@
  * the sources, the exposure modes, the guards and telemetry. Nothing here
  * has behaviour of its own; it only decides which plugins to register.
  */
-import { ConfigError, createKernel, type Kernel, type KernelPlugin, type Logger } from '@tool-search/kernel';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createKernel, type Kernel, type KernelPlugin, type Logger } from '@tool-search/kernel';
 import { resolveToolSearch, type ToolSearchConfig } from '@tool-search/config';
 import { policyPlugin } from '@tool-search/policy';
-import { fakeCatalogPlugin } from '@tool-search/plugin-fake-catalog';
-import { mcpPlugin } from '@tool-search/plugin-mcp';
+import { defaultStateDir, fileTokenStore, mcpPlugin, type McpPluginOptions } from '@tool-search/plugin-mcp';
 import { clientToolsPlugin } from '@tool-search/plugin-client-tools';
 import { toolsModePlugin } from '@tool-search/mode-tools';
 import { directoryModePlugin } from '@tool-search/mode-directory';
@@ -16,36 +17,45 @@ import { codeModePlugin } from '@tool-search/mode-code';
 import { telemetryPlugin } from '@tool-search/telemetry';
 import { loopDetectionPlugin } from '@tool-search/plugin-loop-detection';
 import { approvalsPlugin, type Approver } from '@tool-search/plugin-approvals';
+import { BUILTIN_PLUGINS, isBuiltinPlugin } from './builtins.js';
+import { loadPluginModule, type LoadedPluginModule } from './load-plugin.js';
 import { embeddingsPlugin } from '@tool-search/plugin-embeddings';
 
-export const DEFAULT_FAKE_CATALOG = { tools: 1000, core: true } as const;
-
-/** Plugin ids usable under `plugins` in the config (configs cannot load code; see `PresetOptions.plugins`). */
-export const KNOWN_PLUGINS: readonly string[] = Object.freeze(['fake-catalog']);
+/** Built-in plugin ids usable under `plugins`; any other key there is a plugin module to load. */
+export const KNOWN_PLUGINS: readonly string[] = Object.freeze(Object.keys(BUILTIN_PLUGINS));
 
 export interface PresetOptions {
   /** Folder for JSONL session logs (telemetry); overrides `session.logDir`. */
   readonly sessionLogDir?: string;
-  /** Answers approval requests (`tools.approvals`), e.g. `new ApprovalQueue().approve`; without it, calls that need approval are denied. */
-  readonly approve?: Approver;
+  /** Answers approval requests (`tools.approvals`), e.g. `new ApprovalQueue().approve`; without it (or `null`), calls that need approval are denied, saying no approver is configured. */
+  readonly approve?: Approver | null;
   /** Extra plugins appended after the preset's own (they may `dependsOn` preset plugins). */
   readonly plugins?: readonly KernelPlugin[];
   readonly logger?: Logger;
   /** Called when a downstream MCP server announces a changed tool list (the MCP server front end re-lists at once). */
   readonly onMcpToolsChanged?: (server: string) => void;
+  /** Folder that plugin modules under `plugins` (package names, `./paths`) resolve from: the config file's folder. Default `process.cwd()`. */
+  readonly baseDir?: string;
+  /** MCP client side: OAuth token store (default: files in the state folder), login authorizer, sampling/elicitation handlers. */
+  readonly mcpClient?: Pick<McpPluginOptions, 'tokenStore' | 'authorizer' | 'handlers'>;
 }
 
 export interface Preset {
   readonly kernel: Kernel;
+  /** The built-in demo catalog is the only source (nothing else configured): front ends say so once. */
+  readonly demoCatalog: boolean;
   /** The resolved `tools.toolSearch` (mode `direct` when disabled). */
   readonly toolSearch: ReturnType<typeof resolveToolSearch>;
+  /** The plugin modules `plugins` in the config loaded, with the file each came from (built-in ids are not listed). */
+  readonly modules: readonly LoadedPluginModule[];
 }
 
 export async function createToolSearchKernel(config: ToolSearchConfig, options: PresetOptions = {}): Promise<Preset> {
   const toolSearch = resolveToolSearch(config.tools?.toolSearch);
+  const { sources, modules } = await configSources(config, options);
   const plugins: KernelPlugin[] = [
     policyPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {} }),
-    ...sources(config, options),
+    ...sources,
     clientToolsPlugin(),
     ...(toolSearch.embeddings ? [embeddingsPlugin(toolSearch.embeddings)] : []),
     toolsModePlugin({ searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit }),
@@ -60,34 +70,71 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
       searchDefaultLimit: toolSearch.searchDefaultLimit,
       maxSearchLimit: toolSearch.maxSearchLimit,
       warmPool: toolSearch.warmPool ?? 0,
+      sandbox: toolSearch.sandbox,
+      maxConcurrent: toolSearch.maxConcurrent,
     }),
     loopDetectionPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {} }),
-    approvalsPlugin({ config: config.tools?.approvals ?? {}, approve: options.approve ?? (async () => 'deny') }),
+    approvalsPlugin({ config: config.tools?.approvals ?? {}, approve: options.approve ?? null }),
     telemetryPlugin({
       ...(options.sessionLogDir ?? config.session?.logDir ? { sessionLog: { dir: (options.sessionLogDir ?? config.session?.logDir)! } } : {}),
     }),
     ...(options.plugins ?? []),
   ];
   const kernel = createKernel({ plugins, ...(options.logger ? { logger: options.logger } : {}) });
-  return { kernel, toolSearch };
+  return { kernel, toolSearch, modules, demoCatalog: usesDemoCatalog(config, options) };
 }
 
-/** With no `plugins` and no `mcp` in the config, the built-in default is the fake catalog. */
-function sources(config: ToolSearchConfig, options: PresetOptions): KernelPlugin[] {
-  const out: KernelPlugin[] = [];
-  for (const id of Object.keys(config.plugins ?? {})) {
-    if (!KNOWN_PLUGINS.includes(id)) {
-      throw new ConfigError(`/plugins/${id}`, 'knownPlugin', `Unknown plugin "${id}" under plugins; known plugins: ${KNOWN_PLUGINS.join(', ')}`, {
-        details: { plugin: id, known: [...KNOWN_PLUGINS] },
-      });
+/** The one-line notice front ends print when `demoCatalog` is true. */
+export const DEMO_CATALOG_NOTICE = 'using the built-in demo catalog (25 fake core tools + 1,000 fake plugin tools); see README';
+
+/**
+ * The fake catalog is the default only when nothing else is configured: not with a `plugins` section (even
+ * `plugins: {}`), not with MCP servers, not when the composer passes plugins of its own.
+ */
+export function usesDemoCatalog(config: ToolSearchConfig, options: Pick<PresetOptions, 'plugins'> = {}): boolean {
+  const servers = { ...config.mcp?.servers, ...((config as { mcpServers?: object }).mcpServers ?? {}) };
+  return config.plugins === undefined && Object.keys(servers).length === 0 && !(options.plugins?.length);
+}
+
+/**
+ * The sources from `plugins` (built-in ids and modules, in config order) and
+ * `mcp.servers`; the demo catalog when nothing else is configured (`usesDemoCatalog`).
+ */
+async function configSources(config: ToolSearchConfig, options: PresetOptions): Promise<{ sources: KernelPlugin[]; modules: LoadedPluginModule[] }> {
+  const sources: KernelPlugin[] = [];
+  const modules: LoadedPluginModule[] = [];
+  const entries = Object.entries(config.plugins ?? {});
+  for (const [id, pluginOptions] of entries) {
+    if (isBuiltinPlugin(id)) {
+      sources.push(...[BUILTIN_PLUGINS[id]!.create(pluginOptions ?? {}, config)].flat());
+      continue;
     }
+    const { plugin, loaded } = await loadPluginModule(id, pluginOptions ?? {}, options.baseDir ?? process.cwd(), KNOWN_PLUGINS);
+    sources.push(plugin);
+    modules.push(loaded);
   }
-  const fake = config.plugins?.['fake-catalog'] as { tools?: number; core?: boolean } | undefined;
   const servers = config.mcp?.servers ?? {};
-  const hasPlugins = config.plugins !== undefined && Object.keys(config.plugins).length > 0;
-  if (fake || (!hasPlugins && Object.keys(servers).length === 0)) {
-    out.push(fakeCatalogPlugin({ tools: fake?.tools ?? DEFAULT_FAKE_CATALOG.tools, core: fake?.core ?? DEFAULT_FAKE_CATALOG.core }));
+  if (usesDemoCatalog(config, options)) sources.push(...[BUILTIN_PLUGINS['fake-catalog']!.create({}, config)].flat());
+  if (Object.keys(servers).length) {
+    sources.push(
+      mcpPlugin({
+        servers,
+        ...(options.onMcpToolsChanged ? { onToolsChanged: options.onMcpToolsChanged } : {}),
+        tokenStore: fileTokenStore(defaultStateDir()),
+        ...options.mcpClient,
+        ...mcpRoots(config, options.baseDir ?? process.cwd()),
+      }),
+    );
   }
-  if (Object.keys(servers).length) out.push(mcpPlugin({ servers, ...(options.onMcpToolsChanged ? { onToolsChanged: options.onMcpToolsChanged } : {}) }));
-  return out;
+  return { sources, modules };
+}
+
+/**
+ * The workspace, offered to MCP servers as their root: the core tools' `plugins.core.workspace`, else OpenClaw's
+ * `agents.defaults.workspace` (relative paths from the config's folder).
+ */
+function mcpRoots(config: ToolSearchConfig, baseDir: string): Pick<McpPluginOptions, 'roots'> {
+  const core = (config.plugins?.['core'] as { workspace?: unknown } | undefined)?.workspace;
+  const workspace = typeof core === 'string' ? core : config.agents?.defaults?.['workspace'];
+  return typeof workspace === 'string' && workspace ? { roots: [{ uri: pathToFileURL(resolve(baseDir, workspace)).href, name: 'workspace' }] } : {};
 }

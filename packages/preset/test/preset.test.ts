@@ -38,10 +38,11 @@ describe('createToolSearchKernel', () => {
     await kernel.close();
   });
 
-  it('refuses an unknown plugin id with the config path', async () => {
-    await expect(createToolSearchKernel({ plugins: { 'no-such-plugin': {} } })).rejects.toMatchObject({
-      code: ErrorCode.CONFIG_INVALID,
-      path: '/plugins/no-such-plugin',
+  it('refuses an id that is neither built in nor a module it can find, with the config path', async () => {
+    await expect(createToolSearchKernel({ plugins: { 'fake-catalgo': {} } })).rejects.toMatchObject({
+      code: ErrorCode.PLUGIN_LOAD_FAILED,
+      path: '/plugins/fake-catalgo',
+      details: { module: 'fake-catalgo', didYouMean: 'fake-catalog' },
     });
   });
 });

@@ -5,6 +5,7 @@ export { getSearchHooks, createSearchHooks } from './hooks.js';
 export type { Ranking, RerankContext, SearchHooks } from './hooks.js';
 export { LEXICAL_RANKER } from './tool-index.js';
 export { missReasons, unavailableSources } from './miss-reasons.js';
+export { sanitizeUntrustedText, stripUntrustedTokens } from './untrusted-text.js';
 export type {
   BatchSearchResult,
   RankedSearch,

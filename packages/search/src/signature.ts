@@ -1,10 +1,11 @@
 /**
  * Compact, bounded renderings of a descriptor for search hits: a summary cut
  * on a word boundary and a TypeScript-style argument signature (required
- * first). Both are sanitized of control characters and never exceed their cap,
+ * first). Both are sanitized (see untrusted-text.ts) and never exceed their cap,
  * whatever the schema looks like.
  */
 import type { JsonSchema } from '@tool-search/kernel';
+import { sanitizeUntrustedText, stripUntrustedTokens } from './untrusted-text.js';
 
 export const SUMMARY_MAX = 200;
 export const INPUT_MAX = 300;
@@ -12,26 +13,15 @@ const MAX_PROPS = 40;
 const MAX_ENUM = 6;
 const MAX_DEPTH = 2;
 
-/** Control characters (C0, DEL, C1) and bidi/format marks a model could be tricked by. */
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069\ufeff]+/g;
-
+/** One line without control, bidi or format characters and without chat-template tokens. */
 export function sanitize(text: string): string {
-  return text.replace(CONTROL, ' ').replace(/\s+/g, ' ').trim();
+  return stripUntrustedTokens(text);
 }
 
-/** Cuts at `max` characters on a word boundary, with "…" when cut. */
-export function cut(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const head = text.slice(0, max - 1);
-  const space = head.lastIndexOf(' ');
-  const base = space > max * 0.6 ? head.slice(0, space) : head;
-  return `${base.replace(/[\s,.;:]+$/, '')}…`;
-}
-
+/** The description as the directory shows it (`sanitizeUntrustedText`), cut at `max` characters. */
 export function summarize(description: string, max = SUMMARY_MAX): string {
   const text = typeof description === 'string' ? description : '';
-  return cut(sanitize(text.length > max * 8 ? text.slice(0, max * 8) : text), max);
+  return sanitizeUntrustedText(text.length > max * 8 ? text.slice(0, max * 8) : text, max);
 }
 
 /** `{ path: string; recursive?: boolean }`: required first, at most `max` characters. */

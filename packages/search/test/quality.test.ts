@@ -15,6 +15,7 @@ import { createMiniSearch } from './helpers/minisearch.js';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const dataDir = path.resolve(repoRoot, '..', 'shared', 'data');
 const present = existsSync(path.join(dataDir, 'mcp-catalog.json'));
+if (!present) console.warn(`skipping retrieval quality: ${path.join(dataDir, 'mcp-catalog.json')} is missing (the shared data sits beside the checkout)`);
 
 /**
  * Regression guard, per dataset: the minimum lead over plain BM25 on Recall@5

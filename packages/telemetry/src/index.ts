@@ -8,11 +8,11 @@ export { createSessionLogWriter, readSessionLog, sessionFileName } from './sessi
 export type { SessionLogWriter, JsonlSessionLog } from './session-log.js';
 export { summarizeSession } from './summary.js';
 export type { TelemetrySummary, CalledTool } from './summary.js';
+export { createTokenCounter, preloadTokenizer } from './tokens.js';
 export { searchRank, SearchQualityFold } from './search-quality.js';
 export { evalSetFromLog } from './eval-set.js';
 export type { LoggedEvalQuery } from './eval-set.js';
 export type { SearchQualitySummary, SearchQueryEntry, SearchRank } from './search-quality.js';
-export { createTokenCounter } from './tokens.js';
 export type { TokenCounter, TokenizerName } from './tokens.js';
 export { INSTRUMENTATION_SCOPE } from './otel.js';
 export type {

@@ -15,6 +15,8 @@ export interface TelemetryOptions {
   readonly tokenizer?: TokenizerName | false;
   /** Sessions kept in memory for `snapshot()` (oldest dropped first). Default 100. */
   readonly maxSessions?: number;
+  /** Entries kept in memory per session (oldest dropped first; the session log file keeps all). Default 5000. */
+  readonly maxEntriesPerSession?: number;
 }
 
 export interface ResolvedOptions {
@@ -24,6 +26,7 @@ export interface ResolvedOptions {
   readonly tracerProvider: TracerProvider | undefined;
   readonly tokenizer: TokenizerName | false;
   readonly maxSessions: number;
+  readonly maxEntriesPerSession: number;
 }
 
 export const PLUGIN_NAME = '@tool-search/telemetry';
@@ -46,5 +49,7 @@ export function resolveOptions(options: TelemetryOptions = {}): ResolvedOptions 
   if (tokenizer !== false && tokenizer !== 'o200k_base') throw fail('tokenizer', 'enum', "must be 'o200k_base' or false");
   const maxSessions = options.maxSessions ?? 100;
   if (!Number.isInteger(maxSessions) || maxSessions < 1) throw fail('maxSessions', 'minimum', 'must be an integer of at least 1');
-  return { writer, logDir, meterProvider: options.meterProvider, tracerProvider: options.tracerProvider, tokenizer, maxSessions };
+  const maxEntriesPerSession = options.maxEntriesPerSession ?? 5000;
+  if (!Number.isInteger(maxEntriesPerSession) || maxEntriesPerSession < 1) throw fail('maxEntriesPerSession', 'minimum', 'must be an integer of at least 1');
+  return { writer, logDir, meterProvider: options.meterProvider, tracerProvider: options.tracerProvider, tokenizer, maxSessions, maxEntriesPerSession };
 }

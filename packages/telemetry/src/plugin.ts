@@ -49,7 +49,7 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
   const resolved = resolveOptions(options);
   const instruments = createInstruments(resolved.meterProvider, resolved.tracerProvider);
   const tokens = resolved.tokenizer === false ? undefined : createTokenCounter(resolved.tokenizer);
-  const store = new EntryStore(resolved.maxSessions);
+  const store = new EntryStore(resolved.maxSessions, resolved.maxEntriesPerSession);
   let logger: Logger = silentLogger;
   const recorder = new Recorder(store, resolved.writer, () => logger);
   const runs = new Map<string, RunState>();
@@ -123,7 +123,8 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
     const bytes = { tools: event.toolsBytes, system: event.systemBytes, request: event.requestBytes };
     for (const [part, size] of Object.entries(bytes)) instruments.requestBytes.record(size, { mode: event.mode, part });
     span?.addEvent('provider-request', { mode: event.mode, 'bytes.request': bytes.request, 'bytes.tools': bytes.tools, 'bytes.system': bytes.system });
-    const parts = requestParts(event.body);
+    // A gateway that sends the parts spares parsing (and re-serializing) a body of megabytes.
+    const parts = event.tools !== undefined ? { tools: event.tools, system: event.system ?? '', toolNames: event.toolNames ?? [] } : requestParts(event.body);
     const base = { ...stamp(run), type: 'provider-request' as const, mode: event.mode, tools: event.toolNames ?? parts.toolNames, bytes };
     const finish = async (): Promise<ProviderRequestEntry> => {
       if (!tokens) return { ...base, tokens: null, tokenizer: null };

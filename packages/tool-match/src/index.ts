@@ -2,3 +2,4 @@
 export { matchesEntry, firstMatch } from './match.js';
 export type { MatchableTool, MatchEffect } from './match.js';
 export { CORE_GROUPS, SOURCE_GROUPS, expandGroups, isReservedGroup } from './groups.js';
+export { foldName, isLookalikeName } from './fold.js';

@@ -5,9 +5,13 @@
  * In an allowlist, an entry that starts with a source (`mcp:`, `plugin:`, …)
  * names ids only: an MCP server cannot name its tool `mcp:trusted:drop_db` to
  * be allowed by `mcp:trusted:*`. Deny and approval entries still match names
- * too, so they are never narrower.
+ * too, so they are never narrower, and they also match the folded form of
+ * the tool (see fold.ts), so a lookalike name (`wr\u0456te_file`) cannot slip
+ * past them. Allow entries match the raw form only: folding would only widen
+ * an allowlist.
  */
 import type { ToolDescriptor } from '@tool-search/kernel';
+import { foldName } from './fold.js';
 import { CORE_GROUPS, SOURCE_GROUPS } from './groups.js';
 
 declare module '@tool-search/kernel' {
@@ -32,9 +36,15 @@ const ID_ENTRY = /^(core|plugin|mcp|client):/;
 export function matchesEntry(entry: string, tool: MatchableTool, effect: MatchEffect = 'deny'): boolean {
   const key = entry.toLowerCase();
   if (key === '*') return true;
-  if (key.startsWith('group:')) return inGroup(key, tool);
+  if (key.startsWith('group:')) return inGroup(key, tool, effect);
   const test = compile(key);
-  if (effect === 'allow' && ID_ENTRY.test(key)) return test(tool.id.toLowerCase());
+  if (effect === 'allow') return ID_ENTRY.test(key) ? test(tool.id.toLowerCase()) : matchesRaw(test, tool);
+  if (matchesRaw(test, tool)) return true;
+  const folded = compile(foldName(entry));
+  return folded(foldName(tool.name)) || folded(foldName(tool.id)) || (tool.source === 'plugin' && folded(foldName(tool.owner)));
+}
+
+function matchesRaw(test: (value: string) => boolean, tool: MatchableTool): boolean {
   return test(tool.name.toLowerCase()) || test(tool.id.toLowerCase()) || (tool.source === 'plugin' && test(tool.owner.toLowerCase()));
 }
 
@@ -44,9 +54,9 @@ export function firstMatch(entries: readonly string[], tool: MatchableTool, effe
   return undefined;
 }
 
-function inGroup(key: string, tool: MatchableTool): boolean {
+function inGroup(key: string, tool: MatchableTool, effect: MatchEffect): boolean {
   const members = CORE_GROUPS[key];
-  if (members) return tool.source === 'core' && members.includes(tool.name.toLowerCase());
+  if (members) return tool.source === 'core' && (members.includes(tool.name.toLowerCase()) || (effect === 'deny' && members.includes(foldName(tool.name))));
   if (Object.hasOwn(SOURCE_GROUPS, key)) return tool.source === SOURCE_GROUPS[key as keyof typeof SOURCE_GROUPS];
   // Open groups: declared by the tool's plugin (runtime data, so check its shape).
   const declared: unknown = tool.meta?.groups;

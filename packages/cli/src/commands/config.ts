@@ -1,23 +1,43 @@
-/** `tool-search config check|show`: validate the config, print it resolved. */
+/** `tool-search config check|show|get|set`: validate the config, print it resolved, read or write one value. */
+import { readFile, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { ResolvedConfig } from '@tool-search/config';
-import { writeJson, type CliIO } from '../io.js';
-import { loadCliConfig, withConfigOption, withJsonOption, type ConfigFlags, type JsonFlag } from '../options.js';
-import { createToolSearchKernel } from '@tool-search/preset';
+import {
+  CONFIG_FILE_NAME,
+  getConfigValue,
+  parseConfig,
+  parseConfigValue,
+  setConfigValue,
+  validateConfig,
+  type ResolvedConfig,
+  type ToolSearchConfig,
+} from '@tool-search/config';
+import { ConfigError, ErrorCode, type Diagnostic } from '@tool-search/kernel';
+import type { Preset } from '@tool-search/preset';
+import { CliExit, CliInputError, writeJson, type CliIO } from '../io.js';
+import { createCliKernel, loadCliConfig, withConfigOption, withJsonOption, type ConfigFlags, type JsonFlag } from '../options.js';
+import { modulesText } from './tools.js';
+
+interface CheckFlags extends ConfigFlags, JsonFlag {
+  readonly strict?: boolean;
+}
 
 export function registerConfigCommands(program: Command, io: CliIO): void {
-  const config = program.command('config').description('validate and show tool-search.json');
+  const config = program.command('config').description('validate, show, get and set tool-search.json');
 
-  withJsonOption(withConfigOption(config.command('check').description('validate the config (schema and plugin options)'))).action(
-    async (flags: ConfigFlags & JsonFlag) => {
+  withJsonOption(withConfigOption(config.command('check').description('validate the config (schema, plugin options) and print every policy warning')))
+    .option('--strict', 'exit 1 when there is any policy warning')
+    .action(async (flags: CheckFlags) => {
       const loaded = await loadCliConfig(flags, io);
-      // Building the kernel runs every plugin's own option checks (policy, sources).
-      const { kernel } = await createToolSearchKernel(loaded.config);
-      await kernel.close();
-      if (flags.json) writeJson(io, { ok: true, path: loaded.path ?? null });
-      else io.stdout.write(`ok: ${loaded.path ?? 'no config file; built-in defaults'}\n`);
-    },
-  );
+      const { warnings, modules } = await policyWarnings(loaded.config, io);
+      const ok = !(flags.strict && warnings.length);
+      if (flags.json) writeJson(io, { ok, path: loaded.path ?? null, modules, warnings });
+      else {
+        for (const warning of warnings) io.stdout.write(`${warning.level} ${warning.code}${warning.agentId ? ` (agent ${warning.agentId})` : ''}: ${warning.message}\n`);
+        io.stdout.write(`${ok ? 'ok' : 'not ok'}: ${loaded.path ?? 'no config file; built-in defaults'}${warnings.length ? ` (${warnings.length} policy warning(s))` : ''}\n${modulesText(modules)}`);
+      }
+      if (!ok) throw new CliExit(1);
+    });
 
   withJsonOption(withConfigOption(config.command('show').description('print the resolved config (secrets redacted)'))).action(
     async (flags: ConfigFlags & JsonFlag) => {
@@ -26,6 +46,82 @@ export function registerConfigCommands(program: Command, io: CliIO): void {
       writeJson(io, flags.json ? { path: loaded.path ?? null, config: shown } : shown);
     },
   );
+
+  withConfigOption(config.command('get').argument('<path>', 'config path, e.g. tools.toolSearch or agents.list[0].tools.allow').description('print one value of the config (JSON)')).action(
+    async (path: string, flags: ConfigFlags) => {
+      const loaded = await loadCliConfig(flags, io);
+      const value = getConfigValue(loaded.config, path);
+      if (value === undefined) throw new CliInputError(`${path} is not set in ${loaded.path ?? 'the config (no config file)'}`);
+      io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+    },
+  );
+
+  withJsonOption(
+    withConfigOption(
+      config
+        .command('set')
+        .argument('<path>', 'config path, e.g. tools.toolSearch')
+        .argument('<value>', 'JSON5 value (true, 8, \'{ mode: "tools" }\'); other text is a string')
+        .description('set one value in tool-search.json; the result is validated before it is written'),
+    ),
+  ).action(async (path: string, text: string, flags: ConfigFlags & JsonFlag) => {
+    const file = resolve(io.cwd, flags.config ?? CONFIG_FILE_NAME);
+    const current = await readConfigFile(file);
+    const next = setConfigValue(current, path, parseConfigValue(text));
+    // Validate everything before anything is written: the schema, then every plugin's own option checks.
+    validateConfig(next, file);
+    const { kernel } = await createCliKernel(next, io);
+    await kernel.close();
+    await writeFile(file, `${JSON.stringify(next, null, 2)}\n`);
+    const value = getConfigValue(next, path);
+    if (flags.json) writeJson(io, { ok: true, path: file, key: path, value });
+    else io.stdout.write(`${path} = ${JSON.stringify(value)} (${file})\n`);
+  });
+}
+
+interface PolicyWarning extends Pick<Diagnostic, 'code' | 'level' | 'message' | 'details'> {
+  readonly agentId?: string;
+}
+
+/** The policy's diagnostics for a run without an agent and for each configured agent (each warning once). */
+async function policyWarnings(config: ToolSearchConfig, io: CliIO): Promise<{ warnings: PolicyWarning[]; modules: Preset['modules'] }> {
+  // Building the kernel loads the plugin modules and runs every plugin's own option checks (policy, sources).
+  const { kernel, modules } = await createCliKernel(config, io);
+  const out: PolicyWarning[] = [];
+  const seen = new Set<string>();
+  try {
+    const agents = (config.agents?.list ?? []).map((agent) => agent.id);
+    for (const agentId of [undefined, ...agents]) {
+      const run = await kernel.createRun(agentId === undefined ? {} : { agentId });
+      for (const { code, level, message, details, hook } of run.diagnostics) {
+        if (hook !== 'filterPolicy' || level === 'info' || seen.has(message)) continue;
+        seen.add(message);
+        out.push({ code, level, message, ...(details ? { details } : {}), ...(agentId !== undefined ? { agentId } : {}) });
+      }
+      await run.close();
+    }
+  } finally {
+    await kernel.close();
+  }
+  return { warnings: out, modules };
+}
+
+/** The config file as written (a missing file is an empty config: `config set` creates it). */
+async function readConfigFile(file: string): Promise<ToolSearchConfig> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  try {
+    return parseConfig(text, file);
+  } catch (error) {
+    // A file that parses but breaks a rule can still be fixed by `config set`; the result is validated anyway.
+    if (ConfigError.isInstance(error) && error.code === ErrorCode.CONFIG_INVALID) return parseConfigValue(text) as ToolSearchConfig;
+    throw error;
+  }
 }
 
 /** Secrets never reach a terminal or a log: keys are kept, values replaced. */
@@ -38,6 +134,8 @@ function redact(config: ResolvedConfig): ResolvedConfig {
       const values = (server as Partial<Record<typeof map, Record<string, string>>>)[map];
       if (values) for (const key of Object.keys(values)) values[key] = '***';
     }
+    const auth = (server as { auth?: { clientSecret?: string } }).auth;
+    if (auth?.clientSecret) auth.clientSecret = '***';
   }
   return copy;
 }

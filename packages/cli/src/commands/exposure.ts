@@ -5,6 +5,7 @@
 import { Option, type Command } from 'commander';
 import type { RunExposure } from '@tool-search/kernel';
 import { writeJson, type CliIO } from '../io.js';
+import { appliedText, appliedToolSearch } from '../tool-search-setting.js';
 import { withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
 
 export const EXPOSURE_MODES = ['direct', 'tools', 'directory', 'code'] as const;
@@ -22,19 +23,21 @@ export function registerExposureCommand(program: Command, io: CliIO): void {
   const command = program
     .command('exposure')
     .description('print what the model would see in a mode (tools + system text) and its size in bytes')
-    .addOption(new Option('--mode <mode>', 'exposure mode (default: the resolved tools.toolSearch.mode)').choices(EXPOSURE_MODES))
+    .addOption(new Option('--mode <mode>', 'exposure mode (default: the toolSearch setting for this agent/provider, else tools.toolSearch.mode)').choices(EXPOSURE_MODES))
     .addOption(new Option('--format <format>', 'tool format').choices(EXPOSURE_FORMATS).default('openai'));
   withClientToolsOption(withJsonOption(withRunOptions(command))).action(
     async (flags: RunFlags & JsonFlag & { mode?: string; format: (typeof EXPOSURE_FORMATS)[number] }) => {
-      await withRun(flags, io, async (run, { preset }) => {
-        const requested = flags.mode ?? preset.toolSearch.mode;
+      await withRun(flags, io, async (run, { loaded }) => {
+        const applied = appliedToolSearch(loaded.config, run.info.request, flags.mode);
+        const requested = applied.mode;
         const exposure = await run.exposure(requested);
         const tools = flags.format === 'anthropic' ? exposure.toAnthropic() : exposure.toOpenAI();
         const bytes = exposureBytes(tools, exposure.system);
         if (flags.json) {
-          writeJson(io, { mode: exposure.mode, requestedMode: requested, format: flags.format, tools, system: exposure.system, bytes });
+          writeJson(io, { mode: exposure.mode, requestedMode: requested, setting: applied.sources, format: flags.format, tools, system: exposure.system, bytes });
           return;
         }
+        io.stdout.write(`${appliedText(applied)}\n`);
         io.stdout.write(exposureText(exposure, requested, tools, bytes));
       });
     },

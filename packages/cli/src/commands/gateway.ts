@@ -10,11 +10,14 @@ import type { Approver } from '@tool-search/plugin-approvals';
 import { CliUsageError, type CliIO } from '../io.js';
 import { createCliKernel, loadCliConfig, withConfigOption, type ConfigFlags } from '../options.js';
 import { EXPOSURE_MODES } from './exposure.js';
+import { appliedToolSearch } from '../tool-search-setting.js';
 
-export const PROVIDER_MODES = ['config', 'mock-openai'] as const;
+export const PROVIDER_MODES = ['config', 'mock-openai', 'mock-anthropic'] as const;
 export const APPROVAL_MODES = ['prompt', 'http', 'deny'] as const;
 /** The model name the gateway sends to the in-process mock (it answers to any). */
 export const MOCK_PROVIDER_MODEL = 'mock-model';
+/** The model name sent to the in-process Anthropic mock. */
+export const MOCK_ANTHROPIC_MODEL = 'mock-claude';
 
 interface GatewayFlags extends ConfigFlags {
   readonly port?: number;
@@ -25,11 +28,11 @@ interface GatewayFlags extends ConfigFlags {
 }
 
 export function registerGatewayCommand(program: Command, io: CliIO): void {
-  withConfigOption(program.command('gateway').description('serve the OpenAI-compatible gateway (POST /v1/chat/completions) until Ctrl-C'))
+  withConfigOption(program.command('gateway').description('serve the gateway (POST /v1/chat/completions, /v1/responses, /v1/messages) until Ctrl-C'))
     .option('--port <port>', 'port (default gateway.port, else 0 = a free port)', port)
     .option('--host <host>', 'host (default gateway.host, else 127.0.0.1; other hosts need gateway.auth.token)')
-    .addOption(new Option('--provider-mode <mode>', 'provider: from the config, or the in-process mock').choices(PROVIDER_MODES).default('config'))
-    .addOption(new Option('--mode <mode>', 'exposure mode (default: the resolved tools.toolSearch.mode)').choices(EXPOSURE_MODES))
+    .addOption(new Option('--provider-mode <mode>', 'provider: from the config, or an in-process mock (OpenAI or Anthropic wire format)').choices(PROVIDER_MODES).default('config'))
+    .addOption(new Option('--mode <mode>', 'exposure mode for every run (default: per run, the toolSearch setting for its agent and provider/model)').choices(EXPOSURE_MODES))
     .addOption(new Option('--approvals <how>', 'who answers approvals (default: prompt on a TTY, else deny)').choices(APPROVAL_MODES))
     .action(async (flags: GatewayFlags) => {
       await serve(flags, io);
@@ -38,7 +41,7 @@ export function registerGatewayCommand(program: Command, io: CliIO): void {
 
 async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   const { config } = await loadCliConfig(flags, io);
-  const [{ startGatewayServer, createProviderClient }, { ApprovalQueue }, { approvalsRoute }, { promptApprover }] = await Promise.all([
+  const [{ startGatewayServer, createUpstream }, { ApprovalQueue }, { approvalsRoute }, { promptApprover }] = await Promise.all([
     import('@tool-search/gateway'),
     import('@tool-search/plugin-approvals'),
     import('../approvals-http.js'),
@@ -48,7 +51,7 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   const approvals = flags.approvals ?? (io.stdin?.isTTY ? 'prompt' : 'deny');
   if (approvals === 'prompt' && !io.stdin?.isTTY) throw new CliUsageError('--approvals prompt needs a terminal on stdin; use --approvals http');
   const queue = approvals === 'http' ? new ApprovalQueue() : undefined;
-  const approve: Approver = queue ? queue.approve : approvals === 'prompt' ? promptApprover(io)! : async () => 'deny';
+  const approve: Approver | null = queue ? queue.approve : approvals === 'prompt' ? promptApprover(io)! : null;
 
   const logDir = config.gateway?.sessions?.dir ?? config.session?.logDir;
   const sessionLogDir = logDir !== undefined ? resolve(io.cwd, logDir) : undefined;
@@ -61,15 +64,23 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
       const mock = await startMockOpenAI();
       closers.unshift(() => mock.close());
       provider = { baseURL: mock.url, apiKey: 'mock', model: MOCK_PROVIDER_MODEL };
+    } else if (flags.providerMode === 'mock-anthropic') {
+      const { startMockAnthropic } = await import('@tool-search/mock-anthropic');
+      const mock = await startMockAnthropic();
+      closers.unshift(() => mock.close());
+      provider = { kind: 'anthropic', baseURL: mock.url, apiKey: 'mock', model: MOCK_ANTHROPIC_MODEL };
     }
-    const { client, model } = createProviderClient(provider, io.env ?? process.env);
+    const upstream = createUpstream(provider, io.env ?? process.env);
+    const model = upstream.model;
     const mode = flags.mode ?? toolSearch.mode;
+    // Without --mode each run gets the toolSearch setting of its agent and provider/model.
+    const modeFor = flags.mode ? undefined : (party: { agentId?: string; provider: string; model: string }) => appliedToolSearch(config, party).mode;
     const token = config.gateway?.auth?.token;
     const gateway = await startGatewayServer({
       kernel,
-      client,
-      model,
+      upstream,
       mode,
+      ...(modeFor ? { modeFor } : {}),
       host: flags.host ?? config.gateway?.host ?? '127.0.0.1',
       port: flags.port ?? config.gateway?.port ?? 0,
       ...(token ? { token } : {}),
@@ -78,7 +89,7 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
     closers.unshift(() => gateway.close());
     io.stdout.write(`${gateway.url}\n`);
     io.stderr.write(
-      `gateway: mode ${mode}, model ${model}${flags.providerMode === 'mock-openai' ? ' (mock provider)' : ''}, approvals ${approvals}` +
+      `gateway: mode ${mode}, model ${model}${flags.providerMode.startsWith('mock-') ? ` (${flags.providerMode} provider)` : ''}, approvals ${approvals}` +
         `${queue ? ` (GET/POST ${gateway.url}/approvals)` : ''}${sessionLogDir ? `, session logs in ${sessionLogDir}` : ''}; Ctrl-C stops\n`,
     );
     await stopped(io.signal);

@@ -12,6 +12,7 @@ import { registerEvalCommands } from './eval.js';
 import { registerExportCommands } from './export.js';
 import { registerExposureCommand } from './exposure.js';
 import { registerGatewayCommand } from './gateway.js';
+import { registerMcpCommands } from './mcp.js';
 import { registerQaCommands } from './qa.js';
 import { registerServeCommands } from './serve.js';
 import { registerToolSearchCommands } from './tools-search.js';
@@ -30,4 +31,5 @@ export const COMMANDS: readonly CommandRegistration[] = [
   registerServeCommands,
   registerQaCommands,
   registerConfigCommands,
+  registerMcpCommands,
 ];

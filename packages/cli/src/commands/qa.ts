@@ -1,21 +1,21 @@
 /**
  * `tool-search qa suite`: the end-to-end scenario from `@tool-search/e2e`
- * (gateway + mock provider, one lane per mode). That package is private and
- * depends on the CLI's siblings, so it is imported by name at run time and
- * is not a dependency of the CLI.
+ * (gateway + mock provider, one lane per mode). That package is a dependency
+ * of the CLI (so the scenario works from an installed CLI), imported by name
+ * only when the command runs because it is heavy.
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { CliExit, CliInputError, CliUsageError, type CliIO } from '../io.js';
 import { withJsonOption } from '../options.js';
 
 export const QA_SCENARIOS = ['tool-search-gateway-e2e'] as const;
-export const QA_PROVIDER_MODES = ['mock-openai'] as const;
+export const QA_PROVIDER_MODES = ['mock-openai', 'mock-anthropic'] as const;
 const E2E_PACKAGE = '@tool-search/e2e';
 
 /** What the CLI uses of `@tool-search/e2e`. */
 interface E2eModule {
   readonly SCENARIO: string;
-  runQaSuite(options: { tools?: number }): Promise<{ readonly ok: boolean }>;
+  runQaSuite(options: { tools?: number; providerMode?: string }): Promise<{ readonly ok: boolean }>;
   formatSuite(result: unknown): string;
   toJson(result: unknown): unknown;
 }
@@ -43,7 +43,7 @@ export function registerQaCommands(program: Command, io: CliIO): void {
       }
       const e2e = await loadE2e();
       if (e2e.SCENARIO !== flags.scenario) throw new CliUsageError(`${E2E_PACKAGE} runs scenario "${e2e.SCENARIO}", not "${flags.scenario}"`);
-      const result = await e2e.runQaSuite(flags.tools !== undefined ? { tools: flags.tools } : {});
+      const result = await e2e.runQaSuite({ providerMode: flags.providerMode, ...(flags.tools !== undefined ? { tools: flags.tools } : {}) });
       io.stdout.write(flags.json ? `${JSON.stringify(e2e.toJson(result))}\n` : ensureNewline(e2e.formatSuite(result)));
       if (!result.ok) throw new CliExit(1);
     });
@@ -54,7 +54,7 @@ async function loadE2e(): Promise<E2eModule> {
   try {
     return (await import(specifier)) as E2eModule;
   } catch (error) {
-    throw new CliInputError(`qa suite needs the ${E2E_PACKAGE} workspace package (run from the repo checkout): ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliInputError(`qa suite needs ${E2E_PACKAGE}, a dependency of @tool-search/cli; reinstall the CLI: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

@@ -6,9 +6,10 @@
  * SIGTERM or `io.signal`; closing the kernel ends downstream server processes.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import type { Diagnostic, Logger } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type Diagnostic, type Logger } from '@tool-search/kernel';
 import type { McpMode } from '@tool-search/mcp-server';
 import type { CliIO } from '../io.js';
+import { appliedToolSearch } from '../tool-search-setting.js';
 import { createCliKernel, loadCliConfig, runRequest, withRunOptions, type RunFlags } from '../options.js';
 
 export const SERVE_MCP_MODES = ['tools', 'code', 'directory'] as const satisfies readonly McpMode[];
@@ -26,7 +27,7 @@ interface ServeMcpFlags extends RunFlags {
 export function registerServeCommands(program: Command, io: CliIO): void {
   const serve = program.command('serve').description('serve Tool Search to other programs');
   withRunOptions(serve.command('mcp').description('serve Tool Search as one MCP server (stdio, or Streamable HTTP with --http)'))
-    .addOption(new Option('--mode <mode>', 'exposure (default: tools.toolSearch.mode; tools when disabled or direct)').choices(SERVE_MCP_MODES))
+    .addOption(new Option('--mode <mode>', 'exposure (default: the toolSearch setting for --agent/--provider/--model, else tools.toolSearch.mode; tools when disabled or direct)').choices(SERVE_MCP_MODES))
     .option('--http <port>', 'serve Streamable HTTP on this port (0 = a free port) instead of stdio', integer(0, 65535))
     .option('--host <host>', 'HTTP bind address (default 127.0.0.1; any other needs a token)')
     .option('--token <token>', `bearer token HTTP clients must send (default: $${MCP_TOKEN_ENV})`)
@@ -50,12 +51,14 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
     listeners.add(listener);
     return () => void listeners.delete(listener);
   };
-  const { kernel, toolSearch } = await createCliKernel(config, io, {
+  const { kernel } = await createCliKernel(config, io, {
     approve: approvals.approve,
     logger,
     onMcpToolsChanged: () => listeners.forEach((listener) => listener()),
   });
-  const mode: McpMode = flags.mode ?? (SERVE_MCP_MODES.find((m) => m === toolSearch.mode && toolSearch.enabled) ?? 'tools');
+  // The toolSearch setting of this run's agent and provider/model (tools.toolSearch when none overrides it).
+  const setting = appliedToolSearch(config, request).resolved;
+  const mode: McpMode = flags.mode ?? (SERVE_MCP_MODES.find((m) => m === setting.mode && setting.enabled) ?? 'tools');
   const options = { kernel, mode, request, logger, approvals, onCatalogChange, ...(flags.refresh !== undefined ? { refreshIntervalMs: flags.refresh } : {}) };
   const restoreConsole = flags.http === undefined ? consoleToStderr() : () => undefined;
   let close: () => Promise<void> = async () => undefined;
@@ -68,7 +71,9 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
       await stopped(io.signal, handle.done);
     } else {
       const token = flags.token ?? (io.env ?? process.env)[MCP_TOKEN_ENV];
-      const handle = await serveHttp({ ...options, port: flags.http, ...(flags.host ? { host: flags.host } : {}), ...(token ? { token } : {}) });
+      const handle = await serveHttp({ ...options, port: flags.http, ...(flags.host ? { host: flags.host } : {}), ...(token ? { token } : {}) }).catch((error: unknown) => {
+        throw portInUse(error, flags.http!);
+      });
       close = () => handle.close();
       // One run up front: downstream servers start now, and their failures are reported before the URL is.
       const warmup = await kernel.createRun(request);
@@ -128,4 +133,10 @@ function integer(min: number, max: number): (value: string) => number {
     if (!Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`must be an integer ${min}-${max}`);
     return n;
   };
+}
+
+/** A taken port is one coded line (`port N is in use; …`), not an `EADDRINUSE` stack. */
+function portInUse(error: unknown, port: number): unknown {
+  if ((error as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return error;
+  return new ToolSearchError(ErrorCode.PORT_IN_USE, `port ${port} is in use; pick another with --http`, { details: { port } });
 }

@@ -3,7 +3,7 @@
  * answer, and one call through the run (policy, validation, guards, approvals).
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { toolResultText, UnknownToolError, type Run, type ToolCallOutcome } from '@tool-search/kernel';
+import { ErrorCode, toolResultText, ToolSearchError, UnknownToolError, type Run, type ToolCallOutcome } from '@tool-search/kernel';
 import { describeTool, indexForRun, type SearchResult, type ToolDescription, type ToolIndex } from '@tool-search/search';
 import { CliExit, CliInputError, writeJson, type CliIO } from '../io.js';
 import { withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags, type RunScope } from '../options.js';
@@ -17,7 +17,11 @@ export function registerToolSearchCommands(program: Command, io: CliIO): void {
     .action(async (query: string, flags: RunFlags & JsonFlag & { limit?: number }) => {
       await withRun(flags, io, (run, scope) => {
         const result = searchIndex(run, scope).search(query, flags.limit !== undefined ? { limit: flags.limit } : {});
-        if (flags.json) writeJson(io, result);
+        // Asking for more than the cap is not an error, but silently getting fewer would look like fewer matches.
+        const max = scope.preset.toolSearch.maxSearchLimit;
+        const capped = flags.limit !== undefined && flags.limit > max ? { requested: flags.limit, limit: max } : undefined;
+        if (capped) io.stderr.write(`note: --limit ${capped.requested} was capped to ${max} (tools.toolSearch.maxSearchLimit)\n`);
+        if (flags.json) writeJson(io, capped ? { ...result, capped } : result);
         else io.stdout.write(searchText(result));
       });
     });
@@ -39,11 +43,30 @@ export function registerToolSearchCommands(program: Command, io: CliIO): void {
     .action(async (id: string, flags: RunFlags & JsonFlag & { args: string }) => {
       const args = parseArgs(flags.args);
       await withRun(flags, io, async (run) => {
-        const outcome = await run.call(id, args, { origin: 'api' });
+        const outcome = await run.call(id, args, { origin: 'api' }).catch((error: unknown) => {
+          throw notAvailable(run, id, error);
+        });
         printOutcome(io, outcome, flags.json === true);
         if (outcome.status !== 'ok' || outcome.result.isError) throw new CliExit(1);
       });
     });
+}
+
+/**
+ * The CLI operator may learn what a model must not: a tool the config's policy dropped is named as such, with the
+ * command that says why. (A model calling it gets UNKNOWN_TOOL, as if it did not exist.)
+ */
+function notAvailable(run: Run, id: string, error: unknown): unknown {
+  if (!ToolSearchError.isInstance(error) || error.code !== ErrorCode.UNKNOWN_TOOL) return error;
+  const explanation = run.explain(id);
+  if (!explanation.known || explanation.inCatalog) return error;
+  const dropped = explanation.steps.find((step) => !step.kept);
+  const where = dropped ? ` (dropped at ${dropped.step}${dropped.rule ? `: ${dropped.rule}` : ''})` : '';
+  return new ToolSearchError(
+    ErrorCode.POLICY_DENIED,
+    `${explanation.toolId} is not available to this run${where}; see why with: tool-search tools explain ${id}`,
+    { toolId: explanation.toolId, details: { requested: id, explain: `tool-search tools explain ${id}`, ...(dropped ? { step: dropped.step, rule: dropped.rule } : {}) } },
+  );
 }
 
 function runCommand(command: Command): Command {

@@ -1,7 +1,9 @@
 /** `tool-search tools list|explain`: the effective catalog of a run and why a tool is in it or not. */
 import type { Command } from 'commander';
-import { suggestIds, type Diagnostic, type Explanation, type ToolDescriptor } from '@tool-search/kernel';
+import { suggestIds, UnknownToolError, type Diagnostic, type Explanation, type ToolDescriptor } from '@tool-search/kernel';
+import type { LoadedPluginModule } from '@tool-search/preset';
 import { CliInputError, writeJson, type CliIO } from '../io.js';
+import { appliedText, appliedToolSearch } from '../tool-search-setting.js';
 import { commandGroup, withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
 
 /** The `tools` group; other files add their subcommands to it (`tools search`, `tools export`). */
@@ -14,15 +16,17 @@ export function registerToolsCommands(program: Command, io: CliIO): void {
 
   withClientToolsOption(withJsonOption(withRunOptions(tools.command('list').description('print the effective catalog (policy applied)')))).action(
     async (flags: RunFlags & JsonFlag) => {
-      await withRun(flags, io, (run) => {
+      await withRun(flags, io, (run, { preset }) => {
         if (flags.json) {
           writeJson(io, {
             tools: run.catalog.map(({ id, name, source, owner, catalogMode }) => ({ id, name, source, owner, catalogMode })),
             diagnostics: run.diagnostics,
+            modules: preset.modules,
           });
         } else {
           io.stdout.write(table(run.catalog));
           io.stdout.write(`${counts(run.catalog)}\n`);
+          io.stdout.write(modulesText(preset.modules));
           printDiagnostics(io, run.diagnostics);
         }
       });
@@ -31,10 +35,13 @@ export function registerToolsCommands(program: Command, io: CliIO): void {
 
   withJsonOption(withRunOptions(tools.command('explain').argument('<tool>', 'tool name or id').description('print the ordered policy steps for one tool'))).action(
     async (tool: string, flags: RunFlags & JsonFlag) => {
-      await withRun(flags, io, (run) => {
+      await withRun(flags, io, (run, { loaded }) => {
         const explanation = run.explain(tool);
-        if (flags.json) writeJson(io, explanation);
-        else io.stdout.write(explainText(explanation));
+        // An unknown tool is a failure: with --json it is the one `{ error }` document on stdout.
+        if (!explanation.known && flags.json) throw new UnknownToolError(tool, suggestIds(tool, run.listed));
+        const applied = appliedToolSearch(loaded.config, run.info.request);
+        if (flags.json) writeJson(io, { ...explanation, toolSearch: { mode: applied.mode, sources: applied.sources } });
+        else io.stdout.write(`${explainText(explanation)}${appliedText(applied)}\n`);
         if (!explanation.known) {
           const suggestions = suggestIds(tool, run.listed);
           throw new CliInputError(`unknown tool "${tool}"` + (suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''));
@@ -55,6 +62,11 @@ function counts(tools: readonly ToolDescriptor[]): string {
   for (const tool of tools) bySource.set(tool.source, (bySource.get(tool.source) ?? 0) + 1);
   const parts = [...bySource].map(([source, count]) => `${source} ${count}`);
   return `${tools.length} tools` + (parts.length ? ` (${parts.join(', ')})` : '');
+}
+
+/** The plugin modules the config loaded and where from: loading code is the operator's trust decision, so it is shown. */
+export function modulesText(modules: readonly LoadedPluginModule[]): string {
+  return modules.map((m) => `plugin module ${m.id} (${m.name}, kernel ${m.kernelRange}) loaded from ${m.path}\n`).join('');
 }
 
 export function printDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[]): void {

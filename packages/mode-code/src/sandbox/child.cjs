@@ -59,8 +59,8 @@ const READ_CHUNK = 64 * 1024;
 const nap = new Int32Array(new SharedArrayBuffer(4));
 
 if (require.main === module) main();
-// Loaded with require() (the process-layer tests, inside a sandboxed process): only the realm hardening.
-else module.exports = { hardenRealm };
+// Loaded with require(): the realm hardening (process-layer tests) and the parts the QuickJS backend shares.
+else module.exports = { hardenRealm, bootstrap, createHostChannel, readLimits, REMOVED_GLOBALS };
 
 function main() {
   if (!permissionModelActive()) {
@@ -219,16 +219,88 @@ function readLines(onLine) {
  * serves one run, so both contexts are used once.
  */
 function prepareSandbox() {
-  // Set by the run message; until then the channel refuses everything.
+  const host = createHostChannel(write);
+  const { counters, channel } = host;
   let limits;
-  const counters = { bridge: 0, pending: 0, logBytes: 0, logLines: 0, logsCut: false, callsCut: false, done: false };
   const context = vm.createContext(Object.create(null), {
     name: 'tool_search_code',
     codeGeneration: { strings: false, wasm: false },
   });
   const probe = vm.createContext(Object.create(null), { codeGeneration: { strings: false, wasm: false } });
 
-  // The only host function the context ever holds. Strict, never throws, takes and returns strings.
+  const refused = { reply() {} };
+  const refuse = (name, text) => {
+    counters.done = true;
+    write({ t: 'done', ok: false, phase: 'compile', error: { name, message: text } });
+    return refused;
+  };
+
+  let api;
+  let setupError;
+  try {
+    api = vm.runInContext(`(${bootstrap.toString()})`, context, { filename: 'tool_search_code:bootstrap' })(channel, REMOVED_GLOBALS);
+  } catch (error) {
+    setupError = String(error && error.message);
+  }
+  // Taken before any user code exists; the host never reads context objects afterwards.
+  const start = api && api.start;
+  const deliver = api && api.deliver;
+
+  return {
+    run(message) {
+      limits = readLimits(message.limits);
+      host.begin(limits);
+      if (setupError !== undefined) {
+        counters.done = true;
+        write({ t: 'done', ok: false, phase: 'setup', error: { name: 'Error', message: `sandbox setup failed: ${setupError}` } });
+        return refused;
+      }
+      const source = `(async function () {\n${String(message.code)}\n})`;
+      let script;
+      try {
+        script = new vm.Script(source, { filename: 'tool_search_code.js', lineOffset: -1 });
+      } catch (error) {
+        // Compiling throws host-realm errors only (SyntaxError): only their text crosses.
+        return refuse(String(error && error.name), String(error && error.message));
+      }
+      let single = false;
+      try {
+        single = isSingleFunction(script, source, probe);
+      } catch {
+        // Code that closed the wrapper threw in the throwaway context: nothing is read from what it threw.
+      }
+      if (!single) return refuse('SyntaxError', 'the code must be a function body; it closes the function it is wrapped in');
+      // A lone function expression: evaluating it runs no user code.
+      const compiled = script.runInContext(context);
+      start(compiled, limits.maxResultBytes, limits.maxLogBytes);
+
+      return {
+        reply(reply, line) {
+          if (counters.done) return;
+          host.replied();
+          if (!Number.isSafeInteger(reply.id)) return;
+          try {
+            deliver(line);
+          } catch {
+            /* a context error: never inspected by the host */
+          }
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The host end of the context's only channel, shared by both sandbox backends
+ * (this child and the in-process QuickJS one): counts and caps bridge calls,
+ * logs and the result, and turns what the code sends into protocol messages
+ * passed to `write`. `channel(string) -> string` is strict and never throws.
+ * Until `begin(limits)` it refuses everything.
+ */
+function createHostChannel(write) {
+  let limits;
+  const counters = { bridge: 0, pending: 0, logBytes: 0, logLines: 0, logsCut: false, callsCut: false, done: false };
+
   const channel = function channel(text) {
     try {
       if (typeof text !== 'string' || counters.done || !limits) return 'closed';
@@ -256,7 +328,8 @@ function prepareSandbox() {
     }
     if (msg.t === 'log') {
       if (!LEVELS.has(msg.level) || typeof msg.text !== 'string') return 'invalid';
-      if (counters.logsCut) return 'ok';
+      // Output is cut: the code stops formatting lines nobody will read.
+      if (counters.logsCut) return 'cut';
       const room = limits.maxLogBytes - counters.logBytes;
       if (counters.logLines >= limits.maxLogLines || room <= 0) {
         counters.logsCut = true;
@@ -292,63 +365,19 @@ function prepareSandbox() {
     return 'invalid';
   }
 
-  const refused = { reply() {} };
-  const refuse = (name, text) => {
-    counters.done = true;
-    write({ t: 'done', ok: false, phase: 'compile', error: { name, message: text } });
-    return refused;
-  };
-
-  let api;
-  let setupError;
-  try {
-    api = vm.runInContext(`(${bootstrap.toString()})`, context, { filename: 'tool_search_code:bootstrap' })(channel, REMOVED_GLOBALS);
-  } catch (error) {
-    setupError = String(error && error.message);
-  }
-  // Taken before any user code exists; the host never reads context objects afterwards.
-  const start = api && api.start;
-  const deliver = api && api.deliver;
-
   return {
-    run(message) {
-      limits = readLimits(message.limits);
-      if (setupError !== undefined) {
-        counters.done = true;
-        write({ t: 'done', ok: false, phase: 'setup', error: { name: 'Error', message: `sandbox setup failed: ${setupError}` } });
-        return refused;
-      }
-      const source = `(async function () {\n${String(message.code)}\n})`;
-      let script;
-      try {
-        script = new vm.Script(source, { filename: 'tool_search_code.js', lineOffset: -1 });
-      } catch (error) {
-        // Compiling throws host-realm errors only (SyntaxError): only their text crosses.
-        return refuse(String(error && error.name), String(error && error.message));
-      }
-      let single = false;
-      try {
-        single = isSingleFunction(script, source, probe);
-      } catch {
-        // Code that closed the wrapper threw in the throwaway context: nothing is read from what it threw.
-      }
-      if (!single) return refuse('SyntaxError', 'the code must be a function body; it closes the function it is wrapped in');
-      // A lone function expression: evaluating it runs no user code.
-      const compiled = script.runInContext(context);
-      start(compiled, limits.maxResultBytes, limits.maxLogBytes);
-
-      return {
-        reply(reply, line) {
-          if (counters.done) return;
-          counters.pending = Math.max(0, counters.pending - 1);
-          if (!Number.isSafeInteger(reply.id)) return;
-          try {
-            deliver(line);
-          } catch {
-            /* a context error: never inspected by the host */
-          }
-        },
-      };
+    channel,
+    counters,
+    begin(next) {
+      limits = next;
+    },
+    /** A reply reached the code: one call fewer in flight. */
+    replied() {
+      counters.pending = Math.max(0, counters.pending - 1);
+    },
+    /** Ends the run before the code did (it was refused): nothing more is forwarded. */
+    close() {
+      counters.done = true;
     },
   };
 }
@@ -415,6 +444,7 @@ function bootstrap(channel, removedGlobals) {
   const join = Array.prototype.join;
   const push = Array.prototype.push;
   const slice = String.prototype.slice;
+  const isArray = Array.isArray;
 
   const removed = removedGlobals.split(',');
   for (let i = 0; i < removed.length; i += 1) delete g[removed[i]];
@@ -458,7 +488,7 @@ function bootstrap(channel, removedGlobals) {
         status = 'invalid';
       }
       if (status === 'ok') {
-        pending[id] = { resolve, reject };
+        pending[id] = { resolve, reject, op };
         return;
       }
       if (status === 'limit:size') reject(bridgeError('CODE_LIMIT_EXCEEDED', `arguments of openclaw.tools.${op} are too large`));
@@ -491,14 +521,16 @@ function bootstrap(channel, removedGlobals) {
       }
     }
   };
+  let logsCut = false;
   const logger = (level) =>
     function log(...args) {
+      if (logsCut) return;
       const parts = [];
       for (let i = 0; i < args.length; i += 1) apply(push, parts, [format(args[i])]);
       let text = apply(join, parts, [' ']);
       if (text.length > maxLogChars) text = apply(slice, text, [0, maxLogChars]);
       try {
-        channel(stringify({ t: 'log', level, text }));
+        if (channel(stringify({ t: 'log', level, text })) === 'cut') logsCut = true;
       } catch {
         /* the host refused: the line is dropped */
       }
@@ -547,6 +579,21 @@ function bootstrap(channel, removedGlobals) {
     }
   };
 
+  // A search answers an array of hits (`query` and `truncated` ride on it, not enumerable); a batch, an array of those.
+  const hitArray = (result) => {
+    const hits = result !== null && typeof result === 'object' && isArray(result.hits) ? result.hits : [];
+    defineProperty(hits, 'query', { value: result && typeof result.query === 'string' ? result.query : '', configurable: true, writable: true });
+    defineProperty(hits, 'truncated', { value: Boolean(result && result.truncated === true), configurable: true, writable: true });
+    return hits;
+  };
+  const searchHits = (value) => {
+    if (value === null || typeof value !== 'object' || !isArray(value.results)) return hitArray(value);
+    const lists = [];
+    for (let i = 0; i < value.results.length; i += 1) apply(push, lists, [hitArray(value.results[i])]);
+    defineProperty(lists, 'truncated', { value: value.truncated === true, configurable: true, writable: true });
+    return lists;
+  };
+
   const handle = (line) => {
     let reply;
     try {
@@ -558,7 +605,7 @@ function bootstrap(channel, removedGlobals) {
     if (!entry) return;
     delete pending[reply.id];
     if (reply.ok === true) {
-      entry.resolve(reply.value);
+      entry.resolve(entry.op === 'search' ? searchHits(reply.value) : reply.value);
     } else {
       const e = reply.error !== null && typeof reply.error === 'object' ? reply.error : {};
       const error = bridgeError(typeof e.code === 'string' ? e.code : 'CODE_FAILED', typeof e.message === 'string' ? e.message : 'the bridge call failed');

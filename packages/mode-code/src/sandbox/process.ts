@@ -7,13 +7,17 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, rmdirSync, rmSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { launch } from './launcher.js';
 import { sandboxCommand } from './node-flags.js';
 import { encodeMessage, parseChildMessage, type ChildMessage, type ParentMessage } from './protocol.js';
 
 export interface SpawnOptions {
   readonly memoryMb: number;
+  /** Resident memory the child may use, V8 heap or not (sampled on Linux); past it the child is killed. */
+  readonly rssMb?: number;
   /** Longest line the child may write; a longer one is a protocol violation. */
   readonly maxLineBytes: number;
   /** Observes every child started (tests, process accounting). */
@@ -53,7 +57,7 @@ let exitHookInstalled = false;
 
 export function spawnSandbox(options: SpawnOptions): SandboxChild {
   installExitHook();
-  const command = sandboxCommand(options.memoryMb);
+  const command = launch(sandboxCommand(options.memoryMb), options.memoryMb);
   const cwd = mkdtempSync(join(tmpdir(), 'tool-search-code-'));
   const child = spawn(command.execPath, [...command.args], { cwd, env: {}, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
   live.add(child);
@@ -119,6 +123,7 @@ export function spawnSandbox(options: SpawnOptions): SandboxChild {
     }
     if (Buffer.byteLength(stdout, 'utf8') > options.maxLineBytes) violate('a message from the sandbox was too large');
   });
+  if (options.rssMb !== undefined && child.pid !== undefined) watchMemory(child.pid, options.rssMb, violate, exitedPromise);
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-STDERR_TAIL);
@@ -149,6 +154,35 @@ export function spawnSandbox(options: SpawnOptions): SandboxChild {
   };
 }
 
+const RSS_SAMPLE_MS = 100;
+
+/**
+ * The RSS watchdog (Linux: /proc/<pid>/status): memory outside the V8 heap
+ * (Intl objects, large strings' backing stores) is not bounded by the heap
+ * flag, so the parent samples the child's resident set and kills it past the
+ * limit. Sampling, so a burst inside one interval can overshoot; the
+ * address-space limit (launcher.ts) is the hard ceiling behind it.
+ */
+function watchMemory(pid: number, rssMb: number, violate: (reason: string) => void, exited: Promise<unknown>): void {
+  if (process.platform !== 'linux') return;
+  const limitKb = rssMb * 1024;
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    readFile(`/proc/${pid}/status`, 'utf8').then(
+      (status) => {
+        busy = false;
+        const kb = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? 0);
+        if (kb > limitKb) violate(`the sandbox used more than ${rssMb} MiB of memory (resident)`);
+      },
+      () => (busy = false),
+    );
+  }, RSS_SAMPLE_MS);
+  timer.unref();
+  void exited.then(() => clearInterval(timer));
+}
+
 /** The child cannot write, so its folder is empty: one rmdir, not a recursive walk (which costs more, on every run). */
 function removeFolder(path: string): void {
   if (!folders.delete(path)) return;
@@ -159,12 +193,31 @@ function removeFolder(path: string): void {
   }
 }
 
-/** If the parent exits while children run, take them down with it (and remove the folders still waiting). */
+const PARENT_SIGNALS: readonly NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGQUIT'];
+
+/**
+ * If the parent exits while children run, take them down with it (and remove
+ * the folders still waiting): on exit and on every catchable signal that ends
+ * a process. A signal handler that is the only one re-raises the signal after
+ * it, so the parent still ends as it would have. SIGKILL cannot be caught: the
+ * child's parent-death signal (launcher.ts) and its stdin closing cover it.
+ */
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  process.once('exit', () => {
+  const killAll = () => {
     for (const child of live) child.kill('SIGKILL');
     for (const folder of [...folders]) removeFolder(folder);
-  });
+  };
+  process.once('exit', killAll);
+  for (const signal of PARENT_SIGNALS) {
+    const onSignal = () => {
+      killAll();
+      if (process.listenerCount(signal) === 1) {
+        process.removeListener(signal, onSignal);
+        process.kill(process.pid, signal);
+      }
+    };
+    process.on(signal, onSignal);
+  }
 }

@@ -1,0 +1,77 @@
+/**
+ * The repo's own rules as checks `npm test` runs first (scripts/check-deps.mjs), so packages other people add
+ * follow them: the packaging rules of every public package, and tests that say why they skip.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { checkPackages, publicPackages } from '../../scripts/check-packages.mjs';
+import { silentSkips } from '../../scripts/check-skips.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** A throwaway workspace: a kernel and one more package with `pkg` as its package.json. */
+function workspace(pkg: Record<string, unknown>, files: Record<string, string> = {}): string {
+  const dir = mkdtempSync(join(tmpdir(), 'tool-search-rules-'));
+  const write = (path: string, text: string) => {
+    mkdirSync(dirname(join(dir, path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  };
+  write('package.json', JSON.stringify({ name: 'root', private: true, workspaces: ['packages/*'] }));
+  write('packages/kernel/package.json', JSON.stringify({ name: '@tool-search/kernel', version: '0.1.0', description: 'k', files: ['dist', '!dist/.tsbuildinfo', 'src', 'README.md'] }));
+  write('packages/kernel/README.md', '# kernel');
+  write('packages/new/package.json', JSON.stringify(pkg));
+  write('packages/new/README.md', '# new');
+  for (const [path, text] of Object.entries(files)) write(`packages/new/${path}`, text);
+  return dir;
+}
+
+describe('packaging rules', () => {
+  it('hold for every public package of this repo', () => {
+    expect(checkPackages({ root })).toEqual([]);
+    expect(publicPackages(root).map(({ pkg }) => pkg.name)).toContain('@tool-search/e2e');
+  });
+
+  it('catch a pinned kernel dependency, build info in the tarball and an unshipped source condition; --fix repairs the first two', () => {
+    const pkg = {
+      name: '@tool-search/new',
+      version: '0.1.0',
+      description: 'x',
+      files: ['dist', 'README.md'],
+      exports: { '.': { '@tool-search/source': './lib/index.ts', default: './dist/index.js' } },
+      dependencies: { '@tool-search/kernel': '0.1.0' },
+    };
+    const dir = workspace(pkg);
+    const problems = checkPackages({ root: dir });
+    expect(problems.some((p) => p.includes('"files" lacks'))).toBe(true);
+    expect(problems.some((p) => p.includes('peerDependency'))).toBe(true);
+    expect(problems.some((p) => p.includes('./lib/index.ts'))).toBe(true);
+    checkPackages({ root: dir, fix: true });
+    const fixed = JSON.parse(readFileSync(join(dir, 'packages/new/package.json'), 'utf8')) as Record<string, Record<string, string>>;
+    expect(fixed.peerDependencies).toEqual({ '@tool-search/kernel': '^0.1.0' });
+    expect(fixed.dependencies).toEqual({});
+    expect(checkPackages({ root: dir })).toEqual([expect.stringContaining('./lib/index.ts')]);
+  });
+});
+
+describe('the root README', () => {
+  it('lists every public package', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## Packages'), readme.indexOf('## Development'));
+    expect(publicPackages(root).map(({ pkg }) => pkg.name).filter((name) => !table.includes(`\`${name}\``))).toEqual([]);
+  });
+});
+
+describe('tests that can skip', () => {
+  it('say why, in this repo', () => {
+    expect(silentSkips(root)).toEqual([]);
+  });
+
+  it('are caught when they skip silently', () => {
+    const skipping = "import { it } from 'vitest';\nit.skipIf(true)('x', () => {});\n";
+    const dir = workspace({ name: '@tool-search/new', private: true }, { 'test/a.test.ts': skipping, 'test/b.test.ts': "console.warn(`skipping b: no data`);\n" + skipping });
+    expect(silentSkips(dir)).toEqual([join(dir, 'packages/new/test/a.test.ts')]);
+  });
+});

@@ -1,0 +1,24 @@
+/**
+ * Which `toolSearch` setting applies to a run (the agent's, the provider's,
+ * or `tools.toolSearch`), as `tools explain`, `exposure`, `gateway` and
+ * `serve mcp` report and use it. `--mode` wins over all of them.
+ */
+import { resolveToolSearchFor, type ResolvedToolSearchFor, type ToolSearchConfig } from '@tool-search/config';
+import type { RunRequest } from '@tool-search/kernel';
+
+export interface AppliedToolSearch {
+  readonly mode: string;
+  /** Config paths that decided it, base first; `['--mode']` when the flag did. */
+  readonly sources: readonly string[];
+  readonly resolved: ResolvedToolSearchFor;
+}
+
+export function appliedToolSearch(config: ToolSearchConfig, request: Pick<RunRequest, 'agentId' | 'provider' | 'model'>, flagMode?: string): AppliedToolSearch {
+  const resolved = resolveToolSearchFor(config, request);
+  if (flagMode !== undefined) return { mode: flagMode, sources: ['--mode'], resolved };
+  return { mode: resolved.mode, sources: resolved.sources.length ? resolved.sources : ['(default)'], resolved };
+}
+
+export function appliedText(applied: AppliedToolSearch): string {
+  return `exposure mode ${applied.mode} (from ${applied.sources.join(' → ')})`;
+}

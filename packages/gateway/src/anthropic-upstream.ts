@@ -1,0 +1,119 @@
+/**
+ * The Anthropic Messages upstream, on the official `@anthropic-ai/sdk`. The
+ * turn's chat messages become Anthropic messages (assistant `tool_calls` →
+ * `tool_use` blocks, `tool` messages → `tool_result` blocks in a user turn),
+ * system text goes to `system`, tools use the kernel's Anthropic rendering.
+ */
+import type Anthropic from '@anthropic-ai/sdk';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { providerFailure, withConnectionRetry, type Upstream, type UpstreamReply, type UpstreamRequest } from './upstream.js';
+
+/** Anthropic requires `max_tokens`; used when the client sent none. */
+export const DEFAULT_MAX_TOKENS = 4096;
+
+type Block = Record<string, unknown>;
+interface AnthropicMessage {
+  role: 'user' | 'assistant';
+  content: Block[];
+}
+interface AnthropicReply {
+  readonly content?: readonly { type: string; text?: string; id?: string; name?: string; input?: unknown }[];
+  readonly stop_reason?: string | null;
+  readonly usage?: { input_tokens?: number; output_tokens?: number };
+}
+
+export function anthropicUpstream(client: Anthropic, model: string): Upstream {
+  const url = client.baseURL;
+  return {
+    kind: 'anthropic',
+    url,
+    model,
+    tools: (exposure) => exposure.toAnthropic(),
+    body(request: UpstreamRequest): string {
+      const { system, messages } = toAnthropicMessages(request.messages);
+      const systemText = [request.system, ...system].filter(Boolean).join('\n\n');
+      return (
+        `{"model":${JSON.stringify(model)},"max_tokens":${request.maxTokens ?? DEFAULT_MAX_TOKENS}` +
+        (systemText ? `,"system":${JSON.stringify(systemText)}` : '') +
+        `,"messages":${JSON.stringify(messages)}` +
+        (request.toolsJson !== '[]' ? `,"tools":${request.toolsJson}` : '') +
+        '}'
+      );
+    },
+    async send(body, signal): Promise<UpstreamReply> {
+      let reply: AnthropicReply;
+      try {
+        reply = await withConnectionRetry(() => client.post<AnthropicReply>('/v1/messages', { body, headers: { 'content-type': 'application/json' }, ...(signal ? { signal } : {}) }), signal);
+      } catch (error) {
+        throw providerFailure(error, 'anthropic', url);
+      }
+      const blocks = Array.isArray(reply?.content) ? reply.content : [];
+      const text = blocks.filter((b) => b.type === 'text').map((b) => b.text ?? '').join('');
+      const toolCalls = blocks
+        .filter((b) => b.type === 'tool_use')
+        .map((b) => ({ id: String(b.id), name: String(b.name), arguments: JSON.stringify(b.input ?? {}) }));
+      return {
+        content: text || null,
+        toolCalls,
+        stopped: toolCalls.length ? 'tool_calls' : reply.stop_reason === 'max_tokens' ? 'length' : 'stop',
+        ...(reply.usage ? { usage: { input: reply.usage.input_tokens ?? 0, output: reply.usage.output_tokens ?? 0 } } : {}),
+      };
+    },
+  };
+}
+
+/** Chat messages → Anthropic `system` texts and alternating messages (same-role neighbours merged). */
+export function toAnthropicMessages(chat: readonly ChatCompletionMessageParam[]): { system: string[]; messages: AnthropicMessage[] } {
+  const system: string[] = [];
+  const messages: AnthropicMessage[] = [];
+  const push = (role: AnthropicMessage['role'], blocks: Block[]) => {
+    if (!blocks.length) return;
+    const last = messages[messages.length - 1];
+    if (last?.role === role) last.content.push(...blocks);
+    else messages.push({ role, content: blocks });
+  };
+  for (const message of chat) {
+    switch (message.role) {
+      case 'system':
+      case 'developer':
+        system.push(textOf(message.content));
+        break;
+      case 'user':
+        push('user', textBlocks(message.content));
+        break;
+      case 'assistant': {
+        const calls = (message.tool_calls ?? []).flatMap((call) =>
+          call.type === 'function' ? [{ type: 'tool_use', id: call.id, name: call.function.name, input: parseInput(call.function.arguments) }] : [],
+        );
+        push('assistant', [...textBlocks(message.content ?? null), ...calls]);
+        break;
+      }
+      case 'tool':
+        push('user', [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: textOf(message.content) }]);
+        break;
+      default:
+        break;
+    }
+  }
+  return { system, messages };
+}
+
+function textBlocks(content: unknown): Block[] {
+  const text = textOf(content);
+  return text ? [{ type: 'text', text }] : [];
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((part) => (typeof (part as { text?: unknown })?.text === 'string' ? (part as { text: string }).text : '')).join('');
+}
+
+function parseInput(text: string): unknown {
+  try {
+    const value: unknown = text ? JSON.parse(text) : {};
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : { value };
+  } catch {
+    return { __invalid_json__: text };
+  }
+}

@@ -1,0 +1,109 @@
+/**
+ * The provider behind the gateway, seen the same way for every wire format:
+ * the turn hands it the conversation (OpenAI chat messages, the gateway's
+ * internal form), the system text and the exposure's tools, and gets back one
+ * assistant step. `body()` serializes once; `send()` posts exactly that string,
+ * so the bytes telemetry measures are the bytes the provider receives.
+ */
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { ErrorCode, ToolSearchError, type RunExposure } from '@tool-search/kernel';
+
+export type UpstreamKind = 'openai' | 'anthropic';
+
+export interface UpstreamRequest {
+  readonly system: string;
+  readonly messages: readonly ChatCompletionMessageParam[];
+  /** The exposure's tools already serialized in this provider's format (`[]` text when none). */
+  readonly toolsJson: string;
+  readonly maxTokens?: number;
+}
+
+export interface UpstreamToolCall {
+  readonly id: string;
+  readonly name: string;
+  /** JSON text, as the model wrote it. */
+  readonly arguments: string;
+}
+
+export interface UpstreamReply {
+  readonly content: string | null;
+  readonly toolCalls: readonly UpstreamToolCall[];
+  /** `length` when the provider stopped at its token limit. */
+  readonly stopped: 'stop' | 'tool_calls' | 'length';
+  readonly usage?: { readonly input: number; readonly output: number };
+}
+
+export interface Upstream {
+  readonly kind: UpstreamKind;
+  /** The base URL requests go to (named in errors). */
+  readonly url: string;
+  readonly model: string;
+  /** The exposure's tools in this provider's format. */
+  tools(exposure: RunExposure): readonly unknown[];
+  /** The exact JSON body for one request. */
+  body(request: UpstreamRequest): string;
+  send(body: string, signal?: AbortSignal): Promise<UpstreamReply>;
+}
+
+/**
+ * Runs a provider request, once more when it failed before any HTTP answer
+ * (a kept-alive socket the provider had just closed: EPIPE, ECONNRESET). A
+ * provider request has no side effect here (tools run in the gateway), so a
+ * repeat costs only tokens. HTTP errors and aborts are not repeated.
+ */
+export async function withConnectionRetry<T>(attempt: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (signal?.aborted || errorClass(error) !== 'APIConnectionError') throw error;
+    return attempt();
+  }
+}
+
+/** The SDK error class (the `openai` client leaves `name` as "Error"). Timeouts are `APIConnectionTimeoutError`. */
+function errorClass(error: unknown): string | undefined {
+  return (error as { constructor?: { name?: string } } | undefined)?.constructor?.name;
+}
+
+/** The shape both official SDKs give their API errors (status, parsed body). */
+interface SdkError {
+  readonly status?: number;
+  readonly error?: unknown;
+  readonly message?: string;
+  readonly name?: string;
+}
+
+/**
+ * Turns an SDK failure into a coded error that names the provider URL and the
+ * HTTP status (none when unreachable). Aborts by the caller pass through.
+ */
+export function providerFailure(error: unknown, kind: UpstreamKind, url: string): unknown {
+  if (ToolSearchError.isInstance(error)) return error;
+  const sdk = (error ?? {}) as SdkError;
+  if (errorClass(error) === 'APIUserAbortError' || sdk.name === 'AbortError') return error;
+  const status = typeof sdk.status === 'number' ? sdk.status : undefined;
+  const detail = providerMessage(sdk) ?? (error instanceof Error ? causeText(error) : String(error));
+  const message =
+    status === undefined
+      ? `Could not reach the ${kind} provider at ${url}: ${detail}`
+      : `The ${kind} provider at ${url} answered HTTP ${status}: ${detail}`;
+  return new ToolSearchError(ErrorCode.PROVIDER_FAILED, message, { cause: error, details: { provider: kind, url, ...(status !== undefined ? { status } : {}) } });
+}
+
+function providerMessage(error: SdkError): string | undefined {
+  const body = error.error as { message?: unknown; error?: { message?: unknown } } | undefined;
+  const text = body?.error?.message ?? body?.message;
+  return typeof text === 'string' ? text : undefined;
+}
+
+/** The message with its causes (`fetch failed` alone does not say why), bounded. */
+function causeText(error: Error): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current instanceof Error && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    parts.push(`${current.message}${typeof code === 'string' ? ` (${code})` : ''}`);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return parts.join(': ');
+}

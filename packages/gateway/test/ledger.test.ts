@@ -1,0 +1,96 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { codeModePlugin } from '@tool-search/mode-code';
+import { fakeTool } from '@tool-search/testing';
+import { readSessionLog, sessionFileName, telemetryPlugin } from '@tool-search/telemetry';
+import type { KernelPlugin } from '@tool-search/kernel';
+import type { TurnLedger } from '@tool-search/gateway';
+import { ask, harness, UPSTREAMS, type Harness, type UpstreamKind } from './helpers.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await harness();
+});
+afterAll(() => h.close());
+
+type Answer = { tool_search: { ledger: TurnLedger; exposure: { fingerprint: string; changed: boolean }; session_id: string } };
+
+async function turn(kind: UpstreamKind, mode: string, options: { plugins?: KernelPlugin[]; sessionId?: string; target?: string; countTokens?: boolean } = {}) {
+  const dir = mkdtempSync(join(tmpdir(), 'gateway-ledger-'));
+  const { client } = await h.gateway(mode, {
+    upstream: h.upstream(kind),
+    plugins: [telemetryPlugin({ sessionLog: { dir }, tokenizer: false }), ...(options.plugins ?? [])],
+    ...(options.countTokens ? { countTokens: undefined } : {}),
+  });
+  const send = async (sessionId: string) => {
+    const from = h[kind].requests.length;
+    const answer = (await client.chat.completions.create({ model: 'm', messages: ask(options.target ?? 'fake_plugin_tool_0005') }, { headers: { 'x-session-id': sessionId } })) as unknown as Answer;
+    return { answer, raw: h.received(kind, from).map((r) => r.raw), log: () => readSessionLog(join(dir, sessionFileName(sessionId))) };
+  };
+  return { send };
+}
+
+describe.each(UPSTREAMS)('the whole-turn ledger (%s upstream)', (kind) => {
+  it('counts every provider request exactly as sent, the discovery step, and the computed direct-mode cost', async () => {
+    const { send } = await turn(kind, 'tools', { countTokens: true });
+    const { answer, raw, log } = await send(`ledger-${kind}`);
+    const ledger = answer.tool_search.ledger;
+    expect(ledger.requests.map((r) => r.bytes)).toEqual(raw.map((body) => Buffer.byteLength(body)));
+    expect(ledger.requests.map((r) => r.discovery)).toEqual([true, false, false]);
+    expect(ledger.total.bytes).toBe(ledger.requests.reduce((sum, r) => sum + r.bytes, 0));
+    expect(ledger.total.tokens).toBeGreaterThan(0);
+    expect(ledger.discovery).toMatchObject({ calls: 1, requests: 1, bytes: ledger.requests[0]!.bytes });
+    expect(ledger.direct).toMatchObject({ computed: true, requests: 2 });
+
+    // The computed direct cost is close to what a real direct-mode turn sends.
+    const direct = await (await turn(kind, 'direct')).send(`ledger-direct-${kind}`);
+    const real = direct.raw.reduce((sum, body) => sum + Buffer.byteLength(body), 0);
+    expect(direct.answer.tool_search.ledger.direct).toMatchObject({ computed: false, bytes: real });
+    expect(Math.abs(ledger.direct.bytes - real) / real).toBeLessThan(0.05);
+
+    const entries = await log();
+    expect(entries).toContainEqual(expect.objectContaining({ type: 'event', event: 'turn-ledger', data: expect.objectContaining({ mode: 'tools', ledger }) }));
+  });
+});
+
+/** A source whose catalog grows when `grow()` is called (a changed catalog must change the exposure). */
+function changingSource(): { plugin: KernelPlugin; grow(): void } {
+  let count = 1;
+  return {
+    plugin: { name: 'changing', apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add(Array.from({ length: count }, (_, i) => fakeTool(`changing_${i}`, 'plugin', 'changing', `Changing tool ${i}`)))) },
+    grow: () => void count++,
+  };
+}
+
+const MODES = ['direct', 'tools', 'directory', 'code'];
+
+describe.each(UPSTREAMS)('prompt-cache stability (%s upstream)', (kind) => {
+  it.each(MODES)('sends byte-identical tools and system text within a session in %s mode', async (mode) => {
+    const { send } = await turn(kind, mode, { plugins: [codeModePlugin()] });
+    const first = await send(`stable-${kind}-${mode}`);
+    const second = await send(`stable-${kind}-${mode}`);
+    const parts = (raw: string) => {
+      const body = JSON.parse(raw) as { tools?: unknown; system?: unknown; messages: { role: string; content: unknown }[] };
+      return JSON.stringify({ tools: body.tools, system: body.system ?? body.messages.filter((m) => m.role === 'system').map((m) => m.content) });
+    };
+    const all = [...first.raw, ...second.raw].map(parts);
+    expect(new Set(all).size).toBe(1);
+    expect(second.answer.tool_search.exposure).toEqual({ fingerprint: first.answer.tool_search.exposure.fingerprint, changed: false });
+    expect((await second.log()).some((e) => e.type === 'event' && (e as { event: string }).event === 'exposure-changed')).toBe(false);
+  });
+
+  it('marks the request whose exposure changed with the catalog in the session log', async () => {
+    const source = changingSource();
+    const { send } = await turn(kind, 'direct', { plugins: [source.plugin] });
+    const first = await send(`changing-${kind}`);
+    source.grow();
+    const second = await send(`changing-${kind}`);
+    expect(second.answer.tool_search.exposure.changed).toBe(true);
+    expect(second.answer.tool_search.exposure.fingerprint).not.toBe(first.answer.tool_search.exposure.fingerprint);
+    const changes = (await second.log()).filter((e) => e.type === 'event' && (e as { event: string }).event === 'exposure-changed');
+    expect(changes).toHaveLength(1);
+    expect(changes[0]).toMatchObject({ data: { mode: 'direct', from: first.answer.tool_search.exposure.fingerprint, to: second.answer.tool_search.exposure.fingerprint } });
+  });
+});

@@ -1,0 +1,44 @@
+/**
+ * An Anthropic Messages request in the chat shape `planNextStep` reads, so the
+ * same script engine drives both mocks: `system` becomes a system message,
+ * `tool_use` blocks assistant tool calls, `tool_result` blocks tool messages.
+ */
+import type { ChatMessage, ChatRequest, ChatToolCall } from '@tool-search/mock-openai';
+import type { AnthropicMessage, ContentBlock, MessagesRequest } from './types.js';
+
+export function toChatRequest(request: MessagesRequest): ChatRequest {
+  const messages: ChatMessage[] = [];
+  const system = blockText(request.system);
+  if (system) messages.push({ role: 'system', content: system });
+  for (const message of request.messages) messages.push(...chatMessages(message));
+  return {
+    ...(request.model ? { model: request.model } : {}),
+    messages,
+    tools: (request.tools ?? []).map((tool) => ({
+      type: 'function' as const,
+      function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), ...(tool.input_schema ? { parameters: tool.input_schema } : {}) },
+    })),
+  };
+}
+
+function chatMessages(message: AnthropicMessage): ChatMessage[] {
+  if (typeof message.content === 'string') return [{ role: message.role, content: message.content }];
+  const blocks = Array.isArray(message.content) ? message.content : [];
+  const text = blocks.filter((b) => b.type === 'text').map((b) => String((b as { text?: unknown }).text ?? '')).join('');
+  if (message.role === 'assistant') {
+    const calls: ChatToolCall[] = blocks
+      .filter((b): b is ContentBlock & { id: string; name: string; input: unknown } => b.type === 'tool_use')
+      .map((b) => ({ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }));
+    return [{ role: 'assistant', content: text || null, ...(calls.length ? { tool_calls: calls } : {}) }];
+  }
+  const results: ChatMessage[] = blocks
+    .filter((b): b is ContentBlock & { tool_use_id: string; content?: unknown } => b.type === 'tool_result')
+    .map((b) => ({ role: 'tool', tool_call_id: b.tool_use_id, content: blockText(b.content) }));
+  return [...results, ...(text ? [{ role: 'user', content: text }] : [])];
+}
+
+function blockText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((part) => (typeof (part as { text?: unknown })?.text === 'string' ? (part as { text: string }).text : '')).join('');
+}

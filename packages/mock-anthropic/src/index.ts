@@ -1,0 +1,6 @@
+// The public surface of @tool-search/mock-anthropic: named exports only.
+export { startMockAnthropic } from './server.js';
+export type { MockAnthropic, MockAnthropicOptions } from './server.js';
+export { toChatRequest } from './convert.js';
+export { MOCK_ANTHROPIC_MODEL } from './response.js';
+export type { AnthropicMessage, AnthropicTool, ContentBlock, MessagesRequest } from './types.js';

@@ -1,0 +1,64 @@
+/**
+ * Serializes a step as an Anthropic message, whole or as the streaming events
+ * (`message_start`, content blocks with `text_delta` / `input_json_delta`,
+ * `message_delta`, `message_stop`). Usage numbers are rough (characters / 4).
+ */
+import type { Step } from '@tool-search/mock-openai';
+
+export const MOCK_ANTHROPIC_MODEL = 'mock-claude';
+
+export interface MessageMeta {
+  readonly id: string;
+  readonly model: string;
+  readonly promptChars: number;
+  /** Number of the step in this server's life, for `toolu_` ids. */
+  readonly counter: number;
+}
+
+export function message(step: Step, meta: MessageMeta) {
+  return {
+    id: meta.id,
+    type: 'message' as const,
+    role: 'assistant' as const,
+    model: meta.model,
+    content: [block(step, meta)],
+    stop_reason: step.kind === 'answer' ? ('end_turn' as const) : ('tool_use' as const),
+    stop_sequence: null,
+    usage: usage(step, meta),
+  };
+}
+
+/** `[event, data]` pairs of a streamed message. */
+export function events(step: Step, meta: MessageMeta): [string, object][] {
+  const whole = message(step, meta);
+  const content = whole.content[0]!;
+  const start = content.type === 'text' ? { type: 'text', text: '' } : { ...content, input: {} };
+  const delta = content.type === 'text' ? { type: 'text_delta', text: content.text } : { type: 'input_json_delta', partial_json: JSON.stringify(content.input) };
+  return [
+    ['message_start', { type: 'message_start', message: { ...whole, content: [], stop_reason: null, usage: { input_tokens: whole.usage.input_tokens, output_tokens: 0 } } }],
+    ['content_block_start', { type: 'content_block_start', index: 0, content_block: start }],
+    ['ping', { type: 'ping' }],
+    ['content_block_delta', { type: 'content_block_delta', index: 0, delta }],
+    ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+    ['message_delta', { type: 'message_delta', delta: { stop_reason: whole.stop_reason, stop_sequence: null }, usage: { output_tokens: whole.usage.output_tokens } }],
+    ['message_stop', { type: 'message_stop' }],
+  ];
+}
+
+export function errorBody(type: string, message: string) {
+  return { type: 'error' as const, error: { type, message } };
+}
+
+export function modelList(created: string) {
+  return { data: [{ type: 'model', id: MOCK_ANTHROPIC_MODEL, display_name: 'Mock Claude', created_at: created }], has_more: false, first_id: MOCK_ANTHROPIC_MODEL, last_id: MOCK_ANTHROPIC_MODEL };
+}
+
+function block(step: Step, meta: MessageMeta) {
+  if (step.kind === 'answer') return { type: 'text' as const, text: step.text };
+  return { type: 'tool_use' as const, id: `toolu_mock_${meta.counter}`, name: step.name, input: step.args };
+}
+
+function usage(step: Step, meta: MessageMeta) {
+  const output = step.kind === 'answer' ? step.text.length : JSON.stringify(step.args).length + step.name.length;
+  return { input_tokens: Math.ceil(meta.promptChars / 4), output_tokens: Math.ceil(output / 4) };
+}

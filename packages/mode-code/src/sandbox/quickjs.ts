@@ -1,0 +1,138 @@
+/**
+ * The QuickJS backend, parent side: each run gets a FRESH QuickJS runtime and
+ * context inside a worker thread (quickjs-worker.mjs), and speaks the Node
+ * child's protocol (`SandboxChild`), so `runCode` serves both backends alike.
+ * A worker whose run ended cleanly is kept for the next run (the WebAssembly
+ * module stays loaded: a run costs a runtime, not a thread); one that does
+ * not answer `end` within a grace (a loop still spinning past the wall clock)
+ * or that crashed is terminated, which stops it wherever it is. Every message
+ * from a worker is parsed into the protocol's closed set, as child stdout is.
+ */
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { ChildEvent, ChildExit, SandboxChild } from './process.js';
+import { parseChildMessage, type ChildLimits, type ParentMessage } from './protocol.js';
+
+export interface QuickJSOptions {
+  readonly memoryMb: number;
+  /** Wall clock of the run, also enforced inside by the interpreter's interrupt handler. */
+  readonly timeoutMs: number;
+  /** Stack limit of the interpreter (default 256 KiB). */
+  readonly stackBytes?: number;
+}
+
+const WORKER_ENTRY = fileURLToPath(new URL('./quickjs-worker.mjs', import.meta.url));
+const DEFAULT_STACK_BYTES = 256 * 1024;
+/** How long a worker may take to free its runtime after the run before it is terminated. */
+const END_GRACE_MS = 100;
+const MAX_IDLE_WORKERS = 8;
+/** Each worker's own heap; the interpreter's memory is its runtime limit inside the WebAssembly memory. */
+const WORKER_HEAP_MB = 64;
+const idle: Worker[] = [];
+
+type WorkerMessage =
+  | { readonly type: 'message'; readonly message: unknown }
+  | { readonly type: 'crash'; readonly reason: string }
+  | { readonly type: 'ended' };
+
+export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
+  // No execArgv: the parent's flags (--input-type, --expose-gc, loaders) are not the worker's business.
+  const worker = idle.pop() ?? new Worker(WORKER_ENTRY, { env: {}, execArgv: [], stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  worker.ref();
+  const queue: ChildEvent[] = [];
+  let listener: ((event: ChildEvent) => void) | undefined;
+  let finished: ChildExit | undefined;
+  let resolveExit: (exit: ChildExit) => void = () => {};
+  const exited = new Promise<ChildExit>((resolve) => (resolveExit = resolve));
+
+  const emit = (event: ChildEvent) => (listener ? listener(event) : queue.push(event));
+  const detach = () => {
+    worker.off('message', onMessage);
+    worker.off('error', onError);
+    worker.off('exit', onExit);
+  };
+  const finish = (exit: ChildExit, reuse: boolean, release = true) => {
+    if (finished) return;
+    finished = exit;
+    detach();
+    if (!release) {
+      // recycle() owns the worker now.
+    } else if (reuse && idle.length < MAX_IDLE_WORKERS) {
+      worker.unref();
+      idle.push(worker);
+    } else void worker.terminate();
+    emit({ type: 'exit', exit });
+    resolveExit(exit);
+  };
+  const crash = (stderr: string) => finish({ code: 134, signal: null, stderr }, false);
+
+  function onMessage(raw: WorkerMessage) {
+    if (finished) return;
+    if (raw.type === 'ended') return finish({ code: null, signal: 'SIGKILL', stderr: '' }, true);
+    if (raw.type === 'crash') return crash(String(raw.reason).slice(0, 500));
+    const message = raw.type === 'message' ? parseChildMessage(JSON.stringify(raw.message)) : undefined;
+    if (!message) return finish({ code: null, signal: 'SIGKILL', stderr: '', violation: 'the sandbox sent a message outside the bridge protocol' }, false);
+    emit({ type: 'message', message });
+  }
+  function onError(error: Error) {
+    crash(`the interpreter thread failed: ${error.message}`);
+  }
+  function onExit(code: number) {
+    crash(`the interpreter thread exited (code ${code})`);
+  }
+  worker.on('message', onMessage);
+  worker.on('error', onError);
+  worker.on('exit', onExit);
+
+  return {
+    pid: undefined,
+    ready: Promise.resolve(),
+    exited,
+    get alive() {
+      return !finished;
+    },
+    listen(next) {
+      listener = next;
+      for (const event of queue.splice(0)) next(event);
+    },
+    send(message: ParentMessage) {
+      if (finished) return;
+      if (message.t === 'run') worker.postMessage({ type: 'run', ...runOptions(options), code: message.code, limits: message.limits satisfies ChildLimits });
+      else worker.postMessage({ type: 'reply', message });
+    },
+    kill() {
+      if (!finished) {
+        // The run is over for its caller now; the worker frees its runtime and rejoins the idle set on its own.
+        recycle(worker, detach);
+        finish({ code: null, signal: 'SIGKILL', stderr: '' }, false, false);
+      }
+      return exited;
+    },
+  };
+}
+
+/** Asks a worker to free its run; it is reused once it says so, terminated if it does not within the grace. */
+function recycle(worker: Worker, detach: () => void): void {
+  detach();
+  const timer = setTimeout(() => void worker.terminate(), END_GRACE_MS);
+  const onEnded = (message: WorkerMessage) => {
+    if (message.type !== 'ended' && message.type !== 'crash') return;
+    worker.off('message', onEnded);
+    clearTimeout(timer);
+    if (message.type === 'ended' && idle.length < MAX_IDLE_WORKERS) {
+      worker.unref();
+      idle.push(worker);
+    } else void worker.terminate();
+  };
+  worker.on('message', onEnded);
+  worker.postMessage({ type: 'end' });
+}
+
+function runOptions(options: QuickJSOptions) {
+  return { memoryMb: options.memoryMb, stackBytes: options.stackBytes ?? DEFAULT_STACK_BYTES, timeoutMs: options.timeoutMs };
+}
+
+/** Terminates the idle workers (tests, shutdown); busy ones end with their run. */
+export async function drainQuickJSWorkers(): Promise<void> {
+  await Promise.all(idle.splice(0).map((worker) => worker.terminate()));
+}

@@ -1,0 +1,148 @@
+/**
+ * Running one exec call: settings (config narrowed by the arguments), the
+ * gate (deny / allowlist / approval), the host (bubblewrap sandbox or this
+ * machine), then foreground, background after `yieldMs`, or — when `process`
+ * is not allowed for the run — synchronously to the end.
+ */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { ErrorCode, ToolSearchError, type ExecuteContext, type RunInfo, type ToolResult } from '@tool-search/kernel';
+import { takeCallApproval } from '@tool-search/approval-rules';
+import { resolveInWorkspace } from '@tool-search/workspace';
+import { judge, type GateVerdict } from './gate.js';
+import type { ExecConfig } from './options.js';
+import { tail } from './output.js';
+import { sandboxArgs } from './sandbox.js';
+import { connectFilter } from './seccomp.js';
+import { ExecSession, type SpawnSpec } from './session.js';
+import { effectiveExec, type EffectiveExec, type ExecArgs, type ExecLimits } from './settings.js';
+import type { SessionStore } from './store.js';
+
+const SECCOMP = connectFilter();
+
+/** The PATH every command gets; a call cannot change it. */
+export const EXEC_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
+// --norc: bash sources ~/.bashrc when stdin is a socket (libuv's pipes are socketpairs), as if run by rshd.
+const SHELL = existsSync('/bin/bash') ? ['/bin/bash', '--norc', '--noprofile'] : ['/bin/sh'];
+
+export interface ExecDeps {
+  readonly root: string;
+  readonly config: ExecConfig;
+  readonly limitsFor: (run: RunInfo) => ExecLimits;
+  readonly sandbox: { readonly available: boolean; readonly bwrap: string };
+  readonly store: SessionStore;
+  readonly processAllowed: (run: RunInfo) => boolean;
+}
+
+export function agentKey(run: RunInfo): string {
+  return run.request.agentId ?? 'main';
+}
+
+/** The gate's verdict for a call, or the refusal its settings or host already imply. */
+export function prepare(args: ExecArgs, run: RunInfo, deps: ExecDeps): { effective: EffectiveExec; cwd: string; verdict: GateVerdict } {
+  const effective = effectiveExec(args, deps.limitsFor(run), run);
+  if (effective.host === 'node') throw unavailable('node', 'no node host is configured: this deployment runs commands on the gateway or in its sandbox only');
+  if (effective.host === 'sandbox' && !deps.sandbox.available) throw unavailable('sandbox', 'bubblewrap (bwrap) does not run here; install the Debian package bubblewrap');
+  const cwd = workdir(deps.root, args.workdir);
+  const verdict = judge({ args, effective, allowlist: deps.config.allowlist ?? [], cwd, path: EXEC_PATH });
+  return { effective, cwd, verdict };
+}
+
+/** The approval rule's answer: why this call needs a human, if it does. */
+export function approvalNeed(args: ExecArgs, run: RunInfo, deps: ExecDeps): string | undefined {
+  try {
+    const { verdict } = prepare(args, run, deps);
+    return verdict.verdict === 'ask' ? `exec ${JSON.stringify(args.command.slice(0, 200))}: ${verdict.reason}` : undefined;
+  } catch {
+    return undefined; // the tool refuses it with the coded error
+  }
+}
+
+export async function runExec(args: ExecArgs, ctx: ExecuteContext, deps: ExecDeps): Promise<ToolResult> {
+  const { effective, cwd, verdict } = prepare(args, ctx.run, deps);
+  if (verdict.verdict === 'refuse') throw verdict.error;
+  if (verdict.verdict === 'ask' && !takeCallApproval(ctx.run, ctx.callId)) {
+    throw new ToolSearchError(ErrorCode.APPROVAL_REQUIRED, `exec needs approval (${verdict.reason}) and no approver allowed it; register the approvals plugin`, {
+      details: { rule: 'ask' },
+    });
+  }
+  const session = new ExecSession(agentKey(ctx.run), args.command, spawnSpec(args, effective, cwd, deps));
+  deps.store.track(session);
+  const canBackground = deps.processAllowed(ctx.run);
+  if (canBackground && args.background) return background(session, deps.store, effective);
+  const waited = await waitFor(session, canBackground ? effective.yieldMs : undefined, ctx.signal);
+  if (waited === 'aborted') {
+    await session.kill();
+    throw new ToolSearchError(ErrorCode.TOOL_CALL_ABORTED, 'The exec call was cancelled; the command was killed');
+  }
+  if (waited === 'yielded') return background(session, deps.store, effective);
+  return finished(session, effective);
+}
+
+function spawnSpec(args: ExecArgs, effective: EffectiveExec, cwd: string, deps: ExecDeps): SpawnSpec {
+  const sandboxed = effective.host === 'sandbox';
+  const env = {
+    PATH: EXEC_PATH,
+    HOME: sandboxed ? '/tmp' : homedir(),
+    LANG: 'C.UTF-8',
+    TERM: args.pty ? 'xterm-256color' : 'dumb',
+    OPENCLAW_SHELL: 'exec',
+    ...deps.config.env,
+    ...args.env,
+  };
+  const argv = args.pty ? ['/usr/bin/script', '-qefc', args.command, '/dev/null'] : [...SHELL, '-c', args.command];
+  if (!sandboxed) return { file: argv[0]!, args: argv.slice(1), cwd, env, timeoutMs: effective.timeoutMs };
+  return { file: deps.sandbox.bwrap, args: sandboxArgs({ workspace: deps.root, cwd, env }, argv), cwd, env: {}, timeoutMs: effective.timeoutMs, fd3: SECCOMP };
+}
+
+function waitFor(session: ExecSession, yieldMs: number | undefined, signal: AbortSignal): Promise<'exited' | 'yielded' | 'aborted'> {
+  return new Promise((resolve) => {
+    let timer: NodeJS.Timeout | undefined;
+    const done = (value: 'exited' | 'yielded' | 'aborted') => {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
+      resolve(value);
+    };
+    const onAbort = () => done('aborted');
+    if (signal.aborted) return done('aborted');
+    signal.addEventListener('abort', onAbort, { once: true });
+    if (yieldMs !== undefined) timer = setTimeout(() => done('yielded'), yieldMs);
+    void session.exited.then(() => done('exited'));
+  });
+}
+
+function background(session: ExecSession, store: SessionStore, effective: EffectiveExec): ToolResult {
+  store.keep(session);
+  session.pollCursor = session.output.total;
+  const output = tail(session.output.text());
+  return {
+    content: [{ type: 'text', text: `Command is running in the background (session ${session.id}); poll it with process { action: "poll", sessionId: "${session.id}" }.${output ? `\n${output}` : ''}` }],
+    structuredContent: { status: 'running', sessionId: session.id, host: effective.host, tail: output },
+  };
+}
+
+function finished(session: ExecSession, effective: EffectiveExec): ToolResult {
+  const output = tail(session.output.text());
+  if (session.status === 'timeout') {
+    throw new ToolSearchError(ErrorCode.EXEC_TIMEOUT, `The command ran past its timeout of ${effective.timeoutMs / 1000}s and was killed. Output so far:\n${output}`, {
+      details: { rule: 'timeout', timeoutSec: effective.timeoutMs / 1000 },
+    });
+  }
+  if (session.status === 'failed') throw new ToolSearchError(ErrorCode.TOOL_EXECUTION_FAILED, `The command could not start: ${session.error}`);
+  const end = session.exitCode !== null ? `[exit code ${session.exitCode}]` : `[killed by ${session.signal}]`;
+  return {
+    content: [{ type: 'text', text: `${output}${output.endsWith('\n') || !output ? '' : '\n'}${end}` }],
+    structuredContent: { status: 'exited', exitCode: session.exitCode, ...(session.signal ? { signal: session.signal } : {}), host: effective.host, output },
+  };
+}
+
+function workdir(root: string, input: string | undefined): string {
+  if (input === undefined) return root;
+  const target = resolveInWorkspace(root, input);
+  if (!target.exists) throw new ToolSearchError(ErrorCode.FILE_NOT_FOUND, `workdir ${input} does not exist in the workspace`, { details: { path: input } });
+  return target.absolute;
+}
+
+function unavailable(host: string, why: string): ToolSearchError {
+  return new ToolSearchError(ErrorCode.EXEC_HOST_UNAVAILABLE, `exec host "${host}" is not available: ${why}`, { details: { host } });
+}

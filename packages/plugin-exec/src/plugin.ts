@@ -1,0 +1,91 @@
+/**
+ * The real core runtime tools `core:core:exec` and `core:core:process`.
+ * `listTools` adds them (unless their host cannot run here) and sets exec's
+ * approval rule for the run; `runStart` notes whether `process` survived
+ * policy (if not, exec runs synchronously); `shutdown` kills every command
+ * still running, background or not.
+ */
+import { ErrorCode, type KernelPlugin, type RunInfo, type ToolDefinition } from '@tool-search/kernel';
+import { setCallApprovalRule } from '@tool-search/approval-rules';
+import { workspaceRoot } from '@tool-search/workspace';
+import { approvalNeed, runExec, type ExecDeps } from './exec.js';
+import { checkExecConfig, EXEC_DEFAULTS, type ExecHost } from './options.js';
+import { PROCESS_ID, runProcess, type ProcessArgs } from './process.js';
+import { bubblewrapWorks } from './sandbox.js';
+import type { ExecArgs, ExecLimits } from './settings.js';
+import { SessionStore } from './store.js';
+import { EXEC_DESCRIPTION, execSchema, PROCESS_DESCRIPTION, processSchema } from './tools.js';
+
+export const PLUGIN_NAME = '@tool-search/plugin-exec';
+export const EXEC_ID = 'core:core:exec';
+
+export interface ExecPluginOptions {
+  /** The folder commands run in (`plugins.core.workspace`); the sandbox's only writable folder. */
+  readonly workspace: string;
+  /** `tools.exec` (host, security, ask, allowlist, timeoutSec, yieldMs, env); other keys are ignored here. */
+  readonly exec?: unknown;
+  /** `tools.elevated` (`enabled`). */
+  readonly elevated?: { readonly enabled?: boolean };
+  /** `agents.list`, for each agent's `tools.elevated`. */
+  readonly agents?: readonly { readonly id: string; readonly default?: boolean; readonly tools?: { readonly elevated?: unknown } }[];
+  /** The bubblewrap binary. Default `bwrap` (on PATH). */
+  readonly bwrap?: string;
+}
+
+export function execPlugin(options: ExecPluginOptions): KernelPlugin {
+  const root = workspaceRoot(options.workspace);
+  const config = checkExecConfig(options.exec);
+  const bwrap = options.bwrap ?? 'bwrap';
+  const sandboxAvailable = bubblewrapWorks(bwrap);
+  const host: ExecHost = config.host ?? (sandboxAvailable ? 'sandbox' : 'gateway');
+  const store = new SessionStore();
+  const processAllowed = new WeakMap<RunInfo, boolean>();
+  const limitsFor = (run: RunInfo): ExecLimits => ({
+    host,
+    security: config.security ?? EXEC_DEFAULTS.security,
+    ask: config.ask ?? EXEC_DEFAULTS.ask,
+    timeoutSec: config.timeoutSec ?? EXEC_DEFAULTS.timeoutSec,
+    yieldMs: config.yieldMs ?? EXEC_DEFAULTS.yieldMs,
+    elevatedAllowed: options.elevated?.enabled === true && agentElevated(options.agents, run.request.agentId),
+  });
+  const deps: ExecDeps = { root, config, limitsFor, sandbox: { available: sandboxAvailable, bwrap }, store, processAllowed: (run) => processAllowed.get(run) === true };
+  const definitions: readonly ToolDefinition[] = Object.freeze([
+    { name: 'exec', source: 'core', owner: 'core', description: EXEC_DESCRIPTION, inputSchema: execSchema, annotations: { destructiveHint: true }, execute: (args, ctx) => runExec(args as unknown as ExecArgs, ctx, deps) },
+    { name: 'process', source: 'core', owner: 'core', description: PROCESS_DESCRIPTION, inputSchema: processSchema, execute: (args, ctx) => runProcess(args as unknown as ProcessArgs, ctx, store) },
+  ]);
+
+  return {
+    name: PLUGIN_NAME,
+    apply({ hooks }) {
+      hooks.listTools.tap((sink, ctx) => {
+        const needsSandbox = host === 'sandbox' || ctx.run.request.sandboxed === true;
+        if (host === 'node' || (needsSandbox && !sandboxAvailable)) {
+          sink.diagnostic({
+            code: ErrorCode.EXEC_HOST_UNAVAILABLE,
+            level: 'error',
+            message: host === 'node' ? 'exec is not listed: tools.exec.host is "node" and no node host is configured here' : 'exec is not listed: its sandbox needs bubblewrap (Debian package bubblewrap), which does not run here',
+            details: { host },
+          });
+          return;
+        }
+        if (config.host === undefined && !sandboxAvailable) {
+          sink.diagnostic({ code: ErrorCode.EXEC_HOST_UNAVAILABLE, level: 'warning', message: 'bubblewrap does not run here: exec defaults to host "gateway" (this machine, no sandbox)', details: { host } });
+        }
+        sink.add(definitions);
+        setCallApprovalRule(ctx.run, EXEC_ID, (call, run) => approvalNeed(call.args as unknown as ExecArgs, run, deps));
+      });
+      hooks.runStart.tap((run, catalog) => {
+        processAllowed.set(run, catalog.some((tool) => tool.id === PROCESS_ID));
+      });
+      hooks.shutdown.tapPromise(() => store.closeAll());
+    },
+  };
+}
+
+/** The agent's own `tools.elevated.enabled` (the default agent's when the run names none). */
+function agentElevated(agents: ExecPluginOptions['agents'], agentId: string | undefined): boolean {
+  const agent = agents?.find((a) => (agentId === undefined ? a.default === true : a.id === agentId));
+  const elevated = agent?.tools?.elevated;
+  return typeof elevated === 'object' && elevated !== null && (elevated as { enabled?: unknown }).enabled === true;
+}
+

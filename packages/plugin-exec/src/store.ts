@@ -1,0 +1,54 @@
+/**
+ * Background sessions, scoped per agent: an agent lists, polls and kills only
+ * the sessions it started (another agent's id is unknown to it). At most
+ * MAX_SESSIONS_PER_AGENT are kept; past that the oldest finished ones go.
+ */
+import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import type { ExecSession } from './session.js';
+
+export const MAX_SESSIONS_PER_AGENT = 32;
+
+export class SessionStore {
+  private readonly byAgent = new Map<string, Map<string, ExecSession>>();
+  /** Every session still running, foreground ones included, so shutdown reaches them all. */
+  private readonly live = new Set<ExecSession>();
+
+  track(session: ExecSession): void {
+    this.live.add(session);
+    void session.exited.then(() => this.live.delete(session));
+  }
+
+  /** Keeps a backgrounded session for `process`. */
+  keep(session: ExecSession): void {
+    session.backgrounded = true;
+    let sessions = this.byAgent.get(session.agent);
+    if (!sessions) this.byAgent.set(session.agent, (sessions = new Map()));
+    sessions.set(session.id, session);
+    for (const old of sessions.values()) {
+      if (sessions.size <= MAX_SESSIONS_PER_AGENT) break;
+      if (!old.running) sessions.delete(old.id);
+    }
+  }
+
+  list(agent: string): ExecSession[] {
+    return [...(this.byAgent.get(agent)?.values() ?? [])];
+  }
+
+  get(agent: string, sessionId: string): ExecSession {
+    const session = this.byAgent.get(agent)?.get(sessionId);
+    if (!session) {
+      throw new ToolSearchError(ErrorCode.PROCESS_SESSION_UNKNOWN, `No background session "${sessionId}" for this agent; use process list`, { details: { sessionId } });
+    }
+    return session;
+  }
+
+  delete(agent: string, sessionId: string): void {
+    this.byAgent.get(agent)?.delete(sessionId);
+  }
+
+  /** Kills everything still running and forgets every session (kernel shutdown). */
+  async closeAll(): Promise<void> {
+    await Promise.all([...this.live].map((session) => session.kill()));
+    this.byAgent.clear();
+  }
+}

@@ -1,0 +1,63 @@
+import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { createKernel, type Kernel, type KernelPlugin, type Run, type RunRequest, type ToolCallOutcome } from '@tool-search/kernel';
+import { execPlugin, type ExecPluginOptions } from '@tool-search/plugin-exec';
+
+export const OPEN = { security: 'full', ask: 'off' } as const;
+
+export interface ExecEnv {
+  readonly ws: string;
+  readonly outside: string;
+  readonly kernel: Kernel;
+  run(request?: RunRequest): Promise<Run>;
+  close(): Promise<void>;
+}
+
+const open: ExecEnv[] = [];
+
+/** A workspace (`ws`) beside a folder outside it, and a kernel with the exec plugin over it. */
+export function execEnv(options: Omit<ExecPluginOptions, 'workspace'> = {}, extra: readonly KernelPlugin[] = []): ExecEnv {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'plugin-exec-')));
+  const ws = join(base, 'ws');
+  const outside = join(base, 'outside');
+  mkdirSync(ws);
+  mkdirSync(outside);
+  const kernel = createKernel({ plugins: [execPlugin({ workspace: ws, ...options }), ...extra] });
+  const env: ExecEnv = { ws, outside, kernel, run: (request) => kernel.createRun(request), close: () => kernel.close() };
+  open.push(env);
+  return env;
+}
+
+export async function closeAll(): Promise<void> {
+  await Promise.all(open.splice(0).map((env) => env.close()));
+}
+
+export function structured(outcome: ToolCallOutcome): Record<string, unknown> {
+  if (outcome.status !== 'ok') throw new Error(`expected ok, got ${JSON.stringify(outcome)}`);
+  return outcome.result.structuredContent as Record<string, unknown>;
+}
+
+export function codeOf(outcome: ToolCallOutcome): string | undefined {
+  return outcome.status === 'error' ? outcome.error.code : undefined;
+}
+
+/** Polls a background session until it ends; returns the last poll and all output seen. */
+export async function pollToEnd(run: Run, sessionId: string, maxPolls = 400): Promise<{ last: Record<string, unknown>; output: string; polls: number }> {
+  let output = '';
+  for (let polls = 1; polls <= maxPolls; polls++) {
+    const last = structured(await run.call('process', { action: 'poll', sessionId }));
+    output += String(last.output ?? '');
+    if (last.status !== 'running') return { last, output, polls };
+    await sleep(50);
+  }
+  throw new Error(`session ${sessionId} still running after ${maxPolls} polls`);
+}
+
+/** Whether any process on this machine has `marker` in its command line. */
+export async function processRunning(marker: string): Promise<boolean> {
+  const { execFileSync } = await import('node:child_process');
+  const out = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+  return out.split('\n').some((line) => line.includes(marker) && !line.includes('ps -eo'));
+}

@@ -1,0 +1,137 @@
+/**
+ * Applies parsed patch operations all-or-nothing. Every change is computed in
+ * memory first (a virtual view of the files the patch touches); only when all
+ * of them apply is anything written, each file atomically; if a write still
+ * fails, the files already written are restored.
+ */
+import { readFile, rm, stat } from 'node:fs/promises';
+import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { writeFileAtomic } from '@tool-search/workspace';
+import type { PatchChunk, PatchOp } from './patch-parse.js';
+
+/** Turns a patch path into an absolute path (throws PATH_OUTSIDE_WORKSPACE when confined). */
+export type PathResolver = (path: string) => string;
+
+export interface PatchSummary {
+  readonly added: string[];
+  readonly modified: string[];
+  readonly deleted: string[];
+  readonly moved: { from: string; to: string }[];
+}
+
+export async function applyPatchOps(ops: readonly PatchOp[], resolvePath: PathResolver): Promise<PatchSummary> {
+  const view = new Map<string, string | null>(); // absolute path → new content, null = deleted
+  const current = async (path: string): Promise<string | null> => (view.has(path) ? view.get(path)! : readOrNull(path));
+  const summary: PatchSummary = { added: [], modified: [], deleted: [], moved: [] };
+  for (const op of ops) {
+    const path = resolvePath(op.path);
+    const before = await current(path);
+    if (op.kind === 'add') {
+      if (before !== null) throw conflict(op.path, 'the file to add already exists; use "*** Update File:"');
+      view.set(path, withFinalNewline(op.lines.join('\n')));
+      summary.added.push(op.path);
+    } else if (op.kind === 'delete') {
+      if (before === null) throw conflict(op.path, 'the file to delete does not exist');
+      view.set(path, null);
+      summary.deleted.push(op.path);
+    } else {
+      if (before === null) throw conflict(op.path, 'the file to update does not exist');
+      const after = applyChunks(before, op.chunks, op.path);
+      if (op.moveTo !== undefined) {
+        const target = resolvePath(op.moveTo);
+        if (target !== path && (await current(target)) !== null) throw conflict(op.moveTo, 'the move target already exists');
+        view.set(path, null);
+        view.set(target, after);
+        summary.moved.push({ from: op.path, to: op.moveTo });
+      } else {
+        view.set(path, after);
+        summary.modified.push(op.path);
+      }
+    }
+  }
+  await commit(view);
+  return summary;
+}
+
+/** Applies the chunks of one update to a file's text. */
+export function applyChunks(text: string, chunks: readonly PatchChunk[], name: string): string {
+  const lines = text.split('\n');
+  if (lines[lines.length - 1] === '') lines.pop();
+  const replacements: { at: number; remove: number; insert: readonly string[] }[] = [];
+  let cursor = 0;
+  for (const chunk of chunks) {
+    if (chunk.anchor !== undefined) {
+      const at = seek(lines, [chunk.anchor], cursor, false);
+      if (at < 0) throw conflict(name, `the @@ anchor ${JSON.stringify(chunk.anchor)} was not found`);
+      cursor = at + 1;
+    }
+    if (!chunk.oldLines.length) {
+      replacements.push({ at: lines.length, remove: 0, insert: chunk.newLines });
+      continue;
+    }
+    const at = seek(lines, chunk.oldLines, cursor, chunk.atEnd);
+    if (at < 0) throw conflict(name, `a chunk's lines were not found:\n${chunk.oldLines.slice(0, 5).join('\n')}`);
+    replacements.push({ at, remove: chunk.oldLines.length, insert: keepContext(lines, at, chunk) });
+    cursor = at + chunk.oldLines.length;
+  }
+  for (const r of [...replacements].sort((a, b) => b.at - a.at)) lines.splice(r.at, r.remove, ...r.insert);
+  return withFinalNewline(lines.join('\n'));
+}
+
+/** The chunk's new lines, with context lines taken from the file (matching may have ignored their whitespace). */
+function keepContext(lines: readonly string[], at: number, chunk: PatchChunk): string[] {
+  const out: string[] = [];
+  let k = at;
+  for (const line of chunk.body) {
+    if (line.mark === ' ') out.push(lines[k++]!);
+    else if (line.mark === '-') k++;
+    else out.push(line.text);
+  }
+  return out;
+}
+
+/** First index ≥ `from` where `pattern` matches: exactly, then ignoring trailing, then surrounding whitespace. */
+function seek(lines: readonly string[], pattern: readonly string[], from: number, atEnd: boolean): number {
+  const normalizers = [(s: string) => s, (s: string) => s.trimEnd(), (s: string) => s.trim()];
+  for (const normalize of normalizers) {
+    const matches = (start: number) => pattern.every((p, k) => normalize(lines[start + k]!) === normalize(p));
+    if (atEnd) {
+      const start = lines.length - pattern.length;
+      if (start >= from && matches(start)) return start;
+    }
+    for (let start = from; start + pattern.length <= lines.length; start++) if (matches(start)) return start;
+  }
+  return -1;
+}
+
+async function commit(view: Map<string, string | null>): Promise<void> {
+  const done: { path: string; before: string | null }[] = [];
+  try {
+    for (const [path, content] of view) {
+      const before = await readOrNull(path);
+      if (content === null) await rm(path, { force: true });
+      else await writeFileAtomic(path, content);
+      done.push({ path, before });
+    }
+  } catch (error) {
+    for (const { path, before } of done.reverse()) {
+      await (before === null ? rm(path, { force: true }) : writeFileAtomic(path, before)).catch(() => undefined);
+    }
+    throw error;
+  }
+}
+
+async function readOrNull(path: string): Promise<string | null> {
+  const info = await stat(path).catch(() => undefined);
+  if (!info) return null;
+  if (!info.isFile()) throw conflict(path, 'the path is not a regular file');
+  return readFile(path, 'utf8');
+}
+
+function withFinalNewline(text: string): string {
+  return text.endsWith('\n') ? text : `${text}\n`;
+}
+
+function conflict(path: string, why: string): ToolSearchError {
+  return new ToolSearchError(ErrorCode.PATCH_CONFLICT, `Patch does not apply to ${path}: ${why}; nothing was changed`, { details: { path } });
+}

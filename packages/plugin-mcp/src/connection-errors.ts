@@ -1,0 +1,37 @@
+/**
+ * Helpers of connection.ts: which failure reason a thrown error stands for,
+ * the OAuth error an SDK error may wrap, and a promise bounded by a signal.
+ */
+import { ErrorCode as McpErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ListError } from './list-tools.js';
+
+/** Why a server is missing from a run (`details.reason` of `MCP_SERVER_FAILED`). */
+export type McpFailureReason = 'spawn' | 'exit' | 'timeout' | 'protocol' | 'list';
+
+/** An OAuth failure, as thrown by the OAuth fetch (the SDK may wrap it in its own error as `cause`). */
+export function authError(error: unknown): ToolSearchError | undefined {
+  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth += 1) {
+    if (ToolSearchError.isInstance(current) && (current.code === ErrorCode.MCP_AUTH_REQUIRED || current.code === ErrorCode.MCP_AUTH_FAILED)) return current;
+  }
+  return undefined;
+}
+
+export function failureReason(error: unknown, timedOut: boolean): McpFailureReason {
+  if (timedOut) return 'timeout';
+  if (error instanceof ListError) return 'list';
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string' && code.startsWith('E')) return 'spawn';
+  if (error instanceof McpError && error.code === McpErrorCode.ConnectionClosed) return 'exit';
+  if (error instanceof McpError && error.code === McpErrorCode.RequestTimeout) return 'timeout';
+  return 'protocol';
+}
+
+export function withDeadline<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

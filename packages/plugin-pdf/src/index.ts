@@ -1,0 +1,4 @@
+// The public surface of @tool-search/plugin-pdf: named exports only.
+export { pdfPlugin, PDF_PLUGIN_NAME } from './plugin.js';
+export type { PdfPluginOptions } from './plugin.js';
+export { parsePageRanges } from './pages.js';

@@ -1,0 +1,33 @@
+/**
+ * Plugin ids that need no module: `plugins: { "<id>": options }` in the config
+ * builds these from the packages the preset ships. Their options are checked
+ * by the config schema. Adding one is one line here (plus its schema entry in
+ * `@tool-search/config`); every other key under `plugins` is a module to load.
+ */
+import type { KernelPlugin } from '@tool-search/kernel';
+import type { PluginsConfig, ToolSearchConfig } from '@tool-search/config';
+import { fakeCatalogPlugin } from '@tool-search/plugin-fake-catalog';
+import { coreToolPlugins } from './core-tools.js';
+
+export const DEFAULT_FAKE_CATALOG = { tools: 1000, core: true } as const;
+
+export interface BuiltinPlugin {
+  /** One plugin, or several for an id that stands for a set (`core`). */
+  create(options: Record<string, unknown>, config: ToolSearchConfig): KernelPlugin | readonly KernelPlugin[];
+}
+
+type FakeCatalogOptions = NonNullable<PluginsConfig['fake-catalog']>;
+
+export const BUILTIN_PLUGINS: Readonly<Record<string, BuiltinPlugin>> = Object.freeze({
+  'fake-catalog': {
+    create: (options: FakeCatalogOptions) => fakeCatalogPlugin({ tools: options.tools ?? DEFAULT_FAKE_CATALOG.tools, core: options.core ?? DEFAULT_FAKE_CATALOG.core }),
+  },
+  // The real core tools; a config error together with the fake catalog's core tools (same ids).
+  core: {
+    create: (options: { workspace?: string }, config) => coreToolPlugins(options, config, config.plugins?.['fake-catalog'] !== undefined && (config.plugins['fake-catalog'].core ?? DEFAULT_FAKE_CATALOG.core)),
+  },
+});
+
+export function isBuiltinPlugin(id: string): boolean {
+  return Object.hasOwn(BUILTIN_PLUGINS, id);
+}

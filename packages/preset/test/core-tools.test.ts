@@ -1,0 +1,75 @@
+import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ErrorCode, type Kernel } from '@tool-search/kernel';
+import type { Approver } from '@tool-search/plugin-approvals';
+import { createToolSearchKernel } from '@tool-search/preset';
+
+let kernel: Kernel | undefined;
+afterEach(async () => kernel?.close());
+
+const workspace = () => realpathSync(mkdtempSync(join(tmpdir(), 'preset-core-')));
+
+describe('plugins.core', () => {
+  it('turns on the real core tools in the workspace', async () => {
+    const ws = workspace();
+    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: ws } }, tools: { exec: { security: 'full', ask: 'off' } } }));
+    const run = await kernel.createRun();
+    expect(run.catalog.map((t) => t.id).sort()).toEqual(['core:core:edit', 'core:core:exec', 'core:core:process', 'core:core:read', 'core:core:write']);
+    await run.call('write', { path: 'hello.txt', content: 'real\n' });
+    expect(readFileSync(join(ws, 'hello.txt'), 'utf8')).toBe('real\n');
+    expect(await run.call('exec', { command: 'cat hello.txt' })).toMatchObject({ status: 'ok', result: { structuredContent: { output: 'real\n', exitCode: 0 } } });
+  });
+
+  it('lists apply_patch with tools.exec.applyPatch.enabled', async () => {
+    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, tools: { exec: { applyPatch: { enabled: true } } } }));
+    expect((await kernel.createRun()).tool('apply_patch')?.id).toBe('core:core:apply_patch');
+  });
+
+  it('the coding profile keeps group:fs and group:runtime', async () => {
+    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, tools: { profile: 'coding' } }));
+    expect((await kernel.createRun()).catalog.map((t) => t.name).sort()).toEqual(['edit', 'exec', 'process', 'read', 'write']);
+  });
+
+  it('together with the fake catalog\'s core tools is a config error', async () => {
+    for (const fake of [{}, { core: true }, { tools: 5 }]) {
+      await expect(createToolSearchKernel({ plugins: { core: { workspace: workspace() }, 'fake-catalog': fake } })).rejects.toMatchObject({
+        code: ErrorCode.CONFIG_INVALID,
+        path: '/plugins/core',
+        rule: 'coreConflict',
+      });
+    }
+    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() }, 'fake-catalog': { tools: 3, core: false } } }));
+    expect((await kernel.createRun()).catalog).toHaveLength(5 + 3);
+  });
+
+  it('exec asks the preset\'s approver on an allowlist miss: allow runs it, deny blocks it', async () => {
+    const ws = workspace();
+    writeFileSync(join(ws, 'victim.txt'), 'x');
+    const config = { plugins: { core: { workspace: ws } }, tools: { exec: { allowlist: ['echo'] } } };
+    const deny = vi.fn<Approver>(async () => 'deny');
+    ({ kernel } = await createToolSearchKernel(config, { approve: deny }));
+    let run = await kernel.createRun();
+    expect((await run.call('exec', { command: 'echo hi' })).status).toBe('ok');
+    expect(deny).not.toHaveBeenCalled();
+    expect(await run.call('exec', { command: 'rm victim.txt' })).toMatchObject({ status: 'blocked' });
+    expect(deny.mock.calls[0]?.[0].reason).toContain('"rm" is not on tools.exec.allowlist');
+    expect(existsSync(join(ws, 'victim.txt'))).toBe(true);
+    await kernel.close();
+
+    ({ kernel } = await createToolSearchKernel(config, { approve: async () => 'allow' }));
+    run = await kernel.createRun();
+    expect((await run.call('exec', { command: 'rm victim.txt' })).status).toBe('ok');
+    expect(existsSync(join(ws, 'victim.txt'))).toBe(false);
+  });
+
+  it('without an approver, an exec that needs approval is denied (fail closed)', async () => {
+    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, tools: { exec: { ask: 'always', security: 'full' } } }));
+    expect(await (await kernel.createRun()).call('exec', { command: 'echo hi' })).toMatchObject({ status: 'blocked' });
+  });
+
+  it('a missing workspace folder is OPTIONS_INVALID', async () => {
+    await expect(createToolSearchKernel({ plugins: { core: { workspace: '/no/such/folder' } } })).rejects.toMatchObject({ code: ErrorCode.OPTIONS_INVALID });
+  });
+});
