@@ -27,6 +27,15 @@ describe('tools search', () => {
     expect((await cli(['tools', 'search', 'x', '--limit', 'many'], small)).code).toBe(2);
   });
 
+  it('says so in the text when only weak partial matches exist', async () => {
+    const { code, stdout } = await cli(['tools', 'search', 'zebra migration'], small);
+    expect(code).toBe(0);
+    expect(stdout).toContain('the closest partial matches (weak)');
+    const json = JSON.parse((await cli(['tools', 'search', 'zebra migration', '--json'], small)).stdout) as { weak?: boolean; hits: { weak?: boolean }[] };
+    expect(json.weak).toBe(true);
+    expect(json.hits.length).toBeGreaterThan(0);
+  });
+
   it('does not find tools the policy dropped', async () => {
     const cwd = smallCatalog(3, 'tools: { deny: ["read"] }');
     const { stdout } = await cli(['tools', 'search', 'read a text file', '--json'], cwd);

@@ -4,8 +4,8 @@
  * `run.call` with origin 'code', so policy, `beforeToolCall`, argument
  * validation and telemetry apply). Everything returned is plain JSON data.
  */
-import { ErrorCode, ToolSearchError, type RunApi, type ToolCallOutcome, type ToolResult } from '@tool-search/kernel';
-import { indexForRun, type ToolIndexOptions } from '@tool-search/search';
+import { ErrorCode, ToolSearchError, type RunApi, type SearchEventResult, type ToolCallOutcome, type ToolResult } from '@tool-search/kernel';
+import { indexForRun, type SearchResult, type ToolIndexOptions } from '@tool-search/search';
 import type { BridgeError, BridgeOp } from './sandbox/protocol.js';
 
 export type BridgeAnswer = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: BridgeError };
@@ -16,21 +16,27 @@ export interface Bridge {
 
 const MAX_QUERIES = 20;
 
+/** A query's hit ids and weak flag, for search-quality telemetry. */
+function searchEventResult(result: SearchResult): SearchEventResult {
+  return { query: result.query, hits: result.hits.map((hit) => hit.id), weak: result.weak === true || result.hits.length === 0 };
+}
+
 export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridge {
   const index = () => indexForRun(run, indexOptions);
 
   const handlers: Record<BridgeOp, (payload: Record<string, unknown>, signal: AbortSignal) => Promise<unknown> | unknown> = {
-    search(payload) {
+    // Through the run's search rerank hooks (hybrid ranking when an embedder plugin is there; lexical otherwise).
+    async search(payload) {
       const query = payload.query;
       const limit = readLimit(payload.options);
       if (typeof query === 'string') {
-        const result = index().search(query, limit === undefined ? {} : { limit });
-        run.emit({ type: 'search', queries: [query], hits: result.hits.map((hit) => hit.id), origin: 'code' });
+        const { result, ranker } = await index().searchRanked(query, limit === undefined ? {} : { limit });
+        run.emit({ type: 'search', queries: [query], hits: result.hits.map((hit) => hit.id), origin: 'code', results: [searchEventResult(result)], ranker });
         return result;
       }
       if (Array.isArray(query) && query.length <= MAX_QUERIES && query.every((q): q is string => typeof q === 'string')) {
-        const result = index().search(query, limit === undefined ? {} : { limit });
-        run.emit({ type: 'search', queries: query, hits: result.results.flatMap((r) => r.hits.map((hit) => hit.id)), origin: 'code' });
+        const { result, ranker } = await index().searchRanked(query, limit === undefined ? {} : { limit });
+        run.emit({ type: 'search', queries: query, hits: result.results.flatMap((r) => r.hits.map((hit) => hit.id)), origin: 'code', results: result.results.map(searchEventResult), ranker });
         return result;
       }
       throw fault(ErrorCode.CODE_INVALID, `openclaw.tools.search(query) takes a string or an array of at most ${MAX_QUERIES} strings`);

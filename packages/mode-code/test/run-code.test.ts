@@ -130,6 +130,10 @@ return await openclaw.tools.call(tool.id, {
     await runCode(observed, `await openclaw.tools.search('email'); await openclaw.tools.describe('send_email_message');`, options);
     await closeObserved();
     expect(events).toContainEqual(expect.objectContaining({ type: 'search', queries: ['email'], origin: 'code' }));
+    // Search-quality telemetry: the ranker and, per query, its hit ids and weak flag.
+    expect(events).toContainEqual(
+      expect.objectContaining({ type: 'search', ranker: { id: 'bm25f', version: '2' }, results: [expect.objectContaining({ query: 'email', weak: false, hits: expect.arrayContaining([expect.any(String)]) })] }),
+    );
     expect(events).toContainEqual({ type: 'describe', toolId: 'core:core:send_email_message', requested: 'send_email_message', origin: 'code' });
   });
 

@@ -121,6 +121,7 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
   serverTools.length = 0;
   owners.clear();
   const maxDf = Math.max(1, config.synonymMaxDf * tools.length);
+  let sorted: [string, number][] | undefined;
 
   const rank = (query: string, k: number, visible: Visibility, weights = queryWeights(query.toLowerCase(), query)): number[] => {
     const found = exact.get(query.trim().toLowerCase());
@@ -143,7 +144,10 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
       const lowered = query.toLowerCase();
       const weights = queryWeights(lowered, query);
       const docs = rank(query, k, visible, weights);
-      if (docs.length > 0) return { docs, weak: docs.map((doc) => isWeak(doc, lowered, visible)) };
+      if (docs.length > 0) {
+        const known = knownTerms(lowered, visible);
+        return { docs, weak: docs.map((doc) => isWeak(doc, lowered, known)) };
+      }
       if (k <= 0 || terms(lowered).length === 0) return { docs, weak: [] };
       const partial = rank(query, k, visible, prefixWeights(lowered));
       const closest = partial.length > 0 ? partial : closestByName(query, k, visible);
@@ -156,40 +160,71 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
    * name match is never weak). Requests carry words no tool has (names, places): only words the visible catalog
    * knows count.
    */
-  function isWeak(doc: number, lowered: string, visible: Visibility): boolean {
+  function isWeak(doc: number, lowered: string, known: readonly (readonly [number, number])[]): boolean {
     if (exact.has(lowered.trim())) return false;
     let total = 0;
     let covered = 0;
-    for (const term of new Set(terms(lowered))) {
-      const id = vocab.idOf(term);
-      if (id === undefined || engine.df(id) === 0) continue;
-      // A word only hidden tools have counts as unknown: whether a hit is weak must not depend on them.
-      if (visible && !engine.some(id, (other) => visible[other] === 1)) continue;
-      const idf = engine.idf(id);
+    for (const [id, idf] of known) {
       total += idf;
       if (engine.has(id, doc)) covered += idf;
     }
     return total === 0 || covered < Math.min(config.weak.share * total, config.weak.cap);
   }
 
-  /** Catalog terms that share a prefix with a query word ("rain" → "rainfall"), for the weak fallback. */
+  /** The query's typed terms the visible catalog knows, with their idf: a word only hidden tools have counts as unknown. */
+  function knownTerms(lowered: string, visible: Visibility): [number, number][] {
+    const out: [number, number][] = [];
+    for (const term of new Set(terms(lowered))) {
+      const id = vocab.idOf(term);
+      if (id === undefined || engine.df(id) === 0) continue;
+      if (visible && !engine.some(id, (other) => visible[other] === 1)) continue;
+      out.push([id, engine.idf(id)]);
+    }
+    return out;
+  }
+
+  /**
+   * Catalog terms that share a prefix with a query word ("messenger" → "messag"), for the weak fallback: 4 letters,
+   * else 3, else 2. A sorted term list, built on the first fallback, makes each prefix a binary search; at most
+   * `PREFIX_TERMS` terms per query word keep a fallback query as cheap as any other.
+   */
   function prefixWeights(lowered: string): Map<number, number> {
-    const prefixes = [...new Set(terms(lowered))].filter((term) => term.length >= PREFIX).map((term) => term.slice(0, PREFIX));
+    const words = [...new Set(terms(lowered))].filter((term) => term.length >= 2 && term.charCodeAt(0) < 0x3040);
     const weights = new Map<number, number>();
-    if (prefixes.length === 0) return weights;
-    for (let id = 0; id < vocab.size; id++) {
-      if (engine.df(id) === 0) continue;
-      const term = vocab.term(id);
-      if (prefixes.some((prefix) => term.startsWith(prefix))) weights.set(id, 1);
+    for (const length of [4, 3, 2]) {
+      for (const word of words) if (word.length >= length) for (const id of termsWithPrefix(word.slice(0, length))) weights.set(id, 1);
+      if (weights.size > 0) break;
     }
     return weights;
   }
 
-  /** Last resort: edit distance between the query and the visible tools' names and ids. */
+  function termsWithPrefix(prefix: string): number[] {
+    sorted ??= sortedTerms();
+    let lo = 0;
+    let hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (sorted[mid]![0] < prefix) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: number[] = [];
+    for (let i = lo; i < sorted.length && out.length < PREFIX_TERMS && sorted[i]![0].startsWith(prefix); i++) out.push(sorted[i]![1]);
+    return out;
+  }
+
+  /** This index's terms (df > 0), sorted: the shared vocabulary also holds other catalogs' terms. */
+  function sortedTerms(): [string, number][] {
+    const out: [string, number][] = [];
+    for (let id = 0; id < vocab.size; id++) if (engine.df(id) > 0) out.push([vocab.term(id), id]);
+    return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  }
+
+  /** Last resort (no catalog word shares even two letters with the query): edit distance over names, bounded. */
   function closestByName(query: string, k: number, visible: Visibility): number[] {
-    const candidates = visible ? tools.filter((_, doc) => visible[doc] === 1) : tools;
-    const docOf = new Map(tools.map((tool, doc) => [tool.id, doc]));
-    return suggestIds(query.slice(0, 100), candidates, k).map((id) => docOf.get(id)!);
+    const docOf = new Map<string, number>();
+    for (let doc = 0; doc < tools.length && docOf.size < NAME_CANDIDATES; doc++) if (!visible || visible[doc] === 1) docOf.set(tools[doc]!.id, doc);
+    const candidates = [...docOf.values()].map((doc) => tools[doc]!);
+    return suggestIds(query.slice(0, 60), candidates, k).map((id) => docOf.get(id)!);
   }
 
   /** Term id -> query weight: typed terms 1 (repeats add up), synonyms `synonymWeight` unless too common, shape words `entityWeight`. */
@@ -231,8 +266,10 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
 }
 
 const NO_FIELD: FieldSpec = { weight: 0, b: 0 };
-/** Prefix length of the weak fallback's word match (stems shorter than this are not widened). */
-const PREFIX = 4;
+/** Catalog terms one query word's prefix may bring into the weak fallback. */
+const PREFIX_TERMS = 50;
+/** Tools the last-resort edit distance compares (in catalog order; nothing is close then, so it stays cheap). */
+const NAME_CANDIDATES = 50;
 const NAME = TOOL_FIELDS.indexOf('name');
 const OWNER = TOOL_FIELDS.indexOf('owner');
 const LEAD = TOOL_FIELDS.indexOf('lead');

@@ -11,6 +11,12 @@ describe('query shapes', () => {
     expect(entityWords('summarize https://example.com/post')).toEqual(['url', 'web', 'page']);
     expect(entityWords('call +1 415 555 0100')).toEqual(['phone', 'number']);
     expect(entityWords('create a github issue')).toEqual([]);
+    expect(entityWords('find every file under src/ with a TODO')).toEqual(['file', 'path']);
+    expect(entityWords('write it to /root/markdown/report')).toEqual(['file', 'path']);
+    // Alternatives, repository slugs and branches are not paths.
+    for (const query of ['tides and sunrise/sunset times', 'close issue #88 in octo-org/app', 'check out release/2.0', 'a credit/debit card']) {
+      expect(entityWords(query)).toEqual([]);
+    }
   });
 
   it('a request that names a path finds a file tool it shares no word with', () => {

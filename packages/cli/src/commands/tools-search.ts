@@ -103,10 +103,12 @@ function parseArgs(text: string): Record<string, unknown> {
 }
 
 function searchText(result: SearchResult): string {
-  if (result.hits.length === 0) return `no tools match "${result.query}"\n`;
-  const lines = result.hits.map((hit) => `${hit.id}  ${hit.input}\n    ${hit.summary}`);
+  const unavailable = (result.unavailable ?? []).map((source) => `(not searchable in this run: ${source.name}, ${source.state}, ${source.code})`);
+  if (result.hits.length === 0) return [`no tools match "${result.query}"`, ...unavailable, ''].join('\n');
+  const lines = result.hits.map((hit) => `${hit.id}  ${hit.input}${hit.weak && !result.weak ? '  (weak match)' : ''}\n    ${hit.summary}`);
+  if (result.weak) lines.unshift(`no tool matches "${result.query}" well; the closest partial matches (weak):`);
   if (result.truncated) lines.push('(more hits were cut; raise --limit or refine the query)');
-  return `${lines.join('\n')}\n`;
+  return `${[...lines, ...unavailable].join('\n')}\n`;
 }
 
 function describeText(tool: ToolDescription): string {
