@@ -45,8 +45,8 @@ describe.each(SANDBOX_KINDS)('%s backend', (sandbox) => {
   it('cancels the MCP call when the code returns without waiting for it', async () => {
     const log = join(dir, `${sandbox}-return.log`);
     const exposure = await codeExposure(sandbox, log);
-    // The search round trip lets the call reach the server before the code returns.
-    const code = `openclaw.tools.call('mcp:recorder:wait_for_cancel', {}).catch(() => {}); await openclaw.tools.search('wait'); return 'returned';`;
+    // The ping's answer proves the first call reached the server (stdio keeps order) before the code returns.
+    const code = `openclaw.tools.call('mcp:recorder:wait_for_cancel', {}).catch(() => {}); await openclaw.tools.call('mcp:recorder:ping', {}); return 'returned';`;
     const outcome = await exposure.call('tool_search_code', { code });
     const result = (outcome.status === 'ok' ? outcome.result.structuredContent : undefined) as CodeResult;
     expect(result).toMatchObject({ ok: true, value: 'returned', telemetry: { cancelled: [{ toolId: 'mcp:recorder:wait_for_cancel' }] } });
