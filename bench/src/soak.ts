@@ -2,8 +2,10 @@
  * Soak: does memory stay flat under long use? Three loops, each sampling the
  * memory this process holds (V8 heap plus `external` and `arrayBuffers`:
  * typed arrays and buffers count too) after a full GC, at the end of the
- * warm-up tenth and at the end. "Growth" is what the remaining nine tenths
- * added; a leak shows as growth proportional to the loop's length.
+ * warm-up quarter and at the end. "Growth" is what the remaining three
+ * quarters added; a leak shows as growth proportional to the loop's length.
+ * The warm-up is long enough for bounded stores to fill (telemetry keeps
+ * 5,000 entries a session: a code run adds three).
  */
 import type { ToolSearchConfig, ToolSearchOptions } from '@tool-search/config';
 import { createToolSearchKernel } from '@tool-search/preset';
@@ -12,7 +14,7 @@ import { collectGarbage, round } from './stats.js';
 export interface SoakRow {
   readonly loop: 'calls' | 'sessions' | 'code runs' | 'code runs (process)';
   readonly iterations: number;
-  /** MB held after the warm-up tenth. */
+  /** MB held after the warm-up quarter. */
   readonly warmMb: number;
   /** MB held at the end. */
   readonly endMb: number;
@@ -106,7 +108,7 @@ async function soakCodeRuns(loopName: SoakRow['loop'], iterations: number, codeS
 
 async function loop(name: SoakRow['loop'], iterations: number, step: (i: number) => Promise<boolean>): Promise<SoakRow> {
   const started = process.hrtime.bigint();
-  const warmUp = Math.max(1, Math.floor(iterations / 10));
+  const warmUp = Math.max(1, Math.floor(iterations / 4));
   let failures = 0;
   let warmBytes = 0;
   for (let i = 0; i < iterations; i++) {
@@ -138,9 +140,10 @@ export function soakSection(rows: readonly SoakRow[], heading: string): string[]
     heading,
     '',
     'Memory held (V8 heap + `external`, which includes typed arrays and buffers) after a full GC, at the end of the',
-    `warm-up tenth and at the end of each loop, on a 225-tool fake catalog through the preset. Growth under ${FLAT_BYTES_PER_ITERATION} bytes`,
+    `warm-up quarter and at the end of each loop, on a 225-tool fake catalog through the preset. Growth under ${FLAT_BYTES_PER_ITERATION} bytes`,
     'per iteration reads as flat. Calls: one run, distinct arguments. Sessions: a new run with a new session id each time.',
-    'Code runs: `tool_search_code` (one search, one call) on the QuickJS backend, and on the process backend with a warm pool of 2.',
+    'Code runs: `tool_search_code` (one search, one call) on the QuickJS backend, and on the process backend with a warm pool of 2',
+    '(for reference: 1,000 runs add 3,000 session-log entries, still filling the 5,000-entry store, so that row is not a leak test).',
     '',
     '| loop | iterations | after warm-up | at the end | bytes per iteration | failures | time |',
     '|---|---|---|---|---|---|---|',
@@ -149,7 +152,9 @@ export function soakSection(rows: readonly SoakRow[], heading: string): string[]
   ];
 }
 
-export function soakTarget(rows: readonly SoakRow[]): { target: string; value: string; met: boolean } {
+export function soakTarget(all: readonly SoakRow[]): { target: string; value: string; met: boolean } {
+  // The process backend's 1,000 runs are for reference: too few to fill the bounded stores past the warm-up.
+  const rows = all.filter((r) => r.loop !== 'code runs (process)');
   const full = rows.every((r) => r.iterations >= SOAK_FULL[planKey(r.loop)]);
   return {
     target: `flat memory over ≥ 100,000 calls, ≥ 20,000 sessions, ≥ 10,000 code runs (< ${FLAT_BYTES_PER_ITERATION} B per iteration)`,
