@@ -7,6 +7,7 @@
 import { ErrorCode, ToolSearchError, UnknownToolError } from './errors.js';
 import { callStatusOf } from './control-status.js';
 import { createProviderNameMap } from './provider-names.js';
+import { linkSignals } from './signals.js';
 import { suggestIds } from './suggest.js';
 import type { CallOptions, ExposedTool, JsonSchema, RunApi, RunEvent, ToolCallOutcome, ToolDescriptor, ToolResult } from './types.js';
 
@@ -70,14 +71,19 @@ export function createExposure(
     const callId = `control_${Math.random().toString(36).slice(2, 10)}`;
     try {
       if (exposed?.handler) {
-        const signal = options.signal ? AbortSignal.any([options.signal, run.signal]) : run.signal;
+        // Linked by hand, not AbortSignal.any: that keeps every control call's signal alive as long as the run (signals.ts).
+        const linked = linkSignals([options.signal, run.signal]);
         const input = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
         // A control tool's own calls (tool_call, the code bridge) carry the caller's scope on, and are counted.
         const counted = countingRun(options.scope ? withScope(run, options.scope) : run);
-        const result = await exposed.handler(input, { signal, run: counted.run });
-        const outcome = controlOutcome(result, callId, `control:${mode}:${exposed.name}`);
-        run.emit({ type: 'control-call', name: exposed.name, mode, status: outcome.status, ...counted.counts });
-        return outcome;
+        try {
+          const result = await exposed.handler(input, { signal: linked.signal, run: counted.run });
+          const outcome = controlOutcome(result, callId, `control:${mode}:${exposed.name}`);
+          run.emit({ type: 'control-call', name: exposed.name, mode, status: outcome.status, ...counted.counts });
+          return outcome;
+        } finally {
+          linked.release();
+        }
       }
       if (exposed?.toolId) return await run.call(exposed.toolId, args, { ...options, origin: 'direct' });
       const hidden = resolveHidden?.(name);
