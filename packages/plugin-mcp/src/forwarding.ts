@@ -106,23 +106,32 @@ export class CallForwarding {
     client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.emit({ type: 'resources-changed', server: this.server }));
     client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.emit({ type: 'prompts-changed', server: this.server }));
     if (capabilities.sampling) {
-      client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => {
-        const own = fallback?.createMessage;
-        const target = this.target('sampling/createMessage', own !== undefined)?.createMessage;
-        if (target) return target(request.params, extra.signal);
-        if (own) return own(request.params, context(extra.signal));
-        throw refused(`the client calling through Tool Search did not declare the sampling capability`);
-      });
+      client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
+        this.answer('sampling/createMessage', 'sampling', (f) => f.createMessage, fallback?.createMessage, request.params, extra.signal, context),
+      );
     }
     if (capabilities.elicitation) {
-      client.setRequestHandler(ElicitRequestSchema, (request, extra) => {
-        const own = fallback?.elicitInput;
-        const target = this.target('elicitation/create', own !== undefined)?.elicitInput;
-        if (target) return target(request.params, extra.signal);
-        if (own) return own(request.params, context(extra.signal));
-        throw refused(`the client calling through Tool Search did not declare the elicitation capability`);
-      });
+      client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
+        this.answer('elicitation/create', 'elicitation', (f) => f.elicitInput, fallback?.elicitInput, request.params, extra.signal, context),
+      );
     }
+  }
+
+  /** A server-to-client request: the forwarded call's client first, then the plugin's own handler, else refused. */
+  private answer<P, R>(
+    method: string,
+    capability: string,
+    forwarded: (forwarding: McpCallForwarding) => ((params: P, signal: AbortSignal) => Promise<R>) | undefined,
+    own: ((params: P, context: McpRequestContext) => Promise<R>) | undefined,
+    params: P,
+    signal: AbortSignal,
+    context: (signal: AbortSignal) => McpRequestContext,
+  ): Promise<R> {
+    const session = this.target(method, own !== undefined);
+    const target = session ? forwarded(session) : undefined;
+    if (target) return target(params, signal);
+    if (own) return own(params, context(signal));
+    throw refused(`the client calling through Tool Search did not declare the ${capability} capability`);
   }
 
   /** One forwarding per front-end session with a call in flight (the latest call of each). */
