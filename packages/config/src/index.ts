@@ -28,6 +28,8 @@ export type {
   McpOAuthSettings,
   PluginsConfig,
   ProviderConfig,
+  StateSectionConfig,
+  TelemetrySectionConfig,
   ProviderToolPolicy,
   ResolvedConfig,
   ResolvedToolSearch,

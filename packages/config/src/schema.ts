@@ -254,6 +254,29 @@ export const configSchema = {
       sessions: strictObject({ dir: { type: 'string' } }),
     }),
     session: strictObject({ logDir: { type: 'string' } }),
+    // Shared state across replicas; without `redis` it stays in the process.
+    state: strictObject({
+      redis: strictObject(
+        {
+          url: { type: 'string', pattern: '^rediss?://' },
+          keyPrefix: { type: 'string', minLength: 1, maxLength: 64 },
+          commandTimeoutMs: { type: 'integer', minimum: 10, maximum: 60000 },
+        },
+        ['url'],
+      ),
+      replicaId: { type: 'string', minLength: 1, maxLength: 128 },
+    }),
+    telemetry: strictObject({
+      otlp: strictObject(
+        {
+          endpoint: { type: 'string', pattern: '^https?://' },
+          headers: { type: 'object', additionalProperties: { type: 'string' } },
+          exportIntervalMs: { type: 'integer', minimum: 100, maximum: 3600000 },
+          serviceName: { type: 'string', minLength: 1 },
+        },
+        ['endpoint'],
+      ),
+    }),
   },
   additionalProperties: false,
 } as const;

@@ -180,6 +180,21 @@ export type ToolSearchConfig = {
   provider?: ProviderConfig;
   gateway?: GatewayConfig;
   session?: { logDir?: string };
+  /** Shared state across gateway / `serve mcp` replicas (`@tool-search/state`); in-process without `redis`. */
+  state?: StateSectionConfig;
+  telemetry?: TelemetrySectionConfig;
+};
+
+export type StateSectionConfig = {
+  /** `url`: `redis://host:port[/db]` or `rediss://`; keys start with `keyPrefix` (default `tool-search:`). */
+  redis?: { url: string; keyPrefix?: string; commandTimeoutMs?: number };
+  /** This replica's id (default `TOOL_SEARCH_REPLICA_ID`, else `<hostname>-<pid>`). */
+  replicaId?: string;
+};
+
+export type TelemetrySectionConfig = {
+  /** OpenTelemetry export over OTLP/HTTP: `endpoint` is the collector's base URL (traces to `/v1/traces`, metrics to `/v1/metrics`). */
+  otlp?: { endpoint: string; headers?: Record<string, string>; exportIntervalMs?: number; serviceName?: string };
 };
 
 export type ResolvedToolSearch = {

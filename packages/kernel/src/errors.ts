@@ -186,6 +186,10 @@ export const ErrorCode = {
   CRON_SCHEDULE_INVALID: 'CRON_SCHEDULE_INVALID',
   /** `image`: the file is not a PNG, JPEG, GIF or WebP image, or is larger than the limit (`details.rule`). */
   IMAGE_UNREADABLE: 'IMAGE_UNREADABLE',
+  /** The shared state store (Redis) cannot be reached or did not answer in time; state-dependent decisions fail closed. */
+  STATE_UNAVAILABLE: 'STATE_UNAVAILABLE',
+  /** A background `exec` session lives on another replica; `details.replica` names it. */
+  PROCESS_ON_OTHER_REPLICA: 'PROCESS_ON_OTHER_REPLICA',
 } as const;
 
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];

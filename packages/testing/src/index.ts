@@ -3,3 +3,4 @@ export type { ConformanceCheck, ConformanceOptions, ConformanceReport } from './
 export { createTestHarness } from './harness.js';
 export type { TestHarness } from './harness.js';
 export { fakeTool, toolSource } from './fixtures.js';
+export { redisServerAvailable, startRedisServer, type RedisServerHandle } from './redis-server.js';

@@ -1,0 +1,30 @@
+/**
+ * The store a config asks for: Redis when `state.redis.url` is set, else an
+ * in-process store. The replica id comes from `state.replicaId`, else
+ * `TOOL_SEARCH_REPLICA_ID`, else `<hostname>-<pid>`.
+ */
+import { hostname } from 'node:os';
+import { MemoryStateStore } from './memory.js';
+import { connectRedisState } from './redis.js';
+import type { StateStore } from './types.js';
+
+/** The config's `state` block. */
+export interface StateConfig {
+  readonly redis?: { readonly url: string; readonly keyPrefix?: string; readonly commandTimeoutMs?: number };
+  readonly replicaId?: string;
+}
+
+export interface CreateStateOptions {
+  readonly env?: NodeJS.ProcessEnv;
+  readonly onError?: (error: Error) => void;
+}
+
+export async function createStateStore(config: StateConfig = {}, options: CreateStateOptions = {}): Promise<StateStore> {
+  const replicaId = replicaIdOf(config, options.env ?? process.env);
+  if (!config.redis) return new MemoryStateStore({ replicaId });
+  return connectRedisState({ ...config.redis, replicaId, ...(options.onError ? { onError: options.onError } : {}) });
+}
+
+export function replicaIdOf(config: StateConfig, env: NodeJS.ProcessEnv = process.env): string {
+  return config.replicaId ?? env['TOOL_SEARCH_REPLICA_ID'] ?? `${hostname()}-${process.pid}`;
+}
