@@ -21,6 +21,7 @@ import { BUILTIN_PLUGINS, isBuiltinPlugin, type BuiltinContext } from './builtin
 import { loadPluginModule, type LoadedPluginModule } from './load-plugin.js';
 import { embeddingsPlugin } from '@tool-search/plugin-embeddings';
 import type { SessionHost } from '@tool-search/sessions';
+import type { StateStore } from '@tool-search/state';
 
 /** Built-in plugin ids usable under `plugins`; any other key there is a plugin module to load. */
 export const KNOWN_PLUGINS: readonly string[] = Object.freeze(Object.keys(BUILTIN_PLUGINS));
@@ -43,6 +44,8 @@ export interface PresetOptions {
   readonly sessionHost?: SessionHost;
   /** With `sessionHost`: the folder cron jobs persist in (`jobs.json`, `runs/`); lists the `cron` tool under `plugins.core`. */
   readonly cronDir?: string;
+  /** Shared state (`@tool-search/state`, from the config's `state` block): replicas share loop detection, cron locks and telemetry counters through it. Default: in-process. */
+  readonly state?: StateStore;
 }
 
 export interface Preset {
