@@ -12,6 +12,7 @@ import { CliUsageError, type CliIO } from '../io.js';
 import { createCliKernel, loadCliConfig, withConfigOption, type ConfigFlags } from '../options.js';
 import { EXPOSURE_MODES } from './exposure.js';
 import { appliedToolSearch, searchLimitsOf } from '../tool-search-setting.js';
+import { createCliState } from '../state.js';
 
 export const PROVIDER_MODES = ['config', 'mock-openai', 'mock-anthropic'] as const;
 export const APPROVAL_MODES = ['prompt', 'http', 'deny'] as const;
@@ -58,11 +59,16 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   const logDir = config.gateway?.sessions?.dir ?? config.session?.logDir;
   const sessionLogDir = logDir !== undefined ? resolve(io.cwd, logDir) : undefined;
   // The gateway runs turns, so the session tools are listed here (and only here); the runner is bound once the provider is known.
+  // Shared state (Redis with `state.redis.url`): connected before anything listens, closed last.
+  const state = await createCliState(config, io);
   const sessionHost = createSessionHost();
   // Cron jobs persist in a `cron` folder beside the session logs (gateway.sessions.dir), else in the state folder.
   const cronDir = sessionLogDir ? join(dirname(sessionLogDir), 'cron') : join(defaultStateDir(io.env ?? process.env), 'cron');
-  const { kernel, toolSearch } = await createCliKernel(config, io, { approve, sessionHost, cronDir, ...(sessionLogDir ? { sessionLogDir } : {}) });
-  const closers: (() => Promise<void>)[] = [() => kernel.close()];
+  const { kernel, toolSearch } = await createCliKernel(config, io, { approve, sessionHost, cronDir, state, ...(sessionLogDir ? { sessionLogDir } : {}) }).catch(async (error: unknown) => {
+    await state.close();
+    throw error;
+  });
+  const closers: (() => Promise<void>)[] = [() => kernel.close(), () => state.close()];
   try {
     let provider = config.provider ?? {};
     if (flags.providerMode === 'mock-openai') {

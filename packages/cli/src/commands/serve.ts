@@ -13,6 +13,7 @@ import type { McpMode } from '@tool-search/mcp-server';
 import type { CliIO } from '../io.js';
 import { appliedToolSearch, searchLimitsOf } from '../tool-search-setting.js';
 import { createCliKernel, loadCliConfig, runRequest, withRunOptions, type RunFlags } from '../options.js';
+import { createCliState } from '../state.js';
 
 export const SERVE_MCP_MODES = ['tools', 'code', 'directory'] as const satisfies readonly McpMode[];
 /** Read when `--token` is not given, so the token need not appear in a process list. */
@@ -60,10 +61,16 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
     listeners.add(listener);
     return () => void listeners.delete(listener);
   };
+  // Shared state (Redis with `state.redis.url`): replicas of `serve mcp --http` share sessions and guards through it.
+  const state = await createCliState(config, io);
   const { kernel, mcpDownstream } = await createCliKernel(config, io, {
+    state,
     approve: approvals.approve,
     logger,
     onMcpToolsChanged: () => listeners.forEach((listener) => listener()),
+  }).catch(async (error: unknown) => {
+    await state.close();
+    throw error;
   });
   // The toolSearch setting of this run's agent and provider/model (tools.toolSearch when none overrides it).
   const setting = applied.resolved;
@@ -94,6 +101,7 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
   } finally {
     await close().catch(() => undefined);
     await kernel.close().catch(() => undefined);
+    await state.close().catch(() => undefined);
     restoreConsole();
   }
 }
