@@ -141,7 +141,11 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
 }
 
 function builtinContext(options: PresetOptions): BuiltinContext {
-  return { ...(options.sessionHost ? { sessionHost: options.sessionHost } : {}), ...(options.cronDir ? { cronDir: options.cronDir } : {}) };
+  return {
+    ...(options.sessionHost ? { sessionHost: options.sessionHost } : {}),
+    ...(options.cronDir ? { cronDir: options.cronDir } : {}),
+    ...(options.state ? { state: options.state } : {}),
+  };
 }
 
 /**
