@@ -76,12 +76,12 @@ function imageTool(workspace: string, config: ToolSearchConfig, env: NodeJS.Proc
 }
 
 /** The tools that need a gateway running turns: sessions (and cron, given its folder). */
-function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir }: { sessionHost?: SessionHost; cronDir?: string }): KernelPlugin[] {
+function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir, state }: { sessionHost?: SessionHost; cronDir?: string; state?: StateStore }): KernelPlugin[] {
   if (!sessionHost) return [];
   const agents = (config.agents?.list ?? []) as readonly AgentEntry[];
   return [
     sessionsPlugin({ host: sessionHost, visibility: sessionsConfig(config).visibility, agents, limits: spawnLimits(config.agents?.defaults) }),
-    ...(cronDir ? [cronPlugin({ host: sessionHost, dir: cronDir, agents })] : []),
+    ...(cronDir ? [cronPlugin({ host: sessionHost, dir: cronDir, agents, ...(state ? { state } : {}) })] : []),
   ];
 }
 
