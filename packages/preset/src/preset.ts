@@ -88,6 +88,7 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     approvalsPlugin({ config: config.tools?.approvals ?? {}, approve: options.approve ?? null }),
     telemetryPlugin({
       ...(options.sessionLogDir ?? config.session?.logDir ? { sessionLog: { dir: (options.sessionLogDir ?? config.session?.logDir)! } } : {}),
+      ...(options.state ? { state: options.state } : {}),
     }),
     ...(options.plugins ?? []),
   ];
