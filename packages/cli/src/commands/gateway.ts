@@ -13,6 +13,7 @@ import { createCliKernel, loadCliConfig, withConfigOption, type ConfigFlags } fr
 import { EXPOSURE_MODES } from './exposure.js';
 import { appliedToolSearch, searchLimitsOf } from '../tool-search-setting.js';
 import { createCliState } from '../state.js';
+import { startCliOtel } from '../otel.js';
 
 export const PROVIDER_MODES = ['config', 'mock-openai', 'mock-anthropic'] as const;
 export const APPROVAL_MODES = ['prompt', 'http', 'deny'] as const;
@@ -61,6 +62,7 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   // The gateway runs turns, so the session tools are listed here (and only here); the runner is bound once the provider is known.
   // Shared state (Redis with `state.redis.url`): connected before anything listens, closed last.
   const state = await createCliState(config, io);
+  const otel = await startCliOtel(config, state.replicaId); // telemetry.otlp: before the kernel, shut down last
   const sessionHost = createSessionHost();
   // Cron jobs persist in a `cron` folder beside the session logs (gateway.sessions.dir), else in the state folder.
   const cronDir = sessionLogDir ? join(dirname(sessionLogDir), 'cron') : join(defaultStateDir(io.env ?? process.env), 'cron');
@@ -69,6 +71,7 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
     throw error;
   });
   const closers: (() => Promise<void>)[] = [() => kernel.close(), () => state.close()];
+  closers.push(() => otel.shutdown());
   try {
     let provider = config.provider ?? {};
     if (flags.providerMode === 'mock-openai') {
