@@ -20,7 +20,7 @@ export interface OtlpConfig {
   readonly endpoint: string;
   /** Sent with every export (an API key, `authorization`). */
   readonly headers?: Readonly<Record<string, string>>;
-  /** How often metrics are exported. Default 60,000 ms (spans go in batches as they end). */
+  /** How often metrics are exported. Default 10,000 ms (spans go in batches as they end). */
   readonly exportIntervalMs?: number;
   /** `service.name`. Default `tool-search`. */
   readonly serviceName?: string;
@@ -45,7 +45,7 @@ export interface OtlpExport {
 }
 
 export const DEFAULT_SERVICE_NAME = 'tool-search';
-export const DEFAULT_EXPORT_INTERVAL_MS = 60_000;
+export const DEFAULT_EXPORT_INTERVAL_MS = 10_000;
 
 export function startOtlpExport(config: OtlpConfig, options: OtlpExportOptions): OtlpExport {
   const endpoints = endpointsOf(config.endpoint);
