@@ -28,6 +28,8 @@ export interface CronPluginOptions {
   readonly state?: StateStore;
   /** Where jobs live: default `"state"` when `state` is a Redis store, else `"files"` (`dir`). */
   readonly jobsIn?: 'files' | 'state';
+  /** With jobs in the store: how often every job is reloaded (a missed change message). Default 60,000 ms. */
+  readonly resyncMs?: number;
 }
 
 export function cronPlugin(options: CronPluginOptions): KernelPlugin {
@@ -49,7 +51,7 @@ export function cronPlugin(options: CronPluginOptions): KernelPlugin {
 function jobStore(options: CronPluginOptions): JobStore {
   const where = options.jobsIn ?? (options.state?.kind === 'redis' ? 'state' : 'files');
   if (where === 'files' || !options.state) return new JobFiles(options.dir);
-  return new StateJobs(options.state);
+  return new StateJobs(options.state, options.resyncMs);
 }
 
 function cronTool(service: CronService, host: SessionHost, agents: readonly { id: string }[]): ToolDefinition {

@@ -34,6 +34,7 @@ export class CronService {
   readonly #running = new Set<Promise<unknown>>();
   #booted: Promise<void> | undefined;
   #unwatch: (() => Promise<void>) | undefined;
+  #resync: NodeJS.Timeout | undefined;
   #stopped = false;
 
   constructor(options: CronServiceOptions) {
@@ -60,6 +61,7 @@ export class CronService {
 
   async stop(): Promise<void> {
     this.#stopped = true;
+    clearInterval(this.#resync);
     for (const timer of this.#timers.values()) timer.stop();
     this.#timers.clear();
     await this.#unwatch?.().catch(() => undefined);
@@ -111,19 +113,42 @@ export class CronService {
       this.#schedule(job);
     }
     this.#unwatch = await this.store.watch((jobId) => void this.#reload(jobId));
+    if (this.store.resyncMs && !this.#resync) {
+      this.#resync = setInterval(() => void this.#reloadAll(), this.store.resyncMs);
+      this.#resync.unref();
+    }
+  }
+
+  /** Every job as stored now: added, changed and removed ones alike. */
+  async #reloadAll(): Promise<void> {
+    try {
+      const jobs = await this.store.load();
+      const ids = new Set(jobs.map((job) => job.jobId));
+      // A job missing from the list may have been added here while it loaded: it goes only if it is gone now.
+      for (const jobId of [...this.#jobs.keys()]) if (!ids.has(jobId) && !(await this.store.fetch(jobId))) this.#forget(jobId);
+      for (const job of jobs) this.#adopt(job);
+    } catch (error) {
+      this.#options.logger().warn('cron jobs could not be reloaded from the job store', { error: String(error) });
+    }
   }
 
   /** Another replica changed or removed a job. */
   async #reload(jobId: string): Promise<void> {
     try {
       const fresh = await this.store.fetch(jobId);
-      const old = this.#jobs.get(jobId);
-      if (!fresh) return this.#forget(jobId);
-      this.#jobs.set(jobId, fresh);
-      if (!old || old.enabled !== fresh.enabled || JSON.stringify(old.schedule) !== JSON.stringify(fresh.schedule)) this.#schedule(fresh);
+      if (fresh) this.#adopt(fresh);
+      else this.#forget(jobId);
     } catch (error) {
       this.#options.logger().warn('a changed cron job could not be reloaded', { jobId, error: String(error) });
     }
+  }
+
+  /** Takes a job as stored; its timer is remade only when what it fires on changed. */
+  #adopt(fresh: CronJob): void {
+    const old = this.#jobs.get(fresh.jobId);
+    if (old && Date.parse(fresh.updatedAt) < Date.parse(old.updatedAt)) return; // read before a change made here
+    this.#jobs.set(fresh.jobId, fresh);
+    if (!old || old.enabled !== fresh.enabled || JSON.stringify(old.schedule) !== JSON.stringify(fresh.schedule)) this.#schedule(fresh);
   }
 
   /** A scheduled fire: the run is this replica's only if it claims the slot. */

@@ -5,7 +5,7 @@
  * every replica's runs), a `cron:changed` message so the other replicas
  * reload a job at once, and one lock per scheduled slot
  * (`cron:lock:<id>:<slot ms>`, set only if absent) so exactly one replica runs
- * it. Every key has a TTL: job records and logs live `JOB_TTL_MS` past their
+ * it; every replica also reloads all jobs every minute (a missed message). Every key has a TTL: job records and logs live `JOB_TTL_MS` past their
  * last write or load, locks `LOCK_TTL_MS`.
  */
 import type { StateStore } from '@tool-search/state';
@@ -24,8 +24,14 @@ const CHANNEL = 'cron:changed';
 const jobKey = (jobId: string) => `cron:job:${jobId}`;
 const runsKey = (jobId: string) => `cron:runs:${jobId}`;
 
+/** Every replica reloads all jobs this often, so a `cron:changed` message lost in a Redis blip costs at most this. */
+export const RESYNC_MS = 60_000;
+
 export class StateJobs implements JobStore {
-  constructor(readonly state: StateStore) {}
+  constructor(
+    readonly state: StateStore,
+    readonly resyncMs = RESYNC_MS,
+  ) {}
 
   get where(): Record<string, string> {
     return { store: this.state.kind, replica: this.state.replicaId };

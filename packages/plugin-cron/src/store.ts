@@ -43,6 +43,8 @@ export interface JobStore {
   runs(jobId: string, limit: number): Promise<RunRecord[]>;
   /** Whether this process runs the job's slot at `slotMs` (exactly one replica gets true). */
   claim(jobId: string, slotMs: number): Promise<boolean>;
+  /** How often the scheduler reloads every job (a store shared with replicas: catches a change message it missed). */
+  readonly resyncMs?: number;
   /** Calls `changed(jobId)` when another replica changed or removed a job; resolves to the unsubscribe function. */
   watch(changed: (jobId: string) => void): Promise<() => Promise<void>>;
 }

@@ -40,9 +40,9 @@ interface Replica {
   cronSessions(): Promise<number>;
 }
 
-function replica(state: StateStore): Replica {
+function replica(state: StateStore, resyncMs?: number): Replica {
   const host = createSessionHost();
-  const kernel = createKernel({ plugins: [sessionsPlugin({ host }), cronPlugin({ host, dir: mkdtempSync(join(tmpdir(), 'cron-')), state, jobsIn: 'state' })] });
+  const kernel = createKernel({ plugins: [sessionsPlugin({ host }), cronPlugin({ host, dir: mkdtempSync(join(tmpdir(), 'cron-')), state, jobsIn: 'state', ...(resyncMs ? { resyncMs } : {}) })] });
   open.push({ kernel, state });
   host.bind(sessionTurnRunner({ kernel, mode: 'direct', countTokens: false, upstream: openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }), 'mock-model') }));
   return {
@@ -128,6 +128,23 @@ describe('cron slots and locks', () => {
     expect(slotOf(every, anchor, slot + 2000)).toBe(slot + 2000);
     expect(slotOf({ kind: 'cron', expr: '* * * * * *' }, anchor, slot + 999)).toBe(slot);
     expect(slotOf({ kind: 'at', at: '2026-12-02T00:00:00.000Z' }, anchor, slot)).toBe(Date.parse('2026-12-02T00:00:00.000Z'));
+  });
+
+  it('a replica that missed the change messages catches up on its periodic reload', async () => {
+    const shared = new MemoryStateStore({ replicaId: 'gw-a' });
+    const deaf = new Proxy(shared.asReplica('gw-b'), {
+      get(target, prop) {
+        if (prop === 'subscribe') return async () => async () => undefined; // messages never arrive
+        const value = Reflect.get(target, prop, target) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const a = replica(shared);
+    const b = replica(deaf, 200);
+    const { jobId } = data(await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } })).job;
+    await vi.waitFor(async () => expect(ids(data(await b.cron({ action: 'list' })).jobs)).toEqual([jobId]), { timeout: 5_000, interval: 100 });
+    data(await a.cron({ action: 'remove', jobId }));
+    await vi.waitFor(async () => expect(data(await b.cron({ action: 'list' })).jobs).toEqual([]), { timeout: 5_000, interval: 100 });
   });
 
   it('a store that cannot take the lock skips the slot: nothing runs (fail closed)', async () => {
