@@ -78,6 +78,7 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly { id
     },
     async execute(args, ctx) {
       await service.ready();
+      if (typeof args.jobId === 'string') await service.known(args.jobId);
       const jobId = () => {
         if (typeof args.jobId !== 'string') throw invalid(`cron ${String(args.action)} needs jobId`);
         return args.jobId;

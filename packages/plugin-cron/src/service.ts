@@ -78,6 +78,13 @@ export class CronService {
     return this.#withNext(job);
   }
 
+  /** Makes a job another replica just added known here (its change message may still be on the way). */
+  async known(jobId: string): Promise<void> {
+    if (this.#jobs.has(jobId)) return;
+    const stored = await this.store.fetch(jobId);
+    if (stored) this.#adopt(stored);
+  }
+
   async put(job: CronJob): Promise<CronJob> {
     if (!this.#jobs.has(job.jobId) && this.#jobs.size >= MAX_JOBS) throw invalid(`there are ${MAX_JOBS} cron jobs already (the most kept); remove one first`);
     const all = new Map(this.#jobs).set(job.jobId, job);

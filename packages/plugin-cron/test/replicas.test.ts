@@ -118,6 +118,20 @@ describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const)
   }, 40_000);
 });
 
+/** The store with one operation replaced (the rest bound to it). */
+function withOverride<T extends object>(store: T, name: string, replacement: unknown): T {
+  return new Proxy(store, {
+    get(target, prop) {
+      if (prop === name) return replacement;
+      const value = Reflect.get(target, prop, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/** A replica's store whose change messages never arrive. */
+const deafened = (store: StateStore) => withOverride(store, 'subscribe', async () => async () => undefined);
+
 describe('cron slots and locks', () => {
   it('replicas firing a few ms apart name the same slot', () => {
     const anchor = Date.parse('2026-12-01T12:00:00.400Z');
@@ -132,13 +146,7 @@ describe('cron slots and locks', () => {
 
   it('a replica that missed the change messages catches up on its periodic reload', async () => {
     const shared = new MemoryStateStore({ replicaId: 'gw-a' });
-    const deaf = new Proxy(shared.asReplica('gw-b'), {
-      get(target, prop) {
-        if (prop === 'subscribe') return async () => async () => undefined; // messages never arrive
-        const value = Reflect.get(target, prop, target) as unknown;
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
-    });
+    const deaf = deafened(shared.asReplica('gw-b'));
     const a = replica(shared);
     const b = replica(deaf, 200);
     const { jobId } = data(await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } })).job;
@@ -147,21 +155,23 @@ describe('cron slots and locks', () => {
     await vi.waitFor(async () => expect(data(await b.cron({ action: 'list' })).jobs).toEqual([]), { timeout: 5_000, interval: 100 });
   });
 
+  it('a job id another replica just added is found in the store before its change message arrives', async () => {
+    const shared = new MemoryStateStore({ replicaId: 'gw-a' });
+    const deaf = deafened(shared.asReplica('gw-b'));
+    const a = replica(shared);
+    const b = replica(deaf); // default resync: a minute, far past this test
+    const { jobId } = data(await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } })).job;
+    expect(data(await b.cron({ action: 'update', jobId, patch: { name: 'renamed on b' } })).job).toMatchObject({ jobId, name: 'renamed on b' });
+    await vi.waitFor(async () => expect(data(await a.cron({ action: 'list' })).jobs[0]).toMatchObject({ name: 'renamed on b' }));
+  });
+
   it('a store that cannot take the lock skips the slot: nothing runs (fail closed)', async () => {
     const state = new MemoryStateStore({ replicaId: 'gw-a' });
     const locks = { tried: 0 };
-    const broken = new Proxy(state, {
-      get(target, prop, receiver) {
-        if (prop === 'set') {
-          return async (key: string, ...rest: [string, { ttlMs: number; ifAbsent?: boolean }]) => {
-            if (!key.startsWith('cron:lock:')) return target.set(key, ...rest);
-            locks.tried++;
-            throw new ToolSearchError(ErrorCode.STATE_UNAVAILABLE, 'redis is down');
-          };
-        }
-        const value = Reflect.get(target, prop, receiver) as unknown;
-        return typeof value === 'function' ? value.bind(target) : value;
-      },
+    const broken = withOverride(state, 'set', async (key: string, ...rest: [string, { ttlMs: number; ifAbsent?: boolean }]) => {
+      if (!key.startsWith('cron:lock:')) return state.set(key, ...rest);
+      locks.tried++;
+      throw new ToolSearchError(ErrorCode.STATE_UNAVAILABLE, 'redis is down');
     });
     const a = replica(broken);
     const { jobId } = data(await a.cron({ action: 'add', job: { schedule: { kind: 'every', everyMs: 1000 }, payload: { kind: 'agentTurn', message: 'tick' } } })).job;
