@@ -9,15 +9,15 @@
  * keep working; the others cannot be found.
  */
 import { randomUUID } from 'node:crypto';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { InitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { RelayingTransport } from './relay.js';
 import { createToolSearchMcpServer, type ToolSearchMcpOptions, type ToolSearchMcpServer } from './server.js';
 import type { SessionRecord, SessionRecords } from './session-records.js';
 
 export interface HttpSession {
   readonly id: string;
-  readonly transport: WebStandardStreamableHTTPServerTransport;
+  readonly transport: RelayingTransport;
   readonly mcp: ToolSearchMcpServer;
   /** When the client last sent a request here (ms since epoch). */
   seen: number;
@@ -32,6 +32,8 @@ export interface HttpSessionsOptions {
   readonly replica: string;
   /** This replica's MCP endpoint URL (the replayed requests' URL). */
   readonly endpoint: () => string;
+  /** Sends a relayed message to every replica (the state store's pub/sub). */
+  readonly publish: (message: string) => Promise<void>;
 }
 
 export interface HttpSessions {
@@ -41,6 +43,11 @@ export interface HttpSessions {
   open(initialize: InitializeRequest): Promise<HttpSession>;
   /** The session for a request: held here (its record renewed), rebuilt from its record, or why not. */
   find(sessionId: string): Promise<FoundSession>;
+  holds(sessionId: string): boolean;
+  /** Hands a client message this replica has no use for (relay.ts) to the replica that holds the session and waits for it. */
+  relay(sessionId: string, message: unknown): Promise<'relayed' | 'missing' | 'unavailable'>;
+  /** A relayed message from the store's channel: fed to the session's transport when it is for this replica. */
+  deliver(raw: string): Promise<void>;
   /** Deletes the record (every replica's copy ends); throws `STATE_UNAVAILABLE`. `local`: the copy held here, to hand the DELETE to. */
   terminate(sessionId: string): Promise<{ readonly existed: boolean; readonly local?: HttpSession }>;
   /** Closes the copy held here and deletes the record: a session whose initialize was refused. */
@@ -59,7 +66,7 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
 
   async function start(id: string, runSessionId: string, initialize: InitializeRequest['params'] | undefined): Promise<HttpSession> {
     const mcp = await createToolSearchMcpServer({ ...options.server, request: { ...options.server.request, sessionId: runSessionId } });
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: () => id });
+    const transport = new RelayingTransport({ sessionIdGenerator: () => id }, options.replica);
     transport.onclose = () => {
       if (local.get(id)?.transport === transport) local.delete(id);
       void mcp.close();
@@ -131,6 +138,22 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
       }
       return pending;
     },
+    holds: (id) => local.has(id),
+    async relay(id, message) {
+      // A relayed message is a request of the session too: it renews the record.
+      const known = await unlessUnavailable(() => records.touch(id));
+      if (known === UNAVAILABLE) return 'unavailable';
+      if (!known) return 'missing';
+      const sent = await unlessUnavailable(() => options.publish(JSON.stringify({ session: id, message })));
+      return sent === UNAVAILABLE ? 'unavailable' : 'relayed';
+    },
+    async deliver(raw) {
+      const { session: id, message } = JSON.parse(raw) as { session?: unknown; message?: unknown };
+      const held = typeof id === 'string' ? local.get(id) : undefined;
+      const routed = held?.transport.route(message);
+      if (!held || routed?.to !== 'here') return;
+      await (await post(held.transport, options.endpoint(), routed.message, { 'mcp-session-id': held.id })).text();
+    },
     async terminate(id) {
       const existed = await records.delete(id);
       const held = local.get(id);
@@ -175,14 +198,17 @@ const REPLAY_HEADERS = { accept: 'application/json, text/event-stream', 'content
  * the transport's public `handleRequest`: the server learns the client's
  * capabilities and protocol version, the transport takes the stored session id.
  */
-async function replayInitialize(transport: WebStandardStreamableHTTPServerTransport, id: string, params: InitializeRequest['params'], endpoint: string): Promise<void> {
-  const post = (message: object, headers: Record<string, string> = {}) =>
-    transport.handleRequest(new Request(endpoint, { method: 'POST', headers: { ...REPLAY_HEADERS, ...headers }, body: JSON.stringify(message) }));
-  const answer = await post({ jsonrpc: '2.0', id: 0, method: 'initialize', params });
+async function replayInitialize(transport: RelayingTransport, id: string, params: InitializeRequest['params'], endpoint: string): Promise<void> {
+  const answer = await post(transport, endpoint, { jsonrpc: '2.0', id: 0, method: 'initialize', params });
   const body = await answer.text();
   if (answer.status !== 200 || transport.sessionId !== id || !body.includes('"result"')) {
     throw new ToolSearchError(ErrorCode.INTERNAL_ERROR, `Could not rebuild MCP session ${id} from its record (HTTP ${answer.status}): ${body.slice(0, 200)}`);
   }
-  const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id });
+  const initialized = await post(transport, endpoint, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id });
   if (initialized.status !== 202) throw new ToolSearchError(ErrorCode.INTERNAL_ERROR, `Could not rebuild MCP session ${id}: initialized got HTTP ${initialized.status}`);
+}
+
+/** A client message fed to a transport as the POST it would have come in. */
+function post(transport: RelayingTransport, endpoint: string, message: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return transport.handleRequest(new Request(endpoint, { method: 'POST', headers: { ...REPLAY_HEADERS, ...headers }, body: JSON.stringify(message) }));
 }

@@ -15,6 +15,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { MemoryStateStore, type StateStore } from '@tool-search/state';
 import { createHttpSessions, type HttpSession } from './http-sessions.js';
+import { RELAY_CHANNEL, RelayingTransport } from './relay.js';
 import { authorized, BodyError, fromLoopback, LOOPBACK, readJson, reply } from './http-request.js';
 import { createToolSearchMcpServer, type ToolSearchMcpOptions, type ToolSearchMcpServer } from './server.js';
 import { isSessionId, RECORD_TTL_WITHOUT_IDLE_MS, sessionRecords } from './session-records.js';
@@ -91,7 +92,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
     records: sessionRecords(state, idleMs > 0 ? idleMs : RECORD_TTL_WITHOUT_IDLE_MS),
     replica: state.replicaId,
     endpoint: () => url,
+    publish: (message) => state.publish(RELAY_CHANNEL, message),
   });
+  const unsubscribe = await state.subscribe(RELAY_CHANNEL, (raw) => void sessions.deliver(raw).catch(() => undefined));
   // Node request → web `Request` → the session's transport, the way the SDK's own Node transport does it.
   const bound = new WeakMap<IncomingMessage, { readonly session: HttpSession; readonly body: unknown }>();
   const toTransport = getRequestListener(
@@ -120,10 +123,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
       // 404 tells a client its session is gone and it should initialize again (MCP spec).
       if (!isSessionId(sessionId)) return reply(res, 404, 'Session not found; initialize a new session');
       if (req.method === 'DELETE') return terminate(sessionId, req, res);
+      // An answer or a cancel for a session not held here is for the replica that holds it: no rebuild for it.
+      if (RelayingTransport.relayable(body) && !sessions.holds(sessionId)) return relay(sessionId, body, res);
       const found = await sessions.find(sessionId);
       if (found === 'missing') return reply(res, 404, 'Session not found; initialize a new session');
       if (found === 'unavailable') return unavailable(res);
-      return dispatch(found, req, res, body);
+      if (req.method !== 'POST' || Array.isArray(body)) return dispatch(found, req, res, body);
+      const routed = found.transport.route(body);
+      return routed.to === 'here' ? dispatch(found, req, res, routed.message) : relay(sessionId, body, res);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, 'Bad request: no mcp-session-id; send initialize first');
 
@@ -143,6 +150,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
     res.writeHead(200).end();
   }
 
+  async function relay(sessionId: string, message: unknown, res: ServerResponse): Promise<void> {
+    const outcome = await sessions.relay(sessionId, message);
+    if (outcome === 'missing') return reply(res, 404, 'Session not found; initialize a new session');
+    if (outcome === 'unavailable') return unavailable(res);
+    res.writeHead(202).end();
+  }
+
   const http = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!res.headersSent) reply(res, 500, error instanceof Error ? error.message : String(error));
@@ -155,6 +169,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
       http.off('error', reject);
       resolve();
     });
+  }).catch(async (error: unknown) => {
+    await unsubscribe().catch(() => undefined);
+    await ownState?.close();
+    throw error;
   });
   const port = (http.address() as AddressInfo).port;
   url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}${MCP_PATH}`;
@@ -169,6 +187,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
     async close() {
       closing = true;
       if (sweeper) clearInterval(sweeper);
+      await unsubscribe().catch(() => undefined);
       await sessions.close();
       await ownState?.close();
       http.closeAllConnections();

@@ -18,7 +18,10 @@ type Name = 'a' | 'b';
 
 type Elicit = NonNullable<McpCallForwarding['elicitInput']>;
 
-/** `whoami` answers with the run session id it ran under; `ask` elicits a name from the client, when the server knows the client can be asked. */
+/** Calls of `wait` in flight: each resolves its `aborted` when its signal aborts. */
+const waiting: { started: () => void; aborted: () => void }[] = [];
+
+/** `whoami` answers with the run session id it ran under; `ask` elicits a name from the client, when the server knows the client can be asked; `wait` waits for its cancel. */
 function whoamiKernel(): Kernel {
   const plugin: KernelPlugin = {
     name: 'whoami-plugin',
@@ -32,6 +35,22 @@ function whoamiKernel(): Kernel {
             description: 'Says which run session it runs in',
             inputSchema: { type: 'object', properties: {} },
             execute: (_args, ctx) => ({ content: [{ type: 'text', text: ctx.run.sessionId }] }),
+          },
+          {
+            name: 'wait',
+            source: 'plugin',
+            owner: 'test',
+            description: 'Waits until cancelled',
+            inputSchema: { type: 'object', properties: {} },
+            execute: (_args, ctx) =>
+              new Promise((resolve) => {
+                const hooks = waiting.shift();
+                ctx.signal.addEventListener('abort', () => {
+                  hooks?.aborted();
+                  resolve({ content: [{ type: 'text', text: 'cancelled' }] });
+                });
+                hooks?.started();
+              }),
           },
           {
             name: 'ask',
@@ -127,11 +146,21 @@ describe('serveHttp replicas sharing a state store', () => {
     const handles = await replicas(state, state.asReplica('b'));
     const { client, transport, log } = await connected(handles);
 
-    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['ask', 'whoami']);
+    expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['ask', 'wait', 'whoami']);
     const first = text(await call(client, 'whoami'));
     const second = text(await call(client, 'whoami'));
     expect(second).toBe(first);
     expect(text(await call(client, 'whoami'))).toBe(first);
+
+    // The elicitation goes out on the call's stream; its answer lands on either replica and reaches the one that asked.
+    expect(text(await call(client, 'ask'))).toBe('hello ada');
+    expect(text(await call(client, 'whoami'))).toBe(first); // one POST: the next ask is asked by the other replica
+    expect(text(await call(client, 'ask'))).toBe('hello ada');
+    const answers = log.flatMap((entry, i) => (entry.what === 'response' ? [[log[i - 1]!.replica, entry.replica]] : []));
+    expect(answers).toEqual([
+      ['a', 'b'],
+      ['b', 'a'],
+    ]);
 
     const served = (what: string) => new Set(log.filter((entry) => entry.what === what).map((entry) => entry.replica));
     expect(log[0]).toEqual({ replica: 'a', what: 'initialize' });
@@ -139,6 +168,26 @@ describe('serveHttp replicas sharing a state store', () => {
     expect(handles.b.sessions).toBe(1);
     const record = JSON.parse((await records(state, transport.sessionId!))!) as Record<string, unknown>;
     expect(record).toMatchObject({ runSessionId: first, replica: 'a', initialize: { clientInfo: { name: 'replica-test' } } });
+  });
+
+  it('aborts a call where it runs when its cancel lands on the other replica', async () => {
+    const state = new MemoryStateStore({ replicaId: 'a' });
+    const handles = await replicas(state, state.asReplica('b'));
+    const { client, log } = await connected(handles);
+    let started!: () => void;
+    let aborted!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const stopped = new Promise<void>((resolve) => (aborted = resolve));
+    waiting.push({ started, aborted });
+    const controller = new AbortController();
+    const pending = client.callTool({ name: 'wait', arguments: {} }, undefined, { signal: controller.signal });
+    await running;
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await stopped; // the test times out if the cancel never reached the replica running the call
+    const at = (what: string) => log.find((entry) => entry.what === what)?.replica;
+    const callAt = log.filter((entry) => entry.what === 'tools/call').at(-1)!.replica;
+    expect(at('notifications/cancelled')).toBe(callAt === 'a' ? 'b' : 'a');
   });
 
   it('ends the session on every replica when one gets the DELETE', async () => {
