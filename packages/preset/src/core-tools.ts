@@ -18,6 +18,7 @@ import { sessionsPlugin, type AgentEntry } from '@tool-search/plugin-sessions';
 import { cronPlugin } from '@tool-search/plugin-cron';
 import { imagePlugin } from '@tool-search/plugin-image';
 import type { SessionHost } from '@tool-search/sessions';
+import type { StateStore } from '@tool-search/state';
 
 export const CORE_PLUGIN_ID = 'core';
 
@@ -30,7 +31,7 @@ export function coreToolPlugins(
   core: { workspace?: string },
   config: ToolSearchConfig,
   fakeCore: boolean,
-  host: { sessionHost?: SessionHost; cronDir?: string } = {},
+  host: { sessionHost?: SessionHost; cronDir?: string; state?: StateStore } = {},
 ): KernelPlugin[] {
   if (fakeCore) {
     throw new ConfigError(
@@ -50,6 +51,7 @@ export function coreToolPlugins(
       ...(exec ? { exec: withoutApplyPatch(exec) } : {}),
       ...(config.tools?.elevated ? { elevated: config.tools.elevated } : {}),
       agents: config.agents?.list ?? [],
+      ...(host.state ? { state: host.state } : {}),
     }),
     webPlugin({ web: config.tools?.web as WebConfig | undefined }),
     memoryPlugin({ workspace }),
@@ -77,12 +79,12 @@ function imageTool(workspace: string, config: ToolSearchConfig, env: NodeJS.Proc
 }
 
 /** The tools that need a gateway running turns: sessions (and cron, given its folder). */
-function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir }: { sessionHost?: SessionHost; cronDir?: string }): KernelPlugin[] {
+function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir, state }: { sessionHost?: SessionHost; cronDir?: string; state?: StateStore }): KernelPlugin[] {
   if (!sessionHost) return [];
   const agents = (config.agents?.list ?? []) as readonly AgentEntry[];
   return [
     sessionsPlugin({ host: sessionHost, visibility: sessionsConfig(config).visibility, agents, limits: spawnLimits(config.agents?.defaults) }),
-    ...(cronDir ? [cronPlugin({ host: sessionHost, dir: cronDir, agents })] : []),
+    ...(cronDir ? [cronPlugin({ host: sessionHost, dir: cronDir, agents, ...(state ? { state } : {}) })] : []),
   ];
 }
 

@@ -13,6 +13,7 @@ import { createCliKernel, loadCliConfig, withConfigOption, type ConfigFlags } fr
 import { EXPOSURE_MODES } from './exposure.js';
 import { appliedToolSearch, searchLimitsOf } from '../tool-search-setting.js';
 import { createCliState } from '../state.js';
+import { startCliOtel } from '../otel.js';
 
 export const PROVIDER_MODES = ['config', 'mock-openai', 'mock-anthropic'] as const;
 export const APPROVAL_MODES = ['prompt', 'http', 'deny'] as const;
@@ -59,6 +60,7 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   const sessionLogDir = logDir !== undefined ? resolve(io.cwd, logDir) : undefined;
   // Shared state (Redis with `state.redis.url`): connected before anything listens, closed last.
   const state = await createCliState(config, io);
+  const otel = await startCliOtel(config, state.replicaId); // telemetry.otlp: before the kernel, shut down last
   // Over the state store, so with Redis an approval asked on one replica is answered through any (in-process otherwise).
   const queue = approvals === 'http' ? new SharedApprovalQueue(state) : undefined;
   const approve: Approver | null = queue ? queue.approve : approvals === 'prompt' ? promptApprover(io)! : null;
@@ -70,9 +72,10 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   const { kernel, toolSearch } = await createCliKernel(config, io, { approve, sessionHost, cronDir, state, ...(sessionLogDir ? { sessionLogDir } : {}) }).catch(async (error: unknown) => {
     await queue?.close();
     await state.close();
+    await otel.shutdown();
     throw error;
   });
-  const closers: (() => Promise<void>)[] = [() => kernel.close(), async () => queue?.close(), () => state.close()];
+  const closers: (() => Promise<void>)[] = [() => kernel.close(), async () => queue?.close(), () => state.close(), () => otel.shutdown()];
   try {
     let provider = config.provider ?? {};
     if (flags.providerMode === 'mock-openai') {
