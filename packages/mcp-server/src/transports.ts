@@ -3,16 +3,22 @@
  * HTTP. HTTP binds to loopback unless a bearer token is given; on loopback
  * without a token, requests must name a loopback Host (and Origin, when a
  * browser sends one), so a web page cannot reach it by DNS rebinding.
+ * HTTP sessions are recorded in a state store, so replicas sharing one
+ * (Redis) serve one session alternately (http-sessions.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Readable, Writable } from 'node:stream';
+import { getRequestListener } from '@hono/node-server';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { MemoryStateStore, type StateStore } from '@tool-search/state';
+import { createHttpSessions, type HttpSession } from './http-sessions.js';
+import { RELAY_CHANNEL, RelayingTransport } from './relay.js';
+import { authorized, BodyError, fromLoopback, LOOPBACK, readJson, reply } from './http-request.js';
 import { createToolSearchMcpServer, type ToolSearchMcpOptions, type ToolSearchMcpServer } from './server.js';
+import { isSessionId, RECORD_TTL_WITHOUT_IDLE_MS, sessionRecords } from './session-records.js';
 
 export interface StdioServeOptions extends ToolSearchMcpOptions {
   /** Defaults to `process.stdin` / `process.stdout`. */
@@ -49,19 +55,21 @@ export interface HttpServeOptions extends ToolSearchMcpOptions {
   readonly maxBodyBytes?: number;
   /** A session without requests for this long is closed (its runs too); its client gets 404 and initializes again. Default 30 min; 0 = never. */
   readonly sessionIdleMs?: number;
+  /** Where session records live: the same Redis-backed store on every replica lets any of them serve a session. Default: in this process; not closed by the server. */
+  readonly state?: StateStore;
 }
 
 export interface HttpMcpHandle {
   /** The MCP endpoint, e.g. `http://127.0.0.1:5123/mcp`. */
   readonly url: string;
-  /** Open MCP sessions. */
+  /** MCP sessions held by this replica. */
   readonly sessions: number;
-  /** Closes every session and the listener (not the kernel). */
+  /** Closes every session held here and the listener (not the kernel, not the state store; records stay for other replicas). */
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
 const MCP_PATH = '/mcp';
+const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 /** One MCP server session per client session (`mcp-session-id`), each with its own runs. */
 export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandle> {
@@ -75,8 +83,31 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
   // Sessions come later than the first run (the CLI's warm-up): downstream servers must connect able to forward requests.
   options.downstream?.enableForwarding();
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const sessions = new Map<string, Session>();
-  const pending = new Set<ToolSearchMcpServer>();
+  const idleMs = options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  const ownState = options.state ? undefined : new MemoryStateStore();
+  const state = options.state ?? ownState!;
+  let url = '';
+  const sessions = createHttpSessions({
+    server: options,
+    records: sessionRecords(state, idleMs > 0 ? idleMs : RECORD_TTL_WITHOUT_IDLE_MS),
+    replica: state.replicaId,
+    endpoint: () => url,
+    publish: (message) => state.publish(RELAY_CHANNEL, message),
+  });
+  const unsubscribe = await state.subscribe(RELAY_CHANNEL, (raw) => void sessions.deliver(raw).catch(() => undefined));
+  // Node request → web `Request` → the session's transport, the way the SDK's own Node transport does it.
+  const bound = new WeakMap<IncomingMessage, { readonly session: HttpSession; readonly body: unknown }>();
+  const toTransport = getRequestListener(
+    (request, { incoming }) => {
+      const target = bound.get(incoming as IncomingMessage)!;
+      return target.session.transport.handleRequest(request, { parsedBody: target.body });
+    },
+    { overrideGlobalObjects: false },
+  );
+  const dispatch = (session: HttpSession, req: IncomingMessage, res: ServerResponse, body: unknown) => {
+    bound.set(req, { session, body });
+    return toTransport(req, res);
+  };
   let closing = false;
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -89,35 +120,41 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
     if (body instanceof BodyError) return reply(res, body.status, body.message, body.rpcCode);
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const existing = sessions.get(sessionId);
       // 404 tells a client its session is gone and it should initialize again (MCP spec).
-      if (!existing) return reply(res, 404, 'Session not found; initialize a new session');
-      existing.seen = Date.now();
-      return existing.transport.handleRequest(req, res, body);
+      if (!isSessionId(sessionId)) return reply(res, 404, 'Session not found; initialize a new session');
+      if (req.method === 'DELETE') return terminate(sessionId, req, res);
+      // An answer or a cancel for a session not held here is for the replica that holds it: no rebuild for it.
+      if (RelayingTransport.relayable(body) && !sessions.holds(sessionId)) return relay(sessionId, body, res);
+      const found = await sessions.find(sessionId);
+      if (found === 'missing') return reply(res, 404, 'Session not found; initialize a new session');
+      if (found === 'unavailable') return unavailable(res);
+      if (req.method !== 'POST' || Array.isArray(body)) return dispatch(found, req, res, body);
+      const routed = found.transport.route(body);
+      return routed.to === 'here' ? dispatch(found, req, res, routed.message) : relay(sessionId, body, res);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, 'Bad request: no mcp-session-id; send initialize first');
 
-    const mcp = await createToolSearchMcpServer(options);
-    pending.add(mcp);
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, mcp, seen: Date.now() });
-        pending.delete(mcp);
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
-      pending.delete(mcp);
-      void mcp.close();
-    };
-    await mcp.server.connect(transport);
-    await transport.handleRequest(req, res, body);
-    // An initialize the transport refused never opens a session: do not keep its runs.
-    if (!transport.sessionId || !sessions.has(transport.sessionId)) {
-      pending.delete(mcp);
-      await mcp.close();
-    }
+    const session = await sessions.open(body).catch((error: unknown) => (isUnavailable(error) ? undefined : Promise.reject(error)));
+    if (!session) return unavailable(res);
+    await dispatch(session, req, res, body);
+    // An initialize the transport refused (Accept, Content-Type) never opens a session: do not keep its runs or its record.
+    if (session.transport.sessionId !== session.id) await sessions.discard(session.id);
+  }
+
+  async function terminate(sessionId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const ended = await sessions.terminate(sessionId).catch((error: unknown) => (isUnavailable(error) ? undefined : Promise.reject(error)));
+    if (!ended) return unavailable(res);
+    // The copy held here answers and closes itself; elsewhere the record is all there is.
+    if (ended.local) return dispatch(ended.local, req, res, undefined);
+    if (!ended.existed) return reply(res, 404, 'Session not found; initialize a new session');
+    res.writeHead(200).end();
+  }
+
+  async function relay(sessionId: string, message: unknown, res: ServerResponse): Promise<void> {
+    const outcome = await sessions.relay(sessionId, message);
+    if (outcome === 'missing') return reply(res, 404, 'Session not found; initialize a new session');
+    if (outcome === 'unavailable') return unavailable(res);
+    res.writeHead(202).end();
   }
 
   const http = createServer((req, res) => {
@@ -132,89 +169,38 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
       http.off('error', reject);
       resolve();
     });
+  }).catch(async (error: unknown) => {
+    await unsubscribe().catch(() => undefined);
+    await ownState?.close();
+    throw error;
   });
   const port = (http.address() as AddressInfo).port;
+  url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}${MCP_PATH}`;
   // Clients that vanish without a DELETE would keep their runs (and refresh timers) forever.
-  const idleMs = options.sessionIdleMs ?? 30 * 60_000;
-  const sweeper = idleMs > 0 ? setInterval(() => void closeIdle(sessions, idleMs), Math.min(idleMs, 60_000)) : undefined;
+  const sweeper = idleMs > 0 ? setInterval(() => void sessions.sweep(idleMs).catch(() => undefined), Math.min(idleMs, 60_000)) : undefined;
   sweeper?.unref();
   return {
-    url: `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}${MCP_PATH}`,
+    url,
     get sessions() {
       return sessions.size;
     },
     async close() {
       closing = true;
       if (sweeper) clearInterval(sweeper);
-      const open = [...sessions.values()];
-      sessions.clear();
-      await Promise.all([...open.map(({ transport }) => transport.close().catch(() => undefined)), ...open.map(({ mcp }) => mcp.close()), ...[...pending].map((mcp) => mcp.close())]);
+      await unsubscribe().catch(() => undefined);
+      await sessions.close();
+      await ownState?.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
 }
 
-interface Session {
-  readonly transport: StreamableHTTPServerTransport;
-  readonly mcp: ToolSearchMcpServer;
-  /** When the client last sent a request (ms since epoch). */
-  seen: number;
+function isUnavailable(error: unknown): boolean {
+  return ToolSearchError.isInstance(error) && error.code === ErrorCode.STATE_UNAVAILABLE;
 }
 
-async function closeIdle(sessions: Map<string, Session>, idleMs: number): Promise<void> {
-  const now = Date.now();
-  for (const [id, session] of sessions) {
-    if (now - session.seen < idleMs) continue;
-    sessions.delete(id);
-    await session.transport.close().catch(() => undefined);
-    await session.mcp.close();
-  }
-}
-
-function reply(res: ServerResponse, status: number, message: string, rpcCode = -32000): void {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: rpcCode, message }, id: null }));
-}
-
-function authorized(header: string | undefined, token: string): boolean {
-  const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '');
-  const wanted = Buffer.from(token);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
-}
-
-/** DNS-rebinding guard: the Host the browser asked for (and its Origin, if any) must be loopback names. */
-function fromLoopback(req: IncomingMessage): boolean {
-  const hostname = (value: string) => {
-    try {
-      return new URL(value.includes('://') ? value : `http://${value}`).hostname;
-    } catch {
-      return '';
-    }
-  };
-  if (!req.headers.host || !LOOPBACK.has(hostname(req.headers.host))) return false;
-  const origin = req.headers.origin;
-  return origin === undefined || LOOPBACK.has(hostname(origin));
-}
-
-class BodyError {
-  constructor(
-    readonly status: number,
-    readonly message: string,
-    readonly rpcCode: number,
-  ) {}
-}
-
-async function readJson(req: IncomingMessage, limit: number): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) return new BodyError(413, `Request body larger than ${limit} bytes`, -32600);
-    chunks.push(chunk);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-  } catch {
-    return new BodyError(400, 'Parse error: the body is not JSON', -32700);
-  }
+/** The store that knows the sessions did not answer: sessions held here go on; this request can try again later. */
+function unavailable(res: ServerResponse): void {
+  reply(res, 503, 'Session store unavailable (STATE_UNAVAILABLE); retry shortly', -32000, { code: ErrorCode.STATE_UNAVAILABLE });
 }

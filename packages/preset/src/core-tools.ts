@@ -62,17 +62,20 @@ export function coreToolPlugins(
 }
 
 /**
- * `image` when `agents.defaults.imageModel` names a model (a string or `{ primary }`, `openai/` prefix optional) and
- * `provider` is an OpenAI-compatible one with a key (`apiKey`, or the `apiKeyEnv` / OPENAI_API_KEY variable).
+ * `image` when `agents.defaults.imageModel` names a model (a string or `{ primary }`; an `openai/` or `anthropic/`
+ * prefix matching the provider is dropped) and `provider` has a key (`apiKey`, or the `apiKeyEnv` variable, else
+ * OPENAI_API_KEY / ANTHROPIC_API_KEY by `provider.kind`).
  */
 function imageTool(workspace: string, config: ToolSearchConfig, env: NodeJS.ProcessEnv = process.env): KernelPlugin[] {
   const configured = (config.agents?.defaults as { imageModel?: unknown } | undefined)?.imageModel;
   const named = typeof configured === 'string' ? configured : (configured as { primary?: unknown } | undefined)?.primary;
   const provider = config.provider;
-  if (typeof named !== 'string' || !named || !provider || (provider.kind ?? 'openai') !== 'openai') return [];
-  const apiKey = provider.apiKey ?? env[provider.apiKeyEnv ?? 'OPENAI_API_KEY'];
+  if (typeof named !== 'string' || !named || !provider) return [];
+  const kind = provider.kind ?? 'openai';
+  const apiKey = provider.apiKey ?? env[provider.apiKeyEnv ?? (kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY')];
   if (!apiKey) return [];
-  return [imagePlugin({ workspace, model: named.replace(/^openai\//, ''), apiKey, ...(provider.baseURL ? { baseURL: provider.baseURL } : {}) })];
+  const model = named.startsWith(`${kind}/`) ? named.slice(kind.length + 1) : named;
+  return [imagePlugin({ workspace, kind, model, apiKey, ...(provider.baseURL ? { baseURL: provider.baseURL } : {}) })];
 }
 
 /** The tools that need a gateway running turns: sessions (and cron, given its folder). */

@@ -84,7 +84,7 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
       sandbox: toolSearch.sandbox,
       maxConcurrent: toolSearch.maxConcurrent,
     }),
-    loopDetectionPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {} }),
+    loopDetectionPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {}, state: options.state }),
     approvalsPlugin({ config: config.tools?.approvals ?? {}, approve: options.approve ?? null }),
     telemetryPlugin({
       ...(options.sessionLogDir ?? config.session?.logDir ? { sessionLog: { dir: (options.sessionLogDir ?? config.session?.logDir)! } } : {}),

@@ -89,7 +89,7 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
       await stopped(io.signal, handle.done);
     } else {
       const token = flags.token ?? (io.env ?? process.env)[MCP_TOKEN_ENV];
-      const handle = await serveHttp({ ...options, port: flags.http, ...(flags.host ? { host: flags.host } : {}), ...(token ? { token } : {}) }).catch((error: unknown) => {
+      const handle = await serveHttp({ ...options, state, port: flags.http, ...(flags.host ? { host: flags.host } : {}), ...(token ? { token } : {}) }).catch((error: unknown) => {
         throw portInUse(error, flags.http!);
       });
       close = () => handle.close();

@@ -1,0 +1,100 @@
+/**
+ * Two real `tool-search serve mcp --http 0` processes sharing a real
+ * redis-server, behind a round-robin balancer: the official SDK client keeps
+ * one MCP session across both (requests alternate), across the death of the
+ * replica it initialized on, and its DELETE ends the session for both.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { connectRedisState, type StateStore } from '@tool-search/state';
+import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
+import { cliBin, startReplica, startRoundRobin, type Replica, type RoundRobin } from '../src/replicas.js';
+
+const built = existsSync(cliBin().replace(/bin[/\\]tool-search\.js$/, join('dist', 'bin.js')));
+const haveRedis = redisServerAvailable();
+if (!built) console.warn('skipping the serve mcp replica test: packages/cli/dist/bin.js is missing (npm run build)');
+if (!haveRedis) console.warn('skipping the serve mcp replica test: redis-server is not installed (apt-get install -y redis-server)');
+
+const KEY_PREFIX = 'mcp-replicas-e2e:';
+
+describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', () => {
+  let dir: string;
+  let redis: RedisServerHandle;
+  let store: StateStore;
+  let replicas: Replica[] = [];
+  let balancer: RoundRobin;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'tool-search-mcp-replicas-'));
+    redis = await startRedisServer();
+    store = await connectRedisState({ url: redis.url, keyPrefix: KEY_PREFIX, replicaId: 'test' });
+    const config = join(dir, 'tool-search.json');
+    await writeFile(config, JSON.stringify({ state: { redis: { url: redis.url, keyPrefix: KEY_PREFIX } }, session: { logDir: join(dir, 'logs') } }));
+    const args = ['serve', 'mcp', '--config', config, '--http', '0', '--refresh', '0'];
+    replicas = await Promise.all(['a', 'b'].map((id) => startReplica({ id, args, cwd: dir })));
+    balancer = await startRoundRobin(replicas.map((replica) => replica.origin));
+  }, 60_000);
+  afterAll(async () => {
+    await balancer?.close();
+    await Promise.all(replicas.map((replica) => replica.stop()));
+    await store?.close();
+    await redis?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it('serves one MCP session alternately, survives the first replica, and ends it everywhere on DELETE', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), { reconnectionOptions: { maxRetries: 2, initialReconnectionDelay: 100, maxReconnectionDelay: 500, reconnectionDelayGrowFactor: 2 } });
+    const client = new Client({ name: 'replicas-e2e', version: '1.0.0' });
+    try {
+      await client.connect(transport);
+      const sessionId = transport.sessionId!;
+      expect(balancer.routed[0]).toBe(0); // initialize landed on A
+      const record = JSON.parse((await store.get(`mcp:session:${sessionId}`))!) as { replica: string; runSessionId: string };
+      expect(record.replica).toBe('a');
+
+      const before = balancer.routed.length;
+      expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['tool_call', 'tool_describe', 'tool_search']);
+      const first = (await client.callTool({ name: 'tool_search', arguments: { query: 'weather forecast' } })) as CallToolResult;
+      const second = (await client.callTool({ name: 'tool_search', arguments: { query: 'send an email' } })) as CallToolResult;
+      expect([first.isError, second.isError]).toEqual([undefined, undefined]);
+      const hit = (first.structuredContent as { hits: { id: string }[] }).hits[0]!.id;
+      const called = (await client.callTool({ name: 'tool_call', arguments: { id: hit, args: { query: 'rain' } } })) as CallToolResult;
+      expect(called.content).toEqual([{ type: 'text', text: `FAKE_TOOL_OK ${hit.split(':').at(-1)} {"query":"rain"}` }]);
+      expect(new Set(balancer.routed.slice(before))).toEqual(new Set([0, 1])); // both replicas served calls
+
+      // The runs on both replicas log under the one run session id the record names.
+      const runsIn = async () => {
+        const lines = (await readFile(join(dir, 'logs', `${record.runSessionId}.jsonl`), 'utf8')).trim().split('\n');
+        return lines.map((line) => JSON.parse(line) as { type: string; runId: string; sessionId: string });
+      };
+      const searches = (await runsIn()).filter((entry) => entry.type === 'search');
+      expect(searches.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(searches.map((entry) => entry.runId)).size).toBe(2);
+
+      await replicas[0]!.stop('SIGKILL');
+      balancer.remove(0);
+      const after = (await client.callTool({ name: 'tool_search', arguments: { query: 'calendar event' } })) as CallToolResult;
+      expect(after.isError).toBeUndefined();
+      expect((await client.listTools()).tools).toHaveLength(3);
+      expect((await runsIn()).filter((entry) => entry.type === 'search').length).toBe(searches.length + 1);
+
+      await transport.terminateSession();
+      expect(await store.get(`mcp:session:${sessionId}`)).toBeUndefined();
+      const late = await fetch(`${balancer.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/list' }),
+      });
+      expect(late.status).toBe(404);
+      expect((await readdir(join(dir, 'logs'))).includes(`${record.runSessionId}.jsonl`)).toBe(true);
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
+});

@@ -1,0 +1,214 @@
+/**
+ * The MCP sessions one HTTP replica holds, each backed by a record in the
+ * state store. A session this replica does not hold but the store does is
+ * rebuilt here: a fresh server and transport under the stored session id,
+ * initialized by replaying the stored initialize request (a plain web
+ * `Request` into the SDK's web-standard transport), its runs under the stored
+ * run session id. A local copy whose record is gone (a DELETE on another
+ * replica, expiry) is closed. While the store is down, sessions held here
+ * keep working; the others cannot be found.
+ */
+import { randomUUID } from 'node:crypto';
+import type { InitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { RelayingTransport } from './relay.js';
+import { createToolSearchMcpServer, type ToolSearchMcpOptions, type ToolSearchMcpServer } from './server.js';
+import type { SessionRecord, SessionRecords } from './session-records.js';
+
+export interface HttpSession {
+  readonly id: string;
+  readonly transport: RelayingTransport;
+  readonly mcp: ToolSearchMcpServer;
+  /** When the client last sent a request here (ms since epoch). */
+  seen: number;
+}
+
+/** `missing`: 404 (initialize again); `unavailable`: the store did not answer. */
+export type FoundSession = HttpSession | 'missing' | 'unavailable';
+
+export interface HttpSessionsOptions {
+  readonly server: ToolSearchMcpOptions;
+  readonly records: SessionRecords;
+  readonly replica: string;
+  /** This replica's MCP endpoint URL (the replayed requests' URL). */
+  readonly endpoint: () => string;
+  /** Sends a relayed message to every replica (the state store's pub/sub). */
+  readonly publish: (message: string) => Promise<void>;
+}
+
+export interface HttpSessions {
+  /** Sessions held here. */
+  readonly size: number;
+  /** Records and opens a session for an initialize request; throws `STATE_UNAVAILABLE` when it cannot be recorded. */
+  open(initialize: InitializeRequest): Promise<HttpSession>;
+  /** The session for a request: held here (its record renewed), rebuilt from its record, or why not. */
+  find(sessionId: string): Promise<FoundSession>;
+  holds(sessionId: string): boolean;
+  /** Hands a client message this replica has no use for (relay.ts) to the replica that holds the session and waits for it. */
+  relay(sessionId: string, message: unknown): Promise<'relayed' | 'missing' | 'unavailable'>;
+  /** A relayed message from the store's channel: fed to the session's transport when it is for this replica. */
+  deliver(raw: string): Promise<void>;
+  /** Deletes the record (every replica's copy ends); throws `STATE_UNAVAILABLE`. `local`: the copy held here, to hand the DELETE to. */
+  terminate(sessionId: string): Promise<{ readonly existed: boolean; readonly local?: HttpSession }>;
+  /** Closes the copy held here and deletes the record: a session whose initialize was refused. */
+  discard(sessionId: string): Promise<void>;
+  /** Closes copies idle for `idleMs` (their records stay for other replicas) and copies whose record is gone. */
+  sweep(idleMs: number): Promise<void>;
+  /** Closes every copy held here; records stay (other replicas go on serving them). */
+  close(): Promise<void>;
+}
+
+export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
+  const { records } = options;
+  const local = new Map<string, HttpSession>();
+  const rebuilding = new Map<string, Promise<FoundSession>>();
+  let closed = false;
+
+  async function start(id: string, runSessionId: string, initialize: InitializeRequest['params'] | undefined): Promise<HttpSession> {
+    const mcp = await createToolSearchMcpServer({ ...options.server, request: { ...options.server.request, sessionId: runSessionId } });
+    const transport = new RelayingTransport({ sessionIdGenerator: () => id }, options.replica);
+    transport.onclose = () => {
+      if (local.get(id)?.transport === transport) local.delete(id);
+      void mcp.close();
+    };
+    try {
+      await mcp.server.connect(transport);
+      if (initialize) await replayInitialize(transport, id, initialize, options.endpoint());
+    } catch (error) {
+      await transport.close().catch(() => undefined);
+      throw error;
+    }
+    // close() ran while this session was being built: nothing would ever close it.
+    if (closed) {
+      await transport.close().catch(() => undefined);
+      throw new ToolSearchError(ErrorCode.RUN_CLOSED, 'The MCP server is shutting down');
+    }
+    const session: HttpSession = { id, transport, mcp, seen: Date.now() };
+    local.set(id, session);
+    return session;
+  }
+
+  async function rebuild(id: string): Promise<FoundSession> {
+    const record = await unlessUnavailable(() => records.get(id));
+    if (record === UNAVAILABLE) return 'unavailable';
+    if (!record) return 'missing';
+    const session = await start(id, record.runSessionId, record.initialize);
+    await unlessUnavailable(() => records.touch(id));
+    return session;
+  }
+
+  async function drop(session: HttpSession): Promise<void> {
+    if (local.get(session.id) === session) local.delete(session.id);
+    await session.transport.close().catch(() => undefined);
+    await session.mcp.close();
+  }
+
+  return {
+    get size() {
+      return local.size;
+    },
+    async open(initialize) {
+      const id = randomUUID();
+      const runSessionId = options.server.request?.sessionId ?? randomUUID();
+      const record: SessionRecord = { initialize: initialize.params, runSessionId, created: Date.now(), replica: options.replica };
+      await records.create(id, record);
+      try {
+        return await start(id, runSessionId, undefined);
+      } catch (error) {
+        await records.delete(id).catch(() => undefined);
+        throw error;
+      }
+    },
+    async find(id) {
+      const held = local.get(id);
+      if (held) {
+        // An outage keeps a held session working; a record that is gone ends it here too.
+        if ((await unlessUnavailable(() => records.touch(id))) === false) {
+          await drop(held);
+          return 'missing';
+        }
+        held.seen = Date.now();
+        return held;
+      }
+      // Two requests of one session arriving together share one rebuild.
+      let pending = rebuilding.get(id);
+      if (!pending) {
+        pending = rebuild(id).finally(() => rebuilding.delete(id));
+        rebuilding.set(id, pending);
+      }
+      return pending;
+    },
+    holds: (id) => local.has(id),
+    async relay(id, message) {
+      // A relayed message is a request of the session too: it renews the record.
+      const known = await unlessUnavailable(() => records.touch(id));
+      if (known === UNAVAILABLE) return 'unavailable';
+      if (!known) return 'missing';
+      const sent = await unlessUnavailable(() => options.publish(JSON.stringify({ session: id, message })));
+      return sent === UNAVAILABLE ? 'unavailable' : 'relayed';
+    },
+    async deliver(raw) {
+      const { session: id, message } = JSON.parse(raw) as { session?: unknown; message?: unknown };
+      const held = typeof id === 'string' ? local.get(id) : undefined;
+      const routed = held?.transport.route(message);
+      if (!held || routed?.to !== 'here') return;
+      await (await post(held.transport, options.endpoint(), routed.message, { 'mcp-session-id': held.id })).text();
+    },
+    async terminate(id) {
+      const existed = await records.delete(id);
+      const held = local.get(id);
+      if (held && !existed) await drop(held);
+      return existed && held ? { existed, local: held } : { existed };
+    },
+    async discard(id) {
+      const held = local.get(id);
+      if (held) await drop(held);
+      await records.delete(id).catch(() => undefined);
+    },
+    async sweep(idleMs) {
+      const now = Date.now();
+      for (const session of [...local.values()]) {
+        const gone = now - session.seen >= idleMs || (await unlessUnavailable(() => records.get(session.id))) === undefined;
+        if (gone) await drop(session);
+      }
+    },
+    async close() {
+      closed = true;
+      await Promise.all([...local.values()].map(drop));
+    },
+  };
+}
+
+const UNAVAILABLE = Symbol('unavailable');
+
+/** The store's answer, or UNAVAILABLE when it is down (`STATE_UNAVAILABLE`); other errors are bugs and propagate. */
+async function unlessUnavailable<T>(ask: () => Promise<T>): Promise<T | typeof UNAVAILABLE> {
+  try {
+    return await ask();
+  } catch (error) {
+    if (ToolSearchError.isInstance(error) && error.code === ErrorCode.STATE_UNAVAILABLE) return UNAVAILABLE;
+    throw error;
+  }
+}
+
+const REPLAY_HEADERS = { accept: 'application/json, text/event-stream', 'content-type': 'application/json' };
+
+/**
+ * Initializes a fresh transport and server as the client once did, through
+ * the transport's public `handleRequest`: the server learns the client's
+ * capabilities and protocol version, the transport takes the stored session id.
+ */
+async function replayInitialize(transport: RelayingTransport, id: string, params: InitializeRequest['params'], endpoint: string): Promise<void> {
+  const answer = await post(transport, endpoint, { jsonrpc: '2.0', id: 0, method: 'initialize', params });
+  const body = await answer.text();
+  if (answer.status !== 200 || transport.sessionId !== id || !body.includes('"result"')) {
+    throw new ToolSearchError(ErrorCode.INTERNAL_ERROR, `Could not rebuild MCP session ${id} from its record (HTTP ${answer.status}): ${body.slice(0, 200)}`);
+  }
+  const initialized = await post(transport, endpoint, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id });
+  if (initialized.status !== 202) throw new ToolSearchError(ErrorCode.INTERNAL_ERROR, `Could not rebuild MCP session ${id}: initialized got HTTP ${initialized.status}`);
+}
+
+/** A client message fed to a transport as the POST it would have come in. */
+function post(transport: RelayingTransport, endpoint: string, message: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return transport.handleRequest(new Request(endpoint, { method: 'POST', headers: { ...REPLAY_HEADERS, ...headers }, body: JSON.stringify(message) }));
+}
