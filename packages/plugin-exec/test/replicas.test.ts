@@ -1,22 +1,45 @@
 // Background sessions stay on the replica that started them: two exec plugins over one store (two replicas' views).
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, type ToolCallOutcome } from '@tool-search/kernel';
-import { MemoryStateStore } from '@tool-search/state';
+import { connectRedisState, MemoryStateStore, type StateStore } from '@tool-search/state';
+import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
 import { closeAll, codeOf, execEnv, OPEN, pollToEnd, structured } from './fixtures.js';
 
-afterEach(closeAll);
+const haveRedis = redisServerAvailable();
+if (!haveRedis) console.warn('skipping the Redis half of the exec replica tests: redis-server is not installed (apt-get install -y redis-server)');
+let redis: RedisServerHandle | undefined;
+const stores: StateStore[] = [];
+beforeAll(async () => {
+  if (haveRedis) redis = await startRedisServer();
+});
+afterEach(async () => {
+  await closeAll();
+  await Promise.all(stores.splice(0).map((store) => store.close()));
+});
+afterAll(async () => {
+  await redis?.stop();
+});
 
-function replicas() {
-  const shared = new MemoryStateStore({ replicaId: 'gw-a' });
-  return { a: execEnv({ exec: OPEN, state: shared }), b: execEnv({ exec: OPEN, state: shared.asReplica('gw-b') }), shared };
+let prefixes = 0;
+async function replicas(kind: 'memory' | 'redis' = 'memory') {
+  let pair: [StateStore, StateStore];
+  if (kind === 'memory') {
+    const shared = new MemoryStateStore({ replicaId: 'gw-a' });
+    pair = [shared, shared.asReplica('gw-b')];
+  } else {
+    const keyPrefix = `exec-test-${process.pid}-${prefixes++}:`;
+    pair = [await connectRedisState({ url: redis!.url, keyPrefix, replicaId: 'gw-a' }), await connectRedisState({ url: redis!.url, keyPrefix, replicaId: 'gw-b' })];
+    stores.push(...pair);
+  }
+  return { a: execEnv({ exec: OPEN, state: pair[0] }), b: execEnv({ exec: OPEN, state: pair[1] }) };
 }
 
 // The outcome carries code and message only: the owner's id is the contract the message must name.
 const message = (outcome: ToolCallOutcome) => (outcome.status === 'error' ? outcome.error.message : '');
 
-describe('exec across replicas', () => {
+describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const))('exec across replicas over a %s store', (kind) => {
   it('a process call on another replica answers PROCESS_ON_OTHER_REPLICA naming the owner; the owner serves it', async () => {
-    const { a, b } = replicas();
+    const { a, b } = await replicas(kind);
     const onA = await a.run();
     const onB = await b.run();
     const { sessionId } = structured(await onA.call('exec', { command: 'sleep 0.3; echo done', background: true })) as { sessionId: string };
@@ -30,7 +53,7 @@ describe('exec across replicas', () => {
   });
 
   it('an id no replica owns stays PROCESS_SESSION_UNKNOWN, and so does a removed one', async () => {
-    const { a, b } = replicas();
+    const { a, b } = await replicas(kind);
     const onA = await a.run();
     const onB = await b.run();
     expect(codeOf(await onB.call('process', { action: 'poll', sessionId: 'no-such-session' }))).toBe(ErrorCode.PROCESS_SESSION_UNKNOWN);
@@ -41,8 +64,11 @@ describe('exec across replicas', () => {
     expect(codeOf(await onA.call('process', { action: 'poll', sessionId }))).toBe(ErrorCode.PROCESS_SESSION_UNKNOWN);
   });
 
+});
+
+describe('exec across replicas', () => {
   it('another agent on another replica learns nothing about the session (owners are per agent)', async () => {
-    const { a, b } = replicas();
+    const { a, b } = await replicas();
     const onA = await a.run({ agentId: 'main' });
     const { sessionId } = structured(await onA.call('exec', { command: 'sleep 0.2', background: true })) as { sessionId: string };
     const otherAgent = await b.run({ agentId: 'intruder' });
@@ -51,7 +77,7 @@ describe('exec across replicas', () => {
   });
 
   it('a yielded (not explicitly backgrounded) command is recorded too', async () => {
-    const { a, b } = replicas();
+    const { a, b } = await replicas();
     const started = structured(await (await a.run()).call('exec', { command: 'sleep 0.4', yieldMs: 20 }));
     expect(started.status).toBe('running');
     expect(codeOf(await (await b.run()).call('process', { action: 'poll', sessionId: started.sessionId }))).toBe(ErrorCode.PROCESS_ON_OTHER_REPLICA);
