@@ -28,8 +28,12 @@ export async function runProcess(args: ProcessArgs, ctx: ExecuteContext, store: 
   const agent = agentKey(ctx.run);
   if (args.action === 'list') {
     const sessions = store.list(agent).map(summary);
-    const lines = sessions.map((s) => `${s.sessionId} ${s.status}${s.exitCode !== null ? ` (exit ${s.exitCode})` : ''} ${s.name}`);
-    return result(sessions.length ? lines.join('\n') : 'No background sessions.', { sessions });
+    const elsewhere = await owners.others(agent, new Set(sessions.map((s) => s.sessionId)));
+    const lines = [
+      ...sessions.map((s) => `${s.sessionId} ${s.status}${s.exitCode !== null ? ` (exit ${s.exitCode})` : ''} ${s.name}`),
+      ...elsewhere.map((s) => `${s.sessionId} on replica ${s.replica} (process calls for it must reach that replica)`),
+    ];
+    return result(lines.length ? lines.join('\n') : 'No background sessions.', { sessions, ...(elsewhere.length ? { elsewhere } : {}) });
   }
   if (!args.sessionId) throw new ToolArgumentsError(PROCESS_ID, [{ path: '/sessionId', rule: 'required', message: `is required for action "${args.action}"` }]);
   if (!store.has(agent, args.sessionId)) throw (await owners.elsewhere(agent, args.sessionId)) ?? store.unknown(args.sessionId);

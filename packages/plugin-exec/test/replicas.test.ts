@@ -49,6 +49,8 @@ describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const)
       expect(message(outcome)).toContain('replica "gw-a"');
     }
     expect(codeOf(await onB.call('process', { action: 'write', sessionId, data: 'x' }))).toBe(ErrorCode.PROCESS_ON_OTHER_REPLICA);
+    expect(structured(await onB.call('process', { action: 'list' }))).toEqual({ sessions: [], elsewhere: [{ sessionId, replica: 'gw-a' }] });
+    expect(structured(await onA.call('process', { action: 'list' })).elsewhere).toBeUndefined(); // its own sessions are listed in full
     expect((await pollToEnd(onA, sessionId)).output).toBe('done\n');
   });
 
@@ -61,6 +63,7 @@ describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const)
     await pollToEnd(onA, sessionId);
     structured(await onA.call('process', { action: 'remove', sessionId }));
     expect(codeOf(await onB.call('process', { action: 'poll', sessionId }))).toBe(ErrorCode.PROCESS_SESSION_UNKNOWN);
+    expect(structured(await onB.call('process', { action: 'list' }))).toEqual({ sessions: [] });
     expect(codeOf(await onA.call('process', { action: 'poll', sessionId }))).toBe(ErrorCode.PROCESS_SESSION_UNKNOWN);
   });
 
@@ -73,6 +76,7 @@ describe('exec across replicas', () => {
     const { sessionId } = structured(await onA.call('exec', { command: 'sleep 0.2', background: true })) as { sessionId: string };
     const otherAgent = await b.run({ agentId: 'intruder' });
     expect(codeOf(await otherAgent.call('process', { action: 'poll', sessionId }))).toBe(ErrorCode.PROCESS_SESSION_UNKNOWN);
+    expect(structured(await otherAgent.call('process', { action: 'list' }))).toEqual({ sessions: [] });
     expect(codeOf(await (await b.run({ agentId: 'main' })).call('process', { action: 'poll', sessionId }))).toBe(ErrorCode.PROCESS_ON_OTHER_REPLICA);
   });
 
