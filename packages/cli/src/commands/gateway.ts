@@ -111,12 +111,13 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
       routes: [healthRoute(state), ...(queue ? [approvalsRoute(queue)] : [])],
     });
     closers.unshift(() => gateway.close());
+    const stop = stopped(io.signal); // listening before the URL is out: a SIGTERM right after it still shuts down cleanly
     io.stdout.write(`${gateway.url}\n`);
     io.stderr.write(
       `gateway: mode ${mode}, model ${model}${flags.providerMode.startsWith('mock-') ? ` (${flags.providerMode} provider)` : ''}, approvals ${approvals}` +
         `${queue ? ` (GET/POST ${gateway.url}/approvals)` : ''}${sessionLogDir ? `, session logs in ${sessionLogDir}` : ''}; Ctrl-C stops\n`,
     );
-    await stopped(io.signal);
+    await stop;
   } finally {
     for (const close of closers) await close().catch(() => undefined);
   }

@@ -97,8 +97,9 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
       const warmup = await kernel.createRun(request);
       printDiagnostics(io, warmup.diagnostics);
       await warmup.close();
+      const stop = stopped(io.signal); // listening before the URL is out: a SIGTERM right after it still shuts down cleanly
       io.stderr.write(`tool-search: MCP server on ${handle.url} (Streamable HTTP), mode ${mode}${token ? ', bearer token required' : ''}; Ctrl-C stops\n`);
-      await stopped(io.signal);
+      await stop;
     }
   } finally {
     await close().catch(() => undefined);
