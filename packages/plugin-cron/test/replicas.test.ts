@@ -132,6 +132,31 @@ function withOverride<T extends object>(store: T, name: string, replacement: unk
 /** A replica's store whose change messages never arrive. */
 const deafened = (store: StateStore) => withOverride(store, 'subscribe', async () => async () => undefined);
 
+describe.skipIf(!haveRedis)('cron while Redis is down', () => {
+  it('list answers from the replica\'s copy, changes fail with STATE_UNAVAILABLE, no slot runs without its lock; runs resume after', async () => {
+    const own = await startRedisServer();
+    try {
+      const state = await connectRedisState({ url: own.url, keyPrefix: 'cron-outage:', replicaId: 'gw-a', commandTimeoutMs: 500 });
+      const a = replica(state);
+      const { jobId } = data(await a.cron({ action: 'add', job: { schedule: { kind: 'every', everyMs: 1000 }, payload: { kind: 'agentTurn', message: 'tick' } } })).job;
+      await own.stop(); // before the first slot (a whole second past the next whole second)
+      expect(ids(data(await a.cron({ action: 'list' })).jobs)).toEqual([jobId]);
+      expect(code(await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } }))).toBe(ErrorCode.STATE_UNAVAILABLE);
+      expect(code(await a.cron({ action: 'update', jobId, patch: { enabled: false } }))).toBe(ErrorCode.STATE_UNAVAILABLE);
+      expect(code(await a.cron({ action: 'runs', jobId }))).toBe(ErrorCode.STATE_UNAVAILABLE);
+      await new Promise((resolve) => setTimeout(resolve, 2500)); // two or three slots come and go without a lock
+      expect(await a.cronSessions()).toBe(0);
+      await own.start(); // empty; the replica still schedules its copy of the job
+      await vi.waitFor(async () => expect(await a.cronSessions()).toBeGreaterThanOrEqual(1), { timeout: 15_000, interval: 250 });
+      data(await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'again' } } }));
+      // The restarted Redis lost the job: the store is the truth, so the replica drops its copy after that run.
+      await vi.waitFor(async () => expect(ids(data(await a.cron({ action: 'list' })).jobs)).not.toContain(jobId), { timeout: 10_000, interval: 250 });
+    } finally {
+      await own.stop();
+    }
+  }, 40_000);
+});
+
 describe('cron slots and locks', () => {
   it('replicas firing a few ms apart name the same slot', () => {
     const anchor = Date.parse('2026-12-01T12:00:00.400Z');
