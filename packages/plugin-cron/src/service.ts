@@ -44,8 +44,10 @@ export class CronService {
 
   /** Loads and schedules the jobs; a store that loads synchronously (files) throws here, at plugin registration. */
   start(): void {
+    // Subscribed before loading: a change another replica makes while the jobs load is not missed.
+    const watching = this.#unwatch ? Promise.resolve() : this.#watch();
     const loaded = this.store.load();
-    this.#booted = Array.isArray(loaded) ? this.#boot(loaded) : loaded.then((jobs) => this.#boot(jobs));
+    this.#booted = Promise.all([watching, loaded]).then(([, jobs]) => this.#boot(jobs));
     this.#booted.catch((error: unknown) => this.#options.logger().warn('cron jobs could not be loaded; the next cron call tries again', { error: String(error) }));
   }
 
@@ -114,13 +116,15 @@ export class CronService {
     return this.list().flatMap((job) => (job.state.nextRunAt ? [job.state.nextRunAt] : [])).sort()[0];
   }
 
-  async #boot(jobs: readonly CronJob[]): Promise<void> {
-    for (const job of jobs) {
-      this.#jobs.set(job.jobId, job);
-      this.#schedule(job);
-    }
-    this.#unwatch = await this.store.watch((jobId) => void this.#reload(jobId));
-    if (this.store.resyncMs && !this.#resync) {
+  async #watch(): Promise<void> {
+    const unwatch = await this.store.watch((jobId) => void this.#reload(jobId));
+    if (this.#stopped) return unwatch(); // shut down while it subscribed
+    this.#unwatch = unwatch;
+  }
+
+  #boot(jobs: readonly CronJob[]): void {
+    for (const job of jobs) this.#adopt(job);
+    if (this.store.resyncMs && !this.#resync && !this.#stopped) {
       this.#resync = setInterval(() => void this.#reloadAll(), this.store.resyncMs);
       this.#resync.unref();
     }

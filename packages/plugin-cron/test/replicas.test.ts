@@ -62,14 +62,19 @@ function replica(state: StateStore, resyncMs?: number): Replica {
 }
 
 let prefixes = 0;
+/** Two replicas, both up (subscribed and loaded: a cron call waits for that). */
 async function pair(kind: 'memory' | 'redis'): Promise<[Replica, Replica]> {
+  let replicas: [Replica, Replica];
   if (kind === 'memory') {
     const a = new MemoryStateStore({ replicaId: 'gw-a' });
-    return [replica(a), replica(a.asReplica('gw-b'))];
+    replicas = [replica(a), replica(a.asReplica('gw-b'))];
+  } else {
+    const keyPrefix = `cron-test-${process.pid}-${prefixes++}:`;
+    const connect = (replicaId: string) => connectRedisState({ url: redis!.url, keyPrefix, replicaId });
+    replicas = [replica(await connect('gw-a')), replica(await connect('gw-b'))];
   }
-  const keyPrefix = `cron-test-${process.pid}-${prefixes++}:`;
-  const connect = (replicaId: string) => connectRedisState({ url: redis!.url, keyPrefix, replicaId });
-  return [replica(await connect('gw-a')), replica(await connect('gw-b'))];
+  await Promise.all(replicas.map((r) => r.cron({ action: 'status' })));
+  return replicas;
 }
 
 function data(outcome: ToolCallOutcome): Record<string, any> {
