@@ -1,7 +1,8 @@
 // Per-session counters in the shared store: two replicas' telemetry plugins add to one session's numbers.
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, ToolSearchError, type KernelPlugin } from '@tool-search/kernel';
-import { MemoryStateStore, type StateStore } from '@tool-search/state';
+import { connectRedisState, MemoryStateStore, type StateStore } from '@tool-search/state';
+import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
 import { providerRequestEvent, sessionCounters, telemetryPlugin } from '@tool-search/telemetry';
 import { fakeTool, kernelWith, openAIBody } from './helpers.js';
 
@@ -18,11 +19,36 @@ function replicaKernel(state: StateStore, tokenizer: 'o200k_base' | false = fals
   return { kernel: kernelWith(failing, telemetry), telemetry };
 }
 
-describe('session counters', () => {
-  it('calls, errors, blocked, searches and zero-hit searches of one session add up across replicas', async () => {
+const haveRedis = redisServerAvailable();
+if (!haveRedis) console.warn('skipping the Redis half of the session counter tests: redis-server is not installed (apt-get install -y redis-server)');
+let redis: RedisServerHandle | undefined;
+const stores: StateStore[] = [];
+beforeAll(async () => {
+  if (haveRedis) redis = await startRedisServer();
+});
+afterAll(async () => {
+  await Promise.all(stores.map((store) => store.close()));
+  await redis?.stop();
+});
+
+/** Two replicas' views of one store, and a third view to read with. */
+async function views(kind: 'memory' | 'redis'): Promise<[StateStore, StateStore, StateStore]> {
+  if (kind === 'memory') {
     const shared = new MemoryStateStore({ replicaId: 'gw-a' });
+    return [shared, shared.asReplica('gw-b'), shared.asReplica('gw-c')];
+  }
+  const keyPrefix = `counters-${process.pid}:`;
+  const connect = (replicaId: string) => connectRedisState({ url: redis!.url, keyPrefix, replicaId });
+  const connected: [StateStore, StateStore, StateStore] = [await connect('gw-a'), await connect('gw-b'), await connect('gw-c')];
+  stores.push(...connected);
+  return connected;
+}
+
+describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const))('session counters over a %s store', (kind) => {
+  it('calls, errors, blocked, searches and zero-hit searches of one session add up across replicas', async () => {
+    const [shared, second, reader] = await views(kind);
     const a = replicaKernel(shared);
-    const b = replicaKernel(shared.asReplica('gw-b'));
+    const b = replicaKernel(second);
     const onA = await a.kernel.createRun({ sessionId: 's1' });
     onA.emit({ type: 'search', queries: ['alpha'], hits: [], origin: 'tool_call' });
     await onA.call('alpha', {});
@@ -38,10 +64,12 @@ describe('session counters', () => {
     await other.close();
     await Promise.all([a.telemetry.flush(), b.telemetry.flush()]);
     expect(await sessionCounters(shared, 's1')).toEqual({ calls: 4, errors: 1, blocked: 1, searches: 2, zeroHitSearches: 1, requests: 0, tokens: 0 });
-    expect(await sessionCounters(shared.asReplica('gw-c'), 's2')).toMatchObject({ calls: 1, errors: 0 });
+    expect(await sessionCounters(reader, 's2')).toMatchObject({ calls: 1, errors: 0 });
     expect(await sessionCounters(shared, 'never-seen')).toEqual({ calls: 0, errors: 0, blocked: 0, searches: 0, zeroHitSearches: 0, requests: 0, tokens: 0 });
   });
+});
 
+describe('session counters', () => {
   it('counts provider requests and their tokens', async () => {
     const state = new MemoryStateStore();
     const { kernel, telemetry } = replicaKernel(state, 'o200k_base');
