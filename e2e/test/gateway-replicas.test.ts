@@ -102,6 +102,9 @@ describe.skipIf(!built || !haveRedis)('gateway replicas sharing Redis', () => {
       const health = await fetch(`${b.url}/health`);
       expect(health.status).toBe(503);
       expect(await health.json()).toEqual({ replica: 'b', state: { kind: 'redis', ok: false } });
+      const listing = await fetch(`${b.url}/approvals`);
+      expect(listing.status).toBe(503);
+      expect(await listing.json()).toMatchObject({ error: { code: 'STATE_UNAVAILABLE' } });
       const turn = await scriptedTurn(balancer.url, 'outage', [{ tool: 'write', args: { path: 'outage.txt', content: 'must not be written' } }]);
       expect(turn.toolCalls).toEqual([expect.objectContaining({ name: 'write', status: 'blocked' })]);
       expect(turn.content).toContain('STATE_UNAVAILABLE');
