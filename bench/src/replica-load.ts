@@ -85,7 +85,7 @@ async function measureSetups(redis: RedisServerHandle, plan: ReplicaLoadPlan): P
   const dir = await mkdtemp(join(tmpdir(), 'tool-search-replica-load-'));
   const base: ToolSearchConfig = {
     plugins: { 'fake-catalog': { tools: FAKE_TOOLS, core: true } },
-    tools: { toolSearch: false },
+    tools: { toolSearch: false, loopDetection: { enabled: true } },
     provider: { baseURL: provider.url, apiKey: 'mock', model: 'mock-model' },
   };
   const configFile = async (name: string, config: ToolSearchConfig) => {
@@ -157,7 +157,8 @@ async function turn(client: OpenAI, session: string, index: number): Promise<boo
 
 /** `run.call` through the preset with each store, in alternating blocks. */
 async function measurePerCall(redis: RedisServerHandle, calls: number): Promise<StoreCallRow[]> {
-  const config: ToolSearchConfig = { plugins: { 'fake-catalog': { tools: FAKE_TOOLS, core: true } } };
+  // Loop detection on (it is off by default): its history read before and write after each call is the store's real per-call cost.
+  const config: ToolSearchConfig = { plugins: { 'fake-catalog': { tools: FAKE_TOOLS, core: true } }, tools: { loopDetection: { enabled: true } } };
   const stores: { state: 'memory' | 'redis'; store: StateStore }[] = [
     { state: 'memory', store: new MemoryStateStore() },
     { state: 'redis', store: await connectRedisState({ url: redis.url, keyPrefix: `bench-call-${process.pid}:` }) },
@@ -197,8 +198,9 @@ export function replicaLoadSection(r: ReplicaLoadResult, heading: string): strin
   const out = [heading, ''];
   if (r.perCall.length) {
     out.push(
-      'Cost of the shared store per tool call: `run.call` through the preset (loop detection, telemetry counters and every other',
-      `guard) with an in-process store and with Redis on loopback, ${r.plan.calls} calls each in alternating blocks of 100.`,
+      'Cost of the shared store per tool call: `run.call` through the preset with loop detection on (its history is read before',
+      'and written after every call), telemetry counters and every other guard, with an in-process store and with Redis on',
+      `loopback, ${r.plan.calls} calls each in alternating blocks of 100.`,
       '',
       '| state | calls | median per call | p99 |',
       '|---|---|---|---|',
@@ -211,7 +213,7 @@ export function replicaLoadSection(r: ReplicaLoadResult, heading: string): strin
   if (r.skipped) return [...out, `Replica load skipped: ${r.skipped}.`, ''];
   return [
     ...out,
-    `${r.plan.sessions} concurrent sessions × ${r.plan.turns} turns each (every turn: one \`read\` call and an answer, two provider requests), against real`,
+    `${r.plan.sessions} concurrent sessions × ${r.plan.turns} turns each (every turn: one \`read\` call and an answer, two provider requests; loop detection on), against real`,
     '`tool-search gateway` processes; the scripted provider runs in the bench process, all on the same 2 cores.',
     '',
     '| setup | turns | errors | turns/s | p50 per turn | p99 per turn |',

@@ -101,6 +101,19 @@ describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const)
     expect(await b.answer(id, 'allow')).toBe(false);
   });
 
+  it('an id naming another of its keys (index, events, a path) is not pending: answering it changes nothing', async () => {
+    const { a, b, run } = await replicas(kind);
+    const pending = run.call('delete_repo', {});
+    const [approval] = await pendingOn(b);
+    for (const id of ['index', 'events', `../pending:${approval!.id}`, `pending:${approval!.id}`, '']) {
+      expect(await b.answer(id, 'allow')).toBe(false);
+      expect(await b.get(id)).toBeUndefined();
+    }
+    expect(await a.list()).toEqual([approval]);
+    await b.answer(approval!.id, 'deny');
+    expect((await pending).status).toBe('blocked');
+  });
+
   it('refuses an answer other than allow or deny and leaves the approval pending', async () => {
     const { b, run } = await replicas(kind);
     const pending = run.call('delete_repo', {});

@@ -108,6 +108,8 @@ export class StateSessionStore implements SessionStore {
 
   /** Past `maxSessions`, deletes the least recently updated idle sessions (running ones stay). */
   async #evict(): Promise<void> {
+    // The common case reads at most maxSessions + 1 members: under the bound, nothing to do.
+    if ((await this.#state.members(this.#key('index'), this.#maxSessions + 1)).length <= this.#maxSessions) return;
     const ids = await this.#state.members(this.#key('index'));
     let excess = ids.length - this.#maxSessions;
     for (let i = ids.length - 1; i >= 0 && excess > 0; i--) {

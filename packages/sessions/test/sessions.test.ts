@@ -111,6 +111,23 @@ describe.each(stateKinds)('StateSessionStore across replicas (%s state)', (kind)
   });
 });
 
+describe('StateSessionStore while Redis is down', () => {
+  it.skipIf(!haveRedis)('rejects writes and reads with STATE_UNAVAILABLE instead of hanging or dropping them silently', async () => {
+    const own = await startRedisServer();
+    const state = await connectRedisState({ url: own.url, replicaId: 'a', commandTimeoutMs: 500 });
+    try {
+      const store = new StateSessionStore(state);
+      await store.append('s', line('before'));
+      await own.stop();
+      await expect(store.append('s', line('during'))).rejects.toMatchObject({ code: 'STATE_UNAVAILABLE' });
+      await expect(store.list()).rejects.toMatchObject({ code: 'STATE_UNAVAILABLE' });
+    } finally {
+      await state.close();
+      await own.stop();
+    }
+  });
+});
+
 describe('createSessionHost', () => {
   it('runs turns of one session one after another, sending the kept transcript and the new message', async () => {
     const host = createSessionHost();

@@ -115,7 +115,7 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
     io.stdout.write(`${gateway.url}\n`);
     io.stderr.write(
       `gateway: mode ${mode}, model ${model}${flags.providerMode.startsWith('mock-') ? ` (${flags.providerMode} provider)` : ''}, approvals ${approvals}` +
-        `${queue ? ` (GET/POST ${gateway.url}/approvals)` : ''}${sessionLogDir ? `, session logs in ${sessionLogDir}` : ''}; Ctrl-C stops\n`,
+        `${queue ? ` (GET/POST ${gateway.url}/approvals)` : ''}, state ${state.kind} as replica ${state.replicaId}${sessionLogDir ? `, session logs in ${sessionLogDir}` : ''}; Ctrl-C stops\n`,
     );
     await stop;
   } finally {
