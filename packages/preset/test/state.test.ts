@@ -1,0 +1,62 @@
+// The preset hands its state store to exec (session owners), telemetry (session counters) and cron (jobs in Redis).
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ErrorCode, type Kernel, type ToolCallOutcome } from '@tool-search/kernel';
+import type { ToolSearchConfig } from '@tool-search/config';
+import { createSessionHost } from '@tool-search/sessions';
+import { createStateStore, MemoryStateStore, type StateStore } from '@tool-search/state';
+import { sessionCounters } from '@tool-search/telemetry';
+import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
+import { createToolSearchKernel } from '@tool-search/preset';
+
+const haveRedis = redisServerAvailable();
+if (!haveRedis) console.warn('skipping the Redis case of the preset state test: redis-server is not installed (apt-get install -y redis-server)');
+let redis: RedisServerHandle | undefined;
+const kernels: Kernel[] = [];
+const stores: StateStore[] = [];
+beforeAll(async () => {
+  if (haveRedis) redis = await startRedisServer();
+});
+afterEach(async () => {
+  await Promise.all(kernels.splice(0).map((k) => k.close()));
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+});
+afterAll(async () => {
+  await redis?.stop();
+});
+
+const workspace = () => realpathSync(mkdtempSync(join(tmpdir(), 'preset-state-')));
+const config = (): ToolSearchConfig => ({ plugins: { core: { workspace: workspace() } }, tools: { toolSearch: false, exec: { security: 'full', ask: 'off' } } as ToolSearchConfig['tools'] });
+const code = (outcome: ToolCallOutcome) => (outcome.status === 'error' ? outcome.error.code : outcome.status);
+
+async function kernelWith(state: StateStore, extra: { cronDir?: string } = {}): Promise<Kernel> {
+  const { kernel } = await createToolSearchKernel(config(), { state, ...(extra.cronDir ? { sessionHost: createSessionHost(), cronDir: extra.cronDir } : {}) });
+  kernels.push(kernel);
+  return kernel;
+}
+
+describe('the preset\'s state store', () => {
+  it('reaches exec (a background session is its replica\'s) and telemetry (counters summed across replicas)', async () => {
+    const state = new MemoryStateStore({ replicaId: 'gw-a' });
+    const a = await (await kernelWith(state)).createRun({ sessionId: 's' });
+    const b = await (await kernelWith(state.asReplica('gw-b'))).createRun({ sessionId: 's' });
+    const started = await a.call('exec', { command: 'sleep 0.2', background: true });
+    const sessionId = started.status === 'ok' ? (started.result.structuredContent as { sessionId: string }).sessionId : '';
+    expect(code(await b.call('process', { action: 'poll', sessionId }))).toBe(ErrorCode.PROCESS_ON_OTHER_REPLICA);
+    await vi.waitFor(async () => expect(await sessionCounters(state, 's')).toMatchObject({ calls: 2, errors: 1 }));
+  });
+
+  it('keeps cron jobs in its folder with the in-process store, in Redis with a Redis store', async () => {
+    const memory = await (await kernelWith(new MemoryStateStore(), { cronDir: join(workspace(), 'cron') })).createRun({ sessionId: 'owner' });
+    const local = await memory.call('cron', { action: 'status' });
+    expect(local.status === 'ok' && local.result.structuredContent).toMatchObject({ dir: expect.stringContaining('cron') });
+    if (!haveRedis) return;
+    const shared = await createStateStore({ redis: { url: redis!.url, keyPrefix: 'preset-state:' }, replicaId: 'gw-r' });
+    stores.push(shared);
+    const run = await (await kernelWith(shared, { cronDir: join(workspace(), 'cron') })).createRun({ sessionId: 'owner' });
+    const status = await run.call('cron', { action: 'status' });
+    expect(status.status === 'ok' && status.result.structuredContent).toMatchObject({ store: 'redis', replica: 'gw-r' });
+  });
+});
