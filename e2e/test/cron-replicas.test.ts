@@ -1,4 +1,5 @@
-// A cron job fires once per slot across two real gateway replicas sharing a real redis-server.
+// A cron job fires once per slot across two real gateway replicas sharing a real redis-server; a background exec
+// session stays on the replica that started it.
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +8,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMockOpenAI, type MockOpenAI, type RecordedRequest } from '@tool-search/mock-openai';
 import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
+import { scriptedTurn } from '../src/gateway-replicas.js';
 import { startReplica, startRoundRobin, type Replica, type RoundRobin } from '../src/replicas.js';
 
 const built = existsSync(fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url)));
@@ -32,7 +34,7 @@ beforeAll(async () => {
   const config = {
     provider: { baseURL: mock.url, apiKey: 'mock', model: 'mock-model' },
     plugins: { core: { workspace: join(base, 'workspace') } },
-    tools: { toolSearch: false },
+    tools: { toolSearch: false, exec: { security: 'full', ask: 'off' } },
     state: { redis: { url: redis.url, keyPrefix: `cron-e2e-${process.pid}:` } },
   };
   writeFileSync(join(base, 'tool-search.json'), JSON.stringify(config));
@@ -63,7 +65,7 @@ function cronTurns(): number {
   return mock.requests.filter((r) => r.path === '/v1/chat/completions' && lastUser(r) === TICK).length;
 }
 
-describe.skipIf(!built || !haveRedis)('cron across two gateway replicas', () => {
+describe.skipIf(!built || !haveRedis)('cron and exec across two gateway replicas', () => {
   it('a job added through one replica fires exactly once per slot across both', async () => {
     const { job } = await cron({ action: 'add', job: { name: 'tick', schedule: { kind: 'every', everyMs: EVERY_MS }, payload: { kind: 'agentTurn', message: TICK } } });
     expect(balancer.routed).toEqual([0]); // added on gw-a
@@ -86,4 +88,19 @@ describe.skipIf(!built || !haveRedis)('cron across two gateway replicas', () => 
     expect(new Set(slots).size).toBe(slots.length); // no slot ran twice
     expect(slots.slice(1).map((slot, i) => slot - slots[i]!)).toEqual(slots.slice(1).map(() => EVERY_MS)); // and none was skipped
   }, 90_000);
+
+  it('a background exec session stays on its replica: process through the other one names the owner', async () => {
+    const first = balancer.routed.length;
+    const owner = replicas[first % 2]!.id;
+    const started = await scriptedTurn(balancer.url, 'exec-owner', [{ tool: 'exec', args: { command: 'sleep 1; echo finished', background: true } }]);
+    const sessionId = /\(session ([0-9a-f-]{36})\)/.exec(started.content)?.[1];
+    expect(sessionId, started.content).toBeDefined();
+    const elsewhere = await scriptedTurn(balancer.url, 'exec-owner', [{ tool: 'process', args: { action: 'poll', sessionId } }]);
+    expect(balancer.routed.slice(first)).toEqual([first % 2, (first + 1) % 2]);
+    expect(elsewhere.toolCalls).toEqual([expect.objectContaining({ name: 'process', status: 'error' })]);
+    expect(elsewhere.content).toContain('PROCESS_ON_OTHER_REPLICA');
+    expect(elsewhere.content).toContain(`replica "${owner}"`);
+    const home = await scriptedTurn(balancer.url, 'exec-owner', [{ tool: 'process', args: { action: 'poll', sessionId } }]);
+    expect(home.toolCalls).toEqual([expect.objectContaining({ name: 'process', status: 'ok' })]);
+  }, 60_000);
 });
