@@ -69,6 +69,14 @@ export async function loadCliConfig(flags: ConfigFlags, io: CliIO): Promise<Load
   return { config: loaded.config, resolved: resolveConfig(loaded.config), ...(loaded.path ? { path: loaded.path } : {}) };
 }
 
+/** A copy of a loaded config with some top-level sections replaced; its plugin modules still resolve from its file's folder. */
+export function withConfigSections(config: ToolSearchConfig, sections: Partial<ToolSearchConfig>): ToolSearchConfig {
+  const copy = { ...config, ...sections };
+  const folder = configFolders.get(config);
+  if (folder !== undefined) configFolders.set(copy, folder);
+  return copy;
+}
+
 /**
  * The preset for this CLI invocation: prompt approvals on a TTY, plus the embedder's `io.plugins`. Plugin modules
  * load only from the operator's config file (`plugins`), resolved from its folder.

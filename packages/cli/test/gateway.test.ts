@@ -1,10 +1,10 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runCli } from '../src/index.js';
-import { smallCatalog } from './helpers.js';
+import { folder, smallCatalog } from './helpers.js';
 
 interface Started {
   url: string;
@@ -105,5 +105,16 @@ describe('gateway', () => {
   it('exits 2 for an unknown provider mode', async () => {
     const code = await runCli(['gateway', '--provider-mode', 'real'], { stdout: { write: () => true }, stderr: { write: () => true }, cwd: smallCatalog(1) });
     expect(code).toBe(2);
+  });
+
+  it.each(['mock-openai', 'mock-anthropic'])('lists image and sends images to the %s provider the gateway talks to (agents.defaults.imageModel)', async (mode) => {
+    // A 4x3 GIF header: enough for the mock to read the size back.
+    const cwd = folder({ 'tool-search.json': '{ plugins: { core: {} }, agents: { defaults: { imageModel: "mock-vision" } }, tools: { toolSearch: false } }' });
+    writeFileSync(join(cwd, 'pic.gif'), Buffer.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 4, 0, 3, 0, 0, 0, 0, 0x3b]));
+    const gateway = await startGateway(['--provider-mode', mode, '--port', '0', '--approvals', 'deny'], cwd);
+    const client = new OpenAI({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0 });
+    const steps = JSON.stringify([{ tool: 'image', args: { image: 'pic.gif', prompt: 'What size?' } }]);
+    const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: `tool search qa steps ${steps}` }] });
+    expect(completion.choices[0]?.message.content).toContain('Mock vision: image 1: image/gif 14 bytes, 4x3 pixels. Prompt: What size?');
   });
 });

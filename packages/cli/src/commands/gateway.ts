@@ -8,8 +8,9 @@ import { dirname, join, resolve } from 'node:path';
 import { defaultStateDir } from '@tool-search/plugin-mcp';
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import type { Approver } from '@tool-search/plugin-approvals';
+import type { ProviderConfig } from '@tool-search/config';
 import { CliUsageError, type CliIO } from '../io.js';
-import { createCliKernel, loadCliConfig, withConfigOption, type ConfigFlags } from '../options.js';
+import { createCliKernel, loadCliConfig, withConfigOption, withConfigSections, type ConfigFlags } from '../options.js';
 import { EXPOSURE_MODES } from './exposure.js';
 import { appliedToolSearch, searchLimitsOf } from '../tool-search-setting.js';
 import { createCliState } from '../state.js';
@@ -69,26 +70,19 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   const sessionHost = createSessionHost(state.kind === 'redis' ? { store: new StateSessionStore(state) } : {});
   // Cron jobs persist in a `cron` folder beside the session logs (gateway.sessions.dir), else in the state folder.
   const cronDir = sessionLogDir ? join(dirname(sessionLogDir), 'cron') : join(defaultStateDir(io.env ?? process.env), 'cron');
-  const { kernel, toolSearch } = await createCliKernel(config, io, { approve, sessionHost, cronDir, state, ...(sessionLogDir ? { sessionLogDir } : {}) }).catch(async (error: unknown) => {
+  // The provider first: the kernel's tools that call it (image) must see the one this gateway talks to, mock or not.
+  const mock = await mockProvider(flags.providerMode);
+  const provider = mock?.provider ?? config.provider ?? {};
+  const kernelConfig = mock ? withConfigSections(config, { provider: mock.provider }) : config;
+  const { kernel, toolSearch } = await createCliKernel(kernelConfig, io, { approve, sessionHost, cronDir, state, ...(sessionLogDir ? { sessionLogDir } : {}) }).catch(async (error: unknown) => {
+    await mock?.close();
     await queue?.close();
     await state.close();
     await otel.shutdown();
     throw error;
   });
-  const closers: (() => Promise<void>)[] = [() => kernel.close(), async () => queue?.close(), () => state.close(), () => otel.shutdown()];
+  const closers: (() => Promise<void>)[] = [...(mock ? [() => mock.close()] : []), () => kernel.close(), async () => queue?.close(), () => state.close(), () => otel.shutdown()];
   try {
-    let provider = config.provider ?? {};
-    if (flags.providerMode === 'mock-openai') {
-      const { startMockOpenAI } = await import('@tool-search/mock-openai');
-      const mock = await startMockOpenAI();
-      closers.unshift(() => mock.close());
-      provider = { baseURL: mock.url, apiKey: 'mock', model: MOCK_PROVIDER_MODEL };
-    } else if (flags.providerMode === 'mock-anthropic') {
-      const { startMockAnthropic } = await import('@tool-search/mock-anthropic');
-      const mock = await startMockAnthropic();
-      closers.unshift(() => mock.close());
-      provider = { kind: 'anthropic', baseURL: mock.url, apiKey: 'mock', model: MOCK_ANTHROPIC_MODEL };
-    }
     const upstream = createUpstream(provider, io.env ?? process.env);
     const model = upstream.model;
     const mode = flags.mode ?? toolSearch.mode;
@@ -121,6 +115,21 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   } finally {
     for (const close of closers) await close().catch(() => undefined);
   }
+}
+
+/** The in-process mock provider of `--provider-mode mock-openai | mock-anthropic`, as a config `provider`. */
+async function mockProvider(mode: GatewayFlags['providerMode']): Promise<{ provider: ProviderConfig; close(): Promise<void> } | undefined> {
+  if (mode === 'mock-openai') {
+    const { startMockOpenAI } = await import('@tool-search/mock-openai');
+    const mock = await startMockOpenAI();
+    return { provider: { baseURL: mock.url, apiKey: 'mock', model: MOCK_PROVIDER_MODEL }, close: () => mock.close() };
+  }
+  if (mode === 'mock-anthropic') {
+    const { startMockAnthropic } = await import('@tool-search/mock-anthropic');
+    const mock = await startMockAnthropic();
+    return { provider: { kind: 'anthropic', baseURL: mock.url, apiKey: 'mock', model: MOCK_ANTHROPIC_MODEL }, close: () => mock.close() };
+  }
+  return undefined;
 }
 
 /** Resolves on SIGINT, SIGTERM or the caller's abort. */
