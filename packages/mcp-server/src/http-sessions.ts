@@ -9,7 +9,7 @@
  * keep working; the others cannot be found.
  */
 import { randomUUID } from 'node:crypto';
-import type { InitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { InitializeRequest, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { RelayingTransport } from './relay.js';
 import { createToolSearchMcpServer, type ToolSearchMcpOptions, type ToolSearchMcpServer } from './server.js';
@@ -66,7 +66,7 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
 
   async function start(id: string, runSessionId: string, initialize: InitializeRequest['params'] | undefined): Promise<HttpSession> {
     const mcp = await createToolSearchMcpServer({ ...options.server, request: { ...options.server.request, sessionId: runSessionId } });
-    const transport = new RelayingTransport({ sessionIdGenerator: () => id }, options.replica);
+    const transport = new RelayingTransport({ sessionIdGenerator: () => id }, options.replica, (outbound) => options.publish(JSON.stringify({ session: id, outbound })));
     transport.onclose = () => {
       if (local.get(id)?.transport === transport) local.delete(id);
       void mcp.close();
@@ -148,8 +148,9 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
       return sent === UNAVAILABLE ? 'unavailable' : 'relayed';
     },
     async deliver(raw) {
-      const { session: id, message } = JSON.parse(raw) as { session?: unknown; message?: unknown };
+      const { session: id, message, outbound } = JSON.parse(raw) as { session?: unknown; message?: unknown; outbound?: JSONRPCMessage };
       const held = typeof id === 'string' ? local.get(id) : undefined;
+      if (held && outbound) return held.transport.sendRelayed(outbound);
       const routed = held?.transport.route(message);
       if (!held || routed?.to !== 'here') return;
       await (await post(held.transport, options.endpoint(), routed.message, { 'mcp-session-id': held.id })).text();

@@ -106,7 +106,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
   );
   const dispatch = (session: HttpSession, req: IncomingMessage, res: ServerResponse, body: unknown) => {
     bound.set(req, { session, body });
-    return toTransport(req, res);
+    // A GET is the client's standalone stream for as long as it is served: messages outside calls go out on it.
+    return req.method === 'GET' ? session.transport.streaming(() => toTransport(req, res)) : toTransport(req, res);
   };
   let closing = false;
 

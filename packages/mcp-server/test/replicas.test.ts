@@ -11,7 +11,7 @@ import type { McpCallForwarding } from '@tool-search/plugin-mcp';
 import { createKernel, ErrorCode, type Kernel, type KernelPlugin } from '@tool-search/kernel';
 import { connectRedisState, MemoryStateStore, type StateStore } from '@tool-search/state';
 import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
-import { serveHttp, type HttpMcpHandle } from '../src/index.js';
+import { elicitationApprovals, serveHttp, type ElicitationApprovals, type HttpMcpHandle } from '../src/index.js';
 import { call, text } from './helpers.js';
 
 type Name = 'a' | 'b';
@@ -100,7 +100,7 @@ async function connectBalanced(urls: Record<Name, string>, pinned?: Name): Promi
   });
   // Declares elicitation: a replica that rebuilt the session knows it only from the replayed initialize.
   const client = new Client({ name: 'replica-test', version: '1.0.0' }, { capabilities: { elicitation: {} } });
-  client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { name: 'ada' } }));
+  client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { name: 'ada', approve: true } }));
   await client.connect(transport);
   return { client, transport, log, pin: (replica) => void (pinned = replica) };
 }
@@ -124,7 +124,7 @@ describe('serveHttp replicas sharing a state store', () => {
     for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
   });
 
-  async function replicas(state: StateStore, other: StateStore, extra: { sessionIdleMs?: number } = {}): Promise<Record<Name, HttpMcpHandle>> {
+  async function replicas(state: StateStore, other: StateStore, extra: { sessionIdleMs?: number; approvals?: ElicitationApprovals } = {}): Promise<Record<Name, HttpMcpHandle>> {
     const kernel = whoamiKernel();
     cleanup.push(() => kernel.close());
     const options = { kernel, mode: 'directory' as const, refreshIntervalMs: 0, ...extra };
@@ -188,6 +188,20 @@ describe('serveHttp replicas sharing a state store', () => {
     const at = (what: string) => log.find((entry) => entry.what === what)?.replica;
     const callAt = log.filter((entry) => entry.what === 'tools/call').at(-1)!.replica;
     expect(at('notifications/cancelled')).toBe(callAt === 'a' ? 'b' : 'a');
+  });
+
+  it('sends a request outside any call on the client stream another replica holds, and routes its answer back', async () => {
+    const state = new MemoryStateStore({ replicaId: 'a' });
+    // One process, one approvals registry: the replica that registered the run session last (b, which rebuilt it) asks.
+    const approvals = elicitationApprovals();
+    const handles = await replicas(state, state.asReplica('b'), { approvals });
+    const { client, log } = await connected(handles);
+    const runSessionId = text(await call(client, 'whoami'));
+    expect(text(await call(client, 'whoami'))).toBe(runSessionId);
+    expect(handles.b.sessions).toBe(1);
+    expect(log.filter((entry) => entry.what === 'GET').map((entry) => entry.replica)).toEqual(['a']);
+    const answer = await approvals.approve({ sessionId: runSessionId, toolId: 'plugin:test:whoami', args: {}, reason: 'test' }, { signal: AbortSignal.timeout(10_000) });
+    expect(answer).toBe('allow');
   });
 
   it('ends the session on every replica when one gets the DELETE', async () => {
