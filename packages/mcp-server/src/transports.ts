@@ -131,7 +131,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
       if (found === 'unavailable') return unavailable(res);
       if (req.method !== 'POST' || Array.isArray(body)) return dispatch(found, req, res, body);
       const routed = found.transport.route(body);
-      return routed.to === 'here' ? dispatch(found, req, res, routed.message) : relay(sessionId, body, res);
+      if (routed.to === 'elsewhere') return relay(sessionId, body, res);
+      await sessions.share(found, routed.message);
+      return dispatch(found, req, res, routed.message);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, 'Bad request: no mcp-session-id; send initialize first');
 
