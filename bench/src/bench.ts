@@ -14,6 +14,7 @@ import { measureOverhead, type OverheadResult } from './overhead.js';
 import { measureFakePayload, measureSnapshotPayload, type CatalogPayload } from './payload.js';
 import { measureQuality, type QualityRow } from './quality.js';
 import { measureSoak, SOAK_FULL, SOAK_QUICK, type SoakRow } from './soak.js';
+import { measureReplicaLoad, REPLICA_LOAD_FULL, REPLICA_LOAD_QUICK, type ReplicaLoadResult } from './replica-load.js';
 import { GATEWAY_LOAD_FULL, GATEWAY_LOAD_QUICK, measureGatewayLoad, type GatewayLoadResult } from './gateway-load.js';
 
 export interface BenchOptions {
@@ -37,6 +38,7 @@ export interface BenchResults {
   readonly overhead: OverheadResult;
   readonly soak: readonly SoakRow[];
   readonly gatewayLoad: GatewayLoadResult;
+  readonly replicaLoad: ReplicaLoadResult;
   readonly durationS: number;
 }
 
@@ -103,6 +105,8 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
   const soak = await measureSoak(quick ? SOAK_QUICK : SOAK_FULL);
   log('gateway under load: concurrent direct-mode requests');
   const gatewayLoad = await measureGatewayLoad(quick ? GATEWAY_LOAD_QUICK : GATEWAY_LOAD_FULL);
+  log('replicas: per-call store cost, one and two gateway replicas with Redis');
+  const replicaLoad = await measureReplicaLoad(quick ? REPLICA_LOAD_QUICK : REPLICA_LOAD_FULL);
   return {
     quick,
     machine,
@@ -117,6 +121,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
     overhead,
     soak,
     gatewayLoad,
+    replicaLoad,
     durationS: Number(process.hrtime.bigint() - started) / 1e9,
   };
 }

@@ -7,6 +7,7 @@ import type { BenchResults } from './bench.js';
 import type { CatalogPayload, Mode } from './payload.js';
 import { soakSection, soakTarget } from './soak.js';
 import { gatewayLoadSection, gatewayLoadTarget } from './gateway-load.js';
+import { replicaLoadSection } from './replica-load.js';
 import { PREVIOUS_RANKING } from './quality.js';
 
 const SEARCH_MODES: readonly Mode[] = ['code', 'tools', 'directory'];
@@ -39,6 +40,7 @@ export function renderReport(r: BenchResults, command: string): string {
     ...overheadSection(r),
     ...soakSection(r.soak, '## 6. Soak'),
     ...gatewayLoadSection(r.gatewayLoad, '## 7. Gateway under load'),
+    ...replicaLoadSection(r.replicaLoad, '## 8. Replicas sharing state in Redis'),
   ];
   return `${lines.join('\n')}\n`;
 }

@@ -83,6 +83,18 @@ describe('quick bench', () => {
     expect(gatewayLoad.providerBodyMb).toBeGreaterThan(0);
   });
 
+  it('serves every replica-load turn and measures the store per call, when redis-server and the built CLI are there', async () => {
+    const { replicaLoad } = await quick();
+    if (replicaLoad.skipped) console.warn(`skipping part of the replica load check: ${replicaLoad.skipped}`);
+    if (replicaLoad.perCall.length) expect(replicaLoad.perCall.map((row) => row.state)).toEqual(['memory', 'redis']);
+    if (replicaLoad.skipped) return;
+    expect(replicaLoad.setups.map((row) => [row.replicas, row.turns, row.errors])).toEqual([
+      [1, 4, 0],
+      [1, 4, 0],
+      [2, 4, 0],
+    ]);
+  });
+
   it('renders the report and the chart from the same results', async () => {
     const r = await quick();
     expect(renderReport(r, 'npm run bench')).toContain('npm run bench');

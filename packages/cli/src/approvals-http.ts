@@ -1,29 +1,38 @@
 /**
  * The approval queue over HTTP, as a gateway route (shape from
  * @tool-search/plugin-approvals' README): list, read and answer pending calls.
+ * Serves the in-process queue and the shared one (replicas) alike; a shared
+ * store that does not answer is a 503 `STATE_UNAVAILABLE` from the gateway.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
-import type { ApprovalQueue } from '@tool-search/plugin-approvals';
+import type { ApprovalDecision, PendingApproval } from '@tool-search/plugin-approvals';
 
 export type GatewayRoute = (req: IncomingMessage, res: ServerResponse, body: () => Promise<unknown>) => Promise<boolean>;
 
+/** What the route needs of a queue: `ApprovalQueue` answers at once, `SharedApprovalQueue` asynchronously. */
+export interface ServedQueue {
+  list(): PendingApproval[] | Promise<PendingApproval[]>;
+  get(id: string): PendingApproval | undefined | Promise<PendingApproval | undefined>;
+  answer(id: string, decision: ApprovalDecision): boolean | Promise<boolean>;
+}
+
 const PREFIX = '/v1/approvals';
 
-export function approvalsRoute(queue: ApprovalQueue): GatewayRoute {
+export function approvalsRoute(queue: ServedQueue): GatewayRoute {
   return async (req, res, body) => {
     const path = new URL(req.url ?? '/', 'http://gateway').pathname;
     if (path !== PREFIX && !path.startsWith(`${PREFIX}/`)) return false;
     const id = path === PREFIX ? undefined : decodeURIComponent(path.slice(PREFIX.length + 1));
-    if (req.method === 'GET' && id === undefined) return send(res, 200, { approvals: queue.list() });
+    if (req.method === 'GET' && id === undefined) return send(res, 200, { approvals: await queue.list() });
     if (req.method === 'GET' && id) {
-      const pending = queue.get(id);
+      const pending = await queue.get(id);
       return pending ? send(res, 200, pending) : notFound(res, id);
     }
     if (req.method === 'POST' && id) {
       const decision = (await body().catch(() => undefined)) as { decision?: unknown } | undefined;
       try {
-        if (!queue.answer(id, decision?.decision as 'allow' | 'deny')) return notFound(res, id);
+        if (!(await queue.answer(id, decision?.decision as ApprovalDecision))) return notFound(res, id);
       } catch (error) {
         if (ToolSearchError.isInstance(error) && error.code === ErrorCode.APPROVAL_ANSWER_INVALID) {
           return send(res, 400, { error: { message: error.message, type: error.code, code: error.code } });

@@ -9,6 +9,16 @@ describe('config check', () => {
     expect(JSON.parse(stdout)).toMatchObject({ ok: true });
   });
 
+  it('says why web_search is not listed (no key) and what to set, without failing --strict', async () => {
+    const cwd = folder({ 'tool-search.json': '{ plugins: { core: {} } }' });
+    const { code, stdout } = await cli(['config', 'check', '--json', '--strict'], cwd, { env: { PATH: process.env.PATH ?? '' } });
+    expect(code).toBe(0);
+    const report = JSON.parse(stdout) as { notConfigured: { code: string; message: string }[] };
+    expect(report.notConfigured).toContainEqual(expect.objectContaining({ code: 'TOOL_NOT_CONFIGURED', message: expect.stringContaining('web_search') }));
+    const text = await cli(['config', 'check'], cwd, { env: { PATH: process.env.PATH ?? '' } });
+    expect(text.stdout).toContain('TOOL_NOT_CONFIGURED');
+  });
+
   it('accepts no config at all', async () => {
     expect((await cli(['config', 'check'])).code).toBe(0);
   });

@@ -75,6 +75,15 @@ describe('gateway', () => {
     expect((await fetch(`${gateway.url}/approvals/${pending[0]!.id}`, { method: 'POST', body: '{"decision":"allow"}' })).status).toBe(404);
   });
 
+  it('answers GET /v1/health with its replica id and the state store (in-process here)', async () => {
+    const cwd = smallCatalog(1, 'state: { replicaId: "gw-test" }');
+    const gateway = await startGateway(['--provider-mode', 'mock-openai'], cwd);
+    const health = await fetch(`${gateway.url}/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ replica: 'gw-test', state: { kind: 'memory', ok: true } });
+    expect((await fetch(`${gateway.url}/health`, { method: 'POST' })).status).toBe(404);
+  });
+
   it('exits 1 without a provider in the config (no key, no mock)', async () => {
     let stderr = '';
     const code = await runCli(['gateway'], { stdout: { write: () => true }, stderr: { write: (text: string) => (stderr += text) }, cwd: smallCatalog(1), env: {} });

@@ -16,7 +16,6 @@ export const OPENCLAW_TOOLS_KEYS = [
   'web',
   'media',
   'links',
-  'sessions',
   'codeMode',
   'swarm',
   'message',
@@ -172,7 +171,9 @@ const execKeys: Schema = {
   },
 };
 const elevatedKeys: Schema = { type: 'object', properties: { enabled: { type: 'boolean' } } };
-const coreToolsKeys = { exec: execKeys, elevated: elevatedKeys };
+// `tools.sessions`: OpenClaw's block; `visibility` is acted on by the session tools (other keys pass through).
+const sessionsKeys: Schema = { type: 'object', properties: { visibility: { type: 'string', enum: ['self', 'tree', 'all'] } } };
+const coreToolsKeys = { exec: execKeys, elevated: elevatedKeys, sessions: sessionsKeys };
 
 const tools = strictObject({ ...policyFields, toolSearch, approvals, ...looseKeys(OPENCLAW_TOOLS_KEYS), ...coreToolsKeys });
 const agentTools = strictObject({ ...policyFields, toolSearch, ...looseKeys(OPENCLAW_AGENT_TOOLS_KEYS), elevated: elevatedKeys });

@@ -205,3 +205,17 @@ describe('MCP server OAuth settings', () => {
     expect(issuesOf({ mcp: { servers: { linear: { url: 'https://x/mcp', auth: { clientid: 'abc' } } } } })).toEqual([{ path: '/mcp/servers/linear/auth/clientid', rule: 'additionalProperties' }]);
   });
 });
+
+describe('tools.sessions, state and telemetry', () => {
+  it('checks tools.sessions.visibility and lets OpenClaw keys beside it pass', () => {
+    expect(configIssues({ tools: { sessions: { visibility: 'tree', other: 1 } } })).toEqual([]);
+    expect(configIssues({ tools: { sessions: { visibility: 'everyone' } } })).toMatchObject([{ path: '/tools/sessions/visibility', rule: 'enum' }]);
+  });
+
+  it('checks the state and telemetry blocks', () => {
+    expect(configIssues({ state: { redis: { url: 'redis://127.0.0.1:6379', keyPrefix: 'ts:' }, replicaId: 'a' }, telemetry: { otlp: { endpoint: 'http://127.0.0.1:4318' } } })).toEqual([]);
+    expect(configIssues({ state: { redis: { url: 'http://127.0.0.1:6379' } } })).toMatchObject([{ path: '/state/redis/url', rule: 'pattern' }]);
+    expect(configIssues({ state: { redis: {} } })).toMatchObject([{ path: '/state/redis/url', rule: 'required' }]);
+    expect(configIssues({ telemetry: { otlp: { endpoint: 'collector:4318' } } })).toMatchObject([{ path: '/telemetry/otlp/endpoint', rule: 'pattern' }]);
+  });
+});

@@ -39,6 +39,7 @@ export function statusOf(error: unknown): number {
   if (!ToolSearchError.isInstance(error)) return 500;
   if (error.code === ErrorCode.REQUEST_TOO_LARGE) return 413;
   if (error.code === ErrorCode.PROVIDER_FAILED) return 502;
+  if (error.code === ErrorCode.STATE_UNAVAILABLE) return 503;
   return 400;
 }
 

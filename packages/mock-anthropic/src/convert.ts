@@ -34,7 +34,17 @@ function chatMessages(message: AnthropicMessage): ChatMessage[] {
   const results: ChatMessage[] = blocks
     .filter((b): b is ContentBlock & { tool_use_id: string; content?: unknown } => b.type === 'tool_result')
     .map((b) => ({ role: 'tool', tool_call_id: b.tool_use_id, content: blockText(b.content) }));
+  const images = blocks.flatMap(imageUrl);
+  // Images go to the shared script engine as Chat Completions `image_url` parts (it answers them like the OpenAI mock).
+  if (images.length) return [...results, { role: 'user', content: [{ type: 'text', text }, ...images.map((url) => ({ type: 'image_url', image_url: { url } }))] }];
   return [...results, ...(text ? [{ role: 'user', content: text }] : [])];
+}
+
+/** A base64 `image` block as a data URL (the only image source the mock reads). */
+function imageUrl(block: ContentBlock): string[] {
+  if (block.type !== 'image') return [];
+  const source = (block as { source?: { type?: unknown; media_type?: unknown; data?: unknown } }).source;
+  return source?.type === 'base64' && typeof source.media_type === 'string' && typeof source.data === 'string' ? [`data:${source.media_type};base64,${source.data}`] : [];
 }
 
 function blockText(content: unknown): string {

@@ -4,6 +4,7 @@
  * call being cancelled. The approver's signal is aborted when its answer is no
  * longer wanted, so a queue can drop the entry.
  */
+import { ToolSearchError } from '@tool-search/kernel';
 import type { ApprovalRecord, ApprovalRequest, Approver } from './types.js';
 
 export async function ask(approve: Approver, request: ApprovalRequest, timeoutMs: number, callSignal: AbortSignal): Promise<ApprovalRecord> {
@@ -17,7 +18,9 @@ export async function ask(approve: Approver, request: ApprovalRequest, timeoutMs
       if (decision === 'allow' || decision === 'deny') return { request, decision, by: 'answer' };
       return { request, decision: 'deny', by: 'error', message: `the approver answered ${JSON.stringify(decision) ?? 'undefined'}` };
     } catch (error) {
-      return { request, decision: 'deny', by: 'error', message: `the approver failed: ${error instanceof Error ? error.message : String(error)}` };
+      // A coded failure (STATE_UNAVAILABLE: the shared queue's store is down) names its code in the denial.
+      const code = ToolSearchError.isInstance(error) ? ` (${error.code})` : '';
+      return { request, decision: 'deny', by: 'error', message: `the approver failed${code}: ${error instanceof Error ? error.message : String(error)}` };
     }
   })();
   const timedOut = new Promise<ApprovalRecord>((resolve) => {

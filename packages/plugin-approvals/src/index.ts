@@ -2,6 +2,7 @@
 export { approvalsPlugin, PLUGIN_NAME } from './plugin.js';
 export type { ApprovalsPluginOptions } from './plugin.js';
 export { ApprovalQueue } from './queue.js';
+export { SharedApprovalQueue, type SharedApprovalQueueOptions } from './shared-queue.js';
 export type { ApprovalQueueEvent, ApprovalQueueListener, PendingApproval } from './queue.js';
 export { approvalsConfigSchema, resolveApprovalsConfig, DEFAULT_APPROVAL_TIMEOUT_MS } from './config.js';
 export type { ApprovalsConfig, ResolvedApprovalsConfig } from './config.js';

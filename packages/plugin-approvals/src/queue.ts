@@ -29,6 +29,15 @@ interface Entry {
   readonly resolve: (decision: ApprovalDecision) => void;
 }
 
+/** Throws `APPROVAL_ANSWER_INVALID` unless `decision` is 'allow' or 'deny' (answers come from HTTP or a prompt). */
+export function checkAnswer(id: string, decision: unknown): asserts decision is ApprovalDecision {
+  if (decision !== 'allow' && decision !== 'deny') {
+    throw new ToolSearchError(ErrorCode.APPROVAL_ANSWER_INVALID, `An approval answer must be "allow" or "deny", got ${JSON.stringify(decision)}`, {
+      details: { id, decision: String(decision) },
+    });
+  }
+}
+
 export class ApprovalQueue {
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<ApprovalQueueListener>();
@@ -71,11 +80,7 @@ export class ApprovalQueue {
    * is 'allow' or 'deny' (input from HTTP or a prompt is checked here).
    */
   answer(id: string, decision: ApprovalDecision): boolean {
-    if (decision !== 'allow' && decision !== 'deny') {
-      throw new ToolSearchError(ErrorCode.APPROVAL_ANSWER_INVALID, `An approval answer must be "allow" or "deny", got ${JSON.stringify(decision)}`, {
-        details: { id, decision: String(decision) },
-      });
-    }
+    checkAnswer(id, decision);
     const entry = this.entries.get(id);
     if (!entry) return false;
     this.entries.delete(id);

@@ -1,3 +1,4 @@
+export { slotOf } from './jobs.js';
 export { cronPlugin, CRON_PLUGIN_NAME, CRON_ACTIONS, DEFAULT_RUNS_LIMIT, type CronPluginOptions } from './plugin.js';
 export { checkSchedule, MIN_EVERY_MS, type CronJob, type Schedule, type JobState } from './jobs.js';
 export { RUN_LOG_LINES, type RunRecord } from './store.js';

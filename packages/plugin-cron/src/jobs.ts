@@ -48,17 +48,40 @@ export function scheduleError(message: string, schedule: unknown): ToolSearchErr
   return new ToolSearchError(ErrorCode.CRON_SCHEDULE_INVALID, message, { details: { schedule, rule: 'cron.schedule' } });
 }
 
-/** A croner job for the schedule (paused until `start`), or a coded error naming what is wrong. */
-export function cronFor(schedule: Schedule, fire: () => Promise<void> | void): Cron {
+/**
+ * A croner job for the schedule (paused until `start`), or a coded error naming what is wrong. An `every` schedule
+ * runs on a grid from `anchorMs` (the job's creation, whole seconds), so every replica fires it at the same instants.
+ */
+export function cronFor(schedule: Schedule, fire: () => Promise<void> | void, anchorMs = Date.now()): Cron {
   try {
     if (schedule.kind === 'cron') return new Cron(schedule.expr, { paused: true, protect: true, ...(schedule.tz ? { timezone: schedule.tz } : {}) }, fire);
     if (schedule.kind === 'at') return new Cron(new Date(schedule.at), { paused: true, protect: true }, fire);
-    // `interval` alone would fire at the next whole second; the first run is one interval from now.
+    // `interval` alone would fire at the next whole second; the first run is one interval past the anchor.
     const everySeconds = Math.round(schedule.everyMs / 1000);
-    return new Cron('* * * * * *', { paused: true, protect: true, interval: everySeconds, startAt: new Date(Date.now() + everySeconds * 1000) }, fire);
+    const step = everySeconds * 1000;
+    const anchor = Math.ceil(anchorMs / 1000) * 1000;
+    const startAt = anchor + Math.max(1, Math.floor((Date.now() - anchor) / step) + 1) * step;
+    return new Cron('* * * * * *', { paused: true, protect: true, interval: everySeconds, startAt: new Date(startAt) }, fire);
   } catch (error) {
     throw scheduleError(`invalid ${schedule.kind} schedule: ${error instanceof Error ? error.message : String(error)}`, schedule);
   }
+}
+
+/** The job's anchor: its creation time (the grid of an `every` schedule). */
+export function anchorOf(job: Pick<CronJob, 'createdAt'>): number {
+  return Date.parse(job.createdAt);
+}
+
+/**
+ * The scheduled instant a fire at `firedAt` stands for: the same on every replica although their timers fire a few
+ * ms apart (the grid point of an `every` schedule, the whole second of a cron expression, the time of an `at`).
+ */
+export function slotOf(schedule: Schedule, anchorMs: number, firedAt: number): number {
+  if (schedule.kind === 'at') return Date.parse(schedule.at);
+  if (schedule.kind === 'cron') return Math.floor(firedAt / 1000) * 1000;
+  const step = Math.round(schedule.everyMs / 1000) * 1000;
+  const anchor = Math.ceil(anchorMs / 1000) * 1000;
+  return anchor + Math.round((firedAt - anchor) / step) * step;
 }
 
 /** Checks a schedule's shape and that croner accepts it. */

@@ -1,15 +1,18 @@
 /**
  * `cronPlugin`: OpenClaw's `cron` tool (`core:core:cron`; actions status,
  * list, add, update, remove, run, runs, wake) over a scheduler whose jobs
- * live in the gateway's state folder and whose runs are gateway turns.
- * Composed only where a gateway runs turns (it needs the session host).
+ * live in the gateway's state folder (or, for replicas, in the shared state
+ * store) and whose runs are gateway turns. Composed only where a gateway runs
+ * turns (it needs the session host).
  */
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, ToolSearchError, type ExecuteContext, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import { ErrorCode, silentLogger, ToolSearchError, type ExecuteContext, type Logger, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
 import type { SessionHost } from '@tool-search/sessions';
 import { buildJob, invalid } from './jobs.js';
 import { CronService } from './service.js';
-import { JobFiles } from './store.js';
+import { StateJobs } from './shared.js';
+import { JobFiles, type JobStore } from './store.js';
+import type { StateStore } from '@tool-search/state';
 
 export const CRON_PLUGIN_NAME = '@tool-search/plugin-cron';
 export const CRON_ACTIONS = ['status', 'list', 'add', 'update', 'remove', 'run', 'runs', 'wake'] as const;
@@ -21,20 +24,32 @@ export interface CronPluginOptions {
   readonly dir: string;
   /** `agents.list` ids; with none, runs name no agent. */
   readonly agents?: readonly { readonly id: string }[];
+  /** Shared state: with a Redis store (or `jobsIn: "state"`), jobs, run logs and per-slot locks live there, so replicas share jobs and each slot runs once. */
+  readonly state?: StateStore;
+  /** Where jobs live: default `"state"` when `state` is a Redis store, else `"files"` (`dir`). */
+  readonly jobsIn?: 'files' | 'state';
 }
 
 export function cronPlugin(options: CronPluginOptions): KernelPlugin {
   const agents = options.agents ?? [];
   const runAgent = (agentId: string | undefined) => (agents.length && agentId ? { agentId } : {});
-  const service = new CronService(new JobFiles(options.dir), options.host, runAgent);
+  let logger: Logger = silentLogger;
+  const service = new CronService({ store: jobStore(options), host: options.host, runAgent, logger: () => logger, ...(options.state ? { replica: options.state.replicaId } : {}) });
   return {
     name: CRON_PLUGIN_NAME,
-    apply({ hooks }) {
+    apply({ hooks, logger: scoped }) {
+      logger = scoped;
       service.start();
       hooks.listTools.tap((sink) => sink.add([cronTool(service, options.host, agents)]));
       hooks.shutdown.tapPromise(() => service.stop());
     },
   };
+}
+
+function jobStore(options: CronPluginOptions): JobStore {
+  const where = options.jobsIn ?? (options.state?.kind === 'redis' ? 'state' : 'files');
+  if (where === 'files' || !options.state) return new JobFiles(options.dir);
+  return new StateJobs(options.state);
 }
 
 function cronTool(service: CronService, host: SessionHost, agents: readonly { id: string }[]): ToolDefinition {
@@ -60,13 +75,14 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly { id
       additionalProperties: false,
     },
     async execute(args, ctx) {
+      await service.ready();
       const jobId = () => {
         if (typeof args.jobId !== 'string') throw invalid(`cron ${String(args.action)} needs jobId`);
         return args.jobId;
       };
       switch (args.action) {
         case 'status':
-          return json({ running: true, dir: service.files.dir, jobs: service.list().length, enabled: service.list().filter((j) => j.enabled).length, nextWakeAt: service.nextWakeAt() ?? null });
+          return json({ running: true, ...service.store.where, jobs: service.list().length, enabled: service.list().filter((j) => j.enabled).length, nextWakeAt: service.nextWakeAt() ?? null });
         case 'list':
           return json({ jobs: service.list().filter((job) => job.enabled || args.includeDisabled === true) });
         case 'add': {
@@ -74,16 +90,16 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly { id
           const now = new Date().toISOString();
           const job = buildJob(args.job as Record<string, unknown>, { jobId: randomUUID(), createdBy: ctx.run.sessionId, createdAt: now, state: { runs: 0 } });
           checkAgent(agents, job.agentId);
-          return json({ job: service.put(job) });
+          return json({ job: await service.put(job) });
         }
         case 'update': {
           if (typeof args.patch !== 'object' || args.patch === null) throw invalid('cron update needs patch');
           const job = buildJob(args.patch as Record<string, unknown>, service.get(jobId()));
           checkAgent(agents, job.agentId);
-          return json({ job: service.put(job) });
+          return json({ job: await service.put(job) });
         }
         case 'remove':
-          service.remove(jobId());
+          await service.remove(jobId());
           return json({ ok: true, removed: args.jobId });
         case 'run': {
           const { runId, done } = service.run(jobId(), 'manual');
@@ -92,7 +108,7 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly { id
         }
         case 'runs':
           service.get(jobId());
-          return json({ jobId: args.jobId, runs: service.files.runs(jobId(), typeof args.limit === 'number' ? args.limit : DEFAULT_RUNS_LIMIT) });
+          return json({ jobId: args.jobId, runs: await service.store.runs(jobId(), typeof args.limit === 'number' ? args.limit : DEFAULT_RUNS_LIMIT) });
         case 'wake':
           return json(await wake(host, agents, args, ctx));
         default:

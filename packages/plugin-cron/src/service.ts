@@ -2,39 +2,67 @@
  * The scheduler: one croner job per enabled cron job, each run a gateway turn
  * through the session host (an isolated `cron` session under the session that
  * added the job, or that session itself for `sessionTarget: "main"`), logged
- * to the job's run log and folded into its state.
+ * to the job's run log and folded into its state. Every replica schedules
+ * every job; a scheduled fire first claims its slot in the job store, and only
+ * the replica that gets it runs the turn.
  */
 import { randomUUID } from 'node:crypto';
 import type { Cron } from 'croner';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type Logger } from '@tool-search/kernel';
 import type { SessionHost } from '@tool-search/sessions';
-import { cronFor, type CronJob } from './jobs.js';
-import type { JobFiles, RunRecord } from './store.js';
+import { anchorOf, cronFor, invalid, slotOf, type CronJob } from './jobs.js';
+import { MAX_JOBS } from './shared.js';
+import type { JobStore, RunRecord } from './store.js';
 
 /** Longest reply text kept in a run record. */
 const REPLY_CHARS = 2_000;
 
+export interface CronServiceOptions {
+  readonly store: JobStore;
+  readonly host: SessionHost;
+  readonly runAgent: (agentId: string | undefined) => { agentId?: string };
+  readonly logger: () => Logger;
+  /** This replica's id, written into run records (with a shared store). */
+  readonly replica?: string;
+}
+
 export class CronService {
+  readonly store: JobStore;
+  readonly #options: CronServiceOptions;
   readonly #jobs = new Map<string, CronJob>();
   readonly #timers = new Map<string, Cron>();
   readonly #running = new Set<Promise<unknown>>();
+  #booted: Promise<void> | undefined;
+  #unwatch: (() => Promise<void>) | undefined;
+  #stopped = false;
 
-  constructor(
-    readonly files: JobFiles,
-    readonly host: SessionHost,
-    readonly runAgent: (agentId: string | undefined) => { agentId?: string },
-  ) {}
+  constructor(options: CronServiceOptions) {
+    this.#options = options;
+    this.store = options.store;
+  }
 
+  /** Loads and schedules the jobs; a store that loads synchronously (files) throws here, at plugin registration. */
   start(): void {
-    for (const job of this.files.load()) {
-      this.#jobs.set(job.jobId, job);
-      this.#schedule(job);
+    const loaded = this.store.load();
+    this.#booted = Array.isArray(loaded) ? this.#boot(loaded) : loaded.then((jobs) => this.#boot(jobs));
+    this.#booted.catch((error: unknown) => this.#options.logger().warn('cron jobs could not be loaded; the next cron call tries again', { error: String(error) }));
+  }
+
+  /** Resolves once the jobs are loaded (retrying a load that failed, such as a store outage at start). */
+  async ready(): Promise<void> {
+    try {
+      await this.#booted;
+    } catch {
+      this.start();
+      await this.#booted;
     }
   }
 
   async stop(): Promise<void> {
+    this.#stopped = true;
     for (const timer of this.#timers.values()) timer.stop();
     this.#timers.clear();
+    await this.#unwatch?.().catch(() => undefined);
     await Promise.allSettled([...this.#running]);
   }
 
@@ -48,27 +76,26 @@ export class CronService {
     return this.#withNext(job);
   }
 
-  put(job: CronJob): CronJob {
+  async put(job: CronJob): Promise<CronJob> {
+    if (!this.#jobs.has(job.jobId) && this.#jobs.size >= MAX_JOBS) throw invalid(`there are ${MAX_JOBS} cron jobs already (the most kept); remove one first`);
+    const all = new Map(this.#jobs).set(job.jobId, job);
+    await this.store.put(job, [...all.values()]);
     this.#jobs.set(job.jobId, job);
     this.#schedule(job);
-    this.#save();
     return this.#withNext(job);
   }
 
-  remove(jobId: string): void {
+  async remove(jobId: string): Promise<void> {
     this.get(jobId);
-    this.#jobs.delete(jobId);
-    this.#timers.get(jobId)?.stop();
-    this.#timers.delete(jobId);
-    this.#save();
-    this.files.removeRuns(jobId);
+    await this.store.remove(jobId, [...this.#jobs.values()].filter((job) => job.jobId !== jobId));
+    this.#forget(jobId);
   }
 
   /** Starts a run now; `done` settles with its record. */
-  run(jobId: string, trigger: RunRecord['trigger']): { runId: string; done: Promise<RunRecord> } {
+  run(jobId: string, trigger: RunRecord['trigger'], slotMs?: number): { runId: string; done: Promise<RunRecord> } {
     const job = this.get(jobId);
     const runId = randomUUID();
-    const done = this.#execute(job, trigger, runId);
+    const done = this.#execute(job, trigger, runId, slotMs);
     this.#running.add(done);
     void done.finally(() => this.#running.delete(done));
     return { runId, done };
@@ -78,44 +105,107 @@ export class CronService {
     return this.list().flatMap((job) => (job.state.nextRunAt ? [job.state.nextRunAt] : [])).sort()[0];
   }
 
-  async #execute(job: CronJob, trigger: RunRecord['trigger'], runId: string): Promise<RunRecord> {
+  async #boot(jobs: readonly CronJob[]): Promise<void> {
+    for (const job of jobs) {
+      this.#jobs.set(job.jobId, job);
+      this.#schedule(job);
+    }
+    this.#unwatch = await this.store.watch((jobId) => void this.#reload(jobId));
+  }
+
+  /** Another replica changed or removed a job. */
+  async #reload(jobId: string): Promise<void> {
+    try {
+      const fresh = await this.store.fetch(jobId);
+      const old = this.#jobs.get(jobId);
+      if (!fresh) return this.#forget(jobId);
+      this.#jobs.set(jobId, fresh);
+      if (!old || old.enabled !== fresh.enabled || JSON.stringify(old.schedule) !== JSON.stringify(fresh.schedule)) this.#schedule(fresh);
+    } catch (error) {
+      this.#options.logger().warn('a changed cron job could not be reloaded', { jobId, error: String(error) });
+    }
+  }
+
+  /** A scheduled fire: the run is this replica's only if it claims the slot. */
+  async #fire(jobId: string): Promise<void> {
+    const job = this.#jobs.get(jobId);
+    if (!job || this.#stopped) return;
+    const slotMs = slotOf(job.schedule, anchorOf(job), Date.now());
+    let mine: boolean;
+    try {
+      mine = await this.store.claim(jobId, slotMs);
+    } catch (error) {
+      // Fail closed: without the lock no replica may know it runs alone, so this slot is skipped.
+      this.#options.logger().warn('cron: the job store did not answer; this scheduled run is skipped', { jobId, slot: new Date(slotMs).toISOString(), error: String(error) });
+      return;
+    }
+    if (mine) await this.run(jobId, 'schedule', slotMs).done;
+  }
+
+  async #execute(job: CronJob, trigger: RunRecord['trigger'], runId: string, slotMs: number | undefined): Promise<RunRecord> {
+    const { host, runAgent, replica } = this.#options;
     const startedAt = new Date().toISOString();
     const sessionId = job.sessionTarget === 'main' ? job.createdBy : `cron-${job.jobId.slice(0, 8)}-${runId.slice(0, 8)}`;
-    const agent = this.runAgent(job.agentId);
+    const agent = runAgent(job.agentId);
     if (job.sessionTarget === 'isolated') {
-      await this.host.store.upsert(sessionId, { kind: 'cron', parentId: job.createdBy, label: job.name ?? `cron ${job.jobId}`, ...agent });
+      await host.store.upsert(sessionId, { kind: 'cron', parentId: job.createdBy, label: job.name ?? `cron ${job.jobId}`, ...agent });
     }
     let outcome: Pick<RunRecord, 'status' | 'reply' | 'error'>;
     try {
-      const reply = await this.host.turn(sessionId, job.payload.message, agent);
+      const reply = await host.turn(sessionId, job.payload.message, agent);
       outcome = { status: 'ok', ...(reply.content ? { reply: reply.content.slice(0, REPLY_CHARS) } : {}) };
     } catch (error) {
       outcome = { status: 'error', error: error instanceof Error ? error.message : String(error) };
     }
-    const sessionKey = (await this.host.store.get(sessionId))?.key ?? sessionId;
-    const record: RunRecord = { runId, jobId: job.jobId, trigger, sessionKey, startedAt, finishedAt: new Date().toISOString(), ...outcome };
-    this.files.appendRun(record);
-    const current = this.#jobs.get(job.jobId);
-    if (!current) return record; // removed while it ran
-    if (current.schedule.kind === 'at' && record.status === 'ok' && current.deleteAfterRun !== false && trigger === 'schedule') {
-      this.remove(job.jobId);
-      return record;
+    const sessionKey = (await host.store.get(sessionId))?.key ?? sessionId;
+    const record: RunRecord = {
+      runId,
+      jobId: job.jobId,
+      trigger,
+      ...(slotMs !== undefined ? { scheduledAt: new Date(slotMs).toISOString() } : {}),
+      ...(replica ? { replica } : {}),
+      sessionKey,
+      startedAt,
+      finishedAt: new Date().toISOString(),
+      ...outcome,
+    };
+    try {
+      await this.store.appendRun(record);
+      await this.#record(job.jobId, record);
+    } catch (error) {
+      this.#options.logger().warn('a cron run could not be logged in the job store', { jobId: job.jobId, runId, error: String(error) });
     }
-    const state = { ...current.state, runs: current.state.runs + 1, lastRunAt: startedAt, lastStatus: record.status };
-    const { lastError: _lastError, ...kept } = state as typeof state & { lastError?: string };
-    this.#jobs.set(job.jobId, { ...current, state: record.error ? { ...kept, lastError: record.error } : kept });
-    this.#save();
     return record;
+  }
+
+  /** Folds a finished run into the job as stored now (another replica may have changed it meanwhile). */
+  async #record(jobId: string, record: RunRecord): Promise<void> {
+    const current = await this.store.fetch(jobId);
+    if (!current) return this.#forget(jobId); // removed while it ran
+    if (current.schedule.kind === 'at' && record.status === 'ok' && current.deleteAfterRun !== false && record.trigger === 'schedule') {
+      await this.store.remove(jobId, [...this.#jobs.values()].filter((job) => job.jobId !== jobId));
+      return this.#forget(jobId);
+    }
+    const state = { ...current.state, runs: current.state.runs + 1, lastRunAt: record.startedAt, lastStatus: record.status };
+    const { lastError: _lastError, ...kept } = state as typeof state & { lastError?: string };
+    const next = { ...current, state: record.error ? { ...kept, lastError: record.error } : kept };
+    this.#jobs.set(jobId, next);
+    await this.store.put(next, [...this.#jobs.values()]);
+  }
+
+  #forget(jobId: string): void {
+    this.#jobs.delete(jobId);
+    this.#timers.get(jobId)?.stop();
+    this.#timers.delete(jobId);
   }
 
   #schedule(job: CronJob): void {
     this.#timers.get(job.jobId)?.stop();
     this.#timers.delete(job.jobId);
-    if (!job.enabled) return;
+    if (!job.enabled || this.#stopped) return;
     // A one-time job whose time has passed does not fire (croner finds no next run).
-    const timer = cronFor(job.schedule, async () => {
-      await this.run(job.jobId, 'schedule').done;
-    });
+    const fire = () => this.#fire(job.jobId).catch((error: unknown) => this.#options.logger().warn('a scheduled cron run failed', { jobId: job.jobId, error: String(error) }));
+    const timer = cronFor(job.schedule, fire, anchorOf(job));
     timer.resume();
     this.#timers.set(job.jobId, timer);
   }
@@ -124,9 +214,5 @@ export class CronService {
     const next = this.#timers.get(job.jobId)?.nextRun();
     const { nextRunAt: _nextRunAt, ...state } = job.state;
     return { ...job, state: next ? { ...state, nextRunAt: next.toISOString() } : state };
-  }
-
-  #save(): void {
-    this.files.save([...this.#jobs.values()]);
   }
 }

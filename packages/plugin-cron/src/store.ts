@@ -1,7 +1,9 @@
 /**
- * Jobs on disk: `<dir>/jobs.json` (written to a temporary file and renamed,
- * so a crash never leaves half a file) and one JSONL run log per job,
- * `<dir>/runs/<jobId>.jsonl`, trimmed to its newest lines.
+ * Where jobs and run logs live. `JobStore` is what the scheduler needs of
+ * them; `JobFiles` is the gateway's own folder: `<dir>/jobs.json` (written to
+ * a temporary file and renamed, so a crash never leaves half a file) and one
+ * JSONL run log per job, `<dir>/runs/<jobId>.jsonl`, trimmed to its newest
+ * lines. One process owns the folder, so every scheduled slot is its own.
  */
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,6 +14,10 @@ export interface RunRecord {
   readonly runId: string;
   readonly jobId: string;
   readonly trigger: 'schedule' | 'manual';
+  /** The slot a scheduled run took (its lock key): one run per slot across replicas. */
+  readonly scheduledAt?: string;
+  /** The replica that ran it (with a shared store). */
+  readonly replica?: string;
   readonly sessionKey: string;
   readonly startedAt: string;
   readonly finishedAt: string;
@@ -23,13 +29,35 @@ export interface RunRecord {
 /** Run log lines kept per job. */
 export const RUN_LOG_LINES = 500;
 
-export class JobFiles {
+export interface JobStore {
+  /** What `cron status` reports as where jobs live. */
+  readonly where: Record<string, string>;
+  /** Every job (files: synchronously, so a broken `jobs.json` stops the gateway at start). */
+  load(): CronJob[] | Promise<CronJob[]>;
+  /** The job as stored now (another replica may have changed it), if it still exists. */
+  fetch(jobId: string): Promise<CronJob | undefined>;
+  /** Stores one job; `all` is the whole set after the change (for stores that write them together). */
+  put(job: CronJob, all: readonly CronJob[]): Promise<void>;
+  remove(jobId: string, all: readonly CronJob[]): Promise<void>;
+  appendRun(run: RunRecord): Promise<void>;
+  runs(jobId: string, limit: number): Promise<RunRecord[]>;
+  /** Whether this process runs the job's slot at `slotMs` (exactly one replica gets true). */
+  claim(jobId: string, slotMs: number): Promise<boolean>;
+  /** Calls `changed(jobId)` when another replica changed or removed a job; resolves to the unsubscribe function. */
+  watch(changed: (jobId: string) => void): Promise<() => Promise<void>>;
+}
+
+export class JobFiles implements JobStore {
   readonly file: string;
   readonly #runs: string;
 
   constructor(readonly dir: string) {
     this.file = join(dir, 'jobs.json');
     this.#runs = join(dir, 'runs');
+  }
+
+  get where(): Record<string, string> {
+    return { dir: this.dir };
   }
 
   load(): CronJob[] {
@@ -49,14 +77,20 @@ export class JobFiles {
     }
   }
 
-  save(jobs: readonly CronJob[]): void {
-    mkdirSync(this.dir, { recursive: true });
-    const temp = `${this.file}.${process.pid}.tmp`;
-    writeFileSync(temp, `${JSON.stringify({ version: 1, jobs }, null, 2)}\n`);
-    renameSync(temp, this.file);
+  async fetch(jobId: string): Promise<CronJob | undefined> {
+    return this.load().find((job) => job.jobId === jobId);
   }
 
-  appendRun(run: RunRecord): void {
+  async put(_job: CronJob, all: readonly CronJob[]): Promise<void> {
+    this.#save(all);
+  }
+
+  async remove(jobId: string, all: readonly CronJob[]): Promise<void> {
+    this.#save(all);
+    rmSync(this.#runFile(jobId), { force: true });
+  }
+
+  async appendRun(run: RunRecord): Promise<void> {
     mkdirSync(this.#runs, { recursive: true });
     const file = this.#runFile(run.jobId);
     appendFileSync(file, `${JSON.stringify(run)}\n`);
@@ -64,7 +98,7 @@ export class JobFiles {
     if (lines.length > RUN_LOG_LINES) writeFileSync(file, `${lines.slice(-RUN_LOG_LINES).join('\n')}\n`);
   }
 
-  runs(jobId: string, limit: number): RunRecord[] {
+  async runs(jobId: string, limit: number): Promise<RunRecord[]> {
     try {
       const lines = readFileSync(this.#runFile(jobId), 'utf8').split('\n').filter(Boolean);
       return lines.slice(-limit).map((line) => JSON.parse(line) as RunRecord);
@@ -74,8 +108,19 @@ export class JobFiles {
     }
   }
 
-  removeRuns(jobId: string): void {
-    rmSync(this.#runFile(jobId), { force: true });
+  async claim(): Promise<boolean> {
+    return true;
+  }
+
+  async watch(): Promise<() => Promise<void>> {
+    return async () => undefined;
+  }
+
+  #save(jobs: readonly CronJob[]): void {
+    mkdirSync(this.dir, { recursive: true });
+    const temp = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(temp, `${JSON.stringify({ version: 1, jobs }, null, 2)}\n`);
+    renameSync(temp, this.file);
   }
 
   #runFile(jobId: string): string {

@@ -16,6 +16,7 @@ import { sandboxArgs } from './sandbox.js';
 import { connectFilter } from './seccomp.js';
 import { ExecSession, type SpawnSpec } from './session.js';
 import { effectiveExec, type EffectiveExec, type ExecArgs, type ExecLimits } from './settings.js';
+import type { SessionOwners } from './owners.js';
 import type { SessionStore } from './store.js';
 
 const SECCOMP = connectFilter();
@@ -31,6 +32,7 @@ export interface ExecDeps {
   readonly limitsFor: (run: RunInfo) => ExecLimits;
   readonly sandbox: { readonly available: boolean; readonly bwrap: string };
   readonly store: SessionStore;
+  readonly owners: SessionOwners;
   readonly processAllowed: (run: RunInfo) => boolean;
 }
 
@@ -69,13 +71,13 @@ export async function runExec(args: ExecArgs, ctx: ExecuteContext, deps: ExecDep
   const session = new ExecSession(agentKey(ctx.run), args.command, spawnSpec(args, effective, cwd, deps));
   deps.store.track(session);
   const canBackground = deps.processAllowed(ctx.run);
-  if (canBackground && args.background) return background(session, deps.store, effective);
+  if (canBackground && args.background) return background(session, deps, effective);
   const waited = await waitFor(session, canBackground ? effective.yieldMs : undefined, ctx.signal);
   if (waited === 'aborted') {
     await session.kill();
     throw new ToolSearchError(ErrorCode.TOOL_CALL_ABORTED, 'The exec call was cancelled; the command was killed');
   }
-  if (waited === 'yielded') return background(session, deps.store, effective);
+  if (waited === 'yielded') return background(session, deps, effective);
   return finished(session, effective);
 }
 
@@ -111,8 +113,9 @@ function waitFor(session: ExecSession, yieldMs: number | undefined, signal: Abor
   });
 }
 
-function background(session: ExecSession, store: SessionStore, effective: EffectiveExec): ToolResult {
-  store.keep(session);
+async function background(session: ExecSession, deps: ExecDeps, effective: EffectiveExec): Promise<ToolResult> {
+  deps.store.keep(session);
+  await deps.owners.claim(session.agent, session.id, effective.timeoutMs);
   session.pollCursor = session.output.total;
   const output = tail(session.output.text());
   return {

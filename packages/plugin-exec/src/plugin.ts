@@ -5,7 +5,7 @@
  * policy (if not, exec runs synchronously); `shutdown` kills every command
  * still running, background or not.
  */
-import { ErrorCode, type KernelPlugin, type RunInfo, type ToolDefinition } from '@tool-search/kernel';
+import { ErrorCode, silentLogger, type KernelPlugin, type Logger, type RunInfo, type ToolDefinition } from '@tool-search/kernel';
 import { setCallApprovalRule } from '@tool-search/approval-rules';
 import { workspaceRoot } from '@tool-search/workspace';
 import { approvalNeed, runExec, type ExecDeps } from './exec.js';
@@ -13,7 +13,9 @@ import { checkExecConfig, EXEC_DEFAULTS, type ExecHost } from './options.js';
 import { PROCESS_ID, runProcess, type ProcessArgs } from './process.js';
 import { bubblewrapWorks } from './sandbox.js';
 import type { ExecArgs, ExecLimits } from './settings.js';
+import { SessionOwners } from './owners.js';
 import { SessionStore } from './store.js';
+import type { StateStore } from '@tool-search/state';
 import { EXEC_DESCRIPTION, execSchema, PROCESS_DESCRIPTION, processSchema } from './tools.js';
 
 export const PLUGIN_NAME = '@tool-search/plugin-exec';
@@ -30,6 +32,8 @@ export interface ExecPluginOptions {
   readonly agents?: readonly { readonly id: string; readonly default?: boolean; readonly tools?: { readonly elevated?: unknown } }[];
   /** The bubblewrap binary. Default `bwrap` (on PATH). */
   readonly bwrap?: string;
+  /** Shared state: background sessions are recorded as this replica's, so `process` on another replica names the owner. */
+  readonly state?: StateStore;
 }
 
 export function execPlugin(options: ExecPluginOptions): KernelPlugin {
@@ -39,6 +43,8 @@ export function execPlugin(options: ExecPluginOptions): KernelPlugin {
   const sandboxAvailable = bubblewrapWorks(bwrap);
   const host: ExecHost = config.host ?? (sandboxAvailable ? 'sandbox' : 'gateway');
   const store = new SessionStore();
+  let logger: Logger = silentLogger;
+  const owners = new SessionOwners(options.state, () => logger);
   const processAllowed = new WeakMap<RunInfo, boolean>();
   const limitsFor = (run: RunInfo): ExecLimits => ({
     host,
@@ -54,6 +60,7 @@ export function execPlugin(options: ExecPluginOptions): KernelPlugin {
     limitsFor,
     sandbox: { available: sandboxAvailable, bwrap },
     store,
+    owners,
     processAllowed: (run) => processAllowed.get(run) === true,
   };
   const definitions: readonly ToolDefinition[] = Object.freeze([
@@ -72,13 +79,14 @@ export function execPlugin(options: ExecPluginOptions): KernelPlugin {
       owner: 'core',
       description: PROCESS_DESCRIPTION,
       inputSchema: processSchema,
-      execute: (args, ctx) => runProcess(args as unknown as ProcessArgs, ctx, store),
+      execute: (args, ctx) => runProcess(args as unknown as ProcessArgs, ctx, store, owners),
     },
   ]);
 
   return {
     name: PLUGIN_NAME,
-    apply({ hooks }) {
+    apply({ hooks, logger: scoped }) {
+      logger = scoped;
       hooks.listTools.tap((sink, ctx) => {
         const needsSandbox = host === 'sandbox' || ctx.run.request.sandboxed === true;
         if (host === 'node' || (needsSandbox && !sandboxAvailable)) {

@@ -8,6 +8,7 @@ import { ErrorCode, ToolArgumentsError, ToolSearchError, type ExecuteContext, ty
 import { agentKey } from './exec.js';
 import { tail } from './output.js';
 import type { ExecSession } from './session.js';
+import type { SessionOwners } from './owners.js';
 import type { SessionStore } from './store.js';
 
 export const PROCESS_ID = 'core:core:process';
@@ -23,7 +24,7 @@ export interface ProcessArgs {
   readonly limit?: number;
 }
 
-export async function runProcess(args: ProcessArgs, ctx: ExecuteContext, store: SessionStore): Promise<ToolResult> {
+export async function runProcess(args: ProcessArgs, ctx: ExecuteContext, store: SessionStore, owners: SessionOwners): Promise<ToolResult> {
   const agent = agentKey(ctx.run);
   if (args.action === 'list') {
     const sessions = store.list(agent).map(summary);
@@ -31,6 +32,7 @@ export async function runProcess(args: ProcessArgs, ctx: ExecuteContext, store: 
     return result(sessions.length ? lines.join('\n') : 'No background sessions.', { sessions });
   }
   if (!args.sessionId) throw new ToolArgumentsError(PROCESS_ID, [{ path: '/sessionId', rule: 'required', message: `is required for action "${args.action}"` }]);
+  if (!store.has(agent, args.sessionId)) throw (await owners.elsewhere(agent, args.sessionId)) ?? store.unknown(args.sessionId);
   const session = store.get(agent, args.sessionId);
   switch (args.action) {
     case 'poll': {
@@ -65,10 +67,12 @@ export async function runProcess(args: ProcessArgs, ctx: ExecuteContext, store: 
         throw new ToolSearchError(ErrorCode.TOOL_EXECUTION_FAILED, `Session ${session.id} is still running; kill it first or use action "remove"`, { details: { sessionId: session.id } });
       }
       store.delete(agent, session.id);
+      await owners.release(agent, session.id);
       return result(`Cleared session ${session.id}.`, { sessionId: session.id, cleared: true });
     case 'remove':
       if (session.running) await session.stop('killed');
       store.delete(agent, session.id);
+      await owners.release(agent, session.id);
       return result(`Removed session ${session.id}.`, { sessionId: session.id, removed: true });
   }
 }

@@ -34,12 +34,18 @@ export class SessionStore {
     return [...(this.byAgent.get(agent)?.values() ?? [])];
   }
 
+  has(agent: string, sessionId: string): boolean {
+    return this.byAgent.get(agent)?.has(sessionId) === true;
+  }
+
   get(agent: string, sessionId: string): ExecSession {
     const session = this.byAgent.get(agent)?.get(sessionId);
-    if (!session) {
-      throw new ToolSearchError(ErrorCode.PROCESS_SESSION_UNKNOWN, `No background session "${sessionId}" for this agent; use process list`, { details: { sessionId } });
-    }
+    if (!session) throw this.unknown(sessionId);
     return session;
+  }
+
+  unknown(sessionId: string): ToolSearchError {
+    return new ToolSearchError(ErrorCode.PROCESS_SESSION_UNKNOWN, `No background session "${sessionId}" for this agent; use process list`, { details: { sessionId } });
   }
 
   delete(agent: string, sessionId: string): void {

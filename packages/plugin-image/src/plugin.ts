@@ -2,10 +2,12 @@
  * `imagePlugin`: OpenClaw's `image` tool (`core:core:image`): a workspace
  * image (PNG, JPEG, GIF, WebP; the type is read from the bytes, not the file
  * name) sent with a prompt to the configured provider's image-capable model
- * (`agents.defaults.imageModel`) over the Chat Completions API, which answers
- * with its analysis. Listed only when such a model is configured.
+ * (`agents.defaults.imageModel`) over the provider's own API — Chat Completions
+ * (`image_url` data URL) or Anthropic Messages (a base64 `image` block) —
+ * which answers with its analysis. Listed only when such a model is configured.
  */
 import { readFile, stat } from 'node:fs/promises';
+import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
 import { resolveInWorkspace, workspaceRoot } from '@tool-search/workspace';
@@ -19,7 +21,9 @@ export interface ImagePluginOptions {
   readonly workspace: string;
   /** The image-capable model (`agents.defaults.imageModel`). */
   readonly model: string;
-  /** An OpenAI-compatible provider: `provider.baseURL` and its key. */
+  /** The provider's wire format (`provider.kind`): `openai` (Chat Completions, default) or `anthropic` (Messages). */
+  readonly kind?: 'openai' | 'anthropic';
+  /** The provider's `baseURL` (default: the vendor's). */
   readonly baseURL?: string;
   readonly apiKey: string;
   /** Largest image sent, in MB (default 10). */
@@ -28,7 +32,7 @@ export interface ImagePluginOptions {
 
 export function imagePlugin(options: ImagePluginOptions): KernelPlugin {
   const root = workspaceRoot(options.workspace);
-  const client = new OpenAI({ apiKey: options.apiKey, ...(options.baseURL ? { baseURL: options.baseURL } : {}), maxRetries: 0 });
+  const analyze = analyzer(options);
   const maxBytes = Math.round((options.maxBytesMb ?? DEFAULT_MAX_BYTES_MB) * 1024 * 1024);
   const tool: ToolDefinition = {
     name: 'image',
@@ -50,14 +54,7 @@ export function imagePlugin(options: ImagePluginOptions): KernelPlugin {
       const prompt = typeof args.prompt === 'string' ? args.prompt : DEFAULT_PROMPT;
       let text: string;
       try {
-        const completion = await client.chat.completions.create(
-          {
-            model: options.model,
-            messages: [{ role: 'user', content: [{ type: 'text', text: prompt }, { type: 'image_url', image_url: { url: `data:${mime};base64,${data.toString('base64')}` } }] }],
-          },
-          { signal: ctx.signal },
-        );
-        text = completion.choices[0]?.message.content ?? '';
+        text = await analyze({ mime, data, prompt }, ctx.signal);
       } catch (error) {
         throw new ToolSearchError(ErrorCode.PROVIDER_FAILED, `the image model ${options.model} failed: ${error instanceof Error ? error.message : String(error)}`, {
           cause: error,
@@ -73,6 +70,46 @@ export function imagePlugin(options: ImagePluginOptions): KernelPlugin {
     apply({ hooks }) {
       hooks.listTools.tap((sink) => sink.add([tool]));
     },
+  };
+}
+
+type Analyze = (image: { mime: string; data: Buffer; prompt: string }, signal: AbortSignal) => Promise<string>;
+
+/** One request to the image model in the provider's own format; the answer's text. */
+function analyzer(options: ImagePluginOptions): Analyze {
+  const common = { apiKey: options.apiKey, ...(options.baseURL ? { baseURL: options.baseURL } : {}), maxRetries: 0 };
+  if (options.kind === 'anthropic') {
+    const client = new Anthropic(common);
+    return async ({ mime, data, prompt }, signal) => {
+      const message = await client.messages.create(
+        {
+          model: options.model,
+          max_tokens: 1024,
+          messages: [
+            {
+              role: 'user',
+              content: [
+                { type: 'image', source: { type: 'base64', media_type: mime as 'image/png', data: data.toString('base64') } },
+                { type: 'text', text: prompt },
+              ],
+            },
+          ],
+        },
+        { signal },
+      );
+      return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+    };
+  }
+  const client = new OpenAI(common);
+  return async ({ mime, data, prompt }, signal) => {
+    const completion = await client.chat.completions.create(
+      {
+        model: options.model,
+        messages: [{ role: 'user', content: [{ type: 'text', text: prompt }, { type: 'image_url', image_url: { url: `data:${mime};base64,${data.toString('base64')}` } }] }],
+      },
+      { signal },
+    );
+    return completion.choices[0]?.message.content ?? '';
   };
 }
 

@@ -5,6 +5,7 @@ import { crc32, deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKernel, type ToolCallOutcome } from '@tool-search/kernel';
 import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
+import { startMockAnthropic, type MockAnthropic } from '@tool-search/mock-anthropic';
 import { imagePlugin } from '@tool-search/plugin-image';
 
 /** A real PNG: signature, IHDR, one IDAT of deflated RGB rows, IEND. */
@@ -26,11 +27,14 @@ function png(width: number, height: number): Buffer {
 }
 
 let mock: MockOpenAI;
+let anthropic: MockAnthropic;
 beforeAll(async () => {
   mock = await startMockOpenAI();
+  anthropic = await startMockAnthropic();
 });
 afterAll(async () => {
   await mock.close();
+  await anthropic.close();
 });
 
 async function call(workspace: string, args: Record<string, unknown>, maxBytesMb?: number): Promise<ToolCallOutcome> {
@@ -73,5 +77,19 @@ describe('image', () => {
     const outcome = await run.call('image', { image: 'chart.png' });
     expect(outcome.status === 'error' && outcome.error.code).toBe('PROVIDER_FAILED');
     await kernel.close();
+  });
+
+  it('with an Anthropic provider, sends the image as a base64 image block over the Messages API', async () => {
+    const before = anthropic.requests.length;
+    const kernel = createKernel({ plugins: [imagePlugin({ workspace, kind: 'anthropic', model: 'mock-claude-vision', baseURL: anthropic.url, apiKey: 'mock' })] });
+    const run = await kernel.createRun();
+    const outcome = await run.call('image', { image: 'chart.png', prompt: 'Any text?' });
+    await kernel.close();
+    const text = outcome.status === 'ok' ? (outcome.result.structuredContent as { text: string }).text : JSON.stringify(outcome);
+    expect(text).toBe(`Mock vision: image 1: image/png ${png(7, 5).length} bytes, 7x5 pixels. Prompt: Any text?`);
+    const sent = anthropic.requests.slice(before).find((r) => r.path === '/v1/messages')!.body as { model: string; messages: { content: { type: string; source?: { media_type: string } }[] }[] };
+    expect(sent.model).toBe('mock-claude-vision');
+    expect(sent.messages[0]!.content.map((block) => block.type)).toEqual(['image', 'text']);
+    expect(sent.messages[0]!.content[0]!.source?.media_type).toBe('image/png');
   });
 });

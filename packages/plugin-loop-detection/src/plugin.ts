@@ -3,15 +3,18 @@
  * session's history (warn, block, or block and stop the run); `afterToolCall`
  * records every finished call with a hash of its result, whoever decided it.
  * Every path (direct, tool_call, code, directory) goes through `run.call`, so
- * this plugin sees them all alike.
+ * this plugin sees them all alike. History lives in a `StateStore` (in-process
+ * by default, Redis behind replicas); when it cannot be read the call is
+ * blocked (fail closed), when a record cannot be written it is logged.
  */
-import { STAGE, type CallOrigin, type KernelPlugin, type ToolCall, type ToolCallOutcome } from '@tool-search/kernel';
+import { ErrorCode, STAGE, ToolSearchError, type CallOrigin, type KernelPlugin, type ToolCall, type ToolCallOutcome } from '@tool-search/kernel';
+import { MemoryStateStore, type StateStore } from '@tool-search/state';
 import { checkLoopDetectionSettings, resolveLoopDetection, type LoopDetectionConfig, type LoopDetectionSettings } from './config.js';
 import { detectLoop, type LoopDetector, type LoopLevel } from './detect.js';
 import { hashArgs, hashOutcome } from './hash.js';
 import { describeFinding } from './messages.js';
 import { isPollLike, type PollLikeFn } from './poll.js';
-import { SessionStore } from './sessions.js';
+import { DEFAULT_LOOP_STATE_TTL_MS, LoopState } from './sessions.js';
 
 export const PLUGIN_NAME = '@tool-search/plugin-loop-detection';
 
@@ -20,6 +23,10 @@ export interface LoopDetectionOptions extends LoopDetectionSettings {
   readonly pollLike?: PollLikeFn;
   /** Called for every finding (warning, block, stop), after it is logged and recorded. */
   readonly onWarning?: (warning: LoopWarning) => void;
+  /** Where history and findings live: share one (Redis) between replicas. Default: a store of this plugin's own, in-process. */
+  readonly state?: StateStore;
+  /** How long a session's history and findings live after its last call (default one day). */
+  readonly stateTtlMs?: number;
 }
 
 declare module '@tool-search/kernel' {
@@ -48,15 +55,15 @@ export interface LoopWarning {
 
 export interface LoopDetectionPlugin extends KernelPlugin {
   /** Findings recorded for a session, oldest first (the last 100). */
-  getWarnings(sessionId: string): readonly LoopWarning[];
-  /** Forgets one session's history and findings, or every session's. */
-  clear(sessionId?: string): void;
+  getWarnings(sessionId: string): Promise<readonly LoopWarning[]>;
+  /** Forgets one session's history and findings, or every session's (the last 1000 seen). */
+  clear(sessionId?: string): Promise<void>;
 }
 
 /** Throws `CONFIG_INVALID` (with `path` and `rule`) when the settings are invalid. */
 export function loopDetectionPlugin(options: LoopDetectionOptions = {}): LoopDetectionPlugin {
   checkLoopDetectionSettings(options);
-  const store = new SessionStore();
+  const store = new LoopState(options.state ?? new MemoryStateStore(), options.stateTtlMs ?? DEFAULT_LOOP_STATE_TTL_MS);
   const configs = new Map<string | undefined, LoopDetectionConfig>();
   const configFor = (agentId: string | undefined) => {
     let config = configs.get(agentId);
@@ -70,11 +77,20 @@ export function loopDetectionPlugin(options: LoopDetectionOptions = {}): LoopDet
     clear: (sessionId) => store.clear(sessionId),
     apply({ hooks, logger }) {
       // STAGE.GUARD: before approvals (nobody is asked about a runaway call); a call others block is still recorded below.
-      hooks.beforeToolCall.tap({ stage: STAGE.GUARD }, (call, ctx) => {
+      hooks.beforeToolCall.tapPromise({ stage: STAGE.GUARD }, async (call, ctx) => {
         const config = configFor(ctx.run.request.agentId);
         if (!config.enabled) return undefined;
         const pending = { key: keyOf(call), toolId: call.tool.id, name: call.tool.name, pollLike: isPollLike(call.tool, call.args, options.pollLike) };
-        const finding = detectLoop(store.history(ctx.run.sessionId), pending, config);
+        let history;
+        try {
+          history = await store.history(ctx.run.sessionId);
+        } catch (error) {
+          // Without the history nobody can say this is not a loop: fail closed.
+          const code = codeOf(error);
+          logger.error(`${call.tool.name}: blocked, loop history unreadable (${code})`, { callId: call.callId, sessionId: ctx.run.sessionId });
+          return { action: 'block', reason: unavailable(call.tool.name, code) };
+        }
+        const finding = detectLoop(history, pending, config);
         if (!finding) return undefined;
         const message = describeFinding(finding, call.tool.name);
         const agentId = ctx.run.request.agentId;
@@ -93,19 +109,24 @@ export function loopDetectionPlugin(options: LoopDetectionOptions = {}): LoopDet
           ...(finding.pairedName ? { pairedName: finding.pairedName } : {}),
         };
         logger[finding.level === 'stop' ? 'error' : 'warn'](message, { ...warning });
-        store.warn(ctx.run.sessionId, warning);
+        await store.warn(ctx.run.sessionId, warning).catch((error: unknown) => logger.error(`loop finding not recorded (${codeOf(error)})`, { callId: call.callId }));
         ctx.emit({ type: 'loop-detection', warning });
         options.onWarning?.(warning);
         if (finding.level === 'warning') return undefined;
         return { action: 'block', reason: message, ...(finding.level === 'stop' ? { stopRun: true } : {}) };
       });
 
-      hooks.afterToolCall.tap((call, outcome, ctx) => {
+      hooks.afterToolCall.tapPromise(async (call, outcome, ctx) => {
         const config = configFor(ctx.run.request.agentId);
         if (!config.enabled) return;
-        const history = store.history(ctx.run.sessionId);
         const key = keyOf(call);
-        store.record(ctx.run.sessionId, { key, toolId: call.tool.id, name: call.tool.name, resultHash: resultHashOf(outcome, key, history) }, config.historySize);
+        try {
+          const resultHash = await resultHashOf(outcome, key, () => store.history(ctx.run.sessionId));
+          await store.record(ctx.run.sessionId, { key, toolId: call.tool.id, name: call.tool.name, resultHash }, config.historySize);
+        } catch (error) {
+          // The call already ran; losing one record only weakens detection until the store answers again.
+          logger.error(`call not recorded in loop history (${codeOf(error)})`, { callId: call.callId, sessionId: ctx.run.sessionId });
+        }
       });
     },
   };
@@ -116,9 +137,21 @@ function keyOf(call: ToolCall): string {
 }
 
 /** A call this plugin blocked changed nothing: it repeats the newest result of the same call. */
-function resultHashOf(outcome: ToolCallOutcome, key: string, history: readonly { key: string; resultHash: string }[]): string {
+async function resultHashOf(outcome: ToolCallOutcome, key: string, load: () => Promise<readonly { key: string; resultHash: string }[]>): Promise<string> {
   if (outcome.status === 'blocked' && outcome.by === PLUGIN_NAME) {
+    const history = await load();
     for (let i = history.length - 1; i >= 0; i--) if (history[i]!.key === key) return history[i]!.resultHash;
   }
   return hashOutcome(outcome);
+}
+
+function codeOf(error: unknown): string {
+  return ToolSearchError.isInstance(error) ? error.code : ErrorCode.STATE_UNAVAILABLE;
+}
+
+function unavailable(name: string, code: string): string {
+  return (
+    `Blocked by loop detection (${code}): the call history of this session could not be read, so ${name} did not run. ` +
+    'This is a temporary outage of the shared state store; try again shortly.'
+  );
 }

@@ -18,7 +18,7 @@ describe('thresholds', () => {
     const plugin = loopDetectionPlugin();
     const { run } = await createTestRun([plugin]);
     expect(new Set(statuses(await repeat(run, 40, 'read_file', { path: 'a' })))).toEqual(new Set(['ok']));
-    expect(plugin.getWarnings('session-1')).toEqual([]);
+    expect(await plugin.getWarnings('session-1')).toEqual([]);
   });
 
   it('lets the call at the warning threshold run and records a warning', async () => {
@@ -26,7 +26,7 @@ describe('thresholds', () => {
     const { run } = await createTestRun([plugin]);
     const outcomes = await repeat(run, 10, 'read_file', { path: 'a' });
     expect(outcomes[9]?.status).toBe('ok');
-    expect(plugin.getWarnings('session-1')).toEqual([expect.objectContaining({ detector: 'genericRepeat', level: 'warning', count: 10, name: 'read_file' })]);
+    expect(await plugin.getWarnings('session-1')).toEqual([expect.objectContaining({ detector: 'genericRepeat', level: 'warning', count: 10, name: 'read_file' })]);
   });
 
   it('blocks the call at the critical threshold and tells the model why', async () => {
@@ -43,7 +43,7 @@ describe('thresholds', () => {
     const { run } = await createTestRun([plugin]);
     const outcomes = await repeat(run, 30, 'read_file', { path: 'a' });
     expect(statuses(outcomes.slice(19))).toEqual(Array(11).fill('blocked'));
-    expect(plugin.getWarnings('session-1').at(-1)).toMatchObject({ level: 'stop', count: 30 });
+    expect((await plugin.getWarnings('session-1')).at(-1)).toMatchObject({ level: 'stop', count: 30 });
     await expect(run.call('write_file', {})).rejects.toMatchObject({ code: ErrorCode.RUN_STOPPED });
   });
 
@@ -60,21 +60,21 @@ describe('genericRepeat', () => {
     const plugin = loopDetectionPlugin(enabled({ loopDetection: small }));
     const { run } = await createTestRun([plugin]);
     for (let i = 0; i < 20; i++) expect((await run.call('read_file', { path: `f${i}` })).status).toBe('ok');
-    expect(plugin.getWarnings('session-1')).toEqual([]);
+    expect(await plugin.getWarnings('session-1')).toEqual([]);
   });
 
   it('ignores the same call when its result changes', async () => {
     const plugin = loopDetectionPlugin(enabled({ loopDetection: small }));
     const { run } = await createTestRun([plugin]);
     expect(new Set(statuses(await repeat(run, 20, 'next_item')))).toEqual(new Set(['ok']));
-    expect(plugin.getWarnings('session-1')).toEqual([]);
+    expect(await plugin.getWarnings('session-1')).toEqual([]);
   });
 
   it('treats arguments with the same keys in another order as the same call', async () => {
     const plugin = loopDetectionPlugin(enabled({ loopDetection: small }));
     const { run } = await createTestRun([plugin]);
     for (let i = 0; i < 3; i++) await run.call('read_file', i % 2 ? { path: 'a', mode: 'r' } : { mode: 'r', path: 'a' });
-    expect(plugin.getWarnings('session-1')).toHaveLength(1);
+    expect(await plugin.getWarnings('session-1')).toHaveLength(1);
   });
 
   it('ignores timestamps, durations, pids and request ids in results', async () => {
@@ -99,7 +99,7 @@ describe('genericRepeat', () => {
     const { run } = await createTestRun([plugin]);
     const outcomes = await repeat(run, 7, 'read_file', { path: 'a' });
     expect(statuses(outcomes)).toEqual([...Array(6).fill('ok'), 'blocked']);
-    expect(plugin.getWarnings('session-1').map((w) => w.level)).toEqual(['stop']);
+    expect((await plugin.getWarnings('session-1')).map((w) => w.level)).toEqual(['stop']);
   });
 });
 
@@ -109,7 +109,7 @@ describe('knownPollNoProgress', () => {
     const { run } = await createTestRun([plugin]);
     const outcomes = await repeat(run, 5, 'job_status', { id: 7 });
     expect(outcomes[4]?.status).toBe('blocked');
-    expect(plugin.getWarnings('session-1').at(-1)).toMatchObject({ detector: 'knownPollNoProgress', level: 'critical' });
+    expect((await plugin.getWarnings('session-1')).at(-1)).toMatchObject({ detector: 'knownPollNoProgress', level: 'critical' });
   });
 
   it('lets a poll run while its output changes', async () => {
@@ -119,28 +119,28 @@ describe('knownPollNoProgress', () => {
       state.jobState = `running ${i * 5}%`;
       expect((await run.call('job_status', { id: 7 })).status).toBe('ok');
     }
-    expect(plugin.getWarnings('session-1')).toEqual([]);
+    expect(await plugin.getWarnings('session-1')).toEqual([]);
   });
 
   it('recognises a poll by its action argument', async () => {
     const plugin = loopDetectionPlugin(enabled({ loopDetection: small }));
     const { run } = await createTestRun([plugin]);
     await repeat(run, 3, 'process', { action: 'log', id: 1 });
-    expect(plugin.getWarnings('session-1')[0]?.detector).toBe('knownPollNoProgress');
+    expect((await plugin.getWarnings('session-1'))[0]?.detector).toBe('knownPollNoProgress');
   });
 
   it('recognises a poll marked by its source (meta.pollLike)', async () => {
     const plugin = loopDetectionPlugin(enabled({ loopDetection: small }));
     const { run } = await createTestRun([plugin]);
     await repeat(run, 3, 'check_build');
-    expect(plugin.getWarnings('session-1')[0]?.detector).toBe('knownPollNoProgress');
+    expect((await plugin.getWarnings('session-1'))[0]?.detector).toBe('knownPollNoProgress');
   });
 
   it('recognises a poll claimed by the pollLike option', async () => {
     const plugin = loopDetectionPlugin({ ...enabled({ loopDetection: small }), pollLike: (tool) => tool.name === 'deploy_watch' });
     const { run } = await createTestRun([plugin]);
     await repeat(run, 3, 'deploy_watch');
-    expect(plugin.getWarnings('session-1')[0]?.detector).toBe('knownPollNoProgress');
+    expect((await plugin.getWarnings('session-1'))[0]?.detector).toBe('knownPollNoProgress');
   });
 });
 
@@ -151,7 +151,7 @@ describe('pingPong', () => {
     const outcomes: ToolCallOutcome[] = [];
     for (let i = 0; i < 5; i++) outcomes.push(await run.call(i % 2 ? 'write_file' : 'read_file', { path: 'a' }));
     expect(outcomes[4]?.status).toBe('blocked');
-    expect(plugin.getWarnings('session-1').at(-1)).toMatchObject({ detector: 'pingPong', level: 'critical', count: 5, pairedName: 'write_file' });
+    expect((await plugin.getWarnings('session-1')).at(-1)).toMatchObject({ detector: 'pingPong', level: 'critical', count: 5, pairedName: 'write_file' });
   });
 
   it('ignores an alternation where one side makes progress', async () => {
@@ -160,14 +160,14 @@ describe('pingPong', () => {
     const plugin = loopDetectionPlugin(enabled({ loopDetection: thresholds }));
     const { run } = await createTestRun([plugin]);
     for (let i = 0; i < 12; i++) expect((await run.call(i % 2 ? 'next_item' : 'read_file', { path: 'a' })).status).toBe('ok');
-    expect(plugin.getWarnings('session-1').filter((w) => w.detector === 'pingPong')).toEqual([]);
+    expect((await plugin.getWarnings('session-1')).filter((w) => w.detector === 'pingPong')).toEqual([]);
   });
 
   it('ignores an alternation with a third call in between', async () => {
     const plugin = loopDetectionPlugin(enabled({ loopDetection: { ...small, detectors: { genericRepeat: false } } }));
     const { run } = await createTestRun([plugin]);
     for (let i = 0; i < 12; i++) await run.call(['read_file', 'write_file', 'next_item'][i % 3]!, { path: 'a' });
-    expect(plugin.getWarnings('session-1')).toEqual([]);
+    expect(await plugin.getWarnings('session-1')).toEqual([]);
   });
 });
 
@@ -204,7 +204,7 @@ describe('origins', () => {
     const { run } = await createTestRun([plugin]);
     const outcomes = await repeat(run, 5, 'read_file', { path: 'a' }, origin);
     expect(outcomes[4]?.status).toBe('blocked');
-    expect(plugin.getWarnings('session-1').at(-1)?.origin).toBe(origin);
+    expect((await plugin.getWarnings('session-1')).at(-1)?.origin).toBe(origin);
   });
 
   it('counts one loop across origins: switching the path does not reset it', async () => {
@@ -225,6 +225,6 @@ describe('origins', () => {
     await direct.call('read_file', { path: 'a' });
     const last = await mode.call('tool_call', { name: 'read_file', arguments: { path: 'a' } });
     expect(last.status === 'ok' && last.result.isError).toBe(true);
-    expect(plugin.getWarnings('session-1').map((w) => w.origin)).toEqual(['directory', 'direct', 'tool_call']);
+    expect((await plugin.getWarnings('session-1')).map((w) => w.origin)).toEqual(['directory', 'direct', 'tool_call']);
   });
 });

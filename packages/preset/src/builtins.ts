@@ -7,6 +7,7 @@
 import type { KernelPlugin } from '@tool-search/kernel';
 import type { PluginsConfig, ToolSearchConfig } from '@tool-search/config';
 import type { SessionHost } from '@tool-search/sessions';
+import type { StateStore } from '@tool-search/state';
 import { fakeCatalogPlugin } from '@tool-search/plugin-fake-catalog';
 import { coreToolPlugins } from './core-tools.js';
 
@@ -22,6 +23,8 @@ export interface BuiltinContext {
   readonly sessionHost?: SessionHost;
   /** The folder for cron jobs (with `sessionHost`, the `cron` tool is listed). */
   readonly cronDir?: string;
+  /** Shared state: cron jobs and locks, background-session owners. */
+  readonly state?: StateStore;
 }
 
 type FakeCatalogOptions = NonNullable<PluginsConfig['fake-catalog']>;

@@ -18,6 +18,7 @@ import { sessionsPlugin, type AgentEntry } from '@tool-search/plugin-sessions';
 import { cronPlugin } from '@tool-search/plugin-cron';
 import { imagePlugin } from '@tool-search/plugin-image';
 import type { SessionHost } from '@tool-search/sessions';
+import type { StateStore } from '@tool-search/state';
 
 export const CORE_PLUGIN_ID = 'core';
 
@@ -30,7 +31,7 @@ export function coreToolPlugins(
   core: { workspace?: string },
   config: ToolSearchConfig,
   fakeCore: boolean,
-  host: { sessionHost?: SessionHost; cronDir?: string } = {},
+  host: { sessionHost?: SessionHost; cronDir?: string; state?: StateStore } = {},
 ): KernelPlugin[] {
   if (fakeCore) {
     throw new ConfigError(
@@ -50,6 +51,7 @@ export function coreToolPlugins(
       ...(exec ? { exec: withoutApplyPatch(exec) } : {}),
       ...(config.tools?.elevated ? { elevated: config.tools.elevated } : {}),
       agents: config.agents?.list ?? [],
+      ...(host.state ? { state: host.state } : {}),
     }),
     webPlugin({ web: config.tools?.web as WebConfig | undefined }),
     memoryPlugin({ workspace }),
@@ -60,26 +62,29 @@ export function coreToolPlugins(
 }
 
 /**
- * `image` when `agents.defaults.imageModel` names a model (a string or `{ primary }`, `openai/` prefix optional) and
- * `provider` is an OpenAI-compatible one with a key (`apiKey`, or the `apiKeyEnv` / OPENAI_API_KEY variable).
+ * `image` when `agents.defaults.imageModel` names a model (a string or `{ primary }`; an `openai/` or `anthropic/`
+ * prefix matching the provider is dropped) and `provider` has a key (`apiKey`, or the `apiKeyEnv` variable, else
+ * OPENAI_API_KEY / ANTHROPIC_API_KEY by `provider.kind`).
  */
 function imageTool(workspace: string, config: ToolSearchConfig, env: NodeJS.ProcessEnv = process.env): KernelPlugin[] {
   const configured = (config.agents?.defaults as { imageModel?: unknown } | undefined)?.imageModel;
   const named = typeof configured === 'string' ? configured : (configured as { primary?: unknown } | undefined)?.primary;
   const provider = config.provider;
-  if (typeof named !== 'string' || !named || !provider || (provider.kind ?? 'openai') !== 'openai') return [];
-  const apiKey = provider.apiKey ?? env[provider.apiKeyEnv ?? 'OPENAI_API_KEY'];
+  if (typeof named !== 'string' || !named || !provider) return [];
+  const kind = provider.kind ?? 'openai';
+  const apiKey = provider.apiKey ?? env[provider.apiKeyEnv ?? (kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY')];
   if (!apiKey) return [];
-  return [imagePlugin({ workspace, model: named.replace(/^openai\//, ''), apiKey, ...(provider.baseURL ? { baseURL: provider.baseURL } : {}) })];
+  const model = named.startsWith(`${kind}/`) ? named.slice(kind.length + 1) : named;
+  return [imagePlugin({ workspace, kind, model, apiKey, ...(provider.baseURL ? { baseURL: provider.baseURL } : {}) })];
 }
 
 /** The tools that need a gateway running turns: sessions (and cron, given its folder). */
-function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir }: { sessionHost?: SessionHost; cronDir?: string }): KernelPlugin[] {
+function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir, state }: { sessionHost?: SessionHost; cronDir?: string; state?: StateStore }): KernelPlugin[] {
   if (!sessionHost) return [];
   const agents = (config.agents?.list ?? []) as readonly AgentEntry[];
   return [
     sessionsPlugin({ host: sessionHost, visibility: sessionsConfig(config).visibility, agents, limits: spawnLimits(config.agents?.defaults) }),
-    ...(cronDir ? [cronPlugin({ host: sessionHost, dir: cronDir, agents })] : []),
+    ...(cronDir ? [cronPlugin({ host: sessionHost, dir: cronDir, agents, ...(state ? { state } : {}) })] : []),
   ];
 }
 

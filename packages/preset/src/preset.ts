@@ -84,10 +84,11 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
       sandbox: toolSearch.sandbox,
       maxConcurrent: toolSearch.maxConcurrent,
     }),
-    loopDetectionPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {} }),
+    loopDetectionPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {}, state: options.state }),
     approvalsPlugin({ config: config.tools?.approvals ?? {}, approve: options.approve ?? null }),
     telemetryPlugin({
       ...(options.sessionLogDir ?? config.session?.logDir ? { sessionLog: { dir: (options.sessionLogDir ?? config.session?.logDir)! } } : {}),
+      ...(options.state ? { state: options.state } : {}),
     }),
     ...(options.plugins ?? []),
   ];
@@ -141,7 +142,11 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
 }
 
 function builtinContext(options: PresetOptions): BuiltinContext {
-  return { ...(options.sessionHost ? { sessionHost: options.sessionHost } : {}), ...(options.cronDir ? { cronDir: options.cronDir } : {}) };
+  return {
+    ...(options.sessionHost ? { sessionHost: options.sessionHost } : {}),
+    ...(options.cronDir ? { cronDir: options.cronDir } : {}),
+    ...(options.state ? { state: options.state } : {}),
+  };
 }
 
 /**

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Kernel } from '@tool-search/kernel';
 import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
+import { startMockAnthropic } from '@tool-search/mock-anthropic';
 import { createToolSearchKernel } from '@tool-search/preset';
 
 let kernel: Kernel | undefined;
@@ -37,5 +38,20 @@ describe('image under plugins.core', () => {
     expect(run.tool('image')?.id).toBe('core:core:image');
     const outcome = await run.call('image', { image: 'pic.gif' });
     expect(outcome).toMatchObject({ status: 'ok', result: { structuredContent: { model: 'mock-vision', mime: 'image/gif', text: 'Mock vision: image 1: image/gif 14 bytes, 4x3 pixels. Prompt: Describe the image.' } } });
+  });
+
+  it('with an Anthropic provider, analyzes the image over the Messages API', async () => {
+    const claude = await startMockAnthropic();
+    try {
+      const ws = workspace();
+      writeFileSync(join(ws, 'pic.gif'), GIF);
+      const config = { plugins: { core: { workspace: ws } }, agents: { defaults: { imageModel: 'anthropic/mock-claude' } } };
+      ({ kernel } = await createToolSearchKernel({ ...config, provider: { kind: 'anthropic', baseURL: claude.url, apiKey: 'k', model: 'mock-claude' } }));
+      const outcome = await (await kernel.createRun()).call('image', { image: 'pic.gif' });
+      expect(outcome).toMatchObject({ status: 'ok', result: { structuredContent: { model: 'mock-claude', text: 'Mock vision: image 1: image/gif 14 bytes, 4x3 pixels. Prompt: Describe the image.' } } });
+      expect(claude.requests.some((r) => r.path === '/v1/messages')).toBe(true);
+    } finally {
+      await claude.close();
+    }
   });
 });

@@ -1,4 +1,5 @@
 export { MemorySessionStore, type MemorySessionStoreOptions } from './memory-store.js';
+export { StateSessionStore, DEFAULT_SESSION_TTL_MS, type StateSessionStoreOptions } from './state-store.js';
 export { createSessionHost, type SessionHost, type SessionTurnOptions } from './host.js';
 export {
   DEFAULT_AGENT_ID,

@@ -98,6 +98,7 @@ export class MemorySessionStore implements SessionStore {
   }
 }
 
-function defined(patch: SessionPatch): SessionPatch {
+/** The patch without its `undefined` fields (they keep the stored value). */
+export function defined(patch: SessionPatch): SessionPatch {
   return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as SessionPatch;
 }

@@ -1,11 +1,46 @@
-import { describe, expect, it, vi } from 'vitest';
-import { createSessionHost, MemorySessionStore, type SessionTurnRequest } from '@tool-search/sessions';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { MemoryStateStore, connectRedisState, type StateStore } from '@tool-search/state';
+import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
+import { createSessionHost, MemorySessionStore, StateSessionStore, type MemorySessionStoreOptions, type SessionStore, type SessionTurnRequest } from '@tool-search/sessions';
 
 const line = (content: string) => ({ role: 'user' as const, content, at: 0 });
 
-describe('MemorySessionStore', () => {
+const haveRedis = redisServerAvailable();
+if (!haveRedis) console.warn('skipping the Redis runs of the session store tests: redis-server is not installed (apt-get install -y redis-server)');
+let redis: RedisServerHandle | undefined;
+const opened: StateStore[] = [];
+beforeAll(async () => {
+  if (haveRedis) redis = await startRedisServer();
+});
+afterAll(async () => {
+  await Promise.all(opened.map((state) => state.close()));
+  await redis?.stop();
+});
+
+let prefixes = 0;
+/** Fresh state per test, as two replicas see it: in-process views of one store, or two clients on a key prefix of its own. */
+async function statePair(kind: 'memory' | 'redis'): Promise<[StateStore, StateStore]> {
+  if (kind === 'memory') {
+    const a = new MemoryStateStore({ replicaId: 'a' });
+    return [a, a.asReplica('b')];
+  }
+  const keyPrefix = `sessions-test-${process.pid}-${prefixes++}:`;
+  const pair: [StateStore, StateStore] = [await connectRedisState({ url: redis!.url, keyPrefix, replicaId: 'a' }), await connectRedisState({ url: redis!.url, keyPrefix, replicaId: 'b' })];
+  opened.push(...pair);
+  return pair;
+}
+const freshState = async (kind: 'memory' | 'redis') => (await statePair(kind))[0];
+
+type Make = (options?: MemorySessionStoreOptions) => Promise<SessionStore>;
+const stores: [string, Make][] = [
+  ['MemorySessionStore', async (options) => new MemorySessionStore(options)],
+  ['StateSessionStore (memory state)', async (options) => new StateSessionStore(await freshState('memory'), options)],
+  ...(haveRedis ? [['StateSessionStore (redis)', async (options?: MemorySessionStoreOptions) => new StateSessionStore(await freshState('redis'), options)] as [string, Make]] : []),
+];
+
+describe.each(stores)('%s', (_name, make) => {
   it('keeps the newest maxMessages entries but counts all of them', async () => {
-    const store = new MemorySessionStore({ maxMessages: 3 });
+    const store = await make({ maxMessages: 3 });
     for (const n of [1, 2, 3, 4, 5]) await store.append('s', line(`m${n}`));
     expect((await store.transcript('s')).map((e) => e.content)).toEqual(['m3', 'm4', 'm5']);
     expect((await store.transcript('s', 2)).map((e) => e.content)).toEqual(['m4', 'm5']);
@@ -14,7 +49,7 @@ describe('MemorySessionStore', () => {
 
   it('cuts long entries and evicts the least recently updated idle session past maxSessions', async () => {
     let clock = 0;
-    const store = new MemorySessionStore({ maxSessions: 2, maxEntryChars: 4, now: () => ++clock });
+    const store = await make({ maxSessions: 2, maxEntryChars: 4, now: () => ++clock });
     await store.append('a', line('abcdefgh'));
     expect((await store.transcript('a'))[0]!.content).toBe('abcd…');
     await store.upsert('b', { status: 'running' });
@@ -27,10 +62,52 @@ describe('MemorySessionStore', () => {
   });
 
   it('upsert keeps fields it is not given and re-keys on a new agent', async () => {
-    const store = new MemorySessionStore();
+    const store = await make();
     await store.upsert('x', { kind: 'spawn', parentId: 'p', label: 'l' });
     const next = await store.upsert('x', { agentId: 'coder', label: undefined });
     expect(next).toMatchObject({ kind: 'spawn', parentId: 'p', label: 'l', agentId: 'coder', key: 'agent:coder:x' });
+  });
+});
+
+const stateKinds = haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const);
+describe.each(stateKinds)('StateSessionStore across replicas (%s state)', (kind) => {
+  async function pair(options: ConstructorParameters<typeof StateSessionStore>[1] = {}): Promise<[StateSessionStore, StateSessionStore]> {
+    const [a, b] = await statePair(kind);
+    return [new StateSessionStore(a, options), new StateSessionStore(b, options)];
+  }
+
+  it('a session written on one replica is listed, read and continued on the other', async () => {
+    let clock = 0;
+    const [a, b] = await pair({ now: () => ++clock });
+    await a.upsert('s', { agentId: 'coder', kind: 'spawn', label: 'l' });
+    await a.append('s', line('from a'));
+    await b.append('s', { role: 'assistant', content: 'from b', at: 1, toolCalls: ['read'] });
+    expect((await a.transcript('s')).map((e) => e.content)).toEqual(['from a', 'from b']);
+    expect((await a.transcript('s'))[1]).toEqual({ role: 'assistant', content: 'from b', at: 1, toolCalls: ['read'] });
+    expect(await b.get('s')).toMatchObject({ key: 'agent:coder:s', kind: 'spawn', label: 'l', messageCount: 2 });
+    await b.upsert('t', {});
+    expect((await a.list()).map((r) => r.sessionId)).toEqual(['t', 's']);
+  });
+
+  it('counts appends racing from both replicas', async () => {
+    const [a, b] = await pair();
+    await a.upsert('s', {});
+    await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).append('s', line(`m${i}`))));
+    expect(await a.get('s')).toMatchObject({ messageCount: 10 });
+    expect(await b.transcript('s')).toHaveLength(10);
+  });
+
+  it('forgets a session nobody wrote to within ttlMs, on every replica', async () => {
+    const [a, b] = await pair({ ttlMs: 150 });
+    await a.append('old', line('x'));
+    await a.append('kept', line('y'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await b.append('kept', line('z'));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await b.get('old')).toBeUndefined();
+    expect(await b.transcript('old')).toEqual([]);
+    expect((await b.list()).map((r) => r.sessionId)).toEqual(['kept']);
+    expect((await a.transcript('kept')).map((e) => e.content)).toEqual(['y', 'z']);
   });
 });
 

@@ -15,6 +15,8 @@ export type { LoggedEvalQuery } from './eval-set.js';
 export type { SearchQualitySummary, SearchQueryEntry, SearchRank } from './search-quality.js';
 export type { TokenCounter, TokenizerName } from './tokens.js';
 export { INSTRUMENTATION_SCOPE } from './otel.js';
+export { sessionCounters, COUNTER_FIELDS, DEFAULT_COUNTERS_TTL_MS } from './counters.js';
+export type { SessionCounters, CounterField } from './counters.js';
 export type {
   ByteCounts,
   CatalogSummary,

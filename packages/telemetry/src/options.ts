@@ -3,6 +3,8 @@ import type { MeterProvider, TracerProvider } from '@opentelemetry/api';
 import { ConfigError, ErrorCode } from '@tool-search/kernel';
 import { createSessionLogWriter, type SessionLogWriter } from './session-log.js';
 import type { TokenizerName } from './tokens.js';
+import type { StateStore } from '@tool-search/state';
+import { DEFAULT_COUNTERS_TTL_MS } from './counters.js';
 
 export interface TelemetryOptions {
   /** Write a JSONL log per session: a directory, or your own writer. Off by default. */
@@ -17,6 +19,10 @@ export interface TelemetryOptions {
   readonly maxSessions?: number;
   /** Entries kept in memory per session (oldest dropped first; the session log file keeps all). Default 5000. */
   readonly maxEntriesPerSession?: number;
+  /** Shared state: per-session counters (`sessionCounters`) summed across replicas. Off without it. */
+  readonly state?: StateStore;
+  /** How long a session's counters live past its last counted event. Default one day. */
+  readonly countersTtlMs?: number;
 }
 
 export interface ResolvedOptions {
@@ -27,6 +33,8 @@ export interface ResolvedOptions {
   readonly tokenizer: TokenizerName | false;
   readonly maxSessions: number;
   readonly maxEntriesPerSession: number;
+  readonly state: StateStore | undefined;
+  readonly countersTtlMs: number;
 }
 
 export const PLUGIN_NAME = '@tool-search/telemetry';
@@ -51,5 +59,7 @@ export function resolveOptions(options: TelemetryOptions = {}): ResolvedOptions 
   if (!Number.isInteger(maxSessions) || maxSessions < 1) throw fail('maxSessions', 'minimum', 'must be an integer of at least 1');
   const maxEntriesPerSession = options.maxEntriesPerSession ?? 5000;
   if (!Number.isInteger(maxEntriesPerSession) || maxEntriesPerSession < 1) throw fail('maxEntriesPerSession', 'minimum', 'must be an integer of at least 1');
-  return { writer, logDir, meterProvider: options.meterProvider, tracerProvider: options.tracerProvider, tokenizer, maxSessions, maxEntriesPerSession };
+  const countersTtlMs = options.countersTtlMs ?? DEFAULT_COUNTERS_TTL_MS;
+  if (!Number.isInteger(countersTtlMs) || countersTtlMs < 1000) throw fail('countersTtlMs', 'minimum', 'must be an integer of at least 1000 (ms)');
+  return { writer, logDir, meterProvider: options.meterProvider, tracerProvider: options.tracerProvider, tokenizer, maxSessions, maxEntriesPerSession, state: options.state, countersTtlMs };
 }

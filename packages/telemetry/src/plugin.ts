@@ -3,7 +3,7 @@
  * changes a result. It taps `runStart`, `runEvent`, `afterToolCall` and
  * `runEnd`, and intercepts `beforeToolCall` for call spans and per-tap timing.
  * Every observation becomes a session log entry, an OpenTelemetry metric and
- * a span (or span event).
+ * a span (or span event), and with a state store a per-session counter.
  */
 import { join } from 'node:path';
 import { SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
@@ -11,6 +11,7 @@ import type { CallContext, KernelPlugin, Logger, RunEvent, RunEventMap, RunInfo,
 import { silentLogger } from '@tool-search/kernel';
 import type { CatalogSummary, ProviderRequestEntry, SessionLogEntry, TapTiming, ToolCallEntry } from './entries.js';
 import { requestParts, type ProviderRequestEvent } from './events.js';
+import { CounterWriter } from './counters.js';
 import { createInstruments } from './otel.js';
 import { PLUGIN_NAME, resolveOptions, type TelemetryOptions } from './options.js';
 import { Recorder } from './recorder.js';
@@ -52,6 +53,7 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
   const store = new EntryStore(resolved.maxSessions, resolved.maxEntriesPerSession);
   let logger: Logger = silentLogger;
   const recorder = new Recorder(store, resolved.writer, () => logger);
+  const counters = resolved.state ? new CounterWriter(resolved.state, resolved.countersTtlMs, () => logger) : undefined;
   const runs = new Map<string, RunState>();
   const stamp = (run: RunInfo) => ({ ts: new Date().toISOString(), runId: run.runId, sessionId: run.sessionId });
 
@@ -108,6 +110,7 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
     // Without per-query results (an older searcher), the flat hit list stands for one query.
     const results = event.results ?? [{ query: event.queries.join(' | '), hits: event.hits, weak: event.hits.length === 0 }];
     if (state) state.latestSearch = results;
+    counters?.add(run.sessionId, { searches: 1, zeroHitSearches: event.hits.length === 0 ? 1 : 0 });
     recorder.record(run.runId, {
       ...stamp(run),
       type: 'search',
@@ -126,6 +129,7 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
     // A gateway that sends the parts spares parsing (and re-serializing) a body of megabytes.
     const parts = event.tools !== undefined ? { tools: event.tools, system: event.system ?? '', toolNames: event.toolNames ?? [] } : requestParts(event.body);
     const base = { ...stamp(run), type: 'provider-request' as const, mode: event.mode, tools: event.toolNames ?? parts.toolNames, bytes };
+    counters?.add(run.sessionId, { requests: 1 });
     const finish = async (): Promise<ProviderRequestEntry> => {
       if (!tokens) return { ...base, tokens: null, tokenizer: null };
       try {
@@ -136,6 +140,7 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
         const [toolsTokens, systemTokens, restTokens] = await Promise.all([tokens.count(parts.tools), tokens.count(parts.system), tokens.count(rest)]);
         const counted = { tools: toolsTokens, system: systemTokens, request: restTokens + (at >= 0 ? toolsTokens : 0) };
         for (const [part, count] of Object.entries(counted)) instruments.requestTokens.record(count, { mode: event.mode, part });
+        counters?.add(run.sessionId, { tokens: counted.request });
         return { ...base, tokens: counted, tokenizer: tokens.name };
       } catch (error) {
         logger.warn('token counting failed; the entry has no token counts', { error: error instanceof Error ? error.message : String(error) });
@@ -164,6 +169,7 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
     const attributes = { source: call.tool.source, origin: call.origin, status: outcome.status };
     instruments.calls.add(1, attributes);
     instruments.callDuration.record(durationMs, attributes);
+    counters?.add(ctx.run.sessionId, { calls: 1, errors: outcome.status === 'error' ? 1 : 0, blocked: outcome.status === 'blocked' ? 1 : 0 });
     if (started) {
       started.span.setAttribute('status', outcome.status);
       if (outcome.status === 'blocked') started.span.setAttribute('blocked.by', outcome.by);
@@ -232,7 +238,10 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
     },
     entries: (id) => store.find(id)?.entries ?? [],
     sessionLogFile: (sessionId) => (resolved.logDir ? join(resolved.logDir, sessionFileName(sessionId)) : undefined),
-    flush: () => recorder.flush(),
+    flush: async () => {
+      await recorder.flush();
+      await counters?.flush();
+    },
   };
 }
 

@@ -4,3 +4,4 @@ export { createTestHarness } from './harness.js';
 export type { TestHarness } from './harness.js';
 export { fakeTool, toolSource } from './fixtures.js';
 export { redisServerAvailable, startRedisServer, type RedisServerHandle } from './redis-server.js';
+export { startOtlpReceiver, type OtlpReceiver, type ReceivedMetric, type ReceivedSpan } from './otlp-receiver.js';

@@ -29,11 +29,11 @@ export function registerConfigCommands(program: Command, io: CliIO): void {
     .option('--strict', 'exit 1 when there is any policy warning')
     .action(async (flags: CheckFlags) => {
       const loaded = await loadCliConfig(flags, io);
-      const { warnings, modules } = await policyWarnings(loaded.config, io);
+      const { warnings, notConfigured, modules } = await policyWarnings(loaded.config, io);
       const ok = !(flags.strict && warnings.length);
-      if (flags.json) writeJson(io, { ok, path: loaded.path ?? null, modules, warnings });
+      if (flags.json) writeJson(io, { ok, path: loaded.path ?? null, modules, warnings, notConfigured });
       else {
-        for (const warning of warnings) io.stdout.write(`${warning.level} ${warning.code}${warning.agentId ? ` (agent ${warning.agentId})` : ''}: ${warning.message}\n`);
+        for (const warning of [...warnings, ...notConfigured]) io.stdout.write(`${warning.level} ${warning.code}${warning.agentId ? ` (agent ${warning.agentId})` : ''}: ${warning.message}\n`);
         io.stdout.write(`${ok ? 'ok' : 'not ok'}: ${loaded.path ?? 'no config file; built-in defaults'}${warnings.length ? ` (${warnings.length} policy warning(s))` : ''}\n${modulesText(modules)}`);
       }
       if (!ok) throw new CliExit(1);
@@ -83,27 +83,32 @@ interface PolicyWarning extends Pick<Diagnostic, 'code' | 'level' | 'message' | 
   readonly agentId?: string;
 }
 
-/** The policy's diagnostics for a run without an agent and for each configured agent (each warning once). */
-async function policyWarnings(config: ToolSearchConfig, io: CliIO): Promise<{ warnings: PolicyWarning[]; modules: Preset['modules'] }> {
+/**
+ * The policy's diagnostics for a run without an agent and for each configured agent (each warning once), and the
+ * tools left out because they are not configured (web_search without a key): their message says what to set.
+ */
+async function policyWarnings(config: ToolSearchConfig, io: CliIO): Promise<{ warnings: PolicyWarning[]; notConfigured: PolicyWarning[]; modules: Preset['modules'] }> {
   // Building the kernel loads the plugin modules and runs every plugin's own option checks (policy, sources).
   const { kernel, modules } = await createCliKernel(config, io);
-  const out: PolicyWarning[] = [];
+  const warnings: PolicyWarning[] = [];
+  const notConfigured: PolicyWarning[] = [];
   const seen = new Set<string>();
   try {
     const agents = (config.agents?.list ?? []).map((agent) => agent.id);
     for (const agentId of [undefined, ...agents]) {
       const run = await kernel.createRun(agentId === undefined ? {} : { agentId });
       for (const { code, level, message, details, hook } of run.diagnostics) {
-        if (hook !== 'filterPolicy' || level === 'info' || seen.has(message)) continue;
+        const into = code === ErrorCode.TOOL_NOT_CONFIGURED ? notConfigured : hook === 'filterPolicy' && level !== 'info' ? warnings : undefined;
+        if (!into || seen.has(message)) continue;
         seen.add(message);
-        out.push({ code, level, message, ...(details ? { details } : {}), ...(agentId !== undefined ? { agentId } : {}) });
+        into.push({ code, level, message, ...(details ? { details } : {}), ...(agentId !== undefined ? { agentId } : {}) });
       }
       await run.close();
     }
   } finally {
     await kernel.close();
   }
-  return { warnings: out, modules };
+  return { warnings, notConfigured, modules };
 }
 
 /** The config file as written (a missing file is an empty config: `config set` creates it). */

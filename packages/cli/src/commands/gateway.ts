@@ -13,6 +13,7 @@ import { createCliKernel, loadCliConfig, withConfigOption, type ConfigFlags } fr
 import { EXPOSURE_MODES } from './exposure.js';
 import { appliedToolSearch, searchLimitsOf } from '../tool-search-setting.js';
 import { createCliState } from '../state.js';
+import { startCliOtel } from '../otel.js';
 
 export const PROVIDER_MODES = ['config', 'mock-openai', 'mock-anthropic'] as const;
 export const APPROVAL_MODES = ['prompt', 'http', 'deny'] as const;
@@ -43,32 +44,38 @@ export function registerGatewayCommand(program: Command, io: CliIO): void {
 
 async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   const { config } = await loadCliConfig(flags, io);
-  const [{ startGatewayServer, createUpstream, sessionTurnRunner }, { ApprovalQueue }, { approvalsRoute }, { promptApprover }, { createSessionHost }] = await Promise.all([
+  const [{ startGatewayServer, createUpstream, sessionTurnRunner }, { SharedApprovalQueue }, { approvalsRoute }, { promptApprover }, { createSessionHost, StateSessionStore }, { healthRoute }] = await Promise.all([
     import('@tool-search/gateway'),
     import('@tool-search/plugin-approvals'),
     import('../approvals-http.js'),
     import('../approvals.js'),
     import('@tool-search/sessions'),
+    import('../health-http.js'),
   ]);
 
   const approvals = flags.approvals ?? (io.stdin?.isTTY ? 'prompt' : 'deny');
   if (approvals === 'prompt' && !io.stdin?.isTTY) throw new CliUsageError('--approvals prompt needs a terminal on stdin; use --approvals http');
-  const queue = approvals === 'http' ? new ApprovalQueue() : undefined;
-  const approve: Approver | null = queue ? queue.approve : approvals === 'prompt' ? promptApprover(io)! : null;
 
   const logDir = config.gateway?.sessions?.dir ?? config.session?.logDir;
   const sessionLogDir = logDir !== undefined ? resolve(io.cwd, logDir) : undefined;
-  // The gateway runs turns, so the session tools are listed here (and only here); the runner is bound once the provider is known.
   // Shared state (Redis with `state.redis.url`): connected before anything listens, closed last.
   const state = await createCliState(config, io);
-  const sessionHost = createSessionHost();
+  const otel = await startCliOtel(config, state.replicaId); // telemetry.otlp: before the kernel, shut down last
+  // Over the state store, so with Redis an approval asked on one replica is answered through any (in-process otherwise).
+  const queue = approvals === 'http' ? new SharedApprovalQueue(state) : undefined;
+  const approve: Approver | null = queue ? queue.approve : approvals === 'prompt' ? promptApprover(io)! : null;
+  // The gateway runs turns, so the session tools are listed here (and only here); the runner is bound once the provider is known.
+  // Sessions move to the shared store only with Redis: in-process, the memory store's Map is the cheaper one.
+  const sessionHost = createSessionHost(state.kind === 'redis' ? { store: new StateSessionStore(state) } : {});
   // Cron jobs persist in a `cron` folder beside the session logs (gateway.sessions.dir), else in the state folder.
   const cronDir = sessionLogDir ? join(dirname(sessionLogDir), 'cron') : join(defaultStateDir(io.env ?? process.env), 'cron');
   const { kernel, toolSearch } = await createCliKernel(config, io, { approve, sessionHost, cronDir, state, ...(sessionLogDir ? { sessionLogDir } : {}) }).catch(async (error: unknown) => {
+    await queue?.close();
     await state.close();
+    await otel.shutdown();
     throw error;
   });
-  const closers: (() => Promise<void>)[] = [() => kernel.close(), () => state.close()];
+  const closers: (() => Promise<void>)[] = [() => kernel.close(), async () => queue?.close(), () => state.close(), () => otel.shutdown()];
   try {
     let provider = config.provider ?? {};
     if (flags.providerMode === 'mock-openai') {
@@ -101,7 +108,7 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
       host: flags.host ?? config.gateway?.host ?? '127.0.0.1',
       port: flags.port ?? config.gateway?.port ?? 0,
       ...(token ? { token } : {}),
-      ...(queue ? { routes: [approvalsRoute(queue)] } : {}),
+      routes: [healthRoute(state), ...(queue ? [approvalsRoute(queue)] : [])],
     });
     closers.unshift(() => gateway.close());
     io.stdout.write(`${gateway.url}\n`);

@@ -14,6 +14,7 @@ import type { CliIO } from '../io.js';
 import { appliedToolSearch, searchLimitsOf } from '../tool-search-setting.js';
 import { createCliKernel, loadCliConfig, runRequest, withRunOptions, type RunFlags } from '../options.js';
 import { createCliState } from '../state.js';
+import { startCliOtel } from '../otel.js';
 
 export const SERVE_MCP_MODES = ['tools', 'code', 'directory'] as const satisfies readonly McpMode[];
 /** Read when `--token` is not given, so the token need not appear in a process list. */
@@ -63,6 +64,7 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
   };
   // Shared state (Redis with `state.redis.url`): replicas of `serve mcp --http` share sessions and guards through it.
   const state = await createCliState(config, io);
+  const otel = await startCliOtel(config, state.replicaId); // telemetry.otlp: before the kernel, shut down last
   const { kernel, mcpDownstream } = await createCliKernel(config, io, {
     state,
     approve: approvals.approve,
@@ -102,6 +104,7 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
     await close().catch(() => undefined);
     await kernel.close().catch(() => undefined);
     await state.close().catch(() => undefined);
+    await otel.shutdown();
     restoreConsole();
   }
 }

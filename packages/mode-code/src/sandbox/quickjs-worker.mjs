@@ -17,9 +17,9 @@
  * Worker → parent: { type: 'message', message } (child protocol) | { type: 'crash', reason } | { type: 'ended' }
  */
 import { createRequire } from 'node:module';
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import variant from '@jitl/quickjs-wasmfile-release-sync';
-import { newQuickJSWASMModuleFromVariant } from 'quickjs-emscripten-core';
+import { newQuickJSWASMModuleFromVariant, newVariant } from 'quickjs-emscripten-core';
 
 const shared = createRequire(import.meta.url)('./child.cjs');
 const BOOTSTRAP = `(${shared.bootstrap.toString()})`;
@@ -81,18 +81,44 @@ const JSON_PARSE_GUARD = `(() => {
   Object.defineProperty(JSON, 'parse', { value: parse, writable: true, enumerable: false, configurable: true });
 })()`;
 
-const modulePromise = newQuickJSWASMModuleFromVariant(variant);
+/** WebAssembly pages (64 KiB) the module itself needs before any runtime: its static data and stack. */
+const BASE_PAGES = 256;
+/** Room above `memoryMb` for the runtime prepared for the next run and the allocator's own overhead. */
+const HEADROOM_MB = 16;
+const PAGE = 64 * 1024;
+/**
+ * The interpreter's whole memory, with a hard maximum. `setMemoryLimit` alone bounds single allocations only (the
+ * emscripten build never adds large strings or buffers to its running total, quickjs-emscripten#271): a fixed
+ * WebAssembly memory is the bound that holds — past it every allocation fails as QuickJS's "out of memory".
+ */
+const memoryMb = workerData && typeof workerData.memoryMb === 'number' ? workerData.memoryMb : 64;
+const wasmMemory = new WebAssembly.Memory({ initial: BASE_PAGES, maximum: BASE_PAGES + Math.ceil(((memoryMb + HEADROOM_MB) * MIB) / PAGE) });
+const modulePromise = newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory }));
 /** The current run, if any; messages for another state are ignored. */
 let current;
+/**
+ * The next run's runtime, made and bootstrapped while this worker is idle (after a run ended, or at start with the
+ * limits the parent passed in `workerData`): still a fresh runtime per run, but its setup is off the run's clock.
+ */
+let prepared;
 
 if (parentPort) {
+  const post = (out) => parentPort.postMessage(out);
+  const prepareNext = (limits) =>
+    setImmediate(async () => {
+      const module = await modulePromise;
+      if (!current && !prepared) prepared = prepareRun(module, limits, post);
+    });
+  if (workerData && typeof workerData.memoryMb === 'number') prepareNext(workerData);
   parentPort.on('message', async (message) => {
     if (message.type === 'run' && !current) {
       const module = await modulePromise;
-      current = startRun(module, message, (out) => parentPort.postMessage(out));
+      current = takePrepared(message) ?? prepareRun(module, message, post);
+      current.begin(message);
     } else if (message.type === 'reply' && current) {
       current.reply(message.message);
     } else if (message.type === 'end') {
+      const limits = current?.limits;
       try {
         current?.end();
       } catch (error) {
@@ -102,15 +128,27 @@ if (parentPort) {
       }
       current = undefined;
       parentPort.postMessage({ type: 'ended' });
+      if (limits) prepareNext(limits);
     }
   });
 }
 
-function startRun(module, options, post) {
+/** The prepared runtime when it was made with this run's memory and stack limits; otherwise it is freed. */
+function takePrepared(options) {
+  const ready = prepared;
+  prepared = undefined;
+  if (!ready) return undefined;
+  if (ready.limits.memoryMb === options.memoryMb && ready.limits.stackBytes === options.stackBytes) return ready;
+  ready.end();
+  return undefined;
+}
+
+function prepareRun(module, options, post) {
   const runtime = module.newRuntime();
   runtime.setMemoryLimit(Math.max(8, Math.floor(options.memoryMb)) * MIB);
   runtime.setMaxStackSize(options.stackBytes);
-  const deadline = Date.now() + options.timeoutMs;
+  // Set when the run begins; the bootstrap before it is ours and finite.
+  let deadline = Infinity;
   let stopped = false;
   let timedOut = false;
   // The code reported its result: async work it left running stops, as the Node child is killed then.
@@ -176,14 +214,19 @@ function startRun(module, options, post) {
     if (ran > 0) setImmediate(pump);
   };
 
-  const limits = shared.readLimits(options.limits);
-  host.begin(limits);
-  if (!setup) {
-    if (!stopped) crash('the sandbox setup failed');
-  } else {
+  const begin = (run) => {
+    deadline = Date.now() + run.timeoutMs;
+    const limits = shared.readLimits(run.limits);
+    host.begin(limits);
+    if (!setup || stopped) {
+      // A setup that failed while this worker was idle reported to nobody: report it to this run.
+      post({ type: 'crash', reason: 'the sandbox setup failed' });
+      stopped = true;
+      return;
+    }
     // The parent's parser already checked that the code is one function body (scan.ts). The head shares the
     // code's first line (QuickJS has no line offset), so stack lines are the user's; columns of line 1 are +20.
-    const compiled = guarded(() => context.evalCode(`(async function () {${options.code}\n})`, 'tool_search_code.js'));
+    const compiled = guarded(() => context.evalCode(`(async function () {${run.code}\n})`, 'tool_search_code.js'));
     if (compiled && compiled.error) {
       const error = context.dump(compiled.error) || {};
       compiled.error.dispose();
@@ -195,9 +238,11 @@ function startRun(module, options, post) {
       settle(guarded(() => context.callFunction(api.start, context.undefined, fn, ...numbers)));
       pump();
     }
-  }
+  };
 
   return {
+    limits: { memoryMb: options.memoryMb, stackBytes: options.stackBytes, timeoutMs: options.timeoutMs },
+    begin,
     reply(message) {
       if (stopped || host.counters.done) return;
       host.replied();

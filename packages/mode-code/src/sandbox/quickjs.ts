@@ -29,6 +29,8 @@ const MAX_IDLE_WORKERS = 8;
 /** Each worker's own heap; the interpreter's memory is its runtime limit inside the WebAssembly memory. */
 const WORKER_HEAP_MB = 64;
 const idle: Worker[] = [];
+/** The `memoryMb` each worker's WebAssembly memory was sized for. */
+const memoryOf = new WeakMap<Worker, number>();
 
 type WorkerMessage =
   | { readonly type: 'message'; readonly message: unknown }
@@ -37,7 +39,10 @@ type WorkerMessage =
 
 export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
   // No execArgv: the parent's flags (--input-type, --expose-gc, loaders) are not the worker's business.
-  const worker = idle.pop() ?? startWorker();
+  // A worker's memory maximum is fixed when it starts: only one made for this memory limit serves the run.
+  // Of those, the one idle longest: the one that just came back may still be bootstrapping its next runtime.
+  const at = idle.findIndex((candidate) => memoryOf.get(candidate) === options.memoryMb);
+  const worker = at === -1 ? startWorker(runOptions(options)) : idle.splice(at, 1)[0]!;
   worker.ref();
   const queue: ChildEvent[] = [];
   let listener: ((event: ChildEvent) => void) | undefined;
@@ -111,8 +116,10 @@ export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
   };
 }
 
-function startWorker(): Worker {
-  const worker = new Worker(WORKER_ENTRY, { env: {}, execArgv: [], stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+/** `limits` let the worker bootstrap its first runtime before the first run arrives. */
+function startWorker(limits: ReturnType<typeof runOptions>): Worker {
+  const worker = new Worker(WORKER_ENTRY, { workerData: limits, env: {}, execArgv: [], stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  memoryOf.set(worker, limits.memoryMb);
   // Between runs nobody else listens: an idle worker that fails or exits just leaves the idle set.
   worker.on('error', () => {});
   worker.on('exit', () => {

@@ -1,0 +1,89 @@
+// A cron job fires once per slot across two real gateway replicas sharing a real redis-server.
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startMockOpenAI, type MockOpenAI, type RecordedRequest } from '@tool-search/mock-openai';
+import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
+import { startReplica, startRoundRobin, type Replica, type RoundRobin } from '../src/replicas.js';
+
+const built = existsSync(fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url)));
+const haveRedis = redisServerAvailable();
+if (!built) console.warn('skipping the cron replica e2e test: packages/cli/dist/bin.js is missing (run npm run build)');
+if (!haveRedis) console.warn('skipping the cron replica e2e test: redis-server is not installed (apt-get install -y redis-server)');
+
+const TICK = `cron tick ${process.pid}`;
+const EVERY_MS = 2000;
+const steps = (list: readonly object[]) => `tool search qa steps ${JSON.stringify(list)}`;
+
+let redis: RedisServerHandle;
+let mock: MockOpenAI;
+let replicas: Replica[] = [];
+let balancer: RoundRobin;
+
+beforeAll(async () => {
+  if (!built || !haveRedis) return;
+  redis = await startRedisServer();
+  mock = await startMockOpenAI();
+  const base = realpathSync(mkdtempSync(join(tmpdir(), 'cron-replicas-')));
+  mkdirSync(join(base, 'workspace'));
+  const config = {
+    provider: { baseURL: mock.url, apiKey: 'mock', model: 'mock-model' },
+    plugins: { core: { workspace: join(base, 'workspace') } },
+    tools: { toolSearch: false },
+    state: { redis: { url: redis.url, keyPrefix: `cron-e2e-${process.pid}:` } },
+  };
+  writeFileSync(join(base, 'tool-search.json'), JSON.stringify(config));
+  // Each replica has a state folder of its own: a job only reaches the other one through Redis.
+  const start = (id: string) => startReplica({ id, args: ['gateway', '--config', join(base, 'tool-search.json'), '--approvals', 'deny'], cwd: base, env: { TOOL_SEARCH_STATE_DIR: join(base, `state-${id}`) } });
+  replicas = [await start('gw-a'), await start('gw-b')];
+  balancer = await startRoundRobin(replicas.map((r) => r.origin));
+}, 90_000);
+
+afterAll(async () => {
+  await balancer?.close();
+  await Promise.all(replicas.map((r) => r.stop()));
+  await mock?.close();
+  await redis?.stop();
+});
+
+/** One scripted model turn through the balancer; the cron tool's last result, parsed. */
+async function cron(args: Record<string, unknown>): Promise<Record<string, any>> {
+  const client = new OpenAI({ baseURL: `${balancer.url}/v1`, apiKey: 'unused-on-loopback', maxRetries: 0 });
+  const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: steps([{ tool: 'cron', args }]) }] });
+  const text = (completion.choices[0]?.message.content ?? '').replace(/^Steps done\. Last result: /, '');
+  return JSON.parse(text) as Record<string, any>;
+}
+
+/** Cron turns the upstream saw: requests whose last user message is the job's payload. */
+function cronTurns(): number {
+  const lastUser = (r: RecordedRequest) => ((r.body as { messages?: { role: string; content: unknown }[] } | undefined)?.messages ?? []).filter((m) => m.role === 'user').at(-1)?.content;
+  return mock.requests.filter((r) => r.path === '/v1/chat/completions' && lastUser(r) === TICK).length;
+}
+
+describe.skipIf(!built || !haveRedis)('cron across two gateway replicas', () => {
+  it('a job added through one replica fires exactly once per slot across both', async () => {
+    const { job } = await cron({ action: 'add', job: { name: 'tick', schedule: { kind: 'every', everyMs: EVERY_MS }, payload: { kind: 'agentTurn', message: TICK } } });
+    expect(balancer.routed).toEqual([0]); // added on gw-a
+    const listed = await cron({ action: 'list' }); // served by gw-b
+    expect(listed.jobs.map((j: { jobId: string }) => j.jobId)).toEqual([job.jobId]);
+    await vi.waitFor(() => expect(cronTurns()).toBeGreaterThanOrEqual(4), { timeout: 30_000, interval: 250 });
+    await cron({ action: 'update', jobId: job.jobId, patch: { enabled: false } });
+    // Settled: every turn the upstream saw is one logged run (a run is logged after its turn).
+    let runs: { scheduledAt: string; replica: string; trigger: string; status: string }[] = [];
+    await vi.waitFor(
+      async () => {
+        runs = (await cron({ action: 'runs', jobId: job.jobId, limit: 100 })).runs;
+        expect(runs.length).toBe(cronTurns());
+      },
+      { timeout: 15_000, interval: 500 },
+    );
+    expect(runs.length).toBeGreaterThanOrEqual(4);
+    expect(runs.every((r) => r.trigger === 'schedule' && r.status === 'ok' && ['gw-a', 'gw-b'].includes(r.replica))).toBe(true);
+    const slots = runs.map((r) => Date.parse(r.scheduledAt)).sort((x, y) => x - y);
+    expect(new Set(slots).size).toBe(slots.length); // no slot ran twice
+    expect(slots.slice(1).map((slot, i) => slot - slots[i]!)).toEqual(slots.slice(1).map(() => EVERY_MS)); // and none was skipped
+  }, 90_000);
+});

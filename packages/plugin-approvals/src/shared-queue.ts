@@ -1,0 +1,155 @@
+/**
+ * The approval queue over a shared `StateStore` (Redis behind replicas): a
+ * call waiting on replica A can be listed and answered through replica B.
+ * A pending approval is a record whose TTL is its expiry, listed through a
+ * bounded index; an answer `take`s the record (of two answers exactly one
+ * wins) and publishes `settled`, which releases the waiter wherever it runs.
+ * A store that does not answer makes `approve` throw, which `ask()` turns
+ * into a deny: approvals fail closed.
+ */
+import { randomUUID } from 'node:crypto';
+import type { StateStore } from '@tool-search/state';
+import { checkAnswer, type ApprovalQueueEvent, type ApprovalQueueListener, type PendingApproval } from './queue.js';
+import type { ApprovalContext, ApprovalDecision, ApprovalRequest, Approver } from './types.js';
+
+export interface SharedApprovalQueueOptions {
+  /** Prefix of the queue's keys and channel in the store (default `approvals:`). */
+  readonly keyPrefix?: string;
+  /** Pending approvals listed at most (default 1000, the oldest drop from the listing first). */
+  readonly maxPending?: number;
+}
+
+/** The listing outlives every entry in it by this much, so a long timeout never loses its line. */
+const INDEX_TTL_MS = 24 * 60 * 60 * 1000;
+
+export class SharedApprovalQueue {
+  readonly #state: StateStore;
+  readonly #prefix: string;
+  readonly #maxPending: number;
+  readonly #listeners = new Set<ApprovalQueueListener>();
+  /** Calls waiting on this replica, by approval id. */
+  readonly #waiting = new Map<string, (decision: ApprovalDecision) => void>();
+  #subscription: Promise<() => Promise<void>> | undefined;
+
+  constructor(state: StateStore, options: SharedApprovalQueueOptions = {}) {
+    this.#state = state;
+    this.#prefix = options.keyPrefix ?? 'approvals:';
+    this.#maxPending = options.maxPending ?? 1000;
+  }
+
+  /** The approver to hand to `approvalsPlugin({ approve })`; it throws (a deny) when the store does not answer. */
+  readonly approve: Approver = async (request: ApprovalRequest, context: ApprovalContext) => {
+    if (context.signal.aborted) return 'deny';
+    // Listen before the record is visible, so an answer given at once is not missed.
+    await this.#subscribe();
+    const now = Date.now();
+    const approval: PendingApproval = Object.freeze({ id: randomUUID(), request, createdAt: new Date(now).toISOString(), expiresAt: context.expiresAt });
+    const ttlMs = Math.max(1, Date.parse(context.expiresAt) - now);
+    const decided = new Promise<ApprovalDecision>((resolve) => this.#waiting.set(approval.id, resolve));
+    try {
+      await this.#state.set(this.#key(`pending:${approval.id}`), JSON.stringify(approval), { ttlMs });
+      await this.#state.index(this.#key('index'), approval.id, now, { max: this.#maxPending, ttlMs: Math.max(ttlMs, INDEX_TTL_MS) });
+      await this.#state.publish(this.#key('events'), JSON.stringify({ type: 'requested', approval } satisfies ApprovalQueueEvent));
+    } catch (error) {
+      this.#waiting.delete(approval.id);
+      await this.#withdraw(approval.id).catch(() => undefined);
+      throw error;
+    }
+    if (context.signal.aborted) void this.#cancel(approval.id);
+    else context.signal.addEventListener('abort', () => void this.#cancel(approval.id), { once: true });
+    return decided;
+  };
+
+  /** Pending approvals on every replica, oldest first. */
+  async list(): Promise<PendingApproval[]> {
+    const ids = (await this.#state.members(this.#key('index'))).reverse();
+    const found = await Promise.all(ids.map((id) => this.get(id)));
+    await Promise.all(ids.filter((_, i) => !found[i]).map((id) => this.#state.unindex(this.#key('index'), id)));
+    return found.filter((approval): approval is PendingApproval => approval !== undefined);
+  }
+
+  async get(id: string): Promise<PendingApproval | undefined> {
+    const text = await this.#state.get(this.#key(`pending:${id}`));
+    return text === undefined ? undefined : (JSON.parse(text) as PendingApproval);
+  }
+
+  /**
+   * Answers a pending approval, wherever its call waits. Resolves false when
+   * `id` is not pending (unknown, answered — here or elsewhere — or expired).
+   * Rejects with `APPROVAL_ANSWER_INVALID` unless `decision` is 'allow' or 'deny'.
+   */
+  async answer(id: string, decision: ApprovalDecision): Promise<boolean> {
+    checkAnswer(id, decision);
+    if ((await this.#withdraw(id)) === undefined) return false;
+    await this.#publishSettled({ type: 'settled', id, decision, by: 'answer' });
+    return true;
+  }
+
+  /** `requested` and `settled` events from every replica; returns the unsubscribe function. */
+  subscribe(listener: ApprovalQueueListener): () => void {
+    this.#listeners.add(listener);
+    void this.#subscribe().catch(() => undefined); // retried by the next approve or subscribe
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** Stops listening to the store (the calls still waiting here are denied by their timeout). */
+  async close(): Promise<void> {
+    const subscription = this.#subscription;
+    this.#subscription = undefined;
+    if (subscription) await (await subscription.catch(() => undefined))?.();
+  }
+
+  /** The call stopped waiting (timeout, cancelled): withdrawn everywhere, and a deny unless an answer came first. */
+  async #cancel(id: string): Promise<void> {
+    const resolve = this.#waiting.get(id);
+    if (!resolve) return; // answered: the answer already withdrew it
+    this.#waiting.delete(id);
+    resolve('deny');
+    await this.#withdraw(id).catch(() => undefined); // the record also expires on its own
+    await this.#publishSettled({ type: 'settled', id, decision: 'deny', by: 'cancelled' }).catch(() => undefined);
+  }
+
+  async #withdraw(id: string): Promise<string | undefined> {
+    const taken = await this.#state.take(this.#key(`pending:${id}`));
+    await this.#state.unindex(this.#key('index'), id);
+    return taken;
+  }
+
+  async #publishSettled(event: ApprovalQueueEvent): Promise<void> {
+    await this.#state.publish(this.#key('events'), JSON.stringify(event));
+  }
+
+  #subscribe(): Promise<unknown> {
+    this.#subscription ??= this.#state.subscribe(this.#key('events'), (message) => this.#receive(message));
+    // A failed subscription is forgotten, so the next call tries again.
+    return this.#subscription.catch((error: unknown) => {
+      this.#subscription = undefined;
+      throw error;
+    });
+  }
+
+  #receive(message: string): void {
+    let event: ApprovalQueueEvent;
+    try {
+      event = JSON.parse(message) as ApprovalQueueEvent;
+    } catch {
+      return;
+    }
+    if (event.type === 'settled') {
+      const resolve = this.#waiting.get(event.id);
+      this.#waiting.delete(event.id);
+      resolve?.(event.decision);
+    }
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A failing listener (a closed HTTP stream) must not stop the queue or the others.
+      }
+    }
+  }
+
+  #key(name: string): string {
+    return `${this.#prefix}${name}`;
+  }
+}

@@ -1,0 +1,155 @@
+// Cron across replicas: two gateways' cron plugins over one shared store (in-process views, and a real redis-server).
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import OpenAI from 'openai';
+import { createKernel, ErrorCode, ToolSearchError, type Kernel, type ToolCallOutcome } from '@tool-search/kernel';
+import { openaiUpstream, sessionTurnRunner } from '@tool-search/gateway';
+import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
+import { createSessionHost, type SessionHost } from '@tool-search/sessions';
+import { sessionsPlugin } from '@tool-search/plugin-sessions';
+import { connectRedisState, MemoryStateStore, type StateStore } from '@tool-search/state';
+import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
+import { cronPlugin, slotOf } from '@tool-search/plugin-cron';
+
+const haveRedis = redisServerAvailable();
+if (!haveRedis) console.warn('skipping the Redis half of the cron replica tests: redis-server is not installed (apt-get install -y redis-server)');
+
+let mock: MockOpenAI;
+let redis: RedisServerHandle | undefined;
+const open: { kernel: Kernel; state: StateStore }[] = [];
+beforeAll(async () => {
+  mock = await startMockOpenAI();
+  if (haveRedis) redis = await startRedisServer();
+});
+afterEach(async () => {
+  await Promise.all(open.splice(0).map(async ({ kernel, state }) => (await kernel.close(), await state.close())));
+});
+afterAll(async () => {
+  await mock.close();
+  await redis?.stop();
+});
+
+interface Replica {
+  readonly id: string;
+  readonly host: SessionHost;
+  readonly kernel: Kernel;
+  cron(args: Record<string, unknown>): Promise<ToolCallOutcome>;
+  /** Cron sessions (one per run) this replica ran. */
+  cronSessions(): Promise<number>;
+}
+
+function replica(state: StateStore): Replica {
+  const host = createSessionHost();
+  const kernel = createKernel({ plugins: [sessionsPlugin({ host }), cronPlugin({ host, dir: mkdtempSync(join(tmpdir(), 'cron-')), state, jobsIn: 'state' })] });
+  open.push({ kernel, state });
+  host.bind(sessionTurnRunner({ kernel, mode: 'direct', countTokens: false, upstream: openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }), 'mock-model') }));
+  return {
+    id: state.replicaId,
+    host,
+    kernel,
+    async cron(args) {
+      const run = await kernel.createRun({ sessionId: 'owner' });
+      try {
+        return await run.call('cron', args);
+      } finally {
+        await run.close();
+      }
+    },
+    cronSessions: async () => (await host.store.list()).filter((s) => s.kind === 'cron').length,
+  };
+}
+
+let prefixes = 0;
+async function pair(kind: 'memory' | 'redis'): Promise<[Replica, Replica]> {
+  if (kind === 'memory') {
+    const a = new MemoryStateStore({ replicaId: 'gw-a' });
+    return [replica(a), replica(a.asReplica('gw-b'))];
+  }
+  const keyPrefix = `cron-test-${process.pid}-${prefixes++}:`;
+  const connect = (replicaId: string) => connectRedisState({ url: redis!.url, keyPrefix, replicaId });
+  return [replica(await connect('gw-a')), replica(await connect('gw-b'))];
+}
+
+function data(outcome: ToolCallOutcome): Record<string, any> {
+  if (outcome.status !== 'ok') throw new Error(`expected ok, got ${JSON.stringify(outcome)}`);
+  return outcome.result.structuredContent as Record<string, any>;
+}
+const code = (outcome: ToolCallOutcome) => (outcome.status === 'error' ? outcome.error.code : outcome.status);
+const yearly = { kind: 'cron', expr: '0 9 1 1 *', tz: 'Europe/Berlin' };
+const ids = (jobs: { jobId: string }[]) => jobs.map((j) => j.jobId);
+
+describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const))('cron over a shared %s store', (kind) => {
+  it('a job added on one replica exists on the other; updates and removal reach both', async () => {
+    const [a, b] = await pair(kind);
+    const job = data(await a.cron({ action: 'add', job: { name: 'report', schedule: yearly, payload: { kind: 'agentTurn', message: 'report' } } })).job;
+    await vi.waitFor(async () => expect(ids(data(await b.cron({ action: 'list' })).jobs)).toEqual([job.jobId]));
+    expect(data(await b.cron({ action: 'status' }))).toMatchObject({ store: kind, replica: 'gw-b', jobs: 1 });
+    data(await b.cron({ action: 'update', jobId: job.jobId, patch: { enabled: false } }));
+    await vi.waitFor(async () => expect(data(await a.cron({ action: 'list', includeDisabled: true })).jobs[0]).toMatchObject({ enabled: false }));
+    expect(data(await a.cron({ action: 'list' })).jobs).toEqual([]);
+    data(await a.cron({ action: 'remove', jobId: job.jobId }));
+    await vi.waitFor(async () => expect(code(await b.cron({ action: 'runs', jobId: job.jobId }))).toBe(ErrorCode.CRON_JOB_UNKNOWN));
+  });
+
+  it('a replica started later loads the jobs already in the store', async () => {
+    const [a] = await pair(kind);
+    const job = data(await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } })).job;
+    const late = kind === 'memory' ? replica((open[0]!.state as MemoryStateStore).asReplica('gw-c')) : replica(await connectRedisState({ url: redis!.url, keyPrefix: `cron-test-${process.pid}-${prefixes - 1}:`, replicaId: 'gw-c' }));
+    expect(ids(data(await late.cron({ action: 'list' })).jobs)).toEqual([job.jobId]);
+  });
+
+  it('each scheduled slot runs exactly once across both replicas; with one gone the other runs them', async () => {
+    const [a, b] = await pair(kind);
+    const { jobId } = data(await a.cron({ action: 'add', job: { schedule: { kind: 'every', everyMs: 1000 }, payload: { kind: 'agentTurn', message: 'tick' } } })).job;
+    await vi.waitFor(async () => expect(ids(data(await b.cron({ action: 'list' })).jobs)).toEqual([jobId]));
+    const runs = async () => data(await b.cron({ action: 'runs', jobId, limit: 500 })).runs as { scheduledAt: string; replica: string; trigger: string; status: string }[];
+    await vi.waitFor(async () => expect((await runs()).length).toBeGreaterThanOrEqual(3), { timeout: 20_000, interval: 200 });
+    await a.kernel.close(); // replica A goes away; B keeps the schedule
+    await vi.waitFor(async () => expect((await runs()).filter((r) => r.replica === 'gw-b').length).toBeGreaterThanOrEqual(2), { timeout: 20_000, interval: 200 });
+    data(await b.cron({ action: 'update', jobId, patch: { enabled: false } }));
+    // Settled: every turn either replica ran is one logged run, and no slot appears twice.
+    await vi.waitFor(async () => expect((await a.cronSessions()) + (await b.cronSessions())).toBe((await runs()).length), { timeout: 10_000, interval: 200 });
+    const log = await runs();
+    expect(log.every((r) => r.trigger === 'schedule' && r.status === 'ok')).toBe(true);
+    expect(new Set(log.map((r) => r.scheduledAt)).size).toBe(log.length);
+    expect(log.every((r) => Date.parse(r.scheduledAt) % 1000 === 0)).toBe(true);
+  }, 40_000);
+});
+
+describe('cron slots and locks', () => {
+  it('replicas firing a few ms apart name the same slot', () => {
+    const anchor = Date.parse('2026-12-01T12:00:00.400Z');
+    const every = { kind: 'every', everyMs: 2000 } as const;
+    const slot = Date.parse('2026-12-01T12:00:05.000Z');
+    expect(slotOf(every, anchor, slot + 3)).toBe(slot);
+    expect(slotOf(every, anchor, slot + 480)).toBe(slot);
+    expect(slotOf(every, anchor, slot + 2000)).toBe(slot + 2000);
+    expect(slotOf({ kind: 'cron', expr: '* * * * * *' }, anchor, slot + 999)).toBe(slot);
+    expect(slotOf({ kind: 'at', at: '2026-12-02T00:00:00.000Z' }, anchor, slot)).toBe(Date.parse('2026-12-02T00:00:00.000Z'));
+  });
+
+  it('a store that cannot take the lock skips the slot: nothing runs (fail closed)', async () => {
+    const state = new MemoryStateStore({ replicaId: 'gw-a' });
+    const locks = { tried: 0 };
+    const broken = new Proxy(state, {
+      get(target, prop, receiver) {
+        if (prop === 'set') {
+          return async (key: string, ...rest: [string, { ttlMs: number; ifAbsent?: boolean }]) => {
+            if (!key.startsWith('cron:lock:')) return target.set(key, ...rest);
+            locks.tried++;
+            throw new ToolSearchError(ErrorCode.STATE_UNAVAILABLE, 'redis is down');
+          };
+        }
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const a = replica(broken);
+    const { jobId } = data(await a.cron({ action: 'add', job: { schedule: { kind: 'every', everyMs: 1000 }, payload: { kind: 'agentTurn', message: 'tick' } } })).job;
+    await vi.waitFor(() => expect(locks.tried).toBeGreaterThanOrEqual(2), { timeout: 10_000, interval: 100 });
+    expect(data(await a.cron({ action: 'runs', jobId })).runs).toEqual([]);
+    expect(await a.cronSessions()).toBe(0);
+  });
+});

@@ -1,0 +1,71 @@
+// Background sessions stay on the replica that started them: two exec plugins over one store (two replicas' views).
+import { afterEach, describe, expect, it } from 'vitest';
+import { ErrorCode, type ToolCallOutcome } from '@tool-search/kernel';
+import { MemoryStateStore } from '@tool-search/state';
+import { closeAll, codeOf, execEnv, OPEN, pollToEnd, structured } from './fixtures.js';
+
+afterEach(closeAll);
+
+function replicas() {
+  const shared = new MemoryStateStore({ replicaId: 'gw-a' });
+  return { a: execEnv({ exec: OPEN, state: shared }), b: execEnv({ exec: OPEN, state: shared.asReplica('gw-b') }), shared };
+}
+
+// The outcome carries code and message only: the owner's id is the contract the message must name.
+const message = (outcome: ToolCallOutcome) => (outcome.status === 'error' ? outcome.error.message : '');
+
+describe('exec across replicas', () => {
+  it('a process call on another replica answers PROCESS_ON_OTHER_REPLICA naming the owner; the owner serves it', async () => {
+    const { a, b } = replicas();
+    const onA = await a.run();
+    const onB = await b.run();
+    const { sessionId } = structured(await onA.call('exec', { command: 'sleep 0.3; echo done', background: true })) as { sessionId: string };
+    for (const action of ['poll', 'log', 'kill', 'clear', 'remove'] as const) {
+      const outcome = await onB.call('process', { action, sessionId });
+      expect(codeOf(outcome)).toBe(ErrorCode.PROCESS_ON_OTHER_REPLICA);
+      expect(message(outcome)).toContain('replica "gw-a"');
+    }
+    expect(codeOf(await onB.call('process', { action: 'write', sessionId, data: 'x' }))).toBe(ErrorCode.PROCESS_ON_OTHER_REPLICA);
+    expect((await pollToEnd(onA, sessionId)).output).toBe('done\n');
+  });
+
+  it('an id no replica owns stays PROCESS_SESSION_UNKNOWN, and so does a removed one', async () => {
+    const { a, b } = replicas();
+    const onA = await a.run();
+    const onB = await b.run();
+    expect(codeOf(await onB.call('process', { action: 'poll', sessionId: 'no-such-session' }))).toBe(ErrorCode.PROCESS_SESSION_UNKNOWN);
+    const { sessionId } = structured(await onA.call('exec', { command: 'echo hi', background: true })) as { sessionId: string };
+    await pollToEnd(onA, sessionId);
+    structured(await onA.call('process', { action: 'remove', sessionId }));
+    expect(codeOf(await onB.call('process', { action: 'poll', sessionId }))).toBe(ErrorCode.PROCESS_SESSION_UNKNOWN);
+    expect(codeOf(await onA.call('process', { action: 'poll', sessionId }))).toBe(ErrorCode.PROCESS_SESSION_UNKNOWN);
+  });
+
+  it('another agent on another replica learns nothing about the session (owners are per agent)', async () => {
+    const { a, b } = replicas();
+    const onA = await a.run({ agentId: 'main' });
+    const { sessionId } = structured(await onA.call('exec', { command: 'sleep 0.2', background: true })) as { sessionId: string };
+    const otherAgent = await b.run({ agentId: 'intruder' });
+    expect(codeOf(await otherAgent.call('process', { action: 'poll', sessionId }))).toBe(ErrorCode.PROCESS_SESSION_UNKNOWN);
+    expect(codeOf(await (await b.run({ agentId: 'main' })).call('process', { action: 'poll', sessionId }))).toBe(ErrorCode.PROCESS_ON_OTHER_REPLICA);
+  });
+
+  it('a yielded (not explicitly backgrounded) command is recorded too', async () => {
+    const { a, b } = replicas();
+    const started = structured(await (await a.run()).call('exec', { command: 'sleep 0.4', yieldMs: 20 }));
+    expect(started.status).toBe('running');
+    expect(codeOf(await (await b.run()).call('process', { action: 'poll', sessionId: started.sessionId }))).toBe(ErrorCode.PROCESS_ON_OTHER_REPLICA);
+  });
+
+  it('a store that is down does not stop exec: the session runs and its owner serves it', async () => {
+    const shared = new MemoryStateStore({ replicaId: 'gw-a' });
+    const broken = Object.assign(Object.create(shared) as MemoryStateStore, {
+      set: async () => {
+        throw Object.assign(new Error('down'), { code: ErrorCode.STATE_UNAVAILABLE });
+      },
+    });
+    const run = await execEnv({ exec: OPEN, state: broken }).run();
+    const { sessionId } = structured(await run.call('exec', { command: 'echo still', background: true })) as { sessionId: string };
+    expect((await pollToEnd(run, sessionId)).output).toBe('still\n');
+  });
+});
