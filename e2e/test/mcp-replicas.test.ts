@@ -36,7 +36,9 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
     store = await connectRedisState({ url: redis.url, keyPrefix: KEY_PREFIX, replicaId: 'test' });
     const config = join(dir, 'tool-search.json');
     const approvals = { require: ['plugin:fake-catalog:*'], timeoutMs: 20_000 };
-    await writeFile(config, JSON.stringify({ state: { redis: { url: redis.url, keyPrefix: KEY_PREFIX } }, session: { logDir: join(dir, 'logs') }, tools: { approvals } }));
+    const loopDetection = { enabled: true, warningThreshold: 2, criticalThreshold: 3, globalCircuitBreakerThreshold: 10, historySize: 10 };
+    const tools = { approvals, loopDetection };
+    await writeFile(config, JSON.stringify({ state: { redis: { url: redis.url, keyPrefix: KEY_PREFIX } }, session: { logDir: join(dir, 'logs') }, tools }));
     const args = ['serve', 'mcp', '--config', config, '--http', '0', '--refresh', '0'];
     replicas = await Promise.all(['a', 'b'].map((id) => startReplica({ id, args, cwd: dir })));
     balancer = await startRoundRobin(replicas.map((replica) => replica.origin));
@@ -61,9 +63,10 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
       await client.connect(transport);
       const start = balancer.routed.length;
       const results: CallToolResult[] = [];
+      const found = (await client.callTool({ name: 'tool_search', arguments: { query: 'weather forecast' } })) as CallToolResult;
+      const id = (found.structuredContent as { hits: { id: string }[] }).hits[0]!.id;
       for (const query of ['rain', 'snow', 'wind']) {
-        const found = (await client.callTool({ name: 'tool_search', arguments: { query: 'weather forecast' } })) as CallToolResult;
-        const id = (found.structuredContent as { hits: { id: string }[] }).hits[0]!.id;
+        await client.listTools(); // one more request: the calls and answers shift across the replicas
         results.push((await client.callTool({ name: 'tool_call', arguments: { id, args: { query } } })) as CallToolResult);
       }
       expect(results.map((result) => (result.content as { text: string }[])[0]!.text)).toEqual([
@@ -73,6 +76,34 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
       ]);
       expect(asked).toHaveLength(3);
       expect(new Set(balancer.routed.slice(start))).toEqual(new Set([0, 1]));
+      await transport.terminateSession();
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
+
+  it('blocks a looping client at the critical threshold although its calls alternate replicas (one run session)', async () => {
+    const client = new Client({ name: 'replicas-e2e-loop', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { approve: true } }));
+    const transport = new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`));
+    try {
+      await client.connect(transport);
+      const found = (await client.callTool({ name: 'tool_search', arguments: { query: 'weather forecast' } })) as CallToolResult;
+      const id = (found.structuredContent as { hits: { id: string }[] }).hits[0]!.id;
+      const served: number[] = [];
+      const outcomes: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        // A call and its approval answer are two requests: one more keeps successive calls on alternate replicas.
+        if (i > 0) await client.listTools();
+        served.push(balancer.routed.length);
+        const result = (await client.callTool({ name: 'tool_call', arguments: { id, args: { query: 'same' } } })) as CallToolResult;
+        outcomes.push((result.content as { text: string }[])[0]!.text);
+      }
+      const replicasOf = served.map((index) => balancer.routed[index]);
+      expect(replicasOf[0]).not.toBe(replicasOf[1]);
+      expect(replicasOf[1]).not.toBe(replicasOf[2]);
+      expect(outcomes.slice(0, 2)).toEqual([expect.stringMatching(/^FAKE_TOOL_OK /), expect.stringMatching(/^FAKE_TOOL_OK /)]);
+      expect(outcomes[2]).toMatch(/TOOL_CALL_BLOCKED.*loop/i);
       await transport.terminateSession();
     } finally {
       await client.close();
