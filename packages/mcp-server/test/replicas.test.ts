@@ -148,7 +148,22 @@ describe('serveHttp replicas sharing a state store', () => {
     const handles = await replicas(state, state.asReplica('b'));
     expect((await raw(handles.b.url, '2f3c0a62-unknown')).status).toBe(404);
     expect((await raw(handles.b.url, 'x'.repeat(129))).status).toBe(404);
+    // A record in another shape (another version, anyone with store access) is no session either.
+    await state.set('mcp:session:not-a-record', JSON.stringify({ runSessionId: 'r', initialize: { clientInfo: {} } }), { ttlMs: 60_000 });
+    expect((await raw(handles.b.url, 'not-a-record')).status).toBe(404);
     expect(handles.b.sessions).toBe(0);
+  });
+
+  it('keeps no record of an initialize the transport refused', async () => {
+    const state = new MemoryStateStore({ replicaId: 'a' });
+    const handles = await replicas(state, state.asReplica('b'));
+    const refused = await fetch(handles.a.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' }, // no text/event-stream: 406
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+    });
+    expect(refused.status).toBe(406);
+    expect([handles.a.sessions, state.size]).toEqual([0, 0]);
   });
 
   it('closes a held copy whose record expired (idle TTL) and answers 404', async () => {
