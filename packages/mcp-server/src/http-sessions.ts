@@ -13,7 +13,7 @@ import type { InitializeRequest, JSONRPCMessage } from '@modelcontextprotocol/sd
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { RelayingTransport } from './relay.js';
 import { createToolSearchMcpServer, type ToolSearchMcpOptions, type ToolSearchMcpServer } from './server.js';
-import type { SessionRecord, SessionRecords } from './session-records.js';
+import { isStateUnavailable, type SessionRecord, type SessionRecords } from './session-records.js';
 
 export interface HttpSession {
   readonly id: string;
@@ -197,7 +197,7 @@ async function unlessUnavailable<T>(ask: () => Promise<T>): Promise<T | typeof U
   try {
     return await ask();
   } catch (error) {
-    if (ToolSearchError.isInstance(error) && error.code === ErrorCode.STATE_UNAVAILABLE) return UNAVAILABLE;
+    if (isStateUnavailable(error)) return UNAVAILABLE;
     throw error;
   }
 }

@@ -6,6 +6,7 @@
  * with the idle timeout as its TTL, renewed by every request.
  */
 import type { InitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import type { StateStore } from '@tool-search/state';
 
 export interface SessionRecord {
@@ -32,6 +33,11 @@ export interface SessionRecords {
   touch(sessionId: string): Promise<boolean>;
   /** Returns whether the record existed. */
   delete(sessionId: string): Promise<boolean>;
+}
+
+/** The store did not answer (every `SessionRecords` method throws this when it cannot). */
+export function isStateUnavailable(error: unknown): boolean {
+  return ToolSearchError.isInstance(error) && error.code === ErrorCode.STATE_UNAVAILABLE;
 }
 
 /** A session with no request for 24 h is forgotten even when the idle timeout is off: every key has a TTL. */

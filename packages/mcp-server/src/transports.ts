@@ -18,7 +18,7 @@ import { createHttpSessions, type HttpSession } from './http-sessions.js';
 import { RELAY_CHANNEL, RelayingTransport } from './relay.js';
 import { authorized, BodyError, fromLoopback, LOOPBACK, readJson, reply } from './http-request.js';
 import { createToolSearchMcpServer, type ToolSearchMcpOptions, type ToolSearchMcpServer } from './server.js';
-import { isSessionId, RECORD_TTL_WITHOUT_IDLE_MS, sessionRecords } from './session-records.js';
+import { isSessionId, isStateUnavailable, RECORD_TTL_WITHOUT_IDLE_MS, sessionRecords } from './session-records.js';
 
 export interface StdioServeOptions extends ToolSearchMcpOptions {
   /** Defaults to `process.stdin` / `process.stdout`. */
@@ -137,7 +137,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, 'Bad request: no mcp-session-id; send initialize first');
 
-    const session = await sessions.open(body).catch((error: unknown) => (isUnavailable(error) ? undefined : Promise.reject(error)));
+    const session = await sessions.open(body).catch((error: unknown) => (isStateUnavailable(error) ? undefined : Promise.reject(error)));
     if (!session) return unavailable(res);
     await dispatch(session, req, res, body);
     // An initialize the transport refused (Accept, Content-Type) never opens a session: do not keep its runs or its record.
@@ -145,7 +145,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
   }
 
   async function terminate(sessionId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const ended = await sessions.terminate(sessionId).catch((error: unknown) => (isUnavailable(error) ? undefined : Promise.reject(error)));
+    const ended = await sessions.terminate(sessionId).catch((error: unknown) => (isStateUnavailable(error) ? undefined : Promise.reject(error)));
     if (!ended) return unavailable(res);
     // The copy held here answers and closes itself; elsewhere the record is all there is.
     if (ended.local) return dispatch(ended.local, req, res, undefined);
@@ -197,10 +197,6 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
-}
-
-function isUnavailable(error: unknown): boolean {
-  return ToolSearchError.isInstance(error) && error.code === ErrorCode.STATE_UNAVAILABLE;
 }
 
 /** The store that knows the sessions did not answer: sessions held here go on; this request can try again later. */

@@ -49,6 +49,9 @@ describe.runIf(haveRedis)('serveHttp replicas during a Redis outage', () => {
     });
     expect(fresh.status).toBe(503);
     expect(b.sessions).toBe(0);
+    // A DELETE cannot reach the record: refused, and the session goes on where it is held.
+    expect((await raw(a.url, sessionId, 'DELETE')).status).toBe(503);
+    expect(text(await call(balanced.client, 'whoami'))).toBe(before);
 
     // Back, but empty (no persistence): the session's record is gone, so it ends; a new one works on both.
     await redis.start();
