@@ -20,7 +20,7 @@ export const RELAY_CHANNEL = 'mcp:relay';
 /** What a replica does with one client message of a session it holds. */
 export type Disposition = 'here' | 'elsewhere';
 
-/** A bound on requests the server waits on (the client never answering must not grow the maps). */
+/** A bound on requests in flight either way (a client that never answers must not grow the maps). */
 const MAX_OUTSTANDING = 1_000;
 
 export class RelayingTransport extends WebStandardStreamableHTTPServerTransport {
@@ -97,7 +97,11 @@ export class RelayingTransport extends WebStandardStreamableHTTPServerTransport 
       const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
       return { to: isRequestId(id) && this.#serving.has(id) ? 'here' : 'elsewhere', message };
     }
-    if (isJSONRPCRequest(message)) this.#serving.add(message.id);
+    if (isJSONRPCRequest(message)) {
+      // A request the transport then refused is never answered: the oldest go first past the bound.
+      if (this.#serving.size >= MAX_OUTSTANDING) this.#serving.delete(this.#serving.values().next().value!);
+      this.#serving.add(message.id);
+    }
     return { to: 'here', message };
   }
 
