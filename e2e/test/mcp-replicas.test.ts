@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { connectRedisState, type StateStore } from '@tool-search/state';
 import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
 import { cliBin, startReplica, startRoundRobin, type Replica, type RoundRobin } from '../src/replicas.js';
@@ -35,7 +35,10 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
     redis = await startRedisServer();
     store = await connectRedisState({ url: redis.url, keyPrefix: KEY_PREFIX, replicaId: 'test' });
     const config = join(dir, 'tool-search.json');
-    await writeFile(config, JSON.stringify({ state: { redis: { url: redis.url, keyPrefix: KEY_PREFIX } }, session: { logDir: join(dir, 'logs') } }));
+    const approvals = { require: ['plugin:fake-catalog:*'], timeoutMs: 20_000 };
+    const loopDetection = { enabled: true, warningThreshold: 2, criticalThreshold: 3, globalCircuitBreakerThreshold: 10, historySize: 10 };
+    const tools = { approvals, loopDetection };
+    await writeFile(config, JSON.stringify({ state: { redis: { url: redis.url, keyPrefix: KEY_PREFIX } }, session: { logDir: join(dir, 'logs') }, tools }));
     const args = ['serve', 'mcp', '--config', config, '--http', '0', '--refresh', '0'];
     replicas = await Promise.all(['a', 'b'].map((id) => startReplica({ id, args, cwd: dir })));
     balancer = await startRoundRobin(replicas.map((replica) => replica.origin));
@@ -48,22 +51,85 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('serves one MCP session alternately, survives the first replica, and ends it everywhere on DELETE', async () => {
-    const transport = new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), { reconnectionOptions: { maxRetries: 2, initialReconnectionDelay: 100, maxReconnectionDelay: 500, reconnectionDelayGrowFactor: 2 } });
-    const client = new Client({ name: 'replicas-e2e', version: '1.0.0' });
+  it('asks approvals by elicitation from whichever replica runs the call, and takes the answer on either', async () => {
+    const client = new Client({ name: 'replicas-e2e-approvals', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { approve: true } };
+    });
+    const transport = new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`));
     try {
       await client.connect(transport);
+      const start = balancer.routed.length;
+      const results: CallToolResult[] = [];
+      const found = (await client.callTool({ name: 'tool_search', arguments: { query: 'weather forecast' } })) as CallToolResult;
+      const id = (found.structuredContent as { hits: { id: string }[] }).hits[0]!.id;
+      for (const query of ['rain', 'snow', 'wind']) {
+        await client.listTools(); // one more request: the calls and answers shift across the replicas
+        results.push((await client.callTool({ name: 'tool_call', arguments: { id, args: { query } } })) as CallToolResult);
+      }
+      expect(results.map((result) => (result.content as { text: string }[])[0]!.text)).toEqual([
+        expect.stringMatching(/^FAKE_TOOL_OK .* \{"query":"rain"\}$/),
+        expect.stringMatching(/^FAKE_TOOL_OK .* \{"query":"snow"\}$/),
+        expect.stringMatching(/^FAKE_TOOL_OK .* \{"query":"wind"\}$/),
+      ]);
+      expect(asked).toHaveLength(3);
+      expect(new Set(balancer.routed.slice(start))).toEqual(new Set([0, 1]));
+      await transport.terminateSession();
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
+
+  it('blocks a looping client at the critical threshold although its calls alternate replicas (one run session)', async () => {
+    const client = new Client({ name: 'replicas-e2e-loop', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { approve: true } }));
+    const transport = new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`));
+    try {
+      await client.connect(transport);
+      const found = (await client.callTool({ name: 'tool_search', arguments: { query: 'weather forecast' } })) as CallToolResult;
+      const id = (found.structuredContent as { hits: { id: string }[] }).hits[0]!.id;
+      const served: number[] = [];
+      const outcomes: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        // A call and its approval answer are two requests: one more keeps successive calls on alternate replicas.
+        if (i > 0) await client.listTools();
+        served.push(balancer.routed.length);
+        const result = (await client.callTool({ name: 'tool_call', arguments: { id, args: { query: 'same' } } })) as CallToolResult;
+        outcomes.push((result.content as { text: string }[])[0]!.text);
+      }
+      const replicasOf = served.map((index) => balancer.routed[index]);
+      expect(replicasOf[0]).not.toBe(replicasOf[1]);
+      expect(replicasOf[1]).not.toBe(replicasOf[2]);
+      expect(outcomes.slice(0, 2)).toEqual([expect.stringMatching(/^FAKE_TOOL_OK /), expect.stringMatching(/^FAKE_TOOL_OK /)]);
+      expect(outcomes[2]).toMatch(/TOOL_CALL_BLOCKED.*loop/i);
+      await transport.terminateSession();
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
+
+  it('serves one MCP session alternately, survives the first replica, and ends it everywhere on DELETE', async () => {
+    const transport = new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), { reconnectionOptions: { maxRetries: 2, initialReconnectionDelay: 100, maxReconnectionDelay: 500, reconnectionDelayGrowFactor: 2 } });
+    // The fake tools need an approval (config above): this client grants every one.
+    const client = new Client({ name: 'replicas-e2e', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { approve: true } }));
+    try {
+      const initialize = balancer.routed.length;
+      await client.connect(transport);
       const sessionId = transport.sessionId!;
-      expect(balancer.routed[0]).toBe(0); // initialize landed on A
+      // The replica the initialize landed on ("A") is the one killed below.
+      const first = balancer.routed[initialize]!;
       const record = JSON.parse((await store.get(`mcp:session:${sessionId}`))!) as { replica: string; runSessionId: string };
-      expect(record.replica).toBe('a');
+      expect(record.replica).toBe(replicas[first]!.id);
 
       const before = balancer.routed.length;
       expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['tool_call', 'tool_describe', 'tool_search']);
-      const first = (await client.callTool({ name: 'tool_search', arguments: { query: 'weather forecast' } })) as CallToolResult;
-      const second = (await client.callTool({ name: 'tool_search', arguments: { query: 'send an email' } })) as CallToolResult;
-      expect([first.isError, second.isError]).toEqual([undefined, undefined]);
-      const hit = (first.structuredContent as { hits: { id: string }[] }).hits[0]!.id;
+      const weather = (await client.callTool({ name: 'tool_search', arguments: { query: 'weather forecast' } })) as CallToolResult;
+      const email = (await client.callTool({ name: 'tool_search', arguments: { query: 'send an email' } })) as CallToolResult;
+      expect([weather.isError, email.isError]).toEqual([undefined, undefined]);
+      const hit = (weather.structuredContent as { hits: { id: string }[] }).hits[0]!.id;
       const called = (await client.callTool({ name: 'tool_call', arguments: { id: hit, args: { query: 'rain' } } })) as CallToolResult;
       expect(called.content).toEqual([{ type: 'text', text: `FAKE_TOOL_OK ${hit.split(':').at(-1)} {"query":"rain"}` }]);
       expect(new Set(balancer.routed.slice(before))).toEqual(new Set([0, 1])); // both replicas served calls
@@ -77,8 +143,8 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
       expect(searches.length).toBeGreaterThanOrEqual(2);
       expect(new Set(searches.map((entry) => entry.runId)).size).toBe(2);
 
-      await replicas[0]!.stop('SIGKILL');
-      balancer.remove(0);
+      await replicas[first]!.stop('SIGKILL');
+      balancer.remove(first);
       const after = (await client.callTool({ name: 'tool_search', arguments: { query: 'calendar event' } })) as CallToolResult;
       expect(after.isError).toBeUndefined();
       expect((await client.listTools()).tools).toHaveLength(3);

@@ -9,11 +9,11 @@
  * keep working; the others cannot be found.
  */
 import { randomUUID } from 'node:crypto';
-import type { InitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { InitializeRequest, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { RelayingTransport } from './relay.js';
 import { createToolSearchMcpServer, type ToolSearchMcpOptions, type ToolSearchMcpServer } from './server.js';
-import type { SessionRecord, SessionRecords } from './session-records.js';
+import { isStateUnavailable, type SessionRecord, type SessionRecords } from './session-records.js';
 
 export interface HttpSession {
   readonly id: string;
@@ -46,6 +46,8 @@ export interface HttpSessions {
   holds(sessionId: string): boolean;
   /** Hands a client message this replica has no use for (relay.ts) to the replica that holds the session and waits for it. */
   relay(sessionId: string, message: unknown): Promise<'relayed' | 'missing' | 'unavailable'>;
+  /** Shares a session setting the client sent here (`logging/setLevel`): in the record for rebuilds, and with the replicas holding the session. */
+  share(session: HttpSession, message: unknown): Promise<void>;
   /** A relayed message from the store's channel: fed to the session's transport when it is for this replica. */
   deliver(raw: string): Promise<void>;
   /** Deletes the record (every replica's copy ends); throws `STATE_UNAVAILABLE`. `local`: the copy held here, to hand the DELETE to. */
@@ -64,9 +66,9 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
   const rebuilding = new Map<string, Promise<FoundSession>>();
   let closed = false;
 
-  async function start(id: string, runSessionId: string, initialize: InitializeRequest['params'] | undefined): Promise<HttpSession> {
+  async function start(id: string, runSessionId: string, initialize?: InitializeRequest['params'], loggingLevel?: string): Promise<HttpSession> {
     const mcp = await createToolSearchMcpServer({ ...options.server, request: { ...options.server.request, sessionId: runSessionId } });
-    const transport = new RelayingTransport({ sessionIdGenerator: () => id }, options.replica);
+    const transport = new RelayingTransport({ sessionIdGenerator: () => id }, options.replica, (outbound) => options.publish(JSON.stringify({ session: id, outbound })));
     transport.onclose = () => {
       if (local.get(id)?.transport === transport) local.delete(id);
       void mcp.close();
@@ -74,6 +76,7 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
     try {
       await mcp.server.connect(transport);
       if (initialize) await replayInitialize(transport, id, initialize, options.endpoint());
+      if (loggingLevel) await replaySetting(transport, id, setLevel(loggingLevel), options.endpoint());
     } catch (error) {
       await transport.close().catch(() => undefined);
       throw error;
@@ -92,7 +95,7 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
     const record = await unlessUnavailable(() => records.get(id));
     if (record === UNAVAILABLE) return 'unavailable';
     if (!record) return 'missing';
-    const session = await start(id, record.runSessionId, record.initialize);
+    const session = await start(id, record.runSessionId, record.initialize, record.loggingLevel);
     await unlessUnavailable(() => records.touch(id));
     return session;
   }
@@ -113,7 +116,7 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
       const record: SessionRecord = { initialize: initialize.params, runSessionId, created: Date.now(), replica: options.replica };
       await records.create(id, record);
       try {
-        return await start(id, runSessionId, undefined);
+        return await start(id, runSessionId);
       } catch (error) {
         await records.delete(id).catch(() => undefined);
         throw error;
@@ -147,9 +150,17 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
       const sent = await unlessUnavailable(() => options.publish(JSON.stringify({ session: id, message })));
       return sent === UNAVAILABLE ? 'unavailable' : 'relayed';
     },
+    async share(session, message) {
+      const level = isSetLevel(message) ? message.params.level : undefined;
+      if (!level) return;
+      await unlessUnavailable(() => records.update(session.id, { loggingLevel: level }));
+      await unlessUnavailable(() => options.publish(JSON.stringify({ session: session.id, setting: level, from: options.replica })));
+    },
     async deliver(raw) {
-      const { session: id, message } = JSON.parse(raw) as { session?: unknown; message?: unknown };
+      const { session: id, message, outbound, setting, from } = JSON.parse(raw) as { session?: unknown; message?: unknown; outbound?: JSONRPCMessage; setting?: string; from?: string };
       const held = typeof id === 'string' ? local.get(id) : undefined;
+      if (held && outbound) return held.transport.sendRelayed(outbound);
+      if (held && typeof setting === 'string' && from !== options.replica) return replaySetting(held.transport, held.id, setLevel(setting), options.endpoint());
       const routed = held?.transport.route(message);
       if (!held || routed?.to !== 'here') return;
       await (await post(held.transport, options.endpoint(), routed.message, { 'mcp-session-id': held.id })).text();
@@ -186,7 +197,7 @@ async function unlessUnavailable<T>(ask: () => Promise<T>): Promise<T | typeof U
   try {
     return await ask();
   } catch (error) {
-    if (ToolSearchError.isInstance(error) && error.code === ErrorCode.STATE_UNAVAILABLE) return UNAVAILABLE;
+    if (isStateUnavailable(error)) return UNAVAILABLE;
     throw error;
   }
 }
@@ -206,6 +217,20 @@ async function replayInitialize(transport: RelayingTransport, id: string, params
   }
   const initialized = await post(transport, endpoint, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id });
   if (initialized.status !== 202) throw new ToolSearchError(ErrorCode.INTERNAL_ERROR, `Could not rebuild MCP session ${id}: initialized got HTTP ${initialized.status}`);
+}
+
+function setLevel(level: string) {
+  return { jsonrpc: '2.0', id: `ts:setting:${randomUUID()}`, method: 'logging/setLevel', params: { level } };
+}
+
+function isSetLevel(message: unknown): message is { method: 'logging/setLevel'; params: { level: string } } {
+  const candidate = message as { method?: unknown; params?: { level?: unknown } } | null;
+  return candidate?.method === 'logging/setLevel' && typeof candidate.params?.level === 'string';
+}
+
+/** A setting request the client made elsewhere, applied here too (its answer went to the client from there). */
+async function replaySetting(transport: RelayingTransport, id: string, message: object, endpoint: string): Promise<void> {
+  await (await post(transport, endpoint, message, { 'mcp-session-id': id })).text();
 }
 
 /** A client message fed to a transport as the POST it would have come in. */

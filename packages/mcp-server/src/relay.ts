@@ -7,7 +7,10 @@
  * the replica that holds the session and waits for it feeds it to its own
  * transport. Requests the server sends get ids naming this replica
  * (`ts:<replica>:<id>`): two replicas' servers number from 0, and the client
- * must never see one id for two requests of one session.
+ * must never see one id for two requests of one session. A message for the
+ * standalone GET stream (a notification or request outside any call) that
+ * this replica has no stream for goes out over the channel too, and the
+ * replica holding the client's stream sends it.
  */
 import { WebStandardStreamableHTTPServerTransport, type WebStandardStreamableHTTPServerTransportOptions } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/sdk/types.js';
@@ -17,7 +20,7 @@ export const RELAY_CHANNEL = 'mcp:relay';
 /** What a replica does with one client message of a session it holds. */
 export type Disposition = 'here' | 'elsewhere';
 
-/** A bound on requests the server waits on (the client never answering must not grow the maps). */
+/** A bound on requests in flight either way (a client that never answers must not grow the maps). */
 const MAX_OUTSTANDING = 1_000;
 
 export class RelayingTransport extends WebStandardStreamableHTTPServerTransport {
@@ -27,29 +30,55 @@ export class RelayingTransport extends WebStandardStreamableHTTPServerTransport 
   /** Client requests this replica is answering (a cancel for one of them is for here). */
   readonly #serving = new Set<RequestId>();
   readonly #replica: string;
+  readonly #elsewhere: (message: JSONRPCMessage) => Promise<void>;
+  /** GET streams being served here now (the standalone stream, and refused extra ones while they answer). */
+  #streams = 0;
 
-  constructor(options: WebStandardStreamableHTTPServerTransportOptions, replica: string) {
+  /** `elsewhere`: sends a standalone-stream message to the other replicas of the session. */
+  constructor(options: WebStandardStreamableHTTPServerTransportOptions, replica: string, elsewhere: (message: JSONRPCMessage) => Promise<void>) {
     super(options);
     this.#replica = replica;
+    this.#elsewhere = elsewhere;
+  }
+
+  /** Wraps the serving of one GET request: while it lasts, standalone messages go out here. */
+  async streaming<T>(serve: () => Promise<T>): Promise<T> {
+    this.#streams++;
+    try {
+      return await serve();
+    } finally {
+      this.#streams--;
+    }
+  }
+
+  /** A standalone-stream message relayed from another replica: sent here if the client's stream is here. */
+  async sendRelayed(message: JSONRPCMessage): Promise<void> {
+    if (this.#streams > 0) await super.send(message);
   }
 
   override async send(message: JSONRPCMessage, options?: { relatedRequestId?: RequestId }): Promise<void> {
+    const outgoing = this.#tagged(message);
+    const standalone = options?.relatedRequestId === undefined && !isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message);
+    if (standalone && this.#streams === 0) return this.#elsewhere(outgoing).catch(() => undefined);
+    return super.send(outgoing, options);
+  }
+
+  /** The message as the client sees it: the server's requests (and its cancels of them) under ids naming this replica; its answers end a call here. */
+  #tagged(message: JSONRPCMessage): JSONRPCMessage {
     if (isJSONRPCRequest(message)) {
       const tag = `ts:${this.#replica}:${String(message.id)}`;
       this.#remember(tag, message.id);
-      return super.send({ ...message, id: tag }, options);
+      return { ...message, id: tag };
     }
     if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
       if (message.id !== undefined) this.#serving.delete(message.id);
-      return super.send(message, options);
+      return message;
     }
     // The server cancelling its own request names it as the client knows it.
-    if (message.method === 'notifications/cancelled' && isRequestId(message.params?.requestId)) {
-      const tag = this.#tagOf.get(message.params.requestId);
-      if (tag) this.#forget(tag);
-      if (tag) return super.send({ ...message, params: { ...message.params, requestId: tag } }, options);
-    }
-    return super.send(message, options);
+    const tag = message.method === 'notifications/cancelled' && isRequestId(message.params?.requestId) ? this.#tagOf.get(message.params.requestId) : undefined;
+    if (!tag) return message;
+    this.#forget(tag);
+    return { ...message, params: { ...message.params, requestId: tag } };
   }
 
   /**
@@ -68,7 +97,11 @@ export class RelayingTransport extends WebStandardStreamableHTTPServerTransport 
       const id = (message.params as { requestId?: unknown } | undefined)?.requestId;
       return { to: isRequestId(id) && this.#serving.has(id) ? 'here' : 'elsewhere', message };
     }
-    if (isJSONRPCRequest(message)) this.#serving.add(message.id);
+    if (isJSONRPCRequest(message)) {
+      // A request the transport then refused is never answered: the oldest go first past the bound.
+      if (this.#serving.size >= MAX_OUTSTANDING) this.#serving.delete(this.#serving.values().next().value!);
+      this.#serving.add(message.id);
+    }
     return { to: 'here', message };
   }
 

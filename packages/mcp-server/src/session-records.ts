@@ -6,6 +6,7 @@
  * with the idle timeout as its TTL, renewed by every request.
  */
 import type { InitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import type { StateStore } from '@tool-search/state';
 
 export interface SessionRecord {
@@ -17,6 +18,8 @@ export interface SessionRecord {
   readonly created: number;
   /** The replica the client initialized on. */
   readonly replica: string;
+  /** The client's last `logging/setLevel` (replayed after the initialize). */
+  readonly loggingLevel?: string;
 }
 
 export interface SessionRecords {
@@ -24,10 +27,17 @@ export interface SessionRecords {
   create(sessionId: string, record: SessionRecord): Promise<void>;
   /** Undefined when the session is unknown, expired, deleted or unreadable. */
   get(sessionId: string): Promise<SessionRecord | undefined>;
+  /** Merges `patch` into the record; false when the record is gone. */
+  update(sessionId: string, patch: Pick<SessionRecord, 'loggingLevel'>): Promise<boolean>;
   /** Renews the TTL; false when the record is gone. */
   touch(sessionId: string): Promise<boolean>;
   /** Returns whether the record existed. */
   delete(sessionId: string): Promise<boolean>;
+}
+
+/** The store did not answer (every `SessionRecords` method throws this when it cannot). */
+export function isStateUnavailable(error: unknown): boolean {
+  return ToolSearchError.isInstance(error) && error.code === ErrorCode.STATE_UNAVAILABLE;
 }
 
 /** A session with no request for 24 h is forgotten even when the idle timeout is off: every key has a TTL. */
@@ -50,6 +60,11 @@ export function sessionRecords(state: StateStore, ttlMs: number): SessionRecords
       const raw = await state.get(key(sessionId));
       return raw === undefined ? undefined : decode(raw);
     },
+    async update(sessionId, patch) {
+      const record = await this.get(sessionId);
+      if (record) await state.set(key(sessionId), JSON.stringify({ ...record, ...patch }), { ttlMs });
+      return record !== undefined;
+    },
     touch: (sessionId) => state.touch(key(sessionId), ttlMs),
     delete: (sessionId) => state.delete(key(sessionId)),
   };
@@ -62,6 +77,7 @@ function decode(raw: string): SessionRecord | undefined {
     const init = value?.initialize;
     if (typeof value?.runSessionId !== 'string' || typeof value.created !== 'number' || typeof value.replica !== 'string') return undefined;
     if (typeof init?.protocolVersion !== 'string' || typeof init.capabilities !== 'object' || typeof init.clientInfo?.name !== 'string') return undefined;
+    if (value.loggingLevel !== undefined && typeof value.loggingLevel !== 'string') return undefined;
     return value as SessionRecord;
   } catch {
     return undefined;

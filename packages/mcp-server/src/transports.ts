@@ -18,7 +18,7 @@ import { createHttpSessions, type HttpSession } from './http-sessions.js';
 import { RELAY_CHANNEL, RelayingTransport } from './relay.js';
 import { authorized, BodyError, fromLoopback, LOOPBACK, readJson, reply } from './http-request.js';
 import { createToolSearchMcpServer, type ToolSearchMcpOptions, type ToolSearchMcpServer } from './server.js';
-import { isSessionId, RECORD_TTL_WITHOUT_IDLE_MS, sessionRecords } from './session-records.js';
+import { isSessionId, isStateUnavailable, RECORD_TTL_WITHOUT_IDLE_MS, sessionRecords } from './session-records.js';
 
 export interface StdioServeOptions extends ToolSearchMcpOptions {
   /** Defaults to `process.stdin` / `process.stdout`. */
@@ -106,7 +106,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
   );
   const dispatch = (session: HttpSession, req: IncomingMessage, res: ServerResponse, body: unknown) => {
     bound.set(req, { session, body });
-    return toTransport(req, res);
+    // A GET is the client's standalone stream for as long as it is served: messages outside calls go out on it.
+    return req.method === 'GET' ? session.transport.streaming(() => toTransport(req, res)) : toTransport(req, res);
   };
   let closing = false;
 
@@ -130,11 +131,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
       if (found === 'unavailable') return unavailable(res);
       if (req.method !== 'POST' || Array.isArray(body)) return dispatch(found, req, res, body);
       const routed = found.transport.route(body);
-      return routed.to === 'here' ? dispatch(found, req, res, routed.message) : relay(sessionId, body, res);
+      if (routed.to === 'elsewhere') return relay(sessionId, body, res);
+      await sessions.share(found, routed.message);
+      return dispatch(found, req, res, routed.message);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, 'Bad request: no mcp-session-id; send initialize first');
 
-    const session = await sessions.open(body).catch((error: unknown) => (isUnavailable(error) ? undefined : Promise.reject(error)));
+    const session = await sessions.open(body).catch((error: unknown) => (isStateUnavailable(error) ? undefined : Promise.reject(error)));
     if (!session) return unavailable(res);
     await dispatch(session, req, res, body);
     // An initialize the transport refused (Accept, Content-Type) never opens a session: do not keep its runs or its record.
@@ -142,7 +145,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
   }
 
   async function terminate(sessionId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const ended = await sessions.terminate(sessionId).catch((error: unknown) => (isUnavailable(error) ? undefined : Promise.reject(error)));
+    const ended = await sessions.terminate(sessionId).catch((error: unknown) => (isStateUnavailable(error) ? undefined : Promise.reject(error)));
     if (!ended) return unavailable(res);
     // The copy held here answers and closes itself; elsewhere the record is all there is.
     if (ended.local) return dispatch(ended.local, req, res, undefined);
@@ -194,10 +197,6 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
-}
-
-function isUnavailable(error: unknown): boolean {
-  return ToolSearchError.isInstance(error) && error.code === ErrorCode.STATE_UNAVAILABLE;
 }
 
 /** The store that knows the sessions did not answer: sessions held here go on; this request can try again later. */
