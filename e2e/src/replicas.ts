@@ -77,7 +77,8 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     output: () => output,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      // A graceful stop takes ~1.5 s on a quiet machine (flushing exports, closing servers); a loaded CI machine gets more.
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
       await exited;
       clearTimeout(timer);
     },

@@ -89,13 +89,13 @@ describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const)
   it('a job added on one replica exists on the other; updates and removal reach both', async () => {
     const [a, b] = await pair(kind);
     const job = data(await a.cron({ action: 'add', job: { name: 'report', schedule: yearly, payload: { kind: 'agentTurn', message: 'report' } } })).job;
-    await vi.waitFor(async () => expect(ids(data(await b.cron({ action: 'list' })).jobs)).toEqual([job.jobId]));
+    await vi.waitFor(async () => expect(ids(data(await b.cron({ action: 'list' })).jobs)).toEqual([job.jobId]), { timeout: 10_000, interval: 50 });
     expect(data(await b.cron({ action: 'status' }))).toMatchObject({ store: kind, replica: 'gw-b', jobs: 1 });
     data(await b.cron({ action: 'update', jobId: job.jobId, patch: { enabled: false } }));
-    await vi.waitFor(async () => expect(data(await a.cron({ action: 'list', includeDisabled: true })).jobs[0]).toMatchObject({ enabled: false }));
+    await vi.waitFor(async () => expect(data(await a.cron({ action: 'list', includeDisabled: true })).jobs[0]).toMatchObject({ enabled: false }), { timeout: 10_000, interval: 50 });
     expect(data(await a.cron({ action: 'list' })).jobs).toEqual([]);
     data(await a.cron({ action: 'remove', jobId: job.jobId }));
-    await vi.waitFor(async () => expect(code(await b.cron({ action: 'runs', jobId: job.jobId }))).toBe(ErrorCode.CRON_JOB_UNKNOWN));
+    await vi.waitFor(async () => expect(code(await b.cron({ action: 'runs', jobId: job.jobId }))).toBe(ErrorCode.CRON_JOB_UNKNOWN), { timeout: 10_000, interval: 50 });
   });
 
   it('a replica started later loads the jobs already in the store', async () => {
@@ -108,7 +108,7 @@ describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const)
   it('each scheduled slot runs exactly once across both replicas; with one gone the other runs them', async () => {
     const [a, b] = await pair(kind);
     const { jobId } = data(await a.cron({ action: 'add', job: { schedule: { kind: 'every', everyMs: 1000 }, payload: { kind: 'agentTurn', message: 'tick' } } })).job;
-    await vi.waitFor(async () => expect(ids(data(await b.cron({ action: 'list' })).jobs)).toEqual([jobId]));
+    await vi.waitFor(async () => expect(ids(data(await b.cron({ action: 'list' })).jobs)).toEqual([jobId]), { timeout: 10_000, interval: 50 });
     const runs = async () => data(await b.cron({ action: 'runs', jobId, limit: 500 })).runs as { scheduledAt: string; replica: string; trigger: string; status: string }[];
     await vi.waitFor(async () => expect((await runs()).length).toBeGreaterThanOrEqual(3), { timeout: 20_000, interval: 200 });
     await a.kernel.close(); // replica A goes away; B keeps the schedule
@@ -192,7 +192,7 @@ describe('cron slots and locks', () => {
     const b = replica(deaf); // default resync: a minute, far past this test
     const { jobId } = data(await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } })).job;
     expect(data(await b.cron({ action: 'update', jobId, patch: { name: 'renamed on b' } })).job).toMatchObject({ jobId, name: 'renamed on b' });
-    await vi.waitFor(async () => expect(data(await a.cron({ action: 'list' })).jobs[0]).toMatchObject({ name: 'renamed on b' }));
+    await vi.waitFor(async () => expect(data(await a.cron({ action: 'list' })).jobs[0]).toMatchObject({ name: 'renamed on b' }), { timeout: 10_000, interval: 50 });
   });
 
   it('a store that cannot take the lock skips the slot: nothing runs (fail closed)', async () => {
