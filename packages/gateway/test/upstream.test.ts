@@ -63,13 +63,8 @@ describe('upstream failures', () => {
   });
   afterAll(() => new Promise<void>((resolve) => failing.close(() => resolve())));
 
-  const closedPort = async () => {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const port = (server.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    return `http://127.0.0.1:${port}`;
-  };
+  // A privileged port nothing here listens on: a port freed by a test can be taken by another process at once.
+  const closedPort = async () => 'http://127.0.0.1:9';
 
   it.each(UPSTREAMS)('names the unreachable %s provider URL (502 PROVIDER_FAILED) and logs it', async (kind) => {
     const url = await closedPort();

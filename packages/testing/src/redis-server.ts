@@ -20,8 +20,18 @@ export function redisServerAvailable(binary = 'redis-server'): boolean {
 }
 
 export async function startRedisServer(options: { binary?: string; port?: number } = {}): Promise<RedisServerHandle> {
-  const binary = options.binary ?? 'redis-server';
-  const port = options.port ?? (await freePort());
+  if (options.port !== undefined) return startOn(options.binary ?? 'redis-server', options.port);
+  // A port found free can be taken by another process before redis binds it: try a few.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(options.binary ?? 'redis-server', await freePort());
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
+async function startOn(binary: string, port: number): Promise<RedisServerHandle> {
   let child: ChildProcess | undefined;
 
   async function start(): Promise<void> {
