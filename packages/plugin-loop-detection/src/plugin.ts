@@ -76,6 +76,8 @@ export function loopDetectionPlugin(options: LoopDetectionOptions = {}): LoopDet
     getWarnings: (sessionId) => store.warnings(sessionId),
     clear: (sessionId) => store.clear(sessionId),
     apply({ hooks, logger }) {
+      // Off for every agent (the default): no taps, so calls do not pay for an async guard that does nothing.
+      if (!enabledAnywhere(options, configFor)) return;
       // STAGE.GUARD: before approvals (nobody is asked about a runaway call); a call others block is still recorded below.
       hooks.beforeToolCall.tapPromise({ stage: STAGE.GUARD }, async (call, ctx) => {
         const config = configFor(ctx.run.request.agentId);
@@ -130,6 +132,10 @@ export function loopDetectionPlugin(options: LoopDetectionOptions = {}): LoopDet
       });
     },
   };
+}
+
+function enabledAnywhere(options: LoopDetectionOptions, configFor: (agentId: string | undefined) => LoopDetectionConfig): boolean {
+  return configFor(undefined).enabled || (options.agents?.list ?? []).some((agent) => configFor(agent.id).enabled);
 }
 
 function keyOf(call: ToolCall): string {
