@@ -69,6 +69,7 @@ export interface HttpMcpHandle {
 }
 
 const MCP_PATH = '/mcp';
+const HEALTH_PATH = '/health';
 const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 
 /** One MCP server session per client session (`mcp-session-id`), each with its own runs. */
@@ -111,10 +112,19 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
   };
   let closing = false;
 
+  /** A balancer's health check: which replica answered, whether its state store does (503 when not, or when closing). */
+  async function health(res: ServerResponse): Promise<void> {
+    const ok = !closing && (await state.ping().catch(() => false));
+    const text = JSON.stringify({ replica: state.replicaId, sessions: sessions.size, state: { kind: state.kind, ok } });
+    res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (options.token && !authorized(req.headers.authorization, options.token)) return reply(res, 401, 'Unauthorized: send Authorization: Bearer <token>');
     if (!options.token && !fromLoopback(req)) return reply(res, 403, 'Forbidden: Host and Origin must be loopback');
-    if (new URL(req.url ?? '/', 'http://localhost').pathname !== MCP_PATH) return reply(res, 404, `Not found: the MCP endpoint is ${MCP_PATH}`);
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path === HEALTH_PATH && req.method === 'GET') return health(res);
+    if (path !== MCP_PATH) return reply(res, 404, `Not found: the MCP endpoint is ${MCP_PATH}`);
     if (closing) return reply(res, 503, 'Shutting down');
 
     const body = req.method === 'POST' ? await readJson(req, maxBodyBytes) : undefined;

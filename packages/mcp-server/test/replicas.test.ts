@@ -34,6 +34,25 @@ describe('serveHttp replicas sharing a state store', () => {
     return balanced;
   }
 
+  it('answers a balancer health check at /health with the replica id, its sessions and whether its store answers', async () => {
+    const state = new MemoryStateStore({ replicaId: 'a' });
+    const handles = await replicas(state, state.asReplica('b'));
+    await connected(handles, 'a');
+    const health = async (handle: HttpMcpHandle) => {
+      const res = await fetch(new URL('/health', handle.url));
+      return { status: res.status, body: await res.json() };
+    };
+    expect(await health(handles.a)).toEqual({ status: 200, body: { replica: 'a', sessions: 1, state: { kind: 'memory', ok: true } } });
+    expect(await health(handles.b)).toEqual({ status: 200, body: { replica: 'b', sessions: 0, state: { kind: 'memory', ok: true } } });
+    // A store that does not answer (Redis down): the balancer takes this replica out.
+    const broken = Object.assign(state.asReplica('c'), { ping: async () => false });
+    const kernel = whoamiKernel();
+    cleanup.push(() => kernel.close());
+    const unhealthy = await serveHttp({ kernel, mode: 'directory', refreshIntervalMs: 0, state: broken });
+    cleanup.push(() => unhealthy.close());
+    expect(await health(unhealthy)).toMatchObject({ status: 503, body: { replica: 'c', state: { ok: false } } });
+  });
+
   it('serves one session on both replicas, under one run session id, rebuilt from the stored initialize', async () => {
     const state = new MemoryStateStore({ replicaId: 'a' });
     const handles = await replicas(state, state.asReplica('b'));
