@@ -5,7 +5,7 @@
  * where a gateway runs turns: outside one, no host, so no tools.
  */
 import type { KernelPlugin, RunInfo, ToolCallOutcome } from '@tool-search/kernel';
-import type { SessionHost, SessionPatch, TranscriptEntry } from '@tool-search/sessions';
+import type { SessionHost, SessionPatch, SessionRecord, TranscriptEntry } from '@tool-search/sessions';
 import { checkVisibility, defaultAgentId, DEFAULT_SPAWN_LIMITS, type AgentEntry, type SpawnLimits } from './access.js';
 import { sessionTools } from './tools.js';
 
@@ -22,6 +22,8 @@ export interface SessionsPluginOptions {
   /** `agents.defaults.subagents.maxSpawnDepth` (default 1: sub-agents do not spawn) and `maxChildrenPerAgent` (default 5). */
   readonly limits?: Partial<SpawnLimits>;
   readonly now?: () => number;
+  /** More fields for `session_status`, computed by the composer (the preset adds the telemetry counters). */
+  readonly statusFields?: (record: SessionRecord) => Promise<Record<string, unknown>>;
 }
 
 export function sessionsPlugin(options: SessionsPluginOptions): KernelPlugin {
@@ -30,7 +32,7 @@ export function sessionsPlugin(options: SessionsPluginOptions): KernelPlugin {
   const { host } = options;
   const now = options.now ?? Date.now;
   const limits = { ...DEFAULT_SPAWN_LIMITS, ...options.limits };
-  const tools = sessionTools({ host, visibility, agents, limits, ...(options.now ? { now: options.now } : {}) });
+  const tools = sessionTools({ host, visibility, agents, limits, ...(options.now ? { now: options.now } : {}), ...(options.statusFields ? { statusFields: options.statusFields } : {}) });
   return {
     name: SESSIONS_PLUGIN_NAME,
     apply({ hooks, logger }) {

@@ -14,6 +14,8 @@ export interface SessionToolsContext {
   readonly agents: readonly AgentEntry[];
   readonly limits: SpawnLimits;
   readonly now?: () => number;
+  /** More fields for `session_status` (the preset adds the session's telemetry counters); a failure leaves them out. */
+  readonly statusFields?: (record: SessionRecord) => Promise<Record<string, unknown>>;
 }
 
 export const DEFAULT_LIST_LIMIT = 50;
@@ -111,7 +113,8 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
     }),
     tool('session_status', 'Show the status card of a session you can see (default: your own): agent, model, status, turns, messages, tokens, timestamps.', target, [], async (args, ctx) => {
       const record = await resolveTarget(store, c.visibility, callerOf(ctx, c.agents), args);
-      return json(await summary(record));
+      const extra = c.statusFields ? await c.statusFields(record).catch(() => ({})) : {};
+      return json({ ...(await summary(record)), ...extra });
     }),
     tool('agents_list', 'List the agent ids you may use with sessions_spawn (agents.list[].subagents.allowAgents).', {}, [], (_args, ctx) => {
       const caller = callerOf(ctx, c.agents);

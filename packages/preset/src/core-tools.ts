@@ -17,7 +17,8 @@ import { webPlugin, type WebConfig } from '@tool-search/plugin-web';
 import { sessionsPlugin, type AgentEntry } from '@tool-search/plugin-sessions';
 import { cronPlugin } from '@tool-search/plugin-cron';
 import { imagePlugin } from '@tool-search/plugin-image';
-import type { SessionHost } from '@tool-search/sessions';
+import type { SessionHost, SessionRecord } from '@tool-search/sessions';
+import { sessionCounters } from '@tool-search/telemetry';
 import type { StateStore } from '@tool-search/state';
 
 export const CORE_PLUGIN_ID = 'core';
@@ -83,7 +84,14 @@ function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir, state }:
   if (!sessionHost) return [];
   const agents = (config.agents?.list ?? []) as readonly AgentEntry[];
   return [
-    sessionsPlugin({ host: sessionHost, visibility: sessionsConfig(config).visibility, agents, limits: spawnLimits(config.agents?.defaults) }),
+    sessionsPlugin({
+      host: sessionHost,
+      visibility: sessionsConfig(config).visibility,
+      agents,
+      limits: spawnLimits(config.agents?.defaults),
+      // The telemetry plugin counts into the same store: session_status shows the counts of every replica.
+      ...(state ? { statusFields: async (record: SessionRecord) => ({ counters: await sessionCounters(state, record.sessionId) }) } : {}),
+    }),
     ...(cronDir ? [cronPlugin({ host: sessionHost, dir: cronDir, agents, ...(state ? { state } : {}) })] : []),
   ];
 }

@@ -59,4 +59,23 @@ describe('the preset\'s state store', () => {
     const status = await run.call('cron', { action: 'status' });
     expect(status.status === 'ok' && status.result.structuredContent).toMatchObject({ store: 'redis', replica: 'gw-r' });
   });
+
+  it('session_status shows the session\'s telemetry counters from every replica', async () => {
+    const state = new MemoryStateStore({ replicaId: 'gw-a' });
+    const host = createSessionHost();
+    const kernelOn = async (store: StateStore) => {
+      const { kernel } = await createToolSearchKernel(config(), { state: store, sessionHost: host });
+      kernels.push(kernel);
+      return kernel.createRun({ sessionId: 'counted' });
+    };
+    const a = await kernelOn(state);
+    const b = await kernelOn(state.asReplica('gw-b'));
+    await host.store.upsert('counted', {});
+    await a.call('read', { path: 'missing-a.txt' });
+    await b.call('read', { path: 'missing-b.txt' });
+    await vi.waitFor(async () => expect((await sessionCounters(state, 'counted')).calls).toBe(2));
+    const outcome = await a.call('session_status', {});
+    const card = outcome.status === 'ok' ? (outcome.result.structuredContent as { sessionKey: string; counters: Record<string, number> }) : undefined;
+    expect(card).toMatchObject({ sessionKey: 'agent:main:counted', counters: { calls: 2, errors: 2 } });
+  });
 });
