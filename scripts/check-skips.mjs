@@ -8,7 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { workspaceDirs } from './check-packages.mjs';
 
 const SKIPS = /\.(skipIf|runIf)\(|\b(it|test|describe)\.skip\(/;
-const SAYS_WHY = /console\.(warn|log|info|error)\(\s*[`'"]skipping /;
+// `stateBackends(` (@tool-search/testing) prints the "skipping the Redis runs of …" line itself.
+const SAYS_WHY = /console\.(warn|log|info|error)\(\s*[`'"]skipping |\bstateBackends(<[^>]*>)?\(/;
 
 const walk = (dir) => (existsSync(dir) ? readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)])) : []);
 

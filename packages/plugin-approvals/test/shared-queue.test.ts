@@ -1,38 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
-import { MemoryStateStore, connectRedisState, type StateStore } from '@tool-search/state';
-import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
+import { memoryReplicas, connectRedisState, type StateStore } from '@tool-search/state';
+import { startRedisServer, stateBackends } from '@tool-search/testing';
 import { SharedApprovalQueue, approvalsPlugin, type ApprovalDecision, type ApprovalQueueEvent, type ApprovalRecord } from '../src/index.js';
 import { createTestRun } from './fixtures.js';
 
-const haveRedis = redisServerAvailable();
-if (!haveRedis) console.warn('skipping the Redis runs of the shared approval queue tests: redis-server is not installed (apt-get install -y redis-server)');
-
-let redis: RedisServerHandle | undefined;
+const backends = stateBackends<StateStore>('the shared approval queue tests', { memory: memoryReplicas, redis: connectRedisState });
+const haveRedis = backends.redisAvailable;
 const closers: (() => Promise<unknown>)[] = [];
-beforeAll(async () => {
-  if (haveRedis) redis = await startRedisServer();
-});
 afterAll(async () => {
   for (const close of closers) await close();
-  await redis?.stop();
+  await backends.close();
 });
 
-let prefixes = 0;
-async function statePair(kind: 'memory' | 'redis'): Promise<[StateStore, StateStore]> {
-  if (kind === 'memory') {
-    const a = new MemoryStateStore({ replicaId: 'a' });
-    return [a, a.asReplica('b')];
-  }
-  const keyPrefix = `approvals-test-${process.pid}-${prefixes++}:`;
-  const pair: [StateStore, StateStore] = [await connectRedisState({ url: redis!.url, keyPrefix, replicaId: 'a' }), await connectRedisState({ url: redis!.url, keyPrefix, replicaId: 'b' })];
-  closers.push(() => pair[0].close(), () => pair[1].close());
-  return pair;
-}
-
-/** Replica A runs the calls; B only answers. */
 async function replicas(kind: 'memory' | 'redis', timeoutMs = 30_000) {
-  const [stateA, stateB] = await statePair(kind);
+  const [stateA, stateB] = await backends.pair(kind);
   const a = new SharedApprovalQueue(stateA);
   const b = new SharedApprovalQueue(stateB);
   closers.unshift(() => a.close(), () => b.close());
@@ -48,7 +30,7 @@ const pendingOn = async (queue: SharedApprovalQueue, count = 1) => {
   return queue.list();
 };
 
-describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const))('SharedApprovalQueue (%s state)', (kind) => {
+describe.each(backends.kinds)('SharedApprovalQueue (%s state)', (kind) => {
   it('a call waiting on A is listed on B, approved through B, and then runs on A', async () => {
     const { a, b, run, runs } = await replicas(kind);
     const pending = run.call('delete_repo', { repo: 'x' }, { origin: 'tool_call' });

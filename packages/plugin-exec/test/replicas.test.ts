@@ -1,43 +1,26 @@
 // Background sessions stay on the replica that started them: two exec plugins over one store (two replicas' views).
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, type ToolCallOutcome } from '@tool-search/kernel';
-import { connectRedisState, MemoryStateStore, type StateStore } from '@tool-search/state';
-import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
+import { memoryReplicas, connectRedisState, MemoryStateStore, type StateStore } from '@tool-search/state';
+import { stateBackends } from '@tool-search/testing';
 import { closeAll, codeOf, execEnv, OPEN, pollToEnd, structured } from './fixtures.js';
 
-const haveRedis = redisServerAvailable();
-if (!haveRedis) console.warn('skipping the Redis half of the exec replica tests: redis-server is not installed (apt-get install -y redis-server)');
-let redis: RedisServerHandle | undefined;
-const stores: StateStore[] = [];
-beforeAll(async () => {
-  if (haveRedis) redis = await startRedisServer();
-});
+const backends = stateBackends<StateStore>('the exec replica tests', { memory: memoryReplicas, redis: connectRedisState });
 afterEach(async () => {
   await closeAll();
-  await Promise.all(stores.splice(0).map((store) => store.close()));
+  await backends.closeStores();
 });
-afterAll(async () => {
-  await redis?.stop();
-});
+afterAll(() => backends.close());
 
-let prefixes = 0;
 async function replicas(kind: 'memory' | 'redis' = 'memory') {
-  let pair: [StateStore, StateStore];
-  if (kind === 'memory') {
-    const shared = new MemoryStateStore({ replicaId: 'gw-a' });
-    pair = [shared, shared.asReplica('gw-b')];
-  } else {
-    const keyPrefix = `exec-test-${process.pid}-${prefixes++}:`;
-    pair = [await connectRedisState({ url: redis!.url, keyPrefix, replicaId: 'gw-a' }), await connectRedisState({ url: redis!.url, keyPrefix, replicaId: 'gw-b' })];
-    stores.push(...pair);
-  }
-  return { a: execEnv({ exec: OPEN, state: pair[0] }), b: execEnv({ exec: OPEN, state: pair[1] }) };
+  const [a, b] = await backends.pair(kind, ['gw-a', 'gw-b']);
+  return { a: execEnv({ exec: OPEN, state: a }), b: execEnv({ exec: OPEN, state: b }) };
 }
 
 // The outcome carries code and message only: the owner's id is the contract the message must name.
 const message = (outcome: ToolCallOutcome) => (outcome.status === 'error' ? outcome.error.message : '');
 
-describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const))('exec across replicas over a %s store', (kind) => {
+describe.each(backends.kinds)('exec across replicas over a %s store', (kind) => {
   it('a process call on another replica answers PROCESS_ON_OTHER_REPLICA naming the owner; the owner serves it', async () => {
     const { a, b } = await replicas(kind);
     const onA = await a.run();

@@ -1,38 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ErrorCode, ToolSearchError, type ToolCallOutcome } from '@tool-search/kernel';
-import { MemoryStateStore, connectRedisState, type StateStore } from '@tool-search/state';
-import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
+import { memoryReplicas, MemoryStateStore, connectRedisState, type StateStore } from '@tool-search/state';
+import { startRedisServer, stateBackends } from '@tool-search/testing';
 import { loopDetectionPlugin } from '../src/index.js';
 import { createTestRun, statuses } from './fixtures.js';
 
-const haveRedis = redisServerAvailable();
-if (!haveRedis) console.warn('skipping the Redis runs of the shared loop-detection tests: redis-server is not installed (apt-get install -y redis-server)');
-
-let redis: RedisServerHandle | undefined;
-const opened: StateStore[] = [];
-beforeAll(async () => {
-  if (haveRedis) redis = await startRedisServer();
-});
-afterAll(async () => {
-  await Promise.all(opened.map((state) => state.close()));
-  await redis?.stop();
-});
+const backends = stateBackends<StateStore>('the shared loop-detection tests', { memory: memoryReplicas, redis: connectRedisState });
+afterAll(() => backends.close());
+const haveRedis = backends.redisAvailable;
 
 const small = { tools: { loopDetection: { enabled: true, warningThreshold: 3, criticalThreshold: 5, globalCircuitBreakerThreshold: 7, historySize: 10 } } };
-let prefixes = 0;
 
-async function statePair(kind: 'memory' | 'redis'): Promise<[StateStore, StateStore]> {
-  if (kind === 'memory') {
-    const a = new MemoryStateStore({ replicaId: 'a' });
-    return [a, a.asReplica('b')];
-  }
-  const keyPrefix = `loop-test-${process.pid}-${prefixes++}:`;
-  const pair: [StateStore, StateStore] = [await connectRedisState({ url: redis!.url, keyPrefix, replicaId: 'a' }), await connectRedisState({ url: redis!.url, keyPrefix, replicaId: 'b' })];
-  opened.push(...pair);
-  return pair;
-}
-
-/** Two replicas (a kernel each) running the same session; calls alternate between them. */
 async function replicas(states: readonly [StateStore | undefined, StateStore | undefined]) {
   const plugins = states.map((state) => loopDetectionPlugin({ ...small, ...(state ? { state } : {}) }));
   const runs = await Promise.all(plugins.map(async (plugin) => (await createTestRun([plugin])).run));
@@ -44,9 +22,9 @@ async function replicas(states: readonly [StateStore | undefined, StateStore | u
   return { plugins, alternate };
 }
 
-describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const))('loop detection shared by two replicas (%s state)', (kind) => {
+describe.each(backends.kinds)('loop detection shared by two replicas (%s state)', (kind) => {
   it('blocks a loop that alternates replicas at the critical threshold, and either replica reads the findings', async () => {
-    const { plugins, alternate } = await replicas(await statePair(kind));
+    const { plugins, alternate } = await replicas(await backends.pair(kind));
     const outcomes = await alternate(5);
     expect(statuses(outcomes)).toEqual(['ok', 'ok', 'ok', 'ok', 'blocked']);
     expect(outcomes[4]).toMatchObject({ by: '@tool-search/plugin-loop-detection' });

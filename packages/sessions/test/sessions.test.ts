@@ -1,34 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MemoryStateStore, connectRedisState, type StateStore } from '@tool-search/state';
-import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { connectRedisState, memoryReplicas, type StateStore } from '@tool-search/state';
+import { startRedisServer, stateBackends } from '@tool-search/testing';
 import { createSessionHost, MemorySessionStore, StateSessionStore, type MemorySessionStoreOptions, type SessionStore, type SessionTurnRequest } from '@tool-search/sessions';
 
 const line = (content: string) => ({ role: 'user' as const, content, at: 0 });
 
-const haveRedis = redisServerAvailable();
-if (!haveRedis) console.warn('skipping the Redis runs of the session store tests: redis-server is not installed (apt-get install -y redis-server)');
-let redis: RedisServerHandle | undefined;
-const opened: StateStore[] = [];
-beforeAll(async () => {
-  if (haveRedis) redis = await startRedisServer();
-});
-afterAll(async () => {
-  await Promise.all(opened.map((state) => state.close()));
-  await redis?.stop();
-});
-
-let prefixes = 0;
+const backends = stateBackends<StateStore>('the session store tests', { memory: memoryReplicas, redis: connectRedisState });
+afterAll(() => backends.close());
+const haveRedis = backends.redisAvailable;
 /** Fresh state per test, as two replicas see it: in-process views of one store, or two clients on a key prefix of its own. */
-async function statePair(kind: 'memory' | 'redis'): Promise<[StateStore, StateStore]> {
-  if (kind === 'memory') {
-    const a = new MemoryStateStore({ replicaId: 'a' });
-    return [a, a.asReplica('b')];
-  }
-  const keyPrefix = `sessions-test-${process.pid}-${prefixes++}:`;
-  const pair: [StateStore, StateStore] = [await connectRedisState({ url: redis!.url, keyPrefix, replicaId: 'a' }), await connectRedisState({ url: redis!.url, keyPrefix, replicaId: 'b' })];
-  opened.push(...pair);
-  return pair;
-}
+const statePair = (kind: 'memory' | 'redis') => backends.pair(kind);
 const freshState = async (kind: 'memory' | 'redis') => (await statePair(kind))[0];
 
 type Make = (options?: MemorySessionStoreOptions) => Promise<SessionStore>;
@@ -69,7 +50,7 @@ describe.each(stores)('%s', (_name, make) => {
   });
 });
 
-const stateKinds = haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const);
+const stateKinds = backends.kinds;
 describe.each(stateKinds)('StateSessionStore across replicas (%s state)', (kind) => {
   async function pair(options: ConstructorParameters<typeof StateSessionStore>[1] = {}): Promise<[StateSessionStore, StateSessionStore]> {
     const [a, b] = await statePair(kind);

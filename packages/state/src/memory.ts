@@ -166,3 +166,9 @@ export class MemoryStateStore implements StateStore {
     while (slots.size > maxKeys) slots.delete(slots.keys().next().value as string);
   }
 }
+
+/** Views of one new in-process store, one per replica id (tests of replicated behaviour in one process). */
+export function memoryReplicas(replicaIds: readonly string[]): MemoryStateStore[] {
+  const first = new MemoryStateStore({ replicaId: replicaIds[0] ?? 'a' });
+  return replicaIds.map((replicaId, i) => (i === 0 ? first : first.asReplica(replicaId)));
+}

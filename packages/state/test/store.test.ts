@@ -1,41 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
-import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
-import { MemoryStateStore, connectRedisState, createStateStore, type StateStore } from '../src/index.js';
+import { startRedisServer, stateBackends } from '@tool-search/testing';
+import { MemoryStateStore, connectRedisState, createStateStore, memoryReplicas, type StateStore } from '../src/index.js';
 
-const haveRedis = redisServerAvailable();
-if (!haveRedis) console.warn('skipping the Redis half of the state store tests: redis-server is not installed (apt-get install -y redis-server)');
-
-let redis: RedisServerHandle | undefined;
-beforeAll(async () => {
-  if (haveRedis) redis = await startRedisServer();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const backends = stateBackends<StateStore>('the state store tests', { memory: memoryReplicas, redis: connectRedisState });
+afterAll(() => backends.close());
+const haveRedis = backends.redisAvailable;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-let prefixes = 0;
 
-/** Two replicas' views of one store. */
-async function pair(kind: 'memory' | 'redis'): Promise<[StateStore, StateStore]> {
-  if (kind === 'memory') {
-    const a = new MemoryStateStore({ replicaId: 'a' });
-    return [a, a.asReplica('b')];
-  }
-  const keyPrefix = `test-${process.pid}-${prefixes++}:`;
-  return [await connectRedisState({ url: redis!.url, keyPrefix, replicaId: 'a' }), await connectRedisState({ url: redis!.url, keyPrefix, replicaId: 'b' })];
-}
-
-describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const))('%s state store', (kind) => {
+describe.each(backends.kinds)('%s state store', (kind) => {
   let a: StateStore;
   let b: StateStore;
   beforeAll(async () => {
-    [a, b] = await pair(kind);
-  });
-  afterAll(async () => {
-    await a.close();
-    await b.close();
+    [a, b] = await backends.pair(kind);
   });
 
   it('sets, gets, takes and deletes values across replicas', async () => {

@@ -1,8 +1,8 @@
 // Per-session counters in the shared store: two replicas' telemetry plugins add to one session's numbers.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { ErrorCode, ToolSearchError, type KernelPlugin } from '@tool-search/kernel';
-import { connectRedisState, MemoryStateStore, type StateStore } from '@tool-search/state';
-import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
+import { memoryReplicas, connectRedisState, MemoryStateStore, type StateStore } from '@tool-search/state';
+import { stateBackends } from '@tool-search/testing';
 import { providerRequestEvent, sessionCounters, telemetryPlugin } from '@tool-search/telemetry';
 import { fakeTool, kernelWith, openAIBody } from './helpers.js';
 
@@ -19,32 +19,11 @@ function replicaKernel(state: StateStore, tokenizer: 'o200k_base' | false = fals
   return { kernel: kernelWith(failing, telemetry), telemetry };
 }
 
-const haveRedis = redisServerAvailable();
-if (!haveRedis) console.warn('skipping the Redis half of the session counter tests: redis-server is not installed (apt-get install -y redis-server)');
-let redis: RedisServerHandle | undefined;
-const stores: StateStore[] = [];
-beforeAll(async () => {
-  if (haveRedis) redis = await startRedisServer();
-});
-afterAll(async () => {
-  await Promise.all(stores.map((store) => store.close()));
-  await redis?.stop();
-});
+const backends = stateBackends<StateStore>('the session counter tests', { memory: memoryReplicas, redis: connectRedisState });
+afterAll(() => backends.close());
+const views = (kind: 'memory' | 'redis') => backends.views(kind, ['gw-a', 'gw-b', 'gw-c']) as Promise<[StateStore, StateStore, StateStore]>;
 
-/** Two replicas' views of one store, and a third view to read with. */
-async function views(kind: 'memory' | 'redis'): Promise<[StateStore, StateStore, StateStore]> {
-  if (kind === 'memory') {
-    const shared = new MemoryStateStore({ replicaId: 'gw-a' });
-    return [shared, shared.asReplica('gw-b'), shared.asReplica('gw-c')];
-  }
-  const keyPrefix = `counters-${process.pid}:`;
-  const connect = (replicaId: string) => connectRedisState({ url: redis!.url, keyPrefix, replicaId });
-  const connected: [StateStore, StateStore, StateStore] = [await connect('gw-a'), await connect('gw-b'), await connect('gw-c')];
-  stores.push(...connected);
-  return connected;
-}
-
-describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const))('session counters over a %s store', (kind) => {
+describe.each(backends.kinds)('session counters over a %s store', (kind) => {
   it('calls, errors, blocked, searches and zero-hit searches of one session add up across replicas', async () => {
     const [shared, second, reader] = await views(kind);
     const a = replicaKernel(shared);

@@ -5,3 +5,4 @@ export type { TestHarness } from './harness.js';
 export { fakeTool, toolSource } from './fixtures.js';
 export { redisServerAvailable, startRedisServer, type RedisServerHandle } from './redis-server.js';
 export { startOtlpReceiver, type OtlpReceiver, type ReceivedMetric, type ReceivedSpan } from './otlp-receiver.js';
+export { stateBackends, type StateBackendFactories, type StateBackendKind, type StateBackends } from './state-backends.js';
