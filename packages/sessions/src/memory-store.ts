@@ -3,7 +3,8 @@
  * transcript (the oldest entries drop first), and a bounded number of
  * sessions (the least recently updated idle one goes first).
  */
-import { DEFAULT_AGENT_ID, sessionKey, type SessionPatch, type SessionRecord, type SessionStore, type TranscriptEntry } from './types.js';
+import { keptEntry, patchedRecord } from './record.js';
+import type { SessionPatch, SessionRecord, SessionStore, TranscriptEntry } from './types.js';
 
 export interface MemorySessionStoreOptions {
   /** Transcript entries kept per session (default 200). */
@@ -48,8 +49,7 @@ export class MemorySessionStore implements SessionStore {
 
   async append(sessionId: string, entry: TranscriptEntry): Promise<void> {
     const slot = this.#upsert(sessionId, {});
-    const content = entry.content !== null && entry.content.length > this.#maxEntryChars ? `${entry.content.slice(0, this.#maxEntryChars)}…` : entry.content;
-    slot.entries.push({ ...entry, content });
+    slot.entries.push(keptEntry(entry, this.#maxEntryChars));
     if (slot.entries.length > this.#maxMessages) slot.entries.splice(0, slot.entries.length - this.#maxMessages);
     slot.record = { ...slot.record, messageCount: slot.record.messageCount + 1 };
   }
@@ -60,31 +60,15 @@ export class MemorySessionStore implements SessionStore {
   }
 
   #upsert(sessionId: string, patch: SessionPatch): Slot {
-    const now = this.#now();
     const slot = this.#slots.get(sessionId);
     if (slot) {
-      const agentId = patch.agentId ?? slot.record.agentId;
-      slot.record = { ...slot.record, ...defined(patch), agentId, key: sessionKey(agentId, sessionId), updatedAt: now };
+      slot.record = { ...patchedRecord(sessionId, slot.record, patch, this.#now()), messageCount: slot.record.messageCount };
       // Re-insert so Map order is least recently updated first (eviction order).
       this.#slots.delete(sessionId);
       this.#slots.set(sessionId, slot);
       return slot;
     }
-    const agentId = patch.agentId ?? DEFAULT_AGENT_ID;
-    const record: SessionRecord = {
-      kind: 'main',
-      status: 'idle',
-      turns: 0,
-      usage: { input: 0, output: 0 },
-      ...defined(patch),
-      agentId,
-      key: sessionKey(agentId, sessionId),
-      sessionId,
-      createdAt: now,
-      updatedAt: now,
-      messageCount: 0,
-    };
-    const created = { record, entries: [] };
+    const created = { record: { ...patchedRecord(sessionId, undefined, patch, this.#now()), messageCount: 0 }, entries: [] as TranscriptEntry[] };
     this.#slots.set(sessionId, created);
     this.#evict();
     return created;
@@ -96,9 +80,4 @@ export class MemorySessionStore implements SessionStore {
       if (slot.record.status !== 'running') this.#slots.delete(id);
     }
   }
-}
-
-/** The patch without its `undefined` fields (they keep the stored value). */
-export function defined(patch: SessionPatch): SessionPatch {
-  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as SessionPatch;
 }

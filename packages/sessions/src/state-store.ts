@@ -7,8 +7,8 @@
  * expires `ttlMs` after the session's last write.
  */
 import type { StateStore } from '@tool-search/state';
-import { defined } from './memory-store.js';
-import { DEFAULT_AGENT_ID, sessionKey, type SessionPatch, type SessionRecord, type SessionStore, type TranscriptEntry } from './types.js';
+import { keptEntry, patchedRecord } from './record.js';
+import type { SessionPatch, SessionRecord, SessionStore, TranscriptEntry } from './types.js';
 
 /** Seven days: a session nobody writes to for that long is gone on every replica. */
 export const DEFAULT_SESSION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -69,9 +69,8 @@ export class StateSessionStore implements SessionStore {
 
   async append(sessionId: string, entry: TranscriptEntry): Promise<void> {
     const [, created] = await this.#upsert(sessionId, {});
-    const content = entry.content !== null && entry.content.length > this.#maxEntryChars ? `${entry.content.slice(0, this.#maxEntryChars)}…` : entry.content;
     await Promise.all([
-      this.#state.append(this.#key('transcript', sessionId), [JSON.stringify({ ...entry, content })], { max: this.#maxMessages, ttlMs: this.#ttlMs }),
+      this.#state.append(this.#key('transcript', sessionId), [JSON.stringify(keptEntry(entry, this.#maxEntryChars))], { max: this.#maxMessages, ttlMs: this.#ttlMs }),
       this.#state.increment(this.#key('count', sessionId), 'messages', 1, this.#ttlMs),
     ]);
     if (created) await this.#evict();
@@ -89,14 +88,7 @@ export class StateSessionStore implements SessionStore {
   async #upsert(sessionId: string, patch: SessionPatch): Promise<[StoredRecord, boolean]> {
     const now = this.#now();
     const before = await this.#read(sessionId);
-    let record: StoredRecord;
-    if (before) {
-      const agentId = patch.agentId ?? before.agentId;
-      record = { ...before, ...defined(patch), agentId, key: sessionKey(agentId, sessionId), updatedAt: now };
-    } else {
-      const agentId = patch.agentId ?? DEFAULT_AGENT_ID;
-      record = { kind: 'main', status: 'idle', turns: 0, usage: { input: 0, output: 0 }, ...defined(patch), agentId, key: sessionKey(agentId, sessionId), sessionId, createdAt: now, updatedAt: now };
-    }
+    const record: StoredRecord = patchedRecord(sessionId, before, patch, now);
     await Promise.all([
       this.#state.set(this.#key('record', sessionId), JSON.stringify(record), { ttlMs: this.#ttlMs }),
       // The index's own bound is a backstop; #evict keeps it at maxSessions and spares running sessions.
