@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import type { ToolSearchConfig } from '@tool-search/config';
-import { startReplica, startRoundRobin, type Replica } from '@tool-search/e2e';
+import { startReplicaSet } from '@tool-search/e2e';
 import { startMockOpenAI } from '@tool-search/mock-openai';
 import { createToolSearchKernel } from '@tool-search/preset';
 import { connectRedisState, MemoryStateStore, type StateStore } from '@tool-search/state';
@@ -97,9 +97,9 @@ async function measureSetups(redis: RedisServerHandle, plan: ReplicaLoadPlan): P
   const redisConfig = await configFile('redis', { ...base, state: { redis: { url: redis.url, keyPrefix: `bench-${process.pid}:` } } });
   const rows: ReplicaSetupRow[] = [];
   try {
-    rows.push(await measureSetup('1 replica, in-process state', [memoryConfig], 'memory', plan));
-    rows.push(await measureSetup('1 replica, Redis state', [redisConfig], 'redis', plan));
-    rows.push(await measureSetup('2 replicas, Redis state, round-robin', [redisConfig, redisConfig], 'redis', plan));
+    rows.push(await measureSetup('1 replica, in-process state', memoryConfig, 1, 'memory', plan));
+    rows.push(await measureSetup('1 replica, Redis state', redisConfig, 1, 'redis', plan));
+    rows.push(await measureSetup('2 replicas, Redis state, round-robin', redisConfig, 2, 'redis', plan));
   } finally {
     await provider.close();
     await rm(dir, { recursive: true, force: true });
@@ -107,44 +107,41 @@ async function measureSetups(redis: RedisServerHandle, plan: ReplicaLoadPlan): P
   return rows;
 }
 
-async function measureSetup(setup: string, configs: readonly string[], state: 'memory' | 'redis', plan: ReplicaLoadPlan): Promise<ReplicaSetupRow> {
-  const replicas: Replica[] = [];
+async function measureSetup(setup: string, config: string, count: number, state: 'memory' | 'redis', plan: ReplicaLoadPlan): Promise<ReplicaSetupRow> {
+  const ids = Array.from({ length: count }, (_, i) => `bench-${i}`);
+  const set = await startReplicaSet(ids, () => ({ args: ['gateway', '--config', config, '--approvals', 'deny'] }));
   try {
-    for (const [i, config] of configs.entries()) replicas.push(await startReplica({ id: `bench-${i}`, args: ['gateway', '--config', config, '--approvals', 'deny'] }));
-    const balancer = replicas.length > 1 ? await startRoundRobin(replicas.map((r) => r.origin)) : undefined;
-    try {
-      const client = new OpenAI({ baseURL: balancer ? `${balancer.url}/v1` : replicas[0]!.url, apiKey: 'unused-on-loopback', maxRetries: 0, timeout: 30_000 });
-      // One warm-up turn per replica: the first request pays for the tokenizer and the run cache.
-      for (let i = 0; i < replicas.length; i++) await turn(client, `warm-${i}`, 0);
-      const latencies: number[] = [];
-      let errors = 0;
-      const started = process.hrtime.bigint();
-      await Promise.all(
-        Array.from({ length: plan.sessions }, async (_, session) => {
-          for (let t = 0; t < plan.turns; t++) {
-            const start = process.hrtime.bigint();
-            const ok = await turn(client, `load-${session}`, t).catch(() => false);
-            latencies.push(msSince(start));
-            if (!ok) errors++;
-          }
-        }),
-      );
-      const seconds = msSince(started) / 1000;
-      return {
-        setup,
-        replicas: replicas.length,
-        state,
-        turns: latencies.length,
-        errors,
-        turnsPerSecond: round(latencies.length / seconds, 1),
-        p50Ms: round(median(latencies), 1),
-        p99Ms: round(percentile(latencies, 99), 1),
-      };
-    } finally {
-      await balancer?.close();
-    }
+    // One replica is asked directly: the balancer's hop is part of the two-replica setup only.
+    const baseURL = count > 1 ? `${set.balancer.url}/v1` : set.replicas[0]!.url;
+    const client = new OpenAI({ baseURL, apiKey: 'unused-on-loopback', maxRetries: 0, timeout: 30_000 });
+    // One warm-up turn per replica: the first request pays for the tokenizer and the run cache.
+    for (let i = 0; i < count; i++) await turn(client, `warm-${i}`, 0);
+    const latencies: number[] = [];
+    let errors = 0;
+    const started = process.hrtime.bigint();
+    await Promise.all(
+      Array.from({ length: plan.sessions }, async (_, session) => {
+        for (let t = 0; t < plan.turns; t++) {
+          const start = process.hrtime.bigint();
+          const ok = await turn(client, `load-${session}`, t).catch(() => false);
+          latencies.push(msSince(start));
+          if (!ok) errors++;
+        }
+      }),
+    );
+    const seconds = msSince(started) / 1000;
+    return {
+      setup,
+      replicas: count,
+      state,
+      turns: latencies.length,
+      errors,
+      turnsPerSecond: round(latencies.length / seconds, 1),
+      p50Ms: round(median(latencies), 1),
+      p99Ms: round(percentile(latencies, 99), 1),
+    };
   } finally {
-    await Promise.all(replicas.map((replica) => replica.stop()));
+    await set.stop();
   }
 }
 

@@ -10,7 +10,7 @@ import { mkdir, mkdtemp, realpath, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startReplica, type Replica } from './replicas.js';
+import { startReplicaSet, type ReplicaSet } from './replicas.js';
 
 /** The CLI's build output: replica tests need `npm run build` first. */
 export function cliBuilt(): boolean {
@@ -42,10 +42,10 @@ export async function writeReplicaConfig(providerURL: string, redisUrl?: string)
   return { dir, workspace, config };
 }
 
-/** Replicas `a` and `b` of `tool-search gateway` on one config (direct mode, approvals over HTTP). */
-export function startGatewayReplicas(setup: ReplicaSetup): Promise<Replica[]> {
+/** Replicas `a` and `b` of `tool-search gateway` on one config (direct mode, approvals over HTTP), behind a balancer. */
+export function startGatewayReplicas(setup: ReplicaSetup): Promise<ReplicaSet> {
   const args = ['gateway', '--config', setup.config, '--mode', 'direct', '--approvals', 'http'];
-  return Promise.all(['a', 'b'].map((id) => startReplica({ id, args, cwd: setup.dir, env: { TOOL_SEARCH_STATE_DIR: join(setup.dir, 'state') } })));
+  return startReplicaSet(['a', 'b'], () => ({ args, cwd: setup.dir, env: { TOOL_SEARCH_STATE_DIR: join(setup.dir, 'state') } }));
 }
 
 export interface TurnReply {

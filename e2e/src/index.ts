@@ -4,5 +4,5 @@ export { runCodingScenario, runExecApprovalScenario, runPollLoopScenario } from 
 export type { CoreToolsScenarioResult } from './coretools.js';
 export { runSessionChainScenario } from './sessions.js';
 export type { SessionChainResult } from './sessions.js';
-export { cliBin, startReplica, startRoundRobin } from './replicas.js';
-export type { Replica, ReplicaOptions, RoundRobin } from './replicas.js';
+export { cliBin, startReplica, startReplicaSet, startRoundRobin } from './replicas.js';
+export type { Replica, ReplicaOptions, ReplicaSet, RoundRobin } from './replicas.js';

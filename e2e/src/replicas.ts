@@ -141,3 +141,24 @@ export async function startRoundRobin(origins: readonly string[]): Promise<Round
       }),
   };
 }
+
+export interface ReplicaSet {
+  readonly replicas: readonly Replica[];
+  readonly balancer: RoundRobin;
+  /** Closes the balancer and stops every replica. */
+  stop(): Promise<void>;
+}
+
+/** One replica per id (started together), and a round-robin balancer in front of them. */
+export async function startReplicaSet(ids: readonly string[], options: (id: string) => Omit<ReplicaOptions, 'id'>): Promise<ReplicaSet> {
+  const replicas = await Promise.all(ids.map((id) => startReplica({ id, ...options(id) })));
+  const balancer = await startRoundRobin(replicas.map((replica) => replica.origin));
+  return {
+    replicas,
+    balancer,
+    async stop() {
+      await balancer.close();
+      await Promise.all(replicas.map((replica) => replica.stop()));
+    },
+  };
+}

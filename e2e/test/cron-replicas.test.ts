@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMockOpenAI, type MockOpenAI, type RecordedRequest } from '@tool-search/mock-openai';
 import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
 import { scriptedTurn } from '../src/gateway-replicas.js';
-import { startReplica, startRoundRobin, type Replica, type RoundRobin } from '../src/replicas.js';
+import { startReplicaSet, type Replica, type ReplicaSet, type RoundRobin } from '../src/replicas.js';
 
 const built = existsSync(fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url)));
 const haveRedis = redisServerAvailable();
@@ -22,7 +22,8 @@ const steps = (list: readonly object[]) => `tool search qa steps ${JSON.stringif
 
 let redis: RedisServerHandle;
 let mock: MockOpenAI;
-let replicas: Replica[] = [];
+let set: ReplicaSet | undefined;
+let replicas: readonly Replica[] = [];
 let balancer: RoundRobin;
 
 beforeAll(async () => {
@@ -39,14 +40,12 @@ beforeAll(async () => {
   };
   writeFileSync(join(base, 'tool-search.json'), JSON.stringify(config));
   // Each replica has a state folder of its own: a job only reaches the other one through Redis.
-  const start = (id: string) => startReplica({ id, args: ['gateway', '--config', join(base, 'tool-search.json'), '--approvals', 'deny'], cwd: base, env: { TOOL_SEARCH_STATE_DIR: join(base, `state-${id}`) } });
-  replicas = [await start('gw-a'), await start('gw-b')];
-  balancer = await startRoundRobin(replicas.map((r) => r.origin));
+  set = await startReplicaSet(['gw-a', 'gw-b'], (id) => ({ args: ['gateway', '--config', join(base, 'tool-search.json'), '--approvals', 'deny'], cwd: base, env: { TOOL_SEARCH_STATE_DIR: join(base, `state-${id}`) } }));
+  ({ replicas, balancer } = set);
 }, 90_000);
 
 afterAll(async () => {
-  await balancer?.close();
-  await Promise.all(replicas.map((r) => r.stop()));
+  await set?.stop();
   await mock?.close();
   await redis?.stop();
 });

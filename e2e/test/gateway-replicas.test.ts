@@ -12,7 +12,7 @@ import { StateSessionStore } from '@tool-search/sessions';
 import { connectRedisState } from '@tool-search/state';
 import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
 import { cliBuilt, scriptedTurn, startGatewayReplicas, writeReplicaConfig, type ReplicaSetup } from '../src/gateway-replicas.js';
-import { startRoundRobin, type Replica, type RoundRobin } from '../src/replicas.js';
+import type { Replica, ReplicaSet, RoundRobin } from '../src/replicas.js';
 
 const built = cliBuilt();
 const haveRedis = redisServerAvailable();
@@ -25,20 +25,20 @@ describe.skipIf(!built || !haveRedis)('gateway replicas sharing Redis', () => {
   let mock: MockOpenAI;
   let redis: RedisServerHandle;
   let setup: ReplicaSetup;
-  let replicas: Replica[] = [];
+  let set: ReplicaSet | undefined;
+  let replicas: readonly Replica[] = [];
   let balancer: RoundRobin;
 
   beforeAll(async () => {
     mock = await startMockOpenAI();
     redis = await startRedisServer();
     setup = await writeReplicaConfig(mock.url, redis.url);
-    replicas = await startGatewayReplicas(setup);
-    balancer = await startRoundRobin(replicas.map((replica) => replica.origin));
+    set = await startGatewayReplicas(setup);
+    ({ replicas, balancer } = set);
   }, 60_000);
 
   afterAll(async () => {
-    await balancer?.close();
-    await Promise.all(replicas.map((replica) => replica.stop()));
+    await set?.stop();
     await redis?.stop();
     await mock?.close();
   });
@@ -121,16 +121,15 @@ describe.skipIf(!built || !haveRedis)('gateway replicas sharing Redis', () => {
 describe.skipIf(!built)('gateway replicas without shared state (the control)', () => {
   it('let the same alternating loop through: each replica counts only its own calls', async () => {
     const mock = await startMockOpenAI();
-    const replicas = await startGatewayReplicas(await writeReplicaConfig(mock.url));
-    const balancer = await startRoundRobin(replicas.map((replica) => replica.origin));
+    const set = await startGatewayReplicas(await writeReplicaConfig(mock.url));
+    const { balancer } = set;
     try {
       const turns = [];
       for (let i = 0; i < 4; i++) turns.push(await scriptedTurn(balancer.url, 'loop-unshared', [read]));
       expect(balancer.routed).toEqual([0, 1, 0, 1]);
       expect(turns.map((turn) => turn.toolCalls.map((call) => call.status))).toEqual([['ok'], ['ok'], ['ok'], ['ok']]);
     } finally {
-      await balancer.close();
-      await Promise.all(replicas.map((replica) => replica.stop()));
+      await set.stop();
       await mock.close();
     }
   }, 60_000);

@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { connectRedisState, type StateStore } from '@tool-search/state';
 import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
-import { cliBin, startReplica, startRoundRobin, type Replica, type RoundRobin } from '../src/replicas.js';
+import { cliBin, startReplicaSet, type Replica, type ReplicaSet, type RoundRobin } from '../src/replicas.js';
 
 const built = existsSync(cliBin().replace(/bin[/\\]tool-search\.js$/, join('dist', 'bin.js')));
 const haveRedis = redisServerAvailable();
@@ -27,7 +27,8 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
   let dir: string;
   let redis: RedisServerHandle;
   let store: StateStore;
-  let replicas: Replica[] = [];
+  let set: ReplicaSet | undefined;
+  let replicas: readonly Replica[] = [];
   let balancer: RoundRobin;
 
   beforeAll(async () => {
@@ -40,12 +41,11 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
     const tools = { approvals, loopDetection };
     await writeFile(config, JSON.stringify({ state: { redis: { url: redis.url, keyPrefix: KEY_PREFIX } }, session: { logDir: join(dir, 'logs') }, tools }));
     const args = ['serve', 'mcp', '--config', config, '--http', '0', '--refresh', '0'];
-    replicas = await Promise.all(['a', 'b'].map((id) => startReplica({ id, args, cwd: dir })));
-    balancer = await startRoundRobin(replicas.map((replica) => replica.origin));
+    set = await startReplicaSet(['a', 'b'], () => ({ args, cwd: dir }));
+    ({ replicas, balancer } = set);
   }, 60_000);
   afterAll(async () => {
-    await balancer?.close();
-    await Promise.all(replicas.map((replica) => replica.stop()));
+    await set?.stop();
     await store?.close();
     await redis?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
