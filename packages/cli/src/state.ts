@@ -12,17 +12,7 @@ export async function createCliState(config: ToolSearchConfig, io: CliIO): Promi
   const { createStateStore } = await import('@tool-search/state');
   return createStateStore(config.state ?? {}, {
     env: io.env ?? process.env,
-    onError: reportOnce(io),
+    // The store reports the first connection problem of each outage only.
+    onError: (error) => void io.stderr.write(`tool-search: state store: ${error.message} (reconnecting; loop detection and approvals fail closed meanwhile)\n`),
   });
-}
-
-/** The first connection problem of an outage goes to stderr; the rest wait until the store answers again. */
-function reportOnce(io: CliIO): (error: Error) => void {
-  let last = 0;
-  return (error) => {
-    const now = Date.now();
-    if (now - last < 30_000) return;
-    last = now;
-    io.stderr.write(`tool-search: state store: ${error.message} (reconnecting; loop detection and approvals fail closed meanwhile)\n`);
-  };
 }

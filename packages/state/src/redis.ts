@@ -23,7 +23,7 @@ export interface RedisStateOptions {
   /** Deadline of one command in ms (default 2000). */
   readonly commandTimeoutMs?: number;
   readonly replicaId?: string;
-  /** Connection problems (the client reconnects on its own); default: ignored after the first line on stderr. */
+  /** The first connection problem of each outage (the client reconnects on its own); default: one line on stderr. */
   readonly onError?: (error: Error) => void;
 }
 
@@ -58,16 +58,15 @@ export class RedisStateStore implements StateStore {
       commandOptions: { timeout: this.#timeoutMs },
       socket: { connectTimeout: this.#timeoutMs, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000) },
     }) as RedisClientType;
+    const report = options.onError ?? ((error: Error) => void process.stderr.write(`state: redis at ${this.#url}: ${error.message} (reconnecting; state-dependent calls fail closed meanwhile)\n`));
+    // One report per outage: the client retries (and errors) every few hundred ms until Redis is back.
     let reported = false;
-    const onError =
-      options.onError ??
-      ((error: Error) => {
-        if (reported) return;
-        reported = true;
-        process.stderr.write(`state: redis at ${this.#url}: ${error.message} (reconnecting; state-dependent calls fail closed meanwhile)\n`);
-      });
     // Without a listener an 'error' event would crash the process.
-    this.#client.on('error', onError);
+    this.#client.on('error', (error: Error) => {
+      if (reported) return;
+      reported = true;
+      report(error);
+    });
     this.#client.on('ready', () => (reported = false));
   }
 
