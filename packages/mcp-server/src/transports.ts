@@ -13,7 +13,7 @@ import { getRequestListener } from '@hono/node-server';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
-import { MemoryStateStore, type StateStore } from '@tool-search/state';
+import { MemoryStateStore, stateHealth, type StateStore } from '@tool-search/state';
 import { createHttpSessions, type HttpSession } from './http-sessions.js';
 import { RELAY_CHANNEL, RelayingTransport } from './relay.js';
 import { authorized, BodyError, fromLoopback, LOOPBACK, readJson, reply } from './http-request.js';
@@ -114,8 +114,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
 
   /** A balancer's health check: which replica answered, whether its state store does (503 when not, or when closing). */
   async function health(res: ServerResponse): Promise<void> {
-    const ok = !closing && (await state.ping().catch(() => false));
-    const text = JSON.stringify({ replica: state.replicaId, sessions: sessions.size, state: { kind: state.kind, ok } });
+    const { replica, state: store } = await stateHealth(state);
+    const ok = !closing && store.ok;
+    const text = JSON.stringify({ replica, sessions: sessions.size, state: { ...store, ok } });
     res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
   }
 

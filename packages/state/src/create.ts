@@ -28,3 +28,13 @@ export async function createStateStore(config: StateConfig = {}, options: Create
 export function replicaIdOf(config: StateConfig, env: NodeJS.ProcessEnv = process.env): string {
   return config.replicaId ?? env['TOOL_SEARCH_REPLICA_ID'] ?? `${hostname()}-${process.pid}`;
 }
+
+/** A balancer's health check of a replica: its id, and whether its store answers now. */
+export interface StateHealth {
+  readonly replica: string;
+  readonly state: { readonly kind: StateStore['kind']; readonly ok: boolean };
+}
+
+export async function stateHealth(state: StateStore): Promise<StateHealth> {
+  return { replica: state.replicaId, state: { kind: state.kind, ok: await state.ping().catch(() => false) } };
+}
