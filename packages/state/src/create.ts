@@ -5,7 +5,8 @@
  */
 import { hostname } from 'node:os';
 import { MemoryStateStore } from './memory.js';
-import { connectRedisState } from './redis.js';
+import type { RedisStateOptions } from './redis-options.js';
+import type { RedisStateStore } from './redis.js';
 import type { StateStore } from './types.js';
 
 /** The config's `state` block. */
@@ -23,6 +24,17 @@ export async function createStateStore(config: StateConfig = {}, options: Create
   const replicaId = replicaIdOf(config, options.env ?? process.env);
   if (!config.redis) return new MemoryStateStore({ replicaId });
   return connectRedisState({ ...config.redis, replicaId, ...(options.onError ? { onError: options.onError } : {}) });
+}
+
+/**
+ * Connects to Redis (failing with `STATE_UNAVAILABLE` when it does not answer) and returns the store. The adapter and
+ * its client load here, on first use: a process with in-process state never loads them.
+ */
+export async function connectRedisState(options: RedisStateOptions): Promise<RedisStateStore> {
+  const { RedisStateStore } = await import('./redis.js');
+  const store = new RedisStateStore(options);
+  await store.connect();
+  return store;
 }
 
 export function replicaIdOf(config: StateConfig, env: NodeJS.ProcessEnv = process.env): string {

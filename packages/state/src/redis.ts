@@ -13,29 +13,8 @@
 import { randomUUID } from 'node:crypto';
 import { createClient, type RedisClientType } from '@redis/client';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_KEY_PREFIX, type RedisStateOptions } from './redis-options.js';
 import type { BoundOptions, SetOptions, StateListener, StateStore } from './types.js';
-
-export interface RedisStateOptions {
-  /** `redis://[[user]:password@]host[:port][/db]` (or `rediss://` for TLS). */
-  readonly url: string;
-  /** Prefix of every key and channel (default `tool-search:`). */
-  readonly keyPrefix?: string;
-  /** Deadline of one command in ms (default 2000). */
-  readonly commandTimeoutMs?: number;
-  readonly replicaId?: string;
-  /** The first connection problem of each outage (the client reconnects on its own); default: one line on stderr. */
-  readonly onError?: (error: Error) => void;
-}
-
-export const DEFAULT_KEY_PREFIX = 'tool-search:';
-export const DEFAULT_COMMAND_TIMEOUT_MS = 2_000;
-
-/** Connects (failing with `STATE_UNAVAILABLE` when Redis does not answer) and returns the store. */
-export async function connectRedisState(options: RedisStateOptions): Promise<RedisStateStore> {
-  const store = new RedisStateStore(options);
-  await store.connect();
-  return store;
-}
 
 export class RedisStateStore implements StateStore {
   readonly kind = 'redis' as const;
