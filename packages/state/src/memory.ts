@@ -107,10 +107,8 @@ export class MemoryStateStore implements StateStore {
   async index(key: string, member: string, score: number, options: BoundOptions): Promise<void> {
     const index = this.#read(key, 'index')?.value ?? new Map<string, number>();
     index.set(member, score);
-    if (index.size > options.max) {
-      const lowest = [...index].sort((a, b) => a[1] - b[1]).slice(0, index.size - options.max);
-      for (const [dropped] of lowest) index.delete(dropped);
-    }
+    // Past the bound by one (the usual case: one new member), drop the lowest with a scan, not a sort per insert.
+    while (index.size > options.max) index.delete(lowestMember(index));
     this.#write(key, { kind: 'index', value: index }, options.ttlMs);
   }
 
@@ -165,6 +163,12 @@ export class MemoryStateStore implements StateStore {
     slots.set(key, { entry, expiresAt: now() + ttlMs });
     while (slots.size > maxKeys) slots.delete(slots.keys().next().value as string);
   }
+}
+
+function lowestMember(index: Map<string, number>): string {
+  let lowest: [string, number] | undefined;
+  for (const entry of index) if (!lowest || entry[1] < lowest[1]) lowest = entry;
+  return lowest![0];
 }
 
 /** Views of one new in-process store, one per replica id (tests of replicated behaviour in one process). */
