@@ -139,8 +139,10 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
         const lines = (await readFile(join(dir, 'logs', `${record.runSessionId}.jsonl`), 'utf8')).trim().split('\n');
         return lines.map((line) => JSON.parse(line) as { type: string; runId: string; sessionId: string });
       };
-      const searches = (await runsIn()).filter((entry) => entry.type === 'search');
-      expect(searches.length).toBeGreaterThanOrEqual(2);
+      // Log lines are appended after the reply (the recorder's chain), so the count is polled.
+      const searchesLogged = async () => (await runsIn()).filter((entry) => entry.type === 'search');
+      await expect.poll(async () => (await searchesLogged()).length, { timeout: 10_000, interval: 50 }).toBe(2);
+      const searches = await searchesLogged();
       expect(new Set(searches.map((entry) => entry.runId)).size).toBe(2);
 
       await replicas[first]!.stop('SIGKILL');
@@ -148,7 +150,7 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
       const after = (await client.callTool({ name: 'tool_search', arguments: { query: 'calendar event' } })) as CallToolResult;
       expect(after.isError).toBeUndefined();
       expect((await client.listTools()).tools).toHaveLength(3);
-      expect((await runsIn()).filter((entry) => entry.type === 'search').length).toBe(searches.length + 1);
+      await expect.poll(async () => (await searchesLogged()).length, { timeout: 10_000, interval: 50 }).toBe(3);
 
       await transport.terminateSession();
       expect(await store.get(`mcp:session:${sessionId}`)).toBeUndefined();
