@@ -26,8 +26,10 @@ export interface CodeModeResult {
   /** Median of per-pair ratios (cold run / bare spawn measured next to it). */
   readonly coldToBare: number;
   readonly warmToBare: number;
-  /** The same run on the QuickJS backend (a fresh runtime per run in a warm worker thread), in the same loop. */
+  /** The same run on the QuickJS backend (a fresh runtime per run in a warm worker thread), in the same loop: after idle gaps. */
   readonly quickjsMs: number;
+  /** QuickJS runs one right after another (a busy host's steady state): median of `QUICKJS_BACK_TO_BACK` runs. */
+  readonly quickjsBackToBackMs: number;
   readonly quickjsToBare: number;
   /** Set when the QuickJS backend could not run here. */
   readonly quickjsSkipped?: string;
@@ -37,6 +39,9 @@ export interface CodeModeResult {
   readonly skipped?: string;
 }
 
+/** QuickJS runs measured one right after another, after the interleaved loop. */
+const QUICKJS_BACK_TO_BACK = 200;
+
 export async function measureCodeMode(runs: number, catalogTotal = 1000): Promise<CodeModeResult> {
   const cold = await codeExposure(catalogTotal, 0);
   const warm = await codeExposure(catalogTotal, 1);
@@ -45,7 +50,7 @@ export async function measureCodeMode(runs: number, catalogTotal = 1000): Promis
   try {
     if (cold.exposure.mode !== 'code') {
       const skipped = `code mode fell back to ${cold.exposure.mode}: ${cold.diagnostics}`;
-      return { runs: 0, bareSpawnMs: 0, bareSpawnInheritedEnvMs: 0, coldMs: 0, warmMs: 0, coldToBare: 0, warmToBare: 0, quickjsMs: 0, quickjsToBare: 0, sample: '', skipped };
+      return { runs: 0, bareSpawnMs: 0, bareSpawnInheritedEnvMs: 0, coldMs: 0, warmMs: 0, coldToBare: 0, warmToBare: 0, quickjsMs: 0, quickjsBackToBackMs: 0, quickjsToBare: 0, sample: '', skipped };
     }
     // One unmeasured round each: module caches, the sandbox support check, the index.
     await bareSpawn();
@@ -84,9 +89,11 @@ export async function measureCodeMode(runs: number, catalogTotal = 1000): Promis
     // Ratios of the pairs measured back to back, then their median: load changes between pairs cancel out.
     const coldToBare = median(coldTimes.map((t, k) => t / bare[k]!));
     const warmToBare = median(warmTimes.map((t, k) => t / bare[k]!));
+    const backToBack: number[] = [];
+    if (quickOk) for (let i = 0; i < QUICKJS_BACK_TO_BACK; i++) backToBack.push((await runSnippet(quick.exposure)).ms);
     const quickjs = quickOk
-      ? { quickjsMs: median(quickTimes), quickjsToBare: median(quickTimes.map((t, k) => t / bare[k]!)) }
-      : { quickjsMs: 0, quickjsToBare: 0, quickjsSkipped: `the quickjs backend did not start: ${quick.exposure.mode} mode; ${quick.diagnostics}` };
+      ? { quickjsMs: median(quickTimes), quickjsBackToBackMs: median(backToBack), quickjsToBare: median(quickTimes.map((t, k) => t / bare[k]!)) }
+      : { quickjsMs: 0, quickjsBackToBackMs: 0, quickjsToBare: 0, quickjsSkipped: `the quickjs backend did not start: ${quick.exposure.mode} mode; ${quick.diagnostics}` };
     return { runs, bareSpawnMs: bareMs, bareSpawnInheritedEnvMs: median(inherited), coldMs, warmMs, coldToBare, warmToBare, ...quickjs, sample };
   } finally {
     await cold.close();

@@ -93,7 +93,10 @@ export function targets(r: BenchResults): Target[] {
     out.push({ target: 'code mode cold ≤ 1.3× a bare `node -e 0` spawn', value: `${c.coldToBare.toFixed(2)}× (${ms(c.coldMs)} vs ${ms(c.bareSpawnMs)}; vs a spawn with this process's environment, ${ms(c.bareSpawnInheritedEnvMs)}: ${(c.coldMs / c.bareSpawnInheritedEnvMs).toFixed(2)}×)`, met: c.coldToBare <= 1.3 });
     out.push({ target: 'code mode warm ≤ 10 ms', value: ms(c.warmMs), met: c.warmMs <= 10 });
     if (c.quickjsSkipped) out.push({ target: 'code mode on QuickJS ≤ 1.5 ms per run', value: `skipped: ${c.quickjsSkipped}` });
-    else out.push({ target: 'code mode on QuickJS ≤ 1.5 ms per run', value: ms(c.quickjsMs), met: c.quickjsMs <= 1.5 });
+    else {
+      const value = `${ms(c.quickjsMs)} after idle gaps, ${ms(c.quickjsBackToBackMs)} back to back`;
+      out.push({ target: 'code mode on QuickJS ≤ 1.5 ms per run', value, met: c.quickjsMs <= 1.5 && c.quickjsBackToBackMs <= 1.5 });
+    }
   }
   out.push({ target: 'kernel overhead per call ≤ 50 µs (median)', value: `${r.overhead.overheadUs.toFixed(1)} µs`, met: r.overhead.overheadUs <= 50 });
   out.push(soakTarget(r.soak));
@@ -259,10 +262,18 @@ function codeSection(r: BenchResults): string[] {
     `| bare \`node -e 0\` with this process's environment (reference) | ${ms(c.bareSpawnInheritedEnvMs)} | ${(c.bareSpawnInheritedEnvMs / c.bareSpawnMs).toFixed(2)}× |`,
     `| tool_search_code, cold | ${ms(c.coldMs)} | ${c.coldToBare.toFixed(2)}× |`,
     `| tool_search_code, warm pool | ${ms(c.warmMs)} | ${c.warmToBare.toFixed(2)}× |`,
-    c.quickjsSkipped ? `| tool_search_code, QuickJS backend | skipped: ${c.quickjsSkipped} | |` : `| tool_search_code, QuickJS backend (\`sandbox: "quickjs"\`) | ${ms(c.quickjsMs)} | ${c.quickjsToBare.toFixed(2)}× |`,
+    ...(c.quickjsSkipped
+      ? [`| tool_search_code, QuickJS backend | skipped: ${c.quickjsSkipped} | |`]
+      : [
+          `| tool_search_code, QuickJS backend (\`sandbox: "quickjs"\`), in the loop above (after idle gaps) | ${ms(c.quickjsMs)} | ${c.quickjsToBare.toFixed(2)}× |`,
+          `| tool_search_code, QuickJS backend, 200 runs back to back | ${ms(c.quickjsBackToBackMs)} | |`,
+        ]),
     '',
     'The QuickJS backend runs each snippet in a fresh QuickJS runtime + context inside a worker thread kept between runs',
     '(the WebAssembly module stays loaded; a worker is replaced only after a timeout or a crash): no process is started per run.',
+    'In the loop above each QuickJS run comes after spawns and sleeps, so it starts on cold caches and parked threads;',
+    'back to back is the steady state of a busy host. On this VM the difference is large even for QuickJS alone: a',
+    'bare runtime + context + a tiny async function costs ~0.14 ms back to back and ~0.46 ms after a 400 ms sleep, in-process.',
     '',
     `The snippet returned \`${c.sample.replace(/`/g, "'").slice(0, 200)}\`.`,
     '',

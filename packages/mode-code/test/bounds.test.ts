@@ -130,6 +130,14 @@ describe('quickjs backend: a spinning body does not hold the parent', () => {
     expect(await spinning).toMatchObject({ ok: false, error: { code: 'CODE_TIMEOUT' } });
   });
 
+  it('a loop the code leaves spinning after its result does not hold the worker the next run gets', async () => {
+    // 16 MiB per builtin call: the interrupt handler sees this loop about once in seconds. A worker reused while it
+    // spins would take the next run only after that, past the next run's own 2 s clock.
+    const lingering = `(async () => { for (let i = 0; i < 3; i++) await null; let n = 0; for (;;) n += 'x'.repeat(1 << 24).length; })(); return 'first';`;
+    expect(await runCode(run, lingering, { sandbox: 'quickjs' })).toMatchObject({ ok: true, value: 'first' });
+    expect(await runCode(run, 'return "next"', { sandbox: 'quickjs', codeTimeoutMs: 2000 })).toMatchObject({ ok: true, value: 'next' });
+  });
+
   it('a builtin-heavy loop the interrupt handler rarely sees is stopped by terminating its worker', async () => {
     const result = await runCode(run, `let n = 0; for (;;) n += 'x'.repeat(1 << 20).length;`, { sandbox: 'quickjs', codeTimeoutMs: 1500 });
     expect(result).toMatchObject({ ok: false, error: { code: 'CODE_TIMEOUT' } });

@@ -13,8 +13,11 @@
  * closed. QuickJS's JSON recurses in C on this thread's stack without a depth
  * check, so JSON is depth-bounded in the runtime and replies are checked here.
  *
- * Parent → worker: { type: 'run', memoryMb, stackBytes, timeoutMs, code, limits } | { type: 'reply', message } | { type: 'end' }
- * Worker → parent: { type: 'message', message } (child protocol) | { type: 'crash', reason } | { type: 'ended' }
+ * Parent → worker: { type: 'run', seq, memoryMb, stackBytes, timeoutMs, code, limits } | { type: 'reply', message } | { type: 'end' }
+ * Worker → parent: { type: 'message', message } (child protocol) | { type: 'crash', reason } | { type: 'ended', seq }
+ *
+ * A run that reported `done` is freed by the worker on its own, which then says `ended` (the parent does not
+ * ask: one message less on every run's path); `end` frees a run the parent stopped before it was done.
  */
 import { createRequire } from 'node:module';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -110,25 +113,34 @@ if (parentPort) {
       if (!current && !prepared) prepared = prepareRun(module, limits, post);
     });
   if (workerData && typeof workerData.memoryMb === 'number') prepareNext(workerData);
+  /** Frees the current run once (asked by `end`, or on its own after `done`), says so, and prepares the next one. */
+  const endRun = (run) => {
+    if (!run || run !== current) return;
+    current = undefined;
+    try {
+      run.end();
+    } catch (error) {
+      // A runtime that cannot be freed cleanly: this worker is not reused.
+      post({ type: 'crash', reason: `the interpreter failed to shut down: ${error && error.message}` });
+      return;
+    }
+    post({ type: 'ended', seq: run.seq });
+    prepareNext(run.limits);
+  };
   parentPort.on('message', async (message) => {
     if (message.type === 'run' && !current) {
       const module = await modulePromise;
-      current = takePrepared(message) ?? prepareRun(module, message, post);
-      current.begin(message);
+      const run = takePrepared(message) ?? prepareRun(module, message, post);
+      current = run;
+      run.seq = message.seq;
+      // Not inside the interpreter's call that reported it: a runtime is freed from the top of this thread's stack.
+      run.onDone = () => setImmediate(() => endRun(run));
+      run.begin(message);
     } else if (message.type === 'reply' && current) {
       current.reply(message.message);
     } else if (message.type === 'end') {
-      const limits = current?.limits;
-      try {
-        current?.end();
-      } catch (error) {
-        // A runtime that cannot be freed cleanly: this worker is not reused.
-        parentPort.postMessage({ type: 'crash', reason: `the interpreter failed to shut down: ${error && error.message}` });
-        return;
-      }
-      current = undefined;
-      parentPort.postMessage({ type: 'ended' });
-      if (limits) prepareNext(limits);
+      if (current) endRun(current);
+      else post({ type: 'ended', seq: message.seq });
     }
   });
 }
@@ -174,6 +186,7 @@ function prepareRun(module, options, post) {
       return crash('InternalError: out of memory (heap limit)');
     }
     post({ type: 'message', message });
+    if (message.t === 'done') run.onDone?.();
   });
   const guarded = (fn) => {
     try {
@@ -240,8 +253,11 @@ function prepareRun(module, options, post) {
     }
   };
 
-  return {
+  const run = {
     limits: { memoryMb: options.memoryMb, stackBytes: options.stackBytes, timeoutMs: options.timeoutMs },
+    /** Set by the message loop: the parent's number for this run, and what to do once it reported `done`. */
+    seq: undefined,
+    onDone: undefined,
     begin,
     reply(message) {
       if (stopped || host.counters.done) return;
@@ -268,6 +284,7 @@ function prepareRun(module, options, post) {
       runtime.dispose();
     },
   };
+  return run;
 }
 
 function isOutOfMemory(context, error) {

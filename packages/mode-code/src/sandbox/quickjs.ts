@@ -3,9 +3,11 @@
  * context inside a worker thread (quickjs-worker.mjs), and speaks the Node
  * child's protocol (`SandboxChild`), so `runCode` serves both backends alike.
  * A worker whose run ended cleanly is kept for the next run (the WebAssembly
- * module stays loaded: a run costs a runtime, not a thread); one that does
- * not answer `end` within a grace (a loop still spinning past the wall clock)
- * or that crashed is terminated, which stops it wherever it is. Every message
+ * module stays loaded: a run costs a runtime, not a thread); it frees a run
+ * that reported `done` by itself and says `ended`, and is asked to (`end`)
+ * when the run was stopped first. One that does not say `ended` within a
+ * grace (a loop still spinning past the wall clock or after the result) or
+ * that crashed is terminated, which stops it wherever it is. Every message
  * from a worker is parsed into the protocol's closed set, as child stdout is.
  */
 import { fileURLToPath } from 'node:url';
@@ -35,7 +37,9 @@ const memoryOf = new WeakMap<Worker, number>();
 type WorkerMessage =
   | { readonly type: 'message'; readonly message: unknown }
   | { readonly type: 'crash'; readonly reason: string }
-  | { readonly type: 'ended' };
+  | { readonly type: 'ended'; readonly seq: number };
+/** Numbers the runs, so a worker's `ended` is matched to the run it freed. */
+let runs = 0;
 
 export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
   // No execArgv: the parent's flags (--input-type, --expose-gc, loaders) are not the worker's business.
@@ -44,6 +48,11 @@ export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
   const at = idle.findIndex((candidate) => memoryOf.get(candidate) === options.memoryMb);
   const worker = at === -1 ? startWorker(runOptions(options)) : idle.splice(at, 1)[0]!;
   worker.ref();
+  const seq = ++runs;
+  // The worker frees a run that reported `done` by itself: then nobody needs to ask it to.
+  let reportedDone = false;
+  // …and may say so before the caller is through with the run.
+  let freed = false;
   const queue: ChildEvent[] = [];
   let listener: ((event: ChildEvent) => void) | undefined;
   let finished: ChildExit | undefined;
@@ -72,11 +81,15 @@ export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
   const crash = (stderr: string) => finish({ code: 134, signal: null, stderr }, false);
 
   function onMessage(raw: WorkerMessage) {
+    if (raw.type === 'ended') {
+      if (raw.seq === seq) freed = true;
+      return;
+    }
     if (finished) return;
-    if (raw.type === 'ended') return finish({ code: null, signal: 'SIGKILL', stderr: '' }, true);
     if (raw.type === 'crash') return crash(String(raw.reason).slice(0, 500));
     const message = raw.type === 'message' ? parseChildMessage(JSON.stringify(raw.message)) : undefined;
     if (!message) return finish({ code: null, signal: 'SIGKILL', stderr: '', violation: 'the sandbox sent a message outside the bridge protocol' }, false);
+    if (message.t === 'done') reportedDone = true;
     emit({ type: 'message', message });
   }
   function onError(error: Error) {
@@ -102,14 +115,17 @@ export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
     },
     send(message: ParentMessage) {
       if (finished) return;
-      if (message.t === 'run') worker.postMessage({ type: 'run', ...runOptions(options), code: message.code, limits: message.limits satisfies ChildLimits });
+      if (message.t === 'run') worker.postMessage({ type: 'run', seq, ...runOptions(options), code: message.code, limits: message.limits satisfies ChildLimits });
       else worker.postMessage({ type: 'reply', message });
     },
     kill() {
       if (!finished) {
         // The run is over for its caller now; the worker frees its runtime and rejoins the idle set on its own.
-        recycle(worker, detach);
-        finish({ code: null, signal: 'SIGKILL', stderr: '' }, false, false);
+        if (freed) finish({ code: null, signal: 'SIGKILL', stderr: '' }, true);
+        else {
+          recycle(worker, seq, !reportedDone, detach);
+          finish({ code: null, signal: 'SIGKILL', stderr: '' }, false, false);
+        }
       }
       return exited;
     },
@@ -129,12 +145,15 @@ function startWorker(limits: ReturnType<typeof runOptions>): Worker {
   return worker;
 }
 
-/** Asks a worker to free its run; it is reused once it says so, terminated if it does not within the grace. */
-function recycle(worker: Worker, detach: () => void): void {
+/**
+ * Waits for a worker to free run `seq` (asking it to when `ask`: a run stopped before it was done); it is reused
+ * once it says so, terminated if it does not within the grace (a loop still spinning after the run).
+ */
+function recycle(worker: Worker, seq: number, ask: boolean, detach: () => void): void {
   detach();
   const timer = setTimeout(() => void worker.terminate(), END_GRACE_MS);
   const onEnded = (message: WorkerMessage) => {
-    if (message.type !== 'ended' && message.type !== 'crash') return;
+    if ((message.type !== 'ended' || message.seq !== seq) && message.type !== 'crash') return;
     worker.off('message', onEnded);
     clearTimeout(timer);
     if (message.type === 'ended' && idle.length < MAX_IDLE_WORKERS) {
@@ -143,7 +162,7 @@ function recycle(worker: Worker, detach: () => void): void {
     } else void worker.terminate();
   };
   worker.on('message', onEnded);
-  worker.postMessage({ type: 'end' });
+  if (ask) worker.postMessage({ type: 'end', seq });
 }
 
 function runOptions(options: QuickJSOptions) {
