@@ -10,6 +10,14 @@ describe('ranking', () => {
     expect(names(index, 'what is in this folder')[0]).toBe('list_directory');
   });
 
+  it('reads a question about the conditions as one about the weather (rain -> forecast)', () => {
+    const index = createToolIndex([
+      tool('get_forecast', 'Get the weather forecast for a city.'),
+      tool('get_project_stats', 'Get activity stats of a project for this week.'),
+    ]);
+    expect(names(index, 'Will it rain in Seattle this weekend?')[0]).toBe('get_forecast');
+  });
+
   it('matches interface words to their synonyms (dropdown -> select option)', () => {
     const index = createToolIndex([tool('select_option', 'Select an option in a form.'), tool('read_file', 'Read a file.')]);
     expect(names(index, 'pick Canada in the dropdown')[0]).toBe('select_option');
