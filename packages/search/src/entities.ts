@@ -4,7 +4,7 @@
  * about a web page, a phone number about
  * calling or texting. (An email address shape was measured and dropped: it
  * cost the dev set MRR.) Each shape adds the words a tool description uses for
- * it, at a reduced weight (see `RANKING.entityWeight`). Shapes, not words
+ * it, at a reduced weight (see `RANKING.entityWeight`; a word the user typed too keeps its typed weight). Shapes, not words
  * fitted to a query set.
  */
 const SHAPES: readonly { readonly pattern: RegExp; readonly words: readonly string[] }[] = [

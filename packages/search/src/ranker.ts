@@ -227,7 +227,10 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
     return suggestIds(query.slice(0, 60), candidates, k).map((id) => docOf.get(id)!);
   }
 
-  /** Term id -> query weight: typed terms 1 (repeats add up), synonyms `synonymWeight` unless too common, shape words `entityWeight`. */
+  /**
+   * Term id -> query weight: typed terms 1 (repeats add up), synonyms `synonymWeight` unless too common, shape words
+   * at least `entityWeight`.
+   */
   function queryWeights(lowered: string, raw: string): Map<number, number> {
     const weights = new Map<number, number>();
     const queryTerms = terms(lowered);
@@ -242,7 +245,8 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
     for (const word of entityWords(raw)) {
       const term = termOf(word);
       const id = term === undefined ? undefined : vocab.idOf(term);
-      if (id !== undefined) weights.set(id, (weights.get(id) ?? 0) + config.entityWeight);
+      // A shape implies its words; one the user typed as well ("the phone number +49…") is not implied twice.
+      if (id !== undefined) weights.set(id, Math.max(weights.get(id) ?? 0, config.entityWeight));
     }
     return weights;
   }

@@ -227,8 +227,11 @@ export function describeTool(tool: ToolDescriptor): ToolDescription {
   };
 }
 
-/** The offline ranking (ranker.ts): BM25F with its lifts; version 2 = search phase 2 (shapes, weak hits). */
-export const LEXICAL_RANKER: RankerInfo = Object.freeze({ id: 'bm25f', version: '2' });
+/**
+ * The offline ranking (ranker.ts): BM25F with its lifts; version 2 = search phase 2 (shapes, weak hits), 3 = a shape's
+ * word the user also typed counts once, weather conditions expand to the weather words.
+ */
+export const LEXICAL_RANKER: RankerInfo = Object.freeze({ id: 'bm25f', version: '3' });
 
 /** Lexical candidates handed to `rerank` taps (they may add tools beyond them). */
 const RERANK_CANDIDATES = 50;
