@@ -88,10 +88,10 @@ export function targets(r: BenchResults): Target[] {
     met: u.reuseMs <= 50 && u.restrictedMs <= 50 && u.rebuilds === 0 && u.identical && u.hiddenNeverShown,
   });
   const c = r.codeMode;
-  if (c.skipped) out.push({ target: 'code mode cold ≤ 1.3× bare spawn; warm ≤ 10 ms', value: `skipped: ${c.skipped}` });
+  if (c.skipped) out.push({ target: 'code mode cold ≤ 1.2× bare spawn; warm ≤ 5 ms', value: `skipped: ${c.skipped}` });
   else {
-    out.push({ target: 'code mode cold ≤ 1.3× a bare `node -e 0` spawn', value: `${c.coldToBare.toFixed(2)}× (${ms(c.coldMs)} vs ${ms(c.bareSpawnMs)}; vs a spawn with this process's environment, ${ms(c.bareSpawnInheritedEnvMs)}: ${(c.coldMs / c.bareSpawnInheritedEnvMs).toFixed(2)}×)`, met: c.coldToBare <= 1.3 });
-    out.push({ target: 'code mode warm ≤ 10 ms', value: ms(c.warmMs), met: c.warmMs <= 10 });
+    out.push({ target: 'code mode cold ≤ 1.2× a bare `node -e 0` spawn (issue 21; was 1.3×)', value: `${c.coldToBare.toFixed(2)}× (${ms(c.coldMs)} vs ${ms(c.bareSpawnMs)}; vs a spawn with this process's environment, ${ms(c.bareSpawnInheritedEnvMs)}: ${(c.coldMs / c.bareSpawnInheritedEnvMs).toFixed(2)}×)`, met: c.coldToBare <= 1.2 });
+    out.push({ target: 'code mode warm ≤ 5 ms (issue 21; was 10 ms)', value: ms(c.warmMs), met: c.warmMs <= 5 });
     if (c.quickjsSkipped) out.push({ target: 'code mode on QuickJS ≤ 1.5 ms per run', value: `skipped: ${c.quickjsSkipped}` });
     else {
       const value = `${ms(c.quickjsMs)} after idle gaps, ${ms(c.quickjsBackToBackMs)} back to back`;

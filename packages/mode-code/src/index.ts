@@ -1,7 +1,7 @@
 // The public surface of @tool-search/mode-code. Every export here is public API:
 // named exports only, no wildcards.
 export { codeModePlugin, toToolResult } from './plugin.js';
-export { runCode } from './run-code.js';
+export { runCode, sandboxesExited } from './run-code.js';
 export type { RunCodeOptions } from './run-code.js';
 export { CODE_MODE_PLUGIN, DEFAULT_CODE_TIMEOUT_MS, DEFAULT_LIMITS } from './options.js';
 export type { CodeLimits, CodeModeOptions } from './options.js';

@@ -4,14 +4,15 @@
  * the kernel). The sandbox backend is chosen once per exposure in the fallback
  * order process → quickjs, with a diagnostic when the configured one cannot
  * start; when neither can, it asks the kernel to fall back to `tools` mode —
- * never to direct exposure. Taps `shutdown` to drain the warm pool.
+ * never to direct exposure. Taps `shutdown` to drain the warm pool and wait
+ * for the sandboxes of finished runs to exit.
  */
 import { ErrorCode, type ControlContext, type ExposedTool, type KernelPlugin, type ToolResult } from '@tool-search/kernel';
 import { CODE_MODE_SYSTEM, CODE_TOOL_DESCRIPTION, CODE_TOOL_INPUT_SCHEMA, CODE_TOOL_NAME } from './contract.js';
 import { createGate } from './gate.js';
 import { CODE_MODE_PLUGIN, resolveOptions, type CodeModeOptions, type ResolvedOptions } from './options.js';
 import type { CodeResult } from './result.js';
-import { runCodeWith, spawnOptions, type RunEnvironment } from './run-code.js';
+import { runCodeWith, sandboxesExited, spawnOptions, type RunEnvironment } from './run-code.js';
 import { createSandboxPool, type SandboxPool } from './sandbox/pool.js';
 import { chooseBackend } from './sandbox/choose.js';
 
@@ -62,7 +63,7 @@ export function codeModePlugin(options: CodeModeOptions = {}): KernelPlugin {
       });
       hooks.shutdown.tapPromise(async () => {
         closed = true;
-        await pool?.drain();
+        await Promise.all([pool?.drain(), sandboxesExited()]);
       });
     },
   };

@@ -2,7 +2,9 @@
  * `runCode`: checks the code (size, parser), picks the sandbox backend
  * (process → quickjs), waits for a free slot under the concurrency cap, starts
  * a fresh sandbox and runs one session in it (session.ts). The promise
- * resolves only after the sandbox has exited.
+ * resolves when the sandbox is killed; its slot is freed when it has exited
+ * (a killed process still holds its memory until it is reaped, ~2 ms), and
+ * `sandboxesExited()` waits for every one still exiting.
  */
 import { ErrorCode, type RunApi } from '@tool-search/kernel';
 import { createGate, type Gate } from './gate.js';
@@ -76,17 +78,29 @@ export async function runCodeWith(
   } catch {
     return refuse(ErrorCode.CODE_ABORTED, 'the run of code was cancelled while it waited for a free sandbox');
   }
+  let child: SandboxChild;
   try {
-    let child: SandboxChild;
-    try {
-      child = startSandbox(backend.kind, options, env.pool);
-    } catch (error) {
-      return refuse(ErrorCode.SANDBOX_UNAVAILABLE, `the ${backend.kind} sandbox could not be started: ${error instanceof Error ? error.message : String(error)}`);
-    }
+    child = startSandbox(backend.kind, options, env.pool);
+  } catch (error) {
+    release();
+    return refuse(ErrorCode.SANDBOX_UNAVAILABLE, `the ${backend.kind} sandbox could not be started: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
     return await session({ run, code, options, child, signal, telemetry, started });
   } finally {
-    release();
+    // The slot stays taken until the killed sandbox is gone: the cap bounds processes, not answers.
+    const gone = child.exited.then(release, release);
+    exiting.add(gone);
+    void gone.finally(() => exiting.delete(gone));
   }
+}
+
+/** Sandboxes killed at the end of their run and not yet exited. */
+const exiting = new Set<Promise<unknown>>();
+
+/** Resolves when every sandbox whose run ended has exited (shutdown, tests). */
+export async function sandboxesExited(): Promise<void> {
+  await Promise.all([...exiting]);
 }
 
 function startSandbox(kind: SandboxKind, options: ResolvedOptions, pool: SandboxPool | undefined): SandboxChild {

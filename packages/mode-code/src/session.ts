@@ -3,7 +3,9 @@
  * protocol): sends the code, serves `openclaw.tools.*` requests through the
  * run, and owns every bound that matters: the wall clock, the caller's abort,
  * and a second count of calls, logs and result size in case the sandbox lies.
- * Resolves only after the sandbox has exited.
+ * Resolves once the outcome is known and the sandbox is killed (it can act no
+ * more); its exit (`child.exited`, a process reaped a few ms later) is the
+ * caller's to wait for.
  */
 import { ErrorCode, type RunApi } from '@tool-search/kernel';
 import { createBridge } from './bridge.js';
@@ -47,10 +49,9 @@ export function session({ run, code, options, child, signal, telemetry, started 
       signal.removeEventListener('abort', onAbort);
       if (calls.size > 0) telemetry.cancelled = [...calls.values()].map((toolId) => ({ op: 'call' as const, toolId }));
       inFlight.abort(new Error(outcome.ok ? 'the code finished before this call' : `the run of code ended: ${outcome.error.code}`));
-      void child.kill().then(() => {
-        telemetry.durationMs = Math.round(performance.now() - started);
-        resolve(outcome.ok ? { ok: true, value: outcome.value, logs, telemetry } : { ok: false, error: outcome.error, logs, telemetry });
-      });
+      void child.kill();
+      telemetry.durationMs = Math.round(performance.now() - started);
+      resolve(outcome.ok ? { ok: true, value: outcome.value, logs, telemetry } : { ok: false, error: outcome.error, logs, telemetry });
     };
     const fail = (code: ErrorCode, message: string, cause?: CodeError['cause']) => settle({ ok: false, error: { code, message, ...(cause ? { cause } : {}) } });
 

@@ -6,7 +6,7 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KernelPlugin, Run } from '@tool-search/kernel';
-import { codeModePlugin, runCode, SANDBOX_KINDS } from '../src/index.js';
+import { codeModePlugin, runCode, SANDBOX_KINDS, sandboxesExited } from '../src/index.js';
 import { fakeSourcePlugin, isAlive, makeRun, pidTracker, slowToolPlugin } from './fixtures.js';
 
 const BIG_BYTES = 50 * 1024 * 1024;
@@ -68,6 +68,7 @@ describe('process backend: memory outside the V8 heap', () => {
     );
     expect(result).toMatchObject({ ok: false, error: { code: 'SANDBOX_FAILED' } });
     expect(result.ok ? '' : result.error.message).toContain('160 MiB');
+    await sandboxesExited();
     expect(tracker.alive()).toEqual([]);
   });
 

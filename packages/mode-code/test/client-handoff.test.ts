@@ -1,7 +1,7 @@
 /** Issue 13: inside tool_search_code, a client tool call is handed to the run's owner and the script waits for the answer. */
 import { afterAll, describe, expect, it } from 'vitest';
 import { createKernel, ErrorCode, type ClientCall } from '@tool-search/kernel';
-import { runCode } from '../src/index.js';
+import { runCode, sandboxesExited } from '../src/index.js';
 import { fakeSourcePlugin, fakeTools, pidTracker } from './fixtures.js';
 
 const tracker = pidTracker();
@@ -9,6 +9,7 @@ const tools = [...fakeTools(), { name: 'client_picker', description: 'Fake clien
 const kernel = createKernel({ plugins: [fakeSourcePlugin(tools)] });
 afterAll(async () => {
   await kernel.close();
+  await sandboxesExited();
   expect(tracker.alive()).toEqual([]);
 });
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Run } from '@tool-search/kernel';
-import { runCode, SANDBOX_KINDS, type CodeResult, type RunCodeOptions, type SandboxKind } from '../src/index.js';
+import { runCode, SANDBOX_KINDS, sandboxesExited, type CodeResult, type RunCodeOptions, type SandboxKind } from '../src/index.js';
 import { SECRET_ENV, SECRET_FILE_VALUE, SECRET_VALUE, blockPlugin, denyPlugin, fakeSourcePlugin, makeRun, pidTracker } from './fixtures.js';
 
 /** Attempts that must be stopped by the clock use the short timeout; the others get room for a loaded machine. */
@@ -31,7 +31,8 @@ beforeAll(async () => {
   ({ run, close } = await makeRun([fakeSourcePlugin(), denyPlugin(['send_email_message']), blockPlugin(['order_pizza_delivery'])]));
 });
 
-afterEach(() => {
+afterEach(async () => {
+  await sandboxesExited();
   expect(tracker.alive()).toEqual([]);
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   expect(([] as unknown as Record<string, unknown>).polluted).toBeUndefined();

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createKernel, type KernelPlugin } from '@tool-search/kernel';
-import { CODE_MODE_SYSTEM, CODE_TOOL_NAME, codeModePlugin, type CodeResult } from '../src/index.js';
+import { CODE_MODE_SYSTEM, CODE_TOOL_NAME, codeModePlugin, sandboxesExited, type CodeResult } from '../src/index.js';
 import { fakeSourcePlugin, fakeTools, makeRun, pidTracker, slowToolPlugin } from './fixtures.js';
 
 const tracker = pidTracker();
@@ -62,6 +62,7 @@ describe('codeModePlugin', () => {
     controller.abort();
     expect(resultOf(await pending)).toMatchObject({ ok: false, error: { code: 'CODE_ABORTED' } });
     expect(state.aborted).toBe(1);
+    await sandboxesExited();
     expect(tracker.alive()).toEqual([]);
   });
 

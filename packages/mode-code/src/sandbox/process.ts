@@ -51,7 +51,7 @@ export interface SandboxChild {
 
 const STDERR_TAIL = 4096;
 const live = new Set<ChildProcessWithoutNullStreams>();
-/** Folders of exited children not yet removed. */
+/** Working folders of children not yet removed: each goes after its child exited, or with the exit hook. */
 const folders = new Set<string>();
 let exitHookInstalled = false;
 
@@ -59,6 +59,7 @@ export function spawnSandbox(options: SpawnOptions): SandboxChild {
   installExitHook();
   const command = launch(sandboxCommand(options.memoryMb), options.memoryMb);
   const cwd = mkdtempSync(join(tmpdir(), 'tool-search-code-'));
+  folders.add(cwd);
   const child = spawn(command.execPath, [...command.args], { cwd, env: {}, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
   live.add(child);
   if (child.pid !== undefined) options.onSpawn?.(child.pid);
@@ -82,7 +83,6 @@ export function spawnSandbox(options: SpawnOptions): SandboxChild {
       emit({ type: 'exit', exit });
       resolve(exit);
       // After the result has reached its caller (promise jobs run first); the exit hook removes any left at exit.
-      folders.add(cwd);
       setImmediate(() => removeFolder(cwd));
     };
     child.once('exit', finish);
