@@ -12,6 +12,7 @@ import { currentVocabulary, docTerms, TOOL_FIELDS } from './doc-terms.js';
 import { queryIntent, type Intent } from './intent.js';
 import { expand } from './synonyms.js';
 import { entityWords } from './entities.js';
+import { plainVerbs } from './phrasal.js';
 import { termOf, terms, words } from './tokenize.js';
 
 /** `visible[doc] === 1` for the docs a run may see (policy as a query-time filter); absent: all. */
@@ -123,14 +124,16 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
   const maxDf = Math.max(1, config.synonymMaxDf * tools.length);
   let sorted: [string, number][] | undefined;
 
-  const rank = (query: string, k: number, visible: Visibility, weights = queryWeights(query.toLowerCase(), query)): number[] => {
+  // The query as it is weighted and its intent read: lowercased, phrasal verbs as their one-word meaning.
+  const read = (query: string): string => plainVerbs(query.toLowerCase());
+  const rank = (query: string, k: number, visible: Visibility, weights = queryWeights(read(query), query)): number[] => {
     const found = exact.get(query.trim().toLowerCase());
     const first = (found === undefined ? [] : typeof found === 'number' ? [found] : [...found].sort(byId)).filter((doc) => !visible || visible[doc] === 1);
     if (weights.size === 0 || k <= 0) return first.slice(0, Math.max(k, 0));
     const touched = touchedDocs.subarray(0, engine.score(weights, scores, touchedDocs));
     try {
       // Lowercased first: a brand typed "GitHub" stays one word instead of also matching "git".
-      adjust(touched, weights, query.toLowerCase());
+      adjust(touched, weights, read(query));
       return [...first, ...topK(touched, scores, k, byId, new Set(first), visible)].slice(0, k);
     } finally {
       // The accumulator is shared across queries: leave it all zero.
@@ -141,12 +144,13 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
   return {
     rank: (query, k, visible) => rank(query, k, visible),
     match(query, k, visible) {
-      const lowered = query.toLowerCase();
+      const lowered = read(query);
       const weights = queryWeights(lowered, query);
       const docs = rank(query, k, visible, weights);
       if (docs.length > 0) {
         const known = knownTerms(lowered, visible);
-        return { docs, weak: docs.map((doc) => isWeak(doc, lowered, known)) };
+        const named = exact.has(query.trim().toLowerCase());
+        return { docs, weak: docs.map((doc) => !named && isWeak(doc, known)) };
       }
       if (k <= 0 || terms(lowered).length === 0) return { docs, weak: [] };
       const partial = rank(query, k, visible, prefixWeights(lowered));
@@ -160,8 +164,7 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
    * name match is never weak). Requests carry words no tool has (names, places): only words the visible catalog
    * knows count.
    */
-  function isWeak(doc: number, lowered: string, known: readonly (readonly [number, number])[]): boolean {
-    if (exact.has(lowered.trim())) return false;
+  function isWeak(doc: number, known: readonly (readonly [number, number])[]): boolean {
     let total = 0;
     let covered = 0;
     for (const [id, idf] of known) {

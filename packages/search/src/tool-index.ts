@@ -229,7 +229,7 @@ export function describeTool(tool: ToolDescriptor): ToolDescription {
 
 /**
  * The offline ranking (ranker.ts): BM25F with its lifts; version 2 = search phase 2 (shapes, weak hits), 3 = a shape's
- * word the user also typed counts once, weather conditions expand to the weather words.
+ * word the user also typed counts once, weather conditions expand to the weather words, phrasal verbs read as one word.
  */
 export const LEXICAL_RANKER: RankerInfo = Object.freeze({ id: 'bm25f', version: '3' });
 

@@ -18,6 +18,17 @@ describe('ranking', () => {
     expect(names(index, 'Will it rain in Seattle this weekend?')[0]).toBe('get_forecast');
   });
 
+  it('reads a phrasal verb as its one-word meaning ("add up" is a sum, "turn on" is enable)', () => {
+    const index = createToolIndex([
+      tool('add_item', 'Add an item to the sales board.'),
+      tool('sum_column', 'Sum the values of a column on a board and return the total.'),
+      tool('enable_setting', 'Enable a setting, such as dark mode.'),
+      tool('turn_page', 'Turn to the next page of a document.'),
+    ]);
+    expect(names(index, 'add up the deal values on the sales board')[0]).toBe('sum_column');
+    expect(names(index, 'turn on dark mode')[0]).toBe('enable_setting');
+  });
+
   it('matches interface words to their synonyms (dropdown -> select option)', () => {
     const index = createToolIndex([tool('select_option', 'Select an option in a form.'), tool('read_file', 'Read a file.')]);
     expect(names(index, 'pick Canada in the dropdown')[0]).toBe('select_option');
