@@ -132,11 +132,11 @@ describe('quickjs backend: a spinning body does not hold the parent', () => {
   });
 
   it('a loop the code leaves spinning after its result does not hold the worker the next run gets', async () => {
-    // 16 MiB per builtin call: the interrupt handler sees this loop about once in seconds. A worker reused while it
-    // spins would take the next run only after that, past the next run's own 2 s clock.
-    const lingering = `(async () => { for (let i = 0; i < 3; i++) await null; let n = 0; for (;;) n += 'x'.repeat(1 << 24).length; })(); return 'first';`;
+    // 32 MiB per builtin call: the interrupt handler sees this loop about once in tens of seconds. A worker reused
+    // while it spins would take the next run only after that, past the next run's own 5 s clock.
+    const lingering = `(async () => { for (let i = 0; i < 3; i++) await null; let n = 0; for (;;) n += 'x'.repeat(1 << 25).length; })(); return 'first';`;
     expect(await runCode(run, lingering, { sandbox: 'quickjs' })).toMatchObject({ ok: true, value: 'first' });
-    expect(await runCode(run, 'return "next"', { sandbox: 'quickjs', codeTimeoutMs: 2000 })).toMatchObject({ ok: true, value: 'next' });
+    expect(await runCode(run, 'return "next"', { sandbox: 'quickjs', codeTimeoutMs: 5000 })).toMatchObject({ ok: true, value: 'next' });
   });
 
   it('a builtin-heavy loop the interrupt handler rarely sees is stopped by terminating its worker', async () => {
