@@ -1,20 +1,17 @@
 // A cron job fires once per slot across two real gateway replicas sharing a real redis-server; a background exec
 // session stays on the replica that started it.
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMockOpenAI, type MockOpenAI, type RecordedRequest } from '@tool-search/mock-openai';
-import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
+import { startRedisServer, type RedisServerHandle } from '@tool-search/testing';
 import { scriptedTurn } from '../src/gateway-replicas.js';
 import { startReplicaSet, type Replica, type ReplicaSet, type RoundRobin } from '../src/replicas.js';
+import { replicaPrerequisites } from './replica-prerequisites.js';
 
-const built = existsSync(fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url)));
-const haveRedis = redisServerAvailable();
-if (!built) console.warn('skipping the cron replica e2e test: packages/cli/dist/bin.js is missing (run npm run build)');
-if (!haveRedis) console.warn('skipping the cron replica e2e test: redis-server is not installed (apt-get install -y redis-server)');
+const { built, redis: haveRedis } = replicaPrerequisites('the cron replica e2e test');
 
 const TICK = `cron tick ${process.pid}`;
 const EVERY_MS = 2000;

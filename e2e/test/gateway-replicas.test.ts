@@ -10,14 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
 import { StateSessionStore } from '@tool-search/sessions';
 import { connectRedisState } from '@tool-search/state';
-import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
-import { cliBuilt, scriptedTurn, startGatewayReplicas, writeReplicaConfig, type ReplicaSetup } from '../src/gateway-replicas.js';
+import { startRedisServer, type RedisServerHandle } from '@tool-search/testing';
+import { scriptedTurn, startGatewayReplicas, writeReplicaConfig, type ReplicaSetup } from '../src/gateway-replicas.js';
 import type { Replica, ReplicaSet, RoundRobin } from '../src/replicas.js';
+import { replicaPrerequisites } from './replica-prerequisites.js';
 
-const built = cliBuilt();
-const haveRedis = redisServerAvailable();
-if (!built) console.warn('skipping the gateway replica tests: packages/cli/dist/bin.js is missing (run npm run build)');
-if (!haveRedis) console.warn('skipping the gateway replica tests: redis-server is not installed (apt-get install -y redis-server)');
+const { built, redis: haveRedis } = replicaPrerequisites('the gateway replica tests');
 
 const read = { tool: 'read', args: { path: 'notes.txt' } };
 

@@ -4,7 +4,6 @@
  * one MCP session across both (requests alternate), across the death of the
  * replica it initialized on, and its DELETE ends the session for both.
  */
-import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,13 +12,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { connectRedisState, type StateStore } from '@tool-search/state';
-import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
-import { cliBin, startReplicaSet, type Replica, type ReplicaSet, type RoundRobin } from '../src/replicas.js';
+import { startRedisServer, type RedisServerHandle } from '@tool-search/testing';
+import { startReplicaSet, type Replica, type ReplicaSet, type RoundRobin } from '../src/replicas.js';
+import { replicaPrerequisites } from './replica-prerequisites.js';
 
-const built = existsSync(cliBin().replace(/bin[/\\]tool-search\.js$/, join('dist', 'bin.js')));
-const haveRedis = redisServerAvailable();
-if (!built) console.warn('skipping the serve mcp replica test: packages/cli/dist/bin.js is missing (npm run build)');
-if (!haveRedis) console.warn('skipping the serve mcp replica test: redis-server is not installed (apt-get install -y redis-server)');
+const { built, redis: haveRedis } = replicaPrerequisites('the serve mcp replica test');
 
 const KEY_PREFIX = 'mcp-replicas-e2e:';
 

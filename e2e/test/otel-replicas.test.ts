@@ -1,16 +1,15 @@
 // Real gateway and `serve mcp` processes export traces and metrics over OTLP/HTTP to a loopback receiver, each
 // naming its replica as service.instance.id.
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOtlpReceiver, type OtlpReceiver } from '@tool-search/testing';
 import { startReplica } from '../src/replicas.js';
+import { replicaPrerequisites } from './replica-prerequisites.js';
 
-const built = existsSync(fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url)));
-if (!built) console.warn('skipping the OTLP export e2e test: packages/cli/dist/bin.js is missing (run npm run build)');
+const { built } = replicaPrerequisites('the OTLP export e2e test', { redis: false });
 
 let receiver: OtlpReceiver;
 let base: string;
