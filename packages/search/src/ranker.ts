@@ -126,14 +126,14 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
 
   // The query as it is weighted and its intent read: lowercased, phrasal verbs as their one-word meaning.
   const read = (query: string): string => plainVerbs(query.toLowerCase());
-  const rank = (query: string, k: number, visible: Visibility, weights = queryWeights(read(query), query)): number[] => {
+  const rank = (query: string, lowered: string, k: number, visible: Visibility, weights = queryWeights(lowered, query)): number[] => {
     const found = exact.get(query.trim().toLowerCase());
     const first = (found === undefined ? [] : typeof found === 'number' ? [found] : [...found].sort(byId)).filter((doc) => !visible || visible[doc] === 1);
     if (weights.size === 0 || k <= 0) return first.slice(0, Math.max(k, 0));
     const touched = touchedDocs.subarray(0, engine.score(weights, scores, touchedDocs));
     try {
       // Lowercased first: a brand typed "GitHub" stays one word instead of also matching "git".
-      adjust(touched, weights, read(query));
+      adjust(touched, weights, lowered);
       return [...first, ...topK(touched, scores, k, byId, new Set(first), visible)].slice(0, k);
     } finally {
       // The accumulator is shared across queries: leave it all zero.
@@ -142,18 +142,18 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
   };
 
   return {
-    rank: (query, k, visible) => rank(query, k, visible),
+    rank: (query, k, visible) => rank(query, read(query), k, visible),
     match(query, k, visible) {
       const lowered = read(query);
       const weights = queryWeights(lowered, query);
-      const docs = rank(query, k, visible, weights);
+      const docs = rank(query, lowered, k, visible, weights);
       if (docs.length > 0) {
         const known = knownTerms(lowered, visible);
         const named = exact.has(query.trim().toLowerCase());
         return { docs, weak: docs.map((doc) => !named && isWeak(doc, known)) };
       }
       if (k <= 0 || terms(lowered).length === 0) return { docs, weak: [] };
-      const partial = rank(query, k, visible, prefixWeights(lowered));
+      const partial = rank(query, lowered, k, visible, prefixWeights(lowered));
       const closest = partial.length > 0 ? partial : closestByName(query, k, visible);
       return { docs: closest, weak: closest.map(() => true) };
     },

@@ -65,20 +65,16 @@ export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
     worker.off('error', onError);
     worker.off('exit', onExit);
   };
-  const finish = (exit: ChildExit, reuse: boolean, release = true) => {
+  /** `recycled`: recycle() owns the worker now and decides its fate. */
+  const finish = (exit: ChildExit, fate: 'reuse' | 'terminate' | 'recycled') => {
     if (finished) return;
     finished = exit;
     detach();
-    if (!release) {
-      // recycle() owns the worker now.
-    } else if (reuse && idle.length < MAX_IDLE_WORKERS) {
-      worker.unref();
-      idle.push(worker);
-    } else void worker.terminate();
+    if (fate !== 'recycled') release(worker, fate === 'reuse');
     emit({ type: 'exit', exit });
     resolveExit(exit);
   };
-  const crash = (stderr: string) => finish({ code: 134, signal: null, stderr }, false);
+  const crash = (stderr: string) => finish({ code: 134, signal: null, stderr }, 'terminate');
 
   function onMessage(raw: WorkerMessage) {
     if (raw.type === 'ended') {
@@ -88,7 +84,7 @@ export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
     if (finished) return;
     if (raw.type === 'crash') return crash(String(raw.reason).slice(0, 500));
     const message = raw.type === 'message' ? parseChildMessage(JSON.stringify(raw.message)) : undefined;
-    if (!message) return finish({ code: null, signal: 'SIGKILL', stderr: '', violation: 'the sandbox sent a message outside the bridge protocol' }, false);
+    if (!message) return finish({ code: null, signal: 'SIGKILL', stderr: '', violation: 'the sandbox sent a message outside the bridge protocol' }, 'terminate');
     if (message.t === 'done') reportedDone = true;
     emit({ type: 'message', message });
   }
@@ -121,10 +117,10 @@ export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
     kill() {
       if (!finished) {
         // The run is over for its caller now; the worker frees its runtime and rejoins the idle set on its own.
-        if (freed) finish({ code: null, signal: 'SIGKILL', stderr: '' }, true);
+        if (freed) finish({ code: null, signal: 'SIGKILL', stderr: '' }, 'reuse');
         else {
           recycle(worker, seq, !reportedDone, detach);
-          finish({ code: null, signal: 'SIGKILL', stderr: '' }, false, false);
+          finish({ code: null, signal: 'SIGKILL', stderr: '' }, 'recycled');
         }
       }
       return exited;
@@ -156,13 +152,18 @@ function recycle(worker: Worker, seq: number, ask: boolean, detach: () => void):
     if ((message.type !== 'ended' || message.seq !== seq) && message.type !== 'crash') return;
     worker.off('message', onEnded);
     clearTimeout(timer);
-    if (message.type === 'ended' && idle.length < MAX_IDLE_WORKERS) {
-      worker.unref();
-      idle.push(worker);
-    } else void worker.terminate();
+    release(worker, message.type === 'ended');
   };
   worker.on('message', onEnded);
   if (ask) worker.postMessage({ type: 'end', seq });
+}
+
+/** A worker whose run was freed rejoins the idle set (while it has room); any other is terminated. */
+function release(worker: Worker, reusable: boolean): void {
+  if (reusable && idle.length < MAX_IDLE_WORKERS) {
+    worker.unref();
+    idle.push(worker);
+  } else void worker.terminate();
 }
 
 function runOptions(options: QuickJSOptions) {
