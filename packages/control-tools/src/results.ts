@@ -2,7 +2,7 @@
  * Tool results of the control tools: JSON in `structuredContent`, a compact
  * text rendering in `content` (many clients show only the text).
  */
-import type { ErrorCode, ToolResult } from '@tool-search/kernel';
+import type { AnyErrorCode, ToolResult } from '@tool-search/kernel';
 import type { BatchSearchResult, SearchHit, SearchResult, ToolDescription, UnavailableSource } from '@tool-search/search';
 
 export function okResult(text: string, structured: unknown): ToolResult {
@@ -10,7 +10,7 @@ export function okResult(text: string, structured: unknown): ToolResult {
 }
 
 /** A failure the model should read and act on; `code` is also in `structuredContent.error`. */
-export function errorResult(code: ErrorCode, message: string, details: Record<string, unknown> = {}): ToolResult {
+export function errorResult(code: AnyErrorCode, message: string, details: Record<string, unknown> = {}): ToolResult {
   return {
     content: [{ type: 'text', text: `Error ${code}: ${message}` }],
     structuredContent: { error: { code, message, ...details } },

@@ -4,12 +4,12 @@
  * level (`status: 'error'`, not `'ok'` with an error inside). The mark lives
  * in a WeakMap: a tool's own result cannot claim a status by its shape.
  */
-import type { ErrorCode } from './errors.js';
+import type { AnyErrorCode } from './error-registry.js';
 import type { ToolResult } from './types.js';
 
 export type CallStatus =
   | { readonly status: 'blocked'; readonly toolId: string; readonly reason: string; readonly by: string }
-  | { readonly status: 'error'; readonly toolId: string; readonly error: { readonly code: ErrorCode; readonly message: string } };
+  | { readonly status: 'error'; readonly toolId: string; readonly error: { readonly code: AnyErrorCode; readonly message: string } };
 
 const marks = new WeakMap<ToolResult, CallStatus>();
 

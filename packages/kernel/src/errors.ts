@@ -1,3 +1,5 @@
+import type { AnyErrorCode } from './error-registry.js';
+
 /**
  * The closed set of coded errors every Tool Search package throws or reports.
  * Tests assert `code`, never message text. Codes are readable strings so a log
@@ -206,13 +208,13 @@ export interface ToolSearchErrorOptions {
 
 /** Base of every coded error. `isInstance` works across duplicate package copies. */
 export class ToolSearchError extends Error {
-  readonly code: ErrorCode;
+  readonly code: AnyErrorCode;
   readonly plugin?: string;
   readonly hook?: string;
   readonly toolId?: string;
   readonly details?: Record<string, unknown>;
 
-  constructor(code: ErrorCode, message: string, options: ToolSearchErrorOptions = {}) {
+  constructor(code: AnyErrorCode, message: string, options: ToolSearchErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'ToolSearchError';
     this.code = code;
@@ -228,7 +230,7 @@ export class ToolSearchError extends Error {
   }
 
   /** A plain, JSON-safe view for results handed to a model or a client. */
-  toJSON(): { code: ErrorCode; message: string; [key: string]: unknown } {
+  toJSON(): { code: AnyErrorCode; message: string; [key: string]: unknown } {
     return {
       code: this.code,
       message: this.message,
@@ -244,7 +246,7 @@ export class ToolSearchError extends Error {
 export class ConfigError extends ToolSearchError {
   readonly path: string;
   readonly rule: string;
-  constructor(path: string, rule: string, message: string, options: ToolSearchErrorOptions & { code?: ErrorCode } = {}) {
+  constructor(path: string, rule: string, message: string, options: ToolSearchErrorOptions & { code?: AnyErrorCode } = {}) {
     super(options.code ?? ErrorCode.CONFIG_INVALID, message, options);
     this.name = 'ConfigError';
     this.path = path;
@@ -284,7 +286,7 @@ export class UnknownToolError extends ToolSearchError {
 }
 
 /** Wraps an unknown thrown value as a coded error, keeping it as `cause`. */
-export function toToolSearchError(error: unknown, code: ErrorCode, context: ToolSearchErrorOptions = {}): ToolSearchError {
+export function toToolSearchError(error: unknown, code: AnyErrorCode, context: ToolSearchErrorOptions = {}): ToolSearchError {
   if (ToolSearchError.isInstance(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   return new ToolSearchError(code, message, { ...context, cause: error });

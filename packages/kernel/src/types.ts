@@ -5,7 +5,7 @@
  * this file. `ToolMeta`, `RunRequest` and `RunEventMap` are open for
  * declaration merging so plugins extend them without `any`.
  */
-import type { ErrorCode } from './errors.js';
+import type { AnyErrorCode } from './error-registry.js';
 
 /** A JSON Schema object (draft-07 or 2020-12). */
 export type JsonSchema = { readonly [key: string]: unknown };
@@ -111,7 +111,7 @@ export type DiagnosticLevel = 'error' | 'warning' | 'info';
 
 /** A problem or note about a run, with the plugin and hook it came from. */
 export interface Diagnostic {
-  readonly code: ErrorCode;
+  readonly code: AnyErrorCode;
   readonly level: DiagnosticLevel;
   readonly message: string;
   readonly plugin?: string;
@@ -177,7 +177,7 @@ export type ToolCallOutcome =
       readonly status: 'error';
       readonly callId: string;
       readonly toolId: string;
-      readonly error: { readonly code: ErrorCode; readonly message: string };
+      readonly error: { readonly code: AnyErrorCode; readonly message: string };
       /** What the model is shown, when a control tool (tool_call) made the failed call and wrote a result for it. */
       readonly result?: ToolResult;
     };

@@ -5,7 +5,7 @@
  * control tools report theirs.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, type Diagnostic, type ToolCallOutcome, type ToolResult } from '@tool-search/kernel';
+import { ErrorCode, type AnyErrorCode, type Diagnostic, type ToolCallOutcome, type ToolResult } from '@tool-search/kernel';
 
 export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
   // A control tool (tool_call) whose inner call failed reports that status, with the result it wrote for the model.
@@ -31,7 +31,7 @@ export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
   }
 }
 
-export function errorResult(code: ErrorCode, message: string, details: Record<string, unknown> = {}): CallToolResult {
+export function errorResult(code: AnyErrorCode, message: string, details: Record<string, unknown> = {}): CallToolResult {
   return { content: [{ type: 'text', text: `Error ${code}: ${message}` }], structuredContent: { error: { code, message, ...details } }, isError: true };
 }
 

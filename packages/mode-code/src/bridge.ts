@@ -4,7 +4,7 @@
  * `run.call` with origin 'code', so policy, `beforeToolCall`, argument
  * validation and telemetry apply). Everything returned is plain JSON data.
  */
-import { ErrorCode, ToolSearchError, type RunApi, type SearchEventResult, type ToolCallOutcome, type ToolResult } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type AnyErrorCode, type RunApi, type SearchEventResult, type ToolCallOutcome, type ToolResult } from '@tool-search/kernel';
 import { indexForRun, type SearchResult, type ToolIndexOptions } from '@tool-search/search';
 import type { BridgeError, BridgeOp } from './sandbox/protocol.js';
 
@@ -96,7 +96,7 @@ function readLimit(options: unknown): number | undefined {
   return typeof limit === 'number' && Number.isFinite(limit) ? limit : undefined;
 }
 
-function fault(code: ErrorCode, message: string): ToolSearchError {
+function fault(code: AnyErrorCode, message: string): ToolSearchError {
   return new ToolSearchError(code, message);
 }
 

@@ -1,5 +1,5 @@
 /** What one run of code returns: plain JSON data, for the model and for the CLI. */
-import type { ErrorCode } from '@tool-search/kernel';
+import type { AnyErrorCode } from '@tool-search/kernel';
 import type { CodeLocation } from './scan.js';
 import type { LogLevel, ThrownError } from './sandbox/protocol.js';
 
@@ -37,7 +37,7 @@ export interface CodeTelemetry {
 }
 
 export interface CodeError {
-  readonly code: ErrorCode;
+  readonly code: AnyErrorCode;
   readonly message: string;
   /** For `CODE_FAILED` / `CODE_INVALID`: what the code threw (name, message, and `code` of a bridge error). */
   readonly cause?: ThrownError;

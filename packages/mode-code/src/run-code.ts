@@ -6,7 +6,7 @@
  * (a killed process still holds its memory until it is reaped, ~2 ms), and
  * `sandboxesExited()` waits for every one still exiting.
  */
-import { ErrorCode, type RunApi } from '@tool-search/kernel';
+import { ErrorCode, type AnyErrorCode, type RunApi } from '@tool-search/kernel';
 import { createGate, type Gate } from './gate.js';
 import { resolveOptions, type CodeModeOptions, type ResolvedOptions } from './options.js';
 import { emptyTelemetry, type CodeResult } from './result.js';
@@ -53,7 +53,7 @@ export async function runCodeWith(
 ): Promise<CodeResult> {
   const started = performance.now();
   const telemetry = emptyTelemetry();
-  const refuse = (code: ErrorCode, message: string, location?: CodeLocation): CodeResult => {
+  const refuse = (code: AnyErrorCode, message: string, location?: CodeLocation): CodeResult => {
     telemetry.durationMs = Math.round(performance.now() - started);
     return { ok: false, error: { code, message, ...(location ? { location } : {}) }, telemetry };
   };

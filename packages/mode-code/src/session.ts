@@ -7,7 +7,7 @@
  * more); its exit (`child.exited`, a process reaped a few ms later) is the
  * caller's to wait for.
  */
-import { ErrorCode, type RunApi } from '@tool-search/kernel';
+import { ErrorCode, type AnyErrorCode, type RunApi } from '@tool-search/kernel';
 import { createBridge } from './bridge.js';
 import type { ResolvedOptions } from './options.js';
 import type { CodeError, CodeLog, CodeResult, CodeTelemetry } from './result.js';
@@ -53,7 +53,7 @@ export function session({ run, code, options, child, signal, telemetry, started 
       telemetry.durationMs = Math.round(performance.now() - started);
       resolve(outcome.ok ? { ok: true, value: outcome.value, logs, telemetry } : { ok: false, error: outcome.error, logs, telemetry });
     };
-    const fail = (code: ErrorCode, message: string, cause?: CodeError['cause']) => settle({ ok: false, error: { code, message, ...(cause ? { cause } : {}) } });
+    const fail = (code: AnyErrorCode, message: string, cause?: CodeError['cause']) => settle({ ok: false, error: { code, message, ...(cause ? { cause } : {}) } });
 
     const timer = setTimeout(
       () => fail(ErrorCode.CODE_TIMEOUT, `the code did not finish within ${options.codeTimeoutMs} ms; the sandbox was stopped`),
