@@ -12,14 +12,16 @@ import { resolveInWorkspace } from '@tool-search/workspace';
 import { judge, type GateVerdict } from './gate.js';
 import type { ExecConfig } from './options.js';
 import { tail } from './output.js';
+import { innerLauncher, outerLauncher, type ProcessGroups } from './limits.js';
+import type { ExecResourceLimits } from './options.js';
 import { sandboxArgs } from './sandbox.js';
-import { connectFilter } from './seccomp.js';
+import { sandboxFilter } from './seccomp.js';
 import { ExecSession, type SpawnSpec } from './session.js';
 import { effectiveExec, type EffectiveExec, type ExecArgs, type ExecLimits } from './settings.js';
 import type { SessionOwners } from './owners.js';
 import type { SessionStore } from './store.js';
 
-const SECCOMP = connectFilter();
+const SECCOMP = sandboxFilter();
 
 /** The PATH every command gets; a call cannot change it. */
 export const EXEC_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
@@ -30,7 +32,10 @@ export interface ExecDeps {
   readonly root: string;
   readonly config: ExecConfig;
   readonly limitsFor: (run: RunInfo) => ExecLimits;
-  readonly sandbox: { readonly available: boolean; readonly bwrap: string };
+  /** bubblewrap: whether it runs here (and why not), the resolved binary. */
+  readonly sandbox: { readonly available: boolean; readonly bwrap: string; readonly reason?: string };
+  readonly limits: ExecResourceLimits;
+  readonly groups: ProcessGroups;
   readonly store: SessionStore;
   readonly owners: SessionOwners;
   readonly processAllowed: (run: RunInfo) => boolean;
@@ -44,7 +49,7 @@ export function agentKey(run: RunInfo): string {
 export function prepare(args: ExecArgs, run: RunInfo, deps: ExecDeps): { effective: EffectiveExec; cwd: string; verdict: GateVerdict } {
   const effective = effectiveExec(args, deps.limitsFor(run), run);
   if (effective.host === 'node') throw unavailable('node', 'no node host is configured: this deployment runs commands on the gateway or in its sandbox only');
-  if (effective.host === 'sandbox' && !deps.sandbox.available) throw unavailable('sandbox', 'bubblewrap (bwrap) does not run here; install the Debian package bubblewrap');
+  if (effective.host === 'sandbox' && !deps.sandbox.available) throw unavailable('sandbox', `bubblewrap does not run here (${deps.sandbox.reason ?? 'probe failed'}); install it: apt-get install -y bubblewrap`);
   const cwd = workdir(deps.root, args.workdir);
   const verdict = judge({ args, effective, allowlist: deps.config.allowlist ?? [], cwd, path: EXEC_PATH });
   return { effective, cwd, verdict };
@@ -92,9 +97,19 @@ function spawnSpec(args: ExecArgs, effective: EffectiveExec, cwd: string, deps: 
     ...deps.config.env,
     ...args.env,
   };
-  const argv = args.pty ? ['/usr/bin/script', '-qefc', args.command, '/dev/null'] : [...SHELL, '-c', args.command];
-  if (!sandboxed) return { file: argv[0]!, args: argv.slice(1), cwd, env, timeoutMs: effective.timeoutMs };
-  return { file: deps.sandbox.bwrap, args: sandboxArgs({ workspace: deps.root, cwd, env }, argv), cwd, env: {}, timeoutMs: effective.timeoutMs, fd3: SECCOMP };
+  const command = args.pty ? ['/usr/bin/script', '-qefc', args.command, '/dev/null'] : [...SHELL, '-c', args.command];
+  // RLIMIT_NPROC inside the sandbox counts the sandbox's own user namespace; on this machine it would count every
+  // process of the gateway's user, so the gateway host bounds processes with the cgroup only.
+  const argv = innerLauncher(SHELL, deps.limits, sandboxed, command);
+  const cgroup = deps.groups.create();
+  const common = { cwd, timeoutMs: effective.timeoutMs, limits: deps.limits, sandboxed, ...(cgroup ? { cgroup } : {}) };
+  if (!sandboxed) {
+    const [file, ...rest] = outerLauncher(SHELL, undefined, cgroup, argv[0]!, argv.slice(1));
+    return { ...common, file: file!, args: rest, env };
+  }
+  const bwrap = sandboxArgs({ workspace: deps.root, cwd, env, limits: deps.limits }, argv);
+  const [file, ...rest] = outerLauncher(SHELL, 3, cgroup, deps.sandbox.bwrap, bwrap);
+  return { ...common, file: file!, args: rest, env: {}, fd3: SECCOMP };
 }
 
 function waitFor(session: ExecSession, yieldMs: number | undefined, signal: AbortSignal): Promise<'exited' | 'yielded' | 'aborted'> {
@@ -133,9 +148,17 @@ function finished(session: ExecSession, effective: EffectiveExec): ToolResult {
   }
   if (session.status === 'failed') throw new ToolSearchError(ErrorCode.TOOL_EXECUTION_FAILED, `The command could not start: ${session.error}`);
   const end = session.exitCode !== null ? `[exit code ${session.exitCode}]` : `[killed by ${session.signal}]`;
+  const limit = session.limit ? `\n[limit: ${session.limit.message}]` : '';
   return {
-    content: [{ type: 'text', text: `${output}${output.endsWith('\n') || !output ? '' : '\n'}${end}` }],
-    structuredContent: { status: 'exited', exitCode: session.exitCode, ...(session.signal ? { signal: session.signal } : {}), host: effective.host, output },
+    content: [{ type: 'text', text: `${output}${output.endsWith('\n') || !output ? '' : '\n'}${end}${limit}` }],
+    structuredContent: {
+      status: 'exited',
+      exitCode: session.exitCode,
+      ...(session.signal ? { signal: session.signal } : {}),
+      host: effective.host,
+      output,
+      ...(session.limit ? { limit: session.limit } : {}),
+    },
   };
 }
 

@@ -1,8 +1,9 @@
 /**
  * `tools.exec` (and `tools.elevated`) as the exec plugin takes them, checked
- * once when the plugin is created. Defaults: `host: "sandbox"` where
- * bubblewrap runs (else `"gateway"`, with a diagnostic), `security:
- * "allowlist"`, `ask: "on-miss"`, `timeoutSec: 1800`, `yieldMs: 10000`.
+ * once when the plugin is created. Defaults: `host: "sandbox"` (never host
+ * execution unless configured: without bubblewrap exec is not listed),
+ * `security: "allowlist"`, `ask: "on-miss"`, `timeoutSec: 1800`, `yieldMs:
+ * 10000`, `limits` as in EXEC_LIMIT_DEFAULTS.
  */
 import { ConfigError, compileToolSchema, toSchemaIssues, type JsonSchema } from '@tool-search/kernel';
 
@@ -22,7 +23,25 @@ export interface ExecConfig {
   readonly yieldMs?: number;
   /** Environment every command gets (on top of PATH, HOME, LANG, TERM); nothing else of this process is passed. */
   readonly env?: Readonly<Record<string, string>>;
+  /** Resource bounds of every command (each key optional; EXEC_LIMIT_DEFAULTS fill the rest). */
+  readonly limits?: Partial<ExecResourceLimits>;
 }
+
+/** `tools.exec.limits`: what one command (with everything it starts) may use. */
+export interface ExecResourceLimits {
+  /** Processes and threads at once (a pids cgroup where this machine allows one, else RLIMIT_NPROC). */
+  readonly processes: number;
+  /** Writable memory of each process, MiB (RLIMIT_DATA: heap and private mappings). */
+  readonly memoryMb: number;
+  /** CPU time of each process, seconds (RLIMIT_CPU: SIGXCPU, SIGKILL 2 s later). */
+  readonly cpuSeconds: number;
+  /** Largest file a command may write, MiB (RLIMIT_FSIZE), in the workspace or anywhere. */
+  readonly fileSizeMb: number;
+  /** Size of the sandbox's private /tmp (a tmpfs, RAM-backed), MiB. */
+  readonly tmpMb: number;
+}
+
+export const EXEC_LIMIT_DEFAULTS: ExecResourceLimits = Object.freeze({ processes: 256, memoryMb: 1024, cpuSeconds: 600, fileSizeMb: 128, tmpMb: 256 });
 
 export const EXEC_DEFAULTS = Object.freeze({ security: 'allowlist', ask: 'on-miss', timeoutSec: 1800, yieldMs: 10_000 } as const);
 
@@ -36,6 +55,17 @@ const execConfigSchema: JsonSchema = {
     timeoutSec: { type: 'integer', minimum: 1, maximum: 86_400 },
     yieldMs: { type: 'integer', minimum: 0, maximum: 3_600_000 },
     env: { type: 'object', additionalProperties: { type: 'string' } },
+    limits: {
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        processes: { type: 'integer', minimum: 8, maximum: 65_536 },
+        memoryMb: { type: 'integer', minimum: 16, maximum: 1_048_576 },
+        cpuSeconds: { type: 'integer', minimum: 1, maximum: 604_800 },
+        fileSizeMb: { type: 'integer', minimum: 1, maximum: 1_048_576 },
+        tmpMb: { type: 'integer', minimum: 1, maximum: 1_048_576 },
+      },
+    },
   },
 };
 

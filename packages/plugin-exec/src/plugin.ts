@@ -9,9 +9,12 @@ import { ErrorCode, silentLogger, type KernelPlugin, type Logger, type RunInfo, 
 import { setCallApprovalRule } from '@tool-search/approval-rules';
 import { workspaceRoot } from '@tool-search/workspace';
 import { approvalNeed, runExec, type ExecDeps } from './exec.js';
-import { checkExecConfig, EXEC_DEFAULTS, type ExecHost } from './options.js';
+import { existsSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
+import { ProcessGroups } from './limits.js';
+import { checkExecConfig, EXEC_DEFAULTS, EXEC_LIMIT_DEFAULTS, type ExecHost } from './options.js';
 import { PROCESS_ID, runProcess, type ProcessArgs } from './process.js';
-import { bubblewrapWorks } from './sandbox.js';
+import { probeBubblewrap } from './sandbox.js';
 import type { ExecArgs, ExecLimits } from './settings.js';
 import { SessionOwners } from './owners.js';
 import { SessionStore } from './store.js';
@@ -30,8 +33,10 @@ export interface ExecPluginOptions {
   readonly elevated?: { readonly enabled?: boolean };
   /** `agents.list`, for each agent's `tools.elevated`. */
   readonly agents?: readonly { readonly id: string; readonly default?: boolean; readonly tools?: { readonly elevated?: unknown } }[];
-  /** The bubblewrap binary. Default `bwrap` (on PATH). */
+  /** The bubblewrap binary. Default `bwrap` (on this process's PATH). */
   readonly bwrap?: string;
+  /** Timeouts of the bubblewrap probe's attempts (default 10 s, 30 s, 60 s: a slow machine is not a missing sandbox). */
+  readonly probeTimeoutsMs?: readonly number[];
   /** Shared state: background sessions are recorded as this replica's, so `process` on another replica names the owner. */
   readonly state?: StateStore;
 }
@@ -39,9 +44,13 @@ export interface ExecPluginOptions {
 export function execPlugin(options: ExecPluginOptions): KernelPlugin {
   const root = workspaceRoot(options.workspace);
   const config = checkExecConfig(options.exec);
-  const bwrap = options.bwrap ?? 'bwrap';
-  const sandboxAvailable = bubblewrapWorks(bwrap);
-  const host: ExecHost = config.host ?? (sandboxAvailable ? 'sandbox' : 'gateway');
+  const bwrap = resolveExecutable(options.bwrap ?? 'bwrap');
+  const probe = probeBubblewrap(bwrap, options.probeTimeoutsMs);
+  const sandboxAvailable = probe.ok;
+  // Host execution only where the operator configured it: without bubblewrap the default stays "sandbox" (not listed).
+  const host: ExecHost = config.host ?? 'sandbox';
+  const limits = { ...EXEC_LIMIT_DEFAULTS, ...config.limits };
+  const groups = new ProcessGroups(limits);
   const store = new SessionStore();
   let logger: Logger = silentLogger;
   const owners = new SessionOwners(options.state, () => logger);
@@ -58,7 +67,9 @@ export function execPlugin(options: ExecPluginOptions): KernelPlugin {
     root,
     config,
     limitsFor,
-    sandbox: { available: sandboxAvailable, bwrap },
+    sandbox: { available: sandboxAvailable, bwrap, ...(probe.ok ? {} : { reason: probe.reason }) },
+    limits,
+    groups,
     store,
     owners,
     processAllowed: (run) => processAllowed.get(run) === true,
@@ -93,13 +104,21 @@ export function execPlugin(options: ExecPluginOptions): KernelPlugin {
           sink.diagnostic({
             code: ErrorCode.EXEC_HOST_UNAVAILABLE,
             level: 'error',
-            message: host === 'node' ? 'exec is not listed: tools.exec.host is "node" and no node host is configured here' : 'exec is not listed: its sandbox needs bubblewrap (Debian package bubblewrap), which does not run here',
-            details: { host },
+            message:
+              host === 'node'
+                ? 'exec is not listed: tools.exec.host is "node" and no node host is configured here'
+                : `exec is not listed: its sandbox needs bubblewrap, which does not run here (${probe.ok ? '' : probe.reason}). Install it (apt-get install -y bubblewrap), or set tools.exec.host to "gateway" to run commands on this machine unsandboxed`,
+            details: { host, ...(probe.ok ? {} : { reason: probe.reason }) },
           });
           return;
         }
-        if (config.host === undefined && !sandboxAvailable) {
-          sink.diagnostic({ code: ErrorCode.EXEC_HOST_UNAVAILABLE, level: 'warning', message: 'bubblewrap does not run here: exec defaults to host "gateway" (this machine, no sandbox)', details: { host } });
+        if (groups.bound === 'none') {
+          sink.diagnostic({
+            code: ErrorCode.EXEC_HOST_UNAVAILABLE,
+            level: 'warning',
+            message: `tools.exec.limits.processes (${limits.processes}) is not enforced: this gateway runs as root (RLIMIT_NPROC does not hold for root's user) and cannot make a pids cgroup`,
+            details: { host, limit: 'processes' },
+          });
         }
         sink.add(definitions);
         setCallApprovalRule(ctx.run, EXEC_ID, (call, run) => approvalNeed(call.args as unknown as ExecArgs, run, deps));
@@ -107,9 +126,21 @@ export function execPlugin(options: ExecPluginOptions): KernelPlugin {
       hooks.runStart.tap((run, catalog) => {
         processAllowed.set(run, catalog.some((tool) => tool.id === PROCESS_ID));
       });
-      hooks.shutdown.tapPromise(() => store.closeAll());
+      hooks.shutdown.tapPromise(async () => {
+        await store.closeAll();
+        await groups.close();
+      });
     },
   };
+}
+
+/** An absolute path for a bare name (the launcher runs with an empty environment: no PATH to search). */
+function resolveExecutable(name: string): string {
+  if (isAbsolute(name) || name.includes('/')) return name;
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir && existsSync(join(dir, name))) return join(dir, name);
+  }
+  return name;
 }
 
 /** The agent's own `tools.elevated.enabled` (the default agent's when the run names none). */

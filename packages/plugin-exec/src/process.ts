@@ -82,7 +82,13 @@ export async function runProcess(args: ProcessArgs, ctx: ExecuteContext, store: 
 }
 
 function statusOf(session: ExecSession) {
-  return { sessionId: session.id, status: session.status, exitCode: session.exitCode, ...(session.signal ? { signal: session.signal } : {}) };
+  return {
+    sessionId: session.id,
+    status: session.status,
+    exitCode: session.exitCode,
+    ...(session.signal ? { signal: session.signal } : {}),
+    ...(session.limit ? { limit: session.limit } : {}),
+  };
 }
 
 function summary(session: ExecSession) {
@@ -93,7 +99,8 @@ function describeEnd(session: ExecSession): string {
   if (session.status === 'timeout') return 'was killed at its timeout';
   if (session.status === 'killed') return 'was killed';
   if (session.status === 'failed') return `could not start (${session.error})`;
-  return session.exitCode !== null ? `exited with code ${session.exitCode}` : `ended by ${session.signal}`;
+  const end = session.exitCode !== null ? `exited with code ${session.exitCode}` : `ended by ${session.signal}`;
+  return session.limit ? `${end}; ${session.limit.message}` : end;
 }
 
 function result(text: string, structuredContent: Record<string, unknown>): ToolResult {

@@ -116,9 +116,16 @@ describe('host "sandbox" (bubblewrap)', () => {
 describe('where bubblewrap does not run', () => {
   const missing = '/nonexistent/bwrap';
 
-  it('without tools.exec.host, exec runs on the gateway host and says so', async () => {
+  it('without tools.exec.host, exec is not listed (never silently on this machine) and the diagnostic says how to install bubblewrap', async () => {
     const run = await execEnv({ exec: OPEN, bwrap: missing }).run();
-    expect(run.diagnostics).toEqual(expect.arrayContaining([expect.objectContaining({ code: ErrorCode.EXEC_HOST_UNAVAILABLE, level: 'warning' })]));
+    expect(run.tool('exec')).toBeUndefined();
+    const diagnostic = run.diagnostics.find((d) => d.code === ErrorCode.EXEC_HOST_UNAVAILABLE);
+    expect(diagnostic).toMatchObject({ level: 'error', details: { host: 'sandbox' } });
+    expect(diagnostic?.message).toContain('apt-get install -y bubblewrap');
+  });
+
+  it('with host "gateway" configured, exec runs on this machine (the operator chose it)', async () => {
+    const run = await execEnv({ exec: { ...OPEN, host: 'gateway' }, bwrap: missing }).run();
     expect(structured(await run.call('exec', { command: 'echo hi' })).host).toBe('gateway');
   });
 
