@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cli, folder } from './helpers.js';
 
@@ -17,6 +18,26 @@ describe('config check', () => {
     expect(report.notConfigured).toContainEqual(expect.objectContaining({ code: 'TOOL_NOT_CONFIGURED', message: expect.stringContaining('web_search') }));
     const text = await cli(['config', 'check'], cwd, { env: { PATH: process.env.PATH ?? '' } });
     expect(text.stdout).toContain('TOOL_NOT_CONFIGURED');
+  });
+
+  it('fails (exit 1) when exec is configured but bubblewrap cannot run: exec is not listed and the message says how to install it', async () => {
+    const cwd = folder({ 'tool-search.json': '{ plugins: { core: {} } }' });
+    const saved = process.env.PATH;
+    process.env.PATH = cwd; // a PATH without bwrap (the plugin looks it up on this process's PATH)
+    try {
+      const { code, stdout } = await cli(['config', 'check', '--json'], cwd);
+      expect(code).toBe(1);
+      const report = JSON.parse(stdout) as { ok: boolean; unavailable: { code: string; message: string }[] };
+      expect(report.ok).toBe(false);
+      expect(report.unavailable).toContainEqual(expect.objectContaining({ code: 'EXEC_HOST_UNAVAILABLE', message: expect.stringContaining('apt-get install -y bubblewrap') }));
+      const text = await cli(['config', 'check'], cwd);
+      expect(text.code).toBe(1);
+      expect(text.stdout).toContain('not ok');
+    } finally {
+      process.env.PATH = saved;
+    }
+    // The same config where bubblewrap runs: ok (the failure above is bubblewrap's absence, nothing else).
+    if (existsSync('/usr/bin/bwrap')) expect((await cli(['config', 'check'], cwd)).code).toBe(0);
   });
 
   it('accepts no config at all', async () => {

@@ -29,12 +29,14 @@ export function registerConfigCommands(program: Command, io: CliIO): void {
     .option('--strict', 'exit 1 when there is any policy warning')
     .action(async (flags: CheckFlags) => {
       const loaded = await loadCliConfig(flags, io);
-      const { warnings, notConfigured, modules } = await policyWarnings(loaded.config, io);
-      const ok = !(flags.strict && warnings.length);
-      if (flags.json) writeJson(io, { ok, path: loaded.path ?? null, modules, warnings, notConfigured });
+      const { warnings, notConfigured, unavailable, modules } = await policyWarnings(loaded.config, io);
+      // A configured tool that cannot run here (exec's sandbox without bubblewrap) fails the check, --strict or not.
+      const ok = !unavailable.length && !(flags.strict && warnings.length);
+      if (flags.json) writeJson(io, { ok, path: loaded.path ?? null, modules, warnings, notConfigured, unavailable });
       else {
-        for (const warning of [...warnings, ...notConfigured]) io.stdout.write(`${warning.level} ${warning.code}${warning.agentId ? ` (agent ${warning.agentId})` : ''}: ${warning.message}\n`);
-        io.stdout.write(`${ok ? 'ok' : 'not ok'}: ${loaded.path ?? 'no config file; built-in defaults'}${warnings.length ? ` (${warnings.length} policy warning(s))` : ''}\n${modulesText(modules)}`);
+        for (const warning of [...unavailable, ...warnings, ...notConfigured]) io.stdout.write(`${warning.level} ${warning.code}${warning.agentId ? ` (agent ${warning.agentId})` : ''}: ${warning.message}\n`);
+        const counts = [unavailable.length ? `${unavailable.length} tool(s) unavailable` : '', warnings.length ? `${warnings.length} policy warning(s)` : ''].filter(Boolean);
+        io.stdout.write(`${ok ? 'ok' : 'not ok'}: ${loaded.path ?? 'no config file; built-in defaults'}${counts.length ? ` (${counts.join(', ')})` : ''}\n${modulesText(modules)}`);
       }
       if (!ok) throw new CliExit(1);
     });
@@ -83,22 +85,37 @@ interface PolicyWarning extends Pick<Diagnostic, 'code' | 'level' | 'message' | 
   readonly agentId?: string;
 }
 
+/** Error diagnostics that mean a configured tool cannot run on this machine (not listed, fail closed). */
+const UNAVAILABLE_CODES: ReadonlySet<string> = new Set([ErrorCode.EXEC_HOST_UNAVAILABLE]);
+
 /**
- * The policy's diagnostics for a run without an agent and for each configured agent (each warning once), and the
- * tools left out because they are not configured (web_search without a key): their message says what to set.
+ * The policy's diagnostics for a run without an agent and for each configured agent (each warning once), the
+ * tools left out because they are not configured (web_search without a key): their message says what to set, and
+ * the configured tools that cannot run here (exec's sandbox without bubblewrap).
  */
-async function policyWarnings(config: ToolSearchConfig, io: CliIO): Promise<{ warnings: PolicyWarning[]; notConfigured: PolicyWarning[]; modules: Preset['modules'] }> {
+async function policyWarnings(
+  config: ToolSearchConfig,
+  io: CliIO,
+): Promise<{ warnings: PolicyWarning[]; notConfigured: PolicyWarning[]; unavailable: PolicyWarning[]; modules: Preset['modules'] }> {
   // Building the kernel loads the plugin modules and runs every plugin's own option checks (policy, sources).
   const { kernel, modules } = await createCliKernel(config, io);
   const warnings: PolicyWarning[] = [];
   const notConfigured: PolicyWarning[] = [];
+  const unavailable: PolicyWarning[] = [];
   const seen = new Set<string>();
   try {
     const agents = (config.agents?.list ?? []).map((agent) => agent.id);
     for (const agentId of [undefined, ...agents]) {
       const run = await kernel.createRun(agentId === undefined ? {} : { agentId });
       for (const { code, level, message, details, hook } of run.diagnostics) {
-        const into = code === ErrorCode.TOOL_NOT_CONFIGURED ? notConfigured : hook === 'filterPolicy' && level !== 'info' ? warnings : undefined;
+        const into =
+          code === ErrorCode.TOOL_NOT_CONFIGURED
+            ? notConfigured
+            : level === 'error' && UNAVAILABLE_CODES.has(code)
+              ? unavailable
+              : hook === 'filterPolicy' && level !== 'info'
+                ? warnings
+                : undefined;
         if (!into || seen.has(message)) continue;
         seen.add(message);
         into.push({ code, level, message, ...(details ? { details } : {}), ...(agentId !== undefined ? { agentId } : {}) });
@@ -108,7 +125,7 @@ async function policyWarnings(config: ToolSearchConfig, io: CliIO): Promise<{ wa
   } finally {
     await kernel.close();
   }
-  return { warnings, notConfigured, modules };
+  return { warnings, notConfigured, unavailable, modules };
 }
 
 /** The config file as written (a missing file is an empty config: `config set` creates it). */
