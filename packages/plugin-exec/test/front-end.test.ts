@@ -1,0 +1,70 @@
+// The exec plugin in a real front-end process: what that process inherited from its own parent never reaches a
+// command, and a SIGKILLed front end leaves no sandbox or command behind. Uses the built package (see the fixture).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { processRunning } from './fixtures.js';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const FRONT_END = join(HERE, 'fixtures', 'front-end.mjs');
+const DIST = join(HERE, '..', 'dist', 'limits.js');
+const built = existsSync(DIST);
+if (!built) console.log('skipping front-end tests: packages/plugin-exec/dist is missing or predates the limits; run `npx tsc -b packages/plugin-exec/tsconfig.build.json`');
+
+const started: ChildProcess[] = [];
+const folders: string[] = [];
+afterEach(() => {
+  for (const child of started.splice(0)) child.kill('SIGKILL');
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** Starts the front end with three extra inherited pipes (fds 3-5, as a supervisor or a build tool would leave them). */
+async function frontEnd(host: string, calls: object[]): Promise<{ child: ChildProcess; lines: string[] }> {
+  const ws = realpathSync(mkdtempSync(join(tmpdir(), 'plugin-exec-fe-')));
+  folders.push(ws);
+  const child = spawn(process.execPath, [FRONT_END, ws, host, JSON.stringify(calls)], { stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'] });
+  started.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (chunk) => (out += chunk));
+  child.stderr!.on('data', (chunk) => (err += chunk));
+  const deadline = Date.now() + 60_000;
+  while (!out.includes('READY\n') && child.exitCode === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (!out.includes('READY\n')) throw new Error(`the front end did not get ready: ${out}${err}`);
+  return { child, lines: out.split('\n').filter((line) => line && line !== 'READY') };
+}
+
+describe.skipIf(!built)('a front end with inherited descriptors', () => {
+  for (const host of ['sandbox', 'gateway']) {
+    it(`a command on host ${host} has only stdin, stdout and stderr open`, async () => {
+      const { lines } = await frontEnd(host, [{ command: 'ls /proc/$$/fd; true' }]);
+      const result = JSON.parse(lines[0]!) as { output: string; host: string };
+      expect(result.host).toBe(host);
+      expect(result.output.trim().split('\n')).toEqual(['0', '1', '2']);
+    });
+  }
+});
+
+describe.skipIf(!built)('SIGKILL of the front end', () => {
+  it('leaves no bwrap and no command behind (background and foreground sandboxes)', async () => {
+    const marker = `9${process.pid}`;
+    const calls = [
+      { command: `sleep 81.${marker}`, background: true },
+      { command: `sleep 82.${marker} & sleep 83.${marker}`, background: true },
+      { command: `sleep 84.${marker}`, yieldMs: 200 },
+    ];
+    const { child } = await frontEnd('sandbox', calls);
+    const deadline = Date.now() + 30_000;
+    const all = async () => (await Promise.all([81, 82, 83, 84].map((n) => processRunning(`sleep ${n}.${marker}`)))).every(Boolean);
+    while (!(await all()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await all()).toBe(true);
+    child.kill('SIGKILL');
+    const gone = async () => !(await processRunning(marker));
+    const until = Date.now() + 30_000;
+    while (!(await gone()) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await gone()).toBe(true);
+  });
+});
