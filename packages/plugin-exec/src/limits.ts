@@ -11,7 +11,7 @@
  *   running as root bounds processes with a pids cgroup (v1 `pids` hierarchy or
  *   a v2 one with `pids` delegated) where it can make one.
  */
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { ToolSearchError } from '@tool-search/kernel';
@@ -125,6 +125,7 @@ function findPidsRoot(): string | undefined {
     const v2Path = own.find(([id]) => id === '0')?.[2];
     if (v2?.[1] && v2Path !== undefined) candidates.push(join(v2[1], v2Path));
     for (const base of candidates) {
+      removeStale(base);
       const dir = join(base, `tool-search-exec-${process.pid}-${randomUUID().slice(0, 8)}`);
       try {
         mkdirSync(dir);
@@ -138,6 +139,38 @@ function findPidsRoot(): string | undefined {
     // no /proc
   }
   return undefined;
+}
+
+/** Folders left by a gateway that was killed (SIGKILL runs no shutdown): their processes are gone, the folders are empty. */
+function removeStale(base: string): void {
+  try {
+    for (const name of readdirSync(base)) {
+      const pid = Number(/^tool-search-exec-(\d+)-/.exec(name)?.[1]);
+      if (!pid || pid === process.pid || alive(pid)) continue;
+      const dir = join(base, name);
+      for (const group of readdirSync(dir)) if (group.startsWith('cmd-')) rmdirQuietly(join(dir, group));
+      rmdirQuietly(dir);
+    }
+  } catch {
+    // not readable: nothing to tidy
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function rmdirQuietly(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch {
+    // still in use (a process left in it) or gone
+  }
 }
 
 export interface LimitHit {
