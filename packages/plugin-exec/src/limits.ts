@@ -186,7 +186,7 @@ const UNIT: Record<LimitName, string> = { processes: '', memoryMb: ' MiB', cpuSe
 export function limitHit(limits: ExecResourceLimits, end: { output: string; exitCode: number | null; signal: string | null; pidsMax: boolean; sandboxed: boolean }): LimitHit | undefined {
   const { output } = end;
   const name = ((): LimitName | undefined => {
-    if (end.pidsMax || /fork: (retry: )?Resource temporarily unavailable|Cannot fork|can't fork/i.test(output)) return 'processes';
+    if (end.pidsMax || /fork: (retry: )?Resource temporarily unavailable|Cannot fork|can't fork|fork failed|BlockingIOError: \[Errno 11\]|spawn EAGAIN/i.test(output)) return 'processes';
     if (end.signal === 'SIGXCPU' || end.exitCode === 128 + 24 || /CPU time limit exceeded/.test(output)) return 'cpuSeconds';
     if (end.signal === 'SIGXFSZ' || end.exitCode === 128 + 25 || /File size limit exceeded|File too large/.test(output)) return 'fileSizeMb';
     if (end.sandboxed && /No space left on device/.test(output)) return 'tmpMb';

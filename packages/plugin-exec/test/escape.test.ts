@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EXEC_LIMIT_DEFAULTS, sandboxArgs, sandboxFilter } from '@tool-search/plugin-exec';
+import { innerLauncher } from '../src/limits.js';
 import { closeAll, execEnv, OPEN, structured } from './fixtures.js';
 
 afterEach(closeAll);
@@ -132,15 +133,34 @@ describe.skipIf(!python)('host sockets: no route from inside to a Unix socket on
   });
 });
 
+/** Runs `argv` in the sandbox with bwrap started by uid 65534 (the seccomp program moved from stdin to fd 3). */
+function asNobody(ws: string, argv: readonly string[]) {
+  const args = sandboxArgs({ workspace: ws, cwd: ws, env: { PATH: '/usr/bin:/bin' }, limits: EXEC_LIMIT_DEFAULTS }, argv);
+  return spawnSync('sh', ['-c', 'exec setpriv --reuid=65534 --regid=65534 --clear-groups bwrap "$@" 3<&0 </dev/null', 'sh', ...args], { input: sandboxFilter(), encoding: 'utf8', timeout: 60_000 });
+}
+
 describe.skipIf(!root)('as an unprivileged user (bwrap started by uid 65534 with the same arguments)', () => {
+  it.skipIf(!python)('RLIMIT_NPROC holds there (the processes bound of a gateway that is not root): a flood stops at the limit', () => {
+    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'plugin-exec-user-')));
+    spawnSync('chown', ['65534:65534', ws]);
+    try {
+      const flood = 'import os, time\nkids = []\ntry:\n  for i in range(200):\n    pid = os.fork()\n    if pid == 0:\n      time.sleep(30); os._exit(0)\n    kids.append(pid)\nexcept OSError as e:\n  print("STOPPED AT", len(kids))\nfor k in kids: os.kill(k, 9)';
+      const argv = innerLauncher(['/bin/bash', '--norc', '--noprofile'], { ...EXEC_LIMIT_DEFAULTS, processes: 16 }, true, ['python3', '-c', flood]);
+      const result = asNobody(ws, argv);
+      const stopped = /STOPPED AT (\d+)/.exec(result.stdout);
+      expect(stopped, result.stdout + result.stderr).not.toBeNull();
+      expect(Number(stopped![1])).toBeLessThan(16);
+    } finally {
+      rmSync(ws, { recursive: true, force: true });
+    }
+  });
+
   it('CapEff is 0, the command is nobody, a remount fails, and writes outside the workspace do not land', () => {
     const ws = realpathSync(mkdtempSync(join(tmpdir(), 'plugin-exec-user-')));
     spawnSync('chown', ['65534:65534', ws]);
     try {
       const command = 'grep CapEff /proc/self/status; id -u; mount -o remount,bind,rw / && echo REMOUNTED; echo x > /var/tmp/exec-user-probe && echo WROTE; echo y > in-ws && echo INSIDE';
-      const args = sandboxArgs({ workspace: ws, cwd: ws, env: { PATH: '/usr/bin:/bin' }, limits: EXEC_LIMIT_DEFAULTS }, ['/bin/sh', '-c', command]);
-      // bwrap reads the seccomp program from fd 3: the shell moves stdin (the program) there.
-      const viaShell = spawnSync('sh', ['-c', 'exec setpriv --reuid=65534 --regid=65534 --clear-groups bwrap "$@" 3<&0 </dev/null', 'sh', ...args], { input: sandboxFilter(), encoding: 'utf8', timeout: 60_000 });
+      const viaShell = asNobody(ws, ['/bin/sh', '-c', command]);
       expect(viaShell.stderr).not.toContain('bwrap:');
       expect(viaShell.stdout).toMatch(/CapEff:\s+0000000000000000/);
       expect(viaShell.stdout).toContain('65534');

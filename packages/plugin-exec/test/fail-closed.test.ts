@@ -11,6 +11,7 @@ import { closeAll, execEnv, OPEN, structured } from './fixtures.js';
 afterEach(closeAll);
 
 const REAL_BWRAP = ['/usr/bin/bwrap', '/usr/local/bin/bwrap'].find((path) => existsSync(path));
+if (!REAL_BWRAP) console.warn('skipping the slow-probe tests: bubblewrap is not installed (apt-get install -y bubblewrap)');
 
 /** A bwrap that sleeps `seconds` before its first run only (a loaded machine), then is the real one. */
 function slowBwrap(seconds: number): string {

@@ -73,7 +73,7 @@ describe('processes', () => {
       console.log(`skipping the process flood: ${warning.message}`);
       return ctx.skip();
     }
-    const flood = 'import os, sys, time\nkids = []\ntry:\n  for i in range(200):\n    pid = os.fork()\n    if pid == 0:\n      time.sleep(30); os._exit(0)\n    kids.append(pid)\nexcept OSError as e:\n  print("STOPPED AT", len(kids), e.strerror)\nfor k in kids: os.kill(k, 9)\nprint("DONE", len(kids))';
+    const flood = 'import os, sys, time\nkids = []\ntry:\n  for i in range(200):\n    pid = os.fork()\n    if pid == 0:\n      time.sleep(30); os._exit(0)\n    kids.append(pid)\nexcept OSError as e:\n  print("STOPPED AT", len(kids), "fork failed:", e.strerror)\nfor k in kids: os.kill(k, 9)\nprint("DONE", len(kids))';
     const out = structured(await run.call('exec', { command: `python3 -c '${flood}'` }));
     const stopped = /STOPPED AT (\d+)/.exec(String(out.output));
     expect(stopped, String(out.output)).not.toBeNull();
