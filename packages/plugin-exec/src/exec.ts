@@ -104,11 +104,11 @@ function spawnSpec(args: ExecArgs, effective: EffectiveExec, cwd: string, deps: 
   const cgroup = deps.groups.create();
   const common = { cwd, timeoutMs: effective.timeoutMs, limits: deps.limits, sandboxed, ...(cgroup ? { cgroup } : {}) };
   if (!sandboxed) {
-    const [file, ...rest] = outerLauncher(SHELL, undefined, cgroup, argv[0]!, argv.slice(1));
+    const [file, ...rest] = outerLauncher(SHELL, { ...(cgroup ? { cgroup } : {}), gateway: process.pid }, argv[0]!, argv.slice(1));
     return { ...common, file: file!, args: rest, env };
   }
   const bwrap = sandboxArgs({ workspace: deps.root, cwd, env, limits: deps.limits }, argv);
-  const [file, ...rest] = outerLauncher(SHELL, 3, cgroup, deps.sandbox.bwrap, bwrap);
+  const [file, ...rest] = outerLauncher(SHELL, { keepFd: 3, ...(cgroup ? { cgroup } : {}) }, deps.sandbox.bwrap, bwrap);
   return { ...common, file: file!, args: rest, env: {}, fd3: SECCOMP };
 }
 

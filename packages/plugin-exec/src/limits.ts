@@ -23,17 +23,35 @@ export type LimitName = keyof ExecResourceLimits;
 /** How `processes` is bounded here. */
 export type ProcessBound = 'cgroup' | 'rlimit' | 'none';
 
-/** Closes inherited descriptors (all but 0-2 and $1), joins cgroup $2 (or "-"), execs the rest. */
+/**
+ * Closes inherited descriptors (all but 0-2 and $1), joins cgroup $2 (or "-"), execs the rest. With a gateway pid in
+ * $3 (the gateway host: no bwrap to die with it), a watcher outlives neither the command nor the gateway: when the
+ * gateway is gone (SIGKILL runs no shutdown) it kills the command's process group and what is left in its cgroup.
+ */
 const OUTER = [
-  'keep=$1 cg=$2; shift 2',
+  'keep=$1 cg=$2 gw=$3; shift 3',
   'for fd in /proc/$$/fd/*; do fd=${fd##*/}; case $fd in 0|1|2|"$keep") ;; *) eval "exec $fd>&-" 2>/dev/null ;; esac; done',
   '[ "$cg" = - ] || echo $$ > "$cg/cgroup.procs" || { echo "tool-search: could not join the process-limit group $cg" >&2; exit 125; }',
+  'if [ "$gw" != - ]; then',
+  '  ( while kill -0 "$gw" 2>/dev/null && kill -0 $$ 2>/dev/null; do sleep 1; done',
+  '    if ! kill -0 "$gw" 2>/dev/null; then kill -KILL -$$; [ "$cg" = - ] || while read -r p; do kill -KILL "$p"; done < "$cg/cgroup.procs"; fi',
+  '  ) </dev/null >/dev/null 2>&1 &',
+  'fi',
   'exec "$@"',
 ].join('\n');
 
-/** argv that runs `file args` after closing inherited descriptors (keeping `keepFd`) and joining `cgroup`. */
-export function outerLauncher(shell: readonly string[], keepFd: number | undefined, cgroup: string | undefined, file: string, args: readonly string[]): string[] {
-  return [...shell, '-c', OUTER, 'tool-search-launch', keepFd === undefined ? '-' : String(keepFd), cgroup ?? '-', file, ...args];
+/**
+ * argv that runs `file args` after closing inherited descriptors (keeping `keepFd`) and joining `cgroup`; with
+ * `gateway` (this process's pid), the command is killed when this process dies.
+ */
+export function outerLauncher(
+  shell: readonly string[],
+  options: { keepFd?: number; cgroup?: string; gateway?: number },
+  file: string,
+  args: readonly string[],
+): string[] {
+  const { keepFd, cgroup, gateway } = options;
+  return [...shell, '-c', OUTER, 'tool-search-launch', keepFd === undefined ? '-' : String(keepFd), cgroup ?? '-', gateway === undefined ? '-' : String(gateway), file, ...args];
 }
 
 /** argv that sets the rlimits, then execs `argv` (the command's own shell). */

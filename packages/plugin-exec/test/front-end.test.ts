@@ -52,30 +52,34 @@ describe.skipIf(!built)('a front end with inherited descriptors', () => {
 });
 
 describe.skipIf(!built)('SIGKILL of the front end', () => {
-  it('leaves no bwrap and no command behind (background and foreground sandboxes)', async () => {
-    const marker = `9${process.pid}`;
-    const calls = [
-      { command: `sleep 81.${marker}`, background: true },
-      { command: `sleep 82.${marker} & sleep 83.${marker}`, background: true },
-      { command: `sleep 84.${marker}`, yieldMs: 200 },
-    ];
-    const { child } = await frontEnd('sandbox', calls);
-    const deadline = Date.now() + 30_000;
-    const all = async () => (await Promise.all([81, 82, 83, 84].map((n) => processRunning(`sleep ${n}.${marker}`)))).every(Boolean);
-    while (!(await all()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await all()).toBe(true);
-    child.kill('SIGKILL');
-    const gone = async () => !(await processRunning(marker));
-    const until = Date.now() + 30_000;
-    while (!(await gone()) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(await gone()).toBe(true);
-    // Its empty process-limit groups (where it made any) are tidied by the next plugin on this machine.
-    const groups = () => (existsSync(PIDS) ? readdirSync(PIDS).filter((name) => name.startsWith(`tool-search-exec-${child.pid}-`)) : []);
-    if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once('exit', resolve));
-    for (let attempt = 0; attempt < 20 && groups().length; attempt++) {
-      execEnv({ exec: OPEN }); // the last of a killed sandbox's processes may still be exiting: try again
-      if (groups().length) await new Promise((resolve) => setTimeout(resolve, 500));
-    }
-    expect(groups()).toEqual([]);
-  });
+  for (const [host, base] of [['sandbox', 81], ['gateway', 85]] as const) {
+    it(`leaves no command behind on host ${host} (background and yielded commands${host === 'sandbox' ? ', and no bwrap' : ''})`, async () => {
+      const marker = `9${process.pid}`;
+      const markers = [base, base + 1, base + 2, base + 3].map((n) => `sleep ${n}.${marker}`);
+      const [a, b, c, d] = markers as [string, string, string, string];
+      const calls = [
+        { command: a, background: true },
+        { command: `${b} & ${c}`, background: true },
+        { command: d, yieldMs: 200 },
+      ];
+      const { child } = await frontEnd(host, calls);
+      const deadline = Date.now() + 30_000;
+      const all = async () => (await Promise.all(markers.map((m) => processRunning(m)))).every(Boolean);
+      while (!(await all()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await all()).toBe(true);
+      child.kill('SIGKILL');
+      const gone = async () => !(await Promise.all(markers.map((m) => processRunning(m)))).some(Boolean);
+      const until = Date.now() + 30_000;
+      while (!(await gone()) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await gone()).toBe(true);
+      // Its empty process-limit groups (where it made any) are tidied by the next plugin on this machine.
+      const groups = () => (existsSync(PIDS) ? readdirSync(PIDS).filter((name) => name.startsWith(`tool-search-exec-${child.pid}-`)) : []);
+      if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once('exit', resolve));
+      for (let attempt = 0; attempt < 20 && groups().length; attempt++) {
+        execEnv({ exec: OPEN }); // the last of a killed command's processes may still be exiting: try again
+        if (groups().length) await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+      expect(groups()).toEqual([]);
+    });
+  }
 });
