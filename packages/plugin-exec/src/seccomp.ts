@@ -88,9 +88,6 @@ export function sandboxFilter(): Buffer {
   return out;
 }
 
-/** The old name: the filter does more than refuse `connect(2)` now. */
-export const connectFilter = sandboxFilter;
-
 /** What the filter does with `name` on x86-64 (tests and the README read it). */
 export function syscallAction(name: string): Action {
   return actionOf(name, X86_64.has(name));

@@ -20,6 +20,7 @@ const PACKAGE = dirname(HERE);
 const HOST_SOCKET = join(HERE, 'fixtures', 'host-socket.py');
 const python = ['/usr/bin/python3', '/usr/local/bin/python3'].find((path) => existsSync(path));
 const root = process.getuid?.() === 0;
+const limitsOpen = { ...OPEN, limits: { processes: 64 } };
 
 async function sandboxed(command: string, exec: object = OPEN): Promise<{ output: string; exitCode: unknown; ws: string }> {
   const env = execEnv({ exec });
@@ -51,6 +52,13 @@ describe('identity: no capabilities, not root, no way back', () => {
     const { output } = await sandboxed(command);
     expect(output).not.toContain('WROTE');
     for (const target of targets) expect(existsSync(target)).toBe(false);
+  });
+
+  it('cannot raise its own limits: every cgroup file (pids.max) is read-only inside', async () => {
+    const { output } = await sandboxed('n=0; for f in $(find /sys/fs/cgroup -name pids.max 2>/dev/null); do n=$((n+1)); echo max 2>/dev/null > "$f" && echo "RAISED $f"; done; ulimit -Hu unlimited 2>/dev/null && echo RAISED-NPROC; echo "found $n"', limitsOpen);
+    expect(output).not.toContain('RAISED');
+    // Where the command has a pids cgroup (root here), its own pids.max is among those tried.
+    if (root && existsSync('/sys/fs/cgroup/pids/cgroup.procs')) expect(Number(/found (\d+)/.exec(output)?.[1])).toBeGreaterThan(0);
   });
 
   it('(the write probe works: on the gateway host it writes)', async () => {
