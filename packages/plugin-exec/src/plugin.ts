@@ -27,7 +27,7 @@ export const EXEC_ID = 'core:core:exec';
 export interface ExecPluginOptions {
   /** The folder commands run in (`plugins.core.workspace`); the sandbox's only writable folder. */
   readonly workspace: string;
-  /** `tools.exec` (host, security, ask, allowlist, timeoutSec, yieldMs, env); other keys are ignored here. */
+  /** `tools.exec` (host, security, ask, allowlist, timeoutSec, yieldMs, env, limits); other keys are ignored here. */
   readonly exec?: unknown;
   /** `tools.elevated` (`enabled`). */
   readonly elevated?: { readonly enabled?: boolean };
