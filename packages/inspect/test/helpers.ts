@@ -72,9 +72,9 @@ export async function startFixture(extra: Partial<InspectServerOptions> = {}): P
 
 /**
  * Runs real gateway turns over the mock OpenAI provider (official `openai` client, real HTTP) with the fixture's
- * config, so the telemetry plugin writes `<sessionsDir>/<sessionId>.jsonl`. Returns the tool names called, in order.
+ * config, so the telemetry plugin writes `<sessionsDir>/<sessionId>.jsonl`.
  */
-export async function writeGatewaySession(sessionsDir: string, sessionId: string, targets: readonly string[]): Promise<void> {
+export async function writeGatewaySession(sessionsDir: string, sessionId: string, turns: readonly { target: string; args: Record<string, unknown> }[]): Promise<void> {
   const mock = await startMockOpenAI();
   const preset = await createToolSearchKernel(fixtureConfig(sessionsDir));
   const gateway = await startGatewayServer({
@@ -86,8 +86,8 @@ export async function writeGatewaySession(sessionsDir: string, sessionId: string
   });
   try {
     const client = new OpenAI({ baseURL: gateway.url, apiKey: 'none', maxRetries: 0, defaultHeaders: { 'x-session-id': sessionId } });
-    for (const target of targets) {
-      await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: `tool search qa check target=${target} args={"path":"notes.txt"}` }] });
+    for (const { target, args } of turns) {
+      await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: `tool search qa check target=${target} args=${JSON.stringify(args)}` }] });
     }
   } finally {
     await gateway.close();
