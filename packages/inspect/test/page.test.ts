@@ -146,4 +146,22 @@ describe.skipIf(chromiumMissing !== undefined)('the inspect page in headless Chr
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('#tool-heading').textContent(), { timeout: 60_000 }).toContain('create_issue');
   }, 120_000);
+
+  it('refreshes the catalog and the live view when a server says its tool list changed', async () => {
+    await open('?view=catalog&server=github');
+    await expect.poll(() => page.getByRole('link', { name: 'create_issue' }).count(), { timeout: 60_000 }).toBe(1);
+    expect(await page.getByRole('link', { name: 'list_projects' }).count()).toBe(0);
+    // A real call through the kernel: the server adds a toolset and sends notifications/tools/list_changed.
+    const run = await fixture.preset.kernel.createRun({});
+    try {
+      const outcome = await run.call('mcp:github:enable_toolset', { toolset: 'projects' });
+      expect(outcome.status).toBe('ok');
+    } finally {
+      await run.close();
+    }
+    // No reload: the page hears the change over server-sent events and reads the catalog again.
+    await expect.poll(() => page.getByRole('link', { name: 'list_projects' }).count(), { timeout: 60_000 }).toBe(1);
+    await page.getByRole('link', { name: 'Live' }).click();
+    await expect.poll(() => page.locator('caption').textContent(), { timeout: 60_000 }).toContain('1 changes seen');
+  }, 120_000);
 });

@@ -6,7 +6,10 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',
   logLevel: 'warn',
-  esbuild: { jsx: 'automatic', jsxImportSource: 'preact' },
+  // jsxDev off whatever NODE_ENV says (vitest sets `test`), so the build is the same from the CLI and from a test.
+  esbuild: { jsx: 'automatic', jsxImportSource: 'preact', jsxDev: false },
+  define: { 'process.env.NODE_ENV': '"production"' },
+  mode: 'production',
   build: {
     outDir: fileURLToPath(new URL('../assets', import.meta.url)),
     emptyOutDir: true,

@@ -179,6 +179,25 @@ function EventItem({ entry, time }: { entry: Entry; time: preact.JSX.Element }) 
       </li>
     );
   }
+  if (name === 'turn-message') {
+    const content = typeof data['content'] === 'string' ? data['content'] : JSON.stringify(data['content'] ?? null);
+    return (
+      <li class={`message m-${String(data['role'])}`}>
+        {time} <strong>{data['role'] === 'assistant' ? 'Assistant' : data['role'] === 'user' ? 'User' : String(data['role'])}</strong> {content.length > 300 ? `${content.slice(0, 300)}…` : content}
+      </li>
+    );
+  }
+  if (name === 'control-call') {
+    return (
+      <li class="control">
+        {time} <strong>{String(data['name'])}</strong> <Badge kind={String(data['status'])}>{String(data['status'])}</Badge>
+        <span class="muted">
+          {' '}
+          ({String(data['mode'])} mode: {String(data['searches'] ?? 0)} searches, {String(data['describes'] ?? 0)} describes, {String(data['calls'] ?? 0)} calls)
+        </span>
+      </li>
+    );
+  }
   if (name === 'approval') {
     const record = data['record'] as { request?: { toolId?: string }; decision: string; by: string } | undefined;
     return (
