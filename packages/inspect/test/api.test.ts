@@ -63,7 +63,7 @@ describe('the inspect API', () => {
 
   it('reports the MCP server live, with its negotiated protocol version', async () => {
     const { body } = await api<{ servers: { name: string; state: string; protocolVersion?: string; toolCount?: number }[] }>('/api/live');
-    expect(body.servers).toEqual([expect.objectContaining({ name: 'github', state: 'connected', protocolVersion: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), toolCount: 8 })]);
+    expect(body.servers).toEqual([expect.objectContaining({ name: 'github', state: 'connected', protocolVersion: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/), toolCount: 9 })]);
   });
 
   it('answers bad input with a typed error and keeps serving', async () => {

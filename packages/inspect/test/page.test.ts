@@ -85,6 +85,15 @@ describe.skipIf(chromiumMissing !== undefined)('the inspect page in headless Chr
     expect(await seriousViolations(page)).toEqual([]);
   }, 120_000);
 
+  it('shows a server\'s hostile description as text and runs none of it', async () => {
+    await open('?view=tool&tool=mcp:github:get_readme');
+    const description = page.locator('article > p').nth(1);
+    await expect.poll(() => description.textContent(), { timeout: 60_000 }).toContain('<img src=x onerror=');
+    expect(await description.textContent()).toContain('<script>window.__inspectXss=2</script>');
+    expect(await page.evaluate<unknown>('window.__inspectXss')).toBeUndefined();
+    expect(await page.locator('article img, article script').count()).toBe(0);
+  }, 120_000);
+
   it('switches agent and shows that agent\'s catalog', async () => {
     await open('?view=catalog');
     const execStatus = page.locator('tr', { has: page.getByRole('link', { name: 'exec', exact: true }) }).locator('td').last();
