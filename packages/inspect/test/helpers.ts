@@ -89,6 +89,15 @@ export async function writeGatewaySession(sessionsDir: string, sessionId: string
     for (const { target, args } of turns) {
       await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: `tool search qa check target=${target} args=${JSON.stringify(args)}` }] });
     }
+    // The scripted model cannot send a query that finds nothing; the same exposure the gateway hands the model can:
+    // a tool_search whose query is only stopwords is a zero-hit search in this session's log.
+    const run = await preset.kernel.createRun({ sessionId });
+    try {
+      const exposure = await run.exposure('tools');
+      await exposure.call('tool_search', { query: 'the of and' });
+    } finally {
+      await run.close();
+    }
   } finally {
     await gateway.close();
     await preset.kernel.close();

@@ -118,6 +118,10 @@ describe.skipIf(chromiumMissing !== undefined)('the inspect page in headless Chr
     expect(await page.locator('ol.timeline li.search').count()).toBeGreaterThanOrEqual(2);
     expect(await page.locator('ol.timeline li.call .rank').first().textContent()).toContain('rank 1');
     expect(await page.locator('ol.timeline li.ledger').count()).toBe(2);
+    // The zero-hit search is highlighted, in the list and in the timeline.
+    expect(await page.locator('ol.timeline li.search.zero-hit').count()).toBe(1);
+    expect(await page.locator('ol.timeline li.search.zero-hit').textContent()).toContain('0 hits');
+    expect(await page.locator('tr', { has: page.getByRole('link', { name: 'gateway-session' }) }).locator('.badge.zero-hit').textContent()).toBe('1');
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'session.png'), fullPage: false });
   }, 120_000);
