@@ -20,7 +20,13 @@ export function fixtureConfig(sessionsDir: string): ToolSearchConfig {
   return {
     plugins: { 'fake-catalog': { tools: 60, core: true } },
     mcpServers: { github: { command: process.execPath, args: [GITHUB_SERVER] } },
-    tools: { deny: ['delete_repository'], toolSearch: { mode: 'tools' } },
+    tools: {
+      deny: ['delete_repository'],
+      toolSearch: { mode: 'tools' },
+      // The gateway session shows an approval (write needs one; no approver: denied) and loop-detection findings.
+      approvals: { require: ['write'] },
+      loopDetection: { enabled: true, warningThreshold: 3, criticalThreshold: 4 },
+    },
     agents: { list: [{ id: 'main', default: true }, { id: 'support', tools: { allow: ['read', 'web_search', 'mcp:github:*'], deny: ['create_pull_request'] } }] },
     session: { logDir: sessionsDir },
   } as ToolSearchConfig;
@@ -74,7 +80,7 @@ export async function startFixture(extra: Partial<InspectServerOptions> = {}): P
  * Runs real gateway turns over the mock OpenAI provider (official `openai` client, real HTTP) with the fixture's
  * config, so the telemetry plugin writes `<sessionsDir>/<sessionId>.jsonl`.
  */
-export async function writeGatewaySession(sessionsDir: string, sessionId: string, turns: readonly { target: string; args: Record<string, unknown> }[]): Promise<void> {
+export async function writeGatewaySession(sessionsDir: string, sessionId: string, turns: readonly { target: string; args: Record<string, unknown>; loop?: number }[]): Promise<void> {
   const mock = await startMockOpenAI();
   const preset = await createToolSearchKernel(fixtureConfig(sessionsDir));
   const gateway = await startGatewayServer({
@@ -86,8 +92,8 @@ export async function writeGatewaySession(sessionsDir: string, sessionId: string
   });
   try {
     const client = new OpenAI({ baseURL: gateway.url, apiKey: 'none', maxRetries: 0, defaultHeaders: { 'x-session-id': sessionId } });
-    for (const { target, args } of turns) {
-      await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: `tool search qa check target=${target} args=${JSON.stringify(args)}` }] });
+    for (const { target, args, loop } of turns) {
+      await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: `tool search qa check target=${target} args=${JSON.stringify(args)}${loop ? ` loop=${loop}` : ''}` }] });
     }
     // The scripted model cannot send a query that finds nothing; the same exposure the gateway hands the model can:
     // a tool_search whose query is only stopwords is a zero-hit search in this session's log.

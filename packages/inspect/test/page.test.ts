@@ -25,6 +25,7 @@ describe.skipIf(chromiumMissing !== undefined)('the inspect page in headless Chr
     await writeGatewaySession(fixture.sessionsDir, 'gateway-session', [
       { target: 'read', args: { path: 'notes.txt' } },
       { target: 'write', args: { path: 'notes.txt', content: 'hello' } },
+      { target: 'read', args: { path: 'notes.txt' }, loop: 4 },
     ]);
     browser = await launch();
   }, 180_000);
@@ -110,14 +111,19 @@ describe.skipIf(chromiumMissing !== undefined)('the inspect page in headless Chr
       .split('\n')
       .map((line) => JSON.parse(line) as { type: string; name?: string });
     const called = log.filter((entry) => entry.type === 'tool-call').map((entry) => entry.name);
-    expect(called).toEqual(['read', 'write']);
+    // read; write (blocked: it needs an approval nobody can give); read looped until loop detection blocks it.
+    expect(called.slice(0, 3)).toEqual(['read', 'write', 'read']);
+    expect(called.length).toBeGreaterThan(3);
     await open('?view=sessions');
     await page.getByRole('link', { name: 'gateway-session' }).click();
     const calls = page.locator('ol.timeline li.call .call-name');
     await expect.poll(() => calls.allTextContents(), { timeout: 60_000 }).toEqual(called);
     expect(await page.locator('ol.timeline li.search').count()).toBeGreaterThanOrEqual(2);
     expect(await page.locator('ol.timeline li.call .rank').first().textContent()).toContain('rank 1');
-    expect(await page.locator('ol.timeline li.ledger').count()).toBe(2);
+    expect(await page.locator('ol.timeline li.ledger').count()).toBe(3);
+    expect(await page.locator('ol.timeline li.approval').textContent()).toMatch(/core:core:write → deny by unconfigured/);
+    expect(await page.locator('ol.timeline li.call.blocked').count()).toBeGreaterThanOrEqual(2);
+    expect(await page.locator('ol.timeline li.loop').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('critical')]));
     // The zero-hit search is highlighted, in the list and in the timeline.
     expect(await page.locator('ol.timeline li.search.zero-hit').count()).toBe(1);
     expect(await page.locator('ol.timeline li.search.zero-hit').textContent()).toContain('0 hits');
