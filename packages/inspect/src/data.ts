@@ -3,7 +3,7 @@
  * `tools explain`, `tools search` and `exposure`: one kernel built by the
  * preset from the config, one short-lived run per question, always closed.
  */
-import { ToolSearchError, type Diagnostic, type Kernel, type Run, type ToolDescriptor } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type Diagnostic, type Kernel, type Run, type ToolDescriptor } from '@tool-search/kernel';
 import { resolveToolSearchFor, type ToolSearchConfig } from '@tool-search/config';
 import { indexForRun, type SearchResult } from '@tool-search/search';
 import { createTokenCounter } from '@tool-search/telemetry';
@@ -13,8 +13,10 @@ import { InspectErrors } from './errors.js';
 import { scoreParts } from './score-parts.js';
 import type { CatalogRow, CatalogView, ExposureModeView, ExposureView, InspectRequest, MetaView, SearchView, SourceProblem, ToolView } from './types.js';
 
-/** The exposure modes the page compares (`native` joins once a mode plugin answers it). */
+/** The exposure modes the page compares. */
 export const INSPECT_MODES = ['direct', 'code', 'tools', 'directory'] as const;
+/** Compared too once a plugin materializes them (the kernel answers MODE_UNKNOWN until then). */
+export const OPTIONAL_MODES = ['native'] as const;
 
 export interface InspectDataOptions {
   /** The kernel the preset built from `config` (`createToolSearchKernel`). */
@@ -24,6 +26,8 @@ export interface InspectDataOptions {
   readonly demoCatalog?: boolean;
   /** Modes to compare; default `INSPECT_MODES`. */
   readonly modes?: readonly string[];
+  /** Modes compared only when a plugin materializes them; default `OPTIONAL_MODES`. */
+  readonly optionalModes?: readonly string[];
   /** Count o200k_base tokens of each exposure (default true). */
   readonly countTokens?: boolean;
 }
@@ -39,6 +43,7 @@ export interface InspectData {
 export function createInspectData(options: InspectDataOptions): InspectData {
   const { kernel, config } = options;
   const modes = options.modes ?? INSPECT_MODES;
+  const optional = options.optionalModes ?? OPTIONAL_MODES;
   const tokens = options.countTokens === false ? undefined : createTokenCounter('o200k_base');
 
   async function withRun<T>(request: InspectRequest, use: (run: Run) => Promise<T> | T): Promise<T> {
@@ -97,6 +102,10 @@ export function createInspectData(options: InspectDataOptions): InspectData {
       withRun(request, async (run) => {
         const views: ExposureModeView[] = [];
         for (const mode of modes) views.push(await exposureOf(run, mode, tokens));
+        for (const mode of optional) {
+          const view = await exposureOf(run, mode, tokens);
+          if (view.error?.code !== ErrorCode.MODE_UNKNOWN) views.push(view);
+        }
         return { request, applied: resolveToolSearchFor(config, request).mode, modes: views };
       }),
   };
