@@ -18,7 +18,7 @@ import { isHttpConfig, type McpRoot, type McpServerConfig } from './options.js';
 import type { McpTokenStore } from './token-store.js';
 import { stderrNote } from './stderr-note.js';
 import { MESSAGE_TOO_LARGE } from './stdio-transport.js';
-import { openClient, type OpenedClient, type TransportKind } from './transport.js';
+import { openClient, protocolVersionOf, type OpenedClient, type TransportKind } from './transport.js';
 
 export type McpServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed';
 
@@ -33,6 +33,8 @@ export interface McpServerStatus {
   /** Every child pid this server has had, to check none is left behind. */
   readonly pids: readonly number[];
   readonly toolCount?: number;
+  /** The MCP protocol version negotiated with the server (while connected). */
+  readonly protocolVersion?: string;
   readonly lastError?: { readonly code: string; readonly reason?: McpFailureReason; readonly message: string };
 }
 
@@ -146,6 +148,7 @@ export class ServerConnection {
       ...(this.transport ? { transport: this.transport } : {}),
       ...(this.pid !== undefined && this.state === 'connected' ? { pid: this.pid } : {}),
       ...(this.tools ? { toolCount: this.tools.tools.length } : {}),
+      ...(this.opened && this.state === 'connected' && protocolVersionOf(this.opened.client) ? { protocolVersion: protocolVersionOf(this.opened.client)! } : {}),
       ...(this.lastError ? { lastError: this.lastError } : {}),
     };
   }

@@ -6,7 +6,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { isHttpConfig, type McpServerConfig } from './options.js';
 import { GroupStdioTransport } from './stdio-transport.js';
@@ -94,6 +94,14 @@ async function closeHttpSession(client: Client, transport: StreamableHTTPClientT
 
 type AnyTransport = GroupStdioTransport | StreamableHTTPClientTransport | SSEClientTransport;
 
+/** The protocol version each client's `initialize` settled on (the SDK hands it to the transport only). */
+const negotiated = new WeakMap<Client, string>();
+
+/** The MCP protocol version `client` negotiated with its server, once connected. */
+export function protocolVersionOf(client: Client): string | undefined {
+  return negotiated.get(client);
+}
+
 /**
  * Connects, failing fast on the first transport error before initialization
  * completes (a server writing garbage to stdout would otherwise just time out).
@@ -101,6 +109,13 @@ type AnyTransport = GroupStdioTransport | StreamableHTTPClientTransport | SSECli
 async function connect(transport: AnyTransport, options: OpenOptions, beforeClose?: () => void): Promise<Client> {
   const client = new Client(CLIENT_INFO, { capabilities: options.capabilities ?? {} });
   options.prepare(client);
+  // The SDK tells the transport the negotiated version (`setProtocolVersion`, when it has one); keep it for status().
+  const versioned = transport as Transport;
+  const setVersion = versioned.setProtocolVersion?.bind(transport);
+  versioned.setProtocolVersion = (version: string) => {
+    negotiated.set(client, version);
+    setVersion?.(version);
+  };
   let failEarly: ((error: Error) => void) | undefined;
   const early = new Promise<never>((_, reject) => {
     failEarly = reject;

@@ -58,8 +58,10 @@ describe('server-everything over stdio', () => {
     expect(outcome).toMatchObject({ status: 'error', error: { code: 'TOOL_CALL_ABORTED' } });
   });
 
-  it('reports the stdio transport and the child pid', () => {
-    expect(plugin.servers()).toEqual([expect.objectContaining({ name: 'everything', state: 'connected', transport: 'stdio', pid: expect.any(Number) })]);
+  it('reports the stdio transport, the child pid and the negotiated protocol version', () => {
+    expect(plugin.servers()).toEqual([
+      expect.objectContaining({ name: 'everything', state: 'connected', transport: 'stdio', pid: expect.any(Number), protocolVersion: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) }),
+    ]);
   });
 });
 
@@ -79,7 +81,7 @@ describe('server-everything over HTTP', () => {
       expect(run.tool('mcp:remote:echo')).toBeDefined();
       const outcome = await run.call('mcp:remote:echo', { message: 'over http' });
       expect(outcome).toMatchObject({ status: 'ok', result: { content: [{ type: 'text', text: expect.stringContaining('over http') }] } });
-      expect(plugin.servers()[0]).toMatchObject({ state: 'connected', transport: 'streamable-http' });
+      expect(plugin.servers()[0]).toMatchObject({ state: 'connected', transport: 'streamable-http', protocolVersion: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
     } finally {
       await kernel.close();
     }

@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { createKernel, type Kernel, type KernelPlugin, type Logger } from '@tool-search/kernel';
 import { mcpServersOf, resolveToolSearch, type ToolSearchConfig } from '@tool-search/config';
 import { policyPlugin } from '@tool-search/policy';
-import { defaultStateDir, fileTokenStore, mcpPlugin, type McpDownstream, type McpPlugin, type McpPluginOptions } from '@tool-search/plugin-mcp';
+import { defaultStateDir, fileTokenStore, mcpPlugin, type McpDownstream, type McpPlugin, type McpPluginOptions, type McpServerStatus } from '@tool-search/plugin-mcp';
 import { clientToolsPlugin } from '@tool-search/plugin-client-tools';
 import { toolsModePlugin } from '@tool-search/mode-tools';
 import { directoryModePlugin } from '@tool-search/mode-directory';
@@ -58,6 +58,8 @@ export interface Preset {
   readonly modules: readonly LoadedPluginModule[];
   /** The MCP servers' resources, prompts, logging and forwarding (when any are configured), for `serve mcp`. */
   readonly mcpDownstream?: McpDownstream;
+  /** Each configured MCP server's state now (connected, failed, protocol version, last error), for `inspect`'s live view. */
+  readonly mcpServers?: () => readonly McpServerStatus[];
 }
 
 export async function createToolSearchKernel(config: ToolSearchConfig, options: PresetOptions = {}): Promise<Preset> {
@@ -93,7 +95,7 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     ...(options.plugins ?? []),
   ];
   const kernel = createKernel({ plugins, ...(options.logger ? { logger: options.logger } : {}) });
-  return { kernel, toolSearch, modules, demoCatalog: usesDemoCatalog(config, options), ...(mcp ? { mcpDownstream: mcp.downstream } : {}) };
+  return { kernel, toolSearch, modules, demoCatalog: usesDemoCatalog(config, options), ...(mcp ? { mcpDownstream: mcp.downstream, mcpServers: () => mcp.servers() } : {}) };
 }
 
 /** The one-line notice front ends print when `demoCatalog` is true. */

@@ -37,3 +37,18 @@ describe('MCP roots from the workspace', () => {
     expect(reply).toMatchObject({ error: { code: -32601 } });
   }, 30_000);
 });
+
+describe('Preset.mcpServers', () => {
+  it("reports each configured MCP server's state once a run listed it, and is absent without servers", async () => {
+    const preset = await createToolSearchKernel({ mcp: { servers: { asks } } }, { mcpClient: {} });
+    try {
+      await (await preset.kernel.createRun()).close();
+      expect(preset.mcpServers?.()).toEqual([expect.objectContaining({ name: 'asks', state: 'connected', transport: 'stdio', protocolVersion: expect.any(String) })]);
+    } finally {
+      await preset.kernel.close();
+    }
+    const none = await createToolSearchKernel({ plugins: {} });
+    expect(none.mcpServers).toBeUndefined();
+    await none.kernel.close();
+  });
+});

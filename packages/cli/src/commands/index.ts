@@ -12,6 +12,7 @@ import { registerEvalCommands } from './eval.js';
 import { registerExportCommands } from './export.js';
 import { registerExposureCommand } from './exposure.js';
 import { registerGatewayCommand } from './gateway.js';
+import { registerInspectCommand } from './inspect.js';
 import { registerMcpCommands } from './mcp.js';
 import { registerQaCommands } from './qa.js';
 import { registerServeCommands } from './serve.js';
@@ -32,4 +33,5 @@ export const COMMANDS: readonly CommandRegistration[] = [
   registerQaCommands,
   registerConfigCommands,
   registerMcpCommands,
+  registerInspectCommand,
 ];
