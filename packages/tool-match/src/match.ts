@@ -34,6 +34,38 @@ export type MatchEffect = 'allow' | 'deny';
 const ID_ENTRY = /^(core|plugin|mcp|client):/;
 
 export function matchesEntry(entry: string, tool: MatchableTool, effect: MatchEffect = 'deny'): boolean {
+  if (effect === 'deny' && tool.source === 'client') {
+    // A client tool is also read as the tool its name claims to be (`EXEC`, `\u0435xec`, `core:core:exec`).
+    const claim = claimedTool(tool);
+    if (claim && matchesOwn(entry, claim, effect)) return true;
+  }
+  return matchesOwn(entry, tool, effect);
+}
+
+/**
+ * The catalog tool a client tool's name claims to be, for deny and approval readings: its folded name with any
+ * `<source>:<owner>:` prefixes taken as that source and owner (`core:core:exec` → the core tool `exec`), or, without a
+ * prefix, the core tool of that name when a core group lists it (`EXEC`, `\u0435xec` → core `exec`). Undefined for a
+ * name that claims nothing (`get_weather`). Deny entries and core groups then match the client tool as they would
+ * the tool it imitates, so `group:runtime` drops a client tool named `EXEC` before it is ever handed to the client.
+ */
+export function claimedTool(tool: Pick<MatchableTool, 'name' | 'source'>): MatchableTool | undefined {
+  if (tool.source !== 'client') return undefined;
+  let name = foldName(tool.name);
+  let prefix: { source: string; owner: string } | undefined;
+  for (let m = CLAIM_PREFIX.exec(name); m; m = CLAIM_PREFIX.exec(name)) {
+    prefix = { source: m[1]!, owner: m[2]! };
+    name = m[3]!;
+  }
+  if (!prefix && !CORE_NAMES.has(name)) return undefined;
+  const { source, owner } = prefix ?? { source: 'core', owner: 'core' };
+  return { id: `${source}:${owner}:${name}`, name, source: source as MatchableTool['source'], owner };
+}
+
+const CLAIM_PREFIX = /^(core|plugin|mcp|client):([^:]*):(.+)$/s;
+const CORE_NAMES = new Set(Object.values(CORE_GROUPS).flat());
+
+function matchesOwn(entry: string, tool: MatchableTool, effect: MatchEffect): boolean {
   const key = entry.toLowerCase();
   if (key === '*') return true;
   if (key.startsWith('group:')) return inGroup(key, tool, effect);
