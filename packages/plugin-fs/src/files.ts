@@ -77,13 +77,15 @@ async function readLines(handle: FileHandle, from: number, limit: number, signal
     open = false;
     return true;
   };
-  const take = (piece: string) => {
-    if (!piece) return;
+  /** Adds to the current line; false when it can no longer fit on this page (stop reading: the page is full). */
+  const take = (piece: string): boolean => {
+    if (!piece) return true;
     open = true;
-    if (index < from || currentCut) return;
+    if (index < from || currentCut) return true;
     const room = READ_MAX_CHARS - current.length;
     if (piece.length > room) currentCut = true;
     current += piece.length > room ? piece.slice(0, room) : piece;
+    return lines.length < limit && (lines.length === 0 || chars + current.length + 1 <= READ_MAX_CHARS + 1);
   };
   for (;;) {
     signal?.throwIfAborted();
@@ -92,11 +94,10 @@ async function readLines(handle: FileHandle, from: number, limit: number, signal
     position += bytesRead;
     let start = 0;
     for (let nl = chunk.indexOf('\n'); nl >= 0; nl = chunk.indexOf('\n', start)) {
-      take(chunk.slice(start, nl));
-      if (!finish()) return { lines, more: true, total: index, cut };
+      if (!take(chunk.slice(start, nl)) || !finish()) return { lines, more: true, total: index, cut };
       start = nl + 1;
     }
-    take(chunk.slice(start));
+    if (!take(chunk.slice(start))) return { lines, more: true, total: index, cut };
     if (!bytesRead) break;
   }
   if (open && !finish()) return { lines, more: true, total: index, cut };

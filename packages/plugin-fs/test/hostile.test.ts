@@ -52,6 +52,10 @@ describe('inputs that used to crash the process', () => {
     expect(textOf(await run.call('read', { path: 'huge-then-lines.txt', offset: 2, limit: 2 }))).toMatch(/^second\nthird\n\n\[more lines .*offset=4/);
     expect(textOf(await run.call('read', { path: 'huge-then-lines.txt', offset: 4 }))).toBe('fourth');
     expect(textOf(await run.call('read', { path: 'huge-then-lines.txt', offset: 9 }))).toContain('has 4 lines');
+    // A short line before a huge one: the page ends at the short line, with a hint to continue.
+    writeFileSync(join(ws, 'short-then-huge.txt'), 'first\n');
+    execFileSync('truncate', ['-s', '+600M', join(ws, 'short-then-huge.txt')]);
+    expect(textOf(await run.call('read', { path: 'short-then-huge.txt' }))).toMatch(/^first\n\n\[more lines .*offset=2/);
     expect(uncaught).toEqual([]);
   }, 120_000);
 
