@@ -51,19 +51,35 @@ export function matchesEntry(entry: string, tool: MatchableTool, effect: MatchEf
  */
 export function claimedTool(tool: Pick<MatchableTool, 'name' | 'source'>): MatchableTool | undefined {
   if (tool.source !== 'client') return undefined;
-  let name = foldName(tool.name);
-  let prefix: { source: string; owner: string } | undefined;
-  for (let m = CLAIM_PREFIX.exec(name); m; m = CLAIM_PREFIX.exec(name)) {
-    prefix = { source: m[1]!, owner: m[2]! };
-    name = m[3]!;
-  }
-  if (!prefix && !CORE_NAMES.has(name)) return undefined;
-  const { source, owner } = prefix ?? { source: 'core', owner: 'core' };
+  const folded = stripPrefixes(foldName(tool.name), FOLDED_PREFIX, (source) => FOLDED_SOURCES.get(source));
+  // The same parse on the plain lower-case name gives readable parts when it folds to the same thing (`m` folds to `rn`).
+  const plain = stripPrefixes(tool.name.normalize('NFKC').toLowerCase(), PLAIN_PREFIX, (source) => source);
+  const same = plain.prefix?.source === folded.prefix?.source && foldName(plain.rest) === folded.rest;
+  const core = CORE_BY_FOLDED.get(folded.rest);
+  if (!folded.prefix && !core) return undefined;
+  const source = folded.prefix?.source ?? 'core';
+  const owner = folded.prefix ? (same && plain.prefix ? plain.prefix.owner : folded.prefix.owner) : 'core';
+  const name = source === 'core' && core ? core : same ? plain.rest : folded.rest;
   return { id: `${source}:${owner}:${name}`, name, source: source as MatchableTool['source'], owner };
 }
 
-const CLAIM_PREFIX = /^(core|plugin|mcp|client):([^:]*):(.+)$/s;
-const CORE_NAMES = new Set(Object.values(CORE_GROUPS).flat());
+const SOURCES = ['core', 'plugin', 'mcp', 'client'] as const;
+const FOLDED_SOURCES = new Map(SOURCES.map((source) => [foldName(source), source]));
+const prefixPattern = (sources: Iterable<string>) => new RegExp(`^(${[...sources].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}):([^:]*):(.+)$`, 's');
+const FOLDED_PREFIX = prefixPattern(FOLDED_SOURCES.keys());
+const PLAIN_PREFIX = prefixPattern(SOURCES);
+const CORE_BY_FOLDED = new Map(Object.values(CORE_GROUPS).flat().map((name) => [foldName(name), name]));
+
+/** Takes `<source>:<owner>:` prefixes off a name, innermost claim last (`client:client:core:core:exec` → core, exec). */
+function stripPrefixes(value: string, pattern: RegExp, sourceOf: (raw: string) => string | undefined): { prefix?: { source: string; owner: string }; rest: string } {
+  let rest = value;
+  let prefix: { source: string; owner: string } | undefined;
+  for (let m = pattern.exec(rest); m; m = pattern.exec(rest)) {
+    prefix = { source: sourceOf(m[1]!) ?? m[1]!, owner: m[2]! };
+    rest = m[3]!;
+  }
+  return { ...(prefix ? { prefix } : {}), rest };
+}
 
 function matchesOwn(entry: string, tool: MatchableTool, effect: MatchEffect): boolean {
   const key = entry.toLowerCase();
