@@ -395,13 +395,32 @@ describe('catalog and exposure invariants', () => {
     expect(ran(DENIED)).toEqual([]);
   });
 
-  it('a client tool named like a denied tool\'s id does not make the denied tool run', async () => {
+  it('a client tool named like a denied tool\'s id is dropped with it, and does not make the denied tool run', async () => {
     const { kernel, ran } = await setup(denyConfig);
     const run = await kernel.createRun({ clientTools: [{ name: DENIED }] });
-    const outcome = await run.call(DENIED, {});
-    expect(outcome).toMatchObject({ status: 'pending', toolId: `client:client:${DENIED}` });
+    await expect(run.call(DENIED, {})).rejects.toMatchObject({ code: ErrorCode.UNKNOWN_TOOL });
+    await expect(run.call(`client:client:${DENIED}`, {})).rejects.toMatchObject({ code: ErrorCode.UNKNOWN_TOOL });
     expect(ran(DENIED)).toEqual([]);
   });
+
+  it.each([['EXEC'], ['\u0435xec (Cyrillic е)'], ['core:core:exec'], ['ex\u200bec']])(
+    'a client tool named %s is neither listed nor handed to the client under a group:runtime deny',
+    async (label) => {
+      const name = label.split(' ')[0]!;
+      const { kernel, ran } = await setup({ tools: { deny: ['group:runtime'] } });
+      const run = await kernel.createRun({ clientTools: [{ name }, { name: 'get_weather' }] });
+      expect(run.catalog.some((tool) => tool.source === 'client' && tool.name === name)).toBe(false);
+      await expect(run.call(`client:client:${name}`, {})).rejects.toMatchObject({ code: ErrorCode.UNKNOWN_TOOL });
+      const exposure = await run.exposure('tools');
+      for (const id of [name, `client:client:${name}`]) {
+        const viaToolCall = await exposure.call('tool_call', { id, args: {} });
+        expect(viaToolCall.status).not.toBe('pending');
+        expect(resultCode(viaToolCall)).toBe(ErrorCode.UNKNOWN_TOOL);
+      }
+      expect(await run.call('get_weather', {})).toMatchObject({ status: 'pending', toolId: 'client:client:get_weather' });
+      expect(ran('core:core:exec')).toEqual([]);
+    },
+  );
 
   it('a direct-only source tool named tool_call / tool_search_code cannot hijack the control tool', async () => {
     const extra: Spec[] = [

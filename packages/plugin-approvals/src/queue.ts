@@ -6,7 +6,42 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ApprovalsErrors } from './errors.js';
 import type { ApprovalContext, ApprovalDecision, ApprovalRequest, Approver } from './types.js';
+
+export interface ApprovalQueueOptions {
+  /** Pending approvals at most; past it a new call is denied at once (APPROVALS_QUEUE_FULL). Default 1000. */
+  readonly maxPending?: number;
+  /** Pending approvals of one session at most (a flooding run cannot crowd out the others). Default 100. */
+  readonly maxPendingPerSession?: number;
+}
+
+/** Who answers: a front end that knows it answers for one agent or session passes it, and only those match. */
+export interface AnswerScope {
+  readonly agentId?: string;
+  readonly sessionId?: string;
+}
+
+export const DEFAULT_MAX_PENDING = 1000;
+export const DEFAULT_MAX_PENDING_PER_SESSION = 100;
+
+/** Throws APPROVALS_QUEUE_FULL when a new approval would pass a limit. */
+export function checkRoom(pending: readonly PendingApproval[], request: ApprovalRequest, maxPending: number, maxPerSession: number): void {
+  const full = (scope: 'total' | 'session', limit: number) =>
+    new ToolSearchError(ApprovalsErrors.APPROVALS_QUEUE_FULL, `${limit} approvals are already pending${scope === 'session' ? ' for this session' : ''}; answer or let them expire first`, {
+      details: { scope, limit, sessionId: request.sessionId },
+    });
+  if (pending.length >= maxPending) throw full('total', maxPending);
+  if (pending.filter((p) => p.request.sessionId === request.sessionId).length >= maxPerSession) throw full('session', maxPerSession);
+}
+
+/** Whether an answer given under `scope` may settle `approval` (no scope: the front end answers for everyone). */
+export function inScope(approval: PendingApproval, scope: AnswerScope | undefined): boolean {
+  if (!scope) return true;
+  if (scope.agentId !== undefined && approval.request.agentId?.toLowerCase() !== scope.agentId.toLowerCase()) return false;
+  if (scope.sessionId !== undefined && approval.request.sessionId !== scope.sessionId) return false;
+  return true;
+}
 
 export interface PendingApproval {
   readonly id: string;
@@ -41,11 +76,19 @@ export function checkAnswer(id: string, decision: unknown): asserts decision is 
 export class ApprovalQueue {
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<ApprovalQueueListener>();
+  private readonly maxPending: number;
+  private readonly maxPerSession: number;
 
-  /** The approver to hand to `approvalsPlugin({ approve })`. */
+  constructor(options: ApprovalQueueOptions = {}) {
+    this.maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
+    this.maxPerSession = options.maxPendingPerSession ?? DEFAULT_MAX_PENDING_PER_SESSION;
+  }
+
+  /** The approver to hand to `approvalsPlugin({ approve })`; past a limit it throws APPROVALS_QUEUE_FULL (a deny). */
   readonly approve: Approver = (request: ApprovalRequest, context: ApprovalContext) =>
     new Promise<ApprovalDecision>((resolve) => {
       if (context.signal.aborted) return resolve('deny');
+      checkRoom(this.list(), request, this.maxPending, this.maxPerSession);
       const approval: PendingApproval = Object.freeze({ id: randomUUID(), request, createdAt: new Date().toISOString(), expiresAt: context.expiresAt });
       this.entries.set(approval.id, { approval, resolve });
       context.signal.addEventListener(
@@ -76,13 +119,14 @@ export class ApprovalQueue {
 
   /**
    * Answers a pending approval. Returns false when `id` is not pending (unknown,
-   * answered, or expired). Throws `APPROVAL_ANSWER_INVALID` unless `decision`
+   * answered, or expired) or, with a `scope`, belongs to another agent or session. Throws `APPROVAL_ANSWER_INVALID` unless `decision`
    * is 'allow' or 'deny' (input from HTTP or a prompt is checked here).
    */
-  answer(id: string, decision: ApprovalDecision): boolean {
+  answer(id: string, decision: ApprovalDecision, scope?: AnswerScope): boolean {
     checkAnswer(id, decision);
-    const entry = this.entries.get(id);
-    if (!entry) return false;
+    const entry = typeof id === 'string' ? this.entries.get(id) : undefined;
+    // Out of scope looks exactly like unknown: an answerer learns nothing about other agents' approvals.
+    if (!entry || !inScope(entry.approval, scope)) return false;
     this.entries.delete(id);
     entry.resolve(decision);
     this.emit({ type: 'settled', id, decision, by: 'answer' });

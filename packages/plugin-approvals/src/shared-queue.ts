@@ -9,14 +9,26 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { StateStore } from '@tool-search/state';
-import { checkAnswer, type ApprovalQueueEvent, type ApprovalQueueListener, type PendingApproval } from './queue.js';
+import {
+  checkAnswer,
+  checkRoom,
+  DEFAULT_MAX_PENDING,
+  DEFAULT_MAX_PENDING_PER_SESSION,
+  inScope,
+  type AnswerScope,
+  type ApprovalQueueEvent,
+  type ApprovalQueueListener,
+  type PendingApproval,
+} from './queue.js';
 import type { ApprovalContext, ApprovalDecision, ApprovalRequest, Approver } from './types.js';
 
 export interface SharedApprovalQueueOptions {
   /** Prefix of the queue's keys and channel in the store (default `approvals:`). */
   readonly keyPrefix?: string;
-  /** Pending approvals listed at most (default 1000, the oldest drop from the listing first). */
+  /** Pending approvals at most, on all replicas (default 1000); past it a new call is denied at once (APPROVALS_QUEUE_FULL). */
   readonly maxPending?: number;
+  /** Pending approvals of one session at most (default 100). */
+  readonly maxPendingPerSession?: number;
 }
 
 /** The listing outlives every entry in it by this much, so a long timeout never loses its line. */
@@ -26,6 +38,7 @@ export class SharedApprovalQueue {
   readonly #state: StateStore;
   readonly #prefix: string;
   readonly #maxPending: number;
+  readonly #maxPerSession: number;
   readonly #listeners = new Set<ApprovalQueueListener>();
   /** Calls waiting on this replica, by approval id. */
   readonly #waiting = new Map<string, (decision: ApprovalDecision) => void>();
@@ -34,7 +47,8 @@ export class SharedApprovalQueue {
   constructor(state: StateStore, options: SharedApprovalQueueOptions = {}) {
     this.#state = state;
     this.#prefix = options.keyPrefix ?? 'approvals:';
-    this.#maxPending = options.maxPending ?? 1000;
+    this.#maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
+    this.#maxPerSession = options.maxPendingPerSession ?? DEFAULT_MAX_PENDING_PER_SESSION;
   }
 
   /** The approver to hand to `approvalsPlugin({ approve })`; it throws (a deny) when the store does not answer. */
@@ -47,13 +61,30 @@ export class SharedApprovalQueue {
     const ttlMs = Math.max(1, Date.parse(context.expiresAt) - now);
     const decided = new Promise<ApprovalDecision>((resolve) => this.#waiting.set(approval.id, resolve));
     try {
-      await this.#state.set(this.#key(`pending:${approval.id}`), JSON.stringify(approval), { ttlMs });
-      await this.#state.index(this.#key('index'), approval.id, now, { max: this.#maxPending, ttlMs: Math.max(ttlMs, INDEX_TTL_MS) });
+      // A flood is refused, not allowed to push older approvals out of the listing (they would time out unseen):
+      // the room check and the insert run one at a time on this replica; other replicas are checked just after.
+      await this.#serially(async () => {
+        if (await this.#crowded()) checkRoom(await this.list(), request, this.#maxPending, this.#maxPerSession);
+        await this.#state.set(this.#key(`pending:${approval.id}`), JSON.stringify(approval), { ttlMs });
+        await this.#state.index(this.#key('index'), approval.id, now, { max: this.#maxPending * 2, ttlMs: Math.max(ttlMs, INDEX_TTL_MS) });
+      });
       await this.#state.publish(this.#key('events'), JSON.stringify({ type: 'requested', approval } satisfies ApprovalQueueEvent));
     } catch (error) {
       this.#waiting.delete(approval.id);
       await this.#withdraw(approval.id).catch(() => undefined);
       throw error;
+    }
+    if (await this.#crowded().catch(() => false)) {
+      const all = await this.list().catch(() => [approval]);
+      const at = all.findIndex((p) => p.id === approval.id);
+      const before = all.slice(0, at < 0 ? all.length : at);
+      try {
+        checkRoom(before, request, this.#maxPending, this.#maxPerSession);
+      } catch (error) {
+        this.#waiting.delete(approval.id);
+        await this.#withdraw(approval.id).catch(() => undefined);
+        throw error;
+      }
     }
     if (context.signal.aborted) void this.#cancel(approval.id);
     else context.signal.addEventListener('abort', () => void this.#cancel(approval.id), { once: true });
@@ -75,11 +106,17 @@ export class SharedApprovalQueue {
 
   /**
    * Answers a pending approval, wherever its call waits. Resolves false when
-   * `id` is not pending (unknown, answered — here or elsewhere — or expired).
+   * `id` is not pending (unknown, answered — here or elsewhere — or expired) or, with a `scope`, belongs to another
+   * agent or session.
    * Rejects with `APPROVAL_ANSWER_INVALID` unless `decision` is 'allow' or 'deny'.
    */
-  async answer(id: string, decision: ApprovalDecision): Promise<boolean> {
+  async answer(id: string, decision: ApprovalDecision, scope?: AnswerScope): Promise<boolean> {
     checkAnswer(id, decision);
+    if (typeof id !== 'string') return false;
+    if (scope) {
+      const pending = await this.get(id);
+      if (!pending || !inScope(pending, scope)) return false;
+    }
     if ((await this.#withdraw(id)) === undefined) return false;
     await this.#publishSettled({ type: 'settled', id, decision, by: 'answer' });
     return true;
@@ -97,6 +134,19 @@ export class SharedApprovalQueue {
     const subscription = this.#subscription;
     this.#subscription = undefined;
     if (subscription) await (await subscription.catch(() => undefined))?.();
+  }
+
+  /** Whether enough approvals are listed that a limit may be reached (a cheap count before reading them all). */
+  async #crowded(): Promise<boolean> {
+    return (await this.#state.members(this.#key('index'))).length >= Math.min(this.#maxPending, this.#maxPerSession);
+  }
+
+  #queue: Promise<unknown> = Promise.resolve();
+  /** Runs `task` after the ones started before it on this replica (room checks do not interleave). */
+  #serially<T>(task: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(task, task);
+    this.#queue = next.catch(() => undefined);
+    return next;
   }
 
   /** The call stopped waiting (timeout, cancelled): withdrawn everywhere, and a deny unless an answer came first. */

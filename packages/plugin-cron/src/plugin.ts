@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { ErrorCode, silentLogger, ToolSearchError, type ExecuteContext, type Logger, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
 import type { SessionHost } from '@tool-search/sessions';
+import { CronErrors } from './errors.js';
 import { buildJob, invalid } from './jobs.js';
 import { CronService } from './service.js';
 import { StateJobs } from './shared.js';
@@ -22,14 +23,24 @@ export interface CronPluginOptions {
   readonly host: SessionHost;
   /** The folder for `jobs.json` and `runs/<jobId>.jsonl`. */
   readonly dir: string;
-  /** `agents.list` ids; with none, runs name no agent. */
-  readonly agents?: readonly { readonly id: string }[];
+  /**
+   * `agents.list`; with none, runs name no agent. A job runs as its own agent: the caller's (the default), or one
+   * listed in the caller's `subagents.allowAgents` (`"*"`: any); never a wider agent the caller may not spawn.
+   */
+  readonly agents?: readonly CronAgent[];
   /** Shared state: with a Redis store (or `jobsIn: "state"`), jobs, run logs and per-slot locks live there, so replicas share jobs and each slot runs once. */
   readonly state?: StateStore;
   /** Where jobs live: default `"state"` when `state` is a Redis store, else `"files"` (`dir`). */
   readonly jobsIn?: 'files' | 'state';
   /** With jobs in the store: how often every job is reloaded (a missed change message). Default 60,000 ms. */
   readonly resyncMs?: number;
+}
+
+/** The parts of an `agents.list[]` entry cron reads. */
+export interface CronAgent {
+  readonly id: string;
+  readonly default?: boolean;
+  readonly subagents?: { readonly allowAgents?: readonly string[] };
 }
 
 export function cronPlugin(options: CronPluginOptions): KernelPlugin {
@@ -54,7 +65,7 @@ function jobStore(options: CronPluginOptions): JobStore {
   return new StateJobs(options.state, options.resyncMs);
 }
 
-function cronTool(service: CronService, host: SessionHost, agents: readonly { id: string }[]): ToolDefinition {
+function cronTool(service: CronService, host: SessionHost, agents: readonly CronAgent[]): ToolDefinition {
   return {
     name: 'cron',
     source: 'core',
@@ -79,26 +90,33 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly { id
     async execute(args, ctx) {
       await service.ready();
       if (typeof args.jobId === 'string') await service.known(args.jobId);
+      const scope = agentScope(agents, ctx);
       const jobId = () => {
         if (typeof args.jobId !== 'string') throw invalid(`cron ${String(args.action)} needs jobId`);
+        scope.check(service.get(args.jobId).agentId, args.jobId);
         return args.jobId;
       };
       switch (args.action) {
         case 'status':
           return json({ running: true, ...service.store.where, jobs: service.list().length, enabled: service.list().filter((j) => j.enabled).length, nextWakeAt: service.nextWakeAt() ?? null });
         case 'list':
-          return json({ jobs: service.list().filter((job) => job.enabled || args.includeDisabled === true) });
+          return json({ jobs: service.list().filter((job) => (job.enabled || args.includeDisabled === true) && scope.reaches(job.agentId)) });
         case 'add': {
           if (typeof args.job !== 'object' || args.job === null) throw invalid('cron add needs job');
           const now = new Date().toISOString();
-          const job = buildJob(args.job as Record<string, unknown>, { jobId: randomUUID(), createdBy: ctx.run.sessionId, createdAt: now, state: { runs: 0 } });
+          const fields = args.job as Record<string, unknown>;
+          // A job without agentId runs as the caller's agent, written down, never as whatever the default is then.
+          const own = fields.agentId === undefined && scope.agentId !== undefined ? { agentId: scope.agentId } : {};
+          const job = buildJob({ ...fields, ...own }, { jobId: randomUUID(), createdBy: ctx.run.sessionId, createdAt: now, state: { runs: 0 } });
           checkAgent(agents, job.agentId);
+          scope.check(job.agentId);
           return json({ job: await service.put(job) });
         }
         case 'update': {
           if (typeof args.patch !== 'object' || args.patch === null) throw invalid('cron update needs patch');
           const job = buildJob(args.patch as Record<string, unknown>, service.get(jobId()));
           checkAgent(agents, job.agentId);
+          scope.check(job.agentId, job.jobId);
           return json({ job: await service.put(job) });
         }
         case 'remove':
@@ -110,7 +128,6 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly { id
           return json({ ok: true, enqueued: true, runId });
         }
         case 'runs':
-          service.get(jobId());
           return json({ jobId: args.jobId, runs: await service.store.runs(jobId(), typeof args.limit === 'number' ? args.limit : DEFAULT_RUNS_LIMIT) });
         case 'wake':
           return json(await wake(host, agents, args, ctx));
@@ -122,13 +139,39 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly { id
 }
 
 /** `wake`: an agent turn now, in a new `cron` session under the caller. */
-async function wake(host: SessionHost, agents: readonly { id: string }[], args: Record<string, unknown>, ctx: ExecuteContext): Promise<Record<string, unknown>> {
+async function wake(host: SessionHost, agents: readonly CronAgent[], args: Record<string, unknown>, ctx: ExecuteContext): Promise<Record<string, unknown>> {
   if (typeof args.text !== 'string') throw invalid('cron wake needs text');
   const agentId = ctx.run.request.agentId;
   const sessionId = `wake-${randomUUID()}`;
   const record = await host.store.upsert(sessionId, { kind: 'cron', parentId: ctx.run.sessionId, label: 'wake', ...(agentId ? { agentId } : {}) });
   host.turn(sessionId, args.text, agents.length && agentId ? { agentId } : {}).catch(() => undefined);
   return { ok: true, enqueued: true, sessionKey: record.key };
+}
+
+/**
+ * Which agents the caller may run cron jobs as: its own and those in its `subagents.allowAgents` (as
+ * `sessions_spawn`). A job without `agentId` (written before jobs recorded it) counts as the default agent's.
+ * Without `agents.list` there is one agent and no scope.
+ */
+function agentScope(agents: readonly CronAgent[], ctx: ExecuteContext) {
+  const fallback = agents.find((agent) => agent.default)?.id ?? agents[0]?.id;
+  const agentId = agents.length ? (ctx.run.request.agentId ?? fallback) : undefined;
+  const own = agents.find((agent) => agent.id.toLowerCase() === agentId?.toLowerCase());
+  const allow = own?.subagents?.allowAgents ?? [];
+  const reaches = (target: string | undefined): boolean => {
+    if (agentId === undefined) return true;
+    const wanted = (target ?? fallback ?? '').toLowerCase();
+    return wanted === agentId.toLowerCase() || allow.includes('*') || allow.some((id) => id.toLowerCase() === wanted);
+  };
+  const check = (target: string | undefined, jobId?: string): void => {
+    if (reaches(target)) return;
+    throw new ToolSearchError(
+      CronErrors.CRON_AGENT_NOT_ALLOWED,
+      `agent "${agentId}" may not ${jobId ? `touch cron job ${jobId}, which runs` : 'schedule a job that runs'} as agent "${target ?? fallback}": it is not in its agents.list[].subagents.allowAgents`,
+      { details: { agentId: target ?? fallback, requester: agentId, ...(jobId ? { jobId } : {}), rule: 'agents.list[].subagents.allowAgents' } },
+    );
+  };
+  return { agentId, reaches, check };
 }
 
 function checkAgent(agents: readonly { id: string }[], agentId: string | undefined): void {

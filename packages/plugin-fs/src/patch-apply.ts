@@ -4,13 +4,18 @@
  * of them apply is anything written, each file atomically; if a write still
  * fails, the files already written are restored.
  */
-import { readFile, rm, stat } from 'node:fs/promises';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
-import { writeFileAtomic } from '@tool-search/workspace';
 import type { PatchChunk, PatchOp } from './patch-parse.js';
 
-/** Turns a patch path into an absolute path (throws PATH_OUTSIDE_WORKSPACE when confined). */
-export type PathResolver = (path: string) => string;
+/** The files a patch reads and writes: confined to the workspace (tools.ts) or not (`workspaceOnly: false`). */
+export interface PatchFiles {
+  /** A canonical key for a patch path, so two spellings of one file are one entry (throws PATH_OUTSIDE_WORKSPACE when confined). */
+  key(path: string): string;
+  /** The file's text, or null when nothing is there; PATCH_CONFLICT when it is not a regular file. */
+  read(key: string): Promise<string | null>;
+  write(key: string, content: string): Promise<void>;
+  remove(key: string): Promise<void>;
+}
 
 export interface PatchSummary {
   readonly added: string[];
@@ -19,9 +24,10 @@ export interface PatchSummary {
   readonly moved: { from: string; to: string }[];
 }
 
-export async function applyPatchOps(ops: readonly PatchOp[], resolvePath: PathResolver): Promise<PatchSummary> {
-  const view = new Map<string, string | null>(); // absolute path → new content, null = deleted
-  const current = async (path: string): Promise<string | null> => (view.has(path) ? view.get(path)! : readOrNull(path));
+export async function applyPatchOps(ops: readonly PatchOp[], files: PatchFiles): Promise<PatchSummary> {
+  const view = new Map<string, string | null>(); // file key → new content, null = deleted
+  const current = async (path: string): Promise<string | null> => (view.has(path) ? view.get(path)! : files.read(path));
+  const resolvePath = (path: string) => files.key(path);
   const summary: PatchSummary = { added: [], modified: [], deleted: [], moved: [] };
   for (const op of ops) {
     const path = resolvePath(op.path);
@@ -49,7 +55,7 @@ export async function applyPatchOps(ops: readonly PatchOp[], resolvePath: PathRe
       }
     }
   }
-  await commit(view);
+  await commit(view, files);
   return summary;
 }
 
@@ -104,34 +110,27 @@ function seek(lines: readonly string[], pattern: readonly string[], from: number
   return -1;
 }
 
-async function commit(view: Map<string, string | null>): Promise<void> {
+async function commit(view: Map<string, string | null>, files: PatchFiles): Promise<void> {
   const done: { path: string; before: string | null }[] = [];
   try {
     for (const [path, content] of view) {
-      const before = await readOrNull(path);
-      if (content === null) await rm(path, { force: true });
-      else await writeFileAtomic(path, content);
+      const before = await files.read(path);
+      if (content === null) await files.remove(path);
+      else await files.write(path, content);
       done.push({ path, before });
     }
   } catch (error) {
     for (const { path, before } of done.reverse()) {
-      await (before === null ? rm(path, { force: true }) : writeFileAtomic(path, before)).catch(() => undefined);
+      await (before === null ? files.remove(path) : files.write(path, before)).catch(() => undefined);
     }
     throw error;
   }
-}
-
-async function readOrNull(path: string): Promise<string | null> {
-  const info = await stat(path).catch(() => undefined);
-  if (!info) return null;
-  if (!info.isFile()) throw conflict(path, 'the path is not a regular file');
-  return readFile(path, 'utf8');
 }
 
 function withFinalNewline(text: string): string {
   return text.endsWith('\n') ? text : `${text}\n`;
 }
 
-function conflict(path: string, why: string): ToolSearchError {
+export function conflict(path: string, why: string): ToolSearchError {
   return new ToolSearchError(ErrorCode.PATCH_CONFLICT, `Patch does not apply to ${path}: ${why}; nothing was changed`, { details: { path } });
 }

@@ -3,11 +3,13 @@
  * its parameters (no extra knobs), each bound to one workspace.
  */
 import type { JsonSchema, ToolDefinition } from '@tool-search/kernel';
-import { resolveInWorkspace } from '@tool-search/workspace';
-import { editTool, readTool, text, writeTool } from './files.js';
-import { applyPatchOps } from './patch-apply.js';
-import { parsePatch } from './patch-parse.js';
+import { readFile, rm, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
+import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { openInWorkspace, removeInWorkspace, resolveInWorkspace, writeFileAtomic, writeInWorkspace } from '@tool-search/workspace';
+import { editTool, readTool, readWhole, text, writeTool } from './files.js';
+import { applyPatchOps, conflict, type PatchFiles } from './patch-apply.js';
+import { parsePatch } from './patch-parse.js';
 
 export interface FsToolSettings {
   readonly root: string;
@@ -28,7 +30,7 @@ export function fsToolDefinitions(settings: FsToolSettings): ToolDefinition[] {
       description: `Read a text file from the workspace. Returns its lines (up to 2000 per call); use offset (1-based first line) and limit to page through large files. Images (png, jpeg, gif, webp) come back as attachments.`,
       inputSchema: object({ path: str('Path of the file, relative to the workspace (or absolute inside it)', 1), offset: int('First line to return (1-based)'), limit: int('Maximum number of lines to return') }, ['path']),
       annotations: { readOnlyHint: true },
-      execute: (args) => readTool(root, args as { path: string; offset?: number; limit?: number }),
+      execute: (args, ctx) => readTool(root, args as { path: string; offset?: number; limit?: number }, ctx.signal),
     },
     {
       ...core,
@@ -52,9 +54,7 @@ export function fsToolDefinitions(settings: FsToolSettings): ToolDefinition[] {
 }
 
 function applyPatchDefinition({ root, applyPatch }: FsToolSettings): ToolDefinition {
-  const resolvePath = applyPatch.workspaceOnly
-    ? (path: string) => resolveInWorkspace(root, path).absolute
-    : (path: string) => (isAbsolute(path) ? resolve(path) : resolve(root, path));
+  const files = applyPatch.workspaceOnly ? workspaceFiles(root) : hostFiles(root);
   return {
     source: 'core',
     owner: 'core',
@@ -66,7 +66,7 @@ function applyPatchDefinition({ root, applyPatch }: FsToolSettings): ToolDefinit
     inputSchema: object({ input: str('The full patch, from *** Begin Patch to *** End Patch', 1) }, ['input']),
     annotations: { destructiveHint: true },
     execute: async (args) => {
-      const summary = await applyPatchOps(parsePatch(String(args.input)), resolvePath);
+      const summary = await applyPatchOps(parsePatch(String(args.input)), files);
       const lines = [
         ...summary.added.map((p) => `A ${p}`),
         ...summary.modified.map((p) => `M ${p}`),
@@ -75,5 +75,41 @@ function applyPatchDefinition({ root, applyPatch }: FsToolSettings): ToolDefinit
       ];
       return text(`Applied patch:\n${lines.join('\n')}`);
     },
+  };
+}
+
+/** Patch files inside the workspace: every read and write walks from the root without following a link out. */
+function workspaceFiles(root: string): PatchFiles {
+  return {
+    key: (path) => resolveInWorkspace(root, path).relative || '.',
+    async read(key) {
+      const opened = await openInWorkspace(root, key).catch((error: unknown) => {
+        if (ToolSearchError.isInstance(error) && error.code === ErrorCode.FILE_NOT_FOUND) throw conflict(key, 'the path is not a regular file');
+        throw error;
+      });
+      if (!opened) return null;
+      try {
+        return await readWhole(opened.handle, key);
+      } finally {
+        await opened.handle.close();
+      }
+    },
+    write: async (key, content) => void (await writeInWorkspace(root, key, content)),
+    remove: (key) => removeInWorkspace(root, key),
+  };
+}
+
+/** Patch files anywhere (`tools.exec.applyPatch.workspaceOnly: false`): relative paths start at the workspace. */
+function hostFiles(root: string): PatchFiles {
+  return {
+    key: (path) => (isAbsolute(path) ? resolve(path) : resolve(root, path)),
+    async read(key) {
+      const info = await stat(key).catch(() => undefined);
+      if (!info) return null;
+      if (!info.isFile()) throw conflict(key, 'the path is not a regular file');
+      return readFile(key, 'utf8');
+    },
+    write: (key, content) => writeFileAtomic(key, content),
+    remove: (key) => rm(key, { force: true }),
   };
 }

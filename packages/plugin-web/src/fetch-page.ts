@@ -4,6 +4,7 @@
  * `timeoutSeconds` in all, and no connection to a non-public address unless
  * `allowPrivate` (see address-guard.ts).
  */
+import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, request } from 'undici';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
@@ -87,7 +88,7 @@ export function checkUrl(raw: string, allowPrivate: boolean, allowed: (address: 
     throw new ToolSearchError(ErrorCode.URL_NOT_ALLOWED, 'web_fetch does not send credentials embedded in a URL', { details: { rule: 'credentials', url: `${url.protocol}//${url.host}` } });
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (!allowPrivate && ipaddr.isValid(host) && !allowed(host)) throw refusedAddress(host, host);
+  if (!allowPrivate && (ipaddr.isValid(host) || isIP(host) !== 0) && !allowed(host)) throw refusedAddress(host, host);
   return url;
 }
 

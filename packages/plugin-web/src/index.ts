@@ -6,3 +6,4 @@ export type { WebConfig, WebFetchConfig, WebSearchConfig } from './options.js';
 export { braveProvider, perplexityProvider, resolveSearchProvider, BRAVE_BASE_URL, PERPLEXITY_BASE_URL, OPENROUTER_BASE_URL } from './search-providers.js';
 export type { SearchProvider, SearchRequest } from './search-providers.js';
 export { isPublicAddress } from './address-guard.js';
+export { WebErrors } from './errors.js';

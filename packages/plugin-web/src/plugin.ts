@@ -6,7 +6,7 @@
  */
 import { ErrorCode, jsonToolResult, type KernelPlugin, type ToolDefinition } from '@tool-search/kernel';
 import { TtlCache } from './cache.js';
-import { extractContent, type ExtractMode } from './extract.js';
+import { createExtractor, extractRaw, isHtml, type ExtractMode } from './extract.js';
 import { createFetcher } from './fetch-page.js';
 import { checkWebConfig, FETCH_DEFAULTS, SEARCH_DEFAULTS, type WebConfig } from './options.js';
 import { resolveSearchProvider, type Env } from './search-providers.js';
@@ -26,9 +26,11 @@ export function webPlugin(options: WebPluginOptions = {}): KernelPlugin {
   const searchConfig = { ...SEARCH_DEFAULTS, ...web.search };
   const tools: ToolDefinition[] = [];
   let fetcher: ReturnType<typeof createFetcher> | undefined;
+  let extractor: ReturnType<typeof createExtractor> | undefined;
   if (web.fetch?.enabled !== false) {
     fetcher = createFetcher(fetchConfig);
-    tools.push(webFetchTool(fetcher.fetchPage, fetchConfig));
+    extractor = createExtractor();
+    tools.push(webFetchTool(fetcher.fetchPage, extractor.extractHtml, fetchConfig));
   }
   const provider = web.search?.enabled === false ? { missing: 'tools.web.search.enabled is false' } : resolveSearchProvider(searchConfig, options.env ?? process.env, searchConfig.timeoutSeconds);
   if ('search' in provider) tools.push(webSearchTool(provider.search, provider.id, searchConfig));
@@ -43,15 +45,18 @@ export function webPlugin(options: WebPluginOptions = {}): KernelPlugin {
         }
       });
       hooks.shutdown.tapPromise(async () => {
-        await fetcher?.close();
+        await Promise.all([fetcher?.close(), extractor?.close()]);
       });
     },
   };
 }
 
 type FetchPage = ReturnType<typeof createFetcher>['fetchPage'];
+type ExtractHtml = ReturnType<typeof createExtractor>['extractHtml'];
+/** The least time HTML extraction gets when the fetch used up (nearly) all of `timeoutSeconds`: enough for stripped text. */
+const MIN_EXTRACT_MS = 250;
 
-function webFetchTool(fetchPage: FetchPage, config: { maxChars: number; maxCharsCap: number; cacheTtlMinutes: number }): ToolDefinition {
+function webFetchTool(fetchPage: FetchPage, extractHtml: ExtractHtml, config: { maxChars: number; maxCharsCap: number; cacheTtlMinutes: number; timeoutSeconds: number }): ToolDefinition {
   const cache = new TtlCache<Record<string, unknown>>(config.cacheTtlMinutes * 60_000);
   return {
     name: 'web_fetch',
@@ -76,8 +81,11 @@ function webFetchTool(fetchPage: FetchPage, config: { maxChars: number; maxChars
       const key = `${mode}\u0000${maxChars}\u0000${url}`;
       const cached = cache.get(key);
       if (cached) return jsonToolResult({ ...cached, cached: true });
+      const started = Date.now();
       const page = await fetchPage(url, ctx.signal);
-      const extracted = extractContent(page.body, page.contentType, mode);
+      // The same deadline as the fetch: extraction gets what is left of timeoutSeconds.
+      const left = Math.max(MIN_EXTRACT_MS, config.timeoutSeconds * 1000 - (Date.now() - started));
+      const extracted = isHtml(page.body, page.contentType) ? await extractHtml(page.body, mode, left, ctx.signal) : extractRaw(page.body, page.contentType);
       const truncated = extracted.text.length > maxChars || page.bodyTruncated;
       const result = {
         url: page.url,
@@ -87,6 +95,7 @@ function webFetchTool(fetchPage: FetchPage, config: { maxChars: number; maxChars
         ...(extracted.title ? { title: extracted.title } : {}),
         extractMode: mode,
         extractor: extracted.extractor,
+        ...(extracted.bounded ? { bounded: extracted.bounded } : {}),
         truncated,
         length: Math.min(extracted.text.length, maxChars),
         fetchedAt: new Date().toISOString(),

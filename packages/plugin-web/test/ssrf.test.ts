@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKernel, ErrorCode, ToolSearchError, type Run } from '@tool-search/kernel';
-import { webPlugin } from '../src/index.js';
-import { createFetcher } from '../src/fetch-page.js';
+import { isPublicAddress, webPlugin } from '../src/index.js';
+import { checkUrl, createFetcher } from '../src/fetch-page.js';
 import { FETCH_DEFAULTS } from '../src/options.js';
 import { serve, type TestServer } from './serve.js';
 
@@ -46,6 +46,20 @@ describe('web_fetch refuses private, loopback and link-local targets by default'
     ['carrier-grade NAT', () => 'http://100.64.0.1/'],
     ['IPv6 unique local', () => 'http://[fd00::1]/'],
     ['IPv6 link-local', () => 'http://[fe80::1]/'],
+    ['IPv4-compatible IPv6 loopback [::127.0.0.1]', () => `http://[::127.0.0.1]:${server.port}/secret`],
+    ['IPv4-compatible IPv6 metadata [::a9fe:a9fe]', () => 'http://[::a9fe:a9fe]/latest/meta-data/'],
+    ['IPv4-compatible IPv6 with a public address (deprecated form)', () => 'http://[::8.8.8.8]/'],
+    ['IPv4-mapped metadata', () => 'http://[::ffff:169.254.169.254]/'],
+    ['IPv4-translated (SIIT) loopback', () => `http://[::ffff:0:127.0.0.1]:${server.port}/secret`],
+    ['NAT64 of loopback', () => 'http://[64:ff9b::127.0.0.1]/'],
+    ['NAT64 of 10/8', () => 'http://[64:ff9b::10.0.0.1]/'],
+    ['local-use NAT64 prefix', () => 'http://[64:ff9b:1::a00:1]/'],
+    ['6to4 of loopback', () => 'http://[2002:7f00:1::1]/'],
+    ['6to4 of metadata', () => 'http://[2002:a9fe:a9fe::1]/'],
+    ['Teredo with a private server', () => 'http://[2001:0:a00:1:8000:63bf:3fff:fdd2]/'],
+    ['Teredo with a loopback client', () => 'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/'],
+    ['IPv6 outside global unicast (discard prefix 100::/64)', () => 'http://[100::1]/'],
+    ['deprecated site-local fec0::/10', () => 'http://[fec0::1]/'],
   ])('%s', async (_name, url) => {
     expect(await refusal(url())).toBe(ErrorCode.URL_NOT_ALLOWED);
   });
@@ -56,6 +70,34 @@ describe('web_fetch refuses private, loopback and link-local targets by default'
 
   it('sent nothing to the loopback server', () => {
     expect(server.hits.get('/secret') ?? 0).toBe(0);
+  });
+});
+
+describe('embedded IPv4 forms are judged by the address they embed', () => {
+  it.each([
+    ['::ffff:8.8.8.8', true],
+    ['64:ff9b::808:808', true],
+    ['2002:808:808::1', true],
+    ['2001:0:4136:e378:8000:63bf:f7f7:f7f7', true],
+    ['2606:4700:4700::1111', true],
+    ['::7f00:1', false],
+    ['::a9fe:a9fe', false],
+    ['::ffff:7f00:1', false],
+    ['64:ff9b::a9fe:a9fe', false],
+    ['2002:c0a8:101::1', false],
+  ])('%s public: %s', (address, expected) => {
+    expect(isPublicAddress(address)).toBe(expected);
+  });
+
+  it('names the embedded range in the refusal', () => {
+    const error = (() => {
+      try {
+        checkUrl('http://[2002:7f00:1::1]/', false);
+      } catch (e) {
+        return e as ToolSearchError;
+      }
+    })();
+    expect(error).toMatchObject({ code: ErrorCode.URL_NOT_ALLOWED, details: { rule: 'privateAddress', range: '6to4:loopback' } });
   });
 });
 

@@ -6,7 +6,7 @@
  * kept the tool.
  */
 import { editDistance, type PolicyStep } from '@tool-search/kernel';
-import { firstMatch, isLookalikeName, matchesEntry, type MatchableTool } from '@tool-search/tool-match';
+import { claimedTool, firstMatch, isLookalikeName, matchesEntry, type MatchableTool } from '@tool-search/tool-match';
 import type { PolicyDiagnostic, PolicyEvaluation, PolicyRule, ResolvedPolicy, RulePart } from './types.js';
 
 export interface EvaluateOptions {
@@ -52,6 +52,8 @@ export function evaluatePolicy<T extends MatchableTool>(
     if (drop.rule.layer === 'sandbox' && (tool.source === 'plugin' || tool.source === 'mcp')) droppedBySandbox.push(tool);
   }
   if (droppedBySandbox.length) diagnostics.push(sandboxNotice(droppedBySandbox));
+  const impostors = tools.filter((tool) => dropped.has(tool.id) && claimedTool(tool) !== undefined);
+  if (impostors.length) diagnostics.push(impostorNotice(impostors, dropped));
   const lookalikes = listed.filter((tool) => isLookalikeName(tool.name));
   if (lookalikes.length) diagnostics.push(lookalikeNotice(lookalikes));
   return { kept, traces, dropped, diagnostics };
@@ -197,6 +199,19 @@ function lookalikeNotice(tools: readonly MatchableTool[]): PolicyDiagnostic {
       `${tools.length} listed tool name(s) only look like plain ASCII (${shown.join(', ')}${tools.length > shown.length ? ', …' : ''}): ` +
       'deny and approval entries also match their folded form (NFKC, invisible characters removed, confusables folded); allow entries match the raw name only',
     details: { toolIds: tools.slice(0, 100).map((tool) => tool.id), count: tools.length },
+  };
+}
+
+/** Client tools dropped while named like a catalog tool (`EXEC`, `core:core:exec`): say which and why. */
+function impostorNotice(tools: readonly MatchableTool[], dropped: ReadonlyMap<string, PolicyStep>): PolicyDiagnostic {
+  const claims = Object.fromEntries(tools.map((tool) => [tool.id, claimedTool(tool)!.id]));
+  return {
+    code: 'POLICY_DENIED',
+    level: 'warning',
+    message:
+      `${tools.length} client tool(s) named like a catalog tool were dropped (${tools.slice(0, 20).map((t) => `${JSON.stringify(t.name)} as ${claims[t.id]}`).join(', ')}): ` +
+      'deny entries and groups read a client tool as the tool its name claims (case, lookalike characters and id prefixes folded); rename the client tool',
+    details: { toolIds: tools.map((t) => t.id), claims, rules: Object.fromEntries(tools.map((t) => [t.id, dropped.get(t.id)?.rule])) },
   };
 }
 

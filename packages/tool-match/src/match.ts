@@ -34,6 +34,54 @@ export type MatchEffect = 'allow' | 'deny';
 const ID_ENTRY = /^(core|plugin|mcp|client):/;
 
 export function matchesEntry(entry: string, tool: MatchableTool, effect: MatchEffect = 'deny'): boolean {
+  if (effect === 'deny' && tool.source === 'client') {
+    // A client tool is also read as the tool its name claims to be (`EXEC`, `\u0435xec`, `core:core:exec`).
+    const claim = claimedTool(tool);
+    if (claim && matchesOwn(entry, claim, effect)) return true;
+  }
+  return matchesOwn(entry, tool, effect);
+}
+
+/**
+ * The catalog tool a client tool's name claims to be, for deny and approval readings: its folded name with any
+ * `<source>:<owner>:` prefixes taken as that source and owner (`core:core:exec` → the core tool `exec`), or, without a
+ * prefix, the core tool of that name when a core group lists it (`EXEC`, `\u0435xec` → core `exec`). Undefined for a
+ * name that claims nothing (`get_weather`). Deny entries and core groups then match the client tool as they would
+ * the tool it imitates, so `group:runtime` drops a client tool named `EXEC` before it is ever handed to the client.
+ */
+export function claimedTool(tool: Pick<MatchableTool, 'name' | 'source'>): MatchableTool | undefined {
+  if (tool.source !== 'client') return undefined;
+  const folded = stripPrefixes(foldName(tool.name), FOLDED_PREFIX, (source) => FOLDED_SOURCES.get(source));
+  // The same parse on the plain lower-case name gives readable parts when it folds to the same thing (`m` folds to `rn`).
+  const plain = stripPrefixes(tool.name.normalize('NFKC').toLowerCase(), PLAIN_PREFIX, (source) => source);
+  const same = plain.prefix?.source === folded.prefix?.source && foldName(plain.rest) === folded.rest;
+  const core = CORE_BY_FOLDED.get(folded.rest);
+  if (!folded.prefix && !core) return undefined;
+  const source = folded.prefix?.source ?? 'core';
+  const owner = folded.prefix ? (same && plain.prefix ? plain.prefix.owner : folded.prefix.owner) : 'core';
+  const name = source === 'core' && core ? core : same ? plain.rest : folded.rest;
+  return { id: `${source}:${owner}:${name}`, name, source: source as MatchableTool['source'], owner };
+}
+
+const SOURCES = ['core', 'plugin', 'mcp', 'client'] as const;
+const FOLDED_SOURCES = new Map(SOURCES.map((source) => [foldName(source), source]));
+const prefixPattern = (sources: Iterable<string>) => new RegExp(`^(${[...sources].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}):([^:]*):(.+)$`, 's');
+const FOLDED_PREFIX = prefixPattern(FOLDED_SOURCES.keys());
+const PLAIN_PREFIX = prefixPattern(SOURCES);
+const CORE_BY_FOLDED = new Map(Object.values(CORE_GROUPS).flat().map((name) => [foldName(name), name]));
+
+/** Takes `<source>:<owner>:` prefixes off a name, innermost claim last (`client:client:core:core:exec` → core, exec). */
+function stripPrefixes(value: string, pattern: RegExp, sourceOf: (raw: string) => string | undefined): { prefix?: { source: string; owner: string }; rest: string } {
+  let rest = value;
+  let prefix: { source: string; owner: string } | undefined;
+  for (let m = pattern.exec(rest); m; m = pattern.exec(rest)) {
+    prefix = { source: sourceOf(m[1]!) ?? m[1]!, owner: m[2]! };
+    rest = m[3]!;
+  }
+  return { ...(prefix ? { prefix } : {}), rest };
+}
+
+function matchesOwn(entry: string, tool: MatchableTool, effect: MatchEffect): boolean {
   const key = entry.toLowerCase();
   if (key === '*') return true;
   if (key.startsWith('group:')) return inGroup(key, tool, effect);

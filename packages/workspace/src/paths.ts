@@ -40,6 +40,14 @@ export function workspaceRoot(folder: string): string {
 
 /** Resolves `input` inside `root` (a real path from `workspaceRoot`) or throws PATH_OUTSIDE_WORKSPACE. */
 export function resolveInWorkspace(root: string, input: string): WorkspacePath {
+  const joined = checkInput(root, input);
+  const { real, exists } = realOfDeepestExisting(joined);
+  if (!isInside(root, real)) throw outside(input, 'symlink', 'the path leads out of the workspace through a symlink');
+  return { absolute: real, relative: relative(root, real).split(sep).join('/'), exists };
+}
+
+/** The lexical checks (empty, NUL, `..` out, absolute outside); returns the joined absolute path. */
+export function checkInput(root: string, input: string): string {
   if (typeof input !== 'string' || input.trim() === '') throw outside(input, 'empty', 'the path is empty');
   if (input.includes('\0')) throw outside(input, 'nul', 'the path contains a NUL byte');
   const joined = isAbsolute(input) ? resolve(input) : resolve(root, input);
@@ -48,9 +56,7 @@ export function resolveInWorkspace(root: string, input: string): WorkspacePath {
       ? outside(input, 'absolute', `the absolute path is outside the workspace ${root}`)
       : outside(input, 'dotdot', 'the path climbs out of the workspace with ..');
   }
-  const { real, exists } = realOfDeepestExisting(joined);
-  if (!isInside(root, real)) throw outside(input, 'symlink', 'the path leads out of the workspace through a symlink');
-  return { absolute: real, relative: relative(root, real).split(sep).join('/'), exists };
+  return joined;
 }
 
 /** `candidate` is `root` or below it (both absolute, normalized). */
@@ -91,7 +97,7 @@ function isSymlink(path: string): boolean {
   }
 }
 
-function outside(input: unknown, rule: PathRule, why: string): ToolSearchError {
+export function outside(input: unknown, rule: PathRule, why: string): ToolSearchError {
   return new ToolSearchError(ErrorCode.PATH_OUTSIDE_WORKSPACE, `Refused path ${JSON.stringify(input)}: ${why} (rule ${rule})`, {
     details: { path: input, rule },
   });
