@@ -1,8 +1,8 @@
 /**
  * What a front-end API is to the server: parse its request into a turn,
  * answer whole or as a stream, and say errors in its own shape. `serveFront`
- * runs one request through a front end: headers (`x-session-id`,
- * `x-agent-id`), the turn, client disconnects (abort the turn and its calls),
+ * runs one request through a front end: `x-session-id`, the agent the
+ * server settled on, the turn, client disconnects (abort the turn and its calls),
  * and errors (coded, logged on stderr when they are the provider's or ours).
  */
 import { randomUUID } from 'node:crypto';
@@ -50,7 +50,15 @@ export interface ServeContext {
   readonly suspended: SuspendedTurns;
 }
 
-export async function serveFront<R>(front: FrontEnd<R>, req: IncomingMessage, res: ServerResponse, body: () => Promise<unknown>, serve: ServeContext): Promise<void> {
+/** `agentId`: the agent the request's key and `x-agent-id` settled on (server.ts), undefined for the default agent. */
+export async function serveFront<R>(
+  front: FrontEnd<R>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: () => Promise<unknown>,
+  serve: ServeContext,
+  agentId: string | undefined,
+): Promise<void> {
   const signal = abortOnDisconnect(res);
   let request: R;
   try {
@@ -59,7 +67,6 @@ export async function serveFront<R>(front: FrontEnd<R>, req: IncomingMessage, re
     return fail(front, res, error, serve);
   }
   const sessionHeader = header(req, 'x-session-id');
-  const agentId = header(req, 'x-agent-id');
   const sessionId = sessionHeader ?? front.sessionOf?.(request) ?? randomUUID();
   const ctx: FrontContext = { id: randomUUID().replace(/-/g, ''), model: serve.model, sessionId };
   const input = { ...front.turnInput(request), sessionId, signal, ...(agentId ? { agentId } : {}) };
