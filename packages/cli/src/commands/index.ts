@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
+import { registerAuthCommands } from './auth.js';
 import { registerCodeCommands } from './code.js';
 import { registerConfigCommands } from './config.js';
 import { registerEvalCommands } from './eval.js';
@@ -32,4 +33,5 @@ export const COMMANDS: readonly CommandRegistration[] = [
   registerQaCommands,
   registerConfigCommands,
   registerMcpCommands,
+  registerAuthCommands,
 ];

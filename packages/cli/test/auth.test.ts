@@ -1,0 +1,81 @@
+/**
+ * `tool-search auth hash-key`, and the config's `auth.keys` reaching the
+ * gateway (in-process CLI, official OpenAI client over real HTTP).
+ */
+import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../src/index.js';
+import { cli, smallCatalog } from './helpers.js';
+
+const KEY = 'cli-key-0123456789abcdef';
+const sha = (text: string) => `sha256:${createHash('sha256').update(text).digest('hex')}`;
+
+describe('tool-search auth hash-key', () => {
+  it('prints the sha256 hash of a given key', async () => {
+    const { code, stdout } = await cli(['auth', 'hash-key', KEY]);
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe(sha(KEY));
+  });
+
+  it('reads the key from stdin with "-"', async () => {
+    const { code, stdout } = await cli(['auth', 'hash-key', '-'], undefined, { stdin: Readable.from([`${KEY}\n`]) });
+    expect(code).toBe(0);
+    expect(stdout.trim()).toBe(sha(KEY));
+  });
+
+  it('makes a new random key and its hash without an argument', async () => {
+    const { code, stdout } = await cli(['auth', 'hash-key']);
+    expect(code).toBe(0);
+    const [, key] = /^key: +(\S+)$/m.exec(stdout)!;
+    const [, hash] = /^hash: +(\S+)$/m.exec(stdout)!;
+    expect(hash).toBe(sha(key!));
+  });
+
+  it('refuses a short key (exit 1, AUTH_KEY_INVALID)', async () => {
+    const { code, stderr } = await cli(['auth', 'hash-key', 'short']);
+    expect(code).toBe(1);
+    expect(stderr).toContain('AUTH_KEY_INVALID');
+  });
+});
+
+describe('gateway with auth.keys in the config', () => {
+  it('asks every request for a key and runs the agent the key allows', async () => {
+    const controller = new AbortController();
+    let stdout = '';
+    let stderr = '';
+    const config = `auth: { keys: [{ hash: "${sha(KEY)}", agents: ["main"] }] }, agents: { list: [{ id: "main", default: true }, { id: "other" }] }`;
+    const exit = runCli(['gateway', '--provider-mode', 'mock-openai', '--mode', 'direct', '--approvals', 'deny'], {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+      cwd: smallCatalog(3, config),
+      signal: controller.signal,
+    });
+    try {
+      while (!/http:\/\/\S+\/v1/.test(stdout)) {
+        if (await Promise.race([exit.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 20))])) throw new Error(`exited: ${stderr}`);
+      }
+      const url = /http:\/\/\S+\/v1/.exec(stdout)![0];
+      const ask = (client: OpenAI) => client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: 'tool search qa check target=read args={"path":"x"}' }] });
+      await expect(ask(new OpenAI({ baseURL: url, apiKey: 'unused', maxRetries: 0 }))).rejects.toMatchObject({ status: 401 });
+      await expect(ask(new OpenAI({ baseURL: url, apiKey: KEY, maxRetries: 0, defaultHeaders: { 'x-agent-id': 'other' } }))).rejects.toMatchObject({ status: 403 });
+      expect((await ask(new OpenAI({ baseURL: url, apiKey: KEY, maxRetries: 0 }))).choices[0]?.message.content).toBeTruthy();
+    } finally {
+      controller.abort();
+      expect(await exit).toBe(0);
+    }
+  });
+
+  it('refuses a non-loopback --host without keys (exit 1, names auth.keys)', async () => {
+    const { code, stderr } = await cli(['gateway', '--provider-mode', 'mock-openai', '--host', '0.0.0.0', '--approvals', 'deny'], smallCatalog(1));
+    expect(code).toBe(1);
+    expect(stderr).toContain('auth.keys');
+  });
+
+  it('refuses an auth.keys env entry whose variable is unset (exit 1, AUTH_KEY_INVALID)', async () => {
+    const { code, stderr } = await cli(['gateway', '--provider-mode', 'mock-openai', '--approvals', 'deny'], smallCatalog(1, 'auth: { keys: [{ env: "TS_TEST_UNSET_KEY", agents: ["*"] }] }'), { env: {} });
+    expect(code).toBe(1);
+    expect(stderr).toContain('AUTH_KEY_INVALID');
+  });
+});
