@@ -5,7 +5,10 @@
  * bounded index; an answer `take`s the record (of two answers exactly one
  * wins) and publishes `settled`, which releases the waiter wherever it runs.
  * A store that does not answer makes `approve` throw, which `ask()` turns
- * into a deny: approvals fail closed.
+ * into a deny: approvals fail closed. A store that comes back empty (Redis
+ * restarted without persistence) loses no approval: each replica keeps a
+ * marker key while calls wait on it, and when the marker is gone it puts its
+ * waiting approvals back, listed and answerable again.
  */
 import { randomUUID } from 'node:crypto';
 import type { StateStore } from '@tool-search/state';
@@ -17,6 +20,8 @@ export interface SharedApprovalQueueOptions {
   readonly keyPrefix?: string;
   /** Pending approvals listed at most (default 1000, the oldest drop from the listing first). */
   readonly maxPending?: number;
+  /** While calls wait here, how often to check that the store still holds them (default 1000 ms). */
+  readonly checkIntervalMs?: number;
 }
 
 /** The listing outlives every entry in it by this much, so a long timeout never loses its line. */
@@ -29,12 +34,17 @@ export class SharedApprovalQueue {
   readonly #listeners = new Set<ApprovalQueueListener>();
   /** Calls waiting on this replica, by approval id. */
   readonly #waiting = new Map<string, (decision: ApprovalDecision) => void>();
+  /** The records of the calls waiting here, to put back if the store loses them. */
+  readonly #records = new Map<string, PendingApproval>();
+  readonly #checkIntervalMs: number;
+  #checker: NodeJS.Timeout | undefined;
   #subscription: Promise<() => Promise<void>> | undefined;
 
   constructor(state: StateStore, options: SharedApprovalQueueOptions = {}) {
     this.#state = state;
     this.#prefix = options.keyPrefix ?? 'approvals:';
     this.#maxPending = options.maxPending ?? 1000;
+    this.#checkIntervalMs = options.checkIntervalMs ?? 1000;
   }
 
   /** The approver to hand to `approvalsPlugin({ approve })`; it throws (a deny) when the store does not answer. */
@@ -47,14 +57,17 @@ export class SharedApprovalQueue {
     const ttlMs = Math.max(1, Date.parse(context.expiresAt) - now);
     const decided = new Promise<ApprovalDecision>((resolve) => this.#waiting.set(approval.id, resolve));
     try {
-      await this.#state.set(this.#key(`pending:${approval.id}`), JSON.stringify(approval), { ttlMs });
-      await this.#state.index(this.#key('index'), approval.id, now, { max: this.#maxPending, ttlMs: Math.max(ttlMs, INDEX_TTL_MS) });
-      await this.#state.publish(this.#key('events'), JSON.stringify({ type: 'requested', approval } satisfies ApprovalQueueEvent));
+      // Puts back what a wiped store lost before marking this replica present again.
+      await this.#restoreIfLost();
+      await this.#put(approval, ttlMs);
     } catch (error) {
       this.#waiting.delete(approval.id);
       await this.#withdraw(approval.id).catch(() => undefined);
       throw error;
     }
+    this.#records.set(approval.id, approval);
+    this.#checker ??= setInterval(() => void this.#restoreIfLost().catch(() => undefined), this.#checkIntervalMs);
+    this.#checker.unref?.();
     if (context.signal.aborted) void this.#cancel(approval.id);
     else context.signal.addEventListener('abort', () => void this.#cancel(approval.id), { once: true });
     return decided;
@@ -94,6 +107,8 @@ export class SharedApprovalQueue {
 
   /** Stops listening to the store (the calls still waiting here are denied by their timeout). */
   async close(): Promise<void> {
+    this.#records.clear();
+    this.#stopChecking();
     const subscription = this.#subscription;
     this.#subscription = undefined;
     if (subscription) await (await subscription.catch(() => undefined))?.();
@@ -104,6 +119,7 @@ export class SharedApprovalQueue {
     const resolve = this.#waiting.get(id);
     if (!resolve) return; // answered: the answer already withdrew it
     this.#waiting.delete(id);
+    this.#forget(id);
     resolve('deny');
     await this.#withdraw(id).catch(() => undefined); // the record also expires on its own
     await this.#publishSettled({ type: 'settled', id, decision: 'deny', by: 'cancelled' }).catch(() => undefined);
@@ -138,6 +154,11 @@ export class SharedApprovalQueue {
     if (event.type === 'settled') {
       const resolve = this.#waiting.get(event.id);
       this.#waiting.delete(event.id);
+      if (resolve && this.#records.has(event.id)) {
+        this.#forget(event.id);
+        // A restore that raced the answer may have put the record back: take it out again.
+        void this.#withdraw(event.id).catch(() => undefined);
+      }
       resolve?.(event.decision);
     }
     for (const listener of this.#listeners) {
@@ -147,6 +168,41 @@ export class SharedApprovalQueue {
         // A failing listener (a closed HTTP stream) must not stop the queue or the others.
       }
     }
+  }
+
+  /** Records an approval as pending (its TTL its expiry), lists it, and tells every replica. */
+  async #put(approval: PendingApproval, ttlMs: number): Promise<void> {
+    await this.#state.set(this.#key(`pending:${approval.id}`), JSON.stringify(approval), { ttlMs, ifAbsent: true });
+    await this.#state.index(this.#key('index'), approval.id, Date.parse(approval.createdAt), { max: this.#maxPending, ttlMs: Math.max(ttlMs, INDEX_TTL_MS) });
+    await this.#state.publish(this.#key('events'), JSON.stringify({ type: 'requested', approval } satisfies ApprovalQueueEvent));
+  }
+
+  /**
+   * This replica's marker is gone while calls wait here: the store lost its data (a restart without
+   * persistence). Puts the waiting approvals back, then the marker. A store still down is tried next tick.
+   */
+  async #restoreIfLost(): Promise<void> {
+    if ((await this.#state.get(this.#marker())) !== undefined) return;
+    for (const approval of [...this.#records.values()]) {
+      const ttlMs = Date.parse(approval.expiresAt) - Date.now();
+      if (ttlMs > 0 && this.#waiting.has(approval.id)) await this.#put(approval, ttlMs);
+    }
+    await this.#state.set(this.#marker(), '1', { ttlMs: INDEX_TTL_MS });
+  }
+
+  #forget(id: string): void {
+    this.#records.delete(id);
+    if (this.#records.size === 0) this.#stopChecking();
+  }
+
+  #stopChecking(): void {
+    if (this.#checker) clearInterval(this.#checker);
+    this.#checker = undefined;
+  }
+
+  /** Present while this replica has approvals in the store; its absence means the store was wiped. */
+  #marker(): string {
+    return this.#key(`replica:${this.#state.replicaId}`);
   }
 
   #key(name: string): string {
