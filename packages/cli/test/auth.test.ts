@@ -5,6 +5,8 @@
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import OpenAI from 'openai';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/index.js';
 import { cli, smallCatalog } from './helpers.js';
@@ -77,5 +79,46 @@ describe('gateway with auth.keys in the config', () => {
     const { code, stderr } = await cli(['gateway', '--provider-mode', 'mock-openai', '--approvals', 'deny'], smallCatalog(1, 'auth: { keys: [{ env: "TS_TEST_UNSET_KEY", agents: ["*"] }] }'), { env: {} });
     expect(code).toBe(1);
     expect(stderr).toContain('AUTH_KEY_INVALID');
+  });
+});
+
+describe('serve mcp --http with auth.keys in the config', () => {
+  it('refuses clients without the key and serves the one that has it', async () => {
+    const controller = new AbortController();
+    let stderr = '';
+    const config = `auth: { keys: [{ env: "TS_TEST_MCP_KEY", agents: ["*"] }] }`;
+    const exit = runCli(['serve', 'mcp', '--http', '0', '--refresh', '0'], {
+      stdout: { write: () => true },
+      stderr: { write: (text: string) => (stderr += text) },
+      cwd: smallCatalog(3, config),
+      signal: controller.signal,
+      env: { TS_TEST_MCP_KEY: KEY },
+    });
+    try {
+      while (!/MCP server on (http:\/\/\S+\/mcp)/.test(stderr)) {
+        if (await Promise.race([exit.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 20))])) throw new Error(`exited: ${stderr}`);
+      }
+      expect(stderr).toContain('API key required');
+      const url = new URL(/MCP server on (http:\/\/\S+\/mcp)/.exec(stderr)![1]!);
+      const connect = async (headers: Record<string, string>) => {
+        const client = new Client({ name: 'cli-auth-test', version: '1.0.0' });
+        await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+        return client;
+      };
+      await expect(connect({})).rejects.toMatchObject({ code: 401 });
+      await expect(connect({ authorization: 'Bearer wrong-key-0123456789abcdef' })).rejects.toMatchObject({ code: 401 });
+      const client = await connect({ authorization: `Bearer ${KEY}` });
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('tool_search');
+      await client.close();
+    } finally {
+      controller.abort();
+      expect(await exit).toBe(0);
+    }
+  });
+
+  it('refuses a non-loopback --host without keys (exit 1, names auth.keys)', async () => {
+    const { code, stderr } = await cli(['serve', 'mcp', '--http', '0', '--host', '0.0.0.0'], smallCatalog(1), { env: {} });
+    expect(code).toBe(1);
+    expect(stderr).toContain('auth.keys');
   });
 });
