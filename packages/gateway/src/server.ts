@@ -9,8 +9,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { authStatus, createApiKeys, type ApiKeys } from '@tool-search/auth';
+import { authStatus, createApiKeys, type ApiKeys, type Principal } from '@tool-search/auth';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { MemoryStateStore, type StateStore } from '@tool-search/state';
 import { preloadTokenizer } from '@tool-search/telemetry';
 import { chatFront } from './front/chat.js';
 import { serveFront, type FrontEnd } from './front/front.js';
@@ -18,6 +19,7 @@ import { createResponsesFront } from './front/responses.js';
 import { messagesFront } from './front/messages.js';
 import { publicError, readJsonBody, sendJson, statusOf } from './http.js';
 import { SessionExposures } from './session-exposure.js';
+import { sessionOwners } from './session-owners.js';
 import { SuspendedTurns } from './suspended-turns.js';
 import { resolveUpstream, type TurnOptions } from './turn.js';
 
@@ -29,6 +31,8 @@ export interface GatewayServerOptions extends TurnOptions {
   readonly auth?: ApiKeys;
   /** A legacy single bearer token: one more key, allowed every agent. */
   readonly token?: string;
+  /** Where, with keys, each session's owning key is kept (the replicas' shared store); default in this process. Not closed by the server. */
+  readonly state?: StateStore;
   /** Largest request body accepted, in bytes (default 8 MiB); larger ones get a 413. */
   readonly maxBodyBytes?: number;
   /** Extra routes (approvals, health) tried before the built-in ones; return true when handled. */
@@ -62,7 +66,8 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   const turn: TurnOptions = { ...options, upstream, sessions: options.sessions ?? new SessionExposures() };
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const suspended = new SuspendedTurns();
-  const serve = { turn, model: upstream.model, log, suspended };
+  const owners = keys.size > 0 ? sessionOwners(options.state ?? new MemoryStateStore()) : undefined;
+  const serve = { turn, model: upstream.model, log, suspended, ...(owners ? { owners } : {}) };
   const fronts: FrontEnd<any>[] = [chatFront, createResponsesFront(), messagesFront];
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -78,8 +83,10 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     const front = req.method === 'POST' ? fronts.find((f) => f.path === url.pathname) : undefined;
     // Who is asking, and as which agent: a key allows some agents, x-agent-id picks among them (401 / 403 otherwise).
     let agentId: string | undefined;
+    let principal: Principal | undefined;
     try {
-      agentId = keys.agentFor(keys.authenticate(req.headers), header(req, 'x-agent-id'));
+      principal = keys.authenticate(req.headers);
+      agentId = keys.agentFor(principal, header(req, 'x-agent-id'));
     } catch (error) {
       const status = authStatus(error);
       if (!status) throw error;
@@ -91,7 +98,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     if (req.method === 'GET' && url.pathname === '/v1/models') {
       return sendJson(res, 200, { object: 'list', data: [{ id: upstream.model, object: 'model', created: 0, owned_by: 'tool-search' }] });
     }
-    if (front) return serveFront(front, req, res, body, serve, agentId);
+    if (front) return serveFront(front, req, res, body, serve, { agentId, keyId: principal?.keyId });
     return sendJson(res, 404, chatFront.error(404, { code: 'not_found', message: `No route for ${req.method} ${url.pathname}` }));
   }
 

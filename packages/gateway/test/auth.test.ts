@@ -79,6 +79,19 @@ describe('gateway API keys', () => {
     expect(parties.at(-1)?.agentId).toBeUndefined();
   });
 
+  it("refuses a session to a key other than the one that started it (x-session-id, previous_response_id)", async () => {
+    const session = { 'x-session-id': 'shared-session-1' };
+    await chat(openai(OPS_KEY, session));
+    const before = parties.length;
+    await expect(chat(openai(ANY_KEY, session))).rejects.toMatchObject({ status: 403, code: 'AUTH_FORBIDDEN' });
+    await expect(message(claude(ANY_KEY, session))).rejects.toBeInstanceOf(Anthropic.PermissionDeniedError);
+    expect(parties.length).toBe(before);
+    expect((await chat(openai(OPS_KEY, session))).choices[0]?.message.content).toContain('FAKE_TOOL_OK');
+    const first = await openai(OPS_KEY).responses.create({ model: 'm', input: ask('fake_plugin_tool_0003')[0]!.content });
+    await expect(openai(ANY_KEY).responses.create({ model: 'm', input: 'and then?', previous_response_id: first.id })).rejects.toMatchObject({ status: 403 });
+    await expect(openai(OPS_KEY).responses.create({ model: 'm', input: ask('fake_plugin_tool_0003')[0]!.content, previous_response_id: first.id })).resolves.toBeTruthy();
+  });
+
   it('guards the extra routes and /v1/models too', async () => {
     await expect(openai('wrong-key-0123456789abcdef').models.list()).rejects.toMatchObject({ status: 401 });
     await expect(openai(OPS_KEY).models.list()).resolves.toBeTruthy();

@@ -104,6 +104,7 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
       host: flags.host ?? config.gateway?.host ?? '127.0.0.1',
       port: flags.port ?? config.gateway?.port ?? 0,
       auth,
+      state, // with keys, which key owns each session: shared by the replicas
       ...(token ? { token } : {}),
       routes: [healthRoute(state), ...(queue ? [approvalsRoute(queue)] : [])],
     });

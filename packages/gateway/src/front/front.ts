@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { abortOnDisconnect, openEventStream, publicError, sendJson, statusOf, type EventStream } from '../http.js';
+import type { SessionOwners } from '../session-owners.js';
 import type { SuspendedTurns } from '../suspended-turns.js';
 import { runTurn, type TurnInput, type TurnOptions, type TurnResult } from '../turn.js';
 
@@ -48,16 +49,23 @@ export interface ServeContext {
   readonly log: (line: string) => void;
   /** Turns waiting for client calls made inside tool_call or code. */
   readonly suspended: SuspendedTurns;
+  /** With keys: which key owns each session. */
+  readonly owners?: SessionOwners;
 }
 
-/** `agentId`: the agent the request's key and `x-agent-id` settled on (server.ts), undefined for the default agent. */
+/** Who asks: the agent the request's key and `x-agent-id` settled on (server.ts; undefined: the default agent), and the key's id (with keys). */
+export interface Caller {
+  readonly agentId: string | undefined;
+  readonly keyId: string | undefined;
+}
+
 export async function serveFront<R>(
   front: FrontEnd<R>,
   req: IncomingMessage,
   res: ServerResponse,
   body: () => Promise<unknown>,
   serve: ServeContext,
-  agentId: string | undefined,
+  caller: Caller,
 ): Promise<void> {
   const signal = abortOnDisconnect(res);
   let request: R;
@@ -68,6 +76,15 @@ export async function serveFront<R>(
   }
   const sessionHeader = header(req, 'x-session-id');
   const sessionId = sessionHeader ?? front.sessionOf?.(request) ?? randomUUID();
+  const { agentId, keyId } = caller;
+  // With keys, a session belongs to the key that first used it: another key naming it is refused (403).
+  if (serve.owners && keyId !== undefined) {
+    try {
+      await serve.owners.claim(sessionId, keyId);
+    } catch (error) {
+      return fail(front, res, error, serve);
+    }
+  }
   const ctx: FrontContext = { id: randomUUID().replace(/-/g, ''), model: serve.model, sessionId };
   const input = { ...front.turnInput(request), sessionId, signal, ...(agentId ? { agentId } : {}) };
   if (!front.wantsStream(request)) {
