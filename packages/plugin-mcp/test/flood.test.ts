@@ -80,3 +80,33 @@ describe('a server flooding stderr while calls run', () => {
     expect(JSON.stringify(status ?? {}).length).toBeLessThan(4_000);
   }, 90_000);
 });
+
+describe('a server listing huge resources and prompts', () => {
+  it('keeps at most maxToolsPerServer items of each listing, with an MCP_LIST_TRUNCATED warning', async () => {
+    const warnings: Record<string, unknown>[] = [];
+    const plugin = mcpPlugin({ servers: { huge: { command: process.execPath, args: [FLOODING, 'huge-lists'] } }, maxToolsPerServer: 2_000, maxListPages: 4 });
+    const logger = { debug: () => undefined, info: () => undefined, error: () => undefined, warn: (_message: string, data?: Record<string, unknown>) => void (data && warnings.push(data)) };
+    const kernel = createKernel({ plugins: [plugin], logger });
+    kernels.push(kernel);
+    await kernel.createRun();
+    const peer = plugin.downstream.peer('huge')!;
+    const resources = await peer.listResources();
+    expect(resources).toHaveLength(2_000);
+    expect(resources.at(-1)?.uri).toBe('flood://r/1999');
+    expect(await peer.listPrompts()).toHaveLength(2_000);
+    expect(warnings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ code: 'MCP_LIST_TRUNCATED', server: 'huge', list: 'resources', limit: 'maxToolsPerServer', kept: 2_000 }),
+        expect.objectContaining({ code: 'MCP_LIST_TRUNCATED', server: 'huge', list: 'prompts', limit: 'maxToolsPerServer', kept: 2_000 }),
+      ]),
+    );
+  });
+
+  it('stops following resource pages at maxListPages', async () => {
+    const plugin = mcpPlugin({ servers: { huge: { command: process.execPath, args: [FLOODING, 'huge-lists'] } }, maxToolsPerServer: 100_000, maxListPages: 3 });
+    const kernel = createKernel({ plugins: [plugin] });
+    kernels.push(kernel);
+    await kernel.createRun();
+    expect(await plugin.downstream.peer('huge')!.listResources()).toHaveLength(15_000);
+  });
+});
