@@ -69,6 +69,49 @@ describe('gateway with auth.keys in the config', () => {
     }
   });
 
+  it("lets a key see and answer only its own agents' approvals (--approvals http)", async () => {
+    const OTHER = 'other-key-0123456789abcdef';
+    const controller = new AbortController();
+    let stdout = '';
+    let stderr = '';
+    const config =
+      `auth: { keys: [{ hash: "${sha(KEY)}", agents: ["main"] }, { hash: "${sha(OTHER)}", agents: ["other"] }] }, ` +
+      'agents: { list: [{ id: "main", default: true }, { id: "other" }] }, tools: { approvals: { require: ["read"] } }';
+    const exit = runCli(['gateway', '--provider-mode', 'mock-openai', '--mode', 'direct', '--approvals', 'http'], {
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+      cwd: smallCatalog(1, config),
+      signal: controller.signal,
+    });
+    try {
+      while (!/http:\/\/\S+\/v1/.test(stdout)) {
+        if (await Promise.race([exit.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 20))])) throw new Error(`exited: ${stderr}`);
+      }
+      const url = /http:\/\/\S+\/v1/.exec(stdout)![0];
+      const as = (key: string) => ({ authorization: `Bearer ${key}` });
+      const answer = new OpenAI({ baseURL: url, apiKey: KEY, maxRetries: 0 }).chat.completions.create({
+        model: 'mock-model',
+        messages: [{ role: 'user', content: 'tool search qa check target=read args={"path":"x"}' }],
+      });
+      let pending: { id: string; request: { agentId?: string } }[] = [];
+      await expect
+        .poll(async () => (pending = ((await (await fetch(`${url}/approvals`, { headers: as(KEY) })).json()) as { approvals: typeof pending }).approvals).length, { timeout: 15_000, interval: 50 })
+        .toBe(1);
+      expect(pending[0]!.request.agentId).toBe('main');
+      expect(await (await fetch(`${url}/approvals`, { headers: as(OTHER) })).json()).toEqual({ approvals: [] });
+      const stolen = await fetch(`${url}/approvals/${pending[0]!.id}`, { method: 'POST', headers: as(OTHER), body: JSON.stringify({ decision: 'allow' }) });
+      expect(stolen.status).toBe(404);
+      expect((await fetch(`${url}/approvals/${pending[0]!.id}`, { headers: as(OTHER) })).status).toBe(404);
+      expect((await fetch(`${url}/approvals`)).status).toBe(401);
+      const approved = await fetch(`${url}/approvals/${pending[0]!.id}`, { method: 'POST', headers: as(KEY), body: JSON.stringify({ decision: 'allow' }) });
+      expect(approved.status).toBe(200);
+      expect((await answer).choices[0]?.message.content).toContain('FAKE_TOOL_OK');
+    } finally {
+      controller.abort();
+      expect(await exit).toBe(0);
+    }
+  });
+
   it('refuses a non-loopback --host without keys (exit 1, names auth.keys)', async () => {
     const { code, stderr } = await cli(['gateway', '--provider-mode', 'mock-openai', '--host', '0.0.0.0', '--approvals', 'deny'], smallCatalog(1));
     expect(code).toBe(1);

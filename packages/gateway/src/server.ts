@@ -35,8 +35,8 @@ export interface GatewayServerOptions extends TurnOptions {
   readonly state?: StateStore;
   /** Largest request body accepted, in bytes (default 8 MiB); larger ones get a 413. */
   readonly maxBodyBytes?: number;
-  /** Extra routes (approvals, health) tried before the built-in ones; return true when handled. */
-  readonly routes?: readonly ((req: IncomingMessage, res: ServerResponse, body: () => Promise<unknown>) => Promise<boolean> | boolean)[];
+  /** Extra routes (approvals, health) tried before the built-in ones; return true when handled. `principal`: the request's key (with keys). */
+  readonly routes?: readonly ((req: IncomingMessage, res: ServerResponse, body: () => Promise<unknown>, principal?: Principal) => Promise<boolean> | boolean)[];
   /** Where upstream failures and internal errors are logged (default: stderr). */
   readonly log?: (line: string) => void;
 }
@@ -94,7 +94,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     }
     let cached: Promise<unknown> | undefined;
     const body = () => (cached ??= readJsonBody(req, maxBodyBytes));
-    for (const route of options.routes ?? []) if (await route(req, res, body)) return;
+    for (const route of options.routes ?? []) if (await route(req, res, body, principal)) return;
     if (req.method === 'GET' && url.pathname === '/v1/models') {
       return sendJson(res, 200, { object: 'list', data: [{ id: upstream.model, object: 'model', created: 0, owned_by: 'tool-search' }] });
     }
