@@ -8,7 +8,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import type { ApprovalDecision, PendingApproval } from '@tool-search/plugin-approvals';
 
-export type GatewayRoute = (req: IncomingMessage, res: ServerResponse, body: () => Promise<unknown>) => Promise<boolean>;
+/** `principal`: the request's API key (gateway with `auth.keys`): it sees and answers only approvals of the agents it allows. */
+export type GatewayRoute = (req: IncomingMessage, res: ServerResponse, body: () => Promise<unknown>, principal?: { readonly agents: readonly string[] }) => Promise<boolean>;
 
 /** What the route needs of a queue: `ApprovalQueue` answers at once, `SharedApprovalQueue` asynchronously. */
 export interface ServedQueue {
@@ -20,16 +21,19 @@ export interface ServedQueue {
 const PREFIX = '/v1/approvals';
 
 export function approvalsRoute(queue: ServedQueue): GatewayRoute {
-  return async (req, res, body) => {
+  return async (req, res, body, principal) => {
     const path = new URL(req.url ?? '/', 'http://gateway').pathname;
     if (path !== PREFIX && !path.startsWith(`${PREFIX}/`)) return false;
     const id = path === PREFIX ? undefined : decodeURIComponent(path.slice(PREFIX.length + 1));
-    if (req.method === 'GET' && id === undefined) return send(res, 200, { approvals: await queue.list() });
+    // A key answers for its own agents only: another agent's approval is as if it did not exist (404).
+    const mine = (pending: PendingApproval | undefined) => pending !== undefined && allows(principal, pending.request.agentId);
+    if (req.method === 'GET' && id === undefined) return send(res, 200, { approvals: (await queue.list()).filter(mine) });
     if (req.method === 'GET' && id) {
       const pending = await queue.get(id);
-      return pending ? send(res, 200, pending) : notFound(res, id);
+      return mine(pending) ? send(res, 200, pending) : notFound(res, id);
     }
     if (req.method === 'POST' && id) {
+      if (principal && !mine(await queue.get(id))) return notFound(res, id);
       const decision = (await body().catch(() => undefined)) as { decision?: unknown } | undefined;
       try {
         if (!(await queue.answer(id, decision?.decision as ApprovalDecision))) return notFound(res, id);
@@ -43,6 +47,11 @@ export function approvalsRoute(queue: ServedQueue): GatewayRoute {
     }
     return send(res, 405, { error: { message: `${req.method} is not allowed on ${path}`, type: 'method_not_allowed', code: 'method_not_allowed' } });
   };
+}
+
+function allows(principal: { readonly agents: readonly string[] } | undefined, agentId: string | undefined): boolean {
+  if (!principal || principal.agents.includes('*')) return true;
+  return agentId !== undefined && principal.agents.includes(agentId);
 }
 
 function notFound(res: ServerResponse, id: string): boolean {

@@ -29,6 +29,7 @@ export type {
   PluginsConfig,
   ProviderConfig,
   StateSectionConfig,
+  AuthSectionConfig,
   TelemetrySectionConfig,
   ProviderToolPolicy,
   ResolvedConfig,

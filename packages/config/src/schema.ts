@@ -226,6 +226,16 @@ const fakeCatalogOptions = strictObject({ tools: { type: 'integer', minimum: 0, 
 // The real core tools (`@tool-search/plugin-fs`, `@tool-search/plugin-exec`); `workspace` defaults to the config file's folder.
 const coreOptions = strictObject({ workspace: { type: 'string', minLength: 1 } });
 
+const apiKey = strictObject(
+  {
+    name: { type: 'string', minLength: 1, maxLength: 64 },
+    hash: { type: 'string', pattern: '^sha256:[0-9a-fA-F]{64}$' },
+    env: { type: 'string', minLength: 1 },
+    agents: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
+  },
+  ['agents'],
+);
+
 export const configSchema = {
   $id: 'https://tool-search.dev/schemas/tool-search.json',
   title: 'tool-search.json',
@@ -255,6 +265,8 @@ export const configSchema = {
       sessions: strictObject({ dir: { type: 'string' } }),
     }),
     session: strictObject({ logDir: { type: 'string' } }),
+    // API keys of the front ends (gateway, serve mcp --http): @tool-search/auth checks each entry again (exactly one of hash/env).
+    auth: strictObject({ keys: { type: 'array', items: apiKey } }),
     // Shared state across replicas; without `redis` it stays in the process.
     state: strictObject({
       redis: strictObject(

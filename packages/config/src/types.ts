@@ -180,9 +180,16 @@ export type ToolSearchConfig = {
   provider?: ProviderConfig;
   gateway?: GatewayConfig;
   session?: { logDir?: string };
+  /** API keys of `tool-search gateway` and `serve mcp --http` (`@tool-search/auth`). */
+  auth?: AuthSectionConfig;
   /** Shared state across gateway / `serve mcp` replicas (`@tool-search/state`); in-process without `redis`. */
   state?: StateSectionConfig;
   telemetry?: TelemetrySectionConfig;
+};
+
+export type AuthSectionConfig = {
+  /** Each key: `hash` (`sha256:<hex>`) or `env` (variable with the plain key), and the agents it may act as (`"*"`: any). */
+  keys?: { name?: string; hash?: string; env?: string; agents: string[] }[];
 };
 
 export type StateSectionConfig = {

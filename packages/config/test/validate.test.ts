@@ -142,6 +142,13 @@ describe('wrong types', () => {
     expect(issuesOf({ gateway: { port: 70000 } })).toEqual([{ path: '/gateway/port', rule: 'maximum' }]);
   });
 
+  it('accepts auth keys by hash or env, and rejects a plain key in hash or a key without agents', () => {
+    expect(issuesOf({ auth: { keys: [{ name: 'ci', hash: `sha256:${'ab'.repeat(32)}`, agents: ['ci'] }, { env: 'TOOL_SEARCH_API_KEY', agents: ['*'] }] } })).toEqual([]);
+    expect(issuesOf({ auth: { keys: [{ hash: 'my-plain-secret', agents: ['*'] }] } })).toEqual([{ path: '/auth/keys/0/hash', rule: 'pattern' }]);
+    expect(issuesOf({ auth: { keys: [{ hash: `sha256:${'ab'.repeat(32)}`, agents: [] }] } })).toEqual([{ path: '/auth/keys/0/agents', rule: 'minItems' }]);
+    expect(issuesOf({ auth: { keys: [{ key: 'plain', agents: ['*'] }] } })).toEqual([{ path: '/auth/keys/0/key', rule: 'additionalProperties' }]);
+  });
+
   it('rejects fake-catalog options of the wrong type', () => {
     expect(issuesOf({ plugins: { 'fake-catalog': { tools: 'many' } } })).toEqual([{ path: '/plugins/fake-catalog/tools', rule: 'type' }]);
   });

@@ -5,6 +5,7 @@
  * the HTTP status of each coded error.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { authStatus } from '@tool-search/auth';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
@@ -37,6 +38,8 @@ export function sendJson(res: ServerResponse, status: number, value: unknown, he
 /** HTTP status for an error that ends a request: 400 for a refused request, 413, 502 for the provider, 500 otherwise. */
 export function statusOf(error: unknown): number {
   if (!ToolSearchError.isInstance(error)) return 500;
+  const auth = authStatus(error);
+  if (auth) return auth;
   if (error.code === ErrorCode.REQUEST_TOO_LARGE) return 413;
   if (error.code === ErrorCode.PROVIDER_FAILED) return 502;
   if (error.code === ErrorCode.STATE_UNAVAILABLE) return 503;

@@ -3,13 +3,15 @@
  * the OpenAI Responses API (`POST /v1/responses`) and the Anthropic Messages API
  * (`POST /v1/messages`), whole or streamed, plus `GET /v1/models`. Each request's
  * tools become the run's client tools; a model call to one goes back to the
- * client in that API's form. Loopback by default; binding anywhere else needs
- * a bearer token (`Authorization: Bearer` or Anthropic's `x-api-key`).
+ * client in that API's form. Loopback by default and keyless there; binding
+ * anywhere else needs API keys (`auth`: `Authorization: Bearer` or
+ * Anthropic's `x-api-key`), and a key decides which agents `x-agent-id` may pick.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { timingSafeEqual } from 'node:crypto';
+import { authStatus, createApiKeys, type ApiKeys, type Principal } from '@tool-search/auth';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { MemoryStateStore, type StateStore } from '@tool-search/state';
 import { preloadTokenizer } from '@tool-search/telemetry';
 import { chatFront } from './front/chat.js';
 import { serveFront, type FrontEnd } from './front/front.js';
@@ -17,6 +19,7 @@ import { createResponsesFront } from './front/responses.js';
 import { messagesFront } from './front/messages.js';
 import { publicError, readJsonBody, sendJson, statusOf } from './http.js';
 import { SessionExposures } from './session-exposure.js';
+import { sessionOwners } from './session-owners.js';
 import { SuspendedTurns } from './suspended-turns.js';
 import { resolveUpstream, type TurnOptions } from './turn.js';
 
@@ -24,12 +27,16 @@ export interface GatewayServerOptions extends TurnOptions {
   readonly host?: string;
   /** 0 (default) picks a free port. */
   readonly port?: number;
-  /** Bearer token; required when `host` is not a loopback address. */
+  /** API keys (`createApiKeys(config.auth)`): each request must carry one, and it decides the agents `x-agent-id` may pick. Keys or `token` are required when `host` is not loopback. */
+  readonly auth?: ApiKeys;
+  /** A legacy single bearer token: one more key, allowed every agent. */
   readonly token?: string;
+  /** Where, with keys, each session's owning key is kept (the replicas' shared store); default in this process. Not closed by the server. */
+  readonly state?: StateStore;
   /** Largest request body accepted, in bytes (default 8 MiB); larger ones get a 413. */
   readonly maxBodyBytes?: number;
-  /** Extra routes (approvals, health) tried before the built-in ones; return true when handled. */
-  readonly routes?: readonly ((req: IncomingMessage, res: ServerResponse, body: () => Promise<unknown>) => Promise<boolean> | boolean)[];
+  /** Extra routes (approvals, health) tried before the built-in ones; return true when handled. `principal`: the request's key (with keys). */
+  readonly routes?: readonly ((req: IncomingMessage, res: ServerResponse, body: () => Promise<unknown>, principal?: Principal) => Promise<boolean> | boolean)[];
   /** Where upstream failures and internal errors are logged (default: stderr). */
   readonly log?: (line: string) => void;
 }
@@ -45,15 +52,22 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 export async function startGatewayServer(options: GatewayServerOptions): Promise<GatewayServer> {
   const host = options.host ?? '127.0.0.1';
-  if (!LOOPBACK.has(host) && !options.token) {
-    throw new ToolSearchError(ErrorCode.CONFIG_INVALID, `Refusing to bind the gateway to ${host} without gateway.auth.token; set a token or bind to 127.0.0.1`);
+  const configured = options.auth ?? createApiKeys(undefined);
+  const keys = options.token ? configured.withPlainKey(options.token, 'token') : configured;
+  if (!LOOPBACK.has(host) && keys.size === 0) {
+    throw new ToolSearchError(
+      ErrorCode.CONFIG_INVALID,
+      `Refusing to bind the gateway to ${host} without API keys: add auth.keys to the config (\`tool-search auth hash-key\` makes a key and its hash), or bind to 127.0.0.1`,
+      { details: { host } },
+    );
   }
   const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
   const upstream = resolveUpstream(options);
   const turn: TurnOptions = { ...options, upstream, sessions: options.sessions ?? new SessionExposures() };
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const suspended = new SuspendedTurns();
-  const serve = { turn, model: upstream.model, log, suspended };
+  const owners = keys.size > 0 ? sessionOwners(options.state ?? new MemoryStateStore()) : undefined;
+  const serve = { turn, model: upstream.model, log, suspended, ...(owners ? { owners } : {}) };
   const fronts: FrontEnd<any>[] = [chatFront, createResponsesFront(), messagesFront];
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
@@ -67,16 +81,24 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://gateway');
     const front = req.method === 'POST' ? fronts.find((f) => f.path === url.pathname) : undefined;
-    if (options.token && !authorized(req, options.token)) {
-      return sendJson(res, 401, (front ?? chatFront).error(401, { code: 'invalid_api_key', message: 'Missing or wrong bearer token' }));
+    // Who is asking, and as which agent: a key allows some agents, x-agent-id picks among them (401 / 403 otherwise).
+    let agentId: string | undefined;
+    let principal: Principal | undefined;
+    try {
+      principal = keys.authenticate(req.headers);
+      agentId = keys.agentFor(principal, header(req, 'x-agent-id'));
+    } catch (error) {
+      const status = authStatus(error);
+      if (!status) throw error;
+      return sendJson(res, status, (front ?? chatFront).error(status, publicError(error)));
     }
     let cached: Promise<unknown> | undefined;
     const body = () => (cached ??= readJsonBody(req, maxBodyBytes));
-    for (const route of options.routes ?? []) if (await route(req, res, body)) return;
+    for (const route of options.routes ?? []) if (await route(req, res, body, principal)) return;
     if (req.method === 'GET' && url.pathname === '/v1/models') {
       return sendJson(res, 200, { object: 'list', data: [{ id: upstream.model, object: 'model', created: 0, owned_by: 'tool-search' }] });
     }
-    if (front) return serveFront(front, req, res, body, serve);
+    if (front) return serveFront(front, req, res, body, serve, { agentId, keyId: principal?.keyId });
     return sendJson(res, 404, chatFront.error(404, { code: 'not_found', message: `No route for ${req.method} ${url.pathname}` }));
   }
 
@@ -109,10 +131,7 @@ export function listen(server: Server, port: number, host: string, flag = '--por
   });
 }
 
-function authorized(req: IncomingMessage, token: string): boolean {
-  const header = req.headers.authorization;
-  const apiKey = req.headers['x-api-key'];
-  const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : typeof apiKey === 'string' ? apiKey : '');
-  const wanted = Buffer.from(token);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' && value ? value : undefined;
 }

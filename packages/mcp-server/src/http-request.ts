@@ -1,9 +1,8 @@
 /**
- * The HTTP edges of `serveHttp`: the loopback/bearer guards, a bounded JSON
+ * The HTTP edges of `serveHttp`: the loopback guard, a bounded JSON
  * body, and JSON-RPC error replies.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { timingSafeEqual } from 'node:crypto';
 
 export const LOOPBACK = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
 
@@ -11,12 +10,6 @@ export const LOOPBACK = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
 export function reply(res: ServerResponse, status: number, message: string, rpcCode = -32000, data?: Record<string, unknown>): void {
   const error = { code: rpcCode, message, ...(data ? { data } : {}) };
   res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error, id: null }));
-}
-
-export function authorized(header: string | undefined, token: string): boolean {
-  const given = Buffer.from(header?.startsWith('Bearer ') ? header.slice(7) : '');
-  const wanted = Buffer.from(token);
-  return given.length === wanted.length && timingSafeEqual(given, wanted);
 }
 
 /** DNS-rebinding guard: the Host the browser asked for (and its Origin, if any) must be loopback names. */

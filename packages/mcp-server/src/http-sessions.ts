@@ -19,8 +19,16 @@ export interface HttpSession {
   readonly id: string;
   readonly transport: RelayingTransport;
   readonly mcp: ToolSearchMcpServer;
+  /** The id of the API key that opened it (undefined on a keyless server). */
+  readonly keyId: string | undefined;
   /** When the client last sent a request here (ms since epoch). */
   seen: number;
+}
+
+/** Who opens a session: the key (by id) and the agent its runs act as. */
+export interface SessionOwner {
+  readonly keyId?: string;
+  readonly agentId?: string;
 }
 
 /** `missing`: 404 (initialize again); `unavailable`: the store did not answer. */
@@ -40,7 +48,9 @@ export interface HttpSessions {
   /** Sessions held here. */
   readonly size: number;
   /** Records and opens a session for an initialize request; throws `STATE_UNAVAILABLE` when it cannot be recorded. */
-  open(initialize: InitializeRequest): Promise<HttpSession>;
+  open(initialize: InitializeRequest, owner?: SessionOwner): Promise<HttpSession>;
+  /** Whether the key `keyId` may use the session: held here or recorded with that key (`missing`/`unavailable`: cannot tell). */
+  usableBy(sessionId: string, keyId: string | undefined): Promise<boolean | 'missing' | 'unavailable'>;
   /** The session for a request: held here (its record renewed), rebuilt from its record, or why not. */
   find(sessionId: string): Promise<FoundSession>;
   holds(sessionId: string): boolean;
@@ -66,8 +76,9 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
   const rebuilding = new Map<string, Promise<FoundSession>>();
   let closed = false;
 
-  async function start(id: string, runSessionId: string, initialize?: InitializeRequest['params'], loggingLevel?: string): Promise<HttpSession> {
-    const mcp = await createToolSearchMcpServer({ ...options.server, request: { ...options.server.request, sessionId: runSessionId } });
+  async function start(id: string, runSessionId: string, owner: SessionOwner, initialize?: InitializeRequest['params'], loggingLevel?: string): Promise<HttpSession> {
+    const request = { ...options.server.request, sessionId: runSessionId, ...(owner.agentId !== undefined ? { agentId: owner.agentId } : {}) };
+    const mcp = await createToolSearchMcpServer({ ...options.server, request });
     const transport = new RelayingTransport({ sessionIdGenerator: () => id }, options.replica, (outbound) => options.publish(JSON.stringify({ session: id, outbound })));
     transport.onclose = () => {
       if (local.get(id)?.transport === transport) local.delete(id);
@@ -86,7 +97,7 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
       await transport.close().catch(() => undefined);
       throw new ToolSearchError(ErrorCode.RUN_CLOSED, 'The MCP server is shutting down');
     }
-    const session: HttpSession = { id, transport, mcp, seen: Date.now() };
+    const session: HttpSession = { id, transport, mcp, keyId: owner.keyId, seen: Date.now() };
     local.set(id, session);
     return session;
   }
@@ -95,7 +106,7 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
     const record = await unlessUnavailable(() => records.get(id));
     if (record === UNAVAILABLE) return 'unavailable';
     if (!record) return 'missing';
-    const session = await start(id, record.runSessionId, record.initialize, record.loggingLevel);
+    const session = await start(id, record.runSessionId, ownerOf(record), record.initialize, record.loggingLevel);
     await unlessUnavailable(() => records.touch(id));
     return session;
   }
@@ -110,13 +121,13 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
     get size() {
       return local.size;
     },
-    async open(initialize) {
+    async open(initialize, owner = {}) {
       const id = randomUUID();
       const runSessionId = options.server.request?.sessionId ?? randomUUID();
-      const record: SessionRecord = { initialize: initialize.params, runSessionId, created: Date.now(), replica: options.replica };
+      const record: SessionRecord = { initialize: initialize.params, runSessionId, created: Date.now(), replica: options.replica, ...ownerOf(owner) };
       await records.create(id, record);
       try {
-        return await start(id, runSessionId);
+        return await start(id, runSessionId, owner);
       } catch (error) {
         await records.delete(id).catch(() => undefined);
         throw error;
@@ -140,6 +151,13 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
         rebuilding.set(id, pending);
       }
       return pending;
+    },
+    async usableBy(id, keyId) {
+      const held = local.get(id);
+      if (held) return held.keyId === keyId;
+      const record = await unlessUnavailable(() => records.get(id));
+      if (record === UNAVAILABLE) return 'unavailable';
+      return record ? record.keyId === keyId : 'missing';
     },
     holds: (id) => local.has(id),
     async relay(id, message) {
@@ -191,6 +209,10 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
 }
 
 const UNAVAILABLE = Symbol('unavailable');
+
+function ownerOf(from: SessionOwner): SessionOwner {
+  return { ...(from.keyId !== undefined ? { keyId: from.keyId } : {}), ...(from.agentId !== undefined ? { agentId: from.agentId } : {}) };
+}
 
 /** The store's answer, or UNAVAILABLE when it is down (`STATE_UNAVAILABLE`); other errors are bugs and propagate. */
 async function unlessUnavailable<T>(ask: () => Promise<T>): Promise<T | typeof UNAVAILABLE> {

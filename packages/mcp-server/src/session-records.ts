@@ -20,6 +20,10 @@ export interface SessionRecord {
   readonly replica: string;
   /** The client's last `logging/setLevel` (replayed after the initialize). */
   readonly loggingLevel?: string;
+  /** The API key that opened the session (its id, never the key): only that key may use it. */
+  readonly keyId?: string;
+  /** The agent the session's runs act as (the key and `x-agent-id` at initialize decided it). */
+  readonly agentId?: string;
 }
 
 export interface SessionRecords {
@@ -78,6 +82,7 @@ function decode(raw: string): SessionRecord | undefined {
     if (typeof value?.runSessionId !== 'string' || typeof value.created !== 'number' || typeof value.replica !== 'string') return undefined;
     if (typeof init?.protocolVersion !== 'string' || typeof init.capabilities !== 'object' || typeof init.clientInfo?.name !== 'string') return undefined;
     if (value.loggingLevel !== undefined && typeof value.loggingLevel !== 'string') return undefined;
+    if ((value.keyId !== undefined && typeof value.keyId !== 'string') || (value.agentId !== undefined && typeof value.agentId !== 'string')) return undefined;
     return value as SessionRecord;
   } catch {
     return undefined;

@@ -1,8 +1,11 @@
 /**
  * Transports for the Tool Search MCP server: stdio (default) and Streamable
- * HTTP. HTTP binds to loopback unless a bearer token is given; on loopback
- * without a token, requests must name a loopback Host (and Origin, when a
- * browser sends one), so a web page cannot reach it by DNS rebinding.
+ * HTTP. HTTP binds to loopback unless API keys are given; on loopback
+ * without keys, requests must name a loopback Host (and Origin, when a
+ * browser sends one), so a web page cannot reach it by DNS rebinding. With
+ * keys, the key that opened a session is the only one that may use it, and
+ * it decides the session's agent (`x-agent-id` at initialize picks among
+ * the agents it allows).
  * HTTP sessions are recorded in a state store, so replicas sharing one
  * (Redis) serve one session alternately (http-sessions.ts).
  */
@@ -12,11 +15,12 @@ import type { Readable, Writable } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { AuthErrors, authStatus, createApiKeys, type ApiKeys, type Principal } from '@tool-search/auth';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { MemoryStateStore, stateHealth, type StateStore } from '@tool-search/state';
 import { createHttpSessions, type HttpSession } from './http-sessions.js';
 import { RELAY_CHANNEL, RelayingTransport } from './relay.js';
-import { authorized, BodyError, fromLoopback, LOOPBACK, readJson, reply } from './http-request.js';
+import { BodyError, fromLoopback, LOOPBACK, readJson, reply } from './http-request.js';
 import { createToolSearchMcpServer, type ToolSearchMcpOptions, type ToolSearchMcpServer } from './server.js';
 import { isSessionId, isStateUnavailable, RECORD_TTL_WITHOUT_IDLE_MS, sessionRecords } from './session-records.js';
 
@@ -47,9 +51,11 @@ export async function serveStdio(options: StdioServeOptions): Promise<StdioMcpHa
 export interface HttpServeOptions extends ToolSearchMcpOptions {
   /** Default 0: any free port (read it from `url`). */
   readonly port?: number;
-  /** Default 127.0.0.1. Anything but loopback needs `token`. */
+  /** Default 127.0.0.1. Anything but loopback needs `auth` keys (or `token`). */
   readonly host?: string;
-  /** Bearer token every request must carry (`Authorization: Bearer <token>`). */
+  /** API keys (`createApiKeys(config.auth)`): every request carries one; a session is bound to the key that opened it. */
+  readonly auth?: ApiKeys;
+  /** A legacy single bearer token (`Authorization: Bearer <token>`): one more key, allowed every agent. */
   readonly token?: string;
   /** Largest request body accepted (default 4 MiB). */
   readonly maxBodyBytes?: number;
@@ -75,11 +81,14 @@ const DEFAULT_SESSION_IDLE_MS = 30 * 60_000;
 /** One MCP server session per client session (`mcp-session-id`), each with its own runs. */
 export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandle> {
   const host = options.host ?? '127.0.0.1';
-  const loopback = LOOPBACK.has(host);
-  if (!loopback && !options.token) {
-    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, `Refusing to serve MCP on ${host} without a bearer token; pass a token or bind to 127.0.0.1`, {
-      details: { host },
-    });
+  const configured = options.auth ?? createApiKeys(undefined);
+  const keys = options.token ? configured.withPlainKey(options.token, 'token') : configured;
+  if (!LOOPBACK.has(host) && keys.size === 0) {
+    throw new ToolSearchError(
+      ErrorCode.OPTIONS_INVALID,
+      `Refusing to serve MCP on ${host} without API keys: add auth.keys to the config (\`tool-search auth hash-key\` makes a key and its hash), or bind to 127.0.0.1`,
+      { details: { host } },
+    );
   }
   // Sessions come later than the first run (the CLI's warm-up): downstream servers must connect able to forward requests.
   options.downstream?.enableForwarding();
@@ -121,8 +130,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    if (options.token && !authorized(req.headers.authorization, options.token)) return reply(res, 401, 'Unauthorized: send Authorization: Bearer <token>');
-    if (!options.token && !fromLoopback(req)) return reply(res, 403, 'Forbidden: Host and Origin must be loopback');
+    let principal: Principal | undefined;
+    try {
+      principal = keys.authenticate(req.headers);
+    } catch (error) {
+      return refuse(res, error);
+    }
+    if (keys.size === 0 && !fromLoopback(req)) return reply(res, 403, 'Forbidden: Host and Origin must be loopback');
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === HEALTH_PATH && req.method === 'GET') return health(res);
     if (path !== MCP_PATH) return reply(res, 404, `Not found: the MCP endpoint is ${MCP_PATH}`);
@@ -134,6 +148,12 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
     if (typeof sessionId === 'string') {
       // 404 tells a client its session is gone and it should initialize again (MCP spec).
       if (!isSessionId(sessionId)) return reply(res, 404, 'Session not found; initialize a new session');
+      // A session id is no bearer token: only the key that opened the session may use it (keyless: no owner to check).
+      if (principal) {
+        const usable = await sessions.usableBy(sessionId, principal.keyId);
+        if (usable === 'unavailable') return unavailable(res);
+        if (usable === false) return reply(res, 403, 'Forbidden: this MCP session was opened with another API key', -32000, { code: AuthErrors.AUTH_FORBIDDEN });
+      }
       if (req.method === 'DELETE') return terminate(sessionId, req, res);
       // An answer or a cancel for a session not held here is for the replica that holds it: no rebuild for it.
       if (RelayingTransport.relayable(body) && !sessions.holds(sessionId)) return relay(sessionId, body, res);
@@ -148,7 +168,15 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, 'Bad request: no mcp-session-id; send initialize first');
 
-    const session = await sessions.open(body).catch((error: unknown) => (isStateUnavailable(error) ? undefined : Promise.reject(error)));
+    // The key decides the agent; x-agent-id may pick among the agents it allows. Keyless, the server's own request.agentId holds.
+    let agentId: string | undefined;
+    try {
+      agentId = principal ? keys.agentFor(principal, headerOf(req, 'x-agent-id'), options.request?.agentId) : undefined;
+    } catch (error) {
+      return refuse(res, error);
+    }
+    const owner = { ...(principal ? { keyId: principal.keyId } : {}), ...(agentId !== undefined ? { agentId } : {}) };
+    const session = await sessions.open(body, owner).catch((error: unknown) => (isStateUnavailable(error) ? undefined : Promise.reject(error)));
     if (!session) return unavailable(res);
     await dispatch(session, req, res, body);
     // An initialize the transport refused (Accept, Content-Type) never opens a session: do not keep its runs or its record.
@@ -208,6 +236,18 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
       await new Promise<void>((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/** 401 (no or wrong key) or 403 (agent not allowed) with the code in `error.data.code`; any other error propagates. */
+function refuse(res: ServerResponse, error: unknown): void {
+  const status = authStatus(error);
+  if (!status || !ToolSearchError.isInstance(error)) throw error;
+  reply(res, status, error.message, -32000, { code: error.code });
+}
+
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return typeof value === 'string' && value ? value : undefined;
 }
 
 /** The store that knows the sessions did not answer: sessions held here go on; this request can try again later. */

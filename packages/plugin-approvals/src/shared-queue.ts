@@ -5,7 +5,10 @@
  * bounded index; an answer `take`s the record (of two answers exactly one
  * wins) and publishes `settled`, which releases the waiter wherever it runs.
  * A store that does not answer makes `approve` throw, which `ask()` turns
- * into a deny: approvals fail closed.
+ * into a deny: approvals fail closed. A store that comes back empty (Redis
+ * restarted without persistence) loses no approval: each replica keeps a
+ * marker key while calls wait on it, and when the marker is gone it puts its
+ * waiting approvals back, listed and answerable again.
  */
 import { randomUUID } from 'node:crypto';
 import type { StateStore } from '@tool-search/state';
@@ -29,6 +32,8 @@ export interface SharedApprovalQueueOptions {
   readonly maxPending?: number;
   /** Pending approvals of one session at most (default 100). */
   readonly maxPendingPerSession?: number;
+  /** While calls wait here, how often to check that the store still holds them (default 1000 ms). */
+  readonly checkIntervalMs?: number;
 }
 
 /** The listing outlives every entry in it by this much, so a long timeout never loses its line. */
@@ -42,6 +47,10 @@ export class SharedApprovalQueue {
   readonly #listeners = new Set<ApprovalQueueListener>();
   /** Calls waiting on this replica, by approval id. */
   readonly #waiting = new Map<string, (decision: ApprovalDecision) => void>();
+  /** The records of the calls waiting here, to put back if the store loses them. */
+  readonly #records = new Map<string, PendingApproval>();
+  readonly #checkIntervalMs: number;
+  #checker: NodeJS.Timeout | undefined;
   #subscription: Promise<() => Promise<void>> | undefined;
 
   constructor(state: StateStore, options: SharedApprovalQueueOptions = {}) {
@@ -49,6 +58,7 @@ export class SharedApprovalQueue {
     this.#prefix = options.keyPrefix ?? 'approvals:';
     this.#maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
     this.#maxPerSession = options.maxPendingPerSession ?? DEFAULT_MAX_PENDING_PER_SESSION;
+    this.#checkIntervalMs = options.checkIntervalMs ?? 1000;
   }
 
   /** The approver to hand to `approvalsPlugin({ approve })`; it throws (a deny) when the store does not answer. */
@@ -61,14 +71,14 @@ export class SharedApprovalQueue {
     const ttlMs = Math.max(1, Date.parse(context.expiresAt) - now);
     const decided = new Promise<ApprovalDecision>((resolve) => this.#waiting.set(approval.id, resolve));
     try {
+      // Puts back what a wiped store lost before marking this replica present again.
+      await this.#restoreIfLost();
       // A flood is refused, not allowed to push older approvals out of the listing (they would time out unseen):
       // the room check and the insert run one at a time on this replica; other replicas are checked just after.
       await this.#serially(async () => {
         if (await this.#crowded()) checkRoom(await this.list(), request, this.#maxPending, this.#maxPerSession);
-        await this.#state.set(this.#key(`pending:${approval.id}`), JSON.stringify(approval), { ttlMs });
-        await this.#state.index(this.#key('index'), approval.id, now, { max: this.#maxPending * 2, ttlMs: Math.max(ttlMs, INDEX_TTL_MS) });
+        await this.#put(approval, ttlMs);
       });
-      await this.#state.publish(this.#key('events'), JSON.stringify({ type: 'requested', approval } satisfies ApprovalQueueEvent));
     } catch (error) {
       this.#waiting.delete(approval.id);
       await this.#withdraw(approval.id).catch(() => undefined);
@@ -86,6 +96,9 @@ export class SharedApprovalQueue {
         throw error;
       }
     }
+    this.#records.set(approval.id, approval);
+    this.#checker ??= setInterval(() => void this.#restoreIfLost().catch(() => undefined), this.#checkIntervalMs);
+    this.#checker.unref?.();
     if (context.signal.aborted) void this.#cancel(approval.id);
     else context.signal.addEventListener('abort', () => void this.#cancel(approval.id), { once: true });
     return decided;
@@ -131,6 +144,8 @@ export class SharedApprovalQueue {
 
   /** Stops listening to the store (the calls still waiting here are denied by their timeout). */
   async close(): Promise<void> {
+    this.#records.clear();
+    this.#stopChecking();
     const subscription = this.#subscription;
     this.#subscription = undefined;
     if (subscription) await (await subscription.catch(() => undefined))?.();
@@ -154,6 +169,7 @@ export class SharedApprovalQueue {
     const resolve = this.#waiting.get(id);
     if (!resolve) return; // answered: the answer already withdrew it
     this.#waiting.delete(id);
+    this.#forget(id);
     resolve('deny');
     await this.#withdraw(id).catch(() => undefined); // the record also expires on its own
     await this.#publishSettled({ type: 'settled', id, decision: 'deny', by: 'cancelled' }).catch(() => undefined);
@@ -188,6 +204,11 @@ export class SharedApprovalQueue {
     if (event.type === 'settled') {
       const resolve = this.#waiting.get(event.id);
       this.#waiting.delete(event.id);
+      if (resolve && this.#records.has(event.id)) {
+        this.#forget(event.id);
+        // A restore that raced the answer may have put the record back: take it out again.
+        void this.#withdraw(event.id).catch(() => undefined);
+      }
       resolve?.(event.decision);
     }
     for (const listener of this.#listeners) {
@@ -197,6 +218,41 @@ export class SharedApprovalQueue {
         // A failing listener (a closed HTTP stream) must not stop the queue or the others.
       }
     }
+  }
+
+  /** Records an approval as pending (its TTL its expiry), lists it, and tells every replica. */
+  async #put(approval: PendingApproval, ttlMs: number): Promise<void> {
+    await this.#state.set(this.#key(`pending:${approval.id}`), JSON.stringify(approval), { ttlMs, ifAbsent: true });
+    await this.#state.index(this.#key('index'), approval.id, Date.parse(approval.createdAt), { max: this.#maxPending * 2, ttlMs: Math.max(ttlMs, INDEX_TTL_MS) });
+    await this.#state.publish(this.#key('events'), JSON.stringify({ type: 'requested', approval } satisfies ApprovalQueueEvent));
+  }
+
+  /**
+   * This replica's marker is gone while calls wait here: the store lost its data (a restart without
+   * persistence). Puts the waiting approvals back, then the marker. A store still down is tried next tick.
+   */
+  async #restoreIfLost(): Promise<void> {
+    if ((await this.#state.get(this.#marker())) !== undefined) return;
+    for (const approval of [...this.#records.values()]) {
+      const ttlMs = Date.parse(approval.expiresAt) - Date.now();
+      if (ttlMs > 0 && this.#waiting.has(approval.id)) await this.#put(approval, ttlMs);
+    }
+    await this.#state.set(this.#marker(), '1', { ttlMs: INDEX_TTL_MS });
+  }
+
+  #forget(id: string): void {
+    this.#records.delete(id);
+    if (this.#records.size === 0) this.#stopChecking();
+  }
+
+  #stopChecking(): void {
+    if (this.#checker) clearInterval(this.#checker);
+    this.#checker = undefined;
+  }
+
+  /** Present while this replica has approvals in the store; its absence means the store was wiped. */
+  #marker(): string {
+    return this.#key(`replica:${this.#state.replicaId}`);
   }
 
   #key(name: string): string {

@@ -16,6 +16,7 @@ import type { DownstreamHub } from './downstream.js';
 import { CallForwarding, type McpCallForwarding } from './forwarding.js';
 import { isHttpConfig, type McpRoot, type McpServerConfig } from './options.js';
 import type { McpTokenStore } from './token-store.js';
+import { coalesce, LIST_CHANGED_WINDOW_MS } from './coalesce.js';
 import { stderrNote } from './stderr-note.js';
 import { MESSAGE_TOO_LARGE } from './stdio-transport.js';
 import { openClient, protocolVersionOf, type OpenedClient, type TransportKind } from './transport.js';
@@ -202,9 +203,11 @@ export class ServerConnection {
         // A call forwarded from a front end's client routes sampling/elicitation there; otherwise the handlers answer.
         this.forwarding.install(client, capabilities, this.settings.handlers, () => [...this.calls]);
         // Invalidate synchronously: the notification arrives before the answer of the call that caused it.
+        // Listeners (a refresh of every front-end session) hear of a flood at most once per window.
+        const changed = coalesce(() => this.settings.onToolsChanged?.(this.name), LIST_CHANGED_WINDOW_MS);
         client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
           if (this.opened?.client === client) this.tools = undefined;
-          this.settings.onToolsChanged?.(this.name);
+          changed();
         });
         client.onclose = () => this.onClosed(client);
       },

@@ -75,7 +75,17 @@ export interface DownstreamHub extends McpDownstream {
   connected(client: Client): void;
 }
 
-export function createDownstream(sources: () => readonly PeerSource[]): DownstreamHub {
+/** How much of a resources / templates / prompts listing is kept (the plugin's `maxToolsPerServer` and `maxListPages`). */
+export interface DownstreamListLimits {
+  readonly maxItems: number;
+  readonly maxPages: number;
+  /** Told when a listing was cut (the plugin logs an `MCP_LIST_TRUNCATED` warning). */
+  readonly truncated?: (server: string, list: string, limit: 'maxToolsPerServer' | 'maxListPages', kept: number) => void;
+}
+
+const UNBOUNDED: DownstreamListLimits = { maxItems: Number.POSITIVE_INFINITY, maxPages: 100 };
+
+export function createDownstream(sources: () => readonly PeerSource[], limits: DownstreamListLimits = UNBOUNDED): DownstreamHub {
   const listeners = new Set<(event: DownstreamEvent) => void>();
   const subscriptions = new Map<string, number>();
   const levels = new Map<string, LoggingLevel>();
@@ -87,12 +97,13 @@ export function createDownstream(sources: () => readonly PeerSource[]): Downstre
     if (!client || !capabilities) return undefined;
     const options = (signal?: AbortSignal) => ({ timeout: source.requestTimeoutMs, ...(signal ? { signal } : {}) });
     const key = (uri: string) => `${source.name}\n${uri}`;
+    const bound = (list: string): PageBounds => ({ ...limits, cut: (limit, kept) => limits.truncated?.(source.name, list, limit, kept) });
     return {
       name: source.name,
       capabilities,
-      listResources: (signal) => allPages((cursor) => client.listResources(cursor ? { cursor } : {}, options(signal)), (page) => page.resources),
+      listResources: (signal) => allPages((cursor) => client.listResources(cursor ? { cursor } : {}, options(signal)), (page) => page.resources, bound('resources')),
       listResourceTemplates: (signal) =>
-        allPages((cursor) => client.listResourceTemplates(cursor ? { cursor } : {}, options(signal)), (page) => page.resourceTemplates),
+        allPages((cursor) => client.listResourceTemplates(cursor ? { cursor } : {}, options(signal)), (page) => page.resourceTemplates, bound('resourceTemplates')),
       readResource: (params, signal) => client.readResource(params, options(signal)),
       async subscribe(uri, signal) {
         const count = subscriptions.get(key(uri)) ?? 0;
@@ -105,7 +116,7 @@ export function createDownstream(sources: () => readonly PeerSource[]): Downstre
         subscriptions.delete(key(uri));
         if (count === 1) await client.unsubscribeResource({ uri }, options(signal));
       },
-      listPrompts: (signal) => allPages((cursor) => client.listPrompts(cursor ? { cursor } : {}, options(signal)), (page) => page.prompts),
+      listPrompts: (signal) => allPages((cursor) => client.listPrompts(cursor ? { cursor } : {}, options(signal)), (page) => page.prompts, bound('prompts')),
       getPrompt: (params, signal) => client.getPrompt(params, options(signal)),
       complete: (params, signal) => client.complete(params, options(signal)),
     };
@@ -146,17 +157,34 @@ function mostVerbose(asked: readonly LoggingLevel[]): LoggingLevel | undefined {
   return asked.length ? SEVERITY[Math.min(...asked.map((level) => SEVERITY.indexOf(level)))] : undefined;
 }
 
-const MAX_PAGES = 100;
+interface PageBounds {
+  readonly maxItems: number;
+  readonly maxPages: number;
+  cut(limit: 'maxToolsPerServer' | 'maxListPages', kept: number): void;
+}
 
-/** Every page of a paginated list, bounded (a server repeating its cursor does not loop forever). */
-async function allPages<P extends { nextCursor?: string | undefined }, T>(fetch: (cursor?: string) => Promise<P>, items: (page: P) => T[]): Promise<T[]> {
+/**
+ * Every page of a paginated list, bounded: at most `maxItems` items (a server listing a million resources is cut
+ * there) and `maxPages` pages (a server repeating its cursor does not loop forever); a cut is reported once.
+ */
+async function allPages<P extends { nextCursor?: string | undefined }, T>(fetch: (cursor?: string) => Promise<P>, items: (page: P) => T[], bounds: PageBounds): Promise<T[]> {
   const out: T[] = [];
   let cursor: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
+  for (let page = 0; ; page++) {
+    if (page === bounds.maxPages) {
+      bounds.cut('maxListPages', out.length);
+      return out;
+    }
     const result = await fetch(cursor);
-    out.push(...items(result));
+    const listed = items(result);
+    const room = bounds.maxItems - out.length;
+    if (listed.length > room) {
+      for (let i = 0; i < room; i++) out.push(listed[i]!);
+      bounds.cut('maxToolsPerServer', out.length);
+      return out;
+    }
+    for (const item of listed) out.push(item);
     cursor = result.nextCursor;
-    if (cursor === undefined) break;
+    if (cursor === undefined) return out;
   }
-  return out;
 }

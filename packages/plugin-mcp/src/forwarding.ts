@@ -29,6 +29,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ExecuteContext } from '@tool-search/kernel';
 import type { McpClientHandlers, McpRequestContext } from './handlers.js';
+import { coalesce, LIST_CHANGED_WINDOW_MS } from './coalesce.js';
 
 /** Given by a front end with each call it forwards to an MCP tool. */
 export interface McpCallForwarding {
@@ -103,8 +104,11 @@ export class CallForwarding {
       else this.emit({ type: 'log', server: this.server, params: tagged });
     });
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) => this.emit({ type: 'resource-updated', server: this.server, uri: params.uri }));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => this.emit({ type: 'resources-changed', server: this.server }));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => this.emit({ type: 'prompts-changed', server: this.server }));
+    // A flood of list_changed reaches every session's client at most once per window (plus one trailing).
+    const resources = coalesce(() => this.emit({ type: 'resources-changed', server: this.server }), LIST_CHANGED_WINDOW_MS);
+    const prompts = coalesce(() => this.emit({ type: 'prompts-changed', server: this.server }), LIST_CHANGED_WINDOW_MS);
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resources());
+    client.setNotificationHandler(PromptListChangedNotificationSchema, () => prompts());
     if (capabilities.sampling) {
       client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
         this.answer('sampling/createMessage', 'sampling', (f) => f.createMessage, fallback?.createMessage, request.params, extra.signal, context),

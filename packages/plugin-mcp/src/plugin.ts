@@ -4,7 +4,7 @@
  * `MCP_SERVER_FAILED` diagnostic and the others still deliver) and
  * `shutdown` (every server process and session is ended).
  */
-import type { Diagnostic, KernelPlugin, ToolDefinition } from '@tool-search/kernel';
+import type { Diagnostic, KernelPlugin, Logger, ToolDefinition } from '@tool-search/kernel';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { ServerConnection, type McpServerStatus } from './connection.js';
@@ -66,13 +66,21 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
     ...(parsed.roots ? { roots: parsed.roots } : {}),
   };
   const connections: ServerConnection[] = [];
-  const downstream = createDownstream(() => connections);
+  let warn: Logger['warn'] = () => undefined; // the plugin's logger, once applied
+  // Resources, templates and prompts listings are bounded like tool listings.
+  const downstream = createDownstream(() => connections, {
+    maxItems: settings.limits.maxTools,
+    maxPages: settings.limits.maxPages,
+    truncated: (server, list, limit, kept) =>
+      warn(`MCP server "${server}" listed more ${list} than ${limit} allows; kept the first ${kept}`, { code: ErrorCode.MCP_LIST_TRUNCATED, server, list, limit, kept }),
+  });
 
   return {
     name: MCP_PLUGIN_NAME,
     servers: () => connections.map((connection) => connection.status()),
     downstream,
     apply({ hooks, logger }) {
+      warn = (message, data) => logger.warn(message, data);
       for (const [name, config] of Object.entries(parsed.servers)) {
         connections.push(new ServerConnection(name, config, { ...settings, logger, downstream }));
       }

@@ -34,7 +34,7 @@ interface GatewayFlags extends ConfigFlags {
 export function registerGatewayCommand(program: Command, io: CliIO): void {
   withConfigOption(program.command('gateway').description('serve the gateway (POST /v1/chat/completions, /v1/responses, /v1/messages) until Ctrl-C'))
     .option('--port <port>', 'port (default gateway.port, else 0 = a free port)', port)
-    .option('--host <host>', 'host (default gateway.host, else 127.0.0.1; other hosts need gateway.auth.token)')
+    .option('--host <host>', 'host (default gateway.host, else 127.0.0.1; other hosts need auth.keys)')
     .addOption(new Option('--provider-mode <mode>', 'provider: from the config, or an in-process mock (OpenAI or Anthropic wire format)').choices(PROVIDER_MODES).default('config'))
     .addOption(new Option('--mode <mode>', 'exposure mode for every run (default: per run, the toolSearch setting for its agent and provider/model)').choices(EXPOSURE_MODES))
     .addOption(new Option('--approvals <how>', 'who answers approvals (default: prompt on a TTY, else deny)').choices(APPROVAL_MODES))
@@ -45,6 +45,8 @@ export function registerGatewayCommand(program: Command, io: CliIO): void {
 
 async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   const { config } = await loadCliConfig(flags, io);
+  // API keys first: a bad auth.keys entry stops the command before anything starts.
+  const auth = (await import('@tool-search/auth')).createApiKeys(config.auth, io.env ?? process.env);
   const [{ startGatewayServer, createUpstream, sessionTurnRunner }, { SharedApprovalQueue }, { approvalsRoute }, { promptApprover }, { createSessionHost, StateSessionStore }, { healthRoute }] = await Promise.all([
     import('@tool-search/gateway'),
     import('@tool-search/plugin-approvals'),
@@ -101,6 +103,8 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
       toolSearchFor,
       host: flags.host ?? config.gateway?.host ?? '127.0.0.1',
       port: flags.port ?? config.gateway?.port ?? 0,
+      auth,
+      state, // with keys, which key owns each session: shared by the replicas
       ...(token ? { token } : {}),
       routes: [healthRoute(state), ...(queue ? [approvalsRoute(queue)] : [])],
     });

@@ -6,6 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
+import { registerAuthCommands } from './auth.js';
 import { registerCodeCommands } from './code.js';
 import { registerConfigCommands } from './config.js';
 import { registerEvalCommands } from './eval.js';
@@ -34,4 +35,5 @@ export const COMMANDS: readonly CommandRegistration[] = [
   registerConfigCommands,
   registerMcpCommands,
   registerInspectCommand,
+  registerAuthCommands,
 ];

@@ -34,7 +34,7 @@ export function registerServeCommands(program: Command, io: CliIO): void {
   withRunOptions(serve.command('mcp').description('serve Tool Search as one MCP server (stdio, or Streamable HTTP with --http)'))
     .addOption(new Option('--mode <mode>', 'exposure (default: the toolSearch setting for --agent/--provider/--model, else tools.toolSearch.mode; tools when disabled or direct)').choices(SERVE_MCP_MODES))
     .option('--http <port>', 'serve Streamable HTTP on this port (0 = a free port) instead of stdio', integer(0, 65535))
-    .option('--host <host>', 'HTTP bind address (default 127.0.0.1; any other needs a token)')
+    .option('--host <host>', 'HTTP bind address (default 127.0.0.1; any other needs auth.keys or a token)')
     .option('--token <token>', `bearer token HTTP clients must send (default: $${MCP_TOKEN_ENV})`)
     .option('--mcp-config <file>', 'also aggregate the mcpServers of a Claude Desktop / Cursor / .mcp.json file')
     .option('--refresh <ms>', 'how often to re-list the sources to notice changes (default 10000; 0 = never)', integer(0, 86_400_000))
@@ -89,7 +89,8 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
       await stopped(io.signal, handle.done);
     } else {
       const token = flags.token ?? (io.env ?? process.env)[MCP_TOKEN_ENV];
-      const handle = await serveHttp({ ...options, state, port: flags.http, ...(flags.host ? { host: flags.host } : {}), ...(token ? { token } : {}) }).catch((error: unknown) => {
+      const auth = (await import('@tool-search/auth')).createApiKeys(config.auth, io.env ?? process.env);
+      const handle = await serveHttp({ ...options, state, auth, port: flags.http, ...(flags.host ? { host: flags.host } : {}), ...(token ? { token } : {}) }).catch((error: unknown) => {
         throw portInUse(error, flags.http!);
       });
       close = () => handle.close();
@@ -98,7 +99,7 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
       printDiagnostics(io, warmup.diagnostics);
       await warmup.close();
       const stop = stopped(io.signal); // listening before the URL is out: a SIGTERM right after it still shuts down cleanly
-      io.stderr.write(`tool-search: MCP server on ${handle.url} (Streamable HTTP), mode ${mode}${token ? ', bearer token required' : ''}; Ctrl-C stops\n`);
+      io.stderr.write(`tool-search: MCP server on ${handle.url} (Streamable HTTP), mode ${mode}${token || auth.size ? ', API key required' : ''}; Ctrl-C stops\n`);
       await stop;
     }
   } finally {

@@ -80,7 +80,7 @@ export function toolSearchField(result: TurnResult) {
 }
 
 export function errorType(status: number): string {
-  return status === 413 || status === 400 ? 'invalid_request_error' : status === 401 ? 'authentication_error' : status === 502 ? 'upstream_error' : 'server_error';
+  return status === 413 || status === 400 ? 'invalid_request_error' : status === 401 ? 'authentication_error' : status === 403 ? 'permission_error' : status === 502 ? 'upstream_error' : 'server_error';
 }
 
 export function functionTools(value: unknown): ClientFunctionTool[] {

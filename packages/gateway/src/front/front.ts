@@ -1,14 +1,15 @@
 /**
  * What a front-end API is to the server: parse its request into a turn,
  * answer whole or as a stream, and say errors in its own shape. `serveFront`
- * runs one request through a front end: headers (`x-session-id`,
- * `x-agent-id`), the turn, client disconnects (abort the turn and its calls),
+ * runs one request through a front end: `x-session-id`, the agent the
+ * server settled on, the turn, client disconnects (abort the turn and its calls),
  * and errors (coded, logged on stderr when they are the provider's or ours).
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { abortOnDisconnect, openEventStream, publicError, sendJson, statusOf, type EventStream } from '../http.js';
+import type { SessionOwners } from '../session-owners.js';
 import type { SuspendedTurns } from '../suspended-turns.js';
 import { runTurn, type TurnInput, type TurnOptions, type TurnResult } from '../turn.js';
 
@@ -48,9 +49,24 @@ export interface ServeContext {
   readonly log: (line: string) => void;
   /** Turns waiting for client calls made inside tool_call or code. */
   readonly suspended: SuspendedTurns;
+  /** With keys: which key owns each session. */
+  readonly owners?: SessionOwners;
 }
 
-export async function serveFront<R>(front: FrontEnd<R>, req: IncomingMessage, res: ServerResponse, body: () => Promise<unknown>, serve: ServeContext): Promise<void> {
+/** Who asks: the agent the request's key and `x-agent-id` settled on (server.ts; undefined: the default agent), and the key's id (with keys). */
+export interface Caller {
+  readonly agentId: string | undefined;
+  readonly keyId: string | undefined;
+}
+
+export async function serveFront<R>(
+  front: FrontEnd<R>,
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: () => Promise<unknown>,
+  serve: ServeContext,
+  caller: Caller,
+): Promise<void> {
   const signal = abortOnDisconnect(res);
   let request: R;
   try {
@@ -59,8 +75,16 @@ export async function serveFront<R>(front: FrontEnd<R>, req: IncomingMessage, re
     return fail(front, res, error, serve);
   }
   const sessionHeader = header(req, 'x-session-id');
-  const agentId = header(req, 'x-agent-id');
   const sessionId = sessionHeader ?? front.sessionOf?.(request) ?? randomUUID();
+  const { agentId, keyId } = caller;
+  // With keys, a session belongs to the key that first used it: another key naming it is refused (403).
+  if (serve.owners && keyId !== undefined) {
+    try {
+      await serve.owners.claim(sessionId, keyId);
+    } catch (error) {
+      return fail(front, res, error, serve);
+    }
+  }
   const ctx: FrontContext = { id: randomUUID().replace(/-/g, ''), model: serve.model, sessionId };
   const input = { ...front.turnInput(request), sessionId, signal, ...(agentId ? { agentId } : {}) };
   if (!front.wantsStream(request)) {

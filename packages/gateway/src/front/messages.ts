@@ -21,7 +21,7 @@ export interface MessagesRequest {
 /** Blocks a model may have produced that carry nothing the turn needs. */
 const SKIPPED = new Set(['thinking', 'redacted_thinking']);
 
-const ERROR_TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 404: 'not_found_error', 413: 'request_too_large', 502: 'api_error' };
+const ERROR_TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 413: 'request_too_large', 502: 'api_error' };
 
 export const messagesFront: FrontEnd<MessagesRequest> = {
   path: '/v1/messages',

@@ -1,0 +1,6 @@
+// The public surface of @tool-search/auth: named exports only.
+export { AuthErrors } from './errors.js';
+export { createApiKeys, presentedKey } from './keys.js';
+export type { ApiKeyConfig, ApiKeys, AuthConfig, Principal } from './keys.js';
+export { generateApiKey, hashApiKey, MIN_KEY_LENGTH } from './hash.js';
+export { authStatus } from './status.js';
