@@ -4,4 +4,4 @@ export { BUILTIN_PLUGINS, DEFAULT_FAKE_CATALOG } from './builtins.js';
 export type { BuiltinPlugin } from './builtins.js';
 export type { LoadedPluginModule, PluginModule } from './load-plugin.js';
 export { openToolSearchRun } from './open-run.js';
-export type { OpenRunOptions, RunSearchOptions, ToolSearchRun } from './open-run.js';
+export type { OpenRunOptions, RunSearchOptions, RunSurface, RunTool, ToolSearchRun } from './open-run.js';

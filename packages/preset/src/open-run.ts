@@ -6,7 +6,8 @@
  */
 import { resolve } from 'node:path';
 import { loadConfig, resolvePaths, resolveToolSearchFor, validateConfig, type ResolvedToolSearchFor, type ToolSearchConfig } from '@tool-search/config';
-import type { CallOrigin, Run, RunRequest } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import type { CallOrigin, CatalogMode, JsonSchema, Run, RunExposure, RunRequest, ToolCallOutcome, ToolResult } from '@tool-search/kernel';
 import { indexForRun } from '@tool-search/search';
 import { createToolSearchKernel, type Preset, type PresetOptions } from './preset.js';
 
@@ -40,8 +41,41 @@ export interface ToolSearchRun {
   readonly toolSearch: ResolvedToolSearchFor;
   /** Tool ids of the run's effective catalog (policy applied) ranked for `query`, best first, through the run's rerank taps; emits a `search` event. */
   search(query: string, options?: RunSearchOptions): Promise<string[]>;
+  /**
+   * The tools of exposure `mode` (`direct`, `tools`, `code`, `directory`, …) as a framework adapter hands them to its
+   * framework: provider-safe names, JSON Schema, and a `call` routed through the run. Throws `MODE_UNKNOWN`.
+   */
+  surface(mode: string): Promise<RunSurface>;
   /** Closes the run (the session log is written) and the kernel (MCP servers stop). Idempotent. */
   close(): Promise<void>;
+}
+
+export interface RunTool {
+  /** Provider-safe (`^[a-zA-Z0-9_-]{1,64}$`), unique in the surface; maps back to the tool through `call`. */
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+  /** `control` for a mode's own tools (`tool_search`, `tool_search_code`, …), `tool` for a catalog tool. */
+  readonly kind: 'tool' | 'control';
+  /** The catalog tool's id and catalog mode (`catalog`: searchable, `direct-only`: always visible); absent for control tools. */
+  readonly toolId?: string;
+  readonly catalogMode?: CatalogMode;
+  /**
+   * Runs the call through the run (policy re-check, approvals, loop detection, hooks, telemetry). Resolves with the
+   * tool's result (an MCP-style result; `isError` results are the tool's own answer); a call that is blocked, denied,
+   * unknown, invalid or fails rejects with a `ToolSearchError` carrying the project's code (`TOOL_CALL_BLOCKED`,
+   * `UNKNOWN_TOOL`, `TOOL_ARGUMENTS_INVALID`, …).
+   */
+  call(args: unknown, options?: { readonly signal?: AbortSignal }): Promise<ToolResult>;
+}
+
+export interface RunSurface {
+  readonly mode: string;
+  readonly tools: readonly RunTool[];
+  /** The mode's system text ('' for most modes; the directory lists names here). */
+  readonly system: string;
+  /** The surface name of a catalog tool id, when the surface offers it. */
+  nameOf(toolId: string): string | undefined;
 }
 
 export async function openToolSearchRun(options: OpenRunOptions = {}): Promise<ToolSearchRun> {
@@ -84,6 +118,7 @@ export async function openToolSearchRun(options: OpenRunOptions = {}): Promise<T
       });
       return hits;
     },
+    surface: async (mode) => surfaceOf(run, await run.exposure(mode)),
     close: () =>
       (closing ??= (async () => {
         try {
@@ -101,4 +136,43 @@ async function configOf(config: string | ToolSearchConfig | undefined, cwd: stri
     return { config: loaded.config, dir: loaded.dir };
   }
   return { config: resolvePaths(validateConfig(config, 'the config object'), cwd), dir: cwd };
+}
+
+function surfaceOf(run: Run, exposure: RunExposure): RunSurface {
+  const byId = new Map<string, string>();
+  const tools = exposure.tools.map((view): RunTool => {
+    const name = exposure.providerName(view.name);
+    const descriptor = view.toolId !== undefined ? run.tool(view.toolId) : undefined;
+    if (view.toolId !== undefined && !byId.has(view.toolId)) byId.set(view.toolId, name);
+    return Object.freeze({
+      name,
+      description: view.description,
+      inputSchema: view.inputSchema,
+      kind: view.kind,
+      ...(view.toolId !== undefined ? { toolId: view.toolId } : {}),
+      ...(descriptor ? { catalogMode: descriptor.catalogMode } : {}),
+      call: async (args: unknown, options: { readonly signal?: AbortSignal } = {}) =>
+        resultOf(await exposure.call(name, args, options.signal ? { signal: options.signal } : {})),
+    });
+  });
+  return Object.freeze({ mode: exposure.mode, tools: Object.freeze(tools), system: exposure.system, nameOf: (toolId: string) => byId.get(toolId) });
+}
+
+/** An outcome as a framework sees a tool: the result, or a coded error it reports to the model as a failed call. */
+function resultOf(outcome: ToolCallOutcome): ToolResult {
+  switch (outcome.status) {
+    case 'ok':
+      return outcome.result;
+    case 'blocked':
+      throw new ToolSearchError(ErrorCode.TOOL_CALL_BLOCKED, `the call to ${outcome.toolId} was blocked by ${outcome.by}: ${outcome.reason}`, {
+        toolId: outcome.toolId,
+        details: { by: outcome.by, reason: outcome.reason },
+      });
+    case 'error':
+      throw new ToolSearchError(outcome.error.code, outcome.error.message, { toolId: outcome.toolId });
+    case 'pending':
+      throw new ToolSearchError(ErrorCode.CLIENT_TOOL_NOT_EXECUTABLE, `${outcome.toolId} is executed by the client, which this front end cannot hand it to`, {
+        toolId: outcome.toolId,
+      });
+  }
 }

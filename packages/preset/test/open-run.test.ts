@@ -56,6 +56,34 @@ describe('openToolSearchRun', () => {
     await expect(openToolSearchRun({ config: 'nope.json', cwd: tmpdir() })).rejects.toMatchObject({ code: ErrorCode.CONFIG_UNREADABLE });
   });
 
+  it('surface(mode): provider-safe names, routing through the run, and coded rejections', async () => {
+    const opened = await openToolSearchRun({
+      config: { plugins: { 'fake-catalog': { tools: 10 } }, tools: { deny: ['fake_plugin_tool_0003'], approvals: { require: ['write'] } } },
+    });
+    try {
+      const direct = await opened.surface('direct');
+      expect(direct.tools.every((tool) => /^[a-zA-Z0-9_-]{1,64}$/.test(tool.name))).toBe(true);
+      expect(direct.tools.map((tool) => tool.name)).not.toContain('fake_plugin_tool_0003');
+      const read = direct.tools.find((tool) => tool.name === 'read')!;
+      expect(read).toMatchObject({ kind: 'tool', toolId: 'core:core:read' });
+      expect(direct.nameOf('core:core:read')).toBe('read');
+      expect(JSON.stringify(await read.call({ path: 'a.txt' }))).toContain('FAKE_TOOL_OK read');
+      await expect(read.call({ path: 42 })).rejects.toMatchObject({ code: ErrorCode.TOOL_ARGUMENTS_INVALID });
+      // Fail closed: approval required and no approver.
+      await expect(direct.tools.find((tool) => tool.name === 'write')!.call({ path: 'a', content: 'b' })).rejects.toMatchObject({ code: ErrorCode.TOOL_CALL_BLOCKED });
+
+      const tools = await opened.surface('tools');
+      expect(tools.tools.map((tool) => [tool.name, tool.kind])).toContainEqual(['tool_call', 'control']);
+      const call = tools.tools.find((tool) => tool.name === 'tool_call')!;
+      const sibling = opened.run.tool('fake_plugin_tool_0004')!.id;
+      expect(JSON.stringify(await call.call({ id: sibling, args: {} }))).toContain('FAKE_TOOL_OK');
+      await expect(call.call({ id: sibling.replace('0004', '0003'), args: {} })).rejects.toMatchObject({ code: ErrorCode.UNKNOWN_TOOL });
+      await expect(opened.surface('nope')).rejects.toMatchObject({ code: ErrorCode.MODE_UNKNOWN });
+    } finally {
+      await opened.close();
+    }
+  });
+
   it('refuses an agent that is not configured, and leaves nothing open', async () => {
     await expect(openToolSearchRun({ config: { plugins: { 'fake-catalog': { tools: 5 } } }, agentId: 'ghost' })).rejects.toMatchObject({ code: ErrorCode.AGENT_UNKNOWN });
   });
