@@ -72,6 +72,35 @@ describe('AI SDK: generateText with Tool Search tools', () => {
     expect((searches[0] as { hits: readonly string[] }).hits).not.toContain(DENIED_ID);
   }, 120_000);
 
+  it('deferred: concurrent generations share one ToolSet and run, each loading only what its own search found', async () => {
+    const dir = logDir();
+    const search = await createToolSearch({ config: demoWithEverything(), sessionId: 'ai-concurrent', sessionLogDir: dir });
+    const from = mock.requests.length;
+    try {
+      const asks = [
+        'tool search qa check target=echo args={"message":"FAKE_TOOL_OK one"} query="echo back the message I send"',
+        'tool search qa check target=get-sum args={"a":2,"b":3} query="add two numbers together"',
+        'tool search qa check target=echo args={"message":"FAKE_TOOL_OK three"} query="echo back the message I send"',
+      ];
+      const results = await Promise.all(asks.map((prompt) => generateText({ model: model(), tools: search.tools, prompt, stopWhen: isStepCount(6) })));
+      expect(results[0]!.text).toContain('FAKE_TOOL_OK one');
+      expect(results[2]!.text).toContain('FAKE_TOOL_OK three');
+      expect(results[1]!.steps.flatMap((step) => step.toolCalls.map((call) => call.toolName))).toEqual(['tool_search', 'get-sum']);
+      expect(results[1]!.steps.flatMap((step) => step.toolResults.map((r) => JSON.stringify(r.output))).join(' ')).toMatch(/\b5\b/);
+    } finally {
+      await search.close();
+    }
+    // Every request that carried a user message about the sum offered no echo, and the other way round.
+    for (const request of mock.requests.slice(from)) {
+      const body = request.body as { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
+      const prompt = JSON.stringify(body.messages.find((m) => m.role === 'user')?.content ?? '');
+      const names = (body.tools ?? []).map((t) => t.function.name);
+      if (prompt.includes('get-sum')) expect(names).not.toContain('echo');
+      else expect(names).not.toContain('get-sum');
+    }
+    expect((await sessionLog(dir, 'ai-concurrent')).find((entry) => entry.type === 'run-end')).toMatchObject({ searches: 3, calls: 3 });
+  }, 120_000);
+
   it('tools: tool_search + tool_call through the loop; tool_call on a denied id is a tool error with UNKNOWN_TOOL', async () => {
     const dir = logDir();
     const search = await createToolSearch({ config: demoWithEverything(), mode: 'tools', sessionId: 'ai-tools', sessionLogDir: dir });
