@@ -101,6 +101,22 @@ describe('AI SDK: generateText with Tool Search tools', () => {
     expect((await sessionLog(dir, 'ai-concurrent')).find((entry) => entry.type === 'run-end')).toMatchObject({ searches: 3, calls: 3 });
   }, 120_000);
 
+  it('direct: loop detection sees the framework loop\'s calls and blocks the repeat as a coded tool error', async () => {
+    const search = await createToolSearch({
+      config: { plugins: { 'fake-catalog': { tools: 10 } }, tools: { loopDetection: { enabled: true, warningThreshold: 2, criticalThreshold: 3, globalCircuitBreakerThreshold: 10 } } },
+      mode: 'direct',
+      sessionId: 'ai-loop',
+    });
+    try {
+      const { steps } = await generateText({ model: model(), tools: search.tools, prompt: 'tool search qa check target=read args={"path":"a.txt"} loop=4', stopWhen: isStepCount(8) });
+      const parts = steps.flatMap((step) => step.content.filter((part) => part.type === 'tool-result' || part.type === 'tool-error'));
+      expect(parts.map((part) => part.type)).toEqual(['tool-result', 'tool-result', 'tool-error', 'tool-error']);
+      expect(parts[2]).toMatchObject({ toolName: 'read', error: { code: ErrorCode.TOOL_CALL_BLOCKED } });
+    } finally {
+      await search.close();
+    }
+  }, 120_000);
+
   it('tools: tool_search + tool_call through the loop; tool_call on a denied id is a tool error with UNKNOWN_TOOL', async () => {
     const dir = logDir();
     const search = await createToolSearch({ config: demoWithEverything(), mode: 'tools', sessionId: 'ai-tools', sessionLogDir: dir });
