@@ -3,7 +3,7 @@
  * as the CLI loads a config); every tool's `execute` goes through it, so policy, approvals, loop detection, hooks,
  * telemetry and the session log apply to what the Agents SDK runner calls.
  */
-import { tool, type FunctionTool, type RunContext } from '@openai/agents';
+import { tool, toolSearchTool, type FunctionTool, type HostedTool, type RunContext } from '@openai/agents';
 import { ConfigError, ErrorCode, toolResultText, ToolSearchError, type Run } from '@tool-search/kernel';
 import { openToolSearchRun, type OpenRunOptions, type RunTool, type ToolSearchRun } from '@tool-search/preset';
 import { OpenAIAgentsErrors } from './errors.js';
@@ -22,11 +22,17 @@ export interface CreateToolSearchOptions extends OpenRunOptions {
   readonly searchToolName?: string;
   /** `deferred`: tools one search enables. Default: the run's `searchDefaultLimit` (8 unless configured). */
   readonly maxResults?: number;
+  /**
+   * `deferred` with a Responses API model: the SDK's own `toolSearchTool({ execution: 'client' })`, whose executor is
+   * Tool Search's ranker, and every catalog tool as a function tool with `deferLoading: true`. Default `false`
+   * (function tools enabled per SDK run: works with Chat Completions models too).
+   */
+  readonly responsesToolSearch?: boolean;
 }
 
 export interface ToolSearchTools {
   /** Pass to `new Agent({ tools })`. */
-  readonly tools: FunctionTool[];
+  readonly tools: (FunctionTool | HostedTool)[];
   readonly mode: AgentsMode;
   /** The run every call goes through (its session id names the session log). */
   readonly run: Run;
@@ -40,7 +46,7 @@ const errorText = (_context: RunContext, error: unknown): string =>
   ToolSearchError.isInstance(error) ? `Error ${error.code}: ${error.message}` : `Error: ${error instanceof Error ? error.message : String(error)}`;
 
 export async function createToolSearch(options: CreateToolSearchOptions = {}): Promise<ToolSearchTools> {
-  const { mode = 'deferred', searchToolName = 'tool_search', maxResults, ...openOptions } = options;
+  const { mode = 'deferred', searchToolName = 'tool_search', maxResults, responsesToolSearch = false, ...openOptions } = options;
   if (!AGENTS_MODES.includes(mode)) {
     throw new ToolSearchError(ErrorCode.MODE_UNKNOWN, `Unknown mode "${String(mode)}"; use one of ${AGENTS_MODES.join(', ')}`, { details: { mode } });
   }
@@ -52,7 +58,12 @@ export async function createToolSearch(options: CreateToolSearchOptions = {}): P
     const surface = await opened.surface(mode === 'deferred' ? 'direct' : mode);
     // Per Agents SDK run (its RunContext), the tools a search found: enabled from the next turn on.
     const found = new WeakMap<object, Set<string>>();
-    const tools = surface.tools.map((runTool) => functionTool(runTool, mode === 'deferred' && runTool.catalogMode === 'catalog' ? found : undefined));
+    if (mode === 'deferred' && responsesToolSearch) {
+      const limit = maxResults ?? opened.toolSearch.searchDefaultLimit;
+      const tools = surface.tools.map((runTool) => functionTool(runTool, undefined, runTool.catalogMode === 'catalog'));
+      return { tools: [hostedSearch(opened, surface.nameOf, limit), ...tools], mode, run: opened.run, toolName: surface.nameOf, close: opened.close };
+    }
+    const tools: (FunctionTool | HostedTool)[] = surface.tools.map((runTool) => functionTool(runTool, mode === 'deferred' && runTool.catalogMode === 'catalog' ? found : undefined));
     if (mode === 'deferred') {
       if (tools.some((candidate) => candidate.name === searchToolName)) {
         throw new ToolSearchError(OpenAIAgentsErrors.AGENTS_TOOL_NAME_TAKEN, `A catalog tool is named "${searchToolName}", the search tool's name; pass another searchToolName`, {
@@ -69,8 +80,9 @@ export async function createToolSearch(options: CreateToolSearchOptions = {}): P
   }
 }
 
-function functionTool(runTool: RunTool, found: WeakMap<object, Set<string>> | undefined): FunctionTool {
+function functionTool(runTool: RunTool, found: WeakMap<object, Set<string>> | undefined, deferLoading = false): FunctionTool {
   return tool({
+    ...(deferLoading ? { deferLoading: true } : {}),
     name: runTool.name,
     description: runTool.description,
     parameters: runTool.inputSchema as never,
@@ -79,6 +91,23 @@ function functionTool(runTool: RunTool, found: WeakMap<object, Set<string>> | un
     errorFunction: errorText,
     ...(found ? { isEnabled: ({ runContext }: { runContext: RunContext }) => found.get(runContext)?.has(runTool.name) === true } : {}),
   }) as FunctionTool;
+}
+
+/** The SDK's client-executed `tool_search` (Responses API): the model asks `{ query }`, Tool Search's ranker picks the tools to load. */
+function hostedSearch(opened: ToolSearchRun, nameOf: (toolId: string) => string | undefined, limit: number): HostedTool {
+  return toolSearchTool({
+    execution: 'client',
+    description: `Search for tools matching a query. Loads up to ${limit} matching tools.`,
+    parameters: { type: 'object', properties: { query: { type: 'string', minLength: 1 } }, required: ['query'], additionalProperties: false },
+    execute: async ({ toolCall, availableTools }) => {
+      const args = toolCall.arguments;
+      const query = typeof args === 'object' && args !== null && typeof (args as { query?: unknown }).query === 'string' ? (args as { query: string }).query : '';
+      if (!query.trim()) return [];
+      const names = (await opened.search(query, { limit, origin: 'tool_call' })).map(nameOf);
+      const byName = new Map(availableTools.map((candidate) => [candidate.name, candidate]));
+      return names.flatMap((name) => (name !== undefined && byName.has(name) ? [byName.get(name)!] : []));
+    },
+  });
 }
 
 function searchTool(

@@ -65,6 +65,29 @@ describe('OpenAI Agents SDK: Runner with Tool Search tools', () => {
     expect((searches[0] as { hits: readonly string[] }).hits).not.toContain(DENIED_ID);
   }, 120_000);
 
+  it('deferred on the Responses API: the SDK\'s own client tool_search with Tool Search\'s ranker loads the deferred MCP tool', async () => {
+    const dir = logDir();
+    const responses = new Runner({ modelProvider: new OpenAIProvider({ apiKey: 'test', baseURL: mock.url, useResponses: true }), tracingDisabled: true });
+    const search = await createToolSearch({ config: demoWithEverything(), responsesToolSearch: true, sessionId: 'agents-responses', sessionLogDir: dir });
+    const from = mock.requests.length;
+    let output: unknown;
+    try {
+      ({ finalOutput: output } = await responses.run(agentWith(search), ECHO, { maxTurns: 6 }));
+    } finally {
+      await search.close();
+    }
+    expect(String(output)).toContain('FAKE_TOOL_OK via the Agents SDK');
+    const sent = mock.requests.slice(from).filter((request) => request.path === '/v1/responses').map((request) => request.body as { tools: { type: string; name?: string; defer_loading?: boolean }[]; input: { type?: string }[] });
+    // The SDK sends the hosted tool_search and every catalog tool deferred; the denied tool is not among them.
+    expect(sent[0]!.tools.find((tool) => tool.type === 'tool_search')).toBeDefined();
+    expect(sent[0]!.tools.find((tool) => tool.name === 'echo')).toMatchObject({ defer_loading: true });
+    expect(sent[0]!.tools.find((tool) => tool.name === 'get-env')).toBeUndefined();
+    expect(sent[1]!.input.map((item) => item.type)).toEqual(expect.arrayContaining(['tool_search_call', 'tool_search_output']));
+    const log = await sessionLog(dir, 'agents-responses');
+    expect((log.find((entry) => entry.type === 'search') as { hits: readonly string[] }).hits[0]).toBe('mcp:everything:echo');
+    expect(log.find((entry) => entry.type === 'tool-call')).toMatchObject({ toolId: 'mcp:everything:echo', status: 'ok', searchRank: 1 });
+  }, 120_000);
+
   it('tools: search, call, and tool_call on a denied id comes back as the tool error with UNKNOWN_TOOL', async () => {
     const dir = logDir();
     const search = await createToolSearch({ config: demoWithEverything(), mode: 'tools', sessionId: 'agents-tools', sessionLogDir: dir });

@@ -11,7 +11,7 @@ describe('createToolSearch (Agents SDK)', () => {
     const odd = fakeTool('files.read/v2', 'plugin', 'odd', 'Read a file', { inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] } });
     const search = await createToolSearch({ config: { plugins: { 'fake-catalog': { tools: 5 } }, tools: { approvals: { require: ['write'] } } }, plugins: [toolSource([odd])], mode: 'direct' });
     try {
-      const byName = new Map(search.tools.map((t) => [t.name, t]));
+      const byName = new Map(search.tools.map((t) => [t.name, t as FunctionTool]));
       expect(search.tools.every((t) => /^[a-zA-Z0-9_-]{1,64}$/.test(t.name))).toBe(true);
       const name = search.toolName('plugin:odd:files.read/v2')!;
       expect(byName.get(name)).toMatchObject({ strict: false, parameters: odd.inputSchema });
@@ -27,7 +27,7 @@ describe('createToolSearch (Agents SDK)', () => {
     const pinned = fakeTool('pinned_status', 'plugin', 'ops', 'Always visible status tool', { catalogMode: 'direct-only' });
     const search = await createToolSearch({ config: { plugins: { 'fake-catalog': { tools: 30 } } }, plugins: [toolSource([pinned])] });
     try {
-      const byName = new Map(search.tools.map((t) => [t.name, t]));
+      const byName = new Map(search.tools.map((t) => [t.name, t as FunctionTool]));
       const mine = new RunContext();
       const other = new RunContext();
       const enabled = (name: string, context: RunContext) => byName.get(name)!.isEnabled(context, {} as never);
