@@ -3,7 +3,7 @@
  * and bench/payload-bytes.svg at the repo root. `--quick` prints a short
  * summary and writes nothing (the CI smoke runs the same code in-process).
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { runBench } from './bench.js';
 import { payloadChart } from './chart.js';
@@ -18,6 +18,8 @@ if (quick) {
   process.stdout.write(`${summaryLines(results).join('\n')}\n`);
 } else {
   writeFileSync(`${REPO_ROOT}bench/payload-bytes.svg`, payloadChart(results.payload.fake, results.payload.real));
-  writeFileSync(`${REPO_ROOT}BENCHMARKS.md`, renderReport(results, COMMAND));
+  // Section 9 (the frameworks row) comes from its own script's last full run: `npm run bench:frameworks`.
+  const frameworks = `${REPO_ROOT}bench/frameworks.md`;
+  writeFileSync(`${REPO_ROOT}BENCHMARKS.md`, renderReport(results, COMMAND) + (existsSync(frameworks) ? `\n${readFileSync(frameworks, 'utf8')}` : ''));
   process.stdout.write(`${summaryLines(results).join('\n')}\nwrote BENCHMARKS.md and bench/payload-bytes.svg\n`);
 }

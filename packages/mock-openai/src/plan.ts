@@ -57,11 +57,18 @@ export function planNextStep(request: ChatRequest): Step {
   const callTool = byName(tools, CALL_TOOL);
   if (search && callTool) {
     const searched = [...exchanges].reverse().find((e) => e.call.function.name === SEARCH_TOOL && e.result !== undefined);
-    if (!searched) return call('tools', SEARCH_TOOL, searchArgs(search, script.target));
+    if (!searched) return call('tools', SEARCH_TOOL, searchArgs(search, script.query ?? script.target));
     const hit = pickHit(collectHits(searched.result ?? ''), script.target);
     if (!hit) return { kind: 'answer', reason: 'not-found', text: `Search found no tool for ${script.target}.` };
     const argsKey = hasProperty(callTool, 'args') || !hasProperty(callTool, 'arguments') ? 'args' : 'arguments';
     return call('tools', CALL_TOOL, { id: hit.id, [argsKey]: script.args });
+  }
+  // Deferred loading (AI SDK `toolSearch`, tool search in other frameworks): search alone, and the found tools
+  // are offered directly on the next request, where the direct lane above calls the target.
+  if (search) {
+    const searched = exchanges.some((e) => e.call.function.name === SEARCH_TOOL && e.result !== undefined);
+    if (!searched) return call('search', SEARCH_TOOL, searchArgs(search, script.query ?? script.target));
+    return { kind: 'answer', reason: 'not-found', text: `Search did not make ${script.target} available.` };
   }
   return { kind: 'answer', reason: 'unreachable', text: `None of the offered tools reaches ${script.target}.` };
 }
@@ -71,7 +78,7 @@ export function codeFor(script: Script): string {
   const target = JSON.stringify(script.target);
   return [
     'const api = typeof openclaw !== "undefined" ? openclaw.tools : tools;',
-    `const hits = await api.search(${target});`,
+    `const hits = await api.search(${JSON.stringify(script.query ?? script.target)});`,
     `const hit = hits.find((h) => h.name === ${target}) ?? hits[0];`,
     `if (!hit) return { error: "no hit for " + ${target} };`,
     `return await api.call(hit.id, ${JSON.stringify(script.args)});`,

@@ -1,13 +1,16 @@
 /**
  * Parses the scenario out of a user message:
  * `tool search qa check target=fake_plugin_tool_0017 args={"q":"x"} loop=3`.
- * `args=` takes a JSON object (spaces allowed, braces balanced); `loop=` a count.
+ * `args=` takes a JSON object (spaces allowed, braces balanced); `loop=` a count; `query=` a JSON string to
+ * search with (default: the target's name).
  */
 import type { ChatMessage, Script } from './types.js';
 
 const TRIGGER = /tool search qa check/i;
 const TARGET = /\btarget=([^\s]+)/;
 const LOOP = /\bloop=(\d+)/;
+/** `query="…"`: a JSON string the model searches with instead of the target's name. */
+const QUERY = /\bquery=("(?:[^"\\]|\\.)*")/;
 const MAX_LOOP = 1000;
 
 export function parseScript(text: string): Script | undefined {
@@ -15,7 +18,8 @@ export function parseScript(text: string): Script | undefined {
   const target = TARGET.exec(text)?.[1];
   if (!target) return undefined;
   const loop = Math.min(Math.max(Number(LOOP.exec(text)?.[1] ?? 1), 1), MAX_LOOP);
-  return { target, args: parseArgs(text), loop };
+  const query = parseQuery(text);
+  return { target, args: parseArgs(text), loop, ...(query ? { query } : {}) };
 }
 
 /** The text of a message's content, whether a string or text parts. */
@@ -24,6 +28,17 @@ export function textOf(message: ChatMessage | undefined): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) return content.map((part) => (typeof part.text === 'string' ? part.text : '')).join('');
   return '';
+}
+
+function parseQuery(text: string): string | undefined {
+  const literal = QUERY.exec(text)?.[1];
+  if (!literal) return undefined;
+  try {
+    const value: unknown = JSON.parse(literal);
+    return typeof value === 'string' && value.trim() ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function parseArgs(text: string): Record<string, unknown> {

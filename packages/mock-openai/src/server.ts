@@ -8,6 +8,7 @@ import type { ServerResponse } from 'node:http';
 import { send, serveLocal, type Received } from './http.js';
 import { embeddingResponse, isEmbeddingRequest } from './embeddings.js';
 import { planNextStep } from './plan.js';
+import { isResponsesRequest, planResponse, responseObject } from './responses.js';
 import { chunks, completion, errorBody, MOCK_MODEL, modelList } from './response.js';
 import type { ChatRequest, RecordedRequest } from './types.js';
 
@@ -48,9 +49,18 @@ export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<
       requests.push(record);
       return embeddings(res, body);
     }
+    if (method === 'POST' && path === '/v1/responses') {
+      if (!isResponsesRequest(body) || (body as { stream?: unknown }).stream === true) {
+        requests.push(record);
+        return send(res, 400, errorBody('The body must be a JSON object with `input` (a string or an array of items); streaming is not served', 'invalid_request_error', 'invalid_body'));
+      }
+      const { step, clientSearch } = planResponse(body);
+      requests.push({ ...record, step });
+      return send(res, 200, responseObject(step, { id: `mock${++counter}`, created, model: typeof body.model === 'string' ? body.model : MOCK_MODEL }, clientSearch));
+    }
     if (method !== 'POST' || path !== '/v1/chat/completions') {
       requests.push(record);
-      return send(res, 404, errorBody(`Unknown route ${method} ${path}; the mock serves GET /v1/models, POST /v1/chat/completions and POST /v1/embeddings`, 'invalid_request_error', 'unknown_route'));
+      return send(res, 404, errorBody(`Unknown route ${method} ${path}; the mock serves GET /v1/models, POST /v1/chat/completions, POST /v1/responses and POST /v1/embeddings`, 'invalid_request_error', 'unknown_route'));
     }
     if (!isChatRequest(body)) {
       requests.push(record);

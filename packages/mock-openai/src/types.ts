@@ -42,10 +42,12 @@ export interface Script {
   readonly args: Record<string, unknown>;
   /** How many times the target is called before the final answer (loop-detection scenarios). */
   readonly loop: number;
+  /** What the model searches for (`query="…"`); the target's name when absent. */
+  readonly query?: string;
 }
 
 /** Which way the mock reaches the target, chosen from the tools it is offered. */
-export type Lane = 'direct' | 'code' | 'directory' | 'tools';
+export type Lane = 'direct' | 'code' | 'directory' | 'tools' | 'search';
 
 /** The model's next move: call one tool, or answer. */
 export type Step =

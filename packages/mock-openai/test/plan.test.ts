@@ -98,6 +98,27 @@ describe('planNextStep: answers', () => {
     expect(planNextStep(request([user('hello')], [fn(TARGET)]))).toMatchObject({ kind: 'answer', reason: 'no-script' });
   });
 
+  it('search (deferred loading): searches with query="…" when only a search tool is offered', () => {
+    const step = planNextStep(request([user(`${ASK} query="send an \\"update\\" to the team"`)], [searchTool, fn('read')]));
+    expect(step).toMatchObject({ kind: 'tool-call', lane: 'search', name: 'tool_search', args: { query: 'send an "update" to the team' } });
+  });
+
+  it('search (deferred loading): calls the target once the search made it available', () => {
+    const messages = [user(`${ASK} args={"q":"x"}`), called('c1', 'tool_search', { query: TARGET }), result('c1', '{"tools":[{"name":"fake_plugin_tool_0017"}]}')];
+    expect(planNextStep(request(messages, [searchTool, fn(TARGET)]))).toMatchObject({ kind: 'tool-call', lane: 'direct', name: TARGET, args: { q: 'x' } });
+  });
+
+  it('search (deferred loading): answers not-found when the search did not make the target available', () => {
+    const messages = [user(ASK), called('c1', 'tool_search', { query: TARGET }), result('c1', '{"tools":[]}')];
+    expect(planNextStep(request(messages, [searchTool]))).toMatchObject({ kind: 'answer', reason: 'not-found' });
+  });
+
+  it('query="…" is what the tools and code lanes search for', () => {
+    expect(planNextStep(request([user(`${ASK} query="post a message"`)], [searchTool, callTool]))).toMatchObject({ args: { query: 'post a message' } });
+    const code = planNextStep(request([user(`${ASK} query="post a message"`)], [codeTool]));
+    expect(code.kind === 'tool-call' ? String(code.args.code) : '').toContain('api.search("post a message")');
+  });
+
   it('says so when no offered tool reaches the target', () => {
     expect(planNextStep(request([user(ASK)], [fn('other')]))).toMatchObject({ kind: 'answer', reason: 'unreachable' });
   });

@@ -145,3 +145,30 @@ describe('mock /v1/embeddings (official client over HTTP)', () => {
     }
   });
 });
+
+describe('mock OpenAI server: the Responses API (official client over HTTP)', () => {
+  const fnTool = (name: string, defer = false) => ({ type: 'function', name, parameters: { type: 'object', properties: {} }, strict: false, ...(defer ? { defer_loading: true } : {}) });
+  const create = (input: unknown, tools: unknown[]) => client.responses.create({ model: 'mock-tool-search', input, tools } as never) as unknown as Promise<{ output: Record<string, unknown>[] }>;
+
+  it('calls an offered function tool as a function_call item, then answers with a message', async () => {
+    const first = await create(`${ASK} args={"q":"x"}`, [fnTool(TARGET)]);
+    expect(first.output[0]).toMatchObject({ type: 'function_call', name: TARGET, arguments: '{"q":"x"}' });
+    const callId = String(first.output[0]!.call_id);
+    const second = await create([{ role: 'user', content: ASK }, first.output[0], { type: 'function_call_output', call_id: callId, output: 'FAKE_TOOL_OK done' }], [fnTool(TARGET)]);
+    expect(second.output[0]).toMatchObject({ type: 'message', content: [{ type: 'output_text', text: expect.stringContaining('FAKE_TOOL_OK done') }] });
+  });
+
+  it('client tool search: a deferred target is searched with a tool_search_call, and called once a tool_search_output loaded it', async () => {
+    const search = { type: 'tool_search', execution: 'client', parameters: { type: 'object', properties: { query: { type: 'string' } } } };
+    const ask = `${ASK} query="find the target"`;
+    const first = await create(ask, [search, fnTool(TARGET, true)]);
+    expect(first.output[0]).toMatchObject({ type: 'tool_search_call', execution: 'client', arguments: { query: 'find the target' } });
+    const loaded = { type: 'tool_search_output', call_id: first.output[0]!.call_id, execution: 'client', status: 'completed', tools: [fnTool(TARGET, true)] };
+    const second = await create([{ role: 'user', content: ask }, first.output[0], loaded], [search, fnTool(TARGET, true)]);
+    expect(second.output[0]).toMatchObject({ type: 'function_call', name: TARGET });
+  });
+
+  it('refuses a body without input', async () => {
+    await expect(client.responses.create({ model: 'mock-tool-search' } as never)).rejects.toMatchObject({ status: 400 });
+  });
+});

@@ -3,3 +3,5 @@ export type { Preset, PresetOptions } from './preset.js';
 export { BUILTIN_PLUGINS, DEFAULT_FAKE_CATALOG } from './builtins.js';
 export type { BuiltinPlugin } from './builtins.js';
 export type { LoadedPluginModule, PluginModule } from './load-plugin.js';
+export { openToolSearchRun } from './open-run.js';
+export type { OpenRunOptions, RunSearchOptions, RunSurface, RunTool, ToolSearchRun } from './open-run.js';

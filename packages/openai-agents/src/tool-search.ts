@@ -1,0 +1,140 @@
+/**
+ * Tool Search as OpenAI Agents SDK function tools. One run per `createToolSearch` (opened with the preset, exactly
+ * as the CLI loads a config); every tool's `execute` goes through it, so policy, approvals, loop detection, hooks,
+ * telemetry and the session log apply to what the Agents SDK runner calls.
+ */
+import { tool, toolSearchTool, type FunctionTool, type HostedTool, type RunContext } from '@openai/agents';
+import { ConfigError, ErrorCode, toolResultText, ToolSearchError, type Run } from '@tool-search/kernel';
+import { openToolSearchRun, type OpenRunOptions, type RunTool, type ToolSearchRun } from '@tool-search/preset';
+import { OpenAIAgentsErrors } from './errors.js';
+
+/**
+ * `deferred`: a `tool_search` function tool ranked by Tool Search; catalog tools are enabled (`isEnabled`) for a
+ * run once a search found them. `code`: `tool_search_code`. `tools`: the three control tools. `direct`: every tool.
+ */
+export type AgentsMode = 'deferred' | 'code' | 'tools' | 'direct';
+export const AGENTS_MODES: readonly AgentsMode[] = Object.freeze(['deferred', 'code', 'tools', 'direct']);
+
+export interface CreateToolSearchOptions extends OpenRunOptions {
+  /** Default `deferred`. */
+  readonly mode?: AgentsMode;
+  /** `deferred`: the search tool's name. Default `tool_search`. */
+  readonly searchToolName?: string;
+  /** `deferred`: tools one search enables. Default: the run's `searchDefaultLimit` (8 unless configured). */
+  readonly maxResults?: number;
+  /**
+   * `deferred` with a Responses API model: the SDK's own `toolSearchTool({ execution: 'client' })`, whose executor is
+   * Tool Search's ranker, and every catalog tool as a function tool with `deferLoading: true`. Default `false`
+   * (function tools enabled per SDK run: works with Chat Completions models too).
+   */
+  readonly responsesToolSearch?: boolean;
+}
+
+export interface ToolSearchTools {
+  /** Pass to `new Agent({ tools })`. */
+  readonly tools: (FunctionTool | HostedTool)[];
+  readonly mode: AgentsMode;
+  /** The run every call goes through (its session id names the session log). */
+  readonly run: Run;
+  /** The tool name of a catalog tool id (names are provider-safe, ids are not). */
+  toolName(toolId: string): string | undefined;
+  close(): Promise<void>;
+}
+
+// The Agents SDK's tool error text: the model reads it as the tool's output; the code is the project's.
+const errorText = (_context: RunContext, error: unknown): string =>
+  ToolSearchError.isInstance(error) ? `Error ${error.code}: ${error.message}` : `Error: ${error instanceof Error ? error.message : String(error)}`;
+
+export async function createToolSearch(options: CreateToolSearchOptions = {}): Promise<ToolSearchTools> {
+  const { mode = 'deferred', searchToolName = 'tool_search', maxResults, responsesToolSearch = false, ...openOptions } = options;
+  if (!AGENTS_MODES.includes(mode)) {
+    throw new ToolSearchError(ErrorCode.MODE_UNKNOWN, `Unknown mode "${String(mode)}"; use one of ${AGENTS_MODES.join(', ')}`, { details: { mode } });
+  }
+  if (maxResults !== undefined && (!Number.isSafeInteger(maxResults) || maxResults < 1)) {
+    throw new ConfigError('/maxResults', 'positiveInteger', 'maxResults must be a positive integer', { code: ErrorCode.OPTIONS_INVALID });
+  }
+  const opened = await openToolSearchRun(openOptions);
+  try {
+    const surface = await opened.surface(mode === 'deferred' ? 'direct' : mode);
+    // Per Agents SDK run (its RunContext), the tools a search found: enabled from the next turn on.
+    const found = new WeakMap<object, Set<string>>();
+    if (mode === 'deferred' && responsesToolSearch) {
+      const limit = maxResults ?? opened.toolSearch.searchDefaultLimit;
+      const tools = surface.tools.map((runTool) => functionTool(runTool, undefined, runTool.catalogMode === 'catalog'));
+      return { tools: [hostedSearch(opened, surface.nameOf, limit), ...tools], mode, run: opened.run, toolName: surface.nameOf, close: opened.close };
+    }
+    const tools: (FunctionTool | HostedTool)[] = surface.tools.map((runTool) => functionTool(runTool, mode === 'deferred' && runTool.catalogMode === 'catalog' ? found : undefined));
+    if (mode === 'deferred') {
+      if (tools.some((candidate) => candidate.name === searchToolName)) {
+        throw new ToolSearchError(OpenAIAgentsErrors.AGENTS_TOOL_NAME_TAKEN, `A catalog tool is named "${searchToolName}", the search tool's name; pass another searchToolName`, {
+          details: { name: searchToolName },
+        });
+      }
+      const deferred = new Map(surface.tools.filter((t) => t.catalogMode === 'catalog').map((t) => [t.name, t]));
+      tools.unshift(searchTool(opened, searchToolName, surface.nameOf, deferred, found, maxResults ?? opened.toolSearch.searchDefaultLimit));
+    }
+    return { tools, mode, run: opened.run, toolName: surface.nameOf, close: opened.close };
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+}
+
+function functionTool(runTool: RunTool, found: WeakMap<object, Set<string>> | undefined, deferLoading = false): FunctionTool {
+  return tool({
+    ...(deferLoading ? { deferLoading: true } : {}),
+    name: runTool.name,
+    description: runTool.description,
+    parameters: runTool.inputSchema as never,
+    strict: false,
+    execute: async (input, _context, details) => toolResultText(await runTool.call(input, details?.signal ? { signal: details.signal } : {})),
+    errorFunction: errorText,
+    ...(found ? { isEnabled: ({ runContext }: { runContext: RunContext }) => found.get(runContext)?.has(runTool.name) === true } : {}),
+  }) as FunctionTool;
+}
+
+/** The SDK's client-executed `tool_search` (Responses API): the model asks `{ query }`, Tool Search's ranker picks the tools to load. */
+function hostedSearch(opened: ToolSearchRun, nameOf: (toolId: string) => string | undefined, limit: number): HostedTool {
+  return toolSearchTool({
+    execution: 'client',
+    description: `Search for tools matching a query. Loads up to ${limit} matching tools.`,
+    parameters: { type: 'object', properties: { query: { type: 'string', minLength: 1 } }, required: ['query'], additionalProperties: false },
+    execute: async ({ toolCall, availableTools }) => {
+      const args = toolCall.arguments;
+      const query = typeof args === 'object' && args !== null && typeof (args as { query?: unknown }).query === 'string' ? (args as { query: string }).query : '';
+      if (!query.trim()) return [];
+      const names = (await opened.search(query, { limit, origin: 'tool_call' })).map(nameOf);
+      const byName = new Map(availableTools.map((candidate) => [candidate.name, candidate]));
+      return names.flatMap((name) => (name !== undefined && byName.has(name) ? [byName.get(name)!] : []));
+    },
+  });
+}
+
+function searchTool(
+  opened: ToolSearchRun,
+  name: string,
+  nameOf: (toolId: string) => string | undefined,
+  deferred: ReadonlyMap<string, RunTool>,
+  found: WeakMap<object, Set<string>>,
+  limit: number,
+): FunctionTool {
+  return tool({
+    name,
+    description: `Search for tools matching a query. Returns up to ${limit} matching tools; they become available on the next turn. If none match, try other words.`,
+    parameters: { type: 'object', properties: { query: { type: 'string', minLength: 1 } }, required: ['query'], additionalProperties: false } as never,
+    strict: false,
+    execute: async (input, context) => {
+      const query = typeof (input as { query?: unknown }).query === 'string' ? (input as { query: string }).query : '';
+      if (!query.trim()) throw new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, 'give `query`: what the tool should do, in a few words');
+      const ids = await opened.search(query, { limit, origin: 'tool_call' });
+      const names = ids.map(nameOf).filter((n): n is string => n !== undefined && deferred.has(n));
+      if (context) {
+        let set = found.get(context);
+        if (!set) found.set(context, (set = new Set()));
+        for (const n of names) set.add(n);
+      }
+      return JSON.stringify({ tools: names.map((n) => ({ name: n, description: deferred.get(n)!.description })) });
+    },
+    errorFunction: errorText,
+  }) as FunctionTool;
+}
