@@ -5,6 +5,7 @@
  * requires API keys, sent as `Authorization: Bearer <key>` or, for a
  * browser, once as `/?key=<key>`, which sets an HttpOnly cookie.
  */
+import type { ApiKeys, Principal } from '@tool-search/auth';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -30,8 +31,10 @@ export interface InspectServerOptions extends InspectDataOptions {
   readonly host?: string;
   /** Default 0 (any free port). */
   readonly port?: number;
-  /** Required when `host` is not loopback (the front-end auth's keys). */
+  /** Plain keys (a legacy `gateway.auth.token`), allowed every agent. */
   readonly apiKeys?: readonly string[];
+  /** The front ends' API keys (`auth.keys`): a key decides which agents the page may open. Keys of either kind are required when `host` is not loopback. */
+  readonly auth?: ApiKeys;
   readonly sessions?: SessionSources;
   readonly live?: InspectLive;
   /** The run the page opens on (`--agent`, `--provider`, `--model`). */
@@ -61,8 +64,10 @@ const TYPES: Record<string, string> = {
 export async function startInspectServer(options: InspectServerOptions): Promise<InspectServer> {
   const host = options.host ?? '127.0.0.1';
   const keys = (options.apiKeys ?? []).filter((key) => key.length > 0);
-  if (!isLoopback(host) && keys.length === 0) {
-    throw new ToolSearchError(InspectErrors.INSPECT_AUTH_REQUIRED, `inspect would listen on ${host} without an API key; set gateway.auth.token (or bind 127.0.0.1)`, { details: { host } });
+  const apiKeys = options.auth !== undefined && options.auth.size > 0 ? options.auth : undefined;
+  const keyed = keys.length > 0 || apiKeys !== undefined;
+  if (!isLoopback(host) && !keyed) {
+    throw new ToolSearchError(InspectErrors.INSPECT_AUTH_REQUIRED, `inspect would listen on ${host} without an API key; set auth.keys or gateway.auth.token (or bind 127.0.0.1)`, { details: { host } });
   }
   const assetsDir = options.assetsDir ?? DEFAULT_ASSETS_DIR;
   if (!existsSync(join(assetsDir, 'index.html'))) {
@@ -97,16 +102,19 @@ export async function startInspectServer(options: InspectServerOptions): Promise
     if (isLoopback(host) && !loopbackHostHeader(req.headers.host)) {
       throw new ToolSearchError(InspectErrors.INSPECT_UNAUTHORIZED, 'the Host header does not name this loopback server', { details: { host: req.headers.host ?? null } });
     }
-    if (keys.length > 0) {
+    let principal: Principal | undefined;
+    if (keyed) {
       const offered = url.searchParams.get('key');
-      if (offered !== null && url.pathname === '/' && matches(keys, offered)) {
+      if (offered !== null && url.pathname === '/' && admit(offered) !== undefined) {
         url.searchParams.delete('key');
         res.writeHead(303, { location: `/${url.search}`, 'set-cookie': `${COOKIE}=${encodeURIComponent(offered)}; HttpOnly; SameSite=Strict; Path=/` }).end();
         return;
       }
-      if (!matches(keys, presentedKey(req))) {
+      const admitted = admit(presentedKey(req));
+      if (admitted === undefined) {
         throw new ToolSearchError(InspectErrors.INSPECT_UNAUTHORIZED, 'this inspect page needs an API key: open it as /?key=<key> or send Authorization: Bearer <key>');
       }
+      principal = admitted ?? undefined;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: InspectErrors.INSPECT_INPUT_INVALID, message: 'only GET' } }));
@@ -115,12 +123,31 @@ export async function startInspectServer(options: InspectServerOptions): Promise
     if (url.pathname === '/api/events') return openEvents(res);
     const route = api[url.pathname];
     if (route) {
-      const body = JSON.stringify(await route(url, requestOf(url)));
+      const body = JSON.stringify(await route(url, scoped(requestOf(url), principal)));
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(body);
       return;
     }
     if (url.pathname.startsWith('/api/')) throw new ToolSearchError(InspectErrors.INSPECT_NOT_FOUND, `no API route ${url.pathname}`);
     await sendAsset(res, assetsDir, url.pathname);
+  }
+
+  /** The key's principal (`null`: a plain key, any agent), or undefined when the key is not accepted. */
+  function admit(offered: string | null): Principal | null | undefined {
+    if (offered === null) return undefined;
+    if (matches(keys, offered)) return null;
+    if (!apiKeys) return undefined;
+    try {
+      return apiKeys.authenticate({ authorization: `Bearer ${offered}` }) ?? null;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** A keyed page opens only the agents its key allows (AUTH_FORBIDDEN otherwise), as the gateway does. */
+  function scoped(request: InspectRequest, who: Principal | undefined): InspectRequest {
+    if (!who || !apiKeys) return request;
+    const agentId = apiKeys.agentFor(who, request.agentId, options.defaults?.agentId);
+    return { ...request, ...(agentId !== undefined ? { agentId } : {}) };
   }
 
   function openEvents(res: ServerResponse): void {
@@ -203,7 +230,7 @@ function sendError(res: ServerResponse, error: unknown): void {
   const coded = ToolSearchError.isInstance(error);
   const code = coded ? error.code : 'INTERNAL_ERROR';
   const status =
-    code === InspectErrors.INSPECT_UNAUTHORIZED ? 401 : code === InspectErrors.INSPECT_NOT_FOUND ? 404 : code === InspectErrors.INSPECT_INPUT_INVALID ? 400 : coded ? 422 : 500;
+    code === InspectErrors.INSPECT_UNAUTHORIZED ? 401 : code === 'AUTH_FORBIDDEN' ? 403 : code === InspectErrors.INSPECT_NOT_FOUND ? 404 : code === InspectErrors.INSPECT_INPUT_INVALID ? 400 : coded ? 422 : 500;
   const message = error instanceof Error ? error.message : String(error);
   if (res.headersSent) {
     res.end();

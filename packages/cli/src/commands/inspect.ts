@@ -23,7 +23,7 @@ interface InspectFlags extends ConfigFlags {
 export function registerInspectCommand(program: Command, io: CliIO): void {
   withConfigOption(program.command('inspect').description('serve a local web page: catalog, search playground, policy explain, exposure per mode, sessions, MCP servers'))
     .option('--port <port>', 'port (default 0 = a free port)', port)
-    .option('--host <host>', 'host (default 127.0.0.1; any other host needs gateway.auth.token, sent as /?key=… or a Bearer header)')
+    .option('--host <host>', 'host (default 127.0.0.1; any other host needs auth.keys or gateway.auth.token, sent as /?key=… or a Bearer header)')
     .option('--agent <id>', 'the agent the page opens on (changeable on the page)')
     .option('--provider <provider>', 'the provider the page opens on')
     .option('--model <model>', 'the model the page opens on')
@@ -56,6 +56,7 @@ async function serve(flags: InspectFlags, io: CliIO): Promise<void> {
       host: flags.host ?? '127.0.0.1',
       port: flags.port ?? 0,
       ...(token ? { apiKeys: [token] } : {}),
+      auth: (await import('@tool-search/auth')).createApiKeys(config.auth, io.env ?? process.env),
       sessions: { ...(logDir !== undefined ? { dir: resolve(io.cwd, logDir) } : {}), ...(store ? { store } : {}) },
       live,
       defaults: { ...(flags.agent ? { agentId: flags.agent } : {}), ...(flags.provider ? { provider: flags.provider } : {}), ...(flags.model ? { model: flags.model } : {}) },
@@ -63,7 +64,7 @@ async function serve(flags: InspectFlags, io: CliIO): Promise<void> {
     try {
       const stop = stopped(io.signal);
       io.stdout.write(`${server.url}\n`);
-      io.stderr.write(`inspect: ${logDir !== undefined ? `session logs in ${resolve(io.cwd, logDir)}` : 'no session log folder (gateway.sessions.dir or session.logDir)'}${store ? ', sessions of the Redis store' : ''}${token && !['127.0.0.1', 'localhost', '::1'].includes(flags.host ?? '127.0.0.1') ? '; open it as <url>?key=<gateway.auth.token>' : ''}; Ctrl-C stops\n`);
+      io.stderr.write(`inspect: ${logDir !== undefined ? `session logs in ${resolve(io.cwd, logDir)}` : 'no session log folder (gateway.sessions.dir or session.logDir)'}${store ? ', sessions of the Redis store' : ''}${(token || config.auth?.keys?.length) && !['127.0.0.1', 'localhost', '::1'].includes(flags.host ?? '127.0.0.1') ? '; open it as <url>?key=<your API key>' : ''}; Ctrl-C stops\n`);
       await stop;
     } finally {
       await server.close();
