@@ -12,6 +12,7 @@ import { currentVocabulary, docTerms, TOOL_FIELDS } from './doc-terms.js';
 import { queryIntent, type Intent } from './intent.js';
 import { expand } from './synonyms.js';
 import { entityWords } from './entities.js';
+import { createNameMatcher } from './exact-names.js';
 import { plainVerbs } from './phrasal.js';
 import { termOf, terms, words } from './tokenize.js';
 
@@ -80,8 +81,9 @@ export const RANKING: RankingConfig = {
 };
 
 export function createRanker(tools: readonly ToolDescriptor[], config: RankingConfig = RANKING): Ranker {
-  // Lowercased name or id -> its doc, or docs when several share it (rare: no array per tool).
+  // Lowercased id -> its doc (names, titles and their variants: exact-names.ts).
   const exact = new Map<string, number | number[]>();
+  const names = createNameMatcher(tools);
   const intents: (Intent | undefined)[] = [];
   const owners = new Map<string, number>();
   const ownerOf: number[] = [];
@@ -95,10 +97,7 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
     else found.push(doc);
   };
   const docs = tools.map((tool, i) => {
-    const nameKey = tool.name.toLowerCase();
-    const idKey = tool.id.toLowerCase();
-    addExact(nameKey, i);
-    if (idKey !== nameKey) addExact(idKey, i);
+    addExact(tool.id.toLowerCase(), i);
     const terms = docTerms(tool, vocab);
     intents.push(terms.intent);
     let o = owners.get(tool.owner);
@@ -126,9 +125,12 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
 
   // The query as it is weighted and its intent read: lowercased, phrasal verbs as their one-word meaning.
   const read = (query: string): string => plainVerbs(query.toLowerCase());
-  const rank = (query: string, lowered: string, k: number, visible: Visibility, weights = queryWeights(lowered, query)): number[] => {
+  const named = (query: string, visible: Visibility): number[] => {
     const found = exact.get(query.trim().toLowerCase());
-    const first = (found === undefined ? [] : typeof found === 'number' ? [found] : [...found].sort(byId)).filter((doc) => !visible || visible[doc] === 1);
+    const byIdKey = (found === undefined ? [] : typeof found === 'number' ? [found] : [...found].sort(byId)).filter((doc) => !visible || visible[doc] === 1);
+    return byIdKey.length > 0 ? byIdKey : names.find(query, visible);
+  };
+  const rank = (query: string, lowered: string, k: number, visible: Visibility, weights = queryWeights(lowered, query), first = named(query, visible)): number[] => {
     if (weights.size === 0 || k <= 0) return first.slice(0, Math.max(k, 0));
     const touched = touchedDocs.subarray(0, engine.score(weights, scores, touchedDocs));
     try {
@@ -146,11 +148,11 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
     match(query, k, visible) {
       const lowered = read(query);
       const weights = queryWeights(lowered, query);
-      const docs = rank(query, lowered, k, visible, weights);
+      const first = named(query, visible);
+      const docs = rank(query, lowered, k, visible, weights, first);
       if (docs.length > 0) {
         const known = knownTerms(lowered, visible);
-        const named = exact.has(query.trim().toLowerCase());
-        return { docs, weak: docs.map((doc) => !named && isWeak(doc, known)) };
+        return { docs, weak: docs.map((doc) => !first.includes(doc) && isWeak(doc, known)) };
       }
       if (k <= 0 || terms(lowered).length === 0) return { docs, weak: [] };
       const partial = rank(query, lowered, k, visible, prefixWeights(lowered));

@@ -6,6 +6,7 @@
  */
 import { ErrorCode, suggestIds, type RunInfo, type ToolDescriptor } from '@tool-search/kernel';
 import type { Ranking, RerankContext, SearchHooks } from './hooks.js';
+import { normalizeName } from './exact-names.js';
 import { missReasons } from './miss-reasons.js';
 import { createRanker, type Ranked, type Ranker, type Visibility } from './ranker.js';
 import { sanitize, signature, summarize } from './signature.js';
@@ -109,9 +110,9 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
   const cut = (raw: unknown): string => (typeof raw === 'string' ? raw.slice(0, settings.maxQueryLength) : '');
 
   /** Hits within the byte budget: flags, reasons and hits all count. */
-  const render = (query: string, ranked: Ranked, limit: number, budget: number): SearchResult => {
+  const render = (query: string, ranked: Ranked, limit: number, budget: number, selected = false): SearchResult => {
     const shown = sanitize(query);
-    const weak = ranked.docs.length === 0 || ranked.weak.every(Boolean);
+    const weak = !selected && (ranked.docs.length === 0 || ranked.weak.every(Boolean));
     const reasons = missReasons(scope.unavailable?.() ?? [], query, weak);
     const out: SearchHit[] = [];
     const envelope = { query: shown, hits: [], truncated: false, ...(weak && ranked.docs.length > 0 ? { weak: true } : {}), ...(reasons.length ? { unavailable: reasons } : {}) };
@@ -136,14 +137,36 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
     };
   };
 
+  /**
+   * `select:a,b` (Anthropic's tool search convention): exactly the named tools the run may see, in the order asked,
+   * by id or name, case and separators ignored. A name that is unknown or hidden is left out, the same way for both.
+   */
+  const selectOne = (query: string, names: readonly string[], budget: number): SearchResult => {
+    const docs: number[] = [];
+    for (const name of names.slice(0, settings.maxSearchLimit)) {
+      const tool = (visible ? core.lookupVisible(name, visible) : core.lookup(name)) ?? byNormalizedName(name);
+      const doc = tool && isVisible(tool) ? core.docOf(tool) : -1;
+      if (doc >= 0 && !docs.includes(doc)) docs.push(doc);
+    }
+    return render(query, { docs, weak: docs.map(() => false) }, docs.length, budget, true);
+  };
+  const byNormalizedName = (name: string): ToolDescriptor | undefined => {
+    const wanted = normalizeName(name);
+    return wanted ? shownTools().find((tool) => normalizeName(tool.name) === wanted || normalizeName(tool.id) === wanted) : undefined;
+  };
+
   const searchOne = (raw: string, limit: number, budget: number): SearchResult => {
     const query = cut(raw);
+    const selected = selectedNames(query);
+    if (selected) return selectOne(query, selected, budget);
     return render(query, core.ranker().match(query, limit + 1, visible), limit, budget);
   };
 
   /** The lexical candidates through the run's `rerank` taps; any failure keeps the lexical ranking. */
   const rankedOne = async (raw: string, limit: number, budget: number, rerank: RerankScope): Promise<{ result: SearchResult; ranker: RankerInfo }> => {
     const query = cut(raw);
+    const selected = selectedNames(query);
+    if (selected) return { result: selectOne(query, selected, budget), ranker: LEXICAL_RANKER };
     const lexical = core.ranker().match(query, Math.max(limit + 1, RERANK_CANDIDATES), visible);
     const lexicalResult = () => ({ result: render(query, { docs: lexical.docs.slice(0, limit + 1), weak: lexical.weak }, limit, budget), ranker: LEXICAL_RANKER });
     if (!query.trim()) return lexicalResult();
@@ -210,6 +233,13 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
       return suggestIds(requested, candidates.length >= 3 ? candidates : shownTools(), 3);
     },
   };
+}
+
+/** The names of a `select:<name>[,<name>…]` query, or `undefined` for any other query. */
+export function selectedNames(query: string): string[] | undefined {
+  const match = /^\s*select:(.*)$/is.exec(query);
+  if (!match) return undefined;
+  return match[1]!.split(',').map((name) => name.trim()).filter(Boolean);
 }
 
 /** The full description `describe` returns: the exact schemas, no ranking data. */
