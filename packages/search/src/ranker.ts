@@ -9,7 +9,7 @@ import { suggestIds, type ToolDescriptor } from '@tool-search/kernel';
 import { addField, addMergedBag, beginDoc, endDoc, type PackedDoc } from './bag.js';
 import { buildEngine, type FieldSpec } from './engine.js';
 import { currentVocabulary, docTerms, TOOL_FIELDS } from './doc-terms.js';
-import { queryIntent, type Intent } from './intent.js';
+import { queryIntent, termIntent, type Intent } from './intent.js';
 import { expand } from './synonyms.js';
 import { entityWords } from './entities.js';
 import { createNameMatcher } from './exact-names.js';
@@ -120,7 +120,11 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
   // The build's scratch shares the closures' scope: drop it so the index keeps postings, not every tool's bags.
   serverTools.length = 0;
   owners.clear();
-  const maxDf = Math.max(1, config.synonymMaxDf * tools.length);
+  // The cap keeps words of a fifth of the catalog out (cost, little signal). A noun under the floor always counts:
+  // in a small catalog (a deployment's 30–200 tools) one server's subject is already a fifth, and dropping it lost
+  // that server (phase 3). Verbs keep the relative cap: "get" in a tenth of the tools says nothing about a subject.
+  const verbMaxDf = Math.max(1, config.synonymMaxDf * tools.length);
+  const maxDf = Math.max(SYNONYM_DF_FLOOR, verbMaxDf);
   let sorted: [string, number][] | undefined;
 
   // The query as it is weighted and its intent read: lowercased, phrasal verbs as their one-word meaning.
@@ -245,7 +249,7 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
     }
     for (const [term, weight] of expand(queryTerms)) {
       const id = vocab.idOf(term);
-      if (id !== undefined && !weights.has(id) && engine.df(id) <= maxDf) weights.set(id, weight * config.synonymWeight);
+      if (id !== undefined && !weights.has(id) && engine.df(id) <= (termIntent(term) === undefined ? maxDf : verbMaxDf)) weights.set(id, weight * config.synonymWeight);
     }
     for (const word of entityWords(raw)) {
       const term = termOf(word);
@@ -275,6 +279,8 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
 }
 
 const NO_FIELD: FieldSpec = { weight: 0, b: 0 };
+/** Synonyms found in at most this many tools always count, whatever the catalog's size. */
+const SYNONYM_DF_FLOOR = 50;
 /** Catalog terms one query word's prefix may bring into the weak fallback. */
 const PREFIX_TERMS = 50;
 /** Tools the last-resort edit distance compares (in catalog order; nothing is close then, so it stays cheap). */
