@@ -5,15 +5,18 @@
  * prefix must name the tool's server or source), and a typo (Damerau–Levenshtein distance 1 for names of 5–7
  * letters, 2 from 8; only for queries of at most four words, so a sentence never turns into a name).
  *
- * One map of normalized keys (name, and title when it differs) per index; the typo scan walks only the keys whose
- * length is within the distance, with a banded comparison that stops as soon as the distance is exceeded.
+ * Keys live as hashes in typed arrays (no string per tool); a typo is looked for among the tools the ranker finds for
+ * the query's words and word prefixes, with a banded comparison that stops as soon as the distance is exceeded.
  */
 import type { ToolDescriptor } from '@tool-search/kernel';
 import type { Visibility } from './ranker.js';
 
 export interface NameMatcher {
-  /** The docs the query names (best first: exact variants, else the closest typo), visible ones only. */
-  find(query: string, visible: Visibility): number[];
+  /**
+   * The docs the query names (best first: an id, else a name or title variant, else the closest typo among
+   * `candidates()`), visible ones only.
+   */
+  find(query: string, visible: Visibility, candidates: () => Iterable<number>): number[];
 }
 
 /** Case- and separator-blind form of a name: letters and digits only, lowercased. */
@@ -21,32 +24,47 @@ export function normalizeName(text: string): string {
   return text.toLowerCase().replace(NOT_NAME_CHARS, '');
 }
 
-export function createNameMatcher(tools: readonly ToolDescriptor[]): NameMatcher {
-  // Names first, titles second: a query that is one tool's name and another's title finds the named tool.
-  const byName = new Map<string, number | number[]>();
-  const byTitle = new Map<string, number | number[]>();
-  const add = (map: Map<string, number | number[]>, key: string, doc: number): void => {
+/**
+ * Ids (lowercased), names and titles (normalized) in one open-addressing table of 32-bit hashes: two typed arrays,
+ * no string kept per tool (a hit is checked against the tool itself), so naming costs ~4 bytes a key at 100,000 tools.
+ */
+export function createNameMatcher(tools: readonly ToolDescriptor[], byId: (a: number, b: number) => number): NameMatcher {
+  const keyOf = (doc: number, kind: number): string => {
+    const tool = tools[doc]!;
+    return kind === ID ? tool.id.toLowerCase() : normalizeName(kind === NAME ? tool.name : (tool.title ?? ''));
+  };
+  let entries = 0;
+  for (const tool of tools) entries += tool.title ? 3 : 2;
+  const size = 1 << Math.ceil(Math.log2(Math.max(entries * 1.4, 16)));
+  const hashes = new Int32Array(size);
+  // (doc * 4 + kind) + 1 per slot; 0 = empty.
+  const slots = new Int32Array(size);
+  const insert = (key: string, doc: number, kind: number): void => {
     if (key.length === 0) return;
-    const found = map.get(key);
-    if (found === undefined) map.set(key, doc);
-    else if (typeof found === 'number') {
-      if (found !== doc) map.set(key, [found, doc]);
-    } else if (!found.includes(doc)) found.push(doc);
+    const hash = hashOf(key);
+    let at = hash & (size - 1);
+    while (slots[at] !== 0) at = (at + 1) & (size - 1);
+    hashes[at] = hash;
+    slots[at] = doc * 4 + kind + 1;
   };
   tools.forEach((tool, doc) => {
-    const name = normalizeName(tool.name);
-    add(byName, name, doc);
-    if (tool.title) {
-      const title = normalizeName(tool.title);
-      if (title !== name) add(byTitle, title, doc);
-    }
+    insert(tool.id.toLowerCase(), doc, ID);
+    insert(normalizeName(tool.name), doc, NAME);
+    if (tool.title) insert(normalizeName(tool.title), doc, TITLE);
   });
-  const docsOf = (key: string): readonly number[] => {
-    const found = byName.get(key) ?? byTitle.get(key);
-    return found === undefined ? [] : typeof found === 'number' ? [found] : found;
+  /** The docs whose key of `kind` is `key`. */
+  const lookup = (key: string, kind: number): number[] => {
+    const out: number[] = [];
+    if (key.length === 0) return out;
+    const hash = hashOf(key);
+    for (let at = hash & (size - 1); slots[at] !== 0; at = (at + 1) & (size - 1)) {
+      if (hashes[at] !== hash) continue;
+      const value = slots[at]! - 1;
+      const doc = value >> 2;
+      if ((value & 3) === kind && !out.includes(doc) && keyOf(doc, kind) === key) out.push(doc);
+    }
+    return out;
   };
-  const ids = tools.map((tool) => tool.id);
-  const byId = (a: number, b: number): number => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0);
 
   /** Whether `prefix` (normalized) names the server or source of `doc`: "github", "mcpgithub", "mcp__github". */
   const prefixFits = (prefix: string, doc: number): boolean => {
@@ -67,38 +85,75 @@ export function createNameMatcher(tools: readonly ToolDescriptor[]): NameMatcher
     return out.filter((reading) => reading.key.length > 0);
   };
 
+  // Docs ordered by normalized name, made on the first typo lookup: a misspelt name's neighbours in that order.
+  let sorted: Int32Array | undefined;
+  const byPrefix = (key: string): number[] => {
+    if (!sorted) {
+      const keys = tools.map((tool) => normalizeName(tool.name));
+      sorted = Int32Array.from(keys.keys()).sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b));
+    }
+    const order = sorted;
+    let lo = 0;
+    let hi = order.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (normalizeName(tools[order[mid]!]!.name) < key) lo = mid + 1;
+      else hi = mid;
+    }
+    return Array.from(order.subarray(Math.max(0, lo - NEIGHBOURS), lo + NEIGHBOURS));
+  };
+
   return {
-    find(query, visible) {
+    find(query, visible, candidates) {
       const shown = (doc: number): boolean => !visible || visible[doc] === 1;
+      const byIdKey = lookup(query.trim().toLowerCase(), ID).filter(shown);
+      if (byIdKey.length > 0) return byIdKey.sort(byId);
       const all = readings(query);
-      for (const { key, prefix } of all) {
-        const docs = docsOf(key).filter((doc) => shown(doc) && (prefix === '' || prefixFits(prefix, doc)));
-        if (docs.length > 0) return [...docs].sort(byId);
+      for (const kind of [NAME, TITLE]) {
+        for (const { key, prefix } of all) {
+          const docs = lookup(key, kind).filter((doc) => shown(doc) && (prefix === '' || prefixFits(prefix, doc)));
+          if (docs.length > 0) return docs.sort(byId);
+        }
       }
-      if (query.trim().split(/\s+/).length > MAX_TYPO_WORDS) return [];
+      if (all.length === 0 || query.trim().split(/\s+/).length > MAX_TYPO_WORDS) return [];
+      // A typo: the closest name (then title) among the tools that share a word or a word's prefix with the query.
       let best = Infinity;
       let found: number[] = [];
-      for (const { key, prefix } of all) {
-        const max = allowedTypos(key.length);
-        if (max === 0) continue;
-        for (const map of [byName, byTitle]) {
-          for (const [candidate, docs] of map) {
-            const bound = Math.min(max, best);
-            if (Math.abs(candidate.length - key.length) > bound) continue;
+      const pool = new Set(candidates());
+      for (const { key } of all) for (const doc of byPrefix(key)) pool.add(doc);
+      for (const kind of [NAME, TITLE]) {
+        for (const doc of pool) {
+          if (!shown(doc)) continue;
+          const candidate = keyOf(doc, kind);
+          if (candidate.length === 0) continue;
+          for (const { key, prefix } of all) {
+            const bound = Math.min(allowedTypos(key.length), best);
+            if (bound === 0 || Math.abs(candidate.length - key.length) > bound) continue;
             const distance = boundedDistance(key, candidate, bound);
-            if (distance > bound) continue;
-            const fits = (typeof docs === 'number' ? [docs] : docs).filter((doc) => shown(doc) && (prefix === '' || prefixFits(prefix, doc)));
-            if (fits.length === 0) continue;
-            if (distance < best) [best, found] = [distance, fits];
-            else for (const doc of fits) if (!found.includes(doc)) found.push(doc);
+            if (distance > bound || (prefix !== '' && !prefixFits(prefix, doc))) continue;
+            if (distance < best) [best, found] = [distance, [doc]];
+            else if (!found.includes(doc)) found.push(doc);
           }
-          if (found.length > 0) break;
         }
         if (found.length > 0) break;
       }
       return found.sort(byId);
     },
   };
+}
+
+/** A misspelt name is also compared with this many names on either side of it in sorted order. */
+const NEIGHBOURS = 150;
+
+const ID = 0;
+const NAME = 1;
+const TITLE = 2;
+
+/** FNV-1a over UTF-16 code units. */
+function hashOf(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash | 0;
 }
 
 /** Queries longer than this are never read as a name. */
