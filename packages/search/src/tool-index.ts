@@ -32,6 +32,8 @@ export interface IndexCore {
   /** The doc index of one of `tools` (-1 when it is not one of them). */
   docOf(tool: ToolDescriptor): number;
   ranker(): Ranker;
+  /** Whether `ranker()` has been built. */
+  built(): boolean;
   hitFor(tool: ToolDescriptor): { readonly hit: SearchHit; readonly bytes: number };
 }
 
@@ -70,6 +72,7 @@ export function createIndexCore(descriptors: readonly ToolDescriptor[]): IndexCo
     },
     docOf,
     ranker: () => (ranker ??= createRanker(tools)),
+    built: () => ranker !== undefined,
     hitFor(tool) {
       let entry = hits.get(tool.id);
       if (!entry) {
