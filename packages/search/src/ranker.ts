@@ -123,34 +123,36 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
 
   // The query as it is weighted and its intent read: lowercased, phrasal verbs as their one-word meaning.
   const read = (query: string): string => plainVerbs(query.toLowerCase());
-  const named = (query: string, visible: Visibility): number[] =>
-    names.find(query, visible, () => {
-      // Typo candidates: the tools sharing a query word, then those sharing a word's prefix.
-      const lowered = read(query);
-      const docs = new Set(rank(query, lowered, TYPO_CANDIDATES, visible, queryWeights(lowered, query), []));
-      for (const doc of rank(query, lowered, TYPO_CANDIDATES, visible, prefixWeights(lowered), [])) docs.add(doc);
-      return docs;
-    });
-  const rank = (query: string, lowered: string, k: number, visible: Visibility, weights = queryWeights(lowered, query), first = named(query, visible)): number[] => {
-    if (weights.size === 0 || k <= 0) return first.slice(0, Math.max(k, 0));
+  /**
+   * The docs best first and those of them the query names (exact-names.ts), which come first. One scoring pass: a
+   * typo is looked for among the top `TYPO_CANDIDATES` of the same ranking (and the sorted-name neighbours).
+   */
+  const rankNamed = (query: string, lowered: string, k: number, visible: Visibility, weights: ReadonlyMap<number, number>): { docs: number[]; first: number[] } => {
+    if (weights.size === 0 || k <= 0) {
+      const first = names.find(query, visible, () => []);
+      return { docs: first.slice(0, Math.max(k, 0)), first };
+    }
     const touched = touchedDocs.subarray(0, engine.score(weights, scores, touchedDocs));
     try {
       // Lowercased first: a brand typed "GitHub" stays one word instead of also matching "git".
       adjust(touched, weights, lowered);
-      return [...first, ...topK(touched, scores, k, byId, new Set(first), visible)].slice(0, k);
+      let wide: number[] | undefined;
+      const first = names.find(query, visible, () => (wide ??= topK(touched, scores, Math.max(k, TYPO_CANDIDATES), byId, NONE, visible)));
+      const skip = new Set(first);
+      const rest = wide ? wide.filter((doc) => !skip.has(doc)) : topK(touched, scores, k, byId, skip, visible);
+      return { docs: [...first, ...rest].slice(0, k), first };
     } finally {
       // The accumulator is shared across queries: leave it all zero.
       for (const doc of touched) scores[doc] = 0;
     }
   };
+  const rank = (query: string, lowered: string, k: number, visible: Visibility, weights = queryWeights(lowered, query)): number[] => rankNamed(query, lowered, k, visible, weights).docs;
 
   return {
     rank: (query, k, visible) => rank(query, read(query), k, visible),
     match(query, k, visible) {
       const lowered = read(query);
-      const weights = queryWeights(lowered, query);
-      const first = named(query, visible);
-      const docs = rank(query, lowered, k, visible, weights, first);
+      const { docs, first } = rankNamed(query, lowered, k, visible, queryWeights(lowered, query));
       if (docs.length > 0) {
         const covered = coverage(docs, knownTerms(lowered, visible));
         return { docs, weak: docs.map((doc, i) => !first.includes(doc) && isWeak(covered[i]!, covered[docs.length]!)) };
@@ -293,8 +295,9 @@ const NO_FIELD: FieldSpec = { weight: 0, b: 0 };
 const INTENTS: readonly Intent[] = ['read', 'create', 'update', 'delete', 'run'];
 /** Synonyms found in at most this many tools always count, whatever the catalog's size. */
 const SYNONYM_DF_FLOOR = 50;
-/** Tools a misspelt name is compared with (per ranking: by the query's words, by their prefixes). */
+/** Tools a misspelt name is compared with: the best of the query's own ranking. */
 const TYPO_CANDIDATES = 200;
+const NONE: ReadonlySet<number> = new Set();
 /** Catalog terms one query word's prefix may bring into the weak fallback. */
 const PREFIX_TERMS = 50;
 /** Tools the last-resort edit distance compares (in catalog order; nothing is close then, so it stays cheap). */
