@@ -139,7 +139,7 @@ return await openclaw.tools.call(tool.id, {
     expect(events).toContainEqual(expect.objectContaining({ type: 'search', queries: ['email'], origin: 'code' }));
     // Search-quality telemetry: the ranker and, per query, its hit ids and weak flag.
     expect(events).toContainEqual(
-      expect.objectContaining({ type: 'search', ranker: { id: 'bm25f', version: '3' }, results: [expect.objectContaining({ query: 'email', weak: false, hits: expect.arrayContaining([expect.any(String)]) })] }),
+      expect.objectContaining({ type: 'search', ranker: { id: 'bm25f', version: '4' }, results: [expect.objectContaining({ query: 'email', weak: false, hits: expect.arrayContaining([expect.any(String)]) })] }),
     );
     expect(events).toContainEqual({ type: 'describe', toolId: 'core:core:send_email_message', requested: 'send_email_message', origin: 'code' });
   });

@@ -327,9 +327,10 @@ export function describeTool(tool: ToolDescriptor): ToolDescription {
 
 /**
  * The offline ranking (ranker.ts): BM25F with its lifts; version 2 = search phase 2 (shapes, weak hits), 3 = a shape's
- * word the user also typed counts once, weather conditions expand to the weather words, phrasal verbs read as one word.
+ * word the user also typed counts once, weather conditions expand to the weather words, phrasal verbs read as one word;
+ * 4 = phase 3: named tools first (variants, typos), arithmetic "add", noun synonyms under 50 tools always count.
  */
-export const LEXICAL_RANKER: RankerInfo = Object.freeze({ id: 'bm25f', version: '3' });
+export const LEXICAL_RANKER: RankerInfo = Object.freeze({ id: 'bm25f', version: '4' });
 
 /** Each phrasing's candidates in a fused search, and the reciprocal-rank constant (the usual 60). */
 const FUSE_CANDIDATES = 50;
