@@ -91,7 +91,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
   const latency: LatencyRow[] = [];
   for (const step of plan.latency) {
     log(`latency: ${step.tools} tools`);
-    latency.push(measureLatency(step.tools, { buildRuns: step.buildRuns, queryRounds: step.queryRounds, extraQueries }));
+    latency.push(await measureLatency(step.tools, { buildRuns: step.buildRuns, queryRounds: step.queryRounds, extraQueries }));
   }
 
   log(`index reuse: ${plan.reuse.tools} tools, ${plan.reuse.runs} new runs`);

@@ -63,7 +63,7 @@ export function createControlTools(config: ControlToolsConfig): ExposedTool[] {
     {
       name: CONTROL_TOOL_NAMES.search,
       description:
-        'Find tools by what they do. Give `query` (a few words) or `queries` (several needs at once). Returns tool ids with a short summary and argument signature.',
+        'Find tools by what they do. Give `query` (a few words, or a tool\'s name) or `queries` (several needs at once; with `fuse: true`, several phrasings of one need, ranked as one list). `select:name1,name2` returns exactly those tools. Returns tool ids with a short summary and argument signature.',
       inputSchema: searchInput,
       handler: guarded(searchInput, (args, ctx) => search(index(ctx.run), args, ctx, config)),
     },
@@ -89,6 +89,7 @@ function searchSchema(maxLimit: number): JsonSchema {
       query: { type: 'string', minLength: 1, description: 'What the tool should do, in a few words.' },
       queries: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, maxItems: MAX_QUERIES, description: 'Several searches in one call.' },
       limit: { type: 'integer', minimum: 1, maximum: maxLimit, description: `Hits per query (at most ${maxLimit}).` },
+      fuse: { type: 'boolean', description: 'With `queries`: they are alternative phrasings of one need; return one ranked list fused from all of them.' },
     },
     additionalProperties: false,
   };
@@ -147,7 +148,10 @@ async function search(index: ToolIndex, args: Record<string, unknown>, ctx: Cont
   }
   const limit = Math.min(typeof args.limit === 'number' ? args.limit : config.searchDefaultLimit, config.maxSearchLimit);
   // Through the run's rerank hooks (hybrid ranking when an embedder plugin is there; lexical otherwise).
-  const { result, ranker } = await index.searchRanked(queries.length === 1 ? queries[0]! : queries.slice(0, MAX_QUERIES), { limit });
+  const { result, ranker } =
+    args.fuse === true && queries.length > 1
+      ? await index.searchRanked(queries.slice(0, MAX_QUERIES), { limit, fuse: true })
+      : await index.searchRanked(queries.length === 1 ? queries[0]! : queries.slice(0, MAX_QUERIES), { limit });
   const each = 'results' in result ? result.results : [result];
   const hits = each.flatMap((entry) => entry.hits);
   const results = each.map((entry) => ({ query: entry.query, hits: entry.hits.map((hit) => hit.id), weak: entry.weak === true || entry.hits.length === 0 }));

@@ -35,6 +35,12 @@ export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridg
         return result;
       }
       if (Array.isArray(query) && query.length <= MAX_QUERIES && query.every((q): q is string => typeof q === 'string')) {
+        if (readFuse(payload.options) && query.length > 0) {
+          // Several phrasings of one need: one ranked list (reciprocal-rank fusion in the index).
+          const { result, ranker } = await index().searchRanked(query, { ...(limit === undefined ? {} : { limit }), fuse: true });
+          run.emit({ type: 'search', queries: query, hits: result.hits.map((hit) => hit.id), origin: 'code', results: [searchEventResult(result)], ranker });
+          return result;
+        }
         const { result, ranker } = await index().searchRanked(query, limit === undefined ? {} : { limit });
         run.emit({ type: 'search', queries: query, hits: result.results.flatMap((r) => r.hits.map((hit) => hit.id)), origin: 'code', results: result.results.map(searchEventResult), ranker });
         return result;
@@ -94,6 +100,10 @@ function readLimit(options: unknown): number | undefined {
   if (typeof options !== 'object' || options === null) return undefined;
   const limit = (options as { limit?: unknown }).limit;
   return typeof limit === 'number' && Number.isFinite(limit) ? limit : undefined;
+}
+
+function readFuse(options: unknown): boolean {
+  return typeof options === 'object' && options !== null && (options as { fuse?: unknown }).fuse === true;
 }
 
 function fault(code: AnyErrorCode, message: string): ToolSearchError {

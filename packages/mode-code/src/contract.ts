@@ -13,6 +13,8 @@ declare const openclaw: { tools: {
   search(query: string, options?: { limit?: number }): Promise<Hits>;
   // Several needs at once: one Hits per query, in order.
   search(queries: string[], options?: { limit?: number }): Promise<Hits[] & { truncated: boolean }>;
+  // Several phrasings of ONE need (fuse: true): one Hits ranked from all of them.
+  search(queries: string[], options: { limit?: number; fuse: true }): Promise<Hits>;
   // Full metadata and exact JSON Schema of one tool.
   describe(id: string): Promise<{ id: string; name: string; description: string; inputSchema: object }>;
   // The tool's result. A blocked or failed call throws an Error with a \`code\`.
@@ -20,6 +22,7 @@ declare const openclaw: { tools: {
 } };
 type Hits = { id: string; name: string; summary: string; input: string }[] & { query: string; truncated: boolean };
 declare const console: { log(...a: unknown[]): void; warn(...a: unknown[]): void; error(...a: unknown[]): void };
+A good query names the action and the thing in a few words ("create issue github", not the whole request); a tool's name finds it, and "select:name1,name2" returns exactly those tools. Unsure how the tools word it? Send 2–3 phrasings of the same need with fuse: true.
 Unknown ids and bad arguments throw an Error with a \`code\`. You get { ok, value, logs } back.`;
 
 export const CODE_TOOL_INPUT_SCHEMA: JsonSchema = Object.freeze({

@@ -15,6 +15,7 @@ import type { CodeResult } from './result.js';
 import { runCodeWith, sandboxesExited, spawnOptions, type RunEnvironment } from './run-code.js';
 import { createSandboxPool, type SandboxPool } from './sandbox/pool.js';
 import { chooseBackend } from './sandbox/choose.js';
+import { prepareIndex } from '@tool-search/search';
 
 export function codeModePlugin(options: CodeModeOptions = {}): KernelPlugin {
   const resolved = resolveOptions(options);
@@ -32,6 +33,8 @@ export function codeModePlugin(options: CodeModeOptions = {}): KernelPlugin {
     name: CODE_MODE_PLUGIN,
     apply({ hooks }) {
       hooks.materialize.for('code').tapPromise(async (draft, ctx) => {
+        // The catalog is known: build its search index now, off the first search's path.
+        prepareIndex(ctx.run);
         const backend = await chooseBackend(resolved.sandbox);
         if (!backend.ok) {
           draft.fallback = { mode: 'tools', reason: `code mode needs a sandbox and none can start here (${backend.reason})` };

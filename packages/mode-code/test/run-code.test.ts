@@ -110,6 +110,13 @@ return await openclaw.tools.call(tool.id, {
     expect(result).toMatchObject({ ok: true, value: { lists: 2, queries: ['email message', 'weather'], sizes: [1, 1], truncated: true }, telemetry: { searches: 1 } });
   });
 
+  it('fuses several phrasings of one need into one ranked list (fuse: true)', async () => {
+    const result = await runCode(run, `const hits = await openclaw.tools.search(['weather forecast', 'is it going to rain in the city'], { limit: 3, fuse: true });
+       return { isArray: Array.isArray(hits), nested: Array.isArray(hits[0]), query: hits.query, first: hits[0].name, size: hits.length };`, options);
+    expect(result).toMatchObject({ ok: true, value: { isArray: true, nested: false, query: 'weather forecast | is it going to rain in the city', first: 'weather_forecast_city' }, telemetry: { searches: 1 } });
+    expect((result as { value: { size: number } }).value.size).toBeLessThanOrEqual(3);
+  });
+
   it('delivers a bridge reply longer than one read of the child, multi-byte text intact', async () => {
     const result = await runCode(
       run,
@@ -132,7 +139,7 @@ return await openclaw.tools.call(tool.id, {
     expect(events).toContainEqual(expect.objectContaining({ type: 'search', queries: ['email'], origin: 'code' }));
     // Search-quality telemetry: the ranker and, per query, its hit ids and weak flag.
     expect(events).toContainEqual(
-      expect.objectContaining({ type: 'search', ranker: { id: 'bm25f', version: '3' }, results: [expect.objectContaining({ query: 'email', weak: false, hits: expect.arrayContaining([expect.any(String)]) })] }),
+      expect.objectContaining({ type: 'search', ranker: { id: 'bm25f', version: '4' }, results: [expect.objectContaining({ query: 'email', weak: false, hits: expect.arrayContaining([expect.any(String)]) })] }),
     );
     expect(events).toContainEqual({ type: 'describe', toolId: 'core:core:send_email_message', requested: 'send_email_message', origin: 'code' });
   });

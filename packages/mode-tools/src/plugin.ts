@@ -6,6 +6,7 @@
 import type { KernelPlugin } from '@tool-search/kernel';
 import { CONTROL_TOOL_NAMES, controlToolsFor } from '@tool-search/control-tools';
 import { parseOptions, TOOLS_MODE_PLUGIN, type ToolsModeOptions } from './options.js';
+import { prepareIndex } from '@tool-search/search';
 
 export const TOOLS_MODE_SYSTEM = [
   'Most tools are not loaded. To use one:',
@@ -22,6 +23,8 @@ export function toolsModePlugin(options: ToolsModeOptions = {}): KernelPlugin {
     name: TOOLS_MODE_PLUGIN,
     apply({ hooks }) {
       hooks.materialize.for('tools').tap((draft, ctx) => {
+        // The catalog is known: build its search index now, off the first search's path.
+        prepareIndex(ctx.run);
         draft.tools.push(...controls(ctx.run.info.request));
         draft.system.push(TOOLS_MODE_SYSTEM);
         return draft;

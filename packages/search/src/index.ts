@@ -1,6 +1,6 @@
 // The public surface of @tool-search/search: named exports only.
 export { createToolIndex, describeTool } from './tool-index.js';
-export { indexBuildCount, indexForRun, type IndexedRun } from './index-for-run.js';
+export { indexBuildCount, indexForRun, isIndexBuilt, prepareIndex, type IndexedRun } from './index-for-run.js';
 export { getSearchHooks, createSearchHooks } from './hooks.js';
 export type { Ranking, RerankContext, SearchHooks } from './hooks.js';
 export { LEXICAL_RANKER } from './tool-index.js';

@@ -9,9 +9,10 @@ import { suggestIds, type ToolDescriptor } from '@tool-search/kernel';
 import { addField, addMergedBag, beginDoc, endDoc, type PackedDoc } from './bag.js';
 import { buildEngine, type FieldSpec } from './engine.js';
 import { currentVocabulary, docTerms, TOOL_FIELDS } from './doc-terms.js';
-import { queryIntent, type Intent } from './intent.js';
+import { queryIntent, termIntent, type Intent } from './intent.js';
 import { expand } from './synonyms.js';
 import { entityWords } from './entities.js';
+import { createNameMatcher } from './exact-names.js';
 import { plainVerbs } from './phrasal.js';
 import { termOf, terms, words } from './tokenize.js';
 
@@ -80,77 +81,81 @@ export const RANKING: RankingConfig = {
 };
 
 export function createRanker(tools: readonly ToolDescriptor[], config: RankingConfig = RANKING): Ranker {
-  // Lowercased name or id -> its doc, or docs when several share it (rare: no array per tool).
-  const exact = new Map<string, number | number[]>();
-  const intents: (Intent | undefined)[] = [];
+  // Per doc: its intent as an index into INTENTS + 1 (0 = none), and its server: typed arrays, not a slot per tool.
+  const intents = new Uint8Array(tools.length);
   const owners = new Map<string, number>();
-  const ownerOf: number[] = [];
+  const ownerOf = new Int32Array(tools.length);
   const serverTools: PackedDoc[][] = [];
   // One vocabulary for the whole build: cached per-tool ids come from it.
   const vocab = currentVocabulary();
-  const addExact = (key: string, doc: number): void => {
-    const found = exact.get(key);
-    if (found === undefined) exact.set(key, doc);
-    else if (typeof found === 'number') exact.set(key, [found, doc]);
-    else found.push(doc);
-  };
   const docs = tools.map((tool, i) => {
-    const nameKey = tool.name.toLowerCase();
-    const idKey = tool.id.toLowerCase();
-    addExact(nameKey, i);
-    if (idKey !== nameKey) addExact(idKey, i);
     const terms = docTerms(tool, vocab);
-    intents.push(terms.intent);
+    intents[i] = terms.intent === undefined ? 0 : INTENTS.indexOf(terms.intent) + 1;
     let o = owners.get(tool.owner);
     if (o === undefined) {
       owners.set(tool.owner, (o = owners.size));
       serverTools.push([]);
     }
-    ownerOf.push(o);
+    ownerOf[i] = o;
     serverTools[o]!.push(terms.packed);
     return terms.packed;
   });
   const engine = buildEngine(docs, vocab.size, { k1: config.k1, fields: TOOL_FIELDS.map((field) => (field === 'lead' ? NO_FIELD : config.fields[field])) });
   const serverEngine = config.server > 0 ? buildEngine(serverTools.map(serverDoc), vocab.size, { k1: config.k1, fields: [config.serverFields.owner, config.serverFields.names, config.serverFields.leads] }) : undefined;
-  const ids = tools.map((tool) => tool.id);
-  const byId = (a: number, b: number): number => (ids[a]! < ids[b]! ? -1 : ids[a]! > ids[b]! ? 1 : 0);
+  const byId = (a: number, b: number): number => (tools[a]!.id < tools[b]!.id ? -1 : tools[a]!.id > tools[b]!.id ? 1 : 0);
+  // Ids, names, titles and their variants (exact-names.ts).
+  const names = createNameMatcher(tools, byId);
   const scores = new Float64Array(tools.length);
   const touchedDocs = new Int32Array(tools.length);
+  // Position + 1 of a doc among the hits whose coverage is being read (coverage()); 0 elsewhere.
+  const marks = new Int32Array(tools.length);
   const serverScores = new Float64Array(serverTools.length);
   const touchedServers = new Int32Array(serverTools.length);
   // The build's scratch shares the closures' scope: drop it so the index keeps postings, not every tool's bags.
   serverTools.length = 0;
   owners.clear();
-  const maxDf = Math.max(1, config.synonymMaxDf * tools.length);
+  // The cap keeps words of a fifth of the catalog out (cost, little signal). A noun under the floor always counts:
+  // in a small catalog (a deployment's 30–200 tools) one server's subject is already a fifth, and dropping it lost
+  // that server (phase 3). Verbs keep the relative cap: "get" in a tenth of the tools says nothing about a subject.
+  const verbMaxDf = Math.max(1, config.synonymMaxDf * tools.length);
+  const maxDf = Math.max(SYNONYM_DF_FLOOR, verbMaxDf);
   let sorted: [string, number][] | undefined;
 
   // The query as it is weighted and its intent read: lowercased, phrasal verbs as their one-word meaning.
   const read = (query: string): string => plainVerbs(query.toLowerCase());
-  const rank = (query: string, lowered: string, k: number, visible: Visibility, weights = queryWeights(lowered, query)): number[] => {
-    const found = exact.get(query.trim().toLowerCase());
-    const first = (found === undefined ? [] : typeof found === 'number' ? [found] : [...found].sort(byId)).filter((doc) => !visible || visible[doc] === 1);
-    if (weights.size === 0 || k <= 0) return first.slice(0, Math.max(k, 0));
+  /**
+   * The docs best first and those of them the query names (exact-names.ts), which come first. One scoring pass: a
+   * typo is looked for among the top `TYPO_CANDIDATES` of the same ranking (and the sorted-name neighbours).
+   */
+  const rankNamed = (query: string, lowered: string, k: number, visible: Visibility, weights: ReadonlyMap<number, number>): { docs: number[]; first: number[] } => {
+    if (weights.size === 0 || k <= 0) {
+      const first = names.find(query, visible, () => []);
+      return { docs: first.slice(0, Math.max(k, 0)), first };
+    }
     const touched = touchedDocs.subarray(0, engine.score(weights, scores, touchedDocs));
     try {
       // Lowercased first: a brand typed "GitHub" stays one word instead of also matching "git".
       adjust(touched, weights, lowered);
-      return [...first, ...topK(touched, scores, k, byId, new Set(first), visible)].slice(0, k);
+      let wide: number[] | undefined;
+      const first = names.find(query, visible, () => (wide ??= topK(touched, scores, Math.max(k, TYPO_CANDIDATES), byId, NONE, visible)));
+      const skip = new Set(first);
+      const rest = wide ? wide.filter((doc) => !skip.has(doc)) : topK(touched, scores, k, byId, skip, visible);
+      return { docs: [...first, ...rest].slice(0, k), first };
     } finally {
       // The accumulator is shared across queries: leave it all zero.
       for (const doc of touched) scores[doc] = 0;
     }
   };
+  const rank = (query: string, lowered: string, k: number, visible: Visibility, weights = queryWeights(lowered, query)): number[] => rankNamed(query, lowered, k, visible, weights).docs;
 
   return {
     rank: (query, k, visible) => rank(query, read(query), k, visible),
     match(query, k, visible) {
       const lowered = read(query);
-      const weights = queryWeights(lowered, query);
-      const docs = rank(query, lowered, k, visible, weights);
+      const { docs, first } = rankNamed(query, lowered, k, visible, queryWeights(lowered, query));
       if (docs.length > 0) {
-        const known = knownTerms(lowered, visible);
-        const named = exact.has(query.trim().toLowerCase());
-        return { docs, weak: docs.map((doc) => !named && isWeak(doc, known)) };
+        const covered = coverage(docs, knownTerms(lowered, visible));
+        return { docs, weak: docs.map((doc, i) => !first.includes(doc) && isWeak(covered[i]!, covered[docs.length]!)) };
       }
       if (k <= 0 || terms(lowered).length === 0) return { docs, weak: [] };
       const partial = rank(query, lowered, k, visible, prefixWeights(lowered));
@@ -164,14 +169,28 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
    * name match is never weak). Requests carry words no tool has (names, places): only words the visible catalog
    * knows count.
    */
-  function isWeak(doc: number, known: readonly (readonly [number, number])[]): boolean {
-    let total = 0;
-    let covered = 0;
-    for (const [id, idf] of known) {
-      total += idf;
-      if (engine.has(id, doc)) covered += idf;
-    }
+  function isWeak(covered: number, total: number): boolean {
     return total === 0 || covered < Math.min(config.weak.share * total, config.weak.cap);
+  }
+
+  /**
+   * Per doc of `docs`, the idf of the `known` terms it holds, then (last) the idf of them all: one pass over each
+   * term's postings, marking the docs asked about (postings are gap-coded, so there is no binary search).
+   */
+  function coverage(docs: readonly number[], known: readonly (readonly [number, number])[]): number[] {
+    const covered = new Array<number>(docs.length + 1).fill(0);
+    docs.forEach((doc, i) => (marks[doc] = i + 1));
+    try {
+      for (const [id, idf] of known) {
+        covered[docs.length]! += idf;
+        engine.eachDoc(id, (doc) => {
+          if (marks[doc] !== 0) covered[marks[doc]! - 1]! += idf;
+        });
+      }
+    } finally {
+      for (const doc of docs) marks[doc] = 0;
+    }
+    return covered;
   }
 
   /** The query's typed terms the visible catalog knows, with their idf: a word only hidden tools have counts as unknown. */
@@ -243,7 +262,7 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
     }
     for (const [term, weight] of expand(queryTerms)) {
       const id = vocab.idOf(term);
-      if (id !== undefined && !weights.has(id) && engine.df(id) <= maxDf) weights.set(id, weight * config.synonymWeight);
+      if (id !== undefined && !weights.has(id) && engine.df(id) <= (termIntent(term) === undefined ? maxDf : verbMaxDf)) weights.set(id, weight * config.synonymWeight);
     }
     for (const word of entityWords(raw)) {
       const term = termOf(word);
@@ -266,13 +285,19 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
     const intent = queryIntent(words(lowered), /[?？]\s*$/.test(lowered));
     if (!intent) return;
     for (const doc of touched) {
-      const own = intents[doc];
+      const own = intents[doc] === 0 ? undefined : INTENTS[intents[doc]! - 1];
       if (own) scores[doc]! *= own === intent ? config.intent.match : config.intent.conflict;
     }
   }
 }
 
 const NO_FIELD: FieldSpec = { weight: 0, b: 0 };
+const INTENTS: readonly Intent[] = ['read', 'create', 'update', 'delete', 'run'];
+/** Synonyms found in at most this many tools always count, whatever the catalog's size. */
+const SYNONYM_DF_FLOOR = 50;
+/** Tools a misspelt name is compared with: the best of the query's own ranking. */
+const TYPO_CANDIDATES = 200;
+const NONE: ReadonlySet<number> = new Set();
 /** Catalog terms one query word's prefix may bring into the weak fallback. */
 const PREFIX_TERMS = 50;
 /** Tools the last-resort edit distance compares (in catalog order; nothing is close then, so it stays cheap). */

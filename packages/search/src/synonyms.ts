@@ -91,7 +91,8 @@ const GROUPS: readonly string[] = [
   'flight airline plane',
   'hotel accommodation lodging',
   'time date clock timezone',
-  'memory knowledge graph entities',
+  // remembering is what a memory holds (phase 3: the memory server's tools for "remember a fact about a person")
+  'memory remember memorize recall knowledge graph entities',
   'chart graph plot diagram visualization',
   'metric metrics stats statistics analytics measure measures',
   'latency performance slow speed',

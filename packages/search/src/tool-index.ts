@@ -6,6 +6,7 @@
  */
 import { ErrorCode, suggestIds, type RunInfo, type ToolDescriptor } from '@tool-search/kernel';
 import type { Ranking, RerankContext, SearchHooks } from './hooks.js';
+import { normalizeName } from './exact-names.js';
 import { missReasons } from './miss-reasons.js';
 import { createRanker, type Ranked, type Ranker, type Visibility } from './ranker.js';
 import { sanitize, signature, summarize } from './signature.js';
@@ -31,6 +32,8 @@ export interface IndexCore {
   /** The doc index of one of `tools` (-1 when it is not one of them). */
   docOf(tool: ToolDescriptor): number;
   ranker(): Ranker;
+  /** Whether `ranker()` has been built. */
+  built(): boolean;
   hitFor(tool: ToolDescriptor): { readonly hit: SearchHit; readonly bytes: number };
 }
 
@@ -69,6 +72,7 @@ export function createIndexCore(descriptors: readonly ToolDescriptor[]): IndexCo
     },
     docOf,
     ranker: () => (ranker ??= createRanker(tools)),
+    built: () => ranker !== undefined,
     hitFor(tool) {
       let entry = hits.get(tool.id);
       if (!entry) {
@@ -109,9 +113,9 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
   const cut = (raw: unknown): string => (typeof raw === 'string' ? raw.slice(0, settings.maxQueryLength) : '');
 
   /** Hits within the byte budget: flags, reasons and hits all count. */
-  const render = (query: string, ranked: Ranked, limit: number, budget: number): SearchResult => {
+  const render = (query: string, ranked: Ranked, limit: number, budget: number, selected = false): SearchResult => {
     const shown = sanitize(query);
-    const weak = ranked.docs.length === 0 || ranked.weak.every(Boolean);
+    const weak = !selected && (ranked.docs.length === 0 || ranked.weak.every(Boolean));
     const reasons = missReasons(scope.unavailable?.() ?? [], query, weak);
     const out: SearchHit[] = [];
     const envelope = { query: shown, hits: [], truncated: false, ...(weak && ranked.docs.length > 0 ? { weak: true } : {}), ...(reasons.length ? { unavailable: reasons } : {}) };
@@ -136,14 +140,99 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
     };
   };
 
+  /**
+   * `select:a,b` (Anthropic's tool search convention): exactly the named tools the run may see, in the order asked,
+   * by id or name, case and separators ignored. A name that is unknown or hidden is left out, the same way for both.
+   */
+  const selectOne = (query: string, names: readonly string[], budget: number): SearchResult => {
+    const docs: number[] = [];
+    for (const name of names.slice(0, settings.maxSearchLimit)) {
+      const tool = (visible ? core.lookupVisible(name, visible) : core.lookup(name)) ?? byNormalizedName(name);
+      const doc = tool && isVisible(tool) ? core.docOf(tool) : -1;
+      if (doc >= 0 && !docs.includes(doc)) docs.push(doc);
+    }
+    return render(query, { docs, weak: docs.map(() => false) }, docs.length, budget, true);
+  };
+  const byNormalizedName = (name: string): ToolDescriptor | undefined => {
+    const wanted = normalizeName(name);
+    return wanted ? shownTools().find((tool) => normalizeName(tool.name) === wanted || normalizeName(tool.id) === wanted) : undefined;
+  };
+
+  /** One phrasing's ranking for fusion: its docs (best first) and weak flags; a `select:` phrasing picks its tools. */
+  const lexicalRanking = (raw: string, k: number): Ranked & { readonly ranker: RankerInfo } => {
+    const query = cut(raw);
+    const selected = selectedNames(query);
+    if (selected) {
+      const docs = selectOne(query, selected, Number.MAX_SAFE_INTEGER).hits.map((hit) => core.docOf(core.lookup(hit.id)!));
+      return { docs, weak: docs.map(() => false), ranker: LEXICAL_RANKER };
+    }
+    return { ...core.ranker().match(query, Math.max(k, FUSE_CANDIDATES), visible), ranker: LEXICAL_RANKER };
+  };
+
+  /**
+   * Several phrasings of one need as one ranked list: reciprocal-rank fusion (each phrasing's rank r adds
+   * 1 / (60 + r), Cormack et al. 2009) over each phrasing's top `FUSE_CANDIDATES`; ties by id. A tool is weak when
+   * every phrasing that found it found it weakly. The result's `query` lists the phrasings joined by " | ".
+   */
+  const fusedOne = (queries: readonly string[], limit: number, rankingOf: (query: string, k: number, i: number) => Ranked): SearchResult => {
+    const phrasings = queries.filter((query): query is string => typeof query === 'string');
+    const fused = new Map<number, { score: number; weak: boolean }>();
+    phrasings.forEach((query, i) => {
+      const ranking = rankingOf(query, FUSE_CANDIDATES, i);
+      ranking.docs.forEach((doc, rank) => {
+        const entry = fused.get(doc) ?? { score: 0, weak: true };
+        entry.score += 1 / (RRF_K + rank + 1);
+        entry.weak &&= ranking.weak[rank] ?? false;
+        fused.set(doc, entry);
+      });
+    });
+    const docs = [...fused.keys()].sort((a, b) => fused.get(b)!.score - fused.get(a)!.score || (tools[a]!.id < tools[b]!.id ? -1 : tools[a]!.id > tools[b]!.id ? 1 : 0));
+    const query = cut(phrasings.join(' | '));
+    return render(query, { docs, weak: docs.map((doc) => fused.get(doc)!.weak) }, limit, settings.maxResponseBytes);
+  };
+
   const searchOne = (raw: string, limit: number, budget: number): SearchResult => {
     const query = cut(raw);
+    const selected = selectedNames(query);
+    if (selected) return selectOne(query, selected, budget);
     return render(query, core.ranker().match(query, limit + 1, visible), limit, budget);
+  };
+
+  /** One phrasing through the run's `rerank` taps, as a ranking (for fusion); any failure keeps the lexical one. */
+  const rerankedRanking = async (raw: string, k: number, rerank: RerankScope): Promise<Ranked & { readonly ranker: RankerInfo }> => {
+    const lexical = lexicalRanking(raw, k);
+    const query = cut(raw);
+    if (!query.trim() || selectedNames(query)) return lexical;
+    let ranking: Ranking;
+    try {
+      const ctx = { query, limit: k, tools: shownTools(), run: rerank.run, diagnostic: rerank.diagnostic };
+      ranking = await rerank.hooks.rerank.promise({ ids: lexical.docs.map((doc) => tools[doc]!.id), ranker: LEXICAL_RANKER }, ctx);
+    } catch (error) {
+      rerank.diagnostic({ code: ErrorCode.SEARCH_RERANK_FAILED, level: 'warning', message: `search rerank failed, lexical ranking kept: ${error instanceof Error ? error.message : String(error)}` });
+      return lexical;
+    }
+    const docs = visibleDocs(ranking?.ids, k);
+    if (docs.length === 0) return lexical;
+    const lexicalWeak = new Map(lexical.docs.map((doc, i) => [doc, lexical.weak[i] ?? false]));
+    return { docs, weak: docs.map((doc) => lexicalWeak.get(doc) ?? false), ranker: ranking.ranker ?? LEXICAL_RANKER };
+  };
+
+  /** The docs of `ids` a tap returned that the run may see, in order, at most `max`: never a hidden or unknown one. */
+  const visibleDocs = (ids: unknown, max: number): number[] => {
+    const docs: number[] = [];
+    for (const id of Array.isArray(ids) ? ids : []) {
+      const tool = typeof id === 'string' ? core.lookup(id) : undefined;
+      if (tool && tool.id === id && isVisible(tool) && !docs.includes(core.docOf(tool))) docs.push(core.docOf(tool));
+      if (docs.length >= max) break;
+    }
+    return docs;
   };
 
   /** The lexical candidates through the run's `rerank` taps; any failure keeps the lexical ranking. */
   const rankedOne = async (raw: string, limit: number, budget: number, rerank: RerankScope): Promise<{ result: SearchResult; ranker: RankerInfo }> => {
     const query = cut(raw);
+    const selected = selectedNames(query);
+    if (selected) return { result: selectOne(query, selected, budget), ranker: LEXICAL_RANKER };
     const lexical = core.ranker().match(query, Math.max(limit + 1, RERANK_CANDIDATES), visible);
     const lexicalResult = () => ({ result: render(query, { docs: lexical.docs.slice(0, limit + 1), weak: lexical.weak }, limit, budget), ranker: LEXICAL_RANKER });
     if (!query.trim()) return lexicalResult();
@@ -157,22 +246,19 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
     }
     // A tap may reorder and add visible tools, never a hidden or unknown one.
     const lexicalWeak = new Map(lexical.docs.map((doc, i) => [doc, lexical.weak[i] ?? false]));
-    const docs: number[] = [];
-    for (const id of Array.isArray(ranking?.ids) ? ranking.ids : []) {
-      const tool = core.lookup(id);
-      if (tool && tool.id === id && isVisible(tool) && !docs.includes(core.docOf(tool))) docs.push(core.docOf(tool));
-      if (docs.length > limit) break;
-    }
+    const docs = visibleDocs(ranking?.ids, limit + 1);
     if (docs.length === 0) return lexicalResult();
     return { result: render(query, { docs, weak: docs.map((doc) => lexicalWeak.get(doc) ?? false) }, limit, budget), ranker: ranking.ranker ?? LEXICAL_RANKER };
   };
 
   function search(query: string, searchOptions?: SearchOptions): SearchResult;
+  function search(queries: readonly string[], searchOptions: SearchOptions & { readonly fuse: true }): SearchResult;
   function search(queries: readonly string[], searchOptions?: SearchOptions): BatchSearchResult;
   function search(input: string | readonly string[], searchOptions: SearchOptions = {}): SearchResult | BatchSearchResult {
     const limit = clampLimit(searchOptions.limit, settings);
     if (typeof input === 'string') return searchOne(input, limit, settings.maxResponseBytes);
     const queries = Array.isArray(input) ? input.slice(0, settings.maxBatchQueries) : [];
+    if (searchOptions.fuse === true) return fusedOne(queries, limit, (query, k) => lexicalRanking(query, k));
     // Each query gets an equal share of the byte budget, so one greedy query cannot starve the rest.
     const budget = Math.floor((settings.maxResponseBytes - BATCH_ENVELOPE) / Math.max(queries.length, 1));
     const results = queries.map((query) => searchOne(query, limit, budget));
@@ -182,10 +268,15 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
 
   async function searchRanked(input: string | readonly string[], searchOptions: SearchOptions = {}): Promise<RankedSearch> {
     const rerank = scope.rerank?.();
-    if (!rerank) return { result: typeof input === 'string' ? search(input, searchOptions) : search(input, searchOptions), ranker: LEXICAL_RANKER };
+    if (!rerank) return { result: typeof input === 'string' ? search(input, searchOptions) : search(input, searchOptions as SearchOptions & { fuse?: false }), ranker: LEXICAL_RANKER };
     const limit = clampLimit(searchOptions.limit, settings);
     if (typeof input === 'string') return rankedOne(input, limit, settings.maxResponseBytes, rerank);
     const queries = Array.isArray(input) ? input.slice(0, settings.maxBatchQueries) : [];
+    if (searchOptions.fuse === true) {
+      const rankings = await Promise.all(queries.map((query) => rerankedRanking(query, FUSE_CANDIDATES, rerank)));
+      const answered = rankings.find((ranking) => ranking.ranker !== LEXICAL_RANKER)?.ranker ?? LEXICAL_RANKER;
+      return { result: fusedOne(queries, limit, (_, __, i) => rankings[i]!), ranker: answered };
+    }
     const budget = Math.floor((settings.maxResponseBytes - BATCH_ENVELOPE) / Math.max(queries.length, 1));
     const answers = await Promise.all(queries.map((query) => rankedOne(query, limit, budget, rerank)));
     const results = answers.map((answer) => answer.result);
@@ -212,6 +303,13 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
   };
 }
 
+/** The names of a `select:<name>[,<name>…]` query, or `undefined` for any other query. */
+export function selectedNames(query: string): string[] | undefined {
+  const match = /^\s*select:(.*)$/is.exec(query);
+  if (!match) return undefined;
+  return match[1]!.split(',').map((name) => name.trim()).filter(Boolean);
+}
+
 /** The full description `describe` returns: the exact schemas, no ranking data. */
 export function describeTool(tool: ToolDescriptor): ToolDescription {
   return {
@@ -229,9 +327,14 @@ export function describeTool(tool: ToolDescriptor): ToolDescription {
 
 /**
  * The offline ranking (ranker.ts): BM25F with its lifts; version 2 = search phase 2 (shapes, weak hits), 3 = a shape's
- * word the user also typed counts once, weather conditions expand to the weather words, phrasal verbs read as one word.
+ * word the user also typed counts once, weather conditions expand to the weather words, phrasal verbs read as one word;
+ * 4 = phase 3: named tools first (variants, typos), arithmetic "add", noun synonyms under 50 tools always count.
  */
-export const LEXICAL_RANKER: RankerInfo = Object.freeze({ id: 'bm25f', version: '3' });
+export const LEXICAL_RANKER: RankerInfo = Object.freeze({ id: 'bm25f', version: '4' });
+
+/** Each phrasing's candidates in a fused search, and the reciprocal-rank constant (the usual 60). */
+const FUSE_CANDIDATES = 50;
+const RRF_K = 60;
 
 /** Lexical candidates handed to `rerank` taps (they may add tools beyond them). */
 const RERANK_CANDIDATES = 50;

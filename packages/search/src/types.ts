@@ -52,6 +52,11 @@ export type ToolDescription = Pick<ToolDescriptor, 'id' | 'name' | 'source' | 'o
 
 export interface SearchOptions {
   readonly limit?: number;
+  /**
+   * Several phrasings of one need: with an array of queries, one ranked list fused from all of them (reciprocal
+   * rank) instead of one result per query. Ignored for a single query.
+   */
+  readonly fuse?: boolean;
 }
 
 export interface ToolIndexOptions {
@@ -88,10 +93,12 @@ export interface ToolIndex {
    * there); without taps it is `search`. A failing or slow tap falls back to the lexical ranking, never fails.
    */
   searchRanked(query: string, options?: SearchOptions): Promise<RankedSearch<SearchResult>>;
-  searchRanked(queries: readonly string[], options?: SearchOptions): Promise<RankedSearch<BatchSearchResult>>;
+  searchRanked(queries: readonly string[], options: SearchOptions & { readonly fuse: true }): Promise<RankedSearch<SearchResult>>;
+  searchRanked(queries: readonly string[], options?: SearchOptions & { readonly fuse?: false }): Promise<RankedSearch<BatchSearchResult>>;
   searchRanked(input: string | readonly string[], options?: SearchOptions): Promise<RankedSearch>;
   search(query: string, options?: SearchOptions): SearchResult;
-  search(queries: readonly string[], options?: SearchOptions): BatchSearchResult;
+  search(queries: readonly string[], options: SearchOptions & { readonly fuse: true }): SearchResult;
+  search(queries: readonly string[], options?: SearchOptions & { readonly fuse?: false }): BatchSearchResult;
   /** `undefined` when the id or name is not in the indexed (effective) catalog. */
   describe(idOrName: string): ToolDescription | undefined;
   /** The three closest ids, for "unknown tool id" errors. */

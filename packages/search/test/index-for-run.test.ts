@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ToolDescriptor } from '@tool-search/kernel';
-import { indexForRun } from '../src/index.js';
+import { indexForRun, isIndexBuilt, prepareIndex } from '../src/index.js';
 import { catalog, tool } from './helpers/tools.js';
 
 const runWith = (tools: readonly ToolDescriptor[]) => ({ catalog: tools });
@@ -37,5 +37,26 @@ describe('indexForRun', () => {
     expect(index.size).toBe(catalog.length);
     expect(index.describe('read_everything')).toBeUndefined();
     expect(index.search('read_everything').hits.map((hit) => hit.name)).not.toContain('read_everything');
+  });
+});
+
+describe('prepareIndex', () => {
+  it('builds the index off the request path, before any search, and the first search finds it built', async () => {
+    const run = runWith(catalog.map((t) => ({ ...t })));
+    const index = prepareIndex(run);
+    expect(isIndexBuilt(run)).toBe(false);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(isIndexBuilt(run)).toBe(true);
+    expect(index.search('read a file').hits[0]?.name).toBe('read_file');
+    expect(prepareIndex(run)).toBe(index);
+  });
+
+  it('a search that comes before the scheduled build builds it itself; the build then does nothing', async () => {
+    const run = runWith(catalog.map((t) => ({ ...t })));
+    const index = prepareIndex(run);
+    expect(index.search('send a message to slack').hits[0]?.name).toBe('send_message');
+    expect(isIndexBuilt(run)).toBe(true);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(index.search('send a message to slack').hits[0]?.name).toBe('send_message');
   });
 });

@@ -4,18 +4,13 @@
  * absent. The margins are the regression guard: a ranking change that loses
  * them fails here.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createToolIndex } from '../src/index.js';
 import { createPlainBm25, evaluate, formatTable, loadSnapshot, splitDev, type SnapshotName } from '../src/eval/index.js';
+import { dataDir, sharedDataPresent } from './helpers/data.js';
 import { createMiniSearch } from './helpers/minisearch.js';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-const dataDir = path.resolve(repoRoot, '..', 'shared', 'data');
-const present = existsSync(path.join(dataDir, 'mcp-catalog.json'));
-if (!present) console.warn(`skipping retrieval quality: ${path.join(dataDir, 'mcp-catalog.json')} is missing (the shared data sits beside the checkout)`);
+const present = sharedDataPresent('retrieval quality');
 
 /**
  * Regression guard, per dataset: the minimum lead over plain BM25 on Recall@5

@@ -32,6 +32,17 @@ describe('search rerank hooks', () => {
     expect(ranked.result).toEqual(index.search('read a file'));
   });
 
+  it('a fused search sends each phrasing through the taps, then fuses; hidden tools stay out', async () => {
+    const ranker = { id: 'test', version: '1' };
+    const { index } = await runWith(reranker((ranking) => ({ ids: ['mcp:slack:send_message', ...[...ranking.ids].reverse()], ranker })));
+    const plain = await index.searchRanked(['read a file', 'open the contents of a file'], { fuse: true, limit: 20 });
+    expect(plain.ranker).toEqual(ranker);
+    expect(plain.result.hits.map((hit) => hit.owner)).not.toContain('slack');
+    const lexical = index.search(['read a file', 'open the contents of a file'], { fuse: true, limit: 20 }).hits.map((hit) => hit.id);
+    expect(plain.result.hits.map((hit) => hit.id)).not.toEqual(lexical);
+    expect([...plain.result.hits.map((hit) => hit.id)].sort()).toEqual([...lexical].sort());
+  });
+
   it('a tap reorders the candidates and adds tools, never a hidden or unknown one', async () => {
     const ranker = { id: 'test', version: '1' };
     const { index } = await runWith(reranker((ranking) => ({ ids: ['mcp:slack:send_message', 'nope', 'mcp:github:create_issue', ...[...ranking.ids].reverse()], ranker })));
