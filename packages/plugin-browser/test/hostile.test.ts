@@ -66,7 +66,7 @@ describe('hostile pages do not freeze the process', () => {
       const result = snapshot.result.structuredContent as { truncated: boolean; snapshot: string };
       expect(result.truncated).toBe(true);
       expect(result.snapshot.length).toBeLessThan(5_200);
-    } else expect(snapshot.error.code).toBe('BROWSER_TIMEOUT');
+    } else expect(errorCode(snapshot)).toBe('BROWSER_TIMEOUT');
     ok(await run.call('browser', { action: 'close', targetId: String(opened.targetId) }));
   }, 60_000);
 
