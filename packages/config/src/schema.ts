@@ -255,6 +255,8 @@ export const configSchema = {
       sessions: strictObject({ dir: { type: 'string' } }),
     }),
     session: strictObject({ logDir: { type: 'string' } }),
+    // The browser tool (`@tool-search/plugin-browser` checks its own keys: enabled, defaultProfile, profiles…).
+    browser: { type: 'object' },
     // Shared state across replicas; without `redis` it stays in the process.
     state: strictObject({
       redis: strictObject(

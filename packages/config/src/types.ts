@@ -180,6 +180,8 @@ export type ToolSearchConfig = {
   provider?: ProviderConfig;
   gateway?: GatewayConfig;
   session?: { logDir?: string };
+  /** The browser tool's options (`enabled`, `defaultProfile`, `executablePath`, `profiles`, `allowPrivate`…), checked by `@tool-search/plugin-browser`. */
+  browser?: Record<string, unknown>;
   /** Shared state across gateway / `serve mcp` replicas (`@tool-search/state`); in-process without `redis`. */
   state?: StateSectionConfig;
   telemetry?: TelemetrySectionConfig;
