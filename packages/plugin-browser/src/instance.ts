@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Dialog, type Page } from 'playwright-core';
+import { CHROMIUM_FLAGS } from '@tool-search/chromium';
 import { ToolSearchError } from '@tool-search/kernel';
 import { BrowserErrors } from './errors.js';
 import type { EgressProxy } from './egress-proxy.js';
@@ -33,19 +34,8 @@ export interface DialogEntry {
   readonly at: string;
 }
 
-/** The flags the brief and Chromium's own docs give for a quiet, headless automation browser. */
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  // WebRTC may not open UDP around the proxy.
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-];
+/** The shared headless flags, and WebRTC may not open UDP around the egress proxy. */
+export const BROWSER_FLAGS: readonly string[] = [...CHROMIUM_FLAGS, '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
 
 const CONSOLE_KEEP = 500;
 const DIALOG_KEEP = 100;
@@ -89,7 +79,7 @@ export class BrowserInstance {
     }
     await assertPortFree(profile.cdpPort, profile.name);
     mkdirSync(settings.userDataDir, { recursive: true });
-    const args = [...CHROMIUM_FLAGS, `--remote-debugging-port=${profile.cdpPort}`, '--remote-debugging-address=127.0.0.1'];
+    const args = [...BROWSER_FLAGS, `--remote-debugging-port=${profile.cdpPort}`, '--remote-debugging-address=127.0.0.1'];
     if (settings.proxy) args.push(`--proxy-server=${settings.proxy.url}`, '--proxy-bypass-list=<-loopback>');
     const context = await chromium
       .launchPersistentContext(settings.userDataDir, {

@@ -3,8 +3,6 @@
  * plus `allowPrivate` (the address rule of `web_fetch`), `evaluateEnabled` and timeouts; checked with the kernel's
  * JSON Schema validator. Unknown OpenClaw keys are accepted and have no effect.
  */
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { compileToolSchema, ConfigError, ErrorCode, toSchemaIssues, type JsonSchema } from '@tool-search/kernel';
 
 export interface BrowserProfileConfig {
@@ -73,29 +71,4 @@ export function checkBrowserConfig(config: unknown): BrowserConfig {
     throw new ConfigError(path, issue!.rule, `${path} ${issue!.message}`, { code: ErrorCode.CONFIG_INVALID });
   }
   return (config ?? {}) as BrowserConfig;
-}
-
-const CANDIDATES = ['chromium', 'chromium-browser', 'google-chrome-stable', 'google-chrome'];
-
-/** The Chromium to run: `executablePath` when it is an executable file, else the first candidate on PATH; else why not. */
-export function findChromium(executablePath: string | undefined, env: NodeJS.ProcessEnv = process.env): { path: string } | { missing: string } {
-  if (executablePath) {
-    return isExecutable(executablePath) ? { path: executablePath } : { missing: `browser.executablePath (${executablePath}) is not an executable file` };
-  }
-  for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
-    for (const name of CANDIDATES) {
-      const candidate = join(dir, name);
-      if (isExecutable(candidate)) return { path: candidate };
-    }
-  }
-  return { missing: `no Chromium on PATH (${CANDIDATES.join(', ')}); install one (Debian package chromium) or set browser.executablePath` };
-}
-
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return statSync(path).isFile();
-  } catch {
-    return false;
-  }
 }

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { ErrorCode, type KernelPlugin, type ToolDefinition } from '@tool-search/kernel';
 import { isPublicAddress, type AddressAllowed } from '@tool-search/net-guard';
 import { BrowserController } from './controller.js';
-import { BROWSER_DEFAULTS, checkBrowserConfig, findChromium, type BrowserConfig } from './options.js';
+import { findChromium } from '@tool-search/chromium';
+import { BROWSER_DEFAULTS, checkBrowserConfig, type BrowserConfig } from './options.js';
 import { ProfileStore } from './profiles.js';
 import { browserInputSchema } from './schema.js';
 
@@ -30,7 +31,7 @@ export interface BrowserPluginOptions {
 export function browserPlugin(options: BrowserPluginOptions = {}): KernelPlugin {
   const config = checkBrowserConfig(options.browser);
   const env = options.env ?? process.env;
-  const chromium = config.enabled === false ? { missing: 'browser.enabled is false' } : findChromium(config.executablePath, env);
+  const chromium = config.enabled === false ? { missing: 'browser.enabled is false' } : findChromium(config.executablePath, env, 'browser.executablePath');
   let controller: BrowserController | undefined;
   if ('path' in chromium) {
     const stateDir = options.stateDir ?? join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'tool-search', 'browser');

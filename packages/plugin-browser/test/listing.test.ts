@@ -3,7 +3,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
-import { browserPlugin, findChromium } from '../src/index.js';
+import { findChromium } from '@tool-search/chromium';
+import { browserPlugin } from '../src/index.js';
 import { browserRun, tempDir } from './helpers.js';
 
 function notExecutable(): string {
