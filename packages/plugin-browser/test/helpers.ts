@@ -3,7 +3,8 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createKernel, type Run } from '@tool-search/kernel';
+import { afterAll } from 'vitest';
+import { createKernel, type Kernel, type Run } from '@tool-search/kernel';
 import { browserPlugin, type BrowserPluginOptions } from '../src/index.js';
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;
@@ -79,8 +80,27 @@ export async function eventually(check: () => boolean | Promise<boolean>, deadli
   }
 }
 
+const kernels: Kernel[] = [];
+// Closing the kernel runs the plugin's shutdown: every browser a test file started is closed with it.
+afterAll(async () => {
+  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
+});
+
 export async function browserRun(options: BrowserPluginOptions): Promise<Run> {
-  return createKernel({ plugins: [browserPlugin(options)] }).createRun({});
+  const kernel = createKernel({ plugins: [browserPlugin(options)] });
+  kernels.push(kernel);
+  return kernel.createRun({});
+}
+
+/** The browser (main) processes of a profile: its Chromium processes that are not helpers (`--type=renderer`…). */
+export function browserProcesses(userDataDir: string): number[] {
+  return processesWith(userDataDir).filter((pid) => {
+    try {
+      return !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=');
+    } catch {
+      return false;
+    }
+  });
 }
 
 type Outcome = Awaited<ReturnType<Run['call']>>;

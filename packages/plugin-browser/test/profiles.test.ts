@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Run } from '@tool-search/kernel';
-import { browserRun, errorCode, eventually, html, ok, processesWith, serve, tempDir, type TestServer } from './helpers.js';
+import { browserProcesses, browserRun, errorCode, eventually, html, ok, processesWith, serve, tempDir, type TestServer } from './helpers.js';
 
 let server: TestServer;
 let run: Run;
@@ -101,6 +101,18 @@ describe('browser profiles', () => {
     expect((await profiles()).map((entry) => entry.profile)).toEqual(['openclaw', 'work-2']);
     expect(errorCode(await run.call('browser', { action: 'delete-profile', name: 'openclaw' }))).toBe('BROWSER_PROFILE_PROTECTED');
   }, 60_000);
+
+  it('concurrent clients: three starts at once launch one browser, and their opens each get a tab', async () => {
+    const [a, b, c] = await Promise.all([run.call('browser', { action: 'start', profile: 'work-2' }), run.call('browser', { action: 'start', profile: 'work-2' }), run.call('browser', { action: 'start', profile: 'work-2' })]);
+    for (const outcome of [a, b, c]) expect(ok(outcome!).running).toBe(true);
+    expect(browserProcesses(join(stateDir, 'profiles', 'work-2', 'user-data'))).toHaveLength(1);
+    const opened = await Promise.all([1, 2, 3].map(() => run.call('browser', { action: 'open', profile: 'work-2', targetUrl: `${server.origin}/store` })));
+    const ids = opened.map((outcome) => String(ok(outcome).targetId));
+    expect(new Set(ids).size).toBe(3);
+    const tabs = ok(await run.call('browser', { action: 'tabs', profile: 'work-2' })).tabs as { targetId: string }[];
+    expect(tabs.map((tab) => tab.targetId)).toEqual(expect.arrayContaining(ids));
+    ok(await run.call('browser', { action: 'stop', profile: 'work-2' }));
+  }, 90_000);
 
   it('when all 100 ports are taken, create-profile is BROWSER_PORTS_EXHAUSTED', async () => {
     const crowded = await browserRun({ browser: { profiles: { openclaw: { cdpPort: 18800 } } }, stateDir: tempDir('crowded') });
