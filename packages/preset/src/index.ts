@@ -3,3 +3,4 @@ export type { Preset, PresetOptions } from './preset.js';
 export { BUILTIN_PLUGINS, DEFAULT_FAKE_CATALOG } from './builtins.js';
 export type { BuiltinPlugin } from './builtins.js';
 export type { LoadedPluginModule, PluginModule } from './load-plugin.js';
+export { UNAVAILABLE_CORE_TOOLS } from './core-tools.js';

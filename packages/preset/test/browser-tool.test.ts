@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, type Kernel } from '@tool-search/kernel';
-import { createToolSearchKernel } from '@tool-search/preset';
+import { createToolSearchKernel, UNAVAILABLE_CORE_TOOLS } from '@tool-search/preset';
 
 let kernel: Kernel | undefined;
 afterEach(async () => {
@@ -40,6 +40,7 @@ describe('browser in the core tools', () => {
   it('message, canvas and nodes are not listed, each with a diagnostic saying why and what would make it available', async () => {
     ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } } }));
     const run = await kernel.createRun();
+    expect(Object.keys(UNAVAILABLE_CORE_TOOLS).sort()).toEqual(['canvas', 'message', 'nodes']);
     for (const name of ['message', 'canvas', 'nodes']) {
       expect(run.tool(name)).toBeUndefined();
       const diagnostic = run.diagnostics.find((d) => d.toolId === `core:core:${name}`);
