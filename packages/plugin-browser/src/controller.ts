@@ -59,6 +59,8 @@ export class BrowserController {
       case 'profiles':
         return json({ profiles: await Promise.all(this.settings.profiles.list().map((profile) => this.#status(profile))) });
       case 'create-profile': {
+        // A cdpUrl chosen through the tool is a model-chosen address: the same rule as navigation (config profiles are the operator's).
+        if (typeof args.cdpUrl === 'string' && !this.settings.allowPrivate) await checkHost(cdpHost(args.cdpUrl), BROWSER_RULE, this.settings.addressAllowed);
         const profile = this.settings.profiles.create(profileName(args), { ...(typeof args.cdpUrl === 'string' ? { cdpUrl: args.cdpUrl } : {}), ...(typeof args.color === 'string' ? { color: args.color } : {}) });
         return json({ created: describeProfile(profile, this.settings.defaultProfile) });
       }
@@ -341,6 +343,14 @@ function describeProfile(profile: Profile, defaultName: string): Record<string, 
     default: profile.name === defaultName,
     origin: profile.origin,
   };
+}
+
+function cdpHost(raw: string): string {
+  try {
+    return new URL(raw).hostname;
+  } catch {
+    throw argumentsError(`cdpUrl must be an http(s) or ws(s) URL, got ${JSON.stringify(raw.slice(0, 200))}`);
+  }
 }
 
 function profileName(args: Args): string {

@@ -54,6 +54,12 @@ describe('without browser.allowPrivate, navigation is refused for private addres
     },
   );
 
+  it('create-profile refuses a cdpUrl on a private address (the model would attach to a browser on this machine)', async () => {
+    expect(errorCode(await run.call('browser', { action: 'create-profile', name: 'sneaky', cdpUrl: `http://127.0.0.1:${publicSite.port}` }))).toBe('URL_NOT_ALLOWED');
+    expect(errorCode(await run.call('browser', { action: 'create-profile', name: 'sneaky', cdpUrl: 'ws://169.254.169.254/devtools' }))).toBe('URL_NOT_ALLOWED');
+    expect(errorCode(await run.call('browser', { action: 'start', profile: 'sneaky' }))).toBe('BROWSER_PROFILE_UNKNOWN');
+  });
+
   it('sent nothing to the loopback server', () => {
     expect(publicSite.hits.get('/hello') ?? 0).toBe(0);
   });

@@ -2,7 +2,7 @@
  * The Tools document's browser claims, driven on real headless Chromium against loopback pages (so these runs set
  * browser.allowPrivate; address-rules.test.ts proves the refusal without it).
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Run } from '@tool-search/kernel';
@@ -42,6 +42,7 @@ beforeAll(async () => {
   workspace = tempDir('workspace');
   writeFileSync(join(workspace, 'notes.txt'), 'hello upload');
   writeFileSync(join(workspace, 'other.txt'), 'other');
+  symlinkSync('/etc/passwd', join(workspace, 'link-out.txt'));
   run = await browserRun({ browser: { allowPrivate: true, profiles: { openclaw: { cdpPort: 18851 } } }, stateDir, workspace });
 }, 60_000);
 
@@ -162,6 +163,7 @@ describe('browser: the recommended flow', () => {
     ok(await run.call('browser', { action: 'upload', element: '#file', paths: ['notes.txt'] }));
     expect(errorCode(await run.call('browser', { action: 'upload', element: '#file', paths: ['/etc/passwd'] }))).toBe('BROWSER_UPLOAD_PATH_INVALID');
     expect(errorCode(await run.call('browser', { action: 'upload', element: '#file', paths: ['../../../../etc/passwd'] }))).toBe('BROWSER_UPLOAD_PATH_INVALID');
+    expect(errorCode(await run.call('browser', { action: 'upload', element: '#file', paths: ['link-out.txt'] }))).toBe('BROWSER_UPLOAD_PATH_INVALID');
   }, 60_000);
 
   it('act hover, drag, press and resize work on refs', async () => {
