@@ -11,7 +11,7 @@ import { ErrorCode, ToolSearchError, type ToolResult } from '@tool-search/kernel
 import { act, argumentsError, locate, type ActRequest } from './act.js';
 import { BrowserErrors } from './errors.js';
 import { REFUSED_HEADER, startEgressProxy, type EgressProxy } from './egress-proxy.js';
-import { BrowserInstance, message } from './instance.js';
+import { BrowserInstance, LAUNCH_TIMEOUT_MS, message } from './instance.js';
 import { ProfileStore, type Profile } from './profiles.js';
 import type { BrowserAction } from './schema.js';
 import { takeSnapshot } from './snapshot.js';
@@ -43,7 +43,8 @@ export class BrowserController {
 
   async handle(args: Args, signal: AbortSignal): Promise<ToolResult> {
     const action = args.action as BrowserAction;
-    const budget = action === 'open' || action === 'navigate' || action === 'start' ? Math.max(this.settings.navigationTimeoutMs, 30_000) : this.settings.actionTimeoutMs;
+    // Launching Chromium on a loaded machine can take long: start gets the launch's own bound (LAUNCH_TIMEOUT_MS).
+    const budget = action === 'start' ? LAUNCH_TIMEOUT_MS : action === 'open' || action === 'navigate' ? this.settings.navigationTimeoutMs : this.settings.actionTimeoutMs;
     return bounded(this.#dispatch(action, args), budget + 5_000, signal, action);
   }
 

@@ -37,6 +37,9 @@ export interface DialogEntry {
 /** The shared headless flags, and WebRTC may not open UDP around the egress proxy. */
 export const BROWSER_FLAGS: readonly string[] = [...CHROMIUM_FLAGS, '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
 
+/** How long Chromium may take to start (or a remote browser to answer) on a loaded machine. */
+export const LAUNCH_TIMEOUT_MS = 60_000;
+
 const CONSOLE_KEEP = 500;
 const DIALOG_KEEP = 100;
 /** Dialogs nobody armed an answer for are dismissed, up to this many per tab; then the next one stays open (the page waits). */
@@ -71,7 +74,7 @@ export class BrowserInstance {
 
   static async start(profile: Profile, settings: LaunchSettings): Promise<BrowserInstance> {
     if (profile.kind === 'remote') {
-      const browser = await chromium.connectOverCDP(profile.cdpUrl, { timeout: settings.navigationTimeoutMs }).catch((error: unknown) => {
+      const browser = await chromium.connectOverCDP(profile.cdpUrl, { timeout: LAUNCH_TIMEOUT_MS }).catch((error: unknown) => {
         throw new ToolSearchError(BrowserErrors.BROWSER_START_FAILED, `could not attach to ${profile.cdpUrl} (profile "${profile.name}"): ${message(error)}`, { details: { profile: profile.name, cdpUrl: profile.cdpUrl }, cause: error });
       });
       const context = browser.contexts()[0] ?? (await browser.newContext());
@@ -86,7 +89,7 @@ export class BrowserInstance {
         executablePath: settings.executablePath,
         headless: true,
         args,
-        timeout: Math.max(settings.navigationTimeoutMs, 30_000),
+        timeout: LAUNCH_TIMEOUT_MS,
         // The host decides what its signals mean; the browser ends with it anyway (its DevTools pipe closes).
         handleSIGINT: false,
         handleSIGTERM: false,
