@@ -267,6 +267,8 @@ export const configSchema = {
     session: strictObject({ logDir: { type: 'string' } }),
     // API keys of the front ends (gateway, serve mcp --http): @tool-search/auth checks each entry again (exactly one of hash/env).
     auth: strictObject({ keys: { type: 'array', items: apiKey } }),
+    // The browser tool (`@tool-search/plugin-browser` checks its own keys: enabled, defaultProfile, profiles…).
+    browser: { type: 'object' },
     // Shared state across replicas; without `redis` it stays in the process.
     state: strictObject({
       redis: strictObject(

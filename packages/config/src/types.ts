@@ -182,6 +182,8 @@ export type ToolSearchConfig = {
   session?: { logDir?: string };
   /** API keys of `tool-search gateway` and `serve mcp --http` (`@tool-search/auth`). */
   auth?: AuthSectionConfig;
+  /** The browser tool's options (`enabled`, `defaultProfile`, `executablePath`, `profiles`, `allowPrivate`…), checked by `@tool-search/plugin-browser`. */
+  browser?: Record<string, unknown>;
   /** Shared state across gateway / `serve mcp` replicas (`@tool-search/state`); in-process without `redis`. */
   state?: StateSectionConfig;
   telemetry?: TelemetrySectionConfig;

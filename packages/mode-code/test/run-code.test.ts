@@ -34,6 +34,17 @@ describe.each(SANDBOX_KINDS)('runCode on the %s backend', (sandbox) => {
     expect(result.telemetry).toMatchObject({ searches: 1, calls: 1, describes: 0, cut: { logs: false, result: false, calls: false } });
   });
 
+  it('exposes exactly the documented console.log/warn/error: no console.info or other methods', async () => {
+    const result = await runCode(
+      run,
+      `console.log('l'); console.warn('w'); console.error('e');
+       return { keys: Object.keys(console).sort(), info: typeof console.info, debug: typeof console.debug, table: typeof console.table };`,
+      options,
+    );
+    expect(result).toMatchObject({ ok: true, value: { keys: ['error', 'log', 'warn'], info: 'undefined', debug: 'undefined', table: 'undefined' } });
+    expect(result.logs).toEqual([{ level: 'log', text: 'l' }, { level: 'warn', text: 'w' }, { level: 'error', text: 'e' }]);
+  });
+
   it('describes a tool with its exact input schema', async () => {
     const result = await runCode(run, `return await openclaw.tools.describe('core:core:send_email_message');`, options);
     expect(result).toMatchObject({ ok: true, value: { id: 'core:core:send_email_message', inputSchema: { type: 'object' } } });

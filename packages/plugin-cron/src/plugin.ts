@@ -71,7 +71,7 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly Cron
     source: 'core',
     owner: 'core',
     description:
-      'Schedule agent turns: status, list, add { job }, update { jobId, patch }, remove { jobId }, run { jobId } (now), runs { jobId } (history), wake { text } (an agent turn now). ' +
+      'Schedule agent turns: status, list, add { job }, update { jobId, patch }, remove { jobId }, run { jobId } (now), runs { jobId } (history), wake { text } (an agent turn now); id works as jobId. ' +
       'A job: { name?, schedule: { kind: "cron", expr, tz? } | { kind: "every", everyMs } | { kind: "at", at }, payload: { kind: "agentTurn", message }, sessionTarget?: "isolated" | "main", agentId?, enabled? }.',
     inputSchema: {
       type: 'object',
@@ -79,6 +79,7 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly Cron
         action: { type: 'string', enum: [...CRON_ACTIONS] },
         job: { type: 'object', description: 'add: the job.' },
         jobId: { type: 'string', minLength: 1 },
+        id: { type: 'string', minLength: 1, description: 'The same as jobId (OpenClaw accepts both).' },
         patch: { type: 'object', description: 'update: the fields to change.' },
         includeDisabled: { type: 'boolean', description: 'list: also disabled jobs.' },
         limit: { type: 'integer', minimum: 1, maximum: 500, description: `runs: newest runs to return (default ${DEFAULT_RUNS_LIMIT}).` },
@@ -87,7 +88,8 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly Cron
       required: ['action'],
       additionalProperties: false,
     },
-    async execute(args, ctx) {
+    async execute(given, ctx) {
+      const args = withJobId(given);
       await service.ready();
       if (typeof args.jobId === 'string') await service.known(args.jobId);
       const scope = agentScope(agents, ctx);
@@ -136,6 +138,14 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly Cron
       }
     },
   };
+}
+
+/** `id` is accepted as `jobId` (as OpenClaw's cron tool does); both, naming different jobs, is an error. */
+function withJobId(args: Record<string, unknown>): Record<string, unknown> {
+  if (args.id === undefined) return args;
+  if (args.jobId !== undefined && args.jobId !== args.id) throw invalid('cron: jobId and id name different jobs; give one of them');
+  const { id, ...rest } = args;
+  return { ...rest, jobId: id };
 }
 
 /** `wake`: an agent turn now, in a new `cron` session under the caller. */

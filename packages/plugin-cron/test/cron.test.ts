@@ -99,6 +99,17 @@ describe('cron', () => {
     await cron({ action: 'remove', jobId });
   });
 
+  it('cron update accepts id as well as jobId (and the other job actions too)', async () => {
+    const { cron } = setup();
+    const added = data(await cron({ action: 'add', job: { name: 'by id', schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } })).job;
+    expect(data(await cron({ action: 'update', id: added.jobId, patch: { name: 'renamed by id' } })).job).toMatchObject({ jobId: added.jobId, name: 'renamed by id' });
+    expect(data(await cron({ action: 'update', jobId: added.jobId, patch: { name: 'renamed by jobId' } })).job.name).toBe('renamed by jobId');
+    expect(data(await cron({ action: 'runs', id: added.jobId })).jobId).toBe(added.jobId);
+    expect(code(await cron({ action: 'update', id: added.jobId, jobId: 'other', patch: {} }))).toBe('TOOL_ARGUMENTS_INVALID');
+    expect(code(await cron({ action: 'update', id: 'nope', patch: {} }))).toBe('CRON_JOB_UNKNOWN');
+    expect(data(await cron({ action: 'remove', id: added.jobId })).removed).toBe(added.jobId);
+  });
+
   it('bad schedules and arguments are coded errors', async () => {
     const { cron } = setup();
     const add = (job: Record<string, unknown>) => cron({ action: 'add', job: { payload: { kind: 'agentTurn', message: 'x' }, ...job } });

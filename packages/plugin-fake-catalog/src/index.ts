@@ -1,5 +1,7 @@
 // The public surface of @tool-search/plugin-fake-catalog: named exports only.
-export { fakeCatalogPlugin, fakeToolText, PLUGIN_NAME, FAKE_CATALOG_OWNER } from './plugin.js';
+export { fakeCatalogPlugin, fakeToolText, PLUGIN_NAME, FAKE_CATALOG_OWNER, FAKE_DESCRIPTION_PREFIX } from './plugin.js';
+export { DEMO_TOOLS } from './demo-tools.js';
+export type { DemoToolSpec } from './demo-tools.js';
 export type { FakeCatalogOptions } from './plugin.js';
 export { CORE_TOOLS } from './core-tools.js';
 export type { CoreToolSpec } from './core-tools.js';

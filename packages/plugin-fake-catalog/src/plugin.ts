@@ -5,6 +5,7 @@
  */
 import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
 import { CORE_TOOLS } from './core-tools.js';
+import { DEMO_TOOLS } from './demo-tools.js';
 import { generateFakeTool } from './generate.js';
 
 export const PLUGIN_NAME = '@tool-search/plugin-fake-catalog';
@@ -14,6 +15,11 @@ export const FAKE_CATALOG_OWNER = 'fake-catalog';
 export interface FakeCatalogOptions {
   /** Number of fake plugin tools. Default 1000. */
   readonly tools?: number;
+  /**
+   * The demo catalog's example tools (the README's headline example: a GitHub-style `create_issue`, owner `github`)
+   * take the first plugin slots, so `tools` stays the number of plugin tools. Default false.
+   */
+  readonly demoTools?: boolean;
   /** Add the fake core tools (read, write, exec, …). Default true. */
   readonly core?: boolean;
   /** Seed of the generator. Default 1. */
@@ -21,9 +27,10 @@ export interface FakeCatalogOptions {
 }
 
 export function fakeCatalogPlugin(options: FakeCatalogOptions = {}): KernelPlugin {
-  const { tools: count = 1000, core = true, seed = 1 } = options;
+  const { tools: count = 1000, core = true, seed = 1, demoTools = false } = options;
   if (!Number.isInteger(count) || count < 0) throw invalid('tools', 'must be a non-negative integer');
   if (typeof core !== 'boolean') throw invalid('core', 'must be a boolean');
+  if (typeof demoTools !== 'boolean') throw invalid('demoTools', 'must be a boolean');
   if (!Number.isInteger(seed)) throw invalid('seed', 'must be an integer');
   let definitions: readonly ToolDefinition[] | undefined;
 
@@ -31,7 +38,7 @@ export function fakeCatalogPlugin(options: FakeCatalogOptions = {}): KernelPlugi
     name: PLUGIN_NAME,
     apply(api) {
       api.hooks.listTools.tap((sink) => {
-        definitions ??= Object.freeze(buildDefinitions(count, core, seed));
+        definitions ??= Object.freeze(buildDefinitions(count, core, seed, demoTools));
         sink.add(definitions);
       });
     },
@@ -43,14 +50,20 @@ export function fakeToolText(name: string, args: Record<string, unknown>): strin
   return `FAKE_TOOL_OK ${name} ${JSON.stringify(args)}`;
 }
 
-function buildDefinitions(count: number, core: boolean, seed: number): ToolDefinition[] {
+/** Every fake tool's description starts with this, so a model (or a person reading `tools list`) knows it does nothing. */
+export const FAKE_DESCRIPTION_PREFIX = 'Fake demo tool (answers FAKE_TOOL_OK). ';
+
+function buildDefinitions(count: number, core: boolean, seed: number, demoTools: boolean): ToolDefinition[] {
   const definitions: ToolDefinition[] = [];
+  const fake = (description: string) => `${FAKE_DESCRIPTION_PREFIX}${description}`;
   if (core) {
-    for (const spec of CORE_TOOLS) definitions.push({ ...spec, source: 'core', owner: 'core', execute: answer(spec.name) });
+    for (const spec of CORE_TOOLS) definitions.push({ ...spec, description: fake(spec.description), source: 'core', owner: 'core', execute: answer(spec.name) });
   }
-  for (let index = 1; index <= count; index++) {
+  const examples = demoTools ? DEMO_TOOLS.slice(0, count) : [];
+  for (const spec of examples) definitions.push({ ...spec.tool, description: fake(spec.tool.description), source: 'plugin', owner: spec.owner, execute: answer(spec.tool.name) });
+  for (let index = 1; index <= count - examples.length; index++) {
     const spec = generateFakeTool(index, seed);
-    definitions.push({ ...spec, source: 'plugin', owner: FAKE_CATALOG_OWNER, execute: answer(spec.name) });
+    definitions.push({ ...spec, description: fake(spec.description), source: 'plugin', owner: FAKE_CATALOG_OWNER, execute: answer(spec.name) });
   }
   return definitions;
 }

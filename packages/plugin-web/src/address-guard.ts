@@ -1,73 +1,18 @@
 /**
- * Which addresses `web_fetch` may connect to. A model-chosen URL must not
- * reach the machine itself or its network (cloud metadata at 169.254.169.254,
- * admin consoles on 10.x, services on localhost), so only public unicast
- * addresses pass unless the operator sets `allowPrivate`. The check runs on
- * the addresses DNS actually returned, inside the connection's own lookup, so
- * a name that resolves differently on a second lookup (DNS rebinding) is
- * checked on the address that is used.
+ * Which addresses `web_fetch` may connect to: the rule of `@tool-search/net-guard` (public unicast only unless
+ * `tools.web.fetch.allowPrivate`), checked on the addresses DNS actually returned, inside the connection's own lookup.
  */
-import { lookup as dnsLookup } from 'node:dns';
 import type { LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { guardedLookup as netGuardedLookup, isPublicAddress, refusedAddress as netRefusedAddress, type AddressRule } from '@tool-search/net-guard';
+import type { ToolSearchError } from '@tool-search/kernel';
 
-/**
- * The range an address is judged by: ipaddr.js's name ('unicast' is public), except that IPv6 forms which embed an
- * IPv4 address are judged by that address, and the IPv6 space outside global unicast (2000::/3) is not public:
- * - `::ffff:a.b.c.d` (mapped) and `::ffff:0:a.b.c.d` (SIIT, RFC 6145): the IPv4 address the socket reaches;
- * - `64:ff9b::a.b.c.d` (NAT64, RFC 6052): the IPv4 address the translator connects to;
- * - `2002:aabb:ccdd::/16` (6to4): the IPv4 relay address in bits 16–48;
- * - `2001:0::/32` (Teredo): the server (bits 32–64) and the client (last 32 bits, inverted) must both be public;
- * - `::a.b.c.d` (IPv4-compatible, deprecated by RFC 4291) and `64:ff9b:1::/48` (local-use NAT64, RFC 8215): refused.
- * A refused embedded form is named `<form>:<ipv4 range>`, e.g. `6to4:loopback`.
- */
-export function addressRange(address: string): string {
-  if (!ipaddr.isValid(address)) return 'unparsable';
-  const parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv4') return parsed.range();
-  const v6 = parsed as ipaddr.IPv6;
-  const parts = v6.parts;
-  const v4 = (high: number, low: number) => ipaddr.fromByteArray([high >> 8, high & 0xff, low >> 8, low & 0xff]) as ipaddr.IPv4;
-  const embedded = (form: string, ...addresses: ipaddr.IPv4[]) => {
-    const refused = addresses.map((a) => a.range()).find((range) => range !== 'unicast');
-    return refused ? `${form}:${refused}` : 'unicast';
-  };
-  const prefixZero = (n: number) => parts.slice(0, n).every((p) => p === 0);
-  if (v6.isIPv4MappedAddress()) return embedded('ipv4Mapped', v6.toIPv4Address());
-  if (prefixZero(4) && parts[4] === 0xffff && parts[5] === 0) return embedded('rfc6145', v4(parts[6]!, parts[7]!));
-  if (prefixZero(6) && (parts[6] !== 0 || parts[7]! > 1)) return 'ipv4Compatible';
-  if (parts[0] === 0x64 && parts[1] === 0xff9b && parts.slice(2, 6).every((p) => p === 0)) return embedded('nat64', v4(parts[6]!, parts[7]!));
-  if (parts[0] === 0x64 && parts[1] === 0xff9b && parts[2] === 1) return 'nat64LocalUse';
-  if (parts[0] === 0x2002) return embedded('6to4', v4(parts[1]!, parts[2]!));
-  if (parts[0] === 0x2001 && parts[1] === 0) return embedded('teredo', v4(parts[2]!, parts[3]!), v4(parts[6]! ^ 0xffff, parts[7]! ^ 0xffff));
-  const range = v6.range();
-  if (range === 'unicast' && (parts[0]! & 0xe000) !== 0x2000) return 'notGlobalUnicast';
-  return range;
-}
+export { addressRange, isPublicAddress } from '@tool-search/net-guard';
 
-/** Public unicast, by `addressRange`; an address ipaddr.js cannot parse is not public (fail closed). */
-export function isPublicAddress(address: string): boolean {
-  return addressRange(address) === 'unicast';
-}
+const WEB_FETCH_RULE: AddressRule = { tool: 'web_fetch', setting: 'tools.web.fetch.allowPrivate' };
 
 export function refusedAddress(host: string, address: string): ToolSearchError {
-  return new ToolSearchError(
-    ErrorCode.URL_NOT_ALLOWED,
-    `web_fetch refused ${host}: it resolves to ${address} (${addressRange(address)}), not a public address; set tools.web.fetch.allowPrivate to allow it`,
-    { details: { rule: 'privateAddress', host, address, range: addressRange(address) } },
-  );
+  return netRefusedAddress(host, address, WEB_FETCH_RULE);
 }
 
 /** A `dns.lookup` replacement for the connection: resolves every address and fails if any is not allowed (default: not public). */
-export const guardedLookup = (allowed: (address: string) => boolean = isPublicAddress): LookupFunction => (hostname, options, callback) => {
-  const family = options.family === 'IPv4' ? 4 : options.family === 'IPv6' ? 6 : (options.family ?? 0);
-  dnsLookup(hostname, { all: true, family }, (error, addresses) => {
-    if (error) return callback(error, []);
-    const refused = addresses.find((entry) => !allowed(entry.address));
-    if (refused) return callback(refusedAddress(hostname, refused.address) as unknown as NodeJS.ErrnoException, []);
-    if (options.all) return callback(null, addresses);
-    const first = addresses[0]!;
-    callback(null, first.address, first.family);
-  });
-};
+export const guardedLookup = (allowed: (address: string) => boolean = isPublicAddress): LookupFunction => netGuardedLookup(WEB_FETCH_RULE, allowed);

@@ -64,13 +64,20 @@ export function resolvePolicy(options: PolicyOptions, request: Readonly<RunReque
 /** `provider/model` (most specific) then `provider`, lower-cased (the kernel's definition, shared with config). */
 export const providerCandidates = kernelProviderCandidates;
 
-/** A run without an agent id uses the global policy; an id that names no agent is refused, never given the global policy. */
+/** OpenClaw's default agent id: always known, even when `agents.list` does not name it. */
+export const DEFAULT_AGENT_ID = 'main';
+
+/**
+ * A run without an agent id uses the global policy, and so does the default agent `main` when `agents.list` does not
+ * name it (as OpenClaw does); any other id that names no agent is refused, never given the global policy.
+ */
 function findAgent(list: readonly AgentConfig[] | undefined, agentId: string | undefined): { config: AgentConfig; index: number } | undefined {
   if (agentId === undefined) return undefined;
   const agents = Array.isArray(list) ? list : [];
   const wanted = String(agentId).toLowerCase();
   const index = agents.findIndex((agent) => typeof agent?.id === 'string' && agent.id.toLowerCase() === wanted);
   if (index >= 0) return { config: agents[index]!, index };
+  if (wanted === DEFAULT_AGENT_ID) return undefined;
   throw unknownAgent(String(agentId), agents.flatMap((agent) => (typeof agent?.id === 'string' ? [agent.id] : [])));
 }
 

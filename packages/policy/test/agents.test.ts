@@ -13,7 +13,19 @@ describe('agent ids', () => {
 
   it('names the known agents when no id is close, and says when none are configured', async () => {
     await expect(runWith(OPTIONS, { agentId: 'zzzzzzzz' })).rejects.toMatchObject({ code: ErrorCode.AGENT_UNKNOWN, details: { suggestions: [], known: ['support', 'main'] } });
-    await expect(runWith({}, { agentId: 'main' })).rejects.toMatchObject({ code: ErrorCode.AGENT_UNKNOWN, details: { known: [] } });
+    await expect(runWith({}, { agentId: 'helper' })).rejects.toMatchObject({ code: ErrorCode.AGENT_UNKNOWN, details: { known: [] } });
+  });
+
+  it('the default agent id main is always known: an agents.list that does not name it gives it the global policy', async () => {
+    const global = { tools: { profile: 'coding' as const } };
+    const withoutMain: PolicyOptions = { ...global, agents: { list: [{ id: 'support', tools: { profile: 'messaging' } }] } };
+    expect(names(await runWith(withoutMain, { agentId: 'main' }))).toEqual(names(await runWith(global)));
+    expect(names(await runWith(global, { agentId: 'main' }))).toEqual(names(await runWith(global)));
+    expect(names(await runWith({}, { agentId: 'MAIN' }))).toEqual(names(await runWith({})));
+    // Named in agents.list, main's own policy applies as for any agent.
+    const listed: PolicyOptions = { ...global, agents: { list: [{ id: 'main', tools: { profile: 'minimal' } }] } };
+    expect(names(await runWith(listed, { agentId: 'main' }))).toEqual(['session_status']);
+    await expect(runWith(withoutMain, { agentId: 'mian' })).rejects.toMatchObject({ code: ErrorCode.AGENT_UNKNOWN });
   });
 
   it('uses the global policy for a run without an agent id', async () => {

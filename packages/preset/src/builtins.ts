@@ -27,11 +27,13 @@ export interface BuiltinContext {
   readonly state?: StateStore;
 }
 
-type FakeCatalogOptions = NonNullable<PluginsConfig['fake-catalog']>;
+/** `demoTools`: the demo catalog's example tools (set by the preset for the demo, not a config key). */
+type FakeCatalogOptions = NonNullable<PluginsConfig['fake-catalog']> & { demoTools?: boolean };
 
 export const BUILTIN_PLUGINS: Readonly<Record<string, BuiltinPlugin>> = Object.freeze({
   'fake-catalog': {
-    create: (options: FakeCatalogOptions) => fakeCatalogPlugin({ tools: options.tools ?? DEFAULT_FAKE_CATALOG.tools, core: options.core ?? DEFAULT_FAKE_CATALOG.core }),
+    create: (options: FakeCatalogOptions) =>
+      fakeCatalogPlugin({ tools: options.tools ?? DEFAULT_FAKE_CATALOG.tools, core: options.core ?? DEFAULT_FAKE_CATALOG.core, demoTools: options.demoTools === true }),
   },
   // The real core tools; a config error together with the fake catalog's core tools (same ids).
   core: {

@@ -128,7 +128,8 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
     modules.push(loaded);
   }
   const servers = mcpServersOf(config);
-  if (usesDemoCatalog(config, options)) sources.push(...[BUILTIN_PLUGINS['fake-catalog']!.create({}, config)].flat());
+  // The demo includes the README's headline tool (a GitHub-style create_issue) among its 1,000 plugin tools.
+  if (usesDemoCatalog(config, options)) sources.push(...[BUILTIN_PLUGINS['fake-catalog']!.create({ demoTools: true }, config)].flat());
   if (Object.keys(servers).length) {
     sources.push(
       mcpPlugin({

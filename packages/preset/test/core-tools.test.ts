@@ -20,7 +20,7 @@ describe('plugins.core', () => {
     ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: ws } }, tools: { exec: { security: 'full', ask: 'off' } } }));
     const run = await kernel.createRun();
     expect(run.catalog.map((t) => t.id).sort()).toEqual(
-      ['edit', 'exec', 'memory_get', 'memory_search', 'pdf', 'process', 'read', 'web_fetch', 'write'].map((name) => `core:core:${name}`),
+      ['browser', 'edit', 'exec', 'memory_get', 'memory_search', 'pdf', 'process', 'read', 'web_fetch', 'write'].map((name) => `core:core:${name}`),
     );
     expect(run.catalog.every((t) => t.source === 'core')).toBe(true);
     expect(run.tool('apply_patch')).toBeUndefined();
@@ -49,7 +49,7 @@ describe('plugins.core', () => {
     }
     ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() }, 'fake-catalog': { tools: 3, core: false } } }));
     const catalog = (await kernel.createRun()).catalog;
-    expect(catalog).toHaveLength(9 + 3);
+    expect(catalog).toHaveLength(10 + 3);
     expect(catalog.filter((t) => t.source === 'plugin')).toHaveLength(3);
     expect(catalog.filter((t) => t.id === 'core:core:read')).toHaveLength(1);
   });

@@ -537,8 +537,8 @@ function bootstrap(channel, removedGlobals) {
     };
   const consoleObject = freeze(
     create(null, {
+      // Exactly the documented console.log/warn/error (the Tools document's contract), nothing more.
       log: { enumerable: true, value: logger('log') },
-      info: { enumerable: true, value: logger('log') },
       warn: { enumerable: true, value: logger('warn') },
       error: { enumerable: true, value: logger('error') },
     }),

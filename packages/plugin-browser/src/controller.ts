@@ -1,0 +1,412 @@
+/**
+ * The browser tool's state: the profiles, one running browser per started profile, and the egress proxy. Each
+ * action is bounded by a deadline, so a page that never loads, loops on alerts or is huge cannot stall a caller.
+ */
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import type { Page } from 'playwright-core';
+import { checkHost, isPublicAddress, type AddressAllowed, type AddressRule } from '@tool-search/net-guard';
+import { ErrorCode, ToolSearchError, type ToolResult } from '@tool-search/kernel';
+import { act, argumentsError, locate, type ActRequest } from './act.js';
+import { BrowserErrors } from './errors.js';
+import { REFUSED_HEADER, startEgressProxy, type EgressProxy } from './egress-proxy.js';
+import { BrowserInstance, LAUNCH_TIMEOUT_MS, message } from './instance.js';
+import { ProfileStore, type Profile } from './profiles.js';
+import type { BrowserAction } from './schema.js';
+import { takeSnapshot } from './snapshot.js';
+
+export interface ControllerSettings {
+  readonly executablePath: string;
+  readonly stateDir: string;
+  readonly workspace: string;
+  readonly defaultProfile: string;
+  readonly profiles: ProfileStore;
+  readonly allowPrivate: boolean;
+  readonly addressAllowed: AddressAllowed;
+  readonly evaluateEnabled: boolean;
+  readonly actionTimeoutMs: number;
+  readonly navigationTimeoutMs: number;
+}
+
+export const BROWSER_RULE: AddressRule = { tool: 'browser', setting: 'browser.allowPrivate' };
+export { isPublicAddress };
+
+type Args = Readonly<Record<string, unknown>>;
+
+export class BrowserController {
+  readonly #running = new Map<string, Promise<BrowserInstance>>();
+  #proxy?: Promise<EgressProxy>;
+  #closed = false;
+
+  constructor(readonly settings: ControllerSettings) {}
+
+  async handle(args: Args, signal: AbortSignal): Promise<ToolResult> {
+    const action = args.action as BrowserAction;
+    // Launching Chromium on a loaded machine can take long: start gets the launch's own bound (LAUNCH_TIMEOUT_MS).
+    const budget = action === 'start' ? LAUNCH_TIMEOUT_MS : action === 'open' || action === 'navigate' ? this.settings.navigationTimeoutMs : this.settings.actionTimeoutMs;
+    return bounded(this.#dispatch(action, args), budget + 5_000, signal, action);
+  }
+
+  async #dispatch(action: BrowserAction, args: Args): Promise<ToolResult> {
+    switch (action) {
+      case 'status':
+        return json(await this.#status(this.#profile(args)));
+      case 'start':
+        await this.#start(this.#profile(args));
+        return json(await this.#status(this.#profile(args)));
+      case 'stop':
+        return json({ profile: this.#profile(args).name, stopped: await this.#stop(this.#profile(args).name) });
+      case 'profiles':
+        return json({ profiles: await Promise.all(this.settings.profiles.list().map((profile) => this.#status(profile))) });
+      case 'create-profile': {
+        // A cdpUrl chosen through the tool is a model-chosen address: the same rule as navigation (config profiles are the operator's).
+        if (typeof args.cdpUrl === 'string' && !this.settings.allowPrivate) await checkHost(cdpHost(args.cdpUrl), BROWSER_RULE, this.settings.addressAllowed);
+        const profile = this.settings.profiles.create(profileName(args), { ...(typeof args.cdpUrl === 'string' ? { cdpUrl: args.cdpUrl } : {}), ...(typeof args.color === 'string' ? { color: args.color } : {}) });
+        return json({ created: describeProfile(profile, this.settings.defaultProfile) });
+      }
+      case 'delete-profile': {
+        const name = profileName(args);
+        this.settings.profiles.get(name);
+        await this.#stop(name);
+        const profile = this.settings.profiles.delete(name);
+        if (profile.kind === 'local') rmSync(join(this.settings.stateDir, 'profiles', name), { recursive: true, force: true });
+        return json({ deleted: name });
+      }
+      case 'reset-profile': {
+        const profile = this.settings.profiles.get(profileName(args));
+        if (profile.kind === 'remote') throw new ToolSearchError(BrowserErrors.BROWSER_PROFILE_PROTECTED, `profile "${profile.name}" is remote (attach-only): its browser's data is not ours to reset`, { details: { profile: profile.name } });
+        const wasRunning = await this.#stop(profile.name);
+        rmSync(this.settings.profiles.userDataDir(profile.name), { recursive: true, force: true });
+        return json({ reset: profile.name, wasRunning });
+      }
+      default:
+        return this.#tabAction(action, args);
+    }
+  }
+
+  async #tabAction(action: BrowserAction, args: Args): Promise<ToolResult> {
+    const instance = await this.#instance(this.#profile(args));
+    const targetId = typeof args.targetId === 'string' ? args.targetId : undefined;
+    switch (action) {
+      case 'tabs':
+        return json({ profile: instance.profile.name, tabs: await this.#tabs(instance) });
+      case 'open': {
+        const url = navigationUrl(args);
+        const page = await instance.context.newPage();
+        instance.focus(page);
+        return json({ targetId: await instance.targetId(page), ...(await this.#navigate(page, url)) });
+      }
+      case 'navigate': {
+        const page = await instance.page(targetId);
+        return json({ targetId: await instance.targetId(page), ...(await this.#navigate(page, navigationUrl(args))) });
+      }
+      case 'focus': {
+        if (!targetId) throw argumentsError('focus needs targetId (from "tabs")');
+        const page = await instance.page(targetId);
+        await page.bringToFront();
+        instance.focus(page);
+        return json({ focused: await instance.targetId(page), url: page.url() });
+      }
+      case 'close': {
+        const page = await instance.page(targetId);
+        const id = await instance.targetId(page);
+        await page.close({ runBeforeUnload: false });
+        return json({ closed: id });
+      }
+      default:
+        return this.#pageAction(action, instance, await instance.page(targetId), args);
+    }
+  }
+
+  async #pageAction(action: BrowserAction, instance: BrowserInstance, page: Page, args: Args): Promise<ToolResult> {
+    const targetId = await instance.targetId(page);
+    const timeout = this.settings.actionTimeoutMs;
+    try {
+      switch (action) {
+        case 'snapshot': {
+          const snapshot = await takeSnapshot(page, {
+            format: args.snapshotFormat === 'aria' ? 'aria' : 'ai',
+            ...(typeof args.interactive === 'boolean' ? { interactive: args.interactive } : {}),
+            ...(typeof args.compact === 'boolean' ? { compact: args.compact } : {}),
+            ...(typeof args.depth === 'number' ? { depth: args.depth } : {}),
+            ...(typeof args.selector === 'string' ? { selector: args.selector } : {}),
+            maxChars: typeof args.maxChars === 'number' ? args.maxChars : 50_000,
+            limit: typeof args.limit === 'number' ? args.limit : 2_000,
+            timeoutMs: timeout,
+          });
+          const { refMap, ...shown } = snapshot;
+          instance.state(page).refs = refMap;
+          const head = { targetId, url: page.url(), title: await titleOf(page) };
+          if (shown.format === 'ai') return { content: [{ type: 'text', text: `${JSON.stringify(head)}\n${shown.snapshot}` }], structuredContent: { ...head, ...shown } };
+          return json({ ...head, ...shown });
+        }
+        case 'act': {
+          const request = args.request as ActRequest;
+          const result = await act(page, request, { evaluateEnabled: this.settings.evaluateEnabled, timeoutMs: timeout, refs: instance.state(page).refs });
+          return json({ targetId, kind: request.kind, ok: true, ...result, ...(page.isClosed() ? {} : { url: page.url() }) });
+        }
+        case 'screenshot': {
+          const type = args.type === 'jpeg' ? 'jpeg' : 'png';
+          const target = typeof args.ref === 'string' ? await locate(page, instance.state(page).refs, args.ref) : typeof args.element === 'string' ? page.locator(args.element).first() : undefined;
+          const bytes = target ? await target.screenshot({ type, timeout }) : await page.screenshot({ type, fullPage: args.fullPage === true, timeout });
+          const path = this.#media(type === 'png' ? 'png' : 'jpg', bytes);
+          const mimeType = type === 'png' ? 'image/png' : 'image/jpeg';
+          return { content: [{ type: 'image', data: bytes.toString('base64'), mimeType }, { type: 'text', text: `MEDIA:${path}` }], structuredContent: { targetId, url: page.url(), path, mimeType, bytes: bytes.length } };
+        }
+        case 'pdf': {
+          const bytes = await page.pdf({ printBackground: true });
+          const path = this.#media('pdf', bytes);
+          return { content: [{ type: 'text', text: `MEDIA:${path}` }], structuredContent: { targetId, url: page.url(), path, mimeType: 'application/pdf', bytes: bytes.length } };
+        }
+        case 'console': {
+          const tab = instance.state(page);
+          const entries = tab.console.filter((entry) => !args.level || entry.type === args.level || (args.level === 'warning' && entry.type === 'warn'));
+          const limit = typeof args.limit === 'number' ? args.limit : 200;
+          return json({ targetId, entries: entries.slice(-limit), total: entries.length });
+        }
+        case 'upload': {
+          const files = this.#uploadPaths(args.paths);
+          if (typeof args.inputRef === 'string') await (await locate(page, instance.state(page).refs, args.inputRef, 'inputRef')).setInputFiles(files, { timeout });
+          else if (typeof args.element === 'string') await page.locator(args.element).first().setInputFiles(files, { timeout });
+          else if (typeof args.ref === 'string') {
+            const trigger = await locate(page, instance.state(page).refs, args.ref);
+            const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout }), trigger.click({ timeout })]);
+            await chooser.setFiles(files, { timeout });
+          } else throw argumentsError('upload needs ref (opens the file chooser), inputRef or element (an <input type=file>)');
+          return json({ targetId, uploaded: files.map((file) => relative(this.#workspace(), file)) });
+        }
+        case 'dialog': {
+          if (typeof args.accept !== 'boolean') throw argumentsError('dialog needs accept: true (accept) or false (dismiss)');
+          const tab = instance.state(page);
+          const promptText = typeof args.promptText === 'string' ? args.promptText : undefined;
+          if (tab.open) {
+            const open = tab.open;
+            tab.open = undefined;
+            tab.autoDismissed = 0;
+            await (args.accept ? open.accept(promptText) : open.dismiss());
+            return json({ targetId, answered: { type: open.type(), message: open.message(), accepted: args.accept } });
+          }
+          tab.armed = { accept: args.accept, ...(promptText !== undefined ? { promptText } : {}) };
+          return json({ targetId, armed: { accept: args.accept }, recent: tab.dialogs.slice(-10) });
+        }
+        default:
+          throw argumentsError(`unknown action ${String(action)}`);
+      }
+    } catch (error) {
+      throw toBrowserError(error, action, instance.state(page).open !== undefined);
+    }
+  }
+
+  async #navigate(page: Page, url: URL): Promise<Record<string, unknown>> {
+    if (url.href !== 'about:blank' && !this.settings.allowPrivate) await checkHost(url.hostname, BROWSER_RULE, this.settings.addressAllowed);
+    const proxy = this.#proxy ? await this.#proxy : undefined;
+    const before = proxy?.refusals.length ?? 0;
+    const refusedNow = () => proxy?.refusals.slice(before) ?? [];
+    let loaded = true;
+    let status: number | undefined;
+    try {
+      const response = await page.goto(url.href, { waitUntil: 'domcontentloaded', timeout: this.settings.navigationTimeoutMs });
+      status = response?.status();
+      if (response?.headers()[REFUSED_HEADER]) {
+        await page.goto('about:blank').catch(() => undefined);
+        throw refusedNow().at(-1)?.error ?? new ToolSearchError(ErrorCode.URL_NOT_ALLOWED, `browser refused ${url.host}: not a public address`, { details: { rule: 'privateAddress', host: url.host } });
+      }
+    } catch (error) {
+      if (ToolSearchError.isInstance(error)) throw error;
+      const refusal = refusedNow().at(-1);
+      if (refusal) throw refusal.error;
+      if ((error as { name?: string }).name !== 'TimeoutError') {
+        throw new ToolSearchError(BrowserErrors.BROWSER_ACTION_FAILED, `browser could not load ${url.href}: ${message(error)}`, { details: { url: url.href }, cause: error });
+      }
+      loaded = false;
+    }
+    const blocked = refusedNow().map((refusal) => ({ host: refusal.host, address: refusal.address }));
+    return { url: page.url(), title: await titleOf(page), ...(status !== undefined ? { status } : {}), loaded, ...(blocked.length ? { blocked } : {}) };
+  }
+
+  async #tabs(instance: BrowserInstance): Promise<Record<string, unknown>[]> {
+    const current = instance.current();
+    return Promise.all(instance.pages().map(async (page) => ({ targetId: await instance.targetId(page), url: page.url(), title: await titleOf(page), current: page === current })));
+  }
+
+  #profile(args: Args): Profile {
+    return this.settings.profiles.get(typeof args.profile === 'string' ? args.profile : this.settings.defaultProfile);
+  }
+
+  async #status(profile: Profile): Promise<Record<string, unknown>> {
+    const running = this.#running.get(profile.name);
+    const instance = running ? await running.catch(() => undefined) : undefined;
+    return {
+      ...describeProfile(profile, this.settings.defaultProfile),
+      running: instance !== undefined,
+      ...(profile.kind === 'local' ? { executablePath: this.settings.executablePath, headless: true } : {}),
+      allowPrivate: this.settings.allowPrivate,
+      ...(instance ? { tabs: instance.pages().length } : {}),
+    };
+  }
+
+  async #start(profile: Profile): Promise<BrowserInstance> {
+    if (this.#closed) throw new ToolSearchError(BrowserErrors.BROWSER_NOT_RUNNING, 'the browser tool is shut down');
+    let running = this.#running.get(profile.name);
+    if (!running) {
+      running = (async () => {
+        const proxy = this.settings.allowPrivate || profile.kind === 'remote' ? undefined : await this.#egress();
+        const instance = await BrowserInstance.start(profile, {
+          executablePath: this.settings.executablePath,
+          userDataDir: this.settings.profiles.userDataDir(profile.name),
+          ...(proxy ? { proxy } : {}),
+          actionTimeoutMs: this.settings.actionTimeoutMs,
+          navigationTimeoutMs: this.settings.navigationTimeoutMs,
+        });
+        // Chromium gone on its own (crash, killed): the next call starts a fresh one.
+        instance.context.on('close', () => {
+          if (this.#running.get(profile.name) === running) this.#running.delete(profile.name);
+        });
+        return instance;
+      })();
+      this.#running.set(profile.name, running);
+      running.catch(() => {
+        if (this.#running.get(profile.name) === running) this.#running.delete(profile.name);
+      });
+    }
+    return running;
+  }
+
+  async #instance(profile: Profile): Promise<BrowserInstance> {
+    const running = this.#running.get(profile.name);
+    if (!running) throw new ToolSearchError(BrowserErrors.BROWSER_NOT_RUNNING, `browser profile "${profile.name}" is not running; call action "start" first`, { details: { profile: profile.name } });
+    return running;
+  }
+
+  /** Stops a profile's browser; true when one was running. */
+  async #stop(name: string): Promise<boolean> {
+    const running = this.#running.get(name);
+    if (!running) return false;
+    this.#running.delete(name);
+    const instance = await running.catch(() => undefined);
+    await instance?.stop();
+    return instance !== undefined;
+  }
+
+  #egress(): Promise<EgressProxy> {
+    return (this.#proxy ??= startEgressProxy(BROWSER_RULE, this.settings.addressAllowed));
+  }
+
+  /** Stops every browser this tool started (remote ones are disconnected) and the proxy. Idempotent. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all([...this.#running.keys()].map((name) => this.#stop(name)));
+    const proxy = this.#proxy;
+    this.#proxy = undefined;
+    await (await proxy?.catch(() => undefined))?.close();
+  }
+
+  #media(extension: string, bytes: Buffer): string {
+    const dir = join(this.settings.stateDir, 'media');
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, `browser-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.${extension}`);
+    writeFileSync(path, bytes);
+    return path;
+  }
+
+  #workspace(): string {
+    return realpathSync(this.settings.workspace);
+  }
+
+  /** Upload paths: files inside the workspace (after symlinks), nothing else. */
+  #uploadPaths(paths: unknown): string[] {
+    if (!Array.isArray(paths) || paths.length === 0) throw argumentsError('upload needs paths: workspace files to upload');
+    const root = this.#workspace();
+    return paths.map((entry) => {
+      const raw = String(entry);
+      let real: string;
+      try {
+        real = realpathSync(resolve(root, raw));
+      } catch (error) {
+        throw new ToolSearchError(BrowserErrors.BROWSER_UPLOAD_PATH_INVALID, `upload path ${JSON.stringify(raw)} does not exist in the workspace`, { details: { path: raw }, cause: error });
+      }
+      const inside = relative(root, real);
+      if (inside.startsWith('..') || isAbsolute(inside) || !statSync(real).isFile()) {
+        throw new ToolSearchError(BrowserErrors.BROWSER_UPLOAD_PATH_INVALID, `upload path ${JSON.stringify(raw)} is not a file inside the workspace`, { details: { path: raw } });
+      }
+      return real;
+    });
+  }
+}
+
+function describeProfile(profile: Profile, defaultName: string): Record<string, unknown> {
+  return {
+    profile: profile.name,
+    kind: profile.kind,
+    ...(profile.kind === 'local' ? { cdpPort: profile.cdpPort, cdpUrl: `http://127.0.0.1:${profile.cdpPort}` } : { cdpUrl: profile.cdpUrl, attachOnly: true }),
+    ...(profile.color ? { color: profile.color } : {}),
+    default: profile.name === defaultName,
+    origin: profile.origin,
+  };
+}
+
+function cdpHost(raw: string): string {
+  try {
+    return new URL(raw).hostname;
+  } catch {
+    throw argumentsError(`cdpUrl must be an http(s) or ws(s) URL, got ${JSON.stringify(raw.slice(0, 200))}`);
+  }
+}
+
+function profileName(args: Args): string {
+  const name = typeof args.name === 'string' ? args.name : typeof args.profile === 'string' ? args.profile : undefined;
+  if (name === undefined) throw argumentsError('this action needs name (the profile name)');
+  return name;
+}
+
+/** http(s) or about:blank, no credentials: the scheme rules of web_fetch. */
+function navigationUrl(args: Args): URL {
+  const raw = typeof args.targetUrl === 'string' ? args.targetUrl : typeof args.url === 'string' ? args.url : undefined;
+  if (raw === undefined) throw argumentsError('this action needs targetUrl');
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ToolSearchError(ErrorCode.URL_NOT_ALLOWED, `browser needs an absolute http(s) URL, got ${JSON.stringify(raw.slice(0, 200))}`, { details: { rule: 'url', url: raw.slice(0, 200) } });
+  }
+  if (url.href === 'about:blank') return url;
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ToolSearchError(ErrorCode.URL_NOT_ALLOWED, `browser only opens http(s) URLs (and about:blank), not ${url.protocol}`, { details: { rule: 'scheme', url: url.href.slice(0, 200) } });
+  }
+  if (url.username || url.password) {
+    throw new ToolSearchError(ErrorCode.URL_NOT_ALLOWED, 'browser does not open URLs with embedded credentials', { details: { rule: 'credentials', url: `${url.protocol}//${url.host}` } });
+  }
+  return url;
+}
+
+async function titleOf(page: Page): Promise<string> {
+  return bounded(page.title(), 2_000, undefined, 'title').catch(() => '');
+}
+
+function toBrowserError(error: unknown, action: string, dialogOpen: boolean): ToolSearchError {
+  if (ToolSearchError.isInstance(error)) return error;
+  const hint = dialogOpen ? '; a dialog is open on this tab: answer it with action "dialog"' : '';
+  if ((error as { name?: string }).name === 'TimeoutError') {
+    return new ToolSearchError(BrowserErrors.BROWSER_TIMEOUT, `browser ${action} timed out: ${message(error)}${hint}`, { details: { action, dialogOpen }, cause: error });
+  }
+  return new ToolSearchError(BrowserErrors.BROWSER_ACTION_FAILED, `browser ${action} failed: ${message(error)}${hint}`, { details: { action }, cause: error });
+}
+
+/** The promise, or BROWSER_TIMEOUT after `ms`, or TOOL_CALL_ABORTED when the caller gives up; the timer never outlives it. */
+function bounded<T>(promise: Promise<T>, ms: number, signal: AbortSignal | undefined, action: string): Promise<T> {
+  return new Promise<T>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new ToolSearchError(BrowserErrors.BROWSER_TIMEOUT, `browser ${action} did not finish in ${ms} ms (a busy or never-loading page); close the tab or stop the browser`, { details: { action, ms } })), ms);
+    const onAbort = () => reject(new ToolSearchError(ErrorCode.TOOL_CALL_ABORTED, `browser ${action} was aborted`, { cause: signal?.reason }));
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolvePromise, reject).finally(() => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    });
+  });
+}
+
+function json(value: Record<string, unknown>): ToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
+}
