@@ -92,7 +92,10 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     }),
     ...(options.plugins ?? []),
   ];
-  const kernel = createKernel({ plugins, ...(options.logger ? { logger: options.logger } : {}) });
+  // A source may take as long as the MCP connect budget the config grants, plus the time to hand its tools over.
+  const connectTimeoutMs = config.mcp?.connectTimeoutMs;
+  const sourceTimeoutMs = connectTimeoutMs !== undefined ? { sourceTimeoutMs: Math.max(10_000, connectTimeoutMs + 2_000) } : {};
+  const kernel = createKernel({ plugins, ...sourceTimeoutMs, ...(options.logger ? { logger: options.logger } : {}) });
   return { kernel, toolSearch, modules, demoCatalog: usesDemoCatalog(config, options), ...(mcp ? { mcpDownstream: mcp.downstream } : {}) };
 }
 
@@ -131,6 +134,7 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
     sources.push(
       mcpPlugin({
         servers,
+        ...(config.mcp?.connectTimeoutMs !== undefined ? { connectTimeoutMs: config.mcp.connectTimeoutMs } : {}),
         ...(options.onMcpToolsChanged ? { onToolsChanged: options.onMcpToolsChanged } : {}),
         tokenStore: fileTokenStore(defaultStateDir()),
         ...options.mcpClient,
