@@ -3,7 +3,7 @@
  * build the kernel, open one run, always close.
  */
 import type { Command } from 'commander';
-import { loadConfig, resolveConfig, type ResolvedConfig, type ToolSearchConfig } from '@tool-search/config';
+import { loadConfig, mcpServersOf, resolveConfig, type ResolvedConfig, type ToolSearchConfig } from '@tool-search/config';
 import type { Diagnostic, Run, RunRequest } from '@tool-search/kernel';
 import { createToolSearchKernel, DEMO_CATALOG_NOTICE, type Preset, type PresetOptions } from '@tool-search/preset';
 import { promptApprover } from './approvals.js';
@@ -111,9 +111,10 @@ export function withConfigSections(config: ToolSearchConfig, sections: Partial<T
 export async function createCliKernel(config: ToolSearchConfig, io: CliIO, options: PresetOptions = {}): Promise<Preset> {
   // `null` (no approver, on purpose) is kept; only an absent approver falls back to the terminal prompt.
   const approve = options.approve !== undefined ? options.approve : promptApprover(io);
+  const mcpClient = Object.keys(mcpServersOf(config)).length > 0 ? await mcpClientOptions(config, io, approve ?? undefined) : undefined;
   const preset = await createToolSearchKernel(config, {
     baseDir: configFolders.get(config) ?? io.cwd,
-    mcpClient: mcpClientOptions(config, io, approve ?? undefined),
+    ...(mcpClient ? { mcpClient } : {}),
     ...options,
     ...(approve ? { approve } : {}),
     plugins: [...(options.plugins ?? []), ...(io.plugins ?? [])],

@@ -3,7 +3,8 @@
  * `mcp.servers["my.server"]`. Reading never creates anything; writing
  * creates the objects (and, for `[n]` with n = length, the array slot) on the way.
  */
-import { JsonArrayNode, JsonObjectNode, JsonParser, type JsonValueNode } from '@croct/json5-parser';
+import { createRequire } from 'node:module';
+import type { JsonObjectNode as ObjectNode, JsonValueNode } from '@croct/json5-parser';
 import JSON5 from 'json5';
 import { ConfigError } from '@tool-search/kernel';
 
@@ -83,6 +84,8 @@ export function parseConfigValue(text: string): unknown {
 export function setConfigValueInText(text: string, path: string, value: unknown): string {
   const segments = parseConfigPath(path);
   if (text.trim() === '') return `${JSON.stringify(setConfigValue({}, path, value), null, 2)}\n`;
+  // Loaded on first edit (a CommonJS package, so synchronously): reading a config never pays for the editor.
+  const { JsonArrayNode, JsonObjectNode, JsonParser } = editor();
   const root = JsonParser.parse(text);
   let node: JsonValueNode = root;
   segments.forEach((segment, index) => {
@@ -117,9 +120,12 @@ export function setConfigValueInText(text: string, path: string, value: unknown)
 }
 
 /** A JSON value as the editor takes it (config values are plain JSON). */
-type JsonValue = Parameters<JsonObjectNode['set']>[1];
+type JsonValue = Parameters<ObjectNode['set']>[1];
+
+const editor = (): typeof import('@croct/json5-parser') => createRequire(import.meta.url)('@croct/json5-parser');
 
 function child(node: JsonValueNode, where: string, path: string): JsonValueNode {
+  const { JsonArrayNode, JsonObjectNode } = editor();
   if (node instanceof JsonObjectNode || node instanceof JsonArrayNode) return node;
   throw new ConfigError(path, 'path', `${where} holds ${JSON.stringify(node.toJSON())}, not an object or list; set ${where} itself instead`);
 }

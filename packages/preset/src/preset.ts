@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { createKernel, type Kernel, type KernelPlugin, type Logger } from '@tool-search/kernel';
 import { mcpServersOf, resolveToolSearch, type ToolSearchConfig } from '@tool-search/config';
 import { policyPlugin } from '@tool-search/policy';
-import { defaultStateDir, fileTokenStore, mcpPlugin, type McpDownstream, type McpPlugin, type McpPluginOptions } from '@tool-search/plugin-mcp';
+import type { McpDownstream, McpPlugin, McpPluginOptions } from '@tool-search/plugin-mcp';
 import { clientToolsPlugin } from '@tool-search/plugin-client-tools';
 import { toolsModePlugin } from '@tool-search/mode-tools';
 import { directoryModePlugin } from '@tool-search/mode-directory';
@@ -121,7 +121,7 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
   const entries = Object.entries(config.plugins ?? {});
   for (const [id, pluginOptions] of entries) {
     if (isBuiltinPlugin(id)) {
-      sources.push(...[BUILTIN_PLUGINS[id]!.create(pluginOptions ?? {}, config, builtinContext(options))].flat());
+      sources.push(...[await BUILTIN_PLUGINS[id]!.create(pluginOptions ?? {}, config, builtinContext(options))].flat());
       continue;
     }
     const { plugin, loaded } = await loadPluginModule(id, pluginOptions ?? {}, options.baseDir ?? process.cwd(), KNOWN_PLUGINS);
@@ -129,8 +129,10 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
     modules.push(loaded);
   }
   const servers = mcpServersOf(config);
-  if (usesDemoCatalog(config, options)) sources.push(...[BUILTIN_PLUGINS['fake-catalog']!.create({}, config)].flat());
+  if (usesDemoCatalog(config, options)) sources.push(...[await BUILTIN_PLUGINS['fake-catalog']!.create({}, config)].flat());
   if (Object.keys(servers).length) {
+    // Imported when a server is configured: the MCP SDK is not loaded for a catalog without one.
+    const { defaultStateDir, fileTokenStore, mcpPlugin } = await import('@tool-search/plugin-mcp');
     sources.push(
       mcpPlugin({
         servers,
