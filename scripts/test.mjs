@@ -41,7 +41,7 @@ export function totalLines(results) {
 /** Workspaces with a `test` script, the slowest of the last run first (so two lanes finish together). */
 export function testedWorkspaces(root = ROOT, only = []) {
   const times = existsSync(TIMES) ? JSON.parse(readFileSync(TIMES, 'utf8')) : {};
-  return [...workspaceDirs(root), 'scripts']
+  return workspaceDirs(root)
     .filter((dir) => (only.length ? only.includes(dir) : true))
     .filter((dir) => existsSync(join(root, dir, 'vitest.config.ts')))
     .sort((a, b) => (times[b] ?? 0) - (times[a] ?? 0));

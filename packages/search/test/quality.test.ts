@@ -15,7 +15,7 @@ import { createMiniSearch } from './helpers/minisearch.js';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const dataDir = path.resolve(repoRoot, '..', 'shared', 'data');
 const present = existsSync(path.join(dataDir, 'mcp-catalog.json'));
-if (!present) console.warn(`skipping retrieval quality: ${path.join(dataDir, 'mcp-catalog.json')} is missing (the shared data sits beside the checkout)`);
+if (!present) console.warn(`skipping retrieval quality: ${path.join(dataDir, 'mcp-catalog.json')} is missing (the public tool-retrieval data set — 3,675 real MCP tool definitions and labeled queries — is not in this repository: put it at ../shared/data beside the checkout; see "Shared data" in the root README)`);
 
 /**
  * Regression guard, per dataset: the minimum lead over plain BM25 on Recall@5
