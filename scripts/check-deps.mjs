@@ -25,6 +25,11 @@ for (const dir of projects) {
     if (!refs.has(short) && short !== 'e2e') { problems++; console.log(`${dir}: imports ${name} but tsconfig.build.json has no reference to it`); }
   }
 }
+// The root tsconfig.json (what editors and a bare `tsc -b` build) references every workspace's build project.
+const rootRefs = new Set(JSON.parse(readFileSync('tsconfig.json', 'utf8')).references.map((r) => r.path.replace(/^\.\//, '')));
+for (const dir of projects.filter((d) => existsSync(join(d, 'tsconfig.build.json')))) {
+  if (!rootRefs.has(`${dir}/tsconfig.build.json`)) { problems++; console.log(`tsconfig.json: no reference to ${dir}/tsconfig.build.json (add { "path": "./${dir}/tsconfig.build.json" })`); }
+}
 // The packaging rules (files, kernel peer range, exports) of every public package.
 for (const problem of checkPackages()) { problems++; console.log(problem); }
 // Tests that can skip say why (missing data or build).

@@ -69,4 +69,8 @@ if (!existsSync(join(root, 'src/index.ts'))) writeFileSync(join(root, 'src/index
 // The one-screen README template; `npm test` (check-packages) wants it and a description before the package ships.
 const headings = ['What it taps', 'Install', 'Use', 'Options', 'Errors', 'Why this dependency', 'Compatibility'];
 if (!existsSync(join(root, 'README.md'))) writeFileSync(join(root, 'README.md'), `# ${name}\n\nTODO: one line.\n\n${headings.map((h) => `## ${h}\n`).join('\n')}`);
+// The root tsconfig.json references every build project (checked by check-deps.mjs).
+const rootConfig = JSON.parse(readFileSync('tsconfig.json', 'utf8'));
+rootConfig.references.push({ path: `./${root}/tsconfig.build.json` });
+writeFileSync('tsconfig.json', JSON.stringify(rootConfig, null, 2) + '\n');
 console.log(`created ${root}`);

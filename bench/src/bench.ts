@@ -5,6 +5,7 @@
  */
 import { loadSnapshot } from '@tool-search/search';
 import { defaultDataDir, hasData } from './catalogs.js';
+import { measureCliStartup, type CliStartupResult } from './cli-startup.js';
 import { measureCodeMode, type CodeModeResult } from './code-mode.js';
 import { measureHybrid, type HybridRow } from './hybrid.js';
 import { measureIndexReuse, type ReuseResult } from './index-reuse.js';
@@ -39,6 +40,7 @@ export interface BenchResults {
   readonly soak: readonly SoakRow[];
   readonly gatewayLoad: GatewayLoadResult;
   readonly replicaLoad: ReplicaLoadResult;
+  readonly cliStartup: CliStartupResult;
   readonly durationS: number;
 }
 
@@ -52,6 +54,7 @@ export const FULL = {
   reuse: { tools: 100_000, runs: 5 },
   codeRuns: 25,
   overheadCalls: 5000,
+  cliRuns: 10,
 } as const;
 
 export const QUICK = {
@@ -60,6 +63,7 @@ export const QUICK = {
   reuse: { tools: 1000, runs: 1 },
   codeRuns: 1,
   overheadCalls: 200,
+  cliRuns: 1,
 } as const;
 
 export async function runBench(options: BenchOptions = {}): Promise<BenchResults> {
@@ -107,6 +111,8 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
   const gatewayLoad = await measureGatewayLoad(quick ? GATEWAY_LOAD_QUICK : GATEWAY_LOAD_FULL);
   log('replicas: per-call store cost, one and two gateway replicas with Redis');
   const replicaLoad = await measureReplicaLoad(quick ? REPLICA_LOAD_QUICK : REPLICA_LOAD_FULL);
+  log('CLI start-up: --help, a typo, tools list vs node -e 0');
+  const cliStartup = await measureCliStartup(plan.cliRuns);
   return {
     quick,
     machine,
@@ -122,6 +128,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
     soak,
     gatewayLoad,
     replicaLoad,
+    cliStartup,
     durationS: Number(process.hrtime.bigint() - started) / 1e9,
   };
 }

@@ -41,6 +41,7 @@ export function renderReport(r: BenchResults, command: string): string {
     ...soakSection(r.soak, '## 6. Soak'),
     ...gatewayLoadSection(r.gatewayLoad, '## 7. Gateway under load'),
     ...replicaLoadSection(r.replicaLoad, '## 8. Replicas sharing state in Redis'),
+    ...cliSection(r),
   ];
   return `${lines.join('\n')}\n`;
 }
@@ -104,7 +105,34 @@ export function targets(r: BenchResults): Target[] {
   out.push({ target: 'kernel overhead per call ≤ 50 µs (median)', value: `${r.overhead.overheadUs.toFixed(1)} µs`, met: r.overhead.overheadUs <= 50 });
   out.push(soakTarget(r.soak));
   out.push(gatewayLoadTarget(r.gatewayLoad));
+  out.push(...cliTargets(r));
   return out;
+}
+
+function cliTargets(r: BenchResults): Target[] {
+  const c = r.cliStartup;
+  if (c.skipped) return [{ target: 'CLI start-up: --help ≤ 1.5× node -e 0; tools list ≤ 0.5 s', value: `skipped: ${c.skipped}` }];
+  const help = c.rows.find((row) => row.command === 'tool-search --help');
+  const list = c.rows.find((row) => row.command === 'tool-search tools list');
+  return [
+    ...(help ? [{ target: '`tool-search --help` ≤ 1.5× a bare `node -e 0` (issue 34; was 1.2–2.0 s)', value: `${help.ratioToNode.toFixed(2)}× (${ms(help.medianMs)} vs ${ms(c.nodeMs)})`, met: help.ratioToNode <= 1.5 }] : []),
+    ...(list ? [{ target: '`tool-search tools list` on the demo catalog ≤ 0.5 s (issue 34)', value: ms(list.medianMs), met: list.medianMs <= 500 }] : []),
+  ];
+}
+
+function cliSection(r: BenchResults): string[] {
+  const c = r.cliStartup;
+  if (c.skipped) return ['## 9. CLI start-up', '', `Skipped: ${c.skipped}.`, ''];
+  return [
+    '## 9. CLI start-up',
+    '',
+    `Spawn to exit of the built bin (commands load lazily), each run next to a bare \`node -e 0\` (median ${ms(c.nodeMs)}); the ratio is the median of per-pair ratios.`,
+    '',
+    '| command | median | × node -e 0 | exit |',
+    '|---|---|---|---|',
+    ...c.rows.map((row) => `| \`${row.command}\` | ${ms(row.medianMs)} | ${row.ratioToNode.toFixed(2)}× | ${row.exitCode} |`),
+    '',
+  ];
 }
 
 function qualityTargets(r: BenchResults): Target[] {

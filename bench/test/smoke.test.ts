@@ -3,16 +3,21 @@
  * repetition, nothing written), so the benchmark code cannot rot. It checks
  * that the numbers are sane, never how fast anything was.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { runBench, type BenchResults } from '../src/bench.js';
 import { payloadChart } from '../src/chart.js';
 import { renderReport } from '../src/report.js';
 
-let results: BenchResults | undefined;
-async function quick(): Promise<BenchResults> {
-  results ??= await runBench({ quick: true });
+// One quick bench for every test: the promise is kept, so a test that times out on a loaded machine does not start
+// another run (and leave its gateway replicas behind) while the first is still going.
+let results: Promise<BenchResults> | undefined;
+function quick(): Promise<BenchResults> {
+  results ??= runBench({ quick: true });
   return results;
 }
+
+// The quick plan starts gateways, replicas and Redis: minutes on a loaded machine, so it gets its own generous budget.
+beforeAll(() => quick(), 1_200_000);
 
 describe('quick bench', () => {
   it('measures every search mode smaller than direct exposure', async () => {
@@ -99,5 +104,23 @@ describe('quick bench', () => {
     const r = await quick();
     expect(renderReport(r, 'npm run bench')).toContain('npm run bench');
     expect(payloadChart(r.payload.fake)).toMatch(/^<svg[\s\S]*<\/svg>\n$/);
+  });
+});
+
+describe('CLI start-up rows', () => {
+  it('times --help, a typo, tools --help and tools list next to node -e 0, with their exit codes', async () => {
+    const { cliStartup } = await quick();
+    if (cliStartup.skipped) {
+      console.warn(`skipping the CLI start-up rows: ${cliStartup.skipped}`);
+      return;
+    }
+    expect(cliStartup.rows.map((row) => [row.command, row.exitCode])).toEqual([
+      ['tool-search --help', 0],
+      ['tool-search tols list', 2],
+      ['tool-search tools --help', 0],
+      ['tool-search tools list', 0],
+    ]);
+    for (const row of cliStartup.rows) expect(row.ratioToNode).toBeGreaterThan(0);
+    expect(renderReport(await quick(), 'test')).toContain('## 9. CLI start-up');
   });
 });

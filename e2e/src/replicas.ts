@@ -49,7 +49,11 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
   });
   let output = '';
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`replica ${options.id} printed no endpoint within ${options.startTimeoutMs ?? 30_000} ms:\n${output}`)), options.startTimeoutMs ?? 30_000);
+    const timer = setTimeout(() => {
+      // Not left behind: a replica that did not come up in time is stopped before the caller hears about it.
+      child.kill('SIGKILL');
+      reject(new Error(`replica ${options.id} printed no endpoint within ${options.startTimeoutMs ?? 30_000} ms:\n${output}`));
+    }, options.startTimeoutMs ?? 30_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const found = ENDPOINT.exec(output);

@@ -8,14 +8,16 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolSearchConfig } from '@tool-search/config';
 import type { Approver } from '@tool-search/plugin-approvals';
-import { defaultStateDir, fileTokenStore, type McpClientHandlers, type McpPluginOptions } from '@tool-search/plugin-mcp';
+import type { McpClientHandlers, McpPluginOptions } from '@tool-search/plugin-mcp';
 import type { PresetOptions } from '@tool-search/preset';
 import type { CliIO } from './io.js';
 
 type ElicitParams = Parameters<NonNullable<McpClientHandlers['elicitInput']>>[0];
 type SampleParams = Parameters<NonNullable<McpClientHandlers['createMessage']>>[0];
 
-export function mcpClientOptions(config: ToolSearchConfig, io: CliIO, approve: Approver | undefined): NonNullable<PresetOptions['mcpClient']> {
+export async function mcpClientOptions(config: ToolSearchConfig, io: CliIO, approve: Approver | undefined): Promise<NonNullable<PresetOptions['mcpClient']>> {
+  // Imported only for a config with MCP servers (the caller checks): the SDK is not loaded otherwise.
+  const { defaultStateDir, fileTokenStore } = await import('@tool-search/plugin-mcp');
   const env = io.env ?? process.env;
   const handlers: McpClientHandlers = {
     ...(config.provider ? { createMessage: sampler(config.provider, env) } : {}),

@@ -3,13 +3,13 @@
  * build the kernel, open one run, always close.
  */
 import type { Command } from 'commander';
-import { loadConfig, resolveConfig, type ResolvedConfig, type ToolSearchConfig } from '@tool-search/config';
-import type { Run, RunRequest } from '@tool-search/kernel';
+import { loadConfig, mcpServersOf, resolveConfig, type ResolvedConfig, type ToolSearchConfig } from '@tool-search/config';
+import type { Diagnostic, Run, RunRequest } from '@tool-search/kernel';
 import { createToolSearchKernel, DEMO_CATALOG_NOTICE, type Preset, type PresetOptions } from '@tool-search/preset';
 import { promptApprover } from './approvals.js';
 import { readClientTools } from './client-tools.js';
 import { mcpClientOptions } from './mcp-client.js';
-import type { CliIO } from './io.js';
+import { CliExit, type CliIO } from './io.js';
 import { appliedToolSearch, searchLimitsOf } from './tool-search-setting.js';
 
 export interface ConfigFlags {
@@ -23,6 +23,8 @@ export interface RunFlags extends ConfigFlags {
   readonly sandboxed?: boolean;
   /** A JSON file of client tools (`--client-tools`). */
   readonly clientTools?: string;
+  /** Exit 1 when any tool source failed, not only when all did (`--strict`). */
+  readonly strict?: boolean;
 }
 
 export interface JsonFlag {
@@ -38,7 +40,32 @@ export function withRunOptions(command: Command): Command {
     .option('--agent <id>', 'agent id from agents.list[] (policy per agent)')
     .option('--provider <provider>', 'model provider (tools.byProvider)')
     .option('--model <model>', 'model id (tools.byProvider "provider/model")')
-    .option('--sandboxed', 'the run is sandboxed (tools.sandbox.tools applies)');
+    .option('--sandboxed', 'the run is sandboxed (tools.sandbox.tools applies)')
+    .option('--strict', 'exit 1 when any tool source failed (a partial catalog), not only when every one did');
+}
+
+/** A whole source that failed to list (an MCP server that did not start, a plugin whose listing threw), not one dropped tool. */
+export function sourceFailures(run: Run): readonly Diagnostic[] {
+  return run.diagnostics.filter((d) => d.level === 'error' && d.toolId === undefined);
+}
+
+/**
+ * For commands whose job is the catalog (list, search, exposure, eval): every source failing is a failed command
+ * (exit 1), and so is any failing with `--strict`; otherwise a partial catalog is a warning on stderr.
+ */
+export function requireSources(run: Run, flags: RunFlags, io: CliIO): void {
+  const failed = sourceFailures(run);
+  if (failed.length === 0) return;
+  const which = failed.map((d) => `${d.code}${d.plugin ? ` [${d.plugin}]` : ''}${typeof d.details?.server === 'string' ? ` (server ${d.details.server})` : ''}`).join(', ');
+  if (run.catalog.length === 0) {
+    io.stderr.write(`error: no tools: every tool source that ran failed (${which}); see the messages above or run tools list\n`);
+    throw new CliExit(1);
+  }
+  if (flags.strict) {
+    io.stderr.write(`error: --strict: ${failed.length} tool source${failed.length === 1 ? '' : 's'} failed (${which}); the catalog is partial\n`);
+    throw new CliExit(1);
+  }
+  io.stderr.write(`warning: ${failed.length} tool source${failed.length === 1 ? '' : 's'} failed (${which}); the catalog is partial (--strict makes this exit 1)\n`);
 }
 
 export function withClientToolsOption(command: Command): Command {
@@ -84,9 +111,10 @@ export function withConfigSections(config: ToolSearchConfig, sections: Partial<T
 export async function createCliKernel(config: ToolSearchConfig, io: CliIO, options: PresetOptions = {}): Promise<Preset> {
   // `null` (no approver, on purpose) is kept; only an absent approver falls back to the terminal prompt.
   const approve = options.approve !== undefined ? options.approve : promptApprover(io);
+  const mcpClient = Object.keys(mcpServersOf(config)).length > 0 ? await mcpClientOptions(config, io, approve ?? undefined) : undefined;
   const preset = await createToolSearchKernel(config, {
     baseDir: configFolders.get(config) ?? io.cwd,
-    mcpClient: mcpClientOptions(config, io, approve ?? undefined),
+    ...(mcpClient ? { mcpClient } : {}),
     ...options,
     ...(approve ? { approve } : {}),
     plugins: [...(options.plugins ?? []), ...(io.plugins ?? [])],

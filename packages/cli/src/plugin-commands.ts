@@ -9,18 +9,12 @@ import type { PluginCommands } from '@tool-search/kernel';
 import { CliExit, type CliIO } from './io.js';
 import { createCliKernel, loadCliConfig } from './options.js';
 
-/** Whether argv may name a plugin command (or asks for the top-level help, which lists them). */
-export function wantsPluginCommands(argv: readonly string[], builtIns: ReadonlySet<string>): boolean {
-  const first = argv[0];
-  if (first === undefined || first === '--help' || first === '-h' || first === 'help') return true;
-  return !first.startsWith('-') && !builtIns.has(first);
-}
-
 /** The plugin command groups the config's kernel declares; a config that does not load is reported, not fatal. */
 export async function discoverPluginCommands(io: CliIO): Promise<readonly PluginCommands[]> {
   try {
     const { config } = await loadCliConfig({}, io);
-    const { kernel } = await createCliKernel(config, io);
+    // Listing commands is not running one: the demo-catalog notice waits for a command that uses the catalog.
+    const { kernel } = await createCliKernel(config, { ...io, stderr: { write: () => true } });
     const commands = kernel.commands;
     await kernel.close();
     return commands;

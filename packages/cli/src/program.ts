@@ -1,41 +1,75 @@
 /**
  * The commander program and `runCli`, which runs it in-process and returns
- * the exit code: 0 ok, 1 bad input (config, arguments, a failed call), 2 usage
- * (unknown command, flag or choice). Nothing here calls `process.exit`, so
- * tests stay fast.
+ * the exit code: 0 ok, 1 bad input or a failed job (config, arguments, a failed
+ * call, nothing served), 2 usage (unknown command, flag or choice). Nothing here
+ * calls `process.exit`, so tests stay fast. Commands load lazily (see
+ * `commands/index.ts`); the kernel loads only to report a coded error.
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { ConfigError, ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { COMMANDS } from './commands/index.js';
 import { CliExit, CliInputError, CliUsageError, writeJson, type CliIO } from './io.js';
-import { discoverPluginCommands, registerPluginCommands, wantsPluginCommands } from './plugin-commands.js';
 
 export const EXIT = Object.freeze({ OK: 0, INPUT: 1, USAGE: 2 });
 
-/** The built-in program (no plugin commands). */
-export function createProgram(io: CliIO): Command {
+/**
+ * The built-in program (no plugin commands). With `argv`, only the commands it names are loaded (the others are
+ * listed by name and description); without, every command is.
+ */
+export async function createProgram(io: CliIO, argv?: readonly string[]): Promise<Command> {
   const program = new Command('tool-search')
     .description('Tool Search: inspect, search and call catalogs; preview exposures; run code; serve the gateway')
     .version('0.1.0')
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
-  for (const register of COMMANDS) register(program, io);
+  const wanted = argv === undefined ? undefined : commandWord(argv);
+  const loaded = COMMANDS.filter((entry) => wanted === undefined || entry.name === wanted);
+  for (const register of await Promise.all(loaded.map((entry) => entry.load()))) register(program, io);
+  const listed = new Set(program.commands.map((command) => command.name()));
+  for (const entry of COMMANDS) {
+    if (listed.has(entry.name)) continue;
+    listed.add(entry.name);
+    // Listed for help and for "did you mean"; never run (argv did not name it).
+    program.command(entry.name).description(entry.description);
+  }
   return program;
+}
+
+/** The command word of argv (`help tools` asks about `tools`). */
+function commandWord(argv: readonly string[]): string | undefined {
+  const first = argv[0];
+  return first === 'help' ? argv[1] : first;
 }
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {
   try {
-    const program = createProgram(io);
-    const builtIns = new Set(program.commands.flatMap((command) => [command.name(), ...command.aliases()]));
-    if (wantsPluginCommands(argv, builtIns)) registerPluginCommands(program, await discoverPluginCommands(io), io);
+    const program = await createProgram(io, argv);
+    const builtIns = new Set(COMMANDS.map((entry) => entry.name));
+    if (wantsPluginCommands(argv, builtIns) && hasConfigFile(io)) {
+      const { discoverPluginCommands, registerPluginCommands } = await import('./plugin-commands.js');
+      registerPluginCommands(program, await discoverPluginCommands(io), io);
+    }
     await program.parseAsync([...argv], { from: 'user' });
     return EXIT.OK;
   } catch (error) {
-    const code = exitCodeFor(error, io);
-    if (code !== EXIT.OK && wantsJson(argv) && !(error instanceof CliExit)) writeJson(io, { error: errorJson(error) });
+    const code = await exitCodeFor(error, io);
+    if (code !== EXIT.OK && wantsJson(argv) && !(error instanceof CliExit)) writeJson(io, { error: await errorJson(error) });
     return code;
   }
+}
+
+/** Whether argv may name a plugin command (or asks for the top-level help, which lists them). */
+export function wantsPluginCommands(argv: readonly string[], builtIns: ReadonlySet<string>): boolean {
+  const first = argv[0];
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') return argv[1] === undefined || !builtIns.has(argv[1]);
+  return !first.startsWith('-') && !builtIns.has(first);
+}
+
+/** Plugin commands come from `./tool-search.json` only: without one there are none to look for. */
+function hasConfigFile(io: CliIO): boolean {
+  return existsSync(join(io.cwd, 'tool-search.json'));
 }
 
 /** `--json` anywhere before `--`: the caller parses stdout, so a failure is JSON there too. */
@@ -45,7 +79,8 @@ function wantsJson(argv: readonly string[]): boolean {
 }
 
 /** `{ code, message, ... }` of any failure; coded errors keep their fields (`path`/`rule` for config errors). */
-export function errorJson(error: unknown): { code: string; message: string; [key: string]: unknown } {
+export async function errorJson(error: unknown): Promise<{ code: string; message: string; [key: string]: unknown }> {
+  const { ConfigError, ErrorCode, ToolSearchError } = await import('@tool-search/kernel');
   if (error instanceof ConfigError) return { ...error.toJSON(), path: error.path || '/', rule: error.rule };
   if (ToolSearchError.isInstance(error)) return error.toJSON();
   const message = error instanceof Error ? error.message : String(error);
@@ -54,26 +89,27 @@ export function errorJson(error: unknown): { code: string; message: string; [key
   return { code: ErrorCode.INTERNAL_ERROR, message };
 }
 
-function exitCodeFor(error: unknown, io: CliIO): number {
+async function exitCodeFor(error: unknown, io: CliIO): Promise<number> {
   if (error instanceof CliExit) return error.exitCode;
   if (error instanceof CommanderError) {
     // Commander already printed its message; help and version are successes.
-    return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' ? EXIT.OK : EXIT.USAGE;
+    return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.OK : EXIT.USAGE;
   }
   if (error instanceof CliUsageError) {
     io.stderr.write(`error: ${error.message}\n`);
     return EXIT.USAGE;
   }
+  if (error instanceof CliInputError) {
+    io.stderr.write(`error: ${error.message}\n`);
+    return EXIT.INPUT;
+  }
+  const { ConfigError, ToolSearchError } = await import('@tool-search/kernel');
   if (error instanceof ConfigError) {
     io.stderr.write(`error ${error.code} at ${error.path || '/'} (rule ${error.rule}): ${error.message}\n`);
     return EXIT.INPUT;
   }
   if (ToolSearchError.isInstance(error)) {
     io.stderr.write(`error ${error.code}: ${error.message}\n`);
-    return EXIT.INPUT;
-  }
-  if (error instanceof CliInputError) {
-    io.stderr.write(`error: ${error.message}\n`);
     return EXIT.INPUT;
   }
   io.stderr.write(`error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

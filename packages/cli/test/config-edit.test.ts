@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parseConfigValue } from '@tool-search/config';
 import { cli, folder } from './helpers.js';
 
-const read = (cwd: string) => JSON.parse(readFileSync(join(cwd, 'tool-search.json'), 'utf8'));
+const read = (cwd: string) => parseConfigValue(readFileSync(join(cwd, 'tool-search.json'), 'utf8'));
 
 describe('config set / get', () => {
   it('config set tools.toolSearch true writes tool-search.json (created when missing)', async () => {
@@ -18,9 +19,21 @@ describe('config set / get', () => {
     const cwd = folder({ 'tool-search.json': '// mine\n{ tools: { profile: "coding" } }' });
     expect((await cli(['config', 'set', 'tools.toolSearch', '{ mode: "tools" }'], cwd)).code).toBe(0);
     expect(read(cwd)).toEqual({ tools: { profile: 'coding', toolSearch: { mode: 'tools' } } });
+    expect(readFileSync(join(cwd, 'tool-search.json'), 'utf8')).toMatch(/^\/\/ mine\n\{ tools: \{ profile: "coding"/);
     const { code, stdout } = await cli(['config', 'get', 'tools.toolSearch'], cwd);
     expect(code).toBe(0);
     expect(JSON.parse(stdout)).toEqual({ mode: 'tools' });
+  });
+
+  it('edits a JSON5 file in place: comments, unquoted keys, quotes and layout stay as written', async () => {
+    const text = '// team config\n{\n  // who may do what\n  tools: {\n    profile: \'coding\', // the default\n  },\n}\n';
+    const cwd = folder({ 'tool-search.json': text });
+    expect((await cli(['config', 'set', 'tools.profile', 'messaging'], cwd)).code).toBe(0);
+    expect(readFileSync(join(cwd, 'tool-search.json'), 'utf8')).toBe(text.replace("'coding'", "'messaging'"));
+    expect((await cli(['config', 'set', 'tools.allow', '["slack"]'], cwd)).code).toBe(0);
+    const after = readFileSync(join(cwd, 'tool-search.json'), 'utf8');
+    for (const kept of ['// team config', '// who may do what', "profile: 'messaging', // the default"]) expect(after).toContain(kept);
+    expect(read(cwd)).toEqual({ tools: { profile: 'messaging', allow: ['slack'] } });
   });
 
   it('takes text that is not JSON5 as a string, and sets list items', async () => {

@@ -116,7 +116,7 @@ const SHARED = [
   },
 ];
 
-if (!existsSync(join(dataDir, 'mcp-catalog-queries.json'))) console.warn(`skipping eval on shared/data: ${dataDir}/mcp-catalog-queries.json is missing (the shared data sits beside the checkout)`);
+if (!existsSync(join(dataDir, 'mcp-catalog-queries.json'))) console.warn(`skipping eval on shared/data: ${dataDir}/mcp-catalog-queries.json is missing (the public tool-retrieval data set — 3,675 real MCP tool definitions and labeled queries — is not in this repository: put it at ../shared/data beside the checkout; see "Shared data" in the root README)`);
 describe.skipIf(!existsSync(join(dataDir, 'mcp-catalog-queries.json')))('tool-search eval on shared/data', () => {
   for (const set of SHARED) {
     it(`prints the benchmark numbers for ${set.name}`, async () => {

@@ -51,7 +51,8 @@ describe('tool-search mcp login / logout', () => {
 
   it('says to run mcp login while the server has no token', async () => {
     const { code, stdout } = await cli(['tools', 'list', '--json'], cwd, { env });
-    expect(code).toBe(0);
+    // The only source needs a login, so nothing was listed: the command failed (exit 1), and says what to do.
+    expect(code).toBe(1);
     expect(JSON.parse(stdout).diagnostics).toContainEqual(expect.objectContaining({ code: 'MCP_AUTH_REQUIRED', message: expect.stringContaining('tool-search mcp login notes') }));
   });
 

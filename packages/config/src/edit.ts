@@ -3,6 +3,8 @@
  * `mcp.servers["my.server"]`. Reading never creates anything; writing
  * creates the objects (and, for `[n]` with n = length, the array slot) on the way.
  */
+import { createRequire } from 'node:module';
+import type { JsonObjectNode as ObjectNode, JsonValueNode } from '@croct/json5-parser';
 import JSON5 from 'json5';
 import { ConfigError } from '@tool-search/kernel';
 
@@ -72,4 +74,58 @@ export function parseConfigValue(text: string): unknown {
   } catch {
     return text;
   }
+}
+
+/**
+ * `text` (a JSON5 config file) with `value` at `path` (`undefined` removes it), edited in place: comments, quoting,
+ * indentation and the order of everything else stay as the user wrote them, and new entries follow the file's style.
+ * Same paths and the same `CONFIG_INVALID` (rule `path`) errors as `setConfigValue`.
+ */
+export function setConfigValueInText(text: string, path: string, value: unknown): string {
+  const segments = parseConfigPath(path);
+  if (text.trim() === '') return `${JSON.stringify(setConfigValue({}, path, value), null, 2)}\n`;
+  // Loaded on first edit (a CommonJS package, so synchronously): reading a config never pays for the editor.
+  const { JsonArrayNode, JsonObjectNode, JsonParser } = editor();
+  const root = JsonParser.parse(text);
+  let node: JsonValueNode = root;
+  segments.forEach((segment, index) => {
+    const last = index === segments.length - 1;
+    const where = segments.slice(0, index + 1).map(String).join('.');
+    const next = segments[index + 1];
+    if (typeof segment === 'number') {
+      if (!(node instanceof JsonArrayNode && segment <= node.elements.length)) {
+        throw new ConfigError(path, 'path', `${where} is not an item of a list (or more than one past its end); config set appends one item at a time`);
+      }
+      if (last) {
+        if (value === undefined) {
+          if (segment < node.elements.length) node.delete(segment);
+        } else if (segment === node.elements.length) node.push(value as JsonValue);
+        else node.set(segment, value as JsonValue);
+        return;
+      }
+      if (segment === node.elements.length) node.push(typeof next === 'number' ? [] : {});
+      node = child(node.get(segment), where, path);
+      return;
+    }
+    if (!(node instanceof JsonObjectNode)) throw new ConfigError(path, 'path', `${where} cannot be set: its parent is not an object`);
+    if (last) {
+      if (value === undefined) node.delete(segment);
+      else node.set(segment, value as JsonValue);
+      return;
+    }
+    if (!node.has(segment)) node.set(segment, typeof next === 'number' ? [] : {});
+    node = child(node.get(segment), where, path);
+  });
+  return root.toString();
+}
+
+/** A JSON value as the editor takes it (config values are plain JSON). */
+type JsonValue = Parameters<ObjectNode['set']>[1];
+
+const editor = (): typeof import('@croct/json5-parser') => createRequire(import.meta.url)('@croct/json5-parser');
+
+function child(node: JsonValueNode, where: string, path: string): JsonValueNode {
+  const { JsonArrayNode, JsonObjectNode } = editor();
+  if (node instanceof JsonObjectNode || node instanceof JsonArrayNode) return node;
+  throw new ConfigError(path, 'path', `${where} holds ${JSON.stringify(node.toJSON())}, not an object or list; set ${where} itself instead`);
 }

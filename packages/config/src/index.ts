@@ -3,7 +3,7 @@ export { configSchema, OPENCLAW_TOOLS_KEYS, OPENCLAW_AGENT_TOOLS_KEYS, OPENCLAW_
 export { loadConfig, parseConfig, resolvePaths, CONFIG_FILE_NAME } from './load.js';
 export type { LoadConfigOptions, LoadedConfig } from './load.js';
 export { validateConfig, configIssues } from './validate.js';
-export { getConfigValue, parseConfigPath, parseConfigValue, setConfigValue } from './edit.js';
+export { getConfigValue, parseConfigPath, parseConfigValue, setConfigValue, setConfigValueInText } from './edit.js';
 export type { ConfigPathSegment } from './edit.js';
 export { mcpServersOf, loadMcpServersFile, withMcpServers } from './mcp-servers.js';
 export { mcpServersSchema } from './mcp-servers-schema.js';

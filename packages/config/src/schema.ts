@@ -246,7 +246,7 @@ export const configSchema = {
     agents,
     // Options per plugin id; each plugin validates its own options, except the ones we ship.
     plugins: { type: 'object', properties: { 'fake-catalog': fakeCatalogOptions, core: coreOptions }, additionalProperties: { type: 'object' } },
-    mcp: strictObject({ servers: { type: 'object', propertyNames: mcpServerName, additionalProperties: mcpServer } }),
+    mcp: strictObject({ servers: { type: 'object', propertyNames: mcpServerName, additionalProperties: mcpServer }, connectTimeoutMs: timeoutMs }),
     mcpServers: { ...mcpServersSchema, propertyNames: mcpServerName },
     provider: strictObject(
       {

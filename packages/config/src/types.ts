@@ -174,7 +174,8 @@ export type ToolSearchConfig = {
   tools?: ToolsConfig;
   agents?: AgentsConfig;
   plugins?: PluginsConfig;
-  mcp?: { servers?: Record<string, McpServerConfig> };
+  /** `connectTimeoutMs`: how long each server may take to start and list its tools (default 8000 ms). */
+  mcp?: { servers?: Record<string, McpServerConfig>; connectTimeoutMs?: number };
   /** Claude Desktop / Cursor / `.mcp.json` servers, verbatim; merged with `mcp.servers`. */
   mcpServers?: Record<string, McpServersEntry>;
   provider?: ProviderConfig;

@@ -3,16 +3,17 @@
  * `allErrors`), mapped to `{ path, rule, message }` with JSON-pointer paths,
  * and unknown keys get a "did you mean" from the keys the schema knows there.
  */
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { ConfigError, editDistance } from '@tool-search/kernel';
 import { configSchema } from './schema.js';
 import type { ConfigIssue, ToolSearchConfig } from './types.js';
 
-const ajv = new Ajv({ allErrors: true, strict: true, verbose: true });
-const validate = ajv.compile(configSchema);
+// Compiled on first use, not at import: a command that never reads a config (`tool-search --help`) pays nothing.
+let compiled: ValidateFunction | undefined;
 
 /** Returns every schema violation of `value` (empty when valid). */
 export function configIssues(value: unknown): ConfigIssue[] {
+  const validate = (compiled ??= new Ajv({ allErrors: true, strict: true, verbose: true }).compile(configSchema));
   if (validate(value)) return [];
   return toIssues(validate.errors ?? []);
 }

@@ -215,7 +215,8 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
           done(step, 'tool_calls', { role: 'assistant', content: reply.content, refusal: null, tool_calls: handed.map(toClientToolCall) }),
         );
         signal?.throwIfAborted();
-        toolCalls.push({ name: call.name, status: outcome.status, toolId: outcome.toolId });
+        // A tool that answered with an error result (code that failed in tool_search_code) did not succeed: say so.
+        toolCalls.push({ name: call.name, status: outcome.status === 'ok' && outcome.result.isError ? 'error' : outcome.status, toolId: outcome.toolId });
         if (outcome.status === 'pending') forClient.push(assistant.tool_calls![index]!);
         else results.push({ role: 'tool', tool_call_id: call.id, content: renderOutcome(outcome) });
       }

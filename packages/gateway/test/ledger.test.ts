@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeModePlugin } from '@tool-search/mode-code';
-import { fakeTool } from '@tool-search/testing';
+import { fakeTool, toolSource } from '@tool-search/testing';
 import { readSessionLog, sessionFileName, telemetryPlugin } from '@tool-search/telemetry';
 import type { KernelPlugin } from '@tool-search/kernel';
 import type { TurnLedger } from '@tool-search/gateway';
@@ -92,5 +92,24 @@ describe.each(UPSTREAMS)('prompt-cache stability (%s upstream)', (kind) => {
     const changes = (await second.log()).filter((e) => e.type === 'event' && (e as { event: string }).event === 'exposure-changed');
     expect(changes).toHaveLength(1);
     expect(changes[0]).toMatchObject({ data: { mode: 'direct', from: first.answer.tool_search.exposure.fingerprint, to: second.answer.tool_search.exposure.fingerprint } });
+  });
+});
+
+describe('tool_calls of a code-mode turn', () => {
+  it('says error, not ok, when the code failed (its tool threw)', async () => {
+    const explode = fakeTool('explode_now', 'plugin', 'fake', 'Explodes when called', {
+      execute: () => {
+        throw new Error('boom');
+      },
+    });
+    const { client } = await h.gateway('code', { upstream: h.upstream('openai'), plugins: [codeModePlugin(), toolSource([explode])] });
+    const answer = (await client.chat.completions.create({ model: 'm', messages: ask('explode_now') })) as unknown as { tool_search: { tool_calls: { name: string; status: string }[] } };
+    expect(answer.tool_search.tool_calls).toEqual([expect.objectContaining({ name: 'tool_search_code', status: 'error' })]);
+  });
+
+  it('(and ok when the code succeeded, so the test above can fail)', async () => {
+    const { client } = await h.gateway('code', { upstream: h.upstream('openai'), plugins: [codeModePlugin()] });
+    const answer = (await client.chat.completions.create({ model: 'm', messages: ask('fake_plugin_tool_0005') })) as unknown as { tool_search: { tool_calls: { name: string; status: string }[] } };
+    expect(answer.tool_search.tool_calls).toEqual([expect.objectContaining({ name: 'tool_search_code', status: 'ok' })]);
   });
 });

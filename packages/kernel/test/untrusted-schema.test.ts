@@ -76,7 +76,7 @@ describe('untrusted tool schemas', () => {
   });
 
   const catalog = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../shared/data/mcp-catalog.json');
-  if (!existsSync(catalog)) console.warn(`skipping the real-catalog bounds check: ${catalog} is missing (the shared data sits beside the checkout)`);
+  if (!existsSync(catalog)) console.warn(`skipping the real-catalog bounds check: ${catalog} is missing (the public tool-retrieval data set — 3,675 real MCP tool definitions and labeled queries — is not in this repository: put it at ../shared/data beside the checkout; see "Shared data" in the root README)`);
   it.skipIf(!existsSync(catalog))('drops no real MCP tool for its size or depth (skipped: ../shared/data/mcp-catalog.json is absent)', () => {
     const { tools } = JSON.parse(readFileSync(catalog, 'utf8')) as { tools: { name: string; inputSchema: object }[] };
     const dropped = tools.filter((t) => schemaShape(t.inputSchema).issue).map((t) => t.name);

@@ -32,7 +32,10 @@ export function planNextStep(request: ChatRequest): Step {
 
   const exchanges = exchangesIn(messages.slice(lastUser + 1));
   const calls = exchanges.filter((e) => e.call.function.name !== SEARCH_TOOL);
-  const okResult = [...exchanges].reverse().find((e) => e.result?.includes(OK_MARKER))?.result;
+  // A fake tool's marker, or any call (not a search) whose result does not read as a failure: real tools answer too.
+  const okResult =
+    [...exchanges].reverse().find((e) => e.result?.includes(OK_MARKER))?.result ??
+    [...calls].reverse().find((e) => e.result !== undefined && !failedResult(e.result))?.result;
   if (okResult !== undefined && (script.loop <= 1 || calls.length >= script.loop)) {
     return { kind: 'answer', reason: 'done', text: `${script.target} answered: ${okResult}` };
   }
@@ -71,6 +74,26 @@ export function planNextStep(request: ChatRequest): Step {
     return { kind: 'answer', reason: 'not-found', text: `Search did not make ${script.target} available.` };
   }
   return { kind: 'answer', reason: 'unreachable', text: `None of the offered tools reaches ${script.target}.` };
+}
+
+/**
+ * Whether a tool message reads as a failure: the gateway's `Error …`/`Blocked …` texts, or JSON saying so
+ * (`{ ok: false }`, an `error`, `isError`, or a code-mode `value` that is itself an error).
+ */
+export function failedResult(text: string): boolean {
+  if (/^\s*(Error\b|Blocked\b)/.test(text)) return true;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return false;
+  }
+  const failed = (node: unknown): boolean => {
+    if (typeof node !== 'object' || node === null || Array.isArray(node)) return false;
+    const record = node as Record<string, unknown>;
+    return record.ok === false || record.isError === true || (record.error !== undefined && record.error !== null) || failed(record.value);
+  };
+  return failed(value);
 }
 
 /** The JavaScript the mock writes for `tool_search_code`: search, pick the hit, call it. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeFor, collectHits, isNameFor, planNextStep } from '@tool-search/mock-openai';
+import { codeFor, collectHits, failedResult, isNameFor, planNextStep } from '@tool-search/mock-openai';
 import { ASK, TARGET, callTool, called, codeTool, fn, request, result, searchResult, searchTool, system, user } from './fixtures.js';
 
 describe('planNextStep: lanes', () => {
@@ -158,5 +158,29 @@ describe('collectHits', () => {
     const text = `- plugin:fake:fake_plugin_tool_0018 ({}) Other\n- plugin:fake:${TARGET} ({}) Target`;
     const messages = [user(ASK), called('c1', 'tool_search', { query: TARGET }), result('c1', text)];
     expect(planNextStep(request(messages, [searchTool, callTool]))).toMatchObject({ name: 'tool_call', args: { id: `plugin:fake:${TARGET}` } });
+  });
+});
+
+describe('planNextStep: a real tool that answered', () => {
+  it('answers with the result of a call that succeeded without the fake marker (not "did not succeed")', () => {
+    const messages = [user('tool search qa check target=get-sum args={"a":3,"b":4}'), called('c1', 'get-sum', { a: 3, b: 4 }), result('c1', 'The sum of 3 and 4 is 7.')];
+    const step = planNextStep(request(messages, [fn('get-sum')]));
+    expect(step).toMatchObject({ kind: 'answer', reason: 'done', text: 'get-sum answered: The sum of 3 and 4 is 7.' });
+  });
+
+  it('still reports a failed call as failed: error text, blocked text, code that returned ok: false', () => {
+    for (const text of ['Error TOOL_ARGUMENTS_INVALID: path is required', 'Blocked (approvals): denied', '{"ok":false,"error":{"code":"CODE_FAILED","message":"x"}}']) {
+      const messages = [user('tool search qa check target=get-sum'), called('c1', 'get-sum', {}), result('c1', text)];
+      expect(planNextStep(request(messages, [fn('get-sum')]))).toMatchObject({ kind: 'answer', reason: 'failed' });
+    }
+  });
+});
+
+describe('failedResult', () => {
+  it('reads errors from text and JSON, and plain answers as success', () => {
+    expect(failedResult('Error: boom')).toBe(true);
+    expect(failedResult('{"ok":true,"value":{"error":"no hit for x"}}')).toBe(true);
+    expect(failedResult('{"ok":true,"value":7}')).toBe(false);
+    expect(failedResult('The sum of 3 and 4 is 7.')).toBe(false);
   });
 });

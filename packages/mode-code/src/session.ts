@@ -56,7 +56,7 @@ export function session({ run, code, options, child, signal, telemetry, started 
     const fail = (code: AnyErrorCode, message: string, cause?: CodeError['cause']) => settle({ ok: false, error: { code, message, ...(cause ? { cause } : {}) } });
 
     const timer = setTimeout(
-      () => fail(ErrorCode.CODE_TIMEOUT, `the code did not finish within ${options.codeTimeoutMs} ms; the sandbox was stopped`),
+      () => fail(ErrorCode.CODE_TIMEOUT, `the code did not finish within ${options.codeTimeoutMs} ms; the sandbox was stopped (tools.toolSearch.codeTimeoutMs raises or lowers this limit)`),
       options.codeTimeoutMs,
     );
     const onAbort = () => fail(ErrorCode.CODE_ABORTED, 'the run of code was cancelled; the sandbox was stopped');

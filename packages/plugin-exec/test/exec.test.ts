@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
 import { LOG_DEFAULT_LINES, MAX_SESSION_OUTPUT_CHARS } from '@tool-search/plugin-exec';
-import { closeAll, codeOf, execEnv, OPEN, pollToEnd, processRunning, structured } from './fixtures.js';
+import { closeAll, codeOf, execEnv, itSandboxed, OPEN, pollToEnd, processGone, processRunning, structured } from './fixtures.js';
 
 afterEach(closeAll);
 
@@ -14,7 +14,7 @@ describe('exec', () => {
     expect(props('process')).toEqual(['action', 'data', 'eof', 'limit', 'offset', 'sessionId']);
   });
 
-  it('runs a command in the foreground and returns its output and exit code', async () => {
+  itSandboxed('runs a command in the foreground and returns its output and exit code', async () => {
     const run = await execEnv({ exec: OPEN }).run();
     expect(structured(await run.call('exec', { command: 'echo hello' }))).toMatchObject({ status: 'exited', exitCode: 0, output: 'hello\n', host: 'sandbox' });
   });
@@ -57,14 +57,14 @@ describe('exec', () => {
   it('kills a foreground command past its timeout with EXEC_TIMEOUT', async () => {
     const run = await execEnv({ exec: { ...OPEN, yieldMs: 60_000 } }).run();
     expect(codeOf(await run.call('exec', { command: 'sleep 41.5', timeout: 1 }))).toBe(ErrorCode.EXEC_TIMEOUT);
-    expect(await processRunning('sleep 41.5')).toBe(false);
+    expect(await processGone('sleep 41.5')).toBe(true);
   });
 
   it('kills a background command past its timeout; poll reports it', async () => {
     const run = await execEnv({ exec: OPEN }).run();
     const started = structured(await run.call('exec', { command: 'sleep 42.5', background: true, timeout: 1 }));
     expect((await pollToEnd(run, String(started.sessionId))).last).toMatchObject({ status: 'timeout' });
-    expect(await processRunning('sleep 42.5')).toBe(false);
+    expect(await processGone('sleep 42.5')).toBe(true);
   });
 
   it('writes to stdin of a background session (and closes it with eof)', async () => {
@@ -110,7 +110,7 @@ describe('process', () => {
 
     expect(codeOf(await run.call('process', { action: 'clear', sessionId: sleeper }))).toBe(ErrorCode.TOOL_EXECUTION_FAILED);
     expect(structured(await run.call('process', { action: 'kill', sessionId: sleeper }))).toMatchObject({ status: 'killed' });
-    expect(await processRunning('sleep 43.5')).toBe(false);
+    expect(await processGone('sleep 43.5')).toBe(true);
     await run.call('process', { action: 'clear', sessionId: sleeper });
     await run.call('process', { action: 'remove', sessionId: done });
     expect(structured(await run.call('process', { action: 'list' })).sessions).toEqual([]);
@@ -121,7 +121,7 @@ describe('process', () => {
     const run = await execEnv({ exec: OPEN }).run();
     const id = String(structured(await run.call('exec', { command: 'sleep 44.5', background: true })).sessionId);
     await run.call('process', { action: 'remove', sessionId: id });
-    expect(await processRunning('sleep 44.5')).toBe(false);
+    expect(await processGone('sleep 44.5')).toBe(true);
   });
 
   it('needs a sessionId for every action but list', async () => {
@@ -169,13 +169,13 @@ describe('kernel close', () => {
     expect(await processRunning('sleep 47.51')).toBe(true);
     await sandbox.close();
     await gateway.close();
-    for (const marker of ['sleep 46.5', 'sleep 46.51', 'sleep 47.5', 'sleep 47.51']) expect(await processRunning(marker)).toBe(false);
+    for (const marker of ['sleep 46.5', 'sleep 46.51', 'sleep 47.5', 'sleep 47.51']) expect(await processGone(marker)).toBe(true);
   });
 
-  it('a sandboxed command cannot leave a detached process behind (setsid, &): the sandbox ends with it', async () => {
+  itSandboxed('a sandboxed command cannot leave a detached process behind (setsid, &): the sandbox ends with it', async () => {
     const run = await execEnv({ exec: OPEN }).run();
     const out = structured(await run.call('exec', { command: 'setsid sleep 48.5 > /dev/null 2>&1 < /dev/null & for i in $(seq 200); do pgrep -f "^sleep 48[.]5$" > /dev/null && echo started && break; sleep 0.05; done', yieldMs: 60_000 }));
     expect(out).toMatchObject({ status: 'exited', output: 'started\n' });
-    expect(await processRunning('sleep 48.5')).toBe(false);
+    expect(await processGone('sleep 48.5')).toBe(true);
   });
 });

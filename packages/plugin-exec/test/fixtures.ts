@@ -2,8 +2,20 @@ import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { it } from 'vitest';
 import { createKernel, type Kernel, type KernelPlugin, type Run, type RunRequest, type ToolCallOutcome } from '@tool-search/kernel';
 import { execPlugin, type ExecPluginOptions } from '@tool-search/plugin-exec';
+import { bubblewrapWorks } from '../src/sandbox.js';
+
+/**
+ * Whether the bubblewrap host runs here (the Debian package bubblewrap, with user namespaces). Tests of what the
+ * sandbox confines run only then; elsewhere they skip, saying which package makes them run.
+ */
+export const SANDBOX_RUNS = bubblewrapWorks('bwrap');
+if (!SANDBOX_RUNS) console.warn('skipping the bubblewrap sandbox tests of @tool-search/plugin-exec: bwrap does not run here (apt-get install -y bubblewrap)');
+
+/** `it` for a test that needs the bubblewrap host. */
+export const itSandboxed = (SANDBOX_RUNS ? it : it.skip) as typeof it;
 
 export const OPEN = { security: 'full', ask: 'off' } as const;
 
@@ -60,4 +72,17 @@ export async function processRunning(marker: string): Promise<boolean> {
   const { execFileSync } = await import('node:child_process');
   const out = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
   return out.split('\n').some((line) => line.includes(marker) && !line.includes('ps -eo'));
+}
+
+/**
+ * Whether every process with `marker` in its command line is gone, polled for up to `timeoutMs`: a kill is sent at
+ * once, but on a loaded machine the process may take a moment to be reaped.
+ */
+export async function processGone(marker: string, timeoutMs = 15_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (await processRunning(marker)) {
+    if (Date.now() > deadline) return false;
+    await sleep(100);
+  }
+  return true;
 }

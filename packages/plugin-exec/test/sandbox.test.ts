@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
-import { closeAll, codeOf, execEnv, OPEN, structured } from './fixtures.js';
+import { closeAll, codeOf, execEnv, itSandboxed, OPEN, structured } from './fixtures.js';
 
 afterEach(closeAll);
 
@@ -27,7 +27,7 @@ const connect = () =>
   `node -e "require('net').connect(${port}, '127.0.0.1').on('connect', () => { console.log('CONNECTED'); process.exit(0) }).on('error', (e) => { console.log('NO NETWORK', e.code); process.exit(0) })"`;
 
 describe('host "sandbox" (bubblewrap)', () => {
-  it('has no network: a connection to a server on this machine fails', async () => {
+  itSandboxed('has no network: a connection to a server on this machine fails', async () => {
     const run = await execEnv({ exec: OPEN }).run();
     const before = connections;
     const output = String(structured(await run.call('exec', { command: connect() })).output);
@@ -41,7 +41,7 @@ describe('host "sandbox" (bubblewrap)', () => {
     expect(String(structured(await run.call('exec', { command: connect() })).output)).toContain('CONNECTED');
   });
 
-  it('cannot connect to a Unix socket it can see (seccomp blocks connect), though the gateway host can', async () => {
+  itSandboxed('cannot connect to a Unix socket it can see (seccomp blocks connect), though the gateway host can', async () => {
     const env = execEnv({ exec: OPEN });
     const path = join(env.ws, 'daemon.sock');
     let accepted = 0;
@@ -62,7 +62,7 @@ describe('host "sandbox" (bubblewrap)', () => {
     }
   });
 
-  it('cannot write outside the workspace: a sibling folder, the home folder, /etc', async () => {
+  itSandboxed('cannot write outside the workspace: a sibling folder, the home folder, /etc', async () => {
     const env = execEnv({ exec: OPEN });
     const run = await env.run();
     const home = join(homedir(), `.exec-sandbox-probe-${process.pid}`);
@@ -76,7 +76,7 @@ describe('host "sandbox" (bubblewrap)', () => {
     }
   });
 
-  it('/tmp is private: what a command writes there never reaches this machine', async () => {
+  itSandboxed('/tmp is private: what a command writes there never reaches this machine', async () => {
     const env = execEnv({ exec: OPEN });
     const run = await env.run();
     const probe = join('/tmp', `exec-sandbox-tmp-${process.pid}`);
@@ -91,7 +91,7 @@ describe('host "sandbox" (bubblewrap)', () => {
     expect(readFileSync(join(env.ws, 'out/artifact.txt'), 'utf8')).toBe('built\n');
   });
 
-  it('gets an empty environment except what config and the call set (no leak of this process\'s env)', async () => {
+  itSandboxed('gets an empty environment except what config and the call set (no leak of this process\'s env)', async () => {
     process.env.EXEC_TEST_SECRET = 'leak-me-if-you-can';
     try {
       for (const host of ['sandbox', 'gateway'] as const) {
@@ -108,7 +108,7 @@ describe('host "sandbox" (bubblewrap)', () => {
     }
   });
 
-  it('cannot see this machine\'s processes (own pid namespace)', async () => {
+  itSandboxed('cannot see this machine\'s processes (own pid namespace)', async () => {
     const run = await execEnv({ exec: OPEN }).run();
     const output = String(structured(await run.call('exec', { command: 'ls /proc | grep -c "^[0-9]"' })).output);
     expect(Number(output.trim())).toBeLessThan(10);
@@ -146,12 +146,12 @@ describe('where bubblewrap does not run', () => {
 describe('elevated (sandboxed runs only)', () => {
   const agents = (enabled: boolean) => [{ id: 'ops', tools: { elevated: { enabled } } }];
 
-  it('a sandboxed run stays in the sandbox even when config says gateway', async () => {
+  itSandboxed('a sandboxed run stays in the sandbox even when config says gateway', async () => {
     const run = await execEnv({ exec: { ...OPEN, host: 'gateway' } }).run({ sandboxed: true });
     expect(structured(await run.call('exec', { command: 'echo hi' })).host).toBe('sandbox');
   });
 
-  it('needs both tools.elevated and the agent\'s tools.elevated', async () => {
+  itSandboxed('needs both tools.elevated and the agent\'s tools.elevated', async () => {
     const cases = [
       { elevated: undefined, agents: agents(true) },
       { elevated: { enabled: true }, agents: agents(false) },
@@ -164,14 +164,14 @@ describe('elevated (sandboxed runs only)', () => {
     }
   });
 
-  it('with both, a sandboxed agent\'s elevated command runs on the gateway host', async () => {
+  itSandboxed('with both, a sandboxed agent\'s elevated command runs on the gateway host', async () => {
     const env = execEnv({ exec: OPEN, elevated: { enabled: true }, agents: agents(true) });
     const run = await env.run({ sandboxed: true, agentId: 'ops' });
     expect(structured(await run.call('exec', { command: 'echo hi', elevated: true })).host).toBe('gateway');
     expect(structured(await run.call('exec', { command: 'echo hi' })).host).toBe('sandbox');
   });
 
-  it('changes nothing for an agent that is not sandboxed', async () => {
+  itSandboxed('changes nothing for an agent that is not sandboxed', async () => {
     const run = await execEnv({ exec: OPEN }).run({ agentId: 'ops' });
     expect(structured(await run.call('exec', { command: 'echo hi', elevated: true })).host).toBe('sandbox');
   });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, type ToolCall } from '@tool-search/kernel';
 import { callApprovalReason, grantCallApproval } from '@tool-search/approval-rules';
 import { analyzeCommand } from '@tool-search/plugin-exec';
-import { closeAll, codeOf, execEnv, structured } from './fixtures.js';
+import { closeAll, codeOf, execEnv, itSandboxed, structured } from './fixtures.js';
 
 afterEach(closeAll);
 
@@ -94,7 +94,7 @@ describe('a model cannot raise security, switch host or turn ask off through arg
     expect((await refused({ ...strict, security: 'deny' }, { security: 'allowlist' })).code).toBe(ErrorCode.EXEC_ARGUMENT_NOT_ALLOWED);
   });
 
-  it('a different host (sandbox → gateway), but gateway → sandbox is allowed', async () => {
+  itSandboxed('a different host (sandbox → gateway), but gateway → sandbox is allowed', async () => {
     expect((await refused({ security: 'full', ask: 'off' }, { host: 'gateway' })).code).toBe(ErrorCode.EXEC_ARGUMENT_NOT_ALLOWED);
     const run = await execEnv({ exec: { security: 'full', ask: 'off', host: 'gateway' } }).run();
     expect(structured(await run.call('exec', { command: 'echo hi', host: 'sandbox' })).host).toBe('sandbox');
@@ -115,7 +115,7 @@ describe('a model cannot raise security, switch host or turn ask off through arg
     }
   });
 
-  it('elevated changes where a command runs, never what may run: the allowlist still holds', async () => {
+  itSandboxed('elevated changes where a command runs, never what may run: the allowlist still holds', async () => {
     const env = execEnv({ exec: strict, elevated: { enabled: true }, agents: [{ id: 'ops', tools: { elevated: { enabled: true } } }] });
     writeFileSync(join(env.ws, 'victim.txt'), 'x');
     for (const request of [{ agentId: 'ops', sandboxed: true }, { agentId: 'ops' }]) {

@@ -259,7 +259,7 @@ export class ServerConnection {
     if (auth && !timedOut) return auth;
     const reason = failureReason(error, timedOut);
     const why = timedOut
-      ? `did not start and list its tools within ${this.settings.connectTimeoutMs} ms`
+      ? `did not start and list its tools within ${this.settings.connectTimeoutMs} ms (option connectTimeoutMs; mcp.connectTimeoutMs in tool-search.json raises or lowers it)`
       : `failed (${reason}): ${error instanceof Error ? error.message : String(error)}`;
     return new ToolSearchError(ErrorCode.MCP_SERVER_FAILED, `MCP server "${this.name}" ${why}${this.stderrNote()}; its tools are missing from this run`, {
       cause: error,
@@ -285,7 +285,7 @@ export class ServerConnection {
       });
     }
     if (error instanceof McpError && error.code === McpErrorCode.RequestTimeout) {
-      return new ToolSearchError(ErrorCode.TOOL_TIMEOUT, `MCP server "${this.name}" did not answer within ${timeout} ms`, { cause: error, details });
+      return new ToolSearchError(ErrorCode.TOOL_TIMEOUT, `MCP server "${this.name}" did not answer within ${timeout} ms (the server's timeoutMs, or option callTimeoutMs, raises or lowers it)`, { cause: error, details });
     }
     if ((error instanceof McpError && error.code === McpErrorCode.ConnectionClosed) || !this.opened) {
       return new ToolSearchError(ErrorCode.MCP_SERVER_UNAVAILABLE, `MCP server "${this.name}" closed during the call${this.stderrNote()}; the next run reconnects it`, {

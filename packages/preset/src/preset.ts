@@ -9,7 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { createKernel, type Kernel, type KernelPlugin, type Logger } from '@tool-search/kernel';
 import { mcpServersOf, resolveToolSearch, type ToolSearchConfig } from '@tool-search/config';
 import { policyPlugin } from '@tool-search/policy';
-import { defaultStateDir, fileTokenStore, mcpPlugin, type McpDownstream, type McpPlugin, type McpPluginOptions, type McpServerStatus } from '@tool-search/plugin-mcp';
+import type { McpDownstream, McpPlugin, McpPluginOptions, McpServerStatus } from '@tool-search/plugin-mcp';
 import { clientToolsPlugin } from '@tool-search/plugin-client-tools';
 import { toolsModePlugin } from '@tool-search/mode-tools';
 import { directoryModePlugin } from '@tool-search/mode-directory';
@@ -94,7 +94,10 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     }),
     ...(options.plugins ?? []),
   ];
-  const kernel = createKernel({ plugins, ...(options.logger ? { logger: options.logger } : {}) });
+  // A source may take as long as the MCP connect budget the config grants, plus the time to hand its tools over.
+  const connectTimeoutMs = config.mcp?.connectTimeoutMs;
+  const sourceTimeoutMs = connectTimeoutMs !== undefined ? { sourceTimeoutMs: Math.max(10_000, connectTimeoutMs + 2_000) } : {};
+  const kernel = createKernel({ plugins, ...sourceTimeoutMs, ...(options.logger ? { logger: options.logger } : {}) });
   return { kernel, toolSearch, modules, demoCatalog: usesDemoCatalog(config, options), ...(mcp ? { mcpDownstream: mcp.downstream, mcpServers: () => mcp.servers() } : {}) };
 }
 
@@ -120,7 +123,7 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
   const entries = Object.entries(config.plugins ?? {});
   for (const [id, pluginOptions] of entries) {
     if (isBuiltinPlugin(id)) {
-      sources.push(...[BUILTIN_PLUGINS[id]!.create(pluginOptions ?? {}, config, builtinContext(options))].flat());
+      sources.push(...[await BUILTIN_PLUGINS[id]!.create(pluginOptions ?? {}, config, builtinContext(options))].flat());
       continue;
     }
     const { plugin, loaded } = await loadPluginModule(id, pluginOptions ?? {}, options.baseDir ?? process.cwd(), KNOWN_PLUGINS);
@@ -129,11 +132,14 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
   }
   const servers = mcpServersOf(config);
   // The demo includes the README's headline tool (a GitHub-style create_issue) among its 1,000 plugin tools.
-  if (usesDemoCatalog(config, options)) sources.push(...[BUILTIN_PLUGINS['fake-catalog']!.create({ demoTools: true }, config)].flat());
+  if (usesDemoCatalog(config, options)) sources.push(...[await BUILTIN_PLUGINS['fake-catalog']!.create({ demoTools: true }, config)].flat());
   if (Object.keys(servers).length) {
+    // Imported when a server is configured: the MCP SDK is not loaded for a catalog without one.
+    const { defaultStateDir, fileTokenStore, mcpPlugin } = await import('@tool-search/plugin-mcp');
     sources.push(
       mcpPlugin({
         servers,
+        ...(config.mcp?.connectTimeoutMs !== undefined ? { connectTimeoutMs: config.mcp.connectTimeoutMs } : {}),
         ...(options.onMcpToolsChanged ? { onToolsChanged: options.onMcpToolsChanged } : {}),
         tokenStore: fileTokenStore(defaultStateDir()),
         ...options.mcpClient,

@@ -64,6 +64,9 @@ function printResult(io: CliIO, result: CodeRunResult): void {
     return;
   }
   const { value } = result;
-  if (value === undefined) return;
+  if (value === undefined) {
+    io.stderr.write('note: the code ran and returned no value (end it with `return …` to print a result)\n');
+    return;
+  }
   io.stdout.write(`${typeof value === 'string' ? value : JSON.stringify(value, null, 2)}\n`);
 }

@@ -1,6 +1,7 @@
 /** `tool-search config check|show|get|set`: validate the config, print it resolved, read or write one value. */
 import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import type { Command } from 'commander';
 import {
   CONFIG_FILE_NAME,
@@ -8,6 +9,7 @@ import {
   parseConfig,
   parseConfigValue,
   setConfigValue,
+  setConfigValueInText,
   validateConfig,
   type ResolvedConfig,
   type ToolSearchConfig,
@@ -68,16 +70,20 @@ export function registerConfigCommands(program: Command, io: CliIO): void {
     ),
   ).action(async (path: string, text: string, flags: ConfigFlags & JsonFlag) => {
     const file = resolve(io.cwd, flags.config ?? CONFIG_FILE_NAME);
-    const current = await readConfigFile(file);
-    const next = setConfigValue(current, path, parseConfigValue(text));
+    const { config: current, text: source } = await readConfigFile(file);
+    const value = parseConfigValue(text);
+    const next = setConfigValue(current, path, value);
     // Validate everything before anything is written: the schema, then every plugin's own option checks.
     validateConfig(next, file);
     const { kernel } = await createCliKernel(next, io);
     await kernel.close();
-    await writeFile(file, `${JSON.stringify(next, null, 2)}\n`);
-    const value = getConfigValue(next, path);
-    if (flags.json) writeJson(io, { ok: true, path: file, key: path, value });
-    else io.stdout.write(`${path} = ${JSON.stringify(value)} (${file})\n`);
+    // The file is edited in place (comments, quoting, indentation kept); the edit must mean exactly the validated config.
+    const edited = setConfigValueInText(source, path, value);
+    if (!isDeepStrictEqual(parseConfigValue(edited), next)) throw new CliInputError(`${file}: could not edit ${path} in place without changing anything else; nothing was written`);
+    await writeFile(file, edited.endsWith('\n') ? edited : `${edited}\n`);
+    const written = getConfigValue(next, path);
+    if (flags.json) writeJson(io, { ok: true, path: file, key: path, value: written });
+    else io.stdout.write(`${path} = ${JSON.stringify(written)} (${file})\n`);
   });
 }
 
@@ -129,19 +135,20 @@ async function policyWarnings(
 }
 
 /** The config file as written (a missing file is an empty config: `config set` creates it). */
-async function readConfigFile(file: string): Promise<ToolSearchConfig> {
+/** The file's config and its text (empty for a missing file). */
+async function readConfigFile(file: string): Promise<{ config: ToolSearchConfig; text: string }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { config: {}, text: '' };
     throw error;
   }
   try {
-    return parseConfig(text, file);
+    return { config: parseConfig(text, file), text };
   } catch (error) {
     // A file that parses but breaks a rule can still be fixed by `config set`; the result is validated anyway.
-    if (ConfigError.isInstance(error) && error.code === ErrorCode.CONFIG_INVALID) return parseConfigValue(text) as ToolSearchConfig;
+    if (ConfigError.isInstance(error) && error.code === ErrorCode.CONFIG_INVALID) return { config: parseConfigValue(text) as ToolSearchConfig, text };
     throw error;
   }
 }

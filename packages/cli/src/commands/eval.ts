@@ -15,7 +15,7 @@ import { createToolIndex, evaluate, type EvalQuery, type Evaluation, type Retrie
 import { CliInputError, writeJson, type CliIO } from '../io.js';
 import { readEmbeddingsOptions, renderSideBySide, sideBySide } from './eval-embeddings.js';
 import { queriesFromLogs } from './eval-logs.js';
-import { withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
+import { requireSources, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
 
 interface EvalFlags extends RunFlags, JsonFlag {
   readonly queries?: string;
@@ -66,7 +66,10 @@ export function registerEvalCommands(program: Command, io: CliIO): void {
     if (flags.catalog !== undefined) {
       await report(snapshotDescriptors(readSnapshotFile(path.resolve(io.cwd, flags.catalog))), form === 'pair' ? 'snapshot' : 'kernel');
     } else {
-      await withRun(flags, io, (run) => report(run.catalog.filter((tool) => tool.catalogMode === 'catalog'), form));
+      await withRun(flags, io, (run) => {
+        requireSources(run, flags, io);
+        return report(run.catalog.filter((tool) => tool.catalogMode === 'catalog'), form);
+      });
     }
     if (queries.dropped > 0) io.stderr.write(`note: ${queries.dropped} ${queries.dropped === 1 ? 'query' : 'queries'} without relevant ids not scored\n`);
   });

@@ -6,7 +6,7 @@ import { Option, type Command } from 'commander';
 import type { RunExposure } from '@tool-search/kernel';
 import { writeJson, type CliIO } from '../io.js';
 import { appliedText, appliedToolSearch } from '../tool-search-setting.js';
-import { withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
+import { requireSources, withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
 
 export const EXPOSURE_MODES = ['direct', 'tools', 'directory', 'code'] as const;
 export const EXPOSURE_FORMATS = ['openai', 'anthropic'] as const;
@@ -35,10 +35,11 @@ export function registerExposureCommand(program: Command, io: CliIO): void {
         const bytes = exposureBytes(tools, exposure.system);
         if (flags.json) {
           writeJson(io, { mode: exposure.mode, requestedMode: requested, setting: applied.sources, format: flags.format, tools, system: exposure.system, bytes });
-          return;
+        } else {
+          io.stdout.write(`${appliedText(applied)}\n`);
+          io.stdout.write(exposureText(exposure, requested, tools, bytes));
         }
-        io.stdout.write(`${appliedText(applied)}\n`);
-        io.stdout.write(exposureText(exposure, requested, tools, bytes));
+        requireSources(run, flags, io);
       });
     },
   );

@@ -1,39 +1,40 @@
 /**
- * Every command group of the CLI. Adding a command: one file in this folder
- * exporting `registerXCommands(program, io)`, plus one import and one line
- * below. Subcommands of an existing group (`tools export`) get the group
- * with `commandGroup(program, 'tools', …)` from `../options.js`.
+ * Every command of the CLI, loaded lazily: `runCli` imports only the files of the command argv names (so
+ * `tool-search --help` and a mistyped command load no kernel, config or server code); the others appear in the
+ * help from their `name` and `description` here.
+ *
+ * Adding a command: one file in this folder exporting `registerXCommands(program, io)`, plus one line below.
+ * Subcommands of an existing group (`tools export`) are one more line with the group's `name`; the file gets the
+ * group with `commandGroup(program, 'tools', …)` from `../options.js`.
  */
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
-import { registerAuthCommands } from './auth.js';
-import { registerCodeCommands } from './code.js';
-import { registerConfigCommands } from './config.js';
-import { registerEvalCommands } from './eval.js';
-import { registerExportCommands } from './export.js';
-import { registerExposureCommand } from './exposure.js';
-import { registerGatewayCommand } from './gateway.js';
-import { registerInspectCommand } from './inspect.js';
-import { registerMcpCommands } from './mcp.js';
-import { registerQaCommands } from './qa.js';
-import { registerServeCommands } from './serve.js';
-import { registerToolSearchCommands } from './tools-search.js';
-import { registerToolsCommands } from './tools.js';
 
 export type CommandRegistration = (program: Command, io: CliIO) => void;
 
-export const COMMANDS: readonly CommandRegistration[] = [
-  registerToolsCommands,
-  registerToolSearchCommands,
-  registerExportCommands,
-  registerEvalCommands,
-  registerExposureCommand,
-  registerCodeCommands,
-  registerGatewayCommand,
-  registerServeCommands,
-  registerQaCommands,
-  registerConfigCommands,
-  registerMcpCommands,
-  registerInspectCommand,
-  registerAuthCommands,
+export interface LazyCommand {
+  /** The first word on the command line; several entries may share it (a group's subcommands from several files). */
+  readonly name: string;
+  /** One line for `tool-search --help` (the first entry of a name gives it). */
+  readonly description: string;
+  /** Imports the file that registers the command; called only when argv names it, or for the full program. */
+  readonly load: () => Promise<CommandRegistration>;
+}
+
+const TOOLS = 'inspect, search and call the effective tool catalog';
+
+export const COMMANDS: readonly LazyCommand[] = [
+  { name: 'tools', description: TOOLS, load: async () => (await import('./tools.js')).registerToolsCommands },
+  { name: 'tools', description: TOOLS, load: async () => (await import('./tools-search.js')).registerToolSearchCommands },
+  { name: 'tools', description: TOOLS, load: async () => (await import('./export.js')).registerExportCommands },
+  { name: 'eval', description: 'measure search quality (Recall@1/5/10, MRR) on your catalog with labeled queries', load: async () => (await import('./eval.js')).registerEvalCommands },
+  { name: 'exposure', description: 'print what the model would see in a mode (tools + system text) and its size in bytes', load: async () => (await import('./exposure.js')).registerExposureCommand },
+  { name: 'code', description: 'run code as tool_search_code does', load: async () => (await import('./code.js')).registerCodeCommands },
+  { name: 'gateway', description: 'serve the gateway (POST /v1/chat/completions, /v1/responses, /v1/messages) until Ctrl-C', load: async () => (await import('./gateway.js')).registerGatewayCommand },
+  { name: 'serve', description: 'serve Tool Search to other programs', load: async () => (await import('./serve.js')).registerServeCommands },
+  { name: 'qa', description: 'quality checks against a scripted provider', load: async () => (await import('./qa.js')).registerQaCommands },
+  { name: 'config', description: 'validate, show, get and set tool-search.json', load: async () => (await import('./config.js')).registerConfigCommands },
+  { name: 'mcp', description: 'log in to and out of remote MCP servers (OAuth)', load: async () => (await import('./mcp.js')).registerMcpCommands },
+  { name: 'inspect', description: 'serve a local web page: catalog, search playground, policy explain, exposure per mode, sessions, MCP servers', load: async () => (await import('./inspect.js')).registerInspectCommand },
+  { name: 'auth', description: 'API keys for the gateway and serve mcp --http', load: async () => (await import('./auth.js')).registerAuthCommands },
 ];

@@ -6,7 +6,7 @@ import { InvalidArgumentError, type Command } from 'commander';
 import { ErrorCode, toolResultText, ToolSearchError, UnknownToolError, type Run, type ToolCallOutcome } from '@tool-search/kernel';
 import { describeTool, indexForRun, type SearchResult, type ToolDescription, type ToolIndex } from '@tool-search/search';
 import { CliExit, CliInputError, writeJson, type CliIO } from '../io.js';
-import { withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags, type RunScope } from '../options.js';
+import { requireSources, withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags, type RunScope } from '../options.js';
 import { toolsGroup } from './tools.js';
 
 export function registerToolSearchCommands(program: Command, io: CliIO): void {
@@ -23,6 +23,7 @@ export function registerToolSearchCommands(program: Command, io: CliIO): void {
         if (capped) io.stderr.write(`note: --limit ${capped.requested} was capped to ${max} (tools.toolSearch.maxSearchLimit)\n`);
         if (flags.json) writeJson(io, capped ? { ...result, capped } : result);
         else io.stdout.write(searchText(result));
+        requireSources(run, flags, io);
       });
     });
 
@@ -46,6 +47,7 @@ export function registerToolSearchCommands(program: Command, io: CliIO): void {
         const outcome = await run.call(id, args, { origin: 'api' }).catch((error: unknown) => {
           throw notAvailable(run, id, error);
         });
+        if (outcome.status === 'error' && outcome.error.code === ErrorCode.UNKNOWN_TOOL) throw notAvailable(run, id, new ToolSearchError(ErrorCode.UNKNOWN_TOOL, outcome.error.message));
         printOutcome(io, outcome, flags.json === true);
         if (outcome.status !== 'ok' || outcome.result.isError) throw new CliExit(1);
       });
@@ -58,6 +60,8 @@ export function registerToolSearchCommands(program: Command, io: CliIO): void {
  */
 function notAvailable(run: Run, id: string, error: unknown): unknown {
   if (!ToolSearchError.isInstance(error) || error.code !== ErrorCode.UNKNOWN_TOOL) return error;
+  const unavailable = serverUnavailable(run, id, error);
+  if (unavailable) return unavailable;
   const explanation = run.explain(id);
   if (!explanation.known || explanation.inCatalog) return error;
   const dropped = explanation.steps.find((step) => !step.kept);
@@ -67,6 +71,21 @@ function notAvailable(run: Run, id: string, error: unknown): unknown {
     `${explanation.toolId} is not available to this run${where}; see why with: tool-search tools explain ${id}`,
     { toolId: explanation.toolId, details: { requested: id, explain: `tool-search tools explain ${id}`, ...(dropped ? { step: dropped.step, rule: dropped.rule } : {}) } },
   );
+}
+
+/**
+ * A tool of an MCP server that failed to start is unknown to the kernel (the server listed nothing): say which server
+ * is unavailable and why, as `serve mcp` does (MCP_SERVER_UNAVAILABLE with the run's diagnostic).
+ */
+function serverUnavailable(run: Run, id: string, cause: unknown): ToolSearchError | undefined {
+  const server = /^mcp:([^:]+):/.exec(id)?.[1];
+  if (!server) return undefined;
+  const failure = run.diagnostics.find((d) => (d.code === ErrorCode.MCP_SERVER_FAILED || d.code === ErrorCode.MCP_SERVER_UNAVAILABLE) && d.details?.server === server);
+  if (!failure) return undefined;
+  return new ToolSearchError(ErrorCode.MCP_SERVER_UNAVAILABLE, `MCP server "${server}" is unavailable: ${failure.message}`, {
+    cause,
+    details: { requested: id, server, ...(failure.details?.reason ? { reason: failure.details.reason } : {}) },
+  });
 }
 
 function runCommand(command: Command): Command {

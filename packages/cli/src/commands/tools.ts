@@ -4,7 +4,7 @@ import { suggestIds, UnknownToolError, type Diagnostic, type Explanation, type T
 import type { LoadedPluginModule } from '@tool-search/preset';
 import { CliInputError, writeJson, type CliIO } from '../io.js';
 import { appliedText, appliedToolSearch } from '../tool-search-setting.js';
-import { commandGroup, withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
+import { commandGroup, requireSources, withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
 
 /** The `tools` group; other files add their subcommands to it (`tools search`, `tools export`). */
 export function toolsGroup(program: Command): Command {
@@ -29,6 +29,7 @@ export function registerToolsCommands(program: Command, io: CliIO): void {
           io.stdout.write(modulesText(preset.modules));
           printDiagnostics(io, run.diagnostics);
         }
+        requireSources(run, flags, io);
       });
     },
   );

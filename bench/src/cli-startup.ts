@@ -1,0 +1,62 @@
+/**
+ * CLI start-up: wall time from spawn to exit of the built `tool-search` bin for `--help`, a mistyped command,
+ * `tools --help` and `tools list` on the demo catalog, each next to a bare `node -e 0` spawned just before it (the
+ * ratio is per pair, so machine load cancels out). Goals: `--help` within 1.5x of `node -e 0`, `tools list` under 0.5 s.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { median } from './stats.js';
+
+export interface CliStartupRow {
+  readonly command: string;
+  readonly medianMs: number;
+  /** Median of per-pair ratios: this command / a `node -e 0` spawned right before it. */
+  readonly ratioToNode: number;
+  readonly exitCode: number;
+}
+
+export interface CliStartupResult {
+  readonly nodeMs: number;
+  readonly rows: readonly CliStartupRow[];
+  readonly skipped?: string;
+}
+
+const BIN = fileURLToPath(new URL('../../packages/cli/bin/tool-search.js', import.meta.url));
+const BUILT = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
+
+export const CLI_COMMANDS: readonly (readonly string[])[] = [['--help'], ['tols', 'list'], ['tools', '--help'], ['tools', 'list']];
+
+export async function measureCliStartup(runs: number): Promise<CliStartupResult> {
+  if (!existsSync(BUILT)) return { nodeMs: 0, rows: [], skipped: 'packages/cli is not built (npm run build)' };
+  const cwd = mkdtempSync(join(tmpdir(), 'bench-cli-')); // no tool-search.json: the demo catalog
+  const bare: number[] = [];
+  const rows: CliStartupRow[] = [];
+  for (const args of CLI_COMMANDS) {
+    const times: number[] = [];
+    const ratios: number[] = [];
+    let exitCode = 0;
+    for (let i = 0; i < runs + 1; i++) {
+      const node = await timed(['-e', '0'], cwd);
+      const cli = await timed([BIN, ...args], cwd);
+      if (i === 0) continue; // the first pair warms the file cache
+      bare.push(node.ms);
+      times.push(cli.ms);
+      ratios.push(cli.ms / node.ms);
+      exitCode = cli.code;
+    }
+    rows.push({ command: `tool-search ${args.join(' ')}`, medianMs: median(times), ratioToNode: median(ratios), exitCode });
+  }
+  return { nodeMs: median(bare), rows };
+}
+
+function timed(args: readonly string[], cwd: string): Promise<{ ms: number; code: number }> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd, stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, code: code ?? -1 }));
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * The README's `npm test` on a fresh machine: without bubblewrap and redis-server (a PATH that lacks them), the tests
+ * that need them skip, each naming the `apt-get install` line that makes it run, and the run still ends green with the
+ * one total line CI reads.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { missingSystemPackages, pathWithout, SYSTEM_PACKAGES } from '../../scripts/system-packages.mjs';
+import { totalLines } from '../../scripts/test.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+
+function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; output: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (code) => done({ code, output }));
+  });
+}
+
+describe('npm test on a machine without bubblewrap and redis-server', () => {
+  it('the simulated PATH really lacks them (so the next test can fail)', () => {
+    const path = pathWithout(['bwrap', 'redis-server'], join(mkdtempSync(join(tmpdir(), 'fresh-path-')), 'bin'));
+    expect(missingSystemPackages({ ...process.env, PATH: path }).map((p) => p.name)).toEqual(SYSTEM_PACKAGES.map((p) => p.name));
+  });
+
+  it('skips what needs them, says which package makes it run, and passes with one total', { timeout: 600_000 }, async () => {
+    const path = pathWithout(['bwrap', 'redis-server'], join(mkdtempSync(join(tmpdir(), 'fresh-path-')), 'bin'));
+    const { code, output } = await run(['scripts/test.mjs', '--no-build', '--no-typecheck', '--jobs', '1', 'packages/plugin-exec', 'packages/state'], {
+      ...process.env,
+      PATH: path,
+    });
+    expect(output).toContain('apt-get install -y bubblewrap');
+    expect(output).toContain('apt-get install -y redis-server');
+    expect(output).toMatch(/skipping the bubblewrap sandbox tests of @tool-search\/plugin-exec: .*apt-get install -y bubblewrap/);
+    expect(output).toMatch(/^Tests: \d+ passed, 0 failed, [1-9]\d* skipped/m);
+    const last = output.trimEnd().split('\n').at(-1);
+    expect(last).toMatch(/^[1-9]\d* passed, 0 failed$/);
+    expect(code).toBe(0);
+  });
+});
+
+describe('the closing lines', () => {
+  it('add every workspace up and count one that did not finish as failed', () => {
+    const base = { files: 2, passed: 5, failed: 0, skipped: 1, failedFiles: 0, crashed: false };
+    const lines = totalLines([
+      { ...base, dir: 'packages/a' },
+      { ...base, dir: 'packages/b', failed: 2, failedFiles: 1 },
+      { ...base, dir: 'packages/c', files: 0, passed: 0, skipped: 0, crashed: true },
+    ]);
+    expect(lines[1]).toBe('Tests: 10 passed, 2 failed, 2 skipped (14 total)');
+    expect(lines[2]).toBe('10 passed, 3 failed');
+    expect(lines[0]).toContain('packages/c');
+  });
+});

@@ -1,0 +1,81 @@
+/**
+ * Documents that run: every shell block of every README is a test. A block tagged `sh runnable` runs with bash
+ * (`set -euo pipefail`) in a scratch folder where `tool-search` and `npx tool-search` are this checkout's built CLI;
+ * `sh no-run` opts out on purpose (the text says why); an untagged block may only install packages. The README's two
+ * commands are what `.ci/run` runs.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { installOnly, shellBlocks } from '../../scripts/readme-blocks.mjs';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const cli = join(root, 'packages/cli/bin/tool-search.js');
+const built = existsSync(join(root, 'packages/cli/dist/bin.js'));
+const blocks = shellBlocks(root);
+const runnable = blocks.filter((b) => b.tags.includes('runnable'));
+const has = (binary: string) => spawnSync('sh', ['-c', `command -v ${binary}`], { stdio: 'ignore' }).status === 0;
+
+if (!built) console.warn('skipping the runnable README blocks: packages/cli/dist/bin.js is missing (run npm run build)');
+
+/** A scratch folder where `tool-search` (PATH) and `npx tool-search` (node_modules) are this checkout's CLI. */
+function scratch(): { cwd: string; path: string } {
+  const cwd = mkdtempSync(join(tmpdir(), 'readme-block-'));
+  const bin = join(cwd, '.bin');
+  mkdirSync(bin);
+  writeFileSync(join(bin, 'tool-search'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} "$@"\n`);
+  chmodSync(join(bin, 'tool-search'), 0o755);
+  symlinkSync(join(root, 'node_modules'), join(cwd, 'node_modules'));
+  return { cwd, path: `${bin}:${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
+}
+
+function runBlock(code: string): Promise<{ code: number | null; output: string }> {
+  const { cwd, path } = scratch();
+  return new Promise((done) => {
+    // Its own process group, so whatever the block leaves running (a server it forgot to stop) is stopped with it.
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', code], { cwd, env: { ...process.env, PATH: path }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 240_000);
+    // On exit, not close: a server the block started in the background may still hold the output pipes open.
+    child.on('exit', (exit) => {
+      clearTimeout(timer);
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        // the group is already gone
+      }
+      setTimeout(() => done({ code: exit, output }), 200);
+    });
+  });
+}
+
+describe('README shell blocks', () => {
+  it('each is runnable, no-run on purpose, or only installs packages', () => {
+    const unmarked = blocks.filter((b) => !b.tags.includes('runnable') && !b.tags.includes('no-run') && !installOnly(b.code));
+    expect(unmarked.map((b) => `${b.file}:${b.line}`)).toEqual([]);
+    expect(runnable.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('.ci/run runs exactly the two commands at the top of the root README', () => {
+    const first = blocks.find((b) => b.file === 'README.md')!;
+    const commands = first.code.trim().split('\n');
+    expect(commands).toHaveLength(2);
+    const ci = readFileSync(join(root, '.ci/run'), 'utf8').split('\n');
+    for (const command of commands) expect(ci).toContain(command);
+  });
+
+  for (const block of runnable) {
+    const missing = block.needs.filter((binary) => !has(binary));
+    if (missing.length) console.warn(`skipping ${block.file}:${block.line}: ${missing.join(', ')} not installed (apt-get install -y redis-server)`);
+    it.skipIf(!built || missing.length > 0)(`${block.file}:${block.line} runs as written`, { timeout: 300_000 }, async () => {
+      const { code, output } = await runBlock(block.code);
+      expect(code, output.slice(-3000)).toBe(0);
+      expect(output).not.toMatch(/TOOL_ARGUMENTS_INVALID|did not succeed/);
+    });
+  }
+});

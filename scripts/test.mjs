@@ -1,0 +1,126 @@
+#!/usr/bin/env node
+// `npm test`: the dependency and packaging checks, an incremental build (one `tsc -b`), one typecheck over every
+// package, then each workspace's vitest run (two at a time, the slowest first), and one total at the end.
+// Usage: node scripts/test.mjs [--no-typecheck] [--no-build] [--jobs N] [workspace-dir ...]
+// A machine without bubblewrap or redis-server runs everything else: the tests that need them skip, saying so, and the
+// preflight below names the `apt-get install` line that makes them run.
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { workspaceDirs } from './check-packages.mjs';
+import { missingSystemPackages } from './system-packages.mjs';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
+const TIMES = join(ROOT, 'node_modules/.cache/tool-search/test-times.json');
+
+/** `{ files, passed, failed, skipped }` from a vitest JSON report (`--reporter=json`). */
+export function countsOf(report) {
+  return {
+    files: report.testResults?.length ?? 0,
+    passed: report.numPassedTests ?? 0,
+    failed: report.numFailedTests ?? 0,
+    skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
+    failedFiles: (report.testResults ?? []).filter((file) => file.status === 'failed').length,
+  };
+}
+
+/** The closing lines of a run: one `Tests:` total and a plain `N passed, N failed` line CI can read. */
+export function totalLines(results) {
+  const sum = (key) => results.reduce((n, r) => n + r[key], 0);
+  const broken = results.filter((r) => r.crashed).length;
+  return [
+    `Test files: ${sum('files')} in ${results.length} workspaces${broken ? ` (${broken} did not finish: ${results.filter((r) => r.crashed).map((r) => r.dir).join(', ')})` : ''}`,
+    `Tests: ${sum('passed')} passed, ${sum('failed')} failed, ${sum('skipped')} skipped (${sum('passed') + sum('failed') + sum('skipped')} total)`,
+    `${sum('passed')} passed, ${sum('failed') + broken} failed`,
+  ];
+}
+
+/** Workspaces with a `test` script, the slowest of the last run first (so two lanes finish together). */
+export function testedWorkspaces(root = ROOT, only = []) {
+  const times = existsSync(TIMES) ? JSON.parse(readFileSync(TIMES, 'utf8')) : {};
+  return workspaceDirs(root)
+    .filter((dir) => (only.length ? only.includes(dir) : true))
+    .filter((dir) => existsSync(join(root, dir, 'vitest.config.ts')))
+    .sort((a, b) => (times[b] ?? 0) - (times[a] ?? 0));
+}
+
+function runVitest(dir, reportDir) {
+  const report = join(reportDir, `${dir.replaceAll('/', '_')}.json`);
+  const started = Date.now();
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [VITEST, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+      cwd: join(ROOT, dir),
+      env: { ...process.env, NO_COLOR: '1', CI: process.env.CI ?? 'true' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('close', (code) => {
+      const seconds = (Date.now() - started) / 1000;
+      const parsed = existsSync(report) ? countsOf(JSON.parse(readFileSync(report, 'utf8'))) : undefined;
+      done({ dir, code, seconds, output, crashed: !parsed, ...(parsed ?? { files: 0, passed: 0, failed: 0, skipped: 0, failedFiles: 0 }) });
+    });
+  });
+}
+
+/** What a finished workspace prints: one line when green (plus why anything skipped), everything when not. */
+function report(result) {
+  const ok = result.code === 0 && !result.crashed && result.failed === 0;
+  const line = `${ok ? 'ok  ' : 'FAIL'} ${result.dir.padEnd(30)} ${String(result.files).padStart(3)} files  ${String(result.passed).padStart(4)} passed  ${result.failed} failed  ${result.skipped} skipped  ${result.seconds.toFixed(1)} s`;
+  const lines = result.output.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  const skips = [...new Set(lines.filter((l) => /^\s*skipping /.test(l)).map((l) => l.trim()))];
+  return [line, ...skips.map((s) => `       ${s}`), ...(ok ? [] : [result.output.trimEnd(), ''])].join('\n') + '\n';
+}
+
+function step(title, command, args) {
+  process.stdout.write(`\n> ${title}\n`);
+  const started = Date.now();
+  const { status } = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
+  process.stdout.write(`  (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+  return status === 0;
+}
+
+async function main(argv) {
+  const flag = (name) => argv.includes(name);
+  const jobsAt = argv.indexOf('--jobs');
+  const jobs = jobsAt >= 0 ? Number(argv[jobsAt + 1]) : Math.max(1, Math.min(2, cpus().length));
+  const only = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--jobs');
+
+  for (const { name, binary, why } of missingSystemPackages()) {
+    process.stdout.write(`note: ${binary} is not installed, so ${why} skip; \`apt-get install -y ${name}\` makes them run\n`);
+  }
+  if (!step('dependency and packaging checks', process.execPath, ['scripts/check-deps.mjs'])) process.exit(1);
+  if (!flag('--no-build') && !step('build (one tsc -b)', process.execPath, ['scripts/build.mjs', '--quiet'])) process.exit(1);
+  if (!flag('--no-typecheck') && !step('typecheck (one tsc -b over every tsconfig.spec.json)', process.execPath, ['scripts/typecheck.mjs'])) process.exit(1);
+
+  const queue = testedWorkspaces(ROOT, only);
+  process.stdout.write(`\n> vitest in ${queue.length} workspaces, ${jobs} at a time\n`);
+  const reportDir = mkdtempSync(join(tmpdir(), 'tool-search-test-'));
+  const results = [];
+  const lane = async () => {
+    for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) {
+      const result = await runVitest(dir, reportDir);
+      results.push(result);
+      process.stdout.write(report(result));
+    }
+  };
+  const started = Date.now();
+  await Promise.all(Array.from({ length: jobs }, lane));
+
+  const times = existsSync(TIMES) ? JSON.parse(readFileSync(TIMES, 'utf8')) : {};
+  for (const r of results) times[r.dir] = r.seconds;
+  mkdirSync(join(TIMES, '..'), { recursive: true });
+  writeFileSync(TIMES, JSON.stringify(times, null, 2));
+
+  const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 5);
+  process.stdout.write(`\nslowest: ${slowest.map((r) => `${r.dir} ${r.seconds.toFixed(0)} s`).join(', ')}; wall ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  for (const line of totalLines(results)) process.stdout.write(`${line}\n`);
+  const failed = results.some((r) => r.crashed || r.failed > 0 || r.code !== 0);
+  process.exit(failed ? 1 : 0);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main(process.argv.slice(2));
