@@ -6,7 +6,7 @@
  * follow the same script language. Every request is recorded as received.
  */
 import type { ServerResponse } from 'node:http';
-import { planNextStep, send, serveLocal, type Received, type RecordedRequest } from '@tool-search/mock-openai';
+import { createRecorder, planNextStep, send, serveLocal, type Received, type RecordedRequest, type RecordLimits } from '@tool-search/mock-openai';
 import { toChatRequest } from './convert.js';
 import { errorBody, events, message, MOCK_ANTHROPIC_MODEL, modelList } from './response.js';
 import type { MessagesRequest } from './types.js';
@@ -14,18 +14,23 @@ import type { MessagesRequest } from './types.js';
 export interface MockAnthropicOptions {
   /** Port on 127.0.0.1; default 0 (a free port). */
   readonly port?: number;
+  /** What `requests` keeps: the newest requests, bounded by count and body bytes (as in `@tool-search/mock-openai`). */
+  readonly record?: RecordLimits;
 }
 
 export interface MockAnthropic {
   /** Base URL for an Anthropic client, `http://127.0.0.1:PORT` (the client adds `/v1/messages`). */
   readonly url: string;
-  /** Every request received, in order (the array is live). */
+  /** The newest requests received, in order, within `record` limits (the array is live). */
   readonly requests: RecordedRequest[];
+  /** How many requests were received in all, including those no longer kept. */
+  readonly received: number;
   close(): Promise<void>;
 }
 
 export async function startMockAnthropic(options: MockAnthropicOptions = {}): Promise<MockAnthropic> {
-  const requests: RecordedRequest[] = [];
+  const recorder = createRecorder(options.record);
+  const requests = recorder;
   let counter = 0;
   const server = await serveLocal(options.port ?? 0, handle, (res, error) => send(res, 400, errorBody('invalid_request_error', `Could not read the body: ${String(error)}`)));
 
@@ -56,7 +61,14 @@ export async function startMockAnthropic(options: MockAnthropicOptions = {}): Pr
     send(res, 200, message(step, meta));
   }
 
-  return { url: server.origin, requests, close: () => server.close() };
+  return {
+    url: server.origin,
+    requests: recorder.requests,
+    get received() {
+      return recorder.received;
+    },
+    close: () => server.close(),
+  };
 }
 
 function isMessagesRequest(body: unknown): body is MessagesRequest {

@@ -8,3 +8,5 @@ export { MOCK_MODEL } from './response.js';
 export type { ChatMessage, ChatRequest, ChatTool, ChatToolCall, ContentPart, Lane, RecordedRequest, Script, Step } from './types.js';
 export { listenLocal, parseJson, readBody, send, serveLocal } from './http.js';
 export type { Received } from './http.js';
+export { createRecorder, DEFAULT_RECORD_LIMITS } from './record.js';
+export type { Recorder, RecordLimits } from './record.js';
