@@ -8,8 +8,9 @@
 import type { ServerResponse } from 'node:http';
 import { createRecorder, planNextStep, send, serveLocal, type Received, type RecordedRequest, type RecordLimits } from '@tool-search/mock-openai';
 import { toChatRequest } from './convert.js';
+import { isDeferred, searchBlocks, searchDeferred, searchToolOf } from './deferred.js';
 import { errorBody, events, message, MOCK_ANTHROPIC_MODEL, modelList } from './response.js';
-import type { MessagesRequest } from './types.js';
+import type { ContentBlock, MessagesRequest } from './types.js';
 
 export interface MockAnthropicOptions {
   /** Port on 127.0.0.1; default 0 (a free port). */
@@ -48,10 +49,25 @@ export async function startMockAnthropic(options: MockAnthropicOptions = {}): Pr
       requests.push(record);
       return send(res, 400, errorBody('invalid_request_error', 'The body must be a JSON object with a `messages` array and `max_tokens`'));
     }
-    const step = planNextStep(toChatRequest(body));
-    requests.push({ ...record, step });
+    const search = searchToolOf(body);
+    if ((body.tools ?? []).some(isDeferred) && !search && !hasToolReferences(raw)) {
+      requests.push(record);
+      return send(res, 400, errorBody('invalid_request_error', 'tools with defer_loading need a tool search tool (tool_search_tool_bm25_20251119 or tool_search_tool_regex_20251119) or a custom tool that returns tool_reference blocks'));
+    }
     counter++;
-    const meta = { id: `msg_mock_${counter}`, model: typeof body.model === 'string' ? body.model : MOCK_ANTHROPIC_MODEL, promptChars: raw.length, counter };
+    // Server-side tool search, as the API runs it: the search blocks lead the answer and the model goes on with what they loaded.
+    let planned = body;
+    let step = planNextStep(toChatRequest(planned));
+    const lead: ContentBlock[] = [];
+    for (let searches = 0; search && step.kind === 'tool-call' && step.name === search.name && searches < 3; searches++) {
+      const query = String(step.args.query ?? '');
+      const blocks = searchBlocks(`srvtoolu_mock_${counter}_${searches}`, search, query, searchDeferred(body.tools ?? [], search, query));
+      lead.push(...blocks);
+      planned = { ...planned, messages: [...planned.messages, { role: 'assistant', content: blocks }] };
+      step = planNextStep(toChatRequest(planned));
+    }
+    requests.push({ ...record, step });
+    const meta = { id: `msg_mock_${counter}`, model: typeof body.model === 'string' ? body.model : MOCK_ANTHROPIC_MODEL, promptChars: raw.length, counter, lead };
     if (body.stream === true) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
       for (const [event, data] of events(step, meta)) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -75,4 +91,8 @@ function isMessagesRequest(body: unknown): body is MessagesRequest {
   if (typeof body !== 'object' || body === null) return false;
   const record = body as { messages?: unknown; max_tokens?: unknown };
   return Array.isArray(record.messages) && typeof record.max_tokens === 'number';
+}
+
+function hasToolReferences(raw: string): boolean {
+  return raw.includes('"tool_reference"');
 }
