@@ -30,7 +30,7 @@ export function anthropicUpstream(client: Anthropic, model: string): Upstream {
     model,
     tools: (exposure) => exposure.toAnthropic(),
     body(request: UpstreamRequest): string {
-      const { system, messages } = toAnthropicMessages(request.messages, request.serverTools);
+      const { system, messages } = toAnthropicMessages(request.messages, request.serverTools, request.toolReferences);
       const systemText = [request.system, ...system].filter(Boolean).join('\n\n');
       return (
         `{"model":${JSON.stringify(model)},"max_tokens":${request.maxTokens ?? DEFAULT_MAX_TOKENS}` +
@@ -66,7 +66,11 @@ export function anthropicUpstream(client: Anthropic, model: string): Upstream {
 }
 
 /** Chat messages → Anthropic `system` texts and alternating messages (same-role neighbours merged). */
-export function toAnthropicMessages(chat: readonly ChatCompletionMessageParam[], serverTools?: ReadonlySet<string>): { system: string[]; messages: AnthropicMessage[] } {
+export function toAnthropicMessages(
+  chat: readonly ChatCompletionMessageParam[],
+  serverTools?: ReadonlySet<string>,
+  toolReferences?: ReadonlyMap<string, readonly string[]>,
+): { system: string[]; messages: AnthropicMessage[] } {
   const system: string[] = [];
   const serverCalls = new Set<string>();
   const messages: AnthropicMessage[] = [];
@@ -98,7 +102,10 @@ export function toAnthropicMessages(chat: readonly ChatCompletionMessageParam[],
       case 'tool':
         // A server tool's result is the provider's own block in the assistant turn (Anthropic tool search).
         if (serverCalls.has(message.tool_call_id)) push('assistant', [{ type: 'tool_search_tool_result', tool_use_id: message.tool_call_id, content: parseInput(textOf(message.content)) }]);
-        else push('user', [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: textOf(message.content) }]);
+        else if (toolReferences?.get(message.tool_call_id)?.length) {
+          const refs = toolReferences.get(message.tool_call_id)!.map((tool_name) => ({ type: 'tool_reference', tool_name }));
+          push('user', [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: refs }]);
+        } else push('user', [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: textOf(message.content) }]);
         break;
       default:
         break;

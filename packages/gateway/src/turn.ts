@@ -15,7 +15,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
-import type { ClientCall, Kernel, RunRequest, ToolCallOutcome } from '@tool-search/kernel';
+import type { ClientCall, Kernel, Run, RunExposure, RunRequest, ToolCallOutcome } from '@tool-search/kernel';
 import { CONTROL_TOOL_NAMES } from '@tool-search/control-tools';
 import { createTokenCounter } from '@tool-search/telemetry';
 import { suspendableTurn, type SuspendedTurn, type TurnControl } from './handoff.js';
@@ -92,6 +92,8 @@ export interface TurnOptions {
   readonly clientCallTtlMs?: number;
   /** Capability rules ahead of the defaults (capabilities.ts): which upstreams take deferred tools themselves. */
   readonly capabilities?: readonly CapabilityRule[];
+  /** Operator log (one line each): e.g. native mode falling back to tools on an upstream without deferred loading. */
+  readonly log?: (line: string) => void;
 }
 
 export interface TurnToolCall {
@@ -120,6 +122,8 @@ export interface TurnResult {
   readonly serverBlocks?: readonly ServerBlock[];
   /** Set when the request had deferred tools: which path served them. */
   readonly deferral?: DeferralReport;
+  /** Set when the configured mode could not be used with this upstream (native without deferred loading). */
+  readonly fallback?: { readonly from: string; readonly reason: string };
 }
 
 const DISCOVERY = new Set<string>([CONTROL_TOOL_NAMES.search, CONTROL_TOOL_NAMES.describe]);
@@ -146,7 +150,12 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
   const provider = options.provider ?? upstream.kind;
   const party = { provider, model: upstream.model, ...(input.agentId ? { agentId: input.agentId } : {}) };
   const setting = options.toolSearchFor?.(party);
-  const mode = setting?.mode ?? options.mode;
+  const wanted = setting?.mode ?? options.mode;
+  const fallback = wanted === 'native' && !(upstream.kind === 'anthropic' && supportsDeferredTools(upstream.kind, upstream.model, options.capabilities))
+    ? { from: 'native', reason: `the ${upstream.kind} upstream model ${upstream.model} has no deferred tool loading; using tools mode` }
+    : undefined;
+  if (fallback) sayOnce(kernel, `${upstream.kind}:${upstream.model}`, () => options.log?.(`gateway: native mode: ${fallback.reason}`));
+  const mode = fallback ? 'tools' : wanted;
   const countTokens = options.countTokens === false ? undefined : (options.countTokens ?? (defaultCounter ??= tokenCounter()));
   const catalogMode = CLIENT_TOOLS_IN_CATALOG.has(mode) ? ('catalog' as const) : ('direct-only' as const);
   const request = {
@@ -160,7 +169,8 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
   try {
     const exposure = await run.exposure(mode);
     const sessions = options.sessions ?? sessionsOf(kernel);
-    const sent = sessions.settle(run.info.sessionId, `${upstream.kind}:${exposure.mode}`, JSON.stringify(upstream.tools(exposure)), exposure.system);
+    const native = exposure.mode === 'native' ? nativeState(run, exposure) : undefined;
+    const sent = sessions.settle(run.info.sessionId, `${upstream.kind}:${exposure.mode}`, JSON.stringify(native ? native.tools : upstream.tools(exposure)), exposure.system);
     if (sent.changedFrom) run.emit({ type: 'exposure-changed', mode: exposure.mode, from: sent.changedFrom, to: sent.fingerprint });
     const direct = exposure.mode === 'direct' ? undefined : await run.exposure('direct');
     const ledger = await Ledger.start(countTokens, sent, direct ? { toolsJson: JSON.stringify(upstream.tools(direct)), system: direct.system } : undefined);
@@ -195,6 +205,7 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
         exposure: { fingerprint: sent.fingerprint, changed: sent.changedFrom !== undefined },
         ...(deferral?.blocks.length ? { serverBlocks: [...deferral.blocks] } : {}),
         ...(report ? { deferral: report } : {}),
+        ...(fallback ? { fallback } : {}),
       };
     };
 
@@ -206,6 +217,7 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
         toolsJson,
         ...(input.maxTokens ? { maxTokens: input.maxTokens } : {}),
         ...(deferral?.serverTools ? { serverTools: deferral.serverTools } : {}),
+        ...(native ? { toolReferences: native.references } : {}),
       });
       const requestBytes = Buffer.byteLength(body);
       const tools = toolsJson === '[]' ? '' : toolsJson;
@@ -250,6 +262,7 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
         );
         signal?.throwIfAborted();
         toolCalls.push({ name: call.name, status: outcome.status, toolId: outcome.toolId });
+        native?.found(call.id, call.name, outcome);
         if (outcome.status === 'pending') forClient.push(assistant.tool_calls![index]!);
         else results.push({ role: 'tool', tool_call_id: call.id, content: renderOutcome(outcome) });
       }
@@ -315,6 +328,44 @@ function deferredState(deferred: DeferredTools | undefined, upstream: Upstream, 
     },
     report: (): DeferralReport => ({ path: passthrough ? 'passthrough' : 'gateway', searches, loaded: [...loaded] }),
   };
+}
+
+/**
+ * Native mode on an upstream with deferred loading: catalog tools go with `defer_loading: true` (the control
+ * tool and `direct-only` tools, client tools among them, stay loaded), and a `tool_search` result goes back as
+ * `tool_reference` blocks naming the hits the exposure can call.
+ */
+function nativeState(run: Run, exposure: RunExposure) {
+  const loadedIds = new Set(run.catalog.filter((tool) => tool.catalogMode === 'direct-only').map((tool) => tool.id));
+  const tools = exposure.toAnthropic().map((tool, i) => {
+    const view = exposure.tools[i]!;
+    return view.kind === 'tool' && view.toolId && !loadedIds.has(view.toolId) ? { ...tool, defer_loading: true } : tool;
+  });
+  const references = new Map<string, string[]>();
+  return {
+    tools,
+    references,
+    found(callId: string, name: string, outcome: ToolCallOutcome): void {
+      if (name !== CONTROL_TOOL_NAMES.search || outcome.status !== 'ok') return;
+      const hits = hitNames(outcome.result?.structuredContent).filter((hit) => exposure.has(hit));
+      references.set(callId, [...new Set(hits.map((hit) => exposure.providerName(hit)))]);
+    },
+  };
+}
+
+function hitNames(structured: unknown): string[] {
+  const record = structured as { hits?: { name?: unknown }[]; results?: { hits?: { name?: unknown }[] }[] } | undefined;
+  const hits = [...(record?.hits ?? []), ...(record?.results ?? []).flatMap((result) => result.hits ?? [])];
+  return hits.flatMap((hit) => (typeof hit?.name === 'string' ? [hit.name] : []));
+}
+
+const said = new WeakMap<Kernel, Set<string>>();
+function sayOnce(kernel: Kernel, key: string, say: () => void): void {
+  let keys = said.get(kernel);
+  if (!keys) said.set(kernel, (keys = new Set()));
+  if (keys.has(key)) return;
+  keys.add(key);
+  say();
 }
 
 function sessionsOf(kernel: Kernel): SessionExposures {

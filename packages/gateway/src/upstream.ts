@@ -18,6 +18,8 @@ export interface UpstreamRequest {
   readonly maxTokens?: number;
   /** Tool calls (and their results) by these names are Anthropic server tools: sent back as their own blocks. */
   readonly serverTools?: ReadonlySet<string>;
+  /** Tool results to send as `tool_reference` blocks (native mode's `tool_search`), by tool call id. */
+  readonly toolReferences?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface UpstreamToolCall {

@@ -50,9 +50,9 @@ export async function startMockAnthropic(options: MockAnthropicOptions = {}): Pr
       return send(res, 400, errorBody('invalid_request_error', 'The body must be a JSON object with a `messages` array and `max_tokens`'));
     }
     const search = searchToolOf(body);
-    if ((body.tools ?? []).some(isDeferred) && !search && !hasToolReferences(raw)) {
+    if ((body.tools ?? []).length > 0 && (body.tools ?? []).every(isDeferred)) {
       requests.push(record);
-      return send(res, 400, errorBody('invalid_request_error', 'tools with defer_loading need a tool search tool (tool_search_tool_bm25_20251119 or tool_search_tool_regex_20251119) or a custom tool that returns tool_reference blocks'));
+      return send(res, 400, errorBody('invalid_request_error', 'all tools have defer_loading: at least one tool (a tool search tool, or a custom tool that returns tool_reference blocks) must not be deferred'));
     }
     counter++;
     // Server-side tool search, as the API runs it: the search blocks lead the answer and the model goes on with what they loaded.
@@ -91,8 +91,4 @@ function isMessagesRequest(body: unknown): body is MessagesRequest {
   if (typeof body !== 'object' || body === null) return false;
   const record = body as { messages?: unknown; max_tokens?: unknown };
   return Array.isArray(record.messages) && typeof record.max_tokens === 'number';
-}
-
-function hasToolReferences(raw: string): boolean {
-  return raw.includes('"tool_reference"');
 }

@@ -57,7 +57,7 @@ describe('deferred tools (defer_loading + tool search server tool)', () => {
     expect(bad.content[1]).toMatchObject({ type: 'tool_search_tool_result', content: { type: 'tool_search_tool_result_error', error_code: 'invalid_pattern' } });
   });
 
-  it('refuses deferred tools without any way to load them (400)', async () => {
+  it('refuses a request whose tools are all deferred (400)', async () => {
     await expect(
       client.messages.create({ model: 'mock-claude', max_tokens: 256, messages: [{ role: 'user', content: ask }], tools: [deferred(TARGET, 'x')] as Anthropic.Messages.ToolUnion[] }),
     ).rejects.toMatchObject({ status: 400 });

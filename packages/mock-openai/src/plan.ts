@@ -46,17 +46,18 @@ export function planNextStep(request: ChatRequest): Step {
   const tools = Array.isArray(request.tools) ? request.tools : [];
   const callId = `call_mock_${messages.length}`;
   const call = (lane: Lane, name: string, args: Record<string, unknown>): Step => ({ kind: 'tool-call', lane, name, args, callId });
+  const loadBySearch = (tool: ChatTool, args: Record<string, unknown>): Step => {
+    const searched = exchanges.some((e) => e.call.function.name === tool.function.name && e.result !== undefined);
+    if (!searched) return call('deferred', tool.function.name, args);
+    return { kind: 'answer', reason: 'not-found', text: `Tool search loaded no tool named ${script.target}.` };
+  };
 
   const direct = tools.find((t) => isNameFor(t.function.name, script.target));
   if (direct) return call('direct', direct.function.name, script.args);
 
   // Deferred tools: search once; the found tools are then offered and the target is called directly (above).
   const deferred = tools.find((t) => DEFERRED_SEARCH_TOOLS.includes(t.function.name));
-  if (deferred) {
-    const searched = exchanges.some((e) => e.call.function.name === deferred.function.name && e.result !== undefined);
-    if (!searched) return call('deferred', deferred.function.name, { query: script.target });
-    return { kind: 'answer', reason: 'not-found', text: `Tool search loaded no tool named ${script.target}.` };
-  }
+  if (deferred) return loadBySearch(deferred, { query: script.target });
 
   const code = byName(tools, CODE_TOOL);
   if (code) return call('code', CODE_TOOL, { [codeKey(code)]: codeFor(script) });
@@ -73,6 +74,8 @@ export function planNextStep(request: ChatRequest): Step {
     const argsKey = hasProperty(callTool, 'args') || !hasProperty(callTool, 'arguments') ? 'args' : 'arguments';
     return call('tools', CALL_TOOL, { id: hit.id, [argsKey]: script.args });
   }
+  // `tool_search` alone (native mode): the search loads the found tools (Anthropic `tool_reference`), then a direct call.
+  if (search) return loadBySearch(search, searchArgs(search, script.target));
   return { kind: 'answer', reason: 'unreachable', text: `None of the offered tools reaches ${script.target}.` };
 }
 

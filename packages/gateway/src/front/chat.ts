@@ -77,6 +77,7 @@ export function toolSearchField(result: TurnResult) {
     exposure: result.exposure,
     ...(result.suspended ? { waiting_for_client: result.suspended.callIds } : {}),
     ...(result.deferral ? { deferral: result.deferral } : {}),
+    ...(result.fallback ? { fallback: result.fallback } : {}),
   };
 }
 
