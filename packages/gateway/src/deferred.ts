@@ -10,6 +10,7 @@
  * the tools of the next request, so every earlier request's tools and
  * messages stay a byte prefix of the next one's.
  */
+import { runInNewContext } from 'node:vm';
 import type { ToolDescriptor } from '@tool-search/kernel';
 import { createToolIndex } from '@tool-search/search';
 import type { ClientFunctionTool } from './turn.js';
@@ -40,6 +41,8 @@ export interface DeferralReport {
 }
 
 const MAX_REFERENCES = 5;
+/** A pattern comes from the model: a catastrophic one (`(a+)+$`) is stopped after this long instead of blocking the server. */
+const REGEX_BUDGET_MS = 1_000;
 
 /** A search's result as Anthropic returns it in `tool_search_tool_result.content`. */
 export function searchDeferred(deferred: DeferredTools, input: unknown): object {
@@ -47,14 +50,9 @@ export function searchDeferred(deferred: DeferredTools, input: unknown): object 
   if (!query) return { type: 'tool_search_tool_result_error', error_code: 'invalid_pattern' };
   if (deferred.variant === 'regex') {
     if (query.length > 200) return { type: 'tool_search_tool_result_error', error_code: 'pattern_too_long' };
-    let pattern: RegExp;
-    try {
-      pattern = new RegExp(query, 'i');
-    } catch {
-      return { type: 'tool_search_tool_result_error', error_code: 'invalid_pattern' };
-    }
-    const found = deferred.tools.filter((tool) => pattern.test(searchText(tool))).slice(0, MAX_REFERENCES);
-    return references(found.map((tool) => tool.function.name));
+    const matched = regexMatches(query, deferred.tools.map(searchText));
+    if (!matched) return { type: 'tool_search_tool_result_error', error_code: 'invalid_pattern' };
+    return references(matched.slice(0, MAX_REFERENCES).map((i) => deferred.tools[i]!.function.name));
   }
   const index = createToolIndex(deferred.tools.map(descriptor), { searchDefaultLimit: MAX_REFERENCES });
   const hits = index.search(query).hits;
@@ -94,6 +92,20 @@ export function appendTools(base: string, extra: readonly string[]): string {
   if (!extra.length) return base;
   const head = base.slice(0, -1);
   return `${head}${head === '[' ? '' : ','}${extra.join(',')}]`;
+}
+
+/** Indexes of the texts the pattern matches, or undefined for a pattern that is invalid or runs out of time. */
+function regexMatches(pattern: string, texts: readonly string[]): number[] | undefined {
+  try {
+    const found: unknown = runInNewContext(
+      'const re = new RegExp(pattern, "i"); const out = []; for (let i = 0; i < texts.length; i++) if (re.test(texts[i])) out.push(i); out',
+      { pattern, texts: [...texts] },
+      { timeout: REGEX_BUDGET_MS },
+    );
+    return Array.isArray(found) ? found.filter((i): i is number => typeof i === 'number') : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function references(names: readonly string[]): object {

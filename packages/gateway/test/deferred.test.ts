@@ -143,3 +143,19 @@ describe('/v1/messages with deferred tools', () => {
     await expect(client.messages.create({ model: 'm', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }], tools: misnamed })).rejects.toMatchObject({ status: 400 });
   });
 });
+
+describe('the served regex search (hostile patterns from the model)', () => {
+  it('answers a catastrophic pattern with invalid_pattern instead of blocking, and keeps serving', async () => {
+    const { server } = await h.gateway('tools', { upstream: h.upstream('openai') });
+    const client = new Anthropic({ baseURL: server.url.replace(/\/v1$/, ''), apiKey: 'none', maxRetries: 0 });
+    const regexTools = [
+      { type: 'tool_search_tool_regex_20251119', name: 'tool_search_tool_regex' },
+      { name: 'victim', description: `${'a'.repeat(40)}!`, input_schema: { type: 'object' }, defer_loading: true },
+      ...deferred,
+    ] as Anthropic.Messages.ToolUnion[];
+    const evil = await client.messages.create({ model: 'm', max_tokens: 256, messages: [{ role: 'user', content: 'tool search qa check target=(a+)+$' }], tools: regexTools });
+    expect(evil.content[1]).toMatchObject({ type: 'tool_search_tool_result', content: { type: 'tool_search_tool_result_error', error_code: 'invalid_pattern' } });
+    const fine = await client.messages.create({ model: 'm', max_tokens: 256, messages: [{ role: 'user', content: 'tool search qa check target=mcp__tracker__file_ticket_0[7]' }], tools: regexTools });
+    expect(fine.content[1]).toMatchObject({ type: 'tool_search_tool_result', content: { tool_references: [{ type: 'tool_reference', tool_name: TARGET }] } });
+  });
+});
