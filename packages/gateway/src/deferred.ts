@@ -31,6 +31,8 @@ export interface DeferredTools {
   readonly raw: readonly Record<string, unknown>[];
   /** Tools `tool_reference` blocks in the history already loaded, in order. */
   readonly loaded: readonly string[];
+  /** The API the client spoke: only Anthropic's own shapes can pass through to an Anthropic upstream. Default `anthropic`. */
+  readonly origin?: 'anthropic' | 'responses';
 }
 
 /** Which path a turn with deferred tools took (in `tool_search.deferral` and the ledger event). */
@@ -108,7 +110,7 @@ function regexMatches(pattern: string, texts: readonly string[]): number[] | und
   }
 }
 
-function references(names: readonly string[]): object {
+export function references(names: readonly string[]): object {
   return { type: 'tool_search_tool_search_result', tool_references: names.map((tool_name) => ({ type: 'tool_reference', tool_name })) };
 }
 

@@ -288,7 +288,7 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
  */
 function deferredState(deferred: DeferredTools | undefined, upstream: Upstream, capabilities?: readonly CapabilityRule[]) {
   if (!deferred) return undefined;
-  const passthrough = upstream.kind === 'anthropic' && supportsDeferredTools(upstream.kind, upstream.model, capabilities);
+  const passthrough = (deferred.origin ?? 'anthropic') === 'anthropic' && upstream.kind === 'anthropic' && supportsDeferredTools(upstream.kind, upstream.model, capabilities);
   const byName = new Map(deferred.tools.map((tool) => [tool.function.name, tool]));
   const loaded = deferred.loaded.filter((name) => byName.has(name));
   const blocks: ServerBlock[] = [];
