@@ -77,10 +77,10 @@ function assistantWithSearches(blocks: readonly ContentBlock[]): ChatMessage[] {
   for (const block of blocks) {
     if (block.type === 'server_tool_use') {
       flush();
-      const b = block as { id: string; name: string; input?: unknown };
+      const b = block as unknown as { id: string; name: string; input?: unknown };
       out.push({ role: 'assistant', content: null, tool_calls: [{ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }] });
     } else if (block.type === 'tool_search_tool_result') {
-      const b = block as { tool_use_id: string; content?: unknown };
+      const b = block as unknown as { tool_use_id: string; content?: unknown };
       out.push({ role: 'tool', tool_call_id: b.tool_use_id, content: JSON.stringify(b.content ?? {}) });
     } else part.push(block);
   }

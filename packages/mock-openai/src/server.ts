@@ -10,7 +10,7 @@ import { embeddingResponse, isEmbeddingRequest } from './embeddings.js';
 import { planNextStep } from './plan.js';
 import { createRecorder, type RecordLimits } from './record.js';
 import { chunks, completion, errorBody, MOCK_MODEL, modelList } from './response.js';
-import type { ChatRequest } from './types.js';
+import type { ChatRequest, RecordedRequest } from './types.js';
 
 /** The model name the embeddings route reports when the request names none. */
 export const MOCK_EMBEDDING_MODEL = 'mock-embedding';
