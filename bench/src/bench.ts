@@ -16,6 +16,7 @@ import { measureQuality, type QualityRow } from './quality.js';
 import { measureSoak, SOAK_FULL, SOAK_QUICK, type SoakRow } from './soak.js';
 import { measureReplicaLoad, REPLICA_LOAD_FULL, REPLICA_LOAD_QUICK, type ReplicaLoadResult } from './replica-load.js';
 import { GATEWAY_LOAD_FULL, GATEWAY_LOAD_QUICK, measureGatewayLoad, type GatewayLoadResult } from './gateway-load.js';
+import { measureModeLoad, MODE_LOAD_FULL, MODE_LOAD_QUICK, type ModeLoadResult } from './mode-load.js';
 
 export interface BenchOptions {
   readonly quick?: boolean;
@@ -39,6 +40,7 @@ export interface BenchResults {
   readonly soak: readonly SoakRow[];
   readonly gatewayLoad: GatewayLoadResult;
   readonly replicaLoad: ReplicaLoadResult;
+  readonly modeLoad: ModeLoadResult;
   readonly durationS: number;
 }
 
@@ -107,6 +109,8 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
   const gatewayLoad = await measureGatewayLoad(quick ? GATEWAY_LOAD_QUICK : GATEWAY_LOAD_FULL);
   log('replicas: per-call store cost, one and two gateway replicas with Redis');
   const replicaLoad = await measureReplicaLoad(quick ? REPLICA_LOAD_QUICK : REPLICA_LOAD_FULL);
+  log('exposure modes under load: direct, tools, code on each sandbox');
+  const modeLoad = await measureModeLoad(quick ? MODE_LOAD_QUICK : MODE_LOAD_FULL);
   return {
     quick,
     machine,
@@ -122,6 +126,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
     soak,
     gatewayLoad,
     replicaLoad,
+    modeLoad,
     durationS: Number(process.hrtime.bigint() - started) / 1e9,
   };
 }
