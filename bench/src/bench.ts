@@ -17,6 +17,7 @@ import { measureQuality, type QualityRow } from './quality.js';
 import { measureSoak, SOAK_FULL, SOAK_QUICK, type SoakRow } from './soak.js';
 import { measureReplicaLoad, REPLICA_LOAD_FULL, REPLICA_LOAD_QUICK, type ReplicaLoadResult } from './replica-load.js';
 import { GATEWAY_LOAD_FULL, GATEWAY_LOAD_QUICK, measureGatewayLoad, type GatewayLoadResult } from './gateway-load.js';
+import { measureModeLoad, MODE_LOAD_FULL, MODE_LOAD_QUICK, type ModeLoadResult } from './mode-load.js';
 
 export interface BenchOptions {
   readonly quick?: boolean;
@@ -41,6 +42,7 @@ export interface BenchResults {
   readonly gatewayLoad: GatewayLoadResult;
   readonly replicaLoad: ReplicaLoadResult;
   readonly cliStartup: CliStartupResult;
+  readonly modeLoad: ModeLoadResult;
   readonly durationS: number;
 }
 
@@ -113,6 +115,8 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
   const replicaLoad = await measureReplicaLoad(quick ? REPLICA_LOAD_QUICK : REPLICA_LOAD_FULL);
   log('CLI start-up: --help, a typo, tools list vs node -e 0');
   const cliStartup = await measureCliStartup(plan.cliRuns);
+  log('exposure modes under load: direct, tools, code on each sandbox');
+  const modeLoad = await measureModeLoad(quick ? MODE_LOAD_QUICK : MODE_LOAD_FULL);
   return {
     quick,
     machine,
@@ -129,6 +133,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
     gatewayLoad,
     replicaLoad,
     cliStartup,
+    modeLoad,
     durationS: Number(process.hrtime.bigint() - started) / 1e9,
   };
 }

@@ -8,6 +8,7 @@ import type { CatalogPayload, Mode } from './payload.js';
 import { soakSection, soakTarget } from './soak.js';
 import { gatewayLoadSection, gatewayLoadTarget } from './gateway-load.js';
 import { replicaLoadSection } from './replica-load.js';
+import { modeLoadSection } from './mode-load.js';
 import { PREVIOUS_RANKING } from './quality.js';
 
 const SEARCH_MODES: readonly Mode[] = ['code', 'tools', 'directory'];
@@ -42,6 +43,7 @@ export function renderReport(r: BenchResults, command: string): string {
     ...gatewayLoadSection(r.gatewayLoad, '## 7. Gateway under load'),
     ...replicaLoadSection(r.replicaLoad, '## 8. Replicas sharing state in Redis'),
     ...cliSection(r),
+    ...modeLoadSection(r.modeLoad, '## 10. Exposure modes under load'),
   ];
   return `${lines.join('\n')}\n`;
 }

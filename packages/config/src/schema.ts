@@ -125,7 +125,7 @@ const toolSearch: Schema = {
     { type: 'boolean' },
     strictObject({
       enabled: { type: 'boolean' },
-      mode: { type: 'string', enum: ['code', 'tools', 'directory'] },
+      mode: { type: 'string', enum: ['code', 'tools', 'directory', 'native'] },
       codeTimeoutMs: { type: 'number' },
       searchDefaultLimit: { type: 'number' },
       maxSearchLimit: { type: 'number' },

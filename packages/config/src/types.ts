@@ -33,7 +33,7 @@ export type LoopDetectionConfig = {
   detectors?: { genericRepeat?: boolean; knownPollNoProgress?: boolean; pingPong?: boolean };
 };
 
-export type ToolSearchMode = 'code' | 'tools' | 'directory';
+export type ToolSearchMode = 'code' | 'tools' | 'directory' | 'native';
 
 export type ToolSearchOptions = {
   enabled?: boolean;

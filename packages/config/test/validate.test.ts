@@ -119,6 +119,10 @@ describe('wrong types', () => {
     expect(issuesOf({ tools: { toolSearch: 'yes' } })).toEqual([{ path: '/tools/toolSearch', rule: 'anyOf' }]);
   });
 
+  it('accepts the native toolSearch mode', () => {
+    expect(issuesOf({ tools: { toolSearch: { mode: 'native' } } })).toEqual([]);
+  });
+
   it('rejects an unknown toolSearch mode', () => {
     expect(issuesOf({ tools: { toolSearch: { mode: 'magic' } } })).toEqual([{ path: '/tools/toolSearch/mode', rule: 'enum' }]);
   });

@@ -6,7 +6,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { postBody, type Upstream, type UpstreamReply, type UpstreamRequest } from './upstream.js';
+import { postBody, type ServerBlock, type Upstream, type UpstreamReply, type UpstreamRequest } from './upstream.js';
 
 /** Anthropic requires `max_tokens`; used when the client sent none. */
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -17,7 +17,7 @@ interface AnthropicMessage {
   content: Block[];
 }
 interface AnthropicReply {
-  readonly content?: readonly { type: string; text?: string; id?: string; name?: string; input?: unknown }[];
+  readonly content?: readonly { type: string; text?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown }[];
   readonly stop_reason?: string | null;
   readonly usage?: { input_tokens?: number; output_tokens?: number };
 }
@@ -30,7 +30,7 @@ export function anthropicUpstream(client: Anthropic, model: string): Upstream {
     model,
     tools: (exposure) => exposure.toAnthropic(),
     body(request: UpstreamRequest): string {
-      const { system, messages } = toAnthropicMessages(request.messages);
+      const { system, messages } = toAnthropicMessages(request.messages, request.serverTools, request.toolReferences);
       const systemText = [request.system, ...system].filter(Boolean).join('\n\n');
       return (
         `{"model":${JSON.stringify(model)},"max_tokens":${request.maxTokens ?? DEFAULT_MAX_TOKENS}` +
@@ -47,9 +47,17 @@ export function anthropicUpstream(client: Anthropic, model: string): Upstream {
       const toolCalls = blocks
         .filter((b) => b.type === 'tool_use')
         .map((b) => ({ id: String(b.id), name: String(b.name), arguments: JSON.stringify(b.input ?? {}) }));
+      const serverBlocks = blocks.flatMap((b): ServerBlock[] =>
+        b.type === 'server_tool_use'
+          ? [{ type: 'server_tool_use', id: String(b.id), name: String(b.name), input: b.input ?? {} }]
+          : b.type === 'tool_search_tool_result'
+            ? [{ type: 'tool_search_tool_result', tool_use_id: String(b.tool_use_id), content: b.content ?? {} }]
+            : [],
+      );
       return {
         content: text || null,
         toolCalls,
+        ...(serverBlocks.length ? { serverBlocks } : {}),
         stopped: toolCalls.length ? 'tool_calls' : reply.stop_reason === 'max_tokens' ? 'length' : 'stop',
         ...(reply.usage ? { usage: { input: reply.usage.input_tokens ?? 0, output: reply.usage.output_tokens ?? 0 } } : {}),
       };
@@ -58,8 +66,13 @@ export function anthropicUpstream(client: Anthropic, model: string): Upstream {
 }
 
 /** Chat messages → Anthropic `system` texts and alternating messages (same-role neighbours merged). */
-export function toAnthropicMessages(chat: readonly ChatCompletionMessageParam[]): { system: string[]; messages: AnthropicMessage[] } {
+export function toAnthropicMessages(
+  chat: readonly ChatCompletionMessageParam[],
+  serverTools?: ReadonlySet<string>,
+  toolReferences?: ReadonlyMap<string, readonly string[]>,
+): { system: string[]; messages: AnthropicMessage[] } {
   const system: string[] = [];
+  const serverCalls = new Set<string>();
   const messages: AnthropicMessage[] = [];
   const push = (role: AnthropicMessage['role'], blocks: Block[]) => {
     if (!blocks.length) return;
@@ -77,14 +90,22 @@ export function toAnthropicMessages(chat: readonly ChatCompletionMessageParam[])
         push('user', textBlocks(message.content));
         break;
       case 'assistant': {
-        const calls = (message.tool_calls ?? []).flatMap((call) =>
-          call.type === 'function' ? [{ type: 'tool_use', id: call.id, name: call.function.name, input: parseInput(call.function.arguments) }] : [],
-        );
+        const calls = (message.tool_calls ?? []).flatMap((call) => {
+          if (call.type !== 'function') return [];
+          const server = serverTools?.has(call.function.name) === true;
+          if (server) serverCalls.add(call.id);
+          return [{ type: server ? 'server_tool_use' : 'tool_use', id: call.id, name: call.function.name, input: parseInput(call.function.arguments) }];
+        });
         push('assistant', [...textBlocks(message.content ?? null), ...calls]);
         break;
       }
       case 'tool':
-        push('user', [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: textOf(message.content) }]);
+        // A server tool's result is the provider's own block in the assistant turn (Anthropic tool search).
+        if (serverCalls.has(message.tool_call_id)) push('assistant', [{ type: 'tool_search_tool_result', tool_use_id: message.tool_call_id, content: parseInput(textOf(message.content)) }]);
+        else if (toolReferences?.get(message.tool_call_id)?.length) {
+          const refs = toolReferences.get(message.tool_call_id)!.map((tool_name) => ({ type: 'tool_reference', tool_name }));
+          push('user', [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: refs }]);
+        } else push('user', [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: textOf(message.content) }]);
         break;
       default:
         break;

@@ -13,3 +13,8 @@ export { SessionExposures } from './session-exposure.js';
 export { renderOutcome, renderResult } from './render.js';
 export { sessionTurnRunner } from './session-runner.js';
 export type { SessionRunnerOptions, SessionRunnerRequest, SessionRunnerReply } from './session-runner.js';
+export { DEFAULT_CAPABILITIES, supportsDeferredTools } from './capabilities.js';
+export type { CapabilityRule } from './capabilities.js';
+export { SEARCH_TOOL_TYPES } from './deferred.js';
+export type { DeferredTools, DeferralReport } from './deferred.js';
+export type { ServerBlock } from './upstream.js';

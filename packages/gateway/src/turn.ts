@@ -15,22 +15,24 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
-import type { ClientCall, Kernel, RunRequest, ToolCallOutcome } from '@tool-search/kernel';
+import type { ClientCall, Kernel, Run, RunExposure, RunRequest, ToolCallOutcome } from '@tool-search/kernel';
 import { CONTROL_TOOL_NAMES } from '@tool-search/control-tools';
 import { createTokenCounter } from '@tool-search/telemetry';
 import { suspendableTurn, type SuspendedTurn, type TurnControl } from './handoff.js';
+import { supportsDeferredTools, type CapabilityRule } from './capabilities.js';
+import { appendTools, referencedNames, searchDeferred, searchFunction, toolJson, type DeferralReport, type DeferredTools } from './deferred.js';
 import { Ledger, type CountTokens, type TurnLedger } from './ledger.js';
 import { openaiUpstream } from './openai-upstream.js';
 import { renderOutcome } from './render.js';
 import { SessionExposures } from './session-exposure.js';
-import type { Upstream } from './upstream.js';
+import type { ServerBlock, Upstream } from './upstream.js';
 
 declare module '@tool-search/kernel' {
   interface RunEventMap {
     /** A conversation message of a gateway turn, for the session transcript (tool calls are logged by telemetry). */
     'turn-message': { readonly type: 'turn-message'; readonly role: string; readonly content: string | null; readonly toolCalls?: readonly string[] };
     /** The whole turn's cost, discovery included, and its direct-mode counterpart. */
-    'turn-ledger': { readonly type: 'turn-ledger'; readonly mode: string; readonly ledger: TurnLedger };
+    'turn-ledger': { readonly type: 'turn-ledger'; readonly mode: string; readonly ledger: TurnLedger; readonly deferral?: DeferralReport };
     /** The tools or system text sent in this session differ from the previous turn's (the provider's prompt cache misses). */
     'exposure-changed': { readonly type: 'exposure-changed'; readonly mode: string; readonly from: string; readonly to: string };
   }
@@ -50,6 +52,8 @@ export interface TurnInput {
   readonly sessionId?: string;
   readonly signal?: AbortSignal;
   readonly maxTokens?: number;
+  /** The client's deferred tools and its tool-search server tool (Anthropic `defer_loading`), see deferred.ts. */
+  readonly deferred?: DeferredTools;
   /** Called before each provider request (streaming front ends send a keep-alive). */
   readonly onStep?: (step: number) => void;
 }
@@ -86,6 +90,10 @@ export interface TurnOptions {
   readonly sessions?: SessionExposures;
   /** How long a turn waits for the results of client calls made inside tool_call or code (default 5 min). */
   readonly clientCallTtlMs?: number;
+  /** Capability rules ahead of the defaults (capabilities.ts): which upstreams take deferred tools themselves. */
+  readonly capabilities?: readonly CapabilityRule[];
+  /** Operator log (one line each): e.g. native mode falling back to tools on an upstream without deferred loading. */
+  readonly log?: (line: string) => void;
 }
 
 export interface TurnToolCall {
@@ -110,6 +118,12 @@ export interface TurnResult {
   readonly exposure: { readonly fingerprint: string; readonly changed: boolean };
   /** Set when the turn waits for client calls made inside tool_call or code: the server resumes it with their results. */
   readonly suspended?: SuspendedTurn<TurnResult>;
+  /** Tool searches of this turn in Anthropic's blocks (run by the provider or served by the gateway), for the client. */
+  readonly serverBlocks?: readonly ServerBlock[];
+  /** Set when the request had deferred tools: which path served them. */
+  readonly deferral?: DeferralReport;
+  /** Set when the configured mode could not be used with this upstream (native without deferred loading). */
+  readonly fallback?: { readonly from: string; readonly reason: string };
 }
 
 const DISCOVERY = new Set<string>([CONTROL_TOOL_NAMES.search, CONTROL_TOOL_NAMES.describe]);
@@ -136,7 +150,12 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
   const provider = options.provider ?? upstream.kind;
   const party = { provider, model: upstream.model, ...(input.agentId ? { agentId: input.agentId } : {}) };
   const setting = options.toolSearchFor?.(party);
-  const mode = setting?.mode ?? options.mode;
+  const wanted = setting?.mode ?? options.mode;
+  const fallback = wanted === 'native' && !(upstream.kind === 'anthropic' && supportsDeferredTools(upstream.kind, upstream.model, options.capabilities))
+    ? { from: 'native', reason: `the ${upstream.kind} upstream model ${upstream.model} has no deferred tool loading; using tools mode` }
+    : undefined;
+  if (fallback) sayOnce(kernel, `${upstream.kind}:${upstream.model}`, () => options.log?.(`gateway: native mode: ${fallback.reason}`));
+  const mode = fallback ? 'tools' : wanted;
   const countTokens = options.countTokens === false ? undefined : (options.countTokens ?? (defaultCounter ??= tokenCounter()));
   const catalogMode = CLIENT_TOOLS_IN_CATALOG.has(mode) ? ('catalog' as const) : ('direct-only' as const);
   const request = {
@@ -150,7 +169,8 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
   try {
     const exposure = await run.exposure(mode);
     const sessions = options.sessions ?? sessionsOf(kernel);
-    const sent = sessions.settle(run.info.sessionId, `${upstream.kind}:${exposure.mode}`, JSON.stringify(upstream.tools(exposure)), exposure.system);
+    const native = exposure.mode === 'native' ? nativeState(run, exposure) : undefined;
+    const sent = sessions.settle(run.info.sessionId, `${upstream.kind}:${exposure.mode}`, JSON.stringify(native ? native.tools : upstream.tools(exposure)), exposure.system);
     if (sent.changedFrom) run.emit({ type: 'exposure-changed', mode: exposure.mode, from: sent.changedFrom, to: sent.fingerprint });
     const direct = exposure.mode === 'direct' ? undefined : await run.exposure('direct');
     const ledger = await Ledger.start(countTokens, sent, direct ? { toolsJson: JSON.stringify(upstream.tools(direct)), system: direct.system } : undefined);
@@ -158,6 +178,7 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
     const systemBytes = Buffer.byteLength(sent.system);
     const toolNames = exposure.tools.map((tool) => exposure.providerName(tool.name));
     const conversation: ChatCompletionMessageParam[] = [...input.messages];
+    const deferral = deferredState(input.deferred, upstream, options.capabilities);
     const toolCalls: TurnToolCall[] = [];
     const usage = { input: 0, output: 0 };
     await ledger.add(input.messages);
@@ -168,7 +189,8 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
       const calls = final.tool_calls?.map((call) => (call.type === 'function' ? call.function.name : call.type));
       run.emit({ type: 'turn-message', role: 'assistant', content: final.content, ...(calls?.length ? { toolCalls: calls } : {}) });
       const totals = ledger.toJSON();
-      run.emit({ type: 'turn-ledger', mode: exposure.mode, ledger: totals });
+      const report = deferral?.report();
+      run.emit({ type: 'turn-ledger', mode: exposure.mode, ledger: totals, ...(report ? { deferral: report } : {}) });
       return {
         message: final,
         finishReason,
@@ -181,13 +203,24 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
         usage,
         ledger: totals,
         exposure: { fingerprint: sent.fingerprint, changed: sent.changedFrom !== undefined },
+        ...(deferral?.blocks.length ? { serverBlocks: [...deferral.blocks] } : {}),
+        ...(report ? { deferral: report } : {}),
+        ...(fallback ? { fallback } : {}),
       };
     };
 
     for (let step = 1; ; step++) {
-      const body = upstream.body({ system: sent.system, messages: conversation, toolsJson: sent.toolsJson, ...(input.maxTokens ? { maxTokens: input.maxTokens } : {}) });
+      const toolsJson = deferral ? deferral.toolsJson(sent.toolsJson) : sent.toolsJson;
+      const body = upstream.body({
+        system: sent.system,
+        messages: conversation,
+        toolsJson,
+        ...(input.maxTokens ? { maxTokens: input.maxTokens } : {}),
+        ...(deferral?.serverTools ? { serverTools: deferral.serverTools } : {}),
+        ...(native ? { toolReferences: native.references } : {}),
+      });
       const requestBytes = Buffer.byteLength(body);
-      const tools = sent.toolsJson === '[]' ? '' : sent.toolsJson;
+      const tools = toolsJson === '[]' ? '' : toolsJson;
       run.emit({ type: 'provider-request', mode: exposure.mode, body, toolsBytes, systemBytes, requestBytes, toolNames, tools, system: sent.system });
       const row = ledger.request(requestBytes);
       input.onStep?.(step);
@@ -196,6 +229,8 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
         usage.input += reply.usage.input;
         usage.output += reply.usage.output;
       }
+      // Searches the provider ran itself: into the conversation as a call and its result, and to the client as they came.
+      if (deferral && reply.serverBlocks?.length) conversation.push(...deferral.fromProvider(reply.serverBlocks));
       if (reply.toolCalls.length === 0) {
         ledger.settle(row, 0, false, reply.usage);
         return done(step, reply.stopped === 'length' ? 'length' : 'stop', { role: 'assistant', content: reply.content, refusal: null });
@@ -209,6 +244,17 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
       const results: ChatCompletionToolMessageParam[] = [];
       const forClient: (typeof assistant.tool_calls & object)[number][] = [];
       for (const [index, call] of reply.toolCalls.entries()) {
+        if (deferral?.isSearch(call.name)) {
+          results.push({ role: 'tool', tool_call_id: call.id, content: deferral.search(call.id, call.name, parseArguments(call.arguments)) });
+          toolCalls.push({ name: call.name, status: 'ok', toolId: `gateway:deferred:${call.name}` });
+          continue;
+        }
+        if (deferral?.isDeferredTool(call.name)) {
+          // The client's own deferred tool: the client runs it, as any client tool.
+          forClient.push(assistant.tool_calls![index]!);
+          toolCalls.push({ name: call.name, status: 'pending', toolId: `client:client:${call.name}` });
+          continue;
+        }
         const work = exposure.call(call.name, parseArguments(call.arguments), signal ? { signal } : {});
         // Client calls made inside this call go to the HTTP caller now; the call's outcome comes once their results do.
         const outcome = await control.outcome(run, work, (handed) =>
@@ -217,11 +263,12 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
         signal?.throwIfAborted();
         // A tool that answered with an error result (code that failed in tool_search_code) did not succeed: say so.
         toolCalls.push({ name: call.name, status: outcome.status === 'ok' && outcome.result.isError ? 'error' : outcome.status, toolId: outcome.toolId });
+        native?.found(call.id, call.name, outcome);
         if (outcome.status === 'pending') forClient.push(assistant.tool_calls![index]!);
         else results.push({ role: 'tool', tool_call_id: call.id, content: renderOutcome(outcome) });
       }
       conversation.push(...results);
-      const discoveryCalls = reply.toolCalls.filter((call) => DISCOVERY.has(call.name)).length;
+      const discoveryCalls = reply.toolCalls.filter((call) => DISCOVERY.has(call.name) || deferral?.isSearch(call.name) === true).length;
       const onlyDiscovery = discoveryCalls === reply.toolCalls.length;
       ledger.settle(row, discoveryCalls, onlyDiscovery, reply.usage);
       await ledger.add([assistant, ...results], onlyDiscovery);
@@ -233,6 +280,93 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
   } finally {
     await run.close();
   }
+}
+
+/**
+ * The turn's deferred-tool state: passed through to an upstream that supports
+ * it, else served here (deferred.ts). Found tools are appended to the tools
+ * in the order they were first loaded, so earlier bytes never move.
+ */
+function deferredState(deferred: DeferredTools | undefined, upstream: Upstream, capabilities?: readonly CapabilityRule[]) {
+  if (!deferred) return undefined;
+  const passthrough = (deferred.origin ?? 'anthropic') === 'anthropic' && upstream.kind === 'anthropic' && supportsDeferredTools(upstream.kind, upstream.model, capabilities);
+  const byName = new Map(deferred.tools.map((tool) => [tool.function.name, tool]));
+  const loaded = deferred.loaded.filter((name) => byName.has(name));
+  const blocks: ServerBlock[] = [];
+  let searches = 0;
+  const load = (content: unknown) => {
+    for (const name of referencedNames(content)) if (byName.has(name) && !loaded.includes(name)) loaded.push(name);
+  };
+  const passthroughTools = [...deferred.raw.map((tool) => JSON.stringify(tool)), JSON.stringify(deferred.searchTool)];
+  const searchJson = toolJson(upstream.kind, searchFunction(deferred));
+  return {
+    blocks,
+    serverTools: passthrough ? new Set([deferred.searchTool.name]) : undefined,
+    toolsJson: (base: string): string =>
+      passthrough ? appendTools(base, passthroughTools) : appendTools(base, [searchJson, ...loaded.map((name) => toolJson(upstream.kind, byName.get(name)!))]),
+    isSearch: (name: string): boolean => !passthrough && name === deferred.searchTool.name,
+    isDeferredTool: (name: string): boolean => byName.has(name),
+    search(id: string, name: string, input: unknown): string {
+      searches++;
+      const content = searchDeferred(deferred, input);
+      load(content);
+      blocks.push({ type: 'server_tool_use', id, name, input }, { type: 'tool_search_tool_result', tool_use_id: id, content });
+      return JSON.stringify(content);
+    },
+    fromProvider(served: readonly ServerBlock[]): ChatCompletionMessageParam[] {
+      const out: ChatCompletionMessageParam[] = [];
+      for (const block of served) {
+        blocks.push(block);
+        if (block.type === 'server_tool_use') {
+          searches++;
+          out.push({ role: 'assistant', content: null, tool_calls: [{ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } }] });
+        } else {
+          load(block.content);
+          out.push({ role: 'tool', tool_call_id: block.tool_use_id, content: JSON.stringify(block.content) });
+        }
+      }
+      return out;
+    },
+    report: (): DeferralReport => ({ path: passthrough ? 'passthrough' : 'gateway', searches, loaded: [...loaded] }),
+  };
+}
+
+/**
+ * Native mode on an upstream with deferred loading: catalog tools go with `defer_loading: true` (the control
+ * tool and `direct-only` tools, client tools among them, stay loaded), and a `tool_search` result goes back as
+ * `tool_reference` blocks naming the hits the exposure can call.
+ */
+function nativeState(run: Run, exposure: RunExposure) {
+  const loadedIds = new Set(run.catalog.filter((tool) => tool.catalogMode === 'direct-only').map((tool) => tool.id));
+  const tools = exposure.toAnthropic().map((tool, i) => {
+    const view = exposure.tools[i]!;
+    return view.kind === 'tool' && view.toolId && !loadedIds.has(view.toolId) ? { ...tool, defer_loading: true } : tool;
+  });
+  const references = new Map<string, string[]>();
+  return {
+    tools,
+    references,
+    found(callId: string, name: string, outcome: ToolCallOutcome): void {
+      if (name !== CONTROL_TOOL_NAMES.search || outcome.status !== 'ok') return;
+      const hits = hitNames(outcome.result?.structuredContent).filter((hit) => exposure.has(hit));
+      references.set(callId, [...new Set(hits.map((hit) => exposure.providerName(hit)))]);
+    },
+  };
+}
+
+function hitNames(structured: unknown): string[] {
+  const record = structured as { hits?: { name?: unknown }[]; results?: { hits?: { name?: unknown }[] }[] } | undefined;
+  const hits = [...(record?.hits ?? []), ...(record?.results ?? []).flatMap((result) => result.hits ?? [])];
+  return hits.flatMap((hit) => (typeof hit?.name === 'string' ? [hit.name] : []));
+}
+
+const said = new WeakMap<Kernel, Set<string>>();
+function sayOnce(kernel: Kernel, key: string, say: () => void): void {
+  let keys = said.get(kernel);
+  if (!keys) said.set(kernel, (keys = new Set()));
+  if (keys.has(key)) return;
+  keys.add(key);
+  say();
 }
 
 function sessionsOf(kernel: Kernel): SessionExposures {

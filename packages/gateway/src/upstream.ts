@@ -16,6 +16,10 @@ export interface UpstreamRequest {
   /** The exposure's tools already serialized in this provider's format (`[]` text when none). */
   readonly toolsJson: string;
   readonly maxTokens?: number;
+  /** Tool calls (and their results) by these names are Anthropic server tools: sent back as their own blocks. */
+  readonly serverTools?: ReadonlySet<string>;
+  /** Tool results to send as `tool_reference` blocks (native mode's `tool_search`), by tool call id. */
+  readonly toolReferences?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface UpstreamToolCall {
@@ -31,7 +35,13 @@ export interface UpstreamReply {
   /** `length` when the provider stopped at its token limit. */
   readonly stopped: 'stop' | 'tool_calls' | 'length';
   readonly usage?: { readonly input: number; readonly output: number };
+  /** Server tools the provider ran in this step (Anthropic `server_tool_use` / `tool_search_tool_result` blocks), in order. */
+  readonly serverBlocks?: readonly ServerBlock[];
 }
+
+export type ServerBlock =
+  | { readonly type: 'server_tool_use'; readonly id: string; readonly name: string; readonly input: unknown }
+  | { readonly type: 'tool_search_tool_result'; readonly tool_use_id: string; readonly content: unknown };
 
 export interface Upstream {
   readonly kind: UpstreamKind;

@@ -51,9 +51,10 @@ describe('the inspect API', () => {
     expect(body.misses.length).toBeGreaterThan(0);
   });
 
-  it('compares the four modes with bytes and tokens', async () => {
+  it('compares the modes (native too: the preset has @tool-search/mode-native) with bytes and tokens', async () => {
     const { body } = await api<{ modes: { mode: string; bytes: { total: number }; tokens: { total: number } | null; tools: string[] }[] }>('/api/exposure');
-    expect(body.modes.map((mode) => mode.mode)).toEqual(['direct', 'code', 'tools', 'directory']);
+    expect(body.modes.map((mode) => mode.mode)).toEqual(['direct', 'code', 'tools', 'directory', 'native']);
+    expect(body.modes[4]!.tools).toEqual(expect.arrayContaining(['tool_search', 'create_issue']));
     const direct = body.modes[0]!;
     const tools = body.modes[2]!;
     expect(direct.tools).toContain('create_issue');

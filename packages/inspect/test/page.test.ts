@@ -132,10 +132,10 @@ describe.skipIf(chromiumMissing !== undefined)('the inspect page in headless Chr
     await page.screenshot({ path: join(SHOTS, 'session.png'), fullPage: false });
   }, 120_000);
 
-  it('compares the four modes in a chart and a table', async () => {
+  it('compares the modes (native too) in a chart and a table', async () => {
     await open('?view=exposure');
     const rows = page.locator('table tbody tr th');
-    await expect.poll(() => rows.allTextContents(), { timeout: 60_000 }).toEqual(['direct', 'code', 'tools', 'directory']);
+    await expect.poll(() => rows.allTextContents(), { timeout: 60_000 }).toEqual(['direct', 'code', 'tools', 'directory', 'native']);
     expect(await page.locator('canvas[role="img"]').getAttribute('aria-label')).toContain('direct');
     expect(await seriousViolations(page)).toEqual([]);
   }, 120_000);

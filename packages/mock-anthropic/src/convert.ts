@@ -4,7 +4,8 @@
  * `tool_use` blocks assistant tool calls, `tool_result` blocks tool messages.
  */
 import type { ChatMessage, ChatRequest, ChatToolCall } from '@tool-search/mock-openai';
-import type { AnthropicMessage, ContentBlock, MessagesRequest } from './types.js';
+import { isDeferred, isServerTool, loadedNames, searchToolOf } from './deferred.js';
+import type { AnthropicMessage, AnthropicTool, ContentBlock, MessagesRequest } from './types.js';
 
 export function toChatRequest(request: MessagesRequest): ChatRequest {
   const messages: ChatMessage[] = [];
@@ -14,17 +15,29 @@ export function toChatRequest(request: MessagesRequest): ChatRequest {
   return {
     ...(request.model ? { model: request.model } : {}),
     messages,
-    tools: (request.tools ?? []).map((tool) => ({
+    tools: visibleTools(request).map((tool) => ({
       type: 'function' as const,
       function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), ...(tool.input_schema ? { parameters: tool.input_schema } : {}) },
     })),
   };
 }
 
+/** What the model sees: custom tools not deferred, deferred ones a `tool_reference` loaded, and the search tool. */
+function visibleTools(request: MessagesRequest): AnthropicTool[] {
+  const tools = request.tools ?? [];
+  const loaded = new Set(loadedNames(request));
+  const search = searchToolOf(request);
+  return [
+    ...tools.filter((tool) => !isServerTool(tool) && (!isDeferred(tool) || loaded.has(tool.name))),
+    ...(search ? [{ name: search.name, description: 'Search the deferred tools', input_schema: { type: 'object', properties: { query: { type: 'string' } } } }] : []),
+  ];
+}
+
 function chatMessages(message: AnthropicMessage): ChatMessage[] {
   if (typeof message.content === 'string') return [{ role: message.role, content: message.content }];
   const blocks = Array.isArray(message.content) ? message.content : [];
   const text = blocks.filter((b) => b.type === 'text').map((b) => String((b as { text?: unknown }).text ?? '')).join('');
+  if (message.role === 'assistant' && blocks.some((b) => b.type === 'tool_search_tool_result')) return assistantWithSearches(blocks);
   if (message.role === 'assistant') {
     const calls: ChatToolCall[] = blocks
       .filter((b): b is ContentBlock & { id: string; name: string; input: unknown } => b.type === 'tool_use')
@@ -51,4 +64,26 @@ function blockText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
   return content.map((part) => (typeof (part as { text?: unknown })?.text === 'string' ? (part as { text: string }).text : '')).join('');
+}
+
+/** An assistant turn holding server-side searches: each search is a call and its result, then the model goes on. */
+function assistantWithSearches(blocks: readonly ContentBlock[]): ChatMessage[] {
+  const out: ChatMessage[] = [];
+  let part: ContentBlock[] = [];
+  const flush = () => {
+    if (part.length) out.push(...chatMessages({ role: 'assistant', content: part }));
+    part = [];
+  };
+  for (const block of blocks) {
+    if (block.type === 'server_tool_use') {
+      flush();
+      const b = block as unknown as { id: string; name: string; input?: unknown };
+      out.push({ role: 'assistant', content: null, tool_calls: [{ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }] });
+    } else if (block.type === 'tool_search_tool_result') {
+      const b = block as unknown as { tool_use_id: string; content?: unknown };
+      out.push({ role: 'tool', tool_call_id: b.tool_use_id, content: JSON.stringify(b.content ?? {}) });
+    } else part.push(block);
+  }
+  flush();
+  return out;
 }

@@ -13,6 +13,8 @@ export interface MessageMeta {
   readonly promptChars: number;
   /** Number of the step in this server's life, for `toolu_` ids. */
   readonly counter: number;
+  /** Blocks before the step's own (a server-side search's `server_tool_use` and `tool_search_tool_result`). */
+  readonly lead?: readonly object[];
 }
 
 export function message(step: Step, meta: MessageMeta) {
@@ -21,7 +23,7 @@ export function message(step: Step, meta: MessageMeta) {
     type: 'message' as const,
     role: 'assistant' as const,
     model: meta.model,
-    content: [block(step, meta)],
+    content: [...(meta.lead ?? []), block(step, meta)] as ({ type: string; text?: string; input?: unknown } & Record<string, unknown>)[],
     stop_reason: step.kind === 'answer' ? ('end_turn' as const) : ('tool_use' as const),
     stop_sequence: null,
     usage: usage(step, meta),
@@ -31,15 +33,21 @@ export function message(step: Step, meta: MessageMeta) {
 /** `[event, data]` pairs of a streamed message. */
 export function events(step: Step, meta: MessageMeta): [string, object][] {
   const whole = message(step, meta);
-  const content = whole.content[0]!;
-  const start = content.type === 'text' ? { type: 'text', text: '' } : { ...content, input: {} };
-  const delta = content.type === 'text' ? { type: 'text_delta', text: content.text } : { type: 'input_json_delta', partial_json: JSON.stringify(content.input) };
+  const blocks: [string, object][] = whole.content.flatMap((content, index): [string, object][] => {
+    const streamed = content.type === 'text' || content.type === 'tool_use' || content.type === 'server_tool_use';
+    if (!streamed) return [['content_block_start', { type: 'content_block_start', index, content_block: content }], ['content_block_stop', { type: 'content_block_stop', index }]];
+    const start = content.type === 'text' ? { type: 'text', text: '' } : { ...content, input: {} };
+    const delta = content.type === 'text' ? { type: 'text_delta', text: content.text } : { type: 'input_json_delta', partial_json: JSON.stringify(content.input) };
+    return [
+      ['content_block_start', { type: 'content_block_start', index, content_block: start }],
+      ['ping', { type: 'ping' }],
+      ['content_block_delta', { type: 'content_block_delta', index, delta }],
+      ['content_block_stop', { type: 'content_block_stop', index }],
+    ];
+  });
   return [
     ['message_start', { type: 'message_start', message: { ...whole, content: [], stop_reason: null, usage: { input_tokens: whole.usage.input_tokens, output_tokens: 0 } } }],
-    ['content_block_start', { type: 'content_block_start', index: 0, content_block: start }],
-    ['ping', { type: 'ping' }],
-    ['content_block_delta', { type: 'content_block_delta', index: 0, delta }],
-    ['content_block_stop', { type: 'content_block_stop', index: 0 }],
+    ...blocks,
     ['message_delta', { type: 'message_delta', delta: { stop_reason: whole.stop_reason, stop_sequence: null }, usage: { output_tokens: whole.usage.output_tokens } }],
     ['message_stop', { type: 'message_stop' }],
   ];

@@ -6,26 +6,32 @@
  * follow the same script language. Every request is recorded as received.
  */
 import type { ServerResponse } from 'node:http';
-import { planNextStep, send, serveLocal, type Received, type RecordedRequest } from '@tool-search/mock-openai';
+import { createRecorder, planNextStep, send, serveLocal, type Received, type RecordedRequest, type RecordLimits } from '@tool-search/mock-openai';
 import { toChatRequest } from './convert.js';
+import { isDeferred, searchBlocks, searchDeferred, searchToolOf } from './deferred.js';
 import { errorBody, events, message, MOCK_ANTHROPIC_MODEL, modelList } from './response.js';
-import type { MessagesRequest } from './types.js';
+import type { ContentBlock, MessagesRequest } from './types.js';
 
 export interface MockAnthropicOptions {
   /** Port on 127.0.0.1; default 0 (a free port). */
   readonly port?: number;
+  /** What `requests` keeps: the newest requests, bounded by count and body bytes (as in `@tool-search/mock-openai`). */
+  readonly record?: RecordLimits;
 }
 
 export interface MockAnthropic {
   /** Base URL for an Anthropic client, `http://127.0.0.1:PORT` (the client adds `/v1/messages`). */
   readonly url: string;
-  /** Every request received, in order (the array is live). */
+  /** The newest requests received, in order, within `record` limits (the array is live). */
   readonly requests: RecordedRequest[];
+  /** How many requests were received in all, including those no longer kept. */
+  readonly received: number;
   close(): Promise<void>;
 }
 
 export async function startMockAnthropic(options: MockAnthropicOptions = {}): Promise<MockAnthropic> {
-  const requests: RecordedRequest[] = [];
+  const recorder = createRecorder(options.record);
+  const requests = recorder;
   let counter = 0;
   const server = await serveLocal(options.port ?? 0, handle, (res, error) => send(res, 400, errorBody('invalid_request_error', `Could not read the body: ${String(error)}`)));
 
@@ -43,10 +49,25 @@ export async function startMockAnthropic(options: MockAnthropicOptions = {}): Pr
       requests.push(record);
       return send(res, 400, errorBody('invalid_request_error', 'The body must be a JSON object with a `messages` array and `max_tokens`'));
     }
-    const step = planNextStep(toChatRequest(body));
-    requests.push({ ...record, step });
+    const search = searchToolOf(body);
+    if ((body.tools ?? []).length > 0 && (body.tools ?? []).every(isDeferred)) {
+      requests.push(record);
+      return send(res, 400, errorBody('invalid_request_error', 'all tools have defer_loading: at least one tool (a tool search tool, or a custom tool that returns tool_reference blocks) must not be deferred'));
+    }
     counter++;
-    const meta = { id: `msg_mock_${counter}`, model: typeof body.model === 'string' ? body.model : MOCK_ANTHROPIC_MODEL, promptChars: raw.length, counter };
+    // Server-side tool search, as the API runs it: the search blocks lead the answer and the model goes on with what they loaded.
+    let planned = body;
+    let step = planNextStep(toChatRequest(planned));
+    const lead: ContentBlock[] = [];
+    for (let searches = 0; search && step.kind === 'tool-call' && step.name === search.name && searches < 3; searches++) {
+      const query = String(step.args.query ?? '');
+      const blocks = searchBlocks(`srvtoolu_mock_${counter}_${searches}`, search, query, searchDeferred(body.tools ?? [], search, query));
+      lead.push(...blocks);
+      planned = { ...planned, messages: [...planned.messages, { role: 'assistant', content: blocks }] };
+      step = planNextStep(toChatRequest(planned));
+    }
+    requests.push({ ...record, step });
+    const meta = { id: `msg_mock_${counter}`, model: typeof body.model === 'string' ? body.model : MOCK_ANTHROPIC_MODEL, promptChars: raw.length, counter, lead };
     if (body.stream === true) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
       for (const [event, data] of events(step, meta)) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
@@ -56,7 +77,14 @@ export async function startMockAnthropic(options: MockAnthropicOptions = {}): Pr
     send(res, 200, message(step, meta));
   }
 
-  return { url: server.origin, requests, close: () => server.close() };
+  return {
+    url: server.origin,
+    requests: recorder.requests,
+    get received() {
+      return recorder.received;
+    },
+    close: () => server.close(),
+  };
 }
 
 function isMessagesRequest(body: unknown): body is MessagesRequest {

@@ -23,7 +23,10 @@ export interface AnthropicMessage {
 }
 
 export interface AnthropicTool {
+  /** Absent or `custom` for a client tool; a server tool's versioned type otherwise. */
+  readonly type?: string;
   readonly name: string;
+  readonly defer_loading?: boolean;
   readonly description?: string;
   readonly input_schema?: { readonly [key: string]: unknown };
 }

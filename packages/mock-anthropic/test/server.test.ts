@@ -73,3 +73,17 @@ describe('mock Anthropic Messages API', () => {
     expect(missing.status).toBe(404);
   });
 });
+
+describe('bounded recording', () => {
+  it('keeps only the newest maxRequests and counts all', async () => {
+    const bounded = await startMockAnthropic({ record: { maxRequests: 3 } });
+    try {
+      const c = new Anthropic({ baseURL: bounded.url, apiKey: 'test', maxRetries: 0 });
+      await Promise.all(Array.from({ length: 12 }, (_, i) => c.messages.create({ model: 'mock-claude', max_tokens: 16, messages: [{ role: 'user', content: `hi ${i}` }] })));
+      expect(bounded.received).toBe(12);
+      expect(bounded.requests).toHaveLength(3);
+    } finally {
+      await bounded.close();
+    }
+  });
+});

@@ -14,6 +14,8 @@ export const OK_MARKER = 'FAKE_TOOL_OK';
 export const SEARCH_TOOL = 'tool_search';
 export const CALL_TOOL = 'tool_call';
 export const CODE_TOOL = 'tool_search_code';
+/** Anthropic's tool-search tools (`tool_search_tool_bm25_20251119`, `…_regex_…`) by name, as a gateway offers them to a model without native support. */
+export const DEFERRED_SEARCH_TOOLS: readonly string[] = ['tool_search_tool_bm25', 'tool_search_tool_regex'];
 
 interface Exchange {
   readonly call: ChatToolCall;
@@ -31,7 +33,7 @@ export function planNextStep(request: ChatRequest): Step {
   if (!script) return { kind: 'answer', reason: 'no-script', text: 'Mock model: no script found in the last user message.' };
 
   const exchanges = exchangesIn(messages.slice(lastUser + 1));
-  const calls = exchanges.filter((e) => e.call.function.name !== SEARCH_TOOL);
+  const calls = exchanges.filter((e) => e.call.function.name !== SEARCH_TOOL && !DEFERRED_SEARCH_TOOLS.includes(e.call.function.name));
   // A fake tool's marker, or any call (not a search) whose result does not read as a failure: real tools answer too.
   const okResult =
     [...exchanges].reverse().find((e) => e.result?.includes(OK_MARKER))?.result ??
@@ -47,9 +49,18 @@ export function planNextStep(request: ChatRequest): Step {
   const tools = Array.isArray(request.tools) ? request.tools : [];
   const callId = `call_mock_${messages.length}`;
   const call = (lane: Lane, name: string, args: Record<string, unknown>): Step => ({ kind: 'tool-call', lane, name, args, callId });
+  const loadBySearch = (tool: ChatTool, args: Record<string, unknown>): Step => {
+    const searched = exchanges.some((e) => e.call.function.name === tool.function.name && e.result !== undefined);
+    if (!searched) return call('deferred', tool.function.name, args);
+    return { kind: 'answer', reason: 'not-found', text: `Tool search loaded no tool named ${script.target}.` };
+  };
 
   const direct = tools.find((t) => isNameFor(t.function.name, script.target));
   if (direct) return call('direct', direct.function.name, script.args);
+
+  // Deferred tools: search once; the found tools are then offered and the target is called directly (above).
+  const deferred = tools.find((t) => DEFERRED_SEARCH_TOOLS.includes(t.function.name));
+  if (deferred) return loadBySearch(deferred, { query: script.target });
 
   const code = byName(tools, CODE_TOOL);
   if (code) return call('code', CODE_TOOL, { [codeKey(code)]: codeFor(script) });
@@ -66,7 +77,7 @@ export function planNextStep(request: ChatRequest): Step {
     const argsKey = hasProperty(callTool, 'args') || !hasProperty(callTool, 'arguments') ? 'args' : 'arguments';
     return call('tools', CALL_TOOL, { id: hit.id, [argsKey]: script.args });
   }
-  // Deferred loading (AI SDK `toolSearch`, tool search in other frameworks): search alone, and the found tools
+  // Deferred loading (`native` mode's `tool_search`, AI SDK `toolSearch`, other frameworks' tool search): search alone, and the found tools
   // are offered directly on the next request, where the direct lane above calls the target.
   if (search) {
     const searched = exchanges.some((e) => e.call.function.name === SEARCH_TOOL && e.result !== undefined);

@@ -9,6 +9,7 @@ import { send, serveLocal, type Received } from './http.js';
 import { embeddingResponse, isEmbeddingRequest } from './embeddings.js';
 import { planNextStep } from './plan.js';
 import { isResponsesRequest, planResponse, responseObject } from './responses.js';
+import { createRecorder, type RecordLimits } from './record.js';
 import { chunks, completion, errorBody, MOCK_MODEL, modelList } from './response.js';
 import type { ChatRequest, RecordedRequest } from './types.js';
 
@@ -20,18 +21,23 @@ export interface MockOpenAIOptions {
   readonly port?: number;
   /** `/v1/embeddings` behaviour for fallback tests: answer after `delayMs`, or fail every request with `status`. */
   readonly embeddings?: { readonly delayMs?: number; readonly failStatus?: number };
+  /** What `requests` keeps: the newest requests, bounded by count and body bytes (record.ts has the defaults). */
+  readonly record?: RecordLimits;
 }
 
 export interface MockOpenAI {
   /** Base URL for an OpenAI client, `http://127.0.0.1:PORT/v1`. */
   readonly url: string;
-  /** Every request received, in order (the array is live). */
+  /** The newest requests received, in order, within `record` limits (the array is live). */
   readonly requests: RecordedRequest[];
+  /** How many requests were received in all, including those no longer kept. */
+  readonly received: number;
   close(): Promise<void>;
 }
 
 export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<MockOpenAI> {
-  const requests: RecordedRequest[] = [];
+  const recorder = createRecorder(options.record);
+  const requests = recorder;
   let counter = 0;
   const server = await serveLocal(options.port ?? 0, handle, (res, error) =>
     send(res, 400, errorBody(`Could not read the body: ${String(error)}`, 'invalid_request_error')),
@@ -90,7 +96,14 @@ export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<
     else answer();
   }
 
-  return { url: `${server.origin}/v1`, requests, close: () => server.close() };
+  return {
+    url: `${server.origin}/v1`,
+    requests: recorder.requests,
+    get received() {
+      return recorder.received;
+    },
+    close: () => server.close(),
+  };
 }
 
 function isChatRequest(body: unknown): body is ChatRequest {

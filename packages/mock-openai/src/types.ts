@@ -47,7 +47,7 @@ export interface Script {
 }
 
 /** Which way the mock reaches the target, chosen from the tools it is offered. */
-export type Lane = 'direct' | 'code' | 'directory' | 'tools' | 'search';
+export type Lane = 'direct' | 'code' | 'directory' | 'tools' | 'search' | 'deferred';
 
 /** The model's next move: call one tool, or answer. */
 export type Step =

@@ -184,3 +184,16 @@ describe('failedResult', () => {
     expect(failedResult('The sum of 3 and 4 is 7.')).toBe(false);
   });
 });
+
+describe('deferred lane (a gateway offering Anthropic tool search as a function)', () => {
+  it('searches with the query, then calls the target once it is offered, then answers', () => {
+    const searchFn = fn('tool_search_tool_bm25', { query: { type: 'string' } }, ['query']);
+    const first = planNextStep(request([user(ASK)], [fn('Read'), searchFn]));
+    expect(first).toMatchObject({ kind: 'tool-call', lane: 'deferred', name: 'tool_search_tool_bm25', args: { query: TARGET } });
+    const searched = [user(ASK), called('c1', 'tool_search_tool_bm25', { query: TARGET }), result('c1', `Loaded: ${TARGET}`)];
+    expect(planNextStep(request(searched, [fn('Read'), searchFn, fn(TARGET)]))).toMatchObject({ kind: 'tool-call', lane: 'direct', name: TARGET });
+    expect(planNextStep(request(searched, [fn('Read'), searchFn]))).toMatchObject({ kind: 'answer', reason: 'not-found' });
+    const ran = [...searched, called('c2', TARGET, {}), result('c2', 'FAKE_TOOL_OK')];
+    expect(planNextStep(request(ran, [fn('Read'), searchFn, fn(TARGET)]))).toMatchObject({ kind: 'answer', reason: 'done' });
+  });
+});

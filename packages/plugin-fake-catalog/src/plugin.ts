@@ -51,7 +51,7 @@ export function fakeToolText(name: string, args: Record<string, unknown>): strin
 }
 
 /** Every fake tool's description starts with this, so a model (or a person reading `tools list`) knows it does nothing. */
-export const FAKE_DESCRIPTION_PREFIX = 'Fake demo tool (answers FAKE_TOOL_OK). ';
+export const FAKE_DESCRIPTION_PREFIX = 'Fake demo tool (it does nothing and answers a fixed test marker). ';
 
 function buildDefinitions(count: number, core: boolean, seed: number, demoTools: boolean): ToolDefinition[] {
   const definitions: ToolDefinition[] = [];

@@ -12,6 +12,7 @@ import { policyPlugin } from '@tool-search/policy';
 import type { McpDownstream, McpPlugin, McpPluginOptions, McpServerStatus } from '@tool-search/plugin-mcp';
 import { clientToolsPlugin } from '@tool-search/plugin-client-tools';
 import { toolsModePlugin } from '@tool-search/mode-tools';
+import { nativeModePlugin } from '@tool-search/mode-native';
 import { directoryModePlugin } from '@tool-search/mode-directory';
 import { codeModePlugin } from '@tool-search/mode-code';
 import { telemetryPlugin } from '@tool-search/telemetry';
@@ -72,6 +73,7 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     clientToolsPlugin(),
     ...(toolSearch.embeddings ? [embeddingsPlugin(toolSearch.embeddings)] : []),
     toolsModePlugin({ searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit }),
+    nativeModePlugin({ maxSearchLimit: toolSearch.maxSearchLimit }),
     directoryModePlugin({
       searchDefaultLimit: toolSearch.searchDefaultLimit,
       maxSearchLimit: toolSearch.maxSearchLimit,

@@ -76,6 +76,8 @@ export function toolSearchField(result: TurnResult) {
     ledger: result.ledger,
     exposure: result.exposure,
     ...(result.suspended ? { waiting_for_client: result.suspended.callIds } : {}),
+    ...(result.deferral ? { deferral: result.deferral } : {}),
+    ...(result.fallback ? { fallback: result.fallback } : {}),
   };
 }
 

@@ -6,7 +6,8 @@
  * while the tool-search steps run. Errors use Anthropic's error shape.
  */
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
-import { arrayAt, flatClientTools, invalid, optionalPositiveInt, recordAt, requestObject, requiredString, textContent } from '../validate.js';
+import { referencedNames, SEARCH_TOOL_TYPES, type DeferredTools } from '../deferred.js';
+import { arrayAt, invalid, optionalPositiveInt, recordAt, requestObject, requiredString, textContent } from '../validate.js';
 import type { ClientFunctionTool, TurnResult } from '../turn.js';
 import { toolSearchField } from './chat.js';
 import type { FrontContext, FrontEnd } from './front.js';
@@ -16,6 +17,7 @@ export interface MessagesRequest {
   readonly clientTools: ClientFunctionTool[];
   readonly stream: boolean;
   readonly maxTokens?: number;
+  readonly deferred?: DeferredTools;
 }
 
 /** Blocks a model may have produced that carry nothing the turn needs. */
@@ -29,11 +31,18 @@ export const messagesFront: FrontEnd<MessagesRequest> = {
     const request = requestObject(body);
     const system = request.system === undefined || request.system === null ? '' : textContent(request.system, '/system', ['text']);
     const messages: ChatCompletionMessageParam[] = system ? [{ role: 'system', content: system }] : [];
-    arrayAt(request.messages, '/messages', { nonEmpty: true }).forEach((m, i) => messages.push(...chatMessages(m, `/messages/${i}`)));
+    const loaded: string[] = [];
+    arrayAt(request.messages, '/messages', { nonEmpty: true }).forEach((m, i) => messages.push(...chatMessages(m, `/messages/${i}`, loaded)));
     const maxTokens = optionalPositiveInt(request.max_tokens, '/max_tokens');
-    return { messages, clientTools: flatClientTools(request.tools, { accepts: (type) => type === undefined || type === 'custom', refusal: 'server tools are not supported; only custom tools can be client tools', schemaKey: 'input_schema' }), stream: request.stream === true, ...(maxTokens ? { maxTokens } : {}) };
+    const { clientTools, deferred } = messagesTools(request.tools, loaded);
+    return { messages, clientTools, stream: request.stream === true, ...(maxTokens ? { maxTokens } : {}), ...(deferred ? { deferred } : {}) };
   },
-  turnInput: (request) => ({ messages: request.messages, clientTools: request.clientTools, ...(request.maxTokens ? { maxTokens: request.maxTokens } : {}) }),
+  turnInput: (request) => ({
+    messages: request.messages,
+    clientTools: request.clientTools,
+    ...(request.maxTokens ? { maxTokens: request.maxTokens } : {}),
+    ...(request.deferred ? { deferred: request.deferred } : {}),
+  }),
   wantsStream: (request) => request.stream,
   reply: (result, _request, ctx) => ({ ...message(ctx, result), content: blocks(result), tool_search: toolSearchField(result) }),
   streamStart(stream, ctx) {
@@ -42,6 +51,11 @@ export const messagesFront: FrontEnd<MessagesRequest> = {
   streamStep: (stream) => stream.send({ type: 'ping' }, 'ping'),
   streamEnd(stream, result) {
     blocks(result).forEach((block, index) => {
+      if (block.type === 'tool_search_tool_result') {
+        stream.send({ type: 'content_block_start', index, content_block: block }, 'content_block_start');
+        stream.send({ type: 'content_block_stop', index }, 'content_block_stop');
+        return;
+      }
       const start = block.type === 'text' ? { type: 'text', text: '' } : { ...block, input: {} };
       stream.send({ type: 'content_block_start', index, content_block: start }, 'content_block_start');
       const delta = block.type === 'text' ? { type: 'text_delta', text: block.text } : { type: 'input_json_delta', partial_json: JSON.stringify(block.input) };
@@ -70,10 +84,14 @@ function message(ctx: FrontContext, result?: TurnResult) {
   };
 }
 
-type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: unknown };
+type Block =
+  | { type: 'text'; text: string }
+  | { type: 'tool_use' | 'server_tool_use'; id: string; name: string; input: unknown }
+  | { type: 'tool_search_tool_result'; tool_use_id: string; content: unknown };
 
 function blocks(result: TurnResult): Block[] {
-  const out: Block[] = result.message.content ? [{ type: 'text', text: result.message.content }] : [];
+  const out: Block[] = [...(result.serverBlocks ?? []).map((block) => ({ ...block }) as Block)];
+  if (result.message.content) out.push({ type: 'text', text: result.message.content });
   for (const call of result.message.tool_calls ?? []) {
     if (call.type === 'function') out.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseInput(call.function.arguments) });
   }
@@ -84,12 +102,58 @@ function stopReason(result: TurnResult): string {
   return result.finishReason === 'tool_calls' ? 'tool_use' : result.finishReason === 'length' ? 'max_tokens' : 'end_turn';
 }
 
+/**
+ * The request's tools: custom tools are client tools; those with `defer_loading: true` and the tool-search
+ * server tool are the deferred set (deferred.ts). Other server tools are refused.
+ */
+function messagesTools(value: unknown, loaded: readonly string[]): { clientTools: ClientFunctionTool[]; deferred?: DeferredTools } {
+  const clientTools: ClientFunctionTool[] = [];
+  const tools: ClientFunctionTool[] = [];
+  const raw: Record<string, unknown>[] = [];
+  let search: { tool: Record<string, unknown>; variant: 'bm25' | 'regex' } | undefined;
+  arrayAt(value, '/tools', { optional: true }).forEach((item, i) => {
+    const at = `/tools/${i}`;
+    const record = recordAt(item, at);
+    const known = typeof record.type === 'string' ? SEARCH_TOOL_TYPES[record.type] : undefined;
+    if (known) {
+      if (record.name !== undefined && record.name !== known.name) throw invalid(`${at}/name`, `must be "${known.name}" for ${String(record.type)}`);
+      search = { tool: { ...record, name: known.name }, variant: known.variant };
+      return;
+    }
+    if (record.type !== undefined && record.type !== 'custom') {
+      throw invalid(`${at}/type`, 'server tools other than tool_search_tool_bm25_20251119 / tool_search_tool_regex_20251119 are not supported; only custom tools can be client tools');
+    }
+    const schema = record.input_schema;
+    const tool: ClientFunctionTool = {
+      type: 'function',
+      function: {
+        name: requiredString(record.name, `${at}/name`),
+        ...(typeof record.description === 'string' ? { description: record.description } : {}),
+        parameters: typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? (schema as Record<string, unknown>) : { type: 'object' },
+      },
+    };
+    if (record.defer_loading === true) {
+      tools.push(tool);
+      raw.push(record);
+    } else clientTools.push(tool);
+  });
+  if (!search) {
+    if (tools.length) throw invalid('/tools', 'tools with defer_loading need a tool search tool (tool_search_tool_bm25_20251119 or tool_search_tool_regex_20251119)');
+    return { clientTools };
+  }
+  const searchTool = search.tool as DeferredTools['searchTool'];
+  return { clientTools, deferred: { searchTool, variant: search.variant, tools, raw, loaded } };
+}
+
 /** One Anthropic message as chat messages: `tool_result` blocks become `tool` messages ahead of the user's text. */
-function chatMessages(value: unknown, path: string): ChatCompletionMessageParam[] {
+function chatMessages(value: unknown, path: string, loaded: string[]): ChatCompletionMessageParam[] {
   const record = recordAt(value, path);
   const role = record.role;
   if (role !== 'user' && role !== 'assistant') throw invalid(`${path}/role`, 'must be "user" or "assistant"');
   if (typeof record.content === 'string') return [{ role, content: record.content }];
+  if (role === 'assistant' && Array.isArray(record.content) && record.content.some((b) => (b as { type?: unknown })?.type === 'tool_search_tool_result')) {
+    return assistantWithSearches(record.content, path, loaded);
+  }
   const texts: string[] = [];
   const calls: ChatCompletionMessageToolCall[] = [];
   const results: ChatCompletionMessageParam[] = [];
@@ -109,6 +173,34 @@ function chatMessages(value: unknown, path: string): ChatCompletionMessageParam[
   const text = texts.join('\n');
   if (role === 'assistant') return [{ role, content: text || null, ...(calls.length ? { tool_calls: calls } : {}) }];
   return [...results, ...(text ? [{ role: 'user' as const, content: text }] : [])];
+}
+
+/**
+ * An assistant turn holding tool searches (`server_tool_use` + `tool_search_tool_result`): each search becomes a
+ * call and its result, and the blocks after it a new assistant message, exactly as the turn that produced them
+ * sent them upstream, so the provider sees the same bytes again. `tool_reference`s load their tools.
+ */
+function assistantWithSearches(content: unknown[], path: string, loaded: string[]): ChatCompletionMessageParam[] {
+  const out: ChatCompletionMessageParam[] = [];
+  let part: unknown[] = [];
+  const flush = () => {
+    if (part.length) out.push(...chatMessages({ role: 'assistant', content: part }, path, loaded));
+    part = [];
+  };
+  content.forEach((raw, i) => {
+    const at = `${path}/content/${i}`;
+    const block = recordAt(raw, at);
+    if (block.type === 'server_tool_use') {
+      flush();
+      const id = requiredString(block.id, `${at}/id`);
+      out.push({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: requiredString(block.name, `${at}/name`), arguments: JSON.stringify(block.input ?? {}) } }] });
+    } else if (block.type === 'tool_search_tool_result') {
+      for (const name of referencedNames(block.content)) if (!loaded.includes(name)) loaded.push(name);
+      out.push({ role: 'tool', tool_call_id: requiredString(block.tool_use_id, `${at}/tool_use_id`), content: JSON.stringify(block.content ?? {}) });
+    } else part.push(raw);
+  });
+  flush();
+  return out;
 }
 
 function requiredText(value: unknown, path: string): string {
