@@ -7,8 +7,8 @@
  * Namespacing and policy are the front end's: this is per server, as the
  * server said it.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type {
+  Client,
   ClientCapabilities,
   CompleteRequest,
   CompleteResult,
@@ -19,10 +19,19 @@ import type {
   ReadResourceRequest,
   ReadResourceResult,
   Resource,
-  ResourceTemplate,
+  ResourceTemplateType as ResourceTemplate,
   ServerCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
+import { ResourceNotFoundError } from '@modelcontextprotocol/client';
 import { FORWARDING_CAPABILITIES, type DownstreamEvent } from './forwarding.js';
+
+/**
+ * Whether `McpPeer.readResource` failed because the server has no such resource: -32002 before 2026-07-28,
+ * -32602 since; the SDK renumbers both into one error class, which a front end maps to its client's era.
+ */
+export function isResourceNotFound(error: unknown): boolean {
+  return error instanceof ResourceNotFoundError;
+}
 
 /** One connected downstream server. */
 export interface McpPeer {
