@@ -23,7 +23,7 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Logger } from '@tool-search/kernel';
-import type { McpDownstream, McpPeer } from '@tool-search/plugin-mcp';
+import { isResourceNotFound, type McpDownstream, type McpPeer } from '@tool-search/plugin-mcp';
 import { parsePromptName, parseResourceUri, promptName, resourceUri } from './namespace.js';
 
 /** MCP's "resource not found" (spec, resources: error handling). */
@@ -106,7 +106,14 @@ export function serveAggregate(options: AggregateOptions): { close(): Promise<vo
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request, { signal }) => {
     const { peer, original } = await routeUri(request.params.uri, signal);
-    return peer.readResource({ ...request.params, uri: original }, signal);
+    try {
+      return await peer.readResource({ ...request.params, uri: original }, signal);
+    } catch (error) {
+      // The v2 client renumbers a server's "not found" (-32002 before 2026-07-28, -32602 since) into one error class;
+      // a 2025-era client of serve mcp gets the code of its era, naming the URI it asked for.
+      if (isResourceNotFound(error)) throw notFound(request.params.uri);
+      throw error;
+    }
   });
   server.setRequestHandler(SubscribeRequestSchema, async (request, { signal }) => {
     const { peer, original } = await routeUri(request.params.uri, signal);

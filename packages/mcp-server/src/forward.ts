@@ -77,7 +77,7 @@ export function createSessionForwarding(options: SessionForwardingOptions): Sess
           if (passes(params)) notify({ method: 'notifications/message', params });
         },
         ...(client?.sampling
-          ? { createMessage: async (params, signal) => (await server.createMessage(params, { signal, ...related })) as CreateMessageResult }
+          ? { createMessage: async (params, signal) => (await server.createMessage(params as Parameters<typeof server.createMessage>[0], { signal, ...related })) as CreateMessageResult }
           : {}),
         ...(client?.elicitation ? { elicitInput: (params, signal) => server.elicitInput(params, { signal, ...related }) } : {}),
       };

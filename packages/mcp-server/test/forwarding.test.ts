@@ -7,6 +7,7 @@
  * otherwise), and cancellation both ways. Real downstream: the conformance
  * fixture over stdio.
  */
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
@@ -184,5 +185,40 @@ describe('forwarding through serve mcp', () => {
     expect(text((await client.callTool({ name: 'test_sampling', arguments: { prompt: 'hi' } })) as CallToolResult)).toBe('LLM response: answer');
     expect(text((await client.callTool({ name: 'test_sampling_gives_up', arguments: {} })) as CallToolResult)).toBe('gave up');
     await vi.waitFor(() => expect(aborted).toBe(true));
+  });
+});
+
+/** The 2026-07-28-only fixture of plugin-mcp's tests (v2 SDK; refuses the legacy `initialize`). */
+const MODERN_FIXTURE = fileURLToPath(new URL('../../plugin-mcp/test/fixtures/modern-server.mjs', import.meta.url));
+
+describe('a 2025-era client calling through to a 2026-07-28-only server', () => {
+  let kernel: Kernel;
+  let mcp: ToolSearchMcpServer;
+  let client: Client;
+
+  beforeAll(async () => {
+    const preset = await createToolSearchKernel({ mcpServers: { modern: { command: process.execPath, args: [MODERN_FIXTURE] } } });
+    kernel = preset.kernel;
+    mcp = await createToolSearchMcpServer({ kernel, mode: 'directory', refreshIntervalMs: 0, ...(preset.mcpDownstream ? { downstream: preset.mcpDownstream } : {}) });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await mcp.server.connect(serverSide);
+    client = new Client({ name: 'legacy-client', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, (request) => {
+      asked.push((request.params as { message: string }).message);
+      return { action: 'accept', content: { go: true } };
+    });
+    await client.connect(clientSide);
+  }, 60_000);
+  const asked: string[] = [];
+  afterAll(async () => {
+    await client?.close();
+    await mcp?.close();
+    await kernel?.close();
+  });
+
+  it("gets the server's input_required elicitation as an ordinary elicitation request", async () => {
+    expect(text((await client.callTool({ name: 'echo', arguments: { message: 'hi' } })) as CallToolResult)).toBe('echo: hi');
+    expect(text((await client.callTool({ name: 'confirm', arguments: {} })) as CallToolResult)).toBe('confirmed: {"go":true}');
+    expect(asked).toEqual(['Go ahead?']);
   });
 });

@@ -2,7 +2,7 @@
  * Helpers of connection.ts: which failure reason a thrown error stands for,
  * the OAuth error an SDK error may wrap, and a promise bounded by a signal.
  */
-import { ErrorCode as McpErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { ListError } from './list-tools.js';
 
@@ -20,10 +20,15 @@ export function authError(error: unknown): ToolSearchError | undefined {
 export function failureReason(error: unknown, timedOut: boolean): McpFailureReason {
   if (timedOut) return 'timeout';
   if (error instanceof ListError) return 'list';
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === 'string' && code.startsWith('E')) return 'spawn';
-  if (error instanceof McpError && error.code === McpErrorCode.ConnectionClosed) return 'exit';
-  if (error instanceof McpError && error.code === McpErrorCode.RequestTimeout) return 'timeout';
+  // A failed version probe (`ERA_NEGOTIATION_FAILED`) carries what broke it as its cause.
+  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth += 1) {
+    if (current instanceof SdkError && current.code === SdkErrorCode.ConnectionClosed) return 'exit';
+    // The SDK says only in words that the server closed during the `server/discover` probe.
+    if (current instanceof SdkError && current.code === SdkErrorCode.EraNegotiationFailed && /connection closed/i.test(current.message)) return 'exit';
+    if (current instanceof SdkError && current.code === SdkErrorCode.RequestTimeout) return 'timeout';
+    const code = current instanceof SdkError ? undefined : (current as { code?: unknown }).code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return 'spawn';
+  }
   return 'protocol';
 }
 

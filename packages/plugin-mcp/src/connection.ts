@@ -5,8 +5,7 @@
  * Every failure leaves as a coded error naming the server; nothing here hangs
  * past its deadline.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ErrorCode as McpErrorCode, McpError, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, SdkError, SdkErrorCode, type Client } from '@modelcontextprotocol/client';
 import { ErrorCode, ToolSearchError, type ExecuteContext, type Logger, type ToolResult } from '@tool-search/kernel';
 import { authError, failureReason, withDeadline, type McpFailureReason } from './connection-errors.js';
 import { listTools, type ListLimits, type ToolListing } from './list-tools.js';
@@ -126,7 +125,7 @@ export class ServerConnection {
     const timeout = this.requestTimeoutMs;
     const forwarded = this.forwarding.begin(forwarding);
     try {
-      const result = await client.callTool({ name, arguments: args }, undefined, { signal, timeout, ...forwarded.options });
+      const result = await client.callTool({ name, arguments: args }, { signal, timeout, ...forwarded.options });
       return {
         // MCP content (audio, resource_link, blob resources) is carried as it came.
         content: (Array.isArray(result.content) ? result.content : []) as unknown as ToolResult['content'],
@@ -192,6 +191,7 @@ export class ServerConnection {
     this.stderr = '';
     // The configured handlers' capabilities are the more specific (elicitation form defaults), so they win a tie.
     const capabilities = { ...this.settings.downstream?.capabilities(), ...handlerCapabilities(this.settings.handlers, this.settings.roots) };
+    const toolsChanged = coalesce(() => this.settings.onToolsChanged?.(this.name), LIST_CHANGED_WINDOW_MS);
     const opened = await openClient(this.config, {
       signal,
       timeoutMs: this.settings.connectTimeoutMs,
@@ -202,13 +202,6 @@ export class ServerConnection {
         installHandlers(client, this.name, this.settings.handlers, this.settings.roots, () => [...this.calls]);
         // A call forwarded from a front end's client routes sampling/elicitation there; otherwise the handlers answer.
         this.forwarding.install(client, capabilities, this.settings.handlers, () => [...this.calls]);
-        // Invalidate synchronously: the notification arrives before the answer of the call that caused it.
-        // Listeners (a refresh of every front-end session) hear of a flood at most once per window.
-        const changed = coalesce(() => this.settings.onToolsChanged?.(this.name), LIST_CHANGED_WINDOW_MS);
-        client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-          if (this.opened?.client === client) this.tools = undefined;
-          changed();
-        });
         client.onclose = () => this.onClosed(client);
       },
       onStderr: (chunk) => {
@@ -217,6 +210,12 @@ export class ServerConnection {
       onPid: (pid) => this.pids.add(pid),
       onError: (error) => this.settings.logger.warn(`MCP server "${this.name}" transport error: ${error.message}`, { server: this.name }),
       track: (closing) => this.track(closing),
+      // Invalidate synchronously: the notification arrives before the answer of the call that caused it.
+      // Listeners (a refresh of every front-end session) hear of a flood at most once per window.
+      onToolsChanged: (client) => {
+        if (this.opened?.client === client) this.tools = undefined;
+        toolsChanged();
+      },
     });
     if ((this.state as McpServerState) === 'closed') {
       this.track(opened.close().catch(() => {}));
@@ -277,17 +276,17 @@ export class ServerConnection {
       if (ToolSearchError.isInstance(reason)) return reason;
       return new ToolSearchError(ErrorCode.TOOL_CALL_ABORTED, `The call to MCP server "${this.name}" was cancelled`, { cause: error, details });
     }
-    const data = error instanceof McpError ? (error.data as { reason?: unknown; size?: unknown; limit?: unknown } | undefined) : undefined;
+    const data = error instanceof ProtocolError ? (error.data as { reason?: unknown; size?: unknown; limit?: unknown } | undefined) : undefined;
     if (data?.reason === MESSAGE_TOO_LARGE) {
       return new ToolSearchError(ErrorCode.MCP_RESULT_TOO_LARGE, `MCP server "${this.name}" answered with ${data.size} bytes, over the ${data.limit}-byte message limit; the result was dropped`, {
         cause: error,
         details: { ...details, size: data.size, limit: data.limit },
       });
     }
-    if (error instanceof McpError && error.code === McpErrorCode.RequestTimeout) {
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
       return new ToolSearchError(ErrorCode.TOOL_TIMEOUT, `MCP server "${this.name}" did not answer within ${timeout} ms (the server's timeoutMs, or option callTimeoutMs, raises or lowers it)`, { cause: error, details });
     }
-    if ((error instanceof McpError && error.code === McpErrorCode.ConnectionClosed) || !this.opened) {
+    if ((error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) || !this.opened) {
       return new ToolSearchError(ErrorCode.MCP_SERVER_UNAVAILABLE, `MCP server "${this.name}" closed during the call${this.stderrNote()}; the next run reconnects it`, {
         cause: error,
         details,

@@ -7,8 +7,8 @@
  * Namespacing and policy are the front end's: this is per server, as the
  * server said it.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type {
+  Client,
   ClientCapabilities,
   CompleteRequest,
   CompleteResult,
@@ -19,10 +19,19 @@ import type {
   ReadResourceRequest,
   ReadResourceResult,
   Resource,
-  ResourceTemplate,
+  ResourceTemplateType as ResourceTemplate,
   ServerCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
+import { ResourceNotFoundError, specTypeSchemas, type RequestOptions, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { FORWARDING_CAPABILITIES, type DownstreamEvent } from './forwarding.js';
+
+/**
+ * Whether `McpPeer.readResource` failed because the server has no such resource: -32002 before 2026-07-28,
+ * -32602 since; the SDK renumbers both into one error class, which a front end maps to its client's era.
+ */
+export function isResourceNotFound(error: unknown): boolean {
+  return error instanceof ResourceNotFoundError;
+}
 
 /** One connected downstream server. */
 export interface McpPeer {
@@ -101,9 +110,9 @@ export function createDownstream(sources: () => readonly PeerSource[], limits: D
     return {
       name: source.name,
       capabilities,
-      listResources: (signal) => allPages((cursor) => client.listResources(cursor ? { cursor } : {}, options(signal)), (page) => page.resources, bound('resources')),
+      listResources: (signal) => allPages((cursor) => page(client, 'resources/list', 'ListResourcesResult', cursor, options(signal)), (page) => page.resources, bound('resources')),
       listResourceTemplates: (signal) =>
-        allPages((cursor) => client.listResourceTemplates(cursor ? { cursor } : {}, options(signal)), (page) => page.resourceTemplates, bound('resourceTemplates')),
+        allPages((cursor) => page(client, 'resources/templates/list', 'ListResourceTemplatesResult', cursor, options(signal)), (page) => page.resourceTemplates, bound('resourceTemplates')),
       readResource: (params, signal) => client.readResource(params, options(signal)),
       async subscribe(uri, signal) {
         const count = subscriptions.get(key(uri)) ?? 0;
@@ -116,7 +125,7 @@ export function createDownstream(sources: () => readonly PeerSource[], limits: D
         subscriptions.delete(key(uri));
         if (count === 1) await client.unsubscribeResource({ uri }, options(signal));
       },
-      listPrompts: (signal) => allPages((cursor) => client.listPrompts(cursor ? { cursor } : {}, options(signal)), (page) => page.prompts, bound('prompts')),
+      listPrompts: (signal) => allPages((cursor) => page(client, 'prompts/list', 'ListPromptsResult', cursor, options(signal)), (page) => page.prompts, bound('prompts')),
       getPrompt: (params, signal) => client.getPrompt(params, options(signal)),
       complete: (params, signal) => client.complete(params, options(signal)),
     };
@@ -155,6 +164,18 @@ const SEVERITY: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning',
 
 function mostVerbose(asked: readonly LoggingLevel[]): LoggingLevel | undefined {
   return asked.length ? SEVERITY[Math.min(...asked.map((level) => SEVERITY.indexOf(level)))] : undefined;
+}
+
+type PageSchemas = typeof specTypeSchemas;
+type PageName = 'ListResourcesResult' | 'ListResourceTemplatesResult' | 'ListPromptsResult';
+
+/**
+ * One page of a list, as the server sent it. The v2 client's `listResources()` & co. walk every page (up to its own
+ * cap) when called without a cursor, which would bypass `maxListPages`/`maxToolsPerServer`; a raw request is one page.
+ */
+function page<N extends PageName>(client: Client, method: string, result: N, cursor: string | undefined, options: RequestOptions) {
+  const schema = specTypeSchemas[result] as PageSchemas[N];
+  return client.request({ method, params: cursor ? { cursor } : {} }, schema, options) as Promise<StandardSchemaV1.InferOutput<PageSchemas[N]>>;
 }
 
 interface PageBounds {

@@ -9,16 +9,10 @@
  * plugin's own handlers (gateway, CLI) answer, if any. Everything else (logs outside a
  * call, resource and prompt changes) goes to the `McpDownstream` listeners.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ErrorCode as McpErrorCode,
-  LoggingMessageNotificationSchema,
-  McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ResourceUpdatedNotificationSchema,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Client,
   type ClientCapabilities,
   type CreateMessageRequest,
   type CreateMessageResult,
@@ -26,7 +20,7 @@ import {
   type ElicitResult,
   type LoggingMessageNotification,
   type Progress,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 import type { ExecuteContext } from '@tool-search/kernel';
 import type { McpClientHandlers, McpRequestContext } from './handlers.js';
 import { coalesce, LIST_CHANGED_WINDOW_MS } from './coalesce.js';
@@ -97,26 +91,26 @@ export class CallForwarding {
    */
   install(client: Client, capabilities: ClientCapabilities, fallback?: McpClientHandlers, calls: () => readonly ExecuteContext[] = () => []): void {
     const context = (signal: AbortSignal): McpRequestContext => ({ server: this.server, signal, calls: calls() });
-    client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+    client.setNotificationHandler('notifications/message', ({ params }) => {
       const tagged = { ...params, logger: taggedLogger(this.server, params.logger) };
       const sinks = this.sessions().flatMap((forwarding) => (forwarding.onLog ? [forwarding.onLog] : []));
       if (sinks.length) for (const sink of sinks) sink(tagged);
       else this.emit({ type: 'log', server: this.server, params: tagged });
     });
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) => this.emit({ type: 'resource-updated', server: this.server, uri: params.uri }));
+    client.setNotificationHandler('notifications/resources/updated', ({ params }) => this.emit({ type: 'resource-updated', server: this.server, uri: params.uri }));
     // A flood of list_changed reaches every session's client at most once per window (plus one trailing).
     const resources = coalesce(() => this.emit({ type: 'resources-changed', server: this.server }), LIST_CHANGED_WINDOW_MS);
     const prompts = coalesce(() => this.emit({ type: 'prompts-changed', server: this.server }), LIST_CHANGED_WINDOW_MS);
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, () => resources());
-    client.setNotificationHandler(PromptListChangedNotificationSchema, () => prompts());
+    client.setNotificationHandler('notifications/resources/list_changed', () => resources());
+    client.setNotificationHandler('notifications/prompts/list_changed', () => prompts());
     if (capabilities.sampling) {
-      client.setRequestHandler(CreateMessageRequestSchema, (request, extra) =>
-        this.answer('sampling/createMessage', 'sampling', (f) => f.createMessage, fallback?.createMessage, request.params, extra.signal, context),
+      client.setRequestHandler('sampling/createMessage', (request, ctx) =>
+        this.answer('sampling/createMessage', 'sampling', (f) => f.createMessage, fallback?.createMessage, request.params, ctx.mcpReq.signal, context),
       );
     }
     if (capabilities.elicitation) {
-      client.setRequestHandler(ElicitRequestSchema, (request, extra) =>
-        this.answer('elicitation/create', 'elicitation', (f) => f.elicitInput, fallback?.elicitInput, request.params, extra.signal, context),
+      client.setRequestHandler('elicitation/create', (request, ctx) =>
+        this.answer('elicitation/create', 'elicitation', (f) => f.elicitInput, fallback?.elicitInput, request.params, ctx.mcpReq.signal, context),
       );
     }
   }
@@ -157,6 +151,6 @@ export class CallForwarding {
   }
 }
 
-function refused(message: string): McpError {
-  return new McpError(McpErrorCode.InvalidRequest, message);
+function refused(message: string): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidRequest, message);
 }

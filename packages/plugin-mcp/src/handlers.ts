@@ -7,20 +7,17 @@
  * declared only when it is handled; a request for anything else is refused
  * with a message that says what is missing.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
-  CreateMessageRequestSchema,
-  ElicitRequestSchema,
-  ErrorCode as McpErrorCode,
-  ListRootsRequestSchema,
-  McpError,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Client,
   type ClientCapabilities,
   type CreateMessageRequest,
   type CreateMessageResult,
   type ElicitRequest,
   type ElicitResult,
   type Root,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/client';
 import type { ExecuteContext } from '@tool-search/kernel';
 
 /** Who asks, the request's own cancellation, and the calls that may have caused it. */
@@ -58,11 +55,12 @@ export function installHandlers(
 ): void {
   const { createMessage, elicitInput } = handlers ?? {};
   const context = (signal: AbortSignal): McpRequestContext => ({ server, signal, calls: calls() });
-  if (createMessage) client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => createMessage(request.params, context(extra.signal)));
-  if (elicitInput) client.setRequestHandler(ElicitRequestSchema, (request, extra) => elicitInput(request.params, context(extra.signal)));
-  if (roots?.length) client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [...roots] }));
+  // On a 2026-07-28 connection the SDK answers a tool call's `input_required` requests through these same handlers.
+  if (createMessage) client.setRequestHandler('sampling/createMessage', (request, ctx) => createMessage(request.params, context(ctx.mcpReq.signal)));
+  if (elicitInput) client.setRequestHandler('elicitation/create', (request, ctx) => elicitInput(request.params, context(ctx.mcpReq.signal)));
+  if (roots?.length) client.setRequestHandler('roots/list', () => ({ roots: [...roots] }));
   client.fallbackRequestHandler = async (request) => {
-    throw new McpError(McpErrorCode.MethodNotFound, refusal(request.method));
+    throw new ProtocolError(ProtocolErrorCode.MethodNotFound, refusal(request.method));
   };
 }
 

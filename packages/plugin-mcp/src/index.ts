@@ -26,3 +26,4 @@ export type { LoopbackAuthorizer, LoopbackAuthorizerOptions, McpLoginOptions } f
 export type { McpCallForwarding, DownstreamEvent } from './forwarding.js';
 export { taggedLogger } from './forwarding.js';
 export type { McpDownstream, McpPeer } from './downstream.js';
+export { isResourceNotFound } from './downstream.js';

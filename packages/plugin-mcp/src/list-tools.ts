@@ -5,8 +5,19 @@
  * schema, so one malformed tool is dropped with a problem naming it while
  * its siblings stay.
  */
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { PaginatedResultSchema, ToolSchema, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { specTypeSchemas, type Client, type StandardSchemaV1, type Tool } from '@modelcontextprotocol/client';
+
+/** A loose page: any object (the strict `ListToolsResult` fails the whole page, and server, for one bad tool). */
+const LoosePage: StandardSchemaV1<unknown, { tools?: unknown; nextCursor?: string }> = {
+  '~standard': {
+    version: 1,
+    vendor: 'tool-search',
+    validate: (value) =>
+      typeof value === 'object' && value !== null && !Array.isArray(value)
+        ? { value: value as { tools?: unknown; nextCursor?: string } }
+        : { issues: [{ message: 'tools/list answered with something other than an object' }] },
+  },
+};
 
 export interface ListLimits {
   readonly maxTools: number;
@@ -41,35 +52,44 @@ export async function listTools(client: Client, limits: ListLimits, options: { s
   for (let pages = 0; ; pages += 1) {
     if (pages === limits.maxPages) return { tools, dropped, truncated: { limit: 'maxListPages', value: limits.maxPages } };
     // A loose page schema: the strict one fails the whole page (and server) for one bad tool.
-    const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, PaginatedResultSchema, options);
+    const legacy = client.getProtocolEra() !== 'modern';
+    const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LoosePage, options);
     const listed: unknown = (page as { tools?: unknown }).tools;
     if (!Array.isArray(listed)) throw new ListError('tools/list answered without a tools array');
     const room = limits.maxTools - tools.length;
     for (const raw of listed.slice(0, room)) {
-      const checked = checkTool(raw, position++);
+      const checked = checkTool(raw, position++, legacy);
       if ('problem' in checked) dropped.push(checked);
       else tools.push(checked);
     }
     if (listed.length > room) return { tools, dropped, truncated: { limit: 'maxToolsPerServer', value: limits.maxTools } };
-    cursor = page.nextCursor;
+    cursor = typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
     if (cursor === undefined) return { tools, dropped };
     if (seen.has(cursor)) throw new ListError(`tools/list repeated the cursor ${JSON.stringify(cursor).slice(0, 100)}`);
     seen.add(cursor);
   }
 }
 
-function checkTool(raw: unknown, position: number): Tool | DroppedTool {
+function checkTool(raw: unknown, position: number, legacy: boolean): Tool | DroppedTool {
   const name = (raw as { name?: unknown } | null)?.name;
   const label = typeof name === 'string' ? name.slice(0, 200) : `#${position}`;
   for (const key of ['inputSchema', 'outputSchema'] as const) {
     const schema = (raw as Record<string, unknown> | null)?.[key];
     if (deeperThan(schema, MAX_SCHEMA_DEPTH)) return { tool: label, problem: `${key}: nests deeper than ${MAX_SCHEMA_DEPTH} levels` };
   }
-  const parsed = ToolSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const problem = parsed.error.issues
+  // Up to 2025-11-25 an output schema describes an object; 2026-07-28 allows any JSON Schema 2020-12 root.
+  const output = (raw as { outputSchema?: unknown } | null)?.outputSchema;
+  if (legacy && output !== undefined && (output as { type?: unknown } | null)?.type !== 'object') {
+    return { tool: label, problem: 'outputSchema.type: must be "object" (MCP 2025-11-25)' };
+  }
+  const parsed = specTypeSchemas.Tool['~standard'].validate(raw);
+  if (!parsed.issues) return parsed.value as Tool;
+  const problem = parsed.issues
     .slice(0, 3)
-    .map((issue) => `${issue.path.length ? issue.path.join('.') : '(tool)'}: ${issue.message}`)
+    .map((issue) => {
+      const path = (issue.path ?? []).map((part) => String(typeof part === 'object' ? part.key : part));
+      return `${path.length ? path.join('.') : '(tool)'}: ${issue.message}`;
+    })
     .join('; ');
   return { tool: label, problem };
 }

@@ -8,6 +8,13 @@ import type { McpAuthorizer } from './oauth-session.js';
 import type { McpTokenStore } from './token-store.js';
 import { compileToolSchema, ConfigError, editDistance, ErrorCode, toSchemaIssues } from '@tool-search/kernel';
 
+/**
+ * The MCP protocol version spoken with a server: `auto` probes `server/discover` (2026-07-28) and falls back to
+ * `initialize` (2025-11-25 and earlier); a version pins it (a 2026-07-28 pin fails loudly on a legacy server,
+ * a 2025-11-25 pin never probes).
+ */
+export type McpProtocol = 'auto' | '2026-07-28' | '2025-11-25';
+
 /** A server started as a child process, spoken to over stdin/stdout. */
 export interface McpStdioServerConfig {
   readonly command: string;
@@ -17,6 +24,8 @@ export interface McpStdioServerConfig {
   readonly cwd?: string;
   /** Request timeout for this server's tool calls; overrides `callTimeoutMs`. */
   readonly timeoutMs?: number;
+  /** Protocol version negotiation. Default `auto`. */
+  readonly protocol?: McpProtocol;
 }
 
 /**
@@ -49,6 +58,8 @@ export interface McpHttpServerConfig {
   readonly auth?: McpOAuthConfig;
   /** Request timeout for this server's tool calls; overrides `callTimeoutMs`. */
   readonly timeoutMs?: number;
+  /** Protocol version negotiation. Default `auto`. */
+  readonly protocol?: McpProtocol;
 }
 
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
@@ -95,6 +106,7 @@ export const SERVER_NAME_PATTERN = '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$';
 
 const stringMap = { type: 'object', additionalProperties: { type: 'string' } } as const;
 const timeout = { type: 'integer', minimum: 1 } as const;
+const protocol = { enum: ['auto', '2026-07-28', '2025-11-25'] } as const;
 
 const stdioProperties = {
   command: { type: 'string', minLength: 1 },
@@ -102,6 +114,7 @@ const stdioProperties = {
   env: stringMap,
   cwd: { type: 'string', minLength: 1 },
   timeoutMs: timeout,
+  protocol,
 } as const;
 const nonEmpty = { type: 'string', minLength: 1 } as const;
 /** JSON Schema of `McpOAuthConfig` (`mcp.servers.<name>.auth`). */
@@ -120,7 +133,7 @@ export const mcpOAuthConfigSchema = {
     issuer: { type: 'string', pattern: '^https?://' },
   },
 } as const;
-const httpProperties = { url: { type: 'string', pattern: '^https?://' }, headers: stringMap, auth: mcpOAuthConfigSchema, timeoutMs: timeout } as const;
+const httpProperties = { url: { type: 'string', pattern: '^https?://' }, headers: stringMap, auth: mcpOAuthConfigSchema, timeoutMs: timeout, protocol } as const;
 
 /**
  * JSON Schema of one server entry (`mcp.servers.<name>`): `url` makes it HTTP, `command` stdio; with neither,

@@ -5,7 +5,7 @@
  * `shutdown` (every server process and session is ended).
  */
 import type { Diagnostic, KernelPlugin, Logger, ToolDefinition } from '@tool-search/kernel';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { ServerConnection, type McpServerStatus } from './connection.js';
 import { createDownstream, type McpDownstream } from './downstream.js';

@@ -6,10 +6,8 @@
  * (the SDK drops the buffer and the call hangs until the stream breaks).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { deserializeMessage, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode as McpErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { deserializeMessage, ProtocolErrorCode, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { endProcessGroup, groupMembers, trackGroup } from './process-group.js';
 
 export interface StdioServerParams {
@@ -49,6 +47,14 @@ export class GroupStdioTransport implements Transport {
 
   get pid(): number | null {
     return this.child?.pid ?? null;
+  }
+
+  /**
+   * The child's stderr (read by `onStderr`). With `pid`, it is how the SDK's version probe knows this is a
+   * stdio transport: a server that closes or stays silent on `server/discover` is then a legacy server.
+   */
+  get stderr(): NodeJS.ReadableStream | null {
+    return this.child?.stderr ?? null;
   }
 
   start(): Promise<void> {
@@ -152,7 +158,7 @@ export class GroupStdioTransport implements Transport {
     const message = `the server sent a message of ${size} bytes, over the ${this.limit}-byte limit of the MCP stdio transport`;
     const id = requestId(head, tail);
     if (id === undefined) return this.onerror?.(new Error(message));
-    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: McpErrorCode.InternalError, message, data: { reason: MESSAGE_TOO_LARGE, size, limit: this.limit } } });
+    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ProtocolErrorCode.InternalError, message, data: { reason: MESSAGE_TOO_LARGE, size, limit: this.limit } } });
   }
 }
 

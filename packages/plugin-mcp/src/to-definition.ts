@@ -4,7 +4,7 @@
  * annotations are carried as the server sent them (the kernel validates the
  * schemas; an approval plugin reads `readOnlyHint`/`destructiveHint`).
  */
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { JsonSchema, ToolAnnotations, ToolDefinition, ToolExecutor } from '@tool-search/kernel';
 
 declare module '@tool-search/kernel' {

@@ -5,9 +5,8 @@
  * to the wrong client), and logs go to the call or, outside calls, to events.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode as McpErrorCode, type CreateMessageResult, type LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
 import type { McpClientHandlers } from '../src/handlers.js';
 import { CallForwarding, FORWARDING_CAPABILITIES, type DownstreamEvent, type McpCallForwarding } from '../src/forwarding.js';
