@@ -135,6 +135,8 @@ const toolSearch: Schema = {
       sandbox: { type: 'string', enum: ['process', 'quickjs'] },
       maxConcurrent: { type: 'number' },
       embeddings,
+      // The operator's words about the catalog, appended to the search tool's description in every mode.
+      description: { type: 'string', maxLength: 2000 },
     }),
   ],
 };

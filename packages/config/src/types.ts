@@ -52,6 +52,8 @@ export type ToolSearchOptions = {
   maxConcurrent?: number;
   /** Hybrid ranking: an OpenAI-compatible embeddings endpoint (`@tool-search/plugin-embeddings` options). */
   embeddings?: EmbeddingsConfig;
+  /** Appended to the search tool's description (`tool_search`, `tool_search_code`) in every mode: what this catalog holds, when to search. At most 2,000 characters. */
+  description?: string;
 };
 
 /** `tools.toolSearch.embeddings`: the options of `@tool-search/plugin-embeddings` (see its README). */
@@ -219,6 +221,8 @@ export type ResolvedToolSearch = {
   maxConcurrent: number;
   /** Set when hybrid ranking is configured. */
   embeddings?: EmbeddingsConfig;
+  /** The operator's extension of the search tool's description (trimmed); absent when none or blank. */
+  description?: string;
 };
 
 export type ResolvedToolsConfig = Omit<ToolsConfig, 'toolSearch'> & { toolSearch: ResolvedToolSearch };

@@ -65,18 +65,21 @@ export interface Preset {
 export async function createToolSearchKernel(config: ToolSearchConfig, options: PresetOptions = {}): Promise<Preset> {
   const toolSearch = resolveToolSearch(config.tools?.toolSearch);
   const { sources, modules } = await configSources(config, options);
+  // `tools.toolSearch.description` reaches the search tool of every mode; a run's `searchDescription` (an agent's) wins.
+  const description = toolSearch.description ? { description: toolSearch.description } : {};
   const mcp = sources.find((plugin): plugin is McpPlugin => 'downstream' in plugin);
   const plugins: KernelPlugin[] = [
     policyPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {} }),
     ...sources,
     clientToolsPlugin(),
     ...(toolSearch.embeddings ? [embeddingsPlugin(toolSearch.embeddings)] : []),
-    toolsModePlugin({ searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit }),
+    toolsModePlugin({ searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit, ...description }),
     directoryModePlugin({
       searchDefaultLimit: toolSearch.searchDefaultLimit,
       maxSearchLimit: toolSearch.maxSearchLimit,
       ...(toolSearch.visible ? { visible: toolSearch.visible } : {}),
       ...(toolSearch.directoryBudgetChars ? { budgetChars: toolSearch.directoryBudgetChars } : {}),
+      ...description,
     }),
     codeModePlugin({
       codeTimeoutMs: toolSearch.codeTimeoutMs,
@@ -85,6 +88,7 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
       warmPool: toolSearch.warmPool ?? 0,
       sandbox: toolSearch.sandbox,
       maxConcurrent: toolSearch.maxConcurrent,
+      ...description,
     }),
     loopDetectionPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {}, state: options.state }),
     approvalsPlugin({ config: config.tools?.approvals ?? {}, approve: options.approve ?? null }),
