@@ -7,7 +7,8 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createKernel, type Kernel, type KernelPlugin, type Logger } from '@tool-search/kernel';
-import { mcpServersOf, resolveToolSearch, type ToolSearchConfig } from '@tool-search/config';
+import { mcpPinsOf, mcpServersOf, resolveToolSearch, type ToolSearchConfig } from '@tool-search/config';
+import { alwaysVisiblePlugin } from './pins.js';
 import { policyPlugin } from '@tool-search/policy';
 import { defaultStateDir, fileTokenStore, mcpPlugin, type McpDownstream, type McpPlugin, type McpPluginOptions, type McpServerStatus } from '@tool-search/plugin-mcp';
 import { clientToolsPlugin } from '@tool-search/plugin-client-tools';
@@ -90,6 +91,8 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
       maxConcurrent: toolSearch.maxConcurrent,
       ...description,
     }),
+    // `tools.alwaysVisible` and `mcp.servers.<name>.alwaysVisible`: pinned tools keep their schema visible in every search mode.
+    ...pinsPlugin(config),
     loopDetectionPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {}, state: options.state }),
     approvalsPlugin({ config: config.tools?.approvals ?? {}, approve: options.approve ?? null }),
     telemetryPlugin({
@@ -100,6 +103,12 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
   ];
   const kernel = createKernel({ plugins, ...(options.logger ? { logger: options.logger } : {}) });
   return { kernel, toolSearch, modules, demoCatalog: usesDemoCatalog(config, options), ...(mcp ? { mcpDownstream: mcp.downstream, mcpServers: () => mcp.servers() } : {}) };
+}
+
+function pinsPlugin(config: ToolSearchConfig): KernelPlugin[] {
+  const tools = config.tools?.alwaysVisible ?? [];
+  const servers = mcpPinsOf(config);
+  return tools.length || Object.keys(servers).length ? [alwaysVisiblePlugin({ tools, servers })] : [];
 }
 
 /** The one-line notice front ends print when `demoCatalog` is true. */
