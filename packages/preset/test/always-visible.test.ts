@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ErrorCode, type RunExposure } from '@tool-search/kernel';
 import type { ToolSearchConfig } from '@tool-search/config';
-import { createToolSearchKernel, openToolSearchRun } from '@tool-search/preset';
+import { createToolSearchKernel, openToolSearchRun, PresetErrors } from '@tool-search/preset';
+import type { Diagnostic, KernelPlugin } from '@tool-search/kernel';
 
 const SERVER = fileURLToPath(new URL('../../plugin-mcp/test/fixtures/flooding-server.mjs', import.meta.url));
 const MODES = ['tools', 'directory', 'code'] as const;
@@ -67,6 +68,26 @@ describe('alwaysVisible pins', () => {
       }
     });
     for (const mode of MODES) expect(shown[mode]).not.toContain('mcp:flood:echo');
+  }, 60_000);
+
+  it('says once per run which pins show nothing: denied, misspelled, or a server with no tools', async () => {
+    const seen: Diagnostic[] = [];
+    const recorder: KernelPlugin = {
+      name: 'test-diagnostics',
+      apply: ({ hooks }) => hooks.runEvent.tap((event) => void (event.type === 'diagnostic' && seen.push(event.diagnostic))),
+    };
+    const config: ToolSearchConfig = { mcp: { servers: { flood: server(['echo', 'ecko']) } }, tools: { alwaysVisible: ['listings', 'no_such_tool'], deny: ['mcp:flood:echo'] } };
+    const { kernel } = await createToolSearchKernel(config, { mcpClient: {}, plugins: [recorder] });
+    try {
+      const run = await kernel.createRun();
+      for (const mode of MODES) expect((await run.exposure(mode)).tools.map((tool) => tool.name)).toContain('listings');
+      const pins = seen.filter((d) => d.code === PresetErrors.PIN_NOT_VISIBLE);
+      expect(pins).toHaveLength(1);
+      expect(pins[0]!.details).toEqual({ pins: ['tools.alwaysVisible[1] "no_such_tool"', 'mcp.servers.flood.alwaysVisible[0] "echo"', 'mcp.servers.flood.alwaysVisible[1] "ecko"'] });
+      expect(pins[0]!.message).toContain('tool-search tools explain');
+    } finally {
+      await kernel.close();
+    }
   }, 60_000);
 
   it('refuses bad pins, naming the path, the rule and the fix', async () => {
