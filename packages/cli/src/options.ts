@@ -10,7 +10,7 @@ import { promptApprover } from './approvals.js';
 import { readClientTools } from './client-tools.js';
 import { mcpClientOptions } from './mcp-client.js';
 import { CliExit, type CliIO } from './io.js';
-import { appliedToolSearch, searchLimitsOf } from './tool-search-setting.js';
+import { appliedToolSearch, runSettingOf } from './tool-search-setting.js';
 
 export interface ConfigFlags {
   readonly config?: string;
@@ -151,7 +151,7 @@ export async function withRun<T>(flags: RunFlags, io: CliIO, use: (run: Run, sco
   const loaded = await loadCliConfig(flags, io);
   const asked = await runRequest(flags, io);
   // The agent's or provider's toolSearch limits apply to this run (the modes read `searchLimits`).
-  const request = { ...asked, searchLimits: searchLimitsOf(appliedToolSearch(loaded.config, asked)) };
+  const request = { ...asked, ...runSettingOf(appliedToolSearch(loaded.config, asked)) };
   const preset = await createCliKernel(loaded.config, io);
   try {
     const run = await preset.kernel.createRun(request);

@@ -19,7 +19,13 @@ export function appliedToolSearch(config: ToolSearchConfig, request: Pick<RunReq
   return { mode: resolved.mode, sources: resolved.sources.length ? resolved.sources : ['(default)'], resolved };
 }
 
-/** The run request fields that carry the setting into a run (the modes read `searchLimits`). */
+/** The run request fields that carry the setting into a run: `searchLimits` and the operator's `searchDescription` (the modes read both). */
+export function runSettingOf(applied: AppliedToolSearch): { searchLimits: { searchDefaultLimit: number; maxSearchLimit: number }; searchDescription?: string } {
+  const description = applied.resolved.description;
+  return { searchLimits: searchLimitsOf(applied), ...(description !== undefined ? { searchDescription: description } : {}) };
+}
+
+/** The search limits of the setting (the modes read `searchLimits`). */
 export function searchLimitsOf(applied: AppliedToolSearch): { searchDefaultLimit: number; maxSearchLimit: number } {
   return { searchDefaultLimit: applied.resolved.searchDefaultLimit, maxSearchLimit: applied.resolved.maxSearchLimit };
 }

@@ -33,6 +33,20 @@ describe('per-agent and per-provider toolSearch', () => {
     expect(await limitOf('--agent', 'small', '--mode', 'directory')).toBe(4);
   });
 
+  it("shows the operator's toolSearch.description on the search tool, the agent's for that agent, in every mode", async () => {
+    const cwd = smallCatalog(3, 'tools: { toolSearch: { mode: "tools", description: "Acme billing and tickets." } }, agents: { list: [{ id: "ops", tools: { toolSearch: { description: "Paging and runbooks." } } }] }');
+    const descriptionOf = async (...args: string[]) => {
+      const out = JSON.parse((await cli(['exposure', '--json', ...args], cwd)).stdout) as { tools: { function: { name: string; description: string } }[] };
+      return out.tools.find((t) => t.function.name.startsWith('tool_search'))?.function.description ?? '';
+    };
+    for (const mode of ['tools', 'directory', 'code']) {
+      expect((await descriptionOf('--mode', mode)).endsWith('\n\nAcme billing and tickets.'), mode).toBe(true);
+      const ops = await descriptionOf('--agent', 'ops', '--mode', mode);
+      expect(ops.endsWith('\n\nPaging and runbooks.'), mode).toBe(true);
+      expect(ops).not.toContain('Acme');
+    }
+  });
+
   it('tools explain shows which setting applied', async () => {
     const cwd = smallCatalog(3, overrides);
     const { code, stdout } = await cli(['tools', 'explain', 'read', '--agent', 'local', '--json'], cwd);

@@ -5,7 +5,7 @@ export type { LoadConfigOptions, LoadedConfig } from './load.js';
 export { validateConfig, configIssues } from './validate.js';
 export { getConfigValue, parseConfigPath, parseConfigValue, setConfigValue, setConfigValueInText } from './edit.js';
 export type { ConfigPathSegment } from './edit.js';
-export { mcpServersOf, loadMcpServersFile, withMcpServers } from './mcp-servers.js';
+export { mcpServersOf, mcpPinsOf, loadMcpServersFile, withMcpServers } from './mcp-servers.js';
 export { mcpServersSchema } from './mcp-servers-schema.js';
 export type { McpServersEntry } from './mcp-servers-schema.js';
 export { resolveConfig, resolveToolSearch, TOOL_SEARCH_DEFAULTS, TOOL_SEARCH_LIMITS } from './resolve.js';
@@ -25,6 +25,7 @@ export type {
   GatewayConfig,
   LoopDetectionConfig,
   McpServerConfig,
+  McpAlwaysVisible,
   McpOAuthSettings,
   PluginsConfig,
   ProviderConfig,

@@ -11,9 +11,16 @@ import type { McpServersEntry } from './mcp-servers-schema.js';
 import type { McpServerConfig, ToolSearchConfig } from './types.js';
 import { validateConfig } from './validate.js';
 
-/** Every configured server: `mcp.servers` and `mcpServers` together; one name in both is a `CONFIG_INVALID` error. */
+/**
+ * Every configured server: `mcp.servers` and `mcpServers` together; one name in both is a `CONFIG_INVALID` error.
+ * The connection settings only: `alwaysVisible` (what the model sees, not how to connect) is read by `mcpPinsOf`.
+ */
 export function mcpServersOf(config: Pick<ToolSearchConfig, 'mcp' | 'mcpServers'>): Record<string, McpServerConfig> {
-  const out: Record<string, McpServerConfig> = { ...(config.mcp?.servers ?? {}) };
+  const out: Record<string, McpServerConfig> = {};
+  for (const [name, server] of Object.entries(config.mcp?.servers ?? {})) {
+    const { alwaysVisible: _pins, ...connection } = server;
+    out[name] = connection as McpServerConfig;
+  }
   for (const [name, entry] of Object.entries(config.mcpServers ?? {})) {
     if (name in out) {
       throw new ConfigError(`/mcpServers/${name}`, 'unique', `MCP server "${name}" is configured in both mcp.servers and mcpServers; keep one of them`, {
@@ -21,6 +28,16 @@ export function mcpServersOf(config: Pick<ToolSearchConfig, 'mcp' | 'mcpServers'
       });
     }
     out[name] = fromEntry(entry);
+  }
+  return out;
+}
+
+/** `mcp.servers.<name>.alwaysVisible` of every server that pins something: `true` (all its tools) or its tool names. */
+export function mcpPinsOf(config: Pick<ToolSearchConfig, 'mcp'>): Record<string, true | string[]> {
+  const out: Record<string, true | string[]> = {};
+  for (const [name, server] of Object.entries(config.mcp?.servers ?? {})) {
+    if (server.alwaysVisible === true) out[name] = true;
+    else if (Array.isArray(server.alwaysVisible) && server.alwaysVisible.length) out[name] = [...server.alwaysVisible];
   }
   return out;
 }

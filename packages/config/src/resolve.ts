@@ -30,6 +30,7 @@ export function resolveToolSearch(value: ToolSearchSetting | undefined): Resolve
     sandbox: options.sandbox ?? 'process',
     maxConcurrent: bounded(options.maxConcurrent, 4, ...TOOL_SEARCH_LIMITS.maxConcurrent),
     ...(options.embeddings ? { embeddings: options.embeddings } : {}),
+    ...(typeof options.description === 'string' && options.description.trim() ? { description: options.description.trim() } : {}),
   };
 }
 

@@ -135,6 +135,8 @@ const toolSearch: Schema = {
       sandbox: { type: 'string', enum: ['process', 'quickjs'] },
       maxConcurrent: { type: 'number' },
       embeddings,
+      // The operator's words about the catalog, appended to the search tool's description in every mode.
+      description: { type: 'string', maxLength: 2000 },
     }),
   ],
 };
@@ -175,7 +177,7 @@ const elevatedKeys: Schema = { type: 'object', properties: { enabled: { type: 'b
 const sessionsKeys: Schema = { type: 'object', properties: { visibility: { type: 'string', enum: ['self', 'tree', 'all'] } } };
 const coreToolsKeys = { exec: execKeys, elevated: elevatedKeys, sessions: sessionsKeys };
 
-const tools = strictObject({ ...policyFields, toolSearch, approvals, ...looseKeys(OPENCLAW_TOOLS_KEYS), ...coreToolsKeys });
+const tools = strictObject({ ...policyFields, toolSearch, approvals, alwaysVisible: { type: 'array', items: { type: 'string', minLength: 1 } }, ...looseKeys(OPENCLAW_TOOLS_KEYS), ...coreToolsKeys });
 const agentTools = strictObject({ ...policyFields, toolSearch, ...looseKeys(OPENCLAW_AGENT_TOOLS_KEYS), elevated: elevatedKeys });
 
 const agentEntry = strictObject(
@@ -196,7 +198,9 @@ const agents = strictObject({ defaults: { type: 'object' }, list: { type: 'array
 
 const timeoutMs: Schema = { type: 'integer', minimum: 1 };
 const stringMap: Schema = { type: 'object', additionalProperties: { type: 'string' } };
-const stdioServer = strictObject({ command: { type: 'string', minLength: 1 }, args: stringList, env: stringMap, cwd: { type: 'string' }, timeoutMs }, ['command']);
+// `alwaysVisible`: pin this server's tools (true) or some of them (their MCP names) visible in every search mode; the preset acts on it.
+const alwaysVisible: Schema = { anyOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }] };
+const stdioServer = strictObject({ command: { type: 'string', minLength: 1 }, args: stringList, env: stringMap, cwd: { type: 'string' }, timeoutMs, alwaysVisible }, ['command']);
 // OAuth of an HTTP server: plugin-mcp's McpOAuthConfig (it checks the values again).
 const mcpAuth = strictObject({
   clientId: { type: 'string', minLength: 1 },
@@ -209,7 +213,7 @@ const mcpAuth = strictObject({
   clientName: { type: 'string', minLength: 1 },
   issuer: { type: 'string', pattern: '^https?://' },
 });
-const httpServer = strictObject({ url: { type: 'string', minLength: 1 }, headers: stringMap, auth: mcpAuth, timeoutMs }, ['url']);
+const httpServer = strictObject({ url: { type: 'string', minLength: 1 }, headers: stringMap, auth: mcpAuth, timeoutMs, alwaysVisible }, ['url']);
 // if/then instead of oneOf: a broken server reports the errors of its own kind only.
 // Neither `command` nor `url`: every key of both kinds is known, so a typo (`comand`) gets a "did you mean" and `command` is asked for.
 const unsureServer = strictObject({ ...(stdioServer.properties as Record<string, Schema>), ...(httpServer.properties as Record<string, Schema>) }, ['command']);

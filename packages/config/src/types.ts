@@ -52,6 +52,8 @@ export type ToolSearchOptions = {
   maxConcurrent?: number;
   /** Hybrid ranking: an OpenAI-compatible embeddings endpoint (`@tool-search/plugin-embeddings` options). */
   embeddings?: EmbeddingsConfig;
+  /** Appended to the search tool's description (`tool_search`, `tool_search_code`) in every mode: what this catalog holds, when to search. At most 2,000 characters. */
+  description?: string;
 };
 
 /** `tools.toolSearch.embeddings`: the options of `@tool-search/plugin-embeddings` (see its README). */
@@ -89,6 +91,8 @@ export type ToolPolicyFields = ProviderToolPolicy & {
 export type ToolsConfig = ToolPolicyFields & {
   toolSearch?: ToolSearchSetting;
   approvals?: ApprovalsConfig;
+  /** Tool ids or names whose full schema stays visible in every search mode (policy still applies). */
+  alwaysVisible?: string[];
 } & Partial<Record<(typeof OPENCLAW_TOOLS_KEYS)[number], unknown>> & CoreToolsConfig;
 
 /** `tools.exec` keys the core exec tools act on (OpenClaw's other exec keys are accepted as they are). */
@@ -126,8 +130,11 @@ export type AgentsConfig = {
 };
 
 export type McpServerConfig =
-  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number }
-  | { url: string; headers?: Record<string, string>; auth?: McpOAuthSettings; timeoutMs?: number };
+  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number; alwaysVisible?: McpAlwaysVisible }
+  | { url: string; headers?: Record<string, string>; auth?: McpOAuthSettings; timeoutMs?: number; alwaysVisible?: McpAlwaysVisible };
+
+/** `mcp.servers.<name>.alwaysVisible`: `true` pins every tool of the server visible in every search mode, a list pins those tool names. */
+export type McpAlwaysVisible = boolean | string[];
 
 /** OAuth of an HTTP MCP server (`mcp.servers.<name>.auth`); see plugin-mcp's README. */
 export type McpOAuthSettings = {
@@ -222,6 +229,8 @@ export type ResolvedToolSearch = {
   maxConcurrent: number;
   /** Set when hybrid ranking is configured. */
   embeddings?: EmbeddingsConfig;
+  /** The operator's extension of the search tool's description (trimmed); absent when none or blank. */
+  description?: string;
 };
 
 export type ResolvedToolsConfig = Omit<ToolsConfig, 'toolSearch'> & { toolSearch: ResolvedToolSearch };

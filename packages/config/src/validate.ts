@@ -75,6 +75,10 @@ function toIssue(error: ErrorObject): ConfigIssue {
   if (error.keyword === 'enum') {
     return { path: path || '/', rule: 'enum', message: `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
   }
+  if (error.keyword === 'maxLength' && typeof error.data === 'string') {
+    // Say the size and the fix, not only the bound (verbose errors carry the value).
+    return { path: path || '/', rule: 'maxLength', message: `has ${error.data.length} characters; shorten it to at most ${String(error.params.limit)}` };
+  }
   return { path: path || '/', rule: error.keyword, message: error.message ?? error.keyword };
 }
 

@@ -88,3 +88,16 @@ describe('loadMcpServersFile', () => {
     await expect(loadMcpServersFile(bad)).rejects.toMatchObject({ code: ErrorCode.CONFIG_INVALID, path: '/mcpServers/a/command', rule: 'minLength' });
   });
 });
+
+describe('mcp.servers.<name>.alwaysVisible', () => {
+  it('is read by mcpPinsOf and kept out of the connection settings mcpServersOf gives plugin-mcp', async () => {
+    const { mcpPinsOf, mcpServersOf, configIssues } = await import('../src/index.js');
+    const config = {
+      mcp: { servers: { all: { command: 'node', alwaysVisible: true }, some: { url: 'http://127.0.0.1:1/mcp', alwaysVisible: ['echo'] }, none: { command: 'node', alwaysVisible: false } } },
+    };
+    expect(configIssues(config)).toEqual([]);
+    expect(mcpPinsOf(config)).toEqual({ all: true, some: ['echo'] });
+    expect(mcpServersOf(config)).toEqual({ all: { command: 'node' }, some: { url: 'http://127.0.0.1:1/mcp' }, none: { command: 'node' } });
+    expect(configIssues({ mcp: { servers: { s: { command: 'node', alwaysVisible: [] } } } })).toMatchObject([{ path: '/mcp/servers/s/alwaysVisible' }]);
+  });
+});

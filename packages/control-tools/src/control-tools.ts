@@ -20,12 +20,16 @@ export interface ControlToolsConfig {
   readonly maxSearchLimit: number;
   /** Told to the model after a describe: how to run the tool in this mode. */
   readonly callHint: string;
+  /** The operator's words about the catalog, appended to `tool_search`'s description (config `tools.toolSearch.description`). */
+  readonly description?: string;
 }
 
 declare module '@tool-search/kernel' {
   interface RunRequest {
     /** Search limits for this run (an agent's or provider's `toolSearch` override); the mode's own when absent. */
     readonly searchLimits?: { readonly searchDefaultLimit?: number; readonly maxSearchLimit?: number };
+    /** The operator's extension of the search tool's description for this run (an agent's `toolSearch.description`); the mode's own when absent. */
+    readonly searchDescription?: string;
   }
 }
 
@@ -42,12 +46,27 @@ export function controlToolsFor(config: ControlToolsConfig): (request: RunReques
     const max = positive(limits?.maxSearchLimit) ?? config.maxSearchLimit;
     const fallback = positive(limits?.searchDefaultLimit) ?? config.searchDefaultLimit;
     const searchDefaultLimit = Math.min(fallback, max);
-    if (max === config.maxSearchLimit && searchDefaultLimit === config.searchDefaultLimit) return base;
-    const key = `${searchDefaultLimit}/${max}`;
+    const description = typeof request.searchDescription === 'string' ? request.searchDescription : config.description;
+    if (max === config.maxSearchLimit && searchDefaultLimit === config.searchDefaultLimit && description === config.description) return base;
+    const key = JSON.stringify([searchDefaultLimit, max, description ?? null]);
     let tools = bySetting.get(key);
-    if (!tools) bySetting.set(key, (tools = createControlTools({ ...config, searchDefaultLimit, maxSearchLimit: max })));
+    if (!tools) {
+      // Bounded: per-run descriptions come from config, but a caller could pass a new one on every run.
+      if (bySetting.size >= 64) bySetting.clear();
+      bySetting.set(key, (tools = createControlTools({ ...config, searchDefaultLimit, maxSearchLimit: max, ...(description !== undefined ? { description } : {}) })));
+    }
     return tools;
   };
+}
+
+/**
+ * A search tool's description with the operator's extension after a blank
+ * line (trimmed; blank adds nothing). Shared by every mode so the model reads
+ * the same words whichever search tool it is shown.
+ */
+export function extendDescription(base: string, extension: string | undefined): string {
+  const extra = extension?.trim();
+  return extra ? `${base}\n\n${extra}` : base;
 }
 
 function positive(value: number | undefined): number | undefined {
@@ -62,8 +81,10 @@ export function createControlTools(config: ControlToolsConfig): ExposedTool[] {
   return deepFreeze([
     {
       name: CONTROL_TOOL_NAMES.search,
-      description:
+      description: extendDescription(
         'Find tools by what they do. Give `query` (a few words, or a tool\'s name) or `queries` (several needs at once; with `fuse: true`, several phrasings of one need, ranked as one list). `select:name1,name2` returns exactly those tools. Returns tool ids with a short summary and argument signature.',
+        config.description,
+      ),
       inputSchema: searchInput,
       handler: guarded(searchInput, (args, ctx) => search(index(ctx.run), args, ctx, config)),
     },

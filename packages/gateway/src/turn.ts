@@ -69,6 +69,8 @@ export interface TurnParty {
 export interface TurnToolSearch {
   readonly mode: string;
   readonly searchLimits?: { readonly searchDefaultLimit?: number; readonly maxSearchLimit?: number };
+  /** The operator's extension of the search tool's description for this run (`toolSearch.description`). */
+  readonly searchDescription?: string;
 }
 
 export interface TurnOptions {
@@ -162,6 +164,7 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
     ...party,
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
     ...(setting?.searchLimits ? { searchLimits: setting.searchLimits } : {}),
+    ...(setting?.searchDescription !== undefined ? { searchDescription: setting.searchDescription } : {}),
     clientTools: (input.clientTools ?? []).map((tool) => ({ ...tool, catalogMode })),
   } as RunRequest;
   const run = await kernel.createRun(request, { onClientCall: control.take });

@@ -142,4 +142,19 @@ describe('the toolSearch setting per run', () => {
     expect(await limitSent('small')).toEqual({ mode: 'tools', max: 3 });
     expect(await limitSent()).toEqual({ mode: 'direct', max: undefined });
   });
+
+  it("sends the agent's toolSearch description on tool_search to the real OpenAI client's upstream", async () => {
+    const words = 'Ops agent: the paging and runbook tools live in this catalog.';
+    const { client } = await h.gateway('tools', {
+      toolSearchFor: (party) => (party.agentId === 'ops' ? { mode: 'tools', searchDescription: words } : { mode: 'tools' }),
+    });
+    const described = async (agent?: string) => {
+      const from = h.openai.requests.length;
+      await client.chat.completions.create({ model: 'm', messages: ask('fake_plugin_tool_0005') }, agent ? { headers: { 'x-agent-id': agent } } : {});
+      const tools = (h.received('openai', from)[0]!.body.tools ?? []) as { function: { name: string; description?: string } }[];
+      return tools.find((t) => t.function.name === 'tool_search')?.function.description ?? '';
+    };
+    expect((await described('ops')).endsWith(`\n\n${words}`)).toBe(true);
+    expect(await described()).not.toContain(words);
+  });
 });

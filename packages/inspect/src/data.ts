@@ -48,7 +48,11 @@ export function createInspectData(options: InspectDataOptions): InspectData {
 
   async function withRun<T>(request: InspectRequest, use: (run: Run) => Promise<T> | T): Promise<T> {
     const setting = resolveToolSearchFor(config, request);
-    const run = await kernel.createRun({ ...request, searchLimits: { searchDefaultLimit: setting.searchDefaultLimit, maxSearchLimit: setting.maxSearchLimit } });
+    const run = await kernel.createRun({
+      ...request,
+      searchLimits: { searchDefaultLimit: setting.searchDefaultLimit, maxSearchLimit: setting.maxSearchLimit },
+      ...(setting.description !== undefined ? { searchDescription: setting.description } : {}),
+    });
     try {
       return await use(run);
     } finally {

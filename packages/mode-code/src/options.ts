@@ -40,6 +40,8 @@ export interface CodeModeOptions {
   /** Sandbox processes started ahead of time, each used for one run only (default 0, clamped to 8; process backend only). */
   readonly warmPool?: number;
   readonly limits?: CodeLimits;
+  /** Appended to `tool_search_code`'s description (config `tools.toolSearch.description`); a run's `searchDescription` wins. */
+  readonly description?: string;
   /** Observes every sandbox process started (tests, process accounting). */
   readonly onSpawn?: (pid: number) => void;
 }
@@ -54,6 +56,7 @@ export interface ResolvedOptions {
   readonly maxSearchLimit?: number;
   readonly warmPool: number;
   readonly limits: ResolvedLimits;
+  readonly description?: string;
   readonly onSpawn?: (pid: number) => void;
 }
 
@@ -97,8 +100,17 @@ export function resolveOptions(options: CodeModeOptions = {}): ResolvedOptions {
     ...(options.maxSearchLimit !== undefined ? { maxSearchLimit: positiveInteger('maxSearchLimit', options.maxSearchLimit) } : {}),
     warmPool: Math.min(MAX_WARM_POOL, options.warmPool === undefined ? 0 : nonNegativeInteger('warmPool', options.warmPool)),
     limits: limits as ResolvedLimits,
+    ...descriptionOption(options.description),
     ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
   };
+}
+
+/** The operator's description extension: a string of at most 2,000 characters (config `tools.toolSearch.description`). */
+function descriptionOption(value: unknown): { description?: string } {
+  if (value === undefined) return {};
+  if (typeof value !== 'string') throw invalid('description', 'type', `description must be a string, got ${JSON.stringify(value)}`);
+  if (value.length > 2000) throw invalid('description', 'maxLength', `description has ${value.length} characters; keep it to 2000 (say what the catalog holds, not every tool)`);
+  return value.trim() ? { description: value.trim() } : {};
 }
 
 function positiveInteger(path: string, value: unknown): number {

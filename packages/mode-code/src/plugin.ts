@@ -17,6 +17,13 @@ import { createSandboxPool, type SandboxPool } from './sandbox/pool.js';
 import { chooseBackend } from './sandbox/choose.js';
 import { prepareIndex } from '@tool-search/search';
 
+declare module '@tool-search/kernel' {
+  interface RunRequest {
+    /** The operator's extension of the search tool's description for this run (an agent's `toolSearch.description`); the mode's own when absent. */
+    readonly searchDescription?: string;
+  }
+}
+
 export function codeModePlugin(options: CodeModeOptions = {}): KernelPlugin {
   const resolved = resolveOptions(options);
   const gate = createGate(resolved.maxConcurrent);
@@ -60,7 +67,8 @@ export function codeModePlugin(options: CodeModeOptions = {}): KernelPlugin {
           return warm ? { gate, pool: warm } : { gate };
         };
         env();
-        draft.tools.push(codeTool(effective, env));
+        const asked = ctx.run.info.request.searchDescription;
+        draft.tools.push(codeTool(effective, env, codeToolDescription(typeof asked === 'string' ? asked : resolved.description)));
         draft.system.push(CODE_MODE_SYSTEM);
         return draft;
       });
@@ -72,10 +80,16 @@ export function codeModePlugin(options: CodeModeOptions = {}): KernelPlugin {
   };
 }
 
-function codeTool(options: ResolvedOptions, env: () => RunEnvironment): ExposedTool {
+/** `tool_search_code`'s description with the operator's extension after a blank line (blank adds nothing). */
+export function codeToolDescription(extension: string | undefined): string {
+  const extra = extension?.trim();
+  return extra ? `${CODE_TOOL_DESCRIPTION}\n\n${extra}` : CODE_TOOL_DESCRIPTION;
+}
+
+function codeTool(options: ResolvedOptions, env: () => RunEnvironment, description: string): ExposedTool {
   return {
     name: CODE_TOOL_NAME,
-    description: CODE_TOOL_DESCRIPTION,
+    description,
     inputSchema: CODE_TOOL_INPUT_SCHEMA,
     async handler(args: Record<string, unknown>, ctx: ControlContext): Promise<ToolResult> {
       const result = await runCodeWith(ctx.run, typeof args.code === 'string' ? args.code : '', options, ctx.signal, env());

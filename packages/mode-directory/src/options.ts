@@ -13,6 +13,8 @@ export interface DirectoryModeOptions {
   readonly searchDefaultLimit?: number;
   /** Upper bound on `limit` (config `tools.toolSearch.maxSearchLimit`). Default 20. */
   readonly maxSearchLimit?: number;
+  /** Appended to `tool_search`'s description (config `tools.toolSearch.description`); a run's `searchDescription` wins. */
+  readonly description?: string;
 }
 
 export interface ResolvedDirectoryModeOptions {
@@ -20,6 +22,7 @@ export interface ResolvedDirectoryModeOptions {
   readonly visible: readonly string[];
   readonly searchDefaultLimit: number;
   readonly maxSearchLimit: number;
+  readonly description?: string;
 }
 
 export const DIRECTORY_MODE_PLUGIN = '@tool-search/mode-directory';
@@ -39,7 +42,16 @@ export function parseOptions(options: DirectoryModeOptions = {}): ResolvedDirect
   visible.forEach((entry: unknown, i) => {
     if (typeof entry !== 'string' || !entry) throw invalid(`/visible/${i}`, 'type', `visible[${i}] must be a non-empty string`);
   });
-  return { budgetChars, visible: Object.freeze([...visible]), searchDefaultLimit, maxSearchLimit };
+  const description = descriptionOption(options.description);
+  return { budgetChars, visible: Object.freeze([...visible]), searchDefaultLimit, maxSearchLimit, ...(description !== undefined ? { description } : {}) };
+}
+
+/** The operator's description extension: a string of at most 2,000 characters (config `tools.toolSearch.description`). */
+function descriptionOption(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw invalid('/description', 'type', `description must be a string, got ${JSON.stringify(value)}`);
+  if (value.length > 2000) throw invalid('/description', 'maxLength', `description has ${value.length} characters; keep it to 2000 (say what the catalog holds, not every tool)`);
+  return value.trim() || undefined;
 }
 
 function integer(value: unknown, key: string, minimum: number): number | undefined {

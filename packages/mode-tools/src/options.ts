@@ -9,11 +9,14 @@ export interface ToolsModeOptions {
   readonly searchDefaultLimit?: number;
   /** Upper bound on `limit` (config `tools.toolSearch.maxSearchLimit`). Default 20. */
   readonly maxSearchLimit?: number;
+  /** Appended to `tool_search`'s description (config `tools.toolSearch.description`); a run's `searchDescription` wins. */
+  readonly description?: string;
 }
 
 export interface ResolvedToolsModeOptions {
   readonly searchDefaultLimit: number;
   readonly maxSearchLimit: number;
+  readonly description?: string;
 }
 
 export const TOOLS_MODE_PLUGIN = '@tool-search/mode-tools';
@@ -26,7 +29,16 @@ export function parseOptions(options: ToolsModeOptions = {}): ResolvedToolsModeO
   if (searchDefaultLimit > maxSearchLimit) {
     throw invalid('/searchDefaultLimit', 'maximum', `searchDefaultLimit (${searchDefaultLimit}) must not exceed maxSearchLimit (${maxSearchLimit})`);
   }
-  return { searchDefaultLimit, maxSearchLimit };
+  const description = descriptionOption(options.description);
+  return { searchDefaultLimit, maxSearchLimit, ...(description !== undefined ? { description } : {}) };
+}
+
+/** The operator's description extension: a string of at most 2,000 characters (config `tools.toolSearch.description`). */
+function descriptionOption(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string') throw invalid('/description', 'type', `description must be a string, got ${JSON.stringify(value)}`);
+  if (value.length > 2000) throw invalid('/description', 'maxLength', `description has ${value.length} characters; keep it to 2000 (say what the catalog holds, not every tool)`);
+  return value.trim() || undefined;
 }
 
 function positiveInteger(value: unknown, key: string): number | undefined {

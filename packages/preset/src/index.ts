@@ -1,3 +1,5 @@
+export { alwaysVisiblePlugin, isPinned, unmatchedPins, PINS_PLUGIN, type AlwaysVisibleOptions } from './pins.js';
+export { PresetErrors } from './errors.js';
 export { createToolSearchKernel, DEMO_CATALOG_NOTICE, KNOWN_PLUGINS, usesDemoCatalog } from './preset.js';
 export type { Preset, PresetOptions } from './preset.js';
 export { BUILTIN_PLUGINS, DEFAULT_FAKE_CATALOG } from './builtins.js';

@@ -89,6 +89,7 @@ export async function openToolSearchRun(options: OpenRunOptions = {}): Promise<T
     ...party,
     ...(sessionId !== undefined ? { sessionId } : {}),
     searchLimits: { searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit },
+    ...(toolSearch.description !== undefined ? { searchDescription: toolSearch.description } : {}),
   };
   let run: Run;
   try {

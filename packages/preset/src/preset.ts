@@ -7,7 +7,8 @@
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createKernel, type Kernel, type KernelPlugin, type Logger } from '@tool-search/kernel';
-import { mcpServersOf, resolveToolSearch, type ToolSearchConfig } from '@tool-search/config';
+import { mcpPinsOf, mcpServersOf, resolveToolSearch, type ToolSearchConfig } from '@tool-search/config';
+import { alwaysVisiblePlugin } from './pins.js';
 import { policyPlugin } from '@tool-search/policy';
 import type { McpDownstream, McpPlugin, McpPluginOptions, McpServerStatus } from '@tool-search/plugin-mcp';
 import { clientToolsPlugin } from '@tool-search/plugin-client-tools';
@@ -66,19 +67,22 @@ export interface Preset {
 export async function createToolSearchKernel(config: ToolSearchConfig, options: PresetOptions = {}): Promise<Preset> {
   const toolSearch = resolveToolSearch(config.tools?.toolSearch);
   const { sources, modules } = await configSources(config, options);
+  // `tools.toolSearch.description` reaches the search tool of every mode; a run's `searchDescription` (an agent's) wins.
+  const description = toolSearch.description ? { description: toolSearch.description } : {};
   const mcp = sources.find((plugin): plugin is McpPlugin => 'downstream' in plugin);
   const plugins: KernelPlugin[] = [
     policyPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {} }),
     ...sources,
     clientToolsPlugin(),
     ...(toolSearch.embeddings ? [embeddingsPlugin(toolSearch.embeddings)] : []),
-    toolsModePlugin({ searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit }),
+    toolsModePlugin({ searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit, ...description }),
     nativeModePlugin({ maxSearchLimit: toolSearch.maxSearchLimit }),
     directoryModePlugin({
       searchDefaultLimit: toolSearch.searchDefaultLimit,
       maxSearchLimit: toolSearch.maxSearchLimit,
       ...(toolSearch.visible ? { visible: toolSearch.visible } : {}),
       ...(toolSearch.directoryBudgetChars ? { budgetChars: toolSearch.directoryBudgetChars } : {}),
+      ...description,
     }),
     codeModePlugin({
       codeTimeoutMs: toolSearch.codeTimeoutMs,
@@ -87,7 +91,10 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
       warmPool: toolSearch.warmPool ?? 0,
       sandbox: toolSearch.sandbox,
       maxConcurrent: toolSearch.maxConcurrent,
+      ...description,
     }),
+    // `tools.alwaysVisible` and `mcp.servers.<name>.alwaysVisible`: pinned tools keep their schema visible in every search mode.
+    ...pinsPlugin(config),
     loopDetectionPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {}, state: options.state }),
     approvalsPlugin({ config: config.tools?.approvals ?? {}, approve: options.approve ?? null }),
     telemetryPlugin({
@@ -101,6 +108,12 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
   const sourceTimeoutMs = connectTimeoutMs !== undefined ? { sourceTimeoutMs: Math.max(10_000, connectTimeoutMs + 2_000) } : {};
   const kernel = createKernel({ plugins, ...sourceTimeoutMs, ...(options.logger ? { logger: options.logger } : {}) });
   return { kernel, toolSearch, modules, demoCatalog: usesDemoCatalog(config, options), ...(mcp ? { mcpDownstream: mcp.downstream, mcpServers: () => mcp.servers() } : {}) };
+}
+
+function pinsPlugin(config: ToolSearchConfig): KernelPlugin[] {
+  const tools = config.tools?.alwaysVisible ?? [];
+  const servers = mcpPinsOf(config);
+  return tools.length || Object.keys(servers).length ? [alwaysVisiblePlugin({ tools, servers })] : [];
 }
 
 /** The one-line notice front ends print when `demoCatalog` is true. */

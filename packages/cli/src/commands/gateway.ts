@@ -12,7 +12,7 @@ import type { ProviderConfig } from '@tool-search/config';
 import { CliUsageError, type CliIO } from '../io.js';
 import { createCliKernel, loadCliConfig, withConfigOption, withConfigSections, type ConfigFlags } from '../options.js';
 import { EXPOSURE_MODES } from './exposure.js';
-import { appliedToolSearch, searchLimitsOf } from '../tool-search-setting.js';
+import { appliedToolSearch, runSettingOf } from '../tool-search-setting.js';
 import { createCliState } from '../state.js';
 import { startCliOtel } from '../otel.js';
 
@@ -91,7 +91,7 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
     // Each run gets the toolSearch setting (mode and search limits) of its agent and provider/model; --mode fixes the mode.
     const toolSearchFor = (party: { agentId?: string; provider: string; model: string }) => {
       const applied = appliedToolSearch(config, party, flags.mode);
-      return { mode: applied.mode, searchLimits: searchLimitsOf(applied) };
+      return { mode: applied.mode, ...runSettingOf(applied) };
     };
     const env = io.env ?? process.env;
     sessionHost.bind(sessionTurnRunner({ kernel, upstream, mode, toolSearchFor, upstreamFor: (other) => createUpstream({ ...provider, model: other }, env) }));

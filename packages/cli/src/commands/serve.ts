@@ -11,7 +11,7 @@ import { loadMcpServersFile, withMcpServers } from '@tool-search/config';
 import { ErrorCode, ToolSearchError, type Diagnostic, type Logger } from '@tool-search/kernel';
 import type { McpMode } from '@tool-search/mcp-server';
 import type { CliIO } from '../io.js';
-import { appliedToolSearch, searchLimitsOf } from '../tool-search-setting.js';
+import { appliedToolSearch, runSettingOf } from '../tool-search-setting.js';
 import { createCliKernel, loadCliConfig, runRequest, withRunOptions, type RunFlags } from '../options.js';
 import { createCliState } from '../state.js';
 import { startCliOtel } from '../otel.js';
@@ -50,7 +50,7 @@ async function serveMcp(flags: ServeMcpFlags, io: CliIO): Promise<void> {
   const asked = await runRequest(flags, io);
   const applied = appliedToolSearch(config, asked);
   // The search limits of this run's toolSearch setting travel in the request (the modes read them).
-  const request = { ...asked, searchLimits: searchLimitsOf(applied) };
+  const request = { ...asked, ...runSettingOf(applied) };
   const { elicitationApprovals, serveHttp, serveStdio } = await import('@tool-search/mcp-server');
   const logger = stderrLogger(io);
   // Approvals go to the MCP client's user (elicitation), never to a terminal prompt: stdin is the MCP pipe in stdio mode.
