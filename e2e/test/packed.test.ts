@@ -122,18 +122,19 @@ describe.skipIf(unbuilt.length > 0)('packed packages installed outside the works
   it('serves MCP from the installed CLI to an SDK client', async () => {
     writeFileSync(join(work, 'weather-plugin.mjs'), block(kernelReadme, '## Publish your plugin', 'js'));
     writeFileSync(join(work, 'tool-search.json'), JSON.stringify({ plugins: { './weather-plugin.mjs': {} } }));
-    // The mcp-server README's client snippet: `npx -y --package <pkg> <bin> serve mcp --config <file>`, run with the installed bin.
+    // The mcp-server README's client snippet: `node /path/my-project/node_modules/@tool-search/cli/bin/tool-search.js serve mcp -c <file>`,
+    // run with the installed CLI of this scratch project.
     const snippet = JSON.parse(block(readFileSync(join(root, 'packages/mcp-server/README.md'), 'utf8'), 'the usual `mcpServers` entry', 'json').trim()) as {
-      mcpServers: Record<string, { args: string[] }>;
+      mcpServers: Record<string, { command: string; args: string[] }>;
     };
-    const args = snippet.mcpServers['tool-search']!.args;
-    const [pkgName, bin] = args.slice(args.indexOf('--package') + 1);
-    const installed = JSON.parse(readFileSync(join(work, 'node_modules', pkgName!, 'package.json'), 'utf8')) as { bin: Record<string, string> };
-    expect(Object.keys(installed.bin)).toContain(bin);
-    const rest = args.slice(args.indexOf(bin!) + 1).map((arg) => (arg.endsWith('tool-search.json') ? join(work, 'tool-search.json') : arg));
+    const entry = snippet.mcpServers['tool-search']!;
+    expect(entry.command).toBe('node');
+    const [script, ...flags] = entry.args;
+    const inProject = script!.slice(script!.indexOf('node_modules/'));
+    expect(existsSync(join(work, inProject))).toBe(true);
+    const rest = flags.map((arg) => (arg.endsWith('tool-search.json') ? join(work, 'tool-search.json') : arg));
     const client = new Client({ name: 'packed-check', version: '1.0.0' });
-    const command = join(work, 'node_modules/.bin', bin!);
-    await client.connect(new StdioClientTransport({ command, args: rest, cwd: work, env: env as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(work, inProject), ...rest], cwd: work, env: env as Record<string, string>, stderr: 'ignore' }));
     try {
       expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('tool_call');
       const result = await client.callTool({ name: 'tool_call', arguments: { id: 'plugin:weather:get_forecast', args: { city: 'Oslo' } } });

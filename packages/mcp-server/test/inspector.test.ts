@@ -44,12 +44,13 @@ describe.skipIf(!CLI_BUILT)('the MCP Inspector (--cli) as a client', () => {
     workspace = await createWorkspace();
     const { everything } = workspace.servers();
     config = await workspace.writeConfig({ mcp: { servers: { everything: everything! } } });
-    // The README's snippet as written, pointed at the built CLI instead of `npx -y --package @tool-search/cli tool-search`.
+    // The README's snippet as written (`node <installed cli>/bin/tool-search.js serve mcp -c <file>`), pointed at the built CLI.
     const snippet = readmeSnippet();
     const entry = snippet.mcpServers['tool-search']!;
-    expect(entry.command).toBe('npx');
-    expect(entry.args.slice(0, 7)).toEqual(['-y', '--package', '@tool-search/cli', 'tool-search', 'serve', 'mcp', '--config']);
-    const args = [CLI_BIN, ...entry.args.slice(4, 7), config];
+    expect(entry.command).toBe('node');
+    expect(entry.args[0]).toMatch(/node_modules\/@tool-search\/cli\/bin\/tool-search\.js$/);
+    expect(entry.args.slice(1, 4)).toEqual(['serve', 'mcp', '-c']);
+    const args = [CLI_BIN, ...entry.args.slice(1, 4), config];
     clientConfig = await workspace.writeJson({ mcpServers: { 'tool-search': { command: process.execPath, args } } }, 'mcp-client.json');
   });
   afterAll(() => workspace?.remove());

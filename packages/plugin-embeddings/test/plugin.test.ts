@@ -42,9 +42,9 @@ async function hybridRun(options: Parameters<typeof embeddingsPlugin>[0], tools 
 describe('embeddingsPlugin', () => {
   it('fuses dense and lexical rankings: a misspelled request still finds its tool, ranked by the fused ranker', async () => {
     const { index } = await hybridRun({ baseURL: mock.url, model: 'mock-embedding' });
-    const lexical = index.search('serch isues');
+    const lexical = index.search('pls serch isues');
     expect(lexical.weak).toBe(true);
-    const { result, ranker } = await index.searchRanked('serch isues', { limit: 3 });
+    const { result, ranker } = await index.searchRanked('pls serch isues', { limit: 3 });
     expect(ranker).toEqual({ id: 'bm25f+dense-rrf', version: `${LEXICAL_RANKER.version}+mock-embedding` });
     expect(result.hits[0]!.id).toBe('mcp:github:search_issues');
   });

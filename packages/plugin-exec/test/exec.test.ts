@@ -78,7 +78,7 @@ describe('exec', () => {
     expect(output).toBe('hello world\nrest');
   });
 
-  it('runs in a pseudo-terminal with pty: true', async () => {
+  itSandboxed('runs in a pseudo-terminal with pty: true', async () => {
     const run = await execEnv({ exec: OPEN }).run();
     expect(String(structured(await run.call('exec', { command: 'tty' })).output)).toContain('not a tty');
     expect(String(structured(await run.call('exec', { command: 'tty', pty: true })).output)).toMatch(/\/dev\/pts\/\d+/);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
 import { probeBubblewrap } from '@tool-search/plugin-exec';
-import { closeAll, execEnv, OPEN, structured } from './fixtures.js';
+import { closeAll, execEnv, OPEN, SANDBOX_RUNS, structured } from './fixtures.js';
 
 afterEach(closeAll);
 
@@ -28,7 +28,7 @@ describe('without bubblewrap', () => {
     process.env.PATH = mkdtempSync(join(tmpdir(), 'plugin-exec-nobwrap-'));
     let env;
     try {
-      env = execEnv({ exec: OPEN });
+      env = execEnv({ exec: OPEN, bwrap: 'bwrap' });
     } finally {
       process.env.PATH = saved;
     }
@@ -51,7 +51,7 @@ describe('without bubblewrap', () => {
   });
 });
 
-describe.skipIf(!REAL_BWRAP)('a slow probe (a loaded machine)', () => {
+describe.skipIf(!REAL_BWRAP || !SANDBOX_RUNS)('a slow probe (a loaded machine)', () => {
   it('times out once, is retried with a longer timeout, and succeeds', () => {
     expect(probeBubblewrap(slowBwrap(3), [1000, 60_000])).toEqual({ ok: true, attempts: 2 });
   });

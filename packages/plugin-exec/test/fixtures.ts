@@ -29,6 +29,17 @@ export interface ExecEnv {
 
 const open: ExecEnv[] = [];
 
+/**
+ * Where bubblewrap does not run, exec is not listed on the default host (fail closed), so the tests of what exec does
+ * (not of what the sandbox confines) run on the gateway host, as an operator would configure it there. A test that
+ * names a host or a bwrap binary gets exactly what it asked for.
+ */
+function hostWhereSandboxMissing(options: Omit<ExecPluginOptions, 'workspace'>): Omit<ExecPluginOptions, 'workspace'> {
+  const exec = (options.exec ?? {}) as Record<string, unknown>;
+  if (SANDBOX_RUNS || options.bwrap !== undefined || exec.host !== undefined) return options;
+  return { ...options, exec: { ...exec, host: 'gateway' } };
+}
+
 /** A workspace (`ws`) beside a folder outside it, and a kernel with the exec plugin over it. */
 export function execEnv(options: Omit<ExecPluginOptions, 'workspace'> = {}, extra: readonly KernelPlugin[] = []): ExecEnv {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'plugin-exec-')));
@@ -36,7 +47,7 @@ export function execEnv(options: Omit<ExecPluginOptions, 'workspace'> = {}, extr
   const outside = join(base, 'outside');
   mkdirSync(ws);
   mkdirSync(outside);
-  const kernel = createKernel({ plugins: [execPlugin({ workspace: ws, ...options }), ...extra] });
+  const kernel = createKernel({ plugins: [execPlugin({ workspace: ws, ...hostWhereSandboxMissing(options) }), ...extra] });
   const env: ExecEnv = { ws, outside, kernel, run: (request) => kernel.createRun(request), close: () => kernel.close() };
   open.push(env);
   return env;

@@ -5,13 +5,13 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
 import { checkExecConfig, EXEC_LIMIT_DEFAULTS, ExecErrors } from '@tool-search/plugin-exec';
-import { closeAll, codeOf, execEnv, OPEN, processRunning, structured } from './fixtures.js';
+import { closeAll, codeOf, execEnv, OPEN, processRunning, SANDBOX_RUNS, structured } from './fixtures.js';
 
 afterEach(closeAll);
 
 const limited = (limits: object) => ({ ...OPEN, limits });
 
-describe('tools.exec.limits', () => {
+describe.skipIf(!SANDBOX_RUNS)('tools.exec.limits', () => {
   it('has documented defaults and refuses values out of range with CONFIG_INVALID naming the key', () => {
     expect(EXEC_LIMIT_DEFAULTS).toEqual({ processes: 256, memoryMb: 1024, cpuSeconds: 600, fileSizeMb: 128, tmpMb: 256 });
     expect(() => checkExecConfig({ limits: { processes: 2 } })).toThrow(expect.objectContaining({ code: ErrorCode.CONFIG_INVALID, path: 'tools.exec.limits.processes' }));
@@ -62,7 +62,7 @@ describe('tools.exec.limits', () => {
   });
 });
 
-describe('processes', () => {
+describe.skipIf(!SANDBOX_RUNS)('processes', () => {
   const env = () => execEnv({ exec: limited({ processes: 32 }) });
 
   it('a process flood is refused past the limit and the result names processes', async (ctx) => {

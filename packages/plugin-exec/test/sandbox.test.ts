@@ -84,7 +84,7 @@ describe('host "sandbox" (bubblewrap)', () => {
     expect(existsSync(probe)).toBe(false);
   });
 
-  it('can write in the workspace', async () => {
+  itSandboxed('can write in the workspace', async () => {
     const env = execEnv({ exec: OPEN });
     const run = await env.run();
     await run.call('exec', { command: 'mkdir -p out && echo built > out/artifact.txt' });
