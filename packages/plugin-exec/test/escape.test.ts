@@ -3,7 +3,7 @@
 // must succeed there. These run as whoever runs the tests (root here and in CI); `as an unprivileged user` repeats
 // the identity checks with bwrap started by uid 65534.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,6 +18,13 @@ afterEach(closeAll);
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PACKAGE = dirname(HERE);
 const HOST_SOCKET = join(HERE, 'fixtures', 'host-socket.py');
+
+/** The probe copied into the workspace: the sandbox sees its own /tmp, and a checkout may live under the host's. */
+function probeIn(ws: string): string {
+  const copy = join(ws, 'host-socket.py');
+  copyFileSync(HOST_SOCKET, copy);
+  return copy;
+}
 const python = ['/usr/bin/python3', '/usr/local/bin/python3'].find((path) => existsSync(path));
 const root = process.getuid?.() === 0;
 const limitsOpen = { ...OPEN, limits: { processes: 64 } };
@@ -80,7 +87,7 @@ describe.skipIf(!python || !SANDBOX_RUNS)('host sockets: no route from inside to
     const daemon = createServer((socket) => socket.on('data', (chunk) => (received += chunk.toString())).on('error', () => undefined));
     await new Promise<void>((resolve) => daemon.listen(path, resolve));
     try {
-      const out = structured(await (await env.run()).call('exec', { command: `python3 '${HOST_SOCKET}' stream '${path}'` }));
+      const out = structured(await (await env.run()).call('exec', { command: `python3 '${probeIn(env.ws)}' stream '${path}'` }));
       await new Promise((resolve) => setTimeout(resolve, 200));
       return { output: String(out.output), received };
     } finally {
@@ -112,7 +119,7 @@ describe.skipIf(!python || !SANDBOX_RUNS)('host sockets: no route from inside to
     const deadline = Date.now() + 30_000;
     while (!lines.includes('READY') && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     try {
-      const out = structured(await (await env.run()).call('exec', { command: `python3 '${HOST_SOCKET}' dgram '${path}'` }));
+      const out = structured(await (await env.run()).call('exec', { command: `python3 '${probeIn(env.ws)}' dgram '${path}'` }));
       spawnSync(python!, ['-c', 'import socket,sys; socket.socket(socket.AF_UNIX,socket.SOCK_DGRAM).sendto(b"END", sys.argv[1])', path]);
       await new Promise((resolve) => receiver.once('exit', resolve));
       return { output: String(out.output), received: lines.trim().split('\n').slice(1, -1) };
