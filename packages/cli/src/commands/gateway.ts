@@ -6,10 +6,11 @@
  */
 import { dirname, join, resolve } from 'node:path';
 import { defaultStateDir } from '@tool-search/plugin-mcp';
-import { InvalidArgumentError, Option, type Command } from 'commander';
+import { Option, type Command } from 'commander';
 import type { Approver } from '@tool-search/plugin-approvals';
 import type { ProviderConfig } from '@tool-search/config';
 import { CliUsageError, type CliIO } from '../io.js';
+import { port, stopped } from './serving.js';
 import { createCliKernel, loadCliConfig, withConfigOption, withConfigSections, type ConfigFlags } from '../options.js';
 import { EXPOSURE_MODES } from './exposure.js';
 import { appliedToolSearch, runSettingOf } from '../tool-search-setting.js';
@@ -134,26 +135,4 @@ async function mockProvider(mode: GatewayFlags['providerMode']): Promise<{ provi
     return { provider: { kind: 'anthropic', baseURL: mock.url, apiKey: 'mock', model: MOCK_ANTHROPIC_MODEL }, close: () => mock.close() };
   }
   return undefined;
-}
-
-/** Resolves on SIGINT, SIGTERM or the caller's abort. */
-function stopped(signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    if (signal?.aborted) return done();
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
-function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number 0-65535');
-  return n;
 }

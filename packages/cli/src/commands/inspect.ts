@@ -5,10 +5,11 @@
  * (or `io.signal`). Prints the page's URL as the first line of stdout.
  */
 import { resolve } from 'node:path';
-import { InvalidArgumentError, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { SessionStore } from '@tool-search/sessions';
 import type { StateStore } from '@tool-search/state';
 import type { CliIO } from '../io.js';
+import { port, stopped } from './serving.js';
 import { createCliKernel, loadCliConfig, withConfigOption, withConfigSections, type ConfigFlags } from '../options.js';
 import { createCliState } from '../state.js';
 
@@ -73,26 +74,4 @@ async function serve(flags: InspectFlags, io: CliIO): Promise<void> {
     await preset.kernel.close();
     await state?.close();
   }
-}
-
-/** Resolves on SIGINT, SIGTERM or the caller's abort. */
-function stopped(signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    if (signal?.aborted) return done();
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
-function port(value: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new InvalidArgumentError('must be a port number 0-65535');
-  return n;
 }
