@@ -4,6 +4,7 @@ export { indexBuildCount, indexForRun, isIndexBuilt, prepareIndex, type IndexedR
 export { getSearchHooks, createSearchHooks } from './hooks.js';
 export type { Ranking, RerankContext, SearchHooks } from './hooks.js';
 export { LEXICAL_RANKER } from './tool-index.js';
+export { queryTerms } from './query-terms.js';
 export { missReasons, unavailableSources } from './miss-reasons.js';
 export { sanitizeUntrustedText, stripUntrustedTokens } from './untrusted-text.js';
 export type {

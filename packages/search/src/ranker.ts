@@ -24,6 +24,8 @@ export interface Ranked {
   readonly docs: readonly number[];
   /** Per doc: it matched the query poorly (little of the query's weight, or only through a fallback). */
   readonly weak: readonly boolean[];
+  /** How many of the first `docs` the query names (exact-names.ts): they stay first whatever a rerank tap says. */
+  readonly named?: number;
 }
 
 export interface Ranker {
@@ -155,7 +157,8 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
       const { docs, first } = rankNamed(query, lowered, k, visible, queryWeights(lowered, query));
       if (docs.length > 0) {
         const covered = coverage(docs, knownTerms(lowered, visible));
-        return { docs, weak: docs.map((doc, i) => !first.includes(doc) && isWeak(covered[i]!, covered[docs.length]!)) };
+        const named = Math.min(first.length, docs.length);
+        return { docs, weak: docs.map((doc, i) => !first.includes(doc) && isWeak(covered[i]!, covered[docs.length]!)), ...(named > 0 ? { named } : {}) };
       }
       if (k <= 0 || terms(lowered).length === 0) return { docs, weak: [] };
       const partial = rank(query, lowered, k, visible, prefixWeights(lowered));

@@ -211,7 +211,7 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
       rerank.diagnostic({ code: ErrorCode.SEARCH_RERANK_FAILED, level: 'warning', message: `search rerank failed, lexical ranking kept: ${error instanceof Error ? error.message : String(error)}` });
       return lexical;
     }
-    const docs = visibleDocs(ranking?.ids, k);
+    const docs = namedFirst(visibleDocs(ranking?.ids, k), lexical, k);
     if (docs.length === 0) return lexical;
     const lexicalWeak = new Map(lexical.docs.map((doc, i) => [doc, lexical.weak[i] ?? false]));
     return { docs, weak: docs.map((doc) => lexicalWeak.get(doc) ?? false), ranker: ranking.ranker ?? LEXICAL_RANKER };
@@ -246,7 +246,7 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
     }
     // A tap may reorder and add visible tools, never a hidden or unknown one.
     const lexicalWeak = new Map(lexical.docs.map((doc, i) => [doc, lexical.weak[i] ?? false]));
-    const docs = visibleDocs(ranking?.ids, limit + 1);
+    const docs = namedFirst(visibleDocs(ranking?.ids, limit + 1), lexical, limit + 1);
     if (docs.length === 0) return lexicalResult();
     return { result: render(query, { docs, weak: docs.map((doc) => lexicalWeak.get(doc) ?? false) }, limit, budget), ranker: ranking.ranker ?? LEXICAL_RANKER };
   };
@@ -301,6 +301,16 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
       return suggestIds(requested, candidates.length >= 3 ? candidates : shownTools(), 3);
     },
   };
+}
+
+/**
+ * A tool the query names (its id, name or a close variant, exact-names.ts) stays first whatever a rerank tap
+ * returns: naming a tool finds it, with or without hybrid or learned ranking.
+ */
+function namedFirst(docs: readonly number[], lexical: Ranked, max: number): number[] {
+  const named = lexical.docs.slice(0, lexical.named ?? 0);
+  if (named.length === 0 || docs.length === 0) return [...docs];
+  return [...named, ...docs.filter((doc) => !named.includes(doc))].slice(0, max);
 }
 
 /** The names of a `select:<name>[,<name>…]` query, or `undefined` for any other query. */

@@ -46,10 +46,17 @@ describe('search rerank hooks', () => {
   it('a tap reorders the candidates and adds tools, never a hidden or unknown one', async () => {
     const ranker = { id: 'test', version: '1' };
     const { index } = await runWith(reranker((ranking) => ({ ids: ['mcp:slack:send_message', 'nope', 'mcp:github:create_issue', ...[...ranking.ids].reverse()], ranker })));
-    const ranked = await index.searchRanked('read a file', { limit: 3 });
+    const ranked = await index.searchRanked('show the contents of a file', { limit: 3 });
     expect(ranked.ranker).toEqual(ranker);
-    const lexical = index.search('read a file', { limit: 20 }).hits.map((hit) => hit.id);
+    const lexical = index.search('show the contents of a file', { limit: 20 }).hits.map((hit) => hit.id);
     expect(ranked.result.hits.map((hit) => hit.id)).toEqual(['mcp:github:create_issue', ...[...lexical].reverse()].filter((id, i, all) => all.indexOf(id) === i).slice(0, 3));
+  });
+
+  it('a tool the query names stays first whatever a tap returns', async () => {
+    const { index } = await runWith(reranker((ranking) => ({ ids: [...ranking.ids].reverse(), ranker: { id: 'test', version: '1' } })));
+    const named = index.search('read_file', { limit: 1 }).hits[0]!.id;
+    expect((await index.searchRanked('read_file', { limit: 3 })).result.hits[0]!.id).toBe(named);
+    expect((await index.searchRanked(['read_file', 'open a file'], { limit: 3, fuse: true })).result.hits[0]!.id).toBe(named);
   });
 
   it('a throwing tap keeps the lexical ranking and reports SEARCH_RERANK_FAILED', async () => {
