@@ -10,6 +10,7 @@ import { measureCodeMode, type CodeModeResult } from './code-mode.js';
 import { measureHybrid, type HybridRow } from './hybrid.js';
 import { measureIndexReuse, type ReuseResult } from './index-reuse.js';
 import { measureLatency, type LatencyRow } from './latency.js';
+import { measureLearning, type LearningRow } from './learning.js';
 import { machineInfo, type MachineInfo } from './machine.js';
 import { measureOverhead, type OverheadResult } from './overhead.js';
 import { measureFakePayload, measureSnapshotPayload, type CatalogPayload } from './payload.js';
@@ -34,6 +35,7 @@ export interface BenchResults {
   readonly payload: { readonly fake: readonly CatalogPayload[]; readonly real?: CatalogPayload };
   readonly quality: readonly QualityRow[];
   readonly hybrid: readonly HybridRow[];
+  readonly learning: readonly LearningRow[];
   readonly latency: readonly LatencyRow[];
   readonly reuse: ReuseResult;
   readonly codeMode: CodeModeResult;
@@ -92,6 +94,8 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
   const quality = measureQuality(dataDir, quick ? ['mcp-catalog'] : undefined);
   log('hybrid: lexical, dense and fused (mock-openai embeddings over HTTP)');
   const hybrid = dataPresent ? await measureHybrid(dataDir, quick ? ['mcp-catalog'] : undefined) : [];
+  log('learning: replayed calls, evaluated on other queries');
+  const learning = dataPresent ? measureLearning(dataDir, quick ? { only: ['mcp-catalog'], seeds: 1, curve: [0, 50] } : {}) : [];
 
   const extraQueries = dataPresent && hasData(dataDir, 'mcp-catalog-queries.json') ? loadSnapshot(dataDir, 'mcp-catalog').queries.map((q) => q.query) : [];
   const latency: LatencyRow[] = [];
@@ -125,6 +129,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
     payload: { fake, ...(real ? { real } : {}) },
     quality,
     hybrid,
+    learning,
     latency,
     reuse,
     codeMode,

@@ -9,6 +9,7 @@ import { soakSection, soakTarget } from './soak.js';
 import { gatewayLoadSection, gatewayLoadTarget } from './gateway-load.js';
 import { replicaLoadSection } from './replica-load.js';
 import { modeLoadSection } from './mode-load.js';
+import { learningSection } from './learning.js';
 import { PREVIOUS_RANKING } from './quality.js';
 
 const SEARCH_MODES: readonly Mode[] = ['code', 'tools', 'directory'];
@@ -35,6 +36,7 @@ export function renderReport(r: BenchResults, command: string): string {
     ...payloadSection(r),
     ...qualitySection(r),
     ...hybridSection(r),
+    ...learningSection(r.learning),
     ...latencySection(r),
     ...reuseSection(r),
     ...codeSection(r),
