@@ -44,6 +44,7 @@ export type {
   ToolSearchMode,
   ToolSearchOptions,
   EmbeddingsConfig,
+  LearningConfig,
   ToolSearchSetting,
   ToolsConfig,
 } from './types.js';

@@ -31,6 +31,7 @@ export function resolveToolSearch(value: ToolSearchSetting | undefined): Resolve
     maxConcurrent: bounded(options.maxConcurrent, 4, ...TOOL_SEARCH_LIMITS.maxConcurrent),
     ...(options.embeddings ? { embeddings: options.embeddings } : {}),
     ...(typeof options.description === 'string' && options.description.trim() ? { description: options.description.trim() } : {}),
+    ...(options.learning !== undefined ? { learning: typeof options.learning === 'boolean' ? { enabled: options.learning } : { ...options.learning } } : {}),
   };
 }
 

@@ -119,27 +119,38 @@ const embeddings = strictObject(
   ['baseURL', 'model'],
 );
 
-// Numbers here accept any value on purpose: resolution clamps or falls back to the default.
-const toolSearch: Schema = {
+/** `tools.toolSearch.learning` (`@tool-search/plugin-learning` checks the same again; here so a bad config names its path). */
+const learning: Schema = {
   anyOf: [
     { type: 'boolean' },
     strictObject({
       enabled: { type: 'boolean' },
-      mode: { type: 'string', enum: ['code', 'tools', 'directory', 'native'] },
-      codeTimeoutMs: { type: 'number' },
-      searchDefaultLimit: { type: 'number' },
-      maxSearchLimit: { type: 'number' },
-      visible: stringList,
-      directoryBudgetChars: { type: 'number' },
-      warmPool: { anyOf: [{ type: 'boolean' }, { type: 'number' }] },
-      sandbox: { type: 'string', enum: ['process', 'quickjs'] },
-      maxConcurrent: { type: 'number' },
-      embeddings,
-      // The operator's words about the catalog, appended to the search tool's description in every mode.
-      description: { type: 'string', maxLength: 2000 },
+      scope: { type: 'string', enum: ['agent', 'deployment'] },
+      halfLifeDays: { type: 'number', exclusiveMinimum: 0, maximum: 3650 },
+      maxEntries: { type: 'integer', minimum: 1, maximum: 100000 },
+      minCalls: { type: 'number', minimum: 0, maximum: 1000 },
+      weight: { type: 'number', minimum: 0, maximum: 10 },
     }),
   ],
 };
+
+// Numbers here accept any value on purpose: resolution clamps or falls back to the default.
+const toolSearchObject = strictObject({
+  enabled: { type: 'boolean' },
+  mode: { type: 'string', enum: ['code', 'tools', 'directory', 'native'] },
+  codeTimeoutMs: { type: 'number' },
+  searchDefaultLimit: { type: 'number' },
+  maxSearchLimit: { type: 'number' },
+  visible: stringList,
+  directoryBudgetChars: { type: 'number' },
+  warmPool: { anyOf: [{ type: 'boolean' }, { type: 'number' }] },
+  sandbox: { type: 'string', enum: ['process', 'quickjs'] },
+  maxConcurrent: { type: 'number' },
+  embeddings,
+  // The operator's words about the catalog, appended to the search tool's description in every mode.
+  description: { type: 'string', maxLength: 2000 },
+}) as Schema & { properties: Record<string, Schema> };
+const toolSearch: Schema = { anyOf: [{ type: 'boolean' }, toolSearchObject] };
 
 const approvals = strictObject({
   require: stringList,
@@ -177,7 +188,9 @@ const elevatedKeys: Schema = { type: 'object', properties: { enabled: { type: 'b
 const sessionsKeys: Schema = { type: 'object', properties: { visibility: { type: 'string', enum: ['self', 'tree', 'all'] } } };
 const coreToolsKeys = { exec: execKeys, elevated: elevatedKeys, sessions: sessionsKeys };
 
-const tools = strictObject({ ...policyFields, toolSearch, approvals, alwaysVisible: { type: 'array', items: { type: 'string', minLength: 1 } }, ...looseKeys(OPENCLAW_TOOLS_KEYS), ...coreToolsKeys });
+// Learning is the deployment's (per agent by its `scope`), so only the top-level `tools.toolSearch` takes it.
+const topToolSearch: Schema = { anyOf: [{ type: 'boolean' }, { ...toolSearchObject, properties: { ...toolSearchObject.properties, learning } }] };
+const tools = strictObject({ ...policyFields, toolSearch: topToolSearch, approvals, alwaysVisible: { type: 'array', items: { type: 'string', minLength: 1 } }, ...looseKeys(OPENCLAW_TOOLS_KEYS), ...coreToolsKeys });
 const agentTools = strictObject({ ...policyFields, toolSearch, ...looseKeys(OPENCLAW_AGENT_TOOLS_KEYS), elevated: elevatedKeys });
 
 const agentEntry = strictObject(

@@ -54,6 +54,22 @@ export type ToolSearchOptions = {
   embeddings?: EmbeddingsConfig;
   /** Appended to the search tool's description (`tool_search`, `tool_search_code`) in every mode: what this catalog holds, when to search. At most 2,000 characters. */
   description?: string;
+  /** Learning from the deployment's calls (top-level `tools.toolSearch` only; on by default). */
+  learning?: boolean | LearningConfig;
+};
+
+/**
+ * `tools.toolSearch.learning`: the options of `@tool-search/plugin-learning` (see its README). On by default;
+ * `false` or `{ enabled: false }` turns it off. Only the top-level `tools.toolSearch` takes it.
+ */
+export type LearningConfig = {
+  enabled?: boolean;
+  /** Whose calls teach whose searches: each agent its own (default) or the whole deployment. */
+  scope?: 'agent' | 'deployment';
+  halfLifeDays?: number;
+  maxEntries?: number;
+  minCalls?: number;
+  weight?: number;
 };
 
 /** `tools.toolSearch.embeddings`: the options of `@tool-search/plugin-embeddings` (see its README). */
@@ -231,6 +247,8 @@ export type ResolvedToolSearch = {
   embeddings?: EmbeddingsConfig;
   /** The operator's extension of the search tool's description (trimmed); absent when none or blank. */
   description?: string;
+  /** `tools.toolSearch.learning` as an object (`false` → `{ enabled: false }`), when set. */
+  learning?: LearningConfig;
 };
 
 export type ResolvedToolsConfig = Omit<ToolsConfig, 'toolSearch'> & { toolSearch: ResolvedToolSearch };

@@ -230,3 +230,19 @@ describe('tools.sessions, state and telemetry', () => {
     expect(configIssues({ telemetry: { otlp: { endpoint: 'collector:4318' } } })).toMatchObject([{ path: '/telemetry/otlp/endpoint', rule: 'pattern' }]);
   });
 });
+
+describe('tools.toolSearch.learning', () => {
+  it('takes a boolean or the plugin options at the top level, and resolves false to disabled', async () => {
+    const { resolveToolSearch } = await import('../src/index.js');
+    expect(configIssues({ tools: { toolSearch: { learning: false } } })).toEqual([]);
+    expect(configIssues({ tools: { toolSearch: { learning: { scope: 'deployment', halfLifeDays: 7, maxEntries: 500 } } } })).toEqual([]);
+    expect(resolveToolSearch({ learning: false }).learning).toEqual({ enabled: false });
+    expect(resolveToolSearch({ mode: 'tools' }).learning).toBeUndefined();
+  });
+
+  it('refuses a bad value with its path, and learning under an agent (it is per deployment)', () => {
+    expect(configIssues({ tools: { toolSearch: { learning: { scope: 'everyone' } } } }).map((issue) => issue.path)).toContain('/tools/toolSearch/learning/scope');
+    expect(configIssues({ tools: { toolSearch: { learning: { maxEntries: 0 } } } }).length).toBeGreaterThan(0);
+    expect(configIssues({ agents: { list: [{ id: 'a', tools: { toolSearch: { learning: true } } }] } }).length).toBeGreaterThan(0);
+  });
+});

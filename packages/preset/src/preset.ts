@@ -22,6 +22,7 @@ import { approvalsPlugin, type Approver } from '@tool-search/plugin-approvals';
 import { BUILTIN_PLUGINS, isBuiltinPlugin, type BuiltinContext } from './builtins.js';
 import { loadPluginModule, type LoadedPluginModule } from './load-plugin.js';
 import { embeddingsPlugin } from '@tool-search/plugin-embeddings';
+import { learningPlugin } from '@tool-search/plugin-learning';
 import type { SessionHost } from '@tool-search/sessions';
 import type { StateStore } from '@tool-search/state';
 
@@ -46,7 +47,7 @@ export interface PresetOptions {
   readonly sessionHost?: SessionHost;
   /** With `sessionHost`: the folder cron jobs persist in (`jobs.json`, `runs/`); lists the `cron` tool under `plugins.core`. */
   readonly cronDir?: string;
-  /** Shared state (`@tool-search/state`, from the config's `state` block): replicas share loop detection, cron locks and telemetry counters through it. Default: in-process. */
+  /** Shared state (`@tool-search/state`, from the config's `state` block): replicas share loop detection, cron locks, telemetry counters and what search learned from calls through it. Default: in-process. */
   readonly state?: StateStore;
 }
 
@@ -75,6 +76,8 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     ...sources,
     clientToolsPlugin(),
     ...(toolSearch.embeddings ? [embeddingsPlugin(toolSearch.embeddings)] : []),
+    // Learning from the deployment's calls: on unless `tools.toolSearch.learning` is false; shares `state` with replicas.
+    ...(toolSearch.learning?.enabled === false ? [] : [learningPlugin({ ...toolSearch.learning, ...(options.state ? { state: options.state } : {}) })]),
     toolsModePlugin({ searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit, ...description }),
     nativeModePlugin({ maxSearchLimit: toolSearch.maxSearchLimit }),
     directoryModePlugin({
