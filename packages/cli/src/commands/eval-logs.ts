@@ -1,34 +1,82 @@
 /**
- * `eval --from-logs DIR`: the eval set hidden in session logs. Every `*.jsonl`
- * session log in DIR (the telemetry plugin's format) is read, and each logged
- * search that a tool call followed becomes a query whose relevant tool is the
- * one called (`evalSetFromLog` in @tool-search/telemetry says how a call is
- * paired with a query).
+ * `eval --from-logs <dir or file>`: the eval set hidden in session logs. Every
+ * `*.jsonl` session log in a directory (or the one file given), in the
+ * telemetry plugin's format, is read; each logged search that a tool call
+ * followed becomes a query whose relevant tool is the one called
+ * (`evalSetFromLog` in @tool-search/telemetry says how a call is paired with a
+ * query), and each such call, in log order, a lesson for the learned signal
+ * (`SearchCallPairer` of @tool-search/plugin-learning, as the live plugin pairs them).
  */
-import { readdir } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolSearchError } from '@tool-search/kernel';
-import { evalSetFromLog, readSessionLog } from '@tool-search/telemetry';
+import { SearchCallPairer } from '@tool-search/plugin-learning';
+import { evalSetFromLog, readSessionLog, type SessionLogEntry } from '@tool-search/telemetry';
 import { CliInputError } from '../io.js';
 import type { LoadedQueries } from './eval.js';
 
-export async function queriesFromLogs(dir: string): Promise<LoadedQueries> {
-  let files: string[];
-  try {
-    files = (await readdir(dir)).filter((file) => file.endsWith('.jsonl')).sort();
-  } catch (error) {
-    throw new CliInputError(`cannot read the log directory ${dir}: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  if (files.length === 0) throw new CliInputError(`${dir} has no session logs (*.jsonl); set telemetry.sessionLog.dir (or session.logDir) and run a session first`);
+/** A logged search followed by a call: what the learned signal learns from. */
+export interface LoggedCall {
+  /** When the call was logged (ms). */
+  readonly t: number;
+  readonly agentId: string | undefined;
+  readonly query: string;
+  readonly tool: string;
+  /** The called tool's rank in the logged search (as the model was shown it), or null when it was not found. */
+  readonly loggedRank: number | null;
+}
+
+export interface LoadedLogs extends LoadedQueries {
+  readonly calls: readonly LoggedCall[];
+}
+
+export async function queriesFromLogs(target: string): Promise<LoadedLogs> {
+  const files = await logFiles(target);
   const scored = [];
+  const calls: LoggedCall[] = [];
   for (const file of files) {
+    let entries: SessionLogEntry[];
     try {
-      scored.push(...evalSetFromLog(await readSessionLog(path.join(dir, file))));
+      entries = await readSessionLog(file);
     } catch (error) {
-      if (ToolSearchError.isInstance(error)) throw new CliInputError(error.message);
-      throw error;
+      // A garbled log keeps its own code (SESSION_LOG_INVALID); an unreadable one is an input error.
+      if (ToolSearchError.isInstance(error)) throw error;
+      throw new CliInputError(`cannot read the session log ${file}: ${error instanceof Error ? error.message : String(error)}`);
     }
+    scored.push(...evalSetFromLog(entries));
+    calls.push(...loggedCalls(entries));
   }
-  if (scored.length === 0) throw new CliInputError(`no logged search in ${dir} was followed by a tool call: nothing to evaluate`);
-  return { scored: scored.map((q, i) => ({ id: `log-${i + 1}`, query: q.query, relevant: q.relevant })), dropped: 0 };
+  if (scored.length === 0) throw new CliInputError(`no logged search in ${target} was followed by a tool call: nothing to evaluate`);
+  calls.sort((a, b) => a.t - b.t);
+  return { scored: scored.map((q, i) => ({ id: `log-${i + 1}`, query: q.query, relevant: q.relevant })), dropped: 0, calls };
+}
+
+async function logFiles(target: string): Promise<string[]> {
+  let info;
+  try {
+    info = await stat(target);
+  } catch (error) {
+    throw new CliInputError(`cannot read the session logs at ${target}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  if (info.isFile()) return [target];
+  const files = (await readdir(target)).filter((file) => file.endsWith('.jsonl')).sort();
+  if (files.length === 0) throw new CliInputError(`${target} has no session logs (*.jsonl); set telemetry.sessionLog.dir (or session.logDir) and run a session first`);
+  return files.map((file) => path.join(target, file));
+}
+
+/** The calls of one log that answer a search, as the live plugin pairs them (ok calls only). */
+function loggedCalls(entries: readonly SessionLogEntry[]): LoggedCall[] {
+  const pairer = new SearchCallPairer();
+  const agents = new Map<string, string | undefined>();
+  const out: LoggedCall[] = [];
+  for (const entry of entries) {
+    if (entry.type === 'run-start') agents.set(entry.runId, entry.agentId);
+    else if (entry.type === 'search') pairer.search(entry.runId, entry.results ?? (entry.queries.length === 1 ? [{ query: entry.queries[0]!, hits: entry.hits }] : []));
+    else if (entry.type === 'tool-call' && entry.status === 'ok') {
+      const paired = pairer.call(entry.runId, entry.toolId);
+      const t = Date.parse(entry.ts);
+      if (paired && Number.isFinite(t)) out.push({ t, agentId: agents.get(entry.runId), query: paired.query, tool: entry.toolId, loggedRank: paired.rank });
+    } else if (entry.type === 'run-end') pairer.endRun(entry.runId);
+  }
+  return out;
 }

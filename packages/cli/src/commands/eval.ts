@@ -1,10 +1,11 @@
 /**
- * `tool-search eval (--queries Q.json | --from-logs DIR) [--catalog C.json | --config F] [--limit K] [--json]`:
+ * `tool-search eval (--queries Q.json | --from-logs DIR|FILE) [--catalog C.json | --config F] [--limit K] [--json]`:
  * search quality on the user's own catalog, with labeled queries or with the
  * searches of session logs that a call followed (the called tool = relevant). The catalog is the live one of a
  * run (config sources, MCP servers included) or a snapshot file (`tools export
  * --full`, or any file in the snapshot format). The index and the metrics are
- * the ones `npm run bench` uses, so both print the same numbers.
+ * the ones `npm run bench` uses, so both print the same numbers. With `--from-logs`, also the learned signal's
+ * effect on each logged call's rank (eval-learning.ts; `--train earlier|others`, `--scope agent|deployment`).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -14,7 +15,8 @@ import { readSnapshotFile, snapshotDescriptors } from '@tool-search/plugin-snaps
 import { createToolIndex, evaluate, type EvalQuery, type Evaluation, type Retriever } from '@tool-search/search';
 import { CliInputError, writeJson, type CliIO } from '../io.js';
 import { readEmbeddingsOptions, renderSideBySide, sideBySide } from './eval-embeddings.js';
-import { queriesFromLogs } from './eval-logs.js';
+import { queriesFromLogs, type LoadedLogs } from './eval-logs.js';
+import { defaultLearningOptions, learningEffect, renderLearningEffect, type LearningEffect, type TrainOn } from './eval-learning.js';
 import { requireSources, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
 
 interface EvalFlags extends RunFlags, JsonFlag {
@@ -23,6 +25,8 @@ interface EvalFlags extends RunFlags, JsonFlag {
   readonly embeddings?: string;
   readonly catalog?: string;
   readonly limit?: string;
+  readonly train?: string;
+  readonly scope?: string;
 }
 
 /** Metrics are always taken at 10 (as the benchmark does); `--limit` only sets how many ranked ids are shown. */
@@ -38,7 +42,9 @@ export function registerEvalCommands(program: Command, io: CliIO): void {
         .command('eval')
         .description('measure search quality (Recall@1/5/10, MRR) on your catalog with labeled queries')
         .option('-q, --queries <file>', 'JSON list of { query, relevant: [ids] } (tool ids, or server::tool for snapshots)')
-        .option('--from-logs <dir>', 'build the queries from session logs (*.jsonl): each search a call followed, the called tool relevant')
+        .option('--from-logs <path>', 'build the queries from session logs (a folder of *.jsonl, or one file): each search a call followed, the called tool relevant; also shows the learned signal\'s effect')
+        .option('--train <on>', 'with --from-logs: train the learned signal on the "earlier" calls of the log (default) or all "others" (leave-one-out)')
+        .option('--scope <scope>', 'with --from-logs: learn per "agent" (default) or for the whole "deployment"')
         .option('--embeddings <file>', 'also rank with an embedder (plugin-embeddings options, or a config with tools.toolSearch.embeddings): lexical, dense and fused side by side')
         .option('--catalog <file>', 'evaluate a catalog snapshot (tools export --full) instead of the live catalog')
         .option('-k, --limit <k>', `ranked ids to show per query (default ${DEFAULT_LIMIT})`),
@@ -46,7 +52,9 @@ export function registerEvalCommands(program: Command, io: CliIO): void {
   ).action(async (flags: EvalFlags) => {
     const limit = parseLimit(flags.limit);
     if ((flags.queries === undefined) === (flags.fromLogs === undefined)) throw new CliInputError('give exactly one of --queries <file> and --from-logs <dir>');
-    const queries = flags.queries !== undefined ? readQueries(path.resolve(io.cwd, flags.queries)) : await queriesFromLogs(path.resolve(io.cwd, flags.fromLogs!));
+    const learning = learningFlags(flags);
+    const queries: LoadedQueries | LoadedLogs = flags.queries !== undefined ? readQueries(path.resolve(io.cwd, flags.queries)) : await queriesFromLogs(path.resolve(io.cwd, flags.fromLogs!));
+    const calls = 'calls' in queries ? (queries as LoadedLogs).calls : undefined;
     if (flags.catalog !== undefined && flags.config !== undefined) throw new CliInputError('use --catalog or --config, not both');
     const embeddings = flags.embeddings !== undefined ? readEmbeddingsOptions(path.resolve(io.cwd, flags.embeddings)) : undefined;
     const report = async (descriptors: readonly ToolDescriptor[], form: IdForm): Promise<void> => {
@@ -58,8 +66,10 @@ export function registerEvalCommands(program: Command, io: CliIO): void {
         return;
       }
       const result = runEvaluation(descriptors, queries.scored, limit, form);
-      if (flags.json) writeJson(io, toJson(result));
-      else io.stdout.write(renderText(result, queries, descriptors.length, limit));
+      const known = new Set(descriptors.map((tool) => displayId(tool, form)));
+      const effect: LearningEffect | undefined = calls && learning ? learningEffect(calls, result.rankedFor, (id) => known.has(id), learning) : undefined;
+      if (flags.json) writeJson(io, { ...toJson(result), ...(effect ? { learning: effect } : {}) });
+      else io.stdout.write(renderText(result, queries, descriptors.length, limit) + (effect ? renderLearningEffect(effect, calls!.length) : ''));
       warnUnknown(io, queries.scored, result.known);
     };
     const form = idForm(queries.scored);
@@ -96,6 +106,8 @@ interface EvalResult {
   readonly known: ReadonlySet<string>;
   /** Rank (1-based) of a relevant id among the first 100 hits, per query. */
   readonly rankOf: (queryIndex: number, id: string) => number | undefined;
+  /** The first 100 ranked ids of any query (cached). */
+  readonly rankedFor: (query: string) => readonly string[];
 }
 
 function runEvaluation(descriptors: readonly ToolDescriptor[], queries: readonly EvalQuery[], limit: number, form: IdForm): EvalResult {
@@ -113,11 +125,18 @@ function runEvaluation(descriptors: readonly ToolDescriptor[], queries: readonly
     return ids;
   };
   const ranked = queries.map((q, i) => (limit === METRIC_K ? evaluation.queries[i]!.ranked : deepRanked(i).slice(0, limit)));
+  const byQuery = new Map<string, readonly string[]>();
+  const rankedFor = (query: string): readonly string[] => {
+    let ids = byQuery.get(query);
+    if (!ids) byQuery.set(query, (ids = retriever.search(query, { limit: EVAL_INDEX_OPTIONS.maxSearchLimit }).hits.map((hit) => hit.id)));
+    return ids;
+  };
   return {
     evaluation,
     ranked,
     byId,
     known: new Set(byId.keys()),
+    rankedFor,
     rankOf: (i, id) => {
       const rank = deepRanked(i).indexOf(id);
       return rank < 0 ? undefined : rank + 1;
@@ -220,6 +239,19 @@ function readQueries(file: string): LoadedQueries {
   const scored = queries.filter((q) => q.relevant.length > 0);
   if (scored.length === 0) throw new CliInputError(`${file}: no query has a relevant tool id`);
   return { scored, dropped: queries.length - scored.length };
+}
+
+/** `--train` / `--scope` (only with `--from-logs`): how the learned signal is trained on the log. */
+function learningFlags(flags: EvalFlags) {
+  if (flags.fromLogs === undefined) {
+    if (flags.train !== undefined || flags.scope !== undefined) throw new CliInputError('--train and --scope go with --from-logs');
+    return undefined;
+  }
+  const train = flags.train ?? 'earlier';
+  if (train !== 'earlier' && train !== 'others') throw new CliInputError('--train must be "earlier" or "others"');
+  const scope = flags.scope ?? 'agent';
+  if (scope !== 'agent' && scope !== 'deployment') throw new CliInputError('--scope must be "agent" or "deployment"');
+  return defaultLearningOptions(train as TrainOn, scope);
 }
 
 function parseLimit(value: string | undefined): number {
