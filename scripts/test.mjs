@@ -95,7 +95,7 @@ async function main(argv) {
   }
   if (!step('dependency and packaging checks', process.execPath, ['scripts/check-deps.mjs'])) process.exit(1);
   if (!flag('--no-build') && !step('build (one tsc -b)', process.execPath, ['scripts/build.mjs', '--quiet'])) process.exit(1);
-  if (!flag('--no-typecheck') && !step('typecheck (one tsc -b over every tsconfig.spec.json)', process.execPath, ['scripts/typecheck.mjs'])) process.exit(1);
+  if (!flag('--no-typecheck') && !step('typecheck (one tsc -b over every tsconfig.spec.json)', process.execPath, ['scripts/typecheck.mjs', '--no-build'])) process.exit(1);
 
   const queue = testedWorkspaces(ROOT, only);
   process.stdout.write(`\n> vitest in ${queue.length} workspaces, ${jobs} at a time\n`);

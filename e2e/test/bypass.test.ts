@@ -9,6 +9,8 @@ import { createProviderNameMap, ErrorCode, STAGE, type KernelPlugin, type ToolCa
 import type { ToolSearchConfig } from '@tool-search/config';
 import { createToolSearchKernel, type PresetOptions } from '@tool-search/preset';
 import type { Approver } from '@tool-search/plugin-approvals';
+// `RunRequest.clientTools` is declared by the client-tools plugin (declaration merging) the preset registers.
+import type {} from '@tool-search/plugin-client-tools';
 
 declare module '@tool-search/kernel' {
   interface ToolMeta {

@@ -4,7 +4,7 @@ import { generateText, isStepCount } from 'ai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
 import { createToolSearch } from '@tool-search/ai-sdk';
-import { logDir, offeredPerRequest, sessionLog } from './helpers.js';
+import { logDir, offeredPerRequest, sessionLog } from '@tool-search/testing';
 
 const GITHUB = fileURLToPath(new URL('./fixtures/github-server.mjs', import.meta.url));
 

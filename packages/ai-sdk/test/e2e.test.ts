@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
 import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
 import { createToolSearch } from '@tool-search/ai-sdk';
-import { DENIED_ID, demoWithEverything, logDir, offeredPerRequest, sessionLog } from './helpers.js';
+import { demoWithEverything, EVERYTHING_DENIED_ID as DENIED_ID, logDir, offeredPerRequest, sessionLog } from '@tool-search/testing';
 
 // Issue 29: the AI SDK's own agent loop (generateText + its OpenAI provider over real HTTP to the scripted mock model)
 // searches with Tool Search's ranker, finds a real stdio MCP server's tool among the demo catalog, and calls it through the run.

@@ -8,7 +8,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { COMMANDS } from './commands/index.js';
+import { COMMANDS, type LazyCommand } from './commands/index.js';
 import { CliExit, CliInputError, CliUsageError, writeJson, type CliIO } from './io.js';
 
 export const EXIT = Object.freeze({ OK: 0, INPUT: 1, USAGE: 2 });
@@ -24,8 +24,7 @@ export async function createProgram(io: CliIO, argv?: readonly string[]): Promis
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
-  const wanted = argv === undefined ? undefined : commandWord(argv);
-  const loaded = COMMANDS.filter((entry) => wanted === undefined || entry.name === wanted);
+  const loaded = argv === undefined ? COMMANDS : commandsFor(argv);
   for (const register of await Promise.all(loaded.map((entry) => entry.load()))) register(program, io);
   const listed = new Set(program.commands.map((command) => command.name()));
   for (const entry of COMMANDS) {
@@ -41,6 +40,18 @@ export async function createProgram(io: CliIO, argv?: readonly string[]): Promis
 function commandWord(argv: readonly string[]): string | undefined {
   const first = argv[0];
   return first === 'help' ? argv[1] : first;
+}
+
+/**
+ * The entries argv needs: those of its command word, narrowed to the file of its subcommand when the group is split
+ * over files and argv names one (`tools list` loads neither the search index nor the snapshot format).
+ */
+export function commandsFor(argv: readonly string[]): readonly LazyCommand[] {
+  const wanted = commandWord(argv);
+  const group = COMMANDS.filter((entry) => entry.name === wanted);
+  const sub = argv[0] === 'help' ? argv[2] : argv[1];
+  const narrowed = group.filter((entry) => sub !== undefined && entry.subcommands?.includes(sub));
+  return narrowed.length ? narrowed : group;
 }
 
 export async function runCli(argv: readonly string[], io: CliIO): Promise<number> {

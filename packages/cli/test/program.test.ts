@@ -2,6 +2,9 @@ import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { Command } from 'commander';
+import { COMMANDS } from '../src/index.js';
+import { commandsFor } from '../src/program.js';
 import { cli, folder } from './helpers.js';
 
 describe('exit codes', () => {
@@ -39,6 +42,31 @@ describe('exit codes', () => {
     const { code, stderr } = await cli(['config', 'check'], cwd);
     expect(code).toBe(1);
     expect(stderr).toContain('/plugins/no-such-plugin');
+  });
+});
+
+describe('lazy commands', () => {
+  it('lists, for each file of a split group, exactly the subcommands that file registers', async () => {
+    const io = { stdout: { write: () => true }, stderr: { write: () => true }, cwd: folder() };
+    for (const entry of COMMANDS.filter((command) => command.subcommands)) {
+      const program = new Command('tool-search');
+      (await entry.load())(program, io);
+      const group = program.commands.find((command) => command.name() === entry.name);
+      expect(group?.commands.map((command) => command.name()).sort()).toEqual([...entry.subcommands!].sort());
+    }
+  });
+
+  it('loads only the file of the named subcommand, and the whole group otherwise', () => {
+    expect(commandsFor(['tools', 'list']).map((entry) => entry.subcommands)).toEqual([['list', 'explain']]);
+    expect(commandsFor(['help', 'tools', 'search']).map((entry) => entry.subcommands)).toEqual([['search', 'describe', 'call']]);
+    expect(commandsFor(['tools', 'lst'])).toHaveLength(3);
+    expect(commandsFor(['tools', '--help'])).toHaveLength(3);
+  });
+
+  it('still suggests a sibling subcommand of another file for a typo', async () => {
+    const { code, stderr } = await cli(['tools', 'serch', 'x']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('search');
   });
 });
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
 import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
 import { createToolSearch, type ToolSearchMiddleware } from '@tool-search/langchain';
-import { DENIED_ID, demoWithEverything, logDir, offeredPerRequest, sessionLog } from './helpers.js';
+import { demoWithEverything, EVERYTHING_DENIED_ID as DENIED_ID, logDir, offeredPerRequest, sessionLog } from '@tool-search/testing';
 
 // Issue 29: LangChain's own agent (createAgent + ChatOpenAI over real HTTP to the scripted mock model) searches with
 // Tool Search's ranker through the middleware, finds a real stdio MCP server's tool among the demo catalog, calls it.

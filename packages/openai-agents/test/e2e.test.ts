@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
 import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
 import { createToolSearch, type ToolSearchTools } from '@tool-search/openai-agents';
-import { DENIED_ID, demoWithEverything, logDir, offeredPerRequest, sessionLog } from './helpers.js';
+import { demoWithEverything, EVERYTHING_DENIED_ID as DENIED_ID, logDir, offeredPerRequest, sessionLog } from '@tool-search/testing';
 
 setTracingDisabled(true); // no trace export to a hosted service from tests
 

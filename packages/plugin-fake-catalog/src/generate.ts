@@ -51,14 +51,22 @@ export function generateFakeTool(index: number, seed: number): FakeToolSpec {
     annotations: { readOnlyHint: readOnly, destructiveHint: destructive, idempotentHint: readOnly },
   });
   // Grow until the serialized size reaches the target: parameters first, then prose, then worked examples.
-  for (let step = 0; byteSize(build()) < target; step++) {
+  // The size is kept up to date by what each step adds (JSON is additive here), not re-serialized per step.
+  let size = byteSize(build());
+  for (let step = 0; size < target; step++) {
     const param = step % 3 !== 2 ? paramPool.shift() : undefined;
     if (param) {
-      if (!params.some((existing) => existing.name === param.name)) params.push(param);
+      if (!params.some((existing) => existing.name === param.name)) {
+        // `"name":{…}`, plus a comma after an earlier property.
+        size += propertyBytes(param) + (params.length > 0 ? 1 : 0);
+        params.push(param);
+      }
       continue;
     }
-    const sentence = sentencePool.shift();
-    sentences.push(sentence ?? example(rng, verb, entity, params));
+    const sentence = sentencePool.shift() ?? example(rng, verb, entity, params);
+    // One more sentence: its escaped text without quotes, plus the joining space.
+    size += textBytes(sentence) - 2 + 1;
+    sentences.push(sentence);
   }
   return build();
 }
@@ -122,12 +130,39 @@ function sampleValue(rng: () => number, param: ParamSpec): unknown {
 
 function schemaOf(params: readonly ParamSpec[], required: readonly string[]): JsonSchema {
   const properties: Record<string, unknown> = {};
-  for (const param of params) {
-    if (param.type === 'enum') properties[param.name] = { type: 'string', enum: param.values, description: param.description };
-    else if (param.type === 'array') properties[param.name] = { type: 'array', items: { type: 'string' }, description: param.description };
-    else properties[param.name] = { type: param.type, description: param.description };
-  }
+  for (const param of params) properties[param.name] = propertyOf(param);
   return { type: 'object', properties, ...(required.length ? { required: [...required] } : {}), additionalProperties: false };
+}
+
+function propertyOf(param: ParamSpec): Record<string, unknown> {
+  if (param.type === 'enum') return { type: 'string', enum: param.values, description: param.description };
+  if (param.type === 'array') return { type: 'array', items: { type: 'string' }, description: param.description };
+  return { type: param.type, description: param.description };
+}
+
+// Parameters and sentences come from small fixed pools: their sizes are measured once per process.
+const propertySizes = new WeakMap<ParamSpec, number>();
+const textSizes = new Map<string, number>();
+
+/** Bytes of `"name":{…}` in the serialized schema. */
+function propertyBytes(param: ParamSpec): number {
+  let size = propertySizes.get(param);
+  if (size === undefined) propertySizes.set(param, (size = jsonBytes(param.name) + 1 + jsonBytes(propertyOf(param))));
+  return size;
+}
+
+/** Bytes of the JSON string of `text`, quotes included. */
+function textBytes(text: string): number {
+  let size = textSizes.get(text);
+  if (size === undefined) {
+    size = jsonBytes(text);
+    if (!text.startsWith('Example:')) textSizes.set(text, size); // worked examples are one-off
+  }
+  return size;
+}
+
+function jsonBytes(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value));
 }
 
 function targetSize(rng: () => number): number {

@@ -8,7 +8,7 @@
  * `tools.elevated` and `agents.list`. Their ids (`core:core:read`, …) are the
  * fake catalog's core ids, so both together are a config error.
  */
-import { ConfigError, ErrorCode, type KernelPlugin } from '@tool-search/kernel';
+import { ConfigError, type KernelPlugin } from '@tool-search/kernel';
 import type { ToolSearchConfig } from '@tool-search/config';
 import { fsPlugin } from '@tool-search/plugin-fs';
 import { execPlugin } from '@tool-search/plugin-exec';
@@ -22,6 +22,7 @@ import { browserPlugin, type BrowserConfig } from '@tool-search/plugin-browser';
 import type { SessionHost, SessionRecord } from '@tool-search/sessions';
 import { sessionCounters } from '@tool-search/telemetry';
 import type { StateStore } from '@tool-search/state';
+import { unavailableToolsPlugin } from './unavailable-tools.js';
 
 export const CORE_PLUGIN_ID = 'core';
 
@@ -98,32 +99,6 @@ function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir, state }:
     }),
     ...(cronDir ? [cronPlugin({ host: sessionHost, dir: cronDir, agents, ...(state ? { state } : {}) })] : []),
   ];
-}
-
-/**
- * The Tools document's inventory tools that need systems Tool Search does not have: never listed, and a diagnostic
- * each says why and what would make it available (as `web_search`, `exec` and `browser` explain their absence).
- */
-export const UNAVAILABLE_CORE_TOOLS: Readonly<Record<string, string>> = Object.freeze({
-  message:
-    'message is not listed: it sends through the chat channels (Discord, Slack, Telegram, WhatsApp…) an OpenClaw gateway connects, and this gateway connects none; it becomes available only with a channel integration, which Tool Search does not ship',
-  canvas:
-    'canvas is not listed: it drives the Canvas surface of a paired OpenClaw node (the macOS, iOS or Android app), and no node can pair with this gateway; it becomes available only with node pairing, which Tool Search does not ship',
-  nodes:
-    'nodes is not listed: it lists and commands paired OpenClaw nodes (camera, screen, location, notifications), and no node can pair with this gateway; it becomes available only with node pairing, which Tool Search does not ship',
-});
-
-function unavailableToolsPlugin(): KernelPlugin {
-  return {
-    name: '@tool-search/preset/unavailable-tools',
-    apply({ hooks }) {
-      hooks.listTools.tap((sink) => {
-        for (const [name, message] of Object.entries(UNAVAILABLE_CORE_TOOLS)) {
-          sink.diagnostic({ code: ErrorCode.TOOL_NOT_CONFIGURED, level: 'info', message, toolId: `core:core:${name}`, details: { tool: name } });
-        }
-      });
-    },
-  };
 }
 
 /** OpenClaw's `agents.defaults.pdfMaxBytesMb` / `pdfMaxPages`, when set. */

@@ -21,7 +21,6 @@ import { loopDetectionPlugin } from '@tool-search/plugin-loop-detection';
 import { approvalsPlugin, type Approver } from '@tool-search/plugin-approvals';
 import { BUILTIN_PLUGINS, isBuiltinPlugin, type BuiltinContext } from './builtins.js';
 import { loadPluginModule, type LoadedPluginModule } from './load-plugin.js';
-import { embeddingsPlugin } from '@tool-search/plugin-embeddings';
 import { learningPlugin } from '@tool-search/plugin-learning';
 import type { SessionHost } from '@tool-search/sessions';
 import type { StateStore } from '@tool-search/state';
@@ -71,11 +70,13 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
   // `tools.toolSearch.description` reaches the search tool of every mode; a run's `searchDescription` (an agent's) wins.
   const description = toolSearch.description ? { description: toolSearch.description } : {};
   const mcp = sources.find((plugin): plugin is McpPlugin => 'downstream' in plugin);
+  // Imported when configured: the embeddings plugin brings the OpenAI client.
+  const embeddings = toolSearch.embeddings ? [(await import('@tool-search/plugin-embeddings')).embeddingsPlugin(toolSearch.embeddings)] : [];
   const plugins: KernelPlugin[] = [
     policyPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {} }),
     ...sources,
     clientToolsPlugin(),
-    ...(toolSearch.embeddings ? [embeddingsPlugin(toolSearch.embeddings)] : []),
+    ...embeddings,
     // Learning from the deployment's calls: on unless `tools.toolSearch.learning` is false; shares `state` with replicas.
     ...(toolSearch.learning?.enabled === false ? [] : [learningPlugin({ ...toolSearch.learning, ...(options.state ? { state: options.state } : {}) })]),
     toolsModePlugin({ searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit, ...description }),

@@ -6,3 +6,4 @@ export { fakeTool, toolSource } from './fixtures.js';
 export { redisServerAvailable, startRedisServer, type RedisServerHandle } from './redis-server.js';
 export { startOtlpReceiver, type OtlpReceiver, type ReceivedMetric, type ReceivedSpan } from './otlp-receiver.js';
 export { stateBackends, type StateBackendFactories, type StateBackendKind, type StateBackends } from './state-backends.js';
+export { demoWithEverything, EVERYTHING_DENIED_ID, logDir, offeredPerRequest, sessionLog, type DemoWithEverything } from './adapters.js';

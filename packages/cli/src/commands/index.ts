@@ -4,8 +4,9 @@
  * help from their `name` and `description` here.
  *
  * Adding a command: one file in this folder exporting `registerXCommands(program, io)`, plus one line below.
- * Subcommands of an existing group (`tools export`) are one more line with the group's `name`; the file gets the
- * group with `commandGroup(program, 'tools', …)` from `../options.js`.
+ * Subcommands of an existing group (`tools export`) are one more line with the group's `name` and the
+ * `subcommands` its file registers (so `tools list` loads only the file of `list`); the file gets the group with
+ * `commandGroup(program, 'tools', …)` from `../options.js`.
  */
 import type { Command } from 'commander';
 import type { CliIO } from '../io.js';
@@ -17,6 +18,11 @@ export interface LazyCommand {
   readonly name: string;
   /** One line for `tool-search --help` (the first entry of a name gives it). */
   readonly description: string;
+  /**
+   * For a group split over several files: the subcommands this entry's file registers. When argv names one of them,
+   * only that file loads; otherwise (the group's help, a mistyped subcommand) every file of the group does.
+   */
+  readonly subcommands?: readonly string[];
   /** Imports the file that registers the command; called only when argv names it, or for the full program. */
   readonly load: () => Promise<CommandRegistration>;
 }
@@ -24,9 +30,9 @@ export interface LazyCommand {
 const TOOLS = 'inspect, search and call the effective tool catalog';
 
 export const COMMANDS: readonly LazyCommand[] = [
-  { name: 'tools', description: TOOLS, load: async () => (await import('./tools.js')).registerToolsCommands },
-  { name: 'tools', description: TOOLS, load: async () => (await import('./tools-search.js')).registerToolSearchCommands },
-  { name: 'tools', description: TOOLS, load: async () => (await import('./export.js')).registerExportCommands },
+  { name: 'tools', description: TOOLS, subcommands: ['list', 'explain'], load: async () => (await import('./tools.js')).registerToolsCommands },
+  { name: 'tools', description: TOOLS, subcommands: ['search', 'describe', 'call'], load: async () => (await import('./tools-search.js')).registerToolSearchCommands },
+  { name: 'tools', description: TOOLS, subcommands: ['export'], load: async () => (await import('./export.js')).registerExportCommands },
   { name: 'eval', description: 'measure search quality (Recall@1/5/10, MRR) on your catalog with labeled queries', load: async () => (await import('./eval.js')).registerEvalCommands },
   { name: 'exposure', description: 'print what the model would see in a mode (tools + system text) and its size in bytes', load: async () => (await import('./exposure.js')).registerExposureCommand },
   { name: 'code', description: 'run code as tool_search_code does', load: async () => (await import('./code.js')).registerCodeCommands },
