@@ -115,7 +115,7 @@ function webSearchTool(search: Search, providerId: string, config: { maxResults:
     name: 'web_search',
     source: 'core',
     owner: 'core',
-    description: `Search the web (${providerId}) and return results with titles, URLs and snippets${providerId === 'perplexity' ? ', or an answer with citations' : ''}.`,
+    description: `Search the web (${providerId})${providerId === 'brave' ? ' and return results with titles, URLs and snippets' : ''}${providerId === 'brave' ? '' : ': an answer grounded on a live search, with citations'}.`,
     annotations: { readOnlyHint: true, openWorldHint: true },
     inputSchema: {
       type: 'object',
