@@ -1,6 +1,6 @@
 /**
  * `tools.web` as OpenClaw spells it (`fetch` and `search`), checked with the
- * kernel's JSON Schema validator; unknown OpenClaw keys (firecrawl, ssrfPolicy)
+ * kernel's JSON Schema validator; unknown OpenClaw keys (ssrfPolicy, …)
  * are accepted and have no effect here.
  */
 import { compileToolSchema, ConfigError, ErrorCode, toSchemaIssues, type JsonSchema } from '@tool-search/kernel';
@@ -18,6 +18,22 @@ export interface WebFetchConfig {
   readonly userAgent?: string;
   /** Allow private, loopback and link-local addresses (off: a model-chosen URL cannot reach this machine's network). */
   readonly allowPrivate?: boolean;
+  /** The hosted fallback for pages the local fetch cannot read (bot walls, JavaScript-built pages). */
+  readonly firecrawl?: FirecrawlConfig;
+}
+
+export interface FirecrawlConfig {
+  /** Default: on when a key is present. */
+  readonly enabled?: boolean;
+  /** Firecrawl API key (else `FIRECRAWL_API_KEY`). */
+  readonly apiKey?: string;
+  readonly baseUrl?: string;
+  readonly onlyMainContent?: boolean;
+  /** Oldest cached copy Firecrawl may answer with (ms). */
+  readonly maxAgeMs?: number;
+  readonly timeoutSeconds?: number;
+  /** Local extraction with fewer characters than this asks Firecrawl too. */
+  readonly minChars?: number;
 }
 
 export interface WebSearchConfig {
@@ -75,6 +91,18 @@ const schema: JsonSchema = {
         maxRedirects: count,
         userAgent: { type: 'string', minLength: 1 },
         allowPrivate: { type: 'boolean' },
+        firecrawl: {
+          type: 'object',
+          properties: {
+            enabled: { type: 'boolean' },
+            apiKey: { type: 'string', minLength: 1 },
+            baseUrl: url,
+            onlyMainContent: { type: 'boolean' },
+            maxAgeMs: count,
+            timeoutSeconds: positive,
+            minChars: count,
+          },
+        },
       },
     },
     search: {
