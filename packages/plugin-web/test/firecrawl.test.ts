@@ -49,7 +49,7 @@ async function executeDirectly(web: WebConfig, args: Record<string, unknown>): P
   const hook = { tap: (fn: (sink: unknown) => void) => fn({ add: (list: ToolDefinition[]) => tools.push(...list), diagnostic: () => undefined }), tapPromise: () => undefined };
   webPlugin({ web, env: {} }).apply({ hooks: { listTools: hook, shutdown: hook } } as never);
   const tool = tools.find((t) => t.name === 'web_fetch')!;
-  return tool.execute({ ...args }, { callId: 'c', signal: new AbortController().signal } as never);
+  return tool.execute!({ ...args }, { callId: 'c', signal: new AbortController().signal } as never);
 }
 const parsed = (outcome: Awaited<ReturnType<Run['call']>>) => {
   if (outcome.status !== 'ok') throw new Error(JSON.stringify(outcome));
