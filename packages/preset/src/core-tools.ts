@@ -67,20 +67,30 @@ export function coreToolPlugins(
 }
 
 /**
- * `image` when `agents.defaults.imageModel` names a model (a string or `{ primary }`; an `openai/` or `anthropic/`
- * prefix matching the provider is dropped) and `provider` has a key (`apiKey`, or the `apiKeyEnv` variable, else
- * OPENAI_API_KEY / ANTHROPIC_API_KEY by `provider.kind`).
+ * `image` with `agents.defaults.imageModel` (a string or `{ primary }`), else implicitly the main model
+ * (`agents.defaults.model`, else `provider.model`: OpenAI's and Anthropic's chat models take images), when `provider`
+ * has a key (`apiKey`, or the `apiKeyEnv` variable, else OPENAI_API_KEY / ANTHROPIC_API_KEY by `provider.kind`). A
+ * prefix naming the provider (`openai/`, `anthropic/`) is dropped; a model of another provider is not this one's.
+ * Image URLs follow web_fetch's address rule (`tools.web.fetch.allowPrivate`).
  */
 function imageTool(workspace: string, config: ToolSearchConfig, env: NodeJS.ProcessEnv = process.env): KernelPlugin[] {
-  const configured = (config.agents?.defaults as { imageModel?: unknown } | undefined)?.imageModel;
-  const named = typeof configured === 'string' ? configured : (configured as { primary?: unknown } | undefined)?.primary;
+  const defaults = config.agents?.defaults as { imageModel?: unknown; model?: unknown } | undefined;
   const provider = config.provider;
-  if (typeof named !== 'string' || !named || !provider) return [];
+  if (!provider) return [];
   const kind = provider.kind ?? 'openai';
+  const named = modelName(defaults?.imageModel) ?? modelName(defaults?.model) ?? provider.model;
   const apiKey = provider.apiKey ?? env[provider.apiKeyEnv ?? (kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY')];
-  if (!apiKey) return [];
+  if (!named || !apiKey) return [];
   const model = named.startsWith(`${kind}/`) ? named.slice(kind.length + 1) : named;
-  return [imagePlugin({ workspace, kind, model, apiKey, ...(provider.baseURL ? { baseURL: provider.baseURL } : {}) })];
+  if (/^(openai|anthropic)\//.test(model)) return [];
+  const allowPrivate = (config.tools?.web as { fetch?: { allowPrivate?: unknown } } | undefined)?.fetch?.allowPrivate === true;
+  return [imagePlugin({ workspace, kind, model, apiKey, allowPrivate, ...(provider.baseURL ? { baseURL: provider.baseURL } : {}) })];
+}
+
+/** A model setting as OpenClaw writes it: `"provider/model"` or `{ primary }`. */
+function modelName(value: unknown): string | undefined {
+  const named = typeof value === 'string' ? value : (value as { primary?: unknown } | undefined)?.primary;
+  return typeof named === 'string' && named ? named : undefined;
 }
 
 /** The tools that need a gateway running turns: sessions (and cron, given its folder). */

@@ -20,8 +20,24 @@ const workspace = () => realpathSync(mkdtempSync(join(tmpdir(), 'preset-image-')
 const GIF = Buffer.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 4, 0, 3, 0, 0, 0, 0, 0x3b]);
 
 describe('image under plugins.core', () => {
-  it('is not listed without agents.defaults.imageModel', async () => {
-    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, provider: { baseURL: mock.url, apiKey: 'k', model: 'm' } }));
+  it('is not listed without a provider', async () => {
+    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, agents: { defaults: { imageModel: 'openai/gpt-4o' } } }));
+    expect((await kernel.createRun()).tool('image')).toBeUndefined();
+  });
+
+  it('without agents.defaults.imageModel, the main model with the configured auth is the implicit image model', async () => {
+    const ws = workspace();
+    writeFileSync(join(ws, 'pic.gif'), GIF);
+    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: ws } }, provider: { baseURL: mock.url, apiKey: 'k', model: 'mock-main' } }));
+    const run = await kernel.createRun();
+    expect(await run.call('image', { image: 'pic.gif' })).toMatchObject({ status: 'ok', result: { structuredContent: { model: 'mock-main' } } });
+    await kernel.close();
+    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: ws } }, agents: { defaults: { model: { primary: 'openai/mock-agent-main' } } }, provider: { baseURL: mock.url, apiKey: 'k', model: 'mock-main' } }));
+    expect(await (await kernel.createRun()).call('image', { image: 'pic.gif' })).toMatchObject({ status: 'ok', result: { structuredContent: { model: 'mock-agent-main' } } });
+  });
+
+  it('a main model of another provider is not taken as this provider\'s image model', async () => {
+    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, agents: { defaults: { model: 'anthropic/claude-x' } }, provider: { baseURL: mock.url, apiKey: 'k', model: 'm' } }));
     expect((await kernel.createRun()).tool('image')).toBeUndefined();
   });
 
