@@ -6,6 +6,7 @@ import type { Kernel } from '@tool-search/kernel';
 import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
 import { startMockAnthropic } from '@tool-search/mock-anthropic';
 import { createToolSearchKernel } from '@tool-search/preset';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 let kernel: Kernel | undefined;
 let mock: MockOpenAI;
@@ -69,5 +70,21 @@ describe('image under plugins.core', () => {
     } finally {
       await claude.close();
     }
+  });
+});
+
+describe('pdf under plugins.core', () => {
+  it('answers a prompt with agents.defaults.pdfModel on the configured provider', async () => {
+    const ws = workspace();
+    const doc = await PDFDocument.create();
+    doc.addPage().drawText('Quarterly revenue 12 MEUR', { x: 50, y: 700, size: 14, font: await doc.embedFont(StandardFonts.Helvetica) });
+    writeFileSync(join(ws, 'q.pdf'), await doc.save());
+    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: ws } }, agents: { defaults: { pdfModel: 'openai/mock-pdf' } }, provider: { baseURL: mock.url, apiKey: 'k', model: 'mock-main' } }));
+    const before = mock.requests.length;
+    const outcome = await (await kernel.createRun()).call('pdf', { path: 'q.pdf', prompt: 'Revenue?' });
+    expect(outcome).toMatchObject({ status: 'ok', result: { structuredContent: { model: 'mock-pdf', documents: [{ path: 'q.pdf', pagesRead: [1] }] } } });
+    const sent = mock.requests.slice(before).find((r) => r.path === '/v1/chat/completions')!.body as { model: string; messages: { content: string }[] };
+    expect(sent.model).toBe('mock-pdf');
+    expect(sent.messages[0]!.content).toContain('Quarterly revenue 12 MEUR');
   });
 });
