@@ -69,7 +69,14 @@ export function assertLanes(lanes: readonly LaneReport[], fixture: FixturePlugin
   for (const lane of search) {
     const allowed = new Set([...CONTROL_TOOLS[lane.lane as Exclude<LaneName, 'direct'>], directOnly]);
     const extra = lane.declaredNames.filter((n) => !allowed.has(n));
-    add(`${lane.lane} mode exposes only the compact bridge and direct-only tools`, extra.length === 0, extra.length ? `unexpected: ${extra.slice(0, 5).join(', ')}` : undefined);
+    // Directory mode also shows up to 5 catalog tools ranked from the turn's last user message (mode-directory's turnTools).
+    const turnTools = lane.lane === 'directory' ? extra.filter((n) => fixture.tools.some((tool) => tool.name === n)).slice(0, 5) : [];
+    const unexpected = extra.filter((n) => !turnTools.includes(n));
+    add(
+      `${lane.lane} mode exposes only the compact bridge and direct-only tools${lane.lane === 'directory' ? ' (and at most 5 turn tools)' : ''}`,
+      unexpected.length === 0,
+      unexpected.length ? `unexpected: ${unexpected.slice(0, 5).join(', ')}` : turnTools.length ? `turn tools: ${turnTools.join(', ')}` : undefined,
+    );
   }
 
   for (const lane of search) {

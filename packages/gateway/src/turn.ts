@@ -160,8 +160,12 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
   const mode = fallback ? 'tools' : wanted;
   const countTokens = options.countTokens === false ? undefined : (options.countTokens ?? (defaultCounter ??= tokenCounter()));
   const catalogMode = CLIENT_TOOLS_IN_CATALOG.has(mode) ? ('catalog' as const) : ('direct-only' as const);
+  // The turn's last user message: directory mode ranks the likely-needed tools from it (the same for every request of the turn).
+  const lastUserMessage = [...input.messages].reverse().find((message) => message.role === 'user');
+  const turnText = lastUserMessage ? (textOf(lastUserMessage.content) ?? '').slice(0, 2000) : '';
   const request = {
     ...party,
+    ...(turnText ? { turnText } : {}),
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
     ...(setting?.searchLimits ? { searchLimits: setting.searchLimits } : {}),
     ...(setting?.searchDescription !== undefined ? { searchDescription: setting.searchDescription } : {}),

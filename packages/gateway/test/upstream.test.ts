@@ -41,7 +41,9 @@ describe('the Anthropic upstream request', () => {
     await client.chat.completions.create({ model: 'm', messages: [{ role: 'system', content: 'Client rules.' }, ...ask('fake_plugin_tool_0005')] });
     const [first] = h.received('anthropic', from);
     const body = first!.body as { tools: { name: string; input_schema: unknown }[]; system: string; max_tokens: number; messages: { role: string }[] };
-    expect(body.tools.map((t) => t.name)).toEqual(['tool_search', 'tool_describe', 'tool_call']);
+    // The control tools, then at most 5 tools ranked from the turn's last user message (directory mode's turn tools).
+    expect(body.tools.slice(0, 3).map((t) => t.name)).toEqual(['tool_search', 'tool_describe', 'tool_call']);
+    expect(body.tools.length).toBeLessThanOrEqual(3 + 5);
     expect(body.tools[0]?.input_schema).toMatchObject({ type: 'object' });
     expect(body.system).toContain('Client rules.');
     expect(body.system).toContain('fake_plugin_tool_0005');

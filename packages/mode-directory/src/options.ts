@@ -15,9 +15,15 @@ export interface DirectoryModeOptions {
   readonly maxSearchLimit?: number;
   /** Appended to `tool_search`'s description (config `tools.toolSearch.description`); a run's `searchDescription` wins. */
   readonly description?: string;
+  /**
+   * Likely-needed tools shown with their schemas for the current turn, ranked from its last user message
+   * (`RunRequest.turnText`); 0 turns it off. Default 5, at most 20.
+   */
+  readonly turnTools?: number;
 }
 
 export interface ResolvedDirectoryModeOptions {
+  readonly turnTools: number;
   readonly budgetChars: number;
   readonly visible: readonly string[];
   readonly searchDefaultLimit: number;
@@ -27,6 +33,8 @@ export interface ResolvedDirectoryModeOptions {
 
 export const DIRECTORY_MODE_PLUGIN = '@tool-search/mode-directory';
 export const DEFAULT_BUDGET_CHARS = 6000;
+export const DEFAULT_TURN_TOOLS = 5;
+export const MAX_TURN_TOOLS = 20;
 const DEFAULT_LIMIT = 8;
 const MAX_LIMIT = 20;
 
@@ -43,7 +51,9 @@ export function parseOptions(options: DirectoryModeOptions = {}): ResolvedDirect
     if (typeof entry !== 'string' || !entry) throw invalid(`/visible/${i}`, 'type', `visible[${i}] must be a non-empty string`);
   });
   const description = descriptionOption(options.description);
-  return { budgetChars, visible: Object.freeze([...visible]), searchDefaultLimit, maxSearchLimit, ...(description !== undefined ? { description } : {}) };
+  const turnTools = integer(options.turnTools, 'turnTools', 0) ?? DEFAULT_TURN_TOOLS;
+  if (turnTools > MAX_TURN_TOOLS) throw invalid('/turnTools', 'maximum', `turnTools (${turnTools}) must be at most ${MAX_TURN_TOOLS}: the point is a small set`);
+  return { turnTools, budgetChars, visible: Object.freeze([...visible]), searchDefaultLimit, maxSearchLimit, ...(description !== undefined ? { description } : {}) };
 }
 
 /** The operator's description extension: a string of at most 2,000 characters (config `tools.toolSearch.description`). */

@@ -7,11 +7,15 @@
  * dropped can never be shown, resolved or called from here.
  */
 import { createProviderNameMap, PROVIDER_NAME_PATTERN, type ExposedTool, type MaterializeContext, type ToolDescriptor } from '@tool-search/kernel';
+import { indexForRun } from '@tool-search/search';
 import type { DirectoryEntry } from './directory.js';
+import './types.js';
 
 export interface DirectoryPlan {
   /** Visible catalog tools with their full schemas, sorted by owner, name, id. */
   readonly visible: readonly ExposedTool[];
+  /** Ids of the tools shown for this turn (ranked from its last user message), best first. */
+  readonly turnTools: readonly string[];
   readonly entries: readonly DirectoryEntry[];
   /** Hidden tools that cannot be listed (ambiguous name and an id that is not plain text). */
   readonly unlisted: number;
@@ -22,9 +26,11 @@ export interface DirectoryPlan {
 /** Ids shown in the prompt must be copyable as they are. */
 const PLAIN_ID = /^[A-Za-z0-9_.:/@+-]{1,200}$/;
 
-export function planDirectory(ctx: MaterializeContext, visibleOption: readonly string[], controlNames: readonly string[]): DirectoryPlan {
+export function planDirectory(ctx: MaterializeContext, visibleOption: readonly string[], controlNames: readonly string[], turnToolCount = 0): DirectoryPlan {
   const searchable = [...ctx.searchable].sort(byOwnerNameId);
   const shown = pickVisible(ctx, searchable, visibleOption);
+  const turnTools = pickTurnTools(ctx, searchable, shown, turnToolCount);
+  for (const id of turnTools) shown.add(id);
   const taken = new Set([...controlNames, ...ctx.directOnly.map((tool) => tool.name)]);
   const visible: ExposedTool[] = [];
   for (const tool of searchable.filter((t) => shown.has(t.id))) {
@@ -60,7 +66,25 @@ export function planDirectory(ctx: MaterializeContext, visibleOption: readonly s
     if (label === undefined) unlisted++;
     else entries.push({ id: tool.id, owner: tool.owner, label, description: tool.description });
   }
-  return { visible, entries, unlisted, resolveHidden: (name) => byName.get(name) };
+  return { visible, turnTools, entries, unlisted, resolveHidden: (name) => byName.get(name) };
+}
+
+/**
+ * Up to `count` searchable tools not already shown, ranked against the turn's last user message with the run's own
+ * index (the effective catalog: policy-dropped tools are not in it, and only `searchable` ids are kept). The lexical
+ * ranking is deterministic, so a turn's requests (same last user message, same catalog) get the same set.
+ */
+function pickTurnTools(ctx: MaterializeContext, searchable: readonly ToolDescriptor[], shown: ReadonlySet<string>, count: number): string[] {
+  const text = ctx.run.info.request.turnText?.trim();
+  if (!count || !text) return [];
+  const ids = new Set(searchable.map((tool) => tool.id));
+  const hits = indexForRun(ctx.run, { maxSearchLimit: 50, searchDefaultLimit: 50 }).search(text, { limit: Math.min(50, count + shown.size + 10) }).hits;
+  const picked: string[] = [];
+  for (const hit of hits) {
+    if (picked.length >= count) break;
+    if (ids.has(hit.id) && !shown.has(hit.id)) picked.push(hit.id);
+  }
+  return picked;
 }
 
 /** Client tools, then `visible` entries by id, or by name (the tool the run resolves that name to). */

@@ -1,8 +1,9 @@
 /**
  * The `directory` exposure: the three control tools, the tools that must stay
  * visible (client tools, the configured `visible` list; the kernel adds the
- * `direct-only` ones) with full schemas, and a bounded directory of every
- * other tool's name in the system prompt. A hidden tool called by its exact,
+ * `direct-only` ones), the few tools the turn likely needs (ranked from its
+ * last user message, `RunRequest.turnText`) with full schemas, and a bounded
+ * directory of every other tool's name in the system prompt. A hidden tool called by its exact,
  * unique name runs through `run.call` (the kernel's `resolveHidden` path).
  */
 import type { KernelPlugin } from '@tool-search/kernel';
@@ -27,7 +28,7 @@ export function directoryModePlugin(options: DirectoryModeOptions = {}): KernelP
     name: DIRECTORY_MODE_PLUGIN,
     apply({ hooks }) {
       hooks.materialize.for('directory').tap((draft, ctx) => {
-        const plan = planDirectory(ctx, resolved.visible, controlNames);
+        const plan = planDirectory(ctx, resolved.visible, controlNames, resolved.turnTools);
         const directory = renderDirectory(plan.entries, resolved.budgetChars, plan.unlisted);
         draft.tools.push(...controls(ctx.run.info.request), ...plan.visible);
         draft.system.push(DIRECTORY_MODE_SYSTEM, directory.text);

@@ -143,10 +143,14 @@ function resolveExecutable(name: string): string {
   return name;
 }
 
-/** The agent's own `tools.elevated.enabled` (the default agent's when the run names none). */
+/**
+ * The agent's own gate (the default agent's when the run names none): OpenClaw's `agents.list[].tools.elevated` can
+ * only further restrict `tools.elevated`, so an agent without the key follows it and `enabled: false` turns it off.
+ */
 function agentElevated(agents: ExecPluginOptions['agents'], agentId: string | undefined): boolean {
   const agent = agents?.find((a) => (agentId === undefined ? a.default === true : a.id === agentId));
   const elevated = agent?.tools?.elevated;
-  return typeof elevated === 'object' && elevated !== null && (elevated as { enabled?: unknown }).enabled === true;
+  if (elevated === undefined) return true;
+  return typeof elevated === 'object' && elevated !== null && (elevated as { enabled?: unknown }).enabled !== false;
 }
 

@@ -7,6 +7,7 @@
  * the shell or the loader. `yieldMs` above config is lowered to it.
  */
 import { ErrorCode, ToolSearchError, type RunInfo } from '@tool-search/kernel';
+import { ExecErrors } from './errors.js';
 import type { ExecAsk, ExecHost, ExecSecurity } from './options.js';
 
 export interface ExecArgs {
@@ -31,7 +32,7 @@ export interface ExecLimits {
   readonly ask: ExecAsk;
   readonly timeoutSec: number;
   readonly yieldMs: number;
-  /** `tools.elevated` and this agent's `tools.elevated` both enabled. */
+  /** `tools.elevated.enabled`, and this agent's `tools.elevated.enabled` not false (an agent may only restrict). */
   readonly elevatedAllowed: boolean;
 }
 
@@ -66,18 +67,21 @@ export function effectiveExec(args: ExecArgs, limits: ExecLimits, run: RunInfo):
   if (host !== limits.host && !(limits.host === 'gateway' && host === 'sandbox')) {
     refuse('host', `host "${host}" differs from tools.exec.host "${limits.host}" (a call may only move gateway → sandbox)`);
   }
+  let effectiveSecurity = security;
   let elevated = false;
-  if (run.request.sandboxed) {
-    // A sandboxed agent's commands stay in the sandbox; elevated is the one way out, and only where both configs allow it.
-    if (args.elevated) {
-      if (!limits.elevatedAllowed) refuse('elevated', 'elevated needs tools.elevated.enabled and the agent\'s tools.elevated.enabled');
-      elevated = true;
-      host = 'gateway';
-    } else if (host !== 'node') {
-      host = 'sandbox';
+  if (args.elevated) {
+    // Elevated as documented: the gateway host with security=full, only where tools.elevated and the agent allow it.
+    if (!limits.elevatedAllowed) {
+      throw new ToolSearchError(ExecErrors.EXEC_ELEVATED_NOT_ALLOWED, 'exec refused elevated: it needs tools.elevated.enabled, and the agent\'s tools.elevated.enabled not false', { details: { rule: 'elevated' } });
     }
+    elevated = true;
+    host = 'gateway';
+    effectiveSecurity = 'full';
+  } else if (run.request.sandboxed && host !== 'node') {
+    // A sandboxed agent's commands stay in the sandbox; elevated is the one way out.
+    host = 'sandbox';
   }
-  return { host, security, ask, timeoutMs: timeoutSec * 1000, yieldMs: Math.min(args.yieldMs ?? limits.yieldMs, limits.yieldMs), elevated };
+  return { host, security: effectiveSecurity, ask, timeoutMs: timeoutSec * 1000, yieldMs: Math.min(args.yieldMs ?? limits.yieldMs, limits.yieldMs), elevated };
 }
 
 function refuse(rule: string, why: string): never {

@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ExecErrors } from '@tool-search/plugin-exec';
 import { ErrorCode } from '@tool-search/kernel';
 import { closeAll, codeOf, execEnv, itSandboxed, OPEN, structured } from './fixtures.js';
 
@@ -143,7 +144,7 @@ describe('where bubblewrap does not run', () => {
   });
 });
 
-describe('elevated (sandboxed runs only)', () => {
+describe('elevated: the gateway host with security=full, gated by tools.elevated and the agent', () => {
   const agents = (enabled: boolean) => [{ id: 'ops', tools: { elevated: { enabled } } }];
 
   itSandboxed('a sandboxed run stays in the sandbox even when config says gateway', async () => {
@@ -151,28 +152,29 @@ describe('elevated (sandboxed runs only)', () => {
     expect(structured(await run.call('exec', { command: 'echo hi' })).host).toBe('sandbox');
   });
 
-  itSandboxed('needs both tools.elevated and the agent\'s tools.elevated', async () => {
+  itSandboxed('elevated is refused with EXEC_ELEVATED_NOT_ALLOWED unless tools.elevated allows it and the agent does not turn it off', async () => {
     const cases = [
       { elevated: undefined, agents: agents(true) },
       { elevated: { enabled: true }, agents: agents(false) },
       { elevated: { enabled: false }, agents: agents(true) },
-      { elevated: { enabled: true }, agents: [] },
     ];
     for (const options of cases) {
-      const run = await execEnv({ exec: OPEN, ...options }).run({ sandboxed: true, agentId: 'ops' });
-      expect(codeOf(await run.call('exec', { command: 'echo hi', elevated: true }))).toBe(ErrorCode.EXEC_ARGUMENT_NOT_ALLOWED);
+      for (const sandboxed of [true, false]) {
+        const run = await execEnv({ exec: OPEN, ...options }).run({ sandboxed, agentId: 'ops' });
+        expect(codeOf(await run.call('exec', { command: 'echo hi', elevated: true }))).toBe(ExecErrors.EXEC_ELEVATED_NOT_ALLOWED);
+      }
     }
   });
 
-  itSandboxed('with both, a sandboxed agent\'s elevated command runs on the gateway host', async () => {
+  itSandboxed('an agent without its own tools.elevated follows the global gate (it can only restrict)', async () => {
+    const run = await execEnv({ exec: OPEN, elevated: { enabled: true }, agents: [{ id: 'ops' }] }).run({ sandboxed: true, agentId: 'ops' });
+    expect(structured(await run.call('exec', { command: 'echo hi', elevated: true }))).toMatchObject({ host: 'gateway', exitCode: 0 });
+  });
+
+  itSandboxed('allowed, a sandboxed agent\'s elevated command runs on the gateway host; without elevated it stays in the sandbox', async () => {
     const env = execEnv({ exec: OPEN, elevated: { enabled: true }, agents: agents(true) });
     const run = await env.run({ sandboxed: true, agentId: 'ops' });
     expect(structured(await run.call('exec', { command: 'echo hi', elevated: true })).host).toBe('gateway');
     expect(structured(await run.call('exec', { command: 'echo hi' })).host).toBe('sandbox');
-  });
-
-  itSandboxed('changes nothing for an agent that is not sandboxed', async () => {
-    const run = await execEnv({ exec: OPEN }).run({ agentId: 'ops' });
-    expect(structured(await run.call('exec', { command: 'echo hi', elevated: true })).host).toBe('sandbox');
   });
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, type ToolCall } from '@tool-search/kernel';
 import { callApprovalReason, grantCallApproval } from '@tool-search/approval-rules';
-import { analyzeCommand } from '@tool-search/plugin-exec';
+import { analyzeCommand, ExecErrors } from '@tool-search/plugin-exec';
 import { closeAll, codeOf, execEnv, itSandboxed, structured } from './fixtures.js';
 
 afterEach(closeAll);
@@ -115,14 +115,21 @@ describe('a model cannot raise security, switch host or turn ask off through arg
     }
   });
 
-  itSandboxed('elevated changes where a command runs, never what may run: the allowlist still holds', async () => {
-    const env = execEnv({ exec: strict, elevated: { enabled: true }, agents: [{ id: 'ops', tools: { elevated: { enabled: true } } }] });
-    writeFileSync(join(env.ws, 'victim.txt'), 'x');
+  itSandboxed('elevated is security=full on the gateway host, and only where allowed: otherwise refused and nothing runs', async () => {
+    const denied = execEnv({ exec: strict, elevated: { enabled: true }, agents: [{ id: 'ops', tools: { elevated: { enabled: false } } }] });
+    writeFileSync(join(denied.ws, 'victim.txt'), 'x');
     for (const request of [{ agentId: 'ops', sandboxed: true }, { agentId: 'ops' }]) {
-      const run = await env.run(request);
-      expect(codeOf(await run.call('exec', { command: 'rm victim.txt', elevated: true }))).toBe(ErrorCode.EXEC_NOT_ALLOWLISTED);
+      const run = await denied.run(request);
+      expect(codeOf(await run.call('exec', { command: 'rm victim.txt', elevated: true }))).toBe(ExecErrors.EXEC_ELEVATED_NOT_ALLOWED);
+      // Without elevated the strict allowlist holds.
+      expect(codeOf(await run.call('exec', { command: 'rm victim.txt' }))).toBe(ErrorCode.EXEC_NOT_ALLOWLISTED);
     }
-    expect(existsSync(join(env.ws, 'victim.txt'))).toBe(true);
+    expect(existsSync(join(denied.ws, 'victim.txt'))).toBe(true);
+    const allowed = execEnv({ exec: strict, elevated: { enabled: true }, agents: [{ id: 'ops', tools: { elevated: { enabled: true } } }] });
+    writeFileSync(join(allowed.ws, 'victim.txt'), 'x');
+    const run = await allowed.run({ agentId: 'ops', sandboxed: true });
+    expect(structured(await run.call('exec', { command: 'rm victim.txt', elevated: true }))).toMatchObject({ host: 'gateway', exitCode: 0 });
+    expect(existsSync(join(allowed.ws, 'victim.txt'))).toBe(false);
   });
 
   it('host "node": no node host is configured here', async () => {

@@ -2,12 +2,14 @@
  * The workspace's memory files, as OpenClaw lays them out: `MEMORY.md` and
  * Markdown files under `memory/` (daily notes such as `memory/2026-11-30.md`).
  * Paths go through the workspace resolver, so a symlink that leads out of the
- * workspace is skipped when listing and refused when read.
+ * workspace is skipped when listing and refused when read; reads open the file
+ * with `@tool-search/workspace`'s fd-relative walk, so a folder swapped for a
+ * symlink between listing and reading cannot redirect them outside.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
-import { resolveInWorkspace } from '@tool-search/workspace';
+import { openInWorkspace, resolveInWorkspace } from '@tool-search/workspace';
 
 /** Files read at most, and bytes read per file, so a huge memory folder costs bounded work. */
 export const MAX_MEMORY_FILES = 1_000;
@@ -57,9 +59,29 @@ export function listMemoryFiles(root: string): MemoryFile[] {
   return found;
 }
 
-export function readMemoryFile(file: Pick<MemoryFile, 'absolute'>): string {
-  const text = readFileSync(file.absolute, 'utf8');
-  return text.length > MAX_MEMORY_FILE_BYTES ? text.slice(0, MAX_MEMORY_FILE_BYTES) : text;
+/**
+ * A memory file's text (at most MAX_MEMORY_FILE_BYTES), opened fd-relative from the workspace root; `undefined` when
+ * it is missing or what is there now is not a memory file inside the workspace.
+ */
+export async function readMemoryFile(root: string, relative: string): Promise<string | undefined> {
+  const opened = await openInWorkspace(root, relative).catch((error: unknown) => {
+    if (ToolSearchError.isInstance(error) && error.code === ErrorCode.PATH_OUTSIDE_WORKSPACE) throw error;
+    return undefined;
+  });
+  if (!opened) return undefined;
+  try {
+    if (!isMemoryPath(opened.relative)) return undefined;
+    const buffer = Buffer.alloc(MAX_MEMORY_FILE_BYTES);
+    let length = 0;
+    while (length < buffer.length) {
+      const { bytesRead } = await opened.handle.read(buffer, length, buffer.length - length);
+      if (!bytesRead) break;
+      length += bytesRead;
+    }
+    return buffer.subarray(0, length).toString('utf8');
+  } finally {
+    await opened.handle.close();
+  }
 }
 
 /** Resolves a model-given path for `memory_get`; only memory files inside the workspace. */

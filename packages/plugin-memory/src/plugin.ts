@@ -33,41 +33,43 @@ export function memoryPlugin(options: MemoryPluginOptions): KernelPlugin {
 }
 
 interface MemoryIndex {
-  search(query: string, limit: number): { chunk: MemoryChunk; rank: number }[];
-  readonly files: () => number;
+  search(query: string, limit: number): Promise<{ chunk: MemoryChunk; rank: number }[]>;
+  readonly files: () => Promise<number>;
 }
 
 function memoryIndex(root: string): MemoryIndex {
   let key = '';
   let built: { index: ToolIndex; chunks: Map<string, MemoryChunk>; files: number } | undefined;
-  const current = () => {
+  const current = async () => {
     const files = listMemoryFiles(root);
     const next = files.map((f) => `${f.path}:${f.mtimeMs}:${f.size}`).join('|');
     if (!built || next !== key) {
       key = next;
-      built = build(files);
+      built = await build(root, files);
     }
     return built;
   };
   return {
-    search(query, limit) {
-      const { index, chunks } = current();
+    async search(query, limit) {
+      const { index, chunks } = await current();
       return index.search(query, { limit }).hits.flatMap((hit, rank) => {
         const chunk = chunks.get(hit.id);
         return chunk ? [{ chunk, rank }] : [];
       });
     },
-    files: () => current().files,
+    files: async () => (await current()).files,
   };
 }
 
 const EMPTY_SCHEMA: JsonSchema = { type: 'object', properties: {} };
 
-function build(files: readonly MemoryFile[]) {
+async function build(root: string, files: readonly MemoryFile[]) {
   const chunks = new Map<string, MemoryChunk>();
   const descriptors: ToolDescriptor[] = [];
   for (const file of files) {
-    for (const chunk of chunkMarkdown(file.path, readMemoryFile(file))) {
+    const text = await readMemoryFile(root, file.path).catch(() => undefined);
+    if (text === undefined) continue;
+    for (const chunk of chunkMarkdown(file.path, text)) {
       const id = `memory:${file.path}#L${chunk.startLine}-${chunk.endLine}`;
       chunks.set(id, chunk);
       const stem = file.path.replace(/^memory\//, '').replace(/\.md$/, '');
@@ -94,9 +96,9 @@ function searchTool(memory: MemoryIndex): ToolDefinition {
       required: ['query'],
       additionalProperties: false,
     },
-    execute(args) {
+    async execute(args) {
       const limit = typeof args.maxResults === 'number' ? args.maxResults : DEFAULT_MAX_RESULTS;
-      const results = memory.search(String(args.query), limit).map(({ chunk, rank }) => ({
+      const results = (await memory.search(String(args.query), limit)).map(({ chunk, rank }) => ({
         path: chunk.path,
         startLine: chunk.startLine,
         endLine: chunk.endLine,
@@ -104,7 +106,7 @@ function searchTool(memory: MemoryIndex): ToolDefinition {
         rank: rank + 1,
         snippet: chunk.text.length > SNIPPET_CHARS ? `${chunk.text.slice(0, SNIPPET_CHARS)}…` : chunk.text,
       }));
-      return jsonToolResult({ query: String(args.query), files: memory.files(), results });
+      return jsonToolResult({ query: String(args.query), files: await memory.files(), results });
     },
   };
 }
@@ -126,10 +128,11 @@ function getTool(root: string): ToolDefinition {
       required: ['path'],
       additionalProperties: false,
     },
-    execute(args) {
+    async execute(args) {
       const file = resolveMemoryPath(root, String(args.path));
-      if (!file.exists) return jsonToolResult({ path: file.path, from: 1, lines: 0, totalLines: 0, text: '' });
-      const all = readMemoryFile(file).split(/\r?\n/);
+      const text = file.exists ? await readMemoryFile(root, file.path) : undefined;
+      if (text === undefined) return jsonToolResult({ path: file.path, from: 1, lines: 0, totalLines: 0, text: '' });
+      const all = text.split(/\r?\n/);
       const from = typeof args.from === 'number' ? args.from : 1;
       const count = typeof args.lines === 'number' ? args.lines : MAX_GET_LINES;
       const slice = all.slice(from - 1, from - 1 + count);

@@ -1,4 +1,5 @@
 // The public surface of @tool-search/plugin-pdf: named exports only.
-export { pdfPlugin, PDF_PLUGIN_NAME } from './plugin.js';
+export { pdfPlugin, PDF_PLUGIN_NAME, MAX_DOCUMENTS } from './plugin.js';
 export type { PdfPluginOptions } from './plugin.js';
+export type { PdfModelOptions } from './answer.js';
 export { parsePageRanges } from './pages.js';

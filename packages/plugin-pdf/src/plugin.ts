@@ -1,50 +1,71 @@
 /**
- * `pdfPlugin`: the `pdf` tool (`core:core:pdf`): the text and page count of a
- * PDF file in the workspace, read with pdf.js (Mozilla's PDF engine, in pure
- * JavaScript). pdf.js runs with `isEvalSupported: false`, so a crafted font
- * cannot run code, and files and pages are bounded before parsing.
+ * `pdfPlugin`: the `pdf` tool (`core:core:pdf`): the text and page count of one or several PDF files in the
+ * workspace (pdf.js, see read.ts), and, with a `prompt` and a configured model, that model's answer about them
+ * (answer.ts). Without a model, or when the model call fails, the extracted text is the answer.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { ErrorCode, jsonToolResult, ToolSearchError, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
-import { resolveInWorkspace, workspaceRoot } from '@tool-search/workspace';
-import { parsePageRanges } from './pages.js';
+import { jsonToolResult, ToolSearchError, ErrorCode, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import { workspaceRoot } from '@tool-search/workspace';
+import { answerer, type Answer, type PdfModelOptions } from './answer.js';
+import { readPdfText, type PdfText } from './read.js';
 
 export const PDF_PLUGIN_NAME = '@tool-search/plugin-pdf';
+/** Documents per call at most (OpenClaw's `pdfs` limit). */
+export const MAX_DOCUMENTS = 10;
 
 export interface PdfPluginOptions {
   /** The workspace folder (`plugins.core.workspace`). */
   readonly workspace: string;
   /** Largest file read, in MB (OpenClaw `agents.defaults.pdfMaxBytesMb`). Default 10. */
   readonly maxBytesMb?: number;
-  /** Pages read at most per call (OpenClaw `agents.defaults.pdfMaxPages`). Default 20. */
+  /** Pages read at most per document (OpenClaw `agents.defaults.pdfMaxPages`). Default 20. */
   readonly maxPages?: number;
-  /** Characters returned at most. Default 50000. */
+  /** Characters read at most per call, all documents together. Default 50000. */
   readonly maxChars?: number;
+  /** The model that answers `prompt`; without it the tool returns the text. */
+  readonly model?: PdfModelOptions;
 }
 
-const standardFonts = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
+const PAGES = '^\\s*\\d+(\\s*-\\s*\\d+)?(\\s*,\\s*\\d+(\\s*-\\s*\\d+)?)*\\s*$';
 
 export function pdfPlugin(options: PdfPluginOptions): KernelPlugin {
   const root = workspaceRoot(options.workspace);
   const limits = { maxBytes: (options.maxBytesMb ?? 10) * 1024 * 1024, maxPages: options.maxPages ?? 20, maxChars: options.maxChars ?? 50_000 };
+  const answer = options.model ? answerer(options.model) : undefined;
   const tool: ToolDefinition = {
     name: 'pdf',
     source: 'core',
     owner: 'core',
-    description: 'Read the text of a PDF file in the workspace, page by page, with its page count.',
-    annotations: { readOnlyHint: true },
+    description: `Read the text of PDF files in the workspace, page by page, with their page counts${options.model ? `; with a prompt, the model ${options.model.model} answers it about them` : ''}.`,
+    annotations: { readOnlyHint: true, ...(options.model ? { openWorldHint: true } : {}) },
     inputSchema: {
       type: 'object',
       properties: {
         path: { type: 'string', minLength: 1, description: 'PDF file, relative to the workspace.' },
-        pages: { type: 'string', pattern: '^\\s*\\d+(\\s*-\\s*\\d+)?(\\s*,\\s*\\d+(\\s*-\\s*\\d+)?)*\\s*$', description: `Pages to read, e.g. "1-3,7" (default: the first ${limits.maxPages}).` },
+        pdf: { type: 'string', minLength: 1, description: 'The same as path (OpenClaw\'s name).' },
+        pdfs: { type: 'array', minItems: 1, maxItems: MAX_DOCUMENTS, items: { type: 'string', minLength: 1 }, description: `Several PDF files (at most ${MAX_DOCUMENTS}), read in order.` },
+        pages: { type: 'string', pattern: PAGES, description: `Pages to read in each document, e.g. "1-3,7" (default: the first ${limits.maxPages}).` },
+        prompt: { type: 'string', minLength: 1, description: options.model ? `A question or instruction the model (${options.model.model}) answers about the documents.` : 'Ignored here: no model is configured, so the text is returned.' },
+        ...(options.model ? { model: { type: 'string', minLength: 1, description: `Model for this call (default ${options.model.model}), on the same provider.` } } : {}),
       },
-      required: ['path'],
       additionalProperties: false,
     },
-    execute: (args) => readPdf(root, String(args.path), typeof args.pages === 'string' ? args.pages : undefined, limits),
+    async execute(args, ctx) {
+      const paths = [...new Set([args.path, args.pdf, ...((args.pdfs as unknown[] | undefined) ?? [])].filter((p): p is string => typeof p === 'string'))];
+      if (!paths.length) throw new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, 'pdf needs path (or pdf) or pdfs', { details: { rule: 'required' } });
+      if (paths.length > MAX_DOCUMENTS) throw new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, `pdf reads at most ${MAX_DOCUMENTS} documents per call, got ${paths.length}`, { details: { rule: 'maxDocuments', count: paths.length } });
+      const pages = typeof args.pages === 'string' ? args.pages : undefined;
+      const documents: PdfText[] = [];
+      let chars = 0;
+      for (const path of paths) {
+        const doc = await readPdfText(root, path, pages, { ...limits, maxChars: Math.max(0, limits.maxChars - chars) });
+        chars += doc.pages.reduce((sum, p) => sum + p.text.length, 0);
+        documents.push(doc);
+      }
+      const prompt = typeof args.prompt === 'string' ? args.prompt : undefined;
+      const model = typeof args.model === 'string' ? args.model : options.model?.model;
+      if (prompt === undefined || !answer || !model) return textResult(documents, prompt !== undefined ? { note: 'no model is configured to answer the prompt: the text is returned' } : {});
+      return answered(answer, prompt, documents, model, ctx.signal);
+    },
   };
   return {
     name: PDF_PLUGIN_NAME,
@@ -54,33 +75,20 @@ export function pdfPlugin(options: PdfPluginOptions): KernelPlugin {
   };
 }
 
-async function readPdf(root: string, input: string, pages: string | undefined, limits: { maxBytes: number; maxPages: number; maxChars: number }): Promise<ToolResult> {
-  const file = resolveInWorkspace(root, input);
-  const info = await stat(file.absolute).catch(() => undefined);
-  if (!info?.isFile()) throw new ToolSearchError(ErrorCode.FILE_NOT_FOUND, `No PDF file at ${input}`, { details: { path: input } });
-  if (info.size > limits.maxBytes) {
-    throw new ToolSearchError(ErrorCode.PDF_UNREADABLE, `${input} is ${info.size} bytes; the pdf tool reads at most ${limits.maxBytes}`, { details: { rule: 'maxBytes', path: input, size: info.size } });
-  }
-  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  const data = new Uint8Array(await readFile(file.absolute));
-  const document = await getDocument({ data, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, standardFontDataUrl: standardFonts, verbosity: 0 }).promise.catch((error: unknown) => {
-    throw new ToolSearchError(ErrorCode.PDF_UNREADABLE, `${input} is not a readable PDF: ${error instanceof Error ? error.message : String(error)}`, { details: { rule: 'parse', path: input }, cause: error });
-  });
+/** One document: the same shape as before (`path`, `pageCount`, `pages`, `truncated`); several: `documents`. */
+function textResult(documents: readonly PdfText[], extra: Record<string, unknown>): ToolResult {
+  return jsonToolResult(documents.length === 1 ? { ...documents[0]!, ...extra } : { documents, truncated: documents.some((d) => d.truncated), ...extra });
+}
+
+async function answered(answer: Answer, prompt: string, documents: readonly PdfText[], model: string, signal: AbortSignal): Promise<ToolResult> {
+  let text: string;
   try {
-    const requested = parsePageRanges(pages, document.numPages);
-    const wanted = requested.slice(0, limits.maxPages);
-    const out: { page: number; text: string }[] = [];
-    let chars = 0;
-    for (const number of wanted) {
-      if (chars >= limits.maxChars) break;
-      const content = await (await document.getPage(number)).getTextContent();
-      const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : ' ') : '')).join('').replace(/[ \t]+\n/g, '\n').trim();
-      out.push({ page: number, text: text.slice(0, limits.maxChars - chars) });
-      chars += text.length;
-    }
-    const value = { path: file.relative, pageCount: document.numPages, pages: out, truncated: chars > limits.maxChars || out.length < requested.length };
-    return jsonToolResult(value);
-  } finally {
-    await document.destroy();
+    text = await answer(prompt, documents, model, signal);
+  } catch (error) {
+    // Text extraction stays the fallback: the caller still gets the documents, and why the model did not answer.
+    const status = (error as { status?: number }).status;
+    return textResult(documents, { model, modelError: { message: error instanceof Error ? error.message : String(error), ...(status ? { status } : {}) } });
   }
+  const read = documents.map(({ path, pageCount, pages, truncated }) => ({ path, pageCount, pagesRead: pages.map((p) => p.page), truncated }));
+  return { content: [{ type: 'text', text }], structuredContent: { model, prompt, answer: text, documents: read } };
 }

@@ -1,23 +1,16 @@
 /**
  * `web_search` providers, each speaking its service's documented HTTP API:
- * Brave Search (`GET /res/v1/web/search`, structured results) and Perplexity
+ * Brave Search (`GET /res/v1/web/search`, structured results), Perplexity
  * Sonar (`POST /chat/completions`, directly or through OpenRouter: an answer
- * with citations). Keys come from config or the environment; without one the
+ * with citations) and the answer providers of search-answers.ts (Gemini, Grok,
+ * Kimi). Keys come from config or the environment; without one the
  * provider does not exist and `web_search` is not listed.
  */
-import { request } from 'undici';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import type { WebSearchConfig } from './options.js';
+import { DEFAULT_GEMINI_MODEL, DEFAULT_GROK_MODEL, DEFAULT_KIMI_MODEL, GEMINI_BASE_URL, geminiProvider, grokProvider, kimiProvider, MOONSHOT_BASE_URL, XAI_BASE_URL } from './search-answers.js';
+import { callProvider as call, shapeError, type SearchProvider, type SearchProviderId } from './search-http.js';
 
-export interface SearchRequest {
-  readonly query: string;
-  readonly count: number;
-}
-
-export interface SearchProvider {
-  readonly id: 'brave' | 'perplexity';
-  search(request: SearchRequest, signal: AbortSignal): Promise<Record<string, unknown>>;
-}
+export type { SearchProvider, SearchProviderId, SearchRequest } from './search-http.js';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
@@ -26,19 +19,51 @@ export const PERPLEXITY_BASE_URL = 'https://api.perplexity.ai';
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
 export const DEFAULT_PERPLEXITY_MODEL = 'perplexity/sonar-pro';
 
-/** The configured provider, or why there is none (the reason becomes a diagnostic). */
+/** Auto-detection order when `provider` is not set: the first provider with a key (OpenClaw's order). */
+export const SEARCH_PROVIDER_ORDER: readonly SearchProviderId[] = ['brave', 'gemini', 'perplexity', 'grok', 'kimi'];
+
+/** Where each provider's key comes from, as the diagnostic names it. */
+const KEY_SOURCES: Readonly<Record<SearchProviderId, string>> = {
+  brave: 'tools.web.search.apiKey or BRAVE_API_KEY',
+  gemini: 'tools.web.search.gemini.apiKey or GEMINI_API_KEY',
+  perplexity: 'tools.web.search.perplexity.apiKey, PERPLEXITY_API_KEY or OPENROUTER_API_KEY',
+  grok: 'tools.web.search.grok.apiKey or XAI_API_KEY',
+  kimi: 'tools.web.search.kimi.apiKey, KIMI_API_KEY or MOONSHOT_API_KEY',
+};
+
+/** Each provider's key from config, else from the environment. */
+export function searchKeys(config: WebSearchConfig, env: Env): Readonly<Record<SearchProviderId, string | undefined>> {
+  return {
+    brave: config.apiKey ?? env.BRAVE_API_KEY,
+    gemini: config.gemini?.apiKey ?? env.GEMINI_API_KEY,
+    perplexity: config.perplexity?.apiKey ?? env.PERPLEXITY_API_KEY ?? env.OPENROUTER_API_KEY,
+    grok: config.grok?.apiKey ?? env.XAI_API_KEY,
+    kimi: config.kimi?.apiKey ?? env.KIMI_API_KEY ?? env.MOONSHOT_API_KEY,
+  };
+}
+
+/** The configured provider (`provider`, else the first in SEARCH_PROVIDER_ORDER with a key), or why there is none (the reason becomes a diagnostic). */
 export function resolveSearchProvider(config: WebSearchConfig, env: Env, timeoutSeconds: number): SearchProvider | { readonly missing: string } {
-  const braveKey = config.apiKey ?? env.BRAVE_API_KEY;
-  const perplexityKey = config.perplexity?.apiKey ?? env.PERPLEXITY_API_KEY ?? env.OPENROUTER_API_KEY;
-  const provider = config.provider ?? (braveKey ? 'brave' : perplexityKey ? 'perplexity' : undefined);
-  if (provider === 'brave' || provider === undefined) {
-    if (!braveKey) return { missing: 'no search API key: set tools.web.search.apiKey or BRAVE_API_KEY (Brave), or tools.web.search.perplexity.apiKey, PERPLEXITY_API_KEY or OPENROUTER_API_KEY (Perplexity)' };
-    return braveProvider(braveKey, config.brave?.baseUrl ?? BRAVE_BASE_URL, timeoutSeconds);
+  const keys = searchKeys(config, env);
+  const provider = config.provider ?? SEARCH_PROVIDER_ORDER.find((id) => keys[id]);
+  if (provider === undefined) return { missing: `no search API key: set one of ${SEARCH_PROVIDER_ORDER.map((id) => `${KEY_SOURCES[id]} (${id})`).join('; ')}` };
+  const key = keys[provider];
+  if (!key) return { missing: `tools.web.search.provider is "${provider}" but no key is set: ${KEY_SOURCES[provider]}` };
+  switch (provider) {
+    case 'brave':
+      return braveProvider(key, config.brave?.baseUrl ?? BRAVE_BASE_URL, timeoutSeconds);
+    case 'gemini':
+      return geminiProvider(key, config.gemini?.baseUrl ?? GEMINI_BASE_URL, config.gemini?.model ?? DEFAULT_GEMINI_MODEL, timeoutSeconds);
+    case 'grok':
+      return grokProvider(key, config.grok?.baseUrl ?? XAI_BASE_URL, config.grok?.model ?? DEFAULT_GROK_MODEL, config.grok?.inlineCitations ?? false, timeoutSeconds);
+    case 'kimi':
+      return kimiProvider(key, config.kimi?.baseUrl ?? MOONSHOT_BASE_URL, config.kimi?.model ?? DEFAULT_KIMI_MODEL, timeoutSeconds);
+    case 'perplexity': {
+      const direct = config.perplexity?.apiKey ? key.startsWith('pplx-') : env.PERPLEXITY_API_KEY !== undefined || key.startsWith('pplx-');
+      const baseUrl = config.perplexity?.baseUrl ?? (direct ? PERPLEXITY_BASE_URL : OPENROUTER_BASE_URL);
+      return perplexityProvider(key, baseUrl, config.perplexity?.model ?? DEFAULT_PERPLEXITY_MODEL, timeoutSeconds);
+    }
   }
-  if (!perplexityKey) return { missing: 'tools.web.search.provider is "perplexity" but no key is set: tools.web.search.perplexity.apiKey, PERPLEXITY_API_KEY or OPENROUTER_API_KEY' };
-  const direct = config.perplexity?.apiKey ? perplexityKey.startsWith('pplx-') : env.PERPLEXITY_API_KEY !== undefined || perplexityKey.startsWith('pplx-');
-  const baseUrl = config.perplexity?.baseUrl ?? (direct ? PERPLEXITY_BASE_URL : OPENROUTER_BASE_URL);
-  return perplexityProvider(perplexityKey, baseUrl, config.perplexity?.model ?? DEFAULT_PERPLEXITY_MODEL, timeoutSeconds);
 }
 
 export function braveProvider(apiKey: string, baseUrl: string, timeoutSeconds: number): SearchProvider {
@@ -89,26 +114,3 @@ export function perplexityProvider(apiKey: string, baseUrl: string, model: strin
   };
 }
 
-async function call(provider: string, url: URL, init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string }, signal: AbortSignal, timeoutSeconds: number): Promise<unknown> {
-  const deadline = AbortSignal.any([signal, AbortSignal.timeout(timeoutSeconds * 1000)]);
-  let status = 0;
-  try {
-    const response = await request(url, { ...init, signal: deadline });
-    status = response.statusCode;
-    const text = await response.body.text();
-    if (status >= 400) {
-      throw new ToolSearchError(ErrorCode.SEARCH_PROVIDER_FAILED, `${provider} search answered HTTP ${status} at ${url.origin}${url.pathname}: ${text.slice(0, 200)}`, { details: { provider, status, url: `${url.origin}${url.pathname}` } });
-    }
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    if (ToolSearchError.isInstance(error)) throw error;
-    throw new ToolSearchError(ErrorCode.SEARCH_PROVIDER_FAILED, `${provider} search failed at ${url.origin}${url.pathname}: ${error instanceof Error ? error.message : String(error)}`, {
-      details: { provider, status, url: `${url.origin}${url.pathname}` },
-      cause: error,
-    });
-  }
-}
-
-function shapeError(provider: string, what: string): ToolSearchError {
-  return new ToolSearchError(ErrorCode.SEARCH_PROVIDER_FAILED, `${provider} search answered in an undocumented shape: ${what}`, { details: { provider, rule: 'shape' } });
-}

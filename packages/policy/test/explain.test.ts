@@ -37,7 +37,7 @@ describe('explain', () => {
   it('orders steps: profile, byProvider, tools, agent, sandbox', async () => {
     const run = await runWith(
       {
-        tools: { profile: 'coding', byProvider: { openai: { deny: ['bash'] } }, allow: ['read', 'exec'], deny: ['write'] },
+        tools: { profile: 'coding', byProvider: { openai: { deny: ['process'] } }, allow: ['read', 'exec'], deny: ['write'] },
         agents: { list: [{ id: 'dev', tools: { byProvider: { openai: { allow: ['group:fs', 'exec'] } }, deny: ['edit'] } }] },
       },
       { agentId: 'dev', provider: 'openai', sandboxed: true },

@@ -13,7 +13,7 @@ import type { ToolSearchConfig } from '@tool-search/config';
 import { fsPlugin } from '@tool-search/plugin-fs';
 import { execPlugin } from '@tool-search/plugin-exec';
 import { memoryPlugin } from '@tool-search/plugin-memory';
-import { pdfPlugin } from '@tool-search/plugin-pdf';
+import { pdfPlugin, type PdfModelOptions } from '@tool-search/plugin-pdf';
 import { webPlugin, type WebConfig } from '@tool-search/plugin-web';
 import { sessionsPlugin, type AgentEntry } from '@tool-search/plugin-sessions';
 import { cronPlugin } from '@tool-search/plugin-cron';
@@ -59,7 +59,7 @@ export function coreToolPlugins(
     }),
     webPlugin({ web: config.tools?.web as WebConfig | undefined }),
     memoryPlugin({ workspace }),
-    pdfPlugin({ workspace, ...pdfLimits(config.agents?.defaults) }),
+    pdfPlugin({ workspace, ...pdfLimits(config.agents?.defaults), ...pdfModel(config) }),
     browserPlugin({ browser: config.browser as BrowserConfig | undefined, workspace }),
     unavailableToolsPlugin(),
     ...imageTool(workspace, config),
@@ -68,20 +68,44 @@ export function coreToolPlugins(
 }
 
 /**
- * `image` when `agents.defaults.imageModel` names a model (a string or `{ primary }`; an `openai/` or `anthropic/`
- * prefix matching the provider is dropped) and `provider` has a key (`apiKey`, or the `apiKeyEnv` variable, else
- * OPENAI_API_KEY / ANTHROPIC_API_KEY by `provider.kind`).
+ * `image` with `agents.defaults.imageModel` (a string or `{ primary }`), else implicitly the main model
+ * (`agents.defaults.model`, else `provider.model`: OpenAI's and Anthropic's chat models take images), when `provider`
+ * has a key (`apiKey`, or the `apiKeyEnv` variable, else OPENAI_API_KEY / ANTHROPIC_API_KEY by `provider.kind`). A
+ * prefix naming the provider (`openai/`, `anthropic/`) is dropped; a model of another provider is not this one's.
+ * Image URLs follow web_fetch's address rule (`tools.web.fetch.allowPrivate`).
  */
 function imageTool(workspace: string, config: ToolSearchConfig, env: NodeJS.ProcessEnv = process.env): KernelPlugin[] {
-  const configured = (config.agents?.defaults as { imageModel?: unknown } | undefined)?.imageModel;
-  const named = typeof configured === 'string' ? configured : (configured as { primary?: unknown } | undefined)?.primary;
+  const defaults = config.agents?.defaults as { imageModel?: unknown } | undefined;
+  const model = providerModel(config, modelName(defaults?.imageModel), env);
+  if (!model) return [];
+  const allowPrivate = (config.tools?.web as { fetch?: { allowPrivate?: unknown } } | undefined)?.fetch?.allowPrivate === true;
+  return [imagePlugin({ workspace, ...model, allowPrivate })];
+}
+
+/** The model that answers `pdf`'s prompt: `agents.defaults.pdfModel`, else the image model, else the main model (as `image`). */
+function pdfModel(config: ToolSearchConfig, env: NodeJS.ProcessEnv = process.env): { model?: PdfModelOptions } {
+  const defaults = config.agents?.defaults as { pdfModel?: unknown; imageModel?: unknown } | undefined;
+  const model = providerModel(config, modelName(defaults?.pdfModel) ?? modelName(defaults?.imageModel), env);
+  return model ? { model } : {};
+}
+
+/** `named` (else the main model) on the configured provider with its key, or nothing when either is missing. */
+function providerModel(config: ToolSearchConfig, named: string | undefined, env: NodeJS.ProcessEnv) {
   const provider = config.provider;
-  if (typeof named !== 'string' || !named || !provider) return [];
+  if (!provider) return undefined;
   const kind = provider.kind ?? 'openai';
+  const chosen = named ?? modelName((config.agents?.defaults as { model?: unknown } | undefined)?.model) ?? provider.model;
   const apiKey = provider.apiKey ?? env[provider.apiKeyEnv ?? (kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY')];
-  if (!apiKey) return [];
-  const model = named.startsWith(`${kind}/`) ? named.slice(kind.length + 1) : named;
-  return [imagePlugin({ workspace, kind, model, apiKey, ...(provider.baseURL ? { baseURL: provider.baseURL } : {}) })];
+  if (!chosen || !apiKey) return undefined;
+  const model = chosen.startsWith(`${kind}/`) ? chosen.slice(kind.length + 1) : chosen;
+  if (/^(openai|anthropic)\//.test(model)) return undefined;
+  return { kind, model, apiKey, ...(provider.baseURL ? { baseURL: provider.baseURL } : {}) };
+}
+
+/** A model setting as OpenClaw writes it: `"provider/model"` or `{ primary }`. */
+function modelName(value: unknown): string | undefined {
+  const named = typeof value === 'string' ? value : (value as { primary?: unknown } | undefined)?.primary;
+  return typeof named === 'string' && named ? named : undefined;
 }
 
 /** The tools that need a gateway running turns: sessions (and cron, given its folder). */

@@ -16,6 +16,12 @@ export const CORE_GROUPS: Readonly<Record<string, readonly string[]>> = Object.f
   'group:nodes': Object.freeze(['nodes']),
 });
 
+/**
+ * OpenClaw's tool name aliases in policy entries: `bash` names the core tool `exec` (the name `group:runtime` keeps for
+ * it) and `apply-patch` names `apply_patch`. An alias entry matches that core tool as well as anything literally named so.
+ */
+export const TOOL_NAME_ALIASES: Readonly<Record<string, string>> = Object.freeze({ bash: 'exec', 'apply-patch': 'apply_patch' });
+
 /** Groups defined by a tool's source. */
 export const SOURCE_GROUPS = Object.freeze({
   'group:openclaw': 'core',

@@ -12,7 +12,7 @@
  */
 import type { ToolDescriptor } from '@tool-search/kernel';
 import { foldName } from './fold.js';
-import { CORE_GROUPS, SOURCE_GROUPS } from './groups.js';
+import { CORE_GROUPS, SOURCE_GROUPS, TOOL_NAME_ALIASES } from './groups.js';
 
 declare module '@tool-search/kernel' {
   interface ToolMeta {
@@ -84,6 +84,8 @@ function stripPrefixes(value: string, pattern: RegExp, sourceOf: (raw: string) =
 function matchesOwn(entry: string, tool: MatchableTool, effect: MatchEffect): boolean {
   const key = entry.toLowerCase();
   if (key === '*') return true;
+  const alias = Object.hasOwn(TOOL_NAME_ALIASES, key) ? TOOL_NAME_ALIASES[key] : undefined;
+  if (alias && tool.source === 'core' && tool.name.toLowerCase() === alias) return true;
   if (key.startsWith('group:')) return inGroup(key, tool, effect);
   const test = compile(key);
   if (effect === 'allow') return ID_ENTRY.test(key) ? test(tool.id.toLowerCase()) : matchesRaw(test, tool);

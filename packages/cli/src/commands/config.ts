@@ -136,7 +136,7 @@ async function policyWarnings(
 
 /** The config file as written (a missing file is an empty config: `config set` creates it). */
 /** The file's config and its text (empty for a missing file). */
-async function readConfigFile(file: string): Promise<{ config: ToolSearchConfig; text: string }> {
+export async function readConfigFile(file: string): Promise<{ config: ToolSearchConfig; text: string }> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -40,6 +40,7 @@ export const COMMANDS: readonly LazyCommand[] = [
   { name: 'serve', description: 'serve Tool Search to other programs', load: async () => (await import('./serve.js')).registerServeCommands },
   { name: 'qa', description: 'quality checks against a scripted provider', load: async () => (await import('./qa.js')).registerQaCommands },
   { name: 'config', description: 'validate, show, get and set tool-search.json', load: async () => (await import('./config.js')).registerConfigCommands },
+  { name: 'configure', description: 'set up a config section interactively (--section web: web_search provider and key)', load: async () => (await import('./configure.js')).registerConfigureCommand },
   { name: 'mcp', description: 'log in to and out of remote MCP servers (OAuth)', load: async () => (await import('./mcp.js')).registerMcpCommands },
   { name: 'inspect', description: 'serve a local web page: catalog, search playground, policy explain, exposure per mode, sessions, MCP servers', load: async () => (await import('./inspect.js')).registerInspectCommand },
   { name: 'auth', description: 'API keys for the gateway and serve mcp --http', load: async () => (await import('./auth.js')).registerAuthCommands },

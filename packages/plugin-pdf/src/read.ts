@@ -1,0 +1,61 @@
+/**
+ * One PDF's text, page by page, read with pdf.js from a workspace file opened through `@tool-search/workspace`'s
+ * fd-relative walk (a folder swapped for a symlink mid-call cannot redirect the read outside). pdf.js runs with
+ * `isEvalSupported: false`, so a crafted font cannot run code; the size is checked before parsing.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { openInWorkspace } from '@tool-search/workspace';
+import { parsePageRanges } from './pages.js';
+
+export interface PdfText {
+  readonly path: string;
+  readonly pageCount: number;
+  readonly pages: { page: number; text: string }[];
+  readonly truncated: boolean;
+}
+
+export interface ReadLimits {
+  readonly maxBytes: number;
+  readonly maxPages: number;
+  /** Characters this document may still add. */
+  readonly maxChars: number;
+}
+
+const standardFonts = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
+
+export async function readPdfText(root: string, input: string, pages: string | undefined, limits: ReadLimits): Promise<PdfText> {
+  const opened = await openInWorkspace(root, input);
+  if (!opened) throw new ToolSearchError(ErrorCode.FILE_NOT_FOUND, `No PDF file at ${input}`, { details: { path: input } });
+  let data: Uint8Array;
+  try {
+    const { size } = await opened.handle.stat();
+    if (size > limits.maxBytes) {
+      throw new ToolSearchError(ErrorCode.PDF_UNREADABLE, `${input} is ${size} bytes; the pdf tool reads at most ${limits.maxBytes}`, { details: { rule: 'maxBytes', path: input, size } });
+    }
+    data = new Uint8Array(await opened.handle.readFile());
+  } finally {
+    await opened.handle.close();
+  }
+  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  const document = await getDocument({ data, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, standardFontDataUrl: standardFonts, verbosity: 0 }).promise.catch((error: unknown) => {
+    throw new ToolSearchError(ErrorCode.PDF_UNREADABLE, `${input} is not a readable PDF: ${error instanceof Error ? error.message : String(error)}`, { details: { rule: 'parse', path: input }, cause: error });
+  });
+  try {
+    const requested = parsePageRanges(pages, document.numPages);
+    const wanted = requested.slice(0, limits.maxPages);
+    const out: { page: number; text: string }[] = [];
+    let chars = 0;
+    for (const number of wanted) {
+      if (chars >= limits.maxChars) break;
+      const content = await (await document.getPage(number)).getTextContent();
+      const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : ' ') : '')).join('').replace(/[ \t]+\n/g, '\n').trim();
+      out.push({ page: number, text: text.slice(0, limits.maxChars - chars) });
+      chars += text.length;
+    }
+    return { path: opened.relative, pageCount: document.numPages, pages: out, truncated: chars > limits.maxChars || out.length < requested.length };
+  } finally {
+    await document.destroy();
+  }
+}
