@@ -14,6 +14,7 @@ import type { McpDownstream, McpPlugin, McpPluginOptions, McpServerStatus } from
 import { clientToolsPlugin } from '@tool-search/plugin-client-tools';
 import { toolsModePlugin } from '@tool-search/mode-tools';
 import { nativeModePlugin } from '@tool-search/mode-native';
+import { directModeTextPlugin } from '@tool-search/mode-direct';
 import { directoryModePlugin } from '@tool-search/mode-directory';
 import { codeModePlugin } from '@tool-search/mode-code';
 import { telemetryPlugin } from '@tool-search/telemetry';
@@ -81,6 +82,7 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     ...(toolSearch.learning?.enabled === false ? [] : [learningPlugin({ ...toolSearch.learning, ...(options.state ? { state: options.state } : {}) })]),
     toolsModePlugin({ searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit, ...description }),
     nativeModePlugin({ maxSearchLimit: toolSearch.maxSearchLimit }),
+    directModeTextPlugin(),
     directoryModePlugin({
       searchDefaultLimit: toolSearch.searchDefaultLimit,
       maxSearchLimit: toolSearch.maxSearchLimit,
