@@ -269,6 +269,8 @@ export const configSchema = {
       sessions: strictObject({ dir: { type: 'string' } }),
     }),
     session: strictObject({ logDir: { type: 'string' } }),
+    // OpenClaw's `commands` block: `restart: false` stops the gateway tool restarting the gateway (other keys pass through).
+    commands: { type: 'object', properties: { restart: { type: 'boolean' } } },
     // API keys of the front ends (gateway, serve mcp --http): @tool-search/auth checks each entry again (exactly one of hash/env).
     auth: strictObject({ keys: { type: 'array', items: apiKey } }),
     // The browser tool (`@tool-search/plugin-browser` checks its own keys: enabled, defaultProfile, profiles…).

@@ -188,6 +188,8 @@ export type ToolSearchConfig = {
   provider?: ProviderConfig;
   gateway?: GatewayConfig;
   session?: { logDir?: string };
+  /** OpenClaw's `commands`: `restart: false` refuses the gateway tool's `restart` (config writes then apply at the next start). */
+  commands?: { restart?: boolean; [key: string]: unknown };
   /** API keys of `tool-search gateway` and `serve mcp --http` (`@tool-search/auth`). */
   auth?: AuthSectionConfig;
   /** The browser tool's options (`enabled`, `defaultProfile`, `executablePath`, `profiles`, `allowPrivate`…), checked by `@tool-search/plugin-browser`. */

@@ -22,6 +22,7 @@ import { browserPlugin, type BrowserConfig } from '@tool-search/plugin-browser';
 import type { SessionHost, SessionRecord } from '@tool-search/sessions';
 import { sessionCounters } from '@tool-search/telemetry';
 import type { StateStore } from '@tool-search/state';
+import { gatewayPlugin, GATEWAY_TOOL_ID, type GatewayControl } from '@tool-search/plugin-gateway';
 
 export const CORE_PLUGIN_ID = 'core';
 
@@ -34,7 +35,7 @@ export function coreToolPlugins(
   core: { workspace?: string },
   config: ToolSearchConfig,
   fakeCore: boolean,
-  host: { sessionHost?: SessionHost; cronDir?: string; state?: StateStore } = {},
+  host: { sessionHost?: SessionHost; cronDir?: string; state?: StateStore; gateway?: GatewayControl } = {},
 ): KernelPlugin[] {
   if (fakeCore) {
     throw new ConfigError(
@@ -60,9 +61,11 @@ export function coreToolPlugins(
     memoryPlugin({ workspace }),
     pdfPlugin({ workspace, ...pdfLimits(config.agents?.defaults) }),
     browserPlugin({ browser: config.browser as BrowserConfig | undefined, workspace }),
-    unavailableToolsPlugin(),
+    unavailableToolsPlugin(host.gateway !== undefined),
     ...imageTool(workspace, config),
     ...gatewayTools(config, host),
+    // The gateway tool manages the gateway it runs in: listed only there.
+    ...(host.gateway ? [gatewayPlugin({ control: host.gateway, restart: config.commands?.restart !== false })] : []),
   ];
 }
 
@@ -113,7 +116,11 @@ export const UNAVAILABLE_CORE_TOOLS: Readonly<Record<string, string>> = Object.f
     'nodes is not listed: it lists and commands paired OpenClaw nodes (camera, screen, location, notifications), and no node can pair with this gateway; it becomes available only with node pairing, which Tool Search does not ship',
 });
 
-function unavailableToolsPlugin(): KernelPlugin {
+/** Why `gateway` is missing outside `tool-search gateway` (the CLI, `serve mcp`, an embedding). */
+export const GATEWAY_TOOL_ABSENT =
+  'gateway is not listed: it restarts and reconfigures the gateway it runs in, and no gateway runs in this process; it is listed inside `tool-search gateway`';
+
+function unavailableToolsPlugin(gatewayRuns: boolean): KernelPlugin {
   return {
     name: '@tool-search/preset/unavailable-tools',
     apply({ hooks }) {
@@ -121,6 +128,7 @@ function unavailableToolsPlugin(): KernelPlugin {
         for (const [name, message] of Object.entries(UNAVAILABLE_CORE_TOOLS)) {
           sink.diagnostic({ code: ErrorCode.TOOL_NOT_CONFIGURED, level: 'info', message, toolId: `core:core:${name}`, details: { tool: name } });
         }
+        if (!gatewayRuns) sink.diagnostic({ code: ErrorCode.TOOL_NOT_CONFIGURED, level: 'info', message: GATEWAY_TOOL_ABSENT, toolId: GATEWAY_TOOL_ID, details: { tool: 'gateway' } });
       });
     },
   };
