@@ -123,11 +123,18 @@ describe('the gateway tool in tool-search gateway', () => {
     await eventually(async () => (await modeOf(gateway.url)) === 'directory', 'the restarted gateway to serve directory mode', gateway.stderr);
   }, 120_000);
 
-  it('commands.restart: false refuses restart through the real gateway', async () => {
-    const gateway = await startGateway(folder({ 'tool-search.json': CONFIG.replace('gateway: {', 'commands: { restart: false }, gateway: {') }));
+  it('commands.restart: false refuses the restart action and ignores a bare SIGUSR1; config writes still restart', async () => {
+    const cwd = folder({ 'tool-search.json': CONFIG.replace('gateway: {', 'commands: { restart: false }, gateway: {') });
+    const gateway = await startGateway(cwd);
     const refused = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'restart', delayMs: 0 } }]);
     expect(JSON.stringify(refused)).toContain('GATEWAY_RESTART_DISABLED');
-  });
+    process.kill(process.pid, 'SIGUSR1');
+    await eventually(async () => gateway.stderr().includes('SIGUSR1 ignored: commands.restart is false'), 'the ignored signal', gateway.stderr);
+    expect(gateway.stderr()).not.toContain('restarting');
+    const patched = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'config.patch', raw: '{ tools: { toolSearch: { mode: "tools" } } }', delayMs: 0 } }]);
+    expect(patched.restart).toMatchObject({ scheduled: true });
+    await eventually(async () => (await modeOf(gateway.url)) === 'tools', 'the restarted gateway to serve tools mode', gateway.stderr);
+  }, 120_000);
 
   it('tools list (no gateway runs) does not list it, and says why', async () => {
     const { code, stdout } = await cli(['tools', 'list', '--json'], folder({ 'tool-search.json': CONFIG }));

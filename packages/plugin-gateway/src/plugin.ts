@@ -54,7 +54,7 @@ export interface GatewayControl {
 
 export interface GatewayPluginOptions {
   readonly control: GatewayControl;
-  /** `commands.restart`: false refuses the `restart` action, and config writes then wait for the next start. Default true. */
+  /** `commands.restart`: false refuses the `restart` action (config writes still restart, as in OpenClaw). Default true. */
   readonly restart?: boolean;
 }
 
@@ -97,7 +97,6 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
   };
 
   const scheduleRestart = (ctx: ExecuteContext, reason: string, args: GatewayArgs) => {
-    if (!restartEnabled) return { scheduled: false, why: 'commands.restart is false: the change applies when the gateway next starts' };
     const delayMs = args.delayMs ?? DEFAULT_RESTART_DELAY_MS;
     const sessionId = ctx.run.sessionId;
     control.restart({ delayMs, reason, ...(args.note ? { note: args.note } : {}), ...(sessionId ? { sessionId } : {}) });

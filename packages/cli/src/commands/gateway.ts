@@ -53,14 +53,15 @@ export function registerGatewayCommand(program: Command, io: CliIO): void {
  * the restart.
  */
 async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
+  let loaded = await loadCliConfig(flags, io);
   const mock = await mockProvider(flags.providerMode);
   const sessions = new (await import('@tool-search/sessions')).MemorySessionStore();
-  const restarts = restartSignals();
+  // commands.restart: false: only the gateway tool's own writes restart; a bare SIGUSR1 is ignored (OpenClaw's rule).
+  const restarts = restartSignals(() => loaded.config.commands?.restart !== false, (line) => io.stderr.write(`${line}\n`));
   let lastRestart: RestartRecord | undefined;
   let port: number | undefined;
   const stop = stopped(io.signal); // listening before the URL is out: a SIGTERM right after it still shuts down cleanly
   try {
-    let loaded = await loadCliConfig(flags, io);
     for (;;) {
       const control = gatewayControl(flags, io, loaded, restarts, () => lastRestart);
       const instance = await startInstance(flags, io, loaded.config, { mock, sessions, control, ...(port !== undefined ? { port } : {}) });
@@ -83,7 +84,7 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
         }
         lastRestart = { at: new Date().toISOString(), reason: request.reason, ...(request.note ? { note: request.note } : {}), ...(request.sessionId ? { sessionId: request.sessionId } : {}), count: (lastRestart?.count ?? 0) + 1 };
         io.stderr.write(`gateway: restarting in-process (SIGUSR1: ${request.reason})\n`);
-        await instance.close();
+        await instance.close(true);
       }
       loaded = next;
       // The port the config or flag names wins; otherwise the one the gateway had, so clients keep their URL.
@@ -97,8 +98,12 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
 
 interface Instance {
   readonly port: number;
-  close(): Promise<void>;
+  /** `drain`: stop accepting, let the requests in flight finish (up to `DRAIN_MS`), then close; else close at once. */
+  close(drain?: boolean): Promise<void>;
 }
+
+/** How long a restart waits for the replies in flight (OpenClaw drains 30 s too). */
+const DRAIN_MS = 30_000;
 
 /** One gateway from one config: state, telemetry, kernel, upstream and HTTP server, closed together. */
 async function startInstance(
@@ -147,7 +152,9 @@ async function startInstance(
     },
   );
   const closers: (() => Promise<void>)[] = [() => kernel.close(), async () => queue?.close(), () => state.close(), () => otel.shutdown()];
-  const close = async () => {
+  let server: import('node:http').Server | undefined;
+  const close = async (drain = false) => {
+    if (drain && server) await drained(server, DRAIN_MS);
     for (const closer of closers) await closer().catch(() => undefined);
   };
   try {
@@ -175,6 +182,7 @@ async function startInstance(
       routes: [healthRoute(state), ...(queue ? [approvalsRoute(queue)] : [])],
     });
     closers.unshift(() => gateway.close());
+    server = gateway.server;
     io.stdout.write(`${gateway.url}\n`);
     io.stderr.write(
       `gateway: mode ${mode}, model ${model}${flags.providerMode.startsWith('mock-') ? ` (${flags.providerMode} provider)` : ''}, approvals ${approvals}` +
@@ -203,6 +211,20 @@ function gatewayControl(flags: GatewayFlags, io: CliIO, loaded: LoadedCliConfig,
   };
 }
 
+/** Resolves once the server stopped accepting and every request in flight got its reply (idle keep-alive sockets are closed as they go idle), or after `ms`. */
+function drained(server: import('node:http').Server, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setInterval(() => server.closeIdleConnections(), 50);
+    const deadline = setTimeout(finish, ms);
+    function finish() {
+      clearInterval(timer);
+      clearTimeout(deadline);
+      resolve();
+    }
+    server.close(finish);
+  });
+}
+
 interface RestartSignals {
   /** The next SIGUSR1, with the request that scheduled it (an external `kill -USR1` has reason `SIGUSR1`). */
   next(): Promise<RestartRequest>;
@@ -212,12 +234,13 @@ interface RestartSignals {
 }
 
 /** SIGUSR1 handling for the serve loop; timers still pending when it closes never fire (an unhandled SIGUSR1 would open Node's inspector). */
-function restartSignals(): RestartSignals {
+function restartSignals(external: () => boolean, log: (line: string) => void): RestartSignals {
   const pending: RestartRequest[] = [];
   const timers = new Set<NodeJS.Timeout>();
   let waiting: ((request: RestartRequest) => void) | undefined;
   let queued: RestartRequest | undefined; // a signal while the gateway was (re)starting: served once it listens
   const onSignal = () => {
+    if (!pending.length && !external()) return log('gateway: SIGUSR1 ignored: commands.restart is false');
     const request = pending.shift() ?? { delayMs: 0, reason: 'SIGUSR1' };
     pending.length = 0; // several scheduled restarts coalesce into one
     const wake = waiting;
