@@ -96,6 +96,8 @@ export function checkSpawnAgent(agents: readonly AgentEntry[], caller: Caller, a
 export interface SpawnLimits {
   readonly maxSpawnDepth: number;
   readonly maxChildren: number;
+  /** `agents.defaults.subagents.runTimeoutSeconds`: a spawn's default run timeout (absent: none). */
+  readonly runTimeoutSeconds?: number;
 }
 
 export const DEFAULT_SPAWN_LIMITS: SpawnLimits = { maxSpawnDepth: 1, maxChildren: 5 };

@@ -143,10 +143,11 @@ function pdfLimits(defaults: unknown): { maxBytesMb?: number; maxPages?: number 
   };
 }
 
-/** OpenClaw's `agents.defaults.subagents.maxSpawnDepth` / `maxChildrenPerAgent`, when set. */
-function spawnLimits(defaults: unknown): { maxSpawnDepth?: number; maxChildren?: number } {
-  const { maxSpawnDepth, maxChildrenPerAgent } = ((defaults as { subagents?: unknown } | undefined)?.subagents ?? {}) as Record<string, unknown>;
+/** OpenClaw's `agents.defaults.subagents.maxSpawnDepth` / `maxChildrenPerAgent` / `runTimeoutSeconds`, when set. */
+function spawnLimits(defaults: unknown): { maxSpawnDepth?: number; maxChildren?: number; runTimeoutSeconds?: number } {
+  const { maxSpawnDepth, maxChildrenPerAgent, runTimeoutSeconds } = ((defaults as { subagents?: unknown } | undefined)?.subagents ?? {}) as Record<string, unknown>;
   return {
+    ...(typeof runTimeoutSeconds === 'number' && runTimeoutSeconds > 0 ? { runTimeoutSeconds: Math.floor(runTimeoutSeconds) } : {}),
     ...(typeof maxSpawnDepth === 'number' && maxSpawnDepth >= 0 ? { maxSpawnDepth: Math.floor(maxSpawnDepth) } : {}),
     ...(typeof maxChildrenPerAgent === 'number' && maxChildrenPerAgent >= 1 ? { maxChildren: Math.floor(maxChildrenPerAgent) } : {}),
   };
