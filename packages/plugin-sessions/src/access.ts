@@ -34,6 +34,15 @@ export function checkVisibility(value: unknown): Visibility {
   });
 }
 
+/** `agents.defaults.sandbox.sessionToolsVisibility`: `spawned` (default) or `all`. */
+export function checkSandboxVisibility(value: unknown): 'spawned' | 'all' {
+  if (value === undefined) return 'spawned';
+  if (value === 'spawned' || value === 'all') return value;
+  throw new ConfigError('/agents/defaults/sandbox/sessionToolsVisibility', 'enum', 'agents.defaults.sandbox.sessionToolsVisibility must be "spawned" (default) or "all"', {
+    details: { value, allowed: ['spawned', 'all'] },
+  });
+}
+
 export function defaultAgentId(agents: readonly AgentEntry[]): string {
   return agents.find((agent) => agent.default)?.id ?? agents[0]?.id ?? DEFAULT_AGENT_ID;
 }

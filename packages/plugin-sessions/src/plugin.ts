@@ -6,7 +6,7 @@
  */
 import type { KernelPlugin, RunInfo, ToolCallOutcome } from '@tool-search/kernel';
 import type { SessionHost, SessionPatch, SessionRecord, TranscriptEntry } from '@tool-search/sessions';
-import { checkVisibility, defaultAgentId, DEFAULT_SPAWN_LIMITS, type AgentEntry, type SpawnLimits } from './access.js';
+import { checkSandboxVisibility, checkVisibility, defaultAgentId, DEFAULT_SPAWN_LIMITS, type AgentEntry, type SpawnLimits } from './access.js';
 import { sessionTools } from './tools.js';
 
 export const SESSIONS_PLUGIN_NAME = '@tool-search/plugin-sessions';
@@ -24,6 +24,8 @@ export interface SessionsPluginOptions {
   readonly now?: () => number;
   /** More fields for `session_status`, computed by the composer (the preset adds the telemetry counters). */
   readonly statusFields?: (record: SessionRecord) => Promise<Record<string, unknown>>;
+  /** `agents.defaults.sandbox.sessionToolsVisibility`: `spawned` (default: a sandboxed run sees at most its tree) or `all`. */
+  readonly sandboxVisibility?: unknown;
 }
 
 export function sessionsPlugin(options: SessionsPluginOptions): KernelPlugin {
@@ -32,7 +34,16 @@ export function sessionsPlugin(options: SessionsPluginOptions): KernelPlugin {
   const { host } = options;
   const now = options.now ?? Date.now;
   const limits = { ...DEFAULT_SPAWN_LIMITS, ...options.limits };
-  const tools = sessionTools({ host, visibility, agents, limits, ...(options.now ? { now: options.now } : {}), ...(options.statusFields ? { statusFields: options.statusFields } : {}) });
+  const sandboxVisibility = checkSandboxVisibility(options.sandboxVisibility);
+  const tools = sessionTools({
+    host,
+    visibility,
+    agents,
+    limits,
+    sandboxVisibility,
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.statusFields ? { statusFields: options.statusFields } : {}),
+  });
   return {
     name: SESSIONS_PLUGIN_NAME,
     apply({ hooks, logger }) {

@@ -17,6 +17,8 @@ export interface SessionToolsContext {
   readonly now?: () => number;
   /** More fields for `session_status` (the preset adds the session's telemetry counters); a failure leaves them out. */
   readonly statusFields?: (record: SessionRecord) => Promise<Record<string, unknown>>;
+  /** `agents.defaults.sandbox.sessionToolsVisibility`: `spawned` (default) clamps a sandboxed run to `tree`; `all` does not. */
+  readonly sandboxVisibility?: 'spawned' | 'all';
 }
 
 export const DEFAULT_LIST_LIMIT = 50;
@@ -50,18 +52,18 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
         if (record.archived) continue; // a cleanup: "delete" child after its announce
         if (kinds && !kinds.includes(record.kind)) continue;
         if (since !== undefined && record.updatedAt < since) continue;
-        if (!(await visible(store, c.visibility, caller, record))) continue;
+        if (!(await visible(store, visibilityFor(ctx), caller, record))) continue;
         const messages = messageLimit ? chat(await store.transcript(record.sessionId), false).slice(-messageLimit) : undefined;
         sessions.push({ ...(await summary(record)), ...(messages ? { messages } : {}) });
       }
-      return json({ visibility: c.visibility, count: sessions.length, sessions });
+      return json({ visibility: visibilityFor(ctx), count: sessions.length, sessions });
     }),
     tool('sessions_history', 'Read the transcript of one session you can see (default: your own). Tool lines are left out unless includeTools is true.', {
       ...target,
       limit: { type: 'integer', minimum: 1, maximum: 200, description: `Newest messages to return (default ${DEFAULT_HISTORY_LIMIT}).` },
       includeTools: { type: 'boolean', description: 'Include tool calls and their status (default false).' },
     }, [], async (args, ctx) => {
-      const record = await resolveTarget(store, c.visibility, callerOf(ctx, c.agents), args);
+      const record = await resolveTarget(store, visibilityFor(ctx), callerOf(ctx, c.agents), args);
       const limit = typeof args.limit === 'number' ? args.limit : DEFAULT_HISTORY_LIMIT;
       const all = chat(await store.transcript(record.sessionId), args.includeTools === true);
       return json({ sessionKey: record.key, total: record.messageCount, truncated: all.length > limit, messages: all.slice(-limit) });
@@ -73,7 +75,7 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
     }, ['message'], async (args, ctx) => {
       const caller = callerOf(ctx, c.agents);
       if (args.sessionKey === undefined && args.sessionId === undefined) throw new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, 'sessions_send needs sessionKey or sessionId');
-      const record = await resolveTarget(store, c.visibility, caller, args);
+      const record = await resolveTarget(store, visibilityFor(ctx), caller, args);
       if (record.sessionId === caller.sessionId) {
         throw new ToolSearchError(ErrorCode.SESSION_SEND_SELF, 'sessions_send cannot target your own session: your turn is the one running there', { details: { sessionKey: record.key } });
       }
@@ -145,7 +147,7 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
       ...target,
       model: { type: 'string', minLength: 1, maxLength: 200, description: 'Set this session\'s model for its next turns; "default" clears the override.' },
     }, [], async (args, ctx) => {
-      let record = await resolveTarget(store, c.visibility, callerOf(ctx, c.agents), args);
+      let record = await resolveTarget(store, visibilityFor(ctx), callerOf(ctx, c.agents), args);
       if (typeof args.model === 'string') record = await store.upsert(record.sessionId, { model: args.model === 'default' ? null : args.model });
       const extra = c.statusFields ? await c.statusFields(record).catch(() => ({})) : {};
       return json({ ...(await summary(record)), ...(typeof args.model === 'string' ? { modelOverride: args.model === 'default' ? null : args.model } : {}), ...extra });
@@ -181,6 +183,15 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
     } catch {
       // The child's own session keeps its status and lastError; a lost announce must not take the gateway down.
     }
+  }
+
+  /**
+   * OpenClaw's sandbox clamp: a sandboxed run sees at most the sessions it spawned (`tree`), whatever
+   * `tools.sessions.visibility` says, unless `agents.defaults.sandbox.sessionToolsVisibility` is `"all"`.
+   */
+  function visibilityFor(ctx: ExecuteContext): Visibility {
+    if (ctx.run.request.sandboxed !== true || c.sandboxVisibility === 'all') return c.visibility;
+    return c.visibility === 'all' ? 'tree' : c.visibility;
   }
 
   /** The kernel refuses agent ids agents.list does not have; with no list, runs name no agent. */

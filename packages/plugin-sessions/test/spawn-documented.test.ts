@@ -167,3 +167,26 @@ describe('session_status and agents_list as documented', () => {
     expect(data(await call(kernel, { sessionId: 'q', agentId: 'b' }, 'agents_list')).allowAny).toBe(false);
   });
 });
+
+describe('the sandbox clamp of tools.sessions.visibility', () => {
+  async function listed(options: { sandboxVisibility?: unknown }, sandboxed: boolean): Promise<string[]> {
+    const host = createSessionHost();
+    const kernel = createKernel({ plugins: [sessionsPlugin({ host, visibility: 'all', ...options })] });
+    kernels.push(kernel);
+    await host.store.upsert('me', {});
+    await host.store.upsert('mine', { kind: 'spawn', parentId: 'me' });
+    await host.store.upsert('stranger', {});
+    const out = data(await call(kernel, { sessionId: 'me', sandboxed }, 'sessions_list', {}));
+    return out.sessions.map((s: { sessionId: string }) => s.sessionId).sort();
+  }
+
+  it('a sandboxed run with visibility "all" sees only its own tree (sessionToolsVisibility "spawned", the default)', async () => {
+    expect(await listed({}, false)).toEqual(['me', 'mine', 'stranger']);
+    expect(await listed({}, true)).toEqual(['me', 'mine']);
+  });
+
+  it('agents.defaults.sandbox.sessionToolsVisibility "all" lifts the clamp; another value is a config error', async () => {
+    expect(await listed({ sandboxVisibility: 'all' }, true)).toEqual(['me', 'mine', 'stranger']);
+    expect(() => sessionsPlugin({ host: createSessionHost(), sandboxVisibility: 'everyone' })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+  });
+});

@@ -94,6 +94,7 @@ function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir, state }:
     sessionsPlugin({
       host: sessionHost,
       visibility: sessionsConfig(config).visibility,
+      sandboxVisibility: ((config.agents?.defaults as { sandbox?: { sessionToolsVisibility?: unknown } } | undefined)?.sandbox)?.sessionToolsVisibility,
       agents,
       limits: spawnLimits(config.agents?.defaults),
       // The telemetry plugin counts into the same store: session_status shows the counts of every replica.
