@@ -43,6 +43,14 @@ export function checkSandboxVisibility(value: unknown): 'spawned' | 'all' {
   });
 }
 
+/** `session.agentToAgent.maxPingPongTurns`: an integer 0–5. */
+export function checkPingPong(value: unknown): number {
+  if (Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 5) return value as number;
+  throw new ConfigError('/session/agentToAgent/maxPingPongTurns', 'range', 'session.agentToAgent.maxPingPongTurns must be an integer from 0 to 5 (default 5)', {
+    details: { value, minimum: 0, maximum: 5 },
+  });
+}
+
 export function defaultAgentId(agents: readonly AgentEntry[]): string {
   return agents.find((agent) => agent.default)?.id ?? agents[0]?.id ?? DEFAULT_AGENT_ID;
 }

@@ -6,7 +6,7 @@
  */
 import type { KernelPlugin, RunInfo, ToolCallOutcome } from '@tool-search/kernel';
 import type { SessionHost, SessionPatch, SessionRecord, TranscriptEntry } from '@tool-search/sessions';
-import { checkSandboxVisibility, checkVisibility, defaultAgentId, DEFAULT_SPAWN_LIMITS, type AgentEntry, type SpawnLimits } from './access.js';
+import { checkPingPong, checkSandboxVisibility, checkVisibility, defaultAgentId, DEFAULT_SPAWN_LIMITS, type AgentEntry, type SpawnLimits } from './access.js';
 import { sessionTools } from './tools.js';
 
 export const SESSIONS_PLUGIN_NAME = '@tool-search/plugin-sessions';
@@ -24,6 +24,11 @@ export interface SessionsPluginOptions {
   readonly now?: () => number;
   /** More fields for `session_status`, computed by the composer (the preset adds the telemetry counters). */
   readonly statusFields?: (record: SessionRecord) => Promise<Record<string, unknown>>;
+  /**
+   * `session.agentToAgent.maxPingPongTurns` (0–5): after a `sessions_send` reply, requester and target reply back up to
+   * this many turns (`REPLY_SKIP` ends it), then the target's announce (`ANNOUNCE_SKIP`: none). Absent: no loop.
+   */
+  readonly maxPingPongTurns?: unknown;
   /** `agents.defaults.sandbox.sessionToolsVisibility`: `spawned` (default: a sandboxed run sees at most its tree) or `all`. */
   readonly sandboxVisibility?: unknown;
 }
@@ -41,6 +46,7 @@ export function sessionsPlugin(options: SessionsPluginOptions): KernelPlugin {
     agents,
     limits,
     sandboxVisibility,
+    ...(options.maxPingPongTurns !== undefined ? { agentToAgent: { maxPingPongTurns: checkPingPong(options.maxPingPongTurns) } } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.statusFields ? { statusFields: options.statusFields } : {}),
   });

@@ -17,6 +17,8 @@ export interface SessionToolsContext {
   readonly now?: () => number;
   /** More fields for `session_status` (the preset adds the session's telemetry counters); a failure leaves them out. */
   readonly statusFields?: (record: SessionRecord) => Promise<Record<string, unknown>>;
+  /** `session.agentToAgent`: the reply-back ping-pong and announce after `sessions_send` (off when absent). */
+  readonly agentToAgent?: { readonly maxPingPongTurns: number };
   /** `agents.defaults.sandbox.sessionToolsVisibility`: `spawned` (default) clamps a sandboxed run to `tree`; `all` does not. */
   readonly sandboxVisibility?: 'spawned' | 'all';
 }
@@ -24,6 +26,14 @@ export interface SessionToolsContext {
 export const DEFAULT_LIST_LIMIT = 50;
 export const DEFAULT_HISTORY_LIMIT = 50;
 export const DEFAULT_SEND_TIMEOUT_SECONDS = 30;
+/** A reply of exactly this ends the agent-to-agent ping-pong. */
+export const REPLY_SKIP = 'REPLY_SKIP';
+/** An announce reply of exactly this posts nothing. */
+export const ANNOUNCE_SKIP = 'ANNOUNCE_SKIP';
+const ANNOUNCE_PROMPT = (requester: string) =>
+  `Agent-to-agent exchange with ${requester} is done. Write the announce for that session (one short message), or reply exactly ${ANNOUNCE_SKIP} to stay silent.`;
+/** OpenClaw's `session.agentToAgent.maxPingPongTurns` range and default. */
+export const MAX_PING_PONG_TURNS = 5;
 /** OpenClaw's thinking levels. */
 export const THINKING_LEVELS = ['off', 'minimal', 'low', 'medium', 'high', 'xhigh'] as const;
 const target: Record<string, JsonSchema> = {
@@ -81,6 +91,8 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
       }
       const timeout = typeof args.timeoutSeconds === 'number' ? args.timeoutSeconds : DEFAULT_SEND_TIMEOUT_SECONDS;
       const turn = c.host.turn(record.sessionId, String(args.message), { ...runAgent(record.agentId), ...(record.model ? { model: record.model } : {}) });
+      // The reply-back ping-pong and the target's announce run in the background, after the first reply.
+      if (c.agentToAgent) void turn.then((reply) => agentToAgent(caller, record, reply.content ?? '', c.agentToAgent!.maxPingPongTurns)).catch(() => undefined);
       if (timeout === 0) {
         turn.catch(() => undefined); // the failure is on the session (status, lastError)
         return json({ status: 'accepted', sessionKey: record.key });
@@ -183,6 +195,28 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
     } catch {
       // The child's own session keeps its status and lastError; a lost announce must not take the gateway down.
     }
+  }
+
+  /**
+   * OpenClaw's agent-to-agent loop after a `sessions_send` reply: requester and target answer each other, up to
+   * `maxPingPongTurns` turns in all, until a side replies exactly `REPLY_SKIP`; then the target is asked for an
+   * announce, posted into the requester's session unless it replies exactly `ANNOUNCE_SKIP`.
+   */
+  async function agentToAgent(caller: { sessionId: string; agentId: string }, target: SessionRecord, first: string, maxTurns: number): Promise<void> {
+    const requester = await store.upsert(caller.sessionId, {});
+    const as = (record: SessionRecord) => ({ ...runAgent(record.agentId), ...(record.model ? { model: record.model } : {}) });
+    let last = first;
+    let turns = 0;
+    let speaker: 'requester' | 'target' = 'requester';
+    while (turns < maxTurns && last.trim() !== REPLY_SKIP) {
+      const [to, from] = speaker === 'requester' ? [requester, target] : [target, requester];
+      last = (await c.host.turn(to.sessionId, `[agent-to-agent reply from ${from.key}]\n${last}`, as(to))).content ?? '';
+      turns++;
+      speaker = speaker === 'requester' ? 'target' : 'requester';
+    }
+    const announce = ((await c.host.turn(target.sessionId, ANNOUNCE_PROMPT(requester.key), as(target))).content ?? '').trim();
+    if (!announce || announce === ANNOUNCE_SKIP) return;
+    await store.append(caller.sessionId, { role: 'user', content: `[announce from ${target.key}]\n${announce}`, at: now(), announce: { from: target.key, status: 'ok' } });
   }
 
   /**

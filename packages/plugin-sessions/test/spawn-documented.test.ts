@@ -190,3 +190,66 @@ describe('the sandbox clamp of tools.sessions.visibility', () => {
     expect(() => sessionsPlugin({ host: createSessionHost(), sandboxVisibility: 'everyone' })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
   });
 });
+
+describe('sessions_send agent-to-agent as documented', () => {
+  function pair(maxPingPongTurns: number) {
+    const host = createSessionHost();
+    const kernel = createKernel({ plugins: [sessionsPlugin({ host, maxPingPongTurns, visibility: 'all' })] });
+    kernels.push(kernel);
+    host.bind(sessionTurnRunner({ kernel, mode: 'direct', countTokens: false, upstream: openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }), 'mock-model') }));
+    return { kernel, host };
+  }
+  const pingPongLines = async (host: SessionHost, sessionId: string) =>
+    (await host.store.transcript(sessionId)).filter((entry) => entry.role === 'user' && entry.content?.startsWith('[agent-to-agent reply from')).length;
+  const settled = async (host: SessionHost) => {
+    await eventually(async () => ((await host.store.list()).every((s) => s.status !== 'running') ? true : undefined), 'the exchange to settle');
+  };
+
+  it('reply-back ping-pong runs up to session.agentToAgent.maxPingPongTurns, then the target announces to the requester', async () => {
+    const { kernel, host } = pair(3);
+    await host.store.upsert('target', {});
+    const sent = data(await call(kernel, { sessionId: 'requester' }, 'sessions_send', { sessionId: 'target', message: 'hi', timeoutSeconds: 60 }));
+    expect(sent).toMatchObject({ status: 'ok', reply: NO_SCRIPT });
+    const announce = await eventually(async () => (await host.store.transcript('requester')).find((e) => e.announce), 'the announce');
+    await settled(host);
+    // Three turns in all: requester, target, requester (each a reply to the other's last message).
+    expect(await pingPongLines(host, 'requester')).toBe(2);
+    expect(await pingPongLines(host, 'target')).toBe(1);
+    expect(announce).toMatchObject({ role: 'user', announce: { from: 'agent:main:target', status: 'ok' } });
+    expect(announce.content).toBe(`[announce from agent:main:target]\n${NO_SCRIPT}`);
+  });
+
+  it('maxPingPongTurns 0: no reply-back, only the announce', async () => {
+    const { kernel, host } = pair(0);
+    await host.store.upsert('target', {});
+    data(await call(kernel, { sessionId: 'requester' }, 'sessions_send', { sessionId: 'target', message: 'hi', timeoutSeconds: 60 }));
+    await eventually(async () => (await host.store.transcript('requester')).find((e) => e.announce), 'the announce');
+    await settled(host);
+    expect(await pingPongLines(host, 'requester')).toBe(0);
+  });
+
+  it('REPLY_SKIP ends the ping-pong', async () => {
+    const { kernel, host } = pair(5);
+    await host.store.upsert('target', {});
+    // The target answers every message with exactly REPLY_SKIP.
+    const sent = data(await call(kernel, { sessionId: 'requester' }, 'sessions_send', { sessionId: 'target', message: 'tool search qa always say REPLY_SKIP', timeoutSeconds: 60 }));
+    expect(sent.reply).toBe('REPLY_SKIP');
+    // Its announce is REPLY_SKIP too (not ANNOUNCE_SKIP), so it is posted: the exchange is over when it arrives.
+    await eventually(async () => (await host.store.transcript('requester')).find((e) => e.announce), 'the announce');
+    await settled(host);
+    expect(await pingPongLines(host, 'requester')).toBe(0);
+  });
+
+  it('ANNOUNCE_SKIP keeps the target silent', async () => {
+    const { kernel, host } = pair(0);
+    await host.store.upsert('target', {});
+    data(await call(kernel, { sessionId: 'requester' }, 'sessions_send', { sessionId: 'target', message: 'tool search qa always say ANNOUNCE_SKIP', timeoutSeconds: 60 }));
+    // The announce step ran (a second target turn) and answered ANNOUNCE_SKIP: nothing is posted.
+    await eventually(async () => ((await host.store.get('target'))?.turns === 2 && (await host.store.get('target'))?.status === 'idle' ? true : undefined), 'the announce step');
+    expect((await host.store.transcript('requester')).filter((e) => e.announce)).toEqual([]);
+  });
+
+  it('maxPingPongTurns outside 0–5 is a config error', () => {
+    expect(() => sessionsPlugin({ host: createSessionHost(), maxPingPongTurns: 6 })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', path: '/session/agentToAgent/maxPingPongTurns' }));
+  });
+});

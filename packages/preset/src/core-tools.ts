@@ -15,7 +15,7 @@ import { execPlugin } from '@tool-search/plugin-exec';
 import { memoryPlugin } from '@tool-search/plugin-memory';
 import { pdfPlugin } from '@tool-search/plugin-pdf';
 import { webPlugin, type WebConfig } from '@tool-search/plugin-web';
-import { sessionsPlugin, type AgentEntry } from '@tool-search/plugin-sessions';
+import { MAX_PING_PONG_TURNS, sessionsPlugin, type AgentEntry } from '@tool-search/plugin-sessions';
 import { cronPlugin } from '@tool-search/plugin-cron';
 import { imagePlugin } from '@tool-search/plugin-image';
 import { browserPlugin, type BrowserConfig } from '@tool-search/plugin-browser';
@@ -94,6 +94,7 @@ function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir, state }:
     sessionsPlugin({
       host: sessionHost,
       visibility: sessionsConfig(config).visibility,
+      maxPingPongTurns: config.session?.agentToAgent?.maxPingPongTurns ?? MAX_PING_PONG_TURNS,
       sandboxVisibility: ((config.agents?.defaults as { sandbox?: { sessionToolsVisibility?: unknown } } | undefined)?.sandbox)?.sessionToolsVisibility,
       agents,
       limits: spawnLimits(config.agents?.defaults),
