@@ -8,6 +8,7 @@ import type { KernelPlugin, RunInfo, ToolCallOutcome } from '@tool-search/kernel
 import type { SessionHost, SessionPatch, SessionRecord, TranscriptEntry } from '@tool-search/sessions';
 import { checkPingPong, checkSandboxVisibility, checkVisibility, defaultAgentId, DEFAULT_SPAWN_LIMITS, type AgentEntry, type SpawnLimits } from './access.js';
 import { sessionTools } from './tools.js';
+import { checkAttachmentLimits } from './attachments.js';
 
 export const SESSIONS_PLUGIN_NAME = '@tool-search/plugin-sessions';
 /** Longest tool-result text kept on a transcript tool line. */
@@ -29,6 +30,10 @@ export interface SessionsPluginOptions {
    * this many turns (`REPLY_SKIP` ends it), then the target's announce (`ANNOUNCE_SKIP`: none). Absent: no loop.
    */
   readonly maxPingPongTurns?: unknown;
+  /** Where `sessions_spawn` attachments go (`<workspace>/.openclaw/attachments/<uuid>/`); default the working folder. */
+  readonly workspace?: string;
+  /** `tools.sessions_spawn.attachments`: `enabled` (default false), `maxFiles` 50, `maxFileBytes` 1 MiB, `maxTotalBytes` 5 MiB. */
+  readonly attachments?: unknown;
   /** `agents.defaults.sandbox.sessionToolsVisibility`: `spawned` (default: a sandboxed run sees at most its tree) or `all`. */
   readonly sandboxVisibility?: unknown;
 }
@@ -46,6 +51,8 @@ export function sessionsPlugin(options: SessionsPluginOptions): KernelPlugin {
     agents,
     limits,
     sandboxVisibility,
+    attachments: checkAttachmentLimits(options.attachments),
+    ...(options.workspace ? { workspace: options.workspace } : {}),
     ...(options.maxPingPongTurns !== undefined ? { agentToAgent: { maxPingPongTurns: checkPingPong(options.maxPingPongTurns) } } : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.statusFields ? { statusFields: options.statusFields } : {}),

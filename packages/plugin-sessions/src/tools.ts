@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode, ToolSearchError, type ExecuteContext, type JsonSchema, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
 import type { SessionHost, SessionRecord, SessionTurnReply, TranscriptEntry } from '@tool-search/sessions';
 import { SessionsErrors } from './errors.js';
+import { ATTACHMENT_SCHEMA, DEFAULT_ATTACHMENT_LIMITS, materialize, type AttachmentInput, type AttachmentLimits } from './attachments.js';
 import { allowedAgents, callerOf, checkSpawnAgent, checkSpawnLimits, resolveTarget, visible, type AgentEntry, type SpawnLimits, type Visibility } from './access.js';
 
 export interface SessionToolsContext {
@@ -17,6 +18,10 @@ export interface SessionToolsContext {
   readonly now?: () => number;
   /** More fields for `session_status` (the preset adds the session's telemetry counters); a failure leaves them out. */
   readonly statusFields?: (record: SessionRecord) => Promise<Record<string, unknown>>;
+  /** Where `sessions_spawn` attachments are written (`.openclaw/attachments/<uuid>/`); default the working folder. */
+  readonly workspace?: string;
+  /** `tools.sessions_spawn.attachments` limits (off by default). */
+  readonly attachments?: AttachmentLimits;
   /** `session.agentToAgent`: the reply-back ping-pong and announce after `sessions_send` (off when absent). */
   readonly agentToAgent?: { readonly maxPingPongTurns: number };
   /** `agents.defaults.sandbox.sessionToolsVisibility`: `spawned` (default) clamps a sandboxed run to `tree`; `all` does not. */
@@ -112,6 +117,7 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
       mode: { type: 'string', enum: ['run', 'session'], description: '"run" (default): one task; "session" (needs thread: true): kept for follow-ups with sessions_send.' },
       cleanup: { type: 'string', enum: ['keep', 'delete'], description: '"keep" (default) or "delete": archive the child session once its announce is posted.' },
       sandbox: { type: 'string', enum: ['inherit', 'require'], description: '"inherit" (default) or "require": refuse unless this run is sandboxed.' },
+      attachments: ATTACHMENT_SCHEMA as unknown as JsonSchema,
     }, ['task'], async (args, ctx) => {
       const caller = callerOf(ctx, c.agents);
       if (args.runtime === 'acp') {
@@ -131,6 +137,12 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
       await checkSpawnLimits(store, c.limits, caller);
       const model = typeof args.model === 'string' ? args.model : undefined;
       const cleanup = args.cleanup === 'delete' ? 'delete' : 'keep';
+      // Written before the child exists: a refused attachment leaves no session and no file behind.
+      const given = Array.isArray(args.attachments) ? (args.attachments as AttachmentInput[]) : [];
+      const attachments = given.length ? await materialize(c.workspace ?? process.cwd(), given, c.attachments ?? DEFAULT_ATTACHMENT_LIMITS) : undefined;
+      const task = attachments
+        ? `${String(args.task)}\n\n[${attachments.count} attachment(s) in ${attachments.relDir}: ${attachments.files.map((f) => f.name).join(', ')}]`
+        : String(args.task);
       const sessionId = `spawn-${randomUUID()}`;
       const child = await store.upsert(sessionId, {
         agentId,
@@ -147,13 +159,13 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
       const seconds = typeof args.runTimeoutSeconds === 'number' ? args.runTimeoutSeconds : (c.limits.runTimeoutSeconds ?? 0);
       const started = now();
       const signal = seconds ? AbortSignal.timeout(seconds * 1000) : undefined;
-      const turn = c.host.turn(sessionId, String(args.task), { ...runAgent(agentId), ...(model ? { model } : {}), ...(signal ? { signal } : {}) });
+      const turn = c.host.turn(sessionId, task, { ...runAgent(agentId), ...(model ? { model } : {}), ...(signal ? { signal } : {}) });
       // The announce goes back to the requester whatever the outcome (the child's status and lastError are on its session too).
       void turn.then(
         (reply) => announce(child.sessionId, caller.sessionId, { status: 'ok', reply }, started),
         (error: unknown) => announce(child.sessionId, caller.sessionId, { status: signal?.aborted ? 'timeout' : 'error', error }, started),
       );
-      return json({ status: 'accepted', childSessionKey: child.key, sessionId, agentId, mode, runtime: 'subagent', ...(seconds ? { runTimeoutSeconds: seconds } : {}) });
+      return json({ status: 'accepted', childSessionKey: child.key, sessionId, agentId, mode, runtime: 'subagent', ...(seconds ? { runTimeoutSeconds: seconds } : {}), ...(attachments ? { attachments } : {}) });
     }),
     tool('session_status', 'Show the status card of a session you can see (default: your own): agent, model, status, turns, messages, tokens, timestamps. model sets the session\'s model override ("default" clears it).', {
       ...target,

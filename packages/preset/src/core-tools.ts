@@ -63,7 +63,7 @@ export function coreToolPlugins(
     browserPlugin({ browser: config.browser as BrowserConfig | undefined, workspace }),
     unavailableToolsPlugin(host.gateway !== undefined),
     ...imageTool(workspace, config),
-    ...gatewayTools(config, host),
+    ...gatewayTools(config, host, workspace),
     // The gateway tool manages the gateway it runs in: listed only there.
     ...(host.gateway ? [gatewayPlugin({ control: host.gateway, restart: config.commands?.restart !== false })] : []),
   ];
@@ -87,14 +87,16 @@ function imageTool(workspace: string, config: ToolSearchConfig, env: NodeJS.Proc
 }
 
 /** The tools that need a gateway running turns: sessions (and cron, given its folder). */
-function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir, state }: { sessionHost?: SessionHost; cronDir?: string; state?: StateStore }): KernelPlugin[] {
+function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir, state }: { sessionHost?: SessionHost; cronDir?: string; state?: StateStore }, workspace: string): KernelPlugin[] {
   if (!sessionHost) return [];
   const agents = (config.agents?.list ?? []) as readonly AgentEntry[];
   return [
     sessionsPlugin({
       host: sessionHost,
+      workspace,
       visibility: sessionsConfig(config).visibility,
       maxPingPongTurns: config.session?.agentToAgent?.maxPingPongTurns ?? MAX_PING_PONG_TURNS,
+      attachments: (config.tools as { sessions_spawn?: { attachments?: unknown } } | undefined)?.sessions_spawn?.attachments,
       sandboxVisibility: ((config.agents?.defaults as { sandbox?: { sessionToolsVisibility?: unknown } } | undefined)?.sandbox)?.sessionToolsVisibility,
       agents,
       limits: spawnLimits(config.agents?.defaults),
