@@ -96,6 +96,12 @@ export async function loadCliConfig(flags: ConfigFlags, io: CliIO): Promise<Load
   return { config: loaded.config, resolved: resolveConfig(loaded.config), ...(loaded.path ? { path: loaded.path } : {}) };
 }
 
+/** Marks a config built in code as read from `dir`: its plugin modules resolve from there. Returns the config. */
+export function rememberConfigFolder(config: ToolSearchConfig, dir: string): ToolSearchConfig {
+  configFolders.set(config, dir);
+  return config;
+}
+
 /** A copy of a loaded config with some top-level sections replaced; its plugin modules still resolve from its file's folder. */
 export function withConfigSections(config: ToolSearchConfig, sections: Partial<ToolSearchConfig>): ToolSearchConfig {
   const copy = { ...config, ...sections };

@@ -281,7 +281,10 @@ export const configSchema = {
       auth: strictObject({ token: { type: 'string' } }),
       sessions: strictObject({ dir: { type: 'string' } }),
     }),
-    session: strictObject({ logDir: { type: 'string' } }),
+    // `agentToAgent.maxPingPongTurns`: OpenClaw's reply-back turns after sessions_send (0–5, default 5).
+    session: strictObject({ logDir: { type: 'string' }, agentToAgent: strictObject({ maxPingPongTurns: { type: 'integer', minimum: 0, maximum: 5 } }) }),
+    // OpenClaw's `commands` block: `restart: false` stops the gateway tool restarting the gateway (other keys pass through).
+    commands: { type: 'object', properties: { restart: { type: 'boolean' } } },
     // API keys of the front ends (gateway, serve mcp --http): @tool-search/auth checks each entry again (exactly one of hash/env).
     auth: strictObject({ keys: { type: 'array', items: apiKey } }),
     // The browser tool (`@tool-search/plugin-browser` checks its own keys: enabled, defaultProfile, profiles…).

@@ -203,7 +203,9 @@ export type ToolSearchConfig = {
   mcpServers?: Record<string, McpServersEntry>;
   provider?: ProviderConfig;
   gateway?: GatewayConfig;
-  session?: { logDir?: string };
+  session?: { logDir?: string; agentToAgent?: { maxPingPongTurns?: number } };
+  /** OpenClaw's `commands`: `restart: false` refuses the gateway tool's `restart` (config writes then apply at the next start). */
+  commands?: { restart?: boolean; [key: string]: unknown };
   /** API keys of `tool-search gateway` and `serve mcp --http` (`@tool-search/auth`). */
   auth?: AuthSectionConfig;
   /** The browser tool's options (`enabled`, `defaultProfile`, `executablePath`, `profiles`, `allowPrivate`…), checked by `@tool-search/plugin-browser`. */

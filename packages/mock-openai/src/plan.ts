@@ -14,6 +14,7 @@ export const OK_MARKER = 'FAKE_TOOL_OK';
 export const SEARCH_TOOL = 'tool_search';
 export const CALL_TOOL = 'tool_call';
 export const CODE_TOOL = 'tool_search_code';
+const ALWAYS_SAY = /tool search qa always say (\S+)/;
 /** Anthropic's tool-search tools (`tool_search_tool_bm25_20251119`, `…_regex_…`) by name, as a gateway offers them to a model without native support. */
 export const DEFERRED_SEARCH_TOOLS: readonly string[] = ['tool_search_tool_bm25', 'tool_search_tool_regex'];
 
@@ -30,6 +31,10 @@ export function planNextStep(request: ChatRequest): Step {
   const steps = lastUser >= 0 ? parseSteps(textOf(messages[lastUser])) : undefined;
   if (steps) return planSteps(steps, Array.isArray(request.tools) ? request.tools : [], toolResultsSince(messages.slice(lastUser + 1), textOf), `call_mock_${messages.length}`, isNameFor);
   const script = lastUser >= 0 ? parseScript(textOf(messages[lastUser])) : undefined;
+  // `tool search qa always say <word>` in any user message: every answer without a script is exactly <word>
+  // (agent-to-agent tests: a side that answers REPLY_SKIP or ANNOUNCE_SKIP).
+  const said = messages.filter((m) => m.role === 'user').map((m) => ALWAYS_SAY.exec(textOf(m))?.[1]).filter((word) => word !== undefined).pop();
+  if (!script && said !== undefined) return { kind: 'answer', reason: 'said', text: said };
   if (!script) return { kind: 'answer', reason: 'no-script', text: 'Mock model: no script found in the last user message.' };
 
   const exchanges = exchangesIn(messages.slice(lastUser + 1));

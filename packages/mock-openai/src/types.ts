@@ -52,7 +52,7 @@ export type Lane = 'direct' | 'code' | 'directory' | 'tools' | 'search' | 'defer
 /** The model's next move: call one tool, or answer. */
 export type Step =
   | { readonly kind: 'tool-call'; readonly lane: Lane; readonly name: string; readonly args: Record<string, unknown>; readonly callId: string }
-  | { readonly kind: 'answer'; readonly text: string; readonly reason: 'done' | 'no-script' | 'unreachable' | 'not-found' | 'failed' };
+  | { readonly kind: 'answer'; readonly text: string; readonly reason: 'done' | 'no-script' | 'said' | 'unreachable' | 'not-found' | 'failed' };
 
 /** One HTTP request as the server received it. */
 export interface RecordedRequest {

@@ -18,6 +18,9 @@ import type { StateStore } from '@tool-search/state';
 export const CRON_PLUGIN_NAME = '@tool-search/plugin-cron';
 export const CRON_ACTIONS = ['status', 'list', 'add', 'update', 'remove', 'run', 'runs', 'wake'] as const;
 export const DEFAULT_RUNS_LIMIT = 20;
+/** A cron call's default `timeoutMs` (OpenClaw's gateway-backed tools default to 30 s too) and its bound. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const MAX_TIMEOUT_MS = 600_000;
 
 export interface CronPluginOptions {
   readonly host: SessionHost;
@@ -84,12 +87,24 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly Cron
         includeDisabled: { type: 'boolean', description: 'list: also disabled jobs.' },
         limit: { type: 'integer', minimum: 1, maximum: 500, description: `runs: newest runs to return (default ${DEFAULT_RUNS_LIMIT}).` },
         text: { type: 'string', minLength: 1, description: 'wake: the message for the agent turn.' },
+        gatewayUrl: { type: 'string', pattern: '^(wss?|https?)://', maxLength: 2048, description: 'The gateway to act on (default: this one). An explicit URL needs an explicit gatewayToken.' },
+        gatewayToken: { type: 'string', minLength: 1, maxLength: 4096, description: 'The token for gatewayUrl (required with it; never taken from the config or the environment).' },
+        timeoutMs: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_MS, description: `Give up after this long (default ${DEFAULT_TIMEOUT_MS}).` },
       },
       required: ['action'],
       additionalProperties: false,
     },
     async execute(given, ctx) {
-      const args = withJobId(given);
+      checkGatewayTarget(given);
+      const timeoutMs = typeof given.timeoutMs === 'number' ? given.timeoutMs : DEFAULT_TIMEOUT_MS;
+      return withTimeout(run(given, ctx), timeoutMs);
+    },
+  };
+
+  async function run(given: Record<string, unknown>, ctx: ExecuteContext): Promise<ToolResult> {
+    const { gatewayUrl: _url, gatewayToken: _token, timeoutMs: _timeout, ...rest } = given;
+    {
+      const args = withJobId(rest);
       await service.ready();
       if (typeof args.jobId === 'string') await service.known(args.jobId);
       const scope = agentScope(agents, ctx);
@@ -136,8 +151,35 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly Cron
         default:
           throw invalid(`unknown cron action ${String(args.action)}`);
       }
-    },
-  };
+    }
+  }
+}
+
+/**
+ * OpenClaw's rule for gateway-backed tools: an explicit `gatewayUrl` needs an explicit `gatewayToken` (never one from
+ * the config or the environment). A token alone addresses this gateway, which serves the call in-process and needs none.
+ * Another gateway cannot be reached: there is no cron RPC between gateways here, so a well-formed URL is refused clearly.
+ */
+function checkGatewayTarget(args: Record<string, unknown>): void {
+  if (args.gatewayUrl === undefined) return;
+  if (typeof args.gatewayToken !== 'string' || !args.gatewayToken) {
+    throw new ToolSearchError(CronErrors.CRON_GATEWAY_TOKEN_REQUIRED, 'gatewayUrl was given without gatewayToken: an explicit gateway URL needs an explicit token', {
+      details: { gatewayUrl: args.gatewayUrl, rule: 'gatewayUrl requires gatewayToken' },
+    });
+  }
+  throw new ToolSearchError(
+    CronErrors.CRON_GATEWAY_REMOTE_UNSUPPORTED,
+    `cron runs inside the gateway serving this call; ${String(args.gatewayUrl)} cannot be reached from here (no cron RPC between gateways): leave gatewayUrl out to act on this gateway`,
+    { details: { gatewayUrl: args.gatewayUrl } },
+  );
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(new ToolSearchError(CronErrors.CRON_TIMEOUT, `the cron call took longer than timeoutMs ${ms}`, { details: { timeoutMs: ms } })), ms);
+  });
+  return Promise.race([work, timedOut]).finally(() => clearTimeout(timer));
 }
 
 /** `id` is accepted as `jobId` (as OpenClaw's cron tool does); both, naming different jobs, is an error. */

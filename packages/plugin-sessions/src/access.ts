@@ -34,6 +34,23 @@ export function checkVisibility(value: unknown): Visibility {
   });
 }
 
+/** `agents.defaults.sandbox.sessionToolsVisibility`: `spawned` (default) or `all`. */
+export function checkSandboxVisibility(value: unknown): 'spawned' | 'all' {
+  if (value === undefined) return 'spawned';
+  if (value === 'spawned' || value === 'all') return value;
+  throw new ConfigError('/agents/defaults/sandbox/sessionToolsVisibility', 'enum', 'agents.defaults.sandbox.sessionToolsVisibility must be "spawned" (default) or "all"', {
+    details: { value, allowed: ['spawned', 'all'] },
+  });
+}
+
+/** `session.agentToAgent.maxPingPongTurns`: an integer 0–5. */
+export function checkPingPong(value: unknown): number {
+  if (Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 5) return value as number;
+  throw new ConfigError('/session/agentToAgent/maxPingPongTurns', 'range', 'session.agentToAgent.maxPingPongTurns must be an integer from 0 to 5 (default 5)', {
+    details: { value, minimum: 0, maximum: 5 },
+  });
+}
+
 export function defaultAgentId(agents: readonly AgentEntry[]): string {
   return agents.find((agent) => agent.default)?.id ?? agents[0]?.id ?? DEFAULT_AGENT_ID;
 }
@@ -96,6 +113,8 @@ export function checkSpawnAgent(agents: readonly AgentEntry[], caller: Caller, a
 export interface SpawnLimits {
   readonly maxSpawnDepth: number;
   readonly maxChildren: number;
+  /** `agents.defaults.subagents.runTimeoutSeconds`: a spawn's default run timeout (absent: none). */
+  readonly runTimeoutSeconds?: number;
 }
 
 export const DEFAULT_SPAWN_LIMITS: SpawnLimits = { maxSpawnDepth: 1, maxChildren: 5 };

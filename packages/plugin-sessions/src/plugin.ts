@@ -6,8 +6,9 @@
  */
 import type { KernelPlugin, RunInfo, ToolCallOutcome } from '@tool-search/kernel';
 import type { SessionHost, SessionPatch, SessionRecord, TranscriptEntry } from '@tool-search/sessions';
-import { checkVisibility, defaultAgentId, DEFAULT_SPAWN_LIMITS, type AgentEntry, type SpawnLimits } from './access.js';
+import { checkPingPong, checkSandboxVisibility, checkVisibility, defaultAgentId, DEFAULT_SPAWN_LIMITS, type AgentEntry, type SpawnLimits } from './access.js';
 import { sessionTools } from './tools.js';
+import { checkAttachmentLimits } from './attachments.js';
 
 export const SESSIONS_PLUGIN_NAME = '@tool-search/plugin-sessions';
 /** Longest tool-result text kept on a transcript tool line. */
@@ -24,6 +25,17 @@ export interface SessionsPluginOptions {
   readonly now?: () => number;
   /** More fields for `session_status`, computed by the composer (the preset adds the telemetry counters). */
   readonly statusFields?: (record: SessionRecord) => Promise<Record<string, unknown>>;
+  /**
+   * `session.agentToAgent.maxPingPongTurns` (0–5): after a `sessions_send` reply, requester and target reply back up to
+   * this many turns (`REPLY_SKIP` ends it), then the target's announce (`ANNOUNCE_SKIP`: none). Absent: no loop.
+   */
+  readonly maxPingPongTurns?: unknown;
+  /** Where `sessions_spawn` attachments go (`<workspace>/.openclaw/attachments/<uuid>/`); default the working folder. */
+  readonly workspace?: string;
+  /** `tools.sessions_spawn.attachments`: `enabled` (default false), `maxFiles` 50, `maxFileBytes` 1 MiB, `maxTotalBytes` 5 MiB. */
+  readonly attachments?: unknown;
+  /** `agents.defaults.sandbox.sessionToolsVisibility`: `spawned` (default: a sandboxed run sees at most its tree) or `all`. */
+  readonly sandboxVisibility?: unknown;
 }
 
 export function sessionsPlugin(options: SessionsPluginOptions): KernelPlugin {
@@ -32,7 +44,19 @@ export function sessionsPlugin(options: SessionsPluginOptions): KernelPlugin {
   const { host } = options;
   const now = options.now ?? Date.now;
   const limits = { ...DEFAULT_SPAWN_LIMITS, ...options.limits };
-  const tools = sessionTools({ host, visibility, agents, limits, ...(options.now ? { now: options.now } : {}), ...(options.statusFields ? { statusFields: options.statusFields } : {}) });
+  const sandboxVisibility = checkSandboxVisibility(options.sandboxVisibility);
+  const tools = sessionTools({
+    host,
+    visibility,
+    agents,
+    limits,
+    sandboxVisibility,
+    attachments: checkAttachmentLimits(options.attachments),
+    ...(options.workspace ? { workspace: options.workspace } : {}),
+    ...(options.maxPingPongTurns !== undefined ? { agentToAgent: { maxPingPongTurns: checkPingPong(options.maxPingPongTurns) } } : {}),
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.statusFields ? { statusFields: options.statusFields } : {}),
+  });
   return {
     name: SESSIONS_PLUGIN_NAME,
     apply({ hooks, logger }) {

@@ -64,7 +64,10 @@ describe('session tools over real gateway turns', () => {
     expect(childLines.map((l) => `${l.role}:${l.content}`)).toEqual(['user:say hello', `assistant:${NO_SCRIPT}`, 'user:and again', `assistant:${NO_SCRIPT}`]);
 
     // The parent's transcript has the user message, its three tool calls and the answer.
-    const parentLines = await host.store.transcript('parent');
+    // (plus the child's announce, posted back when its first run finished).
+    const all = await host.store.transcript('parent');
+    expect(all.filter((l) => l.announce).map((l) => l.announce)).toEqual([{ from: child.key, status: 'ok' }]);
+    const parentLines = all.filter((l) => !l.announce);
     expect(parentLines.map((l) => l.tool?.name ?? l.role)).toEqual(['user', 'sessions_spawn', 'sessions_send', 'sessions_list', 'assistant']);
     const send = JSON.parse(parentLines[2]!.content!);
     expect(send).toMatchObject({ status: 'ok', reply: NO_SCRIPT, sessionKey: child.key });
@@ -162,7 +165,7 @@ describe('agents.list[].subagents.allowAgents', () => {
 
   it('an allowed agent spawns and its child runs as that agent', async () => {
     const { kernel, host } = setup({ agents });
-    const spawned = data(await call(kernel, { sessionId: 'm', agentId: 'main' }, 'sessions_spawn', { task: 'hi', agentId: 'coder', mode: 'session' }));
+    const spawned = data(await call(kernel, { sessionId: 'm', agentId: 'main' }, 'sessions_spawn', { task: 'hi', agentId: 'coder', mode: 'session', thread: true }));
     expect(spawned).toMatchObject({ status: 'accepted', agentId: 'coder', mode: 'session' });
     expect(spawned.childSessionKey).toBe(`agent:coder:${spawned.sessionId}`);
     await host.turn(spawned.sessionId, 'then', { agentId: 'coder' });

@@ -8,6 +8,7 @@ import type { KernelPlugin } from '@tool-search/kernel';
 import type { PluginsConfig, ToolSearchConfig } from '@tool-search/config';
 import type { SessionHost } from '@tool-search/sessions';
 import type { StateStore } from '@tool-search/state';
+import type { GatewayControl } from '@tool-search/plugin-gateway';
 import { fakeCatalogPlugin } from '@tool-search/plugin-fake-catalog';
 
 export const DEFAULT_FAKE_CATALOG = { tools: 1000, core: true } as const;
@@ -24,6 +25,8 @@ export interface BuiltinContext {
   readonly cronDir?: string;
   /** Shared state: cron jobs and locks, background-session owners. */
   readonly state?: StateStore;
+  /** The running gateway's control: the `gateway` tool is listed. */
+  readonly gateway?: GatewayControl;
 }
 
 /** `demoTools`: the demo catalog's example tools (set by the preset for the demo, not a config key). */

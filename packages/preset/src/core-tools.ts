@@ -15,13 +15,14 @@ import { execPlugin } from '@tool-search/plugin-exec';
 import { memoryPlugin } from '@tool-search/plugin-memory';
 import { pdfPlugin, type PdfModelOptions } from '@tool-search/plugin-pdf';
 import { webPlugin, type WebConfig } from '@tool-search/plugin-web';
-import { sessionsPlugin, type AgentEntry } from '@tool-search/plugin-sessions';
+import { MAX_PING_PONG_TURNS, sessionsPlugin, type AgentEntry } from '@tool-search/plugin-sessions';
 import { cronPlugin } from '@tool-search/plugin-cron';
 import { imagePlugin } from '@tool-search/plugin-image';
 import { browserPlugin, type BrowserConfig } from '@tool-search/plugin-browser';
 import type { SessionHost, SessionRecord } from '@tool-search/sessions';
 import { sessionCounters } from '@tool-search/telemetry';
 import type { StateStore } from '@tool-search/state';
+import { gatewayPlugin, type GatewayControl } from '@tool-search/plugin-gateway';
 import { unavailableToolsPlugin } from './unavailable-tools.js';
 
 export const CORE_PLUGIN_ID = 'core';
@@ -35,7 +36,7 @@ export function coreToolPlugins(
   core: { workspace?: string },
   config: ToolSearchConfig,
   fakeCore: boolean,
-  host: { sessionHost?: SessionHost; cronDir?: string; state?: StateStore } = {},
+  host: { sessionHost?: SessionHost; cronDir?: string; state?: StateStore; gateway?: GatewayControl } = {},
 ): KernelPlugin[] {
   if (fakeCore) {
     throw new ConfigError(
@@ -61,9 +62,11 @@ export function coreToolPlugins(
     memoryPlugin({ workspace }),
     pdfPlugin({ workspace, ...pdfLimits(config.agents?.defaults), ...pdfModel(config) }),
     browserPlugin({ browser: config.browser as BrowserConfig | undefined, workspace }),
-    unavailableToolsPlugin(),
+    unavailableToolsPlugin(host.gateway !== undefined),
     ...imageTool(workspace, config),
-    ...gatewayTools(config, host),
+    ...gatewayTools(config, host, workspace),
+    // The gateway tool manages the gateway it runs in: listed only there.
+    ...(host.gateway ? [gatewayPlugin({ control: host.gateway, restart: config.commands?.restart !== false })] : []),
   ];
 }
 
@@ -109,13 +112,17 @@ function modelName(value: unknown): string | undefined {
 }
 
 /** The tools that need a gateway running turns: sessions (and cron, given its folder). */
-function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir, state }: { sessionHost?: SessionHost; cronDir?: string; state?: StateStore }): KernelPlugin[] {
+function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir, state }: { sessionHost?: SessionHost; cronDir?: string; state?: StateStore }, workspace: string): KernelPlugin[] {
   if (!sessionHost) return [];
   const agents = (config.agents?.list ?? []) as readonly AgentEntry[];
   return [
     sessionsPlugin({
       host: sessionHost,
+      workspace,
       visibility: sessionsConfig(config).visibility,
+      maxPingPongTurns: config.session?.agentToAgent?.maxPingPongTurns ?? MAX_PING_PONG_TURNS,
+      attachments: (config.tools as { sessions_spawn?: { attachments?: unknown } } | undefined)?.sessions_spawn?.attachments,
+      sandboxVisibility: ((config.agents?.defaults as { sandbox?: { sessionToolsVisibility?: unknown } } | undefined)?.sandbox)?.sessionToolsVisibility,
       agents,
       limits: spawnLimits(config.agents?.defaults),
       // The telemetry plugin counts into the same store: session_status shows the counts of every replica.
@@ -134,10 +141,11 @@ function pdfLimits(defaults: unknown): { maxBytesMb?: number; maxPages?: number 
   };
 }
 
-/** OpenClaw's `agents.defaults.subagents.maxSpawnDepth` / `maxChildrenPerAgent`, when set. */
-function spawnLimits(defaults: unknown): { maxSpawnDepth?: number; maxChildren?: number } {
-  const { maxSpawnDepth, maxChildrenPerAgent } = ((defaults as { subagents?: unknown } | undefined)?.subagents ?? {}) as Record<string, unknown>;
+/** OpenClaw's `agents.defaults.subagents.maxSpawnDepth` / `maxChildrenPerAgent` / `runTimeoutSeconds`, when set. */
+function spawnLimits(defaults: unknown): { maxSpawnDepth?: number; maxChildren?: number; runTimeoutSeconds?: number } {
+  const { maxSpawnDepth, maxChildrenPerAgent, runTimeoutSeconds } = ((defaults as { subagents?: unknown } | undefined)?.subagents ?? {}) as Record<string, unknown>;
   return {
+    ...(typeof runTimeoutSeconds === 'number' && runTimeoutSeconds > 0 ? { runTimeoutSeconds: Math.floor(runTimeoutSeconds) } : {}),
     ...(typeof maxSpawnDepth === 'number' && maxSpawnDepth >= 0 ? { maxSpawnDepth: Math.floor(maxSpawnDepth) } : {}),
     ...(typeof maxChildrenPerAgent === 'number' && maxChildrenPerAgent >= 1 ? { maxChildren: Math.floor(maxChildrenPerAgent) } : {}),
   };

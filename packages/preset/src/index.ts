@@ -7,4 +7,4 @@ export type { BuiltinPlugin } from './builtins.js';
 export type { LoadedPluginModule, PluginModule } from './load-plugin.js';
 export { openToolSearchRun } from './open-run.js';
 export type { OpenRunOptions, RunSearchOptions, RunSurface, RunTool, ToolSearchRun } from './open-run.js';
-export { UNAVAILABLE_CORE_TOOLS } from './unavailable-tools.js';
+export { UNAVAILABLE_CORE_TOOLS, GATEWAY_TOOL_ABSENT } from './unavailable-tools.js';

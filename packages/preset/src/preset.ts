@@ -25,6 +25,7 @@ import { loadPluginModule, type LoadedPluginModule } from './load-plugin.js';
 import { learningPlugin } from '@tool-search/plugin-learning';
 import type { SessionHost } from '@tool-search/sessions';
 import type { StateStore } from '@tool-search/state';
+import type { GatewayControl } from '@tool-search/plugin-gateway';
 
 /** Built-in plugin ids usable under `plugins`; any other key there is a plugin module to load. */
 export const KNOWN_PLUGINS: readonly string[] = Object.freeze(Object.keys(BUILTIN_PLUGINS));
@@ -47,6 +48,8 @@ export interface PresetOptions {
   readonly sessionHost?: SessionHost;
   /** With `sessionHost`: the folder cron jobs persist in (`jobs.json`, `runs/`); lists the `cron` tool under `plugins.core`. */
   readonly cronDir?: string;
+  /** The running gateway's control (`tool-search gateway` only): lists the `gateway` tool under `plugins.core`. */
+  readonly gateway?: GatewayControl;
   /** Shared state (`@tool-search/state`, from the config's `state` block): replicas share loop detection, cron locks, telemetry counters and what search learned from calls through it. Default: in-process. */
   readonly state?: StateStore;
 }
@@ -176,6 +179,7 @@ function builtinContext(options: PresetOptions): BuiltinContext {
     ...(options.sessionHost ? { sessionHost: options.sessionHost } : {}),
     ...(options.cronDir ? { cronDir: options.cronDir } : {}),
     ...(options.state ? { state: options.state } : {}),
+    ...(options.gateway ? { gateway: options.gateway } : {}),
   };
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Kernel } from '@tool-search/kernel';
 import { createSessionHost } from '@tool-search/sessions';
-import { createToolSearchKernel } from '@tool-search/preset';
+import { createToolSearchKernel, GATEWAY_TOOL_ABSENT } from '@tool-search/preset';
 
 let kernel: Kernel | undefined;
 afterEach(async () => kernel?.close());
@@ -43,5 +43,21 @@ describe('the session tools under plugins.core', () => {
     await expect(
       createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, tools: { sessions: { visibility: 'everyone' } } as never }, { sessionHost: createSessionHost() }),
     ).rejects.toMatchObject({ code: 'CONFIG_INVALID', path: '/tools/sessions/visibility' });
+  });
+});
+
+describe('the gateway tool under plugins.core', () => {
+  const control = { configPath: join(workspace(), 'tool-search.json'), check: async () => undefined, restart: () => undefined };
+
+  it('is listed only where a gateway runs (its control given)', async () => {
+    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, tools: { allow: ['group:automation'] } }, { sessionHost: createSessionHost(), gateway: control }));
+    expect((await kernel.createRun()).catalog.map((t) => t.id)).toEqual(['core:core:gateway']);
+  });
+
+  it('is not listed elsewhere, and a diagnostic says why', async () => {
+    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } } }));
+    const run = await kernel.createRun();
+    expect(run.tool('gateway')).toBeUndefined();
+    expect(run.diagnostics.find((d) => d.toolId === 'core:core:gateway')).toMatchObject({ code: 'TOOL_NOT_CONFIGURED', message: GATEWAY_TOOL_ABSENT });
   });
 });

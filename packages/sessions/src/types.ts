@@ -17,6 +17,8 @@ export interface TranscriptEntry {
   readonly toolCalls?: readonly string[];
   /** A tool line: the tool's name and the call's status (ok, error, blocked, …). */
   readonly tool?: { readonly name: string; readonly status: string };
+  /** A sub-agent's announce posted into its requester's session: the child's key and how it ended. */
+  readonly announce?: { readonly from: string; readonly status: string };
 }
 
 export interface SessionRecord {
@@ -31,6 +33,16 @@ export interface SessionRecord {
   /** The session that spawned this one (`sessions_spawn`, cron runs bound to a session). */
   readonly parentId?: string;
   readonly model?: string;
+  /** A spawned session's thinking level (`sessions_spawn` `thinking`). */
+  readonly thinking?: string;
+  /** A spawned session's working folder (`sessions_spawn` `cwd`). */
+  readonly cwd?: string;
+  /** A spawned session bound to a thread (`sessions_spawn` `thread: true`). */
+  readonly thread?: boolean;
+  /** What happens to a finished `run` child: `keep` (default) or `delete` (archived after its announce). */
+  readonly cleanup?: 'keep' | 'delete';
+  /** Archived: left out of `sessions_list` (a `cleanup: "delete"` child after its announce). */
+  readonly archived?: boolean;
   readonly status: SessionStatus;
   readonly lastError?: string;
   readonly createdAt: number;
@@ -43,8 +55,8 @@ export interface SessionRecord {
   readonly usage: { readonly input: number; readonly output: number };
 }
 
-/** What a writer may set on a session; absent fields keep their value. */
-export type SessionPatch = Partial<Omit<SessionRecord, 'key' | 'sessionId' | 'createdAt' | 'updatedAt' | 'messageCount'>>;
+/** What a writer may set on a session; absent fields keep their value, and `model: null` clears the model override. */
+export type SessionPatch = Partial<Omit<SessionRecord, 'key' | 'sessionId' | 'createdAt' | 'updatedAt' | 'messageCount' | 'model'>> & { readonly model?: string | null };
 
 export interface SessionStore {
   /** Creates the session or updates the given fields (a new session needs no more than its id). */

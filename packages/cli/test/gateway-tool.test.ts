@@ -1,0 +1,146 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import OpenAI from 'openai';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../src/index.js';
+import { cli, folder } from './helpers.js';
+
+const CONFIG = `// operator's notes: keep me
+{
+  plugins: { core: { workspace: "." } },
+  tools: { toolSearch: false }, // direct mode to start with
+  gateway: { sessions: { dir: "state/sessions" } },
+}
+`;
+
+interface Started {
+  url: string;
+  stderr: () => string;
+  stop: () => Promise<number>;
+}
+const running: Started[] = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((gateway) => gateway.stop()));
+});
+
+/** `tool-search gateway` in this process (a real process: SIGUSR1 reaches it), resolved once it printed its URL. */
+async function startGateway(cwd: string): Promise<Started> {
+  const controller = new AbortController();
+  let stdout = '';
+  let stderr = '';
+  let printed: (url: string) => void = () => {};
+  const url = new Promise<string>((resolve) => (printed = resolve));
+  const exit = runCli(['gateway', '--provider-mode', 'mock-openai', '--port', '0', '--approvals', 'deny'], {
+    stdout: { write: (text: string) => ((stdout += text), /http:\/\/\S+\/v1/.test(stdout) && printed(/http:\/\/\S+\/v1/.exec(stdout)![0])) },
+    stderr: { write: (text: string) => (stderr += text) },
+    cwd,
+    signal: controller.signal,
+  });
+  const first = await Promise.race([url, exit.then((code) => `exited ${code}: ${stderr}`)]);
+  if (!first.startsWith('http')) throw new Error(first);
+  const started = { url: first, stderr: () => stderr, stop: () => (controller.abort(), exit) };
+  running.push(started);
+  return started;
+}
+
+async function steps(url: string, list: unknown[]): Promise<Record<string, any>> {
+  const client = new OpenAI({ baseURL: url, apiKey: 'unused', maxRetries: 0 });
+  const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: `tool search qa steps ${JSON.stringify(list)}` }] });
+  const text = completion.choices[0]?.message.content ?? '';
+  const last = text.replace(/^Steps done\. Last result: /, '');
+  try {
+    return JSON.parse(last) as Record<string, any>;
+  } catch {
+    return { text: last };
+  }
+}
+
+/** The exposure mode the gateway serves now (read from a turn's `tool_search` field). */
+async function modeOf(url: string): Promise<string> {
+  const client = new OpenAI({ baseURL: url, apiKey: 'unused', maxRetries: 0 });
+  const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: 'hello' }] });
+  return (completion as unknown as { tool_search: { mode: string } }).tool_search.mode;
+}
+
+/** Polls with a generous deadline (a loaded machine restarts slowly). */
+async function eventually(check: () => Promise<boolean>, what: string, log: () => string, deadlineMs = 60_000): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    try {
+      if (await check()) return;
+    } catch {
+      // the gateway is between instances: try again
+    }
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}; the gateway said:\n${log()}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('the gateway tool in tool-search gateway', () => {
+  it('config.patch through the tool: the gateway restarts in-process (SIGUSR1) and serves the new config, comments kept', async () => {
+    const cwd = folder({ 'tool-search.json': CONFIG });
+    const gateway = await startGateway(cwd);
+    expect(await modeOf(gateway.url)).toBe('direct');
+    const got = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'config.get' } }]);
+    const patched = await steps(gateway.url, [
+      { tool: 'gateway', args: { action: 'config.patch', baseHash: got.hash, raw: '{ tools: { toolSearch: { mode: "tools" } } }', note: 'now in tools mode' } },
+    ]);
+    // The reply came back before the restart (delayMs 2000 by default), and says what happens next.
+    expect(patched).toMatchObject({ ok: true, changedPaths: ['tools.toolSearch'], restart: { scheduled: true, delayMs: 2000, signal: 'SIGUSR1' } });
+    const text = readFileSync(join(cwd, 'tool-search.json'), 'utf8');
+    expect(text).toContain("// operator's notes: keep me");
+    expect(text).toContain('// direct mode to start with');
+    await eventually(async () => (await modeOf(gateway.url)) === 'tools', 'the restarted gateway to serve tools mode', gateway.stderr);
+    expect(gateway.stderr()).toContain('restarting in-process (SIGUSR1: config.patch)');
+    // Same URL, same process; it knows it restarted, and sessions outlived the restart.
+    const after = await steps(gateway.url, [{ tool: 'tool_call', args: { id: 'core:core:gateway', args: { action: 'config.get' } } }]);
+    expect(after.lastRestart).toMatchObject({ reason: 'config.patch', note: 'now in tools mode', count: 1 });
+  }, 120_000);
+
+  it('a bad patch is refused, the file is unchanged and the gateway does not restart', async () => {
+    const cwd = folder({ 'tool-search.json': CONFIG });
+    const gateway = await startGateway(cwd);
+    const refused = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'config.patch', raw: '{ tools: { toolSearch: { mode: "telepathy" } } }', delayMs: 0 } }]);
+    expect(JSON.stringify(refused)).toContain('CONFIG_INVALID');
+    const unknownPlugin = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'config.patch', raw: '{ plugins: { "./missing-plugin.js": {} } }', delayMs: 0 } }]);
+    expect(unknownPlugin.ok).not.toBe(true);
+    expect(readFileSync(join(cwd, 'tool-search.json'), 'utf8')).toBe(CONFIG);
+    expect(await modeOf(gateway.url)).toBe('direct');
+    expect(gateway.stderr()).not.toContain('restarting');
+  }, 120_000);
+
+  it('an external SIGUSR1 restarts in-process too, and a broken file keeps the previous config serving', async () => {
+    const cwd = folder({ 'tool-search.json': CONFIG });
+    const gateway = await startGateway(cwd);
+    // Edited behind the gateway's back into something that does not load: the restart is refused, the gateway keeps serving.
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(cwd, 'tool-search.json'), '{ tools: { toolSearch: { mode: "nope" } } }');
+    process.kill(process.pid, 'SIGUSR1');
+    await eventually(async () => gateway.stderr().includes('restart refused'), 'the refused restart', gateway.stderr);
+    expect(await modeOf(gateway.url)).toBe('direct');
+    writeFileSync(join(cwd, 'tool-search.json'), CONFIG.replace('toolSearch: false', 'toolSearch: { mode: "directory" }'));
+    process.kill(process.pid, 'SIGUSR1');
+    await eventually(async () => (await modeOf(gateway.url)) === 'directory', 'the restarted gateway to serve directory mode', gateway.stderr);
+  }, 120_000);
+
+  it('commands.restart: false refuses the restart action and ignores a bare SIGUSR1; config writes still restart', async () => {
+    const cwd = folder({ 'tool-search.json': CONFIG.replace('gateway: {', 'commands: { restart: false }, gateway: {') });
+    const gateway = await startGateway(cwd);
+    const refused = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'restart', delayMs: 0 } }]);
+    expect(JSON.stringify(refused)).toContain('GATEWAY_RESTART_DISABLED');
+    process.kill(process.pid, 'SIGUSR1');
+    await eventually(async () => gateway.stderr().includes('SIGUSR1 ignored: commands.restart is false'), 'the ignored signal', gateway.stderr);
+    expect(gateway.stderr()).not.toContain('restarting');
+    const patched = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'config.patch', raw: '{ tools: { toolSearch: { mode: "tools" } } }', delayMs: 0 } }]);
+    expect(patched.restart).toMatchObject({ scheduled: true });
+    await eventually(async () => (await modeOf(gateway.url)) === 'tools', 'the restarted gateway to serve tools mode', gateway.stderr);
+  }, 120_000);
+
+  it('tools list (no gateway runs) does not list it, and says why', async () => {
+    const { code, stdout } = await cli(['tools', 'list', '--json'], folder({ 'tool-search.json': CONFIG }));
+    expect(code).toBe(0);
+    const listed = JSON.parse(stdout) as { tools: { name: string }[]; diagnostics?: { toolId?: string; message: string }[] };
+    expect(listed.tools.map((t) => t.name)).not.toContain('gateway');
+    expect(JSON.stringify(listed)).toContain('gateway is not listed');
+  });
+});

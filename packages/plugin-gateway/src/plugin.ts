@@ -1,0 +1,199 @@
+/**
+ * `gatewayPlugin`: OpenClaw's `gateway` tool for the gateway it runs in — restart it in-process (SIGUSR1, after
+ * `delayMs` so the reply in flight finishes), look up one config path in the schema, read the config (secrets
+ * redacted, with its hash), replace it (`config.apply`) or merge into it (`config.patch`). Every write is parsed,
+ * schema-checked and checked by the gateway (each plugin's options) before it lands, edits the file in place so
+ * comments stay, and then restarts the gateway. The gateway front end hands in a `GatewayControl`; this package
+ * never imports the gateway. `update.run` is not offered: there is no update mechanism here.
+ */
+import { configSchema, parseConfig, parseConfigValue, type ToolSearchConfig } from '@tool-search/config';
+import { ErrorCode, ToolSearchError, type ExecuteContext, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import { isDeepStrictEqual } from 'node:util';
+import { isObject, mergePatch, patchText, readConfigFile, redact, restoreSecrets, withoutRedacted, writeConfigFile, type ConfigFile } from './config-file.js';
+import { GatewayErrors } from './errors.js';
+import { lookupSchema } from './schema-lookup.js';
+
+export const GATEWAY_PLUGIN_NAME = '@tool-search/plugin-gateway';
+export const GATEWAY_TOOL_ID = 'core:core:gateway';
+/** OpenClaw's default: long enough for the reply that asked for the restart to reach its client. */
+export const DEFAULT_RESTART_DELAY_MS = 2000;
+export const MAX_RESTART_DELAY_MS = 300_000;
+export const GATEWAY_ACTIONS = ['restart', 'config.schema.lookup', 'config.get', 'config.apply', 'config.patch'] as const;
+
+export interface RestartRequest {
+  readonly delayMs: number;
+  /** Why (the tool's `reason`, or the action that wrote the config). */
+  readonly reason: string;
+  /** A note for after the restart (the tool's `note`). */
+  readonly note?: string;
+  /** The session that asked: the restarted gateway records it as the one to wake. */
+  readonly sessionId?: string;
+}
+
+/** What the gateway remembers of its last in-process restart (`config.get` shows it). */
+export interface RestartRecord {
+  readonly at: string;
+  readonly reason: string;
+  readonly note?: string;
+  readonly sessionId?: string;
+  /** How many in-process restarts this gateway has done. */
+  readonly count: number;
+}
+
+/** What the gateway front end provides (the CLI's `tool-search gateway`). */
+export interface GatewayControl {
+  /** The config file this gateway loaded (created by the first write when it does not exist). */
+  readonly configPath: string;
+  /** Every check the gateway makes when it starts, beyond the schema (relative paths, each plugin's own options); throws a `ConfigError`. */
+  check(config: ToolSearchConfig): Promise<void>;
+  /** Schedules the in-process restart: after `delayMs`, SIGUSR1 to this process; the gateway reloads its config and serves again. */
+  restart(request: RestartRequest): void;
+  /** The last in-process restart, if any. */
+  lastRestart?(): RestartRecord | undefined;
+}
+
+export interface GatewayPluginOptions {
+  readonly control: GatewayControl;
+  /** `commands.restart`: false refuses the `restart` action (config writes still restart, as in OpenClaw). Default true. */
+  readonly restart?: boolean;
+}
+
+export function gatewayPlugin(options: GatewayPluginOptions): KernelPlugin {
+  const tool = gatewayTool(options);
+  return {
+    name: GATEWAY_PLUGIN_NAME,
+    apply({ hooks }) {
+      hooks.listTools.tap((sink) => {
+        sink.add([tool]);
+        sink.diagnostic({
+          code: GatewayErrors.GATEWAY_ACTION_UNAVAILABLE,
+          level: 'info',
+          message: 'gateway update.run is not offered: Tool Search has no self-update mechanism (update it with npm), so the gateway tool restarts and edits config only',
+          toolId: GATEWAY_TOOL_ID,
+          details: { action: 'update.run' },
+        });
+      });
+    },
+  };
+}
+
+interface GatewayArgs {
+  action: (typeof GATEWAY_ACTIONS)[number];
+  delayMs?: number;
+  reason?: string;
+  note?: string;
+  path?: string;
+  raw?: string;
+  baseHash?: string;
+}
+
+function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginOptions): ToolDefinition {
+  // One write at a time: two patches never read the same base.
+  let writes: Promise<unknown> = Promise.resolve();
+  const serial = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = writes.then(work, work);
+    writes = next.catch(() => undefined);
+    return next;
+  };
+
+  const scheduleRestart = (ctx: ExecuteContext, reason: string, args: GatewayArgs) => {
+    const delayMs = args.delayMs ?? DEFAULT_RESTART_DELAY_MS;
+    const sessionId = ctx.run.sessionId;
+    control.restart({ delayMs, reason, ...(args.note ? { note: args.note } : {}), ...(sessionId ? { sessionId } : {}) });
+    return { scheduled: true, delayMs, signal: 'SIGUSR1' };
+  };
+
+  const write = (args: GatewayArgs, ctx: ExecuteContext, edit: (file: ConfigFile) => { text: string; changedPaths?: string[] }) =>
+    serial(async () => {
+      const file = await readConfigFile(control.configPath);
+      if (args.baseHash !== undefined && args.baseHash !== file.hash) {
+        throw new ToolSearchError(GatewayErrors.GATEWAY_CONFIG_CHANGED, `the config file changed since ${args.baseHash}; it is now ${file.hash}: read it again with config.get`, {
+          details: { baseHash: args.baseHash, hash: file.hash },
+        });
+      }
+      const { text, changedPaths } = edit(file);
+      if (changedPaths?.length === 0) return json({ ok: true, action: args.action, path: control.configPath, changedPaths, hash: file.hash, restart: { scheduled: false, why: 'nothing changed' } });
+      // Parsed and schema-checked, then every check the gateway makes at start: a refused write leaves the file as it was.
+      const config = parseConfig(text, `${args.action} for ${control.configPath}`);
+      await control.check(config);
+      await writeConfigFile(control.configPath, text);
+      const written = await readConfigFile(control.configPath);
+      const restart = scheduleRestart(ctx, args.reason ?? args.action, args);
+      return json({ ok: true, action: args.action, path: control.configPath, ...(changedPaths ? { changedPaths } : {}), hash: written.hash, restart });
+    });
+
+  return {
+    name: 'gateway',
+    source: 'core',
+    owner: 'core',
+    description:
+      'Manage the running gateway: restart it in-process, look up one config path in the schema (config.schema.lookup, before editing), read the config with its hash (config.get), ' +
+      'merge a partial change (config.patch: raw JSON5 object, null deletes) or replace it whole (config.apply: raw JSON5). Writes are validated first and restart the gateway after delayMs.',
+    annotations: { destructiveHint: true, openWorldHint: false },
+    inputSchema: {
+      type: 'object',
+      properties: {
+        action: { type: 'string', enum: [...GATEWAY_ACTIONS] },
+        delayMs: { type: 'integer', minimum: 0, maximum: MAX_RESTART_DELAY_MS, description: `restart, config.apply, config.patch: wait this long before restarting (default ${DEFAULT_RESTART_DELAY_MS}, so the reply finishes).` },
+        reason: { type: 'string', maxLength: 500, description: 'Why the restart (logged and kept for after it).' },
+        note: { type: 'string', maxLength: 2000, description: 'A note the restarted gateway keeps with the restart record.' },
+        path: { type: 'string', minLength: 1, maxLength: 300, description: 'config.schema.lookup: one config path (gateway.auth, tools.exec, agents.list.*.tools); never the whole schema.' },
+        raw: { type: 'string', minLength: 1, maxLength: 1_000_000, description: 'config.apply: the whole config (JSON5); config.patch: a JSON5 object merged in (objects merge, null deletes, arrays replace). Secrets shown as "***" by config.get keep their value.' },
+        baseHash: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$', description: 'config.apply, config.patch: the hash config.get returned; the write is refused if the file changed since.' },
+      },
+      required: ['action'],
+      additionalProperties: false,
+    },
+    async execute(input, ctx): Promise<ToolResult> {
+      const args = input as unknown as GatewayArgs;
+      switch (args.action) {
+        case 'restart': {
+          if (!restartEnabled) throw new ToolSearchError(GatewayErrors.GATEWAY_RESTART_DISABLED, 'restart is disabled here: commands.restart is false in the config', { details: { key: 'commands.restart' } });
+          return json({ ok: true, action: 'restart', restart: scheduleRestart(ctx, args.reason ?? 'restart', args) });
+        }
+        case 'config.schema.lookup':
+          if (args.path === undefined) throw missing('config.schema.lookup', 'path');
+          return json({ ok: true, action: args.action, ...lookupSchema(configSchema as unknown as Record<string, unknown>, args.path) });
+        case 'config.get': {
+          const file = await readConfigFile(control.configPath);
+          const last = control.lastRestart?.();
+          return json({ ok: true, action: args.action, path: control.configPath, exists: file.exists, hash: file.hash, config: redact(file.value), ...(last ? { lastRestart: last } : {}) });
+        }
+        case 'config.apply': {
+          const raw = args.raw;
+          if (raw === undefined) throw missing('config.apply', 'raw');
+          return write(args, ctx, (file) => {
+            const next = parseConfigValue(raw);
+            return { text: isObject(next) ? restoreSecrets(raw, next, file.value) : raw };
+          });
+        }
+        case 'config.patch': {
+          const raw = args.raw;
+          if (raw === undefined) throw missing('config.patch', 'raw');
+          return write(args, ctx, (file) => {
+            const patch = parseConfigValue(raw);
+            if (!isObject(patch)) throw new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, 'config.patch: raw must be a JSON5 object, e.g. { tools: { toolSearch: { mode: "tools" } } }');
+            const kept = withoutRedacted(patch);
+            const edited = patchText(file.text, file.value, kept);
+            // The in-place edit must mean exactly the merged config; otherwise nothing is written.
+            const text = edited.text.trim() ? edited.text : '{}';
+            if (!isDeepStrictEqual(parseConfigValue(text), mergePatch(file.value, kept))) {
+              throw new ToolSearchError(GatewayErrors.GATEWAY_CONFIG_UNWRITABLE, `config.patch could not edit ${control.configPath} in place without changing anything else; nothing was written`);
+            }
+            return { text, changedPaths: edited.changedPaths };
+          });
+        }
+        default:
+          throw new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, `unknown gateway action ${JSON.stringify((args as { action: unknown }).action)}`);
+      }
+    },
+  };
+}
+
+function missing(action: string, field: string): ToolSearchError {
+  return new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, `${action} needs ${field}`, { details: { action, field } });
+}
+
+function json(value: Record<string, unknown>): ToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
+}

@@ -1,0 +1,111 @@
+/**
+ * llm-task against a provider on loopback speaking OpenAI's Chat Completions wire format (POST /v1/chat/completions,
+ * a `chat.completion` object back): each test queues the provider's answers and reads the requests it got.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createKernel, type Kernel, type ToolCallOutcome } from '@tool-search/kernel';
+import { llmTaskPlugin, LlmTaskErrors } from '../src/index.js';
+
+interface Provider {
+  url: string;
+  requests: { model: string; messages: { role: string; content: string }[] }[];
+  close(): Promise<void>;
+}
+
+/** A Chat Completions endpoint answering `answers` in order. */
+async function provider(answers: string[]): Promise<Provider> {
+  const requests: Provider['requests'] = [];
+  const server: Server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk) => (body += chunk));
+    req.on('end', () => {
+      if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
+        res.writeHead(404).end();
+        return;
+      }
+      const request = JSON.parse(body) as Provider['requests'][number];
+      requests.push(request);
+      const content = answers.shift() ?? '';
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          id: `chatcmpl-${requests.length}`,
+          object: 'chat.completion',
+          created: 0,
+          model: request.model,
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop', logprobs: null }],
+          usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+        }),
+      );
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/v1`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const close of cleanup.splice(0)) await close();
+});
+
+async function task(answers: string[], args: Record<string, unknown>): Promise<{ outcome: ToolCallOutcome; requests: Provider['requests'] }> {
+  const llm = await provider(answers);
+  const kernel: Kernel = createKernel({ plugins: [llmTaskPlugin({ baseURL: llm.url, model: 'test-model', apiKey: 'k' })] });
+  cleanup.push(() => llm.close(), () => kernel.close());
+  const run = await kernel.createRun({});
+  try {
+    return { outcome: await run.call('llm-task', args), requests: llm.requests };
+  } finally {
+    await run.close();
+  }
+}
+
+const SCHEMA = { type: 'object', properties: { sentiment: { enum: ['positive', 'negative'] } }, required: ['sentiment'], additionalProperties: false };
+
+describe('llm-task', () => {
+  it('returns the valid JSON answer, validated against the schema, in one request', async () => {
+    const { outcome, requests } = await task(['{"sentiment":"positive"}'], { prompt: 'Classify the review', input: { review: 'Great!' }, schema: SCHEMA });
+    expect(outcome.status).toBe('ok');
+    expect(outcome.status === 'ok' && outcome.result.structuredContent).toEqual({ json: { sentiment: 'positive' }, model: 'test-model', attempts: 1 });
+    expect(requests).toHaveLength(1);
+    expect(requests[0]!.model).toBe('test-model');
+    expect(requests[0]!.messages[1]!.content).toContain('"review":"Great!"');
+    expect(requests[0]!.messages[1]!.content).toContain('"required":["sentiment"]');
+  });
+
+  it('retries once on invalid JSON, then returns the valid answer', async () => {
+    const { outcome, requests } = await task(['Sure! The sentiment is positive.', '```json\n{"sentiment":"negative"}\n```'], { prompt: 'Classify', input: 'meh', schema: SCHEMA });
+    expect(outcome.status === 'ok' && outcome.result.structuredContent).toEqual({ json: { sentiment: 'negative' }, model: 'test-model', attempts: 2 });
+    expect(requests).toHaveLength(2);
+    expect(requests[1]!.messages.at(-1)!.content).toMatch(/not valid: not JSON/);
+  });
+
+  it('JSON that breaks the schema counts as invalid too', async () => {
+    const { outcome } = await task(['{"sentiment":"neutral"}', '{"sentiment":"positive"}'], { prompt: 'Classify', schema: SCHEMA });
+    expect(outcome.status === 'ok' && outcome.result.structuredContent).toMatchObject({ attempts: 2 });
+  });
+
+  it('invalid twice is LLM_TASK_INVALID_OUTPUT, after exactly two requests', async () => {
+    const { outcome, requests } = await task(['nope', '{"sentiment":"maybe"}', '{"sentiment":"positive"}'], { prompt: 'Classify', schema: SCHEMA });
+    expect(outcome.status === 'error' && outcome.error.code).toBe(LlmTaskErrors.LLM_TASK_INVALID_OUTPUT);
+    expect(requests).toHaveLength(2);
+  });
+
+  it('a schema that does not compile is refused before the provider is asked', async () => {
+    const { outcome, requests } = await task(['{}'], { prompt: 'x', schema: { type: 'not-a-type' } });
+    expect(outcome.status === 'error' && outcome.error.code).toBe(LlmTaskErrors.LLM_TASK_SCHEMA_INVALID);
+    expect(requests).toHaveLength(0);
+  });
+
+  it('a provider that does not answer is LLM_TASK_PROVIDER_FAILED', async () => {
+    const kernel = createKernel({ plugins: [llmTaskPlugin({ baseURL: 'http://127.0.0.1:1/v1', model: 'm', apiKey: 'k' })] });
+    cleanup.push(() => kernel.close());
+    const run = await kernel.createRun({});
+    const outcome = await run.call('llm-task', { prompt: 'x' });
+    await run.close();
+    expect(outcome.status === 'error' && outcome.error.code).toBe(LlmTaskErrors.LLM_TASK_PROVIDER_FAILED);
+  });
+});
