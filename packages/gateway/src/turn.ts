@@ -159,7 +159,10 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
   if (fallback) sayOnce(kernel, `${upstream.kind}:${upstream.model}`, () => options.log?.(`gateway: native mode: ${fallback.reason}`));
   const mode = fallback ? 'tools' : wanted;
   const countTokens = options.countTokens === false ? undefined : (options.countTokens ?? (defaultCounter ??= tokenCounter()));
-  const catalogMode = CLIENT_TOOLS_IN_CATALOG.has(mode) ? ('catalog' as const) : ('direct-only' as const);
+  // With deferred tools searched by the client's own custom tool, its tools that are not deferred stay loaded (as on
+  // Anthropic's API): the search tool among them must be in view, or the deferred tools are unreachable.
+  const customSearch = input.deferred !== undefined && input.deferred.searchTool === undefined;
+  const catalogMode = CLIENT_TOOLS_IN_CATALOG.has(mode) && !customSearch ? ('catalog' as const) : ('direct-only' as const);
   const request = {
     ...party,
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
@@ -220,7 +223,7 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
         toolsJson,
         ...(input.maxTokens ? { maxTokens: input.maxTokens } : {}),
         ...(deferral?.serverTools ? { serverTools: deferral.serverTools } : {}),
-        ...(native ? { toolReferences: native.references } : {}),
+        ...(native || deferral?.references ? { toolReferences: new Map([...(deferral?.references ?? []), ...(native?.references ?? [])]) } : {}),
       });
       const requestBytes = Buffer.byteLength(body);
       const tools = toolsJson === '[]' ? '' : toolsJson;
@@ -300,14 +303,18 @@ function deferredState(deferred: DeferredTools | undefined, upstream: Upstream, 
   const load = (content: unknown) => {
     for (const name of referencedNames(content)) if (byName.has(name) && !loaded.includes(name)) loaded.push(name);
   };
-  const passthroughTools = [...deferred.raw.map((tool) => JSON.stringify(tool)), JSON.stringify(deferred.searchTool)];
-  const searchJson = toolJson(upstream.kind, searchFunction(deferred));
+  // No server tool: the client searches with its own custom tool, whose results load tools by `tool_reference`.
+  const searchTool = deferred.searchTool;
+  const passthroughTools = [...deferred.raw.map((tool) => JSON.stringify(tool)), ...(searchTool ? [JSON.stringify(searchTool)] : [])];
+  const searchJson = searchTool ? [toolJson(upstream.kind, searchFunction({ ...deferred, searchTool }))] : [];
   return {
     blocks,
-    serverTools: passthrough ? new Set([deferred.searchTool.name]) : undefined,
+    serverTools: passthrough && searchTool ? new Set([searchTool.name]) : undefined,
+    /** Pass-through: the client's custom search results go upstream as `tool_reference` blocks, as the client sent them. */
+    references: passthrough ? deferred.references : undefined,
     toolsJson: (base: string): string =>
-      passthrough ? appendTools(base, passthroughTools) : appendTools(base, [searchJson, ...loaded.map((name) => toolJson(upstream.kind, byName.get(name)!))]),
-    isSearch: (name: string): boolean => !passthrough && name === deferred.searchTool.name,
+      passthrough ? appendTools(base, passthroughTools) : appendTools(base, [...searchJson, ...loaded.map((name) => toolJson(upstream.kind, byName.get(name)!))]),
+    isSearch: (name: string): boolean => !passthrough && name === searchTool?.name,
     isDeferredTool: (name: string): boolean => byName.has(name),
     search(id: string, name: string, input: unknown): string {
       searches++;
