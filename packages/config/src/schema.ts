@@ -267,6 +267,8 @@ export const configSchema = {
       port: { type: 'integer', minimum: 0, maximum: 65535 },
       auth: strictObject({ token: { type: 'string' } }),
       sessions: strictObject({ dir: { type: 'string' } }),
+      // Per provider/model deferred-loading support: @tool-search/gateway checks it (capabilitiesFromConfig).
+      capabilities: { type: 'object' },
     }),
     session: strictObject({ logDir: { type: 'string' } }),
     // API keys of the front ends (gateway, serve mcp --http): @tool-search/auth checks each entry again (exactly one of hash/env).

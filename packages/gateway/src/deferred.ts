@@ -45,7 +45,8 @@ export interface DeferredTools {
 
 /** Which path a turn with deferred tools took (in `tool_search.deferral` and the ledger event). */
 export interface DeferralReport {
-  readonly path: 'passthrough' | 'gateway';
+  /** `pass-through`: the upstream searched and loaded; `served`: the gateway did (capabilities.ts). */
+  readonly path: 'pass-through' | 'served';
   readonly searches: number;
   readonly loaded: readonly string[];
 }

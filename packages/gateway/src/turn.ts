@@ -19,7 +19,7 @@ import type { ClientCall, Kernel, Run, RunExposure, RunRequest, ToolCallOutcome 
 import { CONTROL_TOOL_NAMES } from '@tool-search/control-tools';
 import { createTokenCounter } from '@tool-search/telemetry';
 import { suspendableTurn, type SuspendedTurn, type TurnControl } from './handoff.js';
-import { supportsDeferredTools, type CapabilityRule } from './capabilities.js';
+import { capabilityOf, type CapabilityRule, type DeferralPath } from './capabilities.js';
 import { appendTools, referencedNames, searchDeferred, searchFunction, toolJson, type DeferralReport, type DeferredTools } from './deferred.js';
 import { Ledger, type CountTokens, type TurnLedger } from './ledger.js';
 import { openaiUpstream } from './openai-upstream.js';
@@ -32,7 +32,14 @@ declare module '@tool-search/kernel' {
     /** A conversation message of a gateway turn, for the session transcript (tool calls are logged by telemetry). */
     'turn-message': { readonly type: 'turn-message'; readonly role: string; readonly content: string | null; readonly toolCalls?: readonly string[] };
     /** The whole turn's cost, discovery included, and its direct-mode counterpart. */
-    'turn-ledger': { readonly type: 'turn-ledger'; readonly mode: string; readonly ledger: TurnLedger; readonly deferral?: DeferralReport };
+    'turn-ledger': {
+      readonly type: 'turn-ledger';
+      readonly mode: string;
+      readonly ledger: TurnLedger;
+      readonly deferral?: DeferralReport;
+      /** Deferred loading's path this turn (client deferred tools, or native mode): who searched and loaded. */
+      readonly path?: DeferralPath;
+    };
     /** The tools or system text sent in this session differ from the previous turn's (the provider's prompt cache misses). */
     'exposure-changed': { readonly type: 'exposure-changed'; readonly mode: string; readonly from: string; readonly to: string };
   }
@@ -126,6 +133,8 @@ export interface TurnResult {
   readonly deferral?: DeferralReport;
   /** Set when the configured mode could not be used with this upstream (native without deferred loading). */
   readonly fallback?: { readonly from: string; readonly reason: string };
+  /** Set when deferred loading was in play: `pass-through`, `served`, or `fallback-tools` (native mode fell back). */
+  readonly path?: DeferralPath;
 }
 
 const DISCOVERY = new Set<string>([CONTROL_TOOL_NAMES.search, CONTROL_TOOL_NAMES.describe]);
@@ -153,7 +162,9 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
   const party = { provider, model: upstream.model, ...(input.agentId ? { agentId: input.agentId } : {}) };
   const setting = options.toolSearchFor?.(party);
   const wanted = setting?.mode ?? options.mode;
-  const fallback = wanted === 'native' && !(upstream.kind === 'anthropic' && supportsDeferredTools(upstream.kind, upstream.model, options.capabilities))
+  const capability = capabilityOf(upstream.kind, upstream.model, options.capabilities);
+  // Native mode needs the upstream to take deferred tools and load them from a custom search tool's tool_reference blocks.
+  const fallback = wanted === 'native' && !(upstream.kind === 'anthropic' && capability.deferLoading && capability.toolReference)
     ? { from: 'native', reason: `the ${upstream.kind} upstream model ${upstream.model} has no deferred tool loading; using tools mode` }
     : undefined;
   if (fallback) sayOnce(kernel, `${upstream.kind}:${upstream.model}`, () => options.log?.(`gateway: native mode: ${fallback.reason}`));
@@ -185,6 +196,7 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
     const toolNames = exposure.tools.map((tool) => exposure.providerName(tool.name));
     const conversation: ChatCompletionMessageParam[] = [...input.messages];
     const deferral = deferredState(input.deferred, upstream, options.capabilities);
+    const path: DeferralPath | undefined = fallback ? 'fallback-tools' : deferral ? deferral.path : exposure.mode === 'native' ? 'pass-through' : undefined;
     const toolCalls: TurnToolCall[] = [];
     const usage = { input: 0, output: 0 };
     await ledger.add(input.messages);
@@ -196,7 +208,7 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
       run.emit({ type: 'turn-message', role: 'assistant', content: final.content, ...(calls?.length ? { toolCalls: calls } : {}) });
       const totals = ledger.toJSON();
       const report = deferral?.report();
-      run.emit({ type: 'turn-ledger', mode: exposure.mode, ledger: totals, ...(report ? { deferral: report } : {}) });
+      run.emit({ type: 'turn-ledger', mode: exposure.mode, ledger: totals, ...(report ? { deferral: report } : {}), ...(path ? { path } : {}) });
       return {
         message: final,
         finishReason,
@@ -212,6 +224,7 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
         ...(deferral?.blocks.length ? { serverBlocks: [...deferral.blocks] } : {}),
         ...(report ? { deferral: report } : {}),
         ...(fallback ? { fallback } : {}),
+        ...(path ? { path } : {}),
       };
     };
 
@@ -295,7 +308,10 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
  */
 function deferredState(deferred: DeferredTools | undefined, upstream: Upstream, capabilities?: readonly CapabilityRule[]) {
   if (!deferred) return undefined;
-  const passthrough = (deferred.origin ?? 'anthropic') === 'anthropic' && upstream.kind === 'anthropic' && supportsDeferredTools(upstream.kind, upstream.model, capabilities);
+  const capability = capabilityOf(upstream.kind, upstream.model, capabilities);
+  // A server search tool needs the upstream's tool search; the client's own search tool, its tool_reference loading.
+  const loads = deferred.searchTool ? capability.toolSearch : capability.toolReference;
+  const passthrough = (deferred.origin ?? 'anthropic') === 'anthropic' && upstream.kind === 'anthropic' && capability.deferLoading && loads;
   const byName = new Map(deferred.tools.map((tool) => [tool.function.name, tool]));
   const loaded = deferred.loaded.filter((name) => byName.has(name));
   const blocks: ServerBlock[] = [];
@@ -337,7 +353,8 @@ function deferredState(deferred: DeferredTools | undefined, upstream: Upstream, 
       }
       return out;
     },
-    report: (): DeferralReport => ({ path: passthrough ? 'passthrough' : 'gateway', searches, loaded: [...loaded] }),
+    path: (passthrough ? 'pass-through' : 'served') as DeferralPath,
+    report: (): DeferralReport => ({ path: passthrough ? 'pass-through' : 'served', searches, loaded: [...loaded] }),
   };
 }
 

@@ -84,7 +84,7 @@ describe('/v1/messages with deferred tools', () => {
     expect((result.content as Anthropic.Messages.ToolSearchToolSearchResultBlock).tool_references[0]).toEqual({ type: 'tool_reference', tool_name: TARGET });
     expect(call).toMatchObject({ name: TARGET, input: { title: 'x' } });
     expect(first.stop_reason).toBe('tool_use');
-    expect((first as unknown as { tool_search: { deferral: unknown } }).tool_search.deferral).toEqual({ path: 'gateway', searches: 1, loaded: expect.arrayContaining([TARGET]) });
+    expect((first as unknown as { tool_search: { deferral: unknown } }).tool_search.deferral).toEqual({ path: 'served', searches: 1, loaded: expect.arrayContaining([TARGET]) });
 
     // Upstream: the deferred tools are not sent until found; then only the found ones, appended.
     const bodies = requests.map((r) => r.body as Body);
@@ -102,7 +102,7 @@ describe('/v1/messages with deferred tools', () => {
   it('Anthropic upstream with support: deferred tools and the search tool pass through untouched', async () => {
     const { first, second, requests } = await claudeCodeTurn('anthropic');
     expect(first.content.map((b) => b.type)).toEqual(['server_tool_use', 'tool_search_tool_result', 'tool_use']);
-    expect((first as unknown as { tool_search: { deferral: { path: string } } }).tool_search.deferral.path).toBe('passthrough');
+    expect((first as unknown as { tool_search: { deferral: { path: string } } }).tool_search.deferral.path).toBe('pass-through');
     const sent = requests[0]!.body as { tools: Record<string, unknown>[] };
     expect(sent.tools).toEqual(expect.arrayContaining([{ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' }, deferred[7]]));
     // The gateway's own catalog (tools mode) is still there, merged ahead of the client's.
@@ -118,7 +118,7 @@ describe('/v1/messages with deferred tools', () => {
   it('Anthropic upstream without support (capability override): the gateway serves the search', async () => {
     const { first, second, requests } = await claudeCodeTurn('anthropic', [{ provider: 'anthropic', model: 'mock-claude', deferredTools: false }]);
     expect(first.content.map((b) => b.type)).toEqual(['server_tool_use', 'tool_search_tool_result', 'tool_use']);
-    expect((first as unknown as { tool_search: { deferral: { path: string } } }).tool_search.deferral.path).toBe('gateway');
+    expect((first as unknown as { tool_search: { deferral: { path: string } } }).tool_search.deferral.path).toBe('served');
     expect(requests[0]!.raw).not.toContain('defer_loading');
     expect(second.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('FAKE_TOOL_OK') });
     expectPrefixes(requests.map((r) => r.raw));
@@ -194,7 +194,7 @@ describe("/v1/messages with the client's own search tool (custom tool search: to
       expect(first.stop_reason).toBe('tool_use');
       expect(call).toMatchObject({ name: TARGET, input: { title: 'x' } });
       expect(third.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining(`FAKE_TOOL_OK ${TARGET}`) });
-      expect((second as unknown as { tool_search: { deferral: unknown } }).tool_search.deferral).toMatchObject({ path: 'gateway', loaded: [TARGET] });
+      expect((second as unknown as { tool_search: { deferral: unknown } }).tool_search.deferral).toMatchObject({ path: 'served', loaded: [TARGET] });
 
       const bodies = requests.map((r) => r.body as Body);
       expect(bodies).toHaveLength(3);
