@@ -241,7 +241,7 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
       const requestBytes = Buffer.byteLength(body);
       const tools = toolsJson === '[]' ? '' : toolsJson;
       run.emit({ type: 'provider-request', mode: exposure.mode, body, toolsBytes, systemBytes, requestBytes, toolNames, tools, system: sent.system });
-      const row = ledger.request(requestBytes);
+      const row = ledger.request(body);
       input.onStep?.(step);
       const reply = await upstream.send(body, signal);
       if (reply.usage) {
