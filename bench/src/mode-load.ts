@@ -155,6 +155,19 @@ function countBy(values: readonly string[]): Record<string, number> {
   return counts;
 }
 
+/** Where a turn's time goes (profiled with --cpu-prof and process.cpuUsage, issue 30); printed under the table. */
+const MODE_LOAD_NOTES = [
+  'Where the time goes: every setup is bound by the gateway\'s main thread (event-loop utilization 1.0 in all of them), so',
+  'turns/s follow CPU per turn, and on this shared machine the share of the cores the process gets: compare CPU per turn',
+  'first. A tools turn is three provider requests, a code turn two plus the sandbox; what both pay per turn is building',
+  'the run over 1,000 tools and the ledger\'s direct-mode counterpart (about 10 ms of JSON for the direct tools). The',
+  'process sandbox pays a Node start per run (a warm pool of children is only moved off the clock, not avoided). QuickJS',
+  'started a worker every ten runs (at most 8 idle workers kept; one that took over 100 ms to say its run was freed was',
+  'terminated, and its late answer could put a dying worker back in the idle set: \'the interpreter thread exited\');',
+  'now the idle set is sized to `maxConcurrent`, the grace is 1 s and the WebAssembly module is compiled once per process.',
+  '',
+];
+
 /** The fastest code setup and its turns/s over tools mode's (the issue's goal: ≥ 0.8×). */
 export function codeToolsRatio(r: ModeLoadResult): { readonly best: ModeLoadRow; readonly ratio: number; readonly cpuRatio: number } | undefined {
   const tools = r.rows.find((row) => row.setup === 'tools');
@@ -178,6 +191,7 @@ export function modeLoadSection(r: ModeLoadResult, heading: string): string[] {
     ...r.rows.map((row) => `| ${row.setup} | ${row.turns} | ${errorsCell(row)} | ${row.turnsPerSecond} | ${row.p50Ms} ms | ${row.p99Ms} ms | ${row.cpuMsPerTurn} ms |`),
     '',
     ...(result ? [`Fastest code setup (${result.best.setup}) / tools mode: **${result.ratio}×** turns/s (goal ≥ 0.8×), ${result.cpuRatio}× the CPU per turn.`, ''] : []),
+    ...MODE_LOAD_NOTES,
   ];
 }
 
