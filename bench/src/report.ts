@@ -8,7 +8,7 @@ import type { CatalogPayload, Mode } from './payload.js';
 import { soakSection, soakTarget } from './soak.js';
 import { gatewayLoadSection, gatewayLoadTarget } from './gateway-load.js';
 import { replicaLoadSection } from './replica-load.js';
-import { modeLoadSection } from './mode-load.js';
+import { codeToolsRatio, modeLoadSection } from './mode-load.js';
 import { learningSection } from './learning.js';
 import { PREVIOUS_RANKING } from './quality.js';
 
@@ -110,6 +110,11 @@ export function targets(r: BenchResults): Target[] {
   out.push(soakTarget(r.soak));
   out.push(gatewayLoadTarget(r.gatewayLoad));
   out.push(...cliTargets(r));
+  const modes = codeToolsRatio(r.modeLoad);
+  if (modes) {
+    const p99 = `p99 ${modes.best.p99Ms} ms`;
+    out.push({ target: 'code-mode turns/s ≥ 0.8× tools mode at 20 concurrent sessions, 1,000 tools (issue 30)', value: `${modes.ratio}× (${modes.best.setup}; ${p99})`, met: modes.ratio >= 0.8 });
+  }
   return out;
 }
 

@@ -280,6 +280,8 @@ export const configSchema = {
       port: { type: 'integer', minimum: 0, maximum: 65535 },
       auth: strictObject({ token: { type: 'string' } }),
       sessions: strictObject({ dir: { type: 'string' } }),
+      // Per provider/model deferred-loading support: @tool-search/gateway checks it (capabilitiesFromConfig).
+      capabilities: { type: 'object' },
     }),
     // `agentToAgent.maxPingPongTurns`: OpenClaw's reply-back turns after sessions_send (0–5, default 5).
     session: strictObject({ logDir: { type: 'string' }, agentToAgent: strictObject({ maxPingPongTurns: { type: 'integer', minimum: 0, maximum: 5 } }) }),

@@ -190,6 +190,8 @@ export type GatewayConfig = {
   port?: number;
   auth?: { token?: string };
   sessions?: { dir?: string };
+  /** `{ "<openai|anthropic>/<model glob>": { deferLoading?, toolSearch?, toolReference? } }`, checked by `@tool-search/gateway`. */
+  capabilities?: Record<string, { deferLoading?: boolean; toolSearch?: boolean; toolReference?: boolean }>;
 };
 
 export type ToolSearchConfig = {

@@ -1,17 +1,37 @@
 /**
- * Who supports what: per provider kind and model, whether the upstream takes
- * Anthropic's deferred tools (`defer_loading` + the tool-search server tools)
- * itself. Rules are tried in order, the first match wins; the gateway option
- * `capabilities` puts its rules ahead of these defaults.
+ * Who supports what: per provider kind and model, which of Anthropic's deferred
+ * loading features the upstream serves itself — `deferLoading` (tools sent with
+ * `defer_loading: true`), `toolSearch` (the `tool_search_tool_*` server tools)
+ * and `toolReference` (`tool_reference` blocks in a `tool_result`, the custom
+ * search tool's and native mode's way of loading). Rules are tried in order,
+ * the first match wins; the gateway option `capabilities` puts its rules ahead
+ * of these defaults, and `capabilitiesFromConfig` reads the config form
+ * (`gateway.capabilities: { "<provider>/<model glob>": { … } }`, schema-checked).
+ * A turn then takes one path: `pass-through` (the upstream does it), `served`
+ * (the gateway does it) or `fallback-tools` (native mode without support).
  */
+import { compileToolSchema, ConfigError, toSchemaIssues } from '@tool-search/kernel';
 import type { UpstreamKind } from './upstream.js';
+
+export interface Capability {
+  readonly deferLoading: boolean;
+  readonly toolSearch: boolean;
+  readonly toolReference: boolean;
+}
 
 export interface CapabilityRule {
   readonly provider: UpstreamKind;
-  /** A model name, or a prefix ending in `*`; absent matches every model. */
+  /** A model name, or a glob (`*` for any run of characters); absent matches every model. */
   readonly model?: string;
-  readonly deferredTools: boolean;
+  /** Shorthand for all three features. */
+  readonly deferredTools?: boolean;
+  readonly deferLoading?: boolean;
+  readonly toolSearch?: boolean;
+  readonly toolReference?: boolean;
 }
+
+/** Which path a turn's deferred tools (or native mode) took. */
+export type DeferralPath = 'pass-through' | 'served' | 'fallback-tools';
 
 /** Anthropic documents tool search for Claude Opus/Sonnet 4.5 and later; the mock implements it. */
 export const DEFAULT_CAPABILITIES: readonly CapabilityRule[] = [
@@ -27,12 +47,50 @@ export const DEFAULT_CAPABILITIES: readonly CapabilityRule[] = [
   { provider: 'openai', deferredTools: false },
 ];
 
-export function supportsDeferredTools(provider: UpstreamKind, model: string, overrides: readonly CapabilityRule[] = []): boolean {
+/** What the upstream serves itself; a feature a rule leaves out is not supported. */
+export function capabilityOf(provider: UpstreamKind, model: string, overrides: readonly CapabilityRule[] = []): Capability {
   const rule = [...overrides, ...DEFAULT_CAPABILITIES].find((r) => r.provider === provider && matches(r.model, model));
-  return rule?.deferredTools ?? false;
+  const all = rule?.deferredTools ?? false;
+  return { deferLoading: rule?.deferLoading ?? all, toolSearch: rule?.toolSearch ?? all, toolReference: rule?.toolReference ?? all };
+}
+
+/** Deferred tools with the tool-search server tool pass through (the first feature set the gateway checked). */
+export function supportsDeferredTools(provider: UpstreamKind, model: string, overrides: readonly CapabilityRule[] = []): boolean {
+  const c = capabilityOf(provider, model, overrides);
+  return c.deferLoading && c.toolSearch;
+}
+
+const FEATURE = { type: 'boolean' };
+/** `gateway.capabilities`: `{ "<openai|anthropic>/<model glob>": { deferLoading?, toolSearch?, toolReference? } }`. */
+export const CAPABILITIES_SCHEMA = {
+  type: 'object',
+  propertyNames: { pattern: '^(openai|anthropic)/[^\\s]{1,200}$' },
+  additionalProperties: {
+    type: 'object',
+    properties: { deferLoading: FEATURE, toolSearch: FEATURE, toolReference: FEATURE },
+    additionalProperties: false,
+  },
+} as const;
+
+/** The config form as rules, in the config's key order; a bad table throws `CONFIG_INVALID` naming the path. */
+export function capabilitiesFromConfig(value: unknown, path = '/gateway/capabilities'): CapabilityRule[] {
+  if (value === undefined) return [];
+  const schema = CAPABILITIES_SCHEMA as unknown as Parameters<typeof compileToolSchema>[0];
+  const validate = compileToolSchema(schema);
+  if (typeof validate !== 'function') throw new ConfigError(path, validate.rule, `the capabilities schema does not compile: ${validate.message}`);
+  if (!validate(value)) {
+    const issue = toSchemaIssues(validate.errors)[0]!;
+    throw new ConfigError(`${path}${issue.path}`, issue.rule, `${path}${issue.path}: ${issue.message} (keys are "openai/<model glob>" or "anthropic/<model glob>"; values take deferLoading, toolSearch, toolReference as booleans)`);
+  }
+  return Object.entries(value as Record<string, Partial<Capability>>).map(([key, features]) => {
+    const slash = key.indexOf('/');
+    return { provider: key.slice(0, slash) as UpstreamKind, model: key.slice(slash + 1), deferLoading: features.deferLoading ?? false, toolSearch: features.toolSearch ?? false, toolReference: features.toolReference ?? false };
+  });
 }
 
 function matches(pattern: string | undefined, model: string): boolean {
-  if (pattern === undefined) return true;
-  return pattern.endsWith('*') ? model.startsWith(pattern.slice(0, -1)) : model === pattern;
+  if (pattern === undefined || pattern === '*') return true;
+  if (!pattern.includes('*')) return model === pattern;
+  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  return regex.test(model);
 }

@@ -8,7 +8,10 @@
  * deferred tools, the result is a `tool_search_tool_search_result` with
  * `tool_reference` blocks, and the found tools' definitions are appended to
  * the tools of the next request, so every earlier request's tools and
- * messages stay a byte prefix of the next one's.
+ * messages stay a byte prefix of the next one's. A client may instead search
+ * with its own custom tool (Anthropic's "custom tool search"): its
+ * `tool_result` holds `tool_reference` blocks, which load the named deferred
+ * tools the same way — passed through as blocks, or appended by the gateway.
  */
 import { runInNewContext } from 'node:vm';
 import type { ToolDescriptor } from '@tool-search/kernel';
@@ -23,21 +26,27 @@ export const SEARCH_TOOL_TYPES: Readonly<Record<string, { readonly name: string;
 };
 
 export interface DeferredTools {
-  /** The client's search server tool as sent (`{ type, name }`), passed through as is. */
-  readonly searchTool: { readonly type: string; readonly name: string; readonly [key: string]: unknown };
-  readonly variant: 'bm25' | 'regex';
+  /**
+   * The client's search server tool as sent (`{ type, name }`), passed through as is; absent when the client
+   * searches with its own custom tool (a client tool whose `tool_result` holds `tool_reference` blocks).
+   */
+  readonly searchTool?: { readonly type: string; readonly name: string; readonly [key: string]: unknown };
+  readonly variant?: 'bm25' | 'regex';
   /** The client's deferred tools (as function tools) and their definitions as sent (for pass-through). */
   readonly tools: readonly ClientFunctionTool[];
   readonly raw: readonly Record<string, unknown>[];
   /** Tools `tool_reference` blocks in the history already loaded, in order. */
   readonly loaded: readonly string[];
+  /** The client's custom search results in the history: `tool_use_id` → the tools its `tool_reference` blocks name. */
+  readonly references?: ReadonlyMap<string, readonly string[]>;
   /** The API the client spoke: only Anthropic's own shapes can pass through to an Anthropic upstream. Default `anthropic`. */
   readonly origin?: 'anthropic' | 'responses';
 }
 
 /** Which path a turn with deferred tools took (in `tool_search.deferral` and the ledger event). */
 export interface DeferralReport {
-  readonly path: 'passthrough' | 'gateway';
+  /** `pass-through`: the upstream searched and loaded; `served`: the gateway did (capabilities.ts). */
+  readonly path: 'pass-through' | 'served';
   readonly searches: number;
   readonly loaded: readonly string[];
 }
@@ -62,6 +71,12 @@ export function searchDeferred(deferred: DeferredTools, input: unknown): object 
   return references((strong.length ? strong : hits).slice(0, MAX_REFERENCES).map((hit) => hit.name));
 }
 
+/** Tool names the `tool_reference` blocks of a custom search tool's `tool_result` content name (none for text). */
+export function referenceBlockNames(content: unknown): string[] {
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((block) => (block?.type === 'tool_reference' && typeof block.tool_name === 'string' ? [block.tool_name as string] : []));
+}
+
 /** Tool names a search result loaded. */
 export function referencedNames(content: unknown): string[] {
   const refs = (content as { tool_references?: unknown })?.tool_references;
@@ -69,12 +84,12 @@ export function referencedNames(content: unknown): string[] {
 }
 
 /** The function the model calls to search, in the upstream's format. */
-export function searchFunction(deferred: DeferredTools): ClientFunctionTool {
+export function searchFunction(deferred: DeferredTools & { readonly searchTool: object }): ClientFunctionTool {
   const how = deferred.variant === 'regex' ? 'a regular expression (case-insensitive) over' : 'keywords matched against';
   return {
     type: 'function',
     function: {
-      name: deferred.searchTool.name,
+      name: (deferred.searchTool as { name: string }).name,
       description: `Search the ${deferred.tools.length} deferred tools with ${how} their names, descriptions and parameters. Found tools become callable.`,
       parameters: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] },
     },

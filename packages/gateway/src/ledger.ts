@@ -14,6 +14,12 @@ export type CountTokens = (text: string) => Promise<number>;
 
 export interface LedgerRequest {
   readonly bytes: number;
+  /**
+   * Bytes at the start of this request's body identical to the previous request's (0 for the first): appending keeps
+   * it at the whole earlier conversation, a change moves it back. Body order (both upstream formats put messages
+   * before tools): the tools' own stability is the exposure fingerprint's (`exposure.changed`).
+   */
+  readonly prefix_bytes: number;
   readonly tokens: number | null;
   /** True when every tool call the model answered with was a search or describe. */
   readonly discovery: boolean;
@@ -23,7 +29,8 @@ export interface LedgerRequest {
 
 export interface TurnLedger {
   readonly requests: readonly LedgerRequest[];
-  readonly total: { readonly bytes: number; readonly tokens: number | null };
+  /** `prefix_bytes`: the requests' cache-stable prefixes summed. */
+  readonly total: { readonly bytes: number; readonly tokens: number | null; readonly prefix_bytes: number };
   readonly discovery: { readonly calls: number; readonly requests: number; readonly bytes: number; readonly tokens: number | null };
   /** The same turn in `direct` mode; `computed: false` when the turn was sent in direct mode (the figures are the real ones). */
   readonly direct: { readonly requests: number; readonly bytes: number; readonly tokens: number | null; readonly computed: boolean };
@@ -36,6 +43,7 @@ export interface LedgerParts {
 
 interface Row {
   bytes: number;
+  prefixBytes: number;
   tokens: number | null;
   discovery: boolean;
   providerTokens?: { input: number; output: number };
@@ -50,6 +58,7 @@ export class Ledger {
   private discoveryBytes = 0;
   private discoveryTokens = 0;
   private discoveryCalls = 0;
+  private previousBody: string | undefined;
 
   private constructor(
     private readonly count: CountTokens | undefined,
@@ -80,9 +89,12 @@ export class Ledger {
   }
 
   /** One request as sent; returns its row for `settle`. */
-  request(bodyBytes: number): number {
+  request(body: string): number {
+    const prefixBytes = this.previousBody === undefined ? 0 : Buffer.byteLength(body.slice(0, commonPrefix(this.previousBody, body)));
+    this.previousBody = body;
     this.rows.push({
-      bytes: bodyBytes,
+      bytes: Buffer.byteLength(body),
+      prefixBytes,
       tokens: this.count ? this.fixed.tokens + this.messageTokens : null,
       discovery: false,
       discoveryBytes: this.discoveryBytes,
@@ -113,11 +125,12 @@ export class Ledger {
     return {
       requests: this.rows.map((row) => ({
         bytes: row.bytes,
+        prefix_bytes: row.prefixBytes,
         tokens: row.tokens,
         discovery: row.discovery,
         ...(row.providerTokens ? { provider_tokens: row.providerTokens } : {}),
       })),
-      total: { bytes: sum(this.rows, (row) => row.bytes), tokens: counted ? sum(this.rows, (row) => row.tokens ?? 0) : null },
+      total: { bytes: sum(this.rows, (row) => row.bytes), tokens: counted ? sum(this.rows, (row) => row.tokens ?? 0) : null, prefix_bytes: sum(this.rows, (row) => row.prefixBytes) },
       discovery: {
         calls: this.discoveryCalls,
         requests: discovery.length,
@@ -127,4 +140,12 @@ export class Ledger {
       direct: { requests: direct ? kept.length : this.rows.length, bytes: directBytes, tokens: counted ? directTokens : null, computed: direct !== undefined },
     };
   }
+}
+
+/** Length of the common start of two strings (UTF-16 units; a split surrogate pair differs anyway). */
+function commonPrefix(a: string, b: string): number {
+  const end = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < end && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
 }

@@ -19,7 +19,7 @@ import type { ClientCall, Kernel, Run, RunExposure, RunRequest, ToolCallOutcome 
 import { CONTROL_TOOL_NAMES } from '@tool-search/control-tools';
 import { createTokenCounter } from '@tool-search/telemetry';
 import { suspendableTurn, type SuspendedTurn, type TurnControl } from './handoff.js';
-import { supportsDeferredTools, type CapabilityRule } from './capabilities.js';
+import { capabilityOf, type CapabilityRule, type DeferralPath } from './capabilities.js';
 import { appendTools, referencedNames, searchDeferred, searchFunction, toolJson, type DeferralReport, type DeferredTools } from './deferred.js';
 import { Ledger, type CountTokens, type TurnLedger } from './ledger.js';
 import { openaiUpstream } from './openai-upstream.js';
@@ -32,7 +32,14 @@ declare module '@tool-search/kernel' {
     /** A conversation message of a gateway turn, for the session transcript (tool calls are logged by telemetry). */
     'turn-message': { readonly type: 'turn-message'; readonly role: string; readonly content: string | null; readonly toolCalls?: readonly string[] };
     /** The whole turn's cost, discovery included, and its direct-mode counterpart. */
-    'turn-ledger': { readonly type: 'turn-ledger'; readonly mode: string; readonly ledger: TurnLedger; readonly deferral?: DeferralReport };
+    'turn-ledger': {
+      readonly type: 'turn-ledger';
+      readonly mode: string;
+      readonly ledger: TurnLedger;
+      readonly deferral?: DeferralReport;
+      /** Deferred loading's path this turn (client deferred tools, or native mode): who searched and loaded. */
+      readonly path?: DeferralPath;
+    };
     /** The tools or system text sent in this session differ from the previous turn's (the provider's prompt cache misses). */
     'exposure-changed': { readonly type: 'exposure-changed'; readonly mode: string; readonly from: string; readonly to: string };
   }
@@ -126,6 +133,8 @@ export interface TurnResult {
   readonly deferral?: DeferralReport;
   /** Set when the configured mode could not be used with this upstream (native without deferred loading). */
   readonly fallback?: { readonly from: string; readonly reason: string };
+  /** Set when deferred loading was in play: `pass-through`, `served`, or `fallback-tools` (native mode fell back). */
+  readonly path?: DeferralPath;
 }
 
 const DISCOVERY = new Set<string>([CONTROL_TOOL_NAMES.search, CONTROL_TOOL_NAMES.describe]);
@@ -153,13 +162,18 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
   const party = { provider, model: upstream.model, ...(input.agentId ? { agentId: input.agentId } : {}) };
   const setting = options.toolSearchFor?.(party);
   const wanted = setting?.mode ?? options.mode;
-  const fallback = wanted === 'native' && !(upstream.kind === 'anthropic' && supportsDeferredTools(upstream.kind, upstream.model, options.capabilities))
+  const capability = capabilityOf(upstream.kind, upstream.model, options.capabilities);
+  // Native mode needs the upstream to take deferred tools and load them from a custom search tool's tool_reference blocks.
+  const fallback = wanted === 'native' && !(upstream.kind === 'anthropic' && capability.deferLoading && capability.toolReference)
     ? { from: 'native', reason: `the ${upstream.kind} upstream model ${upstream.model} has no deferred tool loading; using tools mode` }
     : undefined;
   if (fallback) sayOnce(kernel, `${upstream.kind}:${upstream.model}`, () => options.log?.(`gateway: native mode: ${fallback.reason}`));
   const mode = fallback ? 'tools' : wanted;
   const countTokens = options.countTokens === false ? undefined : (options.countTokens ?? (defaultCounter ??= tokenCounter()));
-  const catalogMode = CLIENT_TOOLS_IN_CATALOG.has(mode) ? ('catalog' as const) : ('direct-only' as const);
+  // With deferred tools searched by the client's own custom tool, its tools that are not deferred stay loaded (as on
+  // Anthropic's API): the search tool among them must be in view, or the deferred tools are unreachable.
+  const customSearch = input.deferred !== undefined && input.deferred.searchTool === undefined;
+  const catalogMode = CLIENT_TOOLS_IN_CATALOG.has(mode) && !customSearch ? ('catalog' as const) : ('direct-only' as const);
   // The turn's last user message: directory mode ranks the likely-needed tools from it (the same for every request of the turn).
   const lastUserMessage = [...input.messages].reverse().find((message) => message.role === 'user');
   const turnText = lastUserMessage ? (textOf(lastUserMessage.content) ?? '').slice(0, 2000) : '';
@@ -186,6 +200,7 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
     const toolNames = exposure.tools.map((tool) => exposure.providerName(tool.name));
     const conversation: ChatCompletionMessageParam[] = [...input.messages];
     const deferral = deferredState(input.deferred, upstream, options.capabilities);
+    const path: DeferralPath | undefined = fallback ? 'fallback-tools' : deferral ? deferral.path : exposure.mode === 'native' ? 'pass-through' : undefined;
     const toolCalls: TurnToolCall[] = [];
     const usage = { input: 0, output: 0 };
     await ledger.add(input.messages);
@@ -197,7 +212,7 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
       run.emit({ type: 'turn-message', role: 'assistant', content: final.content, ...(calls?.length ? { toolCalls: calls } : {}) });
       const totals = ledger.toJSON();
       const report = deferral?.report();
-      run.emit({ type: 'turn-ledger', mode: exposure.mode, ledger: totals, ...(report ? { deferral: report } : {}) });
+      run.emit({ type: 'turn-ledger', mode: exposure.mode, ledger: totals, ...(report ? { deferral: report } : {}), ...(path ? { path } : {}) });
       return {
         message: final,
         finishReason,
@@ -213,6 +228,7 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
         ...(deferral?.blocks.length ? { serverBlocks: [...deferral.blocks] } : {}),
         ...(report ? { deferral: report } : {}),
         ...(fallback ? { fallback } : {}),
+        ...(path ? { path } : {}),
       };
     };
 
@@ -224,12 +240,12 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
         toolsJson,
         ...(input.maxTokens ? { maxTokens: input.maxTokens } : {}),
         ...(deferral?.serverTools ? { serverTools: deferral.serverTools } : {}),
-        ...(native ? { toolReferences: native.references } : {}),
+        ...(native || deferral?.references ? { toolReferences: new Map([...(deferral?.references ?? []), ...(native?.references ?? [])]) } : {}),
       });
       const requestBytes = Buffer.byteLength(body);
       const tools = toolsJson === '[]' ? '' : toolsJson;
       run.emit({ type: 'provider-request', mode: exposure.mode, body, toolsBytes, systemBytes, requestBytes, toolNames, tools, system: sent.system });
-      const row = ledger.request(requestBytes);
+      const row = ledger.request(body);
       input.onStep?.(step);
       const reply = await upstream.send(body, signal);
       if (reply.usage) {
@@ -296,7 +312,10 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
  */
 function deferredState(deferred: DeferredTools | undefined, upstream: Upstream, capabilities?: readonly CapabilityRule[]) {
   if (!deferred) return undefined;
-  const passthrough = (deferred.origin ?? 'anthropic') === 'anthropic' && upstream.kind === 'anthropic' && supportsDeferredTools(upstream.kind, upstream.model, capabilities);
+  const capability = capabilityOf(upstream.kind, upstream.model, capabilities);
+  // A server search tool needs the upstream's tool search; the client's own search tool, its tool_reference loading.
+  const loads = deferred.searchTool ? capability.toolSearch : capability.toolReference;
+  const passthrough = (deferred.origin ?? 'anthropic') === 'anthropic' && upstream.kind === 'anthropic' && capability.deferLoading && loads;
   const byName = new Map(deferred.tools.map((tool) => [tool.function.name, tool]));
   const loaded = deferred.loaded.filter((name) => byName.has(name));
   const blocks: ServerBlock[] = [];
@@ -304,14 +323,18 @@ function deferredState(deferred: DeferredTools | undefined, upstream: Upstream, 
   const load = (content: unknown) => {
     for (const name of referencedNames(content)) if (byName.has(name) && !loaded.includes(name)) loaded.push(name);
   };
-  const passthroughTools = [...deferred.raw.map((tool) => JSON.stringify(tool)), JSON.stringify(deferred.searchTool)];
-  const searchJson = toolJson(upstream.kind, searchFunction(deferred));
+  // No server tool: the client searches with its own custom tool, whose results load tools by `tool_reference`.
+  const searchTool = deferred.searchTool;
+  const passthroughTools = [...deferred.raw.map((tool) => JSON.stringify(tool)), ...(searchTool ? [JSON.stringify(searchTool)] : [])];
+  const searchJson = searchTool ? [toolJson(upstream.kind, searchFunction({ ...deferred, searchTool }))] : [];
   return {
     blocks,
-    serverTools: passthrough ? new Set([deferred.searchTool.name]) : undefined,
+    serverTools: passthrough && searchTool ? new Set([searchTool.name]) : undefined,
+    /** Pass-through: the client's custom search results go upstream as `tool_reference` blocks, as the client sent them. */
+    references: passthrough ? deferred.references : undefined,
     toolsJson: (base: string): string =>
-      passthrough ? appendTools(base, passthroughTools) : appendTools(base, [searchJson, ...loaded.map((name) => toolJson(upstream.kind, byName.get(name)!))]),
-    isSearch: (name: string): boolean => !passthrough && name === deferred.searchTool.name,
+      passthrough ? appendTools(base, passthroughTools) : appendTools(base, [...searchJson, ...loaded.map((name) => toolJson(upstream.kind, byName.get(name)!))]),
+    isSearch: (name: string): boolean => !passthrough && name === searchTool?.name,
     isDeferredTool: (name: string): boolean => byName.has(name),
     search(id: string, name: string, input: unknown): string {
       searches++;
@@ -334,7 +357,8 @@ function deferredState(deferred: DeferredTools | undefined, upstream: Upstream, 
       }
       return out;
     },
-    report: (): DeferralReport => ({ path: passthrough ? 'passthrough' : 'gateway', searches, loaded: [...loaded] }),
+    path: (passthrough ? 'pass-through' : 'served') as DeferralPath,
+    report: (): DeferralReport => ({ path: passthrough ? 'pass-through' : 'served', searches, loaded: [...loaded] }),
   };
 }
 

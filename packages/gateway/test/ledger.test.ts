@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codeModePlugin } from '@tool-search/mode-code';
+import { nativeModePlugin } from '@tool-search/mode-native';
 import { fakeTool, toolSource } from '@tool-search/testing';
 import { readSessionLog, sessionFileName, telemetryPlugin } from '@tool-search/telemetry';
 import type { KernelPlugin } from '@tool-search/kernel';
@@ -111,5 +112,43 @@ describe('tool_calls of a code-mode turn', () => {
     const { client } = await h.gateway('code', { upstream: h.upstream('openai'), plugins: [codeModePlugin()] });
     const answer = (await client.chat.completions.create({ model: 'm', messages: ask('fake_plugin_tool_0005') })) as unknown as { tool_search: { tool_calls: { name: string; status: string }[] } };
     expect(answer.tool_search.tool_calls).toEqual([expect.objectContaining({ name: 'tool_search_code', status: 'ok' })]);
+  });
+});
+
+describe('the ledger by mode: native against tools and code (bytes and cache-stable prefix)', () => {
+  /** Where the previous body's messages array closes: appending a message keeps every byte before it. */
+  const messagesEnd = (raw: string) => Buffer.byteLength(raw.slice(0, raw.indexOf(',"tools":')  - 1));
+
+  it('one row per mode on the Anthropic upstream: every later request keeps the whole earlier conversation as its prefix', async () => {
+    const rows: { mode: string; requests: number; bytes: number; prefixBytes: number }[] = [];
+    for (const mode of ['tools', 'code', 'native']) {
+      const { send } = await turn('anthropic', mode, { plugins: [codeModePlugin(), nativeModePlugin()] });
+      const { answer, raw } = await send(`ledger-modes-${mode}`);
+      const ledger = answer.tool_search.ledger;
+      expect(ledger.requests.map((r) => r.bytes)).toEqual(raw.map((body) => Buffer.byteLength(body)));
+      expect(ledger.requests[0]!.prefix_bytes).toBe(0);
+      for (let i = 1; i < raw.length; i++) expect(ledger.requests[i]!.prefix_bytes, `${mode} request ${i + 1}`).toBe(messagesEnd(raw[i - 1]!));
+      expect(ledger.total.prefix_bytes).toBe(ledger.requests.reduce((sum, r) => sum + r.prefix_bytes, 0));
+      rows.push({ mode: (answer.tool_search as unknown as { mode: string }).mode, requests: raw.length, bytes: ledger.total.bytes, prefixBytes: ledger.total.prefix_bytes });
+    }
+    expect(rows.map((row) => [row.mode, row.requests])).toEqual([
+      ['tools', 3],
+      ['code', 2],
+      ['native', 3],
+    ]);
+    // Native sends the catalog as deferred definitions: more bytes than tools mode's control tools (their stability
+    // is the exposure fingerprint's job: prefix_bytes follows the body, where messages come before tools).
+    const [tools, , native] = rows;
+    expect(native!.bytes).toBeGreaterThan(tools!.bytes);
+    for (const row of rows) expect(row.prefixBytes).toBeGreaterThan(0);
+  });
+
+  it('native on the OpenAI-compatible upstream: the tools-mode turn it falls back to, with its ledger, says so', async () => {
+    const { send } = await turn('openai', 'native', { plugins: [nativeModePlugin()] });
+    const { answer, raw } = await send('ledger-modes-native-fallback');
+    const field = answer.tool_search as unknown as { mode: string; path: string; ledger: TurnLedger };
+    expect(field).toMatchObject({ mode: 'tools', path: 'fallback-tools' });
+    expect(field.ledger.requests.map((r) => r.bytes)).toEqual(raw.map((body) => Buffer.byteLength(body)));
+    expect(field.ledger.requests.slice(1).every((r) => r.prefix_bytes > 0)).toBe(true);
   });
 });

@@ -45,7 +45,7 @@ describe('/v1/responses with tool_search and deferred functions', () => {
     expect(items[1]!.tools!.map((t) => t.name)).toContain(TARGET);
     expect(items[1]!.call_id).toBe(items[0]!.call_id);
     expect(items[2]).toMatchObject({ name: TARGET, arguments: '{"title":"x"}' });
-    expect((first as unknown as { tool_search: { deferral: { path: string } } }).tool_search.deferral.path).toBe('gateway');
+    expect((first as unknown as { tool_search: { deferral: { path: string } } }).tool_search.deferral.path).toBe('served');
 
     const second = await client.responses.create({
       model: 'm',

@@ -38,7 +38,8 @@ export function planNextStep(request: ChatRequest): Step {
   if (!script) return { kind: 'answer', reason: 'no-script', text: 'Mock model: no script found in the last user message.' };
 
   const exchanges = exchangesIn(messages.slice(lastUser + 1));
-  const calls = exchanges.filter((e) => e.call.function.name !== SEARCH_TOOL && !DEFERRED_SEARCH_TOOLS.includes(e.call.function.name));
+  const searches = new Set([SEARCH_TOOL, ...DEFERRED_SEARCH_TOOLS, ...(script.searchTool ? [script.searchTool] : [])]);
+  const calls = exchanges.filter((e) => !searches.has(e.call.function.name));
   // A fake tool's marker, or any call (not a search) whose result does not read as a failure: real tools answer too.
   const okResult =
     [...exchanges].reverse().find((e) => e.result?.includes(OK_MARKER))?.result ??
@@ -64,6 +65,9 @@ export function planNextStep(request: ChatRequest): Step {
   if (direct) return call('direct', direct.function.name, script.args);
 
   // Deferred tools: search once; the found tools are then offered and the target is called directly (above).
+  // The client's own search tool (`searchTool=`) first: its result holds `tool_reference` blocks that load the target.
+  const custom = script.searchTool ? byName(tools, script.searchTool) : undefined;
+  if (custom) return loadBySearch(custom, { query: script.query ?? script.target });
   const deferred = tools.find((t) => DEFERRED_SEARCH_TOOLS.includes(t.function.name));
   if (deferred) return loadBySearch(deferred, { query: script.target });
 

@@ -2,7 +2,8 @@
  * Parses the scenario out of a user message:
  * `tool search qa check target=fake_plugin_tool_0017 args={"q":"x"} loop=3`.
  * `args=` takes a JSON object (spaces allowed, braces balanced); `loop=` a count; `query=` a JSON string to
- * search with (default: the target's name).
+ * search with (default: the target's name); `searchTool=` the name of a client's own search tool (Anthropic's custom
+ * tool search: its `tool_result` holds `tool_reference` blocks) the model loads the target with.
  */
 import type { ChatMessage, Script } from './types.js';
 
@@ -11,6 +12,7 @@ const TARGET = /\btarget=([^\s]+)/;
 const LOOP = /\bloop=(\d+)/;
 /** `query="…"`: a JSON string the model searches with instead of the target's name. */
 const QUERY = /\bquery=("(?:[^"\\]|\\.)*")/;
+const SEARCH_TOOL = /\bsearchTool=([A-Za-z0-9_-]{1,128})/;
 const MAX_LOOP = 1000;
 
 export function parseScript(text: string): Script | undefined {
@@ -19,7 +21,8 @@ export function parseScript(text: string): Script | undefined {
   if (!target) return undefined;
   const loop = Math.min(Math.max(Number(LOOP.exec(text)?.[1] ?? 1), 1), MAX_LOOP);
   const query = parseQuery(text);
-  return { target, args: parseArgs(text), loop, ...(query ? { query } : {}) };
+  const searchTool = SEARCH_TOOL.exec(text)?.[1];
+  return { target, args: parseArgs(text), loop, ...(query ? { query } : {}), ...(searchTool ? { searchTool } : {}) };
 }
 
 /** The text of a message's content, whether a string or text parts. */

@@ -44,6 +44,8 @@ export interface Script {
   readonly loop: number;
   /** What the model searches for (`query="…"`); the target's name when absent. */
   readonly query?: string;
+  /** A client's own search tool (`searchTool=`): called with `{ query }` to load the target (`deferred` lane). */
+  readonly searchTool?: string;
 }
 
 /** Which way the mock reaches the target, chosen from the tools it is offered. */

@@ -197,3 +197,21 @@ describe('deferred lane (a gateway offering Anthropic tool search as a function)
     expect(planNextStep(request(ran, [fn('Read'), searchFn, fn(TARGET)]))).toMatchObject({ kind: 'answer', reason: 'done' });
   });
 });
+
+describe('deferred lane with a client\'s own search tool (searchTool=…, Anthropic custom tool search)', () => {
+  const ask = `${ASK} searchTool=find_tools`;
+  it('calls the named search tool, then the target once a tool_reference loaded it, then answers', () => {
+    const first = planNextStep(request([user(ask)], [fn('Read'), fn('find_tools', { query: { type: 'string' } })]));
+    expect(first).toMatchObject({ kind: 'tool-call', lane: 'deferred', name: 'find_tools', args: { query: TARGET } });
+    // The search's result is not the target's answer, however it reads.
+    const searched = [user(ask), called('c1', 'find_tools', { query: TARGET }), result('c1', `[{"type":"tool_reference","tool_name":"${TARGET}"}]`)];
+    expect(planNextStep(request(searched, [fn('Read'), fn('find_tools'), fn(TARGET)]))).toMatchObject({ kind: 'tool-call', lane: 'direct', name: TARGET });
+    expect(planNextStep(request(searched, [fn('Read'), fn('find_tools')]))).toMatchObject({ kind: 'answer', reason: 'not-found' });
+    const ran = [...searched, called('c2', TARGET, {}), result('c2', 'FAKE_TOOL_OK')];
+    expect(planNextStep(request(ran, [fn('Read'), fn('find_tools'), fn(TARGET)]))).toMatchObject({ kind: 'answer', reason: 'done' });
+  });
+
+  it('ignores searchTool= when no offered tool has that name', () => {
+    expect(planNextStep(request([user(ask)], [fn('Read')]))).toMatchObject({ kind: 'answer', reason: 'unreachable' });
+  });
+});

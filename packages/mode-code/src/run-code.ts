@@ -104,7 +104,7 @@ export async function sandboxesExited(): Promise<void> {
 }
 
 function startSandbox(kind: SandboxKind, options: ResolvedOptions, pool: SandboxPool | undefined): SandboxChild {
-  if (kind === 'quickjs') return createQuickJSSandbox({ memoryMb: options.limits.memoryMb, timeoutMs: options.codeTimeoutMs });
+  if (kind === 'quickjs') return createQuickJSSandbox({ memoryMb: options.limits.memoryMb, timeoutMs: options.codeTimeoutMs, keepIdle: options.maxConcurrent });
   return pool ? pool.take() : spawnSandbox(spawnOptions(options));
 }
 

@@ -134,7 +134,7 @@ export function session({ run, code, options, child, signal, telemetry, started 
 
     child.listen((event) => {
       if (settled) return;
-      if (event.type === 'exit') return fail(ErrorCode.SANDBOX_FAILED, exitReason(event.exit, limits.memoryMb));
+      if (event.type === 'exit') return fail(ErrorCode.SANDBOX_FAILED, exitReason(event.exit, limits.memoryMb, child.pid === undefined));
       const message = event.message;
       switch (message.t) {
         case 'log':
@@ -161,10 +161,12 @@ function childLimits(options: ResolvedOptions): ChildLimits {
   return { maxBridgeCalls, maxPendingCalls, maxLogBytes, maxLogLines, maxResultBytes };
 }
 
-function exitReason(exit: ChildExit, memoryMb: number): string {
+/** `worker`: the QuickJS backend, whose `stderr` is the worker's own crash reason (our words, no host output). */
+function exitReason(exit: ChildExit, memoryMb: number, worker: boolean): string {
   if (exit.violation) return `${exit.violation}; it was stopped`;
   if (exit.spawnError) return `the sandbox process could not be started (${exit.spawnError})`;
   if (/heap limit|heap out of memory|allocation failed/i.test(exit.stderr)) return `the sandbox ran out of memory (limit ${memoryMb} MiB)`;
+  if (worker && exit.stderr) return `the sandbox's interpreter stopped: ${exit.stderr}`;
   return `the sandbox process exited unexpectedly (${exit.signal ?? `code ${exit.code}`})`;
 }
 

@@ -4,7 +4,7 @@
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCode } from '../src/index.js';
-import { drainQuickJSWorkers } from '../src/sandbox/quickjs.js';
+import { drainQuickJSWorkers, idleQuickJSWorkers } from '../src/sandbox/quickjs.js';
 import { fakeSourcePlugin, makeRun } from './fixtures.js';
 
 afterAll(async () => {
@@ -12,6 +12,36 @@ afterAll(async () => {
 });
 
 describe('quickjs runtimes', () => {
+  it('keeps as many idle workers as runs may run at once: a second burst of concurrent runs starts no worker', async () => {
+    const { run, close } = await makeRun([fakeSourcePlugin()]);
+    // The backend's one-time support probe (its own small worker) is over before counting starts.
+    await runCode(run, 'return 1', { sandbox: 'quickjs', codeTimeoutMs: 20_000 });
+    await drainQuickJSWorkers();
+    let started = 0;
+    const onWorker = () => (started += 1);
+    process.on('worker', onWorker);
+    try {
+      const burst = async () => {
+        const results = await Promise.all(
+          Array.from({ length: 12 }, (_, i) => runCode(run, `const hits = await openclaw.tools.search('weather'); return ${i} + hits.length * 0;`, { sandbox: 'quickjs', maxConcurrent: 12, codeTimeoutMs: 20_000 })),
+        );
+        expect(results.map((result) => (result.ok ? result.value : result))).toEqual(Array.from({ length: 12 }, (_, i) => i));
+      };
+      await burst();
+      const afterFirst = started;
+      expect(afterFirst).toBeGreaterThan(8); // past the old fixed cap of 8 idle workers
+      // Each worker frees its run and rejoins the idle set on its own; on a loaded machine that can take a while.
+      const deadline = Date.now() + 30_000;
+      while (idleQuickJSWorkers() < 12 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(idleQuickJSWorkers()).toBeGreaterThanOrEqual(12);
+      await burst();
+      expect(started).toBe(afterFirst);
+    } finally {
+      process.off('worker', onWorker);
+      await close();
+    }
+  }, 120_000);
+
   it('gives every run a fresh runtime: globals and prototypes one run changed are gone in the next', async () => {
     const { run, close } = await makeRun([fakeSourcePlugin()]);
     try {

@@ -78,6 +78,7 @@ export function toolSearchField(result: TurnResult) {
     ...(result.suspended ? { waiting_for_client: result.suspended.callIds } : {}),
     ...(result.deferral ? { deferral: result.deferral } : {}),
     ...(result.fallback ? { fallback: result.fallback } : {}),
+    ...(result.path ? { path: result.path } : {}),
   };
 }
 

@@ -6,7 +6,7 @@
  * while the tool-search steps run. Errors use Anthropic's error shape.
  */
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
-import { referencedNames, SEARCH_TOOL_TYPES, type DeferredTools } from '../deferred.js';
+import { referenceBlockNames, referencedNames, SEARCH_TOOL_TYPES, type DeferredTools } from '../deferred.js';
 import { arrayAt, invalid, optionalPositiveInt, recordAt, requestObject, requiredString, textContent } from '../validate.js';
 import type { ClientFunctionTool, TurnResult } from '../turn.js';
 import { toolSearchField } from './chat.js';
@@ -20,6 +20,12 @@ export interface MessagesRequest {
   readonly deferred?: DeferredTools;
 }
 
+/** What the history's tool searches loaded: names in order, and the client's custom search results by `tool_use_id`. */
+interface History {
+  readonly loaded: string[];
+  readonly references: Map<string, string[]>;
+}
+
 /** Blocks a model may have produced that carry nothing the turn needs. */
 const SKIPPED = new Set(['thinking', 'redacted_thinking']);
 
@@ -31,10 +37,10 @@ export const messagesFront: FrontEnd<MessagesRequest> = {
     const request = requestObject(body);
     const system = request.system === undefined || request.system === null ? '' : textContent(request.system, '/system', ['text']);
     const messages: ChatCompletionMessageParam[] = system ? [{ role: 'system', content: system }] : [];
-    const loaded: string[] = [];
-    arrayAt(request.messages, '/messages', { nonEmpty: true }).forEach((m, i) => messages.push(...chatMessages(m, `/messages/${i}`, loaded)));
+    const history: History = { loaded: [], references: new Map() };
+    arrayAt(request.messages, '/messages', { nonEmpty: true }).forEach((m, i) => messages.push(...chatMessages(m, `/messages/${i}`, history)));
     const maxTokens = optionalPositiveInt(request.max_tokens, '/max_tokens');
-    const { clientTools, deferred } = messagesTools(request.tools, loaded);
+    const { clientTools, deferred } = messagesTools(request.tools, history);
     return { messages, clientTools, stream: request.stream === true, ...(maxTokens ? { maxTokens } : {}), ...(deferred ? { deferred } : {}) };
   },
   turnInput: (request) => ({
@@ -104,9 +110,12 @@ function stopReason(result: TurnResult): string {
 
 /**
  * The request's tools: custom tools are client tools; those with `defer_loading: true` and the tool-search
- * server tool are the deferred set (deferred.ts). Other server tools are refused.
+ * server tool are the deferred set (deferred.ts). Deferred tools without a server tool are searched by one of the
+ * client's own tools (Anthropic's custom tool search), so at least one tool must not be deferred, as on the API.
+ * Other server tools are refused.
  */
-function messagesTools(value: unknown, loaded: readonly string[]): { clientTools: ClientFunctionTool[]; deferred?: DeferredTools } {
+function messagesTools(value: unknown, history: History): { clientTools: ClientFunctionTool[]; deferred?: DeferredTools } {
+  const { loaded, references } = history;
   const clientTools: ClientFunctionTool[] = [];
   const tools: ClientFunctionTool[] = [];
   const raw: Record<string, unknown>[] = [];
@@ -138,21 +147,24 @@ function messagesTools(value: unknown, loaded: readonly string[]): { clientTools
     } else clientTools.push(tool);
   });
   if (!search) {
-    if (tools.length) throw invalid('/tools', 'tools with defer_loading need a tool search tool (tool_search_tool_bm25_20251119 or tool_search_tool_regex_20251119)');
-    return { clientTools };
+    if (!tools.length) return { clientTools };
+    if (!clientTools.length) {
+      throw invalid('/tools', 'tools with defer_loading need a tool search tool (tool_search_tool_bm25_20251119 or tool_search_tool_regex_20251119) or a custom search tool that is not deferred');
+    }
+    return { clientTools, deferred: { tools, raw, loaded, references } };
   }
-  const searchTool = search.tool as DeferredTools['searchTool'];
-  return { clientTools, deferred: { searchTool, variant: search.variant, tools, raw, loaded } };
+  const searchTool = search.tool as NonNullable<DeferredTools['searchTool']>;
+  return { clientTools, deferred: { searchTool, variant: search.variant, tools, raw, loaded, references } };
 }
 
 /** One Anthropic message as chat messages: `tool_result` blocks become `tool` messages ahead of the user's text. */
-function chatMessages(value: unknown, path: string, loaded: string[]): ChatCompletionMessageParam[] {
+function chatMessages(value: unknown, path: string, history: History): ChatCompletionMessageParam[] {
   const record = recordAt(value, path);
   const role = record.role;
   if (role !== 'user' && role !== 'assistant') throw invalid(`${path}/role`, 'must be "user" or "assistant"');
   if (typeof record.content === 'string') return [{ role, content: record.content }];
   if (role === 'assistant' && Array.isArray(record.content) && record.content.some((b) => (b as { type?: unknown })?.type === 'tool_search_tool_result')) {
-    return assistantWithSearches(record.content, path, loaded);
+    return assistantWithSearches(record.content, path, history);
   }
   const texts: string[] = [];
   const calls: ChatCompletionMessageToolCall[] = [];
@@ -164,8 +176,18 @@ function chatMessages(value: unknown, path: string, loaded: string[]): ChatCompl
     else if (role === 'assistant' && block.type === 'tool_use') {
       calls.push({ id: requiredString(block.id, `${at}/id`), type: 'function', function: { name: requiredString(block.name, `${at}/name`), arguments: JSON.stringify(block.input ?? {}) } });
     } else if (role === 'user' && block.type === 'tool_result') {
+      const id = requiredString(block.tool_use_id, `${at}/tool_use_id`);
+      const names = referenceBlockNames(block.content);
+      if (names.length) {
+        // A custom search tool's result: its `tool_reference` blocks load those tools; the model reads the blocks as JSON.
+        const refs = referenceContent(block.content as unknown[], `${at}/content`);
+        for (const name of names) if (!history.loaded.includes(name)) history.loaded.push(name);
+        history.references.set(id, names);
+        results.push({ role: 'tool', tool_call_id: id, content: JSON.stringify(refs) });
+        return;
+      }
       const content = block.content === undefined ? '' : textContent(block.content, `${at}/content`, ['text']);
-      results.push({ role: 'tool', tool_call_id: requiredString(block.tool_use_id, `${at}/tool_use_id`), content: block.is_error === true ? `Error: ${content}` : content });
+      results.push({ role: 'tool', tool_call_id: id, content: block.is_error === true ? `Error: ${content}` : content });
     } else if (!(role === 'assistant' && SKIPPED.has(String(block.type)))) {
       throw invalid(`${at}/type`, role === 'user' ? 'must be "text" or "tool_result" (the gateway forwards text)' : 'must be "text" or "tool_use"');
     }
@@ -180,11 +202,11 @@ function chatMessages(value: unknown, path: string, loaded: string[]): ChatCompl
  * call and its result, and the blocks after it a new assistant message, exactly as the turn that produced them
  * sent them upstream, so the provider sees the same bytes again. `tool_reference`s load their tools.
  */
-function assistantWithSearches(content: unknown[], path: string, loaded: string[]): ChatCompletionMessageParam[] {
+function assistantWithSearches(content: unknown[], path: string, history: History): ChatCompletionMessageParam[] {
   const out: ChatCompletionMessageParam[] = [];
   let part: unknown[] = [];
   const flush = () => {
-    if (part.length) out.push(...chatMessages({ role: 'assistant', content: part }, path, loaded));
+    if (part.length) out.push(...chatMessages({ role: 'assistant', content: part }, path, history));
     part = [];
   };
   content.forEach((raw, i) => {
@@ -195,12 +217,26 @@ function assistantWithSearches(content: unknown[], path: string, loaded: string[
       const id = requiredString(block.id, `${at}/id`);
       out.push({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: requiredString(block.name, `${at}/name`), arguments: JSON.stringify(block.input ?? {}) } }] });
     } else if (block.type === 'tool_search_tool_result') {
-      for (const name of referencedNames(block.content)) if (!loaded.includes(name)) loaded.push(name);
+      for (const name of referencedNames(block.content)) if (!history.loaded.includes(name)) history.loaded.push(name);
       out.push({ role: 'tool', tool_call_id: requiredString(block.tool_use_id, `${at}/tool_use_id`), content: JSON.stringify(block.content ?? {}) });
     } else part.push(raw);
   });
   flush();
   return out;
+}
+
+/**
+ * A custom search tool's `tool_result` content: text and `tool_reference` blocks only, reduced to those fields (a
+ * `cache_control` a client moves between requests must not change the bytes the upstream sees).
+ */
+function referenceContent(content: readonly unknown[], path: string): object[] {
+  return content.map((raw, i) => {
+    const at = `${path}/${i}`;
+    const block = recordAt(raw, at);
+    if (block.type === 'text') return { type: 'text', text: requiredText(block.text, `${at}/text`) };
+    if (block.type === 'tool_reference') return { type: 'tool_reference', tool_name: requiredString(block.tool_name, `${at}/tool_name`) };
+    throw invalid(`${at}/type`, 'must be "text" or "tool_reference" in a tool search result');
+  });
 }
 
 function requiredText(value: unknown, path: string): string {

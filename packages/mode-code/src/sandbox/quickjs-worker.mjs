@@ -96,7 +96,9 @@ const PAGE = 64 * 1024;
  */
 const memoryMb = workerData && typeof workerData.memoryMb === 'number' ? workerData.memoryMb : 64;
 const wasmMemory = new WebAssembly.Memory({ initial: BASE_PAGES, maximum: BASE_PAGES + Math.ceil(((memoryMb + HEADROOM_MB) * MIB) / PAGE) });
-const modulePromise = newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory }));
+/** The parent compiles the WebAssembly module once per process and hands it to each worker: no compile per worker. */
+const wasmModule = workerData && workerData.wasmModule instanceof WebAssembly.Module ? workerData.wasmModule : undefined;
+const modulePromise = newQuickJSWASMModuleFromVariant(newVariant(variant, wasmModule ? { wasmMemory, wasmModule } : { wasmMemory }));
 /** The current run, if any; messages for another state are ignored. */
 let current;
 /**

@@ -10,6 +10,8 @@
  * that crashed is terminated, which stops it wherever it is. Every message
  * from a worker is parsed into the protocol's closed set, as child stdout is.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { ChildEvent, ChildExit, SandboxChild } from './process.js';
@@ -21,13 +23,24 @@ export interface QuickJSOptions {
   readonly timeoutMs: number;
   /** Stack limit of the interpreter (default 256 KiB). */
   readonly stackBytes?: number;
+  /**
+   * Idle workers kept for later runs (default 8): the plugin passes its `maxConcurrent`, so under that many
+   * concurrent runs every run finds a worker instead of a burst starting (and then terminating) new ones.
+   */
+  readonly keepIdle?: number;
 }
 
 const WORKER_ENTRY = fileURLToPath(new URL('./quickjs-worker.mjs', import.meta.url));
 const DEFAULT_STACK_BYTES = 256 * 1024;
-/** How long a worker may take to free its runtime after the run before it is terminated. */
-const END_GRACE_MS = 100;
-const MAX_IDLE_WORKERS = 8;
+/**
+ * How long a worker may take to free its runtime after the run before it is terminated. Freeing takes well under a
+ * millisecond; the grace is for a loaded machine, where the worker thread may wait that long for a core (at 100 ms,
+ * 20 concurrent sessions on 2 busy cores terminated and restarted a worker every ten runs).
+ */
+const END_GRACE_MS = 1000;
+const DEFAULT_KEEP_IDLE = 8;
+/** The largest `keepIdle` asked for in this process: workers are shared by every plugin and `runCode` here. */
+let keepIdle = DEFAULT_KEEP_IDLE;
 /** Each worker's own heap; the interpreter's memory is its runtime limit inside the WebAssembly memory. */
 const WORKER_HEAP_MB = 64;
 const idle: Worker[] = [];
@@ -42,6 +55,7 @@ type WorkerMessage =
 let runs = 0;
 
 export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
+  if (options.keepIdle !== undefined && options.keepIdle > keepIdle) keepIdle = Math.floor(options.keepIdle);
   // No execArgv: the parent's flags (--input-type, --expose-gc, loaders) are not the worker's business.
   // A worker's memory maximum is fixed when it starts: only one made for this memory limit serves the run.
   // Of those, the one idle longest: the one that just came back may still be bootstrapping its next runtime.
@@ -130,7 +144,8 @@ export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
 
 /** `limits` let the worker bootstrap its first runtime before the first run arrives. */
 function startWorker(limits: ReturnType<typeof runOptions>): Worker {
-  const worker = new Worker(WORKER_ENTRY, { workerData: limits, env: {}, execArgv: [], stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  const workerData = { ...limits, wasmModule: compiledModule() };
+  const worker = new Worker(WORKER_ENTRY, { workerData, env: {}, execArgv: [], stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
   memoryOf.set(worker, limits.memoryMb);
   // Between runs nobody else listens: an idle worker that fails or exits just leaves the idle set.
   worker.on('error', () => {});
@@ -147,7 +162,11 @@ function startWorker(limits: ReturnType<typeof runOptions>): Worker {
  */
 function recycle(worker: Worker, seq: number, ask: boolean, detach: () => void): void {
   detach();
-  const timer = setTimeout(() => void worker.terminate(), END_GRACE_MS);
+  const timer = setTimeout(() => {
+    // Terminated for good: an `ended` still in flight must not put it back in the idle set while it exits.
+    worker.off('message', onEnded);
+    void worker.terminate();
+  }, END_GRACE_MS);
   const onEnded = (message: WorkerMessage) => {
     if ((message.type !== 'ended' || message.seq !== seq) && message.type !== 'crash') return;
     worker.off('message', onEnded);
@@ -160,7 +179,7 @@ function recycle(worker: Worker, seq: number, ask: boolean, detach: () => void):
 
 /** A worker whose run was freed rejoins the idle set (while it has room); any other is terminated. */
 function release(worker: Worker, reusable: boolean): void {
-  if (reusable && idle.length < MAX_IDLE_WORKERS) {
+  if (reusable && idle.length < keepIdle) {
     worker.unref();
     idle.push(worker);
   } else void worker.terminate();
@@ -168,6 +187,32 @@ function release(worker: Worker, reusable: boolean): void {
 
 function runOptions(options: QuickJSOptions) {
   return { memoryMb: options.memoryMb, stackBytes: options.stackBytes ?? DEFAULT_STACK_BYTES, timeoutMs: options.timeoutMs };
+}
+
+/** `null`: it could not be compiled here (each worker then compiles its own). */
+let compiled: WasmModule | null | undefined;
+/** A compiled `WebAssembly.Module` (this package's TypeScript lib has no WebAssembly types; Node has the global). */
+type WasmModule = object;
+const Wasm = (globalThis as unknown as { WebAssembly: { Module: new (bytes: Uint8Array) => WasmModule } }).WebAssembly;
+/**
+ * QuickJS's WebAssembly module, compiled once per process and shared with every worker (a `WebAssembly.Module`
+ * crosses to a worker without a copy or a recompile): a worker started under load pays for an instance, not for
+ * compiling 0.5 MB of WebAssembly on a busy core. The worker compiles its own when this is not there.
+ */
+function compiledModule(): WasmModule | undefined {
+  if (compiled !== undefined) return compiled ?? undefined;
+  try {
+    const path = createRequire(import.meta.url).resolve('@jitl/quickjs-wasmfile-release-sync/wasm');
+    compiled = new Wasm.Module(readFileSync(path));
+  } catch {
+    compiled = null;
+  }
+  return compiled ?? undefined;
+}
+
+/** How many workers wait idle for a run (tests, benchmarks). */
+export function idleQuickJSWorkers(): number {
+  return idle.length;
 }
 
 /** Terminates the idle workers (tests, shutdown); busy ones end with their run. */
