@@ -19,7 +19,9 @@ afterEach(async () => {
 });
 
 async function idsAfterBump(ttlMs: number): Promise<{ before: string[]; after: string[] }> {
-  kernel = createKernel({ plugins: [mcpPlugin({ connectTimeoutMs: 30_000, servers: { ttl: { command: process.execPath, args: [TTL_SERVER, String(ttlMs)] } } })] });
+  kernel = createKernel({
+    plugins: [mcpPlugin({ connectTimeoutMs: 30_000, servers: { ttl: { command: process.execPath, args: [TTL_SERVER, String(ttlMs)] } } })],
+  });
   const first = await kernel.createRun();
   const before = first.catalog.map((tool) => tool.id).sort();
   const outcome = await first.call('mcp:ttl:bump', {});
