@@ -2,12 +2,15 @@
  * Two real `tool-search serve mcp --http 0` processes sharing a real
  * redis-server, behind a round-robin balancer: the official SDK client keeps
  * one MCP session across both (requests alternate), across the death of the
- * replica it initialized on, and its DELETE ends the session for both.
+ * replica it initialized on, and its DELETE ends the session for both. A
+ * client pinned to MCP 2026-07-28 needs no session at all: its requests
+ * alternate replicas and each is answered.
  */
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -47,6 +50,24 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
     await redis?.stop();
     if (dir) await rm(dir, { recursive: true, force: true });
   });
+
+  it('answers a 2026-07-28 client on either replica, with no session and no affinity', async () => {
+    const client = new ModernClient({ name: 'replicas-e2e-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    try {
+      await client.connect(new ModernTransport(new URL(`${balancer.url}/mcp`)));
+      expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+      const start = balancer.routed.length;
+      for (const query of ['weather forecast', 'rain', 'snow']) {
+        const names = (await client.listTools()).tools.map((tool) => tool.name);
+        expect(names).toEqual([...names].sort());
+        const found = await client.callTool({ name: 'tool_search', arguments: { query } });
+        expect((found.structuredContent as { hits: unknown[] }).hits.length).toBeGreaterThan(0);
+      }
+      expect(new Set(balancer.routed.slice(start))).toEqual(new Set([0, 1]));
+    } finally {
+      await client.close();
+    }
+  }, 90_000);
 
   it('asks approvals by elicitation from whichever replica runs the call, and takes the answer on either', async () => {
     const client = new Client({ name: 'replicas-e2e-approvals', version: '1.0.0' }, { capabilities: { elicitation: {} } });

@@ -29,12 +29,24 @@ import { parsePromptName, parseResourceUri, promptName, resourceUri } from './na
 /** MCP's "resource not found" (spec, resources: error handling). */
 export const RESOURCE_NOT_FOUND = -32002;
 
-export interface AggregateOptions {
+/** The methods served here, each answered from its params and the request's abort signal. */
+export type AggregateMethod =
+  | 'resources/list'
+  | 'resources/templates/list'
+  | 'resources/read'
+  | 'resources/subscribe'
+  | 'resources/unsubscribe'
+  | 'prompts/list'
+  | 'prompts/get'
+  | 'completion/complete';
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method's params are validated by the SDK serving it
+export type AggregateHandler = (params: any, signal: AbortSignal) => Promise<object>;
+
+/** Where the handlers go: a v1 `Server` (2025-era sessions, `serveAggregate`) or a v2 one (2026-07-28 requests, modern.ts). */
+export type AggregateRegister = (method: AggregateMethod, handler: AggregateHandler) => void;
+
+export interface AggregateOptions extends AggregateCore {
   readonly server: Server;
-  readonly downstream: McpDownstream;
-  /** Servers whose tools are in this session's effective catalog. */
-  readonly visible: () => ReadonlySet<string>;
-  readonly logger: Logger;
 }
 
 interface Routed {
@@ -43,7 +55,53 @@ interface Routed {
 }
 
 export function serveAggregate(options: AggregateOptions): { close(): Promise<void> } {
-  const { server, downstream, logger } = options;
+  const { server } = options;
+  const schemas = {
+    'resources/list': ListResourcesRequestSchema,
+    'resources/templates/list': ListResourceTemplatesRequestSchema,
+    'resources/read': ReadResourceRequestSchema,
+    'resources/subscribe': SubscribeRequestSchema,
+    'resources/unsubscribe': UnsubscribeRequestSchema,
+    'prompts/list': ListPromptsRequestSchema,
+    'prompts/get': GetPromptRequestSchema,
+    'completion/complete': CompleteRequestSchema,
+  } as const;
+  const register: AggregateRegister = (method, handler) =>
+    server.setRequestHandler(schemas[method] as typeof ListResourcesRequestSchema, (request, { signal }) => handler(request.params ?? {}, signal) as never);
+  const served = registerAggregate(options, register, true);
+  const unsubscribe = options.downstream.on((event) => {
+    if (!options.visible().has(event.server)) return;
+    if (event.type === 'resource-updated') {
+      for (const uri of served.subscribers(event.server, event.uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined);
+    }
+    if (event.type === 'resources-changed') void server.sendResourceListChanged().catch(() => undefined);
+    if (event.type === 'prompts-changed') void server.sendPromptListChanged().catch(() => undefined);
+  });
+  return {
+    async close() {
+      unsubscribe();
+      await served.close();
+    },
+  };
+}
+
+export interface AggregateCore {
+  readonly downstream: McpDownstream;
+  /** Servers whose tools are in this caller's effective catalog. */
+  readonly visible: () => ReadonlySet<string>;
+  readonly logger: Logger;
+}
+
+export interface RegisteredAggregate {
+  /** The URIs this session subscribed to that name `uri` of `server`. */
+  subscribers(server: string, uri: string): Iterable<string>;
+  /** Drops this session's downstream subscriptions. */
+  close(): Promise<void>;
+}
+
+/** Registers the aggregated resources, prompts and completions; `subscriptions`: `resources/subscribe` too (2025-era sessions). */
+export function registerAggregate(options: AggregateCore, register: AggregateRegister, subscriptions: boolean): RegisteredAggregate {
+  const { downstream, logger } = options;
   const peers = (capability: keyof ServerCapabilities) => downstream.peers().filter((peer) => options.visible().has(peer.name) && peer.capabilities[capability]);
   /** This session's subscriptions: `<server>\n<uri>` → the URIs the client used. */
   const subscribed = new Map<string, { peer: McpPeer; original: string; uris: Set<string> }>();
@@ -77,7 +135,12 @@ export function serveAggregate(options: AggregateOptions): { close(): Promise<vo
       if (resources.some((r) => r.uri === uri) || templates.some((t) => new UriTemplate(t.uriTemplate).match(uri) !== null)) owners.push(peer);
     }
     if (owners.length === 1) return { peer: owners[0]!, original: uri };
-    if (owners.length > 1) throw ambiguous('resource', uri, owners.map((peer) => resourceUri(peer.name, uri)));
+    if (owners.length > 1)
+      throw ambiguous(
+        'resource',
+        uri,
+        owners.map((peer) => resourceUri(peer.name, uri)),
+      );
     throw notFound(uri);
   }
 
@@ -90,84 +153,99 @@ export function serveAggregate(options: AggregateOptions): { close(): Promise<vo
     const owners: McpPeer[] = [];
     for (const peer of candidates) if ((await peer.listPrompts(signal).catch(() => [])).some((p) => p.name === name)) owners.push(peer);
     if (owners.length === 1) return { peer: owners[0]!, original: name };
-    if (owners.length > 1) throw ambiguous('prompt', name, owners.map((peer) => promptName(peer.name, name)));
+    if (owners.length > 1)
+      throw ambiguous(
+        'prompt',
+        name,
+        owners.map((peer) => promptName(peer.name, name)),
+      );
     throw unknownPrompt(name);
   }
 
-  server.setRequestHandler(ListResourcesRequestSchema, async (_request, { signal }) => ({
+  register('resources/list', async (_params, signal) => ({
     resources: (await each('resources', (peer) => peer.listResources(signal), signal)).flatMap(({ peer, items }) =>
-      items.map((resource) => ({ ...resource, uri: resourceUri(peer.name, resource.uri) })),
+      items.map((resource) => ({
+        ...resource,
+        uri: resourceUri(peer.name, resource.uri),
+      })),
     ),
   }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async (_request, { signal }) => ({
+  register('resources/templates/list', async (_params, signal) => ({
     resourceTemplates: (await each('resources', (peer) => peer.listResourceTemplates(signal), signal)).flatMap(({ peer, items }) =>
-      items.map((template) => ({ ...template, uriTemplate: resourceUri(peer.name, template.uriTemplate) })),
+      items.map((template) => ({
+        ...template,
+        uriTemplate: resourceUri(peer.name, template.uriTemplate),
+      })),
     ),
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, { signal }) => {
-    const { peer, original } = await routeUri(request.params.uri, signal);
+  register('resources/read', async (params: { uri: string }, signal) => {
+    const { peer, original } = await routeUri(params.uri, signal);
     try {
-      return await peer.readResource({ ...request.params, uri: original }, signal);
+      return await peer.readResource({ ...params, uri: original }, signal);
     } catch (error) {
       // The v2 client renumbers a server's "not found" (-32002 before 2026-07-28, -32602 since) into one error class;
       // a 2025-era client of serve mcp gets the code of its era, naming the URI it asked for.
-      if (isResourceNotFound(error)) throw notFound(request.params.uri);
+      if (isResourceNotFound(error)) throw notFound(params.uri);
       throw error;
     }
   });
-  server.setRequestHandler(SubscribeRequestSchema, async (request, { signal }) => {
-    const { peer, original } = await routeUri(request.params.uri, signal);
-    if (!peer.capabilities.resources?.subscribe) throw new McpError(McpErrorCode.MethodNotFound, `MCP server "${peer.name}" does not support resources/subscribe`);
-    const key = `${peer.name}\n${original}`;
-    const entry = subscribed.get(key);
-    if (entry) entry.uris.add(request.params.uri);
-    else {
-      await peer.subscribe(original, signal);
-      subscribed.set(key, { peer, original, uris: new Set([request.params.uri]) });
-    }
-    return {};
-  });
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request, { signal }) => {
-    const { peer, original } = await routeUri(request.params.uri, signal);
-    const key = `${peer.name}\n${original}`;
-    const entry = subscribed.get(key);
-    entry?.uris.delete(request.params.uri);
-    if (entry && entry.uris.size === 0) {
-      subscribed.delete(key);
-      await peer.unsubscribe(original, signal);
-    }
-    return {};
-  });
+  if (subscriptions) {
+    register('resources/subscribe', async (params: { uri: string }, signal) => {
+      const { peer, original } = await routeUri(params.uri, signal);
+      if (!peer.capabilities.resources?.subscribe) throw new McpError(McpErrorCode.MethodNotFound, `MCP server "${peer.name}" does not support resources/subscribe`);
+      const key = `${peer.name}\n${original}`;
+      const entry = subscribed.get(key);
+      if (entry) entry.uris.add(params.uri);
+      else {
+        await peer.subscribe(original, signal);
+        subscribed.set(key, { peer, original, uris: new Set([params.uri]) });
+      }
+      return {};
+    });
+    register('resources/unsubscribe', async (params: { uri: string }, signal) => {
+      const { peer, original } = await routeUri(params.uri, signal);
+      const key = `${peer.name}\n${original}`;
+      const entry = subscribed.get(key);
+      entry?.uris.delete(params.uri);
+      if (entry && entry.uris.size === 0) {
+        subscribed.delete(key);
+        await peer.unsubscribe(original, signal);
+      }
+      return {};
+    });
+  }
 
-  server.setRequestHandler(ListPromptsRequestSchema, async (_request, { signal }) => ({
+  register('prompts/list', async (_params, signal) => ({
     prompts: (await each('prompts', (peer) => peer.listPrompts(signal), signal)).flatMap(({ peer, items }) =>
-      items.map((prompt) => ({ ...prompt, name: promptName(peer.name, prompt.name) })),
+      items.map((prompt) => ({
+        ...prompt,
+        name: promptName(peer.name, prompt.name),
+      })),
     ),
   }));
-  server.setRequestHandler(GetPromptRequestSchema, async (request, { signal }) => {
-    const { peer, original } = await routePrompt(request.params.name, signal);
-    return peer.getPrompt({ ...request.params, name: original }, signal);
+  register('prompts/get', async (params: { name: string }, signal) => {
+    const { peer, original } = await routePrompt(params.name, signal);
+    return peer.getPrompt({ ...params, name: original } as Parameters<McpPeer['getPrompt']>[0], signal);
   });
-  server.setRequestHandler(CompleteRequestSchema, async (request, { signal }) => {
-    const { ref } = request.params;
-    const routed = ref.type === 'ref/prompt' ? await routePrompt(ref.name, signal) : await routeUri(ref.uri, signal);
-    if (!routed.peer.capabilities.completions) return { completion: { values: [], total: 0, hasMore: false } };
-    const target = ref.type === 'ref/prompt' ? { ...ref, name: routed.original } : { ...ref, uri: routed.original };
-    return routed.peer.complete({ ...request.params, ref: target }, signal);
-  });
-
-  const unsubscribe = downstream.on((event) => {
-    if (!options.visible().has(event.server)) return;
-    if (event.type === 'resource-updated') {
-      for (const uri of subscribed.get(`${event.server}\n${event.uri}`)?.uris ?? []) void server.sendResourceUpdated({ uri }).catch(() => undefined);
-    }
-    if (event.type === 'resources-changed') void server.sendResourceListChanged().catch(() => undefined);
-    if (event.type === 'prompts-changed') void server.sendPromptListChanged().catch(() => undefined);
-  });
+  register(
+    'completion/complete',
+    async (
+      params: {
+        ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+      },
+      signal,
+    ) => {
+      const { ref } = params;
+      const routed = ref.type === 'ref/prompt' ? await routePrompt(ref.name, signal) : await routeUri(ref.uri, signal);
+      if (!routed.peer.capabilities.completions) return { completion: { values: [], total: 0, hasMore: false } };
+      const target = ref.type === 'ref/prompt' ? { ...ref, name: routed.original } : { ...ref, uri: routed.original };
+      return routed.peer.complete({ ...params, ref: target } as Parameters<McpPeer['complete']>[0], signal);
+    },
+  );
 
   return {
+    subscribers: (server, uri) => subscribed.get(`${server}\n${uri}`)?.uris ?? [],
     async close() {
-      unsubscribe();
       const entries = [...subscribed.values()];
       subscribed.clear();
       await Promise.all(entries.map(({ peer, original }) => peer.unsubscribe(original).catch(() => undefined)));
@@ -176,13 +254,19 @@ export function serveAggregate(options: AggregateOptions): { close(): Promise<vo
 }
 
 function notFound(uri: string): McpError {
-  return new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, { uri });
+  return new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, {
+    uri,
+  });
 }
 
 function unknownPrompt(name: string): McpError {
-  return new McpError(McpErrorCode.InvalidParams, `Unknown prompt: ${name}`, { name });
+  return new McpError(McpErrorCode.InvalidParams, `Unknown prompt: ${name}`, {
+    name,
+  });
 }
 
 function ambiguous(kind: string, name: string, namespaced: string[]): McpError {
-  return new McpError(McpErrorCode.InvalidParams, `The ${kind} "${name}" exists on several servers; use one of ${namespaced.join(', ')}`, { candidates: namespaced });
+  return new McpError(McpErrorCode.InvalidParams, `The ${kind} "${name}" exists on several servers; use one of ${namespaced.join(', ')}`, {
+    candidates: namespaced,
+  });
 }

@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Kernel, Run, RunExposure, RunRequest } from '@tool-search/kernel';
+import { namespaceToolMeta } from './namespace.js';
 
 export interface LiveRunOptions {
   readonly kernel: Kernel;
@@ -135,6 +136,8 @@ function toMcpTool(view: RunExposure['tools'][number], run: Run): Tool {
     ...(descriptor?.title ? { title: descriptor.title } : {}),
     ...(descriptor?.annotations ? { annotations: descriptor.annotations as Tool['annotations'] } : {}),
     ...(descriptor?.outputSchema ? { outputSchema: descriptor.outputSchema as Tool['outputSchema'] } : {}),
-    ...(descriptor?.meta?.mcpToolMeta ? { _meta: { ...descriptor.meta.mcpToolMeta } } : {}),
+    ...(descriptor?.meta?.mcpToolMeta
+      ? { _meta: descriptor.source === 'mcp' ? namespaceToolMeta(descriptor.meta.mcpToolMeta, descriptor.owner) : { ...descriptor.meta.mcpToolMeta } }
+      : {}),
   };
 }

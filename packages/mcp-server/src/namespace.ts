@@ -36,3 +36,22 @@ export function parsePromptName(name: string): Namespaced | undefined {
   const at = name.indexOf(PROMPT_SEPARATOR);
   return at > 0 ? { server: name.slice(0, at), original: name.slice(at + 1) } : undefined;
 }
+
+/** The `_meta` key of MCP Apps before `_meta.ui.resourceUri` (`@modelcontextprotocol/ext-apps`: `RESOURCE_URI_META_KEY`). */
+export const LEGACY_UI_RESOURCE_KEY = 'ui/resourceUri';
+
+/**
+ * A downstream tool's `_meta` with its MCP Apps UI resource (`_meta.ui.resourceUri`, and the older
+ * `_meta["ui/resourceUri"]`) named as `resources/list` names it here, so a host reads the app through serve mcp.
+ * Everything else in `_meta` is kept as the server sent it.
+ */
+export function namespaceToolMeta(meta: Readonly<Record<string, unknown>>, server: string): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...meta };
+  const ui = meta.ui;
+  if (ui && typeof ui === 'object' && !Array.isArray(ui) && typeof (ui as { resourceUri?: unknown }).resourceUri === 'string') {
+    out.ui = { ...ui, resourceUri: resourceUri(server, (ui as { resourceUri: string }).resourceUri) };
+  }
+  const legacy = meta[LEGACY_UI_RESOURCE_KEY];
+  if (typeof legacy === 'string') out[LEGACY_UI_RESOURCE_KEY] = resourceUri(server, legacy);
+  return out;
+}

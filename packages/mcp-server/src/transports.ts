@@ -15,10 +15,14 @@ import type { Readable, Writable } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isLegacyRequest, type Server as ModernServer } from '@modelcontextprotocol/server';
+import { serveStdio as serveModernStdioEntry, StdioServerTransport as ModernStdioTransport } from '@modelcontextprotocol/server/stdio';
 import { AuthErrors, authStatus, createApiKeys, type ApiKeys, type Principal } from '@tool-search/auth';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { MemoryStateStore, stateHealth, type StateStore } from '@tool-search/state';
 import { createHttpSessions, type HttpSession } from './http-sessions.js';
+import { createModernHandler, createModernServers, type ModernCaller } from './modern.js';
+import { firstLine, isModernOpening } from './stdio-opening.js';
 import { RELAY_CHANNEL, RelayingTransport } from './relay.js';
 import { BodyError, fromLoopback, LOOPBACK, readJson, reply } from './http-request.js';
 import { createToolSearchMcpServer, type ToolSearchMcpOptions, type ToolSearchMcpServer } from './server.js';
@@ -37,15 +41,77 @@ export interface StdioMcpHandle extends ToolSearchMcpServer {
 
 export async function serveStdio(options: StdioServeOptions): Promise<StdioMcpHandle> {
   const stdin = options.stdin ?? process.stdin;
+  const stdout = options.stdout ?? process.stdout;
   const mcp = await createToolSearchMcpServer(options);
-  const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
-  const done = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    stdin.once('end', () => resolve());
-    stdin.once('close', () => resolve());
+  // The client's first message picks the era: `initialize` (or anything without a 2026-07-28 envelope) is a
+  // 2025-era session on `mcp.server`; a `server/discover` or an enveloped request, a 2026-07-28 connection.
+  let modern: { close(): Promise<void> } | undefined;
+  let closed = false;
+  // Not awaited: the handle is there before the client says anything.
+  const done = firstLine(stdin).then(
+    (opening) =>
+      new Promise<void>((resolve) => {
+        if (closed) return resolve();
+        opening.input.once('end', () => resolve());
+        opening.input.once('close', () => resolve());
+        if (isModernOpening(opening.line)) {
+          modern = serveModernStdio(options, opening.input, stdout, resolve);
+          return;
+        }
+        const transport = new StdioServerTransport(opening.input, stdout);
+        transport.onclose = () => resolve();
+        void mcp.server.connect(transport);
+      }),
+  );
+  return {
+    ...mcp,
+    done,
+    async close() {
+      closed = true;
+      await modern?.close();
+      await mcp.close();
+    },
+  };
+}
+
+/** A 2026-07-28 stdio connection on the v2 SDK's `serveStdio`: one v2 `Server` for the connection, list changes on its listen streams. */
+function serveModernStdio(options: StdioServeOptions, input: Readable, output: Writable, ended: () => void): { close(): Promise<void> } {
+  const core = createModernServers(options);
+  const built = new Set<ModernServer>();
+  const transport = new ModernStdioTransport(input, output);
+  const handle = serveModernStdioEntry(
+    async (context) => {
+      const server = await core.build(context);
+      built.add(server);
+      return server;
+    },
+    { legacy: 'reject', transport, onerror: (error) => options.logger?.debug?.(`2026-07-28 stdio: ${error.message}`) },
+  );
+  const unsubscribe = core.onChange((change) => {
+    for (const server of built) {
+      const sent =
+        change.kind === 'resource'
+          ? server.sendResourceUpdated({ uri: change.uri })
+          : change.kind === 'tools'
+            ? server.sendToolListChanged()
+            : change.kind === 'resources'
+              ? server.sendResourceListChanged()
+              : server.sendPromptListChanged();
+      void Promise.resolve(sent).catch(() => undefined);
+    }
   });
-  await mcp.server.connect(transport);
-  return { ...mcp, done };
+  const previous = transport.onclose;
+  transport.onclose = () => {
+    previous?.();
+    ended();
+  };
+  return {
+    async close() {
+      unsubscribe();
+      await handle.close().catch(() => undefined);
+      await core.close();
+    },
+  };
 }
 
 export interface HttpServeOptions extends ToolSearchMcpOptions {
@@ -104,6 +170,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
     endpoint: () => url,
     publish: (message) => state.publish(RELAY_CHANNEL, message),
   });
+  // 2026-07-28 requests: stateless, any replica answers them (modern.ts).
+  const modern = createModernHandler({ ...options, maxBodyBytes });
   const unsubscribe = await state.subscribe(RELAY_CHANNEL, (raw) => void sessions.deliver(raw).catch(() => undefined));
   // Node request → web `Request` → the session's transport, the way the SDK's own Node transport does it.
   const bound = new WeakMap<IncomingMessage, { readonly session: HttpSession; readonly body: unknown }>();
@@ -119,6 +187,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
     // A GET is the client's standalone stream for as long as it is served: messages outside calls go out on it.
     return req.method === 'GET' ? session.transport.streaming(() => toTransport(req, res)) : toTransport(req, res);
   };
+  const modernBound = new WeakMap<IncomingMessage, { readonly body: unknown; readonly caller: ModernCaller }>();
+  const toModern = getRequestListener(
+    (request, { incoming }) => {
+      const target = modernBound.get(incoming as IncomingMessage)!;
+      return modern.fetch(request, target.body, target.caller);
+    },
+    { overrideGlobalObjects: false },
+  );
   let closing = false;
 
   /** A balancer's health check: which replica answered, whether its state store does (503 when not, or when closing). */
@@ -166,8 +242,6 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
       await sessions.share(found, routed.message);
       return dispatch(found, req, res, routed.message);
     }
-    if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, 'Bad request: no mcp-session-id; send initialize first');
-
     // The key decides the agent; x-agent-id may pick among the agents it allows. Keyless, the server's own request.agentId holds.
     let agentId: string | undefined;
     try {
@@ -175,6 +249,13 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
     } catch (error) {
       return refuse(res, error);
     }
+    // Without a session: a 2026-07-28 request (its `_meta` envelope says so) is answered statelessly, on any replica.
+    if (req.method === 'POST' && !(await isLegacyRequest(classifiable(req), body, { maxRequestBodySize: maxBodyBytes }))) {
+      modernBound.set(req, { body, caller: { ...(principal ? { keyId: principal.keyId } : {}), ...(agentId !== undefined ? { agentId } : {}) } });
+      return toModern(req, res);
+    }
+    if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, 'Bad request: no mcp-session-id; send initialize first');
+
     const owner = { ...(principal ? { keyId: principal.keyId } : {}), ...(agentId !== undefined ? { agentId } : {}) };
     const session = await sessions.open(body, owner).catch((error: unknown) => (isStateUnavailable(error) ? undefined : Promise.reject(error)));
     if (!session) return unavailable(res);
@@ -213,6 +294,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
     });
   }).catch(async (error: unknown) => {
     await unsubscribe().catch(() => undefined);
+    await modern.close();
     await ownState?.close();
     throw error;
   });
@@ -230,7 +312,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
       closing = true;
       if (sweeper) clearInterval(sweeper);
       await unsubscribe().catch(() => undefined);
-      await sessions.close();
+      await Promise.all([sessions.close(), modern.close()]);
       await ownState?.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));
@@ -243,6 +325,16 @@ function refuse(res: ServerResponse, error: unknown): void {
   const status = authStatus(error);
   if (!status || !ToolSearchError.isInstance(error)) throw error;
   reply(res, status, error.message, -32000, { code: error.code });
+}
+
+/** The request as the SDK's classifier reads it: method and headers (the body is passed parsed). */
+function classifiable(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+  }
+  return new Request(new URL(req.url ?? '/', 'http://localhost'), { method: req.method ?? 'POST', headers });
 }
 
 function headerOf(req: IncomingMessage, name: string): string | undefined {

@@ -2,7 +2,8 @@
  * A real MCP client nobody here wrote: the MCP Inspector's command-line mode
  * (`@modelcontextprotocol/inspector --cli`) lists and calls our tools, once
  * from an `mcpServers` config file (the README snippet) and once with the
- * server command on its command line.
+ * server command on its command line; and over Streamable HTTP against
+ * `serveHttp` (its 2025-11-25 session path).
  */
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -10,7 +11,10 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI_BIN, CLI_BUILT, CLI_MISSING, createWorkspace, type Workspace } from './helpers.js';
+import type { Kernel } from '@tool-search/kernel';
+import { createToolSearchKernel } from '@tool-search/preset';
+import { serveHttp, type HttpMcpHandle } from '../src/index.js';
+import { CLI_BIN, CLI_BUILT, CLI_MISSING, createWorkspace, serverBin, type Workspace } from './helpers.js';
 
 if (!CLI_BUILT) console.warn(`skipping the Inspector suite: ${CLI_MISSING}`);
 
@@ -31,11 +35,12 @@ function readmeSnippet(): McpServersFile {
 }
 
 async function inspector(...args: string[]): Promise<unknown> {
-  const { stdout } = await run(process.execPath, [INSPECTOR, '--cli', ...args], { timeout: 30_000 });
+  // A loaded machine starts the CLI and its downstream servers slowly: a generous deadline, no speed claim.
+  const { stdout } = await run(process.execPath, [INSPECTOR, '--cli', ...args], { timeout: 80_000 });
   return JSON.parse(stdout);
 }
 
-describe.skipIf(!CLI_BUILT)('the MCP Inspector (--cli) as a client', () => {
+describe.skipIf(!CLI_BUILT)('the MCP Inspector (--cli) as a client', { timeout: 90_000 }, () => {
   let workspace: Workspace;
   let config: string;
   let clientConfig: string;
@@ -74,5 +79,31 @@ describe.skipIf(!CLI_BUILT)('the MCP Inspector (--cli) as a client', () => {
     )) as { content: { type: string; text: string }[]; isError?: boolean };
     expect(result.isError).toBeFalsy();
     expect(result.content[0]?.text).toContain('hello inspector');
+  });
+});
+
+describe('the MCP Inspector (--cli) over Streamable HTTP', { timeout: 90_000 }, () => {
+  let kernel: Kernel;
+  let http: HttpMcpHandle;
+
+  beforeAll(async () => {
+    const preset = await createToolSearchKernel({ mcpServers: { everything: { command: process.execPath, args: [serverBin('server-everything')] } } });
+    kernel = preset.kernel;
+    http = await serveHttp({ kernel, mode: 'tools', refreshIntervalMs: 0, ...(preset.mcpDownstream ? { downstream: preset.mcpDownstream } : {}) });
+  }, 60_000);
+  afterAll(async () => {
+    await http?.close();
+    await kernel?.close();
+  });
+
+  it('lists the control tools and calls a downstream tool through tool_call', async () => {
+    const listed = (await inspector(http.url, '--transport', 'http', '--method', 'tools/list')) as { tools: { name: string }[] };
+    expect(listed.tools.map((tool) => tool.name).sort()).toEqual(['tool_call', 'tool_describe', 'tool_search']);
+    const result = (await inspector(
+      http.url, '--transport', 'http',
+      '--method', 'tools/call', '--tool-name', 'tool_call', '--tool-arg', 'id=mcp:everything:echo', 'args={"message":"inspector over http"}',
+    )) as { content: { type: string; text: string }[]; isError?: boolean };
+    expect(result.isError).toBeFalsy();
+    expect(result.content[0]?.text).toContain('inspector over http');
   });
 });

@@ -9,7 +9,7 @@ import { call, CLI_BIN, CLI_BUILT, CLI_MISSING, connectHttp, createWorkspace, te
 
 if (!CLI_BUILT) console.warn(`skipping the serve mcp lifecycle suites: ${CLI_MISSING}`);
 
-describe.skipIf(!CLI_BUILT)('serve mcp process lifecycle', () => {
+describe.skipIf(!CLI_BUILT)('serve mcp process lifecycle', { timeout: 90_000 }, () => {
   let workspace: Workspace;
   let config: string;
 
@@ -48,7 +48,7 @@ describe.skipIf(!CLI_BUILT)('serve mcp process lifecycle', () => {
   });
 });
 
-describe.skipIf(!CLI_BUILT)('serve mcp usage errors', () => {
+describe.skipIf(!CLI_BUILT)('serve mcp usage errors', { timeout: 90_000 }, () => {
   it('exits 2 on an unknown --mode', async () => {
     const child = spawn(process.execPath, [CLI_BIN, 'serve', 'mcp', '--mode', 'everything'], { stdio: ['pipe', 'pipe', 'pipe'] });
     expect(await exited(child)).toBe(2);

@@ -62,6 +62,8 @@ export class ServerConnection {
   private pid: number | undefined;
   private readonly pids = new Set<number>();
   private tools: ToolListing | undefined;
+  /** When the cached listing's `ttlMs` runs out (epoch ms); undefined: no expiry. */
+  private toolsExpireAt: number | undefined;
   private listing: Promise<ToolListing> | undefined;
   private stderr = '';
   private lastError: McpServerStatus['lastError'];
@@ -98,7 +100,8 @@ export class ServerConnection {
   /** The server's tools (and the ones it listed that were dropped): from the cache, or connect (if needed) and list, within `connectTimeoutMs`. */
   listTools(): Promise<ToolListing> {
     if (this.state === 'closed') return Promise.reject(this.unavailable('the plugin was shut down'));
-    if (this.tools) return Promise.resolve(this.tools);
+    // A 2026-07-28 list is reused until its `ttlMs` runs out (then read again), a 2025-era one until `list_changed`.
+    if (this.tools && (this.toolsExpireAt === undefined || Date.now() < this.toolsExpireAt)) return Promise.resolve(this.tools);
     // Runs created at the same time share one connection attempt.
     this.listing ??= this.connectAndList().finally(() => {
       this.listing = undefined;
@@ -182,7 +185,10 @@ export class ServerConnection {
     const client = this.opened?.client;
     if (!client) throw new Error('connection closed while connecting');
     const listing = await listTools(client, this.settings.limits, { signal, timeout: this.settings.connectTimeoutMs });
-    if (this.opened?.client === client) this.tools = Object.freeze(listing);
+    if (this.opened?.client === client) {
+      this.tools = Object.freeze(listing);
+      this.toolsExpireAt = listing.ttlMs === undefined ? undefined : Date.now() + listing.ttlMs;
+    }
     return listing;
   }
 

@@ -8,7 +8,7 @@
 import { specTypeSchemas, type Client, type StandardSchemaV1, type Tool } from '@modelcontextprotocol/client';
 
 /** A loose page: any object (the strict `ListToolsResult` fails the whole page, and server, for one bad tool). */
-const LoosePage: StandardSchemaV1<unknown, { tools?: unknown; nextCursor?: string }> = {
+const LoosePage: StandardSchemaV1<unknown, { tools?: unknown; nextCursor?: string; ttlMs?: unknown }> = {
   '~standard': {
     version: 1,
     vendor: 'tool-search',
@@ -36,6 +36,11 @@ export interface ToolListing {
   readonly dropped: readonly DroppedTool[];
   /** Set when a bound stopped the listing: which one, and its value. */
   readonly truncated?: { readonly limit: 'maxToolsPerServer' | 'maxListPages'; readonly value: number };
+  /**
+   * The smallest `ttlMs` of its pages (MCP 2026-07-28 lists carry one; 0: do not reuse): the listing is read again
+   * once it is this old, besides on `list_changed`. Absent (2025-era servers): good until `list_changed`.
+   */
+  readonly ttlMs?: number;
 }
 
 export class ListError extends Error {}
@@ -49,11 +54,15 @@ export async function listTools(client: Client, limits: ListLimits, options: { s
   const seen = new Set<string>();
   let position = 0;
   let cursor: string | undefined;
+  let ttlMs: number | undefined;
+  const done = (listing: Omit<ToolListing, 'ttlMs'>): ToolListing => (ttlMs === undefined ? listing : { ...listing, ttlMs });
   for (let pages = 0; ; pages += 1) {
-    if (pages === limits.maxPages) return { tools, dropped, truncated: { limit: 'maxListPages', value: limits.maxPages } };
+    if (pages === limits.maxPages) return done({ tools, dropped, truncated: { limit: 'maxListPages', value: limits.maxPages } });
     // A loose page schema: the strict one fails the whole page (and server) for one bad tool.
     const legacy = client.getProtocolEra() !== 'modern';
     const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LoosePage, options);
+    const ttl: unknown = (page as { ttlMs?: unknown }).ttlMs;
+    if (!legacy && typeof ttl === 'number' && Number.isFinite(ttl) && ttl >= 0) ttlMs = Math.min(ttlMs ?? ttl, ttl);
     const listed: unknown = (page as { tools?: unknown }).tools;
     if (!Array.isArray(listed)) throw new ListError('tools/list answered without a tools array');
     const room = limits.maxTools - tools.length;
@@ -62,9 +71,9 @@ export async function listTools(client: Client, limits: ListLimits, options: { s
       if ('problem' in checked) dropped.push(checked);
       else tools.push(checked);
     }
-    if (listed.length > room) return { tools, dropped, truncated: { limit: 'maxToolsPerServer', value: limits.maxTools } };
+    if (listed.length > room) return done({ tools, dropped, truncated: { limit: 'maxToolsPerServer', value: limits.maxTools } });
     cursor = typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
-    if (cursor === undefined) return { tools, dropped };
+    if (cursor === undefined) return done({ tools, dropped });
     if (seen.has(cursor)) throw new ListError(`tools/list repeated the cursor ${JSON.stringify(cursor).slice(0, 100)}`);
     seen.add(cursor);
   }

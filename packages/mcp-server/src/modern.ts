@@ -1,0 +1,339 @@
+/**
+ * `serve mcp` for 2026-07-28 clients over HTTP, on the v2 server SDK's
+ * `createMcpHandler`: stateless, one fresh v2 `Server` per request. The SDK
+ * answers `server/discover`, reads the per-request `_meta` envelope (protocol
+ * version, client capabilities), requires and checks the `Mcp-Method` /
+ * `Mcp-Name` headers (a mismatch is JSON-RPC `-32020` with HTTP 400), stamps
+ * `ttlMs` / `cacheScope` on lists and serves `subscriptions/listen`. What is
+ * ours: the run behind a request (one per agent, kept current like a
+ * session's, so policy decides the lists), `tools/list` in name order,
+ * `tools/call` through the run, the aggregated resources, prompts and
+ * completions, and downstream requests during a call bridged to
+ * `input_required` rounds (input-bridge.ts). 2025-era traffic never reaches
+ * this file (transports.ts routes it to the sessions).
+ */
+import {
+  createMcpHandler,
+  inputRequired,
+  Server,
+  CLIENT_CAPABILITIES_META_KEY,
+  type AuthInfo,
+  type ClientCapabilities,
+  type CallToolResult as ModernCallToolResult,
+  type InputRequest,
+  type McpRequestContext,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { ErrorCode as McpErrorCode, McpError, type CallToolResult, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ToolSearchError, silentLogger, type Kernel, type RunRequest, type ToolDescriptor } from '@tool-search/kernel';
+import type { McpCallForwarding, McpDownstream } from '@tool-search/plugin-mcp';
+import { registerAggregate, type AggregateRegister } from './aggregate.js';
+import { createInputBridge, type Ask, type BridgeStep } from './input-bridge.js';
+import { createLiveRun, type LiveRun } from './live-run.js';
+import { resourceUri } from './namespace.js';
+import { errorResult, explainUnavailable, toCallToolResult } from './result.js';
+import { DEFAULT_REFRESH_INTERVAL_MS, type ToolSearchMcpOptions } from './server.js';
+
+export interface ModernHandlerOptions extends ToolSearchMcpOptions {
+  readonly maxBodyBytes: number;
+  /** How long a call waiting for the client's `input_required` answers is kept (default 5 min). */
+  readonly inputIdleMs?: number;
+}
+
+export interface ModernCaller {
+  /** The API key's id (keyless: none): parked calls resume only for the key that started them. */
+  readonly keyId?: string;
+  readonly agentId?: string;
+}
+
+export interface ModernHandler {
+  fetch(request: Request, body: unknown, caller: ModernCaller): Promise<Response>;
+  /** Runs held for callers now (one per agent). */
+  readonly runs: number;
+  close(): Promise<void>;
+}
+
+export function createModernHandler(options: ModernHandlerOptions): ModernHandler {
+  const core = createModernServers(options);
+  const handler = createMcpHandler((context) => core.build(context), {
+    legacy: 'reject',
+    maxRequestBodySize: options.maxBodyBytes,
+    onerror: (error) => (options.logger ?? silentLogger).debug?.(`2026-07-28 request: ${error.message}`),
+  });
+  // Open `subscriptions/listen` streams hear of changes through the handler's bus.
+  const unsubscribe = core.onChange((change) => {
+    if (change.kind === 'tools') handler.notify.toolsChanged();
+    if (change.kind === 'resources') handler.notify.resourcesChanged();
+    if (change.kind === 'prompts') handler.notify.promptsChanged();
+    if (change.kind === 'resource') handler.notify.resourceUpdated(change.uri);
+  });
+  return {
+    fetch: (request, body, caller) =>
+      handler.fetch(request, {
+        parsedBody: body,
+        ...(caller.keyId !== undefined || caller.agentId !== undefined ? { authInfo: authInfoOf(caller) } : {}),
+      }),
+    get runs() {
+      return core.runs;
+    },
+    async close() {
+      unsubscribe();
+      await handler.close().catch(() => undefined);
+      await core.close();
+    },
+  };
+}
+
+/** A change 2026-07-28 clients hear of on their `subscriptions/listen` streams. */
+export type ModernChange = { readonly kind: 'tools' | 'resources' | 'prompts' } | { readonly kind: 'resource'; readonly uri: string };
+
+export interface ModernServers {
+  /** A fresh v2 `Server` for one request (HTTP) or one connection (stdio), answering for the caller in `context.authInfo`. */
+  build(context: McpRequestContext): Promise<Server>;
+  onChange(listener: (change: ModernChange) => void): () => void;
+  readonly runs: number;
+  close(): Promise<void>;
+}
+
+/** The era-independent part: runs per agent, kept current, and the v2 servers built on them. */
+export function createModernServers(options: ToolSearchMcpOptions & { readonly inputIdleMs?: number }): ModernServers {
+  const logger = options.logger ?? silentLogger;
+  const { downstream, kernel } = options;
+  const mode = options.mode ?? 'tools';
+  const interval = options.refreshIntervalMs ?? DEFAULT_REFRESH_INTERVAL_MS;
+  // A list is good until the next refresh could change it; no timer: until a list change is announced.
+  const listHint = {
+    ttlMs: interval > 0 ? interval : 60_000,
+    cacheScope: 'private' as const,
+  };
+  const runs = new Map<string, Promise<LiveRun>>();
+  const bridge = createInputBridge(options.inputIdleMs);
+  const listeners = new Set<(change: ModernChange) => void>();
+  const emit = (change: ModernChange) => {
+    for (const listener of listeners) listener(change);
+  };
+  let closed = false;
+
+  /** The run of one agent's requests: built at its first request, refreshed with the others, shared by its requests. */
+  function runFor(agentId: string | undefined): Promise<LiveRun> {
+    const key = agentId ?? '';
+    let live = runs.get(key);
+    if (!live) {
+      const request: RunRequest = {
+        ...options.request,
+        ...(agentId !== undefined ? { agentId } : {}),
+      };
+      live = createLiveRun({ kernel, mode, request });
+      live.catch(() => runs.delete(key));
+      runs.set(key, live);
+    }
+    return live;
+  }
+
+  async function refresh(): Promise<void> {
+    let changed = false;
+    for (const live of [...runs.values()]) {
+      const run = await live.catch(() => undefined);
+      if (run && !closed) changed = (await run.refresh()).toolsChanged || changed;
+    }
+    if (changed && !closed) emit({ kind: 'tools' });
+  }
+  const background = () => void refresh().catch((error: unknown) => logger.warn(`refresh failed: ${error instanceof Error ? error.message : String(error)}`));
+  const timer = interval > 0 ? setInterval(background, interval) : undefined;
+  timer?.unref();
+  const unsubscribeCatalog = options.onCatalogChange?.(background);
+  const unsubscribeDownstream = downstream?.on((event) => {
+    if (event.type === 'resources-changed') emit({ kind: 'resources' });
+    if (event.type === 'prompts-changed') emit({ kind: 'prompts' });
+    if (event.type === 'resource-updated') emit({ kind: 'resource', uri: resourceUri(event.server, event.uri) });
+  });
+
+  async function build(context: McpRequestContext): Promise<Server> {
+    const caller = callerOf(context.authInfo);
+    const live = await runFor(caller.agentId);
+    const instructions = live.current.exposure.system;
+    const server = new Server(
+      {
+        name: options.name ?? 'tool-search',
+        version: options.version ?? '0.1.0',
+      },
+      {
+        capabilities: {
+          tools: { listChanged: true },
+          ...(downstream
+            ? {
+                resources: { listChanged: true },
+                prompts: { listChanged: true },
+                completions: {},
+              }
+            : {}),
+        },
+        ...(instructions ? { instructions } : {}),
+        cacheHints: {
+          'tools/list': listHint,
+          'prompts/list': listHint,
+          'resources/list': listHint,
+          'resources/templates/list': listHint,
+          'server/discover': listHint,
+          'resources/read': { ttlMs: 0, cacheScope: 'private' },
+        },
+      },
+    );
+    // The exposure's order, made deterministic: clients and caches compare lists.
+    server.setRequestHandler(
+      'tools/list',
+      () =>
+        ({
+          tools: [...live.current.tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+        } as never),
+    );
+    server.setRequestHandler('tools/call', (request, ctx) => callTool(server, live, caller, request.params, ctx) as never);
+    if (downstream) {
+      const register: AggregateRegister = (method, handle) =>
+        server.setRequestHandler(method as 'resources/list', (request, ctx) => handle(request.params ?? {}, ctx.mcpReq.signal) as never);
+      registerAggregate(
+        {
+          downstream,
+          logger,
+          visible: () => visibleServers(live.current.run.catalog),
+        },
+        register,
+        false,
+      );
+    }
+    return server;
+  }
+
+  async function callTool(
+    server: Server,
+    live: LiveRun,
+    caller: ModernCaller,
+    params: { name: string; arguments?: Record<string, unknown> },
+    ctx: ServerContext,
+  ): Promise<ModernCallToolResult | ReturnType<typeof inputRequired>> {
+    const owner = `${caller.keyId ?? ''}\n${caller.agentId ?? ''}`;
+    const state = ctx.mcpReq.requestState<string>();
+    let step: BridgeStep;
+    if (typeof state === 'string') {
+      const resumed = bridge.resume(owner, state, ctx.mcpReq.inputResponses ?? {});
+      if (!resumed) throw new McpError(McpErrorCode.InvalidParams, 'Unknown or expired requestState: call the tool again without it', { requestState: state });
+      step = await resumed;
+    } else {
+      // The capabilities this request declares (2026-07-28 has no handshake: each request carries them).
+      const client =
+        ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ??
+        server.getClientCapabilities();
+      const token = ctx.mcpReq._meta?.progressToken;
+      step = await bridge.start(owner, (ask, signal) =>
+        live.use(async ({ run, exposure }) => {
+          const forwarding = callForwarding(
+            live.sessionId,
+            client,
+            ask,
+            token === undefined
+              ? undefined
+              : (progress) =>
+                  void ctx.mcpReq
+                    .notify({
+                      method: 'notifications/progress',
+                      params: { ...progress, progressToken: token },
+                    })
+                    .catch(() => undefined),
+          );
+          const name = params.name;
+          const args = params.arguments ?? {};
+          try {
+            const outcome = await exposure.call(name, args, {
+              signal,
+              scope: { mcp: forwarding },
+            });
+            return explainUnavailable(toCallToolResult(outcome), run.diagnostics, typeof args.id === 'string' ? args.id : name);
+          } catch (error) {
+            const coded = ToolSearchError.isInstance(error) ? error : undefined;
+            return errorResult(coded?.code ?? ErrorCode.TOOL_EXECUTION_FAILED, error instanceof Error ? error.message : String(error));
+          }
+        }),
+      );
+    }
+    if ('done' in step) {
+      const code = (step.done.structuredContent as { error?: { code?: unknown } } | undefined)?.error?.code;
+      if (code === ErrorCode.RUN_STOPPED) void live.refresh(true).catch(() => undefined);
+      if (code === ErrorCode.MCP_SERVER_UNAVAILABLE) background();
+      return step.done as ModernCallToolResult;
+    }
+    return inputRequired({
+      inputRequests: step.inputRequests as unknown as Record<string, InputRequest>,
+      requestState: step.requestState,
+    });
+  }
+
+  return {
+    build,
+    onChange(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    get runs() {
+      return runs.size;
+    },
+    async close() {
+      closed = true;
+      listeners.clear();
+      if (timer) clearInterval(timer);
+      unsubscribeCatalog?.();
+      unsubscribeDownstream?.();
+      bridge.close();
+      const held = await Promise.all([...runs.values()].map((live) => live.catch(() => undefined)));
+      runs.clear();
+      await Promise.all(held.map((live) => live?.close()));
+    },
+  };
+}
+
+/**
+ * What a downstream server may ask of the calling client during a call: its requests become `input_required`
+ * rounds, each only when the client declared the capability (otherwise plugin-mcp's configured handlers, else a refusal).
+ */
+function callForwarding(session: string, client: ClientCapabilities | undefined, ask: Ask, onProgress: McpCallForwarding['onProgress']): McpCallForwarding {
+  return {
+    session,
+    ...(onProgress ? { onProgress } : {}),
+    ...(client?.elicitation
+      ? {
+          elicitInput: async (params, signal) => (await ask({ method: 'elicitation/create', params: { ...params } }, signal)) as ElicitResult,
+        }
+      : {}),
+    ...(client?.sampling
+      ? {
+          createMessage: async (params, signal) => (await ask({ method: 'sampling/createMessage', params: { ...params } }, signal)) as CreateMessageResult,
+        }
+      : {}),
+  };
+}
+
+function authInfoOf(caller: ModernCaller): AuthInfo {
+  return {
+    token: '',
+    clientId: caller.keyId ?? '',
+    scopes: [],
+    extra: {
+      ...(caller.agentId !== undefined ? { agentId: caller.agentId } : {}),
+      keyed: caller.keyId !== undefined,
+    },
+  };
+}
+
+function callerOf(info: AuthInfo | undefined): ModernCaller {
+  if (!info) return {};
+  const agentId = info.extra?.agentId;
+  return {
+    ...(info.extra?.keyed ? { keyId: info.clientId } : {}),
+    ...(typeof agentId === 'string' ? { agentId } : {}),
+  };
+}
+
+function visibleServers(catalog: readonly ToolDescriptor[]): ReadonlySet<string> {
+  return new Set(catalog.flatMap((tool) => (tool.source === 'mcp' ? [tool.owner] : [])));
+}
+
+export type { CallToolResult };
