@@ -84,7 +84,7 @@ describe('pdf: several documents, prompt, page ranges', () => {
     expect(sent).toContain('Invoice B total 99 EUR');
     expect(sent).not.toContain('Page two');
     expect(sent.endsWith('Which invoice is larger?')).toBe(true);
-    expect((outcome as { result: { content: { text: string }[] } }).result.content[0]!.text).toBe(`Answer from pdf-reader: ${sent.length} characters read; last line: Which invoice is larger?`);
+    expect((outcome as unknown as { result: { content: { text: string }[] } }).result.content[0]!.text).toBe(`Answer from pdf-reader: ${sent.length} characters read; last line: Which invoice is larger?`);
   });
 
   it('with an Anthropic provider the prompt goes over the Messages API; a per-call model is the model asked', async () => {
