@@ -16,7 +16,7 @@ for (const dir of projects) {
   const refs = new Set((tsconfig.references ?? []).map((r) => r.path.split('/').at(-2)));
   const used = new Set();
   for (const file of walk(join(dir, 'src')).filter((f) => f.endsWith('.ts'))) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from |import\()'(@tool-search\/[a-z0-9-]+)'/g)) used.add(m[1]);
+    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from |import\()'(@tool-search\/[a-z0-9-]+)(?:\/[a-z0-9-]+)*'/g)) used.add(m[1]);
   }
   used.delete(pkg.name);
   for (const name of used) {

@@ -130,8 +130,11 @@ export type AgentsConfig = {
 };
 
 export type McpServerConfig =
-  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number; alwaysVisible?: McpAlwaysVisible }
-  | { url: string; headers?: Record<string, string>; auth?: McpOAuthSettings; timeoutMs?: number; alwaysVisible?: McpAlwaysVisible };
+  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number; protocol?: McpProtocolSetting; alwaysVisible?: McpAlwaysVisible }
+  | { url: string; headers?: Record<string, string>; auth?: McpOAuthSettings; timeoutMs?: number; protocol?: McpProtocolSetting; alwaysVisible?: McpAlwaysVisible };
+
+/** `mcp.servers.<name>.protocol`: plugin-mcp's protocol negotiation (`auto` by default). */
+export type McpProtocolSetting = 'auto' | '2026-07-28' | '2025-11-25';
 
 /** `mcp.servers.<name>.alwaysVisible`: `true` pins every tool of the server visible in every search mode, a list pins those tool names. */
 export type McpAlwaysVisible = boolean | string[];

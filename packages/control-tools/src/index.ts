@@ -2,3 +2,5 @@
 export { createControlTools, controlToolsFor, extendDescription, CONTROL_TOOL_NAMES, MAX_QUERIES } from './control-tools.js';
 export type { ControlToolsConfig } from './control-tools.js';
 export { okResult, errorResult, renderSearch, renderDescription } from './results.js';
+export { checkModeOptions, optionsError, searchOptionsProperties, MAX_DESCRIPTION_CHARS } from './options.js';
+export type { ModeOptionsCheck } from './options.js';
