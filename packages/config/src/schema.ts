@@ -11,6 +11,7 @@
 import { embeddingsOptionsSchema } from '@tool-search/plugin-embeddings/options';
 import { mcpPluginOptionsSchema, mcpServerConfigSchemaWith, SERVER_NAME_PATTERN } from '@tool-search/plugin-mcp/options';
 import { mcpServersSchema } from './mcp-servers-schema.js';
+import { TOOL_SEARCH_MODES } from './modes.js';
 
 /** OpenClaw `tools.*` keys we accept but do not act on. */
 export const OPENCLAW_TOOLS_KEYS = [
@@ -112,7 +113,7 @@ const toolSearch: Schema = {
     { type: 'boolean' },
     strictObject({
       enabled: { type: 'boolean' },
-      mode: { type: 'string', enum: ['code', 'tools', 'directory', 'native'] },
+      mode: { type: 'string', enum: [...TOOL_SEARCH_MODES] },
       codeTimeoutMs: { type: 'number' },
       searchDefaultLimit: { type: 'number' },
       maxSearchLimit: { type: 'number' },

@@ -3,6 +3,7 @@
  * keys we accept but ignore come from the same constant lists as the schema.
  */
 import type { McpServersEntry } from './mcp-servers-schema.js';
+import type { ToolSearchMode } from './modes.js';
 import type { OPENCLAW_AGENT_KEYS, OPENCLAW_AGENT_TOOLS_KEYS, OPENCLAW_TOOLS_KEYS } from './schema.js';
 
 export type ToolProfile = 'minimal' | 'coding' | 'messaging' | 'full';
@@ -33,7 +34,7 @@ export type LoopDetectionConfig = {
   detectors?: { genericRepeat?: boolean; knownPollNoProgress?: boolean; pingPong?: boolean };
 };
 
-export type ToolSearchMode = 'code' | 'tools' | 'directory' | 'native';
+export type { ToolSearchMode };
 
 export type ToolSearchOptions = {
   enabled?: boolean;
