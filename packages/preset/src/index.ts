@@ -8,3 +8,5 @@ export type { LoadedPluginModule, PluginModule } from './load-plugin.js';
 export { openToolSearchRun } from './open-run.js';
 export type { OpenRunOptions, RunSearchOptions, RunSurface, RunTool, ToolSearchRun } from './open-run.js';
 export { UNAVAILABLE_CORE_TOOLS } from './core-tools.js';
+export { createFrontEnd } from './front-end.js';
+export type { FrontEnd, FrontEndOptions } from './front-end.js';
