@@ -10,3 +10,5 @@ export type { OpenRunOptions, RunSearchOptions, RunSurface, RunTool, ToolSearchR
 export { UNAVAILABLE_CORE_TOOLS } from './core-tools.js';
 export { createFrontEnd } from './front-end.js';
 export type { FrontEnd, FrontEndOptions } from './front-end.js';
+export { compareRankings, loadMcpClient, normalizeClientTools, parseEmbeddingsOptions, readSnapshotFile, snapshotDescriptors, toSnapshot } from './front-end-parts.js';
+export type { CatalogSnapshot, ClientToolInput, EmbeddingsOptions, RankingComparison } from './front-end-parts.js';
