@@ -4,3 +4,5 @@ export type { ControlToolsConfig } from './control-tools.js';
 export { okResult, errorResult, renderSearch, renderDescription } from './results.js';
 export { checkModeOptions, optionsError, searchOptionsProperties, MAX_DESCRIPTION_CHARS } from './options.js';
 export type { ModeOptionsCheck } from './options.js';
+export { emitSearch, searchLimitsFor } from './search-limits.js';
+export type { SearchLimitSetting } from './search-limits.js';
