@@ -4,6 +4,7 @@
 import { readFileSync, readdirSync, existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkPackages } from './check-packages.mjs';
+import { layeringProblems } from './check-layering.mjs';
 import { silentSkips } from './check-skips.mjs';
 
 const projects = [...readdirSync('packages').map((d) => join('packages', d)), 'e2e', 'bench'].filter((d) => existsSync(join(d, 'package.json')));
@@ -16,7 +17,7 @@ for (const dir of projects) {
   const refs = new Set((tsconfig.references ?? []).map((r) => r.path.split('/').at(-2)));
   const used = new Set();
   for (const file of walk(join(dir, 'src')).filter((f) => f.endsWith('.ts'))) {
-    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from |import\()'(@tool-search\/[a-z0-9-]+)'/g)) used.add(m[1]);
+    for (const m of readFileSync(file, 'utf8').matchAll(/(?:from |import\()'(@tool-search\/[a-z0-9-]+)(?:\/[a-z0-9-]+)*'/g)) used.add(m[1]);
   }
   used.delete(pkg.name);
   for (const name of used) {
@@ -25,6 +26,8 @@ for (const dir of projects) {
     if (!refs.has(short) && short !== 'e2e') { problems++; console.log(`${dir}: imports ${name} but tsconfig.build.json has no reference to it`); }
   }
 }
+// Layering: no plugin imports a plugin; front ends import the preset, not plugins (scripts/check-layering.mjs).
+for (const problem of layeringProblems()) { problems++; console.log(problem); }
 // The root tsconfig.json (what editors and a bare `tsc -b` build) references every workspace's build project.
 const rootRefs = new Set(JSON.parse(readFileSync('tsconfig.json', 'utf8')).references.map((r) => r.path.replace(/^\.\//, '')));
 for (const dir of projects.filter((d) => existsSync(join(d, 'tsconfig.build.json')))) {

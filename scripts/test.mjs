@@ -71,6 +71,7 @@ function runVitest(dir, reportDir) {
 function report(result) {
   const ok = result.code === 0 && !result.crashed && result.failed === 0;
   const line = `${ok ? 'ok  ' : 'FAIL'} ${result.dir.padEnd(30)} ${String(result.files).padStart(3)} files  ${String(result.passed).padStart(4)} passed  ${result.failed} failed  ${result.skipped} skipped  ${result.seconds.toFixed(1)} s`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes (ESC) from vitest output
   const lines = result.output.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
   const skips = [...new Set(lines.filter((l) => /^\s*skipping /.test(l)).map((l) => l.trim()))];
   return [line, ...skips.map((s) => `       ${s}`), ...(ok ? [] : [result.output.trimEnd(), ''])].join('\n') + '\n';
@@ -94,6 +95,7 @@ async function main(argv) {
     process.stdout.write(`note: ${binary} is not installed, so ${why} skip; \`apt-get install -y ${name}\` makes them run\n`);
   }
   if (!step('dependency and packaging checks', process.execPath, ['scripts/check-deps.mjs'])) process.exit(1);
+  if (!step('lint (Biome, lint rules only: biome.json)', process.execPath, [join(ROOT, 'node_modules/@biomejs/biome/bin/biome'), 'lint', '--error-on-warnings'])) process.exit(1);
   if (!flag('--no-build') && !step('build (one tsc -b)', process.execPath, ['scripts/build.mjs', '--quiet'])) process.exit(1);
   if (!flag('--no-typecheck') && !step('typecheck (one tsc -b over every tsconfig.spec.json)', process.execPath, ['scripts/typecheck.mjs', '--no-build'])) process.exit(1);
 

@@ -46,6 +46,7 @@ export async function measureFrameworks(dataDir: string, only?: readonly Snapsho
     const snapshot = loadSnapshot(dataDir, set.name);
     // The snapshot's tools listed through a kernel source, as an MCP catalog; kernel ids map back to the labels' ids.
     // ToolBench owners are API names with spaces ("Weather API"), which the kernel refuses as owners: spaces become `_`.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters in owner names become `_`
     const safe = (text: string) => text.replace(/[\s\u0000-\u001f]+/gu, '_');
     const evalId = new Map(snapshot.descriptors.map((d) => [`mcp:${safe(d.owner)}:${safe(d.name)}`, d.id]));
     const source = toolSource(

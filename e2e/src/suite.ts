@@ -13,7 +13,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { anthropicUpstream, openaiUpstream, startGatewayServer, type TurnLedger, type Upstream } from '@tool-search/gateway';
 import { startMockOpenAI, type RecordedRequest } from '@tool-search/mock-openai';
 import { startMockAnthropic } from '@tool-search/mock-anthropic';
-import type { ToolSearchConfig } from '@tool-search/config';
+import { COMPARED_MODES, type ToolSearchConfig } from '@tool-search/config';
 import type { ApprovalRequest } from '@tool-search/plugin-approvals';
 import { createTokenCounter, readSessionLog, sessionFileName, summarizeSession, type SessionLogEntry, type TelemetrySummary } from '@tool-search/telemetry';
 import { createToolSearchKernel } from '@tool-search/preset';
@@ -22,7 +22,7 @@ import { assertLanes, controlCallsIn, ORIGIN_OF_LANE, type ControlCallReport } f
 import { createFixturePlugin, FIXTURE_PLUGIN_ID, type FixturePlugin } from './fixture.js';
 
 export const SCENARIO = 'tool-search-gateway-e2e';
-export const LANES = ['direct', 'code', 'tools', 'directory'] as const;
+export const LANES = COMPARED_MODES;
 export type LaneName = (typeof LANES)[number];
 /** The scripted provider behind the gateway: OpenAI Chat Completions or Anthropic Messages wire format. */
 export const PROVIDER_MODES = ['mock-openai', 'mock-anthropic'] as const;

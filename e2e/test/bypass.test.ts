@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProviderNameMap, ErrorCode, STAGE, type KernelPlugin, type ToolCallOutcome, type ToolDefinition, type ToolDescriptor } from '@tool-search/kernel';
-import type { ToolSearchConfig } from '@tool-search/config';
+import { COMPARED_MODES, type ToolSearchConfig } from '@tool-search/config';
 import { createToolSearchKernel, type PresetOptions } from '@tool-search/preset';
 import type { Approver } from '@tool-search/plugin-approvals';
 // `RunRequest.clientTools` is declared by the client-tools plugin (declaration merging) the preset registers.
@@ -208,7 +208,7 @@ describe('a denied tool is unreachable by every route', () => {
     const extra: Spec[] = [{ name: 'pinned_secret', source: 'plugin', owner: 'evil', catalogMode: 'direct-only', description: 'Always visible, but denied' }];
     const { kernel, ran } = await setup({ tools: { deny: ['pinned_secret'] } }, { extra });
     const run = await kernel.createRun();
-    for (const mode of ['direct', 'tools', 'directory', 'code']) {
+    for (const mode of COMPARED_MODES) {
       const exposure = await run.exposure(mode);
       expect(exposure.tools.map((t) => t.name)).not.toContain('pinned_secret');
       expect(resultCode(await exposure.call('pinned_secret', {}))).toBe(ErrorCode.UNKNOWN_TOOL);

@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkPackages, publicPackages } from '../../scripts/check-packages.mjs';
 import { silentSkips } from '../../scripts/check-skips.mjs';
+import { layeringProblems } from '../../scripts/check-layering.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -73,5 +74,34 @@ describe('tests that can skip', () => {
     const skipping = "import { it } from 'vitest';\nit.skipIf(true)('x', () => {});\n";
     const dir = workspace({ name: '@tool-search/new', private: true }, { 'test/a.test.ts': skipping, 'test/b.test.ts': "console.warn(`skipping b: no data`);\n" + skipping });
     expect(silentSkips(dir)).toEqual([join(dir, 'packages/new/test/a.test.ts')]);
+  });
+});
+
+describe('layering rule', () => {
+  const tree = (files: Record<string, string>) => {
+    const dir = mkdtempSync(join(tmpdir(), 'tool-search-layers-'));
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    return dir;
+  };
+
+  it('holds for this repo', () => {
+    expect(layeringProblems(root)).toEqual([]);
+  });
+
+  it('catches a plugin importing a plugin and a front end importing a plugin, not a type-only import', () => {
+    const dir = tree({
+      'packages/plugin-a/src/index.ts': "import { b } from '@tool-search/plugin-b';\nimport type { B } from '@tool-search/plugin-b';\nexport const c = () => import('@tool-search/mode-code');\n",
+      'packages/gateway/src/index.ts': "import { fsPlugin } from '@tool-search/plugin-fs';\nimport { createFrontEnd } from '@tool-search/preset';\n",
+      'packages/cli/src/index.ts': "import type { Approver } from '@tool-search/plugin-approvals';\n",
+      'packages/preset/src/index.ts': "import { fsPlugin } from '@tool-search/plugin-fs';\n",
+    });
+    const problems = layeringProblems(dir).map((line) => line.replace(dir, ''));
+    expect(problems).toHaveLength(3);
+    expect(problems.filter((line) => line.includes('plugin plugin-a imports plugin plugin-b'))).toHaveLength(1);
+    expect(problems.filter((line) => line.includes('plugin plugin-a imports plugin mode-code'))).toHaveLength(1);
+    expect(problems.filter((line) => line.includes('front end gateway imports plugin plugin-fs'))).toHaveLength(1);
   });
 });

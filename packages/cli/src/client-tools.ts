@@ -1,7 +1,7 @@
 /** `--client-tools F`: a JSON file of tools the client provides, checked before any run starts. */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { normalizeClientTools, type ClientToolInput } from '@tool-search/plugin-client-tools';
+import { normalizeClientTools, type ClientToolInput } from '@tool-search/preset';
 import { CliInputError } from './io.js';
 
 /** Reads and checks the file; throws `CLIENT_TOOL_INVALID` (exit 1) naming the bad entry. */

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolSearchConfig } from '@tool-search/config';
 import type { Approver } from '@tool-search/plugin-approvals';
 import type { McpClientHandlers, McpPluginOptions } from '@tool-search/plugin-mcp';
-import type { PresetOptions } from '@tool-search/preset';
+import { loadMcpClient, type PresetOptions } from '@tool-search/preset';
 import type { CliIO } from './io.js';
 
 type ElicitParams = Parameters<NonNullable<McpClientHandlers['elicitInput']>>[0];
@@ -17,7 +17,7 @@ type SampleParams = Parameters<NonNullable<McpClientHandlers['createMessage']>>[
 
 export async function mcpClientOptions(config: ToolSearchConfig, io: CliIO, approve: Approver | undefined): Promise<NonNullable<PresetOptions['mcpClient']>> {
   // Imported only for a config with MCP servers (the caller checks): the SDK is not loaded otherwise.
-  const { defaultStateDir, fileTokenStore } = await import('@tool-search/plugin-mcp');
+  const { defaultStateDir, fileTokenStore } = await loadMcpClient();
   const env = io.env ?? process.env;
   const handlers: McpClientHandlers = {
     ...(config.provider ? { createMessage: sampler(config.provider, env) } : {}),

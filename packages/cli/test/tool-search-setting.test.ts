@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
+import { SEARCH_MODES } from '@tool-search/config';
 import { runCli } from '../src/index.js';
 import { cli, smallCatalog } from './helpers.js';
 
@@ -39,7 +40,7 @@ describe('per-agent and per-provider toolSearch', () => {
       const out = JSON.parse((await cli(['exposure', '--json', ...args], cwd)).stdout) as { tools: { function: { name: string; description: string } }[] };
       return out.tools.find((t) => t.function.name.startsWith('tool_search'))?.function.description ?? '';
     };
-    for (const mode of ['tools', 'directory', 'code']) {
+    for (const mode of SEARCH_MODES) {
       expect((await descriptionOf('--mode', mode)).endsWith('\n\nAcme billing and tickets.'), mode).toBe(true);
       const ops = await descriptionOf('--agent', 'ops', '--mode', mode);
       expect(ops.endsWith('\n\nPaging and runbooks.'), mode).toBe(true);

@@ -1,5 +1,7 @@
 // The public surface of @tool-search/config: named exports only.
 export { configSchema, OPENCLAW_TOOLS_KEYS, OPENCLAW_AGENT_TOOLS_KEYS, OPENCLAW_AGENT_KEYS } from './schema.js';
+export { COMPARED_MODES, DIRECT_MODE, EXPOSURE_MODES, NATIVE_MODE, SEARCH_MODES, TOOL_SEARCH_MODES } from './modes.js';
+export type { ExposureMode, SearchMode } from './modes.js';
 export { loadConfig, parseConfig, resolvePaths, CONFIG_FILE_NAME } from './load.js';
 export type { LoadConfigOptions, LoadedConfig } from './load.js';
 export { validateConfig, configIssues } from './validate.js';

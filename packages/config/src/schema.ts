@@ -8,7 +8,10 @@
  * keys are errors wherever we own the shape (`additionalProperties: false`).
  */
 
+import { embeddingsOptionsSchema } from '@tool-search/plugin-embeddings/options';
+import { mcpPluginOptionsSchema, mcpServerConfigSchemaWith, SERVER_NAME_PATTERN } from '@tool-search/plugin-mcp/options';
 import { mcpServersSchema } from './mcp-servers-schema.js';
+import { TOOL_SEARCH_MODES } from './modes.js';
 
 /** OpenClaw `tools.*` keys we accept but do not act on. */
 export const OPENCLAW_TOOLS_KEYS = [
@@ -101,23 +104,8 @@ const loopDetection = strictObject({
   }),
 });
 
-/** `tools.toolSearch.embeddings` (the plugin checks the same again; here so a bad config names its path). */
-const embeddings = strictObject(
-  {
-    baseURL: { type: 'string', pattern: '^https?://' },
-    model: { type: 'string', minLength: 1 },
-    apiKey: { type: 'string' },
-    dimensions: { type: 'integer', minimum: 1 },
-    cacheDir: { type: 'string', minLength: 1 },
-    batchSize: { type: 'integer', minimum: 1, maximum: 2048 },
-    timeoutMs: { type: 'integer', minimum: 1 },
-    indexWaitMs: { type: 'integer', minimum: 0 },
-    fusion: { type: 'string', enum: ['rrf', 'dense'] },
-    rrfK: { type: 'number', minimum: 0 },
-    denseWeight: { type: 'number', minimum: 0 },
-  },
-  ['baseURL', 'model'],
-);
+/** `tools.toolSearch.embeddings`: plugin-embeddings' own options schema (one copy; the plugin checks the same again). */
+const embeddings: Schema = embeddingsOptionsSchema;
 
 /** `tools.toolSearch.learning` (`@tool-search/plugin-learning` checks the same again; here so a bad config names its path). */
 const learning: Schema = {
@@ -137,7 +125,7 @@ const learning: Schema = {
 // Numbers here accept any value on purpose: resolution clamps or falls back to the default.
 const toolSearchObject = strictObject({
   enabled: { type: 'boolean' },
-  mode: { type: 'string', enum: ['code', 'tools', 'directory', 'native'] },
+  mode: { type: 'string', enum: [...TOOL_SEARCH_MODES] },
   codeTimeoutMs: { type: 'number' },
   searchDefaultLimit: { type: 'number' },
   maxSearchLimit: { type: 'number' },
@@ -209,35 +197,12 @@ const agentEntry = strictObject(
 // `agents.defaults` is OpenClaw's (model, workspace, sandbox, compaction, …); only `workspace` is acted on (the MCP root).
 const agents = strictObject({ defaults: { type: 'object' }, list: { type: 'array', items: agentEntry } });
 
-const timeoutMs: Schema = { type: 'integer', minimum: 1 };
-const stringMap: Schema = { type: 'object', additionalProperties: { type: 'string' } };
 // `alwaysVisible`: pin this server's tools (true) or some of them (their MCP names) visible in every search mode; the preset acts on it.
 const alwaysVisible: Schema = { anyOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }] };
-const stdioServer = strictObject({ command: { type: 'string', minLength: 1 }, args: stringList, env: stringMap, cwd: { type: 'string' }, timeoutMs, alwaysVisible }, ['command']);
-// OAuth of an HTTP server: plugin-mcp's McpOAuthConfig (it checks the values again).
-const mcpAuth = strictObject({
-  clientId: { type: 'string', minLength: 1 },
-  clientSecret: { type: 'string', minLength: 1 },
-  clientSecretEnv: { type: 'string', minLength: 1 },
-  clientMetadataUrl: { type: 'string', pattern: '^https://' },
-  scope: { type: 'string', minLength: 1 },
-  grant: { enum: ['authorization_code', 'client_credentials'] },
-  redirectUrl: { type: 'string', pattern: '^http://(127\\.0\\.0\\.1|localhost|\\[::1\\])(:[0-9]+)?/' },
-  clientName: { type: 'string', minLength: 1 },
-  issuer: { type: 'string', pattern: '^https?://' },
-});
-const httpServer = strictObject({ url: { type: 'string', minLength: 1 }, headers: stringMap, auth: mcpAuth, timeoutMs, alwaysVisible }, ['url']);
-// if/then instead of oneOf: a broken server reports the errors of its own kind only.
-// Neither `command` nor `url`: every key of both kinds is known, so a typo (`comand`) gets a "did you mean" and `command` is asked for.
-const unsureServer = strictObject({ ...(stdioServer.properties as Record<string, Schema>), ...(httpServer.properties as Record<string, Schema>) }, ['command']);
-const mcpServer: Schema = {
-  type: 'object',
-  if: { type: 'object', properties: { command: {} }, required: ['command'] },
-  then: stdioServer,
-  else: { if: { type: 'object', properties: { url: {} }, required: ['url'] }, then: httpServer, else: unsureServer },
-};
+// One server entry: plugin-mcp's own schema (its connection rules win), plus the key the preset acts on.
+const mcpServer: Schema = mcpServerConfigSchemaWith({ alwaysVisible });
 /** An MCP server name becomes the tool owner (`mcp:<name>:<tool>`): plugin-mcp's SERVER_NAME_PATTERN. */
-const mcpServerName = { pattern: '^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$' };
+const mcpServerName = { pattern: SERVER_NAME_PATTERN };
 
 const fakeCatalogOptions = strictObject({ tools: { type: 'integer', minimum: 0, maximum: 100000 }, core: { type: 'boolean' } });
 // The real core tools (`@tool-search/plugin-fs`, `@tool-search/plugin-exec`); `workspace` defaults to the config file's folder.
@@ -263,7 +228,7 @@ export const configSchema = {
     agents,
     // Options per plugin id; each plugin validates its own options, except the ones we ship.
     plugins: { type: 'object', properties: { 'fake-catalog': fakeCatalogOptions, core: coreOptions }, additionalProperties: { type: 'object' } },
-    mcp: strictObject({ servers: { type: 'object', propertyNames: mcpServerName, additionalProperties: mcpServer }, connectTimeoutMs: timeoutMs }),
+    mcp: strictObject({ servers: { type: 'object', propertyNames: mcpServerName, additionalProperties: mcpServer }, connectTimeoutMs: mcpPluginOptionsSchema.properties.connectTimeoutMs }),
     mcpServers: { ...mcpServersSchema, propertyNames: mcpServerName },
     provider: strictObject(
       {

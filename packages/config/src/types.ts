@@ -3,6 +3,7 @@
  * keys we accept but ignore come from the same constant lists as the schema.
  */
 import type { McpServersEntry } from './mcp-servers-schema.js';
+import type { ToolSearchMode } from './modes.js';
 import type { OPENCLAW_AGENT_KEYS, OPENCLAW_AGENT_TOOLS_KEYS, OPENCLAW_TOOLS_KEYS } from './schema.js';
 
 export type ToolProfile = 'minimal' | 'coding' | 'messaging' | 'full';
@@ -33,7 +34,7 @@ export type LoopDetectionConfig = {
   detectors?: { genericRepeat?: boolean; knownPollNoProgress?: boolean; pingPong?: boolean };
 };
 
-export type ToolSearchMode = 'code' | 'tools' | 'directory' | 'native';
+export type { ToolSearchMode };
 
 export type ToolSearchOptions = {
   enabled?: boolean;
@@ -146,8 +147,11 @@ export type AgentsConfig = {
 };
 
 export type McpServerConfig =
-  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number; alwaysVisible?: McpAlwaysVisible }
-  | { url: string; headers?: Record<string, string>; auth?: McpOAuthSettings; timeoutMs?: number; alwaysVisible?: McpAlwaysVisible };
+  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number; protocol?: McpProtocolSetting; alwaysVisible?: McpAlwaysVisible }
+  | { url: string; headers?: Record<string, string>; auth?: McpOAuthSettings; timeoutMs?: number; protocol?: McpProtocolSetting; alwaysVisible?: McpAlwaysVisible };
+
+/** `mcp.servers.<name>.protocol`: plugin-mcp's protocol negotiation (`auto` by default). */
+export type McpProtocolSetting = 'auto' | '2026-07-28' | '2025-11-25';
 
 /** `mcp.servers.<name>.alwaysVisible`: `true` pins every tool of the server visible in every search mode, a list pins those tool names. */
 export type McpAlwaysVisible = boolean | string[];

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { configSchema } from '../src/index.js';
+import { configSchema, TOOL_SEARCH_MODES } from '../src/index.js';
 
 // Keeps the README's option table true: every key it lists exists in the schema, every root key is listed.
 const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
@@ -30,5 +30,12 @@ describe('README options table', () => {
   it('lists every root section', () => {
     const roots = Object.keys(configSchema.properties).filter((key) => key !== '$schema');
     expect(roots.filter((root) => !tableKeys.some((key) => key === root || key.startsWith(`${root}.`)))).toEqual([]);
+  });
+});
+
+describe('README modes', () => {
+  it('names the modes of the one list', () => {
+    const listed = /mode: ([a-z|]+),/.exec(readme)?.[1]?.split('|');
+    expect(listed).toEqual([...TOOL_SEARCH_MODES]);
   });
 });

@@ -9,6 +9,7 @@ import { compileToolSchema, deepFreeze, ErrorCode, ToolSearchError, toSchemaIssu
 import type { ControlContext, ExposedTool, JsonSchema, RunApi, RunRequest, ToolCallOutcome, ToolResult } from '@tool-search/kernel';
 import { indexForRun, type ToolIndex } from '@tool-search/search';
 import { errorResult, okResult, renderDescription, renderSearch } from './results.js';
+import { emitSearch, searchLimitsFor } from './search-limits.js';
 
 export const CONTROL_TOOL_NAMES = Object.freeze({ search: 'tool_search', describe: 'tool_describe', call: 'tool_call' } as const);
 
@@ -42,10 +43,7 @@ export function controlToolsFor(config: ControlToolsConfig): (request: RunReques
   const base = createControlTools(config);
   const bySetting = new Map<string, ExposedTool[]>();
   return (request) => {
-    const limits = request.searchLimits;
-    const max = positive(limits?.maxSearchLimit) ?? config.maxSearchLimit;
-    const fallback = positive(limits?.searchDefaultLimit) ?? config.searchDefaultLimit;
-    const searchDefaultLimit = Math.min(fallback, max);
+    const { maxSearchLimit: max, searchDefaultLimit } = searchLimitsFor(config, request);
     const description = typeof request.searchDescription === 'string' ? request.searchDescription : config.description;
     if (max === config.maxSearchLimit && searchDefaultLimit === config.searchDefaultLimit && description === config.description) return base;
     const key = JSON.stringify([searchDefaultLimit, max, description ?? null]);
@@ -67,10 +65,6 @@ export function controlToolsFor(config: ControlToolsConfig): (request: RunReques
 export function extendDescription(base: string, extension: string | undefined): string {
   const extra = extension?.trim();
   return extra ? `${base}\n\n${extra}` : base;
-}
-
-function positive(value: number | undefined): number | undefined {
-  return typeof value === 'number' && Number.isInteger(value) && value > 0 ? value : undefined;
 }
 
 export function createControlTools(config: ControlToolsConfig): ExposedTool[] {
@@ -173,10 +167,7 @@ async function search(index: ToolIndex, args: Record<string, unknown>, ctx: Cont
     args.fuse === true && queries.length > 1
       ? await index.searchRanked(queries.slice(0, MAX_QUERIES), { limit, fuse: true })
       : await index.searchRanked(queries.length === 1 ? queries[0]! : queries.slice(0, MAX_QUERIES), { limit });
-  const each = 'results' in result ? result.results : [result];
-  const hits = each.flatMap((entry) => entry.hits);
-  const results = each.map((entry) => ({ query: entry.query, hits: entry.hits.map((hit) => hit.id), weak: entry.weak === true || entry.hits.length === 0 }));
-  ctx.run.emit({ type: 'search', queries, hits: [...new Set(hits.map((hit) => hit.id))], origin: 'tool_call', results, ranker });
+  emitSearch(ctx.run, queries, { result, ranker }, 'tool_call');
   return okResult(renderSearch(result), result);
 }
 

@@ -2,3 +2,7 @@
 export { createControlTools, controlToolsFor, extendDescription, CONTROL_TOOL_NAMES, MAX_QUERIES } from './control-tools.js';
 export type { ControlToolsConfig } from './control-tools.js';
 export { okResult, errorResult, renderSearch, renderDescription } from './results.js';
+export { checkModeOptions, optionsError, searchOptionsProperties, MAX_DESCRIPTION_CHARS } from './options.js';
+export type { ModeOptionsCheck } from './options.js';
+export { emitSearch, searchLimitsFor } from './search-limits.js';
+export type { SearchLimitSetting } from './search-limits.js';

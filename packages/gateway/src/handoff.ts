@@ -8,7 +8,6 @@
  * abandoned after `ttlMs`: its run is closed and the waiting calls end.
  */
 import type { ClientCall, Run, ToolCallOutcome, ToolResult } from '@tool-search/kernel';
-import type { TurnResult } from './turn.js';
 
 /** A turn that waits for its client: `resume` delivers the results and returns the turn's next answer. */
 export interface SuspendedTurn<T> {
@@ -16,9 +15,6 @@ export interface SuspendedTurn<T> {
   resume(results: ReadonlyMap<string, string>): Promise<T>;
   abandon(): void;
 }
-
-/** The server's suspended turns, by handed-off call id. */
-export type SuspendedTurns = Map<string, SuspendedTurn<TurnResult>>;
 
 /** What a turn loop uses while it drives one run. */
 export interface TurnControl<T> {
@@ -123,27 +119,4 @@ export function suspendableTurn<T extends object>(
 function toResult(text: string | undefined, call: ClientCall): ToolResult {
   if (text === undefined) return { content: [{ type: 'text', text: `The client sent no result for ${call.name} (${call.callId}).` }], isError: true };
   return { content: [{ type: 'text', text }] };
-}
-
-/** The suspended turn whose handed-off calls the trailing `tool` messages answer, with their results (removed from `waiting`). */
-export function resumable(messages: readonly unknown[], waiting: SuspendedTurns): { turn: SuspendedTurn<TurnResult>; results: Map<string, string> } | undefined {
-  const results = new Map<string, string>();
-  let turn: SuspendedTurn<TurnResult> | undefined;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const message = messages[i] as { role?: unknown; tool_call_id?: unknown; content?: unknown } | null;
-    if (message?.role !== 'tool' || typeof message.tool_call_id !== 'string') break;
-    const owner = waiting.get(message.tool_call_id);
-    if (!owner || (turn && owner !== turn)) continue;
-    turn = owner;
-    results.set(message.tool_call_id, contentText(message.content));
-  }
-  if (!turn) return undefined;
-  for (const id of turn.callIds) waiting.delete(id);
-  return { turn, results };
-}
-
-function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part: { text?: unknown }) => (typeof part?.text === 'string' ? part.text : '')).join('');
-  return '';
 }

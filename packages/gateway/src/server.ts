@@ -68,6 +68,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   const suspended = new SuspendedTurns();
   const owners = keys.size > 0 ? sessionOwners(options.state ?? new MemoryStateStore()) : undefined;
   const serve = { turn, model: upstream.model, log, suspended, ...(owners ? { owners } : {}) };
+  // biome-ignore lint/suspicious/noExplicitAny: the fronts differ in their request type; each is only called with its own parsed body
   const fronts: FrontEnd<any>[] = [chatFront, createResponsesFront(), messagesFront];
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {

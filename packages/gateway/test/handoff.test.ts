@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { createKernel, type ToolCallOutcome } from '@tool-search/kernel';
 import { toolsModePlugin } from '@tool-search/mode-tools';
 import { clientToolsPlugin } from '@tool-search/plugin-client-tools';
-import { resumable, suspendableTurn, TurnAbandoned, type SuspendedTurns } from '../src/handoff.js';
+import { suspendableTurn, TurnAbandoned } from '../src/handoff.js';
+import { SuspendedTurns } from '../src/suspended-turns.js';
+import type { TurnResult } from '../src/turn.js';
 
 const kernel = () => createKernel({ plugins: [clientToolsPlugin(), toolsModePlugin()] });
 const ask = { name: 'ask_user', description: 'Ask the user a question', parameters: { type: 'object', properties: { q: { type: 'string' } } } };
@@ -55,16 +57,21 @@ describe('suspendable turns', () => {
 
   it('finds the suspended turn from the trailing tool messages, and only once', async () => {
     const first = await turn(60_000);
-    const waiting: SuspendedTurns = new Map([[first.handed![0]!, first.suspended!]]) as unknown as SuspendedTurns;
-    const messages = [{ role: 'user', content: 'hi' }, { role: 'tool', tool_call_id: first.handed![0], content: [{ type: 'text', text: 'teal' }] }];
-    const found = resumable(messages, waiting);
+    // The gateway's own registry (the one its front ends use), not a test-only twin of its lookup.
+    const waiting = new SuspendedTurns();
+    waiting.add({ suspended: first.suspended } as unknown as TurnResult);
+    const messages = [
+      { role: 'user' as const, content: 'hi' },
+      { role: 'tool' as const, tool_call_id: first.handed![0]!, content: [{ type: 'text' as const, text: 'teal' }] },
+    ];
+    const found = waiting.take(messages);
     expect(found?.results.get(first.handed![0]!)).toBe('teal');
-    expect(resumable(messages, waiting)).toBeUndefined();
+    expect(waiting.take(messages)).toBeUndefined();
     await found!.turn.resume(found!.results);
   });
 
   it('leaves requests that answer no suspended call to a new turn', () => {
-    expect(resumable([{ role: 'tool', tool_call_id: 'call_x', content: 'y' }], new Map())).toBeUndefined();
+    expect(new SuspendedTurns().take([{ role: 'tool', tool_call_id: 'call_x', content: 'y' }])).toBeUndefined();
   });
 });
 

@@ -2,6 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMPARED_MODES } from '@tool-search/config';
 import { codeModePlugin } from '@tool-search/mode-code';
 import { nativeModePlugin } from '@tool-search/mode-native';
 import { fakeTool, toolSource } from '@tool-search/testing';
@@ -65,7 +66,7 @@ function changingSource(): { plugin: KernelPlugin; grow(): void } {
   };
 }
 
-const MODES = ['direct', 'tools', 'directory', 'code'];
+const MODES = COMPARED_MODES;
 
 describe.each(UPSTREAMS)('prompt-cache stability (%s upstream)', (kind) => {
   it.each(MODES)('sends byte-identical tools and system text within a session in %s mode', async (mode) => {

@@ -4,7 +4,7 @@
  * preset from the config, one short-lived run per question, always closed.
  */
 import { ErrorCode, ToolSearchError, type Diagnostic, type Kernel, type Run, type ToolDescriptor } from '@tool-search/kernel';
-import { resolveToolSearchFor, type ToolSearchConfig } from '@tool-search/config';
+import { COMPARED_MODES, NATIVE_MODE, resolveToolSearchFor, type ToolSearchConfig } from '@tool-search/config';
 import { indexForRun, type SearchResult } from '@tool-search/search';
 import { createTokenCounter } from '@tool-search/telemetry';
 // Declares RunRequest.searchLimits (the limits the modes' search tools read), as the CLI passes them.
@@ -14,9 +14,9 @@ import { scoreParts } from './score-parts.js';
 import type { CatalogRow, CatalogView, ExposureModeView, ExposureView, InspectRequest, MetaView, SearchView, SourceProblem, ToolView } from './types.js';
 
 /** The exposure modes the page compares. */
-export const INSPECT_MODES = ['direct', 'code', 'tools', 'directory'] as const;
+export const INSPECT_MODES = COMPARED_MODES;
 /** Compared too once a plugin materializes them (the kernel answers MODE_UNKNOWN until then). */
-export const OPTIONAL_MODES = ['native'] as const;
+export const OPTIONAL_MODES = Object.freeze([NATIVE_MODE] as const);
 
 export interface InspectDataOptions {
   /** The kernel the preset built from `config` (`createToolSearchKernel`). */

@@ -107,6 +107,7 @@ export function isolateSources(hooks: KernelHooks, timeoutMs: () => number): voi
   });
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: a tool name must not contain control characters
 const NAME_PATTERN = /^[^\s\u0000-\u001f]{1,128}$/u;
 const descriptorCache = new WeakMap<ToolDefinition, ToolDescriptor>();
 

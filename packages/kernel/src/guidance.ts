@@ -49,7 +49,7 @@ export function renderGuidance(entries: readonly GuidanceEntry[], toolIds: reado
 }
 
 function clean(text: string, limit: number): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips control and bidi characters from guidance text
   const stripped = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim();
   return stripped.length > limit ? `${stripped.slice(0, limit - 1)}…` : stripped;
 }

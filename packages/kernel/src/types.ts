@@ -29,7 +29,7 @@ export interface ToolAnnotations {
  * Plugin-owned data attached to a descriptor. Augment it:
  * `declare module '@tool-search/kernel' { interface ToolMeta { mcpServer?: string } }`
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+// biome-ignore lint/suspicious/noEmptyInterface: empty on purpose, plugins add fields by declaration merging
 export interface ToolMeta {}
 
 /** What the kernel knows about a tool. Frozen once listed. */
@@ -74,7 +74,7 @@ export interface ToolResult {
  * `CallOptions.scope`; control tools and the code bridge pass it on. Augment it:
  * `declare module '@tool-search/kernel' { interface CallScope { mcp?: McpCallForwarding } }`
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+// biome-ignore lint/suspicious/noEmptyInterface: empty on purpose, plugins add fields by declaration merging
 export interface CallScope {}
 
 export interface ExecuteContext {

@@ -4,8 +4,9 @@
  * `run.call` with origin 'code', so policy, `beforeToolCall`, argument
  * validation and telemetry apply). Everything returned is plain JSON data.
  */
-import { ErrorCode, ToolSearchError, type AnyErrorCode, type RunApi, type SearchEventResult, type ToolCallOutcome, type ToolResult } from '@tool-search/kernel';
-import { indexForRun, type SearchResult, type ToolIndexOptions } from '@tool-search/search';
+import { ErrorCode, ToolSearchError, type AnyErrorCode, type RunApi, type ToolCallOutcome, type ToolResult } from '@tool-search/kernel';
+import { emitSearch } from '@tool-search/control-tools';
+import { indexForRun, type ToolIndexOptions } from '@tool-search/search';
 import type { BridgeError, BridgeOp } from './sandbox/protocol.js';
 
 export type BridgeAnswer = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: BridgeError };
@@ -16,11 +17,6 @@ export interface Bridge {
 
 const MAX_QUERIES = 20;
 
-/** A query's hit ids and weak flag, for search-quality telemetry. */
-function searchEventResult(result: SearchResult): SearchEventResult {
-  return { query: result.query, hits: result.hits.map((hit) => hit.id), weak: result.weak === true || result.hits.length === 0 };
-}
-
 export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridge {
   const index = () => indexForRun(run, indexOptions);
 
@@ -30,20 +26,20 @@ export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridg
       const query = payload.query;
       const limit = readLimit(payload.options);
       if (typeof query === 'string') {
-        const { result, ranker } = await index().searchRanked(query, limit === undefined ? {} : { limit });
-        run.emit({ type: 'search', queries: [query], hits: result.hits.map((hit) => hit.id), origin: 'code', results: [searchEventResult(result)], ranker });
-        return result;
+        const ranked = await index().searchRanked(query, limit === undefined ? {} : { limit });
+        emitSearch(run, [query], ranked, 'code');
+        return ranked.result;
       }
       if (Array.isArray(query) && query.length <= MAX_QUERIES && query.every((q): q is string => typeof q === 'string')) {
         if (readFuse(payload.options) && query.length > 0) {
           // Several phrasings of one need: one ranked list (reciprocal-rank fusion in the index).
-          const { result, ranker } = await index().searchRanked(query, { ...(limit === undefined ? {} : { limit }), fuse: true });
-          run.emit({ type: 'search', queries: query, hits: result.hits.map((hit) => hit.id), origin: 'code', results: [searchEventResult(result)], ranker });
-          return result;
+          const ranked = await index().searchRanked(query, { ...(limit === undefined ? {} : { limit }), fuse: true });
+          emitSearch(run, query, ranked, 'code');
+          return ranked.result;
         }
-        const { result, ranker } = await index().searchRanked(query, limit === undefined ? {} : { limit });
-        run.emit({ type: 'search', queries: query, hits: result.results.flatMap((r) => r.hits.map((hit) => hit.id)), origin: 'code', results: result.results.map(searchEventResult), ranker });
-        return result;
+        const ranked = await index().searchRanked(query, limit === undefined ? {} : { limit });
+        emitSearch(run, query, ranked, 'code');
+        return ranked.result;
       }
       throw fault(ErrorCode.CODE_INVALID, `openclaw.tools.search(query) takes a string or an array of at most ${MAX_QUERIES} strings`);
     },

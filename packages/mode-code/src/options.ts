@@ -1,5 +1,5 @@
 /** Options of code mode, their defaults, and their validation (coded `OPTIONS_INVALID`). */
-import { ConfigError, ErrorCode } from '@tool-search/kernel';
+import { checkModeOptions, optionsError, searchOptionsProperties } from '@tool-search/control-tools';
 import { SANDBOX_KINDS, type SandboxKind } from './sandbox/kinds.js';
 
 export const CODE_MODE_PLUGIN = '@tool-search/mode-code';
@@ -78,51 +78,47 @@ export const DEFAULT_MAX_CONCURRENT = 4;
 export const MAX_WARM_POOL = 8;
 export const MAX_CONCURRENT = 64;
 
-/** Fills defaults and checks every number; throws `ConfigError` (`OPTIONS_INVALID`) with the option's path. */
+const positive = { type: 'integer', minimum: 1, maximum: Number.MAX_SAFE_INTEGER } as const;
+
+/** JSON Schema of `CodeModeOptions` (`onSpawn`, a function, is checked apart). */
+export const optionsSchema = {
+  type: 'object',
+  properties: {
+    sandbox: { enum: [...SANDBOX_KINDS], description: 'The sandbox backend.' },
+    maxConcurrent: { ...positive, description: `Sandboxes running at once in this process (at most ${MAX_CONCURRENT}).` },
+    codeTimeoutMs: { ...positive, description: 'Wall-clock limit of one run, in ms.' },
+    ...searchOptionsProperties,
+    warmPool: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: `Sandbox processes started ahead of time (at most ${MAX_WARM_POOL}).` },
+    limits: {
+      type: 'object',
+      properties: Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((key) => [key, positive])),
+      additionalProperties: false,
+    },
+    onSpawn: {},
+  },
+  additionalProperties: false,
+} as const;
+
+const check = { plugin: CODE_MODE_PLUGIN, schema: optionsSchema, pathStyle: 'dotted' } as const;
+
+/** Fills defaults and checks every option against `optionsSchema`; throws `ConfigError` (`OPTIONS_INVALID`) with the option's path. */
 export function resolveOptions(options: CodeModeOptions = {}): ResolvedOptions {
-  const limits: Record<string, number> = { ...DEFAULT_LIMITS };
-  for (const [key, value] of Object.entries(options.limits ?? {})) {
-    if (!(key in DEFAULT_LIMITS)) throw invalid(`limits.${key}`, 'additionalProperties', `unknown limit "${key}"`);
-    if (value !== undefined) limits[key] = positiveInteger(`limits.${key}`, value);
-  }
-  if (options.onSpawn !== undefined && typeof options.onSpawn !== 'function') throw invalid('onSpawn', 'type', 'onSpawn must be a function');
+  checkModeOptions(options, check);
+  if (options.onSpawn !== undefined && typeof options.onSpawn !== 'function') throw optionsError(check, '/onSpawn', 'type', 'must be a function');
   if (options.searchDefaultLimit !== undefined && options.maxSearchLimit !== undefined && options.searchDefaultLimit > options.maxSearchLimit) {
-    throw invalid('searchDefaultLimit', 'maximum', 'searchDefaultLimit must not be larger than maxSearchLimit');
+    throw optionsError(check, '/searchDefaultLimit', 'maximum', 'must not be larger than maxSearchLimit');
   }
-  if (options.sandbox !== undefined && !SANDBOX_KINDS.includes(options.sandbox)) {
-    throw invalid('sandbox', 'enum', `sandbox must be one of ${SANDBOX_KINDS.map((kind) => `"${kind}"`).join(', ')}`);
-  }
+  const limits = { ...DEFAULT_LIMITS, ...Object.fromEntries(Object.entries(options.limits ?? {}).filter(([, value]) => value !== undefined)) };
+  const description = options.description?.trim();
   return {
     sandbox: options.sandbox ?? 'process',
-    maxConcurrent: Math.min(MAX_CONCURRENT, options.maxConcurrent === undefined ? DEFAULT_MAX_CONCURRENT : positiveInteger('maxConcurrent', options.maxConcurrent)),
-    codeTimeoutMs: options.codeTimeoutMs === undefined ? DEFAULT_CODE_TIMEOUT_MS : positiveInteger('codeTimeoutMs', options.codeTimeoutMs),
-    ...(options.searchDefaultLimit !== undefined ? { searchDefaultLimit: positiveInteger('searchDefaultLimit', options.searchDefaultLimit) } : {}),
-    ...(options.maxSearchLimit !== undefined ? { maxSearchLimit: positiveInteger('maxSearchLimit', options.maxSearchLimit) } : {}),
-    warmPool: Math.min(MAX_WARM_POOL, options.warmPool === undefined ? 0 : nonNegativeInteger('warmPool', options.warmPool)),
+    maxConcurrent: Math.min(MAX_CONCURRENT, options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT),
+    codeTimeoutMs: options.codeTimeoutMs ?? DEFAULT_CODE_TIMEOUT_MS,
+    ...(options.searchDefaultLimit !== undefined ? { searchDefaultLimit: options.searchDefaultLimit } : {}),
+    ...(options.maxSearchLimit !== undefined ? { maxSearchLimit: options.maxSearchLimit } : {}),
+    warmPool: Math.min(MAX_WARM_POOL, options.warmPool ?? 0),
     limits: limits as ResolvedLimits,
-    ...descriptionOption(options.description),
+    ...(description ? { description } : {}),
     ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
   };
-}
-
-/** The operator's description extension: a string of at most 2,000 characters (config `tools.toolSearch.description`). */
-function descriptionOption(value: unknown): { description?: string } {
-  if (value === undefined) return {};
-  if (typeof value !== 'string') throw invalid('description', 'type', `description must be a string, got ${JSON.stringify(value)}`);
-  if (value.length > 2000) throw invalid('description', 'maxLength', `description has ${value.length} characters; keep it to 2000 (say what the catalog holds, not every tool)`);
-  return value.trim() ? { description: value.trim() } : {};
-}
-
-function positiveInteger(path: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) throw invalid(path, 'minimum', `${path} must be a positive integer`);
-  return value;
-}
-
-function nonNegativeInteger(path: string, value: unknown): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw invalid(path, 'minimum', `${path} must be an integer of 0 or more`);
-  return value;
-}
-
-function invalid(path: string, rule: string, message: string): ConfigError {
-  return new ConfigError(path, rule, `${CODE_MODE_PLUGIN}: ${message}`, { code: ErrorCode.OPTIONS_INVALID, plugin: CODE_MODE_PLUGIN });
 }

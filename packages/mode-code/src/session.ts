@@ -12,6 +12,7 @@ import { createBridge } from './bridge.js';
 import type { ResolvedOptions } from './options.js';
 import type { CodeError, CodeLog, CodeResult, CodeTelemetry } from './result.js';
 import type { ChildExit, SandboxChild } from './sandbox/process.js';
+import { searchLimitsFor } from '@tool-search/control-tools';
 import { capReply } from './reply-cap.js';
 import type { ChildLimits, ChildMessage } from './sandbox/protocol.js';
 import { cutUtf8 } from './utf8.js';
@@ -28,9 +29,11 @@ export interface SessionParts {
 
 export function session({ run, code, options, child, signal, telemetry, started }: SessionParts): Promise<CodeResult> {
   const { limits } = options;
+  // The run's `searchLimits` (a per-agent or per-provider toolSearch override) win over the mode's own, as in the other modes.
+  const { searchDefaultLimit, maxSearchLimit } = searchLimitsFor({ searchDefaultLimit: options.searchDefaultLimit, maxSearchLimit: options.maxSearchLimit }, run.info?.request);
   const bridge = createBridge(run, {
-    ...(options.searchDefaultLimit !== undefined ? { searchDefaultLimit: options.searchDefaultLimit } : {}),
-    ...(options.maxSearchLimit !== undefined ? { maxSearchLimit: options.maxSearchLimit } : {}),
+    ...(searchDefaultLimit !== undefined ? { searchDefaultLimit } : {}),
+    ...(maxSearchLimit !== undefined ? { maxSearchLimit } : {}),
   });
   const inFlight = new AbortController();
   const logs: CodeLog[] = [];

@@ -35,3 +35,12 @@ describe('the operator description (option `description`, run `searchDescription
     expect(() => toolsModePlugin({ description: 'x'.repeat(2001) })).toThrow(expect.objectContaining({ path: '/description', rule: 'maxLength' }));
   });
 });
+
+describe('options schema', () => {
+  it('is exported, and an unknown or mistyped option is OPTIONS_INVALID at its path', async () => {
+    const { optionsSchema } = await import('../src/index.js');
+    expect(Object.keys(optionsSchema.properties).sort()).toEqual(['description', 'maxSearchLimit', 'searchDefaultLimit']);
+    expect(() => toolsModePlugin({ maxSearchLimt: 5 } as never)).toThrow(expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID, path: '/maxSearchLimt', rule: 'additionalProperties' }));
+    expect(() => toolsModePlugin({ searchDefaultLimit: '8' } as never)).toThrow(expect.objectContaining({ path: '/searchDefaultLimit', rule: 'type' }));
+  });
+});

@@ -45,6 +45,7 @@ export interface ClientTool {
 export const EMPTY_PARAMETERS: JsonSchema = Object.freeze({ type: 'object', properties: {} });
 
 // Same rule as the kernel's tool names: 1-128 characters, no whitespace or control characters.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: a tool name must not contain control characters
 const NAME_PATTERN = /^[^\s\u0000-\u001f]{1,128}$/u;
 
 /** Normalizes a list of client tools; throws `CLIENT_TOOL_INVALID` on the first malformed entry or a repeated name. */

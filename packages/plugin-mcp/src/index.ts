@@ -6,6 +6,7 @@ export {
   mcpServersSchema,
   mcpServerConfigSchema,
   mcpOAuthConfigSchema,
+  mcpServerConfigSchemaWith,
   parseMcpOptions,
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,

@@ -136,19 +136,28 @@ export const mcpOAuthConfigSchema = {
 const httpProperties = { url: { type: 'string', pattern: '^https?://' }, headers: stringMap, auth: mcpOAuthConfigSchema, timeoutMs: timeout, protocol } as const;
 
 /**
- * JSON Schema of one server entry (`mcp.servers.<name>`): `url` makes it HTTP, `command` stdio; with neither,
- * every key of both is known, so a typo (`comand`) is reported as unknown (with a suggestion) and `command` is asked for.
+ * JSON Schema of one server entry with `extra` keys allowed in both kinds: `url` makes it HTTP, `command` stdio; with
+ * neither, every key of both is known, so a typo (`comand`) is reported as unknown (with a suggestion) and `command`
+ * is asked for. A host that adds its own keys to a server entry (the preset's `alwaysVisible` in tool-search.json)
+ * builds its schema here, so the connection rules are written once. Compiles under Ajv's strict mode.
  */
-export const mcpServerConfigSchema = {
-  type: 'object',
-  if: { required: ['url'] },
-  then: { required: ['url'], additionalProperties: false, properties: httpProperties },
-  else: {
-    if: { required: ['command'] },
-    then: { required: ['command'], additionalProperties: false, properties: stdioProperties },
-    else: { required: ['command'], additionalProperties: false, properties: { ...stdioProperties, ...httpProperties } },
-  },
-} as const;
+export function mcpServerConfigSchemaWith<Extra extends Record<string, object>>(extra: Extra) {
+  const http = { ...httpProperties, ...extra };
+  const stdio = { ...stdioProperties, ...extra };
+  return {
+    type: 'object',
+    if: { type: 'object', properties: { url: {} }, required: ['url'] },
+    then: { type: 'object', required: ['url'], additionalProperties: false, properties: http },
+    else: {
+      if: { type: 'object', properties: { command: {} }, required: ['command'] },
+      then: { type: 'object', required: ['command'], additionalProperties: false, properties: stdio },
+      else: { type: 'object', required: ['command'], additionalProperties: false, properties: { ...stdio, ...http } },
+    },
+  } as const;
+}
+
+/** JSON Schema of one server entry (`mcp.servers.<name>`); see `mcpServerConfigSchemaWith`. */
+export const mcpServerConfigSchema = mcpServerConfigSchemaWith({});
 
 /** JSON Schema of the `servers` map (`mcp.servers`). */
 export const mcpServersSchema = {

@@ -7,12 +7,13 @@
  * searchable too; the kernel routes a call on a pinned name like a direct call.
  */
 import { ErrorCode, STAGE, type ExposedTool, type KernelPlugin, type RunApi, type ToolDescriptor } from '@tool-search/kernel';
+import { SEARCH_MODES } from '@tool-search/config';
 import { PresetErrors } from './errors.js';
 
 export const PINS_PLUGIN = '@tool-search/preset:always-visible';
 
 /** The exposure modes pins apply to (`direct` shows every tool already). */
-export const PIN_MODES: readonly string[] = Object.freeze(['tools', 'directory', 'code']);
+export const PIN_MODES: readonly string[] = SEARCH_MODES;
 
 export interface AlwaysVisibleOptions {
   /** `tools.alwaysVisible`: tool ids (`mcp:github:create_issue`) or names (`create_issue`, every tool of that name). */

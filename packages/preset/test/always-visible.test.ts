@@ -7,12 +7,12 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ErrorCode, type RunExposure } from '@tool-search/kernel';
-import type { ToolSearchConfig } from '@tool-search/config';
+import { SEARCH_MODES, type ToolSearchConfig } from '@tool-search/config';
 import { createToolSearchKernel, openToolSearchRun, PresetErrors } from '@tool-search/preset';
 import type { Diagnostic, KernelPlugin } from '@tool-search/kernel';
 
 const SERVER = fileURLToPath(new URL('../../plugin-mcp/test/fixtures/flooding-server.mjs', import.meta.url));
-const MODES = ['tools', 'directory', 'code'] as const;
+const MODES = SEARCH_MODES;
 const server = (alwaysVisible?: boolean | string[]) => ({ command: process.execPath, args: [SERVER], ...(alwaysVisible !== undefined ? { alwaysVisible } : {}) });
 
 async function visibleIn(config: ToolSearchConfig, use?: (exposures: Record<string, RunExposure>) => Promise<void>) {

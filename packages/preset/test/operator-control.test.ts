@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, ErrorCode, type RunExposure } from '@tool-search/kernel';
+import { SEARCH_MODES } from '@tool-search/config';
 import { createToolSearchKernel, openToolSearchRun } from '@tool-search/preset';
 
 // Issue #33, operator control: what the operator says about the catalog reaches the model in every search mode.
@@ -20,7 +21,7 @@ describe('tools.toolSearch.description', () => {
     expect(extended.toolSearch.description).toBe(OPERATOR);
     try {
       const [before, after] = [await plain.kernel.createRun(), await extended.kernel.createRun()];
-      for (const mode of ['tools', 'directory', 'code']) {
+      for (const mode of SEARCH_MODES) {
         const base = searchDescription(await before.exposure(mode), mode);
         expect(base).not.toContain('Acme');
         expect(searchDescription(await after.exposure(mode), mode)).toBe(`${base}\n\n${OPERATOR}`);
@@ -42,7 +43,7 @@ describe('tools.toolSearch.description', () => {
     ] as const) {
       const opened = await openToolSearchRun({ config, agentId });
       try {
-        for (const mode of ['tools', 'directory', 'code']) {
+        for (const mode of SEARCH_MODES) {
           const description = searchDescription(await opened.run.exposure(mode), mode);
           expect(description.endsWith(`\n\n${wanted}`), `${agentId} in ${mode} mode`).toBe(true);
           expect(description).not.toContain(unwanted);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
+import { EXPOSURE_MODES } from '@tool-search/config';
 import { createToolSearchKernel } from '@tool-search/preset';
 
 describe('createToolSearchKernel', () => {
@@ -12,11 +13,12 @@ describe('createToolSearchKernel', () => {
     await kernel.close();
   });
 
-  it('materializes every exposure mode', async () => {
+  it('materializes every exposure mode of the one list', async () => {
     const { kernel } = await createToolSearchKernel({ plugins: { 'fake-catalog': { tools: 5, core: false } } });
     const run = await kernel.createRun();
-    for (const mode of ['direct', 'tools', 'directory', 'code']) {
+    for (const mode of EXPOSURE_MODES) {
       const exposure = await run.exposure(mode);
+      expect(exposure.mode).toBe(mode);
       expect(exposure.tools.length).toBeGreaterThan(0);
     }
     await kernel.close();

@@ -10,6 +10,7 @@ import { stem } from './stem.js';
 
 const WORD = /[\p{L}\p{N}]+/gu;
 const CJK_CHAR = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7af]/u;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the ASCII range, NUL included, is the point
 const NON_ASCII = /[^\x00-\x7f]/;
 const CAMEL = /[a-z0-9][A-Z]|[A-Z][A-Z][a-z]/;
 const CAMEL_SPLIT = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;

@@ -2,7 +2,7 @@
  * The search contract the modes, the CLI and the MCP server share.
  * (Written first so modes can be built against it; the ranking lives in index.ts.)
  */
-import type { JsonSchema, ToolDescriptor, ToolSource } from '@tool-search/kernel';
+import type { ToolDescriptor, ToolSource } from '@tool-search/kernel';
 
 /** A compact search hit: enough to pick a tool and call it without `describe`. */
 export interface SearchHit {

@@ -211,7 +211,7 @@ describe('createToolIndex: hostile descriptors', () => {
       properties: { 'a\u0000b\u202e': { type: 'string' } },
     });
     const hit = createToolIndex([evil]).search('evil').hits[0] as SearchHit;
-    // eslint-disable-next-line no-control-regex
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for control characters in rendered text
     const control = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
     expect(hit.summary).not.toMatch(control);
     expect(hit.input).not.toMatch(control);

@@ -10,7 +10,8 @@ import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Command } from 'commander';
 import { CONFIG_FILE_NAME, getConfigValue, parseConfigValue, setConfigValue, setConfigValueInText, validateConfig, type ToolSearchConfig } from '@tool-search/config';
-import { checkWebConfig, SEARCH_PROVIDER_ORDER, type SearchProviderId } from '@tool-search/plugin-web';
+import type { SearchProviderId } from '@tool-search/plugin-web';
+import { loadWebPlugin } from '@tool-search/preset';
 import { CliInputError, CliUsageError, writeJson, type CliIO } from '../io.js';
 import { withConfigOption, withJsonOption, type ConfigFlags, type JsonFlag } from '../options.js';
 import { readConfigFile } from './config.js';
@@ -45,10 +46,11 @@ export function registerConfigureCommand(program: Command, io: CliIO): void {
     if (!(CONFIGURE_SECTIONS as readonly string[]).includes(flags.section)) throw new CliUsageError(`no section "${flags.section}"; sections: ${CONFIGURE_SECTIONS.join(', ')}`);
     const file = resolve(io.cwd, flags.config ?? CONFIG_FILE_NAME);
     const { config, text } = await readConfigFile(file);
+    const { checkWebConfig, SEARCH_PROVIDER_ORDER } = await loadWebPlugin();
     const answers = lineReader(io);
     let edits: [path: string, value: unknown][];
     try {
-      edits = await webAnswers(config, answers, io);
+      edits = await webAnswers(config, answers, io, SEARCH_PROVIDER_ORDER);
     } finally {
       answers.close();
     }
@@ -68,7 +70,7 @@ export function registerConfigureCommand(program: Command, io: CliIO): void {
 }
 
 /** The web section's questions: the provider (empty keeps it, or auto-detection), then its key (empty keeps it, or the environment). */
-async function webAnswers(config: ToolSearchConfig, ask: LineReader, io: CliIO): Promise<[string, unknown][]> {
+async function webAnswers(config: ToolSearchConfig, ask: LineReader, io: CliIO, SEARCH_PROVIDER_ORDER: readonly SearchProviderId[]): Promise<[string, unknown][]> {
   const search = (config.tools?.web as { search?: { provider?: SearchProviderId } } | undefined)?.search;
   const current = search?.provider;
   let provider: SearchProviderId | undefined;

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { parseConfig } from '@tool-search/config';
 import type { ToolDescriptor } from '@tool-search/kernel';
-import { compareRankings, parseEmbeddingsOptions, type EmbeddingsOptions, type RankingComparison } from '@tool-search/plugin-embeddings';
+import { compareRankings, parseEmbeddingsOptions, type EmbeddingsOptions, type RankingComparison } from '@tool-search/preset';
 import { formatTable, type EvalQuery, type ToolIndexOptions } from '@tool-search/search';
 import { CliInputError } from '../io.js';
 

@@ -6,7 +6,7 @@
  * default: what a deployment would have known then) or all others
  * (`others`, leave-one-out). The model and the fusion are the plugin's own.
  */
-import { buildModel, LEARNING_DEFAULTS, learnedOrder, type LearningEvent, type LearningScope } from '@tool-search/plugin-learning';
+import { buildModel, LEARNING_DEFAULTS, learnedOrder, type LearningEvent, type LearningScope } from '@tool-search/preset';
 import { queryTerms } from '@tool-search/search';
 import type { LoggedCall } from './eval-logs.js';
 

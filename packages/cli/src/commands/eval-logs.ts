@@ -10,7 +10,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolSearchError } from '@tool-search/kernel';
-import { SearchCallPairer } from '@tool-search/plugin-learning';
+import { SearchCallPairer } from '@tool-search/preset';
 import { evalSetFromLog, readSessionLog, type SessionLogEntry } from '@tool-search/telemetry';
 import { CliInputError } from '../io.js';
 import type { LoadedQueries } from './eval.js';

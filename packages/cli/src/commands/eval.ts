@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
 import type { ToolDescriptor } from '@tool-search/kernel';
-import { readSnapshotFile, snapshotDescriptors } from '@tool-search/plugin-snapshot';
+import { readSnapshotFile, snapshotDescriptors } from '@tool-search/preset';
 import { createToolIndex, evaluate, type EvalQuery, type Evaluation, type Retriever } from '@tool-search/search';
 import { CliInputError, writeJson, type CliIO } from '../io.js';
 import { readEmbeddingsOptions, renderSideBySide, sideBySide } from './eval-embeddings.js';

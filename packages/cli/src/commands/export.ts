@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { toSnapshot, type CatalogSnapshot } from '@tool-search/plugin-snapshot';
+import { toSnapshot, type CatalogSnapshot } from '@tool-search/preset';
 import { writeJson, type CliIO } from '../io.js';
 import { withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
 import { toolsGroup } from './tools.js';

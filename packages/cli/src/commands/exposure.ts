@@ -4,11 +4,13 @@
  */
 import { Option, type Command } from 'commander';
 import type { RunExposure } from '@tool-search/kernel';
+import { COMPARED_MODES } from '@tool-search/config';
 import { writeJson, type CliIO } from '../io.js';
 import { appliedText, appliedToolSearch } from '../tool-search-setting.js';
 import { requireSources, withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
 
-export const EXPOSURE_MODES = ['direct', 'tools', 'directory', 'code'] as const;
+/** The `--mode` choices: direct and the search modes (config's one list). */
+export const EXPOSURE_MODES = COMPARED_MODES;
 export const EXPOSURE_FORMATS = ['openai', 'anthropic'] as const;
 
 export interface ExposureBytes {
