@@ -17,7 +17,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { AuthErrors, authStatus, createApiKeys, type ApiKeys, type Principal } from '@tool-search/auth';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
-import { MemoryStateStore, stateHealth, type StateStore } from '@tool-search/state';
+import { MemoryStateStore, stateHealth, type StateStore, StateErrors } from '@tool-search/state';
 import { createHttpSessions, type HttpSession } from './http-sessions.js';
 import { RELAY_CHANNEL, RelayingTransport } from './relay.js';
 import { BodyError, fromLoopback, LOOPBACK, readJson, reply } from './http-request.js';
@@ -252,5 +252,5 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
 
 /** The store that knows the sessions did not answer: sessions held here go on; this request can try again later. */
 function unavailable(res: ServerResponse): void {
-  reply(res, 503, 'Session store unavailable (STATE_UNAVAILABLE); retry shortly', -32000, { code: ErrorCode.STATE_UNAVAILABLE });
+  reply(res, 503, 'Session store unavailable (STATE_UNAVAILABLE); retry shortly', -32000, { code: StateErrors.STATE_UNAVAILABLE });
 }

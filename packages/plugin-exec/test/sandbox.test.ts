@@ -4,8 +4,9 @@ import { createServer, type Server } from 'node:net';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@tool-search/kernel';
+
 import { closeAll, codeOf, execEnv, itSandboxed, OPEN, structured } from './fixtures.js';
+import { ExecErrors } from '../src/errors.js';
 
 afterEach(closeAll);
 
@@ -121,7 +122,7 @@ describe('where bubblewrap does not run', () => {
   it('without tools.exec.host, exec is not listed (never silently on this machine) and the diagnostic says how to install bubblewrap', async () => {
     const run = await execEnv({ exec: OPEN, bwrap: missing }).run();
     expect(run.tool('exec')).toBeUndefined();
-    const diagnostic = run.diagnostics.find((d) => d.code === ErrorCode.EXEC_HOST_UNAVAILABLE);
+    const diagnostic = run.diagnostics.find((d) => d.code === ExecErrors.EXEC_HOST_UNAVAILABLE);
     expect(diagnostic).toMatchObject({ level: 'error', details: { host: 'sandbox' } });
     expect(diagnostic?.message).toContain('apt-get install -y bubblewrap');
   });
@@ -134,7 +135,7 @@ describe('where bubblewrap does not run', () => {
   it('with host "sandbox", exec is not listed (not faked)', async () => {
     const run = await execEnv({ exec: { ...OPEN, host: 'sandbox' }, bwrap: missing }).run();
     expect(run.tool('exec')).toBeUndefined();
-    expect(run.diagnostics).toEqual(expect.arrayContaining([expect.objectContaining({ code: ErrorCode.EXEC_HOST_UNAVAILABLE, level: 'error' })]));
+    expect(run.diagnostics).toEqual(expect.arrayContaining([expect.objectContaining({ code: ExecErrors.EXEC_HOST_UNAVAILABLE, level: 'error' })]));
   });
 
   it('a sandboxed run does not get exec at all', async () => {
@@ -160,7 +161,7 @@ describe('elevated (sandboxed runs only)', () => {
     ];
     for (const options of cases) {
       const run = await execEnv({ exec: OPEN, ...options }).run({ sandboxed: true, agentId: 'ops' });
-      expect(codeOf(await run.call('exec', { command: 'echo hi', elevated: true }))).toBe(ErrorCode.EXEC_ARGUMENT_NOT_ALLOWED);
+      expect(codeOf(await run.call('exec', { command: 'echo hi', elevated: true }))).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
     }
   });
 

@@ -9,8 +9,15 @@
 import { readFile, stat } from 'node:fs/promises';
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
-import { resolveInWorkspace, workspaceRoot } from '@tool-search/workspace';
+import {
+  ErrorCode,
+  ToolSearchError,
+  type KernelPlugin,
+  type ToolDefinition,
+  type ToolResult,
+} from '@tool-search/kernel';
+import { resolveInWorkspace, workspaceRoot, WorkspaceErrors } from '@tool-search/workspace';
+import { ImageErrors } from './errors.js';
 
 export const IMAGE_PLUGIN_NAME = '@tool-search/plugin-image';
 export const DEFAULT_PROMPT = 'Describe the image.';
@@ -116,13 +123,13 @@ function analyzer(options: ImagePluginOptions): Analyze {
 async function readImage(root: string, input: string, maxBytes: number): Promise<{ mime: string; data: Buffer; path: string }> {
   const file = resolveInWorkspace(root, input);
   const info = await stat(file.absolute).catch(() => undefined);
-  if (!info?.isFile()) throw new ToolSearchError(ErrorCode.FILE_NOT_FOUND, `No image file at ${input}`, { details: { path: input } });
+  if (!info?.isFile()) throw new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `No image file at ${input}`, { details: { path: input } });
   if (info.size > maxBytes) {
-    throw new ToolSearchError(ErrorCode.IMAGE_UNREADABLE, `${input} is ${info.size} bytes; the image tool sends at most ${maxBytes}`, { details: { rule: 'maxBytesMb', path: input, size: info.size } });
+    throw new ToolSearchError(ImageErrors.IMAGE_UNREADABLE, `${input} is ${info.size} bytes; the image tool sends at most ${maxBytes}`, { details: { rule: 'maxBytesMb', path: input, size: info.size } });
   }
   const data = await readFile(file.absolute);
   const mime = sniff(data);
-  if (!mime) throw new ToolSearchError(ErrorCode.IMAGE_UNREADABLE, `${input} is not a PNG, JPEG, GIF or WebP image`, { details: { rule: 'format', path: input } });
+  if (!mime) throw new ToolSearchError(ImageErrors.IMAGE_UNREADABLE, `${input} is not a PNG, JPEG, GIF or WebP image`, { details: { rule: 'format', path: input } });
   return { mime, data, path: file.relative };
 }
 

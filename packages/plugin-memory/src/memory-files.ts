@@ -6,8 +6,9 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import { resolveInWorkspace } from '@tool-search/workspace';
+import { MemoryErrors } from './errors.js';
 
 /** Files read at most, and bytes read per file, so a huge memory folder costs bounded work. */
 export const MAX_MEMORY_FILES = 1_000;
@@ -66,7 +67,7 @@ export function readMemoryFile(file: Pick<MemoryFile, 'absolute'>): string {
 export function resolveMemoryPath(root: string, input: string): { path: string; absolute: string; exists: boolean } {
   const resolved = resolveInWorkspace(root, input);
   if (!isMemoryPath(resolved.relative)) {
-    throw new ToolSearchError(ErrorCode.MEMORY_PATH_INVALID, `${input} is not a memory file: memory_get reads MEMORY.md and memory/*.md`, { details: { rule: 'memoryFile', path: input } });
+    throw new ToolSearchError(MemoryErrors.MEMORY_PATH_INVALID, `${input} is not a memory file: memory_get reads MEMORY.md and memory/*.md`, { details: { rule: 'memoryFile', path: input } });
   }
   return { path: resolved.relative, absolute: resolved.absolute, exists: resolved.exists };
 }

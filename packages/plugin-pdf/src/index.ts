@@ -2,3 +2,4 @@
 export { pdfPlugin, PDF_PLUGIN_NAME } from './plugin.js';
 export type { PdfPluginOptions } from './plugin.js';
 export { parsePageRanges } from './pages.js';
+export { PdfErrors } from './errors.js';

@@ -7,9 +7,16 @@
 import { readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ErrorCode, jsonToolResult, ToolSearchError, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
-import { resolveInWorkspace, workspaceRoot } from '@tool-search/workspace';
+import {
+  jsonToolResult,
+  ToolSearchError,
+  type KernelPlugin,
+  type ToolDefinition,
+  type ToolResult,
+} from '@tool-search/kernel';
+import { resolveInWorkspace, workspaceRoot, WorkspaceErrors } from '@tool-search/workspace';
 import { parsePageRanges } from './pages.js';
+import { PdfErrors } from './errors.js';
 
 export const PDF_PLUGIN_NAME = '@tool-search/plugin-pdf';
 
@@ -57,14 +64,14 @@ export function pdfPlugin(options: PdfPluginOptions): KernelPlugin {
 async function readPdf(root: string, input: string, pages: string | undefined, limits: { maxBytes: number; maxPages: number; maxChars: number }): Promise<ToolResult> {
   const file = resolveInWorkspace(root, input);
   const info = await stat(file.absolute).catch(() => undefined);
-  if (!info?.isFile()) throw new ToolSearchError(ErrorCode.FILE_NOT_FOUND, `No PDF file at ${input}`, { details: { path: input } });
+  if (!info?.isFile()) throw new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `No PDF file at ${input}`, { details: { path: input } });
   if (info.size > limits.maxBytes) {
-    throw new ToolSearchError(ErrorCode.PDF_UNREADABLE, `${input} is ${info.size} bytes; the pdf tool reads at most ${limits.maxBytes}`, { details: { rule: 'maxBytes', path: input, size: info.size } });
+    throw new ToolSearchError(PdfErrors.PDF_UNREADABLE, `${input} is ${info.size} bytes; the pdf tool reads at most ${limits.maxBytes}`, { details: { rule: 'maxBytes', path: input, size: info.size } });
   }
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const data = new Uint8Array(await readFile(file.absolute));
   const document = await getDocument({ data, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, standardFontDataUrl: standardFonts, verbosity: 0 }).promise.catch((error: unknown) => {
-    throw new ToolSearchError(ErrorCode.PDF_UNREADABLE, `${input} is not a readable PDF: ${error instanceof Error ? error.message : String(error)}`, { details: { rule: 'parse', path: input }, cause: error });
+    throw new ToolSearchError(PdfErrors.PDF_UNREADABLE, `${input} is not a readable PDF: ${error instanceof Error ? error.message : String(error)}`, { details: { rule: 'parse', path: input }, cause: error });
   });
   try {
     const requested = parsePageRanges(pages, document.numPages);

@@ -39,7 +39,7 @@ export function isHtml(body: string, contentType: string): boolean {
 export function extractRaw(body: string, contentType: string): Extracted {
   const type = mediaType(contentType);
   if (type && !/^text\/|\/json$|\+json$|\/xml$|\+xml$|^application\/javascript$/.test(type)) {
-    throw new ToolSearchError(ErrorCode.FETCH_FAILED, `web_fetch cannot read ${type} content; it reads HTML, text, JSON and XML`, { details: { rule: 'contentType', contentType: type } });
+    throw new ToolSearchError(WebErrors.FETCH_FAILED, `web_fetch cannot read ${type} content; it reads HTML, text, JSON and XML`, { details: { rule: 'contentType', contentType: type } });
   }
   return { text: body, extractor: 'raw' };
 }

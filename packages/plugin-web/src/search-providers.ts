@@ -6,8 +6,9 @@
  * provider does not exist and `web_search` is not listed.
  */
 import { request } from 'undici';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import type { WebSearchConfig } from './options.js';
+import { WebErrors } from './errors.js';
 
 export interface SearchRequest {
   readonly query: string;
@@ -97,12 +98,12 @@ async function call(provider: string, url: URL, init: { method: 'GET' | 'POST'; 
     status = response.statusCode;
     const text = await response.body.text();
     if (status >= 400) {
-      throw new ToolSearchError(ErrorCode.SEARCH_PROVIDER_FAILED, `${provider} search answered HTTP ${status} at ${url.origin}${url.pathname}: ${text.slice(0, 200)}`, { details: { provider, status, url: `${url.origin}${url.pathname}` } });
+      throw new ToolSearchError(WebErrors.SEARCH_PROVIDER_FAILED, `${provider} search answered HTTP ${status} at ${url.origin}${url.pathname}: ${text.slice(0, 200)}`, { details: { provider, status, url: `${url.origin}${url.pathname}` } });
     }
     return JSON.parse(text) as unknown;
   } catch (error) {
     if (ToolSearchError.isInstance(error)) throw error;
-    throw new ToolSearchError(ErrorCode.SEARCH_PROVIDER_FAILED, `${provider} search failed at ${url.origin}${url.pathname}: ${error instanceof Error ? error.message : String(error)}`, {
+    throw new ToolSearchError(WebErrors.SEARCH_PROVIDER_FAILED, `${provider} search failed at ${url.origin}${url.pathname}: ${error instanceof Error ? error.message : String(error)}`, {
       details: { provider, status, url: `${url.origin}${url.pathname}` },
       cause: error,
     });
@@ -110,5 +111,5 @@ async function call(provider: string, url: URL, init: { method: 'GET' | 'POST'; 
 }
 
 function shapeError(provider: string, what: string): ToolSearchError {
-  return new ToolSearchError(ErrorCode.SEARCH_PROVIDER_FAILED, `${provider} search answered in an undocumented shape: ${what}`, { details: { provider, rule: 'shape' } });
+  return new ToolSearchError(WebErrors.SEARCH_PROVIDER_FAILED, `${provider} search answered in an undocumented shape: ${what}`, { details: { provider, rule: 'shape' } });
 }

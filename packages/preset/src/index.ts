@@ -8,3 +8,7 @@ export type { LoadedPluginModule, PluginModule } from './load-plugin.js';
 export { openToolSearchRun } from './open-run.js';
 export type { OpenRunOptions, RunSearchOptions, RunSurface, RunTool, ToolSearchRun } from './open-run.js';
 export { UNAVAILABLE_CORE_TOOLS } from './core-tools.js';
+export { deploymentErrorCodes } from './error-codes.js';
+// The codes a front end handles from the plugins the preset composes, so front ends import the preset, not plugins.
+export { CodeErrors } from '@tool-search/mode-code';
+export { ExecErrors } from '@tool-search/plugin-exec';

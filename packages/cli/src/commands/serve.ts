@@ -8,13 +8,14 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { resolve } from 'node:path';
 import { loadMcpServersFile, withMcpServers } from '@tool-search/config';
-import { ErrorCode, ToolSearchError, type Diagnostic, type Logger } from '@tool-search/kernel';
+import { ToolSearchError, type Diagnostic, type Logger } from '@tool-search/kernel';
 import type { McpMode } from '@tool-search/mcp-server';
 import type { CliIO } from '../io.js';
 import { appliedToolSearch, runSettingOf } from '../tool-search-setting.js';
 import { createCliKernel, loadCliConfig, runRequest, withRunOptions, type RunFlags } from '../options.js';
 import { createCliState } from '../state.js';
 import { startCliOtel } from '../otel.js';
+import { GatewayErrors } from '@tool-search/gateway';
 
 export const SERVE_MCP_MODES = ['tools', 'code', 'directory'] as const satisfies readonly McpMode[];
 /** Read when `--token` is not given, so the token need not appear in a process list. */
@@ -160,5 +161,5 @@ function integer(min: number, max: number): (value: string) => number {
 /** A taken port is one coded line (`port N is in use; …`), not an `EADDRINUSE` stack. */
 function portInUse(error: unknown, port: number): unknown {
   if ((error as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return error;
-  return new ToolSearchError(ErrorCode.PORT_IN_USE, `port ${port} is in use; pick another with --http`, { details: { port } });
+  return new ToolSearchError(GatewayErrors.PORT_IN_USE, `port ${port} is in use; pick another with --http`, { details: { port } });
 }
