@@ -198,7 +198,11 @@ export interface Explanation {
   readonly steps: readonly PolicyStep[];
 }
 
-/** Events plugins publish on a run (`run.emit`) and observe (`runEvent`). Open for augmentation. */
+/**
+ * Events plugins publish on a run (`run.emit`) and observe (`runEvent`). Open for augmentation: a package declares
+ * its own events by declaration merging (`provider-request` is `@tool-search/telemetry`'s, in its `src/types.ts`):
+ * `declare module '@tool-search/kernel' { interface RunEventMap { 'my-event': { readonly type: 'my-event' } } }`.
+ */
 export interface RunEventMap {
   search: {
     readonly type: 'search';
@@ -221,21 +225,6 @@ export interface RunEventMap {
     readonly searches: number;
     readonly describes: number;
     readonly calls: number;
-  };
-  /** What was sent to the model provider for this run (emitted by the gateway; measured by telemetry). */
-  'provider-request': {
-    readonly type: 'provider-request';
-    readonly mode: string;
-    /** The exact JSON body sent. */
-    readonly body: string;
-    readonly toolsBytes: number;
-    readonly systemBytes: number;
-    readonly requestBytes: number;
-    /** Names of the tools the model saw in this request. */
-    readonly toolNames?: readonly string[];
-    /** The tools array as it appears in `body` and the system text, so consumers need not parse the body again. */
-    readonly tools?: string;
-    readonly system?: string;
   };
 }
 export type RunEvent = RunEventMap[keyof RunEventMap];
