@@ -200,21 +200,10 @@ export interface Explanation {
 
 /**
  * Events plugins publish on a run (`run.emit`) and observe (`runEvent`). Open for augmentation: a package declares
- * its own events by declaration merging (`provider-request` is `@tool-search/telemetry`'s, in its `src/types.ts`):
+ * its own events by declaration merging (`search` and `describe` are `@tool-search/search`'s, `provider-request` `@tool-search/telemetry`'s):
  * `declare module '@tool-search/kernel' { interface RunEventMap { 'my-event': { readonly type: 'my-event' } } }`.
  */
 export interface RunEventMap {
-  search: {
-    readonly type: 'search';
-    readonly queries: readonly string[];
-    readonly hits: readonly string[];
-    readonly origin: CallOrigin;
-    /** Per query, in order: its ranked hit ids and whether nothing matched it well (search-quality telemetry). */
-    readonly results?: readonly SearchEventResult[];
-    /** The ranking that answered, e.g. `{ id: 'bm25f', version: '2' }`. */
-    readonly ranker?: { readonly id: string; readonly version: string };
-  };
-  describe: { readonly type: 'describe'; readonly toolId: string | null; readonly requested: string; readonly origin: CallOrigin };
   diagnostic: { readonly type: 'diagnostic'; readonly diagnostic: Diagnostic };
   /** A control tool call itself (`tool_search_code`, `tool_call`, …), with what it did on the run (emitted by the exposure). */
   'control-call': {
@@ -228,13 +217,5 @@ export interface RunEventMap {
   };
 }
 export type RunEvent = RunEventMap[keyof RunEventMap];
-
-/** One query of a `search` event. */
-export interface SearchEventResult {
-  readonly query: string;
-  readonly hits: readonly string[];
-  /** No hit matched well (weak partial matches, or none at all). */
-  readonly weak: boolean;
-}
 
 export type { ExposedTool, ControlContext, ControlHandler, ExposureDraft, RunApi, CallOptions, MaterializeContext, ToolGuidance, CatalogSink, ListContext, PolicyContext, CallContext } from './hook-types.js';

@@ -9,11 +9,10 @@ import {
   ToolSearchError,
   type AnyErrorCode,
   type RunApi,
-  type SearchEventResult,
   type ToolCallOutcome,
   type ToolResult,
 } from '@tool-search/kernel';
-import { indexForRun, type SearchResult, type ToolIndexOptions } from '@tool-search/search';
+import { indexForRun, type SearchEventResult, type SearchResult, type ToolIndexOptions } from '@tool-search/search';
 import type { BridgeError, BridgeOp } from './sandbox/protocol.js';
 import { CodeErrors } from './errors.js';
 

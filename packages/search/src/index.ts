@@ -22,3 +22,4 @@ export type {
 export { createPlainBm25, evaluate, formatTable, isHeldOut, loadSnapshot, SNAPSHOT_FILES, splitDev } from './eval/index.js';
 export type { DevSplit, EvalQuery, Evaluation, Metrics, QueryOutcome, Retriever, Snapshot, SnapshotName } from './eval/index.js';
 export { SearchErrors } from './errors.js';
+export type { SearchEventResult } from './events.js';

@@ -3,6 +3,9 @@
  * (the gateway) emits it with the exact JSON it sent, and telemetry measures it. Telemetry owns it because it defines
  * what is measured; the gateway already depends on telemetry (never the reverse).
  */
+// The `search` and `describe` events telemetry records are declared in @tool-search/search.
+export type { SearchEventResult } from '@tool-search/search';
+
 declare module '@tool-search/kernel' {
   interface RunEventMap {
     /** What was sent to the model provider for this run (emitted by the gateway; measured by telemetry). */
@@ -23,4 +26,3 @@ declare module '@tool-search/kernel' {
   }
 }
 
-export {};
