@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
+import { PolicyErrors } from '@tool-search/policy';
 
 const SERVER = fileURLToPath(new URL('./fixtures/vanishing-server.mjs', import.meta.url));
 
@@ -31,7 +32,7 @@ describe('an allowlist of a running MCP server that stops listing its tool', () 
       expect(second.listed.map((tool) => tool.name)).not.toContain('notes_search');
       expect(second.catalog).toEqual([]);
       await expect(second.call('exec', { command: 'id' })).rejects.toMatchObject({ code: ErrorCode.UNKNOWN_TOOL });
-      const kept = second.diagnostics.find((d) => d.code === ErrorCode.POLICY_ALLOWLIST_IGNORED);
+      const kept = second.diagnostics.find((d) => d.code === PolicyErrors.POLICY_ALLOWLIST_IGNORED);
       expect(kept?.details).toMatchObject({ kept: true, reason: 'source-running' });
     } finally {
       await kernel.close();

@@ -5,8 +5,9 @@
  * store that does not answer is a 503 `STATE_UNAVAILABLE` from the gateway.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import type { ApprovalDecision, PendingApproval } from '@tool-search/plugin-approvals';
+import { ApprovalsErrors } from '@tool-search/preset';
 
 /** `principal`: the request's API key (gateway with `auth.keys`): it sees and answers only approvals of the agents it allows. */
 export type GatewayRoute = (req: IncomingMessage, res: ServerResponse, body: () => Promise<unknown>, principal?: { readonly agents: readonly string[] }) => Promise<boolean>;
@@ -38,7 +39,7 @@ export function approvalsRoute(queue: ServedQueue): GatewayRoute {
       try {
         if (!(await queue.answer(id, decision?.decision as ApprovalDecision))) return notFound(res, id);
       } catch (error) {
-        if (ToolSearchError.isInstance(error) && error.code === ErrorCode.APPROVAL_ANSWER_INVALID) {
+        if (ToolSearchError.isInstance(error) && error.code === ApprovalsErrors.APPROVAL_ANSWER_INVALID) {
           return send(res, 400, { error: { message: error.message, type: error.code, code: error.code } });
         }
         throw error;

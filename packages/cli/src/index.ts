@@ -10,3 +10,4 @@ export { approvalPrompt, promptApprover } from './approvals.js';
 export { approvalsRoute } from './approvals-http.js';
 export { CliInputError, CliUsageError, CliExit } from './io.js';
 export type { CliIO } from './io.js';
+export { CliErrors } from './errors.js';

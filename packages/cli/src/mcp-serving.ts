@@ -4,11 +4,12 @@
  * the front end.
  */
 import type { ToolSearchConfig } from '@tool-search/config';
-import { ErrorCode, ToolSearchError, type Diagnostic, type Logger, type RunRequest } from '@tool-search/kernel';
+import { ToolSearchError, type Diagnostic, type Logger, type RunRequest } from '@tool-search/kernel';
 import type { elicitationApprovals, McpMode } from '@tool-search/mcp-server';
 import type { FrontEnd } from '@tool-search/preset';
 import type { CliIO } from './io.js';
 import { stopped } from './commands/serving.js';
+import { GatewayErrors } from '@tool-search/gateway';
 
 /** Read when `--token` is not given, so the token need not appear in a process list. */
 export const MCP_TOKEN_ENV = 'TOOL_SEARCH_MCP_TOKEN';
@@ -81,5 +82,5 @@ export function stderrLogger(io: CliIO): Logger {
 /** A taken port is one coded line (`port N is in use; …`), not an `EADDRINUSE` stack. */
 function portInUse(error: unknown, port: number): unknown {
   if ((error as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return error;
-  return new ToolSearchError(ErrorCode.PORT_IN_USE, `port ${port} is in use; pick another with --http`, { details: { port } });
+  return new ToolSearchError(GatewayErrors.PORT_IN_USE, `port ${port} is in use; pick another with --http`, { details: { port } });
 }

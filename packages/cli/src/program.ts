@@ -91,12 +91,12 @@ function wantsJson(argv: readonly string[]): boolean {
 
 /** `{ code, message, ... }` of any failure; coded errors keep their fields (`path`/`rule` for config errors). */
 export async function errorJson(error: unknown): Promise<{ code: string; message: string; [key: string]: unknown }> {
-  const { ConfigError, ErrorCode, ToolSearchError } = await import('@tool-search/kernel');
+  const [{ ConfigError, ErrorCode, ToolSearchError }, { CliErrors }] = await Promise.all([import('@tool-search/kernel'), import('./errors.js')]);
   if (error instanceof ConfigError) return { ...error.toJSON(), path: error.path || '/', rule: error.rule };
   if (ToolSearchError.isInstance(error)) return error.toJSON();
   const message = error instanceof Error ? error.message : String(error);
-  if (error instanceof CommanderError || error instanceof CliUsageError) return { code: ErrorCode.CLI_USAGE_INVALID, message };
-  if (error instanceof CliInputError) return { code: ErrorCode.CLI_INPUT_INVALID, message };
+  if (error instanceof CommanderError || error instanceof CliUsageError) return { code: CliErrors.CLI_USAGE_INVALID, message };
+  if (error instanceof CliInputError) return { code: CliErrors.CLI_INPUT_INVALID, message };
   return { code: ErrorCode.INTERNAL_ERROR, message };
 }
 

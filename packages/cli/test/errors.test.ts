@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
 import { cli, folder, smallCatalog } from './helpers.js';
+import { CliErrors } from '../src/errors.js';
+import { PresetErrors } from '@tool-search/preset';
 
 // Issue 16, "errors that point at the problem": what the CLI operator sees when something is refused.
 const small = smallCatalog(3);
@@ -36,13 +38,13 @@ describe('--json means JSON on failure too', () => {
   it.each([
     ['a config error', ['tools', 'list', '--json'], folder({ 'tool-search.json': '{ tools: { profil: "coding" } }' }), ErrorCode.CONFIG_INVALID],
     ['an unreadable config', ['config', 'check', '--json'], folder({ 'tool-search.json': '{ nope' }), ErrorCode.CONFIG_UNREADABLE],
-    ['a missing plugin module', ['config', 'check', '--json'], folder({ 'tool-search.json': '{ plugins: { "./nope.mjs": {} } }' }), ErrorCode.PLUGIN_LOAD_FAILED],
+    ['a missing plugin module', ['config', 'check', '--json'], folder({ 'tool-search.json': '{ plugins: { "./nope.mjs": {} } }' }), PresetErrors.PLUGIN_LOAD_FAILED],
     ['bad tool arguments', ['tools', 'call', 'core:core:read', '--args', '{"colour":1}', '--json'], small, ErrorCode.TOOL_ARGUMENTS_INVALID],
-    ['--args that are not JSON', ['tools', 'call', 'core:core:read', '--args', '{', '--json'], small, ErrorCode.CLI_INPUT_INVALID],
+    ['--args that are not JSON', ['tools', 'call', 'core:core:read', '--args', '{', '--json'], small, CliErrors.CLI_INPUT_INVALID],
     ['an unknown tool to explain', ['tools', 'explain', 'no_such_tool', '--json'], small, ErrorCode.UNKNOWN_TOOL],
     ['an unknown tool to describe', ['tools', 'describe', 'no_such_tool', '--json'], small, ErrorCode.UNKNOWN_TOOL],
-    ['an unknown qa scenario', ['qa', 'suite', '--scenario', 'nope', '--json'], small, ErrorCode.CLI_USAGE_INVALID],
-    ['an unknown flag', ['tools', 'list', '--json', '--frobnicate'], small, ErrorCode.CLI_USAGE_INVALID],
+    ['an unknown qa scenario', ['qa', 'suite', '--scenario', 'nope', '--json'], small, CliErrors.CLI_USAGE_INVALID],
+    ['an unknown flag', ['tools', 'list', '--json', '--frobnicate'], small, CliErrors.CLI_USAGE_INVALID],
   ])('prints one { error: { code, message } } document for %s', async (_case, argv, cwd, code) => {
     const result = await cli(argv, cwd);
     expect(result.code).not.toBe(0);

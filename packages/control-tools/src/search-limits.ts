@@ -2,8 +2,8 @@
  * What every mode's search does the same way: the limits that apply to a run (the mode's own, or the run's
  * `searchLimits`: a per-agent or per-provider toolSearch override) and the `search` event it reports.
  */
-import type { CallOrigin, RunApi, RunRequest, SearchEventResult } from '@tool-search/kernel';
-import type { RankedSearch, SearchResult } from '@tool-search/search';
+import type { CallOrigin, RunApi, RunRequest } from '@tool-search/kernel';
+import type { RankedSearch, SearchEventResult, SearchResult } from '@tool-search/search';
 
 export interface SearchLimitSetting {
   readonly searchDefaultLimit?: number;

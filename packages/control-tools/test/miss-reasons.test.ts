@@ -5,7 +5,14 @@
  * neither a hit, nor named, nor hinted at.
  */
 import { describe, expect, it } from 'vitest';
-import { createKernel, ErrorCode, type KernelPlugin, type RunApi, type ToolDescriptor, type ToolResult } from '@tool-search/kernel';
+import {
+  createKernel,
+  type KernelPlugin,
+  type OwnedErrorCode,
+  type RunApi,
+  type ToolDescriptor,
+  type ToolResult,
+} from '@tool-search/kernel';
 import { createControlTools } from '@tool-search/control-tools';
 
 const tools: KernelPlugin = {
@@ -20,11 +27,12 @@ const tools: KernelPlugin = {
     ),
 };
 
-/** An MCP-style source whose server did not start: it reports the failure as a diagnostic naming the server. */
+/** An MCP-style source whose server did not start: it reports the failure as a diagnostic naming the server
+ * (plugin-mcp's code, matched here by its wire string: control-tools does not depend on plugin-mcp). */
 const failedMcp: KernelPlugin = {
   name: 'mcp-like',
   apply: ({ hooks }) =>
-    hooks.listTools.tap((sink) => sink.diagnostic({ code: ErrorCode.MCP_SERVER_FAILED, level: 'error', message: 'spawn ENOENT', details: { server: 'trello' } })),
+    hooks.listTools.tap((sink) => sink.diagnostic({ code: 'MCP_SERVER_FAILED' as OwnedErrorCode, level: 'error', message: 'spawn ENOENT', details: { server: 'trello' } })),
 };
 
 /** A source that throws while listing: the kernel records SOURCE_FAILED with the plugin's name. */
@@ -54,7 +62,7 @@ describe('miss reasons and weak hits in tool_search', () => {
     const result = await search('trello: put Priya on the API docs card');
     const structured = result.structuredContent as { weak?: true; unavailable: unknown[] };
     expect(structured.weak).toBeUndefined();
-    expect(structured.unavailable).toEqual([{ name: 'trello', state: 'failed', code: ErrorCode.MCP_SERVER_FAILED }]);
+    expect(structured.unavailable).toEqual([{ name: 'trello', state: 'failed', code: 'MCP_SERVER_FAILED' }]);
     expect(text(result)).toContain('"trello" failed to start (MCP_SERVER_FAILED)');
   });
 

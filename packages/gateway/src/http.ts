@@ -7,6 +7,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authStatus } from '@tool-search/auth';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { GatewayErrors } from './errors.js';
+import { StateErrors } from '@tool-search/state';
 
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const chunks: Buffer[] = [];
@@ -17,7 +19,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     else chunks.length = 0;
   }
   if (size > limit) {
-    throw new ToolSearchError(ErrorCode.REQUEST_TOO_LARGE, `The request body is ${size} bytes; the limit is ${limit} (gateway maxBodyBytes)`, { details: { size, limit } });
+    throw new ToolSearchError(GatewayErrors.REQUEST_TOO_LARGE, `The request body is ${size} bytes; the limit is ${limit} (gateway maxBodyBytes)`, { details: { size, limit } });
   }
   if (size === 0) return undefined;
   const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
@@ -25,7 +27,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ToolSearchError(ErrorCode.REQUEST_INVALID, `The request body is not JSON: ${error instanceof Error ? error.message : String(error)}`, { details: { path: '' } });
+    throw new ToolSearchError(GatewayErrors.REQUEST_INVALID, `The request body is not JSON: ${error instanceof Error ? error.message : String(error)}`, { details: { path: '' } });
   }
 }
 
@@ -40,9 +42,9 @@ export function statusOf(error: unknown): number {
   if (!ToolSearchError.isInstance(error)) return 500;
   const auth = authStatus(error);
   if (auth) return auth;
-  if (error.code === ErrorCode.REQUEST_TOO_LARGE) return 413;
+  if (error.code === GatewayErrors.REQUEST_TOO_LARGE) return 413;
   if (error.code === ErrorCode.PROVIDER_FAILED) return 502;
-  if (error.code === ErrorCode.STATE_UNAVAILABLE) return 503;
+  if (error.code === StateErrors.STATE_UNAVAILABLE) return 503;
   return 400;
 }
 

@@ -18,3 +18,4 @@ export type { Capability, CapabilityRule, DeferralPath } from './capabilities.js
 export { SEARCH_TOOL_TYPES } from './deferred.js';
 export type { DeferredTools, DeferralReport } from './deferred.js';
 export type { ServerBlock } from './upstream.js';
+export { GatewayErrors } from './errors.js';

@@ -22,6 +22,7 @@ import { SessionExposures } from './session-exposure.js';
 import { sessionOwners } from './session-owners.js';
 import { SuspendedTurns } from './suspended-turns.js';
 import { resolveUpstream, type TurnOptions } from './turn.js';
+import { GatewayErrors } from './errors.js';
 
 export interface GatewayServerOptions extends TurnOptions {
   readonly host?: string;
@@ -125,7 +126,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
 export function listen(server: Server, port: number, host: string, flag = '--port'): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new ToolSearchError(ErrorCode.PORT_IN_USE, `port ${port} is in use; pick another with ${flag}`, { details: { port, host } }));
+      if (error.code === 'EADDRINUSE') reject(new ToolSearchError(GatewayErrors.PORT_IN_USE, `port ${port} is in use; pick another with ${flag}`, { details: { port, host } }));
       else reject(error);
     });
     server.listen(port, host, () => resolve());

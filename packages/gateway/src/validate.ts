@@ -4,14 +4,15 @@
  * serialized or sent upstream. Depth is checked iteratively first, so deeply
  * nested content cannot overflow a recursive step later on.
  */
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import type { ClientFunctionTool } from './turn.js';
+import { GatewayErrors } from './errors.js';
 
 /** Deeper JSON than this is refused (the APIs' own shapes need under ten levels; tool schemas a few more). */
 export const MAX_BODY_DEPTH = 64;
 
 export function invalid(path: string, message: string): ToolSearchError {
-  return new ToolSearchError(ErrorCode.REQUEST_INVALID, `${path || 'body'}: ${message}`, { details: { path } });
+  return new ToolSearchError(GatewayErrors.REQUEST_INVALID, `${path || 'body'}: ${message}`, { details: { path } });
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { ErrorCode } from './errors.js';
+import { ErrorCode, KERNEL_ERROR_CODES } from './errors.js';
 
 /**
  * Codes a package owns. The kernel keeps only its own codes in `ErrorCode`; a plugin declares the codes it raises
@@ -53,9 +53,12 @@ export function defineErrors<const C extends Record<string, string>>(
   return Object.freeze(Object.fromEntries(Object.keys(codes).map((code) => [code, code]))) as never;
 }
 
-/** Every code known in this process: the kernel's, then each declared one, sorted by owner and code. */
+/**
+ * Every code known in this process: the kernel's (in declaration order), then each declared one, sorted by owner and
+ * code. A package's codes are known once its module has loaded (its index exports its `errors.ts`).
+ */
 export function listErrorCodes(): ErrorCodeInfo[] {
-  const kernel = Object.keys(ErrorCode).map((code) => ({ code, owner: KERNEL_OWNER, description: '' }));
+  const kernel = Object.entries(KERNEL_ERROR_CODES).map(([code, description]) => ({ code, owner: KERNEL_OWNER, description }));
   const declared = [...registry().values()].sort((a, b) => a.owner.localeCompare(b.owner) || a.code.localeCompare(b.code));
   return [...kernel, ...declared];
 }

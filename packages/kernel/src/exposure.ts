@@ -143,8 +143,10 @@ function countingRun(run: RunApi): { run: RunApi; counts: { searches: number; de
   const view: RunApi = Object.create(run, {
     emit: {
       value: (event: RunEvent) => {
-        if (event.type === 'search') counts.searches++;
-        else if (event.type === 'describe') counts.describes++;
+        // `search` and `describe` are @tool-search/search's events (declared there): counted by their wire names.
+        const type: string = event.type;
+        if (type === 'search') counts.searches++;
+        else if (type === 'describe') counts.describes++;
         run.emit(event);
       },
     },

@@ -28,7 +28,7 @@ export interface ExposureDraft {
   readonly mode: string;
   tools: ExposedTool[];
   system: string[];
-  /** Resolves a name the model called that is not exposed (directory mode) to a catalog tool id; may throw a coded error (e.g. AMBIGUOUS_TOOL). */
+  /** Resolves a name the model called that is not exposed (directory mode) to a catalog tool id; may throw a coded error (e.g. UNKNOWN_TOOL). */
   resolveHidden?: (name: string) => string | undefined;
   /** Ask the kernel to materialize another mode instead (with a `MODE_FALLBACK` diagnostic). */
   fallback?: { readonly mode: string; readonly reason: string };

@@ -50,7 +50,6 @@ export type {
   RunApi,
   RunEvent,
   RunEventMap,
-  SearchEventResult,
   RunInfo,
   RunRequest,
   ToolAnnotations,

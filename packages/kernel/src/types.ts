@@ -198,19 +198,12 @@ export interface Explanation {
   readonly steps: readonly PolicyStep[];
 }
 
-/** Events plugins publish on a run (`run.emit`) and observe (`runEvent`). Open for augmentation. */
+/**
+ * Events plugins publish on a run (`run.emit`) and observe (`runEvent`). Open for augmentation: a package declares
+ * its own events by declaration merging (`search` and `describe` are `@tool-search/search`'s, `provider-request` `@tool-search/telemetry`'s):
+ * `declare module '@tool-search/kernel' { interface RunEventMap { 'my-event': { readonly type: 'my-event' } } }`.
+ */
 export interface RunEventMap {
-  search: {
-    readonly type: 'search';
-    readonly queries: readonly string[];
-    readonly hits: readonly string[];
-    readonly origin: CallOrigin;
-    /** Per query, in order: its ranked hit ids and whether nothing matched it well (search-quality telemetry). */
-    readonly results?: readonly SearchEventResult[];
-    /** The ranking that answered, e.g. `{ id: 'bm25f', version: '2' }`. */
-    readonly ranker?: { readonly id: string; readonly version: string };
-  };
-  describe: { readonly type: 'describe'; readonly toolId: string | null; readonly requested: string; readonly origin: CallOrigin };
   diagnostic: { readonly type: 'diagnostic'; readonly diagnostic: Diagnostic };
   /** A control tool call itself (`tool_search_code`, `tool_call`, …), with what it did on the run (emitted by the exposure). */
   'control-call': {
@@ -222,30 +215,7 @@ export interface RunEventMap {
     readonly describes: number;
     readonly calls: number;
   };
-  /** What was sent to the model provider for this run (emitted by the gateway; measured by telemetry). */
-  'provider-request': {
-    readonly type: 'provider-request';
-    readonly mode: string;
-    /** The exact JSON body sent. */
-    readonly body: string;
-    readonly toolsBytes: number;
-    readonly systemBytes: number;
-    readonly requestBytes: number;
-    /** Names of the tools the model saw in this request. */
-    readonly toolNames?: readonly string[];
-    /** The tools array as it appears in `body` and the system text, so consumers need not parse the body again. */
-    readonly tools?: string;
-    readonly system?: string;
-  };
 }
 export type RunEvent = RunEventMap[keyof RunEventMap];
-
-/** One query of a `search` event. */
-export interface SearchEventResult {
-  readonly query: string;
-  readonly hits: readonly string[];
-  /** No hit matched well (weak partial matches, or none at all). */
-  readonly weak: boolean;
-}
 
 export type { ExposedTool, ControlContext, ControlHandler, ExposureDraft, RunApi, CallOptions, MaterializeContext, ToolGuidance, CatalogSink, ListContext, PolicyContext, CallContext } from './hook-types.js';

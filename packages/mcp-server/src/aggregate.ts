@@ -39,7 +39,7 @@ export type AggregateMethod =
   | 'prompts/list'
   | 'prompts/get'
   | 'completion/complete';
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method's params are validated by the SDK serving it
+// biome-ignore lint/suspicious/noExplicitAny: each method's params are validated by the SDK serving it
 export type AggregateHandler = (params: any, signal: AbortSignal) => Promise<object>;
 
 /** Where the handlers go: a v1 `Server` (2025-era sessions, `serveAggregate`) or a v2 one (2026-07-28 requests, modern.ts). */

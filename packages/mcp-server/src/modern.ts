@@ -25,14 +25,15 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { ErrorCode as McpErrorCode, McpError, type CallToolResult, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, ToolSearchError, silentLogger, type Kernel, type RunRequest, type ToolDescriptor } from '@tool-search/kernel';
-import type { McpCallForwarding, McpDownstream } from '@tool-search/plugin-mcp';
+import { ErrorCode, ToolSearchError, silentLogger, type RunRequest, type ToolDescriptor } from '@tool-search/kernel';
+import type { McpCallForwarding, } from '@tool-search/plugin-mcp';
 import { registerAggregate, type AggregateRegister } from './aggregate.js';
 import { createInputBridge, type Ask, type BridgeStep } from './input-bridge.js';
 import { createLiveRun, type LiveRun } from './live-run.js';
 import { resourceUri } from './namespace.js';
 import { errorResult, explainUnavailable, toCallToolResult } from './result.js';
 import { DEFAULT_REFRESH_INTERVAL_MS, type ToolSearchMcpOptions } from './server.js';
+import { McpErrors } from '@tool-search/plugin-mcp';
 
 export interface ModernHandlerOptions extends ToolSearchMcpOptions {
   readonly maxBodyBytes: number;
@@ -258,7 +259,7 @@ export function createModernServers(options: ToolSearchMcpOptions & { readonly i
     if ('done' in step) {
       const code = (step.done.structuredContent as { error?: { code?: unknown } } | undefined)?.error?.code;
       if (code === ErrorCode.RUN_STOPPED) void live.refresh(true).catch(() => undefined);
-      if (code === ErrorCode.MCP_SERVER_UNAVAILABLE) background();
+      if (code === McpErrors.MCP_SERVER_UNAVAILABLE) background();
       return step.done as ModernCallToolResult;
     }
     return inputRequired({

@@ -5,7 +5,14 @@
  * control tools report theirs.
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, type AnyErrorCode, type Diagnostic, type ToolCallOutcome, type ToolResult } from '@tool-search/kernel';
+import {
+  ErrorCode,
+  type AnyErrorCode,
+  type Diagnostic,
+  type ToolCallOutcome,
+  type ToolResult,
+} from '@tool-search/kernel';
+import { McpErrors } from '@tool-search/plugin-mcp';
 
 export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
   // A control tool (tool_call) whose inner call failed reports that status, with the result it wrote for the model.
@@ -47,10 +54,10 @@ export function explainUnavailable(result: CallToolResult, diagnostics: readonly
   const requested = typeof error.requested === 'string' ? error.requested : (called ?? (typeof error.toolId === 'string' ? error.toolId : ''));
   const server = /^mcp:([^:]+):/.exec(requested)?.[1];
   const failure = server
-    ? diagnostics.find((d) => (d.code === ErrorCode.MCP_SERVER_FAILED || d.code === ErrorCode.MCP_SERVER_UNAVAILABLE) && d.details?.server === server)
+    ? diagnostics.find((d) => (d.code === McpErrors.MCP_SERVER_FAILED || d.code === McpErrors.MCP_SERVER_UNAVAILABLE) && d.details?.server === server)
     : undefined;
   if (!failure) return result;
-  return errorResult(ErrorCode.MCP_SERVER_UNAVAILABLE, `MCP server "${server}" is unavailable: ${failure.message}`, {
+  return errorResult(McpErrors.MCP_SERVER_UNAVAILABLE, `MCP server "${server}" is unavailable: ${failure.message}`, {
     requested,
     server,
     ...(failure.details?.reason ? { reason: failure.details.reason } : {}),

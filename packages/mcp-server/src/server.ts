@@ -12,13 +12,24 @@
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, ToolSearchError, silentLogger, type Diagnostic, type Kernel, type Logger, type RunExposure, type RunRequest, type ToolDescriptor } from '@tool-search/kernel';
+import {
+  ErrorCode,
+  ToolSearchError,
+  silentLogger,
+  type Diagnostic,
+  type Kernel,
+  type Logger,
+  type RunExposure,
+  type RunRequest,
+  type ToolDescriptor,
+} from '@tool-search/kernel';
 import type { McpDownstream } from '@tool-search/plugin-mcp';
 import { serveAggregate } from './aggregate.js';
 import type { ElicitationApprovals } from './approvals.js';
 import { createSessionForwarding } from './forward.js';
 import { createLiveRun, type LiveRun } from './live-run.js';
 import { errorResult, explainUnavailable, toCallToolResult } from './result.js';
+import { McpErrors } from '@tool-search/plugin-mcp';
 
 export const MCP_MODES = Object.freeze(['tools', 'code', 'directory'] as const);
 export type McpMode = (typeof MCP_MODES)[number];
@@ -120,7 +131,7 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
     // A run stopped by a guard (loop circuit breaker) refuses every later call: this call reports the stop, the next ones get a fresh run.
     if (code === ErrorCode.RUN_STOPPED) background(true);
     // A downstream server that died or never started: a refresh reconnects it (plugin-mcp reconnects on the next listing).
-    if (code === ErrorCode.MCP_SERVER_UNAVAILABLE) background();
+    if (code === McpErrors.MCP_SERVER_UNAVAILABLE) background();
     return result;
   });
 

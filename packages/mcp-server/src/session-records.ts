@@ -6,8 +6,9 @@
  * with the idle timeout as its TTL, renewed by every request.
  */
 import type { InitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import type { StateStore } from '@tool-search/state';
+import { StateErrors } from '@tool-search/state';
 
 export interface SessionRecord {
   /** The client's `initialize` params (protocolVersion, capabilities, clientInfo). */
@@ -41,7 +42,7 @@ export interface SessionRecords {
 
 /** The store did not answer (every `SessionRecords` method throws this when it cannot). */
 export function isStateUnavailable(error: unknown): boolean {
-  return ToolSearchError.isInstance(error) && error.code === ErrorCode.STATE_UNAVAILABLE;
+  return ToolSearchError.isInstance(error) && error.code === StateErrors.STATE_UNAVAILABLE;
 }
 
 /** A session with no request for 24 h is forgotten even when the idle timeout is off: every key has a TTL. */

@@ -19,7 +19,7 @@ import { isLegacyRequest, type Server as ModernServer } from '@modelcontextproto
 import { serveStdio as serveModernStdioEntry, StdioServerTransport as ModernStdioTransport } from '@modelcontextprotocol/server/stdio';
 import { AuthErrors, authStatus, createApiKeys, type ApiKeys, type Principal } from '@tool-search/auth';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
-import { MemoryStateStore, stateHealth, type StateStore } from '@tool-search/state';
+import { MemoryStateStore, stateHealth, type StateStore, StateErrors } from '@tool-search/state';
 import { createHttpSessions, type HttpSession } from './http-sessions.js';
 import { createModernHandler, createModernServers, type ModernCaller } from './modern.js';
 import { firstLine, isModernOpening } from './stdio-opening.js';
@@ -344,5 +344,5 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
 
 /** The store that knows the sessions did not answer: sessions held here go on; this request can try again later. */
 function unavailable(res: ServerResponse): void {
-  reply(res, 503, 'Session store unavailable (STATE_UNAVAILABLE); retry shortly', -32000, { code: ErrorCode.STATE_UNAVAILABLE });
+  reply(res, 503, 'Session store unavailable (STATE_UNAVAILABLE); retry shortly', -32000, { code: StateErrors.STATE_UNAVAILABLE });
 }

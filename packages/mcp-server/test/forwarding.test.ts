@@ -20,11 +20,12 @@ import {
   type LoggingMessageNotification,
   type Progress,
 } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, type Kernel } from '@tool-search/kernel';
+import { type Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
 import { createToolSearchMcpServer, type McpMode, type ToolSearchMcpServer } from '../src/index.js';
 import { CONFORMANCE_FIXTURE } from './conformance-kit.js';
 import { errorCode, text } from './helpers.js';
+import { McpErrors } from '@tool-search/plugin-mcp';
 
 interface Session {
   readonly client: Client;
@@ -150,7 +151,7 @@ describe('forwarding through serve mcp', () => {
     ] as const) {
       const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
       expect(result.isError).toBe(true);
-      expect(errorCode(result)).toBe(ErrorCode.MCP_CALL_FAILED);
+      expect(errorCode(result)).toBe(McpErrors.MCP_CALL_FAILED);
     }
   });
 

@@ -4,8 +4,8 @@
  * replicas recover when Redis is back.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@tool-search/kernel';
-import { connectRedisState } from '@tool-search/state';
+
+import { connectRedisState, StateErrors } from '@tool-search/state';
 import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
 import { serveHttp } from '../src/index.js';
 import { call, text } from './helpers.js';
@@ -41,7 +41,7 @@ describe.runIf(haveRedis)('serveHttp replicas during a Redis outage', () => {
     expect(text(await call(balanced.client, 'whoami'))).toBe(before);
     const elsewhere = await raw(b.url, sessionId);
     expect(elsewhere.status).toBe(503);
-    expect(elsewhere.error?.data?.code).toBe(ErrorCode.STATE_UNAVAILABLE);
+    expect(elsewhere.error?.data?.code).toBe(StateErrors.STATE_UNAVAILABLE);
     const fresh = await fetch(b.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },

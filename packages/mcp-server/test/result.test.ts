@@ -1,6 +1,7 @@
 /** Kernel outcomes as MCP tool results: failures are `isError` results with a code, never protocol errors. */
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '@tool-search/kernel';
+import { McpErrors } from '@tool-search/plugin-mcp';
 import { toCallToolResult } from '../src/index.js';
 import { explainUnavailable } from '../src/result.js';
 
@@ -48,7 +49,7 @@ describe('toCallToolResult of a control tool that reports its inner call', () =>
 });
 
 describe('explainUnavailable', () => {
-  const failed: Diagnostic = { code: 'MCP_SERVER_FAILED', level: 'error', message: 'MCP server "srv" failed (spawn)', details: { server: 'srv', reason: 'spawn' } };
+  const failed: Diagnostic = { code: McpErrors.MCP_SERVER_FAILED, level: 'error', message: 'MCP server "srv" failed (spawn)', details: { server: 'srv', reason: 'spawn' } };
   const unknown = (requested: string) => ({ content: [], isError: true, structuredContent: { error: { code: 'UNKNOWN_TOOL', requested } } });
 
   it('names the failed server for an unknown tool of that server', () => {

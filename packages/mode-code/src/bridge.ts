@@ -8,6 +8,7 @@ import { ErrorCode, ToolSearchError, type AnyErrorCode, type RunApi, type ToolCa
 import { emitSearch } from '@tool-search/control-tools';
 import { indexForRun, type ToolIndexOptions } from '@tool-search/search';
 import type { BridgeError, BridgeOp } from './sandbox/protocol.js';
+import { CodeErrors } from './errors.js';
 
 export type BridgeAnswer = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: BridgeError };
 
@@ -41,12 +42,12 @@ export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridg
         emitSearch(run, query, ranked, 'code');
         return ranked.result;
       }
-      throw fault(ErrorCode.CODE_INVALID, `openclaw.tools.search(query) takes a string or an array of at most ${MAX_QUERIES} strings`);
+      throw fault(CodeErrors.CODE_INVALID, `openclaw.tools.search(query) takes a string or an array of at most ${MAX_QUERIES} strings`);
     },
 
     describe(payload) {
       const requested = payload.id;
-      if (typeof requested !== 'string') throw fault(ErrorCode.CODE_INVALID, 'openclaw.tools.describe(id) takes a tool id string');
+      if (typeof requested !== 'string') throw fault(CodeErrors.CODE_INVALID, 'openclaw.tools.describe(id) takes a tool id string');
       const description = index().describe(requested);
       run.emit({ type: 'describe', toolId: description?.id ?? null, requested, origin: 'code' });
       if (!description) throw unknownTool(requested, index().suggest(requested));
@@ -56,7 +57,7 @@ export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridg
 
     async call(payload, signal) {
       const id = payload.id;
-      if (typeof id !== 'string') throw fault(ErrorCode.CODE_INVALID, 'openclaw.tools.call(id, args) takes a tool id string');
+      if (typeof id !== 'string') throw fault(CodeErrors.CODE_INVALID, 'openclaw.tools.call(id, args) takes a tool id string');
       // A client tool is decided by the kernel: handed to the run's owner (the script waits within codeTimeoutMs) or refused.
       const outcome = await run.call(id, payload.args ?? {}, { origin: 'code', signal });
       return resultOf(outcome);

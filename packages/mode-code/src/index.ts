@@ -13,3 +13,4 @@ export type { SandboxKind } from './sandbox/kinds.js';
 export type { SandboxSupport } from './sandbox/support.js';
 export { permissionFlag, sandboxCommand } from './sandbox/node-flags.js';
 export type { PermissionFlag, SandboxCommand } from './sandbox/node-flags.js';
+export { CodeErrors } from './errors.js';

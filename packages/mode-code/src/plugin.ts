@@ -7,7 +7,7 @@
  * never to direct exposure. Taps `shutdown` to drain the warm pool and wait
  * for the sandboxes of finished runs to exit.
  */
-import { ErrorCode, type ControlContext, type ExposedTool, type KernelPlugin, type ToolResult } from '@tool-search/kernel';
+import { type ControlContext, type ExposedTool, type KernelPlugin, type ToolResult } from '@tool-search/kernel';
 import { CODE_MODE_SYSTEM, CODE_TOOL_DESCRIPTION, CODE_TOOL_INPUT_SCHEMA, CODE_TOOL_NAME } from './contract.js';
 import { createGate } from './gate.js';
 import { CODE_MODE_PLUGIN, resolveOptions, type CodeModeOptions, type ResolvedOptions } from './options.js';
@@ -16,6 +16,7 @@ import { runCodeWith, sandboxesExited, spawnOptions, type RunEnvironment } from 
 import { createSandboxPool, type SandboxPool } from './sandbox/pool.js';
 import { chooseBackend } from './sandbox/choose.js';
 import { prepareIndex } from '@tool-search/search';
+import { CodeErrors } from './errors.js';
 
 declare module '@tool-search/kernel' {
   interface RunRequest {
@@ -51,7 +52,7 @@ export function codeModePlugin(options: CodeModeOptions = {}): KernelPlugin {
           ctx.run.emit({
             type: 'diagnostic',
             diagnostic: {
-              code: ErrorCode.SANDBOX_UNAVAILABLE,
+              code: CodeErrors.SANDBOX_UNAVAILABLE,
               level: 'warning',
               message: `code mode runs on the ${backend.kind} sandbox: ${backend.skipped}`,
               plugin: CODE_MODE_PLUGIN,

@@ -6,7 +6,7 @@
  * (a killed process still holds its memory until it is reaped, ~2 ms), and
  * `sandboxesExited()` waits for every one still exiting.
  */
-import { ErrorCode, type AnyErrorCode, type RunApi } from '@tool-search/kernel';
+import { type AnyErrorCode, type RunApi } from '@tool-search/kernel';
 import { createGate, type Gate } from './gate.js';
 import { resolveOptions, type CodeModeOptions, type ResolvedOptions } from './options.js';
 import { emptyTelemetry, type CodeResult } from './result.js';
@@ -17,6 +17,7 @@ import { createQuickJSSandbox } from './sandbox/quickjs.js';
 import { chooseBackend } from './sandbox/choose.js';
 import { checkCode, type CodeLocation } from './scan.js';
 import { session } from './session.js';
+import { CodeErrors } from './errors.js';
 
 export interface RunCodeOptions extends Omit<CodeModeOptions, 'warmPool'> {
   /** Cancels the run: the child is killed and bridge calls in flight are aborted. */
@@ -57,33 +58,33 @@ export async function runCodeWith(
     telemetry.durationMs = Math.round(performance.now() - started);
     return { ok: false, error: { code, message, ...(location ? { location } : {}) }, telemetry };
   };
-  if (typeof code !== 'string' || code.trim() === '') return refuse(ErrorCode.CODE_INVALID, 'code must be a non-empty string (the body of an async function)');
+  if (typeof code !== 'string' || code.trim() === '') return refuse(CodeErrors.CODE_INVALID, 'code must be a non-empty string (the body of an async function)');
   if (Buffer.byteLength(code, 'utf8') > options.limits.maxCodeBytes) {
-    return refuse(ErrorCode.CODE_INVALID, `code is larger than ${options.limits.maxCodeBytes} bytes; split the work into several runs`);
+    return refuse(CodeErrors.CODE_INVALID, `code is larger than ${options.limits.maxCodeBytes} bytes; split the work into several runs`);
   }
   const checked = checkCode(code);
   if (!checked.ok) {
     const at = checked.location ? ` (line ${checked.location.line}, column ${checked.location.column})` : '';
     const message = checked.reason === 'syntax' ? `the code does not compile: SyntaxError: ${checked.message}${at}` : `${checked.message}${at}`;
-    return refuse(ErrorCode.CODE_INVALID, message, checked.location);
+    return refuse(CodeErrors.CODE_INVALID, message, checked.location);
   }
   const backend = await chooseBackend(options.sandbox);
-  if (!backend.ok) return refuse(ErrorCode.SANDBOX_UNAVAILABLE, `no sandbox backend can start here: ${backend.reason}`);
+  if (!backend.ok) return refuse(CodeErrors.SANDBOX_UNAVAILABLE, `no sandbox backend can start here: ${backend.reason}`);
   const signal = callerSignal ? AbortSignal.any([callerSignal, run.signal]) : run.signal;
-  if (signal.aborted) return refuse(ErrorCode.CODE_ABORTED, 'the run of code was cancelled before it started');
+  if (signal.aborted) return refuse(CodeErrors.CODE_ABORTED, 'the run of code was cancelled before it started');
 
   let release: () => void;
   try {
     release = await env.gate.acquire(signal);
   } catch {
-    return refuse(ErrorCode.CODE_ABORTED, 'the run of code was cancelled while it waited for a free sandbox');
+    return refuse(CodeErrors.CODE_ABORTED, 'the run of code was cancelled while it waited for a free sandbox');
   }
   let child: SandboxChild;
   try {
     child = startSandbox(backend.kind, options, env.pool);
   } catch (error) {
     release();
-    return refuse(ErrorCode.SANDBOX_UNAVAILABLE, `the ${backend.kind} sandbox could not be started: ${error instanceof Error ? error.message : String(error)}`);
+    return refuse(CodeErrors.SANDBOX_UNAVAILABLE, `the ${backend.kind} sandbox could not be started: ${error instanceof Error ? error.message : String(error)}`);
   }
   try {
     return await session({ run, code, options, child, signal, telemetry, started });

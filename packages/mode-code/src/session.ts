@@ -16,6 +16,7 @@ import { searchLimitsFor } from '@tool-search/control-tools';
 import { capReply } from './reply-cap.js';
 import type { ChildLimits, ChildMessage } from './sandbox/protocol.js';
 import { cutUtf8 } from './utf8.js';
+import { CodeErrors } from './errors.js';
 
 export interface SessionParts {
   readonly run: RunApi;
@@ -59,10 +60,10 @@ export function session({ run, code, options, child, signal, telemetry, started 
     const fail = (code: AnyErrorCode, message: string, cause?: CodeError['cause']) => settle({ ok: false, error: { code, message, ...(cause ? { cause } : {}) } });
 
     const timer = setTimeout(
-      () => fail(ErrorCode.CODE_TIMEOUT, `the code did not finish within ${options.codeTimeoutMs} ms; the sandbox was stopped (tools.toolSearch.codeTimeoutMs raises or lowers this limit)`),
+      () => fail(CodeErrors.CODE_TIMEOUT, `the code did not finish within ${options.codeTimeoutMs} ms; the sandbox was stopped (tools.toolSearch.codeTimeoutMs raises or lowers this limit)`),
       options.codeTimeoutMs,
     );
-    const onAbort = () => fail(ErrorCode.CODE_ABORTED, 'the run of code was cancelled; the sandbox was stopped');
+    const onAbort = () => fail(CodeErrors.CODE_ABORTED, 'the run of code was cancelled; the sandbox was stopped');
     signal.addEventListener('abort', onAbort, { once: true });
 
     const onLog = (level: CodeLog['level'], text: string) => {
@@ -81,7 +82,7 @@ export function session({ run, code, options, child, signal, telemetry, started 
       // The child enforces these bounds itself; going past them means it is not the child we started.
       if (bridgeCalls >= limits.maxBridgeCalls || pending >= limits.maxPendingCalls) {
         telemetry.cut.calls = true;
-        return fail(ErrorCode.SANDBOX_FAILED, 'the sandbox went past its bridge call bounds; it was stopped');
+        return fail(CodeErrors.SANDBOX_FAILED, 'the sandbox went past its bridge call bounds; it was stopped');
       }
       bridgeCalls += 1;
       pending += 1;
@@ -110,10 +111,10 @@ export function session({ run, code, options, child, signal, telemetry, started 
     const onDone = (message: Extract<ChildMessage, { t: 'done' }>) => {
       if (!message.ok) {
         const { phase, error } = message;
-        if (phase === 'compile') return fail(ErrorCode.CODE_INVALID, `the code does not compile: ${error.name}: ${error.message}`, error);
-        if (phase === 'setup') return fail(ErrorCode.SANDBOX_FAILED, error.message);
-        if (phase === 'result') return fail(ErrorCode.CODE_FAILED, `the return value is not JSON data: ${error.message}`, error);
-        return fail(ErrorCode.CODE_FAILED, `the code threw ${error.name}: ${error.message}`, error);
+        if (phase === 'compile') return fail(CodeErrors.CODE_INVALID, `the code does not compile: ${error.name}: ${error.message}`, error);
+        if (phase === 'setup') return fail(CodeErrors.SANDBOX_FAILED, error.message);
+        if (phase === 'result') return fail(CodeErrors.CODE_FAILED, `the return value is not JSON data: ${error.message}`, error);
+        return fail(CodeErrors.CODE_FAILED, `the code threw ${error.name}: ${error.message}`, error);
       }
       if (message.json === undefined) return settle({ ok: true, value: undefined });
       if (message.cut || Buffer.byteLength(message.json, 'utf8') > limits.maxResultBytes) {
@@ -124,20 +125,20 @@ export function session({ run, code, options, child, signal, telemetry, started 
       try {
         value = JSON.parse(message.json);
       } catch {
-        return fail(ErrorCode.SANDBOX_FAILED, 'the sandbox returned a value that is not JSON');
+        return fail(CodeErrors.SANDBOX_FAILED, 'the sandbox returned a value that is not JSON');
       }
       try {
         // Whoever receives the value will serialize it again: too deep a value must fail here, as data.
         JSON.stringify(value);
       } catch {
-        return fail(ErrorCode.CODE_FAILED, 'the return value nests too deeply to serialize');
+        return fail(CodeErrors.CODE_FAILED, 'the return value nests too deeply to serialize');
       }
       return settle({ ok: true, value });
     };
 
     child.listen((event) => {
       if (settled) return;
-      if (event.type === 'exit') return fail(ErrorCode.SANDBOX_FAILED, exitReason(event.exit, limits.memoryMb, child.pid === undefined));
+      if (event.type === 'exit') return fail(CodeErrors.SANDBOX_FAILED, exitReason(event.exit, limits.memoryMb, child.pid === undefined));
       const message = event.message;
       switch (message.t) {
         case 'log':
@@ -150,7 +151,7 @@ export function session({ run, code, options, child, signal, telemetry, started 
         case 'done':
           return onDone(message);
         case 'fatal':
-          return fail(ErrorCode.SANDBOX_FAILED, message.reason);
+          return fail(CodeErrors.SANDBOX_FAILED, message.reason);
         case 'ready':
           return;
       }

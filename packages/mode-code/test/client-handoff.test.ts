@@ -1,8 +1,9 @@
 /** Issue 13: inside tool_search_code, a client tool call is handed to the run's owner and the script waits for the answer. */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createKernel, ErrorCode, type ClientCall } from '@tool-search/kernel';
+import { createKernel, type ClientCall } from '@tool-search/kernel';
 import { runCode, sandboxesExited } from '../src/index.js';
 import { fakeSourcePlugin, fakeTools, pidTracker } from './fixtures.js';
+import { CodeErrors } from '../src/errors.js';
 
 const tracker = pidTracker();
 const tools = [...fakeTools(), { name: 'client_picker', description: 'Fake client tool: pick a color.', source: 'client' as const }];
@@ -34,7 +35,7 @@ describe('client tools called from code', () => {
   it('a client that never answers ends with CODE_TIMEOUT within codeTimeoutMs, and the handed call is withdrawn', async () => {
     const run = await kernel.createRun({}, { onClientCall: () => undefined });
     const result = await runCode(run, `return await openclaw.tools.call('client_picker', {});`, { codeTimeoutMs: 1000, onSpawn: tracker.onSpawn });
-    expect(result).toMatchObject({ ok: false, error: { code: ErrorCode.CODE_TIMEOUT } });
+    expect(result).toMatchObject({ ok: false, error: { code: CodeErrors.CODE_TIMEOUT } });
     expect(run.pendingClientCalls).toEqual([]);
     await run.close();
   });

@@ -7,7 +7,8 @@
 import { lookup as dnsLookup } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
+import { NetGuardErrors } from './errors.js';
 
 /** Names a refusal speaks with: the tool that refused and the setting that would allow it. */
 export interface AddressRule {
@@ -66,7 +67,7 @@ export function ipLiteral(host: string): string | undefined {
 export function refusedAddress(host: string, address: string, rule: AddressRule): ToolSearchError {
   const range = addressRange(address);
   return new ToolSearchError(
-    ErrorCode.URL_NOT_ALLOWED,
+    NetGuardErrors.URL_NOT_ALLOWED,
     `${rule.tool} refused ${host}: it resolves to ${address} (${range}), not a public address; set ${rule.setting} to allow it`,
     { details: { rule: 'privateAddress', host, address, range } },
   );

@@ -5,7 +5,7 @@
  * waiting (timeout, cancelled call), which removes it as a deny.
  */
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import { ApprovalsErrors } from './errors.js';
 import type { ApprovalContext, ApprovalDecision, ApprovalRequest, Approver } from './types.js';
 
@@ -67,7 +67,7 @@ interface Entry {
 /** Throws `APPROVAL_ANSWER_INVALID` unless `decision` is 'allow' or 'deny' (answers come from HTTP or a prompt). */
 export function checkAnswer(id: string, decision: unknown): asserts decision is ApprovalDecision {
   if (decision !== 'allow' && decision !== 'deny') {
-    throw new ToolSearchError(ErrorCode.APPROVAL_ANSWER_INVALID, `An approval answer must be "allow" or "deny", got ${JSON.stringify(decision)}`, {
+    throw new ToolSearchError(ApprovalsErrors.APPROVAL_ANSWER_INVALID, `An approval answer must be "allow" or "deny", got ${JSON.stringify(decision)}`, {
       details: { id, decision: String(decision) },
     });
   }

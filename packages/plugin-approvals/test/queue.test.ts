@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '@tool-search/kernel';
+
 import { ApprovalQueue, approvalsPlugin, type ApprovalDecision, type ApprovalQueueEvent } from '../src/index.js';
 import { createTestRun, until } from './fixtures.js';
+import { ApprovalsErrors } from '../src/errors.js';
 
 async function setup(timeoutMs = 60_000) {
   const queue = new ApprovalQueue();
@@ -71,7 +72,7 @@ describe('ApprovalQueue', () => {
     const pending = run.call('delete_repo', {});
     await until(() => queue.size === 1);
     const id = queue.list()[0]!.id;
-    expect(() => queue.answer(id, 'yes' as ApprovalDecision)).toThrow(expect.objectContaining({ code: ErrorCode.APPROVAL_ANSWER_INVALID }));
+    expect(() => queue.answer(id, 'yes' as ApprovalDecision)).toThrow(expect.objectContaining({ code: ApprovalsErrors.APPROVAL_ANSWER_INVALID }));
     expect(queue.size).toBe(1);
     queue.answer(id, 'deny');
     await pending;

@@ -1,9 +1,16 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@tool-search/kernel';
-import { memoryReplicas, connectRedisState, type StateStore } from '@tool-search/state';
+
+import { memoryReplicas, connectRedisState, type StateStore, StateErrors } from '@tool-search/state';
 import { startRedisServer, stateBackends } from '@tool-search/testing';
-import { SharedApprovalQueue, approvalsPlugin, type ApprovalDecision, type ApprovalQueueEvent, type ApprovalRecord } from '../src/index.js';
+import {
+  SharedApprovalQueue,
+  approvalsPlugin,
+  type ApprovalDecision,
+  type ApprovalQueueEvent,
+  type ApprovalRecord,
+} from '../src/index.js';
 import { createTestRun } from './fixtures.js';
+import { ApprovalsErrors } from '../src/errors.js';
 
 const backends = stateBackends<StateStore>('the shared approval queue tests', { memory: memoryReplicas, redis: connectRedisState });
 const haveRedis = backends.redisAvailable;
@@ -100,7 +107,7 @@ describe.each(backends.kinds)('SharedApprovalQueue (%s state)', (kind) => {
     const { b, run } = await replicas(kind);
     const pending = run.call('delete_repo', {});
     const [approval] = await pendingOn(b);
-    await expect(b.answer(approval!.id, 'yes' as ApprovalDecision)).rejects.toMatchObject({ code: ErrorCode.APPROVAL_ANSWER_INVALID });
+    await expect(b.answer(approval!.id, 'yes' as ApprovalDecision)).rejects.toMatchObject({ code: ApprovalsErrors.APPROVAL_ANSWER_INVALID });
     expect(await b.list()).toHaveLength(1);
     await b.answer(approval!.id, 'deny');
     await pending;
@@ -119,9 +126,9 @@ describe('SharedApprovalQueue when the store is down', () => {
       const outcome = await run.call('delete_repo', {});
       expect(outcome.status).toBe('blocked');
       expect(records[0]).toMatchObject({ decision: 'deny', by: 'error' });
-      expect(outcome.status === 'blocked' && outcome.reason).toContain(ErrorCode.STATE_UNAVAILABLE);
+      expect(outcome.status === 'blocked' && outcome.reason).toContain(StateErrors.STATE_UNAVAILABLE);
       expect(runs.get('delete_repo')).toBeUndefined();
-      await expect(queue.list()).rejects.toMatchObject({ code: ErrorCode.STATE_UNAVAILABLE });
+      await expect(queue.list()).rejects.toMatchObject({ code: StateErrors.STATE_UNAVAILABLE });
       await own.start();
       await expect.poll(() => state.ping(), { timeout: 10_000, interval: 100 }).toBe(true);
       const again = run.call('delete_repo', {});

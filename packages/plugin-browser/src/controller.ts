@@ -6,7 +6,13 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
-import { checkHost, isPublicAddress, type AddressAllowed, type AddressRule } from '@tool-search/net-guard';
+import {
+  checkHost,
+  isPublicAddress,
+  type AddressAllowed,
+  type AddressRule,
+  NetGuardErrors,
+} from '@tool-search/net-guard';
 import { ErrorCode, ToolSearchError, type ToolResult } from '@tool-search/kernel';
 import { act, argumentsError, locate, type ActRequest } from './act.js';
 import { BrowserErrors } from './errors.js';
@@ -210,7 +216,7 @@ export class BrowserController {
       status = response?.status();
       if (response?.headers()[REFUSED_HEADER]) {
         await page.goto('about:blank').catch(() => undefined);
-        throw refusedNow().at(-1)?.error ?? new ToolSearchError(ErrorCode.URL_NOT_ALLOWED, `browser refused ${url.host}: not a public address`, { details: { rule: 'privateAddress', host: url.host } });
+        throw refusedNow().at(-1)?.error ?? new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, `browser refused ${url.host}: not a public address`, { details: { rule: 'privateAddress', host: url.host } });
       }
     } catch (error) {
       if (ToolSearchError.isInstance(error)) throw error;
@@ -368,14 +374,14 @@ function navigationUrl(args: Args): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new ToolSearchError(ErrorCode.URL_NOT_ALLOWED, `browser needs an absolute http(s) URL, got ${JSON.stringify(raw.slice(0, 200))}`, { details: { rule: 'url', url: raw.slice(0, 200) } });
+    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, `browser needs an absolute http(s) URL, got ${JSON.stringify(raw.slice(0, 200))}`, { details: { rule: 'url', url: raw.slice(0, 200) } });
   }
   if (url.href === 'about:blank') return url;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ToolSearchError(ErrorCode.URL_NOT_ALLOWED, `browser only opens http(s) URLs (and about:blank), not ${url.protocol}`, { details: { rule: 'scheme', url: url.href.slice(0, 200) } });
+    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, `browser only opens http(s) URLs (and about:blank), not ${url.protocol}`, { details: { rule: 'scheme', url: url.href.slice(0, 200) } });
   }
   if (url.username || url.password) {
-    throw new ToolSearchError(ErrorCode.URL_NOT_ALLOWED, 'browser does not open URLs with embedded credentials', { details: { rule: 'credentials', url: `${url.protocol}//${url.host}` } });
+    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, 'browser does not open URLs with embedded credentials', { details: { rule: 'credentials', url: `${url.protocol}//${url.host}` } });
   }
   return url;
 }

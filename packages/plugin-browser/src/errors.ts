@@ -1,4 +1,4 @@
-/** The codes `@tool-search/plugin-browser` raises (address refusals use the kernel's `URL_NOT_ALLOWED`). */
+/** The codes `@tool-search/plugin-browser` raises (address refusals use `URL_NOT_ALLOWED` from `@tool-search/net-guard`). */
 import { defineErrors } from '@tool-search/kernel';
 
 export const BrowserErrors = defineErrors('@tool-search/plugin-browser', {

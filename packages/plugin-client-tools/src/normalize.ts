@@ -6,7 +6,8 @@
  * (`CLIENT_TOOL_INVALID`) and say which entry and which field; whether the
  * schema is valid JSON Schema is the kernel's check, as for every tool.
  */
-import { ErrorCode, ToolSearchError, type CatalogMode, type JsonSchema, type ToolExecutor } from '@tool-search/kernel';
+import { ToolSearchError, type CatalogMode, type JsonSchema, type ToolExecutor } from '@tool-search/kernel';
+import { ClientToolsErrors } from './errors.js';
 
 /** The OpenAI Chat Completions / Responses function tool. */
 export interface OpenAIFunctionToolInput {
@@ -101,7 +102,7 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function invalid(path: string, rule: string, why: string, name?: string): ToolSearchError {
-  return new ToolSearchError(ErrorCode.CLIENT_TOOL_INVALID, `Client tool at ${path} is invalid: ${why}`, {
+  return new ToolSearchError(ClientToolsErrors.CLIENT_TOOL_INVALID, `Client tool at ${path} is invalid: ${why}`, {
     plugin: '@tool-search/plugin-client-tools',
     details: { path, rule, ...(name !== undefined ? { name } : {}) },
   });

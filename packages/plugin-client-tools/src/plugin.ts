@@ -5,8 +5,17 @@
  * A tool with an `execute` (its own, or the plugin's) runs; one without is
  * handed back by the kernel as `{ status: 'pending' }` for the client to run.
  */
-import { ConfigError, ErrorCode, ToolSearchError, type CatalogMode, type ExecuteContext, type KernelPlugin, type ToolResult } from '@tool-search/kernel';
+import {
+  ConfigError,
+  ErrorCode,
+  ToolSearchError,
+  type CatalogMode,
+  type ExecuteContext,
+  type KernelPlugin,
+  type ToolResult,
+} from '@tool-search/kernel';
 import { normalizeClientTool, type ClientToolInput } from './normalize.js';
+import { ClientToolsErrors } from './errors.js';
 
 declare module '@tool-search/kernel' {
   interface RunRequest {
@@ -37,7 +46,7 @@ export function clientToolsPlugin(options: ClientToolsPluginOptions = {}): Kerne
         const inputs: unknown = ctx.run.request.clientTools;
         if (inputs === undefined) return;
         if (!Array.isArray(inputs)) {
-          sink.diagnostic({ code: ErrorCode.CLIENT_TOOL_INVALID, level: 'error', message: 'clientTools must be an array; no client tool was added' });
+          sink.diagnostic({ code: ClientToolsErrors.CLIENT_TOOL_INVALID, level: 'error', message: 'clientTools must be an array; no client tool was added' });
           return;
         }
         const seen = new Set<string>();
@@ -45,7 +54,7 @@ export function clientToolsPlugin(options: ClientToolsPluginOptions = {}): Kerne
           try {
             const tool = normalizeClientTool(input, index);
             if (seen.has(tool.name)) {
-              throw new ToolSearchError(ErrorCode.CLIENT_TOOL_INVALID, `Client tool name "${tool.name}" is used twice; the later one was dropped`, {
+              throw new ToolSearchError(ClientToolsErrors.CLIENT_TOOL_INVALID, `Client tool name "${tool.name}" is used twice; the later one was dropped`, {
                 details: { path: `clientTools[${index}].name`, rule: 'unique', name: tool.name },
               });
             }
@@ -64,7 +73,7 @@ export function clientToolsPlugin(options: ClientToolsPluginOptions = {}): Kerne
             // A malformed client tool is dropped with a diagnostic, like a tool with a bad schema; its siblings stay.
             const coded = ToolSearchError.isInstance(error) ? error : undefined;
             sink.diagnostic({
-              code: ErrorCode.CLIENT_TOOL_INVALID,
+              code: ClientToolsErrors.CLIENT_TOOL_INVALID,
               level: 'error',
               message: error instanceof Error ? error.message : String(error),
               ...(coded?.details ? { details: coded.details } : {}),

@@ -1,4 +1,4 @@
-/** Codes @tool-search/plugin-cron raises beyond the kernel's own (AGENT_UNKNOWN, CRON_* in the kernel's set). */
+/** The codes `@tool-search/plugin-cron` raises (an unknown agent is the kernel's `AGENT_UNKNOWN`). */
 import { defineErrors } from '@tool-search/kernel';
 
 export const CronErrors = defineErrors('@tool-search/plugin-cron', {
@@ -7,4 +7,6 @@ export const CronErrors = defineErrors('@tool-search/plugin-cron', {
   CRON_GATEWAY_TOKEN_REQUIRED: 'A cron call gave gatewayUrl without gatewayToken: an explicit gateway URL needs an explicit token (credentials are never borrowed from the config or the environment for it).',
   CRON_GATEWAY_REMOTE_UNSUPPORTED: 'A cron call named another gateway (gatewayUrl): this cron runs inside the gateway serving the call, and Tool Search has no RPC to reach another gateway\'s cron.',
   CRON_TIMEOUT: 'A cron call took longer than its timeoutMs.',
+  CRON_JOB_UNKNOWN: '`cron`: no job with that id.',
+  CRON_SCHEDULE_INVALID: '`cron`: a job\'s schedule (cron expression, time zone, interval or time) is invalid.',
 });

@@ -7,6 +7,7 @@
  */
 import { Cron } from 'croner';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { CronErrors } from './errors.js';
 
 export type Schedule =
   | { readonly kind: 'cron'; readonly expr: string; readonly tz?: string }
@@ -45,7 +46,7 @@ export const JOB_FIELDS = ['name', 'enabled', 'schedule', 'sessionTarget', 'payl
 export const MIN_EVERY_MS = 1_000;
 
 export function scheduleError(message: string, schedule: unknown): ToolSearchError {
-  return new ToolSearchError(ErrorCode.CRON_SCHEDULE_INVALID, message, { details: { schedule, rule: 'cron.schedule' } });
+  return new ToolSearchError(CronErrors.CRON_SCHEDULE_INVALID, message, { details: { schedule, rule: 'cron.schedule' } });
 }
 
 /**

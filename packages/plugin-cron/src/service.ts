@@ -8,11 +8,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Cron } from 'croner';
-import { ErrorCode, ToolSearchError, type Logger } from '@tool-search/kernel';
+import { ToolSearchError, type Logger } from '@tool-search/kernel';
 import type { SessionHost } from '@tool-search/sessions';
 import { anchorOf, cronFor, invalid, slotOf, type CronJob } from './jobs.js';
 import { MAX_JOBS } from './shared.js';
 import type { JobStore, RunRecord } from './store.js';
+import { CronErrors } from './errors.js';
 
 /** Longest reply text kept in a run record. */
 const REPLY_CHARS = 2_000;
@@ -76,7 +77,7 @@ export class CronService {
 
   get(jobId: string): CronJob {
     const job = this.#jobs.get(jobId);
-    if (!job) throw new ToolSearchError(ErrorCode.CRON_JOB_UNKNOWN, `no cron job ${jobId}; cron list shows the jobs`, { details: { jobId } });
+    if (!job) throw new ToolSearchError(CronErrors.CRON_JOB_UNKNOWN, `no cron job ${jobId}; cron list shows the jobs`, { details: { jobId } });
     return this.#withNext(job);
   }
 

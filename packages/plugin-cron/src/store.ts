@@ -9,6 +9,7 @@ import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileS
 import { join } from 'node:path';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import type { CronJob } from './jobs.js';
+import { CronErrors } from './errors.js';
 
 export interface RunRecord {
   readonly runId: string;
@@ -127,7 +128,7 @@ export class JobFiles implements JobStore {
 
   #runFile(jobId: string): string {
     // Job ids are ours (UUIDs); anything else in the file could leave the folder.
-    if (!/^[A-Za-z0-9_-]+$/.test(jobId)) throw new ToolSearchError(ErrorCode.CRON_JOB_UNKNOWN, `no cron job ${jobId}`, { details: { jobId } });
+    if (!/^[A-Za-z0-9_-]+$/.test(jobId)) throw new ToolSearchError(CronErrors.CRON_JOB_UNKNOWN, `no cron job ${jobId}`, { details: { jobId } });
     return join(this.#runs, `${jobId}.jsonl`);
   }
 }

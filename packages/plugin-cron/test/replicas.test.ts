@@ -4,14 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import OpenAI from 'openai';
-import { createKernel, ErrorCode, ToolSearchError, type Kernel, type ToolCallOutcome } from '@tool-search/kernel';
+import { createKernel, ToolSearchError, type Kernel, type ToolCallOutcome } from '@tool-search/kernel';
 import { openaiUpstream, sessionTurnRunner } from '@tool-search/gateway';
 import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
 import { createSessionHost, type SessionHost } from '@tool-search/sessions';
 import { sessionsPlugin } from '@tool-search/plugin-sessions';
-import { connectRedisState, MemoryStateStore, type StateStore } from '@tool-search/state';
+import { connectRedisState, MemoryStateStore, type StateStore, StateErrors } from '@tool-search/state';
 import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
 import { cronPlugin, slotOf } from '@tool-search/plugin-cron';
+import { CronErrors } from '../src/errors.js';
 
 const haveRedis = redisServerAvailable();
 if (!haveRedis) console.warn('skipping the Redis half of the cron replica tests: redis-server is not installed (apt-get install -y redis-server)');
@@ -95,7 +96,7 @@ describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const)
     await vi.waitFor(async () => expect(data(await a.cron({ action: 'list', includeDisabled: true })).jobs[0]).toMatchObject({ enabled: false }), { timeout: 10_000, interval: 50 });
     expect(data(await a.cron({ action: 'list' })).jobs).toEqual([]);
     data(await a.cron({ action: 'remove', jobId: job.jobId }));
-    await vi.waitFor(async () => expect(code(await b.cron({ action: 'runs', jobId: job.jobId }))).toBe(ErrorCode.CRON_JOB_UNKNOWN), { timeout: 10_000, interval: 50 });
+    await vi.waitFor(async () => expect(code(await b.cron({ action: 'runs', jobId: job.jobId }))).toBe(CronErrors.CRON_JOB_UNKNOWN), { timeout: 10_000, interval: 50 });
   });
 
   it('a replica started later loads the jobs already in the store', async () => {
@@ -146,9 +147,9 @@ describe.skipIf(!haveRedis)('cron while Redis is down', () => {
       const { jobId } = data(await a.cron({ action: 'add', job: { schedule: { kind: 'every', everyMs: 1000 }, payload: { kind: 'agentTurn', message: 'tick' } } })).job;
       await own.stop(); // before the first slot (a whole second past the next whole second)
       expect(ids(data(await a.cron({ action: 'list' })).jobs)).toEqual([jobId]);
-      expect(code(await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } }))).toBe(ErrorCode.STATE_UNAVAILABLE);
-      expect(code(await a.cron({ action: 'update', jobId, patch: { enabled: false } }))).toBe(ErrorCode.STATE_UNAVAILABLE);
-      expect(code(await a.cron({ action: 'runs', jobId }))).toBe(ErrorCode.STATE_UNAVAILABLE);
+      expect(code(await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } }))).toBe(StateErrors.STATE_UNAVAILABLE);
+      expect(code(await a.cron({ action: 'update', jobId, patch: { enabled: false } }))).toBe(StateErrors.STATE_UNAVAILABLE);
+      expect(code(await a.cron({ action: 'runs', jobId }))).toBe(StateErrors.STATE_UNAVAILABLE);
       await new Promise((resolve) => setTimeout(resolve, 2500)); // two or three slots come and go without a lock
       expect(await a.cronSessions()).toBe(0);
       await own.start(); // empty; the replica still schedules its copy of the job
@@ -201,7 +202,7 @@ describe('cron slots and locks', () => {
     const broken = withOverride(state, 'set', async (key: string, ...rest: [string, { ttlMs: number; ifAbsent?: boolean }]) => {
       if (!key.startsWith('cron:lock:')) return state.set(key, ...rest);
       locks.tried++;
-      throw new ToolSearchError(ErrorCode.STATE_UNAVAILABLE, 'redis is down');
+      throw new ToolSearchError(StateErrors.STATE_UNAVAILABLE, 'redis is down');
     });
     const a = replica(broken);
     const { jobId } = data(await a.cron({ action: 'add', job: { schedule: { kind: 'every', everyMs: 1000 }, payload: { kind: 'agentTurn', message: 'tick' } } })).job;

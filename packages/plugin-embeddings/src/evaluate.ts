@@ -6,11 +6,20 @@
  * one `tool_search` uses: the lexical index's top 50 and the dense top 50,
  * reciprocal rank fusion.
  */
-import { ErrorCode, ToolSearchError, type ToolDescriptor } from '@tool-search/kernel';
-import { createToolIndex, evaluate, LEXICAL_RANKER, type EvalQuery, type Metrics, type Retriever, type ToolIndexOptions } from '@tool-search/search';
+import { ToolSearchError, type ToolDescriptor } from '@tool-search/kernel';
+import {
+  createToolIndex,
+  evaluate,
+  LEXICAL_RANKER,
+  type EvalQuery,
+  type Metrics,
+  type Retriever,
+  type ToolIndexOptions,
+} from '@tool-search/search';
 import { createDenseIndex, type DenseIndex } from './dense.js';
 import type { EmbeddingsOptions } from './options.js';
 import { hybridRerank } from './plugin.js';
+import { EmbeddingsErrors } from './errors.js';
 
 export interface RankingComparison {
   readonly model: string;
@@ -41,7 +50,7 @@ export async function compareRankings(
   try {
     await dense.prepare(descriptors);
   } catch (error) {
-    throw new ToolSearchError(ErrorCode.EMBEDDINGS_UNAVAILABLE, `the embeddings endpoint ${options.baseURL} (model ${options.model}) could not embed the catalog: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ToolSearchError(EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE, `the embeddings endpoint ${options.baseURL} (model ${options.model}) could not embed the catalog: ${error instanceof Error ? error.message : String(error)}`);
   }
   const fuse = hybridRerank({ ...options, fusion: 'rrf' }, dense);
   const failures: string[] = [];
@@ -55,7 +64,7 @@ export async function compareRankings(
     const fused = await fuse({ ids: lexical, ranker: LEXICAL_RANKER }, { query, tools: descriptors, diagnostic: (d) => failures.push(d.message) }, Promise.resolve());
     fusedLists.set(query, [...fused.ids]);
   }
-  if (failures.length) throw new ToolSearchError(ErrorCode.EMBEDDINGS_UNAVAILABLE, `the embeddings endpoint failed during the evaluation: ${failures[0]}`);
+  if (failures.length) throw new ToolSearchError(EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE, `the embeddings endpoint failed during the evaluation: ${failures[0]}`);
   const fromLists = (lists: Map<string, string[]>): Retriever => ({
     search: (query, o) => ({ hits: (lists.get(query) ?? []).slice(0, o?.limit ?? 10).map((id) => ({ id: shown(id) })) }),
   });

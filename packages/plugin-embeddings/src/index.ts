@@ -8,3 +8,4 @@ export type { CompareOptions, RankingComparison } from './evaluate.js';
 export type { Embedder } from './embedder.js';
 export { embeddingsOptionsSchema, parseEmbeddingsOptions, PLUGIN_NAME as EMBEDDINGS_PLUGIN } from './options.js';
 export type { EmbeddingsOptions } from './options.js';
+export { EmbeddingsErrors } from './errors.js';

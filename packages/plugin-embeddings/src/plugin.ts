@@ -6,10 +6,11 @@
  * (reciprocal rank fusion). A slow or failing embedder never fails a search:
  * the lexical ranking stands and an `EMBEDDINGS_UNAVAILABLE` diagnostic says why.
  */
-import { ErrorCode, type KernelPlugin } from '@tool-search/kernel';
+import { type KernelPlugin } from '@tool-search/kernel';
 import { getSearchHooks, type Ranking, type RerankContext } from '@tool-search/search';
 import { createDenseIndex, reciprocalRankFusion, type DenseIndex } from './dense.js';
 import { DEFAULTS, parseEmbeddingsOptions, PLUGIN_NAME, type EmbeddingsOptions } from './options.js';
+import { EmbeddingsErrors } from './errors.js';
 
 /** Dense candidates fused with the lexical ones. */
 const DENSE_CANDIDATES = 50;
@@ -43,7 +44,7 @@ export function hybridRerank(options: EmbeddingsOptions, index: DenseIndex) {
   let lastError = '';
   return async (ranking: Ranking, ctx: Pick<RerankContext, 'query' | 'tools' | 'diagnostic'>, ready: Promise<void>): Promise<Ranking> => {
     if (Date.now() < downUntil) {
-      ctx.diagnostic({ code: ErrorCode.EMBEDDINGS_UNAVAILABLE, level: 'warning', plugin: PLUGIN_NAME, message: `embeddings skipped after a recent failure (${lastError}), lexical ranking used` });
+      ctx.diagnostic({ code: EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE, level: 'warning', plugin: PLUGIN_NAME, message: `embeddings skipped after a recent failure (${lastError}), lexical ranking used` });
       return ranking;
     }
     try {
@@ -54,7 +55,7 @@ export function hybridRerank(options: EmbeddingsOptions, index: DenseIndex) {
     } catch (error) {
       lastError = message(error);
       downUntil = Date.now() + RETRY_AFTER_MS;
-      ctx.diagnostic({ code: ErrorCode.EMBEDDINGS_UNAVAILABLE, level: 'warning', plugin: PLUGIN_NAME, message: `embeddings unavailable, lexical ranking used: ${message(error)}` });
+      ctx.diagnostic({ code: EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE, level: 'warning', plugin: PLUGIN_NAME, message: `embeddings unavailable, lexical ranking used: ${message(error)}` });
       return ranking;
     }
   };

@@ -11,7 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKernel, ErrorCode, type KernelPlugin, type RunEvent, type ToolDefinition } from '@tool-search/kernel';
 import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
 import { indexForRun, LEXICAL_RANKER } from '@tool-search/search';
-import { createDenseIndex, embeddingsPlugin, parseEmbeddingsOptions, reciprocalRankFusion } from '@tool-search/plugin-embeddings';
+import {
+  createDenseIndex,
+  embeddingsPlugin,
+  parseEmbeddingsOptions,
+  reciprocalRankFusion,
+} from '@tool-search/plugin-embeddings';
+import { EmbeddingsErrors } from '../src/errors.js';
 
 const tool = (name: string, description: string, owner = 'files'): ToolDefinition => ({ name, source: 'mcp', owner, description, inputSchema: { type: 'object', properties: { path: { type: 'string' } } } });
 const TOOLS: ToolDefinition[] = [
@@ -90,7 +96,7 @@ describe('embeddingsPlugin', () => {
       const ranked = await index.searchRanked('read a file');
       expect(ranked.ranker).toBe(LEXICAL_RANKER);
       expect(ranked.result).toEqual(index.search('read a file'));
-      expect(events).toContainEqual(expect.objectContaining({ type: 'diagnostic', diagnostic: expect.objectContaining({ code: ErrorCode.EMBEDDINGS_UNAVAILABLE }) }));
+      expect(events).toContainEqual(expect.objectContaining({ type: 'diagnostic', diagnostic: expect.objectContaining({ code: EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE }) }));
     } finally {
       await failing.close();
     }
@@ -101,7 +107,7 @@ describe('embeddingsPlugin', () => {
     try {
       const { index, events } = await hybridRun({ baseURL: slow.url, model: 'm', timeoutMs: 100, indexWaitMs: 200 });
       expect((await index.searchRanked('read a file')).ranker).toBe(LEXICAL_RANKER);
-      expect(events.some((event) => event.type === 'diagnostic' && event.diagnostic.code === ErrorCode.EMBEDDINGS_UNAVAILABLE)).toBe(true);
+      expect(events.some((event) => event.type === 'diagnostic' && event.diagnostic.code === EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE)).toBe(true);
     } finally {
       await slow.close();
     }

@@ -7,8 +7,8 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { ErrorCode, ToolSearchError, type ExecuteContext, type RunInfo, type ToolResult } from '@tool-search/kernel';
-import { takeCallApproval } from '@tool-search/approval-rules';
-import { resolveInWorkspace } from '@tool-search/workspace';
+import { takeCallApproval, ApprovalRulesErrors } from '@tool-search/approval-rules';
+import { resolveInWorkspace, WorkspaceErrors } from '@tool-search/workspace';
 import { judge, type GateVerdict } from './gate.js';
 import type { ExecConfig } from './options.js';
 import { tail } from './output.js';
@@ -20,6 +20,7 @@ import { ExecSession, type SpawnSpec } from './session.js';
 import { effectiveExec, type EffectiveExec, type ExecArgs, type ExecLimits } from './settings.js';
 import type { SessionOwners } from './owners.js';
 import type { SessionStore } from './store.js';
+import { ExecErrors } from './errors.js';
 
 const SECCOMP = sandboxFilter();
 
@@ -69,7 +70,7 @@ export async function runExec(args: ExecArgs, ctx: ExecuteContext, deps: ExecDep
   const { effective, cwd, verdict } = prepare(args, ctx.run, deps);
   if (verdict.verdict === 'refuse') throw verdict.error;
   if (verdict.verdict === 'ask' && !takeCallApproval(ctx.run, ctx.callId)) {
-    throw new ToolSearchError(ErrorCode.APPROVAL_REQUIRED, `exec needs approval (${verdict.reason}) and no approver allowed it; register the approvals plugin`, {
+    throw new ToolSearchError(ApprovalRulesErrors.APPROVAL_REQUIRED, `exec needs approval (${verdict.reason}) and no approver allowed it; register the approvals plugin`, {
       details: { rule: 'ask' },
     });
   }
@@ -142,7 +143,7 @@ async function background(session: ExecSession, deps: ExecDeps, effective: Effec
 function finished(session: ExecSession, effective: EffectiveExec): ToolResult {
   const output = tail(session.output.text());
   if (session.status === 'timeout') {
-    throw new ToolSearchError(ErrorCode.EXEC_TIMEOUT, `The command ran past its timeout of ${effective.timeoutMs / 1000}s and was killed. Output so far:\n${output}`, {
+    throw new ToolSearchError(ExecErrors.EXEC_TIMEOUT, `The command ran past its timeout of ${effective.timeoutMs / 1000}s and was killed. Output so far:\n${output}`, {
       details: { rule: 'timeout', timeoutSec: effective.timeoutMs / 1000 },
     });
   }
@@ -165,10 +166,10 @@ function finished(session: ExecSession, effective: EffectiveExec): ToolResult {
 function workdir(root: string, input: string | undefined): string {
   if (input === undefined) return root;
   const target = resolveInWorkspace(root, input);
-  if (!target.exists) throw new ToolSearchError(ErrorCode.FILE_NOT_FOUND, `workdir ${input} does not exist in the workspace`, { details: { path: input } });
+  if (!target.exists) throw new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `workdir ${input} does not exist in the workspace`, { details: { path: input } });
   return target.absolute;
 }
 
 function unavailable(host: string, why: string): ToolSearchError {
-  return new ToolSearchError(ErrorCode.EXEC_HOST_UNAVAILABLE, `exec host "${host}" is not available: ${why}`, { details: { host } });
+  return new ToolSearchError(ExecErrors.EXEC_HOST_UNAVAILABLE, `exec host "${host}" is not available: ${why}`, { details: { host } });
 }

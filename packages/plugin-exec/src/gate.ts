@@ -5,10 +5,11 @@
  * commands whose every executable is on the allowlist; `full` runs anything.
  * `ask: "always"` asks for every command, `"on-miss"` for allowlist misses.
  */
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import { allowlistMatch } from './allowlist.js';
 import { analyzeCommand } from './command.js';
 import type { EffectiveExec, ExecArgs } from './settings.js';
+import { ExecErrors } from './errors.js';
 
 export interface GateInput {
   readonly args: ExecArgs;
@@ -26,13 +27,13 @@ export type GateVerdict =
 export function judge(input: GateInput): GateVerdict {
   const { effective } = input;
   if (effective.security === 'deny') {
-    return { verdict: 'refuse', error: new ToolSearchError(ErrorCode.EXEC_SECURITY_DENY, 'exec refused: security is "deny", so no command runs', { details: { rule: 'security' } }) };
+    return { verdict: 'refuse', error: new ToolSearchError(ExecErrors.EXEC_SECURITY_DENY, 'exec refused: security is "deny", so no command runs', { details: { rule: 'security' } }) };
   }
   const miss = effective.security === 'allowlist' ? allowlistMiss(input) : undefined;
   if (effective.ask === 'always') return { verdict: 'ask', reason: `tools.exec.ask is "always"${miss ? ` (and ${miss})` : ''}` };
   if (miss === undefined) return { verdict: 'run' };
   if (effective.ask === 'on-miss') return { verdict: 'ask', reason: miss };
-  return { verdict: 'refuse', error: new ToolSearchError(ErrorCode.EXEC_NOT_ALLOWLISTED, `exec refused: ${miss}`, { details: { rule: 'allowlist' } }) };
+  return { verdict: 'refuse', error: new ToolSearchError(ExecErrors.EXEC_NOT_ALLOWLISTED, `exec refused: ${miss}`, { details: { rule: 'allowlist' } }) };
 }
 
 function allowlistMiss({ args, allowlist, cwd, path }: GateInput): string | undefined {

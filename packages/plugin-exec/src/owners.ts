@@ -7,8 +7,9 @@
  * A bounded index per agent (`exec:sessions:<agent>`) lets `process list` on
  * any replica name the sessions the others hold.
  */
-import { ErrorCode, ToolSearchError, type Logger } from '@tool-search/kernel';
+import { ToolSearchError, type Logger } from '@tool-search/kernel';
 import type { StateStore } from '@tool-search/state';
+import { ExecErrors } from './errors.js';
 
 /** How long an owner record lives past the session's own timeout (it is cleared with the session). */
 export const OWNER_GRACE_MS = 60 * 60 * 1000;
@@ -62,7 +63,7 @@ export class SessionOwners {
     const replica = await this.state.get(key(agent, sessionId));
     if (replica === undefined || replica === this.state.replicaId) return undefined;
     return new ToolSearchError(
-      ErrorCode.PROCESS_ON_OTHER_REPLICA,
+      ExecErrors.PROCESS_ON_OTHER_REPLICA,
       `Background session "${sessionId}" runs on replica "${replica}", not on this one ("${this.state.replicaId}"); its process calls must reach that replica (sticky routing), or start the command again here`,
       { details: { sessionId, replica, here: this.state.replicaId } },
     );

@@ -5,7 +5,7 @@
  * policy (if not, exec runs synchronously); `shutdown` kills every command
  * still running, background or not.
  */
-import { ErrorCode, silentLogger, type KernelPlugin, type Logger, type RunInfo, type ToolDefinition } from '@tool-search/kernel';
+import { silentLogger, type KernelPlugin, type Logger, type RunInfo, type ToolDefinition } from '@tool-search/kernel';
 import { setCallApprovalRule } from '@tool-search/approval-rules';
 import { workspaceRoot } from '@tool-search/workspace';
 import { approvalNeed, runExec, type ExecDeps } from './exec.js';
@@ -20,6 +20,7 @@ import { SessionOwners } from './owners.js';
 import { SessionStore } from './store.js';
 import type { StateStore } from '@tool-search/state';
 import { EXEC_DESCRIPTION, execSchema, PROCESS_DESCRIPTION, processSchema } from './tools.js';
+import { ExecErrors } from './errors.js';
 
 export const PLUGIN_NAME = '@tool-search/plugin-exec';
 export const EXEC_ID = 'core:core:exec';
@@ -102,7 +103,7 @@ export function execPlugin(options: ExecPluginOptions): KernelPlugin {
         const needsSandbox = host === 'sandbox' || ctx.run.request.sandboxed === true;
         if (host === 'node' || (needsSandbox && !sandboxAvailable)) {
           sink.diagnostic({
-            code: ErrorCode.EXEC_HOST_UNAVAILABLE,
+            code: ExecErrors.EXEC_HOST_UNAVAILABLE,
             level: 'error',
             message:
               host === 'node'
@@ -114,7 +115,7 @@ export function execPlugin(options: ExecPluginOptions): KernelPlugin {
         }
         if (groups.bound === 'none') {
           sink.diagnostic({
-            code: ErrorCode.EXEC_HOST_UNAVAILABLE,
+            code: ExecErrors.EXEC_HOST_UNAVAILABLE,
             level: 'warning',
             message: `tools.exec.limits.processes (${limits.processes}) is not enforced: this gateway runs as root (RLIMIT_NPROC does not hold for root's user) and cannot make a pids cgroup`,
             details: { host, limit: 'processes' },

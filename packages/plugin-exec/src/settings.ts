@@ -6,7 +6,7 @@
  * `timeoutSec`, `elevated` where it is not allowed, and env keys that hijack
  * the shell or the loader. `yieldMs` above config is lowered to it.
  */
-import { ErrorCode, ToolSearchError, type RunInfo } from '@tool-search/kernel';
+import { ToolSearchError, type RunInfo } from '@tool-search/kernel';
 import { ExecErrors } from './errors.js';
 import type { ExecAsk, ExecHost, ExecSecurity } from './options.js';
 
@@ -85,5 +85,5 @@ export function effectiveExec(args: ExecArgs, limits: ExecLimits, run: RunInfo):
 }
 
 function refuse(rule: string, why: string): never {
-  throw new ToolSearchError(ErrorCode.EXEC_ARGUMENT_NOT_ALLOWED, `exec refused: ${why}; arguments may only narrow what config allows`, { details: { rule } });
+  throw new ToolSearchError(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED, `exec refused: ${why}; arguments may only narrow what config allows`, { details: { rule } });
 }

@@ -3,8 +3,9 @@
  * the sessions it started (another agent's id is unknown to it). At most
  * MAX_SESSIONS_PER_AGENT are kept; past that the oldest finished ones go.
  */
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import type { ExecSession } from './session.js';
+import { ExecErrors } from './errors.js';
 
 export const MAX_SESSIONS_PER_AGENT = 32;
 
@@ -45,7 +46,7 @@ export class SessionStore {
   }
 
   unknown(sessionId: string): ToolSearchError {
-    return new ToolSearchError(ErrorCode.PROCESS_SESSION_UNKNOWN, `No background session "${sessionId}" for this agent; use process list`, { details: { sessionId } });
+    return new ToolSearchError(ExecErrors.PROCESS_SESSION_UNKNOWN, `No background session "${sessionId}" for this agent; use process list`, { details: { sessionId } });
   }
 
   delete(agent: string, sessionId: string): void {

@@ -1,7 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
 import { LOG_DEFAULT_LINES, MAX_SESSION_OUTPUT_CHARS } from '@tool-search/plugin-exec';
-import { closeAll, codeOf, execEnv, itSandboxed, OPEN, pollToEnd, processGone, processRunning, structured } from './fixtures.js';
+import {
+  closeAll,
+  codeOf,
+  execEnv,
+  itSandboxed,
+  OPEN,
+  pollToEnd,
+  processGone,
+  processRunning,
+  structured,
+} from './fixtures.js';
+import { ExecErrors } from '../src/errors.js';
+import { WorkspaceErrors } from '@tool-search/workspace';
 
 afterEach(closeAll);
 
@@ -32,10 +44,10 @@ describe('exec', () => {
     mkdirSync(`${env.ws}/sub`);
     const run = await env.run();
     expect(structured(await run.call('exec', { command: 'pwd', workdir: 'sub' })).output).toBe(`${env.ws}/sub\n`);
-    expect(codeOf(await run.call('exec', { command: 'pwd', workdir: '..' }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('exec', { command: 'pwd', workdir: '..' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
     symlinkSync(env.outside, `${env.ws}/out`);
-    expect(codeOf(await run.call('exec', { command: 'pwd', workdir: 'out' }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
-    expect(codeOf(await run.call('exec', { command: 'pwd', workdir: env.outside }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('exec', { command: 'pwd', workdir: 'out' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('exec', { command: 'pwd', workdir: env.outside }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
   });
 
   it('a background build-like command is polled to completion', async () => {
@@ -56,7 +68,7 @@ describe('exec', () => {
 
   it('kills a foreground command past its timeout with EXEC_TIMEOUT', async () => {
     const run = await execEnv({ exec: { ...OPEN, yieldMs: 60_000 } }).run();
-    expect(codeOf(await run.call('exec', { command: 'sleep 41.5', timeout: 1 }))).toBe(ErrorCode.EXEC_TIMEOUT);
+    expect(codeOf(await run.call('exec', { command: 'sleep 41.5', timeout: 1 }))).toBe(ExecErrors.EXEC_TIMEOUT);
     expect(await processGone('sleep 41.5')).toBe(true);
   });
 
@@ -114,7 +126,7 @@ describe('process', () => {
     await run.call('process', { action: 'clear', sessionId: sleeper });
     await run.call('process', { action: 'remove', sessionId: done });
     expect(structured(await run.call('process', { action: 'list' })).sessions).toEqual([]);
-    expect(codeOf(await run.call('process', { action: 'poll', sessionId: done }))).toBe(ErrorCode.PROCESS_SESSION_UNKNOWN);
+    expect(codeOf(await run.call('process', { action: 'poll', sessionId: done }))).toBe(ExecErrors.PROCESS_SESSION_UNKNOWN);
   });
 
   it('remove kills a running session', async () => {
@@ -136,9 +148,9 @@ describe('process', () => {
     const id = String(structured(await alice.call('exec', { command: 'sleep 45.5', background: true })).sessionId);
     expect(structured(await bob.call('process', { action: 'list' })).sessions).toEqual([]);
     for (const action of ['poll', 'log', 'kill', 'remove'] as const) {
-      expect(codeOf(await bob.call('process', { action, sessionId: id }))).toBe(ErrorCode.PROCESS_SESSION_UNKNOWN);
+      expect(codeOf(await bob.call('process', { action, sessionId: id }))).toBe(ExecErrors.PROCESS_SESSION_UNKNOWN);
     }
-    expect(codeOf(await bob.call('process', { action: 'write', sessionId: id, data: 'x' }))).toBe(ErrorCode.PROCESS_SESSION_UNKNOWN);
+    expect(codeOf(await bob.call('process', { action: 'write', sessionId: id, data: 'x' }))).toBe(ExecErrors.PROCESS_SESSION_UNKNOWN);
     // The same agent in a later run (the next turn) still sees it.
     const aliceAgain = await env.run({ agentId: 'alice' });
     expect((structured(await aliceAgain.call('process', { action: 'list' })).sessions as unknown[]).length).toBe(1);

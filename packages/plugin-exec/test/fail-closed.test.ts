@@ -4,9 +4,10 @@ import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@tool-search/kernel';
+
 import { probeBubblewrap } from '@tool-search/plugin-exec';
 import { closeAll, execEnv, OPEN, SANDBOX_RUNS, structured } from './fixtures.js';
+import { ExecErrors } from '../src/errors.js';
 
 afterEach(closeAll);
 
@@ -34,7 +35,7 @@ describe('without bubblewrap', () => {
     }
     const run = await env.run();
     expect(run.tool('exec')).toBeUndefined();
-    const diagnostic = run.diagnostics.find((d) => d.code === ErrorCode.EXEC_HOST_UNAVAILABLE);
+    const diagnostic = run.diagnostics.find((d) => d.code === ExecErrors.EXEC_HOST_UNAVAILABLE);
     expect(diagnostic).toMatchObject({ level: 'error', details: { host: 'sandbox', reason: expect.stringContaining('not installed') } });
     expect(diagnostic!.message).toContain('apt-get install -y bubblewrap');
     expect(diagnostic!.message).toContain('tools.exec.host');
@@ -47,7 +48,7 @@ describe('without bubblewrap', () => {
     chmodSync(broken, 0o755);
     const run = await execEnv({ exec: OPEN, bwrap: broken }).run();
     expect(run.tool('exec')).toBeUndefined();
-    expect(run.diagnostics.find((d) => d.code === ErrorCode.EXEC_HOST_UNAVAILABLE)?.message).toContain('Permission denied');
+    expect(run.diagnostics.find((d) => d.code === ExecErrors.EXEC_HOST_UNAVAILABLE)?.message).toContain('Permission denied');
   });
 });
 

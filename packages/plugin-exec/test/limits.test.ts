@@ -102,7 +102,7 @@ describe.skipIf(!SANDBOX_RUNS)('processes', () => {
     expect(most).toBeGreaterThan(4); // the bomb did run
     expect(most).toBeLessThanOrEqual(32 + 3); // the command's processes, plus bwrap's two and ps's own line
     const outcome = await call;
-    expect([ErrorCode.EXEC_TIMEOUT, undefined]).toContain(codeOf(outcome));
+    expect([ExecErrors.EXEC_TIMEOUT, undefined]).toContain(codeOf(outcome));
     const deadline = Date.now() + 30_000;
     while ((await processRunning(marker)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await processRunning(marker)).toBe(false);

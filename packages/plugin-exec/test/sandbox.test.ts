@@ -5,7 +5,6 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ExecErrors } from '@tool-search/plugin-exec';
-import { ErrorCode } from '@tool-search/kernel';
 import { closeAll, codeOf, execEnv, itSandboxed, OPEN, structured } from './fixtures.js';
 
 afterEach(closeAll);
@@ -122,7 +121,7 @@ describe('where bubblewrap does not run', () => {
   it('without tools.exec.host, exec is not listed (never silently on this machine) and the diagnostic says how to install bubblewrap', async () => {
     const run = await execEnv({ exec: OPEN, bwrap: missing }).run();
     expect(run.tool('exec')).toBeUndefined();
-    const diagnostic = run.diagnostics.find((d) => d.code === ErrorCode.EXEC_HOST_UNAVAILABLE);
+    const diagnostic = run.diagnostics.find((d) => d.code === ExecErrors.EXEC_HOST_UNAVAILABLE);
     expect(diagnostic).toMatchObject({ level: 'error', details: { host: 'sandbox' } });
     expect(diagnostic?.message).toContain('apt-get install -y bubblewrap');
   });
@@ -135,7 +134,7 @@ describe('where bubblewrap does not run', () => {
   it('with host "sandbox", exec is not listed (not faked)', async () => {
     const run = await execEnv({ exec: { ...OPEN, host: 'sandbox' }, bwrap: missing }).run();
     expect(run.tool('exec')).toBeUndefined();
-    expect(run.diagnostics).toEqual(expect.arrayContaining([expect.objectContaining({ code: ErrorCode.EXEC_HOST_UNAVAILABLE, level: 'error' })]));
+    expect(run.diagnostics).toEqual(expect.arrayContaining([expect.objectContaining({ code: ExecErrors.EXEC_HOST_UNAVAILABLE, level: 'error' })]));
   });
 
   it('a sandboxed run does not get exec at all', async () => {

@@ -2,8 +2,8 @@
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ErrorCode, type ToolCall } from '@tool-search/kernel';
-import { callApprovalReason, grantCallApproval } from '@tool-search/approval-rules';
+import { type ToolCall } from '@tool-search/kernel';
+import { callApprovalReason, grantCallApproval, ApprovalRulesErrors } from '@tool-search/approval-rules';
 import { analyzeCommand, ExecErrors } from '@tool-search/plugin-exec';
 import { closeAll, codeOf, execEnv, itSandboxed, structured } from './fixtures.js';
 
@@ -45,14 +45,14 @@ describe('security: "allowlist"', () => {
       'eval rm victim.txt',
     ];
     for (const command of attempts) {
-      expect({ command, code: codeOf(await run.call('exec', { command })) }).toEqual({ command, code: ErrorCode.EXEC_NOT_ALLOWLISTED });
+      expect({ command, code: codeOf(await run.call('exec', { command })) }).toEqual({ command, code: ExecErrors.EXEC_NOT_ALLOWLISTED });
     }
     expect(existsSync(join(env.ws, 'victim.txt'))).toBe(true);
   });
 
   it('env overrides are an allowlist miss (they change what an allowlisted executable does)', async () => {
     const run = await execEnv({ exec: strict }).run();
-    expect(codeOf(await run.call('exec', { command: 'ls', env: { LS_COLORS: 'x' } }))).toBe(ErrorCode.EXEC_NOT_ALLOWLISTED);
+    expect(codeOf(await run.call('exec', { command: 'ls', env: { LS_COLORS: 'x' } }))).toBe(ExecErrors.EXEC_NOT_ALLOWLISTED);
   });
 
   it('path entries match the resolved executable, bare names only bare commands', async () => {
@@ -61,7 +61,7 @@ describe('security: "allowlist"', () => {
     expect(structured(await run.call('exec', { command: 'true' })).exitCode).toBe(0);
     expect(structured(await run.call('exec', { command: '/usr/bin/true' })).exitCode).toBe(0);
     writeFileSync(join(env.ws, 'true'), '#!/bin/sh\necho pwned\n', { mode: 0o755 });
-    expect(codeOf(await run.call('exec', { command: './true' }))).toBe(ErrorCode.EXEC_NOT_ALLOWLISTED);
+    expect(codeOf(await run.call('exec', { command: './true' }))).toBe(ExecErrors.EXEC_NOT_ALLOWLISTED);
   });
 
   it('the analysis names each executable of a pipeline', () => {
@@ -73,12 +73,12 @@ describe('security: "allowlist"', () => {
 describe('security: "deny"', () => {
   it('runs nothing, not even allowlisted commands', async () => {
     const run = await execEnv({ exec: { ...strict, security: 'deny' } }).run();
-    expect(codeOf(await run.call('exec', { command: 'echo hi' }))).toBe(ErrorCode.EXEC_SECURITY_DENY);
+    expect(codeOf(await run.call('exec', { command: 'echo hi' }))).toBe(ExecErrors.EXEC_SECURITY_DENY);
   });
 
   it('a call may narrow to deny', async () => {
     const run = await execEnv({ exec: { security: 'full', ask: 'off' } }).run();
-    expect(codeOf(await run.call('exec', { command: 'echo hi', security: 'deny' }))).toBe(ErrorCode.EXEC_SECURITY_DENY);
+    expect(codeOf(await run.call('exec', { command: 'echo hi', security: 'deny' }))).toBe(ExecErrors.EXEC_SECURITY_DENY);
   });
 });
 
@@ -90,28 +90,28 @@ describe('a model cannot raise security, switch host or turn ask off through arg
   };
 
   it('security above config', async () => {
-    expect((await refused(strict, { security: 'full' })).code).toBe(ErrorCode.EXEC_ARGUMENT_NOT_ALLOWED);
-    expect((await refused({ ...strict, security: 'deny' }, { security: 'allowlist' })).code).toBe(ErrorCode.EXEC_ARGUMENT_NOT_ALLOWED);
+    expect((await refused(strict, { security: 'full' })).code).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
+    expect((await refused({ ...strict, security: 'deny' }, { security: 'allowlist' })).code).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
   });
 
   itSandboxed('a different host (sandbox → gateway), but gateway → sandbox is allowed', async () => {
-    expect((await refused({ security: 'full', ask: 'off' }, { host: 'gateway' })).code).toBe(ErrorCode.EXEC_ARGUMENT_NOT_ALLOWED);
+    expect((await refused({ security: 'full', ask: 'off' }, { host: 'gateway' })).code).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
     const run = await execEnv({ exec: { security: 'full', ask: 'off', host: 'gateway' } }).run();
     expect(structured(await run.call('exec', { command: 'echo hi', host: 'sandbox' })).host).toBe('sandbox');
   });
 
   it('ask below config', async () => {
-    expect((await refused({ ...strict, ask: 'on-miss' }, { ask: 'off' })).code).toBe(ErrorCode.EXEC_ARGUMENT_NOT_ALLOWED);
-    expect((await refused({ ...strict, ask: 'always' }, { ask: 'on-miss' })).code).toBe(ErrorCode.EXEC_ARGUMENT_NOT_ALLOWED);
+    expect((await refused({ ...strict, ask: 'on-miss' }, { ask: 'off' })).code).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
+    expect((await refused({ ...strict, ask: 'always' }, { ask: 'on-miss' })).code).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
   });
 
   it('a timeout above tools.exec.timeoutSec', async () => {
-    expect((await refused({ security: 'full', ask: 'off', timeoutSec: 5 }, { timeout: 6 })).code).toBe(ErrorCode.EXEC_ARGUMENT_NOT_ALLOWED);
+    expect((await refused({ security: 'full', ask: 'off', timeoutSec: 5 }, { timeout: 6 })).code).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
   });
 
   it('env keys that hijack the shell or the loader, whatever the security', async () => {
     for (const key of ['PATH', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'BASH_ENV', 'ENV', 'BASH_FUNC_echo%%', 'SHELLOPTS', 'IFS']) {
-      expect((await refused({ security: 'full', ask: 'off' }, { env: { [key]: '/tmp/x' } })).code).toBe(ErrorCode.EXEC_ARGUMENT_NOT_ALLOWED);
+      expect((await refused({ security: 'full', ask: 'off' }, { env: { [key]: '/tmp/x' } })).code).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
     }
   });
 
@@ -122,7 +122,7 @@ describe('a model cannot raise security, switch host or turn ask off through arg
       const run = await denied.run(request);
       expect(codeOf(await run.call('exec', { command: 'rm victim.txt', elevated: true }))).toBe(ExecErrors.EXEC_ELEVATED_NOT_ALLOWED);
       // Without elevated the strict allowlist holds.
-      expect(codeOf(await run.call('exec', { command: 'rm victim.txt' }))).toBe(ErrorCode.EXEC_NOT_ALLOWLISTED);
+      expect(codeOf(await run.call('exec', { command: 'rm victim.txt' }))).toBe(ExecErrors.EXEC_NOT_ALLOWLISTED);
     }
     expect(existsSync(join(denied.ws, 'victim.txt'))).toBe(true);
     const allowed = execEnv({ exec: strict, elevated: { enabled: true }, agents: [{ id: 'ops', tools: { elevated: { enabled: true } } }] });
@@ -133,10 +133,10 @@ describe('a model cannot raise security, switch host or turn ask off through arg
   });
 
   it('host "node": no node host is configured here', async () => {
-    expect((await refused({ security: 'full', ask: 'off', host: 'gateway' }, { host: 'node', node: 'phone' })).code).toBe(ErrorCode.EXEC_ARGUMENT_NOT_ALLOWED);
+    expect((await refused({ security: 'full', ask: 'off', host: 'gateway' }, { host: 'node', node: 'phone' })).code).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
     const run = await execEnv({ exec: { security: 'full', ask: 'off', host: 'node' } }).run();
     expect(run.tool('exec')).toBeUndefined();
-    expect(run.diagnostics.map((d) => d.code)).toContain(ErrorCode.EXEC_HOST_UNAVAILABLE);
+    expect(run.diagnostics.map((d) => d.code)).toContain(ExecErrors.EXEC_HOST_UNAVAILABLE);
   });
 });
 
@@ -150,7 +150,7 @@ describe('ask: approval through the approval rule (no approvals plugin: fail clo
     const run = await env.run();
     expect(callApprovalReason(run.info, callOf(run, 'echo hi'))).toBeUndefined();
     expect(callApprovalReason(run.info, callOf(run, 'rm victim.txt'))).toContain('"rm" is not on tools.exec.allowlist');
-    expect(codeOf(await run.call('exec', { command: 'rm victim.txt' }))).toBe(ErrorCode.APPROVAL_REQUIRED);
+    expect(codeOf(await run.call('exec', { command: 'rm victim.txt' }))).toBe(ApprovalRulesErrors.APPROVAL_REQUIRED);
     expect(existsSync(join(env.ws, 'victim.txt'))).toBe(true);
   });
 
@@ -165,7 +165,7 @@ describe('ask: approval through the approval rule (no approvals plugin: fail clo
     };
     const denied = await execEnv({ exec: { ...strict, ask: 'always' } }).run();
     expect(callApprovalReason(denied.info, callOf(denied, 'echo hi'))).toContain('always');
-    expect(codeOf(await denied.call('exec', { command: 'echo hi' }))).toBe(ErrorCode.APPROVAL_REQUIRED);
+    expect(codeOf(await denied.call('exec', { command: 'echo hi' }))).toBe(ApprovalRulesErrors.APPROVAL_REQUIRED);
     const granted = await execEnv({ exec: { ...strict, ask: 'always' } }, [grantAll]).run();
     expect(structured(await granted.call('exec', { command: 'echo hi' })).output).toBe('hi\n');
   });

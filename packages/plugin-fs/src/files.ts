@@ -6,8 +6,8 @@
 import type { FileHandle } from 'node:fs/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { extname } from 'node:path';
-import { ErrorCode, ToolSearchError, type ToolResult } from '@tool-search/kernel';
-import { openInWorkspace, writeInWorkspace } from '@tool-search/workspace';
+import { ToolSearchError, type ToolResult } from '@tool-search/kernel';
+import { openInWorkspace, writeInWorkspace, WorkspaceErrors } from '@tool-search/workspace';
 import { FsErrors } from './errors.js';
 
 /** Lines `read` returns without a `limit`, and the most characters it returns at once (also the most of one line). */
@@ -119,11 +119,11 @@ export async function editTool(root: string, args: { path: string; oldText: stri
   }
   const at = content.indexOf(args.oldText);
   if (at < 0) {
-    throw new ToolSearchError(ErrorCode.EDIT_NO_MATCH, `oldText was not found in ${args.path}; read the file and copy the text exactly`, { details: { path: args.path } });
+    throw new ToolSearchError(FsErrors.EDIT_NO_MATCH, `oldText was not found in ${args.path}; read the file and copy the text exactly`, { details: { path: args.path } });
   }
   if (content.indexOf(args.oldText, at + 1) >= 0) {
     const count = content.split(args.oldText).length - 1;
-    throw new ToolSearchError(ErrorCode.EDIT_NOT_UNIQUE, `oldText occurs ${count} times in ${args.path}; include more surrounding lines so it matches once`, {
+    throw new ToolSearchError(FsErrors.EDIT_NOT_UNIQUE, `oldText occurs ${count} times in ${args.path}; include more surrounding lines so it matches once`, {
       details: { path: args.path, count },
     });
   }
@@ -146,7 +146,7 @@ export async function readWhole(handle: FileHandle, path: string): Promise<strin
 /** The regular file at `path`, opened (the caller closes it); FILE_NOT_FOUND when missing, a folder or not a file. */
 async function existingFile(root: string, path: string): Promise<{ handle: FileHandle; relative: string }> {
   const opened = await openInWorkspace(root, path);
-  if (!opened) throw new ToolSearchError(ErrorCode.FILE_NOT_FOUND, `${path} does not exist in the workspace`, { details: { path } });
+  if (!opened) throw new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `${path} does not exist in the workspace`, { details: { path } });
   return opened;
 }
 

@@ -4,8 +4,9 @@
  * of them apply is anything written, each file atomically; if a write still
  * fails, the files already written are restored.
  */
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import type { PatchChunk, PatchOp } from './patch-parse.js';
+import { FsErrors } from './errors.js';
 
 /** The files a patch reads and writes: confined to the workspace (tools.ts) or not (`workspaceOnly: false`). */
 export interface PatchFiles {
@@ -132,5 +133,5 @@ function withFinalNewline(text: string): string {
 }
 
 export function conflict(path: string, why: string): ToolSearchError {
-  return new ToolSearchError(ErrorCode.PATCH_CONFLICT, `Patch does not apply to ${path}: ${why}; nothing was changed`, { details: { path } });
+  return new ToolSearchError(FsErrors.PATCH_CONFLICT, `Patch does not apply to ${path}: ${why}; nothing was changed`, { details: { path } });
 }

@@ -13,7 +13,8 @@
  *
  * Anything else is PATCH_INVALID with the 1-based line number.
  */
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
+import { FsErrors } from './errors.js';
 
 export interface PatchChunk {
   /** The text after `@@`: a line to seek to before matching (e.g. a function header). */
@@ -136,5 +137,5 @@ function isFileHeader(line: string): boolean {
 }
 
 function invalid(line: number, why: string): ToolSearchError {
-  return new ToolSearchError(ErrorCode.PATCH_INVALID, `Invalid patch at line ${line}: ${why}`, { details: { line } });
+  return new ToolSearchError(FsErrors.PATCH_INVALID, `Invalid patch at line ${line}: ${why}`, { details: { line } });
 }

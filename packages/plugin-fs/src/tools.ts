@@ -5,8 +5,15 @@
 import type { JsonSchema, ToolDefinition } from '@tool-search/kernel';
 import { readFile, rm, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
-import { openInWorkspace, removeInWorkspace, resolveInWorkspace, writeFileAtomic, writeInWorkspace } from '@tool-search/workspace';
+import { ToolSearchError } from '@tool-search/kernel';
+import {
+  openInWorkspace,
+  removeInWorkspace,
+  resolveInWorkspace,
+  writeFileAtomic,
+  writeInWorkspace,
+  WorkspaceErrors,
+} from '@tool-search/workspace';
 import { editTool, readTool, readWhole, text, writeTool } from './files.js';
 import { applyPatchOps, conflict, type PatchFiles } from './patch-apply.js';
 import { parsePatch } from './patch-parse.js';
@@ -84,7 +91,7 @@ function workspaceFiles(root: string): PatchFiles {
     key: (path) => resolveInWorkspace(root, path).relative || '.',
     async read(key) {
       const opened = await openInWorkspace(root, key).catch((error: unknown) => {
-        if (ToolSearchError.isInstance(error) && error.code === ErrorCode.FILE_NOT_FOUND) throw conflict(key, 'the path is not a regular file');
+        if (ToolSearchError.isInstance(error) && error.code === WorkspaceErrors.FILE_NOT_FOUND) throw conflict(key, 'the path is not a regular file');
         throw error;
       });
       if (!opened) return null;

@@ -2,8 +2,9 @@
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@tool-search/kernel';
+
 import { codeOf, fsRun } from './fixtures.js';
+import { WorkspaceErrors } from '@tool-search/workspace';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => close?.());
@@ -20,26 +21,26 @@ const patch = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch
 describe('path escapes are refused with PATH_OUTSIDE_WORKSPACE', () => {
   it('.. out of the workspace, for read, write and edit', async () => {
     const { run, outside } = await setup();
-    expect(codeOf(await run.call('read', { path: '../outside/secret.txt' }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
-    expect(codeOf(await run.call('write', { path: '../outside/new.txt', content: 'x' }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
-    expect(codeOf(await run.call('edit', { path: '../outside/secret.txt', oldText: 'SECRET', newText: 'PWNED' }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('read', { path: '../outside/secret.txt' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('write', { path: '../outside/new.txt', content: 'x' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('edit', { path: '../outside/secret.txt', oldText: 'SECRET', newText: 'PWNED' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
     expect(existsSync(join(outside, 'new.txt'))).toBe(false);
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('SECRET');
   });
 
   it('an absolute path outside the workspace', async () => {
     const { run, outside } = await setup();
-    expect(codeOf(await run.call('read', { path: join(outside, 'secret.txt') }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
-    expect(codeOf(await run.call('write', { path: join(outside, 'abs.txt'), content: 'x' }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('read', { path: join(outside, 'secret.txt') }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('write', { path: join(outside, 'abs.txt'), content: 'x' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
     expect(existsSync(join(outside, 'abs.txt'))).toBe(false);
   });
 
   it('a symlink in the workspace that points out', async () => {
     const { run, ws, outside } = await setup();
     symlinkSync(join(outside, 'secret.txt'), join(ws, 'innocent.txt'));
-    expect(codeOf(await run.call('read', { path: 'innocent.txt' }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
-    expect(codeOf(await run.call('write', { path: 'innocent.txt', content: 'PWNED' }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
-    expect(codeOf(await run.call('edit', { path: 'innocent.txt', oldText: 'SECRET', newText: 'PWNED' }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('read', { path: 'innocent.txt' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('write', { path: 'innocent.txt', content: 'PWNED' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('edit', { path: 'innocent.txt', oldText: 'SECRET', newText: 'PWNED' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('SECRET');
   });
 
@@ -47,15 +48,15 @@ describe('path escapes are refused with PATH_OUTSIDE_WORKSPACE', () => {
     const { run, ws, outside } = await setup();
     mkdirSync(join(ws, 'src'));
     symlinkSync(outside, join(ws, 'src', 'vendor'));
-    expect(codeOf(await run.call('read', { path: 'src/vendor/secret.txt' }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
-    expect(codeOf(await run.call('write', { path: 'src/vendor/sub/dropped.txt', content: 'x' }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('read', { path: 'src/vendor/secret.txt' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('write', { path: 'src/vendor/sub/dropped.txt', content: 'x' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
     expect(existsSync(join(outside, 'sub'))).toBe(false);
   });
 
   it('a dangling symlink that a write would follow out', async () => {
     const { run, ws, outside } = await setup();
     symlinkSync(join(outside, 'planted.txt'), join(ws, 'planted.txt'));
-    expect(codeOf(await run.call('write', { path: 'planted.txt', content: 'x' }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('write', { path: 'planted.txt', content: 'x' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
     expect(existsSync(join(outside, 'planted.txt'))).toBe(false);
   });
 
@@ -69,7 +70,7 @@ describe('path escapes are refused with PATH_OUTSIDE_WORKSPACE', () => {
       patch('*** Update File: keep.txt', '*** Move to: ../outside/moved.txt', '@@', '-keep', '+moved'),
       patch('*** Add File: fine.txt', '+fine', '*** Add File: ../outside/second.txt', '+x'),
     ];
-    for (const input of attempts) expect(codeOf(await run.call('apply_patch', { input }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
+    for (const input of attempts) expect(codeOf(await run.call('apply_patch', { input }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('SECRET');
     expect(readFileSync(join(ws, 'keep.txt'), 'utf8')).toBe('keep\n');
     for (const name of ['added.txt', 'moved.txt', 'second.txt']) expect(existsSync(join(outside, name))).toBe(false);
@@ -79,7 +80,7 @@ describe('path escapes are refused with PATH_OUTSIDE_WORKSPACE', () => {
   it('apply_patch through a symlinked folder that points out', async () => {
     const { run, ws, outside } = await setup();
     symlinkSync(outside, join(ws, 'link'));
-    expect(codeOf(await run.call('apply_patch', { input: patch('*** Add File: link/evil.txt', '+x') }))).toBe(ErrorCode.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('apply_patch', { input: patch('*** Add File: link/evil.txt', '+x') }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
     expect(existsSync(join(outside, 'evil.txt'))).toBe(false);
   });
 

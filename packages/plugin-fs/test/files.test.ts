@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
 import { READ_DEFAULT_LINES, READ_MAX_CHARS } from '@tool-search/plugin-fs';
 import { codeOf, fsRun, textOf } from './fixtures.js';
+import { FsErrors } from '../src/errors.js';
+import { WorkspaceErrors } from '@tool-search/workspace';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => close?.());
@@ -68,8 +70,8 @@ describe('the file tools', () => {
 
   it('read of a missing file or a folder is FILE_NOT_FOUND', async () => {
     const { run } = await setup();
-    expect(codeOf(await run.call('read', { path: 'missing.txt' }))).toBe(ErrorCode.FILE_NOT_FOUND);
-    expect(codeOf(await run.call('read', { path: '.' }))).toBe(ErrorCode.FILE_NOT_FOUND);
+    expect(codeOf(await run.call('read', { path: 'missing.txt' }))).toBe(WorkspaceErrors.FILE_NOT_FOUND);
+    expect(codeOf(await run.call('read', { path: '.' }))).toBe(WorkspaceErrors.FILE_NOT_FOUND);
   });
 
   it('write creates parent folders and replaces a file', async () => {
@@ -89,8 +91,8 @@ describe('the file tools', () => {
   it('edit fails clearly when oldText is missing or not unique, and changes nothing', async () => {
     const { ws, run } = await setup();
     writeFileSync(join(ws, 'dup.txt'), 'x\nx\n');
-    expect(codeOf(await run.call('edit', { path: 'dup.txt', oldText: 'y', newText: 'z' }))).toBe(ErrorCode.EDIT_NO_MATCH);
-    expect(codeOf(await run.call('edit', { path: 'dup.txt', oldText: 'x', newText: 'z' }))).toBe(ErrorCode.EDIT_NOT_UNIQUE);
+    expect(codeOf(await run.call('edit', { path: 'dup.txt', oldText: 'y', newText: 'z' }))).toBe(FsErrors.EDIT_NO_MATCH);
+    expect(codeOf(await run.call('edit', { path: 'dup.txt', oldText: 'x', newText: 'z' }))).toBe(FsErrors.EDIT_NOT_UNIQUE);
     expect(readFileSync(join(ws, 'dup.txt'), 'utf8')).toBe('x\nx\n');
   });
 

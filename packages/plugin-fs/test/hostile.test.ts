@@ -4,9 +4,10 @@ import { execFileSync } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@tool-search/kernel';
+
 import { FsErrors, READ_MAX_CHARS } from '@tool-search/plugin-fs';
 import { codeOf, fsRun, textOf } from './fixtures.js';
+import { WorkspaceErrors } from '@tool-search/workspace';
 
 let close: (() => Promise<void>) | undefined;
 const uncaught: unknown[] = [];
@@ -72,17 +73,17 @@ describe('inputs that used to crash the process', () => {
   it('read, edit and apply_patch of a FIFO answer FILE_NOT_FOUND / PATCH_CONFLICT instead of blocking forever', async () => {
     const { ws, run } = await setup();
     execFileSync('mkfifo', [join(ws, 'pipe')]);
-    expect(codeOf(await run.call('read', { path: 'pipe' }))).toBe(ErrorCode.FILE_NOT_FOUND);
-    expect(codeOf(await run.call('edit', { path: 'pipe', oldText: 'a', newText: 'b' }))).toBe(ErrorCode.FILE_NOT_FOUND);
+    expect(codeOf(await run.call('read', { path: 'pipe' }))).toBe(WorkspaceErrors.FILE_NOT_FOUND);
+    expect(codeOf(await run.call('edit', { path: 'pipe', oldText: 'a', newText: 'b' }))).toBe(WorkspaceErrors.FILE_NOT_FOUND);
     const input = ['*** Begin Patch', '*** Delete File: pipe', '*** End Patch'].join('\n');
-    expect(codeOf(await run.call('apply_patch', { input }))).toBe(ErrorCode.PATCH_CONFLICT);
+    expect(codeOf(await run.call('apply_patch', { input }))).toBe(FsErrors.PATCH_CONFLICT);
     expect(uncaught).toEqual([]);
   });
 
   it('write onto a folder, or below a file, is a coded error', async () => {
     const { run } = await setup();
-    expect(codeOf(await run.call('write', { path: '.', content: 'x' }))).toBe(ErrorCode.FILE_NOT_FOUND);
-    expect(codeOf(await run.call('write', { path: 'ok.txt/below.txt', content: 'x' }))).toBe(ErrorCode.FILE_NOT_FOUND);
+    expect(codeOf(await run.call('write', { path: '.', content: 'x' }))).toBe(WorkspaceErrors.FILE_NOT_FOUND);
+    expect(codeOf(await run.call('write', { path: 'ok.txt/below.txt', content: 'x' }))).toBe(WorkspaceErrors.FILE_NOT_FOUND);
     expect(textOf(await run.call('read', { path: 'ok.txt' }))).toBe('still here');
     expect(uncaught).toEqual([]);
   });

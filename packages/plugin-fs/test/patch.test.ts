@@ -1,9 +1,10 @@
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ErrorCode, type ToolSearchError } from '@tool-search/kernel';
+import { type ToolSearchError } from '@tool-search/kernel';
 import { parsePatch } from '@tool-search/plugin-fs';
 import { codeOf, fsRun, textOf } from './fixtures.js';
+import { FsErrors } from '../src/errors.js';
 
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => close?.());
@@ -62,7 +63,7 @@ describe('apply_patch', () => {
     const { ws, run } = await setup();
     writeFileSync(join(ws, 'a.txt'), 'a\n');
     const input = patch('*** Update File: a.txt', '@@', '-a', '+A', '*** Add File: b.txt', '+b', '*** Update File: c.txt', '@@', '-c', '+C');
-    expect(codeOf(await run.call('apply_patch', { input }))).toBe(ErrorCode.PATCH_CONFLICT);
+    expect(codeOf(await run.call('apply_patch', { input }))).toBe(FsErrors.PATCH_CONFLICT);
     expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('a\n');
     expect(existsSync(join(ws, 'b.txt'))).toBe(false);
   });
@@ -81,15 +82,15 @@ describe('apply_patch', () => {
   it('context that is not in the file is PATCH_CONFLICT', async () => {
     const { ws, run } = await setup();
     writeFileSync(join(ws, 'a.txt'), 'a\n');
-    expect(codeOf(await run.call('apply_patch', { input: patch('*** Update File: a.txt', '@@', '-nope', '+x') }))).toBe(ErrorCode.PATCH_CONFLICT);
-    expect(codeOf(await run.call('apply_patch', { input: patch('*** Add File: a.txt', '+again') }))).toBe(ErrorCode.PATCH_CONFLICT);
-    expect(codeOf(await run.call('apply_patch', { input: patch('*** Delete File: missing.txt') }))).toBe(ErrorCode.PATCH_CONFLICT);
+    expect(codeOf(await run.call('apply_patch', { input: patch('*** Update File: a.txt', '@@', '-nope', '+x') }))).toBe(FsErrors.PATCH_CONFLICT);
+    expect(codeOf(await run.call('apply_patch', { input: patch('*** Add File: a.txt', '+again') }))).toBe(FsErrors.PATCH_CONFLICT);
+    expect(codeOf(await run.call('apply_patch', { input: patch('*** Delete File: missing.txt') }))).toBe(FsErrors.PATCH_CONFLICT);
   });
 
   it('a malformed envelope is PATCH_INVALID with the line', async () => {
     const { run } = await setup();
     for (const input of ['--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b', patch('*** Frobnicate File: x'), patch('*** Add File: x', 'no plus'), '*** Begin Patch\n*** Add File: x\n+x']) {
-      expect(codeOf(await run.call('apply_patch', { input }))).toBe(ErrorCode.PATCH_INVALID);
+      expect(codeOf(await run.call('apply_patch', { input }))).toBe(FsErrors.PATCH_INVALID);
     }
     try {
       parsePatch(patch('*** Add File: x', '+ok', 'bad'));

@@ -5,9 +5,12 @@
  * connection uses and again after every redirect). Both are bounded by `maxBytes` and sniffed by magic bytes.
  */
 import { Agent, request } from 'undici';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import { checkHost, guardedLookup, type AddressRule } from '@tool-search/net-guard';
 import { openInWorkspace } from '@tool-search/workspace';
+import { WorkspaceErrors } from '@tool-search/workspace';
+import { NetGuardErrors } from '@tool-search/net-guard';
+import { ImageErrors } from './errors.js';
 
 export interface LoadedImage {
   readonly mime: string;
@@ -28,7 +31,7 @@ export function isUrl(input: string): boolean {
 
 export async function readWorkspaceImage(root: string, input: string, maxBytes: number): Promise<LoadedImage> {
   const opened = await openInWorkspace(root, input);
-  if (!opened) throw new ToolSearchError(ErrorCode.FILE_NOT_FOUND, `No image file at ${input}`, { details: { path: input } });
+  if (!opened) throw new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `No image file at ${input}`, { details: { path: input } });
   try {
     const { size } = await opened.handle.stat();
     if (size > maxBytes) throw tooLarge(input, size, maxBytes);
@@ -52,13 +55,13 @@ export function createUrlLoader(allowPrivate: boolean, timeoutSeconds = 30) {
       const location = response.headers.location;
       if (REDIRECTS.has(response.statusCode) && typeof location === 'string') {
         await response.body.dump();
-        if (hop >= MAX_REDIRECTS) throw new ToolSearchError(ErrorCode.FETCH_FAILED, `image gave up on ${input} after ${MAX_REDIRECTS} redirects`, { details: { rule: 'maxRedirects', url: input } });
+        if (hop >= MAX_REDIRECTS) throw new ToolSearchError(NetGuardErrors.FETCH_FAILED, `image gave up on ${input} after ${MAX_REDIRECTS} redirects`, { details: { rule: 'maxRedirects', url: input } });
         current = await checkUrl(new URL(location, current).href, allowPrivate);
         continue;
       }
       if (response.statusCode >= 400) {
         await response.body.dump();
-        throw new ToolSearchError(ErrorCode.FETCH_FAILED, `image got HTTP ${response.statusCode} from ${current.href}`, { details: { rule: 'status', url: input, status: response.statusCode } });
+        throw new ToolSearchError(NetGuardErrors.FETCH_FAILED, `image got HTTP ${response.statusCode} from ${current.href}`, { details: { rule: 'status', url: input, status: response.statusCode } });
       }
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) {
@@ -91,10 +94,10 @@ async function checkUrl(raw: string, allowPrivate: boolean): Promise<URL> {
   try {
     url = new URL(raw);
   } catch {
-    throw new ToolSearchError(ErrorCode.URL_NOT_ALLOWED, `image needs a workspace path or an absolute http(s) URL, got ${JSON.stringify(raw.slice(0, 200))}`, { details: { rule: 'url', url: raw.slice(0, 200) } });
+    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, `image needs a workspace path or an absolute http(s) URL, got ${JSON.stringify(raw.slice(0, 200))}`, { details: { rule: 'url', url: raw.slice(0, 200) } });
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ToolSearchError(ErrorCode.URL_NOT_ALLOWED, `image fetches only http(s) URLs, not ${url.protocol}`, { details: { rule: 'scheme', url: url.href } });
-  if (url.username || url.password) throw new ToolSearchError(ErrorCode.URL_NOT_ALLOWED, 'image does not send credentials embedded in a URL', { details: { rule: 'credentials', url: `${url.protocol}//${url.host}` } });
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, `image fetches only http(s) URLs, not ${url.protocol}`, { details: { rule: 'scheme', url: url.href } });
+  if (url.username || url.password) throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, 'image does not send credentials embedded in a URL', { details: { rule: 'credentials', url: `${url.protocol}//${url.host}` } });
   if (!allowPrivate) await checkHost(url.hostname, IMAGE_URL_RULE);
   return url;
 }
@@ -103,16 +106,16 @@ function fetchError(input: string, current: URL, error: unknown): ToolSearchErro
   if (ToolSearchError.isInstance(error)) return error;
   const cause = (error as { cause?: unknown }).cause;
   if (ToolSearchError.isInstance(cause)) return cause;
-  return new ToolSearchError(ErrorCode.FETCH_FAILED, `image could not fetch ${current.href}: ${error instanceof Error ? error.message : String(error)}`, { details: { rule: 'network', url: input }, cause: error });
+  return new ToolSearchError(NetGuardErrors.FETCH_FAILED, `image could not fetch ${current.href}: ${error instanceof Error ? error.message : String(error)}`, { details: { rule: 'network', url: input }, cause: error });
 }
 
 function tooLarge(input: string, size: number, maxBytes: number): ToolSearchError {
-  return new ToolSearchError(ErrorCode.IMAGE_UNREADABLE, `${input} is ${size} bytes or more; the image tool sends at most ${maxBytes}`, { details: { rule: 'maxBytesMb', path: input, size, maxBytes } });
+  return new ToolSearchError(ImageErrors.IMAGE_UNREADABLE, `${input} is ${size} bytes or more; the image tool sends at most ${maxBytes}`, { details: { rule: 'maxBytesMb', path: input, size, maxBytes } });
 }
 
 function mimeOf(data: Buffer, input: string): string {
   const mime = sniff(data);
-  if (!mime) throw new ToolSearchError(ErrorCode.IMAGE_UNREADABLE, `${input} is not a PNG, JPEG, GIF or WebP image`, { details: { rule: 'format', path: input } });
+  if (!mime) throw new ToolSearchError(ImageErrors.IMAGE_UNREADABLE, `${input} is not a PNG, JPEG, GIF or WebP image`, { details: { rule: 'format', path: input } });
   return mime;
 }
 

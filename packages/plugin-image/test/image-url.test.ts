@@ -8,9 +8,10 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKernel, ErrorCode, type ToolCallOutcome } from '@tool-search/kernel';
+import { createKernel, type ToolCallOutcome } from '@tool-search/kernel';
 import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
 import { imagePlugin } from '@tool-search/plugin-image';
+import { NetGuardErrors } from '@tool-search/net-guard';
 
 // A GIF header is enough for the mock to read the size; the tool checks the magic bytes.
 const GIF = Buffer.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 4, 0, 3, 0, 0, 0, 0, 0x3b]);
@@ -60,20 +61,20 @@ describe('image: URL, model, maxBytesMb', () => {
 
   it('a URL to a non-public address is URL_NOT_ALLOWED before any connection, as web_fetch refuses it', async () => {
     const before = hits.length;
-    expect(code(await call({ image: `${base}/pic.gif` }, {}))).toBe(ErrorCode.URL_NOT_ALLOWED);
-    expect(code(await call({ image: 'http://[::ffff:127.0.0.1]:9/x.png' }, {}))).toBe(ErrorCode.URL_NOT_ALLOWED);
-    expect(code(await call({ image: 'http://169.254.169.254/latest/meta-data' }, {}))).toBe(ErrorCode.URL_NOT_ALLOWED);
+    expect(code(await call({ image: `${base}/pic.gif` }, {}))).toBe(NetGuardErrors.URL_NOT_ALLOWED);
+    expect(code(await call({ image: 'http://[::ffff:127.0.0.1]:9/x.png' }, {}))).toBe(NetGuardErrors.URL_NOT_ALLOWED);
+    expect(code(await call({ image: 'http://169.254.169.254/latest/meta-data' }, {}))).toBe(NetGuardErrors.URL_NOT_ALLOWED);
     expect(hits.length).toBe(before);
   });
 
   it('other schemes and credentials in the URL are refused', async () => {
-    expect(code(await call({ image: 'file:///etc/passwd' }))).toBe(ErrorCode.URL_NOT_ALLOWED);
-    expect(code(await call({ image: `http://user:pw@127.0.0.1:1/x.png` }))).toBe(ErrorCode.URL_NOT_ALLOWED);
+    expect(code(await call({ image: 'file:///etc/passwd' }))).toBe(NetGuardErrors.URL_NOT_ALLOWED);
+    expect(code(await call({ image: `http://user:pw@127.0.0.1:1/x.png` }))).toBe(NetGuardErrors.URL_NOT_ALLOWED);
   });
 
   it('a URL that is not an image, missing, or larger than maxBytesMb is refused with its code', async () => {
     expect(code(await call({ image: `${base}/page.html` }))).toBe('IMAGE_UNREADABLE');
-    expect(code(await call({ image: `${base}/nothing.png` }))).toBe(ErrorCode.FETCH_FAILED);
+    expect(code(await call({ image: `${base}/nothing.png` }))).toBe(NetGuardErrors.FETCH_FAILED);
     expect(code(await call({ image: `${base}/big.gif` }, { allowPrivate: true, maxBytesMb: 1 }))).toBe('IMAGE_UNREADABLE');
   });
 

@@ -7,9 +7,21 @@
  * by default, Redis behind replicas); when it cannot be read the call is
  * blocked (fail closed), when a record cannot be written it is logged.
  */
-import { ErrorCode, STAGE, ToolSearchError, type CallOrigin, type KernelPlugin, type ToolCall, type ToolCallOutcome } from '@tool-search/kernel';
-import { MemoryStateStore, type StateStore } from '@tool-search/state';
-import { checkLoopDetectionSettings, resolveLoopDetection, type LoopDetectionConfig, type LoopDetectionSettings } from './config.js';
+import {
+  STAGE,
+  ToolSearchError,
+  type CallOrigin,
+  type KernelPlugin,
+  type ToolCall,
+  type ToolCallOutcome,
+} from '@tool-search/kernel';
+import { MemoryStateStore, type StateStore, StateErrors } from '@tool-search/state';
+import {
+  checkLoopDetectionSettings,
+  resolveLoopDetection,
+  type LoopDetectionConfig,
+  type LoopDetectionSettings,
+} from './config.js';
 import { detectLoop, type LoopDetector, type LoopLevel } from './detect.js';
 import { hashArgs, hashOutcome } from './hash.js';
 import { describeFinding } from './messages.js';
@@ -152,7 +164,7 @@ async function resultHashOf(outcome: ToolCallOutcome, key: string, load: () => P
 }
 
 function codeOf(error: unknown): string {
-  return ToolSearchError.isInstance(error) ? error.code : ErrorCode.STATE_UNAVAILABLE;
+  return ToolSearchError.isInstance(error) ? error.code : StateErrors.STATE_UNAVAILABLE;
 }
 
 function unavailable(name: string, code: string): string {

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { ErrorCode, ToolSearchError, type ToolCallOutcome } from '@tool-search/kernel';
-import { memoryReplicas, MemoryStateStore, connectRedisState, type StateStore } from '@tool-search/state';
+import { ToolSearchError, type ToolCallOutcome } from '@tool-search/kernel';
+import { memoryReplicas, MemoryStateStore, connectRedisState, type StateStore, StateErrors } from '@tool-search/state';
 import { startRedisServer, stateBackends } from '@tool-search/testing';
 import { loopDetectionPlugin } from '../src/index.js';
 import { createTestRun, statuses } from './fixtures.js';
@@ -45,7 +45,7 @@ describe('without a shared store', () => {
 /** The in-process store, except that writes fail as a store outage would after the read succeeded. */
 class WritesFail extends MemoryStateStore {
   override async append(): Promise<number> {
-    throw new ToolSearchError(ErrorCode.STATE_UNAVAILABLE, 'state store down');
+    throw new ToolSearchError(StateErrors.STATE_UNAVAILABLE, 'state store down');
   }
 }
 
@@ -59,7 +59,7 @@ describe('state store failures', () => {
       await own.stop();
       const blocked = await run.call('read_file', { path: 'a' });
       expect(blocked).toMatchObject({ status: 'blocked', by: '@tool-search/plugin-loop-detection' });
-      expect(blocked.status === 'blocked' && blocked.reason).toContain(ErrorCode.STATE_UNAVAILABLE);
+      expect(blocked.status === 'blocked' && blocked.reason).toContain(StateErrors.STATE_UNAVAILABLE);
       await own.start();
       await expect.poll(async () => (await run.call('read_file', { path: 'b' })).status, { timeout: 10_000, interval: 100 }).toBe('ok');
     } finally {

@@ -3,8 +3,9 @@
  * the OAuth error an SDK error may wrap, and a promise bounded by a signal.
  */
 import { SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import { ListError } from './list-tools.js';
+import { McpErrors } from './errors.js';
 
 /** Why a server is missing from a run (`details.reason` of `MCP_SERVER_FAILED`). */
 export type McpFailureReason = 'spawn' | 'exit' | 'timeout' | 'protocol' | 'list';
@@ -12,7 +13,7 @@ export type McpFailureReason = 'spawn' | 'exit' | 'timeout' | 'protocol' | 'list
 /** An OAuth failure, as thrown by the OAuth fetch (the SDK may wrap it in its own error as `cause`). */
 export function authError(error: unknown): ToolSearchError | undefined {
   for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth += 1) {
-    if (ToolSearchError.isInstance(current) && (current.code === ErrorCode.MCP_AUTH_REQUIRED || current.code === ErrorCode.MCP_AUTH_FAILED)) return current;
+    if (ToolSearchError.isInstance(current) && (current.code === McpErrors.MCP_AUTH_REQUIRED || current.code === McpErrors.MCP_AUTH_FAILED)) return current;
   }
   return undefined;
 }

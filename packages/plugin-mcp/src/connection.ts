@@ -19,6 +19,7 @@ import { coalesce, LIST_CHANGED_WINDOW_MS } from './coalesce.js';
 import { stderrNote } from './stderr-note.js';
 import { MESSAGE_TOO_LARGE } from './stdio-transport.js';
 import { openClient, protocolVersionOf, type OpenedClient, type TransportKind } from './transport.js';
+import { McpErrors } from './errors.js';
 
 export type McpServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed';
 
@@ -241,7 +242,7 @@ export class ServerConnection {
     this.tools = undefined;
     if (this.state === 'connected') {
       this.state = 'failed';
-      this.lastError = { code: ErrorCode.MCP_SERVER_UNAVAILABLE, reason: 'exit', message: `MCP server "${this.name}" closed its connection${this.stderrNote()}` };
+      this.lastError = { code: McpErrors.MCP_SERVER_UNAVAILABLE, reason: 'exit', message: `MCP server "${this.name}" closed its connection${this.stderrNote()}` };
       this.settings.logger.warn(this.lastError.message, { server: this.name });
     }
   }
@@ -266,7 +267,7 @@ export class ServerConnection {
     const why = timedOut
       ? `did not start and list its tools within ${this.settings.connectTimeoutMs} ms (option connectTimeoutMs; mcp.connectTimeoutMs in tool-search.json raises or lowers it)`
       : `failed (${reason}): ${error instanceof Error ? error.message : String(error)}`;
-    return new ToolSearchError(ErrorCode.MCP_SERVER_FAILED, `MCP server "${this.name}" ${why}${this.stderrNote()}; its tools are missing from this run`, {
+    return new ToolSearchError(McpErrors.MCP_SERVER_FAILED, `MCP server "${this.name}" ${why}${this.stderrNote()}; its tools are missing from this run`, {
       cause: error,
       details: { server: this.name, reason },
     });
@@ -284,7 +285,7 @@ export class ServerConnection {
     }
     const data = error instanceof ProtocolError ? (error.data as { reason?: unknown; size?: unknown; limit?: unknown } | undefined) : undefined;
     if (data?.reason === MESSAGE_TOO_LARGE) {
-      return new ToolSearchError(ErrorCode.MCP_RESULT_TOO_LARGE, `MCP server "${this.name}" answered with ${data.size} bytes, over the ${data.limit}-byte message limit; the result was dropped`, {
+      return new ToolSearchError(McpErrors.MCP_RESULT_TOO_LARGE, `MCP server "${this.name}" answered with ${data.size} bytes, over the ${data.limit}-byte message limit; the result was dropped`, {
         cause: error,
         details: { ...details, size: data.size, limit: data.limit },
       });
@@ -293,17 +294,17 @@ export class ServerConnection {
       return new ToolSearchError(ErrorCode.TOOL_TIMEOUT, `MCP server "${this.name}" did not answer within ${timeout} ms (the server's timeoutMs, or option callTimeoutMs, raises or lowers it)`, { cause: error, details });
     }
     if ((error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) || !this.opened) {
-      return new ToolSearchError(ErrorCode.MCP_SERVER_UNAVAILABLE, `MCP server "${this.name}" closed during the call${this.stderrNote()}; the next run reconnects it`, {
+      return new ToolSearchError(McpErrors.MCP_SERVER_UNAVAILABLE, `MCP server "${this.name}" closed during the call${this.stderrNote()}; the next run reconnects it`, {
         cause: error,
         details,
       });
     }
     const message = error instanceof Error ? error.message : String(error);
-    return new ToolSearchError(ErrorCode.MCP_CALL_FAILED, `MCP server "${this.name}" rejected the call: ${message}`, { cause: error, details });
+    return new ToolSearchError(McpErrors.MCP_CALL_FAILED, `MCP server "${this.name}" rejected the call: ${message}`, { cause: error, details });
   }
 
   private unavailable(why: string): ToolSearchError {
-    return new ToolSearchError(ErrorCode.MCP_SERVER_UNAVAILABLE, `MCP server "${this.name}" is unavailable: ${why}`, { details: { server: this.name } });
+    return new ToolSearchError(McpErrors.MCP_SERVER_UNAVAILABLE, `MCP server "${this.name}" is unavailable: ${why}`, { details: { server: this.name } });
   }
 
   private stderrNote(): string {

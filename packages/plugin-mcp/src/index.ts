@@ -28,3 +28,4 @@ export type { McpCallForwarding, DownstreamEvent } from './forwarding.js';
 export { taggedLogger } from './forwarding.js';
 export type { McpDownstream, McpPeer } from './downstream.js';
 export { isResourceNotFound } from './downstream.js';
+export { McpErrors } from './errors.js';

@@ -8,8 +8,15 @@ import { createServer, type Server } from 'node:http';
 import { ErrorCode, silentLogger, ToolSearchError } from '@tool-search/kernel';
 import { ServerConnection } from './connection.js';
 import type { McpAuthorizer } from './oauth-session.js';
-import { DEFAULT_SHUTDOWN_GRACE_MS, DEFAULT_MAX_LIST_PAGES, DEFAULT_MAX_TOOLS_PER_SERVER, isHttpConfig, type McpServerConfig } from './options.js';
+import {
+  DEFAULT_SHUTDOWN_GRACE_MS,
+  DEFAULT_MAX_LIST_PAGES,
+  DEFAULT_MAX_TOOLS_PER_SERVER,
+  isHttpConfig,
+  type McpServerConfig,
+} from './options.js';
 import type { McpTokenStore } from './token-store.js';
+import { McpErrors } from './errors.js';
 
 export interface LoopbackAuthorizerOptions {
   /** Shows the URL to the user (print it, open a browser). */
@@ -55,7 +62,7 @@ export function loopbackAuthorizer(options: LoopbackAuthorizerOptions): Loopback
       });
       await new Promise<void>((resolve, reject) => {
         server.once('error', (error) =>
-          reject(new ToolSearchError(ErrorCode.MCP_AUTH_FAILED, `cannot listen on the loopback redirect port ${wanted?.port ?? 0}: ${error.message}`, { cause: error })),
+          reject(new ToolSearchError(McpErrors.MCP_AUTH_FAILED, `cannot listen on the loopback redirect port ${wanted?.port ?? 0}: ${error.message}`, { cause: error })),
         );
         server.listen(wanted?.port ?? 0, '127.0.0.1', () => resolve());
       });

@@ -12,10 +12,11 @@ import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/cl
 import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import { StoredOAuthProvider } from './oauth-provider.js';
 import type { McpHttpServerConfig, McpOAuthConfig } from './options.js';
 import type { McpTokenStore } from './token-store.js';
+import { McpErrors } from './errors.js';
 
 /** The browser step of a login: where to come back to, and the wait for it. */
 export interface McpAuthorizer {
@@ -149,14 +150,14 @@ export class OAuthSession {
   private required(scope?: string): ToolSearchError {
     const { server } = this.options;
     const why = scope ? `needs more OAuth scopes (${scope})` : 'needs an OAuth login and has no usable token';
-    return new ToolSearchError(ErrorCode.MCP_AUTH_REQUIRED, `MCP server "${server}" ${why}: run \`tool-search mcp login ${server}\``, {
+    return new ToolSearchError(McpErrors.MCP_AUTH_REQUIRED, `MCP server "${server}" ${why}: run \`tool-search mcp login ${server}\``, {
       details: { server, ...(scope ? { scope } : {}) },
     });
   }
 
   private failed(why: string, details: Record<string, unknown> = {}, cause?: unknown): ToolSearchError {
     const { server } = this.options;
-    return new ToolSearchError(ErrorCode.MCP_AUTH_FAILED, `OAuth with MCP server "${server}" failed: ${why}`, {
+    return new ToolSearchError(McpErrors.MCP_AUTH_FAILED, `OAuth with MCP server "${server}" failed: ${why}`, {
       details: { server, ...details },
       ...(cause !== undefined ? { cause } : {}),
     });

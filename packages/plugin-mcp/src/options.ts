@@ -222,3 +222,6 @@ function describeIssue(error: SchemaError): { path: string; rule: string; messag
 export function isHttpConfig(config: McpServerConfig): config is McpHttpServerConfig {
   return typeof (config as McpHttpServerConfig).url === 'string';
 }
+
+// The plugin's codes, for front ends that match on them without loading the MCP SDK.
+export { McpErrors } from './errors.js';

@@ -21,6 +21,7 @@ import {
 } from './options.js';
 import { memoryTokenStore } from './token-store.js';
 import { toDefinition } from './to-definition.js';
+import { McpErrors } from './errors.js';
 
 export const MCP_PLUGIN_NAME = '@tool-search/plugin-mcp';
 
@@ -72,7 +73,7 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
     maxItems: settings.limits.maxTools,
     maxPages: settings.limits.maxPages,
     truncated: (server, list, limit, kept) =>
-      warn(`MCP server "${server}" listed more ${list} than ${limit} allows; kept the first ${kept}`, { code: ErrorCode.MCP_LIST_TRUNCATED, server, list, limit, kept }),
+      warn(`MCP server "${server}" listed more ${list} than ${limit} allows; kept the first ${kept}`, { code: McpErrors.MCP_LIST_TRUNCATED, server, list, limit, kept }),
   });
 
   return {
@@ -95,7 +96,7 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
             } catch (error) {
               const coded = ToolSearchError.isInstance(error) ? error : undefined;
               sink.diagnostic({
-                code: coded?.code ?? ErrorCode.MCP_SERVER_FAILED,
+                code: coded?.code ?? McpErrors.MCP_SERVER_FAILED,
                 level: 'error',
                 message: error instanceof Error ? error.message : String(error),
                 details: { server: connection.name, ...coded?.details },
@@ -123,7 +124,7 @@ function listingDiagnostics(server: string, listing: ToolListing): Diagnostic[] 
   if (listing.truncated) {
     const { limit, value } = listing.truncated;
     out.push({
-      code: ErrorCode.MCP_LIST_TRUNCATED,
+      code: McpErrors.MCP_LIST_TRUNCATED,
       level: 'warning',
       message: `MCP server "${server}" listed more than ${limit} (${value}); its listing stops there with ${listing.tools.length} tools (raise ${limit} to keep more)`,
       details: { server, limit, value, kept: listing.tools.length },

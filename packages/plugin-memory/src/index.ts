@@ -4,3 +4,4 @@ export type { MemoryPluginOptions } from './plugin.js';
 export { chunkMarkdown, MAX_CHUNK_LINES } from './chunks.js';
 export type { MemoryChunk } from './chunks.js';
 export { isMemoryPath, listMemoryFiles, MAX_MEMORY_FILES, MAX_MEMORY_FILE_BYTES } from './memory-files.js';
+export { MemoryErrors } from './errors.js';

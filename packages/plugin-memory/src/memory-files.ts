@@ -8,8 +8,10 @@
  */
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import { openInWorkspace, resolveInWorkspace } from '@tool-search/workspace';
+import { WorkspaceErrors } from '@tool-search/workspace';
+import { MemoryErrors } from './errors.js';
 
 /** Files read at most, and bytes read per file, so a huge memory folder costs bounded work. */
 export const MAX_MEMORY_FILES = 1_000;
@@ -65,7 +67,7 @@ export function listMemoryFiles(root: string): MemoryFile[] {
  */
 export async function readMemoryFile(root: string, relative: string): Promise<string | undefined> {
   const opened = await openInWorkspace(root, relative).catch((error: unknown) => {
-    if (ToolSearchError.isInstance(error) && error.code === ErrorCode.PATH_OUTSIDE_WORKSPACE) throw error;
+    if (ToolSearchError.isInstance(error) && error.code === WorkspaceErrors.PATH_OUTSIDE_WORKSPACE) throw error;
     return undefined;
   });
   if (!opened) return undefined;
@@ -88,7 +90,7 @@ export async function readMemoryFile(root: string, relative: string): Promise<st
 export function resolveMemoryPath(root: string, input: string): { path: string; absolute: string; exists: boolean } {
   const resolved = resolveInWorkspace(root, input);
   if (!isMemoryPath(resolved.relative)) {
-    throw new ToolSearchError(ErrorCode.MEMORY_PATH_INVALID, `${input} is not a memory file: memory_get reads MEMORY.md and memory/*.md`, { details: { rule: 'memoryFile', path: input } });
+    throw new ToolSearchError(MemoryErrors.MEMORY_PATH_INVALID, `${input} is not a memory file: memory_get reads MEMORY.md and memory/*.md`, { details: { rule: 'memoryFile', path: input } });
   }
   return { path: resolved.relative, absolute: resolved.absolute, exists: resolved.exists };
 }

@@ -2,8 +2,10 @@ import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createKernel, ErrorCode, type Run } from '@tool-search/kernel';
+import { createKernel, type Run } from '@tool-search/kernel';
 import { chunkMarkdown, memoryPlugin } from '../src/index.js';
+import { MemoryErrors } from '../src/errors.js';
+import { WorkspaceErrors } from '@tool-search/workspace';
 
 let workspace: string;
 let run: Run;
@@ -69,10 +71,10 @@ describe('memory_get', () => {
   });
 
   it.each([
-    ['a non-memory file', 'notes.md', ErrorCode.MEMORY_PATH_INVALID],
-    ['a path climbing out', '../../etc/passwd', ErrorCode.PATH_OUTSIDE_WORKSPACE],
-    ['an absolute path outside', '/etc/hostname', ErrorCode.PATH_OUTSIDE_WORKSPACE],
-    ['a markdown file outside memory/', 'docs/readme.md', ErrorCode.MEMORY_PATH_INVALID],
+    ['a non-memory file', 'notes.md', MemoryErrors.MEMORY_PATH_INVALID],
+    ['a path climbing out', '../../etc/passwd', WorkspaceErrors.PATH_OUTSIDE_WORKSPACE],
+    ['an absolute path outside', '/etc/hostname', WorkspaceErrors.PATH_OUTSIDE_WORKSPACE],
+    ['a markdown file outside memory/', 'docs/readme.md', MemoryErrors.MEMORY_PATH_INVALID],
   ])('refuses %s', async (_name, path, code) => {
     expect(await run.call('memory_get', { path })).toMatchObject({ status: 'error', error: { code } });
   });
@@ -81,7 +83,7 @@ describe('memory_get', () => {
     const outside = mkdtempSync(join(tmpdir(), 'memory-out-'));
     writeFileSync(join(outside, 'leak.md'), 'secret\n');
     symlinkSync(join(outside, 'leak.md'), join(workspace, 'memory', 'leak.md'));
-    expect(await run.call('memory_get', { path: 'memory/leak.md' })).toMatchObject({ status: 'error', error: { code: ErrorCode.PATH_OUTSIDE_WORKSPACE } });
+    expect(await run.call('memory_get', { path: 'memory/leak.md' })).toMatchObject({ status: 'error', error: { code: WorkspaceErrors.PATH_OUTSIDE_WORKSPACE } });
   });
 });
 

@@ -3,3 +3,4 @@ export { pdfPlugin, PDF_PLUGIN_NAME, MAX_DOCUMENTS } from './plugin.js';
 export type { PdfPluginOptions } from './plugin.js';
 export type { PdfModelOptions } from './answer.js';
 export { parsePageRanges } from './pages.js';
+export { PdfErrors } from './errors.js';

@@ -5,9 +5,11 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import { openInWorkspace } from '@tool-search/workspace';
 import { parsePageRanges } from './pages.js';
+import { WorkspaceErrors } from '@tool-search/workspace';
+import { PdfErrors } from './errors.js';
 
 export interface PdfText {
   readonly path: string;
@@ -27,12 +29,12 @@ const standardFonts = `${join(dirname(createRequire(import.meta.url).resolve('pd
 
 export async function readPdfText(root: string, input: string, pages: string | undefined, limits: ReadLimits): Promise<PdfText> {
   const opened = await openInWorkspace(root, input);
-  if (!opened) throw new ToolSearchError(ErrorCode.FILE_NOT_FOUND, `No PDF file at ${input}`, { details: { path: input } });
+  if (!opened) throw new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `No PDF file at ${input}`, { details: { path: input } });
   let data: Uint8Array;
   try {
     const { size } = await opened.handle.stat();
     if (size > limits.maxBytes) {
-      throw new ToolSearchError(ErrorCode.PDF_UNREADABLE, `${input} is ${size} bytes; the pdf tool reads at most ${limits.maxBytes}`, { details: { rule: 'maxBytes', path: input, size } });
+      throw new ToolSearchError(PdfErrors.PDF_UNREADABLE, `${input} is ${size} bytes; the pdf tool reads at most ${limits.maxBytes}`, { details: { rule: 'maxBytes', path: input, size } });
     }
     data = new Uint8Array(await opened.handle.readFile());
   } finally {
@@ -40,7 +42,7 @@ export async function readPdfText(root: string, input: string, pages: string | u
   }
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const document = await getDocument({ data, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, standardFontDataUrl: standardFonts, verbosity: 0 }).promise.catch((error: unknown) => {
-    throw new ToolSearchError(ErrorCode.PDF_UNREADABLE, `${input} is not a readable PDF: ${error instanceof Error ? error.message : String(error)}`, { details: { rule: 'parse', path: input }, cause: error });
+    throw new ToolSearchError(PdfErrors.PDF_UNREADABLE, `${input} is not a readable PDF: ${error instanceof Error ? error.message : String(error)}`, { details: { rule: 'parse', path: input }, cause: error });
   });
   try {
     const requested = parsePageRanges(pages, document.numPages);

@@ -3,8 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createKernel, ErrorCode, type Run } from '@tool-search/kernel';
+import { createKernel, type Run } from '@tool-search/kernel';
 import { parsePageRanges, pdfPlugin } from '../src/index.js';
+import { WorkspaceErrors } from '@tool-search/workspace';
+import { PdfErrors } from '../src/errors.js';
 
 let workspace: string;
 let run: Run;
@@ -52,17 +54,17 @@ describe('pdf', () => {
   });
 
   it.each([
-    ['not a PDF', 'broken.pdf', ErrorCode.PDF_UNREADABLE],
-    ['a missing file', 'missing.pdf', ErrorCode.FILE_NOT_FOUND],
-    ['a path out of the workspace', '../x.pdf', ErrorCode.PATH_OUTSIDE_WORKSPACE],
-    ['a symlink out of the workspace', 'link.pdf', ErrorCode.PATH_OUTSIDE_WORKSPACE],
+    ['not a PDF', 'broken.pdf', PdfErrors.PDF_UNREADABLE],
+    ['a missing file', 'missing.pdf', WorkspaceErrors.FILE_NOT_FOUND],
+    ['a path out of the workspace', '../x.pdf', WorkspaceErrors.PATH_OUTSIDE_WORKSPACE],
+    ['a symlink out of the workspace', 'link.pdf', WorkspaceErrors.PATH_OUTSIDE_WORKSPACE],
   ])('refuses %s', async (_name, path, code) => {
     expect(await run.call('pdf', { path })).toMatchObject({ status: 'error', error: { code } });
   });
 
   it('refuses a file over maxBytesMb before parsing it', async () => {
     const small = await createKernel({ plugins: [pdfPlugin({ workspace, maxBytesMb: 0.0001 })] }).createRun({});
-    expect(await small.call('pdf', { path: 'invoice.pdf' })).toMatchObject({ status: 'error', error: { code: ErrorCode.PDF_UNREADABLE } });
+    expect(await small.call('pdf', { path: 'invoice.pdf' })).toMatchObject({ status: 'error', error: { code: PdfErrors.PDF_UNREADABLE } });
   });
 
   it('parses page ranges, clamped and de-duplicated', () => {

@@ -5,6 +5,7 @@
  */
 import { ConfigError, ErrorCode, ToolSearchError, type ExecuteContext } from '@tool-search/kernel';
 import { DEFAULT_AGENT_ID, type SessionRecord, type SessionStore } from '@tool-search/sessions';
+import { SessionsErrors } from './errors.js';
 
 export const VISIBILITIES = ['self', 'tree', 'all'] as const;
 export type Visibility = (typeof VISIBILITIES)[number];
@@ -77,10 +78,10 @@ export async function resolveTarget(store: SessionStore, visibility: Visibility,
   const id = typeof args.sessionId === 'string' ? args.sessionId : key ? idOfKey(key) : caller.sessionId;
   const record = id === undefined ? undefined : await store.get(id);
   if (!record || (key !== undefined && record.key !== key)) {
-    throw new ToolSearchError(ErrorCode.SESSION_UNKNOWN, `no session ${key ?? id}; sessions_list shows the sessions you can see`, { details: { sessionKey: key, sessionId: id } });
+    throw new ToolSearchError(SessionsErrors.SESSION_UNKNOWN, `no session ${key ?? id}; sessions_list shows the sessions you can see`, { details: { sessionKey: key, sessionId: id } });
   }
   if (!(await visible(store, visibility, caller, record))) {
-    throw new ToolSearchError(ErrorCode.SESSION_NOT_VISIBLE, `session ${record.key} is not visible with tools.sessions.visibility "${visibility}"`, {
+    throw new ToolSearchError(SessionsErrors.SESSION_NOT_VISIBLE, `session ${record.key} is not visible with tools.sessions.visibility "${visibility}"`, {
       details: { sessionKey: record.key, visibility, rule: 'tools.sessions.visibility' },
     });
   }
@@ -103,7 +104,7 @@ export function checkSpawnAgent(agents: readonly AgentEntry[], caller: Caller, a
     });
   }
   if (!allowedAgents(agents, caller.agentId).includes(agentId)) {
-    throw new ToolSearchError(ErrorCode.SUBAGENT_NOT_ALLOWED, `agent "${caller.agentId}" may not spawn "${agentId}": it is not in its agents.list[].subagents.allowAgents`, {
+    throw new ToolSearchError(SessionsErrors.SUBAGENT_NOT_ALLOWED, `agent "${caller.agentId}" may not spawn "${agentId}": it is not in its agents.list[].subagents.allowAgents`, {
       details: { agentId, requester: caller.agentId, rule: 'agents.list[].subagents.allowAgents' },
     });
   }
@@ -128,13 +129,13 @@ export async function checkSpawnLimits(store: SessionStore, limits: SpawnLimits,
     parentId = (await store.get(parentId))?.parentId;
   }
   if (depth + 1 > limits.maxSpawnDepth) {
-    throw new ToolSearchError(ErrorCode.SUBAGENT_NOT_ALLOWED, `a session at spawn depth ${depth} may not spawn: agents.defaults.subagents.maxSpawnDepth is ${limits.maxSpawnDepth}`, {
+    throw new ToolSearchError(SessionsErrors.SUBAGENT_NOT_ALLOWED, `a session at spawn depth ${depth} may not spawn: agents.defaults.subagents.maxSpawnDepth is ${limits.maxSpawnDepth}`, {
       details: { depth, rule: 'agents.defaults.subagents.maxSpawnDepth', limit: limits.maxSpawnDepth },
     });
   }
   const running = (await store.list()).filter((s) => s.parentId === caller.sessionId && s.kind === 'spawn' && s.status === 'running').length;
   if (running >= limits.maxChildren) {
-    throw new ToolSearchError(ErrorCode.SUBAGENT_NOT_ALLOWED, `${running} sub-agents of this session are still running: agents.defaults.subagents.maxChildrenPerAgent is ${limits.maxChildren}`, {
+    throw new ToolSearchError(SessionsErrors.SUBAGENT_NOT_ALLOWED, `${running} sub-agents of this session are still running: agents.defaults.subagents.maxChildrenPerAgent is ${limits.maxChildren}`, {
       details: { running, rule: 'agents.defaults.subagents.maxChildrenPerAgent', limit: limits.maxChildren },
     });
   }

@@ -102,6 +102,7 @@ export async function materialize(workspace: string, inputs: readonly Attachment
 
 /** A plain file name: not empty, `.` or `..`; no separators, NUL or control characters; not the manifest's name. */
 function checkName(name: string): void {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters in a file name are what this refuses
   if (name === '.' || name === '..' || name === '.manifest.json' || /[/\\\0\x01-\x1f]/.test(name) || name.trim() !== name || !name) {
     throw refused(`attachment name ${JSON.stringify(name)} is not a plain file name (no folders, "..", NUL or control characters)`, { name });
   }

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { ErrorCode, ToolSearchError, type ExecuteContext, type JsonSchema, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
 import type { SessionHost, SessionRecord, SessionTurnReply, TranscriptEntry } from '@tool-search/sessions';
 import { SessionsErrors } from './errors.js';
+import { SessionsErrors as SessionStoreErrors } from '@tool-search/sessions';
 import { ATTACHMENT_SCHEMA, DEFAULT_ATTACHMENT_LIMITS, materialize, type AttachmentInput, type AttachmentLimits } from './attachments.js';
 import { allowedAgents, callerOf, checkSpawnAgent, checkSpawnLimits, resolveTarget, visible, type AgentEntry, type SpawnLimits, type Visibility } from './access.js';
 
@@ -92,7 +93,7 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
       if (args.sessionKey === undefined && args.sessionId === undefined) throw new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, 'sessions_send needs sessionKey or sessionId');
       const record = await resolveTarget(store, visibilityFor(ctx), caller, args);
       if (record.sessionId === caller.sessionId) {
-        throw new ToolSearchError(ErrorCode.SESSION_SEND_SELF, 'sessions_send cannot target your own session: your turn is the one running there', { details: { sessionKey: record.key } });
+        throw new ToolSearchError(SessionsErrors.SESSION_SEND_SELF, 'sessions_send cannot target your own session: your turn is the one running there', { details: { sessionKey: record.key } });
       }
       const timeout = typeof args.timeoutSeconds === 'number' ? args.timeoutSeconds : DEFAULT_SEND_TIMEOUT_SECONDS;
       const turn = c.host.turn(record.sessionId, String(args.message), { ...runAgent(record.agentId), ...(record.model ? { model: record.model } : {}) });
@@ -275,7 +276,7 @@ async function waitFor(turn: Promise<{ content: string | null; model: string }>,
 }
 
 function unavailable(): ToolSearchError {
-  return new ToolSearchError(ErrorCode.SESSIONS_UNAVAILABLE, 'no gateway runs turns in this process; the session tools work inside `tool-search gateway`');
+  return new ToolSearchError(SessionStoreErrors.SESSIONS_UNAVAILABLE, 'no gateway runs turns in this process; the session tools work inside `tool-search gateway`');
 }
 
 type Execute = (args: Record<string, unknown>, ctx: ExecuteContext) => Promise<ToolResult> | ToolResult;

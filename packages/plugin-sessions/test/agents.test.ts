@@ -5,12 +5,13 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import OpenAI from 'openai';
-import { createKernel, ErrorCode, type Kernel, type KernelPlugin, type ToolCallOutcome } from '@tool-search/kernel';
+import { createKernel, type Kernel, type KernelPlugin, type ToolCallOutcome } from '@tool-search/kernel';
 import { openaiUpstream, sessionTurnRunner } from '@tool-search/gateway';
 import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
 import { createSessionHost, type SessionHost } from '@tool-search/sessions';
 import { policyPlugin } from '@tool-search/policy';
 import { sessionsPlugin, type AgentEntry } from '@tool-search/plugin-sessions';
+import { SessionsErrors } from '../src/errors.js';
 
 const AGENTS = [
   { id: 'main', default: true, subagents: { allowAgents: ['restricted'] } },
@@ -100,7 +101,7 @@ describe('sub-agents and sent-to sessions run under their own agent\'s policy', 
     const { kernel, host } = setup('tree');
     await host.store.upsert('main-home', { agentId: 'main', kind: 'main' });
     const outcome = await call(kernel, 'restricted', 'r-2', 'sessions_send', { sessionId: 'main-home', message: 'reach marker-4' });
-    expect(outcome.status === 'error' ? outcome.error.code : outcome.status).toBe(ErrorCode.SESSION_NOT_VISIBLE);
+    expect(outcome.status === 'error' ? outcome.error.code : outcome.status).toBe(SessionsErrors.SESSION_NOT_VISIBLE);
     expect(mock.requests.some((r) => r.raw.includes('reach marker-4'))).toBe(false);
   }, 90_000);
 });

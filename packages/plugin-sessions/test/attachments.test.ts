@@ -8,7 +8,7 @@ import OpenAI from 'openai';
 import { createKernel, type Kernel, type ToolCallOutcome } from '@tool-search/kernel';
 import { openaiUpstream, sessionTurnRunner } from '@tool-search/gateway';
 import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
-import { createSessionHost, type SessionHost } from '@tool-search/sessions';
+import { createSessionHost, } from '@tool-search/sessions';
 import { sessionsPlugin, SessionsErrors } from '@tool-search/plugin-sessions';
 
 let mock: MockOpenAI;

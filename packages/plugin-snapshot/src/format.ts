@@ -5,7 +5,15 @@
  * as metadata and ignored. Ids are `<server>::<tool name>`.
  */
 import { readFileSync } from 'node:fs';
-import { ErrorCode, ToolSearchError, type JsonSchema, type ToolAnnotations, type ToolDefinition, type ToolDescriptor, type ToolSource } from '@tool-search/kernel';
+import {
+  ToolSearchError,
+  type JsonSchema,
+  type ToolAnnotations,
+  type ToolDefinition,
+  type ToolDescriptor,
+  type ToolSource,
+} from '@tool-search/kernel';
+import { SnapshotErrors } from './errors.js';
 
 export const SNAPSHOT_FORMAT = 'tool-search.catalog-snapshot/1';
 export const PLUGIN_NAME = '@tool-search/plugin-snapshot';
@@ -136,7 +144,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 function invalid(file: string, message: string, index?: number, cause?: unknown): ToolSearchError {
-  return new ToolSearchError(ErrorCode.SNAPSHOT_INVALID, message, {
+  return new ToolSearchError(SnapshotErrors.SNAPSHOT_INVALID, message, {
     plugin: PLUGIN_NAME,
     details: { file, ...(index !== undefined ? { index } : {}) },
     ...(cause !== undefined ? { cause } : {}),

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createKernel, ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { parseSnapshot, readSnapshotFile, snapshotDescriptors, snapshotPlugin, toSnapshot } from '../src/index.js';
+import { SnapshotErrors } from '../src/errors.js';
 
 const catalog = {
   name: 'metadata is ignored',
@@ -28,15 +29,15 @@ describe('parseSnapshot', () => {
   });
 
   it('rejects a file without a tools array with SNAPSHOT_INVALID', () => {
-    expect(codeOf(() => parseSnapshot({ servers: [] }))).toBe(ErrorCode.SNAPSHOT_INVALID);
+    expect(codeOf(() => parseSnapshot({ servers: [] }))).toBe(SnapshotErrors.SNAPSHOT_INVALID);
   });
 
   it('rejects a tool without a server with SNAPSHOT_INVALID', () => {
-    expect(codeOf(() => parseSnapshot({ tools: [{ name: 'x', description: '' }] }))).toBe(ErrorCode.SNAPSHOT_INVALID);
+    expect(codeOf(() => parseSnapshot({ tools: [{ name: 'x', description: '' }] }))).toBe(SnapshotErrors.SNAPSHOT_INVALID);
   });
 
   it('reports an unreadable file with SNAPSHOT_INVALID', () => {
-    expect(codeOf(() => readSnapshotFile(join(tmpdir(), 'no-such-snapshot.json')))).toBe(ErrorCode.SNAPSHOT_INVALID);
+    expect(codeOf(() => readSnapshotFile(join(tmpdir(), 'no-such-snapshot.json')))).toBe(SnapshotErrors.SNAPSHOT_INVALID);
   });
 });
 

@@ -6,6 +6,7 @@
  * The worker posts a cheap stripped-text result first; at the deadline that one is returned (`bounded: 'deadline'`),
  * and only a worker that produced nothing at all ends in WEB_EXTRACT_FAILED.
  */
+import { NetGuardErrors } from '@tool-search/net-guard';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
@@ -39,7 +40,7 @@ export function isHtml(body: string, contentType: string): boolean {
 export function extractRaw(body: string, contentType: string): Extracted {
   const type = mediaType(contentType);
   if (type && !/^text\/|\/json$|\+json$|\/xml$|\+xml$|^application\/javascript$/.test(type)) {
-    throw new ToolSearchError(ErrorCode.FETCH_FAILED, `web_fetch cannot read ${type} content; it reads HTML, text, JSON and XML`, { details: { rule: 'contentType', contentType: type } });
+    throw new ToolSearchError(NetGuardErrors.FETCH_FAILED, `web_fetch cannot read ${type} content; it reads HTML, text, JSON and XML`, { details: { rule: 'contentType', contentType: type } });
   }
   return { text: body, extractor: 'raw' };
 }

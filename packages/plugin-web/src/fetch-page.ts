@@ -7,8 +7,9 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, request } from 'undici';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import { guardedLookup, isPublicAddress, refusedAddress } from './address-guard.js';
+import { NetGuardErrors } from '@tool-search/net-guard';
 
 export interface FetchLimits {
   readonly allowPrivate: boolean;
@@ -52,14 +53,14 @@ export function createFetcher(limits: FetchLimits) {
       if (REDIRECTS.has(response.statusCode) && location) {
         await response.body.dump();
         if (hop >= limits.maxRedirects) {
-          throw new ToolSearchError(ErrorCode.FETCH_FAILED, `web_fetch gave up on ${url} after ${limits.maxRedirects} redirects`, { details: { rule: 'maxRedirects', url, finalUrl: current.href } });
+          throw new ToolSearchError(NetGuardErrors.FETCH_FAILED, `web_fetch gave up on ${url} after ${limits.maxRedirects} redirects`, { details: { rule: 'maxRedirects', url, finalUrl: current.href } });
         }
         current = checkUrl(new URL(location, current).href, limits.allowPrivate, allowed);
         continue;
       }
       if (response.statusCode >= 400) {
         await response.body.dump();
-        throw new ToolSearchError(ErrorCode.FETCH_FAILED, `web_fetch got HTTP ${response.statusCode} from ${current.href}`, { details: { rule: 'status', url, finalUrl: current.href, status: response.statusCode } });
+        throw new ToolSearchError(NetGuardErrors.FETCH_FAILED, `web_fetch got HTTP ${response.statusCode} from ${current.href}`, { details: { rule: 'status', url, finalUrl: current.href, status: response.statusCode } });
       }
       const { text, truncated } = await readBounded(response.body, limits.maxResponseBytes, charsetOf(header(response.headers['content-type']))).catch((error: unknown) => {
         throw networkError(url, current, error, deadline);
@@ -79,13 +80,13 @@ export function checkUrl(raw: string, allowPrivate: boolean, allowed: (address: 
   try {
     url = new URL(raw);
   } catch {
-    throw new ToolSearchError(ErrorCode.URL_NOT_ALLOWED, `web_fetch needs an absolute http(s) URL, got ${JSON.stringify(raw.slice(0, 200))}`, { details: { rule: 'url', url: raw.slice(0, 200) } });
+    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, `web_fetch needs an absolute http(s) URL, got ${JSON.stringify(raw.slice(0, 200))}`, { details: { rule: 'url', url: raw.slice(0, 200) } });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ToolSearchError(ErrorCode.URL_NOT_ALLOWED, `web_fetch only fetches http(s) URLs, not ${url.protocol}`, { details: { rule: 'scheme', url: url.href } });
+    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, `web_fetch only fetches http(s) URLs, not ${url.protocol}`, { details: { rule: 'scheme', url: url.href } });
   }
   if (url.username || url.password) {
-    throw new ToolSearchError(ErrorCode.URL_NOT_ALLOWED, 'web_fetch does not send credentials embedded in a URL', { details: { rule: 'credentials', url: `${url.protocol}//${url.host}` } });
+    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, 'web_fetch does not send credentials embedded in a URL', { details: { rule: 'credentials', url: `${url.protocol}//${url.host}` } });
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!allowPrivate && (ipaddr.isValid(host) || isIP(host) !== 0) && !allowed(host)) throw refusedAddress(host, host);
@@ -132,7 +133,7 @@ function networkError(url: string, current: URL, error: unknown, deadline: Abort
   if (ToolSearchError.isInstance(cause)) return cause;
   const timedOut = deadline.aborted && (deadline.reason as { name?: string } | undefined)?.name === 'TimeoutError';
   const message = error instanceof Error ? error.message : String(error);
-  return new ToolSearchError(ErrorCode.FETCH_FAILED, timedOut ? `web_fetch timed out on ${current.href}` : `web_fetch could not fetch ${current.href}: ${message}`, {
+  return new ToolSearchError(NetGuardErrors.FETCH_FAILED, timedOut ? `web_fetch timed out on ${current.href}` : `web_fetch could not fetch ${current.href}: ${message}`, {
     details: { rule: timedOut ? 'timeout' : 'network', url, finalUrl: current.href },
     cause: error,
   });

@@ -10,8 +10,9 @@
  * JavaScript). Never for a URL the address rules refused: Firecrawl is not a way
  * around `URL_NOT_ALLOWED`.
  */
+import { NetGuardErrors } from '@tool-search/net-guard';
 import { request } from 'undici';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import { WebErrors } from './errors.js';
 import type { ExtractMode } from './extract.js';
 
@@ -40,7 +41,7 @@ export function firecrawlMayRecover(error: unknown): boolean {
   if (!ToolSearchError.isInstance(error)) return false;
   if (error.code === WebErrors.WEB_EXTRACT_FAILED) return true;
   const rule = (error.details as { rule?: string } | undefined)?.rule;
-  return error.code === ErrorCode.FETCH_FAILED && (rule === 'status' || rule === 'network' || rule === 'timeout' || rule === 'maxRedirects');
+  return error.code === NetGuardErrors.FETCH_FAILED && (rule === 'status' || rule === 'network' || rule === 'timeout' || rule === 'maxRedirects');
 }
 
 export async function firecrawlScrape(settings: FirecrawlSettings, url: string, mode: ExtractMode, signal: AbortSignal): Promise<FirecrawlPage> {
@@ -83,7 +84,7 @@ export async function firecrawlScrape(settings: FirecrawlSettings, url: string, 
 }
 
 function failed(message: string, details: Record<string, unknown>, cause?: unknown): ToolSearchError {
-  return new ToolSearchError(ErrorCode.FETCH_FAILED, message, { details: { provider: 'firecrawl', rule: 'firecrawl', ...details }, ...(cause !== undefined ? { cause } : {}) });
+  return new ToolSearchError(NetGuardErrors.FETCH_FAILED, message, { details: { provider: 'firecrawl', rule: 'firecrawl', ...details }, ...(cause !== undefined ? { cause } : {}) });
 }
 
 /** `text` mode from Firecrawl's markdown: links and images become their text, markup characters go. */

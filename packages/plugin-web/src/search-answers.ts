@@ -9,8 +9,9 @@
  *   function `$web_search`; the client echoes each `$web_search` call's arguments
  *   back as the tool result (Moonshot runs the search) until the model answers.
  */
-import { ToolSearchError, ErrorCode } from '@tool-search/kernel';
+import { ToolSearchError, } from '@tool-search/kernel';
 import { callProvider, shapeError, type SearchProvider } from './search-http.js';
+import { WebErrors } from './errors.js';
 
 export const GEMINI_BASE_URL = 'https://generativelanguage.googleapis.com/v1beta';
 export const DEFAULT_GEMINI_MODEL = 'gemini-2.5-flash';
@@ -97,7 +98,7 @@ export function kimiProvider(apiKey: string, baseUrl: string, model: string, tim
           const found = unique([...citations, ...urlsIn(message.content)]);
           // An answer with no search behind it is the model's memory, not a search result.
           if (!searches && !found.length) {
-            throw new ToolSearchError(ErrorCode.SEARCH_PROVIDER_FAILED, 'kimi answered without searching (no $web_search call, no search results, no cited URL); retry, or use another provider', { details: { provider: 'kimi', rule: 'ungrounded' } });
+            throw new ToolSearchError(WebErrors.SEARCH_PROVIDER_FAILED, 'kimi answered without searching (no $web_search call, no search results, no cited URL); retry, or use another provider', { details: { provider: 'kimi', rule: 'ungrounded' } });
           }
           return { query, provider: 'kimi', model, content: message.content, citations: found, searches };
         }
@@ -109,7 +110,7 @@ export function kimiProvider(apiKey: string, baseUrl: string, model: string, tim
           messages.push({ role: 'tool', tool_call_id: call.id, name: '$web_search', content: call.function.arguments });
         }
       }
-      throw new ToolSearchError(ErrorCode.SEARCH_PROVIDER_FAILED, `kimi kept searching after ${KIMI_MAX_ROUNDS} rounds without answering`, { details: { provider: 'kimi', rule: 'rounds', rounds: KIMI_MAX_ROUNDS } });
+      throw new ToolSearchError(WebErrors.SEARCH_PROVIDER_FAILED, `kimi kept searching after ${KIMI_MAX_ROUNDS} rounds without answering`, { details: { provider: 'kimi', rule: 'rounds', rounds: KIMI_MAX_ROUNDS } });
     },
   };
 }

@@ -1,6 +1,7 @@
 /** The HTTP call every `web_search` provider makes: bounded by `timeoutSeconds`, failures as SEARCH_PROVIDER_FAILED. */
 import { request } from 'undici';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
+import { WebErrors } from './errors.js';
 
 export type SearchProviderId = 'brave' | 'perplexity' | 'gemini' | 'grok' | 'kimi';
 
@@ -30,16 +31,16 @@ export async function callProvider(
     status = response.statusCode;
     const text = await response.body.text();
     if (status >= 400) {
-      throw new ToolSearchError(ErrorCode.SEARCH_PROVIDER_FAILED, `${provider} search answered HTTP ${status} at ${where}: ${text.slice(0, 200)}`, { details: { provider, status, url: where } });
+      throw new ToolSearchError(WebErrors.SEARCH_PROVIDER_FAILED, `${provider} search answered HTTP ${status} at ${where}: ${text.slice(0, 200)}`, { details: { provider, status, url: where } });
     }
     try {
       return JSON.parse(text) as unknown;
     } catch (error) {
-      throw new ToolSearchError(ErrorCode.SEARCH_PROVIDER_FAILED, `${provider} search answered with text that is not JSON at ${where}`, { details: { provider, status, url: where, rule: 'shape' }, cause: error });
+      throw new ToolSearchError(WebErrors.SEARCH_PROVIDER_FAILED, `${provider} search answered with text that is not JSON at ${where}`, { details: { provider, status, url: where, rule: 'shape' }, cause: error });
     }
   } catch (error) {
     if (ToolSearchError.isInstance(error)) throw error;
-    throw new ToolSearchError(ErrorCode.SEARCH_PROVIDER_FAILED, `${provider} search failed at ${where}: ${error instanceof Error ? error.message : String(error)}`, {
+    throw new ToolSearchError(WebErrors.SEARCH_PROVIDER_FAILED, `${provider} search failed at ${where}: ${error instanceof Error ? error.message : String(error)}`, {
       details: { provider, status, url: where },
       cause: error,
     });
@@ -47,5 +48,5 @@ export async function callProvider(
 }
 
 export function shapeError(provider: string, what: string): ToolSearchError {
-  return new ToolSearchError(ErrorCode.SEARCH_PROVIDER_FAILED, `${provider} search answered in an undocumented shape: ${what}`, { details: { provider, rule: 'shape' } });
+  return new ToolSearchError(WebErrors.SEARCH_PROVIDER_FAILED, `${provider} search answered in an undocumented shape: ${what}`, { details: { provider, rule: 'shape' } });
 }

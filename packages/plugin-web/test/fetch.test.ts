@@ -4,6 +4,7 @@ import { webPlugin } from '../src/index.js';
 import { createFetcher } from '../src/fetch-page.js';
 import { FETCH_DEFAULTS } from '../src/options.js';
 import { ARTICLE, serve, type TestServer } from './serve.js';
+import { NetGuardErrors } from '@tool-search/net-guard';
 
 let server: TestServer;
 let run: Run;
@@ -67,7 +68,7 @@ describe('web_fetch against a loopback server (allowPrivate on)', () => {
 
   it('returns JSON and text bodies as they are; refuses binary content', async () => {
     expect(text(await run.call('web_fetch', { url: `${server.url}/data.json` }))).toMatchObject({ text: '{"tide":"high"}', extractor: 'raw' });
-    expect(await run.call('web_fetch', { url: `${server.url}/image.png` })).toMatchObject({ status: 'error', error: { code: ErrorCode.FETCH_FAILED } });
+    expect(await run.call('web_fetch', { url: `${server.url}/image.png` })).toMatchObject({ status: 'error', error: { code: NetGuardErrors.FETCH_FAILED } });
   });
 
   it('serves a repeated fetch from the cache', async () => {
@@ -79,7 +80,7 @@ describe('web_fetch against a loopback server (allowPrivate on)', () => {
 
   it('fails with FETCH_FAILED on HTTP errors, redirect loops and timeouts', async () => {
     for (const path of ['/missing', '/loop', '/slow']) {
-      expect(await run.call('web_fetch', { url: `${server.url}${path}` })).toMatchObject({ status: 'error', error: { code: ErrorCode.FETCH_FAILED } });
+      expect(await run.call('web_fetch', { url: `${server.url}${path}` })).toMatchObject({ status: 'error', error: { code: NetGuardErrors.FETCH_FAILED } });
     }
   });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKernel, ErrorCode, ToolSearchError, type Run, type ToolDefinition } from '@tool-search/kernel';
 import { webPlugin, type WebConfig } from '../src/index.js';
 import { ARTICLE, serve, type TestServer } from './serve.js';
+import { NetGuardErrors } from '@tool-search/net-guard';
 
 let site: TestServer;
 let firecrawl: TestServer;
@@ -60,7 +61,7 @@ describe('web_fetch Firecrawl fallback', () => {
   it('a page the site blocks (HTTP 403) is scraped through Firecrawl with the documented request', async () => {
     const run = await runWith(withFirecrawl());
     const page = parsed(await run.call('web_fetch', { url: `${site.url}/blocked` }));
-    expect(page).toMatchObject({ extractor: 'firecrawl', fallbackReason: ErrorCode.FETCH_FAILED, title: 'Rendered page', finalUrl: `${site.url}/blocked?final`, status: 200 });
+    expect(page).toMatchObject({ extractor: 'firecrawl', fallbackReason: NetGuardErrors.FETCH_FAILED, title: 'Rendered page', finalUrl: `${site.url}/blocked?final`, status: 200 });
     expect(page.text).toContain('# Rendered page');
     expect(scrapes.at(-1)).toEqual({ url: `${site.url}/blocked`, formats: ['markdown'], onlyMainContent: true, maxAge: 172_800_000, proxy: 'auto', storeInCache: true, timeout: 60_000 });
     expect(firecrawl.requests.at(-1)!.headers.authorization).toBe('Bearer fc-test');
@@ -84,16 +85,16 @@ describe('web_fetch Firecrawl fallback', () => {
   it('an address the rules refuse stays URL_NOT_ALLOWED: Firecrawl is not a way around them', async () => {
     const run = await runWith(withFirecrawl(firecrawl.url, false));
     const before = scrapes.length;
-    expect(await run.call('web_fetch', { url: `${site.url}/blocked` })).toMatchObject({ status: 'error', error: { code: ErrorCode.URL_NOT_ALLOWED } });
+    expect(await run.call('web_fetch', { url: `${site.url}/blocked` })).toMatchObject({ status: 'error', error: { code: NetGuardErrors.URL_NOT_ALLOWED } });
     expect(scrapes.length).toBe(before);
   });
 
   it('when both fail the error is the local one, with Firecrawl\'s failure as its cause', async () => {
     const run = await runWith(withFirecrawl(broken.url));
-    expect(await run.call('web_fetch', { url: `${site.url}/blocked` })).toMatchObject({ status: 'error', error: { code: ErrorCode.FETCH_FAILED } });
+    expect(await run.call('web_fetch', { url: `${site.url}/blocked` })).toMatchObject({ status: 'error', error: { code: NetGuardErrors.FETCH_FAILED } });
     const error = await executeDirectly(withFirecrawl(broken.url), { url: `${site.url}/blocked` }).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: ErrorCode.FETCH_FAILED, details: { rule: 'status', status: 403, fallback: 'firecrawl' } });
-    expect((error as ToolSearchError).cause).toMatchObject({ code: ErrorCode.FETCH_FAILED, details: { provider: 'firecrawl', status: 402 } });
+    expect(error).toMatchObject({ code: NetGuardErrors.FETCH_FAILED, details: { rule: 'status', status: 403, fallback: 'firecrawl' } });
+    expect((error as ToolSearchError).cause).toMatchObject({ code: NetGuardErrors.FETCH_FAILED, details: { provider: 'firecrawl', status: 402 } });
   });
 
   it('when Firecrawl fails after a thin local extraction, the local text stands and says the fallback failed', async () => {
@@ -110,7 +111,7 @@ describe('web_fetch Firecrawl fallback', () => {
     for (const web of [{ fetch: { allowPrivate: true } }, { fetch: { allowPrivate: true, firecrawl: { enabled: false, apiKey: 'k' } } }] as WebConfig[]) {
       const run = await runWith(web);
       expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: ErrorCode.TOOL_NOT_CONFIGURED, toolId: 'core:core:web_fetch', details: { feature: 'firecrawl' } }));
-      expect(await run.call('web_fetch', { url: `${site.url}/blocked` })).toMatchObject({ status: 'error', error: { code: ErrorCode.FETCH_FAILED } });
+      expect(await run.call('web_fetch', { url: `${site.url}/blocked` })).toMatchObject({ status: 'error', error: { code: NetGuardErrors.FETCH_FAILED } });
     }
   });
 

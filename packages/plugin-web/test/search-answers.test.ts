@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKernel, ErrorCode, type Run } from '@tool-search/kernel';
 import { geminiProvider, kimiProvider, webPlugin, type WebConfig } from '../src/index.js';
 import { serve, type TestServer } from './serve.js';
+import { WebErrors } from '../src/errors.js';
 
 let gemini: TestServer;
 let grok: TestServer;
@@ -116,8 +117,8 @@ describe('web_search: Gemini (Google Search grounding)', () => {
     const empty = await serve({ '/models/m:generateContent': (_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"candidates":[]}') });
     try {
       const run = await runWith({ search: { provider: 'gemini', gemini: { apiKey: 'k', baseUrl: empty.url, model: 'm' } } });
-      expect(await run.call('web_search', { query: 'x' })).toMatchObject({ status: 'error', error: { code: ErrorCode.SEARCH_PROVIDER_FAILED } });
-      await expect(geminiProvider('k', empty.url, 'm', 30).search({ query: 'x', count: 1 }, new AbortController().signal)).rejects.toMatchObject({ code: ErrorCode.SEARCH_PROVIDER_FAILED, details: { provider: 'gemini', rule: 'shape' } });
+      expect(await run.call('web_search', { query: 'x' })).toMatchObject({ status: 'error', error: { code: WebErrors.SEARCH_PROVIDER_FAILED } });
+      await expect(geminiProvider('k', empty.url, 'm', 30).search({ query: 'x', count: 1 }, new AbortController().signal)).rejects.toMatchObject({ code: WebErrors.SEARCH_PROVIDER_FAILED, details: { provider: 'gemini', rule: 'shape' } });
     } finally {
       await empty.close();
     }
@@ -151,8 +152,8 @@ describe('web_search: Kimi (Moonshot $web_search)', () => {
 
   it('an answer with no search behind it is SEARCH_PROVIDER_FAILED (ungrounded), not a search result', async () => {
     const run = await runWith({ search: { provider: 'kimi', kimi: { apiKey: 'k', baseUrl: `${kimiUngrounded.url}/v1` } } });
-    expect(await run.call('web_search', { query: 'x' })).toMatchObject({ status: 'error', error: { code: ErrorCode.SEARCH_PROVIDER_FAILED } });
-    await expect(kimiProvider('k', `${kimiUngrounded.url}/v1`, 'kimi-k2.5', 30).search({ query: 'x', count: 1 }, new AbortController().signal)).rejects.toMatchObject({ code: ErrorCode.SEARCH_PROVIDER_FAILED, details: { provider: 'kimi', rule: 'ungrounded' } });
+    expect(await run.call('web_search', { query: 'x' })).toMatchObject({ status: 'error', error: { code: WebErrors.SEARCH_PROVIDER_FAILED } });
+    await expect(kimiProvider('k', `${kimiUngrounded.url}/v1`, 'kimi-k2.5', 30).search({ query: 'x', count: 1 }, new AbortController().signal)).rejects.toMatchObject({ code: WebErrors.SEARCH_PROVIDER_FAILED, details: { provider: 'kimi', rule: 'ungrounded' } });
   });
 });
 

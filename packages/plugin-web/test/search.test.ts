@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKernel, ErrorCode, type Run } from '@tool-search/kernel';
 import { webPlugin, type WebConfig } from '../src/index.js';
 import { serve, type TestServer } from './serve.js';
+import { WebErrors } from '../src/errors.js';
 
 let brave: TestServer;
 let perplexity: TestServer;
@@ -88,7 +89,7 @@ describe('web_search', () => {
 
   it('reports a failing provider as SEARCH_PROVIDER_FAILED', async () => {
     const run = await runWith({ search: { apiKey: 'k', brave: { baseUrl: failing.url } } });
-    expect(await run.call('web_search', { query: 'x' })).toMatchObject({ status: 'error', error: { code: ErrorCode.SEARCH_PROVIDER_FAILED } });
+    expect(await run.call('web_search', { query: 'x' })).toMatchObject({ status: 'error', error: { code: WebErrors.SEARCH_PROVIDER_FAILED } });
   });
 
   it('rejects a count outside 1–10 before asking the provider', async () => {

@@ -4,11 +4,12 @@
  * of these addresses sees traffic; the loopback server counts its hits.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createKernel, ErrorCode, ToolSearchError, type Run } from '@tool-search/kernel';
+import { createKernel, ToolSearchError, type Run } from '@tool-search/kernel';
 import { isPublicAddress, webPlugin } from '../src/index.js';
 import { checkUrl, createFetcher } from '../src/fetch-page.js';
 import { FETCH_DEFAULTS } from '../src/options.js';
 import { serve, type TestServer } from './serve.js';
+import { NetGuardErrors } from '@tool-search/net-guard';
 
 let server: TestServer;
 let run: Run;
@@ -61,11 +62,11 @@ describe('web_fetch refuses private, loopback and link-local targets by default'
     ['IPv6 outside global unicast (discard prefix 100::/64)', () => 'http://[100::1]/'],
     ['deprecated site-local fec0::/10', () => 'http://[fec0::1]/'],
   ])('%s', async (_name, url) => {
-    expect(await refusal(url())).toBe(ErrorCode.URL_NOT_ALLOWED);
+    expect(await refusal(url())).toBe(NetGuardErrors.URL_NOT_ALLOWED);
   });
 
   it.each([['file:///etc/passwd'], ['ftp://example.com/x'], ['javascript:alert(1)'], ['not a url'], ['http://user:pw@example.com/']])('refuses %s', async (url) => {
-    expect(await refusal(url)).toBe(ErrorCode.URL_NOT_ALLOWED);
+    expect(await refusal(url)).toBe(NetGuardErrors.URL_NOT_ALLOWED);
   });
 
   it('sent nothing to the loopback server', () => {
@@ -97,7 +98,7 @@ describe('embedded IPv4 forms are judged by the address they embed', () => {
         return e as ToolSearchError;
       }
     })();
-    expect(error).toMatchObject({ code: ErrorCode.URL_NOT_ALLOWED, details: { rule: 'privateAddress', range: '6to4:loopback' } });
+    expect(error).toMatchObject({ code: NetGuardErrors.URL_NOT_ALLOWED, details: { rule: 'privateAddress', range: '6to4:loopback' } });
   });
 });
 
@@ -111,11 +112,11 @@ describe('redirects are checked again', () => {
   };
 
   it('refuses a redirect to another loopback address, which is never contacted', async () => {
-    expect(await rule('/to-secret')).toEqual([ErrorCode.URL_NOT_ALLOWED, 'privateAddress']);
+    expect(await rule('/to-secret')).toEqual([NetGuardErrors.URL_NOT_ALLOWED, 'privateAddress']);
     expect(server.hits.get('/secret') ?? 0).toBe(0);
   });
 
   it('refuses a redirect to a file: URL', async () => {
-    expect(await rule('/to-file')).toEqual([ErrorCode.URL_NOT_ALLOWED, 'scheme']);
+    expect(await rule('/to-file')).toEqual([NetGuardErrors.URL_NOT_ALLOWED, 'scheme']);
   });
 });

@@ -5,8 +5,9 @@
  * of a profile and the lists that add to it, the step named is the part that
  * kept the tool.
  */
-import { editDistance, type PolicyStep } from '@tool-search/kernel';
+import { editDistance, ErrorCode, type PolicyStep } from '@tool-search/kernel';
 import { claimedTool, firstMatch, isLookalikeName, matchesEntry, type MatchableTool } from '@tool-search/tool-match';
+import { PolicyErrors } from './errors.js';
 import type { PolicyDiagnostic, PolicyEvaluation, PolicyRule, ResolvedPolicy, RulePart } from './types.js';
 
 export interface EvaluateOptions {
@@ -70,7 +71,7 @@ interface ActiveRule {
 function activeRule(rule: PolicyRule, listed: readonly MatchableTool[], options: EvaluateOptions, diagnostics: PolicyDiagnostic[]): ActiveRule {
   if (rule.unknownProfile !== undefined) {
     diagnostics.push({
-      code: 'CONFIG_INVALID',
+      code: ErrorCode.CONFIG_INVALID,
       level: 'error',
       message: `${rule.path} names unknown profile "${rule.unknownProfile}", so every tool was dropped (fail closed); use minimal, coding, messaging or full`,
       details: { path: rule.path, profile: rule.unknownProfile },
@@ -137,7 +138,7 @@ function decide({ rule, parts, ignored }: ActiveRule, tool: MatchableTool): Poli
 function ignoredNotice(part: RulePart, listed: readonly MatchableTool[], addsToProfile: boolean): PolicyDiagnostic {
   const { suggestions, hints } = closestTools(part.entries, listed);
   return {
-    code: 'POLICY_ALLOWLIST_IGNORED',
+    code: PolicyErrors.POLICY_ALLOWLIST_IGNORED,
     level: 'warning',
     message:
       `${part.path} (${part.entries.join(', ')}) matches no listed tool and was ignored` +
@@ -151,7 +152,7 @@ function ignoredNotice(part: RulePart, listed: readonly MatchableTool[], addsToP
 function unknownEntriesNotice(part: RulePart, unknown: readonly string[], listed: readonly MatchableTool[]): PolicyDiagnostic {
   const { suggestions, hints } = closestTools(unknown, listed);
   return {
-    code: 'POLICY_ALLOWLIST_IGNORED',
+    code: PolicyErrors.POLICY_ALLOWLIST_IGNORED,
     level: 'warning',
     message: `${part.path} entr${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((e) => `"${e}"`).join(', ')} match${unknown.length === 1 ? 'es' : ''} no listed tool and add${unknown.length === 1 ? 's' : ''} nothing` + (hints.length ? `; did you mean ${hints.join(', ')}?` : ''),
     details: { path: part.path, step: part.step, entries: [...unknown], suggestions, partial: true },
@@ -170,7 +171,7 @@ function closestTools(entries: readonly string[], listed: readonly MatchableTool
 function keptNotice(part: RulePart, reason: HeldReason): PolicyDiagnostic {
   const why = reason === 'listing-incomplete' ? 'a tool source failed to list' : 'it names tools of a source that is running but no longer lists them';
   return {
-    code: 'POLICY_ALLOWLIST_IGNORED',
+    code: PolicyErrors.POLICY_ALLOWLIST_IGNORED,
     level: 'warning',
     message: `${part.path} names no listed tool (${part.entries.join(', ')}), but ${why}, so the allowlist stays in force (fail closed)`,
     details: { path: part.path, entries: [...part.entries], kept: true, reason },
@@ -193,7 +194,7 @@ function closestTool(entry: string, listed: readonly MatchableTool[]): string | 
 function lookalikeNotice(tools: readonly MatchableTool[]): PolicyDiagnostic {
   const shown = tools.slice(0, 20).map((tool) => JSON.stringify(tool.id));
   return {
-    code: 'TOOL_NAME_LOOKALIKE',
+    code: PolicyErrors.TOOL_NAME_LOOKALIKE,
     level: 'warning',
     message:
       `${tools.length} listed tool name(s) only look like plain ASCII (${shown.join(', ')}${tools.length > shown.length ? ', …' : ''}): ` +
@@ -206,7 +207,7 @@ function lookalikeNotice(tools: readonly MatchableTool[]): PolicyDiagnostic {
 function impostorNotice(tools: readonly MatchableTool[], dropped: ReadonlyMap<string, PolicyStep>): PolicyDiagnostic {
   const claims = Object.fromEntries(tools.map((tool) => [tool.id, claimedTool(tool)!.id]));
   return {
-    code: 'POLICY_DENIED',
+    code: ErrorCode.POLICY_DENIED,
     level: 'warning',
     message:
       `${tools.length} client tool(s) named like a catalog tool were dropped (${tools.slice(0, 20).map((t) => `${JSON.stringify(t.name)} as ${claims[t.id]}`).join(', ')}): ` +
@@ -221,7 +222,7 @@ function sandboxNotice(tools: readonly MatchableTool[]): PolicyDiagnostic {
   const mcpServers = unique(tools.filter((t) => t.source === 'mcp').map((t) => t.owner));
   const hints = [...(plugins.length ? ['group:plugins', ...plugins] : []), ...mcpServers.map((server) => `mcp:${server}:*`)];
   return {
-    code: 'POLICY_DENIED',
+    code: ErrorCode.POLICY_DENIED,
     level: 'warning',
     message:
       `The sandbox tool policy dropped ${tools.length} plugin/MCP tool(s) from this sandboxed run. To allow them, add ` +

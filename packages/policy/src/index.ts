@@ -26,3 +26,4 @@ export type {
   SandboxPolicyConfig,
   ToolsPolicyConfig,
 } from './types.js';
+export { PolicyErrors } from './errors.js';

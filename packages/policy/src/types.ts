@@ -4,7 +4,8 @@
  * package does not own (`tools.exec`, `agents.list[].workspace`, …) are
  * accepted and ignored.
  */
-import type { PolicyStep } from '@tool-search/kernel';
+import type { ErrorCode, PolicyStep } from '@tool-search/kernel';
+import type { PolicyErrors } from './errors.js';
 
 export type ProfileName = 'minimal' | 'coding' | 'messaging' | 'full';
 
@@ -110,7 +111,7 @@ export interface PolicyEvaluation<T> {
 }
 
 export interface PolicyDiagnostic {
-  readonly code: 'POLICY_ALLOWLIST_IGNORED' | 'POLICY_DENIED' | 'CONFIG_INVALID' | 'TOOL_NAME_LOOKALIKE';
+  readonly code: (typeof PolicyErrors)[keyof typeof PolicyErrors] | typeof ErrorCode.POLICY_DENIED | typeof ErrorCode.CONFIG_INVALID;
   readonly level: 'error' | 'warning' | 'info';
   readonly message: string;
   readonly details?: Readonly<Record<string, unknown>>;

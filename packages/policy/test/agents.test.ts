@@ -2,6 +2,7 @@ import { ErrorCode } from '@tool-search/kernel';
 import { describe, expect, it } from 'vitest';
 import type { PolicyOptions } from '../src/index.js';
 import { names, runWith } from './fixtures.js';
+import { PolicyErrors } from '../src/errors.js';
 
 const OPTIONS: PolicyOptions = { tools: { profile: 'coding' }, agents: { list: [{ id: 'support', tools: { profile: 'messaging' } }, { id: 'main' }] } };
 
@@ -40,7 +41,7 @@ describe('agent ids', () => {
 describe('POLICY_ALLOWLIST_IGNORED', () => {
   it('names the closest real tool for each unknown entry', async () => {
     const run = await runWith({ tools: { allow: ['raed', 'wirte', 'lobster'] } });
-    const warning = run.diagnostics.find((d) => d.code === ErrorCode.POLICY_ALLOWLIST_IGNORED);
+    const warning = run.diagnostics.find((d) => d.code === PolicyErrors.POLICY_ALLOWLIST_IGNORED);
     expect(warning?.details).toMatchObject({ path: 'tools.allow', suggestions: { raed: 'read', wirte: 'write' } });
     expect(warning?.details?.suggestions).not.toHaveProperty('lobster');
   });
@@ -50,7 +51,7 @@ describe('unknown entries of an allowlist in force', () => {
   it('are reported with the closest real tool, and the allowlist stays in force', async () => {
     const run = await runWith({ tools: { allow: ['read', 'wirte'] } });
     expect(names(run)).toEqual(['read']);
-    const warning = run.diagnostics.find((d) => d.code === ErrorCode.POLICY_ALLOWLIST_IGNORED);
+    const warning = run.diagnostics.find((d) => d.code === PolicyErrors.POLICY_ALLOWLIST_IGNORED);
     expect(warning?.details).toMatchObject({ path: 'tools.allow', entries: ['wirte'], suggestions: { wirte: 'write' }, partial: true });
   });
 });

@@ -1,9 +1,10 @@
-import { createKernel, ErrorCode, type KernelPlugin } from '@tool-search/kernel';
+import { createKernel, type KernelPlugin } from '@tool-search/kernel';
 import { describe, expect, it } from 'vitest';
 import { policyPlugin, type PolicyOptions } from '../src/index.js';
 import { CORE, ids, INVENTORY, names, runWith } from './fixtures.js';
+import { PolicyErrors } from '../src/errors.js';
 
-const ignored = (run: { diagnostics: readonly { code: string }[] }) => run.diagnostics.filter((d) => d.code === ErrorCode.POLICY_ALLOWLIST_IGNORED);
+const ignored = (run: { diagnostics: readonly { code: string }[] }) => run.diagnostics.filter((d) => d.code === PolicyErrors.POLICY_ALLOWLIST_IGNORED);
 
 describe('tools.allow / tools.deny', () => {
   it('keeps only what tools.allow matches', async () => {
@@ -107,7 +108,7 @@ describe('allowlist of tools that are not loaded', () => {
     const run = await runWith({ tools: { allow: ['lobster', 'read'] } });
     expect(names(run)).toEqual(['read']);
     // Only the unknown entry is reported (it adds nothing); the list itself stays in force.
-    const warnings = run.diagnostics.filter((d) => d.code === ErrorCode.POLICY_ALLOWLIST_IGNORED).map((d) => d.details);
+    const warnings = run.diagnostics.filter((d) => d.code === PolicyErrors.POLICY_ALLOWLIST_IGNORED).map((d) => d.details);
     expect(warnings).toEqual([expect.objectContaining({ entries: ['lobster'], partial: true })]);
   });
 
@@ -140,6 +141,6 @@ describe('an allowlist that names only tools of a source that failed', () => {
     };
     const run = await createKernel({ plugins: [core, broken, policyPlugin({ tools: { allow: ['github_create_issue'] } })] }).createRun();
     expect(run.catalog).toEqual([]);
-    expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: ErrorCode.POLICY_ALLOWLIST_IGNORED, details: expect.objectContaining({ kept: true }) }));
+    expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: PolicyErrors.POLICY_ALLOWLIST_IGNORED, details: expect.objectContaining({ kept: true }) }));
   });
 });

@@ -7,10 +7,11 @@
  *   `tools.allow`/`tools.deny`"): within a scope the profile is the base and `allow` adds to it; without a
  *   profile `allow` alone is the allowlist; byProvider only narrows; deny always wins.
  */
-import { ErrorCode } from '@tool-search/kernel';
+
 import { describe, expect, it } from 'vitest';
 import type { PolicyOptions } from '../src/index.js';
 import { DEFAULT_CATALOG, INVENTORY, names, runWith, type CatalogSpec } from './fixtures.js';
+import { PolicyErrors } from '../src/errors.js';
 
 const CORE_ONLY: CatalogSpec = { core: INVENTORY };
 const WITH_CHAT: CatalogSpec = { core: INVENTORY, plugins: { chat: ['slack', 'discord'] } };
@@ -26,7 +27,7 @@ describe('OpenClaw docs examples', () => {
   it('messaging profile + allow ["slack", "discord"] without those plugins: the allowlist is ignored, messaging stays', async () => {
     const run = await runWith({ tools: { profile: 'messaging', allow: ['slack', 'discord'] } }, {}, CORE_ONLY);
     expect(names(run)).toEqual(MESSAGING);
-    expect(run.diagnostics.map((d) => d.code)).toContain(ErrorCode.POLICY_ALLOWLIST_IGNORED);
+    expect(run.diagnostics.map((d) => d.code)).toContain(PolicyErrors.POLICY_ALLOWLIST_IGNORED);
   });
 
   it('messaging profile + allow ["slack", "discord"] with those plugins: the messaging profile plus slack and discord', async () => {

@@ -2,6 +2,7 @@
 import { createKernel, ErrorCode, type KernelPlugin, type ToolDefinition } from '@tool-search/kernel';
 import { describe, expect, it } from 'vitest';
 import { policyPlugin } from '../src/index.js';
+import { PolicyErrors } from '../src/errors.js';
 
 const NAMES = ['wr\u0456te_file', 'write\u200b_file', '\uff57rite_file', 'write_\u202efile', 'write_file', 'read_file'];
 
@@ -20,7 +21,7 @@ describe('lookalike tool names', () => {
 
   it('warns about the names that needed folding', async () => {
     const run = await createKernel({ plugins: [evilServer(), policyPlugin({})] }).createRun();
-    const warning = run.diagnostics.find((d) => d.code === ErrorCode.TOOL_NAME_LOOKALIKE);
+    const warning = run.diagnostics.find((d) => d.code === PolicyErrors.TOOL_NAME_LOOKALIKE);
     expect(warning?.details?.count).toBe(4);
     expect([...(warning?.details?.toolIds as string[])].sort()).toEqual(NAMES.slice(0, 4).map((name) => `mcp:evil:${name}`).sort());
   });

@@ -5,7 +5,7 @@ describe('public surface', () => {
   it('exports exactly the documented runtime names', () => {
     expect(Object.keys(api).sort()).toEqual(
       [
-        'CORE_GROUPS', 'POLICY_PLUGIN', 'PROFILES', 'SANDBOX_DEFAULTS', 'SOURCE_GROUPS', 'evaluatePolicy', 'expandGroups', 'firstMatch',
+        'CORE_GROUPS', 'POLICY_PLUGIN', 'PROFILES', 'PolicyErrors', 'SANDBOX_DEFAULTS', 'SOURCE_GROUPS', 'evaluatePolicy', 'expandGroups', 'firstMatch',
         'isProfileName', 'isReservedGroup', 'matchesEntry', 'parsePolicyOptions', 'policyOptionsSchema', 'policyPlugin', 'providerCandidates', 'resolvePolicy',
       ].sort(),
     );

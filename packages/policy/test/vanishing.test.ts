@@ -2,6 +2,7 @@
 import { createKernel, ErrorCode, type KernelPlugin, type ToolDefinition } from '@tool-search/kernel';
 import { describe, expect, it } from 'vitest';
 import { policyPlugin, type PolicyOptions } from '../src/index.js';
+import { PolicyErrors } from '../src/errors.js';
 
 const tool = (source: 'core' | 'mcp', owner: string, name: string): ToolDefinition => ({
   name,
@@ -36,7 +37,7 @@ describe('allowlists and vanishing tools', () => {
     expect(first.catalog.map((t) => t.name)).toEqual(['notes_search']);
     expect(second.catalog).toEqual([]);
     await expect(second.call('exec', {})).rejects.toMatchObject({ code: ErrorCode.UNKNOWN_TOOL });
-    expect(second.diagnostics.find((d) => d.code === ErrorCode.POLICY_ALLOWLIST_IGNORED)?.details).toMatchObject({ kept: true, reason: 'source-running' });
+    expect(second.diagnostics.find((d) => d.code === PolicyErrors.POLICY_ALLOWLIST_IGNORED)?.details).toMatchObject({ kept: true, reason: 'source-running' });
   });
 
   it('keeps an id-shaped allowlist of a running server in force even on the first run', async () => {
@@ -51,7 +52,7 @@ describe('allowlists and vanishing tools', () => {
     const kernel = createKernel({ plugins: [sources(notes), policyPlugin({ tools: { allow: ['slack'] } })] });
     const run = await kernel.createRun();
     expect(run.catalog.map((t) => t.name).sort()).toEqual(['exec', 'read']);
-    expect(run.diagnostics.find((d) => d.code === ErrorCode.POLICY_ALLOWLIST_IGNORED)?.details).not.toHaveProperty('kept');
+    expect(run.diagnostics.find((d) => d.code === PolicyErrors.POLICY_ALLOWLIST_IGNORED)?.details).not.toHaveProperty('kept');
   });
 
   it('keeps the allowlist when the whole server stopped listing but was seen before with that tool', async () => {

@@ -18,3 +18,7 @@ export const loadWebPlugin = () => import('@tool-search/plugin-web');
 // What `eval --from-logs` replays: the learned signal as the live plugin computes it.
 export { buildModel, LEARNING_DEFAULTS, learnedOrder, SearchCallPairer } from '@tool-search/plugin-learning';
 export type { LearningEvent, LearningScope } from '@tool-search/plugin-learning';
+
+// Codes front ends answer with or match on, from the plugins that own them.
+export { ApprovalsErrors } from '@tool-search/plugin-approvals';
+export { McpErrors } from '@tool-search/plugin-mcp/options';

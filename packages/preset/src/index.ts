@@ -12,5 +12,10 @@ export { createFrontEnd } from './front-end.js';
 export type { FrontEnd, FrontEndOptions } from './front-end.js';
 export { buildModel, LEARNING_DEFAULTS, learnedOrder, SearchCallPairer, loadWebPlugin } from './front-end-parts.js';
 export type { LearningEvent, LearningScope } from './front-end-parts.js';
+export { ApprovalsErrors, McpErrors } from './front-end-parts.js';
 export { compareRankings, loadMcpClient, normalizeClientTools, parseEmbeddingsOptions, readSnapshotFile, snapshotDescriptors, toSnapshot } from './front-end-parts.js';
 export type { CatalogSnapshot, ClientToolInput, EmbeddingsOptions, RankingComparison } from './front-end-parts.js';
+export { deploymentErrorCodes } from './error-codes.js';
+// The codes a front end handles from the plugins the preset composes, so front ends import the preset, not plugins.
+export { CodeErrors } from '@tool-search/mode-code';
+export { ExecErrors } from '@tool-search/plugin-exec';

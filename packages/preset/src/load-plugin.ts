@@ -22,6 +22,7 @@ import {
   type KernelPlugin,
   type PluginApi,
 } from '@tool-search/kernel';
+import { PresetErrors } from './errors.js';
 
 /** What a plugin module exports (see the kernel README, "Publish your plugin"). */
 export interface PluginModule {
@@ -68,7 +69,7 @@ export async function loadPluginModule(
       configPath(id),
       'kernelRange',
       `Plugin module "${id}" (${path}) needs ${KERNEL_PACKAGE} ${range.range} (from its ${range.from}), but the running kernel is ${KERNEL_VERSION}; install a version of the plugin built for ${KERNEL_VERSION}`,
-      { code: ErrorCode.PLUGIN_KERNEL_MISMATCH, details: { module: id, file: path, kernelRange: range.range, kernelVersion: KERNEL_VERSION } },
+      { code: PresetErrors.PLUGIN_KERNEL_MISMATCH, details: { module: id, file: path, kernelRange: range.range, kernelVersion: KERNEL_VERSION } },
     );
   }
   checkOptions(id, path, mod.optionsSchema, options);
@@ -192,7 +193,7 @@ function namingModuleOnFailure(plugin: KernelPlugin, id: string, path: string): 
 
 function loadError(id: string, path: string | undefined, reason: string, cause?: unknown, extra: Record<string, unknown> = {}): ConfigError {
   return new ConfigError(configPath(id), 'loadable', `Plugin module "${id}"${path ? ` (${path})` : ''} ${reason}`, {
-    code: ErrorCode.PLUGIN_LOAD_FAILED,
+    code: PresetErrors.PLUGIN_LOAD_FAILED,
     ...(cause !== undefined ? { cause } : {}),
     details: { module: id, ...(path ? { file: path } : {}), ...extra },
   });

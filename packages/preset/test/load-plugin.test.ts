@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode, KERNEL_VERSION } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
+import { PresetErrors } from '../src/errors.js';
 
 /** A plugin module body listing one tool `name` (plain objects: no import needed). */
 const source = (name: string, head = `export const kernelRange = '^${KERNEL_VERSION}';`) => `${head}
@@ -66,7 +67,7 @@ describe('plugin modules from the config', () => {
   it('refuses a module built for another kernel, naming both versions', async () => {
     const baseDir = project({ 'old.mjs': source('old', `export const kernelRange = '^0.0.1';`) });
     await expect(load({ './old.mjs': {} }, baseDir)).rejects.toMatchObject({
-      code: ErrorCode.PLUGIN_KERNEL_MISMATCH,
+      code: PresetErrors.PLUGIN_KERNEL_MISMATCH,
       details: { module: './old.mjs', kernelRange: '^0.0.1', kernelVersion: KERNEL_VERSION },
       path: '/plugins/.~1old.mjs',
     });
@@ -74,7 +75,7 @@ describe('plugin modules from the config', () => {
 
   it('refuses a module that declares no kernel range', async () => {
     const baseDir = project({ 'package.json': '{ "name": "host", "type": "module" }', 'bare.mjs': source('bare', '') });
-    await expect(load({ './bare.mjs': {} }, baseDir)).rejects.toMatchObject({ code: ErrorCode.PLUGIN_LOAD_FAILED, details: { module: './bare.mjs' } });
+    await expect(load({ './bare.mjs': {} }, baseDir)).rejects.toMatchObject({ code: PresetErrors.PLUGIN_LOAD_FAILED, details: { module: './bare.mjs' } });
   });
 
   it('reports every option violation against the schema the module exports, unknown keys included', async () => {
@@ -101,7 +102,7 @@ describe('plugin modules from the config', () => {
     ['an apply that throws', { 'apply.mjs': `export const kernelRange = '*'; export default () => ({ name: 'x', apply() { throw new Error('boom'); } });` }, './apply.mjs'],
   ])('fails the build for %s, naming the module', async (_case, files, id) => {
     const baseDir = project(files as Record<string, string>);
-    await expect(load({ [id]: {} }, baseDir)).rejects.toMatchObject({ code: ErrorCode.PLUGIN_LOAD_FAILED, details: { module: id } });
+    await expect(load({ [id]: {} }, baseDir)).rejects.toMatchObject({ code: PresetErrors.PLUGIN_LOAD_FAILED, details: { module: id } });
   });
 
   it('keeps built-in ids working and lists no module for them', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '@tool-search/kernel';
 import { EXPOSURE_MODES } from '@tool-search/config';
 import { createToolSearchKernel } from '@tool-search/preset';
+import { PresetErrors } from '../src/errors.js';
 
 describe('createToolSearchKernel', () => {
   it('defaults to the fake catalog: 25 core tools and 1,000 plugin tools', async () => {
@@ -42,7 +42,7 @@ describe('createToolSearchKernel', () => {
 
   it('refuses an id that is neither built in nor a module it can find, with the config path', async () => {
     await expect(createToolSearchKernel({ plugins: { 'fake-catalgo': {} } })).rejects.toMatchObject({
-      code: ErrorCode.PLUGIN_LOAD_FAILED,
+      code: PresetErrors.PLUGIN_LOAD_FAILED,
       path: '/plugins/fake-catalgo',
       details: { module: 'fake-catalgo', didYouMean: 'fake-catalog' },
     });

@@ -3,13 +3,14 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ErrorCode, type Kernel, type ToolCallOutcome } from '@tool-search/kernel';
+import { type Kernel, type ToolCallOutcome } from '@tool-search/kernel';
 import type { ToolSearchConfig } from '@tool-search/config';
 import { createSessionHost } from '@tool-search/sessions';
 import { createStateStore, MemoryStateStore, type StateStore } from '@tool-search/state';
 import { sessionCounters } from '@tool-search/telemetry';
 import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
 import { createToolSearchKernel } from '@tool-search/preset';
+import { ExecErrors } from '@tool-search/plugin-exec';
 
 const haveRedis = redisServerAvailable();
 if (!haveRedis) console.warn('skipping the Redis case of the preset state test: redis-server is not installed (apt-get install -y redis-server)');
@@ -44,7 +45,7 @@ describe('the preset\'s state store', () => {
     const b = await (await kernelWith(state.asReplica('gw-b'))).createRun({ sessionId: 's' });
     const started = await a.call('exec', { command: 'sleep 0.2', background: true });
     const sessionId = started.status === 'ok' ? (started.result.structuredContent as { sessionId: string }).sessionId : '';
-    expect(code(await b.call('process', { action: 'poll', sessionId }))).toBe(ErrorCode.PROCESS_ON_OTHER_REPLICA);
+    expect(code(await b.call('process', { action: 'poll', sessionId }))).toBe(ExecErrors.PROCESS_ON_OTHER_REPLICA);
     await vi.waitFor(async () => expect(await sessionCounters(state, 's')).toMatchObject({ calls: 2, errors: 1 }));
   });
 

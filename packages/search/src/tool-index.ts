@@ -4,13 +4,25 @@
  * never searches pays nothing, and it only ever sees the descriptors it was
  * given (the run's effective catalog).
  */
-import { ErrorCode, suggestIds, type RunInfo, type ToolDescriptor } from '@tool-search/kernel';
+import { suggestIds, type RunInfo, type ToolDescriptor } from '@tool-search/kernel';
 import type { Ranking, RerankContext, SearchHooks } from './hooks.js';
 import { normalizeName } from './exact-names.js';
 import { missReasons } from './miss-reasons.js';
 import { createRanker, type Ranked, type Ranker, type Visibility } from './ranker.js';
 import { sanitize, signature, summarize } from './signature.js';
-import type { BatchSearchResult, RankedSearch, RankerInfo, SearchHit, SearchOptions, SearchResult, ToolDescription, ToolIndex, ToolIndexOptions, UnavailableSource } from './types.js';
+import type {
+  BatchSearchResult,
+  RankedSearch,
+  RankerInfo,
+  SearchHit,
+  SearchOptions,
+  SearchResult,
+  ToolDescription,
+  ToolIndex,
+  ToolIndexOptions,
+  UnavailableSource,
+} from './types.js';
+import { SearchErrors } from './errors.js';
 
 export const DEFAULTS = {
   searchDefaultLimit: 8,
@@ -208,7 +220,7 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
       const ctx = { query, limit: k, tools: shownTools(), run: rerank.run, diagnostic: rerank.diagnostic };
       ranking = await rerank.hooks.rerank.promise({ ids: lexical.docs.map((doc) => tools[doc]!.id), ranker: LEXICAL_RANKER }, ctx);
     } catch (error) {
-      rerank.diagnostic({ code: ErrorCode.SEARCH_RERANK_FAILED, level: 'warning', message: `search rerank failed, lexical ranking kept: ${error instanceof Error ? error.message : String(error)}` });
+      rerank.diagnostic({ code: SearchErrors.SEARCH_RERANK_FAILED, level: 'warning', message: `search rerank failed, lexical ranking kept: ${error instanceof Error ? error.message : String(error)}` });
       return lexical;
     }
     const docs = namedFirst(visibleDocs(ranking?.ids, k), lexical, k);
@@ -241,7 +253,7 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
       const ctx = { query, limit, tools: shownTools(), run: rerank.run, diagnostic: rerank.diagnostic };
       ranking = await rerank.hooks.rerank.promise({ ids: lexical.docs.map((doc) => tools[doc]!.id), ranker: LEXICAL_RANKER }, ctx);
     } catch (error) {
-      rerank.diagnostic({ code: ErrorCode.SEARCH_RERANK_FAILED, level: 'warning', message: `search rerank failed, lexical ranking kept: ${error instanceof Error ? error.message : String(error)}` });
+      rerank.diagnostic({ code: SearchErrors.SEARCH_RERANK_FAILED, level: 'warning', message: `search rerank failed, lexical ranking kept: ${error instanceof Error ? error.message : String(error)}` });
       return lexicalResult();
     }
     // A tap may reorder and add visible tools, never a hidden or unknown one.

@@ -5,9 +5,16 @@
  * lexical ranking with a SEARCH_RERANK_FAILED diagnostic.
  */
 import { describe, expect, it } from 'vitest';
-import { createKernel, ErrorCode, type KernelPlugin, type RunEvent, type ToolDefinition, type ToolDescriptor } from '@tool-search/kernel';
+import {
+  createKernel,
+  type KernelPlugin,
+  type RunEvent,
+  type ToolDefinition,
+  type ToolDescriptor,
+} from '@tool-search/kernel';
 import { getSearchHooks, indexForRun, LEXICAL_RANKER, type Ranking } from '../src/index.js';
 import { catalog } from './helpers/tools.js';
+import { SearchErrors } from '../src/errors.js';
 
 const definitions: ToolDefinition[] = catalog.map(({ id: _id, catalogMode: _mode, ...definition }) => definition);
 const source: KernelPlugin = { name: 'catalog', apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add(definitions)) };
@@ -68,7 +75,7 @@ describe('search rerank hooks', () => {
     const ranked = await index.searchRanked(['read a file', 'post to slack']);
     expect(ranked.ranker).toBe(LEXICAL_RANKER);
     expect(ranked.result).toEqual(index.search(['read a file', 'post to slack']));
-    expect(events).toContainEqual(expect.objectContaining({ type: 'diagnostic', diagnostic: expect.objectContaining({ code: ErrorCode.SEARCH_RERANK_FAILED }) }));
+    expect(events).toContainEqual(expect.objectContaining({ type: 'diagnostic', diagnostic: expect.objectContaining({ code: SearchErrors.SEARCH_RERANK_FAILED }) }));
   });
 
   it('getSearchHooks refuses what is not a RunInfo', () => {

@@ -5,9 +5,10 @@
  * plus the new message, and leaves the session's status, turn count and
  * usage in the store.
  */
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import { MemorySessionStore } from './memory-store.js';
 import type { SessionStore, SessionTurnReply, SessionTurnRunner } from './types.js';
+import { SessionsErrors } from './errors.js';
 
 export interface SessionTurnOptions {
   /** The run's agent; leave it out when `agents.list` is empty (the kernel refuses ids it does not list). */
@@ -31,7 +32,7 @@ export function createSessionHost(options: { store?: SessionStore } = {}): Sessi
   let runner: SessionTurnRunner | undefined;
 
   async function runOne(sessionId: string, message: string, turn: SessionTurnOptions): Promise<SessionTurnReply> {
-    if (!runner) throw new ToolSearchError(ErrorCode.SESSIONS_UNAVAILABLE, 'no gateway runs turns in this process; the session tools work inside `tool-search gateway`');
+    if (!runner) throw new ToolSearchError(SessionsErrors.SESSIONS_UNAVAILABLE, 'no gateway runs turns in this process; the session tools work inside `tool-search gateway`');
     const kept = await store.transcript(sessionId);
     const messages = kept.flatMap((entry) => (entry.role !== 'tool' && entry.content ? [{ role: entry.role, content: entry.content }] : []));
     messages.push({ role: 'user', content: message });

@@ -14,3 +14,4 @@ export {
   type SessionTurnRunner,
   type TranscriptEntry,
 } from './types.js';
+export { SessionsErrors } from './errors.js';

@@ -12,9 +12,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createClient, type RedisClientType } from '@redis/client';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_KEY_PREFIX, type RedisStateOptions } from './redis-options.js';
 import type { BoundOptions, SetOptions, StateListener, StateStore } from './types.js';
+import { StateErrors } from './errors.js';
 
 export class RedisStateStore implements StateStore {
   readonly kind = 'redis' as const;
@@ -179,7 +180,7 @@ export class RedisStateStore implements StateStore {
   }
 
   async #run<T>(command: string, send: () => Promise<T>): Promise<T> {
-    if (this.#closed) throw new ToolSearchError(ErrorCode.STATE_UNAVAILABLE, `state store closed (${command})`, { details: { command } });
+    if (this.#closed) throw new ToolSearchError(StateErrors.STATE_UNAVAILABLE, `state store closed (${command})`, { details: { command } });
     try {
       return await withDeadline(send(), this.#timeoutMs, command);
     } catch (error) {
@@ -190,7 +191,7 @@ export class RedisStateStore implements StateStore {
   #unavailable(command: string, error: unknown): ToolSearchError {
     if (ToolSearchError.isInstance(error)) return error;
     const reason = error instanceof Error ? error.message : String(error);
-    return new ToolSearchError(ErrorCode.STATE_UNAVAILABLE, `state store (redis at ${this.#url}) did not answer ${command}: ${reason}`, {
+    return new ToolSearchError(StateErrors.STATE_UNAVAILABLE, `state store (redis at ${this.#url}) did not answer ${command}: ${reason}`, {
       details: { command, url: this.#url, replica: this.replicaId },
       cause: error,
     });

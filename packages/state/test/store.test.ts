@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@tool-search/kernel';
+
 import { startRedisServer, stateBackends } from '@tool-search/testing';
-import { MemoryStateStore, connectRedisState, createStateStore, memoryReplicas, type StateStore } from '../src/index.js';
+import {
+  MemoryStateStore,
+  connectRedisState,
+  createStateStore,
+  memoryReplicas,
+  type StateStore,
+} from '../src/index.js';
+import { StateErrors } from '../src/errors.js';
 
 const backends = stateBackends<StateStore>('the state store tests', { memory: memoryReplicas, redis: connectRedisState });
 afterAll(() => backends.close());
@@ -90,7 +97,7 @@ describe.skipIf(!haveRedis)('redis state store outages', () => {
       await store.set('k', 'v', { ttlMs: 10_000 });
       await server.stop();
       const started = Date.now();
-      await expect(store.get('k')).rejects.toMatchObject({ code: ErrorCode.STATE_UNAVAILABLE });
+      await expect(store.get('k')).rejects.toMatchObject({ code: StateErrors.STATE_UNAVAILABLE });
       expect(Date.now() - started).toBeLessThan(2_000);
       expect(await store.ping()).toBe(false);
       await server.start();
@@ -104,7 +111,7 @@ describe.skipIf(!haveRedis)('redis state store outages', () => {
 
   it('refuses to start against a Redis that is not there, naming the URL without its password', async () => {
     await expect(createStateStore({ redis: { url: 'redis://:secret@127.0.0.1:1', commandTimeoutMs: 300 } }, { onError: () => undefined })).rejects.toMatchObject({
-      code: ErrorCode.STATE_UNAVAILABLE,
+      code: StateErrors.STATE_UNAVAILABLE,
       message: expect.not.stringContaining('secret'),
     });
   });

@@ -1,9 +1,10 @@
 /**
  * The `provider-request` run event: the gateway emits it with the exact JSON
  * it sends to the provider, so telemetry counts bytes and tokens of what the
- * model really saw. The kernel declares it in `RunEventMap`; this alias names it.
+ * model really saw. Declared in this package (`types.ts`) by declaration merging; this alias names it.
  */
 import type { RunEventMap } from '@tool-search/kernel';
+import './types.js';
 
 export type ProviderRequestEvent = RunEventMap['provider-request'];
 

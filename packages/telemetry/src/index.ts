@@ -33,3 +33,4 @@ export type {
   TokenCounts,
   ToolCallEntry,
 } from './entries.js';
+export { TelemetryErrors } from './errors.js';

@@ -7,7 +7,8 @@
  */
 import { join } from 'node:path';
 import { SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
-import type { CallContext, KernelPlugin, Logger, RunEvent, RunEventMap, RunInfo, SearchEventResult, ToolCall, ToolCallOutcome, ToolDescriptor } from '@tool-search/kernel';
+import type { CallContext, KernelPlugin, Logger, RunEvent, RunEventMap, RunInfo, ToolCall, ToolCallOutcome, ToolDescriptor } from '@tool-search/kernel';
+import type { SearchEventResult } from './types.js';
 import { silentLogger } from '@tool-search/kernel';
 import type { CatalogSummary, ProviderRequestEntry, SessionLogEntry, TapTiming, ToolCallEntry } from './entries.js';
 import { requestParts, type ProviderRequestEvent } from './events.js';

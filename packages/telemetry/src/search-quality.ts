@@ -4,7 +4,7 @@
  * run's latest search. The session summary folds them into a zero-hit rate
  * and the mean rank of called tools.
  */
-import type { SearchEventResult } from '@tool-search/kernel';
+import type { SearchEventResult } from './types.js';
 
 /** A query of a logged search. */
 export interface SearchQueryEntry {

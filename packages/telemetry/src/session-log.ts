@@ -6,8 +6,9 @@
 import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import type { SessionLogEntry } from './entries.js';
+import { TelemetryErrors } from './errors.js';
 
 /** Where entries go. `write` calls for one run are made in order, one at a time. */
 export interface SessionLogWriter {
@@ -61,7 +62,7 @@ export async function readSessionLog(file: string): Promise<SessionLogEntry[]> {
     const entry = parseEntry(line);
     if (entry) entries.push(entry);
     else if (!last) {
-      throw new ToolSearchError(ErrorCode.SESSION_LOG_INVALID, `Line ${index + 1} of ${file} is not a session log entry; the file was not written by this telemetry plugin`, {
+      throw new ToolSearchError(TelemetryErrors.SESSION_LOG_INVALID, `Line ${index + 1} of ${file} is not a session log entry; the file was not written by this telemetry plugin`, {
         details: { file, line: index + 1 },
       });
     }

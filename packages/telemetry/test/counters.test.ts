@@ -1,7 +1,7 @@
 // Per-session counters in the shared store: two replicas' telemetry plugins add to one session's numbers.
 import { afterAll, describe, expect, it } from 'vitest';
 import { ErrorCode, ToolSearchError, type KernelPlugin } from '@tool-search/kernel';
-import { memoryReplicas, connectRedisState, MemoryStateStore, type StateStore } from '@tool-search/state';
+import { memoryReplicas, connectRedisState, MemoryStateStore, type StateStore, StateErrors } from '@tool-search/state';
 import { stateBackends } from '@tool-search/testing';
 import { providerRequestEvent, sessionCounters, telemetryPlugin } from '@tool-search/telemetry';
 import { fakeTool, kernelWith, openAIBody } from './helpers.js';
@@ -81,7 +81,7 @@ describe('session counters', () => {
     const state = new MemoryStateStore();
     const down = new Proxy(state, {
       get(target, prop) {
-        if (prop === 'increment') return async () => Promise.reject(new ToolSearchError(ErrorCode.STATE_UNAVAILABLE, 'down'));
+        if (prop === 'increment') return async () => Promise.reject(new ToolSearchError(StateErrors.STATE_UNAVAILABLE, 'down'));
         const value = Reflect.get(target, prop, target) as unknown;
         return typeof value === 'function' ? value.bind(target) : value;
       },

@@ -1,9 +1,16 @@
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createKernel, ErrorCode, silentLogger, type RunEvent } from '@tool-search/kernel';
-import { providerRequestEvent, readSessionLog, summarizeSession, telemetryPlugin, type SessionLogEntry } from '@tool-search/telemetry';
+import { createKernel, silentLogger, type RunEvent } from '@tool-search/kernel';
+import {
+  providerRequestEvent,
+  readSessionLog,
+  summarizeSession,
+  telemetryPlugin,
+  type SessionLogEntry,
+} from '@tool-search/telemetry';
 import { catalogSource, kernelWith, openAIBody, tempDir } from './helpers.js';
+import { TelemetryErrors } from '../src/errors.js';
 
 async function scriptedSession(dir: string, sessionId = 'session-1') {
   const telemetry = telemetryPlugin({ sessionLog: { dir } });
@@ -124,7 +131,7 @@ describe('session log', () => {
   it('refuses a file with a malformed line in the middle', async () => {
     const file = join(await tempDir(), 's.jsonl');
     await writeFile(file, 'not json\n{"ts":"t","type":"search","runId":"r","sessionId":"s"}\n');
-    await expect(readSessionLog(file)).rejects.toMatchObject({ code: ErrorCode.SESSION_LOG_INVALID, details: { line: 1 } });
+    await expect(readSessionLog(file)).rejects.toMatchObject({ code: TelemetryErrors.SESSION_LOG_INVALID, details: { line: 1 } });
   });
 
   it('accepts a custom writer and keeps the run going when it throws', async () => {

@@ -16,8 +16,9 @@ import { randomBytes } from 'node:crypto';
 import { constants, existsSync } from 'node:fs';
 import { lstat, mkdir, open, readlink, rename, rm, type FileHandle } from 'node:fs/promises';
 import { isAbsolute, join, posix, relative, resolve, sep } from 'node:path';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import { isInside, outside, checkInput } from './paths.js';
+import { WorkspaceErrors } from './errors.js';
 
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_DIRECTORY, O_NOFOLLOW, O_NONBLOCK } = constants;
 const DIR_FLAGS = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
@@ -243,7 +244,7 @@ function lexicalRelative(root: string, input: string): string {
 
 function notAFile(path: string, what: 'folder' | 'other' | 'notFolder', cause?: unknown): ToolSearchError {
   const why = what === 'folder' ? 'is a folder, not a file' : what === 'other' ? 'is not a regular file' : 'has a file where a folder is expected';
-  return new ToolSearchError(ErrorCode.FILE_NOT_FOUND, `${path} ${why}`, { details: { path, kind: what }, ...(cause ? { cause } : {}) });
+  return new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `${path} ${why}`, { details: { path, kind: what }, ...(cause ? { cause } : {}) });
 }
 
 function errno(error: unknown): string | undefined {

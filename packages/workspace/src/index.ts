@@ -4,3 +4,4 @@ export type { PathRule, WorkspacePath } from './paths.js';
 export { writeFileAtomic } from './atomic.js';
 export { openInWorkspace, statInWorkspace, writeInWorkspace, removeInWorkspace, confinedAccessIsRaceFree } from './confined.js';
 export type { EntryKind } from './confined.js';
+export { WorkspaceErrors } from './errors.js';

@@ -12,6 +12,7 @@
 import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { WorkspaceErrors } from './errors.js';
 
 export type PathRule = 'dotdot' | 'absolute' | 'symlink' | 'empty' | 'nul';
 
@@ -98,7 +99,7 @@ function isSymlink(path: string): boolean {
 }
 
 export function outside(input: unknown, rule: PathRule, why: string): ToolSearchError {
-  return new ToolSearchError(ErrorCode.PATH_OUTSIDE_WORKSPACE, `Refused path ${JSON.stringify(input)}: ${why} (rule ${rule})`, {
+  return new ToolSearchError(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE, `Refused path ${JSON.stringify(input)}: ${why} (rule ${rule})`, {
     details: { path: input, rule },
   });
 }

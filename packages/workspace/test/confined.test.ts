@@ -1,11 +1,27 @@
 // The fd-relative file access: symlinks that stay inside are followed, any that lead out are refused, loops end,
 // and nothing is ever read from or written to outside the workspace.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync, existsSync, lstatSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+  lstatSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ErrorCode } from '@tool-search/kernel';
-import { openInWorkspace, removeInWorkspace, statInWorkspace, workspaceRoot, writeInWorkspace } from '@tool-search/workspace';
+
+import {
+  openInWorkspace,
+  removeInWorkspace,
+  statInWorkspace,
+  workspaceRoot,
+  writeInWorkspace,
+} from '@tool-search/workspace';
+import { WorkspaceErrors } from '../src/errors.js';
 
 function setup() {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'ws-confined-')));
@@ -53,7 +69,7 @@ describe('fd-relative workspace access', () => {
     symlinkSync(join(outside, 'secret.txt'), join(root, 'leak.txt'));
     symlinkSync(outside, join(root, 'src', 'out'));
     symlinkSync('../../outside/new.txt', join(root, 'src', 'dangling.txt'));
-    const outsideRule = { code: ErrorCode.PATH_OUTSIDE_WORKSPACE, rule: 'symlink' };
+    const outsideRule = { code: WorkspaceErrors.PATH_OUTSIDE_WORKSPACE, rule: 'symlink' };
     expect(await refusal(openInWorkspace(root, 'leak.txt'))).toEqual(outsideRule);
     expect(await refusal(openInWorkspace(root, 'src/out/secret.txt'))).toEqual(outsideRule);
     expect(await refusal(writeInWorkspace(root, 'src/out/deep/new.txt', 'x'))).toEqual(outsideRule);
@@ -78,11 +94,11 @@ describe('fd-relative workspace access', () => {
     const { root } = setup();
     symlinkSync('loop-b', join(root, 'loop-a'));
     symlinkSync('loop-a', join(root, 'loop-b'));
-    expect(await refusal(openInWorkspace(root, 'loop-a'))).toEqual({ code: ErrorCode.PATH_OUTSIDE_WORKSPACE, rule: 'symlink' });
+    expect(await refusal(openInWorkspace(root, 'loop-a'))).toEqual({ code: WorkspaceErrors.PATH_OUTSIDE_WORKSPACE, rule: 'symlink' });
     expect(await openInWorkspace(root, 'missing/file.txt')).toBeUndefined();
     expect(await statInWorkspace(root, 'src')).toMatchObject({ kind: 'folder', relative: 'src' });
     expect(await statInWorkspace(root, 'src/a.txt')).toMatchObject({ kind: 'file' });
-    expect(await refusal(openInWorkspace(root, 'src'))).toEqual({ code: ErrorCode.FILE_NOT_FOUND, rule: undefined });
+    expect(await refusal(openInWorkspace(root, 'src'))).toEqual({ code: WorkspaceErrors.FILE_NOT_FOUND, rule: undefined });
   });
 
   it('keeps the lexical refusals: .., absolute outside, empty and NUL', async () => {

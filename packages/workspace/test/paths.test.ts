@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
 import { resolveInWorkspace, workspaceRoot } from '@tool-search/workspace';
+import { WorkspaceErrors } from '../src/errors.js';
 
 function setup() {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'ws-paths-')));
@@ -35,32 +36,32 @@ describe('resolveInWorkspace', () => {
 
   it('refuses .. that climbs out', () => {
     const { root } = setup();
-    expect(refusal(() => resolveInWorkspace(root, '../outside/secret.txt'))).toEqual({ code: ErrorCode.PATH_OUTSIDE_WORKSPACE, rule: 'dotdot' });
-    expect(refusal(() => resolveInWorkspace(root, 'src/../../x'))).toEqual({ code: ErrorCode.PATH_OUTSIDE_WORKSPACE, rule: 'dotdot' });
+    expect(refusal(() => resolveInWorkspace(root, '../outside/secret.txt'))).toEqual({ code: WorkspaceErrors.PATH_OUTSIDE_WORKSPACE, rule: 'dotdot' });
+    expect(refusal(() => resolveInWorkspace(root, 'src/../../x'))).toEqual({ code: WorkspaceErrors.PATH_OUTSIDE_WORKSPACE, rule: 'dotdot' });
   });
 
   it('refuses absolute paths outside', () => {
     const { root } = setup();
-    expect(refusal(() => resolveInWorkspace(root, '/etc/passwd'))).toEqual({ code: ErrorCode.PATH_OUTSIDE_WORKSPACE, rule: 'absolute' });
+    expect(refusal(() => resolveInWorkspace(root, '/etc/passwd'))).toEqual({ code: WorkspaceErrors.PATH_OUTSIDE_WORKSPACE, rule: 'absolute' });
   });
 
   it('refuses a symlinked file that points out', () => {
     const { root, outside } = setup();
     symlinkSync(join(outside, 'secret.txt'), join(root, 'link.txt'));
-    expect(refusal(() => resolveInWorkspace(root, 'link.txt'))).toEqual({ code: ErrorCode.PATH_OUTSIDE_WORKSPACE, rule: 'symlink' });
+    expect(refusal(() => resolveInWorkspace(root, 'link.txt'))).toEqual({ code: WorkspaceErrors.PATH_OUTSIDE_WORKSPACE, rule: 'symlink' });
   });
 
   it('refuses a path below a symlinked parent folder that points out, for existing and new files', () => {
     const { root, outside } = setup();
     symlinkSync(outside, join(root, 'out'));
-    expect(refusal(() => resolveInWorkspace(root, 'out/secret.txt'))).toEqual({ code: ErrorCode.PATH_OUTSIDE_WORKSPACE, rule: 'symlink' });
-    expect(refusal(() => resolveInWorkspace(root, 'out/deeper/new.txt'))).toEqual({ code: ErrorCode.PATH_OUTSIDE_WORKSPACE, rule: 'symlink' });
+    expect(refusal(() => resolveInWorkspace(root, 'out/secret.txt'))).toEqual({ code: WorkspaceErrors.PATH_OUTSIDE_WORKSPACE, rule: 'symlink' });
+    expect(refusal(() => resolveInWorkspace(root, 'out/deeper/new.txt'))).toEqual({ code: WorkspaceErrors.PATH_OUTSIDE_WORKSPACE, rule: 'symlink' });
   });
 
   it('refuses a dangling symlink whose target is outside (a write would create it there)', () => {
     const { root, outside } = setup();
     symlinkSync(join(outside, 'created-by-write.txt'), join(root, 'dangling'));
-    expect(refusal(() => resolveInWorkspace(root, 'dangling'))).toEqual({ code: ErrorCode.PATH_OUTSIDE_WORKSPACE, rule: 'symlink' });
+    expect(refusal(() => resolveInWorkspace(root, 'dangling'))).toEqual({ code: WorkspaceErrors.PATH_OUTSIDE_WORKSPACE, rule: 'symlink' });
   });
 
   it('follows a symlink that stays inside', () => {
@@ -71,8 +72,8 @@ describe('resolveInWorkspace', () => {
 
   it('refuses an empty path and a missing workspace', () => {
     const { root } = setup();
-    expect(refusal(() => resolveInWorkspace(root, ''))).toEqual({ code: ErrorCode.PATH_OUTSIDE_WORKSPACE, rule: 'empty' });
-    expect(refusal(() => resolveInWorkspace(root, 'src/a.txt\0../../x'))).toEqual({ code: ErrorCode.PATH_OUTSIDE_WORKSPACE, rule: 'nul' });
+    expect(refusal(() => resolveInWorkspace(root, ''))).toEqual({ code: WorkspaceErrors.PATH_OUTSIDE_WORKSPACE, rule: 'empty' });
+    expect(refusal(() => resolveInWorkspace(root, 'src/a.txt\0../../x'))).toEqual({ code: WorkspaceErrors.PATH_OUTSIDE_WORKSPACE, rule: 'nul' });
     expect(refusal(() => workspaceRoot(join(root, 'nope')))?.code).toBe(ErrorCode.OPTIONS_INVALID);
   });
 });

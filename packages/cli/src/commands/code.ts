@@ -6,9 +6,10 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import { CliExit, CliInputError, CliUsageError, writeJson, type CliIO } from '../io.js';
 import { withConfigOption, withJsonOption, withRun, type ConfigFlags, type JsonFlag } from '../options.js';
+import { CodeErrors } from '@tool-search/preset';
 
 const CODE_TOOL = 'tool_search_code';
 
@@ -32,13 +33,13 @@ export function registerCodeCommands(program: Command, io: CliIO): void {
       await withRun(flags, io, async (run) => {
         const exposure = await run.exposure('code');
         if (!exposure.has(CODE_TOOL)) {
-          throw new ToolSearchError(ErrorCode.SANDBOX_UNAVAILABLE, `code mode is not available here (the run fell back to ${exposure.mode} mode)`);
+          throw new ToolSearchError(CodeErrors.SANDBOX_UNAVAILABLE, `code mode is not available here (the run fell back to ${exposure.mode} mode)`);
         }
         const outcome = await exposure.call(CODE_TOOL, { code: source });
         const result: CodeRunResult =
           outcome.status === 'ok'
-            ? ((outcome.result.structuredContent as CodeRunResult | undefined) ?? { ok: false, error: { code: ErrorCode.CODE_FAILED, message: 'no result' } })
-            : { ok: false, error: outcome.status === 'error' ? outcome.error : { code: ErrorCode.CODE_FAILED, message: outcome.status } };
+            ? ((outcome.result.structuredContent as CodeRunResult | undefined) ?? { ok: false, error: { code: CodeErrors.CODE_FAILED, message: 'no result' } })
+            : { ok: false, error: outcome.status === 'error' ? outcome.error : { code: CodeErrors.CODE_FAILED, message: outcome.status } };
         if (flags.json) writeJson(io, result);
         else printResult(io, result);
         if (!result.ok) throw new CliExit(1);

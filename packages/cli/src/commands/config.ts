@@ -17,8 +17,16 @@ import {
 import { ConfigError, ErrorCode, type Diagnostic } from '@tool-search/kernel';
 import type { Preset } from '@tool-search/preset';
 import { CliExit, CliInputError, writeJson, type CliIO } from '../io.js';
-import { createCliKernel, loadCliConfig, withConfigOption, withJsonOption, type ConfigFlags, type JsonFlag } from '../options.js';
+import {
+  createCliKernel,
+  loadCliConfig,
+  withConfigOption,
+  withJsonOption,
+  type ConfigFlags,
+  type JsonFlag,
+} from '../options.js';
 import { modulesText } from './tools.js';
+import { ExecErrors } from '@tool-search/preset';
 
 interface CheckFlags extends ConfigFlags, JsonFlag {
   readonly strict?: boolean;
@@ -92,7 +100,7 @@ interface PolicyWarning extends Pick<Diagnostic, 'code' | 'level' | 'message' | 
 }
 
 /** Error diagnostics that mean a configured tool cannot run on this machine (not listed, fail closed). */
-const UNAVAILABLE_CODES: ReadonlySet<string> = new Set([ErrorCode.EXEC_HOST_UNAVAILABLE]);
+const UNAVAILABLE_CODES: ReadonlySet<string> = new Set([ExecErrors.EXEC_HOST_UNAVAILABLE]);
 
 /**
  * The policy's diagnostics for a run without an agent and for each configured agent (each warning once), the

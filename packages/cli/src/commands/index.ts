@@ -43,5 +43,6 @@ export const COMMANDS: readonly LazyCommand[] = [
   { name: 'configure', description: 'set up a config section interactively (--section web: web_search provider and key)', load: async () => (await import('./configure.js')).registerConfigureCommand },
   { name: 'mcp', description: 'log in to and out of remote MCP servers (OAuth)', load: async () => (await import('./mcp.js')).registerMcpCommands },
   { name: 'inspect', description: 'serve a local web page: catalog, search playground, policy explain, exposure per mode, sessions, MCP servers', load: async () => (await import('./inspect.js')).registerInspectCommand },
+  { name: 'errors', description: 'list the error codes this deployment can raise, or explain one (tool-search errors CODE)', load: async () => (await import('./errors.js')).registerErrorsCommand },
   { name: 'auth', description: 'API keys for the gateway and serve mcp --http', load: async () => (await import('./auth.js')).registerAuthCommands },
 ];

@@ -3,11 +3,34 @@
  * answer, and one call through the run (policy, validation, guards, approvals).
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { ErrorCode, toolResultText, ToolSearchError, UnknownToolError, type Run, type ToolCallOutcome } from '@tool-search/kernel';
-import { describeTool, indexForRun, type SearchResult, type ToolDescription, type ToolIndex } from '@tool-search/search';
+import {
+  ErrorCode,
+  toolResultText,
+  ToolSearchError,
+  UnknownToolError,
+  type Run,
+  type ToolCallOutcome,
+} from '@tool-search/kernel';
+import {
+  describeTool,
+  indexForRun,
+  type SearchResult,
+  type ToolDescription,
+  type ToolIndex,
+} from '@tool-search/search';
 import { CliExit, CliInputError, writeJson, type CliIO } from '../io.js';
-import { requireSources, withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags, type RunScope } from '../options.js';
+import {
+  requireSources,
+  withClientToolsOption,
+  withJsonOption,
+  withRun,
+  withRunOptions,
+  type JsonFlag,
+  type RunFlags,
+  type RunScope,
+} from '../options.js';
 import { toolsGroup } from './tools.js';
+import { McpErrors } from '@tool-search/preset';
 
 export function registerToolSearchCommands(program: Command, io: CliIO): void {
   const tools = toolsGroup(program);
@@ -80,9 +103,9 @@ function notAvailable(run: Run, id: string, error: unknown): unknown {
 function serverUnavailable(run: Run, id: string, cause: unknown): ToolSearchError | undefined {
   const server = /^mcp:([^:]+):/.exec(id)?.[1];
   if (!server) return undefined;
-  const failure = run.diagnostics.find((d) => (d.code === ErrorCode.MCP_SERVER_FAILED || d.code === ErrorCode.MCP_SERVER_UNAVAILABLE) && d.details?.server === server);
+  const failure = run.diagnostics.find((d) => (d.code === McpErrors.MCP_SERVER_FAILED || d.code === McpErrors.MCP_SERVER_UNAVAILABLE) && d.details?.server === server);
   if (!failure) return undefined;
-  return new ToolSearchError(ErrorCode.MCP_SERVER_UNAVAILABLE, `MCP server "${server}" is unavailable: ${failure.message}`, {
+  return new ToolSearchError(McpErrors.MCP_SERVER_UNAVAILABLE, `MCP server "${server}" is unavailable: ${failure.message}`, {
     cause,
     details: { requested: id, server, ...(failure.details?.reason ? { reason: failure.details.reason } : {}) },
   });

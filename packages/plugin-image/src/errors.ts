@@ -1,0 +1,6 @@
+/** The error codes `@tool-search/plugin-image` raises (the kernel's `ErrorCode` stays closed). */
+import { defineErrors } from '@tool-search/kernel';
+
+export const ImageErrors = defineErrors('@tool-search/plugin-image', {
+  IMAGE_UNREADABLE: '`image`: the file is not a PNG, JPEG, GIF or WebP image, or is larger than the limit (`details.rule`).',
+});

@@ -1,0 +1,6 @@
+/** The error codes `@tool-search/sessions` raises (the kernel's `ErrorCode` stays closed). */
+import { defineErrors } from '@tool-search/kernel';
+
+export const SessionsErrors = defineErrors('@tool-search/sessions', {
+  SESSIONS_UNAVAILABLE: 'The session tools were called where no gateway runs turns.',
+});
