@@ -47,7 +47,7 @@ export type ToolSearchOptions = {
   directoryBudgetChars?: number;
   /** Pre-started code sandboxes: `true` = 1, a number = that many. */
   warmPool?: boolean | number;
-  /** Code-mode sandbox backend (default "process"); falls back process → quickjs → tools mode. */
+  /** Code-mode sandbox backend (default "process"; the gateway's default is "quickjs"); falls back process → quickjs → tools mode. */
   sandbox?: 'process' | 'quickjs';
   /** Code runs at once; more wait in a queue (default 4, at most 64). */
   maxConcurrent?: number;

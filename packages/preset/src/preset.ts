@@ -50,6 +50,11 @@ export interface PresetOptions {
   readonly cronDir?: string;
   /** The running gateway's control (`tool-search gateway` only): lists the `gateway` tool under `plugins.core`. */
   readonly gateway?: GatewayControl;
+  /**
+   * Code mode's sandbox when the config names none (`tools.toolSearch.sandbox`). The gateway passes `quickjs`: under
+   * concurrent sessions it keeps code mode at tools mode's throughput, where a process per run does not (BENCHMARKS §10).
+   */
+  readonly defaultSandbox?: 'process' | 'quickjs';
   /** Shared state (`@tool-search/state`, from the config's `state` block): replicas share loop detection, cron locks, telemetry counters and what search learned from calls through it. Default: in-process. */
   readonly state?: StateStore;
 }
@@ -98,7 +103,7 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
       searchDefaultLimit: toolSearch.searchDefaultLimit,
       maxSearchLimit: toolSearch.maxSearchLimit,
       warmPool: toolSearch.warmPool ?? 0,
-      sandbox: toolSearch.sandbox,
+      sandbox: configuredSandbox(config) ?? options.defaultSandbox ?? toolSearch.sandbox,
       maxConcurrent: toolSearch.maxConcurrent,
       ...description,
     }),
@@ -191,4 +196,10 @@ function mcpRoots(config: ToolSearchConfig, baseDir: string): Pick<McpPluginOpti
   const core = (config.plugins?.['core'] as { workspace?: unknown } | undefined)?.workspace;
   const workspace = typeof core === 'string' ? core : config.agents?.defaults?.['workspace'];
   return typeof workspace === 'string' && workspace ? { roots: [{ uri: pathToFileURL(resolve(baseDir, workspace)).href, name: 'workspace' }] } : {};
+}
+
+/** The sandbox the config itself names, if any (resolution fills in the default, which a front end may override). */
+function configuredSandbox(config: ToolSearchConfig): 'process' | 'quickjs' | undefined {
+  const toolSearch = config.tools?.toolSearch;
+  return typeof toolSearch === 'object' && toolSearch !== null ? toolSearch.sandbox : undefined;
 }

@@ -66,6 +66,7 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
         sessions: true,
         sessionStore,
         gateway: control,
+        defaultSandbox: 'quickjs', // code mode under load: see PresetOptions.defaultSandbox
         ...(sessionLogDir ? { sessionLogDir } : {}),
       });
       const gateway = await startCliGateway(front, config, io, { auth, host: flags.host, port: listenPort, mode: flags.mode, provider: mock?.provider ?? config.provider ?? {} }).catch(async (error: unknown) => {
