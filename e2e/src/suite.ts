@@ -60,6 +60,8 @@ export interface LaneReport {
   readonly ratioToDirect: number | null;
   /** Names of the tools in the first request the provider received. */
   readonly declaredNames: readonly string[];
+  /** The run's direct-only tools (effective catalog, `catalogMode: 'direct-only'`): every lane must show each of them. */
+  readonly directOnlyNames: readonly string[];
   /** The first request's tools as the provider received them (name, description, parameters). */
   readonly declared: readonly { readonly name: string; readonly description?: string; readonly parameters?: unknown }[];
   /** The bridge's own telemetry: one entry per control-tool call (`tool_search_code`, `tool_call`, …). */
@@ -127,6 +129,7 @@ interface Driven {
   readonly finalAnswer: string;
   readonly approvals: readonly ApprovalRequest[];
   readonly ledger: TurnLedger;
+  readonly directOnlyNames: readonly string[];
 }
 
 /** A running mock provider: what it received, and an upstream that talks to it. */
@@ -179,6 +182,10 @@ export async function driveLane(input: {
       return input.approve ?? 'deny';
     },
   });
+  // What the catalog itself marks direct-only (the fixture's tool, and any other plugin's), not a name written here.
+  const probe = await kernel.createRun({});
+  const directOnlyNames = probe.catalog.filter((tool) => tool.catalogMode === 'direct-only').map((tool) => tool.name);
+  await probe.close();
   const gateway = await startGatewayServer({
     kernel,
     upstream: input.provider.upstream(),
@@ -195,7 +202,7 @@ export async function driveLane(input: {
     const received = input.provider.requests.slice(first).filter((r) => r.path === input.provider.path);
     const entries = await readSessionLog(join(input.logDir, sessionFileName(sessionId)));
     const { ledger } = (completion as unknown as { tool_search: { ledger: TurnLedger } }).tool_search;
-    return { received, summary: summarizeSession(entries), entries, finalAnswer: completion.choices[0]?.message.content ?? '', approvals, ledger };
+    return { received, summary: summarizeSession(entries), entries, finalAnswer: completion.choices[0]?.message.content ?? '', approvals, ledger, directOnlyNames };
   } finally {
     await gateway.close();
     await kernel.close();
@@ -298,6 +305,7 @@ async function report(lane: LaneName, driven: Driven, targetId: string, countTok
     targetCalled: summary.toolsCalled.some((c) => c.id === targetId && c.status === 'ok'),
     ratioToDirect: null,
     declaredNames: declared.map((t) => t.name),
+    directOnlyNames: driven.directOnlyNames,
     declared,
     controlCalls: controlCallsIn(driven.entries),
     finalAnswer,

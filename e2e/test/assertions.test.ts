@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runQaSuite, type LaneReport, type SuiteResult } from '@tool-search/e2e';
-import { assertLanes } from '../src/assertions.js';
+import { assertLanes, maxRatioToDirect } from '../src/assertions.js';
 import { createFixturePlugin, DIRECT_ONLY_TOOL, type FixturePlugin } from '../src/fixture.js';
 
 let result: SuiteResult;
@@ -51,6 +51,26 @@ describe('tool-search-gateway-e2e assertions', () => {
       return lanes;
     });
     expect(failed).toEqual([`code mode shows the direct-only tool ${DIRECT_ONLY_TOOL}`]);
+  });
+
+  it('(4) a second, legitimate direct-only tool shown in every lane passes; missing from one lane, only that fails', () => {
+    const second = 'second_direct_only_tool';
+    const withSecond = (lanes: LaneReport[]) => lanes.map((l) => ({ ...l, directOnlyNames: [...l.directOnlyNames, second], declaredNames: [...l.declaredNames, second] }));
+    expect(failedAfter(withSecond)).toEqual([]);
+    const failed = failedAfter((lanes) => withSecond(lanes).map((l) => (l.lane === 'tools' ? { ...l, declaredNames: l.declaredNames.filter((n) => n !== second) } : l)));
+    expect(failed).toEqual([`tools mode shows the direct-only tool ${second}`]);
+  });
+
+  it('(4) fail when a search lane shows a catalog tool that is not direct-only', () => {
+    const failed = failedAfter((lanes) => lanes.map((l) => (l.lane === 'code' ? { ...l, declaredNames: [...l.declaredNames, 'fake_plugin_tool_0003'] } : l)));
+    expect(failed).toEqual(['code mode exposes only the compact bridge and direct-only tools']);
+  });
+
+  it('(5) fail when a search lane is more than a few percent of direct at the scenario size', () => {
+    expect(maxRatioToDirect(1000)).toBe(0.05);
+    const bound = maxRatioToDirect(fixture.tools.length);
+    const failed = failedAfter((lanes) => lanes.map((l) => (l.lane === 'directory' ? { ...l, ratioToDirect: bound + 0.01 } : l)));
+    expect(failed).toEqual([`directory mode request is at most ${Math.round(bound * 1000) / 10}% of direct's`]);
   });
 
   it('(6) fail without the bridge entry, or with counts that do not add up', () => {
