@@ -3,8 +3,7 @@
  * the provider configured for it (OpenAI Chat Completions wire format, any compatible base URL), asks for JSON only,
  * parses the answer and validates it against the caller's JSON Schema (Ajv); an answer that does not parse or fit is
  * retried once with the reason, and a second failure is `LLM_TASK_INVALID_OUTPUT`. A plugin module: configs load it
- * by name, `plugins: { "@tool-search/plugin-llm-task": {} }` answers through the config's `provider`; its own
- * `baseURL` / `model` / `apiKey` override it.
+ * by name, `plugins: { "@tool-search/plugin-llm-task": { baseURL, model, apiKeyEnv } }`.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import OpenAI from 'openai';
@@ -14,10 +13,10 @@ import { LlmTaskErrors } from './errors.js';
 export const LLM_TASK_PLUGIN_NAME = '@tool-search/plugin-llm-task';
 
 export interface LlmTaskPluginOptions {
-  /** The provider's OpenAI-compatible base URL (`https://api.openai.com/v1`, a gateway, a local server). Default: the config's `provider.baseURL`. */
-  readonly baseURL?: string;
-  /** The model asked by default. Default: the config's `provider.model`. */
-  readonly model?: string;
+  /** The provider's OpenAI-compatible base URL (`https://api.openai.com/v1`, a gateway, a local server). */
+  readonly baseURL: string;
+  /** The model asked by default (`defaultModel`). */
+  readonly model: string;
   /** The API key, or the environment variable holding it (default `OPENAI_API_KEY`). */
   readonly apiKey?: string;
   readonly apiKeyEnv?: string;
@@ -39,44 +38,18 @@ export const optionsSchema = {
     maxTokens: { type: 'integer', minimum: 1, maximum: 200_000 },
     timeoutMs: { type: 'integer', minimum: 1000, maximum: 600_000 },
   },
+  required: ['baseURL', 'model'],
   additionalProperties: false,
 } as const;
-
-type ResolvedOptions = LlmTaskPluginOptions & { readonly baseURL: string; readonly model: string };
-
-/** The plugin's own options over the config's `provider` (an OpenAI-compatible one: llm-task speaks Chat Completions). */
-function withProvider(options: LlmTaskPluginOptions, provider: Readonly<Record<string, unknown>> | undefined): ResolvedOptions {
-  const compatible = provider !== undefined && (provider.kind === undefined || provider.kind === 'openai');
-  const from = (key: string) => (compatible && typeof provider[key] === 'string' ? (provider[key] as string) : undefined);
-  const baseURL = options.baseURL ?? from('baseURL') ?? (compatible ? 'https://api.openai.com/v1' : undefined);
-  const model = options.model ?? from('model');
-  const apiKey = options.apiKey ?? (options.apiKeyEnv === undefined ? from('apiKey') : undefined);
-  if (baseURL === undefined || model === undefined) {
-    const why = provider !== undefined && !compatible ? `the config's provider is kind "${String(provider.kind)}", and llm-task speaks the OpenAI Chat Completions format` : 'no provider is configured';
-    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, `${LLM_TASK_PLUGIN_NAME}: ${why}; set its own baseURL and model under plugins["${LLM_TASK_PLUGIN_NAME}"]`, {
-      plugin: LLM_TASK_PLUGIN_NAME,
-      details: { missing: [baseURL === undefined ? 'baseURL' : undefined, model === undefined ? 'model' : undefined].filter(Boolean) },
-    });
-  }
-  return { ...options, baseURL, model, ...(apiKey !== undefined ? { apiKey } : {}) };
-}
 
 const SYSTEM =
   'You are a JSON-only function. Reply with one JSON value and nothing else: no prose, no Markdown code fences. ' +
   'If a JSON Schema is given, the value must satisfy it.';
 
-/** What the deployment configured (a plugin module's factory context): the config's `provider`, the environment. */
-export interface LlmTaskContext {
-  readonly provider?: Readonly<Record<string, unknown>>;
-  readonly env?: NodeJS.ProcessEnv;
-}
-
-export function llmTaskPlugin(options: LlmTaskPluginOptions = {}, context: LlmTaskContext = {}): KernelPlugin {
-  const resolved = withProvider(options, context.provider);
-  const env = context.env ?? process.env;
-  const apiKey = resolved.apiKey ?? env[resolved.apiKeyEnv ?? 'OPENAI_API_KEY'] ?? '';
-  const client = new OpenAI({ baseURL: resolved.baseURL, apiKey: apiKey || 'unset', maxRetries: 0, timeout: resolved.timeoutMs ?? 60_000 });
-  const tool = llmTask(client, resolved);
+export function llmTaskPlugin(options: LlmTaskPluginOptions, env: NodeJS.ProcessEnv = process.env): KernelPlugin {
+  const apiKey = options.apiKey ?? env[options.apiKeyEnv ?? 'OPENAI_API_KEY'] ?? '';
+  const client = new OpenAI({ baseURL: options.baseURL, apiKey: apiKey || 'unset', maxRetries: 0, timeout: options.timeoutMs ?? 60_000 });
+  const tool = llmTask(client, options);
   return {
     name: LLM_TASK_PLUGIN_NAME,
     apply({ hooks }) {
@@ -85,7 +58,7 @@ export function llmTaskPlugin(options: LlmTaskPluginOptions = {}, context: LlmTa
   };
 }
 
-function llmTask(client: OpenAI, options: ResolvedOptions): ToolDefinition {
+function llmTask(client: OpenAI, options: LlmTaskPluginOptions): ToolDefinition {
   const ajv = new Ajv({ allErrors: true, strict: false });
   const allowed = new Set([options.model, ...(options.allowedModels ?? [])]);
   return {

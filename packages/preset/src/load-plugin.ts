@@ -51,22 +51,11 @@ export interface LoadedPluginModule {
 const KERNEL_PACKAGE = '@tool-search/kernel';
 
 /** Loads the module `id` (a key under `plugins`) from `baseDir`; `builtins` are the ids a typo may have meant. */
-/**
- * The factory's second argument: what the deployment already configured that a plugin may build on, so a user does
- * not configure it twice (llm-task answers through the config's `provider` unless its own options name another).
- */
-export interface PluginModuleContext {
-  /** The config's top-level `provider` (kind, baseURL, model, apiKey…), when there is one. */
-  readonly provider?: Readonly<Record<string, unknown>>;
-  readonly env: NodeJS.ProcessEnv;
-}
-
 export async function loadPluginModule(
   id: string,
   options: unknown,
   baseDir: string,
   builtins: readonly string[] = [],
-  context: PluginModuleContext = { env: process.env },
 ): Promise<{ plugin: KernelPlugin; loaded: LoadedPluginModule }> {
   const path = resolvePath(id, baseDir, builtins);
   const mod = await importModule(id, path);
@@ -86,7 +75,7 @@ export async function loadPluginModule(
   checkOptions(id, path, mod.optionsSchema, options);
   let plugin: unknown;
   try {
-    plugin = await (factory as (options: unknown, context: PluginModuleContext) => unknown)(options, context);
+    plugin = await (factory as (options: unknown) => unknown)(options);
   } catch (error) {
     throw loadError(id, path, `its factory threw: ${messageOf(error)}`, error);
   }

@@ -155,10 +155,7 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
       sources.push(...[await BUILTIN_PLUGINS[id]!.create(pluginOptions ?? {}, config, builtinContext(options))].flat());
       continue;
     }
-    const { plugin, loaded } = await loadPluginModule(id, pluginOptions ?? {}, options.baseDir ?? process.cwd(), KNOWN_PLUGINS, {
-      env: process.env,
-      ...(config.provider ? { provider: config.provider as Readonly<Record<string, unknown>> } : {}),
-    });
+    const { plugin, loaded } = await loadPluginModule(id, pluginOptions ?? {}, options.baseDir ?? process.cwd(), KNOWN_PLUGINS);
     sources.push(plugin);
     modules.push(loaded);
   }
