@@ -18,4 +18,5 @@ export type { CatalogSnapshot, ClientToolInput, EmbeddingsOptions, RankingCompar
 export { deploymentErrorCodes } from './error-codes.js';
 // The codes a front end handles from the plugins the preset composes, so front ends import the preset, not plugins.
 export { CodeErrors } from '@tool-search/mode-code';
-export { ExecErrors } from '@tool-search/plugin-exec';
+// The errors entry only: the exec plugin itself loads with the core tools, not with every CLI command.
+export { ExecErrors } from '@tool-search/plugin-exec/errors';
