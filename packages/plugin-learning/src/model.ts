@@ -39,27 +39,48 @@ export interface ModelSettings {
 }
 
 export interface LearnedModel {
-  /** Events it was built from. */
+  /** Events it holds. */
   readonly size: number;
   /** s(t | Q) for every tool with a lift; `exclude` leaves one event out (leave-one-out evaluation). */
   score(terms: readonly string[], exclude?: LearningEvent): Map<string, number>;
+  /** Counts one more event in, weighed at the model's `now`: the same model `buildModel` would give with it. */
+  add(event: LearningEvent): void;
+  /** Takes a counted event out again (the store's bound dropping its oldest call). */
+  remove(event: LearningEvent): void;
 }
 
 export function buildModel(events: readonly LearningEvent[], settings: ModelSettings): LearnedModel {
   const pairs = new Map<string, Map<string, number>>();
   const totals = new Map<string, number>();
+  let size = 0;
   const decay = (event: LearningEvent): number => (settings.halfLifeMs > 0 ? 0.5 ** (Math.max(0, settings.now - event.t) / settings.halfLifeMs) : 1);
-  for (const event of events) {
-    const weight = decay(event);
-    for (const term of event.terms) {
+  // Counting is its own step so a store adds and drops single calls instead of rebuilding from every call it holds.
+  const count = (event: LearningEvent, sign: 1 | -1): void => {
+    const weight = sign * decay(event);
+    size += sign;
+    for (const term of new Set(event.terms)) {
       totals.set(term, (totals.get(term) ?? 0) + weight);
       let tools = pairs.get(term);
       if (!tools) pairs.set(term, (tools = new Map()));
       tools.set(event.tool, (tools.get(event.tool) ?? 0) + weight);
+      if (sign < 0) forgetEmpty(term, tools, event.tool);
     }
-  }
+  };
+  // What a removal leaves at (about) zero goes, so a long-lived model does not keep every word it ever saw.
+  const forgetEmpty = (term: string, tools: Map<string, number>, tool: string): void => {
+    if ((tools.get(tool) ?? 0) <= EMPTY) tools.delete(tool);
+    if (tools.size === 0 || (totals.get(term) ?? 0) <= EMPTY) {
+      pairs.delete(term);
+      totals.delete(term);
+    }
+  };
+  for (const event of events) count(event, 1);
   return {
-    size: events.length,
+    get size() {
+      return size;
+    },
+    add: (event) => count(event, 1),
+    remove: (event) => count(event, -1),
     score(terms, exclude) {
       const out = new Map<string, number>();
       if (terms.length === 0) return out;
@@ -105,3 +126,6 @@ export function learnedOrder(ids: readonly string[], lifts: ReadonlyMap<string, 
 }
 
 export const DEFAULT_RANK_K = 5;
+
+/** A decayed count this small is a removed call's floating-point residue. */
+const EMPTY = 1e-9;

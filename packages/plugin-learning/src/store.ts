@@ -76,9 +76,11 @@ export class LearningStore {
     }
     const scope = this.#scopes.get(key);
     if (scope) {
+      // The cached model takes the call in place: a search after a call costs its words, not a rebuild from every call.
       scope.events.push(event);
-      if (scope.events.length > this.settings.maxEntries) scope.events.splice(0, scope.events.length - this.settings.maxEntries);
-      scope.model = undefined;
+      scope.model?.value.add(event);
+      const dropped = scope.events.length > this.settings.maxEntries ? scope.events.splice(0, scope.events.length - this.settings.maxEntries) : [];
+      for (const old of dropped) scope.model?.value.remove(old);
     }
   }
 

@@ -27,6 +27,26 @@ describe('buildModel', () => {
     expect(model.score(['a'], events[0]).get('t')).toBeCloseTo(2 / 3, 6);
     expect(buildModel(events.slice(0, 2), { now: NOW, halfLifeMs: DAY, minCalls: 2 }).score(['a'], events[0]).size).toBe(0);
   });
+
+  it('adds and removes single calls in place, scoring exactly as a rebuild over the same calls', () => {
+    const settings = { now: NOW, halfLifeMs: DAY, minCalls: 1.5 };
+    const calls = Array.from({ length: 60 }, (_, i) => event(`tool${i % 4}`, [`w${i % 5}`, `v${i % 3}`, 'shared'], (i % 7) / 3));
+    const live = buildModel(calls.slice(0, 20), settings);
+    for (const call of calls.slice(20)) live.add(call);
+    for (const call of calls.slice(0, 10)) live.remove(call);
+    const rebuilt = buildModel(calls.slice(10), settings);
+    expect(live.size).toBe(rebuilt.size);
+    for (const query of [['w1', 'v2'], ['shared'], ['w4', 'shared', 'unseen'], ['v0']]) {
+      const got = live.score(query);
+      const want = rebuilt.score(query);
+      expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
+      for (const [tool, lift] of want) expect(got.get(tool)).toBeCloseTo(lift, 9);
+    }
+    // Removing every call leaves nothing to lift.
+    for (const call of calls.slice(10)) live.remove(call);
+    expect(live.size).toBe(0);
+    expect(live.score(['shared']).size).toBe(0);
+  });
 });
 
 describe('learnedOrder', () => {
