@@ -4,7 +4,7 @@ export type { TelemetryPlugin, TelemetrySnapshot } from './plugin.js';
 export type { TelemetryOptions } from './options.js';
 export { providerRequestEvent, requestParts } from './events.js';
 export type { ProviderRequestEvent, RequestParts } from './events.js';
-export { createSessionLogWriter, readSessionLog, sessionFileName } from './session-log.js';
+export { createSessionLogWriter, readSessionLog, sessionFileName, sessionLogEntries } from './session-log.js';
 export type { SessionLogWriter, JsonlSessionLog } from './session-log.js';
 export { summarizeSession } from './summary.js';
 export type { TelemetrySummary, CalledTool } from './summary.js';

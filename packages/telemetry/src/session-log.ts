@@ -4,7 +4,8 @@
  * sanitized: a session id can never name a file outside `dir`.
  */
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
+import { appendFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolSearchError } from '@tool-search/kernel';
 import type { SessionLogEntry } from './entries.js';
@@ -53,21 +54,43 @@ export function sessionFileName(sessionId: string): string {
  * ignored; any other line that is not a JSON entry throws `SESSION_LOG_INVALID`.
  */
 export async function readSessionLog(file: string): Promise<SessionLogEntry[]> {
-  const text = await readFile(file, 'utf8');
-  const lines = text.split('\n');
   const entries: SessionLogEntry[] = [];
-  lines.forEach((line, index) => {
-    if (!line.trim()) return;
-    const last = index === lines.length - 1;
-    const entry = parseEntry(line);
-    if (entry) entries.push(entry);
-    else if (!last) {
-      throw new ToolSearchError(TelemetryErrors.SESSION_LOG_INVALID, `Line ${index + 1} of ${file} is not a session log entry; the file was not written by this telemetry plugin`, {
-        details: { file, line: index + 1 },
-      });
-    }
-  });
+  for await (const entry of sessionLogEntries(file)) entries.push(entry);
   return entries;
+}
+
+/** A line longer than this is not an entry this plugin wrote (and would otherwise be held whole in memory). */
+const MAX_LINE_CHARS = 16 * 1024 * 1024;
+
+/**
+ * The entries of a session log, read as a stream: memory holds one chunk and
+ * one line, whatever the file's size. Same rules as `readSessionLog`.
+ */
+export async function* sessionLogEntries(file: string): AsyncGenerator<SessionLogEntry> {
+  let rest = '';
+  let lineNumber = 0;
+  const invalid = (why: string): ToolSearchError =>
+    new ToolSearchError(TelemetryErrors.SESSION_LOG_INVALID, `Line ${lineNumber} of ${file} ${why}; the file was not written by this telemetry plugin`, {
+      details: { file, line: lineNumber },
+    });
+  for await (const chunk of createReadStream(file, { encoding: 'utf8' }) as AsyncIterable<string>) {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      lineNumber++;
+      if (!line.trim()) continue;
+      const entry = parseEntry(line);
+      if (!entry) throw invalid('is not a session log entry');
+      yield entry;
+    }
+    if (rest.length > MAX_LINE_CHARS) {
+      lineNumber++;
+      throw invalid(`is over ${MAX_LINE_CHARS} characters long`);
+    }
+  }
+  // What follows the last newline is a write cut short unless it parses.
+  const last = rest.trim() ? parseEntry(rest) : undefined;
+  if (last) yield last;
 }
 
 function parseEntry(line: string): SessionLogEntry | undefined {

@@ -5,6 +5,7 @@ import { createKernel, silentLogger, type RunEvent } from '@tool-search/kernel';
 import {
   providerRequestEvent,
   readSessionLog,
+  sessionLogEntries,
   summarizeSession,
   telemetryPlugin,
   type SessionLogEntry,
@@ -132,6 +133,23 @@ describe('session log', () => {
     const file = join(await tempDir(), 's.jsonl');
     await writeFile(file, 'not json\n{"ts":"t","type":"search","runId":"r","sessionId":"s"}\n');
     await expect(readSessionLog(file)).rejects.toMatchObject({ code: TelemetryErrors.SESSION_LOG_INVALID, details: { line: 1 } });
+  });
+
+  it('streams a log larger than one read chunk, lines split across chunks, and names the bad line', async () => {
+    const file = join(await tempDir(), 'big.jsonl');
+    const line = (i: number) => `{"ts":"t","type":"search","runId":"r${i}","sessionId":"s","queries":["${'q'.repeat(i % 97)}"],"hits":[],"origin":"api"}`;
+    const lines = Array.from({ length: 5000 }, (_, i) => line(i));
+    await writeFile(file, `${lines.join('\n')}\n`);
+    const seen: string[] = [];
+    for await (const entry of sessionLogEntries(file)) seen.push(entry.runId);
+    expect(seen).toHaveLength(5000);
+    expect(seen[4999]).toBe('r4999');
+    // A bad line followed by a good one is refused with its own line number, wherever the chunks split.
+    await writeFile(file, `${[...lines.slice(0, 3000), 'garbage', ...lines.slice(3000)].join('\n')}\n`);
+    await expect(readSessionLog(file)).rejects.toMatchObject({ code: TelemetryErrors.SESSION_LOG_INVALID, details: { line: 3001 } });
+    // A complete bad last line (newline written) is refused too; only a cut-short write is forgiven.
+    await writeFile(file, `${lines[0]}\nnot an entry\n`);
+    await expect(readSessionLog(file)).rejects.toMatchObject({ code: TelemetryErrors.SESSION_LOG_INVALID, details: { line: 2 } });
   });
 
   it('accepts a custom writer and keeps the run going when it throws', async () => {

@@ -11,7 +11,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolSearchError } from '@tool-search/kernel';
 import { SearchCallPairer } from '@tool-search/preset';
-import { evalSetFromLog, readSessionLog, type SessionLogEntry } from '@tool-search/telemetry';
+import { evalSetFromLog, sessionLogEntries, type SessionLogEntry } from '@tool-search/telemetry';
 import { CliInputError } from '../io.js';
 import type { LoadedQueries } from './eval.js';
 
@@ -30,14 +30,18 @@ export interface LoadedLogs extends LoadedQueries {
   readonly calls: readonly LoggedCall[];
 }
 
+/** The entries that pair a search with the call it led to (all `evalSetFromLog` and `loggedCalls` read). */
+const PAIRING_TYPES: ReadonlySet<string> = new Set(['run-start', 'search', 'tool-call', 'run-end']);
+
 export async function queriesFromLogs(target: string): Promise<LoadedLogs> {
   const files = await logFiles(target);
   const scored = [];
   const calls: LoggedCall[] = [];
   for (const file of files) {
-    let entries: SessionLogEntry[];
+    const entries: SessionLogEntry[] = [];
     try {
-      entries = await readSessionLog(file);
+      // Streamed, keeping only what pairs searches with calls: a log's provider requests and results can be large.
+      for await (const entry of sessionLogEntries(file)) if (PAIRING_TYPES.has(entry.type)) entries.push(entry);
     } catch (error) {
       // A garbled log keeps its own code (SESSION_LOG_INVALID); an unreadable one is an input error.
       if (ToolSearchError.isInstance(error)) throw error;
