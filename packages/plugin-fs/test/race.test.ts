@@ -1,29 +1,17 @@
 // A process inside the workspace (what a concurrent `exec` could run) swaps a folder for a symlink to outside as
 // fast as it can while the file tools work below that folder. A check-then-open implementation lands some writes
 // outside (21 of 4,000 measured); the fd-relative walk must land none, and read/edit must never see outside bytes.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startSymlinkRacer, type SymlinkRacer } from '@tool-search/testing';
 import { confinedAccessIsRaceFree } from '@tool-search/workspace';
 import { codeOf, fsRun } from './fixtures.js';
 
-const RACER = `
-const { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync } = require('node:fs');
-const [ws, outside] = process.argv.slice(1);
-const d = ws + '/d', park = ws + '/parked';
-process.send('ready');
-for (;;) {
-  try { renameSync(d, park); rmSync(park, { recursive: true, force: true }); } catch {}
-  try { symlinkSync(outside, d); } catch {}
-  try { unlinkSync(d); } catch {}
-  try { mkdirSync(d); } catch {}
-}`;
-
-let racer: ChildProcess | undefined;
+let racer: SymlinkRacer | undefined;
 let close: (() => Promise<void>) | undefined;
 afterEach(async () => {
-  racer?.kill('SIGKILL');
+  racer?.stop();
   await close?.();
 });
 
@@ -37,8 +25,7 @@ describe.skipIf(!confinedAccessIsRaceFree)('a racer swapping a folder for a syml
     close = env.close;
     const { ws, outside, run } = env;
     writeFileSync(join(outside, 'secret.txt'), 'SECRET');
-    racer = spawn(process.execPath, ['-e', RACER, ws, outside], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    await new Promise((resolve, reject) => racer!.once('message', resolve).once('exit', reject));
+    racer = await startSymlinkRacer(ws, outside);
 
     const outcomes: Record<string, number> = {};
     const count = (key: string) => (outcomes[key] = (outcomes[key] ?? 0) + 1);
@@ -54,7 +41,7 @@ describe.skipIf(!confinedAccessIsRaceFree)('a racer swapping a folder for a syml
       await run.call('apply_patch', { input: ['*** Begin Patch', '*** Delete File: d/secret.txt', '*** End Patch'].join('\n') });
       await run.call('apply_patch', { input: ['*** Begin Patch', `*** Add File: d/p${i}.txt`, '+x', '*** End Patch'].join('\n') });
     }
-    racer.kill('SIGKILL');
+    racer.stop();
 
     expect(readdirSync(outside)).toEqual(['secret.txt']);
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('SECRET');

@@ -3,44 +3,30 @@
 // check-then-read (resolve the path, then readFile it) can be redirected between the steps; the fd-relative walk of
 // @tool-search/workspace must never return the outside file's text. (The former synchronous read leaked 0 of 3,000
 // here, measured: its window is narrow; the test guards the fd-relative path against regressions.)
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createKernel } from '@tool-search/kernel';
+import { raceFolders, startSymlinkRacer, type SymlinkRacer } from '@tool-search/testing';
 import { confinedAccessIsRaceFree } from '@tool-search/workspace';
 import { memoryPlugin } from '../src/index.js';
 
-const RACER = `
-const { mkdirSync, renameSync, rmSync, symlinkSync, unlinkSync, writeFileSync } = require('node:fs');
-const [ws, outside] = process.argv.slice(1);
-const d = ws + '/memory/d', park = ws + '/memory-parked';
-process.send('ready');
-for (;;) {
-  try { renameSync(d, park); rmSync(park, { recursive: true, force: true }); } catch {}
-  try { symlinkSync(outside, d); } catch {}
-  try { unlinkSync(d); } catch {}
-  try { mkdirSync(d); writeFileSync(d + '/secret.md', 'inside note'); } catch {}
-}`;
 const READS = 3000;
 
-let racer: ChildProcess | undefined;
+let racer: SymlinkRacer | undefined;
 afterEach(() => {
-  racer?.kill('SIGKILL');
+  racer?.stop();
 });
 
 if (!confinedAccessIsRaceFree) console.warn('skipping the memory symlink race test: /proc/self/fd is not available, so file access is not fd-relative here');
 describe.skipIf(!confinedAccessIsRaceFree)('memory reads under a racer swapping a folder for a symlink to outside', () => {
   it(`returns the outside file's text in none of ${READS} memory_get and memory_search calls`, async () => {
-    const ws = realpathSync(mkdtempSync(join(tmpdir(), 'memory-race-ws-')));
-    const outside = realpathSync(mkdtempSync(join(tmpdir(), 'memory-race-out-')));
+    const { workspace: ws, outside } = raceFolders('memory-race');
     mkdirSync(join(ws, 'memory'));
     writeFileSync(join(outside, 'secret.md'), 'OUTSIDE-SECRET note');
     const kernel = createKernel({ plugins: [memoryPlugin({ workspace: ws })] });
     const run = await kernel.createRun();
-    racer = spawn(process.execPath, ['-e', RACER, ws, outside], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-    await new Promise((resolve, reject) => racer!.once('message', resolve).once('exit', reject));
+    racer = await startSymlinkRacer(ws, outside, { folder: 'memory/d', parked: 'memory-parked', insideFile: { name: 'secret.md', text: 'inside note' } });
     const leaked: string[] = [];
     const answers: string[] = [];
     for (let i = 0; i < READS; i++) {
@@ -53,7 +39,7 @@ describe.skipIf(!confinedAccessIsRaceFree)('memory reads under a racer swapping 
         if (found.includes('OUTSIDE-SECRET')) leaked.push(found);
       }
     }
-    racer.kill('SIGKILL');
+    racer.stop();
     await run.close();
     await kernel.close();
     expect(leaked).toEqual([]);
