@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
 import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
 import { createToolSearch, type ToolSearchMiddleware } from '@tool-search/langchain';
-import { demoWithEverything, EVERYTHING_DENIED_ID as DENIED_ID, logDir, offeredPerRequest, sessionLog } from '@tool-search/testing';
+import { assertDeferredEchoTurn, assertDeniedNeverFound, demoWithEverything, EVERYTHING_DENIED_ID as DENIED_ID, logDir, sessionLog } from '@tool-search/testing';
 
 // Issue 29: LangChain's own agent (createAgent + ChatOpenAI over real HTTP to the scripted mock model) searches with
 // Tool Search's ranker through the middleware, finds a real stdio MCP server's tool among the demo catalog, calls it.
@@ -39,16 +39,7 @@ describe('LangChain createAgent with the Tool Search middleware', () => {
     }
     expect(lastText(messages)).toContain('echo answered');
     expect(lastText(messages)).toContain('FAKE_TOOL_OK via LangChain');
-    const offered = offeredPerRequest(mock.requests.slice(from));
-    expect(offered[0]).toContain('tool_search');
-    expect(offered[0]).not.toContain('echo');
-    expect(offered[0]!.length).toBeLessThan(30);
-    expect(offered[1]).toContain('echo');
-    expect(offered.flat()).not.toContain('get-env');
-    const log = await sessionLog(dir, 'lc-deferred');
-    expect((log.find((entry) => entry.type === 'search') as { hits: readonly string[] }).hits[0]).toBe('mcp:everything:echo');
-    expect(log.find((entry) => entry.type === 'tool-call')).toMatchObject({ toolId: 'mcp:everything:echo', status: 'ok', searchRank: 1 });
-    expect(log.find((entry) => entry.type === 'run-end')).toMatchObject({ searches: 1, describes: 0, calls: 1 });
+    await assertDeferredEchoTurn(mock.requests.slice(from), dir, 'lc-deferred');
   }, 120_000);
 
   it('deferred: a denied tool is neither registered, offered nor found', async () => {
@@ -62,10 +53,7 @@ describe('LangChain createAgent with the Tool Search middleware', () => {
     } finally {
       await search.close();
     }
-    expect(offeredPerRequest(mock.requests.slice(from)).flat()).not.toContain('get-env');
-    const searches = (await sessionLog(dir, 'lc-denied')).filter((entry) => entry.type === 'search');
-    expect(searches).toHaveLength(1);
-    expect((searches[0] as { hits: readonly string[] }).hits).not.toContain(DENIED_ID);
+    await assertDeniedNeverFound(mock.requests.slice(from), dir, 'lc-denied');
   }, 120_000);
 
   it('tools: search and call; tool_call on a denied id is an error ToolMessage with UNKNOWN_TOOL', async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
 import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
 import { createToolSearch, type ToolSearchTools } from '@tool-search/openai-agents';
-import { demoWithEverything, EVERYTHING_DENIED_ID as DENIED_ID, logDir, offeredPerRequest, sessionLog } from '@tool-search/testing';
+import { assertDeferredEchoTurn, assertDeniedNeverFound, demoWithEverything, EVERYTHING_DENIED_ID as DENIED_ID, logDir, offeredPerRequest, sessionLog } from '@tool-search/testing';
 
 setTracingDisabled(true); // no trace export to a hosted service from tests
 
@@ -33,16 +33,7 @@ describe('OpenAI Agents SDK: Runner with Tool Search tools', () => {
     }
     expect(String(output)).toContain('echo answered');
     expect(String(output)).toContain('FAKE_TOOL_OK via the Agents SDK');
-    const offered = offeredPerRequest(mock.requests.slice(from));
-    expect(offered[0]).toContain('tool_search');
-    expect(offered[0]).not.toContain('echo');
-    expect(offered[0]!.length).toBeLessThan(30);
-    expect(offered[1]).toContain('echo');
-    expect(offered.flat()).not.toContain('get-env');
-    const log = await sessionLog(dir, 'agents-deferred');
-    expect((log.find((entry) => entry.type === 'search') as { hits: readonly string[] }).hits[0]).toBe('mcp:everything:echo');
-    expect(log.find((entry) => entry.type === 'tool-call')).toMatchObject({ toolId: 'mcp:everything:echo', status: 'ok', searchRank: 1 });
-    expect(log.find((entry) => entry.type === 'run-end')).toMatchObject({ searches: 1, describes: 0, calls: 1 });
+    await assertDeferredEchoTurn(mock.requests.slice(from), dir, 'agents-deferred');
   }, 120_000);
 
   it('deferred: a denied tool is neither offered nor found; tools found in one Agents SDK run are not enabled in another', async () => {
@@ -59,10 +50,7 @@ describe('OpenAI Agents SDK: Runner with Tool Search tools', () => {
     } finally {
       await search.close();
     }
-    expect(offeredPerRequest(mock.requests.slice(from)).flat()).not.toContain('get-env');
-    const searches = (await sessionLog(dir, 'agents-denied')).filter((entry) => entry.type === 'search');
-    expect(searches).toHaveLength(1);
-    expect((searches[0] as { hits: readonly string[] }).hits).not.toContain(DENIED_ID);
+    await assertDeniedNeverFound(mock.requests.slice(from), dir, 'agents-denied');
   }, 120_000);
 
   it('deferred on the Responses API: the SDK\'s own client tool_search with Tool Search\'s ranker loads the deferred MCP tool', async () => {
