@@ -7,27 +7,12 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { KernelPlugin } from '@tool-search/kernel';
+import { LEARNING_QUERY, LEARNING_TARGET, learningCatalog } from '@tool-search/testing';
 import { cli, folder } from './helpers.js';
 
-const QUERY = 'archive the old invoices';
-const TARGET = 'plugin:billing:move_to_cold_storage';
-const TOOLS: readonly [string, string][] = [
-  ['archive_invoice', 'Archive one invoice by id.'],
-  ['list_archived_invoices', 'List archived invoices, oldest first.'],
-  ['invoice_archive_report', 'Report on the invoice archive: counts of old and new invoices.'],
-  ['restore_archived_invoice', 'Restore an archived invoice.'],
-  ['delete_old_invoices', 'Delete old invoices past retention.'],
-  ['move_to_cold_storage', 'Move billing documents to cold storage (keeps them, cheaper, slower to read).'],
-  ['send_receipt', 'Send a receipt to a customer by email.'],
-];
-const billing: KernelPlugin = {
-  name: 'billing',
-  apply: ({ hooks }) =>
-    hooks.listTools.tap((sink) =>
-      sink.add(TOOLS.map(([name, description]) => ({ name, source: 'plugin' as const, owner: 'billing', description, inputSchema: { type: 'object' }, execute: () => ({ content: [{ type: 'text' as const, text: 'ok' }] }) }))),
-    ),
-};
+const QUERY = LEARNING_QUERY;
+const TARGET = LEARNING_TARGET;
+const billing = learningCatalog();
 
 interface LearningJson {
   options: { train: string; scope: string };

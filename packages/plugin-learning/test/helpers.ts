@@ -1,44 +1,15 @@
 /**
- * A small catalog where "archive the old invoices" finds `move_to_cold_storage` only sixth (five tools say
- * "archive" and "invoice" louder), and a run driven the way the exposure modes drive one: `searchRanked`
+ * The learning fixture catalog of @tool-search/testing, and a run driven the way the exposure modes drive one: `searchRanked`
  * through the run's rerank hooks, the `search` event, then `run.call`.
  */
 import { createKernel, type Diagnostic, type Kernel, type KernelPlugin, type RunApi } from '@tool-search/kernel';
 import { policyPlugin } from '@tool-search/policy';
 import { indexForRun } from '@tool-search/search';
+import { LEARNING_QUERY, LEARNING_TARGET, learningCatalog } from '@tool-search/testing';
 
-export const QUERY = 'archive the old invoices';
-export const TARGET = 'plugin:billing:move_to_cold_storage';
-
-const TOOLS: readonly [string, string][] = [
-  ['archive_invoice', 'Archive one invoice by id.'],
-  ['list_archived_invoices', 'List archived invoices, oldest first.'],
-  ['invoice_archive_report', 'Report on the invoice archive: counts of old and new invoices.'],
-  ['restore_archived_invoice', 'Restore an archived invoice.'],
-  ['delete_old_invoices', 'Delete old invoices past retention.'],
-  ['move_to_cold_storage', 'Move billing documents to cold storage (keeps them, cheaper, slower to read).'],
-  ['send_receipt', 'Send a receipt to a customer by email.'],
-  ['create_customer', 'Create a customer record.'],
-  ['refund_payment', 'Refund a payment.'],
-  ['export_ledger', 'Export the ledger as CSV.'],
-];
-
-export const catalog: KernelPlugin = {
-  name: 'billing-tools',
-  apply: ({ hooks }) =>
-    hooks.listTools.tap((sink) =>
-      sink.add(
-        TOOLS.map(([name, description]) => ({
-          name,
-          source: 'plugin' as const,
-          owner: 'billing',
-          description,
-          inputSchema: { type: 'object' },
-          execute: () => ({ content: [{ type: 'text' as const, text: 'done' }] }),
-        })),
-      ),
-    ),
-};
+export const QUERY = LEARNING_QUERY;
+export const TARGET = LEARNING_TARGET;
+export const catalog: KernelPlugin = learningCatalog('billing-tools');
 
 /** Blocks every call of a session whose id starts with "blocked" (an approval or a guard saying no). */
 const blocker: KernelPlugin = {

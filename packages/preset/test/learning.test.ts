@@ -3,29 +3,15 @@
  * mode teaches the next runs' `tool_search`, across replicas sharing the `state` store; `learning: false` turns it off.
  */
 import { describe, expect, it } from 'vitest';
+import { LEARNING_QUERY, LEARNING_TARGET, learningCatalog } from '@tool-search/testing';
 import type { Kernel, KernelPlugin, RunEvent } from '@tool-search/kernel';
 import type { ToolSearchConfig } from '@tool-search/config';
 import { createToolSearchKernel } from '@tool-search/preset';
 import { memoryReplicas, type StateStore } from '@tool-search/state';
 
-const QUERY = 'archive the old invoices';
-const TARGET = 'plugin:billing:move_to_cold_storage';
-const TOOLS: readonly [string, string][] = [
-  ['archive_invoice', 'Archive one invoice by id.'],
-  ['list_archived_invoices', 'List archived invoices, oldest first.'],
-  ['invoice_archive_report', 'Report on the invoice archive: counts of old and new invoices.'],
-  ['restore_archived_invoice', 'Restore an archived invoice.'],
-  ['delete_old_invoices', 'Delete old invoices past retention.'],
-  ['move_to_cold_storage', 'Move billing documents to cold storage (keeps them, cheaper, slower to read).'],
-  ['send_receipt', 'Send a receipt to a customer by email.'],
-];
-const billing: KernelPlugin = {
-  name: 'billing',
-  apply: ({ hooks }) =>
-    hooks.listTools.tap((sink) =>
-      sink.add(TOOLS.map(([name, description]) => ({ name, source: 'plugin' as const, owner: 'billing', description, inputSchema: { type: 'object' }, execute: () => ({ content: [{ type: 'text' as const, text: 'ok' }] }) }))),
-    ),
-};
+const QUERY = LEARNING_QUERY;
+const TARGET = LEARNING_TARGET;
+const billing = learningCatalog();
 
 async function presetKernel(learning: unknown, state?: StateStore, events: RunEvent[] = []): Promise<Kernel> {
   const observer: KernelPlugin = { name: 'observer', apply: ({ hooks }) => hooks.runEvent.tap((event) => void events.push(event)) };

@@ -8,3 +8,4 @@ export { startOtlpReceiver, type OtlpReceiver, type ReceivedMetric, type Receive
 export { stateBackends, type StateBackendFactories, type StateBackendKind, type StateBackends } from './state-backends.js';
 export { assertDeferredEchoTurn, assertDeniedNeverFound, demoWithEverything, EVERYTHING_DENIED_ID, logDir, offeredPerRequest, sessionLog, type DemoWithEverything } from './adapters.js';
 export { raceFolders, startSymlinkRacer, type SymlinkRacer, type SymlinkRacerOptions } from './symlink-racer.js';
+export { LEARNING_QUERY, LEARNING_TARGET, learningCatalog } from './learning-catalog.js';
