@@ -4,9 +4,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runQaSuite, type LaneReport, type SuiteResult } from '@tool-search/e2e';
-import { assertLanes, maxRatioToDirect } from '../src/assertions.js';
-import { createFixturePlugin, DIRECT_ONLY_TOOL, type FixturePlugin } from '../src/fixture.js';
+import { assertLanes, createFixturePlugin, DIRECT_ONLY_TOOL, maxRatioToDirect, runQaSuite, type FixturePlugin, type LaneReport, type SuiteResult } from '@tool-search/qa';
 
 let result: SuiteResult;
 let fixture: FixturePlugin;

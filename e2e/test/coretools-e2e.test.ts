@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCodingScenario, runExecApprovalScenario, runPollLoopScenario } from '@tool-search/e2e';
+import { runCodingScenario, runExecApprovalScenario, runPollLoopScenario } from '@tool-search/qa';
 
 describe('the real core tools end to end, through the gateway', () => {
   it('coding profile: the model reads a file, edits it and runs a command', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runQaSuite, toJson } from '@tool-search/e2e';
+import { runQaSuite, toJson } from '@tool-search/qa';
 
 // The QA scenario `tool-search-gateway-e2e`, at the two catalog sizes the issue names.
 describe.each([

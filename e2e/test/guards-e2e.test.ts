@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runApprovalScenario, runLoopScenario } from '@tool-search/e2e';
+import { runApprovalScenario, runLoopScenario } from '@tool-search/qa';
 
 describe('guards end to end, in every mode', () => {
   it('blocks a looping model at the critical threshold', async () => {

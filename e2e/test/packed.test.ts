@@ -87,6 +87,9 @@ describe.skipIf(unbuilt.length > 0)('packed packages installed outside the works
   });
 
   it('runs the README commands from the installed CLI: qa suite and tools list', async () => {
+    // qa suite runs from the public @tool-search/qa; the private e2e tests are neither packed nor installed.
+    expect(existsSync(join(work, 'node_modules/@tool-search/qa/package.json'))).toBe(true);
+    expect(existsSync(join(work, 'node_modules/@tool-search/e2e'))).toBe(false);
     const qa = await toolSearch(['qa', 'suite', '--provider-mode', 'mock-openai', '--scenario', 'tool-search-gateway-e2e', '--tools', '50', '--json']);
     // Exit 0 (run() rejects otherwise) and every assertion of the scenario held.
     const report = JSON.parse(qa.stdout) as { lanes: unknown[]; assertions: { ok: boolean }[] };

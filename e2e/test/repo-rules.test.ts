@@ -32,7 +32,8 @@ function workspace(pkg: Record<string, unknown>, files: Record<string, string> =
 describe('packaging rules', () => {
   it('hold for every public package of this repo', () => {
     expect(checkPackages({ root })).toEqual([]);
-    expect(publicPackages(root).map(({ pkg }) => pkg.name)).toContain('@tool-search/e2e');
+    expect(publicPackages(root).map(({ pkg }) => pkg.name)).toContain('@tool-search/qa');
+    expect(publicPackages(root).map(({ pkg }) => pkg.name)).not.toContain('@tool-search/e2e');
   });
 
   it('catch a pinned kernel dependency, build info in the tarball and an unshipped source condition; --fix repairs the first two', () => {

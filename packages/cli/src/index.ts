@@ -7,7 +7,7 @@ export type { ConfigFlags, RunFlags, JsonFlag, RunScope, LoadedCliConfig } from 
 export { exposureBytes } from './commands/exposure.js';
 export type { ExposureBytes } from './commands/exposure.js';
 export { approvalPrompt, promptApprover } from './approvals.js';
-export { approvalsRoute } from './approvals-http.js';
+export { approvalsRoute } from '@tool-search/preset';
 export { CliInputError, CliUsageError, CliExit } from './io.js';
 export type { CliIO } from './io.js';
 export { CliErrors } from './errors.js';

@@ -20,3 +20,15 @@ export { deploymentErrorCodes } from './error-codes.js';
 export { CodeErrors } from '@tool-search/mode-code';
 // The errors entry only: the exec plugin itself loads with the core tools, not with every CLI command.
 export { ExecErrors } from '@tool-search/plugin-exec/errors';
+// The front ends, composed: the CLI's `gateway` and `serve mcp` parse arguments and make one of these calls.
+export { runGateway, startGateway } from './run-gateway.js';
+export type { GatewayRunOptions, ListeningGateway, LoadedGatewayConfig, StartedGateway, StartGatewayOptions } from './run-gateway.js';
+export { DRAIN_MS } from './gateway-restart.js';
+export { serveMcp, MCP_TOKEN_ENV, SERVE_MCP_MODES } from './serve-mcp.js';
+export type { McpServeOptions } from './serve-mcp.js';
+export { approvalsRoute } from './approvals-http.js';
+export type { GatewayRoute, ServedQueue } from './approvals-http.js';
+export { healthRoute } from './health-http.js';
+export { appliedToolSearch, runSettingOf, searchLimitsOf } from './tool-search-setting.js';
+export type { AppliedToolSearch } from './tool-search-setting.js';
+export { stopped } from './stopped.js';

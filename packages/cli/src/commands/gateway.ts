@@ -1,21 +1,19 @@
 /**
  * `tool-search gateway`: the OpenAI-compatible gateway over a kernel built from the config, until SIGINT/SIGTERM (or
- * `io.signal`). With `--provider-mode mock-openai` the provider is the in-process mock, so it runs without a key or
- * network. The preset composes the front end (state, telemetry, approvals, sessions, cron, kernel); this parses flags.
+ * `io.signal`); SIGUSR1 restarts it in-process. The preset composes and runs it (`runGateway`); this parses flags.
+ * With `--provider-mode mock-openai` the provider is the in-process mock, so it runs without a key or network.
  */
-import { resolve } from 'node:path';
 import { Option, type Command } from 'commander';
+import { runGateway } from '@tool-search/preset';
 import { CliUsageError, type CliIO } from '../io.js';
-import { port, stopped } from './serving.js';
+import { port } from './serving.js';
 import { loadCliConfig, withConfigOption, withConfigSections, type ConfigFlags } from '../options.js';
 import { EXPOSURE_MODES } from './exposure.js';
-import { createCliFrontEnd } from '../front-end.js';
-import { mockProvider, PROVIDER_MODES, startCliGateway, type ProviderMode } from '../gateway-server.js';
+import { cliFrontEndOptions } from '../front-end.js';
+import { mockProvider, PROVIDER_MODES, type ProviderMode } from '../mock-provider.js';
 import { promptApprover } from '../approvals.js';
-import type { GatewayControl, RestartRecord } from '@tool-search/plugin-gateway';
-import { DRAIN_MS, drained, gatewayControl, restartRecord, restartSignals, type RestartSignals } from '../gateway-restart.js';
 
-export { MOCK_ANTHROPIC_MODEL, MOCK_PROVIDER_MODEL, PROVIDER_MODES } from '../gateway-server.js';
+export { MOCK_ANTHROPIC_MODEL, MOCK_PROVIDER_MODEL, PROVIDER_MODES } from '../mock-provider.js';
 export const APPROVAL_MODES = ['prompt', 'http', 'deny'] as const;
 
 interface GatewayFlags extends ConfigFlags {
@@ -36,73 +34,27 @@ export function registerGatewayCommand(program: Command, io: CliIO): void {
     .action((flags: GatewayFlags) => serve(flags, io));
 }
 
-/**
- * Serves until SIGINT/SIGTERM (or `io.signal`). SIGUSR1 (the `gateway` tool's `restart`, or `kill -USR1`) restarts
- * in-process: the config is read again and checked, and only if it loads does the running gateway close and a new one
- * start from it, on the same port unless the config names another. In-process sessions and the mock provider survive
- * the restart.
- */
 async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
-  let loaded = await loadCliConfig(flags, io);
   const approvals = flags.approvals ?? (io.stdin?.isTTY ? 'prompt' : 'deny');
   if (approvals === 'prompt' && !io.stdin?.isTTY) throw new CliUsageError('--approvals prompt needs a terminal on stdin; use --approvals http');
   const mock = await mockProvider(flags.providerMode); // outlives restarts, as do in-process sessions
-  const sessionStore = new (await import('@tool-search/sessions')).MemorySessionStore();
-  // commands.restart: false: only the gateway tool's own writes restart; a bare SIGUSR1 is ignored (OpenClaw's rule).
-  const restarts = restartSignals(() => loaded.config.commands?.restart !== false, (line) => io.stderr.write(`${line}\n`));
-  const stop = stopped(io.signal); // listening before the URL is out: a SIGTERM right after it still shuts down cleanly
-  let lastRestart: RestartRecord | undefined;
-  let listenPort = flags.port;
+  // Read again for each restart; the mock, when there is one, is the provider (the image tool must see it too).
+  const load = async () => {
+    const loaded = await loadCliConfig(flags, io);
+    return mock ? { ...loaded, config: withConfigSections(loaded.config, { provider: mock.provider }) } : loaded;
+  };
+  const how = `${mock ? ` (${flags.providerMode} provider)` : ''}, approvals ${approvals}`;
+  const log = (line: string) => void io.stderr.write(`${line}\n`);
   try {
-    for (;;) {
-      const { config } = loaded;
-      const auth = (await import('@tool-search/auth')).createApiKeys(config.auth, io.env ?? process.env); // a bad auth.keys entry stops us first
-      const control = gatewayControl(flags.config, io, loaded, restarts, () => lastRestart);
-      const logDir = config.gateway?.sessions?.dir ?? config.session?.logDir;
-      const sessionLogDir = logDir !== undefined ? resolve(io.cwd, logDir) : undefined;
-      // The provider first: the kernel's tools that call it (image) must see the one this gateway talks to, mock or not.
-      const front = await createCliFrontEnd(mock ? withConfigSections(config, { provider: mock.provider }) : config, io, {
-        approvals: approvals === 'http' ? 'queue' : approvals === 'prompt' ? promptApprover(io)! : null,
-        sessions: true,
-        sessionStore,
-        gateway: control,
-        defaultSandbox: 'quickjs', // code mode under load: see PresetOptions.defaultSandbox
-        ...(sessionLogDir ? { sessionLogDir } : {}),
-      });
-      const gateway = await startCliGateway(front, config, io, { auth, host: flags.host, port: listenPort, mode: flags.mode, provider: mock?.provider ?? config.provider ?? {} }).catch(async (error: unknown) => {
-        await front.close();
-        throw error;
-      });
-      listenPort = gateway.port; // a restart keeps the port unless the new config names another
-      io.stdout.write(`${gateway.url}\n`);
-      const how = `${flags.providerMode.startsWith('mock-') ? ` (${flags.providerMode} provider)` : ''}, approvals ${approvals}${front.approvalQueue ? ` (GET/POST ${gateway.url}/approvals)` : ''}`;
-      io.stderr.write(`gateway: mode ${gateway.mode}, model ${gateway.model}${how}, state ${front.state.kind} as replica ${front.state.replicaId}${sessionLogDir ? `, session logs in ${sessionLogDir}` : ''}; Ctrl-C stops\n`);
-      const next = await nextConfig(flags, io, control, restarts, stop);
-      if (!next) return void (await front.close());
-      lastRestart = restartRecord(next.request, lastRestart);
-      io.stderr.write(`gateway: restarting in-process (SIGUSR1: ${next.request.reason})\n`);
-      await drained(gateway.server, DRAIN_MS);
-      await front.close();
-      loaded = next.loaded;
-      if (flags.port === undefined && loaded.config.gateway?.port !== undefined) listenPort = loaded.config.gateway.port;
-    }
+    await runGateway({ ...cliFrontEndOptions(io), load, cwd: io.cwd, configPath: flags.config, host: flags.host, port: flags.port, mode: flags.mode, signal: io.signal, log,
+      approvals: approvals === 'http' ? 'queue' : approvals === 'prompt' ? promptApprover(io)! : null,
+      onListening: ({ url, mode, model, front, sessionLogDir }) => {
+        io.stdout.write(`${url}\n`);
+        const state = `state ${front.state.kind} as replica ${front.state.replicaId}${sessionLogDir ? `, session logs in ${sessionLogDir}` : ''}`;
+        log(`gateway: mode ${mode}, model ${model}${how}${front.approvalQueue ? ` (GET/POST ${url}/approvals)` : ''}, ${state}; Ctrl-C stops`);
+      },
+    });
   } finally {
-    restarts.close();
     await mock?.close();
-  }
-}
-
-/** The config of the next restart, once one is asked for and its config loads (a broken file keeps the old one serving); undefined on stop. */
-async function nextConfig(flags: GatewayFlags, io: CliIO, control: GatewayControl, restarts: RestartSignals, stop: Promise<unknown>) {
-  for (;;) {
-    const request = await Promise.race([stop.then(() => undefined), restarts.next()]);
-    if (!request) return undefined;
-    try {
-      const loaded = await loadCliConfig(flags, io);
-      await control.check(loaded.config);
-      return { request, loaded };
-    } catch (error) {
-      io.stderr.write(`gateway: restart refused, still serving the previous config: ${error instanceof Error ? error.message : String(error)}\n`);
-    }
   }
 }

@@ -1,8 +1,8 @@
 /**
- * `tool-search qa suite`: the end-to-end scenario from `@tool-search/e2e`
+ * `tool-search qa suite`: the end-to-end scenario from `@tool-search/qa`
  * (gateway + mock provider, one lane per mode). That package is a dependency
- * of the CLI (so the scenario works from an installed CLI), imported by name
- * only when the command runs because it is heavy.
+ * of the CLI (so the scenario works from an installed CLI), imported only when
+ * the command runs because it is heavy (the official OpenAI and Anthropic clients).
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { CliExit, CliInputError, CliUsageError, type CliIO } from '../io.js';
@@ -10,15 +10,7 @@ import { withJsonOption } from '../options.js';
 
 export const QA_SCENARIOS = ['tool-search-gateway-e2e'] as const;
 export const QA_PROVIDER_MODES = ['mock-openai', 'mock-anthropic'] as const;
-const E2E_PACKAGE = '@tool-search/e2e';
-
-/** What the CLI uses of `@tool-search/e2e`. */
-interface E2eModule {
-  readonly SCENARIO: string;
-  runQaSuite(options: { tools?: number; providerMode?: string }): Promise<{ readonly ok: boolean }>;
-  formatSuite(result: unknown): string;
-  toJson(result: unknown): unknown;
-}
+const QA_PACKAGE = '@tool-search/qa';
 
 interface QaFlags {
   readonly providerMode: string;
@@ -41,20 +33,20 @@ export function registerQaCommands(program: Command, io: CliIO): void {
       if (!(QA_SCENARIOS as readonly string[]).includes(flags.scenario)) {
         throw new CliUsageError(`unknown --scenario "${flags.scenario}"; known: ${QA_SCENARIOS.join(', ')}`);
       }
-      const e2e = await loadE2e();
-      if (e2e.SCENARIO !== flags.scenario) throw new CliUsageError(`${E2E_PACKAGE} runs scenario "${e2e.SCENARIO}", not "${flags.scenario}"`);
-      const result = await e2e.runQaSuite({ providerMode: flags.providerMode, ...(flags.tools !== undefined ? { tools: flags.tools } : {}) });
-      io.stdout.write(flags.json ? `${JSON.stringify(e2e.toJson(result))}\n` : ensureNewline(e2e.formatSuite(result)));
+      const qa = await loadQa();
+      if (qa.SCENARIO !== flags.scenario) throw new CliUsageError(`${QA_PACKAGE} runs scenario "${qa.SCENARIO}", not "${flags.scenario}"`);
+      const providerMode = flags.providerMode as (typeof QA_PROVIDER_MODES)[number];
+      const result = await qa.runQaSuite({ providerMode, ...(flags.tools !== undefined ? { tools: flags.tools } : {}) });
+      io.stdout.write(flags.json ? `${JSON.stringify(qa.toJson(result))}\n` : ensureNewline(qa.formatSuite(result)));
       if (!result.ok) throw new CliExit(1);
     });
 }
 
-async function loadE2e(): Promise<E2eModule> {
-  const specifier: string = E2E_PACKAGE; // a variable: not a compile-time dependency
+async function loadQa(): Promise<typeof import('@tool-search/qa')> {
   try {
-    return (await import(specifier)) as E2eModule;
+    return await import('@tool-search/qa');
   } catch (error) {
-    throw new CliInputError(`qa suite needs ${E2E_PACKAGE}, a dependency of @tool-search/cli; reinstall the CLI: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliInputError(`qa suite needs ${QA_PACKAGE}, a dependency of @tool-search/cli; reinstall the CLI: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
 }
 

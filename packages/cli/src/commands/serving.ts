@@ -3,22 +3,8 @@
  */
 import { InvalidArgumentError } from 'commander';
 
-/** Resolves on SIGINT, SIGTERM, the caller's abort, or `ended` (e.g. the client went away). */
-export function stopped(signal: AbortSignal | undefined, ended?: Promise<void>): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      process.off('SIGINT', done);
-      process.off('SIGTERM', done);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    if (signal?.aborted) return done();
-    process.once('SIGINT', done);
-    process.once('SIGTERM', done);
-    signal?.addEventListener('abort', done, { once: true });
-    void ended?.then(done);
-  });
-}
+// How the long-running commands learn to stop: the preset's, shared with the front ends it composes.
+export { stopped } from '@tool-search/preset';
 
 /** An integer flag between `min` and `max`. */
 export function integer(min: number, max: number): (value: string) => number {

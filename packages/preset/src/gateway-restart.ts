@@ -2,24 +2,27 @@
  * The gateway's in-process restart (OpenClaw's SIGUSR1): the signals that ask for it, the control the `gateway` tool
  * acts through (its config file, the checks a start makes, the restart), and the drain that lets replies finish.
  */
-import { dirname, resolve } from 'node:path';
-import { CONFIG_FILE_NAME, resolvePaths } from '@tool-search/config';
+import { dirname } from 'node:path';
+import { resolvePaths, type ToolSearchConfig } from '@tool-search/config';
 import type { GatewayControl, RestartRecord, RestartRequest } from '@tool-search/plugin-gateway';
-import type { CliIO } from './io.js';
-import { createCliKernel, rememberConfigFolder, type LoadedCliConfig } from './options.js';
+import type { Preset, PresetOptions } from './preset.js';
 
 /** How long a restart waits for the replies in flight (OpenClaw drains 30 s too). */
 export const DRAIN_MS = 30_000;
 
 /** What the `gateway` tool may do to this gateway: its config file, the checks a start makes, and the SIGUSR1 restart. */
-export function gatewayControl(configFlag: string | undefined, io: CliIO, loaded: LoadedCliConfig, restarts: RestartSignals, last: () => RestartRecord | undefined): GatewayControl {
-  const configPath = loaded.path ?? resolve(io.cwd, configFlag ?? CONFIG_FILE_NAME);
+export function gatewayControl(
+  configPath: string,
+  createKernel: (config: ToolSearchConfig, options: PresetOptions) => Promise<Preset>,
+  restarts: RestartSignals,
+  last: () => RestartRecord | undefined,
+): GatewayControl {
   return {
     configPath,
     async check(config) {
       // As `config set` checks: relative paths from the file's folder, then every plugin's own options (a kernel built and closed).
-      const resolved = rememberConfigFolder(resolvePaths(config, dirname(configPath)), dirname(configPath));
-      const { kernel } = await createCliKernel(resolved, io, { approve: null });
+      const folder = dirname(configPath);
+      const { kernel } = await createKernel(resolvePaths(config, folder), { approve: null, baseDir: folder });
       await kernel.close();
     },
     restart: (request) => restarts.schedule(request),

@@ -6,8 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ToolSearchError } from '@tool-search/kernel';
-import type { ApprovalDecision, PendingApproval } from '@tool-search/plugin-approvals';
-import { ApprovalsErrors } from '@tool-search/preset';
+import { ApprovalsErrors, type ApprovalDecision, type PendingApproval } from '@tool-search/plugin-approvals';
 
 /** `principal`: the request's API key (gateway with `auth.keys`): it sees and answers only approvals of the agents it allows. */
 export type GatewayRoute = (req: IncomingMessage, res: ServerResponse, body: () => Promise<unknown>, principal?: { readonly agents: readonly string[] }) => Promise<boolean>;

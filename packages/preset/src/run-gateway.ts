@@ -1,0 +1,171 @@
+/**
+ * The gateway front end, composed: `runGateway` serves the OpenAI-compatible gateway over a front end built from the
+ * config (state, telemetry, approvals, sessions, cron, kernel) until SIGINT/SIGTERM or `signal`, and restarts it
+ * in-process on SIGUSR1 (the `gateway` tool's `restart`, or `kill -USR1`): the config is read again and checked, and
+ * only if it loads does the running gateway drain, close and a new one start from it, on the same port unless the
+ * config names another. In-process sessions survive the restart. The gateway and auth modules load only when called.
+ */
+import type { Server } from 'node:http';
+import { resolve } from 'node:path';
+import type { ApiKeys } from '@tool-search/auth';
+import { CONFIG_FILE_NAME, type ToolSearchConfig } from '@tool-search/config';
+import type { Approver } from '@tool-search/plugin-approvals';
+import type { GatewayControl, RestartRecord } from '@tool-search/plugin-gateway';
+import { MemorySessionStore } from '@tool-search/sessions';
+import { approvalsRoute } from './approvals-http.js';
+import { createFrontEnd, type FrontEnd, type FrontEndOptions } from './front-end.js';
+import { DRAIN_MS, drained, gatewayControl, restartRecord, restartSignals, type RestartSignals } from './gateway-restart.js';
+import { healthRoute } from './health-http.js';
+import { createToolSearchKernel } from './preset.js';
+import { stopped } from './stopped.js';
+import { appliedToolSearch, runSettingOf } from './tool-search-setting.js';
+
+/** A loaded config and the file it came from (the file the `gateway` tool edits). */
+export interface LoadedGatewayConfig {
+  readonly config: ToolSearchConfig;
+  readonly path?: string | undefined;
+}
+
+export interface GatewayRunOptions extends Omit<FrontEndOptions, 'approvals' | 'sessions' | 'sessionStore' | 'gateway' | 'sessionLogDir'> {
+  /** Reads the config: at start and again for each restart. Its `provider` is the upstream the gateway talks to. */
+  readonly load: () => Promise<LoadedGatewayConfig>;
+  /** Folder the session log folder and the default config file resolve from. Default `process.cwd()`. */
+  readonly cwd?: string;
+  /** The file the `gateway` tool edits when `load` names none, from `cwd`. Default `tool-search.json`. */
+  readonly configPath?: string | undefined;
+  /** Default `gateway.host`, else `127.0.0.1` (other hosts need `auth.keys`). */
+  readonly host?: string | undefined;
+  /** Default `gateway.port`, else 0 (a free port); a restart keeps the port unless the new config names another. */
+  readonly port?: number | undefined;
+  /** Exposure mode for every run; default per run, the toolSearch setting of its agent and provider/model. */
+  readonly mode?: string | undefined;
+  /** Who answers approvals: `'queue'` (answered over `/v1/approvals` by any replica), an approver, or `null` (deny). */
+  readonly approvals?: 'queue' | Approver | null;
+  /** Stops the gateway; without it, SIGINT or SIGTERM does. */
+  readonly signal?: AbortSignal | undefined;
+  /** Operator lines: restarts, refused restarts, an ignored SIGUSR1. */
+  readonly log?: (line: string) => void;
+  /** Called each time the gateway listens: at start and after each restart. */
+  readonly onListening?: (gateway: ListeningGateway) => void;
+}
+
+export interface ListeningGateway extends StartedGateway {
+  readonly front: FrontEnd;
+  /** The session logs folder (`gateway.sessions.dir`, else `session.logDir`), resolved. */
+  readonly sessionLogDir?: string;
+}
+
+export interface StartedGateway {
+  readonly url: string;
+  readonly port: number;
+  /** The HTTP server, for draining the requests in flight before an in-process restart. */
+  readonly server: Server;
+  readonly mode: string;
+  readonly model: string;
+}
+
+/** Serves until stopped; resolves once everything it started is closed. A config that does not load or start rejects. */
+export async function runGateway(options: GatewayRunOptions): Promise<void> {
+  const { load, cwd = process.cwd(), configPath, host, port, mode, approvals = null, signal, log = () => undefined, onListening, ...frontOptions } = options;
+  const env = frontOptions.env ?? process.env;
+  const createKernel = frontOptions.createKernel ?? createToolSearchKernel;
+  let loaded = await load();
+  const sessionStore = new MemorySessionStore(); // outlives restarts
+  // commands.restart: false: only the gateway tool's own writes restart; a bare SIGUSR1 is ignored (OpenClaw's rule).
+  const restarts = restartSignals(() => loaded.config.commands?.restart !== false, log);
+  const stop = stopped(signal); // listening before the URL is out: a SIGTERM right after it still shuts down cleanly
+  let lastRestart: RestartRecord | undefined;
+  let listenPort = port;
+  try {
+    for (;;) {
+      const { config } = loaded;
+      const auth = (await import('@tool-search/auth')).createApiKeys(config.auth, env); // a bad auth.keys entry stops us first
+      const control = gatewayControl(loaded.path ?? resolve(cwd, configPath ?? CONFIG_FILE_NAME), createKernel, restarts, () => lastRestart);
+      const logDir = config.gateway?.sessions?.dir ?? config.session?.logDir;
+      const sessionLogDir = logDir !== undefined ? resolve(cwd, logDir) : undefined;
+      const front = await createFrontEnd(config, {
+        defaultSandbox: 'quickjs', // code mode under load: see PresetOptions.defaultSandbox
+        ...frontOptions,
+        approvals,
+        sessions: true,
+        sessionStore,
+        gateway: control,
+        ...(sessionLogDir ? { sessionLogDir } : {}),
+      });
+      const gateway = await startGateway(front, config, { auth, env, host, port: listenPort, mode }).catch(async (error: unknown) => {
+        await front.close();
+        throw error;
+      });
+      listenPort = gateway.port;
+      onListening?.({ ...gateway, front, ...(sessionLogDir ? { sessionLogDir } : {}) });
+      const next = await nextConfig(load, control, restarts, stop, log);
+      if (!next) return void (await front.close());
+      lastRestart = restartRecord(next.request, lastRestart);
+      log(`gateway: restarting in-process (SIGUSR1: ${next.request.reason})`);
+      await drained(gateway.server, DRAIN_MS);
+      await front.close();
+      loaded = next.loaded;
+      if (port === undefined && loaded.config.gateway?.port !== undefined) listenPort = loaded.config.gateway.port;
+    }
+  } finally {
+    restarts.close();
+  }
+}
+
+export interface StartGatewayOptions {
+  /** The API keys of `auth.keys` (`createApiKeys`), checked before anything started. */
+  readonly auth: ApiKeys;
+  readonly env?: NodeJS.ProcessEnv;
+  readonly host?: string | undefined;
+  readonly port?: number | undefined;
+  readonly mode?: string | undefined;
+}
+
+/** Starts the gateway on `front` (upstream `config.provider`, session turns, health and approval routes); it closes with the front end. */
+export async function startGateway(front: FrontEnd, config: ToolSearchConfig, options: StartGatewayOptions): Promise<StartedGateway> {
+  const { startGatewayServer, createUpstream, sessionTurnRunner, capabilitiesFromConfig } = await import('@tool-search/gateway');
+  const env = options.env ?? process.env;
+  const provider = config.provider ?? {};
+  const { kernel, state } = front;
+  const upstream = createUpstream(provider, env);
+  const mode = options.mode ?? front.toolSearch.mode;
+  // Each run gets the toolSearch setting (mode and search limits) of its agent and provider/model; `mode` fixes the mode.
+  const toolSearchFor = (party: { agentId?: string; provider: string; model: string }) => {
+    const applied = appliedToolSearch(config, party, options.mode);
+    return { mode: applied.mode, ...runSettingOf(applied) };
+  };
+  const upstreamFor = (other: string) => createUpstream({ ...provider, model: other }, env);
+  front.sessionHost?.bind(sessionTurnRunner({ kernel, upstream, mode, toolSearchFor, upstreamFor }));
+  const token = config.gateway?.auth?.token;
+  const gateway = await startGatewayServer({
+    kernel,
+    upstream,
+    mode,
+    toolSearchFor,
+    // gateway.capabilities: which upstreams take deferred tools themselves, ahead of the built-in table.
+    capabilities: capabilitiesFromConfig(config.gateway?.capabilities),
+    host: options.host ?? config.gateway?.host ?? '127.0.0.1',
+    port: options.port ?? config.gateway?.port ?? 0,
+    auth: options.auth,
+    state, // with keys, which key owns each session: shared by the replicas
+    ...(token ? { token } : {}),
+    routes: [healthRoute(state), ...(front.approvalQueue ? [approvalsRoute(front.approvalQueue)] : [])],
+  });
+  front.onClose(() => gateway.close());
+  return { url: gateway.url, port: gateway.port, server: gateway.server, mode, model: upstream.model };
+}
+
+/** The config of the next restart, once one is asked for and its config loads (a broken file keeps the old one serving); undefined on stop. */
+async function nextConfig(load: () => Promise<LoadedGatewayConfig>, control: GatewayControl, restarts: RestartSignals, stop: Promise<unknown>, log: (line: string) => void) {
+  for (;;) {
+    const request = await Promise.race([stop.then(() => undefined), restarts.next()]);
+    if (!request) return undefined;
+    try {
+      const loaded = await load();
+      await control.check(loaded.config);
+      return { request, loaded };
+    } catch (error) {
+      log(`gateway: restart refused, still serving the previous config: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+}
