@@ -2,7 +2,7 @@
  * The Anthropic Messages upstream, on the official `@anthropic-ai/sdk`. The
  * turn's chat messages become Anthropic messages (assistant `tool_calls` →
  * `tool_use` blocks, `tool` messages → `tool_result` blocks in a user turn),
- * system text goes to `system`, tools use the kernel's Anthropic rendering.
+ * system text goes to `system`, tools use @tool-search/provider-formats' Anthropic rendering.
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';

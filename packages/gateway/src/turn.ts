@@ -15,7 +15,8 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
-import type { ClientCall, Kernel, Run, RunExposure, RunRequest, ToolCallOutcome } from '@tool-search/kernel';
+import type { ClientCall, Kernel, Run, RunRequest, ToolCallOutcome } from '@tool-search/kernel';
+import { providerExposure, type ProviderExposure } from '@tool-search/provider-formats';
 import { CONTROL_TOOL_NAMES } from '@tool-search/control-tools';
 import { createTokenCounter } from '@tool-search/telemetry';
 import { suspendableTurn, type SuspendedTurn, type TurnControl } from './handoff.js';
@@ -188,12 +189,13 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
   const run = await kernel.createRun(request, { onClientCall: control.take });
   const signal = input.signal;
   try {
-    const exposure = await run.exposure(mode);
+    // The model sees provider-safe names; the wrapper routes them back to the exposed names.
+    const exposure = providerExposure(await run.exposure(mode));
     const sessions = options.sessions ?? sessionsOf(kernel);
     const native = exposure.mode === 'native' ? nativeState(run, exposure) : undefined;
     const sent = sessions.settle(run.info.sessionId, `${upstream.kind}:${exposure.mode}`, JSON.stringify(native ? native.tools : upstream.tools(exposure)), exposure.system);
     if (sent.changedFrom) run.emit({ type: 'exposure-changed', mode: exposure.mode, from: sent.changedFrom, to: sent.fingerprint });
-    const direct = exposure.mode === 'direct' ? undefined : await run.exposure('direct');
+    const direct = exposure.mode === 'direct' ? undefined : providerExposure(await run.exposure('direct'));
     const ledger = await Ledger.start(countTokens, sent, direct ? { toolsJson: JSON.stringify(upstream.tools(direct)), system: direct.system } : undefined);
     const toolsBytes = Buffer.byteLength(sent.toolsJson);
     const systemBytes = Buffer.byteLength(sent.system);
@@ -367,7 +369,7 @@ function deferredState(deferred: DeferredTools | undefined, upstream: Upstream, 
  * tool and `direct-only` tools, client tools among them, stay loaded), and a `tool_search` result goes back as
  * `tool_reference` blocks naming the hits the exposure can call.
  */
-function nativeState(run: Run, exposure: RunExposure) {
+function nativeState(run: Run, exposure: ProviderExposure) {
   const loadedIds = new Set(run.catalog.filter((tool) => tool.catalogMode === 'direct-only').map((tool) => tool.id));
   const tools = exposure.toAnthropic().map((tool, i) => {
     const view = exposure.tools[i]!;
