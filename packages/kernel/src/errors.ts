@@ -113,7 +113,7 @@ export class ConfigError extends ToolSearchError {
 /** Arguments rejected by the tool's input schema before the tool ran. The message lists every violation, so one retry can fix them all. */
 export class ToolArgumentsError extends ToolSearchError {
   readonly errors: readonly { path: string; rule: string; message: string }[];
-  constructor(toolId: string, errors: readonly { path: string; rule: string; message: string }[]) {
+  constructor(toolId: string, errors: readonly { path: string; rule: string; message: string }[], options: Pick<ToolSearchErrorOptions, 'cause'> = {}) {
     const listed = errors.map((error) =>
       // An unknown key's path ends with the key; say so instead of Ajv's "must NOT have additional properties".
       error.rule === 'additionalProperties' ? `${error.path || '/'} is not a known argument` : `${error.path || '/'} ${error.message}`,
@@ -121,6 +121,7 @@ export class ToolArgumentsError extends ToolSearchError {
     super(ErrorCode.TOOL_ARGUMENTS_INVALID, `Arguments for ${toolId} are invalid: ${listed.length ? listed.join('; ') : 'schema mismatch'}`, {
       toolId,
       details: { errors },
+      ...(options.cause !== undefined ? { cause: options.cause } : {}),
     });
     this.name = 'ToolArgumentsError';
     this.errors = errors;
