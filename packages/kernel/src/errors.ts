@@ -28,6 +28,7 @@ export const KERNEL_ERROR_CODES = {
   UNKNOWN_TOOL: 'The tool is not in the run\'s effective catalog (unknown, or dropped by policy).',
   TOOL_ARGUMENTS_INVALID: 'Arguments do not match the tool\'s input schema; the tool did not run.',
   TOOL_EXECUTION_FAILED: 'The tool threw or reported a failure while running.',
+  OBSERVER_FAILED: 'An `afterToolCall` observer threw after the tool ran; the tool\'s outcome stands, the other observers still ran.',
   TOOL_TIMEOUT: 'The tool did not answer within its timeout.',
   TOOL_CALL_ABORTED: 'The call was cancelled by its caller.',
   TOOL_CALL_BLOCKED: 'A `beforeToolCall` tap blocked the call.',
