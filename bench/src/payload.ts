@@ -8,6 +8,7 @@ import type { ToolSearchConfig } from '@tool-search/config';
 import type { KernelPlugin } from '@tool-search/kernel';
 import { readSnapshotFile, snapshotPlugin } from '@tool-search/plugin-snapshot';
 import { createToolSearchKernel } from '@tool-search/preset';
+import { providerExposure } from '@tool-search/provider-formats';
 import { createTokenCounter } from '@tool-search/telemetry';
 import { fakePluginCount } from './catalogs.js';
 
@@ -57,7 +58,7 @@ async function measure(label: string, config: ToolSearchConfig, plugins: readonl
     const run = await kernel.createRun({ provider: 'openai', model: REQUEST_MODEL });
     const rows: Omit<ModePayload, 'ratioToDirect'>[] = [];
     for (const mode of MODES) {
-      const exposure = await run.exposure(mode);
+      const exposure = providerExposure(await run.exposure(mode));
       const body = requestBody(exposure.system, exposure.toOpenAI());
       rows.push({
         mode,

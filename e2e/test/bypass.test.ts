@@ -5,7 +5,8 @@
  * block or a coded error.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createProviderNameMap, ErrorCode, STAGE, type KernelPlugin, type ToolCallOutcome, type ToolDefinition, type ToolDescriptor } from '@tool-search/kernel';
+import { ErrorCode, STAGE, type KernelPlugin, type ToolCallOutcome, type ToolDefinition, type ToolDescriptor } from '@tool-search/kernel';
+import { createProviderNameMap, providerExposure } from '@tool-search/provider-formats';
 import { COMPARED_MODES, type ToolSearchConfig } from '@tool-search/config';
 import { createToolSearchKernel, type PresetOptions } from '@tool-search/preset';
 import type { Approver } from '@tool-search/plugin-approvals';
@@ -111,7 +112,8 @@ describe('a denied tool is unreachable by every route', () => {
   ] as const;
   it.each(directNames)('direct mode: exposure.call %s', async (_label, name) => {
     const { kernel, calls } = await setup(denyConfig);
-    const exposure = await (await kernel.createRun()).exposure('direct');
+    // As the gateway calls it: provider-safe names are routed back by @tool-search/provider-formats.
+    const exposure = providerExposure(await (await kernel.createRun()).exposure('direct'));
     expect(exposure.tools.map((t) => t.name)).not.toContain(name);
     const outcome = await exposure.call(name, { q: 'x' });
     expect(outcome.status).toBe('error');

@@ -4,7 +4,8 @@
  * telemetry and the session log apply to what the framework's agent loop calls.
  */
 import { jsonSchema, tool, toolSearch, type Tool, type ToolSet } from 'ai';
-import { ConfigError, ErrorCode, toolResultText, ToolSearchError, type Run, type ToolResult } from '@tool-search/kernel';
+import { ConfigError, ErrorCode, ToolSearchError, type Run, type ToolResult } from '@tool-search/kernel';
+import { toolResultText } from '@tool-search/provider-formats';
 import { openToolSearchRun, type OpenRunOptions, type RunTool, type ToolSearchRun } from '@tool-search/preset';
 import { AiSdkErrors } from './errors.js';
 

@@ -6,7 +6,7 @@
  * is merged over what came before (and switches it on unless it says
  * `enabled: false`). `sources` names every setting that applied, in order.
  */
-import { providerCandidates } from '@tool-search/kernel';
+import { providerCandidates } from '@tool-search/provider-formats';
 import { resolveToolSearch } from './resolve.js';
 import type { ProviderToolPolicy, ResolvedToolSearch, ToolSearchConfig, ToolSearchOptions, ToolSearchSetting } from './types.js';
 

@@ -2,10 +2,12 @@
  * The Anthropic Messages upstream, on the official `@anthropic-ai/sdk`. The
  * turn's chat messages become Anthropic messages (assistant `tool_calls` →
  * `tool_use` blocks, `tool` messages → `tool_result` blocks in a user turn),
- * system text goes to `system`, tools use the kernel's Anthropic rendering.
+ * system text goes to `system`, tools use @tool-search/provider-formats' Anthropic rendering.
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { ToolSearchError } from '@tool-search/kernel';
+import { GatewayErrors } from './errors.js';
 import { postBody, type ServerBlock, type Upstream, type UpstreamReply, type UpstreamRequest } from './upstream.js';
 
 /** Anthropic requires `max_tokens`; used when the client sent none. */
@@ -80,7 +82,7 @@ export function toAnthropicMessages(
     if (last?.role === role) last.content.push(...blocks);
     else messages.push({ role, content: blocks });
   };
-  for (const message of chat) {
+  for (const [index, message] of chat.entries()) {
     switch (message.role) {
       case 'system':
       case 'developer':
@@ -94,14 +96,18 @@ export function toAnthropicMessages(
           if (call.type !== 'function') return [];
           const server = serverTools?.has(call.function.name) === true;
           if (server) serverCalls.add(call.id);
-          return [{ type: server ? 'server_tool_use' : 'tool_use', id: call.id, name: call.function.name, input: parseInput(call.function.arguments) }];
+          const input = parseInput(call.function.arguments, `/messages/${index}/tool_calls/${call.id}/function/arguments`);
+          return [{ type: server ? 'server_tool_use' : 'tool_use', id: call.id, name: call.function.name, input }];
         });
         push('assistant', [...textBlocks(message.content ?? null), ...calls]);
         break;
       }
       case 'tool':
         // A server tool's result is the provider's own block in the assistant turn (Anthropic tool search).
-        if (serverCalls.has(message.tool_call_id)) push('assistant', [{ type: 'tool_search_tool_result', tool_use_id: message.tool_call_id, content: parseInput(textOf(message.content)) }]);
+        if (serverCalls.has(message.tool_call_id)) {
+          const content = parseInput(textOf(message.content), `/messages/${index}/content`);
+          push('assistant', [{ type: 'tool_search_tool_result', tool_use_id: message.tool_call_id, content }]);
+        }
         else if (toolReferences?.get(message.tool_call_id)?.length) {
           const refs = toolReferences.get(message.tool_call_id)!.map((tool_name) => ({ type: 'tool_reference', tool_name }));
           push('user', [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: refs }]);
@@ -125,11 +131,20 @@ function textOf(content: unknown): string {
   return content.map((part) => (typeof (part as { text?: unknown })?.text === 'string' ? (part as { text: string }).text : '')).join('');
 }
 
-function parseInput(text: string): unknown {
+/**
+ * A tool call's JSON arguments as an Anthropic `input` object. Text that is not JSON cannot be sent as `tool_use`
+ * input, and no stand-in object takes its place: the request is refused (`REQUEST_INVALID`, the parse error as cause).
+ */
+function parseInput(text: string, path: string): unknown {
+  let value: unknown;
   try {
-    const value: unknown = text ? JSON.parse(text) : {};
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : { value };
-  } catch {
-    return { __invalid_json__: text };
+    value = text ? JSON.parse(text) : {};
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ToolSearchError(GatewayErrors.REQUEST_INVALID, `${path} is not valid JSON (${reason}); an Anthropic tool_use input must be a JSON object`, {
+      cause: error,
+      details: { path },
+    });
   }
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : { value };
 }

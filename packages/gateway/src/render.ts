@@ -1,5 +1,6 @@
 /** Turns a call outcome into the text of a `tool` message for the model. */
-import { toolResultText, type ToolCallOutcome, type ToolResult } from '@tool-search/kernel';
+import type { ToolCallOutcome, ToolResult } from '@tool-search/kernel';
+import { toolResultText } from '@tool-search/provider-formats';
 
 export function renderOutcome(outcome: ToolCallOutcome): string {
   switch (outcome.status) {

@@ -15,7 +15,8 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
-import type { ClientCall, Kernel, Run, RunExposure, RunRequest, ToolCallOutcome } from '@tool-search/kernel';
+import { ToolArgumentsError, type ClientCall, type Kernel, type Run, type RunRequest, type ToolCallOutcome } from '@tool-search/kernel';
+import { providerExposure, type ProviderExposure } from '@tool-search/provider-formats';
 import { CONTROL_TOOL_NAMES } from '@tool-search/control-tools';
 import { createTokenCounter } from '@tool-search/telemetry';
 import { suspendableTurn, type SuspendedTurn, type TurnControl } from './handoff.js';
@@ -42,6 +43,8 @@ declare module '@tool-search/kernel' {
     };
     /** The tools or system text sent in this session differ from the previous turn's (the provider's prompt cache misses). */
     'exposure-changed': { readonly type: 'exposure-changed'; readonly mode: string; readonly from: string; readonly to: string };
+    /** A model's tool call whose arguments are not JSON: nothing ran, the model was told (`error.cause` is the parse error). */
+    'tool-arguments-invalid': { readonly type: 'tool-arguments-invalid'; readonly name: string; readonly toolId: string; readonly error: ToolArgumentsError };
   }
 }
 
@@ -188,12 +191,13 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
   const run = await kernel.createRun(request, { onClientCall: control.take });
   const signal = input.signal;
   try {
-    const exposure = await run.exposure(mode);
+    // The model sees provider-safe names; the wrapper routes them back to the exposed names.
+    const exposure = providerExposure(await run.exposure(mode));
     const sessions = options.sessions ?? sessionsOf(kernel);
     const native = exposure.mode === 'native' ? nativeState(run, exposure) : undefined;
     const sent = sessions.settle(run.info.sessionId, `${upstream.kind}:${exposure.mode}`, JSON.stringify(native ? native.tools : upstream.tools(exposure)), exposure.system);
     if (sent.changedFrom) run.emit({ type: 'exposure-changed', mode: exposure.mode, from: sent.changedFrom, to: sent.fingerprint });
-    const direct = exposure.mode === 'direct' ? undefined : await run.exposure('direct');
+    const direct = exposure.mode === 'direct' ? undefined : providerExposure(await run.exposure('direct'));
     const ledger = await Ledger.start(countTokens, sent, direct ? { toolsJson: JSON.stringify(upstream.tools(direct)), system: direct.system } : undefined);
     const toolsBytes = Buffer.byteLength(sent.toolsJson);
     const systemBytes = Buffer.byteLength(sent.system);
@@ -267,8 +271,16 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
       const results: ChatCompletionToolMessageParam[] = [];
       const forClient: (typeof assistant.tool_calls & object)[number][] = [];
       for (const [index, call] of reply.toolCalls.entries()) {
+        const args = parseArguments(call.arguments, toolIdOf(exposure, call.name, deferral));
+        if (args instanceof ToolArgumentsError) {
+          // Invalid JSON is never replaced by a stand-in object: nothing runs, the model reads what to fix.
+          run.emit({ type: 'tool-arguments-invalid', name: call.name, toolId: args.toolId!, error: args });
+          toolCalls.push({ name: call.name, status: 'error', toolId: args.toolId! });
+          results.push({ role: 'tool', tool_call_id: call.id, content: renderOutcome({ status: 'error', callId: call.id, toolId: args.toolId!, error: args.toJSON() }) });
+          continue;
+        }
         if (deferral?.isSearch(call.name)) {
-          results.push({ role: 'tool', tool_call_id: call.id, content: deferral.search(call.id, call.name, parseArguments(call.arguments)) });
+          results.push({ role: 'tool', tool_call_id: call.id, content: deferral.search(call.id, call.name, args) });
           toolCalls.push({ name: call.name, status: 'ok', toolId: `gateway:deferred:${call.name}` });
           continue;
         }
@@ -278,7 +290,7 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
           toolCalls.push({ name: call.name, status: 'pending', toolId: `client:client:${call.name}` });
           continue;
         }
-        const work = exposure.call(call.name, parseArguments(call.arguments), signal ? { signal } : {});
+        const work = exposure.call(call.name, args, signal ? { signal } : {});
         // Client calls made inside this call go to the HTTP caller now; the call's outcome comes once their results do.
         const outcome = await control.outcome(run, work, (handed) =>
           done(step, 'tool_calls', { role: 'assistant', content: reply.content, refusal: null, tool_calls: handed.map(toClientToolCall) }),
@@ -367,7 +379,7 @@ function deferredState(deferred: DeferredTools | undefined, upstream: Upstream, 
  * tool and `direct-only` tools, client tools among them, stay loaded), and a `tool_search` result goes back as
  * `tool_reference` blocks naming the hits the exposure can call.
  */
-function nativeState(run: Run, exposure: RunExposure) {
+function nativeState(run: Run, exposure: ProviderExposure) {
   const loadedIds = new Set(run.catalog.filter((tool) => tool.catalogMode === 'direct-only').map((tool) => tool.id));
   const tools = exposure.toAnthropic().map((tool, i) => {
     const view = exposure.tools[i]!;
@@ -415,13 +427,26 @@ function toClientToolCall(call: ClientCall): ChatCompletionMessageFunctionToolCa
   return { id: call.callId, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } };
 }
 
-/** Models sometimes send invalid JSON; the kernel's schema check then reports it as an argument error. */
-function parseArguments(text: string): unknown {
+/**
+ * A tool call's arguments as the model wrote them (empty text is `{}`). Models sometimes send invalid JSON: that is a
+ * `TOOL_ARGUMENTS_INVALID` error naming the parse error (kept as `cause`), never a stand-in object a tool could run on.
+ */
+function parseArguments(text: string, toolId: string): unknown {
   try {
     return text ? JSON.parse(text) : {};
-  } catch {
-    return { __invalid_json__: text };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return new ToolArgumentsError(toolId, [{ path: '/', rule: 'json', message: `arguments are not valid JSON (${reason}); nothing ran, send them again as one JSON object` }], { cause: error });
   }
+}
+
+/** The tool a called name stands for, for reports: the exposed tool's id, a control or deferred tool's own id, else the name. */
+function toolIdOf(exposure: ProviderExposure, name: string, deferral: { isSearch(name: string): boolean; isDeferredTool(name: string): boolean } | undefined): string {
+  if (deferral?.isSearch(name)) return `gateway:deferred:${name}`;
+  if (deferral?.isDeferredTool(name)) return `client:client:${name}`;
+  const view = exposure.tools.find((tool) => tool.name === name) ?? exposure.tools.find((tool) => exposure.providerName(tool.name) === name);
+  if (!view) return name;
+  return view.toolId ?? `control:${exposure.mode}:${view.name}`;
 }
 
 function textOf(content: ChatCompletionMessageParam['content']): string | null {

@@ -6,7 +6,8 @@
  * so the bytes telemetry measures are the bytes the provider receives.
  */
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { ErrorCode, ToolSearchError, type RunExposure } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import type { ProviderExposure } from '@tool-search/provider-formats';
 
 export type UpstreamKind = 'openai' | 'anthropic';
 
@@ -49,7 +50,7 @@ export interface Upstream {
   readonly url: string;
   readonly model: string;
   /** The exposure's tools in this provider's format. */
-  tools(exposure: RunExposure): readonly unknown[];
+  tools(exposure: ProviderExposure): readonly unknown[];
   /** The exact JSON body for one request. */
   body(request: UpstreamRequest): string;
   send(body: string, signal?: AbortSignal): Promise<UpstreamReply>;

@@ -7,6 +7,7 @@ import { ErrorCode, ToolSearchError, type Diagnostic, type Kernel, type Run, typ
 import { COMPARED_MODES, NATIVE_MODE, resolveToolSearchFor, type ToolSearchConfig } from '@tool-search/config';
 import { indexForRun, type SearchResult } from '@tool-search/search';
 import { createTokenCounter } from '@tool-search/telemetry';
+import { providerExposure } from '@tool-search/provider-formats';
 // Declares RunRequest.searchLimits (the limits the modes' search tools read), as the CLI passes them.
 import type {} from '@tool-search/control-tools';
 import { InspectErrors } from './errors.js';
@@ -157,7 +158,7 @@ function misses(result: SearchResult, run: Run): string[] {
 
 async function exposureOf(run: Run, mode: string, tokens: ReturnType<typeof createTokenCounter> | undefined): Promise<ExposureModeView> {
   try {
-    const exposure = await run.exposure(mode);
+    const exposure = providerExposure(await run.exposure(mode));
     const toolsJson = JSON.stringify(exposure.toOpenAI());
     const bytes = { tools: Buffer.byteLength(toolsJson), system: Buffer.byteLength(exposure.system) };
     const counted = tokens ? { tools: await tokens.count(toolsJson), system: await tokens.count(exposure.system) } : undefined;

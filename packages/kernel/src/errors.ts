@@ -28,6 +28,7 @@ export const KERNEL_ERROR_CODES = {
   UNKNOWN_TOOL: 'The tool is not in the run\'s effective catalog (unknown, or dropped by policy).',
   TOOL_ARGUMENTS_INVALID: 'Arguments do not match the tool\'s input schema; the tool did not run.',
   TOOL_EXECUTION_FAILED: 'The tool threw or reported a failure while running.',
+  OBSERVER_FAILED: 'An `afterToolCall` observer threw after the tool ran; the tool\'s outcome stands, the other observers still ran.',
   TOOL_TIMEOUT: 'The tool did not answer within its timeout.',
   TOOL_CALL_ABORTED: 'The call was cancelled by its caller.',
   TOOL_CALL_BLOCKED: 'A `beforeToolCall` tap blocked the call.',
@@ -113,7 +114,7 @@ export class ConfigError extends ToolSearchError {
 /** Arguments rejected by the tool's input schema before the tool ran. The message lists every violation, so one retry can fix them all. */
 export class ToolArgumentsError extends ToolSearchError {
   readonly errors: readonly { path: string; rule: string; message: string }[];
-  constructor(toolId: string, errors: readonly { path: string; rule: string; message: string }[]) {
+  constructor(toolId: string, errors: readonly { path: string; rule: string; message: string }[], options: Pick<ToolSearchErrorOptions, 'cause'> = {}) {
     const listed = errors.map((error) =>
       // An unknown key's path ends with the key; say so instead of Ajv's "must NOT have additional properties".
       error.rule === 'additionalProperties' ? `${error.path || '/'} is not a known argument` : `${error.path || '/'} ${error.message}`,
@@ -121,6 +122,7 @@ export class ToolArgumentsError extends ToolSearchError {
     super(ErrorCode.TOOL_ARGUMENTS_INVALID, `Arguments for ${toolId} are invalid: ${listed.length ? listed.join('; ') : 'schema mismatch'}`, {
       toolId,
       details: { errors },
+      ...(options.cause !== undefined ? { cause: options.cause } : {}),
     });
     this.name = 'ToolArgumentsError';
     this.errors = errors;

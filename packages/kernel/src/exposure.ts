@@ -1,12 +1,13 @@
 /**
- * The finished exposure of a run: provider-neutral tools and system text,
- * adapters to the OpenAI and Anthropic formats, and `call()`, which routes a
- * model's tool call (by exposed or provider name) back through the run.
- * Model-facing problems come back as `{ status: 'error' }` outcomes, never throws.
+ * The finished exposure of a run: provider-neutral tools and system text, and
+ * `call()`, which routes a model's tool call (by exposed name, or a hidden name
+ * the mode resolves) back through the run. Provider wire formats (OpenAI and
+ * Anthropic tool shapes, provider-safe names) live in @tool-search/provider-formats,
+ * which wraps this exposure. Model-facing problems come back as
+ * `{ status: 'error' }` outcomes, never throws.
  */
 import { ErrorCode, ToolSearchError, UnknownToolError } from './errors.js';
 import { callStatusOf } from './control-status.js';
-import { createProviderNameMap } from './provider-names.js';
 import { linkSignals } from './signals.js';
 import { suggestIds } from './suggest.js';
 import type { CallOptions, ExposedTool, JsonSchema, RunApi, RunEvent, ToolCallOutcome, ToolDescriptor, ToolResult } from './types.js';
@@ -19,28 +20,14 @@ export interface ExposureToolView {
   readonly kind: 'tool' | 'control';
 }
 
-export interface OpenAIFunctionTool {
-  readonly type: 'function';
-  readonly function: { readonly name: string; readonly description: string; readonly parameters: JsonSchema };
-}
-
-export interface AnthropicTool {
-  readonly name: string;
-  readonly description: string;
-  readonly input_schema: JsonSchema;
-}
-
 export interface RunExposure {
   readonly mode: string;
   readonly tools: readonly ExposureToolView[];
   readonly system: string;
-  /** Routes a model's tool call. `name` may be the exposed name or its provider-safe form. */
+  /** Routes a model's tool call by exposed name (or a hidden name the mode resolves). */
   call(name: string, args: unknown, options?: Omit<CallOptions, 'origin'>): Promise<ToolCallOutcome>;
-  /** Whether `name` (exposed or provider form) is something this exposure can route. */
+  /** Whether `name` is something this exposure can route. */
   has(name: string): boolean;
-  toOpenAI(): OpenAIFunctionTool[];
-  toAnthropic(): AnthropicTool[];
-  providerName(name: string): string;
   toJSON(): { mode: string; tools: ExposureToolView[]; system: string };
 }
 
@@ -56,7 +43,6 @@ export function createExposure(
   resolveHidden: ((name: string) => string | undefined) | undefined,
 ): RunExposure {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const names = createProviderNameMap(tools.map((tool) => tool.name));
   const views: ExposureToolView[] = tools.map((tool) => ({
     name: tool.name,
     description: tool.description,
@@ -64,7 +50,7 @@ export function createExposure(
     ...(tool.toolId ? { toolId: tool.toolId } : {}),
     kind: tool.handler ? 'control' : 'tool',
   }));
-  const lookup = (name: string) => byName.get(name) ?? byName.get(names.fromProvider(name) ?? '');
+  const lookup = (name: string) => byName.get(name);
 
   async function call(name: string, args: unknown, options: Omit<CallOptions, 'origin'> = {}): Promise<ToolCallOutcome> {
     const exposed = lookup(name);
@@ -111,13 +97,6 @@ export function createExposure(
         return false;
       }
     },
-    toOpenAI: () =>
-      views.map((tool) => ({
-        type: 'function' as const,
-        function: { name: names.toProvider(tool.name), description: tool.description, parameters: tool.inputSchema },
-      })),
-    toAnthropic: () => views.map((tool) => ({ name: names.toProvider(tool.name), description: tool.description, input_schema: tool.inputSchema })),
-    providerName: (name: string) => names.toProvider(name),
     toJSON: () => ({ mode, tools: views, system }),
   });
 }

@@ -18,12 +18,8 @@ export type { ToolSearchErrorOptions } from './errors.js';
 export { defineErrors, listErrorCodes, ErrorCodeTakenError, KERNEL_OWNER } from './error-registry.js';
 export type { AnyErrorCode, OwnedErrorCode, ErrorCodeInfo } from './error-registry.js';
 export { createExposure, directTool } from './exposure.js';
-export type { RunExposure, ExposureToolView, OpenAIFunctionTool, AnthropicTool } from './exposure.js';
-export { createProviderNameMap, PROVIDER_NAME_PATTERN } from './provider-names.js';
-export type { ProviderNameMap } from './provider-names.js';
+export type { RunExposure, ExposureToolView } from './exposure.js';
 export { suggestIds, editDistance } from './suggest.js';
-export { providerCandidates } from './provider-keys.js';
-export { jsonToolResult, toolResultText } from './result-text.js';
 export { compileToolSchema, checkSchema, toSchemaIssues } from './schema.js';
 export type { SchemaIssue } from './schema.js';
 export type {

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { buildCatalog, isolateSources, ListingSink } from './catalog.js';
 import { directModePlugin } from './builtins/direct-mode.js';
-import { guardCallTaps, guardMaterializeTaps } from './builtins/guards.js';
+import { guardCallTaps, guardMaterializeTaps, guardObserverTaps } from './builtins/guards.js';
 import { ErrorCode, ToolSearchError } from './errors.js';
 import { applyPolicy, guardPolicyTaps } from './filter.js';
 import { resolveGuidance } from './guidance.js';
@@ -49,6 +49,7 @@ export function createKernel(options: KernelOptions = {}): Kernel {
   guardPolicyTaps(hooks);
   guardCallTaps(hooks);
   guardMaterializeTaps(hooks);
+  guardObserverTaps(hooks);
 
   const kernel: Kernel = {
     use(plugin) {

@@ -12,7 +12,7 @@ import type { KernelHooks } from './hooks.js';
 import { compileToolSchema, isSchemaIssue, toSchemaIssues } from './schema.js';
 import { linkSignals } from './signals.js';
 import { suggestIds } from './suggest.js';
-import { decidedBy } from './builtins/guards.js';
+import { decidedBy, takeObserverFailures } from './builtins/guards.js';
 import { renderGuidance, type GuidanceEntry } from './guidance.js';
 import { createClientCallBroker, type ClientCall, type RunOptions } from './client-calls.js';
 import type {
@@ -93,14 +93,9 @@ export function createRunObject(parts: RunParts): Run {
     try {
       const outcome = await decideAndExecute(call, ctx, options);
       if (hooks.afterToolCall.isUsed()) {
-        await hooks.afterToolCall.promise(call, outcome, ctx).catch((error: unknown) => {
-          diagnostics.push({
-            code: ErrorCode.TOOL_EXECUTION_FAILED,
-            level: 'warning',
-            message: `afterToolCall observer failed: ${error instanceof Error ? error.message : String(error)}`,
-            hook: 'afterToolCall',
-          });
-        });
+        // Each observer is isolated (guards.ts): a throwing one is reported under its own code, the outcome stands.
+        await hooks.afterToolCall.promise(call, outcome, ctx);
+        for (const failure of takeObserverFailures(call)) emitDiagnostic(observerDiagnostic(failure));
       }
       return outcome;
     } finally {
@@ -242,6 +237,23 @@ function withDirectOnly(tools: readonly ExposedTool[], directOnly: readonly Tool
     out.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, toolId: tool.id });
   }
   return out;
+}
+
+/**
+ * An observer's failure as a run diagnostic: its own code, the plugin and tool named, the thrown value kept as a
+ * non-enumerable `cause` (as on `Error`), so diagnostics printed as JSON stay as they were.
+ */
+function observerDiagnostic(failure: ToolSearchError): Diagnostic {
+  const diagnostic: Diagnostic = {
+    code: failure.code,
+    level: 'warning',
+    message: failure.message,
+    ...(failure.plugin ? { plugin: failure.plugin } : {}),
+    hook: 'afterToolCall',
+    ...(failure.toolId ? { toolId: failure.toolId } : {}),
+    ...(failure.details ? { details: failure.details } : {}),
+  };
+  return Object.defineProperty(diagnostic, 'cause', { value: failure.cause, enumerable: false });
 }
 
 function validateArgs(tool: ToolDescriptor, raw: unknown): Readonly<Record<string, unknown>> {

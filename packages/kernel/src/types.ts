@@ -118,6 +118,8 @@ export interface Diagnostic {
   readonly hook?: string;
   readonly toolId?: string;
   readonly details?: Readonly<Record<string, unknown>>;
+  /** What was thrown, when the diagnostic reports a failure (e.g. `OBSERVER_FAILED`); non-enumerable, as on `Error`. */
+  readonly cause?: unknown;
 }
 
 /**

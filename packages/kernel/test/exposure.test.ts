@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createKernel, ErrorCode, PROVIDER_NAME_PATTERN, createProviderNameMap, type KernelPlugin } from '@tool-search/kernel';
+import { createKernel, ErrorCode, type KernelPlugin } from '@tool-search/kernel';
 import { source, tool } from './helpers.js';
 
 const tools = [tool('read'), tool('pinned', { catalogMode: 'direct-only' }), tool('weird.name/with:chars', { source: 'mcp', owner: 'srv' })];
@@ -69,34 +69,18 @@ describe('exposure', () => {
     expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: ErrorCode.MODE_FALLBACK }));
   });
 
-  it('formats for OpenAI and Anthropic with provider-safe names that route back', async () => {
+  it('is provider-neutral: no provider formats, names route as exposed (@tool-search/provider-formats adds both)', async () => {
     const run = await createKernel({ plugins: [source('s', tools)] }).createRun();
     const exposure = await run.exposure('direct');
-    const openai = exposure.toOpenAI();
-    const anthropic = exposure.toAnthropic();
-    for (const t of openai) expect(t.function.name).toMatch(PROVIDER_NAME_PATTERN);
-    for (const t of anthropic) expect(t.name).toMatch(PROVIDER_NAME_PATTERN);
-    const weird = openai.find((t) => t.function.name.startsWith('weird'))!;
-    expect(weird.type).toBe('function');
-    await expect(exposure.call(weird.function.name, {})).resolves.toMatchObject({ status: 'ok', toolId: 'mcp:srv:weird.name/with:chars' });
+    expect(Object.keys(exposure).sort()).toEqual(['call', 'has', 'mode', 'system', 'toJSON', 'tools']);
+    await expect(exposure.call('weird.name/with:chars', {})).resolves.toMatchObject({ status: 'ok', toolId: 'mcp:srv:weird.name/with:chars' });
   });
 
   it('is byte-identical for the same catalog, whatever order sources finish in', async () => {
     const slow = (name: string, delay: number, list: ReturnType<typeof tool>[]): KernelPlugin => source(name, () => new Promise((r) => setTimeout(() => r(list), delay)));
     const a = await createKernel({ plugins: [slow('a', 5, [tool('x')]), slow('b', 1, [tool('y', { source: 'plugin', owner: 'b' })])] }).createRun();
     const b = await createKernel({ plugins: [slow('a', 1, [tool('x')]), slow('b', 5, [tool('y', { source: 'plugin', owner: 'b' })])] }).createRun();
-    expect(JSON.stringify((await a.exposure('direct')).toOpenAI())).toBe(JSON.stringify((await b.exposure('direct')).toOpenAI()));
-  });
-
-  it('maps names deterministically and without collisions', () => {
-    const names = ['a.b', 'a_b', 'a:b', 'x'.repeat(80), 'x'.repeat(81), 'ok_name'];
-    const map = createProviderNameMap(names);
-    const mapped = names.map((n) => map.toProvider(n));
-    expect(new Set(mapped).size).toBe(names.length);
-    for (const m of mapped) expect(m).toMatch(PROVIDER_NAME_PATTERN);
-    expect(map.toProvider('a_b')).toBe('a_b');
-    for (const n of names) expect(map.fromProvider(map.toProvider(n))).toBe(n);
-    expect(createProviderNameMap(names).toProvider('a.b')).toBe(map.toProvider('a.b'));
+    expect(JSON.stringify(await a.exposure('direct'))).toBe(JSON.stringify(await b.exposure('direct')));
   });
 });
 

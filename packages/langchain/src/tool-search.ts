@@ -6,7 +6,8 @@
 import { createMiddleware, type AgentMiddleware } from 'langchain';
 import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
-import { ConfigError, ErrorCode, toolResultText, ToolSearchError, type Run } from '@tool-search/kernel';
+import { ConfigError, ErrorCode, ToolSearchError, type Run } from '@tool-search/kernel';
+import { toolResultText } from '@tool-search/provider-formats';
 import { openToolSearchRun, type OpenRunOptions, type RunTool, type ToolSearchRun } from '@tool-search/preset';
 import { LangChainErrors } from './errors.js';
 

@@ -61,8 +61,12 @@ export function planNextStep(request: ChatRequest): Step {
     return { kind: 'answer', reason: 'not-found', text: `Tool search loaded no tool named ${script.target}.` };
   };
 
+  const targetCall = (lane: Lane, name: string): Step => {
+    const step = call(lane, name, script.args);
+    return script.argumentsText !== undefined ? { ...step, argumentsText: script.argumentsText } as Step : step;
+  };
   const direct = tools.find((t) => isNameFor(t.function.name, script.target));
-  if (direct) return call('direct', direct.function.name, script.args);
+  if (direct) return targetCall('direct', direct.function.name);
 
   // Deferred tools: search once; the found tools are then offered and the target is called directly (above).
   // The client's own search tool (`searchTool=`) first: its result holds `tool_reference` blocks that load the target.
@@ -74,7 +78,7 @@ export function planNextStep(request: ChatRequest): Step {
   const code = byName(tools, CODE_TOOL);
   if (code) return call('code', CODE_TOOL, { [codeKey(code)]: codeFor(script) });
 
-  if (mentions(systemText(messages), script.target)) return call('directory', script.target, script.args);
+  if (mentions(systemText(messages), script.target)) return targetCall('directory', script.target);
 
   const search = byName(tools, SEARCH_TOOL);
   const callTool = byName(tools, CALL_TOOL);

@@ -50,7 +50,7 @@ export function errorBody(message: string, type: string, code: string | null = n
 }
 
 function toolCall(step: Extract<Step, { kind: 'tool-call' }>) {
-  return { id: step.callId, type: 'function' as const, function: { name: step.name, arguments: JSON.stringify(step.args) } };
+  return { id: step.callId, type: 'function' as const, function: { name: step.name, arguments: step.argumentsText ?? JSON.stringify(step.args) } };
 }
 
 function finishReason(step: Step): 'stop' | 'tool_calls' {

@@ -51,7 +51,7 @@ export function responseObject(step: Step, meta: { id: string; created: number; 
       ? [{ type: 'message', id: `msg_${meta.id}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: step.text, annotations: [] }] }]
       : step.name === 'tool_search' && clientSearch
         ? [{ type: 'tool_search_call', id: `ts_${meta.id}`, call_id: step.callId, execution: 'client', status: 'completed', arguments: step.args }]
-        : [{ type: 'function_call', id: `fc_${meta.id}`, call_id: step.callId, name: step.name, arguments: JSON.stringify(step.args), status: 'completed' }];
+        : [{ type: 'function_call', id: `fc_${meta.id}`, call_id: step.callId, name: step.name, arguments: step.argumentsText ?? JSON.stringify(step.args), status: 'completed' }];
   return {
     id: `resp_${meta.id}`,
     object: 'response',

@@ -13,6 +13,8 @@ const LOOP = /\bloop=(\d+)/;
 /** `query="…"`: a JSON string the model searches with instead of the target's name. */
 const QUERY = /\bquery=("(?:[^"\\]|\\.)*")/;
 const SEARCH_TOOL = /\bsearchTool=([A-Za-z0-9_-]{1,128})/;
+/** `argsText="…"`: a JSON string whose value is the target call's exact `arguments` text. */
+const ARGS_TEXT = /\bargsText=("(?:[^"\\]|\\.)*")/;
 const MAX_LOOP = 1000;
 
 export function parseScript(text: string): Script | undefined {
@@ -22,7 +24,15 @@ export function parseScript(text: string): Script | undefined {
   const loop = Math.min(Math.max(Number(LOOP.exec(text)?.[1] ?? 1), 1), MAX_LOOP);
   const query = parseQuery(text);
   const searchTool = SEARCH_TOOL.exec(text)?.[1];
-  return { target, args: parseArgs(text), loop, ...(query ? { query } : {}), ...(searchTool ? { searchTool } : {}) };
+  const argumentsText = parseArgumentsText(text);
+  return {
+    target,
+    args: parseArgs(text),
+    loop,
+    ...(query ? { query } : {}),
+    ...(searchTool ? { searchTool } : {}),
+    ...(argumentsText !== undefined ? { argumentsText } : {}),
+  };
 }
 
 /** The text of a message's content, whether a string or text parts. */
@@ -39,6 +49,17 @@ function parseQuery(text: string): string | undefined {
   try {
     const value: unknown = JSON.parse(literal);
     return typeof value === 'string' && value.trim() ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseArgumentsText(text: string): string | undefined {
+  const literal = ARGS_TEXT.exec(text)?.[1];
+  if (!literal) return undefined;
+  try {
+    const value: unknown = JSON.parse(literal);
+    return typeof value === 'string' ? value : undefined;
   } catch {
     return undefined;
   }

@@ -46,6 +46,8 @@ export interface Script {
   readonly query?: string;
   /** A client's own search tool (`searchTool=`): called with `{ query }` to load the target (`deferred` lane). */
   readonly searchTool?: string;
+  /** `argsText="…"`: the exact `arguments` text of the target's call (direct and directory lanes), e.g. invalid JSON. */
+  readonly argumentsText?: string;
 }
 
 /** Which way the mock reaches the target, chosen from the tools it is offered. */
@@ -53,7 +55,15 @@ export type Lane = 'direct' | 'code' | 'directory' | 'tools' | 'search' | 'defer
 
 /** The model's next move: call one tool, or answer. */
 export type Step =
-  | { readonly kind: 'tool-call'; readonly lane: Lane; readonly name: string; readonly args: Record<string, unknown>; readonly callId: string }
+  | {
+      readonly kind: 'tool-call';
+      readonly lane: Lane;
+      readonly name: string;
+      readonly args: Record<string, unknown>;
+      readonly callId: string;
+      /** Sent as the call's `arguments` instead of `JSON.stringify(args)` (a model writing invalid JSON). */
+      readonly argumentsText?: string;
+    }
   | { readonly kind: 'answer'; readonly text: string; readonly reason: 'done' | 'no-script' | 'said' | 'unreachable' | 'not-found' | 'failed' };
 
 /** One HTTP request as the server received it. */

@@ -25,6 +25,12 @@ describe('mock OpenAI server (official client over HTTP)', () => {
     expect(models.data.map((m) => m.id)).toContain('mock-tool-search');
   });
 
+  it('argsText="…": sends that exact arguments text (a model writing invalid JSON)', async () => {
+    const res = await client.chat.completions.create(asParams([user(`${ASK} argsText="{\\"q\\": \\"x"`)], [fn(TARGET)]));
+    const call = res.choices[0]?.message.tool_calls?.[0];
+    expect(call?.type === 'function' ? call.function : undefined).toEqual({ name: TARGET, arguments: '{"q": "x' });
+  });
+
   it('direct lane: calls the target', async () => {
     const res = await client.chat.completions.create(asParams([user(ASK)], [fn(TARGET)]));
     expect(res.choices[0]?.finish_reason).toBe('tool_calls');

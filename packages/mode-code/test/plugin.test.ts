@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createKernel, type KernelPlugin } from '@tool-search/kernel';
+import { providerExposure } from '@tool-search/provider-formats';
 import { CODE_MODE_SYSTEM, CODE_TOOL_NAME, codeModePlugin, sandboxesExited, type CodeResult } from '../src/index.js';
 import { fakeSourcePlugin, fakeTools, makeRun, pidTracker, slowToolPlugin } from './fixtures.js';
 
@@ -31,8 +32,8 @@ describe('codeModePlugin', () => {
   });
 
   it('keeps the exposure byte-for-byte the same size for 36 and 1,000 tools', async () => {
-    const small = await (await codeRun([fakeSourcePlugin(fakeTools(36))])).run.exposure('code');
-    const large = await (await codeRun([fakeSourcePlugin(fakeTools(1000))])).run.exposure('code');
+    const small = providerExposure(await (await codeRun([fakeSourcePlugin(fakeTools(36))])).run.exposure('code'));
+    const large = providerExposure(await (await codeRun([fakeSourcePlugin(fakeTools(1000))])).run.exposure('code'));
     const size = (exposure: typeof small) => Buffer.byteLength(JSON.stringify({ tools: exposure.toOpenAI(), system: exposure.system }), 'utf8');
     expect(size(large)).toBe(size(small));
     expect(Buffer.byteLength(JSON.stringify(large.toAnthropic()))).toBe(Buffer.byteLength(JSON.stringify(small.toAnthropic())));

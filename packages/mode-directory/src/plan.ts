@@ -6,7 +6,8 @@
  * Only `ctx.searchable` and `ctx.run.catalog` are read, so a tool policy
  * dropped can never be shown, resolved or called from here.
  */
-import { createProviderNameMap, PROVIDER_NAME_PATTERN, type ExposedTool, type MaterializeContext, type ToolDescriptor } from '@tool-search/kernel';
+import type { ExposedTool, MaterializeContext, ToolDescriptor } from '@tool-search/kernel';
+import { createProviderNameMap, PROVIDER_NAME_PATTERN } from '@tool-search/provider-formats';
 import { indexForRun } from '@tool-search/search';
 import type { DirectoryEntry } from './directory.js';
 import './types.js';

@@ -1,4 +1,5 @@
-import { ErrorCode, PROVIDER_NAME_PATTERN } from '@tool-search/kernel';
+import { ErrorCode } from '@tool-search/kernel';
+import { PROVIDER_NAME_PATTERN, providerExposure } from '@tool-search/provider-formats';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DIRECTORY_MODE_PLUGIN, directoryModePlugin, type DirectoryModeOptions } from '../src/index.js';
 import { directoryRun, TOOLS } from './fixtures.js';
@@ -59,7 +60,9 @@ describe('directory exposure', () => {
   });
 
   it('sends provider-safe names and routes a provider name back to the tool', async () => {
-    const { exposure, calls } = await open({ visible: ['weird.name/with:chars'] });
+    const opened = await open({ visible: ['weird.name/with:chars'] });
+    const { calls } = opened;
+    const exposure = providerExposure(opened.exposure);
     const names = exposure.toOpenAI().map((tool) => tool.function.name);
     for (const name of names) expect(name).toMatch(PROVIDER_NAME_PATTERN);
     for (const tool of exposure.toAnthropic()) expect(tool.name).toMatch(PROVIDER_NAME_PATTERN);
@@ -76,8 +79,8 @@ describe('directory exposure', () => {
     const again = await first.run.exposure('directory');
     expect(JSON.stringify(second.exposure)).toBe(JSON.stringify(first.exposure));
     expect(JSON.stringify(again)).toBe(JSON.stringify(first.exposure));
-    expect(JSON.stringify(second.exposure.toOpenAI())).toBe(JSON.stringify(first.exposure.toOpenAI()));
-    expect(JSON.stringify(second.exposure.toAnthropic())).toBe(JSON.stringify(first.exposure.toAnthropic()));
+    expect(JSON.stringify(providerExposure(second.exposure).toOpenAI())).toBe(JSON.stringify(providerExposure(first.exposure).toOpenAI()));
+    expect(JSON.stringify(providerExposure(second.exposure).toAnthropic())).toBe(JSON.stringify(providerExposure(first.exposure).toAnthropic()));
   });
 
   it('resolves a visible name shared by several tools like run.tool does, the others stay in the directory', async () => {
@@ -95,7 +98,7 @@ describe('directory exposure', () => {
       ['plugin:chat:message', 'plugin:chat:message'],
       ['message', 'core:core:message'],
     ]);
-    const outcome = await exposure.call(exposure.providerName('plugin:chat:message'), {});
+    const outcome = await providerExposure(exposure).call(providerExposure(exposure).providerName('plugin:chat:message'), {});
     expect(outcome).toMatchObject({ status: 'ok', toolId: 'plugin:chat:message' });
   });
 

@@ -1,4 +1,5 @@
-import { createKernel, ErrorCode, PROVIDER_NAME_PATTERN } from '@tool-search/kernel';
+import { createKernel, ErrorCode } from '@tool-search/kernel';
+import { PROVIDER_NAME_PATTERN, providerExposure } from '@tool-search/provider-formats';
 import { afterEach, describe, expect, it } from 'vitest';
 import { toolsModePlugin, TOOLS_MODE_PLUGIN } from '../src/index.js';
 import { sourcePlugin, toolsRun } from './fixtures.js';
@@ -33,7 +34,7 @@ describe('tools exposure', () => {
   });
 
   it('sends provider-safe names to OpenAI and Anthropic', async () => {
-    const { exposure } = await open();
+    const exposure = providerExposure((await open()).exposure);
     for (const tool of exposure.toOpenAI()) {
       expect(tool.type).toBe('function');
       expect(tool.function.name).toMatch(PROVIDER_NAME_PATTERN);
@@ -47,8 +48,8 @@ describe('tools exposure', () => {
     const second = await open();
     const again = await first.run.exposure('tools');
     expect(JSON.stringify(second.exposure)).toBe(JSON.stringify(first.exposure));
-    expect(JSON.stringify(again.toOpenAI())).toBe(JSON.stringify(first.exposure.toOpenAI()));
-    expect(JSON.stringify(second.exposure.toAnthropic())).toBe(JSON.stringify(first.exposure.toAnthropic()));
+    expect(JSON.stringify(providerExposure(again).toOpenAI())).toBe(JSON.stringify(providerExposure(first.exposure).toOpenAI()));
+    expect(JSON.stringify(providerExposure(second.exposure).toAnthropic())).toBe(JSON.stringify(providerExposure(first.exposure).toAnthropic()));
   });
 
   it('is named after its npm package', () => {

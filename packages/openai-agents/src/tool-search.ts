@@ -4,7 +4,8 @@
  * telemetry and the session log apply to what the Agents SDK runner calls.
  */
 import { tool, toolSearchTool, type FunctionTool, type HostedTool, type RunContext } from '@openai/agents';
-import { ConfigError, ErrorCode, toolResultText, ToolSearchError, type Run } from '@tool-search/kernel';
+import { ConfigError, ErrorCode, ToolSearchError, type Run } from '@tool-search/kernel';
+import { toolResultText } from '@tool-search/provider-formats';
 import { openToolSearchRun, type OpenRunOptions, type RunTool, type ToolSearchRun } from '@tool-search/preset';
 import { OpenAIAgentsErrors } from './errors.js';
 

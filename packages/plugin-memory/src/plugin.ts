@@ -3,7 +3,8 @@
  * the workspace's memory files. Search ranks chunks with the same index the
  * tool search uses (`@tool-search/search`), rebuilt only when a file changed.
  */
-import { jsonToolResult, type JsonSchema, type KernelPlugin, type ToolDefinition, type ToolDescriptor } from '@tool-search/kernel';
+import type { JsonSchema, KernelPlugin, ToolDefinition, ToolDescriptor } from '@tool-search/kernel';
+import { jsonToolResult } from '@tool-search/provider-formats';
 import { createToolIndex, type ToolIndex } from '@tool-search/search';
 import { workspaceRoot } from '@tool-search/workspace';
 import { chunkMarkdown, type MemoryChunk } from './chunks.js';

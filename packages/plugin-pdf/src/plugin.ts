@@ -3,7 +3,8 @@
  * workspace (pdf.js, see read.ts), and, with a `prompt` and a configured model, that model's answer about them
  * (answer.ts). Without a model, or when the model call fails, the extracted text is the answer.
  */
-import { jsonToolResult, ToolSearchError, ErrorCode, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import { ToolSearchError, ErrorCode, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import { jsonToolResult } from '@tool-search/provider-formats';
 import { workspaceRoot } from '@tool-search/workspace';
 import { answerer, type Answer, type PdfModelOptions } from './answer.js';
 import { readPdfText, type PdfText } from './read.js';

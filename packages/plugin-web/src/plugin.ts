@@ -4,7 +4,8 @@
  * is false; `web_search` only when a provider has a key (otherwise a
  * diagnostic says what to set): the model never sees a tool that cannot work.
  */
-import { ErrorCode, jsonToolResult, ToolSearchError, type KernelPlugin, type ToolDefinition } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition } from '@tool-search/kernel';
+import { jsonToolResult } from '@tool-search/provider-formats';
 import { TtlCache } from './cache.js';
 import { createExtractor, extractRaw, isHtml, type ExtractMode } from './extract.js';
 import { createFetcher } from './fetch-page.js';

@@ -8,7 +8,8 @@
  * 2. byProvider (global, then agent)  3. tools.allow without a profile, tools.deny, then the agent's
  * 4. sandbox (sandboxed runs only).
  */
-import { editDistance, ErrorCode, providerCandidates as kernelProviderCandidates, suggestIds, ToolSearchError, type RunRequest, type ToolDescriptor } from '@tool-search/kernel';
+import { editDistance, ErrorCode, suggestIds, ToolSearchError, type RunRequest, type ToolDescriptor } from '@tool-search/kernel';
+import { providerCandidates as sharedProviderCandidates } from '@tool-search/provider-formats';
 import { isProfileName, PROFILES, SANDBOX_DEFAULTS } from './groups.js';
 import type { AgentConfig, AllowDeny, PolicyLayer, PolicyOptions, PolicyRule, ProviderPolicyConfig, ResolvedPolicy, RulePart } from './types.js';
 
@@ -61,8 +62,8 @@ export function resolvePolicy(options: PolicyOptions, request: Readonly<RunReque
   return { rules, ...(agent ? { agentId: agent.config.id } : {}), providerKeys, sandboxed };
 }
 
-/** `provider/model` (most specific) then `provider`, lower-cased (the kernel's definition, shared with config). */
-export const providerCandidates = kernelProviderCandidates;
+/** `provider/model` (most specific) then `provider`, lower-cased (@tool-search/provider-formats' definition, shared with config). */
+export const providerCandidates = sharedProviderCandidates;
 
 /** OpenClaw's default agent id: always known, even when `agents.list` does not name it. */
 export const DEFAULT_AGENT_ID = 'main';

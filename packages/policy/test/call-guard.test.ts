@@ -1,4 +1,5 @@
 import { createKernel, ErrorCode, STAGE, type CallContext, type CallDecision, type PluginApi, type PolicyContext, type PolicyStep, type RunInfo, type ToolCall, type ToolDescriptor } from '@tool-search/kernel';
+import { providerExposure } from '@tool-search/provider-formats';
 import { describe, expect, it } from 'vitest';
 import { policyPlugin, type PolicyOptions } from '../src/index.js';
 import { definitions, DEFAULT_CATALOG, inventoryPlugin, runWith } from './fixtures.js';
@@ -98,7 +99,7 @@ describe('through the kernel', () => {
   it('keeps dropped tools out of what is sent to the model', async () => {
     const run = await runWith({ tools: { profile: 'minimal' } });
     const exposure = await run.exposure('direct');
-    expect(exposure.toOpenAI().map((t) => t.function.name)).toEqual(['session_status']);
+    expect(providerExposure(exposure).toOpenAI().map((t) => t.function.name)).toEqual(['session_status']);
     expect(await exposure.call('exec', {})).toMatchObject({ status: 'error' });
   });
 

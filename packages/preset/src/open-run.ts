@@ -7,7 +7,8 @@
 import { resolve } from 'node:path';
 import { loadConfig, resolvePaths, resolveToolSearchFor, validateConfig, type ResolvedToolSearchFor, type ToolSearchConfig } from '@tool-search/config';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
-import type { CallOrigin, CatalogMode, JsonSchema, Run, RunExposure, RunRequest, ToolCallOutcome, ToolResult } from '@tool-search/kernel';
+import type { CallOrigin, CatalogMode, JsonSchema, Run, RunRequest, ToolCallOutcome, ToolResult } from '@tool-search/kernel';
+import { providerExposure, type ProviderExposure } from '@tool-search/provider-formats';
 import { indexForRun } from '@tool-search/search';
 import { createToolSearchKernel, type Preset, type PresetOptions } from './preset.js';
 
@@ -119,7 +120,7 @@ export async function openToolSearchRun(options: OpenRunOptions = {}): Promise<T
       });
       return hits;
     },
-    surface: async (mode) => surfaceOf(run, await run.exposure(mode)),
+    surface: async (mode) => surfaceOf(run, providerExposure(await run.exposure(mode))),
     close: () =>
       (closing ??= (async () => {
         try {
@@ -139,7 +140,7 @@ async function configOf(config: string | ToolSearchConfig | undefined, cwd: stri
   return { config: resolvePaths(validateConfig(config, 'the config object'), cwd), dir: cwd };
 }
 
-function surfaceOf(run: Run, exposure: RunExposure): RunSurface {
+function surfaceOf(run: Run, exposure: ProviderExposure): RunSurface {
   const byId = new Map<string, string>();
   const tools = exposure.tools.map((view): RunTool => {
     const name = exposure.providerName(view.name);

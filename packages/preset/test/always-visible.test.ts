@@ -10,6 +10,7 @@ import { ConfigError, ErrorCode, type RunExposure } from '@tool-search/kernel';
 import { SEARCH_MODES, type ToolSearchConfig } from '@tool-search/config';
 import { createToolSearchKernel, openToolSearchRun, PresetErrors } from '@tool-search/preset';
 import type { Diagnostic, KernelPlugin } from '@tool-search/kernel';
+import { providerExposure } from '@tool-search/provider-formats';
 
 const SERVER = fileURLToPath(new URL('../../plugin-mcp/test/fixtures/flooding-server.mjs', import.meta.url));
 const MODES = SEARCH_MODES;
@@ -44,7 +45,7 @@ describe('alwaysVisible pins', () => {
         expect(outcome).toMatchObject({ status: 'ok', toolId: 'mcp:flood:echo' });
         expect(JSON.stringify(outcome)).toContain(`hi from ${mode}`);
       }
-      expect(exposures.code!.toOpenAI().map((tool) => tool.function.name)).toContain('echo');
+      expect(providerExposure(exposures.code!).toOpenAI().map((tool) => tool.function.name)).toContain('echo');
     });
     expect(shown).toEqual({ tools: ['mcp:flood:echo'], directory: ['mcp:flood:echo'], code: ['mcp:flood:echo'] });
   }, 60_000);

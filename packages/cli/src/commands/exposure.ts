@@ -4,6 +4,7 @@
  */
 import { Option, type Command } from 'commander';
 import type { RunExposure } from '@tool-search/kernel';
+import { providerExposure } from '@tool-search/provider-formats';
 import { COMPARED_MODES } from '@tool-search/config';
 import { writeJson, type CliIO } from '../io.js';
 import { appliedText, appliedToolSearch } from '../tool-search-setting.js';
@@ -32,7 +33,7 @@ export function registerExposureCommand(program: Command, io: CliIO): void {
       await withRun(flags, io, async (run, { loaded }) => {
         const applied = appliedToolSearch(loaded.config, run.info.request, flags.mode);
         const requested = applied.mode;
-        const exposure = await run.exposure(requested);
+        const exposure = providerExposure(await run.exposure(requested));
         const tools = flags.format === 'anthropic' ? exposure.toAnthropic() : exposure.toOpenAI();
         const bytes = exposureBytes(tools, exposure.system);
         if (flags.json) {

@@ -5,12 +5,12 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import {
   ErrorCode,
-  toolResultText,
   ToolSearchError,
   UnknownToolError,
   type Run,
   type ToolCallOutcome,
 } from '@tool-search/kernel';
+import { toolResultText } from '@tool-search/provider-formats';
 import {
   describeTool,
   indexForRun,

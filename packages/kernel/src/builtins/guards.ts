@@ -2,11 +2,13 @@
  * Interceptors the kernel installs on its own hooks so plugins cannot weaken
  * it: a `beforeToolCall` tap that throws blocks the call (fail closed) and
  * every decision is tagged with the plugin that made it; a `materialize` tap
- * that throws is reported with its plugin name.
+ * that throws is reported with its plugin name; an `afterToolCall` observer
+ * that throws is recorded (`OBSERVER_FAILED`, its plugin, the cause) and the
+ * other observers still run.
  */
 import { ErrorCode, ToolSearchError } from '../errors.js';
 import type { KernelHooks } from '../hooks.js';
-import type { CallContext, CallDecision, ToolCall } from '../types.js';
+import type { CallContext, CallDecision, ToolCall, ToolCallOutcome } from '../types.js';
 
 /** A decision as the kernel sees it: tagged with the plugin (tap name) that made it. */
 export type TaggedDecision = CallDecision & { readonly by: string };
@@ -65,6 +67,41 @@ export function guardMaterializeTaps(hooks: KernelHooks): void {
         },
       });
       return hook;
+    },
+  });
+}
+
+/** Observer failures of each call, keyed by its (frozen, per-call) `ToolCall`, until the run takes them. */
+const observerFailures = new WeakMap<ToolCall, ToolSearchError[]>();
+
+/** The `afterToolCall` failures recorded for `call` (each `OBSERVER_FAILED`, naming its plugin, with the cause). */
+export function takeObserverFailures(call: ToolCall): ToolSearchError[] {
+  const failures = observerFailures.get(call) ?? [];
+  observerFailures.delete(call);
+  return failures;
+}
+
+export function guardObserverTaps(hooks: KernelHooks): void {
+  hooks.afterToolCall.intercept({
+    name: '@tool-search/kernel:observer-guard',
+    register: (tap) => {
+      const original = tap.fn as (call: ToolCall, outcome: ToolCallOutcome, ctx: CallContext) => unknown;
+      const fn = async (call: ToolCall, outcome: ToolCallOutcome, ctx: CallContext): Promise<void> => {
+        try {
+          await original(call, outcome, ctx);
+        } catch (error) {
+          const reason = error instanceof Error ? error.message : String(error);
+          const failure = new ToolSearchError(ErrorCode.OBSERVER_FAILED, `afterToolCall observer "${tap.name}" failed after ${call.tool.id} ran: ${reason}`, {
+            plugin: tap.name,
+            hook: 'afterToolCall',
+            toolId: call.tool.id,
+            cause: error,
+            details: { callId: call.callId, status: outcome.status },
+          });
+          observerFailures.set(call, [...(observerFailures.get(call) ?? []), failure]);
+        }
+      };
+      return { ...tap, type: 'promise', fn };
     },
   });
 }

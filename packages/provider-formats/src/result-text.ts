@@ -1,5 +1,5 @@
 /** The text of a tool result, for places that show it as text (a model's tool message, a terminal). */
-import type { ToolResult } from './types.js';
+import type { ToolResult } from '@tool-search/kernel';
 
 /** Text parts joined by newlines (resources by their text or uri, other parts as `[type]`); else the structured content as JSON. */
 export function toolResultText(result: ToolResult, options: { indent?: number } = {}): string {
