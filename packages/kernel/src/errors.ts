@@ -1,4 +1,5 @@
 import type { AnyErrorCode } from './error-registry.js';
+import { errorMessage } from './error-message.js';
 
 /**
  * The kernel's own codes, each with what it means: what the kernel raises itself (plugins, sources, the catalog,
@@ -113,7 +114,7 @@ export class ConfigError extends ToolSearchError {
 /** Arguments rejected by the tool's input schema before the tool ran. The message lists every violation, so one retry can fix them all. */
 export class ToolArgumentsError extends ToolSearchError {
   readonly errors: readonly { path: string; rule: string; message: string }[];
-  constructor(toolId: string, errors: readonly { path: string; rule: string; message: string }[]) {
+  constructor(toolId: string, errors: readonly { path: string; rule: string; message: string }[], options: { cause?: unknown } = {}) {
     const listed = errors.map((error) =>
       // An unknown key's path ends with the key; say so instead of Ajv's "must NOT have additional properties".
       error.rule === 'additionalProperties' ? `${error.path || '/'} is not a known argument` : `${error.path || '/'} ${error.message}`,
@@ -121,6 +122,7 @@ export class ToolArgumentsError extends ToolSearchError {
     super(ErrorCode.TOOL_ARGUMENTS_INVALID, `Arguments for ${toolId} are invalid: ${listed.length ? listed.join('; ') : 'schema mismatch'}`, {
       toolId,
       details: { errors },
+      ...(options.cause === undefined ? {} : { cause: options.cause }),
     });
     this.name = 'ToolArgumentsError';
     this.errors = errors;
@@ -144,6 +146,6 @@ export class UnknownToolError extends ToolSearchError {
 /** Wraps an unknown thrown value as a coded error, keeping it as `cause`. */
 export function toToolSearchError(error: unknown, code: AnyErrorCode, context: ToolSearchErrorOptions = {}): ToolSearchError {
   if (ToolSearchError.isInstance(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new ToolSearchError(code, message, { ...context, cause: error });
 }

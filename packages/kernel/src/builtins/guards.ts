@@ -7,6 +7,7 @@
 import { ErrorCode, ToolSearchError } from '../errors.js';
 import type { KernelHooks } from '../hooks.js';
 import type { CallContext, CallDecision, ToolCall } from '../types.js';
+import { errorMessage } from '../error-message.js';
 
 /** A decision as the kernel sees it: tagged with the plugin (tap name) that made it. */
 export type TaggedDecision = CallDecision & { readonly by: string };
@@ -32,7 +33,7 @@ export function guardCallTaps(hooks: KernelHooks): void {
         } catch (error) {
           return {
             action: 'block',
-            reason: `Plugin "${tap.name}" failed while checking the call (${error instanceof Error ? error.message : String(error)}); the call was blocked`,
+            reason: `Plugin "${tap.name}" failed while checking the call (${errorMessage(error)}); the call was blocked`,
             by: tap.name,
           };
         }
@@ -54,7 +55,7 @@ export function guardMaterializeTaps(hooks: KernelHooks): void {
               return await original(...args);
             } catch (error) {
               if (ToolSearchError.isInstance(error)) throw error;
-              throw new ToolSearchError(ErrorCode.MATERIALIZE_FAILED, `Mode plugin "${tap.name}" failed to materialize "${String(key)}": ${error instanceof Error ? error.message : String(error)}`, {
+              throw new ToolSearchError(ErrorCode.MATERIALIZE_FAILED, `Mode plugin "${tap.name}" failed to materialize "${String(key)}": ${errorMessage(error)}`, {
                 plugin: tap.name,
                 hook: 'materialize',
                 cause: error,
