@@ -22,8 +22,8 @@ export interface CliIO {
 
 /** A failure the user can fix: printed without a stack, exit code 1. */
 export class CliInputError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
     this.name = 'CliInputError';
   }
 }

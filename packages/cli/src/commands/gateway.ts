@@ -14,6 +14,7 @@ import { mockProvider, PROVIDER_MODES, startCliGateway, type ProviderMode } from
 import { promptApprover } from '../approvals.js';
 import type { GatewayControl, RestartRecord } from '@tool-search/plugin-gateway';
 import { DRAIN_MS, drained, gatewayControl, restartRecord, restartSignals, type RestartSignals } from '../gateway-restart.js';
+import { errorMessage } from '@tool-search/kernel';
 
 export { MOCK_ANTHROPIC_MODEL, MOCK_PROVIDER_MODEL, PROVIDER_MODES } from '../gateway-server.js';
 export const APPROVAL_MODES = ['prompt', 'http', 'deny'] as const;
@@ -102,7 +103,7 @@ async function nextConfig(flags: GatewayFlags, io: CliIO, control: GatewayContro
       await control.check(loaded.config);
       return { request, loaded };
     } catch (error) {
-      io.stderr.write(`gateway: restart refused, still serving the previous config: ${error instanceof Error ? error.message : String(error)}\n`);
+      io.stderr.write(`gateway: restart refused, still serving the previous config: ${errorMessage(error)}\n`);
     }
   }
 }
