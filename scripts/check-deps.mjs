@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { checkPackages } from './check-packages.mjs';
 import { layeringProblems } from './check-layering.mjs';
 import { silentSkips } from './check-skips.mjs';
+import { errorHandlingProblems } from './check-errors.mjs';
 
 const projects = [...readdirSync('packages').map((d) => join('packages', d)), 'e2e', 'bench'].filter((d) => existsSync(join(d, 'package.json')));
 const walk = (dir) => (existsSync(dir) ? readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)])) : []);
@@ -28,6 +29,8 @@ for (const dir of projects) {
 }
 // Layering: no plugin imports a plugin; front ends import the preset, not plugins (scripts/check-layering.mjs).
 for (const problem of layeringProblems()) { problems++; console.log(problem); }
+// Causes are kept and no failure is dropped without a comment saying why (scripts/check-errors.mjs).
+for (const problem of errorHandlingProblems()) { problems++; console.log(problem); }
 // The root tsconfig.json (what editors and a bare `tsc -b` build) references every workspace's build project.
 const rootRefs = new Set(JSON.parse(readFileSync('tsconfig.json', 'utf8')).references.map((r) => r.path.replace(/^\.\//, '')));
 for (const dir of projects.filter((d) => existsSync(join(d, 'tsconfig.build.json')))) {

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { checkPackages, publicPackages } from '../../scripts/check-packages.mjs';
 import { silentSkips } from '../../scripts/check-skips.mjs';
 import { layeringProblems } from '../../scripts/check-layering.mjs';
+import { errorHandlingProblems } from '../../scripts/check-errors.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -104,5 +105,40 @@ describe('layering rule', () => {
     expect(problems.filter((line) => line.includes('plugin plugin-a imports plugin plugin-b'))).toHaveLength(1);
     expect(problems.filter((line) => line.includes('plugin plugin-a imports plugin mode-code'))).toHaveLength(1);
     expect(problems.filter((line) => line.includes('front end gateway imports plugin plugin-fs'))).toHaveLength(1);
+  });
+});
+
+describe('error handling rule', () => {
+  it('holds for this repo', () => {
+    expect(errorHandlingProblems(root)).toEqual([]);
+  });
+
+  it('catches a copied message ternary and an uncommented silent catch, not commented ones or test files', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tool-search-errors-'));
+    const write = (path: string, text: string) => {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    };
+    write('packages/plugin-a/src/index.ts', [
+      'export const m = (error: unknown) => (error instanceof Error ? error.message : String(error));',
+      'export const a = (p: Promise<void>) => p.catch(() => undefined);',
+      'export const b = (p: Promise<void>) => p.catch(() => {});',
+      'export const c = (p: Promise<void>) => p.catch(() => undefined); // closing: the socket may be gone',
+      '// removing a temp file that may be gone',
+      'export const d = (p: Promise<void>) => p.catch(() => undefined);',
+      '',
+      '// a comment that does not belong to the next line',
+      '',
+      'export const e = (p: Promise<void>) => p.catch(() => undefined);',
+    ].join('\n'));
+    write('packages/plugin-a/test/a.test.ts', 'export const t = (p: Promise<void>) => p.catch(() => undefined);\n');
+    const problems = errorHandlingProblems(dir).map((line) => line.replace(dir, ''));
+    expect(problems.map((line) => line.split(': ')[0])).toEqual([
+      '/packages/plugin-a/src/index.ts:1',
+      '/packages/plugin-a/src/index.ts:2',
+      '/packages/plugin-a/src/index.ts:3',
+      '/packages/plugin-a/src/index.ts:10',
+    ]);
+    expect(problems[0]).toContain('errorMessage');
   });
 });

@@ -11,6 +11,7 @@
  * beforeToolCall and execute), in WeakMaps: it ends with the run.
  */
 import type { RunInfo, ToolCall } from '@tool-search/kernel';
+import { errorMessage } from '@tool-search/kernel';
 
 /** Returns why this call needs approval, or `undefined` when it does not. Must not throw. */
 export type CallApprovalRule = (call: ToolCall, run: RunInfo) => string | undefined;
@@ -32,7 +33,7 @@ export function callApprovalReason(run: RunInfo, call: ToolCall): string | undef
   try {
     return rule(call, run);
   } catch (error) {
-    return `the tool's approval rule failed (${error instanceof Error ? error.message : String(error)})`;
+    return `the tool's approval rule failed (${errorMessage(error)})`;
   }
 }
 

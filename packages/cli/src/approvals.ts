@@ -14,7 +14,7 @@ export function promptApprover(io: CliIO): Approver | undefined {
   let queue: Promise<unknown> = Promise.resolve();
   return (request, context) => {
     const answer = queue.then(() => ask(stdin, io, request, context));
-    queue = answer.catch(() => undefined);
+    queue = answer.catch(() => undefined); // the caller gets the failure through `answer`; the queue only orders the prompts
     return answer;
   };
 }

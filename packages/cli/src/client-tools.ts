@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { normalizeClientTools, type ClientToolInput } from '@tool-search/preset';
 import { CliInputError } from './io.js';
+import { errorMessage } from '@tool-search/kernel';
 
 /** Reads and checks the file; throws `CLIENT_TOOL_INVALID` (exit 1) naming the bad entry. */
 export async function readClientTools(file: string, cwd: string): Promise<readonly ClientToolInput[]> {
@@ -17,7 +18,7 @@ export async function readClientTools(file: string, cwd: string): Promise<readon
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new CliInputError(`--client-tools ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliInputError(`--client-tools ${path} is not JSON: ${errorMessage(error)}`, { cause: error });
   }
   normalizeClientTools(parsed); // throws a coded error for the first bad entry
   return parsed as ClientToolInput[];

@@ -8,6 +8,7 @@ import type { Command } from 'commander';
 import type { PluginCommands } from '@tool-search/kernel';
 import { CliExit, type CliIO } from './io.js';
 import { createCliKernel, loadCliConfig } from './options.js';
+import { errorMessage } from '@tool-search/kernel';
 
 /** The plugin command groups the config's kernel declares; a config that does not load is reported, not fatal. */
 export async function discoverPluginCommands(io: CliIO): Promise<readonly PluginCommands[]> {
@@ -19,7 +20,7 @@ export async function discoverPluginCommands(io: CliIO): Promise<readonly Plugin
     await kernel.close();
     return commands;
   } catch (error) {
-    io.stderr.write(`warning: plugin commands unavailable: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(`warning: plugin commands unavailable: ${errorMessage(error)}\n`);
     return [];
   }
 }

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { COMMANDS, type LazyCommand } from './commands/index.js';
 import { CliExit, CliInputError, CliUsageError, writeJson, type CliIO } from './io.js';
+import { errorMessage } from '@tool-search/kernel';
 
 export const EXIT = Object.freeze({ OK: 0, INPUT: 1, USAGE: 2 });
 
@@ -94,7 +95,7 @@ export async function errorJson(error: unknown): Promise<{ code: string; message
   const [{ ConfigError, ErrorCode, ToolSearchError }, { CliErrors }] = await Promise.all([import('@tool-search/kernel'), import('./errors.js')]);
   if (error instanceof ConfigError) return { ...error.toJSON(), path: error.path || '/', rule: error.rule };
   if (ToolSearchError.isInstance(error)) return error.toJSON();
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (error instanceof CommanderError || error instanceof CliUsageError) return { code: CliErrors.CLI_USAGE_INVALID, message };
   if (error instanceof CliInputError) return { code: CliErrors.CLI_INPUT_INVALID, message };
   return { code: ErrorCode.INTERNAL_ERROR, message };

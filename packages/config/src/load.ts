@@ -6,7 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import JSON5 from 'json5';
-import { ConfigError, ErrorCode } from '@tool-search/kernel';
+import { ConfigError, ErrorCode, errorMessage } from '@tool-search/kernel';
 import type { ToolSearchConfig } from './types.js';
 import { validateConfig } from './validate.js';
 
@@ -70,7 +70,7 @@ export function parseConfig(text: string, source = 'config'): ToolSearchConfig {
   } catch (error) {
     const { lineNumber, columnNumber } = error as { lineNumber?: number; columnNumber?: number };
     const where = lineNumber !== undefined ? `:${lineNumber}:${columnNumber ?? 1}` : '';
-    throw new ConfigError('/', 'syntax', `Cannot parse ${source}${where}: ${error instanceof Error ? error.message : String(error)}`, {
+    throw new ConfigError('/', 'syntax', `Cannot parse ${source}${where}: ${errorMessage(error)}`, {
       code: ErrorCode.CONFIG_UNREADABLE,
       cause: error,
       details: { source, ...(lineNumber !== undefined ? { line: lineNumber, column: columnNumber } : {}) },

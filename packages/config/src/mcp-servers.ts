@@ -6,7 +6,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import JSON5 from 'json5';
-import { ConfigError, ErrorCode } from '@tool-search/kernel';
+import { ConfigError, ErrorCode, errorMessage } from '@tool-search/kernel';
 import type { McpServersEntry } from './mcp-servers-schema.js';
 import type { McpServerConfig, ToolSearchConfig } from './types.js';
 import { validateConfig } from './validate.js';
@@ -65,7 +65,7 @@ export async function loadMcpServersFile(file: string): Promise<Record<string, M
     value = JSON5.parse(await readFile(file, 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError('/', code ? 'readable' : 'syntax', `Cannot read MCP config file ${file}: ${error instanceof Error ? error.message : String(error)}`, {
+    throw new ConfigError('/', code ? 'readable' : 'syntax', `Cannot read MCP config file ${file}: ${errorMessage(error)}`, {
       code: ErrorCode.CONFIG_UNREADABLE,
       cause: error,
       details: { source: file },

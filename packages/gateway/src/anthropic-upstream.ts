@@ -6,7 +6,7 @@
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import { ToolSearchError } from '@tool-search/kernel';
+import { errorMessage, ToolSearchError } from '@tool-search/kernel';
 import { GatewayErrors } from './errors.js';
 import { postBody, type ServerBlock, type Upstream, type UpstreamReply, type UpstreamRequest } from './upstream.js';
 
@@ -140,7 +140,7 @@ function parseInput(text: string, path: string): unknown {
   try {
     value = text ? JSON.parse(text) : {};
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     throw new ToolSearchError(GatewayErrors.REQUEST_INVALID, `${path} is not valid JSON (${reason}); an Anthropic tool_use input must be a JSON object`, {
       cause: error,
       details: { path },

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authStatus } from '@tool-search/auth';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { GatewayErrors } from './errors.js';
 import { StateErrors } from '@tool-search/state';
 
@@ -27,7 +27,7 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ToolSearchError(GatewayErrors.REQUEST_INVALID, `The request body is not JSON: ${error instanceof Error ? error.message : String(error)}`, { details: { path: '' } });
+    throw new ToolSearchError(GatewayErrors.REQUEST_INVALID, `The request body is not JSON: ${errorMessage(error)}`, { details: { path: '' }, cause: error });
   }
 }
 

@@ -15,7 +15,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
-import { ToolArgumentsError, type ClientCall, type Kernel, type Run, type RunRequest, type ToolCallOutcome } from '@tool-search/kernel';
+import { errorMessage, ToolArgumentsError, type ClientCall, type Kernel, type Run, type RunRequest, type ToolCallOutcome } from '@tool-search/kernel';
 import { providerExposure, type ProviderExposure } from '@tool-search/provider-formats';
 import { CONTROL_TOOL_NAMES } from '@tool-search/control-tools';
 import { createTokenCounter } from '@tool-search/telemetry';
@@ -435,7 +435,7 @@ function parseArguments(text: string, toolId: string): unknown {
   try {
     return text ? JSON.parse(text) : {};
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return new ToolArgumentsError(toolId, [{ path: '/', rule: 'json', message: `arguments are not valid JSON (${reason}); nothing ran, send them again as one JSON object` }], { cause: error });
   }
 }

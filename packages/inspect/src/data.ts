@@ -3,7 +3,7 @@
  * `tools explain`, `tools search` and `exposure`: one kernel built by the
  * preset from the config, one short-lived run per question, always closed.
  */
-import { ErrorCode, ToolSearchError, type Diagnostic, type Kernel, type Run, type ToolDescriptor } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type Diagnostic, type Kernel, type Run, type ToolDescriptor, errorMessage } from '@tool-search/kernel';
 import { COMPARED_MODES, NATIVE_MODE, resolveToolSearchFor, type ToolSearchConfig } from '@tool-search/config';
 import { indexForRun, type SearchResult } from '@tool-search/search';
 import { createTokenCounter } from '@tool-search/telemetry';
@@ -172,6 +172,6 @@ async function exposureOf(run: Run, mode: string, tokens: ReturnType<typeof crea
     };
   } catch (error) {
     const code = ToolSearchError.isInstance(error) ? error.code : 'INTERNAL_ERROR';
-    return { mode, answered: mode, tools: [], system: '', bytes: { tools: 0, system: 0, total: 0 }, tokens: null, error: { code, message: error instanceof Error ? error.message : String(error) } };
+    return { mode, answered: mode, tools: [], system: '', bytes: { tools: 0, system: 0, total: 0 }, tokens: null, error: { code, message: errorMessage(error) } };
   }
 }

@@ -13,7 +13,7 @@ import { isIP } from 'node:net';
 import { extname, join, normalize, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { timingSafeEqual, createHash } from 'node:crypto';
-import { ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { createInspectData, type InspectDataOptions } from './data.js';
 import { InspectErrors } from './errors.js';
 import { listSessions, readSession, type SessionSources } from './sessions.js';
@@ -231,7 +231,7 @@ function sendError(res: ServerResponse, error: unknown): void {
   const code = coded ? error.code : 'INTERNAL_ERROR';
   const status =
     code === InspectErrors.INSPECT_UNAUTHORIZED ? 401 : code === 'AUTH_FORBIDDEN' ? 403 : code === InspectErrors.INSPECT_NOT_FOUND ? 404 : code === InspectErrors.INSPECT_INPUT_INVALID ? 400 : coded ? 422 : 500;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (res.headersSent) {
     res.end();
     return;

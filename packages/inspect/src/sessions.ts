@@ -33,7 +33,7 @@ export async function listSessions(sources: SessionSources): Promise<SessionList
       const id = file.slice(0, -'.jsonl'.length);
       if (!LOG_NAME.test(id)) continue;
       const path = join(sources.dir, file);
-      const [info, entries] = await Promise.all([stat(path), readSessionLog(path).catch(() => undefined)]);
+      const [info, entries] = await Promise.all([stat(path), readSessionLog(path).catch(() => undefined)]); // an unreadable log is listed with status 'unreadable', not dropped
       if (!entries) {
         items.push({ id, origin: 'log', updated: info.mtime.toISOString(), status: 'unreadable' });
         continue;

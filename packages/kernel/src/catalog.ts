@@ -8,6 +8,7 @@ import type { KernelHooks } from './hooks.js';
 import { checkInputSchema, checkSchema, type SchemaIssue } from './schema.js';
 import { schemaShape } from './schema-bounds.js';
 import type { CatalogSink, Diagnostic, ListContext, ToolDefinition, ToolDescriptor, ToolExecutor, ToolGuidance, ToolSource } from './types.js';
+import { errorMessage } from './error-message.js';
 
 export const SOURCES: readonly ToolSource[] = ['core', 'plugin', 'mcp', 'client'];
 
@@ -93,7 +94,7 @@ export function isolateSources(hooks: KernelHooks, timeoutMs: () => number): voi
           sink.diagnostics.push({
             code: ErrorCode.SOURCE_FAILED,
             level: 'error',
-            message: `Tool source "${plugin}" failed in listTools: ${error instanceof Error ? error.message : String(error)}; its tools are missing from this run`,
+            message: `Tool source "${plugin}" failed in listTools: ${errorMessage(error)}; its tools are missing from this run`,
             plugin,
             hook: 'listTools',
           });

@@ -1,4 +1,5 @@
 import type { AnyErrorCode } from './error-registry.js';
+import { errorMessage } from './error-message.js';
 
 /**
  * The kernel's own codes, each with what it means: what the kernel raises itself (plugins, sources, the catalog,
@@ -146,6 +147,6 @@ export class UnknownToolError extends ToolSearchError {
 /** Wraps an unknown thrown value as a coded error, keeping it as `cause`. */
 export function toToolSearchError(error: unknown, code: AnyErrorCode, context: ToolSearchErrorOptions = {}): ToolSearchError {
   if (ToolSearchError.isInstance(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new ToolSearchError(code, message, { ...context, cause: error });
 }

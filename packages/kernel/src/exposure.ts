@@ -11,6 +11,7 @@ import { callStatusOf } from './control-status.js';
 import { linkSignals } from './signals.js';
 import { suggestIds } from './suggest.js';
 import type { CallOptions, ExposedTool, JsonSchema, RunApi, RunEvent, ToolCallOutcome, ToolDescriptor, ToolResult } from './types.js';
+import { errorMessage } from './error-message.js';
 
 export interface ExposureToolView {
   readonly name: string;
@@ -78,7 +79,7 @@ export function createExposure(
     } catch (error) {
       const coded = ToolSearchError.isInstance(error)
         ? error
-        : new ToolSearchError(ErrorCode.TOOL_EXECUTION_FAILED, error instanceof Error ? error.message : String(error));
+        : new ToolSearchError(ErrorCode.TOOL_EXECUTION_FAILED, errorMessage(error), { cause: error });
       if (coded.code === ErrorCode.RUN_CLOSED) throw coded;
       return { status: 'error', callId, toolId: coded.toolId ?? name, error: { code: coded.code, message: coded.message } };
     }

@@ -7,6 +7,7 @@
 import { ErrorCode, ToolSearchError } from './errors.js';
 import type { KernelHooks } from './hooks.js';
 import type { Diagnostic, PolicyContext, PolicyStep, RunInfo, ToolDescriptor } from './types.js';
+import { errorMessage } from './error-message.js';
 
 interface TracingPolicyContext extends PolicyContext {
   readonly steps: Map<string, PolicyStep[]>;
@@ -29,7 +30,7 @@ export function guardPolicyTaps(hooks: KernelHooks): void {
           result = original(tools, tapCtx);
         } catch (error) {
           if (ToolSearchError.isInstance(error)) throw error;
-          throw new ToolSearchError(ErrorCode.POLICY_FAILED, `Policy plugin "${plugin}" failed: ${error instanceof Error ? error.message : String(error)}; the run is refused`, {
+          throw new ToolSearchError(ErrorCode.POLICY_FAILED, `Policy plugin "${plugin}" failed: ${errorMessage(error)}; the run is refused`, {
             plugin,
             hook: 'filterPolicy',
             cause: error,

@@ -15,6 +15,7 @@ export type { KernelPlugin, PluginApi, Logger, TapOptions, HookFacade, HookFacad
 export { STAGE } from './stages.js';
 export { ErrorCode, ToolSearchError, ConfigError, ToolArgumentsError, UnknownToolError, toToolSearchError } from './errors.js';
 export type { ToolSearchErrorOptions } from './errors.js';
+export { errorMessage } from './error-message.js';
 export { defineErrors, listErrorCodes, ErrorCodeTakenError, KERNEL_OWNER } from './error-registry.js';
 export type { AnyErrorCode, OwnedErrorCode, ErrorCodeInfo } from './error-registry.js';
 export { createExposure, directTool } from './exposure.js';

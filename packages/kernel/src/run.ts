@@ -31,6 +31,7 @@ import type {
   ToolDescriptor,
   ToolResult,
 } from './types.js';
+import { errorMessage } from './error-message.js';
 
 export interface Run extends RunApi {
   readonly diagnostics: readonly Diagnostic[];
@@ -121,7 +122,7 @@ export function createRunObject(parts: RunParts): Run {
     } catch (error) {
       const coded = ToolSearchError.isInstance(error) ? error : undefined;
       const code = coded?.code ?? (ctx.signal.aborted ? ErrorCode.TOOL_CALL_ABORTED : ErrorCode.TOOL_EXECUTION_FAILED);
-      return { ...base, status: 'error', error: { code, message: error instanceof Error ? error.message : String(error) } };
+      return { ...base, status: 'error', error: { code, message: errorMessage(error) } };
     }
   }
 
@@ -262,7 +263,7 @@ function validateArgs(tool: ToolDescriptor, raw: unknown): Readonly<Record<strin
     // A JSON round trip drops proxies, getters, functions and prototypes: what runs is plain data.
     args = raw === undefined ? {} : JSON.parse(JSON.stringify(raw));
   } catch (error) {
-    throw new ToolArgumentsError(tool.id, [{ path: '/', rule: 'json', message: `arguments are not JSON data (${error instanceof Error ? error.message : String(error)})` }]);
+    throw new ToolArgumentsError(tool.id, [{ path: '/', rule: 'json', message: `arguments are not JSON data (${errorMessage(error)})` }], { cause: error });
   }
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     throw new ToolArgumentsError(tool.id, [{ path: '/', rule: 'type', message: 'arguments must be an object' }]);

@@ -10,6 +10,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import * as addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from './types.js';
 import { linearRegExp, schemaShape } from './schema-bounds.js';
+import { errorMessage } from './error-message.js';
 
 // ajv-formats ships CJS with `exports.default`; NodeNext sees the namespace.
 type AddFormats = <T>(ajv: T) => T;
@@ -54,7 +55,7 @@ export function compileToolSchema(schema: JsonSchema): ValidateFunction | Schema
       const { $id: _ignored, ...rest } = schema as Record<string, unknown>;
       result = ajvFor(schema).compile(rest);
     } catch (error) {
-      result = { path: '', rule: 'schema', message: error instanceof Error ? error.message : String(error) };
+      result = { path: '', rule: 'schema', message: errorMessage(error) };
     }
   }
   compiled.set(schema, result);
@@ -94,7 +95,7 @@ function metaSchemaIssue(schema: JsonSchema): SchemaIssue | undefined {
     const first = ajv.errors?.[0];
     return { path: first?.instancePath || '/', rule: first?.keyword ?? 'schema', message: first?.message ?? 'invalid schema' };
   } catch (error) {
-    return { path: '/', rule: 'schema', message: error instanceof Error ? error.message : String(error) };
+    return { path: '/', rule: 'schema', message: errorMessage(error) };
   }
 }
 

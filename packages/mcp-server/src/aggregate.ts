@@ -25,6 +25,7 @@ import {
 import type { Logger } from '@tool-search/kernel';
 import { isResourceNotFound, type McpDownstream, type McpPeer } from '@tool-search/plugin-mcp';
 import { parsePromptName, parseResourceUri, promptName, resourceUri } from './namespace.js';
+import { errorMessage } from '@tool-search/kernel';
 
 /** MCP's "resource not found" (spec, resources: error handling). */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -72,10 +73,10 @@ export function serveAggregate(options: AggregateOptions): { close(): Promise<vo
   const unsubscribe = options.downstream.on((event) => {
     if (!options.visible().has(event.server)) return;
     if (event.type === 'resource-updated') {
-      for (const uri of served.subscribers(event.server, event.uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined);
+      for (const uri of served.subscribers(event.server, event.uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined); // a client gone or not connected yet misses a notification it cannot receive
     }
-    if (event.type === 'resources-changed') void server.sendResourceListChanged().catch(() => undefined);
-    if (event.type === 'prompts-changed') void server.sendPromptListChanged().catch(() => undefined);
+    if (event.type === 'resources-changed') void server.sendResourceListChanged().catch(() => undefined); // as above: a notification to a client that is gone
+    if (event.type === 'prompts-changed') void server.sendPromptListChanged().catch(() => undefined); // as above: a notification to a client that is gone
   });
   return {
     async close() {
@@ -113,7 +114,7 @@ export function registerAggregate(options: AggregateCore, register: AggregateReg
           return { peer, items: await list(peer) };
         } catch (error) {
           if (signal.aborted) throw error;
-          logger.warn(`MCP server "${peer.name}" failed to list its ${capability}: ${error instanceof Error ? error.message : String(error)}`);
+          logger.warn(`MCP server "${peer.name}" failed to list its ${capability}: ${errorMessage(error)}`, { cause: error });
           return { peer, items: [] };
         }
       }),
@@ -248,7 +249,7 @@ export function registerAggregate(options: AggregateCore, register: AggregateReg
     async close() {
       const entries = [...subscribed.values()];
       subscribed.clear();
-      await Promise.all(entries.map(({ peer, original }) => peer.unsubscribe(original).catch(() => undefined)));
+      await Promise.all(entries.map(({ peer, original }) => peer.unsubscribe(original).catch(() => undefined))); // closing: a downstream already gone holds no subscription
     },
   };
 }

@@ -57,7 +57,7 @@ export function createSessionForwarding(options: SessionForwardingOptions): Sess
   }
   const unsubscribe = downstream?.on((event) => {
     if (event.type !== 'log' || !options.visible().has(event.server) || !passes(event.params)) return;
-    void server.notification({ method: 'notifications/message', params: event.params }).catch(() => undefined);
+    void server.notification({ method: 'notifications/message', params: event.params }).catch(() => undefined); // a log line for a client that is gone
   });
 
   return {
@@ -67,7 +67,7 @@ export function createSessionForwarding(options: SessionForwardingOptions): Sess
       const related = { relatedRequestId: extra.requestId };
       const pending = new Set<Promise<void>>();
       const notify = (notification: ServerNotification) => {
-        const sent: Promise<void> = extra.sendNotification(notification).catch(() => undefined).finally(() => pending.delete(sent));
+        const sent: Promise<void> = extra.sendNotification(notification).catch(() => undefined).finally(() => pending.delete(sent)); // progress for a request whose client went away
         pending.add(sent);
       };
       const forwarding: McpCallForwarding = {
@@ -85,7 +85,7 @@ export function createSessionForwarding(options: SessionForwardingOptions): Sess
     },
     close() {
       unsubscribe?.();
-      if (level !== undefined) void downstream?.setLoggingLevel(options.sessionId, undefined).catch(() => undefined);
+      if (level !== undefined) void downstream?.setLoggingLevel(options.sessionId, undefined).catch(() => undefined); // closing: a downstream already gone keeps no level
     },
   };
 }

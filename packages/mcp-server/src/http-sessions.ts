@@ -89,12 +89,12 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
       if (initialize) await replayInitialize(transport, id, initialize, options.endpoint());
       if (loggingLevel) await replaySetting(transport, id, setLevel(loggingLevel), options.endpoint());
     } catch (error) {
-      await transport.close().catch(() => undefined);
+      await transport.close().catch(() => undefined); // cleanup: the error thrown is what counts
       throw error;
     }
     // close() ran while this session was being built: nothing would ever close it.
     if (closed) {
-      await transport.close().catch(() => undefined);
+      await transport.close().catch(() => undefined); // shutting down: the transport goes either way
       throw new ToolSearchError(ErrorCode.RUN_CLOSED, 'The MCP server is shutting down');
     }
     const session: HttpSession = { id, transport, mcp, keyId: owner.keyId, seen: Date.now() };
@@ -113,7 +113,7 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
 
   async function drop(session: HttpSession): Promise<void> {
     if (local.get(session.id) === session) local.delete(session.id);
-    await session.transport.close().catch(() => undefined);
+    await session.transport.close().catch(() => undefined); // dropping the copy: a transport already closed is fine
     await session.mcp.close();
   }
 
@@ -129,7 +129,7 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
       try {
         return await start(id, runSessionId, owner);
       } catch (error) {
-        await records.delete(id).catch(() => undefined);
+        await records.delete(id).catch(() => undefined); // the record also expires with its TTL; the error thrown is what counts
         throw error;
       }
     },
@@ -192,7 +192,7 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
     async discard(id) {
       const held = local.get(id);
       if (held) await drop(held);
-      await records.delete(id).catch(() => undefined);
+      await records.delete(id).catch(() => undefined); // the record also expires with its TTL
     },
     async sweep(idleMs) {
       const now = Date.now();

@@ -94,7 +94,7 @@ export async function createLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     refresh(force = false) {
       // Concurrent refreshes share one rebuild; a forced one waits for it and rebuilds again.
       if (refreshing && !force) return refreshing;
-      const before = refreshing?.catch(() => undefined);
+      const before = refreshing?.catch(() => undefined); // only waits for it: the earlier refresh's failure went to its own caller
       const promise: Promise<RefreshResult> = (async () => {
         await before;
         return refreshOnce(force);
@@ -119,7 +119,7 @@ export async function createLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     },
     async close() {
       closed = true;
-      await refreshing?.catch(() => undefined);
+      await refreshing?.catch(() => undefined); // closing: only waits for it; its failure went to its own caller
       await Promise.all([current.run, ...retired].map((run) => run.close()));
       retired.clear();
     },

@@ -25,7 +25,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import { ErrorCode as McpErrorCode, McpError, type CallToolResult, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, ToolSearchError, silentLogger, type RunRequest, type ToolDescriptor } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, silentLogger, type RunRequest, type ToolDescriptor, errorMessage } from '@tool-search/kernel';
 import type { McpCallForwarding, } from '@tool-search/plugin-mcp';
 import { registerAggregate, type AggregateRegister } from './aggregate.js';
 import { createInputBridge, type Ask, type BridgeStep } from './input-bridge.js';
@@ -79,7 +79,7 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
     },
     async close() {
       unsubscribe();
-      await handler.close().catch(() => undefined);
+      await handler.close().catch(() => undefined); // closing: the core below is closed either way
       await core.close();
     },
   };
@@ -134,12 +134,12 @@ export function createModernServers(options: ToolSearchMcpOptions & { readonly i
   async function refresh(): Promise<void> {
     let changed = false;
     for (const live of [...runs.values()]) {
-      const run = await live.catch(() => undefined);
+      const run = await live.catch(() => undefined); // a run that failed to start was reported to its request; nothing to refresh
       if (run && !closed) changed = (await run.refresh()).toolsChanged || changed;
     }
     if (changed && !closed) emit({ kind: 'tools' });
   }
-  const background = () => void refresh().catch((error: unknown) => logger.warn(`refresh failed: ${error instanceof Error ? error.message : String(error)}`));
+  const background = () => void refresh().catch((error: unknown) => logger.warn(`refresh failed: ${errorMessage(error)}`, { cause: error }));
   const timer = interval > 0 ? setInterval(background, interval) : undefined;
   timer?.unref();
   const unsubscribeCatalog = options.onCatalogChange?.(background);
@@ -239,7 +239,7 @@ export function createModernServers(options: ToolSearchMcpOptions & { readonly i
                       method: 'notifications/progress',
                       params: { ...progress, progressToken: token },
                     })
-                    .catch(() => undefined),
+                    .catch(() => undefined), // progress for a request whose client went away
           );
           const name = params.name;
           const args = params.arguments ?? {};
@@ -251,14 +251,14 @@ export function createModernServers(options: ToolSearchMcpOptions & { readonly i
             return explainUnavailable(toCallToolResult(outcome), run.diagnostics, typeof args.id === 'string' ? args.id : name);
           } catch (error) {
             const coded = ToolSearchError.isInstance(error) ? error : undefined;
-            return errorResult(coded?.code ?? ErrorCode.TOOL_EXECUTION_FAILED, error instanceof Error ? error.message : String(error));
+            return errorResult(coded?.code ?? ErrorCode.TOOL_EXECUTION_FAILED, errorMessage(error));
           }
         }),
       );
     }
     if ('done' in step) {
       const code = (step.done.structuredContent as { error?: { code?: unknown } } | undefined)?.error?.code;
-      if (code === ErrorCode.RUN_STOPPED) void live.refresh(true).catch(() => undefined);
+      if (code === ErrorCode.RUN_STOPPED) void live.refresh(true).catch((error: unknown) => logger.warn(`refresh failed: ${errorMessage(error)}`, { cause: error }));
       if (code === McpErrors.MCP_SERVER_UNAVAILABLE) background();
       return step.done as ModernCallToolResult;
     }
@@ -284,7 +284,7 @@ export function createModernServers(options: ToolSearchMcpOptions & { readonly i
       unsubscribeCatalog?.();
       unsubscribeDownstream?.();
       bridge.close();
-      const held = await Promise.all([...runs.values()].map((live) => live.catch(() => undefined)));
+      const held = await Promise.all([...runs.values()].map((live) => live.catch(() => undefined))); // closing: a run that failed to start has nothing to close
       runs.clear();
       await Promise.all(held.map((live) => live?.close()));
     },

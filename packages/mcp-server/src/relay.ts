@@ -59,7 +59,7 @@ export class RelayingTransport extends WebStandardStreamableHTTPServerTransport 
   override async send(message: JSONRPCMessage, options?: { relatedRequestId?: RequestId }): Promise<void> {
     const outgoing = this.#tagged(message);
     const standalone = options?.relatedRequestId === undefined && !isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message);
-    if (standalone && this.#streams === 0) return this.#elsewhere(outgoing).catch(() => undefined);
+    if (standalone && this.#streams === 0) return this.#elsewhere(outgoing).catch(() => undefined); // as with no open stream: a standalone message nobody can take is dropped (MCP spec)
     return super.send(outgoing, options);
   }
 

@@ -22,6 +22,7 @@ import {
   type RunExposure,
   type RunRequest,
   type ToolDescriptor,
+  errorMessage,
 } from '@tool-search/kernel';
 import type { McpDownstream } from '@tool-search/plugin-mcp';
 import { serveAggregate } from './aggregate.js';
@@ -100,16 +101,16 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
     if (closed) return false;
     const seen = downstream ? [...visible()].sort().join('\n') : '';
     const { toolsChanged } = await live.refresh(force);
-    if (toolsChanged && !closed) await server.sendToolListChanged().catch(() => undefined);
+    if (toolsChanged && !closed) await server.sendToolListChanged().catch(() => undefined); // a notification to a client that is gone
     // A server policy now shows or hides (or that came or went) changes what resources and prompts list.
     if (downstream && !closed && [...visible()].sort().join('\n') !== seen) {
-      await Promise.all([server.sendResourceListChanged(), server.sendPromptListChanged()]).catch(() => undefined);
+      await Promise.all([server.sendResourceListChanged(), server.sendPromptListChanged()]).catch(() => undefined); // a notification to a client that is gone
     }
     return toolsChanged;
   }
 
   const background = (force = false) =>
-    void refresh(force).catch((error: unknown) => logger.warn(`refresh failed: ${error instanceof Error ? error.message : String(error)}`));
+    void refresh(force).catch((error: unknown) => logger.warn(`refresh failed: ${errorMessage(error)}`, { cause: error }));
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...live.current.tools] }));
 
@@ -124,7 +125,7 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
       } catch (error) {
         // Only RUN_CLOSED escapes `exposure.call`: the session is closing.
         const coded = ToolSearchError.isInstance(error) ? error : undefined;
-        return errorResult(coded?.code ?? ErrorCode.TOOL_EXECUTION_FAILED, error instanceof Error ? error.message : String(error));
+        return errorResult(coded?.code ?? ErrorCode.TOOL_EXECUTION_FAILED, errorMessage(error));
       }
     });
     const code = errorCodeOf(result);
@@ -155,7 +156,7 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
       unregister?.();
       forwarding.close();
       await aggregate?.close();
-      await server.close().catch(() => undefined);
+      await server.close().catch(() => undefined); // closing: the run below is closed either way
       await live.close();
     },
   };

@@ -18,7 +18,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { isLegacyRequest, type Server as ModernServer } from '@modelcontextprotocol/server';
 import { serveStdio as serveModernStdioEntry, StdioServerTransport as ModernStdioTransport } from '@modelcontextprotocol/server/stdio';
 import { AuthErrors, authStatus, createApiKeys, type ApiKeys, type Principal } from '@tool-search/auth';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, errorMessage, silentLogger } from '@tool-search/kernel';
 import { MemoryStateStore, stateHealth, type StateStore, StateErrors } from '@tool-search/state';
 import { createHttpSessions, type HttpSession } from './http-sessions.js';
 import { createModernHandler, createModernServers, type ModernCaller } from './modern.js';
@@ -97,7 +97,7 @@ function serveModernStdio(options: StdioServeOptions, input: Readable, output: W
             : change.kind === 'resources'
               ? server.sendResourceListChanged()
               : server.sendPromptListChanged();
-      void Promise.resolve(sent).catch(() => undefined);
+      void Promise.resolve(sent).catch(() => undefined); // a notification to a client that is gone
     }
   });
   const previous = transport.onclose;
@@ -108,7 +108,7 @@ function serveModernStdio(options: StdioServeOptions, input: Readable, output: W
   return {
     async close() {
       unsubscribe();
-      await handle.close().catch(() => undefined);
+      await handle.close().catch(() => undefined); // closing: the core below is closed either way
       await core.close();
     },
   };
@@ -172,7 +172,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
   });
   // 2026-07-28 requests: stateless, any replica answers them (modern.ts).
   const modern = createModernHandler({ ...options, maxBodyBytes });
-  const unsubscribe = await state.subscribe(RELAY_CHANNEL, (raw) => void sessions.deliver(raw).catch(() => undefined));
+  const unsubscribe = await state.subscribe(RELAY_CHANNEL, (raw) => void sessions.deliver(raw).catch((error: unknown) => (options.logger ?? silentLogger).warn(`a relayed MCP message was not delivered: ${errorMessage(error)}`, { cause: error })));
   // Node request → web `Request` → the session's transport, the way the SDK's own Node transport does it.
   const bound = new WeakMap<IncomingMessage, { readonly session: HttpSession; readonly body: unknown }>();
   const toTransport = getRequestListener(
@@ -282,7 +282,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
 
   const http = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) reply(res, 500, error instanceof Error ? error.message : String(error));
+      if (!res.headersSent) reply(res, 500, errorMessage(error));
       else res.end();
     });
   });
@@ -293,7 +293,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
       resolve();
     });
   }).catch(async (error: unknown) => {
-    await unsubscribe().catch(() => undefined);
+    await unsubscribe().catch(() => undefined); // cleanup: the listen error below is what counts
     await modern.close();
     await ownState?.close();
     throw error;
@@ -301,7 +301,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
   const port = (http.address() as AddressInfo).port;
   url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}${MCP_PATH}`;
   // Clients that vanish without a DELETE would keep their runs (and refresh timers) forever.
-  const sweeper = idleMs > 0 ? setInterval(() => void sessions.sweep(idleMs).catch(() => undefined), Math.min(idleMs, 60_000)) : undefined;
+  const sweeper = idleMs > 0 ? setInterval(() => void sessions.sweep(idleMs).catch(() => undefined), Math.min(idleMs, 60_000)) : undefined; // a store outage is retried at the next sweep
   sweeper?.unref();
   return {
     url,
@@ -311,7 +311,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
     async close() {
       closing = true;
       if (sweeper) clearInterval(sweeper);
-      await unsubscribe().catch(() => undefined);
+      await unsubscribe().catch(() => undefined); // closing: a relay subscription already gone is fine
       await Promise.all([sessions.close(), modern.close()]);
       await ownState?.close();
       http.closeAllConnections();

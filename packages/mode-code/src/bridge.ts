@@ -4,7 +4,7 @@
  * `run.call` with origin 'code', so policy, `beforeToolCall`, argument
  * validation and telemetry apply). Everything returned is plain JSON data.
  */
-import { ErrorCode, ToolSearchError, type AnyErrorCode, type RunApi, type ToolCallOutcome, type ToolResult } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type AnyErrorCode, type RunApi, type ToolCallOutcome, type ToolResult, errorMessage } from '@tool-search/kernel';
 import { emitSearch } from '@tool-search/control-tools';
 import { indexForRun, type ToolIndexOptions } from '@tool-search/search';
 import type { BridgeError, BridgeOp } from './sandbox/protocol.js';
@@ -126,5 +126,5 @@ function toBridgeError(error: unknown): BridgeError {
   if (ToolSearchError.isInstance(error)) {
     return { code: error.code, message: error.message, ...(error.details ? { details: JSON.parse(JSON.stringify(error.details)) as unknown } : {}) };
   }
-  return { code: ErrorCode.TOOL_EXECUTION_FAILED, message: error instanceof Error ? error.message : String(error) };
+  return { code: ErrorCode.TOOL_EXECUTION_FAILED, message: errorMessage(error) };
 }

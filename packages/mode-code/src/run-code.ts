@@ -6,7 +6,7 @@
  * (a killed process still holds its memory until it is reaped, ~2 ms), and
  * `sandboxesExited()` waits for every one still exiting.
  */
-import { type AnyErrorCode, type RunApi } from '@tool-search/kernel';
+import { type AnyErrorCode, type RunApi, errorMessage } from '@tool-search/kernel';
 import { createGate, type Gate } from './gate.js';
 import { resolveOptions, type CodeModeOptions, type ResolvedOptions } from './options.js';
 import { emptyTelemetry, type CodeResult } from './result.js';
@@ -84,7 +84,7 @@ export async function runCodeWith(
     child = startSandbox(backend.kind, options, env.pool);
   } catch (error) {
     release();
-    return refuse(CodeErrors.SANDBOX_UNAVAILABLE, `the ${backend.kind} sandbox could not be started: ${error instanceof Error ? error.message : String(error)}`);
+    return refuse(CodeErrors.SANDBOX_UNAVAILABLE, `the ${backend.kind} sandbox could not be started: ${errorMessage(error)}`);
   }
   try {
     return await session({ run, code, options, child, signal, telemetry, started });

@@ -4,7 +4,7 @@
  * telemetry and the session log apply to what the Agents SDK runner calls.
  */
 import { tool, toolSearchTool, type FunctionTool, type HostedTool, type RunContext } from '@openai/agents';
-import { ConfigError, ErrorCode, ToolSearchError, type Run } from '@tool-search/kernel';
+import { ConfigError, ErrorCode, errorMessage, ToolSearchError, type Run } from '@tool-search/kernel';
 import { toolResultText } from '@tool-search/provider-formats';
 import { openToolSearchRun, type OpenRunOptions, type RunTool, type ToolSearchRun } from '@tool-search/preset';
 import { OpenAIAgentsErrors } from './errors.js';
@@ -44,7 +44,7 @@ export interface ToolSearchTools {
 
 // The Agents SDK's tool error text: the model reads it as the tool's output; the code is the project's.
 const errorText = (_context: RunContext, error: unknown): string =>
-  ToolSearchError.isInstance(error) ? `Error ${error.code}: ${error.message}` : `Error: ${error instanceof Error ? error.message : String(error)}`;
+  ToolSearchError.isInstance(error) ? `Error ${error.code}: ${error.message}` : `Error: ${errorMessage(error)}`;
 
 export async function createToolSearch(options: CreateToolSearchOptions = {}): Promise<ToolSearchTools> {
   const { mode = 'deferred', searchToolName = 'tool_search', maxResults, responsesToolSearch = false, ...openOptions } = options;

@@ -4,7 +4,7 @@
  * call being cancelled. The approver's signal is aborted when its answer is no
  * longer wanted, so a queue can drop the entry.
  */
-import { ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import type { ApprovalRecord, ApprovalRequest, Approver } from './types.js';
 
 export async function ask(approve: Approver, request: ApprovalRequest, timeoutMs: number, callSignal: AbortSignal): Promise<ApprovalRecord> {
@@ -20,7 +20,7 @@ export async function ask(approve: Approver, request: ApprovalRequest, timeoutMs
     } catch (error) {
       // A coded failure (STATE_UNAVAILABLE: the shared queue's store is down) names its code in the denial.
       const code = ToolSearchError.isInstance(error) ? ` (${error.code})` : '';
-      return { request, decision: 'deny', by: 'error', message: `the approver failed${code}: ${error instanceof Error ? error.message : String(error)}` };
+      return { request, decision: 'deny', by: 'error', message: `the approver failed${code}: ${errorMessage(error)}` };
     }
   })();
   const timedOut = new Promise<ApprovalRecord>((resolve) => {

@@ -6,7 +6,7 @@
  * The tap is on `beforeToolCall`, which every path (direct, tool_call, code,
  * directory) goes through, so a denied call cannot be reached another way.
  */
-import { ErrorCode, STAGE, ToolSearchError, type KernelPlugin } from '@tool-search/kernel';
+import { ErrorCode, STAGE, ToolSearchError, type KernelPlugin, errorMessage } from '@tool-search/kernel';
 import { callApprovalReason, grantCallApproval } from '@tool-search/approval-rules';
 import { ask } from './ask.js';
 import { resolveApprovalsConfig, type ApprovalsConfig } from './config.js';
@@ -70,7 +70,7 @@ export function approvalsPlugin(options: ApprovalsPluginOptions): KernelPlugin {
         try {
           onDecision?.(record);
         } catch (error) {
-          logger.error(`onDecision failed: ${error instanceof Error ? error.message : String(error)}`);
+          logger.error(`onDecision failed: ${errorMessage(error)}`, { cause: error });
         }
         if (record.decision === 'allow') {
           if (ruleReason !== undefined) grantCallApproval(ctx.run, call.callId);

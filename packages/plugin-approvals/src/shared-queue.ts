@@ -81,7 +81,7 @@ export class SharedApprovalQueue {
       });
     } catch (error) {
       this.#waiting.delete(approval.id);
-      await this.#withdraw(approval.id).catch(() => undefined);
+      await this.#withdraw(approval.id).catch(() => undefined); // the record also expires on its own; the error thrown is what counts
       throw error;
     }
     if (await this.#crowded().catch(() => false)) {
@@ -92,12 +92,12 @@ export class SharedApprovalQueue {
         checkRoom(before, request, this.#maxPending, this.#maxPerSession);
       } catch (error) {
         this.#waiting.delete(approval.id);
-        await this.#withdraw(approval.id).catch(() => undefined);
+        await this.#withdraw(approval.id).catch(() => undefined); // the record also expires on its own; the error thrown is what counts
         throw error;
       }
     }
     this.#records.set(approval.id, approval);
-    this.#checker ??= setInterval(() => void this.#restoreIfLost().catch(() => undefined), this.#checkIntervalMs);
+    this.#checker ??= setInterval(() => void this.#restoreIfLost().catch(() => undefined), this.#checkIntervalMs); // a store outage is retried at the next check
     this.#checker.unref?.();
     if (context.signal.aborted) void this.#cancel(approval.id);
     else context.signal.addEventListener('abort', () => void this.#cancel(approval.id), { once: true });
@@ -148,7 +148,7 @@ export class SharedApprovalQueue {
     this.#stopChecking();
     const subscription = this.#subscription;
     this.#subscription = undefined;
-    if (subscription) await (await subscription.catch(() => undefined))?.();
+    if (subscription) await (await subscription.catch(() => undefined))?.(); // closing: a subscription that never started has nothing to undo
   }
 
   /** Whether enough approvals are listed that a limit may be reached (a cheap count before reading them all). */
@@ -160,7 +160,7 @@ export class SharedApprovalQueue {
   /** Runs `task` after the ones started before it on this replica (room checks do not interleave). */
   #serially<T>(task: () => Promise<T>): Promise<T> {
     const next = this.#queue.then(task, task);
-    this.#queue = next.catch(() => undefined);
+    this.#queue = next.catch(() => undefined); // the caller gets the failure through `next`; the chain only orders the tasks
     return next;
   }
 
@@ -172,7 +172,7 @@ export class SharedApprovalQueue {
     this.#forget(id);
     resolve('deny');
     await this.#withdraw(id).catch(() => undefined); // the record also expires on its own
-    await this.#publishSettled({ type: 'settled', id, decision: 'deny', by: 'cancelled' }).catch(() => undefined);
+    await this.#publishSettled({ type: 'settled', id, decision: 'deny', by: 'cancelled' }).catch(() => undefined); // other replicas also see the record expire
   }
 
   async #withdraw(id: string): Promise<string | undefined> {
@@ -207,7 +207,7 @@ export class SharedApprovalQueue {
       if (resolve && this.#records.has(event.id)) {
         this.#forget(event.id);
         // A restore that raced the answer may have put the record back: take it out again.
-        void this.#withdraw(event.id).catch(() => undefined);
+        void this.#withdraw(event.id).catch(() => undefined); // the record also expires on its own
       }
       resolve?.(event.decision);
     }

@@ -97,7 +97,7 @@ export async function act(page: Page, request: ActRequest, settings: ActSettings
         const result = await compiled.evaluate((f, el) => (f as (el?: unknown) => unknown)(el ?? undefined), element);
         return { result: result === undefined ? null : result };
       } finally {
-        await compiled.dispose().catch(() => undefined);
+        await compiled.dispose().catch(() => undefined); // cleanup: the page may be gone; the result or error above is what counts
       }
     }
     case 'close':

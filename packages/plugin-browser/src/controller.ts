@@ -215,7 +215,7 @@ export class BrowserController {
       const response = await page.goto(url.href, { waitUntil: 'domcontentloaded', timeout: this.settings.navigationTimeoutMs });
       status = response?.status();
       if (response?.headers()[REFUSED_HEADER]) {
-        await page.goto('about:blank').catch(() => undefined);
+        await page.goto('about:blank').catch(() => undefined); // leaving the refused page; the refusal below is what counts
         throw refusedNow().at(-1)?.error ?? new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, `browser refused ${url.host}: not a public address`, { details: { rule: 'privateAddress', host: url.host } });
       }
     } catch (error) {
@@ -242,7 +242,7 @@ export class BrowserController {
 
   async #status(profile: Profile): Promise<Record<string, unknown>> {
     const running = this.#running.get(profile.name);
-    const instance = running ? await running.catch(() => undefined) : undefined;
+    const instance = running ? await running.catch(() => undefined) : undefined; // a launch that failed reports itself to its caller; status shows it as not running
     return {
       ...describeProfile(profile, this.settings.defaultProfile),
       running: instance !== undefined,
@@ -290,7 +290,7 @@ export class BrowserController {
     const running = this.#running.get(name);
     if (!running) return false;
     this.#running.delete(name);
-    const instance = await running.catch(() => undefined);
+    const instance = await running.catch(() => undefined); // a launch that failed has no browser to stop
     await instance?.stop();
     return instance !== undefined;
   }
@@ -305,7 +305,7 @@ export class BrowserController {
     await Promise.all([...this.#running.keys()].map((name) => this.#stop(name)));
     const proxy = this.#proxy;
     this.#proxy = undefined;
-    await (await proxy?.catch(() => undefined))?.close();
+    await (await proxy?.catch(() => undefined))?.close(); // a proxy that failed to start has nothing to close
   }
 
   #media(extension: string, bytes: Buffer): string {

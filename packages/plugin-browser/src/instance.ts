@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type Dialog, type Page } from 'playwright-core';
 import { CHROMIUM_FLAGS } from '@tool-search/chromium';
-import { ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { BrowserErrors } from './errors.js';
 import type { EgressProxy } from './egress-proxy.js';
 import type { Profile } from './profiles.js';
@@ -108,8 +108,8 @@ export class BrowserInstance {
 
   /** Local: closes Chromium (every process of it). Remote: disconnects and leaves the browser running. */
   async stop(): Promise<void> {
-    if (this.browser) await this.browser.close().catch(() => undefined);
-    else await this.context.close().catch(() => undefined);
+    if (this.browser) await this.browser.close().catch(() => undefined); // stopping: a browser already gone is stopped
+    else await this.context.close().catch(() => undefined); // stopping: a context already gone is stopped
   }
 
   pages(): Page[] {
@@ -138,7 +138,7 @@ export class BrowserInstance {
       state.targetId = targetInfo.targetId;
       return targetInfo.targetId;
     } finally {
-      await session.detach().catch(() => undefined);
+      await session.detach().catch(() => undefined); // cleanup: the CDP session dies with its target anyway
     }
   }
 
@@ -185,13 +185,13 @@ export class BrowserInstance {
     if (arm) {
       tab.armed = undefined;
       record(arm.accept ? 'accepted' : 'dismissed');
-      await (arm.accept ? dialog.accept(arm.promptText) : dialog.dismiss()).catch(() => undefined);
+      await (arm.accept ? dialog.accept(arm.promptText) : dialog.dismiss()).catch(() => undefined); // the dialog may have closed itself; the outcome is recorded above
       return;
     }
     if (tab.autoDismissed < AUTO_DISMISS) {
       tab.autoDismissed++;
       record('dismissed');
-      await dialog.dismiss().catch(() => undefined);
+      await dialog.dismiss().catch(() => undefined); // the dialog may have closed itself; the outcome is recorded above
       return;
     }
     // A page that opens dialog after dialog: leave this one open, so the page waits instead of spinning.
@@ -217,5 +217,5 @@ async function assertPortFree(port: number, profile: string): Promise<void> {
 }
 
 export function message(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 500);
+  return errorMessage(error).split('\n')[0]!.slice(0, 500);
 }

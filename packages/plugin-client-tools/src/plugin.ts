@@ -13,6 +13,7 @@ import {
   type ExecuteContext,
   type KernelPlugin,
   type ToolResult,
+  errorMessage,
 } from '@tool-search/kernel';
 import { normalizeClientTool, type ClientToolInput } from './normalize.js';
 import { ClientToolsErrors } from './errors.js';
@@ -75,7 +76,7 @@ export function clientToolsPlugin(options: ClientToolsPluginOptions = {}): Kerne
             sink.diagnostic({
               code: ClientToolsErrors.CLIENT_TOOL_INVALID,
               level: 'error',
-              message: error instanceof Error ? error.message : String(error),
+              message: errorMessage(error),
               ...(coded?.details ? { details: coded.details } : {}),
             });
           }

@@ -6,7 +6,7 @@
  * run state. Schedules are checked by croner, so a bad one fails at `add`.
  */
 import { Cron } from 'croner';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { CronErrors } from './errors.js';
 
 export type Schedule =
@@ -45,8 +45,8 @@ export const JOB_FIELDS = ['name', 'enabled', 'schedule', 'sessionTarget', 'payl
 /** Smallest `every` interval (croner fires on whole seconds). */
 export const MIN_EVERY_MS = 1_000;
 
-export function scheduleError(message: string, schedule: unknown): ToolSearchError {
-  return new ToolSearchError(CronErrors.CRON_SCHEDULE_INVALID, message, { details: { schedule, rule: 'cron.schedule' } });
+export function scheduleError(message: string, schedule: unknown, cause?: unknown): ToolSearchError {
+  return new ToolSearchError(CronErrors.CRON_SCHEDULE_INVALID, message, { details: { schedule, rule: 'cron.schedule' }, ...(cause === undefined ? {} : { cause }) });
 }
 
 /**
@@ -64,7 +64,7 @@ export function cronFor(schedule: Schedule, fire: () => Promise<void> | void, an
     const startAt = anchor + Math.max(1, Math.floor((Date.now() - anchor) / step) + 1) * step;
     return new Cron('* * * * * *', { paused: true, protect: true, interval: everySeconds, startAt: new Date(startAt) }, fire);
   } catch (error) {
-    throw scheduleError(`invalid ${schedule.kind} schedule: ${error instanceof Error ? error.message : String(error)}`, schedule);
+    throw scheduleError(`invalid ${schedule.kind} schedule: ${errorMessage(error)}`, schedule, error);
   }
 }
 

@@ -6,7 +6,7 @@
  * turns (it needs the session host).
  */
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, silentLogger, ToolSearchError, type ExecuteContext, type Logger, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import { ErrorCode, errorMessage, silentLogger, ToolSearchError, type ExecuteContext, type Logger, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
 import type { SessionHost } from '@tool-search/sessions';
 import { CronErrors } from './errors.js';
 import { buildJob, invalid } from './jobs.js';
@@ -56,7 +56,7 @@ export function cronPlugin(options: CronPluginOptions): KernelPlugin {
     apply({ hooks, logger: scoped }) {
       logger = scoped;
       service.start();
-      hooks.listTools.tap((sink) => sink.add([cronTool(service, options.host, agents)]));
+      hooks.listTools.tap((sink) => sink.add([cronTool(service, options.host, agents, () => logger)]));
       hooks.shutdown.tapPromise(() => service.stop());
     },
   };
@@ -68,7 +68,7 @@ function jobStore(options: CronPluginOptions): JobStore {
   return new StateJobs(options.state, options.resyncMs);
 }
 
-function cronTool(service: CronService, host: SessionHost, agents: readonly CronAgent[]): ToolDefinition {
+function cronTool(service: CronService, host: SessionHost, agents: readonly CronAgent[], logger: () => Logger): ToolDefinition {
   return {
     name: 'cron',
     source: 'core',
@@ -141,7 +141,8 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly Cron
           return json({ ok: true, removed: args.jobId });
         case 'run': {
           const { runId, done } = service.run(jobId(), 'manual');
-          done.catch(() => undefined);
+          // A turn's own failure is in the run record; what rejects here (the session store) would otherwise go unseen.
+          done.catch((error: unknown) => logger().warn(`manual cron run ${runId} failed before it was recorded: ${errorMessage(error)}`, { jobId: args.jobId, cause: error }));
           return json({ ok: true, enqueued: true, runId });
         }
         case 'runs':
@@ -196,7 +197,7 @@ async function wake(host: SessionHost, agents: readonly CronAgent[], args: Recor
   const agentId = ctx.run.request.agentId;
   const sessionId = `wake-${randomUUID()}`;
   const record = await host.store.upsert(sessionId, { kind: 'cron', parentId: ctx.run.sessionId, label: 'wake', ...(agentId ? { agentId } : {}) });
-  host.turn(sessionId, args.text, agents.length && agentId ? { agentId } : {}).catch(() => undefined);
+  host.turn(sessionId, args.text, agents.length && agentId ? { agentId } : {}).catch(() => undefined); // the turn's failure is on its session (status, lastError)
   return { ok: true, enqueued: true, sessionKey: record.key };
 }
 

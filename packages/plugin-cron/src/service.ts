@@ -8,7 +8,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Cron } from 'croner';
-import { ToolSearchError, type Logger } from '@tool-search/kernel';
+import { ToolSearchError, type Logger, errorMessage } from '@tool-search/kernel';
 import type { SessionHost } from '@tool-search/sessions';
 import { anchorOf, cronFor, invalid, slotOf, type CronJob } from './jobs.js';
 import { MAX_JOBS } from './shared.js';
@@ -67,7 +67,7 @@ export class CronService {
     clearInterval(this.#resync);
     for (const timer of this.#timers.values()) timer.stop();
     this.#timers.clear();
-    await this.#unwatch?.().catch(() => undefined);
+    await this.#unwatch?.().catch(() => undefined); // stopping: a watch that cannot be removed dies with the service
     await Promise.allSettled([...this.#running]);
   }
 
@@ -192,7 +192,7 @@ export class CronService {
       const reply = await host.turn(sessionId, job.payload.message, agent);
       outcome = { status: 'ok', ...(reply.content ? { reply: reply.content.slice(0, REPLY_CHARS) } : {}) };
     } catch (error) {
-      outcome = { status: 'error', error: error instanceof Error ? error.message : String(error) };
+      outcome = { status: 'error', error: errorMessage(error) };
     }
     const sessionKey = (await host.store.get(sessionId))?.key ?? sessionId;
     const record: RunRecord = {

@@ -7,7 +7,7 @@
  */
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, errorMessage } from '@tool-search/kernel';
 import type { CronJob } from './jobs.js';
 import { CronErrors } from './errors.js';
 
@@ -76,7 +76,7 @@ export class JobFiles implements JobStore {
       if (!Array.isArray(parsed.jobs)) throw new Error('no "jobs" array');
       return parsed.jobs as CronJob[];
     } catch (error) {
-      throw new ToolSearchError(ErrorCode.CONFIG_UNREADABLE, `cron jobs file ${this.file} is not valid: ${error instanceof Error ? error.message : String(error)}; fix or remove it`, { details: { file: this.file } });
+      throw new ToolSearchError(ErrorCode.CONFIG_UNREADABLE, `cron jobs file ${this.file} is not valid: ${errorMessage(error)}; fix or remove it`, { details: { file: this.file }, cause: error });
     }
   }
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parsePatch, structuredPatch, type StructuredPatch } from 'diff';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_FLAGS } from '@tool-search/chromium';
-import { ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { DiffsErrors } from './errors.js';
 
 export interface DiffInput {
@@ -35,7 +35,7 @@ export function toPatches(input: DiffInput): StructuredPatch[] {
     try {
       patches = parsePatch(input.patch);
     } catch (error) {
-      throw invalid(`patch is not a unified diff: ${error instanceof Error ? error.message : String(error)}`, error);
+      throw invalid(`patch is not a unified diff: ${errorMessage(error)}`, error);
     }
     if (!patches.some((patch) => patch.hunks.length > 0)) throw invalid('patch holds no hunk (@@ … @@): it is not a unified diff');
     return patches;
@@ -102,7 +102,7 @@ export async function renderFile(html: string, format: 'png' | 'pdf', settings: 
   } catch (error) {
     throw new ToolSearchError(DiffsErrors.DIFFS_RENDER_FAILED, `Chromium could not render the diff: ${message(error)}`, { cause: error });
   } finally {
-    await browser.close().catch(() => undefined);
+    await browser.close().catch(() => undefined); // cleanup: the render already succeeded or threw its own error
   }
 }
 
@@ -119,7 +119,7 @@ function escape(text: string): string {
 }
 
 function message(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 300);
+  return errorMessage(error).split('\n')[0]!.slice(0, 300);
 }
 
 const CSS = `body{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:16px;color:#1f2328;background:#fff}

@@ -6,7 +6,7 @@
  * one `tool_search` uses: the lexical index's top 50 and the dense top 50,
  * reciprocal rank fusion.
  */
-import { ToolSearchError, type ToolDescriptor } from '@tool-search/kernel';
+import { ToolSearchError, type ToolDescriptor, errorMessage } from '@tool-search/kernel';
 import {
   createToolIndex,
   evaluate,
@@ -50,7 +50,7 @@ export async function compareRankings(
   try {
     await dense.prepare(descriptors);
   } catch (error) {
-    throw new ToolSearchError(EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE, `the embeddings endpoint ${options.baseURL} (model ${options.model}) could not embed the catalog: ${error instanceof Error ? error.message : String(error)}`);
+    throw new ToolSearchError(EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE, `the embeddings endpoint ${options.baseURL} (model ${options.model}) could not embed the catalog: ${errorMessage(error)}`, { cause: error });
   }
   const fuse = hybridRerank({ ...options, fusion: 'rrf' }, dense);
   const failures: string[] = [];

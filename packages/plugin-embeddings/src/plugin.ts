@@ -6,7 +6,7 @@
  * (reciprocal rank fusion). A slow or failing embedder never fails a search:
  * the lexical ranking stands and an `EMBEDDINGS_UNAVAILABLE` diagnostic says why.
  */
-import { type KernelPlugin } from '@tool-search/kernel';
+import { type KernelPlugin, errorMessage } from '@tool-search/kernel';
 import { getSearchHooks, type Ranking, type RerankContext } from '@tool-search/search';
 import { createDenseIndex, reciprocalRankFusion, type DenseIndex } from './dense.js';
 import { DEFAULTS, parseEmbeddingsOptions, PLUGIN_NAME, type EmbeddingsOptions } from './options.js';
@@ -28,7 +28,7 @@ export function embeddingsPlugin(options: EmbeddingsOptions, dense?: DenseIndex)
         const searchable = catalog.filter((tool) => tool.catalogMode === 'catalog');
         const ready = index.prepare(searchable);
         // Observed here so an embedder that is down at run start is not an unhandled rejection; searches report it.
-        ready.catch((error: unknown) => logger.warn('embedding the catalog failed; searches rank lexically', { error: message(error) }));
+        ready.catch((error: unknown) => logger.warn('embedding the catalog failed; searches rank lexically', { error: errorMessage(error) }));
         getSearchHooks(run).rerank.tapPromise(PLUGIN_NAME, (ranking, ctx) => rerank(ranking, ctx, ready));
       });
     },
@@ -53,9 +53,9 @@ export function hybridRerank(options: EmbeddingsOptions, index: DenseIndex) {
       const ids = fusion === 'dense' ? denseIds : reciprocalRankFusion([ranking.ids, denseIds], [1, options.denseWeight ?? DEFAULTS.denseWeight], options.rrfK ?? DEFAULTS.rrfK);
       return { ids, ranker: { id: `${ranking.ranker.id}+dense-${fusion}`, version: `${ranking.ranker.version}+${index.model}` } };
     } catch (error) {
-      lastError = message(error);
+      lastError = errorMessage(error);
       downUntil = Date.now() + RETRY_AFTER_MS;
-      ctx.diagnostic({ code: EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE, level: 'warning', plugin: PLUGIN_NAME, message: `embeddings unavailable, lexical ranking used: ${message(error)}` });
+      ctx.diagnostic({ code: EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE, level: 'warning', plugin: PLUGIN_NAME, message: `embeddings unavailable, lexical ranking used: ${errorMessage(error)}` });
       return ranking;
     }
   };
@@ -69,7 +69,4 @@ function withTimeout(promise: Promise<void>, ms: number, reason: string): Promis
   });
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 

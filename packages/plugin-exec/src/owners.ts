@@ -35,9 +35,15 @@ export class SessionOwners {
     }
   }
 
+  /** Drops the pointer; a store outage leaves it to expire with its TTL (`others` prunes index entries without one). */
   async release(agent: string, sessionId: string): Promise<void> {
-    await this.state?.delete(key(agent, sessionId)).catch(() => false);
-    await this.state?.unindex(indexKey(agent), sessionId).catch(() => undefined);
+    if (!this.state) return;
+    try {
+      await this.state.delete(key(agent, sessionId));
+      await this.state.unindex(indexKey(agent), sessionId);
+    } catch (error) {
+      this.logger().warn('could not drop the background session owner; it expires with its TTL', { sessionId, cause: error });
+    }
   }
 
   /** The agent's sessions other replicas hold (`local` excluded); none when the store cannot answer (a read). */

@@ -7,4 +7,5 @@ export const FsErrors = defineErrors('@tool-search/plugin-fs', {
   EDIT_NOT_UNIQUE: '`edit`: `oldText` occurs more than once; add surrounding lines to make it unique.',
   PATCH_INVALID: '`apply_patch`: the input is not a `*** Begin Patch` … `*** End Patch` envelope; `details.line` names the line.',
   PATCH_CONFLICT: '`apply_patch`: a hunk does not apply (context not found, file exists or is missing); nothing was changed.',
+  PATCH_ROLLBACK_FAILED: '`apply_patch`: a write failed midway and some files already written could not be restored; `details.unrestored` lists them (the write failure is the `cause`).',
 });

@@ -4,7 +4,7 @@
  * of them apply is anything written, each file atomically; if a write still
  * fails, the files already written are restored.
  */
-import { ToolSearchError } from '@tool-search/kernel';
+import { errorMessage, ToolSearchError } from '@tool-search/kernel';
 import type { PatchChunk, PatchOp } from './patch-parse.js';
 import { FsErrors } from './errors.js';
 
@@ -121,8 +121,17 @@ async function commit(view: Map<string, string | null>, files: PatchFiles): Prom
       done.push({ path, before });
     }
   } catch (error) {
+    const unrestored: { path: string; error: string }[] = [];
     for (const { path, before } of done.reverse()) {
-      await (before === null ? files.remove(path) : files.write(path, before)).catch(() => undefined);
+      await (before === null ? files.remove(path) : files.write(path, before)).catch((undo: unknown) => unrestored.push({ path, error: errorMessage(undo) }));
+    }
+    // "Nothing was changed" would be false now: say which files keep the patch, and keep the failure as the cause.
+    if (unrestored.length) {
+      throw new ToolSearchError(
+        FsErrors.PATCH_ROLLBACK_FAILED,
+        `apply_patch failed (${errorMessage(error)}) and could not restore ${unrestored.map((u) => u.path).join(', ')}: those files keep the patched content`,
+        { cause: error, details: { unrestored } },
+      );
     }
     throw error;
   }

@@ -111,7 +111,7 @@ function hostFiles(root: string): PatchFiles {
   return {
     key: (path) => (isAbsolute(path) ? resolve(path) : resolve(root, path)),
     async read(key) {
-      const info = await stat(key).catch(() => undefined);
+      const info = await stat(key).catch(() => undefined); // nothing there reads as null; any other failure surfaces from the write that follows
       if (!info) return null;
       if (!info.isFile()) throw conflict(key, 'the path is not a regular file');
       return readFile(key, 'utf8');

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { isDeepStrictEqual } from 'node:util';
 import { getConfigValue, parseConfigValue, setConfigValueInText } from '@tool-search/config';
-import { ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { GatewayErrors } from './errors.js';
 
 /** What `config.get` shows instead of a secret; given back in `config.apply` / `config.patch`, it keeps the current value. */
@@ -179,5 +179,5 @@ function splitPath(path: string): string[] {
 }
 
 function unwritable(message: string, cause: unknown): ToolSearchError {
-  return new ToolSearchError(GatewayErrors.GATEWAY_CONFIG_UNWRITABLE, `${message}: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  return new ToolSearchError(GatewayErrors.GATEWAY_CONFIG_UNWRITABLE, `${message}: ${errorMessage(cause)}`, { cause });
 }

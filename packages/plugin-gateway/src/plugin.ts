@@ -92,7 +92,7 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
   let writes: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
     const next = writes.then(work, work);
-    writes = next.catch(() => undefined);
+    writes = next.catch(() => undefined); // the caller gets the failure through `next`; the chain only orders the writes
     return next;
   };
 

@@ -5,7 +5,7 @@
  * connection uses and again after every redirect). Both are bounded by `maxBytes` and sniffed by magic bytes.
  */
 import { Agent, request } from 'undici';
-import { ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { checkHost, guardedLookup, type AddressRule } from '@tool-search/net-guard';
 import { openInWorkspace } from '@tool-search/workspace';
 import { WorkspaceErrors } from '@tool-search/workspace';
@@ -65,7 +65,7 @@ export function createUrlLoader(allowPrivate: boolean, timeoutSeconds = 30) {
       }
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) {
-        await response.body.dump().catch(() => undefined);
+        await response.body.dump().catch(() => undefined); // draining a body we refuse; the tooLarge error below is what counts
         throw tooLarge(input, declared, maxBytes);
       }
       const chunks: Buffer[] = [];
@@ -106,7 +106,7 @@ function fetchError(input: string, current: URL, error: unknown): ToolSearchErro
   if (ToolSearchError.isInstance(error)) return error;
   const cause = (error as { cause?: unknown }).cause;
   if (ToolSearchError.isInstance(cause)) return cause;
-  return new ToolSearchError(NetGuardErrors.FETCH_FAILED, `image could not fetch ${current.href}: ${error instanceof Error ? error.message : String(error)}`, { details: { rule: 'network', url: input }, cause: error });
+  return new ToolSearchError(NetGuardErrors.FETCH_FAILED, `image could not fetch ${current.href}: ${errorMessage(error)}`, { details: { rule: 'network', url: input }, cause: error });
 }
 
 function tooLarge(input: string, size: number, maxBytes: number): ToolSearchError {

@@ -8,7 +8,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, type ToolResult, errorMessage } from '@tool-search/kernel';
 import { workspaceRoot } from '@tool-search/workspace';
 import { createUrlLoader, isUrl, readWorkspaceImage } from './load.js';
 
@@ -64,7 +64,7 @@ export function imagePlugin(options: ImagePluginOptions): KernelPlugin {
       try {
         text = await analyze({ mime, data, prompt, model }, ctx.signal);
       } catch (error) {
-        throw new ToolSearchError(ErrorCode.PROVIDER_FAILED, `the image model ${model} failed: ${error instanceof Error ? error.message : String(error)}`, {
+        throw new ToolSearchError(ErrorCode.PROVIDER_FAILED, `the image model ${model} failed: ${errorMessage(error)}`, {
           cause: error,
           details: { model, ...(options.baseURL ? { url: options.baseURL } : {}), status: (error as { status?: number }).status },
         });

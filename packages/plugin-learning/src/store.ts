@@ -13,6 +13,7 @@ import type { Logger } from '@tool-search/kernel';
 import type { StateStore } from '@tool-search/state';
 import { buildModel, type LearnedModel, type LearningEvent } from './model.js';
 import type { LearningScope } from './options.js';
+import { errorMessage } from '@tool-search/kernel';
 
 /** Appended to the ranker id of a search the learned signal re-ordered (`bm25f+learned`). */
 export const LEARNED_RANKER_SUFFIX = '+learned';
@@ -162,7 +163,7 @@ export class LearningStore {
 
   /** Marks an outage (a read, a refresh or a write failed); logged once per outage. */
   #failed(error: unknown): void {
-    this.#reason = error instanceof Error ? error.message : String(error);
+    this.#reason = errorMessage(error);
     this.#retryAt = this.settings.now() + RETRY_MS;
     if (this.#downSince !== undefined) return;
     this.#downSince = this.settings.now();

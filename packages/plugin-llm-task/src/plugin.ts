@@ -7,7 +7,7 @@
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import OpenAI from 'openai';
-import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, errorMessage } from '@tool-search/kernel';
 import { LlmTaskErrors } from './errors.js';
 
 export const LLM_TASK_PLUGIN_NAME = '@tool-search/plugin-llm-task';
@@ -89,7 +89,7 @@ function llmTask(client: OpenAI, options: LlmTaskPluginOptions): ToolDefinition 
         try {
           validate = ajv.compile(args.schema as object);
         } catch (error) {
-          throw new ToolSearchError(LlmTaskErrors.LLM_TASK_SCHEMA_INVALID, `the schema does not compile: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+          throw new ToolSearchError(LlmTaskErrors.LLM_TASK_SCHEMA_INVALID, `the schema does not compile: ${errorMessage(error)}`, { cause: error });
         }
       }
       const user = [`Task: ${String(args.prompt)}`, `Input (JSON): ${JSON.stringify(args.input ?? null)}`, ...(args.schema !== undefined ? [`JSON Schema of the answer: ${JSON.stringify(args.schema)}`] : [])].join('\n\n');
@@ -130,7 +130,7 @@ async function ask(
     );
     return completion.choices[0]?.message.content ?? '';
   } catch (error) {
-    throw new ToolSearchError(LlmTaskErrors.LLM_TASK_PROVIDER_FAILED, `the provider did not answer: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new ToolSearchError(LlmTaskErrors.LLM_TASK_PROVIDER_FAILED, `the provider did not answer: ${errorMessage(error)}`, { cause: error });
   }
 }
 
@@ -141,7 +141,7 @@ function check(text: string, validate: ValidateFunction | undefined): { ok: true
   try {
     value = JSON.parse(fenced ? fenced[1]! : text);
   } catch (error) {
-    return { ok: false, reason: `not JSON (${error instanceof Error ? error.message : String(error)})` };
+    return { ok: false, reason: `not JSON (${errorMessage(error)})` };
   }
   if (validate && !validate(value)) return { ok: false, reason: `breaks the schema: ${(validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`).join(', ')}` };
   return { ok: true, value };

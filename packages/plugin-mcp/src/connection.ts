@@ -6,7 +6,7 @@
  * past its deadline.
  */
 import { ProtocolError, SdkError, SdkErrorCode, type Client } from '@modelcontextprotocol/client';
-import { ErrorCode, ToolSearchError, type ExecuteContext, type Logger, type ToolResult } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type ExecuteContext, type Logger, type ToolResult, errorMessage } from '@tool-search/kernel';
 import { authError, failureReason, withDeadline, type McpFailureReason } from './connection-errors.js';
 import { listTools, type ListLimits, type ToolListing } from './list-tools.js';
 import { OAuthSession, type McpAuthorizer } from './oauth-session.js';
@@ -162,7 +162,7 @@ export class ServerConnection {
     this.state = 'closed';
     // A listing in flight ends now; it sees `closed` and hands its client to `closing`.
     this.shutdown.abort(this.unavailable('the plugin was shut down'));
-    await this.listing?.catch(() => {});
+    await this.listing?.catch(() => {}); // only waits for it; the listing reports its own failure
     this.teardown();
     while (this.closing.size) await Promise.all([...this.closing]);
   }
@@ -225,7 +225,7 @@ export class ServerConnection {
       },
     });
     if ((this.state as McpServerState) === 'closed') {
-      this.track(opened.close().catch(() => {}));
+      this.track(opened.close().catch(() => {})); // closing a client nobody will use: best effort
       throw new Error('the plugin was shut down while the server was starting');
     }
     this.opened = opened;
@@ -252,7 +252,7 @@ export class ServerConnection {
     const opened = this.opened;
     this.opened = undefined;
     this.tools = undefined;
-    if (opened) this.track(opened.close().catch(() => {}));
+    if (opened) this.track(opened.close().catch(() => {})); // closing a client nobody will use: best effort
   }
 
   private track(closing: Promise<void>): void {
@@ -266,7 +266,7 @@ export class ServerConnection {
     const reason = failureReason(error, timedOut);
     const why = timedOut
       ? `did not start and list its tools within ${this.settings.connectTimeoutMs} ms (option connectTimeoutMs; mcp.connectTimeoutMs in tool-search.json raises or lowers it)`
-      : `failed (${reason}): ${error instanceof Error ? error.message : String(error)}`;
+      : `failed (${reason}): ${errorMessage(error)}`;
     return new ToolSearchError(McpErrors.MCP_SERVER_FAILED, `MCP server "${this.name}" ${why}${this.stderrNote()}; its tools are missing from this run`, {
       cause: error,
       details: { server: this.name, reason },
@@ -299,7 +299,7 @@ export class ServerConnection {
         details,
       });
     }
-    const message = error instanceof Error ? error.message : String(error);
+    const message = errorMessage(error);
     return new ToolSearchError(McpErrors.MCP_CALL_FAILED, `MCP server "${this.name}" rejected the call: ${message}`, { cause: error, details });
   }
 

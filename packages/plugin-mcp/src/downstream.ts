@@ -155,7 +155,7 @@ export function createDownstream(sources: () => readonly PeerSource[], limits: D
     },
     connected(client) {
       const wanted = mostVerbose([...levels.values()]);
-      if (wanted && client.getServerCapabilities()?.logging) void client.setLoggingLevel(wanted).catch(() => undefined);
+      if (wanted && client.getServerCapabilities()?.logging) void client.setLoggingLevel(wanted).catch(() => undefined); // a server that refuses the level just logs at its own
     },
   };
 }

@@ -12,7 +12,7 @@ import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/cl
 import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { StoredOAuthProvider } from './oauth-provider.js';
 import type { McpHttpServerConfig, McpOAuthConfig } from './options.js';
 import type { McpTokenStore } from './token-store.js';
@@ -59,7 +59,7 @@ export class OAuthSession {
           throw this.failed(`the server still answers ${response.status} after authorizing`, { status: response.status });
         }
         lastChallenge = challenge;
-        await response.body?.cancel().catch(() => {});
+        await response.body?.cancel().catch(() => {}); // releasing a body we do not read; the retry below is what counts
         await this.authorize(response, insufficient, base);
       }
     };
@@ -116,7 +116,7 @@ export class OAuthSession {
       }
     } catch (error) {
       if (ToolSearchError.isInstance(error)) throw error;
-      throw this.failed(error instanceof Error ? error.message : String(error), {}, error);
+      throw this.failed(errorMessage(error), {}, error);
     }
   }
 

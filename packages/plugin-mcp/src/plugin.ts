@@ -6,7 +6,7 @@
  */
 import type { Diagnostic, KernelPlugin, Logger, ToolDefinition } from '@tool-search/kernel';
 import type { Tool } from '@modelcontextprotocol/client';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { ServerConnection, type McpServerStatus } from './connection.js';
 import { createDownstream, type McpDownstream } from './downstream.js';
 import type { ToolListing } from './list-tools.js';
@@ -98,7 +98,7 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
               sink.diagnostic({
                 code: coded?.code ?? McpErrors.MCP_SERVER_FAILED,
                 level: 'error',
-                message: error instanceof Error ? error.message : String(error),
+                message: errorMessage(error),
                 details: { server: connection.name, ...coded?.details },
               });
             }

@@ -104,7 +104,7 @@ async function closeHttpSession(client: Client, transport: StreamableHTTPClientT
   const gaveUp = new Promise<void>((resolve) => {
     timer = setTimeout(resolve, SESSION_DELETE_TIMEOUT_MS);
   });
-  await Promise.race([transport.terminateSession().catch(() => {}), gaveUp]);
+  await Promise.race([transport.terminateSession().catch(() => {}), gaveUp]); // the server ends the session on its own when DELETE fails
   clearTimeout(timer);
   await client.close();
 }
@@ -136,7 +136,7 @@ async function connect(transport: AnyTransport, protocol: McpProtocol | undefine
   const early = new Promise<never>((_, reject) => {
     failEarly = reject;
   });
-  early.catch(() => {});
+  early.catch(() => {}); // observed here so it is no unhandled rejection; the race below reads it
   client.onerror = (error) => {
     if (!isLateProbeAnswer(error)) failEarly?.(error);
   };

@@ -3,7 +3,7 @@
  * the workspace's memory files. Search ranks chunks with the same index the
  * tool search uses (`@tool-search/search`), rebuilt only when a file changed.
  */
-import type { JsonSchema, KernelPlugin, ToolDefinition, ToolDescriptor } from '@tool-search/kernel';
+import { errorMessage, silentLogger, type JsonSchema, type KernelPlugin, type Logger, type ToolDefinition, type ToolDescriptor } from '@tool-search/kernel';
 import { jsonToolResult } from '@tool-search/provider-formats';
 import { createToolIndex, type ToolIndex } from '@tool-search/search';
 import { workspaceRoot } from '@tool-search/workspace';
@@ -23,11 +23,13 @@ export interface MemoryPluginOptions {
 
 export function memoryPlugin(options: MemoryPluginOptions): KernelPlugin {
   const root = workspaceRoot(options.workspace);
-  const memory = memoryIndex(root);
+  let logger: Logger = silentLogger;
+  const memory = memoryIndex(root, () => logger);
   const tools: ToolDefinition[] = [searchTool(memory), getTool(root)];
   return {
     name: MEMORY_PLUGIN_NAME,
-    apply({ hooks }) {
+    apply({ hooks, logger: scoped }) {
+      logger = scoped;
       hooks.listTools.tap((sink) => sink.add(tools));
     },
   };
@@ -38,7 +40,7 @@ interface MemoryIndex {
   readonly files: () => Promise<number>;
 }
 
-function memoryIndex(root: string): MemoryIndex {
+function memoryIndex(root: string, logger: () => Logger): MemoryIndex {
   let key = '';
   let built: { index: ToolIndex; chunks: Map<string, MemoryChunk>; files: number } | undefined;
   const current = async () => {
@@ -46,7 +48,7 @@ function memoryIndex(root: string): MemoryIndex {
     const next = files.map((f) => `${f.path}:${f.mtimeMs}:${f.size}`).join('|');
     if (!built || next !== key) {
       key = next;
-      built = await build(root, files);
+      built = await build(root, files, logger());
     }
     return built;
   };
@@ -64,11 +66,15 @@ function memoryIndex(root: string): MemoryIndex {
 
 const EMPTY_SCHEMA: JsonSchema = { type: 'object', properties: {} };
 
-async function build(root: string, files: readonly MemoryFile[]) {
+async function build(root: string, files: readonly MemoryFile[], logger: Logger) {
   const chunks = new Map<string, MemoryChunk>();
   const descriptors: ToolDescriptor[] = [];
   for (const file of files) {
-    const text = await readMemoryFile(root, file.path).catch(() => undefined);
+    // A file that cannot be read (it leads out of the workspace, a read failed) is left out of search, and the log says why.
+    const text = await readMemoryFile(root, file.path).catch((error: unknown) => {
+      logger.warn(`memory file ${file.path} left out of memory_search: ${errorMessage(error)}`, { cause: error });
+      return undefined;
+    });
     if (text === undefined) continue;
     for (const chunk of chunkMarkdown(file.path, text)) {
       const id = `memory:${file.path}#L${chunk.startLine}-${chunk.endLine}`;

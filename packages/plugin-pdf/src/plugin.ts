@@ -3,7 +3,7 @@
  * workspace (pdf.js, see read.ts), and, with a `prompt` and a configured model, that model's answer about them
  * (answer.ts). Without a model, or when the model call fails, the extracted text is the answer.
  */
-import { ToolSearchError, ErrorCode, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import { ToolSearchError, ErrorCode, errorMessage, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
 import { jsonToolResult } from '@tool-search/provider-formats';
 import { workspaceRoot } from '@tool-search/workspace';
 import { answerer, type Answer, type PdfModelOptions } from './answer.js';
@@ -88,7 +88,7 @@ async function answered(answer: Answer, prompt: string, documents: readonly PdfT
   } catch (error) {
     // Text extraction stays the fallback: the caller still gets the documents, and why the model did not answer.
     const status = (error as { status?: number }).status;
-    return textResult(documents, { model, modelError: { message: error instanceof Error ? error.message : String(error), ...(status ? { status } : {}) } });
+    return textResult(documents, { model, modelError: { message: errorMessage(error), ...(status ? { status } : {}) } });
   }
   const read = documents.map(({ path, pageCount, pages, truncated }) => ({ path, pageCount, pagesRead: pages.map((p) => p.page), truncated }));
   return { content: [{ type: 'text', text }], structuredContent: { model, prompt, answer: text, documents: read } };

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { openInWorkspace } from '@tool-search/workspace';
 import { parsePageRanges } from './pages.js';
 import { WorkspaceErrors } from '@tool-search/workspace';
@@ -42,7 +42,7 @@ export async function readPdfText(root: string, input: string, pages: string | u
   }
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   const document = await getDocument({ data, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, standardFontDataUrl: standardFonts, verbosity: 0 }).promise.catch((error: unknown) => {
-    throw new ToolSearchError(PdfErrors.PDF_UNREADABLE, `${input} is not a readable PDF: ${error instanceof Error ? error.message : String(error)}`, { details: { rule: 'parse', path: input }, cause: error });
+    throw new ToolSearchError(PdfErrors.PDF_UNREADABLE, `${input} is not a readable PDF: ${errorMessage(error)}`, { details: { rule: 'parse', path: input }, cause: error });
   });
   try {
     const requested = parsePageRanges(pages, document.numPages);

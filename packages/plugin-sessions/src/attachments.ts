@@ -119,7 +119,7 @@ async function safeFolder(root: string, parts: readonly string[]): Promise<strin
   let at = root;
   for (const part of parts) {
     at = join(at, part);
-    const found = await lstat(at).catch(() => undefined);
+    const found = await lstat(at).catch(() => undefined); // not there: mkdir below creates it or reports why not
     if (!found) {
       await mkdir(at, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'EEXIST') throw error;

@@ -9,6 +9,7 @@ import type { SessionHost, SessionPatch, SessionRecord, TranscriptEntry } from '
 import { checkPingPong, checkSandboxVisibility, checkVisibility, defaultAgentId, DEFAULT_SPAWN_LIMITS, type AgentEntry, type SpawnLimits } from './access.js';
 import { sessionTools } from './tools.js';
 import { checkAttachmentLimits } from './attachments.js';
+import { errorMessage } from '@tool-search/kernel';
 
 export const SESSIONS_PLUGIN_NAME = '@tool-search/plugin-sessions';
 /** Longest tool-result text kept on a transcript tool line. */
@@ -69,7 +70,7 @@ export function sessionsPlugin(options: SessionsPluginOptions): KernelPlugin {
             await host.store.upsert(run.sessionId, patch);
             await host.store.append(run.sessionId, entry);
           })
-          .catch((error: unknown) => logger.warn(`session transcript not recorded: ${error instanceof Error ? error.message : String(error)}`));
+          .catch((error: unknown) => logger.warn(`session transcript not recorded: ${errorMessage(error)}`, { cause: error }));
       };
       hooks.listTools.tap((sink) => sink.add(tools));
       hooks.runEvent.tap((event, run) => {

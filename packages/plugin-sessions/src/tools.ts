@@ -4,7 +4,7 @@
  * allowAgents checked on every call.
  */
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, ToolSearchError, type ExecuteContext, type JsonSchema, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type ExecuteContext, type JsonSchema, type ToolDefinition, type ToolResult, errorMessage } from '@tool-search/kernel';
 import type { SessionHost, SessionRecord, SessionTurnReply, TranscriptEntry } from '@tool-search/sessions';
 import { SessionsErrors } from './errors.js';
 import { SessionsErrors as SessionStoreErrors } from '@tool-search/sessions';
@@ -98,7 +98,7 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
       const timeout = typeof args.timeoutSeconds === 'number' ? args.timeoutSeconds : DEFAULT_SEND_TIMEOUT_SECONDS;
       const turn = c.host.turn(record.sessionId, String(args.message), { ...runAgent(record.agentId), ...(record.model ? { model: record.model } : {}) });
       // The reply-back ping-pong and the target's announce run in the background, after the first reply.
-      if (c.agentToAgent) void turn.then((reply) => agentToAgent(caller, record, reply.content ?? '', c.agentToAgent!.maxPingPongTurns)).catch(() => undefined);
+      if (c.agentToAgent) void turn.then((reply) => agentToAgent(caller, record, reply.content ?? '', c.agentToAgent!.maxPingPongTurns)).catch(() => undefined); // each turn's failure is on its session (status, lastError)
       if (timeout === 0) {
         turn.catch(() => undefined); // the failure is on the session (status, lastError)
         return json({ status: 'accepted', sessionKey: record.key });
@@ -264,12 +264,12 @@ async function waitFor(turn: Promise<{ content: string | null; model: string }>,
   try {
     const reply = await Promise.race([turn, timedOut, aborted]);
     if (reply === 'timeout') {
-      turn.catch(() => undefined);
+      turn.catch(() => undefined); // the turn goes on; its failure is on the session (status, lastError)
       return { status: 'timeout', note: 'the turn goes on; read its reply later with sessions_history' };
     }
     return { status: 'ok', reply: reply.content, model: reply.model };
   } catch (error) {
-    return { status: 'error', error: error instanceof Error ? error.message : String(error), ...(ToolSearchError.isInstance(error) ? { code: error.code } : {}) };
+    return { status: 'error', error: errorMessage(error), ...(ToolSearchError.isInstance(error) ? { code: error.code } : {}) };
   } finally {
     clearTimeout(timer);
   }

@@ -12,6 +12,7 @@ import {
   type ToolDefinition,
   type ToolDescriptor,
   type ToolSource,
+  errorMessage,
 } from '@tool-search/kernel';
 import { SnapshotErrors } from './errors.js';
 
@@ -85,13 +86,13 @@ export function readSnapshotFile(file: string): CatalogSnapshot {
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw invalid(file, `cannot read ${file}: ${error instanceof Error ? error.message : String(error)}`, undefined, error);
+    throw invalid(file, `cannot read ${file}: ${errorMessage(error)}`, undefined, error);
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw invalid(file, `${file} is not JSON: ${error instanceof Error ? error.message : String(error)}`, undefined, error);
+    throw invalid(file, `${file} is not JSON: ${errorMessage(error)}`, undefined, error);
   }
   return parseSnapshot(parsed, file);
 }

@@ -145,7 +145,7 @@ function spawn(): Worker {
     const onExit = (code: number) => reject(new ToolSearchError(WebErrors.WEB_EXTRACT_FAILED, `web_fetch's extraction worker did not start (exit code ${code})`, { details: { rule: 'worker' } }));
     worker.on('message', onMessage).once('error', reject).once('exit', onExit);
   });
-  ready.catch(() => {});
+  ready.catch(() => {}); // observed here so an early exit is no unhandled rejection; the caller awaiting `ready` gets it
   readiness.set(worker, ready);
   return worker;
 }

@@ -7,7 +7,7 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { Agent, request } from 'undici';
-import { ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { guardedLookup, isPublicAddress, refusedAddress } from './address-guard.js';
 import { NetGuardErrors } from '@tool-search/net-guard';
 
@@ -132,7 +132,7 @@ function networkError(url: string, current: URL, error: unknown, deadline: Abort
   const cause = (error as { cause?: unknown }).cause;
   if (ToolSearchError.isInstance(cause)) return cause;
   const timedOut = deadline.aborted && (deadline.reason as { name?: string } | undefined)?.name === 'TimeoutError';
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return new ToolSearchError(NetGuardErrors.FETCH_FAILED, timedOut ? `web_fetch timed out on ${current.href}` : `web_fetch could not fetch ${current.href}: ${message}`, {
     details: { rule: timedOut ? 'timeout' : 'network', url, finalUrl: current.href },
     cause: error,

@@ -12,7 +12,7 @@
  */
 import { NetGuardErrors } from '@tool-search/net-guard';
 import { request } from 'undici';
-import { ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { WebErrors } from './errors.js';
 import type { ExtractMode } from './extract.js';
 
@@ -60,7 +60,7 @@ export async function firecrawlScrape(settings: FirecrawlSettings, url: string, 
     status = response.statusCode;
     text = await response.body.text();
   } catch (error) {
-    throw failed(`Firecrawl could not be reached at ${where}: ${error instanceof Error ? error.message : String(error)}`, { status, url: where }, error);
+    throw failed(`Firecrawl could not be reached at ${where}: ${errorMessage(error)}`, { status, url: where }, error);
   }
   let body: { success?: boolean; error?: string; data?: { markdown?: string; metadata?: { title?: string; url?: string; sourceURL?: string; statusCode?: number; error?: string } } };
   try {

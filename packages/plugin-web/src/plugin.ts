@@ -4,7 +4,7 @@
  * is false; `web_search` only when a provider has a key (otherwise a
  * diagnostic says what to set): the model never sees a tool that cannot work.
  */
-import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition } from '@tool-search/kernel';
+import { ErrorCode, errorMessage, ToolSearchError, type KernelPlugin, type ToolDefinition } from '@tool-search/kernel';
 import { jsonToolResult } from '@tool-search/provider-formats';
 import { TtlCache } from './cache.js';
 import { createExtractor, extractRaw, isHtml, type ExtractMode } from './extract.js';
@@ -135,7 +135,7 @@ function webFetchTool(
             result = { ...local!, fallbackError: ToolSearchError.isInstance(error) ? error.message : String(error) };
           } else {
             const first = localError as ToolSearchError;
-            throw new ToolSearchError(first.code, `${first.message}; the Firecrawl fallback failed too: ${error instanceof Error ? error.message : String(error)}`, {
+            throw new ToolSearchError(first.code, `${first.message}; the Firecrawl fallback failed too: ${errorMessage(error)}`, {
               details: { ...(first.details ?? {}), fallback: 'firecrawl' },
               cause: error,
             });

@@ -1,6 +1,6 @@
 /** The HTTP call every `web_search` provider makes: bounded by `timeoutSeconds`, failures as SEARCH_PROVIDER_FAILED. */
 import { request } from 'undici';
-import { ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { WebErrors } from './errors.js';
 
 export type SearchProviderId = 'brave' | 'perplexity' | 'gemini' | 'grok' | 'kimi';
@@ -40,7 +40,7 @@ export async function callProvider(
     }
   } catch (error) {
     if (ToolSearchError.isInstance(error)) throw error;
-    throw new ToolSearchError(WebErrors.SEARCH_PROVIDER_FAILED, `${provider} search failed at ${where}: ${error instanceof Error ? error.message : String(error)}`, {
+    throw new ToolSearchError(WebErrors.SEARCH_PROVIDER_FAILED, `${provider} search failed at ${where}: ${errorMessage(error)}`, {
       details: { provider, status, url: where },
       cause: error,
     });

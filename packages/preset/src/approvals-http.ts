@@ -34,7 +34,7 @@ export function approvalsRoute(queue: ServedQueue): GatewayRoute {
     }
     if (req.method === 'POST' && id) {
       if (principal && !mine(await queue.get(id))) return notFound(res, id);
-      const decision = (await body().catch(() => undefined)) as { decision?: unknown } | undefined;
+      const decision = (await body().catch(() => undefined)) as { decision?: unknown } | undefined; // a body that is not JSON answers 400 APPROVAL_ANSWER_INVALID below, as a missing decision does
       try {
         if (!(await queue.answer(id, decision?.decision as ApprovalDecision))) return notFound(res, id);
       } catch (error) {

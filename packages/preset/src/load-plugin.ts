@@ -21,6 +21,7 @@ import {
   type JsonSchema,
   type KernelPlugin,
   type PluginApi,
+  errorMessage,
 } from '@tool-search/kernel';
 import { PresetErrors } from './errors.js';
 
@@ -77,7 +78,7 @@ export async function loadPluginModule(
   try {
     plugin = await (factory as (options: unknown) => unknown)(options);
   } catch (error) {
-    throw loadError(id, path, `its factory threw: ${messageOf(error)}`, error);
+    throw loadError(id, path, `its factory threw: ${errorMessage(error)}`, error);
   }
   const candidate = plugin as Partial<KernelPlugin> | null | undefined;
   if (!candidate || typeof candidate.name !== 'string' || !candidate.name || typeof candidate.apply !== 'function') {
@@ -103,7 +104,7 @@ function resolvePath(id: string, baseDir: string, builtins: readonly string[]): 
       : id.startsWith('.') || id.startsWith('/')
         ? 'check the path (relative paths start from the config file’s folder)'
         : `install it there (npm install ${id}) or use a built-in plugin (${builtins.join(', ')})`;
-    throw loadError(id, undefined, `is not a built-in plugin and cannot be found from ${baseDir}: ${messageOf(error)}; ${hint}`, error, builtin ? { didYouMean: builtin } : {});
+    throw loadError(id, undefined, `is not a built-in plugin and cannot be found from ${baseDir}: ${errorMessage(error)}; ${hint}`, error, builtin ? { didYouMean: builtin } : {});
   }
   if (!url.startsWith('file:')) throw loadError(id, undefined, `resolves to ${url}, which is not a file`);
   const path = fileURLToPath(url);
@@ -116,7 +117,7 @@ async function importModule(id: string, path: string): Promise<PluginModule> {
   try {
     return (await import(pathToFileURL(path).href)) as PluginModule;
   } catch (error) {
-    throw loadError(id, path, `importing it failed: ${messageOf(error)}`, error);
+    throw loadError(id, path, `importing it failed: ${errorMessage(error)}`, error);
   }
 }
 
@@ -185,7 +186,7 @@ function namingModuleOnFailure(plugin: KernelPlugin, id: string, path: string): 
         plugin.apply(api);
       } catch (error) {
         if (ToolSearchError.isInstance(error)) throw error;
-        throw loadError(id, path, `its apply() threw: ${messageOf(error)}`, error);
+        throw loadError(id, path, `its apply() threw: ${errorMessage(error)}`, error);
       }
     },
   };
@@ -199,6 +200,3 @@ function loadError(id: string, path: string | undefined, reason: string, cause?:
   });
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -9,6 +9,7 @@ import type { Server } from 'node:http';
 import { resolve } from 'node:path';
 import type { ApiKeys } from '@tool-search/auth';
 import { CONFIG_FILE_NAME, type ToolSearchConfig } from '@tool-search/config';
+import { errorMessage } from '@tool-search/kernel';
 import type { Approver } from '@tool-search/plugin-approvals';
 import type { GatewayControl, RestartRecord } from '@tool-search/plugin-gateway';
 import { MemorySessionStore } from '@tool-search/sessions';
@@ -165,7 +166,7 @@ async function nextConfig(load: () => Promise<LoadedGatewayConfig>, control: Gat
       await control.check(loaded.config);
       return { request, loaded };
     } catch (error) {
-      log(`gateway: restart refused, still serving the previous config: ${error instanceof Error ? error.message : String(error)}`);
+      log(`gateway: restart refused, still serving the previous config: ${errorMessage(error)}`);
     }
   }
 }

@@ -4,7 +4,7 @@
  * never searches pays nothing, and it only ever sees the descriptors it was
  * given (the run's effective catalog).
  */
-import { suggestIds, type RunInfo, type ToolDescriptor } from '@tool-search/kernel';
+import { suggestIds, type RunInfo, type ToolDescriptor, errorMessage } from '@tool-search/kernel';
 import type { Ranking, RerankContext, SearchHooks } from './hooks.js';
 import { normalizeName } from './exact-names.js';
 import { missReasons } from './miss-reasons.js';
@@ -220,7 +220,7 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
       const ctx = { query, limit: k, tools: shownTools(), run: rerank.run, diagnostic: rerank.diagnostic };
       ranking = await rerank.hooks.rerank.promise({ ids: lexical.docs.map((doc) => tools[doc]!.id), ranker: LEXICAL_RANKER }, ctx);
     } catch (error) {
-      rerank.diagnostic({ code: SearchErrors.SEARCH_RERANK_FAILED, level: 'warning', message: `search rerank failed, lexical ranking kept: ${error instanceof Error ? error.message : String(error)}` });
+      rerank.diagnostic({ code: SearchErrors.SEARCH_RERANK_FAILED, level: 'warning', message: `search rerank failed, lexical ranking kept: ${errorMessage(error)}` });
       return lexical;
     }
     const docs = namedFirst(visibleDocs(ranking?.ids, k), lexical, k);
@@ -253,7 +253,7 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
       const ctx = { query, limit, tools: shownTools(), run: rerank.run, diagnostic: rerank.diagnostic };
       ranking = await rerank.hooks.rerank.promise({ ids: lexical.docs.map((doc) => tools[doc]!.id), ranker: LEXICAL_RANKER }, ctx);
     } catch (error) {
-      rerank.diagnostic({ code: SearchErrors.SEARCH_RERANK_FAILED, level: 'warning', message: `search rerank failed, lexical ranking kept: ${error instanceof Error ? error.message : String(error)}` });
+      rerank.diagnostic({ code: SearchErrors.SEARCH_RERANK_FAILED, level: 'warning', message: `search rerank failed, lexical ranking kept: ${errorMessage(error)}` });
       return lexicalResult();
     }
     // A tap may reorder and add visible tools, never a hidden or unknown one.

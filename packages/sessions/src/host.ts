@@ -5,7 +5,7 @@
  * plus the new message, and leaves the session's status, turn count and
  * usage in the store.
  */
-import { ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { MemorySessionStore } from './memory-store.js';
 import type { SessionStore, SessionTurnReply, SessionTurnRunner } from './types.js';
 import { SessionsErrors } from './errors.js';
@@ -49,7 +49,7 @@ export function createSessionHost(options: { store?: SessionStore } = {}): Sessi
       });
       return reply;
     } catch (error) {
-      await store.upsert(sessionId, { status: 'failed', lastError: error instanceof Error ? error.message : String(error) });
+      await store.upsert(sessionId, { status: 'failed', lastError: errorMessage(error) });
       throw error;
     }
   }
@@ -64,8 +64,8 @@ export function createSessionHost(options: { store?: SessionStore } = {}): Sessi
     },
     turn(sessionId, message, turn) {
       const previous = queues.get(sessionId) ?? Promise.resolve();
-      const result = previous.catch(() => undefined).then(() => runOne(sessionId, message, turn));
-      const settled = result.catch(() => undefined);
+      const result = previous.catch(() => undefined).then(() => runOne(sessionId, message, turn)); // the previous turn's failure belongs to its own caller; this one runs regardless
+      const settled = result.catch(() => undefined); // the queue only orders turns; the failure reaches the caller through `result`
       queues.set(sessionId, settled);
       void settled.then(() => {
         if (queues.get(sessionId) === settled) queues.delete(sessionId);

@@ -12,7 +12,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createClient, type RedisClientType } from '@redis/client';
-import { ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_KEY_PREFIX, type RedisStateOptions } from './redis-options.js';
 import type { BoundOptions, SetOptions, StateListener, StateStore } from './types.js';
 import { StateErrors } from './errors.js';
@@ -142,7 +142,7 @@ export class RedisStateStore implements StateStore {
     await this.#run('SUBSCRIBE', () => subscriber.subscribe(name, own));
     return async () => {
       if (this.#closed || !subscriber.isOpen) return;
-      await this.#run('UNSUBSCRIBE', () => subscriber.unsubscribe(name, own)).catch(() => undefined);
+      await this.#run('UNSUBSCRIBE', () => subscriber.unsubscribe(name, own)).catch(() => undefined); // the subscriber connection is down: its subscriptions went with it
     };
   }
 
@@ -190,7 +190,7 @@ export class RedisStateStore implements StateStore {
 
   #unavailable(command: string, error: unknown): ToolSearchError {
     if (ToolSearchError.isInstance(error)) return error;
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return new ToolSearchError(StateErrors.STATE_UNAVAILABLE, `state store (redis at ${this.#url}) did not answer ${command}: ${reason}`, {
       details: { command, url: this.#url, replica: this.replicaId },
       cause: error,

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
 import type { CallContext, KernelPlugin, Logger, RunEvent, RunEventMap, RunInfo, ToolCall, ToolCallOutcome, ToolDescriptor } from '@tool-search/kernel';
 import type { SearchEventResult } from './types.js';
-import { silentLogger } from '@tool-search/kernel';
+import { silentLogger, errorMessage } from '@tool-search/kernel';
 import type { CatalogSummary, ProviderRequestEntry, SessionLogEntry, TapTiming, ToolCallEntry } from './entries.js';
 import { requestParts, type ProviderRequestEvent } from './events.js';
 import { CounterWriter } from './counters.js';
@@ -144,7 +144,7 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
         counters?.add(run.sessionId, { tokens: counted.request });
         return { ...base, tokens: counted, tokenizer: tokens.name };
       } catch (error) {
-        logger.warn('token counting failed; the entry has no token counts', { error: error instanceof Error ? error.message : String(error) });
+        logger.warn('token counting failed; the entry has no token counts', { error: errorMessage(error) });
         return { ...base, tokens: null, tokenizer: null };
       }
     };

@@ -8,6 +8,7 @@ import type { Logger } from '@tool-search/kernel';
 import type { SessionLogEntry } from './entries.js';
 import type { SessionLogWriter } from './session-log.js';
 import type { EntryStore } from './store.js';
+import { errorMessage } from '@tool-search/kernel';
 
 export class Recorder {
   private readonly chains = new Map<string, Promise<void>>();
@@ -23,8 +24,11 @@ export class Recorder {
   record(runId: string, entry: SessionLogEntry | Promise<SessionLogEntry | undefined>): void {
     const previous = this.chains.get(runId) ?? Promise.resolve();
     const next = previous.then(async () => {
-      // An entry that failed to finish (it should not) is dropped, not allowed to break the chain.
-      const done = await Promise.resolve(entry).catch(() => undefined);
+      // An entry that failed to finish (it should not) is dropped, not allowed to break the chain; the log says so.
+      const done = await Promise.resolve(entry).catch((error: unknown) => {
+        this.logger().warn('a session log entry could not be finished and was dropped', { runId, cause: error });
+        return undefined;
+      });
       if (!done) return;
       this.store.add(done);
       await this.write(done);
@@ -53,7 +57,7 @@ export class Recorder {
       this.failed.add(entry.runId);
       this.logger().warn('session log write failed; later entries of this run may be missing', {
         runId: entry.runId,
-        error: error instanceof Error ? error.message : String(error),
+        error: errorMessage(error),
       });
     }
   }

@@ -71,7 +71,7 @@ export async function statInWorkspace(root: string, input: string): Promise<{ ki
   const place = await walk(root, input, false);
   if (!place) return { kind: 'missing', relative: lexicalRelative(root, input) };
   try {
-    const info = await lstat(place.at(place.name)).catch((error: unknown) => (errno(error) === 'ENOENT' ? undefined : Promise.reject(error)));
+    const info = await lstatIfThere(place.at(place.name));
     if (!info) return { kind: 'missing', relative: place.relative };
     const kind: EntryKind = info.isFile() ? 'file' : info.isDirectory() ? 'folder' : 'other';
     return { kind, relative: place.relative, ...(kind === 'file' ? { mode: info.mode & 0o7777 } : {}) };
@@ -88,7 +88,7 @@ export async function writeInWorkspace(root: string, input: string, content: str
   const place = (await walk(root, input, true))!;
   try {
     if (!place.name) throw notAFile(input, 'folder');
-    const existing = await lstat(place.at(place.name)).catch(() => undefined);
+    const existing = await lstatIfThere(place.at(place.name));
     if (existing?.isDirectory()) throw notAFile(input, 'folder');
     const temp = `.${place.name.slice(0, 200)}.${randomBytes(6).toString('hex')}.tmp`;
     const mode = existing?.isFile() ? existing.mode & 0o7777 : 0o666;
@@ -102,7 +102,7 @@ export async function writeInWorkspace(root: string, input: string, content: str
       }
       await rename(place.at(temp), place.at(place.name));
     } catch (error) {
-      await rm(place.at(temp), { force: true }).catch(() => undefined);
+      await rm(place.at(temp), { force: true }).catch(() => undefined); // removing our temp file, which may be gone; the error thrown is what counts
       throw error;
     }
     return { relative: place.relative };
@@ -117,7 +117,7 @@ export async function removeInWorkspace(root: string, input: string): Promise<vo
   if (!place) return;
   try {
     if (!place.name) throw notAFile(input, 'folder');
-    const info = await lstat(place.at(place.name)).catch(() => undefined);
+    const info = await lstatIfThere(place.at(place.name));
     if (info?.isDirectory()) throw notAFile(input, 'folder');
     await rm(place.at(place.name), { force: true });
   } finally {
@@ -152,7 +152,7 @@ async function walk(root: string, input: string, create: boolean, followLast = t
     if ('place' in walked) {
       const { place } = walked;
       if (!followLast || !place.name) return place;
-      const info = await lstat(place.at(place.name)).catch(() => undefined);
+      const info = await lstatIfThere(place.at(place.name));
       if (!info?.isSymbolicLink()) return place;
       const target = await readlink(place.at(place.name)).finally(() => place.close());
       pending = substitute(root, input, place.folder, target, []);
@@ -182,7 +182,7 @@ async function walkOnce(root: string, components: readonly string[], create: boo
           continue; // open what is there now (it may be a symlink a racer put there)
         }
         if (code !== 'ENOTDIR' && code !== 'ELOOP') throw error;
-        const info = await lstat(at(dir, folder, name)).catch(() => undefined);
+        const info = await lstatIfThere(at(dir, folder, name));
         if (info?.isSymbolicLink()) return { folder: [...folder], target: await readlink(at(dir, folder, name)), rest: components.slice(i + 1) };
         if (!info) continue; // gone meanwhile: look again
         throw notAFile(join(...components), 'notFolder', error);
@@ -203,11 +203,11 @@ async function walkOnce(root: string, components: readonly string[], create: boo
         folder: parts,
         relative: [...parts, name].filter(Boolean).join('/'),
         at: (entry) => (entry ? at(held, parts, entry) : PROC_FD ? `/proc/self/fd/${held.fd}` : join(root, ...parts)),
-        close: () => held.close().catch(() => undefined),
+        close: () => held.close().catch(() => undefined), // closing a folder handle: nothing to lose if it is already closed
       },
     };
   } finally {
-    await dir?.close().catch(() => undefined);
+    await dir?.close().catch(() => undefined); // closing a folder handle: nothing to lose if it is already closed
   }
 }
 
@@ -240,6 +240,11 @@ function substitute(root: string, input: string, folder: readonly string[], targ
 function lexicalRelative(root: string, input: string): string {
   const joined = isAbsolute(input) ? resolve(input) : resolve(root, input);
   return posix.normalize(relative(root, joined).split(sep).join('/'));
+}
+
+/** The entry's lstat, or undefined when nothing is there (ENOENT); any other failure is thrown, not read as "missing". */
+function lstatIfThere(path: string) {
+  return lstat(path).catch((error: unknown) => (errno(error) === 'ENOENT' ? undefined : Promise.reject(error)));
 }
 
 function notAFile(path: string, what: 'folder' | 'other' | 'notFolder', cause?: unknown): ToolSearchError {

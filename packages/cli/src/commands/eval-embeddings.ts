@@ -12,13 +12,14 @@ import type { ToolDescriptor } from '@tool-search/kernel';
 import { compareRankings, parseEmbeddingsOptions, type EmbeddingsOptions, type RankingComparison } from '@tool-search/preset';
 import { formatTable, type EvalQuery, type ToolIndexOptions } from '@tool-search/search';
 import { CliInputError } from '../io.js';
+import { errorMessage } from '@tool-search/kernel';
 
 export function readEmbeddingsOptions(file: string): EmbeddingsOptions {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
   } catch (error) {
-    throw new CliInputError(`cannot read the embeddings config ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliInputError(`cannot read the embeddings config ${file}: ${errorMessage(error)}`, { cause: error });
   }
   let bare: unknown;
   try {

@@ -9,7 +9,7 @@
  */
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { SearchCallPairer } from '@tool-search/preset';
 import { evalSetFromLog, sessionLogEntries, type SessionLogEntry } from '@tool-search/telemetry';
 import { CliInputError } from '../io.js';
@@ -45,7 +45,7 @@ export async function queriesFromLogs(target: string): Promise<LoadedLogs> {
     } catch (error) {
       // A garbled log keeps its own code (SESSION_LOG_INVALID); an unreadable one is an input error.
       if (ToolSearchError.isInstance(error)) throw error;
-      throw new CliInputError(`cannot read the session log ${file}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new CliInputError(`cannot read the session log ${file}: ${errorMessage(error)}`, { cause: error });
     }
     scored.push(...evalSetFromLog(entries));
     calls.push(...loggedCalls(entries));

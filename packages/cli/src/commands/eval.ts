@@ -18,6 +18,7 @@ import { readEmbeddingsOptions, renderSideBySide, sideBySide } from './eval-embe
 import { queriesFromLogs, type LoadedLogs } from './eval-logs.js';
 import { defaultLearningOptions, learningEffect, renderLearningEffect, type LearningEffect, type TrainOn } from './eval-learning.js';
 import { requireSources, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
+import { errorMessage } from '@tool-search/kernel';
 
 interface EvalFlags extends RunFlags, JsonFlag {
   readonly queries?: string;
@@ -224,7 +225,7 @@ function readQueries(file: string): LoadedQueries {
   try {
     parsed = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new CliInputError(`cannot read the query file ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliInputError(`cannot read the query file ${file}: ${errorMessage(error)}`, { cause: error });
   }
   const list = Array.isArray(parsed) ? parsed : undefined;
   if (!list) throw new CliInputError(`${file} must be a JSON list of { query, relevant: [ids] }`);

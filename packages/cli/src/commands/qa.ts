@@ -7,6 +7,7 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { CliExit, CliInputError, CliUsageError, type CliIO } from '../io.js';
 import { withJsonOption } from '../options.js';
+import { errorMessage } from '@tool-search/kernel';
 
 export const QA_SCENARIOS = ['tool-search-gateway-e2e'] as const;
 export const QA_PROVIDER_MODES = ['mock-openai', 'mock-anthropic'] as const;
@@ -46,7 +47,7 @@ async function loadQa(): Promise<typeof import('@tool-search/qa')> {
   try {
     return await import('@tool-search/qa');
   } catch (error) {
-    throw new CliInputError(`qa suite needs ${QA_PACKAGE}, a dependency of @tool-search/cli; reinstall the CLI: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new CliInputError(`qa suite needs ${QA_PACKAGE}, a dependency of @tool-search/cli; reinstall the CLI: ${errorMessage(error)}`, { cause: error });
   }
 }
 

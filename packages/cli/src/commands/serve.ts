@@ -9,6 +9,7 @@ import { loadMcpServersFile, withMcpServers } from '@tool-search/config';
 import type { McpMode } from '@tool-search/mcp-server';
 import { MCP_TOKEN_ENV, SERVE_MCP_MODES, serveMcp } from '@tool-search/preset';
 import type { CliIO } from '../io.js';
+import { stderrLogger } from '../stderr-logger.js';
 import { loadCliConfig, runRequest, withRunOptions, type RunFlags } from '../options.js';
 import { cliFrontEndOptions } from '../front-end.js';
 import { integer } from './serving.js';
@@ -41,8 +42,6 @@ async function serveMcpCommand(flags: ServeMcpFlags, io: CliIO): Promise<void> {
   const mcpFile = flags.mcpConfig === undefined ? undefined : resolve(io.cwd, flags.mcpConfig);
   const config = mcpFile ? withMcpServers(loaded.config, await loadMcpServersFile(mcpFile), mcpFile) : loaded.config;
   const { http, host, token, refresh, mode } = flags;
-  const write = (level: string) => (message: string, data?: Record<string, unknown>) =>
-    void io.stderr.write(`tool-search: ${level} ${message}${data && Object.keys(data).length ? ` ${JSON.stringify(data)}` : ''}\n`);
-  const logger = { debug: () => undefined, info: () => undefined, warn: write('warn'), error: write('error') }; // operator logs on stderr
+  const logger = stderrLogger(io);
   await serveMcp({ ...cliFrontEndOptions(io), config, request: await runRequest(flags, io), mode, http, host, token, refresh, logger, log: (line) => void io.stderr.write(`${line}\n`), signal: io.signal });
 }

@@ -9,6 +9,7 @@ import {
   UnknownToolError,
   type Run,
   type ToolCallOutcome,
+  errorMessage,
 } from '@tool-search/kernel';
 import { toolResultText } from '@tool-search/provider-formats';
 import {
@@ -138,7 +139,7 @@ function parseArgs(text: string): Record<string, unknown> {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new CliInputError(`--args is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CliInputError(`--args is not JSON: ${errorMessage(error)}`, { cause: error });
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new CliInputError('--args must be a JSON object');
   return parsed as Record<string, unknown>;

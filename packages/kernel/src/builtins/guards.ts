@@ -9,6 +9,7 @@
 import { ErrorCode, ToolSearchError } from '../errors.js';
 import type { KernelHooks } from '../hooks.js';
 import type { CallContext, CallDecision, ToolCall, ToolCallOutcome } from '../types.js';
+import { errorMessage } from '../error-message.js';
 
 /** A decision as the kernel sees it: tagged with the plugin (tap name) that made it. */
 export type TaggedDecision = CallDecision & { readonly by: string };
@@ -34,7 +35,7 @@ export function guardCallTaps(hooks: KernelHooks): void {
         } catch (error) {
           return {
             action: 'block',
-            reason: `Plugin "${tap.name}" failed while checking the call (${error instanceof Error ? error.message : String(error)}); the call was blocked`,
+            reason: `Plugin "${tap.name}" failed while checking the call (${errorMessage(error)}); the call was blocked`,
             by: tap.name,
           };
         }
@@ -56,7 +57,7 @@ export function guardMaterializeTaps(hooks: KernelHooks): void {
               return await original(...args);
             } catch (error) {
               if (ToolSearchError.isInstance(error)) throw error;
-              throw new ToolSearchError(ErrorCode.MATERIALIZE_FAILED, `Mode plugin "${tap.name}" failed to materialize "${String(key)}": ${error instanceof Error ? error.message : String(error)}`, {
+              throw new ToolSearchError(ErrorCode.MATERIALIZE_FAILED, `Mode plugin "${tap.name}" failed to materialize "${String(key)}": ${errorMessage(error)}`, {
                 plugin: tap.name,
                 hook: 'materialize',
                 cause: error,
@@ -90,7 +91,7 @@ export function guardObserverTaps(hooks: KernelHooks): void {
         try {
           await original(call, outcome, ctx);
         } catch (error) {
-          const reason = error instanceof Error ? error.message : String(error);
+          const reason = errorMessage(error);
           const failure = new ToolSearchError(ErrorCode.OBSERVER_FAILED, `afterToolCall observer "${tap.name}" failed after ${call.tool.id} ran: ${reason}`, {
             plugin: tap.name,
             hook: 'afterToolCall',

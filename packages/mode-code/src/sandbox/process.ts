@@ -99,7 +99,7 @@ export function spawnSandbox(options: SpawnOptions): SandboxChild {
     readyWatchers.push(onReady);
     void exitedPromise.then((exit) => reject(new Error(exit.spawnError ?? `the sandbox child exited (${exit.signal ?? exit.code}) before it was ready`)));
   });
-  ready.catch(() => {});
+  ready.catch(() => {}); // observed here so an early exit is no unhandled rejection; whoever awaits `ready` gets it
 
   const violate = (reason: string) => {
     violation ??= reason;

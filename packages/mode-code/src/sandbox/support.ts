@@ -7,6 +7,7 @@
 import { sandboxCommand } from './node-flags.js';
 import { spawnSandbox, type SandboxChild } from './process.js';
 import { createQuickJSSandbox } from './quickjs.js';
+import { errorMessage } from '@tool-search/kernel';
 
 export type SandboxSupport = { readonly ok: true } | { readonly ok: false; readonly reason: string };
 
@@ -26,7 +27,7 @@ export function checkQuickJSSupport(): Promise<SandboxSupport> {
     try {
       sandbox = createQuickJSSandbox({ memoryMb: 16, timeoutMs: PROBE_TIMEOUT_MS });
     } catch (error) {
-      return resolve({ ok: false, reason: `the QuickJS interpreter could not start: ${messageOf(error)}` });
+      return resolve({ ok: false, reason: `the QuickJS interpreter could not start: ${errorMessage(error)}` });
     }
     const timer = setTimeout(() => answer({ ok: false, reason: `the QuickJS interpreter did not answer within ${PROBE_TIMEOUT_MS} ms` }), PROBE_TIMEOUT_MS);
     let answered = false;
@@ -49,13 +50,13 @@ async function probe(): Promise<SandboxSupport> {
   try {
     sandboxCommand(16);
   } catch (error) {
-    return { ok: false, reason: messageOf(error) };
+    return { ok: false, reason: errorMessage(error) };
   }
   let child;
   try {
     child = spawnSandbox({ memoryMb: 32, maxLineBytes: 4096 });
   } catch (error) {
-    return { ok: false, reason: `the sandbox process could not be started: ${messageOf(error)}` };
+    return { ok: false, reason: `the sandbox process could not be started: ${errorMessage(error)}` };
   }
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -65,13 +66,10 @@ async function probe(): Promise<SandboxSupport> {
     await Promise.race([child.ready, timeout]);
     return { ok: true };
   } catch (error) {
-    return { ok: false, reason: `the sandbox process could not be started: ${messageOf(error)}` };
+    return { ok: false, reason: `the sandbox process could not be started: ${errorMessage(error)}` };
   } finally {
     clearTimeout(timer);
     await child.kill();
   }
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
