@@ -19,6 +19,7 @@ import { coalesce, LIST_CHANGED_WINDOW_MS } from './coalesce.js';
 import { stderrNote } from './stderr-note.js';
 import { MESSAGE_TOO_LARGE } from './stdio-transport.js';
 import { openClient, protocolVersionOf, type OpenedClient, type TransportKind } from './transport.js';
+import { eraOf, mapProtocolError, type McpEra } from './protocol-errors.js';
 import { McpErrors } from './errors.js';
 
 export type McpServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed';
@@ -138,7 +139,7 @@ export class ServerConnection {
         ...(result._meta !== undefined ? { _meta: result._meta } : {}),
       };
     } catch (error) {
-      throw this.callError(error, signal, timeout);
+      throw this.callError(error, signal, timeout, eraOf(protocolVersionOf(client)));
     } finally {
       forwarded.end();
     }
@@ -273,7 +274,7 @@ export class ServerConnection {
     });
   }
 
-  private callError(error: unknown, signal: AbortSignal, timeout: number): ToolSearchError {
+  private callError(error: unknown, signal: AbortSignal, timeout: number, era: McpEra): ToolSearchError {
     const details = { server: this.name };
     const auth = authError(error);
     if (auth) return auth;
@@ -300,7 +301,9 @@ export class ServerConnection {
       });
     }
     const message = error instanceof Error ? error.message : String(error);
-    return new ToolSearchError(McpErrors.MCP_CALL_FAILED, `MCP server "${this.name}" rejected the call: ${message}`, { cause: error, details });
+    // The server's JSON-RPC error, read in the era it was spoken to in (codes were renumbered in 2026-07-28).
+    const mapped = error instanceof ProtocolError ? mapProtocolError(era, error.code, error.data) : { code: McpErrors.MCP_CALL_FAILED, details: {} };
+    return new ToolSearchError(mapped.code, `MCP server "${this.name}" rejected the call: ${message}`, { cause: error, details: { ...details, ...mapped.details } });
   }
 
   private unavailable(why: string): ToolSearchError {
