@@ -122,7 +122,8 @@ export class ServerConnection {
   }
 
   /** Forwards a call. An `isError` result is returned as is; transport and protocol failures throw coded errors. */
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, forwarding?: McpCallForwarding): Promise<ToolResult> {
+  /** `meta` goes into the request `_meta` (the W3C trace context). */
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, forwarding?: McpCallForwarding, meta?: Record<string, string>): Promise<ToolResult> {
     const client = this.opened?.client;
     if (!client || this.state !== 'connected') {
       throw this.unavailable('it is not connected (it exited or failed); the next run reconnects it');
@@ -130,7 +131,7 @@ export class ServerConnection {
     const timeout = this.requestTimeoutMs;
     const forwarded = this.forwarding.begin(forwarding);
     try {
-      const result = await client.callTool({ name, arguments: args }, { signal, timeout, ...forwarded.options });
+      const result = await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, { signal, timeout, ...forwarded.options });
       return {
         // MCP content (audio, resource_link, blob resources) is carried as it came.
         content: (Array.isArray(result.content) ? result.content : []) as unknown as ToolResult['content'],
