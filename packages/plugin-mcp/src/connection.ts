@@ -5,7 +5,7 @@
  * Every failure leaves as a coded error naming the server; nothing here hangs
  * past its deadline.
  */
-import { ProtocolError, SdkError, SdkErrorCode, type Client } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkError, SdkErrorCode, type Client, type Tool } from '@modelcontextprotocol/client';
 import { ErrorCode, ToolSearchError, type ExecuteContext, type Logger, type ToolResult } from '@tool-search/kernel';
 import { authError, failureReason, withDeadline, type McpFailureReason } from './connection-errors.js';
 import { listTools, type ListLimits, type ToolListing } from './list-tools.js';
@@ -122,8 +122,12 @@ export class ServerConnection {
   }
 
   /** Forwards a call. An `isError` result is returned as is; transport and protocol failures throw coded errors. */
-  /** `meta` goes into the request `_meta` (the W3C trace context). */
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, forwarding?: McpCallForwarding, meta?: Record<string, string>): Promise<ToolResult> {
+  /**
+   * `meta` goes into the request `_meta` (the W3C trace context). The listed `tool` lets the SDK check the result
+   * against its output schema (2020-12 unless it says otherwise) and mirror `x-mcp-header` arguments (2026-07-28).
+   */
+  async callTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal, forwarding?: McpCallForwarding, meta?: Record<string, string>): Promise<ToolResult> {
+    const name = tool.name;
     const client = this.opened?.client;
     if (!client || this.state !== 'connected') {
       throw this.unavailable('it is not connected (it exited or failed); the next run reconnects it');
@@ -131,7 +135,7 @@ export class ServerConnection {
     const timeout = this.requestTimeoutMs;
     const forwarded = this.forwarding.begin(forwarding);
     try {
-      const result = await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, { signal, timeout, ...forwarded.options });
+      const result = await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, { signal, timeout, toolDefinition: tool, ...forwarded.options });
       return {
         // MCP content (audio, resource_link, blob resources) is carried as it came.
         content: (Array.isArray(result.content) ? result.content : []) as unknown as ToolResult['content'],
