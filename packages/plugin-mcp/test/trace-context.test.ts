@@ -1,6 +1,6 @@
 /**
  * W3C trace context in the request `_meta` of tool calls, in both protocol eras, against a real v2-SDK server that
- * answers with the `_meta` it received (test/fixtures/meta-server.mjs): from the run, from the call's scope, from
+ * answers with the `_meta` it received (test/fixtures/meta-server.mjs): from the run, from the call's scope (`CallScope.trace`, as `serve mcp` fills it), from
  * the active OpenTelemetry span; malformed values are not sent.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { context, ROOT_CONTEXT, trace, TraceFlags, type Context, type ContextManager } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKernel, type Kernel, type RunRequest } from '@tool-search/kernel';
-import { mcpPlugin, type McpTraceContext } from '../src/index.js';
+import { mcpPlugin, type McpCallTrace } from '../src/index.js';
 
 const META_SERVER = fileURLToPath(new URL('./fixtures/meta-server.mjs', import.meta.url));
 const PARENT = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
@@ -40,7 +40,7 @@ describe.each(['2026-07-28', '2025-11-25'] as const)('trace context to a server 
   const mcp = mcpPlugin({ servers: { rec: { command: process.execPath, args: [META_SERVER], protocol } } });
 
   /** The `_meta` the server saw on a `meta` call in a run made with `request`. */
-  async function seen(request: RunRequest, scope?: { traceContext: McpTraceContext }): Promise<Record<string, unknown>> {
+  async function seen(request: RunRequest, scope?: { trace: McpCallTrace }): Promise<Record<string, unknown>> {
     const run = await kernel.createRun(request);
     const outcome = await run.call('mcp:rec:meta', {}, scope ? { scope } : {});
     expect(outcome).toMatchObject({ status: 'ok' });
@@ -67,7 +67,7 @@ describe.each(['2026-07-28', '2025-11-25'] as const)('trace context to a server 
   });
 
   it("prefers the call's own trace context to the run's", async () => {
-    const meta = await seen({ traceContext: { traceparent: PARENT } }, { traceContext: { traceparent: OTHER } });
+    const meta = await seen({ traceContext: { traceparent: PARENT, tracestate: 'run=1' } }, { trace: { traceparent: OTHER } });
     expect(meta).toMatchObject({ traceparent: OTHER });
     expect(meta).not.toHaveProperty('tracestate');
   });
