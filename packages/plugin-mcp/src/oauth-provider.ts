@@ -6,7 +6,14 @@
  * the server's `auth` config and win over anything stored.
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientMetadata, OAuthClientProvider, OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type {
+  OAuthClientInformationContext,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
 import type { McpOAuthConfig } from './options.js';
 import type { McpAuthRecord, McpTokenStore } from './token-store.js';
 
@@ -93,11 +100,15 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.currentState;
   }
 
-  clientInformation(): StoredOAuthClientInformation | undefined {
+  async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
     if (this.config.clientId) {
-      // The issuer is configured, or the one the SDK stamped at first use (the secret then goes to that server only).
+      // The issuer is configured, or bound at first use (the secret then goes to that authorization server only).
       const stamped = this.record.client?.client_id === this.config.clientId ? this.record.client.issuer : undefined;
-      const issuer = this.config.issuer ?? stamped;
+      let issuer = this.config.issuer ?? stamped;
+      if (!issuer && ctx?.issuer) {
+        issuer = ctx.issuer;
+        await this.update({ client: { client_id: this.config.clientId, issuer } });
+      }
       return { client_id: this.config.clientId, ...(this.secret ? { client_secret: this.secret } : {}), ...(issuer ? { issuer } : {}) };
     }
     return this.record.client;

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createKernel } from '@tool-search/kernel';
 import { loopbackAuthorizer, mcpLogin, mcpPlugin, memoryTokenStore, parseMcpOptions, type McpOAuthConfig, type McpTokenStore } from '../src/index.js';
 
@@ -131,12 +131,20 @@ describe.skipIf(!openssl)('OAuth client identity: metadata document, registratio
     expect((await dcr.stats()).registrations).toBe(registrations + 1);
   });
 
-  it('uses a pre-registered client ID as it is: no registration, no document', async () => {
+  it('uses a pre-registered client ID as it is: no registration, no document, bound to the first issuer', async () => {
     const { registrations } = await dcr.stats();
     const before = documentRequests;
-    expect(await loginAndCall(dcr.url, { clientId: 'tool-search-pre', clientMetadataUrl: metadataUrl })).toBe('tool-search-pre');
+    const store = memoryTokenStore();
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      expect(await loginAndCall(dcr.url, { clientId: 'tool-search-pre', clientMetadataUrl: metadataUrl }, store)).toBe('tool-search-pre');
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
     expect((await dcr.stats()).registrations).toBe(registrations);
     expect(documentRequests).toBe(before);
+    expect((await store.load('notes'))?.client).toEqual({ client_id: 'tool-search-pre', issuer: new URL(dcr.url).origin });
   });
 
   it('refuses a redirect whose iss names another authorization server (RFC 9207 mix-up defense)', async () => {
