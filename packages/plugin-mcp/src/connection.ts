@@ -5,8 +5,8 @@
  * Every failure leaves as a coded error naming the server; nothing here hangs
  * past its deadline.
  */
-import { ProtocolError, SdkError, SdkErrorCode, type Client } from '@modelcontextprotocol/client';
-import { ErrorCode, ToolSearchError, type ExecuteContext, type Logger, type ToolResult, errorMessage } from '@tool-search/kernel';
+import { ProtocolError, SdkError, SdkErrorCode, type Client, type Tool } from '@modelcontextprotocol/client';
+import { ErrorCode, errorMessage, ToolSearchError, type ExecuteContext, type Logger, type ToolResult } from '@tool-search/kernel';
 import { authError, failureReason, withDeadline, type McpFailureReason } from './connection-errors.js';
 import { listTools, type ListLimits, type ToolListing } from './list-tools.js';
 import { OAuthSession, type McpAuthorizer } from './oauth-session.js';
@@ -19,6 +19,7 @@ import { coalesce, LIST_CHANGED_WINDOW_MS } from './coalesce.js';
 import { stderrNote } from './stderr-note.js';
 import { MESSAGE_TOO_LARGE } from './stdio-transport.js';
 import { openClient, protocolVersionOf, type OpenedClient, type TransportKind } from './transport.js';
+import { eraOf, mapProtocolError, type McpEra } from './protocol-errors.js';
 import { McpErrors } from './errors.js';
 
 export type McpServerState = 'idle' | 'connecting' | 'connected' | 'failed' | 'closed';
@@ -121,7 +122,12 @@ export class ServerConnection {
   }
 
   /** Forwards a call. An `isError` result is returned as is; transport and protocol failures throw coded errors. */
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, forwarding?: McpCallForwarding): Promise<ToolResult> {
+  /**
+   * `meta` goes into the request `_meta` (the W3C trace context). The listed `tool` lets the SDK check the result
+   * against its output schema (2020-12 unless it says otherwise) and mirror `x-mcp-header` arguments (2026-07-28).
+   */
+  async callTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal, forwarding?: McpCallForwarding, meta?: Record<string, string>): Promise<ToolResult> {
+    const name = tool.name;
     const client = this.opened?.client;
     if (!client || this.state !== 'connected') {
       throw this.unavailable('it is not connected (it exited or failed); the next run reconnects it');
@@ -129,7 +135,7 @@ export class ServerConnection {
     const timeout = this.requestTimeoutMs;
     const forwarded = this.forwarding.begin(forwarding);
     try {
-      const result = await client.callTool({ name, arguments: args }, { signal, timeout, ...forwarded.options });
+      const result = await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, { signal, timeout, toolDefinition: tool, ...forwarded.options });
       return {
         // MCP content (audio, resource_link, blob resources) is carried as it came.
         content: (Array.isArray(result.content) ? result.content : []) as unknown as ToolResult['content'],
@@ -138,7 +144,7 @@ export class ServerConnection {
         ...(result._meta !== undefined ? { _meta: result._meta } : {}),
       };
     } catch (error) {
-      throw this.callError(error, signal, timeout);
+      throw this.callError(error, signal, timeout, eraOf(protocolVersionOf(client)));
     } finally {
       forwarded.end();
     }
@@ -273,7 +279,7 @@ export class ServerConnection {
     });
   }
 
-  private callError(error: unknown, signal: AbortSignal, timeout: number): ToolSearchError {
+  private callError(error: unknown, signal: AbortSignal, timeout: number, era: McpEra): ToolSearchError {
     const details = { server: this.name };
     const auth = authError(error);
     if (auth) return auth;
@@ -300,7 +306,9 @@ export class ServerConnection {
       });
     }
     const message = errorMessage(error);
-    return new ToolSearchError(McpErrors.MCP_CALL_FAILED, `MCP server "${this.name}" rejected the call: ${message}`, { cause: error, details });
+    // The server's JSON-RPC error, read in the era it was spoken to in (codes were renumbered in 2026-07-28).
+    const mapped = error instanceof ProtocolError ? mapProtocolError(era, error.code, error.data) : { code: McpErrors.MCP_CALL_FAILED, details: {} };
+    return new ToolSearchError(mapped.code, `MCP server "${this.name}" rejected the call: ${message}`, { cause: error, details: { ...details, ...mapped.details } });
   }
 
   private unavailable(why: string): ToolSearchError {

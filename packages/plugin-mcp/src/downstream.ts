@@ -22,15 +22,17 @@ import type {
   ResourceTemplateType as ResourceTemplate,
   ServerCapabilities,
 } from '@modelcontextprotocol/client';
-import { ResourceNotFoundError, specTypeSchemas, type RequestOptions, type StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { ProtocolError, ResourceNotFoundError, specTypeSchemas, type RequestOptions, type StandardSchemaV1 } from '@modelcontextprotocol/client';
 import { FORWARDING_CAPABILITIES, type DownstreamEvent } from './forwarding.js';
+import { isResourceNotFoundCode } from './protocol-errors.js';
 
 /**
  * Whether `McpPeer.readResource` failed because the server has no such resource: -32002 before 2026-07-28,
- * -32602 since; the SDK renumbers both into one error class, which a front end maps to its client's era.
+ * -32602 with `data: { uri }` since; the SDK makes both one error class when `data.uri` is there, and a bare
+ * -32002 (older servers) is read through the era table. A front end maps it to its client's era.
  */
 export function isResourceNotFound(error: unknown): boolean {
-  return error instanceof ResourceNotFoundError;
+  return error instanceof ResourceNotFoundError || (error instanceof ProtocolError && isResourceNotFoundCode('2025', error.code, error.data));
 }
 
 /** One connected downstream server. */

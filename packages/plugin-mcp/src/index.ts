@@ -21,7 +21,8 @@ export type { McpServerStatus, McpServerState, McpFailureReason } from './connec
 export { toDefinition } from './to-definition.js';
 export { defaultStateDir, fileTokenStore, memoryTokenStore, tokenFile } from './token-store.js';
 export type { McpAuthRecord, McpTokenStore } from './token-store.js';
-export type { McpAuthorizer } from './oauth-session.js';
+export type { McpAuthorizationResponse, McpAuthorizer } from './oauth-session.js';
+export type { McpCallTrace, McpTraceContext } from './trace-context.js';
 export { loopbackAuthorizer, mcpLogin, mcpLogout } from './login.js';
 export type { LoopbackAuthorizer, LoopbackAuthorizerOptions, McpLoginOptions } from './login.js';
 export type { McpCallForwarding, DownstreamEvent } from './forwarding.js';

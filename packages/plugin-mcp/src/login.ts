@@ -7,7 +7,7 @@
 import { createServer, type Server } from 'node:http';
 import { ErrorCode, silentLogger, ToolSearchError } from '@tool-search/kernel';
 import { ServerConnection } from './connection.js';
-import type { McpAuthorizer } from './oauth-session.js';
+import type { McpAuthorizationResponse, McpAuthorizer } from './oauth-session.js';
 import {
   DEFAULT_SHUTDOWN_GRACE_MS,
   DEFAULT_MAX_LIST_PAGES,
@@ -35,7 +35,7 @@ const LOGIN_MARGIN_MS = 10_000;
 
 export function loopbackAuthorizer(options: LoopbackAuthorizerOptions): LoopbackAuthorizer {
   let listener: { server: Server; url: string } | undefined;
-  let waiting: { state: string | undefined; resolve: (code: string) => void; reject: (error: Error) => void } | undefined;
+  let waiting: { state: string | undefined; resolve: (answer: string | McpAuthorizationResponse) => void; reject: (error: Error) => void } | undefined;
 
   const answer = (query: URLSearchParams): { status: number; text: string } => {
     if (!waiting) return { status: 404, text: 'No login is waiting for this redirect.' };
@@ -46,7 +46,8 @@ export function loopbackAuthorizer(options: LoopbackAuthorizerOptions): Loopback
       waiting.reject(new Error(`the authorization server answered ${error ?? 'without a code'}${query.get('error_description') ? `: ${query.get('error_description')}` : ''}`));
       return { status: 400, text: `Login failed: ${error ?? 'no code'}. You can close this window.` };
     }
-    waiting.resolve(code);
+    const iss = query.get('iss');
+    waiting.resolve(iss !== null ? { code, iss } : code);
     return { status: 200, text: 'Logged in to the MCP server. You can close this window and return to Tool Search.' };
   };
 
@@ -72,7 +73,7 @@ export function loopbackAuthorizer(options: LoopbackAuthorizerOptions): Loopback
     },
 
     async authorize(server, url, state) {
-      const code = new Promise<string>((resolve, reject) => {
+      const code = new Promise<string | McpAuthorizationResponse>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error('nobody came back to the redirect URL in time')), options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS);
         const settle = <T>(fn: (value: T) => void) => (value: T) => {
           clearTimeout(timer);

@@ -6,8 +6,14 @@
  * the server's `auth` config and win over anything stored.
  */
 import { randomBytes } from 'node:crypto';
-import type { OAuthClientProvider, OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationContext,
+  OAuthClientMetadata,
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
 import type { McpOAuthConfig } from './options.js';
 import type { McpAuthRecord, McpTokenStore } from './token-store.js';
 
@@ -44,9 +50,12 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.config.redirectUrl ?? this.record.redirectUrl;
   }
 
-  /** Whether the client is ours to re-register (not pre-registered, not a metadata document URL). */
+  /**
+   * Whether the client in use is ours to re-register: not pre-registered, and not the metadata document URL (a
+   * server without CIMD support registered us dynamically even when `clientMetadataUrl` is configured).
+   */
   get registersDynamically(): boolean {
-    return !this.config.clientId && !this.config.clientMetadataUrl;
+    return !this.config.clientId && this.record.client?.client_id !== this.config.clientMetadataUrl;
   }
 
   get redirectUrl(): string {
@@ -91,26 +100,37 @@ export class StoredOAuthProvider implements OAuthClientProvider {
     return this.currentState;
   }
 
-  clientInformation(): OAuthClientInformationMixed | undefined {
+  async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
     if (this.config.clientId) {
-      return { client_id: this.config.clientId, ...(this.secret ? { client_secret: this.secret } : {}), ...(this.config.issuer ? { issuer: this.config.issuer } : {}) };
+      // The issuer is configured, or bound at first use (the secret then goes to that authorization server only).
+      const stamped = this.record.client?.client_id === this.config.clientId ? this.record.client.issuer : undefined;
+      let issuer = this.config.issuer ?? stamped;
+      if (!issuer && ctx?.issuer) {
+        issuer = ctx.issuer;
+        await this.update({ client: { client_id: this.config.clientId, issuer } });
+      }
+      return { client_id: this.config.clientId, ...(this.secret ? { client_secret: this.secret } : {}), ...(issuer ? { issuer } : {}) };
     }
     return this.record.client;
   }
 
-  async saveClientInformation(client: OAuthClientInformationMixed): Promise<void> {
-    if (this.config.clientId) return; // pre-registered: nothing to remember
+  async saveClientInformation(client: StoredOAuthClientInformation): Promise<void> {
+    if (this.config.clientId) {
+      // Pre-registered: only the issuer stamp is remembered, never the secret.
+      if (client.client_id === this.config.clientId && client.issuer) await this.update({ client: { client_id: client.client_id, issuer: client.issuer } });
+      return;
+    }
     await this.update({ client, redirectUrl: this.redirect });
   }
 
-  tokens(): OAuthTokens | undefined {
+  tokens(): StoredOAuthTokens | undefined {
     const tokens = this.record.tokens;
     if (!tokens || !this.hideRefreshToken) return tokens;
     const { refresh_token: _hidden, ...rest } = tokens;
     return rest;
   }
 
-  async saveTokens(tokens: OAuthTokens): Promise<void> {
+  async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
     await this.update({ tokens });
   }
 

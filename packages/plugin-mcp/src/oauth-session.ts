@@ -1,18 +1,17 @@
 /**
- * OAuth 2.1 for one HTTP server, as the MCP authorization spec (2025-11-25)
- * has it, on the SDK's `auth()`: a fetch wrapper adds the bearer token, and on
- * 401 runs `auth()` (protected resource metadata from `WWW-Authenticate` or
- * the well-known URLs, authorization server metadata with the older
- * fallbacks, registration, refresh); on 403 `insufficient_scope` it steps up
+ * OAuth 2.1 for one HTTP server, as the MCP authorization spec (2025-11-25,
+ * 2026-07-28) has it, on the v2 client SDK's `auth()`: a fetch wrapper adds
+ * the bearer token, and on 401 runs `auth()` (protected resource metadata from
+ * `WWW-Authenticate` or the well-known URLs, authorization server metadata
+ * with the older fallbacks, the client: pre-registered, else a client ID
+ * metadata document where the server supports one, else dynamic registration;
+ * refresh; the redirect's `iss` checked); on 403 `insufficient_scope` it steps up
  * to the union of scopes, at most once per request. The browser step needs an
  * authorizer (`mcp login`, or one given to the plugin); without one a server
  * that needs login fails with `MCP_AUTH_REQUIRED`, naming the command to run.
  */
-import { auth, extractWWWAuthenticateParams } from '@modelcontextprotocol/sdk/client/auth.js';
-import { ClientCredentialsProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolSearchError, errorMessage } from '@tool-search/kernel';
+import { auth, ClientCredentialsProvider, extractWWWAuthenticateParams, IssuerMismatchError, type AuthOptions, type FetchLike, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { errorMessage, ToolSearchError } from '@tool-search/kernel';
 import { StoredOAuthProvider } from './oauth-provider.js';
 import type { McpHttpServerConfig, McpOAuthConfig } from './options.js';
 import type { McpTokenStore } from './token-store.js';
@@ -22,8 +21,18 @@ import { McpErrors } from './errors.js';
 export interface McpAuthorizer {
   /** Starts listening (if needed) and returns the loopback redirect URL; `registered` is the one the client was registered with. */
   redirectUrl(server: string, registered: string | undefined): Promise<string>;
-  /** Shows or opens `url`; resolves with the authorization code once the browser is back with `state`. */
-  authorize(server: string, url: URL, state: string | undefined): Promise<string>;
+  /**
+   * Shows or opens `url`; resolves with the authorization code once the browser is back with `state` (with the
+   * redirect's `iss`, RFC 9207, when it had one: an authorization server that promises `iss` must send it).
+   */
+  authorize(server: string, url: URL, state: string | undefined): Promise<string | McpAuthorizationResponse>;
+}
+
+/** What the browser brought back to the redirect URL. */
+export interface McpAuthorizationResponse {
+  readonly code: string;
+  /** The `iss` parameter (RFC 9207), checked against the authorization server's issuer (mix-up defense). */
+  readonly iss?: string;
 }
 
 export interface OAuthSessionOptions {
@@ -40,6 +49,7 @@ const MAX_AUTH_PER_REQUEST = 2;
 export class OAuthSession {
   private provider: OAuthClientProvider | undefined;
   private authorizing: Promise<void> | undefined;
+  private legacyIssuer = false;
 
   constructor(private readonly options: OAuthSessionOptions) {}
 
@@ -107,16 +117,34 @@ export class OAuthSession {
       provider.onRedirect = (url) => void (redirected = url);
     }
     try {
-      const result = await auth(provider, { serverUrl, ...params, fetchFn: base });
+      const result = await this.auth(provider, { serverUrl, ...params, fetchFn: base });
       if (result === 'AUTHORIZED') return;
       if (!redirected || !this.options.authorizer || !(provider instanceof StoredOAuthProvider)) throw this.required(params.scope);
-      const code = await this.options.authorizer.authorize(this.options.server, redirected, provider.expectedState);
-      if ((await auth(provider, { serverUrl, ...params, authorizationCode: code, fetchFn: base })) !== 'AUTHORIZED') {
+      const answer = await this.options.authorizer.authorize(this.options.server, redirected, provider.expectedState);
+      const { code, iss } = typeof answer === 'string' ? { code: answer, iss: undefined } : answer;
+      if ((await this.auth(provider, { serverUrl, ...params, authorizationCode: code, ...(iss !== undefined ? { iss } : {}), fetchFn: base })) !== 'AUTHORIZED') {
         throw this.failed('the authorization code was not accepted');
       }
     } catch (error) {
       if (ToolSearchError.isInstance(error)) throw error;
       throw this.failed(errorMessage(error), {}, error);
+    }
+  }
+
+  /**
+   * The SDK's `auth()`, checking that the authorization server's metadata names it as issuer (RFC 8414 §3.3).
+   * One exception, kept for this server from then on: a 2025-03-26 server with no protected resource metadata is
+   * its own authorization server (its origin), and such servers published an issuer with a path on that same
+   * origin (the conformance suite's `2025-03-26-oauth-metadata-backcompat`); nothing crosses origins.
+   */
+  private async auth(provider: OAuthClientProvider, options: AuthOptions): Promise<'AUTHORIZED' | 'REDIRECT'> {
+    if (this.legacyIssuer) return auth(provider, { ...options, skipIssuerMetadataValidation: true });
+    try {
+      return await auth(provider, options);
+    } catch (error) {
+      if (!isLegacySameOriginIssuer(error, this.options.config.url)) throw error;
+      this.legacyIssuer = true;
+      return auth(provider, { ...options, skipIssuerMetadataValidation: true });
     }
   }
 
@@ -167,4 +195,17 @@ export class OAuthSession {
 function union(...scopes: Array<string | undefined>): string | undefined {
   const all = new Set(scopes.flatMap((scope) => scope?.split(' ').filter(Boolean) ?? []));
   return all.size ? [...all].join(' ') : undefined;
+}
+
+/** An issuer mismatch where the expected issuer is the MCP server's own origin and the metadata's is on that origin. */
+function isLegacySameOriginIssuer(error: unknown, serverUrl: string): boolean {
+  if (!IssuerMismatchError.isInstance(error) || error.kind !== 'metadata' || !error.received) return false;
+  try {
+    if (!error.expected) return false;
+    const expected = new URL(error.expected);
+    const origin = new URL(serverUrl).origin;
+    return expected.pathname === '/' && expected.origin === origin && new URL(error.received).origin === origin;
+  } catch {
+    return false;
+  }
 }

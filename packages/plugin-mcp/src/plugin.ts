@@ -20,6 +20,7 @@ import {
   type McpPluginOptions,
 } from './options.js';
 import { memoryTokenStore } from './token-store.js';
+import { traceMeta } from './trace-context.js';
 import { toDefinition } from './to-definition.js';
 import { McpErrors } from './errors.js';
 
@@ -42,7 +43,7 @@ const definitions = new WeakMap<object, ToolDefinition>();
 function definitionOf(connection: ServerConnection, tool: Tool): ToolDefinition {
   let definition = definitions.get(tool);
   if (!definition) {
-    definition = toDefinition(connection.name, tool, (args, ctx) => connection.during(ctx, () => connection.callTool(tool.name, args, ctx.signal, ctx.scope?.mcp)));
+    definition = toDefinition(connection.name, tool, (args, ctx) => connection.during(ctx, () => connection.callTool(tool, args, ctx.signal, ctx.scope?.mcp, traceMeta(ctx))));
     definitions.set(tool, definition);
   }
   return definition;

@@ -2,10 +2,13 @@
  * Maps an MCP `Tool` to a kernel tool definition: source `mcp`, owner = the
  * server name, so the kernel id is `mcp:<server>:<tool>`. Schemas and
  * annotations are carried as the server sent them (the kernel validates the
- * schemas; an approval plugin reads `readOnlyHint`/`destructiveHint`).
+ * schemas; an approval plugin reads `readOnlyHint`/`destructiveHint`), except
+ * that a schema written in JSON Schema 2020-12 without saying so gets its
+ * `$schema` (schema-dialect.ts), so the kernel validates it as 2020-12.
  */
 import type { Tool } from '@modelcontextprotocol/client';
 import type { JsonSchema, ToolAnnotations, ToolDefinition, ToolExecutor } from '@tool-search/kernel';
+import { withMcpDialect } from './schema-dialect.js';
 
 declare module '@tool-search/kernel' {
   interface ToolMeta {
@@ -24,8 +27,8 @@ export function toDefinition(server: string, tool: Tool, execute: ToolExecutor):
     owner: server,
     ...(title !== undefined ? { title } : {}),
     description: tool.description ?? '',
-    inputSchema: tool.inputSchema as JsonSchema,
-    ...(tool.outputSchema !== undefined ? { outputSchema: tool.outputSchema as JsonSchema } : {}),
+    inputSchema: withMcpDialect(tool.inputSchema as JsonSchema),
+    ...(tool.outputSchema !== undefined ? { outputSchema: withMcpDialect(tool.outputSchema as JsonSchema) } : {}),
     ...(tool.annotations !== undefined ? { annotations: tool.annotations as ToolAnnotations } : {}),
     meta: { mcpServer: server, ...(tool._meta !== undefined ? { mcpToolMeta: tool._meta } : {}) },
     execute,

@@ -8,16 +8,15 @@
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { OAuthDiscoveryState } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { SERVER_NAME_PATTERN } from './options.js';
 
 /** What is remembered for one server. `serverUrl` binds it: a server whose URL changed does not get these tokens. */
 export interface McpAuthRecord {
   readonly serverUrl: string;
-  readonly tokens?: OAuthTokens;
-  readonly client?: OAuthClientInformationMixed;
+  readonly tokens?: StoredOAuthTokens;
+  readonly client?: StoredOAuthClientInformation;
   readonly discovery?: OAuthDiscoveryState;
   /** Scopes asked for last (with any step-up), so the next login asks for them again. */
   readonly scope?: string;

@@ -52,7 +52,7 @@ describe('MCP tool calls', () => {
 
 });
 
-// Servers that never answer ignore stdin closing, so each shutdown waits for SIGTERM: share them.
+// Servers that never answer ignore stdin closing, so each shutdown waits for SIGTERM: share them, with a short grace.
 describe('MCP tool calls the server never answers', () => {
   let plugin: McpPlugin;
   let overridden: McpPlugin;
@@ -60,8 +60,8 @@ describe('MCP tool calls the server never answers', () => {
   let kernelWithOverride: Kernel;
 
   beforeAll(() => {
-    plugin = mcpPlugin({ callTimeoutMs: 300, servers: { slow: fixture('hang-call') } });
-    overridden = mcpPlugin({ callTimeoutMs: 600_000, servers: { slow: { ...fixture('hang-call'), timeoutMs: 300 } } });
+    plugin = mcpPlugin({ callTimeoutMs: 300, shutdownGraceMs: 200, servers: { slow: fixture('hang-call') } });
+    overridden = mcpPlugin({ callTimeoutMs: 600_000, shutdownGraceMs: 200, servers: { slow: { ...fixture('hang-call'), timeoutMs: 300 } } });
     kernel = createKernel({ plugins: [plugin] });
     kernelWithOverride = createKernel({ plugins: [overridden] });
   });
@@ -96,7 +96,8 @@ describe('MCP tool calls the server never answers', () => {
 
 describe('MCP server processes', () => {
   it('leaves no process behind after a crash, a timeout and a shutdown', async () => {
-    const plugin = mcpPlugin({ callTimeoutMs: 300, servers: { fragile: fixture('crash-on-call'), slow: fixture('hang-call') } });
+    // The hang-call server ignores stdin closing: a short grace gets it to SIGTERM sooner (what is checked is that it ends).
+    const plugin = mcpPlugin({ callTimeoutMs: 300, shutdownGraceMs: 200, servers: { fragile: fixture('crash-on-call'), slow: fixture('hang-call') } });
     const kernel = createKernel({ plugins: [plugin] });
     const run = await kernel.createRun();
     await run.call('mcp:fragile:crash', {});

@@ -27,7 +27,15 @@ function start(onToolsChanged?: (server: string) => void): { kernel: Kernel; plu
 
 const structured = (outcome: ToolCallOutcome): Record<string, number> =>
   outcome.status === 'ok' ? (outcome.result.structuredContent as Record<string, number>) : (expect.fail(JSON.stringify(outcome)) as never);
-const quiet = () => new Promise((resolve) => setTimeout(resolve, 1_000));
+/** Polls until `counts` has not changed for two coalescing windows (the trailing call comes within one), 30 s at most. */
+async function settled(counts: () => readonly number[]): Promise<void> {
+  let last = counts().join();
+  let since = Date.now();
+  for (const deadline = Date.now() + 30_000; Date.now() - since < 2 * LIST_CHANGED_WINDOW_MS && Date.now() < deadline; ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    if (counts().join() !== last) [last, since] = [counts().join(), Date.now()];
+  }
+}
 
 describe('a server flooding list_changed', () => {
   it('reaches listeners a bounded number of times, the last change included', async () => {
@@ -41,7 +49,7 @@ describe('a server flooding list_changed', () => {
     const flooded = Date.now() - started;
     // The first notification of a quiet period passes at once; the rest collapse into one call per window, the last one trailing.
     await expect.poll(() => changes.length, { timeout: 10_000 }).toBeGreaterThanOrEqual(2);
-    await quiet();
+    await settled(() => [changes.length, events.length]);
     // Not a speed goal: the bound grows with however long the flood took on this machine (windows it spanned, plus the leading and trailing calls).
     const bound = Math.ceil(flooded / LIST_CHANGED_WINDOW_MS) + 3;
     for (const count of [changes.length, events.filter((t) => t === 'resources-changed').length, events.filter((t) => t === 'prompts-changed').length]) {

@@ -5,8 +5,8 @@
  * asks anyway is refused with a message saying what is not configured.
  */
 import { pathToFileURL } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { createKernel, type ToolResult } from '@tool-search/kernel';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createKernel, type Kernel, type Run, type ToolCallOutcome, type ToolResult } from '@tool-search/kernel';
 import { mcpPlugin, type McpClientHandlers, type McpPluginOptions } from '../src/index.js';
 import { fixture, nodeServer } from './helpers.js';
 
@@ -27,6 +27,7 @@ async function withRun<T>(
   }
 }
 
+const ok = (outcome: ToolCallOutcome): ToolResult => (outcome.status === 'ok' ? outcome.result : (expect.fail(JSON.stringify(outcome)) as never));
 const text = (result: ToolResult) => result.content.map((part) => ('text' in part ? part.text : '')).join('');
 
 describe('with handlers and a workspace root', () => {
@@ -43,21 +44,26 @@ describe('with handlers and a workspace root', () => {
   };
   const workspace = pathToFileURL('/tmp/workspace').href;
 
-  it('answers sampling through the handler, naming the server that asked and the call in flight', async () => {
-    let runId = '';
-    await withRun({ servers: { everything: nodeServer('server-everything', 'stdio') }, handlers }, async (call, id) => {
-      runId = id;
-      const result = await call('mcp:everything:trigger-sampling-request', { prompt: 'hello' });
-      expect(text(result)).toContain('sampled answer');
+  // One server for the two tests that configure the same handlers.
+  describe('sampling and elicitation', () => {
+    let kernel: Kernel;
+    let run: Run;
+    beforeAll(async () => {
+      kernel = createKernel({ plugins: [mcpPlugin({ servers: { everything: nodeServer('server-everything', 'stdio') }, handlers })] });
+      run = await kernel.createRun();
     });
-    expect(asked).toContainEqual(expect.objectContaining({ method: 'sampling', server: 'everything', runs: [runId] }));
-  });
+    afterAll(() => kernel.close());
 
-  it('answers elicitation through the handler', async () => {
-    await withRun({ servers: { everything: nodeServer('server-everything', 'stdio') }, handlers }, async (call) => {
-      await call('mcp:everything:trigger-elicitation-request', {});
+    it('answers sampling through the handler, naming the server that asked and the call in flight', async () => {
+      const result = ok(await run.call('mcp:everything:trigger-sampling-request', { prompt: 'hello' }));
+      expect(text(result)).toContain('sampled answer');
+      expect(asked).toContainEqual(expect.objectContaining({ method: 'sampling', server: 'everything', runs: [run.info.runId] }));
     });
-    expect(asked).toContainEqual(expect.objectContaining({ method: 'elicitation', server: 'everything' }));
+
+    it('answers elicitation through the handler', async () => {
+      ok(await run.call('mcp:everything:trigger-elicitation-request', {}));
+      expect(asked).toContainEqual(expect.objectContaining({ method: 'elicitation', server: 'everything' }));
+    });
   });
 
   it('offers the workspace as a root', async () => {
@@ -67,11 +73,18 @@ describe('with handlers and a workspace root', () => {
   });
 });
 
+// One server for every refusal: each test asks it one thing.
 describe('without handlers', () => {
+  let kernel: Kernel;
+  let run: Run;
+  beforeAll(async () => {
+    kernel = createKernel({ plugins: [mcpPlugin({ servers: { asks: fixture('asks') } })] });
+    run = await kernel.createRun();
+  });
+  afterAll(() => kernel.close());
+
   it('declares none of sampling, elicitation, roots', async () => {
-    await withRun({ servers: { asks: fixture('asks') } }, async (call) => {
-      expect((await call('mcp:asks:capabilities')).structuredContent).toEqual({});
-    });
+    expect(ok(await run.call('mcp:asks:capabilities', {})).structuredContent).toEqual({});
   });
 
   it.each([
@@ -79,10 +92,8 @@ describe('without handlers', () => {
     ['elicitation/create', { message: 'Name?', requestedSchema: { type: 'object', properties: {} } }, /no elicitation handler is configured/],
     ['roots/list', {}, /no workspace is configured/],
   ])('declines %s with a message saying what is missing', async (method, params, why) => {
-    await withRun({ servers: { asks: fixture('asks') } }, async (call) => {
-      const reply = (await call('mcp:asks:ask', { method, params })).structuredContent as { error?: { code: number; message: string } };
-      expect(reply.error?.code).toBe(-32601);
-      expect(reply.error?.message).toMatch(why);
-    });
+    const reply = ok(await run.call('mcp:asks:ask', { method, params })).structuredContent as { error?: { code: number; message: string } };
+    expect(reply.error?.code).toBe(-32601);
+    expect(reply.error?.message).toMatch(why);
   });
 });
