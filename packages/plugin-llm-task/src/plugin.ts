@@ -3,7 +3,8 @@
  * the provider configured for it (OpenAI Chat Completions wire format, any compatible base URL), asks for JSON only,
  * parses the answer and validates it against the caller's JSON Schema (Ajv); an answer that does not parse or fit is
  * retried once with the reason, and a second failure is `LLM_TASK_INVALID_OUTPUT`. A plugin module: configs load it
- * by name, `plugins: { "@tool-search/plugin-llm-task": { baseURL, model, apiKeyEnv } }`.
+ * by name, `plugins: { "@tool-search/plugin-llm-task": {} }`; it exports `wants = ['provider']`, so the preset hands it
+ * the config's `provider` and it answers through the deployment's model; its own `baseURL` / `model` / `apiKey` win.
  */
 import { Ajv, type ValidateFunction } from 'ajv';
 import OpenAI from 'openai';
@@ -13,10 +14,10 @@ import { LlmTaskErrors } from './errors.js';
 export const LLM_TASK_PLUGIN_NAME = '@tool-search/plugin-llm-task';
 
 export interface LlmTaskPluginOptions {
-  /** The provider's OpenAI-compatible base URL (`https://api.openai.com/v1`, a gateway, a local server). */
-  readonly baseURL: string;
-  /** The model asked by default (`defaultModel`). */
-  readonly model: string;
+  /** The provider's OpenAI-compatible base URL (`https://api.openai.com/v1`, a gateway, a local server). Default: the host's `provider.baseURL`. */
+  readonly baseURL?: string;
+  /** The model asked by default. Default: the host's `provider.model`. */
+  readonly model?: string;
   /** The API key, or the environment variable holding it (default `OPENAI_API_KEY`). */
   readonly apiKey?: string;
   readonly apiKeyEnv?: string;
@@ -38,18 +39,37 @@ export const optionsSchema = {
     maxTokens: { type: 'integer', minimum: 1, maximum: 200_000 },
     timeoutMs: { type: 'integer', minimum: 1000, maximum: 600_000 },
   },
-  required: ['baseURL', 'model'],
   additionalProperties: false,
 } as const;
+
+/** The plugin-module opt-in: the preset hands the factory the config's `provider` as its second argument. */
+export const wants = ['provider'] as const;
+
+/** The host's provider (the config's top-level `provider`), as the preset hands it to a module that wants it. */
+export interface LlmTaskProvider {
+  readonly kind?: 'openai' | 'anthropic';
+  readonly baseURL: string;
+  readonly model: string;
+  readonly apiKey?: string;
+  readonly apiKeyEnv?: string;
+}
+
+/** The factory's second argument: the host's provider, and the environment the API key variable is read from. */
+export interface LlmTaskHost {
+  readonly provider?: LlmTaskProvider;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+type Resolved = LlmTaskPluginOptions & { readonly baseURL: string; readonly model: string; readonly apiKey: string };
 
 const SYSTEM =
   'You are a JSON-only function. Reply with one JSON value and nothing else: no prose, no Markdown code fences. ' +
   'If a JSON Schema is given, the value must satisfy it.';
 
-export function llmTaskPlugin(options: LlmTaskPluginOptions, env: NodeJS.ProcessEnv = process.env): KernelPlugin {
-  const apiKey = options.apiKey ?? env[options.apiKeyEnv ?? 'OPENAI_API_KEY'] ?? '';
-  const client = new OpenAI({ baseURL: options.baseURL, apiKey: apiKey || 'unset', maxRetries: 0, timeout: options.timeoutMs ?? 60_000 });
-  const tool = llmTask(client, options);
+export function llmTaskPlugin(options: LlmTaskPluginOptions = {}, host: LlmTaskHost = {}): KernelPlugin {
+  const resolved = resolve(options, host.provider, host.env ?? process.env);
+  const client = new OpenAI({ baseURL: resolved.baseURL, apiKey: resolved.apiKey || 'unset', maxRetries: 0, timeout: resolved.timeoutMs ?? 60_000 });
+  const tool = llmTask(client, resolved);
   return {
     name: LLM_TASK_PLUGIN_NAME,
     apply({ hooks }) {
@@ -58,7 +78,34 @@ export function llmTaskPlugin(options: LlmTaskPluginOptions, env: NodeJS.Process
   };
 }
 
-function llmTask(client: OpenAI, options: LlmTaskPluginOptions): ToolDefinition {
+/**
+ * The plugin's own options over the host's provider. The provider counts only when it speaks Chat Completions
+ * (`kind` unset or `openai`); its key comes with it (`apiKey`, else `apiKeyEnv`) unless the options name a key.
+ */
+function resolve(options: LlmTaskPluginOptions, provider: LlmTaskProvider | undefined, env: NodeJS.ProcessEnv): Resolved {
+  const compatible = provider !== undefined && (provider.kind === undefined || provider.kind === 'openai');
+  const fromProvider = compatible ? provider : undefined;
+  const baseURL = options.baseURL ?? fromProvider?.baseURL;
+  const model = options.model ?? fromProvider?.model;
+  if (baseURL === undefined || model === undefined) {
+    const why =
+      provider !== undefined && !compatible
+        ? `the config's provider is kind "${String(provider.kind)}", and llm-task speaks the OpenAI Chat Completions format`
+        : 'no provider is configured';
+    const missing = [baseURL === undefined ? 'baseURL' : undefined, model === undefined ? 'model' : undefined].filter((key) => key !== undefined);
+    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, `${LLM_TASK_PLUGIN_NAME}: ${why}; set its own ${missing.join(' and ')} under plugins["${LLM_TASK_PLUGIN_NAME}"]`, {
+      plugin: LLM_TASK_PLUGIN_NAME,
+      details: { missing },
+    });
+  }
+  const ownKey = options.apiKey !== undefined || options.apiKeyEnv !== undefined;
+  const apiKey = ownKey
+    ? (options.apiKey ?? env[options.apiKeyEnv!] ?? '')
+    : (fromProvider?.apiKey ?? (fromProvider?.apiKeyEnv !== undefined ? env[fromProvider.apiKeyEnv] : undefined) ?? env.OPENAI_API_KEY ?? '');
+  return { ...options, baseURL, model, apiKey };
+}
+
+function llmTask(client: OpenAI, options: Resolved): ToolDefinition {
   const ajv = new Ajv({ allErrors: true, strict: false });
   const allowed = new Set([options.model, ...(options.allowedModels ?? [])]);
   return {
@@ -115,7 +162,7 @@ async function ask(
   model: string,
   messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[],
   args: Record<string, unknown>,
-  options: LlmTaskPluginOptions,
+  options: Resolved,
   signal: AbortSignal,
 ): Promise<string> {
   try {

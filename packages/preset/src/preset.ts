@@ -155,7 +155,9 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
       sources.push(...[await BUILTIN_PLUGINS[id]!.create(pluginOptions ?? {}, config, builtinContext(options))].flat());
       continue;
     }
-    const { plugin, loaded } = await loadPluginModule(id, pluginOptions ?? {}, options.baseDir ?? process.cwd(), KNOWN_PLUGINS);
+    // Handed only to modules that export `wants: ['provider']` (see loadPluginModule).
+    const host = config.provider ? { provider: { ...config.provider } } : {};
+    const { plugin, loaded } = await loadPluginModule(id, pluginOptions ?? {}, options.baseDir ?? process.cwd(), KNOWN_PLUGINS, host);
     sources.push(plugin);
     modules.push(loaded);
   }
