@@ -90,12 +90,13 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     ...(toolSearch.learning?.enabled === false ? [] : [learningPlugin({ ...toolSearch.learning, ...(options.state ? { state: options.state } : {}) })]),
     toolsModePlugin({ searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit, ...description }),
     nativeModePlugin({ maxSearchLimit: toolSearch.maxSearchLimit }),
-    directModeTextPlugin(),
+    // `tools.toolSearch.direct` / `.directory`: the modes' own options (checked by their schemas in the config).
+    directModeTextPlugin(toolSearch.direct),
     directoryModePlugin({
       searchDefaultLimit: toolSearch.searchDefaultLimit,
       maxSearchLimit: toolSearch.maxSearchLimit,
       ...(toolSearch.visible ? { visible: toolSearch.visible } : {}),
-      ...(toolSearch.directoryBudgetChars ? { budgetChars: toolSearch.directoryBudgetChars } : {}),
+      ...toolSearch.directory,
       ...description,
     }),
     codeModePlugin({
