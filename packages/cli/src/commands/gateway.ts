@@ -12,8 +12,9 @@ import { EXPOSURE_MODES } from './exposure.js';
 import { createCliFrontEnd } from '../front-end.js';
 import { mockProvider, PROVIDER_MODES, startCliGateway, type ProviderMode } from '../gateway-server.js';
 import { promptApprover } from '../approvals.js';
-import type { GatewayControl, RestartRecord } from '@tool-search/plugin-gateway';
-import { DRAIN_MS, drained, gatewayControl, restartRecord, restartSignals, type RestartSignals } from '../gateway-restart.js';
+import type { GatewayControl, RestartRecord, RestartRequest } from '@tool-search/plugin-gateway';
+import { wakeSession } from '@tool-search/sessions';
+import { DRAIN_MS, drained, gatewayControl, restartRecord, restartSignals, restartWakeNote, type RestartSignals } from '../gateway-restart.js';
 
 export { MOCK_ANTHROPIC_MODEL, MOCK_PROVIDER_MODEL, PROVIDER_MODES } from '../gateway-server.js';
 export const APPROVAL_MODES = ['prompt', 'http', 'deny'] as const;
@@ -52,6 +53,8 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   const restarts = restartSignals(() => loaded.config.commands?.restart !== false, (line) => io.stderr.write(`${line}\n`));
   const stop = stopped(io.signal); // listening before the URL is out: a SIGTERM right after it still shuts down cleanly
   let lastRestart: RestartRecord | undefined;
+  // The restart just done and who asked for it: once the new gateway serves, that session is woken with the result.
+  let justRestarted: RestartRequest | undefined;
   let listenPort = flags.port;
   try {
     for (;;) {
@@ -77,9 +80,19 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
       io.stdout.write(`${gateway.url}\n`);
       const how = `${flags.providerMode.startsWith('mock-') ? ` (${flags.providerMode} provider)` : ''}, approvals ${approvals}${front.approvalQueue ? ` (GET/POST ${gateway.url}/approvals)` : ''}`;
       io.stderr.write(`gateway: mode ${gateway.mode}, model ${gateway.model}${how}, state ${front.state.kind} as replica ${front.state.replicaId}${sessionLogDir ? `, session logs in ${sessionLogDir}` : ''}; Ctrl-C stops\n`);
-      const next = await nextConfig(flags, io, control, restarts, stop);
+      const wake = (request: RestartRequest, outcome: Parameters<typeof restartWakeNote>[1]) => {
+        if (!request.sessionId || !front.sessionHost) return;
+        // In the background: serving does not wait for the woken agent's turn.
+        void wakeSession(front.sessionHost, request.sessionId, restartWakeNote(request, outcome)).then((how) =>
+          io.stderr.write(`gateway: ${how === 'unknown-session' ? 'no session to wake' : `session ${request.sessionId} ${how}`} after the restart\n`),
+        );
+      };
+      if (justRestarted && lastRestart) wake(justRestarted, { ok: true, record: lastRestart });
+      justRestarted = undefined;
+      const next = await nextConfig(flags, io, control, restarts, stop, (request, error) => wake(request, { ok: false, error }));
       if (!next) return void (await front.close());
       lastRestart = restartRecord(next.request, lastRestart);
+      justRestarted = next.request;
       io.stderr.write(`gateway: restarting in-process (SIGUSR1: ${next.request.reason})\n`);
       await drained(gateway.server, DRAIN_MS);
       await front.close();
@@ -93,7 +106,7 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
 }
 
 /** The config of the next restart, once one is asked for and its config loads (a broken file keeps the old one serving); undefined on stop. */
-async function nextConfig(flags: GatewayFlags, io: CliIO, control: GatewayControl, restarts: RestartSignals, stop: Promise<unknown>) {
+async function nextConfig(flags: GatewayFlags, io: CliIO, control: GatewayControl, restarts: RestartSignals, stop: Promise<unknown>, refused: (request: RestartRequest, error: string) => void) {
   for (;;) {
     const request = await Promise.race([stop.then(() => undefined), restarts.next()]);
     if (!request) return undefined;
@@ -102,7 +115,9 @@ async function nextConfig(flags: GatewayFlags, io: CliIO, control: GatewayContro
       await control.check(loaded.config);
       return { request, loaded };
     } catch (error) {
-      io.stderr.write(`gateway: restart refused, still serving the previous config: ${error instanceof Error ? error.message : String(error)}\n`);
+      const why = error instanceof Error ? error.message : String(error);
+      io.stderr.write(`gateway: restart refused, still serving the previous config: ${why}\n`);
+      refused(request, why);
     }
   }
 }
