@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Kernel } from '@tool-search/kernel';
+import { startMockAnthropic } from '@tool-search/mock-anthropic';
 import { startMockOpenAI } from '@tool-search/mock-openai';
 import { createToolSearchKernel } from '@tool-search/preset';
 
@@ -81,13 +82,20 @@ describe.skipIf(!built)('plugins: { "@tool-search/plugin-llm-task": … }', () =
     await expect(createToolSearchKernel({ plugins: { '@tool-search/plugin-llm-task': { model: 1 } } }, { baseDir: repo })).rejects.toMatchObject({ code: 'OPTIONS_INVALID', details: { module: '@tool-search/plugin-llm-task' } });
   });
 
-  it('without a provider of its own or an OpenAI-compatible one in the config, loading says what to set', async () => {
+  it('without a provider of its own or in the config, loading says what to set', async () => {
     await expect(createToolSearchKernel({ plugins: { '@tool-search/plugin-llm-task': {} } }, { baseDir: repo })).rejects.toMatchObject({
       code: 'PLUGIN_LOAD_FAILED',
       cause: { code: 'OPTIONS_INVALID', details: { missing: ['baseURL', 'model'] } },
     });
-    await expect(
-      createToolSearchKernel({ provider: { kind: 'anthropic', baseURL: 'http://127.0.0.1:1', model: 'claude' }, plugins: { '@tool-search/plugin-llm-task': {} } }, { baseDir: repo }),
-    ).rejects.toMatchObject({ code: 'PLUGIN_LOAD_FAILED', cause: { code: 'OPTIONS_INVALID' } });
+  });
+
+  it("an Anthropic provider in the config answers too (Messages API on loopback)", async () => {
+    const mock = await startMockAnthropic();
+    closers.push(() => void mock.close());
+    const loaded = await createToolSearchKernel({ provider: { kind: 'anthropic', baseURL: mock.url, model: 'claude-main', apiKey: 'sk-ant' }, plugins: { '@tool-search/plugin-llm-task': {} } }, { baseDir: repo });
+    kernel = loaded.kernel;
+    const outcome = await (await kernel.createRun()).call('llm-task', { prompt: 'tool search qa always say {"ok":1}', input: {} });
+    expect(outcome.status === 'ok' && outcome.result.structuredContent).toMatchObject({ json: { ok: 1 }, model: 'claude-main' });
+    expect(mock.requests.at(-1)).toMatchObject({ path: '/v1/messages', body: { model: 'claude-main' } });
   });
 });
