@@ -43,9 +43,10 @@ async function startGateway(cwd: string): Promise<Started> {
   return started;
 }
 
-async function steps(url: string, list: unknown[]): Promise<Record<string, any>> {
+async function steps(url: string, list: unknown[], sessionId?: string): Promise<Record<string, any>> {
   const client = new OpenAI({ baseURL: url, apiKey: 'unused', maxRetries: 0 });
-  const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: `tool search qa steps ${JSON.stringify(list)}` }] });
+  const headers = sessionId ? { headers: { 'x-session-id': sessionId } } : {};
+  const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: `tool search qa steps ${JSON.stringify(list)}` }] }, headers);
   const text = completion.choices[0]?.message.content ?? '';
   const last = text.replace(/^Steps done\. Last result: /, '');
   try {
@@ -134,6 +135,59 @@ describe('the gateway tool in tool-search gateway', () => {
     const patched = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'config.patch', raw: '{ tools: { toolSearch: { mode: "tools" } } }', delayMs: 0 } }]);
     expect(patched.restart).toMatchObject({ scheduled: true });
     await eventually(async () => (await modeOf(gateway.url)) === 'tools', 'the restarted gateway to serve tools mode', gateway.stderr);
+  }, 120_000);
+
+  /** The session's transcript, read through its own sessions_history. */
+  const history = async (url: string, sessionId: string) =>
+    (await steps(url, [{ tool: 'sessions_history', args: { limit: 200 } }], sessionId)).messages as { role: string; content: string | null }[];
+
+  it('config.apply wakes the session that asked once the restart finished: it gets the result as a turn and answers', async () => {
+    const cwd = folder({ 'tool-search.json': CONFIG });
+    const gateway = await startGateway(cwd);
+    const got = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'config.get' } }], 'asker');
+    const raw = CONFIG.replace('tools: { toolSearch: false }', 'tools: { toolSearch: false, deny: ["web_search"] }');
+    const applied = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'config.apply', raw, baseHash: got.hash, delayMs: 0, note: 'web_search denied' } }], 'asker');
+    expect(applied).toMatchObject({ ok: true, restart: { scheduled: true } });
+    // The woken turn: the note, then the agent's answer to it (the mock model's reply), in the asking session only.
+    let messages: { role: string; content: string | null }[] = [];
+    await eventually(
+      async () => {
+        messages = await history(gateway.url, 'asker');
+        const note = messages.findIndex((m) => m.role === 'user' && m.content?.startsWith('[gateway restart finished]'));
+        return note >= 0 && messages.slice(note + 1).some((m) => m.role === 'assistant');
+      },
+      'the asking session to be woken',
+      gateway.stderr,
+    );
+    const note = messages.find((m) => m.content?.startsWith('[gateway restart finished]'))!.content!;
+    expect(note).toContain('Status: ok');
+    expect(note).toContain(`after config.apply and serves the config ${applied.hash}; restart #1`);
+    expect(note).toContain('Note: web_search denied');
+    expect(gateway.stderr()).toContain('session asker woken after the restart');
+    const other = await history(gateway.url, 'bystander');
+    expect(JSON.stringify(other)).not.toContain('gateway restart finished');
+  }, 120_000);
+
+  it('a restart refused after the write (the file broke meanwhile) wakes the asking session with the error', async () => {
+    const cwd = folder({ 'tool-search.json': CONFIG });
+    const gateway = await startGateway(cwd);
+    const applied = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'config.apply', raw: CONFIG.replace('toolSearch: false', 'toolSearch: { mode: "tools" }'), delayMs: 1500 } }], 'asker');
+    expect(applied).toMatchObject({ ok: true, restart: { scheduled: true, delayMs: 1500 } });
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(cwd, 'tool-search.json'), '{ tools: { toolSearch: { mode: "nope" } } }');
+    let note: string | undefined;
+    await eventually(
+      async () => {
+        note = (await history(gateway.url, 'asker')).find((m) => m.content?.startsWith('[gateway restart finished]'))?.content ?? undefined;
+        return note !== undefined;
+      },
+      'the refused restart to wake the asking session',
+      gateway.stderr,
+    );
+    expect(note).toContain('Status: error');
+    expect(note).toContain('the restart after config.apply was refused');
+    expect(note).toContain('still serves the previous config');
+    expect(await modeOf(gateway.url)).toBe('direct');
   }, 120_000);
 
   it('tools list (no gateway runs) does not list it, and says why', async () => {

@@ -4,7 +4,7 @@
  * included); any number is clamped into its range here (below → minimum,
  * above → maximum, a fraction rounded), as the Tool Search document says.
  */
-import type { ResolvedConfig, ResolvedToolSearch, ToolSearchConfig, ToolSearchSetting } from './types.js';
+import type { ResolvedConfig, ResolvedToolSearch, ToolSearchConfig, ToolSearchOptions, ToolSearchSetting } from './types.js';
 
 export const TOOL_SEARCH_DEFAULTS = Object.freeze({ codeTimeoutMs: 10_000, searchDefaultLimit: 8, maxSearchLimit: 20 });
 export const TOOL_SEARCH_LIMITS = Object.freeze({
@@ -31,6 +31,8 @@ export function resolveToolSearch(value: ToolSearchSetting | undefined): Resolve
     maxConcurrent: bounded(options.maxConcurrent, 4, ...TOOL_SEARCH_LIMITS.maxConcurrent),
     ...(options.embeddings ? { embeddings: options.embeddings } : {}),
     ...(typeof options.description === 'string' && options.description.trim() ? { description: options.description.trim() } : {}),
+    directory: directoryOptions(options),
+    direct: options.direct?.budgetChars !== undefined ? { budgetChars: options.direct.budgetChars } : {},
     ...(options.learning !== undefined ? { learning: typeof options.learning === 'boolean' ? { enabled: options.learning } : { ...options.learning } } : {}),
   };
 }
@@ -43,6 +45,12 @@ export function resolveConfig(config: ToolSearchConfig): ResolvedConfig {
     agents: config.agents ?? {},
     mcp: { servers: config.mcp?.servers ?? {} },
   };
+}
+
+/** `directory.*` as set; `directory.budgetChars` wins over the older `directoryBudgetChars`. */
+function directoryOptions(options: ToolSearchOptions): ResolvedToolSearch['directory'] {
+  const budgetChars = options.directory?.budgetChars ?? positiveInt(options.directoryBudgetChars);
+  return { ...(options.directory?.turnTools !== undefined ? { turnTools: options.directory.turnTools } : {}), ...(budgetChars !== undefined ? { budgetChars } : {}) };
 }
 
 function positiveInt(value: unknown): number | undefined {

@@ -10,6 +10,8 @@
 
 import { embeddingsOptionsSchema } from '@tool-search/plugin-embeddings/options';
 import { mcpPluginOptionsSchema, mcpServerConfigSchemaWith, SERVER_NAME_PATTERN } from '@tool-search/plugin-mcp/options';
+import { optionsSchema as directOptionsSchema } from '@tool-search/mode-direct/options';
+import { optionsSchema as directoryOptionsSchema } from '@tool-search/mode-directory/options';
 import { mcpServersSchema } from './mcp-servers-schema.js';
 import { TOOL_SEARCH_MODES } from './modes.js';
 
@@ -176,8 +178,16 @@ const elevatedKeys: Schema = { type: 'object', properties: { enabled: { type: 'b
 const sessionsKeys: Schema = { type: 'object', properties: { visibility: { type: 'string', enum: ['self', 'tree', 'all'] } } };
 const coreToolsKeys = { exec: execKeys, elevated: elevatedKeys, sessions: sessionsKeys };
 
-// Learning is the deployment's (per agent by its `scope`), so only the top-level `tools.toolSearch` takes it.
-const topToolSearch: Schema = { anyOf: [{ type: 'boolean' }, { ...toolSearchObject, properties: { ...toolSearchObject.properties, learning } }] };
+/**
+ * `tools.toolSearch.directory` / `.direct`: options of those modes, each rule taken from the mode's own options schema
+ * (one copy; the mode checks the same again). A bad value is refused with its path, not clamped.
+ */
+const directoryMode = strictObject({ turnTools: directoryOptionsSchema.properties.turnTools, budgetChars: directoryOptionsSchema.properties.budgetChars });
+const directMode = strictObject({ budgetChars: directOptionsSchema.properties.budgetChars });
+
+// Learning and the modes' own options are the deployment's (the preset builds each mode once), so only the
+// top-level `tools.toolSearch` takes them; an agent's or provider's `toolSearch` refuses them.
+const topToolSearch: Schema = { anyOf: [{ type: 'boolean' }, { ...toolSearchObject, properties: { ...toolSearchObject.properties, learning, directory: directoryMode, direct: directMode } }] };
 const tools = strictObject({ ...policyFields, toolSearch: topToolSearch, approvals, alwaysVisible: { type: 'array', items: { type: 'string', minLength: 1 } }, ...looseKeys(OPENCLAW_TOOLS_KEYS), ...coreToolsKeys });
 const agentTools = strictObject({ ...policyFields, toolSearch, ...looseKeys(OPENCLAW_AGENT_TOOLS_KEYS), elevated: elevatedKeys });
 

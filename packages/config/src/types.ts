@@ -57,6 +57,10 @@ export type ToolSearchOptions = {
   description?: string;
   /** Learning from the deployment's calls (top-level `tools.toolSearch` only; on by default). */
   learning?: boolean | LearningConfig;
+  /** Directory mode (top-level only): likely-needed tools shown for the turn (0–20, default 5; 0 off) and the directory's size in characters. */
+  directory?: { turnTools?: number; budgetChars?: number };
+  /** Direct mode (top-level only): characters of the readable tool list in the system prompt (default 4000; 0 sends none). */
+  direct?: { budgetChars?: number };
 };
 
 /**
@@ -257,6 +261,10 @@ export type ResolvedToolSearch = {
   description?: string;
   /** `tools.toolSearch.learning` as an object (`false` → `{ enabled: false }`), when set. */
   learning?: LearningConfig;
+  /** Directory mode's options that are set (`budgetChars` from `directory.budgetChars`, else `directoryBudgetChars`). */
+  directory: { turnTools?: number; budgetChars?: number };
+  /** Direct mode's options that are set. */
+  direct: { budgetChars?: number };
 };
 
 export type ResolvedToolsConfig = Omit<ToolsConfig, 'toolSearch'> & { toolSearch: ResolvedToolSearch };

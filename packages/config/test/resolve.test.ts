@@ -22,6 +22,8 @@ describe('resolveToolSearch', () => {
       warmPool: 0,
       sandbox: 'process',
       maxConcurrent: 4,
+      directory: {},
+      direct: {},
     });
   });
 

@@ -246,3 +246,34 @@ describe('tools.toolSearch.learning', () => {
     expect(configIssues({ agents: { list: [{ id: 'a', tools: { toolSearch: { learning: true } } }] } }).length).toBeGreaterThan(0);
   });
 });
+
+describe('tools.toolSearch.directory / .direct (the modes\' own options)', () => {
+  it('takes directory.turnTools, directory.budgetChars and direct.budgetChars and resolves them for the modes', async () => {
+    const { resolveToolSearch } = await import('../src/index.js');
+    const toolSearch = { mode: 'directory' as const, directory: { turnTools: 0, budgetChars: 3000 }, direct: { budgetChars: 0 } };
+    expect(configIssues({ tools: { toolSearch } })).toEqual([]);
+    expect(resolveToolSearch(toolSearch)).toMatchObject({ directory: { turnTools: 0, budgetChars: 3000 }, direct: { budgetChars: 0 } });
+    // The older directoryBudgetChars still counts; directory.budgetChars wins over it.
+    expect(resolveToolSearch({ directoryBudgetChars: 5000 }).directory).toEqual({ budgetChars: 5000 });
+    expect(resolveToolSearch({ directoryBudgetChars: 5000, directory: { budgetChars: 100 } }).directory).toEqual({ budgetChars: 100 });
+  });
+
+  it.each([
+    [{ directory: { turnTools: 21 } }, '/tools/toolSearch/directory/turnTools', 'maximum'],
+    [{ directory: { turnTools: -1 } }, '/tools/toolSearch/directory/turnTools', 'minimum'],
+    [{ directory: { turnTools: 2.5 } }, '/tools/toolSearch/directory/turnTools', 'type'],
+    [{ directory: { turnTools: '5' } }, '/tools/toolSearch/directory/turnTools', 'type'],
+    [{ directory: { budgetChars: -10 } }, '/tools/toolSearch/directory/budgetChars', 'minimum'],
+    [{ directory: { turnTool: 3 } }, '/tools/toolSearch/directory/turnTool', 'additionalProperties'],
+    [{ direct: { budgetChars: 'lots' } }, '/tools/toolSearch/direct/budgetChars', 'type'],
+    [{ direct: { budgetChars: 1e9 } }, '/tools/toolSearch/direct/budgetChars', 'maximum'],
+    [{ direct: { budgetChars: -1 } }, '/tools/toolSearch/direct/budgetChars', 'minimum'],
+  ])('refuses %j naming %s (%s)', (toolSearch, path, rule) => {
+    expect(configIssues({ tools: { toolSearch } })).toEqual([expect.objectContaining({ path, rule })]);
+  });
+
+  it('refuses them under an agent or a provider (the modes are built once per deployment)', () => {
+    expect(configIssues({ agents: { list: [{ id: 'a', tools: { toolSearch: { directory: { turnTools: 3 } } } }] } }).map((issue) => issue.path)).toContain('/agents/list/0/tools/toolSearch/directory');
+    expect(configIssues({ tools: { byProvider: { openai: { toolSearch: { direct: { budgetChars: 10 } } } } } }).map((issue) => issue.path)).toContain('/tools/byProvider/openai/toolSearch/direct');
+  });
+});

@@ -5,6 +5,7 @@
  */
 import type { ChatMessage, ChatRequest, ChatToolCall } from '@tool-search/mock-openai';
 import { isDeferred, isServerTool, loadedNames, searchToolOf } from './deferred.js';
+import { documentParts } from './documents.js';
 import type { AnthropicMessage, AnthropicTool, ContentBlock, MessagesRequest } from './types.js';
 
 export function toChatRequest(request: MessagesRequest): ChatRequest {
@@ -47,6 +48,9 @@ function chatMessages(message: AnthropicMessage): ChatMessage[] {
   const results: ChatMessage[] = blocks
     .filter((b): b is ContentBlock & { tool_use_id: string; content?: unknown } => b.type === 'tool_result')
     .map((b) => ({ role: 'tool', tool_call_id: b.tool_use_id, content: blockText(b.content) }));
+  const documents = documentParts(blocks);
+  // PDFs go to the shared script engine as Chat Completions `file` parts (it answers them like the OpenAI mock).
+  if (documents.length) return [...results, { role: 'user', content: [...documents, { type: 'text', text }] }];
   const images = blocks.flatMap(imageUrl);
   // Images go to the shared script engine as Chat Completions `image_url` parts (it answers them like the OpenAI mock).
   if (images.length) return [...results, { role: 'user', content: [{ type: 'text', text }, ...images.map((url) => ({ type: 'image_url', image_url: { url } }))] }];

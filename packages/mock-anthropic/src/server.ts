@@ -8,6 +8,7 @@
 import type { ServerResponse } from 'node:http';
 import { createRecorder, planNextStep, send, serveLocal, type Received, type RecordedRequest, type RecordLimits } from '@tool-search/mock-openai';
 import { toChatRequest } from './convert.js';
+import { documentBlockError } from './documents.js';
 import { isDeferred, searchBlocks, searchDeferred, searchToolOf } from './deferred.js';
 import { errorBody, events, message, MOCK_ANTHROPIC_MODEL, modelList } from './response.js';
 import type { ContentBlock, MessagesRequest } from './types.js';
@@ -48,6 +49,11 @@ export async function startMockAnthropic(options: MockAnthropicOptions = {}): Pr
     if (!isMessagesRequest(body)) {
       requests.push(record);
       return send(res, 400, errorBody('invalid_request_error', 'The body must be a JSON object with a `messages` array and `max_tokens`'));
+    }
+    const malformed = documentBlockError(body);
+    if (malformed) {
+      requests.push(record);
+      return send(res, 400, errorBody('invalid_request_error', malformed));
     }
     const search = searchToolOf(body);
     if ((body.tools ?? []).length > 0 && (body.tools ?? []).every(isDeferred)) {

@@ -6,6 +6,7 @@
  */
 import { parseScript, textOf } from './script.js';
 import { parseSteps, planSteps, toolResultsSince } from './steps.js';
+import { describeDocuments } from './documents.js';
 import { describeImages } from './vision.js';
 import type { ChatMessage, ChatRequest, ChatTool, ChatToolCall, Lane, Script, Step } from './types.js';
 
@@ -26,6 +27,8 @@ interface Exchange {
 export function planNextStep(request: ChatRequest): Step {
   const messages = Array.isArray(request.messages) ? request.messages : [];
   const lastUser = findLastIndex(messages, (m) => m.role === 'user');
+  const documents = lastUser >= 0 ? describeDocuments(messages[lastUser]) : undefined;
+  if (documents) return { kind: 'answer', reason: 'done', text: documents };
   const vision = lastUser >= 0 ? describeImages(messages[lastUser]) : undefined;
   if (vision) return { kind: 'answer', reason: 'done', text: vision };
   const steps = lastUser >= 0 ? parseSteps(textOf(messages[lastUser])) : undefined;

@@ -28,7 +28,7 @@ export function responsesAsChat(body: { input: unknown; tools?: unknown; instruc
   }
   const items: Item[] = typeof body.input === 'string' ? [{ role: 'user', content: body.input }] : (body.input as Item[]);
   for (const item of items) {
-    if (typeof item.role === 'string') messages.push({ role: item.role, content: contentText(item.content) });
+    if (typeof item.role === 'string') messages.push({ role: item.role, content: withFiles(item.content) });
     else if (item.type === 'function_call' || item.type === 'tool_search_call') {
       const name = item.type === 'function_call' ? String(item.name) : 'tool_search';
       const args = item.type === 'function_call' ? String(item.arguments ?? '{}') : JSON.stringify(item.arguments ?? {});
@@ -70,6 +70,12 @@ export function planResponse(body: { input: unknown; tools?: unknown; instructio
 
 function functionTool(tool: Item): ChatTool {
   return { type: 'function', function: { name: String(tool.name), ...(typeof tool.description === 'string' ? { description: tool.description } : {}), parameters: (tool.parameters as ChatTool['function']['parameters']) ?? {} } };
+}
+
+/** The text, or the parts as they are when they hold `input_file` parts (the plan reads the PDFs in them). */
+function withFiles(content: unknown): ChatMessage['content'] {
+  if (Array.isArray(content) && (content as Item[]).some((part) => part.type === 'input_file')) return content as ChatMessage['content'];
+  return contentText(content);
 }
 
 function contentText(content: unknown): string {

@@ -7,6 +7,7 @@
 import type { ServerResponse } from 'node:http';
 import { send, serveLocal, type Received } from './http.js';
 import { embeddingResponse, isEmbeddingRequest } from './embeddings.js';
+import { documentError } from './documents.js';
 import { planNextStep } from './plan.js';
 import { isResponsesRequest, planResponse, responseObject } from './responses.js';
 import { createRecorder, type RecordLimits } from './record.js';
@@ -60,6 +61,11 @@ export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<
         requests.push(record);
         return send(res, 400, errorBody('The body must be a JSON object with `input` (a string or an array of items); streaming is not served', 'invalid_request_error', 'invalid_body'));
       }
+      const malformed = Array.isArray(body.input) ? documentError(body.input as ChatRequest['messages'], 'input') : undefined;
+      if (malformed) {
+        requests.push(record);
+        return send(res, 400, errorBody(`Invalid file input: ${malformed}`, 'invalid_request_error', 'invalid_file'));
+      }
       const { step, clientSearch } = planResponse(body);
       requests.push({ ...record, step });
       return send(res, 200, responseObject(step, { id: `mock${++counter}`, created, model: typeof body.model === 'string' ? body.model : MOCK_MODEL }, clientSearch));
@@ -71,6 +77,11 @@ export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<
     if (!isChatRequest(body)) {
       requests.push(record);
       return send(res, 400, errorBody('The body must be a JSON object with a `messages` array', 'invalid_request_error', 'invalid_body'));
+    }
+    const malformed = documentError(body.messages);
+    if (malformed) {
+      requests.push(record);
+      return send(res, 400, errorBody(`Invalid file input: ${malformed}`, 'invalid_request_error', 'invalid_file'));
     }
     const step = planNextStep(body);
     requests.push({ ...record, step });

@@ -8,21 +8,14 @@
  */
 import { STAGE, type KernelPlugin } from '@tool-search/kernel';
 import { sanitizeUntrustedText } from '@tool-search/search';
+import { DIRECT_MODE_TEXT_PLUGIN, parseDirectOptions, type DirectModeTextOptions } from './options.js';
 
-export const DIRECT_MODE_TEXT_PLUGIN = '@tool-search/mode-direct';
-export const DEFAULT_DIRECT_BUDGET_CHARS = 4000;
 export const DIRECT_MODE_HEADER = 'Tools available in this conversation (each is also declared with its full schema):';
 /** Characters of one tool's line at most. */
 const LINE_CHARS = 200;
 
-export interface DirectModeTextOptions {
-  /** Characters the readable list and guidance may take in the system prompt (default 4000; 0 sends none). */
-  readonly budgetChars?: number;
-}
-
 export function directModeTextPlugin(options: DirectModeTextOptions = {}): KernelPlugin {
-  const budget = options.budgetChars ?? DEFAULT_DIRECT_BUDGET_CHARS;
-  if (!Number.isInteger(budget) || budget < 0) throw new TypeError(`${DIRECT_MODE_TEXT_PLUGIN}: budgetChars must be an integer >= 0, got ${JSON.stringify(options.budgetChars)}`);
+  const budget = parseDirectOptions(options).budgetChars;
   return {
     name: DIRECT_MODE_TEXT_PLUGIN,
     apply({ hooks }) {

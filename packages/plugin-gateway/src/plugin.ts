@@ -26,8 +26,12 @@ export interface RestartRequest {
   readonly reason: string;
   /** A note for after the restart (the tool's `note`). */
   readonly note?: string;
-  /** The session that asked: the restarted gateway records it as the one to wake. */
+  /** The session that asked: the restarted gateway wakes it with the result. */
   readonly sessionId?: string;
+  /** The action that asked (`restart`, `config.apply`, `config.patch`), and for a write what it changed: told to the woken session. */
+  readonly action?: string;
+  readonly changedPaths?: readonly string[];
+  readonly hash?: string;
 }
 
 /** What the gateway remembers of its last in-process restart (`config.get` shows it). */
@@ -96,10 +100,10 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
     return next;
   };
 
-  const scheduleRestart = (ctx: ExecuteContext, reason: string, args: GatewayArgs) => {
+  const scheduleRestart = (ctx: ExecuteContext, reason: string, args: GatewayArgs, written: { changedPaths?: readonly string[]; hash?: string } = {}) => {
     const delayMs = args.delayMs ?? DEFAULT_RESTART_DELAY_MS;
     const sessionId = ctx.run.sessionId;
-    control.restart({ delayMs, reason, ...(args.note ? { note: args.note } : {}), ...(sessionId ? { sessionId } : {}) });
+    control.restart({ delayMs, reason, action: args.action, ...written, ...(args.note ? { note: args.note } : {}), ...(sessionId ? { sessionId } : {}) });
     return { scheduled: true, delayMs, signal: 'SIGUSR1' };
   };
 
@@ -118,7 +122,7 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
       await control.check(config);
       await writeConfigFile(control.configPath, text);
       const written = await readConfigFile(control.configPath);
-      const restart = scheduleRestart(ctx, args.reason ?? args.action, args);
+      const restart = scheduleRestart(ctx, args.reason ?? args.action, args, { ...(changedPaths ? { changedPaths } : {}), hash: written.hash });
       return json({ ok: true, action: args.action, path: control.configPath, ...(changedPaths ? { changedPaths } : {}), hash: written.hash, restart });
     });
 

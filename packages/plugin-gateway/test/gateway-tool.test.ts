@@ -58,7 +58,7 @@ describe('the gateway tool', () => {
     const { call, restarts } = setup();
     expect(data(await call({ action: 'restart', reason: 'new plugin' })).restart).toEqual({ scheduled: true, delayMs: 2000, signal: 'SIGUSR1' });
     await call({ action: 'restart', delayMs: 0 });
-    expect(restarts).toEqual([{ delayMs: 2000, reason: 'new plugin', sessionId: 'asker' }, { delayMs: 0, reason: 'restart', sessionId: 'asker' }]);
+    expect(restarts).toEqual([{ delayMs: 2000, reason: 'new plugin', action: 'restart', sessionId: 'asker' }, { delayMs: 0, reason: 'restart', action: 'restart', sessionId: 'asker' }]);
   });
 
   it('commands.restart: false disables restart', async () => {
@@ -142,12 +142,13 @@ describe('the gateway tool', () => {
   it('config.apply validates, writes the raw config as given (its comments too) and restarts', async () => {
     const { call, configPath, restarts } = setup({ text: FILE });
     const raw = `// replaced\n{ provider: { baseURL: "http://127.0.0.1:2/v1", model: "n", apiKey: "${REDACTED}" } }\n`;
-    data(await call({ action: 'config.apply', raw, delayMs: 10 }));
+    const applied = data(await call({ action: 'config.apply', raw, delayMs: 10 }));
     const text = readFileSync(configPath, 'utf8');
     expect(text).toContain('// replaced');
     expect(text).toContain('sk-secret');
     expect(text).not.toContain('toolSearch');
-    expect(restarts).toEqual([{ delayMs: 10, reason: 'config.apply', sessionId: 'asker' }]);
+    // What the restart request carries for the wake after it: the asking session, the action and the hash written.
+    expect(restarts).toEqual([{ delayMs: 10, reason: 'config.apply', action: 'config.apply', hash: applied.hash, sessionId: 'asker' }]);
     expect(codeOf(await call({ action: 'config.apply', raw: '{ provider: { model: "no url" } }' }))).toBe(ErrorCode.CONFIG_INVALID);
     expect(readFileSync(configPath, 'utf8')).toBe(text);
   });

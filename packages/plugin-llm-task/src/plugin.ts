@@ -1,10 +1,12 @@
 /**
  * `llmTaskPlugin`: OpenClaw's optional `llm-task` tool, a JSON-only LLM step. The tool sends a prompt and an input to
- * the provider configured for it (OpenAI Chat Completions wire format, any compatible base URL), asks for JSON only,
+ * the provider configured for it (OpenAI Chat Completions or Anthropic Messages, official clients), asks for JSON only,
  * parses the answer and validates it against the caller's JSON Schema (Ajv); an answer that does not parse or fit is
  * retried once with the reason, and a second failure is `LLM_TASK_INVALID_OUTPUT`. A plugin module: configs load it
- * by name, `plugins: { "@tool-search/plugin-llm-task": { baseURL, model, apiKeyEnv } }`.
+ * by name, `plugins: { "@tool-search/plugin-llm-task": {} }`; it exports `wants = ['provider']`, so the preset hands it
+ * the config's `provider` and it answers through the deployment's model; its own `baseURL` / `model` / `apiKey` win.
  */
+import Anthropic from '@anthropic-ai/sdk';
 import { Ajv, type ValidateFunction } from 'ajv';
 import OpenAI from 'openai';
 import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, errorMessage } from '@tool-search/kernel';
@@ -13,10 +15,12 @@ import { LlmTaskErrors } from './errors.js';
 export const LLM_TASK_PLUGIN_NAME = '@tool-search/plugin-llm-task';
 
 export interface LlmTaskPluginOptions {
-  /** The provider's OpenAI-compatible base URL (`https://api.openai.com/v1`, a gateway, a local server). */
-  readonly baseURL: string;
-  /** The model asked by default (`defaultModel`). */
-  readonly model: string;
+  /** The wire format: `openai` (Chat Completions, default) or `anthropic` (Messages). Default: the host provider's `kind` when its base URL is used. */
+  readonly kind?: 'openai' | 'anthropic';
+  /** The provider's base URL (`https://api.openai.com/v1`, a gateway, a local server). Default: the host's `provider.baseURL`. */
+  readonly baseURL?: string;
+  /** The model asked by default. Default: the host's `provider.model`. */
+  readonly model?: string;
   /** The API key, or the environment variable holding it (default `OPENAI_API_KEY`). */
   readonly apiKey?: string;
   readonly apiKeyEnv?: string;
@@ -30,6 +34,7 @@ export interface LlmTaskPluginOptions {
 export const optionsSchema = {
   type: 'object',
   properties: {
+    kind: { type: 'string', enum: ['openai', 'anthropic'] },
     baseURL: { type: 'string', pattern: '^https?://' },
     model: { type: 'string', minLength: 1 },
     apiKey: { type: 'string', minLength: 1 },
@@ -38,18 +43,40 @@ export const optionsSchema = {
     maxTokens: { type: 'integer', minimum: 1, maximum: 200_000 },
     timeoutMs: { type: 'integer', minimum: 1000, maximum: 600_000 },
   },
-  required: ['baseURL', 'model'],
   additionalProperties: false,
 } as const;
+
+/** The plugin-module opt-in: the preset hands the factory the config's `provider` as its second argument. */
+export const wants = ['provider'] as const;
+
+/** The host's provider (the config's top-level `provider`), as the preset hands it to a module that wants it. */
+export interface LlmTaskProvider {
+  readonly kind?: 'openai' | 'anthropic';
+  readonly baseURL: string;
+  readonly model: string;
+  readonly apiKey?: string;
+  readonly apiKeyEnv?: string;
+}
+
+/** The factory's second argument: the host's provider, and the environment the API key variable is read from. */
+export interface LlmTaskHost {
+  readonly provider?: LlmTaskProvider;
+  readonly env?: NodeJS.ProcessEnv;
+}
+
+type Resolved = LlmTaskPluginOptions & { readonly kind: 'openai' | 'anthropic'; readonly baseURL: string; readonly model: string; readonly apiKey: string };
+
+/** One JSON-only exchange with the provider: the conversation so far in, the answer's text out. */
+type Ask = (model: string, messages: readonly Turn[], limits: { maxTokens: number; temperature?: number }, signal: AbortSignal) => Promise<string>;
+type Turn = { readonly role: 'user' | 'assistant'; readonly content: string };
 
 const SYSTEM =
   'You are a JSON-only function. Reply with one JSON value and nothing else: no prose, no Markdown code fences. ' +
   'If a JSON Schema is given, the value must satisfy it.';
 
-export function llmTaskPlugin(options: LlmTaskPluginOptions, env: NodeJS.ProcessEnv = process.env): KernelPlugin {
-  const apiKey = options.apiKey ?? env[options.apiKeyEnv ?? 'OPENAI_API_KEY'] ?? '';
-  const client = new OpenAI({ baseURL: options.baseURL, apiKey: apiKey || 'unset', maxRetries: 0, timeout: options.timeoutMs ?? 60_000 });
-  const tool = llmTask(client, options);
+export function llmTaskPlugin(options: LlmTaskPluginOptions = {}, host: LlmTaskHost = {}): KernelPlugin {
+  const resolved = resolve(options, host.provider, host.env ?? process.env);
+  const tool = llmTask(asker(resolved), resolved);
   return {
     name: LLM_TASK_PLUGIN_NAME,
     apply({ hooks }) {
@@ -58,7 +85,55 @@ export function llmTaskPlugin(options: LlmTaskPluginOptions, env: NodeJS.Process
   };
 }
 
-function llmTask(client: OpenAI, options: LlmTaskPluginOptions): ToolDefinition {
+/**
+ * The plugin's own options over the host's provider: without an own `baseURL`, the provider's kind, base URL, model
+ * and key (`apiKey`, else `apiKeyEnv`) answer, each overridden by the options that name it.
+ */
+function resolve(options: LlmTaskPluginOptions, provider: LlmTaskProvider | undefined, env: NodeJS.ProcessEnv): Resolved {
+  // The host's provider counts where the options do not name their own endpoint (an own baseURL brings its own kind).
+  const fromProvider = options.baseURL === undefined ? provider : undefined;
+  const kind = options.kind ?? fromProvider?.kind ?? 'openai';
+  const baseURL = options.baseURL ?? fromProvider?.baseURL;
+  const model = options.model ?? fromProvider?.model;
+  if (baseURL === undefined || model === undefined) {
+    const missing = [baseURL === undefined ? 'baseURL' : undefined, model === undefined ? 'model' : undefined].filter((key) => key !== undefined);
+    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, `${LLM_TASK_PLUGIN_NAME}: no provider is configured; set the config's provider, or its own ${missing.join(' and ')} under plugins["${LLM_TASK_PLUGIN_NAME}"]`, {
+      plugin: LLM_TASK_PLUGIN_NAME,
+      details: { missing },
+    });
+  }
+  const ownKey = options.apiKey !== undefined || options.apiKeyEnv !== undefined;
+  const defaultEnv = kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
+  const apiKey = ownKey
+    ? (options.apiKey ?? env[options.apiKeyEnv!] ?? '')
+    : (fromProvider?.apiKey ?? (fromProvider?.apiKeyEnv !== undefined ? env[fromProvider.apiKeyEnv] : undefined) ?? env[defaultEnv] ?? '');
+  return { ...options, kind, baseURL, model, apiKey };
+}
+
+/** The provider's client behind one `Ask`: Chat Completions (`openai`) or Messages (`anthropic`), official clients. */
+function asker(options: Resolved): Ask {
+  const common = { baseURL: options.baseURL, apiKey: options.apiKey || 'unset', maxRetries: 0, timeout: options.timeoutMs ?? 60_000 };
+  if (options.kind === 'anthropic') {
+    const client = new Anthropic(common);
+    return async (model, messages, limits, signal) => {
+      const message = await client.messages.create(
+        { model, system: SYSTEM, messages: [...messages], max_tokens: limits.maxTokens, ...(limits.temperature !== undefined ? { temperature: limits.temperature } : {}) },
+        { signal },
+      );
+      return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+    };
+  }
+  const client = new OpenAI(common);
+  return async (model, messages, limits, signal) => {
+    const completion = await client.chat.completions.create(
+      { model, messages: [{ role: 'system', content: SYSTEM }, ...messages], max_tokens: limits.maxTokens, ...(limits.temperature !== undefined ? { temperature: limits.temperature } : {}) },
+      { signal },
+    );
+    return completion.choices[0]?.message.content ?? '';
+  };
+}
+
+function llmTask(ask: Ask, options: Resolved): ToolDefinition {
   const ajv = new Ajv({ allErrors: true, strict: false });
   const allowed = new Set([options.model, ...(options.allowedModels ?? [])]);
   return {
@@ -93,13 +168,10 @@ function llmTask(client: OpenAI, options: LlmTaskPluginOptions): ToolDefinition 
         }
       }
       const user = [`Task: ${String(args.prompt)}`, `Input (JSON): ${JSON.stringify(args.input ?? null)}`, ...(args.schema !== undefined ? [`JSON Schema of the answer: ${JSON.stringify(args.schema)}`] : [])].join('\n\n');
-      const messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[] = [
-        { role: 'system', content: SYSTEM },
-        { role: 'user', content: user },
-      ];
+      const messages: Turn[] = [{ role: 'user', content: user }];
       const reasons: string[] = [];
       for (let attempt = 1; attempt <= 2; attempt++) {
-        const text = await ask(client, model, messages, args, options, ctx.signal);
+        const text = await asked(ask, model, messages, args, options, ctx.signal);
         const checked = check(text, validate);
         if (checked.ok) return { content: [{ type: 'text', text: JSON.stringify(checked.value) }], structuredContent: { json: checked.value, model, attempts: attempt } };
         reasons.push(checked.reason);
@@ -110,25 +182,10 @@ function llmTask(client: OpenAI, options: LlmTaskPluginOptions): ToolDefinition 
   };
 }
 
-async function ask(
-  client: OpenAI,
-  model: string,
-  messages: OpenAI.Chat.Completions.ChatCompletionMessageParam[],
-  args: Record<string, unknown>,
-  options: LlmTaskPluginOptions,
-  signal: AbortSignal,
-): Promise<string> {
+async function asked(ask: Ask, model: string, messages: readonly Turn[], args: Record<string, unknown>, options: Resolved, signal: AbortSignal): Promise<string> {
   try {
-    const completion = await client.chat.completions.create(
-      {
-        model,
-        messages,
-        max_tokens: typeof args.maxTokens === 'number' ? args.maxTokens : (options.maxTokens ?? 2048),
-        ...(typeof args.temperature === 'number' ? { temperature: args.temperature } : {}),
-      },
-      { signal },
-    );
-    return completion.choices[0]?.message.content ?? '';
+    const maxTokens = typeof args.maxTokens === 'number' ? args.maxTokens : (options.maxTokens ?? 2048);
+    return await ask(model, messages, { maxTokens, ...(typeof args.temperature === 'number' ? { temperature: args.temperature } : {}) }, signal);
   } catch (error) {
     throw new ToolSearchError(LlmTaskErrors.LLM_TASK_PROVIDER_FAILED, `the provider did not answer: ${errorMessage(error)}`, { cause: error });
   }

@@ -5,7 +5,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createKernel, type Kernel, type ToolCallOutcome } from '@tool-search/kernel';
+import { createKernel, ErrorCode, type Kernel, type ToolCallOutcome } from '@tool-search/kernel';
+import { startMockAnthropic } from '@tool-search/mock-anthropic';
+import { startMockOpenAI } from '@tool-search/mock-openai';
 import { llmTaskPlugin, LlmTaskErrors } from '../src/index.js';
 
 interface Provider {
@@ -107,5 +109,43 @@ describe('llm-task', () => {
     const outcome = await run.call('llm-task', { prompt: 'x' });
     await run.close();
     expect(outcome.status === 'error' && outcome.error.code).toBe(LlmTaskErrors.LLM_TASK_PROVIDER_FAILED);
+  });
+});
+
+describe('llm-task through the host provider (wants: ["provider"])', () => {
+  const run = async (plugin: ReturnType<typeof llmTaskPlugin>, args: Record<string, unknown>) => {
+    const kernel = createKernel({ plugins: [plugin] });
+    cleanup.push(() => kernel.close());
+    const r = await kernel.createRun({});
+    try {
+      return await r.call('llm-task', args);
+    } finally {
+      await r.close();
+    }
+  };
+
+  it('an Anthropic provider answers over the Messages API (system apart, key from apiKeyEnv)', async () => {
+    const mock = await startMockAnthropic();
+    cleanup.push(() => mock.close());
+    const plugin = llmTaskPlugin({}, { provider: { kind: 'anthropic', baseURL: mock.url, model: 'claude-main', apiKeyEnv: 'MY_KEY' }, env: { MY_KEY: 'sk-ant-main' } });
+    const outcome = await run(plugin, { prompt: 'tool search qa always say {"sentiment":"positive"}', input: 'Great!', schema: SCHEMA });
+    expect(outcome.status === 'ok' && outcome.result.structuredContent).toEqual({ json: { sentiment: 'positive' }, model: 'claude-main', attempts: 1 });
+    const request = mock.requests.at(-1)!;
+    expect(request.path).toBe('/v1/messages');
+    expect(JSON.stringify(request.headers)).toContain('sk-ant-main');
+    expect(request.body).toMatchObject({ model: 'claude-main', system: expect.stringContaining('JSON-only'), messages: [{ role: 'user' }] });
+  });
+
+  it('its own options win: an own baseURL brings its own kind, model and key', async () => {
+    const own = await startMockOpenAI();
+    cleanup.push(() => own.close());
+    const plugin = llmTaskPlugin({ baseURL: own.url, model: 'own-model', apiKey: 'sk-own' }, { provider: { kind: 'anthropic', baseURL: 'http://127.0.0.1:1', model: 'claude-main', apiKey: 'sk-ant' } });
+    const outcome = await run(plugin, { prompt: 'tool search qa always say [1]', input: null });
+    expect(outcome.status === 'ok' && outcome.result.structuredContent).toMatchObject({ json: [1], model: 'own-model' });
+    expect(own.requests.map((r) => [r.path, (r.body as { model: string }).model, r.headers.authorization])).toEqual([['/v1/chat/completions', 'own-model', 'Bearer sk-own']]);
+  });
+
+  it('without a provider or options of its own the factory says what to set (OPTIONS_INVALID)', () => {
+    expect(() => llmTaskPlugin({})).toThrow(expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID, details: { missing: ['baseURL', 'model'] } }));
   });
 });

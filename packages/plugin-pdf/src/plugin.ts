@@ -6,8 +6,8 @@
 import { ToolSearchError, ErrorCode, errorMessage, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
 import { jsonToolResult } from '@tool-search/provider-formats';
 import { workspaceRoot } from '@tool-search/workspace';
-import { answerer, type Answer, type PdfModelOptions } from './answer.js';
-import { readPdfText, type PdfText } from './read.js';
+import { answerer, sendsPdf, type Answer, type PdfModelOptions } from './answer.js';
+import { readPdfText, type PdfDocument, type PdfText } from './read.js';
 
 export const PDF_PLUGIN_NAME = '@tool-search/plugin-pdf';
 /** Documents per call at most (OpenClaw's `pdfs` limit). */
@@ -55,16 +55,19 @@ export function pdfPlugin(options: PdfPluginOptions): KernelPlugin {
       if (!paths.length) throw new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, 'pdf needs path (or pdf) or pdfs', { details: { rule: 'required' } });
       if (paths.length > MAX_DOCUMENTS) throw new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, `pdf reads at most ${MAX_DOCUMENTS} documents per call, got ${paths.length}`, { details: { rule: 'maxDocuments', count: paths.length } });
       const pages = typeof args.pages === 'string' ? args.pages : undefined;
-      const documents: PdfText[] = [];
+      const prompt = typeof args.prompt === 'string' ? args.prompt : undefined;
+      const model = typeof args.model === 'string' ? args.model : options.model?.model;
+      const asked = prompt !== undefined && answer !== undefined && model !== undefined;
+      // The PDF of the pages read is cut only for a model that takes PDFs.
+      const keepPdf = asked && options.model !== undefined && sendsPdf(options.model);
+      const documents: PdfDocument[] = [];
       let chars = 0;
       for (const path of paths) {
-        const doc = await readPdfText(root, path, pages, { ...limits, maxChars: Math.max(0, limits.maxChars - chars) });
+        const doc = await readPdfText(root, path, pages, { ...limits, maxChars: Math.max(0, limits.maxChars - chars) }, keepPdf);
         chars += doc.pages.reduce((sum, p) => sum + p.text.length, 0);
         documents.push(doc);
       }
-      const prompt = typeof args.prompt === 'string' ? args.prompt : undefined;
-      const model = typeof args.model === 'string' ? args.model : options.model?.model;
-      if (prompt === undefined || !answer || !model) return textResult(documents, prompt !== undefined ? { note: 'no model is configured to answer the prompt: the text is returned' } : {});
+      if (!asked) return textResult(documents, prompt !== undefined ? { note: 'no model is configured to answer the prompt: the text is returned' } : {});
       return answered(answer, prompt, documents, model, ctx.signal);
     },
   };
@@ -77,19 +80,21 @@ export function pdfPlugin(options: PdfPluginOptions): KernelPlugin {
 }
 
 /** One document: the same shape as before (`path`, `pageCount`, `pages`, `truncated`); several: `documents`. */
-function textResult(documents: readonly PdfText[], extra: Record<string, unknown>): ToolResult {
+function textResult(read: readonly PdfText[], extra: Record<string, unknown>): ToolResult {
+  const documents = read.map(({ path, pageCount, pages, truncated }) => ({ path, pageCount, pages, truncated }));
   return jsonToolResult(documents.length === 1 ? { ...documents[0]!, ...extra } : { documents, truncated: documents.some((d) => d.truncated), ...extra });
 }
 
-async function answered(answer: Answer, prompt: string, documents: readonly PdfText[], model: string, signal: AbortSignal): Promise<ToolResult> {
-  let text: string;
+async function answered(answer: Answer, prompt: string, documents: readonly PdfDocument[], model: string, signal: AbortSignal): Promise<ToolResult> {
+  let reply: Awaited<ReturnType<Answer>>;
   try {
-    text = await answer(prompt, documents, model, signal);
+    reply = await answer(prompt, documents, model, signal);
   } catch (error) {
     // Text extraction stays the fallback: the caller still gets the documents, and why the model did not answer.
     const status = (error as { status?: number }).status;
     return textResult(documents, { model, modelError: { message: errorMessage(error), ...(status ? { status } : {}) } });
   }
   const read = documents.map(({ path, pageCount, pages, truncated }) => ({ path, pageCount, pagesRead: pages.map((p) => p.page), truncated }));
-  return { content: [{ type: 'text', text }], structuredContent: { model, prompt, answer: text, documents: read } };
+  const { text, sentAs, pdfRejected } = reply;
+  return { content: [{ type: 'text', text }], structuredContent: { model, prompt, answer: text, sentAs, ...(pdfRejected ? { pdfRejected } : {}), documents: read } };
 }

@@ -18,6 +18,11 @@ export interface PdfText {
   readonly truncated: boolean;
 }
 
+/** A document with, when asked for, the PDF of the pages read (cut by pdf.js when not all were read), for a model that reads PDFs. */
+export interface PdfDocument extends PdfText {
+  readonly pdf?: Uint8Array;
+}
+
 export interface ReadLimits {
   readonly maxBytes: number;
   readonly maxPages: number;
@@ -27,7 +32,8 @@ export interface ReadLimits {
 
 const standardFonts = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
 
-export async function readPdfText(root: string, input: string, pages: string | undefined, limits: ReadLimits): Promise<PdfText> {
+/** The text of the pages asked for; with `keepPdf`, also the PDF of the pages read. */
+export async function readPdfText(root: string, input: string, pages: string | undefined, limits: ReadLimits, keepPdf = false): Promise<PdfDocument> {
   const opened = await openInWorkspace(root, input);
   if (!opened) throw new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `No PDF file at ${input}`, { details: { path: input } });
   let data: Uint8Array;
@@ -41,6 +47,8 @@ export async function readPdfText(root: string, input: string, pages: string | u
     await opened.handle.close();
   }
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+  // pdf.js may take the buffer over (transfer), so the bytes sent on are a copy.
+  const whole = keepPdf ? data.slice() : undefined;
   const document = await getDocument({ data, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, standardFontDataUrl: standardFonts, verbosity: 0 }).promise.catch((error: unknown) => {
     throw new ToolSearchError(PdfErrors.PDF_UNREADABLE, `${input} is not a readable PDF: ${errorMessage(error)}`, { details: { rule: 'parse', path: input }, cause: error });
   });
@@ -56,7 +64,12 @@ export async function readPdfText(root: string, input: string, pages: string | u
       out.push({ page: number, text: text.slice(0, limits.maxChars - chars) });
       chars += text.length;
     }
-    return { path: opened.relative, pageCount: document.numPages, pages: out, truncated: chars > limits.maxChars || out.length < requested.length };
+    const text = { path: opened.relative, pageCount: document.numPages, pages: out, truncated: chars > limits.maxChars || out.length < requested.length };
+    if (!whole) return text;
+    // The pages read, written by pdf.js itself (extractPages, 0-based indices); every page: the file as it is.
+    const all = out.length === document.numPages;
+    const pdf = all ? whole : await document.extractPages([{ document: null, includePages: out.map((p) => p.page - 1) }]);
+    return { ...text, pdf };
   } finally {
     await document.destroy();
   }

@@ -42,7 +42,8 @@ export const ATTACHMENT_SCHEMA = {
     type: 'object',
     properties: {
       name: { type: 'string', minLength: 1, maxLength: 255, description: 'A plain file name (no folders).' },
-      content: { type: 'string', description: 'The file content.' },
+      // writeOnly (JSON Schema's "sent, never shown back"): telemetry keeps the content out of every log it writes.
+      content: { type: 'string', writeOnly: true, description: 'The file content.' },
       encoding: { type: 'string', enum: ['utf8', 'base64'], description: 'How content is written (default utf8).' },
       mimeType: { type: 'string', maxLength: 200 },
     },

@@ -34,6 +34,22 @@ export interface PluginModule {
   readonly optionsSchema?: unknown;
   /** Semver range of `@tool-search/kernel` it works with; else its package.json peer (or plain) dependency on the kernel. */
   readonly kernelRange?: unknown;
+  /**
+   * Opt-in: what the module wants from the host (`['provider']`). Only a module that exports `wants` gets a second
+   * factory argument, a {@link PluginModuleHost} holding exactly what it asked for; every other module's factory is
+   * called with its options alone, as before.
+   */
+  readonly wants?: unknown;
+}
+
+/** What a host can hand a plugin module that asks for it in `wants`. */
+export const PLUGIN_MODULE_WANTS = ['provider'] as const;
+export type PluginModuleWant = (typeof PLUGIN_MODULE_WANTS)[number];
+
+/** The second factory argument of a module that exports `wants`: only the keys it asked for (absent when not configured). */
+export interface PluginModuleHost {
+  /** The config's top-level `provider` (`kind`, `baseURL`, `model`, `apiKey`, `apiKeyEnv`), so it is configured once. */
+  readonly provider?: Readonly<{ kind?: 'openai' | 'anthropic'; baseURL: string; model: string; apiKey?: string; apiKeyEnv?: string }>;
 }
 
 /** One plugin module the config loaded: shown by `tools list` and `config check`. */
@@ -57,6 +73,7 @@ export async function loadPluginModule(
   options: unknown,
   baseDir: string,
   builtins: readonly string[] = [],
+  host: PluginModuleHost = {},
 ): Promise<{ plugin: KernelPlugin; loaded: LoadedPluginModule }> {
   const path = resolvePath(id, baseDir, builtins);
   const mod = await importModule(id, path);
@@ -74,9 +91,11 @@ export async function loadPluginModule(
     );
   }
   checkOptions(id, path, mod.optionsSchema, options);
+  const wants = wantsOf(id, path, mod.wants);
   let plugin: unknown;
   try {
-    plugin = await (factory as (options: unknown) => unknown)(options);
+    // One argument unless the module opted in: a factory's own optional second parameter never receives host values.
+    plugin = await (wants === undefined ? (factory as (options: unknown) => unknown)(options) : (factory as (options: unknown, host: PluginModuleHost) => unknown)(options, pick(host, wants)));
   } catch (error) {
     throw loadError(id, path, `its factory threw: ${errorMessage(error)}`, error);
   }
@@ -91,6 +110,22 @@ export async function loadPluginModule(
     plugin: namingModuleOnFailure(candidate as KernelPlugin, id, path),
     loaded: { id, name: candidate.name, path, kernelRange: range.range, kernelRangeFrom: range.from },
   };
+}
+
+/** The module's `wants`, checked: an array of known names (undefined when it does not opt in). */
+function wantsOf(id: string, path: string, wants: unknown): readonly PluginModuleWant[] | undefined {
+  if (wants === undefined) return undefined;
+  const known: readonly string[] = PLUGIN_MODULE_WANTS;
+  if (!Array.isArray(wants) || wants.some((want) => typeof want !== 'string' || !known.includes(want))) {
+    throw loadError(id, path, `exports wants = ${JSON.stringify(wants)}; it must be an array of ${PLUGIN_MODULE_WANTS.map((want) => JSON.stringify(want)).join(', ')}`);
+  }
+  return wants as PluginModuleWant[];
+}
+
+function pick(host: PluginModuleHost, wants: readonly PluginModuleWant[]): PluginModuleHost {
+  const picked: { -readonly [K in keyof PluginModuleHost]: PluginModuleHost[K] } = {};
+  for (const want of wants) if (host[want] !== undefined) picked[want] = host[want];
+  return Object.freeze(picked);
 }
 
 function resolvePath(id: string, baseDir: string, builtins: readonly string[]): string {

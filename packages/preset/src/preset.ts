@@ -90,12 +90,13 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     ...(toolSearch.learning?.enabled === false ? [] : [learningPlugin({ ...toolSearch.learning, ...(options.state ? { state: options.state } : {}) })]),
     toolsModePlugin({ searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit, ...description }),
     nativeModePlugin({ maxSearchLimit: toolSearch.maxSearchLimit }),
-    directModeTextPlugin(),
+    // `tools.toolSearch.direct` / `.directory`: the modes' own options (checked by their schemas in the config).
+    directModeTextPlugin(toolSearch.direct),
     directoryModePlugin({
       searchDefaultLimit: toolSearch.searchDefaultLimit,
       maxSearchLimit: toolSearch.maxSearchLimit,
       ...(toolSearch.visible ? { visible: toolSearch.visible } : {}),
-      ...(toolSearch.directoryBudgetChars ? { budgetChars: toolSearch.directoryBudgetChars } : {}),
+      ...toolSearch.directory,
       ...description,
     }),
     codeModePlugin({
@@ -155,7 +156,9 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
       sources.push(...[await BUILTIN_PLUGINS[id]!.create(pluginOptions ?? {}, config, builtinContext(options))].flat());
       continue;
     }
-    const { plugin, loaded } = await loadPluginModule(id, pluginOptions ?? {}, options.baseDir ?? process.cwd(), KNOWN_PLUGINS);
+    // Handed only to modules that export `wants: ['provider']` (see loadPluginModule).
+    const host = config.provider ? { provider: { ...config.provider } } : {};
+    const { plugin, loaded } = await loadPluginModule(id, pluginOptions ?? {}, options.baseDir ?? process.cwd(), KNOWN_PLUGINS, host);
     sources.push(plugin);
     modules.push(loaded);
   }

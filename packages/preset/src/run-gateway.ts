@@ -11,11 +11,11 @@ import type { ApiKeys } from '@tool-search/auth';
 import { CONFIG_FILE_NAME, type ToolSearchConfig } from '@tool-search/config';
 import { errorMessage } from '@tool-search/kernel';
 import type { Approver } from '@tool-search/plugin-approvals';
-import type { GatewayControl, RestartRecord } from '@tool-search/plugin-gateway';
-import { MemorySessionStore } from '@tool-search/sessions';
+import type { GatewayControl, RestartRecord, RestartRequest } from '@tool-search/plugin-gateway';
+import { MemorySessionStore, wakeSession } from '@tool-search/sessions';
 import { approvalsRoute } from './approvals-http.js';
 import { createFrontEnd, type FrontEnd, type FrontEndOptions } from './front-end.js';
-import { DRAIN_MS, drained, gatewayControl, restartRecord, restartSignals, type RestartSignals } from './gateway-restart.js';
+import { DRAIN_MS, drained, gatewayControl, restartRecord, restartSignals, restartWakeNote, type RestartSignals } from './gateway-restart.js';
 import { healthRoute } from './health-http.js';
 import { createToolSearchKernel } from './preset.js';
 import { stopped } from './stopped.js';
@@ -76,6 +76,8 @@ export async function runGateway(options: GatewayRunOptions): Promise<void> {
   const restarts = restartSignals(() => loaded.config.commands?.restart !== false, log);
   const stop = stopped(signal); // listening before the URL is out: a SIGTERM right after it still shuts down cleanly
   let lastRestart: RestartRecord | undefined;
+  // The restart just done and who asked for it: once the new gateway serves, that session is woken with the result.
+  let justRestarted: RestartRequest | undefined;
   let listenPort = port;
   try {
     for (;;) {
@@ -99,9 +101,19 @@ export async function runGateway(options: GatewayRunOptions): Promise<void> {
       });
       listenPort = gateway.port;
       onListening?.({ ...gateway, front, ...(sessionLogDir ? { sessionLogDir } : {}) });
-      const next = await nextConfig(load, control, restarts, stop, log);
+      const wake = (request: RestartRequest, outcome: Parameters<typeof restartWakeNote>[1]) => {
+        if (!request.sessionId || !front.sessionHost) return;
+        // In the background: serving does not wait for the woken agent's turn.
+        void wakeSession(front.sessionHost, request.sessionId, restartWakeNote(request, outcome)).then((how) =>
+          log(`gateway: ${how === 'unknown-session' ? 'no session to wake' : `session ${request.sessionId} ${how}`} after the restart`),
+        );
+      };
+      if (justRestarted && lastRestart) wake(justRestarted, { ok: true, record: lastRestart });
+      justRestarted = undefined;
+      const next = await nextConfig(load, control, restarts, stop, log, (request, error) => wake(request, { ok: false, error }));
       if (!next) return void (await front.close());
       lastRestart = restartRecord(next.request, lastRestart);
+      justRestarted = next.request;
       log(`gateway: restarting in-process (SIGUSR1: ${next.request.reason})`);
       await drained(gateway.server, DRAIN_MS);
       await front.close();
@@ -157,7 +169,14 @@ export async function startGateway(front: FrontEnd, config: ToolSearchConfig, op
 }
 
 /** The config of the next restart, once one is asked for and its config loads (a broken file keeps the old one serving); undefined on stop. */
-async function nextConfig(load: () => Promise<LoadedGatewayConfig>, control: GatewayControl, restarts: RestartSignals, stop: Promise<unknown>, log: (line: string) => void) {
+async function nextConfig(
+  load: () => Promise<LoadedGatewayConfig>,
+  control: GatewayControl,
+  restarts: RestartSignals,
+  stop: Promise<unknown>,
+  log: (line: string) => void,
+  refused: (request: RestartRequest, error: string) => void,
+) {
   for (;;) {
     const request = await Promise.race([stop.then(() => undefined), restarts.next()]);
     if (!request) return undefined;
@@ -166,7 +185,9 @@ async function nextConfig(load: () => Promise<LoadedGatewayConfig>, control: Gat
       await control.check(loaded.config);
       return { request, loaded };
     } catch (error) {
-      log(`gateway: restart refused, still serving the previous config: ${errorMessage(error)}`);
+      const why = errorMessage(error);
+      log(`gateway: restart refused, still serving the previous config: ${why}`);
+      refused(request, why);
     }
   }
 }

@@ -32,6 +32,16 @@ describe.skipIf(!built)('plugins: { "@tool-search/plugin-diffs": … }', () => {
     expect(readFileSync(filePath).subarray(1, 4).toString()).toBe('PNG');
   }, 60_000);
 
+  it("is unaffected by the config's provider: its factory keeps its one-argument call and finds Chromium on PATH", async () => {
+    const outputDir = mkdtempSync(join(tmpdir(), 'preset-diffs-'));
+    const loaded = await createToolSearchKernel({ provider: { baseURL: 'http://127.0.0.1:9/v1', model: 'm', apiKey: 'k' }, plugins: { '@tool-search/plugin-diffs': { outputDir } } }, { baseDir: repo });
+    kernel = loaded.kernel;
+    const outcome = await (await kernel.createRun()).call('diffs', { before: 'a\n', after: 'b\n', path: 'x.txt', fileFormat: 'pdf' });
+    if (outcome.status !== 'ok') throw new Error(JSON.stringify(outcome));
+    const { filePath } = outcome.result.structuredContent as { filePath: string };
+    expect(readFileSync(filePath).subarray(0, 5).toString()).toBe('%PDF-');
+  }, 60_000);
+
   it('refuses options its schema does not allow, naming the module', async () => {
     await expect(createToolSearchKernel({ plugins: { '@tool-search/plugin-diffs': { colour: 'red' } } }, { baseDir: repo })).rejects.toMatchObject({ code: 'OPTIONS_INVALID', details: { module: '@tool-search/plugin-diffs' } });
   });

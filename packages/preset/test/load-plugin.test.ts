@@ -105,6 +105,54 @@ describe('plugin modules from the config', () => {
     await expect(load({ [id]: {} }, baseDir)).rejects.toMatchObject({ code: PresetErrors.PLUGIN_LOAD_FAILED, details: { module: id } });
   });
 
+  /** A module whose factory reports what it got as a tool result: how many arguments, and the second one. */
+  const reporting = (head: string) => `export const kernelRange = '*';
+${head}
+export default function factory(options, second = { env: 'own default' }) {
+  const seen = JSON.stringify({ count: arguments.length, second });
+  return { name: 'reporter', apply({ hooks }) {
+    hooks.listTools.tap((sink) => sink.add({ name: 'report', source: 'plugin', owner: 'test', description: 'Reports its factory arguments',
+      inputSchema: { type: 'object' }, execute: () => ({ content: [{ type: 'text', text: seen }] }) }));
+  } };
+}
+`;
+  const provider = { baseURL: 'http://127.0.0.1:9/v1', model: 'deployment-model', apiKeyEnv: 'DEPLOYMENT_KEY' };
+
+  async function report(head: string, withProvider = true): Promise<unknown> {
+    const baseDir = project({ 'reporter.mjs': reporting(head) });
+    const { kernel } = await createToolSearchKernel({ ...(withProvider ? { provider } : {}), plugins: { './reporter.mjs': {} } }, { baseDir });
+    try {
+      const outcome = await (await kernel.createRun()).call('report', {});
+      if (outcome.status !== 'ok') throw new Error(JSON.stringify(outcome));
+      return JSON.parse((outcome.result.content[0] as { text: string }).text);
+    } finally {
+      await kernel.close();
+    }
+  }
+
+  it('calls a third-party factory that has its own optional second parameter with its options alone, even with a provider configured', async () => {
+    expect(await report('')).toEqual({ count: 1, second: { env: 'own default' } });
+  });
+
+  it("hands the config's provider as the second argument only to a module that exports wants: ['provider']", async () => {
+    expect(await report(`export const wants = ['provider'];`)).toEqual({ count: 2, second: { provider } });
+    // Opted in, no provider configured: the host argument is there, empty.
+    expect(await report(`export const wants = ['provider'];`, false)).toEqual({ count: 2, second: {} });
+    // An empty wish list opts in to nothing of the config.
+    expect(await report(`export const wants = [];`)).toEqual({ count: 2, second: {} });
+  });
+
+  it.each([['a name the host does not offer', `export const wants = ['secrets'];`], ['not an array', `export const wants = 'provider';`]])(
+    'refuses wants that is %s, naming the module',
+    async (_case, head) => {
+      const baseDir = project({ 'reporter.mjs': reporting(head) });
+      await expect(createToolSearchKernel({ provider, plugins: { './reporter.mjs': {} } }, { baseDir })).rejects.toMatchObject({
+        code: PresetErrors.PLUGIN_LOAD_FAILED,
+        details: { module: './reporter.mjs' },
+      });
+    },
+  );
+
   it('keeps built-in ids working and lists no module for them', async () => {
     const { kernel, modules } = await createToolSearchKernel({ plugins: { 'fake-catalog': { tools: 2, core: false } } });
     expect((await kernel.createRun()).catalog).toHaveLength(2);

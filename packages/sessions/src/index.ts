@@ -1,6 +1,7 @@
 export { MemorySessionStore, type MemorySessionStoreOptions } from './memory-store.js';
 export { StateSessionStore, DEFAULT_SESSION_TTL_MS, type StateSessionStoreOptions } from './state-store.js';
 export { createSessionHost, type SessionHost, type SessionTurnOptions } from './host.js';
+export { wakeSession, type WakeNote, type WakeOutcome } from './wake.js';
 export {
   DEFAULT_AGENT_ID,
   sessionKey,

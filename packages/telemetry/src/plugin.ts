@@ -16,6 +16,7 @@ import { CounterWriter } from './counters.js';
 import { createInstruments } from './otel.js';
 import { PLUGIN_NAME, resolveOptions, type TelemetryOptions } from './options.js';
 import { Recorder } from './recorder.js';
+import { collectWriteOnly, redact } from './redact.js';
 import { searchQueries, searchRank } from './search-quality.js';
 import { sessionFileName } from './session-log.js';
 import { EntryStore } from './store.js';
@@ -45,6 +46,8 @@ interface RunState {
   readonly calls: Map<string, { readonly span: Span; readonly start: number }>;
   /** The latest search's queries and hits (for the rank of a called tool). */
   latestSearch?: readonly SearchEventResult[];
+  /** Values of this run's calls at `writeOnly` schema positions (attachment content): replaced in every entry. */
+  readonly secrets: Set<string>;
 }
 
 export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin {
@@ -53,7 +56,16 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
   const tokens = resolved.tokenizer === false ? undefined : createTokenCounter(resolved.tokenizer);
   const store = new EntryStore(resolved.maxSessions, resolved.maxEntriesPerSession);
   let logger: Logger = silentLogger;
-  const recorder = new Recorder(store, resolved.writer, () => logger);
+  const entries = new Recorder(store, resolved.writer, () => logger);
+  // Every entry of a run passes the run's redaction: whatever a plugin's event copied, write-only values stay out.
+  const recorder = {
+    record(runId: string, entry: SessionLogEntry | Promise<SessionLogEntry | undefined>): void {
+      const secrets = runs.get(runId)?.secrets;
+      entries.record(runId, secrets?.size ? Promise.resolve(entry).then((done) => done && redact(done, secrets)) : entry);
+    },
+    settle: (runId: string) => entries.settle(runId),
+    flush: () => entries.flush(),
+  };
   const counters = resolved.state ? new CounterWriter(resolved.state, resolved.countersTtlMs, () => logger) : undefined;
   const runs = new Map<string, RunState>();
   const stamp = (run: RunInfo) => ({ ts: new Date().toISOString(), runId: run.runId, sessionId: run.sessionId });
@@ -70,7 +82,7 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
         'catalog.size': summary.total,
       },
     });
-    runs.set(run.runId, { span, taps: new Map(), calls: new Map() });
+    runs.set(run.runId, { span, taps: new Map(), calls: new Map(), secrets: new Set() });
     instruments.runs.add(1);
     for (const [source, size] of Object.entries(summary.bySource)) instruments.catalogSize.record(size, { source });
     const { agentId, provider, model } = run.request;
@@ -79,15 +91,16 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
 
   function onRunEvent(event: RunEvent, run: RunInfo): void {
     const span = runs.get(run.runId)?.span;
+    const secrets = runs.get(run.runId)?.secrets ?? new Set<string>();
     switch (event.type) {
       case 'search':
         instruments.searches.add(1, { origin: event.origin });
-        span?.addEvent('search', { queries: [...event.queries], hits: event.hits.length, origin: event.origin });
+        span?.addEvent('search', { queries: redact([...event.queries], secrets), hits: event.hits.length, origin: event.origin });
         onSearch(event, run);
         return;
       case 'describe':
         instruments.describes.add(1, { origin: event.origin });
-        span?.addEvent('describe', { requested: event.requested, origin: event.origin });
+        span?.addEvent('describe', { requested: redact(event.requested, secrets), origin: event.origin });
         recorder.record(run.runId, { ...stamp(run), type: 'describe', toolId: event.toolId, requested: event.requested, origin: event.origin });
         return;
       case 'provider-request':
@@ -153,6 +166,7 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
 
   function onCallStart(call: ToolCall, ctx: CallContext): void {
     const state = runs.get(ctx.run.runId);
+    if (state) collectWriteOnly(call.tool.inputSchema, call.args, state.secrets);
     const parent = state ? trace.setSpan(context.active(), state.span) : context.active();
     const span = instruments.tracer.startSpan(
       'tool_search.call',
