@@ -19,6 +19,10 @@ import { missingSystemPackages } from './system-packages.mjs';
 const ROOT = resolve(import.meta.dirname, '..');
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
 const TIMES = join(ROOT, 'node_modules/.cache/tool-search/test-times.json');
+// Seconds per workspace of a full run on a 2-core machine, for the order of a run without a last run of its own (a
+// fresh clone, as in CI): without it the longest workspaces could start last and leave one lane running alone.
+// Refresh it from node_modules/.cache/tool-search/test-times.json when the order of the slowest ones changes.
+const SEED_TIMES = join(ROOT, 'scripts/test-times.json');
 
 /** `{ files, passed, failed, skipped }` from a vitest JSON report (`--reporter=json`). */
 export function countsOf(report) {
@@ -42,13 +46,20 @@ export function totalLines(results) {
   ];
 }
 
-/** Workspaces with a `test` script, the slowest of the last run first (so two lanes finish together). */
+/**
+ * Workspaces with a `test` script, the slowest of the last run first (so two lanes finish together); a workspace the
+ * last run did not time (or a fresh clone) takes its seconds from the committed scripts/test-times.json.
+ */
 export function testedWorkspaces(root = ROOT, only = []) {
-  const times = existsSync(TIMES) ? JSON.parse(readFileSync(TIMES, 'utf8')) : {};
+  const times = { ...readTimes(SEED_TIMES), ...readTimes(TIMES) };
   return workspaceDirs(root)
     .filter((dir) => (only.length ? only.includes(dir) : true))
     .filter((dir) => existsSync(join(root, dir, 'vitest.config.ts')))
     .sort((a, b) => (times[b] ?? 0) - (times[a] ?? 0));
+}
+
+function readTimes(file) {
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
 }
 
 function runVitest(dir, reportDir) {
