@@ -1,7 +1,11 @@
 #!/usr/bin/env node
-// `npm test`: the dependency and packaging checks, an incremental build (one `tsc -b`), one typecheck over every
-// package, then each workspace's vitest run (two at a time, the slowest first), and one total at the end.
-// Usage: node scripts/test.mjs [--no-typecheck] [--no-build] [--jobs N] [workspace-dir ...]
+// `npm test`: the dependency and packaging checks with the lint (at once), an incremental build (one `tsc -b`), then
+// one typecheck over every package running beside each workspace's vitest run (two workspaces at a time, the slowest
+// of the last run first), and one total at the end.
+// Usage: node scripts/test.mjs [--no-typecheck] [--no-build] [--no-times] [--jobs N] [workspace-dir ...]
+//   --no-times  do not record this run's durations (the order of the next run): for a run that is not the usual one
+// Why the typecheck runs beside vitest: the test files wait on child processes, servers and code timeouts much of the
+// time, so on 2 cores the typecheck (one tsc process, CPU-bound) fills what the vitest lanes leave idle.
 // A machine without bubblewrap or redis-server runs everything else: the tests that need them skip, saying so, and the
 // preflight below names the `apt-get install` line that makes them run.
 import { spawn, spawnSync } from 'node:child_process';
@@ -15,6 +19,10 @@ import { missingSystemPackages } from './system-packages.mjs';
 const ROOT = resolve(import.meta.dirname, '..');
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs');
 const TIMES = join(ROOT, 'node_modules/.cache/tool-search/test-times.json');
+// Seconds per workspace of a full run on a 2-core machine, for the order of a run without a last run of its own (a
+// fresh clone, as in CI): without it the longest workspaces could start last and leave one lane running alone.
+// Refresh it from node_modules/.cache/tool-search/test-times.json when the order of the slowest ones changes.
+const SEED_TIMES = join(ROOT, 'scripts/test-times.json');
 
 /** `{ files, passed, failed, skipped }` from a vitest JSON report (`--reporter=json`). */
 export function countsOf(report) {
@@ -38,13 +46,20 @@ export function totalLines(results) {
   ];
 }
 
-/** Workspaces with a `test` script, the slowest of the last run first (so two lanes finish together). */
+/**
+ * Workspaces with a `test` script, the slowest of the last run first (so two lanes finish together); a workspace the
+ * last run did not time (or a fresh clone) takes its seconds from the committed scripts/test-times.json.
+ */
 export function testedWorkspaces(root = ROOT, only = []) {
-  const times = existsSync(TIMES) ? JSON.parse(readFileSync(TIMES, 'utf8')) : {};
+  const times = { ...readTimes(SEED_TIMES), ...readTimes(TIMES) };
   return workspaceDirs(root)
     .filter((dir) => (only.length ? only.includes(dir) : true))
     .filter((dir) => existsSync(join(root, dir, 'vitest.config.ts')))
     .sort((a, b) => (times[b] ?? 0) - (times[a] ?? 0));
+}
+
+function readTimes(file) {
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
 }
 
 function runVitest(dir, reportDir) {
@@ -85,7 +100,28 @@ function step(title, command, args) {
   return status === 0;
 }
 
+/**
+ * A step that runs beside others: its output is collected and printed in one piece when it ends (so steps running at
+ * once do not interleave), resolving to whether it passed.
+ */
+function backgroundStep(title, command, args) {
+  const started = Date.now();
+  return new Promise((done) => {
+    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.on('error', (error) => (output += `${error.message}\n`));
+    child.on('close', (code) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      process.stdout.write(`\n> ${title}\n${output.trimEnd() ? `${output.trimEnd()}\n` : ''}  (${code === 0 ? 'passed' : 'FAILED'}, ${seconds} s)\n`);
+      done(code === 0);
+    });
+  });
+}
+
 async function main(argv) {
+  const begun = Date.now();
   const flag = (name) => argv.includes(name);
   const jobsAt = argv.indexOf('--jobs');
   const jobs = jobsAt >= 0 ? Number(argv[jobsAt + 1]) : Math.max(1, Math.min(2, cpus().length));
@@ -94,13 +130,19 @@ async function main(argv) {
   for (const { name, binary, why } of missingSystemPackages()) {
     process.stdout.write(`note: ${binary} is not installed, so ${why} skip; \`apt-get install -y ${name}\` makes them run\n`);
   }
-  if (!step('dependency and packaging checks', process.execPath, ['scripts/check-deps.mjs'])) process.exit(1);
-  if (!step('lint (Biome, lint rules only: biome.json)', process.execPath, [join(ROOT, 'node_modules/@biomejs/biome/bin/biome'), 'lint', '--error-on-warnings'])) process.exit(1);
+  // Both only read the tree: they run at once.
+  const checks = await Promise.all([
+    backgroundStep('dependency and packaging checks', process.execPath, ['scripts/check-deps.mjs']),
+    backgroundStep('lint (Biome, lint rules only: biome.json)', process.execPath, [join(ROOT, 'node_modules/@biomejs/biome/bin/biome'), 'lint', '--error-on-warnings', '--colors=off']),
+  ]);
+  if (checks.includes(false)) process.exit(1);
   if (!flag('--no-build') && !step('build (one tsc -b)', process.execPath, ['scripts/build.mjs', '--quiet'])) process.exit(1);
-  if (!flag('--no-typecheck') && !step('typecheck (one tsc -b over every tsconfig.spec.json)', process.execPath, ['scripts/typecheck.mjs', '--no-build'])) process.exit(1);
+  const typecheck = flag('--no-typecheck')
+    ? Promise.resolve(true)
+    : backgroundStep('typecheck (one tsc -b over every tsconfig.spec.json, beside the tests)', process.execPath, ['scripts/typecheck.mjs', '--no-build', ...only]);
 
   const queue = testedWorkspaces(ROOT, only);
-  process.stdout.write(`\n> vitest in ${queue.length} workspaces, ${jobs} at a time\n`);
+  process.stdout.write(`\n> vitest in ${queue.length} workspaces, ${jobs} at a time${flag('--no-typecheck') ? '' : ', the typecheck beside them'}\n`);
   const reportDir = mkdtempSync(join(tmpdir(), 'tool-search-test-'));
   const results = [];
   const lane = async () => {
@@ -112,16 +154,20 @@ async function main(argv) {
   };
   const started = Date.now();
   await Promise.all(Array.from({ length: jobs }, lane));
+  const typechecked = await typecheck;
 
-  const times = existsSync(TIMES) ? JSON.parse(readFileSync(TIMES, 'utf8')) : {};
-  for (const r of results) times[r.dir] = r.seconds;
-  mkdirSync(join(TIMES, '..'), { recursive: true });
-  writeFileSync(TIMES, JSON.stringify(times, null, 2));
+  if (!flag('--no-times')) {
+    const times = existsSync(TIMES) ? JSON.parse(readFileSync(TIMES, 'utf8')) : {};
+    for (const r of results) times[r.dir] = r.seconds;
+    mkdirSync(join(TIMES, '..'), { recursive: true });
+    writeFileSync(TIMES, JSON.stringify(times, null, 2));
+  }
 
   const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 5);
-  process.stdout.write(`\nslowest: ${slowest.map((r) => `${r.dir} ${r.seconds.toFixed(0)} s`).join(', ')}; wall ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+  process.stdout.write(`\nslowest: ${slowest.map((r) => `${r.dir} ${r.seconds.toFixed(0)} s`).join(', ')}; vitest wall ${((Date.now() - started) / 1000).toFixed(0)} s, npm test ${((Date.now() - begun) / 1000).toFixed(0)} s in all\n`);
+  if (!typechecked) process.stdout.write('the typecheck FAILED (its errors are above)\n');
   for (const line of totalLines(results)) process.stdout.write(`${line}\n`);
-  const failed = results.some((r) => r.crashed || r.failed > 0 || r.code !== 0);
+  const failed = !typechecked || results.some((r) => r.crashed || r.failed > 0 || r.code !== 0);
   process.exit(failed ? 1 : 0);
 }
 

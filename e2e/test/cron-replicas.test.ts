@@ -9,7 +9,7 @@ import { startMockOpenAI, type MockOpenAI, type RecordedRequest } from '@tool-se
 import { startRedisServer, type RedisServerHandle } from '@tool-search/testing';
 import { scriptedTurn } from '../src/gateway-replicas.js';
 import { startReplicaSet, type Replica, type ReplicaSet, type RoundRobin } from '../src/replicas.js';
-import { replicaPrerequisites } from './replica-prerequisites.js';
+import { REPLICA_BUDGET_MS, REPLICA_START_MS, replicaPrerequisites } from './replica-prerequisites.js';
 
 const { built, redis: haveRedis } = replicaPrerequisites('the cron replica e2e test');
 
@@ -37,9 +37,9 @@ beforeAll(async () => {
   };
   writeFileSync(join(base, 'tool-search.json'), JSON.stringify(config));
   // Each replica has a state folder of its own: a job only reaches the other one through Redis.
-  set = await startReplicaSet(['gw-a', 'gw-b'], (id) => ({ args: ['gateway', '--config', join(base, 'tool-search.json'), '--approvals', 'deny'], cwd: base, env: { TOOL_SEARCH_STATE_DIR: join(base, `state-${id}`) } }));
+  set = await startReplicaSet(['gw-a', 'gw-b'], (id) => ({ args: ['gateway', '--config', join(base, 'tool-search.json'), '--approvals', 'deny'], cwd: base, env: { TOOL_SEARCH_STATE_DIR: join(base, `state-${id}`) }, startTimeoutMs: REPLICA_START_MS }));
   ({ replicas, balancer } = set);
-}, 90_000);
+}, REPLICA_BUDGET_MS);
 
 afterAll(async () => {
   await set?.stop();

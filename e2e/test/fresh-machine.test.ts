@@ -32,7 +32,7 @@ describe('npm test on a machine without bubblewrap and redis-server', () => {
 
   it('skips what needs them, says which package makes it run, and passes with one total', { timeout: 600_000 }, async () => {
     const path = pathWithout(['bwrap', 'redis-server'], join(mkdtempSync(join(tmpdir(), 'fresh-path-')), 'bin'));
-    const { code, output } = await run(['scripts/test.mjs', '--no-build', '--no-typecheck', '--jobs', '1', 'packages/plugin-exec', 'packages/state'], {
+    const { code, output } = await run(['scripts/test.mjs', '--no-build', '--no-typecheck', '--no-times', '--jobs', '1', 'packages/plugin-exec', 'packages/state'], {
       ...process.env,
       PATH: path,
     });

@@ -11,13 +11,19 @@ import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
 import { StateSessionStore } from '@tool-search/sessions';
 import { connectRedisState } from '@tool-search/state';
 import { startRedisServer, type RedisServerHandle } from '@tool-search/testing';
-import { scriptedTurn, startGatewayReplicas, writeReplicaConfig, type ReplicaSetup } from '../src/gateway-replicas.js';
-import type { Replica, ReplicaSet, RoundRobin } from '../src/replicas.js';
-import { replicaPrerequisites } from './replica-prerequisites.js';
+import { scriptedTurn, writeReplicaConfig, type ReplicaSetup } from '../src/gateway-replicas.js';
+import { startReplicaSet, type Replica, type ReplicaSet, type RoundRobin } from '../src/replicas.js';
+import { REPLICA_BUDGET_MS, REPLICA_START_MS, replicaPrerequisites } from './replica-prerequisites.js';
 
 const { built, redis: haveRedis } = replicaPrerequisites('the gateway replica tests');
 
 const read = { tool: 'read', args: { path: 'notes.txt' } };
+
+/** The replicas `a` and `b` of `startGatewayReplicas`, each given REPLICA_START_MS to come up on a loaded machine. */
+function startGatewayReplicas(setup: ReplicaSetup): Promise<ReplicaSet> {
+  const args = ['gateway', '--config', setup.config, '--mode', 'direct', '--approvals', 'http'];
+  return startReplicaSet(['a', 'b'], () => ({ args, cwd: setup.dir, env: { TOOL_SEARCH_STATE_DIR: join(setup.dir, 'state') }, startTimeoutMs: REPLICA_START_MS }));
+}
 
 describe.skipIf(!built || !haveRedis)('gateway replicas sharing Redis', () => {
   let mock: MockOpenAI;
@@ -33,7 +39,7 @@ describe.skipIf(!built || !haveRedis)('gateway replicas sharing Redis', () => {
     setup = await writeReplicaConfig(mock.url, redis.url);
     set = await startGatewayReplicas(setup);
     ({ replicas, balancer } = set);
-  }, 60_000);
+  }, REPLICA_BUDGET_MS);
 
   afterAll(async () => {
     await set?.stop();
@@ -130,5 +136,5 @@ describe.skipIf(!built)('gateway replicas without shared state (the control)', (
       await set.stop();
       await mock.close();
     }
-  }, 60_000);
+  }, REPLICA_BUDGET_MS);
 });

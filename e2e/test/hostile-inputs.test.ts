@@ -16,7 +16,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { startReplica, type Replica } from '../src/replicas.js';
-import { replicaPrerequisites } from './replica-prerequisites.js';
+import { REPLICA_BUDGET_MS, REPLICA_START_MS, replicaPrerequisites } from './replica-prerequisites.js';
 
 const { built } = replicaPrerequisites('the hostile-input front-end test', { redis: false });
 
@@ -49,10 +49,10 @@ describe.runIf(built)('serve mcp --http keeps serving through hostile tool input
         tools: { web: { fetch: { allowPrivate: true, timeoutSeconds: 10 } }, exec: { applyPatch: { enabled: true } } },
       }),
     );
-    replica = await startReplica({ id: 'hostile', args: ['serve', 'mcp', '--config', config, '--http', '0', '--refresh', '0'], cwd: dir });
+    replica = await startReplica({ id: 'hostile', args: ['serve', 'mcp', '--config', config, '--http', '0', '--refresh', '0'], cwd: dir, startTimeoutMs: REPLICA_START_MS });
     client = new Client({ name: 'hostile-inputs-e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(replica.url)));
-  }, 60_000);
+  }, REPLICA_BUDGET_MS);
   afterAll(async () => {
     await client?.close();
     await replica?.stop();

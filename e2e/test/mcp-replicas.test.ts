@@ -17,7 +17,7 @@ import { ElicitRequestSchema, type CallToolResult } from '@modelcontextprotocol/
 import { connectRedisState, type StateStore } from '@tool-search/state';
 import { startRedisServer, type RedisServerHandle } from '@tool-search/testing';
 import { startReplicaSet, type Replica, type ReplicaSet, type RoundRobin } from '../src/replicas.js';
-import { replicaPrerequisites } from './replica-prerequisites.js';
+import { REPLICA_BUDGET_MS, REPLICA_START_MS, replicaPrerequisites } from './replica-prerequisites.js';
 
 const { built, redis: haveRedis } = replicaPrerequisites('the serve mcp replica test');
 
@@ -41,9 +41,9 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
     const tools = { approvals, loopDetection };
     await writeFile(config, JSON.stringify({ state: { redis: { url: redis.url, keyPrefix: KEY_PREFIX } }, session: { logDir: join(dir, 'logs') }, tools }));
     const args = ['serve', 'mcp', '--config', config, '--http', '0', '--refresh', '0'];
-    set = await startReplicaSet(['a', 'b'], () => ({ args, cwd: dir }));
+    set = await startReplicaSet(['a', 'b'], () => ({ args, cwd: dir, startTimeoutMs: REPLICA_START_MS }));
     ({ replicas, balancer } = set);
-  }, 60_000);
+  }, REPLICA_BUDGET_MS);
   afterAll(async () => {
     await set?.stop();
     await store?.close();

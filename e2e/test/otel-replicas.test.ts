@@ -7,7 +7,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOtlpReceiver, type OtlpReceiver } from '@tool-search/testing';
 import { startReplica } from '../src/replicas.js';
-import { replicaPrerequisites } from './replica-prerequisites.js';
+import { REPLICA_BUDGET_MS, REPLICA_START_MS, replicaPrerequisites } from './replica-prerequisites.js';
 
 const { built } = replicaPrerequisites('the OTLP export e2e test', { redis: false });
 
@@ -32,7 +32,7 @@ afterAll(async () => {
 
 describe.skipIf(!built)('OTLP export from real replicas', () => {
   it('a gateway replica exports its run and call spans and call metrics, flushed when it stops', async () => {
-    const gateway = await startReplica({ id: 'gw-otel', args: ['gateway', '--config', join(base, 'tool-search.json'), '--provider-mode', 'mock-openai', '--approvals', 'deny'], cwd: base });
+    const gateway = await startReplica({ id: 'gw-otel', args: ['gateway', '--config', join(base, 'tool-search.json'), '--provider-mode', 'mock-openai', '--approvals', 'deny'], cwd: base, startTimeoutMs: REPLICA_START_MS });
     try {
       const client = new OpenAI({ baseURL: gateway.url, apiKey: 'unused-on-loopback', maxRetries: 0 });
       const content = `tool search qa steps ${JSON.stringify([{ tool: 'read', args: { path: 'notes.txt' } }])}`;
@@ -49,12 +49,12 @@ describe.skipIf(!built)('OTLP export from real replicas', () => {
     const calls = receiver.metrics.filter((m) => m.name === 'tool_search.calls' && m.resource['service.instance.id'] === 'gw-otel');
     expect(calls.flatMap((m) => m.points).some((p) => p.attributes.status === 'ok' && p.value >= 1)).toBe(true);
     expect(receiver.headers.every((h) => h['x-collector-key'] === 'e2e')).toBe(true);
-  }, 60_000);
+  }, REPLICA_BUDGET_MS);
 
   it('a serve mcp --http replica exports under its own replica id', async () => {
-    const mcp = await startReplica({ id: 'mcp-otel', args: ['serve', 'mcp', '--config', join(base, 'tool-search.json'), '--http', '0'], cwd: base });
+    const mcp = await startReplica({ id: 'mcp-otel', args: ['serve', 'mcp', '--config', join(base, 'tool-search.json'), '--http', '0'], cwd: base, startTimeoutMs: REPLICA_START_MS });
     await mcp.stop('SIGTERM');
     const mine = receiver.spans.filter((s) => s.resource['service.instance.id'] === 'mcp-otel');
     expect(mine.some((s) => s.name === 'tool_search.run')).toBe(true); // the warm-up run it does before printing its URL
-  }, 60_000);
+  }, REPLICA_BUDGET_MS);
 });

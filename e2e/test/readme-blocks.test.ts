@@ -72,7 +72,9 @@ describe('README shell blocks', () => {
   for (const block of runnable) {
     const missing = block.needs.filter((binary) => !has(binary));
     if (missing.length) console.warn(`skipping ${block.file}:${block.line}: ${missing.join(', ')} not installed (apt-get install -y redis-server)`);
-    it.skipIf(!built || missing.length > 0)(`${block.file}:${block.line} runs as written`, { timeout: 300_000 }, async () => {
+    // Each block runs in its own scratch folder and process group, so the blocks run at once (the CLI block alone is a
+    // minute of one-after-another CLI starts on a loaded machine; the others wait on servers meanwhile).
+    it.skipIf(!built || missing.length > 0)(`${block.file}:${block.line} runs as written`, { timeout: 300_000, concurrent: true }, async () => {
       const { code, output } = await runBlock(block.code);
       expect(code, output.slice(-3000)).toBe(0);
       expect(output).not.toMatch(/TOOL_ARGUMENTS_INVALID|did not succeed/);
