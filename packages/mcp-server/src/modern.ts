@@ -28,6 +28,7 @@ import { ErrorCode as McpErrorCode, McpError, type CallToolResult, type CreateMe
 import { ErrorCode, ToolSearchError, silentLogger, type RunRequest, type ToolDescriptor } from '@tool-search/kernel';
 import type { McpCallForwarding, } from '@tool-search/plugin-mcp';
 import { registerAggregate, type AggregateRegister } from './aggregate.js';
+import { withModernAsker } from './approvals.js';
 import { createInputBridge, type Ask, type BridgeStep } from './input-bridge.js';
 import { createLiveRun, type LiveRun } from './live-run.js';
 import { resourceUri } from './namespace.js';
@@ -244,10 +245,14 @@ export function createModernServers(options: ToolSearchMcpOptions & { readonly i
           const name = params.name;
           const args = params.arguments ?? {};
           try {
-            const outcome = await exposure.call(name, args, {
-              signal,
-              scope: { mcp: forwarding },
-            });
+            // An approval this call needs is asked of this request's client, by an `input_required` round.
+            const asker = client?.elicitation ? { ask } : {};
+            const outcome = await withModernAsker(asker, () =>
+              exposure.call(name, args, {
+                signal,
+                scope: { mcp: forwarding },
+              }),
+            );
             return explainUnavailable(toCallToolResult(outcome), run.diagnostics, typeof args.id === 'string' ? args.id : name);
           } catch (error) {
             const coded = ToolSearchError.isInstance(error) ? error : undefined;
