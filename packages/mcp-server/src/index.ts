@@ -4,5 +4,6 @@ export type { McpMode, ToolSearchMcpOptions, ToolSearchMcpServer } from './serve
 export { toCallToolResult } from './result.js';
 export { serveStdio, serveHttp } from './transports.js';
 export { elicitationApprovals } from './approvals.js';
+export { McpServerErrors } from './errors.js';
 export type { ElicitationApprovals, ElicitedApprovalRequest } from './approvals.js';
 export type { StdioServeOptions, StdioMcpHandle, HttpServeOptions, HttpMcpHandle } from './transports.js';

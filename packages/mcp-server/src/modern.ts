@@ -29,6 +29,7 @@ import { ErrorCode, ToolSearchError, silentLogger, type RunRequest, type ToolDes
 import type { McpCallForwarding, } from '@tool-search/plugin-mcp';
 import { registerAggregate, type AggregateRegister } from './aggregate.js';
 import { withModernAsker } from './approvals.js';
+import type { ParkedCalls } from './parked-calls.js';
 import { createInputBridge, type Ask, type BridgeStep } from './input-bridge.js';
 import { createLiveRun, type LiveRun } from './live-run.js';
 import { resourceUri } from './namespace.js';
@@ -40,6 +41,8 @@ export interface ModernHandlerOptions extends ToolSearchMcpOptions {
   readonly maxBodyBytes: number;
   /** How long a call waiting for the client's `input_required` answers is kept (default 5 min). */
   readonly inputIdleMs?: number;
+  /** Parked calls shared with other replicas (parked-calls.ts); without it a retry must reach the replica that parked the call. */
+  readonly parked?: ParkedCalls;
 }
 
 export interface ModernCaller {
@@ -49,6 +52,8 @@ export interface ModernCaller {
 }
 
 export interface ModernHandler {
+  /** Settles once relayed retries from other replicas are heard (at once without `parked`). */
+  readonly ready: Promise<void>;
   fetch(request: Request, body: unknown, caller: ModernCaller): Promise<Response>;
   /** Runs held for callers now (one per agent). */
   readonly runs: number;
@@ -70,6 +75,7 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
     if (change.kind === 'resource') handler.notify.resourceUpdated(change.uri);
   });
   return {
+    ready: core.ready,
     fetch: (request, body, caller) =>
       handler.fetch(request, {
         parsedBody: body,
@@ -90,6 +96,8 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
 export type ModernChange = { readonly kind: 'tools' | 'resources' | 'prompts' } | { readonly kind: 'resource'; readonly uri: string };
 
 export interface ModernServers {
+  /** Settles once relayed retries from other replicas are heard. */
+  readonly ready: Promise<void>;
   /** A fresh v2 `Server` for one request (HTTP) or one connection (stdio), answering for the caller in `context.authInfo`. */
   build(context: McpRequestContext): Promise<Server>;
   onChange(listener: (change: ModernChange) => void): () => void;
@@ -98,7 +106,7 @@ export interface ModernServers {
 }
 
 /** The era-independent part: runs per agent, kept current, and the v2 servers built on them. */
-export function createModernServers(options: ToolSearchMcpOptions & { readonly inputIdleMs?: number }): ModernServers {
+export function createModernServers(options: ToolSearchMcpOptions & Pick<ModernHandlerOptions, 'inputIdleMs' | 'parked'>): ModernServers {
   const logger = options.logger ?? silentLogger;
   const { downstream, kernel } = options;
   const mode = options.mode ?? 'tools';
@@ -109,7 +117,8 @@ export function createModernServers(options: ToolSearchMcpOptions & { readonly i
     cacheScope: 'private' as const,
   };
   const runs = new Map<string, Promise<LiveRun>>();
-  const bridge = createInputBridge(options.inputIdleMs);
+  const bridge = createInputBridge(options.inputIdleMs, options.parked?.hooks);
+  const ready = options.parked ? options.parked.listen(bridge) : Promise.resolve();
   const listeners = new Set<(change: ModernChange) => void>();
   const emit = (change: ModernChange) => {
     for (const listener of listeners) listener(change);
@@ -217,7 +226,9 @@ export function createModernServers(options: ToolSearchMcpOptions & { readonly i
     const state = ctx.mcpReq.requestState<string>();
     let step: BridgeStep;
     if (typeof state === 'string') {
-      const resumed = bridge.resume(owner, state, ctx.mcpReq.inputResponses ?? {});
+      const responses = ctx.mcpReq.inputResponses ?? {};
+      // Parked here, or on another replica (relayed there: the call itself cannot move).
+      const resumed = bridge.resume(owner, state, responses) ?? (await resumeElsewhere(owner, state, responses, ctx.mcpReq.signal));
       if (!resumed) throw new McpError(McpErrorCode.InvalidParams, 'Unknown or expired requestState: call the tool again without it', { requestState: state });
       step = await resumed;
     } else {
@@ -273,7 +284,19 @@ export function createModernServers(options: ToolSearchMcpOptions & { readonly i
     });
   }
 
+  /** A retry for a call parked on another replica; a store or holder failure is a JSON-RPC error naming its code. */
+  async function resumeElsewhere(owner: string, state: string, responses: Record<string, unknown>, signal: AbortSignal): Promise<BridgeStep | undefined> {
+    if (!options.parked) return undefined;
+    try {
+      return await options.parked.resumeElsewhere(owner, state, responses, signal);
+    } catch (error) {
+      if (!ToolSearchError.isInstance(error)) throw error;
+      throw new McpError(McpErrorCode.InternalError, error.message, { code: error.code });
+    }
+  }
+
   return {
+    ready,
     build,
     onChange(listener) {
       listeners.add(listener);

@@ -64,7 +64,7 @@ afterAll(async () => {
   await kernel?.close();
 });
 
-type Answer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
+type Answer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean> };
 
 async function connect(answer: Answer | undefined, asked: string[] = []): Promise<Client> {
   const capabilities = answer ? { elicitation: {} } : {};
