@@ -26,13 +26,13 @@ import {
 } from '@modelcontextprotocol/server';
 import { ErrorCode as McpErrorCode, McpError, type CallToolResult, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
 import { ErrorCode, ToolSearchError, silentLogger, type RunRequest, type ToolDescriptor } from '@tool-search/kernel';
-import type { McpCallForwarding, } from '@tool-search/plugin-mcp';
+import type { McpCallForwarding, McpPeer } from '@tool-search/plugin-mcp';
 import { registerAggregate, type AggregateRegister } from './aggregate.js';
 import { withModernAsker } from './approvals.js';
 import type { ParkedCalls } from './parked-calls.js';
 import { createInputBridge, type Ask, type BridgeStep } from './input-bridge.js';
 import { createLiveRun, type LiveRun } from './live-run.js';
-import { resourceUri } from './namespace.js';
+import { parseResourceUri, resourceUri } from './namespace.js';
 import { errorResult, explainUnavailable, toCallToolResult } from './result.js';
 import { DEFAULT_REFRESH_INTERVAL_MS, type ToolSearchMcpOptions } from './server.js';
 import { McpErrors } from '@tool-search/plugin-mcp';
@@ -61,7 +61,7 @@ export interface ModernHandler {
 }
 
 export function createModernHandler(options: ModernHandlerOptions): ModernHandler {
-  const core = createModernServers(options);
+  const core = createModernServers({ ...options, resourceSubscriptions: true });
   const handler = createMcpHandler((context) => core.build(context), {
     legacy: 'reject',
     maxRequestBodySize: options.maxBodyBytes,
@@ -74,13 +74,27 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
     if (change.kind === 'prompts') handler.notify.promptsChanged();
     if (change.kind === 'resource') handler.notify.resourceUpdated(change.uri);
   });
+  const serve = (request: Request, body: unknown, caller: ModernCaller) =>
+    handler.fetch(request, {
+      parsedBody: body,
+      ...(caller.keyId !== undefined || caller.agentId !== undefined ? { authInfo: authInfoOf(caller) } : {}),
+    });
   return {
     ready: core.ready,
-    fetch: (request, body, caller) =>
-      handler.fetch(request, {
-        parsedBody: body,
-        ...(caller.keyId !== undefined || caller.agentId !== undefined ? { authInfo: authInfoOf(caller) } : {}),
-      }),
+    async fetch(request, body, caller) {
+      const uris = listenedResources(body);
+      if (!uris) return serve(request, body, caller);
+      // `subscriptions/listen` with resource URIs: subscribed downstream for as long as the stream lasts; the filter
+      // handed to the SDK keeps only the URIs this caller may see (so its acknowledgement says what is honored).
+      const subscription = await core.subscribe(caller, uris, request.signal);
+      try {
+        const response = await serve(request, withResources(body, subscription.uris), caller);
+        return untilEnded(response, subscription.release);
+      } catch (error) {
+        subscription.release();
+        throw error;
+      }
+    },
     get runs() {
       return core.runs;
     },
@@ -101,12 +115,22 @@ export interface ModernServers {
   /** A fresh v2 `Server` for one request (HTTP) or one connection (stdio), answering for the caller in `context.authInfo`. */
   build(context: McpRequestContext): Promise<Server>;
   onChange(listener: (change: ModernChange) => void): () => void;
+  /**
+   * Subscribes downstream to the namespaced resource URIs of `uris` that `caller` may see (their server is visible to
+   * its policy and supports `subscribe`); `release` unsubscribes. The others are dropped.
+   */
+  subscribe(caller: ModernCaller, uris: readonly string[], signal: AbortSignal): Promise<{ readonly uris: readonly string[]; release(): void }>;
   readonly runs: number;
   close(): Promise<void>;
 }
 
 /** The era-independent part: runs per agent, kept current, and the v2 servers built on them. */
-export function createModernServers(options: ToolSearchMcpOptions & Pick<ModernHandlerOptions, 'inputIdleMs' | 'parked'>): ModernServers {
+export function createModernServers(
+  options: ToolSearchMcpOptions & Pick<ModernHandlerOptions, 'inputIdleMs' | 'parked'> & {
+    /** Advertise `resources.subscribe` (the caller routes `subscriptions/listen` resource URIs through `subscribe`). */
+    readonly resourceSubscriptions?: boolean;
+  },
+): ModernServers {
   const logger = options.logger ?? silentLogger;
   const { downstream, kernel } = options;
   const mode = options.mode ?? 'tools';
@@ -173,7 +197,7 @@ export function createModernServers(options: ToolSearchMcpOptions & Pick<ModernH
           tools: { listChanged: true },
           ...(downstream
             ? {
-                resources: { listChanged: true },
+                resources: { listChanged: true, ...(options.resourceSubscriptions ? { subscribe: true } : {}) },
                 prompts: { listChanged: true },
                 completions: {},
               }
@@ -295,8 +319,38 @@ export function createModernServers(options: ToolSearchMcpOptions & Pick<ModernH
     }
   }
 
+  async function subscribe(caller: ModernCaller, uris: readonly string[], signal: AbortSignal) {
+    const live = await runFor(caller.agentId);
+    const visible = visibleServers(live.current.run.catalog);
+    const held: { peer: McpPeer; original: string }[] = [];
+    const honored: string[] = [];
+    for (const uri of new Set(uris)) {
+      const parsed = parseResourceUri(uri);
+      const peer = parsed && visible.has(parsed.server) ? downstream?.peer(parsed.server) : undefined;
+      if (!parsed || !peer?.capabilities.resources?.subscribe) continue;
+      try {
+        await peer.subscribe(parsed.original, signal);
+      } catch (error) {
+        logger.warn(`subscribing to ${uri} failed: ${error instanceof Error ? error.message : String(error)}`);
+        continue;
+      }
+      held.push({ peer, original: parsed.original });
+      honored.push(uri);
+    }
+    let released = false;
+    return {
+      uris: honored,
+      release() {
+        if (released) return;
+        released = true;
+        for (const { peer, original } of held) void peer.unsubscribe(original).catch(() => undefined);
+      },
+    };
+  }
+
   return {
     ready,
+    subscribe,
     build,
     onChange(listener) {
       listeners.add(listener);
@@ -366,3 +420,45 @@ function visibleServers(catalog: readonly ToolDescriptor[]): ReadonlySet<string>
 }
 
 export type { CallToolResult };
+
+/** The resource URIs of a `subscriptions/listen` request (undefined for any other message, or one without them). */
+function listenedResources(body: unknown): readonly string[] | undefined {
+  const message = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | undefined;
+  if (message?.method !== 'subscriptions/listen') return undefined;
+  const uris = message.params?.notifications?.resourceSubscriptions;
+  return Array.isArray(uris) && uris.length > 0 && uris.every((uri) => typeof uri === 'string') ? uris : undefined;
+}
+
+function withResources(body: unknown, uris: readonly string[]): unknown {
+  const message = body as { params: { notifications: Record<string, unknown> } };
+  const { resourceSubscriptions: _dropped, ...notifications } = message.params.notifications;
+  return { ...message, params: { ...message.params, notifications: uris.length ? { ...notifications, resourceSubscriptions: uris } : notifications } };
+}
+
+/** The response, with `ended` called once its body is done or cancelled (the client went away). */
+function untilEnded(response: Response, ended: () => void): Response {
+  if (!response.body) {
+    ended();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          ended();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        ended();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      ended();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
