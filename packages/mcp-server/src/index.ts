@@ -6,4 +6,5 @@ export { serveStdio, serveHttp } from './transports.js';
 export { elicitationApprovals } from './approvals.js';
 export { McpServerErrors } from './errors.js';
 export type { ElicitationApprovals, ElicitedApprovalRequest } from './approvals.js';
+export type { TraceContext } from './trace.js';
 export type { StdioServeOptions, StdioMcpHandle, HttpServeOptions, HttpMcpHandle } from './transports.js';

@@ -30,6 +30,7 @@ import type { McpCallForwarding, McpPeer } from '@tool-search/plugin-mcp';
 import { registerAggregate, type AggregateRegister } from './aggregate.js';
 import { withModernAsker } from './approvals.js';
 import type { ParkedCalls } from './parked-calls.js';
+import { traceContextOf, traced } from './trace.js';
 import { createInputBridge, type Ask, type BridgeStep } from './input-bridge.js';
 import { createLiveRun, type LiveRun } from './live-run.js';
 import { parseResourceUri, resourceUri } from './namespace.js';
@@ -261,8 +262,10 @@ export function createModernServers(
         ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ??
         server.getClientCapabilities();
       const token = ctx.mcpReq._meta?.progressToken;
+      // The client's trace context (`_meta.traceparent`): the call's span joins its trace.
+      const parentTrace = traceContextOf(ctx.mcpReq._meta, ctx.mcpReq.envelope);
       step = await bridge.start(owner, (ask, signal) =>
-        live.use(async ({ run, exposure }) => {
+        traced(parentTrace, { 'mcp.tool.name': params.name }, (handed) => live.use(async ({ run, exposure }) => {
           const forwarding = callForwarding(
             live.sessionId,
             client,
@@ -285,7 +288,7 @@ export function createModernServers(
             const outcome = await withModernAsker(asker, () =>
               exposure.call(name, args, {
                 signal,
-                scope: { mcp: forwarding },
+                scope: { mcp: forwarding, ...(handed ? { trace: handed } : {}) },
               }),
             );
             return explainUnavailable(toCallToolResult(outcome), run.diagnostics, typeof args.id === 'string' ? args.id : name);
@@ -293,7 +296,7 @@ export function createModernServers(
             const coded = ToolSearchError.isInstance(error) ? error : undefined;
             return errorResult(coded?.code ?? ErrorCode.TOOL_EXECUTION_FAILED, error instanceof Error ? error.message : String(error));
           }
-        }),
+        })),
       );
     }
     if ('done' in step) {

@@ -26,6 +26,7 @@ import {
 import type { McpDownstream } from '@tool-search/plugin-mcp';
 import { serveAggregate } from './aggregate.js';
 import type { ElicitationApprovals } from './approvals.js';
+import { traceContextOf, traced } from './trace.js';
 import { createSessionForwarding } from './forward.js';
 import { createLiveRun, type LiveRun } from './live-run.js';
 import { errorResult, explainUnavailable, toCallToolResult } from './result.js';
@@ -116,9 +117,11 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: args = {} } = request.params;
     const forwarded = forwarding.forCall(request, extra);
-    const result = await live.use(async ({ run, exposure }): Promise<CallToolResult> => {
+    // The client's trace context (`_meta.traceparent`): the call's span joins its trace.
+    const parentTrace = traceContextOf(request.params._meta);
+    const result = await traced(parentTrace, { 'mcp.tool.name': name }, (handed) => live.use(async ({ run, exposure }): Promise<CallToolResult> => {
       try {
-        const outcome = await exposure.call(name, args, { signal: extra.signal, scope: { mcp: forwarded.forwarding } });
+        const outcome = await exposure.call(name, args, { signal: extra.signal, scope: { mcp: forwarded.forwarding, ...(handed ? { trace: handed } : {}) } });
         await forwarded.flush();
         return explainUnavailable(toCallToolResult(outcome), run.diagnostics, typeof args.id === 'string' ? args.id : name);
       } catch (error) {
@@ -126,7 +129,7 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
         const coded = ToolSearchError.isInstance(error) ? error : undefined;
         return errorResult(coded?.code ?? ErrorCode.TOOL_EXECUTION_FAILED, error instanceof Error ? error.message : String(error));
       }
-    });
+    }));
     const code = errorCodeOf(result);
     // A run stopped by a guard (loop circuit breaker) refuses every later call: this call reports the stop, the next ones get a fresh run.
     if (code === ErrorCode.RUN_STOPPED) background(true);
