@@ -12,7 +12,7 @@
  * and the object itself to the server (`approvals`).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Server } from '@modelcontextprotocol/server';
 import type { Ask } from './input-bridge.js';
 
 /** The fields of an approvals-plugin request this approver reads (structural: no plugin import). */

@@ -12,7 +12,7 @@
  * store, so a retry landing on another replica is relayed here.
  */
 import { randomBytes } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 
 /** One embedded request of an `input_required` result: its method and params, as the 2026-07-28 wire has them. */
 export interface InputAsk {

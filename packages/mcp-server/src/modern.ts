@@ -24,7 +24,7 @@ import {
   type McpRequestContext,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { ErrorCode as McpErrorCode, McpError, type CallToolResult, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError as McpError, ProtocolErrorCode as McpErrorCode, type CallToolResult, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/server';
 import { ErrorCode, ToolSearchError, silentLogger, type RunRequest, type ToolDescriptor } from '@tool-search/kernel';
 import type { McpCallForwarding, McpPeer } from '@tool-search/plugin-mcp';
 import { registerAggregate, type AggregateRegister } from './aggregate.js';

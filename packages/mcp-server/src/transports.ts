@@ -13,9 +13,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { isLegacyRequest, type Server as ModernServer } from '@modelcontextprotocol/server';
+import { isInitializeRequest, isLegacyRequest, type Server as ModernServer } from '@modelcontextprotocol/server';
 import { serveStdio as serveModernStdioEntry, StdioServerTransport as ModernStdioTransport } from '@modelcontextprotocol/server/stdio';
 import { AuthErrors, authStatus, createApiKeys, type ApiKeys, type Principal } from '@tool-search/auth';
 import { ErrorCode, silentLogger, ToolSearchError } from '@tool-search/kernel';
@@ -59,7 +57,7 @@ export async function serveStdio(options: StdioServeOptions): Promise<StdioMcpHa
           modern = serveModernStdio(options, opening.input, stdout, resolve);
           return;
         }
-        const transport = new StdioServerTransport(opening.input, stdout);
+        const transport = new ModernStdioTransport(opening.input, stdout);
         transport.onclose = () => resolve();
         void mcp.server.connect(transport);
       }),

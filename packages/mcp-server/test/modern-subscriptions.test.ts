@@ -40,6 +40,11 @@ beforeAll(async () => {
   http = await serveHttp({ kernel, mode: 'directory', refreshIntervalMs: 0, ...(preset.mcpDownstream ? { downstream: preset.mcpDownstream } : {}) });
   client = new Client({ name: 'listener', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
   await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
+  // On a loaded machine a server may miss the first listing: a call to it refreshes the run until it is there.
+  for (let tries = 0; (await client.callTool({ name: 'tool_describe', arguments: { id: 'mcp:notes:edit' } })).isError; tries++) {
+    if (tries > 100) throw new Error('the notes server never joined the catalog');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }, 60_000);
 afterAll(async () => {
   await client?.close().catch(() => undefined);
