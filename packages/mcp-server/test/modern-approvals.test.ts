@@ -6,7 +6,7 @@
  * that cannot be asked: it never runs. The `requestState` of the parked call
  * resumes it only for the API key that started it; a forged one resumes
  * nothing. Driven by the v2 client SDK (which answers `input_required` from
- * its elicitation handler) and raw requests for what a client SDK would not
+ * its elicitation handler), in tools and code mode, and raw requests for what a client SDK would not
  * send.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -47,6 +47,8 @@ const launchPlugin: KernelPlugin = {
 
 let kernel: Kernel;
 let http: HttpMcpHandle;
+/** The same kernel in code mode, keyless: calls made from the sandbox. */
+let codeMode: HttpMcpHandle;
 const clients: Client[] = [];
 
 beforeAll(async () => {
@@ -57,16 +59,18 @@ beforeAll(async () => {
   ));
   const auth = createApiKeys({ keys: [{ name: 'a', hash: hashApiKey(KEY_A), agents: ['*'] }, { name: 'b', hash: hashApiKey(KEY_B), agents: ['*'] }] });
   http = await serveHttp({ kernel, mode: 'tools', refreshIntervalMs: 0, approvals, auth });
+  codeMode = await serveHttp({ kernel, mode: 'code', refreshIntervalMs: 0, approvals });
 }, 60_000);
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
   await http?.close();
+  await codeMode?.close();
   await kernel?.close();
 });
 
 type Answer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean> };
 
-async function connect(answer: Answer | undefined, asked: string[] = []): Promise<Client> {
+async function connect(answer: Answer | undefined, asked: string[] = [], url = http.url): Promise<Client> {
   const capabilities = answer ? { elicitation: {} } : {};
   const client = new Client({ name: 'approver', version: '1.0.0' }, { capabilities, versionNegotiation: { mode: { pin: MODERN } } });
   if (answer) {
@@ -75,7 +79,7 @@ async function connect(answer: Answer | undefined, asked: string[] = []): Promis
       return answer;
     });
   }
-  await client.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: { authorization: `Bearer ${KEY_A}` } } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${KEY_A}` } } }));
   clients.push(client);
   return client;
 }
@@ -166,5 +170,19 @@ describe('approvals for a 2026-07-28 client', () => {
     const denied = await rawCall(KEY_A, { ...launch('contested'), requestState, inputResponses: { [key!]: { action: 'decline' } } });
     expect(code(denied.result)).toBe('TOOL_CALL_BLOCKED');
     expect(launched).not.toContain('contested');
+  });
+
+  it('asks for a call made from code mode too (openclaw.tools.call in the sandbox)', async () => {
+    const asked: string[] = [];
+    const client = await connect({ action: 'accept', content: { approve: true } }, asked, codeMode.url);
+    const [tool] = (await client.listTools()).tools;
+    if (tool?.name !== 'tool_search_code') {
+      console.warn(`skipping the code-mode approval check: no sandbox starts here (serve mcp fell back to ${tool?.name})`);
+      return;
+    }
+    const result = await client.callTool({ name: 'tool_search_code', arguments: { code: `const r = await openclaw.tools.call('${LAUNCH}', { label: 'from-code' }); return r.content[0].text;` } });
+    expect((result.structuredContent as { value?: unknown }).value).toBe('launched from-code');
+    expect(asked).toHaveLength(1);
+    expect(launched.filter((label) => label === 'from-code')).toEqual(['from-code']);
   });
 });
