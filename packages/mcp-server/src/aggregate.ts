@@ -7,21 +7,7 @@
  * JSON-RPC errors pass through as the server sent them; one failing server
  * leaves the lists of the others intact.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { UriTemplate } from '@modelcontextprotocol/sdk/shared/uriTemplate.js';
-import {
-  CompleteRequestSchema,
-  ErrorCode as McpErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-  type ServerCapabilities,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError as McpError, ProtocolErrorCode as McpErrorCode, UriTemplate, type Server, type ServerCapabilities } from '@modelcontextprotocol/server';
 import type { Logger } from '@tool-search/kernel';
 import { isResourceNotFound, type McpDownstream, type McpPeer } from '@tool-search/plugin-mcp';
 import { parsePromptName, parseResourceUri, promptName, resourceUri } from './namespace.js';
@@ -43,7 +29,7 @@ export type AggregateMethod =
 // biome-ignore lint/suspicious/noExplicitAny: each method's params are validated by the SDK serving it
 export type AggregateHandler = (params: any, signal: AbortSignal) => Promise<object>;
 
-/** Where the handlers go: a v1 `Server` (2025-era sessions, `serveAggregate`) or a v2 one (2026-07-28 requests, modern.ts). */
+/** Where the handlers go: a session's `Server` (2025-era sessions, `serveAggregate`) or a request's (2026-07-28, modern.ts). */
 export type AggregateRegister = (method: AggregateMethod, handler: AggregateHandler) => void;
 
 export interface AggregateOptions extends AggregateCore {
@@ -57,18 +43,8 @@ interface Routed {
 
 export function serveAggregate(options: AggregateOptions): { close(): Promise<void> } {
   const { server } = options;
-  const schemas = {
-    'resources/list': ListResourcesRequestSchema,
-    'resources/templates/list': ListResourceTemplatesRequestSchema,
-    'resources/read': ReadResourceRequestSchema,
-    'resources/subscribe': SubscribeRequestSchema,
-    'resources/unsubscribe': UnsubscribeRequestSchema,
-    'prompts/list': ListPromptsRequestSchema,
-    'prompts/get': GetPromptRequestSchema,
-    'completion/complete': CompleteRequestSchema,
-  } as const;
   const register: AggregateRegister = (method, handler) =>
-    server.setRequestHandler(schemas[method] as typeof ListResourcesRequestSchema, (request, { signal }) => handler(request.params ?? {}, signal) as never);
+    server.setRequestHandler(method as 'resources/list', (request, ctx) => handler(request.params ?? {}, ctx.mcpReq.signal) as never);
   const served = registerAggregate(options, register, true);
   const unsubscribe = options.downstream.on((event) => {
     if (!options.visible().has(event.server)) return;

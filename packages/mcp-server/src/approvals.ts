@@ -1,12 +1,19 @@
 /**
  * Approvals answered by the MCP client's user: a call that needs an approval
  * (`tools.approvals`) becomes an `elicitation/create` request to the client
- * of the session that made the call. No session, a client without the
- * `elicitation` capability, a decline, a cancel or an error all deny.
+ * that made the call. A 2025-era session's client is asked by a pushed
+ * request (the session's server, found by run session id); a 2026-07-28
+ * client by an `input_required` round (the calling request's asker, found in
+ * the call's async context: 2026-07-28 runs are shared by an agent's
+ * requests, so the session id cannot tell them apart). No client to ask, a
+ * client without the `elicitation` capability, a decline, a cancel, a
+ * timeout or an error all deny.
  * Hand `approve` to the preset (`createToolSearchKernel(config, { approve })`)
  * and the object itself to the server (`approvals`).
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Server } from '@modelcontextprotocol/server';
+import type { Ask } from './input-bridge.js';
 
 /** The fields of an approvals-plugin request this approver reads (structural: no plugin import). */
 export interface ElicitedApprovalRequest {
@@ -22,24 +29,31 @@ export interface ElicitationApprovals {
   register(sessionId: string, server: Server): () => void;
 }
 
+/** The 2026-07-28 request a call runs for: its `input_required` asker, when the request declared `elicitation`. */
+export interface ModernAsker {
+  readonly ask?: Ask;
+}
+
+const modernCall = new AsyncLocalStorage<ModernAsker>();
+
+/** Runs `call` (a 2026-07-28 request's tool call) so that approvals it needs are asked of that request's client. */
+export function withModernAsker<T>(asker: ModernAsker, call: () => Promise<T>): Promise<T> {
+  return modernCall.run(asker, call);
+}
+
 const ARGS_PREVIEW_CHARS = 1_000;
 
 export function elicitationApprovals(): ElicitationApprovals {
   const servers = new Map<string, Server>();
   return {
     async approve(request, context = {}) {
+      const modern = modernCall.getStore();
+      if (modern) return askModern(modern, request, context.signal);
       const server = servers.get(request.sessionId);
       if (!server?.getClientCapabilities()?.elicitation) return 'deny';
       try {
         const answer = await server.elicitInput(
-          {
-            message: approvalMessage(request),
-            requestedSchema: {
-              type: 'object',
-              properties: { approve: { type: 'boolean', title: 'Allow this call', description: `Run ${request.toolId} with these arguments` } },
-              required: ['approve'],
-            },
-          },
+          approvalForm(request),
           context.signal ? { signal: context.signal } : undefined,
         );
         return answer.action === 'accept' && answer.content?.approve === true ? 'allow' : 'deny';
@@ -52,6 +66,29 @@ export function elicitationApprovals(): ElicitationApprovals {
       return () => {
         if (servers.get(sessionId) === server) servers.delete(sessionId);
       };
+    },
+  };
+}
+
+/** One `input_required` round for the approval; anything but an accepted `approve: true` (or the signal aborting the round) denies. */
+async function askModern(modern: ModernAsker, request: ElicitedApprovalRequest, signal: AbortSignal | undefined): Promise<'allow' | 'deny'> {
+  if (!modern.ask) return 'deny';
+  try {
+    const answer = await modern.ask({ method: 'elicitation/create', params: approvalForm(request) }, signal ?? new AbortController().signal);
+    const content = answer.content as Record<string, unknown> | undefined;
+    return answer.action === 'accept' && content?.approve === true ? 'allow' : 'deny';
+  } catch {
+    return 'deny';
+  }
+}
+
+function approvalForm(request: ElicitedApprovalRequest) {
+  return {
+    message: approvalMessage(request),
+    requestedSchema: {
+      type: 'object' as const,
+      properties: { approve: { type: 'boolean' as const, title: 'Allow this call', description: `Run ${request.toolId} with these arguments` } },
+      required: ['approve'],
     },
   };
 }

@@ -8,18 +8,7 @@
  * downstream log messages outside a call reach this session when their
  * server is visible to it (policy) and their level passes.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  LoggingLevelSchema,
-  SetLevelRequestSchema,
-  type CallToolRequest,
-  type CreateMessageResult,
-  type LoggingLevel,
-  type LoggingMessageNotification,
-  type ServerNotification,
-  type ServerRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolRequest, CreateMessageResult, LoggingLevel, LoggingMessageNotification, Server, ServerContext, ServerNotification } from '@modelcontextprotocol/server';
 import type { Logger } from '@tool-search/kernel';
 import type { McpCallForwarding, McpDownstream } from '@tool-search/plugin-mcp';
 
@@ -28,7 +17,7 @@ export interface SessionForwarding {
    * The forwarding of one `tools/call` (its progress token, its stream, the client's capabilities),
    * and `flush`: await it before answering, so no progress or log is sent after the result.
    */
-  forCall(request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>): { forwarding: McpCallForwarding; flush(): Promise<void> };
+  forCall(request: Pick<CallToolRequest, 'params'>, ctx: ServerContext): { forwarding: McpCallForwarding; flush(): Promise<void> };
   close(): void;
 }
 
@@ -41,7 +30,9 @@ export interface SessionForwardingOptions {
   readonly logger: Logger;
 }
 
-const SEVERITY = new Map(LoggingLevelSchema.options.map((level, index) => [level, index]));
+/** MCP's log levels, least severe first (RFC 5424 order, as the spec lists them). */
+const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const SEVERITY = new Map(LEVELS.map((level, index) => [level, index]));
 
 export function createSessionForwarding(options: SessionForwardingOptions): SessionForwarding {
   const { server, downstream } = options;
@@ -49,7 +40,7 @@ export function createSessionForwarding(options: SessionForwardingOptions): Sess
   const passes = (params: LoggingMessageNotification['params']) => level === undefined || (SEVERITY.get(params.level) ?? 0) >= (SEVERITY.get(level) ?? 0);
 
   if (downstream) {
-    server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+    server.setRequestHandler('logging/setLevel', async (request) => {
       level = request.params.level;
       await downstream.setLoggingLevel(options.sessionId, level).catch((error: unknown) => options.logger.warn(`logging/setLevel downstream failed: ${String(error)}`));
       return {};
@@ -61,13 +52,13 @@ export function createSessionForwarding(options: SessionForwardingOptions): Sess
   });
 
   return {
-    forCall(request, extra) {
+    forCall(request, ctx) {
       const token = request.params._meta?.progressToken;
       const client = server.getClientCapabilities();
-      const related = { relatedRequestId: extra.requestId };
+      const related = { relatedRequestId: ctx.mcpReq.id };
       const pending = new Set<Promise<void>>();
       const notify = (notification: ServerNotification) => {
-        const sent: Promise<void> = extra.sendNotification(notification).catch(() => undefined).finally(() => pending.delete(sent)); // progress for a request whose client went away
+        const sent: Promise<void> = ctx.mcpReq.notify(notification).catch(() => undefined).finally(() => pending.delete(sent)); // progress for a request whose client went away
         pending.add(sent);
       };
       const forwarding: McpCallForwarding = {

@@ -9,7 +9,7 @@
  * keep working; the others cannot be found.
  */
 import { randomUUID } from 'node:crypto';
-import type { InitializeRequest, JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { InitializeRequest, JSONRPCMessage } from '@modelcontextprotocol/server';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { RelayingTransport } from './relay.js';
 import { createToolSearchMcpServer, type ToolSearchMcpOptions, type ToolSearchMcpServer } from './server.js';

@@ -4,5 +4,7 @@ export type { McpMode, ToolSearchMcpOptions, ToolSearchMcpServer } from './serve
 export { toCallToolResult } from './result.js';
 export { serveStdio, serveHttp } from './transports.js';
 export { elicitationApprovals } from './approvals.js';
+export { McpServerErrors } from './errors.js';
 export type { ElicitationApprovals, ElicitedApprovalRequest } from './approvals.js';
+export type { TraceContext } from './trace.js';
 export type { StdioServeOptions, StdioMcpHandle, HttpServeOptions, HttpMcpHandle } from './transports.js';

@@ -7,11 +7,12 @@
  * (`inputResponses`) that resume it. The call ends with its result, or is
  * cancelled when the client does not come back within `idleMs`.
  *
- * Parked calls live in this process: a retry must reach the replica that
- * parked the call (anything else is `InvalidParams`, "retry the call").
+ * Parked calls live in this process (a call in flight cannot move): the
+ * `onPark` / `onRelease` hooks let parked-calls.ts record them in the state
+ * store, so a retry landing on another replica is relayed here.
  */
 import { randomBytes } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 
 /** One embedded request of an `input_required` result: its method and params, as the 2026-07-28 wire has them. */
 export interface InputAsk {
@@ -60,7 +61,13 @@ interface Parked {
 
 export const DEFAULT_INPUT_IDLE_MS = 5 * 60_000;
 
-export function createInputBridge(idleMs = DEFAULT_INPUT_IDLE_MS): InputBridge {
+/** Told when a call is parked (again: its time renewed) and when it leaves (done, expired, closed). */
+export interface BridgeHooks {
+  onPark?(requestState: string, owner: string, idleMs: number): void;
+  onRelease?(requestState: string): void;
+}
+
+export function createInputBridge(idleMs = DEFAULT_INPUT_IDLE_MS, hooks: BridgeHooks = {}): InputBridge {
   const parked = new Map<string, Parked>();
   let counter = 0;
 
@@ -75,6 +82,7 @@ export function createInputBridge(idleMs = DEFAULT_INPUT_IDLE_MS): InputBridge {
       call.wake = undefined;
       if (outcome !== 'asked') {
         parked.delete(state);
+        hooks.onRelease?.(state);
         return outcome;
       }
     }
@@ -86,6 +94,7 @@ export function createInputBridge(idleMs = DEFAULT_INPUT_IDLE_MS): InputBridge {
     parked.set(state, call);
     call.timer = setTimeout(() => expire(state), idleMs);
     call.timer.unref();
+    hooks.onPark?.(state, call.owner, idleMs);
     return { inputRequests, requestState: state };
   }
 
@@ -93,6 +102,7 @@ export function createInputBridge(idleMs = DEFAULT_INPUT_IDLE_MS): InputBridge {
     const call = parked.get(state);
     if (!call) return;
     parked.delete(state);
+    hooks.onRelease?.(state);
     call.controller.abort(new Error('the client did not answer the input request in time'));
     for (const question of call.questions.values()) question.reject(new Error('input request expired'));
   }

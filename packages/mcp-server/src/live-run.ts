@@ -6,7 +6,7 @@
  * call). Every run of a session shares one session id (loop detection, logs).
  */
 import { randomUUID } from 'node:crypto';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import type { Kernel, Run, RunExposure, RunRequest } from '@tool-search/kernel';
 import { namespaceToolMeta } from './namespace.js';
 

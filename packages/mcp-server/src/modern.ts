@@ -24,13 +24,16 @@ import {
   type McpRequestContext,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { ErrorCode as McpErrorCode, McpError, type CallToolResult, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/sdk/types.js';
-import { ErrorCode, ToolSearchError, silentLogger, type RunRequest, type ToolDescriptor, errorMessage } from '@tool-search/kernel';
-import type { McpCallForwarding, } from '@tool-search/plugin-mcp';
+import { ProtocolError as McpError, ProtocolErrorCode as McpErrorCode, type CallToolResult, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/server';
+import { ErrorCode, errorMessage, ToolSearchError, silentLogger, type RunRequest, type ToolDescriptor } from '@tool-search/kernel';
+import type { McpCallForwarding, McpPeer } from '@tool-search/plugin-mcp';
 import { registerAggregate, type AggregateRegister } from './aggregate.js';
+import { withModernAsker } from './approvals.js';
+import type { ParkedCalls } from './parked-calls.js';
+import { traceContextOf, traced } from './trace.js';
 import { createInputBridge, type Ask, type BridgeStep } from './input-bridge.js';
 import { createLiveRun, type LiveRun } from './live-run.js';
-import { resourceUri } from './namespace.js';
+import { parseResourceUri, resourceUri } from './namespace.js';
 import { errorResult, explainUnavailable, toCallToolResult } from './result.js';
 import { DEFAULT_REFRESH_INTERVAL_MS, type ToolSearchMcpOptions } from './server.js';
 import { McpErrors } from '@tool-search/plugin-mcp';
@@ -39,6 +42,8 @@ export interface ModernHandlerOptions extends ToolSearchMcpOptions {
   readonly maxBodyBytes: number;
   /** How long a call waiting for the client's `input_required` answers is kept (default 5 min). */
   readonly inputIdleMs?: number;
+  /** Parked calls shared with other replicas (parked-calls.ts); without it a retry must reach the replica that parked the call. */
+  readonly parked?: ParkedCalls;
 }
 
 export interface ModernCaller {
@@ -48,6 +53,8 @@ export interface ModernCaller {
 }
 
 export interface ModernHandler {
+  /** Settles once relayed retries from other replicas are heard (at once without `parked`). */
+  readonly ready: Promise<void>;
   fetch(request: Request, body: unknown, caller: ModernCaller): Promise<Response>;
   /** Runs held for callers now (one per agent). */
   readonly runs: number;
@@ -55,7 +62,7 @@ export interface ModernHandler {
 }
 
 export function createModernHandler(options: ModernHandlerOptions): ModernHandler {
-  const core = createModernServers(options);
+  const core = createModernServers({ ...options, resourceSubscriptions: true });
   const handler = createMcpHandler((context) => core.build(context), {
     legacy: 'reject',
     maxRequestBodySize: options.maxBodyBytes,
@@ -68,12 +75,27 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
     if (change.kind === 'prompts') handler.notify.promptsChanged();
     if (change.kind === 'resource') handler.notify.resourceUpdated(change.uri);
   });
+  const serve = (request: Request, body: unknown, caller: ModernCaller) =>
+    handler.fetch(request, {
+      parsedBody: body,
+      ...(caller.keyId !== undefined || caller.agentId !== undefined ? { authInfo: authInfoOf(caller) } : {}),
+    });
   return {
-    fetch: (request, body, caller) =>
-      handler.fetch(request, {
-        parsedBody: body,
-        ...(caller.keyId !== undefined || caller.agentId !== undefined ? { authInfo: authInfoOf(caller) } : {}),
-      }),
+    ready: core.ready,
+    async fetch(request, body, caller) {
+      const uris = listenedResources(body);
+      if (!uris) return serve(request, body, caller);
+      // `subscriptions/listen` with resource URIs: subscribed downstream for as long as the stream lasts; the filter
+      // handed to the SDK keeps only the URIs this caller may see (so its acknowledgement says what is honored).
+      const subscription = await core.subscribe(caller, uris, request.signal);
+      try {
+        const response = await serve(request, withResources(body, subscription.uris), caller);
+        return untilEnded(response, subscription.release);
+      } catch (error) {
+        subscription.release();
+        throw error;
+      }
+    },
     get runs() {
       return core.runs;
     },
@@ -89,15 +111,27 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
 export type ModernChange = { readonly kind: 'tools' | 'resources' | 'prompts' } | { readonly kind: 'resource'; readonly uri: string };
 
 export interface ModernServers {
+  /** Settles once relayed retries from other replicas are heard. */
+  readonly ready: Promise<void>;
   /** A fresh v2 `Server` for one request (HTTP) or one connection (stdio), answering for the caller in `context.authInfo`. */
   build(context: McpRequestContext): Promise<Server>;
   onChange(listener: (change: ModernChange) => void): () => void;
+  /**
+   * Subscribes downstream to the namespaced resource URIs of `uris` that `caller` may see (their server is visible to
+   * its policy and supports `subscribe`); `release` unsubscribes. The others are dropped.
+   */
+  subscribe(caller: ModernCaller, uris: readonly string[], signal: AbortSignal): Promise<{ readonly uris: readonly string[]; release(): void }>;
   readonly runs: number;
   close(): Promise<void>;
 }
 
 /** The era-independent part: runs per agent, kept current, and the v2 servers built on them. */
-export function createModernServers(options: ToolSearchMcpOptions & { readonly inputIdleMs?: number }): ModernServers {
+export function createModernServers(
+  options: ToolSearchMcpOptions & Pick<ModernHandlerOptions, 'inputIdleMs' | 'parked'> & {
+    /** Advertise `resources.subscribe` (the caller routes `subscriptions/listen` resource URIs through `subscribe`). */
+    readonly resourceSubscriptions?: boolean;
+  },
+): ModernServers {
   const logger = options.logger ?? silentLogger;
   const { downstream, kernel } = options;
   const mode = options.mode ?? 'tools';
@@ -108,7 +142,8 @@ export function createModernServers(options: ToolSearchMcpOptions & { readonly i
     cacheScope: 'private' as const,
   };
   const runs = new Map<string, Promise<LiveRun>>();
-  const bridge = createInputBridge(options.inputIdleMs);
+  const bridge = createInputBridge(options.inputIdleMs, options.parked?.hooks);
+  const ready = options.parked ? options.parked.listen(bridge) : Promise.resolve();
   const listeners = new Set<(change: ModernChange) => void>();
   const emit = (change: ModernChange) => {
     for (const listener of listeners) listener(change);
@@ -163,7 +198,7 @@ export function createModernServers(options: ToolSearchMcpOptions & { readonly i
           tools: { listChanged: true },
           ...(downstream
             ? {
-                resources: { listChanged: true },
+                resources: { listChanged: true, ...(options.resourceSubscriptions ? { subscribe: true } : {}) },
                 prompts: { listChanged: true },
                 completions: {},
               }
@@ -216,7 +251,9 @@ export function createModernServers(options: ToolSearchMcpOptions & { readonly i
     const state = ctx.mcpReq.requestState<string>();
     let step: BridgeStep;
     if (typeof state === 'string') {
-      const resumed = bridge.resume(owner, state, ctx.mcpReq.inputResponses ?? {});
+      const responses = ctx.mcpReq.inputResponses ?? {};
+      // Parked here, or on another replica (relayed there: the call itself cannot move).
+      const resumed = bridge.resume(owner, state, responses) ?? (await resumeElsewhere(owner, state, responses, ctx.mcpReq.signal));
       if (!resumed) throw new McpError(McpErrorCode.InvalidParams, 'Unknown or expired requestState: call the tool again without it', { requestState: state });
       step = await resumed;
     } else {
@@ -225,8 +262,10 @@ export function createModernServers(options: ToolSearchMcpOptions & { readonly i
         ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ??
         server.getClientCapabilities();
       const token = ctx.mcpReq._meta?.progressToken;
+      // The client's trace context (`_meta.traceparent`): the call's span joins its trace.
+      const parentTrace = traceContextOf(ctx.mcpReq._meta, ctx.mcpReq.envelope);
       step = await bridge.start(owner, (ask, signal) =>
-        live.use(async ({ run, exposure }) => {
+        traced(parentTrace, { 'mcp.tool.name': params.name }, (handed) => live.use(async ({ run, exposure }) => {
           const forwarding = callForwarding(
             live.sessionId,
             client,
@@ -244,16 +283,20 @@ export function createModernServers(options: ToolSearchMcpOptions & { readonly i
           const name = params.name;
           const args = params.arguments ?? {};
           try {
-            const outcome = await exposure.call(name, args, {
-              signal,
-              scope: { mcp: forwarding },
-            });
+            // An approval this call needs is asked of this request's client, by an `input_required` round.
+            const asker = client?.elicitation ? { ask } : {};
+            const outcome = await withModernAsker(asker, () =>
+              exposure.call(name, args, {
+                signal,
+                scope: { mcp: forwarding, ...(handed ? { trace: handed } : {}) },
+              }),
+            );
             return explainUnavailable(toCallToolResult(outcome), run.diagnostics, typeof args.id === 'string' ? args.id : name);
           } catch (error) {
             const coded = ToolSearchError.isInstance(error) ? error : undefined;
             return errorResult(coded?.code ?? ErrorCode.TOOL_EXECUTION_FAILED, errorMessage(error));
           }
-        }),
+        })),
       );
     }
     if ('done' in step) {
@@ -268,7 +311,50 @@ export function createModernServers(options: ToolSearchMcpOptions & { readonly i
     });
   }
 
+  /** A retry for a call parked on another replica; a store or holder failure is a JSON-RPC error naming its code. */
+  async function resumeElsewhere(owner: string, state: string, responses: Record<string, unknown>, signal: AbortSignal): Promise<BridgeStep | undefined> {
+    if (!options.parked) return undefined;
+    try {
+      return await options.parked.resumeElsewhere(owner, state, responses, signal);
+    } catch (error) {
+      if (!ToolSearchError.isInstance(error)) throw error;
+      throw new McpError(McpErrorCode.InternalError, error.message, { code: error.code });
+    }
+  }
+
+  async function subscribe(caller: ModernCaller, uris: readonly string[], signal: AbortSignal) {
+    const live = await runFor(caller.agentId);
+    const visible = visibleServers(live.current.run.catalog);
+    const held: { peer: McpPeer; original: string }[] = [];
+    const honored: string[] = [];
+    for (const uri of new Set(uris)) {
+      const parsed = parseResourceUri(uri);
+      const peer = parsed && visible.has(parsed.server) ? downstream?.peer(parsed.server) : undefined;
+      if (!parsed || !peer?.capabilities.resources?.subscribe) continue;
+      try {
+        await peer.subscribe(parsed.original, signal);
+      } catch (error) {
+        logger.warn(`subscribing to ${uri} failed: ${errorMessage(error)}`, { cause: error });
+        continue;
+      }
+      held.push({ peer, original: parsed.original });
+      honored.push(uri);
+    }
+    let released = false;
+    return {
+      uris: honored,
+      release() {
+        if (released) return;
+        released = true;
+        // Best effort: the stream is gone; a downstream server that missed the unsubscribe only sends updates nobody reads.
+        for (const { peer, original } of held) void peer.unsubscribe(original).catch(() => undefined);
+      },
+    };
+  }
+
   return {
+    ready,
+    subscribe,
     build,
     onChange(listener) {
       listeners.add(listener);
@@ -338,3 +424,45 @@ function visibleServers(catalog: readonly ToolDescriptor[]): ReadonlySet<string>
 }
 
 export type { CallToolResult };
+
+/** The resource URIs of a `subscriptions/listen` request (undefined for any other message, or one without them). */
+function listenedResources(body: unknown): readonly string[] | undefined {
+  const message = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | undefined;
+  if (message?.method !== 'subscriptions/listen') return undefined;
+  const uris = message.params?.notifications?.resourceSubscriptions;
+  return Array.isArray(uris) && uris.length > 0 && uris.every((uri) => typeof uri === 'string') ? uris : undefined;
+}
+
+function withResources(body: unknown, uris: readonly string[]): unknown {
+  const message = body as { params: { notifications: Record<string, unknown> } };
+  const { resourceSubscriptions: _dropped, ...notifications } = message.params.notifications;
+  return { ...message, params: { ...message.params, notifications: uris.length ? { ...notifications, resourceSubscriptions: uris } : notifications } };
+}
+
+/** The response, with `ended` called once its body is done or cancelled (the client went away). */
+function untilEnded(response: Response, ended: () => void): Response {
+  if (!response.body) {
+    ended();
+    return response;
+  }
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          ended();
+          controller.close();
+        } else controller.enqueue(value);
+      } catch (error) {
+        ended();
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      ended();
+      return reader.cancel(reason);
+    },
+  });
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}

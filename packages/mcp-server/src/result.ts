@@ -4,7 +4,7 @@
  * JSON-RPC errors; the error code is in `structuredContent.error.code`, as the
  * control tools report theirs.
  */
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import {
   ErrorCode,
   type AnyErrorCode,

@@ -10,8 +10,8 @@
  * sampling, elicitation and cancellation are forwarded (forward.ts), and
  * resources, prompts and completions are served (aggregate.ts).
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Server } from '@modelcontextprotocol/server';
+import { LegacyServer } from './legacy-codes.js';
 import {
   ErrorCode,
   ToolSearchError,
@@ -27,6 +27,7 @@ import {
 import type { McpDownstream } from '@tool-search/plugin-mcp';
 import { serveAggregate } from './aggregate.js';
 import type { ElicitationApprovals } from './approvals.js';
+import { traceContextOf, traced } from './trace.js';
 import { createSessionForwarding } from './forward.js';
 import { createLiveRun, type LiveRun } from './live-run.js';
 import { errorResult, explainUnavailable, toCallToolResult } from './result.js';
@@ -87,7 +88,7 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
   downstream?.enableForwarding();
   const live: LiveRun = await createLiveRun({ kernel: options.kernel, mode, ...(options.request ? { request: options.request } : {}) });
   const instructions = live.current.exposure.system;
-  const server = new Server(
+  const server: Server = new LegacyServer(
     { name: options.name ?? 'tool-search', version: options.version ?? '0.1.0' },
     { capabilities: { tools: { listChanged: true }, ...(downstream ? AGGREGATE_CAPABILITIES : {}) }, ...(instructions ? { instructions } : {}) },
   );
@@ -112,14 +113,16 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
   const background = (force = false) =>
     void refresh(force).catch((error: unknown) => logger.warn(`refresh failed: ${errorMessage(error)}`, { cause: error }));
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [...live.current.tools] }));
+  server.setRequestHandler('tools/list', () => ({ tools: [...live.current.tools] }) as never);
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args = {} } = request.params;
-    const forwarded = forwarding.forCall(request, extra);
-    const result = await live.use(async ({ run, exposure }): Promise<CallToolResult> => {
+    const forwarded = forwarding.forCall(request, ctx);
+    // The client's trace context (`_meta.traceparent`): the call's span joins its trace.
+    const parentTrace = traceContextOf(request.params._meta);
+    const result = await traced(parentTrace, { 'mcp.tool.name': name }, (handed) => live.use(async ({ run, exposure }): Promise<CallToolResult> => {
       try {
-        const outcome = await exposure.call(name, args, { signal: extra.signal, scope: { mcp: forwarded.forwarding } });
+        const outcome = await exposure.call(name, args, { signal: ctx.mcpReq.signal, scope: { mcp: forwarded.forwarding, ...(handed ? { trace: handed } : {}) } });
         await forwarded.flush();
         return explainUnavailable(toCallToolResult(outcome), run.diagnostics, typeof args.id === 'string' ? args.id : name);
       } catch (error) {
@@ -127,7 +130,7 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
         const coded = ToolSearchError.isInstance(error) ? error : undefined;
         return errorResult(coded?.code ?? ErrorCode.TOOL_EXECUTION_FAILED, errorMessage(error));
       }
-    });
+    }));
     const code = errorCodeOf(result);
     // A run stopped by a guard (loop circuit breaker) refuses every later call: this call reports the stop, the next ones get a fresh run.
     if (code === ErrorCode.RUN_STOPPED) background(true);

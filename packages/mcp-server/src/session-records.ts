@@ -5,7 +5,7 @@
  * run session id (so loop detection and logs continue). One key per session,
  * with the idle timeout as its TTL, renewed by every request.
  */
-import type { InitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { InitializeRequest } from '@modelcontextprotocol/server';
 import { ToolSearchError } from '@tool-search/kernel';
 import type { StateStore } from '@tool-search/state';
 import { StateErrors } from '@tool-search/state';

@@ -13,15 +13,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { isLegacyRequest, type Server as ModernServer } from '@modelcontextprotocol/server';
+import { isInitializeRequest, isLegacyRequest, type Server as ModernServer } from '@modelcontextprotocol/server';
 import { serveStdio as serveModernStdioEntry, StdioServerTransport as ModernStdioTransport } from '@modelcontextprotocol/server/stdio';
 import { AuthErrors, authStatus, createApiKeys, type ApiKeys, type Principal } from '@tool-search/auth';
 import { ErrorCode, ToolSearchError, errorMessage, silentLogger } from '@tool-search/kernel';
 import { MemoryStateStore, stateHealth, type StateStore, StateErrors } from '@tool-search/state';
 import { createHttpSessions, type HttpSession } from './http-sessions.js';
 import { createModernHandler, createModernServers, type ModernCaller } from './modern.js';
+import { createParkedCalls } from './parked-calls.js';
 import { firstLine, isModernOpening } from './stdio-opening.js';
 import { RELAY_CHANNEL, RelayingTransport } from './relay.js';
 import { BodyError, fromLoopback, LOOPBACK, readJson, reply } from './http-request.js';
@@ -58,7 +57,7 @@ export async function serveStdio(options: StdioServeOptions): Promise<StdioMcpHa
           modern = serveModernStdio(options, opening.input, stdout, resolve);
           return;
         }
-        const transport = new StdioServerTransport(opening.input, stdout);
+        const transport = new ModernStdioTransport(opening.input, stdout);
         transport.onclose = () => resolve();
         void mcp.server.connect(transport);
       }),
@@ -170,9 +169,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
     endpoint: () => url,
     publish: (message) => state.publish(RELAY_CHANNEL, message),
   });
-  // 2026-07-28 requests: stateless, any replica answers them (modern.ts).
-  const modern = createModernHandler({ ...options, maxBodyBytes });
+  // 2026-07-28 requests: stateless, any replica answers them (modern.ts); a retry of a call parked on another replica is relayed there.
+  const parked = createParkedCalls({ state, logger: options.logger ?? silentLogger });
+  const modern = createModernHandler({ ...options, maxBodyBytes, parked });
   const unsubscribe = await state.subscribe(RELAY_CHANNEL, (raw) => void sessions.deliver(raw).catch((error: unknown) => (options.logger ?? silentLogger).warn(`a relayed MCP message was not delivered: ${errorMessage(error)}`, { cause: error })));
+  await modern.ready;
   // Node request → web `Request` → the session's transport, the way the SDK's own Node transport does it.
   const bound = new WeakMap<IncomingMessage, { readonly session: HttpSession; readonly body: unknown }>();
   const toTransport = getRequestListener(
@@ -295,6 +296,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
   }).catch(async (error: unknown) => {
     await unsubscribe().catch(() => undefined); // cleanup: the listen error below is what counts
     await modern.close();
+    await parked.close();
     await ownState?.close();
     throw error;
   });
@@ -313,6 +315,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
       if (sweeper) clearInterval(sweeper);
       await unsubscribe().catch(() => undefined); // closing: a relay subscription already gone is fine
       await Promise.all([sessions.close(), modern.close()]);
+      await parked.close();
       await ownState?.close();
       http.closeAllConnections();
       await new Promise<void>((resolve) => http.close(() => resolve()));

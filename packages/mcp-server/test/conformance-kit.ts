@@ -35,6 +35,14 @@ export async function runServerSuite(url: string, cwd: string): Promise<Map<stri
     results.set(match[1]!, { passed: Number(match[2]), failed: Number(match[3]) });
   }
   if (results.size === 0) throw new Error(`the conformance suite printed no summary:\n${output.slice(-3000)}`);
+  // CONFORMANCE_DEBUG=1: name each failing scenario and the suite's lines about it (which one failed, under load).
+  if (process.env.CONFORMANCE_DEBUG) {
+    for (const [name, result] of results) {
+      if (!result.failed) continue;
+      const lines = output.split('\n').filter((line) => line.includes(name) || /fail|error|✗/i.test(line));
+      console.error(`FAILED ${name}\n${lines.slice(0, 40).join('\n')}`);
+    }
+  }
   return results;
 }
 

@@ -223,6 +223,14 @@ describe('raw 2026-07-28 requests', () => {
     expect((body.error as { code: number }).code).toBe(-32020);
   });
 
+  it("a missing resource is the era's code: -32602 with data.uri for 2026-07-28 (-32002 before)", async () => {
+    const uri = 'tool-search://conf/test://no-such-resource';
+    const { body } = await raw('resources/read', { uri }, { 'mcp-name': uri });
+    const error = body.error as { code: number; data?: { uri?: string } };
+    expect(error.code).toBe(-32602);
+    expect(error.data?.uri).toBe(uri);
+  });
+
   it('an unknown requestState is InvalidParams, naming the fix', async () => {
     const { body } = await raw(
       'tools/call',
