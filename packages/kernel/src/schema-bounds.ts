@@ -35,35 +35,51 @@ export function schemaShape(schema: object): SchemaShape {
 }
 
 function walk(schema: object): SchemaShape {
-  const unenforced = new Set<string>();
-  const stack: { value: unknown; depth: number; path: string }[] = [{ value: schema, depth: 1, path: '' }];
-  let nodes = 0;
-  while (stack.length) {
-    const { value, depth, path } = stack.pop()!;
-    if (++nodes > MAX_SCHEMA_NODES) {
-      return { issue: { path: path || '/', rule: 'maxSchemaNodes', message: `the schema has more than ${MAX_SCHEMA_NODES} values` }, unenforcedPatterns: [] };
+  const state = { nodes: 0, unenforced: new Set<string>() };
+  const issue = visit(schema, 1, state);
+  return issue ? { issue, unenforcedPatterns: [] } : { unenforcedPatterns: [...state.unenforced] };
+}
+
+/**
+ * Pre-order over the JSON values, recursing at most `MAX_SCHEMA_DEPTH` + 1 deep (a deeper value is the issue, so a
+ * 3,000-deep schema cannot overflow the stack). The issue's path is built only on the way back out.
+ */
+function visit(value: unknown, depth: number, state: { nodes: number; unenforced: Set<string> }): SchemaIssue | undefined {
+  if (++state.nodes > MAX_SCHEMA_NODES) return { path: '', rule: 'maxSchemaNodes', message: `the schema has more than ${MAX_SCHEMA_NODES} values` };
+  if (depth > MAX_SCHEMA_DEPTH) return { path: '', rule: 'maxSchemaDepth', message: `the schema nests deeper than ${MAX_SCHEMA_DEPTH} levels` };
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const issue = visit(value[i], depth + 1, state);
+      if (issue) return within(String(i), issue);
     }
-    if (depth > MAX_SCHEMA_DEPTH) {
-      return { issue: { path, rule: 'maxSchemaDepth', message: `the schema nests deeper than ${MAX_SCHEMA_DEPTH} levels` }, unenforcedPatterns: [] };
-    }
-    if (typeof value !== 'object' || value === null) continue;
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], depth: depth + 1, path: `${path}/${i}` });
-      continue;
-    }
-    const record = value as Record<string, unknown>;
-    const patterns = typeof record.pattern === 'string' ? [record.pattern] : [];
-    if (typeof record.patternProperties === 'object' && record.patternProperties !== null) patterns.push(...Object.keys(record.patternProperties));
-    for (const pattern of patterns) {
-      if (pattern.length > MAX_PATTERN_LENGTH) {
-        return { issue: { path: `${path}/pattern`, rule: 'maxPatternLength', message: `a pattern is longer than ${MAX_PATTERN_LENGTH} characters` }, unenforcedPatterns: [] };
-      }
-      if (!compilesLinear(pattern)) unenforced.add(pattern);
-    }
-    const keys = Object.keys(record);
-    for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: record[keys[i]!], depth: depth + 1, path: `${path}/${escapePointer(keys[i]!)}` });
+    return undefined;
   }
-  return { unenforcedPatterns: [...unenforced] };
+  const record = value as Record<string, unknown>;
+  const patternIssue = checkPatterns(record, state.unenforced);
+  if (patternIssue) return patternIssue;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const issue = visit(record[key], depth + 1, state);
+    if (issue) return within(escapePointer(key), issue);
+  }
+  return undefined;
+}
+
+function checkPatterns(record: Record<string, unknown>, unenforced: Set<string>): SchemaIssue | undefined {
+  const patterns = typeof record.pattern === 'string' ? [record.pattern] : [];
+  if (typeof record.patternProperties === 'object' && record.patternProperties !== null) patterns.push(...Object.keys(record.patternProperties));
+  for (const pattern of patterns) {
+    if (pattern.length > MAX_PATTERN_LENGTH) {
+      return { path: '/pattern', rule: 'maxPatternLength', message: `a pattern is longer than ${MAX_PATTERN_LENGTH} characters` };
+    }
+    if (!compilesLinear(pattern)) unenforced.add(pattern);
+  }
+  return undefined;
+}
+
+function within(key: string, issue: SchemaIssue): SchemaIssue {
+  return { ...issue, path: `/${key}${issue.path}` };
 }
 
 /** The `code.regExp` engine handed to Ajv: RE2 where it can run the pattern, otherwise a pass-through (see the module note). */
@@ -106,6 +122,7 @@ function toRe2Syntax(source: string): string {
   return source.replace(/(?<!\\)((?:\\\\)*)\\u([0-9a-fA-F]{4})/g, '$1\\x{$2}');
 }
 
-function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+/** A JSON-pointer segment for `key`. */
+export function escapePointer(key: string): string {
+  return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
 }
