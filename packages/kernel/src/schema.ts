@@ -17,8 +17,10 @@ type AddFormats = <T>(ajv: T) => T;
 const addFormats = ((addFormatsModule as unknown as { default: { default?: AddFormats } | AddFormats }).default as { default?: AddFormats }).default ??
   ((addFormatsModule as unknown as { default: AddFormats }).default);
 
-// `code.regExp`: every `pattern` runs on RE2 (linear time), see schema-bounds.ts.
-const options = { allErrors: true, strict: false, validateFormats: true, unicodeRegExp: false, code: { regExp: linearRegExp } } as const;
+// `code.regExp`: every `pattern` runs on RE2 (linear time), see schema-bounds.ts. `validateSchema: false`: before
+// compiling, `compileToolSchema` checks the meta-schema itself (`structuralSchemaIssue`, which answers as Ajv's
+// `validateSchema` does), so the first compile in a process does not also compile the meta-schema (~40 ms).
+const options = { allErrors: true, strict: false, validateFormats: true, unicodeRegExp: false, validateSchema: false, code: { regExp: linearRegExp } } as const;
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
@@ -40,15 +42,18 @@ export interface SchemaIssue {
 
 const compiled = new WeakMap<object, ValidateFunction | SchemaIssue>();
 
-/** Compiles (once) a tool's schema; returns the issue when it is not valid JSON Schema. */
+/**
+ * Compiles (once) a schema; returns the issue when it is not valid JSON Schema: past a bound (`schemaShape`),
+ * against its dialect's meta-schema (`structuralSchemaIssue`), or refused by Ajv's compiler (a `$ref` to nowhere).
+ * A tool's schema is compiled on its first call; listing checks only the first two.
+ */
 export function compileToolSchema(schema: JsonSchema): ValidateFunction | SchemaIssue {
   const cached = compiled.get(schema);
   if (cached) return cached;
   let result: ValidateFunction | SchemaIssue;
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    result = { path: '', rule: 'type', message: 'schema must be an object' };
-  } else if (schemaShape(schema).issue) {
-    result = schemaShape(schema).issue!;
+  const issue = typeof schema !== 'object' || schema === null || Array.isArray(schema) ? { path: '', rule: 'type', message: 'schema must be an object' } : structuralSchemaIssue(schema);
+  if (issue) {
+    result = issue;
   } else {
     try {
       // Strip `$id` so two tools sharing an id do not collide inside Ajv's registry.

@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checkSchema, createKernel, ErrorCode, type JsonSchema } from '@tool-search/kernel';
+import { checkSchema, compileToolSchema, createKernel, ErrorCode, type JsonSchema } from '@tool-search/kernel';
 import { structuralSchemaIssue } from '../src/schema.js';
 import { source, tool } from './helpers.js';
 
@@ -91,6 +91,8 @@ describe('the registration check of a schema (without Ajv)', () => {
   it.each(Object.entries(INVALID))('flags what Ajv flags: %s', (_name, schema) => {
     expect(checkSchema(schema), 'Ajv accepts this schema: the case is wrong').toBeDefined();
     expect(structuralSchemaIssue(structuredClone(schema))).toBeDefined();
+    // Ajv compiles without its own meta-schema pass: the compile refuses the schema through the same check.
+    expect(typeof compileToolSchema(structuredClone(schema))).not.toBe('function');
   });
 
   it.each(Object.entries(VALID))('accepts what Ajv accepts: %s', (_name, schema) => {
