@@ -31,7 +31,7 @@ export function structuralIssue(schema: unknown): SchemaIssue | undefined {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return issue('', 'type', 'must be object,boolean');
   const dialect = dialectOf(schema as Record<string, unknown>);
   if (typeof dialect !== 'string') return dialect;
-  return subschemaIssue(schema, '', dialect === '2020-12' ? MODERN : DRAFT7);
+  return subschemaIssue(schema, dialect === '2020-12' ? MODERN : DRAFT7);
 }
 
 const DRAFT_07 = 'http://json-schema.org/draft-07/schema';
@@ -43,79 +43,90 @@ const MODERN_METAS = new Set([
 const SIMPLE_TYPES = new Set(['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']);
 const ANCHOR = /^[A-Za-z_][-A-Za-z0-9._]*$/;
 
-type Check = (value: unknown, path: string, rules: Rules) => SchemaIssue | undefined;
-type Rules = Readonly<Record<string, Check>>;
+/** Checks one keyword's value; an issue's path is relative to that value (the caller prefixes its own segment). */
+type Check = (value: unknown, rules: Rules) => SchemaIssue | undefined;
+type Rules = ReadonlyMap<string, Check>;
 
 function issue(path: string, rule: string, message: string): SchemaIssue {
   return { path, rule, message };
 }
 
-function subschemaIssue(value: unknown, path: string, rules: Rules): SchemaIssue | undefined {
+/** `issue`, one segment further out: paths are built only on the way out of a failure. */
+function within(key: string, found: SchemaIssue): SchemaIssue {
+  return { ...found, path: `/${escapePointer(key)}${found.path}` };
+}
+
+function subschemaIssue(value: unknown, rules: Rules): SchemaIssue | undefined {
   if (typeof value === 'boolean') return undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return issue(path, 'type', 'must be object,boolean');
-  for (const key of Object.keys(value)) {
-    const check = rules[key];
-    if (!check) continue;
-    const found = check((value as Record<string, unknown>)[key], `${path}/${escapePointer(key)}`, rules);
-    if (found) return found;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return issue('', 'type', 'must be object,boolean');
+  for (const key in value) {
+    const check = rules.get(key);
+    if (!check || !Object.hasOwn(value, key)) continue;
+    const found = check((value as Record<string, unknown>)[key], rules);
+    if (found) return within(key, found);
   }
   return undefined;
 }
 
-const schema: Check = (value, path, rules) => subschemaIssue(value, path, rules);
+const schema: Check = (value, rules) => subschemaIssue(value, rules);
 
 function string(pattern?: RegExp): Check {
-  return (value, path) => {
-    if (typeof value !== 'string') return issue(path, 'type', 'must be string');
-    if (pattern && !pattern.test(value)) return issue(path, 'pattern', `must match pattern "${pattern.source}"`);
+  return (value) => {
+    if (typeof value !== 'string') return issue('', 'type', 'must be string');
+    if (pattern && !pattern.test(value)) return issue('', 'pattern', `must match pattern "${pattern.source}"`);
     return undefined;
   };
 }
 
 const anyString = string();
-const boolean: Check = (value, path) => (typeof value === 'boolean' ? undefined : issue(path, 'type', 'must be boolean'));
-const number: Check = (value, path) => (typeof value === 'number' ? undefined : issue(path, 'type', 'must be number'));
-const positiveNumber: Check = (value, path) => number(value, path, DRAFT7) ?? ((value as number) > 0 ? undefined : issue(path, 'exclusiveMinimum', 'must be > 0'));
-const nonNegativeInteger: Check = (value, path) => {
-  if (typeof value !== 'number' || value % 1 !== 0 || Number.isNaN(value)) return issue(path, 'type', 'must be integer');
-  return value >= 0 ? undefined : issue(path, 'minimum', 'must be >= 0');
+const boolean: Check = (value) => (typeof value === 'boolean' ? undefined : issue('', 'type', 'must be boolean'));
+const number: Check = (value) => (typeof value === 'number' ? undefined : issue('', 'type', 'must be number'));
+const positiveNumber: Check = (value) => (typeof value !== 'number' ? issue('', 'type', 'must be number') : value > 0 ? undefined : issue('', 'exclusiveMinimum', 'must be > 0'));
+const nonNegativeInteger: Check = (value) => {
+  if (typeof value !== 'number' || value % 1 !== 0 || Number.isNaN(value)) return issue('', 'type', 'must be integer');
+  return value >= 0 ? undefined : issue('', 'minimum', 'must be >= 0');
 };
-const anyArray: Check = (value, path) => (Array.isArray(value) ? undefined : issue(path, 'type', 'must be array'));
+const anyArray: Check = (value) => (Array.isArray(value) ? undefined : issue('', 'type', 'must be array'));
 
 function arrayOf(item: Check | undefined, { minItems = 0, unique = false } = {}): Check {
-  return (value, path, rules) => {
-    if (!Array.isArray(value)) return issue(path, 'type', 'must be array');
-    if (value.length < minItems) return issue(path, 'minItems', `must NOT have fewer than ${minItems} items`);
+  return (value, rules) => {
+    if (!Array.isArray(value)) return issue('', 'type', 'must be array');
+    if (value.length < minItems) return issue('', 'minItems', `must NOT have fewer than ${minItems} items`);
     if (item) {
       for (let i = 0; i < value.length; i++) {
-        const found = item(value[i], `${path}/${i}`, rules);
-        if (found) return found;
+        const found = item(value[i], rules);
+        if (found) return within(String(i), found);
       }
     }
-    return unique ? uniqueIssue(value, path) : undefined;
+    return unique ? uniqueIssue(value) : undefined;
   };
 }
 
 function objectOf(member: Check): Check {
-  return (value, path, rules) => {
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) return issue(path, 'type', 'must be object');
-    for (const key of Object.keys(value)) {
-      const found = member((value as Record<string, unknown>)[key], `${path}/${escapePointer(key)}`, rules);
-      if (found) return found;
+  return (value, rules) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) return issue('', 'type', 'must be object');
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      const found = member((value as Record<string, unknown>)[key], rules);
+      if (found) return within(key, found);
     }
     return undefined;
   };
 }
 
+/** Both alternatives of an `anyOf` fail: one issue naming the `anyOf`. */
+function either(a: Check, b: Check): Check {
+  return (value, rules) => (a(value, rules) && b(value, rules) ? issue('', 'anyOf', 'must match a schema in anyOf') : undefined);
+}
+
 const schemaArray = arrayOf(schema, { minItems: 1 });
 const stringArray = arrayOf(anyString, { unique: true });
-const simpleType: Check = (value, path) => (typeof value === 'string' && SIMPLE_TYPES.has(value) ? undefined : issue(path, 'enum', 'must be equal to one of the allowed values'));
-const typeList = arrayOf(simpleType, { minItems: 1, unique: true });
-const type: Check = (value, path, rules) => (simpleType(value, path, rules) && typeList(value, path, rules) ? issue(path, 'anyOf', 'must match a schema in anyOf') : undefined);
+const simpleType: Check = (value) => (typeof value === 'string' && SIMPLE_TYPES.has(value) ? undefined : issue('', 'enum', 'must be equal to one of the allowed values'));
+const type = either(simpleType, arrayOf(simpleType, { minItems: 1, unique: true }));
 const anchor = string(ANCHOR);
 
 /** Keywords both dialects check alike. */
-const COMMON: Rules = {
+const COMMON: Record<string, Check> = {
   $schema: anyString,
   $ref: anyString,
   $comment: anyString,
@@ -143,7 +154,7 @@ const COMMON: Rules = {
   definitions: objectOf(schema),
   properties: objectOf(schema),
   patternProperties: objectOf(schema),
-  dependencies: objectOf((value, path, rules) => (schema(value, path, rules) && stringArray(value, path, rules) ? issue(path, 'anyOf', 'must match a schema in anyOf') : undefined)),
+  dependencies: objectOf(either(schema, stringArray)),
   propertyNames: schema,
   type,
   format: anyString,
@@ -159,16 +170,16 @@ const COMMON: Rules = {
 };
 
 /** `http://json-schema.org/draft-07/schema#`. */
-const DRAFT7: Rules = {
+const DRAFT7: Rules = new Map(Object.entries({
   ...COMMON,
   $id: anyString,
   additionalItems: schema,
-  items: (value, path, rules) => (schema(value, path, rules) && schemaArray(value, path, rules) ? issue(path, 'anyOf', 'must match a schema in anyOf') : undefined),
+  items: either(schema, schemaArray),
   enum: arrayOf(undefined, { minItems: 1, unique: true }),
-};
+}));
 
 /** `https://json-schema.org/draft/2020-12/schema` and its vocabularies (which keep `definitions` and `dependencies`). */
-const MODERN: Rules = {
+const MODERN: Rules = new Map(Object.entries({
   ...COMMON,
   $id: string(/^[^#]*#?$/),
   $anchor: anchor,
@@ -189,26 +200,26 @@ const MODERN: Rules = {
   maxContains: nonNegativeInteger,
   minContains: nonNegativeInteger,
   dependentRequired: objectOf(stringArray),
-};
+}));
 
 /** `uniqueItems` as Ajv checks it (deep equality, key order ignored), with scalars in a set so a long enum stays linear. */
-function uniqueIssue(items: readonly unknown[], path: string): SchemaIssue | undefined {
+function uniqueIssue(items: readonly unknown[]): SchemaIssue | undefined {
   const scalars = new Set<unknown>();
   const objects: unknown[] = [];
   for (const item of items) {
     if (typeof item === 'object' && item !== null) {
-      if (objects.some((seen) => deepEqual(seen, item))) return duplicate(path);
+      if (objects.some((seen) => deepEqual(seen, item))) return duplicate();
       objects.push(item);
     } else {
-      if (scalars.has(item)) return duplicate(path);
+      if (scalars.has(item)) return duplicate();
       scalars.add(item);
     }
   }
   return undefined;
 }
 
-function duplicate(path: string): SchemaIssue {
-  return issue(path, 'uniqueItems', 'must NOT have duplicate items');
+function duplicate(): SchemaIssue {
+  return issue('', 'uniqueItems', 'must NOT have duplicate items');
 }
 
 function deepEqual(a: unknown, b: unknown): boolean {

@@ -81,6 +81,8 @@ const VALID: Record<string, JsonSchema> = {
   '2020-12: empty and repeating enum are fine': obj({ $schema: MODERN, properties: { a: { enum: [] }, b: { enum: [1, 1] } } }),
   '2020-12: prefixItems and $defs': obj({ $schema: MODERN, $defs: { s: { type: 'string' } }, properties: { a: { prefixItems: [{ $ref: '#/$defs/s' }], items: false } } }),
   '2020-12: $id without a fragment': obj({ $schema: MODERN, $id: 'https://example.com/s#' }),
+  'keywords named like Object.prototype members': prop({ constructor: 1, toString: 'x', hasOwnProperty: [], valueOf: {} }),
+  'an own __proto__ keyword and property (as JSON.parse makes them)': JSON.parse('{"type":"object","__proto__":5,"properties":{"__proto__":{"type":"string"}}}'),
   // Ajv's meta-schema check leaves formats alone; a pattern RE2 cannot run is reported as not enforced instead.
   'a pattern that is no regex': prop({ pattern: '(' }),
   'a patternProperties key that is no regex': obj({ patternProperties: { '(': {} } }),
