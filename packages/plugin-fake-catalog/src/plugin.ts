@@ -7,6 +7,7 @@ import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, typ
 import { CORE_TOOLS } from './core-tools.js';
 import { DEMO_TOOLS } from './demo-tools.js';
 import { generateFakeTool } from './generate.js';
+import { precomputedTools } from './precomputed.js';
 
 export const PLUGIN_NAME = '@tool-search/plugin-fake-catalog';
 /** Owner of the plugin tools: ids are `plugin:fake-catalog:<name>`. */
@@ -61,10 +62,9 @@ function buildDefinitions(count: number, core: boolean, seed: number, demoTools:
   }
   const examples = demoTools ? DEMO_TOOLS.slice(0, count) : [];
   for (const spec of examples) definitions.push({ ...spec.tool, description: fake(spec.tool.description), source: 'plugin', owner: spec.owner, execute: answer(spec.tool.name) });
-  for (let index = 1; index <= count - examples.length; index++) {
-    const spec = generateFakeTool(index, seed);
-    definitions.push({ ...spec, description: fake(spec.description), source: 'plugin', owner: FAKE_CATALOG_OWNER, execute: answer(spec.name) });
-  }
+  const generated = count - examples.length;
+  const specs = precomputedTools(seed, generated) ?? Array.from({ length: generated }, (_, i) => generateFakeTool(i + 1, seed));
+  for (const spec of specs) definitions.push({ ...spec, description: fake(spec.description), source: 'plugin', owner: FAKE_CATALOG_OWNER, execute: answer(spec.name) });
   return definitions;
 }
 
