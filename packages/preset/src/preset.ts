@@ -21,7 +21,7 @@ import { telemetryPlugin } from '@tool-search/telemetry';
 import { loopDetectionPlugin } from '@tool-search/plugin-loop-detection';
 import { approvalsPlugin, type Approver } from '@tool-search/plugin-approvals';
 import { BUILTIN_PLUGINS, isBuiltinPlugin, type BuiltinContext } from './builtins.js';
-import { loadPluginModule, type LoadedPluginModule } from './load-plugin.js';
+import type { LoadedPluginModule } from './load-plugin.js';
 import { learningPlugin } from '@tool-search/plugin-learning';
 import type { SessionHost } from '@tool-search/sessions';
 import type { StateStore } from '@tool-search/state';
@@ -155,6 +155,8 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
       sources.push(...[await BUILTIN_PLUGINS[id]!.create(pluginOptions ?? {}, config, builtinContext(options))].flat());
       continue;
     }
+    // Loaded only for a plugin module (it brings a module resolver and semver): built-in plugins start without it.
+    const { loadPluginModule } = await import('./load-plugin.js');
     const { plugin, loaded } = await loadPluginModule(id, pluginOptions ?? {}, options.baseDir ?? process.cwd(), KNOWN_PLUGINS);
     sources.push(plugin);
     modules.push(loaded);
