@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './stats.js';
@@ -21,6 +21,8 @@ export interface CliStartupRow {
 export interface CliStartupResult {
   readonly nodeMs: number;
   readonly rows: readonly CliStartupRow[];
+  /** 1-minute load average just before and just after the measurement: the box is shared, so say how busy it was. */
+  readonly load?: { readonly before: number; readonly after: number };
   readonly skipped?: string;
 }
 
@@ -32,6 +34,7 @@ export const CLI_COMMANDS: readonly (readonly string[])[] = [['--help'], ['tols'
 export async function measureCliStartup(runs: number): Promise<CliStartupResult> {
   if (!existsSync(BUILT)) return { nodeMs: 0, rows: [], skipped: 'packages/cli is not built (npm run build)' };
   const cwd = mkdtempSync(join(tmpdir(), 'bench-cli-')); // no tool-search.json: the demo catalog
+  const before = loadavg()[0]!;
   const bare: number[] = [];
   const rows: CliStartupRow[] = [];
   for (const args of CLI_COMMANDS) {
@@ -49,7 +52,11 @@ export async function measureCliStartup(runs: number): Promise<CliStartupResult>
     }
     rows.push({ command: `tool-search ${args.join(' ')}`, medianMs: median(times), ratioToNode: median(ratios), exitCode });
   }
-  return { nodeMs: median(bare), rows };
+  return { nodeMs: median(bare), rows, load: { before: round(before), after: round(loadavg()[0]!) } };
+}
+
+function round(load: number): number {
+  return Math.round(load * 100) / 100;
 }
 
 function timed(args: readonly string[], cwd: string): Promise<{ ms: number; code: number }> {
