@@ -6,7 +6,8 @@
  * backtrack. Patterns RE2 cannot express (lookaround, backreferences) are not
  * enforced; the catalog says so in a warning and the tool stays usable.
  */
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import type { SchemaIssue } from './schema.js';
 
 /** At most this many JSON values (objects, arrays, scalars) in one schema. The largest real MCP tool schema we hold has ~1,700. */
@@ -101,12 +102,22 @@ interface RegExpLike {
 
 const compiledPatterns = new Map<string, RegExpLike | null>();
 
+// RE2 loads on the first pattern (its CommonJS build, synchronously): most catalogs, the demo one included, have none,
+// and parsing the engine is a measurable share of a CLI start.
+const load = createRequire(import.meta.url);
+let engine: typeof RE2JS | undefined;
+function re2(): typeof RE2JS {
+  engine ??= (load('re2js') as { RE2JS: typeof RE2JS }).RE2JS;
+  return engine;
+}
+
 function compileLinear(source: string, flags: string): RegExpLike | undefined {
   const key = `${flags}/${source}`;
   let entry = compiledPatterns.get(key);
   if (entry === undefined) {
     try {
-      const re = RE2JS.compile(toRe2Syntax(source), flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
+      const RE2 = re2();
+      const re = RE2.compile(toRe2Syntax(source), flags.includes('i') ? RE2.CASE_INSENSITIVE : 0);
       entry = { test: (input: string) => re.matcher(input).find(), toString: () => `re2:/${source}/${flags}` };
     } catch {
       entry = null;
