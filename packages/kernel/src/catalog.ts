@@ -233,8 +233,12 @@ function toDescriptor(id: string, definition: ToolDefinition): ToolDescriptor {
   return descriptor;
 }
 
-/** A copy of a schema `buildCatalog` already bounded, marked so its checks do not walk it again. */
+/**
+ * A schema `buildCatalog` already bounded: kept as it is when it is deeply frozen plain data (no one can change it
+ * later), else a copy, marked so its checks do not walk it again.
+ */
 function boundedCopy<T>(schema: T): T {
+  if (typeof schema === 'object' && schema !== null && schemaShape(schema).frozen) return schema;
   const copy = structuredClone(schema);
   if (typeof copy === 'object' && copy !== null) markBounded(copy);
   return copy;

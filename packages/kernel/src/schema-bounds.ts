@@ -22,6 +22,11 @@ export interface SchemaShape {
   readonly issue?: SchemaIssue;
   /** Patterns the linear-time engine cannot run; they are not enforced. */
   readonly unenforcedPatterns: readonly string[];
+  /**
+   * Every object and array in the schema is a frozen plain object or array: the catalog may keep it as it is
+   * instead of copying it (nobody can change it later). A source that freezes its definitions saves the copy.
+   */
+  readonly frozen?: boolean;
 }
 
 const shapes = new WeakMap<object, SchemaShape>();
@@ -36,19 +41,20 @@ export function schemaShape(schema: object): SchemaShape {
 }
 
 function walk(schema: object): SchemaShape {
-  const state = { nodes: 0, unenforced: new Set<string>() };
+  const state = { nodes: 0, unenforced: new Set<string>(), frozen: true };
   const issue = visit(schema, 1, state);
-  return issue ? { issue, unenforcedPatterns: [] } : { unenforcedPatterns: [...state.unenforced] };
+  return issue ? { issue, unenforcedPatterns: [] } : { unenforcedPatterns: [...state.unenforced], frozen: state.frozen };
 }
 
 /**
  * Pre-order over the JSON values, recursing at most `MAX_SCHEMA_DEPTH` + 1 deep (a deeper value is the issue, so a
  * 3,000-deep schema cannot overflow the stack). The issue's path is built only on the way back out.
  */
-function visit(value: unknown, depth: number, state: { nodes: number; unenforced: Set<string> }): SchemaIssue | undefined {
+function visit(value: unknown, depth: number, state: { nodes: number; unenforced: Set<string>; frozen: boolean }): SchemaIssue | undefined {
   if (++state.nodes > MAX_SCHEMA_NODES) return { path: '', rule: 'maxSchemaNodes', message: `the schema has more than ${MAX_SCHEMA_NODES} values` };
   if (depth > MAX_SCHEMA_DEPTH) return { path: '', rule: 'maxSchemaDepth', message: `the schema nests deeper than ${MAX_SCHEMA_DEPTH} levels` };
   if (typeof value !== 'object' || value === null) return undefined;
+  if (state.frozen && !(Object.isFrozen(value) && isPlain(value))) state.frozen = false;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const issue = visit(value[i], depth + 1, state);
@@ -65,6 +71,12 @@ function visit(value: unknown, depth: number, state: { nodes: number; unenforced
     if (issue) return within(escapePointer(key), issue);
   }
   return undefined;
+}
+
+/** A plain object or array (what JSON parsing makes), not a class instance, proxy target or exotic object. */
+function isPlain(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null || (proto === Array.prototype && Array.isArray(value));
 }
 
 function checkPatterns(record: Record<string, unknown>, unenforced: Set<string>): SchemaIssue | undefined {

@@ -3,7 +3,7 @@
  * Definitions are built once per plugin instance and reused across runs, so
  * the kernel's per-definition caches (descriptors, schema checks) stay warm.
  */
-import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import { deepFreeze, ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
 import { CORE_TOOLS } from './core-tools.js';
 import { DEMO_TOOLS } from './demo-tools.js';
 import { generateFakeTool } from './generate.js';
@@ -64,7 +64,10 @@ function buildDefinitions(count: number, core: boolean, seed: number, demoTools:
   for (const spec of examples) definitions.push({ ...spec.tool, description: fake(spec.tool.description), source: 'plugin', owner: spec.owner, execute: answer(spec.tool.name) });
   const generated = count - examples.length;
   const specs = precomputedTools(seed, generated) ?? Array.from({ length: generated }, (_, i) => generateFakeTool(i + 1, seed));
-  for (const spec of specs) definitions.push({ ...spec, description: fake(spec.description), source: 'plugin', owner: FAKE_CATALOG_OWNER, execute: answer(spec.name) });
+  // Frozen, so the kernel keeps each schema instead of copying it (the catalog copies what a source could still change).
+  for (const spec of specs) {
+    definitions.push({ ...spec, inputSchema: deepFreeze(spec.inputSchema), description: fake(spec.description), source: 'plugin', owner: FAKE_CATALOG_OWNER, execute: answer(spec.name) });
+  }
   return definitions;
 }
 
