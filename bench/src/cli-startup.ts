@@ -1,11 +1,12 @@
 /**
  * CLI start-up: wall time from spawn to exit of the built `tool-search` bin for `--help`, a mistyped command,
  * `tools --help` and `tools list` on the demo catalog, each next to a bare `node -e 0` spawned just before it (the
- * ratio is per pair, so machine load cancels out). Goals: `--help` within 1.5x of `node -e 0`, `tools list` under 0.5 s.
+ * ratio is per pair, so machine load cancels out), with each process's CPU time where Linux reports it. Goals:
+ * `--help` within 1.5x of `node -e 0`, `tools list` under 0.5 s.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median } from './stats.js';
@@ -13,6 +14,12 @@ import { median } from './stats.js';
 export interface CliStartupRow {
   readonly command: string;
   readonly medianMs: number;
+  /**
+   * Median CPU time (user + system) of the command's process: what the command itself costs, which a loaded machine
+   * changes far less than the wall time. Absent where the OS does not report children's CPU time (Linux does).
+   */
+  readonly cpuMs?: number;
+  readonly nodeCpuMs?: number;
   /** Median of per-pair ratios: this command / a `node -e 0` spawned right before it. */
   readonly ratioToNode: number;
   readonly exitCode: number;
@@ -21,6 +28,8 @@ export interface CliStartupRow {
 export interface CliStartupResult {
   readonly nodeMs: number;
   readonly rows: readonly CliStartupRow[];
+  /** 1-minute load average just before and just after the measurement: the box is shared, so say how busy it was. */
+  readonly load?: { readonly before: number; readonly after: number };
   readonly skipped?: string;
 }
 
@@ -32,10 +41,13 @@ export const CLI_COMMANDS: readonly (readonly string[])[] = [['--help'], ['tols'
 export async function measureCliStartup(runs: number): Promise<CliStartupResult> {
   if (!existsSync(BUILT)) return { nodeMs: 0, rows: [], skipped: 'packages/cli is not built (npm run build)' };
   const cwd = mkdtempSync(join(tmpdir(), 'bench-cli-')); // no tool-search.json: the demo catalog
+  const before = loadavg()[0]!;
   const bare: number[] = [];
   const rows: CliStartupRow[] = [];
   for (const args of CLI_COMMANDS) {
     const times: number[] = [];
+    const cpu: number[] = [];
+    const nodeCpu: number[] = [];
     const ratios: number[] = [];
     let exitCode = 0;
     for (let i = 0; i < runs + 1; i++) {
@@ -44,19 +56,47 @@ export async function measureCliStartup(runs: number): Promise<CliStartupResult>
       if (i === 0) continue; // the first pair warms the file cache
       bare.push(node.ms);
       times.push(cli.ms);
+      if (cli.cpuMs !== undefined && node.cpuMs !== undefined) {
+        cpu.push(cli.cpuMs);
+        nodeCpu.push(node.cpuMs);
+      }
       ratios.push(cli.ms / node.ms);
       exitCode = cli.code;
     }
-    rows.push({ command: `tool-search ${args.join(' ')}`, medianMs: median(times), ratioToNode: median(ratios), exitCode });
+    const cpuFigures = cpu.length ? { cpuMs: median(cpu), nodeCpuMs: median(nodeCpu) } : {};
+    rows.push({ command: `tool-search ${args.join(' ')}`, medianMs: median(times), ...cpuFigures, ratioToNode: median(ratios), exitCode });
   }
-  return { nodeMs: median(bare), rows };
+  return { nodeMs: median(bare), rows, load: { before: round(before), after: round(loadavg()[0]!) } };
 }
 
-function timed(args: readonly string[], cwd: string): Promise<{ ms: number; code: number }> {
+function round(load: number): number {
+  return Math.round(load * 100) / 100;
+}
+
+function timed(args: readonly string[], cwd: string): Promise<{ ms: number; cpuMs?: number; code: number }> {
+  const cpuBefore = childrenCpuMs();
   const started = process.hrtime.bigint();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd, stdio: 'ignore' });
     child.once('error', reject);
-    child.once('close', (code) => resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, code: code ?? -1 }));
+    child.once('close', (code) => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const cpuAfter = childrenCpuMs();
+      // Spawned one at a time, so the children's total grows by exactly this child's CPU time.
+      resolve({ ms, ...(cpuBefore !== undefined && cpuAfter !== undefined ? { cpuMs: cpuAfter - cpuBefore } : {}), code: code ?? -1 });
+    });
   });
+}
+
+/** CPU time (user + system) of this process's waited-for children so far, from /proc (Linux; 10 ms ticks). */
+function childrenCpuMs(): number | undefined {
+  try {
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // Fields after the command name (which may hold spaces) start at field 3; cutime and cstime are fields 16 and 17.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[13]) + Number(fields[14]);
+    return Number.isFinite(ticks) ? ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -13,7 +13,8 @@ import type { ToolSearchConfig } from '@tool-search/config';
 import { openaiUpstream, startGatewayServer } from '@tool-search/gateway';
 import { startMockOpenAI } from '@tool-search/mock-openai';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { median, msSince, percentile, round } from './stats.js';
+import { driveSessions, turnStats, type LoadSample } from './load-driver.js';
+import { round } from './stats.js';
 
 export interface ModeLoadPlan {
   readonly tools: number;
@@ -47,13 +48,6 @@ export interface ModeLoadResult {
   readonly load: { readonly before: number; readonly after: number };
 }
 
-interface Sample {
-  readonly latencies: readonly number[];
-  readonly failures: readonly string[];
-  readonly seconds: number;
-  readonly cpuMs: number;
-}
-
 export interface ModeLoadSetup {
   readonly setup: string;
   readonly mode: 'direct' | 'tools' | 'code';
@@ -74,7 +68,7 @@ export async function measureModeLoad(plan: ModeLoadPlan, only?: (setup: ModeLoa
   const setups = only ? all.filter(only) : all;
   const before = os.loadavg()[0]!;
   const provider = await startMockOpenAI({ record: { maxRequests: 0 } });
-  const samples = setups.map((): Sample[] => []);
+  const samples = setups.map((): LoadSample[] => []);
   try {
     for (let round = 0; round < plan.rounds; round++) {
       for (const [i, setup] of setups.entries()) samples[i]!.push(await measureSetup(setup, plan, provider.url));
@@ -86,24 +80,19 @@ export async function measureModeLoad(plan: ModeLoadPlan, only?: (setup: ModeLoa
   return { plan, rows, load: { before: round(before, 1), after: round(os.loadavg()[0]!, 1) } };
 }
 
-function toRow(setup: ModeLoadSetup, samples: readonly Sample[]): ModeLoadRow {
-  const latencies = samples.flatMap((sample) => sample.latencies);
-  const seconds = samples.reduce((total, sample) => total + sample.seconds, 0);
+function toRow(setup: ModeLoadSetup, samples: readonly LoadSample[]): ModeLoadRow {
+  const stats = turnStats(samples);
   const cpuMs = samples.reduce((total, sample) => total + sample.cpuMs, 0);
   return {
     setup: setup.setup,
     mode: setup.mode,
-    turns: latencies.length,
-    errors: samples.reduce((total, sample) => total + sample.failures.length, 0),
-    turnsPerSecond: round(latencies.length / seconds, 1),
-    p50Ms: round(median(latencies), 1),
-    p99Ms: round(percentile(latencies, 99), 1),
-    cpuMsPerTurn: round(cpuMs / Math.max(1, latencies.length), 1),
+    ...stats,
+    cpuMsPerTurn: round(cpuMs / Math.max(1, stats.turns), 1),
     failures: countBy(samples.flatMap((sample) => sample.failures)),
   };
 }
 
-async function measureSetup(setup: ModeLoadSetup, plan: ModeLoadPlan, providerUrl: string): Promise<Sample> {
+async function measureSetup(setup: ModeLoadSetup, plan: ModeLoadPlan, providerUrl: string): Promise<LoadSample> {
   const config: ToolSearchConfig = {
     plugins: { 'fake-catalog': { tools: plan.tools, core: true } },
     tools: { toolSearch: setup.mode === 'direct' ? false : ({ mode: setup.mode, ...setup.toolSearch } as ToolSearchConfig['tools'] extends { toolSearch?: infer T } ? Exclude<T, boolean | undefined> : never) },
@@ -113,23 +102,7 @@ async function measureSetup(setup: ModeLoadSetup, plan: ModeLoadPlan, providerUr
   try {
     const client = new OpenAI({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0, timeout: 60_000 });
     await turn(client, 'warm', setup.mode);
-    const latencies: number[] = [];
-    const failures: string[] = [];
-    const cpu = process.cpuUsage();
-    const started = process.hrtime.bigint();
-    await Promise.all(
-      Array.from({ length: plan.sessions }, async (_, session) => {
-        for (let t = 0; t < plan.turns; t++) {
-          const start = process.hrtime.bigint();
-          const failure = await turn(client, `load-${session}`, setup.mode).catch((error: unknown) => (error instanceof Error ? error.constructor.name : 'error'));
-          latencies.push(msSince(start));
-          if (failure) failures.push(failure);
-        }
-      }),
-    );
-    const seconds = msSince(started) / 1000;
-    const used = process.cpuUsage(cpu);
-    return { latencies, failures, seconds, cpuMs: (used.user + used.system) / 1000 };
+    return await driveSessions(plan, (session) => turn(client, `load-${session}`, setup.mode));
   } finally {
     await gateway.close();
     await kernel.close();

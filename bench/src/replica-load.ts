@@ -21,6 +21,7 @@ import { startMockOpenAI } from '@tool-search/mock-openai';
 import { createToolSearchKernel } from '@tool-search/preset';
 import { connectRedisState, MemoryStateStore, type StateStore } from '@tool-search/state';
 import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '@tool-search/testing';
+import { driveSessions, turnStats } from './load-driver.js';
 import { median, msSince, percentile, round } from './stats.js';
 
 export interface ReplicaLoadPlan {
@@ -116,30 +117,8 @@ async function measureSetup(setup: string, config: string, count: number, state:
     const client = new OpenAI({ baseURL, apiKey: 'unused-on-loopback', maxRetries: 0, timeout: 30_000 });
     // One warm-up turn per replica: the first request pays for the tokenizer and the run cache.
     for (let i = 0; i < count; i++) await turn(client, `warm-${i}`, 0);
-    const latencies: number[] = [];
-    let errors = 0;
-    const started = process.hrtime.bigint();
-    await Promise.all(
-      Array.from({ length: plan.sessions }, async (_, session) => {
-        for (let t = 0; t < plan.turns; t++) {
-          const start = process.hrtime.bigint();
-          const ok = await turn(client, `load-${session}`, t).catch(() => false);
-          latencies.push(msSince(start));
-          if (!ok) errors++;
-        }
-      }),
-    );
-    const seconds = msSince(started) / 1000;
-    return {
-      setup,
-      replicas: count,
-      state,
-      turns: latencies.length,
-      errors,
-      turnsPerSecond: round(latencies.length / seconds, 1),
-      p50Ms: round(median(latencies), 1),
-      p99Ms: round(percentile(latencies, 99), 1),
-    };
+    const sample = await driveSessions(plan, async (session, index) => ((await turn(client, `load-${session}`, index)) ? undefined : 'no tool result in the answer'));
+    return { setup, replicas: count, state, ...turnStats([sample]) };
   } finally {
     await set.stop();
   }

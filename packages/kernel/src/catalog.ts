@@ -5,7 +5,7 @@
  */
 import { ErrorCode } from './errors.js';
 import type { KernelHooks } from './hooks.js';
-import { checkInputSchema, checkSchema, type SchemaIssue } from './schema.js';
+import { checkInputSchema, markBounded, structuralSchemaIssue, type SchemaIssue } from './schema.js';
 import { schemaShape } from './schema-bounds.js';
 import type { CatalogSink, Diagnostic, ListContext, ToolDefinition, ToolDescriptor, ToolExecutor, ToolGuidance, ToolSource } from './types.js';
 import { errorMessage } from './error-message.js';
@@ -136,12 +136,13 @@ export function buildCatalog(
       diagnostics.push({ code: ErrorCode.TOOL_INVALID, level: 'error', message: `Tool ${id} was dropped: its definition nests too deeply to copy`, plugin, hook: 'listTools', toolId: id });
       continue;
     }
-    const issue = checkInputSchema(descriptor.inputSchema) ?? (descriptor.outputSchema ? checkSchema(descriptor.outputSchema) : undefined);
+    // The meta-schema, checked without Ajv; Ajv compiles the schema on the tool's first call (`run.call`).
+    const issue = checkInputSchema(descriptor.inputSchema) ?? (descriptor.outputSchema !== undefined ? structuralSchemaIssue(descriptor.outputSchema) : undefined);
     if (issue) {
       diagnostics.push(schemaDropped(id, definition, plugin, issue));
       continue;
     }
-    const unenforced = schemaShape(descriptor.inputSchema).unenforcedPatterns;
+    const unenforced = schemaShape(definition.inputSchema).unenforcedPatterns;
     if (unenforced.length) {
       diagnostics.push({
         code: ErrorCode.TOOL_SCHEMA_PATTERN_UNENFORCED,
@@ -223,14 +224,25 @@ function toDescriptor(id: string, definition: ToolDefinition): ToolDescriptor {
     owner: definition.owner,
     ...(definition.title !== undefined ? { title: definition.title } : {}),
     description: definition.description ?? '',
-    inputSchema: structuredClone(definition.inputSchema),
-    ...(definition.outputSchema !== undefined ? { outputSchema: structuredClone(definition.outputSchema) } : {}),
+    inputSchema: boundedCopy(definition.inputSchema),
+    ...(definition.outputSchema !== undefined ? { outputSchema: boundedCopy(definition.outputSchema) } : {}),
     ...(definition.annotations !== undefined ? { annotations: structuredClone(definition.annotations) } : {}),
     catalogMode: definition.catalogMode ?? 'catalog',
     ...(definition.meta !== undefined ? { meta: structuredClone(definition.meta) } : {}),
   });
   descriptorCache.set(definition, descriptor);
   return descriptor;
+}
+
+/**
+ * A schema `buildCatalog` already bounded: kept as it is when it is deeply frozen plain data (no one can change it
+ * later), else a copy, marked so its checks do not walk it again.
+ */
+function boundedCopy<T>(schema: T): T {
+  if (typeof schema === 'object' && schema !== null && schemaShape(schema).frozen) return schema;
+  const copy = structuredClone(schema);
+  if (typeof copy === 'object' && copy !== null) markBounded(copy);
+  return copy;
 }
 
 /** Freezes an object graph in place (frozen sub-objects are left as they are) and returns it. */

@@ -6,7 +6,8 @@
  * backtrack. Patterns RE2 cannot express (lookaround, backreferences) are not
  * enforced; the catalog says so in a warning and the tool stays usable.
  */
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS } from 're2js';
 import type { SchemaIssue } from './schema.js';
 
 /** At most this many JSON values (objects, arrays, scalars) in one schema. The largest real MCP tool schema we hold has ~1,700. */
@@ -21,6 +22,11 @@ export interface SchemaShape {
   readonly issue?: SchemaIssue;
   /** Patterns the linear-time engine cannot run; they are not enforced. */
   readonly unenforcedPatterns: readonly string[];
+  /**
+   * Every object and array in the schema is a frozen plain object or array: the catalog may keep it as it is
+   * instead of copying it (nobody can change it later). A source that freezes its definitions saves the copy.
+   */
+  readonly frozen?: boolean;
 }
 
 const shapes = new WeakMap<object, SchemaShape>();
@@ -35,35 +41,58 @@ export function schemaShape(schema: object): SchemaShape {
 }
 
 function walk(schema: object): SchemaShape {
-  const unenforced = new Set<string>();
-  const stack: { value: unknown; depth: number; path: string }[] = [{ value: schema, depth: 1, path: '' }];
-  let nodes = 0;
-  while (stack.length) {
-    const { value, depth, path } = stack.pop()!;
-    if (++nodes > MAX_SCHEMA_NODES) {
-      return { issue: { path: path || '/', rule: 'maxSchemaNodes', message: `the schema has more than ${MAX_SCHEMA_NODES} values` }, unenforcedPatterns: [] };
+  const state = { nodes: 0, unenforced: new Set<string>(), frozen: true };
+  const issue = visit(schema, 1, state);
+  return issue ? { issue, unenforcedPatterns: [] } : { unenforcedPatterns: [...state.unenforced], frozen: state.frozen };
+}
+
+/**
+ * Pre-order over the JSON values, recursing at most `MAX_SCHEMA_DEPTH` + 1 deep (a deeper value is the issue, so a
+ * 3,000-deep schema cannot overflow the stack). The issue's path is built only on the way back out.
+ */
+function visit(value: unknown, depth: number, state: { nodes: number; unenforced: Set<string>; frozen: boolean }): SchemaIssue | undefined {
+  if (++state.nodes > MAX_SCHEMA_NODES) return { path: '', rule: 'maxSchemaNodes', message: `the schema has more than ${MAX_SCHEMA_NODES} values` };
+  if (depth > MAX_SCHEMA_DEPTH) return { path: '', rule: 'maxSchemaDepth', message: `the schema nests deeper than ${MAX_SCHEMA_DEPTH} levels` };
+  if (typeof value !== 'object' || value === null) return undefined;
+  if (state.frozen && !(Object.isFrozen(value) && isPlain(value))) state.frozen = false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const issue = visit(value[i], depth + 1, state);
+      if (issue) return within(String(i), issue);
     }
-    if (depth > MAX_SCHEMA_DEPTH) {
-      return { issue: { path, rule: 'maxSchemaDepth', message: `the schema nests deeper than ${MAX_SCHEMA_DEPTH} levels` }, unenforcedPatterns: [] };
-    }
-    if (typeof value !== 'object' || value === null) continue;
-    if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], depth: depth + 1, path: `${path}/${i}` });
-      continue;
-    }
-    const record = value as Record<string, unknown>;
-    const patterns = typeof record.pattern === 'string' ? [record.pattern] : [];
-    if (typeof record.patternProperties === 'object' && record.patternProperties !== null) patterns.push(...Object.keys(record.patternProperties));
-    for (const pattern of patterns) {
-      if (pattern.length > MAX_PATTERN_LENGTH) {
-        return { issue: { path: `${path}/pattern`, rule: 'maxPatternLength', message: `a pattern is longer than ${MAX_PATTERN_LENGTH} characters` }, unenforcedPatterns: [] };
-      }
-      if (!compilesLinear(pattern)) unenforced.add(pattern);
-    }
-    const keys = Object.keys(record);
-    for (let i = keys.length - 1; i >= 0; i--) stack.push({ value: record[keys[i]!], depth: depth + 1, path: `${path}/${escapePointer(keys[i]!)}` });
+    return undefined;
   }
-  return { unenforcedPatterns: [...unenforced] };
+  const record = value as Record<string, unknown>;
+  const patternIssue = checkPatterns(record, state.unenforced);
+  if (patternIssue) return patternIssue;
+  for (const key in record) {
+    if (!Object.hasOwn(record, key)) continue;
+    const issue = visit(record[key], depth + 1, state);
+    if (issue) return within(escapePointer(key), issue);
+  }
+  return undefined;
+}
+
+/** A plain object or array (what JSON parsing makes), not a class instance, proxy target or exotic object. */
+function isPlain(value: object): boolean {
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null || (proto === Array.prototype && Array.isArray(value));
+}
+
+function checkPatterns(record: Record<string, unknown>, unenforced: Set<string>): SchemaIssue | undefined {
+  const patterns = typeof record.pattern === 'string' ? [record.pattern] : [];
+  if (typeof record.patternProperties === 'object' && record.patternProperties !== null) patterns.push(...Object.keys(record.patternProperties));
+  for (const pattern of patterns) {
+    if (pattern.length > MAX_PATTERN_LENGTH) {
+      return { path: '/pattern', rule: 'maxPatternLength', message: `a pattern is longer than ${MAX_PATTERN_LENGTH} characters` };
+    }
+    if (!compilesLinear(pattern)) unenforced.add(pattern);
+  }
+  return undefined;
+}
+
+function within(key: string, issue: SchemaIssue): SchemaIssue {
+  return { ...issue, path: `/${key}${issue.path}` };
 }
 
 /** The `code.regExp` engine handed to Ajv: RE2 where it can run the pattern, otherwise a pass-through (see the module note). */
@@ -85,12 +114,22 @@ interface RegExpLike {
 
 const compiledPatterns = new Map<string, RegExpLike | null>();
 
+// RE2 loads on the first pattern (its CommonJS build, synchronously): most catalogs, the demo one included, have none,
+// and parsing the engine is a measurable share of a CLI start.
+const load = createRequire(import.meta.url);
+let engine: typeof RE2JS | undefined;
+function re2(): typeof RE2JS {
+  engine ??= (load('re2js') as { RE2JS: typeof RE2JS }).RE2JS;
+  return engine;
+}
+
 function compileLinear(source: string, flags: string): RegExpLike | undefined {
   const key = `${flags}/${source}`;
   let entry = compiledPatterns.get(key);
   if (entry === undefined) {
     try {
-      const re = RE2JS.compile(toRe2Syntax(source), flags.includes('i') ? RE2JS.CASE_INSENSITIVE : 0);
+      const RE2 = re2();
+      const re = RE2.compile(toRe2Syntax(source), flags.includes('i') ? RE2.CASE_INSENSITIVE : 0);
       entry = { test: (input: string) => re.matcher(input).find(), toString: () => `re2:/${source}/${flags}` };
     } catch {
       entry = null;
@@ -106,6 +145,7 @@ function toRe2Syntax(source: string): string {
   return source.replace(/(?<!\\)((?:\\\\)*)\\u([0-9a-fA-F]{4})/g, '$1\\x{$2}');
 }
 
-function escapePointer(key: string): string {
-  return key.replace(/~/g, '~0').replace(/\//g, '~1');
+/** A JSON-pointer segment for `key`. */
+export function escapePointer(key: string): string {
+  return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
 }

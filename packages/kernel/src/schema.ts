@@ -11,14 +11,17 @@ import * as addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from './types.js';
 import { linearRegExp, schemaShape } from './schema-bounds.js';
 import { errorMessage } from './error-message.js';
+import { structuralIssue } from './schema-structure.js';
 
 // ajv-formats ships CJS with `exports.default`; NodeNext sees the namespace.
 type AddFormats = <T>(ajv: T) => T;
 const addFormats = ((addFormatsModule as unknown as { default: { default?: AddFormats } | AddFormats }).default as { default?: AddFormats }).default ??
   ((addFormatsModule as unknown as { default: AddFormats }).default);
 
-// `code.regExp`: every `pattern` runs on RE2 (linear time), see schema-bounds.ts.
-const options = { allErrors: true, strict: false, validateFormats: true, unicodeRegExp: false, code: { regExp: linearRegExp } } as const;
+// `code.regExp`: every `pattern` runs on RE2 (linear time), see schema-bounds.ts. `validateSchema: false`: before
+// compiling, `compileToolSchema` checks the meta-schema itself (`structuralSchemaIssue`, which answers as Ajv's
+// `validateSchema` does), so the first compile in a process does not also compile the meta-schema (~40 ms).
+const options = { allErrors: true, strict: false, validateFormats: true, unicodeRegExp: false, validateSchema: false, code: { regExp: linearRegExp } } as const;
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
@@ -40,15 +43,18 @@ export interface SchemaIssue {
 
 const compiled = new WeakMap<object, ValidateFunction | SchemaIssue>();
 
-/** Compiles (once) a tool's schema; returns the issue when it is not valid JSON Schema. */
+/**
+ * Compiles (once) a schema; returns the issue when it is not valid JSON Schema: past a bound (`schemaShape`),
+ * against its dialect's meta-schema (`structuralSchemaIssue`), or refused by Ajv's compiler (a `$ref` to nowhere).
+ * A tool's schema is compiled on its first call; listing checks only the first two.
+ */
 export function compileToolSchema(schema: JsonSchema): ValidateFunction | SchemaIssue {
   const cached = compiled.get(schema);
   if (cached) return cached;
   let result: ValidateFunction | SchemaIssue;
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
-    result = { path: '', rule: 'type', message: 'schema must be an object' };
-  } else if (schemaShape(schema).issue) {
-    result = schemaShape(schema).issue!;
+  const issue = typeof schema !== 'object' || schema === null || Array.isArray(schema) ? { path: '', rule: 'type', message: 'schema must be an object' } : structuralSchemaIssue(schema);
+  if (issue) {
+    result = issue;
   } else {
     try {
       // Strip `$id` so two tools sharing an id do not collide inside Ajv's registry.
@@ -62,7 +68,10 @@ export function compileToolSchema(schema: JsonSchema): ValidateFunction | Schema
   return result;
 }
 
-/** Checks that an input schema is a valid JSON Schema describing an object. */
+/**
+ * Registration's check of an input schema: a JSON Schema object describing an object that keeps its dialect's
+ * meta-schema (`structuralSchemaIssue`). Ajv loads and compiles it only when the tool is first called.
+ */
 export function checkInputSchema(schema: JsonSchema): SchemaIssue | undefined {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
     return { path: '', rule: 'type', message: 'inputSchema must be a JSON Schema object' };
@@ -70,15 +79,37 @@ export function checkInputSchema(schema: JsonSchema): SchemaIssue | undefined {
   if (schema.type !== undefined && schema.type !== 'object') {
     return { path: '/type', rule: 'type', message: `inputSchema.type must be "object", got ${JSON.stringify(schema.type)}` };
   }
-  return checkSchema(schema);
+  return structuralSchemaIssue(schema);
+}
+
+const structural = new WeakMap<object, SchemaIssue | null>();
+/** Copies of schemas whose original already passed `schemaShape`: not walked twice. */
+const bounded = new WeakSet<object>();
+
+/** Marks `copy` as a copy of a schema that passed `schemaShape`. */
+export function markBounded(copy: object): void {
+  bounded.add(copy);
+}
+
+/**
+ * What Ajv's meta-schema check would say about `schema`, answered without Ajv (see `schema-structure.ts`): the
+ * size, depth and pattern bounds (`schemaShape`, which the catalog checks first on the definition's own objects),
+ * then the meta-schema, keyword by keyword. Cached per object.
+ */
+export function structuralSchemaIssue(schema: JsonSchema): SchemaIssue | undefined {
+  if (typeof schema !== 'object' || schema === null) return structuralIssue(schema);
+  const cached = structural.get(schema);
+  if (cached !== undefined) return cached ?? undefined;
+  const issue = (bounded.has(schema) ? undefined : schemaShape(schema).issue) ?? structuralIssue(schema);
+  structural.set(schema, issue ?? null);
+  return issue;
 }
 
 const checked = new WeakMap<object, SchemaIssue | null>();
 
 /**
- * Validates a schema against its draft's meta-schema (cached per object).
- * Cheaper than compiling, so listing thousands of tools stays fast; the
- * validator itself is compiled on the tool's first call.
+ * Validates a schema against its draft's meta-schema with Ajv (cached per object): the reference that
+ * `structuralSchemaIssue` answers for without Ajv, and what `compileToolSchema` applies before compiling.
  */
 export function checkSchema(schema: JsonSchema): SchemaIssue | undefined {
   const cached = checked.get(schema);

@@ -3,9 +3,10 @@
  * official `openai` client: one request per batch, floats asked for (local
  * servers such as Ollama and TEI do not all speak base64), a per-request
  * timeout and no retries (a slow embedder must not hold a search up; the
- * caller falls back to lexical ranking).
+ * caller falls back to lexical ranking). The client loads on the first embedding,
+ * so a deployment without an embedder (every CLI start) never loads `openai`.
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { EmbeddingsOptions } from './options.js';
 import { DEFAULTS } from './options.js';
 
@@ -16,18 +17,23 @@ export interface Embedder {
 }
 
 export function createEmbedder(options: EmbeddingsOptions): Embedder {
-  const client = new OpenAI({
-    baseURL: options.baseURL,
-    // Local servers take any key; the client insists on one.
-    apiKey: options.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'no-key',
-    timeout: options.timeoutMs ?? DEFAULTS.timeoutMs,
-    maxRetries: 0,
-  });
+  let client: Promise<OpenAI> | undefined;
+  const openai = () =>
+    (client ??= import('openai').then(
+      ({ default: OpenAIClient }) =>
+        new OpenAIClient({
+          baseURL: options.baseURL,
+          // Local servers take any key; the client insists on one.
+          apiKey: options.apiKey ?? process.env['OPENAI_API_KEY'] ?? 'no-key',
+          timeout: options.timeoutMs ?? DEFAULTS.timeoutMs,
+          maxRetries: 0,
+        }),
+    ));
   return {
     model: options.model,
     async embed(texts) {
       if (texts.length === 0) return [];
-      const response = await client.embeddings.create({
+      const response = await (await openai()).embeddings.create({
         model: options.model,
         input: [...texts],
         encoding_format: 'float',

@@ -3,10 +3,11 @@
  * Definitions are built once per plugin instance and reused across runs, so
  * the kernel's per-definition caches (descriptors, schema checks) stay warm.
  */
-import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import { deepFreeze, ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
 import { CORE_TOOLS } from './core-tools.js';
 import { DEMO_TOOLS } from './demo-tools.js';
 import { generateFakeTool } from './generate.js';
+import { precomputedTools } from './precomputed.js';
 
 export const PLUGIN_NAME = '@tool-search/plugin-fake-catalog';
 /** Owner of the plugin tools: ids are `plugin:fake-catalog:<name>`. */
@@ -61,9 +62,11 @@ function buildDefinitions(count: number, core: boolean, seed: number, demoTools:
   }
   const examples = demoTools ? DEMO_TOOLS.slice(0, count) : [];
   for (const spec of examples) definitions.push({ ...spec.tool, description: fake(spec.tool.description), source: 'plugin', owner: spec.owner, execute: answer(spec.tool.name) });
-  for (let index = 1; index <= count - examples.length; index++) {
-    const spec = generateFakeTool(index, seed);
-    definitions.push({ ...spec, description: fake(spec.description), source: 'plugin', owner: FAKE_CATALOG_OWNER, execute: answer(spec.name) });
+  const generated = count - examples.length;
+  const specs = precomputedTools(seed, generated) ?? Array.from({ length: generated }, (_, i) => generateFakeTool(i + 1, seed));
+  // Frozen, so the kernel keeps each schema instead of copying it (the catalog copies what a source could still change).
+  for (const spec of specs) {
+    definitions.push({ ...spec, inputSchema: deepFreeze(spec.inputSchema), description: fake(spec.description), source: 'plugin', owner: FAKE_CATALOG_OWNER, execute: answer(spec.name) });
   }
   return definitions;
 }

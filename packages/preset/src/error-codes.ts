@@ -6,7 +6,6 @@
 import { listErrorCodes, type ErrorCodeInfo } from '@tool-search/kernel';
 import type { ToolSearchConfig } from '@tool-search/config';
 import { isBuiltinPlugin } from './builtins.js';
-import { loadPluginModule } from './load-plugin.js';
 import { KNOWN_PLUGINS } from './preset.js';
 
 export async function deploymentErrorCodes(config: ToolSearchConfig, baseDir: string = process.cwd()): Promise<ErrorCodeInfo[]> {
@@ -14,7 +13,7 @@ export async function deploymentErrorCodes(config: ToolSearchConfig, baseDir: st
   await Promise.all([import('./core-tools.js'), import('@tool-search/plugin-mcp'), import('@tool-search/plugin-snapshot')]);
   for (const [id, options] of Object.entries(config.plugins ?? {})) {
     // Loading a module runs its `defineErrors`; its options are checked as when the kernel is built.
-    if (!isBuiltinPlugin(id)) await loadPluginModule(id, options ?? {}, baseDir, KNOWN_PLUGINS);
+    if (!isBuiltinPlugin(id)) await (await import('./load-plugin.js')).loadPluginModule(id, options ?? {}, baseDir, KNOWN_PLUGINS);
   }
   return listErrorCodes();
 }

@@ -21,7 +21,7 @@ import { telemetryPlugin } from '@tool-search/telemetry';
 import { loopDetectionPlugin } from '@tool-search/plugin-loop-detection';
 import { approvalsPlugin, type Approver } from '@tool-search/plugin-approvals';
 import { BUILTIN_PLUGINS, isBuiltinPlugin, type BuiltinContext } from './builtins.js';
-import { loadPluginModule, type LoadedPluginModule } from './load-plugin.js';
+import type { LoadedPluginModule } from './load-plugin.js';
 import { learningPlugin } from '@tool-search/plugin-learning';
 import type { SessionHost } from '@tool-search/sessions';
 import type { StateStore } from '@tool-search/state';
@@ -158,6 +158,8 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
     }
     // Handed only to modules that export `wants: ['provider']` (see loadPluginModule).
     const host = config.provider ? { provider: { ...config.provider } } : {};
+    // Loaded only for a plugin module (it brings a module resolver and semver): built-in plugins start without it.
+    const { loadPluginModule } = await import('./load-plugin.js');
     const { plugin, loaded } = await loadPluginModule(id, pluginOptions ?? {}, options.baseDir ?? process.cwd(), KNOWN_PLUGINS, host);
     sources.push(plugin);
     modules.push(loaded);
