@@ -22,8 +22,8 @@ describe('schemas in the catalog', () => {
     const run = await createKernel({ plugins: [source('s', [tool('partly', { inputSchema: partly }), tool('open', { inputSchema: open })])] }).createRun();
     expect(run.tool('partly')!.inputSchema).not.toBe(partly);
     expect(run.tool('open')!.inputSchema).not.toBe(open);
-    ((open.properties as Record<string, { minimum: number }>).n).minimum = 100;
-    ((partly.properties as Record<string, { minimum: number }>).n).minimum = 100;
+    ((open.properties as Record<string, { minimum: number }>).n)!.minimum = 100;
+    ((partly.properties as Record<string, { minimum: number }>).n)!.minimum = 100;
     await expect(run.call('open', { n: 5 })).resolves.toMatchObject({ status: 'ok' });
     await expect(run.call('partly', { n: 5 })).resolves.toMatchObject({ status: 'ok' });
     expect(Object.isFrozen(run.tool('open')!.inputSchema)).toBe(true);
