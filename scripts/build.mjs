@@ -14,7 +14,9 @@ const TSC = join(ROOT, 'node_modules/typescript/bin/tsc');
 
 /** Every workspace's build project, in folder order (tsc -b orders them by their references). */
 export function buildProjects(root = ROOT) {
-  return workspaceDirs(root).filter((dir) => existsSync(join(root, dir, 'tsconfig.build.json'))).map((dir) => join(dir, 'tsconfig.build.json'));
+  return workspaceDirs(root)
+    .filter((dir) => existsSync(join(root, dir, 'tsconfig.build.json')))
+    .map((dir) => join(dir, 'tsconfig.build.json'));
 }
 
 async function main(argv) {
@@ -35,7 +37,10 @@ async function main(argv) {
     if (building) {
       built++;
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      if (!quiet || process.stdout.isTTY) process.stdout.write(`[${built}/${outOfDate.size}] ${relative(ROOT, building[1]).replace(/\/tsconfig\.build\.json$/, '')}  (${seconds} s)\n`);
+      if (!quiet || process.stdout.isTTY)
+        process.stdout.write(
+          `[${built}/${outOfDate.size}] ${relative(ROOT, building[1]).replace(/\/tsconfig\.build\.json$/, '')}  (${seconds} s)\n`,
+        );
       continue;
     }
     if (/error TS\d+/.test(line) || (errors && /^\s/.test(line))) errors += `${raw}\n`;
@@ -54,7 +59,9 @@ async function main(argv) {
       process.exit(1);
     }
   }
-  process.stdout.write(`built ${built} of ${projects.length} projects (${projects.length - built} up to date) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `built ${built} of ${projects.length} projects (${projects.length - built} up to date) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  );
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await main(process.argv.slice(2));

@@ -14,7 +14,10 @@ const MESSAGE_COPY = /instanceof Error \? .*\.message : String\(/;
 const SILENT_CATCH = /\.catch\(\(\) => (?:undefined|\{\s*\})\)/;
 const COMMENT_LINE = /^\s*(\/\/|\/?\*)/;
 
-const walk = (dir) => (existsSync(dir) ? readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)])) : []);
+const walk = (dir) =>
+  existsSync(dir)
+    ? readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]))
+    : [];
 
 /** One line per problem, `file:line: what; the fix`. */
 export function errorHandlingProblems(root = '.') {
@@ -26,11 +29,15 @@ export function errorHandlingProblems(root = '.') {
       lines.forEach((line, i) => {
         if (COMMENT_LINE.test(line)) return;
         if (MESSAGE_COPY.test(line)) {
-          problems.push(`${file}:${i + 1}: copies the instanceof-Error message ternary; use errorMessage(error) from @tool-search/kernel (and keep the error as \`cause\` when wrapping it)`);
+          problems.push(
+            `${file}:${i + 1}: copies the instanceof-Error message ternary; use errorMessage(error) from @tool-search/kernel (and keep the error as \`cause\` when wrapping it)`,
+          );
         }
         const silent = line.match(SILENT_CATCH);
         if (silent && !line.slice(silent.index).includes('//') && !COMMENT_LINE.test(lines[i - 1] ?? '')) {
-          problems.push(`${file}:${i + 1}: ${silent[0]} without a comment; say on the line why ignoring the failure is safe, or log it with its cause / let it through`);
+          problems.push(
+            `${file}:${i + 1}: ${silent[0]} without a comment; say on the line why ignoring the failure is safe, or log it with its cause / let it through`,
+          );
         }
       });
     }

@@ -9,11 +9,18 @@ const PLUGIN = /^(plugin|mode)-/;
 const FRONT_ENDS = new Set(['cli', 'gateway', 'mcp-server', 'inspect']);
 /** Justified exceptions, `importer -> imported` with why. */
 export const LAYERING_EXCEPTIONS = new Map([
-  ['mcp-server -> plugin-mcp', 'the MCP front end relays the downstream servers of plugin-mcp (resources, prompts, forwarding): its McpDownstream contract, and isResourceNotFound with it'],
+  [
+    'mcp-server -> plugin-mcp',
+    'the MCP front end relays the downstream servers of plugin-mcp (resources, prompts, forwarding): its McpDownstream contract, and isResourceNotFound with it',
+  ],
 ]);
 
-const walk = (dir) => (existsSync(dir) ? readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)])) : []);
-const IMPORT = /^\s*(?:import|export)(?!\s+type\b)[^;]*?from\s+'@tool-search\/([a-z0-9-]+)|import\('@tool-search\/([a-z0-9-]+)/gm;
+const walk = (dir) =>
+  existsSync(dir)
+    ? readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]))
+    : [];
+const IMPORT =
+  /^\s*(?:import|export)(?!\s+type\b)[^;]*?from\s+'@tool-search\/([a-z0-9-]+)|import\('@tool-search\/([a-z0-9-]+)/gm;
 
 /** One line per import that breaks the rule, naming the file and the fix. */
 export function layeringProblems(root = '.') {
@@ -23,7 +30,8 @@ export function layeringProblems(root = '.') {
     for (const file of walk(join(root, 'packages', short, 'src')).filter((f) => f.endsWith('.ts'))) {
       for (const m of readFileSync(file, 'utf8').matchAll(IMPORT)) {
         const imported = m[1] ?? m[2];
-        if (!PLUGIN.test(imported) || imported === short || LAYERING_EXCEPTIONS.has(`${short} -> ${imported}`)) continue;
+        if (!PLUGIN.test(imported) || imported === short || LAYERING_EXCEPTIONS.has(`${short} -> ${imported}`))
+          continue;
         problems.push(
           PLUGIN.test(short)
             ? `${file}: plugin ${short} imports plugin ${imported}; plugins never import each other (move the shared code into its own package, as @tool-search/control-tools)`

@@ -6,4 +6,7 @@ export interface WorkspacePackage {
 export function workspaceDirs(root?: string): string[];
 export function publicPackages(root?: string): WorkspacePackage[];
 export function checkPackages(options?: { root?: string; fix?: boolean }): string[];
-export function packageProblems(pkg: Record<string, unknown>, options: { version: string; privateNames: ReadonlySet<string>; fix?: boolean }): string[];
+export function packageProblems(
+  pkg: Record<string, unknown>,
+  options: { version: string; privateNames: ReadonlySet<string>; fix?: boolean },
+): string[];

@@ -15,7 +15,11 @@ const REQUIRED_FILES = ['dist', '!dist/.tsbuildinfo', 'src', 'README.md'];
 export function workspaceDirs(root = '.') {
   const { workspaces = [] } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   return workspaces
-    .flatMap((pattern) => (pattern.endsWith('/*') ? readdirSync(join(root, pattern.slice(0, -2))).map((d) => join(pattern.slice(0, -2), d)) : [pattern]))
+    .flatMap((pattern) =>
+      pattern.endsWith('/*')
+        ? readdirSync(join(root, pattern.slice(0, -2))).map((d) => join(pattern.slice(0, -2), d))
+        : [pattern],
+    )
     .filter((dir) => existsSync(join(root, dir, 'package.json')))
     .sort();
 }
@@ -36,9 +40,15 @@ export function packageProblems(pkg, { version, privateNames, fix = false }) {
   const missing = REQUIRED_FILES.filter((entry) => !files.includes(entry));
   if (missing.length) {
     if (fix) pkg.files = [...new Set([...REQUIRED_FILES.slice(0, 3), ...files, 'README.md'])];
-    else say(`"files" lacks ${missing.map((m) => JSON.stringify(m)).join(', ')} (ship src for the source maps, never dist/.tsbuildinfo)`);
+    else
+      say(
+        `"files" lacks ${missing.map((m) => JSON.stringify(m)).join(', ')} (ship src for the source maps, never dist/.tsbuildinfo)`,
+      );
   }
-  for (const [section, deps] of Object.entries({ dependencies: pkg.dependencies ?? {}, peerDependencies: pkg.peerDependencies ?? {} })) {
+  for (const [section, deps] of Object.entries({
+    dependencies: pkg.dependencies ?? {},
+    peerDependencies: pkg.peerDependencies ?? {},
+  })) {
     for (const [name, range] of Object.entries(deps)) {
       if (!name.startsWith('@tool-search/')) continue;
       if (privateNames.has(name)) say(`${section} has the private workspace package ${name}, which is never published`);
@@ -47,7 +57,10 @@ export function packageProblems(pkg, { version, privateNames, fix = false }) {
           delete pkg.dependencies[KERNEL];
           pkg.peerDependencies = { ...pkg.peerDependencies, [KERNEL]: `^${version}` };
           pkg.devDependencies = { ...pkg.devDependencies, [KERNEL]: version };
-        } else say(`has ${KERNEL} in dependencies; make it a peerDependency "^${version}" (one kernel copy) plus a devDependency "${version}"`);
+        } else
+          say(
+            `has ${KERNEL} in dependencies; make it a peerDependency "^${version}" (one kernel copy) plus a devDependency "${version}"`,
+          );
       } else if (section === 'peerDependencies' && range !== `^${version}`) {
         if (fix) pkg.peerDependencies[name] = `^${version}`;
         else say(`peerDependencies ${name} is "${range}"; every package uses "^${version}"`);
@@ -59,7 +72,10 @@ export function packageProblems(pkg, { version, privateNames, fix = false }) {
   }
   for (const [condition, target] of exportTargets(pkg.exports)) {
     const shipped = condition === '@tool-search/source' ? target.startsWith('./src/') : target.startsWith('./dist/');
-    if (!shipped) say(`exports condition "${condition}" points at ${target}, outside the folder it ships in (${condition === '@tool-search/source' ? 'src' : 'dist'})`);
+    if (!shipped)
+      say(
+        `exports condition "${condition}" points at ${target}, outside the folder it ships in (${condition === '@tool-search/source' ? 'src' : 'dist'})`,
+      );
   }
   return problems;
 }
@@ -90,6 +106,10 @@ export function checkPackages({ root = '.', fix = false } = {}) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const problems = checkPackages({ fix: process.argv.includes('--fix') });
   for (const problem of problems) console.log(problem);
-  console.log(problems.length ? `${problems.length} packaging problems (node scripts/check-packages.mjs --fix repairs most)` : 'packaging rules followed');
+  console.log(
+    problems.length
+      ? `${problems.length} packaging problems (node scripts/check-packages.mjs --fix repairs most)`
+      : 'packaging rules followed',
+  );
   process.exit(problems.length ? 1 : 0);
 }

@@ -11,7 +11,10 @@ const SKIPS = /\.(skipIf|runIf)\(|\b(it|test|describe)\.skip\(/;
 // `stateBackends(` (@tool-search/testing) prints the "skipping the Redis runs of …" line itself.
 const SAYS_WHY = /console\.(warn|log|info|error)\(\s*[`'"]skipping |\bstateBackends(<[^>]*>)?\(/;
 
-const walk = (dir) => (existsSync(dir) ? readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)])) : []);
+const walk = (dir) =>
+  existsSync(dir)
+    ? readdirSync(dir).flatMap((f) => (statSync(join(dir, f)).isDirectory() ? walk(join(dir, f)) : [join(dir, f)]))
+    : [];
 
 /** Test files under `root` that can skip without saying why. */
 export function silentSkips(root = '.') {
@@ -30,6 +33,9 @@ function relativeImports(file) {
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const silent = silentSkips();
-  for (const file of silent) console.log(`${file}: can skip without printing why (add console.warn(\`skipping …: <what is missing; how to get it>\`))`);
+  for (const file of silent)
+    console.log(
+      `${file}: can skip without printing why (add console.warn(\`skipping …: <what is missing; how to get it>\`))`,
+    );
   process.exit(silent.length ? 1 : 0);
 }

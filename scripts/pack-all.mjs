@@ -13,7 +13,11 @@ import { publicPackages } from './check-packages.mjs';
 export async function packAll(root, dest, env = process.env) {
   mkdirSync(dest, { recursive: true });
   const workspaces = publicPackages(root).flatMap(({ dir }) => ['-w', dir]);
-  const { stdout } = await promisify(execFile)('npm', ['pack', '--json', '--pack-destination', resolve(dest), ...workspaces], { cwd: root, env, maxBuffer: 64 * 1024 * 1024 });
+  const { stdout } = await promisify(execFile)(
+    'npm',
+    ['pack', '--json', '--pack-destination', resolve(dest), ...workspaces],
+    { cwd: root, env, maxBuffer: 64 * 1024 * 1024 },
+  );
   return JSON.parse(stdout);
 }
 

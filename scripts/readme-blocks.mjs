@@ -10,7 +10,9 @@ const FENCE = /^```(sh|bash|shell)([^\n]*)\n([\s\S]*?)^```$/gm;
 
 /** Every README of the repo (root and workspaces), relative to the root. */
 export function readmes(root = ROOT) {
-  return ['README.md', ...workspaceDirs(root).map((dir) => join(dir, 'README.md'))].filter((file) => existsSync(join(root, file)));
+  return ['README.md', ...workspaceDirs(root).map((dir) => join(dir, 'README.md'))].filter((file) =>
+    existsSync(join(root, file)),
+  );
 }
 
 /** `{ file, line, tags, needs, code }` for every shell block. `needs`: commands the block runs that may be missing. */
@@ -20,7 +22,13 @@ export function shellBlocks(root = ROOT) {
     return [...text.matchAll(FENCE)].map((match) => {
       const words = match[2].trim().split(/\s+/).filter(Boolean);
       const needs = words.filter((w) => w.startsWith('needs=')).flatMap((w) => w.slice(6).split(','));
-      return { file, line: text.slice(0, match.index).split('\n').length, tags: words.filter((w) => !w.startsWith('needs=')), needs, code: match[3] };
+      return {
+        file,
+        line: text.slice(0, match.index).split('\n').length,
+        tags: words.filter((w) => !w.startsWith('needs=')),
+        needs,
+        code: match[3],
+      };
     });
   });
 }

@@ -5,8 +5,16 @@ import { mkdirSync, readdirSync, symlinkSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const SYSTEM_PACKAGES = Object.freeze([
-  { name: 'bubblewrap', binary: 'bwrap', why: 'the sandbox tests of @tool-search/plugin-exec (and the exec tools of e2e)' },
-  { name: 'redis-server', binary: 'redis-server', why: 'the Redis runs of the shared-state tests (state, preset, cron, mcp-server, e2e replicas)' },
+  {
+    name: 'bubblewrap',
+    binary: 'bwrap',
+    why: 'the sandbox tests of @tool-search/plugin-exec (and the exec tools of e2e)',
+  },
+  {
+    name: 'redis-server',
+    binary: 'redis-server',
+    why: 'the Redis runs of the shared-state tests (state, preset, cron, mcp-server, e2e replicas)',
+  },
 ]);
 
 const runs = (binary, env) => spawnSync(binary, ['--version'], { stdio: 'ignore', env }).status === 0;

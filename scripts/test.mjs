@@ -40,7 +40,14 @@ export function totalLines(results) {
   const sum = (key) => results.reduce((n, r) => n + r[key], 0);
   const broken = results.filter((r) => r.crashed).length;
   return [
-    `Test files: ${sum('files')} in ${results.length} workspaces${broken ? ` (${broken} did not finish: ${results.filter((r) => r.crashed).map((r) => r.dir).join(', ')})` : ''}`,
+    `Test files: ${sum('files')} in ${results.length} workspaces${
+      broken
+        ? ` (${broken} did not finish: ${results
+            .filter((r) => r.crashed)
+            .map((r) => r.dir)
+            .join(', ')})`
+        : ''
+    }`,
     `Tests: ${sum('passed')} passed, ${sum('failed')} failed, ${sum('skipped')} skipped (${sum('passed') + sum('failed') + sum('skipped')} total)`,
     `${sum('passed')} passed, ${sum('failed') + broken} failed`,
   ];
@@ -66,18 +73,29 @@ function runVitest(dir, reportDir) {
   const report = join(reportDir, `${dir.replaceAll('/', '_')}.json`);
   const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(process.execPath, [VITEST, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
-      cwd: join(ROOT, dir),
-      env: { ...process.env, NO_COLOR: '1', CI: process.env.CI ?? 'true' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [VITEST, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`],
+      {
+        cwd: join(ROOT, dir),
+        env: { ...process.env, NO_COLOR: '1', CI: process.env.CI ?? 'true' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('close', (code) => {
       const seconds = (Date.now() - started) / 1000;
       const parsed = existsSync(report) ? countsOf(JSON.parse(readFileSync(report, 'utf8'))) : undefined;
-      done({ dir, code, seconds, output, crashed: !parsed, ...(parsed ?? { files: 0, passed: 0, failed: 0, skipped: 0, failedFiles: 0 }) });
+      done({
+        dir,
+        code,
+        seconds,
+        output,
+        crashed: !parsed,
+        ...(parsed ?? { files: 0, passed: 0, failed: 0, skipped: 0, failedFiles: 0 }),
+      });
     });
   });
 }
@@ -107,14 +125,20 @@ function step(title, command, args) {
 function backgroundStep(title, command, args) {
   const started = Date.now();
   return new Promise((done) => {
-    const child = spawn(command, args, { cwd: ROOT, env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('error', (error) => (output += `${error.message}\n`));
     child.on('close', (code) => {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
-      process.stdout.write(`\n> ${title}\n${output.trimEnd() ? `${output.trimEnd()}\n` : ''}  (${code === 0 ? 'passed' : 'FAILED'}, ${seconds} s)\n`);
+      process.stdout.write(
+        `\n> ${title}\n${output.trimEnd() ? `${output.trimEnd()}\n` : ''}  (${code === 0 ? 'passed' : 'FAILED'}, ${seconds} s)\n`,
+      );
       done(code === 0);
     });
   });
@@ -128,21 +152,36 @@ async function main(argv) {
   const only = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--jobs');
 
   for (const { name, binary, why } of missingSystemPackages()) {
-    process.stdout.write(`note: ${binary} is not installed, so ${why} skip; \`apt-get install -y ${name}\` makes them run\n`);
+    process.stdout.write(
+      `note: ${binary} is not installed, so ${why} skip; \`apt-get install -y ${name}\` makes them run\n`,
+    );
   }
   // Both only read the tree: they run at once.
   const checks = await Promise.all([
     backgroundStep('dependency and packaging checks', process.execPath, ['scripts/check-deps.mjs']),
-    backgroundStep('lint (Biome, lint rules only: biome.json)', process.execPath, [join(ROOT, 'node_modules/@biomejs/biome/bin/biome'), 'lint', '--error-on-warnings', '--colors=off']),
+    // `biome ci`: the lint rules and the formatting (biome.json), read-only; `npm run format` fixes the formatting.
+    backgroundStep('lint and format check (Biome: biome.json)', process.execPath, [
+      join(ROOT, 'node_modules/@biomejs/biome/bin/biome'),
+      'ci',
+      '--error-on-warnings',
+      '--colors=off',
+    ]),
   ]);
   if (checks.includes(false)) process.exit(1);
-  if (!flag('--no-build') && !step('build (one tsc -b)', process.execPath, ['scripts/build.mjs', '--quiet'])) process.exit(1);
+  if (!flag('--no-build') && !step('build (one tsc -b)', process.execPath, ['scripts/build.mjs', '--quiet']))
+    process.exit(1);
   const typecheck = flag('--no-typecheck')
     ? Promise.resolve(true)
-    : backgroundStep('typecheck (one tsc -b over every tsconfig.spec.json, beside the tests)', process.execPath, ['scripts/typecheck.mjs', '--no-build', ...only]);
+    : backgroundStep('typecheck (one tsc -b over every tsconfig.spec.json, beside the tests)', process.execPath, [
+        'scripts/typecheck.mjs',
+        '--no-build',
+        ...only,
+      ]);
 
   const queue = testedWorkspaces(ROOT, only);
-  process.stdout.write(`\n> vitest in ${queue.length} workspaces, ${jobs} at a time${flag('--no-typecheck') ? '' : ', the typecheck beside them'}\n`);
+  process.stdout.write(
+    `\n> vitest in ${queue.length} workspaces, ${jobs} at a time${flag('--no-typecheck') ? '' : ', the typecheck beside them'}\n`,
+  );
   const reportDir = mkdtempSync(join(tmpdir(), 'tool-search-test-'));
   const results = [];
   const lane = async () => {
@@ -164,7 +203,9 @@ async function main(argv) {
   }
 
   const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 5);
-  process.stdout.write(`\nslowest: ${slowest.map((r) => `${r.dir} ${r.seconds.toFixed(0)} s`).join(', ')}; vitest wall ${((Date.now() - started) / 1000).toFixed(0)} s, npm test ${((Date.now() - begun) / 1000).toFixed(0)} s in all\n`);
+  process.stdout.write(
+    `\nslowest: ${slowest.map((r) => `${r.dir} ${r.seconds.toFixed(0)} s`).join(', ')}; vitest wall ${((Date.now() - started) / 1000).toFixed(0)} s, npm test ${((Date.now() - begun) / 1000).toFixed(0)} s in all\n`,
+  );
   if (!typechecked) process.stdout.write('the typecheck FAILED (its errors are above)\n');
   for (const line of totalLines(results)) process.stdout.write(`${line}\n`);
   const failed = !typechecked || results.some((r) => r.crashed || r.failed > 0 || r.code !== 0);

@@ -22,18 +22,26 @@ const argv = process.argv.slice(2);
 const fromSources = argv.includes('--sources');
 const only = argv.filter((a) => !a.startsWith('--'));
 const workspaces = workspaceDirs(ROOT);
-const dirOfPackage = new Map(workspaces.map((dir) => [JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')).name, dir]));
+const dirOfPackage = new Map(
+  workspaces.map((dir) => [JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8')).name, dir]),
+);
 const dirs = workspaces
   .filter((dir) => (only.length ? only.includes(dir) : true))
   .filter((dir) => existsSync(join(ROOT, dir, 'tsconfig.spec.json')));
 
 const started = Date.now();
 if (!fromSources && !argv.includes('--no-build')) {
-  const build = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet'], { cwd: ROOT, stdio: 'inherit' });
+  const build = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 const projects = fromSources ? dirs.map((dir) => join(dir, 'tsconfig.spec.json')) : dirs.map(declarationsConfig);
-const { status } = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', ...projects], { cwd: ROOT, stdio: 'inherit' });
+const { status } = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', ...projects], {
+  cwd: ROOT,
+  stdio: 'inherit',
+});
 process.stdout.write(
   `typecheck of ${projects.length} projects${fromSources ? ' (siblings from sources)' : ''}: ${status === 0 ? 'no errors' : 'errors above'} (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
 );
@@ -65,7 +73,12 @@ function declarationsConfig(dir) {
 /** The tsconfig.build.json of `dir` and of every workspace package it depends on (dependencies of any kind). */
 function buildReferences(dir) {
   const pkg = JSON.parse(readFileSync(join(ROOT, dir, 'package.json'), 'utf8'));
-  const names = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies, ...pkg.peerDependencies, ...pkg.optionalDependencies });
+  const names = Object.keys({
+    ...pkg.dependencies,
+    ...pkg.devDependencies,
+    ...pkg.peerDependencies,
+    ...pkg.optionalDependencies,
+  });
   const deps = names.map((n) => dirOfPackage.get(n)).filter((d) => d !== undefined);
   return [dir, ...deps].map((d) => join(ROOT, d, 'tsconfig.build.json')).filter((file) => existsSync(file));
 }

@@ -95,13 +95,20 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
   log('hybrid: lexical, dense and fused (mock-openai embeddings over HTTP)');
   const hybrid = dataPresent ? await measureHybrid(dataDir, quick ? ['mcp-catalog'] : undefined) : [];
   log('learning: replayed calls, evaluated on other queries');
-  const learning = dataPresent ? measureLearning(dataDir, quick ? { only: ['mcp-catalog'], seeds: 1, curve: [0, 50] } : {}) : [];
+  const learning = dataPresent
+    ? measureLearning(dataDir, quick ? { only: ['mcp-catalog'], seeds: 1, curve: [0, 50] } : {})
+    : [];
 
-  const extraQueries = dataPresent && hasData(dataDir, 'mcp-catalog-queries.json') ? loadSnapshot(dataDir, 'mcp-catalog').queries.map((q) => q.query) : [];
+  const extraQueries =
+    dataPresent && hasData(dataDir, 'mcp-catalog-queries.json')
+      ? loadSnapshot(dataDir, 'mcp-catalog').queries.map((q) => q.query)
+      : [];
   const latency: LatencyRow[] = [];
   for (const step of plan.latency) {
     log(`latency: ${step.tools} tools`);
-    latency.push(await measureLatency(step.tools, { buildRuns: step.buildRuns, queryRounds: step.queryRounds, extraQueries }));
+    latency.push(
+      await measureLatency(step.tools, { buildRuns: step.buildRuns, queryRounds: step.queryRounds, extraQueries }),
+    );
   }
 
   log(`index reuse: ${plan.reuse.tools} tools, ${plan.reuse.runs} new runs`);

@@ -25,11 +25,17 @@ export function fakePluginCount(total: number): number {
 /** The fake catalog's descriptors without a kernel (for index benches): same texts, same ids. */
 export function fakeDescriptors(total: number): ToolDescriptor[] {
   const core = CORE_TOOLS.slice(0, total).map((spec) => descriptor(spec, 'core', 'core'));
-  const plugins = Array.from({ length: fakePluginCount(total) }, (_, i) => descriptor(generateFakeTool(i + 1, 1), 'plugin', FAKE_CATALOG_OWNER));
+  const plugins = Array.from({ length: fakePluginCount(total) }, (_, i) =>
+    descriptor(generateFakeTool(i + 1, 1), 'plugin', FAKE_CATALOG_OWNER),
+  );
   return [...core, ...plugins];
 }
 
-function descriptor(spec: Pick<ToolDescriptor, 'name' | 'description' | 'inputSchema' | 'annotations'>, source: 'core' | 'plugin', owner: string): ToolDescriptor {
+function descriptor(
+  spec: Pick<ToolDescriptor, 'name' | 'description' | 'inputSchema' | 'annotations'>,
+  source: 'core' | 'plugin',
+  owner: string,
+): ToolDescriptor {
   return {
     id: `${source}:${owner}:${spec.name}`,
     name: spec.name,

@@ -8,7 +8,12 @@ import type { CatalogPayload, Mode } from './payload.js';
 const WIDTH = 720;
 const HEIGHT = 440;
 const MARGIN = { left: 80, right: 150, top: 40, bottom: 60 };
-const COLORS: Readonly<Record<Mode, string>> = { direct: '#d62728', code: '#1f77b4', tools: '#2ca02c', directory: '#ff7f0e' };
+const COLORS: Readonly<Record<Mode, string>> = {
+  direct: '#d62728',
+  code: '#1f77b4',
+  tools: '#2ca02c',
+  directory: '#ff7f0e',
+};
 
 export function payloadChart(fake: readonly CatalogPayload[], real?: CatalogPayload): string {
   const points = [...fake, ...(real ? [real] : [])];
@@ -30,27 +35,42 @@ export function payloadChart(fake: readonly CatalogPayload[], real?: CatalogPayl
   }
   for (const size of sizes) {
     out.push(`<line x1="${x(size)}" x2="${x(size)}" y1="${MARGIN.top}" y2="${HEIGHT - MARGIN.bottom}" stroke="#eee"/>`);
-    out.push(`<text x="${x(size)}" y="${HEIGHT - MARGIN.bottom + 18}" text-anchor="middle">${size.toLocaleString('en-US')}</text>`);
+    out.push(
+      `<text x="${x(size)}" y="${HEIGHT - MARGIN.bottom + 18}" text-anchor="middle">${size.toLocaleString('en-US')}</text>`,
+    );
   }
-  out.push(`<text x="${(MARGIN.left + WIDTH - MARGIN.right) / 2}" y="${HEIGHT - 18}" text-anchor="middle">tools in the catalog (log scale)</text>`);
-  out.push(`<text x="18" y="${(MARGIN.top + HEIGHT - MARGIN.bottom) / 2}" transform="rotate(-90 18 ${(MARGIN.top + HEIGHT - MARGIN.bottom) / 2})" text-anchor="middle">request bytes (log scale)</text>`);
+  out.push(
+    `<text x="${(MARGIN.left + WIDTH - MARGIN.right) / 2}" y="${HEIGHT - 18}" text-anchor="middle">tools in the catalog (log scale)</text>`,
+  );
+  out.push(
+    `<text x="18" y="${(MARGIN.top + HEIGHT - MARGIN.bottom) / 2}" transform="rotate(-90 18 ${(MARGIN.top + HEIGHT - MARGIN.bottom) / 2})" text-anchor="middle">request bytes (log scale)</text>`,
+  );
   const modes = fake[0]?.modes.map((m) => m.mode) ?? [];
   modes.forEach((mode, i) => {
     const line = fake.map((p) => `${x(p.catalogSize).toFixed(1)},${y(bytesOf(p, mode)).toFixed(1)}`).join(' ');
     out.push(`<polyline points="${line}" fill="none" stroke="${COLORS[mode]}" stroke-width="2"/>`);
-    for (const p of fake) out.push(`<circle cx="${x(p.catalogSize).toFixed(1)}" cy="${y(bytesOf(p, mode)).toFixed(1)}" r="3" fill="${COLORS[mode]}"/>`);
+    for (const p of fake)
+      out.push(
+        `<circle cx="${x(p.catalogSize).toFixed(1)}" cy="${y(bytesOf(p, mode)).toFixed(1)}" r="3" fill="${COLORS[mode]}"/>`,
+      );
     if (real) {
       const cx = x(real.catalogSize).toFixed(1);
       const cy = y(bytesOf(real, mode)).toFixed(1);
-      out.push(`<rect x="${Number(cx) - 4}" y="${Number(cy) - 4}" width="8" height="8" fill="none" stroke="${COLORS[mode]}" stroke-width="2"/>`);
+      out.push(
+        `<rect x="${Number(cx) - 4}" y="${Number(cy) - 4}" width="8" height="8" fill="none" stroke="${COLORS[mode]}" stroke-width="2"/>`,
+      );
     }
     const ly = MARGIN.top + 10 + i * 20;
-    out.push(`<line x1="${WIDTH - MARGIN.right + 15}" x2="${WIDTH - MARGIN.right + 40}" y1="${ly}" y2="${ly}" stroke="${COLORS[mode]}" stroke-width="2"/>`);
+    out.push(
+      `<line x1="${WIDTH - MARGIN.right + 15}" x2="${WIDTH - MARGIN.right + 40}" y1="${ly}" y2="${ly}" stroke="${COLORS[mode]}" stroke-width="2"/>`,
+    );
     out.push(`<text x="${WIDTH - MARGIN.right + 46}" y="${ly + 4}">${mode}</text>`);
   });
   if (real) {
     const ly = MARGIN.top + 10 + modes.length * 20;
-    out.push(`<rect x="${WIDTH - MARGIN.right + 23}" y="${ly - 4}" width="8" height="8" fill="none" stroke="#555" stroke-width="2"/>`);
+    out.push(
+      `<rect x="${WIDTH - MARGIN.right + 23}" y="${ly - 4}" width="8" height="8" fill="none" stroke="#555" stroke-width="2"/>`,
+    );
     out.push(`<text x="${WIDTH - MARGIN.right + 46}" y="${ly + 4}">real MCP catalog</text>`);
   }
   out.push('</svg>');

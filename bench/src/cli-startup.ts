@@ -36,7 +36,12 @@ export interface CliStartupResult {
 const BIN = fileURLToPath(new URL('../../packages/cli/bin/tool-search.js', import.meta.url));
 const BUILT = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
 
-export const CLI_COMMANDS: readonly (readonly string[])[] = [['--help'], ['tols', 'list'], ['tools', '--help'], ['tools', 'list']];
+export const CLI_COMMANDS: readonly (readonly string[])[] = [
+  ['--help'],
+  ['tols', 'list'],
+  ['tools', '--help'],
+  ['tools', 'list'],
+];
 
 export async function measureCliStartup(runs: number): Promise<CliStartupResult> {
   if (!existsSync(BUILT)) return { nodeMs: 0, rows: [], skipped: 'packages/cli is not built (npm run build)' };
@@ -64,7 +69,13 @@ export async function measureCliStartup(runs: number): Promise<CliStartupResult>
       exitCode = cli.code;
     }
     const cpuFigures = cpu.length ? { cpuMs: median(cpu), nodeCpuMs: median(nodeCpu) } : {};
-    rows.push({ command: `tool-search ${args.join(' ')}`, medianMs: median(times), ...cpuFigures, ratioToNode: median(ratios), exitCode });
+    rows.push({
+      command: `tool-search ${args.join(' ')}`,
+      medianMs: median(times),
+      ...cpuFigures,
+      ratioToNode: median(ratios),
+      exitCode,
+    });
   }
   return { nodeMs: median(bare), rows, load: { before: round(before), after: round(loadavg()[0]!) } };
 }
@@ -83,7 +94,11 @@ function timed(args: readonly string[], cwd: string): Promise<{ ms: number; cpuM
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const cpuAfter = childrenCpuMs();
       // Spawned one at a time, so the children's total grows by exactly this child's CPU time.
-      resolve({ ms, ...(cpuBefore !== undefined && cpuAfter !== undefined ? { cpuMs: cpuAfter - cpuBefore } : {}), code: code ?? -1 });
+      resolve({
+        ms,
+        ...(cpuBefore !== undefined && cpuAfter !== undefined ? { cpuMs: cpuAfter - cpuBefore } : {}),
+        code: code ?? -1,
+      });
     });
   });
 }

@@ -50,7 +50,20 @@ export async function measureCodeMode(runs: number, catalogTotal = 1000): Promis
   try {
     if (cold.exposure.mode !== 'code') {
       const skipped = `code mode fell back to ${cold.exposure.mode}: ${cold.diagnostics}`;
-      return { runs: 0, bareSpawnMs: 0, bareSpawnInheritedEnvMs: 0, coldMs: 0, warmMs: 0, coldToBare: 0, warmToBare: 0, quickjsMs: 0, quickjsBackToBackMs: 0, quickjsToBare: 0, sample: '', skipped };
+      return {
+        runs: 0,
+        bareSpawnMs: 0,
+        bareSpawnInheritedEnvMs: 0,
+        coldMs: 0,
+        warmMs: 0,
+        coldToBare: 0,
+        warmToBare: 0,
+        quickjsMs: 0,
+        quickjsBackToBackMs: 0,
+        quickjsToBare: 0,
+        sample: '',
+        skipped,
+      };
     }
     // One unmeasured round each: module caches, the sandbox support check, the index.
     await bareSpawn();
@@ -92,9 +105,28 @@ export async function measureCodeMode(runs: number, catalogTotal = 1000): Promis
     const backToBack: number[] = [];
     if (quickOk) for (let i = 0; i < QUICKJS_BACK_TO_BACK; i++) backToBack.push((await runSnippet(quick.exposure)).ms);
     const quickjs = quickOk
-      ? { quickjsMs: median(quickTimes), quickjsBackToBackMs: median(backToBack), quickjsToBare: median(quickTimes.map((t, k) => t / bare[k]!)) }
-      : { quickjsMs: 0, quickjsBackToBackMs: 0, quickjsToBare: 0, quickjsSkipped: `the quickjs backend did not start: ${quick.exposure.mode} mode; ${quick.diagnostics}` };
-    return { runs, bareSpawnMs: bareMs, bareSpawnInheritedEnvMs: median(inherited), coldMs, warmMs, coldToBare, warmToBare, ...quickjs, sample };
+      ? {
+          quickjsMs: median(quickTimes),
+          quickjsBackToBackMs: median(backToBack),
+          quickjsToBare: median(quickTimes.map((t, k) => t / bare[k]!)),
+        }
+      : {
+          quickjsMs: 0,
+          quickjsBackToBackMs: 0,
+          quickjsToBare: 0,
+          quickjsSkipped: `the quickjs backend did not start: ${quick.exposure.mode} mode; ${quick.diagnostics}`,
+        };
+    return {
+      runs,
+      bareSpawnMs: bareMs,
+      bareSpawnInheritedEnvMs: median(inherited),
+      coldMs,
+      warmMs,
+      coldToBare,
+      warmToBare,
+      ...quickjs,
+      sample,
+    };
   } finally {
     await cold.close();
     await warm.close();
@@ -133,7 +165,10 @@ async function runSnippet(exposure: RunExposure): Promise<{ ms: number; text: st
 function bareSpawn(inheritEnv = false): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
-    const child = spawn(process.execPath, ['-e', '0'], { stdio: ['pipe', 'pipe', 'pipe'], ...(inheritEnv ? {} : { env: {} }) });
+    const child = spawn(process.execPath, ['-e', '0'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(inheritEnv ? {} : { env: {} }),
+    });
     child.stdout.resume();
     child.stderr.resume();
     child.on('error', reject);

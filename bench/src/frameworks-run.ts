@@ -13,9 +13,15 @@ const onlyArg = process.argv.find((arg) => arg.startsWith('--only='))?.slice('--
 const only = onlyArg ? (onlyArg.split(',') as SnapshotName[]) : undefined;
 const start = Date.now();
 const rows = await measureFrameworks(defaultDataDir(), only);
-if (rows.length === 0) process.stdout.write(`skipping the frameworks benchmark: no shared data in ${defaultDataDir()}\n`);
+if (rows.length === 0)
+  process.stdout.write(`skipping the frameworks benchmark: no shared data in ${defaultDataDir()}\n`);
 else {
-  const section = frameworksSection(rows, { date: new Date().toISOString(), seconds: (Date.now() - start) / 1000, node: process.version, dataDir: defaultDataDir() });
+  const section = frameworksSection(rows, {
+    date: new Date().toISOString(),
+    seconds: (Date.now() - start) / 1000,
+    node: process.version,
+    dataDir: defaultDataDir(),
+  });
   // Only a full run (all data sets) replaces the section `npm run bench` appends to BENCHMARKS.md.
   if (!only) writeFileSync(fileURLToPath(new URL('../frameworks.md', import.meta.url)), section);
   process.stdout.write(section);

@@ -50,7 +50,13 @@ export async function measureFrameworks(dataDir: string, only?: readonly Snapsho
     const safe = (text: string) => text.replace(/[\s\u0000-\u001f]+/gu, '_');
     const evalId = new Map(snapshot.descriptors.map((d) => [`mcp:${safe(d.owner)}:${safe(d.name)}`, d.id]));
     const source = toolSource(
-      snapshot.descriptors.map((d) => ({ name: safe(d.name), source: 'mcp' as const, owner: safe(d.owner), description: d.description, inputSchema: d.inputSchema })),
+      snapshot.descriptors.map((d) => ({
+        name: safe(d.name),
+        source: 'mcp' as const,
+        owner: safe(d.owner),
+        description: d.description,
+        inputSchema: d.inputSchema,
+      })),
       'snapshot',
     );
     const adapter = await createToolSearch({ config: { plugins: {} }, plugins: [source], maxResults: DEPTH });
@@ -62,13 +68,23 @@ export async function measureFrameworks(dataDir: string, only?: readonly Snapsho
         if (name !== undefined && id !== undefined) idOf.set(name, id);
       }
       const builtIn: ToolSet = { ...adapter.tools, tool_search: toolSearch({ maxResults: DEPTH }) };
-      const mastra = await mastraSearch(Object.entries(adapter.tools).filter(([name]) => idOf.has(name)).map(([name, tool]) => [name, typeof tool.description === 'string' ? tool.description : ''] as const));
+      const mastra = await mastraSearch(
+        Object.entries(adapter.tools)
+          .filter(([name]) => idOf.has(name))
+          .map(([name, tool]) => [name, typeof tool.description === 'string' ? tool.description : ''] as const),
+      );
       const rankWith = async (search: (query: string) => Promise<string[]>, queries: readonly EvalQuery[]) => {
         const ranked = new Map<string, string[]>();
-        for (const { query } of queries) if (!ranked.has(query)) ranked.set(query, (await search(query)).map((name) => idOf.get(name) ?? name));
+        for (const { query } of queries)
+          if (!ranked.has(query))
+            ranked.set(
+              query,
+              (await search(query)).map((name) => idOf.get(name) ?? name),
+            );
         return { search: (query: string) => ({ hits: (ranked.get(query) ?? []).map((id) => ({ id })) }) };
       };
-      const rank = (tools: ToolSet, queries: readonly EvalQuery[]) => rankWith((query) => searchThroughSdk(tools, query), queries);
+      const rank = (tools: ToolSet, queries: readonly EvalQuery[]) =>
+        rankWith((query) => searchThroughSdk(tools, query), queries);
       const row = async (dataset: string, queries: readonly EvalQuery[]): Promise<FrameworkRow> => ({
         dataset,
         tools: idOf.size,
@@ -78,7 +94,8 @@ export async function measureFrameworks(dataDir: string, only?: readonly Snapsho
         toolSearch: evaluate(await rank(adapter.tools, queries), queries, { k: DEPTH }).metrics,
       });
       rows.push(await row(set.name, snapshot.queries));
-      if (set.name === 'mcp-catalog') rows.push(await row('mcp-catalog (held-out)', splitDev(snapshot.queries).heldOut));
+      if (set.name === 'mcp-catalog')
+        rows.push(await row('mcp-catalog (held-out)', splitDev(snapshot.queries).heldOut));
     } finally {
       await adapter.close();
     }
@@ -90,23 +107,39 @@ export async function measureFrameworks(dataDir: string, only?: readonly Snapsho
 async function searchThroughSdk(tools: ToolSet, query: string): Promise<string[]> {
   const model = new MockLanguageModelV4({
     doGenerate: async () => ({
-      content: [{ type: 'tool-call', toolCallId: 'search-1', toolName: 'tool_search', input: JSON.stringify({ query }) }],
+      content: [
+        { type: 'tool-call', toolCallId: 'search-1', toolName: 'tool_search', input: JSON.stringify({ query }) },
+      ],
       finishReason: { unified: 'tool-calls', raw: undefined },
-      usage: { inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 0, text: 0, reasoning: 0 } },
+      usage: {
+        inputTokens: { total: 0, noCache: 0, cacheRead: 0, cacheWrite: 0 },
+        outputTokens: { total: 0, text: 0, reasoning: 0 },
+      },
       warnings: [],
     }),
   });
   const { steps } = await generateText({ model, tools, prompt: query, stopWhen: isStepCount(1) });
-  const output = steps[0]?.toolResults.find((result) => result.toolName === 'tool_search')?.output as { tools?: { name: string }[] } | undefined;
+  const output = steps[0]?.toolResults.find((result) => result.toolName === 'tool_search')?.output as
+    | { tools?: { name: string }[] }
+    | undefined;
   if (!output?.tools) throw new Error(`tool_search gave no result for "${query}"`);
   return output.tools.map((tool) => tool.name);
 }
 
 /** Mastra's `search_tools`, as its processor hands it to an agent step; names in its rank order. */
-async function mastraSearch(entries: readonly (readonly [string, string])[]): Promise<(query: string) => Promise<string[]>> {
-  const tools = Object.fromEntries(entries.map(([id, description]) => [id, createTool({ id, description, execute: async () => 'unused' })]));
+async function mastraSearch(
+  entries: readonly (readonly [string, string])[],
+): Promise<(query: string) => Promise<string[]>> {
+  const tools = Object.fromEntries(
+    entries.map(([id, description]) => [id, createTool({ id, description, execute: async () => 'unused' })]),
+  );
   const processor = new ToolSearchProcessor({ tools, search: { topK: DEPTH } });
-  const step = await processor.processInputStep({ tools: {}, messages: [], stepNumber: 0, messageList: { addSystem() {} } } as never);
+  const step = await processor.processInputStep({
+    tools: {},
+    messages: [],
+    stepNumber: 0,
+    messageList: { addSystem() {} },
+  } as never);
   const searchTool = step.tools.search_tools;
   return async (query) => {
     const out = (await searchTool.execute!({ query }, {} as never)) as { results?: { name: string }[] };
@@ -117,7 +150,7 @@ async function mastraSearch(entries: readonly (readonly [string, string])[]): Pr
 export function frameworksTable(rows: readonly FrameworkRow[]): string {
   const f = (value: number) => value.toFixed(3);
   return [
-    '| data set | tools | queries | AI SDK `toolSearch()` built-in Hit@5 / MRR | Mastra `ToolSearchProcessor` Hit@5 / MRR | AI SDK `toolSearch` + Tool Search\'s ranker Hit@5 / MRR |',
+    "| data set | tools | queries | AI SDK `toolSearch()` built-in Hit@5 / MRR | Mastra `ToolSearchProcessor` Hit@5 / MRR | AI SDK `toolSearch` + Tool Search's ranker Hit@5 / MRR |",
     '|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
@@ -127,7 +160,10 @@ export function frameworksTable(rows: readonly FrameworkRow[]): string {
 }
 
 /** BENCHMARKS.md section 9, as `npm run bench:frameworks` writes it to bench/frameworks.md (`npm run bench` appends that file). */
-export function frameworksSection(rows: readonly FrameworkRow[], meta: { readonly date: string; readonly seconds: number; readonly node: string; readonly dataDir: string }): string {
+export function frameworksSection(
+  rows: readonly FrameworkRow[],
+  meta: { readonly date: string; readonly seconds: number; readonly node: string; readonly dataDir: string },
+): string {
   return [
     '## 9. Tool search inside the agent frameworks',
     '',
@@ -137,11 +173,11 @@ export function frameworksSection(rows: readonly FrameworkRow[], meta: { readonl
     "Each query goes through the AI SDK's real `generateText`: its own test model (`MockLanguageModelV4`) calls `tool_search`",
     "with the query and the SDK's bound search answers over the deferred tools. **Built-in** is `toolSearch({ maxResults: 10 })`",
     "without `search` (the SDK's keyword match: name words count 2, description words 1); **with Tool Search's ranker** is the",
-    "`ToolSet` of `@tool-search/ai-sdk` (deferred mode, `maxResults: 10`): the same tools, names and descriptions, its `search`",
+    '`ToolSet` of `@tool-search/ai-sdk` (deferred mode, `maxResults: 10`): the same tools, names and descriptions, its `search`',
     "is the run's ranker. **Mastra** is `ToolSearchProcessor` from `@mastra/core` 1.71 (BM25 over name + description, `topK` 10)",
     'through its public `processInputStep` → `search_tools`, over the same names and descriptions; it has no search callback to',
     'plug a ranker into. Mastra and the AI SDK 7 declare Node ≥ 22.13 / ≥ 22; both install (npm warns) and run on Node 20 here.',
-    "The catalogs are listed through a kernel source (ToolBench owners with spaces become `_`), so a tool the kernel refuses",
+    'The catalogs are listed through a kernel source (ToolBench owners with spaces become `_`), so a tool the kernel refuses',
     '(an invalid input schema, a name shadowed on one server) is in no column; its labels still count as misses for every column.',
     '',
     frameworksTable(rows),

@@ -43,7 +43,9 @@ export async function measureGatewayLoad(plan: GatewayLoadPlan): Promise<Gateway
   const provider = await startMockOpenAI();
   try {
     if (!here.endsWith('.js')) return { ...(await drive(provider.url, plan)), separateProcess: false };
-    const child = fork(here, [CHILD_FLAG, provider.url, JSON.stringify(plan)], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(here, [CHILD_FLAG, provider.url, JSON.stringify(plan)], {
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     const result = await new Promise<Omit<GatewayLoadResult, 'separateProcess'>>((resolve, reject) => {
       child.once('message', (message) => resolve(message as Omit<GatewayLoadResult, 'separateProcess'>));
       child.once('exit', (code) => reject(new Error(`the gateway-load child exited with ${code}`)));
@@ -58,7 +60,12 @@ export async function measureGatewayLoad(plan: GatewayLoadPlan): Promise<Gateway
 async function drive(providerUrl: string, plan: GatewayLoadPlan): Promise<Omit<GatewayLoadResult, 'separateProcess'>> {
   const started = process.hrtime.bigint();
   const { kernel } = await createToolSearchKernel({ plugins: { 'fake-catalog': { tools: plan.tools, core: true } } });
-  const gateway = await startGatewayServer({ kernel, upstream: openaiUpstream(new OpenAI({ baseURL: providerUrl, apiKey: 'mock', maxRetries: 0 }), 'mock-model'), mode: 'direct', log: () => {} });
+  const gateway = await startGatewayServer({
+    kernel,
+    upstream: openaiUpstream(new OpenAI({ baseURL: providerUrl, apiKey: 'mock', maxRetries: 0 }), 'mock-model'),
+    mode: 'direct',
+    log: () => {},
+  });
   const startRss = process.memoryUsage().rss;
   let peakRss = startRss;
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage().rss)), 5);
@@ -69,12 +76,21 @@ async function drive(providerUrl: string, plan: GatewayLoadPlan): Promise<Omit<G
     for (let round = 0; round < plan.rounds; round++) {
       const answers = await Promise.allSettled(
         Array.from({ length: plan.concurrent }, (_, i) =>
-          client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: 'tool search qa check target=fake_plugin_tool_0003' }] }, { headers: { 'x-session-id': `load-${round}-${i}` } }),
+          client.chat.completions.create(
+            {
+              model: 'mock-model',
+              messages: [{ role: 'user', content: 'tool search qa check target=fake_plugin_tool_0003' }],
+            },
+            { headers: { 'x-session-id': `load-${round}-${i}` } },
+          ),
         ),
       );
       for (const answer of answers) {
         if (answer.status === 'rejected') failures++;
-        else bodyBytes = (answer.value as unknown as { tool_search: { ledger: { requests: { bytes: number }[] } } }).tool_search.ledger.requests[0]?.bytes ?? bodyBytes;
+        else
+          bodyBytes =
+            (answer.value as unknown as { tool_search: { ledger: { requests: { bytes: number }[] } } }).tool_search
+              .ledger.requests[0]?.bytes ?? bodyBytes;
       }
     }
   } finally {

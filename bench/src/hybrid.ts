@@ -35,11 +35,23 @@ export async function measureHybrid(dataDir: string, only?: readonly SnapshotNam
       if ((only && !only.includes(set.name)) || !hasData(dataDir, set.file)) continue;
       const snapshot = loadSnapshot(dataDir, set.name);
       const options = { baseURL: mock.url, model: 'mock-embedding' };
-      const subsets: Record<string, readonly EvalQuery[]> = set.name === 'mcp-catalog' ? { 'held-out': splitDev(snapshot.queries).heldOut } : {};
+      const subsets: Record<string, readonly EvalQuery[]> =
+        set.name === 'mcp-catalog' ? { 'held-out': splitDev(snapshot.queries).heldOut } : {};
       const start = process.hrtime.bigint();
-      const result = await compareRankings(snapshot.descriptors, snapshot.queries, options, { indexOptions: EVAL_INDEX_OPTIONS, subsets });
+      const result = await compareRankings(snapshot.descriptors, snapshot.queries, options, {
+        indexOptions: EVAL_INDEX_OPTIONS,
+        subsets,
+      });
       const embedMs = msSince(start);
-      rows.push({ dataset: set.name, queries: snapshot.queries.length, embedMs, model: result.model, lexical: result.lexical, dense: result.dense, fused: result.fused });
+      rows.push({
+        dataset: set.name,
+        queries: snapshot.queries.length,
+        embedMs,
+        model: result.model,
+        lexical: result.lexical,
+        dense: result.dense,
+        fused: result.fused,
+      });
       for (const [name, subset] of Object.entries(result.subsets)) {
         rows.push({ dataset: `${set.name} (${name})`, queries: subsets[name]!.length, embedMs: 0, ...subset });
       }

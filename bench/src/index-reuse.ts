@@ -33,12 +33,19 @@ export interface ReuseResult {
 const QUERY = 'read a file';
 
 export async function measureIndexReuse(total: number, runs: number): Promise<ReuseResult> {
-  const definitions: ToolDefinition[] = fakeDescriptors(total).map(({ id: _id, catalogMode: _mode, ...definition }) => definition);
-  const source: KernelPlugin = { name: 'bench-catalog', apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add(definitions)) };
+  const definitions: ToolDefinition[] = fakeDescriptors(total).map(
+    ({ id: _id, catalogMode: _mode, ...definition }) => definition,
+  );
+  const source: KernelPlugin = {
+    name: 'bench-catalog',
+    apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add(definitions)),
+  };
   const policy: KernelPlugin = {
     name: 'bench-policy',
     apply: ({ hooks }) =>
-      hooks.filterPolicy.tap((tools: readonly ToolDescriptor[], ctx) => (ctx.run.request.agentId === 'restricted' ? tools.filter((_, i) => i % 10 !== 0) : tools)),
+      hooks.filterPolicy.tap((tools: readonly ToolDescriptor[], ctx) =>
+        ctx.run.request.agentId === 'restricted' ? tools.filter((_, i) => i % 10 !== 0) : tools,
+      ),
   };
   const kernel = createKernel({ plugins: [source, policy] });
   const first = await kernel.createRun({ agentId: 'open' });
@@ -61,7 +68,9 @@ export async function measureIndexReuse(total: number, runs: number): Promise<Re
       (agentId === 'open' ? reuse : restricted).push(msSince(start));
       if (agentId === 'restricted') {
         const visible = new Set(run.catalog.map((tool) => tool.id));
-        hiddenNeverShown &&= LATENCY_QUERIES.every((query) => index.search(query).hits.every((hit) => visible.has(hit.id)));
+        hiddenNeverShown &&= LATENCY_QUERIES.every((query) =>
+          index.search(query).hits.every((hit) => visible.has(hit.id)),
+        );
       }
       await run.close();
     }
@@ -69,7 +78,19 @@ export async function measureIndexReuse(total: number, runs: number): Promise<Re
   const rebuilds = indexBuildCount() - builds;
   const reused = indexForRun(first);
   const fresh = createToolIndex(first.catalog.map((tool) => structuredClone(tool)));
-  const identical = LATENCY_QUERIES.every((query) => JSON.stringify(reused.search(query)) === JSON.stringify(fresh.search(query)));
+  const identical = LATENCY_QUERIES.every(
+    (query) => JSON.stringify(reused.search(query)) === JSON.stringify(fresh.search(query)),
+  );
   await first.close();
-  return { tools: total, runs, firstMs, reuseMs: median(reuse), restrictedMs: median(restricted), createRunMs: median(createRun), rebuilds, identical, hiddenNeverShown };
+  return {
+    tools: total,
+    runs,
+    firstMs,
+    reuseMs: median(reuse),
+    restrictedMs: median(restricted),
+    createRunMs: median(createRun),
+    rebuilds,
+    identical,
+    hiddenNeverShown,
+  };
 }

@@ -8,7 +8,8 @@ import { defaultDataDir } from './catalogs.js';
 import { LEARNING_HEADING, learningSection, measureLearning } from './learning.js';
 
 const rows = measureLearning(defaultDataDir());
-if (rows.length === 0) process.stdout.write(`skipping the learning simulation: no shared data in ${defaultDataDir()}\n`);
+if (rows.length === 0)
+  process.stdout.write(`skipping the learning simulation: no shared data in ${defaultDataDir()}\n`);
 else {
   const section = `${learningSection(rows).join('\n')}\n`;
   process.stdout.write(section);
@@ -20,7 +21,10 @@ else {
       const found = [text.indexOf('\n## ', from), text.indexOf('\n### ', from)].filter((at) => at >= 0);
       return found.length ? Math.min(...found) + 1 : text.length;
     };
-    const updated = start >= 0 ? text.slice(0, start) + section + '\n' + text.slice(next(start + 1)) : insertBefore(text, '## 3. Search latency', `${section}\n`);
+    const updated =
+      start >= 0
+        ? text.slice(0, start) + section + '\n' + text.slice(next(start + 1))
+        : insertBefore(text, '## 3. Search latency', `${section}\n`);
     writeFileSync(file, updated.replace(/\n{3,}/g, '\n\n'));
     process.stdout.write('updated BENCHMARKS.md\n');
   }

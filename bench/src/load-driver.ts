@@ -31,7 +31,9 @@ export async function driveSessions(load: SessionLoad, turn: Turn): Promise<Load
     Array.from({ length: load.sessions }, async (_, session) => {
       for (let index = 0; index < load.turns; index++) {
         const start = process.hrtime.bigint();
-        const failure = await turn(session, index).catch((error: unknown) => (error instanceof Error ? error.constructor.name : 'error'));
+        const failure = await turn(session, index).catch((error: unknown) =>
+          error instanceof Error ? error.constructor.name : 'error',
+        );
         latencies.push(msSince(start));
         if (failure !== undefined) failures.push(failure);
       }

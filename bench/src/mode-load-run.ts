@@ -19,5 +19,8 @@ const section = [
 const text = readFileSync(file, 'utf8');
 const start = text.indexOf(HEADING);
 const end = start === -1 ? -1 : text.indexOf('\n## ', start + HEADING.length);
-writeFileSync(file, start === -1 ? `${text}\n${section}` : `${text.slice(0, start)}${section}${end === -1 ? '' : text.slice(end)}`);
+writeFileSync(
+  file,
+  start === -1 ? `${text}\n${section}` : `${text.slice(0, start)}${section}${end === -1 ? '' : text.slice(end)}`,
+);
 process.stdout.write(`${section}\n`);

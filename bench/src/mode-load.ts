@@ -56,12 +56,19 @@ export interface ModeLoadSetup {
 
 const TARGET = 'fake_plugin_tool_0005';
 
-export async function measureModeLoad(plan: ModeLoadPlan, only?: (setup: ModeLoadSetup) => boolean): Promise<ModeLoadResult> {
+export async function measureModeLoad(
+  plan: ModeLoadPlan,
+  only?: (setup: ModeLoadSetup) => boolean,
+): Promise<ModeLoadResult> {
   const all: ModeLoadSetup[] = [
     { setup: 'direct', mode: 'direct' },
     { setup: 'tools', mode: 'tools' },
     { setup: 'code, process per run', mode: 'code', toolSearch: { sandbox: 'process' } },
-    { setup: `code, warm pool of ${plan.sessions}`, mode: 'code', toolSearch: { sandbox: 'process', warmPool: plan.sessions, maxConcurrent: plan.sessions } },
+    {
+      setup: `code, warm pool of ${plan.sessions}`,
+      mode: 'code',
+      toolSearch: { sandbox: 'process', warmPool: plan.sessions, maxConcurrent: plan.sessions },
+    },
     { setup: 'code, QuickJS worker, maxConcurrent 4', mode: 'code', toolSearch: { sandbox: 'quickjs' } },
     { setup: 'code, QuickJS worker', mode: 'code', toolSearch: { sandbox: 'quickjs', maxConcurrent: plan.sessions } },
   ];
@@ -95,10 +102,23 @@ function toRow(setup: ModeLoadSetup, samples: readonly LoadSample[]): ModeLoadRo
 async function measureSetup(setup: ModeLoadSetup, plan: ModeLoadPlan, providerUrl: string): Promise<LoadSample> {
   const config: ToolSearchConfig = {
     plugins: { 'fake-catalog': { tools: plan.tools, core: true } },
-    tools: { toolSearch: setup.mode === 'direct' ? false : ({ mode: setup.mode, ...setup.toolSearch } as ToolSearchConfig['tools'] extends { toolSearch?: infer T } ? Exclude<T, boolean | undefined> : never) },
+    tools: {
+      toolSearch:
+        setup.mode === 'direct'
+          ? false
+          : ({ mode: setup.mode, ...setup.toolSearch } as ToolSearchConfig['tools'] extends { toolSearch?: infer T }
+              ? Exclude<T, boolean | undefined>
+              : never),
+    },
   } as ToolSearchConfig;
   const { kernel } = await createToolSearchKernel(config);
-  const gateway = await startGatewayServer({ kernel, upstream: openaiUpstream(new OpenAI({ baseURL: providerUrl, apiKey: 'mock', maxRetries: 0 }), 'mock-model'), mode: setup.mode, log: () => {}, countTokens: false });
+  const gateway = await startGatewayServer({
+    kernel,
+    upstream: openaiUpstream(new OpenAI({ baseURL: providerUrl, apiKey: 'mock', maxRetries: 0 }), 'mock-model'),
+    mode: setup.mode,
+    log: () => {},
+    countTokens: false,
+  });
   try {
     const client = new OpenAI({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0, timeout: 60_000 });
     await turn(client, 'warm', setup.mode);
@@ -130,23 +150,29 @@ function countBy(values: readonly string[]): Record<string, number> {
 
 /** Where a turn's time goes (profiled with --cpu-prof and process.cpuUsage, issue 30); printed under the table. */
 const MODE_LOAD_NOTES = [
-  'Where the time goes: every setup is bound by the gateway\'s main thread (event-loop utilization 1.0 in all of them), so',
+  "Where the time goes: every setup is bound by the gateway's main thread (event-loop utilization 1.0 in all of them), so",
   'turns/s follow CPU per turn, and on this shared machine the share of the cores the process gets: compare CPU per turn',
   'first. A tools turn is three provider requests, a code turn two plus the sandbox; what both pay per turn is building',
-  'the run over 1,000 tools and the ledger\'s direct-mode counterpart (about 10 ms of JSON for the direct tools). The',
+  "the run over 1,000 tools and the ledger's direct-mode counterpart (about 10 ms of JSON for the direct tools). The",
   'process sandbox pays a Node start per run (a warm pool of children is only moved off the clock, not avoided). QuickJS',
   'started a worker every ten runs (at most 8 idle workers kept; one that took over 100 ms to say its run was freed was',
-  'terminated, and its late answer could put a dying worker back in the idle set: \'the interpreter thread exited\');',
+  "terminated, and its late answer could put a dying worker back in the idle set: 'the interpreter thread exited');",
   'now the idle set is sized to `maxConcurrent`, the grace is 1 s and the WebAssembly module is compiled once per process.',
   '',
 ];
 
 /** The fastest code setup and its turns/s over tools mode's (the issue's goal: ≥ 0.8×). */
-export function codeToolsRatio(r: ModeLoadResult): { readonly best: ModeLoadRow; readonly ratio: number; readonly cpuRatio: number } | undefined {
+export function codeToolsRatio(
+  r: ModeLoadResult,
+): { readonly best: ModeLoadRow; readonly ratio: number; readonly cpuRatio: number } | undefined {
   const tools = r.rows.find((row) => row.setup === 'tools');
   const best = [...r.rows].filter((row) => row.mode === 'code').sort((a, b) => b.turnsPerSecond - a.turnsPerSecond)[0];
   if (!tools || !best) return undefined;
-  return { best, ratio: round(best.turnsPerSecond / tools.turnsPerSecond, 2), cpuRatio: round(best.cpuMsPerTurn / tools.cpuMsPerTurn, 2) };
+  return {
+    best,
+    ratio: round(best.turnsPerSecond / tools.turnsPerSecond, 2),
+    cpuRatio: round(best.cpuMsPerTurn / tools.cpuMsPerTurn, 2),
+  };
 }
 
 export function modeLoadSection(r: ModeLoadResult, heading: string): string[] {
@@ -161,9 +187,17 @@ export function modeLoadSection(r: ModeLoadResult, heading: string): string[] {
     '',
     '| setup | turns | errors | turns/s | p50 per turn | p99 per turn | CPU per turn |',
     '|---|---|---|---|---|---|---|',
-    ...r.rows.map((row) => `| ${row.setup} | ${row.turns} | ${errorsCell(row)} | ${row.turnsPerSecond} | ${row.p50Ms} ms | ${row.p99Ms} ms | ${row.cpuMsPerTurn} ms |`),
+    ...r.rows.map(
+      (row) =>
+        `| ${row.setup} | ${row.turns} | ${errorsCell(row)} | ${row.turnsPerSecond} | ${row.p50Ms} ms | ${row.p99Ms} ms | ${row.cpuMsPerTurn} ms |`,
+    ),
     '',
-    ...(result ? [`Fastest code setup (${result.best.setup}) / tools mode: **${result.ratio}×** turns/s (goal ≥ 0.8×), ${result.cpuRatio}× the CPU per turn.`, ''] : []),
+    ...(result
+      ? [
+          `Fastest code setup (${result.best.setup}) / tools mode: **${result.ratio}×** turns/s (goal ≥ 0.8×), ${result.cpuRatio}× the CPU per turn.`,
+          '',
+        ]
+      : []),
     ...MODE_LOAD_NOTES,
   ];
 }

@@ -23,7 +23,9 @@ export interface OverheadResult {
 const TOOL = 'core:core:read';
 
 export async function measureOverhead(calls: number, catalogTotal = 1000): Promise<OverheadResult> {
-  const config: ToolSearchConfig = { plugins: { 'fake-catalog': { tools: fakePluginCount(catalogTotal), core: true } } };
+  const config: ToolSearchConfig = {
+    plugins: { 'fake-catalog': { tools: fakePluginCount(catalogTotal), core: true } },
+  };
   const { kernel } = await createToolSearchKernel(config);
   try {
     const run = await kernel.createRun({ provider: 'openai', model: 'gpt-4.1' });

@@ -52,7 +52,11 @@ export async function measureSnapshotPayload(label: string, file: string): Promi
   return { ...(await measure(label, config, [snapshotPlugin({ snapshot })])), sourceTools: snapshot.tools.length };
 }
 
-async function measure(label: string, config: ToolSearchConfig, plugins: readonly KernelPlugin[]): Promise<CatalogPayload> {
+async function measure(
+  label: string,
+  config: ToolSearchConfig,
+  plugins: readonly KernelPlugin[],
+): Promise<CatalogPayload> {
   const { kernel } = await createToolSearchKernel(config, { plugins });
   try {
     const run = await kernel.createRun({ provider: 'openai', model: REQUEST_MODEL });
@@ -70,7 +74,11 @@ async function measure(label: string, config: ToolSearchConfig, plugins: readonl
     }
     await run.close();
     const direct = rows.find((row) => row.mode === 'direct')!.requestBytes;
-    return { label, catalogSize: run.catalog.length, modes: rows.map((row) => ({ ...row, ratioToDirect: row.requestBytes / direct })) };
+    return {
+      label,
+      catalogSize: run.catalog.length,
+      modes: rows.map((row) => ({ ...row, ratioToDirect: row.requestBytes / direct })),
+    };
   } finally {
     await kernel.close();
   }

@@ -3,7 +3,16 @@
  * BM25 over the same descriptors and queries, in the same run. The index is
  * built exactly as `tool-search eval` builds it, so both print the same numbers.
  */
-import { createPlainBm25, createToolIndex, evaluate, loadSnapshot, splitDev, type EvalQuery, type Metrics, type SnapshotName } from '@tool-search/search';
+import {
+  createPlainBm25,
+  createToolIndex,
+  evaluate,
+  loadSnapshot,
+  splitDev,
+  type EvalQuery,
+  type Metrics,
+  type SnapshotName,
+} from '@tool-search/search';
 import { hasData } from './catalogs.js';
 
 export interface QualityRow {
@@ -18,9 +27,21 @@ export interface QualityRow {
 }
 
 const DATASETS: readonly { name: SnapshotName; files: string[]; description: string }[] = [
-  { name: 'mcp-catalog', files: ['mcp-catalog.json', 'mcp-catalog-queries.json'], description: 'natural-language task queries over the real MCP catalog' },
-  { name: 'livemcpbench', files: ['livemcpbench-retrieval.json'], description: 'LiveMCPBench tasks (human-annotated tools)' },
-  { name: 'toolbench', files: ['toolbench-stable-retrieval.json'], description: 'StableToolBench test queries (pooled 2.5k APIs; easier than published ToolBench)' },
+  {
+    name: 'mcp-catalog',
+    files: ['mcp-catalog.json', 'mcp-catalog-queries.json'],
+    description: 'natural-language task queries over the real MCP catalog',
+  },
+  {
+    name: 'livemcpbench',
+    files: ['livemcpbench-retrieval.json'],
+    description: 'LiveMCPBench tasks (human-annotated tools)',
+  },
+  {
+    name: 'toolbench',
+    files: ['toolbench-stable-retrieval.json'],
+    description: 'StableToolBench test queries (pooled 2.5k APIs; easier than published ToolBench)',
+  },
 ];
 
 /** Index options of an evaluation, as `tool-search eval` sets them: no response byte cap, so the cap never hides a rank. */
@@ -56,7 +77,9 @@ export function measureQuality(dataDir: string, only?: readonly SnapshotName[]):
  * The ranking before search phase 2 (BENCHMARKS.md of 2026-11-30, same data and metrics): "no loss" on the
  * held-out benchmark sets is checked against these.
  */
-export const PREVIOUS_RANKING: Readonly<Partial<Record<SnapshotName, { readonly hitAt5: number; readonly mrr: number; readonly recallAt5: number }>>> = {
+export const PREVIOUS_RANKING: Readonly<
+  Partial<Record<SnapshotName, { readonly hitAt5: number; readonly mrr: number; readonly recallAt5: number }>>
+> = {
   livemcpbench: { hitAt5: 0.649, mrr: 0.453, recallAt5: 0.402 },
   toolbench: { hitAt5: 0.888, mrr: 0.764, recallAt5: 0.718 },
 };

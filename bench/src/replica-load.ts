@@ -66,14 +66,27 @@ const CLI_DIST = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.
 const FAKE_TOOLS = 100;
 
 export async function measureReplicaLoad(plan: ReplicaLoadPlan): Promise<ReplicaLoadResult> {
-  if (!redisServerAvailable()) return { plan, skipped: 'redis-server is not installed (apt-get install -y redis-server)', setups: [], perCall: [] };
+  if (!redisServerAvailable())
+    return {
+      plan,
+      skipped: 'redis-server is not installed (apt-get install -y redis-server)',
+      setups: [],
+      perCall: [],
+    };
   const redis = await startRedisServer();
   try {
     const perCall = await measurePerCall(redis, plan.calls);
     const redisRow = perCall.find((row) => row.state === 'redis')!;
     const memoryRow = perCall.find((row) => row.state === 'memory')!;
     const perCallRatio = round(redisRow.callUs / memoryRow.callUs, 2);
-    if (!existsSync(CLI_DIST)) return { plan, skipped: `the built CLI is missing (${CLI_DIST}); run \`npm run build\``, setups: [], perCall, perCallRatio };
+    if (!existsSync(CLI_DIST))
+      return {
+        plan,
+        skipped: `the built CLI is missing (${CLI_DIST}); run \`npm run build\``,
+        setups: [],
+        perCall,
+        perCallRatio,
+      };
     const setups = await measureSetups(redis, plan);
     return { plan, setups, perCall, perCallRatio };
   } finally {
@@ -95,7 +108,10 @@ async function measureSetups(redis: RedisServerHandle, plan: ReplicaLoadPlan): P
     return file;
   };
   const memoryConfig = await configFile('memory', base);
-  const redisConfig = await configFile('redis', { ...base, state: { redis: { url: redis.url, keyPrefix: `bench-${process.pid}:` } } });
+  const redisConfig = await configFile('redis', {
+    ...base,
+    state: { redis: { url: redis.url, keyPrefix: `bench-${process.pid}:` } },
+  });
   const rows: ReplicaSetupRow[] = [];
   try {
     rows.push(await measureSetup('1 replica, in-process state', memoryConfig, 1, 'memory', plan));
@@ -108,7 +124,13 @@ async function measureSetups(redis: RedisServerHandle, plan: ReplicaLoadPlan): P
   return rows;
 }
 
-async function measureSetup(setup: string, config: string, count: number, state: 'memory' | 'redis', plan: ReplicaLoadPlan): Promise<ReplicaSetupRow> {
+async function measureSetup(
+  setup: string,
+  config: string,
+  count: number,
+  state: 'memory' | 'redis',
+  plan: ReplicaLoadPlan,
+): Promise<ReplicaSetupRow> {
   const ids = Array.from({ length: count }, (_, i) => `bench-${i}`);
   const set = await startReplicaSet(ids, () => ({ args: ['gateway', '--config', config, '--approvals', 'deny'] }));
   try {
@@ -117,7 +139,9 @@ async function measureSetup(setup: string, config: string, count: number, state:
     const client = new OpenAI({ baseURL, apiKey: 'unused-on-loopback', maxRetries: 0, timeout: 30_000 });
     // One warm-up turn per replica: the first request pays for the tokenizer and the run cache.
     for (let i = 0; i < count; i++) await turn(client, `warm-${i}`, 0);
-    const sample = await driveSessions(plan, async (session, index) => ((await turn(client, `load-${session}`, index)) ? undefined : 'no tool result in the answer'));
+    const sample = await driveSessions(plan, async (session, index) =>
+      (await turn(client, `load-${session}`, index)) ? undefined : 'no tool result in the answer',
+    );
     return { setup, replicas: count, state, ...turnStats([sample]) };
   } finally {
     await set.stop();
@@ -127,14 +151,20 @@ async function measureSetup(setup: string, config: string, count: number, state:
 /** One turn: the scripted model reads a file (a distinct one per turn, so no loop guard fires) and answers. */
 async function turn(client: OpenAI, session: string, index: number): Promise<boolean> {
   const steps = JSON.stringify([{ tool: 'read', args: { path: `notes-${index}.txt` } }]);
-  const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: `tool search qa steps ${steps}` }] }, { headers: { 'x-session-id': session } });
+  const completion = await client.chat.completions.create(
+    { model: 'mock-model', messages: [{ role: 'user', content: `tool search qa steps ${steps}` }] },
+    { headers: { 'x-session-id': session } },
+  );
   return (completion.choices[0]?.message.content ?? '').includes('FAKE_TOOL_OK');
 }
 
 /** `run.call` through the preset with each store, in alternating blocks. */
 async function measurePerCall(redis: RedisServerHandle, calls: number): Promise<StoreCallRow[]> {
   // Loop detection on (it is off by default): its history read before and write after each call is the store's real per-call cost.
-  const config: ToolSearchConfig = { plugins: { 'fake-catalog': { tools: FAKE_TOOLS, core: true } }, tools: { loopDetection: { enabled: true } } };
+  const config: ToolSearchConfig = {
+    plugins: { 'fake-catalog': { tools: FAKE_TOOLS, core: true } },
+    tools: { loopDetection: { enabled: true } },
+  };
   const stores: { state: 'memory' | 'redis'; store: StateStore }[] = [
     { state: 'memory', store: new MemoryStateStore() },
     { state: 'redis', store: await connectRedisState({ url: redis.url, keyPrefix: `bench-call-${process.pid}:` }) },
@@ -159,7 +189,12 @@ async function measurePerCall(redis: RedisServerHandle, calls: number): Promise<
         }
       }
     }
-    return setups.map(({ state, samples }) => ({ state, calls: samples.length, callUs: round(median(samples), 1), p99Us: round(percentile(samples, 99), 1) }));
+    return setups.map(({ state, samples }) => ({
+      state,
+      calls: samples.length,
+      callUs: round(median(samples), 1),
+      p99Us: round(percentile(samples, 99), 1),
+    }));
   } finally {
     for (const setup of setups) {
       await setup.run.close();
@@ -194,7 +229,10 @@ export function replicaLoadSection(r: ReplicaLoadResult, heading: string): strin
     '',
     '| setup | turns | errors | turns/s | p50 per turn | p99 per turn |',
     '|---|---|---|---|---|---|',
-    ...r.setups.map((row) => `| ${row.setup} | ${row.turns} | ${row.errors} | ${row.turnsPerSecond} | ${row.p50Ms} ms | ${row.p99Ms} ms |`),
+    ...r.setups.map(
+      (row) =>
+        `| ${row.setup} | ${row.turns} | ${row.errors} | ${row.turnsPerSecond} | ${row.p50Ms} ms | ${row.p99Ms} ms |`,
+    ),
     '',
     ...ratioLine(r.setups),
   ];

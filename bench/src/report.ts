@@ -32,7 +32,9 @@ export function renderReport(r: BenchResults, command: string): string {
     '',
     '| # | target | this run | met |',
     '|---|---|---|---|',
-    ...targets(r).map((t, i) => `| ${i + 1} | ${t.target} | ${t.value} | ${t.met === undefined ? 'n/a' : t.met ? 'yes' : '**no**'} |`),
+    ...targets(r).map(
+      (t, i) => `| ${i + 1} | ${t.target} | ${t.value} | ${t.met === undefined ? 'n/a' : t.met ? 'yes' : '**no**'} |`,
+    ),
     '',
     ...payloadSection(r),
     ...qualitySection(r),
@@ -70,7 +72,11 @@ export function targets(r: BenchResults): Target[] {
   const at1000 = r.payload.fake.find((p) => p.catalogSize === 1000);
   if (at1000) {
     const worst = Math.max(...SEARCH_MODES.map((mode) => ratio(at1000, mode)));
-    out.push({ target: 'search-mode request ≤ 2% of direct at 1,000 tools', value: SEARCH_MODES.map((mode) => `${mode} ${pct(ratio(at1000, mode))}`).join(', '), met: worst <= 0.02 });
+    out.push({
+      target: 'search-mode request ≤ 2% of direct at 1,000 tools',
+      value: SEARCH_MODES.map((mode) => `${mode} ${pct(ratio(at1000, mode))}`).join(', '),
+      met: worst <= 0.02,
+    });
   }
   if (r.payload.fake.length > 1) {
     const spreads = SEARCH_MODES.map((mode) => ({ mode, spread: spread(r.payload.fake, mode) }));
@@ -84,12 +90,29 @@ export function targets(r: BenchResults): Target[] {
   out.push(...qualityTargets(r));
   const l10k = r.latency.find((l) => l.tools === 10_000);
   if (l10k) {
-    out.push({ target: 'query p99 ≤ 2 ms at 10,000 tools', value: `${ms(l10k.queryMsP99)} (p50 ${ms(l10k.queryMsP50)})`, met: l10k.queryMsP99 <= 2 });
-    out.push({ target: 'query p99 including the first search after a catalog change ≤ 20 ms at 10,000 tools', value: `${ms(l10k.queryMsP99WithFirst)} (first search median ${ms(l10k.firstQueryMsMedian)})`, met: l10k.queryMsP99WithFirst <= 20 });
-    out.push({ target: 'index build ≤ 150 ms for 10,000 tools', value: `${ms(l10k.buildMsMedian)} first build over new descriptors; ${ms(l10k.rebuildMsMedian)} for a new run over the same catalog`, met: l10k.buildMsMedian <= 150 });
+    out.push({
+      target: 'query p99 ≤ 2 ms at 10,000 tools',
+      value: `${ms(l10k.queryMsP99)} (p50 ${ms(l10k.queryMsP50)})`,
+      met: l10k.queryMsP99 <= 2,
+    });
+    out.push({
+      target: 'query p99 including the first search after a catalog change ≤ 20 ms at 10,000 tools',
+      value: `${ms(l10k.queryMsP99WithFirst)} (first search median ${ms(l10k.firstQueryMsMedian)})`,
+      met: l10k.queryMsP99WithFirst <= 20,
+    });
+    out.push({
+      target: 'index build ≤ 150 ms for 10,000 tools',
+      value: `${ms(l10k.buildMsMedian)} first build over new descriptors; ${ms(l10k.rebuildMsMedian)} for a new run over the same catalog`,
+      met: l10k.buildMsMedian <= 150,
+    });
   }
   const l100k = r.latency.find((l) => l.tools === 100_000);
-  if (l100k?.memoryMiB !== undefined) out.push({ target: 'index memory (heap + external) ≤ 50 MiB at 100,000 tools', value: `${l100k.memoryMiB.toFixed(1)} MiB`, met: l100k.memoryMiB <= 50 });
+  if (l100k?.memoryMiB !== undefined)
+    out.push({
+      target: 'index memory (heap + external) ≤ 50 MiB at 100,000 tools',
+      value: `${l100k.memoryMiB.toFixed(1)} MiB`,
+      met: l100k.memoryMiB <= 50,
+    });
   const u = r.reuse;
   out.push({
     target: `new run over an unchanged ${num(u.tools)}-tool catalog ≤ 50 ms, results identical to a fresh build`,
@@ -99,26 +122,42 @@ export function targets(r: BenchResults): Target[] {
   const c = r.codeMode;
   if (c.skipped) out.push({ target: 'code mode cold ≤ 1.2× bare spawn; warm ≤ 5 ms', value: `skipped: ${c.skipped}` });
   else {
-    out.push({ target: 'code mode cold ≤ 1.2× a bare `node -e 0` spawn (issue 21; was 1.3×)', value: `${c.coldToBare.toFixed(2)}× (${ms(c.coldMs)} vs ${ms(c.bareSpawnMs)}; vs a spawn with this process's environment, ${ms(c.bareSpawnInheritedEnvMs)}: ${(c.coldMs / c.bareSpawnInheritedEnvMs).toFixed(2)}×)`, met: c.coldToBare <= 1.2 });
+    out.push({
+      target: 'code mode cold ≤ 1.2× a bare `node -e 0` spawn (issue 21; was 1.3×)',
+      value: `${c.coldToBare.toFixed(2)}× (${ms(c.coldMs)} vs ${ms(c.bareSpawnMs)}; vs a spawn with this process's environment, ${ms(c.bareSpawnInheritedEnvMs)}: ${(c.coldMs / c.bareSpawnInheritedEnvMs).toFixed(2)}×)`,
+      met: c.coldToBare <= 1.2,
+    });
     out.push({ target: 'code mode warm ≤ 5 ms (issue 21; was 10 ms)', value: ms(c.warmMs), met: c.warmMs <= 5 });
-    if (c.quickjsSkipped) out.push({ target: 'code mode on QuickJS ≤ 1.5 ms per run', value: `skipped: ${c.quickjsSkipped}` });
+    if (c.quickjsSkipped)
+      out.push({ target: 'code mode on QuickJS ≤ 1.5 ms per run', value: `skipped: ${c.quickjsSkipped}` });
     else {
       const value = `${ms(c.quickjsMs)} after idle gaps, ${ms(c.quickjsBackToBackMs)} back to back`;
-      out.push({ target: 'code mode on QuickJS ≤ 1.5 ms per run', value, met: c.quickjsMs <= 1.5 && c.quickjsBackToBackMs <= 1.5 });
+      out.push({
+        target: 'code mode on QuickJS ≤ 1.5 ms per run',
+        value,
+        met: c.quickjsMs <= 1.5 && c.quickjsBackToBackMs <= 1.5,
+      });
     }
   }
-  out.push({ target: 'kernel overhead per call ≤ 50 µs (median)', value: `${r.overhead.overheadUs.toFixed(1)} µs`, met: r.overhead.overheadUs <= 50 });
+  out.push({
+    target: 'kernel overhead per call ≤ 50 µs (median)',
+    value: `${r.overhead.overheadUs.toFixed(1)} µs`,
+    met: r.overhead.overheadUs <= 50,
+  });
   out.push(soakTarget(r.soak));
   out.push(gatewayLoadTarget(r.gatewayLoad));
   out.push(...cliTargets(r));
   const modes = codeToolsRatio(r.modeLoad);
   if (modes) {
     const p99 = `p99 ${modes.best.p99Ms} ms`;
-    out.push({ target: 'code-mode turns/s ≥ 0.8× tools mode at 20 concurrent sessions, 1,000 tools (issue 30)', value: `${modes.ratio}× (${modes.best.setup}; ${p99})`, met: modes.ratio >= 0.8 });
+    out.push({
+      target: 'code-mode turns/s ≥ 0.8× tools mode at 20 concurrent sessions, 1,000 tools (issue 30)',
+      value: `${modes.ratio}× (${modes.best.setup}; ${p99})`,
+      met: modes.ratio >= 0.8,
+    });
   }
   return out;
 }
-
 
 function cliSection(r: BenchResults): string[] {
   return cliStartupSection(r.cliStartup, CLI_HEADING);
@@ -137,7 +176,10 @@ export function cliStartupSection(c: CliStartupResult, heading: string): string[
     '',
     '| command | median | × node -e 0 | CPU (user + sys) | CPU of its node -e 0 | exit |',
     '|---|---|---|---|---|---|',
-    ...c.rows.map((row) => `| \`${row.command}\` | ${ms(row.medianMs)} | ${row.ratioToNode.toFixed(2)}× | ${row.cpuMs !== undefined ? `${row.cpuMs} ms` : 'n/a'} | ${row.nodeCpuMs !== undefined ? `${row.nodeCpuMs} ms` : 'n/a'} | ${row.exitCode} |`),
+    ...c.rows.map(
+      (row) =>
+        `| \`${row.command}\` | ${ms(row.medianMs)} | ${row.ratioToNode.toFixed(2)}× | ${row.cpuMs !== undefined ? `${row.cpuMs} ms` : 'n/a'} | ${row.nodeCpuMs !== undefined ? `${row.nodeCpuMs} ms` : 'n/a'} | ${row.exitCode} |`,
+    ),
     '',
     'CPU time is the median over the same runs, read from /proc (10 ms ticks): what the command costs, which load changes far less than its wall time.',
     '',
@@ -147,12 +189,29 @@ export function cliStartupSection(c: CliStartupResult, heading: string): string[
 /** The targets table's CLI rows (17 and 18 of the full run). */
 export function cliTargets(r: Pick<BenchResults, 'cliStartup'>): Target[] {
   const c = r.cliStartup;
-  if (c.skipped) return [{ target: 'CLI start-up: --help ≤ 1.5× node -e 0; tools list ≤ 0.5 s', value: `skipped: ${c.skipped}` }];
+  if (c.skipped)
+    return [{ target: 'CLI start-up: --help ≤ 1.5× node -e 0; tools list ≤ 0.5 s', value: `skipped: ${c.skipped}` }];
   const help = c.rows.find((row) => row.command === 'tool-search --help');
   const list = c.rows.find((row) => row.command === 'tool-search tools list');
   return [
-    ...(help ? [{ target: CLI_HELP_TARGET, value: `${help.ratioToNode.toFixed(2)}× (${ms(help.medianMs)} vs ${ms(c.nodeMs)})`, met: help.ratioToNode <= 1.5 }] : []),
-    ...(list ? [{ target: CLI_LIST_TARGET, value: `${ms(list.medianMs)} (${list.ratioToNode.toFixed(2)}× node -e 0${list.cpuMs !== undefined ? `; CPU ${list.cpuMs} ms` : ''})`, met: list.medianMs <= 500 }] : []),
+    ...(help
+      ? [
+          {
+            target: CLI_HELP_TARGET,
+            value: `${help.ratioToNode.toFixed(2)}× (${ms(help.medianMs)} vs ${ms(c.nodeMs)})`,
+            met: help.ratioToNode <= 1.5,
+          },
+        ]
+      : []),
+    ...(list
+      ? [
+          {
+            target: CLI_LIST_TARGET,
+            value: `${ms(list.medianMs)} (${list.ratioToNode.toFixed(2)}× node -e 0${list.cpuMs !== undefined ? `; CPU ${list.cpuMs} ms` : ''})`,
+            met: list.medianMs <= 500,
+          },
+        ]
+      : []),
   ];
 }
 
@@ -164,10 +223,17 @@ export function withCliStartup(markdown: string, result: CliStartupResult, note:
   const section = [...cliStartupSection(result, CLI_HEADING), note, ''].join('\n');
   const start = markdown.indexOf(CLI_HEADING);
   const end = start === -1 ? -1 : markdown.indexOf('\n## ', start + CLI_HEADING.length);
-  let text = start === -1 ? `${markdown}\n${section}` : `${markdown.slice(0, start)}${section}${end === -1 ? '' : markdown.slice(end)}`;
+  let text =
+    start === -1
+      ? `${markdown}\n${section}`
+      : `${markdown.slice(0, start)}${section}${end === -1 ? '' : markdown.slice(end)}`;
   for (const target of cliTargets({ cliStartup: result })) {
     const row = new RegExp(`^\\| (\\d+) \\| ${escapeRegExp(target.target)} \\|.*$`, 'm');
-    text = text.replace(row, (_line, n: string) => `| ${n} | ${target.target} | ${target.value} (bench:cli) | ${target.met === undefined ? 'n/a' : target.met ? 'yes' : '**no**'} |`);
+    text = text.replace(
+      row,
+      (_line, n: string) =>
+        `| ${n} | ${target.target} | ${target.value} (bench:cli) | ${target.met === undefined ? 'n/a' : target.met ? 'yes' : '**no**'} |`,
+    );
   }
   return text;
 }
@@ -181,7 +247,10 @@ export const CLI_LIST_TARGET = '`tool-search tools list` on the demo catalog ≤
 
 function qualityTargets(r: BenchResults): Target[] {
   const dev = r.quality.find((q) => q.dataset === 'mcp-catalog' && !q.split);
-  if (!dev) return [{ target: 'Hit@5 ≥ 0.88 and MRR ≥ 0.75 on the mcp-catalog dev queries', value: 'skipped (no shared/data)' }];
+  if (!dev)
+    return [
+      { target: 'Hit@5 ≥ 0.88 and MRR ≥ 0.75 on the mcp-catalog dev queries', value: 'skipped (no shared/data)' },
+    ];
   const held = r.quality.find((q) => q.dataset === 'mcp-catalog' && q.split === 'held-out');
   const out: Target[] = [
     {
@@ -215,7 +284,10 @@ function payloadSection(r: BenchResults): string[] {
     '| catalog | tools | mode | exposed tools | request bytes | request tokens | vs direct |',
     '|---|---|---|---|---|---|---|',
     ...rows.flatMap((p) =>
-      p.modes.map((m) => `| ${p.label} | ${num(p.catalogSize)} | ${m.mode}${m.exposed !== m.mode ? ` (fell back to ${m.exposed})` : ''} | ${num(m.tools)} | ${num(m.requestBytes)} | ${num(m.requestTokens)} | ${pct(m.ratioToDirect)} |`),
+      p.modes.map(
+        (m) =>
+          `| ${p.label} | ${num(p.catalogSize)} | ${m.mode}${m.exposed !== m.mode ? ` (fell back to ${m.exposed})` : ''} | ${num(m.tools)} | ${num(m.requestBytes)} | ${num(m.requestTokens)} | ${pct(m.ratioToDirect)} |`,
+      ),
     ),
     '',
     ...(r.payload.real
@@ -237,7 +309,7 @@ function qualitySection(r: BenchResults): string[] {
   return [
     '## 2. Search quality',
     '',
-    'Recall@k = share of a query\'s relevant tools in the top k; Hit@5 = at least one in the top 5; MRR = 1/rank of the first',
+    "Recall@k = share of a query's relevant tools in the top k; Hit@5 = at least one in the top 5; MRR = 1/rank of the first",
     'relevant tool in the top 10. mcp-catalog is the dev set: ranking changes are tuned on its "tune" part; its "held-out" part',
     '(every fifth query by number, 40 of 200, `splitDev` in @tool-search/search) is never used for tuning and is reported on its own.',
     '"ours" is `createToolIndex` from `@tool-search/search` (no response byte cap); "BM25" is plain Okapi BM25',
@@ -277,7 +349,8 @@ function hybridSection(r: BenchResults): string[] {
     '|---|---|---|---|---|---|---|',
     ...r.hybrid.flatMap((h) =>
       (['lexical', 'dense', 'fused'] as const).map(
-        (kind) => `| ${h.dataset} | ${h.queries} | ${kind === 'dense' ? `dense (${h.model})` : kind} | ${metric(h[kind].recallAt5)} | ${metric(h[kind].hitAt5)} | ${metric(h[kind].mrr)} | ${kind === 'lexical' && h.embedMs > 0 ? ms(h.embedMs) : ''} |`,
+        (kind) =>
+          `| ${h.dataset} | ${h.queries} | ${kind === 'dense' ? `dense (${h.model})` : kind} | ${metric(h[kind].recallAt5)} | ${metric(h[kind].hitAt5)} | ${metric(h[kind].mrr)} | ${kind === 'lexical' && h.embedMs > 0 ? ms(h.embedMs) : ''} |`,
       ),
     ),
     '',
@@ -294,16 +367,19 @@ function latencySection(r: BenchResults): string[] {
     '',
     'Fake catalogs. Build = `createToolIndex` plus its first search (the index builds lazily), median of the runs;',
     'memory = heap + external (external counts the ArrayBuffers of the typed-array postings, shown apart) retained by the built',
-    'index after a full GC, in the same process as earlier builds (so without the shared vocabulary\'s first growth). Queries: task phrasings (and the shared task queries',
+    "index after a full GC, in the same process as earlier builds (so without the shared vocabulary's first growth). Queries: task phrasings (and the shared task queries",
     'when present) run round after round on the built index; p50 and p99 of single queries. "Same catalog" = a build',
     'over the same frozen descriptor objects again, which is what a new run over an unchanged catalog pays: the kernel',
-    'reuses descriptor objects across runs and the index caches each descriptor\'s terms. First search = over a new catalog',
+    "reuses descriptor objects across runs and the index caches each descriptor's terms. First search = over a new catalog",
     'whose index `prepareIndex` scheduled when the run was materialized (as the modes do); p99 with first = the query p99',
     'with those first searches included.',
     '',
     '| tools | build runs | build (median) | same catalog (median) | memory (heap + external) | of which ArrayBuffers | heap | queries | query p50 | query p99 | first search (median) | p99 with first |',
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
-    ...r.latency.map((l) => `| ${num(l.tools)} | ${l.buildRuns} | ${ms(l.buildMsMedian)} | ${ms(l.rebuildMsMedian)} | ${mib(l.memoryMiB)} | ${mib(l.arrayBuffersMiB)} | ${mib(l.heapMiB)} | ${num(l.queries)} | ${ms(l.queryMsP50)} | ${ms(l.queryMsP99)} | ${ms(l.firstQueryMsMedian)} | ${ms(l.queryMsP99WithFirst)} |`),
+    ...r.latency.map(
+      (l) =>
+        `| ${num(l.tools)} | ${l.buildRuns} | ${ms(l.buildMsMedian)} | ${ms(l.rebuildMsMedian)} | ${mib(l.memoryMiB)} | ${mib(l.arrayBuffersMiB)} | ${mib(l.heapMiB)} | ${num(l.queries)} | ${ms(l.queryMsP50)} | ${ms(l.queryMsP99)} | ${ms(l.firstQueryMsMedian)} | ${ms(l.queryMsP99WithFirst)} |`,
+    ),
     '',
   ];
 }
@@ -333,7 +409,7 @@ function codeSection(r: BenchResults): string[] {
     '',
     'One `tool_search_code` run through the code exposure of a 1,000-tool fake catalog (one search, one call),',
     `median of ${c.runs} runs each, interleaved with a bare \`node -e 0\` spawn (spawn to exit) measured in the same loop.`,
-    'The baseline spawns with the sandbox\'s settings (empty environment, piped stdio): an inherited environment can cost',
+    "The baseline spawns with the sandbox's settings (empty environment, piped stdio): an inherited environment can cost",
     'more than the sandbox itself (`NODE_EXTRA_CA_CERTS`, for one, loads a CA bundle at every start), so it is shown for reference only.',
     'Cold = a fresh sandbox child per run; warm = `warmPool: 1`, a child started ahead of time. "vs bare spawn" is the',
     'median of per-pair ratios (each run over the bare spawn measured next to it), so load that changes between pairs cancels.',
@@ -373,7 +449,11 @@ function overheadSection(r: BenchResults): string[] {
     '',
     '| median run.call | median bare executor | overhead | outcomes |',
     '|---|---|---|---|',
-    `| ${o.callUs.toFixed(1)} µs | ${o.bareUs.toFixed(1)} µs | **${o.overheadUs.toFixed(1)} µs** | ${Object.entries(o.statuses).map(([s, n]) => `${s} ${n}`).join(', ')} |`,
+    `| ${o.callUs.toFixed(1)} µs | ${o.bareUs.toFixed(1)} µs | **${o.overheadUs.toFixed(1)} µs** | ${Object.entries(
+      o.statuses,
+    )
+      .map(([s, n]) => `${s} ${n}`)
+      .join(', ')} |`,
     '',
   ];
 }
@@ -401,14 +481,22 @@ function num(v: number): string {
 }
 
 /** Directory mode is bounded, not flat by design: say where its ceiling is, from this run's numbers. */
-function directoryNote(fake: readonly { catalogSize: number; modes: readonly { mode: string; requestBytes: number }[] }[]): string[] {
-  const bytes = fake.map((p) => ({ size: p.catalogSize, bytes: p.modes.find((m) => m.mode === 'directory')?.requestBytes ?? 0 }));
+function directoryNote(
+  fake: readonly { catalogSize: number; modes: readonly { mode: string; requestBytes: number }[] }[],
+): string[] {
+  const bytes = fake.map((p) => ({
+    size: p.catalogSize,
+    bytes: p.modes.find((m) => m.mode === 'directory')?.requestBytes ?? 0,
+  }));
   if (bytes.length < 2) return [];
   const first = bytes[0]!;
   const last = bytes[bytes.length - 1]!;
   return [
     `Directory mode lists tool names in the system prompt, so it grows with a small catalog (${num(first.bytes)} B at ${num(first.size)} tools) until`,
-    `its character budget (\`budgetChars\`, default 6,000) is reached, then stays flat (${bytes.slice(1).map((b) => `${num(b.bytes)} B at ${num(b.size)}`).join(', ')}):`,
+    `its character budget (\`budgetChars\`, default 6,000) is reached, then stays flat (${bytes
+      .slice(1)
+      .map((b) => `${num(b.bytes)} B at ${num(b.size)}`)
+      .join(', ')}):`,
     `bounded by design rather than flat from the smallest catalog; \`code\` and \`tools\` do not depend on the catalog at all (${num(last.size)} tools cost what ${num(first.size)} do).`,
     '',
   ];

@@ -20,6 +20,9 @@ if (quick) {
   writeFileSync(`${REPO_ROOT}bench/payload-bytes.svg`, payloadChart(results.payload.fake, results.payload.real));
   // Section 9 (the frameworks row) comes from its own script's last full run: `npm run bench:frameworks`.
   const frameworks = `${REPO_ROOT}bench/frameworks.md`;
-  writeFileSync(`${REPO_ROOT}BENCHMARKS.md`, renderReport(results, COMMAND) + (existsSync(frameworks) ? `\n${readFileSync(frameworks, 'utf8')}` : ''));
+  writeFileSync(
+    `${REPO_ROOT}BENCHMARKS.md`,
+    renderReport(results, COMMAND) + (existsSync(frameworks) ? `\n${readFileSync(frameworks, 'utf8')}` : ''),
+  );
   process.stdout.write(`${summaryLines(results).join('\n')}\nwrote BENCHMARKS.md and bench/payload-bytes.svg\n`);
 }

@@ -89,7 +89,11 @@ async function soakSessions(iterations: number): Promise<SoakRow> {
   }
 }
 
-async function soakCodeRuns(loopName: SoakRow['loop'], iterations: number, codeSearch: ToolSearchOptions): Promise<SoakRow> {
+async function soakCodeRuns(
+  loopName: SoakRow['loop'],
+  iterations: number,
+  codeSearch: ToolSearchOptions,
+): Promise<SoakRow> {
   const config: ToolSearchConfig = { ...CATALOG, tools: { toolSearch: { mode: 'code', warmPool: 2, ...codeSearch } } };
   const { kernel } = await createToolSearchKernel(config);
   const run = await kernel.createRun({ sessionId: 'soak-code' });
@@ -106,7 +110,11 @@ async function soakCodeRuns(loopName: SoakRow['loop'], iterations: number, codeS
   }
 }
 
-async function loop(name: SoakRow['loop'], iterations: number, step: (i: number) => Promise<boolean>): Promise<SoakRow> {
+async function loop(
+  name: SoakRow['loop'],
+  iterations: number,
+  step: (i: number) => Promise<boolean>,
+): Promise<SoakRow> {
   const started = process.hrtime.bigint();
   const warmUp = Math.max(1, Math.floor(iterations / 4));
   let failures = 0;
@@ -147,7 +155,10 @@ export function soakSection(rows: readonly SoakRow[], heading: string): string[]
     '',
     '| loop | iterations | after warm-up | at the end | bytes per iteration | failures | time |',
     '|---|---|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.loop} | ${r.iterations.toLocaleString('en-US')} | ${r.warmMb} MB | ${r.endMb} MB | **${r.bytesPerIteration}** | ${r.failures} | ${r.seconds} s |`),
+    ...rows.map(
+      (r) =>
+        `| ${r.loop} | ${r.iterations.toLocaleString('en-US')} | ${r.warmMb} MB | ${r.endMb} MB | **${r.bytesPerIteration}** | ${r.failures} | ${r.seconds} s |`,
+    ),
     '',
   ];
 }
@@ -164,5 +175,11 @@ export function soakTarget(all: readonly SoakRow[]): { target: string; value: st
 }
 
 function planKey(loop: SoakRow['loop']): keyof SoakPlan {
-  return loop === 'calls' ? 'calls' : loop === 'sessions' ? 'sessions' : loop === 'code runs' ? 'codeRuns' : 'processCodeRuns';
+  return loop === 'calls'
+    ? 'calls'
+    : loop === 'sessions'
+      ? 'sessions'
+      : loop === 'code runs'
+        ? 'codeRuns'
+        : 'processCodeRuns';
 }

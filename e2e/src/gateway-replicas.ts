@@ -17,7 +17,13 @@ export function cliBuilt(): boolean {
   return existsSync(fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url)));
 }
 
-export const LOOP_THRESHOLDS = { enabled: true, warningThreshold: 2, criticalThreshold: 3, globalCircuitBreakerThreshold: 5, historySize: 10 } as const;
+export const LOOP_THRESHOLDS = {
+  enabled: true,
+  warningThreshold: 2,
+  criticalThreshold: 3,
+  globalCircuitBreakerThreshold: 5,
+  historySize: 10,
+} as const;
 
 export interface ReplicaSetup {
   readonly dir: string;
@@ -45,7 +51,11 @@ export async function writeReplicaConfig(providerURL: string, redisUrl?: string)
 /** Replicas `a` and `b` of `tool-search gateway` on one config (direct mode, approvals over HTTP), behind a balancer. */
 export function startGatewayReplicas(setup: ReplicaSetup): Promise<ReplicaSet> {
   const args = ['gateway', '--config', setup.config, '--mode', 'direct', '--approvals', 'http'];
-  return startReplicaSet(['a', 'b'], () => ({ args, cwd: setup.dir, env: { TOOL_SEARCH_STATE_DIR: join(setup.dir, 'state') } }));
+  return startReplicaSet(['a', 'b'], () => ({
+    args,
+    cwd: setup.dir,
+    env: { TOOL_SEARCH_STATE_DIR: join(setup.dir, 'state') },
+  }));
 }
 
 export interface TurnReply {
@@ -55,13 +65,28 @@ export interface TurnReply {
 }
 
 /** One chat turn in `sessionId` whose scripted model calls `steps` in order; bounded by `timeoutMs`. */
-export async function scriptedTurn(baseURL: string, sessionId: string, steps: readonly object[], timeoutMs = 20_000): Promise<TurnReply> {
+export async function scriptedTurn(
+  baseURL: string,
+  sessionId: string,
+  steps: readonly object[],
+  timeoutMs = 20_000,
+): Promise<TurnReply> {
   const response = await fetch(`${baseURL}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-session-id': sessionId },
-    body: JSON.stringify({ model: 'mock-model', messages: [{ role: 'user', content: `tool search qa steps ${JSON.stringify(steps)}` }] }),
+    body: JSON.stringify({
+      model: 'mock-model',
+      messages: [{ role: 'user', content: `tool search qa steps ${JSON.stringify(steps)}` }],
+    }),
     signal: AbortSignal.timeout(timeoutMs),
   });
-  const body = (await response.json()) as { choices?: { message?: { content?: string } }[]; tool_search?: { tool_calls?: { name: string; status: string }[] } };
-  return { status: response.status, content: body.choices?.[0]?.message?.content ?? JSON.stringify(body), toolCalls: body.tool_search?.tool_calls ?? [] };
+  const body = (await response.json()) as {
+    choices?: { message?: { content?: string } }[];
+    tool_search?: { tool_calls?: { name: string; status: string }[] };
+  };
+  return {
+    status: response.status,
+    content: body.choices?.[0]?.message?.content ?? JSON.stringify(body),
+    toolCalls: body.tool_search?.tool_calls ?? [],
+  };
 }

@@ -52,7 +52,11 @@ export async function startReplica(options: ReplicaOptions): Promise<Replica> {
     const timer = setTimeout(() => {
       // Not left behind: a replica that did not come up in time is stopped before the caller hears about it.
       child.kill('SIGKILL');
-      reject(new Error(`replica ${options.id} printed no endpoint within ${options.startTimeoutMs ?? 30_000} ms:\n${output}`));
+      reject(
+        new Error(
+          `replica ${options.id} printed no endpoint within ${options.startTimeoutMs ?? 30_000} ms:\n${output}`,
+        ),
+      );
     }, options.startTimeoutMs ?? 30_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
@@ -119,12 +123,17 @@ export async function startRoundRobin(origins: readonly string[]): Promise<Round
     if (index === undefined) return void res.writeHead(502).end('no replica');
     routed.push(index);
     const target = new URL(req.url ?? '/', origins[index]);
-    const upstream = httpRequest(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (reply) => {
-      res.writeHead(reply.statusCode ?? 502, reply.headers);
-      reply.pipe(res);
-    });
+    const upstream = httpRequest(
+      target,
+      { method: req.method, headers: { ...req.headers, host: target.host } },
+      (reply) => {
+        res.writeHead(reply.statusCode ?? 502, reply.headers);
+        reply.pipe(res);
+      },
+    );
     upstream.on('error', (error) => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' }).end(`replica ${index}: ${error.message}`);
+      if (!res.headersSent)
+        res.writeHead(502, { 'content-type': 'text/plain' }).end(`replica ${index}: ${error.message}`);
       else res.destroy(error);
     });
     res.on('close', () => upstream.destroy());
@@ -154,7 +163,10 @@ export interface ReplicaSet {
 }
 
 /** One replica per id (started together), and a round-robin balancer in front of them. */
-export async function startReplicaSet(ids: readonly string[], options: (id: string) => Omit<ReplicaOptions, 'id'>): Promise<ReplicaSet> {
+export async function startReplicaSet(
+  ids: readonly string[],
+  options: (id: string) => Omit<ReplicaOptions, 'id'>,
+): Promise<ReplicaSet> {
   const replicas = await Promise.all(ids.map((id) => startReplica({ id, ...options(id) })));
   const balancer = await startRoundRobin(replicas.map((replica) => replica.origin));
   return {

@@ -4,7 +4,16 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertLanes, createFixturePlugin, DIRECT_ONLY_TOOL, maxRatioToDirect, runQaSuite, type FixturePlugin, type LaneReport, type SuiteResult } from '@tool-search/qa';
+import {
+  assertLanes,
+  createFixturePlugin,
+  DIRECT_ONLY_TOOL,
+  maxRatioToDirect,
+  runQaSuite,
+  type FixturePlugin,
+  type LaneReport,
+  type SuiteResult,
+} from '@tool-search/qa';
 
 let result: SuiteResult;
 let fixture: FixturePlugin;
@@ -35,7 +44,9 @@ describe('tool-search-gateway-e2e assertions', () => {
   it('(3) fail when a direct-mode schema differs from the plugin tool schema', () => {
     const failed = failedAfter((lanes) => {
       const i = lane(lanes, 'direct');
-      const declared = lanes[i]!.declared.map((t) => (t.name === target ? { ...t, parameters: { type: 'object' } } : t));
+      const declared = lanes[i]!.declared.map((t) =>
+        t.name === target ? { ...t, parameters: { type: 'object' } } : t,
+      );
       lanes[i] = { ...lanes[i]!, declared };
       return lanes;
     });
@@ -53,28 +64,47 @@ describe('tool-search-gateway-e2e assertions', () => {
 
   it('(4) a second, legitimate direct-only tool shown in every lane passes; missing from one lane, only that fails', () => {
     const second = 'second_direct_only_tool';
-    const withSecond = (lanes: LaneReport[]) => lanes.map((l) => ({ ...l, directOnlyNames: [...l.directOnlyNames, second], declaredNames: [...l.declaredNames, second] }));
+    const withSecond = (lanes: LaneReport[]) =>
+      lanes.map((l) => ({
+        ...l,
+        directOnlyNames: [...l.directOnlyNames, second],
+        declaredNames: [...l.declaredNames, second],
+      }));
     expect(failedAfter(withSecond)).toEqual([]);
-    const failed = failedAfter((lanes) => withSecond(lanes).map((l) => (l.lane === 'tools' ? { ...l, declaredNames: l.declaredNames.filter((n) => n !== second) } : l)));
+    const failed = failedAfter((lanes) =>
+      withSecond(lanes).map((l) =>
+        l.lane === 'tools' ? { ...l, declaredNames: l.declaredNames.filter((n) => n !== second) } : l,
+      ),
+    );
     expect(failed).toEqual([`tools mode shows the direct-only tool ${second}`]);
   });
 
   it('(4) fail when a search lane shows a catalog tool that is not direct-only', () => {
-    const failed = failedAfter((lanes) => lanes.map((l) => (l.lane === 'code' ? { ...l, declaredNames: [...l.declaredNames, 'fake_plugin_tool_0003'] } : l)));
+    const failed = failedAfter((lanes) =>
+      lanes.map((l) =>
+        l.lane === 'code' ? { ...l, declaredNames: [...l.declaredNames, 'fake_plugin_tool_0003'] } : l,
+      ),
+    );
     expect(failed).toEqual(['code mode exposes only the compact bridge and direct-only tools']);
   });
 
   it('(5) fail when a search lane is more than a few percent of direct at the scenario size', () => {
     expect(maxRatioToDirect(1000)).toBe(0.05);
     const bound = maxRatioToDirect(fixture.tools.length);
-    const failed = failedAfter((lanes) => lanes.map((l) => (l.lane === 'directory' ? { ...l, ratioToDirect: bound + 0.01 } : l)));
+    const failed = failedAfter((lanes) =>
+      lanes.map((l) => (l.lane === 'directory' ? { ...l, ratioToDirect: bound + 0.01 } : l)),
+    );
     expect(failed).toEqual([`directory mode request is at most ${Math.round(bound * 1000) / 10}% of direct's`]);
   });
 
   it('(6) fail without the bridge entry, or with counts that do not add up', () => {
-    expect(failedAfter((lanes) => lanes.map((l) => (l.lane === 'code' ? { ...l, controlCalls: [] } : l)))).toEqual(["code session log has the bridge's own telemetry"]);
+    expect(failedAfter((lanes) => lanes.map((l) => (l.lane === 'code' ? { ...l, controlCalls: [] } : l)))).toEqual([
+      "code session log has the bridge's own telemetry",
+    ]);
     const miscounted = failedAfter((lanes) =>
-      lanes.map((l) => (l.lane === 'tools' ? { ...l, controlCalls: l.controlCalls.map((c) => ({ ...c, calls: c.calls + 1 })) } : l)),
+      lanes.map((l) =>
+        l.lane === 'tools' ? { ...l, controlCalls: l.controlCalls.map((c) => ({ ...c, calls: c.calls + 1 })) } : l,
+      ),
     );
     expect(miscounted).toEqual(["tools session log has the bridge's own telemetry"]);
   });

@@ -4,7 +4,16 @@
 // scripted model reads its tool calls from there).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +48,11 @@ beforeAll(async () => {
   mkdirSync(join(base, 'workspace'));
   const config = {
     plugins: { core: { workspace: join(base, 'workspace') } },
-    tools: { toolSearch: false, sessions_spawn: { attachments: { enabled: true } }, approvals: { require: ['sessions_spawn'] } },
+    tools: {
+      toolSearch: false,
+      sessions_spawn: { attachments: { enabled: true } },
+      approvals: { require: ['sessions_spawn'] },
+    },
     session: { logDir: join(base, 'logs') },
     telemetry: { otlp: { endpoint: collector.url, exportIntervalMs: 3_600_000 } },
   };
@@ -53,15 +66,30 @@ afterAll(async () => {
 /** Every file under `dir`, recursively. */
 function files(dir: string): string[] {
   if (!existsSync(dir)) return [];
-  return readdirSync(dir).flatMap((name) => (statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)]));
+  return readdirSync(dir).flatMap((name) =>
+    statSync(join(dir, name)).isDirectory() ? files(join(dir, name)) : [join(dir, name)],
+  );
 }
 
 /** The user's own message (a turn-message of role user): where the scripted model was given the attachment. */
-const usersOwnMessage = (entry: any) => entry.type === 'event' && entry.event === 'turn-message' && entry.data?.role === 'user';
+const usersOwnMessage = (entry: any) =>
+  entry.type === 'event' && entry.event === 'turn-message' && entry.data?.role === 'user';
 
 describe.skipIf(!built)('sessions_spawn attachments in telemetry', () => {
   it('reach no session log line and no OTLP export (spans, span events, attributes, metrics)', async () => {
-    const gateway = await startReplica({ id: 'gw-redaction', args: ['gateway', '--config', join(base, 'tool-search.json'), '--provider-mode', 'mock-openai', '--approvals', 'http'], cwd: base });
+    const gateway = await startReplica({
+      id: 'gw-redaction',
+      args: [
+        'gateway',
+        '--config',
+        join(base, 'tool-search.json'),
+        '--provider-mode',
+        'mock-openai',
+        '--approvals',
+        'http',
+      ],
+      cwd: base,
+    });
     let childSessionId: string | undefined;
     try {
       // The approver: allows the spawn once it is asked (its request is what a leak would copy).
@@ -69,9 +97,15 @@ describe.skipIf(!built)('sessions_spawn attachments in telemetry', () => {
       const approver = (async () => {
         const until = Date.now() + 60_000;
         while (approved === 0 && Date.now() < until) {
-          const { approvals } = (await (await fetch(`${gateway.url}/approvals`)).json()) as { approvals: { id: string }[] };
+          const { approvals } = (await (await fetch(`${gateway.url}/approvals`)).json()) as {
+            approvals: { id: string }[];
+          };
           for (const pending of approvals) {
-            const answer = await fetch(`${gateway.url}/approvals/${encodeURIComponent(pending.id)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ decision: 'allow' }) });
+            const answer = await fetch(`${gateway.url}/approvals/${encodeURIComponent(pending.id)}`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ decision: 'allow' }),
+            });
             if (answer.ok) approved++;
           }
           await new Promise((resolve) => setTimeout(resolve, 50));
@@ -83,11 +117,17 @@ describe.skipIf(!built)('sessions_spawn attachments in telemetry', () => {
         { name: 'data.bin', content: ENCODED, encoding: 'base64', mimeType: 'application/octet-stream' },
       ];
       const content = `tool search qa steps ${JSON.stringify([{ tool: 'sessions_spawn', args: { task: 'read the attached notes', attachments } }])}`;
-      const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content }] }, { headers: { 'x-session-id': 'redaction-requester' } });
+      const completion = await client.chat.completions.create(
+        { model: 'mock-model', messages: [{ role: 'user', content }] },
+        { headers: { 'x-session-id': 'redaction-requester' } },
+      );
       await approver;
       expect(approved).toBe(1);
       const answer = completion.choices[0]?.message.content ?? '';
-      const spawned = JSON.parse(answer.slice(answer.indexOf('{'))) as { sessionId: string; attachments: { count: number; relDir: string } };
+      const spawned = JSON.parse(answer.slice(answer.indexOf('{'))) as {
+        sessionId: string;
+        attachments: { count: number; relDir: string };
+      };
       expect(spawned.attachments.count).toBe(2);
       childSessionId = spawned.sessionId;
       // The files were written (the content went where it belongs).
@@ -95,7 +135,12 @@ describe.skipIf(!built)('sessions_spawn attachments in telemetry', () => {
       expect(readFileSync(join(base, 'workspace', relDir, 'notes.txt'), 'utf8')).toBe(MARKER);
       // The sub-agent's first turn runs in the background (a loaded machine takes a while): wait for its log.
       const until = Date.now() + 60_000;
-      while (!files(join(base, 'logs')).some((file) => readFileSync(file, 'utf8').includes(`"sessionId":"${childSessionId}"`)) && Date.now() < until) {
+      while (
+        !files(join(base, 'logs')).some((file) =>
+          readFileSync(file, 'utf8').includes(`"sessionId":"${childSessionId}"`),
+        ) &&
+        Date.now() < until
+      ) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     } finally {
@@ -103,18 +148,33 @@ describe.skipIf(!built)('sessions_spawn attachments in telemetry', () => {
     }
 
     const logs = files(join(base, 'logs'));
-    const lines = logs.flatMap((file) => readFileSync(file, 'utf8').split('\n').filter(Boolean).map((line) => ({ file, line, entry: JSON.parse(line) })));
+    const lines = logs.flatMap((file) =>
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => ({ file, line, entry: JSON.parse(line) })),
+    );
     // The logs are there and saw the spawn, the approval and the child's run.
-    expect(lines.some(({ entry }) => entry.type === 'tool-call' && entry.name === 'sessions_spawn' && entry.status === 'ok')).toBe(true);
+    expect(
+      lines.some(({ entry }) => entry.type === 'tool-call' && entry.name === 'sessions_spawn' && entry.status === 'ok'),
+    ).toBe(true);
     expect(lines.some(({ entry }) => entry.type === 'event' && entry.event === 'approval')).toBe(true);
     expect(lines.some(({ entry }) => entry.sessionId === childSessionId)).toBe(true);
-    const leaks = lines.filter(({ entry, line }) => !usersOwnMessage(entry) && [MARKER, ENCODED, BASE64_MARKER].some((secret) => line.includes(secret)));
+    const leaks = lines.filter(
+      ({ entry, line }) =>
+        !usersOwnMessage(entry) && [MARKER, ENCODED, BASE64_MARKER].some((secret) => line.includes(secret)),
+    );
     expect(leaks.map(({ file, line }) => `${file}: ${line.slice(0, 300)}`)).toEqual([]);
     // The approval's record keeps the call's shape, the content replaced.
     const approval = lines.find(({ entry }) => entry.type === 'event' && entry.event === 'approval')!.entry;
     expect(approval.data.record.request.args.attachments).toEqual([
       { name: 'notes.txt', content: `[redacted: ${MARKER.length} characters]` },
-      { name: 'data.bin', content: `[redacted: ${ENCODED.length} characters]`, encoding: 'base64', mimeType: 'application/octet-stream' },
+      {
+        name: 'data.bin',
+        content: `[redacted: ${ENCODED.length} characters]`,
+        encoding: 'base64',
+        mimeType: 'application/octet-stream',
+      },
     ]);
 
     const exported = collector.bodies.join('\n');

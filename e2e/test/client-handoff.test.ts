@@ -31,14 +31,32 @@ async function gateway(mode: 'tools' | 'code' | 'directory', extra: object = {})
     ...extra,
   });
   kernels.push(kernel);
-  const server = await startGatewayServer({ kernel, client: new OpenAI({ baseURL: provider.url, apiKey: 'mock', maxRetries: 0 }), model: 'mock-model', mode });
+  const server = await startGatewayServer({
+    kernel,
+    client: new OpenAI({ baseURL: provider.url, apiKey: 'mock', maxRetries: 0 }),
+    model: 'mock-model',
+    mode,
+  });
   servers.push(server);
   return { server, client: new OpenAI({ baseURL: server.url, apiKey: 'none', maxRetries: 0 }) };
 }
 
-const LOOKUP = [{ type: 'function' as const, function: { name: 'lookup_order', description: 'Look up a customer order by its number on the client', parameters: { type: 'object', properties: { order: { type: 'string' } } } } }];
-const ask = (args = '{"order":"A-17"}') => [{ role: 'user' as const, content: `tool search qa check target=lookup_order args=${args}` }];
-const sentTools = (index: number) => (provider.requests[index]!.body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name) ?? [];
+const LOOKUP = [
+  {
+    type: 'function' as const,
+    function: {
+      name: 'lookup_order',
+      description: 'Look up a customer order by its number on the client',
+      parameters: { type: 'object', properties: { order: { type: 'string' } } },
+    },
+  },
+];
+const ask = (args = '{"order":"A-17"}') => [
+  { role: 'user' as const, content: `tool search qa check target=lookup_order args=${args}` },
+];
+const sentTools = (index: number) =>
+  (provider.requests[index]!.body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name) ??
+  [];
 
 describe.each(['tools', 'code'] as const)('a client tool found by search in %s mode', (mode) => {
   it('is handed to the HTTP caller, and its result comes back as the result of the model call', async () => {
@@ -52,20 +70,30 @@ describe.each(['tools', 'code'] as const)('a client tool found by search in %s m
     expect(handed?.type === 'function' && JSON.parse(handed.function.arguments)).toEqual({ order: 'A-17' });
     // The client tool is in the catalog, not among the tools the model saw.
     expect(sentTools(firstRequest)).not.toContain('lookup_order');
-    expect((first as unknown as { tool_search: { waiting_for_client: string[] } }).tool_search.waiting_for_client).toEqual([handed!.id]);
+    expect(
+      (first as unknown as { tool_search: { waiting_for_client: string[] } }).tool_search.waiting_for_client,
+    ).toEqual([handed!.id]);
 
     const second = await client.chat.completions.create({
       model: 'mock-model',
       tools: LOOKUP,
-      messages: [...ask(), { role: 'assistant', content: null, tool_calls: choice.message.tool_calls ?? [] }, { role: 'tool', tool_call_id: handed!.id, content: 'FAKE_TOOL_OK lookup_order shipped' }],
+      messages: [
+        ...ask(),
+        { role: 'assistant', content: null, tool_calls: choice.message.tool_calls ?? [] },
+        { role: 'tool', tool_call_id: handed!.id, content: 'FAKE_TOOL_OK lookup_order shipped' },
+      ],
     });
     expect(second.choices[0]?.finish_reason).toBe('stop');
     expect(second.choices[0]?.message.content).toContain('FAKE_TOOL_OK lookup_order shipped');
     // The provider saw the client's result as the result of the model's own call (tool_call / tool_search_code).
-    const last = provider.requests[provider.requests.length - 1]!.body as { messages: { role: string; tool_call_id?: string; content?: string }[] };
+    const last = provider.requests[provider.requests.length - 1]!.body as {
+      messages: { role: string; tool_call_id?: string; content?: string }[];
+    };
     const answered = last.messages.filter((m) => m.role === 'tool').pop();
     expect(answered?.content).toContain('FAKE_TOOL_OK lookup_order shipped');
-    const modelCall = last.messages.flatMap((m) => (m as { tool_calls?: { id: string; function: { name: string } }[] }).tool_calls ?? []).find((c) => c.id === answered?.tool_call_id);
+    const modelCall = last.messages
+      .flatMap((m) => (m as { tool_calls?: { id: string; function: { name: string } }[] }).tool_calls ?? [])
+      .find((c) => c.id === answered?.tool_call_id);
     expect(modelCall?.function.name).toBe(mode === 'tools' ? 'tool_call' : 'tool_search_code');
   }, 60_000);
 });
@@ -84,7 +112,11 @@ describe('client tools and the gateway', () => {
     const response = await fetch(`${server.url}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'mock-model', messages: ask(), tools: [{ type: 'function', function: { name: 'tool_search', parameters: { type: 'object' } } }] }),
+      body: JSON.stringify({
+        model: 'mock-model',
+        messages: ask(),
+        tools: [{ type: 'function', function: { name: 'tool_search', parameters: { type: 'object' } } }],
+      }),
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { code: 'CLIENT_TOOL_COLLISION' } });
@@ -101,7 +133,10 @@ describe('client tools and the gateway', () => {
     const body = (await response.json()) as { error: { code: string; message: string } };
     expect(body.error.code).toBe('AGENT_UNKNOWN');
     expect(body.error.message).toContain('"support"');
-    const ok = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: 'tool search qa check target=fake_plugin_tool_0003' }] });
+    const ok = await client.chat.completions.create({
+      model: 'mock-model',
+      messages: [{ role: 'user', content: 'tool search qa check target=fake_plugin_tool_0003' }],
+    });
     expect(ok.choices[0]?.message.content).toContain('FAKE_TOOL_OK fake_plugin_tool_0003');
   });
 });

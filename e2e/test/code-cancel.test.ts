@@ -20,7 +20,10 @@ afterAll(async () => {
 
 async function codeExposure(sandbox: (typeof SANDBOX_KINDS)[number], log: string) {
   writeFileSync(log, '');
-  const server = { command: process.execPath, args: [new URL('./fixtures/cancel-recorder.mjs', import.meta.url).pathname, log] };
+  const server = {
+    command: process.execPath,
+    args: [new URL('./fixtures/cancel-recorder.mjs', import.meta.url).pathname, log],
+  };
   const { kernel } = await createToolSearchKernel({
     tools: { toolSearch: { mode: 'code', sandbox, codeTimeoutMs: 1500 } },
     mcp: { servers: { recorder: server } },
@@ -36,10 +39,18 @@ describe.each(SANDBOX_KINDS)('%s backend', (sandbox) => {
   it('cancels the MCP call at CODE_TIMEOUT: notifications/cancelled reaches the server, the result names the call', async () => {
     const log = join(dir, `${sandbox}-timeout.log`);
     const exposure = await codeExposure(sandbox, log);
-    const outcome = await exposure.call('tool_search_code', { code: `return await openclaw.tools.call('mcp:recorder:wait_for_cancel', {});` });
+    const outcome = await exposure.call('tool_search_code', {
+      code: `return await openclaw.tools.call('mcp:recorder:wait_for_cancel', {});`,
+    });
     const result = (outcome.status === 'ok' ? outcome.result.structuredContent : undefined) as CodeResult;
-    expect(result).toMatchObject({ ok: false, error: { code: 'CODE_TIMEOUT' }, telemetry: { cancelled: [{ op: 'call', toolId: 'mcp:recorder:wait_for_cancel' }] } });
-    await expect.poll(() => lines(log).filter((line) => line.startsWith('cancelled')).length, { timeout: 5000 }).toBe(1);
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'CODE_TIMEOUT' },
+      telemetry: { cancelled: [{ op: 'call', toolId: 'mcp:recorder:wait_for_cancel' }] },
+    });
+    await expect
+      .poll(() => lines(log).filter((line) => line.startsWith('cancelled')).length, { timeout: 5000 })
+      .toBe(1);
   });
 
   it('cancels the MCP call when the code returns without waiting for it', async () => {
@@ -49,7 +60,13 @@ describe.each(SANDBOX_KINDS)('%s backend', (sandbox) => {
     const code = `openclaw.tools.call('mcp:recorder:wait_for_cancel', {}).catch(() => {}); await openclaw.tools.call('mcp:recorder:ping', {}); return 'returned';`;
     const outcome = await exposure.call('tool_search_code', { code });
     const result = (outcome.status === 'ok' ? outcome.result.structuredContent : undefined) as CodeResult;
-    expect(result).toMatchObject({ ok: true, value: 'returned', telemetry: { cancelled: [{ toolId: 'mcp:recorder:wait_for_cancel' }] } });
-    await expect.poll(() => lines(log).filter((line) => line.startsWith('cancelled')).length, { timeout: 5000 }).toBe(1);
+    expect(result).toMatchObject({
+      ok: true,
+      value: 'returned',
+      telemetry: { cancelled: [{ toolId: 'mcp:recorder:wait_for_cancel' }] },
+    });
+    await expect
+      .poll(() => lines(log).filter((line) => line.startsWith('cancelled')).length, { timeout: 5000 })
+      .toBe(1);
   });
 });

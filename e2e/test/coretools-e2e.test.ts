@@ -12,7 +12,7 @@ describe('the real core tools end to end, through the gateway', () => {
     expect(result.assertions.filter((a) => !a.ok)).toEqual([]);
   }, 120_000);
 
-  it('exec asks the gateway\'s approver for a command off the allowlist: deny blocks, allow runs', async () => {
+  it("exec asks the gateway's approver for a command off the allowlist: deny blocks, allow runs", async () => {
     const result = await runExecApprovalScenario();
     expect(result.assertions.filter((a) => !a.ok)).toEqual([]);
   }, 120_000);

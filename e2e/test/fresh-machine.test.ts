@@ -27,18 +27,36 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: n
 describe('npm test on a machine without bubblewrap and redis-server', () => {
   it('the simulated PATH really lacks them (so the next test can fail)', () => {
     const path = pathWithout(['bwrap', 'redis-server'], join(mkdtempSync(join(tmpdir(), 'fresh-path-')), 'bin'));
-    expect(missingSystemPackages({ ...process.env, PATH: path }).map((p) => p.name)).toEqual(SYSTEM_PACKAGES.map((p) => p.name));
+    expect(missingSystemPackages({ ...process.env, PATH: path }).map((p) => p.name)).toEqual(
+      SYSTEM_PACKAGES.map((p) => p.name),
+    );
   });
 
-  it('skips what needs them, says which package makes it run, and passes with one total', { timeout: 600_000 }, async () => {
+  it('skips what needs them, says which package makes it run, and passes with one total', {
+    timeout: 600_000,
+  }, async () => {
     const path = pathWithout(['bwrap', 'redis-server'], join(mkdtempSync(join(tmpdir(), 'fresh-path-')), 'bin'));
-    const { code, output } = await run(['scripts/test.mjs', '--no-build', '--no-typecheck', '--no-times', '--jobs', '1', 'packages/plugin-exec', 'packages/state'], {
-      ...process.env,
-      PATH: path,
-    });
+    const { code, output } = await run(
+      [
+        'scripts/test.mjs',
+        '--no-build',
+        '--no-typecheck',
+        '--no-times',
+        '--jobs',
+        '1',
+        'packages/plugin-exec',
+        'packages/state',
+      ],
+      {
+        ...process.env,
+        PATH: path,
+      },
+    );
     expect(output).toContain('apt-get install -y bubblewrap');
     expect(output).toContain('apt-get install -y redis-server');
-    expect(output).toMatch(/skipping the bubblewrap sandbox tests of @tool-search\/plugin-exec: .*apt-get install -y bubblewrap/);
+    expect(output).toMatch(
+      /skipping the bubblewrap sandbox tests of @tool-search\/plugin-exec: .*apt-get install -y bubblewrap/,
+    );
     expect(output).toMatch(/^Tests: \d+ passed, 0 failed, [1-9]\d* skipped/m);
     const last = output.trimEnd().split('\n').at(-1);
     expect(last).toMatch(/^[1-9]\d* passed, 0 failed$/);

@@ -15,10 +15,22 @@ describe.each([
     expect(result.lanes.map((l) => l.lane)).toEqual(['direct', 'code', 'tools', 'directory']);
     for (const lane of result.lanes) expect(lane.targetCalled).toBe(true);
     const json = toJson(result);
-    expect(Object.keys(json.lanes[0]!)).toEqual(['lane', 'toolsDeclared', 'requestBytes', 'tokens', 'searches', 'describes', 'calls', 'targetCalled', 'ratioToDirect', 'turn']);
+    expect(Object.keys(json.lanes[0]!)).toEqual([
+      'lane',
+      'toolsDeclared',
+      'requestBytes',
+      'tokens',
+      'searches',
+      'describes',
+      'calls',
+      'targetCalled',
+      'ratioToDirect',
+      'turn',
+    ]);
     for (const lane of result.lanes) expect(lane.turn.requests).toBeGreaterThanOrEqual(2);
     if (tools === 1000) {
-      for (const lane of result.lanes.filter((l) => l.lane !== 'direct')) expect(lane.ratioToDirect!).toBeLessThan(0.05);
+      for (const lane of result.lanes.filter((l) => l.lane !== 'direct'))
+        expect(lane.ratioToDirect!).toBeLessThan(0.05);
     }
   }, 180_000);
 });

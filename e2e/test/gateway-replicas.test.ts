@@ -22,7 +22,12 @@ const read = { tool: 'read', args: { path: 'notes.txt' } };
 /** The replicas `a` and `b` of `startGatewayReplicas`, each given REPLICA_START_MS to come up on a loaded machine. */
 function startGatewayReplicas(setup: ReplicaSetup): Promise<ReplicaSet> {
   const args = ['gateway', '--config', setup.config, '--mode', 'direct', '--approvals', 'http'];
-  return startReplicaSet(['a', 'b'], () => ({ args, cwd: setup.dir, env: { TOOL_SEARCH_STATE_DIR: join(setup.dir, 'state') }, startTimeoutMs: REPLICA_START_MS }));
+  return startReplicaSet(['a', 'b'], () => ({
+    args,
+    cwd: setup.dir,
+    env: { TOOL_SEARCH_STATE_DIR: join(setup.dir, 'state') },
+    startTimeoutMs: REPLICA_START_MS,
+  }));
 }
 
 describe.skipIf(!built || !haveRedis)('gateway replicas sharing Redis', () => {
@@ -57,13 +62,23 @@ describe.skipIf(!built || !haveRedis)('gateway replicas sharing Redis', () => {
 
   it('an approval requested through A is listed and approved through B, and A then runs the tool', async () => {
     const [a, b] = replicas as [Replica, Replica];
-    const asked = scriptedTurn(a.origin, 'approval-session', [{ tool: 'write', args: { path: 'approved.txt', content: 'approved on b' } }]);
+    const asked = scriptedTurn(a.origin, 'approval-session', [
+      { tool: 'write', args: { path: 'approved.txt', content: 'approved on b' } },
+    ]);
     let pending: { id: string; request: { name: string } }[] = [];
     await expect
-      .poll(async () => (pending = ((await (await fetch(`${b.url}/approvals`)).json()) as { approvals: typeof pending }).approvals).length, { timeout: 10_000, interval: 50 })
+      .poll(
+        async () =>
+          (pending = ((await (await fetch(`${b.url}/approvals`)).json()) as { approvals: typeof pending }).approvals)
+            .length,
+        { timeout: 10_000, interval: 50 },
+      )
       .toBe(1);
     expect(pending[0]!.request.name).toBe('write');
-    const answer = await fetch(`${b.url}/approvals/${pending[0]!.id}`, { method: 'POST', body: JSON.stringify({ decision: 'allow' }) });
+    const answer = await fetch(`${b.url}/approvals/${pending[0]!.id}`, {
+      method: 'POST',
+      body: JSON.stringify({ decision: 'allow' }),
+    });
     expect(answer.status).toBe(200);
     const turn = await asked;
     expect(turn.toolCalls).toEqual([expect.objectContaining({ name: 'write', status: 'ok' })]);
@@ -72,7 +87,7 @@ describe.skipIf(!built || !haveRedis)('gateway replicas sharing Redis', () => {
     expect(((await (await fetch(`${a.url}/approvals`)).json()) as { approvals: unknown[] }).approvals).toEqual([]);
   });
 
-  it('after A is killed mid-session, B continues the session with A\'s turns in its history', async () => {
+  it("after A is killed mid-session, B continues the session with A's turns in its history", async () => {
     const [a] = replicas as [Replica, Replica];
     const origin = a.origin;
     await scriptedTurn(origin, 'survivor', [{ tool: 'read', args: { path: 'notes.txt' } }]);
@@ -81,7 +96,9 @@ describe.skipIf(!built || !haveRedis)('gateway replicas sharing Redis', () => {
     const state = await connectRedisState({ url: redis.url, replicaId: 'test' });
     try {
       const store = new StateSessionStore(state);
-      await expect.poll(async () => (await store.get('survivor'))?.messageCount, { timeout: 10_000, interval: 50 }).toBe(6);
+      await expect
+        .poll(async () => (await store.get('survivor'))?.messageCount, { timeout: 10_000, interval: 50 })
+        .toBe(6);
     } finally {
       await state.close();
     }
@@ -90,10 +107,15 @@ describe.skipIf(!built || !haveRedis)('gateway replicas sharing Redis', () => {
     const first = balancer.routed.length;
     const turn = await scriptedTurn(balancer.url, 'survivor', [{ tool: 'sessions_history', args: {} }]);
     expect(balancer.routed.slice(first)).toEqual([1]);
-    const history = JSON.parse(turn.content.replace(/^Steps done\. Last result: /, '')) as { messages: { role: string; content: string }[] };
+    const history = JSON.parse(turn.content.replace(/^Steps done\. Last result: /, '')) as {
+      messages: { role: string; content: string }[];
+    };
     const users = history.messages.filter((m) => m.role === 'user').map((m) => m.content);
     // A's two turns; B's own user message may or may not be recorded yet when the tool reads the transcript.
-    expect(users.slice(0, 2)).toEqual([expect.stringContaining('"path":"notes.txt"}'), expect.stringContaining('"offset":1')]);
+    expect(users.slice(0, 2)).toEqual([
+      expect.stringContaining('"path":"notes.txt"}'),
+      expect.stringContaining('"offset":1'),
+    ]);
     expect(history.messages.filter((m) => m.role === 'assistant')).toHaveLength(2);
   });
 
@@ -109,32 +131,45 @@ describe.skipIf(!built || !haveRedis)('gateway replicas sharing Redis', () => {
       expect(listing.status).toBe(503);
       expect(await listing.json()).toMatchObject({ error: { code: 'STATE_UNAVAILABLE' } });
       // `edit` needs no approval, so only loop detection stands between the model and the file.
-      const turn = await scriptedTurn(balancer.url, 'outage', [{ tool: 'edit', args: { path: 'notes.txt', oldText: 'the notes', newText: 'edited during the outage' } }]);
+      const turn = await scriptedTurn(balancer.url, 'outage', [
+        { tool: 'edit', args: { path: 'notes.txt', oldText: 'the notes', newText: 'edited during the outage' } },
+      ]);
       expect(turn.toolCalls).toEqual([expect.objectContaining({ name: 'edit', status: 'blocked' })]);
       expect(turn.content).toContain('STATE_UNAVAILABLE');
       expect(await readFile(join(setup.workspace, 'notes.txt'), 'utf8')).toBe('the notes\n');
     } finally {
       await redis.start();
     }
-    await expect.poll(async () => (await fetch(`${b.url}/health`)).status, { timeout: 15_000, interval: 100 }).toBe(200);
+    await expect
+      .poll(async () => (await fetch(`${b.url}/health`)).status, { timeout: 15_000, interval: 100 })
+      .toBe(200);
     const after = await scriptedTurn(balancer.url, 'outage', [read]);
     expect(after.toolCalls).toEqual([expect.objectContaining({ name: 'read', status: 'ok' })]);
   });
 });
 
 describe.skipIf(!built)('gateway replicas without shared state (the control)', () => {
-  it('let the same alternating loop through: each replica counts only its own calls', async () => {
-    const mock = await startMockOpenAI();
-    const set = await startGatewayReplicas(await writeReplicaConfig(mock.url));
-    const { balancer } = set;
-    try {
-      const turns = [];
-      for (let i = 0; i < 4; i++) turns.push(await scriptedTurn(balancer.url, 'loop-unshared', [read]));
-      expect(balancer.routed).toEqual([0, 1, 0, 1]);
-      expect(turns.map((turn) => turn.toolCalls.map((call) => call.status))).toEqual([['ok'], ['ok'], ['ok'], ['ok']]);
-    } finally {
-      await set.stop();
-      await mock.close();
-    }
-  }, REPLICA_BUDGET_MS);
+  it(
+    'let the same alternating loop through: each replica counts only its own calls',
+    async () => {
+      const mock = await startMockOpenAI();
+      const set = await startGatewayReplicas(await writeReplicaConfig(mock.url));
+      const { balancer } = set;
+      try {
+        const turns = [];
+        for (let i = 0; i < 4; i++) turns.push(await scriptedTurn(balancer.url, 'loop-unshared', [read]));
+        expect(balancer.routed).toEqual([0, 1, 0, 1]);
+        expect(turns.map((turn) => turn.toolCalls.map((call) => call.status))).toEqual([
+          ['ok'],
+          ['ok'],
+          ['ok'],
+          ['ok'],
+        ]);
+      } finally {
+        await set.stop();
+        await mock.close();
+      }
+    },
+    REPLICA_BUDGET_MS,
+  );
 });

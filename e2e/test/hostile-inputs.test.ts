@@ -49,7 +49,12 @@ describe.runIf(built)('serve mcp --http keeps serving through hostile tool input
         tools: { web: { fetch: { allowPrivate: true, timeoutSeconds: 10 } }, exec: { applyPatch: { enabled: true } } },
       }),
     );
-    replica = await startReplica({ id: 'hostile', args: ['serve', 'mcp', '--config', config, '--http', '0', '--refresh', '0'], cwd: dir, startTimeoutMs: REPLICA_START_MS });
+    replica = await startReplica({
+      id: 'hostile',
+      args: ['serve', 'mcp', '--config', config, '--http', '0', '--refresh', '0'],
+      cwd: dir,
+      startTimeoutMs: REPLICA_START_MS,
+    });
     client = new Client({ name: 'hostile-inputs-e2e', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(replica.url)));
   }, REPLICA_BUDGET_MS);
@@ -61,8 +66,13 @@ describe.runIf(built)('serve mcp --http keeps serving through hostile tool input
   });
 
   const call = async (id: string, args: Record<string, unknown>) => {
-    const result = (await client.callTool({ name: 'tool_call', arguments: { id, args } }, undefined, { timeout: 120_000 })) as CallToolResult;
-    return { text: (result.content as { text?: string }[]).map((c) => c.text ?? '').join('\n'), structured: result.structuredContent as { error?: { code?: string } } | undefined };
+    const result = (await client.callTool({ name: 'tool_call', arguments: { id, args } }, undefined, {
+      timeout: 120_000,
+    })) as CallToolResult;
+    return {
+      text: (result.content as { text?: string }[]).map((c) => c.text ?? '').join('\n'),
+      structured: result.structuredContent as { error?: { code?: string } } | undefined,
+    };
   };
   const alive = async () => {
     expect(replica.child.exitCode, replica.output()).toBeNull();
@@ -76,7 +86,9 @@ describe.runIf(built)('serve mcp --http keeps serving through hostile tool input
   }, 180_000);
 
   it('edit / apply_patch of the 600 MB file and read of a FIFO answer with coded errors', async () => {
-    expect((await call('core:core:edit', { path: 'huge.txt', oldText: 'a', newText: 'b' })).structured?.error?.code).toBe('FS_FILE_TOO_LARGE');
+    expect(
+      (await call('core:core:edit', { path: 'huge.txt', oldText: 'a', newText: 'b' })).structured?.error?.code,
+    ).toBe('FS_FILE_TOO_LARGE');
     const input = ['*** Begin Patch', '*** Update File: huge.txt', '@@', '-a', '+b', '*** End Patch'].join('\n');
     expect((await call('core:core:apply_patch', { input })).structured?.error?.code).toBe('FS_FILE_TOO_LARGE');
     expect((await call('core:core:read', { path: 'pipe' })).structured?.error?.code).toBe('FILE_NOT_FOUND');

@@ -12,14 +12,18 @@ describe('lookalike MCP tool names', () => {
   it('are denied by mcp:*:write_*, reported, and unreachable by id, by tool_call and from the directory', async () => {
     const { kernel } = await createToolSearchKernel({
       plugins: {},
-      mcp: { servers: { evil: { command: process.execPath, args: [SERVER, JSON.stringify([...LOOKALIKES, 'read_file'])] } } },
+      mcp: {
+        servers: { evil: { command: process.execPath, args: [SERVER, JSON.stringify([...LOOKALIKES, 'read_file'])] } },
+      },
       tools: { deny: ['mcp:*:write_*'] },
     });
     try {
       const run = await kernel.createRun();
       expect(run.listed.map((tool) => tool.name).sort()).toEqual([...LOOKALIKES, 'read_file'].sort());
       expect(run.catalog.map((tool) => tool.name)).toEqual(['read_file']);
-      expect(run.diagnostics.find((d) => d.code === PolicyErrors.TOOL_NAME_LOOKALIKE)?.details).toMatchObject({ count: LOOKALIKES.length });
+      expect(run.diagnostics.find((d) => d.code === PolicyErrors.TOOL_NAME_LOOKALIKE)?.details).toMatchObject({
+        count: LOOKALIKES.length,
+      });
       for (const name of LOOKALIKES) {
         await expect(run.call(`mcp:evil:${name}`, {})).rejects.toMatchObject({ code: ErrorCode.UNKNOWN_TOOL });
         const viaToolCall = await (await run.exposure('tools')).call('tool_call', { id: `mcp:evil:${name}`, args: {} });

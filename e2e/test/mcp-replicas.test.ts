@@ -37,9 +37,22 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
     store = await connectRedisState({ url: redis.url, keyPrefix: KEY_PREFIX, replicaId: 'test' });
     const config = join(dir, 'tool-search.json');
     const approvals = { require: ['plugin:fake-catalog:*'], timeoutMs: 20_000 };
-    const loopDetection = { enabled: true, warningThreshold: 2, criticalThreshold: 3, globalCircuitBreakerThreshold: 10, historySize: 10 };
+    const loopDetection = {
+      enabled: true,
+      warningThreshold: 2,
+      criticalThreshold: 3,
+      globalCircuitBreakerThreshold: 10,
+      historySize: 10,
+    };
     const tools = { approvals, loopDetection };
-    await writeFile(config, JSON.stringify({ state: { redis: { url: redis.url, keyPrefix: KEY_PREFIX } }, session: { logDir: join(dir, 'logs') }, tools }));
+    await writeFile(
+      config,
+      JSON.stringify({
+        state: { redis: { url: redis.url, keyPrefix: KEY_PREFIX } },
+        session: { logDir: join(dir, 'logs') },
+        tools,
+      }),
+    );
     const args = ['serve', 'mcp', '--config', config, '--http', '0', '--refresh', '0'];
     set = await startReplicaSet(['a', 'b'], () => ({ args, cwd: dir, startTimeoutMs: REPLICA_START_MS }));
     ({ replicas, balancer } = set);
@@ -52,7 +65,10 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
   });
 
   it('answers a 2026-07-28 client on either replica, with no session and no affinity', async () => {
-    const client = new ModernClient({ name: 'replicas-e2e-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const client = new ModernClient(
+      { name: 'replicas-e2e-modern', version: '1.0.0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+    );
     try {
       await client.connect(new ModernTransport(new URL(`${balancer.url}/mcp`)));
       expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
@@ -70,7 +86,10 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
   }, 90_000);
 
   it('asks approvals by elicitation from whichever replica runs the call, and takes the answer on either', async () => {
-    const client = new Client({ name: 'replicas-e2e-approvals', version: '1.0.0' }, { capabilities: { elicitation: {} } });
+    const client = new Client(
+      { name: 'replicas-e2e-approvals', version: '1.0.0' },
+      { capabilities: { elicitation: {} } },
+    );
     const asked: string[] = [];
     client.setRequestHandler(ElicitRequestSchema, (request) => {
       asked.push(request.params.message);
@@ -81,11 +100,16 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
       await client.connect(transport);
       const start = balancer.routed.length;
       const results: CallToolResult[] = [];
-      const found = (await client.callTool({ name: 'tool_search', arguments: { query: 'weather forecast' } })) as CallToolResult;
+      const found = (await client.callTool({
+        name: 'tool_search',
+        arguments: { query: 'weather forecast' },
+      })) as CallToolResult;
       const id = (found.structuredContent as { hits: { id: string }[] }).hits[0]!.id;
       for (const query of ['rain', 'snow', 'wind']) {
         await client.listTools(); // one more request: the calls and answers shift across the replicas
-        results.push((await client.callTool({ name: 'tool_call', arguments: { id, args: { query } } })) as CallToolResult);
+        results.push(
+          (await client.callTool({ name: 'tool_call', arguments: { id, args: { query } } })) as CallToolResult,
+        );
       }
       expect(results.map((result) => (result.content as { text: string }[])[0]!.text)).toEqual([
         expect.stringMatching(/^FAKE_TOOL_OK .* \{"query":"rain"\}$/),
@@ -106,7 +130,10 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
     const transport = new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`));
     try {
       await client.connect(transport);
-      const found = (await client.callTool({ name: 'tool_search', arguments: { query: 'weather forecast' } })) as CallToolResult;
+      const found = (await client.callTool({
+        name: 'tool_search',
+        arguments: { query: 'weather forecast' },
+      })) as CallToolResult;
       const id = (found.structuredContent as { hits: { id: string }[] }).hits[0]!.id;
       const served: number[] = [];
       const outcomes: string[] = [];
@@ -114,13 +141,19 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
         // A call and its approval answer are two requests: one more keeps successive calls on alternate replicas.
         if (i > 0) await client.listTools();
         served.push(balancer.routed.length);
-        const result = (await client.callTool({ name: 'tool_call', arguments: { id, args: { query: 'same' } } })) as CallToolResult;
+        const result = (await client.callTool({
+          name: 'tool_call',
+          arguments: { id, args: { query: 'same' } },
+        })) as CallToolResult;
         outcomes.push((result.content as { text: string }[])[0]!.text);
       }
       const replicasOf = served.map((index) => balancer.routed[index]);
       expect(replicasOf[0]).not.toBe(replicasOf[1]);
       expect(replicasOf[1]).not.toBe(replicasOf[2]);
-      expect(outcomes.slice(0, 2)).toEqual([expect.stringMatching(/^FAKE_TOOL_OK /), expect.stringMatching(/^FAKE_TOOL_OK /)]);
+      expect(outcomes.slice(0, 2)).toEqual([
+        expect.stringMatching(/^FAKE_TOOL_OK /),
+        expect.stringMatching(/^FAKE_TOOL_OK /),
+      ]);
       expect(outcomes[2]).toMatch(/TOOL_CALL_BLOCKED.*loop/i);
       await transport.terminateSession();
     } finally {
@@ -129,7 +162,14 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
   }, 90_000);
 
   it('serves one MCP session alternately, survives the first replica, and ends it everywhere on DELETE', async () => {
-    const transport = new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), { reconnectionOptions: { maxRetries: 2, initialReconnectionDelay: 100, maxReconnectionDelay: 500, reconnectionDelayGrowFactor: 2 } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${balancer.url}/mcp`), {
+      reconnectionOptions: {
+        maxRetries: 2,
+        initialReconnectionDelay: 100,
+        maxReconnectionDelay: 500,
+        reconnectionDelayGrowFactor: 2,
+      },
+    });
     // The fake tools need an approval (config above): this client grants every one.
     const client = new Client({ name: 'replicas-e2e', version: '1.0.0' }, { capabilities: { elicitation: {} } });
     client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { approve: true } }));
@@ -139,17 +179,35 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
       const sessionId = transport.sessionId!;
       // The replica the initialize landed on ("A") is the one killed below.
       const first = balancer.routed[initialize]!;
-      const record = JSON.parse((await store.get(`mcp:session:${sessionId}`))!) as { replica: string; runSessionId: string };
+      const record = JSON.parse((await store.get(`mcp:session:${sessionId}`))!) as {
+        replica: string;
+        runSessionId: string;
+      };
       expect(record.replica).toBe(replicas[first]!.id);
 
       const before = balancer.routed.length;
-      expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual(['tool_call', 'tool_describe', 'tool_search']);
-      const weather = (await client.callTool({ name: 'tool_search', arguments: { query: 'weather forecast' } })) as CallToolResult;
-      const email = (await client.callTool({ name: 'tool_search', arguments: { query: 'send an email' } })) as CallToolResult;
+      expect((await client.listTools()).tools.map((tool) => tool.name).sort()).toEqual([
+        'tool_call',
+        'tool_describe',
+        'tool_search',
+      ]);
+      const weather = (await client.callTool({
+        name: 'tool_search',
+        arguments: { query: 'weather forecast' },
+      })) as CallToolResult;
+      const email = (await client.callTool({
+        name: 'tool_search',
+        arguments: { query: 'send an email' },
+      })) as CallToolResult;
       expect([weather.isError, email.isError]).toEqual([undefined, undefined]);
       const hit = (weather.structuredContent as { hits: { id: string }[] }).hits[0]!.id;
-      const called = (await client.callTool({ name: 'tool_call', arguments: { id: hit, args: { query: 'rain' } } })) as CallToolResult;
-      expect(called.content).toEqual([{ type: 'text', text: `FAKE_TOOL_OK ${hit.split(':').at(-1)} {"query":"rain"}` }]);
+      const called = (await client.callTool({
+        name: 'tool_call',
+        arguments: { id: hit, args: { query: 'rain' } },
+      })) as CallToolResult;
+      expect(called.content).toEqual([
+        { type: 'text', text: `FAKE_TOOL_OK ${hit.split(':').at(-1)} {"query":"rain"}` },
+      ]);
       expect(new Set(balancer.routed.slice(before))).toEqual(new Set([0, 1])); // both replicas served calls
 
       // The runs on both replicas log under the one run session id the record names.
@@ -165,7 +223,10 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
 
       await replicas[first]!.stop('SIGKILL');
       balancer.remove(first);
-      const after = (await client.callTool({ name: 'tool_search', arguments: { query: 'calendar event' } })) as CallToolResult;
+      const after = (await client.callTool({
+        name: 'tool_search',
+        arguments: { query: 'calendar event' },
+      })) as CallToolResult;
       expect(after.isError).toBeUndefined();
       expect((await client.listTools()).tools).toHaveLength(3);
       await expect.poll(async () => (await searchesLogged()).length, { timeout: 10_000, interval: 50 }).toBe(3);
@@ -174,7 +235,11 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
       expect(await store.get(`mcp:session:${sessionId}`)).toBeUndefined();
       const late = await fetch(`${balancer.url}/mcp`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': sessionId,
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/list' }),
       });
       expect(late.status).toBe(404);

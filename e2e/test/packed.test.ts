@@ -22,7 +22,10 @@ const run = promisify(execFile);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const packages = publicPackages(root);
 const unbuilt = packages.filter(({ dir }) => !existsSync(join(root, dir, 'dist')));
-if (unbuilt.length) console.warn(`skipping the packed-install test: ${unbuilt.map(({ pkg }) => pkg.name).join(', ')} not built; run \`npm run build\` first`);
+if (unbuilt.length)
+  console.warn(
+    `skipping the packed-install test: ${unbuilt.map(({ pkg }) => pkg.name).join(', ')} not built; run \`npm run build\` first`,
+  );
 
 // npm's own settings from a surrounding `npm test` (workspace, prefix) must not leak into the fresh install.
 const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !key.toLowerCase().startsWith('npm_')));
@@ -33,7 +36,11 @@ let packed: PackedPackage[] = [];
 
 /** Runs the installed `tool-search` bin in the fresh folder. */
 const toolSearch = (args: string[]) =>
-  run(process.execPath, [join(work, 'node_modules/@tool-search/cli/bin/tool-search.js'), ...args], { cwd: work, env, maxBuffer: 64 * 1024 * 1024 });
+  run(process.execPath, [join(work, 'node_modules/@tool-search/cli/bin/tool-search.js'), ...args], {
+    cwd: work,
+    env,
+    maxBuffer: 64 * 1024 * 1024,
+  });
 
 /** The first fenced block of `lang` after `heading` in a README. */
 function block(readme: string, heading: string, lang: string): string {
@@ -48,12 +55,21 @@ describe.skipIf(unbuilt.length > 0)('packed packages installed outside the works
     tarballs = mkdtempSync(join(tmpdir(), 'tool-search-tarballs-'));
     work = mkdtempSync(join(tmpdir(), 'tool-search-installed-'));
     packed = await packAll(root, tarballs, env);
-    const vitest = (JSON.parse(readFileSync(join(root, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }).version;
-    writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'installed-check', private: true, type: 'module' }, null, 2));
+    const vitest = (
+      JSON.parse(readFileSync(join(root, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }
+    ).version;
+    writeFileSync(
+      join(work, 'package.json'),
+      JSON.stringify({ name: 'installed-check', private: true, type: 'module' }, null, 2),
+    );
     // As the root README says: `npm install <folder>/*.tgz` (plus vitest for the plugin example's test). Third-party
     // dependencies come from the registry (the npm cache, when warm).
     const install = [...packed.map((p) => join(tarballs, p.filename)), `vitest@${vitest}`];
-    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...install], { cwd: work, env, maxBuffer: 64 * 1024 * 1024 });
+    await run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error', ...install], {
+      cwd: work,
+      env,
+      maxBuffer: 64 * 1024 * 1024,
+    });
   }, 600_000);
 
   // The installed tree is large (every third-party dependency): removing it can take a while on a busy machine.
@@ -77,11 +93,15 @@ describe.skipIf(unbuilt.length > 0)('packed packages installed outside the works
         for (const source of map.sources) {
           const target = normalize(join(dirname(path), source));
           // A source that no longer exists means dist/ holds stale output of a removed file: rebuild from clean (rm -rf dist).
-          if (!shipped.has(target)) problems.push(`${name}: ${path} points at ${target}, which is not shipped${existsSync(join(root, dir, target)) ? '' : ' (stale build output: rm -rf dist and rebuild)'}`);
+          if (!shipped.has(target))
+            problems.push(
+              `${name}: ${path} points at ${target}, which is not shipped${existsSync(join(root, dir, target)) ? '' : ' (stale build output: rm -rf dist and rebuild)'}`,
+            );
         }
       }
       const pkg = JSON.parse(readFileSync(join(root, dir, 'package.json'), 'utf8')) as Record<string, unknown>;
-      for (const target of entryPoints(pkg)) if (!shipped.has(normalize(target))) problems.push(`${name}: names ${target}, which is not shipped`);
+      for (const target of entryPoints(pkg))
+        if (!shipped.has(normalize(target))) problems.push(`${name}: names ${target}, which is not shipped`);
     }
     expect(problems).toEqual([]);
   });
@@ -90,7 +110,17 @@ describe.skipIf(unbuilt.length > 0)('packed packages installed outside the works
     // qa suite runs from the public @tool-search/qa; the private e2e tests are neither packed nor installed.
     expect(existsSync(join(work, 'node_modules/@tool-search/qa/package.json'))).toBe(true);
     expect(existsSync(join(work, 'node_modules/@tool-search/e2e'))).toBe(false);
-    const qa = await toolSearch(['qa', 'suite', '--provider-mode', 'mock-openai', '--scenario', 'tool-search-gateway-e2e', '--tools', '50', '--json']);
+    const qa = await toolSearch([
+      'qa',
+      'suite',
+      '--provider-mode',
+      'mock-openai',
+      '--scenario',
+      'tool-search-gateway-e2e',
+      '--tools',
+      '50',
+      '--json',
+    ]);
     // Exit 0 (run() rejects otherwise) and every assertion of the scenario held.
     const report = JSON.parse(qa.stdout) as { lanes: unknown[]; assertions: { ok: boolean }[] };
     expect(report.lanes).toHaveLength(4);
@@ -102,24 +132,37 @@ describe.skipIf(unbuilt.length > 0)('packed packages installed outside the works
   it('runs the kernel README plugin example and its test with the test kit', async () => {
     const examples = join(work, 'examples');
     mkdirSync(examples);
-    for (const file of ['weather-plugin.ts', 'weather-plugin.test.ts']) writeFileSync(join(examples, file), readFileSync(join(root, 'packages/kernel/examples', file)));
-    const conformance = /`(expect\(\(await checkSourceConformance\(weatherPlugin\(\)\)\)\.ok\)\.toBe\(true\))`/.exec(kernelReadme)?.[1];
+    for (const file of ['weather-plugin.ts', 'weather-plugin.test.ts'])
+      writeFileSync(join(examples, file), readFileSync(join(root, 'packages/kernel/examples', file)));
+    const conformance = /`(expect\(\(await checkSourceConformance\(weatherPlugin\(\)\)\)\.ok\)\.toBe\(true\))`/.exec(
+      kernelReadme,
+    )?.[1];
     expect(conformance).toBeDefined();
     writeFileSync(
       join(examples, 'conformance.test.ts'),
       `import { expect, it } from 'vitest';\nimport { checkSourceConformance } from '@tool-search/testing';\nimport { weatherPlugin } from './weather-plugin.js';\n\nit('conforms', async () => {\n  ${conformance};\n});\n`,
     );
-    const { stdout } = await run(process.execPath, [join(work, 'node_modules/vitest/vitest.mjs'), 'run', 'examples', '--reporter=json'], { cwd: work, env });
+    const { stdout } = await run(
+      process.execPath,
+      [join(work, 'node_modules/vitest/vitest.mjs'), 'run', 'examples', '--reporter=json'],
+      { cwd: work, env },
+    );
     expect(JSON.parse(stdout)).toMatchObject({ success: true, numPassedTests: 2 });
   }, 120_000);
 
   it('loads the README plugin module from a config through the installed tool-search', async () => {
     writeFileSync(join(work, 'weather-plugin.mjs'), block(kernelReadme, '## Publish your plugin', 'js'));
-    writeFileSync(join(work, 'tool-search.json'), JSON.stringify({ plugins: { './weather-plugin.mjs': { units: 'imperial' } } }));
+    writeFileSync(
+      join(work, 'tool-search.json'),
+      JSON.stringify({ plugins: { './weather-plugin.mjs': { units: 'imperial' } } }),
+    );
     const call = await toolSearch(['tools', 'call', 'get_forecast', '--args', '{"city":"Oslo"}']);
     expect(call.stdout).toContain('Oslo: sunny, imperial');
     const check = await toolSearch(['config', 'check', '--json']);
-    expect(JSON.parse(check.stdout)).toMatchObject({ ok: true, modules: [{ id: './weather-plugin.mjs', path: join(work, 'weather-plugin.mjs') }] });
+    expect(JSON.parse(check.stdout)).toMatchObject({
+      ok: true,
+      modules: [{ id: './weather-plugin.mjs', path: join(work, 'weather-plugin.mjs') }],
+    });
   }, 60_000);
 
   it('serves MCP from the installed CLI to an SDK client', async () => {
@@ -127,7 +170,13 @@ describe.skipIf(unbuilt.length > 0)('packed packages installed outside the works
     writeFileSync(join(work, 'tool-search.json'), JSON.stringify({ plugins: { './weather-plugin.mjs': {} } }));
     // The mcp-server README's client snippet: `node /path/my-project/node_modules/@tool-search/cli/bin/tool-search.js serve mcp -c <file>`,
     // run with the installed CLI of this scratch project.
-    const snippet = JSON.parse(block(readFileSync(join(root, 'packages/mcp-server/README.md'), 'utf8'), 'the usual `mcpServers` entry', 'json').trim()) as {
+    const snippet = JSON.parse(
+      block(
+        readFileSync(join(root, 'packages/mcp-server/README.md'), 'utf8'),
+        'the usual `mcpServers` entry',
+        'json',
+      ).trim(),
+    ) as {
       mcpServers: Record<string, { command: string; args: string[] }>;
     };
     const entry = snippet.mcpServers['tool-search']!;
@@ -137,10 +186,21 @@ describe.skipIf(unbuilt.length > 0)('packed packages installed outside the works
     expect(existsSync(join(work, inProject))).toBe(true);
     const rest = flags.map((arg) => (arg.endsWith('tool-search.json') ? join(work, 'tool-search.json') : arg));
     const client = new Client({ name: 'packed-check', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(work, inProject), ...rest], cwd: work, env: env as Record<string, string>, stderr: 'ignore' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [join(work, inProject), ...rest],
+        cwd: work,
+        env: env as Record<string, string>,
+        stderr: 'ignore',
+      }),
+    );
     try {
       expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('tool_call');
-      const result = await client.callTool({ name: 'tool_call', arguments: { id: 'plugin:weather:get_forecast', args: { city: 'Oslo' } } });
+      const result = await client.callTool({
+        name: 'tool_call',
+        arguments: { id: 'plugin:weather:get_forecast', args: { city: 'Oslo' } },
+      });
       expect(JSON.stringify(result.content)).toContain('Oslo: sunny, metric');
     } finally {
       await client.close();

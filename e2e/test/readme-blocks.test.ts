@@ -19,14 +19,18 @@ const blocks = shellBlocks(root);
 const runnable = blocks.filter((b) => b.tags.includes('runnable'));
 const has = (binary: string) => spawnSync('sh', ['-c', `command -v ${binary}`], { stdio: 'ignore' }).status === 0;
 
-if (!built) console.warn('skipping the runnable README blocks: packages/cli/dist/bin.js is missing (run npm run build)');
+if (!built)
+  console.warn('skipping the runnable README blocks: packages/cli/dist/bin.js is missing (run npm run build)');
 
 /** A scratch folder where `tool-search` (PATH) and `npx tool-search` (node_modules) are this checkout's CLI. */
 function scratch(): { cwd: string; path: string } {
   const cwd = mkdtempSync(join(tmpdir(), 'readme-block-'));
   const bin = join(cwd, '.bin');
   mkdirSync(bin);
-  writeFileSync(join(bin, 'tool-search'), `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} "$@"\n`);
+  writeFileSync(
+    join(bin, 'tool-search'),
+    `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(cli)} "$@"\n`,
+  );
   chmodSync(join(bin, 'tool-search'), 0o755);
   symlinkSync(join(root, 'node_modules'), join(cwd, 'node_modules'));
   return { cwd, path: `${bin}:${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
@@ -36,7 +40,12 @@ function runBlock(code: string): Promise<{ code: number | null; output: string }
   const { cwd, path } = scratch();
   return new Promise((done) => {
     // Its own process group, so whatever the block leaves running (a server it forgot to stop) is stopped with it.
-    const child = spawn('bash', ['-euo', 'pipefail', '-c', code], { cwd, env: { ...process.env, PATH: path }, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('bash', ['-euo', 'pipefail', '-c', code], {
+      cwd,
+      env: { ...process.env, PATH: path },
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
@@ -56,7 +65,9 @@ function runBlock(code: string): Promise<{ code: number | null; output: string }
 
 describe('README shell blocks', () => {
   it('each is runnable, no-run on purpose, or only installs packages', () => {
-    const unmarked = blocks.filter((b) => !b.tags.includes('runnable') && !b.tags.includes('no-run') && !installOnly(b.code));
+    const unmarked = blocks.filter(
+      (b) => !b.tags.includes('runnable') && !b.tags.includes('no-run') && !installOnly(b.code),
+    );
     expect(unmarked.map((b) => `${b.file}:${b.line}`)).toEqual([]);
     expect(runnable.length).toBeGreaterThanOrEqual(3);
   });
@@ -71,13 +82,20 @@ describe('README shell blocks', () => {
 
   for (const block of runnable) {
     const missing = block.needs.filter((binary) => !has(binary));
-    if (missing.length) console.warn(`skipping ${block.file}:${block.line}: ${missing.join(', ')} not installed (apt-get install -y redis-server)`);
+    if (missing.length)
+      console.warn(
+        `skipping ${block.file}:${block.line}: ${missing.join(', ')} not installed (apt-get install -y redis-server)`,
+      );
     // Each block runs in its own scratch folder and process group, so the blocks run at once (the CLI block alone is a
     // minute of one-after-another CLI starts on a loaded machine; the others wait on servers meanwhile).
-    it.skipIf(!built || missing.length > 0)(`${block.file}:${block.line} runs as written`, { timeout: 300_000, concurrent: true }, async () => {
-      const { code, output } = await runBlock(block.code);
-      expect(code, output.slice(-3000)).toBe(0);
-      expect(output).not.toMatch(/TOOL_ARGUMENTS_INVALID|did not succeed/);
-    });
+    it.skipIf(!built || missing.length > 0)(
+      `${block.file}:${block.line} runs as written`,
+      { timeout: 300_000, concurrent: true },
+      async () => {
+        const { code, output } = await runBlock(block.code);
+        expect(code, output.slice(-3000)).toBe(0);
+        expect(output).not.toMatch(/TOOL_ARGUMENTS_INVALID|did not succeed/);
+      },
+    );
   }
 });

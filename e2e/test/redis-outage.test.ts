@@ -18,7 +18,10 @@ import { redisServerAvailable, startRedisServer, type RedisServerHandle } from '
 import { startGatewayServer, type GatewayServer } from '@tool-search/gateway';
 
 const haveRedis = redisServerAvailable();
-if (!haveRedis) console.warn('skipping the gateway Redis outage tests: redis-server is not installed (apt-get install -y redis-server)');
+if (!haveRedis)
+  console.warn(
+    'skipping the gateway Redis outage tests: redis-server is not installed (apt-get install -y redis-server)',
+  );
 
 interface Seen {
   readonly name: string;
@@ -44,23 +47,43 @@ describe.runIf(haveRedis)('a Redis outage in the middle of a gateway turn', () =
 
   beforeAll(async () => {
     redis = await startRedisServer();
-    state = await connectRedisState({ url: redis.url, keyPrefix: `gw-outage-${process.pid}:`, commandTimeoutMs: 500, onError: () => undefined });
+    state = await connectRedisState({
+      url: redis.url,
+      keyPrefix: `gw-outage-${process.pid}:`,
+      commandTimeoutMs: 500,
+      onError: () => undefined,
+    });
     queue = new SharedApprovalQueue(state);
     const observer: KernelPlugin = {
       name: 'outage-observer',
       apply: ({ hooks }) =>
         hooks.afterToolCall.tapPromise(async (call, outcome) => {
-          const text = outcome.status === 'ok' ? JSON.stringify(outcome.result.content) : 'reason' in outcome ? String(outcome.reason) : JSON.stringify(outcome);
+          const text =
+            outcome.status === 'ok'
+              ? JSON.stringify(outcome.result.content)
+              : 'reason' in outcome
+                ? String(outcome.reason)
+                : JSON.stringify(outcome);
           seen.push({ name: call.tool.name, status: outcome.status, text });
           await after.get(String(call.args.path))?.();
         }),
     };
     const preset = await createToolSearchKernel(
-      { plugins: { 'fake-catalog': { tools: 3, core: true } }, tools: { loopDetection: { enabled: true }, approvals: { require: ['write'], timeoutMs: 60_000 } } },
+      {
+        plugins: { 'fake-catalog': { tools: 3, core: true } },
+        tools: { loopDetection: { enabled: true }, approvals: { require: ['write'], timeoutMs: 60_000 } },
+      },
       { state, approve: queue.approve, plugins: [observer] },
     );
     provider = await startMockOpenAI();
-    gateway = await startGatewayServer({ kernel: preset.kernel, client: new OpenAI({ baseURL: provider.url, apiKey: 'mock', maxRetries: 0 }), model: 'mock-model', mode: 'direct', countTokens: false, log: () => undefined });
+    gateway = await startGatewayServer({
+      kernel: preset.kernel,
+      client: new OpenAI({ baseURL: provider.url, apiKey: 'mock', maxRetries: 0 }),
+      model: 'mock-model',
+      mode: 'direct',
+      countTokens: false,
+      log: () => undefined,
+    });
     close = async () => {
       await gateway.close();
       await preset.kernel.close();
@@ -74,12 +97,17 @@ describe.runIf(haveRedis)('a Redis outage in the middle of a gateway turn', () =
 
   const client = () => new OpenAI({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0, timeout: 120_000 });
   const turn = (steps: { tool: string; args: Record<string, unknown> }[]) =>
-    client().chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: `tool search qa steps ${JSON.stringify(steps)}` }] });
+    client().chat.completions.create({
+      model: 'mock-model',
+      messages: [{ role: 'user', content: `tool search qa steps ${JSON.stringify(steps)}` }],
+    });
 
   /** Approves the first pending approval once it is listed (as an operator would, through any replica). */
   async function approveWhenListed(): Promise<void> {
     let pending: { id: string }[] = [];
-    await expect.poll(async () => (pending = await queue.list().catch(() => [])).length, { timeout: 30_000, interval: 50 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => (pending = await queue.list().catch(() => [])).length, { timeout: 30_000, interval: 50 })
+      .toBeGreaterThan(0);
     expect(await queue.answer(pending[0]!.id, 'allow')).toBe(true);
   }
 
@@ -99,14 +127,23 @@ describe.runIf(haveRedis)('a Redis outage in the middle of a gateway turn', () =
     after.clear();
     // Every call of the turn is accounted for and the answer reached the client.
     expect(completion.choices[0]?.finish_reason).toBe('stop');
-    expect(seen.map((s) => `${s.name}:${s.status}`)).toEqual(['read:ok', 'read:blocked', 'write:blocked', 'read:ok', 'write:ok']);
-    for (const blocked of seen.filter((s) => s.status === 'blocked')) expect(blocked.text).toContain('STATE_UNAVAILABLE');
+    expect(seen.map((s) => `${s.name}:${s.status}`)).toEqual([
+      'read:ok',
+      'read:blocked',
+      'write:blocked',
+      'read:ok',
+      'write:ok',
+    ]);
+    for (const blocked of seen.filter((s) => s.status === 'blocked'))
+      expect(blocked.text).toContain('STATE_UNAVAILABLE');
   }, 120_000);
 
   it('keeps an approval pending across a restart: refused while down, listed and answered after', async () => {
     seen.length = 0;
     const answer = turn([{ tool: 'write', args: { path: 'f.txt', content: 'approved across the restart' } }]);
-    await expect.poll(async () => (await queue.list().catch(() => [])).length, { timeout: 30_000, interval: 50 }).toBe(1);
+    await expect
+      .poll(async () => (await queue.list().catch(() => [])).length, { timeout: 30_000, interval: 50 })
+      .toBe(1);
     const [pending] = await queue.list();
     await redis.stop();
     // Nobody can answer while the store is down: the call is not let through.

@@ -14,7 +14,10 @@ import { cliBuilt } from '../src/gateway-replicas.js';
 export const REPLICA_START_MS = 120_000;
 export const REPLICA_BUDGET_MS = 300_000;
 
-export function replicaPrerequisites(what: string, needs: { readonly redis?: boolean } = { redis: true }): { readonly built: boolean; readonly redis: boolean } {
+export function replicaPrerequisites(
+  what: string,
+  needs: { readonly redis?: boolean } = { redis: true },
+): { readonly built: boolean; readonly redis: boolean } {
   const built = cliBuilt();
   const redis = !needs.redis || redisServerAvailable();
   if (!built) console.warn(`skipping ${what}: packages/cli/dist/bin.js is missing (run npm run build)`);

@@ -22,7 +22,15 @@ function workspace(pkg: Record<string, unknown>, files: Record<string, string> =
     writeFileSync(join(dir, path), text);
   };
   write('package.json', JSON.stringify({ name: 'root', private: true, workspaces: ['packages/*'] }));
-  write('packages/kernel/package.json', JSON.stringify({ name: '@tool-search/kernel', version: '0.1.0', description: 'k', files: ['dist', '!dist/.tsbuildinfo', 'src', 'README.md'] }));
+  write(
+    'packages/kernel/package.json',
+    JSON.stringify({
+      name: '@tool-search/kernel',
+      version: '0.1.0',
+      description: 'k',
+      files: ['dist', '!dist/.tsbuildinfo', 'src', 'README.md'],
+    }),
+  );
   write('packages/kernel/README.md', '# kernel');
   write('packages/new/package.json', JSON.stringify(pkg));
   write('packages/new/README.md', '# new');
@@ -52,7 +60,10 @@ describe('packaging rules', () => {
     expect(problems.some((p) => p.includes('peerDependency'))).toBe(true);
     expect(problems.some((p) => p.includes('./lib/index.ts'))).toBe(true);
     checkPackages({ root: dir, fix: true });
-    const fixed = JSON.parse(readFileSync(join(dir, 'packages/new/package.json'), 'utf8')) as Record<string, Record<string, string>>;
+    const fixed = JSON.parse(readFileSync(join(dir, 'packages/new/package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string>
+    >;
     expect(fixed.peerDependencies).toEqual({ '@tool-search/kernel': '^0.1.0' });
     expect(fixed.dependencies).toEqual({});
     expect(checkPackages({ root: dir })).toEqual([expect.stringContaining('./lib/index.ts')]);
@@ -63,7 +74,11 @@ describe('the root README', () => {
   it('lists every public package', () => {
     const readme = readFileSync(join(root, 'README.md'), 'utf8');
     const table = readme.slice(readme.indexOf('## Packages'), readme.indexOf('## Development'));
-    expect(publicPackages(root).map(({ pkg }) => pkg.name).filter((name) => !table.includes(`\`${name}\``))).toEqual([]);
+    expect(
+      publicPackages(root)
+        .map(({ pkg }) => pkg.name)
+        .filter((name) => !table.includes(`\`${name}\``)),
+    ).toEqual([]);
   });
 });
 
@@ -74,7 +89,10 @@ describe('tests that can skip', () => {
 
   it('are caught when they skip silently', () => {
     const skipping = "import { it } from 'vitest';\nit.skipIf(true)('x', () => {});\n";
-    const dir = workspace({ name: '@tool-search/new', private: true }, { 'test/a.test.ts': skipping, 'test/b.test.ts': "console.warn(`skipping b: no data`);\n" + skipping });
+    const dir = workspace(
+      { name: '@tool-search/new', private: true },
+      { 'test/a.test.ts': skipping, 'test/b.test.ts': 'console.warn(`skipping b: no data`);\n' + skipping },
+    );
     expect(silentSkips(dir)).toEqual([join(dir, 'packages/new/test/a.test.ts')]);
   });
 });
@@ -95,8 +113,10 @@ describe('layering rule', () => {
 
   it('catches a plugin importing a plugin and a front end importing a plugin, not a type-only import', () => {
     const dir = tree({
-      'packages/plugin-a/src/index.ts': "import { b } from '@tool-search/plugin-b';\nimport type { B } from '@tool-search/plugin-b';\nexport const c = () => import('@tool-search/mode-code');\n",
-      'packages/gateway/src/index.ts': "import { fsPlugin } from '@tool-search/plugin-fs';\nimport { createFrontEnd } from '@tool-search/preset';\n",
+      'packages/plugin-a/src/index.ts':
+        "import { b } from '@tool-search/plugin-b';\nimport type { B } from '@tool-search/plugin-b';\nexport const c = () => import('@tool-search/mode-code');\n",
+      'packages/gateway/src/index.ts':
+        "import { fsPlugin } from '@tool-search/plugin-fs';\nimport { createFrontEnd } from '@tool-search/preset';\n",
       'packages/cli/src/index.ts': "import type { Approver } from '@tool-search/plugin-approvals';\n",
       'packages/preset/src/index.ts': "import { fsPlugin } from '@tool-search/plugin-fs';\n",
     });
@@ -119,18 +139,21 @@ describe('error handling rule', () => {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
       writeFileSync(join(dir, path), text);
     };
-    write('packages/plugin-a/src/index.ts', [
-      'export const m = (error: unknown) => (error instanceof Error ? error.message : String(error));',
-      'export const a = (p: Promise<void>) => p.catch(() => undefined);',
-      'export const b = (p: Promise<void>) => p.catch(() => {});',
-      'export const c = (p: Promise<void>) => p.catch(() => undefined); // closing: the socket may be gone',
-      '// removing a temp file that may be gone',
-      'export const d = (p: Promise<void>) => p.catch(() => undefined);',
-      '',
-      '// a comment that does not belong to the next line',
-      '',
-      'export const e = (p: Promise<void>) => p.catch(() => undefined);',
-    ].join('\n'));
+    write(
+      'packages/plugin-a/src/index.ts',
+      [
+        'export const m = (error: unknown) => (error instanceof Error ? error.message : String(error));',
+        'export const a = (p: Promise<void>) => p.catch(() => undefined);',
+        'export const b = (p: Promise<void>) => p.catch(() => {});',
+        'export const c = (p: Promise<void>) => p.catch(() => undefined); // closing: the socket may be gone',
+        '// removing a temp file that may be gone',
+        'export const d = (p: Promise<void>) => p.catch(() => undefined);',
+        '',
+        '// a comment that does not belong to the next line',
+        '',
+        'export const e = (p: Promise<void>) => p.catch(() => undefined);',
+      ].join('\n'),
+    );
     write('packages/plugin-a/test/a.test.ts', 'export const t = (p: Promise<void>) => p.catch(() => undefined);\n');
     const problems = errorHandlingProblems(dir).map((line) => line.replace(dir, ''));
     expect(problems.map((line) => line.split(': ')[0])).toEqual([

@@ -32,12 +32,43 @@ function deepValue(depth: number): unknown {
 
 const ok = (text: string) => ({ content: [{ type: 'text' as const, text: `FAKE_TOOL_OK ${text}` }] });
 const hostileTools: ToolDefinition[] = [
-  { name: 'evil_pattern', source: 'plugin', owner: 'fuzz', description: 'A tool whose argument pattern backtracks', inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } }, execute: () => ok('evil') },
-  { name: 'huge_enum', source: 'plugin', owner: 'fuzz', description: 'A tool with a 100,000-value enum', inputSchema: { type: 'object', properties: { v: { enum: Array.from({ length: 100_000 }, (_, i) => `v${i}`) } } }, execute: () => ok('enum') },
-  { name: 'deep_schema', source: 'plugin', owner: 'fuzz', description: 'A 3,000-deep schema', inputSchema: nested(3_000), execute: () => ok('deep') },
-  { name: 'echo', source: 'plugin', owner: 'fuzz', description: 'Echoes its text argument length', inputSchema: { type: 'object', properties: { text: {} } }, execute: (args) => ok(String(JSON.stringify(args).length)) },
+  {
+    name: 'evil_pattern',
+    source: 'plugin',
+    owner: 'fuzz',
+    description: 'A tool whose argument pattern backtracks',
+    inputSchema: { type: 'object', properties: { s: { type: 'string', pattern: '^(a+)+$' } } },
+    execute: () => ok('evil'),
+  },
+  {
+    name: 'huge_enum',
+    source: 'plugin',
+    owner: 'fuzz',
+    description: 'A tool with a 100,000-value enum',
+    inputSchema: { type: 'object', properties: { v: { enum: Array.from({ length: 100_000 }, (_, i) => `v${i}`) } } },
+    execute: () => ok('enum'),
+  },
+  {
+    name: 'deep_schema',
+    source: 'plugin',
+    owner: 'fuzz',
+    description: 'A 3,000-deep schema',
+    inputSchema: nested(3_000),
+    execute: () => ok('deep'),
+  },
+  {
+    name: 'echo',
+    source: 'plugin',
+    owner: 'fuzz',
+    description: 'Echoes its text argument length',
+    inputSchema: { type: 'object', properties: { text: {} } },
+    execute: (args) => ok(String(JSON.stringify(args).length)),
+  },
 ];
-const hostileSource: KernelPlugin = { name: 'fuzz-source', apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add(hostileTools)) };
+const hostileSource: KernelPlugin = {
+  name: 'fuzz-source',
+  apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add(hostileTools)),
+};
 
 /** Runs `hostile` while probing with `probe` every 50 ms; returns the slowest probe. */
 async function slowestProbeDuring(hostile: () => Promise<unknown>, probe: () => Promise<unknown>): Promise<number> {
@@ -66,9 +97,17 @@ let gateway: GatewayServer;
 let mcp: HttpMcpHandle;
 
 beforeAll(async () => {
-  ({ kernel } = await createToolSearchKernel({ plugins: { 'fake-catalog': { tools: 20, core: true } } }, { plugins: [hostileSource] }));
+  ({ kernel } = await createToolSearchKernel(
+    { plugins: { 'fake-catalog': { tools: 20, core: true } } },
+    { plugins: [hostileSource] },
+  ));
   mock = await startMockOpenAI();
-  gateway = await startGatewayServer({ kernel, client: new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }), model: 'mock-model', mode: 'direct' });
+  gateway = await startGatewayServer({
+    kernel,
+    client: new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }),
+    model: 'mock-model',
+    mode: 'direct',
+  });
   mcp = await serveHttp({ kernel, mode: 'directory', refreshIntervalMs: 0 });
 });
 
@@ -84,18 +123,59 @@ const script = (target: string, args: unknown) => `tool search qa check target=$
 
 describe('gateway: a concurrent request is answered within a second', () => {
   const post = (body: unknown) =>
-    fetch(`${gateway.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) }).then((r) => r.text());
+    fetch(`${gateway.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: typeof body === 'string' ? body : JSON.stringify(body),
+    }).then((r) => r.text());
   const probe = () => fetch(`${gateway.url}/models`).then((r) => r.text());
 
   it.each([
     ['a user message of one 200,000-character word', { messages: [{ role: 'user', content: longWord }] }],
     ['a long message of many words', { messages: [{ role: 'user', content: 'word '.repeat(300_000) }] }],
-    ['a tool call whose argument backtracks the pattern', { messages: [{ role: 'user', content: script('evil_pattern', { s: `${'a'.repeat(31)}!` }) }] }],
-    ['a tool call with a 100,000-character argument', { messages: [{ role: 'user', content: script('echo', { text: longWord.slice(0, 100_000) }) }] }],
-    ['a client tool with a 100,000-value enum', { messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'client_enum', parameters: { type: 'object', properties: { v: { enum: Array.from({ length: 100_000 }, (_, i) => i) } } } } }] }],
-    ['a client tool with a backtracking pattern', { messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'client_pattern', parameters: { type: 'object', properties: { s: { type: 'string', pattern: '^(a|aa)+$' } } } } }] }],
+    [
+      'a tool call whose argument backtracks the pattern',
+      { messages: [{ role: 'user', content: script('evil_pattern', { s: `${'a'.repeat(31)}!` }) }] },
+    ],
+    [
+      'a tool call with a 100,000-character argument',
+      { messages: [{ role: 'user', content: script('echo', { text: longWord.slice(0, 100_000) }) }] },
+    ],
+    [
+      'a client tool with a 100,000-value enum',
+      {
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: [
+          {
+            type: 'function',
+            function: {
+              name: 'client_enum',
+              parameters: { type: 'object', properties: { v: { enum: Array.from({ length: 100_000 }, (_, i) => i) } } },
+            },
+          },
+        ],
+      },
+    ],
+    [
+      'a client tool with a backtracking pattern',
+      {
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: [
+          {
+            type: 'function',
+            function: {
+              name: 'client_pattern',
+              parameters: { type: 'object', properties: { s: { type: 'string', pattern: '^(a|aa)+$' } } },
+            },
+          },
+        ],
+      },
+    ],
     // Built as text: JSON.stringify itself overflows the stack on a value this deep.
-    ['deeply nested message content', `{"messages":[{"role":"user","content":${'['.repeat(50_000)}"x"${']'.repeat(50_000)}}]}`],
+    [
+      'deeply nested message content',
+      `{"messages":[{"role":"user","content":${'['.repeat(50_000)}"x"${']'.repeat(50_000)}}]}`,
+    ],
   ])('%s', async (_name, body) => {
     expect(await slowestProbeDuring(() => post(body), probe)).toBeLessThan(LIVENESS_MS);
   });
@@ -116,7 +196,10 @@ describe('MCP server: a concurrent request is answered within a second', () => {
     const hostile = await connect();
     const prober = await connect();
     try {
-      const slowest = await slowestProbeDuring(() => hostile.callTool({ name: tool, arguments: args as Record<string, unknown> }), () => prober.listTools());
+      const slowest = await slowestProbeDuring(
+        () => hostile.callTool({ name: tool, arguments: args as Record<string, unknown> }),
+        () => prober.listTools(),
+      );
       expect(slowest).toBeLessThan(LIVENESS_MS);
     } finally {
       await hostile.close();
@@ -136,7 +219,9 @@ describe('kernel: hostile schemas and arguments cost bounded work', () => {
       () => new Promise((resolve) => setImmediate(resolve)),
     );
     expect(slowest).toBeLessThan(LIVENESS_MS);
-    await expect(run.call('evil_pattern', { s: `${'a'.repeat(31)}!` })).rejects.toMatchObject({ code: 'TOOL_ARGUMENTS_INVALID' });
+    await expect(run.call('evil_pattern', { s: `${'a'.repeat(31)}!` })).rejects.toMatchObject({
+      code: 'TOOL_ARGUMENTS_INVALID',
+    });
     await run.close();
   });
 });

@@ -37,21 +37,32 @@ export interface ToolSearchToolSet {
 export async function createToolSearch(options: CreateToolSearchOptions = {}): Promise<ToolSearchToolSet> {
   const { mode = 'deferred', searchToolName = 'tool_search', maxResults, ...openOptions } = options;
   if (!AI_SDK_MODES.includes(mode)) {
-    throw new ToolSearchError(ErrorCode.MODE_UNKNOWN, `Unknown mode "${String(mode)}"; use one of ${AI_SDK_MODES.join(', ')}`, { details: { mode } });
+    throw new ToolSearchError(
+      ErrorCode.MODE_UNKNOWN,
+      `Unknown mode "${String(mode)}"; use one of ${AI_SDK_MODES.join(', ')}`,
+      { details: { mode } },
+    );
   }
   if (maxResults !== undefined && (!Number.isSafeInteger(maxResults) || maxResults < 1)) {
-    throw new ConfigError('/maxResults', 'positiveInteger', 'maxResults must be a positive integer', { code: ErrorCode.OPTIONS_INVALID });
+    throw new ConfigError('/maxResults', 'positiveInteger', 'maxResults must be a positive integer', {
+      code: ErrorCode.OPTIONS_INVALID,
+    });
   }
   const opened = await openToolSearchRun(openOptions);
   try {
     const surface = await opened.surface(mode === 'deferred' ? 'direct' : mode);
     const tools: Record<string, Tool> = {};
-    for (const runTool of surface.tools) tools[runTool.name] = aiTool(runTool, mode === 'deferred' && runTool.catalogMode === 'catalog');
+    for (const runTool of surface.tools)
+      tools[runTool.name] = aiTool(runTool, mode === 'deferred' && runTool.catalogMode === 'catalog');
     if (mode === 'deferred') {
       if (Object.hasOwn(tools, searchToolName)) {
-        throw new ToolSearchError(AiSdkErrors.AI_SDK_TOOL_NAME_TAKEN, `A catalog tool is named "${searchToolName}", the search tool's name; pass another searchToolName`, {
-          details: { name: searchToolName },
-        });
+        throw new ToolSearchError(
+          AiSdkErrors.AI_SDK_TOOL_NAME_TAKEN,
+          `A catalog tool is named "${searchToolName}", the search tool's name; pass another searchToolName`,
+          {
+            details: { name: searchToolName },
+          },
+        );
       }
       tools[searchToolName] = searchTool(opened, surface.nameOf, maxResults ?? opened.toolSearch.searchDefaultLimit);
     }

@@ -25,7 +25,10 @@ describe('AI SDK: code mode', () => {
   it('runs the headline example through tool_search_code: search, describe, call a real MCP tool among the demo catalog', async () => {
     const dir = logDir();
     const search = await createToolSearch({
-      config: { plugins: { 'fake-catalog': {} }, mcp: { servers: { github: { command: process.execPath, args: [GITHUB] } } } },
+      config: {
+        plugins: { 'fake-catalog': {} },
+        mcp: { servers: { github: { command: process.execPath, args: [GITHUB] } } },
+      },
       mode: 'code',
       sessionId: 'ai-code',
       sessionLogDir: dir,
@@ -47,9 +50,20 @@ describe('AI SDK: code mode', () => {
     expect(text).toContain('created issue #1: Crash on startup');
     expect(offeredPerRequest(mock.requests.slice(from))[0]).not.toContain('create_issue');
     const log = await sessionLog(dir, 'ai-code');
-    expect(log.find((entry) => entry.type === 'search')).toMatchObject({ queries: ['create a GitHub issue'], origin: 'code' });
-    expect(log.find((entry) => entry.type === 'describe')).toMatchObject({ toolId: 'mcp:github:create_issue', origin: 'code' });
-    expect(log.find((entry) => entry.type === 'tool-call')).toMatchObject({ toolId: 'mcp:github:create_issue', origin: 'code', status: 'ok', searchRank: 1 });
+    expect(log.find((entry) => entry.type === 'search')).toMatchObject({
+      queries: ['create a GitHub issue'],
+      origin: 'code',
+    });
+    expect(log.find((entry) => entry.type === 'describe')).toMatchObject({
+      toolId: 'mcp:github:create_issue',
+      origin: 'code',
+    });
+    expect(log.find((entry) => entry.type === 'tool-call')).toMatchObject({
+      toolId: 'mcp:github:create_issue',
+      origin: 'code',
+      status: 'ok',
+      searchRank: 1,
+    });
     expect(log.find((entry) => entry.type === 'run-end')).toMatchObject({ searches: 1, describes: 1, calls: 1 });
   }, 120_000);
 });

@@ -2,5 +2,6 @@
 import { defineErrors } from '@tool-search/kernel';
 
 export const ApprovalRulesErrors = defineErrors('@tool-search/approval-rules', {
-  APPROVAL_REQUIRED: 'A call needs an approval (for example `exec` with `ask`) but no approvals plugin answered for it: denied.',
+  APPROVAL_REQUIRED:
+    'A call needs an approval (for example `exec` with `ask`) but no approvals plugin answered for it: denied.',
 });

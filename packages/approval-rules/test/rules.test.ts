@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RunInfo, ToolCall, ToolDescriptor } from '@tool-search/kernel';
-import { callApprovalReason, grantCallApproval, setCallApprovalRule, takeCallApproval } from '@tool-search/approval-rules';
+import {
+  callApprovalReason,
+  grantCallApproval,
+  setCallApprovalRule,
+  takeCallApproval,
+} from '@tool-search/approval-rules';
 
 const run = (): RunInfo => Object.freeze({ runId: 'r', sessionId: 's', request: {} });
 const call = (toolId: string, args: Record<string, unknown> = {}): ToolCall =>
@@ -10,7 +15,9 @@ describe('approval rules', () => {
   it('answers with the rule of the called tool in that run only', () => {
     const a = run();
     const b = run();
-    setCallApprovalRule(a, 'core:core:exec', (c) => (c.args.command === 'rm' ? 'rm is not on the allowlist' : undefined));
+    setCallApprovalRule(a, 'core:core:exec', (c) =>
+      c.args.command === 'rm' ? 'rm is not on the allowlist' : undefined,
+    );
     expect(callApprovalReason(a, call('core:core:exec', { command: 'rm' }))).toBe('rm is not on the allowlist');
     expect(callApprovalReason(a, call('core:core:exec', { command: 'ls' }))).toBeUndefined();
     expect(callApprovalReason(a, call('core:core:read'))).toBeUndefined();

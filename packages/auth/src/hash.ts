@@ -16,9 +16,13 @@ const HASH = /^sha256:([0-9a-f]{64})$/;
 /** `sha256:<hex>` of a plain key, the form `auth.keys[].hash` takes. */
 export function hashApiKey(key: string): string {
   if (key.length < MIN_KEY_LENGTH) {
-    throw new ToolSearchError(AuthErrors.AUTH_KEY_INVALID, `An API key must be at least ${MIN_KEY_LENGTH} characters; generate one with \`tool-search auth hash-key\``, {
-      details: { length: key.length },
-    });
+    throw new ToolSearchError(
+      AuthErrors.AUTH_KEY_INVALID,
+      `An API key must be at least ${MIN_KEY_LENGTH} characters; generate one with \`tool-search auth hash-key\``,
+      {
+        details: { length: key.length },
+      },
+    );
   }
   return `sha256:${digestOf(key).toString('hex')}`;
 }

@@ -72,7 +72,11 @@ function keySet(keys: readonly StoredKey[]): ApiKeys {
     authenticate(headers) {
       if (keys.length === 0) return undefined;
       const key = presentedKey(headers);
-      if (!key) throw new ToolSearchError(AuthErrors.AUTH_REQUIRED, 'An API key is required: send Authorization: Bearer <key> (or x-api-key: <key>)');
+      if (!key)
+        throw new ToolSearchError(
+          AuthErrors.AUTH_REQUIRED,
+          'An API key is required: send Authorization: Bearer <key> (or x-api-key: <key>)',
+        );
       const digest = digestOf(key);
       let found: StoredKey | undefined;
       for (const candidate of keys) if (timingSafeEqual(digest, candidate.digest) && !found) found = candidate;
@@ -85,9 +89,13 @@ function keySet(keys: readonly StoredKey[]): ApiKeys {
       const allows = (agent: string) => any || principal.agents.includes(agent);
       if (requested !== undefined) {
         if (allows(requested)) return requested;
-        throw new ToolSearchError(AuthErrors.AUTH_FORBIDDEN, `This API key may not act as agent "${requested}"; it allows ${principal.agents.map((a) => JSON.stringify(a)).join(', ')}`, {
-          details: { agent: requested, keyId: principal.keyId },
-        });
+        throw new ToolSearchError(
+          AuthErrors.AUTH_FORBIDDEN,
+          `This API key may not act as agent "${requested}"; it allows ${principal.agents.map((a) => JSON.stringify(a)).join(', ')}`,
+          {
+            details: { agent: requested, keyId: principal.keyId },
+          },
+        );
       }
       if (fallback !== undefined && allows(fallback)) return fallback;
       return principal.agents.find((agent) => agent !== '*');
@@ -101,11 +109,17 @@ function keySet(keys: readonly StoredKey[]): ApiKeys {
 
 function stored(entry: ApiKeyConfig, index: number, env: NodeJS.ProcessEnv): StoredKey {
   const where = `auth.keys[${index}]`;
-  const invalid = (message: string) => new ToolSearchError(AuthErrors.AUTH_KEY_INVALID, `${where}: ${message}`, { details: { index } });
-  if (!Array.isArray(entry.agents) || entry.agents.length === 0 || entry.agents.some((a) => typeof a !== 'string' || a === '')) {
+  const invalid = (message: string) =>
+    new ToolSearchError(AuthErrors.AUTH_KEY_INVALID, `${where}: ${message}`, { details: { index } });
+  if (
+    !Array.isArray(entry.agents) ||
+    entry.agents.length === 0 ||
+    entry.agents.some((a) => typeof a !== 'string' || a === '')
+  ) {
     throw invalid('list the agent ids this key may act as in "agents" (["*"] for any)');
   }
-  if ((entry.hash === undefined) === (entry.env === undefined)) throw invalid('give exactly one of "hash" (sha256:<hex>, from `tool-search auth hash-key`) or "env"');
+  if ((entry.hash === undefined) === (entry.env === undefined))
+    throw invalid('give exactly one of "hash" (sha256:<hex>, from `tool-search auth hash-key`) or "env"');
   let digest: Buffer | undefined;
   if (entry.hash !== undefined) {
     digest = parseHash(entry.hash);
@@ -117,10 +131,15 @@ function stored(entry: ApiKeyConfig, index: number, env: NodeJS.ProcessEnv): Sto
     digest = digestOf(plain);
   }
   // The id goes into shared session records: derived from the digest by another hash, so it cannot be checked against guesses.
-  const keyId = entry.name ?? `key-${createHash('sha256').update('tool-search:key-id:').update(digest).digest('hex').slice(0, 16)}`;
+  const keyId =
+    entry.name ?? `key-${createHash('sha256').update('tool-search:key-id:').update(digest).digest('hex').slice(0, 16)}`;
   return { keyId, agents: [...entry.agents], digest };
 }
 
 function tooShort(where: string, length: number): ToolSearchError {
-  return new ToolSearchError(AuthErrors.AUTH_KEY_INVALID, `${where}: an API key must be at least ${MIN_KEY_LENGTH} characters (got ${length})`, { details: { length } });
+  return new ToolSearchError(
+    AuthErrors.AUTH_KEY_INVALID,
+    `${where}: an API key must be at least ${MIN_KEY_LENGTH} characters (got ${length})`,
+    { details: { length } },
+  );
 }

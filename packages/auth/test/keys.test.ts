@@ -5,12 +5,15 @@ const KEY_A = 'key-a-0123456789abcdef';
 const KEY_B = 'key-b-0123456789abcdef';
 
 describe('API keys', () => {
-  const keys = createApiKeys({
-    keys: [
-      { name: 'a', hash: hashApiKey(KEY_A), agents: ['main', 'ops'] },
-      { env: 'TEST_KEY_B', agents: ['*'] },
-    ],
-  }, { TEST_KEY_B: KEY_B });
+  const keys = createApiKeys(
+    {
+      keys: [
+        { name: 'a', hash: hashApiKey(KEY_A), agents: ['main', 'ops'] },
+        { env: 'TEST_KEY_B', agents: ['*'] },
+      ],
+    },
+    { TEST_KEY_B: KEY_B },
+  );
 
   it('hashes to sha256:<hex> and never keeps the key', () => {
     expect(hashApiKey(KEY_A)).toMatch(/^sha256:[0-9a-f]{64}$/);
@@ -30,8 +33,12 @@ describe('API keys', () => {
     expect(keys.authenticate({ authorization: `Bearer ${KEY_A}` })).toEqual({ keyId: 'a', agents: ['main', 'ops'] });
     expect(keys.authenticate({ 'x-api-key': KEY_B })?.agents).toEqual(['*']);
     expect(() => keys.authenticate({})).toThrow(expect.objectContaining({ code: 'AUTH_REQUIRED' }));
-    expect(() => keys.authenticate({ authorization: `Bearer ${KEY_A}x` })).toThrow(expect.objectContaining({ code: 'AUTH_INVALID' }));
-    expect(() => keys.authenticate({ authorization: `Bearer ${KEY_A.slice(0, -1)}` })).toThrow(expect.objectContaining({ code: 'AUTH_INVALID' }));
+    expect(() => keys.authenticate({ authorization: `Bearer ${KEY_A}x` })).toThrow(
+      expect.objectContaining({ code: 'AUTH_INVALID' }),
+    );
+    expect(() => keys.authenticate({ authorization: `Bearer ${KEY_A.slice(0, -1)}` })).toThrow(
+      expect.objectContaining({ code: 'AUTH_INVALID' }),
+    );
   });
 
   it('lets x-agent-id pick only among the agents a key allows', () => {
@@ -62,13 +69,20 @@ describe('API keys', () => {
       { env: 'UNSET_VAR_FOR_TEST', agents: ['*'] },
       { env: 'SHORT', agents: ['*'] },
     ];
-    for (const entry of bad) expect(() => createApiKeys({ keys: [entry] }, { SHORT: 'short' })).toThrow(expect.objectContaining({ code: 'AUTH_KEY_INVALID' }));
+    for (const entry of bad)
+      expect(() => createApiKeys({ keys: [entry] }, { SHORT: 'short' })).toThrow(
+        expect.objectContaining({ code: 'AUTH_KEY_INVALID' }),
+      );
     expect(() => hashApiKey('short')).toThrow(expect.objectContaining({ code: 'AUTH_KEY_INVALID' }));
   });
 
   it('derives a stable key id from the hash that does not reveal it', () => {
-    const one = createApiKeys({ keys: [{ hash: hashApiKey(KEY_A), agents: ['*'] }] }).authenticate({ authorization: `Bearer ${KEY_A}` });
-    const two = createApiKeys({ keys: [{ hash: hashApiKey(KEY_A).toUpperCase().replace('SHA256', 'sha256'), agents: ['*'] }] }).authenticate({ authorization: `Bearer ${KEY_A}` });
+    const one = createApiKeys({ keys: [{ hash: hashApiKey(KEY_A), agents: ['*'] }] }).authenticate({
+      authorization: `Bearer ${KEY_A}`,
+    });
+    const two = createApiKeys({
+      keys: [{ hash: hashApiKey(KEY_A).toUpperCase().replace('SHA256', 'sha256'), agents: ['*'] }],
+    }).authenticate({ authorization: `Bearer ${KEY_A}` });
     expect(one?.keyId).toBe(two?.keyId);
     expect(hashApiKey(KEY_A)).not.toContain(one!.keyId.slice(4));
   });
@@ -76,6 +90,9 @@ describe('API keys', () => {
   it('adds a legacy plain token as a key for every agent', () => {
     const withToken = createApiKeys(undefined).withPlainKey('legacy-token-0123456789', 'token');
     expect(withToken.size).toBe(1);
-    expect(withToken.authenticate({ 'x-api-key': 'legacy-token-0123456789' })).toEqual({ keyId: 'token', agents: ['*'] });
+    expect(withToken.authenticate({ 'x-api-key': 'legacy-token-0123456789' })).toEqual({
+      keyId: 'token',
+      agents: ['*'],
+    });
   });
 });

@@ -24,9 +24,15 @@ export const CHROMIUM_FLAGS: readonly string[] = Object.freeze([
  * The Chromium to run: `executablePath` when it is an executable file (the `setting` names where it came from in the
  * message), else the first candidate on PATH; else why not, saying what to install or set.
  */
-export function findChromium(executablePath: string | undefined, env: NodeJS.ProcessEnv = process.env, setting = 'executablePath'): { path: string } | { missing: string } {
+export function findChromium(
+  executablePath: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+  setting = 'executablePath',
+): { path: string } | { missing: string } {
   if (executablePath) {
-    return isExecutable(executablePath) ? { path: executablePath } : { missing: `${setting} (${executablePath}) is not an executable file` };
+    return isExecutable(executablePath)
+      ? { path: executablePath }
+      : { missing: `${setting} (${executablePath}) is not an executable file` };
   }
   for (const dir of (env.PATH ?? '').split(delimiter).filter(Boolean)) {
     for (const name of CHROMIUM_CANDIDATES) {
@@ -34,7 +40,9 @@ export function findChromium(executablePath: string | undefined, env: NodeJS.Pro
       if (isExecutable(candidate)) return { path: candidate };
     }
   }
-  return { missing: `no Chromium on PATH (${CHROMIUM_CANDIDATES.join(', ')}); install one (Debian package chromium) or set ${setting}` };
+  return {
+    missing: `no Chromium on PATH (${CHROMIUM_CANDIDATES.join(', ')}); install one (Debian package chromium) or set ${setting}`,
+  };
 }
 
 function isExecutable(path: string): boolean {

@@ -16,14 +16,29 @@ describe('findChromium', () => {
     expect(findChromium(script)).toEqual({ path: script });
     const plain = join(dir, 'plain');
     writeFileSync(plain, 'x', { mode: 0o644 });
-    expect(findChromium(plain, process.env, 'browser.executablePath')).toEqual({ missing: expect.stringMatching(/^browser\.executablePath \(.+\) is not an executable file$/) });
+    expect(findChromium(plain, process.env, 'browser.executablePath')).toEqual({
+      missing: expect.stringMatching(/^browser\.executablePath \(.+\) is not an executable file$/),
+    });
   });
 
   it('says what to install when PATH has none', () => {
-    expect(findChromium(undefined, { PATH: '/nonexistent' }, 'diffs executablePath')).toEqual({ missing: expect.stringMatching(/Debian package chromium.*diffs executablePath/) });
+    expect(findChromium(undefined, { PATH: '/nonexistent' }, 'diffs executablePath')).toEqual({
+      missing: expect.stringMatching(/Debian package chromium.*diffs executablePath/),
+    });
   });
 
   it('the flags are headless and quiet, never a sandbox-needing or networked default', () => {
-    expect(CHROMIUM_FLAGS).toEqual(expect.arrayContaining(['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']));
+    expect(CHROMIUM_FLAGS).toEqual(
+      expect.arrayContaining([
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ]),
+    );
   });
 });

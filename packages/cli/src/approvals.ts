@@ -23,7 +23,12 @@ export function approvalPrompt(request: ApprovalRequest): string {
   return `Allow ${request.name} (${request.toolId}) with ${JSON.stringify(request.args)}? [y/N] `;
 }
 
-function ask(stdin: NodeJS.ReadableStream, io: CliIO, request: ApprovalRequest, { signal }: ApprovalContext): Promise<ApprovalDecision> {
+function ask(
+  stdin: NodeJS.ReadableStream,
+  io: CliIO,
+  request: ApprovalRequest,
+  { signal }: ApprovalContext,
+): Promise<ApprovalDecision> {
   if (signal.aborted) return Promise.resolve('deny');
   return new Promise((resolve) => {
     const rl = createInterface({ input: stdin, terminal: false });

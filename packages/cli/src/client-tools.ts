@@ -12,7 +12,9 @@ export async function readClientTools(file: string, cwd: string): Promise<readon
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw new CliInputError(`cannot read --client-tools ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new CliInputError(
+      `cannot read --client-tools ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
   }
   let parsed: unknown;
   try {

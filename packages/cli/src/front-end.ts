@@ -7,11 +7,16 @@ import type { CliIO } from './io.js';
 import { createCliKernel } from './options.js';
 
 /** What every front end of this CLI passes the preset. */
-export function cliFrontEndOptions(io: CliIO): Required<Pick<FrontEndOptions, 'env' | 'onStateError' | 'createKernel'>> {
+export function cliFrontEndOptions(
+  io: CliIO,
+): Required<Pick<FrontEndOptions, 'env' | 'onStateError' | 'createKernel'>> {
   return {
     env: io.env ?? process.env,
     // The store reports the first connection problem of each outage only.
-    onStateError: (error) => void io.stderr.write(`tool-search: state store: ${error.message} (reconnecting; loop detection and approvals fail closed meanwhile)\n`),
+    onStateError: (error) =>
+      void io.stderr.write(
+        `tool-search: state store: ${error.message} (reconnecting; loop detection and approvals fail closed meanwhile)\n`,
+      ),
     createKernel: (kernelConfig, presetOptions) => createCliKernel(kernelConfig, io, presetOptions),
   };
 }

@@ -15,7 +15,11 @@ import type { CliIO } from './io.js';
 type ElicitParams = Parameters<NonNullable<McpClientHandlers['elicitInput']>>[0];
 type SampleParams = Parameters<NonNullable<McpClientHandlers['createMessage']>>[0];
 
-export async function mcpClientOptions(config: ToolSearchConfig, io: CliIO, approve: Approver | undefined): Promise<NonNullable<PresetOptions['mcpClient']>> {
+export async function mcpClientOptions(
+  config: ToolSearchConfig,
+  io: CliIO,
+  approve: Approver | undefined,
+): Promise<NonNullable<PresetOptions['mcpClient']>> {
   // Imported only for a config with MCP servers (the caller checks): the SDK is not loaded otherwise.
   const { defaultStateDir, fileTokenStore } = await loadMcpClient();
   const env = io.env ?? process.env;
@@ -23,16 +27,27 @@ export async function mcpClientOptions(config: ToolSearchConfig, io: CliIO, appr
     ...(config.provider ? { createMessage: sampler(config.provider, env) } : {}),
     ...(approve ? { elicitInput: elicitor(approve) } : {}),
   };
-  return { tokenStore: fileTokenStore(defaultStateDir(env)), handlers } satisfies Pick<McpPluginOptions, 'tokenStore' | 'handlers'>;
+  return { tokenStore: fileTokenStore(defaultStateDir(env)), handlers } satisfies Pick<
+    McpPluginOptions,
+    'tokenStore' | 'handlers'
+  >;
 }
 
 /** `sampling/createMessage` as one step of the configured provider (OpenAI or Anthropic wire format; text messages). */
-function sampler(provider: NonNullable<ToolSearchConfig['provider']>, env: NodeJS.ProcessEnv): NonNullable<McpClientHandlers['createMessage']> {
+function sampler(
+  provider: NonNullable<ToolSearchConfig['provider']>,
+  env: NodeJS.ProcessEnv,
+): NonNullable<McpClientHandlers['createMessage']> {
   return async (params, { signal }) => {
     const { createUpstream } = await import('@tool-search/gateway');
     const upstream = createUpstream(provider, env);
     const messages = params.messages.map((message) => ({ role: message.role, content: textOf(message.content) }));
-    const body = upstream.body({ system: params.systemPrompt ?? '', messages, toolsJson: '[]', maxTokens: params.maxTokens });
+    const body = upstream.body({
+      system: params.systemPrompt ?? '',
+      messages,
+      toolsJson: '[]',
+      maxTokens: params.maxTokens,
+    });
     const reply = await upstream.send(body, signal);
     return {
       role: 'assistant',
@@ -47,7 +62,8 @@ function textOf(content: SampleParams['messages'][number]['content']): string {
   const parts = Array.isArray(content) ? content : [content];
   return parts
     .map((part) => {
-      if (part.type !== 'text') throw new Error(`sampling through the configured provider takes text only, not ${part.type}`);
+      if (part.type !== 'text')
+        throw new Error(`sampling through the configured provider takes text only, not ${part.type}`);
       return part.text;
     })
     .join('\n');
@@ -86,7 +102,8 @@ function formOf(params: ElicitParams): { defaults: Record<string, unknown> } | u
   const schema = params.requestedSchema;
   const defaults: Record<string, unknown> = {};
   for (const [key, property] of Object.entries(schema.properties)) {
-    if ((property as { default?: unknown }).default !== undefined) defaults[key] = (property as { default?: unknown }).default;
+    if ((property as { default?: unknown }).default !== undefined)
+      defaults[key] = (property as { default?: unknown }).default;
   }
   const missing = (schema.required ?? []).some((key) => !(key in defaults));
   return missing ? undefined : { defaults };

@@ -9,7 +9,9 @@ export const MOCK_PROVIDER_MODEL = 'mock-model';
 export const MOCK_ANTHROPIC_MODEL = 'mock-claude';
 
 /** The mock of `mode` started, as a config `provider`; undefined for `config` (the config's own provider). */
-export async function mockProvider(mode: ProviderMode): Promise<{ provider: ProviderConfig; close(): Promise<void> } | undefined> {
+export async function mockProvider(
+  mode: ProviderMode,
+): Promise<{ provider: ProviderConfig; close(): Promise<void> } | undefined> {
   if (mode === 'mock-openai') {
     const { startMockOpenAI } = await import('@tool-search/mock-openai');
     const mock = await startMockOpenAI();
@@ -18,7 +20,10 @@ export async function mockProvider(mode: ProviderMode): Promise<{ provider: Prov
   if (mode === 'mock-anthropic') {
     const { startMockAnthropic } = await import('@tool-search/mock-anthropic');
     const mock = await startMockAnthropic();
-    return { provider: { kind: 'anthropic', baseURL: mock.url, apiKey: 'mock', model: MOCK_ANTHROPIC_MODEL }, close: () => mock.close() };
+    return {
+      provider: { kind: 'anthropic', baseURL: mock.url, apiKey: 'mock', model: MOCK_ANTHROPIC_MODEL },
+      close: () => mock.close(),
+    };
   }
   return undefined;
 }

@@ -3,7 +3,13 @@
  * build the kernel, open one run, always close.
  */
 import type { Command } from 'commander';
-import { loadConfig, mcpServersOf, resolveConfig, type ResolvedConfig, type ToolSearchConfig } from '@tool-search/config';
+import {
+  loadConfig,
+  mcpServersOf,
+  resolveConfig,
+  type ResolvedConfig,
+  type ToolSearchConfig,
+} from '@tool-search/config';
 import type { Diagnostic, Run, RunRequest } from '@tool-search/kernel';
 import { createToolSearchKernel, DEMO_CATALOG_NOTICE, type Preset, type PresetOptions } from '@tool-search/preset';
 import { promptApprover } from './approvals.js';
@@ -56,20 +62,34 @@ export function sourceFailures(run: Run): readonly Diagnostic[] {
 export function requireSources(run: Run, flags: RunFlags, io: CliIO): void {
   const failed = sourceFailures(run);
   if (failed.length === 0) return;
-  const which = failed.map((d) => `${d.code}${d.plugin ? ` [${d.plugin}]` : ''}${typeof d.details?.server === 'string' ? ` (server ${d.details.server})` : ''}`).join(', ');
+  const which = failed
+    .map(
+      (d) =>
+        `${d.code}${d.plugin ? ` [${d.plugin}]` : ''}${typeof d.details?.server === 'string' ? ` (server ${d.details.server})` : ''}`,
+    )
+    .join(', ');
   if (run.catalog.length === 0) {
-    io.stderr.write(`error: no tools: every tool source that ran failed (${which}); see the messages above or run tools list\n`);
+    io.stderr.write(
+      `error: no tools: every tool source that ran failed (${which}); see the messages above or run tools list\n`,
+    );
     throw new CliExit(1);
   }
   if (flags.strict) {
-    io.stderr.write(`error: --strict: ${failed.length} tool source${failed.length === 1 ? '' : 's'} failed (${which}); the catalog is partial\n`);
+    io.stderr.write(
+      `error: --strict: ${failed.length} tool source${failed.length === 1 ? '' : 's'} failed (${which}); the catalog is partial\n`,
+    );
     throw new CliExit(1);
   }
-  io.stderr.write(`warning: ${failed.length} tool source${failed.length === 1 ? '' : 's'} failed (${which}); the catalog is partial (--strict makes this exit 1)\n`);
+  io.stderr.write(
+    `warning: ${failed.length} tool source${failed.length === 1 ? '' : 's'} failed (${which}); the catalog is partial (--strict makes this exit 1)\n`,
+  );
 }
 
 export function withClientToolsOption(command: Command): Command {
-  return command.option('--client-tools <file>', 'JSON array of client tools (OpenAI function tools or { name, description, parameters })');
+  return command.option(
+    '--client-tools <file>',
+    'JSON array of client tools (OpenAI function tools or { name, description, parameters })',
+  );
 }
 
 export function withJsonOption(command: Command): Command {
@@ -93,7 +113,11 @@ const configFolders = new WeakMap<ToolSearchConfig, string>();
 export async function loadCliConfig(flags: ConfigFlags, io: CliIO): Promise<LoadedCliConfig> {
   const loaded = await loadConfig({ cwd: io.cwd, ...(flags.config !== undefined ? { path: flags.config } : {}) });
   configFolders.set(loaded.config, loaded.dir);
-  return { config: loaded.config, resolved: resolveConfig(loaded.config), ...(loaded.path ? { path: loaded.path } : {}) };
+  return {
+    config: loaded.config,
+    resolved: resolveConfig(loaded.config),
+    ...(loaded.path ? { path: loaded.path } : {}),
+  };
 }
 
 /** Marks a config built in code as read from `dir`: its plugin modules resolve from there. Returns the config. */
@@ -114,10 +138,15 @@ export function withConfigSections(config: ToolSearchConfig, sections: Partial<T
  * The preset for this CLI invocation: prompt approvals on a TTY, plus the embedder's `io.plugins`. Plugin modules
  * load only from the operator's config file (`plugins`), resolved from its folder.
  */
-export async function createCliKernel(config: ToolSearchConfig, io: CliIO, options: PresetOptions = {}): Promise<Preset> {
+export async function createCliKernel(
+  config: ToolSearchConfig,
+  io: CliIO,
+  options: PresetOptions = {},
+): Promise<Preset> {
   // `null` (no approver, on purpose) is kept; only an absent approver falls back to the terminal prompt.
   const approve = options.approve !== undefined ? options.approve : promptApprover(io);
-  const mcpClient = Object.keys(mcpServersOf(config)).length > 0 ? await mcpClientOptions(config, io, approve ?? undefined) : undefined;
+  const mcpClient =
+    Object.keys(mcpServersOf(config)).length > 0 ? await mcpClientOptions(config, io, approve ?? undefined) : undefined;
   const preset = await createToolSearchKernel(config, {
     baseDir: configFolders.get(config) ?? io.cwd,
     ...(mcpClient ? { mcpClient } : {}),
@@ -153,7 +182,11 @@ export interface RunScope {
 }
 
 /** Loads the config, opens one run for the flags, hands it to `use`, and closes everything. */
-export async function withRun<T>(flags: RunFlags, io: CliIO, use: (run: Run, scope: RunScope) => Promise<T> | T): Promise<T> {
+export async function withRun<T>(
+  flags: RunFlags,
+  io: CliIO,
+  use: (run: Run, scope: RunScope) => Promise<T> | T,
+): Promise<T> {
   const loaded = await loadCliConfig(flags, io);
   const asked = await runRequest(flags, io);
   // The agent's or provider's toolSearch limits apply to this run (the modes read `searchLimits`).

@@ -42,7 +42,10 @@ export function registerPluginCommands(program: Command, groups: readonly Plugin
         .helpOption(false)
         .allowUnknownOption()
         .action(async (args: string[]) => {
-          const code = await entry.run(args, { stdout: (text) => void io.stdout.write(text), stderr: (text) => void io.stderr.write(text) });
+          const code = await entry.run(args, {
+            stdout: (text) => void io.stdout.write(text),
+            stderr: (text) => void io.stderr.write(text),
+          });
           if (code !== 0) throw new CliExit(code);
         });
     }

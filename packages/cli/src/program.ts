@@ -67,7 +67,8 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
     return EXIT.OK;
   } catch (error) {
     const code = await exitCodeFor(error, io);
-    if (code !== EXIT.OK && wantsJson(argv) && !(error instanceof CliExit)) writeJson(io, { error: await errorJson(error) });
+    if (code !== EXIT.OK && wantsJson(argv) && !(error instanceof CliExit))
+      writeJson(io, { error: await errorJson(error) });
     return code;
   }
 }
@@ -75,7 +76,8 @@ export async function runCli(argv: readonly string[], io: CliIO): Promise<number
 /** Whether argv may name a plugin command (or asks for the top-level help, which lists them). */
 export function wantsPluginCommands(argv: readonly string[], builtIns: ReadonlySet<string>): boolean {
   const first = argv[0];
-  if (first === undefined || first === '--help' || first === '-h' || first === 'help') return argv[1] === undefined || !builtIns.has(argv[1]);
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help')
+    return argv[1] === undefined || !builtIns.has(argv[1]);
   return !first.startsWith('-') && !builtIns.has(first);
 }
 
@@ -92,11 +94,15 @@ function wantsJson(argv: readonly string[]): boolean {
 
 /** `{ code, message, ... }` of any failure; coded errors keep their fields (`path`/`rule` for config errors). */
 export async function errorJson(error: unknown): Promise<{ code: string; message: string; [key: string]: unknown }> {
-  const [{ ConfigError, ErrorCode, ToolSearchError }, { CliErrors }] = await Promise.all([import('@tool-search/kernel'), import('./errors.js')]);
+  const [{ ConfigError, ErrorCode, ToolSearchError }, { CliErrors }] = await Promise.all([
+    import('@tool-search/kernel'),
+    import('./errors.js'),
+  ]);
   if (error instanceof ConfigError) return { ...error.toJSON(), path: error.path || '/', rule: error.rule };
   if (ToolSearchError.isInstance(error)) return error.toJSON();
   const message = errorMessage(error);
-  if (error instanceof CommanderError || error instanceof CliUsageError) return { code: CliErrors.CLI_USAGE_INVALID, message };
+  if (error instanceof CommanderError || error instanceof CliUsageError)
+    return { code: CliErrors.CLI_USAGE_INVALID, message };
   if (error instanceof CliInputError) return { code: CliErrors.CLI_INPUT_INVALID, message };
   return { code: ErrorCode.INTERNAL_ERROR, message };
 }
@@ -105,7 +111,11 @@ async function exitCodeFor(error: unknown, io: CliIO): Promise<number> {
   if (error instanceof CliExit) return error.exitCode;
   if (error instanceof CommanderError) {
     // Commander already printed its message; help and version are successes.
-    return error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help' ? EXIT.OK : EXIT.USAGE;
+    return error.code === 'commander.helpDisplayed' ||
+      error.code === 'commander.version' ||
+      error.code === 'commander.help'
+      ? EXIT.OK
+      : EXIT.USAGE;
   }
   if (error instanceof CliUsageError) {
     io.stderr.write(`error: ${error.message}\n`);

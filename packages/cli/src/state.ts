@@ -13,6 +13,9 @@ export async function createCliState(config: ToolSearchConfig, io: CliIO): Promi
   return createStateStore(config.state ?? {}, {
     env: io.env ?? process.env,
     // The store reports the first connection problem of each outage only.
-    onError: (error) => void io.stderr.write(`tool-search: state store: ${error.message} (reconnecting; loop detection and approvals fail closed meanwhile)\n`),
+    onError: (error) =>
+      void io.stderr.write(
+        `tool-search: state store: ${error.message} (reconnecting; loop detection and approvals fail closed meanwhile)\n`,
+      ),
   });
 }

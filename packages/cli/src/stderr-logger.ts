@@ -4,7 +4,9 @@ import type { CliIO } from './io.js';
 
 export function stderrLogger(io: CliIO): Logger {
   const write = (level: string) => (message: string, data?: Record<string, unknown>) =>
-    void io.stderr.write(`tool-search: ${level} ${message}${data && Object.keys(data).length ? ` ${logData(data)}` : ''}\n`);
+    void io.stderr.write(
+      `tool-search: ${level} ${message}${data && Object.keys(data).length ? ` ${logData(data)}` : ''}\n`,
+    );
   return { debug: () => undefined, info: () => undefined, warn: write('warn'), error: write('error') };
 }
 
@@ -16,7 +18,12 @@ function logData(data: Record<string, unknown>): string {
       const raw = this[key];
       if (raw instanceof Error) {
         const code = (raw as { code?: unknown }).code;
-        return { name: raw.name, message: raw.message, ...(code !== undefined ? { code } : {}), ...(raw.cause !== undefined ? { cause: raw.cause } : {}) };
+        return {
+          name: raw.name,
+          message: raw.message,
+          ...(code !== undefined ? { code } : {}),
+          ...(raw.cause !== undefined ? { cause: raw.cause } : {}),
+        };
       }
       return typeof value === 'bigint' ? String(value) : value;
     });

@@ -18,18 +18,26 @@ describe('tools list explains the absence of browser, message, canvas and nodes'
   });
 
   it('--json carries the diagnostics with their tool ids', async () => {
-    const parsed = JSON.parse((await cli(['tools', 'list', '--json'], config('{ executablePath: "/nonexistent/chromium" }'))).stdout) as {
+    const parsed = JSON.parse(
+      (await cli(['tools', 'list', '--json'], config('{ executablePath: "/nonexistent/chromium" }'))).stdout,
+    ) as {
       tools: { name: string }[];
       diagnostics: { code: string; toolId?: string; message: string }[];
     };
     expect(parsed.tools.map((tool) => tool.name)).not.toContain('browser');
     const absent = parsed.diagnostics.filter((d) => d.code === 'TOOL_NOT_CONFIGURED').map((d) => d.toolId);
-    expect(absent).toEqual(expect.arrayContaining(['core:core:browser', 'core:core:message', 'core:core:canvas', 'core:core:nodes']));
-    expect(parsed.diagnostics.find((d) => d.toolId === 'core:core:browser')?.message).toMatch(/browser\.executablePath/);
+    expect(absent).toEqual(
+      expect.arrayContaining(['core:core:browser', 'core:core:message', 'core:core:canvas', 'core:core:nodes']),
+    );
+    expect(parsed.diagnostics.find((d) => d.toolId === 'core:core:browser')?.message).toMatch(
+      /browser\.executablePath/,
+    );
   });
 
   it('lists browser where Chromium runs', async () => {
-    const parsed = JSON.parse((await cli(['tools', 'list', '--json'], config('{}'))).stdout) as { tools: { name: string }[] };
+    const parsed = JSON.parse((await cli(['tools', 'list', '--json'], config('{}'))).stdout) as {
+      tools: { name: string }[];
+    };
     expect(parsed.tools.map((tool) => tool.name)).toContain('browser');
   });
 });

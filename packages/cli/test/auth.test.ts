@@ -56,13 +56,24 @@ describe('gateway with auth.keys in the config', () => {
     });
     try {
       while (!/http:\/\/\S+\/v1/.test(stdout)) {
-        if (await Promise.race([exit.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 20))])) throw new Error(`exited: ${stderr}`);
+        if (await Promise.race([exit.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 20))]))
+          throw new Error(`exited: ${stderr}`);
       }
       const url = /http:\/\/\S+\/v1/.exec(stdout)![0];
-      const ask = (client: OpenAI) => client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: 'tool search qa check target=read args={"path":"x"}' }] });
-      await expect(ask(new OpenAI({ baseURL: url, apiKey: 'unused', maxRetries: 0 }))).rejects.toMatchObject({ status: 401 });
-      await expect(ask(new OpenAI({ baseURL: url, apiKey: KEY, maxRetries: 0, defaultHeaders: { 'x-agent-id': 'other' } }))).rejects.toMatchObject({ status: 403 });
-      expect((await ask(new OpenAI({ baseURL: url, apiKey: KEY, maxRetries: 0 }))).choices[0]?.message.content).toBeTruthy();
+      const ask = (client: OpenAI) =>
+        client.chat.completions.create({
+          model: 'mock-model',
+          messages: [{ role: 'user', content: 'tool search qa check target=read args={"path":"x"}' }],
+        });
+      await expect(ask(new OpenAI({ baseURL: url, apiKey: 'unused', maxRetries: 0 }))).rejects.toMatchObject({
+        status: 401,
+      });
+      await expect(
+        ask(new OpenAI({ baseURL: url, apiKey: KEY, maxRetries: 0, defaultHeaders: { 'x-agent-id': 'other' } })),
+      ).rejects.toMatchObject({ status: 403 });
+      expect(
+        (await ask(new OpenAI({ baseURL: url, apiKey: KEY, maxRetries: 0 }))).choices[0]?.message.content,
+      ).toBeTruthy();
     } finally {
       controller.abort();
       expect(await exit).toBe(0);
@@ -85,7 +96,8 @@ describe('gateway with auth.keys in the config', () => {
     });
     try {
       while (!/http:\/\/\S+\/v1/.test(stdout)) {
-        if (await Promise.race([exit.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 20))])) throw new Error(`exited: ${stderr}`);
+        if (await Promise.race([exit.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 20))]))
+          throw new Error(`exited: ${stderr}`);
       }
       const url = /http:\/\/\S+\/v1/.exec(stdout)![0];
       const as = (key: string) => ({ authorization: `Bearer ${key}` });
@@ -95,15 +107,29 @@ describe('gateway with auth.keys in the config', () => {
       });
       let pending: { id: string; request: { agentId?: string } }[] = [];
       await expect
-        .poll(async () => (pending = ((await (await fetch(`${url}/approvals`, { headers: as(KEY) })).json()) as { approvals: typeof pending }).approvals).length, { timeout: 15_000, interval: 50 })
+        .poll(
+          async () =>
+            (pending = (
+              (await (await fetch(`${url}/approvals`, { headers: as(KEY) })).json()) as { approvals: typeof pending }
+            ).approvals).length,
+          { timeout: 15_000, interval: 50 },
+        )
         .toBe(1);
       expect(pending[0]!.request.agentId).toBe('main');
       expect(await (await fetch(`${url}/approvals`, { headers: as(OTHER) })).json()).toEqual({ approvals: [] });
-      const stolen = await fetch(`${url}/approvals/${pending[0]!.id}`, { method: 'POST', headers: as(OTHER), body: JSON.stringify({ decision: 'allow' }) });
+      const stolen = await fetch(`${url}/approvals/${pending[0]!.id}`, {
+        method: 'POST',
+        headers: as(OTHER),
+        body: JSON.stringify({ decision: 'allow' }),
+      });
       expect(stolen.status).toBe(404);
       expect((await fetch(`${url}/approvals/${pending[0]!.id}`, { headers: as(OTHER) })).status).toBe(404);
       expect((await fetch(`${url}/approvals`)).status).toBe(401);
-      const approved = await fetch(`${url}/approvals/${pending[0]!.id}`, { method: 'POST', headers: as(KEY), body: JSON.stringify({ decision: 'allow' }) });
+      const approved = await fetch(`${url}/approvals/${pending[0]!.id}`, {
+        method: 'POST',
+        headers: as(KEY),
+        body: JSON.stringify({ decision: 'allow' }),
+      });
       expect(approved.status).toBe(200);
       expect((await answer).choices[0]?.message.content).toContain('FAKE_TOOL_OK');
     } finally {
@@ -113,13 +139,20 @@ describe('gateway with auth.keys in the config', () => {
   });
 
   it('refuses a non-loopback --host without keys (exit 1, names auth.keys)', async () => {
-    const { code, stderr } = await cli(['gateway', '--provider-mode', 'mock-openai', '--host', '0.0.0.0', '--approvals', 'deny'], smallCatalog(1));
+    const { code, stderr } = await cli(
+      ['gateway', '--provider-mode', 'mock-openai', '--host', '0.0.0.0', '--approvals', 'deny'],
+      smallCatalog(1),
+    );
     expect(code).toBe(1);
     expect(stderr).toContain('auth.keys');
   });
 
   it('refuses an auth.keys env entry whose variable is unset (exit 1, AUTH_KEY_INVALID)', async () => {
-    const { code, stderr } = await cli(['gateway', '--provider-mode', 'mock-openai', '--approvals', 'deny'], smallCatalog(1, 'auth: { keys: [{ env: "TS_TEST_UNSET_KEY", agents: ["*"] }] }'), { env: {} });
+    const { code, stderr } = await cli(
+      ['gateway', '--provider-mode', 'mock-openai', '--approvals', 'deny'],
+      smallCatalog(1, 'auth: { keys: [{ env: "TS_TEST_UNSET_KEY", agents: ["*"] }] }'),
+      { env: {} },
+    );
     expect(code).toBe(1);
     expect(stderr).toContain('AUTH_KEY_INVALID');
   });
@@ -139,7 +172,8 @@ describe('serve mcp --http with auth.keys in the config', () => {
     });
     try {
       while (!/MCP server on (http:\/\/\S+\/mcp)/.test(stderr)) {
-        if (await Promise.race([exit.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 20))])) throw new Error(`exited: ${stderr}`);
+        if (await Promise.race([exit.then(() => true), new Promise((resolve) => setTimeout(() => resolve(false), 20))]))
+          throw new Error(`exited: ${stderr}`);
       }
       expect(stderr).toContain('API key required');
       const url = new URL(/MCP server on (http:\/\/\S+\/mcp)/.exec(stderr)![1]!);
@@ -149,7 +183,9 @@ describe('serve mcp --http with auth.keys in the config', () => {
         return client;
       };
       await expect(connect({})).rejects.toMatchObject({ code: 401 });
-      await expect(connect({ authorization: 'Bearer wrong-key-0123456789abcdef' })).rejects.toMatchObject({ code: 401 });
+      await expect(connect({ authorization: 'Bearer wrong-key-0123456789abcdef' })).rejects.toMatchObject({
+        code: 401,
+      });
       const client = await connect({ authorization: `Bearer ${KEY}` });
       expect((await client.listTools()).tools.map((tool) => tool.name)).toContain('tool_search');
       await client.close();
@@ -160,7 +196,9 @@ describe('serve mcp --http with auth.keys in the config', () => {
   });
 
   it('refuses a non-loopback --host without keys (exit 1, names auth.keys)', async () => {
-    const { code, stderr } = await cli(['serve', 'mcp', '--http', '0', '--host', '0.0.0.0'], smallCatalog(1), { env: {} });
+    const { code, stderr } = await cli(['serve', 'mcp', '--http', '0', '--host', '0.0.0.0'], smallCatalog(1), {
+      env: {},
+    });
     expect(code).toBe(1);
     expect(stderr).toContain('auth.keys');
   });

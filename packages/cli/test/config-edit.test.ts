@@ -26,21 +26,28 @@ describe('config set / get', () => {
   });
 
   it('edits a JSON5 file in place: comments, unquoted keys, quotes and layout stay as written', async () => {
-    const text = '// team config\n{\n  // who may do what\n  tools: {\n    profile: \'coding\', // the default\n  },\n}\n';
+    const text =
+      "// team config\n{\n  // who may do what\n  tools: {\n    profile: 'coding', // the default\n  },\n}\n";
     const cwd = folder({ 'tool-search.json': text });
     expect((await cli(['config', 'set', 'tools.profile', 'messaging'], cwd)).code).toBe(0);
     expect(readFileSync(join(cwd, 'tool-search.json'), 'utf8')).toBe(text.replace("'coding'", "'messaging'"));
     expect((await cli(['config', 'set', 'tools.allow', '["slack"]'], cwd)).code).toBe(0);
     const after = readFileSync(join(cwd, 'tool-search.json'), 'utf8');
-    for (const kept of ['// team config', '// who may do what', "profile: 'messaging', // the default"]) expect(after).toContain(kept);
+    for (const kept of ['// team config', '// who may do what', "profile: 'messaging', // the default"])
+      expect(after).toContain(kept);
     expect(read(cwd)).toEqual({ tools: { profile: 'messaging', allow: ['slack'] } });
   });
 
   it('takes text that is not JSON5 as a string, and sets list items', async () => {
     const cwd = folder();
     expect((await cli(['config', 'set', 'tools.profile', 'messaging'], cwd)).code).toBe(0);
-    expect((await cli(['config', 'set', 'agents.list[0]', '{ id: "support", tools: { allow: ["slack"] } }'], cwd)).code).toBe(0);
-    expect(read(cwd)).toEqual({ tools: { profile: 'messaging' }, agents: { list: [{ id: 'support', tools: { allow: ['slack'] } }] } });
+    expect(
+      (await cli(['config', 'set', 'agents.list[0]', '{ id: "support", tools: { allow: ["slack"] } }'], cwd)).code,
+    ).toBe(0);
+    expect(read(cwd)).toEqual({
+      tools: { profile: 'messaging' },
+      agents: { list: [{ id: 'support', tools: { allow: ['slack'] } }] },
+    });
     expect(JSON.parse((await cli(['config', 'get', 'agents.list[0].tools.allow'], cwd)).stdout)).toEqual(['slack']);
   });
 
@@ -79,7 +86,8 @@ describe('config set / get', () => {
 });
 
 describe('config check warnings', () => {
-  const config = '{ plugins: { "fake-catalog": { tools: 3, core: true } }, tools: { allow: ["raed"] }, agents: { list: [{ id: "ops", tools: { allow: ["exce"] } }] } }';
+  const config =
+    '{ plugins: { "fake-catalog": { tools: 3, core: true } }, tools: { allow: ["raed"] }, agents: { list: [{ id: "ops", tools: { allow: ["exce"] } }] } }';
 
   it('prints every policy warning, for the global policy and each agent, with the closest real tool', async () => {
     const cwd = folder({ 'tool-search.json': config });
@@ -88,8 +96,15 @@ describe('config check warnings', () => {
     const result = JSON.parse(stdout);
     expect(result.ok).toBe(true);
     expect(result.warnings).toEqual([
-      expect.objectContaining({ code: 'POLICY_ALLOWLIST_IGNORED', details: expect.objectContaining({ suggestions: { raed: 'read' } }) }),
-      expect.objectContaining({ code: 'POLICY_ALLOWLIST_IGNORED', agentId: 'ops', details: expect.objectContaining({ suggestions: { exce: 'exec' } }) }),
+      expect.objectContaining({
+        code: 'POLICY_ALLOWLIST_IGNORED',
+        details: expect.objectContaining({ suggestions: { raed: 'read' } }),
+      }),
+      expect.objectContaining({
+        code: 'POLICY_ALLOWLIST_IGNORED',
+        agentId: 'ops',
+        details: expect.objectContaining({ suggestions: { exce: 'exec' } }),
+      }),
     ]);
     const text = await cli(['config', 'check'], cwd);
     expect(text.stdout).toContain('POLICY_ALLOWLIST_IGNORED');
@@ -100,7 +115,14 @@ describe('config check warnings', () => {
     const strict = await cli(['config', 'check', '--strict', '--json'], folder({ 'tool-search.json': config }));
     expect(strict.code).toBe(1);
     expect(JSON.parse(strict.stdout)).toMatchObject({ ok: false });
-    expect((await cli(['config', 'check', '--strict'], folder({ 'tool-search.json': '{ plugins: { "fake-catalog": { tools: 3 } }, tools: { profile: "coding" } }' }))).code).toBe(0);
+    expect(
+      (
+        await cli(
+          ['config', 'check', '--strict'],
+          folder({ 'tool-search.json': '{ plugins: { "fake-catalog": { tools: 3 } }, tools: { profile: "coding" } }' }),
+        )
+      ).code,
+    ).toBe(0);
   });
 });
 
@@ -112,14 +134,20 @@ describe('tools.toolSearch clamps, as the Tool Search document says', () => {
       ['{ maxSearchLimit: 0 }', { maxSearchLimit: 1, searchDefaultLimit: 1 }],
       ['{ codeTimeoutMs: 600000, maxSearchLimit: 500 }', { codeTimeoutMs: 60000, maxSearchLimit: 50 }],
     ] as const) {
-      const { code, stdout } = await cli(['config', 'show', '--json'], folder({ 'tool-search.json': `{ tools: { toolSearch: ${text} } }` }));
+      const { code, stdout } = await cli(
+        ['config', 'show', '--json'],
+        folder({ 'tool-search.json': `{ tools: { toolSearch: ${text} } }` }),
+      );
       expect(code).toBe(0);
       expect(JSON.parse(stdout).config.tools.toolSearch).toMatchObject(expected);
     }
   });
 
   it('a non-number is a config error naming the path', async () => {
-    const { code, stderr } = await cli(['config', 'check'], folder({ 'tool-search.json': '{ tools: { toolSearch: { codeTimeoutMs: "fast" } } }' }));
+    const { code, stderr } = await cli(
+      ['config', 'check'],
+      folder({ 'tool-search.json': '{ tools: { toolSearch: { codeTimeoutMs: "fast" } } }' }),
+    );
     expect(code).toBe(1);
     expect(stderr).toContain('CONFIG_INVALID');
     expect(stderr).toContain('/tools/toolSearch/codeTimeoutMs');

@@ -12,10 +12,14 @@ describe('config check', () => {
 
   it('says why web_search is not listed (no key) and what to set, without failing --strict', async () => {
     const cwd = folder({ 'tool-search.json': '{ plugins: { core: {} } }' });
-    const { code, stdout } = await cli(['config', 'check', '--json', '--strict'], cwd, { env: { PATH: process.env.PATH ?? '' } });
+    const { code, stdout } = await cli(['config', 'check', '--json', '--strict'], cwd, {
+      env: { PATH: process.env.PATH ?? '' },
+    });
     expect(code).toBe(0);
     const report = JSON.parse(stdout) as { notConfigured: { code: string; message: string }[] };
-    expect(report.notConfigured).toContainEqual(expect.objectContaining({ code: 'TOOL_NOT_CONFIGURED', message: expect.stringContaining('web_search') }));
+    expect(report.notConfigured).toContainEqual(
+      expect.objectContaining({ code: 'TOOL_NOT_CONFIGURED', message: expect.stringContaining('web_search') }),
+    );
     const text = await cli(['config', 'check'], cwd, { env: { PATH: process.env.PATH ?? '' } });
     expect(text.stdout).toContain('TOOL_NOT_CONFIGURED');
   });
@@ -29,7 +33,12 @@ describe('config check', () => {
       expect(code).toBe(1);
       const report = JSON.parse(stdout) as { ok: boolean; unavailable: { code: string; message: string }[] };
       expect(report.ok).toBe(false);
-      expect(report.unavailable).toContainEqual(expect.objectContaining({ code: 'EXEC_HOST_UNAVAILABLE', message: expect.stringContaining('apt-get install -y bubblewrap') }));
+      expect(report.unavailable).toContainEqual(
+        expect.objectContaining({
+          code: 'EXEC_HOST_UNAVAILABLE',
+          message: expect.stringContaining('apt-get install -y bubblewrap'),
+        }),
+      );
       const text = await cli(['config', 'check'], cwd);
       expect(text.code).toBe(1);
       expect(text.stdout).toContain('not ok');
@@ -57,18 +66,29 @@ describe('config show', () => {
     const cwd = folder({ 'tool-search.json': '{ tools: { toolSearch: { mode: "tools", maxSearchLimit: 500 } } }' });
     const { code, stdout } = await cli(['config', 'show', '--json'], cwd);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout).config.tools.toolSearch).toMatchObject({ enabled: true, mode: 'tools', maxSearchLimit: 50, searchDefaultLimit: 8 });
+    expect(JSON.parse(stdout).config.tools.toolSearch).toMatchObject({
+      enabled: true,
+      mode: 'tools',
+      maxSearchLimit: 50,
+      searchDefaultLimit: 8,
+    });
   });
 
   it('redacts secrets', async () => {
-    const cwd = folder({ 'tool-search.json': '{ provider: { baseURL: "http://x", model: "m", apiKey: "sk-secret" }, gateway: { auth: { token: "t0ken" } } }' });
+    const cwd = folder({
+      'tool-search.json':
+        '{ provider: { baseURL: "http://x", model: "m", apiKey: "sk-secret" }, gateway: { auth: { token: "t0ken" } } }',
+    });
     const { stdout } = await cli(['config', 'show'], cwd);
     expect(stdout).not.toContain('sk-secret');
     expect(stdout).not.toContain('t0ken');
   });
 
   it('redacts an MCP server OAuth client secret', async () => {
-    const cwd = folder({ 'tool-search.json': '{ mcp: { servers: { linear: { url: "https://mcp.example/mcp", auth: { clientId: "app", clientSecret: "cl1ent-secret" } } } } }' });
+    const cwd = folder({
+      'tool-search.json':
+        '{ mcp: { servers: { linear: { url: "https://mcp.example/mcp", auth: { clientId: "app", clientSecret: "cl1ent-secret" } } } } }',
+    });
     const { stdout } = await cli(['config', 'show'], cwd);
     expect(stdout).toContain('"clientId": "app"');
     expect(stdout).not.toContain('cl1ent-secret');

@@ -14,13 +14,19 @@ const text = (cwd: string) => readFileSync(join(cwd, 'tool-search.json'), 'utf8'
 
 describe('configure --section web', () => {
   it('sets tools.web.search.provider and the provider key from piped answers, keeping comments', async () => {
-    const cwd = folder({ 'tool-search.json': '// team config\n{\n  tools: {\n    profile: "coding", // the default\n  },\n}\n' });
-    const { code, stdout } = await cli(['configure', '--section', 'web'], cwd, { stdin: answers('gemini', 'AIza-secret') });
+    const cwd = folder({
+      'tool-search.json': '// team config\n{\n  tools: {\n    profile: "coding", // the default\n  },\n}\n',
+    });
+    const { code, stdout } = await cli(['configure', '--section', 'web'], cwd, {
+      stdin: answers('gemini', 'AIza-secret'),
+    });
     expect(code).toBe(0);
     expect(stdout).toContain('web_search provider (brave, gemini, perplexity, grok, kimi)');
     expect(stdout).toContain('tools.web.search.gemini.apiKey = ***');
     expect(stdout).not.toContain('AIza-secret');
-    expect(parseConfigValue(text(cwd))).toEqual({ tools: { profile: 'coding', web: { search: { provider: 'gemini', gemini: { apiKey: 'AIza-secret' } } } } });
+    expect(parseConfigValue(text(cwd))).toEqual({
+      tools: { profile: 'coding', web: { search: { provider: 'gemini', gemini: { apiKey: 'AIza-secret' } } } },
+    });
     for (const kept of ['// team config', 'profile: "coding", // the default']) expect(text(cwd)).toContain(kept);
   });
 
@@ -33,13 +39,19 @@ describe('configure --section web', () => {
   });
 
   it('Brave keys go to tools.web.search.apiKey; an empty key answer keeps the current key', async () => {
-    const cwd = folder({ 'tool-search.json': '{ tools: { web: { search: { provider: "kimi", kimi: { apiKey: "old" } } } } }' });
+    const cwd = folder({
+      'tool-search.json': '{ tools: { web: { search: { provider: "kimi", kimi: { apiKey: "old" } } } } }',
+    });
     expect((await cli(['configure', '--section', 'web'], cwd, { stdin: answers('brave', 'BSA-key') })).code).toBe(0);
-    expect(parseConfigValue(text(cwd))).toEqual({ tools: { web: { search: { provider: 'brave', apiKey: 'BSA-key', kimi: { apiKey: 'old' } } } } });
+    expect(parseConfigValue(text(cwd))).toEqual({
+      tools: { web: { search: { provider: 'brave', apiKey: 'BSA-key', kimi: { apiKey: 'old' } } } },
+    });
     const kept = await cli(['configure', '--section', 'web'], cwd, { stdin: answers('', '') });
     expect(kept.code).toBe(0);
     expect(kept.stdout).toContain('nothing changed');
-    expect(parseConfigValue(text(cwd))).toMatchObject({ tools: { web: { search: { provider: 'brave', apiKey: 'BSA-key' } } } });
+    expect(parseConfigValue(text(cwd))).toMatchObject({
+      tools: { web: { search: { provider: 'brave', apiKey: 'BSA-key' } } },
+    });
   });
 
   it('asks again after an unknown provider, and stops without writing after three', async () => {
@@ -47,7 +59,9 @@ describe('configure --section web', () => {
     const again = await cli(['configure', '--section', 'web'], cwd, { stdin: answers('bing', 'KIMI', 'sk-moon') });
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('"bing" is not a provider');
-    expect(parseConfigValue(text(cwd))).toEqual({ tools: { web: { search: { provider: 'kimi', kimi: { apiKey: 'sk-moon' } } } } });
+    expect(parseConfigValue(text(cwd))).toEqual({
+      tools: { web: { search: { provider: 'kimi', kimi: { apiKey: 'sk-moon' } } } },
+    });
     const before = text(cwd);
     const refused = await cli(['configure', '--section', 'web'], cwd, { stdin: answers('a', 'b', 'c', 'd') });
     expect(refused.code).toBe(1);

@@ -7,7 +7,17 @@ const NOTICE = 'using the built-in demo catalog (25 fake core tools + 1,000 fake
 
 const own: KernelPlugin = {
   name: 'embedder-source',
-  apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add({ name: 'own_tool', source: 'plugin', owner: 'embedder', description: 'mine', inputSchema: { type: 'object' }, execute: () => ({ content: [] }) })),
+  apply: ({ hooks }) =>
+    hooks.listTools.tap((sink) =>
+      sink.add({
+        name: 'own_tool',
+        source: 'plugin',
+        owner: 'embedder',
+        description: 'mine',
+        inputSchema: { type: 'object' },
+        execute: () => ({ content: [] }),
+      }),
+    ),
 };
 
 const count = (stdout: string) => (JSON.parse(stdout) as { tools: unknown[] }).tools.length;
@@ -21,13 +31,19 @@ describe('the demo catalog notice', () => {
   });
 
   it('is said once by a command that builds several kernels (config check with agents)', async () => {
-    const { code, stderr } = await cli(['config', 'check'], folder({ 'tool-search.json': '{ agents: { list: [{ id: "a" }, { id: "b" }] } }' }));
+    const { code, stderr } = await cli(
+      ['config', 'check'],
+      folder({ 'tool-search.json': '{ agents: { list: [{ id: "a" }, { id: "b" }] } }' }),
+    );
     expect(code).toBe(0);
     expect(stderr.split(NOTICE)).toHaveLength(2);
   });
 
   it('plugins: {} means no tools and no notice', async () => {
-    const { code, stdout, stderr } = await cli(['tools', 'list', '--json'], folder({ 'tool-search.json': '{ plugins: {} }' }));
+    const { code, stdout, stderr } = await cli(
+      ['tools', 'list', '--json'],
+      folder({ 'tool-search.json': '{ plugins: {} }' }),
+    );
     expect(code).toBe(0);
     expect(count(stdout)).toBe(0);
     expect(stderr).not.toContain(NOTICE);
@@ -40,7 +56,10 @@ describe('the demo catalog notice', () => {
   });
 
   it('a named fake-catalog is not the default: no notice', async () => {
-    const { stderr } = await cli(['tools', 'list', '--json'], folder({ 'tool-search.json': '{ plugins: { "fake-catalog": { tools: 2 } } }' }));
+    const { stderr } = await cli(
+      ['tools', 'list', '--json'],
+      folder({ 'tool-search.json': '{ plugins: { "fake-catalog": { tools: 2 } } }' }),
+    );
     expect(stderr).not.toContain(NOTICE);
   });
 });

@@ -9,7 +9,8 @@ type Info = { code: string; owner: string; description: string };
 
 // Every code the kernel's single list had before each package owned its own (less AMBIGUOUS_TOOL, raised by
 // nothing): the wire strings are contracts, so each is still raised, under the same string, by some package.
-const FORMER_KERNEL_CODES = `PLUGIN_DEPENDENCY_MISSING PLUGIN_DUPLICATE PLUGIN_INVALID KERNEL_SEALED HOOK_STYLE_UNSUPPORTED SOURCE_FAILED
+const FORMER_KERNEL_CODES =
+  `PLUGIN_DEPENDENCY_MISSING PLUGIN_DUPLICATE PLUGIN_INVALID KERNEL_SEALED HOOK_STYLE_UNSUPPORTED SOURCE_FAILED
 SOURCE_TIMEOUT TOOL_INVALID TOOL_SCHEMA_INVALID TOOL_SCHEMA_PATTERN_UNENFORCED TOOL_ID_DUPLICATE TOOL_NAME_SHADOWED
 CLIENT_TOOL_COLLISION POLICY_NOT_SUBSET POLICY_FAILED POLICY_DENIED POLICY_ALLOWLIST_IGNORED AGENT_UNKNOWN TOOL_NAME_LOOKALIKE
 UNKNOWN_TOOL TOOL_ARGUMENTS_INVALID TOOL_EXECUTION_FAILED TOOL_TIMEOUT TOOL_CALL_ABORTED TOOL_CALL_BLOCKED
@@ -59,7 +60,11 @@ describe('tool-search errors', () => {
 
   it('lists the codes a plugin module from the config declares, under its owner', async () => {
     const codes = await listed(join(here, 'fixtures/coded-plugin'));
-    expect(codes).toContainEqual({ code: 'STATION_DOWN', owner: 'station-plugin', description: 'The weather station did not answer.' });
+    expect(codes).toContainEqual({
+      code: 'STATION_DOWN',
+      owner: 'station-plugin',
+      description: 'The weather station did not answer.',
+    });
   });
 
   it('prints a text list grouped by owner, the kernel first', async () => {
@@ -76,7 +81,11 @@ describe('tool-search errors', () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(/^MCP_AUTH_REQUIRED \(@tool-search\/plugin-mcp\)\n {2}.*tool-search mcp login/);
     const json = await cli(['errors', 'TOOL_ARGUMENTS_INVALID', '--json'], folder());
-    expect(JSON.parse(json.stdout)).toEqual({ code: 'TOOL_ARGUMENTS_INVALID', owner: '@tool-search/kernel', description: expect.stringContaining('input schema') });
+    expect(JSON.parse(json.stdout)).toEqual({
+      code: 'TOOL_ARGUMENTS_INVALID',
+      owner: '@tool-search/kernel',
+      description: expect.stringContaining('input schema'),
+    });
   });
 
   it('exits 1 for an unknown code and suggests the nearest ones', async () => {

@@ -6,7 +6,8 @@ import { PresetErrors } from '@tool-search/preset';
 
 // Issue 16, "errors that point at the problem": what the CLI operator sees when something is refused.
 const small = smallCatalog(3);
-const json = (stdout: string) => JSON.parse(stdout) as { error: { code: string; message: string; [key: string]: unknown } };
+const json = (stdout: string) =>
+  JSON.parse(stdout) as { error: { code: string; message: string; [key: string]: unknown } };
 
 describe('tools call of a tool the config denies', () => {
   const denied = smallCatalog(3, 'tools: { deny: ["exec"] }');
@@ -14,7 +15,11 @@ describe('tools call of a tool the config denies', () => {
   it('says it is not available to this run and points at tools explain (the operator may know it exists)', async () => {
     const result = await cli(['tools', 'call', 'exec', '--args', '{"command":"ls"}', '--json'], denied);
     expect(result.code).toBe(1);
-    expect(json(result.stdout).error).toMatchObject({ code: ErrorCode.POLICY_DENIED, toolId: 'core:core:exec', details: { explain: 'tool-search tools explain exec' } });
+    expect(json(result.stdout).error).toMatchObject({
+      code: ErrorCode.POLICY_DENIED,
+      toolId: 'core:core:exec',
+      details: { explain: 'tool-search tools explain exec' },
+    });
   });
 
   it('keeps UNKNOWN_TOOL for a tool no source lists', async () => {
@@ -36,11 +41,36 @@ describe('approvals without an approver', () => {
 
 describe('--json means JSON on failure too', () => {
   it.each([
-    ['a config error', ['tools', 'list', '--json'], folder({ 'tool-search.json': '{ tools: { profil: "coding" } }' }), ErrorCode.CONFIG_INVALID],
-    ['an unreadable config', ['config', 'check', '--json'], folder({ 'tool-search.json': '{ nope' }), ErrorCode.CONFIG_UNREADABLE],
-    ['a missing plugin module', ['config', 'check', '--json'], folder({ 'tool-search.json': '{ plugins: { "./nope.mjs": {} } }' }), PresetErrors.PLUGIN_LOAD_FAILED],
-    ['bad tool arguments', ['tools', 'call', 'core:core:read', '--args', '{"colour":1}', '--json'], small, ErrorCode.TOOL_ARGUMENTS_INVALID],
-    ['--args that are not JSON', ['tools', 'call', 'core:core:read', '--args', '{', '--json'], small, CliErrors.CLI_INPUT_INVALID],
+    [
+      'a config error',
+      ['tools', 'list', '--json'],
+      folder({ 'tool-search.json': '{ tools: { profil: "coding" } }' }),
+      ErrorCode.CONFIG_INVALID,
+    ],
+    [
+      'an unreadable config',
+      ['config', 'check', '--json'],
+      folder({ 'tool-search.json': '{ nope' }),
+      ErrorCode.CONFIG_UNREADABLE,
+    ],
+    [
+      'a missing plugin module',
+      ['config', 'check', '--json'],
+      folder({ 'tool-search.json': '{ plugins: { "./nope.mjs": {} } }' }),
+      PresetErrors.PLUGIN_LOAD_FAILED,
+    ],
+    [
+      'bad tool arguments',
+      ['tools', 'call', 'core:core:read', '--args', '{"colour":1}', '--json'],
+      small,
+      ErrorCode.TOOL_ARGUMENTS_INVALID,
+    ],
+    [
+      '--args that are not JSON',
+      ['tools', 'call', 'core:core:read', '--args', '{', '--json'],
+      small,
+      CliErrors.CLI_INPUT_INVALID,
+    ],
     ['an unknown tool to explain', ['tools', 'explain', 'no_such_tool', '--json'], small, ErrorCode.UNKNOWN_TOOL],
     ['an unknown tool to describe', ['tools', 'describe', 'no_such_tool', '--json'], small, ErrorCode.UNKNOWN_TOOL],
     ['an unknown qa scenario', ['qa', 'suite', '--scenario', 'nope', '--json'], small, CliErrors.CLI_USAGE_INVALID],
@@ -54,7 +84,10 @@ describe('--json means JSON on failure too', () => {
   });
 
   it('keeps the config path and rule of a config error', async () => {
-    const result = await cli(['tools', 'list', '--json'], folder({ 'tool-search.json': '{ tools: { profil: "coding" } }' }));
+    const result = await cli(
+      ['tools', 'list', '--json'],
+      folder({ 'tool-search.json': '{ tools: { profil: "coding" } }' }),
+    );
     expect(json(result.stdout).error).toMatchObject({ path: '/tools/profil', rule: 'additionalProperties' });
   });
 });

@@ -16,14 +16,26 @@ const billing = learningCatalog();
 
 interface LearningJson {
   options: { train: string; scope: string };
-  summary: { calls: number; before: Record<string, number>; after: Record<string, number>; improved: number; worsened: number };
+  summary: {
+    calls: number;
+    before: Record<string, number>;
+    after: Record<string, number>;
+    improved: number;
+    worsened: number;
+  };
   calls: { query: string; tool: string; loggedRank: number | null; before: number | null; after: number | null }[];
 }
 
 /** Three sessions of `tool-search code run` that search and then call the sixth hit, logged by the preset's telemetry. */
 async function loggedSessions(): Promise<{ cwd: string; logs: string }> {
   const logs = mkdtempSync(join(tmpdir(), 'eval-learning-logs-'));
-  const cwd = folder({ 'tool-search.json': JSON.stringify({ plugins: {}, session: { logDir: logs }, tools: { toolSearch: { mode: 'code', learning: false } } }) });
+  const cwd = folder({
+    'tool-search.json': JSON.stringify({
+      plugins: {},
+      session: { logDir: logs },
+      tools: { toolSearch: { mode: 'code', learning: false } },
+    }),
+  });
   const code = `const hits = await openclaw.tools.search(${JSON.stringify(QUERY)}); await openclaw.tools.call(${JSON.stringify(TARGET)}, {}); return hits.map((hit) => hit.id);`;
   for (let i = 0; i < 3; i++) {
     const run = await cli(['code', 'run', '--eval', code, '--json'], cwd, { plugins: [billing] });
@@ -46,13 +58,25 @@ describe('tool-search eval --from-logs: the learned signal on a real log', () =>
       [6, 6, 6],
       [6, 6, 1],
     ]);
-    expect(learned.summary).toMatchObject({ calls: 3, improved: 1, worsened: 0, before: { hitAt1: 0 }, after: { hitAt1: 0.333 } });
+    expect(learned.summary).toMatchObject({
+      calls: 3,
+      improved: 1,
+      worsened: 0,
+      before: { hitAt1: 0 },
+      after: { hitAt1: 0.333 },
+    });
 
     const others = await cli(['eval', '--from-logs', logs, '--train', 'others', '--json'], cwd, { plugins: [billing] });
-    expect((JSON.parse(others.stdout) as { learning: LearningJson }).learning.summary).toMatchObject({ calls: 3, improved: 3, after: { hitAt1: 1, hitAt5: 1, mrr: 1 } });
+    expect((JSON.parse(others.stdout) as { learning: LearningJson }).learning.summary).toMatchObject({
+      calls: 3,
+      improved: 3,
+      after: { hitAt1: 1, hitAt5: 1, mrr: 1 },
+    });
 
     // One file works as well as the folder (eval's own runs log too: pick a code session's).
-    const file = readdirSync(logs).map((name) => join(logs, name)).find((path) => readFileSync(path, 'utf8').includes('"type":"tool-call"'))!;
+    const file = readdirSync(logs)
+      .map((name) => join(logs, name))
+      .find((path) => readFileSync(path, 'utf8').includes('"type":"tool-call"'))!;
     const single = await cli(['eval', '--from-logs', file, '--json'], cwd, { plugins: [billing] });
     expect(single.code, single.stderr).toBe(0);
     expect((JSON.parse(single.stdout) as { learning: LearningJson }).learning.summary.calls).toBeGreaterThan(0);
@@ -66,7 +90,9 @@ describe('tool-search eval --from-logs: the learned signal on a real log', () =>
 
   it('fails with a typed error and a non-zero exit on a missing or garbled log, as JSON under --json', async () => {
     const cwd = folder({ 'tool-search.json': JSON.stringify({ plugins: {} }) });
-    const missing = await cli(['eval', '--from-logs', join(cwd, 'no-such-logs'), '--json'], cwd, { plugins: [billing] });
+    const missing = await cli(['eval', '--from-logs', join(cwd, 'no-such-logs'), '--json'], cwd, {
+      plugins: [billing],
+    });
     expect(missing.code).toBe(1);
     expect((JSON.parse(missing.stdout) as { error: { code: string } }).error.code).toBe('CLI_INPUT_INVALID');
 
@@ -79,7 +105,9 @@ describe('tool-search eval --from-logs: the learned signal on a real log', () =>
     expect(badText.code).not.toBe(0);
     expect(badText.stderr).toContain('SESSION_LOG_INVALID');
 
-    const wrongTrain = await cli(['eval', '--from-logs', garbled, '--train', 'later', '--json'], cwd, { plugins: [billing] });
+    const wrongTrain = await cli(['eval', '--from-logs', garbled, '--train', 'later', '--json'], cwd, {
+      plugins: [billing],
+    });
     expect(wrongTrain.code).toBe(1);
     expect((JSON.parse(wrongTrain.stdout) as { error: { code: string } }).error.code).toBe('CLI_INPUT_INVALID');
   }, 60_000);

@@ -15,7 +15,16 @@ const tools: KernelPlugin = {
   name: 'logged-tools',
   apply: ({ hooks }) =>
     hooks.listTools.tap((sink) =>
-      sink.add(['read', 'exec'].map((name) => ({ name, source: 'core' as const, owner: 'core', description: name, inputSchema: { type: 'object' }, execute: () => ({ content: [] }) }))),
+      sink.add(
+        ['read', 'exec'].map((name) => ({
+          name,
+          source: 'core' as const,
+          owner: 'core',
+          description: name,
+          inputSchema: { type: 'object' },
+          execute: () => ({ content: [] }),
+        })),
+      ),
     ),
 };
 
@@ -24,9 +33,21 @@ async function writeLogs(): Promise<string> {
   const kernel = createKernel({ plugins: [tools, telemetryPlugin({ sessionLog: { dir }, tokenizer: false })] });
   const run = await kernel.createRun({ sessionId: 'logged' });
   const hits = ['core:core:exec', 'core:core:read'];
-  run.emit({ type: 'search', queries: ['read a text file from the workspace'], hits, origin: 'tool_call', results: [{ query: 'read a text file from the workspace', hits, weak: false }] });
+  run.emit({
+    type: 'search',
+    queries: ['read a text file from the workspace'],
+    hits,
+    origin: 'tool_call',
+    results: [{ query: 'read a text file from the workspace', hits, weak: false }],
+  });
   await run.call('core:core:read', {}, { origin: 'tool_call' });
-  run.emit({ type: 'search', queries: ['run a shell command'], hits: [], origin: 'tool_call', results: [{ query: 'run a shell command', hits: [], weak: true }] });
+  run.emit({
+    type: 'search',
+    queries: ['run a shell command'],
+    hits: [],
+    origin: 'tool_call',
+    results: [{ query: 'run a shell command', hits: [], weak: true }],
+  });
   await run.call('core:core:exec', {}, { origin: 'tool_call' });
   await run.close();
   await kernel.close();
@@ -77,7 +98,12 @@ describe('tool-search eval --embeddings', () => {
       expect(json.code).toBe(0);
       const out = JSON.parse(json.stdout) as Record<string, unknown>;
       expect(Object.keys(out)).toEqual(['model', 'lexical', 'dense', 'fused']);
-      for (const key of ['lexical', 'dense', 'fused']) expect(out[key]).toMatchObject({ recallAt5: expect.any(Number), hitAt5: expect.any(Number), mrr: expect.any(Number) });
+      for (const key of ['lexical', 'dense', 'fused'])
+        expect(out[key]).toMatchObject({
+          recallAt5: expect.any(Number),
+          hitAt5: expect.any(Number),
+          mrr: expect.any(Number),
+        });
       const text = await cli(['eval', '--queries', 'q.json', '--embeddings', 'embeddings.json'], cwd);
       expect(text.stdout).toMatch(/lexical \(bm25f\)[\s\S]*dense \(mock-embedding\)[\s\S]*fused \(RRF\)/);
       expect(mock.requests.filter((request) => request.path === '/v1/embeddings').length).toBeGreaterThan(0);
@@ -89,7 +115,10 @@ describe('tool-search eval --embeddings', () => {
   it('fails with a clear error when the embedder cannot be reached, or the file has no embedder', async () => {
     const cwd = smallCatalog(5);
     writeFileSync(join(cwd, 'q.json'), JSON.stringify(QUERIES));
-    writeFileSync(join(cwd, 'down.json'), JSON.stringify({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', timeoutMs: 500 }));
+    writeFileSync(
+      join(cwd, 'down.json'),
+      JSON.stringify({ baseURL: 'http://127.0.0.1:9/v1', model: 'm', timeoutMs: 500 }),
+    );
     writeFileSync(join(cwd, 'none.json'), JSON.stringify({ tools: {} }));
     const down = await cli(['eval', '--queries', 'q.json', '--embeddings', 'down.json'], cwd);
     expect(down.code).toBe(1);

@@ -12,7 +12,8 @@ const QUERIES = [
   { query: 'fetch a web page and extract its text', relevant: ['core:core:web_fetch'] },
 ];
 
-const toPairs = (queries: typeof QUERIES) => queries.map((q) => ({ ...q, relevant: q.relevant.map((id) => id.replace(/^core:core:/, 'core::')) }));
+const toPairs = (queries: typeof QUERIES) =>
+  queries.map((q) => ({ ...q, relevant: q.relevant.map((id) => id.replace(/^core:core:/, 'core::')) }));
 
 interface EvalJson {
   metrics: Record<string, number>;
@@ -58,7 +59,9 @@ describe('tool-search eval', () => {
     writeFileSync(join(cwd, 'catalog.json'), exported.stdout);
     writeFileSync(join(cwd, 'q.json'), JSON.stringify(toPairs(QUERIES)));
     writeFileSync(join(cwd, 'live.json'), JSON.stringify(QUERIES));
-    const offline = JSON.parse((await cli(['eval', '--catalog', 'catalog.json', '--queries', 'q.json', '--json'], cwd)).stdout) as EvalJson;
+    const offline = JSON.parse(
+      (await cli(['eval', '--catalog', 'catalog.json', '--queries', 'q.json', '--json'], cwd)).stdout,
+    ) as EvalJson;
     const live = JSON.parse((await cli(['eval', '--queries', 'live.json', '--json'], cwd)).stdout) as EvalJson;
     expect(offline.queries[0]!.ranked.every((id) => id.includes('::'))).toBe(true);
     expect(offline.metrics.recallAt10).toBe(live.metrics.recallAt10);
@@ -68,7 +71,9 @@ describe('tool-search eval', () => {
     const cwd = smallCatalog(5);
     const { code } = await cli(['tools', 'export', '--full', '--out', 'snap.json'], cwd);
     expect(code).toBe(0);
-    const snapshot = JSON.parse(readFileSync(join(cwd, 'snap.json'), 'utf8')) as { tools: { id: string; inputSchema: unknown }[] };
+    const snapshot = JSON.parse(readFileSync(join(cwd, 'snap.json'), 'utf8')) as {
+      tools: { id: string; inputSchema: unknown }[];
+    };
     expect(snapshot.tools.find((tool) => tool.id === 'core::read')?.inputSchema).toMatchObject({ required: ['path'] });
   });
 
@@ -80,7 +85,10 @@ describe('tool-search eval', () => {
   it('rejects --catalog together with --config (exit 1)', async () => {
     const cwd = smallCatalog(5);
     writeFileSync(join(cwd, 'q.json'), JSON.stringify(QUERIES));
-    const { code } = await cli(['eval', '--queries', 'q.json', '--catalog', 'c.json', '--config', 'tool-search.json'], cwd);
+    const { code } = await cli(
+      ['eval', '--queries', 'q.json', '--catalog', 'c.json', '--config', 'tool-search.json'],
+      cwd,
+    );
     expect(code).toBe(1);
   });
 
@@ -100,7 +108,11 @@ const SHARED = [
     name: 'mcp-catalog' as const,
     catalog: 'mcp-catalog.json',
     queries: () =>
-      (JSON.parse(readFileSync(join(dataDir, 'mcp-catalog-queries.json'), 'utf8')) as { queries: { query: string; labels: { id: string }[] }[] }).queries.map((q) => ({
+      (
+        JSON.parse(readFileSync(join(dataDir, 'mcp-catalog-queries.json'), 'utf8')) as {
+          queries: { query: string; labels: { id: string }[] }[];
+        }
+      ).queries.map((q) => ({
         query: q.query,
         relevant: q.labels.map((l) => l.id),
       })),
@@ -109,25 +121,42 @@ const SHARED = [
     name: 'livemcpbench' as const,
     catalog: 'livemcpbench-retrieval.json',
     queries: () =>
-      (JSON.parse(readFileSync(join(dataDir, 'livemcpbench-retrieval.json'), 'utf8')) as { queries: { query: string; relevant_ids: string[] }[] }).queries.map((q) => ({
+      (
+        JSON.parse(readFileSync(join(dataDir, 'livemcpbench-retrieval.json'), 'utf8')) as {
+          queries: { query: string; relevant_ids: string[] }[];
+        }
+      ).queries.map((q) => ({
         query: q.query,
         relevant: q.relevant_ids,
       })),
   },
 ];
 
-if (!existsSync(join(dataDir, 'mcp-catalog-queries.json'))) console.warn(`skipping eval on shared/data: ${dataDir}/mcp-catalog-queries.json is missing (the public tool-retrieval data set — 3,675 real MCP tool definitions and labeled queries — is not in this repository: put it at ../shared/data beside the checkout; see "Shared data" in the root README)`);
+if (!existsSync(join(dataDir, 'mcp-catalog-queries.json')))
+  console.warn(
+    `skipping eval on shared/data: ${dataDir}/mcp-catalog-queries.json is missing (the public tool-retrieval data set — 3,675 real MCP tool definitions and labeled queries — is not in this repository: put it at ../shared/data beside the checkout; see "Shared data" in the root README)`,
+  );
 describe.skipIf(!existsSync(join(dataDir, 'mcp-catalog-queries.json')))('tool-search eval on shared/data', () => {
   for (const set of SHARED) {
     it(`prints the benchmark numbers for ${set.name}`, async () => {
       const cwd = folder({ 'q.json': JSON.stringify(set.queries()) });
-      const { code, stdout } = await cli(['eval', '--catalog', join(dataDir, set.catalog), '--queries', 'q.json', '--json'], cwd);
+      const { code, stdout } = await cli(
+        ['eval', '--catalog', join(dataDir, set.catalog), '--queries', 'q.json', '--json'],
+        cwd,
+      );
       expect(code).toBe(0);
       // What `npm run bench` computes (bench/src/quality.ts): the same snapshot, index options and metrics.
       const snapshot = loadSnapshot(dataDir, set.name);
-      const bench = evaluate(createToolIndex(snapshot.descriptors, EVAL_INDEX_OPTIONS), snapshot.queries, { k: 10 }).metrics;
+      const bench = evaluate(createToolIndex(snapshot.descriptors, EVAL_INDEX_OPTIONS), snapshot.queries, {
+        k: 10,
+      }).metrics;
       const { metrics } = JSON.parse(stdout) as EvalJson;
-      expect(metrics).toEqual({ recallAt1: bench.recallAt1, recallAt5: bench.recallAt5, recallAt10: bench.recallAt10, mrr: bench.mrr });
+      expect(metrics).toEqual({
+        recallAt1: bench.recallAt1,
+        recallAt5: bench.recallAt5,
+        recallAt10: bench.recallAt10,
+        mrr: bench.mrr,
+      });
     });
   }
 });

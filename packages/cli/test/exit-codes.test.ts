@@ -45,7 +45,9 @@ describe('every tool source failed', () => {
   });
 
   it('a partial failure is a warning, and an error with --strict', async () => {
-    const cwd = folder({ 'tool-search.json': `{ plugins: { "fake-catalog": { tools: 3 } }, mcp: { servers: { broken: ${exits} } } }` });
+    const cwd = folder({
+      'tool-search.json': `{ plugins: { "fake-catalog": { tools: 3 } }, mcp: { servers: { broken: ${exits} } } }`,
+    });
     const loose = await cli(['tools', 'list'], cwd);
     expect(loose.code).toBe(0);
     expect(loose.stderr).toMatch(/warning: 1 tool source failed .*--strict makes this exit 1/);
@@ -60,7 +62,9 @@ describe('tools call of a tool whose MCP server failed', () => {
     const cwd = folder({ 'tool-search.json': `{ mcp: { servers: { broken: ${exits} } } }` });
     const { code, stdout } = await cli(['tools', 'call', 'mcp:broken:echo', '--json'], cwd);
     expect(code).toBe(1);
-    const { error } = JSON.parse(stdout) as { error: { code: string; message: string; details: Record<string, unknown> } };
+    const { error } = JSON.parse(stdout) as {
+      error: { code: string; message: string; details: Record<string, unknown> };
+    };
     expect(error.code).toBe('MCP_SERVER_UNAVAILABLE');
     expect(error.details).toMatchObject({ server: 'broken', requested: 'mcp:broken:echo' });
     expect(error.message).toContain('broken');
@@ -79,14 +83,21 @@ describe('timeouts name the setting that moves them', () => {
     const cwd = folder({ 'tool-search.json': `{ mcp: { connectTimeoutMs: 1500, servers: { stuck: ${hangs} } } }` });
     const { code, stdout } = await cli(['tools', 'list', '--json'], cwd);
     expect(code).toBe(1);
-    const [diagnostic] = JSON.parse(stdout).diagnostics as { code: string; message: string; details: { reason: string } }[];
+    const [diagnostic] = JSON.parse(stdout).diagnostics as {
+      code: string;
+      message: string;
+      details: { reason: string };
+    }[];
     expect(diagnostic).toMatchObject({ code: 'MCP_SERVER_FAILED', details: { reason: 'timeout' } });
     expect(diagnostic!.message).toContain('within 1500 ms');
     expect(diagnostic!.message).toContain('mcp.connectTimeoutMs');
   });
 
   it('code past its time: tools.toolSearch.codeTimeoutMs', async () => {
-    const cwd = folder({ 'tool-search.json': '{ plugins: { "fake-catalog": { tools: 3 } }, tools: { toolSearch: { codeTimeoutMs: 1000 } } }' });
+    const cwd = folder({
+      'tool-search.json':
+        '{ plugins: { "fake-catalog": { tools: 3 } }, tools: { toolSearch: { codeTimeoutMs: 1000 } } }',
+    });
     const { code, stdout } = await cli(['code', 'run', '--eval', 'while (true) {}', '--json'], cwd);
     expect(code).toBe(1);
     const result = JSON.parse(stdout) as { ok: boolean; error: { code: string; message: string } };

@@ -31,7 +31,11 @@ async function startGateway(cwd: string): Promise<Started> {
   let printed: (url: string) => void = () => {};
   const url = new Promise<string>((resolve) => (printed = resolve));
   const exit = runCli(['gateway', '--provider-mode', 'mock-openai', '--port', '0', '--approvals', 'deny'], {
-    stdout: { write: (text: string) => ((stdout += text), /http:\/\/\S+\/v1/.test(stdout) && printed(/http:\/\/\S+\/v1/.exec(stdout)![0])) },
+    stdout: {
+      write: (text: string) => (
+        (stdout += text), /http:\/\/\S+\/v1/.test(stdout) && printed(/http:\/\/\S+\/v1/.exec(stdout)![0])
+      ),
+    },
     stderr: { write: (text: string) => (stderr += text) },
     cwd,
     signal: controller.signal,
@@ -46,7 +50,10 @@ async function startGateway(cwd: string): Promise<Started> {
 async function steps(url: string, list: unknown[], sessionId?: string): Promise<Record<string, any>> {
   const client = new OpenAI({ baseURL: url, apiKey: 'unused', maxRetries: 0 });
   const headers = sessionId ? { headers: { 'x-session-id': sessionId } } : {};
-  const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: `tool search qa steps ${JSON.stringify(list)}` }] }, headers);
+  const completion = await client.chat.completions.create(
+    { model: 'mock-model', messages: [{ role: 'user', content: `tool search qa steps ${JSON.stringify(list)}` }] },
+    headers,
+  );
   const text = completion.choices[0]?.message.content ?? '';
   const last = text.replace(/^Steps done\. Last result: /, '');
   try {
@@ -59,12 +66,20 @@ async function steps(url: string, list: unknown[], sessionId?: string): Promise<
 /** The exposure mode the gateway serves now (read from a turn's `tool_search` field). */
 async function modeOf(url: string): Promise<string> {
   const client = new OpenAI({ baseURL: url, apiKey: 'unused', maxRetries: 0 });
-  const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: 'hello' }] });
+  const completion = await client.chat.completions.create({
+    model: 'mock-model',
+    messages: [{ role: 'user', content: 'hello' }],
+  });
   return (completion as unknown as { tool_search: { mode: string } }).tool_search.mode;
 }
 
 /** Polls with a generous deadline (a loaded machine restarts slowly). */
-async function eventually(check: () => Promise<boolean>, what: string, log: () => string, deadlineMs = 60_000): Promise<void> {
+async function eventually(
+  check: () => Promise<boolean>,
+  what: string,
+  log: () => string,
+  deadlineMs = 60_000,
+): Promise<void> {
   const until = Date.now() + deadlineMs;
   for (;;) {
     try {
@@ -84,26 +99,54 @@ describe('the gateway tool in tool-search gateway', () => {
     expect(await modeOf(gateway.url)).toBe('direct');
     const got = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'config.get' } }]);
     const patched = await steps(gateway.url, [
-      { tool: 'gateway', args: { action: 'config.patch', baseHash: got.hash, raw: '{ tools: { toolSearch: { mode: "tools" } } }', note: 'now in tools mode' } },
+      {
+        tool: 'gateway',
+        args: {
+          action: 'config.patch',
+          baseHash: got.hash,
+          raw: '{ tools: { toolSearch: { mode: "tools" } } }',
+          note: 'now in tools mode',
+        },
+      },
     ]);
     // The reply came back before the restart (delayMs 2000 by default), and says what happens next.
-    expect(patched).toMatchObject({ ok: true, changedPaths: ['tools.toolSearch'], restart: { scheduled: true, delayMs: 2000, signal: 'SIGUSR1' } });
+    expect(patched).toMatchObject({
+      ok: true,
+      changedPaths: ['tools.toolSearch'],
+      restart: { scheduled: true, delayMs: 2000, signal: 'SIGUSR1' },
+    });
     const text = readFileSync(join(cwd, 'tool-search.json'), 'utf8');
     expect(text).toContain("// operator's notes: keep me");
     expect(text).toContain('// direct mode to start with');
-    await eventually(async () => (await modeOf(gateway.url)) === 'tools', 'the restarted gateway to serve tools mode', gateway.stderr);
+    await eventually(
+      async () => (await modeOf(gateway.url)) === 'tools',
+      'the restarted gateway to serve tools mode',
+      gateway.stderr,
+    );
     expect(gateway.stderr()).toContain('restarting in-process (SIGUSR1: config.patch)');
     // Same URL, same process; it knows it restarted, and sessions outlived the restart.
-    const after = await steps(gateway.url, [{ tool: 'tool_call', args: { id: 'core:core:gateway', args: { action: 'config.get' } } }]);
+    const after = await steps(gateway.url, [
+      { tool: 'tool_call', args: { id: 'core:core:gateway', args: { action: 'config.get' } } },
+    ]);
     expect(after.lastRestart).toMatchObject({ reason: 'config.patch', note: 'now in tools mode', count: 1 });
   }, 120_000);
 
   it('a bad patch is refused, the file is unchanged and the gateway does not restart', async () => {
     const cwd = folder({ 'tool-search.json': CONFIG });
     const gateway = await startGateway(cwd);
-    const refused = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'config.patch', raw: '{ tools: { toolSearch: { mode: "telepathy" } } }', delayMs: 0 } }]);
+    const refused = await steps(gateway.url, [
+      {
+        tool: 'gateway',
+        args: { action: 'config.patch', raw: '{ tools: { toolSearch: { mode: "telepathy" } } }', delayMs: 0 },
+      },
+    ]);
     expect(JSON.stringify(refused)).toContain('CONFIG_INVALID');
-    const unknownPlugin = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'config.patch', raw: '{ plugins: { "./missing-plugin.js": {} } }', delayMs: 0 } }]);
+    const unknownPlugin = await steps(gateway.url, [
+      {
+        tool: 'gateway',
+        args: { action: 'config.patch', raw: '{ plugins: { "./missing-plugin.js": {} } }', delayMs: 0 },
+      },
+    ]);
     expect(unknownPlugin.ok).not.toBe(true);
     expect(readFileSync(join(cwd, 'tool-search.json'), 'utf8')).toBe(CONFIG);
     expect(await modeOf(gateway.url)).toBe('direct');
@@ -119,41 +162,77 @@ describe('the gateway tool in tool-search gateway', () => {
     process.kill(process.pid, 'SIGUSR1');
     await eventually(async () => gateway.stderr().includes('restart refused'), 'the refused restart', gateway.stderr);
     expect(await modeOf(gateway.url)).toBe('direct');
-    writeFileSync(join(cwd, 'tool-search.json'), CONFIG.replace('toolSearch: false', 'toolSearch: { mode: "directory" }'));
+    writeFileSync(
+      join(cwd, 'tool-search.json'),
+      CONFIG.replace('toolSearch: false', 'toolSearch: { mode: "directory" }'),
+    );
     process.kill(process.pid, 'SIGUSR1');
-    await eventually(async () => (await modeOf(gateway.url)) === 'directory', 'the restarted gateway to serve directory mode', gateway.stderr);
+    await eventually(
+      async () => (await modeOf(gateway.url)) === 'directory',
+      'the restarted gateway to serve directory mode',
+      gateway.stderr,
+    );
   }, 120_000);
 
   it('commands.restart: false refuses the restart action and ignores a bare SIGUSR1; config writes still restart', async () => {
-    const cwd = folder({ 'tool-search.json': CONFIG.replace('gateway: {', 'commands: { restart: false }, gateway: {') });
+    const cwd = folder({
+      'tool-search.json': CONFIG.replace('gateway: {', 'commands: { restart: false }, gateway: {'),
+    });
     const gateway = await startGateway(cwd);
     const refused = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'restart', delayMs: 0 } }]);
     expect(JSON.stringify(refused)).toContain('GATEWAY_RESTART_DISABLED');
     process.kill(process.pid, 'SIGUSR1');
-    await eventually(async () => gateway.stderr().includes('SIGUSR1 ignored: commands.restart is false'), 'the ignored signal', gateway.stderr);
+    await eventually(
+      async () => gateway.stderr().includes('SIGUSR1 ignored: commands.restart is false'),
+      'the ignored signal',
+      gateway.stderr,
+    );
     expect(gateway.stderr()).not.toContain('restarting');
-    const patched = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'config.patch', raw: '{ tools: { toolSearch: { mode: "tools" } } }', delayMs: 0 } }]);
+    const patched = await steps(gateway.url, [
+      {
+        tool: 'gateway',
+        args: { action: 'config.patch', raw: '{ tools: { toolSearch: { mode: "tools" } } }', delayMs: 0 },
+      },
+    ]);
     expect(patched.restart).toMatchObject({ scheduled: true });
-    await eventually(async () => (await modeOf(gateway.url)) === 'tools', 'the restarted gateway to serve tools mode', gateway.stderr);
+    await eventually(
+      async () => (await modeOf(gateway.url)) === 'tools',
+      'the restarted gateway to serve tools mode',
+      gateway.stderr,
+    );
   }, 120_000);
 
   /** The session's transcript, read through its own sessions_history. */
   const history = async (url: string, sessionId: string) =>
-    (await steps(url, [{ tool: 'sessions_history', args: { limit: 200 } }], sessionId)).messages as { role: string; content: string | null }[];
+    (await steps(url, [{ tool: 'sessions_history', args: { limit: 200 } }], sessionId)).messages as {
+      role: string;
+      content: string | null;
+    }[];
 
   it('config.apply wakes the session that asked once the restart finished: it gets the result as a turn and answers', async () => {
     const cwd = folder({ 'tool-search.json': CONFIG });
     const gateway = await startGateway(cwd);
     const got = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'config.get' } }], 'asker');
     const raw = CONFIG.replace('tools: { toolSearch: false }', 'tools: { toolSearch: false, deny: ["web_search"] }');
-    const applied = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'config.apply', raw, baseHash: got.hash, delayMs: 0, note: 'web_search denied' } }], 'asker');
+    const applied = await steps(
+      gateway.url,
+      [
+        {
+          tool: 'gateway',
+          args: { action: 'config.apply', raw, baseHash: got.hash, delayMs: 0, note: 'web_search denied' },
+        },
+      ],
+      'asker',
+    );
     expect(applied).toMatchObject({ ok: true, restart: { scheduled: true } });
     // The woken turn: the note, then the agent's answer to it (the mock model's reply), in the asking session only.
     let messages: { role: string; content: string | null }[] = [];
     await eventually(
       async () => {
         messages = await history(gateway.url, 'asker');
-        const note = messages.findIndex((m) => m.role === 'user' && m.content?.startsWith('[gateway restart finished]'));
+        const note = messages.findIndex(
+          (m) => m.role === 'user' && m.content?.startsWith('[gateway restart finished]'),
+        );
         return note >= 0 && messages.slice(note + 1).some((m) => m.role === 'assistant');
       },
       'the asking session to be woken',
@@ -171,14 +250,29 @@ describe('the gateway tool in tool-search gateway', () => {
   it('a restart refused after the write (the file broke meanwhile) wakes the asking session with the error', async () => {
     const cwd = folder({ 'tool-search.json': CONFIG });
     const gateway = await startGateway(cwd);
-    const applied = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'config.apply', raw: CONFIG.replace('toolSearch: false', 'toolSearch: { mode: "tools" }'), delayMs: 1500 } }], 'asker');
+    const applied = await steps(
+      gateway.url,
+      [
+        {
+          tool: 'gateway',
+          args: {
+            action: 'config.apply',
+            raw: CONFIG.replace('toolSearch: false', 'toolSearch: { mode: "tools" }'),
+            delayMs: 1500,
+          },
+        },
+      ],
+      'asker',
+    );
     expect(applied).toMatchObject({ ok: true, restart: { scheduled: true, delayMs: 1500 } });
     const { writeFileSync } = await import('node:fs');
     writeFileSync(join(cwd, 'tool-search.json'), '{ tools: { toolSearch: { mode: "nope" } } }');
     let note: string | undefined;
     await eventually(
       async () => {
-        note = (await history(gateway.url, 'asker')).find((m) => m.content?.startsWith('[gateway restart finished]'))?.content ?? undefined;
+        note =
+          (await history(gateway.url, 'asker')).find((m) => m.content?.startsWith('[gateway restart finished]'))
+            ?.content ?? undefined;
         return note !== undefined;
       },
       'the refused restart to wake the asking session',
@@ -193,7 +287,10 @@ describe('the gateway tool in tool-search gateway', () => {
   it('tools list (no gateway runs) does not list it, and says why', async () => {
     const { code, stdout } = await cli(['tools', 'list', '--json'], folder({ 'tool-search.json': CONFIG }));
     expect(code).toBe(0);
-    const listed = JSON.parse(stdout) as { tools: { name: string }[]; diagnostics?: { toolId?: string; message: string }[] };
+    const listed = JSON.parse(stdout) as {
+      tools: { name: string }[];
+      diagnostics?: { toolId?: string; message: string }[];
+    };
     expect(listed.tools.map((t) => t.name)).not.toContain('gateway');
     expect(JSON.stringify(listed)).toContain('gateway is not listed');
   });

@@ -50,7 +50,10 @@ describe('gateway', () => {
     const cwd = smallCatalog(3, 'gateway: { sessions: { dir: "sessions" } }');
     const gateway = await startGateway(['--provider-mode', 'mock-openai', '--port', '0', '--mode', 'tools'], cwd);
     const client = new OpenAI({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0 });
-    const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: script }] });
+    const completion = await client.chat.completions.create({
+      model: 'mock-model',
+      messages: [{ role: 'user', content: script }],
+    });
     expect(completion.choices[0]?.message.content).toContain('FAKE_TOOL_OK');
     expect((completion as unknown as { tool_search: { mode: string } }).tool_search.mode).toBe('tools');
     expect(await gateway.stop()).toBe(0);
@@ -58,21 +61,36 @@ describe('gateway', () => {
   });
 
   it('serves the approval queue over HTTP with --approvals http', async () => {
-    const gateway = await startGateway(['--provider-mode', 'mock-openai', '--mode', 'direct', '--approvals', 'http'], smallCatalog(1, 'tools: { approvals: { require: ["read"] } }'));
+    const gateway = await startGateway(
+      ['--provider-mode', 'mock-openai', '--mode', 'direct', '--approvals', 'http'],
+      smallCatalog(1, 'tools: { approvals: { require: ["read"] } }'),
+    );
     const client = new OpenAI({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0 });
-    const answer = client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: script }] });
+    const answer = client.chat.completions.create({
+      model: 'mock-model',
+      messages: [{ role: 'user', content: script }],
+    });
     let pending: { id: string; request: { toolId: string } }[] = [];
     while (pending.length === 0) {
       pending = ((await (await fetch(`${gateway.url}/approvals`)).json()) as { approvals: typeof pending }).approvals;
       if (pending.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(pending[0]?.request.toolId).toBe('core:core:read');
-    const bad = await fetch(`${gateway.url}/approvals/${pending[0]!.id}`, { method: 'POST', body: JSON.stringify({ decision: 'maybe' }) });
+    const bad = await fetch(`${gateway.url}/approvals/${pending[0]!.id}`, {
+      method: 'POST',
+      body: JSON.stringify({ decision: 'maybe' }),
+    });
     expect(bad.status).toBe(400);
-    const ok = await fetch(`${gateway.url}/approvals/${pending[0]!.id}`, { method: 'POST', body: JSON.stringify({ decision: 'allow' }) });
+    const ok = await fetch(`${gateway.url}/approvals/${pending[0]!.id}`, {
+      method: 'POST',
+      body: JSON.stringify({ decision: 'allow' }),
+    });
     expect(await ok.json()).toEqual({ id: pending[0]!.id, decision: 'allow' });
     expect((await answer).choices[0]?.message.content).toContain('FAKE_TOOL_OK');
-    expect((await fetch(`${gateway.url}/approvals/${pending[0]!.id}`, { method: 'POST', body: '{"decision":"allow"}' })).status).toBe(404);
+    expect(
+      (await fetch(`${gateway.url}/approvals/${pending[0]!.id}`, { method: 'POST', body: '{"decision":"allow"}' }))
+        .status,
+    ).toBe(404);
   });
 
   it('answers GET /v1/health with its replica id and the state store (in-process here)', async () => {
@@ -86,7 +104,12 @@ describe('gateway', () => {
 
   it('exits 1 without a provider in the config (no key, no mock)', async () => {
     let stderr = '';
-    const code = await runCli(['gateway'], { stdout: { write: () => true }, stderr: { write: (text: string) => (stderr += text) }, cwd: smallCatalog(1), env: {} });
+    const code = await runCli(['gateway'], {
+      stdout: { write: () => true },
+      stderr: { write: (text: string) => (stderr += text) },
+      cwd: smallCatalog(1),
+      env: {},
+    });
     expect(code).toBe(1);
     expect(stderr).toContain('/provider');
   });
@@ -95,7 +118,11 @@ describe('gateway', () => {
     const gateway = await startGateway(['--provider-mode', 'mock-anthropic', '--mode', 'tools'], smallCatalog(3));
     expect(gateway.stderr()).toContain('mock-anthropic');
     const anthropic = new Anthropic({ baseURL: gateway.url.replace(/\/v1$/, ''), apiKey: 'unused', maxRetries: 0 });
-    const message = await anthropic.messages.create({ model: 'mock-claude', max_tokens: 256, messages: [{ role: 'user', content: script }] });
+    const message = await anthropic.messages.create({
+      model: 'mock-claude',
+      max_tokens: 256,
+      messages: [{ role: 'user', content: script }],
+    });
     expect(message.content[0]?.type === 'text' && message.content[0].text).toContain('FAKE_TOOL_OK');
     const openai = new OpenAI({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0 });
     const response = await openai.responses.create({ model: 'mock-claude', input: script });
@@ -103,18 +130,33 @@ describe('gateway', () => {
   });
 
   it('exits 2 for an unknown provider mode', async () => {
-    const code = await runCli(['gateway', '--provider-mode', 'real'], { stdout: { write: () => true }, stderr: { write: () => true }, cwd: smallCatalog(1) });
+    const code = await runCli(['gateway', '--provider-mode', 'real'], {
+      stdout: { write: () => true },
+      stderr: { write: () => true },
+      cwd: smallCatalog(1),
+    });
     expect(code).toBe(2);
   });
 
-  it.each(['mock-openai', 'mock-anthropic'])('lists image and sends images to the %s provider the gateway talks to (agents.defaults.imageModel)', async (mode) => {
-    // A 4x3 GIF header: enough for the mock to read the size back.
-    const cwd = folder({ 'tool-search.json': '{ plugins: { core: {} }, agents: { defaults: { imageModel: "mock-vision" } }, tools: { toolSearch: false } }' });
-    writeFileSync(join(cwd, 'pic.gif'), Buffer.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 4, 0, 3, 0, 0, 0, 0, 0x3b]));
-    const gateway = await startGateway(['--provider-mode', mode, '--port', '0', '--approvals', 'deny'], cwd);
-    const client = new OpenAI({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0 });
-    const steps = JSON.stringify([{ tool: 'image', args: { image: 'pic.gif', prompt: 'What size?' } }]);
-    const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: `tool search qa steps ${steps}` }] });
-    expect(completion.choices[0]?.message.content).toContain('Mock vision: image 1: image/gif 14 bytes, 4x3 pixels. Prompt: What size?');
-  });
+  it.each(['mock-openai', 'mock-anthropic'])(
+    'lists image and sends images to the %s provider the gateway talks to (agents.defaults.imageModel)',
+    async (mode) => {
+      // A 4x3 GIF header: enough for the mock to read the size back.
+      const cwd = folder({
+        'tool-search.json':
+          '{ plugins: { core: {} }, agents: { defaults: { imageModel: "mock-vision" } }, tools: { toolSearch: false } }',
+      });
+      writeFileSync(join(cwd, 'pic.gif'), Buffer.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 4, 0, 3, 0, 0, 0, 0, 0x3b]));
+      const gateway = await startGateway(['--provider-mode', mode, '--port', '0', '--approvals', 'deny'], cwd);
+      const client = new OpenAI({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0 });
+      const steps = JSON.stringify([{ tool: 'image', args: { image: 'pic.gif', prompt: 'What size?' } }]);
+      const completion = await client.chat.completions.create({
+        model: 'mock-model',
+        messages: [{ role: 'user', content: `tool search qa steps ${steps}` }],
+      });
+      expect(completion.choices[0]?.message.content).toContain(
+        'Mock vision: image 1: image/gif 14 bytes, 4x3 pixels. Prompt: What size?',
+      );
+    },
+  );
 });

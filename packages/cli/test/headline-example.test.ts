@@ -12,10 +12,12 @@ describe('the headline example on the demo catalog', () => {
     expect(code, stderr).toBe(0);
     const result = JSON.parse(stdout) as { ok: boolean; value: unknown };
     expect(result.ok).toBe(true);
-    expect(JSON.stringify(result.value)).toContain('FAKE_TOOL_OK create_issue {\\"title\\":\\"Crash on startup\\",\\"body\\":\\"Steps to reproduce...\\"}');
+    expect(JSON.stringify(result.value)).toContain(
+      'FAKE_TOOL_OK create_issue {\\"title\\":\\"Crash on startup\\",\\"body\\":\\"Steps to reproduce...\\"}',
+    );
   });
 
-  it('the demo catalog\'s tools say they are fakes', async () => {
+  it("the demo catalog's tools say they are fakes", async () => {
     const { stdout } = await cli(['tools', 'search', 'create a GitHub issue', '--json']);
     expect(stdout).toMatch(/Fake demo tool/);
   });

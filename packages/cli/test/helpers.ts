@@ -10,7 +10,11 @@ export interface CliResult {
 }
 
 /** Runs the CLI in-process against buffers; `extra` adds io fields (plugins, stdin, signal). */
-export async function cli(argv: string[], cwd = folder(), extra: Partial<Omit<CliIO, 'stdout' | 'stderr' | 'cwd'>> = {}): Promise<CliResult> {
+export async function cli(
+  argv: string[],
+  cwd = folder(),
+  extra: Partial<Omit<CliIO, 'stdout' | 'stderr' | 'cwd'>> = {},
+): Promise<CliResult> {
   let stdout = '';
   let stderr = '';
   const code = await runCli(argv, {
@@ -31,5 +35,7 @@ export function folder(files: Record<string, string> = {}): string {
 
 /** A config with a small fake catalog (25 core tools + `tools` plugin tools). */
 export function smallCatalog(tools = 3, extra = ''): string {
-  return folder({ 'tool-search.json': `{ plugins: { "fake-catalog": { tools: ${tools}, core: true } }${extra ? `, ${extra}` : ''} }` });
+  return folder({
+    'tool-search.json': `{ plugins: { "fake-catalog": { tools: ${tools}, core: true } }${extra ? `, ${extra}` : ''} }`,
+  });
 }

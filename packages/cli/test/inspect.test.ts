@@ -38,7 +38,8 @@ async function startInspect(argv: string[], cwd: string): Promise<Started> {
   return started;
 }
 
-const policy = 'tools: { deny: ["exec"] }, agents: { list: [{ id: "main" }, { id: "reader", tools: { allow: ["read"] } }] }';
+const policy =
+  'tools: { deny: ["exec"] }, agents: { list: [{ id: "main" }, { id: "reader", tools: { allow: ["read"] } }] }';
 
 describe('tool-search inspect', () => {
   it('prints the page URL first, on loopback, and serves the page and the catalog the CLI sees', async () => {
@@ -49,10 +50,19 @@ describe('tool-search inspect', () => {
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('<div id="app">');
     const listed = JSON.parse((await cli(['tools', 'list', '--json'], cwd)).stdout) as { tools: { id: string }[] };
-    const catalog = (await (await fetch(new URL('/api/catalog', inspect.url))).json()) as { tools: { id: string; status: string }[] };
-    expect(catalog.tools.filter((tool) => tool.status === 'allowed').map((tool) => tool.id).sort()).toEqual(listed.tools.map((tool) => tool.id).sort());
+    const catalog = (await (await fetch(new URL('/api/catalog', inspect.url))).json()) as {
+      tools: { id: string; status: string }[];
+    };
+    expect(
+      catalog.tools
+        .filter((tool) => tool.status === 'allowed')
+        .map((tool) => tool.id)
+        .sort(),
+    ).toEqual(listed.tools.map((tool) => tool.id).sort());
     expect(catalog.tools.find((tool) => tool.id === 'core:core:exec')?.status).toBe('denied');
-    const reader = (await (await fetch(new URL('/api/catalog?agent=reader', inspect.url))).json()) as { tools: { id: string; status: string }[] };
+    const reader = (await (await fetch(new URL('/api/catalog?agent=reader', inspect.url))).json()) as {
+      tools: { id: string; status: string }[];
+    };
     expect(reader.tools.filter((tool) => tool.status === 'allowed').map((tool) => tool.id)).toEqual(['core:core:read']);
     expect(await inspect.stop()).toBe(0);
   });
@@ -65,13 +75,18 @@ describe('tool-search inspect', () => {
   });
 
   it('bound beyond loopback, asks for gateway.auth.token: Bearer, or once as ?key= which sets a cookie', async () => {
-    const inspect = await startInspect(['--host', '0.0.0.0'], smallCatalog(1, 'gateway: { auth: { token: "s3cret-key" } }'));
+    const inspect = await startInspect(
+      ['--host', '0.0.0.0'],
+      smallCatalog(1, 'gateway: { auth: { token: "s3cret-key" } }'),
+    );
     const base = inspect.url.replace('0.0.0.0', '127.0.0.1');
     const denied = await fetch(new URL('/api/meta', base));
     expect(denied.status).toBe(401);
     expect(((await denied.json()) as { error: { code: string } }).error.code).toBe('INSPECT_UNAUTHORIZED');
     expect((await fetch(new URL('/api/meta', base), { headers: { authorization: 'Bearer wrong' } })).status).toBe(401);
-    expect((await fetch(new URL('/api/meta', base), { headers: { authorization: 'Bearer s3cret-key' } })).status).toBe(200);
+    expect((await fetch(new URL('/api/meta', base), { headers: { authorization: 'Bearer s3cret-key' } })).status).toBe(
+      200,
+    );
     const login = await fetch(new URL('/?key=s3cret-key&view=search', base), { redirect: 'manual' });
     expect(login.status).toBe(303);
     expect(login.headers.get('location')).toBe('/?view=search');

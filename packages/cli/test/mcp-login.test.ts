@@ -23,7 +23,13 @@ describe('tool-search mcp login / logout', () => {
 
   beforeAll(async () => {
     server = spawn(process.execPath, [FIXTURE], { stdio: ['ignore', 'pipe', 'inherit'] });
-    url = await new Promise<string>((resolve) => server.stdout!.on('data', (chunk: Buffer) => /listening (\S+)/.exec(String(chunk))?.[1] && resolve(/listening (\S+)/.exec(String(chunk))![1]!)));
+    url = await new Promise<string>((resolve) =>
+      server.stdout!.on(
+        'data',
+        (chunk: Buffer) =>
+          /listening (\S+)/.exec(String(chunk))?.[1] && resolve(/listening (\S+)/.exec(String(chunk))![1]!),
+      ),
+    );
     cwd = folder({ 'tool-search.json': JSON.stringify({ mcp: { servers: { notes: { url } } } }) });
     env = { ...process.env, TOOL_SEARCH_STATE_DIR: state };
   });
@@ -53,13 +59,20 @@ describe('tool-search mcp login / logout', () => {
     const { code, stdout } = await cli(['tools', 'list', '--json'], cwd, { env });
     // The only source needs a login, so nothing was listed: the command failed (exit 1), and says what to do.
     expect(code).toBe(1);
-    expect(JSON.parse(stdout).diagnostics).toContainEqual(expect.objectContaining({ code: 'MCP_AUTH_REQUIRED', message: expect.stringContaining('tool-search mcp login notes') }));
+    expect(JSON.parse(stdout).diagnostics).toContainEqual(
+      expect.objectContaining({
+        code: 'MCP_AUTH_REQUIRED',
+        message: expect.stringContaining('tool-search mcp login notes'),
+      }),
+    );
   });
 
   it('logs in: prints the URL, takes the loopback redirect, keeps the tokens', async () => {
     const { code, stdout } = await withBrowser(['mcp', 'login', 'notes']);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/Open this URL to log in to MCP server "notes":\n {2}http:\/\/127\.0\.0\.1:\d+\/authorize\?/);
+    expect(stdout).toMatch(
+      /Open this URL to log in to MCP server "notes":\n {2}http:\/\/127\.0\.0\.1:\d+\/authorize\?/,
+    );
     expect(stdout).toMatch(/code_challenge_method=S256/);
     expect(stdout).toContain(`Logged in to "notes" (2 tools); tokens are in ${state}/mcp-auth/notes.json`);
 
@@ -72,11 +85,19 @@ describe('tool-search mcp login / logout', () => {
     const { code, stdout, stderr } = await withBrowser(['mcp', 'login', 'notes', '--json']);
     expect(code).toBe(0);
     expect(stderr).toContain('Open this URL');
-    expect(JSON.parse(stdout)).toEqual({ server: 'notes', loggedIn: true, toolCount: 2, tokenFile: `${state}/mcp-auth/notes.json` });
+    expect(JSON.parse(stdout)).toEqual({
+      server: 'notes',
+      loggedIn: true,
+      toolCount: 2,
+      tokenFile: `${state}/mcp-auth/notes.json`,
+    });
   });
 
   it('logs out, and the server needs a login again', async () => {
-    expect(await cli(['mcp', 'logout', 'notes', '--json'], cwd, { env })).toMatchObject({ code: 0, stdout: expect.stringContaining('"loggedOut": true') });
+    expect(await cli(['mcp', 'logout', 'notes', '--json'], cwd, { env })).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('"loggedOut": true'),
+    });
     expect((await cli(['mcp', 'logout', 'notes'], cwd, { env })).stdout).toContain('No login was kept for "notes"');
     const { stdout } = await cli(['tools', 'list', '--json'], cwd, { env });
     expect(JSON.parse(stdout).diagnostics).toContainEqual(expect.objectContaining({ code: 'MCP_AUTH_REQUIRED' }));

@@ -38,9 +38,14 @@ describe.skipIf(!built)('a plugin module loaded by path from the config', () => 
   it('tools list shows its tool and which module was loaded from where', async () => {
     const json = await cli(['tools', 'list', '--json'], cwd);
     expect(json.code).toBe(0);
-    const listed = JSON.parse(json.stdout) as { tools: { id: string }[]; modules: { id: string; path: string; name: string }[] };
+    const listed = JSON.parse(json.stdout) as {
+      tools: { id: string }[];
+      modules: { id: string; path: string; name: string }[];
+    };
     expect(listed.tools.map((tool) => tool.id)).toEqual(['plugin:units:convert_length']);
-    expect(listed.modules).toMatchObject([{ id: '../../../../example-plugin/dist/index.js', name: '@tool-search/example-plugin', path: pluginFile }]);
+    expect(listed.modules).toMatchObject([
+      { id: '../../../../example-plugin/dist/index.js', name: '@tool-search/example-plugin', path: pluginFile },
+    ]);
     const text = await cli(['tools', 'list'], cwd);
     expect(text.stdout).toContain(`loaded from ${pluginFile}`);
   });
@@ -54,25 +59,46 @@ describe.skipIf(!built)('a plugin module loaded by path from the config', () => 
   });
 
   it('fails the command with the module and the reason when its options are invalid', async () => {
-    const bad = folder({ 'tool-search.json': JSON.stringify({ plugins: { [pluginFile]: { precision: 99, colour: 'red' } } }) });
+    const bad = folder({
+      'tool-search.json': JSON.stringify({ plugins: { [pluginFile]: { precision: 99, colour: 'red' } } }),
+    });
     const result = await cli(['tools', 'list', '--json'], bad);
     expect(result.code).toBe(1);
-    const { error } = JSON.parse(result.stdout) as { error: { code: string; details: { module: string; errors: unknown[] } } };
+    const { error } = JSON.parse(result.stdout) as {
+      error: { code: string; details: { module: string; errors: unknown[] } };
+    };
     expect(error).toMatchObject({ code: ErrorCode.OPTIONS_INVALID, details: { module: pluginFile } });
     expect(error.details.errors).toHaveLength(2);
   });
 
   it('answers through the gateway, and a request cannot make the gateway load a module', async () => {
     const marker = join(folder(), 'loaded');
-    const evil = join(folder({ 'evil.mjs': `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(marker)}, 'x'); export const kernelRange = '*'; export default () => ({ name: 'evil', apply() {} });` }), 'evil.mjs');
+    const evil = join(
+      folder({
+        'evil.mjs': `import { writeFileSync } from 'node:fs'; writeFileSync(${JSON.stringify(marker)}, 'x'); export const kernelRange = '*'; export default () => ({ name: 'evil', apply() {} });`,
+      }),
+      'evil.mjs',
+    );
     const gateway = await start(['gateway', '--provider-mode', 'mock-openai', '--port', '0'], /http:\/\/\S+\/v1/);
     try {
       const client = new OpenAI({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0 });
       const content = `tool search qa check target=convert_length args=${JSON.stringify(convert)}`;
-      const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content }] });
+      const completion = await client.chat.completions.create({
+        model: 'mock-model',
+        messages: [{ role: 'user', content }],
+      });
       expect(completion.choices[0]?.message.content).toContain('1 mi = 1.6 km');
-      const body = { model: 'mock-model', messages: [{ role: 'user', content: 'hi' }], plugins: { [evil]: {} }, tool_search: { plugins: { [evil]: {} } } };
-      await fetch(`${gateway.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const body = {
+        model: 'mock-model',
+        messages: [{ role: 'user', content: 'hi' }],
+        plugins: { [evil]: {} },
+        tool_search: { plugins: { [evil]: {} } },
+      };
+      await fetch(`${gateway.url}/chat/completions`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       expect(existsSync(marker)).toBe(false);
     } finally {
       expect(await gateway.stop()).toBe(0);
@@ -86,9 +112,15 @@ describe.skipIf(!built)('a plugin module loaded by path from the config', () => 
       await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
       const names = (await client.listTools()).tools.map((tool) => tool.name);
       expect(names).toContain('tool_search');
-      const search = await client.callTool({ name: 'tool_search', arguments: { query: 'convert a length from miles to kilometres' } });
+      const search = await client.callTool({
+        name: 'tool_search',
+        arguments: { query: 'convert a length from miles to kilometres' },
+      });
       expect(JSON.stringify(search.content)).toContain('plugin:units:convert_length');
-      const called = await client.callTool({ name: 'tool_call', arguments: { id: 'plugin:units:convert_length', args: convert } });
+      const called = await client.callTool({
+        name: 'tool_call',
+        arguments: { id: 'plugin:units:convert_length', args: convert },
+      });
       expect(JSON.stringify(called.content)).toContain('1 mi = 1.6 km');
     } finally {
       await client.close();
@@ -99,6 +131,9 @@ describe.skipIf(!built)('a plugin module loaded by path from the config', () => 
 
 // Loading code is the operator's decision: a plain config with no `plugins` never loads a module.
 it('writes nothing about modules when the config loads none', async () => {
-  const result = await cli(['tools', 'list', '--json'], folder({ 'tool-search.json': '{ plugins: { "fake-catalog": { tools: 1, core: false } } }' }));
+  const result = await cli(
+    ['tools', 'list', '--json'],
+    folder({ 'tool-search.json': '{ plugins: { "fake-catalog": { tools: 1, core: false } } }' }),
+  );
   expect(JSON.parse(result.stdout)).toMatchObject({ modules: [] });
 });

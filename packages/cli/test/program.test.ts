@@ -58,7 +58,9 @@ describe('lazy commands', () => {
 
   it('loads only the file of the named subcommand, and the whole group otherwise', () => {
     expect(commandsFor(['tools', 'list']).map((entry) => entry.subcommands)).toEqual([['list', 'explain']]);
-    expect(commandsFor(['help', 'tools', 'search']).map((entry) => entry.subcommands)).toEqual([['search', 'describe', 'call']]);
+    expect(commandsFor(['help', 'tools', 'search']).map((entry) => entry.subcommands)).toEqual([
+      ['search', 'describe', 'call'],
+    ]);
     expect(commandsFor(['tools', 'lst'])).toHaveLength(3);
     expect(commandsFor(['tools', '--help'])).toHaveLength(3);
   });
@@ -75,7 +77,10 @@ if (!existsSync(bin)) console.warn(`skipping the built-binary tests: ${bin} is m
 
 describe.skipIf(!existsSync(bin))('built binary', () => {
   it('prints the catalog as JSON', () => {
-    const stdout = execFileSync(process.execPath, [bin, 'tools', 'list', '--json'], { cwd: folder(), encoding: 'utf8' });
+    const stdout = execFileSync(process.execPath, [bin, 'tools', 'list', '--json'], {
+      cwd: folder(),
+      encoding: 'utf8',
+    });
     expect((JSON.parse(stdout) as { tools: unknown[] }).tools).toHaveLength(1025);
   });
 });

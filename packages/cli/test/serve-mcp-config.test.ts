@@ -14,7 +14,9 @@ describe('serve mcp --mcp-config', () => {
   });
 
   it('exits 1 naming the path and rule of a broken entry', async () => {
-    const cwd = folder({ 'claude.json': JSON.stringify({ mcpServers: { files: { command: 'npx', autoApprove: [] } } }) });
+    const cwd = folder({
+      'claude.json': JSON.stringify({ mcpServers: { files: { command: 'npx', autoApprove: [] } } }),
+    });
     const { code, stderr } = await cli(['serve', 'mcp', '--mcp-config', 'claude.json'], cwd);
     expect(code).toBe(1);
     expect(stderr).toContain('CONFIG_INVALID');

@@ -5,9 +5,19 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/index.js';
 import { cli, folder } from './helpers.js';
 
-const SESSION_TOOLS = ['agents_list', 'session_status', 'sessions_history', 'sessions_list', 'sessions_send', 'sessions_spawn'];
+const SESSION_TOOLS = [
+  'agents_list',
+  'session_status',
+  'sessions_history',
+  'sessions_list',
+  'sessions_send',
+  'sessions_spawn',
+];
 const config = () =>
-  folder({ 'tool-search.json': '{ plugins: { core: { workspace: "." } }, tools: { toolSearch: false, sessions: { visibility: "tree" } }, gateway: { sessions: { dir: "state/sessions" } } }' });
+  folder({
+    'tool-search.json':
+      '{ plugins: { core: { workspace: "." } }, tools: { toolSearch: false, sessions: { visibility: "tree" } }, gateway: { sessions: { dir: "state/sessions" } } }',
+  });
 
 describe('the session tools in the CLI', () => {
   it('tools list (no gateway) does not list them', async () => {
@@ -26,7 +36,11 @@ describe('the session tools in the CLI', () => {
     let printed: (url: string) => void = () => {};
     const url = new Promise<string>((resolve) => (printed = resolve));
     const exit = runCli(['gateway', '--provider-mode', 'mock-openai', '--port', '0'], {
-      stdout: { write: (text: string) => ((stdout += text), /http:\/\/\S+\/v1/.test(stdout) && printed(/http:\/\/\S+\/v1/.exec(stdout)![0])) },
+      stdout: {
+        write: (text: string) => (
+          (stdout += text), /http:\/\/\S+\/v1/.test(stdout) && printed(/http:\/\/\S+\/v1/.exec(stdout)![0])
+        ),
+      },
       stderr: { write: (text: string) => (stderr += text) },
       cwd,
       signal: controller.signal,
@@ -36,14 +50,31 @@ describe('the session tools in the CLI', () => {
     try {
       const client = new OpenAI({ baseURL: started, apiKey: 'unused', maxRetries: 0 });
       const message = `tool search qa steps ${JSON.stringify([
-        { tool: 'cron', args: { action: 'add', job: { name: 'daily', schedule: { kind: 'cron', expr: '0 9 * * *' }, payload: { kind: 'agentTurn', message: 'standup' } } } },
+        {
+          tool: 'cron',
+          args: {
+            action: 'add',
+            job: {
+              name: 'daily',
+              schedule: { kind: 'cron', expr: '0 9 * * *' },
+              payload: { kind: 'agentTurn', message: 'standup' },
+            },
+          },
+        },
         { tool: 'sessions_spawn', args: { task: 'hello', label: 'kid' } },
         { tool: 'sessions_send', args: { sessionId: '{{sessionId}}', message: 'again', timeoutSeconds: 60 } },
       ])}`;
-      const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: message }] });
-      const last = JSON.parse((completion.choices[0]?.message.content ?? '').replace(/^Steps done\. Last result: /, '')) as { status: string; reply: string };
+      const completion = await client.chat.completions.create({
+        model: 'mock-model',
+        messages: [{ role: 'user', content: message }],
+      });
+      const last = JSON.parse(
+        (completion.choices[0]?.message.content ?? '').replace(/^Steps done\. Last result: /, ''),
+      ) as { status: string; reply: string };
       expect(last).toMatchObject({ status: 'ok', reply: 'Mock model: no script found in the last user message.' });
-      const jobs = JSON.parse(readFileSync(join(cwd, 'state', 'cron', 'jobs.json'), 'utf8')) as { jobs: { name: string }[] };
+      const jobs = JSON.parse(readFileSync(join(cwd, 'state', 'cron', 'jobs.json'), 'utf8')) as {
+        jobs: { name: string }[];
+      };
       expect(jobs.jobs.map((j) => j.name)).toEqual(['daily']);
     } finally {
       controller.abort();

@@ -41,7 +41,10 @@ describe('tool schemas through the CLI', () => {
   it('tools list drops and reports each schema that breaks the meta-schema', async () => {
     const result = await cli(['tools', 'list', '--json'], smallCatalog(0), { plugins });
     expect(result.code).toBe(0);
-    const listed = JSON.parse(result.stdout) as { tools: { id: string }[]; diagnostics: { code: string; toolId?: string }[] };
+    const listed = JSON.parse(result.stdout) as {
+      tools: { id: string }[];
+      diagnostics: { code: string; toolId?: string }[];
+    };
     const ids = listed.tools.map((tool) => tool.id);
     expect(ids).toContain('plugin:fixtures:fine');
     expect(ids).not.toContain('plugin:fixtures:bad_type');
@@ -51,7 +54,9 @@ describe('tool schemas through the CLI', () => {
   });
 
   it('tools call refuses a listed tool whose schema does not compile, with TOOL_SCHEMA_INVALID, and does not run it', async () => {
-    const result = await cli(['tools', 'call', 'dangling_ref', '--args', '{"n":1}', '--json'], smallCatalog(0), { plugins });
+    const result = await cli(['tools', 'call', 'dangling_ref', '--args', '{"n":1}', '--json'], smallCatalog(0), {
+      plugins,
+    });
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toMatchObject({ error: { code: 'TOOL_SCHEMA_INVALID' } });
     expect(result.stdout).not.toContain('RAN dangling_ref');

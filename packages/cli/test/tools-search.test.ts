@@ -31,7 +31,10 @@ describe('tools search', () => {
     const { code, stdout } = await cli(['tools', 'search', 'zebra migration'], small);
     expect(code).toBe(0);
     expect(stdout).toContain('the closest partial matches (weak)');
-    const json = JSON.parse((await cli(['tools', 'search', 'zebra migration', '--json'], small)).stdout) as { weak?: boolean; hits: { weak?: boolean }[] };
+    const json = JSON.parse((await cli(['tools', 'search', 'zebra migration', '--json'], small)).stdout) as {
+      weak?: boolean;
+      hits: { weak?: boolean }[];
+    };
     expect(json.weak).toBe(true);
     expect(json.hits.length).toBeGreaterThan(0);
   });
@@ -39,7 +42,9 @@ describe('tools search', () => {
   it('does not find tools the policy dropped', async () => {
     const cwd = smallCatalog(3, 'tools: { deny: ["read"] }');
     const { stdout } = await cli(['tools', 'search', 'read a text file', '--json'], cwd);
-    expect((JSON.parse(stdout) as { hits: { id: string }[] }).hits.map((hit) => hit.id)).not.toContain('core:core:read');
+    expect((JSON.parse(stdout) as { hits: { id: string }[] }).hits.map((hit) => hit.id)).not.toContain(
+      'core:core:read',
+    );
   });
 });
 
@@ -47,7 +52,13 @@ describe('tools describe', () => {
   it('prints the full descriptor with --json', async () => {
     const { code, stdout } = await cli(['tools', 'describe', 'core:core:read', '--json'], small);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ id: 'core:core:read', name: 'read', source: 'core', owner: 'core', inputSchema: { type: 'object' } });
+    expect(JSON.parse(stdout)).toMatchObject({
+      id: 'core:core:read',
+      name: 'read',
+      source: 'core',
+      owner: 'core',
+      inputSchema: { type: 'object' },
+    });
   });
 
   it('exits 1 with "unknown tool id" and the closest ids for a miss', async () => {
@@ -69,7 +80,11 @@ describe('tools call', () => {
   it('prints the outcome with --json', async () => {
     const { code, stdout } = await cli(['tools', 'call', 'core:core:read', '--args', '{"path":"a"}', '--json'], small);
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({ status: 'ok', toolId: 'core:core:read', result: { content: [{ type: 'text' }] } });
+    expect(JSON.parse(stdout)).toMatchObject({
+      status: 'ok',
+      toolId: 'core:core:read',
+      result: { content: [{ type: 'text' }] },
+    });
   });
 
   it('exits 1 with TOOL_ARGUMENTS_INVALID for arguments that break the schema', async () => {

@@ -15,13 +15,24 @@ describe('tools list', () => {
   it('prints exactly { tools: [{ id, name, source, owner, catalogMode }], diagnostics, modules }', async () => {
     const parsed = JSON.parse((await cli(['tools', 'list', '--json'], small)).stdout) as Record<string, unknown[]>;
     expect(Object.keys(parsed)).toEqual(['tools', 'diagnostics', 'modules']);
-    expect(parsed.tools![0]).toEqual({ id: 'core:core:agents_list', name: 'agents_list', source: 'core', owner: 'core', catalogMode: 'catalog' });
+    expect(parsed.tools![0]).toEqual({
+      id: 'core:core:agents_list',
+      name: 'agents_list',
+      source: 'core',
+      owner: 'core',
+      catalogMode: 'catalog',
+    });
     expect(parsed.tools).toHaveLength(28);
   });
 
   it('applies the policy from the config', async () => {
-    const cwd = folder({ 'tool-search.json': '{ plugins: { "fake-catalog": { tools: 2, core: true } }, tools: { deny: ["exec", "group:plugins"] } }' });
-    const names = (JSON.parse((await cli(['tools', 'list', '--json'], cwd)).stdout) as { tools: { name: string }[] }).tools.map((t) => t.name);
+    const cwd = folder({
+      'tool-search.json':
+        '{ plugins: { "fake-catalog": { tools: 2, core: true } }, tools: { deny: ["exec", "group:plugins"] } }',
+    });
+    const names = (
+      JSON.parse((await cli(['tools', 'list', '--json'], cwd)).stdout) as { tools: { name: string }[] }
+    ).tools.map((t) => t.name);
     expect(names).toContain('read');
     expect(names).not.toContain('exec');
     expect(names).not.toContain('fake_plugin_tool_0001');
@@ -29,9 +40,12 @@ describe('tools list', () => {
 
   it('applies the per-agent policy with --agent', async () => {
     const cwd = folder({
-      'tool-search.json': '{ plugins: { "fake-catalog": { tools: 0, core: true } }, agents: { list: [{ id: "support", tools: { profile: "minimal" } }] } }',
+      'tool-search.json':
+        '{ plugins: { "fake-catalog": { tools: 0, core: true } }, agents: { list: [{ id: "support", tools: { profile: "minimal" } }] } }',
     });
-    const parsed = JSON.parse((await cli(['tools', 'list', '--json', '--agent', 'support'], cwd)).stdout) as { tools: { name: string }[] };
+    const parsed = JSON.parse((await cli(['tools', 'list', '--json', '--agent', 'support'], cwd)).stdout) as {
+      tools: { name: string }[];
+    };
     expect(parsed.tools.map((t) => t.name)).toEqual(['session_status']);
   });
 
@@ -43,7 +57,10 @@ describe('tools list', () => {
   });
 
   it('prints diagnostics on stderr', async () => {
-    const cwd = folder({ 'tool-search.json': '{ plugins: { "fake-catalog": { tools: 0, core: true } }, tools: { allow: ["no_such_tool"] } }' });
+    const cwd = folder({
+      'tool-search.json':
+        '{ plugins: { "fake-catalog": { tools: 0, core: true } }, tools: { allow: ["no_such_tool"] } }',
+    });
     const { code, stderr } = await cli(['tools', 'list'], cwd);
     expect(code).toBe(0);
     expect(stderr).toContain('POLICY_ALLOWLIST_IGNORED');
@@ -51,14 +68,18 @@ describe('tools list', () => {
 
   it('reads an explicit --config file', async () => {
     const cwd = folder({ 'other.json5': '{ plugins: { "fake-catalog": { tools: 1, core: false } } }' });
-    const parsed = JSON.parse((await cli(['tools', 'list', '--json', '--config', 'other.json5'], cwd)).stdout) as { tools: unknown[] };
+    const parsed = JSON.parse((await cli(['tools', 'list', '--json', '--config', 'other.json5'], cwd)).stdout) as {
+      tools: unknown[];
+    };
     expect(parsed.tools).toHaveLength(1);
   });
 });
 
 describe('tools explain', () => {
   it('prints the policy steps of a dropped tool', async () => {
-    const cwd = folder({ 'tool-search.json': '{ plugins: { "fake-catalog": { tools: 0, core: true } }, tools: { deny: ["exec"] } }' });
+    const cwd = folder({
+      'tool-search.json': '{ plugins: { "fake-catalog": { tools: 0, core: true } }, tools: { deny: ["exec"] } }',
+    });
     const { code, stdout } = await cli(['tools', 'explain', 'exec', '--json'], cwd);
     expect(code).toBe(0);
     const explanation = JSON.parse(stdout) as { toolId: string; inCatalog: boolean; steps: { kept: boolean }[] };

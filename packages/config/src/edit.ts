@@ -20,7 +20,11 @@ export function parseConfigPath(path: string): ConfigPathSegment[] {
     const start = SEGMENT.lastIndex;
     const match = SEGMENT.exec(path);
     if (!match || (start === 0 && path.startsWith('.'))) {
-      throw new ConfigError(path, 'path', `"${path}" is not a config path at character ${start + 1}; write it like tools.toolSearch or agents.list[0].tools.allow`);
+      throw new ConfigError(
+        path,
+        'path',
+        `"${path}" is not a config path at character ${start + 1}; write it like tools.toolSearch or agents.list[0].tools.allow`,
+      );
     }
     segments.push(match[1] ?? (match[2] !== undefined ? Number(match[2]) : JSON.parse(`"${match[3]}"`)));
   }
@@ -45,9 +49,16 @@ export function setConfigValue<T>(config: T, path: string, value: unknown): T {
   let node = root as Record<string | number, unknown>;
   segments.forEach((segment, index) => {
     const last = index === segments.length - 1;
-    const where = segments.slice(0, index + 1).map(String).join('.');
+    const where = segments
+      .slice(0, index + 1)
+      .map(String)
+      .join('.');
     if (typeof segment === 'number' && !(Array.isArray(node) && segment <= node.length)) {
-      throw new ConfigError(path, 'path', `${where} is not an item of a list (or more than one past its end); config set appends one item at a time`);
+      throw new ConfigError(
+        path,
+        'path',
+        `${where} is not an item of a list (or more than one past its end); config set appends one item at a time`,
+      );
     }
     if (typeof segment === 'string' && (typeof node !== 'object' || node === null || Array.isArray(node))) {
       throw new ConfigError(path, 'path', `${where} cannot be set: its parent is not an object`);
@@ -61,7 +72,12 @@ export function setConfigValue<T>(config: T, path: string, value: unknown): T {
     }
     const next = node[segment];
     if (next === undefined) node[segment] = typeof segments[index + 1] === 'number' ? [] : {};
-    else if (typeof next !== 'object' || next === null) throw new ConfigError(path, 'path', `${where} holds ${JSON.stringify(next)}, not an object or list; set ${where} itself instead`);
+    else if (typeof next !== 'object' || next === null)
+      throw new ConfigError(
+        path,
+        'path',
+        `${where} holds ${JSON.stringify(next)}, not an object or list; set ${where} itself instead`,
+      );
     node = node[segment] as Record<string | number, unknown>;
   });
   return root as T;
@@ -90,11 +106,18 @@ export function setConfigValueInText(text: string, path: string, value: unknown)
   let node: JsonValueNode = root;
   segments.forEach((segment, index) => {
     const last = index === segments.length - 1;
-    const where = segments.slice(0, index + 1).map(String).join('.');
+    const where = segments
+      .slice(0, index + 1)
+      .map(String)
+      .join('.');
     const next = segments[index + 1];
     if (typeof segment === 'number') {
       if (!(node instanceof JsonArrayNode && segment <= node.elements.length)) {
-        throw new ConfigError(path, 'path', `${where} is not an item of a list (or more than one past its end); config set appends one item at a time`);
+        throw new ConfigError(
+          path,
+          'path',
+          `${where} is not an item of a list (or more than one past its end); config set appends one item at a time`,
+        );
       }
       if (last) {
         if (value === undefined) {
@@ -107,7 +130,8 @@ export function setConfigValueInText(text: string, path: string, value: unknown)
       node = child(node.get(segment), where, path);
       return;
     }
-    if (!(node instanceof JsonObjectNode)) throw new ConfigError(path, 'path', `${where} cannot be set: its parent is not an object`);
+    if (!(node instanceof JsonObjectNode))
+      throw new ConfigError(path, 'path', `${where} cannot be set: its parent is not an object`);
     if (last) {
       if (value === undefined) node.delete(segment);
       else node.set(segment, value as JsonValue);
@@ -127,5 +151,9 @@ const editor = (): typeof import('@croct/json5-parser') => createRequire(import.
 function child(node: JsonValueNode, where: string, path: string): JsonValueNode {
   const { JsonArrayNode, JsonObjectNode } = editor();
   if (node instanceof JsonObjectNode || node instanceof JsonArrayNode) return node;
-  throw new ConfigError(path, 'path', `${where} holds ${JSON.stringify(node.toJSON())}, not an object or list; set ${where} itself instead`);
+  throw new ConfigError(
+    path,
+    'path',
+    `${where} holds ${JSON.stringify(node.toJSON())}, not an object or list; set ${where} itself instead`,
+  );
 }

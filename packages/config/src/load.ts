@@ -38,11 +38,16 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (options.path === undefined && code === 'ENOENT') return { config: {}, dir: resolve(cwd) };
-    throw new ConfigError('/', 'readable', `Cannot read config file ${file}: ${code === 'ENOENT' ? 'no such file' : String(error)}`, {
-      code: ErrorCode.CONFIG_UNREADABLE,
-      cause: error,
-      details: { source: file },
-    });
+    throw new ConfigError(
+      '/',
+      'readable',
+      `Cannot read config file ${file}: ${code === 'ENOENT' ? 'no such file' : String(error)}`,
+      {
+        code: ErrorCode.CONFIG_UNREADABLE,
+        cause: error,
+        details: { source: file },
+      },
+    );
   }
   const dir = dirname(file);
   return { config: resolvePaths(parseConfig(text, file), dir), path: file, dir };
@@ -55,11 +60,16 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
 export function resolvePaths(config: ToolSearchConfig, dir: string): ToolSearchConfig {
   let out = config;
   const core = config.plugins?.core;
-  if (core) out = { ...out, plugins: { ...out.plugins, core: { ...core, workspace: resolve(dir, core.workspace ?? '.') } } };
+  if (core)
+    out = { ...out, plugins: { ...out.plugins, core: { ...core, workspace: resolve(dir, core.workspace ?? '.') } } };
   const logDir = config.session?.logDir;
   if (logDir !== undefined) out = { ...out, session: { ...out.session, logDir: resolve(dir, logDir) } };
   const sessionsDir = config.gateway?.sessions?.dir;
-  if (sessionsDir !== undefined) out = { ...out, gateway: { ...out.gateway, sessions: { ...out.gateway?.sessions, dir: resolve(dir, sessionsDir) } } };
+  if (sessionsDir !== undefined)
+    out = {
+      ...out,
+      gateway: { ...out.gateway, sessions: { ...out.gateway?.sessions, dir: resolve(dir, sessionsDir) } },
+    };
   return out;
 }
 /** Parses JSON5 text and validates it; `source` names the text in errors. */

@@ -31,7 +31,11 @@ const httpEntry = {
   type: 'object',
   required: ['url'],
   additionalProperties: false,
-  properties: { type: { enum: ['http', 'streamable-http', 'sse'] }, url: { type: 'string', pattern: '^https?://' }, headers: stringMap },
+  properties: {
+    type: { enum: ['http', 'streamable-http', 'sse'] },
+    url: { type: 'string', pattern: '^https?://' },
+    headers: stringMap,
+  },
 } as const;
 
 /** JSON Schema of `mcpServers` (if/then/else on `command` or `type: stdio`: a broken entry reports the errors of its own kind only). */
@@ -39,7 +43,12 @@ export const mcpServersSchema = {
   type: 'object',
   additionalProperties: {
     type: 'object',
-    if: { anyOf: [{ properties: { command: {} }, required: ['command'] }, { properties: { type: { const: 'stdio' } }, required: ['type'] }] },
+    if: {
+      anyOf: [
+        { properties: { command: {} }, required: ['command'] },
+        { properties: { type: { const: 'stdio' } }, required: ['type'] },
+      ],
+    },
     then: stdioEntry,
     else: httpEntry,
   },

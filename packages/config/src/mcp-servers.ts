@@ -23,9 +23,14 @@ export function mcpServersOf(config: Pick<ToolSearchConfig, 'mcp' | 'mcpServers'
   }
   for (const [name, entry] of Object.entries(config.mcpServers ?? {})) {
     if (name in out) {
-      throw new ConfigError(`/mcpServers/${name}`, 'unique', `MCP server "${name}" is configured in both mcp.servers and mcpServers; keep one of them`, {
-        details: { server: name },
-      });
+      throw new ConfigError(
+        `/mcpServers/${name}`,
+        'unique',
+        `MCP server "${name}" is configured in both mcp.servers and mcpServers; keep one of them`,
+        {
+          details: { server: name },
+        },
+      );
     }
     out[name] = fromEntry(entry);
   }
@@ -43,12 +48,21 @@ export function mcpPinsOf(config: Pick<ToolSearchConfig, 'mcp'>): Record<string,
 }
 
 /** The config with `servers` (e.g. from `loadMcpServersFile`) added to its `mcpServers`; a name it already has is `CONFIG_INVALID` (rule `unique`). */
-export function withMcpServers<T extends Pick<ToolSearchConfig, 'mcpServers'>>(config: T, servers: Record<string, McpServersEntry>, source: string): T {
+export function withMcpServers<T extends Pick<ToolSearchConfig, 'mcpServers'>>(
+  config: T,
+  servers: Record<string, McpServersEntry>,
+  source: string,
+): T {
   for (const name of Object.keys(servers)) {
     if (config.mcpServers && name in config.mcpServers) {
-      throw new ConfigError(`/mcpServers/${name}`, 'unique', `MCP server "${name}" from ${source} is already in the config's mcpServers; rename one of them`, {
-        details: { server: name, source },
-      });
+      throw new ConfigError(
+        `/mcpServers/${name}`,
+        'unique',
+        `MCP server "${name}" from ${source} is already in the config's mcpServers; rename one of them`,
+        {
+          details: { server: name, source },
+        },
+      );
     }
   }
   return { ...config, mcpServers: { ...config.mcpServers, ...servers } };
@@ -65,24 +79,40 @@ export async function loadMcpServersFile(file: string): Promise<Record<string, M
     value = JSON5.parse(await readFile(file, 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    throw new ConfigError('/', code ? 'readable' : 'syntax', `Cannot read MCP config file ${file}: ${errorMessage(error)}`, {
-      code: ErrorCode.CONFIG_UNREADABLE,
-      cause: error,
-      details: { source: file },
-    });
+    throw new ConfigError(
+      '/',
+      code ? 'readable' : 'syntax',
+      `Cannot read MCP config file ${file}: ${errorMessage(error)}`,
+      {
+        code: ErrorCode.CONFIG_UNREADABLE,
+        cause: error,
+        details: { source: file },
+      },
+    );
   }
-  const servers = typeof value === 'object' && value !== null ? (value as { mcpServers?: unknown }).mcpServers : undefined;
+  const servers =
+    typeof value === 'object' && value !== null ? (value as { mcpServers?: unknown }).mcpServers : undefined;
   if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) {
-    throw new ConfigError('/mcpServers', 'required', `MCP config file ${file} has no "mcpServers" object (the Claude Desktop / Cursor / .mcp.json format)`, {
-      details: { source: file },
-    });
+    throw new ConfigError(
+      '/mcpServers',
+      'required',
+      `MCP config file ${file} has no "mcpServers" object (the Claude Desktop / Cursor / .mcp.json format)`,
+      {
+        details: { source: file },
+      },
+    );
   }
   return validateConfig({ mcpServers: servers }, file).mcpServers ?? {};
 }
 
 function fromEntry(entry: McpServersEntry): McpServerConfig {
   if (entry.command !== undefined) {
-    return { command: entry.command, ...(entry.args ? { args: entry.args } : {}), ...(entry.env ? { env: entry.env } : {}), ...(entry.cwd ? { cwd: entry.cwd } : {}) };
+    return {
+      command: entry.command,
+      ...(entry.args ? { args: entry.args } : {}),
+      ...(entry.env ? { env: entry.env } : {}),
+      ...(entry.cwd ? { cwd: entry.cwd } : {}),
+    };
   }
   // `sse` servers are reached through plugin-mcp's Streamable HTTP → HTTP+SSE fallback.
   return { url: entry.url!, ...(entry.headers ? { headers: entry.headers } : {}) };

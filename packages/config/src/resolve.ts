@@ -4,7 +4,13 @@
  * included); any number is clamped into its range here (below → minimum,
  * above → maximum, a fraction rounded), as the Tool Search document says.
  */
-import type { ResolvedConfig, ResolvedToolSearch, ToolSearchConfig, ToolSearchOptions, ToolSearchSetting } from './types.js';
+import type {
+  ResolvedConfig,
+  ResolvedToolSearch,
+  ToolSearchConfig,
+  ToolSearchOptions,
+  ToolSearchSetting,
+} from './types.js';
 
 export const TOOL_SEARCH_DEFAULTS = Object.freeze({ codeTimeoutMs: 10_000, searchDefaultLimit: 8, maxSearchLimit: 20 });
 export const TOOL_SEARCH_LIMITS = Object.freeze({
@@ -17,12 +23,25 @@ export const TOOL_SEARCH_LIMITS = Object.freeze({
 export function resolveToolSearch(value: ToolSearchSetting | undefined): ResolvedToolSearch {
   const options = typeof value === 'object' && value !== null ? value : {};
   const enabled = value === true || (typeof value === 'object' && value !== null && value.enabled !== false);
-  const maxSearchLimit = bounded(options.maxSearchLimit, TOOL_SEARCH_DEFAULTS.maxSearchLimit, ...TOOL_SEARCH_LIMITS.maxSearchLimit);
+  const maxSearchLimit = bounded(
+    options.maxSearchLimit,
+    TOOL_SEARCH_DEFAULTS.maxSearchLimit,
+    ...TOOL_SEARCH_LIMITS.maxSearchLimit,
+  );
   return {
     enabled,
     mode: enabled ? (options.mode ?? 'code') : 'direct',
-    codeTimeoutMs: bounded(options.codeTimeoutMs, TOOL_SEARCH_DEFAULTS.codeTimeoutMs, ...TOOL_SEARCH_LIMITS.codeTimeoutMs),
-    searchDefaultLimit: bounded(options.searchDefaultLimit, Math.min(TOOL_SEARCH_DEFAULTS.searchDefaultLimit, maxSearchLimit), 1, maxSearchLimit),
+    codeTimeoutMs: bounded(
+      options.codeTimeoutMs,
+      TOOL_SEARCH_DEFAULTS.codeTimeoutMs,
+      ...TOOL_SEARCH_LIMITS.codeTimeoutMs,
+    ),
+    searchDefaultLimit: bounded(
+      options.searchDefaultLimit,
+      Math.min(TOOL_SEARCH_DEFAULTS.searchDefaultLimit, maxSearchLimit),
+      1,
+      maxSearchLimit,
+    ),
     maxSearchLimit,
     visible: [...(options.visible ?? [])],
     directoryBudgetChars: positiveInt(options.directoryBudgetChars),
@@ -30,10 +49,14 @@ export function resolveToolSearch(value: ToolSearchSetting | undefined): Resolve
     sandbox: options.sandbox ?? 'process',
     maxConcurrent: bounded(options.maxConcurrent, 4, ...TOOL_SEARCH_LIMITS.maxConcurrent),
     ...(options.embeddings ? { embeddings: options.embeddings } : {}),
-    ...(typeof options.description === 'string' && options.description.trim() ? { description: options.description.trim() } : {}),
+    ...(typeof options.description === 'string' && options.description.trim()
+      ? { description: options.description.trim() }
+      : {}),
     directory: directoryOptions(options),
     direct: options.direct?.budgetChars !== undefined ? { budgetChars: options.direct.budgetChars } : {},
-    ...(options.learning !== undefined ? { learning: typeof options.learning === 'boolean' ? { enabled: options.learning } : { ...options.learning } } : {}),
+    ...(options.learning !== undefined
+      ? { learning: typeof options.learning === 'boolean' ? { enabled: options.learning } : { ...options.learning } }
+      : {}),
   };
 }
 
@@ -50,7 +73,10 @@ export function resolveConfig(config: ToolSearchConfig): ResolvedConfig {
 /** `directory.*` as set; `directory.budgetChars` wins over the older `directoryBudgetChars`. */
 function directoryOptions(options: ToolSearchOptions): ResolvedToolSearch['directory'] {
   const budgetChars = options.directory?.budgetChars ?? positiveInt(options.directoryBudgetChars);
-  return { ...(options.directory?.turnTools !== undefined ? { turnTools: options.directory.turnTools } : {}), ...(budgetChars !== undefined ? { budgetChars } : {}) };
+  return {
+    ...(options.directory?.turnTools !== undefined ? { turnTools: options.directory.turnTools } : {}),
+    ...(budgetChars !== undefined ? { budgetChars } : {}),
+  };
 }
 
 function positiveInt(value: unknown): number | undefined {

@@ -9,7 +9,11 @@
  */
 
 import { embeddingsOptionsSchema } from '@tool-search/plugin-embeddings/options';
-import { mcpPluginOptionsSchema, mcpServerConfigSchemaWith, SERVER_NAME_PATTERN } from '@tool-search/plugin-mcp/options';
+import {
+  mcpPluginOptionsSchema,
+  mcpServerConfigSchemaWith,
+  SERVER_NAME_PATTERN,
+} from '@tool-search/plugin-mcp/options';
 import { optionsSchema as directOptionsSchema } from '@tool-search/mode-direct/options';
 import { optionsSchema as directoryOptionsSchema } from '@tool-search/mode-directory/options';
 import { mcpServersSchema } from './mcp-servers-schema.js';
@@ -34,7 +38,15 @@ export const OPENCLAW_TOOLS_KEYS = [
 ] as const;
 
 /** OpenClaw `agents.list[].tools.*` keys we accept but do not act on. */
-export const OPENCLAW_AGENT_TOOLS_KEYS = ['toolsBySender', 'codeMode', 'swarm', 'elevated', 'exec', 'fs', 'message'] as const;
+export const OPENCLAW_AGENT_TOOLS_KEYS = [
+  'toolsBySender',
+  'codeMode',
+  'swarm',
+  'elevated',
+  'exec',
+  'fs',
+  'message',
+] as const;
 
 /** OpenClaw `agents.list[]` keys we accept but do not act on (we act on `id`, `default` and `tools`). */
 export const OPENCLAW_AGENT_KEYS = [
@@ -80,7 +92,8 @@ type Schema = Record<string, unknown>;
 
 const stringList: Schema = { type: 'array', items: { type: 'string' } };
 const anything: Schema = {};
-const looseKeys = (keys: readonly string[]): Record<string, Schema> => Object.fromEntries(keys.map((key) => [key, anything]));
+const looseKeys = (keys: readonly string[]): Record<string, Schema> =>
+  Object.fromEntries(keys.map((key) => [key, anything]));
 const strictObject = (properties: Record<string, Schema>, required: string[] = []): Schema => ({
   type: 'object',
   properties,
@@ -175,21 +188,47 @@ const execKeys: Schema = {
 };
 const elevatedKeys: Schema = { type: 'object', properties: { enabled: { type: 'boolean' } } };
 // `tools.sessions`: OpenClaw's block; `visibility` is acted on by the session tools (other keys pass through).
-const sessionsKeys: Schema = { type: 'object', properties: { visibility: { type: 'string', enum: ['self', 'tree', 'all'] } } };
+const sessionsKeys: Schema = {
+  type: 'object',
+  properties: { visibility: { type: 'string', enum: ['self', 'tree', 'all'] } },
+};
 const coreToolsKeys = { exec: execKeys, elevated: elevatedKeys, sessions: sessionsKeys };
 
 /**
  * `tools.toolSearch.directory` / `.direct`: options of those modes, each rule taken from the mode's own options schema
  * (one copy; the mode checks the same again). A bad value is refused with its path, not clamped.
  */
-const directoryMode = strictObject({ turnTools: directoryOptionsSchema.properties.turnTools, budgetChars: directoryOptionsSchema.properties.budgetChars });
+const directoryMode = strictObject({
+  turnTools: directoryOptionsSchema.properties.turnTools,
+  budgetChars: directoryOptionsSchema.properties.budgetChars,
+});
 const directMode = strictObject({ budgetChars: directOptionsSchema.properties.budgetChars });
 
 // Learning and the modes' own options are the deployment's (the preset builds each mode once), so only the
 // top-level `tools.toolSearch` takes them; an agent's or provider's `toolSearch` refuses them.
-const topToolSearch: Schema = { anyOf: [{ type: 'boolean' }, { ...toolSearchObject, properties: { ...toolSearchObject.properties, learning, directory: directoryMode, direct: directMode } }] };
-const tools = strictObject({ ...policyFields, toolSearch: topToolSearch, approvals, alwaysVisible: { type: 'array', items: { type: 'string', minLength: 1 } }, ...looseKeys(OPENCLAW_TOOLS_KEYS), ...coreToolsKeys });
-const agentTools = strictObject({ ...policyFields, toolSearch, ...looseKeys(OPENCLAW_AGENT_TOOLS_KEYS), elevated: elevatedKeys });
+const topToolSearch: Schema = {
+  anyOf: [
+    { type: 'boolean' },
+    {
+      ...toolSearchObject,
+      properties: { ...toolSearchObject.properties, learning, directory: directoryMode, direct: directMode },
+    },
+  ],
+};
+const tools = strictObject({
+  ...policyFields,
+  toolSearch: topToolSearch,
+  approvals,
+  alwaysVisible: { type: 'array', items: { type: 'string', minLength: 1 } },
+  ...looseKeys(OPENCLAW_TOOLS_KEYS),
+  ...coreToolsKeys,
+});
+const agentTools = strictObject({
+  ...policyFields,
+  toolSearch,
+  ...looseKeys(OPENCLAW_AGENT_TOOLS_KEYS),
+  elevated: elevatedKeys,
+});
 
 const agentEntry = strictObject(
   {
@@ -208,13 +247,18 @@ const agentEntry = strictObject(
 const agents = strictObject({ defaults: { type: 'object' }, list: { type: 'array', items: agentEntry } });
 
 // `alwaysVisible`: pin this server's tools (true) or some of them (their MCP names) visible in every search mode; the preset acts on it.
-const alwaysVisible: Schema = { anyOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }] };
+const alwaysVisible: Schema = {
+  anyOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }],
+};
 // One server entry: plugin-mcp's own schema (its connection rules win), plus the key the preset acts on.
 const mcpServer: Schema = mcpServerConfigSchemaWith({ alwaysVisible });
 /** An MCP server name becomes the tool owner (`mcp:<name>:<tool>`): plugin-mcp's SERVER_NAME_PATTERN. */
 const mcpServerName = { pattern: SERVER_NAME_PATTERN };
 
-const fakeCatalogOptions = strictObject({ tools: { type: 'integer', minimum: 0, maximum: 100000 }, core: { type: 'boolean' } });
+const fakeCatalogOptions = strictObject({
+  tools: { type: 'integer', minimum: 0, maximum: 100000 },
+  core: { type: 'boolean' },
+});
 // The real core tools (`@tool-search/plugin-fs`, `@tool-search/plugin-exec`); `workspace` defaults to the config file's folder.
 const coreOptions = strictObject({ workspace: { type: 'string', minLength: 1 } });
 
@@ -237,8 +281,15 @@ export const configSchema = {
     tools,
     agents,
     // Options per plugin id; each plugin validates its own options, except the ones we ship.
-    plugins: { type: 'object', properties: { 'fake-catalog': fakeCatalogOptions, core: coreOptions }, additionalProperties: { type: 'object' } },
-    mcp: strictObject({ servers: { type: 'object', propertyNames: mcpServerName, additionalProperties: mcpServer }, connectTimeoutMs: mcpPluginOptionsSchema.properties.connectTimeoutMs }),
+    plugins: {
+      type: 'object',
+      properties: { 'fake-catalog': fakeCatalogOptions, core: coreOptions },
+      additionalProperties: { type: 'object' },
+    },
+    mcp: strictObject({
+      servers: { type: 'object', propertyNames: mcpServerName, additionalProperties: mcpServer },
+      connectTimeoutMs: mcpPluginOptionsSchema.properties.connectTimeoutMs,
+    }),
     mcpServers: { ...mcpServersSchema, propertyNames: mcpServerName },
     provider: strictObject(
       {
@@ -259,7 +310,10 @@ export const configSchema = {
       capabilities: { type: 'object' },
     }),
     // `agentToAgent.maxPingPongTurns`: OpenClaw's reply-back turns after sessions_send (0–5, default 5).
-    session: strictObject({ logDir: { type: 'string' }, agentToAgent: strictObject({ maxPingPongTurns: { type: 'integer', minimum: 0, maximum: 5 } }) }),
+    session: strictObject({
+      logDir: { type: 'string' },
+      agentToAgent: strictObject({ maxPingPongTurns: { type: 'integer', minimum: 0, maximum: 5 } }),
+    }),
     // OpenClaw's `commands` block: `restart: false` stops the gateway tool restarting the gateway (other keys pass through).
     commands: { type: 'object', properties: { restart: { type: 'boolean' } } },
     // API keys of the front ends (gateway, serve mcp --http): @tool-search/auth checks each entry again (exactly one of hash/env).

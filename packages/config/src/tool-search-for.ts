@@ -8,7 +8,13 @@
  */
 import { providerCandidates } from '@tool-search/provider-formats';
 import { resolveToolSearch } from './resolve.js';
-import type { ProviderToolPolicy, ResolvedToolSearch, ToolSearchConfig, ToolSearchOptions, ToolSearchSetting } from './types.js';
+import type {
+  ProviderToolPolicy,
+  ResolvedToolSearch,
+  ToolSearchConfig,
+  ToolSearchOptions,
+  ToolSearchSetting,
+} from './types.js';
 
 export interface ToolSearchParty {
   readonly agentId?: string;
@@ -32,8 +38,14 @@ export function resolveToolSearchFor(config: ToolSearchConfig, party: ToolSearch
   };
   providerLayer(config.tools?.byProvider as Record<string, WithToolSearch> | undefined, 'tools');
   const wanted = party.agentId?.toLowerCase();
-  const index = wanted === undefined ? -1 : (config.agents?.list ?? []).findIndex((agent) => agent.id.toLowerCase() === wanted);
-  const agentTools = index >= 0 ? (config.agents!.list![index]!.tools as (WithToolSearch & { byProvider?: Record<string, WithToolSearch> }) | undefined) : undefined;
+  const index =
+    wanted === undefined ? -1 : (config.agents?.list ?? []).findIndex((agent) => agent.id.toLowerCase() === wanted);
+  const agentTools =
+    index >= 0
+      ? (config.agents!.list![index]!.tools as
+          | (WithToolSearch & { byProvider?: Record<string, WithToolSearch> })
+          | undefined)
+      : undefined;
   if (agentTools) {
     layers.push([`agents.list[${index}].tools.toolSearch`, agentTools.toolSearch]);
     providerLayer(agentTools.byProvider, `agents.list[${index}].tools`);

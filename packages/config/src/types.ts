@@ -114,7 +114,8 @@ export type ToolsConfig = ToolPolicyFields & {
   approvals?: ApprovalsConfig;
   /** Tool ids or names whose full schema stays visible in every search mode (policy still applies). */
   alwaysVisible?: string[];
-} & Partial<Record<(typeof OPENCLAW_TOOLS_KEYS)[number], unknown>> & CoreToolsConfig;
+} & Partial<Record<(typeof OPENCLAW_TOOLS_KEYS)[number], unknown>> &
+  CoreToolsConfig;
 
 /** `tools.exec` keys the core exec tools act on (OpenClaw's other exec keys are accepted as they are). */
 export type ExecToolsConfig = {
@@ -133,7 +134,8 @@ export type ElevatedConfig = { enabled?: boolean; [key: string]: unknown };
 
 export type CoreToolsConfig = { exec?: ExecToolsConfig; elevated?: ElevatedConfig };
 
-export type AgentToolsConfig = ToolPolicyFields & Partial<Record<(typeof OPENCLAW_AGENT_TOOLS_KEYS)[number], unknown>> & { elevated?: ElevatedConfig };
+export type AgentToolsConfig = ToolPolicyFields &
+  Partial<Record<(typeof OPENCLAW_AGENT_TOOLS_KEYS)[number], unknown>> & { elevated?: ElevatedConfig };
 
 export type AgentEntry = Partial<Record<(typeof OPENCLAW_AGENT_KEYS)[number], unknown>> & {
   id: string;
@@ -151,8 +153,23 @@ export type AgentsConfig = {
 };
 
 export type McpServerConfig =
-  | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number; protocol?: McpProtocolSetting; alwaysVisible?: McpAlwaysVisible }
-  | { url: string; headers?: Record<string, string>; auth?: McpOAuthSettings; timeoutMs?: number; protocol?: McpProtocolSetting; alwaysVisible?: McpAlwaysVisible };
+  | {
+      command: string;
+      args?: string[];
+      env?: Record<string, string>;
+      cwd?: string;
+      timeoutMs?: number;
+      protocol?: McpProtocolSetting;
+      alwaysVisible?: McpAlwaysVisible;
+    }
+  | {
+      url: string;
+      headers?: Record<string, string>;
+      auth?: McpOAuthSettings;
+      timeoutMs?: number;
+      protocol?: McpProtocolSetting;
+      alwaysVisible?: McpAlwaysVisible;
+    };
 
 /** `mcp.servers.<name>.protocol`: plugin-mcp's protocol negotiation (`auto` by default). */
 export type McpProtocolSetting = 'auto' | '2026-07-28' | '2025-11-25';
@@ -181,7 +198,10 @@ export type FakeCatalogOptions = {
 /** `plugins.core`: the real core tools in this folder (resolved against the config file's folder; default that folder). */
 export type CorePluginOptions = { workspace?: string };
 
-export type PluginsConfig = { 'fake-catalog'?: FakeCatalogOptions; core?: CorePluginOptions } & Record<string, Record<string, unknown> | undefined>;
+export type PluginsConfig = { 'fake-catalog'?: FakeCatalogOptions; core?: CorePluginOptions } & Record<
+  string,
+  Record<string, unknown> | undefined
+>;
 
 export type ProviderConfig = {
   /** Wire format: `openai` (Chat Completions, default) or `anthropic` (Messages API). */

@@ -57,7 +57,11 @@ function toIssue(error: ErrorObject): ConfigIssue {
   const path = error.instancePath || '';
   // A `propertyNames` violation is about a key: point at it (`/mcp/servers/bad name`), like every other issue.
   if (error.propertyName !== undefined) {
-    return { path: `${path}/${escapePointer(error.propertyName)}`, rule: 'propertyNames', message: `name "${error.propertyName}" ${error.message ?? 'is not allowed'}` };
+    return {
+      path: `${path}/${escapePointer(error.propertyName)}`,
+      rule: 'propertyNames',
+      message: `name "${error.propertyName}" ${error.message ?? 'is not allowed'}`,
+    };
   }
   if (error.keyword === 'additionalProperties') {
     const key = String(error.params.additionalProperty);
@@ -66,18 +70,32 @@ function toIssue(error: ErrorObject): ConfigIssue {
     return {
       path: `${path}/${escapePointer(key)}`,
       rule: 'additionalProperties',
-      message: `unknown key "${key}"` + (suggestion ? `; did you mean "${suggestion}"?` : known.length ? `; known keys: ${known.join(', ')}` : ''),
+      message:
+        `unknown key "${key}"` +
+        (suggestion ? `; did you mean "${suggestion}"?` : known.length ? `; known keys: ${known.join(', ')}` : ''),
     };
   }
   if (error.keyword === 'required') {
-    return { path: `${path}/${escapePointer(String(error.params.missingProperty))}`, rule: 'required', message: 'is required' };
+    return {
+      path: `${path}/${escapePointer(String(error.params.missingProperty))}`,
+      rule: 'required',
+      message: 'is required',
+    };
   }
   if (error.keyword === 'enum') {
-    return { path: path || '/', rule: 'enum', message: `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}` };
+    return {
+      path: path || '/',
+      rule: 'enum',
+      message: `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`,
+    };
   }
   if (error.keyword === 'maxLength' && typeof error.data === 'string') {
     // Say the size and the fix, not only the bound (verbose errors carry the value).
-    return { path: path || '/', rule: 'maxLength', message: `has ${error.data.length} characters; shorten it to at most ${String(error.params.limit)}` };
+    return {
+      path: path || '/',
+      rule: 'maxLength',
+      message: `has ${error.data.length} characters; shorten it to at most ${String(error.params.limit)}`,
+    };
   }
   return { path: path || '/', rule: error.keyword, message: error.message ?? error.keyword };
 }
@@ -99,4 +117,3 @@ export function closest(key: string, known: readonly string[]): string | undefin
   }
   return best !== undefined && bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
 }
-

@@ -10,7 +10,9 @@ describe('config paths', () => {
   });
 
   it.each(['', '.tools', 'tools..x', 'tools[x]', 'tools.'])('refuses the malformed path %j', (path) => {
-    expect(() => parseConfigPath(path)).toThrow(expect.objectContaining({ code: ErrorCode.CONFIG_INVALID, rule: 'path' }));
+    expect(() => parseConfigPath(path)).toThrow(
+      expect.objectContaining({ code: ErrorCode.CONFIG_INVALID, rule: 'path' }),
+    );
   });
 
   it('gets a value, or undefined when any part is missing', () => {
@@ -30,8 +32,12 @@ describe('config paths', () => {
   });
 
   it('refuses a list index more than one past the end, and setting below a non-object', () => {
-    expect(() => setConfigValue({ agents: { list: [] } }, 'agents.list[2].id', 'x')).toThrow(expect.objectContaining({ code: ErrorCode.CONFIG_INVALID }));
-    expect(() => setConfigValue({ tools: { profile: 'coding' } }, 'tools.profile.x', 1)).toThrow(expect.objectContaining({ code: ErrorCode.CONFIG_INVALID }));
+    expect(() => setConfigValue({ agents: { list: [] } }, 'agents.list[2].id', 'x')).toThrow(
+      expect.objectContaining({ code: ErrorCode.CONFIG_INVALID }),
+    );
+    expect(() => setConfigValue({ tools: { profile: 'coding' } }, 'tools.profile.x', 1)).toThrow(
+      expect.objectContaining({ code: ErrorCode.CONFIG_INVALID }),
+    );
   });
 });
 

@@ -15,7 +15,10 @@ function folder(files: Record<string, string> = {}): string {
 }
 
 async function rejection(promise: Promise<unknown>): Promise<ConfigError> {
-  const error = await promise.then(() => undefined, (e: unknown) => e);
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   if (error instanceof ConfigError) return error;
   throw new Error(`expected a ConfigError, got ${String(error)}`);
 }
@@ -39,7 +42,10 @@ describe('loadConfig', () => {
   });
 
   it("resolves session.logDir against the config file's folder, not the process's cwd", async () => {
-    const cwd = folder({ 'conf/tool-search.json': '{ session: { logDir: "logs" }, gateway: { sessions: { dir: "../s" } } }', 'abs.json': `{ session: { logDir: ${JSON.stringify(join(tmpdir(), 'abs-logs'))} } }` });
+    const cwd = folder({
+      'conf/tool-search.json': '{ session: { logDir: "logs" }, gateway: { sessions: { dir: "../s" } } }',
+      'abs.json': `{ session: { logDir: ${JSON.stringify(join(tmpdir(), 'abs-logs'))} } }`,
+    });
     const loaded = await loadConfig({ cwd, path: 'conf/tool-search.json' });
     expect(loaded.config.session?.logDir).toBe(join(cwd, 'conf', 'logs'));
     expect(loaded.config.gateway?.sessions?.dir).toBe(join(cwd, 's'));

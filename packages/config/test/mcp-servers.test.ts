@@ -23,7 +23,11 @@ describe('mcpServers', () => {
   it('accepts the Claude Desktop, Cursor and .mcp.json shapes verbatim', () => {
     const config = validateConfig({
       mcpServers: {
-        desktop: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { DEBUG: '1' } },
+        desktop: {
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
+          env: { DEBUG: '1' },
+        },
         code: { type: 'stdio', command: 'node', args: ['server.js'], cwd: '/srv' },
         remote: { type: 'http', url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } },
         cursor: { url: 'http://127.0.0.1:3000/mcp' },
@@ -40,25 +44,42 @@ describe('mcpServers', () => {
   });
 
   it('merges with mcp.servers and refuses one name in both', () => {
-    expect(mcpServersOf({ mcp: { servers: { a: { command: 'a' } } }, mcpServers: { b: { command: 'b' } } })).toEqual({ a: { command: 'a' }, b: { command: 'b' } });
-    const error = caught(() => mcpServersOf({ mcp: { servers: { a: { command: 'a' } } }, mcpServers: { a: { url: 'http://x/mcp' } } }));
+    expect(mcpServersOf({ mcp: { servers: { a: { command: 'a' } } }, mcpServers: { b: { command: 'b' } } })).toEqual({
+      a: { command: 'a' },
+      b: { command: 'b' },
+    });
+    const error = caught(() =>
+      mcpServersOf({ mcp: { servers: { a: { command: 'a' } } }, mcpServers: { a: { url: 'http://x/mcp' } } }),
+    );
     expect(error).toMatchObject({ code: ErrorCode.CONFIG_INVALID, path: '/mcpServers/a', rule: 'unique' });
   });
 
   it('adds the servers of a client config file, refusing a name the config has', () => {
-    expect(withMcpServers({ mcpServers: { a: { command: 'a' } } }, { b: { command: 'b' } }, 'f.json').mcpServers).toEqual({ a: { command: 'a' }, b: { command: 'b' } });
-    const error = caught(() => withMcpServers({ mcpServers: { a: { command: 'a' } } }, { a: { command: 'b' } }, 'f.json'));
+    expect(
+      withMcpServers({ mcpServers: { a: { command: 'a' } } }, { b: { command: 'b' } }, 'f.json').mcpServers,
+    ).toEqual({ a: { command: 'a' }, b: { command: 'b' } });
+    const error = caught(() =>
+      withMcpServers({ mcpServers: { a: { command: 'a' } } }, { a: { command: 'b' } }, 'f.json'),
+    );
     expect(error).toMatchObject({ code: ErrorCode.CONFIG_INVALID, path: '/mcpServers/a', rule: 'unique' });
   });
 
   it('names the path and rule of a broken entry', () => {
-    expect(configIssues({ mcpServers: { a: { type: 'http', command: 'x' } } })).toEqual([expect.objectContaining({ path: '/mcpServers/a/type', rule: 'const' })]);
-    expect(configIssues({ mcpServers: { a: { type: 'stdio' } } })).toEqual([expect.objectContaining({ path: '/mcpServers/a/command', rule: 'required' })]);
+    expect(configIssues({ mcpServers: { a: { type: 'http', command: 'x' } } })).toEqual([
+      expect.objectContaining({ path: '/mcpServers/a/type', rule: 'const' }),
+    ]);
+    expect(configIssues({ mcpServers: { a: { type: 'stdio' } } })).toEqual([
+      expect.objectContaining({ path: '/mcpServers/a/command', rule: 'required' }),
+    ]);
     expect(configIssues({ mcpServers: { a: { command: 'x', autoApprove: [] } } })).toEqual([
       expect.objectContaining({ path: '/mcpServers/a/autoApprove', rule: 'additionalProperties' }),
     ]);
-    expect(configIssues({ mcpServers: { 'my server': { command: 'x' } } })).toEqual([expect.objectContaining({ path: '/mcpServers/my server', rule: 'propertyNames' })]);
-    expect(configIssues({ mcpServers: { a: { url: 'ftp://x' } } })).toEqual([expect.objectContaining({ path: '/mcpServers/a/url', rule: 'pattern' })]);
+    expect(configIssues({ mcpServers: { 'my server': { command: 'x' } } })).toEqual([
+      expect.objectContaining({ path: '/mcpServers/my server', rule: 'propertyNames' }),
+    ]);
+    expect(configIssues({ mcpServers: { a: { url: 'ftp://x' } } })).toEqual([
+      expect.objectContaining({ path: '/mcpServers/a/url', rule: 'pattern' }),
+    ]);
   });
 });
 
@@ -71,21 +92,37 @@ describe('loadMcpServersFile', () => {
 
   it('reads the mcpServers of a client config and ignores its other keys', async () => {
     const file = join(dir, 'claude_desktop_config.json');
-    await writeFile(file, JSON.stringify({ globalShortcut: 'Ctrl+Space', mcpServers: { files: { command: 'npx', args: ['-y', 'server'] } } }));
+    await writeFile(
+      file,
+      JSON.stringify({
+        globalShortcut: 'Ctrl+Space',
+        mcpServers: { files: { command: 'npx', args: ['-y', 'server'] } },
+      }),
+    );
     expect(await loadMcpServersFile(file)).toEqual({ files: { command: 'npx', args: ['-y', 'server'] } });
   });
 
   it('fails with CONFIG_UNREADABLE, or CONFIG_INVALID naming the path', async () => {
-    await expect(loadMcpServersFile(join(dir, 'missing.json'))).rejects.toMatchObject({ code: ErrorCode.CONFIG_UNREADABLE });
+    await expect(loadMcpServersFile(join(dir, 'missing.json'))).rejects.toMatchObject({
+      code: ErrorCode.CONFIG_UNREADABLE,
+    });
     const broken = join(dir, 'broken.json');
     await writeFile(broken, '{ mcpServers: { a: ');
     await expect(loadMcpServersFile(broken)).rejects.toMatchObject({ code: ErrorCode.CONFIG_UNREADABLE });
     const none = join(dir, 'none.json');
     await writeFile(none, '{ "servers": {} }');
-    await expect(loadMcpServersFile(none)).rejects.toMatchObject({ code: ErrorCode.CONFIG_INVALID, path: '/mcpServers', rule: 'required' });
+    await expect(loadMcpServersFile(none)).rejects.toMatchObject({
+      code: ErrorCode.CONFIG_INVALID,
+      path: '/mcpServers',
+      rule: 'required',
+    });
     const bad = join(dir, 'bad.json');
     await writeFile(bad, JSON.stringify({ mcpServers: { a: { command: '' } } }));
-    await expect(loadMcpServersFile(bad)).rejects.toMatchObject({ code: ErrorCode.CONFIG_INVALID, path: '/mcpServers/a/command', rule: 'minLength' });
+    await expect(loadMcpServersFile(bad)).rejects.toMatchObject({
+      code: ErrorCode.CONFIG_INVALID,
+      path: '/mcpServers/a/command',
+      rule: 'minLength',
+    });
   });
 });
 
@@ -93,11 +130,23 @@ describe('mcp.servers.<name>.alwaysVisible', () => {
   it('is read by mcpPinsOf and kept out of the connection settings mcpServersOf gives plugin-mcp', async () => {
     const { mcpPinsOf, mcpServersOf, configIssues } = await import('../src/index.js');
     const config = {
-      mcp: { servers: { all: { command: 'node', alwaysVisible: true }, some: { url: 'http://127.0.0.1:1/mcp', alwaysVisible: ['echo'] }, none: { command: 'node', alwaysVisible: false } } },
+      mcp: {
+        servers: {
+          all: { command: 'node', alwaysVisible: true },
+          some: { url: 'http://127.0.0.1:1/mcp', alwaysVisible: ['echo'] },
+          none: { command: 'node', alwaysVisible: false },
+        },
+      },
     };
     expect(configIssues(config)).toEqual([]);
     expect(mcpPinsOf(config)).toEqual({ all: true, some: ['echo'] });
-    expect(mcpServersOf(config)).toEqual({ all: { command: 'node' }, some: { url: 'http://127.0.0.1:1/mcp' }, none: { command: 'node' } });
-    expect(configIssues({ mcp: { servers: { s: { command: 'node', alwaysVisible: [] } } } })).toMatchObject([{ path: '/mcp/servers/s/alwaysVisible' }]);
+    expect(mcpServersOf(config)).toEqual({
+      all: { command: 'node' },
+      some: { url: 'http://127.0.0.1:1/mcp' },
+      none: { command: 'node' },
+    });
+    expect(configIssues({ mcp: { servers: { s: { command: 'node', alwaysVisible: [] } } } })).toMatchObject([
+      { path: '/mcp/servers/s/alwaysVisible' },
+    ]);
   });
 });

@@ -31,28 +31,43 @@ describe('MCP server rules come from plugin-mcp', () => {
   });
 
   it('with both url and command the entry is HTTP, as plugin-mcp reads it (the old copy took it as stdio)', () => {
-    expect(issuesOf(server({ command: 'node', url: 'https://host/mcp' }))).toEqual([{ path: '/mcp/servers/a/command', rule: 'additionalProperties' }]);
+    expect(issuesOf(server({ command: 'node', url: 'https://host/mcp' }))).toEqual([
+      { path: '/mcp/servers/a/command', rule: 'additionalProperties' },
+    ]);
     expect(pluginVerdict({ command: 'node', url: 'https://host/mcp' })).toBe('additionalProperties');
   });
 
   it('protocol is accepted and checked (the old copy rejected the key)', () => {
     expect(issuesOf(server({ command: 'node', protocol: '2025-11-25' }))).toEqual([]);
     expect(issuesOf(server({ url: 'https://host/mcp', protocol: 'auto' }))).toEqual([]);
-    expect(issuesOf(server({ url: 'https://host/mcp', protocol: '1999' }))).toEqual([{ path: '/mcp/servers/a/protocol', rule: 'enum' }]);
+    expect(issuesOf(server({ url: 'https://host/mcp', protocol: '1999' }))).toEqual([
+      { path: '/mcp/servers/a/protocol', rule: 'enum' },
+    ]);
   });
 
   it('auth.clientMetadataUrl needs a path after the host (the old copy took "https://host")', () => {
-    expect(issuesOf(server({ url: 'https://host/mcp', auth: { clientMetadataUrl: 'https://client.example' } }))).toEqual([
-      { path: '/mcp/servers/a/auth/clientMetadataUrl', rule: 'pattern' },
-    ]);
-    expect(issuesOf(server({ url: 'https://host/mcp', auth: { clientMetadataUrl: 'https://client.example/meta.json' } }))).toEqual([]);
+    expect(
+      issuesOf(server({ url: 'https://host/mcp', auth: { clientMetadataUrl: 'https://client.example' } })),
+    ).toEqual([{ path: '/mcp/servers/a/auth/clientMetadataUrl', rule: 'pattern' }]);
+    expect(
+      issuesOf(server({ url: 'https://host/mcp', auth: { clientMetadataUrl: 'https://client.example/meta.json' } })),
+    ).toEqual([]);
   });
 
   it('keeps the preset key alwaysVisible on both kinds, and the did-you-mean', () => {
     expect(issuesOf(server({ command: 'node', alwaysVisible: true }))).toEqual([]);
     expect(issuesOf(server({ url: 'https://host/mcp', alwaysVisible: ['echo'] }))).toEqual([]);
     expect(() => validateConfig(server({ comand: 'node' }))).toThrow(
-      expect.objectContaining({ details: { errors: expect.arrayContaining([expect.objectContaining({ path: '/mcp/servers/a/comand', message: expect.stringContaining('did you mean "command"') })]) } }),
+      expect.objectContaining({
+        details: {
+          errors: expect.arrayContaining([
+            expect.objectContaining({
+              path: '/mcp/servers/a/comand',
+              message: expect.stringContaining('did you mean "command"'),
+            }),
+          ]),
+        },
+      }),
     );
   });
 });
@@ -61,9 +76,17 @@ describe('embeddings rules come from plugin-embeddings', () => {
   it('rejects what the plugin rejects, at the config path', () => {
     const at = (embeddings: unknown) => issuesOf({ tools: { toolSearch: { embeddings } } });
     expect(at({ baseURL: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text' })).toEqual([]);
-    expect(at({ baseURL: 'file:///x', model: 'm' })).toEqual([{ path: '/tools/toolSearch/embeddings/baseURL', rule: 'pattern' }]);
-    expect(at({ baseURL: 'http://x', model: 'm', fusion: 'max' })).toEqual([{ path: '/tools/toolSearch/embeddings/fusion', rule: 'enum' }]);
-    expect(() => parseEmbeddingsOptions({ baseURL: 'http://x', model: 'm', fusion: 'max' })).toThrow(expect.objectContaining({ rule: 'enum' }));
-    expect(at({ baseURL: 'http://x', model: 'm', batchSize: 4096 })).toEqual([{ path: '/tools/toolSearch/embeddings/batchSize', rule: 'maximum' }]);
+    expect(at({ baseURL: 'file:///x', model: 'm' })).toEqual([
+      { path: '/tools/toolSearch/embeddings/baseURL', rule: 'pattern' },
+    ]);
+    expect(at({ baseURL: 'http://x', model: 'm', fusion: 'max' })).toEqual([
+      { path: '/tools/toolSearch/embeddings/fusion', rule: 'enum' },
+    ]);
+    expect(() => parseEmbeddingsOptions({ baseURL: 'http://x', model: 'm', fusion: 'max' })).toThrow(
+      expect.objectContaining({ rule: 'enum' }),
+    );
+    expect(at({ baseURL: 'http://x', model: 'm', batchSize: 4096 })).toEqual([
+      { path: '/tools/toolSearch/embeddings/batchSize', rule: 'maximum' },
+    ]);
   });
 });

@@ -14,8 +14,11 @@ function lookup(path: string): Node | undefined {
     const isList = raw.endsWith('[]');
     const key = isList ? raw.slice(0, -2) : raw;
     if (!node) return undefined;
-    const props: Record<string, Node> = node.properties ?? node.anyOf?.find((branch) => branch.properties)?.properties ?? {};
-    node = /^<.+>$/.test(key) ? (props[key] ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined)) : props[key];
+    const props: Record<string, Node> =
+      node.properties ?? node.anyOf?.find((branch) => branch.properties)?.properties ?? {};
+    node = /^<.+>$/.test(key)
+      ? (props[key] ?? (typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined))
+      : props[key];
     if (isList) node = node?.items;
   }
   return node;

@@ -66,11 +66,17 @@ describe('resolveToolSearch', () => {
   });
 
   it('rounds a fraction before clamping', () => {
-    expect(resolveToolSearch({ searchDefaultLimit: 2.5, maxSearchLimit: 10.2 })).toMatchObject({ searchDefaultLimit: 3, maxSearchLimit: 10 });
+    expect(resolveToolSearch({ searchDefaultLimit: 2.5, maxSearchLimit: 10.2 })).toMatchObject({
+      searchDefaultLimit: 3,
+      maxSearchLimit: 10,
+    });
   });
 
   it('passes visible and a valid directory budget through', () => {
-    expect(resolveToolSearch({ visible: ['read'], directoryBudgetChars: 4000 })).toMatchObject({ visible: ['read'], directoryBudgetChars: 4000 });
+    expect(resolveToolSearch({ visible: ['read'], directoryBudgetChars: 4000 })).toMatchObject({
+      visible: ['read'],
+      directoryBudgetChars: 4000,
+    });
   });
 
   it('drops an invalid directory budget', () => {
@@ -103,6 +109,9 @@ describe('resolveConfig', () => {
   });
 
   it('keeps the other tools keys', () => {
-    expect(resolveConfig({ tools: { profile: 'coding', toolSearch: true } }).tools).toMatchObject({ profile: 'coding', toolSearch: { mode: 'code' } });
+    expect(resolveConfig({ tools: { profile: 'coding', toolSearch: true } }).tools).toMatchObject({
+      profile: 'coding',
+      toolSearch: { mode: 'code' },
+    });
   });
 });

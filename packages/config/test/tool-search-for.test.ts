@@ -4,7 +4,11 @@ import { resolveToolSearchFor, validateConfig, type ToolSearchConfig } from '../
 const config = validateConfig({
   tools: {
     toolSearch: { mode: 'code', maxSearchLimit: 12 },
-    byProvider: { anthropic: { toolSearch: { mode: 'tools' } }, 'ollama/llama3': { toolSearch: false }, ollama: { toolSearch: { mode: 'directory' } } },
+    byProvider: {
+      anthropic: { toolSearch: { mode: 'tools' } },
+      'ollama/llama3': { toolSearch: false },
+      ollama: { toolSearch: { mode: 'directory' } },
+    },
   },
   agents: {
     list: [
@@ -29,7 +33,11 @@ describe('resolveToolSearchFor', () => {
   });
 
   it('prefers provider/model over provider, and false means direct', () => {
-    expect(resolveToolSearchFor(config, { provider: 'ollama', model: 'llama3' })).toMatchObject({ enabled: false, mode: 'direct', sources: ['tools.toolSearch', 'tools.byProvider[ollama/llama3].toolSearch'] });
+    expect(resolveToolSearchFor(config, { provider: 'ollama', model: 'llama3' })).toMatchObject({
+      enabled: false,
+      mode: 'direct',
+      sources: ['tools.toolSearch', 'tools.byProvider[ollama/llama3].toolSearch'],
+    });
     expect(resolveToolSearchFor(config, { provider: 'ollama', model: 'qwen' })).toMatchObject({ mode: 'directory' });
   });
 
@@ -39,17 +47,31 @@ describe('resolveToolSearchFor', () => {
       searchDefaultLimit: 3,
       sources: ['tools.toolSearch', 'tools.byProvider[anthropic].toolSearch', 'agents.list[0].tools.toolSearch'],
     });
-    expect(resolveToolSearchFor(config, { agentId: 'local', provider: 'openai' })).toMatchObject({ mode: 'direct', sources: ['tools.toolSearch', 'agents.list[1].tools.byProvider[openai].toolSearch'] });
+    expect(resolveToolSearchFor(config, { agentId: 'local', provider: 'openai' })).toMatchObject({
+      mode: 'direct',
+      sources: ['tools.toolSearch', 'agents.list[1].tools.byProvider[openai].toolSearch'],
+    });
   });
 
   it('turns tool search on for an override object over a disabled base', () => {
-    const off = validateConfig({ tools: { toolSearch: false }, agents: { list: [{ id: 'a', tools: { toolSearch: { mode: 'tools' } } }] } }) as ToolSearchConfig;
+    const off = validateConfig({
+      tools: { toolSearch: false },
+      agents: { list: [{ id: 'a', tools: { toolSearch: { mode: 'tools' } } }] },
+    }) as ToolSearchConfig;
     expect(resolveToolSearchFor(off, { agentId: 'a' })).toMatchObject({ enabled: true, mode: 'tools' });
-    expect(resolveToolSearchFor(off, {})).toMatchObject({ enabled: false, mode: 'direct', sources: ['tools.toolSearch'] });
+    expect(resolveToolSearchFor(off, {})).toMatchObject({
+      enabled: false,
+      mode: 'direct',
+      sources: ['tools.toolSearch'],
+    });
   });
 
   it('rejects a bad override with the path, like tools.toolSearch', () => {
-    expect(() => validateConfig({ tools: { byProvider: { openai: { toolSearch: { mode: 'fast' } } } } })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
-    expect(() => validateConfig({ agents: { list: [{ id: 'a', tools: { toolSearch: { modee: 'tools' } } }] } })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+    expect(() => validateConfig({ tools: { byProvider: { openai: { toolSearch: { mode: 'fast' } } } } })).toThrow(
+      expect.objectContaining({ code: 'CONFIG_INVALID' }),
+    );
+    expect(() =>
+      validateConfig({ agents: { list: [{ id: 'a', tools: { toolSearch: { modee: 'tools' } } }] } }),
+    ).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
   });
 });

@@ -35,18 +35,27 @@ describe('OpenClaw sections', () => {
 
   it('refuses a non-number for the toolSearch limits (NaN and Infinity included)', () => {
     for (const value of ['5000', Number.NaN, Number.POSITIVE_INFINITY, null, true]) {
-      expect(configIssues({ tools: { toolSearch: { codeTimeoutMs: value } } })).toMatchObject([{ path: '/tools/toolSearch/codeTimeoutMs', rule: 'type' }]);
+      expect(configIssues({ tools: { toolSearch: { codeTimeoutMs: value } } })).toMatchObject([
+        { path: '/tools/toolSearch/codeTimeoutMs', rule: 'type' },
+      ]);
     }
   });
 
   it('accepts any number for the toolSearch limits (resolution clamps)', () => {
-    expect(configIssues({ tools: { toolSearch: { codeTimeoutMs: -5, searchDefaultLimit: 2.5, maxSearchLimit: 1e9 } } })).toEqual([]);
+    expect(
+      configIssues({ tools: { toolSearch: { codeTimeoutMs: -5, searchDefaultLimit: 2.5, maxSearchLimit: 1e9 } } }),
+    ).toEqual([]);
   });
 
   it('accepts our own sections', () => {
     const config = {
       plugins: { 'fake-catalog': { tools: 50, core: true }, 'some-plugin': { anything: 1 } },
-      mcp: { servers: { fs: { command: 'npx', args: ['-y', 'server'], env: { A: 'b' }, cwd: '/tmp', timeoutMs: 5000 }, web: { url: 'http://x/mcp', headers: { A: 'b' } } } },
+      mcp: {
+        servers: {
+          fs: { command: 'npx', args: ['-y', 'server'], env: { A: 'b' }, cwd: '/tmp', timeoutMs: 5000 },
+          web: { url: 'http://x/mcp', headers: { A: 'b' } },
+        },
+      },
       provider: { baseURL: 'http://127.0.0.1:1234/v1', apiKeyEnv: 'OPENAI_API_KEY', model: 'gpt-4o-mini' },
       gateway: { host: '127.0.0.1', port: 8787, auth: { token: 't' }, sessions: { dir: '.sessions' } },
       session: { logDir: '.logs' },
@@ -94,11 +103,15 @@ describe('unknown keys', () => {
   });
 
   it('rejects unknown keys in toolSearch options', () => {
-    expect(issuesOf({ tools: { toolSearch: { mod: 'code' } } })).toEqual([{ path: '/tools/toolSearch/mod', rule: 'additionalProperties' }]);
+    expect(issuesOf({ tools: { toolSearch: { mod: 'code' } } })).toEqual([
+      { path: '/tools/toolSearch/mod', rule: 'additionalProperties' },
+    ]);
   });
 
   it('rejects an MCP server with both kinds of key (plugin-mcp reads `url` as HTTP, so `command` is the stray key)', () => {
-    expect(issuesOf({ mcp: { servers: { a: { command: 'x', url: 'http://y' } } } })).toEqual([{ path: '/mcp/servers/a/command', rule: 'additionalProperties' }]);
+    expect(issuesOf({ mcp: { servers: { a: { command: 'x', url: 'http://y' } } } })).toEqual([
+      { path: '/mcp/servers/a/command', rule: 'additionalProperties' },
+    ]);
   });
 });
 
@@ -124,11 +137,15 @@ describe('wrong types', () => {
   });
 
   it('rejects an unknown toolSearch mode', () => {
-    expect(issuesOf({ tools: { toolSearch: { mode: 'magic' } } })).toEqual([{ path: '/tools/toolSearch/mode', rule: 'enum' }]);
+    expect(issuesOf({ tools: { toolSearch: { mode: 'magic' } } })).toEqual([
+      { path: '/tools/toolSearch/mode', rule: 'enum' },
+    ]);
   });
 
   it('rejects an unknown code-mode sandbox backend', () => {
-    expect(issuesOf({ tools: { toolSearch: { sandbox: 'v8' } } })).toEqual([{ path: '/tools/toolSearch/sandbox', rule: 'enum' }]);
+    expect(issuesOf({ tools: { toolSearch: { sandbox: 'v8' } } })).toEqual([
+      { path: '/tools/toolSearch/sandbox', rule: 'enum' },
+    ]);
   });
 
   it('requires an agent id', () => {
@@ -147,22 +164,43 @@ describe('wrong types', () => {
   });
 
   it('accepts auth keys by hash or env, and rejects a plain key in hash or a key without agents', () => {
-    expect(issuesOf({ auth: { keys: [{ name: 'ci', hash: `sha256:${'ab'.repeat(32)}`, agents: ['ci'] }, { env: 'TOOL_SEARCH_API_KEY', agents: ['*'] }] } })).toEqual([]);
-    expect(issuesOf({ auth: { keys: [{ hash: 'my-plain-secret', agents: ['*'] }] } })).toEqual([{ path: '/auth/keys/0/hash', rule: 'pattern' }]);
-    expect(issuesOf({ auth: { keys: [{ hash: `sha256:${'ab'.repeat(32)}`, agents: [] }] } })).toEqual([{ path: '/auth/keys/0/agents', rule: 'minItems' }]);
-    expect(issuesOf({ auth: { keys: [{ key: 'plain', agents: ['*'] }] } })).toEqual([{ path: '/auth/keys/0/key', rule: 'additionalProperties' }]);
+    expect(
+      issuesOf({
+        auth: {
+          keys: [
+            { name: 'ci', hash: `sha256:${'ab'.repeat(32)}`, agents: ['ci'] },
+            { env: 'TOOL_SEARCH_API_KEY', agents: ['*'] },
+          ],
+        },
+      }),
+    ).toEqual([]);
+    expect(issuesOf({ auth: { keys: [{ hash: 'my-plain-secret', agents: ['*'] }] } })).toEqual([
+      { path: '/auth/keys/0/hash', rule: 'pattern' },
+    ]);
+    expect(issuesOf({ auth: { keys: [{ hash: `sha256:${'ab'.repeat(32)}`, agents: [] }] } })).toEqual([
+      { path: '/auth/keys/0/agents', rule: 'minItems' },
+    ]);
+    expect(issuesOf({ auth: { keys: [{ key: 'plain', agents: ['*'] }] } })).toEqual([
+      { path: '/auth/keys/0/key', rule: 'additionalProperties' },
+    ]);
   });
 
   it('rejects fake-catalog options of the wrong type', () => {
-    expect(issuesOf({ plugins: { 'fake-catalog': { tools: 'many' } } })).toEqual([{ path: '/plugins/fake-catalog/tools', rule: 'type' }]);
+    expect(issuesOf({ plugins: { 'fake-catalog': { tools: 'many' } } })).toEqual([
+      { path: '/plugins/fake-catalog/tools', rule: 'type' },
+    ]);
   });
 
   it('rejects a non-integer loop detection threshold', () => {
-    expect(issuesOf({ tools: { loopDetection: { warningThreshold: '10' } } })).toEqual([{ path: '/tools/loopDetection/warningThreshold', rule: 'type' }]);
+    expect(issuesOf({ tools: { loopDetection: { warningThreshold: '10' } } })).toEqual([
+      { path: '/tools/loopDetection/warningThreshold', rule: 'type' },
+    ]);
   });
 
   it('rejects approvals.require that is not a string list', () => {
-    expect(issuesOf({ tools: { approvals: { require: 'exec' } } })).toEqual([{ path: '/tools/approvals/require', rule: 'type' }]);
+    expect(issuesOf({ tools: { approvals: { require: 'exec' } } })).toEqual([
+      { path: '/tools/approvals/require', rule: 'type' },
+    ]);
   });
 
   it('returns every error, not just the first', () => {
@@ -187,47 +225,96 @@ describe('MCP server entries (issue 16 items 1 and 7)', () => {
   });
 
   it('names a bad server name with the path format of every other issue', () => {
-    const error = thrown(() => validateConfig({ mcp: { servers: { 'bad name': { command: 'x' }, 'a:b': { command: 'y' } } } }));
-    expect(error).toMatchObject({ code: ErrorCode.CONFIG_INVALID, path: '/mcp/servers/bad name', rule: 'propertyNames' });
-    expect((error.details?.errors as { path: string }[]).map((issue) => issue.path)).toEqual(['/mcp/servers/bad name', '/mcp/servers/a:b']);
+    const error = thrown(() =>
+      validateConfig({ mcp: { servers: { 'bad name': { command: 'x' }, 'a:b': { command: 'y' } } } }),
+    );
+    expect(error).toMatchObject({
+      code: ErrorCode.CONFIG_INVALID,
+      path: '/mcp/servers/bad name',
+      rule: 'propertyNames',
+    });
+    expect((error.details?.errors as { path: string }[]).map((issue) => issue.path)).toEqual([
+      '/mcp/servers/bad name',
+      '/mcp/servers/a:b',
+    ]);
   });
 });
 
 describe('tools.toolSearch.embeddings', () => {
   it('accepts the embedder options and resolves them into toolSearch', async () => {
     const { resolveToolSearch } = await import('../src/index.js');
-    const embeddings = { baseURL: 'http://127.0.0.1:11434/v1', model: 'nomic-embed-text', cacheDir: '.vectors', batchSize: 32 };
+    const embeddings = {
+      baseURL: 'http://127.0.0.1:11434/v1',
+      model: 'nomic-embed-text',
+      cacheDir: '.vectors',
+      batchSize: 32,
+    };
     expect(configIssues({ tools: { toolSearch: { embeddings } } })).toEqual([]);
     expect(resolveToolSearch({ embeddings }).embeddings).toEqual(embeddings);
     expect(resolveToolSearch({}).embeddings).toBeUndefined();
   });
 
   it('names the path and rule of a bad embedder option', () => {
-    expect(issuesOf({ tools: { toolSearch: { embeddings: { model: 'm' } } } })).toContainEqual({ path: '/tools/toolSearch/embeddings/baseURL', rule: 'required' });
-    expect(issuesOf({ tools: { toolSearch: { embeddings: { baseURL: 'ftp://x', model: 'm' } } } })).toContainEqual({ path: '/tools/toolSearch/embeddings/baseURL', rule: 'pattern' });
-    const error = thrown(() => parseConfig('{ tools: { toolSearch: { embeddings: { baseURL: "http://x", model: "m", fusion: "max" } } } }', 'c.json5'));
+    expect(issuesOf({ tools: { toolSearch: { embeddings: { model: 'm' } } } })).toContainEqual({
+      path: '/tools/toolSearch/embeddings/baseURL',
+      rule: 'required',
+    });
+    expect(issuesOf({ tools: { toolSearch: { embeddings: { baseURL: 'ftp://x', model: 'm' } } } })).toContainEqual({
+      path: '/tools/toolSearch/embeddings/baseURL',
+      rule: 'pattern',
+    });
+    const error = thrown(() =>
+      parseConfig(
+        '{ tools: { toolSearch: { embeddings: { baseURL: "http://x", model: "m", fusion: "max" } } } }',
+        'c.json5',
+      ),
+    );
     expect(error.code).toBe(ErrorCode.CONFIG_INVALID);
   });
 });
 
 describe('MCP server OAuth settings', () => {
   it('accepts auth on an HTTP server and rejects unknown auth keys', () => {
-    expect(issuesOf({ mcp: { servers: { linear: { url: 'https://mcp.linear.app/mcp', auth: { clientId: 'abc', clientSecretEnv: 'LINEAR_SECRET', scope: 'read' } } } } })).toEqual([]);
-    expect(issuesOf({ mcp: { servers: { linear: { url: 'https://x/mcp', auth: { clientid: 'abc' } } } } })).toEqual([{ path: '/mcp/servers/linear/auth/clientid', rule: 'additionalProperties' }]);
+    expect(
+      issuesOf({
+        mcp: {
+          servers: {
+            linear: {
+              url: 'https://mcp.linear.app/mcp',
+              auth: { clientId: 'abc', clientSecretEnv: 'LINEAR_SECRET', scope: 'read' },
+            },
+          },
+        },
+      }),
+    ).toEqual([]);
+    expect(issuesOf({ mcp: { servers: { linear: { url: 'https://x/mcp', auth: { clientid: 'abc' } } } } })).toEqual([
+      { path: '/mcp/servers/linear/auth/clientid', rule: 'additionalProperties' },
+    ]);
   });
 });
 
 describe('tools.sessions, state and telemetry', () => {
   it('checks tools.sessions.visibility and lets OpenClaw keys beside it pass', () => {
     expect(configIssues({ tools: { sessions: { visibility: 'tree', other: 1 } } })).toEqual([]);
-    expect(configIssues({ tools: { sessions: { visibility: 'everyone' } } })).toMatchObject([{ path: '/tools/sessions/visibility', rule: 'enum' }]);
+    expect(configIssues({ tools: { sessions: { visibility: 'everyone' } } })).toMatchObject([
+      { path: '/tools/sessions/visibility', rule: 'enum' },
+    ]);
   });
 
   it('checks the state and telemetry blocks', () => {
-    expect(configIssues({ state: { redis: { url: 'redis://127.0.0.1:6379', keyPrefix: 'ts:' }, replicaId: 'a' }, telemetry: { otlp: { endpoint: 'http://127.0.0.1:4318' } } })).toEqual([]);
-    expect(configIssues({ state: { redis: { url: 'http://127.0.0.1:6379' } } })).toMatchObject([{ path: '/state/redis/url', rule: 'pattern' }]);
+    expect(
+      configIssues({
+        state: { redis: { url: 'redis://127.0.0.1:6379', keyPrefix: 'ts:' }, replicaId: 'a' },
+        telemetry: { otlp: { endpoint: 'http://127.0.0.1:4318' } },
+      }),
+    ).toEqual([]);
+    expect(configIssues({ state: { redis: { url: 'http://127.0.0.1:6379' } } })).toMatchObject([
+      { path: '/state/redis/url', rule: 'pattern' },
+    ]);
     expect(configIssues({ state: { redis: {} } })).toMatchObject([{ path: '/state/redis/url', rule: 'required' }]);
-    expect(configIssues({ telemetry: { otlp: { endpoint: 'collector:4318' } } })).toMatchObject([{ path: '/telemetry/otlp/endpoint', rule: 'pattern' }]);
+    expect(configIssues({ telemetry: { otlp: { endpoint: 'collector:4318' } } })).toMatchObject([
+      { path: '/telemetry/otlp/endpoint', rule: 'pattern' },
+    ]);
   });
 });
 
@@ -235,27 +322,42 @@ describe('tools.toolSearch.learning', () => {
   it('takes a boolean or the plugin options at the top level, and resolves false to disabled', async () => {
     const { resolveToolSearch } = await import('../src/index.js');
     expect(configIssues({ tools: { toolSearch: { learning: false } } })).toEqual([]);
-    expect(configIssues({ tools: { toolSearch: { learning: { scope: 'deployment', halfLifeDays: 7, maxEntries: 500 } } } })).toEqual([]);
+    expect(
+      configIssues({ tools: { toolSearch: { learning: { scope: 'deployment', halfLifeDays: 7, maxEntries: 500 } } } }),
+    ).toEqual([]);
     expect(resolveToolSearch({ learning: false }).learning).toEqual({ enabled: false });
     expect(resolveToolSearch({ mode: 'tools' }).learning).toBeUndefined();
   });
 
   it('refuses a bad value with its path, and learning under an agent (it is per deployment)', () => {
-    expect(configIssues({ tools: { toolSearch: { learning: { scope: 'everyone' } } } }).map((issue) => issue.path)).toContain('/tools/toolSearch/learning/scope');
+    expect(
+      configIssues({ tools: { toolSearch: { learning: { scope: 'everyone' } } } }).map((issue) => issue.path),
+    ).toContain('/tools/toolSearch/learning/scope');
     expect(configIssues({ tools: { toolSearch: { learning: { maxEntries: 0 } } } }).length).toBeGreaterThan(0);
-    expect(configIssues({ agents: { list: [{ id: 'a', tools: { toolSearch: { learning: true } } }] } }).length).toBeGreaterThan(0);
+    expect(
+      configIssues({ agents: { list: [{ id: 'a', tools: { toolSearch: { learning: true } } }] } }).length,
+    ).toBeGreaterThan(0);
   });
 });
 
-describe('tools.toolSearch.directory / .direct (the modes\' own options)', () => {
+describe("tools.toolSearch.directory / .direct (the modes' own options)", () => {
   it('takes directory.turnTools, directory.budgetChars and direct.budgetChars and resolves them for the modes', async () => {
     const { resolveToolSearch } = await import('../src/index.js');
-    const toolSearch = { mode: 'directory' as const, directory: { turnTools: 0, budgetChars: 3000 }, direct: { budgetChars: 0 } };
+    const toolSearch = {
+      mode: 'directory' as const,
+      directory: { turnTools: 0, budgetChars: 3000 },
+      direct: { budgetChars: 0 },
+    };
     expect(configIssues({ tools: { toolSearch } })).toEqual([]);
-    expect(resolveToolSearch(toolSearch)).toMatchObject({ directory: { turnTools: 0, budgetChars: 3000 }, direct: { budgetChars: 0 } });
+    expect(resolveToolSearch(toolSearch)).toMatchObject({
+      directory: { turnTools: 0, budgetChars: 3000 },
+      direct: { budgetChars: 0 },
+    });
     // The older directoryBudgetChars still counts; directory.budgetChars wins over it.
     expect(resolveToolSearch({ directoryBudgetChars: 5000 }).directory).toEqual({ budgetChars: 5000 });
-    expect(resolveToolSearch({ directoryBudgetChars: 5000, directory: { budgetChars: 100 } }).directory).toEqual({ budgetChars: 100 });
+    expect(resolveToolSearch({ directoryBudgetChars: 5000, directory: { budgetChars: 100 } }).directory).toEqual({
+      budgetChars: 100,
+    });
   });
 
   it.each([
@@ -273,7 +375,15 @@ describe('tools.toolSearch.directory / .direct (the modes\' own options)', () =>
   });
 
   it('refuses them under an agent or a provider (the modes are built once per deployment)', () => {
-    expect(configIssues({ agents: { list: [{ id: 'a', tools: { toolSearch: { directory: { turnTools: 3 } } } }] } }).map((issue) => issue.path)).toContain('/agents/list/0/tools/toolSearch/directory');
-    expect(configIssues({ tools: { byProvider: { openai: { toolSearch: { direct: { budgetChars: 10 } } } } } }).map((issue) => issue.path)).toContain('/tools/byProvider/openai/toolSearch/direct');
+    expect(
+      configIssues({ agents: { list: [{ id: 'a', tools: { toolSearch: { directory: { turnTools: 3 } } } }] } }).map(
+        (issue) => issue.path,
+      ),
+    ).toContain('/agents/list/0/tools/toolSearch/directory');
+    expect(
+      configIssues({ tools: { byProvider: { openai: { toolSearch: { direct: { budgetChars: 10 } } } } } }).map(
+        (issue) => issue.path,
+      ),
+    ).toContain('/tools/byProvider/openai/toolSearch/direct');
   });
 });

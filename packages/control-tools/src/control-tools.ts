@@ -5,13 +5,32 @@
  * validation happen in the kernel and their verdicts come back as results.
  * Shared by mode-tools and mode-directory (modes never import each other, so this lives in its own package).
  */
-import { compileToolSchema, deepFreeze, ErrorCode, ToolSearchError, toSchemaIssues, withCallStatus } from '@tool-search/kernel';
-import type { ControlContext, ExposedTool, JsonSchema, RunApi, RunRequest, ToolCallOutcome, ToolResult } from '@tool-search/kernel';
+import {
+  compileToolSchema,
+  deepFreeze,
+  ErrorCode,
+  ToolSearchError,
+  toSchemaIssues,
+  withCallStatus,
+} from '@tool-search/kernel';
+import type {
+  ControlContext,
+  ExposedTool,
+  JsonSchema,
+  RunApi,
+  RunRequest,
+  ToolCallOutcome,
+  ToolResult,
+} from '@tool-search/kernel';
 import { indexForRun, type ToolIndex } from '@tool-search/search';
 import { errorResult, okResult, renderDescription, renderSearch } from './results.js';
 import { emitSearch, searchLimitsFor } from './search-limits.js';
 
-export const CONTROL_TOOL_NAMES = Object.freeze({ search: 'tool_search', describe: 'tool_describe', call: 'tool_call' } as const);
+export const CONTROL_TOOL_NAMES = Object.freeze({
+  search: 'tool_search',
+  describe: 'tool_describe',
+  call: 'tool_call',
+} as const);
 
 /** Most queries one `tool_search` call may carry. */
 export const MAX_QUERIES = 10;
@@ -45,13 +64,26 @@ export function controlToolsFor(config: ControlToolsConfig): (request: RunReques
   return (request) => {
     const { maxSearchLimit: max, searchDefaultLimit } = searchLimitsFor(config, request);
     const description = typeof request.searchDescription === 'string' ? request.searchDescription : config.description;
-    if (max === config.maxSearchLimit && searchDefaultLimit === config.searchDefaultLimit && description === config.description) return base;
+    if (
+      max === config.maxSearchLimit &&
+      searchDefaultLimit === config.searchDefaultLimit &&
+      description === config.description
+    )
+      return base;
     const key = JSON.stringify([searchDefaultLimit, max, description ?? null]);
     let tools = bySetting.get(key);
     if (!tools) {
       // Bounded: per-run descriptions come from config, but a caller could pass a new one on every run.
       if (bySetting.size >= 64) bySetting.clear();
-      bySetting.set(key, (tools = createControlTools({ ...config, searchDefaultLimit, maxSearchLimit: max, ...(description !== undefined ? { description } : {}) })));
+      bySetting.set(
+        key,
+        (tools = createControlTools({
+          ...config,
+          searchDefaultLimit,
+          maxSearchLimit: max,
+          ...(description !== undefined ? { description } : {}),
+        })),
+      );
     }
     return tools;
   };
@@ -69,14 +101,18 @@ export function extendDescription(base: string, extension: string | undefined): 
 
 export function createControlTools(config: ControlToolsConfig): ExposedTool[] {
   const index = (run: RunApi): ToolIndex =>
-    indexForRun(run, { searchDefaultLimit: config.searchDefaultLimit, maxSearchLimit: config.maxSearchLimit, maxBatchQueries: MAX_QUERIES });
+    indexForRun(run, {
+      searchDefaultLimit: config.searchDefaultLimit,
+      maxSearchLimit: config.maxSearchLimit,
+      maxBatchQueries: MAX_QUERIES,
+    });
   const searchInput = searchSchema(config.maxSearchLimit);
   // Frozen: every exposure shares these objects, and the same catalog must render byte-identically.
   return deepFreeze([
     {
       name: CONTROL_TOOL_NAMES.search,
       description: extendDescription(
-        'Find tools by what they do. Give `query` (a few words, or a tool\'s name) or `queries` (several needs at once; with `fuse: true`, several phrasings of one need, ranked as one list). `select:name1,name2` returns exactly those tools. Returns tool ids with a short summary and argument signature.',
+        "Find tools by what they do. Give `query` (a few words, or a tool's name) or `queries` (several needs at once; with `fuse: true`, several phrasings of one need, ranked as one list). `select:name1,name2` returns exactly those tools. Returns tool ids with a short summary and argument signature.",
         config.description,
       ),
       inputSchema: searchInput,
@@ -90,7 +126,8 @@ export function createControlTools(config: ControlToolsConfig): ExposedTool[] {
     },
     {
       name: CONTROL_TOOL_NAMES.call,
-      description: 'Run a tool found with tool_search: `id` is its id, `args` its arguments as an object matching its input schema.',
+      description:
+        'Run a tool found with tool_search: `id` is its id, `args` its arguments as an object matching its input schema.',
       inputSchema: CALL_SCHEMA,
       handler: guarded(CALL_SCHEMA, (args, ctx) => callTool(String(args.id), args.args ?? {}, ctx)),
     },
@@ -102,9 +139,19 @@ function searchSchema(maxLimit: number): JsonSchema {
     type: 'object',
     properties: {
       query: { type: 'string', minLength: 1, description: 'What the tool should do, in a few words.' },
-      queries: { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1, maxItems: MAX_QUERIES, description: 'Several searches in one call.' },
+      queries: {
+        type: 'array',
+        items: { type: 'string', minLength: 1 },
+        minItems: 1,
+        maxItems: MAX_QUERIES,
+        description: 'Several searches in one call.',
+      },
       limit: { type: 'integer', minimum: 1, maximum: maxLimit, description: `Hits per query (at most ${maxLimit}).` },
-      fuse: { type: 'boolean', description: 'With `queries`: they are alternative phrasings of one need; return one ranked list fused from all of them.' },
+      fuse: {
+        type: 'boolean',
+        description:
+          'With `queries`: they are alternative phrasings of one need; return one ranked list fused from all of them.',
+      },
     },
     additionalProperties: false,
   };
@@ -112,7 +159,9 @@ function searchSchema(maxLimit: number): JsonSchema {
 
 const DESCRIBE_SCHEMA: JsonSchema = {
   type: 'object',
-  properties: { id: { type: 'string', minLength: 1, description: 'The tool id (e.g. "mcp:github:create_issue") or its name.' } },
+  properties: {
+    id: { type: 'string', minLength: 1, description: 'The tool id (e.g. "mcp:github:create_issue") or its name.' },
+  },
   required: ['id'],
   additionalProperties: false,
 };
@@ -130,14 +179,21 @@ const CALL_SCHEMA: JsonSchema = {
 type Handler = (args: Record<string, unknown>, ctx: ControlContext) => Promise<ToolResult> | ToolResult;
 
 /** Validates the control tool's own arguments; a mismatch is a result the model can fix, not a throw. */
-function guarded(schema: JsonSchema, handler: Handler): (args: Record<string, unknown>, ctx: ControlContext) => Promise<ToolResult> {
+function guarded(
+  schema: JsonSchema,
+  handler: Handler,
+): (args: Record<string, unknown>, ctx: ControlContext) => Promise<ToolResult> {
   return async (raw, ctx) => {
     const args = withParsedArgs(raw);
     const validate = compileToolSchema(schema);
     if (typeof validate === 'function' && !validate(args)) {
       const issues = toSchemaIssues(validate.errors);
       const first = issues[0];
-      return errorResult(ErrorCode.TOOL_ARGUMENTS_INVALID, `invalid arguments: ${first ? `${first.path} ${first.message}` : 'schema mismatch'}`, { errors: issues });
+      return errorResult(
+        ErrorCode.TOOL_ARGUMENTS_INVALID,
+        `invalid arguments: ${first ? `${first.path} ${first.message}` : 'schema mismatch'}`,
+        { errors: issues },
+      );
     }
     return handler(args, ctx);
   };
@@ -154,14 +210,25 @@ function withParsedArgs(args: Record<string, unknown>): Record<string, unknown> 
   }
 }
 
-async function search(index: ToolIndex, args: Record<string, unknown>, ctx: ControlContext, config: ControlToolsConfig): Promise<ToolResult> {
-  const queries = [...(typeof args.query === 'string' ? [args.query] : []), ...((args.queries as string[] | undefined) ?? [])];
+async function search(
+  index: ToolIndex,
+  args: Record<string, unknown>,
+  ctx: ControlContext,
+  config: ControlToolsConfig,
+): Promise<ToolResult> {
+  const queries = [
+    ...(typeof args.query === 'string' ? [args.query] : []),
+    ...((args.queries as string[] | undefined) ?? []),
+  ];
   if (queries.length === 0) {
     return errorResult(ErrorCode.TOOL_ARGUMENTS_INVALID, 'give `query` (a string) or `queries` (an array of strings)', {
       errors: [{ path: '/query', rule: 'required', message: 'query or queries is required' }],
     });
   }
-  const limit = Math.min(typeof args.limit === 'number' ? args.limit : config.searchDefaultLimit, config.maxSearchLimit);
+  const limit = Math.min(
+    typeof args.limit === 'number' ? args.limit : config.searchDefaultLimit,
+    config.maxSearchLimit,
+  );
   // Through the run's rerank hooks (hybrid ranking when an embedder plugin is there; lexical otherwise).
   const { result, ranker } =
     args.fuse === true && queries.length > 1
@@ -177,7 +244,10 @@ function describe(index: ToolIndex, requested: string, ctx: ControlContext, call
   if (!description) return unknownTool(requested, index.suggest(requested));
   // Plugin guidance ("skills") reaches the model for a tool once it is described.
   const guidance = ctx.run.guidanceFor([description.id], 1500);
-  return okResult([renderDescription(description, callHint), guidance].filter(Boolean).join('\n\n'), { ...description, ...(guidance ? { guidance } : {}) });
+  return okResult([renderDescription(description, callHint), guidance].filter(Boolean).join('\n\n'), {
+    ...description,
+    ...(guidance ? { guidance } : {}),
+  });
 }
 
 /**
@@ -190,12 +260,20 @@ async function callTool(id: string, args: unknown, ctx: ControlContext): Promise
   try {
     outcome = await ctx.run.call(id, args, { origin: 'tool_call', signal: ctx.signal });
   } catch (error) {
-    if (!ToolSearchError.isInstance(error) || error.code === ErrorCode.RUN_CLOSED || error.code === ErrorCode.RUN_STOPPED) throw error;
+    if (
+      !ToolSearchError.isInstance(error) ||
+      error.code === ErrorCode.RUN_CLOSED ||
+      error.code === ErrorCode.RUN_STOPPED
+    )
+      throw error;
     const toolId = error.toolId ?? id;
     const result =
       error.code === ErrorCode.UNKNOWN_TOOL
         ? unknownTool(id, (error.details?.suggestions as string[] | undefined) ?? [])
-        : errorResult(error.code, error.message, { ...(error.toolId ? { toolId: error.toolId } : {}), ...(error.details ?? {}) });
+        : errorResult(error.code, error.message, {
+            ...(error.toolId ? { toolId: error.toolId } : {}),
+            ...(error.details ?? {}),
+          });
     return withCallStatus(result, { status: 'error', toolId, error: { code: error.code, message: error.message } });
   }
   return fromOutcome(outcome);
@@ -206,20 +284,37 @@ function fromOutcome(outcome: ToolCallOutcome): ToolResult {
     case 'ok':
       return outcome.result;
     case 'blocked': {
-      const result = errorResult(ErrorCode.TOOL_CALL_BLOCKED, `the call to ${outcome.toolId} was blocked by ${outcome.by}: ${outcome.reason}`, {
+      const result = errorResult(
+        ErrorCode.TOOL_CALL_BLOCKED,
+        `the call to ${outcome.toolId} was blocked by ${outcome.by}: ${outcome.reason}`,
+        {
+          toolId: outcome.toolId,
+          by: outcome.by,
+          reason: outcome.reason,
+        },
+      );
+      return withCallStatus(result, {
+        status: 'blocked',
         toolId: outcome.toolId,
-        by: outcome.by,
         reason: outcome.reason,
+        by: outcome.by,
       });
-      return withCallStatus(result, { status: 'blocked', toolId: outcome.toolId, reason: outcome.reason, by: outcome.by });
     }
     case 'pending': {
       // Not reached for tool_call (the kernel hands client calls off or refuses them); kept for a custom kernel.
       const result = clientTool(outcome.toolId, outcome.name);
-      return withCallStatus(result, { status: 'error', toolId: outcome.toolId, error: { code: ErrorCode.CLIENT_TOOL_NOT_EXECUTABLE, message: 'executed by the client' } });
+      return withCallStatus(result, {
+        status: 'error',
+        toolId: outcome.toolId,
+        error: { code: ErrorCode.CLIENT_TOOL_NOT_EXECUTABLE, message: 'executed by the client' },
+      });
     }
     case 'error':
-      return withCallStatus(errorResult(outcome.error.code, outcome.error.message, { toolId: outcome.toolId }), { status: 'error', toolId: outcome.toolId, error: outcome.error });
+      return withCallStatus(errorResult(outcome.error.code, outcome.error.message, { toolId: outcome.toolId }), {
+        status: 'error',
+        toolId: outcome.toolId,
+        error: outcome.error,
+      });
   }
 }
 
@@ -233,5 +328,8 @@ function clientTool(toolId: string, name: string): ToolResult {
 
 function unknownTool(requested: string, suggestions: readonly string[]): ToolResult {
   const hint = suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : '';
-  return errorResult(ErrorCode.UNKNOWN_TOOL, `unknown tool id "${requested}"${hint} Use tool_search to find tools.`, { requested, suggestions });
+  return errorResult(ErrorCode.UNKNOWN_TOOL, `unknown tool id "${requested}"${hint} Use tool_search to find tools.`, {
+    requested,
+    suggestions,
+  });
 }

@@ -3,7 +3,14 @@
  * check of a mode's options against its schema (Ajv through the kernel's compile-once cache), so no mode checks its
  * options by hand and each error names the path, the rule and the fix.
  */
-import { compileToolSchema, ConfigError, ErrorCode, toSchemaIssues, type JsonSchema, type SchemaIssue } from '@tool-search/kernel';
+import {
+  compileToolSchema,
+  ConfigError,
+  ErrorCode,
+  toSchemaIssues,
+  type JsonSchema,
+  type SchemaIssue,
+} from '@tool-search/kernel';
 
 /** Longest operator extension of a search tool's description (config `tools.toolSearch.description`). */
 export const MAX_DESCRIPTION_CHARS = 2000;
@@ -12,7 +19,11 @@ export const MAX_DESCRIPTION_CHARS = 2000;
 export const searchOptionsProperties = Object.freeze({
   searchDefaultLimit: { type: 'integer', minimum: 1, description: 'Hits per query when the model gives no `limit`.' },
   maxSearchLimit: { type: 'integer', minimum: 1, description: 'Upper bound on `limit`.' },
-  description: { type: 'string', maxLength: MAX_DESCRIPTION_CHARS, description: "Appended to the search tool's description." },
+  description: {
+    type: 'string',
+    maxLength: MAX_DESCRIPTION_CHARS,
+    description: "Appended to the search tool's description.",
+  },
 } as const);
 
 export interface ModeOptionsCheck {
@@ -29,7 +40,8 @@ export interface ModeOptionsCheck {
  */
 export function checkModeOptions<T>(options: T, check: ModeOptionsCheck): T {
   const validate = compileToolSchema(check.schema);
-  if (typeof validate !== 'function') throw new Error(`${check.plugin}: its options schema does not compile: ${validate.message}`);
+  if (typeof validate !== 'function')
+    throw new Error(`${check.plugin}: its options schema does not compile: ${validate.message}`);
   if (validate(options)) return options;
   const issues = toSchemaIssues(validate.errors).map((issue) => explained(issue, options));
   const first = issues[0]!;
@@ -37,7 +49,13 @@ export function checkModeOptions<T>(options: T, check: ModeOptionsCheck): T {
 }
 
 /** A `ConfigError` (`OPTIONS_INVALID`) about one option, for the rules a schema cannot say. */
-export function optionsError(check: Pick<ModeOptionsCheck, 'plugin' | 'pathStyle'>, pointer: string, rule: string, message: string, details?: Record<string, unknown>): ConfigError {
+export function optionsError(
+  check: Pick<ModeOptionsCheck, 'plugin' | 'pathStyle'>,
+  pointer: string,
+  rule: string,
+  message: string,
+  details?: Record<string, unknown>,
+): ConfigError {
   const path = check.pathStyle === 'dotted' ? pointer.split('/').filter(Boolean).join('.') || '(root)' : pointer;
   const key = path === '/' || path === '(root)' ? 'options' : path.replace(/^\//, '').replaceAll('/', '.');
   return new ConfigError(path, rule, `${check.plugin} options: ${key} ${message}`, {
@@ -52,7 +70,10 @@ function explained(issue: SchemaIssue, options: unknown): SchemaIssue {
   const value = at(options, issue.path);
   if (issue.rule === 'maxLength' && typeof value === 'string') {
     const limit = /\d+/.exec(issue.message)?.[0] ?? 'the limit';
-    return { ...issue, message: `has ${value.length} characters; keep it to ${limit} (say what the catalog holds, not every tool)` };
+    return {
+      ...issue,
+      message: `has ${value.length} characters; keep it to ${limit} (say what the catalog holds, not every tool)`,
+    };
   }
   if (issue.rule === 'additionalProperties') return { ...issue, message: 'is not an option of this mode' };
   return { ...issue, message: `${issue.message}, got ${JSON.stringify(value) ?? 'undefined'}` };

@@ -3,7 +3,13 @@
  * text rendering in `content` (many clients show only the text).
  */
 import type { AnyErrorCode, ToolResult } from '@tool-search/kernel';
-import type { BatchSearchResult, SearchHit, SearchResult, ToolDescription, UnavailableSource } from '@tool-search/search';
+import type {
+  BatchSearchResult,
+  SearchHit,
+  SearchResult,
+  ToolDescription,
+  UnavailableSource,
+} from '@tool-search/search';
 
 export function okResult(text: string, structured: unknown): ToolResult {
   return { content: [{ type: 'text', text }], structuredContent: structured };
@@ -26,7 +32,8 @@ export function renderSearch(result: SearchResult | BatchSearchResult): string {
 function renderOne(result: SearchResult, withHeader: boolean): string {
   const header = withHeader ? [`Results for "${result.query}":`] : [];
   const reasons = result.unavailable?.length ? [renderUnavailable(result.unavailable)] : [];
-  if (result.hits.length === 0) return [...header, `No tools matched "${result.query}". Try other words.`, ...reasons].join('\n');
+  if (result.hits.length === 0)
+    return [...header, `No tools matched "${result.query}". Try other words.`, ...reasons].join('\n');
   const weak = result.weak ? [`No tool matched "${result.query}" well; the closest partial matches (weak):`] : [];
   const lines = result.hits.map((hit) => renderHit(hit, !result.weak));
   if (result.truncated) lines.push('(more tools matched: narrow the query or raise limit)');
@@ -46,7 +53,7 @@ const STATE_TEXT: Readonly<Record<UnavailableSource['state'], string>> = {
 /** Names sources that failed to list: the tool the user means may be theirs. */
 function renderUnavailable(sources: readonly UnavailableSource[]): string {
   const named = sources.map((source) => `"${source.name}" ${STATE_TEXT[source.state]} (${source.code})`);
-  return `Not searchable in this run: ${named.join("; ")}; tools of these sources are missing from these results.`;
+  return `Not searchable in this run: ${named.join('; ')}; tools of these sources are missing from these results.`;
 }
 
 export function renderDescription(description: ToolDescription, callHint: string): string {

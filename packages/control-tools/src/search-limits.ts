@@ -19,13 +19,26 @@ export function searchLimitsFor<T extends SearchLimitSetting>(own: T, request: R
   const max = positive(asked?.maxSearchLimit) ?? own.maxSearchLimit;
   const fallback = positive(asked?.searchDefaultLimit) ?? own.searchDefaultLimit;
   const searchDefaultLimit = fallback !== undefined && max !== undefined ? Math.min(fallback, max) : fallback;
-  return { ...own, ...(max !== undefined ? { maxSearchLimit: max } : {}), ...(searchDefaultLimit !== undefined ? { searchDefaultLimit } : {}) };
+  return {
+    ...own,
+    ...(max !== undefined ? { maxSearchLimit: max } : {}),
+    ...(searchDefaultLimit !== undefined ? { searchDefaultLimit } : {}),
+  };
 }
 
 /** Emits the run's `search` event for one search (one query, fused queries, or a batch): unique hit ids, each query's hits and weak flag. */
-export function emitSearch(run: Pick<RunApi, 'emit'>, queries: readonly string[], ranked: RankedSearch, origin: CallOrigin): void {
+export function emitSearch(
+  run: Pick<RunApi, 'emit'>,
+  queries: readonly string[],
+  ranked: RankedSearch,
+  origin: CallOrigin,
+): void {
   const each: readonly SearchResult[] = 'results' in ranked.result ? ranked.result.results : [ranked.result];
-  const results: SearchEventResult[] = each.map((entry) => ({ query: entry.query, hits: entry.hits.map((hit) => hit.id), weak: entry.weak === true || entry.hits.length === 0 }));
+  const results: SearchEventResult[] = each.map((entry) => ({
+    query: entry.query,
+    hits: entry.hits.map((hit) => hit.id),
+    weak: entry.weak === true || entry.hits.length === 0,
+  }));
   const hits = [...new Set(each.flatMap((entry) => entry.hits.map((hit) => hit.id)))];
   run.emit({ type: 'search', queries: [...queries], hits, origin, results, ranker: ranked.ranker });
 }

@@ -15,7 +15,13 @@ const source: KernelPlugin = {
           inputSchema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
           execute: (args) => ({ content: [{ type: 'text', text: `sunny in ${String(args.city)}` }] }),
         },
-        { name: 'ask_user', source: 'client', owner: 'client', description: 'Ask the user a question', inputSchema: { type: 'object' } },
+        {
+          name: 'ask_user',
+          source: 'client',
+          owner: 'client',
+          description: 'Ask the user a question',
+          inputSchema: { type: 'object' },
+        },
       ]),
     ),
 };
@@ -28,12 +34,17 @@ async function setup() {
   return { tools, call: (name: string, args: Record<string, unknown>) => handler(name)(args, ctx) };
 }
 
-const code = (result: ToolResult) => (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
+const code = (result: ToolResult) =>
+  (result.structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
 
 describe('control tools', () => {
   it('are the three named tools, frozen so exposures render byte-identically', async () => {
     const { tools } = await setup();
-    expect(tools.map((t) => t.name)).toEqual([CONTROL_TOOL_NAMES.search, CONTROL_TOOL_NAMES.describe, CONTROL_TOOL_NAMES.call]);
+    expect(tools.map((t) => t.name)).toEqual([
+      CONTROL_TOOL_NAMES.search,
+      CONTROL_TOOL_NAMES.describe,
+      CONTROL_TOOL_NAMES.call,
+    ]);
     expect(Object.isFrozen(tools[0]!.inputSchema)).toBe(true);
   });
 
@@ -42,7 +53,11 @@ describe('control tools', () => {
     const found = await call('tool_search', { query: 'weather in a city' });
     expect(JSON.stringify(found.structuredContent)).toContain('plugin:weather:get_weather');
     const described = await call('tool_describe', { id: 'plugin:weather:get_weather' });
-    expect((described.structuredContent as { inputSchema: unknown }).inputSchema).toEqual({ type: 'object', properties: { city: { type: 'string' } }, required: ['city'] });
+    expect((described.structuredContent as { inputSchema: unknown }).inputSchema).toEqual({
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+    });
   });
 
   it('tool_call runs through the run and reports argument errors as results', async () => {
@@ -57,7 +72,9 @@ describe('control tools', () => {
 
   it('refuses client tools and unknown ids with coded results', async () => {
     const { call } = await setup();
-    expect(code(await call('tool_call', { id: 'client:client:ask_user', args: {} }))).toBe(ErrorCode.CLIENT_TOOL_NOT_EXECUTABLE);
+    expect(code(await call('tool_call', { id: 'client:client:ask_user', args: {} }))).toBe(
+      ErrorCode.CLIENT_TOOL_NOT_EXECUTABLE,
+    );
     expect(code(await call('tool_describe', { id: 'get_wether' }))).toBe(ErrorCode.UNKNOWN_TOOL);
     expect(code(await call('tool_search', {}))).toBe(ErrorCode.TOOL_ARGUMENTS_INVALID);
   });

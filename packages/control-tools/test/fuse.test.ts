@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createKernel, type KernelPlugin, type RunApi } from '@tool-search/kernel';
 import { createControlTools } from '@tool-search/control-tools';
 
-const tool = (name: string, description: string) => ({ name, source: 'plugin' as const, owner: 'tracker', description, inputSchema: { type: 'object' } });
+const tool = (name: string, description: string) => ({
+  name,
+  source: 'plugin' as const,
+  owner: 'tracker',
+  description,
+  inputSchema: { type: 'object' },
+});
 const source: KernelPlugin = {
   name: 'src',
   apply: ({ hooks }) =>
@@ -18,7 +24,9 @@ const source: KernelPlugin = {
 
 async function setup() {
   const run = await createKernel({ plugins: [source] }).createRun();
-  const search = createControlTools({ searchDefaultLimit: 8, maxSearchLimit: 20, callHint: '' }).find((t) => t.name === 'tool_search')!;
+  const search = createControlTools({ searchDefaultLimit: 8, maxSearchLimit: 20, callHint: '' }).find(
+    (t) => t.name === 'tool_search',
+  )!;
   const ctx = { run: run as RunApi, signal: new AbortController().signal };
   return { call: (args: Record<string, unknown>) => search.handler!(args, ctx), search };
 }
@@ -26,7 +34,9 @@ async function setup() {
 describe('tool_search with fuse', () => {
   it('declares fuse in its schema and tells the model what it is for', async () => {
     const { search } = await setup();
-    expect((search.inputSchema as { properties: Record<string, unknown> }).properties['fuse']).toMatchObject({ type: 'boolean' });
+    expect((search.inputSchema as { properties: Record<string, unknown> }).properties['fuse']).toMatchObject({
+      type: 'boolean',
+    });
     expect(search.description).toContain('fuse');
   });
 

@@ -20,9 +20,27 @@ const tools: KernelPlugin = {
   apply: ({ hooks }) =>
     hooks.listTools.tap((sink) =>
       sink.add([
-        { name: 'get_weather', source: 'plugin', owner: 'weather', description: 'Current weather for a city', inputSchema: { type: 'object' } },
-        { name: 'add_member', source: 'plugin', owner: 'boards', description: 'Put a member on a card of a board', inputSchema: { type: 'object' } },
-        { name: 'wipe_disk', source: 'plugin', owner: 'danger', description: 'Erase every file on the trello board disk', inputSchema: { type: 'object' } },
+        {
+          name: 'get_weather',
+          source: 'plugin',
+          owner: 'weather',
+          description: 'Current weather for a city',
+          inputSchema: { type: 'object' },
+        },
+        {
+          name: 'add_member',
+          source: 'plugin',
+          owner: 'boards',
+          description: 'Put a member on a card of a board',
+          inputSchema: { type: 'object' },
+        },
+        {
+          name: 'wipe_disk',
+          source: 'plugin',
+          owner: 'danger',
+          description: 'Erase every file on the trello board disk',
+          inputSchema: { type: 'object' },
+        },
       ]),
     ),
 };
@@ -32,7 +50,14 @@ const tools: KernelPlugin = {
 const failedMcp: KernelPlugin = {
   name: 'mcp-like',
   apply: ({ hooks }) =>
-    hooks.listTools.tap((sink) => sink.diagnostic({ code: 'MCP_SERVER_FAILED' as OwnedErrorCode, level: 'error', message: 'spawn ENOENT', details: { server: 'trello' } })),
+    hooks.listTools.tap((sink) =>
+      sink.diagnostic({
+        code: 'MCP_SERVER_FAILED' as OwnedErrorCode,
+        level: 'error',
+        message: 'spawn ENOENT',
+        details: { server: 'trello' },
+      }),
+    ),
 };
 
 /** A source that throws while listing: the kernel records SOURCE_FAILED with the plugin's name. */
@@ -46,7 +71,8 @@ const broken: KernelPlugin = {
 
 const denyWipe: KernelPlugin = {
   name: 'deny-wipe',
-  apply: ({ hooks }) => hooks.filterPolicy.tap((list: readonly ToolDescriptor[]) => list.filter((tool) => tool.name !== 'wipe_disk')),
+  apply: ({ hooks }) =>
+    hooks.filterPolicy.tap((list: readonly ToolDescriptor[]) => list.filter((tool) => tool.name !== 'wipe_disk')),
 };
 
 async function search(query: string): Promise<ToolResult> {
@@ -68,7 +94,11 @@ describe('miss reasons and weak hits in tool_search', () => {
 
   it('a weak result names every unavailable source and says the hits are partial', async () => {
     const result = await search('zebra migration statistics');
-    const structured = result.structuredContent as { weak?: boolean; hits: { id: string; weak?: boolean }[]; unavailable: { name: string }[] };
+    const structured = result.structuredContent as {
+      weak?: boolean;
+      hits: { id: string; weak?: boolean }[];
+      unavailable: { name: string }[];
+    };
     expect(structured.weak).toBe(true);
     expect(structured.hits.length).toBeGreaterThan(0);
     expect(structured.hits.every((hit) => hit.weak)).toBe(true);

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
 import { checkModeOptions, searchOptionsProperties } from '../src/index.js';
 
-const schema = { type: 'object', properties: { ...searchOptionsProperties, limits: { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, additionalProperties: false } }, additionalProperties: false } as const;
+const schema = {
+  type: 'object',
+  properties: {
+    ...searchOptionsProperties,
+    limits: { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, additionalProperties: false },
+  },
+  additionalProperties: false,
+} as const;
 
 describe('checkModeOptions', () => {
   it('passes valid options through unchanged', () => {
@@ -19,14 +26,22 @@ describe('checkModeOptions', () => {
       error = caught;
     }
     expect(error).toMatchObject({ code: ErrorCode.OPTIONS_INVALID, plugin: 'p' });
-    const issues = (error as { details: { issues: { path: string; rule: string }[] } }).details.issues.map(({ path, rule }) => `${path} ${rule}`);
+    const issues = (error as { details: { issues: { path: string; rule: string }[] } }).details.issues.map(
+      ({ path, rule }) => `${path} ${rule}`,
+    );
     expect(issues.sort()).toEqual(['/limits/n type', '/searchDefaultLimit minimum', '/typo additionalProperties']);
-    expect(() => checkModeOptions({ limits: { n: 0 } }, { plugin: 'p', schema, pathStyle: 'dotted' })).toThrow(expect.objectContaining({ path: 'limits.n', rule: 'minimum' }));
+    expect(() => checkModeOptions({ limits: { n: 0 } }, { plugin: 'p', schema, pathStyle: 'dotted' })).toThrow(
+      expect.objectContaining({ path: 'limits.n', rule: 'minimum' }),
+    );
   });
 
   it('says the size and the bound of a too-long description', () => {
     expect(() => checkModeOptions({ description: 'x'.repeat(2500) }, { plugin: 'p', schema })).toThrow(
-      expect.objectContaining({ path: '/description', rule: 'maxLength', message: expect.stringContaining('has 2500 characters; keep it to 2000') }),
+      expect.objectContaining({
+        path: '/description',
+        rule: 'maxLength',
+        message: expect.stringContaining('has 2500 characters; keep it to 2000'),
+      }),
     );
   });
 });

@@ -23,7 +23,15 @@ export const optionsSchema = {
 } as const;
 
 /** Metres per unit. */
-const UNITS: Readonly<Record<string, number>> = Object.freeze({ mm: 0.001, cm: 0.01, m: 1, km: 1000, in: 0.0254, ft: 0.3048, mi: 1609.344 });
+const UNITS: Readonly<Record<string, number>> = Object.freeze({
+  mm: 0.001,
+  cm: 0.01,
+  m: 1,
+  km: 1000,
+  in: 0.0254,
+  ft: 0.3048,
+  mi: 1609.344,
+});
 
 export function unitsPlugin(options: UnitsPluginOptions = {}): KernelPlugin {
   const precision = options.precision ?? 2;

@@ -19,7 +19,15 @@ interface AnthropicMessage {
   content: Block[];
 }
 interface AnthropicReply {
-  readonly content?: readonly { type: string; text?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: unknown }[];
+  readonly content?: readonly {
+    type: string;
+    text?: string;
+    id?: string;
+    name?: string;
+    input?: unknown;
+    tool_use_id?: string;
+    content?: unknown;
+  }[];
   readonly stop_reason?: string | null;
   readonly usage?: { input_tokens?: number; output_tokens?: number };
 }
@@ -43,9 +51,15 @@ export function anthropicUpstream(client: Anthropic, model: string): Upstream {
       );
     },
     async send(body, signal): Promise<UpstreamReply> {
-      const reply = await postBody((options) => client.post<AnthropicReply>('/v1/messages', options), body, signal, { kind: 'anthropic', url });
+      const reply = await postBody((options) => client.post<AnthropicReply>('/v1/messages', options), body, signal, {
+        kind: 'anthropic',
+        url,
+      });
       const blocks = Array.isArray(reply?.content) ? reply.content : [];
-      const text = blocks.filter((b) => b.type === 'text').map((b) => b.text ?? '').join('');
+      const text = blocks
+        .filter((b) => b.type === 'text')
+        .map((b) => b.text ?? '')
+        .join('');
       const toolCalls = blocks
         .filter((b) => b.type === 'tool_use')
         .map((b) => ({ id: String(b.id), name: String(b.name), arguments: JSON.stringify(b.input ?? {}) }));
@@ -61,7 +75,9 @@ export function anthropicUpstream(client: Anthropic, model: string): Upstream {
         toolCalls,
         ...(serverBlocks.length ? { serverBlocks } : {}),
         stopped: toolCalls.length ? 'tool_calls' : reply.stop_reason === 'max_tokens' ? 'length' : 'stop',
-        ...(reply.usage ? { usage: { input: reply.usage.input_tokens ?? 0, output: reply.usage.output_tokens ?? 0 } } : {}),
+        ...(reply.usage
+          ? { usage: { input: reply.usage.input_tokens ?? 0, output: reply.usage.output_tokens ?? 0 } }
+          : {}),
       };
     },
   };
@@ -96,7 +112,10 @@ export function toAnthropicMessages(
           if (call.type !== 'function') return [];
           const server = serverTools?.has(call.function.name) === true;
           if (server) serverCalls.add(call.id);
-          const input = parseInput(call.function.arguments, `/messages/${index}/tool_calls/${call.id}/function/arguments`);
+          const input = parseInput(
+            call.function.arguments,
+            `/messages/${index}/tool_calls/${call.id}/function/arguments`,
+          );
           return [{ type: server ? 'server_tool_use' : 'tool_use', id: call.id, name: call.function.name, input }];
         });
         push('assistant', [...textBlocks(message.content ?? null), ...calls]);
@@ -107,11 +126,13 @@ export function toAnthropicMessages(
         if (serverCalls.has(message.tool_call_id)) {
           const content = parseInput(textOf(message.content), `/messages/${index}/content`);
           push('assistant', [{ type: 'tool_search_tool_result', tool_use_id: message.tool_call_id, content }]);
-        }
-        else if (toolReferences?.get(message.tool_call_id)?.length) {
-          const refs = toolReferences.get(message.tool_call_id)!.map((tool_name) => ({ type: 'tool_reference', tool_name }));
+        } else if (toolReferences?.get(message.tool_call_id)?.length) {
+          const refs = toolReferences
+            .get(message.tool_call_id)!
+            .map((tool_name) => ({ type: 'tool_reference', tool_name }));
           push('user', [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: refs }]);
-        } else push('user', [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: textOf(message.content) }]);
+        } else
+          push('user', [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: textOf(message.content) }]);
         break;
       default:
         break;
@@ -128,7 +149,9 @@ function textBlocks(content: unknown): Block[] {
 function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((part) => (typeof (part as { text?: unknown })?.text === 'string' ? (part as { text: string }).text : '')).join('');
+  return content
+    .map((part) => (typeof (part as { text?: unknown })?.text === 'string' ? (part as { text: string }).text : ''))
+    .join('');
 }
 
 /**
@@ -141,10 +164,14 @@ function parseInput(text: string, path: string): unknown {
     value = text ? JSON.parse(text) : {};
   } catch (error) {
     const reason = errorMessage(error);
-    throw new ToolSearchError(GatewayErrors.REQUEST_INVALID, `${path} is not valid JSON (${reason}); an Anthropic tool_use input must be a JSON object`, {
-      cause: error,
-      details: { path },
-    });
+    throw new ToolSearchError(
+      GatewayErrors.REQUEST_INVALID,
+      `${path} is not valid JSON (${reason}); an Anthropic tool_use input must be a JSON object`,
+      {
+        cause: error,
+        details: { path },
+      },
+    );
   }
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? value : { value };
 }

@@ -48,14 +48,26 @@ export const DEFAULT_CAPABILITIES: readonly CapabilityRule[] = [
 ];
 
 /** What the upstream serves itself; a feature a rule leaves out is not supported. */
-export function capabilityOf(provider: UpstreamKind, model: string, overrides: readonly CapabilityRule[] = []): Capability {
+export function capabilityOf(
+  provider: UpstreamKind,
+  model: string,
+  overrides: readonly CapabilityRule[] = [],
+): Capability {
   const rule = [...overrides, ...DEFAULT_CAPABILITIES].find((r) => r.provider === provider && matches(r.model, model));
   const all = rule?.deferredTools ?? false;
-  return { deferLoading: rule?.deferLoading ?? all, toolSearch: rule?.toolSearch ?? all, toolReference: rule?.toolReference ?? all };
+  return {
+    deferLoading: rule?.deferLoading ?? all,
+    toolSearch: rule?.toolSearch ?? all,
+    toolReference: rule?.toolReference ?? all,
+  };
 }
 
 /** Deferred tools with the tool-search server tool pass through (the first feature set the gateway checked). */
-export function supportsDeferredTools(provider: UpstreamKind, model: string, overrides: readonly CapabilityRule[] = []): boolean {
+export function supportsDeferredTools(
+  provider: UpstreamKind,
+  model: string,
+  overrides: readonly CapabilityRule[] = [],
+): boolean {
   const c = capabilityOf(provider, model, overrides);
   return c.deferLoading && c.toolSearch;
 }
@@ -77,20 +89,36 @@ export function capabilitiesFromConfig(value: unknown, path = '/gateway/capabili
   if (value === undefined) return [];
   const schema = CAPABILITIES_SCHEMA as unknown as Parameters<typeof compileToolSchema>[0];
   const validate = compileToolSchema(schema);
-  if (typeof validate !== 'function') throw new ConfigError(path, validate.rule, `the capabilities schema does not compile: ${validate.message}`);
+  if (typeof validate !== 'function')
+    throw new ConfigError(path, validate.rule, `the capabilities schema does not compile: ${validate.message}`);
   if (!validate(value)) {
     const issue = toSchemaIssues(validate.errors)[0]!;
-    throw new ConfigError(`${path}${issue.path}`, issue.rule, `${path}${issue.path}: ${issue.message} (keys are "openai/<model glob>" or "anthropic/<model glob>"; values take deferLoading, toolSearch, toolReference as booleans)`);
+    throw new ConfigError(
+      `${path}${issue.path}`,
+      issue.rule,
+      `${path}${issue.path}: ${issue.message} (keys are "openai/<model glob>" or "anthropic/<model glob>"; values take deferLoading, toolSearch, toolReference as booleans)`,
+    );
   }
   return Object.entries(value as Record<string, Partial<Capability>>).map(([key, features]) => {
     const slash = key.indexOf('/');
-    return { provider: key.slice(0, slash) as UpstreamKind, model: key.slice(slash + 1), deferLoading: features.deferLoading ?? false, toolSearch: features.toolSearch ?? false, toolReference: features.toolReference ?? false };
+    return {
+      provider: key.slice(0, slash) as UpstreamKind,
+      model: key.slice(slash + 1),
+      deferLoading: features.deferLoading ?? false,
+      toolSearch: features.toolSearch ?? false,
+      toolReference: features.toolReference ?? false,
+    };
   });
 }
 
 function matches(pattern: string | undefined, model: string): boolean {
   if (pattern === undefined || pattern === '*') return true;
   if (!pattern.includes('*')) return model === pattern;
-  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
+  const regex = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  );
   return regex.test(model);
 }

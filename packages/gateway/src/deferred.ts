@@ -20,7 +20,9 @@ import type { ClientFunctionTool } from './turn.js';
 import type { UpstreamKind } from './upstream.js';
 
 /** Anthropic's tool-search server tool types and the name each is called by. */
-export const SEARCH_TOOL_TYPES: Readonly<Record<string, { readonly name: string; readonly variant: 'bm25' | 'regex' }>> = {
+export const SEARCH_TOOL_TYPES: Readonly<
+  Record<string, { readonly name: string; readonly variant: 'bm25' | 'regex' }>
+> = {
   tool_search_tool_bm25_20251119: { name: 'tool_search_tool_bm25', variant: 'bm25' },
   tool_search_tool_regex_20251119: { name: 'tool_search_tool_regex', variant: 'regex' },
 };
@@ -74,18 +76,23 @@ export function searchDeferred(deferred: DeferredTools, input: unknown): object 
 /** Tool names the `tool_reference` blocks of a custom search tool's `tool_result` content name (none for text). */
 export function referenceBlockNames(content: unknown): string[] {
   if (!Array.isArray(content)) return [];
-  return content.flatMap((block) => (block?.type === 'tool_reference' && typeof block.tool_name === 'string' ? [block.tool_name as string] : []));
+  return content.flatMap((block) =>
+    block?.type === 'tool_reference' && typeof block.tool_name === 'string' ? [block.tool_name as string] : [],
+  );
 }
 
 /** Tool names a search result loaded. */
 export function referencedNames(content: unknown): string[] {
   const refs = (content as { tool_references?: unknown })?.tool_references;
-  return Array.isArray(refs) ? refs.flatMap((ref) => (typeof ref?.tool_name === 'string' ? [ref.tool_name as string] : [])) : [];
+  return Array.isArray(refs)
+    ? refs.flatMap((ref) => (typeof ref?.tool_name === 'string' ? [ref.tool_name as string] : []))
+    : [];
 }
 
 /** The function the model calls to search, in the upstream's format. */
 export function searchFunction(deferred: DeferredTools & { readonly searchTool: object }): ClientFunctionTool {
-  const how = deferred.variant === 'regex' ? 'a regular expression (case-insensitive) over' : 'keywords matched against';
+  const how =
+    deferred.variant === 'regex' ? 'a regular expression (case-insensitive) over' : 'keywords matched against';
   return {
     type: 'function',
     function: {
@@ -100,8 +107,12 @@ export function searchFunction(deferred: DeferredTools & { readonly searchTool: 
 export function toolJson(kind: UpstreamKind, tool: ClientFunctionTool): string {
   const { name, description, parameters } = tool.function;
   const schema = parameters ?? { type: 'object' };
-  if (kind === 'anthropic') return JSON.stringify({ name, ...(description ? { description } : {}), input_schema: schema });
-  return JSON.stringify({ type: 'function', function: { name, ...(description ? { description } : {}), parameters: schema } });
+  if (kind === 'anthropic')
+    return JSON.stringify({ name, ...(description ? { description } : {}), input_schema: schema });
+  return JSON.stringify({
+    type: 'function',
+    function: { name, ...(description ? { description } : {}), parameters: schema },
+  });
 }
 
 /** `base` (a JSON array) with `extra` definitions appended: the earlier text stays a byte prefix. */
@@ -126,12 +137,17 @@ function regexMatches(pattern: string, texts: readonly string[]): number[] | und
 }
 
 export function references(names: readonly string[]): object {
-  return { type: 'tool_search_tool_search_result', tool_references: names.map((tool_name) => ({ type: 'tool_reference', tool_name })) };
+  return {
+    type: 'tool_search_tool_search_result',
+    tool_references: names.map((tool_name) => ({ type: 'tool_reference', tool_name })),
+  };
 }
 
 function searchText(tool: ClientFunctionTool): string {
   const properties = (tool.function.parameters?.properties ?? {}) as Record<string, { description?: unknown }>;
-  const params = Object.entries(properties).map(([key, value]) => `${key} ${typeof value?.description === 'string' ? value.description : ''}`);
+  const params = Object.entries(properties).map(
+    ([key, value]) => `${key} ${typeof value?.description === 'string' ? value.description : ''}`,
+  );
   return [tool.function.name, tool.function.description ?? '', ...params].join('\n');
 }
 

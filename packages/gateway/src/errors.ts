@@ -2,7 +2,7 @@
 import { defineErrors } from '@tool-search/kernel';
 
 export const GatewayErrors = defineErrors('@tool-search/gateway', {
-  REQUEST_INVALID: 'A gateway request body is malformed (not the API\'s shape, too deep, bad content); nothing ran.',
+  REQUEST_INVALID: "A gateway request body is malformed (not the API's shape, too deep, bad content); nothing ran.",
   REQUEST_TOO_LARGE: 'A gateway request body is larger than the configured limit (HTTP 413).',
   PORT_IN_USE: 'A server could not listen because its port is taken; `details.port` names it.',
 });

@@ -24,7 +24,11 @@ export interface TurnControl<T> {
    * The outcome of `work` (a model's call through the exposure). While it waits for client calls, the turn answers
    * its caller with `answer(calls)` and continues here once their results arrive.
    */
-  outcome(run: Run, work: Promise<ToolCallOutcome>, answer: (calls: readonly ClientCall[]) => T): Promise<ToolCallOutcome>;
+  outcome(
+    run: Run,
+    work: Promise<ToolCallOutcome>,
+    answer: (calls: readonly ClientCall[]) => T,
+  ): Promise<ToolCallOutcome>;
 }
 
 export class TurnAbandoned extends Error {
@@ -70,7 +74,9 @@ export function suspendableTurn<T extends object>(
   };
 
   /** The work's outcome, or the client calls handed off meanwhile (collected over one turn of the event loop). */
-  async function raceHandoff(work: Promise<ToolCallOutcome>): Promise<{ done: ToolCallOutcome } | { calls: ClientCall[] }> {
+  async function raceHandoff(
+    work: Promise<ToolCallOutcome>,
+  ): Promise<{ done: ToolCallOutcome } | { calls: ClientCall[] }> {
     if (!queue.length) {
       const woke = new Promise<undefined>((resolve) => (wake = () => resolve(undefined)));
       const done = await Promise.race([work.then((outcome) => ({ done: outcome })), woke]);
@@ -117,6 +123,10 @@ export function suspendableTurn<T extends object>(
 }
 
 function toResult(text: string | undefined, call: ClientCall): ToolResult {
-  if (text === undefined) return { content: [{ type: 'text', text: `The client sent no result for ${call.name} (${call.callId}).` }], isError: true };
+  if (text === undefined)
+    return {
+      content: [{ type: 'text', text: `The client sent no result for ${call.name} (${call.callId}).` }],
+      isError: true,
+    };
   return { content: [{ type: 'text', text }] };
 }

@@ -19,7 +19,11 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
     else chunks.length = 0;
   }
   if (size > limit) {
-    throw new ToolSearchError(GatewayErrors.REQUEST_TOO_LARGE, `The request body is ${size} bytes; the limit is ${limit} (gateway maxBodyBytes)`, { details: { size, limit } });
+    throw new ToolSearchError(
+      GatewayErrors.REQUEST_TOO_LARGE,
+      `The request body is ${size} bytes; the limit is ${limit} (gateway maxBodyBytes)`,
+      { details: { size, limit } },
+    );
   }
   if (size === 0) return undefined;
   const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
@@ -27,11 +31,19 @@ export async function readJsonBody(req: IncomingMessage, limit: number): Promise
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ToolSearchError(GatewayErrors.REQUEST_INVALID, `The request body is not JSON: ${errorMessage(error)}`, { details: { path: '' }, cause: error });
+    throw new ToolSearchError(GatewayErrors.REQUEST_INVALID, `The request body is not JSON: ${errorMessage(error)}`, {
+      details: { path: '' },
+      cause: error,
+    });
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  value: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(value);
   res.writeHead(status, { ...headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
   res.end(text);
@@ -50,7 +62,8 @@ export function statusOf(error: unknown): number {
 
 /** What a client may see of an error: coded errors as they are, anything else without internals. */
 export function publicError(error: unknown): { code: string; message: string; details?: Record<string, unknown> } {
-  if (ToolSearchError.isInstance(error)) return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
+  if (ToolSearchError.isInstance(error))
+    return { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) };
   return { code: 'internal_error', message: 'The gateway failed while handling the request; see its log' };
 }
 
@@ -63,13 +76,19 @@ export interface EventStream {
 }
 
 export function openEventStream(res: ServerResponse, headers: Record<string, string> = {}): EventStream {
-  res.writeHead(200, { ...headers, 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  res.writeHead(200, {
+    ...headers,
+    'content-type': 'text/event-stream',
+    'cache-control': 'no-cache',
+    connection: 'keep-alive',
+  });
   res.flushHeaders();
   const write = (text: string) => {
     if (!res.writableEnded && !res.destroyed) res.write(text);
   };
   return {
-    send: (data, event) => write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`),
+    send: (data, event) =>
+      write(`${event ? `event: ${event}\n` : ''}data: ${typeof data === 'string' ? data : JSON.stringify(data)}\n\n`),
     comment: (text) => write(`: ${text}\n\n`),
     end: () => {
       if (!res.writableEnded) res.end();
@@ -81,7 +100,8 @@ export function openEventStream(res: ServerResponse, headers: Record<string, str
 export function abortOnDisconnect(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
   res.on('close', () => {
-    if (!res.writableFinished) controller.abort(new ToolSearchError(ErrorCode.TOOL_CALL_ABORTED, 'The client disconnected'));
+    if (!res.writableFinished)
+      controller.abort(new ToolSearchError(ErrorCode.TOOL_CALL_ABORTED, 'The client disconnected'));
   });
   return controller.signal;
 }

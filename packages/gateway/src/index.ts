@@ -1,5 +1,13 @@
 export { runTurn, resolveUpstream } from './turn.js';
-export type { TurnInput, TurnOptions, TurnResult, TurnToolCall, TurnParty, TurnToolSearch, ClientFunctionTool } from './turn.js';
+export type {
+  TurnInput,
+  TurnOptions,
+  TurnResult,
+  TurnToolCall,
+  TurnParty,
+  TurnToolSearch,
+  ClientFunctionTool,
+} from './turn.js';
 export { startGatewayServer, listen } from './server.js';
 export type { GatewayServer, GatewayServerOptions } from './server.js';
 export { sendJson } from './http.js';
@@ -13,7 +21,13 @@ export { SessionExposures } from './session-exposure.js';
 export { renderOutcome, renderResult } from './render.js';
 export { sessionTurnRunner } from './session-runner.js';
 export type { SessionRunnerOptions, SessionRunnerRequest, SessionRunnerReply } from './session-runner.js';
-export { CAPABILITIES_SCHEMA, DEFAULT_CAPABILITIES, capabilitiesFromConfig, capabilityOf, supportsDeferredTools } from './capabilities.js';
+export {
+  CAPABILITIES_SCHEMA,
+  DEFAULT_CAPABILITIES,
+  capabilitiesFromConfig,
+  capabilityOf,
+  supportsDeferredTools,
+} from './capabilities.js';
 export type { Capability, CapabilityRule, DeferralPath } from './capabilities.js';
 export { SEARCH_TOOL_TYPES } from './deferred.js';
 export type { DeferredTools, DeferralReport } from './deferred.js';

@@ -31,9 +31,19 @@ export interface TurnLedger {
   readonly requests: readonly LedgerRequest[];
   /** `prefix_bytes`: the requests' cache-stable prefixes summed. */
   readonly total: { readonly bytes: number; readonly tokens: number | null; readonly prefix_bytes: number };
-  readonly discovery: { readonly calls: number; readonly requests: number; readonly bytes: number; readonly tokens: number | null };
+  readonly discovery: {
+    readonly calls: number;
+    readonly requests: number;
+    readonly bytes: number;
+    readonly tokens: number | null;
+  };
   /** The same turn in `direct` mode; `computed: false` when the turn was sent in direct mode (the figures are the real ones). */
-  readonly direct: { readonly requests: number; readonly bytes: number; readonly tokens: number | null; readonly computed: boolean };
+  readonly direct: {
+    readonly requests: number;
+    readonly bytes: number;
+    readonly tokens: number | null;
+    readonly computed: boolean;
+  };
 }
 
 export interface LedgerParts {
@@ -67,7 +77,11 @@ export class Ledger {
   ) {}
 
   /** `direct` is undefined when the turn runs in direct mode (nothing to compute). */
-  static async start(count: CountTokens | undefined, parts: LedgerParts, direct: LedgerParts | undefined): Promise<Ledger> {
+  static async start(
+    count: CountTokens | undefined,
+    parts: LedgerParts,
+    direct: LedgerParts | undefined,
+  ): Promise<Ledger> {
     const measure = async (p: LedgerParts) => ({
       bytes: Buffer.byteLength(p.toolsJson) + Buffer.byteLength(p.system),
       tokens: count ? (await count(p.toolsJson)) + (await count(p.system)) : 0,
@@ -90,7 +104,8 @@ export class Ledger {
 
   /** One request as sent; returns its row for `settle`. */
   request(body: string): number {
-    const prefixBytes = this.previousBody === undefined ? 0 : Buffer.byteLength(body.slice(0, commonPrefix(this.previousBody, body)));
+    const prefixBytes =
+      this.previousBody === undefined ? 0 : Buffer.byteLength(body.slice(0, commonPrefix(this.previousBody, body)));
     this.previousBody = body;
     this.rows.push({
       bytes: Buffer.byteLength(body),
@@ -118,7 +133,9 @@ export class Ledger {
     const discovery = this.rows.filter((row) => row.discovery);
     const kept = this.rows.filter((row) => !row.discovery);
     const direct = this.direct;
-    const directBytes = direct ? sum(kept, (row) => row.bytes - this.fixed.bytes + direct.bytes - row.discoveryBytes) : sum(this.rows, (row) => row.bytes);
+    const directBytes = direct
+      ? sum(kept, (row) => row.bytes - this.fixed.bytes + direct.bytes - row.discoveryBytes)
+      : sum(this.rows, (row) => row.bytes);
     const directTokens = direct
       ? sum(kept, (row) => (row.tokens ?? 0) - this.fixed.tokens + direct.tokens - row.discoveryTokens)
       : sum(this.rows, (row) => row.tokens ?? 0);
@@ -130,14 +147,23 @@ export class Ledger {
         discovery: row.discovery,
         ...(row.providerTokens ? { provider_tokens: row.providerTokens } : {}),
       })),
-      total: { bytes: sum(this.rows, (row) => row.bytes), tokens: counted ? sum(this.rows, (row) => row.tokens ?? 0) : null, prefix_bytes: sum(this.rows, (row) => row.prefixBytes) },
+      total: {
+        bytes: sum(this.rows, (row) => row.bytes),
+        tokens: counted ? sum(this.rows, (row) => row.tokens ?? 0) : null,
+        prefix_bytes: sum(this.rows, (row) => row.prefixBytes),
+      },
       discovery: {
         calls: this.discoveryCalls,
         requests: discovery.length,
         bytes: sum(discovery, (row) => row.bytes),
         tokens: counted ? sum(discovery, (row) => row.tokens ?? 0) : null,
       },
-      direct: { requests: direct ? kept.length : this.rows.length, bytes: directBytes, tokens: counted ? directTokens : null, computed: direct !== undefined },
+      direct: {
+        requests: direct ? kept.length : this.rows.length,
+        bytes: directBytes,
+        tokens: counted ? directTokens : null,
+        computed: direct !== undefined,
+      },
     };
   }
 }

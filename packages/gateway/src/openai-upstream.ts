@@ -12,7 +12,9 @@ export function openaiUpstream(client: OpenAI, model: string): Upstream {
     model,
     tools: (exposure) => exposure.toOpenAI(),
     body(request: UpstreamRequest): string {
-      const messages: ChatCompletionMessageParam[] = request.system ? [{ role: 'system', content: request.system }, ...request.messages] : [...request.messages];
+      const messages: ChatCompletionMessageParam[] = request.system
+        ? [{ role: 'system', content: request.system }, ...request.messages]
+        : [...request.messages];
       // The tools text is spliced in as it is (serialized once per session), the messages each serialized once per turn.
       return (
         `{"model":${JSON.stringify(model)},"messages":${messagesJson(messages)}` +
@@ -22,7 +24,12 @@ export function openaiUpstream(client: OpenAI, model: string): Upstream {
       );
     },
     async send(body, signal): Promise<UpstreamReply> {
-      const completion = await postBody((options) => client.post<ChatCompletion>('/chat/completions', options), body, signal, { kind: 'openai', url });
+      const completion = await postBody(
+        (options) => client.post<ChatCompletion>('/chat/completions', options),
+        body,
+        signal,
+        { kind: 'openai', url },
+      );
       const choice = completion?.choices?.[0];
       if (!choice) throw providerFailure(new Error('the response has no choices'), 'openai', url);
       const toolCalls = (choice.message.tool_calls ?? []).flatMap((call) =>
@@ -32,7 +39,9 @@ export function openaiUpstream(client: OpenAI, model: string): Upstream {
         content: choice.message.content ?? null,
         toolCalls,
         stopped: toolCalls.length ? 'tool_calls' : choice.finish_reason === 'length' ? 'length' : 'stop',
-        ...(completion.usage ? { usage: { input: completion.usage.prompt_tokens, output: completion.usage.completion_tokens } } : {}),
+        ...(completion.usage
+          ? { usage: { input: completion.usage.prompt_tokens, output: completion.usage.completion_tokens } }
+          : {}),
       };
     },
   };

@@ -27,9 +27,15 @@ export function createUpstream(config: ProviderConfig, env: NodeJS.ProcessEnv = 
   const kind = config.kind ?? 'openai';
   const keyEnv = config.apiKeyEnv ?? DEFAULT_KEY_ENV[kind];
   const apiKey = config.apiKey ?? env[keyEnv];
-  if (!apiKey) throw new ConfigError('/provider/apiKeyEnv', 'required', `No API key: set ${keyEnv} or use --provider-mode mock-${kind}`);
+  if (!apiKey)
+    throw new ConfigError(
+      '/provider/apiKeyEnv',
+      'required',
+      `No API key: set ${keyEnv} or use --provider-mode mock-${kind}`,
+    );
   if (!config.model) throw new ConfigError('/provider/model', 'required', 'provider.model is required');
   const baseURL = config.baseURL ? { baseURL: config.baseURL } : {};
-  if (kind === 'anthropic') return anthropicUpstream(new Anthropic({ apiKey, ...baseURL, maxRetries: 0 }), config.model);
+  if (kind === 'anthropic')
+    return anthropicUpstream(new Anthropic({ apiKey, ...baseURL, maxRetries: 0 }), config.model);
   return openaiUpstream(new OpenAI({ apiKey, ...baseURL, maxRetries: 0 }), config.model);
 }

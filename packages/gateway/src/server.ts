@@ -37,7 +37,12 @@ export interface GatewayServerOptions extends TurnOptions {
   /** Largest request body accepted, in bytes (default 8 MiB); larger ones get a 413. */
   readonly maxBodyBytes?: number;
   /** Extra routes (approvals, health) tried before the built-in ones; return true when handled. `principal`: the request's key (with keys). */
-  readonly routes?: readonly ((req: IncomingMessage, res: ServerResponse, body: () => Promise<unknown>, principal?: Principal) => Promise<boolean> | boolean)[];
+  readonly routes?: readonly ((
+    req: IncomingMessage,
+    res: ServerResponse,
+    body: () => Promise<unknown>,
+    principal?: Principal,
+  ) => Promise<boolean> | boolean)[];
   /** Where upstream failures and internal errors are logged (default: stderr). */
   readonly log?: (line: string) => void;
 }
@@ -73,7 +78,8 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   const fronts: FrontEnd<any>[] = [chatFront, createResponsesFront(), messagesFront];
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
-      if (!ToolSearchError.isInstance(error)) log(`gateway: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (!ToolSearchError.isInstance(error))
+        log(`gateway: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       if (res.headersSent) return void res.end();
       const status = statusOf(error);
       sendJson(res, status, chatFront.error(status, publicError(error)));
@@ -98,10 +104,17 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     const body = () => (cached ??= readJsonBody(req, maxBodyBytes));
     for (const route of options.routes ?? []) if (await route(req, res, body, principal)) return;
     if (req.method === 'GET' && url.pathname === '/v1/models') {
-      return sendJson(res, 200, { object: 'list', data: [{ id: upstream.model, object: 'model', created: 0, owned_by: 'tool-search' }] });
+      return sendJson(res, 200, {
+        object: 'list',
+        data: [{ id: upstream.model, object: 'model', created: 0, owned_by: 'tool-search' }],
+      });
     }
     if (front) return serveFront(front, req, res, body, serve, { agentId, keyId: principal?.keyId });
-    return sendJson(res, 404, chatFront.error(404, { code: 'not_found', message: `No route for ${req.method} ${url.pathname}` }));
+    return sendJson(
+      res,
+      404,
+      chatFront.error(404, { code: 'not_found', message: `No route for ${req.method} ${url.pathname}` }),
+    );
   }
 
   // Token counting (ledger, telemetry) would otherwise compile the tokenizer during the first request, stalling all others.
@@ -126,7 +139,12 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
 export function listen(server: Server, port: number, host: string, flag = '--port'): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE') reject(new ToolSearchError(GatewayErrors.PORT_IN_USE, `port ${port} is in use; pick another with ${flag}`, { details: { port, host } }));
+      if (error.code === 'EADDRINUSE')
+        reject(
+          new ToolSearchError(GatewayErrors.PORT_IN_USE, `port ${port} is in use; pick another with ${flag}`, {
+            details: { port, host },
+          }),
+        );
       else reject(error);
     });
     server.listen(port, host, () => resolve());

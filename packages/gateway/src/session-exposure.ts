@@ -26,12 +26,23 @@ export class SessionExposures {
   ) {}
 
   settle(sessionId: string, key: string, toolsJson: string, system: string): SessionExposure {
-    const fingerprint = createHash('sha256').update(key).update('\0').update(toolsJson).update('\0').update(system).digest('hex').slice(0, 16);
+    const fingerprint = createHash('sha256')
+      .update(key)
+      .update('\0')
+      .update(toolsJson)
+      .update('\0')
+      .update(system)
+      .digest('hex')
+      .slice(0, 16);
     const shared = touch(this.texts, fingerprint, () => ({ toolsJson, system }), this.maxTexts);
     const previous = this.sessions.get(sessionId);
     touch(this.sessions, sessionId, () => fingerprint, this.maxSessions);
     this.sessions.set(sessionId, fingerprint);
-    return { ...shared, fingerprint, ...(previous !== undefined && previous !== fingerprint ? { changedFrom: previous } : {}) };
+    return {
+      ...shared,
+      fingerprint,
+      ...(previous !== undefined && previous !== fingerprint ? { changedFrom: previous } : {}),
+    };
   }
 }
 

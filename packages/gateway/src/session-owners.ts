@@ -31,7 +31,11 @@ export function sessionOwners(state: StateStore, ttlMs = SESSION_OWNER_TTL_MS): 
         await state.touch(key, ttlMs);
         return;
       }
-      throw new ToolSearchError(AuthErrors.AUTH_FORBIDDEN, 'This session belongs to another API key; start a new session (another x-session-id)', { details: { keyId } });
+      throw new ToolSearchError(
+        AuthErrors.AUTH_FORBIDDEN,
+        'This session belongs to another API key; start a new session (another x-session-id)',
+        { details: { keyId } },
+      );
     },
   };
 }

@@ -28,23 +28,39 @@ export interface SessionRunnerReply {
   readonly usage: { readonly input: number; readonly output: number };
 }
 
-export function sessionTurnRunner(options: SessionRunnerOptions): (request: SessionRunnerRequest) => Promise<SessionRunnerReply> {
+export function sessionTurnRunner(
+  options: SessionRunnerOptions,
+): (request: SessionRunnerRequest) => Promise<SessionRunnerReply> {
   const upstream = resolveUpstream(options);
   return async (request) => {
     const chosen = request.model && request.model !== upstream.model ? upstreamFor(options, request.model) : upstream;
     const result = await runTurn(
       { ...options, upstream: chosen },
-      { messages: request.messages, sessionId: request.sessionId, ...(request.agentId ? { agentId: request.agentId } : {}), ...(request.signal ? { signal: request.signal } : {}) },
+      {
+        messages: request.messages,
+        sessionId: request.sessionId,
+        ...(request.agentId ? { agentId: request.agentId } : {}),
+        ...(request.signal ? { signal: request.signal } : {}),
+      },
     );
     // No client tools in these turns, so nothing can be handed back; drop a suspension rather than leave it waiting.
     result.suspended?.abandon();
-    return { content: result.message.content, finishReason: result.finishReason, model: result.model, usage: result.usage };
+    return {
+      content: result.message.content,
+      finishReason: result.finishReason,
+      model: result.model,
+      usage: result.usage,
+    };
   };
 }
 
 function upstreamFor(options: SessionRunnerOptions, model: string): Upstream {
   if (!options.upstreamFor) {
-    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, `this gateway cannot run model "${model}": it has one provider model; leave model out`, { details: { model } });
+    throw new ToolSearchError(
+      ErrorCode.OPTIONS_INVALID,
+      `this gateway cannot run model "${model}": it has one provider model; leave model out`,
+      { details: { model } },
+    );
   }
   return options.upstreamFor(model);
 }

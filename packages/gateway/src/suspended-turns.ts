@@ -17,7 +17,9 @@ export class SuspendedTurns {
   }
 
   /** The suspended turn the trailing `tool` messages answer, with their results (it is forgotten here). */
-  take(messages: readonly ChatCompletionMessageParam[]): { turn: SuspendedTurn<TurnResult>; results: Map<string, string> } | undefined {
+  take(
+    messages: readonly ChatCompletionMessageParam[],
+  ): { turn: SuspendedTurn<TurnResult>; results: Map<string, string> } | undefined {
     const results = new Map<string, string>();
     let turn: SuspendedTurn<TurnResult> | undefined;
     for (let i = messages.length - 1; i >= 0; i--) {
@@ -42,6 +44,7 @@ export class SuspendedTurns {
 
 function contentText(content: ChatCompletionMessageParam['content']): string {
   if (typeof content === 'string') return content;
-  if (Array.isArray(content)) return content.map((part) => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('');
+  if (Array.isArray(content))
+    return content.map((part) => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('');
   return '';
 }

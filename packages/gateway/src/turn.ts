@@ -15,13 +15,29 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
-import { errorMessage, ToolArgumentsError, type ClientCall, type Kernel, type Run, type RunRequest, type ToolCallOutcome } from '@tool-search/kernel';
+import {
+  errorMessage,
+  ToolArgumentsError,
+  type ClientCall,
+  type Kernel,
+  type Run,
+  type RunRequest,
+  type ToolCallOutcome,
+} from '@tool-search/kernel';
 import { providerExposure, type ProviderExposure } from '@tool-search/provider-formats';
 import { CONTROL_TOOL_NAMES } from '@tool-search/control-tools';
 import { createTokenCounter } from '@tool-search/telemetry';
 import { suspendableTurn, type SuspendedTurn, type TurnControl } from './handoff.js';
 import { capabilityOf, type CapabilityRule, type DeferralPath } from './capabilities.js';
-import { appendTools, referencedNames, searchDeferred, searchFunction, toolJson, type DeferralReport, type DeferredTools } from './deferred.js';
+import {
+  appendTools,
+  referencedNames,
+  searchDeferred,
+  searchFunction,
+  toolJson,
+  type DeferralReport,
+  type DeferredTools,
+} from './deferred.js';
 import { Ledger, type CountTokens, type TurnLedger } from './ledger.js';
 import { openaiUpstream } from './openai-upstream.js';
 import { renderOutcome } from './render.js';
@@ -31,7 +47,12 @@ import type { ServerBlock, Upstream } from './upstream.js';
 declare module '@tool-search/kernel' {
   interface RunEventMap {
     /** A conversation message of a gateway turn, for the session transcript (tool calls are logged by telemetry). */
-    'turn-message': { readonly type: 'turn-message'; readonly role: string; readonly content: string | null; readonly toolCalls?: readonly string[] };
+    'turn-message': {
+      readonly type: 'turn-message';
+      readonly role: string;
+      readonly content: string | null;
+      readonly toolCalls?: readonly string[];
+    };
     /** The whole turn's cost, discovery included, and its direct-mode counterpart. */
     'turn-ledger': {
       readonly type: 'turn-ledger';
@@ -42,15 +63,29 @@ declare module '@tool-search/kernel' {
       readonly path?: DeferralPath;
     };
     /** The tools or system text sent in this session differ from the previous turn's (the provider's prompt cache misses). */
-    'exposure-changed': { readonly type: 'exposure-changed'; readonly mode: string; readonly from: string; readonly to: string };
+    'exposure-changed': {
+      readonly type: 'exposure-changed';
+      readonly mode: string;
+      readonly from: string;
+      readonly to: string;
+    };
     /** A model's tool call whose arguments are not JSON: nothing ran, the model was told (`error.cause` is the parse error). */
-    'tool-arguments-invalid': { readonly type: 'tool-arguments-invalid'; readonly name: string; readonly toolId: string; readonly error: ToolArgumentsError };
+    'tool-arguments-invalid': {
+      readonly type: 'tool-arguments-invalid';
+      readonly name: string;
+      readonly toolId: string;
+      readonly error: ToolArgumentsError;
+    };
   }
 }
 
 export interface ClientFunctionTool {
   readonly type: 'function';
-  readonly function: { readonly name: string; readonly description?: string; readonly parameters?: Record<string, unknown> };
+  readonly function: {
+    readonly name: string;
+    readonly description?: string;
+    readonly parameters?: Record<string, unknown>;
+  };
 }
 
 export interface TurnInput {
@@ -155,10 +190,17 @@ const CLIENT_TOOLS_IN_CATALOG: ReadonlySet<string> = new Set(['tools', 'code']);
 
 /** One turn; it may first answer with client calls made inside tool_call or code (`suspended`), see handoff.ts. */
 export function runTurn(options: TurnOptions, input: TurnInput): Promise<TurnResult> {
-  return suspendableTurn<TurnResult>((control) => driveTurn(options, input, control), options.clientCallTtlMs ?? 300_000);
+  return suspendableTurn<TurnResult>(
+    (control) => driveTurn(options, input, control),
+    options.clientCallTtlMs ?? 300_000,
+  );
 }
 
-async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnControl<TurnResult>): Promise<TurnResult> {
+async function driveTurn(
+  options: TurnOptions,
+  input: TurnInput,
+  control: TurnControl<TurnResult>,
+): Promise<TurnResult> {
   const { kernel, maxSteps = 8 } = options;
   const upstream = resolveUpstream(options);
   const provider = options.provider ?? upstream.kind;
@@ -167,16 +209,25 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
   const wanted = setting?.mode ?? options.mode;
   const capability = capabilityOf(upstream.kind, upstream.model, options.capabilities);
   // Native mode needs the upstream to take deferred tools and load them from a custom search tool's tool_reference blocks.
-  const fallback = wanted === 'native' && !(upstream.kind === 'anthropic' && capability.deferLoading && capability.toolReference)
-    ? { from: 'native', reason: `the ${upstream.kind} upstream model ${upstream.model} has no deferred tool loading; using tools mode` }
-    : undefined;
-  if (fallback) sayOnce(kernel, `${upstream.kind}:${upstream.model}`, () => options.log?.(`gateway: native mode: ${fallback.reason}`));
+  const fallback =
+    wanted === 'native' && !(upstream.kind === 'anthropic' && capability.deferLoading && capability.toolReference)
+      ? {
+          from: 'native',
+          reason: `the ${upstream.kind} upstream model ${upstream.model} has no deferred tool loading; using tools mode`,
+        }
+      : undefined;
+  if (fallback)
+    sayOnce(kernel, `${upstream.kind}:${upstream.model}`, () =>
+      options.log?.(`gateway: native mode: ${fallback.reason}`),
+    );
   const mode = fallback ? 'tools' : wanted;
-  const countTokens = options.countTokens === false ? undefined : (options.countTokens ?? (defaultCounter ??= tokenCounter()));
+  const countTokens =
+    options.countTokens === false ? undefined : (options.countTokens ?? (defaultCounter ??= tokenCounter()));
   // With deferred tools searched by the client's own custom tool, its tools that are not deferred stay loaded (as on
   // Anthropic's API): the search tool among them must be in view, or the deferred tools are unreachable.
   const customSearch = input.deferred !== undefined && input.deferred.searchTool === undefined;
-  const catalogMode = CLIENT_TOOLS_IN_CATALOG.has(mode) && !customSearch ? ('catalog' as const) : ('direct-only' as const);
+  const catalogMode =
+    CLIENT_TOOLS_IN_CATALOG.has(mode) && !customSearch ? ('catalog' as const) : ('direct-only' as const);
   // The turn's last user message: directory mode ranks the likely-needed tools from it (the same for every request of the turn).
   const lastUserMessage = [...input.messages].reverse().find((message) => message.role === 'user');
   const turnText = lastUserMessage ? (textOf(lastUserMessage.content) ?? '').slice(0, 2000) : '';
@@ -195,16 +246,32 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
     const exposure = providerExposure(await run.exposure(mode));
     const sessions = options.sessions ?? sessionsOf(kernel);
     const native = exposure.mode === 'native' ? nativeState(run, exposure) : undefined;
-    const sent = sessions.settle(run.info.sessionId, `${upstream.kind}:${exposure.mode}`, JSON.stringify(native ? native.tools : upstream.tools(exposure)), exposure.system);
-    if (sent.changedFrom) run.emit({ type: 'exposure-changed', mode: exposure.mode, from: sent.changedFrom, to: sent.fingerprint });
+    const sent = sessions.settle(
+      run.info.sessionId,
+      `${upstream.kind}:${exposure.mode}`,
+      JSON.stringify(native ? native.tools : upstream.tools(exposure)),
+      exposure.system,
+    );
+    if (sent.changedFrom)
+      run.emit({ type: 'exposure-changed', mode: exposure.mode, from: sent.changedFrom, to: sent.fingerprint });
     const direct = exposure.mode === 'direct' ? undefined : providerExposure(await run.exposure('direct'));
-    const ledger = await Ledger.start(countTokens, sent, direct ? { toolsJson: JSON.stringify(upstream.tools(direct)), system: direct.system } : undefined);
+    const ledger = await Ledger.start(
+      countTokens,
+      sent,
+      direct ? { toolsJson: JSON.stringify(upstream.tools(direct)), system: direct.system } : undefined,
+    );
     const toolsBytes = Buffer.byteLength(sent.toolsJson);
     const systemBytes = Buffer.byteLength(sent.system);
     const toolNames = exposure.tools.map((tool) => exposure.providerName(tool.name));
     const conversation: ChatCompletionMessageParam[] = [...input.messages];
     const deferral = deferredState(input.deferred, upstream, options.capabilities);
-    const path: DeferralPath | undefined = fallback ? 'fallback-tools' : deferral ? deferral.path : exposure.mode === 'native' ? 'pass-through' : undefined;
+    const path: DeferralPath | undefined = fallback
+      ? 'fallback-tools'
+      : deferral
+        ? deferral.path
+        : exposure.mode === 'native'
+          ? 'pass-through'
+          : undefined;
     const toolCalls: TurnToolCall[] = [];
     const usage = { input: 0, output: 0 };
     await ledger.add(input.messages);
@@ -213,10 +280,21 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
 
     const done = (step: number, finishReason: TurnResult['finishReason'], final: ChatCompletionMessage): TurnResult => {
       const calls = final.tool_calls?.map((call) => (call.type === 'function' ? call.function.name : call.type));
-      run.emit({ type: 'turn-message', role: 'assistant', content: final.content, ...(calls?.length ? { toolCalls: calls } : {}) });
+      run.emit({
+        type: 'turn-message',
+        role: 'assistant',
+        content: final.content,
+        ...(calls?.length ? { toolCalls: calls } : {}),
+      });
       const totals = ledger.toJSON();
       const report = deferral?.report();
-      run.emit({ type: 'turn-ledger', mode: exposure.mode, ledger: totals, ...(report ? { deferral: report } : {}), ...(path ? { path } : {}) });
+      run.emit({
+        type: 'turn-ledger',
+        mode: exposure.mode,
+        ledger: totals,
+        ...(report ? { deferral: report } : {}),
+        ...(path ? { path } : {}),
+      });
       return {
         message: final,
         finishReason,
@@ -244,11 +322,23 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
         toolsJson,
         ...(input.maxTokens ? { maxTokens: input.maxTokens } : {}),
         ...(deferral?.serverTools ? { serverTools: deferral.serverTools } : {}),
-        ...(native || deferral?.references ? { toolReferences: new Map([...(deferral?.references ?? []), ...(native?.references ?? [])]) } : {}),
+        ...(native || deferral?.references
+          ? { toolReferences: new Map([...(deferral?.references ?? []), ...(native?.references ?? [])]) }
+          : {}),
       });
       const requestBytes = Buffer.byteLength(body);
       const tools = toolsJson === '[]' ? '' : toolsJson;
-      run.emit({ type: 'provider-request', mode: exposure.mode, body, toolsBytes, systemBytes, requestBytes, toolNames, tools, system: sent.system });
+      run.emit({
+        type: 'provider-request',
+        mode: exposure.mode,
+        body,
+        toolsBytes,
+        systemBytes,
+        requestBytes,
+        toolNames,
+        tools,
+        system: sent.system,
+      });
       const row = ledger.request(body);
       input.onStep?.(step);
       const reply = await upstream.send(body, signal);
@@ -260,12 +350,20 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
       if (deferral && reply.serverBlocks?.length) conversation.push(...deferral.fromProvider(reply.serverBlocks));
       if (reply.toolCalls.length === 0) {
         ledger.settle(row, 0, false, reply.usage);
-        return done(step, reply.stopped === 'length' ? 'length' : 'stop', { role: 'assistant', content: reply.content, refusal: null });
+        return done(step, reply.stopped === 'length' ? 'length' : 'stop', {
+          role: 'assistant',
+          content: reply.content,
+          refusal: null,
+        });
       }
       const assistant: ChatCompletionAssistantMessageParam = {
         role: 'assistant',
         content: reply.content,
-        tool_calls: reply.toolCalls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } })),
+        tool_calls: reply.toolCalls.map((call) => ({
+          id: call.id,
+          type: 'function' as const,
+          function: { name: call.name, arguments: call.arguments },
+        })),
       };
       conversation.push(assistant);
       const results: ChatCompletionToolMessageParam[] = [];
@@ -276,7 +374,11 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
           // Invalid JSON is never replaced by a stand-in object: nothing runs, the model reads what to fix.
           run.emit({ type: 'tool-arguments-invalid', name: call.name, toolId: args.toolId!, error: args });
           toolCalls.push({ name: call.name, status: 'error', toolId: args.toolId! });
-          results.push({ role: 'tool', tool_call_id: call.id, content: renderOutcome({ status: 'error', callId: call.id, toolId: args.toolId!, error: args.toJSON() }) });
+          results.push({
+            role: 'tool',
+            tool_call_id: call.id,
+            content: renderOutcome({ status: 'error', callId: call.id, toolId: args.toolId!, error: args.toJSON() }),
+          });
           continue;
         }
         if (deferral?.isSearch(call.name)) {
@@ -293,23 +395,44 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
         const work = exposure.call(call.name, args, signal ? { signal } : {});
         // Client calls made inside this call go to the HTTP caller now; the call's outcome comes once their results do.
         const outcome = await control.outcome(run, work, (handed) =>
-          done(step, 'tool_calls', { role: 'assistant', content: reply.content, refusal: null, tool_calls: handed.map(toClientToolCall) }),
+          done(step, 'tool_calls', {
+            role: 'assistant',
+            content: reply.content,
+            refusal: null,
+            tool_calls: handed.map(toClientToolCall),
+          }),
         );
         signal?.throwIfAborted();
         // A tool that answered with an error result (code that failed in tool_search_code) did not succeed: say so.
-        toolCalls.push({ name: call.name, status: outcome.status === 'ok' && outcome.result.isError ? 'error' : outcome.status, toolId: outcome.toolId });
+        toolCalls.push({
+          name: call.name,
+          status: outcome.status === 'ok' && outcome.result.isError ? 'error' : outcome.status,
+          toolId: outcome.toolId,
+        });
         native?.found(call.id, call.name, outcome);
         if (outcome.status === 'pending') forClient.push(assistant.tool_calls![index]!);
         else results.push({ role: 'tool', tool_call_id: call.id, content: renderOutcome(outcome) });
       }
       conversation.push(...results);
-      const discoveryCalls = reply.toolCalls.filter((call) => DISCOVERY.has(call.name) || deferral?.isSearch(call.name) === true).length;
+      const discoveryCalls = reply.toolCalls.filter(
+        (call) => DISCOVERY.has(call.name) || deferral?.isSearch(call.name) === true,
+      ).length;
       const onlyDiscovery = discoveryCalls === reply.toolCalls.length;
       ledger.settle(row, discoveryCalls, onlyDiscovery, reply.usage);
       await ledger.add([assistant, ...results], onlyDiscovery);
-      if (forClient.length) return done(step, 'tool_calls', { role: 'assistant', content: reply.content, refusal: null, tool_calls: forClient });
+      if (forClient.length)
+        return done(step, 'tool_calls', {
+          role: 'assistant',
+          content: reply.content,
+          refusal: null,
+          tool_calls: forClient,
+        });
       if (step >= maxSteps) {
-        return done(step, 'length', { role: 'assistant', content: `Stopped after ${maxSteps} model requests without a final answer.`, refusal: null });
+        return done(step, 'length', {
+          role: 'assistant',
+          content: `Stopped after ${maxSteps} model requests without a final answer.`,
+          refusal: null,
+        });
       }
     }
   } finally {
@@ -322,12 +445,20 @@ async function driveTurn(options: TurnOptions, input: TurnInput, control: TurnCo
  * it, else served here (deferred.ts). Found tools are appended to the tools
  * in the order they were first loaded, so earlier bytes never move.
  */
-function deferredState(deferred: DeferredTools | undefined, upstream: Upstream, capabilities?: readonly CapabilityRule[]) {
+function deferredState(
+  deferred: DeferredTools | undefined,
+  upstream: Upstream,
+  capabilities?: readonly CapabilityRule[],
+) {
   if (!deferred) return undefined;
   const capability = capabilityOf(upstream.kind, upstream.model, capabilities);
   // A server search tool needs the upstream's tool search; the client's own search tool, its tool_reference loading.
   const loads = deferred.searchTool ? capability.toolSearch : capability.toolReference;
-  const passthrough = (deferred.origin ?? 'anthropic') === 'anthropic' && upstream.kind === 'anthropic' && capability.deferLoading && loads;
+  const passthrough =
+    (deferred.origin ?? 'anthropic') === 'anthropic' &&
+    upstream.kind === 'anthropic' &&
+    capability.deferLoading &&
+    loads;
   const byName = new Map(deferred.tools.map((tool) => [tool.function.name, tool]));
   const loaded = deferred.loaded.filter((name) => byName.has(name));
   const blocks: ServerBlock[] = [];
@@ -337,7 +468,10 @@ function deferredState(deferred: DeferredTools | undefined, upstream: Upstream, 
   };
   // No server tool: the client searches with its own custom tool, whose results load tools by `tool_reference`.
   const searchTool = deferred.searchTool;
-  const passthroughTools = [...deferred.raw.map((tool) => JSON.stringify(tool)), ...(searchTool ? [JSON.stringify(searchTool)] : [])];
+  const passthroughTools = [
+    ...deferred.raw.map((tool) => JSON.stringify(tool)),
+    ...(searchTool ? [JSON.stringify(searchTool)] : []),
+  ];
   const searchJson = searchTool ? [toolJson(upstream.kind, searchFunction({ ...deferred, searchTool }))] : [];
   return {
     blocks,
@@ -345,14 +479,19 @@ function deferredState(deferred: DeferredTools | undefined, upstream: Upstream, 
     /** Pass-through: the client's custom search results go upstream as `tool_reference` blocks, as the client sent them. */
     references: passthrough ? deferred.references : undefined,
     toolsJson: (base: string): string =>
-      passthrough ? appendTools(base, passthroughTools) : appendTools(base, [...searchJson, ...loaded.map((name) => toolJson(upstream.kind, byName.get(name)!))]),
+      passthrough
+        ? appendTools(base, passthroughTools)
+        : appendTools(base, [...searchJson, ...loaded.map((name) => toolJson(upstream.kind, byName.get(name)!))]),
     isSearch: (name: string): boolean => !passthrough && name === searchTool?.name,
     isDeferredTool: (name: string): boolean => byName.has(name),
     search(id: string, name: string, input: unknown): string {
       searches++;
       const content = searchDeferred(deferred, input);
       load(content);
-      blocks.push({ type: 'server_tool_use', id, name, input }, { type: 'tool_search_tool_result', tool_use_id: id, content });
+      blocks.push(
+        { type: 'server_tool_use', id, name, input },
+        { type: 'tool_search_tool_result', tool_use_id: id, content },
+      );
       return JSON.stringify(content);
     },
     fromProvider(served: readonly ServerBlock[]): ChatCompletionMessageParam[] {
@@ -361,7 +500,17 @@ function deferredState(deferred: DeferredTools | undefined, upstream: Upstream, 
         blocks.push(block);
         if (block.type === 'server_tool_use') {
           searches++;
-          out.push({ role: 'assistant', content: null, tool_calls: [{ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } }] });
+          out.push({
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: block.id,
+                type: 'function',
+                function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
+              },
+            ],
+          });
         } else {
           load(block.content);
           out.push({ role: 'tool', tool_call_id: block.tool_use_id, content: JSON.stringify(block.content) });
@@ -436,15 +585,31 @@ function parseArguments(text: string, toolId: string): unknown {
     return text ? JSON.parse(text) : {};
   } catch (error) {
     const reason = errorMessage(error);
-    return new ToolArgumentsError(toolId, [{ path: '/', rule: 'json', message: `arguments are not valid JSON (${reason}); nothing ran, send them again as one JSON object` }], { cause: error });
+    return new ToolArgumentsError(
+      toolId,
+      [
+        {
+          path: '/',
+          rule: 'json',
+          message: `arguments are not valid JSON (${reason}); nothing ran, send them again as one JSON object`,
+        },
+      ],
+      { cause: error },
+    );
   }
 }
 
 /** The tool a called name stands for, for reports: the exposed tool's id, a control or deferred tool's own id, else the name. */
-function toolIdOf(exposure: ProviderExposure, name: string, deferral: { isSearch(name: string): boolean; isDeferredTool(name: string): boolean } | undefined): string {
+function toolIdOf(
+  exposure: ProviderExposure,
+  name: string,
+  deferral: { isSearch(name: string): boolean; isDeferredTool(name: string): boolean } | undefined,
+): string {
   if (deferral?.isSearch(name)) return `gateway:deferred:${name}`;
   if (deferral?.isDeferredTool(name)) return `client:client:${name}`;
-  const view = exposure.tools.find((tool) => tool.name === name) ?? exposure.tools.find((tool) => exposure.providerName(tool.name) === name);
+  const view =
+    exposure.tools.find((tool) => tool.name === name) ??
+    exposure.tools.find((tool) => exposure.providerName(tool.name) === name);
   if (!view) return name;
   return view.toolId ?? `control:${exposure.mode}:${view.name}`;
 }

@@ -82,7 +82,10 @@ export async function postBody<T>(
   provider: { readonly kind: UpstreamKind; readonly url: string },
 ): Promise<T> {
   try {
-    return await withConnectionRetry(async () => post({ body, headers: { 'content-type': 'application/json' }, ...(signal ? { signal } : {}) }), signal);
+    return await withConnectionRetry(
+      async () => post({ body, headers: { 'content-type': 'application/json' }, ...(signal ? { signal } : {}) }),
+      signal,
+    );
   } catch (error) {
     throw providerFailure(error, provider.kind, provider.url);
   }
@@ -115,7 +118,10 @@ export function providerFailure(error: unknown, kind: UpstreamKind, url: string)
     status === undefined
       ? `Could not reach the ${kind} provider at ${url}: ${detail}`
       : `The ${kind} provider at ${url} answered HTTP ${status}: ${detail}`;
-  return new ToolSearchError(ErrorCode.PROVIDER_FAILED, message, { cause: error, details: { provider: kind, url, ...(status !== undefined ? { status } : {}) } });
+  return new ToolSearchError(ErrorCode.PROVIDER_FAILED, message, {
+    cause: error,
+    details: { provider: kind, url, ...(status !== undefined ? { status } : {}) },
+  });
 }
 
 function providerMessage(error: SdkError): string | undefined {

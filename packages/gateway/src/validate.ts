@@ -27,7 +27,8 @@ export function requestObject(body: unknown): Record<string, unknown> {
     const [value, depth] = stack.pop()!;
     if (typeof value !== 'object' || value === null) continue;
     if (depth > MAX_BODY_DEPTH) throw invalid('', `the body is nested deeper than ${MAX_BODY_DEPTH} levels`);
-    for (const child of Array.isArray(value) ? value : Object.values(value)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    for (const child of Array.isArray(value) ? value : Object.values(value))
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
   }
   return body;
 }
@@ -45,11 +46,16 @@ export function requiredString(value: unknown, path: string): string {
 
 export function optionalPositiveInt(value: unknown, path: string): number | undefined {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw invalid(path, 'must be a positive integer');
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+    throw invalid(path, 'must be a positive integer');
   return value;
 }
 
-export function arrayAt(value: unknown, path: string, options: { optional?: boolean; nonEmpty?: boolean } = {}): readonly unknown[] {
+export function arrayAt(
+  value: unknown,
+  path: string,
+  options: { optional?: boolean; nonEmpty?: boolean } = {},
+): readonly unknown[] {
   if (value === undefined && options.optional) return [];
   if (!Array.isArray(value)) throw invalid(path, 'must be an array');
   if (options.nonEmpty && value.length === 0) throw invalid(path, 'must not be empty');
@@ -69,7 +75,11 @@ export function textContent(value: unknown, path: string, textTypes: readonly st
     .map((part, i) => {
       const at = `${path}/${i}`;
       const record = recordAt(part, at);
-      if (!textTypes.includes(String(record.type))) throw invalid(`${at}/type`, `must be ${textTypes.map((t) => `"${t}"`).join(' or ')} (the gateway forwards text)`);
+      if (!textTypes.includes(String(record.type)))
+        throw invalid(
+          `${at}/type`,
+          `must be ${textTypes.map((t) => `"${t}"`).join(' or ')} (the gateway forwards text)`,
+        );
       if (typeof record.text !== 'string') throw invalid(`${at}/text`, 'must be a string');
       return record.text;
     })
@@ -80,7 +90,10 @@ export function textContent(value: unknown, path: string, textTypes: readonly st
  * Client tools of an API whose tools are flat `{ type, name, description, <schema key> }`
  * (Responses: `parameters`; Anthropic: `input_schema`), as chat function tools.
  */
-export function flatClientTools(value: unknown, spec: { accepts: (type: unknown) => boolean; refusal: string; schemaKey: string }): ClientFunctionTool[] {
+export function flatClientTools(
+  value: unknown,
+  spec: { accepts: (type: unknown) => boolean; refusal: string; schemaKey: string },
+): ClientFunctionTool[] {
   return arrayAt(value, '/tools', { optional: true }).map((tool, i) => {
     const record = recordAt(tool, `/tools/${i}`);
     if (!spec.accepts(record.type)) throw invalid(`/tools/${i}/type`, spec.refusal);

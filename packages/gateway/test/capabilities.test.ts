@@ -4,8 +4,16 @@ import { capabilitiesFromConfig, capabilityOf, supportsDeferredTools } from '@to
 
 describe('capability table', () => {
   it('knows Claude 4.5+ and the mock as supporting all three features, other models none', () => {
-    expect(capabilityOf('anthropic', 'claude-sonnet-4-5-20250929')).toEqual({ deferLoading: true, toolSearch: true, toolReference: true });
-    expect(capabilityOf('anthropic', 'claude-3-7-sonnet')).toEqual({ deferLoading: false, toolSearch: false, toolReference: false });
+    expect(capabilityOf('anthropic', 'claude-sonnet-4-5-20250929')).toEqual({
+      deferLoading: true,
+      toolSearch: true,
+      toolReference: true,
+    });
+    expect(capabilityOf('anthropic', 'claude-3-7-sonnet')).toEqual({
+      deferLoading: false,
+      toolSearch: false,
+      toolReference: false,
+    });
     expect(capabilityOf('openai', 'gpt-5.4')).toEqual({ deferLoading: false, toolSearch: false, toolReference: false });
   });
 
@@ -15,12 +23,30 @@ describe('capability table', () => {
       'anthropic/claude-*': { deferLoading: false },
       'openai/local-*': { deferLoading: true, toolReference: true },
     });
-    expect(capabilityOf('anthropic', 'claude-sonnet-4-5-bedrock', rules)).toEqual({ deferLoading: true, toolSearch: false, toolReference: true });
+    expect(capabilityOf('anthropic', 'claude-sonnet-4-5-bedrock', rules)).toEqual({
+      deferLoading: true,
+      toolSearch: false,
+      toolReference: true,
+    });
     expect(supportsDeferredTools('anthropic', 'claude-sonnet-4-5-bedrock', rules)).toBe(false);
-    expect(capabilityOf('anthropic', 'claude-opus-4-6', rules)).toEqual({ deferLoading: false, toolSearch: false, toolReference: false });
-    expect(capabilityOf('openai', 'local-qwen', rules)).toEqual({ deferLoading: true, toolSearch: false, toolReference: true });
+    expect(capabilityOf('anthropic', 'claude-opus-4-6', rules)).toEqual({
+      deferLoading: false,
+      toolSearch: false,
+      toolReference: false,
+    });
+    expect(capabilityOf('openai', 'local-qwen', rules)).toEqual({
+      deferLoading: true,
+      toolSearch: false,
+      toolReference: true,
+    });
     // A glob's other characters are literal: `.` is not "any character".
-    expect(capabilityOf('anthropic', 'mock-claude', capabilitiesFromConfig({ 'anthropic/mock.claude': { deferLoading: false } }))).toMatchObject({ deferLoading: true });
+    expect(
+      capabilityOf(
+        'anthropic',
+        'mock-claude',
+        capabilitiesFromConfig({ 'anthropic/mock.claude': { deferLoading: false } }),
+      ),
+    ).toMatchObject({ deferLoading: true });
     expect(capabilitiesFromConfig(undefined)).toEqual([]);
   });
 

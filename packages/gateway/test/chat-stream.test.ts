@@ -17,7 +17,12 @@ async function collect(stream: AsyncIterable<ChatCompletionChunk>): Promise<Chat
 describe('streaming chat completions', () => {
   it('streams a tools-mode turn: role first, the answer as content deltas, finish_reason, then usage', async () => {
     const { client } = await h.gateway('tools');
-    const stream = await client.chat.completions.create({ model: 'mock-model', messages: ask('fake_plugin_tool_0005'), stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      model: 'mock-model',
+      messages: ask('fake_plugin_tool_0005'),
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const chunks = await collect(stream);
     expect(chunks[0]?.choices[0]?.delta.role).toBe('assistant');
     const text = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
@@ -31,7 +36,13 @@ describe('streaming chat completions', () => {
 
   it('sends no usage chunk without stream_options.include_usage', async () => {
     const { client } = await h.gateway('direct');
-    const chunks = await collect(await client.chat.completions.create({ model: 'mock-model', messages: ask('fake_plugin_tool_0003'), stream: true }));
+    const chunks = await collect(
+      await client.chat.completions.create({
+        model: 'mock-model',
+        messages: ask('fake_plugin_tool_0003'),
+        stream: true,
+      }),
+    );
     expect(chunks.some((c) => c.usage)).toBe(false);
   });
 
@@ -44,7 +55,16 @@ describe('streaming chat completions', () => {
 
   it('streams a client tool call as tool_calls deltas, then finishes with the client result', async () => {
     const { client } = await h.gateway('tools');
-    const tools = [{ type: 'function' as const, function: { name: 'client_lookup', description: 'Looks up on the client', parameters: { type: 'object', properties: {} } } }];
+    const tools = [
+      {
+        type: 'function' as const,
+        function: {
+          name: 'client_lookup',
+          description: 'Looks up on the client',
+          parameters: { type: 'object', properties: {} },
+        },
+      },
+    ];
     const runner = client.chat.completions.stream({ model: 'mock-model', messages: ask('client_lookup'), tools });
     const first = await runner.finalChatCompletion();
     const choice = first.choices[0]!;
@@ -68,7 +88,11 @@ describe('streaming chat completions', () => {
   it('aborts the turn and its running tool call when the client disconnects mid-stream', async () => {
     const seen = { started: 0, aborted: 0 };
     const { client } = await h.gateway('direct', { plugins: [slowTool(seen)] });
-    const stream = await client.chat.completions.create({ model: 'mock-model', messages: ask('slow_tool'), stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'mock-model',
+      messages: ask('slow_tool'),
+      stream: true,
+    });
     const iterator = stream[Symbol.asyncIterator]();
     const first = await iterator.next();
     expect(first.value?.choices[0]?.delta.role).toBe('assistant');
@@ -81,7 +105,12 @@ describe('streaming chat completions', () => {
   it('reports an error inside the stream as an API error for the client', async () => {
     const { client } = await h.gateway('tools');
     const tools = [{ type: 'function' as const, function: { name: 'read', parameters: { type: 'object' } } }];
-    const stream = await client.chat.completions.create({ model: 'mock-model', messages: ask('read'), tools, stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'mock-model',
+      messages: ask('read'),
+      tools,
+      stream: true,
+    });
     await expect(collect(stream)).rejects.toMatchObject({ code: 'CLIENT_TOOL_COLLISION' });
   });
 });

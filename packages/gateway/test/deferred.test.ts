@@ -23,7 +23,11 @@ const deferred = Array.from({ length: 40 }, (_, i) => ({
   defer_loading: true,
 }));
 const tools = [
-  { name: 'Read', description: 'Read a file from disk', input_schema: { type: 'object' as const, properties: { path: { type: 'string' } } } },
+  {
+    name: 'Read',
+    description: 'Read a file from disk',
+    input_schema: { type: 'object' as const, properties: { path: { type: 'string' } } },
+  },
   { type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' },
   ...deferred,
 ] as Anthropic.Messages.ToolUnion[];
@@ -51,10 +55,16 @@ function expectPrefixes(raws: readonly string[]): void {
 const toolNames = (body: Body) => (body.tools ?? []).map((t) => t.function?.name ?? t.name);
 
 async function claudeCodeTurn(kind: UpstreamKind, capabilities?: CapabilityRule[]) {
-  const { server } = await h.gateway('tools', { upstream: h.upstream(kind), ...(capabilities ? { capabilities } : {}) });
+  const { server } = await h.gateway('tools', {
+    upstream: h.upstream(kind),
+    ...(capabilities ? { capabilities } : {}),
+  });
   const client = new Anthropic({ baseURL: server.url.replace(/\/v1$/, ''), apiKey: 'none', maxRetries: 0 });
   const from = (kind === 'openai' ? h.openai : h.anthropic).requests.length;
-  const first = await client.messages.create({ model: 'm', max_tokens: 512, messages: [{ role: 'user', content: ask }], tools }, { headers: { 'x-session-id': `deferred-${kind}-${String(capabilities?.length ?? 0)}` } });
+  const first = await client.messages.create(
+    { model: 'm', max_tokens: 512, messages: [{ role: 'user', content: ask }], tools },
+    { headers: { 'x-session-id': `deferred-${kind}-${String(capabilities?.length ?? 0)}` } },
+  );
   const call = first.content.find((b): b is Anthropic.Messages.ToolUseBlock => b.type === 'tool_use')!;
   const middle = h.received(kind, from).length + from;
   const second = await client.messages.create(
@@ -78,13 +88,23 @@ describe('/v1/messages with deferred tools', () => {
   it('OpenAI-compatible upstream: the gateway serves the search, answers in Anthropic shapes, appends the found tool', async () => {
     const { first, second, call, requests, firstTurn } = await claudeCodeTurn('openai');
     expect(first.content.map((b) => b.type)).toEqual(['server_tool_use', 'tool_search_tool_result', 'tool_use']);
-    const [use, result] = first.content as [Anthropic.Messages.ServerToolUseBlock, Anthropic.Messages.ToolSearchToolResultBlock];
+    const [use, result] = first.content as [
+      Anthropic.Messages.ServerToolUseBlock,
+      Anthropic.Messages.ToolSearchToolResultBlock,
+    ];
     expect(use).toMatchObject({ name: 'tool_search_tool_bm25', input: { query: TARGET } });
     expect(result).toMatchObject({ tool_use_id: use.id, content: { type: 'tool_search_tool_search_result' } });
-    expect((result.content as Anthropic.Messages.ToolSearchToolSearchResultBlock).tool_references[0]).toEqual({ type: 'tool_reference', tool_name: TARGET });
+    expect((result.content as Anthropic.Messages.ToolSearchToolSearchResultBlock).tool_references[0]).toEqual({
+      type: 'tool_reference',
+      tool_name: TARGET,
+    });
     expect(call).toMatchObject({ name: TARGET, input: { title: 'x' } });
     expect(first.stop_reason).toBe('tool_use');
-    expect((first as unknown as { tool_search: { deferral: unknown } }).tool_search.deferral).toEqual({ path: 'served', searches: 1, loaded: expect.arrayContaining([TARGET]) });
+    expect((first as unknown as { tool_search: { deferral: unknown } }).tool_search.deferral).toEqual({
+      path: 'served',
+      searches: 1,
+      loaded: expect.arrayContaining([TARGET]),
+    });
 
     // Upstream: the deferred tools are not sent until found; then only the found ones, appended.
     const bodies = requests.map((r) => r.body as Body);
@@ -102,9 +122,13 @@ describe('/v1/messages with deferred tools', () => {
   it('Anthropic upstream with support: deferred tools and the search tool pass through untouched', async () => {
     const { first, second, requests } = await claudeCodeTurn('anthropic');
     expect(first.content.map((b) => b.type)).toEqual(['server_tool_use', 'tool_search_tool_result', 'tool_use']);
-    expect((first as unknown as { tool_search: { deferral: { path: string } } }).tool_search.deferral.path).toBe('pass-through');
+    expect((first as unknown as { tool_search: { deferral: { path: string } } }).tool_search.deferral.path).toBe(
+      'pass-through',
+    );
     const sent = requests[0]!.body as { tools: Record<string, unknown>[] };
-    expect(sent.tools).toEqual(expect.arrayContaining([{ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' }, deferred[7]]));
+    expect(sent.tools).toEqual(
+      expect.arrayContaining([{ type: 'tool_search_tool_bm25_20251119', name: 'tool_search_tool_bm25' }, deferred[7]]),
+    );
     // The gateway's own catalog (tools mode) is still there, merged ahead of the client's.
     expect(sent.tools.map((t) => t.name)).toContain('tool_search');
     // The history's search blocks go back upstream as Anthropic's own blocks.
@@ -116,9 +140,13 @@ describe('/v1/messages with deferred tools', () => {
   });
 
   it('Anthropic upstream without support (capability override): the gateway serves the search', async () => {
-    const { first, second, requests } = await claudeCodeTurn('anthropic', [{ provider: 'anthropic', model: 'mock-claude', deferredTools: false }]);
+    const { first, second, requests } = await claudeCodeTurn('anthropic', [
+      { provider: 'anthropic', model: 'mock-claude', deferredTools: false },
+    ]);
     expect(first.content.map((b) => b.type)).toEqual(['server_tool_use', 'tool_search_tool_result', 'tool_use']);
-    expect((first as unknown as { tool_search: { deferral: { path: string } } }).tool_search.deferral.path).toBe('served');
+    expect((first as unknown as { tool_search: { deferral: { path: string } } }).tool_search.deferral.path).toBe(
+      'served',
+    );
     expect(requests[0]!.raw).not.toContain('defer_loading');
     expect(second.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('FAKE_TOOL_OK') });
     expectPrefixes(requests.map((r) => r.raw));
@@ -127,7 +155,9 @@ describe('/v1/messages with deferred tools', () => {
   it('streams the search blocks in Anthropic events', async () => {
     const { server } = await h.gateway('tools', { upstream: h.upstream('openai') });
     const client = new Anthropic({ baseURL: server.url.replace(/\/v1$/, ''), apiKey: 'none', maxRetries: 0 });
-    const final = await client.messages.stream({ model: 'm', max_tokens: 512, messages: [{ role: 'user', content: ask }], tools }).finalMessage();
+    const final = await client.messages
+      .stream({ model: 'm', max_tokens: 512, messages: [{ role: 'user', content: ask }], tools })
+      .finalMessage();
     expect(final.content.map((b) => b.type)).toEqual(['server_tool_use', 'tool_search_tool_result', 'tool_use']);
     expect(final.content[2]).toMatchObject({ name: TARGET, input: { title: 'x' } });
   });
@@ -135,12 +165,28 @@ describe('/v1/messages with deferred tools', () => {
   it('refuses deferred tools with no search tool, and a mis-named search tool, with REQUEST_INVALID', async () => {
     const { server } = await h.gateway('tools');
     const client = new Anthropic({ baseURL: server.url.replace(/\/v1$/, ''), apiKey: 'none', maxRetries: 0 });
-    await expect(client.messages.create({ model: 'm', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }], tools: deferred as Anthropic.Messages.ToolUnion[] })).rejects.toMatchObject({
+    await expect(
+      client.messages.create({
+        model: 'm',
+        max_tokens: 64,
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: deferred as Anthropic.Messages.ToolUnion[],
+      }),
+    ).rejects.toMatchObject({
       status: 400,
       error: { error: { code: 'REQUEST_INVALID', message: expect.stringContaining('defer_loading') } },
     });
-    const misnamed = [{ type: 'tool_search_tool_bm25_20251119', name: 'other' }] as unknown as Anthropic.Messages.ToolUnion[];
-    await expect(client.messages.create({ model: 'm', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }], tools: misnamed })).rejects.toMatchObject({ status: 400 });
+    const misnamed = [
+      { type: 'tool_search_tool_bm25_20251119', name: 'other' },
+    ] as unknown as Anthropic.Messages.ToolUnion[];
+    await expect(
+      client.messages.create({
+        model: 'm',
+        max_tokens: 64,
+        messages: [{ role: 'user', content: 'hi' }],
+        tools: misnamed,
+      }),
+    ).rejects.toMatchObject({ status: 400 });
   });
 });
 
@@ -153,48 +199,102 @@ describe('the served regex search (hostile patterns from the model)', () => {
       { name: 'victim', description: `${'a'.repeat(40)}!`, input_schema: { type: 'object' }, defer_loading: true },
       ...deferred,
     ] as Anthropic.Messages.ToolUnion[];
-    const evil = await client.messages.create({ model: 'm', max_tokens: 256, messages: [{ role: 'user', content: 'tool search qa check target=(a+)+$' }], tools: regexTools });
-    expect(evil.content[1]).toMatchObject({ type: 'tool_search_tool_result', content: { type: 'tool_search_tool_result_error', error_code: 'invalid_pattern' } });
-    const fine = await client.messages.create({ model: 'm', max_tokens: 256, messages: [{ role: 'user', content: 'tool search qa check target=mcp__tracker__file_ticket_0[7]' }], tools: regexTools });
-    expect(fine.content[1]).toMatchObject({ type: 'tool_search_tool_result', content: { tool_references: [{ type: 'tool_reference', tool_name: TARGET }] } });
+    const evil = await client.messages.create({
+      model: 'm',
+      max_tokens: 256,
+      messages: [{ role: 'user', content: 'tool search qa check target=(a+)+$' }],
+      tools: regexTools,
+    });
+    expect(evil.content[1]).toMatchObject({
+      type: 'tool_search_tool_result',
+      content: { type: 'tool_search_tool_result_error', error_code: 'invalid_pattern' },
+    });
+    const fine = await client.messages.create({
+      model: 'm',
+      max_tokens: 256,
+      messages: [{ role: 'user', content: 'tool search qa check target=mcp__tracker__file_ticket_0[7]' }],
+      tools: regexTools,
+    });
+    expect(fine.content[1]).toMatchObject({
+      type: 'tool_search_tool_result',
+      content: { tool_references: [{ type: 'tool_reference', tool_name: TARGET }] },
+    });
   });
 });
 
 describe("/v1/messages with the client's own search tool (custom tool search: tool_reference blocks in a tool_result)", () => {
   const customAsk = `${ask} searchTool=find_tools`;
-  const findTools = { name: 'find_tools', description: 'Search the deferred tools by keywords', input_schema: { type: 'object' as const, properties: { query: { type: 'string' } }, required: ['query'] } };
+  const findTools = {
+    name: 'find_tools',
+    description: 'Search the deferred tools by keywords',
+    input_schema: { type: 'object' as const, properties: { query: { type: 'string' } }, required: ['query'] },
+  };
   const customTools = [tools[0]!, findTools, ...deferred] as Anthropic.Messages.ToolUnion[];
 
   /** The client's side of the turn: runs its own search (answers with a tool_reference), then the found tool. */
   async function customSearchTurn(kind: UpstreamKind, capabilities?: CapabilityRule[]) {
-    const { server } = await h.gateway('tools', { upstream: h.upstream(kind), ...(capabilities ? { capabilities } : {}) });
+    const { server } = await h.gateway('tools', {
+      upstream: h.upstream(kind),
+      ...(capabilities ? { capabilities } : {}),
+    });
     const client = new Anthropic({ baseURL: server.url.replace(/\/v1$/, ''), apiKey: 'none', maxRetries: 0 });
     const headers = { 'x-session-id': `custom-search-${kind}-${String(capabilities?.length ?? 0)}` };
     const from = (kind === 'openai' ? h.openai : h.anthropic).requests.length;
     const messages: Anthropic.Messages.MessageParam[] = [{ role: 'user', content: customAsk }];
-    const first = await client.messages.create({ model: 'm', max_tokens: 512, messages, tools: customTools }, { headers });
+    const first = await client.messages.create(
+      { model: 'm', max_tokens: 512, messages, tools: customTools },
+      { headers },
+    );
     const search = first.content.find((b): b is Anthropic.Messages.ToolUseBlock => b.type === 'tool_use')!;
     messages.push({ role: 'assistant', content: first.content });
-    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: search.id, content: [{ type: 'tool_reference', tool_name: TARGET }] as never }] });
-    const second = await client.messages.create({ model: 'm', max_tokens: 512, messages, tools: customTools }, { headers });
+    messages.push({
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: search.id,
+          content: [{ type: 'tool_reference', tool_name: TARGET }] as never,
+        },
+      ],
+    });
+    const second = await client.messages.create(
+      { model: 'm', max_tokens: 512, messages, tools: customTools },
+      { headers },
+    );
     const call = second.content.find((b): b is Anthropic.Messages.ToolUseBlock => b.type === 'tool_use')!;
     messages.push({ role: 'assistant', content: second.content });
-    messages.push({ role: 'user', content: [{ type: 'tool_result', tool_use_id: call.id, content: `FAKE_TOOL_OK ${TARGET}` }] });
-    const third = await client.messages.create({ model: 'm', max_tokens: 512, messages, tools: customTools }, { headers });
+    messages.push({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: call.id, content: `FAKE_TOOL_OK ${TARGET}` }],
+    });
+    const third = await client.messages.create(
+      { model: 'm', max_tokens: 512, messages, tools: customTools },
+      { headers },
+    );
     return { first, second, third, search, call, requests: h.received(kind, from) };
   }
 
   for (const [label, kind, capabilities] of [
     ['an OpenAI-compatible upstream', 'openai', undefined],
-    ['an Anthropic upstream without deferred loading', 'anthropic', [{ provider: 'anthropic', model: 'mock-claude', deferredTools: false }]],
+    [
+      'an Anthropic upstream without deferred loading',
+      'anthropic',
+      [{ provider: 'anthropic', model: 'mock-claude', deferredTools: false }],
+    ],
   ] as const) {
     it(`${label}: the referenced deferred tool is expanded on the next request, appended, and called`, async () => {
-      const { first, second, third, search, call, requests } = await customSearchTurn(kind, capabilities ? [...capabilities] : undefined);
+      const { first, second, third, search, call, requests } = await customSearchTurn(
+        kind,
+        capabilities ? [...capabilities] : undefined,
+      );
       expect(search).toMatchObject({ name: 'find_tools', input: { query: TARGET } });
       expect(first.stop_reason).toBe('tool_use');
       expect(call).toMatchObject({ name: TARGET, input: { title: 'x' } });
       expect(third.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining(`FAKE_TOOL_OK ${TARGET}`) });
-      expect((second as unknown as { tool_search: { deferral: unknown } }).tool_search.deferral).toMatchObject({ path: 'served', loaded: [TARGET] });
+      expect((second as unknown as { tool_search: { deferral: unknown } }).tool_search.deferral).toMatchObject({
+        path: 'served',
+        loaded: [TARGET],
+      });
 
       const bodies = requests.map((r) => r.body as Body);
       expect(bodies).toHaveLength(3);
@@ -213,9 +313,14 @@ describe("/v1/messages with the client's own search tool (custom tool search: to
     const { call, third, requests } = await customSearchTurn('anthropic');
     expect(call).toMatchObject({ name: TARGET, input: { title: 'x' } });
     expect(third.content[0]).toMatchObject({ type: 'text', text: expect.stringContaining('FAKE_TOOL_OK') });
-    const sent = requests[1]!.body as { tools: Record<string, unknown>[]; messages: { role: string; content: unknown }[] };
+    const sent = requests[1]!.body as {
+      tools: Record<string, unknown>[];
+      messages: { role: string; content: unknown }[];
+    };
     expect(sent.tools).toEqual(expect.arrayContaining([deferred[7], expect.objectContaining({ name: 'find_tools' })]));
-    expect(sent.messages.at(-1)!.content).toEqual([expect.objectContaining({ type: 'tool_result', content: [{ type: 'tool_reference', tool_name: TARGET }] })]);
+    expect(sent.messages.at(-1)!.content).toEqual([
+      expect.objectContaining({ type: 'tool_result', content: [{ type: 'tool_reference', tool_name: TARGET }] }),
+    ]);
     expectPrefixes(requests.map((r) => r.raw));
   });
 
@@ -225,8 +330,22 @@ describe("/v1/messages with the client's own search tool (custom tool search: to
     const messages = [
       { role: 'user', content: customAsk },
       { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'find_tools', input: { query: 'x' } }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: [{ type: 'tool_reference', tool_name: TARGET }, { type: 'image', source: {} }] }] },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'tool_result',
+            tool_use_id: 'toolu_1',
+            content: [
+              { type: 'tool_reference', tool_name: TARGET },
+              { type: 'image', source: {} },
+            ],
+          },
+        ],
+      },
     ] as Anthropic.Messages.MessageParam[];
-    await expect(client.messages.create({ model: 'm', max_tokens: 64, messages, tools: customTools })).rejects.toMatchObject({ status: 400, error: { error: { code: 'REQUEST_INVALID' } } });
+    await expect(
+      client.messages.create({ model: 'm', max_tokens: 64, messages, tools: customTools }),
+    ).rejects.toMatchObject({ status: 400, error: { error: { code: 'REQUEST_INVALID' } } });
   });
 });

@@ -14,7 +14,12 @@ const servers: GatewayServer[] = [];
 
 async function gateway(mode: string, extra: { token?: string } = {}) {
   const kernel = createKernel({
-    plugins: [fakeCatalogPlugin({ tools: 36, core: true }), clientToolsPlugin(), toolsModePlugin(), directoryModePlugin()],
+    plugins: [
+      fakeCatalogPlugin({ tools: 36, core: true }),
+      clientToolsPlugin(),
+      toolsModePlugin(),
+      directoryModePlugin(),
+    ],
   });
   kernels.push(kernel);
   const server = await startGatewayServer({
@@ -43,7 +48,10 @@ const ask = (target: string) => [{ role: 'user' as const, content: `tool search 
 describe('gateway over HTTP with the openai client', () => {
   it('runs a direct-mode turn to the final answer', async () => {
     const { client } = await gateway('direct');
-    const completion = await client.chat.completions.create({ model: 'mock-model', messages: ask('fake_plugin_tool_0003') });
+    const completion = await client.chat.completions.create({
+      model: 'mock-model',
+      messages: ask('fake_plugin_tool_0003'),
+    });
     expect(completion.choices[0]?.message.content).toContain('FAKE_TOOL_OK fake_plugin_tool_0003');
     expect(completion.choices[0]?.finish_reason).toBe('stop');
   });
@@ -51,16 +59,30 @@ describe('gateway over HTTP with the openai client', () => {
   it('runs a tools-mode turn: search, then tool_call, through the run', async () => {
     const { client } = await gateway('tools');
     const first = provider.requests.length;
-    const completion = await client.chat.completions.create({ model: 'mock-model', messages: ask('fake_plugin_tool_0005') });
+    const completion = await client.chat.completions.create({
+      model: 'mock-model',
+      messages: ask('fake_plugin_tool_0005'),
+    });
     expect(completion.choices[0]?.message.content).toContain('FAKE_TOOL_OK fake_plugin_tool_0005');
-    const sent = provider.requests.slice(first).map((r) => (r.body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name));
+    const sent = provider.requests
+      .slice(first)
+      .map((r) => (r.body as { tools?: { function: { name: string } }[] }).tools?.map((t) => t.function.name));
     expect(sent[0]).toEqual(['tool_search', 'tool_describe', 'tool_call']);
     expect(sent.length).toBe(3);
   });
 
   it('hands a client tool call back to the client, then finishes with its result', async () => {
     const { client } = await gateway('tools');
-    const tools = [{ type: 'function' as const, function: { name: 'client_lookup', description: 'Looks something up on the client', parameters: { type: 'object', properties: {} } } }];
+    const tools = [
+      {
+        type: 'function' as const,
+        function: {
+          name: 'client_lookup',
+          description: 'Looks something up on the client',
+          parameters: { type: 'object', properties: {} },
+        },
+      },
+    ];
     const messages = ask('client_lookup');
     const first = await client.chat.completions.create({ model: 'mock-model', messages, tools });
     const choice = first.choices[0]!;
@@ -82,14 +104,20 @@ describe('gateway over HTTP with the openai client', () => {
   it('refuses a client tool that collides with a catalog tool', async () => {
     const { client } = await gateway('tools');
     const tools = [{ type: 'function' as const, function: { name: 'read', parameters: { type: 'object' } } }];
-    await expect(client.chat.completions.create({ model: 'mock-model', messages: ask('read'), tools })).rejects.toMatchObject({ status: 400 });
+    await expect(
+      client.chat.completions.create({ model: 'mock-model', messages: ask('read'), tools }),
+    ).rejects.toMatchObject({ status: 400 });
   });
 
   it('lists the model and rejects bad bodies', async () => {
     const { client, server } = await gateway('direct');
     const models = await client.models.list();
     expect(models.data.map((m) => m.id)).toEqual(['mock-model']);
-    const bad = await fetch(`${server.url}/chat/completions`, { method: 'POST', body: '{"nope":1}', headers: { 'content-type': 'application/json' } });
+    const bad = await fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      body: '{"nope":1}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(bad.status).toBe(400);
   });
 

@@ -8,7 +8,11 @@ import { SuspendedTurns } from '../src/suspended-turns.js';
 import type { TurnResult } from '../src/turn.js';
 
 const kernel = () => createKernel({ plugins: [clientToolsPlugin(), toolsModePlugin()] });
-const ask = { name: 'ask_user', description: 'Ask the user a question', parameters: { type: 'object', properties: { q: { type: 'string' } } } };
+const ask = {
+  name: 'ask_user',
+  description: 'Ask the user a question',
+  parameters: { type: 'object', properties: { q: { type: 'string' } } },
+};
 
 interface Answer {
   readonly outcome?: ToolCallOutcome;
@@ -22,7 +26,10 @@ function turn(ttlMs: number) {
     try {
       const exposure = await run.exposure('tools');
       const work = exposure.call('tool_call', { id: 'client:client:ask_user', args: { q: 'color?' } });
-      const outcome = await control.outcome(run, work, (calls) => ({ handed: calls.map((call) => call.callId), closed: () => run.closed }));
+      const outcome = await control.outcome(run, work, (calls) => ({
+        handed: calls.map((call) => call.callId),
+        closed: () => run.closed,
+      }));
       return { outcome };
     } finally {
       await run.close();

@@ -8,7 +8,14 @@ import { toolsModePlugin } from '@tool-search/mode-tools';
 import { directoryModePlugin } from '@tool-search/mode-directory';
 import { clientToolsPlugin } from '@tool-search/plugin-client-tools';
 import { fakeTool, toolSource } from '@tool-search/testing';
-import { anthropicUpstream, openaiUpstream, startGatewayServer, type GatewayServer, type GatewayServerOptions, type Upstream } from '@tool-search/gateway';
+import {
+  anthropicUpstream,
+  openaiUpstream,
+  startGatewayServer,
+  type GatewayServer,
+  type GatewayServerOptions,
+  type Upstream,
+} from '@tool-search/gateway';
 
 export const ask = (target: string) => [{ role: 'user' as const, content: `tool search qa check target=${target}` }];
 
@@ -36,7 +43,10 @@ export interface Harness {
   upstream(kind: UpstreamKind): Upstream;
   /** What the mock of that kind received since `from`, chat or messages requests only. */
   received(kind: UpstreamKind, from?: number): { body: Record<string, unknown>; raw: string }[];
-  gateway(mode: string, extra?: Partial<GatewayServerOptions> & { upstream?: Upstream; plugins?: KernelPlugin[] }): Promise<{ server: GatewayServer; kernel: Kernel; client: OpenAI }>;
+  gateway(
+    mode: string,
+    extra?: Partial<GatewayServerOptions> & { upstream?: Upstream; plugins?: KernelPlugin[] },
+  ): Promise<{ server: GatewayServer; kernel: Kernel; client: OpenAI }>;
   close(): Promise<void>;
 }
 
@@ -61,7 +71,13 @@ export async function harness(): Promise<Harness> {
     async gateway(mode, extra = {}) {
       const { plugins = [], ...options } = extra;
       const kernel = createKernel({
-        plugins: [fakeCatalogPlugin({ tools: 36, core: true }), clientToolsPlugin(), toolsModePlugin(), directoryModePlugin(), ...plugins],
+        plugins: [
+          fakeCatalogPlugin({ tools: 36, core: true }),
+          clientToolsPlugin(),
+          toolsModePlugin(),
+          directoryModePlugin(),
+          ...plugins,
+        ],
       });
       kernels.push(kernel);
       const server = await startGatewayServer({
@@ -73,7 +89,11 @@ export async function harness(): Promise<Harness> {
         ...options,
       });
       servers.push(server);
-      return { server, kernel, client: new OpenAI({ baseURL: server.url, apiKey: options.token ?? 'none', maxRetries: 0 }) };
+      return {
+        server,
+        kernel,
+        client: new OpenAI({ baseURL: server.url, apiKey: options.token ?? 'none', maxRetries: 0 }),
+      };
     },
     async close() {
       await Promise.all(servers.map((s) => s.close()));

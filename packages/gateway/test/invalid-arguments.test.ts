@@ -27,43 +27,60 @@ function looseTool() {
   });
   const watcher: KernelPlugin = {
     name: 'invalid-arguments-watcher',
-    apply: ({ hooks }) => hooks.runEvent.tap((event) => void (event.type === 'tool-arguments-invalid' && events.push(event))),
+    apply: ({ hooks }) =>
+      hooks.runEvent.tap((event) => void (event.type === 'tool-arguments-invalid' && events.push(event))),
   };
   return { ran, events, plugins: [toolSource([tool], 'loose-source'), watcher] };
 }
 
 /** The tool messages the mock OpenAI model was sent since `from`. */
 function toolMessages(from: number): string[] {
-  return h.received('openai', from).flatMap(({ body }) =>
-    ((body.messages as { role: string; content: unknown }[]) ?? []).filter((m) => m.role === 'tool').map((m) => String(m.content)),
-  );
+  return h
+    .received('openai', from)
+    .flatMap(({ body }) =>
+      ((body.messages as { role: string; content: unknown }[]) ?? [])
+        .filter((m) => m.role === 'tool')
+        .map((m) => String(m.content)),
+    );
 }
 
 describe('invalid JSON arguments from a model', () => {
-  it.each(['direct', 'directory'])('%s mode: the tool does not run and the model reads TOOL_ARGUMENTS_INVALID naming the parse error', async (mode) => {
-    const { ran, events, plugins } = looseTool();
-    const { client } = await h.gateway(mode, { plugins });
-    const from = h.openai.requests.length;
-    const res = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: broken('loose_forecast') }] });
-    expect(ran).toEqual([]);
-    const [told] = toolMessages(from);
-    expect(told).toContain(ErrorCode.TOOL_ARGUMENTS_INVALID);
-    expect(told).toMatch(/not valid JSON \(.+\)/);
-    expect(told).not.toContain('__invalid_json__');
-    expect(res.choices[0]?.message.content).toContain('did not succeed');
-    expect((res as unknown as { tool_search: { tool_calls: unknown[] } }).tool_search.tool_calls).toEqual([
-      { name: 'loose_forecast', status: 'error', toolId: 'plugin:weather:loose_forecast' },
-    ]);
-    expect(events).toHaveLength(1);
-    expect(events[0]!.error).toMatchObject({ code: ErrorCode.TOOL_ARGUMENTS_INVALID, toolId: 'plugin:weather:loose_forecast' });
-    expect(events[0]!.error.errors).toEqual([expect.objectContaining({ path: '/', rule: 'json' })]);
-    expect(events[0]!.error.cause).toBeInstanceOf(SyntaxError);
-  });
+  it.each(['direct', 'directory'])(
+    '%s mode: the tool does not run and the model reads TOOL_ARGUMENTS_INVALID naming the parse error',
+    async (mode) => {
+      const { ran, events, plugins } = looseTool();
+      const { client } = await h.gateway(mode, { plugins });
+      const from = h.openai.requests.length;
+      const res = await client.chat.completions.create({
+        model: 'm',
+        messages: [{ role: 'user', content: broken('loose_forecast') }],
+      });
+      expect(ran).toEqual([]);
+      const [told] = toolMessages(from);
+      expect(told).toContain(ErrorCode.TOOL_ARGUMENTS_INVALID);
+      expect(told).toMatch(/not valid JSON \(.+\)/);
+      expect(told).not.toContain('__invalid_json__');
+      expect(res.choices[0]?.message.content).toContain('did not succeed');
+      expect((res as unknown as { tool_search: { tool_calls: unknown[] } }).tool_search.tool_calls).toEqual([
+        { name: 'loose_forecast', status: 'error', toolId: 'plugin:weather:loose_forecast' },
+      ]);
+      expect(events).toHaveLength(1);
+      expect(events[0]!.error).toMatchObject({
+        code: ErrorCode.TOOL_ARGUMENTS_INVALID,
+        toolId: 'plugin:weather:loose_forecast',
+      });
+      expect(events[0]!.error.errors).toEqual([expect.objectContaining({ path: '/', rule: 'json' })]);
+      expect(events[0]!.error.cause).toBeInstanceOf(SyntaxError);
+    },
+  );
 
   it('positive control: the same call with valid JSON runs the tool once', async () => {
     const { ran, events, plugins } = looseTool();
     const { client } = await h.gateway('direct', { plugins });
-    const res = await client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: script('loose_forecast', 'args={"city":"Oslo"}') }] });
+    const res = await client.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: script('loose_forecast', 'args={"city":"Oslo"}') }],
+    });
     expect(ran).toEqual([{ city: 'Oslo' }]);
     expect(events).toEqual([]);
     expect(res.choices[0]?.message.content).toContain('FAKE_TOOL_OK');
@@ -73,7 +90,11 @@ describe('invalid JSON arguments from a model', () => {
     const { ran, plugins } = looseTool();
     const { server } = await h.gateway('direct', { plugins });
     const claude = new Anthropic({ baseURL: server.url.replace(/\/v1$/, ''), apiKey: 'none', maxRetries: 0 });
-    const message = await claude.messages.create({ model: 'm', max_tokens: 256, messages: [{ role: 'user', content: broken('loose_forecast') }] });
+    const message = await claude.messages.create({
+      model: 'm',
+      max_tokens: 256,
+      messages: [{ role: 'user', content: broken('loose_forecast') }],
+    });
     expect(ran).toEqual([]);
     expect(message.stop_reason).toBe('end_turn');
     expect(message.content.filter((block) => block.type === 'tool_use')).toEqual([]);
@@ -87,7 +108,12 @@ describe('invalid JSON arguments from a model', () => {
     const res = await client.chat.completions.create({
       model: 'm',
       messages: [{ role: 'user', content: broken('client_lookup') }],
-      tools: [{ type: 'function', function: { name: 'client_lookup', description: 'Looks up on the client', parameters: { type: 'object' } } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'client_lookup', description: 'Looks up on the client', parameters: { type: 'object' } },
+        },
+      ],
     });
     expect(res.choices[0]?.finish_reason).toBe('stop');
     expect(res.choices[0]?.message.tool_calls ?? []).toEqual([]);
@@ -101,7 +127,11 @@ describe('invalid JSON arguments from a model', () => {
       model: 'm',
       messages: [
         { role: 'user', content: 'look it up' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'client_lookup', arguments: BROKEN } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'client_lookup', arguments: BROKEN } }],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: 'done' },
       ],
     });

@@ -17,9 +17,15 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-type Answer = { tool_search: { ledger: TurnLedger; exposure: { fingerprint: string; changed: boolean }; session_id: string } };
+type Answer = {
+  tool_search: { ledger: TurnLedger; exposure: { fingerprint: string; changed: boolean }; session_id: string };
+};
 
-async function turn(kind: UpstreamKind, mode: string, options: { plugins?: KernelPlugin[]; sessionId?: string; target?: string; countTokens?: boolean } = {}) {
+async function turn(
+  kind: UpstreamKind,
+  mode: string,
+  options: { plugins?: KernelPlugin[]; sessionId?: string; target?: string; countTokens?: boolean } = {},
+) {
   const dir = mkdtempSync(join(tmpdir(), 'gateway-ledger-'));
   const { client } = await h.gateway(mode, {
     upstream: h.upstream(kind),
@@ -28,8 +34,15 @@ async function turn(kind: UpstreamKind, mode: string, options: { plugins?: Kerne
   });
   const send = async (sessionId: string) => {
     const from = h[kind].requests.length;
-    const answer = (await client.chat.completions.create({ model: 'm', messages: ask(options.target ?? 'fake_plugin_tool_0005') }, { headers: { 'x-session-id': sessionId } })) as unknown as Answer;
-    return { answer, raw: h.received(kind, from).map((r) => r.raw), log: () => readSessionLog(join(dir, sessionFileName(sessionId))) };
+    const answer = (await client.chat.completions.create(
+      { model: 'm', messages: ask(options.target ?? 'fake_plugin_tool_0005') },
+      { headers: { 'x-session-id': sessionId } },
+    )) as unknown as Answer;
+    return {
+      answer,
+      raw: h.received(kind, from).map((r) => r.raw),
+      log: () => readSessionLog(join(dir, sessionFileName(sessionId))),
+    };
   };
   return { send };
 }
@@ -53,7 +66,13 @@ describe.each(UPSTREAMS)('the whole-turn ledger (%s upstream)', (kind) => {
     expect(Math.abs(ledger.direct.bytes - real) / real).toBeLessThan(0.05);
 
     const entries = await log();
-    expect(entries).toContainEqual(expect.objectContaining({ type: 'event', event: 'turn-ledger', data: expect.objectContaining({ mode: 'tools', ledger }) }));
+    expect(entries).toContainEqual(
+      expect.objectContaining({
+        type: 'event',
+        event: 'turn-ledger',
+        data: expect.objectContaining({ mode: 'tools', ledger }),
+      }),
+    );
   });
 });
 
@@ -61,7 +80,17 @@ describe.each(UPSTREAMS)('the whole-turn ledger (%s upstream)', (kind) => {
 function changingSource(): { plugin: KernelPlugin; grow(): void } {
   let count = 1;
   return {
-    plugin: { name: 'changing', apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add(Array.from({ length: count }, (_, i) => fakeTool(`changing_${i}`, 'plugin', 'changing', `Changing tool ${i}`)))) },
+    plugin: {
+      name: 'changing',
+      apply: ({ hooks }) =>
+        hooks.listTools.tap((sink) =>
+          sink.add(
+            Array.from({ length: count }, (_, i) =>
+              fakeTool(`changing_${i}`, 'plugin', 'changing', `Changing tool ${i}`),
+            ),
+          ),
+        ),
+    },
     grow: () => void count++,
   };
 }
@@ -74,13 +103,25 @@ describe.each(UPSTREAMS)('prompt-cache stability (%s upstream)', (kind) => {
     const first = await send(`stable-${kind}-${mode}`);
     const second = await send(`stable-${kind}-${mode}`);
     const parts = (raw: string) => {
-      const body = JSON.parse(raw) as { tools?: unknown; system?: unknown; messages: { role: string; content: unknown }[] };
-      return JSON.stringify({ tools: body.tools, system: body.system ?? body.messages.filter((m) => m.role === 'system').map((m) => m.content) });
+      const body = JSON.parse(raw) as {
+        tools?: unknown;
+        system?: unknown;
+        messages: { role: string; content: unknown }[];
+      };
+      return JSON.stringify({
+        tools: body.tools,
+        system: body.system ?? body.messages.filter((m) => m.role === 'system').map((m) => m.content),
+      });
     };
     const all = [...first.raw, ...second.raw].map(parts);
     expect(new Set(all).size).toBe(1);
-    expect(second.answer.tool_search.exposure).toEqual({ fingerprint: first.answer.tool_search.exposure.fingerprint, changed: false });
-    expect((await second.log()).some((e) => e.type === 'event' && (e as { event: string }).event === 'exposure-changed')).toBe(false);
+    expect(second.answer.tool_search.exposure).toEqual({
+      fingerprint: first.answer.tool_search.exposure.fingerprint,
+      changed: false,
+    });
+    expect(
+      (await second.log()).some((e) => e.type === 'event' && (e as { event: string }).event === 'exposure-changed'),
+    ).toBe(false);
   });
 
   it('marks the request whose exposure changed with the catalog in the session log', async () => {
@@ -91,9 +132,17 @@ describe.each(UPSTREAMS)('prompt-cache stability (%s upstream)', (kind) => {
     const second = await send(`changing-${kind}`);
     expect(second.answer.tool_search.exposure.changed).toBe(true);
     expect(second.answer.tool_search.exposure.fingerprint).not.toBe(first.answer.tool_search.exposure.fingerprint);
-    const changes = (await second.log()).filter((e) => e.type === 'event' && (e as { event: string }).event === 'exposure-changed');
+    const changes = (await second.log()).filter(
+      (e) => e.type === 'event' && (e as { event: string }).event === 'exposure-changed',
+    );
     expect(changes).toHaveLength(1);
-    expect(changes[0]).toMatchObject({ data: { mode: 'direct', from: first.answer.tool_search.exposure.fingerprint, to: second.answer.tool_search.exposure.fingerprint } });
+    expect(changes[0]).toMatchObject({
+      data: {
+        mode: 'direct',
+        from: first.answer.tool_search.exposure.fingerprint,
+        to: second.answer.tool_search.exposure.fingerprint,
+      },
+    });
   });
 });
 
@@ -104,21 +153,33 @@ describe('tool_calls of a code-mode turn', () => {
         throw new Error('boom');
       },
     });
-    const { client } = await h.gateway('code', { upstream: h.upstream('openai'), plugins: [codeModePlugin(), toolSource([explode])] });
-    const answer = (await client.chat.completions.create({ model: 'm', messages: ask('explode_now') })) as unknown as { tool_search: { tool_calls: { name: string; status: string }[] } };
-    expect(answer.tool_search.tool_calls).toEqual([expect.objectContaining({ name: 'tool_search_code', status: 'error' })]);
+    const { client } = await h.gateway('code', {
+      upstream: h.upstream('openai'),
+      plugins: [codeModePlugin(), toolSource([explode])],
+    });
+    const answer = (await client.chat.completions.create({ model: 'm', messages: ask('explode_now') })) as unknown as {
+      tool_search: { tool_calls: { name: string; status: string }[] };
+    };
+    expect(answer.tool_search.tool_calls).toEqual([
+      expect.objectContaining({ name: 'tool_search_code', status: 'error' }),
+    ]);
   });
 
   it('(and ok when the code succeeded, so the test above can fail)', async () => {
     const { client } = await h.gateway('code', { upstream: h.upstream('openai'), plugins: [codeModePlugin()] });
-    const answer = (await client.chat.completions.create({ model: 'm', messages: ask('fake_plugin_tool_0005') })) as unknown as { tool_search: { tool_calls: { name: string; status: string }[] } };
-    expect(answer.tool_search.tool_calls).toEqual([expect.objectContaining({ name: 'tool_search_code', status: 'ok' })]);
+    const answer = (await client.chat.completions.create({
+      model: 'm',
+      messages: ask('fake_plugin_tool_0005'),
+    })) as unknown as { tool_search: { tool_calls: { name: string; status: string }[] } };
+    expect(answer.tool_search.tool_calls).toEqual([
+      expect.objectContaining({ name: 'tool_search_code', status: 'ok' }),
+    ]);
   });
 });
 
 describe('the ledger by mode: native against tools and code (bytes and cache-stable prefix)', () => {
   /** Where the previous body's messages array closes: appending a message keeps every byte before it. */
-  const messagesEnd = (raw: string) => Buffer.byteLength(raw.slice(0, raw.indexOf(',"tools":')  - 1));
+  const messagesEnd = (raw: string) => Buffer.byteLength(raw.slice(0, raw.indexOf(',"tools":') - 1));
 
   it('one row per mode on the Anthropic upstream: every later request keeps the whole earlier conversation as its prefix', async () => {
     const rows: { mode: string; requests: number; bytes: number; prefixBytes: number }[] = [];
@@ -128,9 +189,15 @@ describe('the ledger by mode: native against tools and code (bytes and cache-sta
       const ledger = answer.tool_search.ledger;
       expect(ledger.requests.map((r) => r.bytes)).toEqual(raw.map((body) => Buffer.byteLength(body)));
       expect(ledger.requests[0]!.prefix_bytes).toBe(0);
-      for (let i = 1; i < raw.length; i++) expect(ledger.requests[i]!.prefix_bytes, `${mode} request ${i + 1}`).toBe(messagesEnd(raw[i - 1]!));
+      for (let i = 1; i < raw.length; i++)
+        expect(ledger.requests[i]!.prefix_bytes, `${mode} request ${i + 1}`).toBe(messagesEnd(raw[i - 1]!));
       expect(ledger.total.prefix_bytes).toBe(ledger.requests.reduce((sum, r) => sum + r.prefix_bytes, 0));
-      rows.push({ mode: (answer.tool_search as unknown as { mode: string }).mode, requests: raw.length, bytes: ledger.total.bytes, prefixBytes: ledger.total.prefix_bytes });
+      rows.push({
+        mode: (answer.tool_search as unknown as { mode: string }).mode,
+        requests: raw.length,
+        bytes: ledger.total.bytes,
+        prefixBytes: ledger.total.prefix_bytes,
+      });
     }
     expect(rows.map((row) => [row.mode, row.requests])).toEqual([
       ['tools', 3],

@@ -14,7 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-type AnthropicBody = { tools: { name: string; defer_loading?: boolean }[]; messages: { role: string; content: unknown }[] };
+type AnthropicBody = {
+  tools: { name: string; defer_loading?: boolean }[];
+  messages: { role: string; content: unknown }[];
+};
 
 const arrayText = (raw: string, key: 'messages' | 'tools') => {
   const start = raw.indexOf(`"${key}":[`) + key.length + 3;
@@ -28,7 +31,11 @@ describe('native mode', () => {
     const from = h.anthropic.requests.length;
     const completion = await client.chat.completions.create({ model: 'm', messages: ask('fake_plugin_tool_0005') });
     expect(completion.choices[0]?.message.content).toContain('FAKE_TOOL_OK fake_plugin_tool_0005');
-    const field = (completion as unknown as { tool_search: { mode: string; path: string; tool_calls: { name: string; status: string }[] } }).tool_search;
+    const field = (
+      completion as unknown as {
+        tool_search: { mode: string; path: string; tool_calls: { name: string; status: string }[] };
+      }
+    ).tool_search;
     expect(field.mode).toBe('native');
     expect(field.path).toBe('pass-through');
     expect(field.tool_calls.map((c) => [c.name, c.status])).toEqual([
@@ -58,27 +65,47 @@ describe('native mode', () => {
 
   it('OpenAI-compatible upstream: falls back to tools mode, logging it once', async () => {
     const lines: string[] = [];
-    const { client } = await h.gateway('native', { upstream: h.upstream('openai'), plugins: [nativeModePlugin()], log: (line) => lines.push(line) });
+    const { client } = await h.gateway('native', {
+      upstream: h.upstream('openai'),
+      plugins: [nativeModePlugin()],
+      log: (line) => lines.push(line),
+    });
     for (let i = 0; i < 2; i++) {
       const completion = await client.chat.completions.create({ model: 'm', messages: ask('fake_plugin_tool_0005') });
       expect(completion.choices[0]?.message.content).toContain('FAKE_TOOL_OK fake_plugin_tool_0005');
-      const field = (completion as unknown as { tool_search: { mode: string; path: string; fallback: { from: string; reason: string } } }).tool_search;
+      const field = (
+        completion as unknown as {
+          tool_search: { mode: string; path: string; fallback: { from: string; reason: string } };
+        }
+      ).tool_search;
       expect(field.mode).toBe('tools');
       expect(field.path).toBe('fallback-tools');
-      expect(field.fallback).toMatchObject({ from: 'native', reason: expect.stringContaining('no deferred tool loading') });
+      expect(field.fallback).toMatchObject({
+        from: 'native',
+        reason: expect.stringContaining('no deferred tool loading'),
+      });
     }
     expect(lines.filter((line) => line.includes('native mode'))).toHaveLength(1);
   });
 
   it('Anthropic upstream whose capability table says no tool_reference loading: falls back to tools mode, logging it once', async () => {
     const lines: string[] = [];
-    const capabilities = capabilitiesFromConfig({ 'anthropic/mock-*': { deferLoading: true, toolSearch: true, toolReference: false } });
-    const { client } = await h.gateway('native', { upstream: h.upstream('anthropic'), plugins: [nativeModePlugin()], capabilities, log: (line) => lines.push(line) });
+    const capabilities = capabilitiesFromConfig({
+      'anthropic/mock-*': { deferLoading: true, toolSearch: true, toolReference: false },
+    });
+    const { client } = await h.gateway('native', {
+      upstream: h.upstream('anthropic'),
+      plugins: [nativeModePlugin()],
+      capabilities,
+      log: (line) => lines.push(line),
+    });
     const from = h.anthropic.requests.length;
     for (let i = 0; i < 2; i++) {
       const completion = await client.chat.completions.create({ model: 'm', messages: ask('fake_plugin_tool_0005') });
       expect(completion.choices[0]?.message.content).toContain('FAKE_TOOL_OK fake_plugin_tool_0005');
-      const field = (completion as unknown as { tool_search: { mode: string; path: string; fallback: { from: string } } }).tool_search;
+      const field = (
+        completion as unknown as { tool_search: { mode: string; path: string; fallback: { from: string } } }
+      ).tool_search;
       expect(field).toMatchObject({ mode: 'tools', path: 'fallback-tools', fallback: { from: 'native' } });
     }
     expect(lines.filter((line) => line.includes('native mode'))).toHaveLength(1);

@@ -22,9 +22,19 @@ const fn = (i: number) => ({
   defer_loading: true,
 });
 const tools = [
-  { type: 'function', name: 'read_file', description: 'Read a file', parameters: { type: 'object', properties: { path: { type: 'string' } } } },
+  {
+    type: 'function',
+    name: 'read_file',
+    description: 'Read a file',
+    parameters: { type: 'object', properties: { path: { type: 'string' } } },
+  },
   { type: 'tool_search' },
-  { type: 'namespace', name: 'tracker', description: 'Issue tracker', tools: Array.from({ length: 20 }, (_, i) => fn(i)) },
+  {
+    type: 'namespace',
+    name: 'tracker',
+    description: 'Issue tracker',
+    tools: Array.from({ length: 20 }, (_, i) => fn(i)),
+  },
   fn(30),
 ] as unknown as OpenAI.Responses.Tool[];
 
@@ -39,13 +49,21 @@ describe('/v1/responses with tool_search and deferred functions', () => {
     const { client } = await h.gateway('tools');
     const from = h.openai.requests.length;
     const first = await client.responses.create({ model: 'm', input: ask, tools });
-    const items = first.output as unknown as { type: string; name?: string; call_id?: string; tools?: { name: string }[]; arguments?: unknown }[];
+    const items = first.output as unknown as {
+      type: string;
+      name?: string;
+      call_id?: string;
+      tools?: { name: string }[];
+      arguments?: unknown;
+    }[];
     expect(items.map((i) => i.type)).toEqual(['tool_search_call', 'tool_search_output', 'function_call']);
     expect(items[0]).toMatchObject({ execution: 'server', arguments: { query: TARGET } });
     expect(items[1]!.tools!.map((t) => t.name)).toContain(TARGET);
     expect(items[1]!.call_id).toBe(items[0]!.call_id);
     expect(items[2]).toMatchObject({ name: TARGET, arguments: '{"title":"x"}' });
-    expect((first as unknown as { tool_search: { deferral: { path: string } } }).tool_search.deferral.path).toBe('served');
+    expect((first as unknown as { tool_search: { deferral: { path: string } } }).tool_search.deferral.path).toBe(
+      'served',
+    );
 
     const second = await client.responses.create({
       model: 'm',
@@ -59,7 +77,10 @@ describe('/v1/responses with tool_search and deferred functions', () => {
     expect(raws).toHaveLength(3);
     expect(arrayText(raws[0]!, 'tools')).not.toContain('tracker_file_ticket');
     for (let i = 1; i < raws.length; i++) {
-      for (const key of ['messages', 'tools'] as const) expect(arrayText(raws[i]!, key).startsWith(arrayText(raws[i - 1]!, key).slice(0, -1)), `${key} ${i}`).toBe(true);
+      for (const key of ['messages', 'tools'] as const)
+        expect(arrayText(raws[i]!, key).startsWith(arrayText(raws[i - 1]!, key).slice(0, -1)), `${key} ${i}`).toBe(
+          true,
+        );
     }
   });
 
@@ -70,9 +91,15 @@ describe('/v1/responses with tool_search and deferred functions', () => {
     const replay = await client.responses.create({
       model: 'm',
       tools,
-      input: [{ role: 'user', content: ask }, ...(first.output as unknown as OpenAI.Responses.ResponseInputItem[]), { type: 'function_call_output', call_id: call.call_id, output: `FAKE_TOOL_OK ${TARGET}` }],
+      input: [
+        { role: 'user', content: ask },
+        ...(first.output as unknown as OpenAI.Responses.ResponseInputItem[]),
+        { type: 'function_call_output', call_id: call.call_id, output: `FAKE_TOOL_OK ${TARGET}` },
+      ],
     });
     expect(replay.output_text).toContain(`FAKE_TOOL_OK ${TARGET}`);
-    await expect(client.responses.create({ model: 'm', input: 'hi', tools: [fn(1)] as unknown as OpenAI.Responses.Tool[] })).rejects.toMatchObject({ status: 400, code: 'REQUEST_INVALID' });
+    await expect(
+      client.responses.create({ model: 'm', input: 'hi', tools: [fn(1)] as unknown as OpenAI.Responses.Tool[] }),
+    ).rejects.toMatchObject({ status: 400, code: 'REQUEST_INVALID' });
   });
 });

@@ -8,12 +8,24 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const script = (target: string) => ask(target)[0]!.content;
-const lookup = [{ type: 'function' as const, name: 'client_lookup', description: 'Looks up on the client', parameters: { type: 'object', properties: {} }, strict: false }];
+const lookup = [
+  {
+    type: 'function' as const,
+    name: 'client_lookup',
+    description: 'Looks up on the client',
+    parameters: { type: 'object', properties: {} },
+    strict: false,
+  },
+];
 
 describe.each(UPSTREAMS)('POST /v1/responses over the %s upstream', (kind) => {
   it('answers a text input (output_text) with the ledger in tool_search', async () => {
     const { client } = await h.gateway('tools', { upstream: h.upstream(kind) });
-    const response = await client.responses.create({ model: 'm', input: script('fake_plugin_tool_0005'), instructions: 'Be brief.' });
+    const response = await client.responses.create({
+      model: 'm',
+      input: script('fake_plugin_tool_0005'),
+      instructions: 'Be brief.',
+    });
     expect(response.status).toBe('completed');
     expect(response.output_text).toContain('FAKE_TOOL_OK fake_plugin_tool_0005');
     expect((response as unknown as { tool_search: { requests: number } }).tool_search.requests).toBe(3);
@@ -44,7 +56,13 @@ describe.each(UPSTREAMS)('POST /v1/responses over the %s upstream', (kind) => {
       model: 'm',
       previous_response_id: first.id,
       tools: lookup,
-      input: [{ type: 'function_call_output', call_id: call!.type === 'function_call' ? call!.call_id : '', output: 'FAKE_TOOL_OK client_lookup {}' }],
+      input: [
+        {
+          type: 'function_call_output',
+          call_id: call!.type === 'function_call' ? call!.call_id : '',
+          output: 'FAKE_TOOL_OK client_lookup {}',
+        },
+      ],
     });
     expect(second.output_text).toContain('FAKE_TOOL_OK client_lookup');
     expect(sessionOf(second)).toBe(sessionOf(first));
@@ -61,15 +79,26 @@ describe.each(UPSTREAMS)('POST /v1/responses over the %s upstream', (kind) => {
 describe('POST /v1/responses errors and headers', () => {
   it('refuses an unknown previous_response_id and a non-function tool with a coded 400', async () => {
     const { client } = await h.gateway('tools');
-    await expect(client.responses.create({ model: 'm', input: 'hi', previous_response_id: 'resp_nope' })).rejects.toMatchObject({ status: 400, code: 'REQUEST_INVALID' });
-    await expect(client.responses.create({ model: 'm', input: 'hi', tools: [{ type: 'web_search' }] })).rejects.toMatchObject({ status: 400, code: 'REQUEST_INVALID' });
-    await expect(client.responses.create({ model: 'm', input: [{ type: 'image', url: 'x' }] as never })).rejects.toMatchObject({ status: 400, code: 'REQUEST_INVALID' });
+    await expect(
+      client.responses.create({ model: 'm', input: 'hi', previous_response_id: 'resp_nope' }),
+    ).rejects.toMatchObject({ status: 400, code: 'REQUEST_INVALID' });
+    await expect(
+      client.responses.create({ model: 'm', input: 'hi', tools: [{ type: 'web_search' }] }),
+    ).rejects.toMatchObject({ status: 400, code: 'REQUEST_INVALID' });
+    await expect(
+      client.responses.create({ model: 'm', input: [{ type: 'image', url: 'x' }] as never }),
+    ).rejects.toMatchObject({ status: 400, code: 'REQUEST_INVALID' });
   });
 
   it('takes x-session-id and x-agent-id', async () => {
     const { client } = await h.gateway('tools');
-    const response = await client.responses.create({ model: 'm', input: script('fake_plugin_tool_0005') }, { headers: { 'x-session-id': 'resp-session', 'x-agent-id': 'a1' } });
-    expect((response as unknown as { tool_search: { session_id: string } }).tool_search.session_id).toBe('resp-session');
+    const response = await client.responses.create(
+      { model: 'm', input: script('fake_plugin_tool_0005') },
+      { headers: { 'x-session-id': 'resp-session', 'x-agent-id': 'a1' } },
+    );
+    expect((response as unknown as { tool_search: { session_id: string } }).tool_search.session_id).toBe(
+      'resp-session',
+    );
   });
 
   it('aborts the turn and its tool call when the client disconnects mid-stream', async () => {

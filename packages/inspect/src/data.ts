@@ -3,7 +3,15 @@
  * `tools explain`, `tools search` and `exposure`: one kernel built by the
  * preset from the config, one short-lived run per question, always closed.
  */
-import { ErrorCode, ToolSearchError, type Diagnostic, type Kernel, type Run, type ToolDescriptor, errorMessage } from '@tool-search/kernel';
+import {
+  ErrorCode,
+  ToolSearchError,
+  type Diagnostic,
+  type Kernel,
+  type Run,
+  type ToolDescriptor,
+  errorMessage,
+} from '@tool-search/kernel';
 import { COMPARED_MODES, NATIVE_MODE, resolveToolSearchFor, type ToolSearchConfig } from '@tool-search/config';
 import { indexForRun, type SearchResult } from '@tool-search/search';
 import { createTokenCounter } from '@tool-search/telemetry';
@@ -12,7 +20,17 @@ import { providerExposure } from '@tool-search/provider-formats';
 import type {} from '@tool-search/control-tools';
 import { InspectErrors } from './errors.js';
 import { scoreParts } from './score-parts.js';
-import type { CatalogRow, CatalogView, ExposureModeView, ExposureView, InspectRequest, MetaView, SearchView, SourceProblem, ToolView } from './types.js';
+import type {
+  CatalogRow,
+  CatalogView,
+  ExposureModeView,
+  ExposureView,
+  InspectRequest,
+  MetaView,
+  SearchView,
+  SourceProblem,
+  ToolView,
+} from './types.js';
 
 /** The exposure modes the page compares. */
 export const INSPECT_MODES = COMPARED_MODES;
@@ -84,10 +102,19 @@ export function createInspectData(options: InspectDataOptions): InspectData {
       withRun(request, (run) => {
         const explain = run.explain(id);
         const tool = explain.toolId !== undefined ? run.listed.find((t) => t.id === explain.toolId) : undefined;
-        if (!tool) throw new ToolSearchError(InspectErrors.INSPECT_NOT_FOUND, `no source lists a tool "${id}"`, { details: { id } });
+        if (!tool)
+          throw new ToolSearchError(InspectErrors.INSPECT_NOT_FOUND, `no source lists a tool "${id}"`, {
+            details: { id },
+          });
         const { title, description, inputSchema, outputSchema } = tool;
         return {
-          tool: { ...row(run, tool), ...(title !== undefined ? { title } : {}), description, inputSchema, ...(outputSchema !== undefined ? { outputSchema } : {}) },
+          tool: {
+            ...row(run, tool),
+            ...(title !== undefined ? { title } : {}),
+            description,
+            inputSchema,
+            ...(outputSchema !== undefined ? { outputSchema } : {}),
+          },
           guidance: run.guidanceFor([tool.id]),
           explain,
         };
@@ -96,7 +123,10 @@ export function createInspectData(options: InspectDataOptions): InspectData {
     search: (request, query, limit) =>
       withRun(request, async (run) => {
         const setting = resolveToolSearchFor(config, request);
-        const index = indexForRun(run, { searchDefaultLimit: setting.searchDefaultLimit, maxSearchLimit: setting.maxSearchLimit });
+        const index = indexForRun(run, {
+          searchDefaultLimit: setting.searchDefaultLimit,
+          maxSearchLimit: setting.maxSearchLimit,
+        });
         const { result, ranker } = await index.searchRanked(query, limit !== undefined ? { limit } : {});
         const byId = new Map(run.catalog.map((tool) => [tool.id, tool]));
         const parts = result.hits.map((hit) => scoreParts(result.query, byId.get(hit.id)));
@@ -138,8 +168,15 @@ export function sourceProblems(diagnostics: readonly Diagnostic[]): SourceProble
     const server = typeof d.details?.['server'] === 'string' ? (d.details['server'] as string) : undefined;
     const source = server ?? d.plugin ?? 'unknown source';
     const base = { source, code: d.code, level: d.level, message: d.message };
-    if (d.code === 'MCP_AUTH_REQUIRED') problems.push({ ...base, kind: 'auth-required', fix: `tool-search mcp login ${source}` });
-    else if (d.code === 'MCP_SERVER_FAILED' || d.code === 'SOURCE_FAILED' || d.code === 'SOURCE_TIMEOUT' || d.code === 'MCP_AUTH_FAILED') problems.push({ ...base, kind: 'failed' });
+    if (d.code === 'MCP_AUTH_REQUIRED')
+      problems.push({ ...base, kind: 'auth-required', fix: `tool-search mcp login ${source}` });
+    else if (
+      d.code === 'MCP_SERVER_FAILED' ||
+      d.code === 'SOURCE_FAILED' ||
+      d.code === 'SOURCE_TIMEOUT' ||
+      d.code === 'MCP_AUTH_FAILED'
+    )
+      problems.push({ ...base, kind: 'failed' });
     else if (d.code === 'MCP_LIST_TRUNCATED') problems.push({ ...base, kind: 'truncated' });
     else if (d.level === 'error') problems.push({ ...base, kind: 'other' });
   }
@@ -148,7 +185,12 @@ export function sourceProblems(diagnostics: readonly Diagnostic[]): SourceProble
 
 function misses(result: SearchResult, run: Run): string[] {
   const reasons: string[] = [];
-  if (result.hits.length === 0) reasons.push(run.catalog.length === 0 ? 'the catalog of this run is empty' : `no tool of this run shares a word with "${result.query}"`);
+  if (result.hits.length === 0)
+    reasons.push(
+      run.catalog.length === 0
+        ? 'the catalog of this run is empty'
+        : `no tool of this run shares a word with "${result.query}"`,
+    );
   else if (result.weak) reasons.push(`no tool matches "${result.query}" well: these are the closest partial matches`);
   for (const source of result.unavailable ?? []) {
     reasons.push(`${source.name} is not searchable in this run (${source.state}, ${source.code})`);
@@ -156,12 +198,18 @@ function misses(result: SearchResult, run: Run): string[] {
   return reasons;
 }
 
-async function exposureOf(run: Run, mode: string, tokens: ReturnType<typeof createTokenCounter> | undefined): Promise<ExposureModeView> {
+async function exposureOf(
+  run: Run,
+  mode: string,
+  tokens: ReturnType<typeof createTokenCounter> | undefined,
+): Promise<ExposureModeView> {
   try {
     const exposure = providerExposure(await run.exposure(mode));
     const toolsJson = JSON.stringify(exposure.toOpenAI());
     const bytes = { tools: Buffer.byteLength(toolsJson), system: Buffer.byteLength(exposure.system) };
-    const counted = tokens ? { tools: await tokens.count(toolsJson), system: await tokens.count(exposure.system) } : undefined;
+    const counted = tokens
+      ? { tools: await tokens.count(toolsJson), system: await tokens.count(exposure.system) }
+      : undefined;
     return {
       mode,
       answered: exposure.mode,
@@ -172,6 +220,14 @@ async function exposureOf(run: Run, mode: string, tokens: ReturnType<typeof crea
     };
   } catch (error) {
     const code = ToolSearchError.isInstance(error) ? error.code : 'INTERNAL_ERROR';
-    return { mode, answered: mode, tools: [], system: '', bytes: { tools: 0, system: 0, total: 0 }, tokens: null, error: { code, message: errorMessage(error) } };
+    return {
+      mode,
+      answered: mode,
+      tools: [],
+      system: '',
+      bytes: { tools: 0, system: 0, total: 0 },
+      tokens: null,
+      error: { code, message: errorMessage(error) },
+    };
   }
 }

@@ -42,7 +42,8 @@ export function createLiveFeed(): LiveFeed {
 
 function liveServer(status: McpStatusLike): LiveServer {
   // An auth failure is its own state on the page: the fix is `tool-search mcp login <server>`, not a restart.
-  const state = status.state === 'failed' && status.lastError?.code === 'MCP_AUTH_REQUIRED' ? 'auth-required' : status.state;
+  const state =
+    status.state === 'failed' && status.lastError?.code === 'MCP_AUTH_REQUIRED' ? 'auth-required' : status.state;
   return {
     name: status.name,
     state,

@@ -45,4 +45,6 @@ function paramText(tool: ToolDescriptor): string {
     .join(' ');
 }
 
-const STOPWORDS = new Set('a an the and or for with from to of in on at by this that is are be it my me i you your please can could'.split(' '));
+const STOPWORDS = new Set(
+  'a an the and or for with from to of in on at by this that is are be it my me i you your please can could'.split(' '),
+);

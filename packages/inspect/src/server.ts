@@ -67,11 +67,19 @@ export async function startInspectServer(options: InspectServerOptions): Promise
   const apiKeys = options.auth !== undefined && options.auth.size > 0 ? options.auth : undefined;
   const keyed = keys.length > 0 || apiKeys !== undefined;
   if (!isLoopback(host) && !keyed) {
-    throw new ToolSearchError(InspectErrors.INSPECT_AUTH_REQUIRED, `inspect would listen on ${host} without an API key; set auth.keys or gateway.auth.token (or bind 127.0.0.1)`, { details: { host } });
+    throw new ToolSearchError(
+      InspectErrors.INSPECT_AUTH_REQUIRED,
+      `inspect would listen on ${host} without an API key; set auth.keys or gateway.auth.token (or bind 127.0.0.1)`,
+      { details: { host } },
+    );
   }
   const assetsDir = options.assetsDir ?? DEFAULT_ASSETS_DIR;
   if (!existsSync(join(assetsDir, 'index.html'))) {
-    throw new ToolSearchError(InspectErrors.INSPECT_ASSETS_MISSING, `the page is not built: ${join(assetsDir, 'index.html')} is missing`, { details: { assetsDir } });
+    throw new ToolSearchError(
+      InspectErrors.INSPECT_ASSETS_MISSING,
+      `the page is not built: ${join(assetsDir, 'index.html')} is missing`,
+      { details: { assetsDir } },
+    );
   }
   const data = createInspectData(options);
   const sessions = options.sessions ?? {};
@@ -83,13 +91,19 @@ export async function startInspectServer(options: InspectServerOptions): Promise
   });
 
   const api: Record<string, (url: URL, request: InspectRequest) => Promise<unknown> | unknown> = {
-    '/api/meta': () => ({ ...data.meta({ sessions: { ...(sessions.dir !== undefined ? { dir: sessions.dir } : {}), store: sessions.store !== undefined } }), defaults: options.defaults ?? {} }),
+    '/api/meta': () => ({
+      ...data.meta({
+        sessions: { ...(sessions.dir !== undefined ? { dir: sessions.dir } : {}), store: sessions.store !== undefined },
+      }),
+      defaults: options.defaults ?? {},
+    }),
     '/api/catalog': (_url, request) => data.catalog(request),
     '/api/tool': (url, request) => data.tool(request, required(url, 'id')),
     '/api/search': (url, request) => data.search(request, required(url, 'q'), limitOf(url)),
     '/api/exposure': (_url, request) => data.exposure(request),
     '/api/sessions': () => listSessions(sessions).then((list) => ({ sessions: list })),
-    '/api/session': (url) => readSession(sessions, required(url, 'id'), url.searchParams.get('origin') === 'store' ? 'store' : 'log'),
+    '/api/session': (url) =>
+      readSession(sessions, required(url, 'id'), url.searchParams.get('origin') === 'store' ? 'store' : 'log'),
     '/api/live': (): LiveView => ({ servers: options.live?.servers() ?? [], version }),
   };
 
@@ -100,24 +114,38 @@ export async function startInspectServer(options: InspectServerOptions): Promise
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://inspect.invalid');
     if (isLoopback(host) && !loopbackHostHeader(req.headers.host)) {
-      throw new ToolSearchError(InspectErrors.INSPECT_UNAUTHORIZED, 'the Host header does not name this loopback server', { details: { host: req.headers.host ?? null } });
+      throw new ToolSearchError(
+        InspectErrors.INSPECT_UNAUTHORIZED,
+        'the Host header does not name this loopback server',
+        { details: { host: req.headers.host ?? null } },
+      );
     }
     let principal: Principal | undefined;
     if (keyed) {
       const offered = url.searchParams.get('key');
       if (offered !== null && url.pathname === '/' && admit(offered) !== undefined) {
         url.searchParams.delete('key');
-        res.writeHead(303, { location: `/${url.search}`, 'set-cookie': `${COOKIE}=${encodeURIComponent(offered)}; HttpOnly; SameSite=Strict; Path=/` }).end();
+        res
+          .writeHead(303, {
+            location: `/${url.search}`,
+            'set-cookie': `${COOKIE}=${encodeURIComponent(offered)}; HttpOnly; SameSite=Strict; Path=/`,
+          })
+          .end();
         return;
       }
       const admitted = admit(presentedKey(req));
       if (admitted === undefined) {
-        throw new ToolSearchError(InspectErrors.INSPECT_UNAUTHORIZED, 'this inspect page needs an API key: open it as /?key=<key> or send Authorization: Bearer <key>');
+        throw new ToolSearchError(
+          InspectErrors.INSPECT_UNAUTHORIZED,
+          'this inspect page needs an API key: open it as /?key=<key> or send Authorization: Bearer <key>',
+        );
       }
       principal = admitted ?? undefined;
     }
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: InspectErrors.INSPECT_INPUT_INVALID, message: 'only GET' } }));
+      res
+        .writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { code: InspectErrors.INSPECT_INPUT_INVALID, message: 'only GET' } }));
       return;
     }
     if (url.pathname === '/api/events') return openEvents(res);
@@ -127,7 +155,8 @@ export async function startInspectServer(options: InspectServerOptions): Promise
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(body);
       return;
     }
-    if (url.pathname.startsWith('/api/')) throw new ToolSearchError(InspectErrors.INSPECT_NOT_FOUND, `no API route ${url.pathname}`);
+    if (url.pathname.startsWith('/api/'))
+      throw new ToolSearchError(InspectErrors.INSPECT_NOT_FOUND, `no API route ${url.pathname}`);
     await sendAsset(res, assetsDir, url.pathname);
   }
 
@@ -167,7 +196,11 @@ export async function startInspectServer(options: InspectServerOptions): Promise
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const shown = isIP(host) === 6 ? `[${host}]` : host;
-  const query = new URLSearchParams(Object.entries(options.defaults ?? {}).filter((entry): entry is [string, string] => typeof entry[1] === 'string').map(([k, v]): [string, string] => [k === 'agentId' ? 'agent' : k, v]));
+  const query = new URLSearchParams(
+    Object.entries(options.defaults ?? {})
+      .filter((entry): entry is [string, string] => typeof entry[1] === 'string')
+      .map(([k, v]): [string, string] => [k === 'agentId' ? 'agent' : k, v]),
+  );
   return {
     url: `http://${shown}:${port}/${query.size ? `?${query}` : ''}`,
     port,
@@ -186,19 +219,32 @@ function requestOf(url: URL): InspectRequest {
   const pick = (name: string) => {
     const value = url.searchParams.get(name);
     if (value === null || value === '') return undefined;
-    if (value.length > 200) throw new ToolSearchError(InspectErrors.INSPECT_INPUT_INVALID, `${name} is longer than 200 characters`, { details: { parameter: name } });
+    if (value.length > 200)
+      throw new ToolSearchError(InspectErrors.INSPECT_INPUT_INVALID, `${name} is longer than 200 characters`, {
+        details: { parameter: name },
+      });
     return value;
   };
   const agentId = pick('agent');
   const provider = pick('provider');
   const model = pick('model');
-  return { ...(agentId !== undefined ? { agentId } : {}), ...(provider !== undefined ? { provider } : {}), ...(model !== undefined ? { model } : {}) };
+  return {
+    ...(agentId !== undefined ? { agentId } : {}),
+    ...(provider !== undefined ? { provider } : {}),
+    ...(model !== undefined ? { model } : {}),
+  };
 }
 
 function required(url: URL, name: string): string {
   const value = url.searchParams.get(name);
-  if (value === null || value.trim() === '') throw new ToolSearchError(InspectErrors.INSPECT_INPUT_INVALID, `the ${name} parameter is required`, { details: { parameter: name } });
-  if (value.length > 2000) throw new ToolSearchError(InspectErrors.INSPECT_INPUT_INVALID, `${name} is longer than 2000 characters`, { details: { parameter: name } });
+  if (value === null || value.trim() === '')
+    throw new ToolSearchError(InspectErrors.INSPECT_INPUT_INVALID, `the ${name} parameter is required`, {
+      details: { parameter: name },
+    });
+  if (value.length > 2000)
+    throw new ToolSearchError(InspectErrors.INSPECT_INPUT_INVALID, `${name} is longer than 2000 characters`, {
+      details: { parameter: name },
+    });
   return value;
 }
 
@@ -206,7 +252,10 @@ function limitOf(url: URL): number | undefined {
   const raw = url.searchParams.get('limit');
   if (raw === null || raw === '') return undefined;
   const limit = Number(raw);
-  if (!Number.isInteger(limit) || limit < 1) throw new ToolSearchError(InspectErrors.INSPECT_INPUT_INVALID, 'limit must be a positive integer', { details: { parameter: 'limit' } });
+  if (!Number.isInteger(limit) || limit < 1)
+    throw new ToolSearchError(InspectErrors.INSPECT_INPUT_INVALID, 'limit must be a positive integer', {
+      details: { parameter: 'limit' },
+    });
   return limit;
 }
 
@@ -221,7 +270,8 @@ async function sendAsset(res: ServerResponse, dir: string, pathname: string): Pr
     'content-type': type,
     'cache-control': 'no-cache',
     'x-content-type-options': 'nosniff',
-    'content-security-policy': "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
+    'content-security-policy':
+      "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; connect-src 'self'; frame-ancestors 'none'",
   });
   res.end(await readFile(file));
 }
@@ -230,13 +280,25 @@ function sendError(res: ServerResponse, error: unknown): void {
   const coded = ToolSearchError.isInstance(error);
   const code = coded ? error.code : 'INTERNAL_ERROR';
   const status =
-    code === InspectErrors.INSPECT_UNAUTHORIZED ? 401 : code === 'AUTH_FORBIDDEN' ? 403 : code === InspectErrors.INSPECT_NOT_FOUND ? 404 : code === InspectErrors.INSPECT_INPUT_INVALID ? 400 : coded ? 422 : 500;
+    code === InspectErrors.INSPECT_UNAUTHORIZED
+      ? 401
+      : code === 'AUTH_FORBIDDEN'
+        ? 403
+        : code === InspectErrors.INSPECT_NOT_FOUND
+          ? 404
+          : code === InspectErrors.INSPECT_INPUT_INVALID
+            ? 400
+            : coded
+              ? 422
+              : 500;
   const message = errorMessage(error);
   if (res.headersSent) {
     res.end();
     return;
   }
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(JSON.stringify({ error: { code, message } }));
+  res
+    .writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
+    .end(JSON.stringify({ error: { code, message } }));
 }
 
 export function isLoopback(host: string): boolean {

@@ -39,13 +39,29 @@ export async function listSessions(sources: SessionSources): Promise<SessionList
         continue;
       }
       const summary = summarizeSession(entries);
-      const zeroHit = entries.reduce((n, e) => n + (e.type === 'search' ? (e.results ?? []).filter((r) => r.zeroHit).length : 0), 0);
-      items.push({ id, origin: 'log', updated: info.mtime.toISOString(), entries: entries.length, calls: summary.calls, searches: summary.searches, zeroHit });
+      const zeroHit = entries.reduce(
+        (n, e) => n + (e.type === 'search' ? (e.results ?? []).filter((r) => r.zeroHit).length : 0),
+        0,
+      );
+      items.push({
+        id,
+        origin: 'log',
+        updated: info.mtime.toISOString(),
+        entries: entries.length,
+        calls: summary.calls,
+        searches: summary.searches,
+        zeroHit,
+      });
     }
   }
   if (sources.store) {
     for (const record of await sources.store.list()) {
-      items.push({ id: record.sessionId, origin: 'store', updated: new Date(record.updatedAt).toISOString(), status: record.status });
+      items.push({
+        id: record.sessionId,
+        origin: 'store',
+        updated: new Date(record.updatedAt).toISOString(),
+        status: record.status,
+      });
     }
   }
   return items.sort((a, b) => b.updated.localeCompare(a.updated));

@@ -54,7 +54,12 @@ export interface CatalogView {
 }
 
 export interface ToolView {
-  readonly tool: CatalogRow & { readonly title?: string; readonly description: string; readonly inputSchema: JsonSchema; readonly outputSchema?: JsonSchema };
+  readonly tool: CatalogRow & {
+    readonly title?: string;
+    readonly description: string;
+    readonly inputSchema: JsonSchema;
+    readonly outputSchema?: JsonSchema;
+  };
   readonly guidance: string;
   readonly explain: Explanation;
 }

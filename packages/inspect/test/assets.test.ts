@@ -11,10 +11,17 @@ const PACKAGE = fileURLToPath(new URL('..', import.meta.url));
 describe('the committed page assets', () => {
   it('are what web/ builds to today (run npm run build:web and commit assets/ when this fails)', async () => {
     const out = mkdtempSync(join(tmpdir(), 'tool-search-inspect-assets-'));
-    await build({ configFile: join(PACKAGE, 'web/vite.config.ts'), logLevel: 'silent', build: { outDir: out, emptyOutDir: true } });
+    await build({
+      configFile: join(PACKAGE, 'web/vite.config.ts'),
+      logLevel: 'silent',
+      build: { outDir: out, emptyOutDir: true },
+    });
     const committed = join(PACKAGE, 'assets');
     expect(readdirSync(out).sort()).toEqual(readdirSync(committed).sort());
-    const digest = (dir: string, file: string) => createHash('sha256').update(readFileSync(join(dir, file))).digest('hex');
+    const digest = (dir: string, file: string) =>
+      createHash('sha256')
+        .update(readFileSync(join(dir, file)))
+        .digest('hex');
     for (const file of readdirSync(out)) expect(digest(out, file), file).toBe(digest(committed, file));
   }, 120_000);
 

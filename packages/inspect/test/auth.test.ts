@@ -14,7 +14,9 @@ afterAll(async () => {
 });
 
 async function status(path: string, key?: string): Promise<number> {
-  const response = await fetch(new URL(path, fixture.server.url), { headers: key ? { authorization: `Bearer ${key}` } : {} });
+  const response = await fetch(new URL(path, fixture.server.url), {
+    headers: key ? { authorization: `Bearer ${key}` } : {},
+  });
   await response.arrayBuffer();
   return response.status;
 }
@@ -32,7 +34,9 @@ describe('inspect behind auth.keys', () => {
   });
 
   it('shows the allowed agent its own catalog when the page names none', async () => {
-    const response = await fetch(new URL('/api/catalog', fixture.server.url), { headers: { authorization: `Bearer ${SUPPORT_KEY}` } });
+    const response = await fetch(new URL('/api/catalog', fixture.server.url), {
+      headers: { authorization: `Bearer ${SUPPORT_KEY}` },
+    });
     const body = (await response.json()) as { tools: { id: string; status: string }[] };
     const allowed = body.tools.filter((tool) => tool.status === 'allowed').map((tool) => tool.id);
     expect(allowed).not.toContain('core:core:exec');

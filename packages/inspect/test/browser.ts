@@ -9,9 +9,20 @@ import { createRequire } from 'node:module';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-export const chromiumMissing = existsSync(CHROMIUM) ? undefined : `${CHROMIUM} is not installed (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+export const chromiumMissing = existsSync(CHROMIUM)
+  ? undefined
+  : `${CHROMIUM} is not installed (apt-get install -y chromium, or set CHROMIUM_PATH)`;
 
-export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export async function launch(): Promise<BrowserContext> {
   return chromium.launchPersistentContext(mkdtempSync(join(tmpdir(), 'tool-search-inspect-chromium-')), {
@@ -49,7 +60,9 @@ export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   // Evaluated over the DevTools protocol, so the page's CSP (scripts from 'self' only) stays as it is.
   // (Expressions as strings: these tests compile without the DOM library, which the preset's sources do not take.)
   if (!(await page.evaluate<boolean>("'axe' in window"))) await page.evaluate(axeSource());
-  const violations = await page.evaluate<AxeViolation[]>(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
+  const violations = await page.evaluate<
+    AxeViolation[]
+  >(`axe.run(document, { resultTypes: ['violations'] }).then((result) =>
     result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.map((n) => ({ target: n.target })) })))`);
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }

@@ -12,7 +12,13 @@ import type { ToolSearchConfig } from '@tool-search/config';
 import { createToolSearchKernel, type Preset } from '@tool-search/preset';
 import { openaiUpstream, startGatewayServer } from '@tool-search/gateway';
 import { startMockOpenAI } from '@tool-search/mock-openai';
-import { createLiveFeed, startInspectServer, type InspectServer, type InspectServerOptions, type LiveFeed } from '../src/index.js';
+import {
+  createLiveFeed,
+  startInspectServer,
+  type InspectServer,
+  type InspectServerOptions,
+  type LiveFeed,
+} from '../src/index.js';
 
 export const GITHUB_SERVER = fileURLToPath(new URL('./fixtures/github-server.mjs', import.meta.url));
 
@@ -27,7 +33,12 @@ export function fixtureConfig(sessionsDir: string): ToolSearchConfig {
       approvals: { require: ['write'] },
       loopDetection: { enabled: true, warningThreshold: 3, criticalThreshold: 4 },
     },
-    agents: { list: [{ id: 'main', default: true }, { id: 'support', tools: { allow: ['read', 'web_search', 'mcp:github:*'], deny: ['create_pull_request'] } }] },
+    agents: {
+      list: [
+        { id: 'main', default: true },
+        { id: 'support', tools: { allow: ['read', 'web_search', 'mcp:github:*'], deny: ['create_pull_request'] } },
+      ],
+    },
     session: { logDir: sessionsDir },
   } as ToolSearchConfig;
 }
@@ -48,7 +59,10 @@ export async function startFixture(extra: Partial<InspectServerOptions> = {}): P
   writeFileSync(join(dir, 'tool-search.json'), JSON.stringify(config));
   // Inspect's own runs must not write session logs: the same config without session.logDir, as the CLI command does.
   const live = createLiveFeed();
-  const preset = await createToolSearchKernel({ ...config, session: {} }, { baseDir: dir, onMcpToolsChanged: (name) => live.notify(name) });
+  const preset = await createToolSearchKernel(
+    { ...config, session: {} },
+    { baseDir: dir, onMcpToolsChanged: (name) => live.notify(name) },
+  );
   live.source(preset.mcpServers);
   try {
     const server = await startInspectServer({
@@ -80,7 +94,11 @@ export async function startFixture(extra: Partial<InspectServerOptions> = {}): P
  * Runs real gateway turns over the mock OpenAI provider (official `openai` client, real HTTP) with the fixture's
  * config, so the telemetry plugin writes `<sessionsDir>/<sessionId>.jsonl`.
  */
-export async function writeGatewaySession(sessionsDir: string, sessionId: string, turns: readonly { target: string; args: Record<string, unknown>; loop?: number }[]): Promise<void> {
+export async function writeGatewaySession(
+  sessionsDir: string,
+  sessionId: string,
+  turns: readonly { target: string; args: Record<string, unknown>; loop?: number }[],
+): Promise<void> {
   const mock = await startMockOpenAI();
   const preset = await createToolSearchKernel(fixtureConfig(sessionsDir));
   const gateway = await startGatewayServer({
@@ -91,9 +109,22 @@ export async function writeGatewaySession(sessionsDir: string, sessionId: string
     countTokens: false,
   });
   try {
-    const client = new OpenAI({ baseURL: gateway.url, apiKey: 'none', maxRetries: 0, defaultHeaders: { 'x-session-id': sessionId } });
+    const client = new OpenAI({
+      baseURL: gateway.url,
+      apiKey: 'none',
+      maxRetries: 0,
+      defaultHeaders: { 'x-session-id': sessionId },
+    });
     for (const { target, args, loop } of turns) {
-      await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: `tool search qa check target=${target} args=${JSON.stringify(args)}${loop ? ` loop=${loop}` : ''}` }] });
+      await client.chat.completions.create({
+        model: 'mock-model',
+        messages: [
+          {
+            role: 'user',
+            content: `tool search qa check target=${target} args=${JSON.stringify(args)}${loop ? ` loop=${loop}` : ''}`,
+          },
+        ],
+      });
     }
     // The scripted model cannot send a query that finds nothing; the same exposure the gateway hands the model can:
     // a tool_search whose query is only stopwords is a zero-hit search in this session's log.

@@ -9,7 +9,14 @@ const nativeMode: KernelPlugin = {
   name: 'test-native-mode',
   apply({ hooks }) {
     hooks.materialize.for('native').tap((draft, ctx) => {
-      draft.tools.push(...ctx.searchable.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, toolId: tool.id })));
+      draft.tools.push(
+        ...ctx.searchable.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+          toolId: tool.id,
+        })),
+      );
       draft.system.push('native tool search');
       return draft;
     });
@@ -19,7 +26,9 @@ const nativeMode: KernelPlugin = {
 describe('the exposure comparison', () => {
   it('shows native beside the four modes once a plugin materializes it, and leaves it out before', async () => {
     const without = createKernel({ plugins: [fakeCatalogPlugin({ tools: 3, core: false }), toolsModePlugin()] });
-    const withNative = createKernel({ plugins: [fakeCatalogPlugin({ tools: 3, core: false }), toolsModePlugin(), nativeMode] });
+    const withNative = createKernel({
+      plugins: [fakeCatalogPlugin({ tools: 3, core: false }), toolsModePlugin(), nativeMode],
+    });
     try {
       const before = await createInspectData({ kernel: without, config: {}, countTokens: false }).exposure({});
       expect(before.modes.map((mode) => mode.mode)).toEqual(['direct', 'code', 'tools', 'directory']);
@@ -27,7 +36,11 @@ describe('the exposure comparison', () => {
       expect(before.modes.find((mode) => mode.mode === 'code')?.error?.code).toBe('MODE_UNKNOWN');
       const after = await createInspectData({ kernel: withNative, config: {}, countTokens: false }).exposure({});
       const native = after.modes.find((mode) => mode.mode === 'native');
-      expect(native).toMatchObject({ answered: 'native', tools: ['fake_plugin_tool_0001', 'fake_plugin_tool_0002', 'fake_plugin_tool_0003'], system: 'native tool search' });
+      expect(native).toMatchObject({
+        answered: 'native',
+        tools: ['fake_plugin_tool_0001', 'fake_plugin_tool_0002', 'fake_plugin_tool_0003'],
+        system: 'native tool search',
+      });
       expect(native?.bytes.total).toBeGreaterThan(0);
     } finally {
       await without.close();

@@ -66,7 +66,9 @@ describe.skipIf(chromiumMissing !== undefined)('the inspect page in headless Chr
     await page.screenshot({ path: join(SHOTS, 'search.png'), fullPage: false });
     // A shared link opens the same search.
     await open(`?q=${encodeURIComponent('create a GitHub issue')}`);
-    await expect.poll(() => page.locator('ol.hits > li .hit-name').first().textContent(), { timeout: 60_000 }).toBe('create_issue');
+    await expect
+      .poll(() => page.locator('ol.hits > li .hit-name').first().textContent(), { timeout: 60_000 })
+      .toBe('create_issue');
   }, 120_000);
 
   it('marks weak matches and says why nothing matched well', async () => {
@@ -86,7 +88,7 @@ describe.skipIf(chromiumMissing !== undefined)('the inspect page in headless Chr
     expect(await seriousViolations(page)).toEqual([]);
   }, 120_000);
 
-  it('shows a server\'s hostile description as text and runs none of it', async () => {
+  it("shows a server's hostile description as text and runs none of it", async () => {
     await open('?view=tool&tool=mcp:github:get_readme');
     const description = page.locator('article > p').nth(1);
     await expect.poll(() => description.textContent(), { timeout: 60_000 }).toContain('<img src=x onerror=');
@@ -95,9 +97,12 @@ describe.skipIf(chromiumMissing !== undefined)('the inspect page in headless Chr
     expect(await page.locator('article img, article script').count()).toBe(0);
   }, 120_000);
 
-  it('switches agent and shows that agent\'s catalog', async () => {
+  it("switches agent and shows that agent's catalog", async () => {
     await open('?view=catalog');
-    const execStatus = page.locator('tr', { has: page.getByRole('link', { name: 'exec', exact: true }) }).locator('td').last();
+    const execStatus = page
+      .locator('tr', { has: page.getByRole('link', { name: 'exec', exact: true }) })
+      .locator('td')
+      .last();
     await expect.poll(() => execStatus.textContent(), { timeout: 60_000 }).toContain('allowed');
     await page.getByLabel('Agent').selectOption('support');
     await expect.poll(() => execStatus.textContent(), { timeout: 60_000 }).toContain('denied');
@@ -121,13 +126,22 @@ describe.skipIf(chromiumMissing !== undefined)('the inspect page in headless Chr
     expect(await page.locator('ol.timeline li.search').count()).toBeGreaterThanOrEqual(2);
     expect(await page.locator('ol.timeline li.call .rank').first().textContent()).toContain('rank 1');
     expect(await page.locator('ol.timeline li.ledger').count()).toBe(3);
-    expect(await page.locator('ol.timeline li.approval').textContent()).toMatch(/core:core:write → deny by unconfigured/);
+    expect(await page.locator('ol.timeline li.approval').textContent()).toMatch(
+      /core:core:write → deny by unconfigured/,
+    );
     expect(await page.locator('ol.timeline li.call.blocked').count()).toBeGreaterThanOrEqual(2);
-    expect(await page.locator('ol.timeline li.loop').allTextContents()).toEqual(expect.arrayContaining([expect.stringContaining('critical')]));
+    expect(await page.locator('ol.timeline li.loop').allTextContents()).toEqual(
+      expect.arrayContaining([expect.stringContaining('critical')]),
+    );
     // The zero-hit search is highlighted, in the list and in the timeline.
     expect(await page.locator('ol.timeline li.search.zero-hit').count()).toBe(1);
     expect(await page.locator('ol.timeline li.search.zero-hit').textContent()).toContain('0 hits');
-    expect(await page.locator('tr', { has: page.getByRole('link', { name: 'gateway-session' }) }).locator('.badge.zero-hit').textContent()).toBe('1');
+    expect(
+      await page
+        .locator('tr', { has: page.getByRole('link', { name: 'gateway-session' }) })
+        .locator('.badge.zero-hit')
+        .textContent(),
+    ).toBe('1');
     expect(await seriousViolations(page)).toEqual([]);
     await page.screenshot({ path: join(SHOTS, 'session.png'), fullPage: false });
   }, 120_000);
@@ -135,7 +149,9 @@ describe.skipIf(chromiumMissing !== undefined)('the inspect page in headless Chr
   it('compares the modes (native too) in a chart and a table', async () => {
     await open('?view=exposure');
     const rows = page.locator('table tbody tr th');
-    await expect.poll(() => rows.allTextContents(), { timeout: 60_000 }).toEqual(['direct', 'code', 'tools', 'directory', 'native']);
+    await expect
+      .poll(() => rows.allTextContents(), { timeout: 60_000 })
+      .toEqual(['direct', 'code', 'tools', 'directory', 'native']);
     expect(await page.locator('canvas[role="img"]').getAttribute('aria-label')).toContain('direct');
     expect(await seriousViolations(page)).toEqual([]);
   }, 120_000);
@@ -160,7 +176,9 @@ describe.skipIf(chromiumMissing !== undefined)('the inspect page in headless Chr
     for (let i = 0; i < 10 && (await focused('type')) !== 'search'; i++) await page.keyboard.press('Tab');
     await page.keyboard.type('create a GitHub issue');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.locator('ol.hits > li .hit-name').first().textContent(), { timeout: 60_000 }).toBe('create_issue');
+    await expect
+      .poll(() => page.locator('ol.hits > li .hit-name').first().textContent(), { timeout: 60_000 })
+      .toBe('create_issue');
     for (let i = 0; i < 20 && (await focused('textContent')) !== 'create_issue'; i++) await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('#tool-heading').textContent(), { timeout: 60_000 }).toContain('create_issue');

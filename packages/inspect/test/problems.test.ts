@@ -33,7 +33,9 @@ describe('source problems', () => {
       mcpServers: { broken: { command: process.execPath, args: ['-e', 'process.exit(3)'] }, notes: { url } },
     };
     const live = createLiveFeed();
-    preset = await createToolSearchKernel(config, { mcpClient: { tokenStore: fileTokenStore(mkdtempSync(join(tmpdir(), 'tool-search-inspect-tokens-'))) } });
+    preset = await createToolSearchKernel(config, {
+      mcpClient: { tokenStore: fileTokenStore(mkdtempSync(join(tmpdir(), 'tool-search-inspect-tokens-'))) },
+    });
     live.source(preset.mcpServers);
     server = await startInspectServer({ kernel: preset.kernel, config, live, countTokens: false });
   }, 60_000);
@@ -45,23 +47,40 @@ describe('source problems', () => {
   });
 
   it('lists a failed server and one that needs mcp login, each with its diagnostic and fix', async () => {
-    const catalog = (await (await fetch(new URL('/api/catalog', server.url))).json()) as { tools: unknown[]; problems: { source: string; kind: string; code: string; message: string; fix?: string }[] };
+    const catalog = (await (await fetch(new URL('/api/catalog', server.url))).json()) as {
+      tools: unknown[];
+      problems: { source: string; kind: string; code: string; message: string; fix?: string }[];
+    };
     expect(catalog.tools).toHaveLength(5);
     expect(catalog.problems).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ source: 'broken', kind: 'failed', code: 'MCP_SERVER_FAILED' }),
-        expect.objectContaining({ source: 'notes', kind: 'auth-required', code: 'MCP_AUTH_REQUIRED', fix: 'tool-search mcp login notes' }),
+        expect.objectContaining({
+          source: 'notes',
+          kind: 'auth-required',
+          code: 'MCP_AUTH_REQUIRED',
+          fix: 'tool-search mcp login notes',
+        }),
       ]),
     );
-    const live = (await (await fetch(new URL('/api/live', server.url))).json()) as { servers: { name: string; state: string; error?: { code: string } }[] };
-    expect(live.servers.find((s) => s.name === 'broken')).toMatchObject({ state: 'failed', error: { code: 'MCP_SERVER_FAILED' } });
+    const live = (await (await fetch(new URL('/api/live', server.url))).json()) as {
+      servers: { name: string; state: string; error?: { code: string } }[];
+    };
+    expect(live.servers.find((s) => s.name === 'broken')).toMatchObject({
+      state: 'failed',
+      error: { code: 'MCP_SERVER_FAILED' },
+    });
     expect(live.servers.find((s) => s.name === 'notes')?.state).toMatch(/auth-required|failed/);
   }, 60_000);
 
   it('answers many concurrent clients, each with its own run', async () => {
     const queries = ['read a file', 'create an invoice', 'list pods', 'send a message', 'zzqx'];
     const answers = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => fetch(new URL(`/api/search?q=${encodeURIComponent(queries[i % queries.length]!)}`, server.url)).then((r) => r.json() as Promise<{ result: { query: string } }>)),
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(new URL(`/api/search?q=${encodeURIComponent(queries[i % queries.length]!)}`, server.url)).then(
+          (r) => r.json() as Promise<{ result: { query: string } }>,
+        ),
+      ),
     );
     answers.forEach((answer, i) => expect(answer.result.query).toBe(queries[i % queries.length]));
   }, 120_000);

@@ -20,15 +20,26 @@ describe.skipIf(noRedis !== undefined)('sessions of the Redis store', () => {
     await redis?.stop();
   });
 
-  it('lists the store\'s sessions beside the log files and shows one with its transcript', async () => {
+  it("lists the store's sessions beside the log files and shows one with its transcript", async () => {
     const state = await createStateStore({ redis: { url: redis.url } });
     try {
       // What the gateway's session host writes, through the same store class replicas share.
       const store = new StateSessionStore(state);
-      await store.upsert('spawned-1', { agentId: 'main', kind: 'spawn', status: 'idle', turns: 1, model: 'mock-model' });
+      await store.upsert('spawned-1', {
+        agentId: 'main',
+        kind: 'spawn',
+        status: 'idle',
+        turns: 1,
+        model: 'mock-model',
+      });
       await store.append('spawned-1', { role: 'user', content: 'summarize the report', at: Date.now() });
       await store.append('spawned-1', { role: 'assistant', content: null, at: Date.now(), toolCalls: ['read'] });
-      await store.append('spawned-1', { role: 'tool', content: null, at: Date.now(), tool: { name: 'read', status: 'ok' } });
+      await store.append('spawned-1', {
+        role: 'tool',
+        content: null,
+        at: Date.now(),
+        tool: { name: 'read', status: 'ok' },
+      });
       const dir = mkdtempSync(join(tmpdir(), 'tool-search-inspect-logs-'));
       const list = await listSessions({ dir, store });
       expect(list).toEqual([expect.objectContaining({ id: 'spawned-1', origin: 'store', status: 'idle' })]);
@@ -39,7 +50,9 @@ describe.skipIf(noRedis !== undefined)('sessions of the Redis store', () => {
       const kernel = createKernel({ plugins: [] });
       const server = await startInspectServer({ kernel, config: {}, sessions: { dir, store }, countTokens: false });
       try {
-        const answer = (await (await fetch(new URL('/api/session?id=spawned-1&origin=store', server.url))).json()) as { transcript: { tool?: { name: string } }[] };
+        const answer = (await (await fetch(new URL('/api/session?id=spawned-1&origin=store', server.url))).json()) as {
+          transcript: { tool?: { name: string } }[];
+        };
         expect(answer.transcript[2]?.tool?.name).toBe('read');
         expect((await fetch(new URL('/api/session?id=unknown&origin=store', server.url))).status).toBe(404);
       } finally {

@@ -7,7 +7,16 @@ import { ErrorCode } from './errors.js';
 import type { KernelHooks } from './hooks.js';
 import { checkInputSchema, markBounded, structuralSchemaIssue, type SchemaIssue } from './schema.js';
 import { schemaShape } from './schema-bounds.js';
-import type { CatalogSink, Diagnostic, ListContext, ToolDefinition, ToolDescriptor, ToolExecutor, ToolGuidance, ToolSource } from './types.js';
+import type {
+  CatalogSink,
+  Diagnostic,
+  ListContext,
+  ToolDefinition,
+  ToolDescriptor,
+  ToolExecutor,
+  ToolGuidance,
+  ToolSource,
+} from './types.js';
 import { errorMessage } from './error-message.js';
 
 export const SOURCES: readonly ToolSource[] = ['core', 'plugin', 'mcp', 'client'];
@@ -133,11 +142,20 @@ export function buildCatalog(
     }
     const descriptor = tryDescriptor(id, definition);
     if (!descriptor) {
-      diagnostics.push({ code: ErrorCode.TOOL_INVALID, level: 'error', message: `Tool ${id} was dropped: its definition nests too deeply to copy`, plugin, hook: 'listTools', toolId: id });
+      diagnostics.push({
+        code: ErrorCode.TOOL_INVALID,
+        level: 'error',
+        message: `Tool ${id} was dropped: its definition nests too deeply to copy`,
+        plugin,
+        hook: 'listTools',
+        toolId: id,
+      });
       continue;
     }
     // The meta-schema, checked without Ajv; Ajv compiles the schema on the tool's first call (`run.call`).
-    const issue = checkInputSchema(descriptor.inputSchema) ?? (descriptor.outputSchema !== undefined ? structuralSchemaIssue(descriptor.outputSchema) : undefined);
+    const issue =
+      checkInputSchema(descriptor.inputSchema) ??
+      (descriptor.outputSchema !== undefined ? structuralSchemaIssue(descriptor.outputSchema) : undefined);
     if (issue) {
       diagnostics.push(schemaDropped(id, definition, plugin, issue));
       continue;
@@ -179,13 +197,21 @@ function definitionProblem(definition: ToolDefinition): string | undefined {
   if (typeof definition.name !== 'string' || !NAME_PATTERN.test(definition.name)) {
     return `Tool name ${JSON.stringify(definition.name)} must be 1-128 characters without whitespace or control characters`;
   }
-  if (!SOURCES.includes(definition.source)) return `Tool ${definition.name}: source must be one of ${SOURCES.join(', ')}`;
-  if (typeof definition.owner !== 'string' || !NAME_PATTERN.test(definition.owner)) return `Tool ${definition.name}: owner must be a non-empty name`;
-  if (definition.description !== undefined && typeof definition.description !== 'string') return `Tool ${definition.name}: description must be a string`;
-  if (definition.catalogMode !== undefined && definition.catalogMode !== 'catalog' && definition.catalogMode !== 'direct-only') {
+  if (!SOURCES.includes(definition.source))
+    return `Tool ${definition.name}: source must be one of ${SOURCES.join(', ')}`;
+  if (typeof definition.owner !== 'string' || !NAME_PATTERN.test(definition.owner))
+    return `Tool ${definition.name}: owner must be a non-empty name`;
+  if (definition.description !== undefined && typeof definition.description !== 'string')
+    return `Tool ${definition.name}: description must be a string`;
+  if (
+    definition.catalogMode !== undefined &&
+    definition.catalogMode !== 'catalog' &&
+    definition.catalogMode !== 'direct-only'
+  ) {
     return `Tool ${definition.name}: catalogMode must be "catalog" or "direct-only"`;
   }
-  if (definition.execute !== undefined && typeof definition.execute !== 'function') return `Tool ${definition.name}: execute must be a function`;
+  if (definition.execute !== undefined && typeof definition.execute !== 'function')
+    return `Tool ${definition.name}: execute must be a function`;
   return undefined;
 }
 

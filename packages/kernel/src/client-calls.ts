@@ -56,7 +56,13 @@ export function createClientCallBroker(options: RunOptions): ClientCallBroker {
           ),
         );
       }
-      const handed: ClientCall = Object.freeze({ callId: call.callId, toolId: call.tool.id, name: call.tool.name, args: call.args, origin: call.origin });
+      const handed: ClientCall = Object.freeze({
+        callId: call.callId,
+        toolId: call.tool.id,
+        name: call.tool.name,
+        args: call.args,
+        origin: call.origin,
+      });
       return new Promise<ToolResult>((resolve, reject) => {
         const done = () => {
           waiting.delete(handed.callId);
@@ -64,7 +70,13 @@ export function createClientCallBroker(options: RunOptions): ClientCallBroker {
         };
         const onAbort = () => {
           done();
-          reject(new ToolSearchError(ErrorCode.TOOL_CALL_ABORTED, `The client did not answer ${call.tool.id} before the call was cancelled`, { toolId: call.tool.id }));
+          reject(
+            new ToolSearchError(
+              ErrorCode.TOOL_CALL_ABORTED,
+              `The client did not answer ${call.tool.id} before the call was cancelled`,
+              { toolId: call.tool.id },
+            ),
+          );
         };
         if (signal.aborted) return onAbort();
         signal.addEventListener('abort', onAbort, { once: true });

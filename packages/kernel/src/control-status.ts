@@ -9,7 +9,11 @@ import type { ToolResult } from './types.js';
 
 export type CallStatus =
   | { readonly status: 'blocked'; readonly toolId: string; readonly reason: string; readonly by: string }
-  | { readonly status: 'error'; readonly toolId: string; readonly error: { readonly code: AnyErrorCode; readonly message: string } };
+  | {
+      readonly status: 'error';
+      readonly toolId: string;
+      readonly error: { readonly code: AnyErrorCode; readonly message: string };
+    };
 
 const marks = new WeakMap<ToolResult, CallStatus>();
 

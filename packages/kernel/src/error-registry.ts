@@ -29,7 +29,9 @@ function registry(): Map<string, ErrorCodeInfo> {
 
 export class ErrorCodeTakenError extends Error {
   constructor(code: string, owner: string, takenBy: string) {
-    super(`${owner} declares error code ${code}, which ${takenBy} already owns; pick a name prefixed with your package's subject`);
+    super(
+      `${owner} declares error code ${code}, which ${takenBy} already owns; pick a name prefixed with your package's subject`,
+    );
     this.name = 'ErrorCodeTakenError';
   }
 }
@@ -58,7 +60,13 @@ export function defineErrors<const C extends Record<string, string>>(
  * code. A package's codes are known once its module has loaded (its index exports its `errors.ts`).
  */
 export function listErrorCodes(): ErrorCodeInfo[] {
-  const kernel = Object.entries(KERNEL_ERROR_CODES).map(([code, description]) => ({ code, owner: KERNEL_OWNER, description }));
-  const declared = [...registry().values()].sort((a, b) => a.owner.localeCompare(b.owner) || a.code.localeCompare(b.code));
+  const kernel = Object.entries(KERNEL_ERROR_CODES).map(([code, description]) => ({
+    code,
+    owner: KERNEL_OWNER,
+    description,
+  }));
+  const declared = [...registry().values()].sort(
+    (a, b) => a.owner.localeCompare(b.owner) || a.code.localeCompare(b.code),
+  );
   return [...kernel, ...declared];
 }

@@ -17,19 +17,22 @@ export const KERNEL_ERROR_CODES = {
   SOURCE_FAILED: 'A tool source threw inside `listTools`; its tools are missing from the run.',
   SOURCE_TIMEOUT: 'A tool source did not finish `listTools` within the source timeout.',
   TOOL_INVALID: 'A tool definition is malformed (name, source, owner, description).',
-  TOOL_SCHEMA_INVALID: 'A tool\'s input or output schema is not valid JSON Schema; the tool is dropped.',
-  TOOL_SCHEMA_PATTERN_UNENFORCED: 'A tool\'s schema uses a `pattern` the linear-time engine cannot run (lookaround, backreference); it is not enforced.',
+  TOOL_SCHEMA_INVALID: "A tool's input or output schema is not valid JSON Schema; the tool is dropped.",
+  TOOL_SCHEMA_PATTERN_UNENFORCED:
+    "A tool's schema uses a `pattern` the linear-time engine cannot run (lookaround, backreference); it is not enforced.",
   TOOL_ID_DUPLICATE: 'The same tool id was contributed twice; the later one is dropped.',
   TOOL_NAME_SHADOWED: 'Two tools share a name across sources; the name resolves to the first by source precedence.',
-  CLIENT_TOOL_COLLISION: 'A client tool\'s name collides with a catalog tool: the run is refused.',
+  CLIENT_TOOL_COLLISION: "A client tool's name collides with a catalog tool: the run is refused.",
   POLICY_NOT_SUBSET: 'A `filterPolicy` tap returned something that is not a subset of its input.',
   POLICY_FAILED: 'A `filterPolicy` tap threw: the run fails closed.',
   POLICY_DENIED: 'Policy dropped a tool (used in diagnostics and explain traces).',
-  AGENT_UNKNOWN: 'A run names an agent id that `agents.list` does not have; the run is refused (`details.suggestions`).',
-  UNKNOWN_TOOL: 'The tool is not in the run\'s effective catalog (unknown, or dropped by policy).',
-  TOOL_ARGUMENTS_INVALID: 'Arguments do not match the tool\'s input schema; the tool did not run.',
+  AGENT_UNKNOWN:
+    'A run names an agent id that `agents.list` does not have; the run is refused (`details.suggestions`).',
+  UNKNOWN_TOOL: "The tool is not in the run's effective catalog (unknown, or dropped by policy).",
+  TOOL_ARGUMENTS_INVALID: "Arguments do not match the tool's input schema; the tool did not run.",
   TOOL_EXECUTION_FAILED: 'The tool threw or reported a failure while running.',
-  OBSERVER_FAILED: 'An `afterToolCall` observer threw after the tool ran; the tool\'s outcome stands, the other observers still ran.',
+  OBSERVER_FAILED:
+    "An `afterToolCall` observer threw after the tool ran; the tool's outcome stands, the other observers still ran.",
   TOOL_TIMEOUT: 'The tool did not answer within its timeout.',
   TOOL_CALL_ABORTED: 'The call was cancelled by its caller.',
   TOOL_CALL_BLOCKED: 'A `beforeToolCall` tap blocked the call.',
@@ -42,8 +45,10 @@ export const KERNEL_ERROR_CODES = {
   CONFIG_INVALID: 'Configuration is invalid: `path` and `rule` say where and why.',
   CONFIG_UNREADABLE: 'The configuration file could not be read or parsed.',
   OPTIONS_INVALID: 'Plugin options are invalid.',
-  TOOL_NOT_CONFIGURED: 'A core tool is not listed because this deployment lacks what it needs (a key, a provider, a gateway); the message says what enables it.',
-  PROVIDER_FAILED: 'The model provider was unreachable or answered with an error; `details` has its URL and HTTP status.',
+  TOOL_NOT_CONFIGURED:
+    'A core tool is not listed because this deployment lacks what it needs (a key, a provider, a gateway); the message says what enables it.',
+  PROVIDER_FAILED:
+    'The model provider was unreachable or answered with an error; `details` has its URL and HTTP status.',
   INTERNAL_ERROR: 'An unexpected failure (a bug, not bad input); the message carries the cause.',
 } as const satisfies Record<string, string>;
 
@@ -104,7 +109,12 @@ export class ToolSearchError extends Error {
 export class ConfigError extends ToolSearchError {
   readonly path: string;
   readonly rule: string;
-  constructor(path: string, rule: string, message: string, options: ToolSearchErrorOptions & { code?: AnyErrorCode } = {}) {
+  constructor(
+    path: string,
+    rule: string,
+    message: string,
+    options: ToolSearchErrorOptions & { code?: AnyErrorCode } = {},
+  ) {
     super(options.code ?? ErrorCode.CONFIG_INVALID, message, options);
     this.name = 'ConfigError';
     this.path = path;
@@ -115,16 +125,26 @@ export class ConfigError extends ToolSearchError {
 /** Arguments rejected by the tool's input schema before the tool ran. The message lists every violation, so one retry can fix them all. */
 export class ToolArgumentsError extends ToolSearchError {
   readonly errors: readonly { path: string; rule: string; message: string }[];
-  constructor(toolId: string, errors: readonly { path: string; rule: string; message: string }[], options: Pick<ToolSearchErrorOptions, 'cause'> = {}) {
+  constructor(
+    toolId: string,
+    errors: readonly { path: string; rule: string; message: string }[],
+    options: Pick<ToolSearchErrorOptions, 'cause'> = {},
+  ) {
     const listed = errors.map((error) =>
       // An unknown key's path ends with the key; say so instead of Ajv's "must NOT have additional properties".
-      error.rule === 'additionalProperties' ? `${error.path || '/'} is not a known argument` : `${error.path || '/'} ${error.message}`,
+      error.rule === 'additionalProperties'
+        ? `${error.path || '/'} is not a known argument`
+        : `${error.path || '/'} ${error.message}`,
     );
-    super(ErrorCode.TOOL_ARGUMENTS_INVALID, `Arguments for ${toolId} are invalid: ${listed.length ? listed.join('; ') : 'schema mismatch'}`, {
-      toolId,
-      details: { errors },
-      ...(options.cause !== undefined ? { cause: options.cause } : {}),
-    });
+    super(
+      ErrorCode.TOOL_ARGUMENTS_INVALID,
+      `Arguments for ${toolId} are invalid: ${listed.length ? listed.join('; ') : 'schema mismatch'}`,
+      {
+        toolId,
+        details: { errors },
+        ...(options.cause !== undefined ? { cause: options.cause } : {}),
+      },
+    );
     this.name = 'ToolArgumentsError';
     this.errors = errors;
   }
@@ -136,7 +156,8 @@ export class UnknownToolError extends ToolSearchError {
   constructor(requested: string, suggestions: readonly string[]) {
     super(
       ErrorCode.UNKNOWN_TOOL,
-      `unknown tool id "${requested}"` + (suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : ''),
+      `unknown tool id "${requested}"` +
+        (suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : ''),
       { details: { requested, suggestions } },
     );
     this.name = 'UnknownToolError';
@@ -145,7 +166,11 @@ export class UnknownToolError extends ToolSearchError {
 }
 
 /** Wraps an unknown thrown value as a coded error, keeping it as `cause`. */
-export function toToolSearchError(error: unknown, code: AnyErrorCode, context: ToolSearchErrorOptions = {}): ToolSearchError {
+export function toToolSearchError(
+  error: unknown,
+  code: AnyErrorCode,
+  context: ToolSearchErrorOptions = {},
+): ToolSearchError {
   if (ToolSearchError.isInstance(error)) return error;
   const message = errorMessage(error);
   return new ToolSearchError(code, message, { ...context, cause: error });

@@ -10,7 +10,16 @@ import { ErrorCode, ToolSearchError, UnknownToolError } from './errors.js';
 import { callStatusOf } from './control-status.js';
 import { linkSignals } from './signals.js';
 import { suggestIds } from './suggest.js';
-import type { CallOptions, ExposedTool, JsonSchema, RunApi, RunEvent, ToolCallOutcome, ToolDescriptor, ToolResult } from './types.js';
+import type {
+  CallOptions,
+  ExposedTool,
+  JsonSchema,
+  RunApi,
+  RunEvent,
+  ToolCallOutcome,
+  ToolDescriptor,
+  ToolResult,
+} from './types.js';
 import { errorMessage } from './error-message.js';
 
 export interface ExposureToolView {
@@ -53,14 +62,19 @@ export function createExposure(
   }));
   const lookup = (name: string) => byName.get(name);
 
-  async function call(name: string, args: unknown, options: Omit<CallOptions, 'origin'> = {}): Promise<ToolCallOutcome> {
+  async function call(
+    name: string,
+    args: unknown,
+    options: Omit<CallOptions, 'origin'> = {},
+  ): Promise<ToolCallOutcome> {
     const exposed = lookup(name);
     const callId = `control_${Math.random().toString(36).slice(2, 10)}`;
     try {
       if (exposed?.handler) {
         // Linked by hand, not AbortSignal.any: that keeps every control call's signal alive as long as the run (signals.ts).
         const linked = linkSignals([options.signal, run.signal]);
-        const input = typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
+        const input =
+          typeof args === 'object' && args !== null && !Array.isArray(args) ? (args as Record<string, unknown>) : {};
         // A control tool's own calls (tool_call, the code bridge) carry the caller's scope on, and are counted.
         const counted = countingRun(options.scope ? withScope(run, options.scope) : run);
         try {
@@ -81,7 +95,12 @@ export function createExposure(
         ? error
         : new ToolSearchError(ErrorCode.TOOL_EXECUTION_FAILED, errorMessage(error), { cause: error });
       if (coded.code === ErrorCode.RUN_CLOSED) throw coded;
-      return { status: 'error', callId, toolId: coded.toolId ?? name, error: { code: coded.code, message: coded.message } };
+      return {
+        status: 'error',
+        callId,
+        toolId: coded.toolId ?? name,
+        error: { code: coded.code, message: coded.message },
+      };
     }
   }
 
@@ -105,7 +124,10 @@ export function createExposure(
 /** The run as a control handler sees it: `call` adds `scope` unless the handler gives its own. */
 function withScope(run: RunApi, scope: NonNullable<CallOptions['scope']>): RunApi {
   return Object.create(run, {
-    call: { value: (nameOrId: string, args: unknown, options: CallOptions = {}) => run.call(nameOrId, args, { ...options, scope: options.scope ?? scope }) },
+    call: {
+      value: (nameOrId: string, args: unknown, options: CallOptions = {}) =>
+        run.call(nameOrId, args, { ...options, scope: options.scope ?? scope }),
+    },
   }) as RunApi;
 }
 
@@ -113,7 +135,8 @@ function withScope(run: RunApi, scope: NonNullable<CallOptions['scope']>): RunAp
 function controlOutcome(result: ToolResult, callId: string, toolId: string): ToolCallOutcome {
   const inner = callStatusOf(result);
   if (inner?.status === 'error') return { status: 'error', callId, toolId, error: inner.error, result };
-  if (inner?.status === 'blocked') return { status: 'blocked', callId, toolId, reason: inner.reason, by: inner.by, result };
+  if (inner?.status === 'blocked')
+    return { status: 'blocked', callId, toolId, reason: inner.reason, by: inner.by, result };
   return { status: 'ok', callId, toolId, result };
 }
 

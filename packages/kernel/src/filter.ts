@@ -30,11 +30,15 @@ export function guardPolicyTaps(hooks: KernelHooks): void {
           result = original(tools, tapCtx);
         } catch (error) {
           if (ToolSearchError.isInstance(error)) throw error;
-          throw new ToolSearchError(ErrorCode.POLICY_FAILED, `Policy plugin "${plugin}" failed: ${errorMessage(error)}; the run is refused`, {
-            plugin,
-            hook: 'filterPolicy',
-            cause: error,
-          });
+          throw new ToolSearchError(
+            ErrorCode.POLICY_FAILED,
+            `Policy plugin "${plugin}" failed: ${errorMessage(error)}; the run is refused`,
+            {
+              plugin,
+              hook: 'filterPolicy',
+              cause: error,
+            },
+          );
         }
         const narrowed = assertSubset(result, tools, plugin);
         recordDrops(tools, narrowed, plugin, ctx);
@@ -47,10 +51,14 @@ export function guardPolicyTaps(hooks: KernelHooks): void {
 
 function assertSubset(result: unknown, input: readonly ToolDescriptor[], plugin: string): readonly ToolDescriptor[] {
   const fail = (why: string) =>
-    new ToolSearchError(ErrorCode.POLICY_NOT_SUBSET, `Policy plugin "${plugin}" returned ${why}; a filterPolicy tap may only remove tools`, {
-      plugin,
-      hook: 'filterPolicy',
-    });
+    new ToolSearchError(
+      ErrorCode.POLICY_NOT_SUBSET,
+      `Policy plugin "${plugin}" returned ${why}; a filterPolicy tap may only remove tools`,
+      {
+        plugin,
+        hook: 'filterPolicy',
+      },
+    );
   if (!Array.isArray(result)) throw fail('something that is not an array');
   // Read the tap's answer exactly once (by index, not its own iterator): what is checked is what the run gets.
   const snapshot: unknown[] = Array.prototype.slice.call(result);
@@ -67,7 +75,12 @@ function assertSubset(result: unknown, input: readonly ToolDescriptor[], plugin:
   return Object.freeze(snapshot as ToolDescriptor[]);
 }
 
-function recordDrops(before: readonly ToolDescriptor[], after: readonly ToolDescriptor[], plugin: string, ctx: TracingPolicyContext): void {
+function recordDrops(
+  before: readonly ToolDescriptor[],
+  after: readonly ToolDescriptor[],
+  plugin: string,
+  ctx: TracingPolicyContext,
+): void {
   if (before.length === after.length) return;
   const kept = new Set(after);
   for (const tool of before) {

@@ -17,19 +17,33 @@ export interface GuidanceEntry {
 }
 
 /** Resolves each entry's tool names/ids against the effective catalog; entries about no allowed tool vanish. */
-export function resolveGuidance(raw: readonly { plugin: string; guidance: ToolGuidance }[], catalog: readonly ToolDescriptor[]): GuidanceEntry[] {
+export function resolveGuidance(
+  raw: readonly { plugin: string; guidance: ToolGuidance }[],
+  catalog: readonly ToolDescriptor[],
+): GuidanceEntry[] {
   const entries: GuidanceEntry[] = [];
   for (const { plugin, guidance } of raw) {
     if (!guidance || typeof guidance.text !== 'string' || !Array.isArray(guidance.tools)) continue;
     const wanted = new Set(guidance.tools);
     const toolIds = catalog.filter((t) => wanted.has(t.id) || wanted.has(t.name)).map((t) => t.id);
     if (toolIds.length === 0) continue;
-    entries.push({ plugin, title: clean(String(guidance.title ?? plugin), 80), text: clean(guidance.text, ENTRY_LIMIT), toolIds });
+    entries.push({
+      plugin,
+      title: clean(String(guidance.title ?? plugin), 80),
+      text: clean(guidance.text, ENTRY_LIMIT),
+      toolIds,
+    });
   }
-  return entries.sort((a, b) => (a.plugin + a.title < b.plugin + b.title ? -1 : a.plugin + a.title > b.plugin + b.title ? 1 : 0));
+  return entries.sort((a, b) =>
+    a.plugin + a.title < b.plugin + b.title ? -1 : a.plugin + a.title > b.plugin + b.title ? 1 : 0,
+  );
 }
 
-export function renderGuidance(entries: readonly GuidanceEntry[], toolIds: readonly string[], budget = DEFAULT_GUIDANCE_BUDGET): string {
+export function renderGuidance(
+  entries: readonly GuidanceEntry[],
+  toolIds: readonly string[],
+  budget = DEFAULT_GUIDANCE_BUDGET,
+): string {
   const visible = new Set(toolIds);
   const parts: string[] = [];
   let used = 0;
@@ -49,7 +63,9 @@ export function renderGuidance(entries: readonly GuidanceEntry[], toolIds: reado
 }
 
 function clean(text: string, limit: number): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips control and bidi characters from guidance text
-  const stripped = text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim();
+  const stripped = text
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: strips control and bidi characters from guidance text
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .trim();
   return stripped.length > limit ? `${stripped.slice(0, limit - 1)}…` : stripped;
 }

@@ -3,7 +3,19 @@
  * (`RunApi`) and the context of each hook. Split from types.ts (the tool, call and event shapes) to keep each file
  * one screen of one subject; types.ts re-exports everything here.
  */
-import type { CallOrigin, CallScope, Diagnostic, JsonSchema, PolicyStep, RunEvent, RunInfo, ToolCallOutcome, ToolDefinition, ToolDescriptor, ToolResult } from './types.js';
+import type {
+  CallOrigin,
+  CallScope,
+  Diagnostic,
+  JsonSchema,
+  PolicyStep,
+  RunEvent,
+  RunInfo,
+  ToolCallOutcome,
+  ToolDefinition,
+  ToolDescriptor,
+  ToolResult,
+} from './types.js';
 
 /** A tool as the model sees it, before provider-specific formatting. */
 export interface ExposedTool {

@@ -11,9 +11,27 @@ export type { CallStatus } from './control-status.js';
 export { createKernelHooks } from './hooks.js';
 export type { KernelHooks, KernelHookName } from './hooks.js';
 export { definePlugin, silentLogger } from './plugin.js';
-export type { KernelPlugin, PluginApi, Logger, TapOptions, HookFacade, HookFacades, HookMapFacade, HookTapFn, PluginCommand, PluginCommands } from './plugin.js';
+export type {
+  KernelPlugin,
+  PluginApi,
+  Logger,
+  TapOptions,
+  HookFacade,
+  HookFacades,
+  HookMapFacade,
+  HookTapFn,
+  PluginCommand,
+  PluginCommands,
+} from './plugin.js';
 export { STAGE } from './stages.js';
-export { ErrorCode, ToolSearchError, ConfigError, ToolArgumentsError, UnknownToolError, toToolSearchError } from './errors.js';
+export {
+  ErrorCode,
+  ToolSearchError,
+  ConfigError,
+  ToolArgumentsError,
+  UnknownToolError,
+  toToolSearchError,
+} from './errors.js';
 export type { ToolSearchErrorOptions } from './errors.js';
 export { errorMessage } from './error-message.js';
 export { defineErrors, listErrorCodes, ErrorCodeTakenError, KERNEL_OWNER } from './error-registry.js';

@@ -11,7 +11,14 @@ import { ErrorCode, ToolSearchError } from './errors.js';
 import { applyPolicy, guardPolicyTaps } from './filter.js';
 import { resolveGuidance } from './guidance.js';
 import { createKernelHooks, type KernelHooks } from './hooks.js';
-import { createHookFacades, scopeLogger, silentLogger, type KernelPlugin, type Logger, type PluginCommands } from './plugin.js';
+import {
+  createHookFacades,
+  scopeLogger,
+  silentLogger,
+  type KernelPlugin,
+  type Logger,
+  type PluginCommands,
+} from './plugin.js';
 import { byNamePrecedence, createRunObject, type Run } from './run.js';
 import type { RunOptions } from './client-calls.js';
 import type { Diagnostic, RunInfo, RunRequest, ToolDescriptor } from './types.js';
@@ -53,12 +60,21 @@ export function createKernel(options: KernelOptions = {}): Kernel {
 
   const kernel: Kernel = {
     use(plugin) {
-      if (sealed) throw new ToolSearchError(ErrorCode.KERNEL_SEALED, `Cannot register "${plugin?.name}": the kernel is sealed after its first run; create a new kernel`);
+      if (sealed)
+        throw new ToolSearchError(
+          ErrorCode.KERNEL_SEALED,
+          `Cannot register "${plugin?.name}": the kernel is sealed after its first run; create a new kernel`,
+        );
       if (!plugin || typeof plugin.name !== 'string' || !plugin.name || typeof plugin.apply !== 'function') {
-        throw new ToolSearchError(ErrorCode.PLUGIN_INVALID, 'A plugin needs a non-empty `name` and an `apply(api)` function');
+        throw new ToolSearchError(
+          ErrorCode.PLUGIN_INVALID,
+          'A plugin needs a non-empty `name` and an `apply(api)` function',
+        );
       }
       if (registered.includes(plugin.name)) {
-        throw new ToolSearchError(ErrorCode.PLUGIN_DUPLICATE, `Plugin "${plugin.name}" is already registered`, { plugin: plugin.name });
+        throw new ToolSearchError(ErrorCode.PLUGIN_DUPLICATE, `Plugin "${plugin.name}" is already registered`, {
+          plugin: plugin.name,
+        });
       }
       const missing = (plugin.dependsOn ?? []).filter((dependency) => !registered.includes(dependency));
       if (missing.length) {
@@ -68,7 +84,11 @@ export function createKernel(options: KernelOptions = {}): Kernel {
           { plugin: plugin.name, details: { missing } },
         );
       }
-      plugin.apply({ name: plugin.name, hooks: createHookFacades(hooks, plugin.name), logger: scopeLogger(logger, plugin.name) });
+      plugin.apply({
+        name: plugin.name,
+        hooks: createHookFacades(hooks, plugin.name),
+        logger: scopeLogger(logger, plugin.name),
+      });
       registered.push(plugin.name);
       if (plugin.commands) commands.push(plugin.commands);
       return kernel;
@@ -92,7 +112,17 @@ export function createKernel(options: KernelOptions = {}): Kernel {
       checkNames(listed, diagnostics);
       const { effective, steps } = applyPolicy(hooks, Object.freeze(listed), info, diagnostics);
       const guidance = resolveGuidance(sink.guidanceEntries, effective);
-      const run = createRunObject({ hooks, info, entries, effective, steps, diagnostics, guidance, options: runOptions, onClose: () => openRuns.delete(run) });
+      const run = createRunObject({
+        hooks,
+        info,
+        entries,
+        effective,
+        steps,
+        diagnostics,
+        guidance,
+        options: runOptions,
+        onClose: () => openRuns.delete(run),
+      });
       openRuns.add(run);
       if (hooks.runStart.isUsed()) hooks.runStart.call(info, run.catalog);
       return run;

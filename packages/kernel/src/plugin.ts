@@ -29,7 +29,10 @@ export interface PluginCommand {
   readonly name: string;
   readonly description: string;
   /** Receives the words after the command name; returns the exit code. */
-  run(argv: readonly string[], io: { stdout(text: string): void; stderr(text: string): void }): Promise<number> | number;
+  run(
+    argv: readonly string[],
+    io: { stdout(text: string): void; stderr(text: string): void },
+  ): Promise<number> | number;
 }
 
 export interface Logger {
@@ -44,8 +47,16 @@ export interface TapOptions {
   readonly stage?: number;
 }
 
-type Args<H> = H extends { call(...args: infer A): unknown } ? A : H extends { promise(...args: infer A): unknown } ? A : never;
-type Result<H> = H extends { promise(...args: never[]): Promise<infer R> } ? R : H extends { call(...args: never[]): infer R } ? R : never;
+type Args<H> = H extends { call(...args: infer A): unknown }
+  ? A
+  : H extends { promise(...args: infer A): unknown }
+    ? A
+    : never;
+type Result<H> = H extends { promise(...args: never[]): Promise<infer R> }
+  ? R
+  : H extends { call(...args: never[]): infer R }
+    ? R
+    : never;
 type Interceptor<H> = H extends { intercept(interceptor: infer I): void } ? I : never;
 type IsAsync<H> = H extends { call(...args: never[]): unknown } ? false : true;
 
@@ -93,8 +104,15 @@ interface RawHook {
 }
 
 function hookFacade(hook: RawHook, pluginName: string): object {
-  const tapOptions = (options: TapOptions | undefined) => ({ name: pluginName, ...(options?.stage !== undefined ? { stage: options.stage } : {}) });
-  const split = (a: unknown, b: unknown) => (typeof a === 'function' ? [undefined, a] : [a as TapOptions, b]) as [TapOptions | undefined, (...args: never[]) => unknown];
+  const tapOptions = (options: TapOptions | undefined) => ({
+    name: pluginName,
+    ...(options?.stage !== undefined ? { stage: options.stage } : {}),
+  });
+  const split = (a: unknown, b: unknown) =>
+    (typeof a === 'function' ? [undefined, a] : [a as TapOptions, b]) as [
+      TapOptions | undefined,
+      (...args: never[]) => unknown,
+    ];
   const facade: Record<string, unknown> = {
     tap: (a: unknown, b?: unknown) => {
       const [options, fn] = split(a, b);
@@ -103,9 +121,13 @@ function hookFacade(hook: RawHook, pluginName: string): object {
     intercept: (interceptor: unknown) => hook.intercept(interceptor),
     isUsed: () => hook.isUsed(),
     tapAsync: () => {
-      throw new ToolSearchError(ErrorCode.HOOK_STYLE_UNSUPPORTED, `Plugin "${pluginName}" used tapAsync; use tap or tapPromise instead`, {
-        plugin: pluginName,
-      });
+      throw new ToolSearchError(
+        ErrorCode.HOOK_STYLE_UNSUPPORTED,
+        `Plugin "${pluginName}" used tapAsync; use tap or tapPromise instead`,
+        {
+          plugin: pluginName,
+        },
+      );
     },
   };
   if (hook.tapPromise) {

@@ -104,7 +104,11 @@ export function createRunObject(parts: RunParts): Run {
     }
   }
 
-  async function decideAndExecute(call: ToolCall, ctx: CallContext, { timeoutMs, scope }: CallOptions): Promise<ToolCallOutcome> {
+  async function decideAndExecute(
+    call: ToolCall,
+    ctx: CallContext,
+    { timeoutMs, scope }: CallOptions,
+  ): Promise<ToolCallOutcome> {
     const base = { callId: call.callId, toolId: call.tool.id };
     const decision = hooks.beforeToolCall.isUsed() ? await hooks.beforeToolCall.promise(call, ctx) : undefined;
     if (decision?.action === 'block') {
@@ -113,10 +117,13 @@ export function createRunObject(parts: RunParts): Run {
     }
     if (decision?.action === 'replace') return { ...base, status: 'ok', result: decision.result };
     const execute = executors.get(call.tool.id);
-    if (!execute && !clientCalls.nested(call.origin)) return { ...base, status: 'pending', name: call.tool.name, args: call.args };
+    if (!execute && !clientCalls.nested(call.origin))
+      return { ...base, status: 'pending', name: call.tool.name, args: call.args };
     try {
       const executeCtx = { callId: call.callId, signal: ctx.signal, run: info, ...(scope ? { scope } : {}) };
-      const running = execute ? Promise.resolve(execute({ ...call.args }, executeCtx)) : clientCalls.wait(call, ctx.signal);
+      const running = execute
+        ? Promise.resolve(execute({ ...call.args }, executeCtx))
+        : clientCalls.wait(call, ctx.signal);
       const result = await withDeadline(running, ctx.signal, timeoutMs);
       return { ...base, status: 'ok', result: checkResult(result) };
     } catch (error) {
@@ -129,10 +136,14 @@ export function createRunObject(parts: RunParts): Run {
   async function exposure(mode: string, visited: readonly string[] = []): Promise<RunExposure> {
     const hook = hooks.materialize.get(mode);
     if (!hook || !hook.isUsed()) {
-      throw new ToolSearchError(ErrorCode.MODE_UNKNOWN, `No plugin materializes exposure mode "${mode}"; register its mode plugin`, {
-        hook: 'materialize',
-        details: { mode },
-      });
+      throw new ToolSearchError(
+        ErrorCode.MODE_UNKNOWN,
+        `No plugin materializes exposure mode "${mode}"; register its mode plugin`,
+        {
+          hook: 'materialize',
+          details: { mode },
+        },
+      );
     }
     const draft: ExposureDraft = { mode, tools: [], system: [] };
     const searchable = catalog.filter((t) => t.catalogMode === 'catalog');
@@ -150,7 +161,10 @@ export function createRunObject(parts: RunParts): Run {
     }
     refuseControlNameClash(result, catalog);
     const tools = withDirectOnly(result.tools, directOnly, emitDiagnostic);
-    const guidance = renderGuidance(parts.guidance, tools.flatMap((t) => (t.toolId ? [t.toolId] : [])));
+    const guidance = renderGuidance(
+      parts.guidance,
+      tools.flatMap((t) => (t.toolId ? [t.toolId] : [])),
+    );
     const system = [...result.system, guidance].filter(Boolean).join('\n\n');
     return createExposure(result.mode, tools, system, api, result.resolveHidden);
   }
@@ -165,9 +179,16 @@ export function createRunObject(parts: RunParts): Run {
   }
 
   function explain(nameOrId: string): Explanation {
-    const known = listed.find((t) => t.id === nameOrId) ?? [...listed].sort(byNamePrecedence).find((t) => t.name === nameOrId);
+    const known =
+      listed.find((t) => t.id === nameOrId) ?? [...listed].sort(byNamePrecedence).find((t) => t.name === nameOrId);
     if (!known) return { requested: nameOrId, known: false, inCatalog: false, steps: [] };
-    return { requested: nameOrId, toolId: known.id, known: true, inCatalog: byId.has(known.id), steps: parts.steps.get(known.id) ?? [] };
+    return {
+      requested: nameOrId,
+      toolId: known.id,
+      known: true,
+      inCatalog: byId.has(known.id),
+      steps: parts.steps.get(known.id) ?? [],
+    };
   }
 
   const api: Run = {
@@ -208,12 +229,20 @@ function refuseControlNameClash(draft: ExposureDraft, catalog: readonly ToolDesc
   throw new ToolSearchError(
     ErrorCode.CLIENT_TOOL_COLLISION,
     `Client tool "${clash.name}" (${clash.id}) has the name of a control tool of exposure mode "${draft.mode}"; rename the client tool`,
-    { toolId: clash.id, hook: 'materialize', details: { clientTool: clash.id, controlTool: clash.name, mode: draft.mode } },
+    {
+      toolId: clash.id,
+      hook: 'materialize',
+      details: { clientTool: clash.id, controlTool: clash.name, mode: draft.mode },
+    },
   );
 }
 
 /** Direct-only tools are always visible, whatever the mode did (kernel invariant). */
-function withDirectOnly(tools: readonly ExposedTool[], directOnly: readonly ToolDescriptor[], report: (diagnostic: Diagnostic) => void): ExposedTool[] {
+function withDirectOnly(
+  tools: readonly ExposedTool[],
+  directOnly: readonly ToolDescriptor[],
+  report: (diagnostic: Diagnostic) => void,
+): ExposedTool[] {
   const out: ExposedTool[] = [];
   const names = new Set<string>();
   for (const tool of tools) {
@@ -263,14 +292,22 @@ function validateArgs(tool: ToolDescriptor, raw: unknown): Readonly<Record<strin
     // A JSON round trip drops proxies, getters, functions and prototypes: what runs is plain data.
     args = raw === undefined ? {} : JSON.parse(JSON.stringify(raw));
   } catch (error) {
-    throw new ToolArgumentsError(tool.id, [{ path: '/', rule: 'json', message: `arguments are not JSON data (${errorMessage(error)})` }], { cause: error });
+    throw new ToolArgumentsError(
+      tool.id,
+      [{ path: '/', rule: 'json', message: `arguments are not JSON data (${errorMessage(error)})` }],
+      { cause: error },
+    );
   }
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
     throw new ToolArgumentsError(tool.id, [{ path: '/', rule: 'type', message: 'arguments must be an object' }]);
   }
   const validate = compileToolSchema(tool.inputSchema);
   if (isSchemaIssue(validate)) {
-    throw new ToolSearchError(ErrorCode.TOOL_SCHEMA_INVALID, `Tool ${tool.id} has an input schema that does not compile: ${validate.message}`, { toolId: tool.id });
+    throw new ToolSearchError(
+      ErrorCode.TOOL_SCHEMA_INVALID,
+      `Tool ${tool.id} has an input schema that does not compile: ${validate.message}`,
+      { toolId: tool.id },
+    );
   }
   if (!validate(args)) throw new ToolArgumentsError(tool.id, toSchemaIssues(validate.errors));
   return deepFreeze(args as Record<string, unknown>);
@@ -278,7 +315,10 @@ function validateArgs(tool: ToolDescriptor, raw: unknown): Readonly<Record<strin
 
 function checkResult(result: unknown): ToolResult {
   if (typeof result !== 'object' || result === null || !Array.isArray((result as ToolResult).content)) {
-    throw new ToolSearchError(ErrorCode.TOOL_EXECUTION_FAILED, 'The tool returned something that is not a tool result ({ content: [...] })');
+    throw new ToolSearchError(
+      ErrorCode.TOOL_EXECUTION_FAILED,
+      'The tool returned something that is not a tool result ({ content: [...] })',
+    );
   }
   return result as ToolResult;
 }
@@ -286,7 +326,10 @@ function checkResult(result: unknown): ToolResult {
 function withDeadline<T>(promise: Promise<T>, signal: AbortSignal, timeoutMs: number | undefined): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = timeoutMs
-      ? setTimeout(() => reject(new ToolSearchError(ErrorCode.TOOL_TIMEOUT, `The tool did not answer within ${timeoutMs} ms`)), timeoutMs)
+      ? setTimeout(
+          () => reject(new ToolSearchError(ErrorCode.TOOL_TIMEOUT, `The tool did not answer within ${timeoutMs} ms`)),
+          timeoutMs,
+        )
       : undefined;
     const onAbort = () => reject(new ToolSearchError(ErrorCode.TOOL_CALL_ABORTED, 'The call was cancelled'));
     if (signal.aborted) onAbort();

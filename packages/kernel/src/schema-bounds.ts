@@ -43,16 +43,24 @@ export function schemaShape(schema: object): SchemaShape {
 function walk(schema: object): SchemaShape {
   const state = { nodes: 0, unenforced: new Set<string>(), frozen: true };
   const issue = visit(schema, 1, state);
-  return issue ? { issue, unenforcedPatterns: [] } : { unenforcedPatterns: [...state.unenforced], frozen: state.frozen };
+  return issue
+    ? { issue, unenforcedPatterns: [] }
+    : { unenforcedPatterns: [...state.unenforced], frozen: state.frozen };
 }
 
 /**
  * Pre-order over the JSON values, recursing at most `MAX_SCHEMA_DEPTH` + 1 deep (a deeper value is the issue, so a
  * 3,000-deep schema cannot overflow the stack). The issue's path is built only on the way back out.
  */
-function visit(value: unknown, depth: number, state: { nodes: number; unenforced: Set<string>; frozen: boolean }): SchemaIssue | undefined {
-  if (++state.nodes > MAX_SCHEMA_NODES) return { path: '', rule: 'maxSchemaNodes', message: `the schema has more than ${MAX_SCHEMA_NODES} values` };
-  if (depth > MAX_SCHEMA_DEPTH) return { path: '', rule: 'maxSchemaDepth', message: `the schema nests deeper than ${MAX_SCHEMA_DEPTH} levels` };
+function visit(
+  value: unknown,
+  depth: number,
+  state: { nodes: number; unenforced: Set<string>; frozen: boolean },
+): SchemaIssue | undefined {
+  if (++state.nodes > MAX_SCHEMA_NODES)
+    return { path: '', rule: 'maxSchemaNodes', message: `the schema has more than ${MAX_SCHEMA_NODES} values` };
+  if (depth > MAX_SCHEMA_DEPTH)
+    return { path: '', rule: 'maxSchemaDepth', message: `the schema nests deeper than ${MAX_SCHEMA_DEPTH} levels` };
   if (typeof value !== 'object' || value === null) return undefined;
   if (state.frozen && !(Object.isFrozen(value) && isPlain(value))) state.frozen = false;
   if (Array.isArray(value)) {
@@ -81,10 +89,15 @@ function isPlain(value: object): boolean {
 
 function checkPatterns(record: Record<string, unknown>, unenforced: Set<string>): SchemaIssue | undefined {
   const patterns = typeof record.pattern === 'string' ? [record.pattern] : [];
-  if (typeof record.patternProperties === 'object' && record.patternProperties !== null) patterns.push(...Object.keys(record.patternProperties));
+  if (typeof record.patternProperties === 'object' && record.patternProperties !== null)
+    patterns.push(...Object.keys(record.patternProperties));
   for (const pattern of patterns) {
     if (pattern.length > MAX_PATTERN_LENGTH) {
-      return { path: '/pattern', rule: 'maxPatternLength', message: `a pattern is longer than ${MAX_PATTERN_LENGTH} characters` };
+      return {
+        path: '/pattern',
+        rule: 'maxPatternLength',
+        message: `a pattern is longer than ${MAX_PATTERN_LENGTH} characters`,
+      };
     }
     if (!compilesLinear(pattern)) unenforced.add(pattern);
   }
@@ -97,7 +110,8 @@ function within(key: string, issue: SchemaIssue): SchemaIssue {
 
 /** The `code.regExp` engine handed to Ajv: RE2 where it can run the pattern, otherwise a pass-through (see the module note). */
 export const linearRegExp = Object.assign(
-  (source: string, flags: string): RegExpLike => compileLinear(source, flags) ?? { test: () => true, toString: () => `unenforced:/${source}/${flags}` },
+  (source: string, flags: string): RegExpLike =>
+    compileLinear(source, flags) ?? { test: () => true, toString: () => `unenforced:/${source}/${flags}` },
   // Ajv prints `code` only for standalone validator code, which Tool Search never generates.
   { code: 're2js' },
 );

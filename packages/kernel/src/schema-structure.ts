@@ -28,7 +28,8 @@ export function dialectOf(schema: Record<string, unknown>): Dialect | SchemaIssu
 
 /** The first way `schema` breaks its dialect's meta-schema, or `undefined`. */
 export function structuralIssue(schema: unknown): SchemaIssue | undefined {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return issue('', 'type', 'must be object,boolean');
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+    return issue('', 'type', 'must be object,boolean');
   const dialect = dialectOf(schema as Record<string, unknown>);
   if (typeof dialect !== 'string') return dialect;
   return subschemaIssue(schema, dialect === '2020-12' ? MODERN : DRAFT7);
@@ -38,7 +39,9 @@ const DRAFT_07 = 'http://json-schema.org/draft-07/schema';
 const MODERN_BASE = 'https://json-schema.org/draft/2020-12/';
 const MODERN_METAS = new Set([
   `${MODERN_BASE}schema`,
-  ...['core', 'applicator', 'unevaluated', 'validation', 'meta-data', 'format-annotation', 'content'].map((part) => `${MODERN_BASE}meta/${part}`),
+  ...['core', 'applicator', 'unevaluated', 'validation', 'meta-data', 'format-annotation', 'content'].map(
+    (part) => `${MODERN_BASE}meta/${part}`,
+  ),
 ]);
 const SIMPLE_TYPES = new Set(['array', 'boolean', 'integer', 'null', 'number', 'object', 'string']);
 const ANCHOR = /^[A-Za-z_][-A-Za-z0-9._]*$/;
@@ -58,7 +61,8 @@ function within(key: string, found: SchemaIssue): SchemaIssue {
 
 function subschemaIssue(value: unknown, rules: Rules): SchemaIssue | undefined {
   if (typeof value === 'boolean') return undefined;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return issue('', 'type', 'must be object,boolean');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return issue('', 'type', 'must be object,boolean');
   for (const key in value) {
     const check = rules.get(key);
     if (!check || !Object.hasOwn(value, key)) continue;
@@ -81,7 +85,12 @@ function string(pattern?: RegExp): Check {
 const anyString = string();
 const boolean: Check = (value) => (typeof value === 'boolean' ? undefined : issue('', 'type', 'must be boolean'));
 const number: Check = (value) => (typeof value === 'number' ? undefined : issue('', 'type', 'must be number'));
-const positiveNumber: Check = (value) => (typeof value !== 'number' ? issue('', 'type', 'must be number') : value > 0 ? undefined : issue('', 'exclusiveMinimum', 'must be > 0'));
+const positiveNumber: Check = (value) =>
+  typeof value !== 'number'
+    ? issue('', 'type', 'must be number')
+    : value > 0
+      ? undefined
+      : issue('', 'exclusiveMinimum', 'must be > 0');
 const nonNegativeInteger: Check = (value) => {
   if (typeof value !== 'number' || value % 1 !== 0 || Number.isNaN(value)) return issue('', 'type', 'must be integer');
   return value >= 0 ? undefined : issue('', 'minimum', 'must be >= 0');
@@ -116,12 +125,16 @@ function objectOf(member: Check): Check {
 
 /** Both alternatives of an `anyOf` fail: one issue naming the `anyOf`. */
 function either(a: Check, b: Check): Check {
-  return (value, rules) => (a(value, rules) && b(value, rules) ? issue('', 'anyOf', 'must match a schema in anyOf') : undefined);
+  return (value, rules) =>
+    a(value, rules) && b(value, rules) ? issue('', 'anyOf', 'must match a schema in anyOf') : undefined;
 }
 
 const schemaArray = arrayOf(schema, { minItems: 1 });
 const stringArray = arrayOf(anyString, { unique: true });
-const simpleType: Check = (value) => (typeof value === 'string' && SIMPLE_TYPES.has(value) ? undefined : issue('', 'enum', 'must be equal to one of the allowed values'));
+const simpleType: Check = (value) =>
+  typeof value === 'string' && SIMPLE_TYPES.has(value)
+    ? undefined
+    : issue('', 'enum', 'must be equal to one of the allowed values');
 const type = either(simpleType, arrayOf(simpleType, { minItems: 1, unique: true }));
 const anchor = string(ANCHOR);
 
@@ -170,37 +183,41 @@ const COMMON: Record<string, Check> = {
 };
 
 /** `http://json-schema.org/draft-07/schema#`. */
-const DRAFT7: Rules = new Map(Object.entries({
-  ...COMMON,
-  $id: anyString,
-  additionalItems: schema,
-  items: either(schema, schemaArray),
-  enum: arrayOf(undefined, { minItems: 1, unique: true }),
-}));
+const DRAFT7: Rules = new Map(
+  Object.entries({
+    ...COMMON,
+    $id: anyString,
+    additionalItems: schema,
+    items: either(schema, schemaArray),
+    enum: arrayOf(undefined, { minItems: 1, unique: true }),
+  }),
+);
 
 /** `https://json-schema.org/draft/2020-12/schema` and its vocabularies (which keep `definitions` and `dependencies`). */
-const MODERN: Rules = new Map(Object.entries({
-  ...COMMON,
-  $id: string(/^[^#]*#?$/),
-  $anchor: anchor,
-  $dynamicRef: anyString,
-  $dynamicAnchor: anchor,
-  $recursiveRef: anyString,
-  $recursiveAnchor: anchor,
-  $vocabulary: objectOf(boolean),
-  $defs: objectOf(schema),
-  deprecated: boolean,
-  prefixItems: schemaArray,
-  items: schema,
-  dependentSchemas: objectOf(schema),
-  unevaluatedItems: schema,
-  unevaluatedProperties: schema,
-  contentSchema: schema,
-  enum: anyArray,
-  maxContains: nonNegativeInteger,
-  minContains: nonNegativeInteger,
-  dependentRequired: objectOf(stringArray),
-}));
+const MODERN: Rules = new Map(
+  Object.entries({
+    ...COMMON,
+    $id: string(/^[^#]*#?$/),
+    $anchor: anchor,
+    $dynamicRef: anyString,
+    $dynamicAnchor: anchor,
+    $recursiveRef: anyString,
+    $recursiveAnchor: anchor,
+    $vocabulary: objectOf(boolean),
+    $defs: objectOf(schema),
+    deprecated: boolean,
+    prefixItems: schemaArray,
+    items: schema,
+    dependentSchemas: objectOf(schema),
+    unevaluatedItems: schema,
+    unevaluatedProperties: schema,
+    contentSchema: schema,
+    enum: anyArray,
+    maxContains: nonNegativeInteger,
+    minContains: nonNegativeInteger,
+    dependentRequired: objectOf(stringArray),
+  }),
+);
 
 /** `uniqueItems` as Ajv checks it (deep equality, key order ignored), with scalars in a set so a long enum stays linear. */
 function uniqueIssue(items: readonly unknown[]): SchemaIssue | undefined {
@@ -224,9 +241,13 @@ function duplicate(): SchemaIssue {
 
 function deepEqual(a: unknown, b: unknown): boolean {
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return Number.isNaN(a) && Number.isNaN(b);
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null)
+    return Number.isNaN(a) && Number.isNaN(b);
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
-  return keys.every((key) => Object.hasOwn(b, key) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
+  return keys.every(
+    (key) =>
+      Object.hasOwn(b, key) && deepEqual((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+  );
 }

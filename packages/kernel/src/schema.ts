@@ -15,13 +15,24 @@ import { structuralIssue } from './schema-structure.js';
 
 // ajv-formats ships CJS with `exports.default`; NodeNext sees the namespace.
 type AddFormats = <T>(ajv: T) => T;
-const addFormats = ((addFormatsModule as unknown as { default: { default?: AddFormats } | AddFormats }).default as { default?: AddFormats }).default ??
-  ((addFormatsModule as unknown as { default: AddFormats }).default);
+const addFormats =
+  (
+    (addFormatsModule as unknown as { default: { default?: AddFormats } | AddFormats }).default as {
+      default?: AddFormats;
+    }
+  ).default ?? (addFormatsModule as unknown as { default: AddFormats }).default;
 
 // `code.regExp`: every `pattern` runs on RE2 (linear time), see schema-bounds.ts. `validateSchema: false`: before
 // compiling, `compileToolSchema` checks the meta-schema itself (`structuralSchemaIssue`, which answers as Ajv's
 // `validateSchema` does), so the first compile in a process does not also compile the meta-schema (~40 ms).
-const options = { allErrors: true, strict: false, validateFormats: true, unicodeRegExp: false, validateSchema: false, code: { regExp: linearRegExp } } as const;
+const options = {
+  allErrors: true,
+  strict: false,
+  validateFormats: true,
+  unicodeRegExp: false,
+  validateSchema: false,
+  code: { regExp: linearRegExp },
+} as const;
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
@@ -52,7 +63,10 @@ export function compileToolSchema(schema: JsonSchema): ValidateFunction | Schema
   const cached = compiled.get(schema);
   if (cached) return cached;
   let result: ValidateFunction | SchemaIssue;
-  const issue = typeof schema !== 'object' || schema === null || Array.isArray(schema) ? { path: '', rule: 'type', message: 'schema must be an object' } : structuralSchemaIssue(schema);
+  const issue =
+    typeof schema !== 'object' || schema === null || Array.isArray(schema)
+      ? { path: '', rule: 'type', message: 'schema must be an object' }
+      : structuralSchemaIssue(schema);
   if (issue) {
     result = issue;
   } else {
@@ -77,7 +91,11 @@ export function checkInputSchema(schema: JsonSchema): SchemaIssue | undefined {
     return { path: '', rule: 'type', message: 'inputSchema must be a JSON Schema object' };
   }
   if (schema.type !== undefined && schema.type !== 'object') {
-    return { path: '/type', rule: 'type', message: `inputSchema.type must be "object", got ${JSON.stringify(schema.type)}` };
+    return {
+      path: '/type',
+      rule: 'type',
+      message: `inputSchema.type must be "object", got ${JSON.stringify(schema.type)}`,
+    };
   }
   return structuralSchemaIssue(schema);
 }
@@ -114,7 +132,8 @@ const checked = new WeakMap<object, SchemaIssue | null>();
 export function checkSchema(schema: JsonSchema): SchemaIssue | undefined {
   const cached = checked.get(schema);
   if (cached !== undefined) return cached ?? undefined;
-  const issue = (typeof schema === 'object' && schema !== null ? schemaShape(schema).issue : undefined) ?? metaSchemaIssue(schema);
+  const issue =
+    (typeof schema === 'object' && schema !== null ? schemaShape(schema).issue : undefined) ?? metaSchemaIssue(schema);
   checked.set(schema, issue ?? null);
   return issue;
 }
@@ -124,7 +143,11 @@ function metaSchemaIssue(schema: JsonSchema): SchemaIssue | undefined {
     const ajv = ajvFor(schema);
     if (ajv.validateSchema(schema)) return undefined;
     const first = ajv.errors?.[0];
-    return { path: first?.instancePath || '/', rule: first?.keyword ?? 'schema', message: first?.message ?? 'invalid schema' };
+    return {
+      path: first?.instancePath || '/',
+      rule: first?.keyword ?? 'schema',
+      message: first?.message ?? 'invalid schema',
+    };
   } catch (error) {
     return { path: '/', rule: 'schema', message: errorMessage(error) };
   }
@@ -138,7 +161,8 @@ export function isSchemaIssue(value: ValidateFunction | SchemaIssue): value is S
 export function toSchemaIssues(errors: readonly ErrorObject[] | null | undefined): SchemaIssue[] {
   return (errors ?? []).map((error) => {
     let path = error.instancePath;
-    if (error.keyword === 'required' && typeof error.params.missingProperty === 'string') path += `/${error.params.missingProperty}`;
+    if (error.keyword === 'required' && typeof error.params.missingProperty === 'string')
+      path += `/${error.params.missingProperty}`;
     if (error.keyword === 'additionalProperties' && typeof error.params.additionalProperty === 'string') {
       path += `/${error.params.additionalProperty}`;
     }

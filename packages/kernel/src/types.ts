@@ -56,7 +56,12 @@ export type ToolContent =
   | { readonly type: 'resource_link'; readonly uri: string; readonly name?: string; readonly mimeType?: string }
   | {
       readonly type: 'resource';
-      readonly resource: { readonly uri: string; readonly text?: string; readonly blob?: string; readonly mimeType?: string };
+      readonly resource: {
+        readonly uri: string;
+        readonly text?: string;
+        readonly blob?: string;
+        readonly mimeType?: string;
+      };
     };
 
 /** What a tool returns (the MCP `CallToolResult` shape). */
@@ -220,4 +225,17 @@ export interface RunEventMap {
 }
 export type RunEvent = RunEventMap[keyof RunEventMap];
 
-export type { ExposedTool, ControlContext, ControlHandler, ExposureDraft, RunApi, CallOptions, MaterializeContext, ToolGuidance, CatalogSink, ListContext, PolicyContext, CallContext } from './hook-types.js';
+export type {
+  ExposedTool,
+  ControlContext,
+  ControlHandler,
+  ExposureDraft,
+  RunApi,
+  CallOptions,
+  MaterializeContext,
+  ToolGuidance,
+  CatalogSink,
+  ListContext,
+  PolicyContext,
+  CallContext,
+} from './hook-types.js';

@@ -6,7 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { createKernel, deepFreeze, ErrorCode, type JsonSchema } from '@tool-search/kernel';
 import { source, tool } from './helpers.js';
 
-const schema = (): JsonSchema => ({ type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, required: ['n'] });
+const schema = (): JsonSchema => ({
+  type: 'object',
+  properties: { n: { type: 'integer', minimum: 1 } },
+  required: ['n'],
+});
 
 describe('schemas in the catalog', () => {
   it('keeps a deeply frozen schema without copying it', async () => {
@@ -19,11 +23,13 @@ describe('schemas in the catalog', () => {
   it('copies a schema that is not frozen all the way down, and later changes to it reach no run', async () => {
     const partly = Object.freeze({ ...schema(), properties: { n: { type: 'integer', minimum: 1 } } }) as JsonSchema;
     const open = schema();
-    const run = await createKernel({ plugins: [source('s', [tool('partly', { inputSchema: partly }), tool('open', { inputSchema: open })])] }).createRun();
+    const run = await createKernel({
+      plugins: [source('s', [tool('partly', { inputSchema: partly }), tool('open', { inputSchema: open })])],
+    }).createRun();
     expect(run.tool('partly')!.inputSchema).not.toBe(partly);
     expect(run.tool('open')!.inputSchema).not.toBe(open);
-    ((open.properties as Record<string, { minimum: number }>).n)!.minimum = 100;
-    ((partly.properties as Record<string, { minimum: number }>).n)!.minimum = 100;
+    (open.properties as Record<string, { minimum: number }>).n!.minimum = 100;
+    (partly.properties as Record<string, { minimum: number }>).n!.minimum = 100;
     await expect(run.call('open', { n: 5 })).resolves.toMatchObject({ status: 'ok' });
     await expect(run.call('partly', { n: 5 })).resolves.toMatchObject({ status: 'ok' });
     expect(Object.isFrozen(run.tool('open')!.inputSchema)).toBe(true);

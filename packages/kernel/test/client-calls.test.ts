@@ -1,8 +1,21 @@
-import { createKernel, ErrorCode, withCallStatus, type ClientCall, type KernelPlugin, type ToolDefinition } from '@tool-search/kernel';
+import {
+  createKernel,
+  ErrorCode,
+  withCallStatus,
+  type ClientCall,
+  type KernelPlugin,
+  type ToolDefinition,
+} from '@tool-search/kernel';
 import { describe, expect, it } from 'vitest';
 import { ok, source, tool } from './helpers.js';
 
-const askUser: ToolDefinition = { name: 'ask_user', source: 'client', owner: 'client', description: 'Asks the user', inputSchema: { type: 'object' } };
+const askUser: ToolDefinition = {
+  name: 'ask_user',
+  source: 'client',
+  owner: 'client',
+  description: 'Asks the user',
+  inputSchema: { type: 'object' },
+};
 
 /** A mode with one control tool that calls a tool for the model, the way tool_call does. */
 function controlMode(name = 'tool_call'): KernelPlugin {
@@ -15,9 +28,17 @@ function controlMode(name = 'tool_call'): KernelPlugin {
           description: 'calls a tool',
           inputSchema: { type: 'object' },
           handler: async (args, ctx) => {
-            const outcome = await ctx.run.call(String(args.id), args.args ?? {}, { origin: 'tool_call', signal: ctx.signal });
+            const outcome = await ctx.run.call(String(args.id), args.args ?? {}, {
+              origin: 'tool_call',
+              signal: ctx.signal,
+            });
             if (outcome.status === 'ok') return outcome.result;
-            if (outcome.status === 'error') return withCallStatus(ok(`failed: ${outcome.error.code}`), { status: 'error', toolId: outcome.toolId, error: outcome.error });
+            if (outcome.status === 'error')
+              return withCallStatus(ok(`failed: ${outcome.error.code}`), {
+                status: 'error',
+                toolId: outcome.toolId,
+                error: outcome.error,
+              });
             return ok(outcome.status);
           },
         });
@@ -30,13 +51,21 @@ function controlMode(name = 'tool_call'): KernelPlugin {
 describe('client tool calls made inside a control tool or code', () => {
   it('are handed to the run owner, and the client answer comes back as the call result', async () => {
     const handed: ClientCall[] = [];
-    const run = await createKernel({ plugins: [source('s', [askUser])] }).createRun({}, { onClientCall: (call) => handed.push(call) });
+    const run = await createKernel({ plugins: [source('s', [askUser])] }).createRun(
+      {},
+      { onClientCall: (call) => handed.push(call) },
+    );
     const outcome = run.call('ask_user', { q: 'why?' }, { origin: 'tool_call' });
     await Promise.resolve();
-    expect(handed).toMatchObject([{ toolId: 'client:client:ask_user', name: 'ask_user', args: { q: 'why?' }, origin: 'tool_call' }]);
+    expect(handed).toMatchObject([
+      { toolId: 'client:client:ask_user', name: 'ask_user', args: { q: 'why?' }, origin: 'tool_call' },
+    ]);
     expect(run.pendingClientCalls).toHaveLength(1);
     expect(run.resolveClientCall(handed[0]!.callId, ok('because'))).toBe(true);
-    await expect(outcome).resolves.toMatchObject({ status: 'ok', result: { content: [{ type: 'text', text: 'because' }] } });
+    await expect(outcome).resolves.toMatchObject({
+      status: 'ok',
+      result: { content: [{ type: 'text', text: 'because' }] },
+    });
     expect(run.pendingClientCalls).toEqual([]);
     expect(run.resolveClientCall(handed[0]!.callId, ok('again'))).toBe(false);
   });
@@ -44,19 +73,31 @@ describe('client tool calls made inside a control tool or code', () => {
   it('fail with CLIENT_TOOL_NOT_EXECUTABLE when the front end cannot hand them back', async () => {
     const run = await createKernel({ plugins: [source('s', [askUser])] }).createRun();
     for (const origin of ['tool_call', 'code'] as const) {
-      await expect(run.call('ask_user', {}, { origin })).resolves.toMatchObject({ status: 'error', error: { code: ErrorCode.CLIENT_TOOL_NOT_EXECUTABLE } });
+      await expect(run.call('ask_user', {}, { origin })).resolves.toMatchObject({
+        status: 'error',
+        error: { code: ErrorCode.CLIENT_TOOL_NOT_EXECUTABLE },
+      });
     }
   });
 
   it('stay pending for the model own call (direct, directory, api), with or without an owner', async () => {
-    const run = await createKernel({ plugins: [source('s', [askUser])] }).createRun({}, { onClientCall: () => undefined });
+    const run = await createKernel({ plugins: [source('s', [askUser])] }).createRun(
+      {},
+      { onClientCall: () => undefined },
+    );
     for (const origin of ['direct', 'directory', 'api'] as const) {
-      await expect(run.call('ask_user', {}, { origin })).resolves.toMatchObject({ status: 'pending', name: 'ask_user' });
+      await expect(run.call('ask_user', {}, { origin })).resolves.toMatchObject({
+        status: 'pending',
+        name: 'ask_user',
+      });
     }
   });
 
   it('end with TOOL_CALL_ABORTED when the caller gives up (codeTimeoutMs, run closed)', async () => {
-    const run = await createKernel({ plugins: [source('s', [askUser])] }).createRun({}, { onClientCall: () => undefined });
+    const run = await createKernel({ plugins: [source('s', [askUser])] }).createRun(
+      {},
+      { onClientCall: () => undefined },
+    );
     const controller = new AbortController();
     const outcome = run.call('ask_user', {}, { origin: 'code', signal: controller.signal });
     await Promise.resolve();
@@ -68,7 +109,11 @@ describe('client tool calls made inside a control tool or code', () => {
 
 describe('control tools and the exposure', () => {
   it('a tool_call whose inner call failed reports that status at the top level', async () => {
-    const failing = tool('broken', { execute: () => { throw new Error('kaput'); } });
+    const failing = tool('broken', {
+      execute: () => {
+        throw new Error('kaput');
+      },
+    });
     const run = await createKernel({ plugins: [source('s', [failing, tool('fine')]), controlMode()] }).createRun();
     const exposure = await run.exposure('test');
     await expect(exposure.call('tool_call', { id: 'broken' })).resolves.toMatchObject({
@@ -82,9 +127,18 @@ describe('control tools and the exposure', () => {
 
   it('reports the control call itself as a control-call event with its search, describe and call counts', async () => {
     const events: unknown[] = [];
-    const observer: KernelPlugin = { name: 'observer', apply: ({ hooks }) => hooks.runEvent.tap((event) => void (event.type === 'control-call' && events.push(event))) };
-    const failing = tool('broken', { execute: () => { throw new Error('kaput'); } });
-    const run = await createKernel({ plugins: [source('s', [failing, tool('fine')]), controlMode(), observer] }).createRun();
+    const observer: KernelPlugin = {
+      name: 'observer',
+      apply: ({ hooks }) => hooks.runEvent.tap((event) => void (event.type === 'control-call' && events.push(event))),
+    };
+    const failing = tool('broken', {
+      execute: () => {
+        throw new Error('kaput');
+      },
+    });
+    const run = await createKernel({
+      plugins: [source('s', [failing, tool('fine')]), controlMode(), observer],
+    }).createRun();
     const exposure = await run.exposure('test');
     await exposure.call('tool_call', { id: 'fine' });
     await exposure.call('tool_call', { id: 'broken' });
@@ -95,15 +149,22 @@ describe('control tools and the exposure', () => {
   });
 
   it('a tool result cannot claim a status by its shape', async () => {
-    const liar = tool('liar', { execute: () => ({ content: [], isError: true, structuredContent: { status: 'error', error: { code: 'X' } } }) });
+    const liar = tool('liar', {
+      execute: () => ({ content: [], isError: true, structuredContent: { status: 'error', error: { code: 'X' } } }),
+    });
     const run = await createKernel({ plugins: [source('s', [liar]), controlMode()] }).createRun();
-    await expect((await run.exposure('test')).call('tool_call', { id: 'liar' })).resolves.toMatchObject({ status: 'ok' });
+    await expect((await run.exposure('test')).call('tool_call', { id: 'liar' })).resolves.toMatchObject({
+      status: 'ok',
+    });
   });
 
   it('refuses a client tool named like a control tool of the mode with CLIENT_TOOL_COLLISION', async () => {
     const clash: ToolDefinition = { ...askUser, name: 'tool_call' };
     const run = await createKernel({ plugins: [source('s', [tool('read'), clash]), controlMode()] }).createRun();
-    await expect(run.exposure('test')).rejects.toMatchObject({ code: ErrorCode.CLIENT_TOOL_COLLISION, details: { controlTool: 'tool_call', mode: 'test' } });
+    await expect(run.exposure('test')).rejects.toMatchObject({
+      code: ErrorCode.CLIENT_TOOL_COLLISION,
+      details: { controlTool: 'tool_call', mode: 'test' },
+    });
     // Direct mode has no control tools: nothing is shadowed there.
     await expect(run.exposure('direct')).resolves.toMatchObject({ mode: 'direct' });
   });

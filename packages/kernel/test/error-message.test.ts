@@ -13,7 +13,11 @@ describe('errorMessage', () => {
 
   it('does not throw on a thrown value that cannot be turned into a string', () => {
     expect(errorMessage(Object.create(null))).toBe('[object Object]');
-    const hostile = { toString: () => { throw new Error('gotcha'); } };
+    const hostile = {
+      toString: () => {
+        throw new Error('gotcha');
+      },
+    };
     expect(errorMessage(hostile)).toBe('[object Object]');
   });
 });
@@ -28,14 +32,28 @@ describe('wrapped errors keep their cause', () => {
 
   it('a throwing policy tap: POLICY_FAILED with the thrown error as cause', async () => {
     const thrown = new Error('policy broke');
-    const policy: KernelPlugin = { name: 'bad-policy', apply: ({ hooks }) => hooks.filterPolicy.tap(() => { throw thrown; }) };
-    const error = await createKernel({ plugins: [source('s', [tool('read')]), policy] }).createRun().catch((e: unknown) => e);
+    const policy: KernelPlugin = {
+      name: 'bad-policy',
+      apply: ({ hooks }) =>
+        hooks.filterPolicy.tap(() => {
+          throw thrown;
+        }),
+    };
+    const error = await createKernel({ plugins: [source('s', [tool('read')]), policy] })
+      .createRun()
+      .catch((e: unknown) => e);
     expect(error).toMatchObject({ code: ErrorCode.POLICY_FAILED, cause: thrown });
   });
 
   it('a throwing mode tap: MATERIALIZE_FAILED with the thrown error as cause', async () => {
     const thrown = new Error('mode broke');
-    const mode: KernelPlugin = { name: 'bad-mode', apply: ({ hooks }) => hooks.materialize.for('x').tap(() => { throw thrown; }) };
+    const mode: KernelPlugin = {
+      name: 'bad-mode',
+      apply: ({ hooks }) =>
+        hooks.materialize.for('x').tap(() => {
+          throw thrown;
+        }),
+    };
     const run = await createKernel({ plugins: [source('s', [tool('read')]), mode] }).createRun();
     const error = await run.exposure('x').catch((e: unknown) => e);
     expect(error).toMatchObject({ code: ErrorCode.MATERIALIZE_FAILED, cause: thrown });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { defineErrors, ErrorCode, ErrorCodeTakenError, KERNEL_OWNER, listErrorCodes, ToolSearchError } from '../src/index.js';
+import {
+  defineErrors,
+  ErrorCode,
+  ErrorCodeTakenError,
+  KERNEL_OWNER,
+  listErrorCodes,
+  ToolSearchError,
+} from '../src/index.js';
 
 describe('defineErrors: a package owns the codes it raises', () => {
   it('returns the codes as constants a ToolSearchError carries and lists them with their owner', () => {
@@ -23,10 +30,18 @@ describe('defineErrors: a package owns the codes it raises', () => {
   });
 
   it('keeps only core codes: what a plugin raises is not the kernel s', () => {
-    for (const code of ['UNKNOWN_TOOL', 'TOOL_ARGUMENTS_INVALID', 'POLICY_DENIED', 'SOURCE_FAILED', 'SOURCE_TIMEOUT', 'CONFIG_INVALID']) {
+    for (const code of [
+      'UNKNOWN_TOOL',
+      'TOOL_ARGUMENTS_INVALID',
+      'POLICY_DENIED',
+      'SOURCE_FAILED',
+      'SOURCE_TIMEOUT',
+      'CONFIG_INVALID',
+    ]) {
       expect(ErrorCode).toHaveProperty(code, code);
     }
-    for (const code of ['MCP_SERVER_FAILED', 'EXEC_TIMEOUT', 'CODE_FAILED', 'AMBIGUOUS_TOOL', 'CLI_USAGE_INVALID']) expect(ErrorCode).not.toHaveProperty(code);
+    for (const code of ['MCP_SERVER_FAILED', 'EXEC_TIMEOUT', 'CODE_FAILED', 'AMBIGUOUS_TOOL', 'CLI_USAGE_INVALID'])
+      expect(ErrorCode).not.toHaveProperty(code);
     expect(Object.isFrozen(ErrorCode)).toBe(true);
   });
 

@@ -9,8 +9,16 @@ describe('ToolArgumentsError', () => {
     } catch (error) {
       parseError = error;
     }
-    const error = new ToolArgumentsError('plugin:weather:forecast', [{ path: '/', rule: 'json', message: 'arguments are not valid JSON' }], { cause: parseError });
-    expect(error).toMatchObject({ code: ErrorCode.TOOL_ARGUMENTS_INVALID, toolId: 'plugin:weather:forecast', errors: [{ rule: 'json' }] });
+    const error = new ToolArgumentsError(
+      'plugin:weather:forecast',
+      [{ path: '/', rule: 'json', message: 'arguments are not valid JSON' }],
+      { cause: parseError },
+    );
+    expect(error).toMatchObject({
+      code: ErrorCode.TOOL_ARGUMENTS_INVALID,
+      toolId: 'plugin:weather:forecast',
+      errors: [{ rule: 'json' }],
+    });
     expect(error.cause).toBe(parseError);
     expect(error.cause).toBeInstanceOf(SyntaxError);
     expect(new ToolArgumentsError('x', []).cause).toBeUndefined();

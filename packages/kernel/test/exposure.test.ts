@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { createKernel, ErrorCode, type KernelPlugin } from '@tool-search/kernel';
 import { source, tool } from './helpers.js';
 
-const tools = [tool('read'), tool('pinned', { catalogMode: 'direct-only' }), tool('weird.name/with:chars', { source: 'mcp', owner: 'srv' })];
+const tools = [
+  tool('read'),
+  tool('pinned', { catalogMode: 'direct-only' }),
+  tool('weird.name/with:chars', { source: 'mcp', owner: 'srv' }),
+];
 
 const controlMode: KernelPlugin = {
   name: 'control-mode',
@@ -37,14 +41,20 @@ describe('exposure', () => {
   it('routes control tools to their handler and direct tools through the run', async () => {
     const run = await createKernel({ plugins: [source('s', tools), controlMode] }).createRun();
     const exposure = await run.exposure('tiny');
-    await expect(exposure.call('ping', {})).resolves.toMatchObject({ status: 'ok', result: { content: [{ text: 'pong' }] } });
+    await expect(exposure.call('ping', {})).resolves.toMatchObject({
+      status: 'ok',
+      result: { content: [{ text: 'pong' }] },
+    });
     await expect(exposure.call('pinned', {})).resolves.toMatchObject({ status: 'ok', toolId: 'core:core:pinned' });
   });
 
   it('does not route names the mode did not expose', async () => {
     const run = await createKernel({ plugins: [source('s', tools), controlMode] }).createRun();
     const exposure = await run.exposure('tiny');
-    await expect(exposure.call('read', {})).resolves.toMatchObject({ status: 'error', error: { code: ErrorCode.UNKNOWN_TOOL } });
+    await expect(exposure.call('read', {})).resolves.toMatchObject({
+      status: 'error',
+      error: { code: ErrorCode.UNKNOWN_TOOL },
+    });
   });
 
   it('fails with MODE_UNKNOWN for a mode nobody materializes', async () => {
@@ -53,15 +63,25 @@ describe('exposure', () => {
   });
 
   it('reports a throwing mode plugin by name', async () => {
-    const broken: KernelPlugin = { name: 'broken-mode', apply: ({ hooks }) => hooks.materialize.for('x').tap(() => { throw new Error('no'); }) };
+    const broken: KernelPlugin = {
+      name: 'broken-mode',
+      apply: ({ hooks }) =>
+        hooks.materialize.for('x').tap(() => {
+          throw new Error('no');
+        }),
+    };
     const run = await createKernel({ plugins: [broken] }).createRun();
-    await expect(run.exposure('x')).rejects.toMatchObject({ code: ErrorCode.MATERIALIZE_FAILED, plugin: 'broken-mode' });
+    await expect(run.exposure('x')).rejects.toMatchObject({
+      code: ErrorCode.MATERIALIZE_FAILED,
+      plugin: 'broken-mode',
+    });
   });
 
   it('falls back to another mode when asked, with a diagnostic', async () => {
     const fallback: KernelPlugin = {
       name: 'fallback-mode',
-      apply: ({ hooks }) => hooks.materialize.for('fancy').tap((draft) => ({ ...draft, fallback: { mode: 'tiny', reason: 'no sandbox' } })),
+      apply: ({ hooks }) =>
+        hooks.materialize.for('fancy').tap((draft) => ({ ...draft, fallback: { mode: 'tiny', reason: 'no sandbox' } })),
     };
     const run = await createKernel({ plugins: [source('s', tools), controlMode, fallback] }).createRun();
     const exposure = await run.exposure('fancy');
@@ -73,13 +93,21 @@ describe('exposure', () => {
     const run = await createKernel({ plugins: [source('s', tools)] }).createRun();
     const exposure = await run.exposure('direct');
     expect(Object.keys(exposure).sort()).toEqual(['call', 'has', 'mode', 'system', 'toJSON', 'tools']);
-    await expect(exposure.call('weird.name/with:chars', {})).resolves.toMatchObject({ status: 'ok', toolId: 'mcp:srv:weird.name/with:chars' });
+    await expect(exposure.call('weird.name/with:chars', {})).resolves.toMatchObject({
+      status: 'ok',
+      toolId: 'mcp:srv:weird.name/with:chars',
+    });
   });
 
   it('is byte-identical for the same catalog, whatever order sources finish in', async () => {
-    const slow = (name: string, delay: number, list: ReturnType<typeof tool>[]): KernelPlugin => source(name, () => new Promise((r) => setTimeout(() => r(list), delay)));
-    const a = await createKernel({ plugins: [slow('a', 5, [tool('x')]), slow('b', 1, [tool('y', { source: 'plugin', owner: 'b' })])] }).createRun();
-    const b = await createKernel({ plugins: [slow('a', 1, [tool('x')]), slow('b', 5, [tool('y', { source: 'plugin', owner: 'b' })])] }).createRun();
+    const slow = (name: string, delay: number, list: ReturnType<typeof tool>[]): KernelPlugin =>
+      source(name, () => new Promise((r) => setTimeout(() => r(list), delay)));
+    const a = await createKernel({
+      plugins: [slow('a', 5, [tool('x')]), slow('b', 1, [tool('y', { source: 'plugin', owner: 'b' })])],
+    }).createRun();
+    const b = await createKernel({
+      plugins: [slow('a', 1, [tool('x')]), slow('b', 5, [tool('y', { source: 'plugin', owner: 'b' })])],
+    }).createRun();
     expect(JSON.stringify(await a.exposure('direct'))).toBe(JSON.stringify(await b.exposure('direct')));
   });
 });
@@ -87,7 +115,13 @@ describe('exposure', () => {
 describe('direct exposure with shared names', () => {
   it('exposes every tool: the name owner under its name, the others under owner__name, each routed to its own id', async () => {
     const run = await createKernel({
-      plugins: [source('s', [tool('read'), tool('read', { source: 'mcp', owner: 'fs' }), tool('read', { source: 'mcp', owner: 'docs' })])],
+      plugins: [
+        source('s', [
+          tool('read'),
+          tool('read', { source: 'mcp', owner: 'fs' }),
+          tool('read', { source: 'mcp', owner: 'docs' }),
+        ]),
+      ],
     }).createRun();
     const exposure = await run.exposure('direct');
     expect(exposure.tools.map((t) => [t.name, t.toolId])).toEqual([
@@ -101,10 +135,14 @@ describe('direct exposure with shared names', () => {
 
 describe('a direct-only tool named like a control tool', () => {
   it('does not take the control tool name; the run says so', async () => {
-    const run = await createKernel({ plugins: [source('s', [tool('ping', { catalogMode: 'direct-only' })]), controlMode] }).createRun();
+    const run = await createKernel({
+      plugins: [source('s', [tool('ping', { catalogMode: 'direct-only' })]), controlMode],
+    }).createRun();
     const exposure = await run.exposure('tiny');
     expect(exposure.tools.filter((t) => t.name === 'ping')).toHaveLength(1);
     await expect(exposure.call('ping', {})).resolves.toMatchObject({ result: { content: [{ text: 'pong' }] } });
-    expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: ErrorCode.TOOL_NAME_SHADOWED, toolId: 'core:core:ping' }));
+    expect(run.diagnostics).toContainEqual(
+      expect.objectContaining({ code: ErrorCode.TOOL_NAME_SHADOWED, toolId: 'core:core:ping' }),
+    );
   });
 });

@@ -6,8 +6,15 @@ const withGuidance: KernelPlugin = {
   name: 'gh',
   apply: ({ hooks }) =>
     hooks.listTools.tap((sink) => {
-      sink.add([tool('create_issue', { source: 'plugin', owner: 'gh' }), tool('pinned', { source: 'plugin', owner: 'gh', catalogMode: 'direct-only' })]);
-      sink.guidance({ title: 'Issues', text: 'Search for duplicates before create_issue.\u0007', tools: ['create_issue'] });
+      sink.add([
+        tool('create_issue', { source: 'plugin', owner: 'gh' }),
+        tool('pinned', { source: 'plugin', owner: 'gh', catalogMode: 'direct-only' }),
+      ]);
+      sink.guidance({
+        title: 'Issues',
+        text: 'Search for duplicates before create_issue.\u0007',
+        tools: ['create_issue'],
+      });
       sink.guidance({ title: 'Pinned', text: 'Use pinned for pins.', tools: ['pinned'] });
     }),
 };

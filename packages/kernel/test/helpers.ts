@@ -15,7 +15,10 @@ export function tool(name: string, extra: Partial<ToolDefinition> = {}): ToolDef
 }
 
 /** A source plugin that adds the given tools (or runs `list` for custom behaviour). */
-export function source(name: string, tools: ToolDefinition[] | (() => Promise<ToolDefinition[]> | ToolDefinition[])): KernelPlugin {
+export function source(
+  name: string,
+  tools: ToolDefinition[] | (() => Promise<ToolDefinition[]> | ToolDefinition[]),
+): KernelPlugin {
   return {
     name,
     apply({ hooks }) {

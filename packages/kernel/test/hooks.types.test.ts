@@ -18,12 +18,18 @@ type MaterializeHook = ReturnType<KernelHooks['materialize']['for']>;
 
 describe('hook payload types', () => {
   it('types each hook with its payload', () => {
-    expectTypeOf<Parameters<HookTapFn<KernelHooks['listTools']>>>().toEqualTypeOf<[catalog: CatalogSink, ctx: ListContext]>();
-    expectTypeOf<Parameters<HookTapFn<KernelHooks['filterPolicy']>>>().toEqualTypeOf<[tools: readonly ToolDescriptor[], ctx: PolicyContext]>();
+    expectTypeOf<Parameters<HookTapFn<KernelHooks['listTools']>>>().toEqualTypeOf<
+      [catalog: CatalogSink, ctx: ListContext]
+    >();
+    expectTypeOf<Parameters<HookTapFn<KernelHooks['filterPolicy']>>>().toEqualTypeOf<
+      [tools: readonly ToolDescriptor[], ctx: PolicyContext]
+    >();
     expectTypeOf<ReturnType<HookTapFn<KernelHooks['filterPolicy']>>>().toEqualTypeOf<readonly ToolDescriptor[]>();
     expectTypeOf<Parameters<HookTapFn<KernelHooks['beforeToolCall']>>[0]>().toEqualTypeOf<ToolCall>();
     expectTypeOf<ReturnType<HookTapFn<KernelHooks['beforeToolCall']>>>().toEqualTypeOf<CallDecision | undefined>();
-    expectTypeOf<Parameters<HookTapFn<MaterializeHook>>>().toEqualTypeOf<[draft: ExposureDraft, ctx: MaterializeContext]>();
+    expectTypeOf<Parameters<HookTapFn<MaterializeHook>>>().toEqualTypeOf<
+      [draft: ExposureDraft, ctx: MaterializeContext]
+    >();
   });
 
   it('offers tapPromise only on async hooks', () => {

@@ -20,19 +20,29 @@ describe('listTools isolation', () => {
     });
     const run = await kernel.createRun();
     expect(run.catalog.map((t) => t.name)).toEqual(['read']);
-    expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: ErrorCode.SOURCE_FAILED, plugin: 'bad', hook: 'listTools' }));
+    expect(run.diagnostics).toContainEqual(
+      expect.objectContaining({ code: ErrorCode.SOURCE_FAILED, plugin: 'bad', hook: 'listTools' }),
+    );
   });
 
   it('a sync tap that throws is isolated too', async () => {
     const kernel = createKernel({
       plugins: [
         source('good', [tool('read')]),
-        { name: 'sync-bad', apply: ({ hooks }) => hooks.listTools.tap(() => { throw new Error('sync boom'); }) },
+        {
+          name: 'sync-bad',
+          apply: ({ hooks }) =>
+            hooks.listTools.tap(() => {
+              throw new Error('sync boom');
+            }),
+        },
       ],
     });
     const run = await kernel.createRun();
     expect(run.catalog).toHaveLength(1);
-    expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: ErrorCode.SOURCE_FAILED, plugin: 'sync-bad' }));
+    expect(run.diagnostics).toContainEqual(
+      expect.objectContaining({ code: ErrorCode.SOURCE_FAILED, plugin: 'sync-bad' }),
+    );
   });
 
   it('a source that hangs times out; late additions are discarded', async () => {
@@ -55,19 +65,34 @@ describe('listTools isolation', () => {
     const run = await kernel.createRun();
     lateSink?.add(tool('late', { source: 'plugin', owner: 'slow' }));
     expect(run.catalog.map((t) => t.name)).toEqual(['read']);
-    expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: ErrorCode.SOURCE_TIMEOUT, plugin: 'slow', hook: 'listTools' }));
+    expect(run.diagnostics).toContainEqual(
+      expect.objectContaining({ code: ErrorCode.SOURCE_TIMEOUT, plugin: 'slow', hook: 'listTools' }),
+    );
   });
 
   it('drops a tool whose input schema is not valid JSON Schema, naming source and tool', async () => {
     const run = await createKernel({
-      plugins: [source('s', [tool('good'), tool('broken', { source: 'mcp', owner: 'srv', inputSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } } })])],
+      plugins: [
+        source('s', [
+          tool('good'),
+          tool('broken', {
+            source: 'mcp',
+            owner: 'srv',
+            inputSchema: { type: 'object', properties: { a: { type: 'no-such-type' } } },
+          }),
+        ]),
+      ],
     }).createRun();
     expect(run.catalog.map((t) => t.id)).toEqual(['core:core:good']);
-    expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: ErrorCode.TOOL_SCHEMA_INVALID, toolId: 'mcp:srv:broken' }));
+    expect(run.diagnostics).toContainEqual(
+      expect.objectContaining({ code: ErrorCode.TOOL_SCHEMA_INVALID, toolId: 'mcp:srv:broken' }),
+    );
   });
 
   it('drops a tool whose input schema is not an object schema', async () => {
-    const run = await createKernel({ plugins: [source('s', [tool('arr', { inputSchema: { type: 'array' } })])] }).createRun();
+    const run = await createKernel({
+      plugins: [source('s', [tool('arr', { inputSchema: { type: 'array' } })])],
+    }).createRun();
     expect(run.catalog).toEqual([]);
     expect(run.diagnostics[0]).toMatchObject({ code: ErrorCode.TOOL_SCHEMA_INVALID });
   });
@@ -105,19 +130,30 @@ describe('listTools isolation', () => {
 
   it('resolves a shared name by source precedence, with a diagnostic; others stay callable by id', async () => {
     const run = await createKernel({
-      plugins: [source('s', [tool('read', { source: 'mcp', owner: 'fs' }), tool('read'), tool('read', { source: 'plugin', owner: 'p' })])],
+      plugins: [
+        source('s', [
+          tool('read', { source: 'mcp', owner: 'fs' }),
+          tool('read'),
+          tool('read', { source: 'plugin', owner: 'p' }),
+        ]),
+      ],
     }).createRun();
     expect(run.tool('read')?.id).toBe('core:core:read');
     expect(run.tool('mcp:fs:read')?.id).toBe('mcp:fs:read');
     expect(run.diagnostics).toContainEqual(
-      expect.objectContaining({ code: ErrorCode.TOOL_NAME_SHADOWED, details: expect.objectContaining({ winner: 'core:core:read' }) }),
+      expect.objectContaining({
+        code: ErrorCode.TOOL_NAME_SHADOWED,
+        details: expect.objectContaining({ winner: 'core:core:read' }),
+      }),
     );
     const outcome = await run.call('mcp:fs:read', {});
     expect(outcome).toMatchObject({ status: 'ok', toolId: 'mcp:fs:read' });
   });
 
   it('refuses a run when a client tool collides with a catalog tool, naming both', async () => {
-    const kernel = createKernel({ plugins: [source('s', [tool('read'), tool('read', { source: 'client', owner: 'client' })])] });
+    const kernel = createKernel({
+      plugins: [source('s', [tool('read'), tool('read', { source: 'client', owner: 'client' })])],
+    });
     await expect(kernel.createRun()).rejects.toMatchObject({
       code: ErrorCode.CLIENT_TOOL_COLLISION,
       details: { clientTool: 'client:client:read', catalogTool: 'core:core:read' },

@@ -2,24 +2,36 @@ import { describe, expect, it } from 'vitest';
 import { createKernel, ErrorCode, type KernelPlugin } from '@tool-search/kernel';
 import { source, tool } from './helpers.js';
 
-const named = (name: string, dependsOn?: string[]): KernelPlugin => ({ name, ...(dependsOn ? { dependsOn } : {}), apply() {} });
+const named = (name: string, dependsOn?: string[]): KernelPlugin => ({
+  name,
+  ...(dependsOn ? { dependsOn } : {}),
+  apply() {},
+});
 
 describe('plugin registration', () => {
   it('refuses a plugin whose dependency is not registered, naming it', () => {
     const kernel = createKernel();
-    expect(() => kernel.use(named('b', ['a']))).toThrowError(expect.objectContaining({ code: ErrorCode.PLUGIN_DEPENDENCY_MISSING, plugin: 'b', details: { missing: ['a'] } }));
+    expect(() => kernel.use(named('b', ['a']))).toThrowError(
+      expect.objectContaining({ code: ErrorCode.PLUGIN_DEPENDENCY_MISSING, plugin: 'b', details: { missing: ['a'] } }),
+    );
   });
 
   it('accepts a plugin once its dependency is registered', () => {
-    const kernel = createKernel().use(named('a')).use(named('b', ['a']));
+    const kernel = createKernel()
+      .use(named('a'))
+      .use(named('b', ['a']));
     expect(kernel.plugins).toEqual(expect.arrayContaining(['a', 'b']));
   });
 
   it('refuses duplicate names and malformed plugins', () => {
     const kernel = createKernel().use(named('a'));
     expect(() => kernel.use(named('a'))).toThrowError(expect.objectContaining({ code: ErrorCode.PLUGIN_DUPLICATE }));
-    expect(() => kernel.use({ name: '', apply() {} })).toThrowError(expect.objectContaining({ code: ErrorCode.PLUGIN_INVALID }));
-    expect(() => kernel.use({ name: 'x' } as unknown as KernelPlugin)).toThrowError(expect.objectContaining({ code: ErrorCode.PLUGIN_INVALID }));
+    expect(() => kernel.use({ name: '', apply() {} })).toThrowError(
+      expect.objectContaining({ code: ErrorCode.PLUGIN_INVALID }),
+    );
+    expect(() => kernel.use({ name: 'x' } as unknown as KernelPlugin)).toThrowError(
+      expect.objectContaining({ code: ErrorCode.PLUGIN_INVALID }),
+    );
   });
 
   it('seals after the first run', async () => {

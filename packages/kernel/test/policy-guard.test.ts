@@ -17,7 +17,11 @@ describe('filterPolicy subset enforcement', () => {
   it('fails the run when a tap adds a tool', async () => {
     const extra = { ...tool('evil'), id: 'core:core:evil', catalogMode: 'catalog' } as unknown as ToolDescriptor;
     const kernel = createKernel({ plugins: [catalog, policyTap('adder', (tools) => [...tools, extra])] });
-    await expect(kernel.createRun()).rejects.toMatchObject({ code: ErrorCode.POLICY_NOT_SUBSET, plugin: 'adder', hook: 'filterPolicy' });
+    await expect(kernel.createRun()).rejects.toMatchObject({
+      code: ErrorCode.POLICY_NOT_SUBSET,
+      plugin: 'adder',
+      hook: 'filterPolicy',
+    });
   });
 
   it('fails the run when a tap returns a modified copy of a tool', async () => {
@@ -28,10 +32,14 @@ describe('filterPolicy subset enforcement', () => {
   });
 
   it('fails the run when a tap duplicates a tool or returns a non-array', async () => {
-    await expect(createKernel({ plugins: [catalog, policyTap('dup', (tools) => [tools[0], tools[0]])] }).createRun()).rejects.toMatchObject({
+    await expect(
+      createKernel({ plugins: [catalog, policyTap('dup', (tools) => [tools[0], tools[0]])] }).createRun(),
+    ).rejects.toMatchObject({
       code: ErrorCode.POLICY_NOT_SUBSET,
     });
-    await expect(createKernel({ plugins: [catalog, policyTap('undef', () => undefined)] }).createRun()).rejects.toMatchObject({
+    await expect(
+      createKernel({ plugins: [catalog, policyTap('undef', () => undefined)] }).createRun(),
+    ).rejects.toMatchObject({
       code: ErrorCode.POLICY_NOT_SUBSET,
     });
   });
@@ -55,14 +63,29 @@ describe('filterPolicy subset enforcement', () => {
   });
 
   it('fails closed when a policy tap throws', async () => {
-    const kernel = createKernel({ plugins: [catalog, policyTap('thrower', () => { throw new Error('no'); })] });
-    await expect(kernel.createRun()).rejects.toMatchObject({ code: ErrorCode.POLICY_FAILED, plugin: 'thrower', hook: 'filterPolicy' });
+    const kernel = createKernel({
+      plugins: [
+        catalog,
+        policyTap('thrower', () => {
+          throw new Error('no');
+        }),
+      ],
+    });
+    await expect(kernel.createRun()).rejects.toMatchObject({
+      code: ErrorCode.POLICY_FAILED,
+      plugin: 'thrower',
+      hook: 'filterPolicy',
+    });
   });
 
   it('explains which plugin and rule dropped a tool, and records drops a tap did not explain', async () => {
     const silent = policyTap('silent', (tools) => tools.filter((t) => t.name !== 'write'));
     const run = await createKernel({ plugins: [catalog, dropper('deny-exec', ['exec']), silent] }).createRun();
-    expect(run.explain('exec')).toMatchObject({ known: true, inCatalog: false, steps: [{ kept: false, plugin: 'deny-exec', rule: 'drop exec' }] });
+    expect(run.explain('exec')).toMatchObject({
+      known: true,
+      inCatalog: false,
+      steps: [{ kept: false, plugin: 'deny-exec', rule: 'drop exec' }],
+    });
     expect(run.explain('write')).toMatchObject({ inCatalog: false, steps: [{ kept: false, plugin: 'silent' }] });
     expect(run.explain('read')).toMatchObject({ inCatalog: true });
     expect(run.explain('nope')).toMatchObject({ known: false, inCatalog: false });

@@ -17,6 +17,10 @@ describe('README', () => {
   });
 
   it('keeps the plugin under 30 lines', () => {
-    expect(readFileSync(new URL('../examples/weather-plugin.ts', import.meta.url), 'utf8').trim().split('\n').length).toBeLessThanOrEqual(30);
+    expect(
+      readFileSync(new URL('../examples/weather-plugin.ts', import.meta.url), 'utf8')
+        .trim()
+        .split('\n').length,
+    ).toBeLessThanOrEqual(30);
   });
 });

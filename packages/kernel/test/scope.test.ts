@@ -35,7 +35,12 @@ const relayMode: KernelPlugin = {
           return outcome.status === 'ok' ? outcome.result : ok('failed');
         },
       });
-      draft.tools.push({ name: 'visible', description: 'v', inputSchema: { type: 'object' }, toolId: ctx.searchable.find((t) => t.name === 'visible')!.id });
+      draft.tools.push({
+        name: 'visible',
+        description: 'v',
+        inputSchema: { type: 'object' },
+        toolId: ctx.searchable.find((t) => t.name === 'visible')!.id,
+      });
       draft.resolveHidden = (name) => ctx.searchable.find((t) => t.name === name)?.id;
       return draft;
     });
@@ -48,7 +53,8 @@ describe('call scope', () => {
     const run = await createKernel({ plugins: [source('s', tools), relayMode] }).createRun();
     const exposure = await run.exposure('relay');
     const scope = { testCaller: 'session-1' };
-    for (const name of ['visible', 'hidden', 'relay']) await expect(exposure.call(name, {}, { scope })).resolves.toMatchObject({ status: 'ok' });
+    for (const name of ['visible', 'hidden', 'relay'])
+      await expect(exposure.call(name, {}, { scope })).resolves.toMatchObject({ status: 'ok' });
     expect(seen).toEqual([scope, scope, scope]);
   });
 

@@ -2,5 +2,6 @@ import { defineErrors } from '@tool-search/kernel';
 
 /** Codes `@tool-search/langchain` raises (the rest are the kernel's: `MODE_UNKNOWN`, `OPTIONS_INVALID`, call outcomes). */
 export const LangChainErrors = defineErrors('@tool-search/langchain', {
-  LANGCHAIN_TOOL_NAME_TAKEN: 'A catalog tool has the name the deferred mode gives its search tool; pass another searchToolName.',
+  LANGCHAIN_TOOL_NAME_TAKEN:
+    'A catalog tool has the name the deferred mode gives its search tool; pass another searchToolName.',
 });

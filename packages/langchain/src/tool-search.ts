@@ -40,23 +40,43 @@ export interface ToolSearchMiddleware {
 export async function createToolSearch(options: CreateToolSearchOptions = {}): Promise<ToolSearchMiddleware> {
   const { mode = 'deferred', searchToolName = 'tool_search', maxResults, ...openOptions } = options;
   if (!LANGCHAIN_MODES.includes(mode)) {
-    throw new ToolSearchError(ErrorCode.MODE_UNKNOWN, `Unknown mode "${String(mode)}"; use one of ${LANGCHAIN_MODES.join(', ')}`, { details: { mode } });
+    throw new ToolSearchError(
+      ErrorCode.MODE_UNKNOWN,
+      `Unknown mode "${String(mode)}"; use one of ${LANGCHAIN_MODES.join(', ')}`,
+      { details: { mode } },
+    );
   }
   if (maxResults !== undefined && (!Number.isSafeInteger(maxResults) || maxResults < 1)) {
-    throw new ConfigError('/maxResults', 'positiveInteger', 'maxResults must be a positive integer', { code: ErrorCode.OPTIONS_INVALID });
+    throw new ConfigError('/maxResults', 'positiveInteger', 'maxResults must be a positive integer', {
+      code: ErrorCode.OPTIONS_INVALID,
+    });
   }
   const opened = await openToolSearchRun(openOptions);
   try {
     const surface = await opened.surface(mode === 'deferred' ? 'direct' : mode);
     const tools = surface.tools.map(langchainTool);
-    const deferred = new Map(mode === 'deferred' ? surface.tools.filter((t) => t.catalogMode === 'catalog').map((t) => [t.name, t]) : []);
+    const deferred = new Map(
+      mode === 'deferred' ? surface.tools.filter((t) => t.catalogMode === 'catalog').map((t) => [t.name, t]) : [],
+    );
     if (mode === 'deferred') {
       if (tools.some((candidate) => candidate.name === searchToolName)) {
-        throw new ToolSearchError(LangChainErrors.LANGCHAIN_TOOL_NAME_TAKEN, `A catalog tool is named "${searchToolName}", the search tool's name; pass another searchToolName`, {
-          details: { name: searchToolName },
-        });
+        throw new ToolSearchError(
+          LangChainErrors.LANGCHAIN_TOOL_NAME_TAKEN,
+          `A catalog tool is named "${searchToolName}", the search tool's name; pass another searchToolName`,
+          {
+            details: { name: searchToolName },
+          },
+        );
       }
-      tools.unshift(searchTool(opened, searchToolName, surface.nameOf, deferred, maxResults ?? opened.toolSearch.searchDefaultLimit));
+      tools.unshift(
+        searchTool(
+          opened,
+          searchToolName,
+          surface.nameOf,
+          deferred,
+          maxResults ?? opened.toolSearch.searchDefaultLimit,
+        ),
+      );
     }
     const middleware = createMiddleware({
       name: 'ToolSearch',
@@ -64,7 +84,10 @@ export async function createToolSearch(options: CreateToolSearchOptions = {}): P
       wrapModelCall: (request, handler) => {
         if (deferred.size === 0) return handler(request);
         const shown = foundNames(request.messages, searchToolName);
-        return handler({ ...request, tools: request.tools.filter((t) => !deferred.has(nameOf(t)) || shown.has(nameOf(t))) });
+        return handler({
+          ...request,
+          tools: request.tools.filter((t) => !deferred.has(nameOf(t)) || shown.has(nameOf(t))),
+        });
       },
     }) as AgentMiddleware;
     return { middleware, tools, mode, run: opened.run, toolName: surface.nameOf, close: opened.close };
@@ -75,7 +98,11 @@ export async function createToolSearch(options: CreateToolSearchOptions = {}): P
 }
 
 function nameOf(candidate: unknown): string {
-  return typeof candidate === 'object' && candidate !== null && typeof (candidate as { name?: unknown }).name === 'string' ? (candidate as { name: string }).name : '';
+  return typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof (candidate as { name?: unknown }).name === 'string'
+    ? (candidate as { name: string }).name
+    : '';
 }
 
 /** Tool names the search tool returned earlier in this conversation (its own ToolMessages only). */
@@ -112,14 +139,30 @@ function errorMessage(error: unknown, name: string, toolCallId: string | undefin
   return new ToolMessage({ content, name, tool_call_id: toolCallId, status: 'error', artifact: error.toJSON() });
 }
 
-function searchTool(opened: ToolSearchRun, name: string, nameOfId: (toolId: string) => string | undefined, deferred: ReadonlyMap<string, RunTool>, limit: number): StructuredToolInterface {
+function searchTool(
+  opened: ToolSearchRun,
+  name: string,
+  nameOfId: (toolId: string) => string | undefined,
+  deferred: ReadonlyMap<string, RunTool>,
+  limit: number,
+): StructuredToolInterface {
   return tool(
     async (input: { query?: unknown }, config) => {
       const query = typeof input.query === 'string' ? input.query : '';
-      if (!query.trim()) return errorMessage(new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, 'give `query`: what the tool should do, in a few words'), name, config?.toolCall?.id);
+      if (!query.trim())
+        return errorMessage(
+          new ToolSearchError(
+            ErrorCode.TOOL_ARGUMENTS_INVALID,
+            'give `query`: what the tool should do, in a few words',
+          ),
+          name,
+          config?.toolCall?.id,
+        );
       const ids = await opened.search(query, { limit, origin: 'tool_call' });
       const names = ids.map(nameOfId).filter((n): n is string => n !== undefined && deferred.has(n));
-      const content = JSON.stringify({ tools: names.map((n) => ({ name: n, description: deferred.get(n)!.description })) });
+      const content = JSON.stringify({
+        tools: names.map((n) => ({ name: n, description: deferred.get(n)!.description })),
+      });
       // The artifact carries the names the middleware shows from the next model call on; the model reads `content`.
       if (config?.toolCall?.id === undefined) return content;
       return new ToolMessage({ content, name, tool_call_id: config.toolCall.id, artifact: { tools: names } });
@@ -127,7 +170,12 @@ function searchTool(opened: ToolSearchRun, name: string, nameOfId: (toolId: stri
     {
       name,
       description: `Search for tools matching a query. Returns up to ${limit} matching tools; they become available on the next step. If none match, try other words.`,
-      schema: { type: 'object', properties: { query: { type: 'string', minLength: 1 } }, required: ['query'], additionalProperties: false } as never,
+      schema: {
+        type: 'object',
+        properties: { query: { type: 'string', minLength: 1 } },
+        required: ['query'],
+        additionalProperties: false,
+      } as never,
     },
   ) as unknown as StructuredToolInterface;
 }

@@ -7,7 +7,13 @@
  * JSON-RPC errors pass through as the server sent them; one failing server
  * leaves the lists of the others intact.
  */
-import { ProtocolError as McpError, ProtocolErrorCode as McpErrorCode, UriTemplate, type Server, type ServerCapabilities } from '@modelcontextprotocol/server';
+import {
+  ProtocolError as McpError,
+  ProtocolErrorCode as McpErrorCode,
+  UriTemplate,
+  type Server,
+  type ServerCapabilities,
+} from '@modelcontextprotocol/server';
 import type { Logger } from '@tool-search/kernel';
 import { isResourceNotFound, type McpDownstream, type McpPeer } from '@tool-search/plugin-mcp';
 import { parsePromptName, parseResourceUri, promptName, resourceUri } from './namespace.js';
@@ -44,12 +50,16 @@ interface Routed {
 export function serveAggregate(options: AggregateOptions): { close(): Promise<void> } {
   const { server } = options;
   const register: AggregateRegister = (method, handler) =>
-    server.setRequestHandler(method as 'resources/list', (request, ctx) => handler(request.params ?? {}, ctx.mcpReq.signal) as never);
+    server.setRequestHandler(
+      method as 'resources/list',
+      (request, ctx) => handler(request.params ?? {}, ctx.mcpReq.signal) as never,
+    );
   const served = registerAggregate(options, register, true);
   const unsubscribe = options.downstream.on((event) => {
     if (!options.visible().has(event.server)) return;
     if (event.type === 'resource-updated') {
-      for (const uri of served.subscribers(event.server, event.uri)) void server.sendResourceUpdated({ uri }).catch(() => undefined); // a client gone or not connected yet misses a notification it cannot receive
+      for (const uri of served.subscribers(event.server, event.uri))
+        void server.sendResourceUpdated({ uri }).catch(() => undefined); // a client gone or not connected yet misses a notification it cannot receive
     }
     if (event.type === 'resources-changed') void server.sendResourceListChanged().catch(() => undefined); // as above: a notification to a client that is gone
     if (event.type === 'prompts-changed') void server.sendPromptListChanged().catch(() => undefined); // as above: a notification to a client that is gone
@@ -77,20 +87,31 @@ export interface RegisteredAggregate {
 }
 
 /** Registers the aggregated resources, prompts and completions; `subscriptions`: `resources/subscribe` too (2025-era sessions). */
-export function registerAggregate(options: AggregateCore, register: AggregateRegister, subscriptions: boolean): RegisteredAggregate {
+export function registerAggregate(
+  options: AggregateCore,
+  register: AggregateRegister,
+  subscriptions: boolean,
+): RegisteredAggregate {
   const { downstream, logger } = options;
-  const peers = (capability: keyof ServerCapabilities) => downstream.peers().filter((peer) => options.visible().has(peer.name) && peer.capabilities[capability]);
+  const peers = (capability: keyof ServerCapabilities) =>
+    downstream.peers().filter((peer) => options.visible().has(peer.name) && peer.capabilities[capability]);
   /** This session's subscriptions: `<server>\n<uri>` → the URIs the client used. */
   const subscribed = new Map<string, { peer: McpPeer; original: string; uris: Set<string> }>();
 
-  async function each<T>(capability: keyof ServerCapabilities, list: (peer: McpPeer) => Promise<T[]>, signal: AbortSignal): Promise<{ peer: McpPeer; items: T[] }[]> {
+  async function each<T>(
+    capability: keyof ServerCapabilities,
+    list: (peer: McpPeer) => Promise<T[]>,
+    signal: AbortSignal,
+  ): Promise<{ peer: McpPeer; items: T[] }[]> {
     return Promise.all(
       peers(capability).map(async (peer) => {
         try {
           return { peer, items: await list(peer) };
         } catch (error) {
           if (signal.aborted) throw error;
-          logger.warn(`MCP server "${peer.name}" failed to list its ${capability}: ${errorMessage(error)}`, { cause: error });
+          logger.warn(`MCP server "${peer.name}" failed to list its ${capability}: ${errorMessage(error)}`, {
+            cause: error,
+          });
           return { peer, items: [] };
         }
       }),
@@ -108,8 +129,15 @@ export function registerAggregate(options: AggregateCore, register: AggregateReg
     if (candidates.length === 1) return { peer: candidates[0]!, original: uri };
     const owners: McpPeer[] = [];
     for (const peer of candidates) {
-      const [resources, templates] = await Promise.all([peer.listResources(signal).catch(() => []), peer.listResourceTemplates(signal).catch(() => [])]);
-      if (resources.some((r) => r.uri === uri) || templates.some((t) => new UriTemplate(t.uriTemplate).match(uri) !== null)) owners.push(peer);
+      const [resources, templates] = await Promise.all([
+        peer.listResources(signal).catch(() => []),
+        peer.listResourceTemplates(signal).catch(() => []),
+      ]);
+      if (
+        resources.some((r) => r.uri === uri) ||
+        templates.some((t) => new UriTemplate(t.uriTemplate).match(uri) !== null)
+      )
+        owners.push(peer);
     }
     if (owners.length === 1) return { peer: owners[0]!, original: uri };
     if (owners.length > 1)
@@ -128,7 +156,8 @@ export function registerAggregate(options: AggregateCore, register: AggregateReg
     if (parsed && named) return { peer: named, original: parsed.original };
     if (parsed && downstream.peer(parsed.server)) throw unknownPrompt(name);
     const owners: McpPeer[] = [];
-    for (const peer of candidates) if ((await peer.listPrompts(signal).catch(() => [])).some((p) => p.name === name)) owners.push(peer);
+    for (const peer of candidates)
+      if ((await peer.listPrompts(signal).catch(() => [])).some((p) => p.name === name)) owners.push(peer);
     if (owners.length === 1) return { peer: owners[0]!, original: name };
     if (owners.length > 1)
       throw ambiguous(
@@ -148,11 +177,12 @@ export function registerAggregate(options: AggregateCore, register: AggregateReg
     ),
   }));
   register('resources/templates/list', async (_params, signal) => ({
-    resourceTemplates: (await each('resources', (peer) => peer.listResourceTemplates(signal), signal)).flatMap(({ peer, items }) =>
-      items.map((template) => ({
-        ...template,
-        uriTemplate: resourceUri(peer.name, template.uriTemplate),
-      })),
+    resourceTemplates: (await each('resources', (peer) => peer.listResourceTemplates(signal), signal)).flatMap(
+      ({ peer, items }) =>
+        items.map((template) => ({
+          ...template,
+          uriTemplate: resourceUri(peer.name, template.uriTemplate),
+        })),
     ),
   }));
   register('resources/read', async (params: { uri: string }, signal) => {
@@ -169,7 +199,11 @@ export function registerAggregate(options: AggregateCore, register: AggregateReg
   if (subscriptions) {
     register('resources/subscribe', async (params: { uri: string }, signal) => {
       const { peer, original } = await routeUri(params.uri, signal);
-      if (!peer.capabilities.resources?.subscribe) throw new McpError(McpErrorCode.MethodNotFound, `MCP server "${peer.name}" does not support resources/subscribe`);
+      if (!peer.capabilities.resources?.subscribe)
+        throw new McpError(
+          McpErrorCode.MethodNotFound,
+          `MCP server "${peer.name}" does not support resources/subscribe`,
+        );
       const key = `${peer.name}\n${original}`;
       const entry = subscribed.get(key);
       if (entry) entry.uris.add(params.uri);
@@ -243,7 +277,11 @@ function unknownPrompt(name: string): McpError {
 }
 
 function ambiguous(kind: string, name: string, namespaced: string[]): McpError {
-  return new McpError(McpErrorCode.InvalidParams, `The ${kind} "${name}" exists on several servers; use one of ${namespaced.join(', ')}`, {
-    candidates: namespaced,
-  });
+  return new McpError(
+    McpErrorCode.InvalidParams,
+    `The ${kind} "${name}" exists on several servers; use one of ${namespaced.join(', ')}`,
+    {
+      candidates: namespaced,
+    },
+  );
 }

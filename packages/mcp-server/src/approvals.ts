@@ -71,10 +71,17 @@ export function elicitationApprovals(): ElicitationApprovals {
 }
 
 /** One `input_required` round for the approval; anything but an accepted `approve: true` (or the signal aborting the round) denies. */
-async function askModern(modern: ModernAsker, request: ElicitedApprovalRequest, signal: AbortSignal | undefined): Promise<'allow' | 'deny'> {
+async function askModern(
+  modern: ModernAsker,
+  request: ElicitedApprovalRequest,
+  signal: AbortSignal | undefined,
+): Promise<'allow' | 'deny'> {
   if (!modern.ask) return 'deny';
   try {
-    const answer = await modern.ask({ method: 'elicitation/create', params: approvalForm(request) }, signal ?? new AbortController().signal);
+    const answer = await modern.ask(
+      { method: 'elicitation/create', params: approvalForm(request) },
+      signal ?? new AbortController().signal,
+    );
     const content = answer.content as Record<string, unknown> | undefined;
     return answer.action === 'accept' && content?.approve === true ? 'allow' : 'deny';
   } catch {
@@ -87,7 +94,13 @@ function approvalForm(request: ElicitedApprovalRequest) {
     message: approvalMessage(request),
     requestedSchema: {
       type: 'object' as const,
-      properties: { approve: { type: 'boolean' as const, title: 'Allow this call', description: `Run ${request.toolId} with these arguments` } },
+      properties: {
+        approve: {
+          type: 'boolean' as const,
+          title: 'Allow this call',
+          description: `Run ${request.toolId} with these arguments`,
+        },
+      },
       required: ['approve'],
     },
   };

@@ -8,7 +8,15 @@
  * downstream log messages outside a call reach this session when their
  * server is visible to it (policy) and their level passes.
  */
-import type { CallToolRequest, CreateMessageResult, LoggingLevel, LoggingMessageNotification, Server, ServerContext, ServerNotification } from '@modelcontextprotocol/server';
+import type {
+  CallToolRequest,
+  CreateMessageResult,
+  LoggingLevel,
+  LoggingMessageNotification,
+  Server,
+  ServerContext,
+  ServerNotification,
+} from '@modelcontextprotocol/server';
 import type { Logger } from '@tool-search/kernel';
 import type { McpCallForwarding, McpDownstream } from '@tool-search/plugin-mcp';
 
@@ -17,7 +25,10 @@ export interface SessionForwarding {
    * The forwarding of one `tools/call` (its progress token, its stream, the client's capabilities),
    * and `flush`: await it before answering, so no progress or log is sent after the result.
    */
-  forCall(request: Pick<CallToolRequest, 'params'>, ctx: ServerContext): { forwarding: McpCallForwarding; flush(): Promise<void> };
+  forCall(
+    request: Pick<CallToolRequest, 'params'>,
+    ctx: ServerContext,
+  ): { forwarding: McpCallForwarding; flush(): Promise<void> };
   close(): void;
 }
 
@@ -31,18 +42,30 @@ export interface SessionForwardingOptions {
 }
 
 /** MCP's log levels, least severe first (RFC 5424 order, as the spec lists them). */
-const LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
 const SEVERITY = new Map(LEVELS.map((level, index) => [level, index]));
 
 export function createSessionForwarding(options: SessionForwardingOptions): SessionForwarding {
   const { server, downstream } = options;
   let level: LoggingLevel | undefined;
-  const passes = (params: LoggingMessageNotification['params']) => level === undefined || (SEVERITY.get(params.level) ?? 0) >= (SEVERITY.get(level) ?? 0);
+  const passes = (params: LoggingMessageNotification['params']) =>
+    level === undefined || (SEVERITY.get(params.level) ?? 0) >= (SEVERITY.get(level) ?? 0);
 
   if (downstream) {
     server.setRequestHandler('logging/setLevel', async (request) => {
       level = request.params.level;
-      await downstream.setLoggingLevel(options.sessionId, level).catch((error: unknown) => options.logger.warn(`logging/setLevel downstream failed: ${String(error)}`));
+      await downstream
+        .setLoggingLevel(options.sessionId, level)
+        .catch((error: unknown) => options.logger.warn(`logging/setLevel downstream failed: ${String(error)}`));
       return {};
     });
   }
@@ -58,19 +81,36 @@ export function createSessionForwarding(options: SessionForwardingOptions): Sess
       const related = { relatedRequestId: ctx.mcpReq.id };
       const pending = new Set<Promise<void>>();
       const notify = (notification: ServerNotification) => {
-        const sent: Promise<void> = ctx.mcpReq.notify(notification).catch(() => undefined).finally(() => pending.delete(sent)); // progress for a request whose client went away
+        const sent: Promise<void> = ctx.mcpReq
+          .notify(notification)
+          // progress for a request whose client went away
+          .catch(() => undefined)
+          .finally(() => pending.delete(sent));
         pending.add(sent);
       };
       const forwarding: McpCallForwarding = {
         session: options.sessionId,
-        ...(token !== undefined ? { onProgress: (progress) => notify({ method: 'notifications/progress', params: { ...progress, progressToken: token } }) } : {}),
+        ...(token !== undefined
+          ? {
+              onProgress: (progress) =>
+                notify({ method: 'notifications/progress', params: { ...progress, progressToken: token } }),
+            }
+          : {}),
         onLog: (params) => {
           if (passes(params)) notify({ method: 'notifications/message', params });
         },
         ...(client?.sampling
-          ? { createMessage: async (params, signal) => (await server.createMessage(params as Parameters<typeof server.createMessage>[0], { signal, ...related })) as CreateMessageResult }
+          ? {
+              createMessage: async (params, signal) =>
+                (await server.createMessage(params as Parameters<typeof server.createMessage>[0], {
+                  signal,
+                  ...related,
+                })) as CreateMessageResult,
+            }
           : {}),
-        ...(client?.elicitation ? { elicitInput: (params, signal) => server.elicitInput(params, { signal, ...related }) } : {}),
+        ...(client?.elicitation
+          ? { elicitInput: (params, signal) => server.elicitInput(params, { signal, ...related }) }
+          : {}),
       };
       return { forwarding, flush: async () => void (await Promise.all([...pending])) };
     },

@@ -7,9 +7,17 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 export const LOOPBACK = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
 
 /** `data` carries a Tool Search error code where one applies (`{ code: 'STATE_UNAVAILABLE' }`). */
-export function reply(res: ServerResponse, status: number, message: string, rpcCode = -32000, data?: Record<string, unknown>): void {
+export function reply(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  rpcCode = -32000,
+  data?: Record<string, unknown>,
+): void {
   const error = { code: rpcCode, message, ...(data ? { data } : {}) };
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', error, id: null }));
+  res
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', error, id: null }));
 }
 
 /** DNS-rebinding guard: the Host the browser asked for (and its Origin, if any) must be loopback names. */

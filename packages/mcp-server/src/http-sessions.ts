@@ -76,10 +76,22 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
   const rebuilding = new Map<string, Promise<FoundSession>>();
   let closed = false;
 
-  async function start(id: string, runSessionId: string, owner: SessionOwner, initialize?: InitializeRequest['params'], loggingLevel?: string): Promise<HttpSession> {
-    const request = { ...options.server.request, sessionId: runSessionId, ...(owner.agentId !== undefined ? { agentId: owner.agentId } : {}) };
+  async function start(
+    id: string,
+    runSessionId: string,
+    owner: SessionOwner,
+    initialize?: InitializeRequest['params'],
+    loggingLevel?: string,
+  ): Promise<HttpSession> {
+    const request = {
+      ...options.server.request,
+      sessionId: runSessionId,
+      ...(owner.agentId !== undefined ? { agentId: owner.agentId } : {}),
+    };
     const mcp = await createToolSearchMcpServer({ ...options.server, request });
-    const transport = new RelayingTransport({ sessionIdGenerator: () => id }, options.replica, (outbound) => options.publish(JSON.stringify({ session: id, outbound })));
+    const transport = new RelayingTransport({ sessionIdGenerator: () => id }, options.replica, (outbound) =>
+      options.publish(JSON.stringify({ session: id, outbound })),
+    );
     transport.onclose = () => {
       if (local.get(id)?.transport === transport) local.delete(id);
       void mcp.close();
@@ -124,7 +136,13 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
     async open(initialize, owner = {}) {
       const id = randomUUID();
       const runSessionId = options.server.request?.sessionId ?? randomUUID();
-      const record: SessionRecord = { initialize: initialize.params, runSessionId, created: Date.now(), replica: options.replica, ...ownerOf(owner) };
+      const record: SessionRecord = {
+        initialize: initialize.params,
+        runSessionId,
+        created: Date.now(),
+        replica: options.replica,
+        ...ownerOf(owner),
+      };
       await records.create(id, record);
       try {
         return await start(id, runSessionId, owner);
@@ -172,13 +190,28 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
       const level = isSetLevel(message) ? message.params.level : undefined;
       if (!level) return;
       await unlessUnavailable(() => records.update(session.id, { loggingLevel: level }));
-      await unlessUnavailable(() => options.publish(JSON.stringify({ session: session.id, setting: level, from: options.replica })));
+      await unlessUnavailable(() =>
+        options.publish(JSON.stringify({ session: session.id, setting: level, from: options.replica })),
+      );
     },
     async deliver(raw) {
-      const { session: id, message, outbound, setting, from } = JSON.parse(raw) as { session?: unknown; message?: unknown; outbound?: JSONRPCMessage; setting?: string; from?: string };
+      const {
+        session: id,
+        message,
+        outbound,
+        setting,
+        from,
+      } = JSON.parse(raw) as {
+        session?: unknown;
+        message?: unknown;
+        outbound?: JSONRPCMessage;
+        setting?: string;
+        from?: string;
+      };
       const held = typeof id === 'string' ? local.get(id) : undefined;
       if (held && outbound) return held.transport.sendRelayed(outbound);
-      if (held && typeof setting === 'string' && from !== options.replica) return replaySetting(held.transport, held.id, setLevel(setting), options.endpoint());
+      if (held && typeof setting === 'string' && from !== options.replica)
+        return replaySetting(held.transport, held.id, setLevel(setting), options.endpoint());
       const routed = held?.transport.route(message);
       if (!held || routed?.to !== 'here') return;
       await (await post(held.transport, options.endpoint(), routed.message, { 'mcp-session-id': held.id })).text();
@@ -197,7 +230,8 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
     async sweep(idleMs) {
       const now = Date.now();
       for (const session of [...local.values()]) {
-        const gone = now - session.seen >= idleMs || (await unlessUnavailable(() => records.get(session.id))) === undefined;
+        const gone =
+          now - session.seen >= idleMs || (await unlessUnavailable(() => records.get(session.id))) === undefined;
         if (gone) await drop(session);
       }
     },
@@ -211,7 +245,10 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
 const UNAVAILABLE = Symbol('unavailable');
 
 function ownerOf(from: SessionOwner): SessionOwner {
-  return { ...(from.keyId !== undefined ? { keyId: from.keyId } : {}), ...(from.agentId !== undefined ? { agentId: from.agentId } : {}) };
+  return {
+    ...(from.keyId !== undefined ? { keyId: from.keyId } : {}),
+    ...(from.agentId !== undefined ? { agentId: from.agentId } : {}),
+  };
 }
 
 /** The store's answer, or UNAVAILABLE when it is down (`STATE_UNAVAILABLE`); other errors are bugs and propagate. */
@@ -231,14 +268,31 @@ const REPLAY_HEADERS = { accept: 'application/json, text/event-stream', 'content
  * the transport's public `handleRequest`: the server learns the client's
  * capabilities and protocol version, the transport takes the stored session id.
  */
-async function replayInitialize(transport: RelayingTransport, id: string, params: InitializeRequest['params'], endpoint: string): Promise<void> {
+async function replayInitialize(
+  transport: RelayingTransport,
+  id: string,
+  params: InitializeRequest['params'],
+  endpoint: string,
+): Promise<void> {
   const answer = await post(transport, endpoint, { jsonrpc: '2.0', id: 0, method: 'initialize', params });
   const body = await answer.text();
   if (answer.status !== 200 || transport.sessionId !== id || !body.includes('"result"')) {
-    throw new ToolSearchError(ErrorCode.INTERNAL_ERROR, `Could not rebuild MCP session ${id} from its record (HTTP ${answer.status}): ${body.slice(0, 200)}`);
+    throw new ToolSearchError(
+      ErrorCode.INTERNAL_ERROR,
+      `Could not rebuild MCP session ${id} from its record (HTTP ${answer.status}): ${body.slice(0, 200)}`,
+    );
   }
-  const initialized = await post(transport, endpoint, { jsonrpc: '2.0', method: 'notifications/initialized' }, { 'mcp-session-id': id });
-  if (initialized.status !== 202) throw new ToolSearchError(ErrorCode.INTERNAL_ERROR, `Could not rebuild MCP session ${id}: initialized got HTTP ${initialized.status}`);
+  const initialized = await post(
+    transport,
+    endpoint,
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { 'mcp-session-id': id },
+  );
+  if (initialized.status !== 202)
+    throw new ToolSearchError(
+      ErrorCode.INTERNAL_ERROR,
+      `Could not rebuild MCP session ${id}: initialized got HTTP ${initialized.status}`,
+    );
 }
 
 function setLevel(level: string) {
@@ -251,11 +305,27 @@ function isSetLevel(message: unknown): message is { method: 'logging/setLevel'; 
 }
 
 /** A setting request the client made elsewhere, applied here too (its answer went to the client from there). */
-async function replaySetting(transport: RelayingTransport, id: string, message: object, endpoint: string): Promise<void> {
+async function replaySetting(
+  transport: RelayingTransport,
+  id: string,
+  message: object,
+  endpoint: string,
+): Promise<void> {
   await (await post(transport, endpoint, message, { 'mcp-session-id': id })).text();
 }
 
 /** A client message fed to a transport as the POST it would have come in. */
-function post(transport: RelayingTransport, endpoint: string, message: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return transport.handleRequest(new Request(endpoint, { method: 'POST', headers: { ...REPLAY_HEADERS, ...headers }, body: JSON.stringify(message) }));
+function post(
+  transport: RelayingTransport,
+  endpoint: string,
+  message: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  return transport.handleRequest(
+    new Request(endpoint, {
+      method: 'POST',
+      headers: { ...REPLAY_HEADERS, ...headers },
+      body: JSON.stringify(message),
+    }),
+  );
 }

@@ -130,9 +130,13 @@ export function createInputBridge(idleMs = DEFAULT_INPUT_IDLE_MS, hooks: BridgeH
             resolve: (answer) => (settle(), resolve(answer)),
             reject: (error) => (settle(), reject(error)),
           });
-          signal.addEventListener('abort', () => questions.get(key)?.reject(signal.reason instanceof Error ? signal.reason : new Error('aborted')), {
-            once: true,
-          });
+          signal.addEventListener(
+            'abort',
+            () => questions.get(key)?.reject(signal.reason instanceof Error ? signal.reason : new Error('aborted')),
+            {
+              once: true,
+            },
+          );
           call.wake?.();
         });
       (call as { result: Promise<CallToolResult> }).result = run(ask, controller.signal);

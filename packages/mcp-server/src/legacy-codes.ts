@@ -16,7 +16,8 @@ export function withLegacyErrorCode(message: JSONRPCMessage): JSONRPCMessage {
   if (!isJSONRPCErrorResponse(message)) return message;
   const { error } = message;
   const data = error.data as { uri?: unknown } | undefined;
-  if (error.code !== -32602 || typeof data?.uri !== 'string' || !error.message.startsWith('Resource not found')) return message;
+  if (error.code !== -32602 || typeof data?.uri !== 'string' || !error.message.startsWith('Resource not found'))
+    return message;
   return { ...message, error: { ...error, code: RESOURCE_NOT_FOUND } };
 }
 

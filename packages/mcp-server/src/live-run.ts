@@ -58,8 +58,20 @@ export async function createLiveRun(options: LiveRunOptions): Promise<LiveRun> {
     try {
       const exposure = await run.exposure(options.mode);
       const tools = exposure.tools.map((view) => toMcpTool(view, run));
-      const catalog = run.catalog.map(({ id, description, inputSchema, catalogMode, annotations }) => ({ id, description, inputSchema, catalogMode, annotations }));
-      return { run, exposure, tools, toolsKey: JSON.stringify(tools), key: JSON.stringify({ catalog, exposure: exposure.toJSON() }) };
+      const catalog = run.catalog.map(({ id, description, inputSchema, catalogMode, annotations }) => ({
+        id,
+        description,
+        inputSchema,
+        catalogMode,
+        annotations,
+      }));
+      return {
+        run,
+        exposure,
+        tools,
+        toolsKey: JSON.stringify(tools),
+        key: JSON.stringify({ catalog, exposure: exposure.toJSON() }),
+      };
     } catch (error) {
       await run.close();
       throw error;
@@ -137,7 +149,12 @@ function toMcpTool(view: RunExposure['tools'][number], run: Run): Tool {
     ...(descriptor?.annotations ? { annotations: descriptor.annotations as Tool['annotations'] } : {}),
     ...(descriptor?.outputSchema ? { outputSchema: descriptor.outputSchema as Tool['outputSchema'] } : {}),
     ...(descriptor?.meta?.mcpToolMeta
-      ? { _meta: descriptor.source === 'mcp' ? namespaceToolMeta(descriptor.meta.mcpToolMeta, descriptor.owner) : { ...descriptor.meta.mcpToolMeta } }
+      ? {
+          _meta:
+            descriptor.source === 'mcp'
+              ? namespaceToolMeta(descriptor.meta.mcpToolMeta, descriptor.owner)
+              : { ...descriptor.meta.mcpToolMeta },
+        }
       : {}),
   };
 }

@@ -24,8 +24,21 @@ import {
   type McpRequestContext,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import { ProtocolError as McpError, ProtocolErrorCode as McpErrorCode, type CallToolResult, type CreateMessageResult, type ElicitResult } from '@modelcontextprotocol/server';
-import { ErrorCode, errorMessage, ToolSearchError, silentLogger, type RunRequest, type ToolDescriptor } from '@tool-search/kernel';
+import {
+  ProtocolError as McpError,
+  ProtocolErrorCode as McpErrorCode,
+  type CallToolResult,
+  type CreateMessageResult,
+  type ElicitResult,
+} from '@modelcontextprotocol/server';
+import {
+  ErrorCode,
+  errorMessage,
+  ToolSearchError,
+  silentLogger,
+  type RunRequest,
+  type ToolDescriptor,
+} from '@tool-search/kernel';
 import type { McpCallForwarding, McpPeer } from '@tool-search/plugin-mcp';
 import { registerAggregate, type AggregateRegister } from './aggregate.js';
 import { withModernAsker } from './approvals.js';
@@ -108,7 +121,9 @@ export function createModernHandler(options: ModernHandlerOptions): ModernHandle
 }
 
 /** A change 2026-07-28 clients hear of on their `subscriptions/listen` streams. */
-export type ModernChange = { readonly kind: 'tools' | 'resources' | 'prompts' } | { readonly kind: 'resource'; readonly uri: string };
+export type ModernChange =
+  | { readonly kind: 'tools' | 'resources' | 'prompts' }
+  | { readonly kind: 'resource'; readonly uri: string };
 
 export interface ModernServers {
   /** Settles once relayed retries from other replicas are heard. */
@@ -120,17 +135,22 @@ export interface ModernServers {
    * Subscribes downstream to the namespaced resource URIs of `uris` that `caller` may see (their server is visible to
    * its policy and supports `subscribe`); `release` unsubscribes. The others are dropped.
    */
-  subscribe(caller: ModernCaller, uris: readonly string[], signal: AbortSignal): Promise<{ readonly uris: readonly string[]; release(): void }>;
+  subscribe(
+    caller: ModernCaller,
+    uris: readonly string[],
+    signal: AbortSignal,
+  ): Promise<{ readonly uris: readonly string[]; release(): void }>;
   readonly runs: number;
   close(): Promise<void>;
 }
 
 /** The era-independent part: runs per agent, kept current, and the v2 servers built on them. */
 export function createModernServers(
-  options: ToolSearchMcpOptions & Pick<ModernHandlerOptions, 'inputIdleMs' | 'parked'> & {
-    /** Advertise `resources.subscribe` (the caller routes `subscriptions/listen` resource URIs through `subscribe`). */
-    readonly resourceSubscriptions?: boolean;
-  },
+  options: ToolSearchMcpOptions &
+    Pick<ModernHandlerOptions, 'inputIdleMs' | 'parked'> & {
+      /** Advertise `resources.subscribe` (the caller routes `subscriptions/listen` resource URIs through `subscribe`). */
+      readonly resourceSubscriptions?: boolean;
+    },
 ): ModernServers {
   const logger = options.logger ?? silentLogger;
   const { downstream, kernel } = options;
@@ -174,7 +194,8 @@ export function createModernServers(
     }
     if (changed && !closed) emit({ kind: 'tools' });
   }
-  const background = () => void refresh().catch((error: unknown) => logger.warn(`refresh failed: ${errorMessage(error)}`, { cause: error }));
+  const background = () =>
+    void refresh().catch((error: unknown) => logger.warn(`refresh failed: ${errorMessage(error)}`, { cause: error }));
   const timer = interval > 0 ? setInterval(background, interval) : undefined;
   timer?.unref();
   const unsubscribeCatalog = options.onCatalogChange?.(background);
@@ -221,12 +242,18 @@ export function createModernServers(
       () =>
         ({
           tools: [...live.current.tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-        } as never),
+        }) as never,
     );
-    server.setRequestHandler('tools/call', (request, ctx) => callTool(server, live, caller, request.params, ctx) as never);
+    server.setRequestHandler(
+      'tools/call',
+      (request, ctx) => callTool(server, live, caller, request.params, ctx) as never,
+    );
     if (downstream) {
       const register: AggregateRegister = (method, handle) =>
-        server.setRequestHandler(method as 'resources/list', (request, ctx) => handle(request.params ?? {}, ctx.mcpReq.signal) as never);
+        server.setRequestHandler(
+          method as 'resources/list',
+          (request, ctx) => handle(request.params ?? {}, ctx.mcpReq.signal) as never,
+        );
       registerAggregate(
         {
           downstream,
@@ -253,55 +280,71 @@ export function createModernServers(
     if (typeof state === 'string') {
       const responses = ctx.mcpReq.inputResponses ?? {};
       // Parked here, or on another replica (relayed there: the call itself cannot move).
-      const resumed = bridge.resume(owner, state, responses) ?? (await resumeElsewhere(owner, state, responses, ctx.mcpReq.signal));
-      if (!resumed) throw new McpError(McpErrorCode.InvalidParams, 'Unknown or expired requestState: call the tool again without it', { requestState: state });
+      const resumed =
+        bridge.resume(owner, state, responses) ?? (await resumeElsewhere(owner, state, responses, ctx.mcpReq.signal));
+      if (!resumed)
+        throw new McpError(
+          McpErrorCode.InvalidParams,
+          'Unknown or expired requestState: call the tool again without it',
+          { requestState: state },
+        );
       step = await resumed;
     } else {
       // The capabilities this request declares (2026-07-28 has no handshake: each request carries them).
       const client =
-        ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ??
-        server.getClientCapabilities();
+        ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
+          | ClientCapabilities
+          | undefined) ?? server.getClientCapabilities();
       const token = ctx.mcpReq._meta?.progressToken;
       // The client's trace context (`_meta.traceparent`): the call's span joins its trace.
       const parentTrace = traceContextOf(ctx.mcpReq._meta, ctx.mcpReq.envelope);
       step = await bridge.start(owner, (ask, signal) =>
-        traced(parentTrace, { 'mcp.tool.name': params.name }, (handed) => live.use(async ({ run, exposure }) => {
-          const forwarding = callForwarding(
-            live.sessionId,
-            client,
-            ask,
-            token === undefined
-              ? undefined
-              : (progress) =>
-                  void ctx.mcpReq
-                    .notify({
-                      method: 'notifications/progress',
-                      params: { ...progress, progressToken: token },
-                    })
-                    .catch(() => undefined), // progress for a request whose client went away
-          );
-          const name = params.name;
-          const args = params.arguments ?? {};
-          try {
-            // An approval this call needs is asked of this request's client, by an `input_required` round.
-            const asker = client?.elicitation ? { ask } : {};
-            const outcome = await withModernAsker(asker, () =>
-              exposure.call(name, args, {
-                signal,
-                scope: { mcp: forwarding, ...(handed ? { trace: handed } : {}) },
-              }),
+        traced(parentTrace, { 'mcp.tool.name': params.name }, (handed) =>
+          live.use(async ({ run, exposure }) => {
+            const forwarding = callForwarding(
+              live.sessionId,
+              client,
+              ask,
+              token === undefined
+                ? undefined
+                : (progress) =>
+                    void ctx.mcpReq
+                      .notify({
+                        method: 'notifications/progress',
+                        params: { ...progress, progressToken: token },
+                      })
+                      .catch(() => undefined), // progress for a request whose client went away
             );
-            return explainUnavailable(toCallToolResult(outcome), run.diagnostics, typeof args.id === 'string' ? args.id : name);
-          } catch (error) {
-            const coded = ToolSearchError.isInstance(error) ? error : undefined;
-            return errorResult(coded?.code ?? ErrorCode.TOOL_EXECUTION_FAILED, errorMessage(error));
-          }
-        })),
+            const name = params.name;
+            const args = params.arguments ?? {};
+            try {
+              // An approval this call needs is asked of this request's client, by an `input_required` round.
+              const asker = client?.elicitation ? { ask } : {};
+              const outcome = await withModernAsker(asker, () =>
+                exposure.call(name, args, {
+                  signal,
+                  scope: { mcp: forwarding, ...(handed ? { trace: handed } : {}) },
+                }),
+              );
+              return explainUnavailable(
+                toCallToolResult(outcome),
+                run.diagnostics,
+                typeof args.id === 'string' ? args.id : name,
+              );
+            } catch (error) {
+              const coded = ToolSearchError.isInstance(error) ? error : undefined;
+              return errorResult(coded?.code ?? ErrorCode.TOOL_EXECUTION_FAILED, errorMessage(error));
+            }
+          }),
+        ),
       );
     }
     if ('done' in step) {
       const code = (step.done.structuredContent as { error?: { code?: unknown } } | undefined)?.error?.code;
-      if (code === ErrorCode.RUN_STOPPED) void live.refresh(true).catch((error: unknown) => logger.warn(`refresh failed: ${errorMessage(error)}`, { cause: error }));
+      if (code === ErrorCode.RUN_STOPPED)
+        void live
+          .refresh(true)
+          .catch((error: unknown) => logger.warn(`refresh failed: ${errorMessage(error)}`, { cause: error }));
       if (code === McpErrors.MCP_SERVER_UNAVAILABLE) background();
       return step.done as ModernCallToolResult;
     }
@@ -312,7 +355,12 @@ export function createModernServers(
   }
 
   /** A retry for a call parked on another replica; a store or holder failure is a JSON-RPC error naming its code. */
-  async function resumeElsewhere(owner: string, state: string, responses: Record<string, unknown>, signal: AbortSignal): Promise<BridgeStep | undefined> {
+  async function resumeElsewhere(
+    owner: string,
+    state: string,
+    responses: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<BridgeStep | undefined> {
     if (!options.parked) return undefined;
     try {
       return await options.parked.resumeElsewhere(owner, state, responses, signal);
@@ -381,18 +429,25 @@ export function createModernServers(
  * What a downstream server may ask of the calling client during a call: its requests become `input_required`
  * rounds, each only when the client declared the capability (otherwise plugin-mcp's configured handlers, else a refusal).
  */
-function callForwarding(session: string, client: ClientCapabilities | undefined, ask: Ask, onProgress: McpCallForwarding['onProgress']): McpCallForwarding {
+function callForwarding(
+  session: string,
+  client: ClientCapabilities | undefined,
+  ask: Ask,
+  onProgress: McpCallForwarding['onProgress'],
+): McpCallForwarding {
   return {
     session,
     ...(onProgress ? { onProgress } : {}),
     ...(client?.elicitation
       ? {
-          elicitInput: async (params, signal) => (await ask({ method: 'elicitation/create', params: { ...params } }, signal)) as ElicitResult,
+          elicitInput: async (params, signal) =>
+            (await ask({ method: 'elicitation/create', params: { ...params } }, signal)) as ElicitResult,
         }
       : {}),
     ...(client?.sampling
       ? {
-          createMessage: async (params, signal) => (await ask({ method: 'sampling/createMessage', params: { ...params } }, signal)) as CreateMessageResult,
+          createMessage: async (params, signal) =>
+            (await ask({ method: 'sampling/createMessage', params: { ...params } }, signal)) as CreateMessageResult,
         }
       : {}),
   };
@@ -427,7 +482,9 @@ export type { CallToolResult };
 
 /** The resource URIs of a `subscriptions/listen` request (undefined for any other message, or one without them). */
 function listenedResources(body: unknown): readonly string[] | undefined {
-  const message = body as { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } } | undefined;
+  const message = body as
+    | { method?: unknown; params?: { notifications?: { resourceSubscriptions?: unknown } } }
+    | undefined;
   if (message?.method !== 'subscriptions/listen') return undefined;
   const uris = message.params?.notifications?.resourceSubscriptions;
   return Array.isArray(uris) && uris.length > 0 && uris.every((uri) => typeof uri === 'string') ? uris : undefined;
@@ -436,7 +493,13 @@ function listenedResources(body: unknown): readonly string[] | undefined {
 function withResources(body: unknown, uris: readonly string[]): unknown {
   const message = body as { params: { notifications: Record<string, unknown> } };
   const { resourceSubscriptions: _dropped, ...notifications } = message.params.notifications;
-  return { ...message, params: { ...message.params, notifications: uris.length ? { ...notifications, resourceSubscriptions: uris } : notifications } };
+  return {
+    ...message,
+    params: {
+      ...message.params,
+      notifications: uris.length ? { ...notifications, resourceSubscriptions: uris } : notifications,
+    },
+  };
 }
 
 /** The response, with `ended` called once its body is done or cancelled (the client went away). */

@@ -48,7 +48,12 @@ export const LEGACY_UI_RESOURCE_KEY = 'ui/resourceUri';
 export function namespaceToolMeta(meta: Readonly<Record<string, unknown>>, server: string): Record<string, unknown> {
   const out: Record<string, unknown> = { ...meta };
   const ui = meta.ui;
-  if (ui && typeof ui === 'object' && !Array.isArray(ui) && typeof (ui as { resourceUri?: unknown }).resourceUri === 'string') {
+  if (
+    ui &&
+    typeof ui === 'object' &&
+    !Array.isArray(ui) &&
+    typeof (ui as { resourceUri?: unknown }).resourceUri === 'string'
+  ) {
     out.ui = { ...ui, resourceUri: resourceUri(server, (ui as { resourceUri: string }).resourceUri) };
   }
   const legacy = meta[LEGACY_UI_RESOURCE_KEY];

@@ -41,7 +41,12 @@ export interface ParkedCalls {
    * A retry for a call not parked here: relayed to the replica holding it. `undefined`: no such call for this owner
    * (unknown, expired, another owner's). Throws `STATE_UNAVAILABLE` or `MCP_PARKED_CALL_LOST`.
    */
-  resumeElsewhere(owner: string, requestState: string, responses: Record<string, unknown>, signal: AbortSignal): Promise<BridgeStep | undefined>;
+  resumeElsewhere(
+    owner: string,
+    requestState: string,
+    responses: Record<string, unknown>,
+    signal: AbortSignal,
+  ): Promise<BridgeStep | undefined>;
   close(): Promise<void>;
 }
 
@@ -51,7 +56,15 @@ interface ParkedRecord {
 }
 
 type Message =
-  | { readonly type: 'resume'; readonly to: string; readonly from: string; readonly id: string; readonly owner: string; readonly requestState: string; readonly responses: Record<string, unknown> }
+  | {
+      readonly type: 'resume';
+      readonly to: string;
+      readonly from: string;
+      readonly id: string;
+      readonly owner: string;
+      readonly requestState: string;
+      readonly responses: Record<string, unknown>;
+    }
   | { readonly type: 'ack' | 'alive' | 'missing'; readonly to: string; readonly id: string }
   | { readonly type: 'step'; readonly to: string; readonly id: string; readonly step: BridgeStep };
 
@@ -71,7 +84,8 @@ export function createParkedCalls(options: ParkedCallsOptions): ParkedCalls {
   let unsubscribe: (() => Promise<void>) | undefined;
 
   const publish = (message: Message) => state.publish(PARKED_CHANNEL, JSON.stringify(message));
-  const warn = (what: string) => (error: unknown) => logger.warn(`parked call ${what}: ${errorMessage(error)}`, { cause: error });
+  const warn = (what: string) => (error: unknown) =>
+    logger.warn(`parked call ${what}: ${errorMessage(error)}`, { cause: error });
 
   const hooks: BridgeHooks = {
     onPark(requestState, owner, idleMs) {
@@ -126,9 +140,13 @@ export function createParkedCalls(options: ParkedCallsOptions): ParkedCalls {
         const lost = (why: string) =>
           finish(() =>
             reject(
-              new ToolSearchError(McpServerErrors.MCP_PARKED_CALL_LOST, `The replica holding this call (${record.replica}) ${why}; call the tool again`, {
-                details: { replica: record.replica },
-              }),
+              new ToolSearchError(
+                McpServerErrors.MCP_PARKED_CALL_LOST,
+                `The replica holding this call (${record.replica}) ${why}; call the tool again`,
+                {
+                  details: { replica: record.replica },
+                },
+              ),
             ),
           );
         const arm = (ms: number, why: string) => {
@@ -136,7 +154,8 @@ export function createParkedCalls(options: ParkedCallsOptions): ParkedCalls {
           timer = setTimeout(() => lost(why), ms);
           timer.unref();
         };
-        const onAbort = () => finish(() => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted')));
+        const onAbort = () =>
+          finish(() => reject(signal.reason instanceof Error ? signal.reason : new Error('aborted')));
         const finish = (settle: () => void) => {
           clearTimeout(timer);
           waiters.delete(id);
@@ -152,7 +171,9 @@ export function createParkedCalls(options: ParkedCallsOptions): ParkedCalls {
         });
         signal.addEventListener('abort', onAbort, { once: true });
         arm(ackMs, 'did not answer');
-        publish({ type: 'resume', to: record.replica, from: self, id, owner, requestState, responses }).catch((error: unknown) => finish(() => reject(error)));
+        publish({ type: 'resume', to: record.replica, from: self, id, owner, requestState, responses }).catch(
+          (error: unknown) => finish(() => reject(error)),
+        );
       });
     },
 

@@ -12,8 +12,18 @@
  * this replica has no stream for goes out over the channel too, and the
  * replica holding the client's stream sends it.
  */
-import { WebStandardStreamableHTTPServerTransport, type WebStandardStreamableHTTPServerTransportOptions } from '@modelcontextprotocol/server';
-import { isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, type JSONRPCMessage, type RequestId } from '@modelcontextprotocol/server';
+import {
+  WebStandardStreamableHTTPServerTransport,
+  type WebStandardStreamableHTTPServerTransportOptions,
+} from '@modelcontextprotocol/server';
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type RequestId,
+} from '@modelcontextprotocol/server';
 
 export const RELAY_CHANNEL = 'mcp:relay';
 
@@ -35,7 +45,11 @@ export class RelayingTransport extends WebStandardStreamableHTTPServerTransport 
   #streams = 0;
 
   /** `elsewhere`: sends a standalone-stream message to the other replicas of the session. */
-  constructor(options: WebStandardStreamableHTTPServerTransportOptions, replica: string, elsewhere: (message: JSONRPCMessage) => Promise<void>) {
+  constructor(
+    options: WebStandardStreamableHTTPServerTransportOptions,
+    replica: string,
+    elsewhere: (message: JSONRPCMessage) => Promise<void>,
+  ) {
     super(options);
     this.#replica = replica;
     this.#elsewhere = elsewhere;
@@ -58,7 +72,8 @@ export class RelayingTransport extends WebStandardStreamableHTTPServerTransport 
 
   override async send(message: JSONRPCMessage, options?: { relatedRequestId?: RequestId }): Promise<void> {
     const outgoing = this.#tagged(message);
-    const standalone = options?.relatedRequestId === undefined && !isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message);
+    const standalone =
+      options?.relatedRequestId === undefined && !isJSONRPCResultResponse(message) && !isJSONRPCErrorResponse(message);
     if (standalone && this.#streams === 0) return this.#elsewhere(outgoing).catch(() => undefined); // as with no open stream: a standalone message nobody can take is dropped (MCP spec)
     return super.send(outgoing, options);
   }
@@ -75,7 +90,10 @@ export class RelayingTransport extends WebStandardStreamableHTTPServerTransport 
       return message;
     }
     // The server cancelling its own request names it as the client knows it.
-    const tag = message.method === 'notifications/cancelled' && isRequestId(message.params?.requestId) ? this.#tagOf.get(message.params.requestId) : undefined;
+    const tag =
+      message.method === 'notifications/cancelled' && isRequestId(message.params?.requestId)
+        ? this.#tagOf.get(message.params.requestId)
+        : undefined;
     if (!tag) return message;
     this.#forget(tag);
     return { ...message, params: { ...message.params, requestId: tag } };
@@ -107,7 +125,11 @@ export class RelayingTransport extends WebStandardStreamableHTTPServerTransport 
 
   /** Whether a message is of the kinds that may belong to another replica. */
   static relayable(message: unknown): boolean {
-    return isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) || (isJSONRPCNotification(message) && message.method === 'notifications/cancelled');
+    return (
+      isJSONRPCResultResponse(message) ||
+      isJSONRPCErrorResponse(message) ||
+      (isJSONRPCNotification(message) && message.method === 'notifications/cancelled')
+    );
   }
 
   #remember(tag: string, id: RequestId): void {

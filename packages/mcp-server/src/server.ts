@@ -78,23 +78,40 @@ export interface ToolSearchMcpServer {
 export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): Promise<ToolSearchMcpServer> {
   const mode = options.mode ?? 'tools';
   if (!MCP_MODES.includes(mode)) {
-    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, `Unknown MCP exposure mode "${String(mode)}"; use one of ${MCP_MODES.join(', ')}`, {
-      details: { mode, modes: [...MCP_MODES] },
-    });
+    throw new ToolSearchError(
+      ErrorCode.OPTIONS_INVALID,
+      `Unknown MCP exposure mode "${String(mode)}"; use one of ${MCP_MODES.join(', ')}`,
+      {
+        details: { mode, modes: [...MCP_MODES] },
+      },
+    );
   }
   const logger = options.logger ?? silentLogger;
   const { downstream } = options;
   // Before the first run connects anyone: downstream servers learn that sampling and elicitation can be forwarded.
   downstream?.enableForwarding();
-  const live: LiveRun = await createLiveRun({ kernel: options.kernel, mode, ...(options.request ? { request: options.request } : {}) });
+  const live: LiveRun = await createLiveRun({
+    kernel: options.kernel,
+    mode,
+    ...(options.request ? { request: options.request } : {}),
+  });
   const instructions = live.current.exposure.system;
   const server: Server = new LegacyServer(
     { name: options.name ?? 'tool-search', version: options.version ?? '0.1.0' },
-    { capabilities: { tools: { listChanged: true }, ...(downstream ? AGGREGATE_CAPABILITIES : {}) }, ...(instructions ? { instructions } : {}) },
+    {
+      capabilities: { tools: { listChanged: true }, ...(downstream ? AGGREGATE_CAPABILITIES : {}) },
+      ...(instructions ? { instructions } : {}),
+    },
   );
   // Policy reaches resources, prompts and logs by server: only servers with a tool in the effective catalog are seen.
   const visible = () => visibleServers(live.current.run.catalog);
-  const forwarding = createSessionForwarding({ server, sessionId: live.sessionId, ...(downstream ? { downstream } : {}), visible, logger });
+  const forwarding = createSessionForwarding({
+    server,
+    sessionId: live.sessionId,
+    ...(downstream ? { downstream } : {}),
+    visible,
+    logger,
+  });
   const aggregate = downstream ? serveAggregate({ server, downstream, visible, logger }) : undefined;
   let closed = false;
 
@@ -111,7 +128,9 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
   }
 
   const background = (force = false) =>
-    void refresh(force).catch((error: unknown) => logger.warn(`refresh failed: ${errorMessage(error)}`, { cause: error }));
+    void refresh(force).catch((error: unknown) =>
+      logger.warn(`refresh failed: ${errorMessage(error)}`, { cause: error }),
+    );
 
   server.setRequestHandler('tools/list', () => ({ tools: [...live.current.tools] }) as never);
 
@@ -120,17 +139,26 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
     const forwarded = forwarding.forCall(request, ctx);
     // The client's trace context (`_meta.traceparent`): the call's span joins its trace.
     const parentTrace = traceContextOf(request.params._meta);
-    const result = await traced(parentTrace, { 'mcp.tool.name': name }, (handed) => live.use(async ({ run, exposure }): Promise<CallToolResult> => {
-      try {
-        const outcome = await exposure.call(name, args, { signal: ctx.mcpReq.signal, scope: { mcp: forwarded.forwarding, ...(handed ? { trace: handed } : {}) } });
-        await forwarded.flush();
-        return explainUnavailable(toCallToolResult(outcome), run.diagnostics, typeof args.id === 'string' ? args.id : name);
-      } catch (error) {
-        // Only RUN_CLOSED escapes `exposure.call`: the session is closing.
-        const coded = ToolSearchError.isInstance(error) ? error : undefined;
-        return errorResult(coded?.code ?? ErrorCode.TOOL_EXECUTION_FAILED, errorMessage(error));
-      }
-    }));
+    const result = await traced(parentTrace, { 'mcp.tool.name': name }, (handed) =>
+      live.use(async ({ run, exposure }): Promise<CallToolResult> => {
+        try {
+          const outcome = await exposure.call(name, args, {
+            signal: ctx.mcpReq.signal,
+            scope: { mcp: forwarded.forwarding, ...(handed ? { trace: handed } : {}) },
+          });
+          await forwarded.flush();
+          return explainUnavailable(
+            toCallToolResult(outcome),
+            run.diagnostics,
+            typeof args.id === 'string' ? args.id : name,
+          );
+        } catch (error) {
+          // Only RUN_CLOSED escapes `exposure.call`: the session is closing.
+          const coded = ToolSearchError.isInstance(error) ? error : undefined;
+          return errorResult(coded?.code ?? ErrorCode.TOOL_EXECUTION_FAILED, errorMessage(error));
+        }
+      }),
+    );
     const code = errorCodeOf(result);
     // A run stopped by a guard (loop circuit breaker) refuses every later call: this call reports the stop, the next ones get a fresh run.
     if (code === ErrorCode.RUN_STOPPED) background(true);
@@ -165,12 +193,19 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
   };
 }
 
-const AGGREGATE_CAPABILITIES = { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} } as const;
+const AGGREGATE_CAPABILITIES = {
+  resources: { subscribe: true, listChanged: true },
+  prompts: { listChanged: true },
+  completions: {},
+  logging: {},
+} as const;
 
 function visibleServers(catalog: readonly ToolDescriptor[]): ReadonlySet<string> {
   return new Set(catalog.flatMap((tool) => (tool.source === 'mcp' ? [tool.owner] : [])));
 }
 
 function errorCodeOf(result: CallToolResult): unknown {
-  return result.isError ? (result.structuredContent as { error?: { code?: unknown } } | undefined)?.error?.code : undefined;
+  return result.isError
+    ? (result.structuredContent as { error?: { code?: unknown } } | undefined)?.error?.code
+    : undefined;
 }

@@ -80,10 +80,24 @@ function decode(raw: string): SessionRecord | undefined {
   try {
     const value = JSON.parse(raw) as Partial<SessionRecord> | null;
     const init = value?.initialize;
-    if (typeof value?.runSessionId !== 'string' || typeof value.created !== 'number' || typeof value.replica !== 'string') return undefined;
-    if (typeof init?.protocolVersion !== 'string' || typeof init.capabilities !== 'object' || typeof init.clientInfo?.name !== 'string') return undefined;
+    if (
+      typeof value?.runSessionId !== 'string' ||
+      typeof value.created !== 'number' ||
+      typeof value.replica !== 'string'
+    )
+      return undefined;
+    if (
+      typeof init?.protocolVersion !== 'string' ||
+      typeof init.capabilities !== 'object' ||
+      typeof init.clientInfo?.name !== 'string'
+    )
+      return undefined;
     if (value.loggingLevel !== undefined && typeof value.loggingLevel !== 'string') return undefined;
-    if ((value.keyId !== undefined && typeof value.keyId !== 'string') || (value.agentId !== undefined && typeof value.agentId !== 'string')) return undefined;
+    if (
+      (value.keyId !== undefined && typeof value.keyId !== 'string') ||
+      (value.agentId !== undefined && typeof value.agentId !== 'string')
+    )
+      return undefined;
     return value as SessionRecord;
   } catch {
     return undefined;

@@ -50,7 +50,11 @@ export async function traced<T extends { isError?: boolean }>(
   call: (context: TraceContext | undefined) => Promise<T>,
 ): Promise<T> {
   const remote = parent ? spanContextOf(parent.traceparent, parent.tracestate) : undefined;
-  const span = tracer().startSpan('mcp.tools/call', { kind: SpanKind.SERVER, attributes }, remote ? trace.setSpanContext(ROOT_CONTEXT, remote) : ROOT_CONTEXT);
+  const span = tracer().startSpan(
+    'mcp.tools/call',
+    { kind: SpanKind.SERVER, attributes },
+    remote ? trace.setSpanContext(ROOT_CONTEXT, remote) : ROOT_CONTEXT,
+  );
   const own = span.spanContext();
   // No tracer provider registered: the span is the parent's (or invalid): hand the client's context down as it came.
   const handed = trace.isSpanContextValid(own) && own.spanId !== remote?.spanId ? toTraceContext(own) : parent;

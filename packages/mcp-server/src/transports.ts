@@ -14,7 +14,10 @@ import type { AddressInfo } from 'node:net';
 import type { Readable, Writable } from 'node:stream';
 import { getRequestListener } from '@hono/node-server';
 import { isInitializeRequest, isLegacyRequest, type Server as ModernServer } from '@modelcontextprotocol/server';
-import { serveStdio as serveModernStdioEntry, StdioServerTransport as ModernStdioTransport } from '@modelcontextprotocol/server/stdio';
+import {
+  serveStdio as serveModernStdioEntry,
+  StdioServerTransport as ModernStdioTransport,
+} from '@modelcontextprotocol/server/stdio';
 import { AuthErrors, authStatus, createApiKeys, type ApiKeys, type Principal } from '@tool-search/auth';
 import { ErrorCode, ToolSearchError, errorMessage, silentLogger } from '@tool-search/kernel';
 import { MemoryStateStore, stateHealth, type StateStore, StateErrors } from '@tool-search/state';
@@ -74,7 +77,12 @@ export async function serveStdio(options: StdioServeOptions): Promise<StdioMcpHa
 }
 
 /** A 2026-07-28 stdio connection on the v2 SDK's `serveStdio`: one v2 `Server` for the connection, list changes on its listen streams. */
-function serveModernStdio(options: StdioServeOptions, input: Readable, output: Writable, ended: () => void): { close(): Promise<void> } {
+function serveModernStdio(
+  options: StdioServeOptions,
+  input: Readable,
+  output: Writable,
+  ended: () => void,
+): { close(): Promise<void> } {
   const core = createModernServers(options);
   const built = new Set<ModernServer>();
   const transport = new ModernStdioTransport(input, output);
@@ -172,7 +180,15 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
   // 2026-07-28 requests: stateless, any replica answers them (modern.ts); a retry of a call parked on another replica is relayed there.
   const parked = createParkedCalls({ state, logger: options.logger ?? silentLogger });
   const modern = createModernHandler({ ...options, maxBodyBytes, parked });
-  const unsubscribe = await state.subscribe(RELAY_CHANNEL, (raw) => void sessions.deliver(raw).catch((error: unknown) => (options.logger ?? silentLogger).warn(`a relayed MCP message was not delivered: ${errorMessage(error)}`, { cause: error })));
+  const unsubscribe = await state.subscribe(
+    RELAY_CHANNEL,
+    (raw) =>
+      void sessions.deliver(raw).catch((error: unknown) =>
+        (options.logger ?? silentLogger).warn(`a relayed MCP message was not delivered: ${errorMessage(error)}`, {
+          cause: error,
+        }),
+      ),
+  );
   await modern.ready;
   // Node request → web `Request` → the session's transport, the way the SDK's own Node transport does it.
   const bound = new WeakMap<IncomingMessage, { readonly session: HttpSession; readonly body: unknown }>();
@@ -203,7 +219,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
     const { replica, state: store } = await stateHealth(state);
     const ok = !closing && store.ok;
     const text = JSON.stringify({ replica, sessions: sessions.size, state: { ...store, ok } });
-    res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+    res
+      .writeHead(ok ? 200 : 503, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+      .end(text);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -229,7 +247,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
       if (principal) {
         const usable = await sessions.usableBy(sessionId, principal.keyId);
         if (usable === 'unavailable') return unavailable(res);
-        if (usable === false) return reply(res, 403, 'Forbidden: this MCP session was opened with another API key', -32000, { code: AuthErrors.AUTH_FORBIDDEN });
+        if (usable === false)
+          return reply(res, 403, 'Forbidden: this MCP session was opened with another API key', -32000, {
+            code: AuthErrors.AUTH_FORBIDDEN,
+          });
       }
       if (req.method === 'DELETE') return terminate(sessionId, req, res);
       // An answer or a cancel for a session not held here is for the replica that holds it: no rebuild for it.
@@ -251,14 +272,23 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
       return refuse(res, error);
     }
     // Without a session: a 2026-07-28 request (its `_meta` envelope says so) is answered statelessly, on any replica.
-    if (req.method === 'POST' && !(await isLegacyRequest(classifiable(req), body, { maxRequestBodySize: maxBodyBytes }))) {
-      modernBound.set(req, { body, caller: { ...(principal ? { keyId: principal.keyId } : {}), ...(agentId !== undefined ? { agentId } : {}) } });
+    if (
+      req.method === 'POST' &&
+      !(await isLegacyRequest(classifiable(req), body, { maxRequestBodySize: maxBodyBytes }))
+    ) {
+      modernBound.set(req, {
+        body,
+        caller: { ...(principal ? { keyId: principal.keyId } : {}), ...(agentId !== undefined ? { agentId } : {}) },
+      });
       return toModern(req, res);
     }
-    if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, 'Bad request: no mcp-session-id; send initialize first');
+    if (req.method !== 'POST' || !isInitializeRequest(body))
+      return reply(res, 400, 'Bad request: no mcp-session-id; send initialize first');
 
     const owner = { ...(principal ? { keyId: principal.keyId } : {}), ...(agentId !== undefined ? { agentId } : {}) };
-    const session = await sessions.open(body, owner).catch((error: unknown) => (isStateUnavailable(error) ? undefined : Promise.reject(error)));
+    const session = await sessions
+      .open(body, owner)
+      .catch((error: unknown) => (isStateUnavailable(error) ? undefined : Promise.reject(error)));
     if (!session) return unavailable(res);
     await dispatch(session, req, res, body);
     // An initialize the transport refused (Accept, Content-Type) never opens a session: do not keep its runs or its record.
@@ -266,7 +296,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
   }
 
   async function terminate(sessionId: string, req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const ended = await sessions.terminate(sessionId).catch((error: unknown) => (isStateUnavailable(error) ? undefined : Promise.reject(error)));
+    const ended = await sessions
+      .terminate(sessionId)
+      .catch((error: unknown) => (isStateUnavailable(error) ? undefined : Promise.reject(error)));
     if (!ended) return unavailable(res);
     // The copy held here answers and closes itself; elsewhere the record is all there is.
     if (ended.local) return dispatch(ended.local, req, res, undefined);
@@ -303,7 +335,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
   const port = (http.address() as AddressInfo).port;
   url = `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}${MCP_PATH}`;
   // Clients that vanish without a DELETE would keep their runs (and refresh timers) forever.
-  const sweeper = idleMs > 0 ? setInterval(() => void sessions.sweep(idleMs).catch(() => undefined), Math.min(idleMs, 60_000)) : undefined; // a store outage is retried at the next sweep
+  const sweep = () => void sessions.sweep(idleMs).catch(() => undefined); // a store outage is retried at the next sweep
+  const sweeper = idleMs > 0 ? setInterval(sweep, Math.min(idleMs, 60_000)) : undefined;
   sweeper?.unref();
   return {
     url,
@@ -347,5 +380,7 @@ function headerOf(req: IncomingMessage, name: string): string | undefined {
 
 /** The store that knows the sessions did not answer: sessions held here go on; this request can try again later. */
 function unavailable(res: ServerResponse): void {
-  reply(res, 503, 'Session store unavailable (STATE_UNAVAILABLE); retry shortly', -32000, { code: StateErrors.STATE_UNAVAILABLE });
+  reply(res, 503, 'Session store unavailable (STATE_UNAVAILABLE); retry shortly', -32000, {
+    code: StateErrors.STATE_UNAVAILABLE,
+  });
 }

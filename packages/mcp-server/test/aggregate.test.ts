@@ -9,7 +9,12 @@
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ErrorCode as McpErrorCode, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode as McpErrorCode,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
 import { createToolSearchMcpServer, type ToolSearchMcpServer } from '../src/index.js';
@@ -21,19 +26,29 @@ const fixture = { command: process.execPath, args: [CONFORMANCE_FIXTURE] };
 const kernels: Kernel[] = [];
 const sessions: { client: Client; mcp: ToolSearchMcpServer }[] = [];
 
-async function connect(config: Config): Promise<{ client: Client; updated: string[]; logs: string[]; downstreamLogs: string[] }> {
+async function connect(
+  config: Config,
+): Promise<{ client: Client; updated: string[]; logs: string[]; downstreamLogs: string[] }> {
   const { kernel, mcpDownstream } = await createToolSearchKernel(config);
   kernels.push(kernel);
   const downstreamLogs: string[] = [];
   mcpDownstream?.on((event) => void (event.type === 'log' && downstreamLogs.push(event.server)));
-  const mcp = await createToolSearchMcpServer({ kernel, mode: 'directory', refreshIntervalMs: 0, ...(mcpDownstream ? { downstream: mcpDownstream } : {}) });
+  const mcp = await createToolSearchMcpServer({
+    kernel,
+    mode: 'directory',
+    refreshIntervalMs: 0,
+    ...(mcpDownstream ? { downstream: mcpDownstream } : {}),
+  });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await mcp.server.connect(serverSide);
   const client = new Client({ name: 'aggregate-test', version: '1.0.0' });
   const updated: string[] = [];
   const logs: string[] = [];
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, ({ params }) => void updated.push(params.uri));
-  client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => void logs.push(`${params.logger} ${String(params.data)}`));
+  client.setNotificationHandler(
+    LoggingMessageNotificationSchema,
+    ({ params }) => void logs.push(`${params.logger} ${String(params.data)}`),
+  );
   await client.connect(clientSide);
   sessions.push({ client, mcp });
   return { client, updated, logs, downstreamLogs };
@@ -50,15 +65,29 @@ describe('resources and prompts of two servers', () => {
   it('lists them namespaced and reads by the namespaced name', async () => {
     const { client } = await connect({ mcpServers: { conf: fixture, conf2: fixture } });
     const uris = (await client.listResources()).resources.map((r) => r.uri);
-    expect(uris).toEqual(expect.arrayContaining(['tool-search://conf/test://static-text', 'tool-search://conf2/test://static-text']));
+    expect(uris).toEqual(
+      expect.arrayContaining(['tool-search://conf/test://static-text', 'tool-search://conf2/test://static-text']),
+    );
     const templates = (await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
-    expect(templates).toEqual(['tool-search://conf/test://template/{id}/data', 'tool-search://conf2/test://template/{id}/data']);
+    expect(templates).toEqual([
+      'tool-search://conf/test://template/{id}/data',
+      'tool-search://conf2/test://template/{id}/data',
+    ]);
     const read = await client.readResource({ uri: 'tool-search://conf2/test://template/7/data' });
-    expect(read.contents).toEqual([{ uri: 'test://template/7/data', mimeType: 'application/json', text: '{"id":"7","templateTest":true,"data":"Data for ID: 7"}' }]);
+    expect(read.contents).toEqual([
+      {
+        uri: 'test://template/7/data',
+        mimeType: 'application/json',
+        text: '{"id":"7","templateTest":true,"data":"Data for ID: 7"}',
+      },
+    ]);
 
     const prompts = (await client.listPrompts()).prompts.map((p) => p.name);
     expect(prompts).toEqual(expect.arrayContaining(['conf:test_simple_prompt', 'conf2:test_prompt_with_arguments']));
-    const prompt = await client.getPrompt({ name: 'conf2:test_prompt_with_arguments', arguments: { arg1: 'a', arg2: 'b' } });
+    const prompt = await client.getPrompt({
+      name: 'conf2:test_prompt_with_arguments',
+      arguments: { arg1: 'a', arg2: 'b' },
+    });
     expect(prompt.messages[0]!.content).toEqual({ type: 'text', text: "Prompt with arguments: arg1='a', arg2='b'" });
   });
 
@@ -68,13 +97,20 @@ describe('resources and prompts of two servers', () => {
       code: McpErrorCode.InvalidParams,
       data: { candidates: ['tool-search://conf/test://static-text', 'tool-search://conf2/test://static-text'] },
     });
-    await expect(client.getPrompt({ name: 'test_simple_prompt' })).rejects.toMatchObject({ code: McpErrorCode.InvalidParams });
-    await expect(client.readResource({ uri: 'tool-search://conf/test://missing' })).rejects.toMatchObject({ code: RESOURCE_NOT_FOUND });
+    await expect(client.getPrompt({ name: 'test_simple_prompt' })).rejects.toMatchObject({
+      code: McpErrorCode.InvalidParams,
+    });
+    await expect(client.readResource({ uri: 'tool-search://conf/test://missing' })).rejects.toMatchObject({
+      code: RESOURCE_NOT_FOUND,
+    });
   });
 
   it('routes completions to the server of the prompt', async () => {
     const { client } = await connect({ mcpServers: { conf: fixture, conf2: fixture } });
-    const result = await client.complete({ ref: { type: 'ref/prompt', name: 'conf2:test_prompt_with_arguments' }, argument: { name: 'language', value: 'p' } });
+    const result = await client.complete({
+      ref: { type: 'ref/prompt', name: 'conf2:test_prompt_with_arguments' },
+      argument: { name: 'language', value: 'p' },
+    });
     expect(result.completion.values).toEqual(['python', 'perl', 'php']);
   });
 
@@ -88,17 +124,35 @@ describe('resources and prompts of two servers', () => {
 
 describe('policy on resources, prompts and logs', () => {
   it('shows nothing of a server whose tools are all denied; its original names go to the other one', async () => {
-    const { client, logs, downstreamLogs } = await connect({ mcpServers: { conf: fixture, secret: fixture }, tools: { deny: ['mcp:secret:*'] } });
+    const { client, logs, downstreamLogs } = await connect({
+      mcpServers: { conf: fixture, secret: fixture },
+      tools: { deny: ['mcp:secret:*'] },
+    });
     expect((await client.listResources()).resources.every((r) => r.uri.startsWith('tool-search://conf/'))).toBe(true);
-    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['tool-search://conf/test://template/{id}/data']);
+    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'tool-search://conf/test://template/{id}/data',
+    ]);
     expect((await client.listPrompts()).prompts.every((p) => p.name.startsWith('conf:'))).toBe(true);
-    await expect(client.readResource({ uri: 'tool-search://secret/test://static-text' })).rejects.toMatchObject({ code: RESOURCE_NOT_FOUND });
-    await expect(client.getPrompt({ name: 'secret:test_simple_prompt' })).rejects.toMatchObject({ code: McpErrorCode.InvalidParams });
-    await expect(client.complete({ ref: { type: 'ref/prompt', name: 'secret:test_prompt_with_arguments' }, argument: { name: 'language', value: 'p' } })).rejects.toMatchObject({
+    await expect(client.readResource({ uri: 'tool-search://secret/test://static-text' })).rejects.toMatchObject({
+      code: RESOURCE_NOT_FOUND,
+    });
+    await expect(client.getPrompt({ name: 'secret:test_simple_prompt' })).rejects.toMatchObject({
       code: McpErrorCode.InvalidParams,
     });
-    await expect(client.subscribeResource({ uri: 'tool-search://secret/test://watched-resource' })).rejects.toMatchObject({ code: RESOURCE_NOT_FOUND });
-    expect((await client.readResource({ uri: 'test://static-text' })).contents[0]).toMatchObject({ text: 'This is the content of the static text resource.' });
+    await expect(
+      client.complete({
+        ref: { type: 'ref/prompt', name: 'secret:test_prompt_with_arguments' },
+        argument: { name: 'language', value: 'p' },
+      }),
+    ).rejects.toMatchObject({
+      code: McpErrorCode.InvalidParams,
+    });
+    await expect(
+      client.subscribeResource({ uri: 'tool-search://secret/test://watched-resource' }),
+    ).rejects.toMatchObject({ code: RESOURCE_NOT_FOUND });
+    expect((await client.readResource({ uri: 'test://static-text' })).contents[0]).toMatchObject({
+      text: 'This is the content of the static text resource.',
+    });
 
     // Both servers log their new level; only the visible one's message reaches the client.
     await client.setLoggingLevel('debug');
@@ -111,11 +165,21 @@ describe('policy on resources, prompts and logs', () => {
 
 describe('results pass through unchanged', () => {
   it('keeps outputSchema and _meta in tools/list and structuredContent and _meta in results', async () => {
-    const { client } = await connect({ mcpServers: { conf: fixture }, tools: { toolSearch: { mode: 'directory', visible: ['test_structured'] } } });
+    const { client } = await connect({
+      mcpServers: { conf: fixture },
+      tools: { toolSearch: { mode: 'directory', visible: ['test_structured'] } },
+    });
     const listed = (await client.listTools()).tools.find((tool) => tool.name === 'test_structured');
-    expect(listed).toMatchObject({ outputSchema: { type: 'object', properties: { answer: { type: 'number' } } }, _meta: { 'example.com/origin': 'fixture' } });
+    expect(listed).toMatchObject({
+      outputSchema: { type: 'object', properties: { answer: { type: 'number' } } },
+      _meta: { 'example.com/origin': 'fixture' },
+    });
     const result = (await client.callTool({ name: 'test_structured', arguments: {} })) as CallToolResult;
-    expect(result).toEqual({ content: [{ type: 'text', text: '{"answer":42}' }], structuredContent: { answer: 42 }, _meta: { 'example.com/trace': 'abc' } });
+    expect(result).toEqual({
+      content: [{ type: 'text', text: '{"answer":42}' }],
+      structuredContent: { answer: 42 },
+      _meta: { 'example.com/trace': 'abc' },
+    });
     const mixed = (await client.callTool({ name: 'test_multiple_content_types', arguments: {} })) as CallToolResult;
     expect(mixed.content.map((part) => part.type)).toEqual(['text', 'image', 'resource', 'resource_link']);
   });

@@ -29,7 +29,12 @@ beforeAll(async () => {
     tools: { toolSearch: { visible: ['mcp:weather:show_weather'] } },
   });
   kernel = preset.kernel;
-  http = await serveHttp({ kernel, mode: 'directory', refreshIntervalMs: 0, ...(preset.mcpDownstream ? { downstream: preset.mcpDownstream } : {}) });
+  http = await serveHttp({
+    kernel,
+    mode: 'directory',
+    refreshIntervalMs: 0,
+    ...(preset.mcpDownstream ? { downstream: preset.mcpDownstream } : {}),
+  });
 }, 60_000);
 afterAll(async () => {
   await Promise.all(clients.map((client) => client.close().catch(() => undefined)));

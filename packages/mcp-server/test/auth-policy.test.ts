@@ -30,13 +30,32 @@ describe('per-agent policy on resources, prompts and completions, chosen by the 
   beforeAll(async () => {
     const preset = await createToolSearchKernel({
       mcpServers: { conf: fixture },
-      agents: { list: [{ id: 'ops', default: true }, { id: 'ci', tools: { deny: ['mcp:conf:*'] } }] },
+      agents: {
+        list: [
+          { id: 'ops', default: true },
+          { id: 'ci', tools: { deny: ['mcp:conf:*'] } },
+        ],
+      },
     });
     kernel = preset.kernel;
-    const auth = createApiKeys({ keys: [{ name: 'ops', hash: hashApiKey(OPS_KEY), agents: ['ops'] }, { name: 'ci', hash: hashApiKey(CI_KEY), agents: ['ci'] }] });
+    const auth = createApiKeys({
+      keys: [
+        { name: 'ops', hash: hashApiKey(OPS_KEY), agents: ['ops'] },
+        { name: 'ci', hash: hashApiKey(CI_KEY), agents: ['ci'] },
+      ],
+    });
     state = new MemoryStateStore();
     for (const store of [state, state.asReplica('second')]) {
-      replicas.push(await serveHttp({ kernel, mode: 'tools', refreshIntervalMs: 0, auth, state: store, ...(preset.mcpDownstream ? { downstream: preset.mcpDownstream } : {}) }));
+      replicas.push(
+        await serveHttp({
+          kernel,
+          mode: 'tools',
+          refreshIntervalMs: 0,
+          auth,
+          state: store,
+          ...(preset.mcpDownstream ? { downstream: preset.mcpDownstream } : {}),
+        }),
+      );
     }
   });
   afterAll(async () => {
@@ -46,8 +65,15 @@ describe('per-agent policy on resources, prompts and completions, chosen by the 
     await kernel?.close();
   });
 
-  async function connect(url: string, key: string, sessionId?: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
-    const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${key}` } }, ...(sessionId ? { sessionId } : {}) });
+  async function connect(
+    url: string,
+    key: string,
+    sessionId?: string,
+  ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+    const transport = new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+      ...(sessionId ? { sessionId } : {}),
+    });
     const client = new Client({ name: 'auth-policy-test', version: '1.0.0' });
     await client.connect(transport);
     clients.push(client);
@@ -58,7 +84,10 @@ describe('per-agent policy on resources, prompts and completions, chosen by the 
     const { client } = await connect(replicas[0]!.url, OPS_KEY);
     expect((await client.listResources()).resources.some((r) => r.uri.startsWith('tool-search://conf/'))).toBe(true);
     expect((await client.listPrompts()).prompts.some((p) => p.name.startsWith('conf:'))).toBe(true);
-    const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'conf:test_prompt_with_arguments' }, argument: { name: 'language', value: 'p' } });
+    const completion = await client.complete({
+      ref: { type: 'ref/prompt', name: 'conf:test_prompt_with_arguments' },
+      argument: { name: 'language', value: 'p' },
+    });
     expect(completion.completion.values).toContain('python');
   });
 
@@ -68,20 +97,37 @@ describe('per-agent policy on resources, prompts and completions, chosen by the 
       expect((await c.listResources()).resources).toEqual([]);
       expect((await c.listResourceTemplates()).resourceTemplates).toEqual([]);
       expect((await c.listPrompts()).prompts).toEqual([]);
-      await expect(c.readResource({ uri: 'tool-search://conf/test://static-text' })).rejects.toMatchObject({ code: RESOURCE_NOT_FOUND });
+      await expect(c.readResource({ uri: 'tool-search://conf/test://static-text' })).rejects.toMatchObject({
+        code: RESOURCE_NOT_FOUND,
+      });
       await expect(c.readResource({ uri: 'test://static-text' })).rejects.toMatchObject({ code: RESOURCE_NOT_FOUND });
-      await expect(c.getPrompt({ name: 'test_simple_prompt' })).rejects.toMatchObject({ code: McpErrorCode.InvalidParams });
-      await expect(c.complete({ ref: { type: 'ref/prompt', name: 'conf:test_prompt_with_arguments' }, argument: { name: 'language', value: 'p' } })).rejects.toMatchObject({
+      await expect(c.getPrompt({ name: 'test_simple_prompt' })).rejects.toMatchObject({
         code: McpErrorCode.InvalidParams,
       });
-      await expect(c.complete({ ref: { type: 'ref/resource', uri: 'tool-search://conf/test://template/{id}/data' }, argument: { name: 'id', value: '1' } })).rejects.toMatchObject({
+      await expect(
+        c.complete({
+          ref: { type: 'ref/prompt', name: 'conf:test_prompt_with_arguments' },
+          argument: { name: 'language', value: 'p' },
+        }),
+      ).rejects.toMatchObject({
+        code: McpErrorCode.InvalidParams,
+      });
+      await expect(
+        c.complete({
+          ref: { type: 'ref/resource', uri: 'tool-search://conf/test://template/{id}/data' },
+          argument: { name: 'id', value: '1' },
+        }),
+      ).rejects.toMatchObject({
         code: RESOURCE_NOT_FOUND,
       });
     };
     await checks(client);
     // The same session on the other replica: rebuilt from its record, still as agent ci.
     const rebuilt = new Client({ name: 'auth-policy-test', version: '1.0.0' });
-    const again = new StreamableHTTPClientTransport(new URL(replicas[1]!.url), { requestInit: { headers: { authorization: `Bearer ${CI_KEY}` } }, sessionId: transport.sessionId! });
+    const again = new StreamableHTTPClientTransport(new URL(replicas[1]!.url), {
+      requestInit: { headers: { authorization: `Bearer ${CI_KEY}` } },
+      sessionId: transport.sessionId!,
+    });
     // The session exists: connect without initialize by handing the transport its id (the SDK skips initialize when one is set).
     await rebuilt.connect(again);
     clients.push(rebuilt);

@@ -32,7 +32,12 @@ describe('serve mcp --http with API keys', () => {
       plugins: { 'fake-catalog': { tools: 12 } },
       agents: { list: [{ id: 'ops', default: true }, { id: 'ci', tools: { deny: ['*'] } }, { id: 'admin' }] },
     }));
-    const auth = createApiKeys({ keys: [{ name: 'a', hash: hashApiKey(KEY_A), agents: ['ops', 'ci'] }, { name: 'b', hash: hashApiKey(KEY_B), agents: ['*'] }] });
+    const auth = createApiKeys({
+      keys: [
+        { name: 'a', hash: hashApiKey(KEY_A), agents: ['ops', 'ci'] },
+        { name: 'b', hash: hashApiKey(KEY_B), agents: ['*'] },
+      ],
+    });
     state = new MemoryStateStore();
     first = await serveHttp({ kernel, mode: 'tools', refreshIntervalMs: 0, auth, state });
     second = await serveHttp({ kernel, mode: 'tools', refreshIntervalMs: 0, auth, state: state.asReplica('second') });
@@ -45,7 +50,10 @@ describe('serve mcp --http with API keys', () => {
     await kernel?.close();
   });
 
-  async function connect(url: string, headers: Record<string, string>): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  async function connect(
+    url: string,
+    headers: Record<string, string>,
+  ): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
     const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
     const client = new Client({ name: 'auth-test', version: '1.0.0' });
     await client.connect(transport);
@@ -57,7 +65,12 @@ describe('serve mcp --http with API keys', () => {
   function post(url: string, headers: Record<string, string>, body: unknown): Promise<Response> {
     return fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', ...headers },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-protocol-version': '2025-06-18',
+        ...headers,
+      },
       body: JSON.stringify(body),
     });
   }
@@ -65,8 +78,20 @@ describe('serve mcp --http with API keys', () => {
 
   it('refuses to initialize without a key or with a wrong key (401, code in error.data)', async () => {
     await expect(connect(first.url, {})).rejects.toMatchObject({ code: 401 });
-    await expect(connect(first.url, { authorization: 'Bearer wrong-key-0123456789abcdef' })).rejects.toMatchObject({ code: 401, message: expect.stringContaining('AUTH_INVALID') });
-    const raw = await post(first.url, {}, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    await expect(connect(first.url, { authorization: 'Bearer wrong-key-0123456789abcdef' })).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining('AUTH_INVALID'),
+    });
+    const raw = await post(
+      first.url,
+      {},
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      },
+    );
     expect(raw.status).toBe(401);
     expect(await raw.json()).toMatchObject({ error: { data: { code: 'AUTH_REQUIRED' } } });
     expect(first.sessions).toBe(0);
@@ -80,7 +105,9 @@ describe('serve mcp --http with API keys', () => {
   });
 
   it('refuses an agent the key does not allow (403) and lets a "*" key pick it', async () => {
-    await expect(connect(first.url, { authorization: `Bearer ${KEY_A}`, 'x-agent-id': 'admin' })).rejects.toMatchObject({ code: 403, message: expect.stringContaining('AUTH_FORBIDDEN') });
+    await expect(connect(first.url, { authorization: `Bearer ${KEY_A}`, 'x-agent-id': 'admin' })).rejects.toMatchObject(
+      { code: 403, message: expect.stringContaining('AUTH_FORBIDDEN') },
+    );
     const admin = await connect(first.url, { authorization: `Bearer ${KEY_B}`, 'x-agent-id': 'admin' });
     expect(hitIds(await call(admin.client, 'tool_search', { query: TOOL })).some((id) => id.endsWith(TOOL))).toBe(true);
   });
@@ -93,17 +120,27 @@ describe('serve mcp --http with API keys', () => {
       expect(stolen.status).toBe(403);
       expect(await stolen.json()).toMatchObject({ error: { data: { code: 'AUTH_FORBIDDEN' } } });
       expect((await post(url, { 'mcp-session-id': session }, listTools)).status).toBe(401);
-      const deleted = await fetch(url, { method: 'DELETE', headers: { authorization: `Bearer ${KEY_B}`, 'mcp-session-id': session } });
+      const deleted = await fetch(url, {
+        method: 'DELETE',
+        headers: { authorization: `Bearer ${KEY_B}`, 'mcp-session-id': session },
+      });
       expect(deleted.status).toBe(403);
     }
     // The owner goes on, on both replicas (the second rebuilds the session from its record, bound to key A).
     expect((await client.listTools()).tools.map((t) => t.name)).toContain('tool_search');
-    const elsewhere = await post(second.url, { authorization: `Bearer ${KEY_A}`, 'mcp-session-id': session }, listTools);
+    const elsewhere = await post(
+      second.url,
+      { authorization: `Bearer ${KEY_A}`, 'mcp-session-id': session },
+      listTools,
+    );
     expect(elsewhere.status).toBe(200);
   });
 
   it('refuses to bind beyond loopback without keys, naming the fix', async () => {
-    await expect(serveHttp({ kernel, host: '0.0.0.0' })).rejects.toMatchObject({ code: 'OPTIONS_INVALID', message: expect.stringContaining('auth.keys') });
+    await expect(serveHttp({ kernel, host: '0.0.0.0' })).rejects.toMatchObject({
+      code: 'OPTIONS_INVALID',
+      message: expect.stringContaining('auth.keys'),
+    });
   });
 
   it('stays keyless on loopback without keys', async () => {

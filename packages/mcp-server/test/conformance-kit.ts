@@ -25,7 +25,10 @@ export interface ScenarioResult {
 
 /** `conformance server --url <url> --suite all`; returns the summary per scenario. */
 export async function runServerSuite(url: string, cwd: string): Promise<Map<string, ScenarioResult>> {
-  const child = spawn(process.execPath, ['--import', SHIM, SUITE_BIN, 'server', '--url', url, '--suite', 'all'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', SHIM, SUITE_BIN, 'server', '--url', url, '--suite', 'all'], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += String(chunk)));
   child.stderr.on('data', (chunk: Buffer) => (output += String(chunk)));
@@ -86,11 +89,17 @@ export async function toolCallAdapter(target: string): Promise<{ url: string; cl
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       const body = chunks.length ? rewrite(Buffer.concat(chunks)) : undefined;
-      const headers: IncomingHttpHeaders = { ...req.headers, ...(body ? { 'content-length': String(body.length) } : {}) };
-      const upstream = request({ host: to.hostname, port: to.port, path: to.pathname, method: req.method, headers }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const headers: IncomingHttpHeaders = {
+        ...req.headers,
+        ...(body ? { 'content-length': String(body.length) } : {}),
+      };
+      const upstream = request(
+        { host: to.hostname, port: to.port, path: to.pathname, method: req.method, headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       upstream.on('error', () => res.destroy());
       res.on('close', () => upstream.destroy());
       upstream.end(body);
@@ -122,7 +131,14 @@ function rewrite(raw: Buffer): Buffer {
   }
   const one = (message: RpcMessage) =>
     message?.method === 'tools/call' && message.params?.name !== 'tool_call'
-      ? { ...message, params: { ...message.params, name: 'tool_call', arguments: { id: message.params?.name, args: message.params?.arguments ?? {} } } }
+      ? {
+          ...message,
+          params: {
+            ...message.params,
+            name: 'tool_call',
+            arguments: { id: message.params?.name, args: message.params?.arguments ?? {} },
+          },
+        }
       : message;
   return Buffer.from(JSON.stringify(Array.isArray(parsed) ? parsed.map(one) : one(parsed as RpcMessage)));
 }

@@ -13,7 +13,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createToolSearchKernel } from '@tool-search/preset';
 import { serveHttp } from '../src/index.js';
-import { CONFORMANCE_FIXTURE, passing, runServerSuite, startFixtureHttp, toolCallAdapter, urlFromStderr, type ScenarioResult } from './conformance-kit.js';
+import {
+  CONFORMANCE_FIXTURE,
+  passing,
+  runServerSuite,
+  startFixtureHttp,
+  toolCallAdapter,
+  urlFromStderr,
+  type ScenarioResult,
+} from './conformance-kit.js';
 import { CLI_BIN, CLI_BUILT, CLI_MISSING, createWorkspace, type Workspace } from './helpers.js';
 
 /** In `tools` mode catalog tools are found by search, not listed: this scenario checks a listed tool's schema (asserted through tool_describe below). */
@@ -41,23 +49,41 @@ describe('MCP conformance suite, server scenarios', () => {
     expect(passing(direct)).toEqual([...direct.keys()]);
   });
 
-  it.skipIf(!CLI_BUILT)('directory mode: serve mcp --mcp-config passes each by exact name', async () => {
-    const config = await workspace.writeConfig({ tools: { toolSearch: { mode: 'directory', visible: ['json_schema_2020_12_tool'] } } });
-    const mcpConfig = await workspace.writeJson({ mcpServers }, 'claude_desktop_config.json');
-    const child: ChildProcess = spawn(process.execPath, [CLI_BIN, 'serve', 'mcp', '--config', config, '--mcp-config', mcpConfig, '--http', '0', '--refresh', '0'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    try {
-      const proxied = await runServerSuite(await urlFromStderr(child), workspace.dir);
-      expect(passing(proxied)).toEqual(passing(direct));
-    } finally {
-      child.kill();
-    }
-  }, 120_000);
+  it.skipIf(!CLI_BUILT)(
+    'directory mode: serve mcp --mcp-config passes each by exact name',
+    async () => {
+      const config = await workspace.writeConfig({
+        tools: { toolSearch: { mode: 'directory', visible: ['json_schema_2020_12_tool'] } },
+      });
+      const mcpConfig = await workspace.writeJson({ mcpServers }, 'claude_desktop_config.json');
+      const child: ChildProcess = spawn(
+        process.execPath,
+        [CLI_BIN, 'serve', 'mcp', '--config', config, '--mcp-config', mcpConfig, '--http', '0', '--refresh', '0'],
+        {
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
+      try {
+        const proxied = await runServerSuite(await urlFromStderr(child), workspace.dir);
+        expect(passing(proxied)).toEqual(passing(direct));
+      } finally {
+        child.kill();
+      }
+    },
+    120_000,
+  );
 
   it('tools mode: each passes with every call made through tool_call', async () => {
-    const { kernel, mcpDownstream } = await createToolSearchKernel({ mcpServers, tools: { toolSearch: { mode: 'tools' } } });
-    const http = await serveHttp({ kernel, mode: 'tools', refreshIntervalMs: 0, ...(mcpDownstream ? { downstream: mcpDownstream } : {}) });
+    const { kernel, mcpDownstream } = await createToolSearchKernel({
+      mcpServers,
+      tools: { toolSearch: { mode: 'tools' } },
+    });
+    const http = await serveHttp({
+      kernel,
+      mode: 'tools',
+      refreshIntervalMs: 0,
+      ...(mcpDownstream ? { downstream: mcpDownstream } : {}),
+    });
     const adapter = await toolCallAdapter(http.url);
     try {
       const proxied = await runServerSuite(adapter.url, workspace.dir);

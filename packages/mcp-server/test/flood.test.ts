@@ -6,7 +6,10 @@
  */
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PromptListChangedNotificationSchema, ResourceListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
 import { serveHttp, type HttpMcpHandle } from '../src/index.js';
@@ -23,7 +26,10 @@ describe('serve mcp in front of a server flooding list_changed', () => {
 
   beforeAll(async () => {
     const preset = await createToolSearchKernel(
-      { mcpServers: { flood: { command: process.execPath, args: [FLOODING] } }, tools: { toolSearch: { mode: 'directory', visible: ['echo', 'flood', 'listings'] } } },
+      {
+        mcpServers: { flood: { command: process.execPath, args: [FLOODING] } },
+        tools: { toolSearch: { mode: 'directory', visible: ['echo', 'flood', 'listings'] } },
+      },
       { onMcpToolsChanged: () => listeners.forEach((listener) => listener()) },
     );
     kernel = preset.kernel;
@@ -52,7 +58,8 @@ describe('serve mcp in front of a server flooding list_changed', () => {
     const started = Date.now();
     const flood = call(clients[0]!.client, 'flood', { count: COUNT });
     // The other sessions are served while the flood runs.
-    for (let i = 0; i < 10; i++) expect(text(await call(clients[1 + (i % 2)]!.client, 'echo', { message: `during ${i}` }))).toBe(`during ${i}`);
+    for (let i = 0; i < 10; i++)
+      expect(text(await call(clients[1 + (i % 2)]!.client, 'echo', { message: `during ${i}` }))).toBe(`during ${i}`);
     expect(text(await flood)).toBe(`sent ${COUNT}`);
     const flooded = Date.now() - started;
     await expect.poll(() => notes.every((n) => n.resources > 0 && n.prompts > 0), { timeout: 10_000 }).toBe(true);

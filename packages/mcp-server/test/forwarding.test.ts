@@ -39,7 +39,9 @@ describe('forwarding through serve mcp', () => {
   const open: Session[] = [];
 
   beforeAll(async () => {
-    const preset = await createToolSearchKernel({ mcpServers: { conf: { command: process.execPath, args: [CONFORMANCE_FIXTURE] } } });
+    const preset = await createToolSearchKernel({
+      mcpServers: { conf: { command: process.execPath, args: [CONFORMANCE_FIXTURE] } },
+    });
     kernel = preset.kernel;
     downstream = preset.mcpDownstream;
   });
@@ -48,8 +50,17 @@ describe('forwarding through serve mcp', () => {
     await kernel.close();
   });
 
-  async function session(mode: McpMode, capabilities: Record<string, object> = {}, setup: (client: Client) => void = () => {}): Promise<Session> {
-    const mcp = await createToolSearchMcpServer({ kernel, mode, refreshIntervalMs: 0, ...(downstream ? { downstream } : {}) });
+  async function session(
+    mode: McpMode,
+    capabilities: Record<string, object> = {},
+    setup: (client: Client) => void = () => {},
+  ): Promise<Session> {
+    const mcp = await createToolSearchMcpServer({
+      kernel,
+      mode,
+      refreshIntervalMs: 0,
+      ...(downstream ? { downstream } : {}),
+    });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await mcp.server.connect(serverSide);
     const client = new Client({ name: 'forwarding-test', version: '1.0.0' }, { capabilities });
@@ -62,9 +73,17 @@ describe('forwarding through serve mcp', () => {
     return opened;
   }
 
-  async function withProgress(client: Client, name: string, args: Record<string, unknown>): Promise<{ result: CallToolResult; progress: Progress[] }> {
+  async function withProgress(
+    client: Client,
+    name: string,
+    args: Record<string, unknown>,
+  ): Promise<{ result: CallToolResult; progress: Progress[] }> {
     const progress: Progress[] = [];
-    const result = await client.request({ method: 'tools/call', params: { name, arguments: args } }, CallToolResultSchema, { onprogress: (p) => void progress.push(p) });
+    const result = await client.request(
+      { method: 'tools/call', params: { name, arguments: args } },
+      CallToolResultSchema,
+      { onprogress: (p) => void progress.push(p) },
+    );
     return { result, progress };
   }
 
@@ -75,8 +94,13 @@ describe('forwarding through serve mcp', () => {
     expect(hidden.progress.map((p) => p.progress)).toEqual([0, 50, 100]);
 
     const tools = await session('tools');
-    const viaToolCall = await withProgress(tools.client, 'tool_call', { id: 'mcp:conf:test_tool_with_progress', args: {} });
-    expect(viaToolCall.progress).toEqual([0, 50, 100].map((progress) => ({ progress, total: 100, message: `Completed step ${progress} of 100` })));
+    const viaToolCall = await withProgress(tools.client, 'tool_call', {
+      id: 'mcp:conf:test_tool_with_progress',
+      args: {},
+    });
+    expect(viaToolCall.progress).toEqual(
+      [0, 50, 100].map((progress) => ({ progress, total: 100, message: `Completed step ${progress} of 100` })),
+    );
 
     const code = await session('code');
     const fromCode = await withProgress(code.client, 'tool_search_code', {
@@ -88,7 +112,9 @@ describe('forwarding through serve mcp', () => {
 
   it('asks the downstream server for no progress when the client did not', async () => {
     const { client } = await session('directory');
-    expect(text((await client.callTool({ name: 'test_tool_with_progress', arguments: {} })) as CallToolResult)).toBe('progress token: none');
+    expect(text((await client.callTool({ name: 'test_tool_with_progress', arguments: {} })) as CallToolResult)).toBe(
+      'progress token: none',
+    );
   });
 
   it('forwards the call logs tagged with the server, passes logging/setLevel on and filters by it', async () => {
@@ -137,10 +163,12 @@ describe('forwarding through serve mcp', () => {
       }));
       c.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept', content: { response: 'yes' } }));
     });
-    expect(text((await client.callTool({ name: 'test_sampling', arguments: { prompt: 'hi' } })) as CallToolResult)).toBe('LLM response: echo hi');
-    expect(text((await client.callTool({ name: 'test_elicitation', arguments: { message: 'ok?' } })) as CallToolResult)).toBe(
-      'User response: action=accept, content={"response":"yes"}',
-    );
+    expect(
+      text((await client.callTool({ name: 'test_sampling', arguments: { prompt: 'hi' } })) as CallToolResult),
+    ).toBe('LLM response: echo hi');
+    expect(
+      text((await client.callTool({ name: 'test_elicitation', arguments: { message: 'ok?' } })) as CallToolResult),
+    ).toBe('User response: action=accept, content={"response":"yes"}');
   });
 
   it('refuses sampling and elicitation for a client that did not declare them', async () => {
@@ -157,14 +185,18 @@ describe('forwarding through serve mcp', () => {
 
   it('cancels the downstream call when the client cancels', async () => {
     const { client } = await session('directory');
-    const before = Number(text((await client.callTool({ name: 'test_cancelled_count', arguments: {} })) as CallToolResult));
+    const before = Number(
+      text((await client.callTool({ name: 'test_cancelled_count', arguments: {} })) as CallToolResult),
+    );
     const controller = new AbortController();
     const slow = client.callTool({ name: 'test_slow', arguments: {} }, undefined, { signal: controller.signal });
     await new Promise((resolve) => setTimeout(resolve, 300));
     controller.abort();
     await expect(slow).rejects.toThrow();
     await vi.waitFor(async () => {
-      expect(Number(text((await client.callTool({ name: 'test_cancelled_count', arguments: {} })) as CallToolResult))).toBe(before + 1);
+      expect(
+        Number(text((await client.callTool({ name: 'test_cancelled_count', arguments: {} })) as CallToolResult)),
+      ).toBe(before + 1);
     });
   });
 
@@ -183,8 +215,12 @@ describe('forwarding through serve mcp', () => {
       });
     });
     // The SDK ignores notifications/cancelled for request id 0 (a falsy check): the first request to this client is a plain one.
-    expect(text((await client.callTool({ name: 'test_sampling', arguments: { prompt: 'hi' } })) as CallToolResult)).toBe('LLM response: answer');
-    expect(text((await client.callTool({ name: 'test_sampling_gives_up', arguments: {} })) as CallToolResult)).toBe('gave up');
+    expect(
+      text((await client.callTool({ name: 'test_sampling', arguments: { prompt: 'hi' } })) as CallToolResult),
+    ).toBe('LLM response: answer');
+    expect(text((await client.callTool({ name: 'test_sampling_gives_up', arguments: {} })) as CallToolResult)).toBe(
+      'gave up',
+    );
     await vi.waitFor(() => expect(aborted).toBe(true));
   });
 });
@@ -198,9 +234,16 @@ describe('a 2025-era client calling through to a 2026-07-28-only server', () => 
   let client: Client;
 
   beforeAll(async () => {
-    const preset = await createToolSearchKernel({ mcpServers: { modern: { command: process.execPath, args: [MODERN_FIXTURE] } } });
+    const preset = await createToolSearchKernel({
+      mcpServers: { modern: { command: process.execPath, args: [MODERN_FIXTURE] } },
+    });
     kernel = preset.kernel;
-    mcp = await createToolSearchMcpServer({ kernel, mode: 'directory', refreshIntervalMs: 0, ...(preset.mcpDownstream ? { downstream: preset.mcpDownstream } : {}) });
+    mcp = await createToolSearchMcpServer({
+      kernel,
+      mode: 'directory',
+      refreshIntervalMs: 0,
+      ...(preset.mcpDownstream ? { downstream: preset.mcpDownstream } : {}),
+    });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await mcp.server.connect(serverSide);
     client = new Client({ name: 'legacy-client', version: '1.0.0' }, { capabilities: { elicitation: {} } });
@@ -218,8 +261,12 @@ describe('a 2025-era client calling through to a 2026-07-28-only server', () => 
   });
 
   it("gets the server's input_required elicitation as an ordinary elicitation request", async () => {
-    expect(text((await client.callTool({ name: 'echo', arguments: { message: 'hi' } })) as CallToolResult)).toBe('echo: hi');
-    expect(text((await client.callTool({ name: 'confirm', arguments: {} })) as CallToolResult)).toBe('confirmed: {"go":true}');
+    expect(text((await client.callTool({ name: 'echo', arguments: { message: 'hi' } })) as CallToolResult)).toBe(
+      'echo: hi',
+    );
+    expect(text((await client.callTool({ name: 'confirm', arguments: {} })) as CallToolResult)).toBe(
+      'confirmed: {"go":true}',
+    );
     expect(asked).toEqual(['Go ahead?']);
   });
 });

@@ -69,7 +69,11 @@ export async function createWorkspace(): Promise<Workspace> {
     note,
     servers: (extra = {}) => ({
       everything: { command: process.execPath, args: [serverBin('server-everything')] },
-      memory: { command: process.execPath, args: [serverBin('server-memory')], env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') } },
+      memory: {
+        command: process.execPath,
+        args: [serverBin('server-memory')],
+        env: { MEMORY_FILE_PATH: join(dir, 'memory.jsonl') },
+      },
       filesystem: { command: process.execPath, args: [serverBin('server-filesystem'), files] },
       ...extra,
     }),
@@ -96,7 +100,11 @@ export interface Connected {
 
 /** Spawns `node packages/cli/dist/bin.js serve mcp <args>` and connects the SDK client over stdio. */
 export async function connectCli(args: readonly string[], elicit?: HttpClientOptions['elicit']): Promise<Connected> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI_BIN, 'serve', 'mcp', ...args], stderr: 'pipe' });
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [CLI_BIN, 'serve', 'mcp', ...args],
+    stderr: 'pipe',
+  });
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => {
     stderr += String(chunk);
@@ -112,7 +120,10 @@ export interface HttpClientOptions {
 
 export async function connectHttp(url: string, options: HttpClientOptions = {}): Promise<Connected> {
   const { token, elicit } = options;
-  const transport = new StreamableHTTPClientTransport(new URL(url), token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {});
+  const transport = new StreamableHTTPClientTransport(
+    new URL(url),
+    token ? { requestInit: { headers: { authorization: `Bearer ${token}` } } } : {},
+  );
   return connect(transport, () => '', elicit);
 }
 
@@ -121,7 +132,10 @@ async function connect(
   stderr: () => string,
   elicit?: HttpClientOptions['elicit'],
 ): Promise<Connected> {
-  const client = new Client({ name: 'tool-search-test', version: '1.0.0' }, elicit ? { capabilities: { elicitation: {} } } : {});
+  const client = new Client(
+    { name: 'tool-search-test', version: '1.0.0' },
+    elicit ? { capabilities: { elicitation: {} } } : {},
+  );
   if (elicit) client.setRequestHandler(ElicitRequestSchema, (request) => elicit(request.params));
   const errors: Error[] = [];
   client.onerror = (error) => errors.push(error);
@@ -130,7 +144,9 @@ async function connect(
 }
 
 /** An SDK client on an in-process server, counting the list_changed notifications it gets. */
-export async function connectInMemory(mcp: ToolSearchMcpServer): Promise<{ client: Client; notifications: () => number }> {
+export async function connectInMemory(
+  mcp: ToolSearchMcpServer,
+): Promise<{ client: Client; notifications: () => number }> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await mcp.server.connect(serverSide);
   const client = new Client({ name: 'test', version: '1.0.0' });

@@ -7,7 +7,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
 import { serveHttp, type HttpMcpHandle } from '../src/index.js';
-import { call, connectHttp, createWorkspace, hitIds, NOTE_TEXT, text, type Connected, type Workspace } from './helpers.js';
+import {
+  call,
+  connectHttp,
+  createWorkspace,
+  hitIds,
+  NOTE_TEXT,
+  text,
+  type Connected,
+  type Workspace,
+} from './helpers.js';
 
 describe('serve mcp over Streamable HTTP', () => {
   let workspace: Workspace;
@@ -42,13 +51,21 @@ describe('serve mcp over Streamable HTTP', () => {
   });
 
   it('finds a downstream tool and reaches it', async () => {
-    expect(hitIds(await call(client.client, 'tool_search', { query: 'echo back a message' }))[0]).toBe('mcp:everything:echo');
-    const result = await call(client.client, 'tool_call', { id: 'mcp:everything:echo', args: { message: 'over http' } });
+    expect(hitIds(await call(client.client, 'tool_search', { query: 'echo back a message' }))[0]).toBe(
+      'mcp:everything:echo',
+    );
+    const result = await call(client.client, 'tool_call', {
+      id: 'mcp:everything:echo',
+      args: { message: 'over http' },
+    });
     expect(text(result)).toContain('over http');
   });
 
   it('reads the temp file through server-filesystem', async () => {
-    const result = await call(client.client, 'tool_call', { id: 'mcp:filesystem:read_text_file', args: { path: workspace.note } });
+    const result = await call(client.client, 'tool_call', {
+      id: 'mcp:filesystem:read_text_file',
+      args: { path: workspace.note },
+    });
     expect(text(result)).toContain(NOTE_TEXT);
   });
 
@@ -65,7 +82,11 @@ describe('serve mcp over Streamable HTTP', () => {
   });
 
   it('answers a request for an unknown session with 404', async () => {
-    const response = await post(open.url, { 'mcp-session-id': 'no-such-session' }, { jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const response = await post(
+      open.url,
+      { 'mcp-session-id': 'no-such-session' },
+      { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+    );
     expect(response.status).toBe(404);
   });
 
@@ -87,7 +108,9 @@ describe('serve mcp over Streamable HTTP', () => {
 
   it('requires the bearer token when one is set', async () => {
     expect((await post(guarded.url, {}, initialize())).status).toBe(401);
-    expect((await post(guarded.url, { authorization: 'Bearer wrong-token-0123456789' }, initialize())).status).toBe(401);
+    expect((await post(guarded.url, { authorization: 'Bearer wrong-token-0123456789' }, initialize())).status).toBe(
+      401,
+    );
     const authorized = await connectHttp(guarded.url, { token: TOKEN });
     try {
       expect((await authorized.client.listTools()).tools.length).toBe(3);
@@ -116,7 +139,12 @@ describe('serve mcp over Streamable HTTP', () => {
 });
 
 function initialize(): unknown {
-  return { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  return {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
 }
 
 /** A raw POST (node:http, so the Host header can be set). */

@@ -9,7 +9,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { createInputBridge } from '../src/input-bridge.js';
 
 const done = (text: string) => ({ content: [{ type: 'text' as const, text }] });
-const elicit = { method: 'elicitation/create' as const, params: { message: 'Go?', requestedSchema: { type: 'object', properties: {} } } };
+const elicit = {
+  method: 'elicitation/create' as const,
+  params: { message: 'Go?', requestedSchema: { type: 'object', properties: {} } },
+};
 
 describe('the input_required bridge', () => {
   it('returns the result straight away when nothing is asked', async () => {
@@ -27,7 +30,9 @@ describe('the input_required bridge', () => {
     expect(step.requestState.length).toBeGreaterThanOrEqual(32);
     expect(bridge.resume('key-b', step.requestState, { [key!]: { action: 'accept' } })).toBeUndefined();
     expect(bridge.resume('key-a', 'forged', { [key!]: { action: 'accept' } })).toBeUndefined();
-    expect(await bridge.resume('key-a', step.requestState, { [key!]: { action: 'accept' } })).toEqual({ done: done('{"action":"accept"}') });
+    expect(await bridge.resume('key-a', step.requestState, { [key!]: { action: 'accept' } })).toEqual({
+      done: done('{"action":"accept"}'),
+    });
     expect(bridge.resume('key-a', step.requestState, {})).toBeUndefined();
   });
 

@@ -20,7 +20,12 @@ if (!CLI_BUILT) console.warn(`skipping the Inspector suite: ${CLI_MISSING}`);
 
 const run = promisify(execFile);
 const require = createRequire(import.meta.url);
-const INSPECTOR = join(dirname(require.resolve('@modelcontextprotocol/inspector/package.json')), 'cli', 'build', 'cli.js');
+const INSPECTOR = join(
+  dirname(require.resolve('@modelcontextprotocol/inspector/package.json')),
+  'cli',
+  'build',
+  'cli.js',
+);
 
 interface McpServersFile {
   readonly mcpServers: Record<string, { command: string; args: string[] }>;
@@ -29,7 +34,9 @@ interface McpServersFile {
 /** The first JSON block of the README that holds an `mcpServers` entry. */
 function readmeSnippet(): McpServersFile {
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const block = [...readme.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => m[1]!).find((body) => body.includes('"mcpServers"'));
+  const block = [...readme.matchAll(/```json\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .find((body) => body.includes('"mcpServers"'));
   if (!block) throw new Error('README.md has no mcpServers snippet');
   return JSON.parse(block) as McpServersFile;
 }
@@ -56,17 +63,35 @@ describe.skipIf(!CLI_BUILT)('the MCP Inspector (--cli) as a client', { timeout: 
     expect(entry.args[0]).toMatch(/node_modules\/@tool-search\/cli\/bin\/tool-search\.js$/);
     expect(entry.args.slice(1, 4)).toEqual(['serve', 'mcp', '-c']);
     const args = [CLI_BIN, ...entry.args.slice(1, 4), config];
-    clientConfig = await workspace.writeJson({ mcpServers: { 'tool-search': { command: process.execPath, args } } }, 'mcp-client.json');
+    clientConfig = await workspace.writeJson(
+      { mcpServers: { 'tool-search': { command: process.execPath, args } } },
+      'mcp-client.json',
+    );
   });
   afterAll(() => workspace?.remove());
 
   it('lists the control tools from an mcpServers config', async () => {
-    const listed = (await inspector('--config', clientConfig, '--server', 'tool-search', '--method', 'tools/list')) as { tools: { name: string }[] };
+    const listed = (await inspector('--config', clientConfig, '--server', 'tool-search', '--method', 'tools/list')) as {
+      tools: { name: string }[];
+    };
     expect(listed.tools.map((tool) => tool.name).sort()).toEqual(['tool_call', 'tool_describe', 'tool_search']);
   });
 
   it('calls tool_search with the server command on its command line', async () => {
-    const result = (await inspector(process.execPath, CLI_BIN, 'serve', 'mcp', '-c', config, '--method', 'tools/call', '--tool-name', 'tool_search', '--tool-arg', 'query=echo')) as {
+    const result = (await inspector(
+      process.execPath,
+      CLI_BIN,
+      'serve',
+      'mcp',
+      '-c',
+      config,
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'tool_search',
+      '--tool-arg',
+      'query=echo',
+    )) as {
       structuredContent: { hits: { id: string }[] };
     };
     expect(result.structuredContent.hits.map((hit) => hit.id)).toContain('mcp:everything:echo');
@@ -74,8 +99,17 @@ describe.skipIf(!CLI_BUILT)('the MCP Inspector (--cli) as a client', { timeout: 
 
   it('calls a downstream tool through tool_call', async () => {
     const result = (await inspector(
-      '--config', clientConfig, '--server', 'tool-search',
-      '--method', 'tools/call', '--tool-name', 'tool_call', '--tool-arg', 'id=mcp:everything:echo', 'args={"message":"hello inspector"}',
+      '--config',
+      clientConfig,
+      '--server',
+      'tool-search',
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'tool_call',
+      '--tool-arg',
+      'id=mcp:everything:echo',
+      'args={"message":"hello inspector"}',
     )) as { content: { type: string; text: string }[]; isError?: boolean };
     expect(result.isError).toBeFalsy();
     expect(result.content[0]?.text).toContain('hello inspector');
@@ -87,9 +121,16 @@ describe('the MCP Inspector (--cli) over Streamable HTTP', { timeout: 90_000 }, 
   let http: HttpMcpHandle;
 
   beforeAll(async () => {
-    const preset = await createToolSearchKernel({ mcpServers: { everything: { command: process.execPath, args: [serverBin('server-everything')] } } });
+    const preset = await createToolSearchKernel({
+      mcpServers: { everything: { command: process.execPath, args: [serverBin('server-everything')] } },
+    });
     kernel = preset.kernel;
-    http = await serveHttp({ kernel, mode: 'tools', refreshIntervalMs: 0, ...(preset.mcpDownstream ? { downstream: preset.mcpDownstream } : {}) });
+    http = await serveHttp({
+      kernel,
+      mode: 'tools',
+      refreshIntervalMs: 0,
+      ...(preset.mcpDownstream ? { downstream: preset.mcpDownstream } : {}),
+    });
   }, 60_000);
   afterAll(async () => {
     await http?.close();
@@ -97,11 +138,21 @@ describe('the MCP Inspector (--cli) over Streamable HTTP', { timeout: 90_000 }, 
   });
 
   it('lists the control tools and calls a downstream tool through tool_call', async () => {
-    const listed = (await inspector(http.url, '--transport', 'http', '--method', 'tools/list')) as { tools: { name: string }[] };
+    const listed = (await inspector(http.url, '--transport', 'http', '--method', 'tools/list')) as {
+      tools: { name: string }[];
+    };
     expect(listed.tools.map((tool) => tool.name).sort()).toEqual(['tool_call', 'tool_describe', 'tool_search']);
     const result = (await inspector(
-      http.url, '--transport', 'http',
-      '--method', 'tools/call', '--tool-name', 'tool_call', '--tool-arg', 'id=mcp:everything:echo', 'args={"message":"inspector over http"}',
+      http.url,
+      '--transport',
+      'http',
+      '--method',
+      'tools/call',
+      '--tool-name',
+      'tool_call',
+      '--tool-arg',
+      'id=mcp:everything:echo',
+      'args={"message":"inspector over http"}',
     )) as { content: { type: string; text: string }[]; isError?: boolean };
     expect(result.isError).toBeFalsy();
     expect(result.content[0]?.text).toContain('inspector over http');

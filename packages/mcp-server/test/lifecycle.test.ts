@@ -5,7 +5,16 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, CLI_BIN, CLI_BUILT, CLI_MISSING, connectHttp, createWorkspace, text, type Workspace } from './helpers.js';
+import {
+  call,
+  CLI_BIN,
+  CLI_BUILT,
+  CLI_MISSING,
+  connectHttp,
+  createWorkspace,
+  text,
+  type Workspace,
+} from './helpers.js';
 
 if (!CLI_BUILT) console.warn(`skipping the serve mcp lifecycle suites: ${CLI_MISSING}`);
 
@@ -21,7 +30,9 @@ describe.skipIf(!CLI_BUILT)('serve mcp process lifecycle', { timeout: 90_000 }, 
   afterAll(() => workspace?.remove());
 
   it('exits 0 when the client closes stdin, and ends its downstream servers', async () => {
-    const child = spawn(process.execPath, [CLI_BIN, 'serve', 'mcp', '--config', config], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_BIN, 'serve', 'mcp', '--config', config], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     const stderr = collect(child);
     await stderr.until(/MCP server on stdio/);
     expect(await processesMentioning(workspace.files)).not.toEqual([]);
@@ -31,12 +42,17 @@ describe.skipIf(!CLI_BUILT)('serve mcp process lifecycle', { timeout: 90_000 }, 
   });
 
   it('serves Streamable HTTP with --http, prints the URL on stderr, and exits 0 on SIGTERM', async () => {
-    const child = spawn(process.execPath, [CLI_BIN, 'serve', 'mcp', '--config', config, '--http', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_BIN, 'serve', 'mcp', '--config', config, '--http', '0'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const stdout = collect(child, 'stdout');
     const url = (await collect(child).until(/MCP server on (http:\/\/\S+\/mcp)/))[1]!;
     const client = await connectHttp(url);
     try {
-      const result = await call(client.client, 'tool_call', { id: 'mcp:everything:echo', args: { message: 'over the cli' } });
+      const result = await call(client.client, 'tool_call', {
+        id: 'mcp:everything:echo',
+        args: { message: 'over the cli' },
+      });
       expect(text(result)).toContain('over the cli');
     } finally {
       await client.close();
@@ -50,7 +66,9 @@ describe.skipIf(!CLI_BUILT)('serve mcp process lifecycle', { timeout: 90_000 }, 
 
 describe.skipIf(!CLI_BUILT)('serve mcp usage errors', { timeout: 90_000 }, () => {
   it('exits 2 on an unknown --mode', async () => {
-    const child = spawn(process.execPath, [CLI_BIN, 'serve', 'mcp', '--mode', 'everything'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI_BIN, 'serve', 'mcp', '--mode', 'everything'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     expect(await exited(child)).toBe(2);
   });
 

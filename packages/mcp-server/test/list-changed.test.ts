@@ -24,7 +24,9 @@ describe('list_changed', () => {
     }));
     handle = await serveHttp({ kernel, mode: 'directory', refreshIntervalMs: 50 });
     client = await connectHttp(handle.url);
-    notified = new Promise((resolve) => client.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    notified = new Promise((resolve) =>
+      client.client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
   });
   afterAll(async () => {
     await client?.close();

@@ -57,7 +57,12 @@ beforeAll(async () => {
     { tools: { approvals: { require: [LAUNCH] } } },
     { approve: approvals.approve, plugins: [launchPlugin] },
   ));
-  const auth = createApiKeys({ keys: [{ name: 'a', hash: hashApiKey(KEY_A), agents: ['*'] }, { name: 'b', hash: hashApiKey(KEY_B), agents: ['*'] }] });
+  const auth = createApiKeys({
+    keys: [
+      { name: 'a', hash: hashApiKey(KEY_A), agents: ['*'] },
+      { name: 'b', hash: hashApiKey(KEY_B), agents: ['*'] },
+    ],
+  });
   http = await serveHttp({ kernel, mode: 'tools', refreshIntervalMs: 0, approvals, auth });
   codeMode = await serveHttp({ kernel, mode: 'code', refreshIntervalMs: 0, approvals });
 }, 60_000);
@@ -72,24 +77,34 @@ type Answer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string
 
 async function connect(answer: Answer | undefined, asked: string[] = [], url = http.url): Promise<Client> {
   const capabilities = answer ? { elicitation: {} } : {};
-  const client = new Client({ name: 'approver', version: '1.0.0' }, { capabilities, versionNegotiation: { mode: { pin: MODERN } } });
+  const client = new Client(
+    { name: 'approver', version: '1.0.0' },
+    { capabilities, versionNegotiation: { mode: { pin: MODERN } } },
+  );
   if (answer) {
     client.setRequestHandler('elicitation/create', async (request) => {
       asked.push((request.params as { message: string }).message);
       return answer;
     });
   }
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${KEY_A}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${KEY_A}` } } }),
+  );
   clients.push(client);
   return client;
 }
 
-const text = (result: unknown) => ((result as CallToolResult).content ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
-const code = (result: unknown) => ((result as CallToolResult).structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
+const text = (result: unknown) =>
+  ((result as CallToolResult).content ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+const code = (result: unknown) =>
+  ((result as CallToolResult).structuredContent as { error?: { code?: string } } | undefined)?.error?.code;
 const launch = (label: string) => ({ name: 'tool_call', arguments: { id: LAUNCH, args: { label } } });
 
 /** A raw 2026-07-28 `tools/call` with `key`: the JSON-RPC response body. */
-async function rawCall(key: string, params: Record<string, unknown>): Promise<{ result?: Record<string, unknown>; error?: { code: number } }> {
+async function rawCall(
+  key: string,
+  params: Record<string, unknown>,
+): Promise<{ result?: Record<string, unknown>; error?: { code: number } }> {
   const response = await fetch(http.url, {
     method: 'POST',
     headers: {
@@ -163,11 +178,19 @@ describe('approvals for a 2026-07-28 client', () => {
 
     const foreign = await rawCall(KEY_B, { ...launch('contested'), requestState, inputResponses: approve });
     expect(foreign.error?.code).toBe(-32602);
-    const forged = await rawCall(KEY_A, { ...launch('contested'), requestState: `${requestState.slice(0, -2)}xx`, inputResponses: approve });
+    const forged = await rawCall(KEY_A, {
+      ...launch('contested'),
+      requestState: `${requestState.slice(0, -2)}xx`,
+      inputResponses: approve,
+    });
     expect(forged.error?.code).toBe(-32602);
     expect(launched).not.toContain('contested');
 
-    const denied = await rawCall(KEY_A, { ...launch('contested'), requestState, inputResponses: { [key!]: { action: 'decline' } } });
+    const denied = await rawCall(KEY_A, {
+      ...launch('contested'),
+      requestState,
+      inputResponses: { [key!]: { action: 'decline' } },
+    });
     expect(code(denied.result)).toBe('TOOL_CALL_BLOCKED');
     expect(launched).not.toContain('contested');
   });
@@ -177,10 +200,17 @@ describe('approvals for a 2026-07-28 client', () => {
     const client = await connect({ action: 'accept', content: { approve: true } }, asked, codeMode.url);
     const [tool] = (await client.listTools()).tools;
     if (tool?.name !== 'tool_search_code') {
-      console.warn(`skipping the code-mode approval check: no sandbox starts here (serve mcp fell back to ${tool?.name})`);
+      console.warn(
+        `skipping the code-mode approval check: no sandbox starts here (serve mcp fell back to ${tool?.name})`,
+      );
       return;
     }
-    const result = await client.callTool({ name: 'tool_search_code', arguments: { code: `const r = await openclaw.tools.call('${LAUNCH}', { label: 'from-code' }); return r.content[0].text;` } });
+    const result = await client.callTool({
+      name: 'tool_search_code',
+      arguments: {
+        code: `const r = await openclaw.tools.call('${LAUNCH}', { label: 'from-code' }); return r.content[0].text;`,
+      },
+    });
     expect((result.structuredContent as { value?: unknown }).value).toBe('launched from-code');
     expect(asked).toHaveLength(1);
     expect(launched.filter((label) => label === 'from-code')).toEqual(['from-code']);

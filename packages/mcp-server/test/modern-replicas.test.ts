@@ -16,7 +16,10 @@ import { serveHttp, type HttpMcpHandle } from '../src/index.js';
 import { whoamiKernel, type Name } from './replicas-kit.js';
 
 const haveRedis = redisServerAvailable();
-if (!haveRedis) console.warn('skipping the parked-call replica tests: redis-server is not installed (apt-get install -y redis-server)');
+if (!haveRedis)
+  console.warn(
+    'skipping the parked-call replica tests: redis-server is not installed (apt-get install -y redis-server)',
+  );
 
 const MODERN = '2026-07-28';
 const KEY_A = 'key-a-parked-0123456789';
@@ -32,9 +35,15 @@ describe.runIf(haveRedis)('2026-07-28 calls parked on one replica, resumed throu
   beforeAll(async () => {
     redis = await startRedisServer();
     const keyPrefix = `mcp-parked-${process.pid}:`;
-    for (const replicaId of ['a', 'b'] as const) stores.push(await connectRedisState({ url: redis.url, keyPrefix, replicaId, commandTimeoutMs: 500 }));
+    for (const replicaId of ['a', 'b'] as const)
+      stores.push(await connectRedisState({ url: redis.url, keyPrefix, replicaId, commandTimeoutMs: 500 }));
     kernel = whoamiKernel();
-    const auth = createApiKeys({ keys: [{ name: 'a', hash: hashApiKey(KEY_A), agents: ['*'] }, { name: 'b', hash: hashApiKey(KEY_B), agents: ['*'] }] });
+    const auth = createApiKeys({
+      keys: [
+        { name: 'a', hash: hashApiKey(KEY_A), agents: ['*'] },
+        { name: 'b', hash: hashApiKey(KEY_B), agents: ['*'] },
+      ],
+    });
     replicas.a = await serveHttp({ kernel, mode: 'directory', refreshIntervalMs: 0, auth, state: stores[0]! });
     replicas.b = await serveHttp({ kernel, mode: 'directory', refreshIntervalMs: 0, auth, state: stores[1]! });
   }, 60_000);
@@ -54,13 +63,23 @@ describe.runIf(haveRedis)('2026-07-28 calls parked on one replica, resumed throu
     const transport = new StreamableHTTPClientTransport(new URL(replicas.a.url), {
       requestInit: { headers: { authorization: `Bearer ${KEY_A}` } },
       fetch: (_input, init) => {
-        const body = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string; params?: { requestState?: unknown } }) : {};
+        const body =
+          typeof init?.body === 'string'
+            ? (JSON.parse(init.body) as { method?: string; params?: { requestState?: unknown } })
+            : {};
         const replica: Name = body.method === 'tools/call' ? (route.shift() ?? 'a') : 'a';
-        log.push({ replica, method: body.method ?? String(init?.method), retry: body.params?.requestState !== undefined });
+        log.push({
+          replica,
+          method: body.method ?? String(init?.method),
+          retry: body.params?.requestState !== undefined,
+        });
         return fetch(replicas[replica].url, init);
       },
     });
-    const client = new Client({ name: 'balanced', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: MODERN } } });
+    const client = new Client(
+      { name: 'balanced', version: '1.0.0' },
+      { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: MODERN } } },
+    );
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'ada' } }));
     await client.connect(transport);
     clients.push(client);
@@ -82,7 +101,10 @@ describe.runIf(haveRedis)('2026-07-28 calls parked on one replica, resumed throu
     const answer = { [key!]: { action: 'accept', content: { name: 'eve' } } };
     const foreign = await rawCall(replicas.b.url, KEY_B, { requestState, inputResponses: answer });
     expect(foreign.error?.code).toBe(-32602);
-    const owner = await rawCall(replicas.b.url, KEY_A, { requestState, inputResponses: { [key!]: { action: 'accept', content: { name: 'bob' } } } });
+    const owner = await rawCall(replicas.b.url, KEY_A, {
+      requestState,
+      inputResponses: { [key!]: { action: 'accept', content: { name: 'bob' } } },
+    });
     expect(owner.result?.content).toEqual([{ type: 'text', text: 'hello bob' }]);
   });
 

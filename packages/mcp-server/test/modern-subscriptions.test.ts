@@ -37,11 +37,20 @@ beforeAll(async () => {
     tools: { deny: ['mcp:secret:*'] },
   });
   kernel = preset.kernel;
-  http = await serveHttp({ kernel, mode: 'directory', refreshIntervalMs: 0, ...(preset.mcpDownstream ? { downstream: preset.mcpDownstream } : {}) });
+  http = await serveHttp({
+    kernel,
+    mode: 'directory',
+    refreshIntervalMs: 0,
+    ...(preset.mcpDownstream ? { downstream: preset.mcpDownstream } : {}),
+  });
   client = new Client({ name: 'listener', version: '1.0.0' }, { versionNegotiation: { mode: { pin: MODERN } } });
   await client.connect(new StreamableHTTPClientTransport(new URL(http.url)));
   // On a loaded machine a server may miss the first listing: a call to it refreshes the run until it is there.
-  for (let tries = 0; (await client.callTool({ name: 'tool_describe', arguments: { id: 'mcp:notes:edit' } })).isError; tries++) {
+  for (
+    let tries = 0;
+    (await client.callTool({ name: 'tool_describe', arguments: { id: 'mcp:notes:edit' } })).isError;
+    tries++
+  ) {
     if (tries > 100) throw new Error('the notes server never joined the catalog');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -53,8 +62,10 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-const text = (result: unknown) => ((result as CallToolResult).content ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
-const call = (id: string, args: Record<string, unknown> = {}) => client.callTool({ name: 'tool_call', arguments: { id, args } });
+const text = (result: unknown) =>
+  ((result as CallToolResult).content ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+const call = (id: string, args: Record<string, unknown> = {}) =>
+  client.callTool({ name: 'tool_call', arguments: { id, args } });
 
 /** An open `subscriptions/listen` stream: its messages in order, as they arrive. */
 interface Listening {
@@ -67,7 +78,12 @@ async function listen(resourceSubscriptions: string[]): Promise<Listening> {
   const response = await fetch(http.url, {
     method: 'POST',
     signal: abort.signal,
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': MODERN,
+      'mcp-method': 'subscriptions/listen',
+    },
     body: JSON.stringify({
       jsonrpc: '2.0',
       id: 'listen-1',
@@ -82,7 +98,8 @@ async function listen(resourceSubscriptions: string[]): Promise<Listening> {
       },
     }),
   });
-  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) throw new Error(`listen answered ${response.status}: ${await response.text()}`);
+  if (!(response.headers.get('content-type') ?? '').includes('text/event-stream'))
+    throw new Error(`listen answered ${response.status}: ${await response.text()}`);
   const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = '';
   const queue: Record<string, any>[] = [];
@@ -124,7 +141,8 @@ async function listenHonoring(uris: string[], expected: string[]): Promise<Liste
 }
 
 /** What a server's notes are subscribed to now (its file). */
-const subscribedOn = async (server: 'notes' | 'secret') => JSON.parse(await readFile(join(dir, `${server}.json`), 'utf8')) as string[];
+const subscribedOn = async (server: 'notes' | 'secret') =>
+  JSON.parse(await readFile(join(dir, `${server}.json`), 'utf8')) as string[];
 
 /** Polls the notes server until its subscriptions are `expected`. */
 async function subscriptionsBecome(expected: string[]): Promise<void> {

@@ -46,7 +46,10 @@ afterAll(async () => {
 
 const asked: string[] = [];
 
-async function connect(mode: 'legacy' | { pin: string }, capabilities: Record<string, object> = { elicitation: {} }): Promise<Client> {
+async function connect(
+  mode: 'legacy' | { pin: string },
+  capabilities: Record<string, object> = { elicitation: {} },
+): Promise<Client> {
   const client = new Client({ name: 'v2-peer', version: '1.0.0' }, { capabilities, versionNegotiation: { mode } });
   if (capabilities.elicitation) {
     client.setRequestHandler('elicitation/create', async (request) => {
@@ -59,7 +62,8 @@ async function connect(mode: 'legacy' | { pin: string }, capabilities: Record<st
   return client;
 }
 
-const text = (result: unknown) => ((result as CallToolResult).content ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+const text = (result: unknown) =>
+  ((result as CallToolResult).content ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 
 /** A raw 2026-07-28 request: the `_meta` envelope and the headers the transport requires. */
 async function raw(
@@ -218,7 +222,11 @@ describe('raw 2026-07-28 requests', () => {
   });
 
   it('a tools/call whose Mcp-Name disagrees with the body is refused', async () => {
-    const { status, body } = await raw('tools/call', { name: 'tool_search', arguments: { query: 'echo' } }, { 'mcp-name': 'tool_call' });
+    const { status, body } = await raw(
+      'tools/call',
+      { name: 'tool_search', arguments: { query: 'echo' } },
+      { 'mcp-name': 'tool_call' },
+    );
     expect(status).toBe(400);
     expect((body.error as { code: number }).code).toBe(-32020);
   });

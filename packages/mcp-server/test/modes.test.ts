@@ -6,7 +6,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
 import { createToolSearchMcpServer, serveHttp, type HttpMcpHandle } from '../src/index.js';
-import { call, CLI_BUILT, CLI_MISSING, connectCli, connectHttp, createWorkspace, errorCode, text, type Connected, type Workspace } from './helpers.js';
+import {
+  call,
+  CLI_BUILT,
+  CLI_MISSING,
+  connectCli,
+  connectHttp,
+  createWorkspace,
+  errorCode,
+  text,
+  type Connected,
+  type Workspace,
+} from './helpers.js';
 
 if (!CLI_BUILT) console.warn(`skipping the code-mode suite: ${CLI_MISSING}`);
 
@@ -35,12 +46,20 @@ describe('directory mode', () => {
 
   it('lists the control tools and the visible tools only', async () => {
     const { tools } = await client.client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['read_text_file', 'tool_call', 'tool_describe', 'tool_search']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'read_text_file',
+      'tool_call',
+      'tool_describe',
+      'tool_search',
+    ]);
   });
 
   it("keeps a visible tool's title and annotations", async () => {
     const { tools } = await client.client.listTools();
-    expect(tools.find((tool) => tool.name === 'read_text_file')).toMatchObject({ title: 'Read Text File', annotations: { readOnlyHint: true } });
+    expect(tools.find((tool) => tool.name === 'read_text_file')).toMatchObject({
+      title: 'Read Text File',
+      annotations: { readOnlyHint: true },
+    });
   });
 
   it('puts the directory of the other tools into the instructions', () => {
@@ -61,7 +80,9 @@ describe('directory mode', () => {
   });
 
   it('refuses an unknown mode', async () => {
-    await expect(createToolSearchMcpServer({ kernel, mode: 'everything' as 'tools' })).rejects.toMatchObject({ code: 'OPTIONS_INVALID' });
+    await expect(createToolSearchMcpServer({ kernel, mode: 'everything' as 'tools' })).rejects.toMatchObject({
+      code: 'OPTIONS_INVALID',
+    });
   });
 });
 
@@ -87,7 +108,8 @@ describe.skipIf(!CLI_BUILT)('code mode (serve mcp --mode code)', () => {
   });
 
   it('searches and calls a downstream tool from code', async () => {
-    const code = 'const hits = await openclaw.tools.search("echo back a message"); return await openclaw.tools.call(hits[0].id, { message: "from code" });';
+    const code =
+      'const hits = await openclaw.tools.search("echo back a message"); return await openclaw.tools.call(hits[0].id, { message: "from code" });';
     const result = await call(server.client, 'tool_search_code', { code });
     expect(errorCode(result)).toBeUndefined();
     expect(text(result)).toContain('from code');

@@ -14,7 +14,10 @@ import { createInputBridge } from '../src/input-bridge.js';
 import { createParkedCalls, type ParkedCalls } from '../src/parked-calls.js';
 
 const logger = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };
-const elicit = { method: 'elicitation/create' as const, params: { message: 'Go?', requestedSchema: { type: 'object', properties: {} } } };
+const elicit = {
+  method: 'elicitation/create' as const,
+  params: { message: 'Go?', requestedSchema: { type: 'object', properties: {} } },
+};
 const done = (text: string) => ({ content: [{ type: 'text' as const, text }] });
 
 describe('parked calls across replicas', () => {
@@ -49,7 +52,9 @@ describe('parked calls across replicas', () => {
 
   it('relays a retry to the holder and returns its step; the record is opaque and goes with the call', async () => {
     const { state, bridge, other } = await twoReplicas();
-    const step = await bridge.start('owner-1', async (ask, signal) => done(`got ${JSON.stringify(await ask(elicit, signal))}`));
+    const step = await bridge.start('owner-1', async (ask, signal) =>
+      done(`got ${JSON.stringify(await ask(elicit, signal))}`),
+    );
     if (!('requestState' in step)) throw new Error('expected input_required');
     const [key] = Object.keys(step.inputRequests);
     const recordKey = `mcp:parked:${createHash('sha256').update(step.requestState).digest('base64url')}`;
@@ -58,7 +63,12 @@ describe('parked calls across replicas', () => {
     expect(await state.get(recordKey)).not.toContain('owner-1');
 
     expect(await other.resumeElsewhere('owner-2', step.requestState, {}, new AbortController().signal)).toBeUndefined();
-    const resumed = await other.resumeElsewhere('owner-1', step.requestState, { [key!]: { action: 'accept' } }, new AbortController().signal);
+    const resumed = await other.resumeElsewhere(
+      'owner-1',
+      step.requestState,
+      { [key!]: { action: 'accept' } },
+      new AbortController().signal,
+    );
     expect(resumed).toEqual({ done: done('got {"action":"accept"}') });
     await eventually(async () => (await state.get(recordKey)) === undefined);
   });
@@ -74,7 +84,12 @@ describe('parked calls across replicas', () => {
     });
     if (!('requestState' in step)) throw new Error('expected input_required');
     const [key] = Object.keys(step.inputRequests);
-    const waiting = other.resumeElsewhere('o', step.requestState, { [key!]: { action: 'accept' } }, new AbortController().signal);
+    const waiting = other.resumeElsewhere(
+      'o',
+      step.requestState,
+      { [key!]: { action: 'accept' } },
+      new AbortController().signal,
+    );
     // Twice the silence window (4 beats): only the heartbeats keep the wait alive. A sleep on purpose: the time is the behaviour.
     await new Promise((resolve) => setTimeout(resolve, 2_400));
     release();
@@ -91,7 +106,9 @@ describe('parked calls across replicas', () => {
     const ghost = createParkedCalls({ state: state.asReplica('ghost'), logger });
     ghost.hooks.onPark?.('state-of-a-dead-replica', 'o', 60_000);
     await eventually(async () => state.size === 1);
-    await expect(other.resumeElsewhere('o', 'state-of-a-dead-replica', {}, new AbortController().signal)).rejects.toMatchObject({
+    await expect(
+      other.resumeElsewhere('o', 'state-of-a-dead-replica', {}, new AbortController().signal),
+    ).rejects.toMatchObject({
       code: McpServerErrors.MCP_PARKED_CALL_LOST,
     });
   });

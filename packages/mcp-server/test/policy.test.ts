@@ -10,7 +10,17 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
 import { elicitationApprovals, serveHttp, type HttpMcpHandle } from '../src/index.js';
-import { call, connectHttp, createWorkspace, errorCode, hitIds, NOTE_TEXT, text, type Connected, type Workspace } from './helpers.js';
+import {
+  call,
+  connectHttp,
+  createWorkspace,
+  errorCode,
+  hitIds,
+  NOTE_TEXT,
+  text,
+  type Connected,
+  type Workspace,
+} from './helpers.js';
 
 describe('policy behind serve mcp', () => {
   let workspace: Workspace;
@@ -22,11 +32,14 @@ describe('policy behind serve mcp', () => {
     workspace = await createWorkspace();
     const { everything, filesystem } = workspace.servers();
     const approvals = elicitationApprovals();
-    ({ kernel } = await createToolSearchKernel({
-      mcp: { servers: { everything: everything!, filesystem: filesystem! } },
-      tools: { deny: ['mcp:everything:*'], approvals: { require: ['mcp:filesystem:write_file'] } },
-      session: { logDir: join(workspace.dir, 'sessions') },
-    }, { approve: approvals.approve }));
+    ({ kernel } = await createToolSearchKernel(
+      {
+        mcp: { servers: { everything: everything!, filesystem: filesystem! } },
+        tools: { deny: ['mcp:everything:*'], approvals: { require: ['mcp:filesystem:write_file'] } },
+        session: { logDir: join(workspace.dir, 'sessions') },
+      },
+      { approve: approvals.approve },
+    ));
     handle = await serveHttp({ kernel, mode: 'tools', refreshIntervalMs: 0, approvals });
     client = await connectHttp(handle.url);
   });
@@ -43,7 +56,10 @@ describe('policy behind serve mcp', () => {
   });
 
   it('makes denied tools uncallable', async () => {
-    const result = await call(client.client, 'tool_call', { id: 'mcp:everything:echo', args: { message: 'should not arrive' } });
+    const result = await call(client.client, 'tool_call', {
+      id: 'mcp:everything:echo',
+      args: { message: 'should not arrive' },
+    });
     expect(result.isError).toBe(true);
     expect(errorCode(result)).toBe('UNKNOWN_TOOL');
   });
@@ -54,15 +70,23 @@ describe('policy behind serve mcp', () => {
   });
 
   it('leaves allowed servers working', async () => {
-    const result = await call(client.client, 'tool_call', { id: 'mcp:filesystem:read_text_file', args: { path: workspace.note } });
+    const result = await call(client.client, 'tool_call', {
+      id: 'mcp:filesystem:read_text_file',
+      args: { path: workspace.note },
+    });
     expect(text(result)).toContain(NOTE_TEXT);
   });
 
-  const writeArgs = (file: string) => ({ id: 'mcp:filesystem:write_file', args: { path: join(workspace.files, file), content: 'approved content' } });
+  const writeArgs = (file: string) => ({
+    id: 'mcp:filesystem:write_file',
+    args: { path: join(workspace.files, file), content: 'approved content' },
+  });
 
   it('asks the client (elicitation) and runs the call its user approved', async () => {
     const asked: string[] = [];
-    const approving = await connectHttp(handle.url, { elicit: (params) => (asked.push(params.message), { action: 'accept', content: { approve: true } }) });
+    const approving = await connectHttp(handle.url, {
+      elicit: (params) => (asked.push(params.message), { action: 'accept', content: { approve: true } }),
+    });
     try {
       const result = await call(approving.client, 'tool_call', writeArgs('approved.txt'));
       expect(result.isError).toBeFalsy();
@@ -104,7 +128,9 @@ describe('policy behind serve mcp', () => {
         const entries = (await Promise.all((await readdir(dir)).map((file) => readFile(join(dir, file), 'utf8'))))
           .flatMap((body) => body.split('\n').filter(Boolean))
           .map((line) => JSON.parse(line) as { type: string; toolId?: string; status?: string });
-        const calls = entries.filter((entry) => entry.type === 'tool-call').map(({ toolId, status }) => ({ toolId, status }));
+        const calls = entries
+          .filter((entry) => entry.type === 'tool-call')
+          .map(({ toolId, status }) => ({ toolId, status }));
         expect(calls).toContainEqual({ toolId: 'mcp:filesystem:read_text_file', status: 'ok' });
         expect(calls).toContainEqual({ toolId: 'mcp:filesystem:write_file', status: 'blocked' });
       },

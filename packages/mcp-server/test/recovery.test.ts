@@ -16,7 +16,9 @@ describe('a downstream server that dies', () => {
   let client: Client;
 
   beforeAll(async () => {
-    ({ kernel } = await createToolSearchKernel({ mcp: { servers: { dyn: { command: process.execPath, args: [DYNAMIC_FIXTURE] } } } }));
+    ({ kernel } = await createToolSearchKernel({
+      mcp: { servers: { dyn: { command: process.execPath, args: [DYNAMIC_FIXTURE] } } },
+    }));
     mcp = await createToolSearchMcpServer({ kernel, mode: 'tools', refreshIntervalMs: 0 });
     ({ client } = await connectInMemory(mcp));
   });

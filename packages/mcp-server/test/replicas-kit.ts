@@ -57,14 +57,27 @@ export function whoamiKernel(): Kernel {
             execute: async (_args, ctx) => {
               const elicit = (ctx.scope as { mcp?: { elicitInput?: Elicit } } | undefined)?.mcp?.elicitInput;
               if (!elicit) return { content: [{ type: 'text', text: 'cannot ask' }] };
-              const answer = await elicit({ message: 'Your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } } } }, ctx.signal);
+              const answer = await elicit(
+                {
+                  message: 'Your name?',
+                  requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
+                },
+                ctx.signal,
+              );
               return { content: [{ type: 'text', text: `hello ${String(answer.content?.name)}` }] };
             },
           },
         ]),
       );
       hooks.materialize.for('directory').tap((draft, ctx) => {
-        draft.tools.push(...ctx.searchable.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, toolId: tool.id })));
+        draft.tools.push(
+          ...ctx.searchable.map((tool) => ({
+            name: tool.name,
+            description: tool.description,
+            inputSchema: tool.inputSchema,
+            toolId: tool.id,
+          })),
+        );
         return draft;
       });
     },
@@ -91,7 +104,8 @@ export async function connectBalanced(urls: Record<Name, string>, pinned?: Name)
     fetch: (input, init) => {
       const method = init?.method ?? 'GET';
       const replica: Name = pinned ?? (method === 'GET' ? 'a' : turn++ % 2 === 0 ? 'a' : 'b');
-      const what = typeof init?.body === 'string' ? (JSON.parse(init.body) as { method?: string }).method ?? 'response' : method;
+      const what =
+        typeof init?.body === 'string' ? ((JSON.parse(init.body) as { method?: string }).method ?? 'response') : method;
       log.push({ replica, what });
       return fetch(urls[replica], init);
     },
@@ -106,14 +120,25 @@ export async function connectBalanced(urls: Record<Name, string>, pinned?: Name)
 }
 
 /** A raw request in an existing session (status and parsed JSON-RPC error, if any). */
-export async function raw(url: string, sessionId: string, method = 'POST'): Promise<{ status: number; error?: { data?: { code?: string } } }> {
+export async function raw(
+  url: string,
+  sessionId: string,
+  method = 'POST',
+): Promise<{ status: number; error?: { data?: { code?: string } } }> {
   const response = await fetch(url, {
     method,
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sessionId },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sessionId,
+    },
     ...(method === 'POST' ? { body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/list' }) } : {}),
   });
   const body = await response.text();
-  return { status: response.status, ...(response.headers.get('content-type')?.includes('json') && body ? (JSON.parse(body) as object) : {}) };
+  return {
+    status: response.status,
+    ...(response.headers.get('content-type')?.includes('json') && body ? (JSON.parse(body) as object) : {}),
+  };
 }
 
 export const records = (state: StateStore, sessionId: string) => state.get(`mcp:session:${sessionId}`);

@@ -12,7 +12,10 @@ import { call, text } from './helpers.js';
 import { connectBalanced, raw, whoamiKernel } from './replicas-kit.js';
 
 const haveRedis = redisServerAvailable();
-if (!haveRedis) console.warn('skipping the Redis outage test of serveHttp replicas: redis-server is not installed (apt-get install -y redis-server)');
+if (!haveRedis)
+  console.warn(
+    'skipping the Redis outage test of serveHttp replicas: redis-server is not installed (apt-get install -y redis-server)',
+  );
 
 describe.runIf(haveRedis)('serveHttp replicas during a Redis outage', () => {
   const cleanup: (() => Promise<unknown>)[] = [];
@@ -24,8 +27,13 @@ describe.runIf(haveRedis)('serveHttp replicas during a Redis outage', () => {
     const redis: RedisServerHandle = await startRedisServer();
     cleanup.push(() => redis.stop());
     const keyPrefix = `mcp-outage-${process.pid}:`;
-    const [stateA, stateB] = await Promise.all(['a', 'b'].map((replicaId) => connectRedisState({ url: redis.url, keyPrefix, replicaId, commandTimeoutMs: 500 })));
-    cleanup.push(() => stateA!.close(), () => stateB!.close());
+    const [stateA, stateB] = await Promise.all(
+      ['a', 'b'].map((replicaId) => connectRedisState({ url: redis.url, keyPrefix, replicaId, commandTimeoutMs: 500 })),
+    );
+    cleanup.push(
+      () => stateA!.close(),
+      () => stateB!.close(),
+    );
     const kernel = whoamiKernel();
     cleanup.push(() => kernel.close());
     const a = await serveHttp({ kernel, mode: 'directory', refreshIntervalMs: 0, state: stateA! });
@@ -45,7 +53,12 @@ describe.runIf(haveRedis)('serveHttp replicas during a Redis outage', () => {
     const fresh = await fetch(b.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
     });
     expect(fresh.status).toBe(503);
     expect(b.sessions).toBe(0);

@@ -17,7 +17,11 @@ describe('serveHttp replicas sharing a state store', () => {
     for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
   });
 
-  async function replicas(state: StateStore, other: StateStore, extra: { sessionIdleMs?: number; approvals?: ElicitationApprovals } = {}): Promise<Record<Name, HttpMcpHandle>> {
+  async function replicas(
+    state: StateStore,
+    other: StateStore,
+    extra: { sessionIdleMs?: number; approvals?: ElicitationApprovals } = {},
+  ): Promise<Record<Name, HttpMcpHandle>> {
     const kernel = whoamiKernel();
     cleanup.push(() => kernel.close());
     const options = { kernel, mode: 'directory' as const, refreshIntervalMs: 0, ...extra };
@@ -42,8 +46,14 @@ describe('serveHttp replicas sharing a state store', () => {
       const res = await fetch(new URL('/health', handle.url));
       return { status: res.status, body: await res.json() };
     };
-    expect(await health(handles.a)).toEqual({ status: 200, body: { replica: 'a', sessions: 1, state: { kind: 'memory', ok: true } } });
-    expect(await health(handles.b)).toEqual({ status: 200, body: { replica: 'b', sessions: 0, state: { kind: 'memory', ok: true } } });
+    expect(await health(handles.a)).toEqual({
+      status: 200,
+      body: { replica: 'a', sessions: 1, state: { kind: 'memory', ok: true } },
+    });
+    expect(await health(handles.b)).toEqual({
+      status: 200,
+      body: { replica: 'b', sessions: 0, state: { kind: 'memory', ok: true } },
+    });
     // A store that does not answer (Redis down): the balancer takes this replica out.
     const broken = Object.assign(state.asReplica('c'), { ping: async () => false });
     const kernel = whoamiKernel();
@@ -68,7 +78,9 @@ describe('serveHttp replicas sharing a state store', () => {
     expect(text(await call(client, 'ask'))).toBe('hello ada');
     expect(text(await call(client, 'whoami'))).toBe(first); // one POST: the next ask is asked by the other replica
     expect(text(await call(client, 'ask'))).toBe('hello ada');
-    const answers = log.flatMap((entry, i) => (entry.what === 'response' ? [[log[i - 1]!.replica, entry.replica]] : []));
+    const answers = log.flatMap((entry, i) =>
+      entry.what === 'response' ? [[log[i - 1]!.replica, entry.replica]] : [],
+    );
     expect(answers).toEqual([
       ['a', 'b'],
       ['b', 'a'],
@@ -79,7 +91,11 @@ describe('serveHttp replicas sharing a state store', () => {
     expect(served('tools/call')).toEqual(new Set(['a', 'b']));
     expect(handles.b.sessions).toBe(1);
     const record = JSON.parse((await records(state, transport.sessionId!))!) as Record<string, unknown>;
-    expect(record).toMatchObject({ runSessionId: first, replica: 'a', initialize: { clientInfo: { name: 'replica-test' } } });
+    expect(record).toMatchObject({
+      runSessionId: first,
+      replica: 'a',
+      initialize: { clientInfo: { name: 'replica-test' } },
+    });
   });
 
   it('aborts a call where it runs when its cancel lands on the other replica', async () => {
@@ -112,17 +128,33 @@ describe('serveHttp replicas sharing a state store', () => {
     expect(text(await call(client, 'whoami'))).toBe(runSessionId);
     expect(handles.b.sessions).toBe(1);
     expect(log.filter((entry) => entry.what === 'GET').map((entry) => entry.replica)).toEqual(['a']);
-    const answer = await approvals.approve({ sessionId: runSessionId, toolId: 'plugin:test:whoami', args: {}, reason: 'test' }, { signal: AbortSignal.timeout(10_000) });
+    const answer = await approvals.approve(
+      { sessionId: runSessionId, toolId: 'plugin:test:whoami', args: {}, reason: 'test' },
+      { signal: AbortSignal.timeout(10_000) },
+    );
     expect(answer).toBe('allow');
   });
 
   it('applies a logging/setLevel sent to one replica on the others, held copies and rebuilt ones alike', async () => {
-    const { kernel, mcpDownstream } = await createToolSearchKernel({ mcpServers: { conf: { command: process.execPath, args: [CONFORMANCE_FIXTURE] } } });
+    const { kernel, mcpDownstream } = await createToolSearchKernel({
+      mcpServers: { conf: { command: process.execPath, args: [CONFORMANCE_FIXTURE] } },
+    });
     cleanup.push(() => kernel.close());
     const state = new MemoryStateStore({ replicaId: 'a' });
-    const options = { kernel, mode: 'directory' as const, refreshIntervalMs: 0, ...(mcpDownstream ? { downstream: mcpDownstream } : {}) };
-    const handles = { a: await serveHttp({ ...options, state }), b: await serveHttp({ ...options, state: state.asReplica('b') }) };
-    cleanup.push(() => handles.a.close(), () => handles.b.close());
+    const options = {
+      kernel,
+      mode: 'directory' as const,
+      refreshIntervalMs: 0,
+      ...(mcpDownstream ? { downstream: mcpDownstream } : {}),
+    };
+    const handles = {
+      a: await serveHttp({ ...options, state }),
+      b: await serveHttp({ ...options, state: state.asReplica('b') }),
+    };
+    cleanup.push(
+      () => handles.a.close(),
+      () => handles.b.close(),
+    );
     const logged = async (session: Balanced, on: Name) => {
       session.pin(on);
       session.logs.length = 0;
@@ -168,7 +200,9 @@ describe('serveHttp replicas sharing a state store', () => {
     expect((await raw(handles.b.url, '2f3c0a62-unknown')).status).toBe(404);
     expect((await raw(handles.b.url, 'x'.repeat(129))).status).toBe(404);
     // A record in another shape (another version, anyone with store access) is no session either.
-    await state.set('mcp:session:not-a-record', JSON.stringify({ runSessionId: 'r', initialize: { clientInfo: {} } }), { ttlMs: 60_000 });
+    await state.set('mcp:session:not-a-record', JSON.stringify({ runSessionId: 'r', initialize: { clientInfo: {} } }), {
+      ttlMs: 60_000,
+    });
     expect((await raw(handles.b.url, 'not-a-record')).status).toBe(404);
     expect(handles.b.sessions).toBe(0);
   });
@@ -179,7 +213,12 @@ describe('serveHttp replicas sharing a state store', () => {
     const refused = await fetch(handles.a.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' }, // no text/event-stream: 406
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+      }),
     });
     expect(refused.status).toBe(406);
     expect([handles.a.sessions, state.size]).toEqual([0, 0]);

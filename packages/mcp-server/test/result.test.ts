@@ -9,7 +9,11 @@ const base = { callId: 'c1', toolId: 'mcp:srv:tool' };
 
 describe('toCallToolResult', () => {
   it('passes content and an object structuredContent through', () => {
-    const result = toCallToolResult({ ...base, status: 'ok', result: { content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 } } });
+    const result = toCallToolResult({
+      ...base,
+      status: 'ok',
+      result: { content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 } },
+    });
     expect(result).toEqual({ content: [{ type: 'text', text: 'hi' }], structuredContent: { a: 1 } });
   });
 
@@ -23,8 +27,16 @@ describe('toCallToolResult', () => {
   });
 
   it('reports a block as TOOL_CALL_BLOCKED with who blocked it', () => {
-    const result = toCallToolResult({ ...base, status: 'blocked', reason: 'needs approval', by: '@tool-search/plugin-approvals' });
-    expect(result).toMatchObject({ isError: true, structuredContent: { error: { code: 'TOOL_CALL_BLOCKED', by: '@tool-search/plugin-approvals' } } });
+    const result = toCallToolResult({
+      ...base,
+      status: 'blocked',
+      reason: 'needs approval',
+      by: '@tool-search/plugin-approvals',
+    });
+    expect(result).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: 'TOOL_CALL_BLOCKED', by: '@tool-search/plugin-approvals' } },
+    });
   });
 
   it('reports an error outcome with its code', () => {
@@ -34,23 +46,47 @@ describe('toCallToolResult', () => {
 
   it('reports a client-executed tool as CLIENT_TOOL_NOT_EXECUTABLE', () => {
     const result = toCallToolResult({ ...base, status: 'pending', name: 'tool', args: {} });
-    expect(result).toMatchObject({ isError: true, structuredContent: { error: { code: 'CLIENT_TOOL_NOT_EXECUTABLE' } } });
+    expect(result).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: 'CLIENT_TOOL_NOT_EXECUTABLE' } },
+    });
   });
 });
 
 describe('toCallToolResult of a control tool that reports its inner call', () => {
   it('keeps the result the control tool wrote for the model (tool_call of an unknown or blocked tool)', () => {
-    const written = { content: [{ type: 'text' as const, text: 'Error UNKNOWN_TOOL: unknown tool id "x"' }], structuredContent: { error: { code: 'UNKNOWN_TOOL', requested: 'x' } }, isError: true };
-    const error = toCallToolResult({ ...base, status: 'error', error: { code: 'UNKNOWN_TOOL', message: 'unknown' }, result: written });
-    expect(error).toMatchObject({ isError: true, structuredContent: { error: { code: 'UNKNOWN_TOOL', requested: 'x' } } });
+    const written = {
+      content: [{ type: 'text' as const, text: 'Error UNKNOWN_TOOL: unknown tool id "x"' }],
+      structuredContent: { error: { code: 'UNKNOWN_TOOL', requested: 'x' } },
+      isError: true,
+    };
+    const error = toCallToolResult({
+      ...base,
+      status: 'error',
+      error: { code: 'UNKNOWN_TOOL', message: 'unknown' },
+      result: written,
+    });
+    expect(error).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: 'UNKNOWN_TOOL', requested: 'x' } },
+    });
     const blocked = toCallToolResult({ ...base, status: 'blocked', reason: 'no', by: 'guard', result: written });
     expect(blocked.content).toEqual(written.content);
   });
 });
 
 describe('explainUnavailable', () => {
-  const failed: Diagnostic = { code: McpErrors.MCP_SERVER_FAILED, level: 'error', message: 'MCP server "srv" failed (spawn)', details: { server: 'srv', reason: 'spawn' } };
-  const unknown = (requested: string) => ({ content: [], isError: true, structuredContent: { error: { code: 'UNKNOWN_TOOL', requested } } });
+  const failed: Diagnostic = {
+    code: McpErrors.MCP_SERVER_FAILED,
+    level: 'error',
+    message: 'MCP server "srv" failed (spawn)',
+    details: { server: 'srv', reason: 'spawn' },
+  };
+  const unknown = (requested: string) => ({
+    content: [],
+    isError: true,
+    structuredContent: { error: { code: 'UNKNOWN_TOOL', requested } },
+  });
 
   it('names the failed server for an unknown tool of that server', () => {
     expect(explainUnavailable(unknown('mcp:srv:tool'), [failed])).toMatchObject({

@@ -19,11 +19,23 @@ function testKernel(state: { tools: ToolDefinition[] }, extra: KernelPlugin[] = 
     apply({ hooks }) {
       hooks.listTools.tap((sink) => sink.add(state.tools));
       hooks.materialize.for('tools').tap((draft) => {
-        draft.tools.push({ name: 'fixed', description: 'A control tool', inputSchema: schema, handler: async () => ({ content: [{ type: 'text', text: 'fixed' }] }) });
+        draft.tools.push({
+          name: 'fixed',
+          description: 'A control tool',
+          inputSchema: schema,
+          handler: async () => ({ content: [{ type: 'text', text: 'fixed' }] }),
+        });
         return draft;
       });
       hooks.materialize.for('directory').tap((draft, ctx) => {
-        draft.tools.push(...ctx.searchable.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, toolId: tool.id })));
+        draft.tools.push(
+          ...ctx.searchable.map((tool) => ({
+            name: tool.name,
+            description: tool.description,
+            inputSchema: tool.inputSchema,
+            toolId: tool.id,
+          })),
+        );
         return draft;
       });
     },
@@ -32,7 +44,14 @@ function testKernel(state: { tools: ToolDefinition[] }, extra: KernelPlugin[] = 
 }
 
 function tool(name: string, execute?: ToolDefinition['execute']): ToolDefinition {
-  return { name, source: 'plugin', owner: 'test', description: `The ${name} tool`, inputSchema: schema, execute: execute ?? (() => ({ content: [{ type: 'text', text: name }] })) };
+  return {
+    name,
+    source: 'plugin',
+    owner: 'test',
+    description: `The ${name} tool`,
+    inputSchema: schema,
+    execute: execute ?? (() => ({ content: [{ type: 'text', text: name }] })),
+  };
 }
 
 async function callTool(client: Client, name: string): Promise<CallToolResult> {
@@ -86,7 +105,9 @@ describe('createToolSearchMcpServer', () => {
     let started!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const running = new Promise<void>((resolve) => (started = resolve));
-    state.tools = [tool('slow', async () => (started(), await gate, { content: [{ type: 'text', text: 'slow done' }] }))];
+    state.tools = [
+      tool('slow', async () => (started(), await gate, { content: [{ type: 'text', text: 'slow done' }] })),
+    ];
     mcp = await createToolSearchMcpServer({ kernel, mode: 'directory', refreshIntervalMs: 0 });
     const { client } = await connectInMemory(mcp);
     const pending = callTool(client, 'slow');
@@ -102,7 +123,9 @@ describe('createToolSearchMcpServer', () => {
   it('uses one session id for every run of an MCP session', async () => {
     const sessions: string[] = [];
     await kernel.close();
-    kernel = testKernel(state, [{ name: 'session-spy', apply: ({ hooks }) => hooks.runStart.tap((run) => void sessions.push(run.sessionId)) }]);
+    kernel = testKernel(state, [
+      { name: 'session-spy', apply: ({ hooks }) => hooks.runStart.tap((run) => void sessions.push(run.sessionId)) },
+    ]);
     mcp = await createToolSearchMcpServer({ kernel, mode: 'directory', refreshIntervalMs: 0 });
     state.tools = [tool('alpha'), tool('beta')];
     await mcp.refresh();
@@ -114,7 +137,10 @@ describe('createToolSearchMcpServer', () => {
     await kernel.close();
     const stopper: KernelPlugin = {
       name: 'stopper',
-      apply: ({ hooks }) => hooks.beforeToolCall.tap((call) => (call.tool.name === 'stop' ? { action: 'block', reason: 'loop', stopRun: true } : undefined)),
+      apply: ({ hooks }) =>
+        hooks.beforeToolCall.tap((call) =>
+          call.tool.name === 'stop' ? { action: 'block', reason: 'loop', stopRun: true } : undefined,
+        ),
     };
     state.tools = [tool('alpha'), tool('stop')];
     kernel = testKernel(state, [stopper]);
@@ -139,7 +165,9 @@ describe('createToolSearchMcpServer', () => {
       },
     });
     const { client } = await connectInMemory(mcp);
-    const notified = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    const notified = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
     state.tools = [tool('alpha'), tool('gamma')];
     signal?.();
     await notified;

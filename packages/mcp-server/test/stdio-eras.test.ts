@@ -20,7 +20,10 @@ class StreamTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
   private buffer = '';
-  constructor(private readonly input: PassThrough, private readonly output: PassThrough) {}
+  constructor(
+    private readonly input: PassThrough,
+    private readonly output: PassThrough,
+  ) {}
   async start(): Promise<void> {
     this.input.on('data', (chunk: Buffer) => {
       this.buffer += chunk.toString('utf8');
@@ -46,7 +49,9 @@ const handles: StdioMcpHandle[] = [];
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  const preset = await createToolSearchKernel({ mcpServers: { conf: { command: process.execPath, args: [CONFORMANCE_FIXTURE] } } });
+  const preset = await createToolSearchKernel({
+    mcpServers: { conf: { command: process.execPath, args: [CONFORMANCE_FIXTURE] } },
+  });
   kernel = preset.kernel;
   downstream = preset.mcpDownstream;
 }, 60_000);
@@ -70,7 +75,10 @@ async function open(mode: 'legacy' | { pin: string }): Promise<Client> {
     ...(downstream ? { downstream } : {}),
   });
   handles.push(handle);
-  const client = new Client({ name: 'v2-stdio-peer', version: '1.0.0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode } });
+  const client = new Client(
+    { name: 'v2-stdio-peer', version: '1.0.0' },
+    { capabilities: { elicitation: {} }, versionNegotiation: { mode } },
+  );
   client.setRequestHandler('elicitation/create', async (request) => {
     asked.push((request.params as { message: string }).message);
     return { action: 'accept', content: { response: 'yes' } };
@@ -80,7 +88,8 @@ async function open(mode: 'legacy' | { pin: string }): Promise<Client> {
   return client;
 }
 
-const text = (result: unknown) => ((result as CallToolResult).content ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+const text = (result: unknown) =>
+  ((result as CallToolResult).content ?? []).flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
 
 describe.each([
   ['pinned to 2026-07-28', { pin: '2026-07-28' }, '2026-07-28'],
@@ -91,7 +100,9 @@ describe.each([
     expect(client.getNegotiatedProtocolVersion()).toBe(version);
     const names = (await client.listTools()).tools.map((tool) => tool.name);
     expect(names).toContain('tool_search');
-    expect(text(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toContain('This is a simple text response for testing.');
+    expect(text(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toContain(
+      'This is a simple text response for testing.',
+    );
   });
 
   it("answers a downstream server's elicitation", async () => {

@@ -4,7 +4,19 @@
  * server-filesystem) and one that cannot start.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, CLI_BUILT, CLI_MISSING, connectCli, createWorkspace, errorCode, hitIds, NOTE_TEXT, text, type Connected, type Workspace } from './helpers.js';
+import {
+  call,
+  CLI_BUILT,
+  CLI_MISSING,
+  connectCli,
+  createWorkspace,
+  errorCode,
+  hitIds,
+  NOTE_TEXT,
+  text,
+  type Connected,
+  type Workspace,
+} from './helpers.js';
 
 if (!CLI_BUILT) console.warn(`skipping the stdio suite: ${CLI_MISSING}`);
 
@@ -44,7 +56,10 @@ describe.skipIf(!CLI_BUILT)('serve mcp over stdio (tools mode)', () => {
   });
 
   it('routes tool_call to the downstream server', async () => {
-    const result = await call(server.client, 'tool_call', { id: 'mcp:everything:echo', args: { message: 'hello through tool search' } });
+    const result = await call(server.client, 'tool_call', {
+      id: 'mcp:everything:echo',
+      args: { message: 'hello through tool search' },
+    });
     expect(result.isError).toBeFalsy();
     expect(text(result)).toContain('hello through tool search');
   });
@@ -52,13 +67,19 @@ describe.skipIf(!CLI_BUILT)('serve mcp over stdio (tools mode)', () => {
   it('finds the filesystem read tool and reads the temp file through it', async () => {
     const found = hitIds(await call(server.client, 'tool_search', { query: 'read a file' }));
     expect(found).toContain('mcp:filesystem:read_text_file');
-    const result = await call(server.client, 'tool_call', { id: 'mcp:filesystem:read_text_file', args: { path: workspace.note } });
+    const result = await call(server.client, 'tool_call', {
+      id: 'mcp:filesystem:read_text_file',
+      args: { path: workspace.note },
+    });
     expect(text(result)).toContain(NOTE_TEXT);
   });
 
   it('keeps state in server-memory across calls', async () => {
     const entity = { name: 'tool_search_probe', entityType: 'test', observations: ['created through serve mcp'] };
-    const created = await call(server.client, 'tool_call', { id: 'mcp:memory:create_entities', args: { entities: [entity] } });
+    const created = await call(server.client, 'tool_call', {
+      id: 'mcp:memory:create_entities',
+      args: { entities: [entity] },
+    });
     expect(created.isError).toBeFalsy();
     const graph = await call(server.client, 'tool_call', { id: 'mcp:memory:read_graph', args: {} });
     expect(text(graph)).toContain('created through serve mcp');

@@ -42,7 +42,14 @@ const tracedTool: KernelPlugin = {
       ]),
     );
     hooks.materialize.for('directory').tap((draft, ctx) => {
-      draft.tools.push(...ctx.searchable.map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, toolId: tool.id })));
+      draft.tools.push(
+        ...ctx.searchable.map((tool) => ({
+          name: tool.name,
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+          toolId: tool.id,
+        })),
+      );
       return draft;
     });
   },

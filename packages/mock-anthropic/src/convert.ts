@@ -18,7 +18,11 @@ export function toChatRequest(request: MessagesRequest): ChatRequest {
     messages,
     tools: visibleTools(request).map((tool) => ({
       type: 'function' as const,
-      function: { name: tool.name, ...(tool.description ? { description: tool.description } : {}), ...(tool.input_schema ? { parameters: tool.input_schema } : {}) },
+      function: {
+        name: tool.name,
+        ...(tool.description ? { description: tool.description } : {}),
+        ...(tool.input_schema ? { parameters: tool.input_schema } : {}),
+      },
     })),
   };
 }
@@ -30,19 +34,35 @@ function visibleTools(request: MessagesRequest): AnthropicTool[] {
   const search = searchToolOf(request);
   return [
     ...tools.filter((tool) => !isServerTool(tool) && (!isDeferred(tool) || loaded.has(tool.name))),
-    ...(search ? [{ name: search.name, description: 'Search the deferred tools', input_schema: { type: 'object', properties: { query: { type: 'string' } } } }] : []),
+    ...(search
+      ? [
+          {
+            name: search.name,
+            description: 'Search the deferred tools',
+            input_schema: { type: 'object', properties: { query: { type: 'string' } } },
+          },
+        ]
+      : []),
   ];
 }
 
 function chatMessages(message: AnthropicMessage): ChatMessage[] {
   if (typeof message.content === 'string') return [{ role: message.role, content: message.content }];
   const blocks = Array.isArray(message.content) ? message.content : [];
-  const text = blocks.filter((b) => b.type === 'text').map((b) => String((b as { text?: unknown }).text ?? '')).join('');
-  if (message.role === 'assistant' && blocks.some((b) => b.type === 'tool_search_tool_result')) return assistantWithSearches(blocks);
+  const text = blocks
+    .filter((b) => b.type === 'text')
+    .map((b) => String((b as { text?: unknown }).text ?? ''))
+    .join('');
+  if (message.role === 'assistant' && blocks.some((b) => b.type === 'tool_search_tool_result'))
+    return assistantWithSearches(blocks);
   if (message.role === 'assistant') {
     const calls: ChatToolCall[] = blocks
       .filter((b): b is ContentBlock & { id: string; name: string; input: unknown } => b.type === 'tool_use')
-      .map((b) => ({ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }));
+      .map((b) => ({
+        id: b.id,
+        type: 'function',
+        function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) },
+      }));
     return [{ role: 'assistant', content: text || null, ...(calls.length ? { tool_calls: calls } : {}) }];
   }
   const results: ChatMessage[] = blocks
@@ -53,7 +73,14 @@ function chatMessages(message: AnthropicMessage): ChatMessage[] {
   if (documents.length) return [...results, { role: 'user', content: [...documents, { type: 'text', text }] }];
   const images = blocks.flatMap(imageUrl);
   // Images go to the shared script engine as Chat Completions `image_url` parts (it answers them like the OpenAI mock).
-  if (images.length) return [...results, { role: 'user', content: [{ type: 'text', text }, ...images.map((url) => ({ type: 'image_url', image_url: { url } }))] }];
+  if (images.length)
+    return [
+      ...results,
+      {
+        role: 'user',
+        content: [{ type: 'text', text }, ...images.map((url) => ({ type: 'image_url', image_url: { url } }))],
+      },
+    ];
   return [...results, ...(text ? [{ role: 'user', content: text }] : [])];
 }
 
@@ -61,13 +88,17 @@ function chatMessages(message: AnthropicMessage): ChatMessage[] {
 function imageUrl(block: ContentBlock): string[] {
   if (block.type !== 'image') return [];
   const source = (block as { source?: { type?: unknown; media_type?: unknown; data?: unknown } }).source;
-  return source?.type === 'base64' && typeof source.media_type === 'string' && typeof source.data === 'string' ? [`data:${source.media_type};base64,${source.data}`] : [];
+  return source?.type === 'base64' && typeof source.media_type === 'string' && typeof source.data === 'string'
+    ? [`data:${source.media_type};base64,${source.data}`]
+    : [];
 }
 
 function blockText(content: unknown): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((part) => (typeof (part as { text?: unknown })?.text === 'string' ? (part as { text: string }).text : '')).join('');
+  return content
+    .map((part) => (typeof (part as { text?: unknown })?.text === 'string' ? (part as { text: string }).text : ''))
+    .join('');
 }
 
 /** An assistant turn holding server-side searches: each search is a call and its result, then the model goes on. */
@@ -82,7 +113,13 @@ function assistantWithSearches(blocks: readonly ContentBlock[]): ChatMessage[] {
     if (block.type === 'server_tool_use') {
       flush();
       const b = block as unknown as { id: string; name: string; input?: unknown };
-      out.push({ role: 'assistant', content: null, tool_calls: [{ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } }] });
+      out.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } },
+        ],
+      });
     } else if (block.type === 'tool_search_tool_result') {
       const b = block as unknown as { tool_use_id: string; content?: unknown };
       out.push({ role: 'tool', tool_call_id: b.tool_use_id, content: JSON.stringify(b.content ?? {}) });

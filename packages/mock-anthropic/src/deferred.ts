@@ -37,7 +37,8 @@ export function loadedNames(request: MessagesRequest): string[] {
     if (Array.isArray(value)) return value.forEach(visit);
     if (typeof value !== 'object' || value === null) return;
     const record = value as { type?: unknown; tool_name?: unknown; content?: unknown; tool_references?: unknown };
-    if (record.type === 'tool_reference' && typeof record.tool_name === 'string' && !names.includes(record.tool_name)) names.push(record.tool_name);
+    if (record.type === 'tool_reference' && typeof record.tool_name === 'string' && !names.includes(record.tool_name))
+      names.push(record.tool_name);
     visit(record.content);
     visit(record.tool_references);
   };
@@ -46,9 +47,14 @@ export function loadedNames(request: MessagesRequest): string[] {
 }
 
 /** What the server-side search finds among the deferred tools (at most 5), or an error code. */
-export function searchDeferred(tools: readonly AnthropicTool[], tool: SearchTool, query: string): { names: string[] } | { error: string } {
+export function searchDeferred(
+  tools: readonly AnthropicTool[],
+  tool: SearchTool,
+  query: string,
+): { names: string[] } | { error: string } {
   const deferred = tools.filter(isDeferred);
-  const text = (t: AnthropicTool) => `${t.name} ${t.description ?? ''} ${Object.keys((t.input_schema?.properties as object | undefined) ?? {}).join(' ')}`;
+  const text = (t: AnthropicTool) =>
+    `${t.name} ${t.description ?? ''} ${Object.keys((t.input_schema?.properties as object | undefined) ?? {}).join(' ')}`;
   if (tool.variant === 'regex') {
     let pattern: RegExp;
     try {
@@ -57,13 +63,25 @@ export function searchDeferred(tools: readonly AnthropicTool[], tool: SearchTool
     } catch {
       return { error: 'invalid_pattern' };
     }
-    return { names: deferred.filter((t) => pattern.test(text(t))).slice(0, 5).map((t) => t.name) };
+    return {
+      names: deferred
+        .filter((t) => pattern.test(text(t)))
+        .slice(0, 5)
+        .map((t) => t.name),
+    };
   }
-  const terms = query.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+  const terms = query
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
   const scored = deferred
     .map((t) => {
       const hay = text(t).toLowerCase();
-      return { name: t.name, score: (t.name.toLowerCase() === query.toLowerCase() ? 100 : 0) + terms.filter((term) => hay.includes(term)).length };
+      return {
+        name: t.name,
+        score:
+          (t.name.toLowerCase() === query.toLowerCase() ? 100 : 0) + terms.filter((term) => hay.includes(term)).length,
+      };
     })
     .filter((s) => s.score > 0)
     .sort((a, b) => b.score - a.score);
@@ -71,11 +89,19 @@ export function searchDeferred(tools: readonly AnthropicTool[], tool: SearchTool
 }
 
 /** The two blocks the API returns for one server-side search. */
-export function searchBlocks(id: string, tool: SearchTool, query: string, found: { names: string[] } | { error: string }): ContentBlock[] {
+export function searchBlocks(
+  id: string,
+  tool: SearchTool,
+  query: string,
+  found: { names: string[] } | { error: string },
+): ContentBlock[] {
   const content =
     'error' in found
       ? { type: 'tool_search_tool_result_error', error_code: found.error }
-      : { type: 'tool_search_tool_search_result', tool_references: found.names.map((tool_name) => ({ type: 'tool_reference', tool_name })) };
+      : {
+          type: 'tool_search_tool_search_result',
+          tool_references: found.names.map((tool_name) => ({ type: 'tool_reference', tool_name })),
+        };
   return [
     { type: 'server_tool_use', id, name: tool.name, input: { query } },
     { type: 'tool_search_tool_result', tool_use_id: id, content },

@@ -9,7 +9,12 @@
 import type { ContentPart } from '@tool-search/mock-openai';
 import type { ContentBlock, MessagesRequest } from './types.js';
 
-type Source = { readonly type?: unknown; readonly media_type?: unknown; readonly data?: unknown; readonly content?: unknown };
+type Source = {
+  readonly type?: unknown;
+  readonly media_type?: unknown;
+  readonly data?: unknown;
+  readonly content?: unknown;
+};
 type Document = { readonly source?: Source; readonly title?: unknown; readonly context?: unknown };
 
 /** Why the first malformed `document` block is refused, with its JSON path; undefined when all are fine. */
@@ -33,7 +38,16 @@ export function documentParts(blocks: readonly ContentBlock[]): ContentPart[] {
     if (block.type !== 'document') return [];
     const { source, title } = block as Document;
     const name = typeof title === 'string' ? title : undefined;
-    if (source?.type === 'base64') return [{ type: 'file', file: { ...(name ? { filename: name } : {}), file_data: `data:application/pdf;base64,${String(source.data)}` } } as ContentPart];
+    if (source?.type === 'base64')
+      return [
+        {
+          type: 'file',
+          file: {
+            ...(name ? { filename: name } : {}),
+            file_data: `data:application/pdf;base64,${String(source.data)}`,
+          },
+        } as ContentPart,
+      ];
     if (source?.type === 'text') return [{ type: 'text', text: String(source.data) }];
     if (source?.type === 'content') return [{ type: 'text', text: contentText(source.content) }];
     return [];
@@ -42,21 +56,28 @@ export function documentParts(blocks: readonly ContentBlock[]): ContentPart[] {
 
 function sourceProblem(document: Document, path: string): string | undefined {
   const { source } = document;
-  if (document.title !== undefined && document.title !== null && typeof document.title !== 'string') return `${path}.title: Input should be a valid string`;
-  if (document.context !== undefined && document.context !== null && typeof document.context !== 'string') return `${path}.context: Input should be a valid string`;
+  if (document.title !== undefined && document.title !== null && typeof document.title !== 'string')
+    return `${path}.title: Input should be a valid string`;
+  if (document.context !== undefined && document.context !== null && typeof document.context !== 'string')
+    return `${path}.context: Input should be a valid string`;
   if (typeof source !== 'object' || source === null) return `${path}.source: Field required`;
   switch (source.type) {
     case 'base64': {
-      if (source.media_type !== 'application/pdf') return `${path}.source.media_type: Input should be 'application/pdf'`;
-      if (typeof source.data !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(source.data)) return `${path}.source.data: must be base64-encoded`;
-      if (Buffer.from(source.data, 'base64').subarray(0, 5).toString('latin1') !== '%PDF-') return `${path}.source.data: The PDF specified was not valid.`;
+      if (source.media_type !== 'application/pdf')
+        return `${path}.source.media_type: Input should be 'application/pdf'`;
+      if (typeof source.data !== 'string' || !/^[A-Za-z0-9+/]+={0,2}$/.test(source.data))
+        return `${path}.source.data: must be base64-encoded`;
+      if (Buffer.from(source.data, 'base64').subarray(0, 5).toString('latin1') !== '%PDF-')
+        return `${path}.source.data: The PDF specified was not valid.`;
       return undefined;
     }
     case 'text':
       if (source.media_type !== 'text/plain') return `${path}.source.media_type: Input should be 'text/plain'`;
       return typeof source.data === 'string' ? undefined : `${path}.source.data: Input should be a valid string`;
     case 'content':
-      return typeof source.content === 'string' || Array.isArray(source.content) ? undefined : `${path}.source.content: Input should be a string or a list of content blocks`;
+      return typeof source.content === 'string' || Array.isArray(source.content)
+        ? undefined
+        : `${path}.source.content: Input should be a string or a list of content blocks`;
     case 'url':
     case 'file':
       return `${path}.source: ${source.type} sources are not served by this mock (no network, no Files API); send base64 data`;
@@ -67,5 +88,9 @@ function sourceProblem(document: Document, path: string): string | undefined {
 
 function contentText(content: unknown): string {
   if (typeof content === 'string') return content;
-  return Array.isArray(content) ? content.map((part) => (typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : '')).join('') : '';
+  return Array.isArray(content)
+    ? content
+        .map((part) => (typeof (part as { text?: unknown }).text === 'string' ? (part as { text: string }).text : ''))
+        .join('')
+    : '';
 }

@@ -23,7 +23,10 @@ export function message(step: Step, meta: MessageMeta) {
     type: 'message' as const,
     role: 'assistant' as const,
     model: meta.model,
-    content: [...(meta.lead ?? []), block(step, meta)] as ({ type: string; text?: string; input?: unknown } & Record<string, unknown>)[],
+    content: [...(meta.lead ?? []), block(step, meta)] as ({ type: string; text?: string; input?: unknown } & Record<
+      string,
+      unknown
+    >)[],
     stop_reason: step.kind === 'answer' ? ('end_turn' as const) : ('tool_use' as const),
     stop_sequence: null,
     usage: usage(step, meta),
@@ -35,9 +38,16 @@ export function events(step: Step, meta: MessageMeta): [string, object][] {
   const whole = message(step, meta);
   const blocks: [string, object][] = whole.content.flatMap((content, index): [string, object][] => {
     const streamed = content.type === 'text' || content.type === 'tool_use' || content.type === 'server_tool_use';
-    if (!streamed) return [['content_block_start', { type: 'content_block_start', index, content_block: content }], ['content_block_stop', { type: 'content_block_stop', index }]];
+    if (!streamed)
+      return [
+        ['content_block_start', { type: 'content_block_start', index, content_block: content }],
+        ['content_block_stop', { type: 'content_block_stop', index }],
+      ];
     const start = content.type === 'text' ? { type: 'text', text: '' } : { ...content, input: {} };
-    const delta = content.type === 'text' ? { type: 'text_delta', text: content.text } : { type: 'input_json_delta', partial_json: JSON.stringify(content.input) };
+    const delta =
+      content.type === 'text'
+        ? { type: 'text_delta', text: content.text }
+        : { type: 'input_json_delta', partial_json: JSON.stringify(content.input) };
     return [
       ['content_block_start', { type: 'content_block_start', index, content_block: start }],
       ['ping', { type: 'ping' }],
@@ -46,9 +56,27 @@ export function events(step: Step, meta: MessageMeta): [string, object][] {
     ];
   });
   return [
-    ['message_start', { type: 'message_start', message: { ...whole, content: [], stop_reason: null, usage: { input_tokens: whole.usage.input_tokens, output_tokens: 0 } } }],
+    [
+      'message_start',
+      {
+        type: 'message_start',
+        message: {
+          ...whole,
+          content: [],
+          stop_reason: null,
+          usage: { input_tokens: whole.usage.input_tokens, output_tokens: 0 },
+        },
+      },
+    ],
     ...blocks,
-    ['message_delta', { type: 'message_delta', delta: { stop_reason: whole.stop_reason, stop_sequence: null }, usage: { output_tokens: whole.usage.output_tokens } }],
+    [
+      'message_delta',
+      {
+        type: 'message_delta',
+        delta: { stop_reason: whole.stop_reason, stop_sequence: null },
+        usage: { output_tokens: whole.usage.output_tokens },
+      },
+    ],
     ['message_stop', { type: 'message_stop' }],
   ];
 }
@@ -58,7 +86,12 @@ export function errorBody(type: string, message: string) {
 }
 
 export function modelList(created: string) {
-  return { data: [{ type: 'model', id: MOCK_ANTHROPIC_MODEL, display_name: 'Mock Claude', created_at: created }], has_more: false, first_id: MOCK_ANTHROPIC_MODEL, last_id: MOCK_ANTHROPIC_MODEL };
+  return {
+    data: [{ type: 'model', id: MOCK_ANTHROPIC_MODEL, display_name: 'Mock Claude', created_at: created }],
+    has_more: false,
+    first_id: MOCK_ANTHROPIC_MODEL,
+    last_id: MOCK_ANTHROPIC_MODEL,
+  };
 }
 
 function block(step: Step, meta: MessageMeta) {

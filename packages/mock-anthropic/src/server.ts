@@ -6,7 +6,15 @@
  * follow the same script language. Every request is recorded as received.
  */
 import type { ServerResponse } from 'node:http';
-import { createRecorder, planNextStep, send, serveLocal, type Received, type RecordedRequest, type RecordLimits } from '@tool-search/mock-openai';
+import {
+  createRecorder,
+  planNextStep,
+  send,
+  serveLocal,
+  type Received,
+  type RecordedRequest,
+  type RecordLimits,
+} from '@tool-search/mock-openai';
 import { toChatRequest } from './convert.js';
 import { documentBlockError } from './documents.js';
 import { isDeferred, searchBlocks, searchDeferred, searchToolOf } from './deferred.js';
@@ -34,7 +42,9 @@ export async function startMockAnthropic(options: MockAnthropicOptions = {}): Pr
   const recorder = createRecorder(options.record);
   const requests = recorder;
   let counter = 0;
-  const server = await serveLocal(options.port ?? 0, handle, (res, error) => send(res, 400, errorBody('invalid_request_error', `Could not read the body: ${String(error)}`)));
+  const server = await serveLocal(options.port ?? 0, handle, (res, error) =>
+    send(res, 400, errorBody('invalid_request_error', `Could not read the body: ${String(error)}`)),
+  );
 
   function handle(res: ServerResponse, record: Received): void {
     const { method, path, raw, body } = record;
@@ -44,11 +54,22 @@ export async function startMockAnthropic(options: MockAnthropicOptions = {}): Pr
     }
     if (method !== 'POST' || path !== '/v1/messages') {
       requests.push(record);
-      return send(res, 404, errorBody('not_found_error', `Unknown route ${method} ${path}; the mock serves GET /v1/models and POST /v1/messages`));
+      return send(
+        res,
+        404,
+        errorBody(
+          'not_found_error',
+          `Unknown route ${method} ${path}; the mock serves GET /v1/models and POST /v1/messages`,
+        ),
+      );
     }
     if (!isMessagesRequest(body)) {
       requests.push(record);
-      return send(res, 400, errorBody('invalid_request_error', 'The body must be a JSON object with a `messages` array and `max_tokens`'));
+      return send(
+        res,
+        400,
+        errorBody('invalid_request_error', 'The body must be a JSON object with a `messages` array and `max_tokens`'),
+      );
     }
     const malformed = documentBlockError(body);
     if (malformed) {
@@ -58,24 +79,50 @@ export async function startMockAnthropic(options: MockAnthropicOptions = {}): Pr
     const search = searchToolOf(body);
     if ((body.tools ?? []).length > 0 && (body.tools ?? []).every(isDeferred)) {
       requests.push(record);
-      return send(res, 400, errorBody('invalid_request_error', 'all tools have defer_loading: at least one tool (a tool search tool, or a custom tool that returns tool_reference blocks) must not be deferred'));
+      return send(
+        res,
+        400,
+        errorBody(
+          'invalid_request_error',
+          'all tools have defer_loading: at least one tool (a tool search tool, or a custom tool that returns tool_reference blocks) must not be deferred',
+        ),
+      );
     }
     counter++;
     // Server-side tool search, as the API runs it: the search blocks lead the answer and the model goes on with what they loaded.
     let planned = body;
     let step = planNextStep(toChatRequest(planned));
     const lead: ContentBlock[] = [];
-    for (let searches = 0; search && step.kind === 'tool-call' && step.name === search.name && searches < 3; searches++) {
+    for (
+      let searches = 0;
+      search && step.kind === 'tool-call' && step.name === search.name && searches < 3;
+      searches++
+    ) {
       const query = String(step.args.query ?? '');
-      const blocks = searchBlocks(`srvtoolu_mock_${counter}_${searches}`, search, query, searchDeferred(body.tools ?? [], search, query));
+      const blocks = searchBlocks(
+        `srvtoolu_mock_${counter}_${searches}`,
+        search,
+        query,
+        searchDeferred(body.tools ?? [], search, query),
+      );
       lead.push(...blocks);
       planned = { ...planned, messages: [...planned.messages, { role: 'assistant', content: blocks }] };
       step = planNextStep(toChatRequest(planned));
     }
     requests.push({ ...record, step });
-    const meta = { id: `msg_mock_${counter}`, model: typeof body.model === 'string' ? body.model : MOCK_ANTHROPIC_MODEL, promptChars: raw.length, counter, lead };
+    const meta = {
+      id: `msg_mock_${counter}`,
+      model: typeof body.model === 'string' ? body.model : MOCK_ANTHROPIC_MODEL,
+      promptChars: raw.length,
+      counter,
+      lead,
+    };
     if (body.stream === true) {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
       for (const [event, data] of events(step, meta)) res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
       res.end();
       return;

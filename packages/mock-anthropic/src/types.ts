@@ -15,7 +15,11 @@ export interface ToolResultBlock {
   readonly content?: string | readonly { readonly type: string; readonly text?: string }[];
   readonly is_error?: boolean;
 }
-export type ContentBlock = TextBlock | ToolUseBlock | ToolResultBlock | { readonly type: string; readonly [key: string]: unknown };
+export type ContentBlock =
+  | TextBlock
+  | ToolUseBlock
+  | ToolResultBlock
+  | { readonly type: string; readonly [key: string]: unknown };
 
 export interface AnthropicMessage {
   readonly role: 'user' | 'assistant';

@@ -11,18 +11,32 @@ beforeAll(async () => {
 afterAll(() => mock.close());
 
 const script = 'tool search qa check target=fake_plugin_tool_0017 args={"q":"x"}';
-const target = { name: 'fake_plugin_tool_0017', description: 'a fake tool', input_schema: { type: 'object' as const, properties: { q: { type: 'string' } } } };
+const target = {
+  name: 'fake_plugin_tool_0017',
+  description: 'a fake tool',
+  input_schema: { type: 'object' as const, properties: { q: { type: 'string' } } },
+};
 
 describe('mock Anthropic Messages API', () => {
   it('calls an offered target directly with the scripted args (tool_use)', async () => {
-    const message = await client.messages.create({ model: 'mock-claude', max_tokens: 256, messages: [{ role: 'user', content: script }], tools: [target] });
+    const message = await client.messages.create({
+      model: 'mock-claude',
+      max_tokens: 256,
+      messages: [{ role: 'user', content: script }],
+      tools: [target],
+    });
     expect(message.stop_reason).toBe('tool_use');
     expect(message.content[0]).toMatchObject({ type: 'tool_use', name: 'fake_plugin_tool_0017', input: { q: 'x' } });
     expect(mock.requests.at(-1)?.step).toMatchObject({ kind: 'tool-call', lane: 'direct' });
   });
 
   it('answers quoting the tool_result once the target ran', async () => {
-    const first = await client.messages.create({ model: 'mock-claude', max_tokens: 256, messages: [{ role: 'user', content: script }], tools: [target] });
+    const first = await client.messages.create({
+      model: 'mock-claude',
+      max_tokens: 256,
+      messages: [{ role: 'user', content: script }],
+      tools: [target],
+    });
     const use = first.content.find((b) => b.type === 'tool_use')!;
     const second = await client.messages.create({
       model: 'mock-claude',
@@ -31,7 +45,16 @@ describe('mock Anthropic Messages API', () => {
       messages: [
         { role: 'user', content: script },
         { role: 'assistant', content: first.content },
-        { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.type === 'tool_use' ? use.id : '', content: 'FAKE_TOOL_OK fake_plugin_tool_0017 {"q":"x"}' }] },
+        {
+          role: 'user',
+          content: [
+            {
+              type: 'tool_result',
+              tool_use_id: use.type === 'tool_use' ? use.id : '',
+              content: 'FAKE_TOOL_OK fake_plugin_tool_0017 {"q":"x"}',
+            },
+          ],
+        },
       ],
     });
     expect(second.stop_reason).toBe('end_turn');
@@ -40,9 +63,20 @@ describe('mock Anthropic Messages API', () => {
   });
 
   it('searches first when offered tool_search and tool_call, reading the system text for a directory', async () => {
-    const search = { name: 'tool_search', input_schema: { type: 'object' as const, properties: { query: { type: 'string' } } } };
-    const call = { name: 'tool_call', input_schema: { type: 'object' as const, properties: { id: { type: 'string' }, args: { type: 'object' } } } };
-    const message = await client.messages.create({ model: 'mock-claude', max_tokens: 256, messages: [{ role: 'user', content: script }], tools: [search, call] });
+    const search = {
+      name: 'tool_search',
+      input_schema: { type: 'object' as const, properties: { query: { type: 'string' } } },
+    };
+    const call = {
+      name: 'tool_call',
+      input_schema: { type: 'object' as const, properties: { id: { type: 'string' }, args: { type: 'object' } } },
+    };
+    const message = await client.messages.create({
+      model: 'mock-claude',
+      max_tokens: 256,
+      messages: [{ role: 'user', content: script }],
+      tools: [search, call],
+    });
     expect(message.content[0]).toMatchObject({ type: 'tool_use', name: 'tool_search' });
     const directory = await client.messages.create({
       model: 'mock-claude',
@@ -55,7 +89,12 @@ describe('mock Anthropic Messages API', () => {
   });
 
   it('streams the same step as Anthropic events', async () => {
-    const stream = client.messages.stream({ model: 'mock-claude', max_tokens: 256, messages: [{ role: 'user', content: script }], tools: [target] });
+    const stream = client.messages.stream({
+      model: 'mock-claude',
+      max_tokens: 256,
+      messages: [{ role: 'user', content: script }],
+      tools: [target],
+    });
     const types: string[] = [];
     stream.on('streamEvent', (event) => types.push(event.type));
     const final = await stream.finalMessage();
@@ -79,7 +118,11 @@ describe('bounded recording', () => {
     const bounded = await startMockAnthropic({ record: { maxRequests: 3 } });
     try {
       const c = new Anthropic({ baseURL: bounded.url, apiKey: 'test', maxRetries: 0 });
-      await Promise.all(Array.from({ length: 12 }, (_, i) => c.messages.create({ model: 'mock-claude', max_tokens: 16, messages: [{ role: 'user', content: `hi ${i}` }] })));
+      await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          c.messages.create({ model: 'mock-claude', max_tokens: 16, messages: [{ role: 'user', content: `hi ${i}` }] }),
+        ),
+      );
       expect(bounded.received).toBe(12);
       expect(bounded.requests).toHaveLength(3);
     } finally {

@@ -25,7 +25,8 @@ export function documentError(messages: readonly ChatMessage[], at = 'messages')
       const path = `${at}[${index}].content[${n}]`;
       if (part.type === 'file') {
         const file = part.file as Part | undefined;
-        if (typeof file !== 'object' || file === null) return `${path}.file: required (an object with file_data or file_id)`;
+        if (typeof file !== 'object' || file === null)
+          return `${path}.file: required (an object with file_data or file_id)`;
         const problem = fileProblem(file, `${path}.file`);
         if (problem) return problem;
       } else if (part.type === 'input_file') {
@@ -43,7 +44,9 @@ export function pdfParts(message: ChatMessage | undefined): PdfPart[] {
   return (message.content as readonly Part[]).flatMap((part) => {
     const file = (part.type === 'file' ? part.file : part.type === 'input_file' ? part : undefined) as Part | undefined;
     const decoded = typeof file?.file_data === 'string' ? decodeDataUrl(file.file_data) : undefined;
-    return decoded ? [{ ...(typeof file?.filename === 'string' ? { filename: file.filename } : {}), bytes: decoded.bytes }] : [];
+    return decoded
+      ? [{ ...(typeof file?.filename === 'string' ? { filename: file.filename } : {}), bytes: decoded.bytes }]
+      : [];
   });
 }
 
@@ -52,7 +55,11 @@ export function describeDocuments(message: ChatMessage | undefined): string | un
   const pdfs = pdfParts(message);
   if (!pdfs.length) return undefined;
   const parts = Array.isArray(message?.content) ? (message.content as readonly Part[]) : [];
-  const prompt = parts.flatMap((part) => ((part.type === 'text' || part.type === 'input_text') && typeof part.text === 'string' ? [part.text] : [])).join(' ');
+  const prompt = parts
+    .flatMap((part) =>
+      (part.type === 'text' || part.type === 'input_text') && typeof part.text === 'string' ? [part.text] : [],
+    )
+    .join(' ');
   const seen = pdfs.map((pdf, index) => {
     const pages = readPdf(pdf.bytes);
     return `document ${index + 1}: ${pdf.filename ?? '(no name)'}, ${pdf.bytes.length} bytes, ${pages.length} pages: ${pages.map((text, page) => `[${page + 1}] ${JSON.stringify(text)}`).join(' ')}`;
@@ -63,7 +70,9 @@ export function describeDocuments(message: ChatMessage | undefined): string | un
 /** The text of each page, in page order (the page tree from the catalog: /Root → /Pages → /Kids). */
 export function readPdf(bytes: Buffer): string[] {
   const objects = objectsOf(bytes.toString('latin1'));
-  const root = /\/Root\s+(\d+\s+\d+)\s+R/.exec(bytes.toString('latin1').slice(-4096))?.[1] ?? [...objects].find(([, body]) => /\/Type\s*\/Catalog/.test(body))?.[0];
+  const root =
+    /\/Root\s+(\d+\s+\d+)\s+R/.exec(bytes.toString('latin1').slice(-4096))?.[1] ??
+    [...objects].find(([, body]) => /\/Type\s*\/Catalog/.test(body))?.[0];
   const catalog = root ? (objects.get(root) ?? '') : '';
   const pages: string[] = [];
   const visit = (ref: string | undefined, depth: number): void => {
@@ -85,7 +94,8 @@ export function readPdf(bytes: Buffer): string[] {
 /** Every object by "num gen", streams inflated; the objects packed in object streams (PDF 1.5) unpacked. */
 function objectsOf(source: string): Map<string, string> {
   const objects = new Map<string, string>();
-  for (const match of source.matchAll(/(\d+)\s+(\d+)\s+obj\b([\s\S]*?)\bendobj/g)) objects.set(`${match[1]} ${match[2]}`, withStream(match[3]!));
+  for (const match of source.matchAll(/(\d+)\s+(\d+)\s+obj\b([\s\S]*?)\bendobj/g))
+    objects.set(`${match[1]} ${match[2]}`, withStream(match[3]!));
   for (const body of [...objects.values()]) {
     if (!/\/Type\s*\/ObjStm/.test(body)) continue;
     const first = Number(/\/First\s+(\d+)/.exec(body)?.[1]);
@@ -118,25 +128,36 @@ function withStream(body: string): string {
 
 /** Text shown by `Tj` / `TJ` (literal `( … )` or hex `< … >` strings), one space between shows. */
 function drawnText(stream: string): string {
-  const shows = [...stream.matchAll(/(\((?:[^()\\]|\\.)*\)|<[0-9A-Fa-f\s]*>|\[[^\]]*\])\s*T[jJ]/g)].map((show) => show[1]!);
-  return shows.map((show) => [...show.matchAll(/\((?:[^()\\]|\\.)*\)|<[0-9A-Fa-f\s]*>/g)].map((s) => stringOf(s[0])).join('')).join(' ');
+  const shows = [...stream.matchAll(/(\((?:[^()\\]|\\.)*\)|<[0-9A-Fa-f\s]*>|\[[^\]]*\])\s*T[jJ]/g)].map(
+    (show) => show[1]!,
+  );
+  return shows
+    .map((show) => [...show.matchAll(/\((?:[^()\\]|\\.)*\)|<[0-9A-Fa-f\s]*>/g)].map((s) => stringOf(s[0])).join(''))
+    .join(' ');
 }
 
 function stringOf(token: string): string {
   if (token.startsWith('<')) return Buffer.from(token.slice(1, -1).replace(/\s/g, ''), 'hex').toString('latin1');
-  return token.slice(1, -1).replace(/\\([nrtbf()\\])/g, (_, c: string) => ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' })[c] ?? c);
+  return token
+    .slice(1, -1)
+    .replace(/\\([nrtbf()\\])/g, (_, c: string) => ({ n: '\n', r: '\r', t: '\t', b: '\b', f: '\f' })[c] ?? c);
 }
 
 function fileProblem(file: Part, path: string): string | undefined {
   if (file.file_id !== undefined) {
-    return typeof file.file_id === 'string' && file.file_id ? `${path}.file_id: no such file (${file.file_id}); this mock has no Files API, send file_data` : `${path}.file_id: must be a non-empty string`;
+    return typeof file.file_id === 'string' && file.file_id
+      ? `${path}.file_id: no such file (${file.file_id}); this mock has no Files API, send file_data`
+      : `${path}.file_id: must be a non-empty string`;
   }
   if (typeof file.file_data !== 'string') return `${path}: file_data or file_id is required`;
-  if (file.filename !== undefined && (typeof file.filename !== 'string' || !file.filename)) return `${path}.filename: must be a non-empty string`;
+  if (file.filename !== undefined && (typeof file.filename !== 'string' || !file.filename))
+    return `${path}.filename: must be a non-empty string`;
   const decoded = decodeDataUrl(file.file_data);
   if (!decoded) return `${path}.file_data: must be a base64 data URL, data:application/pdf;base64,…`;
-  if (decoded.mediaType !== 'application/pdf') return `${path}.file_data: unsupported media type ${decoded.mediaType}; file inputs take application/pdf`;
-  if (decoded.bytes.subarray(0, 5).toString('latin1') !== '%PDF-') return `${path}.file_data: the data is not a PDF file (no %PDF- header)`;
+  if (decoded.mediaType !== 'application/pdf')
+    return `${path}.file_data: unsupported media type ${decoded.mediaType}; file inputs take application/pdf`;
+  if (decoded.bytes.subarray(0, 5).toString('latin1') !== '%PDF-')
+    return `${path}.file_data: the data is not a PDF file (no %PDF- header)`;
   return undefined;
 }
 
@@ -153,7 +174,9 @@ export function tinyPdf(texts: readonly string[], compress = false): Buffer {
   objects.push(`<< /Type /Pages /Kids [${pageIds.map((id) => `${id} 0 R`).join(' ')}] /Count ${texts.length} >>`);
   objects.push('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>');
   for (const [i, text] of texts.entries()) {
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i]! + 1} 0 R >>`);
+    objects.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${pageIds[i]! + 1} 0 R >>`,
+    );
     const content = `BT /F1 14 Tf 50 700 Td (${text.replace(/[()\\]/g, (c) => `\\${c}`)}) Tj ET`;
     const data = compress ? deflateSync(content).toString('latin1') : content;
     objects.push(`<< /Length ${data.length}${compress ? ' /Filter /FlateDecode' : ''} >>\nstream\n${data}\nendstream`);

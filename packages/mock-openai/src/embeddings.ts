@@ -20,18 +20,31 @@ export interface EmbeddingRequest {
 export function isEmbeddingRequest(body: unknown): body is EmbeddingRequest {
   if (typeof body !== 'object' || body === null) return false;
   const input = (body as { input?: unknown }).input;
-  return typeof input === 'string' || (Array.isArray(input) && input.length > 0 && input.every((item) => typeof item === 'string'));
+  return (
+    typeof input === 'string' ||
+    (Array.isArray(input) && input.length > 0 && input.every((item) => typeof item === 'string'))
+  );
 }
 
 export function embeddingResponse(request: EmbeddingRequest, model: string) {
   const inputs = typeof request.input === 'string' ? [request.input] : request.input;
-  const dimensions = Number.isInteger(request.dimensions) && request.dimensions! > 0 && request.dimensions! <= 4096 ? request.dimensions! : EMBEDDING_DIMENSIONS;
+  const dimensions =
+    Number.isInteger(request.dimensions) && request.dimensions! > 0 && request.dimensions! <= 4096
+      ? request.dimensions!
+      : EMBEDDING_DIMENSIONS;
   const tokens = inputs.reduce((sum, text) => sum + words(text).length, 0);
   return {
     object: 'list',
     data: inputs.map((text, index) => {
       const vector = embed(text, dimensions);
-      return { object: 'embedding', index, embedding: request.encoding_format === 'base64' ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64') : [...vector] };
+      return {
+        object: 'embedding',
+        index,
+        embedding:
+          request.encoding_format === 'base64'
+            ? Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64')
+            : [...vector],
+      };
     }),
     model,
     usage: { prompt_tokens: tokens, total_tokens: tokens },

@@ -57,10 +57,13 @@ export async function serveLocal(
   unreadable: (res: ServerResponse, error: unknown) => void,
 ): Promise<{ readonly origin: string; close(): Promise<void> }> {
   const server = createServer((req, res) => {
-    readBody(req).then((raw) => {
-      const path = (req.url ?? '/').split('?')[0] ?? '/';
-      handle(res, { method: req.method ?? 'GET', path, headers: { ...req.headers }, raw, body: parseJson(raw) });
-    }, (error: unknown) => unreadable(res, error));
+    readBody(req).then(
+      (raw) => {
+        const path = (req.url ?? '/').split('?')[0] ?? '/';
+        handle(res, { method: req.method ?? 'GET', path, headers: { ...req.headers }, raw, body: parseJson(raw) });
+      },
+      (error: unknown) => unreadable(res, error),
+    );
   });
   await listenLocal(server, port);
   return {

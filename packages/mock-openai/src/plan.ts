@@ -32,13 +32,25 @@ export function planNextStep(request: ChatRequest): Step {
   const vision = lastUser >= 0 ? describeImages(messages[lastUser]) : undefined;
   if (vision) return { kind: 'answer', reason: 'done', text: vision };
   const steps = lastUser >= 0 ? parseSteps(textOf(messages[lastUser])) : undefined;
-  if (steps) return planSteps(steps, Array.isArray(request.tools) ? request.tools : [], toolResultsSince(messages.slice(lastUser + 1), textOf), `call_mock_${messages.length}`, isNameFor);
+  if (steps)
+    return planSteps(
+      steps,
+      Array.isArray(request.tools) ? request.tools : [],
+      toolResultsSince(messages.slice(lastUser + 1), textOf),
+      `call_mock_${messages.length}`,
+      isNameFor,
+    );
   const script = lastUser >= 0 ? parseScript(textOf(messages[lastUser])) : undefined;
   // `tool search qa always say <word>` in any user message: every answer without a script is exactly <word>
   // (agent-to-agent tests: a side that answers REPLY_SKIP or ANNOUNCE_SKIP).
-  const said = messages.filter((m) => m.role === 'user').map((m) => ALWAYS_SAY.exec(textOf(m))?.[1]).filter((word) => word !== undefined).pop();
+  const said = messages
+    .filter((m) => m.role === 'user')
+    .map((m) => ALWAYS_SAY.exec(textOf(m))?.[1])
+    .filter((word) => word !== undefined)
+    .pop();
   if (!script && said !== undefined) return { kind: 'answer', reason: 'said', text: said };
-  if (!script) return { kind: 'answer', reason: 'no-script', text: 'Mock model: no script found in the last user message.' };
+  if (!script)
+    return { kind: 'answer', reason: 'no-script', text: 'Mock model: no script found in the last user message.' };
 
   const exchanges = exchangesIn(messages.slice(lastUser + 1));
   const searches = new Set([SEARCH_TOOL, ...DEFERRED_SEARCH_TOOLS, ...(script.searchTool ? [script.searchTool] : [])]);
@@ -57,7 +69,13 @@ export function planNextStep(request: ChatRequest): Step {
 
   const tools = Array.isArray(request.tools) ? request.tools : [];
   const callId = `call_mock_${messages.length}`;
-  const call = (lane: Lane, name: string, args: Record<string, unknown>): Step => ({ kind: 'tool-call', lane, name, args, callId });
+  const call = (lane: Lane, name: string, args: Record<string, unknown>): Step => ({
+    kind: 'tool-call',
+    lane,
+    name,
+    args,
+    callId,
+  });
   const loadBySearch = (tool: ChatTool, args: Record<string, unknown>): Step => {
     const searched = exchanges.some((e) => e.call.function.name === tool.function.name && e.result !== undefined);
     if (!searched) return call('deferred', tool.function.name, args);
@@ -66,7 +84,7 @@ export function planNextStep(request: ChatRequest): Step {
 
   const targetCall = (lane: Lane, name: string): Step => {
     const step = call(lane, name, script.args);
-    return script.argumentsText !== undefined ? { ...step, argumentsText: script.argumentsText } as Step : step;
+    return script.argumentsText !== undefined ? ({ ...step, argumentsText: script.argumentsText } as Step) : step;
   };
   const direct = tools.find((t) => isNameFor(t.function.name, script.target));
   if (direct) return targetCall('direct', direct.function.name);
@@ -86,7 +104,9 @@ export function planNextStep(request: ChatRequest): Step {
   const search = byName(tools, SEARCH_TOOL);
   const callTool = byName(tools, CALL_TOOL);
   if (search && callTool) {
-    const searched = [...exchanges].reverse().find((e) => e.call.function.name === SEARCH_TOOL && e.result !== undefined);
+    const searched = [...exchanges]
+      .reverse()
+      .find((e) => e.call.function.name === SEARCH_TOOL && e.result !== undefined);
     if (!searched) return call('tools', SEARCH_TOOL, searchArgs(search, script.query ?? script.target));
     const hit = pickHit(collectHits(searched.result ?? ''), script.target);
     if (!hit) return { kind: 'answer', reason: 'not-found', text: `Search found no tool for ${script.target}.` };
@@ -118,7 +138,12 @@ export function failedResult(text: string): boolean {
   const failed = (node: unknown): boolean => {
     if (typeof node !== 'object' || node === null || Array.isArray(node)) return false;
     const record = node as Record<string, unknown>;
-    return record.ok === false || record.isError === true || (record.error !== undefined && record.error !== null) || failed(record.value);
+    return (
+      record.ok === false ||
+      record.isError === true ||
+      (record.error !== undefined && record.error !== null) ||
+      failed(record.value)
+    );
   };
   return failed(value);
 }
@@ -143,14 +168,21 @@ export function isNameFor(offered: string, target: string): boolean {
   if (offered === target) return true;
   if (/^[a-zA-Z0-9_-]{1,64}$/.test(target)) return false;
   const base = target.replace(/[^a-zA-Z0-9_-]+/g, '_').slice(0, 54) || 'tool';
-  return offered.length === base.length + 9 && offered.startsWith(`${base}_`) && /^[0-9a-f]{8}$/.test(offered.slice(base.length + 1));
+  return (
+    offered.length === base.length + 9 &&
+    offered.startsWith(`${base}_`) &&
+    /^[0-9a-f]{8}$/.test(offered.slice(base.length + 1))
+  );
 }
 
 /** Each assistant tool call since the user message, with the tool message that answered it. */
 function exchangesIn(turn: readonly ChatMessage[]): Exchange[] {
   const results = new Map<string, string>();
-  for (const m of turn) if (m.role === 'tool' && typeof m.tool_call_id === 'string') results.set(m.tool_call_id, textOf(m));
-  return turn.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : [])).map((call) => ({ call, result: results.get(call.id) }));
+  for (const m of turn)
+    if (m.role === 'tool' && typeof m.tool_call_id === 'string') results.set(m.tool_call_id, textOf(m));
+  return turn
+    .flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : []))
+    .map((call) => ({ call, result: results.get(call.id) }));
 }
 
 interface Hit {
@@ -185,7 +217,8 @@ function jsonHits(text: string, depth: number): Hit[] {
     if (typeof node === 'string' && depth < 3 && /^\s*[[{]/.test(node)) hits.push(...jsonHits(node, depth + 1));
     if (typeof node !== 'object' || node === null) return;
     const record = node as Record<string, unknown>;
-    if (typeof record.id === 'string' && typeof record.name === 'string') hits.push({ id: record.id, name: record.name });
+    if (typeof record.id === 'string' && typeof record.name === 'string')
+      hits.push({ id: record.id, name: record.name });
     Object.values(record).forEach(walk);
   };
   walk(value);
@@ -233,7 +266,9 @@ function codeKey(tool: ChatTool): string {
   if (hasProperty(tool, 'code')) return 'code';
   const required = tool.function.parameters?.required;
   const props = properties(tool);
-  const first = Array.isArray(required) ? required.find((key): key is string => typeof key === 'string' && props[key]?.type === 'string') : undefined;
+  const first = Array.isArray(required)
+    ? required.find((key): key is string => typeof key === 'string' && props[key]?.type === 'string')
+    : undefined;
   return first ?? 'code';
 }
 

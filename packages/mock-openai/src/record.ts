@@ -55,6 +55,7 @@ export function createRecorder(limits: RecordLimits = {}): Recorder {
 
 function limit(value: number | undefined, fallback: number, name: string): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 0) throw new RangeError(`record.${name} must be a whole number ≥ 0, got ${String(value)}`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new RangeError(`record.${name} must be a whole number ≥ 0, got ${String(value)}`);
   return value;
 }

@@ -31,18 +31,23 @@ export function completion(step: Step, meta: CompletionMeta) {
 /** The `data:` payloads of a streamed answer, ending with `[DONE]`. */
 export function chunks(step: Step, meta: CompletionMeta, request: ChatRequest): string[] {
   const base = { id: meta.id, object: 'chat.completion.chunk' as const, created: meta.created, model: meta.model };
-  const chunk = (delta: object, finish: string | null) => JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+  const chunk = (delta: object, finish: string | null) =>
+    JSON.stringify({ ...base, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
   const out = [chunk({ role: 'assistant', content: '' }, null)];
   if (step.kind === 'answer') out.push(chunk({ content: step.text }, null));
   else out.push(chunk({ tool_calls: [{ index: 0, ...toolCall(step) }] }, null));
   out.push(chunk({}, finishReason(step)));
-  if (request.stream_options?.include_usage) out.push(JSON.stringify({ ...base, choices: [], usage: usage(step, meta) }));
+  if (request.stream_options?.include_usage)
+    out.push(JSON.stringify({ ...base, choices: [], usage: usage(step, meta) }));
   out.push('[DONE]');
   return out;
 }
 
 export function modelList(created: number) {
-  return { object: 'list' as const, data: [{ id: MOCK_MODEL, object: 'model' as const, created, owned_by: 'tool-search' }] };
+  return {
+    object: 'list' as const,
+    data: [{ id: MOCK_MODEL, object: 'model' as const, created, owned_by: 'tool-search' }],
+  };
 }
 
 export function errorBody(message: string, type: string, code: string | null = null) {
@@ -50,7 +55,11 @@ export function errorBody(message: string, type: string, code: string | null = n
 }
 
 function toolCall(step: Extract<Step, { kind: 'tool-call' }>) {
-  return { id: step.callId, type: 'function' as const, function: { name: step.name, arguments: step.argumentsText ?? JSON.stringify(step.args) } };
+  return {
+    id: step.callId,
+    type: 'function' as const,
+    function: { name: step.name, arguments: step.argumentsText ?? JSON.stringify(step.args) },
+  };
 }
 
 function finishReason(step: Step): 'stop' | 'tool_calls' {
@@ -59,6 +68,8 @@ function finishReason(step: Step): 'stop' | 'tool_calls' {
 
 function usage(step: Step, meta: CompletionMeta) {
   const prompt = Math.ceil(meta.promptChars / 4);
-  const completionTokens = Math.ceil((step.kind === 'answer' ? step.text.length : JSON.stringify(step.args).length + step.name.length) / 4);
+  const completionTokens = Math.ceil(
+    (step.kind === 'answer' ? step.text.length : JSON.stringify(step.args).length + step.name.length) / 4,
+  );
   return { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens };
 }

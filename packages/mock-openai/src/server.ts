@@ -59,24 +59,54 @@ export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<
     if (method === 'POST' && path === '/v1/responses') {
       if (!isResponsesRequest(body) || (body as { stream?: unknown }).stream === true) {
         requests.push(record);
-        return send(res, 400, errorBody('The body must be a JSON object with `input` (a string or an array of items); streaming is not served', 'invalid_request_error', 'invalid_body'));
+        return send(
+          res,
+          400,
+          errorBody(
+            'The body must be a JSON object with `input` (a string or an array of items); streaming is not served',
+            'invalid_request_error',
+            'invalid_body',
+          ),
+        );
       }
-      const malformed = Array.isArray(body.input) ? documentError(body.input as ChatRequest['messages'], 'input') : undefined;
+      const malformed = Array.isArray(body.input)
+        ? documentError(body.input as ChatRequest['messages'], 'input')
+        : undefined;
       if (malformed) {
         requests.push(record);
         return send(res, 400, errorBody(`Invalid file input: ${malformed}`, 'invalid_request_error', 'invalid_file'));
       }
       const { step, clientSearch } = planResponse(body);
       requests.push({ ...record, step });
-      return send(res, 200, responseObject(step, { id: `mock${++counter}`, created, model: typeof body.model === 'string' ? body.model : MOCK_MODEL }, clientSearch));
+      return send(
+        res,
+        200,
+        responseObject(
+          step,
+          { id: `mock${++counter}`, created, model: typeof body.model === 'string' ? body.model : MOCK_MODEL },
+          clientSearch,
+        ),
+      );
     }
     if (method !== 'POST' || path !== '/v1/chat/completions') {
       requests.push(record);
-      return send(res, 404, errorBody(`Unknown route ${method} ${path}; the mock serves GET /v1/models, POST /v1/chat/completions, POST /v1/responses and POST /v1/embeddings`, 'invalid_request_error', 'unknown_route'));
+      return send(
+        res,
+        404,
+        errorBody(
+          `Unknown route ${method} ${path}; the mock serves GET /v1/models, POST /v1/chat/completions, POST /v1/responses and POST /v1/embeddings`,
+          'invalid_request_error',
+          'unknown_route',
+        ),
+      );
     }
     if (!isChatRequest(body)) {
       requests.push(record);
-      return send(res, 400, errorBody('The body must be a JSON object with a `messages` array', 'invalid_request_error', 'invalid_body'));
+      return send(
+        res,
+        400,
+        errorBody('The body must be a JSON object with a `messages` array', 'invalid_request_error', 'invalid_body'),
+      );
     }
     const malformed = documentError(body.messages);
     if (malformed) {
@@ -85,9 +115,18 @@ export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<
     }
     const step = planNextStep(body);
     requests.push({ ...record, step });
-    const meta = { id: `chatcmpl-mock-${++counter}`, created, model: typeof body.model === 'string' ? body.model : MOCK_MODEL, promptChars: raw.length };
+    const meta = {
+      id: `chatcmpl-mock-${++counter}`,
+      created,
+      model: typeof body.model === 'string' ? body.model : MOCK_MODEL,
+      promptChars: raw.length,
+    };
     if (body.stream === true) {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
       for (const data of chunks(step, meta, body)) res.write(`data: ${data}\n\n`);
       res.end();
       return;
@@ -99,8 +138,26 @@ export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<
     const { delayMs = 0, failStatus } = options.embeddings ?? {};
     const answer = (): void => {
       if (res.destroyed) return;
-      if (failStatus) return send(res, failStatus, errorBody('The embeddings endpoint is failing (mock option embeddings.failStatus)', 'server_error', 'mock_failure'));
-      if (!isEmbeddingRequest(body)) return send(res, 400, errorBody('The body must be a JSON object with `input`: a string or a non-empty array of strings', 'invalid_request_error', 'invalid_body'));
+      if (failStatus)
+        return send(
+          res,
+          failStatus,
+          errorBody(
+            'The embeddings endpoint is failing (mock option embeddings.failStatus)',
+            'server_error',
+            'mock_failure',
+          ),
+        );
+      if (!isEmbeddingRequest(body))
+        return send(
+          res,
+          400,
+          errorBody(
+            'The body must be a JSON object with `input`: a string or a non-empty array of strings',
+            'invalid_request_error',
+            'invalid_body',
+          ),
+        );
       send(res, 200, embeddingResponse(body, typeof body.model === 'string' ? body.model : MOCK_EMBEDDING_MODEL));
     };
     if (delayMs > 0) setTimeout(answer, delayMs).unref();

@@ -29,8 +29,12 @@ export function parseSteps(text: string): ScriptStep[] | undefined {
     return value.flatMap((item: unknown) => {
       const step = item as { tool?: unknown; args?: unknown; repeat?: unknown };
       if (typeof step?.tool !== 'string') return [];
-      const args = typeof step.args === 'object' && step.args !== null && !Array.isArray(step.args) ? (step.args as Record<string, unknown>) : {};
-      const repeat = typeof step.repeat === 'number' && Number.isInteger(step.repeat) ? Math.min(Math.max(step.repeat, 1), 1000) : 1;
+      const args =
+        typeof step.args === 'object' && step.args !== null && !Array.isArray(step.args)
+          ? (step.args as Record<string, unknown>)
+          : {};
+      const repeat =
+        typeof step.repeat === 'number' && Number.isInteger(step.repeat) ? Math.min(Math.max(step.repeat, 1), 1000) : 1;
       return [{ tool: step.tool, args, repeat }];
     });
   } catch {
@@ -39,10 +43,17 @@ export function parseSteps(text: string): ScriptStep[] | undefined {
 }
 
 /** The next step of a steps script, given the tool results since the user message. */
-export function planSteps(steps: readonly ScriptStep[], tools: readonly ChatTool[], results: readonly string[], callId: string, isNameFor: (offered: string, name: string) => boolean): Step {
+export function planSteps(
+  steps: readonly ScriptStep[],
+  tools: readonly ChatTool[],
+  results: readonly string[],
+  callId: string,
+  isNameFor: (offered: string, name: string) => boolean,
+): Step {
   const calls = steps.flatMap((step) => Array.from({ length: step.repeat }, () => step));
   const next = calls[results.length];
-  if (!next) return { kind: 'answer', reason: 'done', text: `Steps done. Last result: ${results[results.length - 1] ?? ''}` };
+  if (!next)
+    return { kind: 'answer', reason: 'done', text: `Steps done. Last result: ${results[results.length - 1] ?? ''}` };
   const offered = tools.find((tool) => isNameFor(tool.function.name, next.tool));
   if (!offered) return { kind: 'answer', reason: 'unreachable', text: `The tool ${next.tool} is not offered.` };
   const sessionId = results.map((r) => SESSION_ID.exec(r)).find(Boolean);

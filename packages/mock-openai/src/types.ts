@@ -24,7 +24,11 @@ export interface ChatMessage {
 
 export interface ChatTool {
   readonly type: 'function';
-  readonly function: { readonly name: string; readonly description?: string; readonly parameters?: { readonly [key: string]: unknown } };
+  readonly function: {
+    readonly name: string;
+    readonly description?: string;
+    readonly parameters?: { readonly [key: string]: unknown };
+  };
 }
 
 export interface ChatRequest {
@@ -64,7 +68,11 @@ export type Step =
       /** Sent as the call's `arguments` instead of `JSON.stringify(args)` (a model writing invalid JSON). */
       readonly argumentsText?: string;
     }
-  | { readonly kind: 'answer'; readonly text: string; readonly reason: 'done' | 'no-script' | 'said' | 'unreachable' | 'not-found' | 'failed' };
+  | {
+      readonly kind: 'answer';
+      readonly text: string;
+      readonly reason: 'done' | 'no-script' | 'said' | 'unreachable' | 'not-found' | 'failed';
+    };
 
 /** One HTTP request as the server received it. */
 export interface RecordedRequest {

@@ -26,8 +26,10 @@ function describe(url: string): string {
 }
 
 function pixelSize(b: Buffer): { width: number; height: number } | undefined {
-  if (b.length >= 24 && b.readUInt32BE(0) === 0x89504e47) return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
-  if (b.length >= 10 && b.toString('latin1', 0, 3) === 'GIF') return { width: b.readUInt16LE(6), height: b.readUInt16LE(8) };
+  if (b.length >= 24 && b.readUInt32BE(0) === 0x89504e47)
+    return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
+  if (b.length >= 10 && b.toString('latin1', 0, 3) === 'GIF')
+    return { width: b.readUInt16LE(6), height: b.readUInt16LE(8) };
   if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) {
     for (let i = 2; i + 9 < b.length; ) {
       if (b[i] !== 0xff) return undefined;

@@ -26,18 +26,38 @@ describe('PDF input (file / input_file parts)', () => {
     const pdf = tinyPdf(['Invoice A total 420 EUR', 'Page two of A'], true);
     const res = await client.chat.completions.create({
       model: 'mock-tool-search',
-      messages: [{ role: 'user', content: [{ type: 'file', file: { filename: 'a.pdf', file_data: dataUrl(pdf) } }, { type: 'text', text: 'Total?' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'file', file: { filename: 'a.pdf', file_data: dataUrl(pdf) } },
+            { type: 'text', text: 'Total?' },
+          ],
+        },
+      ],
     });
-    expect(res.choices[0]?.message.content).toBe(`Mock document: document 1: a.pdf, ${pdf.length} bytes, 2 pages: [1] "Invoice A total 420 EUR" [2] "Page two of A". Prompt: Total?`);
+    expect(res.choices[0]?.message.content).toBe(
+      `Mock document: document 1: a.pdf, ${pdf.length} bytes, 2 pages: [1] "Invoice A total 420 EUR" [2] "Page two of A". Prompt: Total?`,
+    );
   });
 
   it('Responses API: answers an input_file part the same way', async () => {
     const pdf = tinyPdf(['Only page']);
     const res = await client.responses.create({
       model: 'mock-tool-search',
-      input: [{ role: 'user', content: [{ type: 'input_file', filename: 'one.pdf', file_data: dataUrl(pdf) }, { type: 'input_text', text: 'Read it' }] }],
+      input: [
+        {
+          role: 'user',
+          content: [
+            { type: 'input_file', filename: 'one.pdf', file_data: dataUrl(pdf) },
+            { type: 'input_text', text: 'Read it' },
+          ],
+        },
+      ],
     });
-    expect(res.output_text).toBe(`Mock document: document 1: one.pdf, ${pdf.length} bytes, 1 pages: [1] "Only page". Prompt: Read it`);
+    expect(res.output_text).toBe(
+      `Mock document: document 1: one.pdf, ${pdf.length} bytes, 1 pages: [1] "Only page". Prompt: Read it`,
+    );
   });
 
   it.each([
@@ -47,12 +67,20 @@ describe('PDF input (file / input_file parts)', () => {
     ['bytes that are not a PDF', { filename: 'a.pdf', file_data: dataUrl(Buffer.from('hello')) }],
     ['an unknown file_id', { file_id: 'file-nope' }],
   ])('refuses a file part with %s (400 invalid_request_error)', async (_case, file) => {
-    const sent = client.chat.completions.create({ model: 'm', messages: [{ role: 'user', content: [{ type: 'file', file } as never, { type: 'text', text: 'x' }] }] });
+    const sent = client.chat.completions.create({
+      model: 'm',
+      messages: [{ role: 'user', content: [{ type: 'file', file } as never, { type: 'text', text: 'x' }] }],
+    });
     await expect(sent).rejects.toMatchObject({ status: 400, code: 'invalid_file', type: 'invalid_request_error' });
   });
 
   it('refuses a malformed input_file part on the Responses API', async () => {
-    const sent = client.responses.create({ model: 'm', input: [{ role: 'user', content: [{ type: 'input_file', filename: 'a.pdf', file_data: dataUrl(Buffer.from('nope')) }] }] });
+    const sent = client.responses.create({
+      model: 'm',
+      input: [
+        { role: 'user', content: [{ type: 'input_file', filename: 'a.pdf', file_data: dataUrl(Buffer.from('nope')) }] },
+      ],
+    });
     await expect(sent).rejects.toMatchObject({ status: 400, code: 'invalid_file' });
   });
 });

@@ -21,12 +21,23 @@ export const called = (id: string, name: string, args: unknown): ChatMessage => 
 });
 export const result = (id: string, content: string): ChatMessage => ({ role: 'tool', tool_call_id: id, content });
 
-export const request = (messages: ChatMessage[], tools: ChatTool[] = []): ChatRequest => ({ model: 'mock', messages, tools });
+export const request = (messages: ChatMessage[], tools: ChatTool[] = []): ChatRequest => ({
+  model: 'mock',
+  messages,
+  tools,
+});
 
 export const searchResult = JSON.stringify({
   query: TARGET,
   hits: [
-    { id: 'plugin:fake:fake_plugin_tool_0018', name: 'fake_plugin_tool_0018', source: 'plugin', owner: 'fake', summary: '', input: '{}' },
+    {
+      id: 'plugin:fake:fake_plugin_tool_0018',
+      name: 'fake_plugin_tool_0018',
+      source: 'plugin',
+      owner: 'fake',
+      summary: '',
+      input: '{}',
+    },
     { id: `plugin:fake:${TARGET}`, name: TARGET, source: 'plugin', owner: 'fake', summary: '', input: '{}' },
   ],
   truncated: false,

@@ -54,7 +54,8 @@ describe('bounded recording (a long load test runs in constant memory)', () => {
   it('is bounded by default and rejects nonsense limits', () => {
     const recorder = createRecorder();
     const raw = 'y'.repeat(10);
-    for (let i = 0; i < DEFAULT_RECORD_LIMITS.maxRequests + 50; i++) recorder.push({ method: 'POST', path: '/v1/chat/completions', headers: {}, raw, body: i });
+    for (let i = 0; i < DEFAULT_RECORD_LIMITS.maxRequests + 50; i++)
+      recorder.push({ method: 'POST', path: '/v1/chat/completions', headers: {}, raw, body: i });
     expect(recorder.requests).toHaveLength(DEFAULT_RECORD_LIMITS.maxRequests);
     expect(recorder.requests[0]?.body).toBe(50);
     expect(() => createRecorder({ maxRequests: -1 })).toThrow(RangeError);

@@ -3,11 +3,18 @@ import { parseScript, textOf } from '@tool-search/mock-openai';
 
 describe('parseScript', () => {
   it('reads the target', () => {
-    expect(parseScript('tool search qa check target=fake_plugin_tool_0017')).toEqual({ target: 'fake_plugin_tool_0017', args: {}, loop: 1 });
+    expect(parseScript('tool search qa check target=fake_plugin_tool_0017')).toEqual({
+      target: 'fake_plugin_tool_0017',
+      args: {},
+      loop: 1,
+    });
   });
 
   it('reads JSON args with spaces and nested braces', () => {
-    expect(parseScript('Tool search QA check target=x args={"q": "a b}", "n": {"k": 1}} please')?.args).toEqual({ q: 'a b}', n: { k: 1 } });
+    expect(parseScript('Tool search QA check target=x args={"q": "a b}", "n": {"k": 1}} please')?.args).toEqual({
+      q: 'a b}',
+      n: { k: 1 },
+    });
   });
 
   it('reads a loop count', () => {
@@ -24,6 +31,14 @@ describe('parseScript', () => {
   });
 
   it('reads text content parts', () => {
-    expect(textOf({ role: 'user', content: [{ type: 'text', text: 'a' }, { type: 'text', text: 'b' }] })).toBe('ab');
+    expect(
+      textOf({
+        role: 'user',
+        content: [
+          { type: 'text', text: 'a' },
+          { type: 'text', text: 'b' },
+        ],
+      }),
+    ).toBe('ab');
   });
 });

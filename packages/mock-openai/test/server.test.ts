@@ -1,7 +1,19 @@
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embed, EMBEDDING_DIMENSIONS, startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
-import { ASK, TARGET, callTool, called, codeTool, fn, result, searchResult, searchTool, system, user } from './fixtures.js';
+import {
+  ASK,
+  TARGET,
+  callTool,
+  called,
+  codeTool,
+  fn,
+  result,
+  searchResult,
+  searchTool,
+  system,
+  user,
+} from './fixtures.js';
 
 let mock: MockOpenAI;
 let client: OpenAI;
@@ -26,7 +38,9 @@ describe('mock OpenAI server (official client over HTTP)', () => {
   });
 
   it('argsText="…": sends that exact arguments text (a model writing invalid JSON)', async () => {
-    const res = await client.chat.completions.create(asParams([user(`${ASK} argsText="{\\"q\\": \\"x"`)], [fn(TARGET)]));
+    const res = await client.chat.completions.create(
+      asParams([user(`${ASK} argsText="{\\"q\\": \\"x"`)], [fn(TARGET)]),
+    );
     const call = res.choices[0]?.message.tool_calls?.[0];
     expect(call?.type === 'function' ? call.function : undefined).toEqual({ name: TARGET, arguments: '{"q": "x' });
   });
@@ -41,7 +55,9 @@ describe('mock OpenAI server (official client over HTTP)', () => {
   it('code lane: calls tool_search_code with code', async () => {
     const res = await client.chat.completions.create(asParams([user(ASK)], [codeTool]));
     const call = res.choices[0]?.message.tool_calls?.[0];
-    expect(call?.type === 'function' && JSON.parse(call.function.arguments)).toEqual({ code: expect.stringContaining(TARGET) });
+    expect(call?.type === 'function' && JSON.parse(call.function.arguments)).toEqual({
+      code: expect.stringContaining(TARGET),
+    });
   });
 
   it('tools lane: searches, then calls tool_call with the hit id', async () => {
@@ -51,11 +67,16 @@ describe('mock OpenAI server (official client over HTTP)', () => {
     const history = [user(ASK), first.choices[0]!.message, result(search!.id, searchResult)];
     const second = await client.chat.completions.create(asParams(history, [searchTool, callTool]));
     const call = second.choices[0]?.message.tool_calls?.[0];
-    expect(call?.type === 'function' && JSON.parse(call.function.arguments)).toEqual({ id: `plugin:fake:${TARGET}`, args: {} });
+    expect(call?.type === 'function' && JSON.parse(call.function.arguments)).toEqual({
+      id: `plugin:fake:${TARGET}`,
+      args: {},
+    });
   });
 
   it('directory lane: calls the hidden name', async () => {
-    const res = await client.chat.completions.create(asParams([system(`Directory: ${TARGET}`), user(ASK)], [searchTool]));
+    const res = await client.chat.completions.create(
+      asParams([system(`Directory: ${TARGET}`), user(ASK)], [searchTool]),
+    );
     const call = res.choices[0]?.message.tool_calls?.[0];
     expect(call?.type === 'function' && call.function.name).toBe(TARGET);
   });
@@ -68,7 +89,11 @@ describe('mock OpenAI server (official client over HTTP)', () => {
   });
 
   it('streams the same step as SSE chunks', async () => {
-    const stream = await client.chat.completions.create({ ...asParams([user(ASK)], [fn(TARGET)]), stream: true, stream_options: { include_usage: true } });
+    const stream = await client.chat.completions.create({
+      ...asParams([user(ASK)], [fn(TARGET)]),
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     const names: string[] = [];
     let finish: string | null = null;
     for await (const chunk of stream) {
@@ -84,17 +109,31 @@ describe('mock OpenAI server (official client over HTTP)', () => {
   it('records each request body exactly as received', async () => {
     const raw = '{"model":"m",  "messages":[{"role":"user","content":"hi \\u00e9"}],"extra":{"keep":true}}';
     const before = mock.requests.length;
-    const res = await fetch(`${mock.url}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: raw });
+    const res = await fetch(`${mock.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: raw,
+    });
     expect(res.status).toBe(200);
     const recorded = mock.requests[before];
-    expect(recorded).toMatchObject({ method: 'POST', path: '/v1/chat/completions', raw, body: JSON.parse(raw), step: { kind: 'answer' } });
+    expect(recorded).toMatchObject({
+      method: 'POST',
+      path: '/v1/chat/completions',
+      raw,
+      body: JSON.parse(raw),
+      step: { kind: 'answer' },
+    });
   });
 
   it('records what the official client sent', async () => {
     const before = mock.requests.length;
     await client.chat.completions.create(asParams([user(ASK)], [fn(TARGET)]));
     const recorded = mock.requests[before];
-    expect(recorded?.body).toMatchObject({ model: 'mock-tool-search', messages: [{ role: 'user', content: ASK }], tools: [fn(TARGET)] });
+    expect(recorded?.body).toMatchObject({
+      model: 'mock-tool-search',
+      messages: [{ role: 'user', content: ASK }],
+      tools: [fn(TARGET)],
+    });
     expect(JSON.parse(recorded!.raw)).toEqual(recorded?.body);
   });
 
@@ -137,8 +176,12 @@ describe('mock /v1/embeddings (official client over HTTP)', () => {
   });
 
   it('honours dimensions and refuses a body without input', async () => {
-    expect((await client.embeddings.create({ model: 'm', input: 'x y', dimensions: 64 })).data[0]!.embedding).toHaveLength(64);
-    await expect(client.embeddings.create({ model: 'm', input: [] as string[] })).rejects.toMatchObject({ status: 400 });
+    expect(
+      (await client.embeddings.create({ model: 'm', input: 'x y', dimensions: 64 })).data[0]!.embedding,
+    ).toHaveLength(64);
+    await expect(client.embeddings.create({ model: 'm', input: [] as string[] })).rejects.toMatchObject({
+      status: 400,
+    });
   });
 
   it('fails on demand (embeddings.failStatus) for fallback tests', async () => {
@@ -153,28 +196,66 @@ describe('mock /v1/embeddings (official client over HTTP)', () => {
 });
 
 describe('mock OpenAI server: the Responses API (official client over HTTP)', () => {
-  const fnTool = (name: string, defer = false) => ({ type: 'function', name, parameters: { type: 'object', properties: {} }, strict: false, ...(defer ? { defer_loading: true } : {}) });
-  const create = (input: unknown, tools: unknown[]) => client.responses.create({ model: 'mock-tool-search', input, tools } as never) as unknown as Promise<{ output: Record<string, unknown>[] }>;
+  const fnTool = (name: string, defer = false) => ({
+    type: 'function',
+    name,
+    parameters: { type: 'object', properties: {} },
+    strict: false,
+    ...(defer ? { defer_loading: true } : {}),
+  });
+  const create = (input: unknown, tools: unknown[]) =>
+    client.responses.create({ model: 'mock-tool-search', input, tools } as never) as unknown as Promise<{
+      output: Record<string, unknown>[];
+    }>;
 
   it('calls an offered function tool as a function_call item, then answers with a message', async () => {
     const first = await create(`${ASK} args={"q":"x"}`, [fnTool(TARGET)]);
     expect(first.output[0]).toMatchObject({ type: 'function_call', name: TARGET, arguments: '{"q":"x"}' });
     const callId = String(first.output[0]!.call_id);
-    const second = await create([{ role: 'user', content: ASK }, first.output[0], { type: 'function_call_output', call_id: callId, output: 'FAKE_TOOL_OK done' }], [fnTool(TARGET)]);
-    expect(second.output[0]).toMatchObject({ type: 'message', content: [{ type: 'output_text', text: expect.stringContaining('FAKE_TOOL_OK done') }] });
+    const second = await create(
+      [
+        { role: 'user', content: ASK },
+        first.output[0],
+        { type: 'function_call_output', call_id: callId, output: 'FAKE_TOOL_OK done' },
+      ],
+      [fnTool(TARGET)],
+    );
+    expect(second.output[0]).toMatchObject({
+      type: 'message',
+      content: [{ type: 'output_text', text: expect.stringContaining('FAKE_TOOL_OK done') }],
+    });
   });
 
   it('client tool search: a deferred target is searched with a tool_search_call, and called once a tool_search_output loaded it', async () => {
-    const search = { type: 'tool_search', execution: 'client', parameters: { type: 'object', properties: { query: { type: 'string' } } } };
+    const search = {
+      type: 'tool_search',
+      execution: 'client',
+      parameters: { type: 'object', properties: { query: { type: 'string' } } },
+    };
     const ask = `${ASK} query="find the target"`;
     const first = await create(ask, [search, fnTool(TARGET, true)]);
-    expect(first.output[0]).toMatchObject({ type: 'tool_search_call', execution: 'client', arguments: { query: 'find the target' } });
-    const loaded = { type: 'tool_search_output', call_id: first.output[0]!.call_id, execution: 'client', status: 'completed', tools: [fnTool(TARGET, true)] };
-    const second = await create([{ role: 'user', content: ask }, first.output[0], loaded], [search, fnTool(TARGET, true)]);
+    expect(first.output[0]).toMatchObject({
+      type: 'tool_search_call',
+      execution: 'client',
+      arguments: { query: 'find the target' },
+    });
+    const loaded = {
+      type: 'tool_search_output',
+      call_id: first.output[0]!.call_id,
+      execution: 'client',
+      status: 'completed',
+      tools: [fnTool(TARGET, true)],
+    };
+    const second = await create(
+      [{ role: 'user', content: ask }, first.output[0], loaded],
+      [search, fnTool(TARGET, true)],
+    );
     expect(second.output[0]).toMatchObject({ type: 'function_call', name: TARGET });
   });
 
   it('refuses a body without input', async () => {
-    await expect(client.responses.create({ model: 'mock-tool-search' } as never)).rejects.toMatchObject({ status: 400 });
+    await expect(client.responses.create({ model: 'mock-tool-search' } as never)).rejects.toMatchObject({
+      status: 400,
+    });
   });
 });

@@ -4,13 +4,23 @@
  * `run.call` with origin 'code', so policy, `beforeToolCall`, argument
  * validation and telemetry apply). Everything returned is plain JSON data.
  */
-import { ErrorCode, ToolSearchError, type AnyErrorCode, type RunApi, type ToolCallOutcome, type ToolResult, errorMessage } from '@tool-search/kernel';
+import {
+  ErrorCode,
+  ToolSearchError,
+  type AnyErrorCode,
+  type RunApi,
+  type ToolCallOutcome,
+  type ToolResult,
+  errorMessage,
+} from '@tool-search/kernel';
 import { emitSearch } from '@tool-search/control-tools';
 import { indexForRun, type ToolIndexOptions } from '@tool-search/search';
 import type { BridgeError, BridgeOp } from './sandbox/protocol.js';
 import { CodeErrors } from './errors.js';
 
-export type BridgeAnswer = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly error: BridgeError };
+export type BridgeAnswer =
+  | { readonly ok: true; readonly value: unknown }
+  | { readonly ok: false; readonly error: BridgeError };
 
 export interface Bridge {
   handle(op: BridgeOp, payload: unknown, signal: AbortSignal): Promise<BridgeAnswer>;
@@ -21,7 +31,10 @@ const MAX_QUERIES = 20;
 export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridge {
   const index = () => indexForRun(run, indexOptions);
 
-  const handlers: Record<BridgeOp, (payload: Record<string, unknown>, signal: AbortSignal) => Promise<unknown> | unknown> = {
+  const handlers: Record<
+    BridgeOp,
+    (payload: Record<string, unknown>, signal: AbortSignal) => Promise<unknown> | unknown
+  > = {
     // Through the run's search rerank hooks (hybrid ranking when an embedder plugin is there; lexical otherwise).
     async search(payload) {
       const query = payload.query;
@@ -31,7 +44,11 @@ export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridg
         emitSearch(run, [query], ranked, 'code');
         return ranked.result;
       }
-      if (Array.isArray(query) && query.length <= MAX_QUERIES && query.every((q): q is string => typeof q === 'string')) {
+      if (
+        Array.isArray(query) &&
+        query.length <= MAX_QUERIES &&
+        query.every((q): q is string => typeof q === 'string')
+      ) {
         if (readFuse(payload.options) && query.length > 0) {
           // Several phrasings of one need: one ranked list (reciprocal-rank fusion in the index).
           const ranked = await index().searchRanked(query, { ...(limit === undefined ? {} : { limit }), fuse: true });
@@ -42,12 +59,16 @@ export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridg
         emitSearch(run, query, ranked, 'code');
         return ranked.result;
       }
-      throw fault(CodeErrors.CODE_INVALID, `openclaw.tools.search(query) takes a string or an array of at most ${MAX_QUERIES} strings`);
+      throw fault(
+        CodeErrors.CODE_INVALID,
+        `openclaw.tools.search(query) takes a string or an array of at most ${MAX_QUERIES} strings`,
+      );
     },
 
     describe(payload) {
       const requested = payload.id;
-      if (typeof requested !== 'string') throw fault(CodeErrors.CODE_INVALID, 'openclaw.tools.describe(id) takes a tool id string');
+      if (typeof requested !== 'string')
+        throw fault(CodeErrors.CODE_INVALID, 'openclaw.tools.describe(id) takes a tool id string');
       const description = index().describe(requested);
       run.emit({ type: 'describe', toolId: description?.id ?? null, requested, origin: 'code' });
       if (!description) throw unknownTool(requested, index().suggest(requested));
@@ -57,7 +78,8 @@ export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridg
 
     async call(payload, signal) {
       const id = payload.id;
-      if (typeof id !== 'string') throw fault(CodeErrors.CODE_INVALID, 'openclaw.tools.call(id, args) takes a tool id string');
+      if (typeof id !== 'string')
+        throw fault(CodeErrors.CODE_INVALID, 'openclaw.tools.call(id, args) takes a tool id string');
       // A client tool is decided by the kernel: handed to the run's owner (the script waits within codeTimeoutMs) or refused.
       const outcome = await run.call(id, payload.args ?? {}, { origin: 'code', signal });
       return resultOf(outcome);
@@ -67,7 +89,10 @@ export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridg
   return {
     async handle(op, payload, signal) {
       try {
-        const body = typeof payload === 'object' && payload !== null && !Array.isArray(payload) ? (payload as Record<string, unknown>) : {};
+        const body =
+          typeof payload === 'object' && payload !== null && !Array.isArray(payload)
+            ? (payload as Record<string, unknown>)
+            : {};
         return { ok: true, value: await handlers[op](body, signal) };
       } catch (error) {
         return { ok: false, error: toBridgeError(error) };
@@ -82,12 +107,19 @@ function resultOf(outcome: ToolCallOutcome): ToolResult {
     case 'ok':
       return outcome.result;
     case 'blocked':
-      throw new ToolSearchError(ErrorCode.TOOL_CALL_BLOCKED, `the call to ${outcome.toolId} was blocked by ${outcome.by}: ${outcome.reason}`, {
-        toolId: outcome.toolId,
-        details: { toolId: outcome.toolId, by: outcome.by, reason: outcome.reason },
-      });
+      throw new ToolSearchError(
+        ErrorCode.TOOL_CALL_BLOCKED,
+        `the call to ${outcome.toolId} was blocked by ${outcome.by}: ${outcome.reason}`,
+        {
+          toolId: outcome.toolId,
+          details: { toolId: outcome.toolId, by: outcome.by, reason: outcome.reason },
+        },
+      );
     case 'error':
-      throw new ToolSearchError(outcome.error.code, outcome.error.message, { toolId: outcome.toolId, details: { toolId: outcome.toolId } });
+      throw new ToolSearchError(outcome.error.code, outcome.error.message, {
+        toolId: outcome.toolId,
+        details: { toolId: outcome.toolId },
+      });
     case 'pending':
       throw clientTool(outcome.name);
   }
@@ -110,7 +142,8 @@ function fault(code: AnyErrorCode, message: string): ToolSearchError {
 function unknownTool(requested: string, suggestions: readonly string[]): ToolSearchError {
   return new ToolSearchError(
     ErrorCode.UNKNOWN_TOOL,
-    `unknown tool id "${requested}"` + (suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : ''),
+    `unknown tool id "${requested}"` +
+      (suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(', ')}?` : ''),
     { details: { requested, suggestions: [...suggestions] } },
   );
 }
@@ -124,7 +157,11 @@ function clientTool(name: string): ToolSearchError {
 
 function toBridgeError(error: unknown): BridgeError {
   if (ToolSearchError.isInstance(error)) {
-    return { code: error.code, message: error.message, ...(error.details ? { details: JSON.parse(JSON.stringify(error.details)) as unknown } : {}) };
+    return {
+      code: error.code,
+      message: error.message,
+      ...(error.details ? { details: JSON.parse(JSON.stringify(error.details)) as unknown } : {}),
+    };
   }
   return { code: ErrorCode.TOOL_EXECUTION_FAILED, message: errorMessage(error) };
 }

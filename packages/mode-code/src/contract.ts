@@ -28,7 +28,11 @@ Unknown ids and bad arguments throw an Error with a \`code\`. You get { ok, valu
 export const CODE_TOOL_INPUT_SCHEMA: JsonSchema = Object.freeze({
   type: 'object',
   properties: {
-    code: { type: 'string', description: 'The body of an async JavaScript function, e.g. `const hits = await openclaw.tools.search("send email"); return hits;`' },
+    code: {
+      type: 'string',
+      description:
+        'The body of an async JavaScript function, e.g. `const hits = await openclaw.tools.search("send email"); return hits;`',
+    },
   },
   required: ['code'],
   additionalProperties: false,

@@ -85,10 +85,18 @@ export const optionsSchema = {
   type: 'object',
   properties: {
     sandbox: { enum: [...SANDBOX_KINDS], description: 'The sandbox backend.' },
-    maxConcurrent: { ...positive, description: `Sandboxes running at once in this process (at most ${MAX_CONCURRENT}).` },
+    maxConcurrent: {
+      ...positive,
+      description: `Sandboxes running at once in this process (at most ${MAX_CONCURRENT}).`,
+    },
     codeTimeoutMs: { ...positive, description: 'Wall-clock limit of one run, in ms.' },
     ...searchOptionsProperties,
-    warmPool: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER, description: `Sandbox processes started ahead of time (at most ${MAX_WARM_POOL}).` },
+    warmPool: {
+      type: 'integer',
+      minimum: 0,
+      maximum: Number.MAX_SAFE_INTEGER,
+      description: `Sandbox processes started ahead of time (at most ${MAX_WARM_POOL}).`,
+    },
     limits: {
       type: 'object',
       properties: Object.fromEntries(Object.keys(DEFAULT_LIMITS).map((key) => [key, positive])),
@@ -104,11 +112,19 @@ const check = { plugin: CODE_MODE_PLUGIN, schema: optionsSchema, pathStyle: 'dot
 /** Fills defaults and checks every option against `optionsSchema`; throws `ConfigError` (`OPTIONS_INVALID`) with the option's path. */
 export function resolveOptions(options: CodeModeOptions = {}): ResolvedOptions {
   checkModeOptions(options, check);
-  if (options.onSpawn !== undefined && typeof options.onSpawn !== 'function') throw optionsError(check, '/onSpawn', 'type', 'must be a function');
-  if (options.searchDefaultLimit !== undefined && options.maxSearchLimit !== undefined && options.searchDefaultLimit > options.maxSearchLimit) {
+  if (options.onSpawn !== undefined && typeof options.onSpawn !== 'function')
+    throw optionsError(check, '/onSpawn', 'type', 'must be a function');
+  if (
+    options.searchDefaultLimit !== undefined &&
+    options.maxSearchLimit !== undefined &&
+    options.searchDefaultLimit > options.maxSearchLimit
+  ) {
     throw optionsError(check, '/searchDefaultLimit', 'maximum', 'must not be larger than maxSearchLimit');
   }
-  const limits = { ...DEFAULT_LIMITS, ...Object.fromEntries(Object.entries(options.limits ?? {}).filter(([, value]) => value !== undefined)) };
+  const limits = {
+    ...DEFAULT_LIMITS,
+    ...Object.fromEntries(Object.entries(options.limits ?? {}).filter(([, value]) => value !== undefined)),
+  };
   const description = options.description?.trim();
   return {
     sandbox: options.sandbox ?? 'process',

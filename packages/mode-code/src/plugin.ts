@@ -45,7 +45,10 @@ export function codeModePlugin(options: CodeModeOptions = {}): KernelPlugin {
         prepareIndex(ctx.run);
         const backend = await chooseBackend(resolved.sandbox);
         if (!backend.ok) {
-          draft.fallback = { mode: 'tools', reason: `code mode needs a sandbox and none can start here (${backend.reason})` };
+          draft.fallback = {
+            mode: 'tools',
+            reason: `code mode needs a sandbox and none can start here (${backend.reason})`,
+          };
           return draft;
         }
         if (backend.skipped) {
@@ -69,7 +72,9 @@ export function codeModePlugin(options: CodeModeOptions = {}): KernelPlugin {
         };
         env();
         const asked = ctx.run.info.request.searchDescription;
-        draft.tools.push(codeTool(effective, env, codeToolDescription(typeof asked === 'string' ? asked : resolved.description)));
+        draft.tools.push(
+          codeTool(effective, env, codeToolDescription(typeof asked === 'string' ? asked : resolved.description)),
+        );
         draft.system.push(CODE_MODE_SYSTEM);
         return draft;
       });
@@ -93,7 +98,13 @@ function codeTool(options: ResolvedOptions, env: () => RunEnvironment, descripti
     description,
     inputSchema: CODE_TOOL_INPUT_SCHEMA,
     async handler(args: Record<string, unknown>, ctx: ControlContext): Promise<ToolResult> {
-      const result = await runCodeWith(ctx.run, typeof args.code === 'string' ? args.code : '', options, ctx.signal, env());
+      const result = await runCodeWith(
+        ctx.run,
+        typeof args.code === 'string' ? args.code : '',
+        options,
+        ctx.signal,
+        env(),
+      );
       return toToolResult(result);
     },
   };
@@ -101,5 +112,9 @@ function codeTool(options: ResolvedOptions, env: () => RunEnvironment, descripti
 
 /** The result as a tool result: the JSON text for the model, the object as structured content. */
 export function toToolResult(result: CodeResult): ToolResult {
-  return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result, ...(result.ok ? {} : { isError: true }) };
+  return {
+    content: [{ type: 'text', text: JSON.stringify(result) }],
+    structuredContent: result,
+    ...(result.ok ? {} : { isError: true }),
+  };
 }

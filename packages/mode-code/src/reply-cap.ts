@@ -24,7 +24,10 @@ export function capReply(op: 'search' | 'describe' | 'call', value: unknown, max
     const cut = cutToolResult(value, maxBytes - ENVELOPE_BYTES, bytes);
     if (Buffer.byteLength(JSON.stringify(cut), 'utf8') <= maxBytes) return { value: cut, cut: true };
   }
-  return { value: { truncated: true, originalBytes: bytes, json: cutUtf8(json, Math.max(0, maxBytes - ENVELOPE_BYTES)) }, cut: true };
+  return {
+    value: { truncated: true, originalBytes: bytes, json: cutUtf8(json, Math.max(0, maxBytes - ENVELOPE_BYTES)) },
+    cut: true,
+  };
 }
 
 interface ToolResultLike {
@@ -52,7 +55,8 @@ function cutToolResult(result: ToolResultLike, budget: number, originalBytes: nu
     }
   }
   const structured = result.structuredContent;
-  const keepStructured = structured !== undefined && Buffer.byteLength(JSON.stringify(structured) ?? '', 'utf8') <= room;
+  const keepStructured =
+    structured !== undefined && Buffer.byteLength(JSON.stringify(structured) ?? '', 'utf8') <= room;
   return {
     content,
     ...(keepStructured ? { structuredContent: structured } : {}),

@@ -47,8 +47,19 @@ export interface CodeError {
 
 export type CodeResult =
   | { readonly ok: true; readonly value: unknown; readonly logs: readonly CodeLog[]; readonly telemetry: CodeTelemetry }
-  | { readonly ok: false; readonly error: CodeError; readonly logs?: readonly CodeLog[]; readonly telemetry?: CodeTelemetry };
+  | {
+      readonly ok: false;
+      readonly error: CodeError;
+      readonly logs?: readonly CodeLog[];
+      readonly telemetry?: CodeTelemetry;
+    };
 
 export function emptyTelemetry(): CodeTelemetry {
-  return { searches: 0, describes: 0, calls: 0, durationMs: 0, cut: { logs: false, result: false, calls: false, replies: false } };
+  return {
+    searches: 0,
+    describes: 0,
+    calls: 0,
+    durationMs: 0,
+    cut: { logs: false, result: false, calls: false, replies: false },
+  };
 }

@@ -58,18 +58,26 @@ export async function runCodeWith(
     telemetry.durationMs = Math.round(performance.now() - started);
     return { ok: false, error: { code, message, ...(location ? { location } : {}) }, telemetry };
   };
-  if (typeof code !== 'string' || code.trim() === '') return refuse(CodeErrors.CODE_INVALID, 'code must be a non-empty string (the body of an async function)');
+  if (typeof code !== 'string' || code.trim() === '')
+    return refuse(CodeErrors.CODE_INVALID, 'code must be a non-empty string (the body of an async function)');
   if (Buffer.byteLength(code, 'utf8') > options.limits.maxCodeBytes) {
-    return refuse(CodeErrors.CODE_INVALID, `code is larger than ${options.limits.maxCodeBytes} bytes; split the work into several runs`);
+    return refuse(
+      CodeErrors.CODE_INVALID,
+      `code is larger than ${options.limits.maxCodeBytes} bytes; split the work into several runs`,
+    );
   }
   const checked = checkCode(code);
   if (!checked.ok) {
     const at = checked.location ? ` (line ${checked.location.line}, column ${checked.location.column})` : '';
-    const message = checked.reason === 'syntax' ? `the code does not compile: SyntaxError: ${checked.message}${at}` : `${checked.message}${at}`;
+    const message =
+      checked.reason === 'syntax'
+        ? `the code does not compile: SyntaxError: ${checked.message}${at}`
+        : `${checked.message}${at}`;
     return refuse(CodeErrors.CODE_INVALID, message, checked.location);
   }
   const backend = await chooseBackend(options.sandbox);
-  if (!backend.ok) return refuse(CodeErrors.SANDBOX_UNAVAILABLE, `no sandbox backend can start here: ${backend.reason}`);
+  if (!backend.ok)
+    return refuse(CodeErrors.SANDBOX_UNAVAILABLE, `no sandbox backend can start here: ${backend.reason}`);
   const signal = callerSignal ? AbortSignal.any([callerSignal, run.signal]) : run.signal;
   if (signal.aborted) return refuse(CodeErrors.CODE_ABORTED, 'the run of code was cancelled before it started');
 
@@ -84,7 +92,10 @@ export async function runCodeWith(
     child = startSandbox(backend.kind, options, env.pool);
   } catch (error) {
     release();
-    return refuse(CodeErrors.SANDBOX_UNAVAILABLE, `the ${backend.kind} sandbox could not be started: ${errorMessage(error)}`);
+    return refuse(
+      CodeErrors.SANDBOX_UNAVAILABLE,
+      `the ${backend.kind} sandbox could not be started: ${errorMessage(error)}`,
+    );
   }
   try {
     return await session({ run, code, options, child, signal, telemetry, started });
@@ -105,18 +116,27 @@ export async function sandboxesExited(): Promise<void> {
 }
 
 function startSandbox(kind: SandboxKind, options: ResolvedOptions, pool: SandboxPool | undefined): SandboxChild {
-  if (kind === 'quickjs') return createQuickJSSandbox({ memoryMb: options.limits.memoryMb, timeoutMs: options.codeTimeoutMs, keepIdle: options.maxConcurrent });
+  if (kind === 'quickjs')
+    return createQuickJSSandbox({
+      memoryMb: options.limits.memoryMb,
+      timeoutMs: options.codeTimeoutMs,
+      keepIdle: options.maxConcurrent,
+    });
   return pool ? pool.take() : spawnSandbox(spawnOptions(options));
 }
 
 /** How a Node child is spawned for these options (the warm pool spawns the same). */
 export function spawnOptions(options: ResolvedOptions): SpawnOptions {
   const { memoryMb, rssMb } = options.limits;
-  return { memoryMb, rssMb: Math.max(rssMb, memoryMb * 2), maxLineBytes: maxLineBytes(options), ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}) };
+  return {
+    memoryMb,
+    rssMb: Math.max(rssMb, memoryMb * 2),
+    maxLineBytes: maxLineBytes(options),
+    ...(options.onSpawn ? { onSpawn: options.onSpawn } : {}),
+  };
 }
 
 /** A line may carry a result or a log line, JSON-escaped (up to 6 bytes per byte), plus framing. */
 export function maxLineBytes(options: ResolvedOptions): number {
   return Math.max(options.limits.maxResultBytes, options.limits.maxLogBytes) * 6 + 4096;
 }
-

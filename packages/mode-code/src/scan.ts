@@ -22,26 +22,42 @@ export interface CodeLocation {
 
 export type CodeCheck =
   | { readonly ok: true }
-  | { readonly ok: false; readonly reason: 'syntax' | 'wrapper' | 'import'; readonly message: string; readonly location?: CodeLocation };
+  | {
+      readonly ok: false;
+      readonly reason: 'syntax' | 'wrapper' | 'import';
+      readonly message: string;
+      readonly location?: CodeLocation;
+    };
 
 export function checkCode(code: string): CodeCheck {
   const source = WRAPPER_HEAD + code + WRAPPER_TAIL;
   let program: Node & { body?: Node[] };
   try {
-    program = parse(source, { ecmaVersion: 'latest', sourceType: 'script', locations: true }) as Node & { body?: Node[] };
+    program = parse(source, { ecmaVersion: 'latest', sourceType: 'script', locations: true }) as Node & {
+      body?: Node[];
+    };
   } catch (error) {
     const { message, loc } = error as SyntaxError & { loc?: { line: number; column: number } };
     const location = loc ? userLocation(loc, code) : undefined;
     return { ok: false, reason: 'syntax', message: withoutPosition(message), ...(location ? { location } : {}) };
   }
   if (!isOneWrapper(program, source.length)) {
-    return { ok: false, reason: 'wrapper', message: 'the code must be a function body; it closes the function it is wrapped in' };
+    return {
+      ok: false,
+      reason: 'wrapper',
+      message: 'the code must be a function body; it closes the function it is wrapped in',
+    };
   }
   let found: Node | undefined;
   simple(program, { ImportExpression: (node) => void (found ??= node) });
   if (found) {
     const location = found.loc ? userLocation(found.loc.start, code) : undefined;
-    return { ok: false, reason: 'import', message: 'import() is not available in tool_search_code; use openclaw.tools.search/describe/call', ...(location ? { location } : {}) };
+    return {
+      ok: false,
+      reason: 'import',
+      message: 'import() is not available in tool_search_code; use openclaw.tools.search/describe/call',
+      ...(location ? { location } : {}),
+    };
   }
   return { ok: true };
 }

@@ -31,7 +31,10 @@ export interface SessionParts {
 export function session({ run, code, options, child, signal, telemetry, started }: SessionParts): Promise<CodeResult> {
   const { limits } = options;
   // The run's `searchLimits` (a per-agent or per-provider toolSearch override) win over the mode's own, as in the other modes.
-  const { searchDefaultLimit, maxSearchLimit } = searchLimitsFor({ searchDefaultLimit: options.searchDefaultLimit, maxSearchLimit: options.maxSearchLimit }, run.info?.request);
+  const { searchDefaultLimit, maxSearchLimit } = searchLimitsFor(
+    { searchDefaultLimit: options.searchDefaultLimit, maxSearchLimit: options.maxSearchLimit },
+    run.info?.request,
+  );
   const bridge = createBridge(run, {
     ...(searchDefaultLimit !== undefined ? { searchDefaultLimit } : {}),
     ...(maxSearchLimit !== undefined ? { maxSearchLimit } : {}),
@@ -52,15 +55,26 @@ export function session({ run, code, options, child, signal, telemetry, started 
       clearTimeout(timer);
       signal.removeEventListener('abort', onAbort);
       if (calls.size > 0) telemetry.cancelled = [...calls.values()].map((toolId) => ({ op: 'call' as const, toolId }));
-      inFlight.abort(new Error(outcome.ok ? 'the code finished before this call' : `the run of code ended: ${outcome.error.code}`));
+      inFlight.abort(
+        new Error(outcome.ok ? 'the code finished before this call' : `the run of code ended: ${outcome.error.code}`),
+      );
       void child.kill();
       telemetry.durationMs = Math.round(performance.now() - started);
-      resolve(outcome.ok ? { ok: true, value: outcome.value, logs, telemetry } : { ok: false, error: outcome.error, logs, telemetry });
+      resolve(
+        outcome.ok
+          ? { ok: true, value: outcome.value, logs, telemetry }
+          : { ok: false, error: outcome.error, logs, telemetry },
+      );
     };
-    const fail = (code: AnyErrorCode, message: string, cause?: CodeError['cause']) => settle({ ok: false, error: { code, message, ...(cause ? { cause } : {}) } });
+    const fail = (code: AnyErrorCode, message: string, cause?: CodeError['cause']) =>
+      settle({ ok: false, error: { code, message, ...(cause ? { cause } : {}) } });
 
     const timer = setTimeout(
-      () => fail(CodeErrors.CODE_TIMEOUT, `the code did not finish within ${options.codeTimeoutMs} ms; the sandbox was stopped (tools.toolSearch.codeTimeoutMs raises or lowers this limit)`),
+      () =>
+        fail(
+          CodeErrors.CODE_TIMEOUT,
+          `the code did not finish within ${options.codeTimeoutMs} ms; the sandbox was stopped (tools.toolSearch.codeTimeoutMs raises or lowers this limit)`,
+        ),
       options.codeTimeoutMs,
     );
     const onAbort = () => fail(CodeErrors.CODE_ABORTED, 'the run of code was cancelled; the sandbox was stopped');
@@ -103,7 +117,12 @@ export function session({ run, code, options, child, signal, telemetry, started 
           child.send({ t: 'reply', id, ok: true, value: capped.value });
         } catch {
           // An answer that cannot be serialized (too deep) must not become an unhandled rejection in the parent.
-          child.send({ t: 'reply', id, ok: false, error: { code: ErrorCode.TOOL_EXECUTION_FAILED, message: 'the answer could not be serialized' } });
+          child.send({
+            t: 'reply',
+            id,
+            ok: false,
+            error: { code: ErrorCode.TOOL_EXECUTION_FAILED, message: 'the answer could not be serialized' },
+          });
         }
       });
     };
@@ -111,9 +130,11 @@ export function session({ run, code, options, child, signal, telemetry, started 
     const onDone = (message: Extract<ChildMessage, { t: 'done' }>) => {
       if (!message.ok) {
         const { phase, error } = message;
-        if (phase === 'compile') return fail(CodeErrors.CODE_INVALID, `the code does not compile: ${error.name}: ${error.message}`, error);
+        if (phase === 'compile')
+          return fail(CodeErrors.CODE_INVALID, `the code does not compile: ${error.name}: ${error.message}`, error);
         if (phase === 'setup') return fail(CodeErrors.SANDBOX_FAILED, error.message);
-        if (phase === 'result') return fail(CodeErrors.CODE_FAILED, `the return value is not JSON data: ${error.message}`, error);
+        if (phase === 'result')
+          return fail(CodeErrors.CODE_FAILED, `the return value is not JSON data: ${error.message}`, error);
         return fail(CodeErrors.CODE_FAILED, `the code threw ${error.name}: ${error.message}`, error);
       }
       if (message.json === undefined) return settle({ ok: true, value: undefined });
@@ -138,7 +159,8 @@ export function session({ run, code, options, child, signal, telemetry, started 
 
     child.listen((event) => {
       if (settled) return;
-      if (event.type === 'exit') return fail(CodeErrors.SANDBOX_FAILED, exitReason(event.exit, limits.memoryMb, child.pid === undefined));
+      if (event.type === 'exit')
+        return fail(CodeErrors.SANDBOX_FAILED, exitReason(event.exit, limits.memoryMb, child.pid === undefined));
       const message = event.message;
       switch (message.t) {
         case 'log':
@@ -169,7 +191,8 @@ function childLimits(options: ResolvedOptions): ChildLimits {
 function exitReason(exit: ChildExit, memoryMb: number, worker: boolean): string {
   if (exit.violation) return `${exit.violation}; it was stopped`;
   if (exit.spawnError) return `the sandbox process could not be started (${exit.spawnError})`;
-  if (/heap limit|heap out of memory|allocation failed/i.test(exit.stderr)) return `the sandbox ran out of memory (limit ${memoryMb} MiB)`;
+  if (/heap limit|heap out of memory|allocation failed/i.test(exit.stderr))
+    return `the sandbox ran out of memory (limit ${memoryMb} MiB)`;
   if (worker && exit.stderr) return `the sandbox's interpreter stopped: ${exit.stderr}`;
   return `the sandbox process exited unexpectedly (${exit.signal ?? `code ${exit.code}`})`;
 }

@@ -15,7 +15,11 @@ const bigTool: KernelPlugin = {
   apply: ({ hooks }) =>
     hooks.listTools.tap((sink) =>
       sink.add({
-        name: 'big_report', source: 'plugin', owner: 'big', description: 'Fake tool: a 50 MB report.', inputSchema: { type: 'object' },
+        name: 'big_report',
+        source: 'plugin',
+        owner: 'big',
+        description: 'Fake tool: a 50 MB report.',
+        inputSchema: { type: 'object' },
         execute: () => ({ content: [{ type: 'text', text: 'r'.repeat(BIG_BYTES) }] }),
       }),
     ),
@@ -44,16 +48,32 @@ describe.each(SANDBOX_KINDS)('%s backend', (sandbox) => {
 
   it('aborts a call left running when the code returns, and names it in the result', async () => {
     const before = { ...slow };
-    const result = await runCode(run, `openclaw.tools.call('slow_tool', {}).catch(() => {}); await openclaw.tools.search('x'); return 'left';`, { sandbox, codeTimeoutMs: 10_000 });
-    expect(result).toMatchObject({ ok: true, value: 'left', telemetry: { cancelled: [{ op: 'call', toolId: 'plugin:slow:slow_tool' }] } });
+    const result = await runCode(
+      run,
+      `openclaw.tools.call('slow_tool', {}).catch(() => {}); await openclaw.tools.search('x'); return 'left';`,
+      { sandbox, codeTimeoutMs: 10_000 },
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      value: 'left',
+      telemetry: { cancelled: [{ op: 'call', toolId: 'plugin:slow:slow_tool' }] },
+    });
     await expect.poll(() => slow.aborted - before.aborted).toBe(1);
     expect(slow.started - before.started).toBe(1);
   });
 
   it('aborts calls in flight at CODE_TIMEOUT and names them', async () => {
     const before = { ...slow };
-    const result = await runCode(run, `await Promise.all([openclaw.tools.call('slow_tool', {}), openclaw.tools.call('slow_tool', {})]);`, { sandbox, codeTimeoutMs: 1500 });
-    expect(result).toMatchObject({ ok: false, error: { code: 'CODE_TIMEOUT' }, telemetry: { cancelled: [{ toolId: 'plugin:slow:slow_tool' }, { toolId: 'plugin:slow:slow_tool' }] } });
+    const result = await runCode(
+      run,
+      `await Promise.all([openclaw.tools.call('slow_tool', {}), openclaw.tools.call('slow_tool', {})]);`,
+      { sandbox, codeTimeoutMs: 1500 },
+    );
+    expect(result).toMatchObject({
+      ok: false,
+      error: { code: 'CODE_TIMEOUT' },
+      telemetry: { cancelled: [{ toolId: 'plugin:slow:slow_tool' }, { toolId: 'plugin:slow:slow_tool' }] },
+    });
     await expect.poll(() => slow.aborted - before.aborted).toBe(2);
   });
 });
@@ -73,7 +93,10 @@ describe('process backend: memory outside the V8 heap', () => {
   });
 
   it('kills a child that builds large strings past the RSS limit', async () => {
-    const result = await runCode(run, `const keep = []; let s = 'x'; for (;;) { s = s + s; keep.push(s.slice(1)); }`, { codeTimeoutMs: 30_000, limits: { rssMb: 160 } });
+    const result = await runCode(run, `const keep = []; let s = 'x'; for (;;) { s = s + s; keep.push(s.slice(1)); }`, {
+      codeTimeoutMs: 30_000,
+      limits: { rssMb: 160 },
+    });
     expect(result.ok).toBe(false);
     expect(['SANDBOX_FAILED', 'CODE_FAILED']).toContain(result.ok ? '' : result.error.code);
   });
@@ -88,14 +111,21 @@ describe('concurrency', () => {
       alive.add(pid);
       most = Math.max(most, alive.size);
     };
-    const results = await Promise.all(Array.from({ length: 12 }, (_, i) => runCode(run, `return ${i};`, { maxConcurrent: 2, onSpawn, codeTimeoutMs: 20_000 })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        runCode(run, `return ${i};`, { maxConcurrent: 2, onSpawn, codeTimeoutMs: 20_000 }),
+      ),
+    );
     expect(results.map((r) => (r.ok ? r.value : r.error.code))).toEqual(Array.from({ length: 12 }, (_, i) => i));
     expect(most).toBeLessThanOrEqual(2);
   });
 
   it('clamps warmPool to 8 children', async () => {
     const tracker = pidTracker();
-    const { run: pooled, close: closePooled } = await makeRun([fakeSourcePlugin(), codeModePlugin({ warmPool: 60, onSpawn: tracker.onSpawn })]);
+    const { run: pooled, close: closePooled } = await makeRun([
+      fakeSourcePlugin(),
+      codeModePlugin({ warmPool: 60, onSpawn: tracker.onSpawn }),
+    ]);
     await pooled.exposure('code');
     const started = tracker.pids.length;
     await closePooled();
@@ -104,18 +134,23 @@ describe('concurrency', () => {
 });
 
 describe('orphans: the child ends with its parent', () => {
-  it.each(['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGKILL'] as const)('after %s of the parent, while the code spins', async (signal) => {
-    const parent = spawn(process.execPath, [new URL('./fixtures/spinning-parent.mjs', import.meta.url).pathname], { stdio: ['ignore', 'pipe', 'inherit'] });
-    const pid = await new Promise<number>((resolve, reject) => {
-      parent.stdout.setEncoding('utf8').once('data', (text: string) => resolve(Number.parseInt(text, 10)));
-      parent.once('exit', () => reject(new Error('the parent exited before it started a child')));
-    });
-    expect(isAlive(pid)).toBe(true);
-    const exited = new Promise((resolve) => parent.once('exit', resolve));
-    parent.kill(signal);
-    await exited;
-    await expect.poll(() => isAlive(pid), { timeout: 5000, interval: 50 }).toBe(false);
-  });
+  it.each(['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGKILL'] as const)(
+    'after %s of the parent, while the code spins',
+    async (signal) => {
+      const parent = spawn(process.execPath, [new URL('./fixtures/spinning-parent.mjs', import.meta.url).pathname], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const pid = await new Promise<number>((resolve, reject) => {
+        parent.stdout.setEncoding('utf8').once('data', (text: string) => resolve(Number.parseInt(text, 10)));
+        parent.once('exit', () => reject(new Error('the parent exited before it started a child')));
+      });
+      expect(isAlive(pid)).toBe(true);
+      const exited = new Promise((resolve) => parent.once('exit', resolve));
+      parent.kill(signal);
+      await exited;
+      await expect.poll(() => isAlive(pid), { timeout: 5000, interval: 50 }).toBe(false);
+    },
+  );
 });
 
 describe('quickjs backend: a spinning body does not hold the parent', () => {
@@ -136,11 +171,17 @@ describe('quickjs backend: a spinning body does not hold the parent', () => {
     // while it spins would take the next run only after that, past the next run's own 5 s clock.
     const lingering = `(async () => { for (let i = 0; i < 3; i++) await null; let n = 0; for (;;) n += 'x'.repeat(1 << 25).length; })(); return 'first';`;
     expect(await runCode(run, lingering, { sandbox: 'quickjs' })).toMatchObject({ ok: true, value: 'first' });
-    expect(await runCode(run, 'return "next"', { sandbox: 'quickjs', codeTimeoutMs: 5000 })).toMatchObject({ ok: true, value: 'next' });
+    expect(await runCode(run, 'return "next"', { sandbox: 'quickjs', codeTimeoutMs: 5000 })).toMatchObject({
+      ok: true,
+      value: 'next',
+    });
   });
 
   it('a builtin-heavy loop the interrupt handler rarely sees is stopped by terminating its worker', async () => {
-    const result = await runCode(run, `let n = 0; for (;;) n += 'x'.repeat(1 << 20).length;`, { sandbox: 'quickjs', codeTimeoutMs: 1500 });
+    const result = await runCode(run, `let n = 0; for (;;) n += 'x'.repeat(1 << 20).length;`, {
+      sandbox: 'quickjs',
+      codeTimeoutMs: 1500,
+    });
     expect(result).toMatchObject({ ok: false, error: { code: 'CODE_TIMEOUT' } });
     expect(await runCode(run, 'return "next"', { sandbox: 'quickjs' })).toMatchObject({ ok: true, value: 'next' });
   });

@@ -10,8 +10,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Run } from '@tool-search/kernel';
-import { runCode, SANDBOX_KINDS, sandboxesExited, type CodeResult, type RunCodeOptions, type SandboxKind } from '../src/index.js';
-import { SECRET_ENV, SECRET_FILE_VALUE, SECRET_VALUE, blockPlugin, denyPlugin, fakeSourcePlugin, makeRun, pidTracker } from './fixtures.js';
+import {
+  runCode,
+  SANDBOX_KINDS,
+  sandboxesExited,
+  type CodeResult,
+  type RunCodeOptions,
+  type SandboxKind,
+} from '../src/index.js';
+import {
+  SECRET_ENV,
+  SECRET_FILE_VALUE,
+  SECRET_VALUE,
+  blockPlugin,
+  denyPlugin,
+  fakeSourcePlugin,
+  makeRun,
+  pidTracker,
+} from './fixtures.js';
 
 /** Attempts that must be stopped by the clock use the short timeout; the others get room for a loaded machine. */
 const TIMEOUT_MS = 1500;
@@ -28,7 +44,11 @@ beforeAll(async () => {
   secretDir = mkdtempSync(join(tmpdir(), 'mode-code-secret-'));
   secretFile = join(secretDir, 'secret.txt');
   writeFileSync(secretFile, SECRET_FILE_VALUE);
-  ({ run, close } = await makeRun([fakeSourcePlugin(), denyPlugin(['send_email_message']), blockPlugin(['order_pizza_delivery'])]));
+  ({ run, close } = await makeRun([
+    fakeSourcePlugin(),
+    denyPlugin(['send_email_message']),
+    blockPlugin(['order_pizza_delivery']),
+  ]));
 });
 
 afterEach(async () => {
@@ -93,7 +113,7 @@ describe.each(SANDBOX_KINDS)('%s backend', (kind) => {
       expect(result).toMatchObject({ ok: true, value: [] });
     });
 
-    it('resolves bare Object.prototype names to sandbox intrinsics, not the host\'s', async () => {
+    it("resolves bare Object.prototype names to sandbox intrinsics, not the host's", async () => {
       const result = await attempt(
         `const names = ['hasOwnProperty', 'toString', 'valueOf', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', '__lookupGetter__', '__defineGetter__'];
          const local = [hasOwnProperty, toString, valueOf, isPrototypeOf, propertyIsEnumerable, toLocaleString, __lookupGetter__, __defineGetter__];
@@ -108,7 +128,9 @@ describe.each(SANDBOX_KINDS)('%s backend', (kind) => {
     });
 
     it('refuses import() hidden behind comments and line breaks', async () => {
-      const result = await attempt(`let x = 1.\nimport /* hidden */\n// more\n('fs').catch((e) => e.constructor.constructor('return process')());`);
+      const result = await attempt(
+        `let x = 1.\nimport /* hidden */\n// more\n('fs').catch((e) => e.constructor.constructor('return process')());`,
+      );
       expect(result).toMatchObject({ ok: false, error: { code: 'CODE_INVALID' } });
     });
 
@@ -242,7 +264,9 @@ describe.each(SANDBOX_KINDS)('%s backend', (kind) => {
     });
 
     it('refuses code that closes the function wrapper', async () => {
-      const result = await attempt(`});\nglobalThis.leak = typeof process;\n(async function () {\nreturn globalThis.leak;`);
+      const result = await attempt(
+        `});\nglobalThis.leak = typeof process;\n(async function () {\nreturn globalThis.leak;`,
+      );
       expect(result).toMatchObject({ ok: false, error: { code: 'CODE_INVALID' } });
     });
 
@@ -272,7 +296,10 @@ describe.each(SANDBOX_KINDS)('%s backend', (kind) => {
          const r = await openclaw.tools.call('weather_forecast_city', args);
          return r.content[0].text;`,
       );
-      expect(result).toMatchObject({ ok: true, value: 'FAKE_TOOL_OK weather_forecast_city {"q":"undefined/undefined"}' });
+      expect(result).toMatchObject({
+        ok: true,
+        value: 'FAKE_TOOL_OK weather_forecast_city {"q":"undefined/undefined"}',
+      });
     });
 
     it('a getter in arguments is read once, in the sandbox', async () => {
@@ -281,7 +308,10 @@ describe.each(SANDBOX_KINDS)('%s backend', (kind) => {
          const r = await openclaw.tools.call('weather_forecast_city', { get q() { reads += 1; return 'read' + reads; } });
          return { reads, text: r.content[0].text };`,
       );
-      expect(result).toMatchObject({ ok: true, value: { reads: 1, text: 'FAKE_TOOL_OK weather_forecast_city {"q":"read1"}' } });
+      expect(result).toMatchObject({
+        ok: true,
+        value: { reads: 1, text: 'FAKE_TOOL_OK weather_forecast_city {"q":"read1"}' },
+      });
     });
 
     it('deeply nested arguments come back as a coded error', async () => {
@@ -302,7 +332,10 @@ describe.each(SANDBOX_KINDS)('%s backend', (kind) => {
       const result = await attempt(
         `return { tools: Reflect.ownKeys(openclaw.tools), root: Reflect.ownKeys(openclaw), frozen: Object.isFrozen(openclaw.tools), proto: Object.getPrototypeOf(openclaw.tools) };`,
       );
-      expect(result).toMatchObject({ ok: true, value: { tools: ['search', 'describe', 'call'], root: ['tools'], frozen: true, proto: null } });
+      expect(result).toMatchObject({
+        ok: true,
+        value: { tools: ['search', 'describe', 'call'], root: ['tools'], frozen: true, proto: null },
+      });
     });
   });
 
@@ -313,7 +346,10 @@ describe.each(SANDBOX_KINDS)('%s backend', (kind) => {
     });
 
     it('stops a microtask loop', async () => {
-      const result = await attempt(`const spin = () => { Promise.resolve().then(spin); }; spin(); await new Promise(() => {});`, short);
+      const result = await attempt(
+        `const spin = () => { Promise.resolve().then(spin); }; spin(); await new Promise(() => {});`,
+        short,
+      );
       expect(result).toMatchObject({ ok: false, error: { code: 'CODE_TIMEOUT' } });
     });
 
@@ -328,13 +364,19 @@ describe.each(SANDBOX_KINDS)('%s backend', (kind) => {
     });
 
     it('cannot block on Atomics.wait', async () => {
-      const result = await attempt(`Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); return 'waited';`, short);
+      const result = await attempt(
+        `Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); return 'waited';`,
+        short,
+      );
       expect(result.ok).toBe(false);
     });
 
     it('stops a heap memory bomb', async () => {
       // In QuickJS a loop of 1 MiB builtin calls is rarely polled by the interrupt handler: the worker is terminated.
-      const result = await attempt(`const hoard = []; for (;;) hoard.push('x'.repeat(1 << 20) + Math.random());`, short);
+      const result = await attempt(
+        `const hoard = []; for (;;) hoard.push('x'.repeat(1 << 20) + Math.random());`,
+        short,
+      );
       expect(result.ok).toBe(false);
       expect(['SANDBOX_FAILED', 'CODE_TIMEOUT', 'CODE_FAILED']).toContain(result.ok ? '' : result.error.code);
     });
@@ -345,9 +387,12 @@ describe.each(SANDBOX_KINDS)('%s backend', (kind) => {
     });
 
     it('cuts a console flood', async () => {
-      const result = await attempt(`for (let i = 0; i < 100000; i += 1) console.log('flood '.repeat(100)); return 'done';`, {
-        limits: { maxLogLines: 20, maxLogBytes: 4096 },
-      });
+      const result = await attempt(
+        `for (let i = 0; i < 100000; i += 1) console.log('flood '.repeat(100)); return 'done';`,
+        {
+          limits: { maxLogLines: 20, maxLogBytes: 4096 },
+        },
+      );
       expect(result).toMatchObject({ ok: true, value: 'done', telemetry: { cut: { logs: true } } });
       expect(result.logs!.length).toBeLessThanOrEqual(20);
       expect(Buffer.byteLength(result.logs!.map((l) => l.text).join(''), 'utf8')).toBeLessThanOrEqual(4096);
@@ -379,33 +424,45 @@ describe.each(SANDBOX_KINDS)('%s backend', (kind) => {
 
   describe('policy through the bridge', () => {
     it('cannot call a denied tool by name', async () => {
-      const result = await attempt(`try { await openclaw.tools.call('send_email_message', {}); return 'called'; } catch (e) { return e.code; }`);
+      const result = await attempt(
+        `try { await openclaw.tools.call('send_email_message', {}); return 'called'; } catch (e) { return e.code; }`,
+      );
       expect(result).toMatchObject({ ok: true, value: 'UNKNOWN_TOOL' });
     });
 
     it('cannot call a denied tool by id', async () => {
-      const result = await attempt(`try { await openclaw.tools.call('core:core:send_email_message', {}); return 'called'; } catch (e) { return e.code; }`);
+      const result = await attempt(
+        `try { await openclaw.tools.call('core:core:send_email_message', {}); return 'called'; } catch (e) { return e.code; }`,
+      );
       expect(result).toMatchObject({ ok: true, value: 'UNKNOWN_TOOL' });
     });
 
     it('cannot find a denied tool by search', async () => {
-      const result = await attempt(`const r = await openclaw.tools.search('send email message', { limit: 50 }); return r.map((h) => h.name);`);
+      const result = await attempt(
+        `const r = await openclaw.tools.search('send email message', { limit: 50 }); return r.map((h) => h.name);`,
+      );
       expect(result.ok).toBe(true);
       expect(valueOf(result)).not.toContain('send_email_message');
     });
 
     it('cannot describe a denied tool', async () => {
-      const result = await attempt(`try { await openclaw.tools.describe('core:core:send_email_message'); return 'described'; } catch (e) { return e.code; }`);
+      const result = await attempt(
+        `try { await openclaw.tools.describe('core:core:send_email_message'); return 'described'; } catch (e) { return e.code; }`,
+      );
       expect(result).toMatchObject({ ok: true, value: 'UNKNOWN_TOOL' });
     });
 
     it('a blocked call does not run and rejects with TOOL_CALL_BLOCKED', async () => {
-      const result = await attempt(`try { await openclaw.tools.call('order_pizza_delivery', {}); return 'called'; } catch (e) { return e.code; }`);
+      const result = await attempt(
+        `try { await openclaw.tools.call('order_pizza_delivery', {}); return 'called'; } catch (e) { return e.code; }`,
+      );
       expect(result).toMatchObject({ ok: true, value: 'TOOL_CALL_BLOCKED' });
     });
 
     it('cannot call tool_search_code from code', async () => {
-      const result = await attempt(`try { await openclaw.tools.call('tool_search_code', { code: 'return 1' }); return 'called'; } catch (e) { return e.code; }`);
+      const result = await attempt(
+        `try { await openclaw.tools.call('tool_search_code', { code: 'return 1' }); return 'called'; } catch (e) { return e.code; }`,
+      );
       expect(result).toMatchObject({ ok: true, value: 'UNKNOWN_TOOL' });
     });
   });

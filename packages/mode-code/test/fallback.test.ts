@@ -12,8 +12,17 @@ vi.mock('../src/sandbox/support.js', () => ({
 it('falls back from the process backend to quickjs, with a diagnostic, and still runs code', async () => {
   Object.assign(state, { process: false, quickjs: true });
   const events: unknown[] = [];
-  const observer = { name: 'observer', apply: ({ hooks }: Parameters<import('@tool-search/kernel').KernelPlugin['apply']>[0]) => hooks.runEvent.tap((event) => void events.push(event)) };
-  const { run, close } = await makeRun([fakeSourcePlugin(), toolsModeStub(), codeModePlugin({ sandbox: 'process' }), observer]);
+  const observer = {
+    name: 'observer',
+    apply: ({ hooks }: Parameters<import('@tool-search/kernel').KernelPlugin['apply']>[0]) =>
+      hooks.runEvent.tap((event) => void events.push(event)),
+  };
+  const { run, close } = await makeRun([
+    fakeSourcePlugin(),
+    toolsModeStub(),
+    codeModePlugin({ sandbox: 'process' }),
+    observer,
+  ]);
   const exposure = await run.exposure('code');
   const outcome = await exposure.call('tool_search_code', { code: 'return typeof process' });
   await close();
@@ -21,7 +30,11 @@ it('falls back from the process backend to quickjs, with a diagnostic, and still
   expect(outcome).toMatchObject({ status: 'ok', result: { structuredContent: { ok: true, value: 'undefined' } } });
   expect(events).toContainEqual({
     type: 'diagnostic',
-    diagnostic: expect.objectContaining({ code: 'SANDBOX_UNAVAILABLE', level: 'warning', details: { configured: 'process', used: 'quickjs' } }),
+    diagnostic: expect.objectContaining({
+      code: 'SANDBOX_UNAVAILABLE',
+      level: 'warning',
+      details: { configured: 'process', used: 'quickjs' },
+    }),
   });
 });
 
@@ -32,7 +45,9 @@ it('falls back to tools mode (never direct) when no sandbox backend can start', 
   await close();
   expect(exposure.mode).toBe('tools');
   expect(exposure.tools.map((tool) => tool.name)).toEqual(['tool_search']);
-  expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: 'MODE_FALLBACK', details: { from: 'code', to: 'tools' } }));
+  expect(run.diagnostics).toContainEqual(
+    expect.objectContaining({ code: 'MODE_FALLBACK', details: { from: 'code', to: 'tools' } }),
+  );
 });
 
 it('a configured quickjs backend that cannot start goes to tools mode, not to the process backend', async () => {

@@ -6,13 +6,42 @@ export const SECRET_VALUE = 'env-secret-7f3a9c1e';
 export const SECRET_FILE_VALUE = 'file-secret-b41d22aa';
 
 const TOPICS = [
-  'send email message', 'read calendar events', 'weather forecast city', 'create github issue', 'list files in folder',
-  'translate text language', 'convert currency amount', 'search web pages', 'resize image', 'schedule meeting',
-  'query sql database', 'post slack message', 'create invoice', 'track package shipment', 'book flight ticket',
-  'summarize document', 'generate password', 'check stock price', 'order pizza delivery', 'set reminder alarm',
-  'play music track', 'read rss feed', 'compress zip archive', 'scan qr code', 'lookup dns record',
-  'ping host network', 'create calendar event', 'delete email message', 'upload file storage', 'download url',
-  'parse csv table', 'render markdown html', 'count words text', 'random number dice', 'timezone convert time', 'spell check text',
+  'send email message',
+  'read calendar events',
+  'weather forecast city',
+  'create github issue',
+  'list files in folder',
+  'translate text language',
+  'convert currency amount',
+  'search web pages',
+  'resize image',
+  'schedule meeting',
+  'query sql database',
+  'post slack message',
+  'create invoice',
+  'track package shipment',
+  'book flight ticket',
+  'summarize document',
+  'generate password',
+  'check stock price',
+  'order pizza delivery',
+  'set reminder alarm',
+  'play music track',
+  'read rss feed',
+  'compress zip archive',
+  'scan qr code',
+  'lookup dns record',
+  'ping host network',
+  'create calendar event',
+  'delete email message',
+  'upload file storage',
+  'download url',
+  'parse csv table',
+  'render markdown html',
+  'count words text',
+  'random number dice',
+  'timezone convert time',
+  'spell check text',
 ];
 
 export interface FakeTool {
@@ -43,10 +72,18 @@ export function fakeSourcePlugin(tools: readonly FakeTool[] = fakeTools(), name 
               source,
               owner: source === 'client' ? 'client' : source === 'core' ? 'core' : 'fake',
               description: tool.description,
-              inputSchema: { type: 'object', properties: { q: { type: 'string' }, n: { type: 'number' } }, additionalProperties: true },
+              inputSchema: {
+                type: 'object',
+                properties: { q: { type: 'string' }, n: { type: 'number' } },
+                additionalProperties: true,
+              },
               ...(source === 'client'
                 ? {}
-                : { execute: (args: Record<string, unknown>) => ({ content: [{ type: 'text' as const, text: `FAKE_TOOL_OK ${tool.name} ${JSON.stringify(args)}` }] }) }),
+                : {
+                    execute: (args: Record<string, unknown>) => ({
+                      content: [{ type: 'text' as const, text: `FAKE_TOOL_OK ${tool.name} ${JSON.stringify(args)}` }],
+                    }),
+                  }),
             };
           }),
         );
@@ -70,12 +107,16 @@ export function blockPlugin(names: readonly string[]): KernelPlugin {
   return {
     name: 'test-block',
     apply({ hooks }) {
-      hooks.beforeToolCall.tapPromise(async (call) => (names.includes(call.tool.name) ? { action: 'block', reason: `blocked by test: ${call.tool.name}` } : undefined));
+      hooks.beforeToolCall.tapPromise(async (call) =>
+        names.includes(call.tool.name) ? { action: 'block', reason: `blocked by test: ${call.tool.name}` } : undefined,
+      );
     },
   };
 }
 
-export async function makeRun(plugins: readonly KernelPlugin[]): Promise<{ kernel: Kernel; run: Run; close(): Promise<void> }> {
+export async function makeRun(
+  plugins: readonly KernelPlugin[],
+): Promise<{ kernel: Kernel; run: Run; close(): Promise<void> }> {
   const kernel = createKernel({ plugins });
   const run = await kernel.createRun({ agentId: 'test' });
   return {
@@ -139,7 +180,12 @@ export function toolsModeStub(): KernelPlugin {
     name: 'test-tools-mode',
     apply({ hooks }) {
       hooks.materialize.for('tools').tap((draft) => {
-        draft.tools.push({ name: 'tool_search', description: 'stub', inputSchema: { type: 'object' }, handler: async () => ({ content: [] }) });
+        draft.tools.push({
+          name: 'tool_search',
+          description: 'stub',
+          inputSchema: { type: 'object' },
+          handler: async () => ({ content: [] }),
+        });
         return draft;
       });
     },

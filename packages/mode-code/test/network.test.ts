@@ -9,7 +9,10 @@ import { runCode } from '../src/index.js';
 import { fakeSourcePlugin, makeRun } from './fixtures.js';
 
 const isolated = process.platform === 'linux' && launcher().network === 'none';
-if (!isolated) console.log('skipping the network namespace tests: util-linux unshare cannot make a network namespace here (the child shares the network: README, "Not covered")');
+if (!isolated)
+  console.log(
+    'skipping the network namespace tests: util-linux unshare cannot make a network namespace here (the child shares the network: README, "Not covered")',
+  );
 
 let server: Server;
 let port = 0;
@@ -27,8 +30,8 @@ afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 const connectScript = (target: number) =>
   `require('net').connect(${target}, '127.0.0.1').on('connect', () => { console.log('CONNECTED'); process.exit(0) }).on('error', (e) => { console.log('NO NETWORK', e.code); process.exit(0) })`;
 
-describe.skipIf(!isolated)('the process backend\'s network', () => {
-  it('a ready child is in a network namespace other than this process\'s', async () => {
+describe.skipIf(!isolated)("the process backend's network", () => {
+  it("a ready child is in a network namespace other than this process's", async () => {
     const child = spawnSandbox({ memoryMb: 32, maxLineBytes: 4096 });
     try {
       await child.ready;
@@ -41,21 +44,28 @@ describe.skipIf(!isolated)('the process backend\'s network', () => {
     }
   });
 
-  it.skipIf(process.getuid?.() !== 0)('a raw connect from the child\'s network namespace cannot reach a loopback server here (nsenter: the OS-level escape)', async () => {
-    const child = spawnSandbox({ memoryMb: 32, maxLineBytes: 4096 });
-    try {
-      await child.ready;
-      const before = connections;
-      const inside = spawnSync('nsenter', [`--net=/proc/${child.pid}/ns/net`, '--', process.execPath, '-e', connectScript(port)], { encoding: 'utf8', timeout: 60_000 });
-      expect(inside.stdout).toContain('NO NETWORK');
-      expect(connections).toBe(before);
-      // The same probe from this namespace connects, so the one above can fail.
-      const outside = spawnSync(process.execPath, ['-e', connectScript(port)], { encoding: 'utf8', timeout: 60_000 });
-      expect(outside.stdout).toContain('CONNECTED');
-    } finally {
-      await child.kill();
-    }
-  });
+  it.skipIf(process.getuid?.() !== 0)(
+    "a raw connect from the child's network namespace cannot reach a loopback server here (nsenter: the OS-level escape)",
+    async () => {
+      const child = spawnSandbox({ memoryMb: 32, maxLineBytes: 4096 });
+      try {
+        await child.ready;
+        const before = connections;
+        const inside = spawnSync(
+          'nsenter',
+          [`--net=/proc/${child.pid}/ns/net`, '--', process.execPath, '-e', connectScript(port)],
+          { encoding: 'utf8', timeout: 60_000 },
+        );
+        expect(inside.stdout).toContain('NO NETWORK');
+        expect(connections).toBe(before);
+        // The same probe from this namespace connects, so the one above can fail.
+        const outside = spawnSync(process.execPath, ['-e', connectScript(port)], { encoding: 'utf8', timeout: 60_000 });
+        expect(outside.stdout).toContain('CONNECTED');
+      } finally {
+        await child.kill();
+      }
+    },
+  );
 
   it('every child a code run starts gets its own namespace (runCode, the tool path)', async () => {
     const { run, close } = await makeRun([fakeSourcePlugin()]);

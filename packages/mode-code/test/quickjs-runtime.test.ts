@@ -23,16 +23,25 @@ describe('quickjs runtimes', () => {
     try {
       const burst = async () => {
         const results = await Promise.all(
-          Array.from({ length: 12 }, (_, i) => runCode(run, `const hits = await openclaw.tools.search('weather'); return ${i} + hits.length * 0;`, { sandbox: 'quickjs', maxConcurrent: 12, codeTimeoutMs: 20_000 })),
+          Array.from({ length: 12 }, (_, i) =>
+            runCode(run, `const hits = await openclaw.tools.search('weather'); return ${i} + hits.length * 0;`, {
+              sandbox: 'quickjs',
+              maxConcurrent: 12,
+              codeTimeoutMs: 20_000,
+            }),
+          ),
         );
-        expect(results.map((result) => (result.ok ? result.value : result))).toEqual(Array.from({ length: 12 }, (_, i) => i));
+        expect(results.map((result) => (result.ok ? result.value : result))).toEqual(
+          Array.from({ length: 12 }, (_, i) => i),
+        );
       };
       await burst();
       const afterFirst = started;
       expect(afterFirst).toBeGreaterThan(8); // past the old fixed cap of 8 idle workers
       // Each worker frees its run and rejoins the idle set on its own; on a loaded machine that can take a while.
       const deadline = Date.now() + 30_000;
-      while (idleQuickJSWorkers() < 12 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (idleQuickJSWorkers() < 12 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       expect(idleQuickJSWorkers()).toBeGreaterThanOrEqual(12);
       await burst();
       expect(started).toBe(afterFirst);
@@ -47,10 +56,14 @@ describe('quickjs runtimes', () => {
     try {
       const seen: unknown[] = [];
       for (let i = 0; i < 6; i++) {
-        const result = await runCode(run, 'const before = [typeof globalThis.leak, typeof Array.prototype.leak]; globalThis.leak = 1; Array.prototype.leak = 2; return before;', {
-          sandbox: 'quickjs',
-          codeTimeoutMs: 2000,
-        });
+        const result = await runCode(
+          run,
+          'const before = [typeof globalThis.leak, typeof Array.prototype.leak]; globalThis.leak = 1; Array.prototype.leak = 2; return before;',
+          {
+            sandbox: 'quickjs',
+            codeTimeoutMs: 2000,
+          },
+        );
         seen.push(result.ok ? result.value : result);
       }
       expect(seen).toEqual(Array.from({ length: 6 }, () => ['undefined', 'undefined']));
@@ -62,12 +75,20 @@ describe('quickjs runtimes', () => {
   it('applies each run its own memory limit, even when the prepared runtime was made with another', async () => {
     const { run, close } = await makeRun([fakeSourcePlugin()]);
     try {
-      const grow = 'const parts = []; for (let i = 0; i < 64; i++) parts.push("x".repeat(1024 * 1024) + i); return parts.length;';
+      const grow =
+        'const parts = []; for (let i = 0; i < 64; i++) parts.push("x".repeat(1024 * 1024) + i); return parts.length;';
       const roomy = await runCode(run, grow, { sandbox: 'quickjs', codeTimeoutMs: 5000, limits: { memoryMb: 256 } });
       const tight = await runCode(run, grow, { sandbox: 'quickjs', codeTimeoutMs: 5000, limits: { memoryMb: 16 } });
-      const roomyAgain = await runCode(run, grow, { sandbox: 'quickjs', codeTimeoutMs: 5000, limits: { memoryMb: 256 } });
+      const roomyAgain = await runCode(run, grow, {
+        sandbox: 'quickjs',
+        codeTimeoutMs: 5000,
+        limits: { memoryMb: 256 },
+      });
       expect(roomy).toMatchObject({ ok: true, value: 64 });
-      expect(tight).toMatchObject({ ok: false, error: { code: 'SANDBOX_FAILED', message: expect.stringContaining('out of memory') } });
+      expect(tight).toMatchObject({
+        ok: false,
+        error: { code: 'SANDBOX_FAILED', message: expect.stringContaining('out of memory') },
+      });
       expect(roomyAgain).toMatchObject({ ok: true, value: 64 });
     } finally {
       await close();
@@ -77,8 +98,15 @@ describe('quickjs runtimes', () => {
   it("bounds the interpreter's whole memory, not just single allocations: a hoard of 1 MiB strings ends as out of memory, long before the wall clock", async () => {
     const { run, close } = await makeRun([fakeSourcePlugin()]);
     try {
-      const result = await runCode(run, `const hoard = []; for (;;) hoard.push('x'.repeat(1 << 20) + hoard.length);`, { sandbox: 'quickjs', codeTimeoutMs: 60_000, limits: { memoryMb: 32 } });
-      expect(result).toMatchObject({ ok: false, error: { code: 'SANDBOX_FAILED', message: expect.stringContaining('out of memory') } });
+      const result = await runCode(run, `const hoard = []; for (;;) hoard.push('x'.repeat(1 << 20) + hoard.length);`, {
+        sandbox: 'quickjs',
+        codeTimeoutMs: 60_000,
+        limits: { memoryMb: 32 },
+      });
+      expect(result).toMatchObject({
+        ok: false,
+        error: { code: 'SANDBOX_FAILED', message: expect.stringContaining('out of memory') },
+      });
       expect(result.telemetry?.durationMs).toBeLessThan(60_000);
     } finally {
       await close();

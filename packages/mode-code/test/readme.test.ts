@@ -17,11 +17,16 @@ afterAll(() => close());
 
 describe('the root README code-mode example', () => {
   it('is there and calls search, describe and call', () => {
-    expect(example).toMatch(/openclaw\.tools\.search\("create a GitHub issue"\)[\s\S]*describe\(hits\[0\]\.id\)[\s\S]*call\(tool\.id/);
+    expect(example).toMatch(
+      /openclaw\.tools\.search\("create a GitHub issue"\)[\s\S]*describe\(hits\[0\]\.id\)[\s\S]*call\(tool\.id/,
+    );
   });
 
   it.each(SANDBOX_KINDS)('runs verbatim on the %s backend and returns the tool result', async (sandbox) => {
     const result = await runCode(run, example, { codeTimeoutMs: 5000, sandbox });
-    expect(result).toMatchObject({ ok: true, value: { content: [{ type: 'text', text: expect.stringContaining('FAKE_TOOL_OK create_github_issue') }] } });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { content: [{ type: 'text', text: expect.stringContaining('FAKE_TOOL_OK create_github_issue') }] },
+    });
   });
 });

@@ -9,7 +9,10 @@ let run: Run;
 let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const tools = [...fakeTools(), { name: 'client_picker', description: 'Fake client tool: pick a color.', source: 'client' as const }];
+  const tools = [
+    ...fakeTools(),
+    { name: 'client_picker', description: 'Fake client tool: pick a color.', source: 'client' as const },
+  ];
   ({ run, close } = await makeRun([fakeSourcePlugin(tools), blockPlugin(['order_pizza_delivery'])]));
 });
 afterAll(async () => {
@@ -29,9 +32,22 @@ describe.each(SANDBOX_KINDS)('runCode on the %s backend', (sandbox) => {
        return { isArray: Array.isArray(hits), truncated: hits.truncated, query: hits.query, text: r.content[0].text };`,
       options,
     );
-    expect(result).toMatchObject({ ok: true, value: { isArray: true, truncated: false, query: 'weather forecast', text: 'FAKE_TOOL_OK weather_forecast_city {"q":"Oslo"}' } });
+    expect(result).toMatchObject({
+      ok: true,
+      value: {
+        isArray: true,
+        truncated: false,
+        query: 'weather forecast',
+        text: 'FAKE_TOOL_OK weather_forecast_city {"q":"Oslo"}',
+      },
+    });
     expect(result.logs).toEqual([{ level: 'log', text: 'called weather_forecast_city' }]);
-    expect(result.telemetry).toMatchObject({ searches: 1, calls: 1, describes: 0, cut: { logs: false, result: false, calls: false } });
+    expect(result.telemetry).toMatchObject({
+      searches: 1,
+      calls: 1,
+      describes: 0,
+      cut: { logs: false, result: false, calls: false },
+    });
   });
 
   it('exposes exactly the documented console.log/warn/error: no console.info or other methods', async () => {
@@ -41,16 +57,26 @@ describe.each(SANDBOX_KINDS)('runCode on the %s backend', (sandbox) => {
        return { keys: Object.keys(console).sort(), info: typeof console.info, debug: typeof console.debug, table: typeof console.table };`,
       options,
     );
-    expect(result).toMatchObject({ ok: true, value: { keys: ['error', 'log', 'warn'], info: 'undefined', debug: 'undefined', table: 'undefined' } });
-    expect(result.logs).toEqual([{ level: 'log', text: 'l' }, { level: 'warn', text: 'w' }, { level: 'error', text: 'e' }]);
+    expect(result).toMatchObject({
+      ok: true,
+      value: { keys: ['error', 'log', 'warn'], info: 'undefined', debug: 'undefined', table: 'undefined' },
+    });
+    expect(result.logs).toEqual([
+      { level: 'log', text: 'l' },
+      { level: 'warn', text: 'w' },
+      { level: 'error', text: 'e' },
+    ]);
   });
 
   it('describes a tool with its exact input schema', async () => {
     const result = await runCode(run, `return await openclaw.tools.describe('core:core:send_email_message');`, options);
-    expect(result).toMatchObject({ ok: true, value: { id: 'core:core:send_email_message', inputSchema: { type: 'object' } } });
+    expect(result).toMatchObject({
+      ok: true,
+      value: { id: 'core:core:send_email_message', inputSchema: { type: 'object' } },
+    });
   });
 
-  it('runs the documents\' headline example verbatim: search returns an array, describe then call', async () => {
+  it("runs the documents' headline example verbatim: search returns an array, describe then call", async () => {
     const result = await runCode(
       run,
       `const hits = await openclaw.tools.search("create a GitHub issue");
@@ -63,28 +89,54 @@ return await openclaw.tools.call(tool.id, {
     );
     expect(result).toMatchObject({
       ok: true,
-      value: { content: [{ type: 'text', text: 'FAKE_TOOL_OK create_github_issue {"title":"Crash on startup","body":"Steps to reproduce..."}' }] },
+      value: {
+        content: [
+          {
+            type: 'text',
+            text: 'FAKE_TOOL_OK create_github_issue {"title":"Crash on startup","body":"Steps to reproduce..."}',
+          },
+        ],
+      },
     });
     expect(result.telemetry).toMatchObject({ searches: 1, describes: 1, calls: 1 });
   });
 
   it('marks a search cut by its limit as truncated on the array', async () => {
-    const result = await runCode(run, `const hits = await openclaw.tools.search('message', { limit: 1 }); return [hits.length, hits.truncated];`, options);
+    const result = await runCode(
+      run,
+      `const hits = await openclaw.tools.search('message', { limit: 1 }); return [hits.length, hits.truncated];`,
+      options,
+    );
     expect(result).toMatchObject({ ok: true, value: [1, true] });
   });
 
   it('rejects a call blocked by beforeToolCall with TOOL_CALL_BLOCKED and the reason', async () => {
-    const result = await runCode(run, `try { await openclaw.tools.call('order_pizza_delivery', {}); } catch (e) { return { code: e.code, reason: e.details.reason }; }`, options);
-    expect(result).toMatchObject({ ok: true, value: { code: 'TOOL_CALL_BLOCKED', reason: 'blocked by test: order_pizza_delivery' } });
+    const result = await runCode(
+      run,
+      `try { await openclaw.tools.call('order_pizza_delivery', {}); } catch (e) { return { code: e.code, reason: e.details.reason }; }`,
+      options,
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      value: { code: 'TOOL_CALL_BLOCKED', reason: 'blocked by test: order_pizza_delivery' },
+    });
   });
 
   it('refuses a client tool with a coded error when the front end cannot hand it back', async () => {
-    const result = await runCode(run, `try { const r = await openclaw.tools.call('client_picker', {}); return r.error?.code ?? r.status; } catch (e) { return e.code; }`, options);
+    const result = await runCode(
+      run,
+      `try { const r = await openclaw.tools.call('client_picker', {}); return r.error?.code ?? r.status; } catch (e) { return e.code; }`,
+      options,
+    );
     expect(result).toMatchObject({ ok: true, value: 'CLIENT_TOOL_NOT_EXECUTABLE' });
   });
 
   it('reports invalid arguments as a coded error in the code', async () => {
-    const result = await runCode(run, `try { await openclaw.tools.call('weather_forecast_city', { q: 5 }); } catch (e) { return e.code; }`, options);
+    const result = await runCode(
+      run,
+      `try { await openclaw.tools.call('weather_forecast_city', { q: 5 }); } catch (e) { return e.code; }`,
+      options,
+    );
     expect(result).toMatchObject({ ok: true, value: 'TOOL_ARGUMENTS_INVALID' });
   });
 
@@ -111,20 +163,45 @@ return await openclaw.tools.call(tool.id, {
   });
 
   it('lets the code redeclare openclaw', async () => {
-    const result = await runCode(run, `const openclaw = globalThis.openclaw; return Object.keys(openclaw.tools);`, options);
+    const result = await runCode(
+      run,
+      `const openclaw = globalThis.openclaw; return Object.keys(openclaw.tools);`,
+      options,
+    );
     expect(result).toMatchObject({ ok: true, value: ['search', 'describe', 'call'] });
   });
 
   it('runs batch searches', async () => {
-    const result = await runCode(run, `const r = await openclaw.tools.search(['email message', 'weather'], { limit: 1 });
-       return { lists: r.length, queries: r.map((hits) => hits.query), sizes: r.map((hits) => hits.length), truncated: r.truncated };`, options);
-    expect(result).toMatchObject({ ok: true, value: { lists: 2, queries: ['email message', 'weather'], sizes: [1, 1], truncated: true }, telemetry: { searches: 1 } });
+    const result = await runCode(
+      run,
+      `const r = await openclaw.tools.search(['email message', 'weather'], { limit: 1 });
+       return { lists: r.length, queries: r.map((hits) => hits.query), sizes: r.map((hits) => hits.length), truncated: r.truncated };`,
+      options,
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      value: { lists: 2, queries: ['email message', 'weather'], sizes: [1, 1], truncated: true },
+      telemetry: { searches: 1 },
+    });
   });
 
   it('fuses several phrasings of one need into one ranked list (fuse: true)', async () => {
-    const result = await runCode(run, `const hits = await openclaw.tools.search(['weather forecast', 'is it going to rain in the city'], { limit: 3, fuse: true });
-       return { isArray: Array.isArray(hits), nested: Array.isArray(hits[0]), query: hits.query, first: hits[0].name, size: hits.length };`, options);
-    expect(result).toMatchObject({ ok: true, value: { isArray: true, nested: false, query: 'weather forecast | is it going to rain in the city', first: 'weather_forecast_city' }, telemetry: { searches: 1 } });
+    const result = await runCode(
+      run,
+      `const hits = await openclaw.tools.search(['weather forecast', 'is it going to rain in the city'], { limit: 3, fuse: true });
+       return { isArray: Array.isArray(hits), nested: Array.isArray(hits[0]), query: hits.query, first: hits[0].name, size: hits.length };`,
+      options,
+    );
+    expect(result).toMatchObject({
+      ok: true,
+      value: {
+        isArray: true,
+        nested: false,
+        query: 'weather forecast | is it going to rain in the city',
+        first: 'weather_forecast_city',
+      },
+      telemetry: { searches: 1 },
+    });
     expect((result as { value: { size: number } }).value.size).toBeLessThanOrEqual(3);
   });
 
@@ -145,18 +222,36 @@ return await openclaw.tools.call(tool.id, {
       fakeSourcePlugin(),
       { name: 'observer', apply: ({ hooks }) => hooks.runEvent.tap((event) => void events.push(event)) },
     ]);
-    await runCode(observed, `await openclaw.tools.search('email'); await openclaw.tools.describe('send_email_message');`, options);
+    await runCode(
+      observed,
+      `await openclaw.tools.search('email'); await openclaw.tools.describe('send_email_message');`,
+      options,
+    );
     await closeObserved();
     expect(events).toContainEqual(expect.objectContaining({ type: 'search', queries: ['email'], origin: 'code' }));
     // Search-quality telemetry: the ranker and, per query, its hit ids and weak flag.
     expect(events).toContainEqual(
-      expect.objectContaining({ type: 'search', ranker: { id: 'bm25f', version: '4' }, results: [expect.objectContaining({ query: 'email', weak: false, hits: expect.arrayContaining([expect.any(String)]) })] }),
+      expect.objectContaining({
+        type: 'search',
+        ranker: { id: 'bm25f', version: '4' },
+        results: [
+          expect.objectContaining({ query: 'email', weak: false, hits: expect.arrayContaining([expect.any(String)]) }),
+        ],
+      }),
     );
-    expect(events).toContainEqual({ type: 'describe', toolId: 'core:core:send_email_message', requested: 'send_email_message', origin: 'code' });
+    expect(events).toContainEqual({
+      type: 'describe',
+      toolId: 'core:core:send_email_message',
+      requested: 'send_email_message',
+      origin: 'code',
+    });
   });
 
   it('does not search or describe a tool dropped by policy', async () => {
-    const { run: narrowed, close: closeNarrowed } = await makeRun([fakeSourcePlugin(), denyPlugin(['send_email_message'])]);
+    const { run: narrowed, close: closeNarrowed } = await makeRun([
+      fakeSourcePlugin(),
+      denyPlugin(['send_email_message']),
+    ]);
     const result = await runCode(
       narrowed,
       `const r = await openclaw.tools.search('send email message', { limit: 20 });

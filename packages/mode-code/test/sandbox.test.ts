@@ -16,11 +16,16 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function inSandbox(script: string): string {
   const { execPath, args } = sandboxCommand(64);
   const entry = args.at(-1)!;
-  const result = spawnSync(execPath, [...args.slice(0, -1), '-e', `const ENTRY = ${JSON.stringify(entry)}; ${script}`], { env: {}, cwd: dir, encoding: 'utf8' });
+  const result = spawnSync(
+    execPath,
+    [...args.slice(0, -1), '-e', `const ENTRY = ${JSON.stringify(entry)}; ${script}`],
+    { env: {}, cwd: dir, encoding: 'utf8' },
+  );
   return result.stdout.trim();
 }
 
-const tryCode = (expression: string) => `(() => { try { ${expression}; return 'allowed'; } catch (e) { return e.code || e.name; } })()`;
+const tryCode = (expression: string) =>
+  `(() => { try { ${expression}; return 'allowed'; } catch (e) { return e.code || e.name; } })()`;
 
 describe('sandbox process flags', () => {
   it('can read its entry file', () => {
@@ -28,17 +33,25 @@ describe('sandbox process flags', () => {
   });
 
   it('cannot read any other file', () => {
-    expect(inSandbox(`console.log(${tryCode(`require('fs').readFileSync(${JSON.stringify(secretFile)})`)})`)).toBe('ERR_ACCESS_DENIED');
+    expect(inSandbox(`console.log(${tryCode(`require('fs').readFileSync(${JSON.stringify(secretFile)})`)})`)).toBe(
+      'ERR_ACCESS_DENIED',
+    );
     expect(inSandbox(`console.log(${tryCode(`require('fs').readdirSync('/')`)})`)).toBe('ERR_ACCESS_DENIED');
   });
 
   it('cannot write files', () => {
-    expect(inSandbox(`console.log(${tryCode(`require('fs').writeFileSync(${JSON.stringify(join(dir, 'out.txt'))}, 'x')`)})`)).toBe('ERR_ACCESS_DENIED');
+    expect(
+      inSandbox(`console.log(${tryCode(`require('fs').writeFileSync(${JSON.stringify(join(dir, 'out.txt'))}, 'x')`)})`),
+    ).toBe('ERR_ACCESS_DENIED');
   });
 
   it('cannot start child processes or workers', () => {
-    expect(inSandbox(`console.log(${tryCode(`require('child_process').spawnSync('true')`)})`)).toBe('ERR_ACCESS_DENIED');
-    expect(inSandbox(`console.log(${tryCode(`new (require('worker_threads').Worker)('1', { eval: true })`)})`)).toBe('ERR_ACCESS_DENIED');
+    expect(inSandbox(`console.log(${tryCode(`require('child_process').spawnSync('true')`)})`)).toBe(
+      'ERR_ACCESS_DENIED',
+    );
+    expect(inSandbox(`console.log(${tryCode(`new (require('worker_threads').Worker)('1', { eval: true })`)})`)).toBe(
+      'ERR_ACCESS_DENIED',
+    );
   });
 
   it('cannot generate code from strings even in its own realm', () => {
@@ -67,7 +80,12 @@ describe('sandbox process flags', () => {
       }
       console.log(JSON.stringify({ result, fetch: typeof fetch, binding: typeof process.binding, polluted: typeof ({}).polluted }));
     })()`);
-    const parsed = JSON.parse(output) as { result: Record<string, string>; fetch: string; binding: string; polluted: string };
+    const parsed = JSON.parse(output) as {
+      result: Record<string, string>;
+      fetch: string;
+      binding: string;
+      polluted: string;
+    };
     expect(Object.entries(parsed.result).filter(([, outcome]) => outcome !== 'TypeError')).toEqual([]);
     expect(parsed).toMatchObject({ fetch: 'undefined', binding: 'undefined', polluted: 'undefined' });
   });

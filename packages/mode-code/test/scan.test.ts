@@ -36,13 +36,21 @@ describe('checkCode: import()', () => {
   });
 
   it('names the line and column of the call in the user code', () => {
-    expect(checkCode(`const a = 1;\n  await import('fs');`)).toMatchObject({ ok: false, reason: 'import', location: { line: 2, column: 9 } });
+    expect(checkCode(`const a = 1;\n  await import('fs');`)).toMatchObject({
+      ok: false,
+      reason: 'import',
+      location: { line: 2, column: 9 },
+    });
   });
 });
 
 describe('checkCode: syntax errors and the wrapper', () => {
   it('reports the user line and column, not the wrapper', () => {
-    expect(checkCode(`const a = 1;\nconst b = ;`)).toMatchObject({ ok: false, reason: 'syntax', location: { line: 2, column: 11 } });
+    expect(checkCode(`const a = 1;\nconst b = ;`)).toMatchObject({
+      ok: false,
+      reason: 'syntax',
+      location: { line: 2, column: 11 },
+    });
     expect(checkCode(`return (;`)).toMatchObject({ ok: false, reason: 'syntax', location: { line: 1, column: 9 } });
   });
 
@@ -52,9 +60,12 @@ describe('checkCode: syntax errors and the wrapper', () => {
     expect(checked.ok ? '' : checked.message).not.toMatch(/\d+:\d+/);
   });
 
-  it.each([[`}); (async function () {`], [`}), process.exit(1), (async function () {`], [`}, function () {`]])('refuses %j, which closes the wrapper', (code) => {
-    expect(checkCode(code)).toMatchObject({ ok: false });
-  });
+  it.each([[`}); (async function () {`], [`}), process.exit(1), (async function () {`], [`}, function () {`]])(
+    'refuses %j, which closes the wrapper',
+    (code) => {
+      expect(checkCode(code)).toMatchObject({ ok: false });
+    },
+  );
 
   it('accepts top-level await and return in the body', () => {
     expect(checkCode(`const r = await Promise.resolve(1);\nreturn r;`)).toEqual({ ok: true });

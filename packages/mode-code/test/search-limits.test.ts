@@ -43,16 +43,24 @@ describe('code mode search limits', () => {
     // The search event is the shared one: origin code, each query's hits, unique hit ids.
     const searches = events.filter((event) => event.type === 'search');
     expect(searches).toHaveLength(2);
-    expect(searches[0]).toMatchObject({ origin: 'code', queries: ['fake tool'], results: [{ query: 'fake tool', weak: false }] });
+    expect(searches[0]).toMatchObject({
+      origin: 'code',
+      queries: ['fake tool'],
+      results: [{ query: 'fake tool', weak: false }],
+    });
     expect(searches[1]?.type === 'search' && searches[1].hits.length).toBe(20);
   });
 
   it("holds a run's per-agent searchLimits (default and maximum)", async () => {
-    expect((await hitsPerQuery({ agentId: 'small', searchLimits: { searchDefaultLimit: 2, maxSearchLimit: 3 } })).value).toEqual([2, 3]);
+    expect(
+      (await hitsPerQuery({ agentId: 'small', searchLimits: { searchDefaultLimit: 2, maxSearchLimit: 3 } })).value,
+    ).toEqual([2, 3]);
   });
 
   it('keeps the default under a lower per-agent maximum, and ignores a limit that is not a positive integer', async () => {
     expect((await hitsPerQuery({ searchLimits: { maxSearchLimit: 5 } })).value).toEqual([5, 5]);
-    expect((await hitsPerQuery({ searchLimits: { searchDefaultLimit: 0, maxSearchLimit: -1 } })).value).toEqual([8, 20]);
+    expect((await hitsPerQuery({ searchLimits: { searchDefaultLimit: 0, maxSearchLimit: -1 } })).value).toEqual([
+      8, 20,
+    ]);
   });
 });

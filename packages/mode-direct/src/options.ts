@@ -18,7 +18,12 @@ export interface DirectModeTextOptions {
 export const optionsSchema = {
   type: 'object',
   properties: {
-    budgetChars: { type: 'integer', minimum: 0, maximum: MAX_DIRECT_BUDGET_CHARS, description: 'Characters the readable tool list may take in the system prompt; 0 sends none.' },
+    budgetChars: {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_DIRECT_BUDGET_CHARS,
+      description: 'Characters the readable tool list may take in the system prompt; 0 sends none.',
+    },
   },
   additionalProperties: false,
 } as const;

@@ -42,9 +42,22 @@ const MAX_LIMIT = 20;
 export const optionsSchema = {
   type: 'object',
   properties: {
-    budgetChars: { type: 'integer', minimum: 0, description: 'Characters the directory block may take in the system prompt.' },
-    visible: { type: 'array', items: { type: 'string', minLength: 1 }, description: 'Tool names or ids shown with full schemas.' },
-    turnTools: { type: 'integer', minimum: 0, maximum: MAX_TURN_TOOLS, description: "Likely-needed tools shown for the turn, ranked from its last user message; 0 turns it off." },
+    budgetChars: {
+      type: 'integer',
+      minimum: 0,
+      description: 'Characters the directory block may take in the system prompt.',
+    },
+    visible: {
+      type: 'array',
+      items: { type: 'string', minLength: 1 },
+      description: 'Tool names or ids shown with full schemas.',
+    },
+    turnTools: {
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_TURN_TOOLS,
+      description: 'Likely-needed tools shown for the turn, ranked from its last user message; 0 turns it off.',
+    },
     ...searchOptionsProperties,
   },
   additionalProperties: false,
@@ -58,9 +71,21 @@ export function parseOptions(options: DirectoryModeOptions = {}): ResolvedDirect
   const maxSearchLimit = options.maxSearchLimit ?? MAX_LIMIT;
   const searchDefaultLimit = options.searchDefaultLimit ?? Math.min(DEFAULT_LIMIT, maxSearchLimit);
   if (searchDefaultLimit > maxSearchLimit) {
-    throw optionsError(check, '/searchDefaultLimit', 'maximum', `(${searchDefaultLimit}) must not exceed maxSearchLimit (${maxSearchLimit})`);
+    throw optionsError(
+      check,
+      '/searchDefaultLimit',
+      'maximum',
+      `(${searchDefaultLimit}) must not exceed maxSearchLimit (${maxSearchLimit})`,
+    );
   }
   const description = options.description?.trim() || undefined;
   const turnTools = options.turnTools ?? DEFAULT_TURN_TOOLS;
-  return { turnTools, budgetChars, visible: Object.freeze([...(options.visible ?? [])]), searchDefaultLimit, maxSearchLimit, ...(description !== undefined ? { description } : {}) };
+  return {
+    turnTools,
+    budgetChars,
+    visible: Object.freeze([...(options.visible ?? [])]),
+    searchDefaultLimit,
+    maxSearchLimit,
+    ...(description !== undefined ? { description } : {}),
+  };
 }

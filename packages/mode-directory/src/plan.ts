@@ -27,7 +27,12 @@ export interface DirectoryPlan {
 /** Ids shown in the prompt must be copyable as they are. */
 const PLAIN_ID = /^[A-Za-z0-9_.:/@+-]{1,200}$/;
 
-export function planDirectory(ctx: MaterializeContext, visibleOption: readonly string[], controlNames: readonly string[], turnToolCount = 0): DirectoryPlan {
+export function planDirectory(
+  ctx: MaterializeContext,
+  visibleOption: readonly string[],
+  controlNames: readonly string[],
+  turnToolCount = 0,
+): DirectoryPlan {
   const searchable = [...ctx.searchable].sort(byOwnerNameId);
   const shown = pickVisible(ctx, searchable, visibleOption);
   const turnTools = pickTurnTools(ctx, searchable, shown, turnToolCount);
@@ -75,11 +80,18 @@ export function planDirectory(ctx: MaterializeContext, visibleOption: readonly s
  * index (the effective catalog: policy-dropped tools are not in it, and only `searchable` ids are kept). The lexical
  * ranking is deterministic, so a turn's requests (same last user message, same catalog) get the same set.
  */
-function pickTurnTools(ctx: MaterializeContext, searchable: readonly ToolDescriptor[], shown: ReadonlySet<string>, count: number): string[] {
+function pickTurnTools(
+  ctx: MaterializeContext,
+  searchable: readonly ToolDescriptor[],
+  shown: ReadonlySet<string>,
+  count: number,
+): string[] {
   const text = ctx.run.info.request.turnText?.trim();
   if (!count || !text) return [];
   const ids = new Set(searchable.map((tool) => tool.id));
-  const hits = indexForRun(ctx.run, { maxSearchLimit: 50, searchDefaultLimit: 50 }).search(text, { limit: Math.min(50, count + shown.size + 10) }).hits;
+  const hits = indexForRun(ctx.run, { maxSearchLimit: 50, searchDefaultLimit: 50 }).search(text, {
+    limit: Math.min(50, count + shown.size + 10),
+  }).hits;
   const picked: string[] = [];
   for (const hit of hits) {
     if (picked.length >= count) break;
@@ -89,7 +101,11 @@ function pickTurnTools(ctx: MaterializeContext, searchable: readonly ToolDescrip
 }
 
 /** Client tools, then `visible` entries by id, or by name (the tool the run resolves that name to). */
-function pickVisible(ctx: MaterializeContext, searchable: readonly ToolDescriptor[], visibleOption: readonly string[]): Set<string> {
+function pickVisible(
+  ctx: MaterializeContext,
+  searchable: readonly ToolDescriptor[],
+  visibleOption: readonly string[],
+): Set<string> {
   const searchableIds = new Set(searchable.map((tool) => tool.id));
   const shown = new Set(searchable.filter((tool) => tool.source === 'client').map((tool) => tool.id));
   for (const wanted of visibleOption) {

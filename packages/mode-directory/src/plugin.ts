@@ -22,7 +22,10 @@ export const DIRECTORY_MODE_SYSTEM = [
 export function directoryModePlugin(options: DirectoryModeOptions = {}): KernelPlugin {
   const resolved = parseOptions(options);
   // The run's `searchLimits` (a per-agent or per-provider toolSearch override) win over these options.
-  const controls = controlToolsFor({ ...resolved, callHint: `Call it by its name, or with ${CONTROL_TOOL_NAMES.call} { "id": "<id>", "args": { ... } }.` });
+  const controls = controlToolsFor({
+    ...resolved,
+    callHint: `Call it by its name, or with ${CONTROL_TOOL_NAMES.call} { "id": "<id>", "args": { ... } }.`,
+  });
   const controlNames: string[] = Object.values(CONTROL_TOOL_NAMES);
   return {
     name: DIRECTORY_MODE_PLUGIN,

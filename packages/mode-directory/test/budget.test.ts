@@ -44,7 +44,9 @@ describe('directory budget', () => {
     expect(out.listed + out.omitted).toBe(24);
     expect(out.omitted).toBeGreaterThan(0);
     expect(out.text.length).toBeLessThanOrEqual(names - 40);
-    expect(out.text.split('\n').at(-1)).toBe(`(${out.omitted} more tools are not listed here; find them with tool_search.)`);
+    expect(out.text.split('\n').at(-1)).toBe(
+      `(${out.omitted} more tools are not listed here; find them with tool_search.)`,
+    );
   });
 
   it('keeps only the header and footer when nothing fits', () => {
@@ -67,7 +69,8 @@ describe('directory budget', () => {
 
   it('renders the same text whatever the input order', () => {
     const shuffled = [...entries].reverse().sort((a, b) => (a.description.length % 7) - (b.description.length % 7));
-    for (const budget of [100_000, 3000, 600, 200]) expect(renderDirectory(shuffled, budget).text).toBe(renderDirectory(entries, budget).text);
+    for (const budget of [100_000, 3000, 600, 200])
+      expect(renderDirectory(shuffled, budget).text).toBe(renderDirectory(entries, budget).text);
   });
 
   it('renders nothing for an empty directory', () => {

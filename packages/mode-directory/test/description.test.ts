@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { directoryModePlugin } from '../src/index.js';
 import { directoryRun } from './fixtures.js';
 
-const searchOf = (exposure: { tools: readonly { name: string; description: string }[] }) => exposure.tools.find((tool) => tool.name === 'tool_search')!.description;
+const searchOf = (exposure: { tools: readonly { name: string; description: string }[] }) =>
+  exposure.tools.find((tool) => tool.name === 'tool_search')!.description;
 
 describe('the operator description in directory mode', () => {
   it("is appended to tool_search's description", async () => {
@@ -17,6 +18,8 @@ describe('the operator description in directory mode', () => {
   });
 
   it('refuses an over-long description at setup', () => {
-    expect(() => directoryModePlugin({ description: 'x'.repeat(2001) })).toThrow(expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID, path: '/description', rule: 'maxLength' }));
+    expect(() => directoryModePlugin({ description: 'x'.repeat(2001) })).toThrow(
+      expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID, path: '/description', rule: 'maxLength' }),
+    );
   });
 });

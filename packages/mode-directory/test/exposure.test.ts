@@ -32,7 +32,9 @@ describe('directory exposure', () => {
 
   it('gives visible tools their full schema', async () => {
     const { exposure } = await open({ visible: ['core:core:write_file'] });
-    expect(exposure.tools.find((tool) => tool.name === 'write_file')?.inputSchema).toMatchObject({ required: ['path', 'text'] });
+    expect(exposure.tools.find((tool) => tool.name === 'write_file')?.inputSchema).toMatchObject({
+      required: ['path', 'text'],
+    });
   });
 
   it('lists hidden tools in the system prompt, sorted by owner then name', async () => {
@@ -69,7 +71,10 @@ describe('directory exposure', () => {
     const providerName = exposure.providerName('weird.name/with:chars');
     expect(names).toContain(providerName);
     const outcome = await exposure.call(providerName, { a: 1 });
-    expect(outcome).toMatchObject({ status: 'ok', result: { content: [{ text: 'FAKE_TOOL_OK weird.name/with:chars {"a":1}' }] } });
+    expect(outcome).toMatchObject({
+      status: 'ok',
+      result: { content: [{ text: 'FAKE_TOOL_OK weird.name/with:chars {"a":1}' }] },
+    });
     expect(calls).toEqual([{ toolId: 'mcp:odd:weird.name/with:chars', origin: 'direct', status: 'ok' }]);
   });
 
@@ -79,26 +84,40 @@ describe('directory exposure', () => {
     const again = await first.run.exposure('directory');
     expect(JSON.stringify(second.exposure)).toBe(JSON.stringify(first.exposure));
     expect(JSON.stringify(again)).toBe(JSON.stringify(first.exposure));
-    expect(JSON.stringify(providerExposure(second.exposure).toOpenAI())).toBe(JSON.stringify(providerExposure(first.exposure).toOpenAI()));
-    expect(JSON.stringify(providerExposure(second.exposure).toAnthropic())).toBe(JSON.stringify(providerExposure(first.exposure).toAnthropic()));
+    expect(JSON.stringify(providerExposure(second.exposure).toOpenAI())).toBe(
+      JSON.stringify(providerExposure(first.exposure).toOpenAI()),
+    );
+    expect(JSON.stringify(providerExposure(second.exposure).toAnthropic())).toBe(
+      JSON.stringify(providerExposure(first.exposure).toAnthropic()),
+    );
   });
 
   it('resolves a visible name shared by several tools like run.tool does, the others stay in the directory', async () => {
     const { exposure } = await open({ visible: ['search_issues'] });
-    expect(exposure.tools.filter((tool) => tool.name === 'search_issues').map((tool) => tool.toolId)).toEqual(['mcp:github:search_issues']);
+    expect(exposure.tools.filter((tool) => tool.name === 'search_issues').map((tool) => tool.toolId)).toEqual([
+      'mcp:github:search_issues',
+    ]);
     expect(exposure.system).toContain('- mcp:gitlab:search_issues: Search GitLab issues.');
     expect(exposure.system).not.toContain('mcp:github:search_issues');
   });
 
   it('exposes a visible tool whose name clashes with a direct-only tool under its id, keeping both', async () => {
-    const opened = await directoryRun({ visible: ['plugin:chat:message'] }, [...TOOLS, fake('message', 'plugin', 'chat', 'Chat message.')]);
+    const opened = await directoryRun({ visible: ['plugin:chat:message'] }, [
+      ...TOOLS,
+      fake('message', 'plugin', 'chat', 'Chat message.'),
+    ]);
     kernels.push(opened.kernel);
     const { exposure } = opened;
-    expect(exposure.tools.filter((tool) => tool.toolId?.endsWith(':message')).map((tool) => [tool.name, tool.toolId])).toEqual([
+    expect(
+      exposure.tools.filter((tool) => tool.toolId?.endsWith(':message')).map((tool) => [tool.name, tool.toolId]),
+    ).toEqual([
       ['plugin:chat:message', 'plugin:chat:message'],
       ['message', 'core:core:message'],
     ]);
-    const outcome = await providerExposure(exposure).call(providerExposure(exposure).providerName('plugin:chat:message'), {});
+    const outcome = await providerExposure(exposure).call(
+      providerExposure(exposure).providerName('plugin:chat:message'),
+      {},
+    );
     expect(outcome).toMatchObject({ status: 'ok', toolId: 'plugin:chat:message' });
   });
 
@@ -107,10 +126,12 @@ describe('directory exposure', () => {
     expect(DIRECTORY_MODE_PLUGIN).toBe('@tool-search/mode-directory');
   });
 
-  it.each([[{ budgetChars: -1 }], [{ visible: [''] }], [{ visible: 'read_file' as unknown as string[] }], [{ searchDefaultLimit: 9, maxSearchLimit: 3 }]])(
-    'refuses invalid options %j',
-    (options) => {
-      expect(() => directoryModePlugin(options)).toThrow(expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID }));
-    },
-  );
+  it.each([
+    [{ budgetChars: -1 }],
+    [{ visible: [''] }],
+    [{ visible: 'read_file' as unknown as string[] }],
+    [{ searchDefaultLimit: 9, maxSearchLimit: 3 }],
+  ])('refuses invalid options %j', (options) => {
+    expect(() => directoryModePlugin(options)).toThrow(expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID }));
+  });
 });

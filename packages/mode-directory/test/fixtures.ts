@@ -1,9 +1,19 @@
 /** In-test plugins: a fake source, a policy that drops a tool, a guard that blocks one. */
-import { createKernel, type CallOrigin, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import {
+  createKernel,
+  type CallOrigin,
+  type KernelPlugin,
+  type ToolDefinition,
+  type ToolResult,
+} from '@tool-search/kernel';
 import { fakeTool, toolSource } from '@tool-search/testing';
 import { directoryModePlugin, type DirectoryModeOptions } from '../src/index.js';
 
-const objectSchema = (properties: Record<string, unknown> = {}, required: string[] = []) => ({ type: 'object', properties, required });
+const objectSchema = (properties: Record<string, unknown> = {}, required: string[] = []) => ({
+  type: 'object',
+  properties,
+  required,
+});
 
 export const TOOLS: readonly ToolDefinition[] = [
   fakeTool('read_file', 'core', 'core', 'Read a text file from the workspace and return its contents.', {
@@ -22,7 +32,13 @@ export const TOOLS: readonly ToolDefinition[] = [
   fakeTool('weird.name/with:chars', 'mcp', 'odd', 'An MCP tool whose name providers refuse.'),
   fakeTool('hidden.odd/name', 'mcp', 'odd', 'A hidden MCP tool whose name providers refuse.'),
   fakeTool('message', 'core', 'core', 'Send a message to the user.', { catalogMode: 'direct-only' }),
-  { name: 'browser_click', source: 'client', owner: 'client', description: 'Click an element in the browser.', inputSchema: objectSchema() },
+  {
+    name: 'browser_click',
+    source: 'client',
+    owner: 'client',
+    description: 'Click an element in the browser.',
+    inputSchema: objectSchema(),
+  },
 ];
 
 export function sourcePlugin(tools: readonly ToolDefinition[] = TOOLS): KernelPlugin {
@@ -31,7 +47,10 @@ export function sourcePlugin(tools: readonly ToolDefinition[] = TOOLS): KernelPl
 
 /** Drops every tool named `secret_tool` (fail-closed checks). */
 export function denyPolicyPlugin(): KernelPlugin {
-  return { name: 'test-policy', apply: ({ hooks }) => hooks.filterPolicy.tap((tools) => tools.filter((tool) => tool.name !== 'secret_tool')) };
+  return {
+    name: 'test-policy',
+    apply: ({ hooks }) => hooks.filterPolicy.tap((tools) => tools.filter((tool) => tool.name !== 'secret_tool')),
+  };
 }
 
 /** Blocks every call to `dangerous_delete`. */
@@ -39,7 +58,9 @@ export function blockPlugin(): KernelPlugin {
   return {
     name: 'test-guard',
     apply: ({ hooks }) =>
-      hooks.beforeToolCall.tap((call) => (call.tool.name === 'dangerous_delete' ? { action: 'block', reason: 'deletes are not approved' } : undefined)),
+      hooks.beforeToolCall.tap((call) =>
+        call.tool.name === 'dangerous_delete' ? { action: 'block', reason: 'deletes are not approved' } : undefined,
+      ),
   };
 }
 
@@ -52,13 +73,18 @@ export interface RecordedCall {
 function recorder(calls: RecordedCall[]): KernelPlugin {
   return {
     name: 'test-recorder',
-    apply: ({ hooks }) => hooks.afterToolCall.tap((call, outcome) => void calls.push({ toolId: call.tool.id, origin: call.origin, status: outcome.status })),
+    apply: ({ hooks }) =>
+      hooks.afterToolCall.tap(
+        (call, outcome) => void calls.push({ toolId: call.tool.id, origin: call.origin, status: outcome.status }),
+      ),
   };
 }
 
 export async function directoryRun(options: DirectoryModeOptions = {}, tools: readonly ToolDefinition[] = TOOLS) {
   const calls: RecordedCall[] = [];
-  const kernel = createKernel({ plugins: [sourcePlugin(tools), denyPolicyPlugin(), blockPlugin(), recorder(calls), directoryModePlugin(options)] });
+  const kernel = createKernel({
+    plugins: [sourcePlugin(tools), denyPolicyPlugin(), blockPlugin(), recorder(calls), directoryModePlugin(options)],
+  });
   const run = await kernel.createRun({ agentId: 'test', provider: 'openai', model: 'test-model', sessionId: 's1' });
   const exposure = await run.exposure('directory');
   return { kernel, run, exposure, calls };
@@ -70,7 +96,8 @@ export type Exposure = Awaited<ReturnType<typeof directoryRun>>['exposure'];
 export async function control(exposure: Exposure, name: string, args: unknown): Promise<ToolResult> {
   const outcome = await exposure.call(name, args);
   // A tool_call whose inner call failed or was blocked reports that status, with the control tool's result.
-  if (outcome.status === 'pending' || !outcome.result) throw new Error(`control tool ${name} did not answer: ${JSON.stringify(outcome)}`);
+  if (outcome.status === 'pending' || !outcome.result)
+    throw new Error(`control tool ${name} did not answer: ${JSON.stringify(outcome)}`);
   return outcome.result;
 }
 

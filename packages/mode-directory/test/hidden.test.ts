@@ -18,7 +18,10 @@ describe('calling a hidden directory tool by name', () => {
   it('runs a hidden tool called by its exact, unique name through run.call', async () => {
     const { exposure, calls } = await open();
     const outcome = await exposure.call('read_file', { path: 'a.txt' });
-    expect(outcome).toMatchObject({ status: 'ok', result: { content: [{ text: 'FAKE_TOOL_OK read_file {"path":"a.txt"}' }] } });
+    expect(outcome).toMatchObject({
+      status: 'ok',
+      result: { content: [{ text: 'FAKE_TOOL_OK read_file {"path":"a.txt"}' }] },
+    });
     expect(calls).toEqual([{ toolId: 'core:core:read_file', origin: 'directory', status: 'ok' }]);
   });
 
@@ -42,17 +45,23 @@ describe('calling a hidden directory tool by name', () => {
 
   it('refuses an unknown name', async () => {
     const { exposure } = await open();
-    expect(await exposure.call('no_such_tool', {})).toMatchObject({ status: 'error', error: { code: ErrorCode.UNKNOWN_TOOL } });
+    expect(await exposure.call('no_such_tool', {})).toMatchObject({
+      status: 'error',
+      error: { code: ErrorCode.UNKNOWN_TOOL },
+    });
   });
 
-  it.each(['secret_tool', 'core:core:secret_tool', 'core_core_secret_tool'])('never resolves a tool dropped by policy (%s)', async (name) => {
-    const { exposure, calls } = await open({ visible: ['secret_tool', 'core:core:secret_tool'] });
-    expect(exposure.has(name)).toBe(false);
-    expect(await exposure.call(name, {})).toMatchObject({ status: 'error', error: { code: ErrorCode.UNKNOWN_TOOL } });
-    expect(exposure.tools.map((tool) => tool.name).join(' ')).not.toContain('secret');
-    expect(exposure.system).not.toContain('secret');
-    expect(calls).toEqual([]);
-  });
+  it.each(['secret_tool', 'core:core:secret_tool', 'core_core_secret_tool'])(
+    'never resolves a tool dropped by policy (%s)',
+    async (name) => {
+      const { exposure, calls } = await open({ visible: ['secret_tool', 'core:core:secret_tool'] });
+      expect(exposure.has(name)).toBe(false);
+      expect(await exposure.call(name, {})).toMatchObject({ status: 'error', error: { code: ErrorCode.UNKNOWN_TOOL } });
+      expect(exposure.tools.map((tool) => tool.name).join(' ')).not.toContain('secret');
+      expect(exposure.system).not.toContain('secret');
+      expect(calls).toEqual([]);
+    },
+  );
 
   it('returns a beforeToolCall block as the outcome', async () => {
     const { exposure, calls } = await open();
@@ -70,7 +79,10 @@ describe('calling a hidden directory tool by name', () => {
 
   it('hands a visible client tool back to the caller when called directly', async () => {
     const { exposure } = await open();
-    expect(await exposure.call('browser_click', { selector: '#go' })).toMatchObject({ status: 'pending', toolId: 'client:client:browser_click' });
+    expect(await exposure.call('browser_click', { selector: '#go' })).toMatchObject({
+      status: 'pending',
+      toolId: 'client:client:browser_click',
+    });
   });
 
   it('keeps direct-only tools visible and callable', async () => {

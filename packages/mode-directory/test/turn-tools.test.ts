@@ -8,14 +8,21 @@ import { denyPolicyPlugin, sourcePlugin, TOOLS } from './fixtures.js';
 
 const MANY: readonly ToolDefinition[] = [
   ...TOOLS,
-  ...Array.from({ length: 200 }, (_, i) => fakeTool(`plugin_tool_${i}`, 'plugin', `p${i % 7}`, `Does plugin thing number ${i} with widgets.`)),
+  ...Array.from({ length: 200 }, (_, i) =>
+    fakeTool(`plugin_tool_${i}`, 'plugin', `p${i % 7}`, `Does plugin thing number ${i} with widgets.`),
+  ),
   fakeTool('create_invoice', 'plugin', 'billing', 'Create an invoice for a customer with line items and a due date.'),
   fakeTool('send_invoice_email', 'plugin', 'billing', 'Email an invoice to the customer.'),
 ];
 
 async function exposureFor(turnText: string | undefined, options: DirectoryModeOptions = {}, tools = MANY) {
   const kernel = createKernel({ plugins: [sourcePlugin(tools), denyPolicyPlugin(), directoryModePlugin(options)] });
-  const request: RunRequest = { agentId: 'test', provider: 'openai', model: 'm', ...(turnText !== undefined ? { turnText } : {}) };
+  const request: RunRequest = {
+    agentId: 'test',
+    provider: 'openai',
+    model: 'm',
+    ...(turnText !== undefined ? { turnText } : {}),
+  };
   const run = await kernel.createRun(request);
   const exposure = await run.exposure('directory');
   await kernel.close();
@@ -23,7 +30,7 @@ async function exposureFor(turnText: string | undefined, options: DirectoryModeO
 }
 
 describe('directory mode: likely-needed tools for the current turn', () => {
-  it('ranks the catalog against the turn\'s last user message and shows the best few with their schemas', async () => {
+  it("ranks the catalog against the turn's last user message and shows the best few with their schemas", async () => {
     const { names, tools } = await exposureFor('please create an invoice for ACME due next week');
     expect(names).toContain('create_invoice');
     expect(tools.find((tool) => tool.name === 'create_invoice')!.inputSchema).toBeDefined();
@@ -45,7 +52,7 @@ describe('directory mode: likely-needed tools for the current turn', () => {
     expect(String(system)).not.toContain('secret_tool');
   });
 
-  it('is stable across a turn\'s requests: the same message gives the same tools in the same order', async () => {
+  it("is stable across a turn's requests: the same message gives the same tools in the same order", async () => {
     const first = await exposureFor('email the invoice to the customer');
     const second = await exposureFor('email the invoice to the customer');
     expect(second.names).toEqual(first.names);

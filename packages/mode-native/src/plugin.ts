@@ -24,8 +24,14 @@ export interface NativeModeOptions {
 
 export function nativeModePlugin(options: NativeModeOptions = {}): KernelPlugin {
   const maxSearchLimit = positiveInteger(options.maxSearchLimit, 'maxSearchLimit') ?? 20;
-  const searchDefaultLimit = positiveInteger(options.searchDefaultLimit, 'searchDefaultLimit') ?? Math.min(5, maxSearchLimit);
-  if (searchDefaultLimit > maxSearchLimit) throw invalid('/searchDefaultLimit', 'maximum', `searchDefaultLimit (${searchDefaultLimit}) must not exceed maxSearchLimit (${maxSearchLimit})`);
+  const searchDefaultLimit =
+    positiveInteger(options.searchDefaultLimit, 'searchDefaultLimit') ?? Math.min(5, maxSearchLimit);
+  if (searchDefaultLimit > maxSearchLimit)
+    throw invalid(
+      '/searchDefaultLimit',
+      'maximum',
+      `searchDefaultLimit (${searchDefaultLimit}) must not exceed maxSearchLimit (${maxSearchLimit})`,
+    );
   const controls = controlToolsFor({ searchDefaultLimit, maxSearchLimit, callHint: 'Call it by its name.' });
   return {
     name: NATIVE_MODE_PLUGIN,
@@ -42,10 +48,14 @@ export function nativeModePlugin(options: NativeModeOptions = {}): KernelPlugin 
 
 function positiveInteger(value: unknown, key: string): number | undefined {
   if (value === undefined) return undefined;
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) throw invalid(`/${key}`, 'type', `${key} must be a positive integer, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+    throw invalid(`/${key}`, 'type', `${key} must be a positive integer, got ${JSON.stringify(value)}`);
   return value;
 }
 
 function invalid(path: string, rule: string, message: string): ConfigError {
-  return new ConfigError(path, rule, `${NATIVE_MODE_PLUGIN} options: ${message}`, { code: ErrorCode.OPTIONS_INVALID, plugin: NATIVE_MODE_PLUGIN });
+  return new ConfigError(path, rule, `${NATIVE_MODE_PLUGIN} options: ${message}`, {
+    code: ErrorCode.OPTIONS_INVALID,
+    plugin: NATIVE_MODE_PLUGIN,
+  });
 }

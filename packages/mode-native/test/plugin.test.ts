@@ -28,7 +28,9 @@ describe('native mode', () => {
   });
 
   it('rejects bad options at setup with OPTIONS_INVALID', () => {
-    expect(() => nativeModePlugin({ maxSearchLimit: 0 })).toThrow(expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID }));
+    expect(() => nativeModePlugin({ maxSearchLimit: 0 })).toThrow(
+      expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID }),
+    );
     expect(() => nativeModePlugin({ searchDefaultLimit: 9, maxSearchLimit: 3 })).toThrow(/must not exceed/);
   });
 });

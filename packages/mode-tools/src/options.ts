@@ -37,7 +37,12 @@ export function parseOptions(options: ToolsModeOptions = {}): ResolvedToolsModeO
   const maxSearchLimit = options.maxSearchLimit ?? MAX_LIMIT;
   const searchDefaultLimit = options.searchDefaultLimit ?? Math.min(DEFAULT_LIMIT, maxSearchLimit);
   if (searchDefaultLimit > maxSearchLimit) {
-    throw optionsError(check, '/searchDefaultLimit', 'maximum', `(${searchDefaultLimit}) must not exceed maxSearchLimit (${maxSearchLimit})`);
+    throw optionsError(
+      check,
+      '/searchDefaultLimit',
+      'maximum',
+      `(${searchDefaultLimit}) must not exceed maxSearchLimit (${maxSearchLimit})`,
+    );
   }
   const description = options.description?.trim() || undefined;
   return { searchDefaultLimit, maxSearchLimit, ...(description !== undefined ? { description } : {}) };

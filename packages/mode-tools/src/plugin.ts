@@ -18,7 +18,10 @@ export const TOOLS_MODE_SYSTEM = [
 export function toolsModePlugin(options: ToolsModeOptions = {}): KernelPlugin {
   const resolved = parseOptions(options);
   // The run's `searchLimits` (a per-agent or per-provider toolSearch override) win over these options.
-  const controls = controlToolsFor({ ...resolved, callHint: `Run it with ${CONTROL_TOOL_NAMES.call} { "id": "<id>", "args": { ... } }.` });
+  const controls = controlToolsFor({
+    ...resolved,
+    callHint: `Run it with ${CONTROL_TOOL_NAMES.call} { "id": "<id>", "args": { ... } }.`,
+  });
   return {
     name: TOOLS_MODE_PLUGIN,
     apply({ hooks }) {

@@ -12,9 +12,14 @@ async function open(tools: readonly ToolDefinition[] = TOOLS) {
   const calls: { toolId: string; origin: CallOrigin; status: string }[] = [];
   const recorder: KernelPlugin = {
     name: 'test-recorder',
-    apply: ({ hooks }) => hooks.afterToolCall.tap((call, outcome) => void calls.push({ toolId: call.tool.id, origin: call.origin, status: outcome.status })),
+    apply: ({ hooks }) =>
+      hooks.afterToolCall.tap(
+        (call, outcome) => void calls.push({ toolId: call.tool.id, origin: call.origin, status: outcome.status }),
+      ),
   };
-  const kernel = createKernel({ plugins: [sourcePlugin(tools), denyPolicyPlugin(), blockPlugin(), recorder, toolsModePlugin()] });
+  const kernel = createKernel({
+    plugins: [sourcePlugin(tools), denyPolicyPlugin(), blockPlugin(), recorder, toolsModePlugin()],
+  });
   kernels.push(kernel);
   const run = await kernel.createRun();
   return { run, exposure: await run.exposure('tools'), calls };
@@ -23,7 +28,10 @@ async function open(tools: readonly ToolDefinition[] = TOOLS) {
 describe('tool_call', () => {
   it('runs the tool through run.call with origin tool_call', async () => {
     const { exposure, calls } = await open();
-    const result = await control(exposure, 'tool_call', { id: 'plugin:weather:weather_forecast', args: { city: 'Oslo' } });
+    const result = await control(exposure, 'tool_call', {
+      id: 'plugin:weather:weather_forecast',
+      args: { city: 'Oslo' },
+    });
     expect(text(result)).toBe('FAKE_TOOL_OK weather_forecast {"city":"Oslo"}');
     expect(calls).toEqual([{ toolId: 'plugin:weather:weather_forecast', origin: 'tool_call', status: 'ok' }]);
   });
@@ -57,7 +65,9 @@ describe('tool_call', () => {
     const result = await control(exposure, 'tool_call', { id, args: {} });
     expect(errorCode(result)).toBe(ErrorCode.UNKNOWN_TOOL);
     expect(JSON.stringify(result)).not.toContain('FAKE_TOOL_OK');
-    expect(JSON.stringify((result.structuredContent as { error: { suggestions: string[] } }).error.suggestions)).not.toContain('secret');
+    expect(
+      JSON.stringify((result.structuredContent as { error: { suggestions: string[] } }).error.suggestions),
+    ).not.toContain('secret');
     expect(calls).toEqual([]);
   });
 
@@ -65,7 +75,9 @@ describe('tool_call', () => {
     const { exposure } = await open();
     const result = await control(exposure, 'tool_call', { id: 'core:core:read_fiel', args: {} });
     expect(errorCode(result)).toBe(ErrorCode.UNKNOWN_TOOL);
-    expect((result.structuredContent as { error: { suggestions: string[] } }).error.suggestions).toContain('core:core:read_file');
+    expect((result.structuredContent as { error: { suggestions: string[] } }).error.suggestions).toContain(
+      'core:core:read_file',
+    );
   });
 
   it('refuses a client tool and tells the model to call it directly', async () => {
@@ -78,7 +90,13 @@ describe('tool_call', () => {
   });
 
   it('refuses a tool the caller must execute (pending outcome)', async () => {
-    const external: ToolDefinition = { name: 'external_job', source: 'plugin', owner: 'jobs', description: 'Run a job elsewhere.', inputSchema: { type: 'object' } };
+    const external: ToolDefinition = {
+      name: 'external_job',
+      source: 'plugin',
+      owner: 'jobs',
+      description: 'Run a job elsewhere.',
+      inputSchema: { type: 'object' },
+    };
     const { exposure } = await open([...TOOLS, external]);
     const result = await control(exposure, 'tool_call', { id: 'plugin:jobs:external_job', args: {} });
     expect(errorCode(result)).toBe(ErrorCode.CLIENT_TOOL_NOT_EXECUTABLE);
@@ -108,7 +126,10 @@ describe('tool_call', () => {
   it('keeps direct-only tools callable directly', async () => {
     const { exposure, calls } = await open();
     const outcome = await exposure.call('message', { hi: 1 });
-    expect(outcome).toMatchObject({ status: 'ok', result: { content: [{ type: 'text', text: 'FAKE_TOOL_OK message {"hi":1}' }] } });
+    expect(outcome).toMatchObject({
+      status: 'ok',
+      result: { content: [{ type: 'text', text: 'FAKE_TOOL_OK message {"hi":1}' }] },
+    });
     expect(calls[0]?.origin).toBe('direct');
   });
 
@@ -128,13 +149,19 @@ describe('tool_call status at the top level', () => {
     ['plugin:weather:weather_forecast', 'ok'],
   ])('%s → %s', async (id, status) => {
     const { exposure } = await open();
-    const outcome = await exposure.call('tool_call', { id, args: id.endsWith('write_file') ? { path: 'a.txt' } : id.endsWith('forecast') ? { city: 'Oslo' } : {} });
+    const outcome = await exposure.call('tool_call', {
+      id,
+      args: id.endsWith('write_file') ? { path: 'a.txt' } : id.endsWith('forecast') ? { city: 'Oslo' } : {},
+    });
     expect(outcome.status).toBe(status);
     expect(outcome.toolId).toBe('control:tools:tool_call');
   });
 
   it('a failing tool_call reports its error code at the top level', async () => {
     const { exposure } = await open();
-    await expect(exposure.call('tool_call', { id: 'core:core:read_fiel', args: {} })).resolves.toMatchObject({ status: 'error', error: { code: ErrorCode.UNKNOWN_TOOL } });
+    await expect(exposure.call('tool_call', { id: 'core:core:read_fiel', args: {} })).resolves.toMatchObject({
+      status: 'error',
+      error: { code: ErrorCode.UNKNOWN_TOOL },
+    });
   });
 });

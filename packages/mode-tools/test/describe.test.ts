@@ -10,7 +10,10 @@ afterEach(async () => {
 
 async function withEvents() {
   const events: RunEvent[] = [];
-  const recorder: KernelPlugin = { name: 'test-recorder', apply: ({ hooks }) => hooks.runEvent.tap((event) => void events.push(event)) };
+  const recorder: KernelPlugin = {
+    name: 'test-recorder',
+    apply: ({ hooks }) => hooks.runEvent.tap((event) => void events.push(event)),
+  };
   const kernel = createKernel({ plugins: [sourcePlugin(), denyPolicyPlugin(), recorder, toolsModePlugin()] });
   kernels.push(kernel);
   const run = await kernel.createRun();
@@ -31,7 +34,12 @@ describe('tool_describe', () => {
   it('emits a describe event', async () => {
     const { exposure, events } = await withEvents();
     await control(exposure, 'tool_describe', { id: 'core:core:read_file' });
-    expect(events).toContainEqual({ type: 'describe', toolId: 'core:core:read_file', requested: 'core:core:read_file', origin: 'tool_call' });
+    expect(events).toContainEqual({
+      type: 'describe',
+      toolId: 'core:core:read_file',
+      requested: 'core:core:read_file',
+      origin: 'tool_call',
+    });
   });
 
   it('says unknown tool id and suggests three close ids', async () => {
@@ -42,14 +50,21 @@ describe('tool_describe', () => {
     const suggestions = (result.structuredContent as { error: { suggestions: string[] } }).error.suggestions;
     expect(suggestions).toHaveLength(3);
     expect(suggestions[0]).toBe('core:core:read_file');
-    expect(events).toContainEqual({ type: 'describe', toolId: null, requested: 'core:core:read_fil', origin: 'tool_call' });
+    expect(events).toContainEqual({
+      type: 'describe',
+      toolId: null,
+      requested: 'core:core:read_fil',
+      origin: 'tool_call',
+    });
   });
 
   it.each(['core:core:secret_tool', 'secret_tool'])('treats a tool dropped by policy as unknown (%s)', async (id) => {
     const { exposure } = await withEvents();
     const result = await control(exposure, 'tool_describe', { id });
     expect(errorCode(result)).toBe(ErrorCode.UNKNOWN_TOOL);
-    expect(JSON.stringify((result.structuredContent as { error: { suggestions: string[] } }).error.suggestions)).not.toContain('secret');
+    expect(
+      JSON.stringify((result.structuredContent as { error: { suggestions: string[] } }).error.suggestions),
+    ).not.toContain('secret');
     expect(text(result)).not.toContain('Reveal');
   });
 

@@ -48,8 +48,12 @@ describe('tools exposure', () => {
     const second = await open();
     const again = await first.run.exposure('tools');
     expect(JSON.stringify(second.exposure)).toBe(JSON.stringify(first.exposure));
-    expect(JSON.stringify(providerExposure(again).toOpenAI())).toBe(JSON.stringify(providerExposure(first.exposure).toOpenAI()));
-    expect(JSON.stringify(providerExposure(second.exposure).toAnthropic())).toBe(JSON.stringify(providerExposure(first.exposure).toAnthropic()));
+    expect(JSON.stringify(providerExposure(again).toOpenAI())).toBe(
+      JSON.stringify(providerExposure(first.exposure).toOpenAI()),
+    );
+    expect(JSON.stringify(providerExposure(second.exposure).toAnthropic())).toBe(
+      JSON.stringify(providerExposure(first.exposure).toAnthropic()),
+    );
   });
 
   it('is named after its npm package', () => {
@@ -64,11 +68,10 @@ describe('tools exposure', () => {
     await expect(run.exposure('directory')).rejects.toMatchObject({ code: ErrorCode.MODE_UNKNOWN });
   });
 
-  it.each([
-    [{ maxSearchLimit: 0 }],
-    [{ searchDefaultLimit: 2.5 }],
-    [{ searchDefaultLimit: 30, maxSearchLimit: 10 }],
-  ])('refuses invalid options %j', (options) => {
-    expect(() => toolsModePlugin(options)).toThrow(expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID }));
-  });
+  it.each([[{ maxSearchLimit: 0 }], [{ searchDefaultLimit: 2.5 }], [{ searchDefaultLimit: 30, maxSearchLimit: 10 }]])(
+    'refuses invalid options %j',
+    (options) => {
+      expect(() => toolsModePlugin(options)).toThrow(expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID }));
+    },
+  );
 });

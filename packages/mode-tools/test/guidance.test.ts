@@ -6,8 +6,18 @@ const source: KernelPlugin = {
   name: 'gh',
   apply: ({ hooks }) =>
     hooks.listTools.tap((sink) => {
-      sink.add({ name: 'create_issue', source: 'plugin', owner: 'gh', description: 'Create an issue', inputSchema: { type: 'object' } });
-      sink.guidance({ title: 'GitHub issues', text: 'Search for duplicates before create_issue.', tools: ['create_issue'] });
+      sink.add({
+        name: 'create_issue',
+        source: 'plugin',
+        owner: 'gh',
+        description: 'Create an issue',
+        inputSchema: { type: 'object' },
+      });
+      sink.guidance({
+        title: 'GitHub issues',
+        text: 'Search for duplicates before create_issue.',
+        tools: ['create_issue'],
+      });
     }),
 };
 

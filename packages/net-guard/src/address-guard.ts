@@ -34,7 +34,8 @@ export function addressRange(address: string): string {
   if (parsed.kind() === 'ipv4') return parsed.range();
   const v6 = parsed as ipaddr.IPv6;
   const parts = v6.parts;
-  const v4 = (high: number, low: number) => ipaddr.fromByteArray([high >> 8, high & 0xff, low >> 8, low & 0xff]) as ipaddr.IPv4;
+  const v4 = (high: number, low: number) =>
+    ipaddr.fromByteArray([high >> 8, high & 0xff, low >> 8, low & 0xff]) as ipaddr.IPv4;
   const embedded = (form: string, ...addresses: ipaddr.IPv4[]) => {
     const refused = addresses.map((a) => a.range()).find((range) => range !== 'unicast');
     return refused ? `${form}:${refused}` : 'unicast';
@@ -43,10 +44,12 @@ export function addressRange(address: string): string {
   if (v6.isIPv4MappedAddress()) return embedded('ipv4Mapped', v6.toIPv4Address());
   if (prefixZero(4) && parts[4] === 0xffff && parts[5] === 0) return embedded('rfc6145', v4(parts[6]!, parts[7]!));
   if (prefixZero(6) && (parts[6] !== 0 || parts[7]! > 1)) return 'ipv4Compatible';
-  if (parts[0] === 0x64 && parts[1] === 0xff9b && parts.slice(2, 6).every((p) => p === 0)) return embedded('nat64', v4(parts[6]!, parts[7]!));
+  if (parts[0] === 0x64 && parts[1] === 0xff9b && parts.slice(2, 6).every((p) => p === 0))
+    return embedded('nat64', v4(parts[6]!, parts[7]!));
   if (parts[0] === 0x64 && parts[1] === 0xff9b && parts[2] === 1) return 'nat64LocalUse';
   if (parts[0] === 0x2002) return embedded('6to4', v4(parts[1]!, parts[2]!));
-  if (parts[0] === 0x2001 && parts[1] === 0) return embedded('teredo', v4(parts[2]!, parts[3]!), v4(parts[6]! ^ 0xffff, parts[7]! ^ 0xffff));
+  if (parts[0] === 0x2001 && parts[1] === 0)
+    return embedded('teredo', v4(parts[2]!, parts[3]!), v4(parts[6]! ^ 0xffff, parts[7]! ^ 0xffff));
   const range = v6.range();
   if (range === 'unicast' && (parts[0]! & 0xe000) !== 0x2000) return 'notGlobalUnicast';
   return range;
@@ -80,7 +83,8 @@ export function guardedLookup(rule: AddressRule, allowed: AddressAllowed = isPub
     dnsLookup(hostname, { all: true, family }, (error, addresses) => {
       if (error) return callback(error, []);
       const refused = addresses.find((entry) => !allowed(entry.address));
-      if (refused) return callback(refusedAddress(hostname, refused.address, rule) as unknown as NodeJS.ErrnoException, []);
+      if (refused)
+        return callback(refusedAddress(hostname, refused.address, rule) as unknown as NodeJS.ErrnoException, []);
       if (options.all) return callback(null, addresses);
       const first = addresses[0]!;
       callback(null, first.address, first.family);
@@ -92,7 +96,11 @@ export function guardedLookup(rule: AddressRule, allowed: AddressAllowed = isPub
  * Checks a host before anything connects: an IP literal directly, a name on every address DNS gives now. A later
  * connection must still go through `guardedLookup` (the answer may change); this only fails early with a clear error.
  */
-export async function checkHost(host: string, rule: AddressRule, allowed: AddressAllowed = isPublicAddress): Promise<void> {
+export async function checkHost(
+  host: string,
+  rule: AddressRule,
+  allowed: AddressAllowed = isPublicAddress,
+): Promise<void> {
   const literal = ipLiteral(host);
   if (literal !== undefined) {
     if (!allowed(literal)) throw refusedAddress(host, literal, rule);

@@ -6,10 +6,18 @@ import { checkHost, guardedLookup, ipLiteral, isPublicAddress } from '../src/ind
 const rule = { tool: 'test_tool', setting: 'test.allowPrivate' };
 
 describe('the address rule: public unicast only', () => {
-  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '::1', 'fd00::1', '::ffff:127.0.0.1', '0.0.0.0'])(
-    'refuses %s',
-    (address) => expect(isPublicAddress(address)).toBe(false),
-  );
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+    '0.0.0.0',
+  ])('refuses %s', (address) => expect(isPublicAddress(address)).toBe(false));
 
   it('passes public unicast addresses', () => {
     expect(isPublicAddress('93.184.215.14')).toBe(true);
@@ -26,7 +34,10 @@ describe('the address rule: public unicast only', () => {
 
 describe('checkHost refuses before connecting', () => {
   it('refuses a loopback literal and a name that resolves to loopback, naming the setting', async () => {
-    await expect(checkHost('2130706433', rule)).rejects.toMatchObject({ code: 'URL_NOT_ALLOWED', details: { rule: 'privateAddress', address: '127.0.0.1' } });
+    await expect(checkHost('2130706433', rule)).rejects.toMatchObject({
+      code: 'URL_NOT_ALLOWED',
+      details: { rule: 'privateAddress', address: '127.0.0.1' },
+    });
     await expect(checkHost('localhost', rule)).rejects.toMatchObject({ code: 'URL_NOT_ALLOWED' });
     await expect(checkHost('localhost', rule)).rejects.toThrow(/test\.allowPrivate/);
   });

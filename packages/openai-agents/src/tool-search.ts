@@ -47,12 +47,24 @@ const errorText = (_context: RunContext, error: unknown): string =>
   ToolSearchError.isInstance(error) ? `Error ${error.code}: ${error.message}` : `Error: ${errorMessage(error)}`;
 
 export async function createToolSearch(options: CreateToolSearchOptions = {}): Promise<ToolSearchTools> {
-  const { mode = 'deferred', searchToolName = 'tool_search', maxResults, responsesToolSearch = false, ...openOptions } = options;
+  const {
+    mode = 'deferred',
+    searchToolName = 'tool_search',
+    maxResults,
+    responsesToolSearch = false,
+    ...openOptions
+  } = options;
   if (!AGENTS_MODES.includes(mode)) {
-    throw new ToolSearchError(ErrorCode.MODE_UNKNOWN, `Unknown mode "${String(mode)}"; use one of ${AGENTS_MODES.join(', ')}`, { details: { mode } });
+    throw new ToolSearchError(
+      ErrorCode.MODE_UNKNOWN,
+      `Unknown mode "${String(mode)}"; use one of ${AGENTS_MODES.join(', ')}`,
+      { details: { mode } },
+    );
   }
   if (maxResults !== undefined && (!Number.isSafeInteger(maxResults) || maxResults < 1)) {
-    throw new ConfigError('/maxResults', 'positiveInteger', 'maxResults must be a positive integer', { code: ErrorCode.OPTIONS_INVALID });
+    throw new ConfigError('/maxResults', 'positiveInteger', 'maxResults must be a positive integer', {
+      code: ErrorCode.OPTIONS_INVALID,
+    });
   }
   const opened = await openToolSearchRun(openOptions);
   try {
@@ -62,17 +74,38 @@ export async function createToolSearch(options: CreateToolSearchOptions = {}): P
     if (mode === 'deferred' && responsesToolSearch) {
       const limit = maxResults ?? opened.toolSearch.searchDefaultLimit;
       const tools = surface.tools.map((runTool) => functionTool(runTool, undefined, runTool.catalogMode === 'catalog'));
-      return { tools: [hostedSearch(opened, surface.nameOf, limit), ...tools], mode, run: opened.run, toolName: surface.nameOf, close: opened.close };
+      return {
+        tools: [hostedSearch(opened, surface.nameOf, limit), ...tools],
+        mode,
+        run: opened.run,
+        toolName: surface.nameOf,
+        close: opened.close,
+      };
     }
-    const tools: (FunctionTool | HostedTool)[] = surface.tools.map((runTool) => functionTool(runTool, mode === 'deferred' && runTool.catalogMode === 'catalog' ? found : undefined));
+    const tools: (FunctionTool | HostedTool)[] = surface.tools.map((runTool) =>
+      functionTool(runTool, mode === 'deferred' && runTool.catalogMode === 'catalog' ? found : undefined),
+    );
     if (mode === 'deferred') {
       if (tools.some((candidate) => candidate.name === searchToolName)) {
-        throw new ToolSearchError(OpenAIAgentsErrors.AGENTS_TOOL_NAME_TAKEN, `A catalog tool is named "${searchToolName}", the search tool's name; pass another searchToolName`, {
-          details: { name: searchToolName },
-        });
+        throw new ToolSearchError(
+          OpenAIAgentsErrors.AGENTS_TOOL_NAME_TAKEN,
+          `A catalog tool is named "${searchToolName}", the search tool's name; pass another searchToolName`,
+          {
+            details: { name: searchToolName },
+          },
+        );
       }
       const deferred = new Map(surface.tools.filter((t) => t.catalogMode === 'catalog').map((t) => [t.name, t]));
-      tools.unshift(searchTool(opened, searchToolName, surface.nameOf, deferred, found, maxResults ?? opened.toolSearch.searchDefaultLimit));
+      tools.unshift(
+        searchTool(
+          opened,
+          searchToolName,
+          surface.nameOf,
+          deferred,
+          found,
+          maxResults ?? opened.toolSearch.searchDefaultLimit,
+        ),
+      );
     }
     return { tools, mode, run: opened.run, toolName: surface.nameOf, close: opened.close };
   } catch (error) {
@@ -81,28 +114,47 @@ export async function createToolSearch(options: CreateToolSearchOptions = {}): P
   }
 }
 
-function functionTool(runTool: RunTool, found: WeakMap<object, Set<string>> | undefined, deferLoading = false): FunctionTool {
+function functionTool(
+  runTool: RunTool,
+  found: WeakMap<object, Set<string>> | undefined,
+  deferLoading = false,
+): FunctionTool {
   return tool({
     ...(deferLoading ? { deferLoading: true } : {}),
     name: runTool.name,
     description: runTool.description,
     parameters: runTool.inputSchema as never,
     strict: false,
-    execute: async (input, _context, details) => toolResultText(await runTool.call(input, details?.signal ? { signal: details.signal } : {})),
+    execute: async (input, _context, details) =>
+      toolResultText(await runTool.call(input, details?.signal ? { signal: details.signal } : {})),
     errorFunction: errorText,
-    ...(found ? { isEnabled: ({ runContext }: { runContext: RunContext }) => found.get(runContext)?.has(runTool.name) === true } : {}),
+    ...(found
+      ? { isEnabled: ({ runContext }: { runContext: RunContext }) => found.get(runContext)?.has(runTool.name) === true }
+      : {}),
   }) as FunctionTool;
 }
 
 /** The SDK's client-executed `tool_search` (Responses API): the model asks `{ query }`, Tool Search's ranker picks the tools to load. */
-function hostedSearch(opened: ToolSearchRun, nameOf: (toolId: string) => string | undefined, limit: number): HostedTool {
+function hostedSearch(
+  opened: ToolSearchRun,
+  nameOf: (toolId: string) => string | undefined,
+  limit: number,
+): HostedTool {
   return toolSearchTool({
     execution: 'client',
     description: `Search for tools matching a query. Loads up to ${limit} matching tools.`,
-    parameters: { type: 'object', properties: { query: { type: 'string', minLength: 1 } }, required: ['query'], additionalProperties: false },
+    parameters: {
+      type: 'object',
+      properties: { query: { type: 'string', minLength: 1 } },
+      required: ['query'],
+      additionalProperties: false,
+    },
     execute: async ({ toolCall, availableTools }) => {
       const args = toolCall.arguments;
-      const query = typeof args === 'object' && args !== null && typeof (args as { query?: unknown }).query === 'string' ? (args as { query: string }).query : '';
+      const query =
+        typeof args === 'object' && args !== null && typeof (args as { query?: unknown }).query === 'string'
+          ? (args as { query: string }).query
+          : '';
       if (!query.trim()) return [];
       const names = (await opened.search(query, { limit, origin: 'tool_call' })).map(nameOf);
       const byName = new Map(availableTools.map((candidate) => [candidate.name, candidate]));
@@ -122,11 +174,20 @@ function searchTool(
   return tool({
     name,
     description: `Search for tools matching a query. Returns up to ${limit} matching tools; they become available on the next turn. If none match, try other words.`,
-    parameters: { type: 'object', properties: { query: { type: 'string', minLength: 1 } }, required: ['query'], additionalProperties: false } as never,
+    parameters: {
+      type: 'object',
+      properties: { query: { type: 'string', minLength: 1 } },
+      required: ['query'],
+      additionalProperties: false,
+    } as never,
     strict: false,
     execute: async (input, context) => {
       const query = typeof (input as { query?: unknown }).query === 'string' ? (input as { query: string }).query : '';
-      if (!query.trim()) throw new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, 'give `query`: what the tool should do, in a few words');
+      if (!query.trim())
+        throw new ToolSearchError(
+          ErrorCode.TOOL_ARGUMENTS_INVALID,
+          'give `query`: what the tool should do, in a few words',
+        );
       const ids = await opened.search(query, { limit, origin: 'tool_call' });
       const names = ids.map(nameOf).filter((n): n is string => n !== undefined && deferred.has(n));
       if (context) {

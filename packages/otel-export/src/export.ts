@@ -55,7 +55,10 @@ export function startOtlpExport(config: OtlpConfig, options: OtlpExportOptions):
     'service.instance.id': options.replicaId,
     ...(options.serviceVersion ? { 'service.version': options.serviceVersion } : {}),
   });
-  const tracerProvider = new TracerProvider({ resource, spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: endpoints.traces, headers }) })] });
+  const tracerProvider = new TracerProvider({
+    resource,
+    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: endpoints.traces, headers }) })],
+  });
   const exportIntervalMillis = config.exportIntervalMs ?? DEFAULT_EXPORT_INTERVAL_MS;
   const reader = new PeriodicExportingMetricReader({
     exporter: new OTLPMetricExporter({ url: endpoints.metrics, headers }),
@@ -97,7 +100,11 @@ function endpointsOf(endpoint: string): { traces: string; metrics: string } {
     url = new URL('invalid:');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError('telemetry.otlp.endpoint', 'format', `telemetry.otlp.endpoint must be the collector's http(s) base URL (e.g. http://127.0.0.1:4318), not ${JSON.stringify(endpoint)}`);
+    throw new ConfigError(
+      'telemetry.otlp.endpoint',
+      'format',
+      `telemetry.otlp.endpoint must be the collector's http(s) base URL (e.g. http://127.0.0.1:4318), not ${JSON.stringify(endpoint)}`,
+    );
   }
   const base = url.href.replace(/\/+$/, '');
   return { traces: `${base}/v1/traces`, metrics: `${base}/v1/metrics` };

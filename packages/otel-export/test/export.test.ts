@@ -12,10 +12,15 @@ afterEach(async () => {
 
 const source = toolSource([fakeTool('alpha', 'plugin', 'fake', 'The alpha tool')]);
 
-async function setup(config: Partial<Parameters<typeof startOtlpExport>[0]> = {}): Promise<{ receiver: OtlpReceiver; otel: OtlpExport }> {
+async function setup(
+  config: Partial<Parameters<typeof startOtlpExport>[0]> = {},
+): Promise<{ receiver: OtlpReceiver; otel: OtlpExport }> {
   const receiver = await startOtlpReceiver();
   cleanup.push(() => receiver.close());
-  const otel = startOtlpExport({ endpoint: receiver.url, exportIntervalMs: 3_600_000, ...config }, { replicaId: 'gw-a' });
+  const otel = startOtlpExport(
+    { endpoint: receiver.url, exportIntervalMs: 3_600_000, ...config },
+    { replicaId: 'gw-a' },
+  );
   cleanup.push(() => otel.shutdown());
   return { receiver, otel };
 }
@@ -31,15 +36,24 @@ async function oneRun(): Promise<void> {
 }
 
 describe('OTLP/HTTP export', () => {
-  it('sends the telemetry plugin\'s spans and metrics as OTLP JSON, with service.name and the replica id', async () => {
-    const { receiver, otel } = await setup({ serviceName: 'tool-search-test', headers: { authorization: 'Bearer collector-key' } });
+  it("sends the telemetry plugin's spans and metrics as OTLP JSON, with service.name and the replica id", async () => {
+    const { receiver, otel } = await setup({
+      serviceName: 'tool-search-test',
+      headers: { authorization: 'Bearer collector-key' },
+    });
     await oneRun();
     await otel.flush();
     expect(receiver.rejected).toEqual([]);
     const resource = { 'service.name': 'tool-search-test', 'service.instance.id': 'gw-a' };
     const run = receiver.spans.find((s) => s.name === 'tool_search.run');
-    expect(run).toMatchObject({ resource, attributes: { 'session.id': 'session-1', 'tool_search.calls': 1, 'tool_search.searches': 1 } });
-    expect(receiver.spans.find((s) => s.name === 'tool_search.call')).toMatchObject({ resource, attributes: { 'tool.name': 'alpha', status: 'ok' } });
+    expect(run).toMatchObject({
+      resource,
+      attributes: { 'session.id': 'session-1', 'tool_search.calls': 1, 'tool_search.searches': 1 },
+    });
+    expect(receiver.spans.find((s) => s.name === 'tool_search.call')).toMatchObject({
+      resource,
+      attributes: { 'tool.name': 'alpha', status: 'ok' },
+    });
     const calls = receiver.metrics.find((m) => m.name === 'tool_search.calls');
     expect(calls).toMatchObject({ resource, points: [{ value: 1, attributes: { source: 'plugin', status: 'ok' } }] });
     expect(receiver.metrics.find((m) => m.name === 'tool_search.searches')?.points[0]?.value).toBe(1);
@@ -49,7 +63,10 @@ describe('OTLP/HTTP export', () => {
   it('exports metrics on the configured interval without a flush', async () => {
     const { receiver } = await setup({ exportIntervalMs: 200 });
     await oneRun();
-    await vi.waitFor(() => expect(receiver.metrics.some((m) => m.name === 'tool_search.calls')).toBe(true), { timeout: 10_000, interval: 100 });
+    await vi.waitFor(() => expect(receiver.metrics.some((m) => m.name === 'tool_search.calls')).toBe(true), {
+      timeout: 10_000,
+      interval: 100,
+    });
   });
 
   it('shutdown sends what is still pending (ended spans, last metrics)', async () => {
@@ -74,7 +91,9 @@ describe('OTLP/HTTP export', () => {
 
   it('an endpoint that is not an http(s) URL is a CONFIG_INVALID naming telemetry.otlp.endpoint', () => {
     for (const endpoint of ['collector:4318', 'ftp://collector', '']) {
-      expect(() => startOtlpExport({ endpoint }, { replicaId: 'x' })).toThrow(expect.objectContaining({ code: ErrorCode.CONFIG_INVALID, path: 'telemetry.otlp.endpoint' }));
+      expect(() => startOtlpExport({ endpoint }, { replicaId: 'x' })).toThrow(
+        expect.objectContaining({ code: ErrorCode.CONFIG_INVALID, path: 'telemetry.otlp.endpoint' }),
+      );
     }
   });
 });

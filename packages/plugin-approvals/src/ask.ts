@@ -7,7 +7,12 @@
 import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import type { ApprovalRecord, ApprovalRequest, Approver } from './types.js';
 
-export async function ask(approve: Approver, request: ApprovalRequest, timeoutMs: number, callSignal: AbortSignal): Promise<ApprovalRecord> {
+export async function ask(
+  approve: Approver,
+  request: ApprovalRequest,
+  timeoutMs: number,
+  callSignal: AbortSignal,
+): Promise<ApprovalRecord> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
@@ -16,7 +21,12 @@ export async function ask(approve: Approver, request: ApprovalRequest, timeoutMs
     try {
       const decision: unknown = await approve(request, { signal: controller.signal, expiresAt });
       if (decision === 'allow' || decision === 'deny') return { request, decision, by: 'answer' };
-      return { request, decision: 'deny', by: 'error', message: `the approver answered ${JSON.stringify(decision) ?? 'undefined'}` };
+      return {
+        request,
+        decision: 'deny',
+        by: 'error',
+        message: `the approver answered ${JSON.stringify(decision) ?? 'undefined'}`,
+      };
     } catch (error) {
       // A coded failure (STATE_UNAVAILABLE: the shared queue's store is down) names its code in the denial.
       const code = ToolSearchError.isInstance(error) ? ` (${error.code})` : '';
@@ -24,10 +34,19 @@ export async function ask(approve: Approver, request: ApprovalRequest, timeoutMs
     }
   })();
   const timedOut = new Promise<ApprovalRecord>((resolve) => {
-    timer = setTimeout(() => resolve({ request, decision: 'deny', by: 'timeout', message: `no answer within ${timeoutMs} ms` }), timeoutMs);
+    timer = setTimeout(
+      () => resolve({ request, decision: 'deny', by: 'timeout', message: `no answer within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
   });
   const aborted = new Promise<ApprovalRecord>((resolve) => {
-    onAbort = () => resolve({ request, decision: 'deny', by: 'aborted', message: 'the call was cancelled while waiting for approval' });
+    onAbort = () =>
+      resolve({
+        request,
+        decision: 'deny',
+        by: 'aborted',
+        message: 'the call was cancelled while waiting for approval',
+      });
     if (callSignal.aborted) onAbort();
     else callSignal.addEventListener('abort', onAbort, { once: true });
   });

@@ -4,5 +4,5 @@ import { defineErrors } from '@tool-search/kernel';
 export const ApprovalsErrors = defineErrors('@tool-search/plugin-approvals', {
   APPROVALS_QUEUE_FULL:
     'Too many approvals are pending (in all, or for this session): the new call is denied at once instead of pushing others out; `details.limit`, `details.scope` (`total` or `session`).',
-  APPROVAL_ANSWER_INVALID: 'An approval answer is not \'allow\' or \'deny\' (`ApprovalQueue#answer`); nothing was decided.',
+  APPROVAL_ANSWER_INVALID: "An approval answer is not 'allow' or 'deny' (`ApprovalQueue#answer`); nothing was decided.",
 });

@@ -12,6 +12,7 @@ export function approvalReason(tool: ToolDescriptor, config: ResolvedApprovalsCo
   const entry = firstMatch(config.require, tool);
   if (entry !== undefined) return `matches tools.approvals.require entry "${entry}"`;
   // Only an explicit `true`: MCP's implicit default (destructive unless read-only) would gate nearly every tool.
-  if (config.requireDestructive && tool.annotations?.destructiveHint === true) return 'the tool is annotated destructiveHint: true';
+  if (config.requireDestructive && tool.annotations?.destructiveHint === true)
+    return 'the tool is annotated destructiveHint: true';
   return undefined;
 }

@@ -38,7 +38,11 @@ export interface ApprovalsPluginOptions {
 export function approvalsPlugin(options: ApprovalsPluginOptions): KernelPlugin {
   const config = resolveApprovalsConfig(options.config);
   if (typeof options?.approve !== 'function' && options?.approve !== null) {
-    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, 'approvalsPlugin needs an `approve(request)` function (for example `new ApprovalQueue().approve`), or `null` for none', { plugin: PLUGIN_NAME });
+    throw new ToolSearchError(
+      ErrorCode.OPTIONS_INVALID,
+      'approvalsPlugin needs an `approve(request)` function (for example `new ApprovalQueue().approve`), or `null` for none',
+      { plugin: PLUGIN_NAME },
+    );
   }
   const { approve, onDecision } = options;
 
@@ -64,8 +68,14 @@ export function approvalsPlugin(options: ApprovalsPluginOptions): KernelPlugin {
           ...(agentId !== undefined ? { agentId } : {}),
           reason,
         };
-        const record: ApprovalRecord = approve ? await ask(approve, request, config.timeoutMs, ctx.signal) : { request, decision: 'deny', by: 'unconfigured' };
-        logger[record.decision === 'allow' ? 'info' : 'warn'](`${call.tool.id}: ${record.decision} (${record.by})`, { callId: call.callId, reason, ...(record.message ? { message: record.message } : {}) });
+        const record: ApprovalRecord = approve
+          ? await ask(approve, request, config.timeoutMs, ctx.signal)
+          : { request, decision: 'deny', by: 'unconfigured' };
+        logger[record.decision === 'allow' ? 'info' : 'warn'](`${call.tool.id}: ${record.decision} (${record.by})`, {
+          callId: call.callId,
+          reason,
+          ...(record.message ? { message: record.message } : {}),
+        });
         ctx.emit({ type: 'approval', record });
         try {
           onDecision?.(record);
@@ -83,7 +93,12 @@ export function approvalsPlugin(options: ApprovalsPluginOptions): KernelPlugin {
 }
 
 function denial(name: string, reason: string, record: ApprovalRecord): string {
-  const why = record.by === 'answer' ? 'the approver denied it' : record.by === 'unconfigured' ? 'no approver is configured' : (record.message ?? 'it was not approved');
+  const why =
+    record.by === 'answer'
+      ? 'the approver denied it'
+      : record.by === 'unconfigured'
+        ? 'no approver is configured'
+        : (record.message ?? 'it was not approved');
   return (
     `Blocked by approval: ${name} needs approval (${reason}) and ${why}. ` +
     'The tool did not run. Do not retry it or reach it through another tool; tell the user it needs their approval.'

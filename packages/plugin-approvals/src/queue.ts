@@ -26,19 +26,30 @@ export const DEFAULT_MAX_PENDING = 1000;
 export const DEFAULT_MAX_PENDING_PER_SESSION = 100;
 
 /** Throws APPROVALS_QUEUE_FULL when a new approval would pass a limit. */
-export function checkRoom(pending: readonly PendingApproval[], request: ApprovalRequest, maxPending: number, maxPerSession: number): void {
+export function checkRoom(
+  pending: readonly PendingApproval[],
+  request: ApprovalRequest,
+  maxPending: number,
+  maxPerSession: number,
+): void {
   const full = (scope: 'total' | 'session', limit: number) =>
-    new ToolSearchError(ApprovalsErrors.APPROVALS_QUEUE_FULL, `${limit} approvals are already pending${scope === 'session' ? ' for this session' : ''}; answer or let them expire first`, {
-      details: { scope, limit, sessionId: request.sessionId },
-    });
+    new ToolSearchError(
+      ApprovalsErrors.APPROVALS_QUEUE_FULL,
+      `${limit} approvals are already pending${scope === 'session' ? ' for this session' : ''}; answer or let them expire first`,
+      {
+        details: { scope, limit, sessionId: request.sessionId },
+      },
+    );
   if (pending.length >= maxPending) throw full('total', maxPending);
-  if (pending.filter((p) => p.request.sessionId === request.sessionId).length >= maxPerSession) throw full('session', maxPerSession);
+  if (pending.filter((p) => p.request.sessionId === request.sessionId).length >= maxPerSession)
+    throw full('session', maxPerSession);
 }
 
 /** Whether an answer given under `scope` may settle `approval` (no scope: the front end answers for everyone). */
 export function inScope(approval: PendingApproval, scope: AnswerScope | undefined): boolean {
   if (!scope) return true;
-  if (scope.agentId !== undefined && approval.request.agentId?.toLowerCase() !== scope.agentId.toLowerCase()) return false;
+  if (scope.agentId !== undefined && approval.request.agentId?.toLowerCase() !== scope.agentId.toLowerCase())
+    return false;
   if (scope.sessionId !== undefined && approval.request.sessionId !== scope.sessionId) return false;
   return true;
 }
@@ -55,7 +66,12 @@ export interface PendingApproval {
 export type ApprovalQueueEvent =
   | { readonly type: 'requested'; readonly approval: PendingApproval }
   /** `answer`: answered through `answer()`. `cancelled`: the plugin stopped waiting (a deny). */
-  | { readonly type: 'settled'; readonly id: string; readonly decision: ApprovalDecision; readonly by: 'answer' | 'cancelled' };
+  | {
+      readonly type: 'settled';
+      readonly id: string;
+      readonly decision: ApprovalDecision;
+      readonly by: 'answer' | 'cancelled';
+    };
 
 export type ApprovalQueueListener = (event: ApprovalQueueEvent) => void;
 
@@ -67,9 +83,13 @@ interface Entry {
 /** Throws `APPROVAL_ANSWER_INVALID` unless `decision` is 'allow' or 'deny' (answers come from HTTP or a prompt). */
 export function checkAnswer(id: string, decision: unknown): asserts decision is ApprovalDecision {
   if (decision !== 'allow' && decision !== 'deny') {
-    throw new ToolSearchError(ApprovalsErrors.APPROVAL_ANSWER_INVALID, `An approval answer must be "allow" or "deny", got ${JSON.stringify(decision)}`, {
-      details: { id, decision: String(decision) },
-    });
+    throw new ToolSearchError(
+      ApprovalsErrors.APPROVAL_ANSWER_INVALID,
+      `An approval answer must be "allow" or "deny", got ${JSON.stringify(decision)}`,
+      {
+        details: { id, decision: String(decision) },
+      },
+    );
   }
 }
 
@@ -89,7 +109,12 @@ export class ApprovalQueue {
     new Promise<ApprovalDecision>((resolve) => {
       if (context.signal.aborted) return resolve('deny');
       checkRoom(this.list(), request, this.maxPending, this.maxPerSession);
-      const approval: PendingApproval = Object.freeze({ id: randomUUID(), request, createdAt: new Date().toISOString(), expiresAt: context.expiresAt });
+      const approval: PendingApproval = Object.freeze({
+        id: randomUUID(),
+        request,
+        createdAt: new Date().toISOString(),
+        expiresAt: context.expiresAt,
+      });
       this.entries.set(approval.id, { approval, resolve });
       context.signal.addEventListener(
         'abort',

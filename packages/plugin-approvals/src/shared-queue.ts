@@ -67,7 +67,12 @@ export class SharedApprovalQueue {
     // Listen before the record is visible, so an answer given at once is not missed.
     await this.#subscribe();
     const now = Date.now();
-    const approval: PendingApproval = Object.freeze({ id: randomUUID(), request, createdAt: new Date(now).toISOString(), expiresAt: context.expiresAt });
+    const approval: PendingApproval = Object.freeze({
+      id: randomUUID(),
+      request,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: context.expiresAt,
+    });
     const ttlMs = Math.max(1, Date.parse(context.expiresAt) - now);
     const decided = new Promise<ApprovalDecision>((resolve) => this.#waiting.set(approval.id, resolve));
     try {
@@ -223,8 +228,14 @@ export class SharedApprovalQueue {
   /** Records an approval as pending (its TTL its expiry), lists it, and tells every replica. */
   async #put(approval: PendingApproval, ttlMs: number): Promise<void> {
     await this.#state.set(this.#key(`pending:${approval.id}`), JSON.stringify(approval), { ttlMs, ifAbsent: true });
-    await this.#state.index(this.#key('index'), approval.id, Date.parse(approval.createdAt), { max: this.#maxPending * 2, ttlMs: Math.max(ttlMs, INDEX_TTL_MS) });
-    await this.#state.publish(this.#key('events'), JSON.stringify({ type: 'requested', approval } satisfies ApprovalQueueEvent));
+    await this.#state.index(this.#key('index'), approval.id, Date.parse(approval.createdAt), {
+      max: this.#maxPending * 2,
+      ttlMs: Math.max(ttlMs, INDEX_TTL_MS),
+    });
+    await this.#state.publish(
+      this.#key('events'),
+      JSON.stringify({ type: 'requested', approval } satisfies ApprovalQueueEvent),
+    );
   }
 
   /**

@@ -9,9 +9,30 @@ export function toolDefinitions(runs: Map<string, number>): ToolDefinition[] {
     return { content: [{ type: 'text' as const, text: `${name} ran` }] };
   };
   return [
-    { name: 'read_file', source: 'plugin', owner: 'fs', description: 'Read a file', inputSchema: object, execute: run('read_file') },
-    { name: 'exec', source: 'core', owner: 'core', description: 'Run a command', inputSchema: object, execute: run('exec') },
-    { name: 'create_issue', source: 'mcp', owner: 'github', description: 'Create an issue', inputSchema: object, execute: run('create_issue') },
+    {
+      name: 'read_file',
+      source: 'plugin',
+      owner: 'fs',
+      description: 'Read a file',
+      inputSchema: object,
+      execute: run('read_file'),
+    },
+    {
+      name: 'exec',
+      source: 'core',
+      owner: 'core',
+      description: 'Run a command',
+      inputSchema: object,
+      execute: run('exec'),
+    },
+    {
+      name: 'create_issue',
+      source: 'mcp',
+      owner: 'github',
+      description: 'Create an issue',
+      inputSchema: object,
+      execute: run('create_issue'),
+    },
     {
       name: 'delete_repo',
       source: 'mcp',
@@ -21,7 +42,15 @@ export function toolDefinitions(runs: Map<string, number>): ToolDefinition[] {
       annotations: { destructiveHint: true },
       execute: run('delete_repo'),
     },
-    { name: 'list_repos', source: 'mcp', owner: 'github', description: 'List repositories', inputSchema: object, annotations: { readOnlyHint: true, destructiveHint: false }, execute: run('list_repos') },
+    {
+      name: 'list_repos',
+      source: 'mcp',
+      owner: 'github',
+      description: 'List repositories',
+      inputSchema: object,
+      annotations: { readOnlyHint: true, destructiveHint: false },
+      execute: run('list_repos'),
+    },
   ];
 }
 
@@ -46,7 +75,10 @@ const testMode: KernelPlugin = {
 
 export async function createTestRun(plugins: readonly KernelPlugin[], request: RunRequest = {}) {
   const runs = new Map<string, number>();
-  const source: KernelPlugin = { name: 'test-source', apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add(toolDefinitions(runs))) };
+  const source: KernelPlugin = {
+    name: 'test-source',
+    apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add(toolDefinitions(runs))),
+  };
   const kernel = createKernel({ plugins: [source, testMode, ...plugins] });
   const run = await kernel.createRun({ sessionId: 'session-1', agentId: 'main', ...request });
   return { kernel, run, runs };

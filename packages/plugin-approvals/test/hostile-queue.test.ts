@@ -7,16 +7,31 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { connectRedisState, memoryReplicas, type StateStore } from '@tool-search/state';
 import { stateBackends } from '@tool-search/testing';
-import { ApprovalQueue, ApprovalsErrors, SharedApprovalQueue, approvalsPlugin, type ApprovalDecision, type ApprovalRecord, type PendingApproval } from '../src/index.js';
+import {
+  ApprovalQueue,
+  ApprovalsErrors,
+  SharedApprovalQueue,
+  approvalsPlugin,
+  type ApprovalDecision,
+  type ApprovalRecord,
+  type PendingApproval,
+} from '../src/index.js';
 import { createTestRun } from './fixtures.js';
 
 interface Queue {
   readonly approve: ApprovalQueue['approve'];
   list(): PendingApproval[] | Promise<PendingApproval[]>;
-  answer(id: string, decision: ApprovalDecision, scope?: { agentId?: string; sessionId?: string }): boolean | Promise<boolean>;
+  answer(
+    id: string,
+    decision: ApprovalDecision,
+    scope?: { agentId?: string; sessionId?: string },
+  ): boolean | Promise<boolean>;
 }
 
-const backends = stateBackends<StateStore>('the hostile approval queue tests', { memory: memoryReplicas, redis: connectRedisState });
+const backends = stateBackends<StateStore>('the hostile approval queue tests', {
+  memory: memoryReplicas,
+  redis: connectRedisState,
+});
 const closers: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const close of closers) await close();
@@ -29,14 +44,26 @@ const kinds = ['in-process', ...backends.kinds.map((kind) => `shared-${kind}`)] 
 async function queueOf(kind: string): Promise<Queue> {
   if (kind === 'in-process') return new ApprovalQueue(LIMITS);
   const [state] = await backends.pair(kind.slice('shared-'.length) as 'memory' | 'redis');
-  const queue = new SharedApprovalQueue(state!, { ...LIMITS, keyPrefix: `hostile-${Math.random().toString(36).slice(2)}:` });
+  const queue = new SharedApprovalQueue(state!, {
+    ...LIMITS,
+    keyPrefix: `hostile-${Math.random().toString(36).slice(2)}:`,
+  });
   closers.unshift(() => queue.close());
   return queue;
 }
 
 async function session(queue: Queue, sessionId: string, agentId: string) {
   const records: ApprovalRecord[] = [];
-  const { run, runs } = await createTestRun([approvalsPlugin({ config: { require: ['delete_repo'], timeoutMs: 30_000 }, approve: queue.approve, onDecision: (r) => records.push(r) })], { sessionId, agentId });
+  const { run, runs } = await createTestRun(
+    [
+      approvalsPlugin({
+        config: { require: ['delete_repo'], timeoutMs: 30_000 },
+        approve: queue.approve,
+        onDecision: (r) => records.push(r),
+      }),
+    ],
+    { sessionId, agentId },
+  );
   return { run, runs, records };
 }
 
@@ -51,7 +78,16 @@ describe.each(kinds)('approval queue under attack (%s)', (kind) => {
     const { run, runs } = await session(queue, 's1', 'main');
     const call = run.call('delete_repo', {});
     const [approval] = await pending(queue, 1);
-    for (const forged of ['', 'x', '../' + approval!.id, approval!.id.toUpperCase(), `${approval!.id} `, '__proto__', 'constructor', 'a'.repeat(10_000)]) {
+    for (const forged of [
+      '',
+      'x',
+      '../' + approval!.id,
+      approval!.id.toUpperCase(),
+      `${approval!.id} `,
+      '__proto__',
+      'constructor',
+      'a'.repeat(10_000),
+    ]) {
       expect(await queue.answer(forged, 'allow')).toBe(false);
     }
     expect(runs.get('delete_repo') ?? 0).toBe(0);

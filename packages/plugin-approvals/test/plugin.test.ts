@@ -1,11 +1,20 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ErrorCode, type CallOrigin } from '@tool-search/kernel';
-import { approvalsPlugin, type ApprovalContext, type ApprovalRequest, type ApprovalsConfig, type Approver } from '../src/index.js';
+import {
+  approvalsPlugin,
+  type ApprovalContext,
+  type ApprovalRequest,
+  type ApprovalsConfig,
+  type Approver,
+} from '../src/index.js';
 import { createTestRun, until } from './fixtures.js';
 
 const allowAll: Approver = async () => 'allow';
 const denyAll: Approver = async () => 'deny';
-const requiring = (patterns: string[], extra: ApprovalsConfig = {}): ApprovalsConfig => ({ require: patterns, ...extra });
+const requiring = (patterns: string[], extra: ApprovalsConfig = {}): ApprovalsConfig => ({
+  require: patterns,
+  ...extra,
+});
 
 describe('decisions', () => {
   it('runs the call when the approver allows it, and tells the approver what runs', async () => {
@@ -29,7 +38,9 @@ describe('decisions', () => {
   });
 
   it('blocks the call when the approver denies it, and the tool does not run', async () => {
-    const { run, runs } = await createTestRun([approvalsPlugin({ config: requiring(['read_file']), approve: denyAll })]);
+    const { run, runs } = await createTestRun([
+      approvalsPlugin({ config: requiring(['read_file']), approve: denyAll }),
+    ]);
     const outcome = await run.call('read_file', {});
     expect(outcome).toMatchObject({ status: 'blocked', by: '@tool-search/plugin-approvals' });
     expect(outcome.status === 'blocked' && outcome.reason).toMatch(/^Blocked by approval/);
@@ -39,9 +50,13 @@ describe('decisions', () => {
   // Issue 16: "the approver denied it" only when an approver was asked.
   it('says whether an approver denied the call or none is configured', async () => {
     const records: string[] = [];
-    const asked = await createTestRun([approvalsPlugin({ config: requiring(['read_file']), approve: denyAll, onDecision: (r) => records.push(r.by) })]);
+    const asked = await createTestRun([
+      approvalsPlugin({ config: requiring(['read_file']), approve: denyAll, onDecision: (r) => records.push(r.by) }),
+    ]);
     const denied = await asked.run.call('read_file', {});
-    const none = await createTestRun([approvalsPlugin({ config: requiring(['read_file']), approve: null, onDecision: (r) => records.push(r.by) })]);
+    const none = await createTestRun([
+      approvalsPlugin({ config: requiring(['read_file']), approve: null, onDecision: (r) => records.push(r.by) }),
+    ]);
     const unconfigured = await none.run.call('read_file', {});
     expect(records).toEqual(['answer', 'unconfigured']);
     expect(denied.status === 'blocked' && denied.reason).toContain('the approver denied it');
@@ -57,7 +72,13 @@ describe('decisions', () => {
       return new Promise(() => {});
     };
     const records: string[] = [];
-    const { run, runs } = await createTestRun([approvalsPlugin({ config: requiring(['read_file'], { timeoutMs: 5 }), approve, onDecision: (r) => records.push(r.by) })]);
+    const { run, runs } = await createTestRun([
+      approvalsPlugin({
+        config: requiring(['read_file'], { timeoutMs: 5 }),
+        approve,
+        onDecision: (r) => records.push(r.by),
+      }),
+    ]);
     expect((await run.call('read_file', {})).status).toBe('blocked');
     expect(records).toEqual(['timeout']);
     expect(context?.signal.aborted).toBe(true);
@@ -87,7 +108,9 @@ describe('decisions', () => {
   });
 
   it('denies when the call is cancelled while waiting', async () => {
-    const { run } = await createTestRun([approvalsPlugin({ config: requiring(['read_file']), approve: () => new Promise(() => {}) })]);
+    const { run } = await createTestRun([
+      approvalsPlugin({ config: requiring(['read_file']), approve: () => new Promise(() => {}) }),
+    ]);
     const controller = new AbortController();
     const pending = run.call('read_file', {}, { signal: controller.signal });
     controller.abort();
@@ -180,11 +203,15 @@ describe('options', () => {
   });
 
   it('rejects an unknown config key', () => {
-    expect(() => approvalsPlugin({ config: { requires: ['x'] } as ApprovalsConfig, approve: allowAll })).toThrow(expect.objectContaining({ code: ErrorCode.CONFIG_INVALID }));
+    expect(() => approvalsPlugin({ config: { requires: ['x'] } as ApprovalsConfig, approve: allowAll })).toThrow(
+      expect.objectContaining({ code: ErrorCode.CONFIG_INVALID }),
+    );
   });
 
   it('needs an approver', () => {
-    expect(() => approvalsPlugin({ config: {} } as never)).toThrow(expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID }));
+    expect(() => approvalsPlugin({ config: {} } as never)).toThrow(
+      expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID }),
+    );
   });
 
   it('keeps waiting calls independent', async () => {

@@ -8,7 +8,9 @@ async function setup(timeoutMs = 60_000) {
   const queue = new ApprovalQueue();
   const events: ApprovalQueueEvent[] = [];
   queue.subscribe((event) => events.push(event));
-  const { run, runs } = await createTestRun([approvalsPlugin({ config: { require: ['delete_repo'], timeoutMs }, approve: queue.approve })]);
+  const { run, runs } = await createTestRun([
+    approvalsPlugin({ config: { require: ['delete_repo'], timeoutMs }, approve: queue.approve }),
+  ]);
   return { queue, events, run, runs };
 }
 
@@ -72,7 +74,9 @@ describe('ApprovalQueue', () => {
     const pending = run.call('delete_repo', {});
     await until(() => queue.size === 1);
     const id = queue.list()[0]!.id;
-    expect(() => queue.answer(id, 'yes' as ApprovalDecision)).toThrow(expect.objectContaining({ code: ApprovalsErrors.APPROVAL_ANSWER_INVALID }));
+    expect(() => queue.answer(id, 'yes' as ApprovalDecision)).toThrow(
+      expect.objectContaining({ code: ApprovalsErrors.APPROVAL_ANSWER_INVALID }),
+    );
     expect(queue.size).toBe(1);
     queue.answer(id, 'deny');
     await pending;

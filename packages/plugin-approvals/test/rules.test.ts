@@ -10,7 +10,11 @@ const grants: boolean[] = [];
 const ruleSource: KernelPlugin = {
   name: 'rule-source',
   apply({ hooks }) {
-    hooks.listTools.tap((_sink, ctx) => setCallApprovalRule(ctx.run, 'core:core:exec', (call) => (call.args.command === 'rm' ? '"rm" is not on the allowlist' : undefined)));
+    hooks.listTools.tap((_sink, ctx) =>
+      setCallApprovalRule(ctx.run, 'core:core:exec', (call) =>
+        call.args.command === 'rm' ? '"rm" is not on the allowlist' : undefined,
+      ),
+    );
     hooks.afterToolCall.tap((call, _outcome, ctx) => {
       grants.push(takeCallApproval(ctx.run, call.callId));
     });
@@ -43,6 +47,8 @@ describe('approval rules of a tool', () => {
     const { run } = await createTestRun([ruleSource, approvalsPlugin({ config: { require: ['exec'] }, approve })]);
     await run.call('exec', { command: 'rm' });
     expect(approve).toHaveBeenCalledTimes(1);
-    expect(approve.mock.calls[0]?.[0].reason).toBe('matches tools.approvals.require entry "exec"; "rm" is not on the allowlist');
+    expect(approve.mock.calls[0]?.[0].reason).toBe(
+      'matches tools.approvals.require entry "exec"; "rm" is not on the allowlist',
+    );
   });
 });

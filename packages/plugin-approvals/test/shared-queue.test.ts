@@ -12,7 +12,10 @@ import {
 import { createTestRun } from './fixtures.js';
 import { ApprovalsErrors } from '../src/errors.js';
 
-const backends = stateBackends<StateStore>('the shared approval queue tests', { memory: memoryReplicas, redis: connectRedisState });
+const backends = stateBackends<StateStore>('the shared approval queue tests', {
+  memory: memoryReplicas,
+  redis: connectRedisState,
+});
 const haveRedis = backends.redisAvailable;
 const closers: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -24,11 +27,20 @@ async function replicas(kind: 'memory' | 'redis', timeoutMs = 30_000) {
   const [stateA, stateB] = await backends.pair(kind);
   const a = new SharedApprovalQueue(stateA);
   const b = new SharedApprovalQueue(stateB);
-  closers.unshift(() => a.close(), () => b.close());
+  closers.unshift(
+    () => a.close(),
+    () => b.close(),
+  );
   const events: ApprovalQueueEvent[] = [];
   b.subscribe((event) => events.push(event));
   const records: ApprovalRecord[] = [];
-  const { run, runs } = await createTestRun([approvalsPlugin({ config: { require: ['delete_repo'], timeoutMs }, approve: a.approve, onDecision: (r) => records.push(r) })]);
+  const { run, runs } = await createTestRun([
+    approvalsPlugin({
+      config: { require: ['delete_repo'], timeoutMs },
+      approve: a.approve,
+      onDecision: (r) => records.push(r),
+    }),
+  ]);
   return { a, b, run, runs, events, records };
 }
 
@@ -64,7 +76,11 @@ describe.each(backends.kinds)('SharedApprovalQueue (%s state)', (kind) => {
     const { a, b, run, runs } = await replicas(kind);
     const pending = run.call('delete_repo', {});
     const [approval] = await pendingOn(a);
-    const answers = await Promise.all([a.answer(approval!.id, 'allow'), b.answer(approval!.id, 'deny'), b.answer(approval!.id, 'allow')]);
+    const answers = await Promise.all([
+      a.answer(approval!.id, 'allow'),
+      b.answer(approval!.id, 'deny'),
+      b.answer(approval!.id, 'allow'),
+    ]);
     expect(answers.filter(Boolean)).toHaveLength(1);
     const outcome = await pending;
     expect(outcome.status).toBe(answers[1] ? 'blocked' : 'ok');
@@ -84,7 +100,9 @@ describe.each(backends.kinds)('SharedApprovalQueue (%s state)', (kind) => {
   it('a timeout on A withdraws the approval everywhere as a cancelled deny; answering it later is false', async () => {
     const { b, run, events } = await replicas(kind, 100);
     expect((await run.call('delete_repo', {})).status).toBe('blocked');
-    await expect.poll(() => events.at(-1), { timeout: 5_000 }).toMatchObject({ type: 'settled', decision: 'deny', by: 'cancelled' });
+    await expect
+      .poll(() => events.at(-1), { timeout: 5_000 })
+      .toMatchObject({ type: 'settled', decision: 'deny', by: 'cancelled' });
     const id = (events[0] as { approval: { id: string } }).approval.id;
     expect(await b.list()).toEqual([]);
     expect(await b.answer(id, 'allow')).toBe(false);
@@ -107,7 +125,9 @@ describe.each(backends.kinds)('SharedApprovalQueue (%s state)', (kind) => {
     const { b, run } = await replicas(kind);
     const pending = run.call('delete_repo', {});
     const [approval] = await pendingOn(b);
-    await expect(b.answer(approval!.id, 'yes' as ApprovalDecision)).rejects.toMatchObject({ code: ApprovalsErrors.APPROVAL_ANSWER_INVALID });
+    await expect(b.answer(approval!.id, 'yes' as ApprovalDecision)).rejects.toMatchObject({
+      code: ApprovalsErrors.APPROVAL_ANSWER_INVALID,
+    });
     expect(await b.list()).toHaveLength(1);
     await b.answer(approval!.id, 'deny');
     await pending;
@@ -115,30 +135,39 @@ describe.each(backends.kinds)('SharedApprovalQueue (%s state)', (kind) => {
 });
 
 describe('SharedApprovalQueue when the store is down', () => {
-  it.skipIf(!haveRedis)('denies the call (fail closed) with STATE_UNAVAILABLE in the reason, and asks again once Redis is back', async () => {
-    const own = await startRedisServer();
-    const state = await connectRedisState({ url: own.url, replicaId: 'a', commandTimeoutMs: 500 });
-    const queue = new SharedApprovalQueue(state);
-    const records: ApprovalRecord[] = [];
-    try {
-      const { run, runs } = await createTestRun([approvalsPlugin({ config: { require: ['delete_repo'], timeoutMs: 10_000 }, approve: queue.approve, onDecision: (r) => records.push(r) })]);
-      await own.stop();
-      const outcome = await run.call('delete_repo', {});
-      expect(outcome.status).toBe('blocked');
-      expect(records[0]).toMatchObject({ decision: 'deny', by: 'error' });
-      expect(outcome.status === 'blocked' && outcome.reason).toContain(StateErrors.STATE_UNAVAILABLE);
-      expect(runs.get('delete_repo')).toBeUndefined();
-      await expect(queue.list()).rejects.toMatchObject({ code: StateErrors.STATE_UNAVAILABLE });
-      await own.start();
-      await expect.poll(() => state.ping(), { timeout: 10_000, interval: 100 }).toBe(true);
-      const again = run.call('delete_repo', {});
-      const [approval] = await pendingOn(queue);
-      expect(await queue.answer(approval!.id, 'allow')).toBe(true);
-      expect((await again).status).toBe('ok');
-    } finally {
-      await queue.close();
-      await state.close();
-      await own.stop();
-    }
-  });
+  it.skipIf(!haveRedis)(
+    'denies the call (fail closed) with STATE_UNAVAILABLE in the reason, and asks again once Redis is back',
+    async () => {
+      const own = await startRedisServer();
+      const state = await connectRedisState({ url: own.url, replicaId: 'a', commandTimeoutMs: 500 });
+      const queue = new SharedApprovalQueue(state);
+      const records: ApprovalRecord[] = [];
+      try {
+        const { run, runs } = await createTestRun([
+          approvalsPlugin({
+            config: { require: ['delete_repo'], timeoutMs: 10_000 },
+            approve: queue.approve,
+            onDecision: (r) => records.push(r),
+          }),
+        ]);
+        await own.stop();
+        const outcome = await run.call('delete_repo', {});
+        expect(outcome.status).toBe('blocked');
+        expect(records[0]).toMatchObject({ decision: 'deny', by: 'error' });
+        expect(outcome.status === 'blocked' && outcome.reason).toContain(StateErrors.STATE_UNAVAILABLE);
+        expect(runs.get('delete_repo')).toBeUndefined();
+        await expect(queue.list()).rejects.toMatchObject({ code: StateErrors.STATE_UNAVAILABLE });
+        await own.start();
+        await expect.poll(() => state.ping(), { timeout: 10_000, interval: 100 }).toBe(true);
+        const again = run.call('delete_repo', {});
+        const [approval] = await pendingOn(queue);
+        expect(await queue.answer(approval!.id, 'allow')).toBe(true);
+        expect((await again).status).toBe('ok');
+      } finally {
+        await queue.close();
+        await state.close();
+        await own.stop();
+      }
+    },
+  );
 });

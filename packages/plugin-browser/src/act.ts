@@ -8,7 +8,19 @@ import { ToolSearchError } from '@tool-search/kernel';
 import { BrowserErrors } from './errors.js';
 import { normalizeRef } from './snapshot.js';
 
-export const ACT_KINDS = ['click', 'type', 'press', 'hover', 'drag', 'select', 'fill', 'resize', 'wait', 'evaluate', 'close'] as const;
+export const ACT_KINDS = [
+  'click',
+  'type',
+  'press',
+  'hover',
+  'drag',
+  'select',
+  'fill',
+  'resize',
+  'wait',
+  'evaluate',
+  'close',
+] as const;
 export type ActKind = (typeof ACT_KINDS)[number];
 
 export type ActRequest = { readonly kind: ActKind } & Readonly<Record<string, unknown>>;
@@ -21,12 +33,22 @@ export interface ActSettings {
 }
 
 /** The element a ref names, checked against the latest snapshot (an unknown ref fails at once instead of waiting). */
-export async function locate(page: Page, refs: ReadonlyMap<string, string>, ref: unknown, argument = 'ref'): Promise<Locator> {
-  if (typeof ref !== 'string' || !ref.trim()) throw argumentsError(`${argument} (a ref from the latest snapshot, such as e12) is required`);
+export async function locate(
+  page: Page,
+  refs: ReadonlyMap<string, string>,
+  ref: unknown,
+  argument = 'ref',
+): Promise<Locator> {
+  if (typeof ref !== 'string' || !ref.trim())
+    throw argumentsError(`${argument} (a ref from the latest snapshot, such as e12) is required`);
   const id = refs.get(normalizeRef(ref));
   const locator = id === undefined ? undefined : page.getByRef(id);
   if (!locator || (await locator.count()) === 0) {
-    throw new ToolSearchError(BrowserErrors.BROWSER_REF_UNKNOWN, `ref ${JSON.stringify(ref.slice(0, 40))} is not in the latest snapshot of this tab; take a new snapshot`, { details: { ref: ref.slice(0, 40) } });
+    throw new ToolSearchError(
+      BrowserErrors.BROWSER_REF_UNKNOWN,
+      `ref ${JSON.stringify(ref.slice(0, 40))} is not in the latest snapshot of this tab; take a new snapshot`,
+      { details: { ref: ref.slice(0, 40) } },
+    );
   }
   return locator;
 }
@@ -36,7 +58,11 @@ export async function act(page: Page, request: ActRequest, settings: ActSettings
   switch (request.kind) {
     case 'click': {
       const target = await locate(page, settings.refs, request.ref);
-      const options = { timeout, ...(isButton(request.button) ? { button: request.button } : {}), ...(modifiers(request.modifiers) ? { modifiers: modifiers(request.modifiers)! } : {}) };
+      const options = {
+        timeout,
+        ...(isButton(request.button) ? { button: request.button } : {}),
+        ...(modifiers(request.modifiers) ? { modifiers: modifiers(request.modifiers)! } : {}),
+      };
       await (request.doubleClick === true ? target.dblclick(options) : target.click(options));
       return {};
     }
@@ -64,16 +90,22 @@ export async function act(page: Page, request: ActRequest, settings: ActSettings
       return {};
     }
     case 'select': {
-      const values = Array.isArray(request.values) ? request.values.map(String) : typeof request.value === 'string' ? [request.value] : undefined;
+      const values = Array.isArray(request.values)
+        ? request.values.map(String)
+        : typeof request.value === 'string'
+          ? [request.value]
+          : undefined;
       if (!values) throw argumentsError('select needs values (an array of option values or labels)');
       const selected = await (await locate(page, settings.refs, request.ref)).selectOption(values, { timeout });
       return { selected };
     }
     case 'fill': {
-      if (!Array.isArray(request.fields) || request.fields.length === 0) throw argumentsError('fill needs fields: [{ ref, value, type? }]');
+      if (!Array.isArray(request.fields) || request.fields.length === 0)
+        throw argumentsError('fill needs fields: [{ ref, value, type? }]');
       for (const field of request.fields as Record<string, unknown>[]) {
         const target = await locate(page, settings.refs, field.ref);
-        if (field.type === 'checkbox' || field.type === 'radio' || typeof field.value === 'boolean') await target.setChecked(field.value === true || field.value === 'true', { timeout });
+        if (field.type === 'checkbox' || field.type === 'radio' || typeof field.value === 'boolean')
+          await target.setChecked(field.value === true || field.value === 'true', { timeout });
         else await target.fill(String(field.value ?? ''), { timeout });
       }
       return { filled: request.fields.length };
@@ -93,7 +125,10 @@ export async function act(page: Page, request: ActRequest, settings: ActSettings
       // CDP evaluation, not page eval: a page's Content-Security-Policy does not decide what the operator may run.
       const compiled = await page.evaluateHandle(`(${source})`);
       try {
-        const element = request.ref !== undefined ? await (await locate(page, settings.refs, request.ref)).elementHandle({ timeout }) : undefined;
+        const element =
+          request.ref !== undefined
+            ? await (await locate(page, settings.refs, request.ref)).elementHandle({ timeout })
+            : undefined;
         const result = await compiled.evaluate((f, el) => (f as (el?: unknown) => unknown)(el ?? undefined), element);
         return { result: result === undefined ? null : result };
       } finally {
@@ -127,7 +162,9 @@ async function waitFor(page: Page, request: ActRequest, timeout: number): Promis
     waited.push('selector');
   }
   if (typeof request.url === 'string') {
-    await page.waitForURL(request.url.includes('*') ? request.url : (url) => url.href.includes(request.url as string), { timeout });
+    await page.waitForURL(request.url.includes('*') ? request.url : (url) => url.href.includes(request.url as string), {
+      timeout,
+    });
     waited.push('url');
   }
   if (request.loadState === 'load' || request.loadState === 'domcontentloaded' || request.loadState === 'networkidle') {
@@ -148,7 +185,8 @@ function requireString(value: unknown, name: string): string {
 }
 
 function positiveInt(value: unknown, name: string): number {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 10_000) throw argumentsError(`${name} must be an integer from 1 to 10000`);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 10_000)
+    throw argumentsError(`${name} must be an integer from 1 to 10000`);
   return value;
 }
 

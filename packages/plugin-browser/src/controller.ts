@@ -50,7 +50,12 @@ export class BrowserController {
   async handle(args: Args, signal: AbortSignal): Promise<ToolResult> {
     const action = args.action as BrowserAction;
     // Launching Chromium on a loaded machine can take long: start gets the launch's own bound (LAUNCH_TIMEOUT_MS).
-    const budget = action === 'start' ? LAUNCH_TIMEOUT_MS : action === 'open' || action === 'navigate' ? this.settings.navigationTimeoutMs : this.settings.actionTimeoutMs;
+    const budget =
+      action === 'start'
+        ? LAUNCH_TIMEOUT_MS
+        : action === 'open' || action === 'navigate'
+          ? this.settings.navigationTimeoutMs
+          : this.settings.actionTimeoutMs;
     return bounded(this.#dispatch(action, args), budget + 5_000, signal, action);
   }
 
@@ -64,11 +69,17 @@ export class BrowserController {
       case 'stop':
         return json({ profile: this.#profile(args).name, stopped: await this.#stop(this.#profile(args).name) });
       case 'profiles':
-        return json({ profiles: await Promise.all(this.settings.profiles.list().map((profile) => this.#status(profile))) });
+        return json({
+          profiles: await Promise.all(this.settings.profiles.list().map((profile) => this.#status(profile))),
+        });
       case 'create-profile': {
         // A cdpUrl chosen through the tool is a model-chosen address: the same rule as navigation (config profiles are the operator's).
-        if (typeof args.cdpUrl === 'string' && !this.settings.allowPrivate) await checkHost(cdpHost(args.cdpUrl), BROWSER_RULE, this.settings.addressAllowed);
-        const profile = this.settings.profiles.create(profileName(args), { ...(typeof args.cdpUrl === 'string' ? { cdpUrl: args.cdpUrl } : {}), ...(typeof args.color === 'string' ? { color: args.color } : {}) });
+        if (typeof args.cdpUrl === 'string' && !this.settings.allowPrivate)
+          await checkHost(cdpHost(args.cdpUrl), BROWSER_RULE, this.settings.addressAllowed);
+        const profile = this.settings.profiles.create(profileName(args), {
+          ...(typeof args.cdpUrl === 'string' ? { cdpUrl: args.cdpUrl } : {}),
+          ...(typeof args.color === 'string' ? { color: args.color } : {}),
+        });
         return json({ created: describeProfile(profile, this.settings.defaultProfile) });
       }
       case 'delete-profile': {
@@ -76,12 +87,18 @@ export class BrowserController {
         this.settings.profiles.get(name);
         await this.#stop(name);
         const profile = this.settings.profiles.delete(name);
-        if (profile.kind === 'local') rmSync(join(this.settings.stateDir, 'profiles', name), { recursive: true, force: true });
+        if (profile.kind === 'local')
+          rmSync(join(this.settings.stateDir, 'profiles', name), { recursive: true, force: true });
         return json({ deleted: name });
       }
       case 'reset-profile': {
         const profile = this.settings.profiles.get(profileName(args));
-        if (profile.kind === 'remote') throw new ToolSearchError(BrowserErrors.BROWSER_PROFILE_PROTECTED, `profile "${profile.name}" is remote (attach-only): its browser's data is not ours to reset`, { details: { profile: profile.name } });
+        if (profile.kind === 'remote')
+          throw new ToolSearchError(
+            BrowserErrors.BROWSER_PROFILE_PROTECTED,
+            `profile "${profile.name}" is remote (attach-only): its browser's data is not ours to reset`,
+            { details: { profile: profile.name } },
+          );
         const wasRunning = await this.#stop(profile.name);
         rmSync(this.settings.profiles.userDataDir(profile.name), { recursive: true, force: true });
         return json({ reset: profile.name, wasRunning });
@@ -144,46 +161,89 @@ export class BrowserController {
           const { refMap, ...shown } = snapshot;
           instance.state(page).refs = refMap;
           const head = { targetId, url: page.url(), title: await titleOf(page) };
-          if (shown.format === 'ai') return { content: [{ type: 'text', text: `${JSON.stringify(head)}\n${shown.snapshot}` }], structuredContent: { ...head, ...shown } };
+          if (shown.format === 'ai')
+            return {
+              content: [{ type: 'text', text: `${JSON.stringify(head)}\n${shown.snapshot}` }],
+              structuredContent: { ...head, ...shown },
+            };
           return json({ ...head, ...shown });
         }
         case 'act': {
           const request = args.request as ActRequest;
-          const result = await act(page, request, { evaluateEnabled: this.settings.evaluateEnabled, timeoutMs: timeout, refs: instance.state(page).refs });
-          return json({ targetId, kind: request.kind, ok: true, ...result, ...(page.isClosed() ? {} : { url: page.url() }) });
+          const result = await act(page, request, {
+            evaluateEnabled: this.settings.evaluateEnabled,
+            timeoutMs: timeout,
+            refs: instance.state(page).refs,
+          });
+          return json({
+            targetId,
+            kind: request.kind,
+            ok: true,
+            ...result,
+            ...(page.isClosed() ? {} : { url: page.url() }),
+          });
         }
         case 'screenshot': {
           const type = args.type === 'jpeg' ? 'jpeg' : 'png';
-          const target = typeof args.ref === 'string' ? await locate(page, instance.state(page).refs, args.ref) : typeof args.element === 'string' ? page.locator(args.element).first() : undefined;
-          const bytes = target ? await target.screenshot({ type, timeout }) : await page.screenshot({ type, fullPage: args.fullPage === true, timeout });
+          const target =
+            typeof args.ref === 'string'
+              ? await locate(page, instance.state(page).refs, args.ref)
+              : typeof args.element === 'string'
+                ? page.locator(args.element).first()
+                : undefined;
+          const bytes = target
+            ? await target.screenshot({ type, timeout })
+            : await page.screenshot({ type, fullPage: args.fullPage === true, timeout });
           const path = this.#media(type === 'png' ? 'png' : 'jpg', bytes);
           const mimeType = type === 'png' ? 'image/png' : 'image/jpeg';
-          return { content: [{ type: 'image', data: bytes.toString('base64'), mimeType }, { type: 'text', text: `MEDIA:${path}` }], structuredContent: { targetId, url: page.url(), path, mimeType, bytes: bytes.length } };
+          return {
+            content: [
+              { type: 'image', data: bytes.toString('base64'), mimeType },
+              { type: 'text', text: `MEDIA:${path}` },
+            ],
+            structuredContent: { targetId, url: page.url(), path, mimeType, bytes: bytes.length },
+          };
         }
         case 'pdf': {
           const bytes = await page.pdf({ printBackground: true });
           const path = this.#media('pdf', bytes);
-          return { content: [{ type: 'text', text: `MEDIA:${path}` }], structuredContent: { targetId, url: page.url(), path, mimeType: 'application/pdf', bytes: bytes.length } };
+          return {
+            content: [{ type: 'text', text: `MEDIA:${path}` }],
+            structuredContent: { targetId, url: page.url(), path, mimeType: 'application/pdf', bytes: bytes.length },
+          };
         }
         case 'console': {
           const tab = instance.state(page);
-          const entries = tab.console.filter((entry) => !args.level || entry.type === args.level || (args.level === 'warning' && entry.type === 'warn'));
+          const entries = tab.console.filter(
+            (entry) => !args.level || entry.type === args.level || (args.level === 'warning' && entry.type === 'warn'),
+          );
           const limit = typeof args.limit === 'number' ? args.limit : 200;
           return json({ targetId, entries: entries.slice(-limit), total: entries.length });
         }
         case 'upload': {
           const files = this.#uploadPaths(args.paths);
-          if (typeof args.inputRef === 'string') await (await locate(page, instance.state(page).refs, args.inputRef, 'inputRef')).setInputFiles(files, { timeout });
-          else if (typeof args.element === 'string') await page.locator(args.element).first().setInputFiles(files, { timeout });
+          if (typeof args.inputRef === 'string')
+            await (await locate(page, instance.state(page).refs, args.inputRef, 'inputRef')).setInputFiles(files, {
+              timeout,
+            });
+          else if (typeof args.element === 'string')
+            await page.locator(args.element).first().setInputFiles(files, { timeout });
           else if (typeof args.ref === 'string') {
             const trigger = await locate(page, instance.state(page).refs, args.ref);
-            const [chooser] = await Promise.all([page.waitForEvent('filechooser', { timeout }), trigger.click({ timeout })]);
+            const [chooser] = await Promise.all([
+              page.waitForEvent('filechooser', { timeout }),
+              trigger.click({ timeout }),
+            ]);
             await chooser.setFiles(files, { timeout });
-          } else throw argumentsError('upload needs ref (opens the file chooser), inputRef or element (an <input type=file>)');
+          } else
+            throw argumentsError(
+              'upload needs ref (opens the file chooser), inputRef or element (an <input type=file>)',
+            );
           return json({ targetId, uploaded: files.map((file) => relative(this.#workspace(), file)) });
         }
         case 'dialog': {
-          if (typeof args.accept !== 'boolean') throw argumentsError('dialog needs accept: true (accept) or false (dismiss)');
+          if (typeof args.accept !== 'boolean')
+            throw argumentsError('dialog needs accept: true (accept) or false (dismiss)');
           const tab = instance.state(page);
           const promptText = typeof args.promptText === 'string' ? args.promptText : undefined;
           if (tab.open) {
@@ -205,35 +265,61 @@ export class BrowserController {
   }
 
   async #navigate(page: Page, url: URL): Promise<Record<string, unknown>> {
-    if (url.href !== 'about:blank' && !this.settings.allowPrivate) await checkHost(url.hostname, BROWSER_RULE, this.settings.addressAllowed);
+    if (url.href !== 'about:blank' && !this.settings.allowPrivate)
+      await checkHost(url.hostname, BROWSER_RULE, this.settings.addressAllowed);
     const proxy = this.#proxy ? await this.#proxy : undefined;
     const before = proxy?.refusals.length ?? 0;
     const refusedNow = () => proxy?.refusals.slice(before) ?? [];
     let loaded = true;
     let status: number | undefined;
     try {
-      const response = await page.goto(url.href, { waitUntil: 'domcontentloaded', timeout: this.settings.navigationTimeoutMs });
+      const response = await page.goto(url.href, {
+        waitUntil: 'domcontentloaded',
+        timeout: this.settings.navigationTimeoutMs,
+      });
       status = response?.status();
       if (response?.headers()[REFUSED_HEADER]) {
         await page.goto('about:blank').catch(() => undefined); // leaving the refused page; the refusal below is what counts
-        throw refusedNow().at(-1)?.error ?? new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, `browser refused ${url.host}: not a public address`, { details: { rule: 'privateAddress', host: url.host } });
+        throw (
+          refusedNow().at(-1)?.error ??
+          new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, `browser refused ${url.host}: not a public address`, {
+            details: { rule: 'privateAddress', host: url.host },
+          })
+        );
       }
     } catch (error) {
       if (ToolSearchError.isInstance(error)) throw error;
       const refusal = refusedNow().at(-1);
       if (refusal) throw refusal.error;
       if ((error as { name?: string }).name !== 'TimeoutError') {
-        throw new ToolSearchError(BrowserErrors.BROWSER_ACTION_FAILED, `browser could not load ${url.href}: ${message(error)}`, { details: { url: url.href }, cause: error });
+        throw new ToolSearchError(
+          BrowserErrors.BROWSER_ACTION_FAILED,
+          `browser could not load ${url.href}: ${message(error)}`,
+          { details: { url: url.href }, cause: error },
+        );
       }
       loaded = false;
     }
     const blocked = refusedNow().map((refusal) => ({ host: refusal.host, address: refusal.address }));
-    return { url: page.url(), title: await titleOf(page), ...(status !== undefined ? { status } : {}), loaded, ...(blocked.length ? { blocked } : {}) };
+    return {
+      url: page.url(),
+      title: await titleOf(page),
+      ...(status !== undefined ? { status } : {}),
+      loaded,
+      ...(blocked.length ? { blocked } : {}),
+    };
   }
 
   async #tabs(instance: BrowserInstance): Promise<Record<string, unknown>[]> {
     const current = instance.current();
-    return Promise.all(instance.pages().map(async (page) => ({ targetId: await instance.targetId(page), url: page.url(), title: await titleOf(page), current: page === current })));
+    return Promise.all(
+      instance.pages().map(async (page) => ({
+        targetId: await instance.targetId(page),
+        url: page.url(),
+        title: await titleOf(page),
+        current: page === current,
+      })),
+    );
   }
 
   #profile(args: Args): Profile {
@@ -281,7 +367,12 @@ export class BrowserController {
 
   async #instance(profile: Profile): Promise<BrowserInstance> {
     const running = this.#running.get(profile.name);
-    if (!running) throw new ToolSearchError(BrowserErrors.BROWSER_NOT_RUNNING, `browser profile "${profile.name}" is not running; call action "start" first`, { details: { profile: profile.name } });
+    if (!running)
+      throw new ToolSearchError(
+        BrowserErrors.BROWSER_NOT_RUNNING,
+        `browser profile "${profile.name}" is not running; call action "start" first`,
+        { details: { profile: profile.name } },
+      );
     return running;
   }
 
@@ -311,7 +402,10 @@ export class BrowserController {
   #media(extension: string, bytes: Buffer): string {
     const dir = join(this.settings.stateDir, 'media');
     mkdirSync(dir, { recursive: true });
-    const path = join(dir, `browser-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.${extension}`);
+    const path = join(
+      dir,
+      `browser-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.${extension}`,
+    );
     writeFileSync(path, bytes);
     return path;
   }
@@ -322,7 +416,8 @@ export class BrowserController {
 
   /** Upload paths: files inside the workspace (after symlinks), nothing else. */
   #uploadPaths(paths: unknown): string[] {
-    if (!Array.isArray(paths) || paths.length === 0) throw argumentsError('upload needs paths: workspace files to upload');
+    if (!Array.isArray(paths) || paths.length === 0)
+      throw argumentsError('upload needs paths: workspace files to upload');
     const root = this.#workspace();
     return paths.map((entry) => {
       const raw = String(entry);
@@ -330,11 +425,19 @@ export class BrowserController {
       try {
         real = realpathSync(resolve(root, raw));
       } catch (error) {
-        throw new ToolSearchError(BrowserErrors.BROWSER_UPLOAD_PATH_INVALID, `upload path ${JSON.stringify(raw)} does not exist in the workspace`, { details: { path: raw }, cause: error });
+        throw new ToolSearchError(
+          BrowserErrors.BROWSER_UPLOAD_PATH_INVALID,
+          `upload path ${JSON.stringify(raw)} does not exist in the workspace`,
+          { details: { path: raw }, cause: error },
+        );
       }
       const inside = relative(root, real);
       if (inside.startsWith('..') || isAbsolute(inside) || !statSync(real).isFile()) {
-        throw new ToolSearchError(BrowserErrors.BROWSER_UPLOAD_PATH_INVALID, `upload path ${JSON.stringify(raw)} is not a file inside the workspace`, { details: { path: raw } });
+        throw new ToolSearchError(
+          BrowserErrors.BROWSER_UPLOAD_PATH_INVALID,
+          `upload path ${JSON.stringify(raw)} is not a file inside the workspace`,
+          { details: { path: raw } },
+        );
       }
       return real;
     });
@@ -345,7 +448,9 @@ function describeProfile(profile: Profile, defaultName: string): Record<string, 
   return {
     profile: profile.name,
     kind: profile.kind,
-    ...(profile.kind === 'local' ? { cdpPort: profile.cdpPort, cdpUrl: `http://127.0.0.1:${profile.cdpPort}` } : { cdpUrl: profile.cdpUrl, attachOnly: true }),
+    ...(profile.kind === 'local'
+      ? { cdpPort: profile.cdpPort, cdpUrl: `http://127.0.0.1:${profile.cdpPort}` }
+      : { cdpUrl: profile.cdpUrl, attachOnly: true }),
     ...(profile.color ? { color: profile.color } : {}),
     default: profile.name === defaultName,
     origin: profile.origin,
@@ -374,14 +479,24 @@ function navigationUrl(args: Args): URL {
   try {
     url = new URL(raw);
   } catch {
-    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, `browser needs an absolute http(s) URL, got ${JSON.stringify(raw.slice(0, 200))}`, { details: { rule: 'url', url: raw.slice(0, 200) } });
+    throw new ToolSearchError(
+      NetGuardErrors.URL_NOT_ALLOWED,
+      `browser needs an absolute http(s) URL, got ${JSON.stringify(raw.slice(0, 200))}`,
+      { details: { rule: 'url', url: raw.slice(0, 200) } },
+    );
   }
   if (url.href === 'about:blank') return url;
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, `browser only opens http(s) URLs (and about:blank), not ${url.protocol}`, { details: { rule: 'scheme', url: url.href.slice(0, 200) } });
+    throw new ToolSearchError(
+      NetGuardErrors.URL_NOT_ALLOWED,
+      `browser only opens http(s) URLs (and about:blank), not ${url.protocol}`,
+      { details: { rule: 'scheme', url: url.href.slice(0, 200) } },
+    );
   }
   if (url.username || url.password) {
-    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, 'browser does not open URLs with embedded credentials', { details: { rule: 'credentials', url: `${url.protocol}//${url.host}` } });
+    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, 'browser does not open URLs with embedded credentials', {
+      details: { rule: 'credentials', url: `${url.protocol}//${url.host}` },
+    });
   }
   return url;
 }
@@ -394,16 +509,36 @@ function toBrowserError(error: unknown, action: string, dialogOpen: boolean): To
   if (ToolSearchError.isInstance(error)) return error;
   const hint = dialogOpen ? '; a dialog is open on this tab: answer it with action "dialog"' : '';
   if ((error as { name?: string }).name === 'TimeoutError') {
-    return new ToolSearchError(BrowserErrors.BROWSER_TIMEOUT, `browser ${action} timed out: ${message(error)}${hint}`, { details: { action, dialogOpen }, cause: error });
+    return new ToolSearchError(BrowserErrors.BROWSER_TIMEOUT, `browser ${action} timed out: ${message(error)}${hint}`, {
+      details: { action, dialogOpen },
+      cause: error,
+    });
   }
-  return new ToolSearchError(BrowserErrors.BROWSER_ACTION_FAILED, `browser ${action} failed: ${message(error)}${hint}`, { details: { action }, cause: error });
+  return new ToolSearchError(
+    BrowserErrors.BROWSER_ACTION_FAILED,
+    `browser ${action} failed: ${message(error)}${hint}`,
+    { details: { action }, cause: error },
+  );
 }
 
 /** The promise, or BROWSER_TIMEOUT after `ms`, or TOOL_CALL_ABORTED when the caller gives up; the timer never outlives it. */
 function bounded<T>(promise: Promise<T>, ms: number, signal: AbortSignal | undefined, action: string): Promise<T> {
   return new Promise<T>((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new ToolSearchError(BrowserErrors.BROWSER_TIMEOUT, `browser ${action} did not finish in ${ms} ms (a busy or never-loading page); close the tab or stop the browser`, { details: { action, ms } })), ms);
-    const onAbort = () => reject(new ToolSearchError(ErrorCode.TOOL_CALL_ABORTED, `browser ${action} was aborted`, { cause: signal?.reason }));
+    const timer = setTimeout(
+      () =>
+        reject(
+          new ToolSearchError(
+            BrowserErrors.BROWSER_TIMEOUT,
+            `browser ${action} did not finish in ${ms} ms (a busy or never-loading page); close the tab or stop the browser`,
+            { details: { action, ms } },
+          ),
+        ),
+      ms,
+    );
+    const onAbort = () =>
+      reject(
+        new ToolSearchError(ErrorCode.TOOL_CALL_ABORTED, `browser ${action} was aborted`, { cause: signal?.reason }),
+      );
     if (signal?.aborted) onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
     promise.then(resolvePromise, reject).finally(() => {

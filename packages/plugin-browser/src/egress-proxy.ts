@@ -5,9 +5,21 @@
  * `@tool-search/net-guard`'s lookup deciding on the address actually used (no DNS-rebinding window). Chromium
  * resolves no names itself behind an HTTP proxy. Refusals are kept so a navigation can say why it failed.
  */
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { guardedLookup, ipLiteral, refusedAddress, type AddressAllowed, type AddressRule } from '@tool-search/net-guard';
+import {
+  guardedLookup,
+  ipLiteral,
+  refusedAddress,
+  type AddressAllowed,
+  type AddressRule,
+} from '@tool-search/net-guard';
 import { ToolSearchError } from '@tool-search/kernel';
 
 export interface Refusal {
@@ -42,7 +54,12 @@ export async function startEgressProxy(rule: AddressRule, allowed: AddressAllowe
       if (literal !== undefined && !allowed(literal)) refusal = refusedAddress(host, literal, rule);
     }
     if (!refusal) return undefined;
-    const entry = { host, address: String((refusal.details as { address?: unknown } | undefined)?.address ?? host), at: Date.now(), error: refusal };
+    const entry = {
+      host,
+      address: String((refusal.details as { address?: unknown } | undefined)?.address ?? host),
+      at: Date.now(),
+      error: refusal,
+    };
     refusals.push(entry);
     if (refusals.length > MAX_REFUSALS) refusals.shift();
     return entry;
@@ -74,7 +91,14 @@ export async function startEgressProxy(rule: AddressRule, allowed: AddressAllowe
     delete headers['proxy-connection'];
     delete headers['proxy-authorization'];
     const upstream = httpRequest(
-      { host, port: target.port || 80, method: req.method, path: `${target.pathname}${target.search}`, headers, lookup },
+      {
+        host,
+        port: target.port || 80,
+        method: req.method,
+        path: `${target.pathname}${target.search}`,
+        headers,
+        lookup,
+      },
       (response) => {
         res.writeHead(response.statusCode ?? 502, response.rawHeaders);
         response.pipe(res);
@@ -103,7 +127,12 @@ export async function startEgressProxy(rule: AddressRule, allowed: AddressAllowe
     });
     upstream.on('error', (error) => {
       const refusal = refuse(host, error);
-      if (client.writable && !upstream.readableEnded) client.end(refusal ? `HTTP/1.1 403 Forbidden\r\n${REFUSED_HEADER}: privateAddress\r\n\r\n` : 'HTTP/1.1 502 Bad Gateway\r\n\r\n');
+      if (client.writable && !upstream.readableEnded)
+        client.end(
+          refusal
+            ? `HTTP/1.1 403 Forbidden\r\n${REFUSED_HEADER}: privateAddress\r\n\r\n`
+            : 'HTTP/1.1 502 Bad Gateway\r\n\r\n',
+        );
     });
     client.on('error', () => upstream.destroy());
     client.on('close', () => upstream.destroy());
@@ -128,5 +157,11 @@ export async function startEgressProxy(rule: AddressRule, allowed: AddressAllowe
 
 function refused(res: ServerResponse, refusal: Refusal): void {
   const body = `Refused: ${refusal.error.message}\n`;
-  res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', [REFUSED_HEADER]: 'privateAddress', 'content-length': Buffer.byteLength(body) }).end(body);
+  res
+    .writeHead(403, {
+      'content-type': 'text/plain; charset=utf-8',
+      [REFUSED_HEADER]: 'privateAddress',
+      'content-length': Buffer.byteLength(body),
+    })
+    .end(body);
 }

@@ -35,7 +35,10 @@ export interface DialogEntry {
 }
 
 /** The shared headless flags, and WebRTC may not open UDP around the egress proxy. */
-export const BROWSER_FLAGS: readonly string[] = [...CHROMIUM_FLAGS, '--force-webrtc-ip-handling-policy=disable_non_proxied_udp'];
+export const BROWSER_FLAGS: readonly string[] = [
+  ...CHROMIUM_FLAGS,
+  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+];
 
 /** How long Chromium may take to start (or a remote browser to answer) on a loaded machine. */
 export const LAUNCH_TIMEOUT_MS = 60_000;
@@ -74,15 +77,25 @@ export class BrowserInstance {
 
   static async start(profile: Profile, settings: LaunchSettings): Promise<BrowserInstance> {
     if (profile.kind === 'remote') {
-      const browser = await chromium.connectOverCDP(profile.cdpUrl, { timeout: LAUNCH_TIMEOUT_MS }).catch((error: unknown) => {
-        throw new ToolSearchError(BrowserErrors.BROWSER_START_FAILED, `could not attach to ${profile.cdpUrl} (profile "${profile.name}"): ${message(error)}`, { details: { profile: profile.name, cdpUrl: profile.cdpUrl }, cause: error });
-      });
+      const browser = await chromium
+        .connectOverCDP(profile.cdpUrl, { timeout: LAUNCH_TIMEOUT_MS })
+        .catch((error: unknown) => {
+          throw new ToolSearchError(
+            BrowserErrors.BROWSER_START_FAILED,
+            `could not attach to ${profile.cdpUrl} (profile "${profile.name}"): ${message(error)}`,
+            { details: { profile: profile.name, cdpUrl: profile.cdpUrl }, cause: error },
+          );
+        });
       const context = browser.contexts()[0] ?? (await browser.newContext());
       return configure(new BrowserInstance(profile, context, browser), settings);
     }
     await assertPortFree(profile.cdpPort, profile.name);
     mkdirSync(settings.userDataDir, { recursive: true });
-    const args = [...BROWSER_FLAGS, `--remote-debugging-port=${profile.cdpPort}`, '--remote-debugging-address=127.0.0.1'];
+    const args = [
+      ...BROWSER_FLAGS,
+      `--remote-debugging-port=${profile.cdpPort}`,
+      '--remote-debugging-address=127.0.0.1',
+    ];
     if (settings.proxy) args.push(`--proxy-server=${settings.proxy.url}`, '--proxy-bypass-list=<-loopback>');
     const context = await chromium
       .launchPersistentContext(settings.userDataDir, {
@@ -97,7 +110,11 @@ export class BrowserInstance {
         viewport: { width: 1280, height: 800 },
       })
       .catch((error: unknown) => {
-        throw new ToolSearchError(BrowserErrors.BROWSER_START_FAILED, `Chromium (${settings.executablePath}) did not start for profile "${profile.name}": ${message(error)}`, { details: { profile: profile.name }, cause: error });
+        throw new ToolSearchError(
+          BrowserErrors.BROWSER_START_FAILED,
+          `Chromium (${settings.executablePath}) did not start for profile "${profile.name}": ${message(error)}`,
+          { details: { profile: profile.name }, cause: error },
+        );
       });
     return configure(new BrowserInstance(profile, context, undefined), settings);
   }
@@ -108,7 +125,8 @@ export class BrowserInstance {
 
   /** Local: closes Chromium (every process of it). Remote: disconnects and leaves the browser running. */
   async stop(): Promise<void> {
-    if (this.browser) await this.browser.close().catch(() => undefined); // stopping: a browser already gone is stopped
+    if (this.browser)
+      await this.browser.close().catch(() => undefined); // stopping: a browser already gone is stopped
     else await this.context.close().catch(() => undefined); // stopping: a context already gone is stopped
   }
 
@@ -155,7 +173,11 @@ export class BrowserInstance {
       if (id.startsWith(targetId)) matches.push(page);
     }
     if (matches.length === 1) return matches[0]!;
-    throw new ToolSearchError(BrowserErrors.BROWSER_TAB_UNKNOWN, `no tab has targetId ${JSON.stringify(targetId.slice(0, 80))}${matches.length > 1 ? ' (the prefix matches several)' : ''}; action "tabs" lists them`, { details: { targetId: targetId.slice(0, 80) } });
+    throw new ToolSearchError(
+      BrowserErrors.BROWSER_TAB_UNKNOWN,
+      `no tab has targetId ${JSON.stringify(targetId.slice(0, 80))}${matches.length > 1 ? ' (the prefix matches several)' : ''}; action "tabs" lists them`,
+      { details: { targetId: targetId.slice(0, 80) } },
+    );
   }
 
   #watch(page: Page): TabState {
@@ -178,7 +200,12 @@ export class BrowserInstance {
 
   async #onDialog(tab: TabState, dialog: Dialog): Promise<void> {
     const record = (handled: DialogEntry['handled']) => {
-      tab.dialogs.push({ type: dialog.type(), message: dialog.message().slice(0, 2000), handled, at: new Date().toISOString() });
+      tab.dialogs.push({
+        type: dialog.type(),
+        message: dialog.message().slice(0, 2000),
+        handled,
+        at: new Date().toISOString(),
+      });
       if (tab.dialogs.length > DIALOG_KEEP) tab.dialogs.shift();
     };
     const arm = tab.armed;
@@ -210,7 +237,13 @@ async function assertPortFree(port: number, profile: string): Promise<void> {
   await new Promise<void>((resolve, reject) => {
     const probe = createServer();
     probe.once('error', (error) => {
-      reject(new ToolSearchError(BrowserErrors.BROWSER_START_FAILED, `CDP port ${port} of profile "${profile}" is in use by another program; give the profile another cdpPort`, { details: { profile, cdpPort: port }, cause: error }));
+      reject(
+        new ToolSearchError(
+          BrowserErrors.BROWSER_START_FAILED,
+          `CDP port ${port} of profile "${profile}" is in use by another program; give the profile another cdpPort`,
+          { details: { profile, cdpPort: port }, cause: error },
+        ),
+      );
     });
     probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
   });

@@ -31,10 +31,14 @@ export interface BrowserPluginOptions {
 export function browserPlugin(options: BrowserPluginOptions = {}): KernelPlugin {
   const config = checkBrowserConfig(options.browser);
   const env = options.env ?? process.env;
-  const chromium = config.enabled === false ? { missing: 'browser.enabled is false' } : findChromium(config.executablePath, env, 'browser.executablePath');
+  const chromium =
+    config.enabled === false
+      ? { missing: 'browser.enabled is false' }
+      : findChromium(config.executablePath, env, 'browser.executablePath');
   let controller: BrowserController | undefined;
   if ('path' in chromium) {
-    const stateDir = options.stateDir ?? join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'tool-search', 'browser');
+    const stateDir =
+      options.stateDir ?? join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'tool-search', 'browser');
     const defaultProfile = config.defaultProfile ?? BROWSER_DEFAULTS.defaultProfile;
     controller = new BrowserController({
       executablePath: chromium.path,
@@ -57,7 +61,12 @@ export function browserPlugin(options: BrowserPluginOptions = {}): KernelPlugin 
       hooks.listTools.tap((sink) => {
         sink.add(tools);
         if ('missing' in chromium) {
-          sink.diagnostic({ code: ErrorCode.TOOL_NOT_CONFIGURED, level: 'info', message: `browser is not listed: ${chromium.missing}`, toolId: BROWSER_TOOL_ID });
+          sink.diagnostic({
+            code: ErrorCode.TOOL_NOT_CONFIGURED,
+            level: 'info',
+            message: `browser is not listed: ${chromium.missing}`,
+            toolId: BROWSER_TOOL_ID,
+          });
         }
       });
       hooks.shutdown.tapPromise(async () => {

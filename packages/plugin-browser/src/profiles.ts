@@ -10,8 +10,20 @@ import { BrowserErrors } from './errors.js';
 import { CDP_PORT_RANGE, PROFILE_NAME, type BrowserProfileConfig } from './options.js';
 
 export type Profile =
-  | { readonly name: string; readonly kind: 'local'; readonly cdpPort: number; readonly color?: string; readonly origin: ProfileOrigin }
-  | { readonly name: string; readonly kind: 'remote'; readonly cdpUrl: string; readonly color?: string; readonly origin: ProfileOrigin };
+  | {
+      readonly name: string;
+      readonly kind: 'local';
+      readonly cdpPort: number;
+      readonly color?: string;
+      readonly origin: ProfileOrigin;
+    }
+  | {
+      readonly name: string;
+      readonly kind: 'remote';
+      readonly cdpUrl: string;
+      readonly color?: string;
+      readonly origin: ProfileOrigin;
+    };
 
 export type ProfileOrigin = 'default' | 'config' | 'created';
 
@@ -28,10 +40,22 @@ export class ProfileStore {
     this.#file = join(stateDir, 'profiles.json');
     this.#configured = new Map();
     this.#created = new Map();
-    for (const [name, entry] of Object.entries(configured)) this.#configured.set(name, toProfile(name, entry, name === defaultName ? 'default' : 'config', () => this.#freePort()));
-    if (!this.#configured.has(defaultName)) this.#configured.set(defaultName, toProfile(defaultName, {}, 'default', () => this.#freePort()));
+    for (const [name, entry] of Object.entries(configured))
+      this.#configured.set(
+        name,
+        toProfile(name, entry, name === defaultName ? 'default' : 'config', () => this.#freePort()),
+      );
+    if (!this.#configured.has(defaultName))
+      this.#configured.set(
+        defaultName,
+        toProfile(defaultName, {}, 'default', () => this.#freePort()),
+      );
     for (const [name, entry] of Object.entries(this.#read())) {
-      if (!this.#configured.has(name) && PROFILE_NAME.test(name)) this.#created.set(name, toProfile(name, entry, 'created', () => this.#freePort()));
+      if (!this.#configured.has(name) && PROFILE_NAME.test(name))
+        this.#created.set(
+          name,
+          toProfile(name, entry, 'created', () => this.#freePort()),
+        );
     }
   }
 
@@ -42,7 +66,14 @@ export class ProfileStore {
   get(name: string): Profile {
     checkName(name);
     const profile = this.#configured.get(name) ?? this.#created.get(name);
-    if (!profile) throw new ToolSearchError(BrowserErrors.BROWSER_PROFILE_UNKNOWN, `no browser profile named "${name}"; known: ${this.list().map((p) => p.name).join(', ')}`, { details: { profile: name } });
+    if (!profile)
+      throw new ToolSearchError(
+        BrowserErrors.BROWSER_PROFILE_UNKNOWN,
+        `no browser profile named "${name}"; known: ${this.list()
+          .map((p) => p.name)
+          .join(', ')}`,
+        { details: { profile: name } },
+      );
     return profile;
   }
 
@@ -52,9 +83,18 @@ export class ProfileStore {
 
   create(name: string, entry: { cdpUrl?: string; color?: string }): Profile {
     checkName(name);
-    if (this.#configured.has(name) || this.#created.has(name)) throw new ToolSearchError(BrowserErrors.BROWSER_PROFILE_EXISTS, `a browser profile named "${name}" exists already`, { details: { profile: name } });
+    if (this.#configured.has(name) || this.#created.has(name))
+      throw new ToolSearchError(
+        BrowserErrors.BROWSER_PROFILE_EXISTS,
+        `a browser profile named "${name}" exists already`,
+        { details: { profile: name } },
+      );
     if (entry.cdpUrl !== undefined && !/^(https?|wss?):\/\//.test(entry.cdpUrl)) {
-      throw new ToolSearchError(BrowserErrors.BROWSER_ARGUMENTS_INVALID, `cdpUrl must be an http(s) or ws(s) URL, got ${JSON.stringify(entry.cdpUrl.slice(0, 200))}`, { details: { cdpUrl: entry.cdpUrl.slice(0, 200) } });
+      throw new ToolSearchError(
+        BrowserErrors.BROWSER_ARGUMENTS_INVALID,
+        `cdpUrl must be an http(s) or ws(s) URL, got ${JSON.stringify(entry.cdpUrl.slice(0, 200))}`,
+        { details: { cdpUrl: entry.cdpUrl.slice(0, 200) } },
+      );
     }
     const profile = toProfile(name, entry, 'created', () => this.#freePort());
     this.#created.set(name, profile);
@@ -66,7 +106,11 @@ export class ProfileStore {
   delete(name: string): Profile {
     const profile = this.get(name);
     if (profile.origin !== 'created') {
-      throw new ToolSearchError(BrowserErrors.BROWSER_PROFILE_PROTECTED, `browser profile "${name}" comes from ${profile.origin === 'default' ? 'browser.defaultProfile' : 'browser.profiles in the config'} and cannot be deleted here`, { details: { profile: name, origin: profile.origin } });
+      throw new ToolSearchError(
+        BrowserErrors.BROWSER_PROFILE_PROTECTED,
+        `browser profile "${name}" comes from ${profile.origin === 'default' ? 'browser.defaultProfile' : 'browser.profiles in the config'} and cannot be deleted here`,
+        { details: { profile: name, origin: profile.origin } },
+      );
     }
     this.#created.delete(name);
     this.#write();
@@ -76,12 +120,17 @@ export class ProfileStore {
   #freePort(): number {
     const taken = new Set(this.list().flatMap((p) => (p.kind === 'local' ? [p.cdpPort] : [])));
     for (let port = CDP_PORT_RANGE.first; port <= CDP_PORT_RANGE.last; port++) if (!taken.has(port)) return port;
-    throw new ToolSearchError(BrowserErrors.BROWSER_PORTS_EXHAUSTED, `every CDP port in ${CDP_PORT_RANGE.first}-${CDP_PORT_RANGE.last} is taken; delete a profile first`);
+    throw new ToolSearchError(
+      BrowserErrors.BROWSER_PORTS_EXHAUSTED,
+      `every CDP port in ${CDP_PORT_RANGE.first}-${CDP_PORT_RANGE.last} is taken; delete a profile first`,
+    );
   }
 
   #read(): Record<string, BrowserProfileConfig> {
     try {
-      const parsed = JSON.parse(readFileSync(this.#file, 'utf8')) as { profiles?: Record<string, BrowserProfileConfig> };
+      const parsed = JSON.parse(readFileSync(this.#file, 'utf8')) as {
+        profiles?: Record<string, BrowserProfileConfig>;
+      };
       return parsed.profiles && typeof parsed.profiles === 'object' ? parsed.profiles : {};
     } catch {
       return {};
@@ -90,7 +139,14 @@ export class ProfileStore {
 
   #write(): void {
     mkdirSync(this.stateDir, { recursive: true });
-    const profiles = Object.fromEntries([...this.#created.values()].map((p) => [p.name, p.kind === 'local' ? { cdpPort: p.cdpPort, ...(p.color ? { color: p.color } : {}) } : { cdpUrl: p.cdpUrl, ...(p.color ? { color: p.color } : {}) }]));
+    const profiles = Object.fromEntries(
+      [...this.#created.values()].map((p) => [
+        p.name,
+        p.kind === 'local'
+          ? { cdpPort: p.cdpPort, ...(p.color ? { color: p.color } : {}) }
+          : { cdpUrl: p.cdpUrl, ...(p.color ? { color: p.color } : {}) },
+      ]),
+    );
     const temp = `${this.#file}.${process.pid}.tmp`;
     writeFileSync(temp, `${JSON.stringify({ profiles }, null, 2)}\n`);
     renameSync(temp, this.#file);
@@ -99,7 +155,11 @@ export class ProfileStore {
 
 export function checkName(name: string): void {
   if (!PROFILE_NAME.test(name)) {
-    throw new ToolSearchError(BrowserErrors.BROWSER_PROFILE_INVALID, `browser profile name ${JSON.stringify(name.slice(0, 80))} is not lowercase letters, digits and hyphens (at most 64, starting with a letter or digit)`, { details: { profile: name.slice(0, 80) } });
+    throw new ToolSearchError(
+      BrowserErrors.BROWSER_PROFILE_INVALID,
+      `browser profile name ${JSON.stringify(name.slice(0, 80))} is not lowercase letters, digits and hyphens (at most 64, starting with a letter or digit)`,
+      { details: { profile: name.slice(0, 80) } },
+    );
   }
 }
 

@@ -47,8 +47,23 @@ class RefNames {
 }
 
 const INTERACTIVE = new Set([
-  'button', 'checkbox', 'combobox', 'link', 'listbox', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option',
-  'radio', 'searchbox', 'slider', 'spinbutton', 'switch', 'tab', 'textbox', 'treeitem',
+  'button',
+  'checkbox',
+  'combobox',
+  'link',
+  'listbox',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'radio',
+  'searchbox',
+  'slider',
+  'spinbutton',
+  'switch',
+  'tab',
+  'textbox',
+  'treeitem',
 ]);
 
 interface JsonNode {
@@ -62,21 +77,45 @@ interface JsonNode {
 
 export async function takeSnapshot(page: Page, options: SnapshotOptions): Promise<Snapshot> {
   const root: Page | Locator = options.selector ? page.locator(options.selector).first() : page;
-  const common = { mode: 'ai' as const, timeout: options.timeoutMs, ...(options.depth !== undefined ? { depth: options.depth } : {}) };
+  const common = {
+    mode: 'ai' as const,
+    timeout: options.timeoutMs,
+    ...(options.depth !== undefined ? { depth: options.depth } : {}),
+  };
   const names = new RefNames();
   if (options.format === 'ai' && !options.interactive) {
-    let text = (await root.ariaSnapshot(common)).replace(/\[ref=([\w-]+)\]/g, (_match, ref: string) => `[ref=${names.name(ref)}]`);
+    let text = (await root.ariaSnapshot(common)).replace(
+      /\[ref=([\w-]+)\]/g,
+      (_match, ref: string) => `[ref=${names.name(ref)}]`,
+    );
     if (options.compact) text = compactYaml(text);
     const truncated = text.length > options.maxChars;
-    return { format: 'ai', snapshot: truncated ? `${text.slice(0, options.maxChars)}\n… (truncated: use selector, depth or interactive for less)` : text, refs: names.map.size, truncated, refMap: names.map };
+    return {
+      format: 'ai',
+      snapshot: truncated
+        ? `${text.slice(0, options.maxChars)}\n… (truncated: use selector, depth or interactive for less)`
+        : text,
+      refs: names.map.size,
+      truncated,
+      refMap: names.map,
+    };
   }
   const tree = (await root.ariaSnapshotJSON(common)) as unknown as JsonNode[] | JsonNode;
   const nodes = flatten(Array.isArray(tree) ? tree : [tree], options, names);
   if (options.format === 'ai') {
-    const lines = nodes.map((node) => `- ${node.role}${node.name ? ` ${JSON.stringify(node.name)}` : ''}${node.ref ? ` [ref=e${node.ref}]` : ''}`);
+    const lines = nodes.map(
+      (node) =>
+        `- ${node.role}${node.name ? ` ${JSON.stringify(node.name)}` : ''}${node.ref ? ` [ref=e${node.ref}]` : ''}`,
+    );
     const text = lines.join('\n');
     const truncated = text.length > options.maxChars;
-    return { format: 'ai', snapshot: truncated ? `${text.slice(0, options.maxChars)}\n… (truncated)` : text, refs: nodes.length, truncated, refMap: names.map };
+    return {
+      format: 'ai',
+      snapshot: truncated ? `${text.slice(0, options.maxChars)}\n… (truncated)` : text,
+      refs: nodes.length,
+      truncated,
+      refMap: names.map,
+    };
   }
   const truncated = nodes.length > options.limit;
   const kept = nodes.slice(0, options.limit);
@@ -85,7 +124,10 @@ export async function takeSnapshot(page: Page, options: SnapshotOptions): Promis
 
 /** `e12` and `12` name the same element. */
 export function normalizeRef(ref: string): string {
-  const trimmed = ref.trim().replace(/^\[?ref=/, '').replace(/\]$/, '');
+  const trimmed = ref
+    .trim()
+    .replace(/^\[?ref=/, '')
+    .replace(/\]$/, '');
   return /^\d+$/.test(trimmed) ? `e${trimmed}` : trimmed;
 }
 
@@ -98,7 +140,13 @@ function flatten(roots: (JsonNode | string)[], options: SnapshotOptions, names: 
     const unnamedContainer = !name && (role === 'generic' || role === 'none' || role === 'presentation');
     const keep = options.interactive ? actionable && ref : !(options.compact && unnamedContainer);
     if (keep) {
-      const text = typeof properties.text === 'string' ? properties.text : (children ?? []).filter((child): child is string => typeof child === 'string').join(' ').trim();
+      const text =
+        typeof properties.text === 'string'
+          ? properties.text
+          : (children ?? [])
+              .filter((child): child is string => typeof child === 'string')
+              .join(' ')
+              .trim();
       out.push({
         ...(ref ? { ref: names.name(ref).slice(1) } : {}),
         role,
@@ -115,7 +163,12 @@ function flatten(roots: (JsonNode | string)[], options: SnapshotOptions, names: 
 }
 
 function scalarProperties(properties: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(properties).filter(([key, value]) => key !== 'box' && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')));
+  return Object.fromEntries(
+    Object.entries(properties).filter(
+      ([key, value]) =>
+        key !== 'box' && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean'),
+    ),
+  );
 }
 
 /** Drops unnamed container lines (`- generic [ref=e3]:`) and lifts their children one level. */

@@ -11,7 +11,10 @@ let publicSite: TestServer;
 let privateSite: TestServer;
 
 beforeAll(async () => {
-  privateSite = await serve({ '/secret': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('SECRET') }, '127.0.0.2');
+  privateSite = await serve(
+    { '/secret': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('SECRET') },
+    '127.0.0.2',
+  );
   publicSite = await serve({
     '/hello': html('<p>hello</p>', 'Hello'),
     '/to-private': (_req, res) => res.writeHead(302, { location: `${privateSite.origin}/secret` }).end(),
@@ -47,17 +50,39 @@ describe('without browser.allowPrivate, navigation is refused for private addres
     expect(errorCode(await run.call('browser', { action: 'navigate', targetUrl: url() }))).toBe('URL_NOT_ALLOWED');
   });
 
-  it.each([['file:///etc/passwd'], ['chrome://version'], ['javascript:alert(1)'], ['data:text/html,<p>x</p>'], ['http://user:pw@example.com/'], ['not a url']])(
-    'refuses %s',
-    async (url) => {
-      expect(errorCode(await run.call('browser', { action: 'navigate', targetUrl: url }))).toBe('URL_NOT_ALLOWED');
-    },
-  );
+  it.each([
+    ['file:///etc/passwd'],
+    ['chrome://version'],
+    ['javascript:alert(1)'],
+    ['data:text/html,<p>x</p>'],
+    ['http://user:pw@example.com/'],
+    ['not a url'],
+  ])('refuses %s', async (url) => {
+    expect(errorCode(await run.call('browser', { action: 'navigate', targetUrl: url }))).toBe('URL_NOT_ALLOWED');
+  });
 
   it('create-profile refuses a cdpUrl on a private address (the model would attach to a browser on this machine)', async () => {
-    expect(errorCode(await run.call('browser', { action: 'create-profile', name: 'sneaky', cdpUrl: `http://127.0.0.1:${publicSite.port}` }))).toBe('URL_NOT_ALLOWED');
-    expect(errorCode(await run.call('browser', { action: 'create-profile', name: 'sneaky', cdpUrl: 'ws://169.254.169.254/devtools' }))).toBe('URL_NOT_ALLOWED');
-    expect(errorCode(await run.call('browser', { action: 'start', profile: 'sneaky' }))).toBe('BROWSER_PROFILE_UNKNOWN');
+    expect(
+      errorCode(
+        await run.call('browser', {
+          action: 'create-profile',
+          name: 'sneaky',
+          cdpUrl: `http://127.0.0.1:${publicSite.port}`,
+        }),
+      ),
+    ).toBe('URL_NOT_ALLOWED');
+    expect(
+      errorCode(
+        await run.call('browser', {
+          action: 'create-profile',
+          name: 'sneaky',
+          cdpUrl: 'ws://169.254.169.254/devtools',
+        }),
+      ),
+    ).toBe('URL_NOT_ALLOWED');
+    expect(errorCode(await run.call('browser', { action: 'start', profile: 'sneaky' }))).toBe(
+      'BROWSER_PROFILE_UNKNOWN',
+    );
   });
 
   it('sent nothing to the loopback server', () => {
@@ -68,28 +93,53 @@ describe('without browser.allowPrivate, navigation is refused for private addres
 describe('what a page does is held to the rule too (127.0.0.1 counted as public, 127.0.0.2 private)', () => {
   let run: Run;
   beforeAll(async () => {
-    run = await browserRun({ browser: { profiles: { openclaw: { cdpPort: 18853 } } }, stateDir: tempDir('proxy'), addressAllowed: (address) => address === '127.0.0.1' });
+    run = await browserRun({
+      browser: { profiles: { openclaw: { cdpPort: 18853 } } },
+      stateDir: tempDir('proxy'),
+      addressAllowed: (address) => address === '127.0.0.1',
+    });
     ok(await run.call('browser', { action: 'start' }));
   }, 60_000);
   afterAll(async () => run?.close());
 
   it('an allowed page loads through the guarded proxy', async () => {
-    expect(ok(await run.call('browser', { action: 'open', targetUrl: `${publicSite.origin}/hello` }))).toMatchObject({ title: 'Hello', loaded: true });
+    expect(ok(await run.call('browser', { action: 'open', targetUrl: `${publicSite.origin}/hello` }))).toMatchObject({
+      title: 'Hello',
+      loaded: true,
+    });
   });
 
   it('a redirect to a private address is refused with URL_NOT_ALLOWED', async () => {
-    expect(errorCode(await run.call('browser', { action: 'navigate', targetUrl: `${publicSite.origin}/to-private` }))).toBe('URL_NOT_ALLOWED');
+    expect(
+      errorCode(await run.call('browser', { action: 'navigate', targetUrl: `${publicSite.origin}/to-private` })),
+    ).toBe('URL_NOT_ALLOWED');
   });
 
   it('images, frames, fetch and https tunnels to a private address are refused by the proxy', async () => {
-    const result = ok(await run.call('browser', { action: 'navigate', targetUrl: `${publicSite.origin}/subresources` }));
+    const result = ok(
+      await run.call('browser', { action: 'navigate', targetUrl: `${publicSite.origin}/subresources` }),
+    );
     expect(result.loaded).toBe(true);
     ok(await run.call('browser', { action: 'act', request: { kind: 'wait', loadState: 'load' } }));
-    const fetchFrom = (url: string) => `async () => { try { const r = await fetch('${'${url}'}', { mode: 'no-cors' }); return r.type + ':' + r.status; } catch (e) { return 'failed'; } }`.replace('${url}', url);
+    const fetchFrom = (url: string) =>
+      `async () => { try { const r = await fetch('${'${url}'}', { mode: 'no-cors' }); return r.type + ':' + r.status; } catch (e) { return 'failed'; } }`.replace(
+        '${url}',
+        url,
+      );
     // The proxy answers a refused plain-http request itself; a refused https tunnel fails the request.
-    const plain = ok(await run.call('browser', { action: 'act', request: { kind: 'evaluate', fn: fetchFrom(`${privateSite.origin}/secret?eval`) } }));
+    const plain = ok(
+      await run.call('browser', {
+        action: 'act',
+        request: { kind: 'evaluate', fn: fetchFrom(`${privateSite.origin}/secret?eval`) },
+      }),
+    );
     expect(plain.result).not.toBe('basic:200');
-    const tunnel = ok(await run.call('browser', { action: 'act', request: { kind: 'evaluate', fn: fetchFrom(`https://127.0.0.2:${privateSite.port}/secret`) } }));
+    const tunnel = ok(
+      await run.call('browser', {
+        action: 'act',
+        request: { kind: 'evaluate', fn: fetchFrom(`https://127.0.0.2:${privateSite.port}/secret`) },
+      }),
+    );
     expect(tunnel.result).toBe('failed');
     expect(privateSite.hits.get('/secret') ?? 0).toBe(0);
   });

@@ -47,8 +47,12 @@ export async function serve(routes: Record<string, Handler>, host = '127.0.0.1')
   };
 }
 
-export const html = (body: string, title = 'Test page') => (_req: IncomingMessage, res: ServerResponse) =>
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(`<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`);
+export const html =
+  (body: string, title = 'Test page') =>
+  (_req: IncomingMessage, res: ServerResponse) =>
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end(`<!doctype html><html><head><title>${title}</title></head><body>${body}</body></html>`);
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), `tool-search-browser-${prefix}-`));

@@ -8,7 +8,17 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Run } from '@tool-search/kernel';
-import { browserRun, errorCode, eventually, html, ok, processesWith, serve, tempDir, type TestServer } from './helpers.js';
+import {
+  browserRun,
+  errorCode,
+  eventually,
+  html,
+  ok,
+  processesWith,
+  serve,
+  tempDir,
+  type TestServer,
+} from './helpers.js';
 
 let server: TestServer;
 let run: Run;
@@ -21,12 +31,23 @@ beforeAll(async () => {
       res.write('<!doctype html><html><head><title>Forever</title></head><body><p>still loading');
       // never ended: the server's close() destroys it
     },
-    '/alerts': html(`<script>window.onload = () => setTimeout(() => { for (;;) alert('again'); }, 0);</script><p>alerts</p>`, 'Alerts'),
+    '/alerts': html(
+      `<script>window.onload = () => setTimeout(() => { for (;;) alert('again'); }, 0);</script><p>alerts</p>`,
+      'Alerts',
+    ),
     '/busy': html(`<script>window.onload = () => setTimeout(() => { for (;;) {} }, 0);</script><p>busy</p>`, 'Busy'),
     '/huge': html(`<ul>${'<li><a href="#">item</a> <button>act</button></li>'.repeat(20_000)}</ul>`, 'Huge'),
   });
   stateDir = tempDir('hostile');
-  run = await browserRun({ browser: { allowPrivate: true, actionTimeoutMs: 3_000, navigationTimeoutMs: 3_000, profiles: { openclaw: { cdpPort: 18854 } } }, stateDir });
+  run = await browserRun({
+    browser: {
+      allowPrivate: true,
+      actionTimeoutMs: 3_000,
+      navigationTimeoutMs: 3_000,
+      profiles: { openclaw: { cdpPort: 18854 } },
+    },
+    stateDir,
+  });
   ok(await run.call('browser', { action: 'start' }));
 }, 60_000);
 afterAll(async () => {
@@ -45,16 +66,28 @@ describe('hostile pages do not freeze the process', () => {
   it('an endless alert loop: dialogs are dismissed, then the page is left waiting on one; dialog answers it', async () => {
     const opened = ok(await run.call('browser', { action: 'open', targetUrl: `${server.origin}/alerts` }));
     // The page now waits on an open alert: reading it times out instead of hanging.
-    expect(errorCode(await run.call('browser', { action: 'snapshot', targetId: String(opened.targetId) }))).toBe('BROWSER_TIMEOUT');
+    expect(errorCode(await run.call('browser', { action: 'snapshot', targetId: String(opened.targetId) }))).toBe(
+      'BROWSER_TIMEOUT',
+    );
     expect(ok(await run.call('browser', { action: 'tabs' })).tabs).toHaveLength(2);
-    const answered = ok(await run.call('browser', { action: 'dialog', accept: true, targetId: String(opened.targetId) }));
+    const answered = ok(
+      await run.call('browser', { action: 'dialog', accept: true, targetId: String(opened.targetId) }),
+    );
     expect(answered.answered).toMatchObject({ type: 'alert', message: 'again' });
     ok(await run.call('browser', { action: 'close', targetId: String(opened.targetId) }));
   }, 60_000);
 
   it('a script that never yields: evaluate ends in BROWSER_TIMEOUT and the tab still closes', async () => {
     const opened = ok(await run.call('browser', { action: 'open', targetUrl: `${server.origin}/busy` }));
-    expect(errorCode(await run.call('browser', { action: 'act', targetId: String(opened.targetId), request: { kind: 'evaluate', fn: 'document.title' } }))).toBe('BROWSER_TIMEOUT');
+    expect(
+      errorCode(
+        await run.call('browser', {
+          action: 'act',
+          targetId: String(opened.targetId),
+          request: { kind: 'evaluate', fn: 'document.title' },
+        }),
+      ),
+    ).toBe('BROWSER_TIMEOUT');
     ok(await run.call('browser', { action: 'close', targetId: String(opened.targetId) }));
     expect(ok(await run.call('browser', { action: 'status' })).running).toBe(true);
   }, 60_000);
@@ -79,18 +112,33 @@ describe('hostile pages do not freeze the process', () => {
 });
 
 describe('every browser process is gone when the host process dies', () => {
-  it.each([['SIGKILL'], ['SIGTERM']] as const)('host killed with %s', async (signal) => {
-    const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
-    const hostState = tempDir(`host-${signal}`);
-    const host = spawn(process.execPath, ['--conditions=@tool-search/source', '--import', join(fixtures, 'register-ts.mjs'), join(fixtures, 'host.ts'), hostState, signal === 'SIGKILL' ? '18855' : '18856'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    host.stdout.on('data', (chunk) => (output += chunk));
-    host.stderr.on('data', (chunk) => (output += chunk));
-    const ready = await eventually(() => output.includes('READY') || host.exitCode !== null, 60_000);
-    expect(ready && output.includes('READY'), output).toBe(true);
-    const userData = /READY (\S+)/.exec(output)![1]!;
-    expect(processesWith(userData).length).toBeGreaterThan(0);
-    host.kill(signal);
-    expect(await eventually(() => processesWith(userData).length === 0)).toBe(true);
-  }, 90_000);
+  it.each([['SIGKILL'], ['SIGTERM']] as const)(
+    'host killed with %s',
+    async (signal) => {
+      const fixtures = join(dirname(fileURLToPath(import.meta.url)), 'fixtures');
+      const hostState = tempDir(`host-${signal}`);
+      const host = spawn(
+        process.execPath,
+        [
+          '--conditions=@tool-search/source',
+          '--import',
+          join(fixtures, 'register-ts.mjs'),
+          join(fixtures, 'host.ts'),
+          hostState,
+          signal === 'SIGKILL' ? '18855' : '18856',
+        ],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
+      let output = '';
+      host.stdout.on('data', (chunk) => (output += chunk));
+      host.stderr.on('data', (chunk) => (output += chunk));
+      const ready = await eventually(() => output.includes('READY') || host.exitCode !== null, 60_000);
+      expect(ready && output.includes('READY'), output).toBe(true);
+      const userData = /READY (\S+)/.exec(output)![1]!;
+      expect(processesWith(userData).length).toBeGreaterThan(0);
+      host.kill(signal);
+      expect(await eventually(() => processesWith(userData).length === 0)).toBe(true);
+    },
+    90_000,
+  );
 });

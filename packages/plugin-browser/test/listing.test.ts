@@ -24,7 +24,11 @@ describe('browser is listed only where it can work', () => {
   it.each([
     ['browser.enabled is false', { browser: { enabled: false } }, /browser\.enabled is false/],
     ['no Chromium on PATH', { env: { PATH: '/nonexistent' } }, /no Chromium on PATH.*Debian package chromium/],
-    ['executablePath is not an executable', { browser: { executablePath: notExecutable() } }, /browser\.executablePath/],
+    [
+      'executablePath is not an executable',
+      { browser: { executablePath: notExecutable() } },
+      /browser\.executablePath/,
+    ],
   ])('not listed when %s, with a TOOL_NOT_CONFIGURED diagnostic saying why', async (_why, options, reason) => {
     const run = await browserRun({ stateDir: tempDir('absent'), ...options });
     expect(run.tool('browser')).toBeUndefined();
@@ -40,6 +44,8 @@ describe('browser is listed only where it can work', () => {
     [{ defaultProfile: 'UPPER' }, '/browser/defaultProfile'],
     [{ actionTimeoutMs: 'soon' }, '/browser/actionTimeoutMs'],
   ])('a bad browser config is CONFIG_INVALID naming the path (%j)', (browser, path) => {
-    expect(() => browserPlugin({ browser: browser as never })).toThrow(expect.objectContaining({ code: ErrorCode.CONFIG_INVALID, path: expect.stringContaining(path) }));
+    expect(() => browserPlugin({ browser: browser as never })).toThrow(
+      expect.objectContaining({ code: ErrorCode.CONFIG_INVALID, path: expect.stringContaining(path) }),
+    );
   });
 });

@@ -7,7 +7,18 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Run } from '@tool-search/kernel';
-import { browserProcesses, browserRun, errorCode, eventually, html, ok, processesWith, serve, tempDir, type TestServer } from './helpers.js';
+import {
+  browserProcesses,
+  browserRun,
+  errorCode,
+  eventually,
+  html,
+  ok,
+  processesWith,
+  serve,
+  tempDir,
+  type TestServer,
+} from './helpers.js';
 
 let server: TestServer;
 let run: Run;
@@ -23,29 +34,45 @@ afterAll(async () => {
   await server?.close();
 });
 
-type ProfileView = { profile: string; kind: string; cdpPort?: number; cdpUrl: string; running: boolean; default: boolean };
-const profiles = async (target: Run = run) => ok(await target.call('browser', { action: 'profiles' })).profiles as ProfileView[];
+type ProfileView = {
+  profile: string;
+  kind: string;
+  cdpPort?: number;
+  cdpUrl: string;
+  running: boolean;
+  default: boolean;
+};
+const profiles = async (target: Run = run) =>
+  ok(await target.call('browser', { action: 'profiles' })).profiles as ProfileView[];
 
 describe('browser profiles', () => {
   it('profiles lists the default profile', async () => {
-    expect(await profiles()).toEqual([expect.objectContaining({ profile: 'openclaw', kind: 'local', cdpPort: 18857, default: true, running: false })]);
+    expect(await profiles()).toEqual([
+      expect.objectContaining({ profile: 'openclaw', kind: 'local', cdpPort: 18857, default: true, running: false }),
+    ]);
   });
 
   it('create-profile assigns a free CDP port in 18800-18899', async () => {
-    const created = ok(await run.call('browser', { action: 'create-profile', name: 'work', color: '#FF5A36' })).created as ProfileView;
+    const created = ok(await run.call('browser', { action: 'create-profile', name: 'work', color: '#FF5A36' }))
+      .created as ProfileView;
     expect(created).toMatchObject({ profile: 'work', kind: 'local', cdpPort: 18800 });
     const second = ok(await run.call('browser', { action: 'create-profile', name: 'work-2' })).created as ProfileView;
     expect(second.cdpPort).toBe(18801);
     expect((await profiles()).map((entry) => entry.profile)).toEqual(['openclaw', 'work', 'work-2']);
   });
 
-  it.each([['Work'], ['a_b'], ['-lead'], ['x'.repeat(65)], ['has space'], ['']])('names must be lowercase alphanumeric and hyphen, at most 64: %j is refused', async (name) => {
-    expect(errorCode(await run.call('browser', { action: 'create-profile', name }))).toBe('BROWSER_PROFILE_INVALID');
-  });
+  it.each([['Work'], ['a_b'], ['-lead'], ['x'.repeat(65)], ['has space'], ['']])(
+    'names must be lowercase alphanumeric and hyphen, at most 64: %j is refused',
+    async (name) => {
+      expect(errorCode(await run.call('browser', { action: 'create-profile', name }))).toBe('BROWSER_PROFILE_INVALID');
+    },
+  );
 
   it('a 64-character name is accepted; a taken name is BROWSER_PROFILE_EXISTS', async () => {
     ok(await run.call('browser', { action: 'create-profile', name: 'a'.repeat(64) }));
-    expect(errorCode(await run.call('browser', { action: 'create-profile', name: 'work' }))).toBe('BROWSER_PROFILE_EXISTS');
+    expect(errorCode(await run.call('browser', { action: 'create-profile', name: 'work' }))).toBe(
+      'BROWSER_PROFILE_EXISTS',
+    );
     ok(await run.call('browser', { action: 'delete-profile', name: 'a'.repeat(64) }));
   });
 
@@ -55,7 +82,7 @@ describe('browser profiles', () => {
     await next.close();
   });
 
-  it('the profile parameter runs an action on that profile\'s own browser', async () => {
+  it("the profile parameter runs an action on that profile's own browser", async () => {
     ok(await run.call('browser', { action: 'start', profile: 'work' }));
     ok(await run.call('browser', { action: 'open', profile: 'work', targetUrl: `${server.origin}/store` }));
     expect(errorCode(await run.call('browser', { action: 'tabs' }))).toBe('BROWSER_NOT_RUNNING');
@@ -66,27 +93,46 @@ describe('browser profiles', () => {
 
   it('a remote profile (cdpUrl) attaches to a running browser and is attach-only', async () => {
     ok(await run.call('browser', { action: 'create-profile', name: 'remote', cdpUrl: 'http://127.0.0.1:18800' }));
-    expect(ok(await run.call('browser', { action: 'start', profile: 'remote' }))).toMatchObject({ kind: 'remote', running: true, attachOnly: true });
+    expect(ok(await run.call('browser', { action: 'start', profile: 'remote' }))).toMatchObject({
+      kind: 'remote',
+      running: true,
+      attachOnly: true,
+    });
     const tabs = ok(await run.call('browser', { action: 'tabs', profile: 'remote' })).tabs as { url: string }[];
     expect(tabs.map((tab) => tab.url)).toContain(`${server.origin}/store`);
     ok(await run.call('browser', { action: 'stop', profile: 'remote' }));
     // Stopping the attachment leaves the browser it attached to running.
     expect(ok(await run.call('browser', { action: 'status', profile: 'work' })).running).toBe(true);
-    expect((ok(await run.call('browser', { action: 'tabs', profile: 'work' })).tabs as unknown[]).length).toBeGreaterThan(0);
-    expect(errorCode(await run.call('browser', { action: 'reset-profile', name: 'remote' }))).toBe('BROWSER_PROFILE_PROTECTED');
+    expect(
+      (ok(await run.call('browser', { action: 'tabs', profile: 'work' })).tabs as unknown[]).length,
+    ).toBeGreaterThan(0);
+    expect(errorCode(await run.call('browser', { action: 'reset-profile', name: 'remote' }))).toBe(
+      'BROWSER_PROFILE_PROTECTED',
+    );
     ok(await run.call('browser', { action: 'delete-profile', name: 'remote' }));
     expect(ok(await run.call('browser', { action: 'status', profile: 'work' })).running).toBe(true);
   }, 60_000);
 
-  it('reset-profile wipes the profile\'s data (which stop/start keeps)', async () => {
-    const setItem = { action: 'act', profile: 'work', request: { kind: 'evaluate', fn: '() => localStorage.setItem("k", "kept")' } };
-    const getItem = { action: 'act', profile: 'work', request: { kind: 'evaluate', fn: '() => localStorage.getItem("k")' } };
+  it("reset-profile wipes the profile's data (which stop/start keeps)", async () => {
+    const setItem = {
+      action: 'act',
+      profile: 'work',
+      request: { kind: 'evaluate', fn: '() => localStorage.setItem("k", "kept")' },
+    };
+    const getItem = {
+      action: 'act',
+      profile: 'work',
+      request: { kind: 'evaluate', fn: '() => localStorage.getItem("k")' },
+    };
     ok(await run.call('browser', setItem));
     ok(await run.call('browser', { action: 'stop', profile: 'work' }));
     ok(await run.call('browser', { action: 'start', profile: 'work' }));
     ok(await run.call('browser', { action: 'open', profile: 'work', targetUrl: `${server.origin}/store` }));
     expect(ok(await run.call('browser', getItem)).result).toBe('kept');
-    expect(ok(await run.call('browser', { action: 'reset-profile', name: 'work' }))).toMatchObject({ reset: 'work', wasRunning: true });
+    expect(ok(await run.call('browser', { action: 'reset-profile', name: 'work' }))).toMatchObject({
+      reset: 'work',
+      wasRunning: true,
+    });
     ok(await run.call('browser', { action: 'start', profile: 'work' }));
     ok(await run.call('browser', { action: 'open', profile: 'work', targetUrl: `${server.origin}/store` }));
     expect(ok(await run.call('browser', getItem)).result).toBeNull();
@@ -99,14 +145,24 @@ describe('browser profiles', () => {
     expect(await eventually(() => processesWith(userData).length === 0)).toBe(true);
     expect(existsSync(userData)).toBe(false);
     expect((await profiles()).map((entry) => entry.profile)).toEqual(['openclaw', 'work-2']);
-    expect(errorCode(await run.call('browser', { action: 'delete-profile', name: 'openclaw' }))).toBe('BROWSER_PROFILE_PROTECTED');
+    expect(errorCode(await run.call('browser', { action: 'delete-profile', name: 'openclaw' }))).toBe(
+      'BROWSER_PROFILE_PROTECTED',
+    );
   }, 60_000);
 
   it('concurrent clients: three starts at once launch one browser, and their opens each get a tab', async () => {
-    const [a, b, c] = await Promise.all([run.call('browser', { action: 'start', profile: 'work-2' }), run.call('browser', { action: 'start', profile: 'work-2' }), run.call('browser', { action: 'start', profile: 'work-2' })]);
+    const [a, b, c] = await Promise.all([
+      run.call('browser', { action: 'start', profile: 'work-2' }),
+      run.call('browser', { action: 'start', profile: 'work-2' }),
+      run.call('browser', { action: 'start', profile: 'work-2' }),
+    ]);
     for (const outcome of [a, b, c]) expect(ok(outcome!).running).toBe(true);
     expect(browserProcesses(join(stateDir, 'profiles', 'work-2', 'user-data'))).toHaveLength(1);
-    const opened = await Promise.all([1, 2, 3].map(() => run.call('browser', { action: 'open', profile: 'work-2', targetUrl: `${server.origin}/store` })));
+    const opened = await Promise.all(
+      [1, 2, 3].map(() =>
+        run.call('browser', { action: 'open', profile: 'work-2', targetUrl: `${server.origin}/store` }),
+      ),
+    );
     const ids = opened.map((outcome) => String(ok(outcome).targetId));
     expect(new Set(ids).size).toBe(3);
     const tabs = ok(await run.call('browser', { action: 'tabs', profile: 'work-2' })).tabs as { targetId: string }[];
@@ -115,9 +171,14 @@ describe('browser profiles', () => {
   }, 90_000);
 
   it('when all 100 ports are taken, create-profile is BROWSER_PORTS_EXHAUSTED', async () => {
-    const crowded = await browserRun({ browser: { profiles: { openclaw: { cdpPort: 18800 } } }, stateDir: tempDir('crowded') });
+    const crowded = await browserRun({
+      browser: { profiles: { openclaw: { cdpPort: 18800 } } },
+      stateDir: tempDir('crowded'),
+    });
     for (let i = 1; i < 100; i++) ok(await crowded.call('browser', { action: 'create-profile', name: `p${i}` }));
-    expect(errorCode(await crowded.call('browser', { action: 'create-profile', name: 'one-too-many' }))).toBe('BROWSER_PORTS_EXHAUSTED');
+    expect(errorCode(await crowded.call('browser', { action: 'create-profile', name: 'one-too-many' }))).toBe(
+      'BROWSER_PORTS_EXHAUSTED',
+    );
     const ports = (await profiles(crowded)).map((entry) => entry.cdpPort);
     expect(new Set(ports).size).toBe(100);
     expect(ports.every((port) => port! >= 18800 && port! <= 18899)).toBe(true);

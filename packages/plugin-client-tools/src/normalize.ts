@@ -57,7 +57,8 @@ export function normalizeClientTools(input: unknown): readonly ClientTool[] {
   const names = new Set<string>();
   input.forEach((entry: unknown, index: number) => {
     const tool = normalizeClientTool(entry, index);
-    if (names.has(tool.name)) throw invalid(`clientTools[${index}].name`, 'unique', `client tool name "${tool.name}" is used twice`, tool.name);
+    if (names.has(tool.name))
+      throw invalid(`clientTools[${index}].name`, 'unique', `client tool name "${tool.name}" is used twice`, tool.name);
     names.add(tool.name);
     tools.push(tool);
   });
@@ -72,19 +73,31 @@ export function normalizeClientTool(entry: unknown, index = 0): ClientTool {
   let path = at;
   if (entry.type !== undefined) {
     if (entry.type !== 'function') {
-      throw invalid(`${at}.type`, 'enum', `client tool type ${JSON.stringify(entry.type)} is not supported; use "function"`);
+      throw invalid(
+        `${at}.type`,
+        'enum',
+        `client tool type ${JSON.stringify(entry.type)} is not supported; use "function"`,
+      );
     }
-    if (!isRecord(entry.function)) throw invalid(`${at}.function`, 'type', 'a "function" tool needs a `function` object with a name');
+    if (!isRecord(entry.function))
+      throw invalid(`${at}.function`, 'type', 'a "function" tool needs a `function` object with a name');
     spec = entry.function;
     path = `${at}.function`;
   }
   const { name, description, parameters } = spec;
   if (typeof name !== 'string' || !NAME_PATTERN.test(name)) {
-    throw invalid(`${path}.name`, 'pattern', 'a client tool name must be 1-128 characters without whitespace or control characters');
+    throw invalid(
+      `${path}.name`,
+      'pattern',
+      'a client tool name must be 1-128 characters without whitespace or control characters',
+    );
   }
-  if (description !== undefined && typeof description !== 'string') throw invalid(`${path}.description`, 'type', 'description must be a string', name);
-  if (parameters !== undefined && !isRecord(parameters)) throw invalid(`${path}.parameters`, 'type', 'parameters must be a JSON Schema object', name);
-  if (entry.execute !== undefined && typeof entry.execute !== 'function') throw invalid(`${at}.execute`, 'type', 'execute must be a function', name);
+  if (description !== undefined && typeof description !== 'string')
+    throw invalid(`${path}.description`, 'type', 'description must be a string', name);
+  if (parameters !== undefined && !isRecord(parameters))
+    throw invalid(`${path}.parameters`, 'type', 'parameters must be a JSON Schema object', name);
+  if (entry.execute !== undefined && typeof entry.execute !== 'function')
+    throw invalid(`${at}.execute`, 'type', 'execute must be a function', name);
   if (entry.catalogMode !== undefined && entry.catalogMode !== 'catalog' && entry.catalogMode !== 'direct-only') {
     throw invalid(`${at}.catalogMode`, 'enum', 'catalogMode must be "catalog" or "direct-only"', name);
   }

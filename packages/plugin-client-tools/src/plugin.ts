@@ -28,7 +28,11 @@ declare module '@tool-search/kernel' {
 export const CLIENT_TOOLS_PLUGIN_NAME = '@tool-search/plugin-client-tools';
 
 /** Runs a client tool by name when the tool itself has no `execute`. */
-export type ClientToolsExecutor = (name: string, args: Record<string, unknown>, ctx: ExecuteContext) => Promise<ToolResult> | ToolResult;
+export type ClientToolsExecutor = (
+  name: string,
+  args: Record<string, unknown>,
+  ctx: ExecuteContext,
+) => Promise<ToolResult> | ToolResult;
 
 export interface ClientToolsPluginOptions {
   /** Fallback executor for client tools without their own `execute`. Without either, calls come back `pending`. */
@@ -47,7 +51,11 @@ export function clientToolsPlugin(options: ClientToolsPluginOptions = {}): Kerne
         const inputs: unknown = ctx.run.request.clientTools;
         if (inputs === undefined) return;
         if (!Array.isArray(inputs)) {
-          sink.diagnostic({ code: ClientToolsErrors.CLIENT_TOOL_INVALID, level: 'error', message: 'clientTools must be an array; no client tool was added' });
+          sink.diagnostic({
+            code: ClientToolsErrors.CLIENT_TOOL_INVALID,
+            level: 'error',
+            message: 'clientTools must be an array; no client tool was added',
+          });
           return;
         }
         const seen = new Set<string>();
@@ -55,19 +63,29 @@ export function clientToolsPlugin(options: ClientToolsPluginOptions = {}): Kerne
           try {
             const tool = normalizeClientTool(input, index);
             if (seen.has(tool.name)) {
-              throw new ToolSearchError(ClientToolsErrors.CLIENT_TOOL_INVALID, `Client tool name "${tool.name}" is used twice; the later one was dropped`, {
-                details: { path: `clientTools[${index}].name`, rule: 'unique', name: tool.name },
-              });
+              throw new ToolSearchError(
+                ClientToolsErrors.CLIENT_TOOL_INVALID,
+                `Client tool name "${tool.name}" is used twice; the later one was dropped`,
+                {
+                  details: { path: `clientTools[${index}].name`, rule: 'unique', name: tool.name },
+                },
+              );
             }
             seen.add(tool.name);
-            const execute = tool.execute ?? (fallback ? (args: Record<string, unknown>, ctx: ExecuteContext) => fallback(tool.name, args, ctx) : undefined);
+            const execute =
+              tool.execute ??
+              (fallback
+                ? (args: Record<string, unknown>, ctx: ExecuteContext) => fallback(tool.name, args, ctx)
+                : undefined);
             sink.add({
               name: tool.name,
               source: 'client',
               owner: 'client',
               description: tool.description,
               inputSchema: tool.inputSchema,
-              ...((tool.catalogMode ?? options.catalogMode) ? { catalogMode: tool.catalogMode ?? options.catalogMode } : {}),
+              ...((tool.catalogMode ?? options.catalogMode)
+                ? { catalogMode: tool.catalogMode ?? options.catalogMode }
+                : {}),
               ...(execute ? { execute } : {}),
             });
           } catch (error) {
@@ -93,7 +111,8 @@ function checkOptions(options: ClientToolsPluginOptions): void {
       plugin: CLIENT_TOOLS_PLUGIN_NAME,
     });
   if (typeof options !== 'object' || options === null) throw fail('(root)', 'type', 'options must be an object');
-  if (options.execute !== undefined && typeof options.execute !== 'function') throw fail('execute', 'type', 'execute must be a function');
+  if (options.execute !== undefined && typeof options.execute !== 'function')
+    throw fail('execute', 'type', 'execute must be a function');
   if (options.catalogMode !== undefined && options.catalogMode !== 'catalog' && options.catalogMode !== 'direct-only') {
     throw fail('catalogMode', 'enum', 'catalogMode must be "catalog" or "direct-only"');
   }

@@ -6,18 +6,24 @@ const weather = { type: 'object', properties: { city: { type: 'string' } }, requ
 
 describe('normalizeClientTools', () => {
   it('accepts the OpenAI function format', () => {
-    const [tool] = normalizeClientTools([{ type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: weather } }]);
+    const [tool] = normalizeClientTools([
+      { type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: weather } },
+    ]);
     expect(tool).toEqual({ name: 'get_weather', description: 'Weather for a city', inputSchema: weather });
   });
 
   it('accepts the plain { name, description, parameters } form with an execute callback', () => {
     const execute = () => ({ content: [] });
-    const [tool] = normalizeClientTools([{ name: 'get_weather', description: 'Weather', parameters: weather, execute }]);
+    const [tool] = normalizeClientTools([
+      { name: 'get_weather', description: 'Weather', parameters: weather, execute },
+    ]);
     expect(tool).toEqual({ name: 'get_weather', description: 'Weather', inputSchema: weather, execute });
   });
 
   it('gives a tool without parameters an empty object schema and an empty description', () => {
-    expect(normalizeClientTools([{ name: 'ping' }])).toEqual([{ name: 'ping', description: '', inputSchema: EMPTY_PARAMETERS }]);
+    expect(normalizeClientTools([{ name: 'ping' }])).toEqual([
+      { name: 'ping', description: '', inputSchema: EMPTY_PARAMETERS },
+    ]);
   });
 
   it('treats a missing list as no tools', () => {
@@ -32,10 +38,16 @@ describe('normalizeClientTools', () => {
     ['a missing name', [{ description: 'no name' }], 'clientTools[0].name'],
     ['a name with whitespace', [{ name: 'get weather' }], 'clientTools[0].name'],
     ['a description that is not a string', [{ name: 'x', description: 42 }], 'clientTools[0].description'],
-    ['parameters that are not an object', [{ type: 'function', function: { name: 'x', parameters: 'string' } }], 'clientTools[0].function.parameters'],
+    [
+      'parameters that are not an object',
+      [{ type: 'function', function: { name: 'x', parameters: 'string' } }],
+      'clientTools[0].function.parameters',
+    ],
     ['an execute that is not a function', [{ name: 'x', execute: 'run' }], 'clientTools[0].execute'],
     ['a name used twice', [{ name: 'x' }, { type: 'function', function: { name: 'x' } }], 'clientTools[1].name'],
   ])('refuses %s with CLIENT_TOOL_INVALID at its path', (_case, input, path) => {
-    expect(() => normalizeClientTools(input)).toThrow(expect.objectContaining({ code: 'CLIENT_TOOL_INVALID', details: expect.objectContaining({ path }) }));
+    expect(() => normalizeClientTools(input)).toThrow(
+      expect.objectContaining({ code: 'CLIENT_TOOL_INVALID', details: expect.objectContaining({ path }) }),
+    );
   });
 });

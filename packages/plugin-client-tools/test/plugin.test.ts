@@ -5,7 +5,11 @@ import { clientToolsPlugin, type ClientToolInput } from '../src/index.js';
 
 const weather: ClientToolInput = {
   type: 'function',
-  function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  function: {
+    name: 'get_weather',
+    description: 'Weather for a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
 };
 const text = (value: string): ToolResult => ({ content: [{ type: 'text', text: value }] });
 
@@ -13,15 +17,29 @@ const text = (value: string): ToolResult => ({ content: [{ type: 'text', text: v
 const catalogSource: KernelPlugin = {
   name: 'test-catalog',
   apply({ hooks }) {
-    hooks.listTools.tap((sink) => sink.add({ name: 'search', source: 'plugin', owner: 'test-catalog', description: 'Search', inputSchema: { type: 'object' } }));
+    hooks.listTools.tap((sink) =>
+      sink.add({
+        name: 'search',
+        source: 'plugin',
+        owner: 'test-catalog',
+        description: 'Search',
+        inputSchema: { type: 'object' },
+      }),
+    );
   },
 };
 
 describe('clientToolsPlugin', () => {
   it('lists client tools as client:client:<name>', async () => {
-    const run = await createKernel({ plugins: [clientToolsPlugin()] }).createRun({ clientTools: [weather, { name: 'ping' }] });
+    const run = await createKernel({ plugins: [clientToolsPlugin()] }).createRun({
+      clientTools: [weather, { name: 'ping' }],
+    });
     expect(run.catalog.map((tool) => tool.id)).toEqual(['client:client:get_weather', 'client:client:ping']);
-    expect(run.tool('get_weather')).toMatchObject({ source: 'client', owner: 'client', description: 'Weather for a city' });
+    expect(run.tool('get_weather')).toMatchObject({
+      source: 'client',
+      owner: 'client',
+      description: 'Weather for a city',
+    });
   });
 
   it('adds nothing to a run without client tools', async () => {
@@ -31,7 +49,12 @@ describe('clientToolsPlugin', () => {
 
   it('hands a call back to the client as pending when no execute is given', async () => {
     const run = await createKernel({ plugins: [clientToolsPlugin()] }).createRun({ clientTools: [weather] });
-    expect(await run.call('get_weather', { city: 'Oslo' })).toMatchObject({ status: 'pending', toolId: 'client:client:get_weather', name: 'get_weather', args: { city: 'Oslo' } });
+    expect(await run.call('get_weather', { city: 'Oslo' })).toMatchObject({
+      status: 'pending',
+      toolId: 'client:client:get_weather',
+      name: 'get_weather',
+      args: { city: 'Oslo' },
+    });
   });
 
   it('validates arguments of a client tool before handing it back', async () => {
@@ -43,28 +66,41 @@ describe('clientToolsPlugin', () => {
     const run = await createKernel({ plugins: [clientToolsPlugin()] }).createRun({
       clientTools: [{ name: 'ping', execute: () => text('pong') }],
     });
-    expect(await run.call('ping', {})).toMatchObject({ status: 'ok', result: { content: [{ type: 'text', text: 'pong' }] } });
+    expect(await run.call('ping', {})).toMatchObject({
+      status: 'ok',
+      result: { content: [{ type: 'text', text: 'pong' }] },
+    });
   });
 
   it('runs the plugin-level execute with the tool name and arguments', async () => {
     const plugin = clientToolsPlugin({ execute: (name, args) => text(`${name}(${JSON.stringify(args)})`) });
     const run = await createKernel({ plugins: [plugin] }).createRun({ clientTools: [weather] });
-    expect(await run.call('get_weather', { city: 'Oslo' })).toMatchObject({ status: 'ok', result: { content: [{ text: 'get_weather({"city":"Oslo"})' }] } });
+    expect(await run.call('get_weather', { city: 'Oslo' })).toMatchObject({
+      status: 'ok',
+      result: { content: [{ text: 'get_weather({"city":"Oslo"})' }] },
+    });
   });
 
   it('prefers the tool own execute over the plugin-level one', async () => {
     const plugin = clientToolsPlugin({ execute: () => text('plugin') });
-    const run = await createKernel({ plugins: [plugin] }).createRun({ clientTools: [{ name: 'ping', execute: () => text('tool') }] });
+    const run = await createKernel({ plugins: [plugin] }).createRun({
+      clientTools: [{ name: 'ping', execute: () => text('tool') }],
+    });
     expect(await run.call('ping', {})).toMatchObject({ status: 'ok', result: { content: [{ text: 'tool' }] } });
   });
 
   it('lets the kernel drop a client tool whose schema is invalid, with a diagnostic', async () => {
     const run = await createKernel({ plugins: [clientToolsPlugin()] }).createRun({
-      clientTools: [weather, { name: 'broken', parameters: { type: 'object', properties: { n: { type: 'no-such-type' } } } }],
+      clientTools: [
+        weather,
+        { name: 'broken', parameters: { type: 'object', properties: { n: { type: 'no-such-type' } } } },
+      ],
     });
     expect(run.tool('client:client:broken')).toBeUndefined();
     expect(run.tool('client:client:get_weather')).toBeDefined();
-    expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: 'TOOL_SCHEMA_INVALID', toolId: 'client:client:broken' }));
+    expect(run.diagnostics).toContainEqual(
+      expect.objectContaining({ code: 'TOOL_SCHEMA_INVALID', toolId: 'client:client:broken' }),
+    );
   });
 
   it('drops a malformed client tool with CLIENT_TOOL_INVALID and keeps the others', async () => {
@@ -84,11 +120,15 @@ describe('clientToolsPlugin', () => {
   });
 
   it('keeps client tools out of search when catalogMode is direct-only', async () => {
-    const run = await createKernel({ plugins: [clientToolsPlugin({ catalogMode: 'direct-only' })] }).createRun({ clientTools: [weather] });
+    const run = await createKernel({ plugins: [clientToolsPlugin({ catalogMode: 'direct-only' })] }).createRun({
+      clientTools: [weather],
+    });
     expect(run.tool('get_weather')?.catalogMode).toBe('direct-only');
   });
 
   it('refuses invalid plugin options with OPTIONS_INVALID', () => {
-    expect(() => clientToolsPlugin({ catalogMode: 'hidden' as never })).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID', path: 'catalogMode' }));
+    expect(() => clientToolsPlugin({ catalogMode: 'hidden' as never })).toThrow(
+      expect.objectContaining({ code: 'OPTIONS_INVALID', path: 'catalogMode' }),
+    );
   });
 });

@@ -4,9 +4,11 @@ import { defineErrors } from '@tool-search/kernel';
 export const CronErrors = defineErrors('@tool-search/plugin-cron', {
   CRON_AGENT_NOT_ALLOWED:
     'A cron call named a job or an agentId of an agent the caller may not run as: only its own agent and those in its agents.list[].subagents.allowAgents (`details.agentId`, `details.requester`).',
-  CRON_GATEWAY_TOKEN_REQUIRED: 'A cron call gave gatewayUrl without gatewayToken: an explicit gateway URL needs an explicit token (credentials are never borrowed from the config or the environment for it).',
-  CRON_GATEWAY_REMOTE_UNSUPPORTED: 'A cron call named another gateway (gatewayUrl): this cron runs inside the gateway serving the call, and Tool Search has no RPC to reach another gateway\'s cron.',
+  CRON_GATEWAY_TOKEN_REQUIRED:
+    'A cron call gave gatewayUrl without gatewayToken: an explicit gateway URL needs an explicit token (credentials are never borrowed from the config or the environment for it).',
+  CRON_GATEWAY_REMOTE_UNSUPPORTED:
+    "A cron call named another gateway (gatewayUrl): this cron runs inside the gateway serving the call, and Tool Search has no RPC to reach another gateway's cron.",
   CRON_TIMEOUT: 'A cron call took longer than its timeoutMs.',
   CRON_JOB_UNKNOWN: '`cron`: no job with that id.',
-  CRON_SCHEDULE_INVALID: '`cron`: a job\'s schedule (cron expression, time zone, interval or time) is invalid.',
+  CRON_SCHEDULE_INVALID: "`cron`: a job's schedule (cron expression, time zone, interval or time) is invalid.",
 });

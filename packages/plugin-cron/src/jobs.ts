@@ -40,13 +40,24 @@ export interface CronJob {
 }
 
 /** The fields `add` takes and `update`'s `patch` may change. */
-export const JOB_FIELDS = ['name', 'enabled', 'schedule', 'sessionTarget', 'payload', 'agentId', 'deleteAfterRun'] as const;
+export const JOB_FIELDS = [
+  'name',
+  'enabled',
+  'schedule',
+  'sessionTarget',
+  'payload',
+  'agentId',
+  'deleteAfterRun',
+] as const;
 
 /** Smallest `every` interval (croner fires on whole seconds). */
 export const MIN_EVERY_MS = 1_000;
 
 export function scheduleError(message: string, schedule: unknown, cause?: unknown): ToolSearchError {
-  return new ToolSearchError(CronErrors.CRON_SCHEDULE_INVALID, message, { details: { schedule, rule: 'cron.schedule' }, ...(cause === undefined ? {} : { cause }) });
+  return new ToolSearchError(CronErrors.CRON_SCHEDULE_INVALID, message, {
+    details: { schedule, rule: 'cron.schedule' },
+    ...(cause === undefined ? {} : { cause }),
+  });
 }
 
 /**
@@ -55,14 +66,23 @@ export function scheduleError(message: string, schedule: unknown, cause?: unknow
  */
 export function cronFor(schedule: Schedule, fire: () => Promise<void> | void, anchorMs = Date.now()): Cron {
   try {
-    if (schedule.kind === 'cron') return new Cron(schedule.expr, { paused: true, protect: true, ...(schedule.tz ? { timezone: schedule.tz } : {}) }, fire);
+    if (schedule.kind === 'cron')
+      return new Cron(
+        schedule.expr,
+        { paused: true, protect: true, ...(schedule.tz ? { timezone: schedule.tz } : {}) },
+        fire,
+      );
     if (schedule.kind === 'at') return new Cron(new Date(schedule.at), { paused: true, protect: true }, fire);
     // `interval` alone would fire at the next whole second; the first run is one interval past the anchor.
     const everySeconds = Math.round(schedule.everyMs / 1000);
     const step = everySeconds * 1000;
     const anchor = Math.ceil(anchorMs / 1000) * 1000;
     const startAt = anchor + Math.max(1, Math.floor((Date.now() - anchor) / step) + 1) * step;
-    return new Cron('* * * * * *', { paused: true, protect: true, interval: everySeconds, startAt: new Date(startAt) }, fire);
+    return new Cron(
+      '* * * * * *',
+      { paused: true, protect: true, interval: everySeconds, startAt: new Date(startAt) },
+      fire,
+    );
   } catch (error) {
     throw scheduleError(`invalid ${schedule.kind} schedule: ${errorMessage(error)}`, schedule, error);
   }
@@ -91,12 +111,20 @@ export function checkSchedule(value: unknown): Schedule {
   let schedule: Schedule;
   if (s.kind === 'cron' && typeof s.expr === 'string' && (s.tz === undefined || typeof s.tz === 'string')) {
     schedule = { kind: 'cron', expr: s.expr, ...(typeof s.tz === 'string' ? { tz: s.tz } : {}) };
-  } else if (s.kind === 'every' && typeof s.everyMs === 'number' && Number.isInteger(s.everyMs) && s.everyMs >= MIN_EVERY_MS) {
+  } else if (
+    s.kind === 'every' &&
+    typeof s.everyMs === 'number' &&
+    Number.isInteger(s.everyMs) &&
+    s.everyMs >= MIN_EVERY_MS
+  ) {
     schedule = { kind: 'every', everyMs: s.everyMs };
   } else if (s.kind === 'at' && typeof s.at === 'string' && !Number.isNaN(Date.parse(s.at))) {
     schedule = { kind: 'at', at: new Date(s.at).toISOString() };
   } else {
-    throw scheduleError(`schedule must be { kind: "cron", expr, tz? }, { kind: "every", everyMs ≥ ${MIN_EVERY_MS} } or { kind: "at", at: ISO time }`, value);
+    throw scheduleError(
+      `schedule must be { kind: "cron", expr, tz? }, { kind: "every", everyMs ≥ ${MIN_EVERY_MS} } or { kind: "at", at: ISO time }`,
+      value,
+    );
   }
   const probe = cronFor(schedule, () => undefined);
   const next = probe.nextRun();
@@ -106,14 +134,21 @@ export function checkSchedule(value: unknown): Schedule {
 }
 
 /** A job from `add`'s `job` (or an old job with `update`'s `patch` applied), checked. */
-export type JobBase = Omit<CronJob, 'schedule' | 'payload' | 'enabled' | 'sessionTarget' | 'updatedAt'> & Partial<CronJob>;
+export type JobBase = Omit<CronJob, 'schedule' | 'payload' | 'enabled' | 'sessionTarget' | 'updatedAt'> &
+  Partial<CronJob>;
 
 export function buildJob(input: Record<string, unknown>, base: JobBase): CronJob {
   const merged = { ...base, ...pick(input) } as Record<string, unknown>;
   const payload = (merged.payload ?? {}) as Record<string, unknown>;
-  const message = typeof payload.message === 'string' ? payload.message : typeof merged.message === 'string' ? merged.message : undefined;
-  if (!message) throw invalid('job.payload.message (the agent turn\'s message) is required');
-  if (merged.sessionTarget !== undefined && merged.sessionTarget !== 'isolated' && merged.sessionTarget !== 'main') throw invalid('job.sessionTarget is "isolated" or "main"');
+  const message =
+    typeof payload.message === 'string'
+      ? payload.message
+      : typeof merged.message === 'string'
+        ? merged.message
+        : undefined;
+  if (!message) throw invalid("job.payload.message (the agent turn's message) is required");
+  if (merged.sessionTarget !== undefined && merged.sessionTarget !== 'isolated' && merged.sessionTarget !== 'main')
+    throw invalid('job.sessionTarget is "isolated" or "main"');
   if (merged.name !== undefined && typeof merged.name !== 'string') throw invalid('job.name is a string');
   if (merged.agentId !== undefined && typeof merged.agentId !== 'string') throw invalid('job.agentId is a string');
   return {
@@ -130,7 +165,9 @@ export function buildJob(input: Record<string, unknown>, base: JobBase): CronJob
 }
 
 function pick(input: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(input).filter(([key]) => (JOB_FIELDS as readonly string[]).includes(key) || key === 'message'));
+  return Object.fromEntries(
+    Object.entries(input).filter(([key]) => (JOB_FIELDS as readonly string[]).includes(key) || key === 'message'),
+  );
 }
 
 export function invalid(message: string): ToolSearchError {

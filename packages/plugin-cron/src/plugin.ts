@@ -6,7 +6,17 @@
  * turns (it needs the session host).
  */
 import { randomUUID } from 'node:crypto';
-import { ErrorCode, errorMessage, silentLogger, ToolSearchError, type ExecuteContext, type Logger, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import {
+  ErrorCode,
+  errorMessage,
+  silentLogger,
+  ToolSearchError,
+  type ExecuteContext,
+  type Logger,
+  type KernelPlugin,
+  type ToolDefinition,
+  type ToolResult,
+} from '@tool-search/kernel';
 import type { SessionHost } from '@tool-search/sessions';
 import { CronErrors } from './errors.js';
 import { buildJob, invalid } from './jobs.js';
@@ -50,7 +60,13 @@ export function cronPlugin(options: CronPluginOptions): KernelPlugin {
   const agents = options.agents ?? [];
   const runAgent = (agentId: string | undefined) => (agents.length && agentId ? { agentId } : {});
   let logger: Logger = silentLogger;
-  const service = new CronService({ store: jobStore(options), host: options.host, runAgent, logger: () => logger, ...(options.state ? { replica: options.state.replicaId } : {}) });
+  const service = new CronService({
+    store: jobStore(options),
+    host: options.host,
+    runAgent,
+    logger: () => logger,
+    ...(options.state ? { replica: options.state.replicaId } : {}),
+  });
   return {
     name: CRON_PLUGIN_NAME,
     apply({ hooks, logger: scoped }) {
@@ -68,7 +84,12 @@ function jobStore(options: CronPluginOptions): JobStore {
   return new StateJobs(options.state, options.resyncMs);
 }
 
-function cronTool(service: CronService, host: SessionHost, agents: readonly CronAgent[], logger: () => Logger): ToolDefinition {
+function cronTool(
+  service: CronService,
+  host: SessionHost,
+  agents: readonly CronAgent[],
+  logger: () => Logger,
+): ToolDefinition {
   return {
     name: 'cron',
     source: 'core',
@@ -85,11 +106,31 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly Cron
         id: { type: 'string', minLength: 1, description: 'The same as jobId (OpenClaw accepts both).' },
         patch: { type: 'object', description: 'update: the fields to change.' },
         includeDisabled: { type: 'boolean', description: 'list: also disabled jobs.' },
-        limit: { type: 'integer', minimum: 1, maximum: 500, description: `runs: newest runs to return (default ${DEFAULT_RUNS_LIMIT}).` },
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 500,
+          description: `runs: newest runs to return (default ${DEFAULT_RUNS_LIMIT}).`,
+        },
         text: { type: 'string', minLength: 1, description: 'wake: the message for the agent turn.' },
-        gatewayUrl: { type: 'string', pattern: '^(wss?|https?)://', maxLength: 2048, description: 'The gateway to act on (default: this one). An explicit URL needs an explicit gatewayToken.' },
-        gatewayToken: { type: 'string', minLength: 1, maxLength: 4096, description: 'The token for gatewayUrl (required with it; never taken from the config or the environment).' },
-        timeoutMs: { type: 'integer', minimum: 1, maximum: MAX_TIMEOUT_MS, description: `Give up after this long (default ${DEFAULT_TIMEOUT_MS}).` },
+        gatewayUrl: {
+          type: 'string',
+          pattern: '^(wss?|https?)://',
+          maxLength: 2048,
+          description: 'The gateway to act on (default: this one). An explicit URL needs an explicit gatewayToken.',
+        },
+        gatewayToken: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 4096,
+          description: 'The token for gatewayUrl (required with it; never taken from the config or the environment).',
+        },
+        timeoutMs: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_TIMEOUT_MS,
+          description: `Give up after this long (default ${DEFAULT_TIMEOUT_MS}).`,
+        },
       },
       required: ['action'],
       additionalProperties: false,
@@ -115,16 +156,29 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly Cron
       };
       switch (args.action) {
         case 'status':
-          return json({ running: true, ...service.store.where, jobs: service.list().length, enabled: service.list().filter((j) => j.enabled).length, nextWakeAt: service.nextWakeAt() ?? null });
+          return json({
+            running: true,
+            ...service.store.where,
+            jobs: service.list().length,
+            enabled: service.list().filter((j) => j.enabled).length,
+            nextWakeAt: service.nextWakeAt() ?? null,
+          });
         case 'list':
-          return json({ jobs: service.list().filter((job) => (job.enabled || args.includeDisabled === true) && scope.reaches(job.agentId)) });
+          return json({
+            jobs: service
+              .list()
+              .filter((job) => (job.enabled || args.includeDisabled === true) && scope.reaches(job.agentId)),
+          });
         case 'add': {
           if (typeof args.job !== 'object' || args.job === null) throw invalid('cron add needs job');
           const now = new Date().toISOString();
           const fields = args.job as Record<string, unknown>;
           // A job without agentId runs as the caller's agent, written down, never as whatever the default is then.
           const own = fields.agentId === undefined && scope.agentId !== undefined ? { agentId: scope.agentId } : {};
-          const job = buildJob({ ...fields, ...own }, { jobId: randomUUID(), createdBy: ctx.run.sessionId, createdAt: now, state: { runs: 0 } });
+          const job = buildJob(
+            { ...fields, ...own },
+            { jobId: randomUUID(), createdBy: ctx.run.sessionId, createdAt: now, state: { runs: 0 } },
+          );
           checkAgent(agents, job.agentId);
           scope.check(job.agentId);
           return json({ job: await service.put(job) });
@@ -142,11 +196,19 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly Cron
         case 'run': {
           const { runId, done } = service.run(jobId(), 'manual');
           // A turn's own failure is in the run record; what rejects here (the session store) would otherwise go unseen.
-          done.catch((error: unknown) => logger().warn(`manual cron run ${runId} failed before it was recorded: ${errorMessage(error)}`, { jobId: args.jobId, cause: error }));
+          done.catch((error: unknown) =>
+            logger().warn(`manual cron run ${runId} failed before it was recorded: ${errorMessage(error)}`, {
+              jobId: args.jobId,
+              cause: error,
+            }),
+          );
           return json({ ok: true, enqueued: true, runId });
         }
         case 'runs':
-          return json({ jobId: args.jobId, runs: await service.store.runs(jobId(), typeof args.limit === 'number' ? args.limit : DEFAULT_RUNS_LIMIT) });
+          return json({
+            jobId: args.jobId,
+            runs: await service.store.runs(jobId(), typeof args.limit === 'number' ? args.limit : DEFAULT_RUNS_LIMIT),
+          });
         case 'wake':
           return json(await wake(host, agents, args, ctx));
         default:
@@ -164,9 +226,13 @@ function cronTool(service: CronService, host: SessionHost, agents: readonly Cron
 function checkGatewayTarget(args: Record<string, unknown>): void {
   if (args.gatewayUrl === undefined) return;
   if (typeof args.gatewayToken !== 'string' || !args.gatewayToken) {
-    throw new ToolSearchError(CronErrors.CRON_GATEWAY_TOKEN_REQUIRED, 'gatewayUrl was given without gatewayToken: an explicit gateway URL needs an explicit token', {
-      details: { gatewayUrl: args.gatewayUrl, rule: 'gatewayUrl requires gatewayToken' },
-    });
+    throw new ToolSearchError(
+      CronErrors.CRON_GATEWAY_TOKEN_REQUIRED,
+      'gatewayUrl was given without gatewayToken: an explicit gateway URL needs an explicit token',
+      {
+        details: { gatewayUrl: args.gatewayUrl, rule: 'gatewayUrl requires gatewayToken' },
+      },
+    );
   }
   throw new ToolSearchError(
     CronErrors.CRON_GATEWAY_REMOTE_UNSUPPORTED,
@@ -178,7 +244,15 @@ function checkGatewayTarget(args: Record<string, unknown>): void {
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new ToolSearchError(CronErrors.CRON_TIMEOUT, `the cron call took longer than timeoutMs ${ms}`, { details: { timeoutMs: ms } })), ms);
+    timer = setTimeout(
+      () =>
+        reject(
+          new ToolSearchError(CronErrors.CRON_TIMEOUT, `the cron call took longer than timeoutMs ${ms}`, {
+            details: { timeoutMs: ms },
+          }),
+        ),
+      ms,
+    );
   });
   return Promise.race([work, timedOut]).finally(() => clearTimeout(timer));
 }
@@ -186,17 +260,28 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 /** `id` is accepted as `jobId` (as OpenClaw's cron tool does); both, naming different jobs, is an error. */
 function withJobId(args: Record<string, unknown>): Record<string, unknown> {
   if (args.id === undefined) return args;
-  if (args.jobId !== undefined && args.jobId !== args.id) throw invalid('cron: jobId and id name different jobs; give one of them');
+  if (args.jobId !== undefined && args.jobId !== args.id)
+    throw invalid('cron: jobId and id name different jobs; give one of them');
   const { id, ...rest } = args;
   return { ...rest, jobId: id };
 }
 
 /** `wake`: an agent turn now, in a new `cron` session under the caller. */
-async function wake(host: SessionHost, agents: readonly CronAgent[], args: Record<string, unknown>, ctx: ExecuteContext): Promise<Record<string, unknown>> {
+async function wake(
+  host: SessionHost,
+  agents: readonly CronAgent[],
+  args: Record<string, unknown>,
+  ctx: ExecuteContext,
+): Promise<Record<string, unknown>> {
   if (typeof args.text !== 'string') throw invalid('cron wake needs text');
   const agentId = ctx.run.request.agentId;
   const sessionId = `wake-${randomUUID()}`;
-  const record = await host.store.upsert(sessionId, { kind: 'cron', parentId: ctx.run.sessionId, label: 'wake', ...(agentId ? { agentId } : {}) });
+  const record = await host.store.upsert(sessionId, {
+    kind: 'cron',
+    parentId: ctx.run.sessionId,
+    label: 'wake',
+    ...(agentId ? { agentId } : {}),
+  });
   host.turn(sessionId, args.text, agents.length && agentId ? { agentId } : {}).catch(() => undefined); // the turn's failure is on its session (status, lastError)
   return { ok: true, enqueued: true, sessionKey: record.key };
 }
@@ -221,7 +306,14 @@ function agentScope(agents: readonly CronAgent[], ctx: ExecuteContext) {
     throw new ToolSearchError(
       CronErrors.CRON_AGENT_NOT_ALLOWED,
       `agent "${agentId}" may not ${jobId ? `touch cron job ${jobId}, which runs` : 'schedule a job that runs'} as agent "${target ?? fallback}": it is not in its agents.list[].subagents.allowAgents`,
-      { details: { agentId: target ?? fallback, requester: agentId, ...(jobId ? { jobId } : {}), rule: 'agents.list[].subagents.allowAgents' } },
+      {
+        details: {
+          agentId: target ?? fallback,
+          requester: agentId,
+          ...(jobId ? { jobId } : {}),
+          rule: 'agents.list[].subagents.allowAgents',
+        },
+      },
     );
   };
   return { agentId, reaches, check };
@@ -229,7 +321,9 @@ function agentScope(agents: readonly CronAgent[], ctx: ExecuteContext) {
 
 function checkAgent(agents: readonly { id: string }[], agentId: string | undefined): void {
   if (agentId === undefined || agents.some((agent) => agent.id === agentId)) return;
-  throw new ToolSearchError(ErrorCode.AGENT_UNKNOWN, `agents.list has no agent "${agentId}"`, { details: { agentId, known: agents.map((a) => a.id) } });
+  throw new ToolSearchError(ErrorCode.AGENT_UNKNOWN, `agents.list has no agent "${agentId}"`, {
+    details: { agentId, known: agents.map((a) => a.id) },
+  });
 }
 
 function json(value: Record<string, unknown>): ToolResult {

@@ -49,7 +49,11 @@ export class CronService {
     const watching = this.#unwatch ? Promise.resolve() : this.#watch();
     const loaded = this.store.load();
     this.#booted = Promise.all([watching, loaded]).then(([, jobs]) => this.#boot(jobs));
-    this.#booted.catch((error: unknown) => this.#options.logger().warn('cron jobs could not be loaded; the next cron call tries again', { error: String(error) }));
+    this.#booted.catch((error: unknown) =>
+      this.#options
+        .logger()
+        .warn('cron jobs could not be loaded; the next cron call tries again', { error: String(error) }),
+    );
   }
 
   /** Resolves once the jobs are loaded (retrying a load that failed, such as a store outage at start). */
@@ -77,7 +81,10 @@ export class CronService {
 
   get(jobId: string): CronJob {
     const job = this.#jobs.get(jobId);
-    if (!job) throw new ToolSearchError(CronErrors.CRON_JOB_UNKNOWN, `no cron job ${jobId}; cron list shows the jobs`, { details: { jobId } });
+    if (!job)
+      throw new ToolSearchError(CronErrors.CRON_JOB_UNKNOWN, `no cron job ${jobId}; cron list shows the jobs`, {
+        details: { jobId },
+      });
     return this.#withNext(job);
   }
 
@@ -89,7 +96,8 @@ export class CronService {
   }
 
   async put(job: CronJob): Promise<CronJob> {
-    if (!this.#jobs.has(job.jobId) && this.#jobs.size >= MAX_JOBS) throw invalid(`there are ${MAX_JOBS} cron jobs already (the most kept); remove one first`);
+    if (!this.#jobs.has(job.jobId) && this.#jobs.size >= MAX_JOBS)
+      throw invalid(`there are ${MAX_JOBS} cron jobs already (the most kept); remove one first`);
     const all = new Map(this.#jobs).set(job.jobId, job);
     await this.store.put(job, [...all.values()]);
     this.#jobs.set(job.jobId, job);
@@ -99,7 +107,10 @@ export class CronService {
 
   async remove(jobId: string): Promise<void> {
     this.get(jobId);
-    await this.store.remove(jobId, [...this.#jobs.values()].filter((job) => job.jobId !== jobId));
+    await this.store.remove(
+      jobId,
+      [...this.#jobs.values()].filter((job) => job.jobId !== jobId),
+    );
     this.#forget(jobId);
   }
 
@@ -114,7 +125,9 @@ export class CronService {
   }
 
   nextWakeAt(): string | undefined {
-    return this.list().flatMap((job) => (job.state.nextRunAt ? [job.state.nextRunAt] : [])).sort()[0];
+    return this.list()
+      .flatMap((job) => (job.state.nextRunAt ? [job.state.nextRunAt] : []))
+      .sort()[0];
   }
 
   async #watch(): Promise<void> {
@@ -137,7 +150,8 @@ export class CronService {
       const jobs = await this.store.load();
       const ids = new Set(jobs.map((job) => job.jobId));
       // A job missing from the list may have been added here while it loaded: it goes only if it is gone now.
-      for (const jobId of [...this.#jobs.keys()]) if (!ids.has(jobId) && !(await this.store.fetch(jobId))) this.#forget(jobId);
+      for (const jobId of [...this.#jobs.keys()])
+        if (!ids.has(jobId) && !(await this.store.fetch(jobId))) this.#forget(jobId);
       for (const job of jobs) this.#adopt(job);
     } catch (error) {
       this.#options.logger().warn('cron jobs could not be reloaded from the job store', { error: String(error) });
@@ -160,7 +174,8 @@ export class CronService {
     const old = this.#jobs.get(fresh.jobId);
     if (old && Date.parse(fresh.updatedAt) < Date.parse(old.updatedAt)) return; // read before a change made here
     this.#jobs.set(fresh.jobId, fresh);
-    if (!old || old.enabled !== fresh.enabled || JSON.stringify(old.schedule) !== JSON.stringify(fresh.schedule)) this.#schedule(fresh);
+    if (!old || old.enabled !== fresh.enabled || JSON.stringify(old.schedule) !== JSON.stringify(fresh.schedule))
+      this.#schedule(fresh);
   }
 
   /** A scheduled fire: the run is this replica's only if it claims the slot. */
@@ -173,19 +188,34 @@ export class CronService {
       mine = await this.store.claim(jobId, slotMs);
     } catch (error) {
       // Fail closed: without the lock no replica may know it runs alone, so this slot is skipped.
-      this.#options.logger().warn('cron: the job store did not answer; this scheduled run is skipped', { jobId, slot: new Date(slotMs).toISOString(), error: String(error) });
+      this.#options.logger().warn('cron: the job store did not answer; this scheduled run is skipped', {
+        jobId,
+        slot: new Date(slotMs).toISOString(),
+        error: String(error),
+      });
       return;
     }
     if (mine) await this.run(jobId, 'schedule', slotMs).done;
   }
 
-  async #execute(job: CronJob, trigger: RunRecord['trigger'], runId: string, slotMs: number | undefined): Promise<RunRecord> {
+  async #execute(
+    job: CronJob,
+    trigger: RunRecord['trigger'],
+    runId: string,
+    slotMs: number | undefined,
+  ): Promise<RunRecord> {
     const { host, runAgent, replica } = this.#options;
     const startedAt = new Date().toISOString();
-    const sessionId = job.sessionTarget === 'main' ? job.createdBy : `cron-${job.jobId.slice(0, 8)}-${runId.slice(0, 8)}`;
+    const sessionId =
+      job.sessionTarget === 'main' ? job.createdBy : `cron-${job.jobId.slice(0, 8)}-${runId.slice(0, 8)}`;
     const agent = runAgent(job.agentId);
     if (job.sessionTarget === 'isolated') {
-      await host.store.upsert(sessionId, { kind: 'cron', parentId: job.createdBy, label: job.name ?? `cron ${job.jobId}`, ...agent });
+      await host.store.upsert(sessionId, {
+        kind: 'cron',
+        parentId: job.createdBy,
+        label: job.name ?? `cron ${job.jobId}`,
+        ...agent,
+      });
     }
     let outcome: Pick<RunRecord, 'status' | 'reply' | 'error'>;
     try {
@@ -210,7 +240,9 @@ export class CronService {
       await this.store.appendRun(record);
       await this.#record(job.jobId, record);
     } catch (error) {
-      this.#options.logger().warn('a cron run could not be logged in the job store', { jobId: job.jobId, runId, error: String(error) });
+      this.#options
+        .logger()
+        .warn('a cron run could not be logged in the job store', { jobId: job.jobId, runId, error: String(error) });
     }
     return record;
   }
@@ -219,11 +251,24 @@ export class CronService {
   async #record(jobId: string, record: RunRecord): Promise<void> {
     const current = await this.store.fetch(jobId);
     if (!current) return this.#forget(jobId); // removed while it ran
-    if (current.schedule.kind === 'at' && record.status === 'ok' && current.deleteAfterRun !== false && record.trigger === 'schedule') {
-      await this.store.remove(jobId, [...this.#jobs.values()].filter((job) => job.jobId !== jobId));
+    if (
+      current.schedule.kind === 'at' &&
+      record.status === 'ok' &&
+      current.deleteAfterRun !== false &&
+      record.trigger === 'schedule'
+    ) {
+      await this.store.remove(
+        jobId,
+        [...this.#jobs.values()].filter((job) => job.jobId !== jobId),
+      );
       return this.#forget(jobId);
     }
-    const state = { ...current.state, runs: current.state.runs + 1, lastRunAt: record.startedAt, lastStatus: record.status };
+    const state = {
+      ...current.state,
+      runs: current.state.runs + 1,
+      lastRunAt: record.startedAt,
+      lastStatus: record.status,
+    };
     const { lastError: _lastError, ...kept } = state as typeof state & { lastError?: string };
     const next = { ...current, state: record.error ? { ...kept, lastError: record.error } : kept };
     this.#jobs.set(jobId, next);
@@ -241,7 +286,10 @@ export class CronService {
     this.#timers.delete(job.jobId);
     if (!job.enabled || this.#stopped) return;
     // A one-time job whose time has passed does not fire (croner finds no next run).
-    const fire = () => this.#fire(job.jobId).catch((error: unknown) => this.#options.logger().warn('a scheduled cron run failed', { jobId: job.jobId, error: String(error) }));
+    const fire = () =>
+      this.#fire(job.jobId).catch((error: unknown) =>
+        this.#options.logger().warn('a scheduled cron run failed', { jobId: job.jobId, error: String(error) }),
+      );
     const timer = cronFor(job.schedule, fire, anchorOf(job));
     timer.resume();
     this.#timers.set(job.jobId, timer);

@@ -76,7 +76,11 @@ export class JobFiles implements JobStore {
       if (!Array.isArray(parsed.jobs)) throw new Error('no "jobs" array');
       return parsed.jobs as CronJob[];
     } catch (error) {
-      throw new ToolSearchError(ErrorCode.CONFIG_UNREADABLE, `cron jobs file ${this.file} is not valid: ${errorMessage(error)}; fix or remove it`, { details: { file: this.file }, cause: error });
+      throw new ToolSearchError(
+        ErrorCode.CONFIG_UNREADABLE,
+        `cron jobs file ${this.file} is not valid: ${errorMessage(error)}; fix or remove it`,
+        { details: { file: this.file }, cause: error },
+      );
     }
   }
 
@@ -128,7 +132,8 @@ export class JobFiles implements JobStore {
 
   #runFile(jobId: string): string {
     // Job ids are ours (UUIDs); anything else in the file could leave the folder.
-    if (!/^[A-Za-z0-9_-]+$/.test(jobId)) throw new ToolSearchError(CronErrors.CRON_JOB_UNKNOWN, `no cron job ${jobId}`, { details: { jobId } });
+    if (!/^[A-Za-z0-9_-]+$/.test(jobId))
+      throw new ToolSearchError(CronErrors.CRON_JOB_UNKNOWN, `no cron job ${jobId}`, { details: { jobId } });
     return join(this.#runs, `${jobId}.jsonl`);
   }
 }

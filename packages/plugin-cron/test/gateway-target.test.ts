@@ -36,14 +36,18 @@ describe('cron gatewayUrl / gatewayToken / timeoutMs', () => {
   it('a token from the environment does not stand in for the explicit one', async () => {
     process.env.OPENCLAW_GATEWAY_TOKEN = 'from-env';
     try {
-      expect(code(await cron({ action: 'status', gatewayUrl: 'ws://127.0.0.1:18789' }))).toBe(CronErrors.CRON_GATEWAY_TOKEN_REQUIRED);
+      expect(code(await cron({ action: 'status', gatewayUrl: 'ws://127.0.0.1:18789' }))).toBe(
+        CronErrors.CRON_GATEWAY_TOKEN_REQUIRED,
+      );
     } finally {
       delete process.env.OPENCLAW_GATEWAY_TOKEN;
     }
   });
 
   it('gatewayUrl with its token naming another gateway is refused clearly (no cron RPC between gateways)', async () => {
-    expect(code(await cron({ action: 'status', gatewayUrl: 'https://gw.example.test', gatewayToken: 't' }))).toBe(CronErrors.CRON_GATEWAY_REMOTE_UNSUPPORTED);
+    expect(code(await cron({ action: 'status', gatewayUrl: 'https://gw.example.test', gatewayToken: 't' }))).toBe(
+      CronErrors.CRON_GATEWAY_REMOTE_UNSUPPORTED,
+    );
   });
 
   it('without gatewayUrl the call acts on this gateway; a token alone is accepted', async () => {
@@ -52,7 +56,9 @@ describe('cron gatewayUrl / gatewayToken / timeoutMs', () => {
   });
 
   it('a malformed gatewayUrl or timeoutMs breaks the schema', async () => {
-    expect(code(await cron({ action: 'status', gatewayUrl: 'file:///etc/passwd', gatewayToken: 't' }))).toBe('TOOL_ARGUMENTS_INVALID');
+    expect(code(await cron({ action: 'status', gatewayUrl: 'file:///etc/passwd', gatewayToken: 't' }))).toBe(
+      'TOOL_ARGUMENTS_INVALID',
+    );
     expect(code(await cron({ action: 'status', timeoutMs: 0 }))).toBe('TOOL_ARGUMENTS_INVALID');
   });
 });

@@ -15,7 +15,10 @@ import { cronPlugin, slotOf } from '@tool-search/plugin-cron';
 import { CronErrors } from '../src/errors.js';
 
 const haveRedis = redisServerAvailable();
-if (!haveRedis) console.warn('skipping the Redis half of the cron replica tests: redis-server is not installed (apt-get install -y redis-server)');
+if (!haveRedis)
+  console.warn(
+    'skipping the Redis half of the cron replica tests: redis-server is not installed (apt-get install -y redis-server)',
+  );
 
 let mock: MockOpenAI;
 let redis: RedisServerHandle | undefined;
@@ -43,9 +46,27 @@ interface Replica {
 
 function replica(state: StateStore, resyncMs?: number): Replica {
   const host = createSessionHost();
-  const kernel = createKernel({ plugins: [sessionsPlugin({ host }), cronPlugin({ host, dir: mkdtempSync(join(tmpdir(), 'cron-')), state, jobsIn: 'state', ...(resyncMs ? { resyncMs } : {}) })] });
+  const kernel = createKernel({
+    plugins: [
+      sessionsPlugin({ host }),
+      cronPlugin({
+        host,
+        dir: mkdtempSync(join(tmpdir(), 'cron-')),
+        state,
+        jobsIn: 'state',
+        ...(resyncMs ? { resyncMs } : {}),
+      }),
+    ],
+  });
   open.push({ kernel, state });
-  host.bind(sessionTurnRunner({ kernel, mode: 'direct', countTokens: false, upstream: openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }), 'mock-model') }));
+  host.bind(
+    sessionTurnRunner({
+      kernel,
+      mode: 'direct',
+      countTokens: false,
+      upstream: openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }), 'mock-model'),
+    }),
+  );
   return {
     id: state.replicaId,
     host,
@@ -86,43 +107,97 @@ const code = (outcome: ToolCallOutcome) => (outcome.status === 'error' ? outcome
 const yearly = { kind: 'cron', expr: '0 9 1 1 *', tz: 'Europe/Berlin' };
 const ids = (jobs: { jobId: string }[]) => jobs.map((j) => j.jobId);
 
-describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const))('cron over a shared %s store', (kind) => {
-  it('a job added on one replica exists on the other; updates and removal reach both', async () => {
-    const [a, b] = await pair(kind);
-    const job = data(await a.cron({ action: 'add', job: { name: 'report', schedule: yearly, payload: { kind: 'agentTurn', message: 'report' } } })).job;
-    await vi.waitFor(async () => expect(ids(data(await b.cron({ action: 'list' })).jobs)).toEqual([job.jobId]), { timeout: 10_000, interval: 50 });
-    expect(data(await b.cron({ action: 'status' }))).toMatchObject({ store: kind, replica: 'gw-b', jobs: 1 });
-    data(await b.cron({ action: 'update', jobId: job.jobId, patch: { enabled: false } }));
-    await vi.waitFor(async () => expect(data(await a.cron({ action: 'list', includeDisabled: true })).jobs[0]).toMatchObject({ enabled: false }), { timeout: 10_000, interval: 50 });
-    expect(data(await a.cron({ action: 'list' })).jobs).toEqual([]);
-    data(await a.cron({ action: 'remove', jobId: job.jobId }));
-    await vi.waitFor(async () => expect(code(await b.cron({ action: 'runs', jobId: job.jobId }))).toBe(CronErrors.CRON_JOB_UNKNOWN), { timeout: 10_000, interval: 50 });
-  });
+describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const))(
+  'cron over a shared %s store',
+  (kind) => {
+    it('a job added on one replica exists on the other; updates and removal reach both', async () => {
+      const [a, b] = await pair(kind);
+      const job = data(
+        await a.cron({
+          action: 'add',
+          job: { name: 'report', schedule: yearly, payload: { kind: 'agentTurn', message: 'report' } },
+        }),
+      ).job;
+      await vi.waitFor(async () => expect(ids(data(await b.cron({ action: 'list' })).jobs)).toEqual([job.jobId]), {
+        timeout: 10_000,
+        interval: 50,
+      });
+      expect(data(await b.cron({ action: 'status' }))).toMatchObject({ store: kind, replica: 'gw-b', jobs: 1 });
+      data(await b.cron({ action: 'update', jobId: job.jobId, patch: { enabled: false } }));
+      await vi.waitFor(
+        async () =>
+          expect(data(await a.cron({ action: 'list', includeDisabled: true })).jobs[0]).toMatchObject({
+            enabled: false,
+          }),
+        { timeout: 10_000, interval: 50 },
+      );
+      expect(data(await a.cron({ action: 'list' })).jobs).toEqual([]);
+      data(await a.cron({ action: 'remove', jobId: job.jobId }));
+      await vi.waitFor(
+        async () => expect(code(await b.cron({ action: 'runs', jobId: job.jobId }))).toBe(CronErrors.CRON_JOB_UNKNOWN),
+        { timeout: 10_000, interval: 50 },
+      );
+    });
 
-  it('a replica started later loads the jobs already in the store', async () => {
-    const [a] = await pair(kind);
-    const job = data(await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } })).job;
-    const late = kind === 'memory' ? replica((open[0]!.state as MemoryStateStore).asReplica('gw-c')) : replica(await connectRedisState({ url: redis!.url, keyPrefix: `cron-test-${process.pid}-${prefixes - 1}:`, replicaId: 'gw-c' }));
-    expect(ids(data(await late.cron({ action: 'list' })).jobs)).toEqual([job.jobId]);
-  });
+    it('a replica started later loads the jobs already in the store', async () => {
+      const [a] = await pair(kind);
+      const job = data(
+        await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } }),
+      ).job;
+      const late =
+        kind === 'memory'
+          ? replica((open[0]!.state as MemoryStateStore).asReplica('gw-c'))
+          : replica(
+              await connectRedisState({
+                url: redis!.url,
+                keyPrefix: `cron-test-${process.pid}-${prefixes - 1}:`,
+                replicaId: 'gw-c',
+              }),
+            );
+      expect(ids(data(await late.cron({ action: 'list' })).jobs)).toEqual([job.jobId]);
+    });
 
-  it('each scheduled slot runs exactly once across both replicas; with one gone the other runs them', async () => {
-    const [a, b] = await pair(kind);
-    const { jobId } = data(await a.cron({ action: 'add', job: { schedule: { kind: 'every', everyMs: 1000 }, payload: { kind: 'agentTurn', message: 'tick' } } })).job;
-    await vi.waitFor(async () => expect(ids(data(await b.cron({ action: 'list' })).jobs)).toEqual([jobId]), { timeout: 10_000, interval: 50 });
-    const runs = async () => data(await b.cron({ action: 'runs', jobId, limit: 500 })).runs as { scheduledAt: string; replica: string; trigger: string; status: string }[];
-    await vi.waitFor(async () => expect((await runs()).length).toBeGreaterThanOrEqual(3), { timeout: 20_000, interval: 200 });
-    await a.kernel.close(); // replica A goes away; B keeps the schedule
-    await vi.waitFor(async () => expect((await runs()).filter((r) => r.replica === 'gw-b').length).toBeGreaterThanOrEqual(2), { timeout: 20_000, interval: 200 });
-    data(await b.cron({ action: 'update', jobId, patch: { enabled: false } }));
-    // Settled: every turn either replica ran is one logged run, and no slot appears twice.
-    await vi.waitFor(async () => expect((await a.cronSessions()) + (await b.cronSessions())).toBe((await runs()).length), { timeout: 10_000, interval: 200 });
-    const log = await runs();
-    expect(log.every((r) => r.trigger === 'schedule' && r.status === 'ok')).toBe(true);
-    expect(new Set(log.map((r) => r.scheduledAt)).size).toBe(log.length);
-    expect(log.every((r) => Date.parse(r.scheduledAt) % 1000 === 0)).toBe(true);
-  }, 40_000);
-});
+    it('each scheduled slot runs exactly once across both replicas; with one gone the other runs them', async () => {
+      const [a, b] = await pair(kind);
+      const { jobId } = data(
+        await a.cron({
+          action: 'add',
+          job: { schedule: { kind: 'every', everyMs: 1000 }, payload: { kind: 'agentTurn', message: 'tick' } },
+        }),
+      ).job;
+      await vi.waitFor(async () => expect(ids(data(await b.cron({ action: 'list' })).jobs)).toEqual([jobId]), {
+        timeout: 10_000,
+        interval: 50,
+      });
+      const runs = async () =>
+        data(await b.cron({ action: 'runs', jobId, limit: 500 })).runs as {
+          scheduledAt: string;
+          replica: string;
+          trigger: string;
+          status: string;
+        }[];
+      await vi.waitFor(async () => expect((await runs()).length).toBeGreaterThanOrEqual(3), {
+        timeout: 20_000,
+        interval: 200,
+      });
+      await a.kernel.close(); // replica A goes away; B keeps the schedule
+      await vi.waitFor(
+        async () => expect((await runs()).filter((r) => r.replica === 'gw-b').length).toBeGreaterThanOrEqual(2),
+        { timeout: 20_000, interval: 200 },
+      );
+      data(await b.cron({ action: 'update', jobId, patch: { enabled: false } }));
+      // Settled: every turn either replica ran is one logged run, and no slot appears twice.
+      await vi.waitFor(
+        async () => expect((await a.cronSessions()) + (await b.cronSessions())).toBe((await runs()).length),
+        { timeout: 10_000, interval: 200 },
+      );
+      const log = await runs();
+      expect(log.every((r) => r.trigger === 'schedule' && r.status === 'ok')).toBe(true);
+      expect(new Set(log.map((r) => r.scheduledAt)).size).toBe(log.length);
+      expect(log.every((r) => Date.parse(r.scheduledAt) % 1000 === 0)).toBe(true);
+    }, 40_000);
+  },
+);
 
 /** The store with one operation replaced (the rest bound to it). */
 function withOverride<T extends object>(store: T, name: string, replacement: unknown): T {
@@ -139,24 +214,46 @@ function withOverride<T extends object>(store: T, name: string, replacement: unk
 const deafened = (store: StateStore) => withOverride(store, 'subscribe', async () => async () => undefined);
 
 describe.skipIf(!haveRedis)('cron while Redis is down', () => {
-  it('list answers from the replica\'s copy, changes fail with STATE_UNAVAILABLE, no slot runs without its lock; runs resume after', async () => {
+  it("list answers from the replica's copy, changes fail with STATE_UNAVAILABLE, no slot runs without its lock; runs resume after", async () => {
     const own = await startRedisServer();
     try {
-      const state = await connectRedisState({ url: own.url, keyPrefix: 'cron-outage:', replicaId: 'gw-a', commandTimeoutMs: 500 });
+      const state = await connectRedisState({
+        url: own.url,
+        keyPrefix: 'cron-outage:',
+        replicaId: 'gw-a',
+        commandTimeoutMs: 500,
+      });
       const a = replica(state);
-      const { jobId } = data(await a.cron({ action: 'add', job: { schedule: { kind: 'every', everyMs: 1000 }, payload: { kind: 'agentTurn', message: 'tick' } } })).job;
+      const { jobId } = data(
+        await a.cron({
+          action: 'add',
+          job: { schedule: { kind: 'every', everyMs: 1000 }, payload: { kind: 'agentTurn', message: 'tick' } },
+        }),
+      ).job;
       await own.stop(); // before the first slot (a whole second past the next whole second)
       expect(ids(data(await a.cron({ action: 'list' })).jobs)).toEqual([jobId]);
-      expect(code(await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } }))).toBe(StateErrors.STATE_UNAVAILABLE);
-      expect(code(await a.cron({ action: 'update', jobId, patch: { enabled: false } }))).toBe(StateErrors.STATE_UNAVAILABLE);
+      expect(
+        code(await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } })),
+      ).toBe(StateErrors.STATE_UNAVAILABLE);
+      expect(code(await a.cron({ action: 'update', jobId, patch: { enabled: false } }))).toBe(
+        StateErrors.STATE_UNAVAILABLE,
+      );
       expect(code(await a.cron({ action: 'runs', jobId }))).toBe(StateErrors.STATE_UNAVAILABLE);
       await new Promise((resolve) => setTimeout(resolve, 2500)); // two or three slots come and go without a lock
       expect(await a.cronSessions()).toBe(0);
       await own.start(); // empty; the replica still schedules its copy of the job
-      await vi.waitFor(async () => expect(await a.cronSessions()).toBeGreaterThanOrEqual(1), { timeout: 15_000, interval: 250 });
-      data(await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'again' } } }));
+      await vi.waitFor(async () => expect(await a.cronSessions()).toBeGreaterThanOrEqual(1), {
+        timeout: 15_000,
+        interval: 250,
+      });
+      data(
+        await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'again' } } }),
+      );
       // The restarted Redis lost the job: the store is the truth, so the replica drops its copy after that run.
-      await vi.waitFor(async () => expect(ids(data(await a.cron({ action: 'list' })).jobs)).not.toContain(jobId), { timeout: 10_000, interval: 250 });
+      await vi.waitFor(async () => expect(ids(data(await a.cron({ action: 'list' })).jobs)).not.toContain(jobId), {
+        timeout: 10_000,
+        interval: 250,
+      });
     } finally {
       await own.stop();
     }
@@ -172,7 +269,9 @@ describe('cron slots and locks', () => {
     expect(slotOf(every, anchor, slot + 480)).toBe(slot);
     expect(slotOf(every, anchor, slot + 2000)).toBe(slot + 2000);
     expect(slotOf({ kind: 'cron', expr: '* * * * * *' }, anchor, slot + 999)).toBe(slot);
-    expect(slotOf({ kind: 'at', at: '2026-12-02T00:00:00.000Z' }, anchor, slot)).toBe(Date.parse('2026-12-02T00:00:00.000Z'));
+    expect(slotOf({ kind: 'at', at: '2026-12-02T00:00:00.000Z' }, anchor, slot)).toBe(
+      Date.parse('2026-12-02T00:00:00.000Z'),
+    );
   });
 
   it('a replica that missed the change messages catches up on its periodic reload', async () => {
@@ -180,10 +279,18 @@ describe('cron slots and locks', () => {
     const deaf = deafened(shared.asReplica('gw-b'));
     const a = replica(shared);
     const b = replica(deaf, 200);
-    const { jobId } = data(await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } })).job;
-    await vi.waitFor(async () => expect(ids(data(await b.cron({ action: 'list' })).jobs)).toEqual([jobId]), { timeout: 5_000, interval: 100 });
+    const { jobId } = data(
+      await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } }),
+    ).job;
+    await vi.waitFor(async () => expect(ids(data(await b.cron({ action: 'list' })).jobs)).toEqual([jobId]), {
+      timeout: 5_000,
+      interval: 100,
+    });
     data(await a.cron({ action: 'remove', jobId }));
-    await vi.waitFor(async () => expect(data(await b.cron({ action: 'list' })).jobs).toEqual([]), { timeout: 5_000, interval: 100 });
+    await vi.waitFor(async () => expect(data(await b.cron({ action: 'list' })).jobs).toEqual([]), {
+      timeout: 5_000,
+      interval: 100,
+    });
   });
 
   it('a job id another replica just added is found in the store before its change message arrives', async () => {
@@ -191,21 +298,38 @@ describe('cron slots and locks', () => {
     const deaf = deafened(shared.asReplica('gw-b'));
     const a = replica(shared);
     const b = replica(deaf); // default resync: a minute, far past this test
-    const { jobId } = data(await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } })).job;
-    expect(data(await b.cron({ action: 'update', jobId, patch: { name: 'renamed on b' } })).job).toMatchObject({ jobId, name: 'renamed on b' });
-    await vi.waitFor(async () => expect(data(await a.cron({ action: 'list' })).jobs[0]).toMatchObject({ name: 'renamed on b' }), { timeout: 10_000, interval: 50 });
+    const { jobId } = data(
+      await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } }),
+    ).job;
+    expect(data(await b.cron({ action: 'update', jobId, patch: { name: 'renamed on b' } })).job).toMatchObject({
+      jobId,
+      name: 'renamed on b',
+    });
+    await vi.waitFor(
+      async () => expect(data(await a.cron({ action: 'list' })).jobs[0]).toMatchObject({ name: 'renamed on b' }),
+      { timeout: 10_000, interval: 50 },
+    );
   });
 
   it('a store that cannot take the lock skips the slot: nothing runs (fail closed)', async () => {
     const state = new MemoryStateStore({ replicaId: 'gw-a' });
     const locks = { tried: 0 };
-    const broken = withOverride(state, 'set', async (key: string, ...rest: [string, { ttlMs: number; ifAbsent?: boolean }]) => {
-      if (!key.startsWith('cron:lock:')) return state.set(key, ...rest);
-      locks.tried++;
-      throw new ToolSearchError(StateErrors.STATE_UNAVAILABLE, 'redis is down');
-    });
+    const broken = withOverride(
+      state,
+      'set',
+      async (key: string, ...rest: [string, { ttlMs: number; ifAbsent?: boolean }]) => {
+        if (!key.startsWith('cron:lock:')) return state.set(key, ...rest);
+        locks.tried++;
+        throw new ToolSearchError(StateErrors.STATE_UNAVAILABLE, 'redis is down');
+      },
+    );
     const a = replica(broken);
-    const { jobId } = data(await a.cron({ action: 'add', job: { schedule: { kind: 'every', everyMs: 1000 }, payload: { kind: 'agentTurn', message: 'tick' } } })).job;
+    const { jobId } = data(
+      await a.cron({
+        action: 'add',
+        job: { schedule: { kind: 'every', everyMs: 1000 }, payload: { kind: 'agentTurn', message: 'tick' } },
+      }),
+    ).job;
     await vi.waitFor(() => expect(locks.tried).toBeGreaterThanOrEqual(2), { timeout: 10_000, interval: 100 });
     expect(data(await a.cron({ action: 'runs', jobId })).runs).toEqual([]);
     expect(await a.cronSessions()).toBe(0);

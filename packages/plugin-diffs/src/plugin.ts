@@ -43,7 +43,8 @@ export function diffsPlugin(options: DiffsPluginOptions = {}, env: NodeJS.Proces
   const found = findChromium(options.executablePath, env, 'plugins["@tool-search/plugin-diffs"].executablePath');
   const owner = options.owner ?? 'diffs';
   const settings = {
-    outputDir: options.outputDir ?? join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'tool-search', 'diffs'),
+    outputDir:
+      options.outputDir ?? join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'tool-search', 'diffs'),
     maxInputBytes: options.maxInputBytes ?? 2_000_000,
     maxLines: options.maxLines ?? 3_000,
     timeoutMs: options.timeoutMs ?? 60_000,
@@ -54,13 +55,22 @@ export function diffsPlugin(options: DiffsPluginOptions = {}, env: NodeJS.Proces
     apply({ hooks }) {
       hooks.listTools.tap((sink) => {
         sink.add(tools);
-        if ('missing' in found) sink.diagnostic({ code: ErrorCode.TOOL_NOT_CONFIGURED, level: 'info', message: `diffs is not listed: ${found.missing}`, toolId: `plugin:${owner}:diffs` });
+        if ('missing' in found)
+          sink.diagnostic({
+            code: ErrorCode.TOOL_NOT_CONFIGURED,
+            level: 'info',
+            message: `diffs is not listed: ${found.missing}`,
+            toolId: `plugin:${owner}:diffs`,
+          });
       });
     },
   };
 }
 
-function diffsTool(owner: string, settings: { executablePath: string; outputDir: string; maxInputBytes: number; maxLines: number; timeoutMs: number }): ToolDefinition {
+function diffsTool(
+  owner: string,
+  settings: { executablePath: string; outputDir: string; maxInputBytes: number; maxLines: number; timeoutMs: number },
+): ToolDefinition {
   return {
     name: 'diffs',
     source: 'plugin',
@@ -83,7 +93,10 @@ function diffsTool(owner: string, settings: { executablePath: string; outputDir:
     },
     async execute(args) {
       const input = args as DiffInput & { fileFormat?: 'png' | 'pdf' };
-      const size = Buffer.byteLength(input.patch ?? '') + Buffer.byteLength(input.before ?? '') + Buffer.byteLength(input.after ?? '');
+      const size =
+        Buffer.byteLength(input.patch ?? '') +
+        Buffer.byteLength(input.before ?? '') +
+        Buffer.byteLength(input.after ?? '');
       if (size > settings.maxInputBytes) throw invalid(`input is ${size} bytes, more than ${settings.maxInputBytes}`);
       const { html, stats } = diffHtml(toPatches(input), input.title, settings.maxLines);
       const fileFormat = input.fileFormat ?? 'png';

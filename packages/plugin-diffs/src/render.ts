@@ -30,23 +30,30 @@ export interface DiffStats {
 /** The files and hunks of the input; a patch that holds no hunk is refused (it is not a unified diff). */
 export function toPatches(input: DiffInput): StructuredPatch[] {
   if (typeof input.patch === 'string') {
-    if (input.before !== undefined || input.after !== undefined) throw invalid('give either before and after, or patch, not both');
+    if (input.before !== undefined || input.after !== undefined)
+      throw invalid('give either before and after, or patch, not both');
     let patches: StructuredPatch[];
     try {
       patches = parsePatch(input.patch);
     } catch (error) {
       throw invalid(`patch is not a unified diff: ${errorMessage(error)}`, error);
     }
-    if (!patches.some((patch) => patch.hunks.length > 0)) throw invalid('patch holds no hunk (@@ … @@): it is not a unified diff');
+    if (!patches.some((patch) => patch.hunks.length > 0))
+      throw invalid('patch holds no hunk (@@ … @@): it is not a unified diff');
     return patches;
   }
-  if (typeof input.before !== 'string' || typeof input.after !== 'string') throw invalid('give before and after (text), or patch (a unified diff)');
+  if (typeof input.before !== 'string' || typeof input.after !== 'string')
+    throw invalid('give before and after (text), or patch (a unified diff)');
   const name = input.path ?? 'text';
   return [structuredPatch(name, name, input.before, input.after, '', '', { context: 3 })];
 }
 
 /** The page Chromium prints: every piece of input text is escaped; no script, no external resource. */
-export function diffHtml(patches: readonly StructuredPatch[], title: string | undefined, maxLines: number): { html: string; stats: DiffStats } {
+export function diffHtml(
+  patches: readonly StructuredPatch[],
+  title: string | undefined,
+  maxLines: number,
+): { html: string; stats: DiffStats } {
   let additions = 0;
   let deletions = 0;
   let shown = 0;
@@ -55,7 +62,9 @@ export function diffHtml(patches: readonly StructuredPatch[], title: string | un
   for (const patch of patches) {
     const rows: string[] = [];
     for (const hunk of patch.hunks) {
-      rows.push(`<tr class="hunk"><td></td><td></td><td>@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@</td></tr>`);
+      rows.push(
+        `<tr class="hunk"><td></td><td></td><td>@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@</td></tr>`,
+      );
       let oldLine = hunk.oldStart;
       let newLine = hunk.newStart;
       for (const line of hunk.lines) {
@@ -71,10 +80,15 @@ export function diffHtml(patches: readonly StructuredPatch[], title: string | un
         const cls = mark === '+' ? 'add' : mark === '-' ? 'del' : 'ctx';
         const left = mark === '+' ? '' : String(oldLine++);
         const right = mark === '-' ? '' : String(newLine++);
-        rows.push(`<tr class="${cls}"><td class="n">${left}</td><td class="n">${right}</td><td><span class="m">${escape(mark ?? ' ')}</span>${escape(line.slice(1))}</td></tr>`);
+        rows.push(
+          `<tr class="${cls}"><td class="n">${left}</td><td class="n">${right}</td><td><span class="m">${escape(mark ?? ' ')}</span>${escape(line.slice(1))}</td></tr>`,
+        );
       }
     }
-    const name = patch.oldFileName === patch.newFileName || !patch.oldFileName ? patch.newFileName : `${patch.oldFileName} → ${patch.newFileName}`;
+    const name =
+      patch.oldFileName === patch.newFileName || !patch.oldFileName
+        ? patch.newFileName
+        : `${patch.oldFileName} → ${patch.newFileName}`;
     files.push(`<section><h2>${escape(stripPrefix(name ?? ''))}</h2><table>${rows.join('')}</table></section>`);
   }
   const note = truncated ? `<p class="note">Cut at ${maxLines} lines.</p>` : '';
@@ -83,24 +97,57 @@ export function diffHtml(patches: readonly StructuredPatch[], title: string | un
 }
 
 /** Prints the page to `<outputDir>/diffs-….png|pdf` with a fresh headless Chromium, closed whatever happens. */
-export async function renderFile(html: string, format: 'png' | 'pdf', settings: { executablePath: string; outputDir: string; timeoutMs: number }): Promise<string> {
+export async function renderFile(
+  html: string,
+  format: 'png' | 'pdf',
+  settings: { executablePath: string; outputDir: string; timeoutMs: number },
+): Promise<string> {
   mkdirSync(settings.outputDir, { recursive: true });
-  const path = join(settings.outputDir, `diffs-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.${format}`);
+  const path = join(
+    settings.outputDir,
+    `diffs-${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID().slice(0, 8)}.${format}`,
+  );
   const browser = await chromium
-    .launch({ executablePath: settings.executablePath, headless: true, args: [...CHROMIUM_FLAGS], timeout: settings.timeoutMs, handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false })
+    .launch({
+      executablePath: settings.executablePath,
+      headless: true,
+      args: [...CHROMIUM_FLAGS],
+      timeout: settings.timeoutMs,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    })
     .catch((error: unknown) => {
-      throw new ToolSearchError(DiffsErrors.DIFFS_RENDER_FAILED, `Chromium (${settings.executablePath}) did not start: ${message(error)}`, { cause: error });
+      throw new ToolSearchError(
+        DiffsErrors.DIFFS_RENDER_FAILED,
+        `Chromium (${settings.executablePath}) did not start: ${message(error)}`,
+        { cause: error },
+      );
     });
   try {
-    const context = await browser.newContext({ javaScriptEnabled: false, offline: true, viewport: { width: 1000, height: 600 } });
+    const context = await browser.newContext({
+      javaScriptEnabled: false,
+      offline: true,
+      viewport: { width: 1000, height: 600 },
+    });
     await context.route('**/*', (route) => route.abort());
     const page = await context.newPage();
     await page.setContent(html, { waitUntil: 'load', timeout: settings.timeoutMs });
     if (format === 'png') await page.screenshot({ path, fullPage: true, type: 'png', timeout: settings.timeoutMs });
-    else await page.pdf({ path, printBackground: true, format: 'A4', margin: { top: '12mm', bottom: '12mm', left: '10mm', right: '10mm' } });
+    else
+      await page.pdf({
+        path,
+        printBackground: true,
+        format: 'A4',
+        margin: { top: '12mm', bottom: '12mm', left: '10mm', right: '10mm' },
+      });
     return path;
   } catch (error) {
-    throw new ToolSearchError(DiffsErrors.DIFFS_RENDER_FAILED, `Chromium could not render the diff: ${message(error)}`, { cause: error });
+    throw new ToolSearchError(
+      DiffsErrors.DIFFS_RENDER_FAILED,
+      `Chromium could not render the diff: ${message(error)}`,
+      { cause: error },
+    );
   } finally {
     await browser.close().catch(() => undefined); // cleanup: the render already succeeded or threw its own error
   }
@@ -115,7 +162,12 @@ function stripPrefix(name: string): string {
 }
 
 function escape(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 }
 
 function message(error: unknown): string {

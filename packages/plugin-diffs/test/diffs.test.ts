@@ -36,18 +36,33 @@ diff --git a/README.md b/README.md
 
 const details = (outcome: Awaited<ReturnType<Run['call']>>) => {
   if (outcome.status !== 'ok') throw new Error(JSON.stringify(outcome));
-  return outcome.result.structuredContent as { filePath: string; fileFormat: string; files: number; additions: number; deletions: number; truncated: boolean };
+  return outcome.result.structuredContent as {
+    filePath: string;
+    fileFormat: string;
+    files: number;
+    additions: number;
+    deletions: number;
+    truncated: boolean;
+  };
 };
 
 describe('diffs renders before/after text or a unified patch to PNG or PDF', () => {
   it('before/after → a PNG file, answered as MEDIA:<path> with details.filePath', async () => {
-    const outcome = await run.call('diffs', { before: 'one\ntwo\nthree\n', after: 'one\n2\nthree\nfour\n', path: 'notes.txt', title: 'Notes' });
+    const outcome = await run.call('diffs', {
+      before: 'one\ntwo\nthree\n',
+      after: 'one\n2\nthree\nfour\n',
+      path: 'notes.txt',
+      title: 'Notes',
+    });
     const result = details(outcome);
     expect(result).toMatchObject({ fileFormat: 'png', files: 1, additions: 2, deletions: 1, truncated: false });
     const png = readFileSync(result.filePath);
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     expect(png.readUInt32BE(20)).toBeGreaterThan(50); // the image has height
-    expect(outcome.status === 'ok' && outcome.result.content[0]).toEqual({ type: 'text', text: `MEDIA:${result.filePath}` });
+    expect(outcome.status === 'ok' && outcome.result.content[0]).toEqual({
+      type: 'text',
+      text: `MEDIA:${result.filePath}`,
+    });
   }, 60_000);
 
   it('a unified patch of two files → a PDF', async () => {
@@ -73,7 +88,11 @@ describe('diffs is read-only and inert', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as { port: number };
     const hostile = `<script>fetch('http://127.0.0.1:${port}/script')</script><img src="http://127.0.0.1:${port}/img"><link rel="stylesheet" href="http://127.0.0.1:${port}/css">`;
-    const { html } = diffHtml(toPatches({ before: 'safe\n', after: `${hostile}\n`, path: '"><script>alert(1)</script>' }), '<b>t</b>', 100);
+    const { html } = diffHtml(
+      toPatches({ before: 'safe\n', after: `${hostile}\n`, path: '"><script>alert(1)</script>' }),
+      '<b>t</b>',
+      100,
+    );
     expect(html).not.toMatch(/<script>|<img |<link rel/);
     expect(html).toContain('&lt;script&gt;');
     details(await run.call('diffs', { before: 'safe\n', after: `${hostile}\n`, fileFormat: 'pdf' }));
@@ -97,7 +116,13 @@ describe('diffs is listed only where Chromium runs', () => {
   it('no Chromium: not listed, and a diagnostic says why', async () => {
     const bare = await createKernel({ plugins: [diffsPlugin({ outputDir }, { PATH: '/nonexistent' })] }).createRun({});
     expect(bare.tool('diffs')).toBeUndefined();
-    expect(bare.diagnostics).toContainEqual(expect.objectContaining({ code: ErrorCode.TOOL_NOT_CONFIGURED, toolId: 'plugin:diffs:diffs', message: expect.stringMatching(/Debian package chromium/) }));
+    expect(bare.diagnostics).toContainEqual(
+      expect.objectContaining({
+        code: ErrorCode.TOOL_NOT_CONFIGURED,
+        toolId: 'plugin:diffs:diffs',
+        message: expect.stringMatching(/Debian package chromium/),
+      }),
+    );
     await bare.close();
   });
 

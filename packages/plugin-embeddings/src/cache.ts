@@ -16,12 +16,16 @@ export interface VectorCache {
 }
 
 export function contentKey(model: string, dimensions: number | undefined, text: string): string {
-  return createHash('sha256').update(`${model}\u0000${dimensions ?? ''}\u0000${text}`).digest('base64url');
+  return createHash('sha256')
+    .update(`${model}\u0000${dimensions ?? ''}\u0000${text}`)
+    .digest('base64url');
 }
 
 export function createVectorCache(model: string, cacheDir: string | undefined): VectorCache {
   const memory = new Map<string, Float32Array>();
-  const file = cacheDir ? path.join(cacheDir, `${createHash('sha256').update(model).digest('hex').slice(0, 16)}.jsonl`) : undefined;
+  const file = cacheDir
+    ? path.join(cacheDir, `${createHash('sha256').update(model).digest('hex').slice(0, 16)}.jsonl`)
+    : undefined;
   if (file) load(file, memory);
   return {
     get: (key) => memory.get(key),
@@ -29,7 +33,17 @@ export function createVectorCache(model: string, cacheDir: string | undefined): 
       for (const [key, vector] of entries) memory.set(key, vector);
       if (!file || entries.length === 0) return;
       mkdirSync(path.dirname(file), { recursive: true });
-      appendFileSync(file, entries.map(([key, vector]) => JSON.stringify({ k: key, v: Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64') })).join('\n') + '\n');
+      appendFileSync(
+        file,
+        entries
+          .map(([key, vector]) =>
+            JSON.stringify({
+              k: key,
+              v: Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength).toString('base64'),
+            }),
+          )
+          .join('\n') + '\n',
+      );
     },
   };
 }

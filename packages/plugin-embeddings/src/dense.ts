@@ -89,11 +89,19 @@ export function createDenseIndex(options: EmbeddingsOptions, embedder: Embedder 
 }
 
 /** Reciprocal rank fusion: score(id) = Σ weight_i / (k + rank_i), ties by the first list's order, then id. */
-export function reciprocalRankFusion(lists: readonly (readonly string[])[], weights: readonly number[], k: number = DEFAULTS.rrfK): string[] {
+export function reciprocalRankFusion(
+  lists: readonly (readonly string[])[],
+  weights: readonly number[],
+  k: number = DEFAULTS.rrfK,
+): string[] {
   const scores = new Map<string, number>();
-  lists.forEach((list, l) => list.forEach((id, rank) => scores.set(id, (scores.get(id) ?? 0) + (weights[l] ?? 1) / (k + rank + 1))));
+  lists.forEach((list, l) =>
+    list.forEach((id, rank) => scores.set(id, (scores.get(id) ?? 0) + (weights[l] ?? 1) / (k + rank + 1))),
+  );
   const first = new Map(lists[0]?.map((id, rank) => [id, rank]) ?? []);
   return [...scores.entries()]
-    .sort((a, b) => b[1] - a[1] || (first.get(a[0]) ?? Infinity) - (first.get(b[0]) ?? Infinity) || (a[0] < b[0] ? -1 : 1))
+    .sort(
+      (a, b) => b[1] - a[1] || (first.get(a[0]) ?? Infinity) - (first.get(b[0]) ?? Infinity) || (a[0] < b[0] ? -1 : 1),
+    )
     .map(([id]) => id);
 }

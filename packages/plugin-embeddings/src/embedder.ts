@@ -41,11 +41,19 @@ export function createEmbedder(options: EmbeddingsOptions): Embedder {
       });
       const vectors = new Array<Float32Array | undefined>(texts.length);
       for (const item of response.data) {
-        if (Number.isInteger(item.index) && item.index >= 0 && item.index < texts.length && Array.isArray(item.embedding)) vectors[item.index] = unit(item.embedding);
+        if (
+          Number.isInteger(item.index) &&
+          item.index >= 0 &&
+          item.index < texts.length &&
+          Array.isArray(item.embedding)
+        )
+          vectors[item.index] = unit(item.embedding);
       }
-      if (vectors.some((vector) => vector === undefined)) throw new Error(`the embeddings response has ${response.data.length} vectors for ${texts.length} inputs`);
+      if (vectors.some((vector) => vector === undefined))
+        throw new Error(`the embeddings response has ${response.data.length} vectors for ${texts.length} inputs`);
       const size = vectors[0]!.length;
-      if (vectors.some((vector) => vector!.length !== size || size === 0)) throw new Error('the embeddings response mixes vector sizes');
+      if (vectors.some((vector) => vector!.length !== size || size === 0))
+        throw new Error('the embeddings response mixes vector sizes');
       return vectors as Float32Array[];
     },
   };

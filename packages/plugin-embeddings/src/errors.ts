@@ -2,5 +2,6 @@
 import { defineErrors } from '@tool-search/kernel';
 
 export const EmbeddingsErrors = defineErrors('@tool-search/plugin-embeddings', {
-  EMBEDDINGS_UNAVAILABLE: 'An embedder (OpenAI-compatible `/v1/embeddings`) failed, was slow or answered badly: search fell back to lexical ranking.',
+  EMBEDDINGS_UNAVAILABLE:
+    'An embedder (OpenAI-compatible `/v1/embeddings`) failed, was slow or answered badly: search fell back to lexical ranking.',
 });

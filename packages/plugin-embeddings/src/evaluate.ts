@@ -46,11 +46,18 @@ export async function compareRankings(
   dense: DenseIndex = createDenseIndex(options),
 ): Promise<RankingComparison & { readonly subsets: Readonly<Record<string, RankingComparison>> }> {
   const shown = compare.displayId ?? ((id: string) => id);
-  const lexicalIndex = createToolIndex(descriptors, compare.indexOptions ?? { maxResponseBytes: 1 << 20, maxSearchLimit: 100 });
+  const lexicalIndex = createToolIndex(
+    descriptors,
+    compare.indexOptions ?? { maxResponseBytes: 1 << 20, maxSearchLimit: 100 },
+  );
   try {
     await dense.prepare(descriptors);
   } catch (error) {
-    throw new ToolSearchError(EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE, `the embeddings endpoint ${options.baseURL} (model ${options.model}) could not embed the catalog: ${errorMessage(error)}`, { cause: error });
+    throw new ToolSearchError(
+      EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE,
+      `the embeddings endpoint ${options.baseURL} (model ${options.model}) could not embed the catalog: ${errorMessage(error)}`,
+      { cause: error },
+    );
   }
   const fuse = hybridRerank({ ...options, fusion: 'rrf' }, dense);
   const failures: string[] = [];
@@ -61,19 +68,36 @@ export async function compareRankings(
     if (denseLists.has(query)) continue;
     const lexical = lexicalIndex.search(query, { limit: CANDIDATES }).hits.map((hit) => hit.id);
     denseLists.set(query, await dense.rank(query, descriptors, CANDIDATES));
-    const fused = await fuse({ ids: lexical, ranker: LEXICAL_RANKER }, { query, tools: descriptors, diagnostic: (d) => failures.push(d.message) }, Promise.resolve());
+    const fused = await fuse(
+      { ids: lexical, ranker: LEXICAL_RANKER },
+      { query, tools: descriptors, diagnostic: (d) => failures.push(d.message) },
+      Promise.resolve(),
+    );
     fusedLists.set(query, [...fused.ids]);
   }
-  if (failures.length) throw new ToolSearchError(EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE, `the embeddings endpoint failed during the evaluation: ${failures[0]}`);
+  if (failures.length)
+    throw new ToolSearchError(
+      EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE,
+      `the embeddings endpoint failed during the evaluation: ${failures[0]}`,
+    );
   const fromLists = (lists: Map<string, string[]>): Retriever => ({
-    search: (query, o) => ({ hits: (lists.get(query) ?? []).slice(0, o?.limit ?? 10).map((id) => ({ id: shown(id) })) }),
+    search: (query, o) => ({
+      hits: (lists.get(query) ?? []).slice(0, o?.limit ?? 10).map((id) => ({ id: shown(id) })),
+    }),
   });
-  const lexical: Retriever = { search: (query, o) => ({ hits: lexicalIndex.search(query, { limit: o?.limit ?? 10 }).hits.map((hit) => ({ id: shown(hit.id) })) }) };
+  const lexical: Retriever = {
+    search: (query, o) => ({
+      hits: lexicalIndex.search(query, { limit: o?.limit ?? 10 }).hits.map((hit) => ({ id: shown(hit.id) })),
+    }),
+  };
   const score = (set: readonly EvalQuery[]): RankingComparison => ({
     model: options.model,
     lexical: evaluate(lexical, set, { k: 10 }).metrics,
     dense: evaluate(fromLists(denseLists), set, { k: 10 }).metrics,
     fused: evaluate(fromLists(fusedLists), set, { k: 10 }).metrics,
   });
-  return { ...score(queries), subsets: Object.fromEntries(Object.entries(compare.subsets ?? {}).map(([name, set]) => [name, score(set)])) };
+  return {
+    ...score(queries),
+    subsets: Object.fromEntries(Object.entries(compare.subsets ?? {}).map(([name, set]) => [name, score(set)])),
+  };
 }

@@ -29,7 +29,14 @@ export interface EmbeddingsOptions {
   readonly denseWeight?: number;
 }
 
-export const DEFAULTS = { batchSize: 64, timeoutMs: 2000, indexWaitMs: 5000, fusion: 'rrf', rrfK: 60, denseWeight: 1 } as const;
+export const DEFAULTS = {
+  batchSize: 64,
+  timeoutMs: 2000,
+  indexWaitMs: 5000,
+  fusion: 'rrf',
+  rrfK: 60,
+  denseWeight: 1,
+} as const;
 
 const positive = { type: 'integer', minimum: 1 } as const;
 
@@ -57,7 +64,8 @@ export const PLUGIN_NAME = '@tool-search/plugin-embeddings';
 /** Checks options; throws a `ConfigError` (`OPTIONS_INVALID`) naming the path and the rule. */
 export function parseEmbeddingsOptions(options: unknown): EmbeddingsOptions {
   const validate = compileToolSchema(embeddingsOptionsSchema);
-  if (typeof validate !== 'function') throw new Error(`plugin-embeddings options schema does not compile: ${validate.message}`);
+  if (typeof validate !== 'function')
+    throw new Error(`plugin-embeddings options schema does not compile: ${validate.message}`);
   if (validate(options)) return options as EmbeddingsOptions;
   const issues = toSchemaIssues(validate.errors);
   const first = issues[0] ?? { path: '/', rule: 'schema', message: 'invalid options' };

@@ -28,7 +28,9 @@ export function embeddingsPlugin(options: EmbeddingsOptions, dense?: DenseIndex)
         const searchable = catalog.filter((tool) => tool.catalogMode === 'catalog');
         const ready = index.prepare(searchable);
         // Observed here so an embedder that is down at run start is not an unhandled rejection; searches report it.
-        ready.catch((error: unknown) => logger.warn('embedding the catalog failed; searches rank lexically', { error: errorMessage(error) }));
+        ready.catch((error: unknown) =>
+          logger.warn('embedding the catalog failed; searches rank lexically', { error: errorMessage(error) }),
+        );
         getSearchHooks(run).rerank.tapPromise(PLUGIN_NAME, (ranking, ctx) => rerank(ranking, ctx, ready));
       });
     },
@@ -42,20 +44,44 @@ export function hybridRerank(options: EmbeddingsOptions, index: DenseIndex) {
   // After a failed query embedding, searches skip the embedder for a while instead of each waiting for its timeout.
   let downUntil = 0;
   let lastError = '';
-  return async (ranking: Ranking, ctx: Pick<RerankContext, 'query' | 'tools' | 'diagnostic'>, ready: Promise<void>): Promise<Ranking> => {
+  return async (
+    ranking: Ranking,
+    ctx: Pick<RerankContext, 'query' | 'tools' | 'diagnostic'>,
+    ready: Promise<void>,
+  ): Promise<Ranking> => {
     if (Date.now() < downUntil) {
-      ctx.diagnostic({ code: EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE, level: 'warning', plugin: PLUGIN_NAME, message: `embeddings skipped after a recent failure (${lastError}), lexical ranking used` });
+      ctx.diagnostic({
+        code: EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE,
+        level: 'warning',
+        plugin: PLUGIN_NAME,
+        message: `embeddings skipped after a recent failure (${lastError}), lexical ranking used`,
+      });
       return ranking;
     }
     try {
       await withTimeout(ready, wait, `the catalog's vectors were not ready within ${wait} ms`);
       const denseIds = await index.rank(ctx.query, ctx.tools, DENSE_CANDIDATES);
-      const ids = fusion === 'dense' ? denseIds : reciprocalRankFusion([ranking.ids, denseIds], [1, options.denseWeight ?? DEFAULTS.denseWeight], options.rrfK ?? DEFAULTS.rrfK);
-      return { ids, ranker: { id: `${ranking.ranker.id}+dense-${fusion}`, version: `${ranking.ranker.version}+${index.model}` } };
+      const ids =
+        fusion === 'dense'
+          ? denseIds
+          : reciprocalRankFusion(
+              [ranking.ids, denseIds],
+              [1, options.denseWeight ?? DEFAULTS.denseWeight],
+              options.rrfK ?? DEFAULTS.rrfK,
+            );
+      return {
+        ids,
+        ranker: { id: `${ranking.ranker.id}+dense-${fusion}`, version: `${ranking.ranker.version}+${index.model}` },
+      };
     } catch (error) {
       lastError = errorMessage(error);
       downUntil = Date.now() + RETRY_AFTER_MS;
-      ctx.diagnostic({ code: EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE, level: 'warning', plugin: PLUGIN_NAME, message: `embeddings unavailable, lexical ranking used: ${errorMessage(error)}` });
+      ctx.diagnostic({
+        code: EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE,
+        level: 'warning',
+        plugin: PLUGIN_NAME,
+        message: `embeddings unavailable, lexical ranking used: ${errorMessage(error)}`,
+      });
       return ranking;
     }
   };
@@ -68,5 +94,3 @@ function withTimeout(promise: Promise<void>, ms: number, reason: string): Promis
     promise.then(resolve, reject).finally(() => clearTimeout(timer));
   });
 }
-
-

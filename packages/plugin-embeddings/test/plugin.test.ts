@@ -19,7 +19,13 @@ import {
 } from '@tool-search/plugin-embeddings';
 import { EmbeddingsErrors } from '../src/errors.js';
 
-const tool = (name: string, description: string, owner = 'files'): ToolDefinition => ({ name, source: 'mcp', owner, description, inputSchema: { type: 'object', properties: { path: { type: 'string' } } } });
+const tool = (name: string, description: string, owner = 'files'): ToolDefinition => ({
+  name,
+  source: 'mcp',
+  owner,
+  description,
+  inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+});
 const TOOLS: ToolDefinition[] = [
   tool('read_file', 'Read the complete contents of a file from the file system.'),
   tool('write_file', 'Create a new file or overwrite an existing file.'),
@@ -28,7 +34,10 @@ const TOOLS: ToolDefinition[] = [
   tool('send_message', 'Send a message to a channel.', 'slack'),
   ...Array.from({ length: 7 }, (_, i) => tool(`report_${i}`, `Quarterly report number ${i}.`, 'reports')),
 ];
-const source = (tools: readonly ToolDefinition[]): KernelPlugin => ({ name: 'catalog', apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add(tools)) });
+const source = (tools: readonly ToolDefinition[]): KernelPlugin => ({
+  name: 'catalog',
+  apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add(tools)),
+});
 
 let mock: MockOpenAI;
 beforeAll(async () => {
@@ -40,7 +49,10 @@ const embeddingCalls = (server: MockOpenAI) => server.requests.filter((request) 
 
 async function hybridRun(options: Parameters<typeof embeddingsPlugin>[0], tools = TOOLS) {
   const events: RunEvent[] = [];
-  const observer: KernelPlugin = { name: 'observer', apply: ({ hooks }) => hooks.runEvent.tap((event) => void events.push(event)) };
+  const observer: KernelPlugin = {
+    name: 'observer',
+    apply: ({ hooks }) => hooks.runEvent.tap((event) => void events.push(event)),
+  };
   const run = await createKernel({ plugins: [source(tools), observer, embeddingsPlugin(options)] }).createRun();
   return { run, events, index: indexForRun(run) };
 }
@@ -79,9 +91,15 @@ describe('embeddingsPlugin', () => {
       expect(first).toBeGreaterThan(0);
       await createDenseIndex(options).prepare(descriptors);
       expect(embeddingCalls(server).length).toBe(first);
-      const changed = descriptors.map((d) => (d.name === 'read_file' ? { ...d, description: 'Read a file, changed.' } : d));
+      const changed = descriptors.map((d) =>
+        d.name === 'read_file' ? { ...d, description: 'Read a file, changed.' } : d,
+      );
       await createDenseIndex(options).prepare(changed);
-      expect(embeddingCalls(server).slice(first).map((request) => (request.body as { input: string[] }).input.length)).toEqual([1]);
+      expect(
+        embeddingCalls(server)
+          .slice(first)
+          .map((request) => (request.body as { input: string[] }).input.length),
+      ).toEqual([1]);
       await createDenseIndex({ ...options, model: 'other-model' }).prepare(descriptors);
       expect(embeddingCalls(server).length).toBeGreaterThan(first + 1);
     } finally {
@@ -96,7 +114,12 @@ describe('embeddingsPlugin', () => {
       const ranked = await index.searchRanked('read a file');
       expect(ranked.ranker).toBe(LEXICAL_RANKER);
       expect(ranked.result).toEqual(index.search('read a file'));
-      expect(events).toContainEqual(expect.objectContaining({ type: 'diagnostic', diagnostic: expect.objectContaining({ code: EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE }) }));
+      expect(events).toContainEqual(
+        expect.objectContaining({
+          type: 'diagnostic',
+          diagnostic: expect.objectContaining({ code: EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE }),
+        }),
+      );
     } finally {
       await failing.close();
     }
@@ -107,7 +130,11 @@ describe('embeddingsPlugin', () => {
     try {
       const { index, events } = await hybridRun({ baseURL: slow.url, model: 'm', timeoutMs: 100, indexWaitMs: 200 });
       expect((await index.searchRanked('read a file')).ranker).toBe(LEXICAL_RANKER);
-      expect(events.some((event) => event.type === 'diagnostic' && event.diagnostic.code === EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE)).toBe(true);
+      expect(
+        events.some(
+          (event) => event.type === 'diagnostic' && event.diagnostic.code === EmbeddingsErrors.EMBEDDINGS_UNAVAILABLE,
+        ),
+      ).toBe(true);
     } finally {
       await slow.close();
     }
@@ -116,15 +143,39 @@ describe('embeddingsPlugin', () => {
   });
 
   it('refuses bad options with OPTIONS_INVALID naming the path', () => {
-    expect(() => embeddingsPlugin({ baseURL: 'ftp://x', model: 'm' })).toThrow(expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID, path: 'baseURL' }));
-    expect(() => embeddingsPlugin({ baseURL: 'http://x', model: '' })).toThrow(expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID, path: 'model' }));
-    expect(() => embeddingsPlugin({ baseURL: 'http://x', model: 'm', fusion: 'max' } as never)).toThrow(expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID }));
+    expect(() => embeddingsPlugin({ baseURL: 'ftp://x', model: 'm' })).toThrow(
+      expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID, path: 'baseURL' }),
+    );
+    expect(() => embeddingsPlugin({ baseURL: 'http://x', model: '' })).toThrow(
+      expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID, path: 'model' }),
+    );
+    expect(() => embeddingsPlugin({ baseURL: 'http://x', model: 'm', fusion: 'max' } as never)).toThrow(
+      expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID }),
+    );
   });
 });
 
 describe('reciprocalRankFusion', () => {
   it('sums weight / (k + rank) over the lists', () => {
-    expect(reciprocalRankFusion([['a', 'b', 'c'], ['b', 'd']], [1, 1], 60)).toEqual(['b', 'a', 'd', 'c']);
-    expect(reciprocalRankFusion([['a', 'b'], ['b', 'a']], [1, 2], 60)).toEqual(['b', 'a']);
+    expect(
+      reciprocalRankFusion(
+        [
+          ['a', 'b', 'c'],
+          ['b', 'd'],
+        ],
+        [1, 1],
+        60,
+      ),
+    ).toEqual(['b', 'a', 'd', 'c']);
+    expect(
+      reciprocalRankFusion(
+        [
+          ['a', 'b'],
+          ['b', 'a'],
+        ],
+        [1, 2],
+        60,
+      ),
+    ).toEqual(['b', 'a']);
   });
 });

@@ -8,7 +8,11 @@
 import { accessSync, constants } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
 
-export function allowlistMatch(executable: string, entries: readonly string[], options: { cwd: string; path: string }): string | undefined {
+export function allowlistMatch(
+  executable: string,
+  entries: readonly string[],
+  options: { cwd: string; path: string },
+): string | undefined {
   const bare = !executable.includes('/');
   const resolved = bare ? lookup(executable, options.path) : resolve(options.cwd, executable);
   for (const entry of entries) {

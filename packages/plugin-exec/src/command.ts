@@ -10,7 +10,9 @@
  * `ls\nrm -rf ~` would look like one `ls` command; a security check must err
  * the other way.
  */
-export type CommandAnalysis = { readonly ok: true; readonly executables: readonly string[] } | { readonly ok: false; readonly reason: string };
+export type CommandAnalysis =
+  | { readonly ok: true; readonly executables: readonly string[] }
+  | { readonly ok: false; readonly reason: string };
 
 const OPERATORS = ['&&', '||', ';', '|'] as const;
 const UNSUPPORTED = new Set(['$', '`', '(', ')', '<', '>', '\n', '\r', '{', '}', '!']);
@@ -66,12 +68,15 @@ export function analyzeCommand(command: string): CommandAnalysis {
     }
   }
   flush();
-  if (!words[words.length - 1]!.length) return words.length === 1 ? miss('an empty command') : miss('an operator without a command after it');
+  if (!words[words.length - 1]!.length)
+    return words.length === 1 ? miss('an empty command') : miss('an operator without a command after it');
   const executables: string[] = [];
   for (const simple of words) {
     const first = simple[0]!;
-    if (!first.quoted && /^[A-Za-z_][A-Za-z0-9_]*=/.test(first.text)) return miss(`an environment assignment "${first.text.split('=')[0]}=…"`);
-    if (/[*?[\]~]/.test(first.text) || first.text === '') return miss(`the executable ${JSON.stringify(first.text)} is a pattern`);
+    if (!first.quoted && /^[A-Za-z_][A-Za-z0-9_]*=/.test(first.text))
+      return miss(`an environment assignment "${first.text.split('=')[0]}=…"`);
+    if (/[*?[\]~]/.test(first.text) || first.text === '')
+      return miss(`the executable ${JSON.stringify(first.text)} is a pattern`);
     executables.push(first.text);
   }
   return { ok: true, executables };

@@ -47,10 +47,22 @@ export function agentKey(run: RunInfo): string {
 }
 
 /** The gate's verdict for a call, or the refusal its settings or host already imply. */
-export function prepare(args: ExecArgs, run: RunInfo, deps: ExecDeps): { effective: EffectiveExec; cwd: string; verdict: GateVerdict } {
+export function prepare(
+  args: ExecArgs,
+  run: RunInfo,
+  deps: ExecDeps,
+): { effective: EffectiveExec; cwd: string; verdict: GateVerdict } {
   const effective = effectiveExec(args, deps.limitsFor(run), run);
-  if (effective.host === 'node') throw unavailable('node', 'no node host is configured: this deployment runs commands on the gateway or in its sandbox only');
-  if (effective.host === 'sandbox' && !deps.sandbox.available) throw unavailable('sandbox', `bubblewrap does not run here (${deps.sandbox.reason ?? 'probe failed'}); install it: apt-get install -y bubblewrap`);
+  if (effective.host === 'node')
+    throw unavailable(
+      'node',
+      'no node host is configured: this deployment runs commands on the gateway or in its sandbox only',
+    );
+  if (effective.host === 'sandbox' && !deps.sandbox.available)
+    throw unavailable(
+      'sandbox',
+      `bubblewrap does not run here (${deps.sandbox.reason ?? 'probe failed'}); install it: apt-get install -y bubblewrap`,
+    );
   const cwd = workdir(deps.root, args.workdir);
   const verdict = judge({ args, effective, allowlist: deps.config.allowlist ?? [], cwd, path: EXEC_PATH });
   return { effective, cwd, verdict };
@@ -60,7 +72,9 @@ export function prepare(args: ExecArgs, run: RunInfo, deps: ExecDeps): { effecti
 export function approvalNeed(args: ExecArgs, run: RunInfo, deps: ExecDeps): string | undefined {
   try {
     const { verdict } = prepare(args, run, deps);
-    return verdict.verdict === 'ask' ? `exec ${JSON.stringify(args.command.slice(0, 200))}: ${verdict.reason}` : undefined;
+    return verdict.verdict === 'ask'
+      ? `exec ${JSON.stringify(args.command.slice(0, 200))}: ${verdict.reason}`
+      : undefined;
   } catch {
     return undefined; // the tool refuses it with the coded error
   }
@@ -70,9 +84,13 @@ export async function runExec(args: ExecArgs, ctx: ExecuteContext, deps: ExecDep
   const { effective, cwd, verdict } = prepare(args, ctx.run, deps);
   if (verdict.verdict === 'refuse') throw verdict.error;
   if (verdict.verdict === 'ask' && !takeCallApproval(ctx.run, ctx.callId)) {
-    throw new ToolSearchError(ApprovalRulesErrors.APPROVAL_REQUIRED, `exec needs approval (${verdict.reason}) and no approver allowed it; register the approvals plugin`, {
-      details: { rule: 'ask' },
-    });
+    throw new ToolSearchError(
+      ApprovalRulesErrors.APPROVAL_REQUIRED,
+      `exec needs approval (${verdict.reason}) and no approver allowed it; register the approvals plugin`,
+      {
+        details: { rule: 'ask' },
+      },
+    );
   }
   const session = new ExecSession(agentKey(ctx.run), args.command, spawnSpec(args, effective, cwd, deps));
   deps.store.track(session);
@@ -105,7 +123,12 @@ function spawnSpec(args: ExecArgs, effective: EffectiveExec, cwd: string, deps: 
   const cgroup = deps.groups.create();
   const common = { cwd, timeoutMs: effective.timeoutMs, limits: deps.limits, sandboxed, ...(cgroup ? { cgroup } : {}) };
   if (!sandboxed) {
-    const [file, ...rest] = outerLauncher(SHELL, { ...(cgroup ? { cgroup } : {}), gateway: process.pid }, argv[0]!, argv.slice(1));
+    const [file, ...rest] = outerLauncher(
+      SHELL,
+      { ...(cgroup ? { cgroup } : {}), gateway: process.pid },
+      argv[0]!,
+      argv.slice(1),
+    );
     return { ...common, file: file!, args: rest, env };
   }
   const bwrap = sandboxArgs({ workspace: deps.root, cwd, env, limits: deps.limits }, argv);
@@ -113,7 +136,11 @@ function spawnSpec(args: ExecArgs, effective: EffectiveExec, cwd: string, deps: 
   return { ...common, file: file!, args: rest, env: {}, fd3: SECCOMP };
 }
 
-function waitFor(session: ExecSession, yieldMs: number | undefined, signal: AbortSignal): Promise<'exited' | 'yielded' | 'aborted'> {
+function waitFor(
+  session: ExecSession,
+  yieldMs: number | undefined,
+  signal: AbortSignal,
+): Promise<'exited' | 'yielded' | 'aborted'> {
   return new Promise((resolve) => {
     let timer: NodeJS.Timeout | undefined;
     const done = (value: 'exited' | 'yielded' | 'aborted') => {
@@ -135,7 +162,12 @@ async function background(session: ExecSession, deps: ExecDeps, effective: Effec
   session.pollCursor = session.output.total;
   const output = tail(session.output.text());
   return {
-    content: [{ type: 'text', text: `Command is running in the background (session ${session.id}); poll it with process { action: "poll", sessionId: "${session.id}" }.${output ? `\n${output}` : ''}` }],
+    content: [
+      {
+        type: 'text',
+        text: `Command is running in the background (session ${session.id}); poll it with process { action: "poll", sessionId: "${session.id}" }.${output ? `\n${output}` : ''}`,
+      },
+    ],
     structuredContent: { status: 'running', sessionId: session.id, host: effective.host, tail: output },
   };
 }
@@ -143,11 +175,16 @@ async function background(session: ExecSession, deps: ExecDeps, effective: Effec
 function finished(session: ExecSession, effective: EffectiveExec): ToolResult {
   const output = tail(session.output.text());
   if (session.status === 'timeout') {
-    throw new ToolSearchError(ExecErrors.EXEC_TIMEOUT, `The command ran past its timeout of ${effective.timeoutMs / 1000}s and was killed. Output so far:\n${output}`, {
-      details: { rule: 'timeout', timeoutSec: effective.timeoutMs / 1000 },
-    });
+    throw new ToolSearchError(
+      ExecErrors.EXEC_TIMEOUT,
+      `The command ran past its timeout of ${effective.timeoutMs / 1000}s and was killed. Output so far:\n${output}`,
+      {
+        details: { rule: 'timeout', timeoutSec: effective.timeoutMs / 1000 },
+      },
+    );
   }
-  if (session.status === 'failed') throw new ToolSearchError(ErrorCode.TOOL_EXECUTION_FAILED, `The command could not start: ${session.error}`);
+  if (session.status === 'failed')
+    throw new ToolSearchError(ErrorCode.TOOL_EXECUTION_FAILED, `The command could not start: ${session.error}`);
   const end = session.exitCode !== null ? `[exit code ${session.exitCode}]` : `[killed by ${session.signal}]`;
   const limit = session.limit ? `\n[limit: ${session.limit.message}]` : '';
   return {
@@ -166,10 +203,15 @@ function finished(session: ExecSession, effective: EffectiveExec): ToolResult {
 function workdir(root: string, input: string | undefined): string {
   if (input === undefined) return root;
   const target = resolveInWorkspace(root, input);
-  if (!target.exists) throw new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `workdir ${input} does not exist in the workspace`, { details: { path: input } });
+  if (!target.exists)
+    throw new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `workdir ${input} does not exist in the workspace`, {
+      details: { path: input },
+    });
   return target.absolute;
 }
 
 function unavailable(host: string, why: string): ToolSearchError {
-  return new ToolSearchError(ExecErrors.EXEC_HOST_UNAVAILABLE, `exec host "${host}" is not available: ${why}`, { details: { host } });
+  return new ToolSearchError(ExecErrors.EXEC_HOST_UNAVAILABLE, `exec host "${host}" is not available: ${why}`, {
+    details: { host },
+  });
 }

@@ -27,20 +27,34 @@ export type GateVerdict =
 export function judge(input: GateInput): GateVerdict {
   const { effective } = input;
   if (effective.security === 'deny') {
-    return { verdict: 'refuse', error: new ToolSearchError(ExecErrors.EXEC_SECURITY_DENY, 'exec refused: security is "deny", so no command runs', { details: { rule: 'security' } }) };
+    return {
+      verdict: 'refuse',
+      error: new ToolSearchError(
+        ExecErrors.EXEC_SECURITY_DENY,
+        'exec refused: security is "deny", so no command runs',
+        { details: { rule: 'security' } },
+      ),
+    };
   }
   const miss = effective.security === 'allowlist' ? allowlistMiss(input) : undefined;
-  if (effective.ask === 'always') return { verdict: 'ask', reason: `tools.exec.ask is "always"${miss ? ` (and ${miss})` : ''}` };
+  if (effective.ask === 'always')
+    return { verdict: 'ask', reason: `tools.exec.ask is "always"${miss ? ` (and ${miss})` : ''}` };
   if (miss === undefined) return { verdict: 'run' };
   if (effective.ask === 'on-miss') return { verdict: 'ask', reason: miss };
-  return { verdict: 'refuse', error: new ToolSearchError(ExecErrors.EXEC_NOT_ALLOWLISTED, `exec refused: ${miss}`, { details: { rule: 'allowlist' } }) };
+  return {
+    verdict: 'refuse',
+    error: new ToolSearchError(ExecErrors.EXEC_NOT_ALLOWLISTED, `exec refused: ${miss}`, {
+      details: { rule: 'allowlist' },
+    }),
+  };
 }
 
 function allowlistMiss({ args, allowlist, cwd, path }: GateInput): string | undefined {
   const analysis = analyzeCommand(args.command);
   if (!analysis.ok) return analysis.reason;
   const off = analysis.executables.filter((exe) => allowlistMatch(exe, allowlist, { cwd, path }) === undefined);
-  if (off.length) return `${off.map((exe) => JSON.stringify(exe)).join(', ')} ${off.length > 1 ? 'are' : 'is'} not on tools.exec.allowlist`;
+  if (off.length)
+    return `${off.map((exe) => JSON.stringify(exe)).join(', ')} ${off.length > 1 ? 'are' : 'is'} not on tools.exec.allowlist`;
   if (args.env && Object.keys(args.env).length) return 'env overrides change what an allowlisted executable does';
   return undefined;
 }

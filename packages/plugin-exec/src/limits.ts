@@ -51,11 +51,26 @@ export function outerLauncher(
   args: readonly string[],
 ): string[] {
   const { keepFd, cgroup, gateway } = options;
-  return [...shell, '-c', OUTER, 'tool-search-launch', keepFd === undefined ? '-' : String(keepFd), cgroup ?? '-', gateway === undefined ? '-' : String(gateway), file, ...args];
+  return [
+    ...shell,
+    '-c',
+    OUTER,
+    'tool-search-launch',
+    keepFd === undefined ? '-' : String(keepFd),
+    cgroup ?? '-',
+    gateway === undefined ? '-' : String(gateway),
+    file,
+    ...args,
+  ];
 }
 
 /** argv that sets the rlimits, then execs `argv` (the command's own shell). */
-export function innerLauncher(shell: readonly string[], limits: ExecResourceLimits, nproc: boolean, argv: readonly string[]): string[] {
+export function innerLauncher(
+  shell: readonly string[],
+  limits: ExecResourceLimits,
+  nproc: boolean,
+  argv: readonly string[],
+): string[] {
   // bash counts -d and -f in KiB; dash counts -f in 512-byte blocks.
   const fileBlocks = shell[0]!.endsWith('bash') ? limits.fileSizeMb * 1024 : limits.fileSizeMb * 2048;
   const script = [
@@ -87,7 +102,11 @@ export class ProcessGroups {
       mkdirSync(dir);
       writeFileSync(join(dir, 'pids.max'), String(this.limits.processes));
     } catch (cause) {
-      throw new ToolSearchError(ExecErrors.EXEC_SANDBOX_SETUP_FAILED, `exec could not make the command's process-limit group ${dir}; nothing ran`, { cause });
+      throw new ToolSearchError(
+        ExecErrors.EXEC_SANDBOX_SETUP_FAILED,
+        `exec could not make the command's process-limit group ${dir}; nothing ran`,
+        { cause },
+      );
     }
     return dir;
   }
@@ -133,8 +152,12 @@ export class ProcessGroups {
 function findPidsRoot(): string | undefined {
   if (process.platform !== 'linux') return undefined;
   try {
-    const mounts = readFileSync('/proc/self/mounts', 'utf8').split('\n').map((line) => line.split(' '));
-    const own = readFileSync('/proc/self/cgroup', 'utf8').split('\n').map((line) => line.split(':'));
+    const mounts = readFileSync('/proc/self/mounts', 'utf8')
+      .split('\n')
+      .map((line) => line.split(' '));
+    const own = readFileSync('/proc/self/cgroup', 'utf8')
+      .split('\n')
+      .map((line) => line.split(':'));
     const candidates: string[] = [];
     const v1 = mounts.find(([, , type, options]) => type === 'cgroup' && options?.split(',').includes('pids'));
     const v1Path = own.find(([, controllers]) => controllers?.split(',').includes('pids'))?.[2];
@@ -198,20 +221,43 @@ export interface LimitHit {
   readonly message: string;
 }
 
-const UNIT: Record<LimitName, string> = { processes: '', memoryMb: ' MiB', cpuSeconds: ' s', fileSizeMb: ' MiB', tmpMb: ' MiB' };
+const UNIT: Record<LimitName, string> = {
+  processes: '',
+  memoryMb: ' MiB',
+  cpuSeconds: ' s',
+  fileSizeMb: ' MiB',
+  tmpMb: ' MiB',
+};
 
 /** Which limit a finished command ran into, read from how it ended and what it printed. */
-export function limitHit(limits: ExecResourceLimits, end: { output: string; exitCode: number | null; signal: string | null; pidsMax: boolean; sandboxed: boolean }): LimitHit | undefined {
+export function limitHit(
+  limits: ExecResourceLimits,
+  end: { output: string; exitCode: number | null; signal: string | null; pidsMax: boolean; sandboxed: boolean },
+): LimitHit | undefined {
   const { output } = end;
   const name = ((): LimitName | undefined => {
-    if (end.pidsMax || /fork: (retry: )?Resource temporarily unavailable|Cannot fork|can't fork|fork failed|BlockingIOError: \[Errno 11\]|spawn EAGAIN/i.test(output)) return 'processes';
-    if (end.signal === 'SIGXCPU' || end.exitCode === 128 + 24 || /CPU time limit exceeded/.test(output)) return 'cpuSeconds';
-    if (end.signal === 'SIGXFSZ' || end.exitCode === 128 + 25 || /File size limit exceeded|File too large/.test(output)) return 'fileSizeMb';
+    if (
+      end.pidsMax ||
+      /fork: (retry: )?Resource temporarily unavailable|Cannot fork|can't fork|fork failed|BlockingIOError: \[Errno 11\]|spawn EAGAIN/i.test(
+        output,
+      )
+    )
+      return 'processes';
+    if (end.signal === 'SIGXCPU' || end.exitCode === 128 + 24 || /CPU time limit exceeded/.test(output))
+      return 'cpuSeconds';
+    if (end.signal === 'SIGXFSZ' || end.exitCode === 128 + 25 || /File size limit exceeded|File too large/.test(output))
+      return 'fileSizeMb';
     if (end.sandboxed && /No space left on device/.test(output)) return 'tmpMb';
-    if (/Cannot allocate memory|MemoryError|Array buffer allocation failed|out of memory|std::bad_alloc/i.test(output)) return 'memoryMb';
+    if (/Cannot allocate memory|MemoryError|Array buffer allocation failed|out of memory|std::bad_alloc/i.test(output))
+      return 'memoryMb';
     return undefined;
   })();
   if (!name) return undefined;
   const value = limits[name];
-  return { code: ExecErrors.EXEC_LIMIT_EXCEEDED, limit: name, value, message: `the command reached tools.exec.limits.${name} (${value}${UNIT[name]})` };
+  return {
+    code: ExecErrors.EXEC_LIMIT_EXCEEDED,
+    limit: name,
+    value,
+    message: `the command reached tools.exec.limits.${name} (${value}${UNIT[name]})`,
+  };
 }

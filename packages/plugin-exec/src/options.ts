@@ -41,9 +41,20 @@ export interface ExecResourceLimits {
   readonly tmpMb: number;
 }
 
-export const EXEC_LIMIT_DEFAULTS: ExecResourceLimits = Object.freeze({ processes: 256, memoryMb: 1024, cpuSeconds: 600, fileSizeMb: 128, tmpMb: 256 });
+export const EXEC_LIMIT_DEFAULTS: ExecResourceLimits = Object.freeze({
+  processes: 256,
+  memoryMb: 1024,
+  cpuSeconds: 600,
+  fileSizeMb: 128,
+  tmpMb: 256,
+});
 
-export const EXEC_DEFAULTS = Object.freeze({ security: 'allowlist', ask: 'on-miss', timeoutSec: 1800, yieldMs: 10_000 } as const);
+export const EXEC_DEFAULTS = Object.freeze({
+  security: 'allowlist',
+  ask: 'on-miss',
+  timeoutSec: 1800,
+  yieldMs: 10_000,
+} as const);
 
 const execConfigSchema: JsonSchema = {
   type: 'object',

@@ -45,5 +45,7 @@ export class BoundedOutput {
 
 /** The last `max` characters of `text`, with a note when cut. */
 export function tail(text: string, max = MAX_RESULT_OUTPUT_CHARS): string {
-  return text.length <= max ? text : `[… ${text.length - max} earlier characters cut; see process log]\n${text.slice(-max)}`;
+  return text.length <= max
+    ? text
+    : `[… ${text.length - max} earlier characters cut; see process log]\n${text.slice(-max)}`;
 }

@@ -29,9 +29,15 @@ export class SessionOwners {
     if (!this.state) return;
     try {
       await this.state.set(key(agent, sessionId), this.state.replicaId, { ttlMs: timeoutMs + OWNER_GRACE_MS });
-      await this.state.index(indexKey(agent), sessionId, Date.now(), { max: INDEXED_SESSIONS, ttlMs: Math.max(INDEX_TTL_MS, timeoutMs + OWNER_GRACE_MS) });
+      await this.state.index(indexKey(agent), sessionId, Date.now(), {
+        max: INDEXED_SESSIONS,
+        ttlMs: Math.max(INDEX_TTL_MS, timeoutMs + OWNER_GRACE_MS),
+      });
     } catch (error) {
-      this.logger().warn('could not record the background session owner; other replicas will not name it', { sessionId, error: String(error) });
+      this.logger().warn('could not record the background session owner; other replicas will not name it', {
+        sessionId,
+        error: String(error),
+      });
     }
   }
 
@@ -42,7 +48,10 @@ export class SessionOwners {
       await this.state.delete(key(agent, sessionId));
       await this.state.unindex(indexKey(agent), sessionId);
     } catch (error) {
-      this.logger().warn('could not drop the background session owner; it expires with its TTL', { sessionId, cause: error });
+      this.logger().warn('could not drop the background session owner; it expires with its TTL', {
+        sessionId,
+        cause: error,
+      });
     }
   }
 
@@ -58,7 +67,9 @@ export class SessionOwners {
         else if (replica !== this.state.replicaId) found.push({ sessionId, replica });
       }
     } catch (error) {
-      this.logger().warn('the state store did not answer; process list shows this replica\'s sessions only', { error: String(error) });
+      this.logger().warn("the state store did not answer; process list shows this replica's sessions only", {
+        error: String(error),
+      });
     }
     return found;
   }

@@ -33,7 +33,11 @@ export interface ExecPluginOptions {
   /** `tools.elevated` (`enabled`). */
   readonly elevated?: { readonly enabled?: boolean };
   /** `agents.list`, for each agent's `tools.elevated`. */
-  readonly agents?: readonly { readonly id: string; readonly default?: boolean; readonly tools?: { readonly elevated?: unknown } }[];
+  readonly agents?: readonly {
+    readonly id: string;
+    readonly default?: boolean;
+    readonly tools?: { readonly elevated?: unknown };
+  }[];
   /** The bubblewrap binary. Default `bwrap` (on this process's PATH). */
   readonly bwrap?: string;
   /** Timeouts of the bubblewrap probe's attempts (default 10 s, 30 s, 60 s: a slow machine is not a missing sandbox). */
@@ -125,7 +129,10 @@ export function execPlugin(options: ExecPluginOptions): KernelPlugin {
         setCallApprovalRule(ctx.run, EXEC_ID, (call, run) => approvalNeed(call.args as unknown as ExecArgs, run, deps));
       });
       hooks.runStart.tap((run, catalog) => {
-        processAllowed.set(run, catalog.some((tool) => tool.id === PROCESS_ID));
+        processAllowed.set(
+          run,
+          catalog.some((tool) => tool.id === PROCESS_ID),
+        );
       });
       hooks.shutdown.tapPromise(async () => {
         await store.closeAll();
@@ -154,4 +161,3 @@ function agentElevated(agents: ExecPluginOptions['agents'], agentId: string | un
   if (elevated === undefined) return true;
   return typeof elevated === 'object' && elevated !== null && (elevated as { enabled?: unknown }).enabled !== false;
 }
-

@@ -4,7 +4,13 @@
  * running session polls the same answer every time, which is what loop
  * detection's `knownPollNoProgress` recognizes.
  */
-import { ErrorCode, ToolArgumentsError, ToolSearchError, type ExecuteContext, type ToolResult } from '@tool-search/kernel';
+import {
+  ErrorCode,
+  ToolArgumentsError,
+  ToolSearchError,
+  type ExecuteContext,
+  type ToolResult,
+} from '@tool-search/kernel';
 import { agentKey } from './exec.js';
 import { tail } from './output.js';
 import type { ExecSession } from './session.js';
@@ -24,51 +30,89 @@ export interface ProcessArgs {
   readonly limit?: number;
 }
 
-export async function runProcess(args: ProcessArgs, ctx: ExecuteContext, store: SessionStore, owners: SessionOwners): Promise<ToolResult> {
+export async function runProcess(
+  args: ProcessArgs,
+  ctx: ExecuteContext,
+  store: SessionStore,
+  owners: SessionOwners,
+): Promise<ToolResult> {
   const agent = agentKey(ctx.run);
   if (args.action === 'list') {
     const sessions = store.list(agent).map(summary);
     const elsewhere = await owners.others(agent, new Set(sessions.map((s) => s.sessionId)));
     const lines = [
-      ...sessions.map((s) => `${s.sessionId} ${s.status}${s.exitCode !== null ? ` (exit ${s.exitCode})` : ''} ${s.name}`),
+      ...sessions.map(
+        (s) => `${s.sessionId} ${s.status}${s.exitCode !== null ? ` (exit ${s.exitCode})` : ''} ${s.name}`,
+      ),
       ...elsewhere.map((s) => `${s.sessionId} on replica ${s.replica} (process calls for it must reach that replica)`),
     ];
-    return result(lines.length ? lines.join('\n') : 'No background sessions.', { sessions, ...(elsewhere.length ? { elsewhere } : {}) });
+    return result(lines.length ? lines.join('\n') : 'No background sessions.', {
+      sessions,
+      ...(elsewhere.length ? { elsewhere } : {}),
+    });
   }
-  if (!args.sessionId) throw new ToolArgumentsError(PROCESS_ID, [{ path: '/sessionId', rule: 'required', message: `is required for action "${args.action}"` }]);
-  if (!store.has(agent, args.sessionId)) throw (await owners.elsewhere(agent, args.sessionId)) ?? store.unknown(args.sessionId);
+  if (!args.sessionId)
+    throw new ToolArgumentsError(PROCESS_ID, [
+      { path: '/sessionId', rule: 'required', message: `is required for action "${args.action}"` },
+    ]);
+  if (!store.has(agent, args.sessionId))
+    throw (await owners.elsewhere(agent, args.sessionId)) ?? store.unknown(args.sessionId);
   const session = store.get(agent, args.sessionId);
   switch (args.action) {
     case 'poll': {
       const output = tail(session.output.since(session.pollCursor));
       session.pollCursor = session.output.total;
       const status = statusOf(session);
-      const head = session.running ? `Session ${session.id} is still running.` : `Session ${session.id} ${describeEnd(session)}.`;
+      const head = session.running
+        ? `Session ${session.id} is still running.`
+        : `Session ${session.id} ${describeEnd(session)}.`;
       return result(`${head}${output ? `\n${output}` : ' No new output.'}`, { ...status, output });
     }
     case 'log': {
       const lines = session.output.text().split('\n');
       if (lines[lines.length - 1] === '') lines.pop();
       const start = args.offset ?? Math.max(0, lines.length - (args.limit ?? LOG_DEFAULT_LINES));
-      const end = args.offset !== undefined && args.limit === undefined ? lines.length : start + (args.limit ?? LOG_DEFAULT_LINES);
+      const end =
+        args.offset !== undefined && args.limit === undefined
+          ? lines.length
+          : start + (args.limit ?? LOG_DEFAULT_LINES);
       const slice = lines.slice(start, end);
-      const note = session.output.droppedChars ? `[the oldest ${session.output.droppedChars} characters were dropped; lines count from what is kept]\n` : '';
-      return result(`${note}${tail(slice.join('\n'))}`, { ...statusOf(session), offset: start, lines: slice.length, totalLines: lines.length });
+      const note = session.output.droppedChars
+        ? `[the oldest ${session.output.droppedChars} characters were dropped; lines count from what is kept]\n`
+        : '';
+      return result(`${note}${tail(slice.join('\n'))}`, {
+        ...statusOf(session),
+        offset: start,
+        lines: slice.length,
+        totalLines: lines.length,
+      });
     }
     case 'write': {
-      if (args.data === undefined && !args.eof) throw new ToolArgumentsError(PROCESS_ID, [{ path: '/data', rule: 'required', message: 'is required for action "write" (or eof: true)' }]);
+      if (args.data === undefined && !args.eof)
+        throw new ToolArgumentsError(PROCESS_ID, [
+          { path: '/data', rule: 'required', message: 'is required for action "write" (or eof: true)' },
+        ]);
       const written = session.write(args.data ?? '', args.eof === true);
-      return result(written ? `Wrote ${(args.data ?? '').length} characters to session ${session.id}${args.eof ? ' and closed stdin' : ''}.` : `Session ${session.id} no longer reads stdin.`, {
-        ...statusOf(session),
-        written,
-      });
+      return result(
+        written
+          ? `Wrote ${(args.data ?? '').length} characters to session ${session.id}${args.eof ? ' and closed stdin' : ''}.`
+          : `Session ${session.id} no longer reads stdin.`,
+        {
+          ...statusOf(session),
+          written,
+        },
+      );
     }
     case 'kill':
       await session.stop('killed');
       return result(`Session ${session.id} ${describeEnd(session)}.`, statusOf(session));
     case 'clear':
       if (session.running) {
-        throw new ToolSearchError(ErrorCode.TOOL_EXECUTION_FAILED, `Session ${session.id} is still running; kill it first or use action "remove"`, { details: { sessionId: session.id } });
+        throw new ToolSearchError(
+          ErrorCode.TOOL_EXECUTION_FAILED,
+          `Session ${session.id} is still running; kill it first or use action "remove"`,
+          { details: { sessionId: session.id } },
+        );
       }
       store.delete(agent, session.id);
       await owners.release(agent, session.id);
@@ -92,7 +136,11 @@ function statusOf(session: ExecSession) {
 }
 
 function summary(session: ExecSession) {
-  return { ...statusOf(session), name: session.command.trim().split(/\s+/).slice(0, 2).join(' ').slice(0, 80), command: session.command.slice(0, 200) };
+  return {
+    ...statusOf(session),
+    name: session.command.trim().split(/\s+/).slice(0, 2).join(' ').slice(0, 80),
+    command: session.command.slice(0, 200),
+  };
 }
 
 function describeEnd(session: ExecSession): string {

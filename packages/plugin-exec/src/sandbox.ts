@@ -20,7 +20,9 @@ export interface SandboxSpec {
   readonly limits: ExecResourceLimits;
 }
 
-export type ProbeResult = { readonly ok: true; readonly attempts: number } | { readonly ok: false; readonly reason: string; readonly attempts: number };
+export type ProbeResult =
+  | { readonly ok: true; readonly attempts: number }
+  | { readonly ok: false; readonly reason: string; readonly attempts: number };
 
 /** Probe timeouts: a loaded machine is slow, not sandbox-less, so a probe that times out is retried with more time. */
 export const PROBE_TIMEOUTS_MS: readonly number[] = [10_000, 30_000, 60_000];
@@ -34,16 +36,41 @@ export const SANDBOX_UID = 65534;
  * retried with the next, longer timeout.
  */
 export function probeBubblewrap(bwrap: string, timeoutsMs: readonly number[] = PROBE_TIMEOUTS_MS): ProbeResult {
-  const args = [...isolationArgs(), '--ro-bind', '/', '/', '--tmpfs', '/tmp', '--size', String(1 << 20), '--tmpfs', '/run', '--seccomp', '0', '--', 'true'];
+  const args = [
+    ...isolationArgs(),
+    '--ro-bind',
+    '/',
+    '/',
+    '--tmpfs',
+    '/tmp',
+    '--size',
+    String(1 << 20),
+    '--tmpfs',
+    '/run',
+    '--seccomp',
+    '0',
+    '--',
+    'true',
+  ];
   let reason = '';
   for (const [index, timeout] of timeoutsMs.entries()) {
-    const probe = spawnSync(bwrap, args, { input: sandboxFilter(), stdio: ['pipe', 'ignore', 'pipe'], timeout, killSignal: 'SIGKILL' });
+    const probe = spawnSync(bwrap, args, {
+      input: sandboxFilter(),
+      stdio: ['pipe', 'ignore', 'pipe'],
+      timeout,
+      killSignal: 'SIGKILL',
+    });
     if (probe.status === 0) return { ok: true, attempts: index + 1 };
     const code = (probe.error as NodeJS.ErrnoException | undefined)?.code;
-    if (code === 'ENOENT') return { ok: false, reason: `${bwrap} is not installed (apt-get install -y bubblewrap)`, attempts: index + 1 };
+    if (code === 'ENOENT')
+      return { ok: false, reason: `${bwrap} is not installed (apt-get install -y bubblewrap)`, attempts: index + 1 };
     if (code !== 'ETIMEDOUT') {
       const stderr = probe.stderr?.toString().trim().split('\n').pop();
-      return { ok: false, reason: `${bwrap} cannot make its sandbox here${stderr ? `: ${stderr}` : ` (exit ${probe.status ?? probe.signal})`}`, attempts: index + 1 };
+      return {
+        ok: false,
+        reason: `${bwrap} cannot make its sandbox here${stderr ? `: ${stderr}` : ` (exit ${probe.status ?? probe.signal})`}`,
+        attempts: index + 1,
+      };
     }
     reason = `${bwrap} did not finish its probe within ${timeout} ms`;
   }
@@ -60,17 +87,28 @@ export function sandboxArgs(spec: SandboxSpec, argv: readonly string[]): string[
   const env = Object.entries(spec.env).flatMap(([key, value]) => ['--setenv', key, value]);
   return [
     ...isolationArgs(),
-    '--ro-bind', '/', '/',
-    '--dev', '/dev',
-    '--proc', '/proc',
-    '--size', String(spec.limits.tmpMb * 1024 * 1024),
-    '--tmpfs', '/tmp',
-    '--tmpfs', '/run', // daemon sockets (databases, dbus, docker) live here
-    '--bind', spec.workspace, spec.workspace,
+    '--ro-bind',
+    '/',
+    '/',
+    '--dev',
+    '/dev',
+    '--proc',
+    '/proc',
+    '--size',
+    String(spec.limits.tmpMb * 1024 * 1024),
+    '--tmpfs',
+    '/tmp',
+    '--tmpfs',
+    '/run', // daemon sockets (databases, dbus, docker) live here
+    '--bind',
+    spec.workspace,
+    spec.workspace,
     '--clearenv',
-    '--seccomp', '3',
+    '--seccomp',
+    '3',
     ...env,
-    '--chdir', spec.cwd,
+    '--chdir',
+    spec.cwd,
     '--',
     ...argv,
   ];
@@ -81,10 +119,13 @@ function isolationArgs(): string[] {
   return [
     '--unshare-all',
     '--unshare-user', // explicit: as root, --unshare-all's "-try" would keep root's own namespace
-    '--uid', String(SANDBOX_UID),
-    '--gid', String(SANDBOX_UID),
+    '--uid',
+    String(SANDBOX_UID),
+    '--gid',
+    String(SANDBOX_UID),
     '--disable-userns', // no nested user namespace: no capabilities regained, no remount
-    '--cap-drop', 'ALL',
+    '--cap-drop',
+    'ALL',
     '--new-session',
     '--die-with-parent',
   ];

@@ -77,7 +77,13 @@ export class ExecSession {
         const pidsMax = spec.cgroup !== undefined && ProcessGroups.hitMax(spec.cgroup);
         this.finish(this.stopping ?? 'exited', code, signal);
         if (spec.limits && this.status === 'exited') {
-          this.limit = limitHit(spec.limits, { output: this.output.text(), exitCode: code, signal, pidsMax, sandboxed: spec.sandboxed === true });
+          this.limit = limitHit(spec.limits, {
+            output: this.output.text(),
+            exitCode: code,
+            signal,
+            pidsMax,
+            sandboxed: spec.sandboxed === true,
+          });
         }
         if (spec.cgroup) void ProcessGroups.remove(spec.cgroup);
         resolve();

@@ -46,7 +46,11 @@ export class SessionStore {
   }
 
   unknown(sessionId: string): ToolSearchError {
-    return new ToolSearchError(ExecErrors.PROCESS_SESSION_UNKNOWN, `No background session "${sessionId}" for this agent; use process list`, { details: { sessionId } });
+    return new ToolSearchError(
+      ExecErrors.PROCESS_SESSION_UNKNOWN,
+      `No background session "${sessionId}" for this agent; use process list`,
+      { details: { sessionId } },
+    );
   }
 
   delete(agent: string, sessionId: string): void {

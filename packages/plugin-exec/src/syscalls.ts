@@ -103,8 +103,13 @@ export const AARCH64: SyscallTable = parse(`
 `);
 
 function parse(text: string): SyscallTable {
-  return new Map(text.trim().split(/\s+/).map((pair) => {
-    const [name, nr] = pair.split(':');
-    return [name!, Number(nr)] as const;
-  }));
+  return new Map(
+    text
+      .trim()
+      .split(/\s+/)
+      .map((pair) => {
+        const [name, nr] = pair.split(':');
+        return [name!, Number(nr)] as const;
+      }),
+  );
 }

@@ -1,7 +1,11 @@
 /** `exec` and `process` as the model sees them: OpenClaw's names and parameters, nothing more. */
 import type { JsonSchema } from '@tool-search/kernel';
 
-const str = (description: string, minLength = 0) => ({ type: 'string', description, ...(minLength ? { minLength } : {}) });
+const str = (description: string, minLength = 0) => ({
+  type: 'string',
+  description,
+  ...(minLength ? { minLength } : {}),
+});
 const bool = (description: string) => ({ type: 'boolean', description });
 const int = (description: string, minimum: number) => ({ type: 'integer', minimum, description });
 const oneOf = (values: string[], description: string) => ({ type: 'string', enum: values, description });
@@ -15,8 +19,15 @@ export const execSchema: JsonSchema = {
   properties: {
     command: str('Shell command to run', 1),
     workdir: str('Working folder inside the workspace (default: the workspace)'),
-    env: { type: 'object', additionalProperties: { type: 'string' }, description: 'Extra environment variables (PATH, LD_*, BASH_ENV and the like are refused)' },
-    yieldMs: int('Milliseconds to wait before moving the command to the background (default and ceiling: tools.exec.yieldMs)', 0),
+    env: {
+      type: 'object',
+      additionalProperties: { type: 'string' },
+      description: 'Extra environment variables (PATH, LD_*, BASH_ENV and the like are refused)',
+    },
+    yieldMs: int(
+      'Milliseconds to wait before moving the command to the background (default and ceiling: tools.exec.yieldMs)',
+      0,
+    ),
     background: bool('Move to the background right away'),
     timeout: int('Kill the command after this many seconds (default and ceiling: tools.exec.timeoutSec, 1800)', 1),
     pty: bool('Run in a pseudo-terminal (for CLIs that need a TTY)'),

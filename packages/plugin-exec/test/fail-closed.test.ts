@@ -12,13 +12,17 @@ import { ExecErrors } from '../src/errors.js';
 afterEach(closeAll);
 
 const REAL_BWRAP = ['/usr/bin/bwrap', '/usr/local/bin/bwrap'].find((path) => existsSync(path));
-if (!REAL_BWRAP) console.warn('skipping the slow-probe tests: bubblewrap is not installed (apt-get install -y bubblewrap)');
+if (!REAL_BWRAP)
+  console.warn('skipping the slow-probe tests: bubblewrap is not installed (apt-get install -y bubblewrap)');
 
 /** A bwrap that sleeps `seconds` before its first run only (a loaded machine), then is the real one. */
 function slowBwrap(seconds: number): string {
   const dir = mkdtempSync(join(tmpdir(), 'plugin-exec-slow-'));
   const script = join(dir, 'bwrap');
-  writeFileSync(script, `#!/bin/sh\nif [ ! -e "${dir}/warm" ]; then : > "${dir}/warm"; sleep ${seconds}; fi\nexec ${REAL_BWRAP} "$@"\n`);
+  writeFileSync(
+    script,
+    `#!/bin/sh\nif [ ! -e "${dir}/warm" ]; then : > "${dir}/warm"; sleep ${seconds}; fi\nexec ${REAL_BWRAP} "$@"\n`,
+  );
   chmodSync(script, 0o755);
   return script;
 }
@@ -36,7 +40,10 @@ describe('without bubblewrap', () => {
     const run = await env.run();
     expect(run.tool('exec')).toBeUndefined();
     const diagnostic = run.diagnostics.find((d) => d.code === ExecErrors.EXEC_HOST_UNAVAILABLE);
-    expect(diagnostic).toMatchObject({ level: 'error', details: { host: 'sandbox', reason: expect.stringContaining('not installed') } });
+    expect(diagnostic).toMatchObject({
+      level: 'error',
+      details: { host: 'sandbox', reason: expect.stringContaining('not installed') },
+    });
     expect(diagnostic!.message).toContain('apt-get install -y bubblewrap');
     expect(diagnostic!.message).toContain('tools.exec.host');
   });
@@ -48,7 +55,9 @@ describe('without bubblewrap', () => {
     chmodSync(broken, 0o755);
     const run = await execEnv({ exec: OPEN, bwrap: broken }).run();
     expect(run.tool('exec')).toBeUndefined();
-    expect(run.diagnostics.find((d) => d.code === ExecErrors.EXEC_HOST_UNAVAILABLE)?.message).toContain('Permission denied');
+    expect(run.diagnostics.find((d) => d.code === ExecErrors.EXEC_HOST_UNAVAILABLE)?.message).toContain(
+      'Permission denied',
+    );
   });
 });
 

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { it } from 'vitest';
-import { createKernel, type Kernel, type KernelPlugin, type Run, type RunRequest, type ToolCallOutcome } from '@tool-search/kernel';
+import {
+  createKernel,
+  type Kernel,
+  type KernelPlugin,
+  type Run,
+  type RunRequest,
+  type ToolCallOutcome,
+} from '@tool-search/kernel';
 import { execPlugin, type ExecPluginOptions } from '@tool-search/plugin-exec';
 import { bubblewrapWorks } from '../src/sandbox.js';
 
@@ -12,7 +19,10 @@ import { bubblewrapWorks } from '../src/sandbox.js';
  * sandbox confines run only then; elsewhere they skip, saying which package makes them run.
  */
 export const SANDBOX_RUNS = bubblewrapWorks('bwrap');
-if (!SANDBOX_RUNS) console.warn('skipping the bubblewrap sandbox tests of @tool-search/plugin-exec: bwrap does not run here (apt-get install -y bubblewrap)');
+if (!SANDBOX_RUNS)
+  console.warn(
+    'skipping the bubblewrap sandbox tests of @tool-search/plugin-exec: bwrap does not run here (apt-get install -y bubblewrap)',
+  );
 
 /** `it` for a test that needs the bubblewrap host. */
 export const itSandboxed = (SANDBOX_RUNS ? it : it.skip) as typeof it;
@@ -41,14 +51,25 @@ function hostWhereSandboxMissing(options: Omit<ExecPluginOptions, 'workspace'>):
 }
 
 /** A workspace (`ws`) beside a folder outside it, and a kernel with the exec plugin over it. */
-export function execEnv(options: Omit<ExecPluginOptions, 'workspace'> = {}, extra: readonly KernelPlugin[] = []): ExecEnv {
+export function execEnv(
+  options: Omit<ExecPluginOptions, 'workspace'> = {},
+  extra: readonly KernelPlugin[] = [],
+): ExecEnv {
   const base = realpathSync(mkdtempSync(join(tmpdir(), 'plugin-exec-')));
   const ws = join(base, 'ws');
   const outside = join(base, 'outside');
   mkdirSync(ws);
   mkdirSync(outside);
-  const kernel = createKernel({ plugins: [execPlugin({ workspace: ws, ...hostWhereSandboxMissing(options) }), ...extra] });
-  const env: ExecEnv = { ws, outside, kernel, run: (request) => kernel.createRun(request), close: () => kernel.close() };
+  const kernel = createKernel({
+    plugins: [execPlugin({ workspace: ws, ...hostWhereSandboxMissing(options) }), ...extra],
+  });
+  const env: ExecEnv = {
+    ws,
+    outside,
+    kernel,
+    run: (request) => kernel.createRun(request),
+    close: () => kernel.close(),
+  };
   open.push(env);
   return env;
 }
@@ -67,7 +88,11 @@ export function codeOf(outcome: ToolCallOutcome): string | undefined {
 }
 
 /** Polls a background session until it ends; returns the last poll and all output seen. */
-export async function pollToEnd(run: Run, sessionId: string, maxPolls = 400): Promise<{ last: Record<string, unknown>; output: string; polls: number }> {
+export async function pollToEnd(
+  run: Run,
+  sessionId: string,
+  maxPolls = 400,
+): Promise<{ last: Record<string, unknown>; output: string; polls: number }> {
   let output = '';
   for (let polls = 1; polls <= maxPolls; polls++) {
     const last = structured(await run.call('process', { action: 'poll', sessionId }));

@@ -14,7 +14,10 @@ const HERE = dirname(fileURLToPath(import.meta.url));
 const FRONT_END = join(HERE, 'fixtures', 'front-end.mjs');
 const DIST = join(HERE, '..', 'dist', 'limits.js');
 const built = existsSync(DIST);
-if (!built) console.log('skipping front-end tests: packages/plugin-exec/dist is missing or predates the limits; run `npx tsc -b packages/plugin-exec/tsconfig.build.json`');
+if (!built)
+  console.log(
+    'skipping front-end tests: packages/plugin-exec/dist is missing or predates the limits; run `npx tsc -b packages/plugin-exec/tsconfig.build.json`',
+  );
 
 const started: ChildProcess[] = [];
 const folders: string[] = [];
@@ -28,14 +31,17 @@ afterEach(() => {
 async function frontEnd(host: string, calls: object[]): Promise<{ child: ChildProcess; lines: string[] }> {
   const ws = realpathSync(mkdtempSync(join(tmpdir(), 'plugin-exec-fe-')));
   folders.push(ws);
-  const child = spawn(process.execPath, [FRONT_END, ws, host, JSON.stringify(calls)], { stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [FRONT_END, ws, host, JSON.stringify(calls)], {
+    stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'],
+  });
   started.push(child);
   let out = '';
   let err = '';
   child.stdout!.on('data', (chunk) => (out += chunk));
   child.stderr!.on('data', (chunk) => (err += chunk));
   const deadline = Date.now() + 60_000;
-  while (!out.includes('READY\n') && child.exitCode === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (!out.includes('READY\n') && child.exitCode === null && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 50));
   if (!out.includes('READY\n')) throw new Error(`the front end did not get ready: ${out}${err}`);
   return { child, lines: out.split('\n').filter((line) => line && line !== 'READY') };
 }
@@ -52,7 +58,10 @@ describe.skipIf(!built || !SANDBOX_RUNS)('a front end with inherited descriptors
 });
 
 describe.skipIf(!built || !SANDBOX_RUNS)('SIGKILL of the front end', () => {
-  for (const [host, base] of [['sandbox', 81], ['gateway', 85]] as const) {
+  for (const [host, base] of [
+    ['sandbox', 81],
+    ['gateway', 85],
+  ] as const) {
     it(`leaves no command behind on host ${host} (background and yielded commands${host === 'sandbox' ? ', and no bwrap' : ''})`, async () => {
       const marker = `9${process.pid}`;
       const markers = [base, base + 1, base + 2, base + 3].map((n) => `sleep ${n}.${marker}`);
@@ -73,8 +82,10 @@ describe.skipIf(!built || !SANDBOX_RUNS)('SIGKILL of the front end', () => {
       while (!(await gone()) && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await gone()).toBe(true);
       // Its empty process-limit groups (where it made any) are tidied by the next plugin on this machine.
-      const groups = () => (existsSync(PIDS) ? readdirSync(PIDS).filter((name) => name.startsWith(`tool-search-exec-${child.pid}-`)) : []);
-      if (child.exitCode === null && child.signalCode === null) await new Promise((resolve) => child.once('exit', resolve));
+      const groups = () =>
+        existsSync(PIDS) ? readdirSync(PIDS).filter((name) => name.startsWith(`tool-search-exec-${child.pid}-`)) : [];
+      if (child.exitCode === null && child.signalCode === null)
+        await new Promise((resolve) => child.once('exit', resolve));
       for (let attempt = 0; attempt < 20 && groups().length; attempt++) {
         execEnv({ exec: OPEN }); // the last of a killed command's processes may still be exiting: try again
         if (groups().length) await new Promise((resolve) => setTimeout(resolve, 500));

@@ -13,28 +13,46 @@ const limited = (limits: object) => ({ ...OPEN, limits });
 
 describe.skipIf(!SANDBOX_RUNS)('tools.exec.limits', () => {
   it('has documented defaults and refuses values out of range with CONFIG_INVALID naming the key', () => {
-    expect(EXEC_LIMIT_DEFAULTS).toEqual({ processes: 256, memoryMb: 1024, cpuSeconds: 600, fileSizeMb: 128, tmpMb: 256 });
-    expect(() => checkExecConfig({ limits: { processes: 2 } })).toThrow(expect.objectContaining({ code: ErrorCode.CONFIG_INVALID, path: 'tools.exec.limits.processes' }));
-    expect(() => checkExecConfig({ limits: { memory: 5 } })).toThrow(expect.objectContaining({ code: ErrorCode.CONFIG_INVALID }));
+    expect(EXEC_LIMIT_DEFAULTS).toEqual({
+      processes: 256,
+      memoryMb: 1024,
+      cpuSeconds: 600,
+      fileSizeMb: 128,
+      tmpMb: 256,
+    });
+    expect(() => checkExecConfig({ limits: { processes: 2 } })).toThrow(
+      expect.objectContaining({ code: ErrorCode.CONFIG_INVALID, path: 'tools.exec.limits.processes' }),
+    );
+    expect(() => checkExecConfig({ limits: { memory: 5 } })).toThrow(
+      expect.objectContaining({ code: ErrorCode.CONFIG_INVALID }),
+    );
   });
 
   it('a big allocation fails under the default memory limit (2 GiB > memoryMb 1024), and the result names memoryMb', async () => {
     const run = await execEnv({ exec: OPEN }).run();
-    const out = structured(await run.call('exec', { command: 'python3 -c "b = bytearray(2 << 30); print(\'ALLOCATED\')"' }));
+    const out = structured(
+      await run.call('exec', { command: 'python3 -c "b = bytearray(2 << 30); print(\'ALLOCATED\')"' }),
+    );
     expect(String(out.output)).not.toContain('ALLOCATED');
     expect(out.limit).toMatchObject({ code: ExecErrors.EXEC_LIMIT_EXCEEDED, limit: 'memoryMb', value: 1024 });
   });
 
   it('memoryMb bounds each process (node too)', async () => {
     const run = await execEnv({ exec: limited({ memoryMb: 128 }) }).run();
-    const out = structured(await run.call('exec', { command: `node -e "try { Buffer.alloc(256 << 20); console.log('ALLOCATED') } catch (e) { console.log(e.message) }"` }));
+    const out = structured(
+      await run.call('exec', {
+        command: `node -e "try { Buffer.alloc(256 << 20); console.log('ALLOCATED') } catch (e) { console.log(e.message) }"`,
+      }),
+    );
     expect(out.output).toBe('Array buffer allocation failed\n');
     expect(out.limit).toMatchObject({ limit: 'memoryMb', value: 128 });
   });
 
-  it('the private /tmp holds at most tmpMb (RAM-backed: it is not this machine\'s memory to take)', async () => {
+  it("the private /tmp holds at most tmpMb (RAM-backed: it is not this machine's memory to take)", async () => {
     const run = await execEnv({ exec: limited({ tmpMb: 16, fileSizeMb: 1024 }) }).run();
-    const out = structured(await run.call('exec', { command: 'head -c 64M /dev/zero > /tmp/fill; stat -c %s /tmp/fill' }));
+    const out = structured(
+      await run.call('exec', { command: 'head -c 64M /dev/zero > /tmp/fill; stat -c %s /tmp/fill' }),
+    );
     expect(String(out.output)).toContain('No space left on device');
     expect(Number(String(out.output).trim().split('\n').pop())).toBeLessThanOrEqual(16 * 1024 * 1024);
     expect(out.limit).toMatchObject({ limit: 'tmpMb', value: 16 });
@@ -73,7 +91,8 @@ describe.skipIf(!SANDBOX_RUNS)('processes', () => {
       console.log(`skipping the process flood: ${warning.message}`);
       return ctx.skip();
     }
-    const flood = 'import os, sys, time\nkids = []\ntry:\n  for i in range(200):\n    pid = os.fork()\n    if pid == 0:\n      time.sleep(30); os._exit(0)\n    kids.append(pid)\nexcept OSError as e:\n  print("STOPPED AT", len(kids), "fork failed:", e.strerror)\nfor k in kids: os.kill(k, 9)\nprint("DONE", len(kids))';
+    const flood =
+      'import os, sys, time\nkids = []\ntry:\n  for i in range(200):\n    pid = os.fork()\n    if pid == 0:\n      time.sleep(30); os._exit(0)\n    kids.append(pid)\nexcept OSError as e:\n  print("STOPPED AT", len(kids), "fork failed:", e.strerror)\nfor k in kids: os.kill(k, 9)\nprint("DONE", len(kids))';
     const out = structured(await run.call('exec', { command: `python3 -c '${flood}'` }));
     const stopped = /STOPPED AT (\d+)/.exec(String(out.output));
     expect(stopped, String(out.output)).not.toBeNull();
@@ -90,11 +109,16 @@ describe.skipIf(!SANDBOX_RUNS)('processes', () => {
       return ctx.skip();
     }
     const marker = `bomb_${process.pid}`;
-    const call = run.call('exec', { command: `${marker}() { ${marker} | ${marker} & }; ${marker}; while :; do sleep 1; done`, timeout: 8 });
+    const call = run.call('exec', {
+      command: `${marker}() { ${marker} | ${marker} & }; ${marker}; while :; do sleep 1; done`,
+      timeout: 8,
+    });
     let most = 0;
     const started = Date.now();
     while (Date.now() - started < 5000) {
-      const count = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' }).split('\n').filter((line) => line.includes(marker)).length;
+      const count = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' })
+        .split('\n')
+        .filter((line) => line.includes(marker)).length;
       most = Math.max(most, count);
       expect(spawnSync('true').status).toBe(0); // this machine can still start processes
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -104,7 +128,8 @@ describe.skipIf(!SANDBOX_RUNS)('processes', () => {
     const outcome = await call;
     expect([ExecErrors.EXEC_TIMEOUT, undefined]).toContain(codeOf(outcome));
     const deadline = Date.now() + 30_000;
-    while ((await processRunning(marker)) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    while ((await processRunning(marker)) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 200));
     expect(await processRunning(marker)).toBe(false);
   });
 });

@@ -41,26 +41,31 @@ describe('host "sandbox" (bubblewrap)', () => {
     expect(String(structured(await run.call('exec', { command: connect() })).output)).toContain('CONNECTED');
   });
 
-  itSandboxed('cannot connect to a Unix socket it can see (seccomp blocks connect), though the gateway host can', async () => {
-    const env = execEnv({ exec: OPEN });
-    const path = join(env.ws, 'daemon.sock');
-    let accepted = 0;
-    const daemon = createServer((socket) => {
-      accepted++;
-      socket.on('error', () => undefined).end('OK\n');
-    });
-    await new Promise<void>((resolve) => daemon.listen(path, resolve));
-    try {
-      const probe = `node -e "require('net').connect('${path}').on('connect', () => { console.log('CONNECTED'); process.exit(0) }).on('error', (e) => { console.log('REFUSED', e.code); process.exit(0) })"`;
-      const sandboxed = String(structured(await (await env.run()).call('exec', { command: probe })).output);
-      expect(sandboxed).toContain('REFUSED EACCES');
-      expect(accepted).toBe(0);
-      const gateway = execEnv({ exec: { ...OPEN, host: 'gateway' } });
-      expect(String(structured(await (await gateway.run()).call('exec', { command: probe })).output)).toContain('CONNECTED');
-    } finally {
-      await new Promise((resolve) => daemon.close(resolve));
-    }
-  });
+  itSandboxed(
+    'cannot connect to a Unix socket it can see (seccomp blocks connect), though the gateway host can',
+    async () => {
+      const env = execEnv({ exec: OPEN });
+      const path = join(env.ws, 'daemon.sock');
+      let accepted = 0;
+      const daemon = createServer((socket) => {
+        accepted++;
+        socket.on('error', () => undefined).end('OK\n');
+      });
+      await new Promise<void>((resolve) => daemon.listen(path, resolve));
+      try {
+        const probe = `node -e "require('net').connect('${path}').on('connect', () => { console.log('CONNECTED'); process.exit(0) }).on('error', (e) => { console.log('REFUSED', e.code); process.exit(0) })"`;
+        const sandboxed = String(structured(await (await env.run()).call('exec', { command: probe })).output);
+        expect(sandboxed).toContain('REFUSED EACCES');
+        expect(accepted).toBe(0);
+        const gateway = execEnv({ exec: { ...OPEN, host: 'gateway' } });
+        expect(String(structured(await (await gateway.run()).call('exec', { command: probe })).output)).toContain(
+          'CONNECTED',
+        );
+      } finally {
+        await new Promise((resolve) => daemon.close(resolve));
+      }
+    },
+  );
 
   itSandboxed('cannot write outside the workspace: a sibling folder, the home folder, /etc', async () => {
     const env = execEnv({ exec: OPEN });
@@ -69,8 +74,16 @@ describe('host "sandbox" (bubblewrap)', () => {
     // The sibling folder lies under /tmp, which is the sandbox's own tmpfs: the write may "succeed" there, never here.
     // A home folder that exists outside /tmp is read-only inside (run as nobody, HOME may be missing or under /tmp).
     const homeReadOnly = existsSync(homedir()) && !homedir().startsWith('/tmp');
-    for (const [target, readOnly] of [[join(env.outside, 'escaped.txt'), false], [home, homeReadOnly], ['/etc/exec-sandbox-probe', true]] as const) {
-      const out = structured(await run.call('exec', { command: `mkdir -p "$(dirname '${target}')" 2>/dev/null; echo pwned > '${target}'; echo rc=$?` }));
+    for (const [target, readOnly] of [
+      [join(env.outside, 'escaped.txt'), false],
+      [home, homeReadOnly],
+      ['/etc/exec-sandbox-probe', true],
+    ] as const) {
+      const out = structured(
+        await run.call('exec', {
+          command: `mkdir -p "$(dirname '${target}')" 2>/dev/null; echo pwned > '${target}'; echo rc=$?`,
+        }),
+      );
       if (readOnly) expect(String(out.output)).toContain('Read-only file system');
       expect(existsSync(target)).toBe(false);
     }
@@ -91,24 +104,39 @@ describe('host "sandbox" (bubblewrap)', () => {
     expect(readFileSync(join(env.ws, 'out/artifact.txt'), 'utf8')).toBe('built\n');
   });
 
-  itSandboxed('gets an empty environment except what config and the call set (no leak of this process\'s env)', async () => {
-    process.env.EXEC_TEST_SECRET = 'leak-me-if-you-can';
-    try {
-      for (const host of ['sandbox', 'gateway'] as const) {
-        const run = await execEnv({ exec: { ...OPEN, host, env: { FROM_CONFIG: 'c' } } }).run();
-        const output = String(structured(await run.call('exec', { command: 'env', env: { FROM_CALL: 'k' } })).output);
-        expect(output).not.toContain('leak-me-if-you-can');
-        expect(output).toContain('FROM_CONFIG=c');
-        expect(output).toContain('FROM_CALL=k');
-        const names = output.trim().split('\n').map((line) => line.split('=')[0]).sort();
-        expect(names.filter((n) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(n!))).toEqual(['FROM_CALL', 'FROM_CONFIG', 'HOME', 'LANG', 'OPENCLAW_SHELL', 'PATH', 'TERM']);
+  itSandboxed(
+    "gets an empty environment except what config and the call set (no leak of this process's env)",
+    async () => {
+      process.env.EXEC_TEST_SECRET = 'leak-me-if-you-can';
+      try {
+        for (const host of ['sandbox', 'gateway'] as const) {
+          const run = await execEnv({ exec: { ...OPEN, host, env: { FROM_CONFIG: 'c' } } }).run();
+          const output = String(structured(await run.call('exec', { command: 'env', env: { FROM_CALL: 'k' } })).output);
+          expect(output).not.toContain('leak-me-if-you-can');
+          expect(output).toContain('FROM_CONFIG=c');
+          expect(output).toContain('FROM_CALL=k');
+          const names = output
+            .trim()
+            .split('\n')
+            .map((line) => line.split('=')[0])
+            .sort();
+          expect(names.filter((n) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(n!))).toEqual([
+            'FROM_CALL',
+            'FROM_CONFIG',
+            'HOME',
+            'LANG',
+            'OPENCLAW_SHELL',
+            'PATH',
+            'TERM',
+          ]);
+        }
+      } finally {
+        delete process.env.EXEC_TEST_SECRET;
       }
-    } finally {
-      delete process.env.EXEC_TEST_SECRET;
-    }
-  });
+    },
+  );
 
-  itSandboxed('cannot see this machine\'s processes (own pid namespace)', async () => {
+  itSandboxed("cannot see this machine's processes (own pid namespace)", async () => {
     const run = await execEnv({ exec: OPEN }).run();
     const output = String(structured(await run.call('exec', { command: 'ls /proc | grep -c "^[0-9]"' })).output);
     expect(Number(output.trim())).toBeLessThan(10);
@@ -134,7 +162,9 @@ describe('where bubblewrap does not run', () => {
   it('with host "sandbox", exec is not listed (not faked)', async () => {
     const run = await execEnv({ exec: { ...OPEN, host: 'sandbox' }, bwrap: missing }).run();
     expect(run.tool('exec')).toBeUndefined();
-    expect(run.diagnostics).toEqual(expect.arrayContaining([expect.objectContaining({ code: ExecErrors.EXEC_HOST_UNAVAILABLE, level: 'error' })]));
+    expect(run.diagnostics).toEqual(
+      expect.arrayContaining([expect.objectContaining({ code: ExecErrors.EXEC_HOST_UNAVAILABLE, level: 'error' })]),
+    );
   });
 
   it('a sandboxed run does not get exec at all', async () => {
@@ -151,29 +181,43 @@ describe('elevated: the gateway host with security=full, gated by tools.elevated
     expect(structured(await run.call('exec', { command: 'echo hi' })).host).toBe('sandbox');
   });
 
-  itSandboxed('elevated is refused with EXEC_ELEVATED_NOT_ALLOWED unless tools.elevated allows it and the agent does not turn it off', async () => {
-    const cases = [
-      { elevated: undefined, agents: agents(true) },
-      { elevated: { enabled: true }, agents: agents(false) },
-      { elevated: { enabled: false }, agents: agents(true) },
-    ];
-    for (const options of cases) {
-      for (const sandboxed of [true, false]) {
-        const run = await execEnv({ exec: OPEN, ...options }).run({ sandboxed, agentId: 'ops' });
-        expect(codeOf(await run.call('exec', { command: 'echo hi', elevated: true }))).toBe(ExecErrors.EXEC_ELEVATED_NOT_ALLOWED);
+  itSandboxed(
+    'elevated is refused with EXEC_ELEVATED_NOT_ALLOWED unless tools.elevated allows it and the agent does not turn it off',
+    async () => {
+      const cases = [
+        { elevated: undefined, agents: agents(true) },
+        { elevated: { enabled: true }, agents: agents(false) },
+        { elevated: { enabled: false }, agents: agents(true) },
+      ];
+      for (const options of cases) {
+        for (const sandboxed of [true, false]) {
+          const run = await execEnv({ exec: OPEN, ...options }).run({ sandboxed, agentId: 'ops' });
+          expect(codeOf(await run.call('exec', { command: 'echo hi', elevated: true }))).toBe(
+            ExecErrors.EXEC_ELEVATED_NOT_ALLOWED,
+          );
+        }
       }
-    }
-  });
+    },
+  );
 
   itSandboxed('an agent without its own tools.elevated follows the global gate (it can only restrict)', async () => {
-    const run = await execEnv({ exec: OPEN, elevated: { enabled: true }, agents: [{ id: 'ops' }] }).run({ sandboxed: true, agentId: 'ops' });
-    expect(structured(await run.call('exec', { command: 'echo hi', elevated: true }))).toMatchObject({ host: 'gateway', exitCode: 0 });
+    const run = await execEnv({ exec: OPEN, elevated: { enabled: true }, agents: [{ id: 'ops' }] }).run({
+      sandboxed: true,
+      agentId: 'ops',
+    });
+    expect(structured(await run.call('exec', { command: 'echo hi', elevated: true }))).toMatchObject({
+      host: 'gateway',
+      exitCode: 0,
+    });
   });
 
-  itSandboxed('allowed, a sandboxed agent\'s elevated command runs on the gateway host; without elevated it stays in the sandbox', async () => {
-    const env = execEnv({ exec: OPEN, elevated: { enabled: true }, agents: agents(true) });
-    const run = await env.run({ sandboxed: true, agentId: 'ops' });
-    expect(structured(await run.call('exec', { command: 'echo hi', elevated: true })).host).toBe('gateway');
-    expect(structured(await run.call('exec', { command: 'echo hi' })).host).toBe('sandbox');
-  });
+  itSandboxed(
+    "allowed, a sandboxed agent's elevated command runs on the gateway host; without elevated it stays in the sandbox",
+    async () => {
+      const env = execEnv({ exec: OPEN, elevated: { enabled: true }, agents: agents(true) });
+      const run = await env.run({ sandboxed: true, agentId: 'ops' });
+      expect(structured(await run.call('exec', { command: 'echo hi', elevated: true })).host).toBe('gateway');
+      expect(structured(await run.call('exec', { command: 'echo hi' })).host).toBe('sandbox');
+    },
+  );
 });

@@ -14,7 +14,9 @@ const strict = { security: 'allowlist', ask: 'off', allowlist: ['echo', 'ls', 'c
 describe('security: "allowlist"', () => {
   it('runs commands whose every executable is on the allowlist', async () => {
     const run = await execEnv({ exec: strict }).run();
-    expect(structured(await run.call('exec', { command: "echo one && ls -a | cat; echo 'a;b' \"c d\"" })).exitCode).toBe(0);
+    expect(
+      structured(await run.call('exec', { command: 'echo one && ls -a | cat; echo \'a;b\' "c d"' })).exitCode,
+    ).toBe(0);
   });
 
   it('refuses everything that would run something off the list, and nothing runs', async () => {
@@ -45,14 +47,19 @@ describe('security: "allowlist"', () => {
       'eval rm victim.txt',
     ];
     for (const command of attempts) {
-      expect({ command, code: codeOf(await run.call('exec', { command })) }).toEqual({ command, code: ExecErrors.EXEC_NOT_ALLOWLISTED });
+      expect({ command, code: codeOf(await run.call('exec', { command })) }).toEqual({
+        command,
+        code: ExecErrors.EXEC_NOT_ALLOWLISTED,
+      });
     }
     expect(existsSync(join(env.ws, 'victim.txt'))).toBe(true);
   });
 
   it('env overrides are an allowlist miss (they change what an allowlisted executable does)', async () => {
     const run = await execEnv({ exec: strict }).run();
-    expect(codeOf(await run.call('exec', { command: 'ls', env: { LS_COLORS: 'x' } }))).toBe(ExecErrors.EXEC_NOT_ALLOWLISTED);
+    expect(codeOf(await run.call('exec', { command: 'ls', env: { LS_COLORS: 'x' } }))).toBe(
+      ExecErrors.EXEC_NOT_ALLOWLISTED,
+    );
   });
 
   it('path entries match the resolved executable, bare names only bare commands', async () => {
@@ -65,7 +72,10 @@ describe('security: "allowlist"', () => {
   });
 
   it('the analysis names each executable of a pipeline', () => {
-    expect(analyzeCommand('git status && npm test | tee out; ls')).toEqual({ ok: true, executables: ['git', 'npm', 'tee', 'ls'] });
+    expect(analyzeCommand('git status && npm test | tee out; ls')).toEqual({
+      ok: true,
+      executables: ['git', 'npm', 'tee', 'ls'],
+    });
     expect(analyzeCommand('ls\nrm -rf /').ok).toBe(false);
   });
 });
@@ -78,7 +88,9 @@ describe('security: "deny"', () => {
 
   it('a call may narrow to deny', async () => {
     const run = await execEnv({ exec: { security: 'full', ask: 'off' } }).run();
-    expect(codeOf(await run.call('exec', { command: 'echo hi', security: 'deny' }))).toBe(ExecErrors.EXEC_SECURITY_DENY);
+    expect(codeOf(await run.call('exec', { command: 'echo hi', security: 'deny' }))).toBe(
+      ExecErrors.EXEC_SECURITY_DENY,
+    );
   });
 });
 
@@ -91,49 +103,89 @@ describe('a model cannot raise security, switch host or turn ask off through arg
 
   it('security above config', async () => {
     expect((await refused(strict, { security: 'full' })).code).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
-    expect((await refused({ ...strict, security: 'deny' }, { security: 'allowlist' })).code).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
+    expect((await refused({ ...strict, security: 'deny' }, { security: 'allowlist' })).code).toBe(
+      ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED,
+    );
   });
 
   itSandboxed('a different host (sandbox → gateway), but gateway → sandbox is allowed', async () => {
-    expect((await refused({ security: 'full', ask: 'off' }, { host: 'gateway' })).code).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
+    expect((await refused({ security: 'full', ask: 'off' }, { host: 'gateway' })).code).toBe(
+      ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED,
+    );
     const run = await execEnv({ exec: { security: 'full', ask: 'off', host: 'gateway' } }).run();
     expect(structured(await run.call('exec', { command: 'echo hi', host: 'sandbox' })).host).toBe('sandbox');
   });
 
   it('ask below config', async () => {
-    expect((await refused({ ...strict, ask: 'on-miss' }, { ask: 'off' })).code).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
-    expect((await refused({ ...strict, ask: 'always' }, { ask: 'on-miss' })).code).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
+    expect((await refused({ ...strict, ask: 'on-miss' }, { ask: 'off' })).code).toBe(
+      ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED,
+    );
+    expect((await refused({ ...strict, ask: 'always' }, { ask: 'on-miss' })).code).toBe(
+      ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED,
+    );
   });
 
   it('a timeout above tools.exec.timeoutSec', async () => {
-    expect((await refused({ security: 'full', ask: 'off', timeoutSec: 5 }, { timeout: 6 })).code).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
+    expect((await refused({ security: 'full', ask: 'off', timeoutSec: 5 }, { timeout: 6 })).code).toBe(
+      ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED,
+    );
   });
 
   it('env keys that hijack the shell or the loader, whatever the security', async () => {
-    for (const key of ['PATH', 'LD_PRELOAD', 'LD_LIBRARY_PATH', 'DYLD_INSERT_LIBRARIES', 'BASH_ENV', 'ENV', 'BASH_FUNC_echo%%', 'SHELLOPTS', 'IFS']) {
-      expect((await refused({ security: 'full', ask: 'off' }, { env: { [key]: '/tmp/x' } })).code).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
+    for (const key of [
+      'PATH',
+      'LD_PRELOAD',
+      'LD_LIBRARY_PATH',
+      'DYLD_INSERT_LIBRARIES',
+      'BASH_ENV',
+      'ENV',
+      'BASH_FUNC_echo%%',
+      'SHELLOPTS',
+      'IFS',
+    ]) {
+      expect((await refused({ security: 'full', ask: 'off' }, { env: { [key]: '/tmp/x' } })).code).toBe(
+        ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED,
+      );
     }
   });
 
-  itSandboxed('elevated is security=full on the gateway host, and only where allowed: otherwise refused and nothing runs', async () => {
-    const denied = execEnv({ exec: strict, elevated: { enabled: true }, agents: [{ id: 'ops', tools: { elevated: { enabled: false } } }] });
-    writeFileSync(join(denied.ws, 'victim.txt'), 'x');
-    for (const request of [{ agentId: 'ops', sandboxed: true }, { agentId: 'ops' }]) {
-      const run = await denied.run(request);
-      expect(codeOf(await run.call('exec', { command: 'rm victim.txt', elevated: true }))).toBe(ExecErrors.EXEC_ELEVATED_NOT_ALLOWED);
-      // Without elevated the strict allowlist holds.
-      expect(codeOf(await run.call('exec', { command: 'rm victim.txt' }))).toBe(ExecErrors.EXEC_NOT_ALLOWLISTED);
-    }
-    expect(existsSync(join(denied.ws, 'victim.txt'))).toBe(true);
-    const allowed = execEnv({ exec: strict, elevated: { enabled: true }, agents: [{ id: 'ops', tools: { elevated: { enabled: true } } }] });
-    writeFileSync(join(allowed.ws, 'victim.txt'), 'x');
-    const run = await allowed.run({ agentId: 'ops', sandboxed: true });
-    expect(structured(await run.call('exec', { command: 'rm victim.txt', elevated: true }))).toMatchObject({ host: 'gateway', exitCode: 0 });
-    expect(existsSync(join(allowed.ws, 'victim.txt'))).toBe(false);
-  });
+  itSandboxed(
+    'elevated is security=full on the gateway host, and only where allowed: otherwise refused and nothing runs',
+    async () => {
+      const denied = execEnv({
+        exec: strict,
+        elevated: { enabled: true },
+        agents: [{ id: 'ops', tools: { elevated: { enabled: false } } }],
+      });
+      writeFileSync(join(denied.ws, 'victim.txt'), 'x');
+      for (const request of [{ agentId: 'ops', sandboxed: true }, { agentId: 'ops' }]) {
+        const run = await denied.run(request);
+        expect(codeOf(await run.call('exec', { command: 'rm victim.txt', elevated: true }))).toBe(
+          ExecErrors.EXEC_ELEVATED_NOT_ALLOWED,
+        );
+        // Without elevated the strict allowlist holds.
+        expect(codeOf(await run.call('exec', { command: 'rm victim.txt' }))).toBe(ExecErrors.EXEC_NOT_ALLOWLISTED);
+      }
+      expect(existsSync(join(denied.ws, 'victim.txt'))).toBe(true);
+      const allowed = execEnv({
+        exec: strict,
+        elevated: { enabled: true },
+        agents: [{ id: 'ops', tools: { elevated: { enabled: true } } }],
+      });
+      writeFileSync(join(allowed.ws, 'victim.txt'), 'x');
+      const run = await allowed.run({ agentId: 'ops', sandboxed: true });
+      expect(structured(await run.call('exec', { command: 'rm victim.txt', elevated: true }))).toMatchObject({
+        host: 'gateway',
+        exitCode: 0,
+      });
+      expect(existsSync(join(allowed.ws, 'victim.txt'))).toBe(false);
+    },
+  );
 
   it('host "node": no node host is configured here', async () => {
-    expect((await refused({ security: 'full', ask: 'off', host: 'gateway' }, { host: 'node', node: 'phone' })).code).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
+    expect(
+      (await refused({ security: 'full', ask: 'off', host: 'gateway' }, { host: 'node', node: 'phone' })).code,
+    ).toBe(ExecErrors.EXEC_ARGUMENT_NOT_ALLOWED);
     const run = await execEnv({ exec: { security: 'full', ask: 'off', host: 'node' } }).run();
     expect(run.tool('exec')).toBeUndefined();
     expect(run.diagnostics.map((d) => d.code)).toContain(ExecErrors.EXEC_HOST_UNAVAILABLE);

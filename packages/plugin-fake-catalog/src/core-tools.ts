@@ -34,31 +34,52 @@ const destructive: ToolAnnotations = { destructiveHint: true };
 export const CORE_TOOLS: readonly CoreToolSpec[] = [
   {
     name: 'read',
-    description: 'Read a text file from the workspace. Returns numbered lines; use offset and limit to page through large files. Images are returned as attachments.',
-    inputSchema: object({ path: str('Path of the file, relative to the workspace or absolute'), offset: int('First line to return (1-based)', 1), limit: int('Maximum number of lines to return', 1) }, ['path']),
+    description:
+      'Read a text file from the workspace. Returns numbered lines; use offset and limit to page through large files. Images are returned as attachments.',
+    inputSchema: object(
+      {
+        path: str('Path of the file, relative to the workspace or absolute'),
+        offset: int('First line to return (1-based)', 1),
+        limit: int('Maximum number of lines to return', 1),
+      },
+      ['path'],
+    ),
     annotations: readOnly,
   },
   {
     name: 'write',
     description: 'Create or overwrite a file with the given content. Parent folders are created as needed.',
-    inputSchema: object({ path: str('Path of the file to write'), content: str('Full new content of the file') }, ['path', 'content']),
+    inputSchema: object({ path: str('Path of the file to write'), content: str('Full new content of the file') }, [
+      'path',
+      'content',
+    ]),
     annotations: destructive,
   },
   {
     name: 'edit',
-    description: 'Replace an exact span of text in a file. oldText must match exactly once; include enough surrounding lines to make it unique.',
-    inputSchema: object({ path: str('Path of the file to edit'), oldText: str('Exact text to replace'), newText: str('Replacement text') }, ['path', 'oldText', 'newText']),
+    description:
+      'Replace an exact span of text in a file. oldText must match exactly once; include enough surrounding lines to make it unique.',
+    inputSchema: object(
+      {
+        path: str('Path of the file to edit'),
+        oldText: str('Exact text to replace'),
+        newText: str('Replacement text'),
+      },
+      ['path', 'oldText', 'newText'],
+    ),
     annotations: destructive,
   },
   {
     name: 'apply_patch',
-    description: 'Apply a multi-file patch (add, update, delete, move) in the apply_patch envelope format. Paths are resolved against the workspace.',
+    description:
+      'Apply a multi-file patch (add, update, delete, move) in the apply_patch envelope format. Paths are resolved against the workspace.',
     inputSchema: object({ input: str('The full patch, from *** Begin Patch to *** End Patch') }, ['input']),
     annotations: destructive,
   },
   {
     name: 'exec',
-    description: 'Run a shell command in the workspace. Long commands move to the background after yieldMs; poll them with the process tool. Subject to the exec approval policy.',
+    description:
+      'Run a shell command in the workspace. Long commands move to the background after yieldMs; poll them with the process tool. Subject to the exec approval policy.',
     inputSchema: object(
       {
         command: str('Shell command to run'),
@@ -77,12 +98,16 @@ export const CORE_TOOLS: readonly CoreToolSpec[] = [
   {
     name: 'bash',
     description: 'Legacy alias of exec: run a bash command in the workspace and return its output.',
-    inputSchema: object({ command: str('Bash command to run'), workdir: str('Working folder'), timeout: int('Timeout in seconds', 1) }, ['command']),
+    inputSchema: object(
+      { command: str('Bash command to run'), workdir: str('Working folder'), timeout: int('Timeout in seconds', 1) },
+      ['command'],
+    ),
     annotations: destructive,
   },
   {
     name: 'process',
-    description: 'Manage background exec sessions: list them, poll for new output, read the log, write to stdin, or kill them.',
+    description:
+      'Manage background exec sessions: list them, poll for new output, read the log, write to stdin, or kill them.',
     inputSchema: object(
       {
         action: oneOf(['list', 'poll', 'log', 'write', 'kill', 'clear', 'remove'], 'What to do'),
@@ -112,19 +137,48 @@ export const CORE_TOOLS: readonly CoreToolSpec[] = [
   {
     name: 'web_fetch',
     description: 'Fetch a URL and extract its readable content as markdown or plain text. Does not run JavaScript.',
-    inputSchema: object({ url: str('HTTP or HTTPS URL'), extractMode: oneOf(['markdown', 'text'], 'Output format'), maxChars: int('Truncate the content to this many characters', 100) }, ['url']),
+    inputSchema: object(
+      {
+        url: str('HTTP or HTTPS URL'),
+        extractMode: oneOf(['markdown', 'text'], 'Output format'),
+        maxChars: int('Truncate the content to this many characters', 100),
+      },
+      ['url'],
+    ),
     annotations: { readOnlyHint: true, openWorldHint: true },
   },
   {
     name: 'browser',
-    description: 'Control the managed browser: open and focus tabs, navigate, take snapshots and screenshots, and act on page elements by reference.',
+    description:
+      'Control the managed browser: open and focus tabs, navigate, take snapshots and screenshots, and act on page elements by reference.',
     inputSchema: object(
       {
-        action: oneOf(['status', 'start', 'stop', 'tabs', 'open', 'focus', 'close', 'snapshot', 'screenshot', 'navigate', 'act', 'console', 'pdf'], 'Browser action'),
+        action: oneOf(
+          [
+            'status',
+            'start',
+            'stop',
+            'tabs',
+            'open',
+            'focus',
+            'close',
+            'snapshot',
+            'screenshot',
+            'navigate',
+            'act',
+            'console',
+            'pdf',
+          ],
+          'Browser action',
+        ),
         targetUrl: str('URL to open or navigate to'),
         targetId: str('Tab id from tabs or open'),
         profile: str('Browser profile name'),
-        request: { type: 'object', description: 'Action details for act: kind (click, type, press, hover, select, fill, wait), ref, text', additionalProperties: true },
+        request: {
+          type: 'object',
+          description: 'Action details for act: kind (click, type, press, hover, select, fill, wait), ref, text',
+          additionalProperties: true,
+        },
       },
       ['action'],
     ),
@@ -132,7 +186,8 @@ export const CORE_TOOLS: readonly CoreToolSpec[] = [
   },
   {
     name: 'canvas',
-    description: 'Drive the node canvas: present or hide it, navigate to a URL, evaluate JavaScript, take a snapshot, or push A2UI updates.',
+    description:
+      'Drive the node canvas: present or hide it, navigate to a URL, evaluate JavaScript, take a snapshot, or push A2UI updates.',
     inputSchema: object(
       {
         action: oneOf(['present', 'hide', 'navigate', 'eval', 'snapshot', 'a2ui_push', 'a2ui_reset'], 'Canvas action'),
@@ -145,10 +200,14 @@ export const CORE_TOOLS: readonly CoreToolSpec[] = [
   },
   {
     name: 'nodes',
-    description: 'Discover paired nodes (phones, desktops) and use them: send notifications, take camera snaps or clips, record the screen, get the location, or run a command.',
+    description:
+      'Discover paired nodes (phones, desktops) and use them: send notifications, take camera snaps or clips, record the screen, get the location, or run a command.',
     inputSchema: object(
       {
-        action: oneOf(['status', 'describe', 'notify', 'camera_snap', 'camera_clip', 'screen_record', 'location_get', 'run'], 'Node action'),
+        action: oneOf(
+          ['status', 'describe', 'notify', 'camera_snap', 'camera_clip', 'screen_record', 'location_get', 'run'],
+          'Node action',
+        ),
         node: str('Node id or name'),
         title: str('Notification title'),
         body: str('Notification body'),
@@ -160,18 +219,34 @@ export const CORE_TOOLS: readonly CoreToolSpec[] = [
   {
     name: 'image',
     description: 'Analyze an image with the configured image model and answer a question about it.',
-    inputSchema: object({ image: str('Path or URL of the image'), prompt: str('What to look for or describe'), model: str('Override the image model') }, ['image']),
+    inputSchema: object(
+      {
+        image: str('Path or URL of the image'),
+        prompt: str('What to look for or describe'),
+        model: str('Override the image model'),
+      },
+      ['image'],
+    ),
     annotations: readOnly,
   },
   {
     name: 'pdf',
-    description: 'Read a PDF document and answer a question about it; extracts text per page and falls back to page images for scanned files.',
-    inputSchema: object({ pdf: str('Path or URL of the PDF'), prompt: str('Question about the document'), pages: str('Page range such as "1-5"') }, ['pdf']),
+    description:
+      'Read a PDF document and answer a question about it; extracts text per page and falls back to page images for scanned files.',
+    inputSchema: object(
+      {
+        pdf: str('Path or URL of the PDF'),
+        prompt: str('Question about the document'),
+        pages: str('Page range such as "1-5"'),
+      },
+      ['pdf'],
+    ),
     annotations: readOnly,
   },
   {
     name: 'message',
-    description: 'Send and manage messages on connected channels (Slack, Discord, Telegram, WhatsApp, …): send, reply, react, edit, delete, and read recent messages.',
+    description:
+      'Send and manage messages on connected channels (Slack, Discord, Telegram, WhatsApp, …): send, reply, react, edit, delete, and read recent messages.',
     inputSchema: object(
       {
         action: oneOf(['send', 'reply', 'react', 'read', 'edit', 'delete', 'pin', 'search'], 'Message action'),
@@ -187,12 +262,17 @@ export const CORE_TOOLS: readonly CoreToolSpec[] = [
   },
   {
     name: 'cron',
-    description: 'Manage scheduled jobs and wake-ups: list, add, update, remove or run jobs, and read their run history.',
+    description:
+      'Manage scheduled jobs and wake-ups: list, add, update, remove or run jobs, and read their run history.',
     inputSchema: object(
       {
         action: oneOf(['status', 'list', 'add', 'update', 'remove', 'run', 'runs', 'wake'], 'Cron action'),
         jobId: str('Job id for update, remove, run or runs'),
-        job: { type: 'object', description: 'Job definition for add or update: schedule, payload, session target', additionalProperties: true },
+        job: {
+          type: 'object',
+          description: 'Job definition for add or update: schedule, payload, session target',
+          additionalProperties: true,
+        },
         text: str('Text for a wake event'),
       },
       ['action'],
@@ -200,10 +280,14 @@ export const CORE_TOOLS: readonly CoreToolSpec[] = [
   },
   {
     name: 'gateway',
-    description: 'Inspect and change the running gateway: read or patch its configuration, read the config schema, restart it, or run an update.',
+    description:
+      'Inspect and change the running gateway: read or patch its configuration, read the config schema, restart it, or run an update.',
     inputSchema: object(
       {
-        action: oneOf(['restart', 'config.get', 'config.schema', 'config.apply', 'config.patch', 'update.run'], 'Gateway action'),
+        action: oneOf(
+          ['restart', 'config.get', 'config.schema', 'config.apply', 'config.patch', 'update.run'],
+          'Gateway action',
+        ),
         raw: str('JSON5 config text for config.apply or config.patch'),
         reason: str('Why the restart or change is needed'),
         delayMs: int('Delay before a restart', 0),
@@ -214,9 +298,14 @@ export const CORE_TOOLS: readonly CoreToolSpec[] = [
   },
   {
     name: 'sessions_list',
-    description: 'List sessions visible to this agent with their key, kind, channel, model, token counts and last activity.',
+    description:
+      'List sessions visible to this agent with their key, kind, channel, model, token counts and last activity.',
     inputSchema: object({
-      kinds: { type: 'array', items: { type: 'string', enum: ['main', 'group', 'cron', 'hook', 'node'] }, description: 'Only these session kinds' },
+      kinds: {
+        type: 'array',
+        items: { type: 'string', enum: ['main', 'group', 'cron', 'hook', 'node'] },
+        description: 'Only these session kinds',
+      },
       limit: int('Maximum sessions to return', 1),
       activeMinutes: int('Only sessions active in the last N minutes', 1),
       messageLimit: int('Include up to N recent messages per session', 0),
@@ -226,17 +315,32 @@ export const CORE_TOOLS: readonly CoreToolSpec[] = [
   {
     name: 'sessions_history',
     description: 'Read the transcript of another session. Tool results are left out unless includeTools is true.',
-    inputSchema: object({ sessionKey: str('Session key from sessions_list'), limit: int('Maximum messages', 1), includeTools: bool('Include tool calls and results') }, ['sessionKey']),
+    inputSchema: object(
+      {
+        sessionKey: str('Session key from sessions_list'),
+        limit: int('Maximum messages', 1),
+        includeTools: bool('Include tool calls and results'),
+      },
+      ['sessionKey'],
+    ),
     annotations: readOnly,
   },
   {
     name: 'sessions_send',
     description: 'Send a message into another session and optionally wait for its reply.',
-    inputSchema: object({ sessionKey: str('Target session key'), message: str('Message to send'), timeoutSeconds: int('Seconds to wait for a reply (0 = do not wait)', 0) }, ['sessionKey', 'message']),
+    inputSchema: object(
+      {
+        sessionKey: str('Target session key'),
+        message: str('Message to send'),
+        timeoutSeconds: int('Seconds to wait for a reply (0 = do not wait)', 0),
+      },
+      ['sessionKey', 'message'],
+    ),
   },
   {
     name: 'sessions_spawn',
-    description: 'Spawn an isolated sub-agent session to work on a task in the background; its result is announced back to this session.',
+    description:
+      'Spawn an isolated sub-agent session to work on a task in the background; its result is announced back to this session.',
     inputSchema: object(
       {
         task: str('What the sub-agent should do'),
@@ -251,8 +355,12 @@ export const CORE_TOOLS: readonly CoreToolSpec[] = [
   },
   {
     name: 'session_status',
-    description: 'Show the status card of a session (model, tokens, cost, queue) and optionally set a per-session model override.',
-    inputSchema: object({ sessionKey: str('Session key (default: this session)'), model: str('Model override to set, or "default" to clear') }),
+    description:
+      'Show the status card of a session (model, tokens, cost, queue) and optionally set a per-session model override.',
+    inputSchema: object({
+      sessionKey: str('Session key (default: this session)'),
+      model: str('Model override to set, or "default" to clear'),
+    }),
     annotations: readOnly,
   },
   {
@@ -263,14 +371,25 @@ export const CORE_TOOLS: readonly CoreToolSpec[] = [
   },
   {
     name: 'memory_search',
-    description: 'Search the agent memory files (MEMORY.md and memory/*.md) semantically and return matching snippets with path and line numbers.',
-    inputSchema: object({ query: str('What to look for'), maxResults: int('Maximum snippets', 1), minScore: { type: 'number', minimum: 0, maximum: 1, description: 'Minimum relevance score' } }, ['query']),
+    description:
+      'Search the agent memory files (MEMORY.md and memory/*.md) semantically and return matching snippets with path and line numbers.',
+    inputSchema: object(
+      {
+        query: str('What to look for'),
+        maxResults: int('Maximum snippets', 1),
+        minScore: { type: 'number', minimum: 0, maximum: 1, description: 'Minimum relevance score' },
+      },
+      ['query'],
+    ),
     annotations: readOnly,
   },
   {
     name: 'memory_get',
     description: 'Read lines from a memory file, typically after memory_search pointed at them.',
-    inputSchema: object({ path: str('Memory file path'), from: int('First line (1-based)', 1), lines: int('Number of lines', 1) }, ['path']),
+    inputSchema: object(
+      { path: str('Memory file path'), from: int('First line (1-based)', 1), lines: int('Number of lines', 1) },
+      ['path'],
+    ),
     annotations: readOnly,
   },
 ];

@@ -15,7 +15,8 @@ export const DEMO_TOOLS: readonly DemoToolSpec[] = [
     owner: 'github',
     tool: {
       name: 'create_issue',
-      description: 'Create an issue in a GitHub repository, with a title and a Markdown body. Returns the new issue\'s number and URL.',
+      description:
+        "Create an issue in a GitHub repository, with a title and a Markdown body. Returns the new issue's number and URL.",
       inputSchema: {
         type: 'object',
         properties: {

@@ -37,7 +37,11 @@ export function generateFakeTool(index: number, seed: number): FakeToolSpec {
     params.push({ name: idParam, type: 'string', description: `Identifier of the ${entity}` });
     required.push(idParam);
   } else if (['list', 'search', 'export', 'summarize'].includes(verb)) {
-    params.push({ name: 'query', type: 'string', description: `Text to match against ${entity} names and descriptions` });
+    params.push({
+      name: 'query',
+      type: 'string',
+      description: `Text to match against ${entity} names and descriptions`,
+    });
     if (verb === 'search') required.push('query');
   }
   const paramPool = shuffle(rng, [...domain.params, ...GENERIC_PARAMS]);
@@ -72,7 +76,9 @@ export function generateFakeTool(index: number, seed: number): FakeToolSpec {
 }
 
 export function byteSize(tool: Pick<FakeToolSpec, 'name' | 'description' | 'inputSchema'>): number {
-  return Buffer.byteLength(JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }));
+  return Buffer.byteLength(
+    JSON.stringify({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema }),
+  );
 }
 
 function lead(verb: string, entity: string, product: string, area: string): string {
@@ -131,7 +137,12 @@ function sampleValue(rng: () => number, param: ParamSpec): unknown {
 function schemaOf(params: readonly ParamSpec[], required: readonly string[]): JsonSchema {
   const properties: Record<string, unknown> = {};
   for (const param of params) properties[param.name] = propertyOf(param);
-  return { type: 'object', properties, ...(required.length ? { required: [...required] } : {}), additionalProperties: false };
+  return {
+    type: 'object',
+    properties,
+    ...(required.length ? { required: [...required] } : {}),
+    additionalProperties: false,
+  };
 }
 
 function propertyOf(param: ParamSpec): Record<string, unknown> {
@@ -173,7 +184,10 @@ function targetSize(rng: () => number): number {
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '_').replace(/^_|_$/g, '');
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .replace(/^_|_$/g, '');
 }
 
 function pick<T>(rng: () => number, items: readonly T[]): T {

@@ -3,7 +3,14 @@
  * Definitions are built once per plugin instance and reused across runs, so
  * the kernel's per-definition caches (descriptors, schema checks) stay warm.
  */
-import { deepFreeze, ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import {
+  deepFreeze,
+  ErrorCode,
+  ToolSearchError,
+  type KernelPlugin,
+  type ToolDefinition,
+  type ToolResult,
+} from '@tool-search/kernel';
 import { CORE_TOOLS } from './core-tools.js';
 import { DEMO_TOOLS } from './demo-tools.js';
 import { generateFakeTool } from './generate.js';
@@ -58,23 +65,50 @@ function buildDefinitions(count: number, core: boolean, seed: number, demoTools:
   const definitions: ToolDefinition[] = [];
   const fake = (description: string) => `${FAKE_DESCRIPTION_PREFIX}${description}`;
   if (core) {
-    for (const spec of CORE_TOOLS) definitions.push({ ...spec, description: fake(spec.description), source: 'core', owner: 'core', execute: answer(spec.name) });
+    for (const spec of CORE_TOOLS)
+      definitions.push({
+        ...spec,
+        description: fake(spec.description),
+        source: 'core',
+        owner: 'core',
+        execute: answer(spec.name),
+      });
   }
   const examples = demoTools ? DEMO_TOOLS.slice(0, count) : [];
-  for (const spec of examples) definitions.push({ ...spec.tool, description: fake(spec.tool.description), source: 'plugin', owner: spec.owner, execute: answer(spec.tool.name) });
+  for (const spec of examples)
+    definitions.push({
+      ...spec.tool,
+      description: fake(spec.tool.description),
+      source: 'plugin',
+      owner: spec.owner,
+      execute: answer(spec.tool.name),
+    });
   const generated = count - examples.length;
-  const specs = precomputedTools(seed, generated) ?? Array.from({ length: generated }, (_, i) => generateFakeTool(i + 1, seed));
+  const specs =
+    precomputedTools(seed, generated) ?? Array.from({ length: generated }, (_, i) => generateFakeTool(i + 1, seed));
   // Frozen, so the kernel keeps each schema instead of copying it (the catalog copies what a source could still change).
   for (const spec of specs) {
-    definitions.push({ ...spec, inputSchema: deepFreeze(spec.inputSchema), description: fake(spec.description), source: 'plugin', owner: FAKE_CATALOG_OWNER, execute: answer(spec.name) });
+    definitions.push({
+      ...spec,
+      inputSchema: deepFreeze(spec.inputSchema),
+      description: fake(spec.description),
+      source: 'plugin',
+      owner: FAKE_CATALOG_OWNER,
+      execute: answer(spec.name),
+    });
   }
   return definitions;
 }
 
 function answer(name: string) {
-  return (args: Record<string, unknown>): ToolResult => ({ content: [{ type: 'text', text: fakeToolText(name, args) }] });
+  return (args: Record<string, unknown>): ToolResult => ({
+    content: [{ type: 'text', text: fakeToolText(name, args) }],
+  });
 }
 
 function invalid(option: string, message: string): ToolSearchError {
-  return new ToolSearchError(ErrorCode.OPTIONS_INVALID, `fakeCatalogPlugin: option "${option}" ${message}`, { plugin: PLUGIN_NAME, details: { option } });
+  return new ToolSearchError(ErrorCode.OPTIONS_INVALID, `fakeCatalogPlugin: option "${option}" ${message}`, {
+    plugin: PLUGIN_NAME,
+    details: { option },
+  });
 }

@@ -29,7 +29,12 @@ describe('generateFakeTool', () => {
   });
 
   it('covers many domains so search has something to rank', () => {
-    const products = new Set(Array.from({ length: 200 }, (_, i) => generateFakeTool(i + 1, 1).description.match(/in ([A-Z][\w]+ ?[A-Z]?\w*)/)?.[1]));
+    const products = new Set(
+      Array.from(
+        { length: 200 },
+        (_, i) => generateFakeTool(i + 1, 1).description.match(/in ([A-Z][\w]+ ?[A-Z]?\w*)/)?.[1],
+      ),
+    );
     expect(products.size).toBeGreaterThan(15);
   });
 

@@ -8,9 +8,31 @@ async function runWith(options: Parameters<typeof fakeCatalogPlugin>[0]) {
 }
 
 const CORE_NAMES = [
-  'read', 'write', 'edit', 'apply_patch', 'exec', 'bash', 'process', 'web_search', 'web_fetch', 'browser', 'canvas', 'nodes', 'image',
-  'pdf', 'message', 'cron', 'gateway', 'sessions_list', 'sessions_history', 'sessions_send', 'sessions_spawn', 'session_status',
-  'agents_list', 'memory_search', 'memory_get',
+  'read',
+  'write',
+  'edit',
+  'apply_patch',
+  'exec',
+  'bash',
+  'process',
+  'web_search',
+  'web_fetch',
+  'browser',
+  'canvas',
+  'nodes',
+  'image',
+  'pdf',
+  'message',
+  'cron',
+  'gateway',
+  'sessions_list',
+  'sessions_history',
+  'sessions_send',
+  'sessions_spawn',
+  'session_status',
+  'agents_list',
+  'memory_search',
+  'memory_get',
 ];
 
 describe('fakeCatalogPlugin', () => {
@@ -37,7 +59,10 @@ describe('fakeCatalogPlugin', () => {
 
   it('derives plugin ids from the fake-catalog owner', async () => {
     const { run } = await runWith({ tools: 2, core: false });
-    expect(run.catalog.map((tool) => tool.id)).toEqual(['plugin:fake-catalog:fake_plugin_tool_0001', 'plugin:fake-catalog:fake_plugin_tool_0002']);
+    expect(run.catalog.map((tool) => tool.id)).toEqual([
+      'plugin:fake-catalog:fake_plugin_tool_0001',
+      'plugin:fake-catalog:fake_plugin_tool_0002',
+    ]);
   });
 
   it('keeps every tool: the kernel drops none and reports nothing', async () => {
@@ -49,15 +74,23 @@ describe('fakeCatalogPlugin', () => {
   it('answers a plugin tool call with FAKE_TOOL_OK, its name and its arguments', async () => {
     const { run } = await runWith({ tools: 3, core: false });
     const tool = run.catalog[0]!;
-    const args = Object.fromEntries((tool.inputSchema.required as string[] | undefined ?? []).map((key) => [key, 'x']));
+    const args = Object.fromEntries(
+      ((tool.inputSchema.required as string[] | undefined) ?? []).map((key) => [key, 'x']),
+    );
     const outcome = await run.call(tool.id, args);
-    expect(outcome).toMatchObject({ status: 'ok', result: { content: [{ type: 'text', text: `FAKE_TOOL_OK ${tool.name} ${JSON.stringify(args)}` }] } });
+    expect(outcome).toMatchObject({
+      status: 'ok',
+      result: { content: [{ type: 'text', text: `FAKE_TOOL_OK ${tool.name} ${JSON.stringify(args)}` }] },
+    });
   });
 
   it('answers a core tool call with FAKE_TOOL_OK', async () => {
     const { run } = await runWith({ tools: 0, core: true });
     const outcome = await run.call('read', { path: 'README.md', limit: 5 });
-    expect(outcome).toMatchObject({ status: 'ok', result: { content: [{ type: 'text', text: 'FAKE_TOOL_OK read {"path":"README.md","limit":5}' }] } });
+    expect(outcome).toMatchObject({
+      status: 'ok',
+      result: { content: [{ type: 'text', text: 'FAKE_TOOL_OK read {"path":"README.md","limit":5}' }] },
+    });
   });
 
   it('validates arguments against the core schemas', async () => {
@@ -72,20 +105,26 @@ describe('fakeCatalogPlugin', () => {
     expect(second.catalog.every((tool, i) => tool === first.catalog[i])).toBe(true);
   });
 
-  it.each([{ tools: -1 }, { tools: 1.5 }, { core: 'yes' as unknown as boolean }])('rejects invalid options %o', (options) => {
-    let error: unknown;
-    try {
-      fakeCatalogPlugin(options);
-    } catch (e) {
-      error = e;
-    }
-    expect(ToolSearchError.isInstance(error) && error.code).toBe(ErrorCode.OPTIONS_INVALID);
-  });
+  it.each([{ tools: -1 }, { tools: 1.5 }, { core: 'yes' as unknown as boolean }])(
+    'rejects invalid options %o',
+    (options) => {
+      let error: unknown;
+      try {
+        fakeCatalogPlugin(options);
+      } catch (e) {
+        error = e;
+      }
+      expect(ToolSearchError.isInstance(error) && error.code).toBe(ErrorCode.OPTIONS_INVALID);
+    },
+  );
 
   it('shapes core schemas after the real parameters', () => {
     const byName = Object.fromEntries(CORE_TOOLS.map((tool) => [tool.name, tool.inputSchema]));
     expect(byName.read).toMatchObject({ required: ['path'], properties: { path: {}, offset: {}, limit: {} } });
-    expect(byName.exec).toMatchObject({ required: ['command'], properties: { command: {}, workdir: {}, timeout: {}, background: {} } });
+    expect(byName.exec).toMatchObject({
+      required: ['command'],
+      properties: { command: {}, workdir: {}, timeout: {}, background: {} },
+    });
     expect(byName.web_search).toMatchObject({ required: ['query'], properties: { query: {}, count: {} } });
   });
 });

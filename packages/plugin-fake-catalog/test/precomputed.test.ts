@@ -14,23 +14,32 @@ import type { ToolDefinition } from '@tool-search/kernel';
 const DIST = fileURLToPath(new URL('../dist/', import.meta.url));
 const FILES = ['precomputed.js', 'generate.js', 'domains.js', 'fake-tools.json'];
 const built = FILES.every((file) => existsSync(join(DIST, file)));
-if (!built) console.warn(`skipping the precomputed-catalog checks: ${DIST} lacks ${FILES.join(', ')} (run node scripts/build.mjs at the repository root)`);
+if (!built)
+  console.warn(
+    `skipping the precomputed-catalog checks: ${DIST} lacks ${FILES.join(', ')} (run node scripts/build.mjs at the repository root)`,
+  );
 
 type Precomputed = typeof import('../src/precomputed.js');
-const load = (dir: string): Promise<Precomputed> => import(pathToFileURL(join(dir, 'precomputed.js')).href) as Promise<Precomputed>;
+const load = (dir: string): Promise<Precomputed> =>
+  import(pathToFileURL(join(dir, 'precomputed.js')).href) as Promise<Precomputed>;
 
 /** A copy of the built files in a fresh folder, so each import gets its own module (and its own cache). */
 function copyDist(): string {
   const dir = mkdtempSync(join(tmpdir(), 'fake-catalog-'));
   for (const file of FILES) copyFileSync(join(DIST, file), join(dir, file));
   // vitest reads the source map of what it imports.
-  if (existsSync(join(DIST, 'precomputed.js.map'))) copyFileSync(join(DIST, 'precomputed.js.map'), join(dir, 'precomputed.js.map'));
+  if (existsSync(join(DIST, 'precomputed.js.map')))
+    copyFileSync(join(DIST, 'precomputed.js.map'), join(dir, 'precomputed.js.map'));
   return dir;
 }
 
 function listed(plugin: ReturnType<typeof fakeCatalogPlugin>): ToolDefinition[] {
   const tools: ToolDefinition[] = [];
-  plugin.apply({ hooks: { listTools: { tap: (fn: (sink: unknown) => void) => fn({ add: (d: ToolDefinition[]) => tools.push(...d) }) } } } as never);
+  plugin.apply({
+    hooks: {
+      listTools: { tap: (fn: (sink: unknown) => void) => fn({ add: (d: ToolDefinition[]) => tools.push(...d) }) },
+    },
+  } as never);
   return tools;
 }
 
@@ -45,7 +54,9 @@ describe.skipIf(!built)('the precomputed demo tools (skipped until built)', () =
   it('give the built plugin the same definitions as the sources', async () => {
     const dist = (await import(pathToFileURL(join(DIST, 'index.js')).href)) as typeof import('../src/index.js');
     const strip = (tools: ToolDefinition[]) => tools.map(({ execute: _execute, ...rest }) => rest);
-    expect(strip(listed(dist.fakeCatalogPlugin({ demoTools: true })))).toEqual(strip(listed(fakeCatalogPlugin({ demoTools: true }))));
+    expect(strip(listed(dist.fakeCatalogPlugin({ demoTools: true })))).toEqual(
+      strip(listed(fakeCatalogPlugin({ demoTools: true }))),
+    );
   });
 
   it('answer only their own seed and at most their own count', async () => {

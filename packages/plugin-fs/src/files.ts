@@ -20,23 +20,36 @@ export const EDIT_MAX_BYTES = 64 * 1024 * 1024;
 /** Bytes `read` takes from the file at a time: memory stays bounded whatever the file holds. */
 const READ_CHUNK_BYTES = 64 * 1024;
 
-const IMAGE_TYPES: Readonly<Record<string, string>> = { '.png': 'image/png', '.jpg': 'image/jpeg', '.jpeg': 'image/jpeg', '.gif': 'image/gif', '.webp': 'image/webp' };
+const IMAGE_TYPES: Readonly<Record<string, string>> = {
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+};
 
-export async function readTool(root: string, args: { path: string; offset?: number; limit?: number }, signal?: AbortSignal): Promise<ToolResult> {
+export async function readTool(
+  root: string,
+  args: { path: string; offset?: number; limit?: number },
+  signal?: AbortSignal,
+): Promise<ToolResult> {
   const { handle, relative } = await existingFile(root, args.path);
   try {
     const mimeType = IMAGE_TYPES[extname(relative).toLowerCase()];
     if (mimeType) {
       const { size } = await handle.stat();
-      if (size > READ_MAX_IMAGE_BYTES) return text(`${args.path} is an image of ${size} bytes, over the ${READ_MAX_IMAGE_BYTES}-byte limit`);
+      if (size > READ_MAX_IMAGE_BYTES)
+        return text(`${args.path} is an image of ${size} bytes, over the ${READ_MAX_IMAGE_BYTES}-byte limit`);
       const data = await handle.readFile();
       return { content: [{ type: 'image', data: data.toString('base64'), mimeType }] };
     }
     const start = args.offset ?? 1;
     const { lines, more, total, cut } = await readLines(handle, start, args.limit ?? READ_DEFAULT_LINES, signal);
-    if (start > 1 && !lines.length && !more) return text(`${args.path} has ${total} lines; offset ${start} is past the end`);
+    if (start > 1 && !lines.length && !more)
+      return text(`${args.path} has ${total} lines; offset ${start} is past the end`);
     let out = lines.join('\n');
-    if (cut.length) out += `\n\n[line${cut.length > 1 ? 's' : ''} ${cut.join(', ')} cut at ${READ_MAX_CHARS} characters]`;
+    if (cut.length)
+      out += `\n\n[line${cut.length > 1 ? 's' : ''} ${cut.join(', ')} cut at ${READ_MAX_CHARS} characters]`;
     if (more) out += `\n\n[more lines in ${args.path}; read with offset=${start + lines.length} to continue]`;
     return text(out);
   } finally {
@@ -109,7 +122,10 @@ export async function writeTool(root: string, args: { path: string; content: str
   return text(`Wrote ${Buffer.byteLength(args.content)} bytes to ${relative}`);
 }
 
-export async function editTool(root: string, args: { path: string; oldText: string; newText: string }): Promise<ToolResult> {
+export async function editTool(
+  root: string,
+  args: { path: string; oldText: string; newText: string },
+): Promise<ToolResult> {
   const { handle, relative } = await existingFile(root, args.path);
   let content: string;
   try {
@@ -119,13 +135,21 @@ export async function editTool(root: string, args: { path: string; oldText: stri
   }
   const at = content.indexOf(args.oldText);
   if (at < 0) {
-    throw new ToolSearchError(FsErrors.EDIT_NO_MATCH, `oldText was not found in ${args.path}; read the file and copy the text exactly`, { details: { path: args.path } });
+    throw new ToolSearchError(
+      FsErrors.EDIT_NO_MATCH,
+      `oldText was not found in ${args.path}; read the file and copy the text exactly`,
+      { details: { path: args.path } },
+    );
   }
   if (content.indexOf(args.oldText, at + 1) >= 0) {
     const count = content.split(args.oldText).length - 1;
-    throw new ToolSearchError(FsErrors.EDIT_NOT_UNIQUE, `oldText occurs ${count} times in ${args.path}; include more surrounding lines so it matches once`, {
-      details: { path: args.path, count },
-    });
+    throw new ToolSearchError(
+      FsErrors.EDIT_NOT_UNIQUE,
+      `oldText occurs ${count} times in ${args.path}; include more surrounding lines so it matches once`,
+      {
+        details: { path: args.path, count },
+      },
+    );
   }
   await writeInWorkspace(root, relative, content.slice(0, at) + args.newText + content.slice(at + args.oldText.length));
   const line = content.slice(0, at).split('\n').length;
@@ -136,9 +160,13 @@ export async function editTool(root: string, args: { path: string; oldText: stri
 export async function readWhole(handle: FileHandle, path: string): Promise<string> {
   const { size } = await handle.stat();
   if (size > EDIT_MAX_BYTES) {
-    throw new ToolSearchError(FsErrors.FS_FILE_TOO_LARGE, `${path} has ${size} bytes; edit and apply_patch load files up to ${EDIT_MAX_BYTES} bytes`, {
-      details: { path, size, max: EDIT_MAX_BYTES },
-    });
+    throw new ToolSearchError(
+      FsErrors.FS_FILE_TOO_LARGE,
+      `${path} has ${size} bytes; edit and apply_patch load files up to ${EDIT_MAX_BYTES} bytes`,
+      {
+        details: { path, size, max: EDIT_MAX_BYTES },
+      },
+    );
   }
   return handle.readFile('utf8');
 }
@@ -146,7 +174,10 @@ export async function readWhole(handle: FileHandle, path: string): Promise<strin
 /** The regular file at `path`, opened (the caller closes it); FILE_NOT_FOUND when missing, a folder or not a file. */
 async function existingFile(root: string, path: string): Promise<{ handle: FileHandle; relative: string }> {
   const opened = await openInWorkspace(root, path);
-  if (!opened) throw new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `${path} does not exist in the workspace`, { details: { path } });
+  if (!opened)
+    throw new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `${path} does not exist in the workspace`, {
+      details: { path },
+    });
   return opened;
 }
 

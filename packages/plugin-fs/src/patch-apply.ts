@@ -46,7 +46,8 @@ export async function applyPatchOps(ops: readonly PatchOp[], files: PatchFiles):
       const after = applyChunks(before, op.chunks, op.path);
       if (op.moveTo !== undefined) {
         const target = resolvePath(op.moveTo);
-        if (target !== path && (await current(target)) !== null) throw conflict(op.moveTo, 'the move target already exists');
+        if (target !== path && (await current(target)) !== null)
+          throw conflict(op.moveTo, 'the move target already exists');
         view.set(path, null);
         view.set(target, after);
         summary.moved.push({ from: op.path, to: op.moveTo });
@@ -123,7 +124,9 @@ async function commit(view: Map<string, string | null>, files: PatchFiles): Prom
   } catch (error) {
     const unrestored: { path: string; error: string }[] = [];
     for (const { path, before } of done.reverse()) {
-      await (before === null ? files.remove(path) : files.write(path, before)).catch((undo: unknown) => unrestored.push({ path, error: errorMessage(undo) }));
+      await (before === null ? files.remove(path) : files.write(path, before)).catch((undo: unknown) =>
+        unrestored.push({ path, error: errorMessage(undo) }),
+      );
     }
     // "Nothing was changed" would be false now: say which files keep the patch, and keep the failure as the cause.
     if (unrestored.length) {
@@ -142,5 +145,7 @@ function withFinalNewline(text: string): string {
 }
 
 export function conflict(path: string, why: string): ToolSearchError {
-  return new ToolSearchError(FsErrors.PATCH_CONFLICT, `Patch does not apply to ${path}: ${why}; nothing was changed`, { details: { path } });
+  return new ToolSearchError(FsErrors.PATCH_CONFLICT, `Patch does not apply to ${path}: ${why}; nothing was changed`, {
+    details: { path },
+  });
 }

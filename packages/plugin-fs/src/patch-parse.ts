@@ -30,7 +30,12 @@ export interface PatchChunk {
 export type PatchOp =
   | { readonly kind: 'add'; readonly path: string; readonly lines: readonly string[] }
   | { readonly kind: 'delete'; readonly path: string }
-  | { readonly kind: 'update'; readonly path: string; readonly moveTo?: string; readonly chunks: readonly PatchChunk[] };
+  | {
+      readonly kind: 'update';
+      readonly path: string;
+      readonly moveTo?: string;
+      readonly chunks: readonly PatchChunk[];
+    };
 
 const BEGIN = '*** Begin Patch';
 const END = '*** End Patch';
@@ -46,7 +51,8 @@ export function parsePatch(input: string): PatchOp[] {
   let first = 0;
   while (first < lines.length && lines[first]!.trim() === '') first++;
   if (lines[first]?.trim() !== BEGIN) throw invalid(first + 1, `the patch must start with "${BEGIN}"`);
-  if (lines.length - 1 <= first || lines[lines.length - 1]!.trim() !== END) throw invalid(lines.length, `the patch must end with "${END}"`);
+  if (lines.length - 1 <= first || lines[lines.length - 1]!.trim() !== END)
+    throw invalid(lines.length, `the patch must end with "${END}"`);
   const ops: PatchOp[] = [];
   let i = first + 1;
   const last = lines.length - 1;

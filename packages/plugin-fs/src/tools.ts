@@ -23,8 +23,17 @@ export interface FsToolSettings {
   readonly applyPatch: { readonly enabled: boolean; readonly workspaceOnly: boolean };
 }
 
-const object = (properties: Record<string, unknown>, required: string[]): JsonSchema => ({ type: 'object', properties, required, additionalProperties: false });
-const str = (description: string, minLength = 0) => ({ type: 'string', description, ...(minLength ? { minLength } : {}) });
+const object = (properties: Record<string, unknown>, required: string[]): JsonSchema => ({
+  type: 'object',
+  properties,
+  required,
+  additionalProperties: false,
+});
+const str = (description: string, minLength = 0) => ({
+  type: 'string',
+  description,
+  ...(minLength ? { minLength } : {}),
+});
 const int = (description: string) => ({ type: 'integer', minimum: 1, description });
 
 export function fsToolDefinitions(settings: FsToolSettings): ToolDefinition[] {
@@ -35,23 +44,42 @@ export function fsToolDefinitions(settings: FsToolSettings): ToolDefinition[] {
       ...core,
       name: 'read',
       description: `Read a text file from the workspace. Returns its lines (up to 2000 per call); use offset (1-based first line) and limit to page through large files. Images (png, jpeg, gif, webp) come back as attachments.`,
-      inputSchema: object({ path: str('Path of the file, relative to the workspace (or absolute inside it)', 1), offset: int('First line to return (1-based)'), limit: int('Maximum number of lines to return') }, ['path']),
+      inputSchema: object(
+        {
+          path: str('Path of the file, relative to the workspace (or absolute inside it)', 1),
+          offset: int('First line to return (1-based)'),
+          limit: int('Maximum number of lines to return'),
+        },
+        ['path'],
+      ),
       annotations: { readOnlyHint: true },
       execute: (args, ctx) => readTool(root, args as { path: string; offset?: number; limit?: number }, ctx.signal),
     },
     {
       ...core,
       name: 'write',
-      description: 'Create or overwrite a file in the workspace with the given content. Parent folders are created as needed; the file is replaced atomically.',
-      inputSchema: object({ path: str('Path of the file to write', 1), content: str('Full new content of the file') }, ['path', 'content']),
+      description:
+        'Create or overwrite a file in the workspace with the given content. Parent folders are created as needed; the file is replaced atomically.',
+      inputSchema: object({ path: str('Path of the file to write', 1), content: str('Full new content of the file') }, [
+        'path',
+        'content',
+      ]),
       annotations: { destructiveHint: true },
       execute: (args) => writeTool(root, args as { path: string; content: string }),
     },
     {
       ...core,
       name: 'edit',
-      description: 'Replace an exact span of text in a workspace file. oldText must occur exactly once; include enough surrounding lines to make it unique.',
-      inputSchema: object({ path: str('Path of the file to edit', 1), oldText: str('Exact text to replace', 1), newText: str('Replacement text') }, ['path', 'oldText', 'newText']),
+      description:
+        'Replace an exact span of text in a workspace file. oldText must occur exactly once; include enough surrounding lines to make it unique.',
+      inputSchema: object(
+        {
+          path: str('Path of the file to edit', 1),
+          oldText: str('Exact text to replace', 1),
+          newText: str('Replacement text'),
+        },
+        ['path', 'oldText', 'newText'],
+      ),
       annotations: { destructiveHint: true },
       execute: (args) => editTool(root, args as { path: string; oldText: string; newText: string }),
     },
@@ -91,7 +119,8 @@ function workspaceFiles(root: string): PatchFiles {
     key: (path) => resolveInWorkspace(root, path).relative || '.',
     async read(key) {
       const opened = await openInWorkspace(root, key).catch((error: unknown) => {
-        if (ToolSearchError.isInstance(error) && error.code === WorkspaceErrors.FILE_NOT_FOUND) throw conflict(key, 'the path is not a regular file');
+        if (ToolSearchError.isInstance(error) && error.code === WorkspaceErrors.FILE_NOT_FOUND)
+          throw conflict(key, 'the path is not a regular file');
         throw error;
       });
       if (!opened) return null;

@@ -11,7 +11,11 @@ async function listed(applyPatch: FsPluginOptions['applyPatch'], request: RunReq
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'fs-patch-models-')));
   const kernel = createKernel({ plugins: [fsPlugin({ workspace, applyPatch })] });
   const run = await kernel.createRun(request);
-  const result = { patch: run.tool('apply_patch') !== undefined, read: run.tool('read') !== undefined, diagnostics: run.diagnostics };
+  const result = {
+    patch: run.tool('apply_patch') !== undefined,
+    read: run.tool('read') !== undefined,
+    diagnostics: run.diagnostics,
+  };
   await kernel.close();
   return result;
 }
@@ -22,10 +26,12 @@ describe('apply_patch listed only for OpenAI models', () => {
     expect((await listed({ enabled: true }, { provider: 'openai-codex', model: 'gpt-5.3-codex' })).patch).toBe(true);
   });
 
-  it('another provider\'s model does not, and a diagnostic says why; the other file tools stay', async () => {
+  it("another provider's model does not, and a diagnostic says why; the other file tools stay", async () => {
     const result = await listed({ enabled: true }, { provider: 'anthropic', model: 'claude-opus-4-6' });
     expect(result).toMatchObject({ patch: false, read: true });
-    expect(result.diagnostics).toContainEqual(expect.objectContaining({ code: ErrorCode.TOOL_NOT_CONFIGURED, toolId: 'core:core:apply_patch' }));
+    expect(result.diagnostics).toContainEqual(
+      expect.objectContaining({ code: ErrorCode.TOOL_NOT_CONFIGURED, toolId: 'core:core:apply_patch' }),
+    );
   });
 
   it('a run that names no provider keeps it (nothing to go by); disabled, nobody gets it', async () => {
@@ -34,10 +40,28 @@ describe('apply_patch listed only for OpenAI models', () => {
   });
 
   it('allowModels is configurable: it names the models (bare, provider/model, or *) and replaces the OpenAI rule', async () => {
-    expect((await listed({ enabled: true, allowModels: ['claude-opus-4-6'] }, { provider: 'anthropic', model: 'claude-opus-4-6' })).patch).toBe(true);
-    expect((await listed({ enabled: true, allowModels: ['anthropic/claude-opus-4-6'] }, { provider: 'anthropic', model: 'claude-opus-4-6' })).patch).toBe(true);
-    expect((await listed({ enabled: true, allowModels: ['*'] }, { provider: 'google', model: 'gemini-3-pro' })).patch).toBe(true);
-    expect((await listed({ enabled: true, allowModels: ['gpt-5.2'] }, { provider: 'openai', model: 'gpt-5-mini' })).patch).toBe(false);
+    expect(
+      (
+        await listed(
+          { enabled: true, allowModels: ['claude-opus-4-6'] },
+          { provider: 'anthropic', model: 'claude-opus-4-6' },
+        )
+      ).patch,
+    ).toBe(true);
+    expect(
+      (
+        await listed(
+          { enabled: true, allowModels: ['anthropic/claude-opus-4-6'] },
+          { provider: 'anthropic', model: 'claude-opus-4-6' },
+        )
+      ).patch,
+    ).toBe(true);
+    expect(
+      (await listed({ enabled: true, allowModels: ['*'] }, { provider: 'google', model: 'gemini-3-pro' })).patch,
+    ).toBe(true);
+    expect(
+      (await listed({ enabled: true, allowModels: ['gpt-5.2'] }, { provider: 'openai', model: 'gpt-5-mini' })).patch,
+    ).toBe(false);
     expect((await listed({ enabled: true, allowModels: ['gpt-5.2'] }, {})).patch).toBe(false);
   });
 });

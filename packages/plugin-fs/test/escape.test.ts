@@ -21,17 +21,27 @@ const patch = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch
 describe('path escapes are refused with PATH_OUTSIDE_WORKSPACE', () => {
   it('.. out of the workspace, for read, write and edit', async () => {
     const { run, outside } = await setup();
-    expect(codeOf(await run.call('read', { path: '../outside/secret.txt' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
-    expect(codeOf(await run.call('write', { path: '../outside/new.txt', content: 'x' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
-    expect(codeOf(await run.call('edit', { path: '../outside/secret.txt', oldText: 'SECRET', newText: 'PWNED' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('read', { path: '../outside/secret.txt' }))).toBe(
+      WorkspaceErrors.PATH_OUTSIDE_WORKSPACE,
+    );
+    expect(codeOf(await run.call('write', { path: '../outside/new.txt', content: 'x' }))).toBe(
+      WorkspaceErrors.PATH_OUTSIDE_WORKSPACE,
+    );
+    expect(codeOf(await run.call('edit', { path: '../outside/secret.txt', oldText: 'SECRET', newText: 'PWNED' }))).toBe(
+      WorkspaceErrors.PATH_OUTSIDE_WORKSPACE,
+    );
     expect(existsSync(join(outside, 'new.txt'))).toBe(false);
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('SECRET');
   });
 
   it('an absolute path outside the workspace', async () => {
     const { run, outside } = await setup();
-    expect(codeOf(await run.call('read', { path: join(outside, 'secret.txt') }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
-    expect(codeOf(await run.call('write', { path: join(outside, 'abs.txt'), content: 'x' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('read', { path: join(outside, 'secret.txt') }))).toBe(
+      WorkspaceErrors.PATH_OUTSIDE_WORKSPACE,
+    );
+    expect(codeOf(await run.call('write', { path: join(outside, 'abs.txt'), content: 'x' }))).toBe(
+      WorkspaceErrors.PATH_OUTSIDE_WORKSPACE,
+    );
     expect(existsSync(join(outside, 'abs.txt'))).toBe(false);
   });
 
@@ -39,8 +49,12 @@ describe('path escapes are refused with PATH_OUTSIDE_WORKSPACE', () => {
     const { run, ws, outside } = await setup();
     symlinkSync(join(outside, 'secret.txt'), join(ws, 'innocent.txt'));
     expect(codeOf(await run.call('read', { path: 'innocent.txt' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
-    expect(codeOf(await run.call('write', { path: 'innocent.txt', content: 'PWNED' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
-    expect(codeOf(await run.call('edit', { path: 'innocent.txt', oldText: 'SECRET', newText: 'PWNED' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('write', { path: 'innocent.txt', content: 'PWNED' }))).toBe(
+      WorkspaceErrors.PATH_OUTSIDE_WORKSPACE,
+    );
+    expect(codeOf(await run.call('edit', { path: 'innocent.txt', oldText: 'SECRET', newText: 'PWNED' }))).toBe(
+      WorkspaceErrors.PATH_OUTSIDE_WORKSPACE,
+    );
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('SECRET');
   });
 
@@ -48,15 +62,21 @@ describe('path escapes are refused with PATH_OUTSIDE_WORKSPACE', () => {
     const { run, ws, outside } = await setup();
     mkdirSync(join(ws, 'src'));
     symlinkSync(outside, join(ws, 'src', 'vendor'));
-    expect(codeOf(await run.call('read', { path: 'src/vendor/secret.txt' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
-    expect(codeOf(await run.call('write', { path: 'src/vendor/sub/dropped.txt', content: 'x' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('read', { path: 'src/vendor/secret.txt' }))).toBe(
+      WorkspaceErrors.PATH_OUTSIDE_WORKSPACE,
+    );
+    expect(codeOf(await run.call('write', { path: 'src/vendor/sub/dropped.txt', content: 'x' }))).toBe(
+      WorkspaceErrors.PATH_OUTSIDE_WORKSPACE,
+    );
     expect(existsSync(join(outside, 'sub'))).toBe(false);
   });
 
   it('a dangling symlink that a write would follow out', async () => {
     const { run, ws, outside } = await setup();
     symlinkSync(join(outside, 'planted.txt'), join(ws, 'planted.txt'));
-    expect(codeOf(await run.call('write', { path: 'planted.txt', content: 'x' }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('write', { path: 'planted.txt', content: 'x' }))).toBe(
+      WorkspaceErrors.PATH_OUTSIDE_WORKSPACE,
+    );
     expect(existsSync(join(outside, 'planted.txt'))).toBe(false);
   });
 
@@ -70,7 +90,8 @@ describe('path escapes are refused with PATH_OUTSIDE_WORKSPACE', () => {
       patch('*** Update File: keep.txt', '*** Move to: ../outside/moved.txt', '@@', '-keep', '+moved'),
       patch('*** Add File: fine.txt', '+fine', '*** Add File: ../outside/second.txt', '+x'),
     ];
-    for (const input of attempts) expect(codeOf(await run.call('apply_patch', { input }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
+    for (const input of attempts)
+      expect(codeOf(await run.call('apply_patch', { input }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
     expect(readFileSync(join(outside, 'secret.txt'), 'utf8')).toBe('SECRET');
     expect(readFileSync(join(ws, 'keep.txt'), 'utf8')).toBe('keep\n');
     for (const name of ['added.txt', 'moved.txt', 'second.txt']) expect(existsSync(join(outside, name))).toBe(false);
@@ -80,7 +101,9 @@ describe('path escapes are refused with PATH_OUTSIDE_WORKSPACE', () => {
   it('apply_patch through a symlinked folder that points out', async () => {
     const { run, ws, outside } = await setup();
     symlinkSync(outside, join(ws, 'link'));
-    expect(codeOf(await run.call('apply_patch', { input: patch('*** Add File: link/evil.txt', '+x') }))).toBe(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE);
+    expect(codeOf(await run.call('apply_patch', { input: patch('*** Add File: link/evil.txt', '+x') }))).toBe(
+      WorkspaceErrors.PATH_OUTSIDE_WORKSPACE,
+    );
     expect(existsSync(join(outside, 'evil.txt'))).toBe(false);
   });
 

@@ -19,8 +19,14 @@ async function setup(options = {}) {
 describe('the file tools', () => {
   it('are core tools with ids core:core:<name> and exactly the documented parameters', async () => {
     const { run } = await setup({ applyPatch: { enabled: true } });
-    const params = (name: string) => Object.keys((run.tool(name)!.inputSchema as { properties: object }).properties).sort();
-    expect(run.catalog.map((t) => t.id).sort()).toEqual(['core:core:apply_patch', 'core:core:edit', 'core:core:read', 'core:core:write']);
+    const params = (name: string) =>
+      Object.keys((run.tool(name)!.inputSchema as { properties: object }).properties).sort();
+    expect(run.catalog.map((t) => t.id).sort()).toEqual([
+      'core:core:apply_patch',
+      'core:core:edit',
+      'core:core:read',
+      'core:core:write',
+    ]);
     expect(params('read')).toEqual(['limit', 'offset', 'path']);
     expect(params('write')).toEqual(['content', 'path']);
     expect(params('edit')).toEqual(['newText', 'oldText', 'path']);
@@ -43,7 +49,10 @@ describe('the file tools', () => {
 
   it(`read stops at ${READ_DEFAULT_LINES} lines without a limit and says how to continue`, async () => {
     const { ws, run } = await setup();
-    writeFileSync(join(ws, 'big.txt'), Array.from({ length: READ_DEFAULT_LINES + 10 }, (_, i) => `line ${i + 1}`).join('\n'));
+    writeFileSync(
+      join(ws, 'big.txt'),
+      Array.from({ length: READ_DEFAULT_LINES + 10 }, (_, i) => `line ${i + 1}`).join('\n'),
+    );
     const out = textOf(await run.call('read', { path: 'big.txt' }));
     expect(out).toContain(`line ${READ_DEFAULT_LINES}\n`);
     expect(out).not.toContain(`line ${READ_DEFAULT_LINES + 1}\n`);
@@ -65,7 +74,10 @@ describe('the file tools', () => {
     const { ws, run } = await setup();
     writeFileSync(join(ws, 'dot.png'), Buffer.from([0x89, 0x50, 0x4e, 0x47]));
     const outcome = await run.call('read', { path: 'dot.png' });
-    expect(outcome).toMatchObject({ status: 'ok', result: { content: [{ type: 'image', mimeType: 'image/png', data: 'iVBORw==' }] } });
+    expect(outcome).toMatchObject({
+      status: 'ok',
+      result: { content: [{ type: 'image', mimeType: 'image/png', data: 'iVBORw==' }] },
+    });
   });
 
   it('read of a missing file or a folder is FILE_NOT_FOUND', async () => {
@@ -84,22 +96,30 @@ describe('the file tools', () => {
   it('edit replaces the one exact match', async () => {
     const { ws, run } = await setup();
     writeFileSync(join(ws, 'app.ts'), 'const a = 1;\nconst b = 2;\n');
-    expect(textOf(await run.call('edit', { path: 'app.ts', oldText: 'const b = 2;', newText: 'const b = 3;' }))).toContain('line 2');
+    expect(
+      textOf(await run.call('edit', { path: 'app.ts', oldText: 'const b = 2;', newText: 'const b = 3;' })),
+    ).toContain('line 2');
     expect(readFileSync(join(ws, 'app.ts'), 'utf8')).toBe('const a = 1;\nconst b = 3;\n');
   });
 
   it('edit fails clearly when oldText is missing or not unique, and changes nothing', async () => {
     const { ws, run } = await setup();
     writeFileSync(join(ws, 'dup.txt'), 'x\nx\n');
-    expect(codeOf(await run.call('edit', { path: 'dup.txt', oldText: 'y', newText: 'z' }))).toBe(FsErrors.EDIT_NO_MATCH);
-    expect(codeOf(await run.call('edit', { path: 'dup.txt', oldText: 'x', newText: 'z' }))).toBe(FsErrors.EDIT_NOT_UNIQUE);
+    expect(codeOf(await run.call('edit', { path: 'dup.txt', oldText: 'y', newText: 'z' }))).toBe(
+      FsErrors.EDIT_NO_MATCH,
+    );
+    expect(codeOf(await run.call('edit', { path: 'dup.txt', oldText: 'x', newText: 'z' }))).toBe(
+      FsErrors.EDIT_NOT_UNIQUE,
+    );
     expect(readFileSync(join(ws, 'dup.txt'), 'utf8')).toBe('x\nx\n');
   });
 
   it('edit with an empty oldText is refused by the schema', async () => {
     const { ws, run } = await setup();
     writeFileSync(join(ws, 'f.txt'), 'x');
-    await expect(run.call('edit', { path: 'f.txt', oldText: '', newText: 'z' })).rejects.toMatchObject({ code: ErrorCode.TOOL_ARGUMENTS_INVALID });
+    await expect(run.call('edit', { path: 'f.txt', oldText: '', newText: 'z' })).rejects.toMatchObject({
+      code: ErrorCode.TOOL_ARGUMENTS_INVALID,
+    });
     expect(existsSync(join(ws, 'f.txt'))).toBe(true);
   });
 });

@@ -50,20 +50,26 @@ describe('inputs that used to crash the process', () => {
     const file = join(ws, 'huge-then-lines.txt');
     sparse(file, '600M');
     appendFileSync(file, '\nsecond\nthird\nfourth\n');
-    expect(textOf(await run.call('read', { path: 'huge-then-lines.txt', offset: 2, limit: 2 }))).toMatch(/^second\nthird\n\n\[more lines .*offset=4/);
+    expect(textOf(await run.call('read', { path: 'huge-then-lines.txt', offset: 2, limit: 2 }))).toMatch(
+      /^second\nthird\n\n\[more lines .*offset=4/,
+    );
     expect(textOf(await run.call('read', { path: 'huge-then-lines.txt', offset: 4 }))).toBe('fourth');
     expect(textOf(await run.call('read', { path: 'huge-then-lines.txt', offset: 9 }))).toContain('has 4 lines');
     // A short line before a huge one: the page ends at the short line, with a hint to continue.
     writeFileSync(join(ws, 'short-then-huge.txt'), 'first\n');
     execFileSync('truncate', ['-s', '+600M', join(ws, 'short-then-huge.txt')]);
-    expect(textOf(await run.call('read', { path: 'short-then-huge.txt' }))).toMatch(/^first\n\n\[more lines .*offset=2/);
+    expect(textOf(await run.call('read', { path: 'short-then-huge.txt' }))).toMatch(
+      /^first\n\n\[more lines .*offset=2/,
+    );
     expect(uncaught).toEqual([]);
   }, 120_000);
 
   it('edit and apply_patch refuse a file too large to load whole with FS_FILE_TOO_LARGE, not a crash', async () => {
     const { ws, run } = await setup();
     sparse(join(ws, 'huge.txt'), '600M');
-    expect(codeOf(await run.call('edit', { path: 'huge.txt', oldText: 'a', newText: 'b' }))).toBe(FsErrors.FS_FILE_TOO_LARGE);
+    expect(codeOf(await run.call('edit', { path: 'huge.txt', oldText: 'a', newText: 'b' }))).toBe(
+      FsErrors.FS_FILE_TOO_LARGE,
+    );
     const input = ['*** Begin Patch', '*** Update File: huge.txt', '@@', '-a', '+b', '*** End Patch'].join('\n');
     expect(codeOf(await run.call('apply_patch', { input }))).toBe(FsErrors.FS_FILE_TOO_LARGE);
     expect(textOf(await run.call('read', { path: 'ok.txt' }))).toBe('still here');
@@ -74,7 +80,9 @@ describe('inputs that used to crash the process', () => {
     const { ws, run } = await setup();
     execFileSync('mkfifo', [join(ws, 'pipe')]);
     expect(codeOf(await run.call('read', { path: 'pipe' }))).toBe(WorkspaceErrors.FILE_NOT_FOUND);
-    expect(codeOf(await run.call('edit', { path: 'pipe', oldText: 'a', newText: 'b' }))).toBe(WorkspaceErrors.FILE_NOT_FOUND);
+    expect(codeOf(await run.call('edit', { path: 'pipe', oldText: 'a', newText: 'b' }))).toBe(
+      WorkspaceErrors.FILE_NOT_FOUND,
+    );
     const input = ['*** Begin Patch', '*** Delete File: pipe', '*** End Patch'].join('\n');
     expect(codeOf(await run.call('apply_patch', { input }))).toBe(FsErrors.PATCH_CONFLICT);
     expect(uncaught).toEqual([]);
@@ -83,7 +91,9 @@ describe('inputs that used to crash the process', () => {
   it('write onto a folder, or below a file, is a coded error', async () => {
     const { run } = await setup();
     expect(codeOf(await run.call('write', { path: '.', content: 'x' }))).toBe(WorkspaceErrors.FILE_NOT_FOUND);
-    expect(codeOf(await run.call('write', { path: 'ok.txt/below.txt', content: 'x' }))).toBe(WorkspaceErrors.FILE_NOT_FOUND);
+    expect(codeOf(await run.call('write', { path: 'ok.txt/below.txt', content: 'x' }))).toBe(
+      WorkspaceErrors.FILE_NOT_FOUND,
+    );
     expect(textOf(await run.call('read', { path: 'ok.txt' }))).toBe('still here');
     expect(uncaught).toEqual([]);
   });

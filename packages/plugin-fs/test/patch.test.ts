@@ -21,7 +21,10 @@ describe('apply_patch', () => {
   it('adds, updates (several chunks), moves and deletes files in one patch', async () => {
     const { ws, run } = await setup();
     mkdirSync(join(ws, 'src'));
-    writeFileSync(join(ws, 'src/app.ts'), ['function a() {', '  return 1;', '}', '', 'function b() {', '  return 2;', '}', ''].join('\n'));
+    writeFileSync(
+      join(ws, 'src/app.ts'),
+      ['function a() {', '  return 1;', '}', '', 'function b() {', '  return 2;', '}', ''].join('\n'),
+    );
     writeFileSync(join(ws, 'old.txt'), 'old name\n');
     writeFileSync(join(ws, 'obsolete.txt'), 'bye\n');
     const input = patch(
@@ -55,14 +58,27 @@ describe('apply_patch', () => {
   it('anchors a chunk at the end of the file with *** End of File', async () => {
     const { ws, run } = await setup();
     writeFileSync(join(ws, 'list.txt'), 'x\ny\nx\n');
-    await run.call('apply_patch', { input: patch('*** Update File: list.txt', '@@', ' y', '-x', '+z', '*** End of File') });
+    await run.call('apply_patch', {
+      input: patch('*** Update File: list.txt', '@@', ' y', '-x', '+z', '*** End of File'),
+    });
     expect(readFileSync(join(ws, 'list.txt'), 'utf8')).toBe('x\ny\nz\n');
   });
 
   it('a failing file in a multi-file patch changes nothing (all or nothing)', async () => {
     const { ws, run } = await setup();
     writeFileSync(join(ws, 'a.txt'), 'a\n');
-    const input = patch('*** Update File: a.txt', '@@', '-a', '+A', '*** Add File: b.txt', '+b', '*** Update File: c.txt', '@@', '-c', '+C');
+    const input = patch(
+      '*** Update File: a.txt',
+      '@@',
+      '-a',
+      '+A',
+      '*** Add File: b.txt',
+      '+b',
+      '*** Update File: c.txt',
+      '@@',
+      '-c',
+      '+C',
+    );
     expect(codeOf(await run.call('apply_patch', { input }))).toBe(FsErrors.PATCH_CONFLICT);
     expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('a\n');
     expect(existsSync(join(ws, 'b.txt'))).toBe(false);
@@ -72,7 +88,16 @@ describe('apply_patch', () => {
     const { ws, run } = await setup();
     writeFileSync(join(ws, 'a.txt'), 'a\n');
     writeFileSync(join(ws, 'blocker'), 'a file where a folder is needed\n');
-    const input = patch('*** Update File: a.txt', '@@', '-a', '+A', '*** Add File: fresh.txt', '+new', '*** Add File: blocker/inside.txt', '+x');
+    const input = patch(
+      '*** Update File: a.txt',
+      '@@',
+      '-a',
+      '+A',
+      '*** Add File: fresh.txt',
+      '+new',
+      '*** Add File: blocker/inside.txt',
+      '+x',
+    );
     expect((await run.call('apply_patch', { input })).status).toBe('error');
     expect(readFileSync(join(ws, 'a.txt'), 'utf8')).toBe('a\n');
     expect(existsSync(join(ws, 'fresh.txt'))).toBe(false);
@@ -82,14 +107,25 @@ describe('apply_patch', () => {
   it('context that is not in the file is PATCH_CONFLICT', async () => {
     const { ws, run } = await setup();
     writeFileSync(join(ws, 'a.txt'), 'a\n');
-    expect(codeOf(await run.call('apply_patch', { input: patch('*** Update File: a.txt', '@@', '-nope', '+x') }))).toBe(FsErrors.PATCH_CONFLICT);
-    expect(codeOf(await run.call('apply_patch', { input: patch('*** Add File: a.txt', '+again') }))).toBe(FsErrors.PATCH_CONFLICT);
-    expect(codeOf(await run.call('apply_patch', { input: patch('*** Delete File: missing.txt') }))).toBe(FsErrors.PATCH_CONFLICT);
+    expect(codeOf(await run.call('apply_patch', { input: patch('*** Update File: a.txt', '@@', '-nope', '+x') }))).toBe(
+      FsErrors.PATCH_CONFLICT,
+    );
+    expect(codeOf(await run.call('apply_patch', { input: patch('*** Add File: a.txt', '+again') }))).toBe(
+      FsErrors.PATCH_CONFLICT,
+    );
+    expect(codeOf(await run.call('apply_patch', { input: patch('*** Delete File: missing.txt') }))).toBe(
+      FsErrors.PATCH_CONFLICT,
+    );
   });
 
   it('a malformed envelope is PATCH_INVALID with the line', async () => {
     const { run } = await setup();
-    for (const input of ['--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b', patch('*** Frobnicate File: x'), patch('*** Add File: x', 'no plus'), '*** Begin Patch\n*** Add File: x\n+x']) {
+    for (const input of [
+      '--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b',
+      patch('*** Frobnicate File: x'),
+      patch('*** Add File: x', 'no plus'),
+      '*** Begin Patch\n*** Add File: x\n+x',
+    ]) {
       expect(codeOf(await run.call('apply_patch', { input }))).toBe(FsErrors.PATCH_INVALID);
     }
     try {

@@ -18,7 +18,10 @@ afterEach(async () => {
 const WRITES = 4000;
 const READS = 500;
 
-if (!confinedAccessIsRaceFree) console.warn('skipping the symlink race test: /proc/self/fd is not available, so file access is not fd-relative here');
+if (!confinedAccessIsRaceFree)
+  console.warn(
+    'skipping the symlink race test: /proc/self/fd is not available, so file access is not fd-relative here',
+  );
 describe.skipIf(!confinedAccessIsRaceFree)('a racer swapping a folder for a symlink to outside', () => {
   it(`lands none of ${WRITES} writes (and no read, edit or patch) outside the workspace`, async () => {
     const env = await fsRun({ applyPatch: { enabled: true } });
@@ -38,8 +41,12 @@ describe.skipIf(!confinedAccessIsRaceFree)('a racer swapping a folder for a syml
       const read = await run.call('read', { path: 'd/secret.txt' });
       if (read.status === 'ok') seen.push(JSON.stringify(read.result));
       await run.call('edit', { path: 'd/secret.txt', oldText: 'SECRET', newText: 'PWNED' });
-      await run.call('apply_patch', { input: ['*** Begin Patch', '*** Delete File: d/secret.txt', '*** End Patch'].join('\n') });
-      await run.call('apply_patch', { input: ['*** Begin Patch', `*** Add File: d/p${i}.txt`, '+x', '*** End Patch'].join('\n') });
+      await run.call('apply_patch', {
+        input: ['*** Begin Patch', '*** Delete File: d/secret.txt', '*** End Patch'].join('\n'),
+      });
+      await run.call('apply_patch', {
+        input: ['*** Begin Patch', `*** Add File: d/p${i}.txt`, '+x', '*** End Patch'].join('\n'),
+      });
     }
     racer.stop();
 

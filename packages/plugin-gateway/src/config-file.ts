@@ -33,7 +33,8 @@ export async function readConfigFile(path: string): Promise<ConfigFile> {
     exists = false;
   }
   const parsed = text.trim() ? parseConfigValue(text) : {};
-  const value = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  const value =
+    parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
   return { text, exists, hash: hashOf(text), value };
 }
 
@@ -67,7 +68,11 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
  * `text` with `patch` merged in, edited in place: each changed leaf is one edit, so everything the patch does not
  * touch (comments included) stays as written. Returns the text and the dot paths it changed.
  */
-export function patchText(text: string, current: unknown, patch: Record<string, unknown>): { text: string; changedPaths: string[] } {
+export function patchText(
+  text: string,
+  current: unknown,
+  patch: Record<string, unknown>,
+): { text: string; changedPaths: string[] } {
   const changedPaths: string[] = [];
   const walk = (at: string, node: unknown, part: Record<string, unknown>) => {
     for (const [key, value] of Object.entries(part)) {
@@ -132,7 +137,12 @@ export function restoreSecrets(text: string, next: unknown, current: unknown): s
   for (const path of secretPaths(next)) {
     if (getConfigValue(next, path) !== REDACTED) continue;
     const kept = getConfigValue(current, path);
-    if (typeof kept !== 'string') throw new ToolSearchError(GatewayErrors.GATEWAY_CONFIG_UNWRITABLE, `${path} is "${REDACTED}" (a redacted secret) but has no current value to keep; give the real value`, { details: { path } });
+    if (typeof kept !== 'string')
+      throw new ToolSearchError(
+        GatewayErrors.GATEWAY_CONFIG_UNWRITABLE,
+        `${path} is "${REDACTED}" (a redacted secret) but has no current value to keep; give the real value`,
+        { details: { path } },
+      );
     text = setConfigValueInText(text, path, kept);
   }
   return text;

@@ -1,5 +1,12 @@
 // The public surface of @tool-search/plugin-gateway: named exports only.
-export { gatewayPlugin, GATEWAY_PLUGIN_NAME, GATEWAY_TOOL_ID, GATEWAY_ACTIONS, DEFAULT_RESTART_DELAY_MS, MAX_RESTART_DELAY_MS } from './plugin.js';
+export {
+  gatewayPlugin,
+  GATEWAY_PLUGIN_NAME,
+  GATEWAY_TOOL_ID,
+  GATEWAY_ACTIONS,
+  DEFAULT_RESTART_DELAY_MS,
+  MAX_RESTART_DELAY_MS,
+} from './plugin.js';
 export type { GatewayControl, GatewayPluginOptions, RestartRecord, RestartRequest } from './plugin.js';
 export { GatewayErrors } from './errors.js';
 export { lookupSchema } from './schema-lookup.js';

@@ -7,9 +7,26 @@
  * never imports the gateway. `update.run` is not offered: there is no update mechanism here.
  */
 import { configSchema, parseConfig, parseConfigValue, type ToolSearchConfig } from '@tool-search/config';
-import { ErrorCode, ToolSearchError, type ExecuteContext, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import {
+  ErrorCode,
+  ToolSearchError,
+  type ExecuteContext,
+  type KernelPlugin,
+  type ToolDefinition,
+  type ToolResult,
+} from '@tool-search/kernel';
 import { isDeepStrictEqual } from 'node:util';
-import { isObject, mergePatch, patchText, readConfigFile, redact, restoreSecrets, withoutRedacted, writeConfigFile, type ConfigFile } from './config-file.js';
+import {
+  isObject,
+  mergePatch,
+  patchText,
+  readConfigFile,
+  redact,
+  restoreSecrets,
+  withoutRedacted,
+  writeConfigFile,
+  type ConfigFile,
+} from './config-file.js';
 import { GatewayErrors } from './errors.js';
 import { lookupSchema } from './schema-lookup.js';
 
@@ -18,7 +35,13 @@ export const GATEWAY_TOOL_ID = 'core:core:gateway';
 /** OpenClaw's default: long enough for the reply that asked for the restart to reach its client. */
 export const DEFAULT_RESTART_DELAY_MS = 2000;
 export const MAX_RESTART_DELAY_MS = 300_000;
-export const GATEWAY_ACTIONS = ['restart', 'config.schema.lookup', 'config.get', 'config.apply', 'config.patch'] as const;
+export const GATEWAY_ACTIONS = [
+  'restart',
+  'config.schema.lookup',
+  'config.get',
+  'config.apply',
+  'config.patch',
+] as const;
 
 export interface RestartRequest {
   readonly delayMs: number;
@@ -72,7 +95,8 @@ export function gatewayPlugin(options: GatewayPluginOptions): KernelPlugin {
         sink.diagnostic({
           code: GatewayErrors.GATEWAY_ACTION_UNAVAILABLE,
           level: 'info',
-          message: 'gateway update.run is not offered: Tool Search has no self-update mechanism (update it with npm), so the gateway tool restarts and edits config only',
+          message:
+            'gateway update.run is not offered: Tool Search has no self-update mechanism (update it with npm), so the gateway tool restarts and edits config only',
           toolId: GATEWAY_TOOL_ID,
           details: { action: 'update.run' },
         });
@@ -100,30 +124,68 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
     return next;
   };
 
-  const scheduleRestart = (ctx: ExecuteContext, reason: string, args: GatewayArgs, written: { changedPaths?: readonly string[]; hash?: string } = {}) => {
+  const scheduleRestart = (
+    ctx: ExecuteContext,
+    reason: string,
+    args: GatewayArgs,
+    written: { changedPaths?: readonly string[]; hash?: string } = {},
+  ) => {
     const delayMs = args.delayMs ?? DEFAULT_RESTART_DELAY_MS;
     const sessionId = ctx.run.sessionId;
-    control.restart({ delayMs, reason, action: args.action, ...written, ...(args.note ? { note: args.note } : {}), ...(sessionId ? { sessionId } : {}) });
+    control.restart({
+      delayMs,
+      reason,
+      action: args.action,
+      ...written,
+      ...(args.note ? { note: args.note } : {}),
+      ...(sessionId ? { sessionId } : {}),
+    });
     return { scheduled: true, delayMs, signal: 'SIGUSR1' };
   };
 
-  const write = (args: GatewayArgs, ctx: ExecuteContext, edit: (file: ConfigFile) => { text: string; changedPaths?: string[] }) =>
+  const write = (
+    args: GatewayArgs,
+    ctx: ExecuteContext,
+    edit: (file: ConfigFile) => { text: string; changedPaths?: string[] },
+  ) =>
     serial(async () => {
       const file = await readConfigFile(control.configPath);
       if (args.baseHash !== undefined && args.baseHash !== file.hash) {
-        throw new ToolSearchError(GatewayErrors.GATEWAY_CONFIG_CHANGED, `the config file changed since ${args.baseHash}; it is now ${file.hash}: read it again with config.get`, {
-          details: { baseHash: args.baseHash, hash: file.hash },
-        });
+        throw new ToolSearchError(
+          GatewayErrors.GATEWAY_CONFIG_CHANGED,
+          `the config file changed since ${args.baseHash}; it is now ${file.hash}: read it again with config.get`,
+          {
+            details: { baseHash: args.baseHash, hash: file.hash },
+          },
+        );
       }
       const { text, changedPaths } = edit(file);
-      if (changedPaths?.length === 0) return json({ ok: true, action: args.action, path: control.configPath, changedPaths, hash: file.hash, restart: { scheduled: false, why: 'nothing changed' } });
+      if (changedPaths?.length === 0)
+        return json({
+          ok: true,
+          action: args.action,
+          path: control.configPath,
+          changedPaths,
+          hash: file.hash,
+          restart: { scheduled: false, why: 'nothing changed' },
+        });
       // Parsed and schema-checked, then every check the gateway makes at start: a refused write leaves the file as it was.
       const config = parseConfig(text, `${args.action} for ${control.configPath}`);
       await control.check(config);
       await writeConfigFile(control.configPath, text);
       const written = await readConfigFile(control.configPath);
-      const restart = scheduleRestart(ctx, args.reason ?? args.action, args, { ...(changedPaths ? { changedPaths } : {}), hash: written.hash });
-      return json({ ok: true, action: args.action, path: control.configPath, ...(changedPaths ? { changedPaths } : {}), hash: written.hash, restart });
+      const restart = scheduleRestart(ctx, args.reason ?? args.action, args, {
+        ...(changedPaths ? { changedPaths } : {}),
+        hash: written.hash,
+      });
+      return json({
+        ok: true,
+        action: args.action,
+        path: control.configPath,
+        ...(changedPaths ? { changedPaths } : {}),
+        hash: written.hash,
+        restart,
+      });
     });
 
   return {
@@ -138,12 +200,38 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
       type: 'object',
       properties: {
         action: { type: 'string', enum: [...GATEWAY_ACTIONS] },
-        delayMs: { type: 'integer', minimum: 0, maximum: MAX_RESTART_DELAY_MS, description: `restart, config.apply, config.patch: wait this long before restarting (default ${DEFAULT_RESTART_DELAY_MS}, so the reply finishes).` },
+        delayMs: {
+          type: 'integer',
+          minimum: 0,
+          maximum: MAX_RESTART_DELAY_MS,
+          description: `restart, config.apply, config.patch: wait this long before restarting (default ${DEFAULT_RESTART_DELAY_MS}, so the reply finishes).`,
+        },
         reason: { type: 'string', maxLength: 500, description: 'Why the restart (logged and kept for after it).' },
-        note: { type: 'string', maxLength: 2000, description: 'A note the restarted gateway keeps with the restart record.' },
-        path: { type: 'string', minLength: 1, maxLength: 300, description: 'config.schema.lookup: one config path (gateway.auth, tools.exec, agents.list.*.tools); never the whole schema.' },
-        raw: { type: 'string', minLength: 1, maxLength: 1_000_000, description: 'config.apply: the whole config (JSON5); config.patch: a JSON5 object merged in (objects merge, null deletes, arrays replace). Secrets shown as "***" by config.get keep their value.' },
-        baseHash: { type: 'string', pattern: '^sha256:[0-9a-f]{64}$', description: 'config.apply, config.patch: the hash config.get returned; the write is refused if the file changed since.' },
+        note: {
+          type: 'string',
+          maxLength: 2000,
+          description: 'A note the restarted gateway keeps with the restart record.',
+        },
+        path: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 300,
+          description:
+            'config.schema.lookup: one config path (gateway.auth, tools.exec, agents.list.*.tools); never the whole schema.',
+        },
+        raw: {
+          type: 'string',
+          minLength: 1,
+          maxLength: 1_000_000,
+          description:
+            'config.apply: the whole config (JSON5); config.patch: a JSON5 object merged in (objects merge, null deletes, arrays replace). Secrets shown as "***" by config.get keep their value.',
+        },
+        baseHash: {
+          type: 'string',
+          pattern: '^sha256:[0-9a-f]{64}$',
+          description:
+            'config.apply, config.patch: the hash config.get returned; the write is refused if the file changed since.',
+        },
       },
       required: ['action'],
       additionalProperties: false,
@@ -152,16 +240,33 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
       const args = input as unknown as GatewayArgs;
       switch (args.action) {
         case 'restart': {
-          if (!restartEnabled) throw new ToolSearchError(GatewayErrors.GATEWAY_RESTART_DISABLED, 'restart is disabled here: commands.restart is false in the config', { details: { key: 'commands.restart' } });
+          if (!restartEnabled)
+            throw new ToolSearchError(
+              GatewayErrors.GATEWAY_RESTART_DISABLED,
+              'restart is disabled here: commands.restart is false in the config',
+              { details: { key: 'commands.restart' } },
+            );
           return json({ ok: true, action: 'restart', restart: scheduleRestart(ctx, args.reason ?? 'restart', args) });
         }
         case 'config.schema.lookup':
           if (args.path === undefined) throw missing('config.schema.lookup', 'path');
-          return json({ ok: true, action: args.action, ...lookupSchema(configSchema as unknown as Record<string, unknown>, args.path) });
+          return json({
+            ok: true,
+            action: args.action,
+            ...lookupSchema(configSchema as unknown as Record<string, unknown>, args.path),
+          });
         case 'config.get': {
           const file = await readConfigFile(control.configPath);
           const last = control.lastRestart?.();
-          return json({ ok: true, action: args.action, path: control.configPath, exists: file.exists, hash: file.hash, config: redact(file.value), ...(last ? { lastRestart: last } : {}) });
+          return json({
+            ok: true,
+            action: args.action,
+            path: control.configPath,
+            exists: file.exists,
+            hash: file.hash,
+            config: redact(file.value),
+            ...(last ? { lastRestart: last } : {}),
+          });
         }
         case 'config.apply': {
           const raw = args.raw;
@@ -176,26 +281,38 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
           if (raw === undefined) throw missing('config.patch', 'raw');
           return write(args, ctx, (file) => {
             const patch = parseConfigValue(raw);
-            if (!isObject(patch)) throw new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, 'config.patch: raw must be a JSON5 object, e.g. { tools: { toolSearch: { mode: "tools" } } }');
+            if (!isObject(patch))
+              throw new ToolSearchError(
+                ErrorCode.TOOL_ARGUMENTS_INVALID,
+                'config.patch: raw must be a JSON5 object, e.g. { tools: { toolSearch: { mode: "tools" } } }',
+              );
             const kept = withoutRedacted(patch);
             const edited = patchText(file.text, file.value, kept);
             // The in-place edit must mean exactly the merged config; otherwise nothing is written.
             const text = edited.text.trim() ? edited.text : '{}';
             if (!isDeepStrictEqual(parseConfigValue(text), mergePatch(file.value, kept))) {
-              throw new ToolSearchError(GatewayErrors.GATEWAY_CONFIG_UNWRITABLE, `config.patch could not edit ${control.configPath} in place without changing anything else; nothing was written`);
+              throw new ToolSearchError(
+                GatewayErrors.GATEWAY_CONFIG_UNWRITABLE,
+                `config.patch could not edit ${control.configPath} in place without changing anything else; nothing was written`,
+              );
             }
             return { text, changedPaths: edited.changedPaths };
           });
         }
         default:
-          throw new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, `unknown gateway action ${JSON.stringify((args as { action: unknown }).action)}`);
+          throw new ToolSearchError(
+            ErrorCode.TOOL_ARGUMENTS_INVALID,
+            `unknown gateway action ${JSON.stringify((args as { action: unknown }).action)}`,
+          );
       }
     },
   };
 }
 
 function missing(action: string, field: string): ToolSearchError {
-  return new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, `${action} needs ${field}`, { details: { action, field } });
+  return new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, `${action} needs ${field}`, {
+    details: { action, field },
+  });
 }
 
 function json(value: Record<string, unknown>): ToolResult {

@@ -23,7 +23,24 @@ export interface SchemaLookup {
   readonly each?: { type?: unknown };
 }
 
-const NESTED = new Set(['properties', 'additionalProperties', 'items', 'anyOf', 'oneOf', 'allOf', 'if', 'then', 'else', 'propertyNames', 'patternProperties', '$id', 'title', 'required', 'type', 'description']);
+const NESTED = new Set([
+  'properties',
+  'additionalProperties',
+  'items',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  'if',
+  'then',
+  'else',
+  'propertyNames',
+  'patternProperties',
+  '$id',
+  'title',
+  'required',
+  'type',
+  'description',
+]);
 
 export function lookupSchema(root: Schema, path: string): SchemaLookup {
   const segments = splitLookupPath(path);
@@ -33,9 +50,13 @@ export function lookupSchema(root: Schema, path: string): SchemaLookup {
     if (!next) {
       const where = segments.slice(0, index).join('.') || '(root)';
       const known = Object.keys(propertiesOf(node));
-      throw new ToolSearchError(GatewayErrors.GATEWAY_SCHEMA_PATH_UNKNOWN, `${where} has no key "${segment}"${known.length ? `; it knows ${known.join(', ')}` : ''}`, {
-        details: { path, at: where, known },
-      });
+      throw new ToolSearchError(
+        GatewayErrors.GATEWAY_SCHEMA_PATH_UNKNOWN,
+        `${where} has no key "${segment}"${known.length ? `; it knows ${known.join(', ')}` : ''}`,
+        {
+          details: { path, at: where, known },
+        },
+      );
     }
     node = next;
   });
@@ -49,7 +70,11 @@ export function lookupSchema(root: Schema, path: string): SchemaLookup {
     rules: Object.fromEntries(Object.entries(node).filter(([key]) => !NESTED.has(key))),
     required,
     openKeys: node.additionalProperties !== false,
-    children: Object.entries(properties).map(([key, child]) => ({ key, ...(typeOf(child) !== undefined ? { type: typeOf(child) } : {}), required: required.includes(key) })),
+    children: Object.entries(properties).map(([key, child]) => ({
+      key,
+      ...(typeOf(child) !== undefined ? { type: typeOf(child) } : {}),
+      required: required.includes(key),
+    })),
     ...(isSchema(each) ? { each: { ...(typeOf(each) !== undefined ? { type: typeOf(each) } : {}) } } : {}),
   };
 }
@@ -64,7 +89,11 @@ export function splitLookupPath(path: string): string[] {
     if (!match) throw lookupPathInvalid(path, `it cannot be read at character ${start + 1}`);
     segments.push(match[1] ?? (match[2] !== undefined ? '*' : (JSON.parse(`"${match[3]}"`) as string)));
   }
-  if (!segments.length) throw lookupPathInvalid(path, 'the path is empty; the whole schema is never returned, look up one key (gateway, tools.exec, agents.list.*)');
+  if (!segments.length)
+    throw lookupPathInvalid(
+      path,
+      'the path is empty; the whole schema is never returned, look up one key (gateway, tools.exec, agents.list.*)',
+    );
   return segments.map((segment) => (/^\d+$/.test(segment) ? '*' : segment));
 }
 
@@ -92,7 +121,9 @@ function branchesOf(node: Schema): Schema[] {
 function propertiesOf(node: Schema): Record<string, Schema> {
   const merged: Record<string, Schema> = {};
   for (const branch of branchesOf(node)) {
-    if (isSchema(branch.properties)) for (const [key, value] of Object.entries(branch.properties)) if (isSchema(value) && !Object.hasOwn(merged, key)) merged[key] = value;
+    if (isSchema(branch.properties))
+      for (const [key, value] of Object.entries(branch.properties))
+        if (isSchema(value) && !Object.hasOwn(merged, key)) merged[key] = value;
   }
   return merged;
 }
@@ -104,7 +135,15 @@ function requiredOf(node: Schema): string[] {
 function typeOf(node: Schema): unknown {
   if (node.type !== undefined) return node.type;
   if (Array.isArray(node.enum)) return 'enum';
-  const types = [...new Set(branchesOf(node).slice(1).map((branch) => branch.type).filter((type) => type !== undefined).flat())];
+  const types = [
+    ...new Set(
+      branchesOf(node)
+        .slice(1)
+        .map((branch) => branch.type)
+        .filter((type) => type !== undefined)
+        .flat(),
+    ),
+  ];
   return types.length === 1 ? types[0] : types.length ? types : undefined;
 }
 
@@ -113,5 +152,7 @@ function isSchema(value: unknown): value is Schema {
 }
 
 function lookupPathInvalid(path: string, why: string): ToolSearchError {
-  return new ToolSearchError(GatewayErrors.GATEWAY_SCHEMA_PATH_UNKNOWN, `"${path}" is not a config path: ${why}`, { details: { path } });
+  return new ToolSearchError(GatewayErrors.GATEWAY_SCHEMA_PATH_UNKNOWN, `"${path}" is not a config path: ${why}`, {
+    details: { path },
+  });
 }

@@ -27,7 +27,11 @@ function setup(options: { text?: string; restart?: boolean; check?: (config: unk
   const kernel = createKernel({
     plugins: [
       gatewayPlugin({
-        control: { configPath, check: async (config) => options.check?.(config), restart: (request) => void restarts.push(request) },
+        control: {
+          configPath,
+          check: async (config) => options.check?.(config),
+          restart: (request) => void restarts.push(request),
+        },
         ...(options.restart !== undefined ? { restart: options.restart } : {}),
       }),
     ],
@@ -39,7 +43,11 @@ function setup(options: { text?: string; restart?: boolean; check?: (config: unk
       return await run.call('gateway', args);
     } catch (error) {
       // Arguments that break the tool's schema are refused before the tool runs.
-      return { status: 'error', toolId: 'core:core:gateway', error: { code: (error as { code: string }).code, message: String(error) } } as unknown as ToolCallOutcome;
+      return {
+        status: 'error',
+        toolId: 'core:core:gateway',
+        error: { code: (error as { code: string }).code, message: String(error) },
+      } as unknown as ToolCallOutcome;
     } finally {
       await run.close();
     }
@@ -56,9 +64,16 @@ const codeOf = (outcome: ToolCallOutcome) => (outcome.status === 'error' ? outco
 describe('the gateway tool', () => {
   it('restart schedules the in-process restart with delayMs defaulting to 2000', async () => {
     const { call, restarts } = setup();
-    expect(data(await call({ action: 'restart', reason: 'new plugin' })).restart).toEqual({ scheduled: true, delayMs: 2000, signal: 'SIGUSR1' });
+    expect(data(await call({ action: 'restart', reason: 'new plugin' })).restart).toEqual({
+      scheduled: true,
+      delayMs: 2000,
+      signal: 'SIGUSR1',
+    });
     await call({ action: 'restart', delayMs: 0 });
-    expect(restarts).toEqual([{ delayMs: 2000, reason: 'new plugin', action: 'restart', sessionId: 'asker' }, { delayMs: 0, reason: 'restart', action: 'restart', sessionId: 'asker' }]);
+    expect(restarts).toEqual([
+      { delayMs: 2000, reason: 'new plugin', action: 'restart', sessionId: 'asker' },
+      { delayMs: 0, reason: 'restart', action: 'restart', sessionId: 'asker' },
+    ]);
   });
 
   it('commands.restart: false disables restart', async () => {
@@ -70,15 +85,28 @@ describe('the gateway tool', () => {
   it('config.schema.lookup returns one path, shallow, never the whole schema', async () => {
     const { call } = setup();
     const auth = data(await call({ action: 'config.schema.lookup', path: 'gateway.auth' }));
-    expect(auth).toMatchObject({ path: 'gateway.auth', type: 'object', openKeys: false, children: [{ key: 'token', type: 'string', required: false }] });
+    expect(auth).toMatchObject({
+      path: 'gateway.auth',
+      type: 'object',
+      openKeys: false,
+      children: [{ key: 'token', type: 'string', required: false }],
+    });
     const agent = data(await call({ action: 'config.schema.lookup', path: 'agents.list[0]' }));
     expect(agent.required).toEqual(['id']);
     expect(agent.children.map((c: { key: string }) => c.key)).toContain('tools');
     expect(JSON.stringify(agent)).not.toContain('"properties"');
-    expect(data(await call({ action: 'config.schema.lookup', path: 'mcp.servers.*' })).children.map((c: { key: string }) => c.key)).toEqual(expect.arrayContaining(['command', 'url']));
-    expect(codeOf(await call({ action: 'config.schema.lookup', path: 'gateway.nope' }))).toBe(GatewayErrors.GATEWAY_SCHEMA_PATH_UNKNOWN);
+    expect(
+      data(await call({ action: 'config.schema.lookup', path: 'mcp.servers.*' })).children.map(
+        (c: { key: string }) => c.key,
+      ),
+    ).toEqual(expect.arrayContaining(['command', 'url']));
+    expect(codeOf(await call({ action: 'config.schema.lookup', path: 'gateway.nope' }))).toBe(
+      GatewayErrors.GATEWAY_SCHEMA_PATH_UNKNOWN,
+    );
     expect(codeOf(await call({ action: 'config.schema.lookup', path: '' }))).toBe(ErrorCode.TOOL_ARGUMENTS_INVALID);
-    expect(codeOf(await call({ action: 'config.schema.lookup', path: '.' }))).toBe(GatewayErrors.GATEWAY_SCHEMA_PATH_UNKNOWN);
+    expect(codeOf(await call({ action: 'config.schema.lookup', path: '.' }))).toBe(
+      GatewayErrors.GATEWAY_SCHEMA_PATH_UNKNOWN,
+    );
   });
 
   it('config.get returns the config with secrets redacted and its hash', async () => {
@@ -92,7 +120,13 @@ describe('the gateway tool', () => {
   it('config.patch merges, keeps comments and secrets given back redacted, validates, writes and restarts', async () => {
     const { call, configPath, restarts } = setup({ text: FILE, check: (config) => validateConfig(config) });
     const { hash } = data(await call({ action: 'config.get' }));
-    const patched = data(await call({ action: 'config.patch', baseHash: hash, raw: `{ tools: { toolSearch: { mode: "directory" } }, provider: { apiKey: "${REDACTED}" }, gateway: { port: 8123 } }` }));
+    const patched = data(
+      await call({
+        action: 'config.patch',
+        baseHash: hash,
+        raw: `{ tools: { toolSearch: { mode: "directory" } }, provider: { apiKey: "${REDACTED}" }, gateway: { port: 8123 } }`,
+      }),
+    );
     expect(patched.changedPaths).toEqual(['tools.toolSearch.mode', 'gateway']);
     expect(patched.restart).toMatchObject({ scheduled: true, delayMs: 2000 });
     const text = readFileSync(configPath, 'utf8');
@@ -112,7 +146,9 @@ describe('the gateway tool', () => {
 
   it('a bad patch is refused and the file is unchanged', async () => {
     const { call, configPath, restarts } = setup({ text: FILE });
-    expect(codeOf(await call({ action: 'config.patch', raw: '{ tools: { toolSearch: { mode: "telepathy" } } }' }))).toBe(ErrorCode.CONFIG_INVALID);
+    expect(
+      codeOf(await call({ action: 'config.patch', raw: '{ tools: { toolSearch: { mode: "telepathy" } } }' })),
+    ).toBe(ErrorCode.CONFIG_INVALID);
     expect(codeOf(await call({ action: 'config.patch', raw: '{ unknownSection: 1 }' }))).toBe(ErrorCode.CONFIG_INVALID);
     expect(codeOf(await call({ action: 'config.patch', raw: '{ not json5' }))).toBe(ErrorCode.TOOL_ARGUMENTS_INVALID);
     expect(codeOf(await call({ action: 'config.patch', raw: '[1]' }))).toBe(ErrorCode.TOOL_ARGUMENTS_INVALID);
@@ -135,7 +171,9 @@ describe('the gateway tool', () => {
     const { call, configPath } = setup({ text: FILE });
     const { hash } = data(await call({ action: 'config.get' }));
     writeFileSync(configPath, FILE.replace('"m"', '"other"'));
-    expect(codeOf(await call({ action: 'config.patch', baseHash: hash, raw: '{ gateway: { port: 9 } }' }))).toBe(GatewayErrors.GATEWAY_CONFIG_CHANGED);
+    expect(codeOf(await call({ action: 'config.patch', baseHash: hash, raw: '{ gateway: { port: 9 } }' }))).toBe(
+      GatewayErrors.GATEWAY_CONFIG_CHANGED,
+    );
     expect(readFileSync(configPath, 'utf8')).toContain('"other"');
   });
 
@@ -148,14 +186,20 @@ describe('the gateway tool', () => {
     expect(text).toContain('sk-secret');
     expect(text).not.toContain('toolSearch');
     // What the restart request carries for the wake after it: the asking session, the action and the hash written.
-    expect(restarts).toEqual([{ delayMs: 10, reason: 'config.apply', action: 'config.apply', hash: applied.hash, sessionId: 'asker' }]);
-    expect(codeOf(await call({ action: 'config.apply', raw: '{ provider: { model: "no url" } }' }))).toBe(ErrorCode.CONFIG_INVALID);
+    expect(restarts).toEqual([
+      { delayMs: 10, reason: 'config.apply', action: 'config.apply', hash: applied.hash, sessionId: 'asker' },
+    ]);
+    expect(codeOf(await call({ action: 'config.apply', raw: '{ provider: { model: "no url" } }' }))).toBe(
+      ErrorCode.CONFIG_INVALID,
+    );
     expect(readFileSync(configPath, 'utf8')).toBe(text);
   });
 
   it('config.apply of a redacted secret with no current value is refused', async () => {
     const { call, configPath } = setup();
-    expect(codeOf(await call({ action: 'config.apply', raw: `{ gateway: { auth: { token: "${REDACTED}" } } }` }))).toBe(GatewayErrors.GATEWAY_CONFIG_UNWRITABLE);
+    expect(codeOf(await call({ action: 'config.apply', raw: `{ gateway: { auth: { token: "${REDACTED}" } } }` }))).toBe(
+      GatewayErrors.GATEWAY_CONFIG_UNWRITABLE,
+    );
     expect(() => readFileSync(configPath)).toThrow();
   });
 
@@ -168,7 +212,9 @@ describe('the gateway tool', () => {
   it('update.run is not offered, and a diagnostic says why', async () => {
     const { call, kernel } = setup();
     const run = await kernel.createRun({});
-    expect(run.diagnostics.find((d) => d.code === GatewayErrors.GATEWAY_ACTION_UNAVAILABLE)?.details).toEqual({ action: 'update.run' });
+    expect(run.diagnostics.find((d) => d.code === GatewayErrors.GATEWAY_ACTION_UNAVAILABLE)?.details).toEqual({
+      action: 'update.run',
+    });
     await run.close();
     expect(codeOf(await call({ action: 'update.run' }))).toBe(ErrorCode.TOOL_ARGUMENTS_INVALID);
   });

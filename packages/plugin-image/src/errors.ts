@@ -2,5 +2,6 @@
 import { defineErrors } from '@tool-search/kernel';
 
 export const ImageErrors = defineErrors('@tool-search/plugin-image', {
-  IMAGE_UNREADABLE: '`image`: the file is not a PNG, JPEG, GIF or WebP image, or is larger than the limit (`details.rule`).',
+  IMAGE_UNREADABLE:
+    '`image`: the file is not a PNG, JPEG, GIF or WebP image, or is larger than the limit (`details.rule`).',
 });

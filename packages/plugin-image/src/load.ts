@@ -31,7 +31,10 @@ export function isUrl(input: string): boolean {
 
 export async function readWorkspaceImage(root: string, input: string, maxBytes: number): Promise<LoadedImage> {
   const opened = await openInWorkspace(root, input);
-  if (!opened) throw new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `No image file at ${input}`, { details: { path: input } });
+  if (!opened)
+    throw new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `No image file at ${input}`, {
+      details: { path: input },
+    });
   try {
     const { size } = await opened.handle.stat();
     if (size > maxBytes) throw tooLarge(input, size, maxBytes);
@@ -49,19 +52,33 @@ export function createUrlLoader(allowPrivate: boolean, timeoutSeconds = 30) {
     const deadline = AbortSignal.any([signal, AbortSignal.timeout(timeoutSeconds * 1000)]);
     let current = await checkUrl(input, allowPrivate);
     for (let hop = 0; ; hop++) {
-      const response = await request(current, { method: 'GET', dispatcher: agent, signal: deadline, headers: { accept: 'image/png,image/jpeg,image/gif,image/webp,*/*;q=0.5' } }).catch((error: unknown) => {
+      const response = await request(current, {
+        method: 'GET',
+        dispatcher: agent,
+        signal: deadline,
+        headers: { accept: 'image/png,image/jpeg,image/gif,image/webp,*/*;q=0.5' },
+      }).catch((error: unknown) => {
         throw fetchError(input, current, error);
       });
       const location = response.headers.location;
       if (REDIRECTS.has(response.statusCode) && typeof location === 'string') {
         await response.body.dump();
-        if (hop >= MAX_REDIRECTS) throw new ToolSearchError(NetGuardErrors.FETCH_FAILED, `image gave up on ${input} after ${MAX_REDIRECTS} redirects`, { details: { rule: 'maxRedirects', url: input } });
+        if (hop >= MAX_REDIRECTS)
+          throw new ToolSearchError(
+            NetGuardErrors.FETCH_FAILED,
+            `image gave up on ${input} after ${MAX_REDIRECTS} redirects`,
+            { details: { rule: 'maxRedirects', url: input } },
+          );
         current = await checkUrl(new URL(location, current).href, allowPrivate);
         continue;
       }
       if (response.statusCode >= 400) {
         await response.body.dump();
-        throw new ToolSearchError(NetGuardErrors.FETCH_FAILED, `image got HTTP ${response.statusCode} from ${current.href}`, { details: { rule: 'status', url: input, status: response.statusCode } });
+        throw new ToolSearchError(
+          NetGuardErrors.FETCH_FAILED,
+          `image got HTTP ${response.statusCode} from ${current.href}`,
+          { details: { rule: 'status', url: input, status: response.statusCode } },
+        );
       }
       const declared = Number(response.headers['content-length']);
       if (Number.isFinite(declared) && declared > maxBytes) {
@@ -94,10 +111,20 @@ async function checkUrl(raw: string, allowPrivate: boolean): Promise<URL> {
   try {
     url = new URL(raw);
   } catch {
-    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, `image needs a workspace path or an absolute http(s) URL, got ${JSON.stringify(raw.slice(0, 200))}`, { details: { rule: 'url', url: raw.slice(0, 200) } });
+    throw new ToolSearchError(
+      NetGuardErrors.URL_NOT_ALLOWED,
+      `image needs a workspace path or an absolute http(s) URL, got ${JSON.stringify(raw.slice(0, 200))}`,
+      { details: { rule: 'url', url: raw.slice(0, 200) } },
+    );
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, `image fetches only http(s) URLs, not ${url.protocol}`, { details: { rule: 'scheme', url: url.href } });
-  if (url.username || url.password) throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, 'image does not send credentials embedded in a URL', { details: { rule: 'credentials', url: `${url.protocol}//${url.host}` } });
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, `image fetches only http(s) URLs, not ${url.protocol}`, {
+      details: { rule: 'scheme', url: url.href },
+    });
+  if (url.username || url.password)
+    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, 'image does not send credentials embedded in a URL', {
+      details: { rule: 'credentials', url: `${url.protocol}//${url.host}` },
+    });
   if (!allowPrivate) await checkHost(url.hostname, IMAGE_URL_RULE);
   return url;
 }
@@ -106,16 +133,27 @@ function fetchError(input: string, current: URL, error: unknown): ToolSearchErro
   if (ToolSearchError.isInstance(error)) return error;
   const cause = (error as { cause?: unknown }).cause;
   if (ToolSearchError.isInstance(cause)) return cause;
-  return new ToolSearchError(NetGuardErrors.FETCH_FAILED, `image could not fetch ${current.href}: ${errorMessage(error)}`, { details: { rule: 'network', url: input }, cause: error });
+  return new ToolSearchError(
+    NetGuardErrors.FETCH_FAILED,
+    `image could not fetch ${current.href}: ${errorMessage(error)}`,
+    { details: { rule: 'network', url: input }, cause: error },
+  );
 }
 
 function tooLarge(input: string, size: number, maxBytes: number): ToolSearchError {
-  return new ToolSearchError(ImageErrors.IMAGE_UNREADABLE, `${input} is ${size} bytes or more; the image tool sends at most ${maxBytes}`, { details: { rule: 'maxBytesMb', path: input, size, maxBytes } });
+  return new ToolSearchError(
+    ImageErrors.IMAGE_UNREADABLE,
+    `${input} is ${size} bytes or more; the image tool sends at most ${maxBytes}`,
+    { details: { rule: 'maxBytesMb', path: input, size, maxBytes } },
+  );
 }
 
 function mimeOf(data: Buffer, input: string): string {
   const mime = sniff(data);
-  if (!mime) throw new ToolSearchError(ImageErrors.IMAGE_UNREADABLE, `${input} is not a PNG, JPEG, GIF or WebP image`, { details: { rule: 'format', path: input } });
+  if (!mime)
+    throw new ToolSearchError(ImageErrors.IMAGE_UNREADABLE, `${input} is not a PNG, JPEG, GIF or WebP image`, {
+      details: { rule: 'format', path: input },
+    });
   return mime;
 }
 
@@ -124,6 +162,7 @@ function sniff(b: Buffer): string | undefined {
   if (b.length >= 8 && b.readUInt32BE(0) === 0x89504e47) return 'image/png';
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
   if (b.length >= 6 && /^GIF8[79]a$/.test(b.toString('latin1', 0, 6))) return 'image/gif';
-  if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'image/webp';
+  if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP')
+    return 'image/webp';
   return undefined;
 }

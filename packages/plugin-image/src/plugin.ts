@@ -8,7 +8,14 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
-import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, type ToolResult, errorMessage } from '@tool-search/kernel';
+import {
+  ErrorCode,
+  ToolSearchError,
+  type KernelPlugin,
+  type ToolDefinition,
+  type ToolResult,
+  errorMessage,
+} from '@tool-search/kernel';
 import { workspaceRoot } from '@tool-search/workspace';
 import { createUrlLoader, isUrl, readWorkspaceImage } from './load.js';
 
@@ -46,28 +53,52 @@ export function imagePlugin(options: ImagePluginOptions): KernelPlugin {
     inputSchema: {
       type: 'object',
       properties: {
-        image: { type: 'string', minLength: 1, description: 'Image (PNG, JPEG, GIF, WebP): a path relative to the workspace, or an http(s) URL.' },
+        image: {
+          type: 'string',
+          minLength: 1,
+          description: 'Image (PNG, JPEG, GIF, WebP): a path relative to the workspace, or an http(s) URL.',
+        },
         prompt: { type: 'string', minLength: 1, description: `What to look for (default "${DEFAULT_PROMPT}").` },
-        model: { type: 'string', minLength: 1, description: `Image model for this call (default ${options.model}), on the same provider.` },
-        maxBytesMb: { type: 'number', exclusiveMinimum: 0, description: `Largest image to accept, in MB (default and most ${capMb}).` },
+        model: {
+          type: 'string',
+          minLength: 1,
+          description: `Image model for this call (default ${options.model}), on the same provider.`,
+        },
+        maxBytesMb: {
+          type: 'number',
+          exclusiveMinimum: 0,
+          description: `Largest image to accept, in MB (default and most ${capMb}).`,
+        },
       },
       required: ['image'],
       additionalProperties: false,
     },
     async execute(args, ctx) {
       const input = String(args.image);
-      const maxBytes = Math.round(Math.min(typeof args.maxBytesMb === 'number' ? args.maxBytesMb : capMb, capMb) * 1024 * 1024);
-      const { mime, data, source, finalUrl } = isUrl(input) ? await urls.load(input, maxBytes, ctx.signal) : await readWorkspaceImage(root, input, maxBytes);
+      const maxBytes = Math.round(
+        Math.min(typeof args.maxBytesMb === 'number' ? args.maxBytesMb : capMb, capMb) * 1024 * 1024,
+      );
+      const { mime, data, source, finalUrl } = isUrl(input)
+        ? await urls.load(input, maxBytes, ctx.signal)
+        : await readWorkspaceImage(root, input, maxBytes);
       const prompt = typeof args.prompt === 'string' ? args.prompt : DEFAULT_PROMPT;
       const model = typeof args.model === 'string' ? args.model : options.model;
       let text: string;
       try {
         text = await analyze({ mime, data, prompt, model }, ctx.signal);
       } catch (error) {
-        throw new ToolSearchError(ErrorCode.PROVIDER_FAILED, `the image model ${model} failed: ${errorMessage(error)}`, {
-          cause: error,
-          details: { model, ...(options.baseURL ? { url: options.baseURL } : {}), status: (error as { status?: number }).status },
-        });
+        throw new ToolSearchError(
+          ErrorCode.PROVIDER_FAILED,
+          `the image model ${model} failed: ${errorMessage(error)}`,
+          {
+            cause: error,
+            details: {
+              model,
+              ...(options.baseURL ? { url: options.baseURL } : {}),
+              status: (error as { status?: number }).status,
+            },
+          },
+        );
       }
       const value = { image: source, ...(finalUrl ? { finalUrl } : {}), mime, bytes: data.length, model, text };
       return { content: [{ type: 'text', text }], structuredContent: value } satisfies ToolResult;
@@ -82,7 +113,10 @@ export function imagePlugin(options: ImagePluginOptions): KernelPlugin {
   };
 }
 
-type Analyze = (image: { mime: string; data: Buffer; prompt: string; model: string }, signal: AbortSignal) => Promise<string>;
+type Analyze = (
+  image: { mime: string; data: Buffer; prompt: string; model: string },
+  signal: AbortSignal,
+) => Promise<string>;
 
 /** One request to the image model in the provider's own format; the answer's text. */
 function analyzer(options: ImagePluginOptions): Analyze {
@@ -98,7 +132,10 @@ function analyzer(options: ImagePluginOptions): Analyze {
             {
               role: 'user',
               content: [
-                { type: 'image', source: { type: 'base64', media_type: mime as 'image/png', data: data.toString('base64') } },
+                {
+                  type: 'image',
+                  source: { type: 'base64', media_type: mime as 'image/png', data: data.toString('base64') },
+                },
                 { type: 'text', text: prompt },
               ],
             },
@@ -114,7 +151,15 @@ function analyzer(options: ImagePluginOptions): Analyze {
     const completion = await client.chat.completions.create(
       {
         model,
-        messages: [{ role: 'user', content: [{ type: 'text', text: prompt }, { type: 'image_url', image_url: { url: `data:${mime};base64,${data.toString('base64')}` } }] }],
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: prompt },
+              { type: 'image_url', image_url: { url: `data:${mime};base64,${data.toString('base64')}` } },
+            ],
+          },
+        ],
       },
       { signal },
     );

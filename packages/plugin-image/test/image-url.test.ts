@@ -27,7 +27,8 @@ beforeAll(async () => {
     hits.push(req.url!);
     if (req.url === '/pic.gif') res.writeHead(200, { 'content-type': 'image/gif' }).end(GIF);
     else if (req.url === '/moved') res.writeHead(302, { location: '/pic.gif' }).end();
-    else if (req.url === '/big.gif') res.writeHead(200, { 'content-type': 'image/gif' }).end(Buffer.concat([GIF, Buffer.alloc(2 * 1024 * 1024)]));
+    else if (req.url === '/big.gif')
+      res.writeHead(200, { 'content-type': 'image/gif' }).end(Buffer.concat([GIF, Buffer.alloc(2 * 1024 * 1024)]));
     else if (req.url === '/page.html') res.writeHead(200, { 'content-type': 'text/html' }).end('<html></html>');
     else res.writeHead(404).end();
   });
@@ -40,8 +41,13 @@ afterAll(async () => {
   await new Promise((resolve) => images.close(resolve));
 });
 
-async function call(args: Record<string, unknown>, options: { allowPrivate?: boolean; maxBytesMb?: number } = { allowPrivate: true }): Promise<ToolCallOutcome> {
-  const kernel = createKernel({ plugins: [imagePlugin({ workspace, model: 'mock-vision', baseURL: mock.url, apiKey: 'mock', ...options })] });
+async function call(
+  args: Record<string, unknown>,
+  options: { allowPrivate?: boolean; maxBytesMb?: number } = { allowPrivate: true },
+): Promise<ToolCallOutcome> {
+  const kernel = createKernel({
+    plugins: [imagePlugin({ workspace, model: 'mock-vision', baseURL: mock.url, apiKey: 'mock', ...options })],
+  });
   const run = await kernel.createRun();
   try {
     return await run.call('image', args);
@@ -55,15 +61,29 @@ const code = (o: ToolCallOutcome) => (o.status === 'error' ? o.error.code : o.st
 describe('image: URL, model, maxBytesMb', () => {
   it('an http(s) URL is fetched (redirects followed) and sent to the image model', async () => {
     const outcome = await call({ image: `${base}/moved`, prompt: 'What is it?' });
-    expect(outcome).toMatchObject({ status: 'ok', result: { structuredContent: { image: `${base}/moved`, finalUrl: `${base}/pic.gif`, mime: 'image/gif', bytes: GIF.length } } });
-    expect((outcome as { result: { structuredContent: { text: string } } }).result.structuredContent.text).toBe('Mock vision: image 1: image/gif 14 bytes, 4x3 pixels. Prompt: What is it?');
+    expect(outcome).toMatchObject({
+      status: 'ok',
+      result: {
+        structuredContent: {
+          image: `${base}/moved`,
+          finalUrl: `${base}/pic.gif`,
+          mime: 'image/gif',
+          bytes: GIF.length,
+        },
+      },
+    });
+    expect((outcome as { result: { structuredContent: { text: string } } }).result.structuredContent.text).toBe(
+      'Mock vision: image 1: image/gif 14 bytes, 4x3 pixels. Prompt: What is it?',
+    );
   });
 
   it('a URL to a non-public address is URL_NOT_ALLOWED before any connection, as web_fetch refuses it', async () => {
     const before = hits.length;
     expect(code(await call({ image: `${base}/pic.gif` }, {}))).toBe(NetGuardErrors.URL_NOT_ALLOWED);
     expect(code(await call({ image: 'http://[::ffff:127.0.0.1]:9/x.png' }, {}))).toBe(NetGuardErrors.URL_NOT_ALLOWED);
-    expect(code(await call({ image: 'http://169.254.169.254/latest/meta-data' }, {}))).toBe(NetGuardErrors.URL_NOT_ALLOWED);
+    expect(code(await call({ image: 'http://169.254.169.254/latest/meta-data' }, {}))).toBe(
+      NetGuardErrors.URL_NOT_ALLOWED,
+    );
     expect(hits.length).toBe(before);
   });
 
@@ -75,13 +95,19 @@ describe('image: URL, model, maxBytesMb', () => {
   it('a URL that is not an image, missing, or larger than maxBytesMb is refused with its code', async () => {
     expect(code(await call({ image: `${base}/page.html` }))).toBe('IMAGE_UNREADABLE');
     expect(code(await call({ image: `${base}/nothing.png` }))).toBe(NetGuardErrors.FETCH_FAILED);
-    expect(code(await call({ image: `${base}/big.gif` }, { allowPrivate: true, maxBytesMb: 1 }))).toBe('IMAGE_UNREADABLE');
+    expect(code(await call({ image: `${base}/big.gif` }, { allowPrivate: true, maxBytesMb: 1 }))).toBe(
+      'IMAGE_UNREADABLE',
+    );
   });
 
   it('a per-call maxBytesMb lowers the limit but never raises it above the configured one', async () => {
     expect(code(await call({ image: `${base}/pic.gif`, maxBytesMb: 0.00001 }))).toBe('IMAGE_UNREADABLE');
-    expect(code(await call({ image: `${base}/big.gif`, maxBytesMb: 50 }, { allowPrivate: true, maxBytesMb: 1 }))).toBe('IMAGE_UNREADABLE');
-    expect(code(await call({ image: `${base}/big.gif`, maxBytesMb: 3 }, { allowPrivate: true, maxBytesMb: 4 }))).toBe('ok');
+    expect(code(await call({ image: `${base}/big.gif`, maxBytesMb: 50 }, { allowPrivate: true, maxBytesMb: 1 }))).toBe(
+      'IMAGE_UNREADABLE',
+    );
+    expect(code(await call({ image: `${base}/big.gif`, maxBytesMb: 3 }, { allowPrivate: true, maxBytesMb: 4 }))).toBe(
+      'ok',
+    );
   });
 
   it('a per-call model is the model asked', async () => {

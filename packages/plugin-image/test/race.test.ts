@@ -24,25 +24,33 @@ afterEach(() => {
 });
 afterAll(async () => mock.close());
 
-if (!confinedAccessIsRaceFree) console.warn('skipping the image symlink race test: /proc/self/fd is not available, so file access is not fd-relative here');
-describe.skipIf(!confinedAccessIsRaceFree)('image reads under a racer swapping a folder for a symlink to outside', () => {
-  it(`reads the outside image in none of ${READS} calls`, async () => {
-    const { workspace: ws, outside } = raceFolders('image-race');
-    writeFileSync(join(outside, 'secret.gif'), GIF);
-    const kernel = createKernel({ plugins: [imagePlugin({ workspace: ws, model: 'mock-vision', baseURL: mock.url, apiKey: 'mock' })] });
-    const run = await kernel.createRun();
-    racer = await startSymlinkRacer(ws, outside);
-    const outcomes: Record<string, number> = {};
-    for (let i = 0; i < READS; i++) {
-      const outcome = await run.call('image', { image: 'd/secret.gif' });
-      const key = outcome.status === 'error' ? outcome.error.code : outcome.status;
-      outcomes[key] = (outcomes[key] ?? 0) + 1;
-    }
-    racer.stop();
-    await run.close();
-    await kernel.close();
-    // Inside, d/ only ever holds nothing: any `ok` read the outside file.
-    expect(outcomes.ok ?? 0).toBe(0);
-    expect(Object.keys(outcomes).every((key) => /^[A-Z_]+$/.test(key))).toBe(true);
-  }, 600_000);
-});
+if (!confinedAccessIsRaceFree)
+  console.warn(
+    'skipping the image symlink race test: /proc/self/fd is not available, so file access is not fd-relative here',
+  );
+describe.skipIf(!confinedAccessIsRaceFree)(
+  'image reads under a racer swapping a folder for a symlink to outside',
+  () => {
+    it(`reads the outside image in none of ${READS} calls`, async () => {
+      const { workspace: ws, outside } = raceFolders('image-race');
+      writeFileSync(join(outside, 'secret.gif'), GIF);
+      const kernel = createKernel({
+        plugins: [imagePlugin({ workspace: ws, model: 'mock-vision', baseURL: mock.url, apiKey: 'mock' })],
+      });
+      const run = await kernel.createRun();
+      racer = await startSymlinkRacer(ws, outside);
+      const outcomes: Record<string, number> = {};
+      for (let i = 0; i < READS; i++) {
+        const outcome = await run.call('image', { image: 'd/secret.gif' });
+        const key = outcome.status === 'error' ? outcome.error.code : outcome.status;
+        outcomes[key] = (outcomes[key] ?? 0) + 1;
+      }
+      racer.stop();
+      await run.close();
+      await kernel.close();
+      // Inside, d/ only ever holds nothing: any `ok` read the outside file.
+      expect(outcomes.ok ?? 0).toBe(0);
+      expect(Object.keys(outcomes).every((key) => /^[A-Z_]+$/.test(key))).toBe(true);
+    }, 600_000);
+  },
+);

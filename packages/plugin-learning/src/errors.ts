@@ -2,5 +2,6 @@
 import { defineErrors } from '@tool-search/kernel';
 
 export const LearningErrors = defineErrors('@tool-search/plugin-learning', {
-  LEARNING_UNAVAILABLE: 'The learning store could not be read or written: searches rank without the learned signal until it answers again.',
+  LEARNING_UNAVAILABLE:
+    'The learning store could not be read or written: searches rank without the learned signal until it answers again.',
 });

@@ -53,7 +53,8 @@ export function buildModel(events: readonly LearningEvent[], settings: ModelSett
   const pairs = new Map<string, Map<string, number>>();
   const totals = new Map<string, number>();
   let size = 0;
-  const decay = (event: LearningEvent): number => (settings.halfLifeMs > 0 ? 0.5 ** (Math.max(0, settings.now - event.t) / settings.halfLifeMs) : 1);
+  const decay = (event: LearningEvent): number =>
+    settings.halfLifeMs > 0 ? 0.5 ** (Math.max(0, settings.now - event.t) / settings.halfLifeMs) : 1;
   // Counting is its own step so a store adds and drops single calls instead of rebuilding from every call it holds.
   const count = (event: LearningEvent, sign: 1 | -1): void => {
     const weight = sign * decay(event);
@@ -113,13 +114,19 @@ export interface FusionSettings {
  * The ids re-ordered by `final(t)`; tools with a lift that the ranking did not hold are added when `allowed` says the
  * run may see them. Ties keep the given order. Returns `ids` itself when nothing moved.
  */
-export function learnedOrder(ids: readonly string[], lifts: ReadonlyMap<string, number>, allowed: (id: string) => boolean, settings: FusionSettings): readonly string[] {
+export function learnedOrder(
+  ids: readonly string[],
+  lifts: ReadonlyMap<string, number>,
+  allowed: (id: string) => boolean,
+  settings: FusionSettings,
+): readonly string[] {
   if (lifts.size === 0 || settings.weight <= 0) return ids;
   const k = settings.rankK ?? DEFAULT_RANK_K;
   const lift = (id: string): number => (lifts.get(id) ?? 0) ** 2;
   const scored = ids.map((id, i) => ({ id, i, score: 1 / (k + i + 1) + settings.weight * lift(id) }));
   const known = new Set(ids);
-  for (const id of lifts.keys()) if (!known.has(id) && allowed(id)) scored.push({ id, i: scored.length, score: settings.weight * lift(id) });
+  for (const id of lifts.keys())
+    if (!known.has(id) && allowed(id)) scored.push({ id, i: scored.length, score: settings.weight * lift(id) });
   scored.sort((a, b) => b.score - a.score || a.i - b.i);
   const out = scored.map((entry) => entry.id);
   return out.length === ids.length && out.every((id, i) => id === ids[i]) ? ids : out;

@@ -32,7 +32,15 @@ export interface LearningOptions extends LearningSettings {
   readonly now?: () => number;
 }
 
-export const DEFAULTS = { enabled: true, scope: 'agent', halfLifeDays: 14, maxEntries: 2000, minCalls: 2, weight: 0.3, refreshMs: 5000 } as const;
+export const DEFAULTS = {
+  enabled: true,
+  scope: 'agent',
+  halfLifeDays: 14,
+  maxEntries: 2000,
+  minCalls: 2,
+  weight: 0.3,
+  refreshMs: 5000,
+} as const;
 
 export const learningSettingsSchema = {
   type: 'object',
@@ -54,17 +62,23 @@ export function parseLearningOptions(options: unknown): LearningOptions {
   if (options === null || typeof options !== 'object') throw invalid('(root)', 'type', 'must be an object');
   const { state, now, refreshMs, ...settings } = options as LearningOptions;
   const validate = compileToolSchema(learningSettingsSchema);
-  if (typeof validate !== 'function') throw new Error(`plugin-learning options schema does not compile: ${validate.message}`);
+  if (typeof validate !== 'function')
+    throw new Error(`plugin-learning options schema does not compile: ${validate.message}`);
   if (!validate(settings)) {
     const first = toSchemaIssues(validate.errors)[0] ?? { path: '/', rule: 'schema', message: 'invalid options' };
     throw invalid(first.path.split('/').filter(Boolean).join('.') || '(root)', first.rule, first.message);
   }
-  if (state !== undefined && (typeof state !== 'object' || typeof state.append !== 'function')) throw invalid('state', 'type', 'must be a StateStore');
+  if (state !== undefined && (typeof state !== 'object' || typeof state.append !== 'function'))
+    throw invalid('state', 'type', 'must be a StateStore');
   if (now !== undefined && typeof now !== 'function') throw invalid('now', 'type', 'must be a function');
-  if (refreshMs !== undefined && !(Number.isInteger(refreshMs) && refreshMs >= 0)) throw invalid('refreshMs', 'minimum', 'must be an integer ≥ 0');
+  if (refreshMs !== undefined && !(Number.isInteger(refreshMs) && refreshMs >= 0))
+    throw invalid('refreshMs', 'minimum', 'must be an integer ≥ 0');
   return options as LearningOptions;
 }
 
 function invalid(path: string, rule: string, message: string): ConfigError {
-  return new ConfigError(path, rule, `${PLUGIN_NAME} options are invalid at ${path}: ${message}`, { code: ErrorCode.OPTIONS_INVALID, plugin: PLUGIN_NAME });
+  return new ConfigError(path, rule, `${PLUGIN_NAME} options are invalid at ${path}: ${message}`, {
+    code: ErrorCode.OPTIONS_INVALID,
+    plugin: PLUGIN_NAME,
+  });
 }

@@ -63,12 +63,15 @@ export function learningPlugin(options: LearningOptions = {}): LearningPlugin {
         // The scope's first read starts now, not on the first search.
         store.prefetch(key);
         if (weight <= 0) return;
-        getSearchHooks(run).rerank.tapPromise({ name: PLUGIN_NAME, stage: RERANK_STAGE }, (ranking, ctx) => rerank(key, ranking, ctx));
+        getSearchHooks(run).rerank.tapPromise({ name: PLUGIN_NAME, stage: RERANK_STAGE }, (ranking, ctx) =>
+          rerank(key, ranking, ctx),
+        );
       });
 
       hooks.runEvent.tap((event, run) => {
         if (event.type !== 'search') return;
-        const results: readonly SearchedQuery[] = event.results ?? (event.queries.length === 1 ? [{ query: event.queries[0]!, hits: event.hits }] : []);
+        const results: readonly SearchedQuery[] =
+          event.results ?? (event.queries.length === 1 ? [{ query: event.queries[0]!, hits: event.hits }] : []);
         pairer.search(run.runId, results);
       });
 
@@ -105,7 +108,13 @@ export function learningPlugin(options: LearningOptions = {}): LearningPlugin {
         const ids = allowedIn(ctx.tools);
         const ordered = learnedOrder(ranking.ids, lifts, (id) => ids.has(id), { weight });
         if (ordered === ranking.ids) return ranking;
-        return { ids: ordered, ranker: { id: `${ranking.ranker.id}${LEARNED_RANKER_SUFFIX}`, version: `${ranking.ranker.version}${LEARNED_RANKER_SUFFIX}.1` } };
+        return {
+          ids: ordered,
+          ranker: {
+            id: `${ranking.ranker.id}${LEARNED_RANKER_SUFFIX}`,
+            version: `${ranking.ranker.version}${LEARNED_RANKER_SUFFIX}.1`,
+          },
+        };
       }
     },
   };

@@ -21,7 +21,10 @@ export const LEARNED_RANKER_SUFFIX = '+learned';
 /** The store key of a scope: the deployment's, or an agent's (hashed: the key never shows an agent id). */
 export function scopeKey(scope: LearningScope, agentId: string | undefined): string {
   if (scope === 'deployment') return 'learning:v1:deployment';
-  return `learning:v1:agent:${createHash('sha256').update(agentId ?? '').digest('hex').slice(0, 24)}`;
+  return `learning:v1:agent:${createHash('sha256')
+    .update(agentId ?? '')
+    .digest('hex')
+    .slice(0, 24)}`;
 }
 
 export interface StoreSettings {
@@ -80,7 +83,10 @@ export class LearningStore {
       // The cached model takes the call in place: a search after a call costs its words, not a rebuild from every call.
       scope.events.push(event);
       scope.model?.value.add(event);
-      const dropped = scope.events.length > this.settings.maxEntries ? scope.events.splice(0, scope.events.length - this.settings.maxEntries) : [];
+      const dropped =
+        scope.events.length > this.settings.maxEntries
+          ? scope.events.splice(0, scope.events.length - this.settings.maxEntries)
+          : [];
       for (const old of dropped) scope.model?.value.remove(old);
     }
   }
@@ -130,7 +136,14 @@ export class LearningStore {
       if (this.#downSince !== undefined) return this.#unavailable();
     }
     if (!scope.model || now - scope.model.built >= this.settings.refreshMs) {
-      scope.model = { built: now, value: buildModel(scope.events, { now, halfLifeMs: this.settings.halfLifeMs, minCalls: this.settings.minCalls }) };
+      scope.model = {
+        built: now,
+        value: buildModel(scope.events, {
+          now,
+          halfLifeMs: this.settings.halfLifeMs,
+          minCalls: this.settings.minCalls,
+        }),
+      };
     }
     return { model: scope.model.value };
   }
@@ -168,7 +181,9 @@ export class LearningStore {
     if (this.#downSince !== undefined) return;
     this.#downSince = this.settings.now();
     this.#unreported = true;
-    this.logger.warn('the learning store does not answer; searches rank without the learned signal until it does', { error: this.#reason });
+    this.logger.warn('the learning store does not answer; searches rank without the learned signal until it does', {
+      error: this.#reason,
+    });
   }
 
   #answered(): void {
@@ -183,9 +198,18 @@ export class LearningStore {
 function parseEvent(raw: string): LearningEvent[] {
   try {
     const value = JSON.parse(raw) as { t?: unknown; w?: unknown; id?: unknown; r?: unknown };
-    if (typeof value.t !== 'number' || !Number.isFinite(value.t) || typeof value.id !== 'string' || value.id.length === 0 || value.id.length > 512) return [];
+    if (
+      typeof value.t !== 'number' ||
+      !Number.isFinite(value.t) ||
+      typeof value.id !== 'string' ||
+      value.id.length === 0 ||
+      value.id.length > 512
+    )
+      return [];
     if (!Array.isArray(value.w)) return [];
-    const terms = value.w.filter((term): term is string => typeof term === 'string' && term.length > 0 && term.length <= 64).slice(0, MAX_TERMS);
+    const terms = value.w
+      .filter((term): term is string => typeof term === 'string' && term.length > 0 && term.length <= 64)
+      .slice(0, MAX_TERMS);
     const rank = typeof value.r === 'number' && Number.isInteger(value.r) && value.r > 0 ? value.r : null;
     return terms.length ? [{ t: value.t, terms, tool: value.id, rank }] : [];
   } catch {

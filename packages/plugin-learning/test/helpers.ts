@@ -15,13 +15,20 @@ export const catalog: KernelPlugin = learningCatalog('billing-tools');
 const blocker: KernelPlugin = {
   name: 'blocker',
   apply: ({ hooks }) =>
-    hooks.beforeToolCall.tap((_call, ctx) => (ctx.run.sessionId.startsWith('blocked') ? { action: 'block' as const, reason: 'not now' } : undefined)),
+    hooks.beforeToolCall.tap((_call, ctx) =>
+      ctx.run.sessionId.startsWith('blocked') ? { action: 'block' as const, reason: 'not now' } : undefined,
+    ),
 };
 
 /** Collects every diagnostic event of every run. */
 export function diagnostics(): KernelPlugin & { readonly seen: Diagnostic[] } {
   const seen: Diagnostic[] = [];
-  return { name: 'diagnostics', seen, apply: ({ hooks }) => hooks.runEvent.tap((event) => void (event.type === 'diagnostic' && seen.push(event.diagnostic))) };
+  return {
+    name: 'diagnostics',
+    seen,
+    apply: ({ hooks }) =>
+      hooks.runEvent.tap((event) => void (event.type === 'diagnostic' && seen.push(event.diagnostic))),
+  };
 }
 
 export function kernelWith(...plugins: KernelPlugin[]): Kernel {
@@ -29,7 +36,12 @@ export function kernelWith(...plugins: KernelPlugin[]): Kernel {
     plugins: [
       policyPlugin({
         tools: {},
-        agents: { list: [{ id: 'no-cold-storage', tools: { deny: ['move_to_cold_storage'] } }, ...['teacher', 'agent-a', 'agent-b'].map((id) => ({ id }))] },
+        agents: {
+          list: [
+            { id: 'no-cold-storage', tools: { deny: ['move_to_cold_storage'] } },
+            ...['teacher', 'agent-a', 'agent-b'].map((id) => ({ id })),
+          ],
+        },
       }),
       catalog,
       blocker,
@@ -42,12 +54,24 @@ export function kernelWith(...plugins: KernelPlugin[]): Kernel {
 export async function search(run: RunApi, query = QUERY, limit = 10): Promise<{ ids: string[]; ranker: string }> {
   const { result, ranker } = await indexForRun(run, { maxSearchLimit: 20 }).searchRanked(query, { limit });
   const hits = result.hits.map((hit) => hit.id);
-  run.emit({ type: 'search', queries: [query], hits, origin: 'tool_call', results: [{ query, hits, weak: result.weak === true }] });
+  run.emit({
+    type: 'search',
+    queries: [query],
+    hits,
+    origin: 'tool_call',
+    results: [{ query, hits, weak: result.weak === true }],
+  });
   return { ids: hits, ranker: ranker.id };
 }
 
 /** `times` sessions of one agent that search `query` and call `tool`. */
-export async function teach(kernel: Kernel, times: number, agentId?: string, tool = TARGET, query = QUERY): Promise<void> {
+export async function teach(
+  kernel: Kernel,
+  times: number,
+  agentId?: string,
+  tool = TARGET,
+  query = QUERY,
+): Promise<void> {
   for (let i = 0; i < times; i++) {
     const run = await kernel.createRun({ sessionId: `teach-${i}`, ...(agentId ? { agentId } : {}) });
     await search(run, query);

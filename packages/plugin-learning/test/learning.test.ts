@@ -91,7 +91,9 @@ describe('learning from the deployment', () => {
     const key = plugin.scopeOf({ request: {} });
     const stored = await state.range(key);
     expect(stored).toHaveLength(5);
-    expect(stored.every((entry) => (JSON.parse(entry) as { id: string }).id === 'plugin:billing:export_ledger')).toBe(true);
+    expect(stored.every((entry) => (JSON.parse(entry) as { id: string }).id === 'plugin:billing:export_ledger')).toBe(
+      true,
+    );
     const { ids } = await search(await kernel.createRun({ sessionId: 'y' }));
     expect(ids[0]).toBe('plugin:billing:export_ledger');
     expect(ids.indexOf(TARGET)).toBeGreaterThan(0);
@@ -104,7 +106,10 @@ describe('learning from the deployment', () => {
     const state = new MemoryStateStore();
     const plugin = learningPlugin({ state });
     const key = plugin.scopeOf({ request: {} });
-    await state.append(key, ['not json', '{"t":"x"}', JSON.stringify({ t: Date.now(), w: [{}], id: TARGET }), '[]'], { max: 10, ttlMs: 60_000 });
+    await state.append(key, ['not json', '{"t":"x"}', JSON.stringify({ t: Date.now(), w: [{}], id: TARGET }), '[]'], {
+      max: 10,
+      ttlMs: 60_000,
+    });
     const seen = diagnostics();
     const kernel = kernelWith(plugin, seen);
     const { ids } = await search(await kernel.createRun({ sessionId: 'm' }));
@@ -138,10 +143,16 @@ describe('learning from the deployment', () => {
   });
 
   it('refuses bad options with a typed error', () => {
-    expect(() => learningPlugin({ scope: 'everyone' as never })).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID', path: 'scope' }));
-    expect(() => learningPlugin({ halfLifeDays: 0 })).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID', path: 'halfLifeDays' }));
+    expect(() => learningPlugin({ scope: 'everyone' as never })).toThrow(
+      expect.objectContaining({ code: 'OPTIONS_INVALID', path: 'scope' }),
+    );
+    expect(() => learningPlugin({ halfLifeDays: 0 })).toThrow(
+      expect.objectContaining({ code: 'OPTIONS_INVALID', path: 'halfLifeDays' }),
+    );
     expect(() => learningPlugin({ maxEntries: 1.5 })).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID' }));
-    expect(() => learningPlugin({ state: {} as never })).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID', path: 'state' }));
+    expect(() => learningPlugin({ state: {} as never })).toThrow(
+      expect.objectContaining({ code: 'OPTIONS_INVALID', path: 'state' }),
+    );
   });
 
   it('taps nothing when disabled', async () => {

@@ -4,11 +4,20 @@ import { buildModel, learnedOrder, SearchCallPairer, type LearningEvent } from '
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 5, 1);
-const event = (tool: string, terms: string[], ageDays = 0, rank: number | null = 6): LearningEvent => ({ t: NOW - ageDays * DAY, terms, tool, rank });
+const event = (tool: string, terms: string[], ageDays = 0, rank: number | null = 6): LearningEvent => ({
+  t: NOW - ageDays * DAY,
+  terms,
+  tool,
+  rank,
+});
 
 describe('buildModel', () => {
   it('weighs a call 0.5^(age / half-life) and needs minCalls decayed calls per word and tool', () => {
-    const events = [event('t', ['archiv', 'invoic'], 0), event('t', ['archiv', 'invoic'], 1), event('u', ['archiv'], 0)];
+    const events = [
+      event('t', ['archiv', 'invoic'], 0),
+      event('t', ['archiv', 'invoic'], 1),
+      event('u', ['archiv'], 0),
+    ];
     const fresh = buildModel(events, { now: NOW, halfLifeMs: DAY, minCalls: 1.5 });
     // archiv: t 1.5 of 2.5 (+1 smoothing) → 1.5/3.5; invoic: t 1.5 of 1.5 → 1.5/2.5; averaged over the two words.
     expect(fresh.score(['archiv', 'invoic']).get('t')).toBeCloseTo((1.5 / 3.5 + 1.5 / 2.5) / 2, 6);
@@ -25,12 +34,16 @@ describe('buildModel', () => {
     const model = buildModel(events, { now: NOW, halfLifeMs: DAY, minCalls: 2 });
     expect(model.score(['a']).get('t')).toBeCloseTo(3 / 4, 6);
     expect(model.score(['a'], events[0]).get('t')).toBeCloseTo(2 / 3, 6);
-    expect(buildModel(events.slice(0, 2), { now: NOW, halfLifeMs: DAY, minCalls: 2 }).score(['a'], events[0]).size).toBe(0);
+    expect(
+      buildModel(events.slice(0, 2), { now: NOW, halfLifeMs: DAY, minCalls: 2 }).score(['a'], events[0]).size,
+    ).toBe(0);
   });
 
   it('adds and removes single calls in place, scoring exactly as a rebuild over the same calls', () => {
     const settings = { now: NOW, halfLifeMs: DAY, minCalls: 1.5 };
-    const calls = Array.from({ length: 60 }, (_, i) => event(`tool${i % 4}`, [`w${i % 5}`, `v${i % 3}`, 'shared'], (i % 7) / 3));
+    const calls = Array.from({ length: 60 }, (_, i) =>
+      event(`tool${i % 4}`, [`w${i % 5}`, `v${i % 3}`, 'shared'], (i % 7) / 3),
+    );
     const live = buildModel(calls.slice(0, 20), settings);
     for (const call of calls.slice(20)) live.add(call);
     for (const call of calls.slice(0, 10)) live.remove(call);
@@ -52,7 +65,14 @@ describe('buildModel', () => {
 describe('learnedOrder', () => {
   it('lifts by the squared share, and adds a tool outside the candidates only when allowed', () => {
     const ids = ['a', 'b', 'c', 'd', 'e', 'f'];
-    expect(learnedOrder(ids, new Map([['f', 0.75]]), () => true, { weight: 0.3 })).toEqual(['f', 'a', 'b', 'c', 'd', 'e']);
+    expect(learnedOrder(ids, new Map([['f', 0.75]]), () => true, { weight: 0.3 })).toEqual([
+      'f',
+      'a',
+      'b',
+      'c',
+      'd',
+      'e',
+    ]);
     // One shared word of five (a share of 0.15) does not move a tool past the first hits.
     expect(learnedOrder(ids, new Map([['f', 0.15]]), () => true, { weight: 0.3 })).toBe(ids);
     expect(learnedOrder(ids, new Map([['hidden', 1]]), (id) => id !== 'hidden', { weight: 0.3 })).toBe(ids);
@@ -65,7 +85,10 @@ describe('SearchCallPairer', () => {
   it("pairs a call with the run's latest search, once per tool", () => {
     const pairer = new SearchCallPairer();
     expect(pairer.call('r', 'x')).toBeUndefined();
-    pairer.search('r', [{ query: 'q1', hits: ['a', 'x'] }, { query: 'q2', hits: ['x'] }]);
+    pairer.search('r', [
+      { query: 'q1', hits: ['a', 'x'] },
+      { query: 'q2', hits: ['x'] },
+    ]);
     expect(pairer.call('r', 'x')).toEqual({ query: 'q2', rank: 1 });
     expect(pairer.call('r', 'x')).toBeUndefined();
     // A batch that missed the tool: which query meant it is unknowable.

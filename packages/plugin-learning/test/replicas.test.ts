@@ -10,13 +10,22 @@ import { LearningErrors, learningPlugin } from '../src/index.js';
 import { diagnostics, eventually, kernelWith, search, TARGET, teach } from './helpers.js';
 
 const available = redisServerAvailable();
-if (!available) console.warn('skipping the Redis tests of plugin-learning: redis-server is not installed (apt-get install -y redis-server)');
+if (!available)
+  console.warn(
+    'skipping the Redis tests of plugin-learning: redis-server is not installed (apt-get install -y redis-server)',
+  );
 
 describe.skipIf(!available)('learning shared through Redis', () => {
   let redis: RedisServerHandle;
   const stores: StateStore[] = [];
   const connect = async (replicaId: string, keyPrefix: string): Promise<StateStore> => {
-    const store = await connectRedisState({ url: redis.url, keyPrefix, replicaId, commandTimeoutMs: 1000, onError: () => {} });
+    const store = await connectRedisState({
+      url: redis.url,
+      keyPrefix,
+      replicaId,
+      commandTimeoutMs: 1000,
+      onError: () => {},
+    });
     stores.push(store);
     return store;
   };
@@ -50,7 +59,9 @@ describe.skipIf(!available)('learning shared through Redis', () => {
 
     await redis.stop();
     // The next searches notice (a refresh fails) and rank lexically; none of them fails.
-    await eventually(async () => (await search(await kernel.createRun({ sessionId: 'down' }))).ids.indexOf(TARGET) + 1 === 6);
+    await eventually(
+      async () => (await search(await kernel.createRun({ sessionId: 'down' }))).ids.indexOf(TARGET) + 1 === 6,
+    );
     for (let i = 0; i < 5; i++) {
       const run = await kernel.createRun({ sessionId: `down-${i}` });
       expect((await search(run)).ids.indexOf(TARGET) + 1).toBe(6);

@@ -64,10 +64,20 @@ export interface LlmTaskHost {
   readonly env?: NodeJS.ProcessEnv;
 }
 
-type Resolved = LlmTaskPluginOptions & { readonly kind: 'openai' | 'anthropic'; readonly baseURL: string; readonly model: string; readonly apiKey: string };
+type Resolved = LlmTaskPluginOptions & {
+  readonly kind: 'openai' | 'anthropic';
+  readonly baseURL: string;
+  readonly model: string;
+  readonly apiKey: string;
+};
 
 /** One JSON-only exchange with the provider: the conversation so far in, the answer's text out. */
-type Ask = (model: string, messages: readonly Turn[], limits: { maxTokens: number; temperature?: number }, signal: AbortSignal) => Promise<string>;
+type Ask = (
+  model: string,
+  messages: readonly Turn[],
+  limits: { maxTokens: number; temperature?: number },
+  signal: AbortSignal,
+) => Promise<string>;
 type Turn = { readonly role: 'user' | 'assistant'; readonly content: string };
 
 const SYSTEM =
@@ -89,35 +99,59 @@ export function llmTaskPlugin(options: LlmTaskPluginOptions = {}, host: LlmTaskH
  * The plugin's own options over the host's provider: without an own `baseURL`, the provider's kind, base URL, model
  * and key (`apiKey`, else `apiKeyEnv`) answer, each overridden by the options that name it.
  */
-function resolve(options: LlmTaskPluginOptions, provider: LlmTaskProvider | undefined, env: NodeJS.ProcessEnv): Resolved {
+function resolve(
+  options: LlmTaskPluginOptions,
+  provider: LlmTaskProvider | undefined,
+  env: NodeJS.ProcessEnv,
+): Resolved {
   // The host's provider counts where the options do not name their own endpoint (an own baseURL brings its own kind).
   const fromProvider = options.baseURL === undefined ? provider : undefined;
   const kind = options.kind ?? fromProvider?.kind ?? 'openai';
   const baseURL = options.baseURL ?? fromProvider?.baseURL;
   const model = options.model ?? fromProvider?.model;
   if (baseURL === undefined || model === undefined) {
-    const missing = [baseURL === undefined ? 'baseURL' : undefined, model === undefined ? 'model' : undefined].filter((key) => key !== undefined);
-    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, `${LLM_TASK_PLUGIN_NAME}: no provider is configured; set the config's provider, or its own ${missing.join(' and ')} under plugins["${LLM_TASK_PLUGIN_NAME}"]`, {
-      plugin: LLM_TASK_PLUGIN_NAME,
-      details: { missing },
-    });
+    const missing = [baseURL === undefined ? 'baseURL' : undefined, model === undefined ? 'model' : undefined].filter(
+      (key) => key !== undefined,
+    );
+    throw new ToolSearchError(
+      ErrorCode.OPTIONS_INVALID,
+      `${LLM_TASK_PLUGIN_NAME}: no provider is configured; set the config's provider, or its own ${missing.join(' and ')} under plugins["${LLM_TASK_PLUGIN_NAME}"]`,
+      {
+        plugin: LLM_TASK_PLUGIN_NAME,
+        details: { missing },
+      },
+    );
   }
   const ownKey = options.apiKey !== undefined || options.apiKeyEnv !== undefined;
   const defaultEnv = kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY';
   const apiKey = ownKey
     ? (options.apiKey ?? env[options.apiKeyEnv!] ?? '')
-    : (fromProvider?.apiKey ?? (fromProvider?.apiKeyEnv !== undefined ? env[fromProvider.apiKeyEnv] : undefined) ?? env[defaultEnv] ?? '');
+    : (fromProvider?.apiKey ??
+      (fromProvider?.apiKeyEnv !== undefined ? env[fromProvider.apiKeyEnv] : undefined) ??
+      env[defaultEnv] ??
+      '');
   return { ...options, kind, baseURL, model, apiKey };
 }
 
 /** The provider's client behind one `Ask`: Chat Completions (`openai`) or Messages (`anthropic`), official clients. */
 function asker(options: Resolved): Ask {
-  const common = { baseURL: options.baseURL, apiKey: options.apiKey || 'unset', maxRetries: 0, timeout: options.timeoutMs ?? 60_000 };
+  const common = {
+    baseURL: options.baseURL,
+    apiKey: options.apiKey || 'unset',
+    maxRetries: 0,
+    timeout: options.timeoutMs ?? 60_000,
+  };
   if (options.kind === 'anthropic') {
     const client = new Anthropic(common);
     return async (model, messages, limits, signal) => {
       const message = await client.messages.create(
-        { model, system: SYSTEM, messages: [...messages], max_tokens: limits.maxTokens, ...(limits.temperature !== undefined ? { temperature: limits.temperature } : {}) },
+        {
+          model,
+          system: SYSTEM,
+          messages: [...messages],
+          max_tokens: limits.maxTokens,
+          ...(limits.temperature !== undefined ? { temperature: limits.temperature } : {}),
+        },
         { signal },
       );
       return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
@@ -126,7 +160,12 @@ function asker(options: Resolved): Ask {
   const client = new OpenAI(common);
   return async (model, messages, limits, signal) => {
     const completion = await client.chat.completions.create(
-      { model, messages: [{ role: 'system', content: SYSTEM }, ...messages], max_tokens: limits.maxTokens, ...(limits.temperature !== undefined ? { temperature: limits.temperature } : {}) },
+      {
+        model,
+        messages: [{ role: 'system', content: SYSTEM }, ...messages],
+        max_tokens: limits.maxTokens,
+        ...(limits.temperature !== undefined ? { temperature: limits.temperature } : {}),
+      },
       { signal },
     );
     return completion.choices[0]?.message.content ?? '';
@@ -149,7 +188,11 @@ function llmTask(ask: Ask, options: Resolved): ToolDefinition {
         prompt: { type: 'string', minLength: 1, maxLength: 100_000, description: 'What to do with the input.' },
         input: { description: 'The data to work on (any JSON value).' },
         schema: { type: 'object', description: 'A JSON Schema the answer must satisfy.' },
-        model: { type: 'string', minLength: 1, description: `A model from the allowed list (default ${options.model}).` },
+        model: {
+          type: 'string',
+          minLength: 1,
+          description: `A model from the allowed list (default ${options.model}).`,
+        },
         temperature: { type: 'number', minimum: 0, maximum: 2 },
         maxTokens: { type: 'integer', minimum: 1, maximum: 200_000 },
       },
@@ -158,41 +201,84 @@ function llmTask(ask: Ask, options: Resolved): ToolDefinition {
     },
     async execute(args, ctx) {
       const model = typeof args.model === 'string' ? args.model : options.model;
-      if (!allowed.has(model)) throw new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, `model ${model} is not allowed here; allowed: ${[...allowed].join(', ')}`, { details: { model } });
+      if (!allowed.has(model))
+        throw new ToolSearchError(
+          ErrorCode.TOOL_ARGUMENTS_INVALID,
+          `model ${model} is not allowed here; allowed: ${[...allowed].join(', ')}`,
+          { details: { model } },
+        );
       let validate: ValidateFunction | undefined;
       if (args.schema !== undefined) {
         try {
           validate = ajv.compile(args.schema as object);
         } catch (error) {
-          throw new ToolSearchError(LlmTaskErrors.LLM_TASK_SCHEMA_INVALID, `the schema does not compile: ${errorMessage(error)}`, { cause: error });
+          throw new ToolSearchError(
+            LlmTaskErrors.LLM_TASK_SCHEMA_INVALID,
+            `the schema does not compile: ${errorMessage(error)}`,
+            { cause: error },
+          );
         }
       }
-      const user = [`Task: ${String(args.prompt)}`, `Input (JSON): ${JSON.stringify(args.input ?? null)}`, ...(args.schema !== undefined ? [`JSON Schema of the answer: ${JSON.stringify(args.schema)}`] : [])].join('\n\n');
+      const user = [
+        `Task: ${String(args.prompt)}`,
+        `Input (JSON): ${JSON.stringify(args.input ?? null)}`,
+        ...(args.schema !== undefined ? [`JSON Schema of the answer: ${JSON.stringify(args.schema)}`] : []),
+      ].join('\n\n');
       const messages: Turn[] = [{ role: 'user', content: user }];
       const reasons: string[] = [];
       for (let attempt = 1; attempt <= 2; attempt++) {
         const text = await asked(ask, model, messages, args, options, ctx.signal);
         const checked = check(text, validate);
-        if (checked.ok) return { content: [{ type: 'text', text: JSON.stringify(checked.value) }], structuredContent: { json: checked.value, model, attempts: attempt } };
+        if (checked.ok)
+          return {
+            content: [{ type: 'text', text: JSON.stringify(checked.value) }],
+            structuredContent: { json: checked.value, model, attempts: attempt },
+          };
         reasons.push(checked.reason);
-        messages.push({ role: 'assistant', content: text }, { role: 'user', content: `That was not valid: ${checked.reason}. Reply again with the JSON value only.` });
+        messages.push(
+          { role: 'assistant', content: text },
+          { role: 'user', content: `That was not valid: ${checked.reason}. Reply again with the JSON value only.` },
+        );
       }
-      throw new ToolSearchError(LlmTaskErrors.LLM_TASK_INVALID_OUTPUT, `the model gave no valid JSON in 2 attempts: ${reasons.join('; ')}`, { details: { reasons, model } });
+      throw new ToolSearchError(
+        LlmTaskErrors.LLM_TASK_INVALID_OUTPUT,
+        `the model gave no valid JSON in 2 attempts: ${reasons.join('; ')}`,
+        { details: { reasons, model } },
+      );
     },
   };
 }
 
-async function asked(ask: Ask, model: string, messages: readonly Turn[], args: Record<string, unknown>, options: Resolved, signal: AbortSignal): Promise<string> {
+async function asked(
+  ask: Ask,
+  model: string,
+  messages: readonly Turn[],
+  args: Record<string, unknown>,
+  options: Resolved,
+  signal: AbortSignal,
+): Promise<string> {
   try {
     const maxTokens = typeof args.maxTokens === 'number' ? args.maxTokens : (options.maxTokens ?? 2048);
-    return await ask(model, messages, { maxTokens, ...(typeof args.temperature === 'number' ? { temperature: args.temperature } : {}) }, signal);
+    return await ask(
+      model,
+      messages,
+      { maxTokens, ...(typeof args.temperature === 'number' ? { temperature: args.temperature } : {}) },
+      signal,
+    );
   } catch (error) {
-    throw new ToolSearchError(LlmTaskErrors.LLM_TASK_PROVIDER_FAILED, `the provider did not answer: ${errorMessage(error)}`, { cause: error });
+    throw new ToolSearchError(
+      LlmTaskErrors.LLM_TASK_PROVIDER_FAILED,
+      `the provider did not answer: ${errorMessage(error)}`,
+      { cause: error },
+    );
   }
 }
 
 /** The answer as JSON (a Markdown code fence around it is tolerated), checked against the schema. */
-function check(text: string, validate: ValidateFunction | undefined): { ok: true; value: unknown } | { ok: false; reason: string } {
+function check(
+  text: string,
+  validate: ValidateFunction | undefined,
+): { ok: true; value: unknown } | { ok: false; reason: string } {
   const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/.exec(text);
   let value: unknown;
   try {
@@ -200,6 +286,10 @@ function check(text: string, validate: ValidateFunction | undefined): { ok: true
   } catch (error) {
     return { ok: false, reason: `not JSON (${errorMessage(error)})` };
   }
-  if (validate && !validate(value)) return { ok: false, reason: `breaks the schema: ${(validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`).join(', ')}` };
+  if (validate && !validate(value))
+    return {
+      ok: false,
+      reason: `breaks the schema: ${(validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`).join(', ')}`,
+    };
   return { ok: true, value };
 }

@@ -45,7 +45,11 @@ async function provider(answers: string[]): Promise<Provider> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/v1`, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -53,10 +57,18 @@ afterEach(async () => {
   for (const close of cleanup.splice(0)) await close();
 });
 
-async function task(answers: string[], args: Record<string, unknown>): Promise<{ outcome: ToolCallOutcome; requests: Provider['requests'] }> {
+async function task(
+  answers: string[],
+  args: Record<string, unknown>,
+): Promise<{ outcome: ToolCallOutcome; requests: Provider['requests'] }> {
   const llm = await provider(answers);
-  const kernel: Kernel = createKernel({ plugins: [llmTaskPlugin({ baseURL: llm.url, model: 'test-model', apiKey: 'k' })] });
-  cleanup.push(() => llm.close(), () => kernel.close());
+  const kernel: Kernel = createKernel({
+    plugins: [llmTaskPlugin({ baseURL: llm.url, model: 'test-model', apiKey: 'k' })],
+  });
+  cleanup.push(
+    () => llm.close(),
+    () => kernel.close(),
+  );
   const run = await kernel.createRun({});
   try {
     return { outcome: await run.call('llm-task', args), requests: llm.requests };
@@ -65,13 +77,26 @@ async function task(answers: string[], args: Record<string, unknown>): Promise<{
   }
 }
 
-const SCHEMA = { type: 'object', properties: { sentiment: { enum: ['positive', 'negative'] } }, required: ['sentiment'], additionalProperties: false };
+const SCHEMA = {
+  type: 'object',
+  properties: { sentiment: { enum: ['positive', 'negative'] } },
+  required: ['sentiment'],
+  additionalProperties: false,
+};
 
 describe('llm-task', () => {
   it('returns the valid JSON answer, validated against the schema, in one request', async () => {
-    const { outcome, requests } = await task(['{"sentiment":"positive"}'], { prompt: 'Classify the review', input: { review: 'Great!' }, schema: SCHEMA });
+    const { outcome, requests } = await task(['{"sentiment":"positive"}'], {
+      prompt: 'Classify the review',
+      input: { review: 'Great!' },
+      schema: SCHEMA,
+    });
     expect(outcome.status).toBe('ok');
-    expect(outcome.status === 'ok' && outcome.result.structuredContent).toEqual({ json: { sentiment: 'positive' }, model: 'test-model', attempts: 1 });
+    expect(outcome.status === 'ok' && outcome.result.structuredContent).toEqual({
+      json: { sentiment: 'positive' },
+      model: 'test-model',
+      attempts: 1,
+    });
     expect(requests).toHaveLength(1);
     expect(requests[0]!.model).toBe('test-model');
     expect(requests[0]!.messages[1]!.content).toContain('"review":"Great!"');
@@ -79,19 +104,32 @@ describe('llm-task', () => {
   });
 
   it('retries once on invalid JSON, then returns the valid answer', async () => {
-    const { outcome, requests } = await task(['Sure! The sentiment is positive.', '```json\n{"sentiment":"negative"}\n```'], { prompt: 'Classify', input: 'meh', schema: SCHEMA });
-    expect(outcome.status === 'ok' && outcome.result.structuredContent).toEqual({ json: { sentiment: 'negative' }, model: 'test-model', attempts: 2 });
+    const { outcome, requests } = await task(
+      ['Sure! The sentiment is positive.', '```json\n{"sentiment":"negative"}\n```'],
+      { prompt: 'Classify', input: 'meh', schema: SCHEMA },
+    );
+    expect(outcome.status === 'ok' && outcome.result.structuredContent).toEqual({
+      json: { sentiment: 'negative' },
+      model: 'test-model',
+      attempts: 2,
+    });
     expect(requests).toHaveLength(2);
     expect(requests[1]!.messages.at(-1)!.content).toMatch(/not valid: not JSON/);
   });
 
   it('JSON that breaks the schema counts as invalid too', async () => {
-    const { outcome } = await task(['{"sentiment":"neutral"}', '{"sentiment":"positive"}'], { prompt: 'Classify', schema: SCHEMA });
+    const { outcome } = await task(['{"sentiment":"neutral"}', '{"sentiment":"positive"}'], {
+      prompt: 'Classify',
+      schema: SCHEMA,
+    });
     expect(outcome.status === 'ok' && outcome.result.structuredContent).toMatchObject({ attempts: 2 });
   });
 
   it('invalid twice is LLM_TASK_INVALID_OUTPUT, after exactly two requests', async () => {
-    const { outcome, requests } = await task(['nope', '{"sentiment":"maybe"}', '{"sentiment":"positive"}'], { prompt: 'Classify', schema: SCHEMA });
+    const { outcome, requests } = await task(['nope', '{"sentiment":"maybe"}', '{"sentiment":"positive"}'], {
+      prompt: 'Classify',
+      schema: SCHEMA,
+    });
     expect(outcome.status === 'error' && outcome.error.code).toBe(LlmTaskErrors.LLM_TASK_INVALID_OUTPUT);
     expect(requests).toHaveLength(2);
   });
@@ -103,7 +141,9 @@ describe('llm-task', () => {
   });
 
   it('a provider that does not answer is LLM_TASK_PROVIDER_FAILED', async () => {
-    const kernel = createKernel({ plugins: [llmTaskPlugin({ baseURL: 'http://127.0.0.1:1/v1', model: 'm', apiKey: 'k' })] });
+    const kernel = createKernel({
+      plugins: [llmTaskPlugin({ baseURL: 'http://127.0.0.1:1/v1', model: 'm', apiKey: 'k' })],
+    });
     cleanup.push(() => kernel.close());
     const run = await kernel.createRun({});
     const outcome = await run.call('llm-task', { prompt: 'x' });
@@ -127,25 +167,53 @@ describe('llm-task through the host provider (wants: ["provider"])', () => {
   it('an Anthropic provider answers over the Messages API (system apart, key from apiKeyEnv)', async () => {
     const mock = await startMockAnthropic();
     cleanup.push(() => mock.close());
-    const plugin = llmTaskPlugin({}, { provider: { kind: 'anthropic', baseURL: mock.url, model: 'claude-main', apiKeyEnv: 'MY_KEY' }, env: { MY_KEY: 'sk-ant-main' } });
-    const outcome = await run(plugin, { prompt: 'tool search qa always say {"sentiment":"positive"}', input: 'Great!', schema: SCHEMA });
-    expect(outcome.status === 'ok' && outcome.result.structuredContent).toEqual({ json: { sentiment: 'positive' }, model: 'claude-main', attempts: 1 });
+    const plugin = llmTaskPlugin(
+      {},
+      {
+        provider: { kind: 'anthropic', baseURL: mock.url, model: 'claude-main', apiKeyEnv: 'MY_KEY' },
+        env: { MY_KEY: 'sk-ant-main' },
+      },
+    );
+    const outcome = await run(plugin, {
+      prompt: 'tool search qa always say {"sentiment":"positive"}',
+      input: 'Great!',
+      schema: SCHEMA,
+    });
+    expect(outcome.status === 'ok' && outcome.result.structuredContent).toEqual({
+      json: { sentiment: 'positive' },
+      model: 'claude-main',
+      attempts: 1,
+    });
     const request = mock.requests.at(-1)!;
     expect(request.path).toBe('/v1/messages');
     expect(JSON.stringify(request.headers)).toContain('sk-ant-main');
-    expect(request.body).toMatchObject({ model: 'claude-main', system: expect.stringContaining('JSON-only'), messages: [{ role: 'user' }] });
+    expect(request.body).toMatchObject({
+      model: 'claude-main',
+      system: expect.stringContaining('JSON-only'),
+      messages: [{ role: 'user' }],
+    });
   });
 
   it('its own options win: an own baseURL brings its own kind, model and key', async () => {
     const own = await startMockOpenAI();
     cleanup.push(() => own.close());
-    const plugin = llmTaskPlugin({ baseURL: own.url, model: 'own-model', apiKey: 'sk-own' }, { provider: { kind: 'anthropic', baseURL: 'http://127.0.0.1:1', model: 'claude-main', apiKey: 'sk-ant' } });
+    const plugin = llmTaskPlugin(
+      { baseURL: own.url, model: 'own-model', apiKey: 'sk-own' },
+      { provider: { kind: 'anthropic', baseURL: 'http://127.0.0.1:1', model: 'claude-main', apiKey: 'sk-ant' } },
+    );
     const outcome = await run(plugin, { prompt: 'tool search qa always say [1]', input: null });
-    expect(outcome.status === 'ok' && outcome.result.structuredContent).toMatchObject({ json: [1], model: 'own-model' });
-    expect(own.requests.map((r) => [r.path, (r.body as { model: string }).model, r.headers.authorization])).toEqual([['/v1/chat/completions', 'own-model', 'Bearer sk-own']]);
+    expect(outcome.status === 'ok' && outcome.result.structuredContent).toMatchObject({
+      json: [1],
+      model: 'own-model',
+    });
+    expect(own.requests.map((r) => [r.path, (r.body as { model: string }).model, r.headers.authorization])).toEqual([
+      ['/v1/chat/completions', 'own-model', 'Bearer sk-own'],
+    ]);
   });
 
   it('without a provider or options of its own the factory says what to set (OPTIONS_INVALID)', () => {
-    expect(() => llmTaskPlugin({})).toThrow(expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID, details: { missing: ['baseURL', 'model'] } }));
+    expect(() => llmTaskPlugin({})).toThrow(
+      expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID, details: { missing: ['baseURL', 'model'] } }),
+    );
   });
 });

@@ -69,7 +69,11 @@ export const loopDetectionConfigSchema: JsonSchema = Object.freeze({
     detectors: {
       type: 'object',
       additionalProperties: false,
-      properties: { genericRepeat: { type: 'boolean' }, knownPollNoProgress: { type: 'boolean' }, pingPong: { type: 'boolean' } },
+      properties: {
+        genericRepeat: { type: 'boolean' },
+        knownPollNoProgress: { type: 'boolean' },
+        pingPong: { type: 'boolean' },
+      },
     },
   },
 });
@@ -106,12 +110,17 @@ export const loopDetectionSettingsSchema: JsonSchema = Object.freeze({
  */
 export function resolveLoopDetection(settings: LoopDetectionSettings, agentId?: string): LoopDetectionConfig {
   const global = settings.tools?.loopDetection;
-  const agentIndex = agentId === undefined ? -1 : (settings.agents?.list ?? []).findIndex((agent) => agent.id === agentId);
+  const agentIndex =
+    agentId === undefined ? -1 : (settings.agents?.list ?? []).findIndex((agent) => agent.id === agentId);
   const agent = agentIndex >= 0 ? settings.agents?.list?.[agentIndex]?.tools?.loopDetection : undefined;
   const resolved = merge(merge(DEFAULT_LOOP_DETECTION, global), agent);
   const path = agent ? `agents.list.${agentIndex}.tools.loopDetection` : 'tools.loopDetection';
   if (resolved.warningThreshold >= resolved.criticalThreshold) {
-    throw new ConfigError(`${path}.criticalThreshold`, 'order', `${path}: criticalThreshold (${resolved.criticalThreshold}) must be greater than warningThreshold (${resolved.warningThreshold})`);
+    throw new ConfigError(
+      `${path}.criticalThreshold`,
+      'order',
+      `${path}: criticalThreshold (${resolved.criticalThreshold}) must be greater than warningThreshold (${resolved.warningThreshold})`,
+    );
   }
   if (resolved.criticalThreshold >= resolved.globalCircuitBreakerThreshold) {
     throw new ConfigError(
@@ -140,6 +149,8 @@ function merge(base: LoopDetectionConfig, input: LoopDetectionConfigInput | unde
   if (!input) return base;
   const { detectors, ...fields } = input;
   const defined = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
-  const definedDetectors = Object.fromEntries(Object.entries(detectors ?? {}).filter(([, value]) => value !== undefined));
+  const definedDetectors = Object.fromEntries(
+    Object.entries(detectors ?? {}).filter(([, value]) => value !== undefined),
+  );
   return Object.freeze({ ...base, ...defined, detectors: Object.freeze({ ...base.detectors, ...definedDetectors }) });
 }

@@ -34,7 +34,11 @@ export interface LoopFinding {
   readonly pairedName?: string;
 }
 
-export function detectLoop(history: readonly HistoryEntry[], call: PendingCall, config: LoopDetectionConfig): LoopFinding | undefined {
+export function detectLoop(
+  history: readonly HistoryEntry[],
+  call: PendingCall,
+  config: LoopDetectionConfig,
+): LoopFinding | undefined {
   const repeat: LoopDetector = call.pollLike ? 'knownPollNoProgress' : 'genericRepeat';
   const streak = noProgressStreak(history, call.key) + 1;
   const pingPong = config.detectors.pingPong ? pingPongRun(history, call.key) : undefined;
@@ -79,7 +83,10 @@ export function noProgressStreak(history: readonly HistoryEntry[], key: string):
  * every A returning the same result and every B returning the same result.
  * Undefined unless A already appears in the tail (`A, B, then A` at least).
  */
-export function pingPongRun(history: readonly HistoryEntry[], key: string): { count: number; pairedName: string } | undefined {
+export function pingPongRun(
+  history: readonly HistoryEntry[],
+  key: string,
+): { count: number; pairedName: string } | undefined {
   const last = history[history.length - 1];
   if (!last || last.key === key) return undefined;
   const hashes = new Map<string, string>();

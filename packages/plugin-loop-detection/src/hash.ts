@@ -59,7 +59,20 @@ export function isVolatileKey(key: string): boolean {
 }
 
 const UNITS = new Set(['ms', 's', 'sec', 'secs', 'seconds', 'millis', 'us', 'ns']);
-const VOLATILE_WORDS = new Set(['time', 'timestamp', 'ts', 'date', 'datetime', 'at', 'duration', 'elapsed', 'uptime', 'latency', 'pid', 'nonce']);
+const VOLATILE_WORDS = new Set([
+  'time',
+  'timestamp',
+  'ts',
+  'date',
+  'datetime',
+  'at',
+  'duration',
+  'elapsed',
+  'uptime',
+  'latency',
+  'pid',
+  'nonce',
+]);
 const PER_CALL_IDS = new Set(['message', 'request', 'call', 'trace', 'span', 'run', 'event', 'correlation', 'process']);
 
 /** Text patterns replaced before hashing (applied in order). */
@@ -85,7 +98,9 @@ function stableText(text: string): string {
 function stableContent(content: ToolContent): unknown {
   if (content.type !== 'text') return content;
   const json = parseJsonObject(content.text);
-  return json === undefined ? { type: 'text', text: stableText(content.text) } : { type: 'json', value: stripVolatile(json) };
+  return json === undefined
+    ? { type: 'text', text: stableText(content.text) }
+    : { type: 'json', value: stripVolatile(json) };
 }
 
 /** Text that is a JSON object or array is compared as structured content. */

@@ -8,7 +8,13 @@ export {
   resolveLoopDetection,
   checkLoopDetectionSettings,
 } from './config.js';
-export type { LoopDetectionConfig, LoopDetectionConfigInput, LoopDetectors, LoopDetectionAgent, LoopDetectionSettings } from './config.js';
+export type {
+  LoopDetectionConfig,
+  LoopDetectionConfigInput,
+  LoopDetectors,
+  LoopDetectionAgent,
+  LoopDetectionSettings,
+} from './config.js';
 export type { LoopDetector, LoopLevel } from './detect.js';
 export { isPollLike, POLL_WORDS } from './poll.js';
 export type { PollLikeFn } from './poll.js';

@@ -11,7 +11,8 @@ export function describeFinding(finding: LoopFinding, name: string): string {
     pingPong: `the last ${finding.count} calls alternated between ${name} and ${finding.pairedName ?? 'another tool'} and neither result changed`,
   }[finding.detector];
   const advice = {
-    genericRepeat: 'Do not repeat this call: use the result you already have, change the arguments, try another tool, or tell the user what is blocking you.',
+    genericRepeat:
+      'Do not repeat this call: use the result you already have, change the arguments, try another tool, or tell the user what is blocking you.',
     knownPollNoProgress: 'Stop polling: report the current state to the user, or do other work before checking again.',
     pingPong: 'Break the cycle: change your approach, or tell the user what is blocking you.',
   }[finding.detector];

@@ -94,14 +94,22 @@ export function loopDetectionPlugin(options: LoopDetectionOptions = {}): LoopDet
       hooks.beforeToolCall.tapPromise({ stage: STAGE.GUARD }, async (call, ctx) => {
         const config = configFor(ctx.run.request.agentId);
         if (!config.enabled) return undefined;
-        const pending = { key: keyOf(call), toolId: call.tool.id, name: call.tool.name, pollLike: isPollLike(call.tool, call.args, options.pollLike) };
+        const pending = {
+          key: keyOf(call),
+          toolId: call.tool.id,
+          name: call.tool.name,
+          pollLike: isPollLike(call.tool, call.args, options.pollLike),
+        };
         let history;
         try {
           history = await store.history(ctx.run.sessionId);
         } catch (error) {
           // Without the history nobody can say this is not a loop: fail closed.
           const code = codeOf(error);
-          logger.error(`${call.tool.name}: blocked, loop history unreadable (${code})`, { callId: call.callId, sessionId: ctx.run.sessionId });
+          logger.error(`${call.tool.name}: blocked, loop history unreadable (${code})`, {
+            callId: call.callId,
+            sessionId: ctx.run.sessionId,
+          });
           return { action: 'block', reason: unavailable(call.tool.name, code) };
         }
         const finding = detectLoop(history, pending, config);
@@ -123,7 +131,11 @@ export function loopDetectionPlugin(options: LoopDetectionOptions = {}): LoopDet
           ...(finding.pairedName ? { pairedName: finding.pairedName } : {}),
         };
         logger[finding.level === 'stop' ? 'error' : 'warn'](message, { ...warning });
-        await store.warn(ctx.run.sessionId, warning).catch((error: unknown) => logger.error(`loop finding not recorded (${codeOf(error)})`, { callId: call.callId }));
+        await store
+          .warn(ctx.run.sessionId, warning)
+          .catch((error: unknown) =>
+            logger.error(`loop finding not recorded (${codeOf(error)})`, { callId: call.callId }),
+          );
         ctx.emit({ type: 'loop-detection', warning });
         options.onWarning?.(warning);
         if (finding.level === 'warning') return undefined;
@@ -136,17 +148,27 @@ export function loopDetectionPlugin(options: LoopDetectionOptions = {}): LoopDet
         const key = keyOf(call);
         try {
           const resultHash = await resultHashOf(outcome, key, () => store.history(ctx.run.sessionId));
-          await store.record(ctx.run.sessionId, { key, toolId: call.tool.id, name: call.tool.name, resultHash }, config.historySize);
+          await store.record(
+            ctx.run.sessionId,
+            { key, toolId: call.tool.id, name: call.tool.name, resultHash },
+            config.historySize,
+          );
         } catch (error) {
           // The call already ran; losing one record only weakens detection until the store answers again.
-          logger.error(`call not recorded in loop history (${codeOf(error)})`, { callId: call.callId, sessionId: ctx.run.sessionId });
+          logger.error(`call not recorded in loop history (${codeOf(error)})`, {
+            callId: call.callId,
+            sessionId: ctx.run.sessionId,
+          });
         }
       });
     },
   };
 }
 
-function enabledAnywhere(options: LoopDetectionOptions, configFor: (agentId: string | undefined) => LoopDetectionConfig): boolean {
+function enabledAnywhere(
+  options: LoopDetectionOptions,
+  configFor: (agentId: string | undefined) => LoopDetectionConfig,
+): boolean {
   return configFor(undefined).enabled || (options.agents?.list ?? []).some((agent) => configFor(agent.id).enabled);
 }
 
@@ -155,7 +177,11 @@ function keyOf(call: ToolCall): string {
 }
 
 /** A call this plugin blocked changed nothing: it repeats the newest result of the same call. */
-async function resultHashOf(outcome: ToolCallOutcome, key: string, load: () => Promise<readonly { key: string; resultHash: string }[]>): Promise<string> {
+async function resultHashOf(
+  outcome: ToolCallOutcome,
+  key: string,
+  load: () => Promise<readonly { key: string; resultHash: string }[]>,
+): Promise<string> {
   if (outcome.status === 'blocked' && outcome.by === PLUGIN_NAME) {
     const history = await load();
     for (let i = history.length - 1; i >= 0; i--) if (history[i]!.key === key) return history[i]!.resultHash;

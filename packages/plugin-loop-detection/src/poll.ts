@@ -17,9 +17,21 @@ declare module '@tool-search/kernel' {
 export type PollLikeFn = (tool: ToolDescriptor) => boolean;
 
 /** Words that mark a poll in a tool name (`job_status`, `pollBuild`, `tail-logs`) or an `action` argument. */
-export const POLL_WORDS: readonly string[] = Object.freeze(['status', 'poll', 'log', 'logs', 'tail', 'progress', 'wait']);
+export const POLL_WORDS: readonly string[] = Object.freeze([
+  'status',
+  'poll',
+  'log',
+  'logs',
+  'tail',
+  'progress',
+  'wait',
+]);
 
-export function isPollLike(tool: ToolDescriptor, args: Readonly<Record<string, unknown>>, option?: PollLikeFn): boolean {
+export function isPollLike(
+  tool: ToolDescriptor,
+  args: Readonly<Record<string, unknown>>,
+  option?: PollLikeFn,
+): boolean {
   if (typeof tool.meta?.pollLike === 'boolean') return tool.meta.pollLike;
   if (option?.(tool)) return true;
   if (hasPollWord(tool.name)) return true;

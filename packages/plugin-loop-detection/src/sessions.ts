@@ -33,16 +33,31 @@ export class LoopState {
   }
 
   async record(sessionId: string, entry: HistoryEntry, historySize: number): Promise<void> {
-    await Promise.all([this.state.append(key('history', sessionId), [JSON.stringify(entry)], { max: historySize, ttlMs: this.ttlMs }), this.#seen(sessionId)]);
+    await Promise.all([
+      this.state.append(key('history', sessionId), [JSON.stringify(entry)], { max: historySize, ttlMs: this.ttlMs }),
+      this.#seen(sessionId),
+    ]);
   }
 
   async warn(sessionId: string, warning: LoopWarning): Promise<void> {
-    await Promise.all([this.state.append(key('warnings', sessionId), [JSON.stringify(warning)], { max: MAX_WARNINGS_PER_SESSION, ttlMs: this.ttlMs }), this.#seen(sessionId)]);
+    await Promise.all([
+      this.state.append(key('warnings', sessionId), [JSON.stringify(warning)], {
+        max: MAX_WARNINGS_PER_SESSION,
+        ttlMs: this.ttlMs,
+      }),
+      this.#seen(sessionId),
+    ]);
   }
 
   async clear(sessionId?: string): Promise<void> {
     const ids = sessionId === undefined ? await this.state.members(SESSIONS) : [sessionId];
-    await Promise.all(ids.flatMap((id) => [this.state.delete(key('history', id)), this.state.delete(key('warnings', id)), this.state.unindex(SESSIONS, id)]));
+    await Promise.all(
+      ids.flatMap((id) => [
+        this.state.delete(key('history', id)),
+        this.state.delete(key('warnings', id)),
+        this.state.unindex(SESSIONS, id),
+      ]),
+    );
   }
 
   #seen(sessionId: string): Promise<void> {

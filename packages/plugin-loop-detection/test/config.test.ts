@@ -18,7 +18,16 @@ describe('resolveLoopDetection', () => {
     const config = resolveLoopDetection(
       {
         tools: { loopDetection: { enabled: true, historySize: 50, detectors: { pingPong: false } } },
-        agents: { list: [{ id: 'a', tools: { loopDetection: { warningThreshold: 8, criticalThreshold: 16, detectors: { genericRepeat: false } } } }] },
+        agents: {
+          list: [
+            {
+              id: 'a',
+              tools: {
+                loopDetection: { warningThreshold: 8, criticalThreshold: 16, detectors: { genericRepeat: false } },
+              },
+            },
+          ],
+        },
       },
       'a',
     );
@@ -33,28 +42,44 @@ describe('resolveLoopDetection', () => {
   });
 
   it('uses the global config for an agent without an override', () => {
-    expect(resolveLoopDetection({ tools: { loopDetection: { enabled: true } }, agents: { list: [{ id: 'a' }] } }, 'b').enabled).toBe(true);
+    expect(
+      resolveLoopDetection({ tools: { loopDetection: { enabled: true } }, agents: { list: [{ id: 'a' }] } }, 'b')
+        .enabled,
+    ).toBe(true);
   });
 
   it('rejects thresholds out of order with the path of the agent', () => {
     const settings = { agents: { list: [{ id: 'a', tools: { loopDetection: { criticalThreshold: 40 } } }] } };
-    expect(() => resolveLoopDetection(settings, 'a')).toThrow(expect.objectContaining({ code: ErrorCode.CONFIG_INVALID, path: 'agents.list.0.tools.loopDetection.globalCircuitBreakerThreshold' }));
+    expect(() => resolveLoopDetection(settings, 'a')).toThrow(
+      expect.objectContaining({
+        code: ErrorCode.CONFIG_INVALID,
+        path: 'agents.list.0.tools.loopDetection.globalCircuitBreakerThreshold',
+      }),
+    );
   });
 });
 
 describe('settings checks at plugin creation', () => {
   it('rejects a threshold below 1', () => {
     expect(() => loopDetectionPlugin({ tools: { loopDetection: { warningThreshold: 0 } } })).toThrow(
-      expect.objectContaining({ code: ErrorCode.CONFIG_INVALID, path: 'tools.loopDetection.warningThreshold', rule: 'minimum' }),
+      expect.objectContaining({
+        code: ErrorCode.CONFIG_INVALID,
+        path: 'tools.loopDetection.warningThreshold',
+        rule: 'minimum',
+      }),
     );
   });
 
   it('rejects an unknown key inside loopDetection (a typo would silently do nothing)', () => {
-    expect(() => loopDetectionPlugin({ tools: { loopDetection: { warningTreshold: 5 } as never } })).toThrow(expect.objectContaining({ code: ErrorCode.CONFIG_INVALID, rule: 'additionalProperties' }));
+    expect(() => loopDetectionPlugin({ tools: { loopDetection: { warningTreshold: 5 } as never } })).toThrow(
+      expect.objectContaining({ code: ErrorCode.CONFIG_INVALID, rule: 'additionalProperties' }),
+    );
   });
 
   it('ignores the rest of the config (other tool settings, other agent fields)', () => {
-    expect(() => loopDetectionPlugin({ tools: { allow: ['*'] }, agents: { list: [{ id: 'a', model: 'x' }], defaults: {} } })).not.toThrow();
+    expect(() =>
+      loopDetectionPlugin({ tools: { allow: ['*'] }, agents: { list: [{ id: 'a', model: 'x' }], defaults: {} } }),
+    ).not.toThrow();
   });
 
   it('checks every agent override when the plugin is created', () => {

@@ -16,18 +16,35 @@ describe('hashArgs', () => {
 });
 
 describe('isVolatileKey', () => {
-  it.each(['time', 'startTime', 'timestamp', 'updated_at', 'createdAt', 'date', 'duration', 'durationMs', 'elapsed_ms', 'pid', 'messageId', 'request_id', 'traceId'])(
-    'treats %s as volatile',
-    (key) => expect(isVolatileKey(key)).toBe(true),
-  );
+  it.each([
+    'time',
+    'startTime',
+    'timestamp',
+    'updated_at',
+    'createdAt',
+    'date',
+    'duration',
+    'durationMs',
+    'elapsed_ms',
+    'pid',
+    'messageId',
+    'request_id',
+    'traceId',
+  ])('treats %s as volatile', (key) => expect(isVolatileKey(key)).toBe(true));
 
-  it.each(['id', 'jobId', 'valid', 'update', 'candidate', 'format', 'status', 'progress', 'count'])('keeps %s', (key) => expect(isVolatileKey(key)).toBe(false));
+  it.each(['id', 'jobId', 'valid', 'update', 'candidate', 'format', 'status', 'progress', 'count'])('keeps %s', (key) =>
+    expect(isVolatileKey(key)).toBe(false),
+  );
 });
 
 describe('hashOutcome', () => {
   it('ignores ISO dates, clock times, epoch numbers, durations, pids and UUIDs in text', () => {
-    const a = text('at 2026-11-29T23:50:17.123Z (23:50:17) epoch 1764460217 took 12ms pid 4242 req 6f1c2d3e-1111-4a2b-8c3d-0123456789ab');
-    const b = text('at 2026-11-30T01:02:03Z (01:02:03) epoch 1764460999123 took 3.5 s pid=77 req 0a1b2c3d-2222-4a2b-8c3d-ba9876543210');
+    const a = text(
+      'at 2026-11-29T23:50:17.123Z (23:50:17) epoch 1764460217 took 12ms pid 4242 req 6f1c2d3e-1111-4a2b-8c3d-0123456789ab',
+    );
+    const b = text(
+      'at 2026-11-30T01:02:03Z (01:02:03) epoch 1764460999123 took 3.5 s pid=77 req 0a1b2c3d-2222-4a2b-8c3d-ba9876543210',
+    );
     expect(hashOutcome(a)).toBe(hashOutcome(b));
   });
 
@@ -36,12 +53,20 @@ describe('hashOutcome', () => {
   });
 
   it('ignores volatile keys in structured content and in JSON text', () => {
-    const first = ok({ content: [{ type: 'text', text: '{"state":"running","checkedAt":"x1"}' }], structuredContent: { state: 'running', elapsedMs: 1 } });
-    const second = ok({ content: [{ type: 'text', text: '{"checkedAt":"x2","state":"running"}' }], structuredContent: { elapsedMs: 9, state: 'running' } });
+    const first = ok({
+      content: [{ type: 'text', text: '{"state":"running","checkedAt":"x1"}' }],
+      structuredContent: { state: 'running', elapsedMs: 1 },
+    });
+    const second = ok({
+      content: [{ type: 'text', text: '{"checkedAt":"x2","state":"running"}' }],
+      structuredContent: { elapsedMs: 9, state: 'running' },
+    });
     expect(hashOutcome(first)).toBe(hashOutcome(second));
   });
 
   it('separates a result from an error result with the same text', () => {
-    expect(hashOutcome(text('no'))).not.toBe(hashOutcome(ok({ content: [{ type: 'text', text: 'no' }], isError: true })));
+    expect(hashOutcome(text('no'))).not.toBe(
+      hashOutcome(ok({ content: [{ type: 'text', text: 'no' }], isError: true })),
+    );
   });
 });

@@ -6,7 +6,13 @@ import { createTestRun, repeat, statuses } from './fixtures.js';
 const enabled = (overrides: LoopDetectionOptions['tools'] = {}): LoopDetectionOptions => ({
   tools: { loopDetection: { enabled: true, ...(overrides.loopDetection ?? {}) } },
 });
-const small = { enabled: true, warningThreshold: 3, criticalThreshold: 5, globalCircuitBreakerThreshold: 7, historySize: 10 };
+const small = {
+  enabled: true,
+  warningThreshold: 3,
+  criticalThreshold: 5,
+  globalCircuitBreakerThreshold: 7,
+  historySize: 10,
+};
 
 function blockedReason(outcome: ToolCallOutcome | undefined): string {
   if (outcome?.status !== 'blocked') throw new Error(`expected a blocked outcome, got ${outcome?.status}`);
@@ -26,7 +32,9 @@ describe('thresholds', () => {
     const { run } = await createTestRun([plugin]);
     const outcomes = await repeat(run, 10, 'read_file', { path: 'a' });
     expect(outcomes[9]?.status).toBe('ok');
-    expect(await plugin.getWarnings('session-1')).toEqual([expect.objectContaining({ detector: 'genericRepeat', level: 'warning', count: 10, name: 'read_file' })]);
+    expect(await plugin.getWarnings('session-1')).toEqual([
+      expect.objectContaining({ detector: 'genericRepeat', level: 'warning', count: 10, name: 'read_file' }),
+    ]);
   });
 
   it('blocks the call at the critical threshold and tells the model why', async () => {
@@ -49,7 +57,9 @@ describe('thresholds', () => {
 
   it('reports every finding to onWarning', async () => {
     const seen: LoopWarning[] = [];
-    const { run } = await createTestRun([loopDetectionPlugin({ ...enabled({ loopDetection: small }), onWarning: (w) => seen.push(w) })]);
+    const { run } = await createTestRun([
+      loopDetectionPlugin({ ...enabled({ loopDetection: small }), onWarning: (w) => seen.push(w) }),
+    ]);
     await repeat(run, 5, 'read_file', { path: 'a' });
     expect(seen.map((w) => w.level)).toEqual(['warning', 'warning', 'critical']);
   });
@@ -73,7 +83,8 @@ describe('genericRepeat', () => {
   it('treats arguments with the same keys in another order as the same call', async () => {
     const plugin = loopDetectionPlugin(enabled({ loopDetection: small }));
     const { run } = await createTestRun([plugin]);
-    for (let i = 0; i < 3; i++) await run.call('read_file', i % 2 ? { path: 'a', mode: 'r' } : { mode: 'r', path: 'a' });
+    for (let i = 0; i < 3; i++)
+      await run.call('read_file', i % 2 ? { path: 'a', mode: 'r' } : { mode: 'r', path: 'a' });
     expect(await plugin.getWarnings('session-1')).toHaveLength(1);
   });
 
@@ -109,7 +120,10 @@ describe('knownPollNoProgress', () => {
     const { run } = await createTestRun([plugin]);
     const outcomes = await repeat(run, 5, 'job_status', { id: 7 });
     expect(outcomes[4]?.status).toBe('blocked');
-    expect((await plugin.getWarnings('session-1')).at(-1)).toMatchObject({ detector: 'knownPollNoProgress', level: 'critical' });
+    expect((await plugin.getWarnings('session-1')).at(-1)).toMatchObject({
+      detector: 'knownPollNoProgress',
+      level: 'critical',
+    });
   });
 
   it('lets a poll run while its output changes', async () => {
@@ -137,7 +151,10 @@ describe('knownPollNoProgress', () => {
   });
 
   it('recognises a poll claimed by the pollLike option', async () => {
-    const plugin = loopDetectionPlugin({ ...enabled({ loopDetection: small }), pollLike: (tool) => tool.name === 'deploy_watch' });
+    const plugin = loopDetectionPlugin({
+      ...enabled({ loopDetection: small }),
+      pollLike: (tool) => tool.name === 'deploy_watch',
+    });
     const { run } = await createTestRun([plugin]);
     await repeat(run, 3, 'deploy_watch');
     expect((await plugin.getWarnings('session-1'))[0]?.detector).toBe('knownPollNoProgress');
@@ -151,15 +168,27 @@ describe('pingPong', () => {
     const outcomes: ToolCallOutcome[] = [];
     for (let i = 0; i < 5; i++) outcomes.push(await run.call(i % 2 ? 'write_file' : 'read_file', { path: 'a' }));
     expect(outcomes[4]?.status).toBe('blocked');
-    expect((await plugin.getWarnings('session-1')).at(-1)).toMatchObject({ detector: 'pingPong', level: 'critical', count: 5, pairedName: 'write_file' });
+    expect((await plugin.getWarnings('session-1')).at(-1)).toMatchObject({
+      detector: 'pingPong',
+      level: 'critical',
+      count: 5,
+      pairedName: 'write_file',
+    });
   });
 
   it('ignores an alternation where one side makes progress', async () => {
     // A change resets the count; the longest run since a change here is A, B, A, B.
-    const thresholds = { enabled: true, warningThreshold: 5, criticalThreshold: 6, globalCircuitBreakerThreshold: 7, detectors: { genericRepeat: false } };
+    const thresholds = {
+      enabled: true,
+      warningThreshold: 5,
+      criticalThreshold: 6,
+      globalCircuitBreakerThreshold: 7,
+      detectors: { genericRepeat: false },
+    };
     const plugin = loopDetectionPlugin(enabled({ loopDetection: thresholds }));
     const { run } = await createTestRun([plugin]);
-    for (let i = 0; i < 12; i++) expect((await run.call(i % 2 ? 'next_item' : 'read_file', { path: 'a' })).status).toBe('ok');
+    for (let i = 0; i < 12; i++)
+      expect((await run.call(i % 2 ? 'next_item' : 'read_file', { path: 'a' })).status).toBe('ok');
     expect((await plugin.getWarnings('session-1')).filter((w) => w.detector === 'pingPong')).toEqual([]);
   });
 
@@ -174,7 +203,21 @@ describe('pingPong', () => {
 describe('agents and sessions', () => {
   const settings: LoopDetectionOptions = {
     tools: { loopDetection: { enabled: false } },
-    agents: { list: [{ id: 'safe-runner', tools: { loopDetection: { enabled: true, warningThreshold: 2, criticalThreshold: 3, globalCircuitBreakerThreshold: 4 } } }] },
+    agents: {
+      list: [
+        {
+          id: 'safe-runner',
+          tools: {
+            loopDetection: {
+              enabled: true,
+              warningThreshold: 2,
+              criticalThreshold: 3,
+              globalCircuitBreakerThreshold: 4,
+            },
+          },
+        },
+      ],
+    },
   };
 
   it('applies the per-agent override to that agent only', async () => {

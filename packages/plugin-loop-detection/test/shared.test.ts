@@ -5,11 +5,24 @@ import { startRedisServer, stateBackends } from '@tool-search/testing';
 import { loopDetectionPlugin } from '../src/index.js';
 import { createTestRun, statuses } from './fixtures.js';
 
-const backends = stateBackends<StateStore>('the shared loop-detection tests', { memory: memoryReplicas, redis: connectRedisState });
+const backends = stateBackends<StateStore>('the shared loop-detection tests', {
+  memory: memoryReplicas,
+  redis: connectRedisState,
+});
 afterAll(() => backends.close());
 const haveRedis = backends.redisAvailable;
 
-const small = { tools: { loopDetection: { enabled: true, warningThreshold: 3, criticalThreshold: 5, globalCircuitBreakerThreshold: 7, historySize: 10 } } };
+const small = {
+  tools: {
+    loopDetection: {
+      enabled: true,
+      warningThreshold: 3,
+      criticalThreshold: 5,
+      globalCircuitBreakerThreshold: 7,
+      historySize: 10,
+    },
+  },
+};
 
 async function replicas(states: readonly [StateStore | undefined, StateStore | undefined]) {
   const plugins = states.map((state) => loopDetectionPlugin({ ...small, ...(state ? { state } : {}) }));
@@ -28,7 +41,11 @@ describe.each(backends.kinds)('loop detection shared by two replicas (%s state)'
     const outcomes = await alternate(5);
     expect(statuses(outcomes)).toEqual(['ok', 'ok', 'ok', 'ok', 'blocked']);
     expect(outcomes[4]).toMatchObject({ by: '@tool-search/plugin-loop-detection' });
-    expect((await plugins[1]!.getWarnings('session-1')).map((w) => w.level)).toEqual(['warning', 'warning', 'critical']);
+    expect((await plugins[1]!.getWarnings('session-1')).map((w) => w.level)).toEqual([
+      'warning',
+      'warning',
+      'critical',
+    ]);
     await plugins[0]!.clear();
     expect(await plugins[1]!.getWarnings('session-1')).toEqual([]);
   });
@@ -50,23 +67,28 @@ class WritesFail extends MemoryStateStore {
 }
 
 describe('state store failures', () => {
-  it.skipIf(!haveRedis)('blocks calls with STATE_UNAVAILABLE while Redis is down (fail closed), and works again once it is back', async () => {
-    const own = await startRedisServer();
-    const state = await connectRedisState({ url: own.url, replicaId: 'a', commandTimeoutMs: 500 });
-    try {
-      const { run } = await createTestRun([loopDetectionPlugin({ ...small, state })]);
-      expect((await run.call('read_file', { path: 'a' })).status).toBe('ok');
-      await own.stop();
-      const blocked = await run.call('read_file', { path: 'a' });
-      expect(blocked).toMatchObject({ status: 'blocked', by: '@tool-search/plugin-loop-detection' });
-      expect(blocked.status === 'blocked' && blocked.reason).toContain(StateErrors.STATE_UNAVAILABLE);
-      await own.start();
-      await expect.poll(async () => (await run.call('read_file', { path: 'b' })).status, { timeout: 10_000, interval: 100 }).toBe('ok');
-    } finally {
-      await state.close();
-      await own.stop();
-    }
-  });
+  it.skipIf(!haveRedis)(
+    'blocks calls with STATE_UNAVAILABLE while Redis is down (fail closed), and works again once it is back',
+    async () => {
+      const own = await startRedisServer();
+      const state = await connectRedisState({ url: own.url, replicaId: 'a', commandTimeoutMs: 500 });
+      try {
+        const { run } = await createTestRun([loopDetectionPlugin({ ...small, state })]);
+        expect((await run.call('read_file', { path: 'a' })).status).toBe('ok');
+        await own.stop();
+        const blocked = await run.call('read_file', { path: 'a' });
+        expect(blocked).toMatchObject({ status: 'blocked', by: '@tool-search/plugin-loop-detection' });
+        expect(blocked.status === 'blocked' && blocked.reason).toContain(StateErrors.STATE_UNAVAILABLE);
+        await own.start();
+        await expect
+          .poll(async () => (await run.call('read_file', { path: 'b' })).status, { timeout: 10_000, interval: 100 })
+          .toBe('ok');
+      } finally {
+        await state.close();
+        await own.stop();
+      }
+    },
+  );
 
   it('a record that cannot be written after the call is logged, not thrown: the call keeps its result', async () => {
     const { run } = await createTestRun([loopDetectionPlugin({ ...small, state: new WritesFail() })]);

@@ -12,8 +12,16 @@ export type McpFailureReason = 'spawn' | 'exit' | 'timeout' | 'protocol' | 'list
 
 /** An OAuth failure, as thrown by the OAuth fetch (the SDK may wrap it in its own error as `cause`). */
 export function authError(error: unknown): ToolSearchError | undefined {
-  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth += 1) {
-    if (ToolSearchError.isInstance(current) && (current.code === McpErrors.MCP_AUTH_REQUIRED || current.code === McpErrors.MCP_AUTH_FAILED)) return current;
+  for (
+    let current = error, depth = 0;
+    current && depth < 4;
+    current = (current as { cause?: unknown }).cause, depth += 1
+  ) {
+    if (
+      ToolSearchError.isInstance(current) &&
+      (current.code === McpErrors.MCP_AUTH_REQUIRED || current.code === McpErrors.MCP_AUTH_FAILED)
+    )
+      return current;
   }
   return undefined;
 }
@@ -22,10 +30,19 @@ export function failureReason(error: unknown, timedOut: boolean): McpFailureReas
   if (timedOut) return 'timeout';
   if (error instanceof ListError) return 'list';
   // A failed version probe (`ERA_NEGOTIATION_FAILED`) carries what broke it as its cause.
-  for (let current = error, depth = 0; current && depth < 4; current = (current as { cause?: unknown }).cause, depth += 1) {
+  for (
+    let current = error, depth = 0;
+    current && depth < 4;
+    current = (current as { cause?: unknown }).cause, depth += 1
+  ) {
     if (current instanceof SdkError && current.code === SdkErrorCode.ConnectionClosed) return 'exit';
     // The SDK says only in words that the server closed during the `server/discover` probe.
-    if (current instanceof SdkError && current.code === SdkErrorCode.EraNegotiationFailed && /connection closed/i.test(current.message)) return 'exit';
+    if (
+      current instanceof SdkError &&
+      current.code === SdkErrorCode.EraNegotiationFailed &&
+      /connection closed/i.test(current.message)
+    )
+      return 'exit';
     if (current instanceof SdkError && current.code === SdkErrorCode.RequestTimeout) return 'timeout';
     const code = current instanceof SdkError ? undefined : (current as { code?: unknown }).code;
     if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return 'spawn';

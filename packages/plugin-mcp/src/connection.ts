@@ -6,7 +6,14 @@
  * past its deadline.
  */
 import { ProtocolError, SdkError, SdkErrorCode, type Client, type Tool } from '@modelcontextprotocol/client';
-import { ErrorCode, errorMessage, ToolSearchError, type ExecuteContext, type Logger, type ToolResult } from '@tool-search/kernel';
+import {
+  ErrorCode,
+  errorMessage,
+  ToolSearchError,
+  type ExecuteContext,
+  type Logger,
+  type ToolResult,
+} from '@tool-search/kernel';
 import { authError, failureReason, withDeadline, type McpFailureReason } from './connection-errors.js';
 import { listTools, type ListLimits, type ToolListing } from './list-tools.js';
 import { OAuthSession, type McpAuthorizer } from './oauth-session.js';
@@ -85,7 +92,12 @@ export class ServerConnection {
     private readonly settings: ConnectionSettings,
   ) {
     if (isHttpConfig(config)) {
-      this.oauth = new OAuthSession({ server: name, config, store: settings.tokenStore, ...(settings.authorizer ? { authorizer: settings.authorizer } : {}) });
+      this.oauth = new OAuthSession({
+        server: name,
+        config,
+        store: settings.tokenStore,
+        ...(settings.authorizer ? { authorizer: settings.authorizer } : {}),
+      });
     }
     this.forwarding = new CallForwarding(name, (event) => settings.downstream?.emit(event));
   }
@@ -103,7 +115,8 @@ export class ServerConnection {
   listTools(): Promise<ToolListing> {
     if (this.state === 'closed') return Promise.reject(this.unavailable('the plugin was shut down'));
     // A 2026-07-28 list is reused until its `ttlMs` runs out (then read again), a 2025-era one until `list_changed`.
-    if (this.tools && (this.toolsExpireAt === undefined || Date.now() < this.toolsExpireAt)) return Promise.resolve(this.tools);
+    if (this.tools && (this.toolsExpireAt === undefined || Date.now() < this.toolsExpireAt))
+      return Promise.resolve(this.tools);
     // Runs created at the same time share one connection attempt.
     this.listing ??= this.connectAndList().finally(() => {
       this.listing = undefined;
@@ -126,7 +139,13 @@ export class ServerConnection {
    * `meta` goes into the request `_meta` (the W3C trace context). The listed `tool` lets the SDK check the result
    * against its output schema (2020-12 unless it says otherwise) and mirror `x-mcp-header` arguments (2026-07-28).
    */
-  async callTool(tool: Tool, args: Record<string, unknown>, signal: AbortSignal, forwarding?: McpCallForwarding, meta?: Record<string, string>): Promise<ToolResult> {
+  async callTool(
+    tool: Tool,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    forwarding?: McpCallForwarding,
+    meta?: Record<string, string>,
+  ): Promise<ToolResult> {
     const name = tool.name;
     const client = this.opened?.client;
     if (!client || this.state !== 'connected') {
@@ -135,7 +154,10 @@ export class ServerConnection {
     const timeout = this.requestTimeoutMs;
     const forwarded = this.forwarding.begin(forwarding);
     try {
-      const result = await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }, { signal, timeout, toolDefinition: tool, ...forwarded.options });
+      const result = await client.callTool(
+        { name, arguments: args, ...(meta ? { _meta: meta } : {}) },
+        { signal, timeout, toolDefinition: tool, ...forwarded.options },
+      );
       return {
         // MCP content (audio, resource_link, blob resources) is carried as it came.
         content: (Array.isArray(result.content) ? result.content : []) as unknown as ToolResult['content'],
@@ -158,7 +180,9 @@ export class ServerConnection {
       ...(this.transport ? { transport: this.transport } : {}),
       ...(this.pid !== undefined && this.state === 'connected' ? { pid: this.pid } : {}),
       ...(this.tools ? { toolCount: this.tools.tools.length } : {}),
-      ...(this.opened && this.state === 'connected' && protocolVersionOf(this.opened.client) ? { protocolVersion: protocolVersionOf(this.opened.client)! } : {}),
+      ...(this.opened && this.state === 'connected' && protocolVersionOf(this.opened.client)
+        ? { protocolVersion: protocolVersionOf(this.opened.client)! }
+        : {}),
       ...(this.lastError ? { lastError: this.lastError } : {}),
     };
   }
@@ -179,8 +203,14 @@ export class ServerConnection {
     try {
       return await withDeadline(this.connectAndListUnbounded(deadline), deadline);
     } catch (error) {
-      const failure = this.shutdown.signal.aborted ? (this.shutdown.signal.reason as ToolSearchError) : this.failure(error, timeout.aborted);
-      this.lastError = { code: failure.code, reason: failure.details?.reason as McpFailureReason, message: failure.message };
+      const failure = this.shutdown.signal.aborted
+        ? (this.shutdown.signal.reason as ToolSearchError)
+        : this.failure(error, timeout.aborted);
+      this.lastError = {
+        code: failure.code,
+        reason: failure.details?.reason as McpFailureReason,
+        message: failure.message,
+      };
       if (this.state !== 'closed') this.state = 'failed';
       this.teardown();
       throw failure;
@@ -203,7 +233,10 @@ export class ServerConnection {
     this.state = 'connecting';
     this.stderr = '';
     // The configured handlers' capabilities are the more specific (elicitation form defaults), so they win a tie.
-    const capabilities = { ...this.settings.downstream?.capabilities(), ...handlerCapabilities(this.settings.handlers, this.settings.roots) };
+    const capabilities = {
+      ...this.settings.downstream?.capabilities(),
+      ...handlerCapabilities(this.settings.handlers, this.settings.roots),
+    };
     const toolsChanged = coalesce(() => this.settings.onToolsChanged?.(this.name), LIST_CHANGED_WINDOW_MS);
     const opened = await openClient(this.config, {
       signal,
@@ -221,7 +254,8 @@ export class ServerConnection {
         this.stderr = (this.stderr + chunk).slice(-STDERR_TAIL);
       },
       onPid: (pid) => this.pids.add(pid),
-      onError: (error) => this.settings.logger.warn(`MCP server "${this.name}" transport error: ${error.message}`, { server: this.name }),
+      onError: (error) =>
+        this.settings.logger.warn(`MCP server "${this.name}" transport error: ${error.message}`, { server: this.name }),
       track: (closing) => this.track(closing),
       // Invalidate synchronously: the notification arrives before the answer of the call that caused it.
       // Listeners (a refresh of every front-end session) hear of a flood at most once per window.
@@ -248,7 +282,11 @@ export class ServerConnection {
     this.tools = undefined;
     if (this.state === 'connected') {
       this.state = 'failed';
-      this.lastError = { code: McpErrors.MCP_SERVER_UNAVAILABLE, reason: 'exit', message: `MCP server "${this.name}" closed its connection${this.stderrNote()}` };
+      this.lastError = {
+        code: McpErrors.MCP_SERVER_UNAVAILABLE,
+        reason: 'exit',
+        message: `MCP server "${this.name}" closed its connection${this.stderrNote()}`,
+      };
       this.settings.logger.warn(this.lastError.message, { server: this.name });
     }
   }
@@ -273,10 +311,14 @@ export class ServerConnection {
     const why = timedOut
       ? `did not start and list its tools within ${this.settings.connectTimeoutMs} ms (option connectTimeoutMs; mcp.connectTimeoutMs in tool-search.json raises or lowers it)`
       : `failed (${reason}): ${errorMessage(error)}`;
-    return new ToolSearchError(McpErrors.MCP_SERVER_FAILED, `MCP server "${this.name}" ${why}${this.stderrNote()}; its tools are missing from this run`, {
-      cause: error,
-      details: { server: this.name, reason },
-    });
+    return new ToolSearchError(
+      McpErrors.MCP_SERVER_FAILED,
+      `MCP server "${this.name}" ${why}${this.stderrNote()}; its tools are missing from this run`,
+      {
+        cause: error,
+        details: { server: this.name, reason },
+      },
+    );
   }
 
   private callError(error: unknown, signal: AbortSignal, timeout: number, era: McpEra): ToolSearchError {
@@ -287,32 +329,58 @@ export class ServerConnection {
     if (signal.aborted) {
       const reason: unknown = signal.reason;
       if (ToolSearchError.isInstance(reason)) return reason;
-      return new ToolSearchError(ErrorCode.TOOL_CALL_ABORTED, `The call to MCP server "${this.name}" was cancelled`, { cause: error, details });
-    }
-    const data = error instanceof ProtocolError ? (error.data as { reason?: unknown; size?: unknown; limit?: unknown } | undefined) : undefined;
-    if (data?.reason === MESSAGE_TOO_LARGE) {
-      return new ToolSearchError(McpErrors.MCP_RESULT_TOO_LARGE, `MCP server "${this.name}" answered with ${data.size} bytes, over the ${data.limit}-byte message limit; the result was dropped`, {
-        cause: error,
-        details: { ...details, size: data.size, limit: data.limit },
-      });
-    }
-    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
-      return new ToolSearchError(ErrorCode.TOOL_TIMEOUT, `MCP server "${this.name}" did not answer within ${timeout} ms (the server's timeoutMs, or option callTimeoutMs, raises or lowers it)`, { cause: error, details });
-    }
-    if ((error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) || !this.opened) {
-      return new ToolSearchError(McpErrors.MCP_SERVER_UNAVAILABLE, `MCP server "${this.name}" closed during the call${this.stderrNote()}; the next run reconnects it`, {
+      return new ToolSearchError(ErrorCode.TOOL_CALL_ABORTED, `The call to MCP server "${this.name}" was cancelled`, {
         cause: error,
         details,
       });
     }
+    const data =
+      error instanceof ProtocolError
+        ? (error.data as { reason?: unknown; size?: unknown; limit?: unknown } | undefined)
+        : undefined;
+    if (data?.reason === MESSAGE_TOO_LARGE) {
+      return new ToolSearchError(
+        McpErrors.MCP_RESULT_TOO_LARGE,
+        `MCP server "${this.name}" answered with ${data.size} bytes, over the ${data.limit}-byte message limit; the result was dropped`,
+        {
+          cause: error,
+          details: { ...details, size: data.size, limit: data.limit },
+        },
+      );
+    }
+    if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+      return new ToolSearchError(
+        ErrorCode.TOOL_TIMEOUT,
+        `MCP server "${this.name}" did not answer within ${timeout} ms (the server's timeoutMs, or option callTimeoutMs, raises or lowers it)`,
+        { cause: error, details },
+      );
+    }
+    if ((error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) || !this.opened) {
+      return new ToolSearchError(
+        McpErrors.MCP_SERVER_UNAVAILABLE,
+        `MCP server "${this.name}" closed during the call${this.stderrNote()}; the next run reconnects it`,
+        {
+          cause: error,
+          details,
+        },
+      );
+    }
     const message = errorMessage(error);
     // The server's JSON-RPC error, read in the era it was spoken to in (codes were renumbered in 2026-07-28).
-    const mapped = error instanceof ProtocolError ? mapProtocolError(era, error.code, error.data) : { code: McpErrors.MCP_CALL_FAILED, details: {} };
-    return new ToolSearchError(mapped.code, `MCP server "${this.name}" rejected the call: ${message}`, { cause: error, details: { ...details, ...mapped.details } });
+    const mapped =
+      error instanceof ProtocolError
+        ? mapProtocolError(era, error.code, error.data)
+        : { code: McpErrors.MCP_CALL_FAILED, details: {} };
+    return new ToolSearchError(mapped.code, `MCP server "${this.name}" rejected the call: ${message}`, {
+      cause: error,
+      details: { ...details, ...mapped.details },
+    });
   }
 
   private unavailable(why: string): ToolSearchError {
-    return new ToolSearchError(McpErrors.MCP_SERVER_UNAVAILABLE, `MCP server "${this.name}" is unavailable: ${why}`, { details: { server: this.name } });
+    return new ToolSearchError(McpErrors.MCP_SERVER_UNAVAILABLE, `MCP server "${this.name}" is unavailable: ${why}`, {
+      details: { server: this.name },
+    });
   }
 
   private stderrNote(): string {

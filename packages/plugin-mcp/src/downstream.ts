@@ -22,7 +22,13 @@ import type {
   ResourceTemplateType as ResourceTemplate,
   ServerCapabilities,
 } from '@modelcontextprotocol/client';
-import { ProtocolError, ResourceNotFoundError, specTypeSchemas, type RequestOptions, type StandardSchemaV1 } from '@modelcontextprotocol/client';
+import {
+  ProtocolError,
+  ResourceNotFoundError,
+  specTypeSchemas,
+  type RequestOptions,
+  type StandardSchemaV1,
+} from '@modelcontextprotocol/client';
 import { FORWARDING_CAPABILITIES, type DownstreamEvent } from './forwarding.js';
 import { isResourceNotFoundCode } from './protocol-errors.js';
 
@@ -32,7 +38,10 @@ import { isResourceNotFoundCode } from './protocol-errors.js';
  * -32002 (older servers) is read through the era table. A front end maps it to its client's era.
  */
 export function isResourceNotFound(error: unknown): boolean {
-  return error instanceof ResourceNotFoundError || (error instanceof ProtocolError && isResourceNotFoundCode('2025', error.code, error.data));
+  return (
+    error instanceof ResourceNotFoundError ||
+    (error instanceof ProtocolError && isResourceNotFoundCode('2025', error.code, error.data))
+  );
 }
 
 /** One connected downstream server. */
@@ -91,12 +100,20 @@ export interface DownstreamListLimits {
   readonly maxItems: number;
   readonly maxPages: number;
   /** Told when a listing was cut (the plugin logs an `MCP_LIST_TRUNCATED` warning). */
-  readonly truncated?: (server: string, list: string, limit: 'maxToolsPerServer' | 'maxListPages', kept: number) => void;
+  readonly truncated?: (
+    server: string,
+    list: string,
+    limit: 'maxToolsPerServer' | 'maxListPages',
+    kept: number,
+  ) => void;
 }
 
 const UNBOUNDED: DownstreamListLimits = { maxItems: Number.POSITIVE_INFINITY, maxPages: 100 };
 
-export function createDownstream(sources: () => readonly PeerSource[], limits: DownstreamListLimits = UNBOUNDED): DownstreamHub {
+export function createDownstream(
+  sources: () => readonly PeerSource[],
+  limits: DownstreamListLimits = UNBOUNDED,
+): DownstreamHub {
   const listeners = new Set<(event: DownstreamEvent) => void>();
   const subscriptions = new Map<string, number>();
   const levels = new Map<string, LoggingLevel>();
@@ -108,13 +125,25 @@ export function createDownstream(sources: () => readonly PeerSource[], limits: D
     if (!client || !capabilities) return undefined;
     const options = (signal?: AbortSignal) => ({ timeout: source.requestTimeoutMs, ...(signal ? { signal } : {}) });
     const key = (uri: string) => `${source.name}\n${uri}`;
-    const bound = (list: string): PageBounds => ({ ...limits, cut: (limit, kept) => limits.truncated?.(source.name, list, limit, kept) });
+    const bound = (list: string): PageBounds => ({
+      ...limits,
+      cut: (limit, kept) => limits.truncated?.(source.name, list, limit, kept),
+    });
     return {
       name: source.name,
       capabilities,
-      listResources: (signal) => allPages((cursor) => page(client, 'resources/list', 'ListResourcesResult', cursor, options(signal)), (page) => page.resources, bound('resources')),
+      listResources: (signal) =>
+        allPages(
+          (cursor) => page(client, 'resources/list', 'ListResourcesResult', cursor, options(signal)),
+          (page) => page.resources,
+          bound('resources'),
+        ),
       listResourceTemplates: (signal) =>
-        allPages((cursor) => page(client, 'resources/templates/list', 'ListResourceTemplatesResult', cursor, options(signal)), (page) => page.resourceTemplates, bound('resourceTemplates')),
+        allPages(
+          (cursor) => page(client, 'resources/templates/list', 'ListResourceTemplatesResult', cursor, options(signal)),
+          (page) => page.resourceTemplates,
+          bound('resourceTemplates'),
+        ),
       readResource: (params, signal) => client.readResource(params, options(signal)),
       async subscribe(uri, signal) {
         const count = subscriptions.get(key(uri)) ?? 0;
@@ -127,7 +156,12 @@ export function createDownstream(sources: () => readonly PeerSource[], limits: D
         subscriptions.delete(key(uri));
         if (count === 1) await client.unsubscribeResource({ uri }, options(signal));
       },
-      listPrompts: (signal) => allPages((cursor) => page(client, 'prompts/list', 'ListPromptsResult', cursor, options(signal)), (page) => page.prompts, bound('prompts')),
+      listPrompts: (signal) =>
+        allPages(
+          (cursor) => page(client, 'prompts/list', 'ListPromptsResult', cursor, options(signal)),
+          (page) => page.prompts,
+          bound('prompts'),
+        ),
       getPrompt: (params, signal) => client.getPrompt(params, options(signal)),
       complete: (params, signal) => client.complete(params, options(signal)),
     };
@@ -142,7 +176,11 @@ export function createDownstream(sources: () => readonly PeerSource[], limits: D
       else levels.set(session, level);
       const wanted = mostVerbose([...levels.values()]);
       if (!wanted) return;
-      await Promise.all(sources().map((source) => (source.client?.getServerCapabilities()?.logging ? source.client.setLoggingLevel(wanted) : undefined)));
+      await Promise.all(
+        sources().map((source) =>
+          source.client?.getServerCapabilities()?.logging ? source.client.setLoggingLevel(wanted) : undefined,
+        ),
+      );
     },
     on(listener) {
       listeners.add(listener);
@@ -162,7 +200,16 @@ export function createDownstream(sources: () => readonly PeerSource[], limits: D
   };
 }
 
-const SEVERITY: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+const SEVERITY: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
 
 function mostVerbose(asked: readonly LoggingLevel[]): LoggingLevel | undefined {
   return asked.length ? SEVERITY[Math.min(...asked.map((level) => SEVERITY.indexOf(level)))] : undefined;
@@ -175,9 +222,17 @@ type PageName = 'ListResourcesResult' | 'ListResourceTemplatesResult' | 'ListPro
  * One page of a list, as the server sent it. The v2 client's `listResources()` & co. walk every page (up to its own
  * cap) when called without a cursor, which would bypass `maxListPages`/`maxToolsPerServer`; a raw request is one page.
  */
-function page<N extends PageName>(client: Client, method: string, result: N, cursor: string | undefined, options: RequestOptions) {
+function page<N extends PageName>(
+  client: Client,
+  method: string,
+  result: N,
+  cursor: string | undefined,
+  options: RequestOptions,
+) {
   const schema = specTypeSchemas[result] as PageSchemas[N];
-  return client.request({ method, params: cursor ? { cursor } : {} }, schema, options) as Promise<StandardSchemaV1.InferOutput<PageSchemas[N]>>;
+  return client.request({ method, params: cursor ? { cursor } : {} }, schema, options) as Promise<
+    StandardSchemaV1.InferOutput<PageSchemas[N]>
+  >;
 }
 
 interface PageBounds {
@@ -190,7 +245,11 @@ interface PageBounds {
  * Every page of a paginated list, bounded: at most `maxItems` items (a server listing a million resources is cut
  * there) and `maxPages` pages (a server repeating its cursor does not loop forever); a cut is reported once.
  */
-async function allPages<P extends { nextCursor?: string | undefined }, T>(fetch: (cursor?: string) => Promise<P>, items: (page: P) => T[], bounds: PageBounds): Promise<T[]> {
+async function allPages<P extends { nextCursor?: string | undefined }, T>(
+  fetch: (cursor?: string) => Promise<P>,
+  items: (page: P) => T[],
+  bounds: PageBounds,
+): Promise<T[]> {
   const out: T[] = [];
   let cursor: string | undefined;
   for (let page = 0; ; page++) {

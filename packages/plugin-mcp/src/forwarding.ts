@@ -34,7 +34,10 @@ export interface McpCallForwarding {
   /** Log messages of the called server while the call runs, `logger` already tagged with the server name. */
   readonly onLog?: (params: LoggingMessageNotification['params']) => void;
   /** Set when the calling client declared `sampling`. */
-  readonly createMessage?: (params: CreateMessageRequest['params'], signal: AbortSignal) => Promise<CreateMessageResult>;
+  readonly createMessage?: (
+    params: CreateMessageRequest['params'],
+    signal: AbortSignal,
+  ) => Promise<CreateMessageResult>;
   /** Set when the calling client declared `elicitation`. */
   readonly elicitInput?: (params: ElicitRequest['params'], signal: AbortSignal) => Promise<ElicitResult>;
 }
@@ -71,7 +74,10 @@ export class CallForwarding {
   ) {}
 
   /** Registers a call for its duration; returns the SDK request options (progress) and the end of the call. */
-  begin(forwarding: McpCallForwarding | undefined): { readonly options: { onprogress?: (progress: Progress) => void }; end(): void } {
+  begin(forwarding: McpCallForwarding | undefined): {
+    readonly options: { onprogress?: (progress: Progress) => void };
+    end(): void;
+  } {
     if (!forwarding) return { options: {}, end: () => {} };
     this.inFlight.set(forwarding, (this.inFlight.get(forwarding) ?? 0) + 1);
     const onprogress = forwarding.onProgress;
@@ -89,7 +95,12 @@ export class CallForwarding {
    * Sets the client's notification handlers, and its request handlers when it declared `capabilities`: a request
    * during a forwarded call goes to that call's client; with none in flight, to `fallback` (the plugin's handlers).
    */
-  install(client: Client, capabilities: ClientCapabilities, fallback?: McpClientHandlers, calls: () => readonly ExecuteContext[] = () => []): void {
+  install(
+    client: Client,
+    capabilities: ClientCapabilities,
+    fallback?: McpClientHandlers,
+    calls: () => readonly ExecuteContext[] = () => [],
+  ): void {
     const context = (signal: AbortSignal): McpRequestContext => ({ server: this.server, signal, calls: calls() });
     client.setNotificationHandler('notifications/message', ({ params }) => {
       const tagged = { ...params, logger: taggedLogger(this.server, params.logger) };
@@ -97,20 +108,41 @@ export class CallForwarding {
       if (sinks.length) for (const sink of sinks) sink(tagged);
       else this.emit({ type: 'log', server: this.server, params: tagged });
     });
-    client.setNotificationHandler('notifications/resources/updated', ({ params }) => this.emit({ type: 'resource-updated', server: this.server, uri: params.uri }));
+    client.setNotificationHandler('notifications/resources/updated', ({ params }) =>
+      this.emit({ type: 'resource-updated', server: this.server, uri: params.uri }),
+    );
     // A flood of list_changed reaches every session's client at most once per window (plus one trailing).
-    const resources = coalesce(() => this.emit({ type: 'resources-changed', server: this.server }), LIST_CHANGED_WINDOW_MS);
+    const resources = coalesce(
+      () => this.emit({ type: 'resources-changed', server: this.server }),
+      LIST_CHANGED_WINDOW_MS,
+    );
     const prompts = coalesce(() => this.emit({ type: 'prompts-changed', server: this.server }), LIST_CHANGED_WINDOW_MS);
     client.setNotificationHandler('notifications/resources/list_changed', () => resources());
     client.setNotificationHandler('notifications/prompts/list_changed', () => prompts());
     if (capabilities.sampling) {
       client.setRequestHandler('sampling/createMessage', (request, ctx) =>
-        this.answer('sampling/createMessage', 'sampling', (f) => f.createMessage, fallback?.createMessage, request.params, ctx.mcpReq.signal, context),
+        this.answer(
+          'sampling/createMessage',
+          'sampling',
+          (f) => f.createMessage,
+          fallback?.createMessage,
+          request.params,
+          ctx.mcpReq.signal,
+          context,
+        ),
       );
     }
     if (capabilities.elicitation) {
       client.setRequestHandler('elicitation/create', (request, ctx) =>
-        this.answer('elicitation/create', 'elicitation', (f) => f.elicitInput, fallback?.elicitInput, request.params, ctx.mcpReq.signal, context),
+        this.answer(
+          'elicitation/create',
+          'elicitation',
+          (f) => f.elicitInput,
+          fallback?.elicitInput,
+          request.params,
+          ctx.mcpReq.signal,
+          context,
+        ),
       );
     }
   }
@@ -143,9 +175,14 @@ export class CallForwarding {
   private target(method: string, canAnswer: boolean): McpCallForwarding | undefined {
     const sessions = this.sessions();
     if (sessions.length === 0 && canAnswer) return undefined;
-    if (sessions.length === 0) throw refused(`${method} from MCP server "${this.server}" came outside any forwarded tool call: there is no client to ask`);
+    if (sessions.length === 0)
+      throw refused(
+        `${method} from MCP server "${this.server}" came outside any forwarded tool call: there is no client to ask`,
+      );
     if (sessions.length > 1) {
-      throw refused(`${method} from MCP server "${this.server}" came while calls of ${sessions.length} clients are in flight; refused rather than sent to the wrong client`);
+      throw refused(
+        `${method} from MCP server "${this.server}" came while calls of ${sessions.length} clients are in flight; refused rather than sent to the wrong client`,
+      );
     }
     return sessions[0]!;
   }

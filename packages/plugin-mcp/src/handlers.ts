@@ -31,13 +31,19 @@ export interface McpRequestContext {
 /** Plugin-level answers to server-to-client requests (a front end may route per call instead; see forwarding). */
 export interface McpClientHandlers {
   /** Answers `sampling/createMessage`. */
-  readonly createMessage?: (params: CreateMessageRequest['params'], context: McpRequestContext) => Promise<CreateMessageResult>;
+  readonly createMessage?: (
+    params: CreateMessageRequest['params'],
+    context: McpRequestContext,
+  ) => Promise<CreateMessageResult>;
   /** Answers `elicitation/create` (form mode; omitted fields get the schema's defaults). */
   readonly elicitInput?: (params: ElicitRequest['params'], context: McpRequestContext) => Promise<ElicitResult>;
 }
 
 /** The capabilities a client with these handlers and roots declares. */
-export function handlerCapabilities(handlers: McpClientHandlers | undefined, roots: readonly Root[] | undefined): ClientCapabilities {
+export function handlerCapabilities(
+  handlers: McpClientHandlers | undefined,
+  roots: readonly Root[] | undefined,
+): ClientCapabilities {
   return {
     ...(handlers?.createMessage ? { sampling: {} } : {}),
     ...(handlers?.elicitInput ? { elicitation: { form: { applyDefaults: true } } } : {}),
@@ -56,8 +62,14 @@ export function installHandlers(
   const { createMessage, elicitInput } = handlers ?? {};
   const context = (signal: AbortSignal): McpRequestContext => ({ server, signal, calls: calls() });
   // On a 2026-07-28 connection the SDK answers a tool call's `input_required` requests through these same handlers.
-  if (createMessage) client.setRequestHandler('sampling/createMessage', (request, ctx) => createMessage(request.params, context(ctx.mcpReq.signal)));
-  if (elicitInput) client.setRequestHandler('elicitation/create', (request, ctx) => elicitInput(request.params, context(ctx.mcpReq.signal)));
+  if (createMessage)
+    client.setRequestHandler('sampling/createMessage', (request, ctx) =>
+      createMessage(request.params, context(ctx.mcpReq.signal)),
+    );
+  if (elicitInput)
+    client.setRequestHandler('elicitation/create', (request, ctx) =>
+      elicitInput(request.params, context(ctx.mcpReq.signal)),
+    );
   if (roots?.length) client.setRequestHandler('roots/list', () => ({ roots: [...roots] }));
   client.fallbackRequestHandler = async (request) => {
     throw new ProtocolError(ProtocolErrorCode.MethodNotFound, refusal(request.method));

@@ -15,7 +15,14 @@ export {
   DEFAULT_SHUTDOWN_GRACE_MS,
   SERVER_NAME_PATTERN,
 } from './options.js';
-export type { McpPluginOptions, McpServerConfig, McpStdioServerConfig, McpHttpServerConfig, McpOAuthConfig, McpRoot } from './options.js';
+export type {
+  McpPluginOptions,
+  McpServerConfig,
+  McpStdioServerConfig,
+  McpHttpServerConfig,
+  McpOAuthConfig,
+  McpRoot,
+} from './options.js';
 export type { McpClientHandlers, McpRequestContext } from './handlers.js';
 export type { McpServerStatus, McpServerState, McpFailureReason } from './connection.js';
 export { toDefinition } from './to-definition.js';

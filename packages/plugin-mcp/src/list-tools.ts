@@ -48,16 +48,22 @@ export class ListError extends Error {}
 /** JSON nesting allowed in a tool's schemas (real ones stay far below); deeper ones break cloning and compiling downstream. */
 export const MAX_SCHEMA_DEPTH = 100;
 
-export async function listTools(client: Client, limits: ListLimits, options: { signal: AbortSignal; timeout: number }): Promise<ToolListing> {
+export async function listTools(
+  client: Client,
+  limits: ListLimits,
+  options: { signal: AbortSignal; timeout: number },
+): Promise<ToolListing> {
   const tools: Tool[] = [];
   const dropped: DroppedTool[] = [];
   const seen = new Set<string>();
   let position = 0;
   let cursor: string | undefined;
   let ttlMs: number | undefined;
-  const done = (listing: Omit<ToolListing, 'ttlMs'>): ToolListing => (ttlMs === undefined ? listing : { ...listing, ttlMs });
+  const done = (listing: Omit<ToolListing, 'ttlMs'>): ToolListing =>
+    ttlMs === undefined ? listing : { ...listing, ttlMs };
   for (let pages = 0; ; pages += 1) {
-    if (pages === limits.maxPages) return done({ tools, dropped, truncated: { limit: 'maxListPages', value: limits.maxPages } });
+    if (pages === limits.maxPages)
+      return done({ tools, dropped, truncated: { limit: 'maxListPages', value: limits.maxPages } });
     // A loose page schema: the strict one fails the whole page (and server) for one bad tool.
     const legacy = client.getProtocolEra() !== 'modern';
     const page = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LoosePage, options);
@@ -71,7 +77,8 @@ export async function listTools(client: Client, limits: ListLimits, options: { s
       if ('problem' in checked) dropped.push(checked);
       else tools.push(checked);
     }
-    if (listed.length > room) return done({ tools, dropped, truncated: { limit: 'maxToolsPerServer', value: limits.maxTools } });
+    if (listed.length > room)
+      return done({ tools, dropped, truncated: { limit: 'maxToolsPerServer', value: limits.maxTools } });
     cursor = typeof page.nextCursor === 'string' ? page.nextCursor : undefined;
     if (cursor === undefined) return done({ tools, dropped });
     if (seen.has(cursor)) throw new ListError(`tools/list repeated the cursor ${JSON.stringify(cursor).slice(0, 100)}`);
@@ -84,7 +91,8 @@ function checkTool(raw: unknown, position: number, legacy: boolean): Tool | Drop
   const label = typeof name === 'string' ? name.slice(0, 200) : `#${position}`;
   for (const key of ['inputSchema', 'outputSchema'] as const) {
     const schema = (raw as Record<string, unknown> | null)?.[key];
-    if (deeperThan(schema, MAX_SCHEMA_DEPTH)) return { tool: label, problem: `${key}: nests deeper than ${MAX_SCHEMA_DEPTH} levels` };
+    if (deeperThan(schema, MAX_SCHEMA_DEPTH))
+      return { tool: label, problem: `${key}: nests deeper than ${MAX_SCHEMA_DEPTH} levels` };
   }
   // Up to 2025-11-25 an output schema describes an object; 2026-07-28 allows any JSON Schema 2020-12 root.
   const output = (raw as { outputSchema?: unknown } | null)?.outputSchema;

@@ -35,15 +35,26 @@ const LOGIN_MARGIN_MS = 10_000;
 
 export function loopbackAuthorizer(options: LoopbackAuthorizerOptions): LoopbackAuthorizer {
   let listener: { server: Server; url: string } | undefined;
-  let waiting: { state: string | undefined; resolve: (answer: string | McpAuthorizationResponse) => void; reject: (error: Error) => void } | undefined;
+  let waiting:
+    | {
+        state: string | undefined;
+        resolve: (answer: string | McpAuthorizationResponse) => void;
+        reject: (error: Error) => void;
+      }
+    | undefined;
 
   const answer = (query: URLSearchParams): { status: number; text: string } => {
     if (!waiting) return { status: 404, text: 'No login is waiting for this redirect.' };
-    if (waiting.state !== undefined && query.get('state') !== waiting.state) return { status: 400, text: 'The state does not match this login; it was ignored.' };
+    if (waiting.state !== undefined && query.get('state') !== waiting.state)
+      return { status: 400, text: 'The state does not match this login; it was ignored.' };
     const error = query.get('error');
     const code = query.get('code');
     if (error || !code) {
-      waiting.reject(new Error(`the authorization server answered ${error ?? 'without a code'}${query.get('error_description') ? `: ${query.get('error_description')}` : ''}`));
+      waiting.reject(
+        new Error(
+          `the authorization server answered ${error ?? 'without a code'}${query.get('error_description') ? `: ${query.get('error_description')}` : ''}`,
+        ),
+      );
       return { status: 400, text: `Login failed: ${error ?? 'no code'}. You can close this window.` };
     }
     const iss = query.get('iss');
@@ -57,13 +68,22 @@ export function loopbackAuthorizer(options: LoopbackAuthorizerOptions): Loopback
       const wanted = loopbackPort(registered);
       const server = createServer((request, response) => {
         const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-        const { status, text } = url.pathname === new URL(listener!.url).pathname ? answer(url.searchParams) : { status: 404, text: 'Not found.' };
+        const { status, text } =
+          url.pathname === new URL(listener!.url).pathname
+            ? answer(url.searchParams)
+            : { status: 404, text: 'Not found.' };
         response.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
         response.end(`${text}\n`);
       });
       await new Promise<void>((resolve, reject) => {
         server.once('error', (error) =>
-          reject(new ToolSearchError(McpErrors.MCP_AUTH_FAILED, `cannot listen on the loopback redirect port ${wanted?.port ?? 0}: ${error.message}`, { cause: error })),
+          reject(
+            new ToolSearchError(
+              McpErrors.MCP_AUTH_FAILED,
+              `cannot listen on the loopback redirect port ${wanted?.port ?? 0}: ${error.message}`,
+              { cause: error },
+            ),
+          ),
         );
         server.listen(wanted?.port ?? 0, '127.0.0.1', () => resolve());
       });
@@ -74,12 +94,17 @@ export function loopbackAuthorizer(options: LoopbackAuthorizerOptions): Loopback
 
     async authorize(server, url, state) {
       const code = new Promise<string | McpAuthorizationResponse>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new Error('nobody came back to the redirect URL in time')), options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS);
-        const settle = <T>(fn: (value: T) => void) => (value: T) => {
-          clearTimeout(timer);
-          waiting = undefined;
-          fn(value);
-        };
+        const timer = setTimeout(
+          () => reject(new Error('nobody came back to the redirect URL in time')),
+          options.timeoutMs ?? DEFAULT_LOGIN_TIMEOUT_MS,
+        );
+        const settle =
+          <T>(fn: (value: T) => void) =>
+          (value: T) => {
+            clearTimeout(timer);
+            waiting = undefined;
+            fn(value);
+          };
         waiting = { state, resolve: settle(resolve), reject: settle(reject) };
       });
       await options.open(url, server);
@@ -102,9 +127,17 @@ export interface McpLoginOptions {
 }
 
 /** Forgets the server's tokens, connects it with the authorizer and lists its tools: the new tokens are in the store. */
-export async function mcpLogin(server: string, config: McpServerConfig, options: McpLoginOptions): Promise<{ readonly toolCount: number }> {
+export async function mcpLogin(
+  server: string,
+  config: McpServerConfig,
+  options: McpLoginOptions,
+): Promise<{ readonly toolCount: number }> {
   if (!isHttpConfig(config)) {
-    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, `MCP server "${server}" is a stdio server (command); only HTTP servers (url) log in`, { details: { server } });
+    throw new ToolSearchError(
+      ErrorCode.OPTIONS_INVALID,
+      `MCP server "${server}" is a stdio server (command); only HTTP servers (url) log in`,
+      { details: { server } },
+    );
   }
   const record = await options.store.load(server);
   if (record) {

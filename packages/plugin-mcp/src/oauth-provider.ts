@@ -109,7 +109,11 @@ export class StoredOAuthProvider implements OAuthClientProvider {
         issuer = ctx.issuer;
         await this.update({ client: { client_id: this.config.clientId, issuer } });
       }
-      return { client_id: this.config.clientId, ...(this.secret ? { client_secret: this.secret } : {}), ...(issuer ? { issuer } : {}) };
+      return {
+        client_id: this.config.clientId,
+        ...(this.secret ? { client_secret: this.secret } : {}),
+        ...(issuer ? { issuer } : {}),
+      };
     }
     return this.record.client;
   }
@@ -117,7 +121,8 @@ export class StoredOAuthProvider implements OAuthClientProvider {
   async saveClientInformation(client: StoredOAuthClientInformation): Promise<void> {
     if (this.config.clientId) {
       // Pre-registered: only the issuer stamp is remembered, never the secret.
-      if (client.client_id === this.config.clientId && client.issuer) await this.update({ client: { client_id: client.client_id, issuer: client.issuer } });
+      if (client.client_id === this.config.clientId && client.issuer)
+        await this.update({ client: { client_id: client.client_id, issuer: client.issuer } });
       return;
     }
     await this.update({ client, redirectUrl: this.redirect });

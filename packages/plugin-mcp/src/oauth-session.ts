@@ -10,7 +10,15 @@
  * authorizer (`mcp login`, or one given to the plugin); without one a server
  * that needs login fails with `MCP_AUTH_REQUIRED`, naming the command to run.
  */
-import { auth, ClientCredentialsProvider, extractWWWAuthenticateParams, IssuerMismatchError, type AuthOptions, type FetchLike, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import {
+  auth,
+  ClientCredentialsProvider,
+  extractWWWAuthenticateParams,
+  IssuerMismatchError,
+  type AuthOptions,
+  type FetchLike,
+  type OAuthClientProvider,
+} from '@modelcontextprotocol/client';
 import { errorMessage, ToolSearchError } from '@tool-search/kernel';
 import { StoredOAuthProvider } from './oauth-provider.js';
 import type { McpHttpServerConfig, McpOAuthConfig } from './options.js';
@@ -62,11 +70,14 @@ export class OAuthSession {
       for (let attempt = 0; ; attempt += 1) {
         const response = await base(input, await this.withToken(init));
         const challenge = response.headers.get('www-authenticate');
-        const insufficient = response.status === 403 && extractWWWAuthenticateParams(response).error === 'insufficient_scope';
+        const insufficient =
+          response.status === 403 && extractWWWAuthenticateParams(response).error === 'insufficient_scope';
         if (response.status !== 401 && !insufficient) return response;
         // The same challenge again after authorizing for it: more attempts would loop.
         if (attempt >= MAX_AUTH_PER_REQUEST || (attempt > 0 && challenge === lastChallenge)) {
-          throw this.failed(`the server still answers ${response.status} after authorizing`, { status: response.status });
+          throw this.failed(`the server still answers ${response.status} after authorizing`, {
+            status: response.status,
+          });
         }
         lastChallenge = challenge;
         await response.body?.cancel().catch(() => {}); // releasing a body we do not read; the retry below is what counts
@@ -109,20 +120,37 @@ export class OAuthSession {
   }
 
   /** One `auth()`, and when it wants the browser: the authorizer's code, then the exchange. */
-  private async run(provider: OAuthClientProvider, params: { resourceMetadataUrl?: URL; scope?: string }, base: FetchLike): Promise<void> {
+  private async run(
+    provider: OAuthClientProvider,
+    params: { resourceMetadataUrl?: URL; scope?: string },
+    base: FetchLike,
+  ): Promise<void> {
     const serverUrl = this.options.config.url;
     let redirected: URL | undefined;
     if (provider instanceof StoredOAuthProvider) {
-      if (this.options.authorizer) await this.useRedirect(provider, await this.options.authorizer.redirectUrl(this.options.server, provider.registeredRedirect));
+      if (this.options.authorizer)
+        await this.useRedirect(
+          provider,
+          await this.options.authorizer.redirectUrl(this.options.server, provider.registeredRedirect),
+        );
       provider.onRedirect = (url) => void (redirected = url);
     }
     try {
       const result = await this.auth(provider, { serverUrl, ...params, fetchFn: base });
       if (result === 'AUTHORIZED') return;
-      if (!redirected || !this.options.authorizer || !(provider instanceof StoredOAuthProvider)) throw this.required(params.scope);
+      if (!redirected || !this.options.authorizer || !(provider instanceof StoredOAuthProvider))
+        throw this.required(params.scope);
       const answer = await this.options.authorizer.authorize(this.options.server, redirected, provider.expectedState);
       const { code, iss } = typeof answer === 'string' ? { code: answer, iss: undefined } : answer;
-      if ((await this.auth(provider, { serverUrl, ...params, authorizationCode: code, ...(iss !== undefined ? { iss } : {}), fetchFn: base })) !== 'AUTHORIZED') {
+      if (
+        (await this.auth(provider, {
+          serverUrl,
+          ...params,
+          authorizationCode: code,
+          ...(iss !== undefined ? { iss } : {}),
+          fetchFn: base,
+        })) !== 'AUTHORIZED'
+      ) {
         throw this.failed('the authorization code was not accepted');
       }
     } catch (error) {
@@ -162,7 +190,8 @@ export class OAuthSession {
     const settings: McpOAuthConfig = config.auth ?? {};
     const secret = settings.clientSecret ?? (settings.clientSecretEnv ? env[settings.clientSecretEnv] : undefined);
     if (settings.grant === 'client_credentials') {
-      if (!settings.clientId || !secret) throw this.failed('client_credentials needs auth.clientId and auth.clientSecret (or clientSecretEnv)');
+      if (!settings.clientId || !secret)
+        throw this.failed('client_credentials needs auth.clientId and auth.clientSecret (or clientSecretEnv)');
       this.provider = new ClientCredentialsProvider({
         clientId: settings.clientId,
         clientSecret: secret,
@@ -178,9 +207,13 @@ export class OAuthSession {
   private required(scope?: string): ToolSearchError {
     const { server } = this.options;
     const why = scope ? `needs more OAuth scopes (${scope})` : 'needs an OAuth login and has no usable token';
-    return new ToolSearchError(McpErrors.MCP_AUTH_REQUIRED, `MCP server "${server}" ${why}: run \`tool-search mcp login ${server}\``, {
-      details: { server, ...(scope ? { scope } : {}) },
-    });
+    return new ToolSearchError(
+      McpErrors.MCP_AUTH_REQUIRED,
+      `MCP server "${server}" ${why}: run \`tool-search mcp login ${server}\``,
+      {
+        details: { server, ...(scope ? { scope } : {}) },
+      },
+    );
   }
 
   private failed(why: string, details: Record<string, unknown> = {}, cause?: unknown): ToolSearchError {

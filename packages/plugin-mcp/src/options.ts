@@ -133,7 +133,13 @@ export const mcpOAuthConfigSchema = {
     issuer: { type: 'string', pattern: '^https?://' },
   },
 } as const;
-const httpProperties = { url: { type: 'string', pattern: '^https?://' }, headers: stringMap, auth: mcpOAuthConfigSchema, timeoutMs: timeout, protocol } as const;
+const httpProperties = {
+  url: { type: 'string', pattern: '^https?://' },
+  headers: stringMap,
+  auth: mcpOAuthConfigSchema,
+  timeoutMs: timeout,
+  protocol,
+} as const;
 
 /**
  * JSON Schema of one server entry with `extra` keys allowed in both kinds: `url` makes it HTTP, `command` stdio; with
@@ -180,7 +186,12 @@ export const mcpPluginOptionsSchema = {
     shutdownGraceMs: { type: 'integer', minimum: 0 },
     roots: {
       type: 'array',
-      items: { type: 'object', required: ['uri'], additionalProperties: false, properties: { uri: { type: 'string', pattern: '^file://' }, name: { type: 'string' } } },
+      items: {
+        type: 'object',
+        required: ['uri'],
+        additionalProperties: false,
+        properties: { uri: { type: 'string', pattern: '^file://' }, name: { type: 'string' } },
+      },
     },
   },
 } as const;
@@ -188,17 +199,23 @@ export const mcpPluginOptionsSchema = {
 /** Checks options against the schema; throws a `ConfigError` (`OPTIONS_INVALID`) naming the path (a JSON pointer, as config errors) and rule. */
 export function parseMcpOptions(options: unknown): McpPluginOptions {
   const validate = compileToolSchema(mcpPluginOptionsSchema);
-  if (typeof validate !== 'function') throw new Error(`plugin-mcp options schema does not compile: ${validate.message}`);
+  if (typeof validate !== 'function')
+    throw new Error(`plugin-mcp options schema does not compile: ${validate.message}`);
   if (validate(options)) return options as McpPluginOptions;
   // `if/then/else` and `propertyNames` repeat the specific error of their branch or key: keep that one.
   const errors = (validate.errors ?? []).filter((error) => error.keyword !== 'if' && error.keyword !== 'propertyNames');
   const issues = errors.map(describeIssue);
   const first = issues[0] ?? { path: '/', rule: 'schema', message: 'invalid options' };
-  throw new ConfigError(first.path, first.rule, `@tool-search/plugin-mcp options are invalid at ${first.path}: ${first.message}`, {
-    code: ErrorCode.OPTIONS_INVALID,
-    plugin: '@tool-search/plugin-mcp',
-    details: { issues },
-  });
+  throw new ConfigError(
+    first.path,
+    first.rule,
+    `@tool-search/plugin-mcp options are invalid at ${first.path}: ${first.message}`,
+    {
+      code: ErrorCode.OPTIONS_INVALID,
+      plugin: '@tool-search/plugin-mcp',
+      details: { issues },
+    },
+  );
 }
 
 const SERVER_KEYS = Object.keys({ ...stdioProperties, ...httpProperties });
@@ -208,13 +225,21 @@ type SchemaError = NonNullable<Extract<ReturnType<typeof compileToolSchema>, { e
 function describeIssue(error: SchemaError): { path: string; rule: string; message: string } {
   const [issue] = toSchemaIssues([error]);
   if (error.propertyName !== undefined) {
-    return { path: `${error.instancePath}/${error.propertyName}`, rule: 'propertyNames', message: `server name "${error.propertyName}" must match ${SERVER_NAME_PATTERN}` };
+    return {
+      path: `${error.instancePath}/${error.propertyName}`,
+      rule: 'propertyNames',
+      message: `server name "${error.propertyName}" must match ${SERVER_NAME_PATTERN}`,
+    };
   }
   if (error.keyword === 'additionalProperties') {
     const key = String(error.params.additionalProperty);
     const known = error.instancePath ? SERVER_KEYS : Object.keys(mcpPluginOptionsSchema.properties);
     const suggestion = known.find((candidate) => editDistance(key.toLowerCase(), candidate.toLowerCase()) <= 2);
-    return { path: issue!.path, rule: 'additionalProperties', message: `unknown key "${key}"${suggestion ? `; did you mean "${suggestion}"?` : ''}` };
+    return {
+      path: issue!.path,
+      rule: 'additionalProperties',
+      message: `unknown key "${key}"${suggestion ? `; did you mean "${suggestion}"?` : ''}`,
+    };
   }
   return issue!;
 }

@@ -43,7 +43,9 @@ const definitions = new WeakMap<object, ToolDefinition>();
 function definitionOf(connection: ServerConnection, tool: Tool): ToolDefinition {
   let definition = definitions.get(tool);
   if (!definition) {
-    definition = toDefinition(connection.name, tool, (args, ctx) => connection.during(ctx, () => connection.callTool(tool, args, ctx.signal, ctx.scope?.mcp, traceMeta(ctx))));
+    definition = toDefinition(connection.name, tool, (args, ctx) =>
+      connection.during(ctx, () => connection.callTool(tool, args, ctx.signal, ctx.scope?.mcp, traceMeta(ctx))),
+    );
     definitions.set(tool, definition);
   }
   return definition;
@@ -53,14 +55,21 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
   // The callback is not data: validate the rest, keep the function as given.
   const { onToolsChanged, tokenStore, authorizer, handlers, ...data } = options ?? ({} as McpPluginOptions);
   if (onToolsChanged !== undefined && typeof onToolsChanged !== 'function') {
-    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, '@tool-search/plugin-mcp option onToolsChanged must be a function', { plugin: MCP_PLUGIN_NAME });
+    throw new ToolSearchError(
+      ErrorCode.OPTIONS_INVALID,
+      '@tool-search/plugin-mcp option onToolsChanged must be a function',
+      { plugin: MCP_PLUGIN_NAME },
+    );
   }
   const parsed = parseMcpOptions(data);
   const settings = {
     connectTimeoutMs: parsed.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
     callTimeoutMs: parsed.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
     shutdownGraceMs: parsed.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
-    limits: { maxTools: parsed.maxToolsPerServer ?? DEFAULT_MAX_TOOLS_PER_SERVER, maxPages: parsed.maxListPages ?? DEFAULT_MAX_LIST_PAGES },
+    limits: {
+      maxTools: parsed.maxToolsPerServer ?? DEFAULT_MAX_TOOLS_PER_SERVER,
+      maxPages: parsed.maxListPages ?? DEFAULT_MAX_LIST_PAGES,
+    },
     ...(onToolsChanged ? { onToolsChanged } : {}),
     tokenStore: tokenStore ?? memoryTokenStore(),
     ...(authorizer ? { authorizer } : {}),
@@ -74,7 +83,13 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
     maxItems: settings.limits.maxTools,
     maxPages: settings.limits.maxPages,
     truncated: (server, list, limit, kept) =>
-      warn(`MCP server "${server}" listed more ${list} than ${limit} allows; kept the first ${kept}`, { code: McpErrors.MCP_LIST_TRUNCATED, server, list, limit, kept }),
+      warn(`MCP server "${server}" listed more ${list} than ${limit} allows; kept the first ${kept}`, {
+        code: McpErrors.MCP_LIST_TRUNCATED,
+        server,
+        list,
+        limit,
+        kept,
+      }),
   });
 
   return {

@@ -27,7 +27,8 @@ export interface ProtocolErrorRow {
   readonly keep?: readonly string[];
 }
 
-const onlyUri = (data: Record<string, unknown> | undefined) => typeof data?.uri === 'string' && Object.keys(data).length === 1;
+const onlyUri = (data: Record<string, unknown> | undefined) =>
+  typeof data?.uri === 'string' && Object.keys(data).length === 1;
 
 /** First matching row wins; no row means `MCP_CALL_FAILED`. */
 export const PROTOCOL_ERROR_TABLE: readonly ProtocolErrorRow[] = [
@@ -50,8 +51,14 @@ export interface MappedProtocolError {
 
 /** Maps a JSON-RPC error `code` (with its `data`) received from a server spoken to in `era`. */
 export function mapProtocolError(era: McpEra, wire: number, data?: unknown): MappedProtocolError {
-  const fields = data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
-  const row = PROTOCOL_ERROR_TABLE.find((candidate) => candidate.wire === wire && (candidate.era === 'both' || candidate.era === era) && (candidate.when?.(fields) ?? true));
+  const fields =
+    data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+  const row = PROTOCOL_ERROR_TABLE.find(
+    (candidate) =>
+      candidate.wire === wire &&
+      (candidate.era === 'both' || candidate.era === era) &&
+      (candidate.when?.(fields) ?? true),
+  );
   const details: Record<string, unknown> = { mcpCode: wire };
   for (const key of row?.keep ?? []) if (fields?.[key] !== undefined) details[key] = fields[key];
   return { code: row?.code ?? McpErrors.MCP_CALL_FAILED, details };

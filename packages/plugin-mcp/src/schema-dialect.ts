@@ -27,7 +27,8 @@ const MAX_DEPTH = 100;
 
 /** `schema`, or a copy with `$schema` 2020-12 when it is written in 2020-12 without saying so. */
 export function withMcpDialect(schema: JsonSchema): JsonSchema {
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || schema.$schema !== undefined) return schema;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || schema.$schema !== undefined)
+    return schema;
   return scan(schema, 0) === '2020-12' ? { $schema: DIALECT_2020_12, ...schema } : schema;
 }
 

@@ -6,7 +6,14 @@
  * (the SDK drops the buffer and the call hangs until the stream breaks).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { deserializeMessage, ProtocolErrorCode, serializeMessage, STDIO_DEFAULT_MAX_BUFFER_SIZE, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import {
+  deserializeMessage,
+  ProtocolErrorCode,
+  serializeMessage,
+  STDIO_DEFAULT_MAX_BUFFER_SIZE,
+  type JSONRPCMessage,
+  type Transport,
+} from '@modelcontextprotocol/client';
 import { getDefaultEnvironment } from '@modelcontextprotocol/client/stdio';
 import { endProcessGroup, groupMembers, trackGroup } from './process-group.js';
 
@@ -132,7 +139,10 @@ export class GroupStdioTransport implements Transport {
     this.chunks.push(part);
     if (this.lineBytes > this.limit) {
       const text = Buffer.concat(this.chunks);
-      this.oversized = { head: text.toString('utf8', 0, KEEP), tail: text.toString('utf8', Math.max(0, text.length - KEEP)) };
+      this.oversized = {
+        head: text.toString('utf8', 0, KEEP),
+        tail: text.toString('utf8', Math.max(0, text.length - KEEP)),
+      };
       this.chunks = [];
     }
   }
@@ -158,13 +168,23 @@ export class GroupStdioTransport implements Transport {
     const message = `the server sent a message of ${size} bytes, over the ${this.limit}-byte limit of the MCP stdio transport`;
     const id = requestId(head, tail);
     if (id === undefined) return this.onerror?.(new Error(message));
-    this.onmessage?.({ jsonrpc: '2.0', id, error: { code: ProtocolErrorCode.InternalError, message, data: { reason: MESSAGE_TOO_LARGE, size, limit: this.limit } } });
+    this.onmessage?.({
+      jsonrpc: '2.0',
+      id,
+      error: {
+        code: ProtocolErrorCode.InternalError,
+        message,
+        data: { reason: MESSAGE_TOO_LARGE, size, limit: this.limit },
+      },
+    });
   }
 }
 
 /** The JSON-RPC id of a message from its ends: `…,"id":3}` (SDK servers) or `{"jsonrpc":"2.0","id":3,…` (most others). */
 function requestId(head: string, tail: string): string | number | undefined {
-  const match = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(tail) ?? /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(head);
+  const match =
+    /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")\s*\}\s*$/.exec(tail) ??
+    /^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(head);
   return match?.[1] === undefined ? undefined : (JSON.parse(match[1]) as string | number);
 }
 

@@ -8,7 +8,11 @@
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { OAuthDiscoveryState, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import type {
+  OAuthDiscoveryState,
+  StoredOAuthClientInformation,
+  StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { SERVER_NAME_PATTERN } from './options.js';
 
@@ -41,7 +45,11 @@ export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
 export function tokenFile(stateDir: string, server: string): string {
   // A server name (no `/`, no leading `.`) is a safe file name; anything else could leave the folder.
   if (!new RegExp(SERVER_NAME_PATTERN).test(server)) {
-    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, `"${server}" is not an MCP server name (${SERVER_NAME_PATTERN})`, { details: { server } });
+    throw new ToolSearchError(
+      ErrorCode.OPTIONS_INVALID,
+      `"${server}" is not an MCP server name (${SERVER_NAME_PATTERN})`,
+      { details: { server } },
+    );
   }
   return join(stateDir, 'mcp-auth', `${server}.json`);
 }

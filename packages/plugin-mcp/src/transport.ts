@@ -90,7 +90,12 @@ export async function openClient(config: McpServerConfig, options: OpenOptions):
     return { client, kind: 'streamable-http', pid: null, close: () => closeHttpSession(client, transport) };
   } catch (error) {
     // HTTP+SSE is 2024-era only: a server pinned to a newer version never gets there.
-    if (!isLegacyServerAnswer(error) || options.signal.aborted || (config.protocol !== undefined && config.protocol !== 'auto' && config.protocol !== LEGACY_PROTOCOL)) throw error;
+    if (
+      !isLegacyServerAnswer(error) ||
+      options.signal.aborted ||
+      (config.protocol !== undefined && config.protocol !== 'auto' && config.protocol !== LEGACY_PROTOCOL)
+    )
+      throw error;
     const client = await connect(new SSEClientTransport(url, init), LEGACY_PROTOCOL, options);
     return { client, kind: 'sse', pid: null, close: () => client.close() };
   }
@@ -120,16 +125,26 @@ export function protocolVersionOf(client: Client): string | undefined {
  * Connects, failing fast on the first transport error before initialization
  * completes (a server writing garbage to stdout would otherwise just time out).
  */
-async function connect(transport: AnyTransport, protocol: McpProtocol | undefined, options: OpenOptions, beforeClose?: () => void): Promise<Client> {
+async function connect(
+  transport: AnyTransport,
+  protocol: McpProtocol | undefined,
+  options: OpenOptions,
+  beforeClose?: () => void,
+): Promise<Client> {
   const onToolsChanged = options.onToolsChanged;
   const client = new Client(CLIENT_INFO, {
     capabilities: options.capabilities ?? {},
     // A stdio server silent on the probe is a legacy one. The probe also waits for the server to start (slow on a
     // loaded machine), so it gets most of the connect budget; the fallback handshake of such a server is quick.
-    versionNegotiation: { mode: negotiationMode(protocol), probe: { timeoutMs: Math.max(1, Math.floor((options.timeoutMs * 3) / 4)) } },
+    versionNegotiation: {
+      mode: negotiationMode(protocol),
+      probe: { timeoutMs: Math.max(1, Math.floor((options.timeoutMs * 3) / 4)) },
+    },
     // Tool lists are read (and cached) by list-tools.ts; the SDK's list-changed plumbing only tells us to drop ours.
     // `debounceMs: 0` calls back synchronously: the notification arrives before the answer of the call that caused it.
-    ...(onToolsChanged ? { listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => onToolsChanged(client) } } } : {}),
+    ...(onToolsChanged
+      ? { listChanged: { tools: { autoRefresh: false, debounceMs: 0, onChanged: () => onToolsChanged(client) } } }
+      : {}),
   });
   options.prepare(client);
   let failEarly: ((error: Error) => void) | undefined;
@@ -141,7 +156,8 @@ async function connect(transport: AnyTransport, protocol: McpProtocol | undefine
     if (!isLateProbeAnswer(error)) failEarly?.(error);
   };
   // The version probe does not stop at the signal: the connect does, so the child is closed now, not after its timeout.
-  const onAbort = () => failEarly?.(options.signal.reason instanceof Error ? options.signal.reason : new Error('connect aborted'));
+  const onAbort = () =>
+    failEarly?.(options.signal.reason instanceof Error ? options.signal.reason : new Error('connect aborted'));
   if (options.signal.aborted) onAbort();
   options.signal.addEventListener('abort', onAbort, { once: true });
   // Before the probe hands a stdio transport to the client, its errors (garbage on stdout) reach only the transport's
@@ -172,5 +188,11 @@ function isLateProbeAnswer(error: Error): boolean {
 
 /** A 4xx to the initialize POST means "not a Streamable HTTP endpoint": try SSE. */
 function isLegacyServerAnswer(error: unknown): boolean {
-  return error instanceof SdkHttpError && error.status >= 400 && error.status < 500 && error.status !== 401 && error.status !== 403;
+  return (
+    error instanceof SdkHttpError &&
+    error.status >= 400 &&
+    error.status < 500 &&
+    error.status !== 401 &&
+    error.status !== 403
+  );
 }

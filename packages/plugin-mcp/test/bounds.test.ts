@@ -21,7 +21,12 @@ describe('listing bounds and per-tool checks', () => {
       connectTimeoutMs: 15_000, // generous: 20,000 tools on one page, on a loaded machine
       maxToolsPerServer: 500,
       maxListPages: 5,
-      servers: { tools: fixture('bad-tools'), deep: fixture('deep-schema'), pages: fixture('endless-pages'), many: fixture('many-tools') },
+      servers: {
+        tools: fixture('bad-tools'),
+        deep: fixture('deep-schema'),
+        pages: fixture('endless-pages'),
+        many: fixture('many-tools'),
+      },
     });
     kernel = createKernel({ plugins: [plugin], sourceTimeoutMs: 25_000 });
     run = await kernel.createRun();
@@ -37,7 +42,16 @@ describe('listing bounds and per-tool checks', () => {
   it('drops each malformed tool with a TOOL_INVALID diagnostic naming it', () => {
     const named = diagnostics('tools', 'TOOL_INVALID').map((d) => d.details?.tool);
     expect(named.sort()).toEqual(
-      ['#4', '#8', 'bad_annotations', 'bad_description', 'bad_input_type', 'bad_output_schema', 'bad_required', 'no_input_schema'].sort(),
+      [
+        '#4',
+        '#8',
+        'bad_annotations',
+        'bad_description',
+        'bad_input_type',
+        'bad_output_schema',
+        'bad_required',
+        'no_input_schema',
+      ].sort(),
     );
     for (const name of ['bad_input_type', 'no_input_schema', 'bad_required', 'bad_annotations', 'bad_output_schema']) {
       expect(run.tool(`mcp:tools:${name}`)).toBeUndefined();
@@ -47,19 +61,26 @@ describe('listing bounds and per-tool checks', () => {
   it('does not time a server out over a 3,000-deep schema, and keeps its other tools', () => {
     expect(diagnostics('deep', 'MCP_SERVER_FAILED')).toEqual([]);
     expect(run.tool('mcp:deep:echo')).toBeDefined();
-    expect(diagnostics('deep', 'TOOL_INVALID')).toEqual([expect.objectContaining({ details: expect.objectContaining({ tool: 'deep' }) })]);
+    expect(diagnostics('deep', 'TOOL_INVALID')).toEqual([
+      expect.objectContaining({ details: expect.objectContaining({ tool: 'deep' }) }),
+    ]);
   });
 
   it('stops following endless cursors at maxListPages, keeping what was listed', () => {
     expect(diagnostics('pages', 'MCP_LIST_TRUNCATED')).toEqual([
-      expect.objectContaining({ level: 'warning', details: expect.objectContaining({ limit: 'maxListPages', value: 5, kept: 50 }) }),
+      expect.objectContaining({
+        level: 'warning',
+        details: expect.objectContaining({ limit: 'maxListPages', value: 5, kept: 50 }),
+      }),
     ]);
     expect(run.listed.filter((tool) => tool.owner === 'pages')).toHaveLength(50);
   });
 
   it('keeps at most maxToolsPerServer tools of one huge page', () => {
     expect(diagnostics('many', 'MCP_LIST_TRUNCATED')).toEqual([
-      expect.objectContaining({ details: expect.objectContaining({ limit: 'maxToolsPerServer', value: 500, kept: 500 }) }),
+      expect.objectContaining({
+        details: expect.objectContaining({ limit: 'maxToolsPerServer', value: 500, kept: 500 }),
+      }),
     ]);
     expect(run.listed.filter((tool) => tool.owner === 'many')).toHaveLength(500);
   });

@@ -19,7 +19,10 @@ describe('MCP tool calls', () => {
   it('returns an MCP error result as the tool result, with isError', async () => {
     const run = await kernelWith(mcpPlugin({ servers: { dyn: fixture('dynamic') } })).createRun();
     const outcome = await run.call('mcp:dyn:fail', { message: 'nope' });
-    expect(outcome).toMatchObject({ status: 'ok', result: { isError: true, content: [{ type: 'text', text: 'failed: nope' }] } });
+    expect(outcome).toMatchObject({
+      status: 'ok',
+      result: { isError: true, content: [{ type: 'text', text: 'failed: nope' }] },
+    });
   });
 
   it('turns a server dying mid-call into MCP_SERVER_UNAVAILABLE', async () => {
@@ -31,7 +34,10 @@ describe('MCP tool calls', () => {
   it('answers later calls to the dead server with MCP_SERVER_UNAVAILABLE without waiting', async () => {
     const run = await kernelWith(mcpPlugin({ servers: { fragile: fixture('crash-on-call') } })).createRun();
     await run.call('mcp:fragile:crash', {});
-    expect(await run.call('mcp:fragile:echo', { message: 'hi' })).toMatchObject({ status: 'error', error: { code: 'MCP_SERVER_UNAVAILABLE' } });
+    expect(await run.call('mcp:fragile:echo', { message: 'hi' })).toMatchObject({
+      status: 'error',
+      error: { code: 'MCP_SERVER_UNAVAILABLE' },
+    });
   });
 
   it('reconnects a server that died on the next run', async () => {
@@ -40,7 +46,10 @@ describe('MCP tool calls', () => {
     const first = await kernel.createRun();
     const firstPid = plugin.servers()[0]?.pid;
     await first.call('mcp:fragile:crash', {});
-    expect(plugin.servers()[0]).toMatchObject({ state: 'failed', lastError: { code: 'MCP_SERVER_UNAVAILABLE', reason: 'exit' } });
+    expect(plugin.servers()[0]).toMatchObject({
+      state: 'failed',
+      lastError: { code: 'MCP_SERVER_UNAVAILABLE', reason: 'exit' },
+    });
 
     const second = await kernel.createRun();
     expect(await second.call('mcp:fragile:echo', { message: 'back' })).toMatchObject({
@@ -49,7 +58,6 @@ describe('MCP tool calls', () => {
     });
     expect(plugin.servers()[0]?.pid).not.toBe(firstPid);
   });
-
 });
 
 // Servers that never answer ignore stdin closing, so each shutdown waits for SIGTERM: share them, with a short grace.
@@ -61,7 +69,11 @@ describe('MCP tool calls the server never answers', () => {
 
   beforeAll(() => {
     plugin = mcpPlugin({ callTimeoutMs: 300, shutdownGraceMs: 200, servers: { slow: fixture('hang-call') } });
-    overridden = mcpPlugin({ callTimeoutMs: 600_000, shutdownGraceMs: 200, servers: { slow: { ...fixture('hang-call'), timeoutMs: 300 } } });
+    overridden = mcpPlugin({
+      callTimeoutMs: 600_000,
+      shutdownGraceMs: 200,
+      servers: { slow: { ...fixture('hang-call'), timeoutMs: 300 } },
+    });
     kernel = createKernel({ plugins: [plugin] });
     kernelWithOverride = createKernel({ plugins: [overridden] });
   });
@@ -77,7 +89,10 @@ describe('MCP tool calls the server never answers', () => {
 
   it('uses the per-server timeoutMs over callTimeoutMs', async () => {
     const run = await kernelWithOverride.createRun();
-    expect(await run.call('mcp:slow:sleep_forever', {})).toMatchObject({ status: 'error', error: { code: 'TOOL_TIMEOUT' } });
+    expect(await run.call('mcp:slow:sleep_forever', {})).toMatchObject({
+      status: 'error',
+      error: { code: 'TOOL_TIMEOUT' },
+    });
   });
 
   it('keeps the server usable after a timed-out call', async () => {
@@ -97,7 +112,11 @@ describe('MCP tool calls the server never answers', () => {
 describe('MCP server processes', () => {
   it('leaves no process behind after a crash, a timeout and a shutdown', async () => {
     // The hang-call server ignores stdin closing: a short grace gets it to SIGTERM sooner (what is checked is that it ends).
-    const plugin = mcpPlugin({ callTimeoutMs: 300, shutdownGraceMs: 200, servers: { fragile: fixture('crash-on-call'), slow: fixture('hang-call') } });
+    const plugin = mcpPlugin({
+      callTimeoutMs: 300,
+      shutdownGraceMs: 200,
+      servers: { fragile: fixture('crash-on-call'), slow: fixture('hang-call') },
+    });
     const kernel = createKernel({ plugins: [plugin] });
     const run = await kernel.createRun();
     await run.call('mcp:fragile:crash', {});

@@ -10,7 +10,9 @@ describe('server-everything over stdio', () => {
   let run: Run;
 
   beforeAll(async () => {
-    plugin = mcpPlugin({ servers: { everything: { ...nodeServer('server-everything', 'stdio'), env: { TS_FIXTURE_ENV: 'from-config' } } } });
+    plugin = mcpPlugin({
+      servers: { everything: { ...nodeServer('server-everything', 'stdio'), env: { TS_FIXTURE_ENV: 'from-config' } } },
+    });
     kernel = createKernel({ plugins: [plugin] });
     run = await kernel.createRun();
   });
@@ -52,7 +54,11 @@ describe('server-everything over stdio', () => {
 
   it('cancels a running call when the caller aborts', async () => {
     const controller = new AbortController();
-    const pending = run.call('mcp:everything:trigger-long-running-operation', { duration: 30, steps: 3 }, { signal: controller.signal });
+    const pending = run.call(
+      'mcp:everything:trigger-long-running-operation',
+      { duration: 30, steps: 3 },
+      { signal: controller.signal },
+    );
     setTimeout(() => controller.abort(), 200);
     const outcome = await pending;
     expect(outcome).toMatchObject({ status: 'error', error: { code: 'TOOL_CALL_ABORTED' } });
@@ -60,7 +66,13 @@ describe('server-everything over stdio', () => {
 
   it('reports the stdio transport, the child pid and the negotiated protocol version', () => {
     expect(plugin.servers()).toEqual([
-      expect.objectContaining({ name: 'everything', state: 'connected', transport: 'stdio', pid: expect.any(Number), protocolVersion: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) }),
+      expect.objectContaining({
+        name: 'everything',
+        state: 'connected',
+        transport: 'stdio',
+        pid: expect.any(Number),
+        protocolVersion: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      }),
     ]);
   });
 });
@@ -80,8 +92,15 @@ describe('server-everything over HTTP', () => {
       const run = await kernel.createRun();
       expect(run.tool('mcp:remote:echo')).toBeDefined();
       const outcome = await run.call('mcp:remote:echo', { message: 'over http' });
-      expect(outcome).toMatchObject({ status: 'ok', result: { content: [{ type: 'text', text: expect.stringContaining('over http') }] } });
-      expect(plugin.servers()[0]).toMatchObject({ state: 'connected', transport: 'streamable-http', protocolVersion: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/) });
+      expect(outcome).toMatchObject({
+        status: 'ok',
+        result: { content: [{ type: 'text', text: expect.stringContaining('over http') }] },
+      });
+      expect(plugin.servers()[0]).toMatchObject({
+        state: 'connected',
+        transport: 'streamable-http',
+        protocolVersion: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
+      });
     } finally {
       await kernel.close();
     }
@@ -95,7 +114,10 @@ describe('server-everything over HTTP', () => {
     try {
       const run = await kernel.createRun();
       const outcome = await run.call('mcp:legacy:get-sum', { a: 2, b: 3 });
-      expect(outcome).toMatchObject({ status: 'ok', result: { content: [{ type: 'text', text: expect.stringContaining('5') }] } });
+      expect(outcome).toMatchObject({
+        status: 'ok',
+        result: { content: [{ type: 'text', text: expect.stringContaining('5') }] },
+      });
       expect(plugin.servers()[0]).toMatchObject({ state: 'connected', transport: 'sse' });
     } finally {
       await kernel.close();

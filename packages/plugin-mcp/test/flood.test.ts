@@ -26,12 +26,17 @@ function start(onToolsChanged?: (server: string) => void): { kernel: Kernel; plu
 }
 
 const structured = (outcome: ToolCallOutcome): Record<string, number> =>
-  outcome.status === 'ok' ? (outcome.result.structuredContent as Record<string, number>) : (expect.fail(JSON.stringify(outcome)) as never);
+  outcome.status === 'ok'
+    ? (outcome.result.structuredContent as Record<string, number>)
+    : (expect.fail(JSON.stringify(outcome)) as never);
 /** Polls until `counts` has not changed for two coalescing windows (the trailing call comes within one), 30 s at most. */
 async function settled(counts: () => readonly number[]): Promise<void> {
   let last = counts().join();
   let since = Date.now();
-  for (const deadline = Date.now() + 30_000; Date.now() - since < 2 * LIST_CHANGED_WINDOW_MS && Date.now() < deadline; ) {
+  for (
+    const deadline = Date.now() + 30_000;
+    Date.now() - since < 2 * LIST_CHANGED_WINDOW_MS && Date.now() < deadline;
+  ) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     if (counts().join() !== last) [last, since] = [counts().join(), Date.now()];
   }
@@ -42,7 +47,10 @@ describe('a server flooding list_changed', () => {
     const changes: string[] = [];
     const { kernel, plugin } = start((name) => changes.push(name));
     const events: string[] = [];
-    plugin.downstream.on((event) => void ((event.type === 'resources-changed' || event.type === 'prompts-changed') && events.push(event.type)));
+    plugin.downstream.on(
+      (event) =>
+        void ((event.type === 'resources-changed' || event.type === 'prompts-changed') && events.push(event.type)),
+    );
     const run = await kernel.createRun();
     const started = Date.now();
     expect(await run.call('mcp:flood:flood_list_changed', { count: 3000 })).toMatchObject({ status: 'ok' });
@@ -52,7 +60,11 @@ describe('a server flooding list_changed', () => {
     await settled(() => [changes.length, events.length]);
     // Not a speed goal: the bound grows with however long the flood took on this machine (windows it spanned, plus the leading and trailing calls).
     const bound = Math.ceil(flooded / LIST_CHANGED_WINDOW_MS) + 3;
-    for (const count of [changes.length, events.filter((t) => t === 'resources-changed').length, events.filter((t) => t === 'prompts-changed').length]) {
+    for (const count of [
+      changes.length,
+      events.filter((t) => t === 'resources-changed').length,
+      events.filter((t) => t === 'prompts-changed').length,
+    ]) {
       expect(count).toBeGreaterThanOrEqual(1);
       expect(count).toBeLessThanOrEqual(Math.min(bound, 300));
     }
@@ -78,7 +90,12 @@ describe('a server flooding stderr while calls run', () => {
       const outcome = await run.call('mcp:flood:echo', { message: `call ${i}` });
       expect(outcome).toMatchObject({ status: 'ok', result: { content: [{ type: 'text', text: `call ${i}` }] } });
     }
-    await expect.poll(async () => structured(await run.call('mcp:flood:stderr_written', {})).written, { timeout: 60_000, interval: 200 }).toBeGreaterThanOrEqual(48 * 1024 * 1024);
+    await expect
+      .poll(async () => structured(await run.call('mcp:flood:stderr_written', {})).written, {
+        timeout: 60_000,
+        interval: 200,
+      })
+      .toBeGreaterThanOrEqual(48 * 1024 * 1024);
     const crashed = await run.call('mcp:flood:crash', {});
     expect(crashed).toMatchObject({ status: 'error', error: { code: 'MCP_SERVER_UNAVAILABLE' } });
     const message = (crashed as { error: { message: string } }).error.message;
@@ -92,8 +109,17 @@ describe('a server flooding stderr while calls run', () => {
 describe('a server listing huge resources and prompts', () => {
   it('keeps at most maxToolsPerServer items of each listing, with an MCP_LIST_TRUNCATED warning', async () => {
     const warnings: Record<string, unknown>[] = [];
-    const plugin = mcpPlugin({ servers: { huge: { command: process.execPath, args: [FLOODING, 'huge-lists'] } }, maxToolsPerServer: 2_000, maxListPages: 4 });
-    const logger = { debug: () => undefined, info: () => undefined, error: () => undefined, warn: (_message: string, data?: Record<string, unknown>) => void (data && warnings.push(data)) };
+    const plugin = mcpPlugin({
+      servers: { huge: { command: process.execPath, args: [FLOODING, 'huge-lists'] } },
+      maxToolsPerServer: 2_000,
+      maxListPages: 4,
+    });
+    const logger = {
+      debug: () => undefined,
+      info: () => undefined,
+      error: () => undefined,
+      warn: (_message: string, data?: Record<string, unknown>) => void (data && warnings.push(data)),
+    };
     const kernel = createKernel({ plugins: [plugin], logger });
     kernels.push(kernel);
     await kernel.createRun();
@@ -104,14 +130,30 @@ describe('a server listing huge resources and prompts', () => {
     expect(await peer.listPrompts()).toHaveLength(2_000);
     expect(warnings).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ code: 'MCP_LIST_TRUNCATED', server: 'huge', list: 'resources', limit: 'maxToolsPerServer', kept: 2_000 }),
-        expect.objectContaining({ code: 'MCP_LIST_TRUNCATED', server: 'huge', list: 'prompts', limit: 'maxToolsPerServer', kept: 2_000 }),
+        expect.objectContaining({
+          code: 'MCP_LIST_TRUNCATED',
+          server: 'huge',
+          list: 'resources',
+          limit: 'maxToolsPerServer',
+          kept: 2_000,
+        }),
+        expect.objectContaining({
+          code: 'MCP_LIST_TRUNCATED',
+          server: 'huge',
+          list: 'prompts',
+          limit: 'maxToolsPerServer',
+          kept: 2_000,
+        }),
       ]),
     );
   });
 
   it('stops following resource pages at maxListPages', async () => {
-    const plugin = mcpPlugin({ servers: { huge: { command: process.execPath, args: [FLOODING, 'huge-lists'] } }, maxToolsPerServer: 100_000, maxListPages: 3 });
+    const plugin = mcpPlugin({
+      servers: { huge: { command: process.execPath, args: [FLOODING, 'huge-lists'] } },
+      maxToolsPerServer: 100_000,
+      maxListPages: 3,
+    });
     const kernel = createKernel({ plugins: [plugin] });
     kernels.push(kernel);
     await kernel.createRun();

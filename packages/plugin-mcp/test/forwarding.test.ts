@@ -7,11 +7,24 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { ErrorCode as McpErrorCode, type CreateMessageResult, type LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js';
+import {
+  ErrorCode as McpErrorCode,
+  type CreateMessageResult,
+  type LoggingMessageNotification,
+} from '@modelcontextprotocol/sdk/types.js';
 import type { McpClientHandlers } from '../src/handlers.js';
-import { CallForwarding, FORWARDING_CAPABILITIES, type DownstreamEvent, type McpCallForwarding } from '../src/forwarding.js';
+import {
+  CallForwarding,
+  FORWARDING_CAPABILITIES,
+  type DownstreamEvent,
+  type McpCallForwarding,
+} from '../src/forwarding.js';
 
-const answer = (text: string): CreateMessageResult => ({ role: 'assistant', model: 'm', content: { type: 'text', text } });
+const answer = (text: string): CreateMessageResult => ({
+  role: 'assistant',
+  model: 'm',
+  content: { type: 'text', text },
+});
 const ask = { messages: [{ role: 'user' as const, content: { type: 'text' as const, text: 'hi' } }], maxTokens: 5 };
 
 async function pair(fallback?: McpClientHandlers) {
@@ -57,7 +70,9 @@ describe('CallForwarding', () => {
   });
 
   it("answers with the plugin's own handler when no forwarded call is in flight", async () => {
-    const { forwarding, server } = await pair({ createMessage: async (_params, { server: name }) => answer(`own ${name}`) });
+    const { forwarding, server } = await pair({
+      createMessage: async (_params, { server: name }) => answer(`own ${name}`),
+    });
     open.push(server);
     await expect(server.createMessage(ask)).resolves.toMatchObject({ content: { text: 'own srv' } });
     const call = forwarding.begin(caller('a'));
@@ -70,7 +85,9 @@ describe('CallForwarding', () => {
     open.push(server);
     forwarding.begin({ session: 'a' });
     await expect(server.createMessage(ask)).rejects.toMatchObject({ code: McpErrorCode.InvalidRequest });
-    await expect(server.elicitInput({ message: 'ok?', requestedSchema: { type: 'object', properties: {} } })).rejects.toMatchObject({ code: McpErrorCode.InvalidRequest });
+    await expect(
+      server.elicitInput({ message: 'ok?', requestedSchema: { type: 'object', properties: {} } }),
+    ).rejects.toMatchObject({ code: McpErrorCode.InvalidRequest });
   });
 
   it('gives logs to the call in flight, tagged with the server, and to events otherwise', async () => {

@@ -27,7 +27,8 @@ async function withRun<T>(
   }
 }
 
-const ok = (outcome: ToolCallOutcome): ToolResult => (outcome.status === 'ok' ? outcome.result : (expect.fail(JSON.stringify(outcome)) as never));
+const ok = (outcome: ToolCallOutcome): ToolResult =>
+  outcome.status === 'ok' ? outcome.result : (expect.fail(JSON.stringify(outcome)) as never);
 const text = (result: ToolResult) => result.content.map((part) => ('text' in part ? part.text : '')).join('');
 
 describe('with handlers and a workspace root', () => {
@@ -35,7 +36,12 @@ describe('with handlers and a workspace root', () => {
   const handlers: McpClientHandlers = {
     createMessage: async (params, { server, calls }) => {
       asked.push({ method: 'sampling', server, params, runs: calls.map((call) => call.run.runId) });
-      return { role: 'assistant', content: { type: 'text', text: 'sampled answer' }, model: 'test-model', stopReason: 'endTurn' };
+      return {
+        role: 'assistant',
+        content: { type: 'text', text: 'sampled answer' },
+        model: 'test-model',
+        stopReason: 'endTurn',
+      };
     },
     elicitInput: async (params, { server }) => {
       asked.push({ method: 'elicitation', server, params });
@@ -49,7 +55,9 @@ describe('with handlers and a workspace root', () => {
     let kernel: Kernel;
     let run: Run;
     beforeAll(async () => {
-      kernel = createKernel({ plugins: [mcpPlugin({ servers: { everything: nodeServer('server-everything', 'stdio') }, handlers })] });
+      kernel = createKernel({
+        plugins: [mcpPlugin({ servers: { everything: nodeServer('server-everything', 'stdio') }, handlers })],
+      });
       run = await kernel.createRun();
     });
     afterAll(() => kernel.close());
@@ -57,7 +65,9 @@ describe('with handlers and a workspace root', () => {
     it('answers sampling through the handler, naming the server that asked and the call in flight', async () => {
       const result = ok(await run.call('mcp:everything:trigger-sampling-request', { prompt: 'hello' }));
       expect(text(result)).toContain('sampled answer');
-      expect(asked).toContainEqual(expect.objectContaining({ method: 'sampling', server: 'everything', runs: [run.info.runId] }));
+      expect(asked).toContainEqual(
+        expect.objectContaining({ method: 'sampling', server: 'everything', runs: [run.info.runId] }),
+      );
     });
 
     it('answers elicitation through the handler', async () => {
@@ -67,9 +77,15 @@ describe('with handlers and a workspace root', () => {
   });
 
   it('offers the workspace as a root', async () => {
-    await withRun({ servers: { everything: nodeServer('server-everything', 'stdio') }, roots: [{ uri: workspace, name: 'workspace' }] }, async (call) => {
-      expect(text(await call('mcp:everything:get-roots-list'))).toContain(workspace);
-    });
+    await withRun(
+      {
+        servers: { everything: nodeServer('server-everything', 'stdio') },
+        roots: [{ uri: workspace, name: 'workspace' }],
+      },
+      async (call) => {
+        expect(text(await call('mcp:everything:get-roots-list'))).toContain(workspace);
+      },
+    );
   });
 });
 
@@ -89,10 +105,16 @@ describe('without handlers', () => {
 
   it.each([
     ['sampling/createMessage', { messages: [], maxTokens: 10 }, /no sampling handler is configured/],
-    ['elicitation/create', { message: 'Name?', requestedSchema: { type: 'object', properties: {} } }, /no elicitation handler is configured/],
+    [
+      'elicitation/create',
+      { message: 'Name?', requestedSchema: { type: 'object', properties: {} } },
+      /no elicitation handler is configured/,
+    ],
     ['roots/list', {}, /no workspace is configured/],
   ])('declines %s with a message saying what is missing', async (method, params, why) => {
-    const reply = ok(await run.call('mcp:asks:ask', { method, params })).structuredContent as { error?: { code: number; message: string } };
+    const reply = ok(await run.call('mcp:asks:ask', { method, params })).structuredContent as {
+      error?: { code: number; message: string };
+    };
     expect(reply.error?.code).toBe(-32601);
     expect(reply.error?.message).toMatch(why);
   });

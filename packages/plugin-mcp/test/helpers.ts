@@ -14,7 +14,10 @@ export function serverBin(pkg: 'server-everything' | 'server-memory' | 'server-f
   return join(dirname(require.resolve(`@modelcontextprotocol/${pkg}/package.json`)), 'dist', 'index.js');
 }
 
-export function nodeServer(pkg: 'server-everything' | 'server-memory' | 'server-filesystem', ...args: string[]): McpStdioServerConfig {
+export function nodeServer(
+  pkg: 'server-everything' | 'server-memory' | 'server-filesystem',
+  ...args: string[]
+): McpStdioServerConfig {
   return { command: process.execPath, args: [serverBin(pkg), ...args] };
 }
 

@@ -38,7 +38,11 @@ describe('a server that fails is isolated', () => {
   });
 
   it('reports a server that exits on start, with its stderr', () => {
-    expect(failure('exits')).toMatchObject({ level: 'error', plugin: '@tool-search/plugin-mcp', details: { reason: 'exit' } });
+    expect(failure('exits')).toMatchObject({
+      level: 'error',
+      plugin: '@tool-search/plugin-mcp',
+      details: { reason: 'exit' },
+    });
     expect(failure('exits')?.message).toContain('cannot open the database');
   });
 
@@ -60,7 +64,9 @@ describe('a server that fails is isolated', () => {
   });
 
   it('lets the kernel drop a tool whose input schema is invalid, and keeps its siblings', () => {
-    expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: 'TOOL_SCHEMA_INVALID', toolId: 'mcp:schemas:bad' }));
+    expect(run.diagnostics).toContainEqual(
+      expect.objectContaining({ code: 'TOOL_SCHEMA_INVALID', toolId: 'mcp:schemas:bad' }),
+    );
     expect(run.tool('mcp:schemas:bad')).toBeUndefined();
     expect(run.tool('mcp:schemas:good')).toBeDefined();
   });

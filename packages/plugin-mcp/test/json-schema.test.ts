@@ -13,13 +13,37 @@ const META_SERVER = fileURLToPath(new URL('./fixtures/meta-server.mjs', import.m
 
 describe('the dialect of a schema without $schema', () => {
   it.each([
-    ['prefixItems', { type: 'object', properties: { p: { type: 'array', prefixItems: [{ type: 'number' }] } } }, DIALECT_2020_12],
-    ['$defs', { type: 'object', $defs: { a: { type: 'string' } }, properties: { a: { $ref: '#/$defs/a' } } }, DIALECT_2020_12],
+    [
+      'prefixItems',
+      { type: 'object', properties: { p: { type: 'array', prefixItems: [{ type: 'number' }] } } },
+      DIALECT_2020_12,
+    ],
+    [
+      '$defs',
+      { type: 'object', $defs: { a: { type: 'string' } }, properties: { a: { $ref: '#/$defs/a' } } },
+      DIALECT_2020_12,
+    ],
     ['dependentRequired', { type: 'object', dependentRequired: { a: ['b'] } }, DIALECT_2020_12],
-    ['unevaluatedProperties deep in allOf', { type: 'object', allOf: [{ unevaluatedProperties: false }] }, DIALECT_2020_12],
-    ['a draft-07 tuple', { type: 'object', properties: { p: { type: 'array', items: [{ type: 'number' }] } } }, undefined],
-    ['a draft-07 tuple beside $defs', { type: 'object', $defs: {}, properties: { p: { items: [{}], additionalItems: false } } }, undefined],
-    ['the common subset', { type: 'object', properties: { a: { type: 'string', enum: ['prefixItems'] } }, required: ['a'] }, undefined],
+    [
+      'unevaluatedProperties deep in allOf',
+      { type: 'object', allOf: [{ unevaluatedProperties: false }] },
+      DIALECT_2020_12,
+    ],
+    [
+      'a draft-07 tuple',
+      { type: 'object', properties: { p: { type: 'array', items: [{ type: 'number' }] } } },
+      undefined,
+    ],
+    [
+      'a draft-07 tuple beside $defs',
+      { type: 'object', $defs: {}, properties: { p: { items: [{}], additionalItems: false } } },
+      undefined,
+    ],
+    [
+      'the common subset',
+      { type: 'object', properties: { a: { type: 'string', enum: ['prefixItems'] } }, required: ['a'] },
+      undefined,
+    ],
     ['a keyword name used as data', { type: 'object', properties: { a: { const: { prefixItems: 1 } } } }, undefined],
   ])('%s → %s', (_what, schema, dialect) => {
     const result = withMcpDialect(schema);
@@ -29,7 +53,11 @@ describe('the dialect of a schema without $schema', () => {
   });
 
   it('keeps a declared $schema as it is', () => {
-    const schema = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { p: { prefixItems: [] } } };
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { p: { prefixItems: [] } },
+    };
     expect(withMcpDialect(schema)).toBe(schema);
   });
 });
@@ -39,17 +67,24 @@ describe.each(['2026-07-28', '2025-11-25'] as const)('2020-12 schemas of a serve
   let run: Run;
 
   beforeAll(async () => {
-    kernel = createKernel({ plugins: [mcpPlugin({ servers: { rec: { command: process.execPath, args: [META_SERVER], protocol } } })] });
+    kernel = createKernel({
+      plugins: [mcpPlugin({ servers: { rec: { command: process.execPath, args: [META_SERVER], protocol } } })],
+    });
     run = await kernel.createRun();
     expect(run.diagnostics).toEqual([]);
-    expect(run.listed.map((tool) => tool.name)).toEqual(expect.arrayContaining(['shapes', 'shapes_default', 'pair07', 'measure']));
+    expect(run.listed.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(['shapes', 'shapes_default', 'pair07', 'measure']),
+    );
   });
   afterAll(() => kernel.close());
 
   describe.each(['shapes', 'shapes_default'])('%s ($defs, prefixItems, items: false)', (tool) => {
     it('takes arguments that match and passes them on', async () => {
       const outcome = await run.call(`mcp:rec:${tool}`, { from: [0, 0], to: [3.5, -1], label: 'a' });
-      expect(outcome).toMatchObject({ status: 'ok', result: { content: [{ text: JSON.stringify({ from: [0, 0], to: [3.5, -1], label: 'a' }) }] } });
+      expect(outcome).toMatchObject({
+        status: 'ok',
+        result: { content: [{ text: JSON.stringify({ from: [0, 0], to: [3.5, -1], label: 'a' }) }] },
+      });
     });
 
     it.each([
@@ -59,18 +94,33 @@ describe.each(['2026-07-28', '2025-11-25'] as const)('2020-12 schemas of a serve
       ['an unknown property', { from: [0, 0], to: [1, 1], colour: 'red' }, '/colour'],
       ['a missing point', { from: [0, 0] }, '/to'],
     ])('refuses %s before the server sees it', async (_why, args, path) => {
-      await expect(run.call(`mcp:rec:${tool}`, args)).rejects.toMatchObject({ code: 'TOOL_ARGUMENTS_INVALID', message: expect.stringContaining(path) });
+      await expect(run.call(`mcp:rec:${tool}`, args)).rejects.toMatchObject({
+        code: 'TOOL_ARGUMENTS_INVALID',
+        message: expect.stringContaining(path),
+      });
     });
   });
 
   it('reads a draft-07 tuple without $schema as draft-07', async () => {
     expect(await run.call('mcp:rec:pair07', { pair: [1, 'a'] })).toMatchObject({ status: 'ok' });
-    await expect(run.call('mcp:rec:pair07', { pair: ['a', 1] })).rejects.toMatchObject({ code: 'TOOL_ARGUMENTS_INVALID', message: expect.stringContaining('/pair/0') });
-    await expect(run.call('mcp:rec:pair07', { pair: [1, 'a', 2] })).rejects.toMatchObject({ code: 'TOOL_ARGUMENTS_INVALID', message: expect.stringContaining('/pair') });
+    await expect(run.call('mcp:rec:pair07', { pair: ['a', 1] })).rejects.toMatchObject({
+      code: 'TOOL_ARGUMENTS_INVALID',
+      message: expect.stringContaining('/pair/0'),
+    });
+    await expect(run.call('mcp:rec:pair07', { pair: [1, 'a', 2] })).rejects.toMatchObject({
+      code: 'TOOL_ARGUMENTS_INVALID',
+      message: expect.stringContaining('/pair'),
+    });
   });
 
   it('checks structured content against a 2020-12 output schema', async () => {
-    expect(await run.call('mcp:rec:measure', { out: { from: [0, 0], to: [1, 2] } })).toMatchObject({ status: 'ok', result: { structuredContent: { from: [0, 0], to: [1, 2] } } });
-    expect(await run.call('mcp:rec:measure', { out: { from: [0, 0, 0], to: [1, 2] } })).toMatchObject({ status: 'error', error: { code: 'MCP_CALL_FAILED', message: expect.stringContaining('output schema') } });
+    expect(await run.call('mcp:rec:measure', { out: { from: [0, 0], to: [1, 2] } })).toMatchObject({
+      status: 'ok',
+      result: { structuredContent: { from: [0, 0], to: [1, 2] } },
+    });
+    expect(await run.call('mcp:rec:measure', { out: { from: [0, 0, 0], to: [1, 2] } })).toMatchObject({
+      status: 'error',
+      error: { code: 'MCP_CALL_FAILED', message: expect.stringContaining('output schema') },
+    });
   });
 });

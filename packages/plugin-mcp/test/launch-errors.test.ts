@@ -31,7 +31,10 @@ describe('an npx launch of a package that does not exist', () => {
 
   it('keeps the stderr line that names the package in MCP_SERVER_FAILED', async () => {
     const env = { npm_config_registry: url, npm_config_cache: cache, npm_config_update_notifier: 'false' };
-    const plugin = mcpPlugin({ connectTimeoutMs: 30_000, servers: { acme: { command: 'npx', args: ['-y', '@acme/no-such-mcp-server@1.2.3'], env } } });
+    const plugin = mcpPlugin({
+      connectTimeoutMs: 30_000,
+      servers: { acme: { command: 'npx', args: ['-y', '@acme/no-such-mcp-server@1.2.3'], env } },
+    });
     const kernel = createKernel({ plugins: [plugin], sourceTimeoutMs: 40_000 });
     try {
       const run = await kernel.createRun();

@@ -19,7 +19,11 @@ describe('MCP server lifecycle', () => {
 
   it('ends every server process on kernel.close()', async () => {
     const plugin = mcpPlugin({
-      servers: { everything: nodeServer('server-everything', 'stdio'), memory: nodeServer('server-memory'), dyn: fixture('dynamic') },
+      servers: {
+        everything: nodeServer('server-everything', 'stdio'),
+        memory: nodeServer('server-memory'),
+        dyn: fixture('dynamic'),
+      },
     });
     const kernel = createKernel({ plugins: [plugin] });
     await kernel.createRun();
@@ -34,7 +38,9 @@ describe('MCP server lifecycle', () => {
     const kernel = createKernel({ plugins: [plugin] });
     await kernel.close();
     const run = await kernel.createRun();
-    expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: 'MCP_SERVER_UNAVAILABLE', details: { server: 'dyn' } }));
+    expect(run.diagnostics).toContainEqual(
+      expect.objectContaining({ code: 'MCP_SERVER_UNAVAILABLE', details: { server: 'dyn' } }),
+    );
     expect(plugin.servers()[0]?.pids).toEqual([]);
   });
 });

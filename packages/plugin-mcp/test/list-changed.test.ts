@@ -13,13 +13,21 @@ describe('the MCP tool list', () => {
   const changed: string[] = [];
 
   beforeAll(() => {
-    kernel = createKernel({ plugins: [mcpPlugin({ servers: { dyn: fixture('dynamic') }, onToolsChanged: (server) => changed.push(server) })] });
+    kernel = createKernel({
+      plugins: [mcpPlugin({ servers: { dyn: fixture('dynamic') }, onToolsChanged: (server) => changed.push(server) })],
+    });
   });
   afterAll(() => kernel.close());
 
   it('follows nextCursor until the last page', async () => {
     const run = await kernel.createRun();
-    expect(run.catalog.map((tool) => tool.name).sort()).toEqual(['add_tool', 'annotated', 'echo', 'fail', 'list_count']);
+    expect(run.catalog.map((tool) => tool.name).sort()).toEqual([
+      'add_tool',
+      'annotated',
+      'echo',
+      'fail',
+      'list_count',
+    ]);
   });
 
   it('gives a second run the same descriptor objects (so per-tool work is reused)', async () => {

@@ -71,7 +71,16 @@ describe.each([
   };
 
   beforeAll(() => {
-    kernel = createKernel({ plugins: [mcpPlugin({ connectTimeoutMs: 20_000, servers: { modern: config() }, handlers, onToolsChanged: (server) => changed.push(server) })] });
+    kernel = createKernel({
+      plugins: [
+        mcpPlugin({
+          connectTimeoutMs: 20_000,
+          servers: { modern: config() },
+          handlers,
+          onToolsChanged: (server) => changed.push(server),
+        }),
+      ],
+    });
   });
   afterAll(() => kernel.close());
 
@@ -79,7 +88,12 @@ describe.each([
     const run = await kernel.createRun();
     expect(run.diagnostics.filter((d) => d.level === 'error')).toEqual([]);
     // The HTTP fixture is shared by two suites: the first may have added `extra_<n>` tools already.
-    expect(run.catalog.map((tool) => tool.name).filter((name) => !name.startsWith('extra_')).sort()).toEqual(['add_tool', 'confirm', 'echo']);
+    expect(
+      run.catalog
+        .map((tool) => tool.name)
+        .filter((name) => !name.startsWith('extra_'))
+        .sort(),
+    ).toEqual(['add_tool', 'confirm', 'echo']);
     expect(text(await run.call('mcp:modern:echo', { message: 'hi' }))).toBe('echo: hi');
     await run.close();
   });
@@ -108,7 +122,9 @@ describe.each([
 
 describe('pins a server cannot meet', () => {
   it('fails a modern-only server pinned to 2025-11-25 with a diagnostic naming the version', async () => {
-    const kernel = createKernel({ plugins: [mcpPlugin({ connectTimeoutMs: 20_000, servers: { modern: stdio('2025-11-25') } })] });
+    const kernel = createKernel({
+      plugins: [mcpPlugin({ connectTimeoutMs: 20_000, servers: { modern: stdio('2025-11-25') } })],
+    });
     try {
       const run = await kernel.createRun();
       const failure = run.diagnostics.find((d) => d.code === 'MCP_SERVER_FAILED');
@@ -125,7 +141,10 @@ describe('pins a server cannot meet', () => {
       plugins: [
         mcpPlugin({
           connectTimeoutMs: 20_000,
-          servers: { pinned: { ...nodeServer('server-memory'), protocol: '2026-07-28' }, auto: nodeServer('server-memory') },
+          servers: {
+            pinned: { ...nodeServer('server-memory'), protocol: '2026-07-28' },
+            auto: nodeServer('server-memory'),
+          },
         }),
       ],
     });

@@ -14,7 +14,15 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createKernel } from '@tool-search/kernel';
-import { loopbackAuthorizer, mcpLogin, mcpPlugin, memoryTokenStore, parseMcpOptions, type McpOAuthConfig, type McpTokenStore } from '../src/index.js';
+import {
+  loopbackAuthorizer,
+  mcpLogin,
+  mcpPlugin,
+  memoryTokenStore,
+  parseMcpOptions,
+  type McpOAuthConfig,
+  type McpTokenStore,
+} from '../src/index.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/oauth-modern-server.mjs', import.meta.url));
 const browser = { open: async (url: URL) => void (await (await fetch(url)).text()), timeoutMs: 30_000 };
@@ -27,8 +35,14 @@ interface Stats {
   calls: number;
 }
 
-async function startAuthServer(mode: 'cimd' | 'dcr', ca: string): Promise<{ url: string; child: ChildProcess; stats(): Promise<Stats> }> {
-  const child = spawn(process.execPath, [FIXTURE, `--${mode}`], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, CIMD_CA: ca } });
+async function startAuthServer(
+  mode: 'cimd' | 'dcr',
+  ca: string,
+): Promise<{ url: string; child: ChildProcess; stats(): Promise<Stats> }> {
+  const child = spawn(process.execPath, [FIXTURE, `--${mode}`], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, CIMD_CA: ca },
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       const match = /listening (\S+)/.exec(String(chunk));
@@ -40,7 +54,11 @@ async function startAuthServer(mode: 'cimd' | 'dcr', ca: string): Promise<{ url:
 }
 
 /** Logs in with `auth`, then calls `whoami` in a fresh run on the stored tokens; returns what it said. */
-async function loginAndCall(url: string, auth: McpOAuthConfig, store: McpTokenStore = memoryTokenStore()): Promise<string> {
+async function loginAndCall(
+  url: string,
+  auth: McpOAuthConfig,
+  store: McpTokenStore = memoryTokenStore(),
+): Promise<string> {
   const authorizer = loopbackAuthorizer(browser);
   try {
     expect(await mcpLogin('notes', { url, auth }, { store, authorizer, timeoutMs: 30_000 })).toEqual({ toolCount: 1 });
@@ -63,7 +81,10 @@ const openssl = await promisify(execFile)('openssl', ['version']).then(
   () => true,
   () => false,
 );
-if (!openssl) console.warn('skipping client ID metadata document tests: openssl is not installed (needed for the HTTPS document server certificate)');
+if (!openssl)
+  console.warn(
+    'skipping client ID metadata document tests: openssl is not installed (needed for the HTTPS document server certificate)',
+  );
 
 describe.skipIf(!openssl)('OAuth client identity: metadata document, registration, pre-registered', () => {
   const dir = mkdtempSync(join(tmpdir(), 'plugin-mcp-cimd-'));
@@ -77,27 +98,46 @@ describe.skipIf(!openssl)('OAuth client identity: metadata document, registratio
   beforeAll(async () => {
     // The document must be served over HTTPS: a self-signed certificate for 127.0.0.1, which the authorization server trusts.
     await promisify(execFile)('openssl', [
-      'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-subj', '/CN=127.0.0.1',
-      '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', join(dir, 'key.pem'), '-out', join(dir, 'cert.pem'),
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-days',
+      '1',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1',
+      '-keyout',
+      join(dir, 'key.pem'),
+      '-out',
+      join(dir, 'cert.pem'),
     ]);
-    documentServer = createServer({ key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) }, (req, res) => {
-      documentRequests += 1;
-      if (req.url !== '/tool-search/client.json') return void res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(
-        JSON.stringify({
-          client_id: metadataUrl,
-          client_name: 'Tool Search',
-          redirect_uris: ['http://127.0.0.1/callback'],
-          grant_types: ['authorization_code', 'refresh_token'],
-          response_types: ['code'],
-          token_endpoint_auth_method: 'none',
-        }),
-      );
-    });
+    documentServer = createServer(
+      { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) },
+      (req, res) => {
+        documentRequests += 1;
+        if (req.url !== '/tool-search/client.json') return void res.writeHead(404).end();
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            client_id: metadataUrl,
+            client_name: 'Tool Search',
+            redirect_uris: ['http://127.0.0.1/callback'],
+            grant_types: ['authorization_code', 'refresh_token'],
+            response_types: ['code'],
+            token_endpoint_auth_method: 'none',
+          }),
+        );
+      },
+    );
     await new Promise<void>((resolve) => documentServer.listen(0, '127.0.0.1', resolve));
     metadataUrl = `https://127.0.0.1:${(documentServer.address() as { port: number }).port}/tool-search/client.json`;
-    [cimd, dcr] = await Promise.all([startAuthServer('cimd', join(dir, 'cert.pem')), startAuthServer('dcr', join(dir, 'cert.pem'))]);
+    [cimd, dcr] = await Promise.all([
+      startAuthServer('cimd', join(dir, 'cert.pem')),
+      startAuthServer('dcr', join(dir, 'cert.pem')),
+    ]);
     children.push(cimd.child, dcr.child);
   });
   afterAll(async () => {
@@ -137,14 +177,19 @@ describe.skipIf(!openssl)('OAuth client identity: metadata document, registratio
     const store = memoryTokenStore();
     const warn = vi.spyOn(console, 'warn');
     try {
-      expect(await loginAndCall(dcr.url, { clientId: 'tool-search-pre', clientMetadataUrl: metadataUrl }, store)).toBe('tool-search-pre');
+      expect(await loginAndCall(dcr.url, { clientId: 'tool-search-pre', clientMetadataUrl: metadataUrl }, store)).toBe(
+        'tool-search-pre',
+      );
       expect(warn).not.toHaveBeenCalled();
     } finally {
       warn.mockRestore();
     }
     expect((await dcr.stats()).registrations).toBe(registrations);
     expect(documentRequests).toBe(before);
-    expect((await store.load('notes'))?.client).toEqual({ client_id: 'tool-search-pre', issuer: new URL(dcr.url).origin });
+    expect((await store.load('notes'))?.client).toEqual({
+      client_id: 'tool-search-pre',
+      issuer: new URL(dcr.url).origin,
+    });
   });
 
   it('refuses a redirect whose iss names another authorization server (RFC 9207 mix-up defense)', async () => {
@@ -158,7 +203,13 @@ describe.skipIf(!openssl)('OAuth client identity: metadata document, registratio
     });
     const { tokens } = await cimd.stats();
     try {
-      await expect(mcpLogin('notes', { url: cimd.url, auth: { clientMetadataUrl: metadataUrl } }, { store: memoryTokenStore(), authorizer: forging, timeoutMs: 30_000 })).rejects.toMatchObject({
+      await expect(
+        mcpLogin(
+          'notes',
+          { url: cimd.url, auth: { clientMetadataUrl: metadataUrl } },
+          { store: memoryTokenStore(), authorizer: forging, timeoutMs: 30_000 },
+        ),
+      ).rejects.toMatchObject({
         code: 'MCP_AUTH_FAILED',
         cause: expect.objectContaining({ name: expect.stringMatching(/IssuerMismatch/) }),
       });
@@ -172,9 +223,16 @@ describe.skipIf(!openssl)('OAuth client identity: metadata document, registratio
 describe('auth.clientMetadataUrl in the options schema', () => {
   const withAuth = (auth: unknown) => ({ servers: { notes: { url: 'https://mcp.example/mcp', auth } } });
   it('takes an HTTPS URL with a path', () => {
-    expect(() => parseMcpOptions(withAuth({ clientMetadataUrl: 'https://app.example/oauth/client.json' }))).not.toThrow();
+    expect(() =>
+      parseMcpOptions(withAuth({ clientMetadataUrl: 'https://app.example/oauth/client.json' })),
+    ).not.toThrow();
   });
-  it.each(['http://app.example/client.json', 'https://app.example/', 'app.example/client.json', 42])('refuses %j with a ConfigError at its path', (value) => {
-    expect(() => parseMcpOptions(withAuth({ clientMetadataUrl: value }))).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID', path: '/servers/notes/auth/clientMetadataUrl' }));
-  });
+  it.each(['http://app.example/client.json', 'https://app.example/', 'app.example/client.json', 42])(
+    'refuses %j with a ConfigError at its path',
+    (value) => {
+      expect(() => parseMcpOptions(withAuth({ clientMetadataUrl: value }))).toThrow(
+        expect.objectContaining({ code: 'OPTIONS_INVALID', path: '/servers/notes/auth/clientMetadataUrl' }),
+      );
+    },
+  );
 });

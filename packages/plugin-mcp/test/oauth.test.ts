@@ -12,14 +12,25 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createKernel, type Run } from '@tool-search/kernel';
-import { fileTokenStore, loopbackAuthorizer, mcpLogin, mcpLogout, mcpPlugin, type McpTokenStore } from '../src/index.js';
+import {
+  fileTokenStore,
+  loopbackAuthorizer,
+  mcpLogin,
+  mcpLogout,
+  mcpPlugin,
+  type McpTokenStore,
+} from '../src/index.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/oauth-server.mjs', import.meta.url));
 
 /** The user's browser: follows the authorization server's redirect back to the loopback listener. */
 const browser = { open: async (url: URL) => void (await (await fetch(url)).text()), timeoutMs: 10_000 };
 
-async function startOAuthServer(): Promise<{ url: string; child: ChildProcess; stats(): Promise<Record<string, number>> }> {
+async function startOAuthServer(): Promise<{
+  url: string;
+  child: ChildProcess;
+  stats(): Promise<Record<string, number>>;
+}> {
   const child = spawn(process.execPath, [FIXTURE], { stdio: ['ignore', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -28,7 +39,11 @@ async function startOAuthServer(): Promise<{ url: string; child: ChildProcess; s
     });
     child.once('exit', (code) => reject(new Error(`oauth fixture exited with ${code}`)));
   });
-  return { url, child, stats: async () => (await (await fetch(new URL('/stats', url))).json()) as Record<string, number> };
+  return {
+    url,
+    child,
+    stats: async () => (await (await fetch(new URL('/stats', url))).json()) as Record<string, number>,
+  };
 }
 
 async function runWith(url: string, store: McpTokenStore): Promise<{ run: Run; close(): Promise<void> }> {
@@ -73,20 +88,29 @@ describe('OAuth with an MCP server', () => {
     const dir = stateDir();
     const authorizer = loopbackAuthorizer(browser);
     try {
-      expect(await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer })).toEqual({ toolCount: 2 });
+      expect(await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer })).toEqual({
+        toolCount: 2,
+      });
     } finally {
       await authorizer.close();
     }
     expect(statSync(join(dir, 'mcp-auth')).mode & 0o777).toBe(0o700);
     expect(statSync(join(dir, 'mcp-auth', 'notes.json')).mode & 0o777).toBe(0o600);
     const record = await fileTokenStore(dir).load('notes');
-    expect(record).toMatchObject({ serverUrl: server.url, tokens: { token_type: expect.stringMatching(/bearer/i) }, client: { client_id: expect.any(String) } });
+    expect(record).toMatchObject({
+      serverUrl: server.url,
+      tokens: { token_type: expect.stringMatching(/bearer/i) },
+      client: { client_id: expect.any(String) },
+    });
 
     const { run, close } = await runWith(server.url, fileTokenStore(dir));
     try {
       expect(run.diagnostics).toEqual([]);
       const outcome = await run.call('mcp:notes:whoami', {});
-      expect(outcome).toMatchObject({ status: 'ok', result: { content: [{ type: 'text', text: record?.client?.client_id }] } });
+      expect(outcome).toMatchObject({
+        status: 'ok',
+        result: { content: [{ type: 'text', text: record?.client?.client_id }] },
+      });
     } finally {
       await close();
     }
@@ -95,7 +119,9 @@ describe('OAuth with an MCP server', () => {
   it('refreshes an expired access token without a login', async () => {
     const dir = stateDir();
     const authorizer = loopbackAuthorizer(browser);
-    await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer }).finally(() => authorizer.close());
+    await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer }).finally(() =>
+      authorizer.close(),
+    );
     const before = (await fileTokenStore(dir).load('notes'))?.tokens?.access_token;
     const { refreshes, authorizations } = await server.stats();
     await fetch(new URL('/expire', server.url), { method: 'POST' });
@@ -113,7 +139,9 @@ describe('OAuth with an MCP server', () => {
   it('forgets everything on logout: the next run needs a login again', async () => {
     const dir = stateDir();
     const authorizer = loopbackAuthorizer(browser);
-    await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer }).finally(() => authorizer.close());
+    await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer }).finally(() =>
+      authorizer.close(),
+    );
     expect(await mcpLogout('notes', fileTokenStore(dir))).toBe(true);
     expect(await mcpLogout('notes', fileTokenStore(dir))).toBe(false);
     const { run, close } = await runWith(server.url, fileTokenStore(dir));
@@ -128,7 +156,9 @@ describe('OAuth with an MCP server', () => {
     const dir = stateDir();
     const login = async () => {
       const authorizer = loopbackAuthorizer(browser);
-      await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer }).finally(() => authorizer.close());
+      await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer }).finally(() =>
+        authorizer.close(),
+      );
     };
     await login();
     expect((await fileTokenStore(dir).load('notes'))?.tokens?.scope).toBe('notes:read');
@@ -143,7 +173,10 @@ describe('OAuth with an MCP server', () => {
       await first.close();
     }
     await login();
-    expect((await fileTokenStore(dir).load('notes'))?.tokens?.scope?.split(' ').sort()).toEqual(['notes:read', 'notes:write']);
+    expect((await fileTokenStore(dir).load('notes'))?.tokens?.scope?.split(' ').sort()).toEqual([
+      'notes:read',
+      'notes:write',
+    ]);
     const second = await runWith(server.url, fileTokenStore(dir));
     try {
       expect(await second.run.call('mcp:notes:write_note', {})).toMatchObject({ status: 'ok' });
@@ -156,10 +189,15 @@ describe('OAuth with an MCP server', () => {
     const dir = stateDir();
     const authorizer = loopbackAuthorizer(browser);
     await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer });
-    const kernel = createKernel({ plugins: [mcpPlugin({ servers: { notes: { url: server.url } }, tokenStore: fileTokenStore(dir), authorizer })] });
+    const kernel = createKernel({
+      plugins: [mcpPlugin({ servers: { notes: { url: server.url } }, tokenStore: fileTokenStore(dir), authorizer })],
+    });
     try {
       const run = await kernel.createRun();
-      expect(await run.call('mcp:notes:write_note', {})).toMatchObject({ status: 'ok', result: { content: [{ text: 'written' }] } });
+      expect(await run.call('mcp:notes:write_note', {})).toMatchObject({
+        status: 'ok',
+        result: { content: [{ text: 'written' }] },
+      });
     } finally {
       await kernel.close();
       await authorizer.close();
@@ -168,10 +206,16 @@ describe('OAuth with an MCP server', () => {
 
   it("leaves the operator's own Authorization header alone: a 401 to it is a server failure, not an OAuth flow", async () => {
     const { registrations } = await server.stats();
-    const kernel = createKernel({ plugins: [mcpPlugin({ servers: { notes: { url: server.url, headers: { Authorization: 'Bearer operator-key' } } } })] });
+    const kernel = createKernel({
+      plugins: [
+        mcpPlugin({ servers: { notes: { url: server.url, headers: { Authorization: 'Bearer operator-key' } } } }),
+      ],
+    });
     try {
       const run = await kernel.createRun();
-      expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: 'MCP_SERVER_FAILED', details: expect.objectContaining({ server: 'notes' }) }));
+      expect(run.diagnostics).toContainEqual(
+        expect.objectContaining({ code: 'MCP_SERVER_FAILED', details: expect.objectContaining({ server: 'notes' }) }),
+      );
     } finally {
       await kernel.close();
     }
@@ -183,7 +227,9 @@ describe('OAuth with an MCP server', () => {
     children.push(other.child);
     const dir = stateDir();
     const authorizer = loopbackAuthorizer(browser);
-    await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer }).finally(() => authorizer.close());
+    await mcpLogin('notes', { url: server.url }, { store: fileTokenStore(dir), authorizer }).finally(() =>
+      authorizer.close(),
+    );
     const { run, close } = await runWith(other.url, fileTokenStore(dir));
     try {
       expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: 'MCP_AUTH_REQUIRED' }));

@@ -6,7 +6,13 @@ describe('mcpPlugin options', () => {
   it('accepts a stdio server and an HTTP server', () => {
     const options = {
       servers: {
-        files: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'], env: { DEBUG: '1' }, cwd: '/tmp', timeoutMs: 5000 },
+        files: {
+          command: 'npx',
+          args: ['-y', '@modelcontextprotocol/server-filesystem', '/tmp'],
+          env: { DEBUG: '1' },
+          cwd: '/tmp',
+          timeoutMs: 5000,
+        },
         remote: { url: 'https://mcp.example.com/mcp', headers: { Authorization: 'Bearer x' } },
       },
       connectTimeoutMs: 3000,
@@ -36,7 +42,15 @@ describe('mcpPlugin options', () => {
     expect(() => parseMcpOptions({ servers: { fs: { comand: 'npx' } } })).toThrow(
       expect.objectContaining({
         code: 'OPTIONS_INVALID',
-        details: { issues: expect.arrayContaining([expect.objectContaining({ path: '/servers/fs/comand', rule: 'additionalProperties', message: expect.stringContaining('"command"') })]) },
+        details: {
+          issues: expect.arrayContaining([
+            expect.objectContaining({
+              path: '/servers/fs/comand',
+              rule: 'additionalProperties',
+              message: expect.stringContaining('"command"'),
+            }),
+          ]),
+        },
       }),
     );
   });
@@ -48,7 +62,9 @@ describe('mcpPlugin options', () => {
   });
 
   it('checks options when the plugin is created', () => {
-    expect(() => mcpPlugin({ servers: {}, connectTimeoutMs: -1 })).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID' }));
+    expect(() => mcpPlugin({ servers: {}, connectTimeoutMs: -1 })).toThrow(
+      expect.objectContaining({ code: 'OPTIONS_INVALID' }),
+    );
   });
 
   it('exports the servers schema for the config package', () => {

@@ -7,7 +7,13 @@ import { fixture, nodeServer } from './helpers.js';
 /** A tiny stand-in for the policy package: deny by id glob (`*` suffix) or `group:<source>`, read at each run. */
 function denyPlugin(rules: () => readonly string[]): KernelPlugin {
   const denied = (id: string, source: string) =>
-    rules().some((rule) => (rule.startsWith('group:') ? rule.slice(6) === source : rule.endsWith('*') ? id.startsWith(rule.slice(0, -1)) : rule === id));
+    rules().some((rule) =>
+      rule.startsWith('group:')
+        ? rule.slice(6) === source
+        : rule.endsWith('*')
+          ? id.startsWith(rule.slice(0, -1))
+          : rule === id,
+    );
   return {
     name: 'test-deny-policy',
     apply({ hooks }) {

@@ -19,7 +19,11 @@ const quote = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 const direct = `${quote(process.execPath)} ${quote(FIXTURE_PATH)} stubborn`;
 
 const launches: Record<string, (pidFile: string) => McpStdioServerConfig> = {
-  direct: (pidFile) => ({ command: process.execPath, args: [FIXTURE_PATH, 'stubborn'], env: { FIXTURE_PID_FILE: pidFile } }),
+  direct: (pidFile) => ({
+    command: process.execPath,
+    args: [FIXTURE_PATH, 'stubborn'],
+    env: { FIXTURE_PID_FILE: pidFile },
+  }),
   'sh -c': (pidFile) => ({ command: 'sh', args: ['-c', `${direct}; echo done`], env: { FIXTURE_PID_FILE: pidFile } }),
   'npm exec': (pidFile) => ({
     command: 'npm',
@@ -31,7 +35,11 @@ const launches: Record<string, (pidFile: string) => McpStdioServerConfig> = {
 describe.each(Object.keys(launches))('a stubborn server launched %s', (launch) => {
   it('is ended with its whole process group by kernel.close(), grandchild included', async () => {
     const pidFile = join(dir, `${launch.replace(/\W/g, '_')}.pids`);
-    const plugin = mcpPlugin({ connectTimeoutMs: 6_000, shutdownGraceMs: 300, servers: { stubborn: launches[launch]!(pidFile) } });
+    const plugin = mcpPlugin({
+      connectTimeoutMs: 6_000,
+      shutdownGraceMs: 300,
+      servers: { stubborn: launches[launch]!(pidFile) },
+    });
     const kernel = createKernel({ plugins: [plugin] });
     const listing = kernel.createRun();
     const pids = await waitForPids(pidFile);
@@ -48,11 +56,17 @@ describe.each(Object.keys(launches))('a stubborn server launched %s', (launch) =
 describe('a stubborn server that timed out', () => {
   it('is ended (TERM, then KILL) once its connect deadline passes, before any close()', async () => {
     const pidFile = join(dir, 'timeout.pids');
-    const plugin = mcpPlugin({ connectTimeoutMs: 1_500, shutdownGraceMs: 200, servers: { stubborn: launches.direct!(pidFile) } });
+    const plugin = mcpPlugin({
+      connectTimeoutMs: 1_500,
+      shutdownGraceMs: 200,
+      servers: { stubborn: launches.direct!(pidFile) },
+    });
     const kernel = createKernel({ plugins: [plugin] });
     try {
       const run = await kernel.createRun();
-      expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: 'MCP_SERVER_FAILED', details: { server: 'stubborn', reason: 'timeout' } }));
+      expect(run.diagnostics).toContainEqual(
+        expect.objectContaining({ code: 'MCP_SERVER_FAILED', details: { server: 'stubborn', reason: 'timeout' } }),
+      );
       const pids = await waitForPids(pidFile);
       await expect.poll(() => pids.filter(isAlive), { timeout: 10_000 }).toEqual([]);
     } finally {

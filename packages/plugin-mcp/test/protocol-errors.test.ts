@@ -13,7 +13,9 @@ const META_SERVER = fileURLToPath(new URL('./fixtures/meta-server.mjs', import.m
 const uri = { uri: 'file:///missing.txt' };
 const capabilities = { requiredCapabilities: { sampling: {} } };
 const versions = { supported: ['2025-11-25'], requested: '2026-07-28' };
-const elicitations = { elicitations: [{ mode: 'url', url: 'https://example.com/consent', elicitationId: 'e1', message: 'Consent' }] };
+const elicitations = {
+  elicitations: [{ mode: 'url', url: 'https://example.com/consent', elicitationId: 'e1', message: 'Consent' }],
+};
 
 // [era, wire code, data, project code, details beyond mcpCode]
 const TABLE: Array<[McpEra, number, unknown, string, Record<string, unknown>]> = [
@@ -69,8 +71,14 @@ describe.each([
 
   // The outcome carries code and message (`details` are checked by the table above). -32002 cannot be sent this
   // way: the v2 server SDK re-encodes it as -32602 in both eras.
-  it.each(TABLE.filter(([rowEra, wire]) => rowEra === era && wire !== -32002))('%s %i (data %j) reaches the caller as %s', async (_era, wire, data, code) => {
-    const outcome = await run.call('mcp:rec:fail', { code: wire, ...(data !== undefined ? { data } : {}) });
-    expect(outcome).toMatchObject({ status: 'error', error: { code, message: expect.stringContaining('MCP server "rec" rejected the call') } });
-  });
+  it.each(TABLE.filter(([rowEra, wire]) => rowEra === era && wire !== -32002))(
+    '%s %i (data %j) reaches the caller as %s',
+    async (_era, wire, data, code) => {
+      const outcome = await run.call('mcp:rec:fail', { code: wire, ...(data !== undefined ? { data } : {}) });
+      expect(outcome).toMatchObject({
+        status: 'error',
+        error: { code, message: expect.stringContaining('MCP server "rec" rejected the call') },
+      });
+    },
+  );
 });

@@ -7,8 +7,18 @@ const execute = () => ({ content: [] });
 
 describe('toDefinition', () => {
   it('makes the server the owner of an mcp tool and records it in meta', () => {
-    const definition = toDefinition('github', { name: 'create_issue', description: 'Opens an issue', inputSchema: { type: 'object' } }, execute);
-    expect(definition).toMatchObject({ name: 'create_issue', source: 'mcp', owner: 'github', description: 'Opens an issue', meta: { mcpServer: 'github' } });
+    const definition = toDefinition(
+      'github',
+      { name: 'create_issue', description: 'Opens an issue', inputSchema: { type: 'object' } },
+      execute,
+    );
+    expect(definition).toMatchObject({
+      name: 'create_issue',
+      source: 'mcp',
+      owner: 'github',
+      description: 'Opens an issue',
+      meta: { mcpServer: 'github' },
+    });
     expect(definition.execute).toBe(execute);
   });
 
@@ -32,7 +42,11 @@ describe('toDefinition', () => {
   });
 
   it('prefers the tool title over the annotation title', () => {
-    const definition = toDefinition('s', { name: 't', title: 'Tool title', inputSchema: { type: 'object' }, annotations: { title: 'Other' } }, execute);
+    const definition = toDefinition(
+      's',
+      { name: 't', title: 'Tool title', inputSchema: { type: 'object' }, annotations: { title: 'Other' } },
+      execute,
+    );
     expect(definition.title).toBe('Tool title');
   });
 

@@ -19,8 +19,14 @@ describe('fileTokenStore', () => {
   it('round-trips a record in an owner-only file, leaving no temporary file behind', async () => {
     const dir = stateDir();
     const store = fileTokenStore(dir);
-    await store.save('notes', { serverUrl: 'https://mcp.example/mcp', tokens: { access_token: 'a', token_type: 'bearer' } });
-    await store.save('notes', { serverUrl: 'https://mcp.example/mcp', tokens: { access_token: 'b', token_type: 'bearer' } });
+    await store.save('notes', {
+      serverUrl: 'https://mcp.example/mcp',
+      tokens: { access_token: 'a', token_type: 'bearer' },
+    });
+    await store.save('notes', {
+      serverUrl: 'https://mcp.example/mcp',
+      tokens: { access_token: 'b', token_type: 'bearer' },
+    });
     expect(await store.load('notes')).toMatchObject({ tokens: { access_token: 'b' } });
     expect(readdirSync(join(dir, 'mcp-auth'))).toEqual(['notes.json']);
     expect(statSync(tokenFile(dir, 'notes')).mode & 0o777).toBe(0o600);

@@ -20,7 +20,12 @@ class StorageContextManager implements ContextManager {
   active(): Context {
     return this.storage.getStore() ?? ROOT_CONTEXT;
   }
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(ctx: Context, fn: F, thisArg?: ThisParameterType<F>, ...args: A): ReturnType<F> {
+  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
+    ctx: Context,
+    fn: F,
+    thisArg?: ThisParameterType<F>,
+    ...args: A
+  ): ReturnType<F> {
     return this.storage.run(ctx, () => fn.call(thisArg, ...args));
   }
   bind<T>(_ctx: Context, target: T): T {
@@ -56,8 +61,18 @@ describe.each(['2026-07-28', '2025-11-25'] as const)('trace context to a server 
   afterAll(() => kernel.close());
 
   it("sends the run's traceparent, tracestate and baggage", async () => {
-    const meta = await seen({ traceContext: { traceparent: PARENT, tracestate: 'congo=t61rcWkgMzE,rojo=00f067aa0ba902b7', baggage: 'userId=alice' } });
-    expect(meta).toMatchObject({ traceparent: PARENT, tracestate: 'congo=t61rcWkgMzE,rojo=00f067aa0ba902b7', baggage: 'userId=alice' });
+    const meta = await seen({
+      traceContext: {
+        traceparent: PARENT,
+        tracestate: 'congo=t61rcWkgMzE,rojo=00f067aa0ba902b7',
+        baggage: 'userId=alice',
+      },
+    });
+    expect(meta).toMatchObject({
+      traceparent: PARENT,
+      tracestate: 'congo=t61rcWkgMzE,rojo=00f067aa0ba902b7',
+      baggage: 'userId=alice',
+    });
   });
 
   it('sends nothing when the run has no trace context', async () => {
@@ -67,7 +82,10 @@ describe.each(['2026-07-28', '2025-11-25'] as const)('trace context to a server 
   });
 
   it("prefers the call's own trace context to the run's", async () => {
-    const meta = await seen({ traceContext: { traceparent: PARENT, tracestate: 'run=1' } }, { trace: { traceparent: OTHER } });
+    const meta = await seen(
+      { traceContext: { traceparent: PARENT, tracestate: 'run=1' } },
+      { trace: { traceparent: OTHER } },
+    );
     expect(meta).toMatchObject({ traceparent: OTHER });
     expect(meta).not.toHaveProperty('tracestate');
   });
@@ -76,8 +94,14 @@ describe.each(['2026-07-28', '2025-11-25'] as const)('trace context to a server 
     const manager = new StorageContextManager();
     expect(context.setGlobalContextManager(manager)).toBe(true);
     try {
-      const span = trace.wrapSpanContext({ traceId: '5759e988bd862e3fe1be46a994272793', spanId: '53995c3f42cd8ad8', traceFlags: TraceFlags.SAMPLED });
-      const meta = await context.with(trace.setSpan(context.active(), span), () => seen({ traceContext: { traceparent: PARENT } }));
+      const span = trace.wrapSpanContext({
+        traceId: '5759e988bd862e3fe1be46a994272793',
+        spanId: '53995c3f42cd8ad8',
+        traceFlags: TraceFlags.SAMPLED,
+      });
+      const meta = await context.with(trace.setSpan(context.active(), span), () =>
+        seen({ traceContext: { traceparent: PARENT } }),
+      );
       expect(meta).toMatchObject({ traceparent: '00-5759e988bd862e3fe1be46a994272793-53995c3f42cd8ad8-01' });
     } finally {
       context.disable();
@@ -98,7 +122,9 @@ describe.each(['2026-07-28', '2025-11-25'] as const)('trace context to a server 
   });
 
   it('drops a tracestate with control characters or past the bound, and keeps the traceparent', async () => {
-    expect(await seen({ traceContext: { traceparent: PARENT, tracestate: 'a=b\nc=d' } })).not.toHaveProperty('tracestate');
+    expect(await seen({ traceContext: { traceparent: PARENT, tracestate: 'a=b\nc=d' } })).not.toHaveProperty(
+      'tracestate',
+    );
     const meta = await seen({ traceContext: { traceparent: PARENT, tracestate: 'a='.padEnd(9_000, 'x') } });
     expect(meta).toMatchObject({ traceparent: PARENT });
     expect(meta).not.toHaveProperty('tracestate');

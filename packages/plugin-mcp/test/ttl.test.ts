@@ -20,7 +20,12 @@ afterEach(async () => {
 
 async function idsAfterBump(ttlMs: number): Promise<{ before: string[]; after: string[] }> {
   kernel = createKernel({
-    plugins: [mcpPlugin({ connectTimeoutMs: 30_000, servers: { ttl: { command: process.execPath, args: [TTL_SERVER, String(ttlMs)] } } })],
+    plugins: [
+      mcpPlugin({
+        connectTimeoutMs: 30_000,
+        servers: { ttl: { command: process.execPath, args: [TTL_SERVER, String(ttlMs)] } },
+      }),
+    ],
   });
   const first = await kernel.createRun();
   const before = first.catalog.map((tool) => tool.id).sort();

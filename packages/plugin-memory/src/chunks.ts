@@ -23,8 +23,12 @@ export function chunkMarkdown(path: string, text: string): MemoryChunk[] {
     if (start < 0) return;
     let end = last;
     while (end > start && lines[end]!.trim() === '') end--;
-    const body = lines.slice(start, end + 1).join('\n').trim();
-    if (body) chunks.push({ path, startLine: start + 1, endLine: end + 1, ...(heading ? { heading } : {}), text: body });
+    const body = lines
+      .slice(start, end + 1)
+      .join('\n')
+      .trim();
+    if (body)
+      chunks.push({ path, startLine: start + 1, endLine: end + 1, ...(heading ? { heading } : {}), text: body });
     start = -1;
   };
   lines.forEach((line, i) => {

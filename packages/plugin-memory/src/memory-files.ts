@@ -37,7 +37,8 @@ export function listMemoryFiles(root: string): MemoryFile[] {
       const resolved = resolveInWorkspace(root, relative);
       if (!resolved.exists || !isMemoryPath(resolved.relative)) return;
       const stat = statSync(resolved.absolute);
-      if (stat.isFile()) found.push({ path: resolved.relative, absolute: resolved.absolute, mtimeMs: stat.mtimeMs, size: stat.size });
+      if (stat.isFile())
+        found.push({ path: resolved.relative, absolute: resolved.absolute, mtimeMs: stat.mtimeMs, size: stat.size });
     } catch {
       // Outside the workspace (a symlink out) or unreadable: not a memory file.
     }
@@ -90,7 +91,11 @@ export async function readMemoryFile(root: string, relative: string): Promise<st
 export function resolveMemoryPath(root: string, input: string): { path: string; absolute: string; exists: boolean } {
   const resolved = resolveInWorkspace(root, input);
   if (!isMemoryPath(resolved.relative)) {
-    throw new ToolSearchError(MemoryErrors.MEMORY_PATH_INVALID, `${input} is not a memory file: memory_get reads MEMORY.md and memory/*.md`, { details: { rule: 'memoryFile', path: input } });
+    throw new ToolSearchError(
+      MemoryErrors.MEMORY_PATH_INVALID,
+      `${input} is not a memory file: memory_get reads MEMORY.md and memory/*.md`,
+      { details: { rule: 'memoryFile', path: input } },
+    );
   }
   return { path: resolved.relative, absolute: resolved.absolute, exists: resolved.exists };
 }

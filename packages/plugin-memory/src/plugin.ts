@@ -3,7 +3,15 @@
  * the workspace's memory files. Search ranks chunks with the same index the
  * tool search uses (`@tool-search/search`), rebuilt only when a file changed.
  */
-import { errorMessage, silentLogger, type JsonSchema, type KernelPlugin, type Logger, type ToolDefinition, type ToolDescriptor } from '@tool-search/kernel';
+import {
+  errorMessage,
+  silentLogger,
+  type JsonSchema,
+  type KernelPlugin,
+  type Logger,
+  type ToolDefinition,
+  type ToolDescriptor,
+} from '@tool-search/kernel';
 import { jsonToolResult } from '@tool-search/provider-formats';
 import { createToolIndex, type ToolIndex } from '@tool-search/search';
 import { workspaceRoot } from '@tool-search/workspace';
@@ -80,11 +88,28 @@ async function build(root: string, files: readonly MemoryFile[], logger: Logger)
       const id = `memory:${file.path}#L${chunk.startLine}-${chunk.endLine}`;
       chunks.set(id, chunk);
       const stem = file.path.replace(/^memory\//, '').replace(/\.md$/, '');
-      descriptors.push({ id, name: stem, source: 'core', owner: 'memory', ...(chunk.heading ? { title: chunk.heading } : {}), description: chunk.text, inputSchema: EMPTY_SCHEMA, catalogMode: 'catalog' });
+      descriptors.push({
+        id,
+        name: stem,
+        source: 'core',
+        owner: 'memory',
+        ...(chunk.heading ? { title: chunk.heading } : {}),
+        description: chunk.text,
+        inputSchema: EMPTY_SCHEMA,
+        catalogMode: 'catalog',
+      });
     }
   }
   // Every chunk may be a hit: the index's response cap is sized for tool hits, not for memory.
-  return { index: createToolIndex(descriptors, { maxSearchLimit: 50, searchDefaultLimit: DEFAULT_MAX_RESULTS, maxResponseBytes: 1 << 20 }), chunks, files: files.length };
+  return {
+    index: createToolIndex(descriptors, {
+      maxSearchLimit: 50,
+      searchDefaultLimit: DEFAULT_MAX_RESULTS,
+      maxResponseBytes: 1 << 20,
+    }),
+    chunks,
+    files: files.length,
+  };
 }
 
 function searchTool(memory: MemoryIndex): ToolDefinition {
@@ -92,13 +117,19 @@ function searchTool(memory: MemoryIndex): ToolDefinition {
     name: 'memory_search',
     source: 'core',
     owner: 'core',
-    description: 'Search the memory files (MEMORY.md and memory/*.md) for notes, facts and decisions saved earlier; returns file paths, line ranges and snippets.',
+    description:
+      'Search the memory files (MEMORY.md and memory/*.md) for notes, facts and decisions saved earlier; returns file paths, line ranges and snippets.',
     annotations: { readOnlyHint: true },
     inputSchema: {
       type: 'object',
       properties: {
         query: { type: 'string', minLength: 1, description: 'What to recall.' },
-        maxResults: { type: 'integer', minimum: 1, maximum: 50, description: `Hits to return (default ${DEFAULT_MAX_RESULTS}).` },
+        maxResults: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 50,
+          description: `Hits to return (default ${DEFAULT_MAX_RESULTS}).`,
+        },
       },
       required: ['query'],
       additionalProperties: false,
@@ -123,14 +154,24 @@ function getTool(root: string): ToolDefinition {
     name: 'memory_get',
     source: 'core',
     owner: 'core',
-    description: 'Read lines of one memory file (MEMORY.md or memory/*.md), e.g. a range found by memory_search. A file not written yet reads as empty.',
+    description:
+      'Read lines of one memory file (MEMORY.md or memory/*.md), e.g. a range found by memory_search. A file not written yet reads as empty.',
     annotations: { readOnlyHint: true },
     inputSchema: {
       type: 'object',
       properties: {
-        path: { type: 'string', minLength: 1, description: 'Memory file, relative to the workspace (MEMORY.md or memory/…).' },
+        path: {
+          type: 'string',
+          minLength: 1,
+          description: 'Memory file, relative to the workspace (MEMORY.md or memory/…).',
+        },
         from: { type: 'integer', minimum: 1, description: 'First line (1-based; default 1).' },
-        lines: { type: 'integer', minimum: 1, maximum: MAX_GET_LINES, description: `Number of lines (default: the rest of the file, at most ${MAX_GET_LINES}).` },
+        lines: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_GET_LINES,
+          description: `Number of lines (default: the rest of the file, at most ${MAX_GET_LINES}).`,
+        },
       },
       required: ['path'],
       additionalProperties: false,
@@ -143,8 +184,14 @@ function getTool(root: string): ToolDefinition {
       const from = typeof args.from === 'number' ? args.from : 1;
       const count = typeof args.lines === 'number' ? args.lines : MAX_GET_LINES;
       const slice = all.slice(from - 1, from - 1 + count);
-      return jsonToolResult({ path: file.path, from, lines: slice.length, totalLines: all.length, truncated: from - 1 + count < all.length, text: slice.join('\n') });
+      return jsonToolResult({
+        path: file.path,
+        from,
+        lines: slice.length,
+        totalLines: all.length,
+        truncated: from - 1 + count < all.length,
+        text: slice.join('\n'),
+      });
     },
   };
 }
-

@@ -17,13 +17,21 @@ function write(path: string, text: string) {
 
 const parsed = (outcome: Awaited<ReturnType<Run['call']>>) => {
   if (outcome.status !== 'ok') throw new Error(JSON.stringify(outcome));
-  return JSON.parse((outcome.result.content[0] as { text: string }).text) as { results: { path: string; startLine: number; endLine: number; snippet: string }[] } & Record<string, unknown>;
+  return JSON.parse((outcome.result.content[0] as { text: string }).text) as {
+    results: { path: string; startLine: number; endLine: number; snippet: string }[];
+  } & Record<string, unknown>;
 };
 
 beforeEach(async () => {
   workspace = realpathSync(mkdtempSync(join(tmpdir(), 'memory-ws-')));
-  write('MEMORY.md', '# Family\n\nMy daughter is called Ada. She was born in March.\n\n# Preferences\n\nI prefer tea over coffee in the morning.\n');
-  write('memory/2026-11-30.md', '# 2026-11-30\n\n- Booked the dentist for Tuesday at 9.\n- The invoices for 2025 are in Documents/invoices-2025.\n');
+  write(
+    'MEMORY.md',
+    '# Family\n\nMy daughter is called Ada. She was born in March.\n\n# Preferences\n\nI prefer tea over coffee in the morning.\n',
+  );
+  write(
+    'memory/2026-11-30.md',
+    '# 2026-11-30\n\n- Booked the dentist for Tuesday at 9.\n- The invoices for 2025 are in Documents/invoices-2025.\n',
+  );
   write('memory/projects/garden.md', '## Garden\n\nPlant the tulip bulbs before the first frost.\n');
   write('notes.md', 'Not a memory file: the secret word is zebra.\n');
   run = await createKernel({ plugins: [memoryPlugin({ workspace })] }).createRun({});
@@ -37,8 +45,12 @@ describe('memory_search', () => {
   });
 
   it('searches daily notes and nested memory folders', async () => {
-    expect(parsed(await run.call('memory_search', { query: 'dentist appointment' })).results[0]).toMatchObject({ path: 'memory/2026-11-30.md' });
-    expect(parsed(await run.call('memory_search', { query: 'tulip bulbs' })).results[0]).toMatchObject({ path: 'memory/projects/garden.md' });
+    expect(parsed(await run.call('memory_search', { query: 'dentist appointment' })).results[0]).toMatchObject({
+      path: 'memory/2026-11-30.md',
+    });
+    expect(parsed(await run.call('memory_search', { query: 'tulip bulbs' })).results[0]).toMatchObject({
+      path: 'memory/projects/garden.md',
+    });
   });
 
   it('never searches files outside MEMORY.md and memory/', async () => {
@@ -49,7 +61,9 @@ describe('memory_search', () => {
   it('sees a note written after the first search (the index follows file changes)', async () => {
     await run.call('memory_search', { query: 'tea' });
     write('memory/2026-12-01.md', '# 2026-12-01\n\nThe boat is moored at pontoon 14 in the marina.\n');
-    expect(parsed(await run.call('memory_search', { query: 'where is the boat moored' })).results[0]).toMatchObject({ path: 'memory/2026-12-01.md' });
+    expect(parsed(await run.call('memory_search', { query: 'where is the boat moored' })).results[0]).toMatchObject({
+      path: 'memory/2026-12-01.md',
+    });
   });
 
   it('skips a memory file that is a symlink out of the workspace', async () => {
@@ -63,11 +77,19 @@ describe('memory_search', () => {
 
 describe('memory_get', () => {
   it('returns lines of a memory file', async () => {
-    expect(parsed(await run.call('memory_get', { path: 'MEMORY.md', from: 3, lines: 1 }))).toMatchObject({ path: 'MEMORY.md', from: 3, lines: 1, text: 'My daughter is called Ada. She was born in March.' });
+    expect(parsed(await run.call('memory_get', { path: 'MEMORY.md', from: 3, lines: 1 }))).toMatchObject({
+      path: 'MEMORY.md',
+      from: 3,
+      lines: 1,
+      text: 'My daughter is called Ada. She was born in March.',
+    });
   });
 
   it('reads a file that does not exist yet as empty', async () => {
-    expect(parsed(await run.call('memory_get', { path: 'memory/2030-01-01.md' }))).toMatchObject({ text: '', lines: 0 });
+    expect(parsed(await run.call('memory_get', { path: 'memory/2030-01-01.md' }))).toMatchObject({
+      text: '',
+      lines: 0,
+    });
   });
 
   it.each([
@@ -83,13 +105,22 @@ describe('memory_get', () => {
     const outside = mkdtempSync(join(tmpdir(), 'memory-out-'));
     writeFileSync(join(outside, 'leak.md'), 'secret\n');
     symlinkSync(join(outside, 'leak.md'), join(workspace, 'memory', 'leak.md'));
-    expect(await run.call('memory_get', { path: 'memory/leak.md' })).toMatchObject({ status: 'error', error: { code: WorkspaceErrors.PATH_OUTSIDE_WORKSPACE } });
+    expect(await run.call('memory_get', { path: 'memory/leak.md' })).toMatchObject({
+      status: 'error',
+      error: { code: WorkspaceErrors.PATH_OUTSIDE_WORKSPACE },
+    });
   });
 });
 
 describe('chunkMarkdown', () => {
   it('cuts sections at headings and long sections at blank lines, with 1-based inclusive ranges', () => {
-    const text = ['# A', 'one', '', '# B', ...Array.from({ length: 30 }, (_, i) => (i % 7 === 6 ? '' : `line ${i}`))].join('\n');
+    const text = [
+      '# A',
+      'one',
+      '',
+      '# B',
+      ...Array.from({ length: 30 }, (_, i) => (i % 7 === 6 ? '' : `line ${i}`)),
+    ].join('\n');
     const chunks = chunkMarkdown('MEMORY.md', text);
     expect(chunks[0]).toMatchObject({ startLine: 1, endLine: 2, heading: 'A', text: '# A\none' });
     for (const chunk of chunks) expect(chunk.endLine - chunk.startLine + 1).toBeLessThanOrEqual(12);

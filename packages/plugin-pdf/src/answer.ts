@@ -35,7 +35,12 @@ export interface Answered {
   readonly pdfRejected?: { readonly status?: number; readonly message: string };
 }
 
-export type Answer = (prompt: string, documents: readonly PdfDocument[], model: string, signal: AbortSignal) => Promise<Answered>;
+export type Answer = (
+  prompt: string,
+  documents: readonly PdfDocument[],
+  model: string,
+  signal: AbortSignal,
+) => Promise<Answered>;
 
 /** Whether documents go as PDFs by default to this provider (see `PdfModelOptions.input`). */
 export function sendsPdf(options: PdfModelOptions): boolean {
@@ -62,13 +67,19 @@ export function answerer(options: PdfModelOptions): Answer {
       // The provider refused the file part itself: the text still answers. Any other failure is the caller's.
       if (status !== 400 && status !== 415 && status !== 422) throw error;
       const message = errorMessage(error);
-      return { text: await ask(textContent(prompt, documents), model, signal), sentAs: 'text', pdfRejected: { status, message } };
+      return {
+        text: await ask(textContent(prompt, documents), model, signal),
+        sentAs: 'text',
+        pdfRejected: { status, message },
+      };
     }
   };
 }
 
 /** The message content in a neutral shape each wire format maps: text, or a PDF with its name and page note. */
-type Part = { readonly kind: 'text'; readonly text: string } | { readonly kind: 'pdf'; readonly path: string; readonly data: string; readonly note: string };
+type Part =
+  | { readonly kind: 'text'; readonly text: string }
+  | { readonly kind: 'pdf'; readonly path: string; readonly data: string; readonly note: string };
 type Ask = (content: readonly Part[], model: string, signal: AbortSignal) => Promise<string>;
 
 function anthropicAsk(client: Anthropic): Ask {
@@ -76,34 +87,52 @@ function anthropicAsk(client: Anthropic): Ask {
     const blocks: Anthropic.ContentBlockParam[] = content.map((part) =>
       part.kind === 'text'
         ? { type: 'text', text: part.text }
-        : { type: 'document', title: part.path, context: part.note, source: { type: 'base64', media_type: 'application/pdf', data: part.data } },
+        : {
+            type: 'document',
+            title: part.path,
+            context: part.note,
+            source: { type: 'base64', media_type: 'application/pdf', data: part.data },
+          },
     );
-    const message = await client.messages.create({ model, max_tokens: 2048, messages: [{ role: 'user', content: blocks }] }, { signal });
+    const message = await client.messages.create(
+      { model, max_tokens: 2048, messages: [{ role: 'user', content: blocks }] },
+      { signal },
+    );
     return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
   };
 }
 
 function openaiAsk(client: OpenAI): Ask {
   return async (content, model, signal) => {
-    const parts: OpenAI.Chat.Completions.ChatCompletionContentPart[] = content.flatMap((part): OpenAI.Chat.Completions.ChatCompletionContentPart[] =>
-      part.kind === 'text'
-        ? [{ type: 'text', text: part.text }]
-        : [
-            { type: 'text', text: part.note },
-            { type: 'file', file: { filename: basename(part.path), file_data: `data:application/pdf;base64,${part.data}` } },
-          ],
+    const parts: OpenAI.Chat.Completions.ChatCompletionContentPart[] = content.flatMap(
+      (part): OpenAI.Chat.Completions.ChatCompletionContentPart[] =>
+        part.kind === 'text'
+          ? [{ type: 'text', text: part.text }]
+          : [
+              { type: 'text', text: part.note },
+              {
+                type: 'file',
+                file: { filename: basename(part.path), file_data: `data:application/pdf;base64,${part.data}` },
+              },
+            ],
     );
     // One text part stays a plain string, as before.
     const message = parts.length === 1 && parts[0]!.type === 'text' ? parts[0]!.text : parts;
-    const completion = await client.chat.completions.create({ model, messages: [{ role: 'user', content: message }] }, { signal });
+    const completion = await client.chat.completions.create(
+      { model, messages: [{ role: 'user', content: message }] },
+      { signal },
+    );
     return completion.choices[0]?.message.content ?? '';
   };
 }
 
 function pdfContent(prompt: string, documents: readonly PdfDocument[]): Part[] {
   return [
-    ...documents.map((doc): Part =>
-      doc.pdf ? { kind: 'pdf', path: doc.path, data: Buffer.from(doc.pdf).toString('base64'), note: pagesNote(doc) } : { kind: 'text', text: userText('', [doc]).trimEnd() },
+    ...documents.map(
+      (doc): Part =>
+        doc.pdf
+          ? { kind: 'pdf', path: doc.path, data: Buffer.from(doc.pdf).toString('base64'), note: pagesNote(doc) }
+          : { kind: 'text', text: userText('', [doc]).trimEnd() },
     ),
     { kind: 'text', text: prompt },
   ];
@@ -119,6 +148,9 @@ function pagesNote(doc: PdfText): string {
 }
 
 export function userText(prompt: string, documents: readonly PdfText[]): string {
-  const docs = documents.map((doc) => `<document path=${JSON.stringify(doc.path)} pageCount="${doc.pageCount}">\n${doc.pages.map((p) => `<page number="${p.page}">\n${p.text}\n</page>`).join('\n')}\n</document>`);
+  const docs = documents.map(
+    (doc) =>
+      `<document path=${JSON.stringify(doc.path)} pageCount="${doc.pageCount}">\n${doc.pages.map((p) => `<page number="${p.page}">\n${p.text}\n</page>`).join('\n')}\n</document>`,
+  );
   return `${docs.join('\n')}\n\n${prompt}`;
 }

@@ -3,7 +3,14 @@
  * workspace (pdf.js, see read.ts), and, with a `prompt` and a configured model, that model's answer about them
  * (answer.ts). Without a model, or when the model call fails, the extracted text is the answer.
  */
-import { ToolSearchError, ErrorCode, errorMessage, type KernelPlugin, type ToolDefinition, type ToolResult } from '@tool-search/kernel';
+import {
+  ToolSearchError,
+  ErrorCode,
+  errorMessage,
+  type KernelPlugin,
+  type ToolDefinition,
+  type ToolResult,
+} from '@tool-search/kernel';
 import { jsonToolResult } from '@tool-search/provider-formats';
 import { workspaceRoot } from '@tool-search/workspace';
 import { answerer, sendsPdf, type Answer, type PdfModelOptions } from './answer.js';
@@ -30,7 +37,11 @@ const PAGES = '^\\s*\\d+(\\s*-\\s*\\d+)?(\\s*,\\s*\\d+(\\s*-\\s*\\d+)?)*\\s*$';
 
 export function pdfPlugin(options: PdfPluginOptions): KernelPlugin {
   const root = workspaceRoot(options.workspace);
-  const limits = { maxBytes: (options.maxBytesMb ?? 10) * 1024 * 1024, maxPages: options.maxPages ?? 20, maxChars: options.maxChars ?? 50_000 };
+  const limits = {
+    maxBytes: (options.maxBytesMb ?? 10) * 1024 * 1024,
+    maxPages: options.maxPages ?? 20,
+    maxChars: options.maxChars ?? 50_000,
+  };
   const answer = options.model ? answerer(options.model) : undefined;
   const tool: ToolDefinition = {
     name: 'pdf',
@@ -42,18 +53,56 @@ export function pdfPlugin(options: PdfPluginOptions): KernelPlugin {
       type: 'object',
       properties: {
         path: { type: 'string', minLength: 1, description: 'PDF file, relative to the workspace.' },
-        pdf: { type: 'string', minLength: 1, description: 'The same as path (OpenClaw\'s name).' },
-        pdfs: { type: 'array', minItems: 1, maxItems: MAX_DOCUMENTS, items: { type: 'string', minLength: 1 }, description: `Several PDF files (at most ${MAX_DOCUMENTS}), read in order.` },
-        pages: { type: 'string', pattern: PAGES, description: `Pages to read in each document, e.g. "1-3,7" (default: the first ${limits.maxPages}).` },
-        prompt: { type: 'string', minLength: 1, description: options.model ? `A question or instruction the model (${options.model.model}) answers about the documents.` : 'Ignored here: no model is configured, so the text is returned.' },
-        ...(options.model ? { model: { type: 'string', minLength: 1, description: `Model for this call (default ${options.model.model}), on the same provider.` } } : {}),
+        pdf: { type: 'string', minLength: 1, description: "The same as path (OpenClaw's name)." },
+        pdfs: {
+          type: 'array',
+          minItems: 1,
+          maxItems: MAX_DOCUMENTS,
+          items: { type: 'string', minLength: 1 },
+          description: `Several PDF files (at most ${MAX_DOCUMENTS}), read in order.`,
+        },
+        pages: {
+          type: 'string',
+          pattern: PAGES,
+          description: `Pages to read in each document, e.g. "1-3,7" (default: the first ${limits.maxPages}).`,
+        },
+        prompt: {
+          type: 'string',
+          minLength: 1,
+          description: options.model
+            ? `A question or instruction the model (${options.model.model}) answers about the documents.`
+            : 'Ignored here: no model is configured, so the text is returned.',
+        },
+        ...(options.model
+          ? {
+              model: {
+                type: 'string',
+                minLength: 1,
+                description: `Model for this call (default ${options.model.model}), on the same provider.`,
+              },
+            }
+          : {}),
       },
       additionalProperties: false,
     },
     async execute(args, ctx) {
-      const paths = [...new Set([args.path, args.pdf, ...((args.pdfs as unknown[] | undefined) ?? [])].filter((p): p is string => typeof p === 'string'))];
-      if (!paths.length) throw new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, 'pdf needs path (or pdf) or pdfs', { details: { rule: 'required' } });
-      if (paths.length > MAX_DOCUMENTS) throw new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, `pdf reads at most ${MAX_DOCUMENTS} documents per call, got ${paths.length}`, { details: { rule: 'maxDocuments', count: paths.length } });
+      const paths = [
+        ...new Set(
+          [args.path, args.pdf, ...((args.pdfs as unknown[] | undefined) ?? [])].filter(
+            (p): p is string => typeof p === 'string',
+          ),
+        ),
+      ];
+      if (!paths.length)
+        throw new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, 'pdf needs path (or pdf) or pdfs', {
+          details: { rule: 'required' },
+        });
+      if (paths.length > MAX_DOCUMENTS)
+        throw new ToolSearchError(
+          ErrorCode.TOOL_ARGUMENTS_INVALID,
+          `pdf reads at most ${MAX_DOCUMENTS} documents per call, got ${paths.length}`,
+          { details: { rule: 'maxDocuments', count: paths.length } },
+        );
       const pages = typeof args.pages === 'string' ? args.pages : undefined;
       const prompt = typeof args.prompt === 'string' ? args.prompt : undefined;
       const model = typeof args.model === 'string' ? args.model : options.model?.model;
@@ -63,11 +112,21 @@ export function pdfPlugin(options: PdfPluginOptions): KernelPlugin {
       const documents: PdfDocument[] = [];
       let chars = 0;
       for (const path of paths) {
-        const doc = await readPdfText(root, path, pages, { ...limits, maxChars: Math.max(0, limits.maxChars - chars) }, keepPdf);
+        const doc = await readPdfText(
+          root,
+          path,
+          pages,
+          { ...limits, maxChars: Math.max(0, limits.maxChars - chars) },
+          keepPdf,
+        );
         chars += doc.pages.reduce((sum, p) => sum + p.text.length, 0);
         documents.push(doc);
       }
-      if (!asked) return textResult(documents, prompt !== undefined ? { note: 'no model is configured to answer the prompt: the text is returned' } : {});
+      if (!asked)
+        return textResult(
+          documents,
+          prompt !== undefined ? { note: 'no model is configured to answer the prompt: the text is returned' } : {},
+        );
       return answered(answer, prompt, documents, model, ctx.signal);
     },
   };
@@ -82,19 +141,47 @@ export function pdfPlugin(options: PdfPluginOptions): KernelPlugin {
 /** One document: the same shape as before (`path`, `pageCount`, `pages`, `truncated`); several: `documents`. */
 function textResult(read: readonly PdfText[], extra: Record<string, unknown>): ToolResult {
   const documents = read.map(({ path, pageCount, pages, truncated }) => ({ path, pageCount, pages, truncated }));
-  return jsonToolResult(documents.length === 1 ? { ...documents[0]!, ...extra } : { documents, truncated: documents.some((d) => d.truncated), ...extra });
+  return jsonToolResult(
+    documents.length === 1
+      ? { ...documents[0]!, ...extra }
+      : { documents, truncated: documents.some((d) => d.truncated), ...extra },
+  );
 }
 
-async function answered(answer: Answer, prompt: string, documents: readonly PdfDocument[], model: string, signal: AbortSignal): Promise<ToolResult> {
+async function answered(
+  answer: Answer,
+  prompt: string,
+  documents: readonly PdfDocument[],
+  model: string,
+  signal: AbortSignal,
+): Promise<ToolResult> {
   let reply: Awaited<ReturnType<Answer>>;
   try {
     reply = await answer(prompt, documents, model, signal);
   } catch (error) {
     // Text extraction stays the fallback: the caller still gets the documents, and why the model did not answer.
     const status = (error as { status?: number }).status;
-    return textResult(documents, { model, modelError: { message: errorMessage(error), ...(status ? { status } : {}) } });
+    return textResult(documents, {
+      model,
+      modelError: { message: errorMessage(error), ...(status ? { status } : {}) },
+    });
   }
-  const read = documents.map(({ path, pageCount, pages, truncated }) => ({ path, pageCount, pagesRead: pages.map((p) => p.page), truncated }));
+  const read = documents.map(({ path, pageCount, pages, truncated }) => ({
+    path,
+    pageCount,
+    pagesRead: pages.map((p) => p.page),
+    truncated,
+  }));
   const { text, sentAs, pdfRejected } = reply;
-  return { content: [{ type: 'text', text }], structuredContent: { model, prompt, answer: text, sentAs, ...(pdfRejected ? { pdfRejected } : {}), documents: read } };
+  return {
+    content: [{ type: 'text', text }],
+    structuredContent: {
+      model,
+      prompt,
+      answer: text,
+      sentAs,
+      ...(pdfRejected ? { pdfRejected } : {}),
+      documents: read,
+    },
+  };
 }

@@ -33,14 +33,25 @@ export interface ReadLimits {
 const standardFonts = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
 
 /** The text of the pages asked for; with `keepPdf`, also the PDF of the pages read. */
-export async function readPdfText(root: string, input: string, pages: string | undefined, limits: ReadLimits, keepPdf = false): Promise<PdfDocument> {
+export async function readPdfText(
+  root: string,
+  input: string,
+  pages: string | undefined,
+  limits: ReadLimits,
+  keepPdf = false,
+): Promise<PdfDocument> {
   const opened = await openInWorkspace(root, input);
-  if (!opened) throw new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `No PDF file at ${input}`, { details: { path: input } });
+  if (!opened)
+    throw new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `No PDF file at ${input}`, { details: { path: input } });
   let data: Uint8Array;
   try {
     const { size } = await opened.handle.stat();
     if (size > limits.maxBytes) {
-      throw new ToolSearchError(PdfErrors.PDF_UNREADABLE, `${input} is ${size} bytes; the pdf tool reads at most ${limits.maxBytes}`, { details: { rule: 'maxBytes', path: input, size } });
+      throw new ToolSearchError(
+        PdfErrors.PDF_UNREADABLE,
+        `${input} is ${size} bytes; the pdf tool reads at most ${limits.maxBytes}`,
+        { details: { rule: 'maxBytes', path: input, size } },
+      );
     }
     data = new Uint8Array(await opened.handle.readFile());
   } finally {
@@ -49,8 +60,18 @@ export async function readPdfText(root: string, input: string, pages: string | u
   const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
   // pdf.js may take the buffer over (transfer), so the bytes sent on are a copy.
   const whole = keepPdf ? data.slice() : undefined;
-  const document = await getDocument({ data, isEvalSupported: false, disableFontFace: true, useSystemFonts: false, standardFontDataUrl: standardFonts, verbosity: 0 }).promise.catch((error: unknown) => {
-    throw new ToolSearchError(PdfErrors.PDF_UNREADABLE, `${input} is not a readable PDF: ${errorMessage(error)}`, { details: { rule: 'parse', path: input }, cause: error });
+  const document = await getDocument({
+    data,
+    isEvalSupported: false,
+    disableFontFace: true,
+    useSystemFonts: false,
+    standardFontDataUrl: standardFonts,
+    verbosity: 0,
+  }).promise.catch((error: unknown) => {
+    throw new ToolSearchError(PdfErrors.PDF_UNREADABLE, `${input} is not a readable PDF: ${errorMessage(error)}`, {
+      details: { rule: 'parse', path: input },
+      cause: error,
+    });
   });
   try {
     const requested = parsePageRanges(pages, document.numPages);
@@ -60,15 +81,26 @@ export async function readPdfText(root: string, input: string, pages: string | u
     for (const number of wanted) {
       if (chars >= limits.maxChars) break;
       const content = await (await document.getPage(number)).getTextContent();
-      const text = content.items.map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : ' ') : '')).join('').replace(/[ \t]+\n/g, '\n').trim();
+      const text = content.items
+        .map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : ' ') : ''))
+        .join('')
+        .replace(/[ \t]+\n/g, '\n')
+        .trim();
       out.push({ page: number, text: text.slice(0, limits.maxChars - chars) });
       chars += text.length;
     }
-    const text = { path: opened.relative, pageCount: document.numPages, pages: out, truncated: chars > limits.maxChars || out.length < requested.length };
+    const text = {
+      path: opened.relative,
+      pageCount: document.numPages,
+      pages: out,
+      truncated: chars > limits.maxChars || out.length < requested.length,
+    };
     if (!whole) return text;
     // The pages read, written by pdf.js itself (extractPages, 0-based indices); every page: the file as it is.
     const all = out.length === document.numPages;
-    const pdf = all ? whole : await document.extractPages([{ document: null, includePages: out.map((p) => p.page - 1) }]);
+    const pdf = all
+      ? whole
+      : await document.extractPages([{ document: null, includePages: out.map((p) => p.page - 1) }]);
     return { ...text, pdf };
   } finally {
     await document.destroy();

@@ -21,8 +21,14 @@ async function makePdf(lines: string[]): Promise<Uint8Array> {
 
 beforeAll(async () => {
   workspace = realpathSync(mkdtempSync(join(tmpdir(), 'pdf-ws-')));
-  writeFileSync(join(workspace, 'invoice.pdf'), await makePdf(['Invoice 2025-001 total 420 EUR', 'Payment due in 30 days', 'Thank you']));
-  writeFileSync(join(workspace, 'long.pdf'), await makePdf(Array.from({ length: 30 }, (_, i) => `Page number ${i + 1}`)));
+  writeFileSync(
+    join(workspace, 'invoice.pdf'),
+    await makePdf(['Invoice 2025-001 total 420 EUR', 'Payment due in 30 days', 'Thank you']),
+  );
+  writeFileSync(
+    join(workspace, 'long.pdf'),
+    await makePdf(Array.from({ length: 30 }, (_, i) => `Page number ${i + 1}`)),
+  );
   writeFileSync(join(workspace, 'broken.pdf'), 'this is not a pdf');
   const outside = mkdtempSync(join(tmpdir(), 'pdf-out-'));
   writeFileSync(join(outside, 'secret.pdf'), await makePdf(['secret']));
@@ -32,19 +38,29 @@ beforeAll(async () => {
 
 const parsed = (outcome: Awaited<ReturnType<Run['call']>>) => {
   if (outcome.status !== 'ok') throw new Error(JSON.stringify(outcome));
-  return JSON.parse((outcome.result.content[0] as { text: string }).text) as { pageCount: number; pages: { page: number; text: string }[]; truncated: boolean };
+  return JSON.parse((outcome.result.content[0] as { text: string }).text) as {
+    pageCount: number;
+    pages: { page: number; text: string }[];
+    truncated: boolean;
+  };
 };
 
 describe('pdf', () => {
   it('reads every page and the page count', async () => {
     const result = parsed(await run.call('pdf', { path: 'invoice.pdf' }));
     expect(result.pageCount).toBe(3);
-    expect(result.pages.map((p) => p.text)).toEqual(['Invoice 2025-001 total 420 EUR', 'Payment due in 30 days', 'Thank you']);
+    expect(result.pages.map((p) => p.text)).toEqual([
+      'Invoice 2025-001 total 420 EUR',
+      'Payment due in 30 days',
+      'Thank you',
+    ]);
     expect(result.truncated).toBe(false);
   });
 
   it('reads the pages asked for', async () => {
-    expect(parsed(await run.call('pdf', { path: 'invoice.pdf', pages: '2-3' })).pages.map((p) => p.page)).toEqual([2, 3]);
+    expect(parsed(await run.call('pdf', { path: 'invoice.pdf', pages: '2-3' })).pages.map((p) => p.page)).toEqual([
+      2, 3,
+    ]);
   });
 
   it('reads at most maxPages and says it was cut', async () => {
@@ -64,7 +80,10 @@ describe('pdf', () => {
 
   it('refuses a file over maxBytesMb before parsing it', async () => {
     const small = await createKernel({ plugins: [pdfPlugin({ workspace, maxBytesMb: 0.0001 })] }).createRun({});
-    expect(await small.call('pdf', { path: 'invoice.pdf' })).toMatchObject({ status: 'error', error: { code: PdfErrors.PDF_UNREADABLE } });
+    expect(await small.call('pdf', { path: 'invoice.pdf' })).toMatchObject({
+      status: 'error',
+      error: { code: PdfErrors.PDF_UNREADABLE },
+    });
   });
 
   it('parses page ranges, clamped and de-duplicated', () => {

@@ -17,7 +17,10 @@ afterEach(() => {
   racer?.stop();
 });
 
-if (!confinedAccessIsRaceFree) console.warn('skipping the pdf symlink race test: /proc/self/fd is not available, so file access is not fd-relative here');
+if (!confinedAccessIsRaceFree)
+  console.warn(
+    'skipping the pdf symlink race test: /proc/self/fd is not available, so file access is not fd-relative here',
+  );
 describe.skipIf(!confinedAccessIsRaceFree)('pdf reads under a racer swapping a folder for a symlink to outside', () => {
   it(`reads the outside document in none of ${READS} calls`, async () => {
     const { workspace: ws, outside } = raceFolders('pdf-race');

@@ -30,26 +30,41 @@ const MAX_DEPTH = 64;
 export function checkVisibility(value: unknown): Visibility {
   if (value === undefined) return DEFAULT_VISIBILITY;
   if (typeof value === 'string' && (VISIBILITIES as readonly string[]).includes(value)) return value as Visibility;
-  throw new ConfigError('/tools/sessions/visibility', 'enum', `tools.sessions.visibility must be one of ${VISIBILITIES.join(', ')} (default ${DEFAULT_VISIBILITY})`, {
-    details: { value, allowed: VISIBILITIES },
-  });
+  throw new ConfigError(
+    '/tools/sessions/visibility',
+    'enum',
+    `tools.sessions.visibility must be one of ${VISIBILITIES.join(', ')} (default ${DEFAULT_VISIBILITY})`,
+    {
+      details: { value, allowed: VISIBILITIES },
+    },
+  );
 }
 
 /** `agents.defaults.sandbox.sessionToolsVisibility`: `spawned` (default) or `all`. */
 export function checkSandboxVisibility(value: unknown): 'spawned' | 'all' {
   if (value === undefined) return 'spawned';
   if (value === 'spawned' || value === 'all') return value;
-  throw new ConfigError('/agents/defaults/sandbox/sessionToolsVisibility', 'enum', 'agents.defaults.sandbox.sessionToolsVisibility must be "spawned" (default) or "all"', {
-    details: { value, allowed: ['spawned', 'all'] },
-  });
+  throw new ConfigError(
+    '/agents/defaults/sandbox/sessionToolsVisibility',
+    'enum',
+    'agents.defaults.sandbox.sessionToolsVisibility must be "spawned" (default) or "all"',
+    {
+      details: { value, allowed: ['spawned', 'all'] },
+    },
+  );
 }
 
 /** `session.agentToAgent.maxPingPongTurns`: an integer 0–5. */
 export function checkPingPong(value: unknown): number {
   if (Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 5) return value as number;
-  throw new ConfigError('/session/agentToAgent/maxPingPongTurns', 'range', 'session.agentToAgent.maxPingPongTurns must be an integer from 0 to 5 (default 5)', {
-    details: { value, minimum: 0, maximum: 5 },
-  });
+  throw new ConfigError(
+    '/session/agentToAgent/maxPingPongTurns',
+    'range',
+    'session.agentToAgent.maxPingPongTurns must be an integer from 0 to 5 (default 5)',
+    {
+      details: { value, minimum: 0, maximum: 5 },
+    },
+  );
 }
 
 export function defaultAgentId(agents: readonly AgentEntry[]): string {
@@ -61,7 +76,12 @@ export function callerOf(ctx: ExecuteContext, agents: readonly AgentEntry[]): Ca
 }
 
 /** Whether `caller` may see `target` under `visibility` (tree: itself and the sessions it spawned, transitively). */
-export async function visible(store: SessionStore, visibility: Visibility, caller: Caller, target: SessionRecord): Promise<boolean> {
+export async function visible(
+  store: SessionStore,
+  visibility: Visibility,
+  caller: Caller,
+  target: SessionRecord,
+): Promise<boolean> {
   if (visibility === 'all' || target.sessionId === caller.sessionId) return true;
   if (visibility === 'self') return false;
   let parentId = target.parentId;
@@ -73,17 +93,30 @@ export async function visible(store: SessionStore, visibility: Visibility, calle
 }
 
 /** The session a call names (`sessionKey` or `sessionId`; neither: the caller's own), if the caller may see it. */
-export async function resolveTarget(store: SessionStore, visibility: Visibility, caller: Caller, args: Record<string, unknown>): Promise<SessionRecord> {
+export async function resolveTarget(
+  store: SessionStore,
+  visibility: Visibility,
+  caller: Caller,
+  args: Record<string, unknown>,
+): Promise<SessionRecord> {
   const key = typeof args.sessionKey === 'string' ? args.sessionKey : undefined;
   const id = typeof args.sessionId === 'string' ? args.sessionId : key ? idOfKey(key) : caller.sessionId;
   const record = id === undefined ? undefined : await store.get(id);
   if (!record || (key !== undefined && record.key !== key)) {
-    throw new ToolSearchError(SessionsErrors.SESSION_UNKNOWN, `no session ${key ?? id}; sessions_list shows the sessions you can see`, { details: { sessionKey: key, sessionId: id } });
+    throw new ToolSearchError(
+      SessionsErrors.SESSION_UNKNOWN,
+      `no session ${key ?? id}; sessions_list shows the sessions you can see`,
+      { details: { sessionKey: key, sessionId: id } },
+    );
   }
   if (!(await visible(store, visibility, caller, record))) {
-    throw new ToolSearchError(SessionsErrors.SESSION_NOT_VISIBLE, `session ${record.key} is not visible with tools.sessions.visibility "${visibility}"`, {
-      details: { sessionKey: record.key, visibility, rule: 'tools.sessions.visibility' },
-    });
+    throw new ToolSearchError(
+      SessionsErrors.SESSION_NOT_VISIBLE,
+      `session ${record.key} is not visible with tools.sessions.visibility "${visibility}"`,
+      {
+        details: { sessionKey: record.key, visibility, rule: 'tools.sessions.visibility' },
+      },
+    );
   }
   return record;
 }
@@ -99,14 +132,22 @@ export function allowedAgents(agents: readonly AgentEntry[], callerAgentId: stri
 
 export function checkSpawnAgent(agents: readonly AgentEntry[], caller: Caller, agentId: string): void {
   if (agents.length && !agents.some((agent) => agent.id === agentId)) {
-    throw new ToolSearchError(ErrorCode.AGENT_UNKNOWN, `agents.list has no agent "${agentId}"; agents_list shows the ones you can spawn`, {
-      details: { agentId, suggestions: allowedAgents(agents, caller.agentId) },
-    });
+    throw new ToolSearchError(
+      ErrorCode.AGENT_UNKNOWN,
+      `agents.list has no agent "${agentId}"; agents_list shows the ones you can spawn`,
+      {
+        details: { agentId, suggestions: allowedAgents(agents, caller.agentId) },
+      },
+    );
   }
   if (!allowedAgents(agents, caller.agentId).includes(agentId)) {
-    throw new ToolSearchError(SessionsErrors.SUBAGENT_NOT_ALLOWED, `agent "${caller.agentId}" may not spawn "${agentId}": it is not in its agents.list[].subagents.allowAgents`, {
-      details: { agentId, requester: caller.agentId, rule: 'agents.list[].subagents.allowAgents' },
-    });
+    throw new ToolSearchError(
+      SessionsErrors.SUBAGENT_NOT_ALLOWED,
+      `agent "${caller.agentId}" may not spawn "${agentId}": it is not in its agents.list[].subagents.allowAgents`,
+      {
+        details: { agentId, requester: caller.agentId, rule: 'agents.list[].subagents.allowAgents' },
+      },
+    );
   }
 }
 
@@ -129,15 +170,25 @@ export async function checkSpawnLimits(store: SessionStore, limits: SpawnLimits,
     parentId = (await store.get(parentId))?.parentId;
   }
   if (depth + 1 > limits.maxSpawnDepth) {
-    throw new ToolSearchError(SessionsErrors.SUBAGENT_NOT_ALLOWED, `a session at spawn depth ${depth} may not spawn: agents.defaults.subagents.maxSpawnDepth is ${limits.maxSpawnDepth}`, {
-      details: { depth, rule: 'agents.defaults.subagents.maxSpawnDepth', limit: limits.maxSpawnDepth },
-    });
+    throw new ToolSearchError(
+      SessionsErrors.SUBAGENT_NOT_ALLOWED,
+      `a session at spawn depth ${depth} may not spawn: agents.defaults.subagents.maxSpawnDepth is ${limits.maxSpawnDepth}`,
+      {
+        details: { depth, rule: 'agents.defaults.subagents.maxSpawnDepth', limit: limits.maxSpawnDepth },
+      },
+    );
   }
-  const running = (await store.list()).filter((s) => s.parentId === caller.sessionId && s.kind === 'spawn' && s.status === 'running').length;
+  const running = (await store.list()).filter(
+    (s) => s.parentId === caller.sessionId && s.kind === 'spawn' && s.status === 'running',
+  ).length;
   if (running >= limits.maxChildren) {
-    throw new ToolSearchError(SessionsErrors.SUBAGENT_NOT_ALLOWED, `${running} sub-agents of this session are still running: agents.defaults.subagents.maxChildrenPerAgent is ${limits.maxChildren}`, {
-      details: { running, rule: 'agents.defaults.subagents.maxChildrenPerAgent', limit: limits.maxChildren },
-    });
+    throw new ToolSearchError(
+      SessionsErrors.SUBAGENT_NOT_ALLOWED,
+      `${running} sub-agents of this session are still running: agents.defaults.subagents.maxChildrenPerAgent is ${limits.maxChildren}`,
+      {
+        details: { running, rule: 'agents.defaults.subagents.maxChildrenPerAgent', limit: limits.maxChildren },
+      },
+    );
   }
 }
 

@@ -17,7 +17,12 @@ export interface AttachmentLimits {
   readonly maxTotalBytes: number;
 }
 
-export const DEFAULT_ATTACHMENT_LIMITS: AttachmentLimits = { enabled: false, maxFiles: 50, maxFileBytes: 1024 * 1024, maxTotalBytes: 5 * 1024 * 1024 };
+export const DEFAULT_ATTACHMENT_LIMITS: AttachmentLimits = {
+  enabled: false,
+  maxFiles: 50,
+  maxFileBytes: 1024 * 1024,
+  maxTotalBytes: 5 * 1024 * 1024,
+};
 
 export interface AttachmentInput {
   readonly name: string;
@@ -37,7 +42,8 @@ export interface AttachmentReceipt {
 export const ATTACHMENT_SCHEMA = {
   type: 'array',
   maxItems: 1000,
-  description: 'Files for the sub-agent, written to .openclaw/attachments/<uuid>/ in the workspace (tools.sessions_spawn.attachments limits).',
+  description:
+    'Files for the sub-agent, written to .openclaw/attachments/<uuid>/ in the workspace (tools.sessions_spawn.attachments limits).',
   items: {
     type: 'object',
     properties: {
@@ -60,30 +66,60 @@ export function checkAttachmentLimits(value: unknown): AttachmentLimits {
   for (const key of ['maxFiles', 'maxFileBytes', 'maxTotalBytes'] as const) {
     const n = given[key];
     if (n === undefined) continue;
-    if (!Number.isInteger(n) || (n as number) < 1) throw new ConfigError(`/tools/sessions_spawn/attachments/${key}`, 'minimum', `tools.sessions_spawn.attachments.${key} must be a positive integer`, { details: { value: n } });
+    if (!Number.isInteger(n) || (n as number) < 1)
+      throw new ConfigError(
+        `/tools/sessions_spawn/attachments/${key}`,
+        'minimum',
+        `tools.sessions_spawn.attachments.${key} must be a positive integer`,
+        { details: { value: n } },
+      );
     out[key] = n;
   }
   if (given.enabled !== undefined) {
-    if (typeof given.enabled !== 'boolean') throw new ConfigError('/tools/sessions_spawn/attachments/enabled', 'type', 'tools.sessions_spawn.attachments.enabled must be true or false', { details: { value: given.enabled } });
+    if (typeof given.enabled !== 'boolean')
+      throw new ConfigError(
+        '/tools/sessions_spawn/attachments/enabled',
+        'type',
+        'tools.sessions_spawn.attachments.enabled must be true or false',
+        { details: { value: given.enabled } },
+      );
     out.enabled = given.enabled;
   }
   return out as unknown as AttachmentLimits;
 }
 
-export async function materialize(workspace: string, inputs: readonly AttachmentInput[], limits: AttachmentLimits): Promise<AttachmentReceipt> {
-  if (!limits.enabled) throw refused('attachments are off here: set tools.sessions_spawn.attachments.enabled to true', { rule: 'tools.sessions_spawn.attachments.enabled' });
-  if (inputs.length > limits.maxFiles) throw refused(`${inputs.length} attachments, more than maxFiles ${limits.maxFiles}`, { rule: 'tools.sessions_spawn.attachments.maxFiles' });
+export async function materialize(
+  workspace: string,
+  inputs: readonly AttachmentInput[],
+  limits: AttachmentLimits,
+): Promise<AttachmentReceipt> {
+  if (!limits.enabled)
+    throw refused('attachments are off here: set tools.sessions_spawn.attachments.enabled to true', {
+      rule: 'tools.sessions_spawn.attachments.enabled',
+    });
+  if (inputs.length > limits.maxFiles)
+    throw refused(`${inputs.length} attachments, more than maxFiles ${limits.maxFiles}`, {
+      rule: 'tools.sessions_spawn.attachments.maxFiles',
+    });
   const seen = new Set<string>();
   const decoded = inputs.map((input) => {
     checkName(input.name);
-    if (seen.has(input.name)) throw refused(`attachment name ${JSON.stringify(input.name)} is given twice`, { name: input.name });
+    if (seen.has(input.name))
+      throw refused(`attachment name ${JSON.stringify(input.name)} is given twice`, { name: input.name });
     seen.add(input.name);
     const bytes = input.encoding === 'base64' ? decodeBase64(input) : Buffer.from(input.content, 'utf8');
-    if (bytes.length > limits.maxFileBytes) throw refused(`${input.name} is ${bytes.length} bytes, more than maxFileBytes ${limits.maxFileBytes}`, { name: input.name, rule: 'tools.sessions_spawn.attachments.maxFileBytes' });
+    if (bytes.length > limits.maxFileBytes)
+      throw refused(`${input.name} is ${bytes.length} bytes, more than maxFileBytes ${limits.maxFileBytes}`, {
+        name: input.name,
+        rule: 'tools.sessions_spawn.attachments.maxFileBytes',
+      });
     return { input, bytes };
   });
   const totalBytes = decoded.reduce((sum, file) => sum + file.bytes.length, 0);
-  if (totalBytes > limits.maxTotalBytes) throw refused(`attachments total ${totalBytes} bytes, more than maxTotalBytes ${limits.maxTotalBytes}`, { rule: 'tools.sessions_spawn.attachments.maxTotalBytes' });
+  if (totalBytes > limits.maxTotalBytes)
+    throw refused(`attachments total ${totalBytes} bytes, more than maxTotalBytes ${limits.maxTotalBytes}`, {
+      rule: 'tools.sessions_spawn.attachments.maxTotalBytes',
+    });
 
   const root = await realpath(workspace);
   const base = await safeFolder(root, ['.openclaw', 'attachments']);
@@ -93,25 +129,45 @@ export async function materialize(workspace: string, inputs: readonly Attachment
   const files = [];
   for (const { input, bytes } of decoded) {
     await writeFile(join(dir, input.name), bytes, { flag: 'wx', mode: 0o600 }); // exclusive: never through a link
-    files.push({ name: input.name, bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex'), ...(input.mimeType ? { mimeType: input.mimeType } : {}) });
+    files.push({
+      name: input.name,
+      bytes: bytes.length,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      ...(input.mimeType ? { mimeType: input.mimeType } : {}),
+    });
   }
   const relDir = relative(root, dir).split(sep).join('/');
   const receipt: AttachmentReceipt = { count: files.length, totalBytes, relDir, files };
-  await writeFile(join(dir, '.manifest.json'), `${JSON.stringify({ ...receipt, createdAt: new Date().toISOString() }, null, 2)}\n`, { flag: 'wx', mode: 0o600 });
+  await writeFile(
+    join(dir, '.manifest.json'),
+    `${JSON.stringify({ ...receipt, createdAt: new Date().toISOString() }, null, 2)}\n`,
+    { flag: 'wx', mode: 0o600 },
+  );
   return receipt;
 }
 
 /** A plain file name: not empty, `.` or `..`; no separators, NUL or control characters; not the manifest's name. */
 function checkName(name: string): void {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters in a file name are what this refuses
-  if (name === '.' || name === '..' || name === '.manifest.json' || /[/\\\0\x01-\x1f]/.test(name) || name.trim() !== name || !name) {
-    throw refused(`attachment name ${JSON.stringify(name)} is not a plain file name (no folders, "..", NUL or control characters)`, { name });
+  if (
+    name === '.' ||
+    name === '..' ||
+    name === '.manifest.json' ||
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters in a file name are what this refuses
+    /[/\\\0\x01-\x1f]/.test(name) ||
+    name.trim() !== name ||
+    !name
+  ) {
+    throw refused(
+      `attachment name ${JSON.stringify(name)} is not a plain file name (no folders, "..", NUL or control characters)`,
+      { name },
+    );
   }
 }
 
 function decodeBase64(input: AttachmentInput): Buffer {
   const text = input.content.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0) throw refused(`${input.name}: content is not base64`, { name: input.name });
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0)
+    throw refused(`${input.name}: content is not base64`, { name: input.name });
   return Buffer.from(text, 'base64');
 }
 
@@ -126,10 +182,15 @@ async function safeFolder(root: string, parts: readonly string[]): Promise<strin
         if (error.code !== 'EEXIST') throw error;
       });
       const made = await lstat(at);
-      if (!made.isDirectory() || made.isSymbolicLink()) throw refused(`${relative(root, at)} is not a folder`, { path: relative(root, at) });
+      if (!made.isDirectory() || made.isSymbolicLink())
+        throw refused(`${relative(root, at)} is not a folder`, { path: relative(root, at) });
       continue;
     }
-    if (found.isSymbolicLink() || !found.isDirectory()) throw refused(`${relative(root, at)} is a symlink or not a folder: attachments are written only into real folders of the workspace`, { path: relative(root, at) });
+    if (found.isSymbolicLink() || !found.isDirectory())
+      throw refused(
+        `${relative(root, at)} is a symlink or not a folder: attachments are written only into real folders of the workspace`,
+        { path: relative(root, at) },
+      );
   }
   return at;
 }

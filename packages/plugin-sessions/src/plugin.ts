@@ -6,7 +6,15 @@
  */
 import type { KernelPlugin, RunInfo, ToolCallOutcome } from '@tool-search/kernel';
 import type { SessionHost, SessionPatch, SessionRecord, TranscriptEntry } from '@tool-search/sessions';
-import { checkPingPong, checkSandboxVisibility, checkVisibility, defaultAgentId, DEFAULT_SPAWN_LIMITS, type AgentEntry, type SpawnLimits } from './access.js';
+import {
+  checkPingPong,
+  checkSandboxVisibility,
+  checkVisibility,
+  defaultAgentId,
+  DEFAULT_SPAWN_LIMITS,
+  type AgentEntry,
+  type SpawnLimits,
+} from './access.js';
 import { sessionTools } from './tools.js';
 import { checkAttachmentLimits } from './attachments.js';
 import { errorMessage } from '@tool-search/kernel';
@@ -54,7 +62,9 @@ export function sessionsPlugin(options: SessionsPluginOptions): KernelPlugin {
     sandboxVisibility,
     attachments: checkAttachmentLimits(options.attachments),
     ...(options.workspace ? { workspace: options.workspace } : {}),
-    ...(options.maxPingPongTurns !== undefined ? { agentToAgent: { maxPingPongTurns: checkPingPong(options.maxPingPongTurns) } } : {}),
+    ...(options.maxPingPongTurns !== undefined
+      ? { agentToAgent: { maxPingPongTurns: checkPingPong(options.maxPingPongTurns) } }
+      : {}),
     ...(options.now ? { now: options.now } : {}),
     ...(options.statusFields ? { statusFields: options.statusFields } : {}),
   });
@@ -64,13 +74,18 @@ export function sessionsPlugin(options: SessionsPluginOptions): KernelPlugin {
       // Writes go one after another, so a store that is not in-process keeps their order.
       let writes: Promise<unknown> = Promise.resolve();
       const record = (run: RunInfo, entry: TranscriptEntry) => {
-        const patch: SessionPatch = { agentId: run.request.agentId ?? defaultAgentId(agents), ...(run.request.model ? { model: run.request.model } : {}) };
+        const patch: SessionPatch = {
+          agentId: run.request.agentId ?? defaultAgentId(agents),
+          ...(run.request.model ? { model: run.request.model } : {}),
+        };
         writes = writes
           .then(async () => {
             await host.store.upsert(run.sessionId, patch);
             await host.store.append(run.sessionId, entry);
           })
-          .catch((error: unknown) => logger.warn(`session transcript not recorded: ${errorMessage(error)}`, { cause: error }));
+          .catch((error: unknown) =>
+            logger.warn(`session transcript not recorded: ${errorMessage(error)}`, { cause: error }),
+          );
       };
       hooks.listTools.tap((sink) => sink.add(tools));
       hooks.runEvent.tap((event, run) => {
@@ -78,10 +93,20 @@ export function sessionsPlugin(options: SessionsPluginOptions): KernelPlugin {
         if ((event as { type: string }).type !== 'turn-message') return;
         const turn = event as unknown as { role: string; content: string | null; toolCalls?: readonly string[] };
         if (turn.role !== 'user' && turn.role !== 'assistant') return;
-        record(run, { role: turn.role, content: turn.content, at: now(), ...(turn.toolCalls?.length ? { toolCalls: turn.toolCalls } : {}) });
+        record(run, {
+          role: turn.role,
+          content: turn.content,
+          at: now(),
+          ...(turn.toolCalls?.length ? { toolCalls: turn.toolCalls } : {}),
+        });
       });
       hooks.afterToolCall.tap((call, outcome, ctx) => {
-        record(ctx.run, { role: 'tool', content: outcomeText(outcome), at: now(), tool: { name: call.tool.name, status: outcome.status } });
+        record(ctx.run, {
+          role: 'tool',
+          content: outcomeText(outcome),
+          at: now(),
+          tool: { name: call.tool.name, status: outcome.status },
+        });
       });
     },
   };
@@ -90,6 +115,7 @@ export function sessionsPlugin(options: SessionsPluginOptions): KernelPlugin {
 function outcomeText(outcome: ToolCallOutcome): string | null {
   const result = 'result' in outcome ? outcome.result : undefined;
   const text = result?.content?.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
-  const shown = text ?? (outcome.status === 'blocked' ? outcome.reason : outcome.status === 'error' ? outcome.error.message : null);
+  const shown =
+    text ?? (outcome.status === 'blocked' ? outcome.reason : outcome.status === 'error' ? outcome.error.message : null);
   return shown && shown.length > TOOL_TEXT_CHARS ? `${shown.slice(0, TOOL_TEXT_CHARS)}…` : shown;
 }

@@ -8,7 +8,7 @@ import OpenAI from 'openai';
 import { createKernel, type Kernel, type ToolCallOutcome } from '@tool-search/kernel';
 import { openaiUpstream, sessionTurnRunner } from '@tool-search/gateway';
 import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
-import { createSessionHost, } from '@tool-search/sessions';
+import { createSessionHost } from '@tool-search/sessions';
 import { sessionsPlugin, SessionsErrors } from '@tool-search/plugin-sessions';
 
 let mock: MockOpenAI;
@@ -28,7 +28,14 @@ function setup(attachments: unknown = { enabled: true }) {
   const host = createSessionHost();
   const kernel = createKernel({ plugins: [sessionsPlugin({ host, workspace, attachments })] });
   kernels.push(kernel);
-  host.bind(sessionTurnRunner({ kernel, mode: 'direct', countTokens: false, upstream: openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }), 'mock-model') }));
+  host.bind(
+    sessionTurnRunner({
+      kernel,
+      mode: 'direct',
+      countTokens: false,
+      upstream: openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }), 'mock-model'),
+    }),
+  );
   const spawn = async (args: Record<string, unknown>): Promise<ToolCallOutcome> => {
     const run = await kernel.createRun({ sessionId: 'requester' });
     try {
@@ -53,7 +60,14 @@ describe('sessions_spawn attachments', () => {
   it('are materialised under .openclaw/attachments/<uuid>/ with a .manifest.json and a receipt (count, totalBytes, sha256, relDir)', async () => {
     const { workspace, spawn } = setup();
     const png = Buffer.from([0x89, 0x50, 0x4e, 0x47]);
-    const receipt = data(await spawn({ attachments: [{ name: 'notes.txt', content: SECRET }, { name: 'pic.png', content: png.toString('base64'), encoding: 'base64', mimeType: 'image/png' }] })).attachments;
+    const receipt = data(
+      await spawn({
+        attachments: [
+          { name: 'notes.txt', content: SECRET },
+          { name: 'pic.png', content: png.toString('base64'), encoding: 'base64', mimeType: 'image/png' },
+        ],
+      }),
+    ).attachments;
     expect(receipt).toMatchObject({ count: 2, totalBytes: SECRET.length + 4 });
     expect(receipt.relDir).toMatch(/^\.openclaw\/attachments\/[0-9a-f-]{36}$/);
     expect(receipt.files).toEqual([
@@ -63,7 +77,10 @@ describe('sessions_spawn attachments', () => {
     const dir = join(workspace, receipt.relDir);
     expect(readFileSync(join(dir, 'notes.txt'), 'utf8')).toBe(SECRET);
     expect(readFileSync(join(dir, 'pic.png'))).toEqual(png);
-    expect(JSON.parse(readFileSync(join(dir, '.manifest.json'), 'utf8'))).toMatchObject({ count: 2, relDir: receipt.relDir });
+    expect(JSON.parse(readFileSync(join(dir, '.manifest.json'), 'utf8'))).toMatchObject({
+      count: 2,
+      relDir: receipt.relDir,
+    });
   });
 
   it('are redacted from transcripts: the content reaches neither session, only the names', async () => {
@@ -91,7 +108,9 @@ describe('sessions_spawn attachments', () => {
     ['.manifest.json', "the manifest's name"],
   ])('a hostile name (%s: %s) is refused and nothing is written', async (name) => {
     const { workspace, spawn } = setup();
-    expect(code(await spawn({ attachments: [{ name, content: 'x' }] }))).toBe(SessionsErrors.SESSIONS_ATTACHMENT_REFUSED);
+    expect(code(await spawn({ attachments: [{ name, content: 'x' }] }))).toBe(
+      SessionsErrors.SESSIONS_ATTACHMENT_REFUSED,
+    );
     expect(existsSync(attachmentsDir(workspace)) ? readdirSync(attachmentsDir(workspace)) : []).toEqual([]);
     expect(existsSync(join(workspace, '..', 'escape.txt'))).toBe(false);
   });
@@ -101,19 +120,47 @@ describe('sessions_spawn attachments', () => {
     const outside = mkdtempSync(join(tmpdir(), 'spawn-outside-'));
     mkdirSync(join(workspace, '.openclaw'));
     symlinkSync(outside, attachmentsDir(workspace));
-    expect(code(await spawn({ attachments: [{ name: 'a.txt', content: 'x' }] }))).toBe(SessionsErrors.SESSIONS_ATTACHMENT_REFUSED);
+    expect(code(await spawn({ attachments: [{ name: 'a.txt', content: 'x' }] }))).toBe(
+      SessionsErrors.SESSIONS_ATTACHMENT_REFUSED,
+    );
     expect(readdirSync(outside)).toEqual([]);
   });
 
   it('limits come from tools.sessions_spawn.attachments (maxFiles, maxFileBytes, maxTotalBytes); off unless enabled', async () => {
-    expect(code(await setup({}).spawn({ attachments: [{ name: 'a', content: 'x' }] }))).toBe(SessionsErrors.SESSIONS_ATTACHMENT_REFUSED);
+    expect(code(await setup({}).spawn({ attachments: [{ name: 'a', content: 'x' }] }))).toBe(
+      SessionsErrors.SESSIONS_ATTACHMENT_REFUSED,
+    );
     const limited = setup({ enabled: true, maxFiles: 1, maxFileBytes: 4, maxTotalBytes: 6 });
-    expect(code(await limited.spawn({ attachments: [{ name: 'a', content: 'x' }, { name: 'b', content: 'y' }] }))).toBe(SessionsErrors.SESSIONS_ATTACHMENT_REFUSED);
-    expect(code(await limited.spawn({ attachments: [{ name: 'a', content: '12345' }] }))).toBe(SessionsErrors.SESSIONS_ATTACHMENT_REFUSED);
-    expect(code(await setup({ enabled: true, maxTotalBytes: 6 }).spawn({ attachments: [{ name: 'a', content: '1234' }, { name: 'b', content: '567' }] }))).toBe(SessionsErrors.SESSIONS_ATTACHMENT_REFUSED);
-    expect(code(await limited.spawn({ attachments: [{ name: 'a', content: '!!notbase64', encoding: 'base64' }] }))).toBe(SessionsErrors.SESSIONS_ATTACHMENT_REFUSED);
+    expect(
+      code(
+        await limited.spawn({
+          attachments: [
+            { name: 'a', content: 'x' },
+            { name: 'b', content: 'y' },
+          ],
+        }),
+      ),
+    ).toBe(SessionsErrors.SESSIONS_ATTACHMENT_REFUSED);
+    expect(code(await limited.spawn({ attachments: [{ name: 'a', content: '12345' }] }))).toBe(
+      SessionsErrors.SESSIONS_ATTACHMENT_REFUSED,
+    );
+    expect(
+      code(
+        await setup({ enabled: true, maxTotalBytes: 6 }).spawn({
+          attachments: [
+            { name: 'a', content: '1234' },
+            { name: 'b', content: '567' },
+          ],
+        }),
+      ),
+    ).toBe(SessionsErrors.SESSIONS_ATTACHMENT_REFUSED);
+    expect(
+      code(await limited.spawn({ attachments: [{ name: 'a', content: '!!notbase64', encoding: 'base64' }] })),
+    ).toBe(SessionsErrors.SESSIONS_ATTACHMENT_REFUSED);
     expect(data(await limited.spawn({ attachments: [{ name: 'a', content: '1234' }] })).attachments.count).toBe(1);
-    expect(() => sessionsPlugin({ host: createSessionHost(), attachments: { maxFiles: 0 } })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+    expect(() => sessionsPlugin({ host: createSessionHost(), attachments: { maxFiles: 0 } })).toThrow(
+      expect.objectContaining({ code: 'CONFIG_INVALID' }),
+    );
   });
 
   it('a refused spawn leaves no child session behind', async () => {

@@ -17,10 +17,16 @@ afterAll(async () => {
   await mock.close();
 });
 
-function setup(options: { visibility?: unknown; agents?: AgentEntry[]; bind?: boolean } = {}): { kernel: Kernel; host: SessionHost } {
+function setup(options: { visibility?: unknown; agents?: AgentEntry[]; bind?: boolean } = {}): {
+  kernel: Kernel;
+  host: SessionHost;
+} {
   const host = createSessionHost();
-  const kernel = createKernel({ plugins: [sessionsPlugin({ host, visibility: options.visibility, agents: options.agents ?? [] })] });
-  if (options.bind !== false) host.bind(sessionTurnRunner({ kernel, mode: 'direct', countTokens: false, upstream: upstream() }));
+  const kernel = createKernel({
+    plugins: [sessionsPlugin({ host, visibility: options.visibility, agents: options.agents ?? [] })],
+  });
+  if (options.bind !== false)
+    host.bind(sessionTurnRunner({ kernel, mode: 'direct', countTokens: false, upstream: upstream() }));
   return { kernel, host };
 }
 
@@ -28,7 +34,12 @@ function upstream() {
   return openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }), 'mock-model');
 }
 
-async function call(kernel: Kernel, request: RunRequest, name: string, args: Record<string, unknown> = {}): Promise<ToolCallOutcome> {
+async function call(
+  kernel: Kernel,
+  request: RunRequest,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<ToolCallOutcome> {
   const run = await kernel.createRun(request);
   try {
     return await run.call(name, args);
@@ -54,26 +65,56 @@ describe('session tools over real gateway turns', () => {
       { tool: 'sessions_send', args: { sessionId: '{{sessionId}}', message: 'and again', timeoutSeconds: 60 } },
       { tool: 'sessions_list', args: { messageLimit: 2 } },
     ]);
-    const result = await runTurn({ kernel, mode: 'direct', countTokens: false, upstream: upstream() }, { sessionId: 'parent', messages: [{ role: 'user', content: message }] });
-    expect(result.toolCalls.map((c) => `${c.name}:${c.status}`)).toEqual(['sessions_spawn:ok', 'sessions_send:ok', 'sessions_list:ok']);
+    const result = await runTurn(
+      { kernel, mode: 'direct', countTokens: false, upstream: upstream() },
+      { sessionId: 'parent', messages: [{ role: 'user', content: message }] },
+    );
+    expect(result.toolCalls.map((c) => `${c.name}:${c.status}`)).toEqual([
+      'sessions_spawn:ok',
+      'sessions_send:ok',
+      'sessions_list:ok',
+    ]);
 
     const sessions = await host.store.list();
     const child = sessions.find((s) => s.kind === 'spawn')!;
-    expect(child).toMatchObject({ parentId: 'parent', label: 'kid', mode: 'run', status: 'idle', turns: 2, key: `agent:main:${child.sessionId}` });
+    expect(child).toMatchObject({
+      parentId: 'parent',
+      label: 'kid',
+      mode: 'run',
+      status: 'idle',
+      turns: 2,
+      key: `agent:main:${child.sessionId}`,
+    });
     const childLines = await host.store.transcript(child.sessionId);
-    expect(childLines.map((l) => `${l.role}:${l.content}`)).toEqual(['user:say hello', `assistant:${NO_SCRIPT}`, 'user:and again', `assistant:${NO_SCRIPT}`]);
+    expect(childLines.map((l) => `${l.role}:${l.content}`)).toEqual([
+      'user:say hello',
+      `assistant:${NO_SCRIPT}`,
+      'user:and again',
+      `assistant:${NO_SCRIPT}`,
+    ]);
 
     // The parent's transcript has the user message, its three tool calls and the answer.
     // (plus the child's announce, posted back when its first run finished).
     const all = await host.store.transcript('parent');
     expect(all.filter((l) => l.announce).map((l) => l.announce)).toEqual([{ from: child.key, status: 'ok' }]);
     const parentLines = all.filter((l) => !l.announce);
-    expect(parentLines.map((l) => l.tool?.name ?? l.role)).toEqual(['user', 'sessions_spawn', 'sessions_send', 'sessions_list', 'assistant']);
+    expect(parentLines.map((l) => l.tool?.name ?? l.role)).toEqual([
+      'user',
+      'sessions_spawn',
+      'sessions_send',
+      'sessions_list',
+      'assistant',
+    ]);
     const send = JSON.parse(parentLines[2]!.content!);
     expect(send).toMatchObject({ status: 'ok', reply: NO_SCRIPT, sessionKey: child.key });
     const listed = JSON.parse(result.message.content!.replace(/^Steps done\. Last result: /, ''));
-    expect(listed.sessions.map((s: { sessionKey: string }) => s.sessionKey).sort()).toEqual([child.key, 'agent:main:parent'].sort());
-    expect(listed.sessions.find((s: { kind: string }) => s.kind === 'spawn')).toMatchObject({ parentKey: 'agent:main:parent', messages: [{ role: 'user', content: 'and again' }, { role: 'assistant' }] });
+    expect(listed.sessions.map((s: { sessionKey: string }) => s.sessionKey).sort()).toEqual(
+      [child.key, 'agent:main:parent'].sort(),
+    );
+    expect(listed.sessions.find((s: { kind: string }) => s.kind === 'spawn')).toMatchObject({
+      parentKey: 'agent:main:parent',
+      messages: [{ role: 'user', content: 'and again' }, { role: 'assistant' }],
+    });
     await kernel.close();
   });
 
@@ -81,20 +122,41 @@ describe('session tools over real gateway turns', () => {
     const { kernel, host } = setup();
     await host.store.upsert('parent', {});
     await host.store.upsert('child', { kind: 'spawn', parentId: 'parent', mode: 'session' });
-    expect(data(await call(kernel, { sessionId: 'parent' }, 'sessions_send', { sessionId: 'child', message: 'ping', timeoutSeconds: 0 }))).toMatchObject({ status: 'accepted' });
+    expect(
+      data(
+        await call(kernel, { sessionId: 'parent' }, 'sessions_send', {
+          sessionId: 'child',
+          message: 'ping',
+          timeoutSeconds: 0,
+        }),
+      ),
+    ).toMatchObject({ status: 'accepted' });
     await host.turn('child', 'after', {}); // queued behind the fire-and-forget turn
-    expect((await host.store.transcript('child')).filter((l) => l.role === 'user').map((l) => l.content)).toEqual(['ping', 'after']);
+    expect((await host.store.transcript('child')).filter((l) => l.role === 'user').map((l) => l.content)).toEqual([
+      'ping',
+      'after',
+    ]);
     await kernel.close();
   });
 
   it('sessions_history hides tool lines unless includeTools; session_status shows the card', async () => {
     const { kernel, host } = setup();
-    await runTurn({ kernel, mode: 'direct', countTokens: false, upstream: upstream() }, { sessionId: 's1', messages: [{ role: 'user', content: steps([{ tool: 'agents_list', args: {} }]) }] });
+    await runTurn(
+      { kernel, mode: 'direct', countTokens: false, upstream: upstream() },
+      { sessionId: 's1', messages: [{ role: 'user', content: steps([{ tool: 'agents_list', args: {} }]) }] },
+    );
     const plain = data(await call(kernel, { sessionId: 's1' }, 'sessions_history', {}));
     expect(plain.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant']);
-    const withTools = data(await call(kernel, { sessionId: 's1' }, 'sessions_history', { sessionKey: 'agent:main:s1', includeTools: true }));
+    const withTools = data(
+      await call(kernel, { sessionId: 's1' }, 'sessions_history', { sessionKey: 'agent:main:s1', includeTools: true }),
+    );
     // The last tool line is the first sessions_history call itself (a direct call in s1 is recorded too).
-    expect(withTools.messages.map((m: { role: string; tool?: { name: string } }) => m.tool?.name ?? m.role)).toEqual(['user', 'agents_list', 'assistant', 'sessions_history']);
+    expect(withTools.messages.map((m: { role: string; tool?: { name: string } }) => m.tool?.name ?? m.role)).toEqual([
+      'user',
+      'agents_list',
+      'assistant',
+      'sessions_history',
+    ]);
     expect(withTools.messages[1]).toMatchObject({ tool: { name: 'agents_list', status: 'ok' } });
     const card = data(await call(kernel, { sessionId: 's1' }, 'session_status'));
     // history and status are tool calls of s1 too, so its count keeps growing; at least the first turn's 3 lines.
@@ -112,7 +174,10 @@ describe('tools.sessions.visibility', () => {
     await host.store.upsert('b', { kind: 'spawn', parentId: 'a' });
     await host.store.upsert('b2', { kind: 'spawn', parentId: 'b' });
     await host.store.upsert('c', {});
-    const seen = async (as: string) => (data(await call(kernel, { sessionId: as }, 'sessions_list')).sessions as { sessionId: string }[]).map((s) => s.sessionId).sort();
+    const seen = async (as: string) =>
+      (data(await call(kernel, { sessionId: as }, 'sessions_list')).sessions as { sessionId: string }[])
+        .map((s) => s.sessionId)
+        .sort();
     return { kernel, seen };
   }
 
@@ -121,9 +186,15 @@ describe('tools.sessions.visibility', () => {
     expect(await seen('a')).toEqual(['a', 'b', 'b2']);
     expect(await seen('b')).toEqual(['b', 'b2']);
     expect(await seen('c')).toEqual(['c']);
-    expect(code(await call(kernel, { sessionId: 'b' }, 'sessions_history', { sessionId: 'a' }))).toBe('SESSION_NOT_VISIBLE');
-    expect(code(await call(kernel, { sessionId: 'a' }, 'session_status', { sessionKey: 'agent:main:c' }))).toBe('SESSION_NOT_VISIBLE');
-    expect(code(await call(kernel, { sessionId: 'a' }, 'sessions_send', { sessionId: 'c', message: 'hi' }))).toBe('SESSION_NOT_VISIBLE');
+    expect(code(await call(kernel, { sessionId: 'b' }, 'sessions_history', { sessionId: 'a' }))).toBe(
+      'SESSION_NOT_VISIBLE',
+    );
+    expect(code(await call(kernel, { sessionId: 'a' }, 'session_status', { sessionKey: 'agent:main:c' }))).toBe(
+      'SESSION_NOT_VISIBLE',
+    );
+    expect(code(await call(kernel, { sessionId: 'a' }, 'sessions_send', { sessionId: 'c', message: 'hi' }))).toBe(
+      'SESSION_NOT_VISIBLE',
+    );
   });
 
   it('self sees only itself; all sees everything', async () => {
@@ -133,39 +204,75 @@ describe('tools.sessions.visibility', () => {
 
   it('unknown sessions, a key that does not match its id, and a wrong visibility value are coded', async () => {
     const { kernel } = await tree('all');
-    expect(code(await call(kernel, { sessionId: 'a' }, 'sessions_history', { sessionId: 'nope' }))).toBe('SESSION_UNKNOWN');
-    expect(code(await call(kernel, { sessionId: 'a' }, 'sessions_history', { sessionKey: 'agent:other:b' }))).toBe('SESSION_UNKNOWN');
-    expect(() => setup({ visibility: 'everyone' })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', path: '/tools/sessions/visibility' }));
+    expect(code(await call(kernel, { sessionId: 'a' }, 'sessions_history', { sessionId: 'nope' }))).toBe(
+      'SESSION_UNKNOWN',
+    );
+    expect(code(await call(kernel, { sessionId: 'a' }, 'sessions_history', { sessionKey: 'agent:other:b' }))).toBe(
+      'SESSION_UNKNOWN',
+    );
+    expect(() => setup({ visibility: 'everyone' })).toThrow(
+      expect.objectContaining({ code: 'CONFIG_INVALID', path: '/tools/sessions/visibility' }),
+    );
   });
 
   it('a session cannot send to itself', async () => {
     const { kernel } = await tree();
-    expect(code(await call(kernel, { sessionId: 'a' }, 'sessions_send', { sessionId: 'a', message: 'hi' }))).toBe('SESSION_SEND_SELF');
+    expect(code(await call(kernel, { sessionId: 'a' }, 'sessions_send', { sessionId: 'a', message: 'hi' }))).toBe(
+      'SESSION_SEND_SELF',
+    );
   });
 });
 
 describe('agents.list[].subagents.allowAgents', () => {
-  const agents: AgentEntry[] = [{ id: 'main', default: true, subagents: { allowAgents: ['coder'] } }, { id: 'coder', name: 'Coder' }, { id: 'ops', subagents: { allowAgents: ['*'] } }];
+  const agents: AgentEntry[] = [
+    { id: 'main', default: true, subagents: { allowAgents: ['coder'] } },
+    { id: 'coder', name: 'Coder' },
+    { id: 'ops', subagents: { allowAgents: ['*'] } },
+  ];
 
   it('agents_list shows the caller and the agents it may spawn', async () => {
     const { kernel } = setup({ agents, bind: false });
-    expect(data(await call(kernel, { sessionId: 'm', agentId: 'main' }, 'agents_list')).agents.map((a: { id: string }) => a.id)).toEqual(['main', 'coder']);
-    expect(data(await call(kernel, { sessionId: 'k', agentId: 'coder' }, 'agents_list')).agents.map((a: { id: string }) => a.id)).toEqual(['coder']);
-    expect(data(await call(kernel, { sessionId: 'o', agentId: 'ops' }, 'agents_list')).agents.map((a: { id: string }) => a.id)).toEqual(['ops', 'main', 'coder']);
+    expect(
+      data(await call(kernel, { sessionId: 'm', agentId: 'main' }, 'agents_list')).agents.map(
+        (a: { id: string }) => a.id,
+      ),
+    ).toEqual(['main', 'coder']);
+    expect(
+      data(await call(kernel, { sessionId: 'k', agentId: 'coder' }, 'agents_list')).agents.map(
+        (a: { id: string }) => a.id,
+      ),
+    ).toEqual(['coder']);
+    expect(
+      data(await call(kernel, { sessionId: 'o', agentId: 'ops' }, 'agents_list')).agents.map(
+        (a: { id: string }) => a.id,
+      ),
+    ).toEqual(['ops', 'main', 'coder']);
     // Without an agentId the run is the default agent's.
     expect(data(await call(kernel, { sessionId: 'd' }, 'agents_list')).requester).toBe('main');
   });
 
   it('spawning an agent outside allowAgents is refused, naming the rule; an unknown one is AGENT_UNKNOWN', async () => {
     const { kernel } = setup({ agents, bind: false });
-    const refused = await call(kernel, { sessionId: 'm', agentId: 'main' }, 'sessions_spawn', { task: 'x', agentId: 'ops' });
+    const refused = await call(kernel, { sessionId: 'm', agentId: 'main' }, 'sessions_spawn', {
+      task: 'x',
+      agentId: 'ops',
+    });
     expect(code(refused)).toBe('SUBAGENT_NOT_ALLOWED');
-    expect(code(await call(kernel, { sessionId: 'm', agentId: 'main' }, 'sessions_spawn', { task: 'x', agentId: 'nobody' }))).toBe('AGENT_UNKNOWN');
+    expect(
+      code(await call(kernel, { sessionId: 'm', agentId: 'main' }, 'sessions_spawn', { task: 'x', agentId: 'nobody' })),
+    ).toBe('AGENT_UNKNOWN');
   });
 
   it('an allowed agent spawns and its child runs as that agent', async () => {
     const { kernel, host } = setup({ agents });
-    const spawned = data(await call(kernel, { sessionId: 'm', agentId: 'main' }, 'sessions_spawn', { task: 'hi', agentId: 'coder', mode: 'session', thread: true }));
+    const spawned = data(
+      await call(kernel, { sessionId: 'm', agentId: 'main' }, 'sessions_spawn', {
+        task: 'hi',
+        agentId: 'coder',
+        mode: 'session',
+        thread: true,
+      }),
+    );
     expect(spawned).toMatchObject({ status: 'accepted', agentId: 'coder', mode: 'session' });
     expect(spawned.childSessionKey).toBe(`agent:coder:${spawned.sessionId}`);
     await host.turn(spawned.sessionId, 'then', { agentId: 'coder' });
@@ -177,11 +284,22 @@ describe('agents.list[].subagents.allowAgents', () => {
     host.bind(() => new Promise(() => undefined)); // turns that never finish: children stay running
     await host.store.upsert('kid', { kind: 'spawn', parentId: 'root' });
     const deep = await call(kernel, { sessionId: 'kid' }, 'sessions_spawn', { task: 'x' });
-    expect(deep.status === 'error' && deep.error).toMatchObject({ code: 'SUBAGENT_NOT_ALLOWED', message: expect.stringContaining('maxSpawnDepth') });
-    for (let i = 0; i < 5; i++) expect(data(await call(kernel, { sessionId: 'root' }, 'sessions_spawn', { task: `t${i}` })).status).toBe('accepted');
-    await vi.waitFor(async () => expect((await host.store.list()).filter((s) => s.status === 'running')).toHaveLength(5));
+    expect(deep.status === 'error' && deep.error).toMatchObject({
+      code: 'SUBAGENT_NOT_ALLOWED',
+      message: expect.stringContaining('maxSpawnDepth'),
+    });
+    for (let i = 0; i < 5; i++)
+      expect(data(await call(kernel, { sessionId: 'root' }, 'sessions_spawn', { task: `t${i}` })).status).toBe(
+        'accepted',
+      );
+    await vi.waitFor(async () =>
+      expect((await host.store.list()).filter((s) => s.status === 'running')).toHaveLength(5),
+    );
     const sixth = await call(kernel, { sessionId: 'root' }, 'sessions_spawn', { task: 't5' });
-    expect(sixth.status === 'error' && sixth.error).toMatchObject({ code: 'SUBAGENT_NOT_ALLOWED', message: expect.stringContaining('maxChildrenPerAgent') });
+    expect(sixth.status === 'error' && sixth.error).toMatchObject({
+      code: 'SUBAGENT_NOT_ALLOWED',
+      message: expect.stringContaining('maxChildrenPerAgent'),
+    });
   });
 
   it('without a bound runner (no gateway), spawning is SESSIONS_UNAVAILABLE', async () => {

@@ -23,20 +23,43 @@ afterAll(async () => {
   await mock.close();
 });
 
-function setup(options: { agents?: AgentEntry[]; limits?: Partial<SpawnLimits> } = {}): { kernel: Kernel; host: SessionHost } {
+function setup(options: { agents?: AgentEntry[]; limits?: Partial<SpawnLimits> } = {}): {
+  kernel: Kernel;
+  host: SessionHost;
+} {
   const host = createSessionHost();
-  const kernel = createKernel({ plugins: [sessionsPlugin({ host, agents: options.agents ?? [], ...(options.limits ? { limits: options.limits } : {}) })] });
+  const kernel = createKernel({
+    plugins: [
+      sessionsPlugin({ host, agents: options.agents ?? [], ...(options.limits ? { limits: options.limits } : {}) }),
+    ],
+  });
   kernels.push(kernel);
-  host.bind(sessionTurnRunner({ kernel, mode: 'direct', countTokens: false, upstream: openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }), 'mock-model') }));
+  host.bind(
+    sessionTurnRunner({
+      kernel,
+      mode: 'direct',
+      countTokens: false,
+      upstream: openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }), 'mock-model'),
+    }),
+  );
   return { kernel, host };
 }
 
-async function call(kernel: Kernel, request: RunRequest, name: string, args: Record<string, unknown> = {}): Promise<ToolCallOutcome> {
+async function call(
+  kernel: Kernel,
+  request: RunRequest,
+  name: string,
+  args: Record<string, unknown> = {},
+): Promise<ToolCallOutcome> {
   const run = await kernel.createRun(request);
   try {
     return await run.call(name, args);
   } catch (error) {
-    return { status: 'error', toolId: name, error: { code: (error as { code: string }).code, message: String(error) } } as unknown as ToolCallOutcome;
+    return {
+      status: 'error',
+      toolId: name,
+      error: { code: (error as { code: string }).code, message: String(error) },
+    } as unknown as ToolCallOutcome;
   } finally {
     await run.close();
   }
@@ -58,18 +81,25 @@ async function eventually<T>(read: () => Promise<T | undefined>, what: string): 
   }
 }
 
-const announceOf = (host: SessionHost, sessionId: string) => async () => (await host.store.transcript(sessionId)).find((entry) => entry.announce);
+const announceOf = (host: SessionHost, sessionId: string) => async () =>
+  (await host.store.transcript(sessionId)).find((entry) => entry.announce);
 
 describe('sessions_spawn as documented', () => {
   it('runtime "acp" is refused clearly when no ACP runtime is configured; "subagent" runs', async () => {
     const { kernel } = setup();
-    expect(code(await call(kernel, { sessionId: 'p' }, 'sessions_spawn', { task: 'x', runtime: 'acp' }))).toBe(SessionsErrors.SESSIONS_RUNTIME_UNAVAILABLE);
-    expect(data(await call(kernel, { sessionId: 'p' }, 'sessions_spawn', { task: 'x', runtime: 'subagent' }))).toMatchObject({ status: 'accepted', runtime: 'subagent' });
+    expect(code(await call(kernel, { sessionId: 'p' }, 'sessions_spawn', { task: 'x', runtime: 'acp' }))).toBe(
+      SessionsErrors.SESSIONS_RUNTIME_UNAVAILABLE,
+    );
+    expect(
+      data(await call(kernel, { sessionId: 'p' }, 'sessions_spawn', { task: 'x', runtime: 'subagent' })),
+    ).toMatchObject({ status: 'accepted', runtime: 'subagent' });
   });
 
   it('mode "session" needs thread: true', async () => {
     const { kernel } = setup();
-    expect(code(await call(kernel, { sessionId: 'p' }, 'sessions_spawn', { task: 'x', mode: 'session' }))).toBe(SessionsErrors.SESSIONS_SPAWN_INVALID);
+    expect(code(await call(kernel, { sessionId: 'p' }, 'sessions_spawn', { task: 'x', mode: 'session' }))).toBe(
+      SessionsErrors.SESSIONS_SPAWN_INVALID,
+    );
   });
 
   it('thread: true defaults mode to "session"', async () => {
@@ -80,16 +110,53 @@ describe('sessions_spawn as documented', () => {
   });
 
   it('label, agentId, model, thinking and cwd are recorded on the child session', async () => {
-    const { kernel, host } = setup({ agents: [{ id: 'main', default: true, subagents: { allowAgents: ['coder'] } }, { id: 'coder' }] });
-    const spawned = data(await call(kernel, { sessionId: 'p', agentId: 'main' }, 'sessions_spawn', { task: 'x', label: 'kid', agentId: 'coder', model: 'mock-model', thinking: 'high', cwd: '/work/repo' }));
-    expect(await host.store.get(spawned.sessionId)).toMatchObject({ label: 'kid', agentId: 'coder', model: 'mock-model', thinking: 'high', cwd: '/work/repo', parentId: 'p' });
-    expect(code(await call(kernel, { sessionId: 'p', agentId: 'main' }, 'sessions_spawn', { task: 'x', thinking: 'extreme' }))).toBe('TOOL_ARGUMENTS_INVALID');
+    const { kernel, host } = setup({
+      agents: [{ id: 'main', default: true, subagents: { allowAgents: ['coder'] } }, { id: 'coder' }],
+    });
+    const spawned = data(
+      await call(kernel, { sessionId: 'p', agentId: 'main' }, 'sessions_spawn', {
+        task: 'x',
+        label: 'kid',
+        agentId: 'coder',
+        model: 'mock-model',
+        thinking: 'high',
+        cwd: '/work/repo',
+      }),
+    );
+    expect(await host.store.get(spawned.sessionId)).toMatchObject({
+      label: 'kid',
+      agentId: 'coder',
+      model: 'mock-model',
+      thinking: 'high',
+      cwd: '/work/repo',
+      parentId: 'p',
+    });
+    expect(
+      code(
+        await call(kernel, { sessionId: 'p', agentId: 'main' }, 'sessions_spawn', { task: 'x', thinking: 'extreme' }),
+      ),
+    ).toBe('TOOL_ARGUMENTS_INVALID');
   });
 
   it('runTimeoutSeconds defaults from agents.defaults.subagents.runTimeoutSeconds, else none', async () => {
-    expect(data(await call(setup({ limits: { runTimeoutSeconds: 90 } }).kernel, { sessionId: 'p' }, 'sessions_spawn', { task: 'x' })).runTimeoutSeconds).toBe(90);
-    expect(data(await call(setup({ limits: { runTimeoutSeconds: 90 } }).kernel, { sessionId: 'p' }, 'sessions_spawn', { task: 'x', runTimeoutSeconds: 5 })).runTimeoutSeconds).toBe(5);
-    expect(data(await call(setup().kernel, { sessionId: 'p' }, 'sessions_spawn', { task: 'x' })).runTimeoutSeconds).toBeUndefined();
+    expect(
+      data(
+        await call(setup({ limits: { runTimeoutSeconds: 90 } }).kernel, { sessionId: 'p' }, 'sessions_spawn', {
+          task: 'x',
+        }),
+      ).runTimeoutSeconds,
+    ).toBe(90);
+    expect(
+      data(
+        await call(setup({ limits: { runTimeoutSeconds: 90 } }).kernel, { sessionId: 'p' }, 'sessions_spawn', {
+          task: 'x',
+          runTimeoutSeconds: 5,
+        }),
+      ).runTimeoutSeconds,
+    ).toBe(5);
+    expect(
+      data(await call(setup().kernel, { sessionId: 'p' }, 'sessions_spawn', { task: 'x' })).runTimeoutSeconds,
+    ).toBeUndefined();
   });
 
   it('a child past its runTimeoutSeconds is announced with Status: timeout', async () => {
@@ -97,7 +164,12 @@ describe('sessions_spawn as documented', () => {
     const kernel = createKernel({ plugins: [sessionsPlugin({ host, limits: { runTimeoutSeconds: 1 } })] });
     kernels.push(kernel);
     // A turn that only ends when its signal aborts (the run timeout), as a slow provider call would.
-    host.bind(({ signal }) => new Promise((_resolve, reject) => signal?.addEventListener('abort', () => reject(signal.reason), { once: true })));
+    host.bind(
+      ({ signal }) =>
+        new Promise((_resolve, reject) =>
+          signal?.addEventListener('abort', () => reject(signal.reason), { once: true }),
+        ),
+    );
     data(await call(kernel, { sessionId: 'p' }, 'sessions_spawn', { task: 'slow', label: 'slow' }));
     const announce = await eventually(announceOf(host, 'p'), 'the timeout announce');
     expect(announce.content).toMatch(/Status: timeout/);
@@ -105,13 +177,20 @@ describe('sessions_spawn as documented', () => {
 
   it('sandbox "require" is refused from a run that is not sandboxed, and allowed from a sandboxed one', async () => {
     const { kernel } = setup();
-    expect(code(await call(kernel, { sessionId: 'p' }, 'sessions_spawn', { task: 'x', sandbox: 'require' }))).toBe(SessionsErrors.SESSIONS_SANDBOX_REQUIRED);
-    expect(data(await call(kernel, { sessionId: 'p', sandboxed: true }, 'sessions_spawn', { task: 'x', sandbox: 'require' })).status).toBe('accepted');
+    expect(code(await call(kernel, { sessionId: 'p' }, 'sessions_spawn', { task: 'x', sandbox: 'require' }))).toBe(
+      SessionsErrors.SESSIONS_SANDBOX_REQUIRED,
+    );
+    expect(
+      data(await call(kernel, { sessionId: 'p', sandboxed: true }, 'sessions_spawn', { task: 'x', sandbox: 'require' }))
+        .status,
+    ).toBe('accepted');
   });
 
   it("the finished sub-agent's announce reply is posted back to the requester (Status, Result, compact stats)", async () => {
     const { kernel, host } = setup();
-    const spawned = data(await call(kernel, { sessionId: 'requester' }, 'sessions_spawn', { task: 'say hi', label: 'greeter' }));
+    const spawned = data(
+      await call(kernel, { sessionId: 'requester' }, 'sessions_spawn', { task: 'say hi', label: 'greeter' }),
+    );
     const announce = await eventually(announceOf(host, 'requester'), 'the announce');
     expect(announce).toMatchObject({ role: 'user', announce: { from: spawned.childSessionKey, status: 'ok' } });
     expect(announce.content).toContain('[sub-agent greeter finished]');
@@ -120,7 +199,9 @@ describe('sessions_spawn as documented', () => {
     expect(announce.content).toMatch(/Stats: runtime [\d.]+s · tokens \d+ in \/ \d+ out · turns 1 · agent:main:spawn-/);
     // sessions_history shows it to the requester.
     const history = data(await call(kernel, { sessionId: 'requester' }, 'sessions_history', {}));
-    expect(history.messages.some((m: { content: string }) => m.content.startsWith('[sub-agent greeter finished]'))).toBe(true);
+    expect(
+      history.messages.some((m: { content: string }) => m.content.startsWith('[sub-agent greeter finished]')),
+    ).toBe(true);
   });
 
   it('Result falls back to the latest tool result when the reply has no text', async () => {
@@ -129,7 +210,12 @@ describe('sessions_spawn as documented', () => {
     kernels.push(kernel);
     // A turn that ends on a tool result and no closing text, as a model can.
     host.bind(async ({ sessionId }) => {
-      await host.store.append(sessionId, { role: 'tool', content: '{"rows":42}', at: Date.now(), tool: { name: 'query', status: 'ok' } });
+      await host.store.append(sessionId, {
+        role: 'tool',
+        content: '{"rows":42}',
+        at: Date.now(),
+        tool: { name: 'query', status: 'ok' },
+      });
       return { content: null, finishReason: 'stop', model: 'mock-model' };
     });
     data(await call(kernel, { sessionId: 'requester' }, 'sessions_spawn', { task: 'count rows' }));
@@ -139,9 +225,14 @@ describe('sessions_spawn as documented', () => {
 
   it('cleanup "delete" archives the child after its announce: sessions_list leaves it out', async () => {
     const { kernel, host } = setup();
-    const spawned = data(await call(kernel, { sessionId: 'requester' }, 'sessions_spawn', { task: 'x', cleanup: 'delete' }));
+    const spawned = data(
+      await call(kernel, { sessionId: 'requester' }, 'sessions_spawn', { task: 'x', cleanup: 'delete' }),
+    );
     await eventually(announceOf(host, 'requester'), 'the announce');
-    await eventually(async () => ((await host.store.get(spawned.sessionId))?.archived ? true : undefined), 'the archive');
+    await eventually(
+      async () => ((await host.store.get(spawned.sessionId))?.archived ? true : undefined),
+      'the archive',
+    );
     const listed = data(await call(kernel, { sessionId: 'requester' }, 'sessions_list', {}));
     expect(listed.sessions.map((s: { sessionKey: string }) => s.sessionKey)).not.toContain(spawned.childSessionKey);
   });
@@ -151,7 +242,10 @@ describe('session_status and agents_list as documented', () => {
   it('session_status model sets the session model override; "default" clears it', async () => {
     const { kernel, host } = setup();
     await host.store.upsert('me', { model: 'gpt-a' });
-    expect(data(await call(kernel, { sessionId: 'me' }, 'session_status', { model: 'gpt-b' }))).toMatchObject({ model: 'gpt-b', modelOverride: 'gpt-b' });
+    expect(data(await call(kernel, { sessionId: 'me' }, 'session_status', { model: 'gpt-b' }))).toMatchObject({
+      model: 'gpt-b',
+      modelOverride: 'gpt-b',
+    });
     expect((await host.store.get('me'))?.model).toBe('gpt-b');
     const cleared = data(await call(kernel, { sessionId: 'me' }, 'session_status', { model: 'default' }));
     expect(cleared.modelOverride).toBeNull();
@@ -160,7 +254,13 @@ describe('session_status and agents_list as documented', () => {
   });
 
   it('agents_list shows allowAny: true for allowAgents ["*"]', async () => {
-    const { kernel } = setup({ agents: [{ id: 'main', default: true, subagents: { allowAgents: ['*'] } }, { id: 'a' }, { id: 'b', subagents: { allowAgents: ['a'] } }] });
+    const { kernel } = setup({
+      agents: [
+        { id: 'main', default: true, subagents: { allowAgents: ['*'] } },
+        { id: 'a' },
+        { id: 'b', subagents: { allowAgents: ['a'] } },
+      ],
+    });
     const any = data(await call(kernel, { sessionId: 'p', agentId: 'main' }, 'agents_list'));
     expect(any).toMatchObject({ requester: 'main', allowAny: true });
     expect(any.agents.map((a: { id: string }) => a.id)).toEqual(['main', 'a', 'b']);
@@ -187,7 +287,9 @@ describe('the sandbox clamp of tools.sessions.visibility', () => {
 
   it('agents.defaults.sandbox.sessionToolsVisibility "all" lifts the clamp; another value is a config error', async () => {
     expect(await listed({ sandboxVisibility: 'all' }, true)).toEqual(['me', 'mine', 'stranger']);
-    expect(() => sessionsPlugin({ host: createSessionHost(), sandboxVisibility: 'everyone' })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+    expect(() => sessionsPlugin({ host: createSessionHost(), sandboxVisibility: 'everyone' })).toThrow(
+      expect.objectContaining({ code: 'CONFIG_INVALID' }),
+    );
   });
 });
 
@@ -196,21 +298,42 @@ describe('sessions_send agent-to-agent as documented', () => {
     const host = createSessionHost();
     const kernel = createKernel({ plugins: [sessionsPlugin({ host, maxPingPongTurns, visibility: 'all' })] });
     kernels.push(kernel);
-    host.bind(sessionTurnRunner({ kernel, mode: 'direct', countTokens: false, upstream: openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }), 'mock-model') }));
+    host.bind(
+      sessionTurnRunner({
+        kernel,
+        mode: 'direct',
+        countTokens: false,
+        upstream: openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }), 'mock-model'),
+      }),
+    );
     return { kernel, host };
   }
   const pingPongLines = async (host: SessionHost, sessionId: string) =>
-    (await host.store.transcript(sessionId)).filter((entry) => entry.role === 'user' && entry.content?.startsWith('[agent-to-agent reply from')).length;
+    (await host.store.transcript(sessionId)).filter(
+      (entry) => entry.role === 'user' && entry.content?.startsWith('[agent-to-agent reply from'),
+    ).length;
   const settled = async (host: SessionHost) => {
-    await eventually(async () => ((await host.store.list()).every((s) => s.status !== 'running') ? true : undefined), 'the exchange to settle');
+    await eventually(
+      async () => ((await host.store.list()).every((s) => s.status !== 'running') ? true : undefined),
+      'the exchange to settle',
+    );
   };
 
   it('reply-back ping-pong runs up to session.agentToAgent.maxPingPongTurns, then the target announces to the requester', async () => {
     const { kernel, host } = pair(3);
     await host.store.upsert('target', {});
-    const sent = data(await call(kernel, { sessionId: 'requester' }, 'sessions_send', { sessionId: 'target', message: 'hi', timeoutSeconds: 60 }));
+    const sent = data(
+      await call(kernel, { sessionId: 'requester' }, 'sessions_send', {
+        sessionId: 'target',
+        message: 'hi',
+        timeoutSeconds: 60,
+      }),
+    );
     expect(sent).toMatchObject({ status: 'ok', reply: NO_SCRIPT });
-    const announce = await eventually(async () => (await host.store.transcript('requester')).find((e) => e.announce), 'the announce');
+    const announce = await eventually(
+      async () => (await host.store.transcript('requester')).find((e) => e.announce),
+      'the announce',
+    );
     await settled(host);
     // Three turns in all: requester, target, requester (each a reply to the other's last message).
     expect(await pingPongLines(host, 'requester')).toBe(2);
@@ -222,7 +345,13 @@ describe('sessions_send agent-to-agent as documented', () => {
   it('maxPingPongTurns 0: no reply-back, only the announce', async () => {
     const { kernel, host } = pair(0);
     await host.store.upsert('target', {});
-    data(await call(kernel, { sessionId: 'requester' }, 'sessions_send', { sessionId: 'target', message: 'hi', timeoutSeconds: 60 }));
+    data(
+      await call(kernel, { sessionId: 'requester' }, 'sessions_send', {
+        sessionId: 'target',
+        message: 'hi',
+        timeoutSeconds: 60,
+      }),
+    );
     await eventually(async () => (await host.store.transcript('requester')).find((e) => e.announce), 'the announce');
     await settled(host);
     expect(await pingPongLines(host, 'requester')).toBe(0);
@@ -232,7 +361,13 @@ describe('sessions_send agent-to-agent as documented', () => {
     const { kernel, host } = pair(5);
     await host.store.upsert('target', {});
     // The target answers every message with exactly REPLY_SKIP.
-    const sent = data(await call(kernel, { sessionId: 'requester' }, 'sessions_send', { sessionId: 'target', message: 'tool search qa always say REPLY_SKIP', timeoutSeconds: 60 }));
+    const sent = data(
+      await call(kernel, { sessionId: 'requester' }, 'sessions_send', {
+        sessionId: 'target',
+        message: 'tool search qa always say REPLY_SKIP',
+        timeoutSeconds: 60,
+      }),
+    );
     expect(sent.reply).toBe('REPLY_SKIP');
     // Its announce is REPLY_SKIP too (not ANNOUNCE_SKIP), so it is posted: the exchange is over when it arrives.
     await eventually(async () => (await host.store.transcript('requester')).find((e) => e.announce), 'the announce');
@@ -243,13 +378,27 @@ describe('sessions_send agent-to-agent as documented', () => {
   it('ANNOUNCE_SKIP keeps the target silent', async () => {
     const { kernel, host } = pair(0);
     await host.store.upsert('target', {});
-    data(await call(kernel, { sessionId: 'requester' }, 'sessions_send', { sessionId: 'target', message: 'tool search qa always say ANNOUNCE_SKIP', timeoutSeconds: 60 }));
+    data(
+      await call(kernel, { sessionId: 'requester' }, 'sessions_send', {
+        sessionId: 'target',
+        message: 'tool search qa always say ANNOUNCE_SKIP',
+        timeoutSeconds: 60,
+      }),
+    );
     // The announce step ran (a second target turn) and answered ANNOUNCE_SKIP: nothing is posted.
-    await eventually(async () => ((await host.store.get('target'))?.turns === 2 && (await host.store.get('target'))?.status === 'idle' ? true : undefined), 'the announce step');
+    await eventually(
+      async () =>
+        (await host.store.get('target'))?.turns === 2 && (await host.store.get('target'))?.status === 'idle'
+          ? true
+          : undefined,
+      'the announce step',
+    );
     expect((await host.store.transcript('requester')).filter((e) => e.announce)).toEqual([]);
   });
 
   it('maxPingPongTurns outside 0–5 is a config error', () => {
-    expect(() => sessionsPlugin({ host: createSessionHost(), maxPingPongTurns: 6 })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID', path: '/session/agentToAgent/maxPingPongTurns' }));
+    expect(() => sessionsPlugin({ host: createSessionHost(), maxPingPongTurns: 6 })).toThrow(
+      expect.objectContaining({ code: 'CONFIG_INVALID', path: '/session/agentToAgent/maxPingPongTurns' }),
+    );
   });
 });

@@ -2,5 +2,6 @@
 import { defineErrors } from '@tool-search/kernel';
 
 export const SnapshotErrors = defineErrors('@tool-search/plugin-snapshot', {
-  SNAPSHOT_INVALID: 'A catalog snapshot file cannot be read or is not a snapshot (`tools: [...]` of named tools); `details` has the file and the entry.',
+  SNAPSHOT_INVALID:
+    'A catalog snapshot file cannot be read or is not a snapshot (`tools: [...]` of named tools); `details` has the file and the entry.',
 });

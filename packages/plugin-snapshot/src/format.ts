@@ -50,16 +50,21 @@ export function snapshotToolId(server: string, name: string): string {
 export function parseSnapshot(value: unknown, file = '<snapshot>'): CatalogSnapshot {
   // `corpus` is the retrieval-set spelling of the same list (shared/data/livemcpbench-retrieval.json).
   const list = isObject(value) ? (value['tools'] ?? value['corpus']) : undefined;
-  if (!isObject(value) || !Array.isArray(list)) throw invalid(file, 'the snapshot must be an object with a "tools" array');
+  if (!isObject(value) || !Array.isArray(list))
+    throw invalid(file, 'the snapshot must be an object with a "tools" array');
   const tools = list.map((entry: unknown, index: number): SnapshotTool => {
     if (!isObject(entry)) throw invalid(file, `tools[${index}] must be an object`, index);
     const name = entry['name'];
     const server = entry['server'];
-    if (typeof name !== 'string' || !name) throw invalid(file, `tools[${index}].name must be a non-empty string`, index);
-    if (typeof server !== 'string' || !server) throw invalid(file, `tools[${index}].server must be a non-empty string`, index);
+    if (typeof name !== 'string' || !name)
+      throw invalid(file, `tools[${index}].name must be a non-empty string`, index);
+    if (typeof server !== 'string' || !server)
+      throw invalid(file, `tools[${index}].server must be a non-empty string`, index);
     const source = entry['source'];
-    if (source !== undefined && !SOURCES.includes(source as ToolSource)) throw invalid(file, `tools[${index}].source must be one of ${SOURCES.join(', ')}`, index);
-    const text = (key: string): string | undefined => (typeof entry[key] === 'string' && entry[key] ? (entry[key] as string) : undefined);
+    if (source !== undefined && !SOURCES.includes(source as ToolSource))
+      throw invalid(file, `tools[${index}].source must be one of ${SOURCES.join(', ')}`, index);
+    const text = (key: string): string | undefined =>
+      typeof entry[key] === 'string' && entry[key] ? (entry[key] as string) : undefined;
     const title = text('title');
     return {
       id: text('id') ?? snapshotToolId(server, name),
@@ -120,7 +125,10 @@ export function snapshotDefinition(tool: CatalogSnapshot['tools'][number]) {
 }
 
 /** A snapshot of a run's catalog (full descriptors with schemas); direct-only tools are left out, as search never sees them. */
-export function toSnapshot(descriptors: readonly ToolDescriptor[], generatedAt = new Date().toISOString()): CatalogSnapshot {
+export function toSnapshot(
+  descriptors: readonly ToolDescriptor[],
+  generatedAt = new Date().toISOString(),
+): CatalogSnapshot {
   return {
     format: SNAPSHOT_FORMAT,
     generatedAt,

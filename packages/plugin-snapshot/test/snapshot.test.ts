@@ -9,8 +9,21 @@ import { SnapshotErrors } from '../src/errors.js';
 const catalog = {
   name: 'metadata is ignored',
   tools: [
-    { id: 'server-a::echo', server: 'server-a', name: 'echo', title: 'Echo', description: 'Echoes', inputSchema: { type: 'object', properties: { message: { type: 'string' } } } },
-    { server: 'server-b', name: 'ping', description: 'Pings a host', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } },
+    {
+      id: 'server-a::echo',
+      server: 'server-a',
+      name: 'echo',
+      title: 'Echo',
+      description: 'Echoes',
+      inputSchema: { type: 'object', properties: { message: { type: 'string' } } },
+    },
+    {
+      server: 'server-b',
+      name: 'ping',
+      description: 'Pings a host',
+      inputSchema: { type: 'object' },
+      annotations: { readOnlyHint: true },
+    },
   ],
 };
 
@@ -33,11 +46,15 @@ describe('parseSnapshot', () => {
   });
 
   it('rejects a tool without a server with SNAPSHOT_INVALID', () => {
-    expect(codeOf(() => parseSnapshot({ tools: [{ name: 'x', description: '' }] }))).toBe(SnapshotErrors.SNAPSHOT_INVALID);
+    expect(codeOf(() => parseSnapshot({ tools: [{ name: 'x', description: '' }] }))).toBe(
+      SnapshotErrors.SNAPSHOT_INVALID,
+    );
   });
 
   it('reports an unreadable file with SNAPSHOT_INVALID', () => {
-    expect(codeOf(() => readSnapshotFile(join(tmpdir(), 'no-such-snapshot.json')))).toBe(SnapshotErrors.SNAPSHOT_INVALID);
+    expect(codeOf(() => readSnapshotFile(join(tmpdir(), 'no-such-snapshot.json')))).toBe(
+      SnapshotErrors.SNAPSHOT_INVALID,
+    );
   });
 });
 
@@ -80,6 +97,9 @@ describe('snapshotPlugin with a bad file', () => {
 
 describe('parseSnapshot on a retrieval corpus', () => {
   it('reads a "corpus" list like a "tools" list', () => {
-    expect(parseSnapshot({ corpus: catalog.tools }).tools.map((tool) => tool.id)).toEqual(['server-a::echo', 'server-b::ping']);
+    expect(parseSnapshot({ corpus: catalog.tools }).tools.map((tool) => tool.id)).toEqual([
+      'server-a::echo',
+      'server-b::ping',
+    ]);
   });
 });

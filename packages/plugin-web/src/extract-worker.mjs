@@ -26,7 +26,9 @@ turndown.remove(['script', 'style', 'noscript', 'iframe', 'object', 'embed', 'fo
 
 // Elements that never nest (void) or that a sibling closes implicitly: they do not deepen the estimate.
 const FLAT = new Set(
-  'area base br col embed hr img input link meta param source track wbr p li dt dd tr td th option optgroup thead tbody tfoot rt rp colgroup caption'.split(' '),
+  'area base br col embed hr img input link meta param source track wbr p li dt dd tr td th option optgroup thead tbody tfoot rt rp colgroup caption'.split(
+    ' ',
+  ),
 );
 // Every pattern here is linear: a tag's attributes stop at the next `<`, and an unclosed comment or raw-text
 // element runs to the end of the input once (no rescan from each later `<`).

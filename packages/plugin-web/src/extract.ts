@@ -33,14 +33,22 @@ const WORKER_HEAP_MB = 512;
 
 export function isHtml(body: string, contentType: string): boolean {
   const type = mediaType(contentType);
-  return type === 'text/html' || type === 'application/xhtml+xml' || (type === '' && /^\s*<(!doctype html|html)/i.test(body.slice(0, 1024)));
+  return (
+    type === 'text/html' ||
+    type === 'application/xhtml+xml' ||
+    (type === '' && /^\s*<(!doctype html|html)/i.test(body.slice(0, 1024)))
+  );
 }
 
 /** Non-HTML content, checked and returned as it is (no parsing: cheap on the main thread). */
 export function extractRaw(body: string, contentType: string): Extracted {
   const type = mediaType(contentType);
   if (type && !/^text\/|\/json$|\+json$|\/xml$|\+xml$|^application\/javascript$/.test(type)) {
-    throw new ToolSearchError(NetGuardErrors.FETCH_FAILED, `web_fetch cannot read ${type} content; it reads HTML, text, JSON and XML`, { details: { rule: 'contentType', contentType: type } });
+    throw new ToolSearchError(
+      NetGuardErrors.FETCH_FAILED,
+      `web_fetch cannot read ${type} content; it reads HTML, text, JSON and XML`,
+      { details: { rule: 'contentType', contentType: type } },
+    );
   }
   return { text: body, extractor: 'raw' };
 }
@@ -77,7 +85,12 @@ export function createExtractor() {
    * loaded its modules: a cold start is the same for every page, and a loaded machine must not turn it into a
    * failure; what a page can make slow is counted.
    */
-  async function extractHtml(body: string, mode: ExtractMode, deadlineMs: number, signal: AbortSignal): Promise<Extracted> {
+  async function extractHtml(
+    body: string,
+    mode: ExtractMode,
+    deadlineMs: number,
+    signal: AbortSignal,
+  ): Promise<Extracted> {
     if (signal.aborted) throw aborted(signal);
     const worker = take();
     try {
@@ -99,22 +112,52 @@ export function createExtractor() {
         finish(false, () =>
           provisional
             ? resolve({ ...provisional, extractor: 'stripped', bounded: 'deadline' })
-            : reject(new ToolSearchError(WebErrors.WEB_EXTRACT_FAILED, `web_fetch could not extract the page within its deadline (${deadlineMs} ms)`, { details: { rule: 'timeout', deadlineMs } })),
+            : reject(
+                new ToolSearchError(
+                  WebErrors.WEB_EXTRACT_FAILED,
+                  `web_fetch could not extract the page within its deadline (${deadlineMs} ms)`,
+                  { details: { rule: 'timeout', deadlineMs } },
+                ),
+              ),
         );
       const onAbort = () => finish(false, () => reject(aborted(signal)));
       const timer = setTimeout(onDeadline, Math.max(0, deadlineMs));
       signal.addEventListener('abort', onAbort, { once: true });
-      worker.on('message', (message: { id: number; provisional?: Extracted; result?: Extracted; error?: { name?: string; message: string } }) => {
-        if (message.id !== id) return;
-        if (message.provisional) provisional = message.provisional;
-        else if (message.result) finish(true, () => resolve(message.result!));
-        else if (message.error) {
-          const cause = Object.assign(new Error(message.error.message), { name: message.error.name ?? 'Error' });
-          finish(true, () => reject(new ToolSearchError(WebErrors.WEB_EXTRACT_FAILED, `web_fetch could not extract the page: ${message.error!.message}`, { details: { rule: 'error' }, cause })));
-        }
-      });
+      worker.on(
+        'message',
+        (message: {
+          id: number;
+          provisional?: Extracted;
+          result?: Extracted;
+          error?: { name?: string; message: string };
+        }) => {
+          if (message.id !== id) return;
+          if (message.provisional) provisional = message.provisional;
+          else if (message.result) finish(true, () => resolve(message.result!));
+          else if (message.error) {
+            const cause = Object.assign(new Error(message.error.message), { name: message.error.name ?? 'Error' });
+            finish(true, () =>
+              reject(
+                new ToolSearchError(
+                  WebErrors.WEB_EXTRACT_FAILED,
+                  `web_fetch could not extract the page: ${message.error!.message}`,
+                  { details: { rule: 'error' }, cause },
+                ),
+              ),
+            );
+          }
+        },
+      );
       const onCrash = (cause: unknown) =>
-        finish(false, () => reject(new ToolSearchError(WebErrors.WEB_EXTRACT_FAILED, 'web_fetch\'s extraction worker stopped (out of memory?)', { details: { rule: 'worker' }, cause })));
+        finish(false, () =>
+          reject(
+            new ToolSearchError(
+              WebErrors.WEB_EXTRACT_FAILED,
+              "web_fetch's extraction worker stopped (out of memory?)",
+              { details: { rule: 'worker' }, cause },
+            ),
+          ),
+        );
       worker.on('error', onCrash);
       worker.on('exit', (code) => onCrash(new Error(`worker exited with code ${code}`)));
       worker.postMessage({ id, body, mode });
@@ -134,7 +177,11 @@ export function createExtractor() {
 const readiness = new WeakMap<Worker, Promise<void>>();
 
 function spawn(): Worker {
-  const worker = new Worker(WORKER_ENTRY, { env: {}, execArgv: [], resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  const worker = new Worker(WORKER_ENTRY, {
+    env: {},
+    execArgv: [],
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+  });
   worker.on('error', () => {});
   const ready = new Promise<void>((resolve, reject) => {
     const onMessage = (message: { ready?: boolean }) => {
@@ -142,7 +189,14 @@ function spawn(): Worker {
       worker.off('message', onMessage).off('error', reject).off('exit', onExit);
       resolve();
     };
-    const onExit = (code: number) => reject(new ToolSearchError(WebErrors.WEB_EXTRACT_FAILED, `web_fetch's extraction worker did not start (exit code ${code})`, { details: { rule: 'worker' } }));
+    const onExit = (code: number) =>
+      reject(
+        new ToolSearchError(
+          WebErrors.WEB_EXTRACT_FAILED,
+          `web_fetch's extraction worker did not start (exit code ${code})`,
+          { details: { rule: 'worker' } },
+        ),
+      );
     worker.on('message', onMessage).once('error', reject).once('exit', onExit);
   });
   ready.catch(() => {}); // observed here so an early exit is no unhandled rejection; the caller awaiting `ready` gets it

@@ -45,7 +45,11 @@ export function createFetcher(limits: FetchLimits) {
         method: 'GET',
         dispatcher: agent,
         signal: deadline,
-        headers: { 'user-agent': limits.userAgent, accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.8', 'accept-language': 'en-US,en;q=0.9' },
+        headers: {
+          'user-agent': limits.userAgent,
+          accept: 'text/html,application/xhtml+xml,text/plain;q=0.9,*/*;q=0.8',
+          'accept-language': 'en-US,en;q=0.9',
+        },
       }).catch((error: unknown) => {
         throw networkError(url, current, error, deadline);
       });
@@ -53,19 +57,38 @@ export function createFetcher(limits: FetchLimits) {
       if (REDIRECTS.has(response.statusCode) && location) {
         await response.body.dump();
         if (hop >= limits.maxRedirects) {
-          throw new ToolSearchError(NetGuardErrors.FETCH_FAILED, `web_fetch gave up on ${url} after ${limits.maxRedirects} redirects`, { details: { rule: 'maxRedirects', url, finalUrl: current.href } });
+          throw new ToolSearchError(
+            NetGuardErrors.FETCH_FAILED,
+            `web_fetch gave up on ${url} after ${limits.maxRedirects} redirects`,
+            { details: { rule: 'maxRedirects', url, finalUrl: current.href } },
+          );
         }
         current = checkUrl(new URL(location, current).href, limits.allowPrivate, allowed);
         continue;
       }
       if (response.statusCode >= 400) {
         await response.body.dump();
-        throw new ToolSearchError(NetGuardErrors.FETCH_FAILED, `web_fetch got HTTP ${response.statusCode} from ${current.href}`, { details: { rule: 'status', url, finalUrl: current.href, status: response.statusCode } });
+        throw new ToolSearchError(
+          NetGuardErrors.FETCH_FAILED,
+          `web_fetch got HTTP ${response.statusCode} from ${current.href}`,
+          { details: { rule: 'status', url, finalUrl: current.href, status: response.statusCode } },
+        );
       }
-      const { text, truncated } = await readBounded(response.body, limits.maxResponseBytes, charsetOf(header(response.headers['content-type']))).catch((error: unknown) => {
+      const { text, truncated } = await readBounded(
+        response.body,
+        limits.maxResponseBytes,
+        charsetOf(header(response.headers['content-type'])),
+      ).catch((error: unknown) => {
         throw networkError(url, current, error, deadline);
       });
-      return { url, finalUrl: current.href, status: response.statusCode, contentType: header(response.headers['content-type']) ?? '', body: text, bodyTruncated: truncated };
+      return {
+        url,
+        finalUrl: current.href,
+        status: response.statusCode,
+        contentType: header(response.headers['content-type']) ?? '',
+        body: text,
+        bodyTruncated: truncated,
+      };
     }
   }
 
@@ -75,25 +98,43 @@ export function createFetcher(limits: FetchLimits) {
 }
 
 /** Parses and checks a URL before any connection: scheme, and hosts that are IP literals (DNS lookups are checked at connect). */
-export function checkUrl(raw: string, allowPrivate: boolean, allowed: (address: string) => boolean = isPublicAddress): URL {
+export function checkUrl(
+  raw: string,
+  allowPrivate: boolean,
+  allowed: (address: string) => boolean = isPublicAddress,
+): URL {
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, `web_fetch needs an absolute http(s) URL, got ${JSON.stringify(raw.slice(0, 200))}`, { details: { rule: 'url', url: raw.slice(0, 200) } });
+    throw new ToolSearchError(
+      NetGuardErrors.URL_NOT_ALLOWED,
+      `web_fetch needs an absolute http(s) URL, got ${JSON.stringify(raw.slice(0, 200))}`,
+      { details: { rule: 'url', url: raw.slice(0, 200) } },
+    );
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, `web_fetch only fetches http(s) URLs, not ${url.protocol}`, { details: { rule: 'scheme', url: url.href } });
+    throw new ToolSearchError(
+      NetGuardErrors.URL_NOT_ALLOWED,
+      `web_fetch only fetches http(s) URLs, not ${url.protocol}`,
+      { details: { rule: 'scheme', url: url.href } },
+    );
   }
   if (url.username || url.password) {
-    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, 'web_fetch does not send credentials embedded in a URL', { details: { rule: 'credentials', url: `${url.protocol}//${url.host}` } });
+    throw new ToolSearchError(NetGuardErrors.URL_NOT_ALLOWED, 'web_fetch does not send credentials embedded in a URL', {
+      details: { rule: 'credentials', url: `${url.protocol}//${url.host}` },
+    });
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!allowPrivate && (ipaddr.isValid(host) || isIP(host) !== 0) && !allowed(host)) throw refusedAddress(host, host);
   return url;
 }
 
-async function readBounded(body: AsyncIterable<Buffer> & { destroy(): void }, maxBytes: number, charset: string): Promise<{ text: string; truncated: boolean }> {
+async function readBounded(
+  body: AsyncIterable<Buffer> & { destroy(): void },
+  maxBytes: number,
+  charset: string,
+): Promise<{ text: string; truncated: boolean }> {
   const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;
@@ -133,8 +174,12 @@ function networkError(url: string, current: URL, error: unknown, deadline: Abort
   if (ToolSearchError.isInstance(cause)) return cause;
   const timedOut = deadline.aborted && (deadline.reason as { name?: string } | undefined)?.name === 'TimeoutError';
   const message = errorMessage(error);
-  return new ToolSearchError(NetGuardErrors.FETCH_FAILED, timedOut ? `web_fetch timed out on ${current.href}` : `web_fetch could not fetch ${current.href}: ${message}`, {
-    details: { rule: timedOut ? 'timeout' : 'network', url, finalUrl: current.href },
-    cause: error,
-  });
+  return new ToolSearchError(
+    NetGuardErrors.FETCH_FAILED,
+    timedOut ? `web_fetch timed out on ${current.href}` : `web_fetch could not fetch ${current.href}: ${message}`,
+    {
+      details: { rule: timedOut ? 'timeout' : 'network', url, finalUrl: current.href },
+      cause: error,
+    },
+  );
 }

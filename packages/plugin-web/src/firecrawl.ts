@@ -17,7 +17,12 @@ import { WebErrors } from './errors.js';
 import type { ExtractMode } from './extract.js';
 
 export const FIRECRAWL_BASE_URL = 'https://api.firecrawl.dev';
-export const FIRECRAWL_DEFAULTS = { onlyMainContent: true, maxAgeMs: 172_800_000, timeoutSeconds: 60, minChars: 200 } as const;
+export const FIRECRAWL_DEFAULTS = {
+  onlyMainContent: true,
+  maxAgeMs: 172_800_000,
+  timeoutSeconds: 60,
+  minChars: 200,
+} as const;
 
 export interface FirecrawlSettings {
   readonly apiKey: string;
@@ -41,10 +46,18 @@ export function firecrawlMayRecover(error: unknown): boolean {
   if (!ToolSearchError.isInstance(error)) return false;
   if (error.code === WebErrors.WEB_EXTRACT_FAILED) return true;
   const rule = (error.details as { rule?: string } | undefined)?.rule;
-  return error.code === NetGuardErrors.FETCH_FAILED && (rule === 'status' || rule === 'network' || rule === 'timeout' || rule === 'maxRedirects');
+  return (
+    error.code === NetGuardErrors.FETCH_FAILED &&
+    (rule === 'status' || rule === 'network' || rule === 'timeout' || rule === 'maxRedirects')
+  );
 }
 
-export async function firecrawlScrape(settings: FirecrawlSettings, url: string, mode: ExtractMode, signal: AbortSignal): Promise<FirecrawlPage> {
+export async function firecrawlScrape(
+  settings: FirecrawlSettings,
+  url: string,
+  mode: ExtractMode,
+  signal: AbortSignal,
+): Promise<FirecrawlPage> {
   const endpoint = new URL(`${settings.baseUrl.replace(/\/+$/, '')}/v2/scrape`);
   const deadline = AbortSignal.any([signal, AbortSignal.timeout(settings.timeoutSeconds * 1000)]);
   const where = `${endpoint.origin}${endpoint.pathname}`;
@@ -55,25 +68,49 @@ export async function firecrawlScrape(settings: FirecrawlSettings, url: string, 
       method: 'POST',
       signal: deadline,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${settings.apiKey}` },
-      body: JSON.stringify({ url, formats: ['markdown'], onlyMainContent: settings.onlyMainContent, maxAge: settings.maxAgeMs, proxy: 'auto', storeInCache: true, timeout: settings.timeoutSeconds * 1000 }),
+      body: JSON.stringify({
+        url,
+        formats: ['markdown'],
+        onlyMainContent: settings.onlyMainContent,
+        maxAge: settings.maxAgeMs,
+        proxy: 'auto',
+        storeInCache: true,
+        timeout: settings.timeoutSeconds * 1000,
+      }),
     });
     status = response.statusCode;
     text = await response.body.text();
   } catch (error) {
     throw failed(`Firecrawl could not be reached at ${where}: ${errorMessage(error)}`, { status, url: where }, error);
   }
-  let body: { success?: boolean; error?: string; data?: { markdown?: string; metadata?: { title?: string; url?: string; sourceURL?: string; statusCode?: number; error?: string } } };
+  let body: {
+    success?: boolean;
+    error?: string;
+    data?: {
+      markdown?: string;
+      metadata?: { title?: string; url?: string; sourceURL?: string; statusCode?: number; error?: string };
+    };
+  };
   try {
     body = JSON.parse(text) as typeof body;
   } catch (error) {
     throw failed(`Firecrawl answered HTTP ${status} with text that is not JSON`, { status, url: where }, error);
   }
-  if (status >= 400 || body.success === false) throw failed(`Firecrawl answered HTTP ${status}: ${String(body.error ?? text).slice(0, 200)}`, { status, url: where });
+  if (status >= 400 || body.success === false)
+    throw failed(`Firecrawl answered HTTP ${status}: ${String(body.error ?? text).slice(0, 200)}`, {
+      status,
+      url: where,
+    });
   const markdown = body.data?.markdown;
-  if (typeof markdown !== 'string') throw failed('Firecrawl answered without data.markdown', { status, url: where, rule: 'shape' });
+  if (typeof markdown !== 'string')
+    throw failed('Firecrawl answered without data.markdown', { status, url: where, rule: 'shape' });
   const metadata = body.data?.metadata ?? {};
   if (typeof metadata.statusCode === 'number' && metadata.statusCode >= 400) {
-    throw failed(`Firecrawl fetched ${url} but the site answered HTTP ${metadata.statusCode}`, { status: metadata.statusCode, url: where, rule: 'siteStatus' });
+    throw failed(`Firecrawl fetched ${url} but the site answered HTTP ${metadata.statusCode}`, {
+      status: metadata.statusCode,
+      url: where,
+      rule: 'siteStatus',
+    });
   }
   return {
     text: mode === 'text' ? markdownToText(markdown) : markdown,
@@ -84,7 +121,10 @@ export async function firecrawlScrape(settings: FirecrawlSettings, url: string, 
 }
 
 function failed(message: string, details: Record<string, unknown>, cause?: unknown): ToolSearchError {
-  return new ToolSearchError(NetGuardErrors.FETCH_FAILED, message, { details: { provider: 'firecrawl', rule: 'firecrawl', ...details }, ...(cause !== undefined ? { cause } : {}) });
+  return new ToolSearchError(NetGuardErrors.FETCH_FAILED, message, {
+    details: { provider: 'firecrawl', rule: 'firecrawl', ...details },
+    ...(cause !== undefined ? { cause } : {}),
+  });
 }
 
 /** `text` mode from Firecrawl's markdown: links and images become their text, markup characters go. */

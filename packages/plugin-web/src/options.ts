@@ -50,7 +50,12 @@ export interface WebSearchConfig {
   /** Gemini with Google Search grounding (else `GEMINI_API_KEY`). */
   readonly gemini?: { readonly apiKey?: string; readonly baseUrl?: string; readonly model?: string };
   /** Grok through xAI's Responses API with its `web_search` tool (else `XAI_API_KEY`). */
-  readonly grok?: { readonly apiKey?: string; readonly baseUrl?: string; readonly model?: string; readonly inlineCitations?: boolean };
+  readonly grok?: {
+    readonly apiKey?: string;
+    readonly baseUrl?: string;
+    readonly model?: string;
+    readonly inlineCitations?: boolean;
+  };
   /** Kimi with Moonshot's builtin `$web_search` (else `KIMI_API_KEY`, `MOONSHOT_API_KEY`). */
   readonly kimi?: { readonly apiKey?: string; readonly baseUrl?: string; readonly model?: string };
 }
@@ -75,7 +80,10 @@ export const SEARCH_DEFAULTS = { maxResults: 5, timeoutSeconds: 30, cacheTtlMinu
 const positive = { type: 'number', exclusiveMinimum: 0 } as const;
 const count = { type: 'integer', minimum: 0 } as const;
 const url = { type: 'string', pattern: '^https?://' } as const;
-const answerProvider = { type: 'object', properties: { apiKey: { type: 'string', minLength: 1 }, baseUrl: url, model: { type: 'string', minLength: 1 } } } as const;
+const answerProvider = {
+  type: 'object',
+  properties: { apiKey: { type: 'string', minLength: 1 }, baseUrl: url, model: { type: 'string', minLength: 1 } },
+} as const;
 const schema: JsonSchema = {
   type: 'object',
   properties: {

@@ -9,7 +9,13 @@ import { jsonToolResult } from '@tool-search/provider-formats';
 import { TtlCache } from './cache.js';
 import { createExtractor, extractRaw, isHtml, type ExtractMode } from './extract.js';
 import { createFetcher } from './fetch-page.js';
-import { FIRECRAWL_BASE_URL, FIRECRAWL_DEFAULTS, firecrawlMayRecover, firecrawlScrape, type FirecrawlSettings } from './firecrawl.js';
+import {
+  FIRECRAWL_BASE_URL,
+  FIRECRAWL_DEFAULTS,
+  firecrawlMayRecover,
+  firecrawlScrape,
+  type FirecrawlSettings,
+} from './firecrawl.js';
 import { checkWebConfig, FETCH_DEFAULTS, SEARCH_DEFAULTS, type WebConfig } from './options.js';
 import { resolveSearchProvider, type Env } from './search-providers.js';
 
@@ -34,9 +40,19 @@ export function webPlugin(options: WebPluginOptions = {}): KernelPlugin {
   if (web.fetch?.enabled !== false) {
     fetcher = createFetcher(fetchConfig);
     extractor = createExtractor();
-    tools.push(webFetchTool(fetcher.fetchPage, extractor.extractHtml, fetchConfig, 'apiKey' in firecrawl ? firecrawl : undefined));
+    tools.push(
+      webFetchTool(
+        fetcher.fetchPage,
+        extractor.extractHtml,
+        fetchConfig,
+        'apiKey' in firecrawl ? firecrawl : undefined,
+      ),
+    );
   }
-  const provider = web.search?.enabled === false ? { missing: 'tools.web.search.enabled is false' } : resolveSearchProvider(searchConfig, env, searchConfig.timeoutSeconds);
+  const provider =
+    web.search?.enabled === false
+      ? { missing: 'tools.web.search.enabled is false' }
+      : resolveSearchProvider(searchConfig, env, searchConfig.timeoutSeconds);
   if ('search' in provider) tools.push(webSearchTool(provider.search, provider.id, searchConfig));
 
   return {
@@ -45,10 +61,21 @@ export function webPlugin(options: WebPluginOptions = {}): KernelPlugin {
       hooks.listTools.tap((sink) => {
         sink.add(tools);
         if ('missing' in provider) {
-          sink.diagnostic({ code: ErrorCode.TOOL_NOT_CONFIGURED, level: 'info', message: `web_search is not listed: ${provider.missing}`, toolId: 'core:core:web_search' });
+          sink.diagnostic({
+            code: ErrorCode.TOOL_NOT_CONFIGURED,
+            level: 'info',
+            message: `web_search is not listed: ${provider.missing}`,
+            toolId: 'core:core:web_search',
+          });
         }
         if ('missing' in firecrawl && web.fetch?.enabled !== false) {
-          sink.diagnostic({ code: ErrorCode.TOOL_NOT_CONFIGURED, level: 'info', message: `web_fetch's Firecrawl fallback is off: ${firecrawl.missing}`, toolId: 'core:core:web_fetch', details: { feature: 'firecrawl' } });
+          sink.diagnostic({
+            code: ErrorCode.TOOL_NOT_CONFIGURED,
+            level: 'info',
+            message: `web_fetch's Firecrawl fallback is off: ${firecrawl.missing}`,
+            toolId: 'core:core:web_fetch',
+            details: { feature: 'firecrawl' },
+          });
         }
       });
       hooks.shutdown.tapPromise(async () => {
@@ -64,7 +91,10 @@ type ExtractHtml = ReturnType<typeof createExtractor>['extractHtml'];
 const MIN_EXTRACT_MS = 250;
 
 /** Firecrawl's settings when its fallback is on (a key, and `enabled` not false), or why it is off. */
-function firecrawlSettings(web: WebConfig, env: Readonly<Record<string, string | undefined>>): FirecrawlSettings | { readonly missing: string } {
+function firecrawlSettings(
+  web: WebConfig,
+  env: Readonly<Record<string, string | undefined>>,
+): FirecrawlSettings | { readonly missing: string } {
   const config = web.fetch?.firecrawl ?? {};
   if (config.enabled === false) return { missing: 'tools.web.fetch.firecrawl.enabled is false' };
   const apiKey = config.apiKey ?? env.FIRECRAWL_API_KEY;
@@ -83,14 +113,24 @@ function webFetchTool(
     name: 'web_fetch',
     source: 'core',
     owner: 'core',
-    description: 'Fetch a URL with HTTP GET and return its readable content as markdown or text (no JavaScript runs). http(s) only.',
+    description:
+      'Fetch a URL with HTTP GET and return its readable content as markdown or text (no JavaScript runs). http(s) only.',
     annotations: { readOnlyHint: true, openWorldHint: true },
     inputSchema: {
       type: 'object',
       properties: {
         url: { type: 'string', description: 'URL to fetch (http or https).' },
-        extractMode: { type: 'string', enum: ['markdown', 'text'], default: 'markdown', description: 'Output format after main-content extraction.' },
-        maxChars: { type: 'integer', minimum: 100, description: `Truncate the output to this many characters (at most ${config.maxCharsCap}).` },
+        extractMode: {
+          type: 'string',
+          enum: ['markdown', 'text'],
+          default: 'markdown',
+          description: 'Output format after main-content extraction.',
+        },
+        maxChars: {
+          type: 'integer',
+          minimum: 100,
+          description: `Truncate the output to this many characters (at most ${config.maxCharsCap}).`,
+        },
       },
       required: ['url'],
       additionalProperties: false,
@@ -98,7 +138,10 @@ function webFetchTool(
     async execute(args, ctx) {
       const url = String(args.url);
       const mode = (args.extractMode as ExtractMode | undefined) ?? 'markdown';
-      const maxChars = Math.min(typeof args.maxChars === 'number' ? args.maxChars : config.maxChars, config.maxCharsCap);
+      const maxChars = Math.min(
+        typeof args.maxChars === 'number' ? args.maxChars : config.maxChars,
+        config.maxCharsCap,
+      );
       const key = `${mode}\u0000${maxChars}\u0000${url}`;
       const cached = cache.get(key);
       if (cached) return jsonToolResult({ ...cached, cached: true });
@@ -112,7 +155,11 @@ function webFetchTool(
       }
       let result = local;
       // Firecrawl after the local path: when it failed, or when an HTML page gave too little text (built by JavaScript).
-      if (firecrawl && (localError !== undefined || (local && local.extractor !== 'raw' && local.length < Math.min(firecrawl.minChars, maxChars)))) {
+      if (
+        firecrawl &&
+        (localError !== undefined ||
+          (local && local.extractor !== 'raw' && local.length < Math.min(firecrawl.minChars, maxChars)))
+      ) {
         try {
           const page = await firecrawlScrape(firecrawl, url, mode, ctx.signal);
           result = {
@@ -135,10 +182,14 @@ function webFetchTool(
             result = { ...local!, fallbackError: ToolSearchError.isInstance(error) ? error.message : String(error) };
           } else {
             const first = localError as ToolSearchError;
-            throw new ToolSearchError(first.code, `${first.message}; the Firecrawl fallback failed too: ${errorMessage(error)}`, {
-              details: { ...(first.details ?? {}), fallback: 'firecrawl' },
-              cause: error,
-            });
+            throw new ToolSearchError(
+              first.code,
+              `${first.message}; the Firecrawl fallback failed too: ${errorMessage(error)}`,
+              {
+                details: { ...(first.details ?? {}), fallback: 'firecrawl' },
+                cause: error,
+              },
+            );
           }
         }
       }
@@ -147,12 +198,19 @@ function webFetchTool(
     },
   };
 
-  async function fetchLocally(url: string, mode: ExtractMode, maxChars: number, signal: AbortSignal): Promise<FetchResult> {
+  async function fetchLocally(
+    url: string,
+    mode: ExtractMode,
+    maxChars: number,
+    signal: AbortSignal,
+  ): Promise<FetchResult> {
     const started = Date.now();
     const page = await fetchPage(url, signal);
     // The same deadline as the fetch: extraction gets what is left of timeoutSeconds.
     const left = Math.max(MIN_EXTRACT_MS, config.timeoutSeconds * 1000 - (Date.now() - started));
-    const extracted = isHtml(page.body, page.contentType) ? await extractHtml(page.body, mode, left, signal) : extractRaw(page.body, page.contentType);
+    const extracted = isHtml(page.body, page.contentType)
+      ? await extractHtml(page.body, mode, left, signal)
+      : extractRaw(page.body, page.contentType);
     return {
       url: page.url,
       finalUrl: page.finalUrl,
@@ -177,7 +235,11 @@ interface FetchResult extends Record<string, unknown> {
 
 type Search = (request: { query: string; count: number }, signal: AbortSignal) => Promise<Record<string, unknown>>;
 
-function webSearchTool(search: Search, providerId: string, config: { maxResults: number; cacheTtlMinutes: number }): ToolDefinition {
+function webSearchTool(
+  search: Search,
+  providerId: string,
+  config: { maxResults: number; cacheTtlMinutes: number },
+): ToolDefinition {
   const cache = new TtlCache<Record<string, unknown>>(config.cacheTtlMinutes * 60_000);
   return {
     name: 'web_search',
@@ -189,13 +251,21 @@ function webSearchTool(search: Search, providerId: string, config: { maxResults:
       type: 'object',
       properties: {
         query: { type: 'string', minLength: 1, description: 'Search query.' },
-        count: { type: 'integer', minimum: 1, maximum: 10, description: `Number of results (default ${config.maxResults}).` },
+        count: {
+          type: 'integer',
+          minimum: 1,
+          maximum: 10,
+          description: `Number of results (default ${config.maxResults}).`,
+        },
       },
       required: ['query'],
       additionalProperties: false,
     },
     async execute(args, ctx) {
-      const request = { query: String(args.query), count: typeof args.count === 'number' ? args.count : config.maxResults };
+      const request = {
+        query: String(args.query),
+        count: typeof args.count === 'number' ? args.count : config.maxResults,
+      };
       const key = `${request.count}\u0000${request.query}`;
       const cached = cache.get(key);
       if (cached) return jsonToolResult({ ...cached, cached: true });
@@ -205,4 +275,3 @@ function webSearchTool(search: Search, providerId: string, config: { maxResults:
     },
   };
 }
-

@@ -31,22 +31,38 @@ export async function callProvider(
     status = response.statusCode;
     const text = await response.body.text();
     if (status >= 400) {
-      throw new ToolSearchError(WebErrors.SEARCH_PROVIDER_FAILED, `${provider} search answered HTTP ${status} at ${where}: ${text.slice(0, 200)}`, { details: { provider, status, url: where } });
+      throw new ToolSearchError(
+        WebErrors.SEARCH_PROVIDER_FAILED,
+        `${provider} search answered HTTP ${status} at ${where}: ${text.slice(0, 200)}`,
+        { details: { provider, status, url: where } },
+      );
     }
     try {
       return JSON.parse(text) as unknown;
     } catch (error) {
-      throw new ToolSearchError(WebErrors.SEARCH_PROVIDER_FAILED, `${provider} search answered with text that is not JSON at ${where}`, { details: { provider, status, url: where, rule: 'shape' }, cause: error });
+      throw new ToolSearchError(
+        WebErrors.SEARCH_PROVIDER_FAILED,
+        `${provider} search answered with text that is not JSON at ${where}`,
+        { details: { provider, status, url: where, rule: 'shape' }, cause: error },
+      );
     }
   } catch (error) {
     if (ToolSearchError.isInstance(error)) throw error;
-    throw new ToolSearchError(WebErrors.SEARCH_PROVIDER_FAILED, `${provider} search failed at ${where}: ${errorMessage(error)}`, {
-      details: { provider, status, url: where },
-      cause: error,
-    });
+    throw new ToolSearchError(
+      WebErrors.SEARCH_PROVIDER_FAILED,
+      `${provider} search failed at ${where}: ${errorMessage(error)}`,
+      {
+        details: { provider, status, url: where },
+        cause: error,
+      },
+    );
   }
 }
 
 export function shapeError(provider: string, what: string): ToolSearchError {
-  return new ToolSearchError(WebErrors.SEARCH_PROVIDER_FAILED, `${provider} search answered in an undocumented shape: ${what}`, { details: { provider, rule: 'shape' } });
+  return new ToolSearchError(
+    WebErrors.SEARCH_PROVIDER_FAILED,
+    `${provider} search answered in an undocumented shape: ${what}`,
+    { details: { provider, rule: 'shape' } },
+  );
 }

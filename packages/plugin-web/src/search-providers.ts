@@ -7,7 +7,17 @@
  * provider does not exist and `web_search` is not listed.
  */
 import type { WebSearchConfig } from './options.js';
-import { DEFAULT_GEMINI_MODEL, DEFAULT_GROK_MODEL, DEFAULT_KIMI_MODEL, GEMINI_BASE_URL, geminiProvider, grokProvider, kimiProvider, MOONSHOT_BASE_URL, XAI_BASE_URL } from './search-answers.js';
+import {
+  DEFAULT_GEMINI_MODEL,
+  DEFAULT_GROK_MODEL,
+  DEFAULT_KIMI_MODEL,
+  GEMINI_BASE_URL,
+  geminiProvider,
+  grokProvider,
+  kimiProvider,
+  MOONSHOT_BASE_URL,
+  XAI_BASE_URL,
+} from './search-answers.js';
 import { callProvider as call, shapeError, type SearchProvider, type SearchProviderId } from './search-http.js';
 
 export type { SearchProvider, SearchProviderId, SearchRequest } from './search-http.js';
@@ -43,23 +53,49 @@ export function searchKeys(config: WebSearchConfig, env: Env): Readonly<Record<S
 }
 
 /** The configured provider (`provider`, else the first in SEARCH_PROVIDER_ORDER with a key), or why there is none (the reason becomes a diagnostic). */
-export function resolveSearchProvider(config: WebSearchConfig, env: Env, timeoutSeconds: number): SearchProvider | { readonly missing: string } {
+export function resolveSearchProvider(
+  config: WebSearchConfig,
+  env: Env,
+  timeoutSeconds: number,
+): SearchProvider | { readonly missing: string } {
   const keys = searchKeys(config, env);
   const provider = config.provider ?? SEARCH_PROVIDER_ORDER.find((id) => keys[id]);
-  if (provider === undefined) return { missing: `no search API key: set one of ${SEARCH_PROVIDER_ORDER.map((id) => `${KEY_SOURCES[id]} (${id})`).join('; ')}` };
+  if (provider === undefined)
+    return {
+      missing: `no search API key: set one of ${SEARCH_PROVIDER_ORDER.map((id) => `${KEY_SOURCES[id]} (${id})`).join('; ')}`,
+    };
   const key = keys[provider];
-  if (!key) return { missing: `tools.web.search.provider is "${provider}" but no key is set: ${KEY_SOURCES[provider]}` };
+  if (!key)
+    return { missing: `tools.web.search.provider is "${provider}" but no key is set: ${KEY_SOURCES[provider]}` };
   switch (provider) {
     case 'brave':
       return braveProvider(key, config.brave?.baseUrl ?? BRAVE_BASE_URL, timeoutSeconds);
     case 'gemini':
-      return geminiProvider(key, config.gemini?.baseUrl ?? GEMINI_BASE_URL, config.gemini?.model ?? DEFAULT_GEMINI_MODEL, timeoutSeconds);
+      return geminiProvider(
+        key,
+        config.gemini?.baseUrl ?? GEMINI_BASE_URL,
+        config.gemini?.model ?? DEFAULT_GEMINI_MODEL,
+        timeoutSeconds,
+      );
     case 'grok':
-      return grokProvider(key, config.grok?.baseUrl ?? XAI_BASE_URL, config.grok?.model ?? DEFAULT_GROK_MODEL, config.grok?.inlineCitations ?? false, timeoutSeconds);
+      return grokProvider(
+        key,
+        config.grok?.baseUrl ?? XAI_BASE_URL,
+        config.grok?.model ?? DEFAULT_GROK_MODEL,
+        config.grok?.inlineCitations ?? false,
+        timeoutSeconds,
+      );
     case 'kimi':
-      return kimiProvider(key, config.kimi?.baseUrl ?? MOONSHOT_BASE_URL, config.kimi?.model ?? DEFAULT_KIMI_MODEL, timeoutSeconds);
+      return kimiProvider(
+        key,
+        config.kimi?.baseUrl ?? MOONSHOT_BASE_URL,
+        config.kimi?.model ?? DEFAULT_KIMI_MODEL,
+        timeoutSeconds,
+      );
     case 'perplexity': {
-      const direct = config.perplexity?.apiKey ? key.startsWith('pplx-') : env.PERPLEXITY_API_KEY !== undefined || key.startsWith('pplx-');
+      const direct = config.perplexity?.apiKey
+        ? key.startsWith('pplx-')
+        : env.PERPLEXITY_API_KEY !== undefined || key.startsWith('pplx-');
       const baseUrl = config.perplexity?.baseUrl ?? (direct ? PERPLEXITY_BASE_URL : OPENROUTER_BASE_URL);
       return perplexityProvider(key, baseUrl, config.perplexity?.model ?? DEFAULT_PERPLEXITY_MODEL, timeoutSeconds);
     }
@@ -73,7 +109,13 @@ export function braveProvider(apiKey: string, baseUrl: string, timeoutSeconds: n
       const url = new URL('/res/v1/web/search', baseUrl);
       url.searchParams.set('q', query);
       url.searchParams.set('count', String(count));
-      const body = (await call('brave', url, { method: 'GET', headers: { accept: 'application/json', 'x-subscription-token': apiKey } }, signal, timeoutSeconds)) as {
+      const body = (await call(
+        'brave',
+        url,
+        { method: 'GET', headers: { accept: 'application/json', 'x-subscription-token': apiKey } },
+        signal,
+        timeoutSeconds,
+      )) as {
         web?: { results?: { title?: string; url?: string; description?: string; age?: string }[] };
       };
       const results = body.web?.results;
@@ -82,13 +124,23 @@ export function braveProvider(apiKey: string, baseUrl: string, timeoutSeconds: n
         query,
         provider: 'brave',
         count: results?.length ?? 0,
-        results: (results ?? []).slice(0, count).map((r) => ({ title: r.title ?? '', url: r.url ?? '', description: r.description ?? '', ...(r.age ? { published: r.age } : {}) })),
+        results: (results ?? []).slice(0, count).map((r) => ({
+          title: r.title ?? '',
+          url: r.url ?? '',
+          description: r.description ?? '',
+          ...(r.age ? { published: r.age } : {}),
+        })),
       };
     },
   };
 }
 
-export function perplexityProvider(apiKey: string, baseUrl: string, model: string, timeoutSeconds: number): SearchProvider {
+export function perplexityProvider(
+  apiKey: string,
+  baseUrl: string,
+  model: string,
+  timeoutSeconds: number,
+): SearchProvider {
   // The direct API names models without OpenRouter's `perplexity/` prefix.
   const wireModel = baseUrl.startsWith(PERPLEXITY_BASE_URL) ? model.replace(/^perplexity\//, '') : model;
   return {
@@ -105,12 +157,17 @@ export function perplexityProvider(apiKey: string, baseUrl: string, model: strin
         },
         signal,
         timeoutSeconds,
-      )) as { choices?: { message?: { content?: string } }[]; citations?: string[]; search_results?: { url?: string; title?: string }[] };
+      )) as {
+        choices?: { message?: { content?: string } }[];
+        citations?: string[];
+        search_results?: { url?: string; title?: string }[];
+      };
       const content = body.choices?.[0]?.message?.content;
       if (typeof content !== 'string') throw shapeError('perplexity', 'choices[0].message.content is missing');
-      const citations = Array.isArray(body.citations) ? body.citations : (body.search_results ?? []).map((r) => r.url ?? '').filter(Boolean);
+      const citations = Array.isArray(body.citations)
+        ? body.citations
+        : (body.search_results ?? []).map((r) => r.url ?? '').filter(Boolean);
       return { query, provider: 'perplexity', model: wireModel, content, citations };
     },
   };
 }
-

@@ -20,7 +20,9 @@ beforeAll(async () => {
     '/slow': (_req, res) => setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('late'), 3_000),
     '/cached': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('cached body'),
   });
-  const kernel = createKernel({ plugins: [webPlugin({ web: { fetch: { allowPrivate: true, maxCharsCap: 5_000, timeoutSeconds: 1 } }, env: {} })] });
+  const kernel = createKernel({
+    plugins: [webPlugin({ web: { fetch: { allowPrivate: true, maxCharsCap: 5_000, timeoutSeconds: 1 } }, env: {} })],
+  });
   run = await kernel.createRun({});
 });
 afterAll(async () => {
@@ -37,12 +39,22 @@ describe('web_fetch against a loopback server (allowPrivate on)', () => {
   it('is core:core:web_fetch with the documented parameters', () => {
     const tool = run.tool('web_fetch')!;
     expect(tool.id).toBe('core:core:web_fetch');
-    expect(Object.keys((tool.inputSchema as { properties: object }).properties)).toEqual(['url', 'extractMode', 'maxChars']);
+    expect(Object.keys((tool.inputSchema as { properties: object }).properties)).toEqual([
+      'url',
+      'extractMode',
+      'maxChars',
+    ]);
   });
 
   it('extracts the article as markdown: title, headings, paragraphs, no navigation or script', async () => {
     const page = text(await run.call('web_fetch', { url: `${server.url}/article` }));
-    expect(page).toMatchObject({ status: 200, title: 'Tide tables for Brest', extractMode: 'markdown', extractor: 'readability', truncated: false });
+    expect(page).toMatchObject({
+      status: 200,
+      title: 'Tide tables for Brest',
+      extractMode: 'markdown',
+      extractor: 'readability',
+      truncated: false,
+    });
     expect(page.text).toContain('High tide in Brest today is at 06:42');
     expect(page.text).toMatch(/^## Notes$/m);
     expect(page.text).toMatch(/^-\s+Times are local\.$/m);
@@ -57,18 +69,30 @@ describe('web_fetch against a loopback server (allowPrivate on)', () => {
   });
 
   it('truncates to maxChars, and caps maxChars at tools.web.fetch.maxCharsCap', async () => {
-    expect(text(await run.call('web_fetch', { url: `${server.url}/article`, maxChars: 120 }))).toMatchObject({ truncated: true, length: 120 });
+    expect(text(await run.call('web_fetch', { url: `${server.url}/article`, maxChars: 120 }))).toMatchObject({
+      truncated: true,
+      length: 120,
+    });
     const capped = text(await run.call('web_fetch', { url: `${server.url}/huge`, maxChars: 1_000_000 }));
     expect(capped).toMatchObject({ truncated: true, length: 5_000 });
   });
 
   it('follows redirects and reports the final URL', async () => {
-    expect(text(await run.call('web_fetch', { url: `${server.url}/moved` }))).toMatchObject({ finalUrl: `${server.url}/article`, status: 200 });
+    expect(text(await run.call('web_fetch', { url: `${server.url}/moved` }))).toMatchObject({
+      finalUrl: `${server.url}/article`,
+      status: 200,
+    });
   });
 
   it('returns JSON and text bodies as they are; refuses binary content', async () => {
-    expect(text(await run.call('web_fetch', { url: `${server.url}/data.json` }))).toMatchObject({ text: '{"tide":"high"}', extractor: 'raw' });
-    expect(await run.call('web_fetch', { url: `${server.url}/image.png` })).toMatchObject({ status: 'error', error: { code: NetGuardErrors.FETCH_FAILED } });
+    expect(text(await run.call('web_fetch', { url: `${server.url}/data.json` }))).toMatchObject({
+      text: '{"tide":"high"}',
+      extractor: 'raw',
+    });
+    expect(await run.call('web_fetch', { url: `${server.url}/image.png` })).toMatchObject({
+      status: 'error',
+      error: { code: NetGuardErrors.FETCH_FAILED },
+    });
   });
 
   it('serves a repeated fetch from the cache', async () => {
@@ -80,20 +104,33 @@ describe('web_fetch against a loopback server (allowPrivate on)', () => {
 
   it('fails with FETCH_FAILED on HTTP errors, redirect loops and timeouts', async () => {
     for (const path of ['/missing', '/loop', '/slow']) {
-      expect(await run.call('web_fetch', { url: `${server.url}${path}` })).toMatchObject({ status: 'error', error: { code: NetGuardErrors.FETCH_FAILED } });
+      expect(await run.call('web_fetch', { url: `${server.url}${path}` })).toMatchObject({
+        status: 'error',
+        error: { code: NetGuardErrors.FETCH_FAILED },
+      });
     }
   });
 
   it('rejects arguments outside the schema before fetching', async () => {
-    await expect(run.call('web_fetch', { url: `${server.url}/article`, extractMode: 'html' })).rejects.toMatchObject({ code: ErrorCode.TOOL_ARGUMENTS_INVALID });
+    await expect(run.call('web_fetch', { url: `${server.url}/article`, extractMode: 'html' })).rejects.toMatchObject({
+      code: ErrorCode.TOOL_ARGUMENTS_INVALID,
+    });
     await expect(run.call('web_fetch', {})).rejects.toMatchObject({ code: ErrorCode.TOOL_ARGUMENTS_INVALID });
   });
 });
 
 describe('fetch limits name their rule', () => {
-  const fetcher = createFetcher({ ...FETCH_DEFAULTS, allowPrivate: true, timeoutSeconds: 1, maxResponseBytes: 10_000, maxRedirects: 2 });
+  const fetcher = createFetcher({
+    ...FETCH_DEFAULTS,
+    allowPrivate: true,
+    timeoutSeconds: 1,
+    maxResponseBytes: 10_000,
+    maxRedirects: 2,
+  });
   const rule = async (path: string) => {
-    const error = await fetcher.fetchPage(`${server.url}${path}`, new AbortController().signal).catch((e: unknown) => e);
+    const error = await fetcher
+      .fetchPage(`${server.url}${path}`, new AbortController().signal)
+      .catch((e: unknown) => e);
     return ToolSearchError.isInstance(error) ? (error.details as { rule?: string }).rule : 'no error';
   };
   afterAll(() => fetcher.close());

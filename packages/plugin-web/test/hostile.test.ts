@@ -11,7 +11,8 @@ import { createExtractor } from '../src/extract.js';
 import { markupShape, strippedText, clean, MAX_DEPTH } from '../src/extract-worker.mjs';
 import { ARTICLE, serve, type TestServer } from './serve.js';
 
-const nested = (depth: number, inner = 'The tide came in over the nested walls. '.repeat(4)) => `<!doctype html><html><head><title>Deep</title></head><body>${'<div>'.repeat(depth)}${inner}${'</div>'.repeat(depth)}</body></html>`;
+const nested = (depth: number, inner = 'The tide came in over the nested walls. '.repeat(4)) =>
+  `<!doctype html><html><head><title>Deep</title></head><body>${'<div>'.repeat(depth)}${inner}${'</div>'.repeat(depth)}</body></html>`;
 // 1,000 nested divs (11 KB) took 43 s in Readability; 30,000 (330 KB) took 3.9 s in linkedom's parse alone.
 const PAGES: Record<string, string> = {
   '/nested-1k': nested(1_000),
@@ -31,10 +32,24 @@ const TIMEOUT_SECONDS = 5;
 
 beforeAll(async () => {
   const routes = Object.fromEntries(
-    Object.entries(PAGES).map(([path, html]) => [path, (_req: unknown, res: import('node:http').ServerResponse) => res.writeHead(200, { 'content-type': 'text/html' }).end(html)]),
+    Object.entries(PAGES).map(([path, html]) => [
+      path,
+      (_req: unknown, res: import('node:http').ServerResponse) =>
+        res.writeHead(200, { 'content-type': 'text/html' }).end(html),
+    ]),
   );
-  server = await serve({ ...routes, '/cheap': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('cheap answer') });
-  const kernel = createKernel({ plugins: [webPlugin({ web: { fetch: { allowPrivate: true, timeoutSeconds: TIMEOUT_SECONDS, cacheTtlMinutes: 0 } }, env: {} })] });
+  server = await serve({
+    ...routes,
+    '/cheap': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('cheap answer'),
+  });
+  const kernel = createKernel({
+    plugins: [
+      webPlugin({
+        web: { fetch: { allowPrivate: true, timeoutSeconds: TIMEOUT_SECONDS, cacheTtlMinutes: 0 } },
+        env: {},
+      }),
+    ],
+  });
   run = await kernel.createRun({});
 });
 afterAll(async () => {
@@ -64,21 +79,25 @@ async function withGapProbe<T>(work: () => Promise<T>): Promise<{ value: T; maxG
 }
 
 describe('web_fetch on hostile pages keeps the event loop free', () => {
-  it.each(Object.keys(PAGES))('%s: answers within the deadline, a concurrent call is served meanwhile', async (path) => {
-    const started = performance.now();
-    const { value, maxGapMs } = await withGapProbe(async () => {
-      const hostile = run.call('web_fetch', { url: `${server.url}${path}`, extractMode: 'markdown' });
-      const cheap = await run.call('web_fetch', { url: `${server.url}/cheap` });
-      return { hostile: json(await hostile), cheap: json(cheap) };
-    });
-    expect(value.cheap.text).toBe('cheap answer');
-    // Bounded text (extractor and `bounded` say how) or a coded error; never a hang past the deadline.
-    if ('error' in value.hostile) expect(value.hostile.error).toBe('WEB_EXTRACT_FAILED');
-    else expect(typeof value.hostile.text).toBe('string');
-    if (path === '/wide') expect(value.hostile).toMatchObject({ extractor: 'stripped', bounded: 'elements' });
-    expect(performance.now() - started).toBeLessThan((TIMEOUT_SECONDS + 10) * 1000);
-    expect(maxGapMs).toBeLessThan(1_500);
-  }, 120_000);
+  it.each(Object.keys(PAGES))(
+    '%s: answers within the deadline, a concurrent call is served meanwhile',
+    async (path) => {
+      const started = performance.now();
+      const { value, maxGapMs } = await withGapProbe(async () => {
+        const hostile = run.call('web_fetch', { url: `${server.url}${path}`, extractMode: 'markdown' });
+        const cheap = await run.call('web_fetch', { url: `${server.url}/cheap` });
+        return { hostile: json(await hostile), cheap: json(cheap) };
+      });
+      expect(value.cheap.text).toBe('cheap answer');
+      // Bounded text (extractor and `bounded` say how) or a coded error; never a hang past the deadline.
+      if ('error' in value.hostile) expect(value.hostile.error).toBe('WEB_EXTRACT_FAILED');
+      else expect(typeof value.hostile.text).toBe('string');
+      if (path === '/wide') expect(value.hostile).toMatchObject({ extractor: 'stripped', bounded: 'elements' });
+      expect(performance.now() - started).toBeLessThan((TIMEOUT_SECONDS + 10) * 1000);
+      expect(maxGapMs).toBeLessThan(1_500);
+    },
+    120_000,
+  );
 
   it('a page nested past the depth bound is reduced to its text without a DOM, and says so', async () => {
     const result = json(await run.call('web_fetch', { url: `${server.url}/nested-30k`, extractMode: 'text' }));
@@ -91,10 +110,15 @@ describe('the extractor at its deadline', () => {
   it('returns the stripped text or WEB_EXTRACT_FAILED when the deadline passes, then extracts the next page normally', async () => {
     const extractor = createExtractor();
     try {
-      const outcome = await extractor.extractHtml(PAGES['/under-budget']!, 'markdown', 0, new AbortController().signal).catch((error: unknown) => error);
+      const outcome = await extractor
+        .extractHtml(PAGES['/under-budget']!, 'markdown', 0, new AbortController().signal)
+        .catch((error: unknown) => error);
       if (ToolSearchError.isInstance(outcome)) expect(outcome.code).toBe(WebErrors.WEB_EXTRACT_FAILED);
       else expect(outcome).toMatchObject({ extractor: 'stripped', bounded: 'deadline' });
-      expect(await extractor.extractHtml(ARTICLE, 'markdown', 60_000, new AbortController().signal)).toMatchObject({ extractor: 'readability', title: 'Tide tables for Brest' });
+      expect(await extractor.extractHtml(ARTICLE, 'markdown', 60_000, new AbortController().signal)).toMatchObject({
+        extractor: 'readability',
+        title: 'Tide tables for Brest',
+      });
     } finally {
       await extractor.close();
     }
@@ -104,12 +128,19 @@ describe('the extractor at its deadline', () => {
 describe('the linear helpers of the worker', () => {
   it('estimate nesting depth and element count from markup, ignoring void and implicitly closed elements for depth', () => {
     expect(markupShape(nested(40))).toEqual({ depth: 42, elements: 44 }); // html, head, title, body, 40 divs
-    expect(markupShape(`<ul>${'<li>item'.repeat(5_000)}</ul><p>a<p>b<br><img src=x>`)).toEqual({ depth: 1, elements: 5_005 });
+    expect(markupShape(`<ul>${'<li>item'.repeat(5_000)}</ul><p>a<p>b<br><img src=x>`)).toEqual({
+      depth: 1,
+      elements: 5_005,
+    });
     expect(markupShape('<div><script>"<div><div><div>"</script></div>').depth).toBe(1);
   });
 
   it('strip tags, scripts and entities, and collapse whitespace', () => {
-    expect(strippedText('<html><head><title>T &amp; U</title></head><body><script>x<1</script><p>a&nbsp;b</p><p>c &#x41;</p></body></html>')).toEqual({
+    expect(
+      strippedText(
+        '<html><head><title>T &amp; U</title></head><body><script>x<1</script><p>a&nbsp;b</p><p>c &#x41;</p></body></html>',
+      ),
+    ).toEqual({
       title: 'T & U',
       text: 'a b\nc A',
     });

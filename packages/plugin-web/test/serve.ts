@@ -10,7 +10,9 @@ export interface TestServer {
 }
 
 /** A loopback HTTP server; `routes` maps a path to a handler. Counts hits per path. */
-export async function serve(routes: Record<string, (req: IncomingMessage, res: ServerResponse, body: string) => void>): Promise<TestServer> {
+export async function serve(
+  routes: Record<string, (req: IncomingMessage, res: ServerResponse, body: string) => void>,
+): Promise<TestServer> {
   const hits = new Map<string, number>();
   const requests: IncomingMessage[] = [];
   const server = createServer((req, res) => {

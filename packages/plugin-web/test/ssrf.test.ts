@@ -65,7 +65,13 @@ describe('web_fetch refuses private, loopback and link-local targets by default'
     expect(await refusal(url())).toBe(NetGuardErrors.URL_NOT_ALLOWED);
   });
 
-  it.each([['file:///etc/passwd'], ['ftp://example.com/x'], ['javascript:alert(1)'], ['not a url'], ['http://user:pw@example.com/']])('refuses %s', async (url) => {
+  it.each([
+    ['file:///etc/passwd'],
+    ['ftp://example.com/x'],
+    ['javascript:alert(1)'],
+    ['not a url'],
+    ['http://user:pw@example.com/'],
+  ])('refuses %s', async (url) => {
     expect(await refusal(url)).toBe(NetGuardErrors.URL_NOT_ALLOWED);
   });
 
@@ -98,16 +104,28 @@ describe('embedded IPv4 forms are judged by the address they embed', () => {
         return e as ToolSearchError;
       }
     })();
-    expect(error).toMatchObject({ code: NetGuardErrors.URL_NOT_ALLOWED, details: { rule: 'privateAddress', range: '6to4:loopback' } });
+    expect(error).toMatchObject({
+      code: NetGuardErrors.URL_NOT_ALLOWED,
+      details: { rule: 'privateAddress', range: '6to4:loopback' },
+    });
   });
 });
 
 describe('redirects are checked again', () => {
   // 127.0.0.1 stands in for a public host here; everything else is refused as usual.
-  const fetcher = createFetcher({ ...FETCH_DEFAULTS, allowPrivate: false, timeoutSeconds: 2, maxResponseBytes: 10_000, maxRedirects: 3, addressAllowed: (address) => address === '127.0.0.1' });
+  const fetcher = createFetcher({
+    ...FETCH_DEFAULTS,
+    allowPrivate: false,
+    timeoutSeconds: 2,
+    maxResponseBytes: 10_000,
+    maxRedirects: 3,
+    addressAllowed: (address) => address === '127.0.0.1',
+  });
   afterAll(() => fetcher.close());
   const rule = async (path: string) => {
-    const error = await fetcher.fetchPage(`${server.url}${path}`, new AbortController().signal).catch((e: unknown) => e);
+    const error = await fetcher
+      .fetchPage(`${server.url}${path}`, new AbortController().signal)
+      .catch((e: unknown) => e);
     return ToolSearchError.isInstance(error) ? [error.code, (error.details as { rule?: string }).rule] : ['no error'];
   };
 

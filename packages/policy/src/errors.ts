@@ -3,5 +3,6 @@ import { defineErrors } from '@tool-search/kernel';
 
 export const PolicyErrors = defineErrors('@tool-search/policy', {
   POLICY_ALLOWLIST_IGNORED: 'An allowlist matched no known tool and was ignored.',
-  TOOL_NAME_LOOKALIKE: 'A listed tool name only looks like plain ASCII (invisible or confusable characters); deny entries also match its folded form.',
+  TOOL_NAME_LOOKALIKE:
+    'A listed tool name only looks like plain ASCII (invisible or confusable characters); deny entries also match its folded form.',
 });

@@ -50,7 +50,8 @@ export function evaluatePolicy<T extends MatchableTool>(
       continue;
     }
     dropped.set(tool.id, drop.step);
-    if (drop.rule.layer === 'sandbox' && (tool.source === 'plugin' || tool.source === 'mcp')) droppedBySandbox.push(tool);
+    if (drop.rule.layer === 'sandbox' && (tool.source === 'plugin' || tool.source === 'mcp'))
+      droppedBySandbox.push(tool);
   }
   if (droppedBySandbox.length) diagnostics.push(sandboxNotice(droppedBySandbox));
   const impostors = tools.filter((tool) => dropped.has(tool.id) && claimedTool(tool) !== undefined);
@@ -68,7 +69,12 @@ interface ActiveRule {
   readonly ignored: boolean;
 }
 
-function activeRule(rule: PolicyRule, listed: readonly MatchableTool[], options: EvaluateOptions, diagnostics: PolicyDiagnostic[]): ActiveRule {
+function activeRule(
+  rule: PolicyRule,
+  listed: readonly MatchableTool[],
+  options: EvaluateOptions,
+  diagnostics: PolicyDiagnostic[],
+): ActiveRule {
   if (rule.unknownProfile !== undefined) {
     diagnostics.push({
       code: ErrorCode.CONFIG_INVALID,
@@ -100,7 +106,11 @@ type HeldReason = 'listing-incomplete' | 'source-running';
  * Why an allowlist naming no listed tool stays in force (fail closed), if it does: a source failed to list, or
  * its entries name tools of a source that is running but no longer lists them (a vanished tool must not open the run).
  */
-function heldBecause(part: RulePart, listed: readonly MatchableTool[], options: EvaluateOptions): HeldReason | undefined {
+function heldBecause(
+  part: RulePart,
+  listed: readonly MatchableTool[],
+  options: EvaluateOptions,
+): HeldReason | undefined {
   if (options.listingIncomplete) return 'listing-incomplete';
   const running = new Set(listed.map(ownerKey));
   if (part.entries.some((entry) => running.has(entryOwner(entry) ?? ''))) return 'source-running';
@@ -142,24 +152,35 @@ function ignoredNotice(part: RulePart, listed: readonly MatchableTool[], addsToP
     level: 'warning',
     message:
       `${part.path} (${part.entries.join(', ')}) matches no listed tool and was ignored` +
-      (addsToProfile ? ', so it adds nothing to the profile' : ' so core tools stay available; profile, byProvider and deny still apply') +
+      (addsToProfile
+        ? ', so it adds nothing to the profile'
+        : ' so core tools stay available; profile, byProvider and deny still apply') +
       (hints.length ? `; did you mean ${hints.join(', ')}?` : ''),
     details: { path: part.path, step: part.step, entries: [...part.entries], suggestions },
   };
 }
 
 /** Some entries of an allowlist in force name no listed tool (a typo, or a plugin that is not loaded): they add nothing. */
-function unknownEntriesNotice(part: RulePart, unknown: readonly string[], listed: readonly MatchableTool[]): PolicyDiagnostic {
+function unknownEntriesNotice(
+  part: RulePart,
+  unknown: readonly string[],
+  listed: readonly MatchableTool[],
+): PolicyDiagnostic {
   const { suggestions, hints } = closestTools(unknown, listed);
   return {
     code: PolicyErrors.POLICY_ALLOWLIST_IGNORED,
     level: 'warning',
-    message: `${part.path} entr${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((e) => `"${e}"`).join(', ')} match${unknown.length === 1 ? 'es' : ''} no listed tool and add${unknown.length === 1 ? 's' : ''} nothing` + (hints.length ? `; did you mean ${hints.join(', ')}?` : ''),
+    message:
+      `${part.path} entr${unknown.length === 1 ? 'y' : 'ies'} ${unknown.map((e) => `"${e}"`).join(', ')} match${unknown.length === 1 ? 'es' : ''} no listed tool and add${unknown.length === 1 ? 's' : ''} nothing` +
+      (hints.length ? `; did you mean ${hints.join(', ')}?` : ''),
     details: { path: part.path, step: part.step, entries: [...unknown], suggestions, partial: true },
   };
 }
 
-function closestTools(entries: readonly string[], listed: readonly MatchableTool[]): { suggestions: Record<string, string>; hints: string[] } {
+function closestTools(
+  entries: readonly string[],
+  listed: readonly MatchableTool[],
+): { suggestions: Record<string, string>; hints: string[] } {
   const suggestions: Record<string, string> = {};
   for (const entry of entries) {
     const closest = closestTool(entry, listed);
@@ -169,7 +190,10 @@ function closestTools(entries: readonly string[], listed: readonly MatchableTool
 }
 
 function keptNotice(part: RulePart, reason: HeldReason): PolicyDiagnostic {
-  const why = reason === 'listing-incomplete' ? 'a tool source failed to list' : 'it names tools of a source that is running but no longer lists them';
+  const why =
+    reason === 'listing-incomplete'
+      ? 'a tool source failed to list'
+      : 'it names tools of a source that is running but no longer lists them';
   return {
     code: PolicyErrors.POLICY_ALLOWLIST_IGNORED,
     level: 'warning',
@@ -185,7 +209,8 @@ function closestTool(entry: string, listed: readonly MatchableTool[]): string | 
   for (const tool of listed) {
     const name = tool.name.toLowerCase();
     const distance = editDistance(wanted, name);
-    if (!best || distance < best.distance || (distance === best.distance && name < best.name.toLowerCase())) best = { name: tool.name, distance };
+    if (!best || distance < best.distance || (distance === best.distance && name < best.name.toLowerCase()))
+      best = { name: tool.name, distance };
   }
   return best && best.distance <= Math.max(2, Math.floor(wanted.length / 3)) ? best.name : undefined;
 }
@@ -210,9 +235,16 @@ function impostorNotice(tools: readonly MatchableTool[], dropped: ReadonlyMap<st
     code: ErrorCode.POLICY_DENIED,
     level: 'warning',
     message:
-      `${tools.length} client tool(s) named like a catalog tool were dropped (${tools.slice(0, 20).map((t) => `${JSON.stringify(t.name)} as ${claims[t.id]}`).join(', ')}): ` +
+      `${tools.length} client tool(s) named like a catalog tool were dropped (${tools
+        .slice(0, 20)
+        .map((t) => `${JSON.stringify(t.name)} as ${claims[t.id]}`)
+        .join(', ')}): ` +
       'deny entries and groups read a client tool as the tool its name claims (case, lookalike characters and id prefixes folded); rename the client tool',
-    details: { toolIds: tools.map((t) => t.id), claims, rules: Object.fromEntries(tools.map((t) => [t.id, dropped.get(t.id)?.rule])) },
+    details: {
+      toolIds: tools.map((t) => t.id),
+      claims,
+      rules: Object.fromEntries(tools.map((t) => [t.id, dropped.get(t.id)?.rule])),
+    },
   };
 }
 
@@ -220,7 +252,10 @@ function impostorNotice(tools: readonly MatchableTool[], dropped: ReadonlyMap<st
 function sandboxNotice(tools: readonly MatchableTool[]): PolicyDiagnostic {
   const plugins = unique(tools.filter((t) => t.source === 'plugin').map((t) => t.owner));
   const mcpServers = unique(tools.filter((t) => t.source === 'mcp').map((t) => t.owner));
-  const hints = [...(plugins.length ? ['group:plugins', ...plugins] : []), ...mcpServers.map((server) => `mcp:${server}:*`)];
+  const hints = [
+    ...(plugins.length ? ['group:plugins', ...plugins] : []),
+    ...mcpServers.map((server) => `mcp:${server}:*`),
+  ];
   return {
     code: ErrorCode.POLICY_DENIED,
     level: 'warning',

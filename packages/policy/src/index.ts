@@ -5,7 +5,14 @@ export { resolvePolicy, providerCandidates } from './resolve.js';
 export { evaluatePolicy } from './evaluate.js';
 export type { EvaluateOptions } from './evaluate.js';
 // The matcher and the groups live in @tool-search/tool-match (approvals matches the same way); re-exported here.
-export { matchesEntry, firstMatch, CORE_GROUPS, SOURCE_GROUPS, expandGroups, isReservedGroup } from '@tool-search/tool-match';
+export {
+  matchesEntry,
+  firstMatch,
+  CORE_GROUPS,
+  SOURCE_GROUPS,
+  expandGroups,
+  isReservedGroup,
+} from '@tool-search/tool-match';
 export type { MatchableTool, MatchEffect } from '@tool-search/tool-match';
 export { PROFILES, SANDBOX_DEFAULTS, isProfileName } from './groups.js';
 export { parsePolicyOptions, policyOptionsSchema } from './options.js';

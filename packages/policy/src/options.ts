@@ -4,22 +4,44 @@
  * misspelled key inside a section this package owns is a `ConfigError`
  * (`CONFIG_INVALID`, with `path` and `rule`). Keys owned by others are kept.
  */
-import { compileToolSchema, ConfigError, deepFreeze, toSchemaIssues, type JsonSchema, type SchemaIssue } from '@tool-search/kernel';
+import {
+  compileToolSchema,
+  ConfigError,
+  deepFreeze,
+  toSchemaIssues,
+  type JsonSchema,
+  type SchemaIssue,
+} from '@tool-search/kernel';
 import { PROFILES } from './groups.js';
 import type { PolicyOptions } from './types.js';
 
 const entryList = { type: 'array', items: { type: 'string', minLength: 1 } } as const;
 const profile = { type: 'string', enum: Object.keys(PROFILES) } as const;
-const allowDeny = { type: 'object', properties: { allow: entryList, alsoAllow: entryList, deny: entryList }, additionalProperties: false } as const;
+const allowDeny = {
+  type: 'object',
+  properties: { allow: entryList, alsoAllow: entryList, deny: entryList },
+  additionalProperties: false,
+} as const;
 const byProvider = {
   type: 'object',
   propertyNames: { minLength: 1 },
   // `toolSearch` is the config package's (an exposure override), not a policy key.
-  additionalProperties: { type: 'object', properties: { profile, allow: entryList, alsoAllow: entryList, deny: entryList, toolSearch: true }, additionalProperties: false },
+  additionalProperties: {
+    type: 'object',
+    properties: { profile, allow: entryList, alsoAllow: entryList, deny: entryList, toolSearch: true },
+    additionalProperties: false,
+  },
 } as const;
 const scope = {
   type: 'object',
-  properties: { profile, allow: entryList, alsoAllow: entryList, deny: entryList, byProvider, sandbox: { type: 'object', properties: { tools: allowDeny } } },
+  properties: {
+    profile,
+    allow: entryList,
+    alsoAllow: entryList,
+    deny: entryList,
+    byProvider,
+    sandbox: { type: 'object', properties: { tools: allowDeny } },
+  },
 } as const;
 
 /** JSON Schema of `PolicyOptions` (draft-07); other keys of `tools` and `agents` are allowed. */
@@ -31,7 +53,14 @@ export const policyOptionsSchema: JsonSchema = Object.freeze({
     agents: {
       type: 'object',
       properties: {
-        list: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'string', minLength: 1 }, tools: scope } } },
+        list: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['id'],
+            properties: { id: { type: 'string', minLength: 1 }, tools: scope },
+          },
+        },
       },
     },
   },
@@ -40,7 +69,8 @@ export const policyOptionsSchema: JsonSchema = Object.freeze({
 /** Checks the options and returns a frozen copy (later changes by the caller cannot widen the policy). */
 export function parsePolicyOptions(options: unknown): PolicyOptions {
   const validate = compileToolSchema(policyOptionsSchema);
-  if (typeof validate !== 'function') throw new ConfigError('', 'schema', `The policy options schema does not compile: ${validate.message}`);
+  if (typeof validate !== 'function')
+    throw new ConfigError('', 'schema', `The policy options schema does not compile: ${validate.message}`);
   if (!validate(options ?? {})) throw toConfigError(toSchemaIssues(validate.errors));
   const copy = structuredClone((options ?? {}) as PolicyOptions);
   checkUnique(copy);
@@ -51,7 +81,12 @@ function checkUnique(options: PolicyOptions): void {
   const seen = new Map<string, number>();
   (options.agents?.list ?? []).forEach((agent, index) => {
     const id = agent.id.toLowerCase();
-    if (seen.has(id)) throw new ConfigError(`agents.list[${index}].id`, 'unique', `agents.list[${index}].id "${agent.id}" repeats agents.list[${seen.get(id)}].id; agent ids must be unique (case-insensitive)`);
+    if (seen.has(id))
+      throw new ConfigError(
+        `agents.list[${index}].id`,
+        'unique',
+        `agents.list[${index}].id "${agent.id}" repeats agents.list[${seen.get(id)}].id; agent ids must be unique (case-insensitive)`,
+      );
     seen.set(id, index);
     checkProviderKeys(agent.tools?.byProvider, `agents.list[${index}].tools.byProvider`);
   });
@@ -62,7 +97,12 @@ function checkProviderKeys(map: object | undefined, path: string): void {
   const seen = new Set<string>();
   for (const key of Object.keys(map ?? {})) {
     const normal = key.trim().toLowerCase();
-    if (seen.has(normal)) throw new ConfigError(`${path}`, 'unique', `${path} has two keys for "${normal}"; provider keys are matched case-insensitively, merge them`);
+    if (seen.has(normal))
+      throw new ConfigError(
+        `${path}`,
+        'unique',
+        `${path} has two keys for "${normal}"; provider keys are matched case-insensitively, merge them`,
+      );
     seen.add(normal);
   }
 }
@@ -70,9 +110,14 @@ function checkProviderKeys(map: object | undefined, path: string): void {
 function toConfigError(issues: readonly SchemaIssue[]): ConfigError {
   const first = issues[0] ?? { path: '/', rule: 'schema', message: 'invalid' };
   const path = toDotPath(first.path);
-  return new ConfigError(path, first.rule, `Tool policy config is invalid at ${path || '(root)'}: ${first.message} (rule ${first.rule})`, {
-    details: { issues: issues.map((issue) => ({ ...issue, path: toDotPath(issue.path) })) },
-  });
+  return new ConfigError(
+    path,
+    first.rule,
+    `Tool policy config is invalid at ${path || '(root)'}: ${first.message} (rule ${first.rule})`,
+    {
+      details: { issues: issues.map((issue) => ({ ...issue, path: toDotPath(issue.path) })) },
+    },
+  );
 }
 
 /** `/agents/list/0/tools/profile` → `agents.list[0].tools.profile`. */

@@ -5,7 +5,14 @@
  * tool its filter dropped or never saw (defence in depth). A run whose agent
  * id names no agent is refused (`AGENT_UNKNOWN`) for every front end here.
  */
-import { STAGE, type CallDecision, type KernelPlugin, type PolicyStep, type RunInfo, type ToolDescriptor } from '@tool-search/kernel';
+import {
+  STAGE,
+  type CallDecision,
+  type KernelPlugin,
+  type PolicyStep,
+  type RunInfo,
+  type ToolDescriptor,
+} from '@tool-search/kernel';
 import { evaluatePolicy } from './evaluate.js';
 import { parsePolicyOptions } from './options.js';
 import { resolvePolicy } from './resolve.js';
@@ -30,7 +37,10 @@ export function policyPlugin(options: PolicyOptions = {}): KernelPlugin {
     apply({ hooks }) {
       hooks.filterPolicy.tap({ stage: STAGE.POLICY }, (tools, ctx) => {
         const policy = resolvePolicy(config, ctx.run.request);
-        const result = evaluatePolicy(policy, tools, ctx.listed, { listingIncomplete: ctx.listingErrors.length > 0, seen: seen.values() });
+        const result = evaluatePolicy(policy, tools, ctx.listed, {
+          listingIncomplete: ctx.listingErrors.length > 0,
+          seen: seen.values(),
+        });
         remember(seen, ctx.listed);
         for (const [toolId, steps] of result.traces) for (const step of steps) ctx.trace(toolId, step);
         for (const diagnostic of result.diagnostics) ctx.diagnostic(diagnostic);
@@ -40,10 +50,16 @@ export function policyPlugin(options: PolicyOptions = {}): KernelPlugin {
 
       hooks.beforeToolCall.tap({ stage: STAGE.POLICY }, (call, ctx): CallDecision | undefined => {
         const decision = decisions.get(ctx.run);
-        if (!decision) return { action: 'block', reason: `The tool policy has no decision for this run, so ${call.tool.id} is blocked (fail closed)` };
+        if (!decision)
+          return {
+            action: 'block',
+            reason: `The tool policy has no decision for this run, so ${call.tool.id} is blocked (fail closed)`,
+          };
         if (decision.kept.has(call.tool.id)) return undefined;
         const step = decision.dropped.get(call.tool.id);
-        const why = step ? `dropped at step ${step.step}${step.rule ? ` (${step.rule})` : ''}` : 'not in the catalog the policy filtered';
+        const why = step
+          ? `dropped at step ${step.step}${step.rule ? ` (${step.rule})` : ''}`
+          : 'not in the catalog the policy filtered';
         return { action: 'block', reason: `The tool policy does not allow ${call.tool.id}: ${why}` };
       });
     },

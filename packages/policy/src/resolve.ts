@@ -8,10 +8,26 @@
  * 2. byProvider (global, then agent)  3. tools.allow without a profile, tools.deny, then the agent's
  * 4. sandbox (sandboxed runs only).
  */
-import { editDistance, ErrorCode, suggestIds, ToolSearchError, type RunRequest, type ToolDescriptor } from '@tool-search/kernel';
+import {
+  editDistance,
+  ErrorCode,
+  suggestIds,
+  ToolSearchError,
+  type RunRequest,
+  type ToolDescriptor,
+} from '@tool-search/kernel';
 import { providerCandidates as sharedProviderCandidates } from '@tool-search/provider-formats';
 import { isProfileName, PROFILES, SANDBOX_DEFAULTS } from './groups.js';
-import type { AgentConfig, AllowDeny, PolicyLayer, PolicyOptions, PolicyRule, ProviderPolicyConfig, ResolvedPolicy, RulePart } from './types.js';
+import type {
+  AgentConfig,
+  AllowDeny,
+  PolicyLayer,
+  PolicyOptions,
+  PolicyRule,
+  ProviderPolicyConfig,
+  ResolvedPolicy,
+  RulePart,
+} from './types.js';
 
 /** Throws `AGENT_UNKNOWN` (with did-you-mean) for an agent id that is not in `agents.list`. */
 export function resolvePolicy(options: PolicyOptions, request: Readonly<RunRequest> = {}): ResolvedPolicy {
@@ -28,8 +44,20 @@ export function resolvePolicy(options: PolicyOptions, request: Readonly<RunReque
 
   // 1. Base: the agent's profile replaces the global one, with the allow list that adds to it.
   const agentBase = agent && agentTools.profile !== undefined;
-  if (agentBase) rules.push(profileRule(agentTools.profile!, '', `${agentPath}.profile`, 'profile', [...allowPart(agentTools, agentStep, agentPath, true), ...extra]));
-  else if (tools.profile !== undefined) rules.push(profileRule(tools.profile, '', 'tools.profile', 'profile', [...allowPart(tools, 'tools', 'tools', true), ...extra]));
+  if (agentBase)
+    rules.push(
+      profileRule(agentTools.profile!, '', `${agentPath}.profile`, 'profile', [
+        ...allowPart(agentTools, agentStep, agentPath, true),
+        ...extra,
+      ]),
+    );
+  else if (tools.profile !== undefined)
+    rules.push(
+      profileRule(tools.profile, '', 'tools.profile', 'profile', [
+        ...allowPart(tools, 'tools', 'tools', true),
+        ...extra,
+      ]),
+    );
 
   // 2. byProvider: the most specific matching key, per scope.
   const candidates = providerCandidates(request);
@@ -41,16 +69,29 @@ export function resolvePolicy(options: PolicyOptions, request: Readonly<RunReque
   if (agent) {
     for (const key of matchingKeys(agentTools.byProvider, candidates)) {
       providerKeys.push(key);
-      pushScope(rules, agentTools.byProvider![key]!, `${agentStep}.byProvider[${key}]`, `${agentPath}.byProvider[${key}]`, 'byProvider');
+      pushScope(
+        rules,
+        agentTools.byProvider![key]!,
+        `${agentStep}.byProvider[${key}]`,
+        `${agentPath}.byProvider[${key}]`,
+        'byProvider',
+      );
     }
   }
 
   // 3. An allowlist without a profile in its scope, and deny: global, then the agent's.
   //    A global tools.allow that added to the global profile went with it when the agent replaced the profile.
-  if (tools.profile === undefined) pushAllowlist(rules, allowPart(tools, 'tools', 'tools', true), alsoAllow(tools, 'tools', 'tools'), 'tools');
+  if (tools.profile === undefined)
+    pushAllowlist(rules, allowPart(tools, 'tools', 'tools', true), alsoAllow(tools, 'tools', 'tools'), 'tools');
   pushDeny(rules, tools, 'tools', 'tools', 'tools');
   if (agent) {
-    if (!agentBase) pushAllowlist(rules, allowPart(agentTools, agentStep, agentPath, true), alsoAllow(agentTools, agentStep, agentPath), 'agent');
+    if (!agentBase)
+      pushAllowlist(
+        rules,
+        allowPart(agentTools, agentStep, agentPath, true),
+        alsoAllow(agentTools, agentStep, agentPath),
+        'agent',
+      );
     pushDeny(rules, agentTools, agentStep, agentPath, 'agent');
   }
 
@@ -72,24 +113,43 @@ export const DEFAULT_AGENT_ID = 'main';
  * A run without an agent id uses the global policy, and so does the default agent `main` when `agents.list` does not
  * name it (as OpenClaw does); any other id that names no agent is refused, never given the global policy.
  */
-function findAgent(list: readonly AgentConfig[] | undefined, agentId: string | undefined): { config: AgentConfig; index: number } | undefined {
+function findAgent(
+  list: readonly AgentConfig[] | undefined,
+  agentId: string | undefined,
+): { config: AgentConfig; index: number } | undefined {
   if (agentId === undefined) return undefined;
   const agents = Array.isArray(list) ? list : [];
   const wanted = String(agentId).toLowerCase();
   const index = agents.findIndex((agent) => typeof agent?.id === 'string' && agent.id.toLowerCase() === wanted);
   if (index >= 0) return { config: agents[index]!, index };
   if (wanted === DEFAULT_AGENT_ID) return undefined;
-  throw unknownAgent(String(agentId), agents.flatMap((agent) => (typeof agent?.id === 'string' ? [agent.id] : [])));
+  throw unknownAgent(
+    String(agentId),
+    agents.flatMap((agent) => (typeof agent?.id === 'string' ? [agent.id] : [])),
+  );
 }
 
 function unknownAgent(requested: string, known: readonly string[]): ToolSearchError {
-  const suggestions = suggestIds(requested, known.map((id) => ({ id, name: id }) as ToolDescriptor), 1).filter((id) => closeEnough(requested, id));
-  const hint = suggestions.length ? `; did you mean "${suggestions[0]}"?` : known.length ? `; known agents: ${known.join(', ')}` : '; agents.list is empty';
-  return new ToolSearchError(ErrorCode.AGENT_UNKNOWN, `unknown agent id "${requested}"${hint}`, { details: { requested, suggestions, known: [...known] } });
+  const suggestions = suggestIds(
+    requested,
+    known.map((id) => ({ id, name: id }) as ToolDescriptor),
+    1,
+  ).filter((id) => closeEnough(requested, id));
+  const hint = suggestions.length
+    ? `; did you mean "${suggestions[0]}"?`
+    : known.length
+      ? `; known agents: ${known.join(', ')}`
+      : '; agents.list is empty';
+  return new ToolSearchError(ErrorCode.AGENT_UNKNOWN, `unknown agent id "${requested}"${hint}`, {
+    details: { requested, suggestions, known: [...known] },
+  });
 }
 
 /** Keys equal (case-insensitively) to the most specific candidate that has any. */
-function matchingKeys(map: { readonly [key: string]: ProviderPolicyConfig } | undefined, candidates: readonly string[]): string[] {
+function matchingKeys(
+  map: { readonly [key: string]: ProviderPolicyConfig } | undefined,
+  candidates: readonly string[],
+): string[] {
   if (!map || typeof map !== 'object') return [];
   const keys = Object.keys(map);
   for (const candidate of candidates) {
@@ -99,7 +159,13 @@ function matchingKeys(map: { readonly [key: string]: ProviderPolicyConfig } | un
   return [];
 }
 
-function profileRule(name: string, stepPrefix: string, path: string, layer: PolicyLayer, additions: readonly RulePart[] = []): PolicyRule {
+function profileRule(
+  name: string,
+  stepPrefix: string,
+  path: string,
+  layer: PolicyLayer,
+  additions: readonly RulePart[] = [],
+): PolicyRule {
   const step = `${stepPrefix}profile:${name}`;
   if (!isProfileName(name)) return { step, effect: 'allow', entries: [], path, layer, unknownProfile: name };
   return unionRule([{ step, path, entries: PROFILES[name] }, ...(name === 'full' ? [] : additions)], path, layer);
@@ -107,27 +173,61 @@ function profileRule(name: string, stepPrefix: string, path: string, layer: Poli
 
 /** One allow rule from parts: a tool is kept when any part keeps it; explain names the part. */
 function unionRule(parts: readonly RulePart[], path: string, layer: PolicyLayer): PolicyRule {
-  return { step: parts.map((part) => part.step).join(' + '), effect: 'allow', entries: parts.flatMap((part) => part.entries), path, layer, parts };
+  return {
+    step: parts.map((part) => part.step).join(' + '),
+    effect: 'allow',
+    entries: parts.flatMap((part) => part.entries),
+    path,
+    layer,
+    parts,
+  };
 }
 
 /** `allow: []` is no allowlist (OpenClaw: "if allow is non-empty, everything else is blocked"). */
 function allowPart(scope: AllowDeny, step: string, path: string, ignoreWhenUnknown: boolean): RulePart[] {
-  return scope.allow?.length ? [{ step: `${step}.allow`, path: `${path}.allow`, entries: scope.allow, ...(ignoreWhenUnknown ? { ignoreWhenUnknown } : {}) }] : [];
+  return scope.allow?.length
+    ? [
+        {
+          step: `${step}.allow`,
+          path: `${path}.allow`,
+          entries: scope.allow,
+          ...(ignoreWhenUnknown ? { ignoreWhenUnknown } : {}),
+        },
+      ]
+    : [];
 }
 
 /** A scope's allowlist without a profile (with its own alsoAllow); `allow` missing or empty adds no rule. */
-function pushAllowlist(rules: PolicyRule[], allow: readonly RulePart[], extra: readonly RulePart[], layer: PolicyLayer): void {
+function pushAllowlist(
+  rules: PolicyRule[],
+  allow: readonly RulePart[],
+  extra: readonly RulePart[],
+  layer: PolicyLayer,
+): void {
   if (allow.length) rules.push(unionRule([...allow, ...extra], allow[0]!.path, layer));
 }
 
 function pushDeny(rules: PolicyRule[], scope: AllowDeny, step: string, path: string, layer: PolicyLayer): void {
-  if (scope.deny?.length) rules.push({ step: `${step}.deny`, effect: 'deny', entries: scope.deny, path: `${path}.deny`, layer });
+  if (scope.deny?.length)
+    rules.push({ step: `${step}.deny`, effect: 'deny', entries: scope.deny, path: `${path}.deny`, layer });
 }
 
 /** A byProvider scope: its profile and allow form one union that narrows what the global scopes kept. */
-function pushScope(rules: PolicyRule[], scope: ProviderPolicyConfig, step: string, path: string, layer: PolicyLayer): void {
-  const additions = [...allowPart(scope, step, path, false), ...(scope.alsoAllow?.length ? [{ step: `${step}.alsoAllow`, path: `${path}.alsoAllow`, entries: scope.alsoAllow }] : [])];
-  if (scope.profile !== undefined) rules.push(profileRule(scope.profile, `${step}.`, `${path}.profile`, layer, additions));
+function pushScope(
+  rules: PolicyRule[],
+  scope: ProviderPolicyConfig,
+  step: string,
+  path: string,
+  layer: PolicyLayer,
+): void {
+  const additions = [
+    ...allowPart(scope, step, path, false),
+    ...(scope.alsoAllow?.length
+      ? [{ step: `${step}.alsoAllow`, path: `${path}.alsoAllow`, entries: scope.alsoAllow }]
+      : []),
+  ];
+  if (scope.profile !== undefined)
+    rules.push(profileRule(scope.profile, `${step}.`, `${path}.profile`, layer, additions));
   else if (scope.allow?.length) rules.push(unionRule(additions, `${path}.allow`, layer));
   pushDeny(rules, scope, step, path, layer);
 }
@@ -140,19 +240,29 @@ function pushSandbox(
   global: AllowDeny | undefined,
 ): void {
   const own = agent?.config.tools?.sandbox?.tools;
-  const chosen = own !== undefined ? { config: own, step: `${agentStep}.sandbox.tools`, path: `${agentPath}.sandbox.tools` } : global !== undefined ? { config: global, step: 'tools.sandbox.tools', path: 'tools.sandbox.tools' } : undefined;
+  const chosen =
+    own !== undefined
+      ? { config: own, step: `${agentStep}.sandbox.tools`, path: `${agentPath}.sandbox.tools` }
+      : global !== undefined
+        ? { config: global, step: 'tools.sandbox.tools', path: 'tools.sandbox.tools' }
+        : undefined;
   const allow = chosen?.config.allow;
   const deny = chosen?.config.deny;
   const defaults = { step: 'sandbox.defaults', path: 'sandbox.defaults' };
   const allowFrom = allow !== undefined ? chosen! : defaults;
   const denyFrom = deny !== undefined ? chosen! : defaults;
-  const sandboxAlso = chosen?.config.alsoAllow?.length ? [{ step: `${chosen.step}.alsoAllow`, path: `${chosen.path}.alsoAllow`, entries: chosen.config.alsoAllow }] : [];
+  const sandboxAlso = chosen?.config.alsoAllow?.length
+    ? [{ step: `${chosen.step}.alsoAllow`, path: `${chosen.path}.alsoAllow`, entries: chosen.config.alsoAllow }]
+    : [];
   const sandboxAllow = allowPart({ allow: allow ?? SANDBOX_DEFAULTS.allow }, allowFrom.step, allowFrom.path, false);
-  if (sandboxAllow.length) rules.push(unionRule([...sandboxAllow, ...sandboxAlso], `${allowFrom.path}.allow`, 'sandbox'));
+  if (sandboxAllow.length)
+    rules.push(unionRule([...sandboxAllow, ...sandboxAlso], `${allowFrom.path}.allow`, 'sandbox'));
   pushDeny(rules, { deny: deny ?? SANDBOX_DEFAULTS.deny }, denyFrom.step, denyFrom.path, 'sandbox');
 }
 
 /** A suggestion only when it is plausibly a typo of the request (edit distance at most a third of its length, min 2). */
 function closeEnough(requested: string, candidate: string): boolean {
-  return editDistance(requested.toLowerCase(), candidate.toLowerCase()) <= Math.max(2, Math.floor(requested.length / 3));
+  return (
+    editDistance(requested.toLowerCase(), candidate.toLowerCase()) <= Math.max(2, Math.floor(requested.length / 3))
+  );
 }

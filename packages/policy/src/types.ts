@@ -111,7 +111,10 @@ export interface PolicyEvaluation<T> {
 }
 
 export interface PolicyDiagnostic {
-  readonly code: (typeof PolicyErrors)[keyof typeof PolicyErrors] | typeof ErrorCode.POLICY_DENIED | typeof ErrorCode.CONFIG_INVALID;
+  readonly code:
+    | (typeof PolicyErrors)[keyof typeof PolicyErrors]
+    | typeof ErrorCode.POLICY_DENIED
+    | typeof ErrorCode.CONFIG_INVALID;
   readonly level: 'error' | 'warning' | 'info';
   readonly message: string;
   readonly details?: Readonly<Record<string, unknown>>;

@@ -4,22 +4,37 @@ import type { PolicyOptions } from '../src/index.js';
 import { names, runWith } from './fixtures.js';
 import { PolicyErrors } from '../src/errors.js';
 
-const OPTIONS: PolicyOptions = { tools: { profile: 'coding' }, agents: { list: [{ id: 'support', tools: { profile: 'messaging' } }, { id: 'main' }] } };
+const OPTIONS: PolicyOptions = {
+  tools: { profile: 'coding' },
+  agents: { list: [{ id: 'support', tools: { profile: 'messaging' } }, { id: 'main' }] },
+};
 
 describe('agent ids', () => {
   it('refuses an unknown agent id with a did-you-mean, instead of giving it the global policy', async () => {
     const refused = runWith(OPTIONS, { agentId: 'suport' });
-    await expect(refused).rejects.toMatchObject({ code: ErrorCode.AGENT_UNKNOWN, details: { requested: 'suport', suggestions: ['support'] } });
+    await expect(refused).rejects.toMatchObject({
+      code: ErrorCode.AGENT_UNKNOWN,
+      details: { requested: 'suport', suggestions: ['support'] },
+    });
   });
 
   it('names the known agents when no id is close, and says when none are configured', async () => {
-    await expect(runWith(OPTIONS, { agentId: 'zzzzzzzz' })).rejects.toMatchObject({ code: ErrorCode.AGENT_UNKNOWN, details: { suggestions: [], known: ['support', 'main'] } });
-    await expect(runWith({}, { agentId: 'helper' })).rejects.toMatchObject({ code: ErrorCode.AGENT_UNKNOWN, details: { known: [] } });
+    await expect(runWith(OPTIONS, { agentId: 'zzzzzzzz' })).rejects.toMatchObject({
+      code: ErrorCode.AGENT_UNKNOWN,
+      details: { suggestions: [], known: ['support', 'main'] },
+    });
+    await expect(runWith({}, { agentId: 'helper' })).rejects.toMatchObject({
+      code: ErrorCode.AGENT_UNKNOWN,
+      details: { known: [] },
+    });
   });
 
   it('the default agent id main is always known: an agents.list that does not name it gives it the global policy', async () => {
     const global = { tools: { profile: 'coding' as const } };
-    const withoutMain: PolicyOptions = { ...global, agents: { list: [{ id: 'support', tools: { profile: 'messaging' } }] } };
+    const withoutMain: PolicyOptions = {
+      ...global,
+      agents: { list: [{ id: 'support', tools: { profile: 'messaging' } }] },
+    };
     expect(names(await runWith(withoutMain, { agentId: 'main' }))).toEqual(names(await runWith(global)));
     expect(names(await runWith(global, { agentId: 'main' }))).toEqual(names(await runWith(global)));
     expect(names(await runWith({}, { agentId: 'MAIN' }))).toEqual(names(await runWith({})));
@@ -34,7 +49,13 @@ describe('agent ids', () => {
   });
 
   it('matches a known id case-insensitively', async () => {
-    expect(names(await runWith(OPTIONS, { agentId: 'SUPPORT' }))).toEqual(['message', 'session_status', 'sessions_history', 'sessions_list', 'sessions_send']);
+    expect(names(await runWith(OPTIONS, { agentId: 'SUPPORT' }))).toEqual([
+      'message',
+      'session_status',
+      'sessions_history',
+      'sessions_list',
+      'sessions_send',
+    ]);
   });
 });
 
@@ -52,6 +73,11 @@ describe('unknown entries of an allowlist in force', () => {
     const run = await runWith({ tools: { allow: ['read', 'wirte'] } });
     expect(names(run)).toEqual(['read']);
     const warning = run.diagnostics.find((d) => d.code === PolicyErrors.POLICY_ALLOWLIST_IGNORED);
-    expect(warning?.details).toMatchObject({ path: 'tools.allow', entries: ['wirte'], suggestions: { wirte: 'write' }, partial: true });
+    expect(warning?.details).toMatchObject({
+      path: 'tools.allow',
+      entries: ['wirte'],
+      suggestions: { wirte: 'write' },
+      partial: true,
+    });
   });
 });

@@ -4,11 +4,16 @@ import { policyPlugin, type PolicyOptions } from '../src/index.js';
 import { CORE, ids, INVENTORY, names, runWith } from './fixtures.js';
 import { PolicyErrors } from '../src/errors.js';
 
-const ignored = (run: { diagnostics: readonly { code: string }[] }) => run.diagnostics.filter((d) => d.code === PolicyErrors.POLICY_ALLOWLIST_IGNORED);
+const ignored = (run: { diagnostics: readonly { code: string }[] }) =>
+  run.diagnostics.filter((d) => d.code === PolicyErrors.POLICY_ALLOWLIST_IGNORED);
 
 describe('tools.allow / tools.deny', () => {
   it('keeps only what tools.allow matches', async () => {
-    expect(names(await runWith({ tools: { allow: ['read', 'group:web'] } }))).toEqual(['read', 'web_fetch', 'web_search']);
+    expect(names(await runWith({ tools: { allow: ['read', 'group:web'] } }))).toEqual([
+      'read',
+      'web_fetch',
+      'web_search',
+    ]);
   });
 
   it('drops what tools.deny matches', async () => {
@@ -19,16 +24,26 @@ describe('tools.allow / tools.deny', () => {
   });
 
   it('lets deny win over allow in the same scope', async () => {
-    expect(names(await runWith({ tools: { allow: ['group:fs'], deny: ['write'] } }))).toEqual(['apply_patch', 'edit', 'read']);
+    expect(names(await runWith({ tools: { allow: ['group:fs'], deny: ['write'] } }))).toEqual([
+      'apply_patch',
+      'edit',
+      'read',
+    ]);
   });
 
   it('lets a global deny win over an agent allow', async () => {
-    const options: PolicyOptions = { tools: { deny: ['exec'] }, agents: { list: [{ id: 'a', tools: { allow: ['exec', 'read'] } }] } };
+    const options: PolicyOptions = {
+      tools: { deny: ['exec'] },
+      agents: { list: [{ id: 'a', tools: { allow: ['exec', 'read'] } }] },
+    };
     expect(names(await runWith(options, { agentId: 'a' }))).toEqual(['read']);
   });
 
   it('applies the agent allowlist as a further narrowing step, never a widening one', async () => {
-    const options: PolicyOptions = { tools: { allow: ['group:fs'] }, agents: { list: [{ id: 'a', tools: { allow: ['read', 'exec'] } }] } };
+    const options: PolicyOptions = {
+      tools: { allow: ['group:fs'] },
+      agents: { list: [{ id: 'a', tools: { allow: ['read', 'exec'] } }] },
+    };
     expect(names(await runWith(options, { agentId: 'a' }))).toEqual(['read']);
   });
 
@@ -54,7 +69,10 @@ describe('tools.allow / tools.deny', () => {
   });
 
   it('allows plugin-declared groups in any scope', async () => {
-    const options: PolicyOptions = { tools: { allow: ['group:chat', 'read'] }, agents: { list: [{ id: 'a', tools: { deny: ['group:chat'] } }] } };
+    const options: PolicyOptions = {
+      tools: { allow: ['group:chat', 'read'] },
+      agents: { list: [{ id: 'a', tools: { deny: ['group:chat'] } }] },
+    };
     expect(names(await runWith(options))).toEqual(['discord', 'read', 'slack']);
     expect(names(await runWith(options, { agentId: 'a' }))).toEqual(['read']);
   });
@@ -73,7 +91,10 @@ describe('tools.allow / tools.deny', () => {
   it('keeps a plugin tool named like a core tool out of group:fs but matches it by name', async () => {
     const spec = { core: ['read'], plugins: { shadow: ['read'] } };
     expect(ids(await runWith({ tools: { allow: ['group:fs'] } }, {}, spec))).toEqual(CORE('read'));
-    expect(ids(await runWith({ tools: { allow: ['read'] } }, {}, spec))).toEqual(['core:core:read', 'plugin:shadow:read']);
+    expect(ids(await runWith({ tools: { allow: ['read'] } }, {}, spec))).toEqual([
+      'core:core:read',
+      'plugin:shadow:read',
+    ]);
   });
 });
 
@@ -82,7 +103,11 @@ describe('allowlist of tools that are not loaded', () => {
     const run = await runWith({ tools: { allow: ['lobster', 'llm-task'] } });
     expect(run.catalog.length).toBeGreaterThan(INVENTORY.length - 1);
     expect(ignored(run)).toHaveLength(1);
-    expect(ignored(run)[0]).toMatchObject({ level: 'warning', plugin: '@tool-search/policy', details: { path: 'tools.allow', entries: ['lobster', 'llm-task'] } });
+    expect(ignored(run)[0]).toMatchObject({
+      level: 'warning',
+      plugin: '@tool-search/policy',
+      details: { path: 'tools.allow', entries: ['lobster', 'llm-task'] },
+    });
   });
 
   it('still applies profile and deny when ignored', async () => {
@@ -94,7 +119,10 @@ describe('allowlist of tools that are not loaded', () => {
   });
 
   it('still applies byProvider when ignored', async () => {
-    const run = await runWith({ tools: { allow: ['lobster'], byProvider: { openai: { profile: 'minimal' } } } }, { provider: 'openai' });
+    const run = await runWith(
+      { tools: { allow: ['lobster'], byProvider: { openai: { profile: 'minimal' } } } },
+      { provider: 'openai' },
+    );
     expect(names(run)).toEqual(['session_status']);
   });
 
@@ -108,7 +136,9 @@ describe('allowlist of tools that are not loaded', () => {
     const run = await runWith({ tools: { allow: ['lobster', 'read'] } });
     expect(names(run)).toEqual(['read']);
     // Only the unknown entry is reported (it adds nothing); the list itself stays in force.
-    const warnings = run.diagnostics.filter((d) => d.code === PolicyErrors.POLICY_ALLOWLIST_IGNORED).map((d) => d.details);
+    const warnings = run.diagnostics
+      .filter((d) => d.code === PolicyErrors.POLICY_ALLOWLIST_IGNORED)
+      .map((d) => d.details);
     expect(warnings).toEqual([expect.objectContaining({ entries: ['lobster'], partial: true })]);
   });
 
@@ -130,7 +160,16 @@ describe('an allowlist that names only tools of a source that failed', () => {
   it('stays in force (fail closed) instead of being ignored', async () => {
     const core: KernelPlugin = {
       name: 'core-src',
-      apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add({ name: 'exec', source: 'core', owner: 'core', description: 'run', inputSchema: { type: 'object' } })),
+      apply: ({ hooks }) =>
+        hooks.listTools.tap((sink) =>
+          sink.add({
+            name: 'exec',
+            source: 'core',
+            owner: 'core',
+            description: 'run',
+            inputSchema: { type: 'object' },
+          }),
+        ),
     };
     const broken: KernelPlugin = {
       name: 'mcp-src',
@@ -139,8 +178,15 @@ describe('an allowlist that names only tools of a source that failed', () => {
           throw new Error('server down');
         }),
     };
-    const run = await createKernel({ plugins: [core, broken, policyPlugin({ tools: { allow: ['github_create_issue'] } })] }).createRun();
+    const run = await createKernel({
+      plugins: [core, broken, policyPlugin({ tools: { allow: ['github_create_issue'] } })],
+    }).createRun();
     expect(run.catalog).toEqual([]);
-    expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: PolicyErrors.POLICY_ALLOWLIST_IGNORED, details: expect.objectContaining({ kept: true }) }));
+    expect(run.diagnostics).toContainEqual(
+      expect.objectContaining({
+        code: PolicyErrors.POLICY_ALLOWLIST_IGNORED,
+        details: expect.objectContaining({ kept: true }),
+      }),
+    );
   });
 });

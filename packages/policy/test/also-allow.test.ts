@@ -9,14 +9,20 @@ describe('alsoAllow', () => {
   });
 
   it("adds the agent's alsoAllow to the profile that applies", async () => {
-    const run = await runWith({ tools: { profile: 'minimal' }, agents: { list: [{ id: 'a', tools: { alsoAllow: ['image'] } }] } }, { agentId: 'a' });
+    const run = await runWith(
+      { tools: { profile: 'minimal' }, agents: { list: [{ id: 'a', tools: { alsoAllow: ['image'] } }] } },
+      { agentId: 'a' },
+    );
     expect(names(run)).toEqual(['image', 'session_status']);
   });
 
   it('extends an allowlist and a byProvider profile', async () => {
     const run = await runWith({ tools: { allow: ['read'], alsoAllow: ['write'] } });
     expect(names(run)).toEqual(['read', 'write']);
-    const provider = await runWith({ tools: { byProvider: { openai: { profile: 'minimal', alsoAllow: ['exec'] } } } }, { provider: 'openai' });
+    const provider = await runWith(
+      { tools: { byProvider: { openai: { profile: 'minimal', alsoAllow: ['exec'] } } } },
+      { provider: 'openai' },
+    );
     expect(names(provider)).toEqual(['exec', 'session_status']);
   });
 

@@ -14,7 +14,9 @@ describe('byProvider', () => {
   });
 
   it('uses only the most specific key: provider/model beats provider', async () => {
-    const options: PolicyOptions = { tools: { byProvider: { openai: { allow: ['read'] }, 'openai/gpt-5.2': { allow: ['exec'] } } } };
+    const options: PolicyOptions = {
+      tools: { byProvider: { openai: { allow: ['read'] }, 'openai/gpt-5.2': { allow: ['exec'] } } },
+    };
     expect(names(await runWith(options, { provider: 'openai', model: 'gpt-5.2' }))).toEqual(['exec']);
     expect(names(await runWith(options, { provider: 'openai', model: 'gpt-4o' }))).toEqual(['read']);
   });
@@ -31,14 +33,20 @@ describe('byProvider', () => {
   });
 
   it('applies a byProvider profile as a further narrowing step', async () => {
-    const options: PolicyOptions = { tools: { profile: 'coding', byProvider: { 'google-antigravity': { profile: 'minimal' } } } };
+    const options: PolicyOptions = {
+      tools: { profile: 'coding', byProvider: { 'google-antigravity': { profile: 'minimal' } } },
+    };
     expect(names(await runWith(options, { provider: 'google-antigravity' }))).toEqual(['session_status']);
   });
 
   it('cannot widen the base profile', async () => {
-    const options: PolicyOptions = { tools: { profile: 'minimal', byProvider: { openai: { profile: 'full', allow: ['exec'] } } } };
+    const options: PolicyOptions = {
+      tools: { profile: 'minimal', byProvider: { openai: { profile: 'full', allow: ['exec'] } } },
+    };
     expect(names(await runWith(options, { provider: 'openai' }))).toEqual(['session_status']);
-    const narrowing: PolicyOptions = { tools: { profile: 'minimal', byProvider: { openai: { profile: 'coding', allow: ['session_status'] } } } };
+    const narrowing: PolicyOptions = {
+      tools: { profile: 'minimal', byProvider: { openai: { profile: 'coding', allow: ['session_status'] } } },
+    };
     expect(names(await runWith(narrowing, { provider: 'openai' }))).toEqual(['session_status']);
   });
 
@@ -54,14 +62,22 @@ describe('byProvider', () => {
       tools: { byProvider: { openai: { allow: ['read', 'write', 'exec'] } } },
       agents: { list: [{ id: 'dev', tools: { byProvider: { 'openai/gpt-5.2': { deny: ['write'] } } } }] },
     };
-    expect(names(await runWith(options, { agentId: 'dev', provider: 'openai', model: 'gpt-5.2' }))).toEqual(['exec', 'read']);
+    expect(names(await runWith(options, { agentId: 'dev', provider: 'openai', model: 'gpt-5.2' }))).toEqual([
+      'exec',
+      'read',
+    ]);
     const policy = resolvePolicy(options, { agentId: 'dev', provider: 'openai', model: 'gpt-5.2' });
     expect(policy.providerKeys).toEqual(['openai', 'openai/gpt-5.2']);
-    expect(policy.rules.map((rule) => rule.step)).toEqual(['tools.byProvider[openai].allow', 'agents.list[dev].tools.byProvider[openai/gpt-5.2].deny']);
+    expect(policy.rules.map((rule) => rule.step)).toEqual([
+      'tools.byProvider[openai].allow',
+      'agents.list[dev].tools.byProvider[openai/gpt-5.2].deny',
+    ]);
   });
 
   it('ignores an agent byProvider entry for runs of other agents', async () => {
-    const options: PolicyOptions = { agents: { list: [{ id: 'dev', tools: { byProvider: { openai: { deny: ['read'] } } } }, { id: 'ops' }] } };
+    const options: PolicyOptions = {
+      agents: { list: [{ id: 'dev', tools: { byProvider: { openai: { deny: ['read'] } } } }, { id: 'ops' }] },
+    };
     expect(names(await runWith(options, { agentId: 'ops', provider: 'openai' }))).toContain('read');
   });
 

@@ -1,4 +1,16 @@
-import { createKernel, ErrorCode, STAGE, type CallContext, type CallDecision, type PluginApi, type PolicyContext, type PolicyStep, type RunInfo, type ToolCall, type ToolDescriptor } from '@tool-search/kernel';
+import {
+  createKernel,
+  ErrorCode,
+  STAGE,
+  type CallContext,
+  type CallDecision,
+  type PluginApi,
+  type PolicyContext,
+  type PolicyStep,
+  type RunInfo,
+  type ToolCall,
+  type ToolDescriptor,
+} from '@tool-search/kernel';
 import { providerExposure } from '@tool-search/provider-formats';
 import { describe, expect, it } from 'vitest';
 import { policyPlugin, type PolicyOptions } from '../src/index.js';
@@ -11,8 +23,12 @@ type CallFn = (call: ToolCall, ctx: CallContext) => CallDecision | undefined;
 function capture(options: PolicyOptions) {
   const taps: { filter?: FilterFn; call?: CallFn; stages: Record<string, number | undefined> } = { stages: {} };
   const hooks = {
-    filterPolicy: { tap: (opts: { stage?: number }, fn: FilterFn) => ((taps.filter = fn), (taps.stages.filterPolicy = opts.stage)) },
-    beforeToolCall: { tap: (opts: { stage?: number }, fn: CallFn) => ((taps.call = fn), (taps.stages.beforeToolCall = opts.stage)) },
+    filterPolicy: {
+      tap: (opts: { stage?: number }, fn: FilterFn) => ((taps.filter = fn), (taps.stages.filterPolicy = opts.stage)),
+    },
+    beforeToolCall: {
+      tap: (opts: { stage?: number }, fn: CallFn) => ((taps.call = fn), (taps.stages.beforeToolCall = opts.stage)),
+    },
   };
   policyPlugin(options).apply({ name: 'x', hooks, logger: console } as unknown as PluginApi);
   return taps;
@@ -30,7 +46,13 @@ const tools: ToolDescriptor[] = definitions(DEFAULT_CATALOG).map((d) => ({
 }));
 const byName = (name: string) => tools.find((t) => t.name === name)!;
 const info = (request: RunInfo['request'] = {}): RunInfo => Object.freeze({ runId: 'r', sessionId: 's', request });
-const policyCtx = (run: RunInfo): PolicyContext => ({ run, listed: tools, listingErrors: [], trace: () => {}, diagnostic: () => {} });
+const policyCtx = (run: RunInfo): PolicyContext => ({
+  run,
+  listed: tools,
+  listingErrors: [],
+  trace: () => {},
+  diagnostic: () => {},
+});
 const callCtx = (run: RunInfo): CallContext => ({ run, signal: new AbortController().signal, emit: () => {} });
 const call = (tool: ToolDescriptor): ToolCall => ({ callId: 'c', tool, args: {}, origin: 'api' });
 
@@ -59,7 +81,10 @@ describe('beforeToolCall re-check', () => {
   it('blocks a tool the filter never received (removed by an earlier tap)', () => {
     const taps = capture({});
     const run = info();
-    taps.filter!(tools.filter((t) => t.name !== 'exec'), policyCtx(run));
+    taps.filter!(
+      tools.filter((t) => t.name !== 'exec'),
+      policyCtx(run),
+    );
     expect(taps.call!(call(byName('exec')), callCtx(run))).toMatchObject({ action: 'block' });
   });
 
@@ -82,8 +107,14 @@ describe('beforeToolCall re-check', () => {
     const taps = capture({ tools: { profile: 'minimal' } });
     const traced: [string, PolicyStep][] = [];
     taps.filter!(tools, { ...policyCtx(info()), trace: (id, step) => traced.push([id, step]) });
-    expect(traced).toContainEqual(['core:core:session_status', { step: 'profile:minimal', kept: true, rule: 'session_status' }]);
-    expect(traced).toContainEqual(['core:core:exec', { step: 'profile:minimal', kept: false, rule: 'no allow entry matches' }]);
+    expect(traced).toContainEqual([
+      'core:core:session_status',
+      { step: 'profile:minimal', kept: true, rule: 'session_status' },
+    ]);
+    expect(traced).toContainEqual([
+      'core:core:exec',
+      { step: 'profile:minimal', kept: false, rule: 'no allow entry matches' },
+    ]);
   });
 });
 
@@ -99,7 +130,11 @@ describe('through the kernel', () => {
   it('keeps dropped tools out of what is sent to the model', async () => {
     const run = await runWith({ tools: { profile: 'minimal' } });
     const exposure = await run.exposure('direct');
-    expect(providerExposure(exposure).toOpenAI().map((t) => t.function.name)).toEqual(['session_status']);
+    expect(
+      providerExposure(exposure)
+        .toOpenAI()
+        .map((t) => t.function.name),
+    ).toEqual(['session_status']);
     expect(await exposure.call('exec', {})).toMatchObject({ status: 'error' });
   });
 

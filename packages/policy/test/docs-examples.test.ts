@@ -15,7 +15,23 @@ import { PolicyErrors } from '../src/errors.js';
 
 const CORE_ONLY: CatalogSpec = { core: INVENTORY };
 const WITH_CHAT: CatalogSpec = { core: INVENTORY, plugins: { chat: ['slack', 'discord'] } };
-const CODING = ['apply_patch', 'bash', 'edit', 'exec', 'image', 'memory_get', 'memory_search', 'process', 'read', 'session_status', 'sessions_history', 'sessions_list', 'sessions_send', 'sessions_spawn', 'write'];
+const CODING = [
+  'apply_patch',
+  'bash',
+  'edit',
+  'exec',
+  'image',
+  'memory_get',
+  'memory_search',
+  'process',
+  'read',
+  'session_status',
+  'sessions_history',
+  'sessions_list',
+  'sessions_send',
+  'sessions_spawn',
+  'write',
+];
 const MESSAGING = ['message', 'session_status', 'sessions_history', 'sessions_list', 'sessions_send'];
 
 describe('OpenClaw docs examples', () => {
@@ -34,8 +50,12 @@ describe('OpenClaw docs examples', () => {
     const run = await runWith({ tools: { profile: 'messaging', allow: ['slack', 'discord'] } }, {}, WITH_CHAT);
     expect(names(run)).toEqual([...MESSAGING, 'slack', 'discord'].sort());
     expect(run.explain('slack').steps).toMatchObject([{ step: 'tools.allow', kept: true, rule: 'slack' }]);
-    expect(run.explain('message').steps).toMatchObject([{ step: 'profile:messaging', kept: true, rule: 'group:messaging' }]);
-    expect(run.explain('read').steps).toMatchObject([{ step: 'profile:messaging + tools.allow', kept: false, rule: 'no allow entry matches' }]);
+    expect(run.explain('message').steps).toMatchObject([
+      { step: 'profile:messaging', kept: true, rule: 'group:messaging' },
+    ]);
+    expect(run.explain('read').steps).toMatchObject([
+      { step: 'profile:messaging + tools.allow', kept: false, rule: 'no allow entry matches' },
+    ]);
   });
 
   it('allow ["group:fs", "browser"] without a profile: only those tools', async () => {
@@ -44,9 +64,16 @@ describe('OpenClaw docs examples', () => {
   });
 
   it('deny always wins over a profile and an allow that adds', async () => {
-    const run = await runWith({ tools: { profile: 'messaging', allow: ['slack', 'discord'], deny: ['discord', 'sessions_*'] } }, {}, WITH_CHAT);
+    const run = await runWith(
+      { tools: { profile: 'messaging', allow: ['slack', 'discord'], deny: ['discord', 'sessions_*'] } },
+      {},
+      WITH_CHAT,
+    );
     expect(names(run)).toEqual(['message', 'session_status', 'slack']);
-    expect(run.explain('discord').steps).toMatchObject([{ step: 'tools.allow', kept: true }, { step: 'tools.deny', kept: false, rule: 'discord' }]);
+    expect(run.explain('discord').steps).toMatchObject([
+      { step: 'tools.allow', kept: true },
+      { step: 'tools.deny', kept: false, rule: 'discord' },
+    ]);
   });
 
   it('coding profile, but deny exec/process everywhere (deny: ["group:runtime"])', async () => {
@@ -57,7 +84,12 @@ describe('OpenClaw docs examples', () => {
   it('global coding profile, messaging-only support agent (profile messaging, allow ["slack"]): messaging plus slack for that agent only', async () => {
     const options: PolicyOptions = {
       tools: { profile: 'coding' },
-      agents: { list: [{ id: 'main', default: true }, { id: 'support', tools: { profile: 'messaging', allow: ['slack'] } }] },
+      agents: {
+        list: [
+          { id: 'main', default: true },
+          { id: 'support', tools: { profile: 'messaging', allow: ['slack'] } },
+        ],
+      },
     };
     expect(names(await runWith(options, { agentId: 'main' }, WITH_CHAT))).toEqual(CODING);
     expect(names(await runWith(options, {}, WITH_CHAT))).toEqual(CODING);
@@ -65,25 +97,56 @@ describe('OpenClaw docs examples', () => {
   });
 
   it('keep global coding profile, but minimal tools for google-antigravity', async () => {
-    const options: PolicyOptions = { tools: { profile: 'coding', byProvider: { 'google-antigravity': { profile: 'minimal' } } } };
-    expect(names(await runWith(options, { provider: 'google-antigravity', model: 'gemini-3' }, CORE_ONLY))).toEqual(['session_status']);
+    const options: PolicyOptions = {
+      tools: { profile: 'coding', byProvider: { 'google-antigravity': { profile: 'minimal' } } },
+    };
+    expect(names(await runWith(options, { provider: 'google-antigravity', model: 'gemini-3' }, CORE_ONLY))).toEqual([
+      'session_status',
+    ]);
     expect(names(await runWith(options, { provider: 'anthropic' }, CORE_ONLY))).toEqual(CODING);
   });
 
   it('provider/model-specific allowlist for a flaky endpoint (openai/gpt-5.2)', async () => {
     const options: PolicyOptions = {
-      tools: { allow: ['group:fs', 'group:runtime', 'sessions_list'], byProvider: { 'openai/gpt-5.2': { allow: ['group:fs', 'sessions_list'] } } },
+      tools: {
+        allow: ['group:fs', 'group:runtime', 'sessions_list'],
+        byProvider: { 'openai/gpt-5.2': { allow: ['group:fs', 'sessions_list'] } },
+      },
     };
-    expect(names(await runWith(options, { provider: 'openai', model: 'gpt-5.2' }, CORE_ONLY))).toEqual(['apply_patch', 'edit', 'read', 'sessions_list', 'write']);
-    expect(names(await runWith(options, { provider: 'openai', model: 'gpt-4.1' }, CORE_ONLY))).toEqual(
-      ['apply_patch', 'bash', 'edit', 'exec', 'process', 'read', 'sessions_list', 'write'],
-    );
+    expect(names(await runWith(options, { provider: 'openai', model: 'gpt-5.2' }, CORE_ONLY))).toEqual([
+      'apply_patch',
+      'edit',
+      'read',
+      'sessions_list',
+      'write',
+    ]);
+    expect(names(await runWith(options, { provider: 'openai', model: 'gpt-4.1' }, CORE_ONLY))).toEqual([
+      'apply_patch',
+      'bash',
+      'edit',
+      'exec',
+      'process',
+      'read',
+      'sessions_list',
+      'write',
+    ]);
   });
 
   it('agent-specific override for a single provider (support on google-antigravity: message, sessions_list)', async () => {
-    const options: PolicyOptions = { agents: { list: [{ id: 'support', tools: { byProvider: { 'google-antigravity': { allow: ['message', 'sessions_list'] } } } }] } };
-    expect(names(await runWith(options, { agentId: 'support', provider: 'google-antigravity' }, CORE_ONLY))).toEqual(['message', 'sessions_list']);
-    expect(names(await runWith(options, { agentId: 'support', provider: 'openai' }, CORE_ONLY))).toHaveLength(INVENTORY.length);
+    const options: PolicyOptions = {
+      agents: {
+        list: [
+          { id: 'support', tools: { byProvider: { 'google-antigravity': { allow: ['message', 'sessions_list'] } } } },
+        ],
+      },
+    };
+    expect(names(await runWith(options, { agentId: 'support', provider: 'google-antigravity' }, CORE_ONLY))).toEqual([
+      'message',
+      'sessions_list',
+    ]);
+    expect(names(await runWith(options, { agentId: 'support', provider: 'openai' }, CORE_ONLY))).toHaveLength(
+      INVENTORY.length,
+    );
   });
 
   it('Example 1: personal agent has full access; the sandboxed family agent only read', async () => {
@@ -91,7 +154,11 @@ describe('OpenClaw docs examples', () => {
       agents: {
         list: [
           { id: 'main', default: true, sandbox: { mode: 'off' } },
-          { id: 'family', sandbox: { mode: 'all', scope: 'agent' }, tools: { allow: ['read'], deny: ['exec', 'write', 'edit', 'apply_patch', 'process', 'browser'] } },
+          {
+            id: 'family',
+            sandbox: { mode: 'all', scope: 'agent' },
+            tools: { allow: ['read'], deny: ['exec', 'write', 'edit', 'apply_patch', 'process', 'browser'] },
+          },
         ],
       },
     };
@@ -100,22 +167,30 @@ describe('OpenClaw docs examples', () => {
   });
 
   it('per-agent tools in the multi-agent concept page: family allow ["read"], deny ["bash", "write", "edit"]', async () => {
-    const options: PolicyOptions = { agents: { list: [{ id: 'family', tools: { allow: ['read'], deny: ['bash', 'write', 'edit'] } }] } };
+    const options: PolicyOptions = {
+      agents: { list: [{ id: 'family', tools: { allow: ['read'], deny: ['bash', 'write', 'edit'] } }] },
+    };
     expect(names(await runWith(options, { agentId: 'family' }, DEFAULT_CATALOG))).toEqual(['read']);
   });
 
   it('profile coding + deny ["group:ui", "group:web"] for one agent', async () => {
-    const options: PolicyOptions = { agents: { list: [{ id: 'a', tools: { profile: 'coding', deny: ['group:ui', 'group:web'] } }] } };
+    const options: PolicyOptions = {
+      agents: { list: [{ id: 'a', tools: { profile: 'coding', deny: ['group:ui', 'group:web'] } }] },
+    };
     expect(names(await runWith(options, { agentId: 'a' }, CORE_ONLY))).toEqual(CODING);
   });
 
   it('explicit allow without a profile: ["read", "session_status", "memory_search"]', async () => {
-    const options: PolicyOptions = { agents: { list: [{ id: 'a', tools: { allow: ['read', 'session_status', 'memory_search'] } }] } };
+    const options: PolicyOptions = {
+      agents: { list: [{ id: 'a', tools: { allow: ['read', 'session_status', 'memory_search'] } }] },
+    };
     expect(names(await runWith(options, { agentId: 'a' }))).toEqual(['memory_search', 'read', 'session_status']);
   });
 
   it('profile messaging + allow ["web_search"]: messaging plus web_search', async () => {
-    const options: PolicyOptions = { agents: { list: [{ id: 'a', tools: { profile: 'messaging', allow: ['web_search'] } }] } };
+    const options: PolicyOptions = {
+      agents: { list: [{ id: 'a', tools: { profile: 'messaging', allow: ['web_search'] } }] },
+    };
     expect(names(await runWith(options, { agentId: 'a' }, CORE_ONLY))).toEqual([...MESSAGING, 'web_search'].sort());
   });
 });

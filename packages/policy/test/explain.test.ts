@@ -18,7 +18,10 @@ describe('explain', () => {
   });
 
   it('records the rule that dropped a tool, and stops there', async () => {
-    const run = await runWith({ tools: { allow: ['group:web', 'read'], deny: ['web_*'], sandbox: { tools: { allow: ['*'] } } } }, { sandboxed: true });
+    const run = await runWith(
+      { tools: { allow: ['group:web', 'read'], deny: ['web_*'], sandbox: { tools: { allow: ['*'] } } } },
+      { sandboxed: true },
+    );
     expect(run.explain('web_search')).toMatchObject({
       inCatalog: false,
       steps: [
@@ -31,14 +34,23 @@ describe('explain', () => {
 
   it('says why a tool outside an allowlist was dropped', async () => {
     const run = await runWith({ tools: { profile: 'minimal' } });
-    expect(run.explain('exec').steps).toEqual([{ step: 'profile:minimal', kept: false, rule: 'no allow entry matches', plugin: PLUGIN }]);
+    expect(run.explain('exec').steps).toEqual([
+      { step: 'profile:minimal', kept: false, rule: 'no allow entry matches', plugin: PLUGIN },
+    ]);
   });
 
   it('orders steps: profile, byProvider, tools, agent, sandbox', async () => {
     const run = await runWith(
       {
-        tools: { profile: 'coding', byProvider: { openai: { deny: ['process'] } }, allow: ['read', 'exec'], deny: ['write'] },
-        agents: { list: [{ id: 'dev', tools: { byProvider: { openai: { allow: ['group:fs', 'exec'] } }, deny: ['edit'] } }] },
+        tools: {
+          profile: 'coding',
+          byProvider: { openai: { deny: ['process'] } },
+          allow: ['read', 'exec'],
+          deny: ['write'],
+        },
+        agents: {
+          list: [{ id: 'dev', tools: { byProvider: { openai: { allow: ['group:fs', 'exec'] } }, deny: ['edit'] } }],
+        },
       },
       { agentId: 'dev', provider: 'openai', sandboxed: true },
     );
@@ -56,7 +68,9 @@ describe('explain', () => {
 
   it('marks an ignored allowlist step in the trace', async () => {
     const run = await runWith({ tools: { allow: ['lobster'] } });
-    expect(run.explain('read').steps).toEqual([{ step: 'tools.allow', kept: true, rule: 'allowlist ignored: it names no listed tool', plugin: PLUGIN }]);
+    expect(run.explain('read').steps).toEqual([
+      { step: 'tools.allow', kept: true, rule: 'allowlist ignored: it names no listed tool', plugin: PLUGIN },
+    ]);
   });
 
   it('agrees with the catalog by id and by name', async () => {

@@ -1,11 +1,40 @@
 /** A small in-test tool source: the OpenClaw core inventory plus some plugin and MCP tools. */
-import { createKernel, type KernelPlugin, type Run, type RunRequest, type ToolDefinition, type ToolSource } from '@tool-search/kernel';
+import {
+  createKernel,
+  type KernelPlugin,
+  type Run,
+  type RunRequest,
+  type ToolDefinition,
+  type ToolSource,
+} from '@tool-search/kernel';
 import { policyPlugin, type PolicyOptions } from '../src/index.js';
 
 export const INVENTORY = [
-  'read', 'write', 'edit', 'apply_patch', 'exec', 'bash', 'process', 'web_search', 'web_fetch', 'browser', 'canvas', 'nodes',
-  'image', 'pdf', 'message', 'cron', 'gateway', 'sessions_list', 'sessions_history', 'sessions_send', 'sessions_spawn',
-  'session_status', 'agents_list', 'memory_search', 'memory_get',
+  'read',
+  'write',
+  'edit',
+  'apply_patch',
+  'exec',
+  'bash',
+  'process',
+  'web_search',
+  'web_fetch',
+  'browser',
+  'canvas',
+  'nodes',
+  'image',
+  'pdf',
+  'message',
+  'cron',
+  'gateway',
+  'sessions_list',
+  'sessions_history',
+  'sessions_send',
+  'sessions_spawn',
+  'session_status',
+  'agents_list',
+  'memory_search',
+  'memory_get',
 ] as const;
 
 export interface ToolSpec {
@@ -23,7 +52,13 @@ export interface CatalogSpec {
 
 export const DEFAULT_CATALOG: CatalogSpec = {
   core: INVENTORY,
-  plugins: { 'fake-catalog': ['fc_search', 'fc_lookup'], chat: [{ name: 'slack', groups: ['group:chat'] }, { name: 'discord', groups: ['group:chat'] }] },
+  plugins: {
+    'fake-catalog': ['fc_search', 'fc_lookup'],
+    chat: [
+      { name: 'slack', groups: ['group:chat'] },
+      { name: 'discord', groups: ['group:chat'] },
+    ],
+  },
   mcp: { github: ['create_issue', 'list_prs'], notion: ['search_pages'] },
 };
 
@@ -63,7 +98,11 @@ export function inventoryPlugin(spec: CatalogSpec = DEFAULT_CATALOG, executed: s
 }
 
 /** Creates a kernel with the inventory and the policy, and one run. */
-export async function runWith(options: PolicyOptions, request: RunRequest = {}, spec: CatalogSpec = DEFAULT_CATALOG): Promise<Run> {
+export async function runWith(
+  options: PolicyOptions,
+  request: RunRequest = {},
+  spec: CatalogSpec = DEFAULT_CATALOG,
+): Promise<Run> {
   const kernel = createKernel({ plugins: [inventoryPlugin(spec), policyPlugin(options)] });
   return kernel.createRun(request);
 }

@@ -5,10 +5,25 @@
  * the catalog. Definitions are shared across runs so the kernel's schema
  * cache keeps this fast.
  */
-import { createKernel, ErrorCode, ToolSearchError, type KernelPlugin, type RunRequest, type ToolDefinition } from '@tool-search/kernel';
+import {
+  createKernel,
+  ErrorCode,
+  ToolSearchError,
+  type KernelPlugin,
+  type RunRequest,
+  type ToolDefinition,
+} from '@tool-search/kernel';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CORE_GROUPS, matchesEntry, policyPlugin, PROFILES, type MatchableTool, type PolicyOptions, type ProfileName } from '../src/index.js';
+import {
+  CORE_GROUPS,
+  matchesEntry,
+  policyPlugin,
+  PROFILES,
+  type MatchableTool,
+  type PolicyOptions,
+  type ProfileName,
+} from '../src/index.js';
 import { definitions, INVENTORY } from './fixtures.js';
 
 const executed: string[] = [];
@@ -28,8 +43,29 @@ const UNIVERSE: ToolDefinition[] = definitions(
 const NAMES = [...new Set(UNIVERSE.map((d) => d.name))];
 const ENTRY = fc.oneof(
   fc.constantFrom(...NAMES),
-  fc.constantFrom(...Object.keys(CORE_GROUPS), 'group:openclaw', 'group:plugins', 'group:mcp', 'group:chat', 'group:x', 'group:none'),
-  fc.constantFrom('*', 'web_*', '*_issue', 'mcp:github:*', 'mcp:notion:*', 'core:core:read', 'plugin:alpha:*', 'alpha', 'lobster', 'READ', 'Exec', 'not_loaded'),
+  fc.constantFrom(
+    ...Object.keys(CORE_GROUPS),
+    'group:openclaw',
+    'group:plugins',
+    'group:mcp',
+    'group:chat',
+    'group:x',
+    'group:none',
+  ),
+  fc.constantFrom(
+    '*',
+    'web_*',
+    '*_issue',
+    'mcp:github:*',
+    'mcp:notion:*',
+    'core:core:read',
+    'plugin:alpha:*',
+    'alpha',
+    'lobster',
+    'READ',
+    'Exec',
+    'not_loaded',
+  ),
 );
 const LIST = fc.array(ENTRY, { minLength: 1, maxLength: 4 });
 const PROFILE = fc.constantFrom<ProfileName>('minimal', 'coding', 'messaging', 'full');
@@ -40,13 +76,22 @@ function sometimes<T>(arbitrary: fc.Arbitrary<T>, absent = 2): fc.Arbitrary<T | 
 }
 
 /** A record without the keys whose value came out undefined. */
-function partial<T>(model: { [K in keyof T]: fc.Arbitrary<T[K]> }): fc.Arbitrary<{ [K in keyof T]?: Exclude<T[K], undefined> }> {
-  return fc.record(model).map((value) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as { [K in keyof T]?: Exclude<T[K], undefined> });
+function partial<T>(
+  model: { [K in keyof T]: fc.Arbitrary<T[K]> },
+): fc.Arbitrary<{ [K in keyof T]?: Exclude<T[K], undefined> }> {
+  return fc.record(model).map(
+    (value) =>
+      Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as {
+        [K in keyof T]?: Exclude<T[K], undefined>;
+      },
+  );
 }
 
 const ALLOW_DENY = partial({ allow: sometimes(LIST, 1), deny: sometimes(LIST, 1) });
 const SCOPE = partial({ profile: sometimes(PROFILE), allow: sometimes(LIST), deny: sometimes(LIST, 1) });
-const BY_PROVIDER = fc.dictionary(fc.constantFrom('openai', 'openai/gpt-5.2', 'anthropic', 'anthropic/claude'), SCOPE, { maxKeys: 3 });
+const BY_PROVIDER = fc.dictionary(fc.constantFrom('openai', 'openai/gpt-5.2', 'anthropic', 'anthropic/claude'), SCOPE, {
+  maxKeys: 3,
+});
 const TOOLS = partial({
   profile: sometimes(PROFILE),
   allow: sometimes(LIST, 3),
@@ -54,13 +99,22 @@ const TOOLS = partial({
   byProvider: sometimes(BY_PROVIDER, 1),
   sandbox: sometimes(partial({ tools: sometimes(ALLOW_DENY, 1) })),
 });
-const AGENTS = fc.uniqueArray(partial({ id: fc.constantFrom('a', 'b'), tools: sometimes(TOOLS, 1) }), { selector: (a) => a.id, maxLength: 2 }).map((list) =>
-  list.map((agent) => ({ ...agent, id: agent.id! })),
-);
-const OPTIONS: fc.Arbitrary<PolicyOptions> = partial({ tools: sometimes(TOOLS, 1), agents: sometimes(fc.record({ list: AGENTS }), 1) });
+const AGENTS = fc
+  .uniqueArray(partial({ id: fc.constantFrom('a', 'b'), tools: sometimes(TOOLS, 1) }), {
+    selector: (a) => a.id,
+    maxLength: 2,
+  })
+  .map((list) => list.map((agent) => ({ ...agent, id: agent.id! })));
+const OPTIONS: fc.Arbitrary<PolicyOptions> = partial({
+  tools: sometimes(TOOLS, 1),
+  agents: sometimes(fc.record({ list: AGENTS }), 1),
+});
 const REQUEST: fc.Arbitrary<RunRequest> = partial({
   agentId: sometimes(fc.constantFrom('a', 'b', 'c'), 1),
-  provider: fc.oneof({ arbitrary: fc.constantFrom('openai', 'anthropic'), weight: 3 }, { arbitrary: fc.constant(undefined), weight: 1 }),
+  provider: fc.oneof(
+    { arbitrary: fc.constantFrom('openai', 'anthropic'), weight: 3 },
+    { arbitrary: fc.constant(undefined), weight: 1 },
+  ),
   model: sometimes(fc.constantFrom('gpt-5.2', 'claude', 'other'), 1),
   sandboxed: sometimes(fc.constant(true)),
 });
@@ -140,8 +194,13 @@ describe('policy fuzz', () => {
         // With a profile, every kept tool is in the profile or in a list that adds to it.
         const profile = effectiveProfile(options, request);
         const agent = options.agents?.list?.find((a) => a.id === request.agentId);
-        const additions = [options.tools, agent?.tools].flatMap((scope) => [...(scope?.allow ?? []), ...(scope?.alsoAllow ?? [])]);
-        if (profile) for (const tool of run.catalog) expect([...PROFILES[profile], ...additions].some((entry) => matchesEntry(entry, tool, 'allow'))).toBe(true);
+        const additions = [options.tools, agent?.tools].flatMap((scope) => [
+          ...(scope?.allow ?? []),
+          ...(scope?.alsoAllow ?? []),
+        ]);
+        if (profile)
+          for (const tool of run.catalog)
+            expect([...PROFILES[profile], ...additions].some((entry) => matchesEntry(entry, tool, 'allow'))).toBe(true);
         await kernel.close();
       }),
       { numRuns: 800 },

@@ -22,7 +22,10 @@ describe('policy options validation', () => {
     expect(() =>
       parsePolicyOptions({
         tools: { exec: { host: 'sandbox' }, elevated: {}, sandbox: { tools: { allow: ['read'] }, other: 1 } },
-        agents: { defaults: {}, list: [{ id: 'a', workspace: '~/w', sandbox: { mode: 'all' }, tools: { elevated: {} } }] },
+        agents: {
+          defaults: {},
+          list: [{ id: 'a', workspace: '~/w', sandbox: { mode: 'all' }, tools: { elevated: {} } }],
+        },
         gateway: { port: 1 },
       }),
     ).not.toThrow();
@@ -50,8 +53,12 @@ describe('policy options validation', () => {
   });
 
   it('rejects a misspelled key where a typo would silently widen the policy', () => {
-    expect(configError({ tools: { byProvider: { openai: { denny: ['exec'] } } } })).toMatchObject({ rule: 'additionalProperties' });
-    expect(configError({ tools: { sandbox: { tools: { alow: ['read'] } } } })).toMatchObject({ rule: 'additionalProperties' });
+    expect(configError({ tools: { byProvider: { openai: { denny: ['exec'] } } } })).toMatchObject({
+      rule: 'additionalProperties',
+    });
+    expect(configError({ tools: { sandbox: { tools: { alow: ['read'] } } } })).toMatchObject({
+      rule: 'additionalProperties',
+    });
   });
 
   it('rejects an agent without an id', () => {
@@ -59,11 +66,17 @@ describe('policy options validation', () => {
   });
 
   it('rejects duplicate agent ids (case-insensitive)', () => {
-    expect(configError({ agents: { list: [{ id: 'a' }, { id: 'A' }] } })).toMatchObject({ path: 'agents.list[1].id', rule: 'unique' });
+    expect(configError({ agents: { list: [{ id: 'a' }, { id: 'A' }] } })).toMatchObject({
+      path: 'agents.list[1].id',
+      rule: 'unique',
+    });
   });
 
   it('rejects byProvider keys that differ only by case', () => {
-    expect(configError({ tools: { byProvider: { OpenAI: {}, openai: {} } } })).toMatchObject({ path: 'tools.byProvider', rule: 'unique' });
+    expect(configError({ tools: { byProvider: { OpenAI: {}, openai: {} } } })).toMatchObject({
+      path: 'tools.byProvider',
+      rule: 'unique',
+    });
   });
 
   it('returns a frozen copy', () => {

@@ -13,9 +13,21 @@ describe('base profile', () => {
   it('coding keeps group:fs, group:runtime, group:sessions, group:memory and image', async () => {
     expect(names(await runWith({ tools: { profile: 'coding' } }))).toEqual(
       [
-        'read', 'write', 'edit', 'apply_patch', 'exec', 'bash', 'process',
-        'sessions_list', 'sessions_history', 'sessions_send', 'sessions_spawn', 'session_status',
-        'memory_search', 'memory_get', 'image',
+        'read',
+        'write',
+        'edit',
+        'apply_patch',
+        'exec',
+        'bash',
+        'process',
+        'sessions_list',
+        'sessions_history',
+        'sessions_send',
+        'sessions_spawn',
+        'session_status',
+        'memory_search',
+        'memory_get',
+        'image',
       ].sort(),
     );
   });
@@ -37,7 +49,10 @@ describe('base profile', () => {
   });
 
   it('uses the agent profile instead of the global one', async () => {
-    const options = { tools: { profile: 'coding' as const }, agents: { list: [{ id: 'support', tools: { profile: 'minimal' as const } }] } };
+    const options = {
+      tools: { profile: 'coding' as const },
+      agents: { list: [{ id: 'support', tools: { profile: 'minimal' as const } }] },
+    };
     expect(names(await runWith(options, { agentId: 'support' }))).toEqual(['session_status']);
     expect(names(await runWith(options))).toContain('read');
   });

@@ -9,7 +9,11 @@ describe('README', () => {
   it('shows what explain really returns for its example', async () => {
     const run = await runWith(
       {
-        tools: { profile: 'coding', deny: ['group:runtime'], byProvider: { 'google-antigravity': { profile: 'minimal' } } },
+        tools: {
+          profile: 'coding',
+          deny: ['group:runtime'],
+          byProvider: { 'google-antigravity': { profile: 'minimal' } },
+        },
         agents: { list: [{ id: 'main' }, { id: 'support', tools: { profile: 'messaging' } }] },
       },
       { agentId: 'main', provider: 'openai', model: 'gpt-5.2', sandboxed: false },
@@ -21,11 +25,19 @@ describe('README', () => {
         { step: 'tools.deny', kept: false, rule: 'group:runtime' },
       ],
     });
-    expect(readme).toContain("run.explain('exec'); // { inCatalog: false, steps: [{ step: 'profile:coding', kept: true, rule: 'group:runtime' }, { step: 'tools.deny', kept: false, rule: 'group:runtime' }] }");
+    expect(readme).toContain(
+      "run.explain('exec'); // { inCatalog: false, steps: [{ step: 'profile:coding', kept: true, rule: 'group:runtime' }, { step: 'tools.deny', kept: false, rule: 'group:runtime' }] }",
+    );
   });
 
   it('names every export except the plugin-name constant and isProfileName/isReservedGroup/providerCandidates helpers', () => {
-    const skip = new Set(['POLICY_PLUGIN', 'isProfileName', 'isReservedGroup', 'providerCandidates', 'policyOptionsSchema']);
+    const skip = new Set([
+      'POLICY_PLUGIN',
+      'isProfileName',
+      'isReservedGroup',
+      'providerCandidates',
+      'policyOptionsSchema',
+    ]);
     for (const name of Object.keys(api)) if (!skip.has(name)) expect(readme).toContain(name);
   });
 });

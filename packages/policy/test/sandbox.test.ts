@@ -3,12 +3,24 @@ import { describe, expect, it } from 'vitest';
 import { resolvePolicy, type PolicyOptions } from '../src/index.js';
 import { names, runWith } from './fixtures.js';
 
-const sandboxNotices = (run: { diagnostics: readonly { code: string; details?: Readonly<Record<string, unknown>> }[] }) =>
-  run.diagnostics.filter((d) => d.code === ErrorCode.POLICY_DENIED && d.details?.layer === 'sandbox');
+const sandboxNotices = (run: {
+  diagnostics: readonly { code: string; details?: Readonly<Record<string, unknown>> }[];
+}) => run.diagnostics.filter((d) => d.code === ErrorCode.POLICY_DENIED && d.details?.layer === 'sandbox');
 
 const CODING_SANDBOX = [
-  'read', 'write', 'edit', 'apply_patch', 'exec', 'bash', 'process',
-  'sessions_list', 'sessions_history', 'sessions_send', 'sessions_spawn', 'session_status', 'image',
+  'read',
+  'write',
+  'edit',
+  'apply_patch',
+  'exec',
+  'bash',
+  'process',
+  'sessions_list',
+  'sessions_history',
+  'sessions_send',
+  'sessions_spawn',
+  'session_status',
+  'image',
 ].sort();
 
 describe('sandbox step', () => {
@@ -18,7 +30,8 @@ describe('sandbox step', () => {
 
   it('denies group:ui, nodes, group:automation and group:messaging by default even when allowed', async () => {
     const run = await runWith({ tools: { sandbox: { tools: { allow: ['*'] } } } }, { sandboxed: true });
-    for (const name of ['browser', 'canvas', 'nodes', 'cron', 'gateway', 'message']) expect(names(run)).not.toContain(name);
+    for (const name of ['browser', 'canvas', 'nodes', 'cron', 'gateway', 'message'])
+      expect(names(run)).not.toContain(name);
     expect(names(run)).toContain('web_search');
   });
 
@@ -36,7 +49,9 @@ describe('sandbox step', () => {
   it('lets the agent sandbox.tools replace the global one as a whole (no merge)', async () => {
     const options: PolicyOptions = {
       tools: { sandbox: { tools: { allow: ['group:fs'], deny: ['write'] } } },
-      agents: { list: [{ id: 'a', tools: { sandbox: { tools: { allow: ['group:fs'], deny: ['edit'] } } } }, { id: 'b' }] },
+      agents: {
+        list: [{ id: 'a', tools: { sandbox: { tools: { allow: ['group:fs'], deny: ['edit'] } } } }, { id: 'b' }],
+      },
     };
     expect(names(await runWith(options, { agentId: 'a', sandboxed: true }))).toEqual(['apply_patch', 'read', 'write']);
     expect(names(await runWith(options, { agentId: 'b', sandboxed: true }))).toEqual(['apply_patch', 'edit', 'read']);
@@ -53,9 +68,15 @@ describe('sandbox step', () => {
   });
 
   it('runs after the agent step: the sandbox cannot grant back what the agent denied', async () => {
-    const options: PolicyOptions = { agents: { list: [{ id: 'a', tools: { deny: ['read'], sandbox: { tools: { allow: ['read', 'write'] } } } }] } };
+    const options: PolicyOptions = {
+      agents: { list: [{ id: 'a', tools: { deny: ['read'], sandbox: { tools: { allow: ['read', 'write'] } } } }] },
+    };
     expect(names(await runWith(options, { agentId: 'a', sandboxed: true }))).toEqual(['write']);
-    expect(resolvePolicy(options, { agentId: 'a', sandboxed: true }).rules.map((r) => r.layer)).toEqual(['agent', 'sandbox', 'sandbox']);
+    expect(resolvePolicy(options, { agentId: 'a', sandboxed: true }).rules.map((r) => r.layer)).toEqual([
+      'agent',
+      'sandbox',
+      'sandbox',
+    ]);
   });
 
   it('reports plugin and MCP tools the sandbox dropped once, naming group:plugins and mcp:<server>:*', async () => {
@@ -77,9 +98,22 @@ describe('sandbox step', () => {
   });
 
   it('keeps plugin and MCP tools the sandbox allowlist names', async () => {
-    const options: PolicyOptions = { tools: { sandbox: { tools: { allow: ['group:fs', 'group:plugins', 'mcp:github:*'] } } } };
+    const options: PolicyOptions = {
+      tools: { sandbox: { tools: { allow: ['group:fs', 'group:plugins', 'mcp:github:*'] } } },
+    };
     const run = await runWith(options, { sandboxed: true });
-    expect(names(run)).toEqual(['apply_patch', 'create_issue', 'discord', 'edit', 'fc_lookup', 'fc_search', 'list_prs', 'read', 'slack', 'write']);
+    expect(names(run)).toEqual([
+      'apply_patch',
+      'create_issue',
+      'discord',
+      'edit',
+      'fc_lookup',
+      'fc_search',
+      'list_prs',
+      'read',
+      'slack',
+      'write',
+    ]);
     expect(sandboxNotices(run)[0]!.details).toMatchObject({ mcpServers: ['notion'], plugins: [] });
   });
 });

@@ -5,8 +5,23 @@ describe('public surface', () => {
   it('exports exactly the documented runtime names', () => {
     expect(Object.keys(api).sort()).toEqual(
       [
-        'CORE_GROUPS', 'POLICY_PLUGIN', 'PROFILES', 'PolicyErrors', 'SANDBOX_DEFAULTS', 'SOURCE_GROUPS', 'evaluatePolicy', 'expandGroups', 'firstMatch',
-        'isProfileName', 'isReservedGroup', 'matchesEntry', 'parsePolicyOptions', 'policyOptionsSchema', 'policyPlugin', 'providerCandidates', 'resolvePolicy',
+        'CORE_GROUPS',
+        'POLICY_PLUGIN',
+        'PROFILES',
+        'PolicyErrors',
+        'SANDBOX_DEFAULTS',
+        'SOURCE_GROUPS',
+        'evaluatePolicy',
+        'expandGroups',
+        'firstMatch',
+        'isProfileName',
+        'isReservedGroup',
+        'matchesEntry',
+        'parsePolicyOptions',
+        'policyOptionsSchema',
+        'policyPlugin',
+        'providerCandidates',
+        'resolvePolicy',
       ].sort(),
     );
   });

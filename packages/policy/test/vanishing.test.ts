@@ -18,7 +18,13 @@ function sources(notes: { tools: string[] }): KernelPlugin {
   return {
     name: 'test-sources',
     apply: ({ hooks }) =>
-      hooks.listTools.tap((sink) => sink.add([tool('core', 'core', 'exec'), tool('core', 'core', 'read'), ...notes.tools.map((name) => tool('mcp', 'notes', name))])),
+      hooks.listTools.tap((sink) =>
+        sink.add([
+          tool('core', 'core', 'exec'),
+          tool('core', 'core', 'read'),
+          ...notes.tools.map((name) => tool('mcp', 'notes', name)),
+        ]),
+      ),
   };
 }
 
@@ -37,12 +43,17 @@ describe('allowlists and vanishing tools', () => {
     expect(first.catalog.map((t) => t.name)).toEqual(['notes_search']);
     expect(second.catalog).toEqual([]);
     await expect(second.call('exec', {})).rejects.toMatchObject({ code: ErrorCode.UNKNOWN_TOOL });
-    expect(second.diagnostics.find((d) => d.code === PolicyErrors.POLICY_ALLOWLIST_IGNORED)?.details).toMatchObject({ kept: true, reason: 'source-running' });
+    expect(second.diagnostics.find((d) => d.code === PolicyErrors.POLICY_ALLOWLIST_IGNORED)?.details).toMatchObject({
+      kept: true,
+      reason: 'source-running',
+    });
   });
 
   it('keeps an id-shaped allowlist of a running server in force even on the first run', async () => {
     const notes = { tools: ['notes_get'] };
-    const kernel = createKernel({ plugins: [sources(notes), policyPlugin({ tools: { allow: ['mcp:notes:notes_search'] } })] });
+    const kernel = createKernel({
+      plugins: [sources(notes), policyPlugin({ tools: { allow: ['mcp:notes:notes_search'] } })],
+    });
     const run = await kernel.createRun();
     expect(run.catalog).toEqual([]);
   });
@@ -52,7 +63,9 @@ describe('allowlists and vanishing tools', () => {
     const kernel = createKernel({ plugins: [sources(notes), policyPlugin({ tools: { allow: ['slack'] } })] });
     const run = await kernel.createRun();
     expect(run.catalog.map((t) => t.name).sort()).toEqual(['exec', 'read']);
-    expect(run.diagnostics.find((d) => d.code === PolicyErrors.POLICY_ALLOWLIST_IGNORED)?.details).not.toHaveProperty('kept');
+    expect(run.diagnostics.find((d) => d.code === PolicyErrors.POLICY_ALLOWLIST_IGNORED)?.details).not.toHaveProperty(
+      'kept',
+    );
   });
 
   it('keeps the allowlist when the whole server stopped listing but was seen before with that tool', async () => {

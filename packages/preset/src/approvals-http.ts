@@ -9,7 +9,12 @@ import { ToolSearchError } from '@tool-search/kernel';
 import { ApprovalsErrors, type ApprovalDecision, type PendingApproval } from '@tool-search/plugin-approvals';
 
 /** `principal`: the request's API key (gateway with `auth.keys`): it sees and answers only approvals of the agents it allows. */
-export type GatewayRoute = (req: IncomingMessage, res: ServerResponse, body: () => Promise<unknown>, principal?: { readonly agents: readonly string[] }) => Promise<boolean>;
+export type GatewayRoute = (
+  req: IncomingMessage,
+  res: ServerResponse,
+  body: () => Promise<unknown>,
+  principal?: { readonly agents: readonly string[] },
+) => Promise<boolean>;
 
 /** What the route needs of a queue: `ApprovalQueue` answers at once, `SharedApprovalQueue` asynchronously. */
 export interface ServedQueue {
@@ -26,8 +31,10 @@ export function approvalsRoute(queue: ServedQueue): GatewayRoute {
     if (path !== PREFIX && !path.startsWith(`${PREFIX}/`)) return false;
     const id = path === PREFIX ? undefined : decodeURIComponent(path.slice(PREFIX.length + 1));
     // A key answers for its own agents only: another agent's approval is as if it did not exist (404).
-    const mine = (pending: PendingApproval | undefined) => pending !== undefined && allows(principal, pending.request.agentId);
-    if (req.method === 'GET' && id === undefined) return send(res, 200, { approvals: (await queue.list()).filter(mine) });
+    const mine = (pending: PendingApproval | undefined) =>
+      pending !== undefined && allows(principal, pending.request.agentId);
+    if (req.method === 'GET' && id === undefined)
+      return send(res, 200, { approvals: (await queue.list()).filter(mine) });
     if (req.method === 'GET' && id) {
       const pending = await queue.get(id);
       return mine(pending) ? send(res, 200, pending) : notFound(res, id);
@@ -45,7 +52,13 @@ export function approvalsRoute(queue: ServedQueue): GatewayRoute {
       }
       return send(res, 200, { id, decision: decision?.decision });
     }
-    return send(res, 405, { error: { message: `${req.method} is not allowed on ${path}`, type: 'method_not_allowed', code: 'method_not_allowed' } });
+    return send(res, 405, {
+      error: {
+        message: `${req.method} is not allowed on ${path}`,
+        type: 'method_not_allowed',
+        code: 'method_not_allowed',
+      },
+    });
   };
 }
 
@@ -55,7 +68,13 @@ function allows(principal: { readonly agents: readonly string[] } | undefined, a
 }
 
 function notFound(res: ServerResponse, id: string): boolean {
-  return send(res, 404, { error: { message: `No pending approval "${id}" (unknown, answered or expired)`, type: 'not_found', code: 'not_found' } });
+  return send(res, 404, {
+    error: {
+      message: `No pending approval "${id}" (unknown, answered or expired)`,
+      type: 'not_found',
+      code: 'not_found',
+    },
+  });
 }
 
 function send(res: ServerResponse, status: number, value: unknown): boolean {

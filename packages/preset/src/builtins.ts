@@ -15,7 +15,11 @@ export const DEFAULT_FAKE_CATALOG = { tools: 1000, core: true } as const;
 
 export interface BuiltinPlugin {
   /** One plugin, or several for an id that stands for a set (`core`). */
-  create(options: Record<string, unknown>, config: ToolSearchConfig, context?: BuiltinContext): KernelPlugin | readonly KernelPlugin[] | Promise<KernelPlugin | readonly KernelPlugin[]>;
+  create(
+    options: Record<string, unknown>,
+    config: ToolSearchConfig,
+    context?: BuiltinContext,
+  ): KernelPlugin | readonly KernelPlugin[] | Promise<KernelPlugin | readonly KernelPlugin[]>;
 }
 
 /** What the composer has beyond the config: the gateway's session host, where a gateway runs turns. */
@@ -35,13 +39,23 @@ type FakeCatalogOptions = NonNullable<PluginsConfig['fake-catalog']> & { demoToo
 export const BUILTIN_PLUGINS: Readonly<Record<string, BuiltinPlugin>> = Object.freeze({
   'fake-catalog': {
     create: (options: FakeCatalogOptions) =>
-      fakeCatalogPlugin({ tools: options.tools ?? DEFAULT_FAKE_CATALOG.tools, core: options.core ?? DEFAULT_FAKE_CATALOG.core, demoTools: options.demoTools === true }),
+      fakeCatalogPlugin({
+        tools: options.tools ?? DEFAULT_FAKE_CATALOG.tools,
+        core: options.core ?? DEFAULT_FAKE_CATALOG.core,
+        demoTools: options.demoTools === true,
+      }),
   },
   // The real core tools; a config error together with the fake catalog's core tools (same ids).
   // Imported when configured: the core tools bring HTTP, HTML, PDF and image libraries nobody else needs.
   core: {
     create: async (options: { workspace?: string }, config, context) =>
-      (await import('./core-tools.js')).coreToolPlugins(options, config, config.plugins?.['fake-catalog'] !== undefined && (config.plugins['fake-catalog'].core ?? DEFAULT_FAKE_CATALOG.core), context),
+      (await import('./core-tools.js')).coreToolPlugins(
+        options,
+        config,
+        config.plugins?.['fake-catalog'] !== undefined &&
+          (config.plugins['fake-catalog'].core ?? DEFAULT_FAKE_CATALOG.core),
+        context,
+      ),
   },
 });
 

@@ -81,7 +81,8 @@ function imageTool(workspace: string, config: ToolSearchConfig, env: NodeJS.Proc
   const defaults = config.agents?.defaults as { imageModel?: unknown } | undefined;
   const model = providerModel(config, modelName(defaults?.imageModel), env);
   if (!model) return [];
-  const allowPrivate = (config.tools?.web as { fetch?: { allowPrivate?: unknown } } | undefined)?.fetch?.allowPrivate === true;
+  const allowPrivate =
+    (config.tools?.web as { fetch?: { allowPrivate?: unknown } } | undefined)?.fetch?.allowPrivate === true;
   return [imagePlugin({ workspace, ...model, allowPrivate })];
 }
 
@@ -97,8 +98,10 @@ function providerModel(config: ToolSearchConfig, named: string | undefined, env:
   const provider = config.provider;
   if (!provider) return undefined;
   const kind = provider.kind ?? 'openai';
-  const chosen = named ?? modelName((config.agents?.defaults as { model?: unknown } | undefined)?.model) ?? provider.model;
-  const apiKey = provider.apiKey ?? env[provider.apiKeyEnv ?? (kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY')];
+  const chosen =
+    named ?? modelName((config.agents?.defaults as { model?: unknown } | undefined)?.model) ?? provider.model;
+  const apiKey =
+    provider.apiKey ?? env[provider.apiKeyEnv ?? (kind === 'anthropic' ? 'ANTHROPIC_API_KEY' : 'OPENAI_API_KEY')];
   if (!chosen || !apiKey) return undefined;
   const model = chosen.startsWith(`${kind}/`) ? chosen.slice(kind.length + 1) : chosen;
   if (/^(openai|anthropic)\//.test(model)) return undefined;
@@ -112,7 +115,11 @@ function modelName(value: unknown): string | undefined {
 }
 
 /** The tools that need a gateway running turns: sessions (and cron, given its folder). */
-function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir, state }: { sessionHost?: SessionHost; cronDir?: string; state?: StateStore }, workspace: string): KernelPlugin[] {
+function gatewayTools(
+  config: ToolSearchConfig,
+  { sessionHost, cronDir, state }: { sessionHost?: SessionHost; cronDir?: string; state?: StateStore },
+  workspace: string,
+): KernelPlugin[] {
   if (!sessionHost) return [];
   const agents = (config.agents?.list ?? []) as readonly AgentEntry[];
   return [
@@ -121,12 +128,20 @@ function gatewayTools(config: ToolSearchConfig, { sessionHost, cronDir, state }:
       workspace,
       visibility: sessionsConfig(config).visibility,
       maxPingPongTurns: config.session?.agentToAgent?.maxPingPongTurns ?? MAX_PING_PONG_TURNS,
-      attachments: (config.tools as { sessions_spawn?: { attachments?: unknown } } | undefined)?.sessions_spawn?.attachments,
-      sandboxVisibility: ((config.agents?.defaults as { sandbox?: { sessionToolsVisibility?: unknown } } | undefined)?.sandbox)?.sessionToolsVisibility,
+      attachments: (config.tools as { sessions_spawn?: { attachments?: unknown } } | undefined)?.sessions_spawn
+        ?.attachments,
+      sandboxVisibility: (config.agents?.defaults as { sandbox?: { sessionToolsVisibility?: unknown } } | undefined)
+        ?.sandbox?.sessionToolsVisibility,
       agents,
       limits: spawnLimits(config.agents?.defaults),
       // The telemetry plugin counts into the same store: session_status shows the counts of every replica.
-      ...(state ? { statusFields: async (record: SessionRecord) => ({ counters: await sessionCounters(state, record.sessionId) }) } : {}),
+      ...(state
+        ? {
+            statusFields: async (record: SessionRecord) => ({
+              counters: await sessionCounters(state, record.sessionId),
+            }),
+          }
+        : {}),
     }),
     ...(cronDir ? [cronPlugin({ host: sessionHost, dir: cronDir, agents, ...(state ? { state } : {}) })] : []),
   ];
@@ -143,11 +158,16 @@ function pdfLimits(defaults: unknown): { maxBytesMb?: number; maxPages?: number 
 
 /** OpenClaw's `agents.defaults.subagents.maxSpawnDepth` / `maxChildrenPerAgent` / `runTimeoutSeconds`, when set. */
 function spawnLimits(defaults: unknown): { maxSpawnDepth?: number; maxChildren?: number; runTimeoutSeconds?: number } {
-  const { maxSpawnDepth, maxChildrenPerAgent, runTimeoutSeconds } = ((defaults as { subagents?: unknown } | undefined)?.subagents ?? {}) as Record<string, unknown>;
+  const { maxSpawnDepth, maxChildrenPerAgent, runTimeoutSeconds } = ((defaults as { subagents?: unknown } | undefined)
+    ?.subagents ?? {}) as Record<string, unknown>;
   return {
-    ...(typeof runTimeoutSeconds === 'number' && runTimeoutSeconds > 0 ? { runTimeoutSeconds: Math.floor(runTimeoutSeconds) } : {}),
+    ...(typeof runTimeoutSeconds === 'number' && runTimeoutSeconds > 0
+      ? { runTimeoutSeconds: Math.floor(runTimeoutSeconds) }
+      : {}),
     ...(typeof maxSpawnDepth === 'number' && maxSpawnDepth >= 0 ? { maxSpawnDepth: Math.floor(maxSpawnDepth) } : {}),
-    ...(typeof maxChildrenPerAgent === 'number' && maxChildrenPerAgent >= 1 ? { maxChildren: Math.floor(maxChildrenPerAgent) } : {}),
+    ...(typeof maxChildrenPerAgent === 'number' && maxChildrenPerAgent >= 1
+      ? { maxChildren: Math.floor(maxChildrenPerAgent) }
+      : {}),
   };
 }
 

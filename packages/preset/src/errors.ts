@@ -2,7 +2,10 @@
 import { defineErrors } from '@tool-search/kernel';
 
 export const PresetErrors = defineErrors('@tool-search/preset', {
-  PIN_NOT_VISIBLE: 'An alwaysVisible pin matches no tool of the run: it is not listed, or policy denied it (a denied pin stays hidden).',
-  PLUGIN_LOAD_FAILED: 'A plugin module named in the config could not be resolved or imported, has no factory, or its factory or `apply` threw; `details.module` names it.',
-  PLUGIN_KERNEL_MISMATCH: 'A plugin module declares a kernel range the running kernel does not satisfy; `details` has both versions.',
+  PIN_NOT_VISIBLE:
+    'An alwaysVisible pin matches no tool of the run: it is not listed, or policy denied it (a denied pin stays hidden).',
+  PLUGIN_LOAD_FAILED:
+    'A plugin module named in the config could not be resolved or imported, has no factory, or its factory or `apply` threw; `details.module` names it.',
+  PLUGIN_KERNEL_MISMATCH:
+    'A plugin module declares a kernel range the running kernel does not satisfy; `details` has both versions.',
 });

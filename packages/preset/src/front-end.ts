@@ -44,7 +44,16 @@ export interface FrontEnd extends Preset {
 }
 
 export async function createFrontEnd(config: ToolSearchConfig, options: FrontEndOptions = {}): Promise<FrontEnd> {
-  const { env = process.env, approvals = null, sessions = false, sessionStore, onStateError, createKernel = createToolSearchKernel, serviceVersion = '0.1.0', ...presetOptions } = options;
+  const {
+    env = process.env,
+    approvals = null,
+    sessions = false,
+    sessionStore,
+    onStateError,
+    createKernel = createToolSearchKernel,
+    serviceVersion = '0.1.0',
+    ...presetOptions
+  } = options;
   // Connected before anything listens: a Redis that does not answer stops the front end with STATE_UNAVAILABLE.
   const state = await createStateStore(config.state ?? {}, { env, ...(onStateError ? { onError: onStateError } : {}) });
   const closers: (() => Promise<void>)[] = [() => state.close()];
@@ -63,10 +72,24 @@ export async function createFrontEnd(config: ToolSearchConfig, options: FrontEnd
     const approvalQueue = approvals === 'queue' ? new SharedApprovalQueue(state) : undefined;
     if (approvalQueue) closers.unshift(() => approvalQueue.close());
     // Sessions move to the shared store only with Redis: in-process, the memory store's Map is the cheaper one.
-    const sessionHost = sessions ? createSessionHost(state.kind === 'redis' ? { store: new StateSessionStore(state) } : sessionStore ? { store: sessionStore } : {}) : undefined;
+    const sessionHost = sessions
+      ? createSessionHost(
+          state.kind === 'redis'
+            ? { store: new StateSessionStore(state) }
+            : sessionStore
+              ? { store: sessionStore }
+              : {},
+        )
+      : undefined;
     const cronDir = sessions ? await cronFolder(config, presetOptions.sessionLogDir, env) : undefined;
     const approve = approvalQueue ? approvalQueue.approve : approvals === 'queue' ? null : approvals;
-    const preset = await createKernel(config, { ...presetOptions, state, approve, ...(sessionHost ? { sessionHost } : {}), ...(cronDir ? { cronDir } : {}) });
+    const preset = await createKernel(config, {
+      ...presetOptions,
+      state,
+      approve,
+      ...(sessionHost ? { sessionHost } : {}),
+      ...(cronDir ? { cronDir } : {}),
+    });
     closers.unshift(() => preset.kernel.close());
     return {
       ...preset,
@@ -84,7 +107,11 @@ export async function createFrontEnd(config: ToolSearchConfig, options: FrontEnd
 }
 
 /** Cron jobs persist in a `cron` folder beside the session logs (gateway.sessions.dir), else in the state folder. */
-async function cronFolder(config: ToolSearchConfig, sessionLogDir: string | undefined, env: NodeJS.ProcessEnv): Promise<string> {
+async function cronFolder(
+  config: ToolSearchConfig,
+  sessionLogDir: string | undefined,
+  env: NodeJS.ProcessEnv,
+): Promise<string> {
   const logDir = sessionLogDir ?? config.gateway?.sessions?.dir ?? config.session?.logDir;
   if (logDir !== undefined) return join(dirname(logDir), 'cron');
   // Imported here only: the MCP SDK stays unloaded for a front end without sessions.

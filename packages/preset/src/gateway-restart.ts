@@ -96,14 +96,21 @@ export function restartSignals(external: () => boolean, log: (line: string) => v
  * The note the session that asked for a restart is woken with: what restarted it and how it ended (the config now
  * served, or why the gateway refused it and still serves the previous one).
  */
-export function restartWakeNote(request: RestartRequest, outcome: { readonly ok: true; readonly record: RestartRecord } | { readonly ok: false; readonly error: string }): { from: string; status: string; content: string } {
+export function restartWakeNote(
+  request: RestartRequest,
+  outcome: { readonly ok: true; readonly record: RestartRecord } | { readonly ok: false; readonly error: string },
+): { from: string; status: string; content: string } {
   const asked = request.action ?? 'restart';
   const lines = [`[gateway restart finished]`, `Status: ${outcome.ok ? 'ok' : 'error'}`];
   if (outcome.ok) {
     const changed = request.changedPaths?.length ? ` (changed: ${request.changedPaths.join(', ')})` : '';
-    lines.push(`Result: the gateway restarted in-process after ${asked}${changed} and serves ${request.hash ? `the config ${request.hash}` : 'its config'}; restart #${outcome.record.count} at ${outcome.record.at}.`);
+    lines.push(
+      `Result: the gateway restarted in-process after ${asked}${changed} and serves ${request.hash ? `the config ${request.hash}` : 'its config'}; restart #${outcome.record.count} at ${outcome.record.at}.`,
+    );
   } else {
-    lines.push(`Result: the restart after ${asked} was refused: ${outcome.error}; the gateway still serves the previous config.`);
+    lines.push(
+      `Result: the restart after ${asked} was refused: ${outcome.error}; the gateway still serves the previous config.`,
+    );
   }
   lines.push(`Reason: ${request.reason}`);
   if (request.note) lines.push(`Note: ${request.note}`);
@@ -112,5 +119,11 @@ export function restartWakeNote(request: RestartRequest, outcome: { readonly ok:
 
 /** The record a restart leaves for `config.get` (when, why, how many so far). */
 export function restartRecord(request: RestartRequest, last: RestartRecord | undefined): RestartRecord {
-  return { at: new Date().toISOString(), reason: request.reason, ...(request.note ? { note: request.note } : {}), ...(request.sessionId ? { sessionId: request.sessionId } : {}), count: (last?.count ?? 0) + 1 };
+  return {
+    at: new Date().toISOString(),
+    reason: request.reason,
+    ...(request.note ? { note: request.note } : {}),
+    ...(request.sessionId ? { sessionId: request.sessionId } : {}),
+    count: (last?.count ?? 0) + 1,
+  };
 }

@@ -11,7 +11,10 @@ export function healthRoute(state: StateStore): GatewayRoute {
     if (req.method !== 'GET' || new URL(req.url ?? '/', 'http://gateway').pathname !== '/v1/health') return false;
     const report = await stateHealth(state);
     const text = JSON.stringify(report);
-    res.writeHead(report.state.ok ? 200 : 503, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    res.writeHead(report.state.ok ? 200 : 503, {
+      'content-type': 'application/json',
+      'content-length': Buffer.byteLength(text),
+    });
     res.end(text);
     return true;
   };

@@ -14,7 +14,15 @@ export type { FrontEnd, FrontEndOptions } from './front-end.js';
 export { buildModel, LEARNING_DEFAULTS, learnedOrder, SearchCallPairer, loadWebPlugin } from './front-end-parts.js';
 export type { LearningEvent, LearningScope } from './front-end-parts.js';
 export { ApprovalsErrors, McpErrors } from './front-end-parts.js';
-export { compareRankings, loadMcpClient, normalizeClientTools, parseEmbeddingsOptions, readSnapshotFile, snapshotDescriptors, toSnapshot } from './front-end-parts.js';
+export {
+  compareRankings,
+  loadMcpClient,
+  normalizeClientTools,
+  parseEmbeddingsOptions,
+  readSnapshotFile,
+  snapshotDescriptors,
+  toSnapshot,
+} from './front-end-parts.js';
 export type { CatalogSnapshot, ClientToolInput, EmbeddingsOptions, RankingComparison } from './front-end-parts.js';
 export { deploymentErrorCodes } from './error-codes.js';
 // The codes a front end handles from the plugins the preset composes, so front ends import the preset, not plugins.
@@ -23,7 +31,13 @@ export { CodeErrors } from '@tool-search/mode-code';
 export { ExecErrors } from '@tool-search/plugin-exec/errors';
 // The front ends, composed: the CLI's `gateway` and `serve mcp` parse arguments and make one of these calls.
 export { runGateway, startGateway } from './run-gateway.js';
-export type { GatewayRunOptions, ListeningGateway, LoadedGatewayConfig, StartedGateway, StartGatewayOptions } from './run-gateway.js';
+export type {
+  GatewayRunOptions,
+  ListeningGateway,
+  LoadedGatewayConfig,
+  StartedGateway,
+  StartGatewayOptions,
+} from './run-gateway.js';
 export { DRAIN_MS } from './gateway-restart.js';
 export { serveMcp, MCP_TOKEN_ENV, SERVE_MCP_MODES } from './serve-mcp.js';
 export type { McpServeOptions } from './serve-mcp.js';

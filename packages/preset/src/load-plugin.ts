@@ -49,7 +49,13 @@ export type PluginModuleWant = (typeof PLUGIN_MODULE_WANTS)[number];
 /** The second factory argument of a module that exports `wants`: only the keys it asked for (absent when not configured). */
 export interface PluginModuleHost {
   /** The config's top-level `provider` (`kind`, `baseURL`, `model`, `apiKey`, `apiKeyEnv`), so it is configured once. */
-  readonly provider?: Readonly<{ kind?: 'openai' | 'anthropic'; baseURL: string; model: string; apiKey?: string; apiKeyEnv?: string }>;
+  readonly provider?: Readonly<{
+    kind?: 'openai' | 'anthropic';
+    baseURL: string;
+    model: string;
+    apiKey?: string;
+    apiKeyEnv?: string;
+  }>;
 }
 
 /** One plugin module the config loaded: shown by `tools list` and `config check`. */
@@ -79,7 +85,11 @@ export async function loadPluginModule(
   const mod = await importModule(id, path);
   const factory = typeof mod.default === 'function' ? mod.default : mod.plugin;
   if (typeof factory !== 'function') {
-    throw loadError(id, path, 'exports no plugin factory: export default (or export `plugin`) a function (options) => KernelPlugin');
+    throw loadError(
+      id,
+      path,
+      'exports no plugin factory: export default (or export `plugin`) a function (options) => KernelPlugin',
+    );
   }
   const range = kernelRange(id, path, mod);
   if (!semver.satisfies(KERNEL_VERSION, range.range, { includePrerelease: true })) {
@@ -87,7 +97,10 @@ export async function loadPluginModule(
       configPath(id),
       'kernelRange',
       `Plugin module "${id}" (${path}) needs ${KERNEL_PACKAGE} ${range.range} (from its ${range.from}), but the running kernel is ${KERNEL_VERSION}; install a version of the plugin built for ${KERNEL_VERSION}`,
-      { code: PresetErrors.PLUGIN_KERNEL_MISMATCH, details: { module: id, file: path, kernelRange: range.range, kernelVersion: KERNEL_VERSION } },
+      {
+        code: PresetErrors.PLUGIN_KERNEL_MISMATCH,
+        details: { module: id, file: path, kernelRange: range.range, kernelVersion: KERNEL_VERSION },
+      },
     );
   }
   checkOptions(id, path, mod.optionsSchema, options);
@@ -95,16 +108,23 @@ export async function loadPluginModule(
   let plugin: unknown;
   try {
     // One argument unless the module opted in: a factory's own optional second parameter never receives host values.
-    plugin = await (wants === undefined ? (factory as (options: unknown) => unknown)(options) : (factory as (options: unknown, host: PluginModuleHost) => unknown)(options, pick(host, wants)));
+    plugin = await (wants === undefined
+      ? (factory as (options: unknown) => unknown)(options)
+      : (factory as (options: unknown, host: PluginModuleHost) => unknown)(options, pick(host, wants)));
   } catch (error) {
     throw loadError(id, path, `its factory threw: ${errorMessage(error)}`, error);
   }
   const candidate = plugin as Partial<KernelPlugin> | null | undefined;
   if (!candidate || typeof candidate.name !== 'string' || !candidate.name || typeof candidate.apply !== 'function') {
-    throw new ConfigError(configPath(id), 'plugin', `Plugin module "${id}" (${path}): its factory returned no plugin (it needs a non-empty \`name\` and an \`apply(api)\` function)`, {
-      code: ErrorCode.PLUGIN_INVALID,
-      details: { module: id, file: path },
-    });
+    throw new ConfigError(
+      configPath(id),
+      'plugin',
+      `Plugin module "${id}" (${path}): its factory returned no plugin (it needs a non-empty \`name\` and an \`apply(api)\` function)`,
+      {
+        code: ErrorCode.PLUGIN_INVALID,
+        details: { module: id, file: path },
+      },
+    );
   }
   return {
     plugin: namingModuleOnFailure(candidate as KernelPlugin, id, path),
@@ -117,7 +137,11 @@ function wantsOf(id: string, path: string, wants: unknown): readonly PluginModul
   if (wants === undefined) return undefined;
   const known: readonly string[] = PLUGIN_MODULE_WANTS;
   if (!Array.isArray(wants) || wants.some((want) => typeof want !== 'string' || !known.includes(want))) {
-    throw loadError(id, path, `exports wants = ${JSON.stringify(wants)}; it must be an array of ${PLUGIN_MODULE_WANTS.map((want) => JSON.stringify(want)).join(', ')}`);
+    throw loadError(
+      id,
+      path,
+      `exports wants = ${JSON.stringify(wants)}; it must be an array of ${PLUGIN_MODULE_WANTS.map((want) => JSON.stringify(want)).join(', ')}`,
+    );
   }
   return wants as PluginModuleWant[];
 }
@@ -139,12 +163,23 @@ function resolvePath(id: string, baseDir: string, builtins: readonly string[]): 
       : id.startsWith('.') || id.startsWith('/')
         ? 'check the path (relative paths start from the config file’s folder)'
         : `install it there (npm install ${id}) or use a built-in plugin (${builtins.join(', ')})`;
-    throw loadError(id, undefined, `is not a built-in plugin and cannot be found from ${baseDir}: ${errorMessage(error)}; ${hint}`, error, builtin ? { didYouMean: builtin } : {});
+    throw loadError(
+      id,
+      undefined,
+      `is not a built-in plugin and cannot be found from ${baseDir}: ${errorMessage(error)}; ${hint}`,
+      error,
+      builtin ? { didYouMean: builtin } : {},
+    );
   }
   if (!url.startsWith('file:')) throw loadError(id, undefined, `resolves to ${url}, which is not a file`);
   const path = fileURLToPath(url);
   // A relative path resolves without looking at the disk.
-  if (!existsSync(path)) throw loadError(id, path, `is not a built-in plugin and there is no such file; check the path (relative paths start from the config file’s folder, ${baseDir})`);
+  if (!existsSync(path))
+    throw loadError(
+      id,
+      path,
+      `is not a built-in plugin and there is no such file; check the path (relative paths start from the config file’s folder, ${baseDir})`,
+    );
   return path;
 }
 
@@ -156,13 +191,28 @@ async function importModule(id: string, path: string): Promise<PluginModule> {
   }
 }
 
-function kernelRange(id: string, path: string, mod: PluginModule): { range: string; from: LoadedPluginModule['kernelRangeFrom'] } {
-  const declared = mod.kernelRange !== undefined ? { range: mod.kernelRange, from: 'kernelRange export' as const } : fromPackageJson(path);
+function kernelRange(
+  id: string,
+  path: string,
+  mod: PluginModule,
+): { range: string; from: LoadedPluginModule['kernelRangeFrom'] } {
+  const declared =
+    mod.kernelRange !== undefined
+      ? { range: mod.kernelRange, from: 'kernelRange export' as const }
+      : fromPackageJson(path);
   if (!declared) {
-    throw loadError(id, path, `declares no ${KERNEL_PACKAGE} range: export const kernelRange = '^${KERNEL_VERSION}' or add it to its package.json peerDependencies`);
+    throw loadError(
+      id,
+      path,
+      `declares no ${KERNEL_PACKAGE} range: export const kernelRange = '^${KERNEL_VERSION}' or add it to its package.json peerDependencies`,
+    );
   }
   if (typeof declared.range !== 'string' || semver.validRange(declared.range) === null) {
-    throw loadError(id, path, `declares the kernel range ${JSON.stringify(declared.range)} (from its ${declared.from}), which is not a semver range`);
+    throw loadError(
+      id,
+      path,
+      `declares the kernel range ${JSON.stringify(declared.range)} (from its ${declared.from}), which is not a semver range`,
+    );
   }
   return declared as { range: string; from: LoadedPluginModule['kernelRangeFrom'] };
 }
@@ -177,7 +227,10 @@ function fromPackageJson(path: string): { range: unknown; from: 'package.json' }
       // no package.json here: keep walking up
     }
     if (text !== undefined) {
-      const pkg = JSON.parse(text) as { peerDependencies?: Record<string, unknown>; dependencies?: Record<string, unknown> };
+      const pkg = JSON.parse(text) as {
+        peerDependencies?: Record<string, unknown>;
+        dependencies?: Record<string, unknown>;
+      };
       const range = pkg.peerDependencies?.[KERNEL_PACKAGE] ?? pkg.dependencies?.[KERNEL_PACKAGE];
       return range === undefined ? undefined : { range, from: 'package.json' };
     }
@@ -194,20 +247,34 @@ function checkOptions(id: string, path: string, schema: unknown, options: unknow
   const at = configPath(id);
   if (schema === undefined) {
     if (typeof options === 'object' && options !== null && Object.keys(options).length === 0) return;
-    throw new ConfigError(at, 'optionsSchema', `Plugin module "${id}" (${path}) exports no optionsSchema, so it takes no options; write {} for it`, {
-      code: ErrorCode.OPTIONS_INVALID,
-      details: { module: id, file: path },
-    });
+    throw new ConfigError(
+      at,
+      'optionsSchema',
+      `Plugin module "${id}" (${path}) exports no optionsSchema, so it takes no options; write {} for it`,
+      {
+        code: ErrorCode.OPTIONS_INVALID,
+        details: { module: id, file: path },
+      },
+    );
   }
   const validate = compileToolSchema(schema as JsonSchema);
-  if (typeof validate !== 'function') throw loadError(id, path, `exports an optionsSchema that is not valid JSON Schema: ${validate.message}`);
+  if (typeof validate !== 'function')
+    throw loadError(id, path, `exports an optionsSchema that is not valid JSON Schema: ${validate.message}`);
   if (validate(options)) return;
-  const issues = toSchemaIssues(validate.errors).map((issue) => ({ ...issue, path: `${at}${issue.path === '/' ? '' : issue.path}` }));
+  const issues = toSchemaIssues(validate.errors).map((issue) => ({
+    ...issue,
+    path: `${at}${issue.path === '/' ? '' : issue.path}`,
+  }));
   const lines = issues.map((issue) => `  ${issue.path}: ${issue.message} (rule ${issue.rule})`);
-  throw new ConfigError(issues[0]!.path, issues[0]!.rule, `Options of plugin module "${id}" (${path}) are invalid:\n${lines.join('\n')}`, {
-    code: ErrorCode.OPTIONS_INVALID,
-    details: { module: id, file: path, errors: issues },
-  });
+  throw new ConfigError(
+    issues[0]!.path,
+    issues[0]!.rule,
+    `Options of plugin module "${id}" (${path}) are invalid:\n${lines.join('\n')}`,
+    {
+      code: ErrorCode.OPTIONS_INVALID,
+      details: { module: id, file: path, errors: issues },
+    },
+  );
 }
 
 /** A throw inside the plugin's `apply` names the module it came from. */
@@ -227,11 +294,16 @@ function namingModuleOnFailure(plugin: KernelPlugin, id: string, path: string): 
   };
 }
 
-function loadError(id: string, path: string | undefined, reason: string, cause?: unknown, extra: Record<string, unknown> = {}): ConfigError {
+function loadError(
+  id: string,
+  path: string | undefined,
+  reason: string,
+  cause?: unknown,
+  extra: Record<string, unknown> = {},
+): ConfigError {
   return new ConfigError(configPath(id), 'loadable', `Plugin module "${id}"${path ? ` (${path})` : ''} ${reason}`, {
     code: PresetErrors.PLUGIN_LOAD_FAILED,
     ...(cause !== undefined ? { cause } : {}),
     details: { module: id, ...(path ? { file: path } : {}), ...extra },
   });
 }
-

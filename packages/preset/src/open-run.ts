@@ -5,9 +5,24 @@
  * policy-filtered catalog with the ranker every mode uses, logged like `tool_search`'s searches.
  */
 import { resolve } from 'node:path';
-import { loadConfig, resolvePaths, resolveToolSearchFor, validateConfig, type ResolvedToolSearchFor, type ToolSearchConfig } from '@tool-search/config';
+import {
+  loadConfig,
+  resolvePaths,
+  resolveToolSearchFor,
+  validateConfig,
+  type ResolvedToolSearchFor,
+  type ToolSearchConfig,
+} from '@tool-search/config';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
-import type { CallOrigin, CatalogMode, JsonSchema, Run, RunRequest, ToolCallOutcome, ToolResult } from '@tool-search/kernel';
+import type {
+  CallOrigin,
+  CatalogMode,
+  JsonSchema,
+  Run,
+  RunRequest,
+  ToolCallOutcome,
+  ToolResult,
+} from '@tool-search/kernel';
 import { providerExposure, type ProviderExposure } from '@tool-search/provider-formats';
 import { indexForRun } from '@tool-search/search';
 import { createToolSearchKernel, type Preset, type PresetOptions } from './preset.js';
@@ -83,7 +98,11 @@ export async function openToolSearchRun(options: OpenRunOptions = {}): Promise<T
   const cwd = resolve(options.cwd ?? process.cwd());
   const { config, dir } = await configOf(options.config, cwd);
   const { config: _config, cwd: _cwd, agentId, provider, model, sessionId, ...presetOptions } = options;
-  const party = { ...(agentId !== undefined ? { agentId } : {}), ...(provider !== undefined ? { provider } : {}), ...(model !== undefined ? { model } : {}) };
+  const party = {
+    ...(agentId !== undefined ? { agentId } : {}),
+    ...(provider !== undefined ? { provider } : {}),
+    ...(model !== undefined ? { model } : {}),
+  };
   const toolSearch = resolveToolSearchFor(config, party);
   const preset = await createToolSearchKernel(config, { ...presetOptions, baseDir: dir });
   const request: RunRequest = {
@@ -99,7 +118,10 @@ export async function openToolSearchRun(options: OpenRunOptions = {}): Promise<T
     await preset.kernel.close();
     throw error;
   }
-  const index = indexForRun(run, { searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit });
+  const index = indexForRun(run, {
+    searchDefaultLimit: toolSearch.searchDefaultLimit,
+    maxSearchLimit: toolSearch.maxSearchLimit,
+  });
   let closing: Promise<void> | undefined;
   return {
     run,
@@ -107,7 +129,10 @@ export async function openToolSearchRun(options: OpenRunOptions = {}): Promise<T
     config,
     toolSearch,
     async search(query, searchOptions = {}) {
-      const limit = Math.min(Math.max(1, Math.floor(searchOptions.limit ?? toolSearch.searchDefaultLimit)), toolSearch.maxSearchLimit);
+      const limit = Math.min(
+        Math.max(1, Math.floor(searchOptions.limit ?? toolSearch.searchDefaultLimit)),
+        toolSearch.maxSearchLimit,
+      );
       const { result, ranker } = await index.searchRanked(query, { limit });
       const hits = result.hits.map((hit) => hit.id);
       run.emit({
@@ -132,7 +157,10 @@ export async function openToolSearchRun(options: OpenRunOptions = {}): Promise<T
   };
 }
 
-async function configOf(config: string | ToolSearchConfig | undefined, cwd: string): Promise<{ config: ToolSearchConfig; dir: string }> {
+async function configOf(
+  config: string | ToolSearchConfig | undefined,
+  cwd: string,
+): Promise<{ config: ToolSearchConfig; dir: string }> {
   if (config === undefined || typeof config === 'string') {
     const loaded = await loadConfig({ cwd, ...(config !== undefined ? { path: config } : {}) });
     return { config: loaded.config, dir: loaded.dir };
@@ -157,7 +185,12 @@ function surfaceOf(run: Run, exposure: ProviderExposure): RunSurface {
         resultOf(await exposure.call(name, args, options.signal ? { signal: options.signal } : {})),
     });
   });
-  return Object.freeze({ mode: exposure.mode, tools: Object.freeze(tools), system: exposure.system, nameOf: (toolId: string) => byId.get(toolId) });
+  return Object.freeze({
+    mode: exposure.mode,
+    tools: Object.freeze(tools),
+    system: exposure.system,
+    nameOf: (toolId: string) => byId.get(toolId),
+  });
 }
 
 /** An outcome as a framework sees a tool: the result, or a coded error it reports to the model as a failed call. */
@@ -166,15 +199,23 @@ function resultOf(outcome: ToolCallOutcome): ToolResult {
     case 'ok':
       return outcome.result;
     case 'blocked':
-      throw new ToolSearchError(ErrorCode.TOOL_CALL_BLOCKED, `the call to ${outcome.toolId} was blocked by ${outcome.by}: ${outcome.reason}`, {
-        toolId: outcome.toolId,
-        details: { by: outcome.by, reason: outcome.reason },
-      });
+      throw new ToolSearchError(
+        ErrorCode.TOOL_CALL_BLOCKED,
+        `the call to ${outcome.toolId} was blocked by ${outcome.by}: ${outcome.reason}`,
+        {
+          toolId: outcome.toolId,
+          details: { by: outcome.by, reason: outcome.reason },
+        },
+      );
     case 'error':
       throw new ToolSearchError(outcome.error.code, outcome.error.message, { toolId: outcome.toolId });
     case 'pending':
-      throw new ToolSearchError(ErrorCode.CLIENT_TOOL_NOT_EXECUTABLE, `${outcome.toolId} is executed by the client, which this front end cannot hand it to`, {
-        toolId: outcome.toolId,
-      });
+      throw new ToolSearchError(
+        ErrorCode.CLIENT_TOOL_NOT_EXECUTABLE,
+        `${outcome.toolId} is executed by the client, which this front end cannot hand it to`,
+        {
+          toolId: outcome.toolId,
+        },
+      );
   }
 }

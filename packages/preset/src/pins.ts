@@ -6,7 +6,14 @@
  * tool that policy denies is not there, so it stays hidden. Pinned tools stay
  * searchable too; the kernel routes a call on a pinned name like a direct call.
  */
-import { ErrorCode, STAGE, type ExposedTool, type KernelPlugin, type RunApi, type ToolDescriptor } from '@tool-search/kernel';
+import {
+  ErrorCode,
+  STAGE,
+  type ExposedTool,
+  type KernelPlugin,
+  type RunApi,
+  type ToolDescriptor,
+} from '@tool-search/kernel';
 import { SEARCH_MODES } from '@tool-search/config';
 import { PresetErrors } from './errors.js';
 
@@ -34,7 +41,8 @@ export function isPinned(tool: ToolDescriptor, options: AlwaysVisibleOptions): b
 export function unmatchedPins(catalog: readonly ToolDescriptor[], options: AlwaysVisibleOptions): string[] {
   const out: string[] = [];
   (options.tools ?? []).forEach((entry, i) => {
-    if (!catalog.some((tool) => tool.id === entry || tool.name === entry)) out.push(`tools.alwaysVisible[${i}] "${entry}"`);
+    if (!catalog.some((tool) => tool.id === entry || tool.name === entry))
+      out.push(`tools.alwaysVisible[${i}] "${entry}"`);
   });
   for (const [server, pins] of Object.entries(options.servers ?? {})) {
     const own = catalog.filter((tool) => tool.source === 'mcp' && (tool.meta?.mcpServer ?? tool.owner) === server);
@@ -101,7 +109,12 @@ export function alwaysVisiblePlugin(options: AlwaysVisibleOptions): KernelPlugin
             }
             names.add(tool.name);
             shown.add(tool.id);
-            pinned.push({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, toolId: tool.id });
+            pinned.push({
+              name: tool.name,
+              description: tool.description,
+              inputSchema: tool.inputSchema,
+              toolId: tool.id,
+            });
           }
           return pinned.length ? { ...draft, tools: [...draft.tools, ...pinned] } : draft;
         });

@@ -80,15 +80,23 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
   const description = toolSearch.description ? { description: toolSearch.description } : {};
   const mcp = sources.find((plugin): plugin is McpPlugin => 'downstream' in plugin);
   // Imported when configured: the embeddings plugin brings the OpenAI client.
-  const embeddings = toolSearch.embeddings ? [(await import('@tool-search/plugin-embeddings')).embeddingsPlugin(toolSearch.embeddings)] : [];
+  const embeddings = toolSearch.embeddings
+    ? [(await import('@tool-search/plugin-embeddings')).embeddingsPlugin(toolSearch.embeddings)]
+    : [];
   const plugins: KernelPlugin[] = [
     policyPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {} }),
     ...sources,
     clientToolsPlugin(),
     ...embeddings,
     // Learning from the deployment's calls: on unless `tools.toolSearch.learning` is false; shares `state` with replicas.
-    ...(toolSearch.learning?.enabled === false ? [] : [learningPlugin({ ...toolSearch.learning, ...(options.state ? { state: options.state } : {}) })]),
-    toolsModePlugin({ searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit, ...description }),
+    ...(toolSearch.learning?.enabled === false
+      ? []
+      : [learningPlugin({ ...toolSearch.learning, ...(options.state ? { state: options.state } : {}) })]),
+    toolsModePlugin({
+      searchDefaultLimit: toolSearch.searchDefaultLimit,
+      maxSearchLimit: toolSearch.maxSearchLimit,
+      ...description,
+    }),
     nativeModePlugin({ maxSearchLimit: toolSearch.maxSearchLimit }),
     // `tools.toolSearch.direct` / `.directory`: the modes' own options (checked by their schemas in the config).
     directModeTextPlugin(toolSearch.direct),
@@ -113,16 +121,25 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     loopDetectionPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {}, state: options.state }),
     approvalsPlugin({ config: config.tools?.approvals ?? {}, approve: options.approve ?? null }),
     telemetryPlugin({
-      ...(options.sessionLogDir ?? config.session?.logDir ? { sessionLog: { dir: (options.sessionLogDir ?? config.session?.logDir)! } } : {}),
+      ...((options.sessionLogDir ?? config.session?.logDir)
+        ? { sessionLog: { dir: (options.sessionLogDir ?? config.session?.logDir)! } }
+        : {}),
       ...(options.state ? { state: options.state } : {}),
     }),
     ...(options.plugins ?? []),
   ];
   // A source may take as long as the MCP connect budget the config grants, plus the time to hand its tools over.
   const connectTimeoutMs = config.mcp?.connectTimeoutMs;
-  const sourceTimeoutMs = connectTimeoutMs !== undefined ? { sourceTimeoutMs: Math.max(10_000, connectTimeoutMs + 2_000) } : {};
+  const sourceTimeoutMs =
+    connectTimeoutMs !== undefined ? { sourceTimeoutMs: Math.max(10_000, connectTimeoutMs + 2_000) } : {};
   const kernel = createKernel({ plugins, ...sourceTimeoutMs, ...(options.logger ? { logger: options.logger } : {}) });
-  return { kernel, toolSearch, modules, demoCatalog: usesDemoCatalog(config, options), ...(mcp ? { mcpDownstream: mcp.downstream, mcpServers: () => mcp.servers() } : {}) };
+  return {
+    kernel,
+    toolSearch,
+    modules,
+    demoCatalog: usesDemoCatalog(config, options),
+    ...(mcp ? { mcpDownstream: mcp.downstream, mcpServers: () => mcp.servers() } : {}),
+  };
 }
 
 function pinsPlugin(config: ToolSearchConfig): KernelPlugin[] {
@@ -132,7 +149,8 @@ function pinsPlugin(config: ToolSearchConfig): KernelPlugin[] {
 }
 
 /** The one-line notice front ends print when `demoCatalog` is true. */
-export const DEMO_CATALOG_NOTICE = 'using the built-in demo catalog (25 fake core tools + 1,000 fake plugin tools); see README';
+export const DEMO_CATALOG_NOTICE =
+  'using the built-in demo catalog (25 fake core tools + 1,000 fake plugin tools); see README';
 
 /**
  * The fake catalog is the default only when nothing else is configured: not with a `plugins` section (even
@@ -140,14 +158,17 @@ export const DEMO_CATALOG_NOTICE = 'using the built-in demo catalog (25 fake cor
  */
 export function usesDemoCatalog(config: ToolSearchConfig, options: Pick<PresetOptions, 'plugins'> = {}): boolean {
   const servers = { ...config.mcp?.servers, ...config.mcpServers };
-  return config.plugins === undefined && Object.keys(servers).length === 0 && !(options.plugins?.length);
+  return config.plugins === undefined && Object.keys(servers).length === 0 && !options.plugins?.length;
 }
 
 /**
  * The sources from `plugins` (built-in ids and modules, in config order) and
  * the MCP servers (`mcp.servers`, `mcpServers`); the demo catalog when nothing else is configured (`usesDemoCatalog`).
  */
-async function configSources(config: ToolSearchConfig, options: PresetOptions): Promise<{ sources: KernelPlugin[]; modules: LoadedPluginModule[] }> {
+async function configSources(
+  config: ToolSearchConfig,
+  options: PresetOptions,
+): Promise<{ sources: KernelPlugin[]; modules: LoadedPluginModule[] }> {
   const sources: KernelPlugin[] = [];
   const modules: LoadedPluginModule[] = [];
   const entries = Object.entries(config.plugins ?? {});
@@ -160,13 +181,20 @@ async function configSources(config: ToolSearchConfig, options: PresetOptions): 
     const host = config.provider ? { provider: { ...config.provider } } : {};
     // Loaded only for a plugin module (it brings a module resolver and semver): built-in plugins start without it.
     const { loadPluginModule } = await import('./load-plugin.js');
-    const { plugin, loaded } = await loadPluginModule(id, pluginOptions ?? {}, options.baseDir ?? process.cwd(), KNOWN_PLUGINS, host);
+    const { plugin, loaded } = await loadPluginModule(
+      id,
+      pluginOptions ?? {},
+      options.baseDir ?? process.cwd(),
+      KNOWN_PLUGINS,
+      host,
+    );
     sources.push(plugin);
     modules.push(loaded);
   }
   const servers = mcpServersOf(config);
   // The demo includes the README's headline tool (a GitHub-style create_issue) among its 1,000 plugin tools.
-  if (usesDemoCatalog(config, options)) sources.push(...[await BUILTIN_PLUGINS['fake-catalog']!.create({ demoTools: true }, config)].flat());
+  if (usesDemoCatalog(config, options))
+    sources.push(...[await BUILTIN_PLUGINS['fake-catalog']!.create({ demoTools: true }, config)].flat());
   if (Object.keys(servers).length) {
     // Imported when a server is configured: the MCP SDK is not loaded for a catalog without one.
     const { defaultStateDir, fileTokenStore, mcpPlugin } = await import('@tool-search/plugin-mcp');
@@ -200,7 +228,9 @@ function builtinContext(options: PresetOptions): BuiltinContext {
 function mcpRoots(config: ToolSearchConfig, baseDir: string): Pick<McpPluginOptions, 'roots'> {
   const core = (config.plugins?.['core'] as { workspace?: unknown } | undefined)?.workspace;
   const workspace = typeof core === 'string' ? core : config.agents?.defaults?.['workspace'];
-  return typeof workspace === 'string' && workspace ? { roots: [{ uri: pathToFileURL(resolve(baseDir, workspace)).href, name: 'workspace' }] } : {};
+  return typeof workspace === 'string' && workspace
+    ? { roots: [{ uri: pathToFileURL(resolve(baseDir, workspace)).href, name: 'workspace' }] }
+    : {};
 }
 
 /** The sandbox the config itself names, if any (resolution fills in the default, which a front end may override). */

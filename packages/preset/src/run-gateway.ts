@@ -15,7 +15,15 @@ import type { GatewayControl, RestartRecord, RestartRequest } from '@tool-search
 import { MemorySessionStore, wakeSession } from '@tool-search/sessions';
 import { approvalsRoute } from './approvals-http.js';
 import { createFrontEnd, type FrontEnd, type FrontEndOptions } from './front-end.js';
-import { DRAIN_MS, drained, gatewayControl, restartRecord, restartSignals, restartWakeNote, type RestartSignals } from './gateway-restart.js';
+import {
+  DRAIN_MS,
+  drained,
+  gatewayControl,
+  restartRecord,
+  restartSignals,
+  restartWakeNote,
+  type RestartSignals,
+} from './gateway-restart.js';
 import { healthRoute } from './health-http.js';
 import { createToolSearchKernel } from './preset.js';
 import { stopped } from './stopped.js';
@@ -27,7 +35,8 @@ export interface LoadedGatewayConfig {
   readonly path?: string | undefined;
 }
 
-export interface GatewayRunOptions extends Omit<FrontEndOptions, 'approvals' | 'sessions' | 'sessionStore' | 'gateway' | 'sessionLogDir'> {
+export interface GatewayRunOptions
+  extends Omit<FrontEndOptions, 'approvals' | 'sessions' | 'sessionStore' | 'gateway' | 'sessionLogDir'> {
   /** Reads the config: at start and again for each restart. Its `provider` is the upstream the gateway talks to. */
   readonly load: () => Promise<LoadedGatewayConfig>;
   /** Folder the session log folder and the default config file resolve from. Default `process.cwd()`. */
@@ -67,7 +76,19 @@ export interface StartedGateway {
 
 /** Serves until stopped; resolves once everything it started is closed. A config that does not load or start rejects. */
 export async function runGateway(options: GatewayRunOptions): Promise<void> {
-  const { load, cwd = process.cwd(), configPath, host, port, mode, approvals = null, signal, log = () => undefined, onListening, ...frontOptions } = options;
+  const {
+    load,
+    cwd = process.cwd(),
+    configPath,
+    host,
+    port,
+    mode,
+    approvals = null,
+    signal,
+    log = () => undefined,
+    onListening,
+    ...frontOptions
+  } = options;
   const env = frontOptions.env ?? process.env;
   const createKernel = frontOptions.createKernel ?? createToolSearchKernel;
   let loaded = await load();
@@ -83,7 +104,12 @@ export async function runGateway(options: GatewayRunOptions): Promise<void> {
     for (;;) {
       const { config } = loaded;
       const auth = (await import('@tool-search/auth')).createApiKeys(config.auth, env); // a bad auth.keys entry stops us first
-      const control = gatewayControl(loaded.path ?? resolve(cwd, configPath ?? CONFIG_FILE_NAME), createKernel, restarts, () => lastRestart);
+      const control = gatewayControl(
+        loaded.path ?? resolve(cwd, configPath ?? CONFIG_FILE_NAME),
+        createKernel,
+        restarts,
+        () => lastRestart,
+      );
       const logDir = config.gateway?.sessions?.dir ?? config.session?.logDir;
       const sessionLogDir = logDir !== undefined ? resolve(cwd, logDir) : undefined;
       const front = await createFrontEnd(config, {
@@ -95,22 +121,28 @@ export async function runGateway(options: GatewayRunOptions): Promise<void> {
         gateway: control,
         ...(sessionLogDir ? { sessionLogDir } : {}),
       });
-      const gateway = await startGateway(front, config, { auth, env, host, port: listenPort, mode }).catch(async (error: unknown) => {
-        await front.close();
-        throw error;
-      });
+      const gateway = await startGateway(front, config, { auth, env, host, port: listenPort, mode }).catch(
+        async (error: unknown) => {
+          await front.close();
+          throw error;
+        },
+      );
       listenPort = gateway.port;
       onListening?.({ ...gateway, front, ...(sessionLogDir ? { sessionLogDir } : {}) });
       const wake = (request: RestartRequest, outcome: Parameters<typeof restartWakeNote>[1]) => {
         if (!request.sessionId || !front.sessionHost) return;
         // In the background: serving does not wait for the woken agent's turn.
         void wakeSession(front.sessionHost, request.sessionId, restartWakeNote(request, outcome)).then((how) =>
-          log(`gateway: ${how === 'unknown-session' ? 'no session to wake' : `session ${request.sessionId} ${how}`} after the restart`),
+          log(
+            `gateway: ${how === 'unknown-session' ? 'no session to wake' : `session ${request.sessionId} ${how}`} after the restart`,
+          ),
         );
       };
       if (justRestarted && lastRestart) wake(justRestarted, { ok: true, record: lastRestart });
       justRestarted = undefined;
-      const next = await nextConfig(load, control, restarts, stop, log, (request, error) => wake(request, { ok: false, error }));
+      const next = await nextConfig(load, control, restarts, stop, log, (request, error) =>
+        wake(request, { ok: false, error }),
+      );
       if (!next) return void (await front.close());
       lastRestart = restartRecord(next.request, lastRestart);
       justRestarted = next.request;
@@ -135,8 +167,14 @@ export interface StartGatewayOptions {
 }
 
 /** Starts the gateway on `front` (upstream `config.provider`, session turns, health and approval routes); it closes with the front end. */
-export async function startGateway(front: FrontEnd, config: ToolSearchConfig, options: StartGatewayOptions): Promise<StartedGateway> {
-  const { startGatewayServer, createUpstream, sessionTurnRunner, capabilitiesFromConfig } = await import('@tool-search/gateway');
+export async function startGateway(
+  front: FrontEnd,
+  config: ToolSearchConfig,
+  options: StartGatewayOptions,
+): Promise<StartedGateway> {
+  const { startGatewayServer, createUpstream, sessionTurnRunner, capabilitiesFromConfig } = await import(
+    '@tool-search/gateway'
+  );
   const env = options.env ?? process.env;
   const provider = config.provider ?? {};
   const { kernel, state } = front;

@@ -39,7 +39,18 @@ export interface McpServeOptions extends Omit<FrontEndOptions, 'approvals' | 'lo
 
 /** Serves until stopped; resolves once the server, the kernel (downstream server processes end), the state store and the exporter are closed. */
 export async function serveMcp(options: McpServeOptions): Promise<void> {
-  const { config, request: asked = {}, mode: fixedMode, http, host, token, refresh, log = () => undefined, signal, ...frontOptions } = options;
+  const {
+    config,
+    request: asked = {},
+    mode: fixedMode,
+    http,
+    host,
+    token,
+    refresh,
+    log = () => undefined,
+    signal,
+    ...frontOptions
+  } = options;
   const applied = appliedToolSearch(config, asked);
   // The search limits of this run's toolSearch setting travel in the request (the modes read them).
   const request = { ...asked, ...runSettingOf(applied) };
@@ -51,16 +62,32 @@ export async function serveMcp(options: McpServeOptions): Promise<void> {
     listeners.add(listener);
     return () => void listeners.delete(listener);
   };
-  const front = await createFrontEnd(config, { ...frontOptions, approvals: approvals.approve, onMcpToolsChanged: () => listeners.forEach((listener) => listener()) });
+  const front = await createFrontEnd(config, {
+    ...frontOptions,
+    approvals: approvals.approve,
+    onMcpToolsChanged: () => listeners.forEach((listener) => listener()),
+  });
   const setting = applied.resolved;
   const mode: McpMode = fixedMode ?? SERVE_MCP_MODES.find((m) => m === setting.mode && setting.enabled) ?? 'tools';
   const restoreConsole = http === undefined ? consoleToStderr() : () => undefined; // stdio: stdout is the protocol
   try {
-    const served = { mode, request, approvals, onCatalogChange, ...(options.logger ? { logger: options.logger } : {}), ...(refresh !== undefined ? { refreshIntervalMs: refresh } : {}) };
+    const served = {
+      mode,
+      request,
+      approvals,
+      onCatalogChange,
+      ...(options.logger ? { logger: options.logger } : {}),
+      ...(refresh !== undefined ? { refreshIntervalMs: refresh } : {}),
+    };
     if (http === undefined) await serveStdio(front, served, log, signal);
     else {
       const env = frontOptions.env ?? process.env;
-      await serveHttp(front, { ...served, config, env, port: http, host, token: token ?? env[MCP_TOKEN_ENV] }, log, signal);
+      await serveHttp(
+        front,
+        { ...served, config, env, port: http, host, token: token ?? env[MCP_TOKEN_ENV] },
+        log,
+        signal,
+      );
     }
   } finally {
     await front.close();
@@ -77,19 +104,36 @@ interface Served {
   readonly refreshIntervalMs?: number;
 }
 
-async function serveStdio(front: FrontEnd, served: Served, log: (line: string) => void, signal: AbortSignal | undefined): Promise<void> {
+async function serveStdio(
+  front: FrontEnd,
+  served: Served,
+  log: (line: string) => void,
+  signal: AbortSignal | undefined,
+): Promise<void> {
   const { serveStdio: serve } = await import('@tool-search/mcp-server');
-  const handle = await serve({ ...served, kernel: front.kernel, ...(front.mcpDownstream ? { downstream: front.mcpDownstream } : {}) });
+  const handle = await serve({
+    ...served,
+    kernel: front.kernel,
+    ...(front.mcpDownstream ? { downstream: front.mcpDownstream } : {}),
+  });
   front.onClose(() => handle.close());
   printDiagnostics(log, handle.diagnostics());
   const tools = handle.exposure().tools.length;
-  log(`tool-search: MCP server on stdio, mode ${handle.exposure().mode}, ${tools} tool${tools === 1 ? '' : 's'} exposed`);
+  log(
+    `tool-search: MCP server on stdio, mode ${handle.exposure().mode}, ${tools} tool${tools === 1 ? '' : 's'} exposed`,
+  );
   await stopped(signal, handle.done);
 }
 
 async function serveHttp(
   front: FrontEnd,
-  served: Served & { config: ToolSearchConfig; env: NodeJS.ProcessEnv; port: number; host?: string | undefined; token?: string | undefined },
+  served: Served & {
+    config: ToolSearchConfig;
+    env: NodeJS.ProcessEnv;
+    port: number;
+    host?: string | undefined;
+    token?: string | undefined;
+  },
   log: (line: string) => void,
   signal: AbortSignal | undefined,
 ): Promise<void> {
@@ -97,7 +141,16 @@ async function serveHttp(
   const { config, env, port, host, token, ...rest } = served;
   const auth = (await import('@tool-search/auth')).createApiKeys(config.auth, env);
   const { kernel, state } = front;
-  const handle = await serve({ ...rest, kernel, state, auth, port, ...(front.mcpDownstream ? { downstream: front.mcpDownstream } : {}), ...(host ? { host } : {}), ...(token ? { token } : {}) }).catch(async (error: unknown) => {
+  const handle = await serve({
+    ...rest,
+    kernel,
+    state,
+    auth,
+    port,
+    ...(front.mcpDownstream ? { downstream: front.mcpDownstream } : {}),
+    ...(host ? { host } : {}),
+    ...(token ? { token } : {}),
+  }).catch(async (error: unknown) => {
     throw await portInUse(error, port);
   });
   front.onClose(() => handle.close());
@@ -106,12 +159,15 @@ async function serveHttp(
   printDiagnostics(log, warmup.diagnostics);
   await warmup.close();
   const stop = stopped(signal); // listening before the URL is out: a SIGTERM right after it still shuts down cleanly
-  log(`tool-search: MCP server on ${handle.url} (Streamable HTTP), mode ${served.mode}${token || auth.size ? ', API key required' : ''}; Ctrl-C stops`);
+  log(
+    `tool-search: MCP server on ${handle.url} (Streamable HTTP), mode ${served.mode}${token || auth.size ? ', API key required' : ''}; Ctrl-C stops`,
+  );
   await stop;
 }
 
 function printDiagnostics(log: (line: string) => void, diagnostics: readonly Diagnostic[]): void {
-  for (const d of diagnostics) log(`tool-search: ${d.level} ${d.code}${d.plugin ? ` [${d.plugin}]` : ''}: ${d.message}`);
+  for (const d of diagnostics)
+    log(`tool-search: ${d.level} ${d.code}${d.plugin ? ` [${d.plugin}]` : ''}: ${d.message}`);
 }
 
 /** In stdio mode a stray `console.log` in any plugin would corrupt the protocol: send it to stderr (until the returned restore). */
@@ -125,5 +181,8 @@ function consoleToStderr(): () => void {
 async function portInUse(error: unknown, port: number): Promise<unknown> {
   if ((error as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return error;
   const { GatewayErrors } = await import('@tool-search/gateway');
-  return new ToolSearchError(GatewayErrors.PORT_IN_USE, `port ${port} is in use; pick another with --http`, { details: { port }, cause: error });
+  return new ToolSearchError(GatewayErrors.PORT_IN_USE, `port ${port} is in use; pick another with --http`, {
+    details: { port },
+    cause: error,
+  });
 }

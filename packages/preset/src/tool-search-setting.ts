@@ -12,16 +12,26 @@ export interface AppliedToolSearch {
   readonly resolved: ResolvedToolSearchFor;
 }
 
-export function appliedToolSearch(config: ToolSearchConfig, request: Pick<RunRequest, 'agentId' | 'provider' | 'model'>, flagMode?: string): AppliedToolSearch {
+export function appliedToolSearch(
+  config: ToolSearchConfig,
+  request: Pick<RunRequest, 'agentId' | 'provider' | 'model'>,
+  flagMode?: string,
+): AppliedToolSearch {
   const resolved = resolveToolSearchFor(config, request);
   if (flagMode !== undefined) return { mode: flagMode, sources: ['--mode'], resolved };
   return { mode: resolved.mode, sources: resolved.sources.length ? resolved.sources : ['(default)'], resolved };
 }
 
 /** The run request fields that carry the setting into a run: `searchLimits` and the operator's `searchDescription` (the modes read both). */
-export function runSettingOf(applied: AppliedToolSearch): { searchLimits: { searchDefaultLimit: number; maxSearchLimit: number }; searchDescription?: string } {
+export function runSettingOf(applied: AppliedToolSearch): {
+  searchLimits: { searchDefaultLimit: number; maxSearchLimit: number };
+  searchDescription?: string;
+} {
   const description = applied.resolved.description;
-  return { searchLimits: searchLimitsOf(applied), ...(description !== undefined ? { searchDescription: description } : {}) };
+  return {
+    searchLimits: searchLimitsOf(applied),
+    ...(description !== undefined ? { searchDescription: description } : {}),
+  };
 }
 
 /** The search limits of the setting (the modes read `searchLimits`). */

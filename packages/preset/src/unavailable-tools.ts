@@ -28,9 +28,22 @@ export function unavailableToolsPlugin(gatewayRuns: boolean): KernelPlugin {
     apply({ hooks }) {
       hooks.listTools.tap((sink) => {
         for (const [name, message] of Object.entries(UNAVAILABLE_CORE_TOOLS)) {
-          sink.diagnostic({ code: ErrorCode.TOOL_NOT_CONFIGURED, level: 'info', message, toolId: `core:core:${name}`, details: { tool: name } });
+          sink.diagnostic({
+            code: ErrorCode.TOOL_NOT_CONFIGURED,
+            level: 'info',
+            message,
+            toolId: `core:core:${name}`,
+            details: { tool: name },
+          });
         }
-        if (!gatewayRuns) sink.diagnostic({ code: ErrorCode.TOOL_NOT_CONFIGURED, level: 'info', message: GATEWAY_TOOL_ABSENT, toolId: GATEWAY_TOOL_ID, details: { tool: 'gateway' } });
+        if (!gatewayRuns)
+          sink.diagnostic({
+            code: ErrorCode.TOOL_NOT_CONFIGURED,
+            level: 'info',
+            message: GATEWAY_TOOL_ABSENT,
+            toolId: GATEWAY_TOOL_ID,
+            details: { tool: 'gateway' },
+          });
       });
     },
   };

@@ -27,14 +27,25 @@ describe('browser in the core tools', () => {
   });
 
   it('browser.enabled: false unlists it, and a diagnostic says so', async () => {
-    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, browser: { enabled: false } }));
+    ({ kernel } = await createToolSearchKernel({
+      plugins: { core: { workspace: workspace() } },
+      browser: { enabled: false },
+    }));
     const run = await kernel.createRun();
     expect(run.tool('browser')).toBeUndefined();
-    expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: ErrorCode.TOOL_NOT_CONFIGURED, toolId: 'core:core:browser', message: expect.stringMatching(/browser\.enabled is false/) }));
+    expect(run.diagnostics).toContainEqual(
+      expect.objectContaining({
+        code: ErrorCode.TOOL_NOT_CONFIGURED,
+        toolId: 'core:core:browser',
+        message: expect.stringMatching(/browser\.enabled is false/),
+      }),
+    );
   });
 
   it('a bad browser section is CONFIG_INVALID at /browser/...', async () => {
-    await expect(createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, browser: { profiles: { Bad: {} } } })).rejects.toMatchObject({ code: ErrorCode.CONFIG_INVALID, path: expect.stringMatching(/^\/browser/) });
+    await expect(
+      createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, browser: { profiles: { Bad: {} } } }),
+    ).rejects.toMatchObject({ code: ErrorCode.CONFIG_INVALID, path: expect.stringMatching(/^\/browser/) });
   });
 
   it('message, canvas and nodes are not listed, each with a diagnostic saying why and what would make it available', async () => {

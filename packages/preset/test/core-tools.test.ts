@@ -17,44 +17,70 @@ const workspace = () => realpathSync(mkdtempSync(join(tmpdir(), 'preset-core-'))
 describe('plugins.core', () => {
   it('turns on the real core tools in the workspace', async () => {
     const ws = workspace();
-    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: ws } }, tools: { exec: { security: 'full', ask: 'off' } } }));
+    ({ kernel } = await createToolSearchKernel({
+      plugins: { core: { workspace: ws } },
+      tools: { exec: { security: 'full', ask: 'off' } },
+    }));
     const run = await kernel.createRun();
     expect(run.catalog.map((t) => t.id).sort()).toEqual(
-      ['browser', 'edit', 'exec', 'memory_get', 'memory_search', 'pdf', 'process', 'read', 'web_fetch', 'write'].map((name) => `core:core:${name}`),
+      ['browser', 'edit', 'exec', 'memory_get', 'memory_search', 'pdf', 'process', 'read', 'web_fetch', 'write'].map(
+        (name) => `core:core:${name}`,
+      ),
     );
     expect(run.catalog.every((t) => t.source === 'core')).toBe(true);
     expect(run.tool('apply_patch')).toBeUndefined();
     await run.call('write', { path: 'hello.txt', content: 'real\n' });
     expect(readFileSync(join(ws, 'hello.txt'), 'utf8')).toBe('real\n');
-    expect(await run.call('exec', { command: 'cat hello.txt' })).toMatchObject({ status: 'ok', result: { structuredContent: { output: 'real\n', exitCode: 0 } } });
+    expect(await run.call('exec', { command: 'cat hello.txt' })).toMatchObject({
+      status: 'ok',
+      result: { structuredContent: { output: 'real\n', exitCode: 0 } },
+    });
   });
 
   it('lists apply_patch with tools.exec.applyPatch.enabled', async () => {
-    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, tools: { exec: { applyPatch: { enabled: true } } } }));
+    ({ kernel } = await createToolSearchKernel({
+      plugins: { core: { workspace: workspace() } },
+      tools: { exec: { applyPatch: { enabled: true } } },
+    }));
     expect((await kernel.createRun()).tool('apply_patch')?.id).toBe('core:core:apply_patch');
   });
 
   it('the coding profile keeps group:fs, group:runtime and group:memory', async () => {
-    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, tools: { profile: 'coding' } }));
-    expect((await kernel.createRun()).catalog.map((t) => t.name).sort()).toEqual(['edit', 'exec', 'memory_get', 'memory_search', 'process', 'read', 'write']);
+    ({ kernel } = await createToolSearchKernel({
+      plugins: { core: { workspace: workspace() } },
+      tools: { profile: 'coding' },
+    }));
+    expect((await kernel.createRun()).catalog.map((t) => t.name).sort()).toEqual([
+      'edit',
+      'exec',
+      'memory_get',
+      'memory_search',
+      'process',
+      'read',
+      'write',
+    ]);
   });
 
-  it('together with the fake catalog\'s core tools is a config error', async () => {
+  it("together with the fake catalog's core tools is a config error", async () => {
     for (const fake of [{}, { core: true }, { tools: 5 }]) {
-      await expect(createToolSearchKernel({ plugins: { core: { workspace: workspace() }, 'fake-catalog': fake } })).rejects.toMatchObject({
+      await expect(
+        createToolSearchKernel({ plugins: { core: { workspace: workspace() }, 'fake-catalog': fake } }),
+      ).rejects.toMatchObject({
         code: ErrorCode.CONFIG_INVALID,
         path: '/plugins/core',
         rule: 'coreConflict',
       });
     }
-    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() }, 'fake-catalog': { tools: 3, core: false } } }));
+    ({ kernel } = await createToolSearchKernel({
+      plugins: { core: { workspace: workspace() }, 'fake-catalog': { tools: 3, core: false } },
+    }));
     const catalog = (await kernel.createRun()).catalog;
     expect(catalog).toHaveLength(10 + 3);
     expect(catalog.filter((t) => t.source === 'plugin')).toHaveLength(3);
     expect(catalog.filter((t) => t.id === 'core:core:read')).toHaveLength(1);
   });
 
-  it('exec asks the preset\'s approver on an allowlist miss: allow runs it, deny blocks it', async () => {
+  it("exec asks the preset's approver on an allowlist miss: allow runs it, deny blocks it", async () => {
     const ws = workspace();
     writeFileSync(join(ws, 'victim.txt'), 'x');
     const config = { plugins: { core: { workspace: ws } }, tools: { exec: { allowlist: ['echo'] } } };
@@ -75,11 +101,16 @@ describe('plugins.core', () => {
   });
 
   it('without an approver, an exec that needs approval is denied (fail closed)', async () => {
-    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, tools: { exec: { ask: 'always', security: 'full' } } }));
+    ({ kernel } = await createToolSearchKernel({
+      plugins: { core: { workspace: workspace() } },
+      tools: { exec: { ask: 'always', security: 'full' } },
+    }));
     expect(await (await kernel.createRun()).call('exec', { command: 'echo hi' })).toMatchObject({ status: 'blocked' });
   });
 
   it('a missing workspace folder is OPTIONS_INVALID', async () => {
-    await expect(createToolSearchKernel({ plugins: { core: { workspace: '/no/such/folder' } } })).rejects.toMatchObject({ code: ErrorCode.OPTIONS_INVALID });
+    await expect(createToolSearchKernel({ plugins: { core: { workspace: '/no/such/folder' } } })).rejects.toMatchObject(
+      { code: ErrorCode.OPTIONS_INVALID },
+    );
   });
 });

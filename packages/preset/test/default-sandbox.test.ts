@@ -8,7 +8,8 @@ async function backendOf(config: ToolSearchConfig, options: PresetOptions): Prom
   try {
     const exposure = await (await kernel.createRun({})).exposure('code');
     const outcome = await exposure.call('tool_search_code', { code: 'return typeof Intl' });
-    const value = (outcome as { result?: { structuredContent?: { value?: unknown } } }).result?.structuredContent?.value;
+    const value = (outcome as { result?: { structuredContent?: { value?: unknown } } }).result?.structuredContent
+      ?.value;
     return value === 'object' ? 'process' : 'quickjs';
   } finally {
     await kernel.close();
@@ -25,6 +26,8 @@ describe('code mode sandbox: the config decides, a front end only sets the defau
   });
 
   it('a config naming the process sandbox wins over the front end default', async () => {
-    expect(await backendOf({ tools: { toolSearch: { sandbox: 'process' } } }, { defaultSandbox: 'quickjs' })).toBe('process');
+    expect(await backendOf({ tools: { toolSearch: { sandbox: 'process' } } }, { defaultSandbox: 'quickjs' })).toBe(
+      'process',
+    );
   });
 }, 60_000);

@@ -5,7 +5,17 @@ import { createToolSearchKernel, usesDemoCatalog } from '@tool-search/preset';
 
 const composerSource: KernelPlugin = {
   name: 'composer-source',
-  apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add({ name: 'own_tool', source: 'plugin', owner: 'composer', description: 'mine', inputSchema: { type: 'object' }, execute: () => ({ content: [] }) })),
+  apply: ({ hooks }) =>
+    hooks.listTools.tap((sink) =>
+      sink.add({
+        name: 'own_tool',
+        source: 'plugin',
+        owner: 'composer',
+        description: 'mine',
+        inputSchema: { type: 'object' },
+        execute: () => ({ content: [] }),
+      }),
+    ),
 };
 
 async function sources(config: Parameters<typeof createToolSearchKernel>[0], plugins: KernelPlugin[] = []) {
@@ -35,6 +45,9 @@ describe('the built-in demo catalog', () => {
   });
 
   it('is used when named explicitly, without the notice', async () => {
-    expect(await sources({ plugins: { 'fake-catalog': { tools: 3, core: false } } })).toMatchObject({ demo: false, count: 3 });
+    expect(await sources({ plugins: { 'fake-catalog': { tools: 3, core: false } } })).toMatchObject({
+      demo: false,
+      count: 3,
+    });
   });
 });

@@ -12,9 +12,15 @@ afterAll(() => mock.close());
 describe('tools.toolSearch.embeddings', () => {
   it('composes the embeddings plugin: tool_search ranks hybrid and says so in its search event', async () => {
     const events: RunEvent[] = [];
-    const observer: KernelPlugin = { name: 'observer', apply: ({ hooks }) => hooks.runEvent.tap((event) => void events.push(event)) };
+    const observer: KernelPlugin = {
+      name: 'observer',
+      apply: ({ hooks }) => hooks.runEvent.tap((event) => void events.push(event)),
+    };
     const { kernel } = await createToolSearchKernel(
-      { plugins: { 'fake-catalog': { tools: 30, core: true } }, tools: { toolSearch: { mode: 'tools', embeddings: { baseURL: mock.url, model: 'mock-embedding' } } } },
+      {
+        plugins: { 'fake-catalog': { tools: 30, core: true } },
+        tools: { toolSearch: { mode: 'tools', embeddings: { baseURL: mock.url, model: 'mock-embedding' } } },
+      },
       { plugins: [observer] },
     );
     const run = await kernel.createRun();

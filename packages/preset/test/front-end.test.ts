@@ -26,7 +26,10 @@ describe('createFrontEnd', () => {
 
   it('puts the cron folder in the state folder without session logs, and has no sessions unless asked', async () => {
     const home = mkdtempSync(join(tmpdir(), 'front-end-home-'));
-    const withSessions = await createFrontEnd(demo, { sessions: true, env: { ...process.env, TOOL_SEARCH_STATE_DIR: home, XDG_STATE_HOME: home } });
+    const withSessions = await createFrontEnd(demo, {
+      sessions: true,
+      env: { ...process.env, TOOL_SEARCH_STATE_DIR: home, XDG_STATE_HOME: home },
+    });
     await withSessions.close();
     expect(withSessions.cronDir?.startsWith(home)).toBe(true);
     const without = await createFrontEnd(demo);
@@ -41,7 +44,10 @@ describe('createFrontEnd', () => {
       createKernel: async (config, options) => {
         const preset = await createToolSearchKernel(config, options);
         const close = preset.kernel.close.bind(preset.kernel);
-        return { ...preset, kernel: Object.assign(Object.create(preset.kernel), { close: async () => (order.push('kernel'), close()) }) };
+        return {
+          ...preset,
+          kernel: Object.assign(Object.create(preset.kernel), { close: async () => (order.push('kernel'), close()) }),
+        };
       },
     });
     const stateClose = front.state.close.bind(front.state);

@@ -33,7 +33,10 @@ async function eventually(check: () => boolean | Promise<boolean>, what: string,
 
 async function modeOf(url: string): Promise<string> {
   const client = new OpenAI({ baseURL: url, apiKey: 'unused', maxRetries: 0 });
-  const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: 'hello' }] });
+  const completion = await client.chat.completions.create({
+    model: 'mock-model',
+    messages: [{ role: 'user', content: 'hello' }],
+  });
   return (completion as unknown as { tool_search: { mode: string } }).tool_search.mode;
 }
 
@@ -82,7 +85,11 @@ describe('runGateway', () => {
     expect(second.port).toBe(first.port);
     expect(second.mode).toBe('directory');
     // The client may first reuse a keep-alive socket of the drained server: it is closed, so ask again.
-    await eventually(async () => (await modeOf(second.url).catch(() => '')) === 'directory', 'the new config to serve', log);
+    await eventually(
+      async () => (await modeOf(second.url).catch(() => '')) === 'directory',
+      'the new config to serve',
+      log,
+    );
 
     controller.abort();
     await done;
@@ -92,7 +99,11 @@ describe('runGateway', () => {
   it('rejects, with nothing left listening, when the config names a bad provider', async () => {
     const listening: ListeningGateway[] = [];
     await expect(
-      runGateway({ load: async () => ({ config: { ...catalog, provider: { kind: 'no-such-kind' } } as never }), port: 0, onListening: (g) => void listening.push(g) }),
+      runGateway({
+        load: async () => ({ config: { ...catalog, provider: { kind: 'no-such-kind' } } as never }),
+        port: 0,
+        onListening: (g) => void listening.push(g),
+      }),
     ).rejects.toThrow();
     expect(listening).toEqual([]);
   });
@@ -112,12 +123,22 @@ describe('serveMcp', () => {
     let stopped = false;
     void done.finally(() => (stopped = true));
     const serving = () => lines.find((line) => line.includes('(Streamable HTTP)'));
-    await eventually(() => serving() !== undefined || stopped, 'the MCP server to listen', () => lines.join('\n'));
+    await eventually(
+      () => serving() !== undefined || stopped,
+      'the MCP server to listen',
+      () => lines.join('\n'),
+    );
     expect(serving()).toContain('mode directory, API key required');
     const url = /MCP server on (\S+)/.exec(serving()!)![1]!;
-    expect((await fetch(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status).toBe(401);
+    expect(
+      (await fetch(url, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } })).status,
+    ).toBe(401);
     const client = new Client({ name: 'front-ends-test', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: 'Bearer secret-token' } } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(url), {
+        requestInit: { headers: { authorization: 'Bearer secret-token' } },
+      }),
+    );
     try {
       const names = (await client.listTools()).tools.map((tool) => tool.name);
       expect(names).toContain('tool_search');

@@ -14,12 +14,22 @@ const TARGET = LEARNING_TARGET;
 const billing = learningCatalog();
 
 async function presetKernel(learning: unknown, state?: StateStore, events: RunEvent[] = []): Promise<Kernel> {
-  const observer: KernelPlugin = { name: 'observer', apply: ({ hooks }) => hooks.runEvent.tap((event) => void events.push(event)) };
-  const config = { plugins: {}, tools: { toolSearch: { mode: 'tools', ...(learning === undefined ? {} : { learning }) } } } as ToolSearchConfig;
+  const observer: KernelPlugin = {
+    name: 'observer',
+    apply: ({ hooks }) => hooks.runEvent.tap((event) => void events.push(event)),
+  };
+  const config = {
+    plugins: {},
+    tools: { toolSearch: { mode: 'tools', ...(learning === undefined ? {} : { learning }) } },
+  } as ToolSearchConfig;
   return (await createToolSearchKernel(config, { plugins: [billing, observer], ...(state ? { state } : {}) })).kernel;
 }
 
-async function searchIds(kernel: Kernel, sessionId: string, events: RunEvent[]): Promise<{ ids: string[]; ranker: string | undefined }> {
+async function searchIds(
+  kernel: Kernel,
+  sessionId: string,
+  events: RunEvent[],
+): Promise<{ ids: string[]; ranker: string | undefined }> {
   const run = await kernel.createRun({ sessionId });
   const exposure = await run.exposure('tools');
   const before = events.length;

@@ -39,9 +39,18 @@ describe('plugin modules from the config', () => {
     const { kernel, modules } = await load({ './plugins/hello.mjs': { greeting: 'hey' } }, baseDir);
     const run = await kernel.createRun();
     expect(run.catalog.map((tool) => tool.id)).toEqual(['plugin:test:hello']);
-    expect(await run.call('hello', {})).toMatchObject({ status: 'ok', result: { content: [{ text: 'hey from hello' }] } });
+    expect(await run.call('hello', {})).toMatchObject({
+      status: 'ok',
+      result: { content: [{ text: 'hey from hello' }] },
+    });
     expect(modules).toEqual([
-      { id: './plugins/hello.mjs', name: 'test-plugin-hello', path: join(baseDir, 'plugins/hello.mjs'), kernelRange: `^${KERNEL_VERSION}`, kernelRangeFrom: 'kernelRange export' },
+      {
+        id: './plugins/hello.mjs',
+        name: 'test-plugin-hello',
+        path: join(baseDir, 'plugins/hello.mjs'),
+        kernelRange: `^${KERNEL_VERSION}`,
+        kernelRangeFrom: 'kernelRange export',
+      },
     ]);
     await kernel.close();
   });
@@ -54,13 +63,25 @@ describe('plugin modules from the config', () => {
         exports: { '.': { import: './main.js' } },
         peerDependencies: { '@tool-search/kernel': `^${KERNEL_VERSION}` },
       }),
-      'node_modules/@acme/ts-plugin/main.js': source('acme', '').replace('export default function factory', 'export function plugin'),
+      'node_modules/@acme/ts-plugin/main.js': source('acme', '').replace(
+        'export default function factory',
+        'export function plugin',
+      ),
     });
-    const { kernel, modules } = await load({ '@acme/ts-plugin': {}, 'fake-catalog': { tools: 1, core: false } }, baseDir);
+    const { kernel, modules } = await load(
+      { '@acme/ts-plugin': {}, 'fake-catalog': { tools: 1, core: false } },
+      baseDir,
+    );
     const run = await kernel.createRun();
     expect(run.catalog.map((tool) => tool.id)).toEqual(expect.arrayContaining(['plugin:test:acme']));
     expect(run.catalog).toHaveLength(2);
-    expect(modules).toMatchObject([{ id: '@acme/ts-plugin', path: join(baseDir, 'node_modules/@acme/ts-plugin/main.js'), kernelRangeFrom: 'package.json' }]);
+    expect(modules).toMatchObject([
+      {
+        id: '@acme/ts-plugin',
+        path: join(baseDir, 'node_modules/@acme/ts-plugin/main.js'),
+        kernelRangeFrom: 'package.json',
+      },
+    ]);
     await kernel.close();
   });
 
@@ -75,20 +96,33 @@ describe('plugin modules from the config', () => {
 
   it('refuses a module that declares no kernel range', async () => {
     const baseDir = project({ 'package.json': '{ "name": "host", "type": "module" }', 'bare.mjs': source('bare', '') });
-    await expect(load({ './bare.mjs': {} }, baseDir)).rejects.toMatchObject({ code: PresetErrors.PLUGIN_LOAD_FAILED, details: { module: './bare.mjs' } });
+    await expect(load({ './bare.mjs': {} }, baseDir)).rejects.toMatchObject({
+      code: PresetErrors.PLUGIN_LOAD_FAILED,
+      details: { module: './bare.mjs' },
+    });
   });
 
   it('reports every option violation against the schema the module exports, unknown keys included', async () => {
     const baseDir = project({ 'hello.mjs': source('hello') });
-    const error = await load({ './hello.mjs': { greeting: 3, times: 0, colour: 'red' } }, baseDir).catch((e: unknown) => e);
+    const error = await load({ './hello.mjs': { greeting: 3, times: 0, colour: 'red' } }, baseDir).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ code: ErrorCode.OPTIONS_INVALID, details: { module: './hello.mjs' } });
-    const paths = (error as { details: { errors: { path: string; rule: string }[] } }).details.errors.map((issue) => `${issue.path} ${issue.rule}`);
-    expect(paths.sort()).toEqual(['/plugins/.~1hello.mjs/colour additionalProperties', '/plugins/.~1hello.mjs/greeting type', '/plugins/.~1hello.mjs/times minimum']);
+    const paths = (error as { details: { errors: { path: string; rule: string }[] } }).details.errors.map(
+      (issue) => `${issue.path} ${issue.rule}`,
+    );
+    expect(paths.sort()).toEqual([
+      '/plugins/.~1hello.mjs/colour additionalProperties',
+      '/plugins/.~1hello.mjs/greeting type',
+      '/plugins/.~1hello.mjs/times minimum',
+    ]);
   });
 
   it('refuses options for a module without an options schema', async () => {
     const baseDir = project({ 'plain.mjs': source('plain').replace(/export const optionsSchema.*\n/, '') });
-    await expect(load({ './plain.mjs': { any: 1 } }, baseDir)).rejects.toMatchObject({ code: ErrorCode.OPTIONS_INVALID });
+    await expect(load({ './plain.mjs': { any: 1 } }, baseDir)).rejects.toMatchObject({
+      code: ErrorCode.OPTIONS_INVALID,
+    });
     const { kernel } = await load({ './plain.mjs': {} }, baseDir);
     await kernel.close();
   });
@@ -98,11 +132,24 @@ describe('plugin modules from the config', () => {
     ['a missing package', {}, 'no-such-tool-search-plugin'],
     ['a module that does not parse', { 'broken.mjs': 'export default function (' }, './broken.mjs'],
     ['a module without a factory', { 'nofactory.mjs': `export const kernelRange = '*';` }, './nofactory.mjs'],
-    ['a factory that throws', { 'throws.mjs': `export const kernelRange = '*'; export default () => { throw new Error('no token'); };` }, './throws.mjs'],
-    ['an apply that throws', { 'apply.mjs': `export const kernelRange = '*'; export default () => ({ name: 'x', apply() { throw new Error('boom'); } });` }, './apply.mjs'],
+    [
+      'a factory that throws',
+      { 'throws.mjs': `export const kernelRange = '*'; export default () => { throw new Error('no token'); };` },
+      './throws.mjs',
+    ],
+    [
+      'an apply that throws',
+      {
+        'apply.mjs': `export const kernelRange = '*'; export default () => ({ name: 'x', apply() { throw new Error('boom'); } });`,
+      },
+      './apply.mjs',
+    ],
   ])('fails the build for %s, naming the module', async (_case, files, id) => {
     const baseDir = project(files as Record<string, string>);
-    await expect(load({ [id]: {} }, baseDir)).rejects.toMatchObject({ code: PresetErrors.PLUGIN_LOAD_FAILED, details: { module: id } });
+    await expect(load({ [id]: {} }, baseDir)).rejects.toMatchObject({
+      code: PresetErrors.PLUGIN_LOAD_FAILED,
+      details: { module: id },
+    });
   });
 
   /** A module whose factory reports what it got as a tool result: how many arguments, and the second one. */
@@ -120,7 +167,10 @@ export default function factory(options, second = { env: 'own default' }) {
 
   async function report(head: string, withProvider = true): Promise<unknown> {
     const baseDir = project({ 'reporter.mjs': reporting(head) });
-    const { kernel } = await createToolSearchKernel({ ...(withProvider ? { provider } : {}), plugins: { './reporter.mjs': {} } }, { baseDir });
+    const { kernel } = await createToolSearchKernel(
+      { ...(withProvider ? { provider } : {}), plugins: { './reporter.mjs': {} } },
+      { baseDir },
+    );
     try {
       const outcome = await (await kernel.createRun()).call('report', {});
       if (outcome.status !== 'ok') throw new Error(JSON.stringify(outcome));
@@ -142,19 +192,23 @@ export default function factory(options, second = { env: 'own default' }) {
     expect(await report(`export const wants = [];`)).toEqual({ count: 2, second: {} });
   });
 
-  it.each([['a name the host does not offer', `export const wants = ['secrets'];`], ['not an array', `export const wants = 'provider';`]])(
-    'refuses wants that is %s, naming the module',
-    async (_case, head) => {
-      const baseDir = project({ 'reporter.mjs': reporting(head) });
-      await expect(createToolSearchKernel({ provider, plugins: { './reporter.mjs': {} } }, { baseDir })).rejects.toMatchObject({
-        code: PresetErrors.PLUGIN_LOAD_FAILED,
-        details: { module: './reporter.mjs' },
-      });
-    },
-  );
+  it.each([
+    ['a name the host does not offer', `export const wants = ['secrets'];`],
+    ['not an array', `export const wants = 'provider';`],
+  ])('refuses wants that is %s, naming the module', async (_case, head) => {
+    const baseDir = project({ 'reporter.mjs': reporting(head) });
+    await expect(
+      createToolSearchKernel({ provider, plugins: { './reporter.mjs': {} } }, { baseDir }),
+    ).rejects.toMatchObject({
+      code: PresetErrors.PLUGIN_LOAD_FAILED,
+      details: { module: './reporter.mjs' },
+    });
+  });
 
   it('keeps built-in ids working and lists no module for them', async () => {
-    const { kernel, modules } = await createToolSearchKernel({ plugins: { 'fake-catalog': { tools: 2, core: false } } });
+    const { kernel, modules } = await createToolSearchKernel({
+      plugins: { 'fake-catalog': { tools: 2, core: false } },
+    });
     expect((await kernel.createRun()).catalog).toHaveLength(2);
     expect(modules).toEqual([]);
     await kernel.close();

@@ -12,14 +12,19 @@ import { describe, expect, it } from 'vitest';
 import type { ToolSearchConfig } from '@tool-search/config';
 import { createToolSearchKernel } from '@tool-search/preset';
 
-const asks = { command: process.execPath, args: [fileURLToPath(new URL('../../plugin-mcp/test/fixtures/misbehaving-server.mjs', import.meta.url)), 'asks'] };
+const asks = {
+  command: process.execPath,
+  args: [fileURLToPath(new URL('../../plugin-mcp/test/fixtures/misbehaving-server.mjs', import.meta.url)), 'asks'],
+};
 
 async function rootsReply(config: ToolSearchConfig): Promise<unknown> {
   const { kernel } = await createToolSearchKernel(config, { mcpClient: {} });
   try {
     const run = await kernel.createRun();
     const outcome = await run.call('mcp:asks:ask', { method: 'roots/list', params: {} });
-    return outcome.status === 'ok' ? (outcome.result.structuredContent as { result?: unknown; error?: unknown }) : outcome;
+    return outcome.status === 'ok'
+      ? (outcome.result.structuredContent as { result?: unknown; error?: unknown })
+      : outcome;
   } finally {
     await kernel.close();
   }
@@ -43,7 +48,14 @@ describe('Preset.mcpServers', () => {
     const preset = await createToolSearchKernel({ mcp: { servers: { asks } } }, { mcpClient: {} });
     try {
       await (await preset.kernel.createRun()).close();
-      expect(preset.mcpServers?.()).toEqual([expect.objectContaining({ name: 'asks', state: 'connected', transport: 'stdio', protocolVersion: expect.any(String) })]);
+      expect(preset.mcpServers?.()).toEqual([
+        expect.objectContaining({
+          name: 'asks',
+          state: 'connected',
+          transport: 'stdio',
+          protocolVersion: expect.any(String),
+        }),
+      ]);
     } finally {
       await preset.kernel.close();
     }

@@ -8,7 +8,12 @@ const catalog = { 'fake-catalog': { tools: 200 } };
 async function exposure(toolSearch: Record<string, unknown>, mode: 'directory' | 'direct', turnText?: string) {
   const { kernel } = await createToolSearchKernel({ plugins: catalog, tools: { toolSearch } });
   try {
-    const run = await kernel.createRun({ agentId: 'main', provider: 'openai', model: 'm', ...(turnText ? { turnText } : {}) });
+    const run = await kernel.createRun({
+      agentId: 'main',
+      provider: 'openai',
+      model: 'm',
+      ...(turnText ? { turnText } : {}),
+    });
     const exposed = await run.exposure(mode);
     return { names: exposed.tools.map((tool) => tool.name), system: String(exposed.system ?? '') };
   } finally {
@@ -22,7 +27,9 @@ describe('mode options from the config', () => {
     const none = (await exposure({ mode: 'directory', directory: { turnTools: 0 } }, 'directory', turn)).names.length;
     const base = (await exposure({ mode: 'directory' }, 'directory')).names.length;
     expect(none).toBe(base);
-    expect((await exposure({ mode: 'directory', directory: { turnTools: 2 } }, 'directory', turn)).names.length).toBe(base + 2);
+    expect((await exposure({ mode: 'directory', directory: { turnTools: 2 } }, 'directory', turn)).names.length).toBe(
+      base + 2,
+    );
   });
 
   it('tools.toolSearch.directory.budgetChars bounds the directory block', async () => {
@@ -40,7 +47,11 @@ describe('mode options from the config', () => {
   });
 
   it('a bad value fails loading with OPTIONS_INVALID naming the option (a composer skipping config validation)', async () => {
-    await expect(createToolSearchKernel({ plugins: catalog, tools: { toolSearch: { directory: { turnTools: 99 } } } })).rejects.toMatchObject({ code: 'OPTIONS_INVALID', path: '/turnTools' });
-    await expect(createToolSearchKernel({ plugins: catalog, tools: { toolSearch: { direct: { budgetChars: -5 } } } })).rejects.toMatchObject({ code: 'OPTIONS_INVALID', path: '/budgetChars' });
+    await expect(
+      createToolSearchKernel({ plugins: catalog, tools: { toolSearch: { directory: { turnTools: 99 } } } }),
+    ).rejects.toMatchObject({ code: 'OPTIONS_INVALID', path: '/turnTools' });
+    await expect(
+      createToolSearchKernel({ plugins: catalog, tools: { toolSearch: { direct: { budgetChars: -5 } } } }),
+    ).rejects.toMatchObject({ code: 'OPTIONS_INVALID', path: '/budgetChars' });
   });
 });

@@ -5,7 +5,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { ErrorCode, listErrorCodes, type KernelPlugin, type RunEvent, type RunEventMap, type ToolMeta } from '@tool-search/kernel';
+import {
+  ErrorCode,
+  listErrorCodes,
+  type KernelPlugin,
+  type RunEvent,
+  type RunEventMap,
+  type ToolMeta,
+} from '@tool-search/kernel';
 import { createToolSearchKernel, deploymentErrorCodes } from '@tool-search/preset';
 import type { StationReading } from './fixtures/plugin-station/src/index.js';
 
@@ -27,12 +34,18 @@ function readingsObserver(seen: StationReading[]): KernelPlugin {
 
 describe('a new plugin in its own package', () => {
   it('declares its codes: listed with their owner, and raised by its tool', async () => {
-    const { kernel } = await createToolSearchKernel(config({ stations: ['oslo', 'bergen'], offline: ['bergen'] }), { baseDir: here });
+    const { kernel } = await createToolSearchKernel(config({ stations: ['oslo', 'bergen'], offline: ['bergen'] }), {
+      baseDir: here,
+    });
     try {
       const run = await kernel.createRun();
       const outcome = await run.call('station_reading', { station: 'bergen' });
       expect(outcome).toMatchObject({ status: 'error', error: { code: 'WEATHER_STATION_OFFLINE' } });
-      const owned = { code: 'WEATHER_STATION_OFFLINE', owner: '@acme/plugin-station', description: expect.stringContaining('did not answer') };
+      const owned = {
+        code: 'WEATHER_STATION_OFFLINE',
+        owner: '@acme/plugin-station',
+        description: expect.stringContaining('did not answer'),
+      };
       expect(listErrorCodes()).toContainEqual(owned);
       expect(await deploymentErrorCodes(config({ stations: ['oslo'] }), here)).toContainEqual(owned);
       expect(ErrorCode).not.toHaveProperty('WEATHER_STATION_OFFLINE');
@@ -43,7 +56,10 @@ describe('a new plugin in its own package', () => {
 
   it('emits its own event, which another plugin observes with its declared type, and carries its ToolMeta field', async () => {
     const seen: StationReading[] = [];
-    const { kernel } = await createToolSearchKernel(config({ stations: ['oslo'] }), { baseDir: here, plugins: [readingsObserver(seen)] });
+    const { kernel } = await createToolSearchKernel(config({ stations: ['oslo'] }), {
+      baseDir: here,
+      plugins: [readingsObserver(seen)],
+    });
     try {
       const run = await kernel.createRun();
       expect(run.catalog.find((tool) => tool.name === 'station_reading')?.meta?.stations).toEqual(['oslo']);
@@ -62,7 +78,9 @@ describe('a new plugin in its own package', () => {
       code: ErrorCode.OPTIONS_INVALID,
       path: `/plugins/${MODULE.replaceAll('~', '~0').replaceAll('/', '~1')}/stations`, // a JSON Pointer into the config
     });
-    await expect(createToolSearchKernel(config({ stations: ['oslo'], colour: 'red' }), { baseDir: here })).rejects.toMatchObject({
+    await expect(
+      createToolSearchKernel(config({ stations: ['oslo'], colour: 'red' }), { baseDir: here }),
+    ).rejects.toMatchObject({
       code: ErrorCode.OPTIONS_INVALID,
       rule: 'additionalProperties',
     });
@@ -77,7 +95,10 @@ describe('a new plugin in its own package', () => {
     );
     expect(sources.length).toBeGreaterThan(20);
     for (const name of ['WEATHER_STATION_OFFLINE', 'station-reading', 'plugin-station', 'stations?']) {
-      expect(sources.filter((text) => text.includes(name)), name).toEqual([]);
+      expect(
+        sources.filter((text) => text.includes(name)),
+        name,
+      ).toEqual([]);
     }
   });
 });

@@ -10,8 +10,16 @@ import { openToolSearchRun } from '@tool-search/preset';
 describe('openToolSearchRun', () => {
   it('loads a config file like the CLI, applies its policy, and searches the policy-filtered catalog', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'open-run-'));
-    writeFileSync(join(dir, 'tool-search.json'), '{ plugins: { "fake-catalog": { tools: 50 } }, tools: { deny: ["read"] } } // JSON5');
-    const opened = await openToolSearchRun({ config: 'tool-search.json', cwd: dir, sessionId: 'file', sessionLogDir: join(dir, 'logs') });
+    writeFileSync(
+      join(dir, 'tool-search.json'),
+      '{ plugins: { "fake-catalog": { tools: 50 } }, tools: { deny: ["read"] } } // JSON5',
+    );
+    const opened = await openToolSearchRun({
+      config: 'tool-search.json',
+      cwd: dir,
+      sessionId: 'file',
+      sessionLogDir: join(dir, 'logs'),
+    });
     try {
       expect(opened.run.tool('read')).toBeUndefined();
       expect(opened.run.tool('write')).toBeDefined();
@@ -26,7 +34,11 @@ describe('openToolSearchRun', () => {
     }
     const searches = (await readSessionLog(join(dir, 'logs', 'file.jsonl'))).filter((entry) => entry.type === 'search');
     expect(searches).toHaveLength(2);
-    expect(searches[0]).toMatchObject({ queries: ['read the contents of a file'], origin: 'api', ranker: { id: 'bm25f' } });
+    expect(searches[0]).toMatchObject({
+      queries: ['read the contents of a file'],
+      origin: 'api',
+      ranker: { id: 'bm25f' },
+    });
   });
 
   it('takes a config object, the agent and provider overrides of toolSearch, and session logs', async () => {
@@ -52,13 +64,20 @@ describe('openToolSearchRun', () => {
   });
 
   it('rejects an invalid config object with CONFIG_INVALID and a missing file with CONFIG_UNREADABLE', async () => {
-    await expect(openToolSearchRun({ config: { tools: { profile: 42 } } as never })).rejects.toMatchObject({ code: ErrorCode.CONFIG_INVALID });
-    await expect(openToolSearchRun({ config: 'nope.json', cwd: tmpdir() })).rejects.toMatchObject({ code: ErrorCode.CONFIG_UNREADABLE });
+    await expect(openToolSearchRun({ config: { tools: { profile: 42 } } as never })).rejects.toMatchObject({
+      code: ErrorCode.CONFIG_INVALID,
+    });
+    await expect(openToolSearchRun({ config: 'nope.json', cwd: tmpdir() })).rejects.toMatchObject({
+      code: ErrorCode.CONFIG_UNREADABLE,
+    });
   });
 
   it('surface(mode): provider-safe names, routing through the run, and coded rejections', async () => {
     const opened = await openToolSearchRun({
-      config: { plugins: { 'fake-catalog': { tools: 10 } }, tools: { deny: ['fake_plugin_tool_0003'], approvals: { require: ['write'] } } },
+      config: {
+        plugins: { 'fake-catalog': { tools: 10 } },
+        tools: { deny: ['fake_plugin_tool_0003'], approvals: { require: ['write'] } },
+      },
     });
     try {
       const direct = await opened.surface('direct');
@@ -70,14 +89,18 @@ describe('openToolSearchRun', () => {
       expect(JSON.stringify(await read.call({ path: 'a.txt' }))).toContain('FAKE_TOOL_OK read');
       await expect(read.call({ path: 42 })).rejects.toMatchObject({ code: ErrorCode.TOOL_ARGUMENTS_INVALID });
       // Fail closed: approval required and no approver.
-      await expect(direct.tools.find((tool) => tool.name === 'write')!.call({ path: 'a', content: 'b' })).rejects.toMatchObject({ code: ErrorCode.TOOL_CALL_BLOCKED });
+      await expect(
+        direct.tools.find((tool) => tool.name === 'write')!.call({ path: 'a', content: 'b' }),
+      ).rejects.toMatchObject({ code: ErrorCode.TOOL_CALL_BLOCKED });
 
       const tools = await opened.surface('tools');
       expect(tools.tools.map((tool) => [tool.name, tool.kind])).toContainEqual(['tool_call', 'control']);
       const call = tools.tools.find((tool) => tool.name === 'tool_call')!;
       const sibling = opened.run.tool('fake_plugin_tool_0004')!.id;
       expect(JSON.stringify(await call.call({ id: sibling, args: {} }))).toContain('FAKE_TOOL_OK');
-      await expect(call.call({ id: sibling.replace('0004', '0003'), args: {} })).rejects.toMatchObject({ code: ErrorCode.UNKNOWN_TOOL });
+      await expect(call.call({ id: sibling.replace('0004', '0003'), args: {} })).rejects.toMatchObject({
+        code: ErrorCode.UNKNOWN_TOOL,
+      });
       await expect(opened.surface('nope')).rejects.toMatchObject({ code: ErrorCode.MODE_UNKNOWN });
     } finally {
       await opened.close();
@@ -85,6 +108,8 @@ describe('openToolSearchRun', () => {
   });
 
   it('refuses an agent that is not configured, and leaves nothing open', async () => {
-    await expect(openToolSearchRun({ config: { plugins: { 'fake-catalog': { tools: 5 } } }, agentId: 'ghost' })).rejects.toMatchObject({ code: ErrorCode.AGENT_UNKNOWN });
+    await expect(
+      openToolSearchRun({ config: { plugins: { 'fake-catalog': { tools: 5 } } }, agentId: 'ghost' }),
+    ).rejects.toMatchObject({ code: ErrorCode.AGENT_UNKNOWN });
   });
 });

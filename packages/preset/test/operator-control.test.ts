@@ -4,9 +4,14 @@ import { SEARCH_MODES } from '@tool-search/config';
 import { createToolSearchKernel, openToolSearchRun } from '@tool-search/preset';
 
 // Issue #33, operator control: what the operator says about the catalog reaches the model in every search mode.
-const OPERATOR = 'This catalog holds the Acme ticketing and billing tools: search it before saying you cannot file a ticket or refund an order.';
+const OPERATOR =
+  'This catalog holds the Acme ticketing and billing tools: search it before saying you cannot file a ticket or refund an order.';
 const AGENT = 'Ops agent: search for the paging and runbook tools first.';
-const SEARCH_TOOL: Record<string, string> = { tools: 'tool_search', directory: 'tool_search', code: 'tool_search_code' };
+const SEARCH_TOOL: Record<string, string> = {
+  tools: 'tool_search',
+  directory: 'tool_search',
+  code: 'tool_search_code',
+};
 
 function searchDescription(exposure: RunExposure, mode: string): string {
   const tool = exposure.tools.find((t) => t.name === SEARCH_TOOL[mode]);
@@ -17,7 +22,10 @@ function searchDescription(exposure: RunExposure, mode: string): string {
 describe('tools.toolSearch.description', () => {
   it('is appended to the search tool of every mode (tools, directory, code), after the built-in text', async () => {
     const plain = await createToolSearchKernel({ plugins: { 'fake-catalog': { tools: 5 } } });
-    const extended = await createToolSearchKernel({ plugins: { 'fake-catalog': { tools: 5 } }, tools: { toolSearch: { mode: 'tools', description: `  ${OPERATOR}\n` } } });
+    const extended = await createToolSearchKernel({
+      plugins: { 'fake-catalog': { tools: 5 } },
+      tools: { toolSearch: { mode: 'tools', description: `  ${OPERATOR}\n` } },
+    });
     expect(extended.toolSearch.description).toBe(OPERATOR);
     try {
       const [before, after] = [await plain.kernel.createRun(), await extended.kernel.createRun()];
@@ -55,15 +63,25 @@ describe('tools.toolSearch.description', () => {
   });
 
   it('refuses a description that is not a string or is too long, naming the path, the rule and the fix', async () => {
-    const long = { plugins: { 'fake-catalog': { tools: 5 } }, tools: { toolSearch: { description: 'x'.repeat(2001) } } };
+    const long = {
+      plugins: { 'fake-catalog': { tools: 5 } },
+      tools: { toolSearch: { description: 'x'.repeat(2001) } },
+    };
     const error = await openToolSearchRun({ config: long }).then(
       () => undefined,
       (caught: unknown) => caught,
     );
     expect(error).toBeInstanceOf(ConfigError);
-    expect(error).toMatchObject({ code: ErrorCode.CONFIG_INVALID, path: '/tools/toolSearch/description', rule: 'maxLength' });
+    expect(error).toMatchObject({
+      code: ErrorCode.CONFIG_INVALID,
+      path: '/tools/toolSearch/description',
+      rule: 'maxLength',
+    });
     expect((error as Error).message).toContain('has 2001 characters; shorten it to at most 2000');
     const agent = { agents: { list: [{ id: 'ops', tools: { toolSearch: { description: 42 } } }] } };
-    await expect(openToolSearchRun({ config: agent as never })).rejects.toMatchObject({ path: '/agents/list/0/tools/toolSearch/description', rule: 'type' });
+    await expect(openToolSearchRun({ config: agent as never })).rejects.toMatchObject({
+      path: '/agents/list/0/tools/toolSearch/description',
+      rule: 'type',
+    });
   });
 });

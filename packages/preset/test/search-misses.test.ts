@@ -13,7 +13,10 @@ import { createToolSearchKernel } from '@tool-search/preset';
 import { indexForRun } from '@tool-search/search';
 
 const require = createRequire(import.meta.url);
-const server = (pkg: string, ...args: string[]) => ({ command: process.execPath, args: [join(dirname(require.resolve(`@modelcontextprotocol/${pkg}/package.json`)), 'dist', 'index.js'), ...args] });
+const server = (pkg: string, ...args: string[]) => ({
+  command: process.execPath,
+  args: [join(dirname(require.resolve(`@modelcontextprotocol/${pkg}/package.json`)), 'dist', 'index.js'), ...args],
+});
 
 let kernel: Kernel;
 let run: RunApi;
@@ -33,7 +36,10 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => kernel?.close());
 
-const ids = (query: string, limit = 5) => indexForRun(run).search(query, { limit }).hits.map((hit) => hit.id);
+const ids = (query: string, limit = 5) =>
+  indexForRun(run)
+    .search(query, { limit })
+    .hits.map((hit) => hit.id);
 
 describe('search misses a new user found', () => {
   it('the catalog is the real one: core tools and the three servers listed', () => {

@@ -10,7 +10,14 @@ let kernel: Kernel | undefined;
 afterEach(async () => kernel?.close());
 
 const workspace = () => realpathSync(mkdtempSync(join(tmpdir(), 'preset-sessions-')));
-const SESSION_TOOLS = ['agents_list', 'session_status', 'sessions_history', 'sessions_list', 'sessions_send', 'sessions_spawn'];
+const SESSION_TOOLS = [
+  'agents_list',
+  'session_status',
+  'sessions_history',
+  'sessions_list',
+  'sessions_send',
+  'sessions_spawn',
+];
 
 describe('the session tools under plugins.core', () => {
   it('are not listed without a gateway (no session host)', async () => {
@@ -20,37 +27,70 @@ describe('the session tools under plugins.core', () => {
   });
 
   it('are listed as core:core:<name> where a gateway gives its session host', async () => {
-    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } } }, { sessionHost: createSessionHost() }));
+    ({ kernel } = await createToolSearchKernel(
+      { plugins: { core: { workspace: workspace() } } },
+      { sessionHost: createSessionHost() },
+    ));
     const catalog = (await kernel.createRun()).catalog;
-    expect(catalog.filter((t) => SESSION_TOOLS.includes(t.name)).map((t) => t.id).sort()).toEqual(SESSION_TOOLS.map((n) => `core:core:${n}`));
+    expect(
+      catalog
+        .filter((t) => SESSION_TOOLS.includes(t.name))
+        .map((t) => t.id)
+        .sort(),
+    ).toEqual(SESSION_TOOLS.map((n) => `core:core:${n}`));
   });
 
   it('group:sessions selects the real session tools', async () => {
-    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, tools: { allow: ['group:sessions'] } }, { sessionHost: createSessionHost() }));
-    expect((await kernel.createRun()).catalog.map((t) => t.name).sort()).toEqual(['session_status', 'sessions_history', 'sessions_list', 'sessions_send', 'sessions_spawn']);
+    ({ kernel } = await createToolSearchKernel(
+      { plugins: { core: { workspace: workspace() } }, tools: { allow: ['group:sessions'] } },
+      { sessionHost: createSessionHost() },
+    ));
+    expect((await kernel.createRun()).catalog.map((t) => t.name).sort()).toEqual([
+      'session_status',
+      'sessions_history',
+      'sessions_list',
+      'sessions_send',
+      'sessions_spawn',
+    ]);
   });
 
   it('cron is listed with a session host and a cron folder; group:automation selects it', async () => {
     const cronDir = join(workspace(), 'cron');
-    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, tools: { allow: ['group:automation'] } }, { sessionHost: createSessionHost(), cronDir }));
+    ({ kernel } = await createToolSearchKernel(
+      { plugins: { core: { workspace: workspace() } }, tools: { allow: ['group:automation'] } },
+      { sessionHost: createSessionHost(), cronDir },
+    ));
     expect((await kernel.createRun()).catalog.map((t) => t.id)).toEqual(['core:core:cron']);
     await kernel.close();
-    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } } }, { sessionHost: createSessionHost() }));
+    ({ kernel } = await createToolSearchKernel(
+      { plugins: { core: { workspace: workspace() } } },
+      { sessionHost: createSessionHost() },
+    ));
     expect((await kernel.createRun()).tool('cron')).toBeUndefined();
   });
 
   it('a wrong tools.sessions.visibility is a config error naming the path', async () => {
     await expect(
-      createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, tools: { sessions: { visibility: 'everyone' } } as never }, { sessionHost: createSessionHost() }),
+      createToolSearchKernel(
+        { plugins: { core: { workspace: workspace() } }, tools: { sessions: { visibility: 'everyone' } } as never },
+        { sessionHost: createSessionHost() },
+      ),
     ).rejects.toMatchObject({ code: 'CONFIG_INVALID', path: '/tools/sessions/visibility' });
   });
 });
 
 describe('the gateway tool under plugins.core', () => {
-  const control = { configPath: join(workspace(), 'tool-search.json'), check: async () => undefined, restart: () => undefined };
+  const control = {
+    configPath: join(workspace(), 'tool-search.json'),
+    check: async () => undefined,
+    restart: () => undefined,
+  };
 
   it('is listed only where a gateway runs (its control given)', async () => {
-    ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } }, tools: { allow: ['group:automation'] } }, { sessionHost: createSessionHost(), gateway: control }));
+    ({ kernel } = await createToolSearchKernel(
+      { plugins: { core: { workspace: workspace() } }, tools: { allow: ['group:automation'] } },
+      { sessionHost: createSessionHost(), gateway: control },
+    ));
     expect((await kernel.createRun()).catalog.map((t) => t.id)).toEqual(['core:core:gateway']);
   });
 
@@ -58,6 +98,9 @@ describe('the gateway tool under plugins.core', () => {
     ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } } }));
     const run = await kernel.createRun();
     expect(run.tool('gateway')).toBeUndefined();
-    expect(run.diagnostics.find((d) => d.toolId === 'core:core:gateway')).toMatchObject({ code: 'TOOL_NOT_CONFIGURED', message: GATEWAY_TOOL_ABSENT });
+    expect(run.diagnostics.find((d) => d.toolId === 'core:core:gateway')).toMatchObject({
+      code: 'TOOL_NOT_CONFIGURED',
+      message: GATEWAY_TOOL_ABSENT,
+    });
   });
 });

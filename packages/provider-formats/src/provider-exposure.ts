@@ -34,7 +34,10 @@ export function providerExposure(exposure: RunExposure): ProviderExposure {
 }
 
 function isProviderExposure(exposure: RunExposure): exposure is ProviderExposure {
-  return typeof (exposure as Partial<ProviderExposure>).providerName === 'function' && (exposure as Partial<ProviderExposure>).exposure !== undefined;
+  return (
+    typeof (exposure as Partial<ProviderExposure>).providerName === 'function' &&
+    (exposure as Partial<ProviderExposure>).exposure !== undefined
+  );
 }
 
 function wrap(exposure: RunExposure): ProviderExposure {
@@ -47,7 +50,8 @@ function wrap(exposure: RunExposure): ProviderExposure {
     mode: exposure.mode,
     tools: exposure.tools,
     system: exposure.system,
-    call: (name: string, args: unknown, options?: Omit<CallOptions, 'origin'>) => exposure.call(route(name), args, options),
+    call: (name: string, args: unknown, options?: Omit<CallOptions, 'origin'>) =>
+      exposure.call(route(name), args, options),
     has: (name: string) => exposure.has(route(name)),
     toOpenAI: () => exposure.tools.map((tool) => toOpenAITool(tool, names.toProvider(tool.name))),
     toAnthropic: () => exposure.tools.map((tool) => toAnthropicTool(tool, names.toProvider(tool.name))),

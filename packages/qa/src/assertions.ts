@@ -39,19 +39,38 @@ export function controlCallsIn(entries: readonly SessionLogEntry[]): ControlCall
   return entries.flatMap((entry) => {
     if (entry.type !== 'event' || entry.event !== 'control-call') return [];
     const data = entry.data as Partial<ControlCallReport>;
-    return [{ name: String(data.name), status: String(data.status), searches: Number(data.searches), describes: Number(data.describes), calls: Number(data.calls) }];
+    return [
+      {
+        name: String(data.name),
+        status: String(data.status),
+        searches: Number(data.searches),
+        describes: Number(data.describes),
+        calls: Number(data.calls),
+      },
+    ];
   });
 }
 
-export function assertLanes(lanes: readonly LaneReport[], fixture: FixturePlugin, target: string, targetId: string): SuiteResult['assertions'] {
+export function assertLanes(
+  lanes: readonly LaneReport[],
+  fixture: FixturePlugin,
+  target: string,
+  targetId: string,
+): SuiteResult['assertions'] {
   const direct = lanes.find((l) => l.lane === 'direct');
   const search = lanes.filter((l) => l.lane !== 'direct');
   const out: { name: string; ok: boolean; detail?: string }[] = [];
   const add = (name: string, ok: boolean, detail?: string) => out.push({ name, ok, ...(detail ? { detail } : {}) });
 
-  add('direct mode calls the fake plugin tool', Boolean(direct?.targetCalled && direct.finalAnswer.includes('FAKE_TOOL_OK')));
+  add(
+    'direct mode calls the fake plugin tool',
+    Boolean(direct?.targetCalled && direct.finalAnswer.includes('FAKE_TOOL_OK')),
+  );
   for (const lane of search) {
-    add(`${lane.lane} mode calls the same tool (${targetId})`, lane.targetCalled && lane.finalAnswer.includes(`FAKE_TOOL_OK ${target}`));
+    add(
+      `${lane.lane} mode calls the same tool (${targetId})`,
+      lane.targetCalled && lane.finalAnswer.includes(`FAKE_TOOL_OK ${target}`),
+    );
   }
 
   const mismatched = [...fixture.tools, fixture.directOnly].filter((tool) => {
@@ -62,13 +81,22 @@ export function assertLanes(lanes: readonly LaneReport[], fixture: FixturePlugin
     'direct mode exposes the fake plugin tools with their schemas',
     direct !== undefined && mismatched.length === 0,
     `${fixture.tools.length + 1 - mismatched.length} of ${fixture.tools.length + 1} fixture tools sent with the same description and input schema` +
-      (mismatched.length ? `; differ: ${mismatched.slice(0, 3).map((t) => t.name).join(', ')}` : ''),
+      (mismatched.length
+        ? `; differ: ${mismatched
+            .slice(0, 3)
+            .map((t) => t.name)
+            .join(', ')}`
+        : ''),
   );
 
   // (4) Every direct-only tool of the run's catalog (the fixture's and any other plugin's), and nothing else besides the bridge.
-  add(`every lane's catalog marks ${fixture.directOnly.name} direct-only`, lanes.every((lane) => lane.directOnlyNames.includes(fixture.directOnly.name)));
+  add(
+    `every lane's catalog marks ${fixture.directOnly.name} direct-only`,
+    lanes.every((lane) => lane.directOnlyNames.includes(fixture.directOnly.name)),
+  );
   for (const lane of lanes) {
-    for (const name of lane.directOnlyNames) add(`${lane.lane} mode shows the direct-only tool ${name}`, lane.declaredNames.includes(name));
+    for (const name of lane.directOnlyNames)
+      add(`${lane.lane} mode shows the direct-only tool ${name}`, lane.declaredNames.includes(name));
   }
   for (const lane of search) {
     const allowed = new Set([...CONTROL_TOOLS[lane.lane as Exclude<LaneName, 'direct'>], ...lane.directOnlyNames]);
@@ -79,7 +107,11 @@ export function assertLanes(lanes: readonly LaneReport[], fixture: FixturePlugin
     add(
       `${lane.lane} mode exposes only the compact bridge and direct-only tools${lane.lane === 'directory' ? ' (and at most 5 turn tools)' : ''}`,
       unexpected.length === 0,
-      unexpected.length ? `unexpected: ${unexpected.slice(0, 5).join(', ')}` : turnTools.length ? `turn tools: ${turnTools.join(', ')}` : undefined,
+      unexpected.length
+        ? `unexpected: ${unexpected.slice(0, 5).join(', ')}`
+        : turnTools.length
+          ? `turn tools: ${turnTools.join(', ')}`
+          : undefined,
     );
   }
 
@@ -87,11 +119,19 @@ export function assertLanes(lanes: readonly LaneReport[], fixture: FixturePlugin
   // the catalog — 5% at the scenario's default 1,000 tools (measured: 0.2–0.6%), up to 90% for a tiny catalog.
   const bound = maxRatioToDirect(fixture.tools.length);
   for (const lane of search) {
-    add(`${lane.lane} mode request is at most ${percent(bound)} of direct's`, lane.ratioToDirect !== null && lane.ratioToDirect <= bound, `ratio ${lane.ratioToDirect}`);
+    add(
+      `${lane.lane} mode request is at most ${percent(bound)} of direct's`,
+      lane.ratioToDirect !== null && lane.ratioToDirect <= bound,
+      `ratio ${lane.ratioToDirect}`,
+    );
   }
   for (const lane of search) {
     const turn = lane.turn;
-    add(`${lane.lane} mode whole turn (discovery included) is smaller than direct's`, turn.ratioToDirect !== null && turn.ratioToDirect < 1, `${turn.requests} requests, ratio ${turn.ratioToDirect}`);
+    add(
+      `${lane.lane} mode whole turn (discovery included) is smaller than direct's`,
+      turn.ratioToDirect !== null && turn.ratioToDirect < 1,
+      `${turn.requests} requests, ratio ${turn.ratioToDirect}`,
+    );
   }
 
   for (const lane of lanes) {
@@ -99,10 +139,18 @@ export function assertLanes(lanes: readonly LaneReport[], fixture: FixturePlugin
     const searchesOk = lane.lane === 'direct' || lane.lane === 'directory' ? lane.searches === 0 : lane.searches >= 1;
     add(
       `${lane.lane} session log shows the expected calls and searches`,
-      lane.summary.toolsCalled.length === 1 && calls.length === 1 && calls[0]?.origin === ORIGIN_OF_LANE[lane.lane] && calls[0]?.source === 'plugin' && searchesOk,
+      lane.summary.toolsCalled.length === 1 &&
+        calls.length === 1 &&
+        calls[0]?.origin === ORIGIN_OF_LANE[lane.lane] &&
+        calls[0]?.source === 'plugin' &&
+        searchesOk,
       `calls=${lane.summary.toolsCalled.length} (target ${calls.length}) origin=${calls[0]?.origin ?? '-'} searches=${lane.searches}`,
     );
-    add(`${lane.lane} session log has the bridge's own telemetry`, bridgeTelemetryOk(lane), describeBridge(lane.controlCalls));
+    add(
+      `${lane.lane} session log has the bridge's own telemetry`,
+      bridgeTelemetryOk(lane),
+      describeBridge(lane.controlCalls),
+    );
   }
   return out;
 }
@@ -119,10 +167,22 @@ function bridgeTelemetryOk(lane: LaneReport): boolean {
   switch (lane.lane) {
     case 'code': {
       const code = find(CODE_TOOL_NAME);
-      return bridge.length === 1 && code !== undefined && code.searches >= 1 && code.calls === 1 && code.describes === lane.describes && sum('searches') === lane.searches;
+      return (
+        bridge.length === 1 &&
+        code !== undefined &&
+        code.searches >= 1 &&
+        code.calls === 1 &&
+        code.describes === lane.describes &&
+        sum('searches') === lane.searches
+      );
     }
     case 'tools':
-      return (find(CONTROL_TOOL_NAMES.search)?.searches ?? 0) >= 1 && find(CONTROL_TOOL_NAMES.call)?.calls === 1 && sum('searches') === lane.searches && sum('calls') === lane.calls;
+      return (
+        (find(CONTROL_TOOL_NAMES.search)?.searches ?? 0) >= 1 &&
+        find(CONTROL_TOOL_NAMES.call)?.calls === 1 &&
+        sum('searches') === lane.searches &&
+        sum('calls') === lane.calls
+      );
     default:
       return bridge.length === 0;
   }
@@ -130,7 +190,11 @@ function bridgeTelemetryOk(lane: LaneReport): boolean {
 
 function describeBridge(calls: readonly ControlCallReport[]): string {
   if (!calls.length) return 'no control-tool calls';
-  return calls.map((call) => `${call.name} ${call.status} searches=${call.searches} describes=${call.describes} calls=${call.calls}`).join('; ');
+  return calls
+    .map(
+      (call) => `${call.name} ${call.status} searches=${call.searches} describes=${call.describes} calls=${call.calls}`,
+    )
+    .join('; ');
 }
 
 /** The largest search-lane request, as a share of direct's, for a catalog of `tools` plugin tools. */

@@ -30,7 +30,10 @@ const steps = (list: readonly object[]) => `tool search qa steps ${JSON.stringif
 export async function runCodingScenario(): Promise<CoreToolsScenarioResult> {
   return withWorkspace(async (workspace) => {
     await writeFile(join(workspace, 'greet.js'), "export const greeting = 'hello';\n");
-    await writeFile(join(workspace, 'check.js'), "import { greeting } from './greet.js';\nconsole.log(`greeting: ${greeting}`);\n");
+    await writeFile(
+      join(workspace, 'check.js'),
+      "import { greeting } from './greet.js';\nconsole.log(`greeting: ${greeting}`);\n",
+    );
     const config: ToolSearchConfig = {
       plugins: { core: { workspace } },
       tools: { profile: 'coding', toolSearch: false, exec: { allowlist: ['node'] } },
@@ -40,17 +43,38 @@ export async function runCodingScenario(): Promise<CoreToolsScenarioResult> {
       { tool: 'edit', args: { path: 'greet.js', oldText: "'hello'", newText: "'hello, world'" } },
       { tool: 'exec', args: { command: 'node check.js' } },
     ]);
-    const driven = await withProvider((provider, logDir) => driveLane({ provider, logDir, lane: 'direct', config, message, maxSteps: 8 }));
+    const driven = await withProvider((provider, logDir) =>
+      driveLane({ provider, logDir, lane: 'direct', config, message, maxSteps: 8 }),
+    );
     const declared = declaredNames(driven.received[0]);
     const results = toolMessages(driven.received[driven.received.length - 1]);
     const calls = driven.summary.toolsCalled.map((c) => `${c.id}:${c.status}`);
     const out: Assertion[] = [
-      check('the coding profile exposes the real file and runtime tools', ['edit', 'exec', 'process', 'read', 'write'].every((n) => declared.includes(n)), declared.join(',')),
-      check('read, edit and exec ran, in that order', calls.join(' ') === 'core:core:read:ok core:core:edit:ok core:core:exec:ok', calls.join(' ')),
+      check(
+        'the coding profile exposes the real file and runtime tools',
+        ['edit', 'exec', 'process', 'read', 'write'].every((n) => declared.includes(n)),
+        declared.join(','),
+      ),
+      check(
+        'read, edit and exec ran, in that order',
+        calls.join(' ') === 'core:core:read:ok core:core:edit:ok core:core:exec:ok',
+        calls.join(' '),
+      ),
       check('read returned the file', results[0]?.includes("export const greeting = 'hello';") === true, results[0]),
-      check('the edit is on disk', (await readFile(join(workspace, 'greet.js'), 'utf8')) === "export const greeting = 'hello, world';\n"),
-      check('the command ran in the sandbox and saw the edit', results[2]?.includes('greeting: hello, world') === true && results[2].includes('[exit code 0]'), results[2]),
-      check('the final answer carries the command output', driven.finalAnswer.includes('greeting: hello, world'), driven.finalAnswer),
+      check(
+        'the edit is on disk',
+        (await readFile(join(workspace, 'greet.js'), 'utf8')) === "export const greeting = 'hello, world';\n",
+      ),
+      check(
+        'the command ran in the sandbox and saw the edit',
+        results[2]?.includes('greeting: hello, world') === true && results[2].includes('[exit code 0]'),
+        results[2],
+      ),
+      check(
+        'the final answer carries the command output',
+        driven.finalAnswer.includes('greeting: hello, world'),
+        driven.finalAnswer,
+      ),
     ];
     return { scenario: 'core-tools-coding', assertions: out, ok: out.every((a) => a.ok) };
   });
@@ -68,17 +92,45 @@ export async function runPollLoopScenario(): Promise<CoreToolsScenarioResult> {
     await withWorkspace(async (workspace) => {
       const config: ToolSearchConfig = {
         plugins: { core: { workspace } },
-        tools: { profile: 'coding', toolSearch: false, exec: { allowlist: ['sleep'] }, loopDetection: { ...loopDetection, detectors: { knownPollNoProgress: detectorOn } } },
+        tools: {
+          profile: 'coding',
+          toolSearch: false,
+          exec: { allowlist: ['sleep'] },
+          loopDetection: { ...loopDetection, detectors: { knownPollNoProgress: detectorOn } },
+        },
       };
-      const driven = await withProvider((provider, logDir) => driveLane({ provider, logDir, lane: 'direct', config, message, maxSteps: 12 }));
-      const polls = driven.summary.toolsCalled.filter((c) => c.id === 'core:core:process').slice(0, 6).map((c) => c.status);
+      const driven = await withProvider((provider, logDir) =>
+        driveLane({ provider, logDir, lane: 'direct', config, message, maxSteps: 12 }),
+      );
+      const polls = driven.summary.toolsCalled
+        .filter((c) => c.id === 'core:core:process')
+        .slice(0, 6)
+        .map((c) => c.status);
       const results = toolMessages(driven.received[driven.received.length - 1]);
       if (detectorOn) {
         const first = polls.indexOf('blocked');
-        out.push(check('real polls of a silent background command are blocked at the critical threshold', first === loopDetection.criticalThreshold - 1 && polls.slice(0, first).every((s) => s === 'ok'), polls.join(',')));
-        out.push(check('the block names knownPollNoProgress', results.some((r) => r.includes('knownPollNoProgress')), results.find((r) => r.includes('Loop'))));
+        out.push(
+          check(
+            'real polls of a silent background command are blocked at the critical threshold',
+            first === loopDetection.criticalThreshold - 1 && polls.slice(0, first).every((s) => s === 'ok'),
+            polls.join(','),
+          ),
+        );
+        out.push(
+          check(
+            'the block names knownPollNoProgress',
+            results.some((r) => r.includes('knownPollNoProgress')),
+            results.find((r) => r.includes('Loop')),
+          ),
+        );
       } else {
-        out.push(check('with knownPollNoProgress off, the same polls all run', polls.length === 6 && polls.every((s) => s === 'ok'), polls.join(',')));
+        out.push(
+          check(
+            'with knownPollNoProgress off, the same polls all run',
+            polls.length === 6 && polls.every((s) => s === 'ok'),
+            polls.join(','),
+          ),
+        );
       }
     });
   }
@@ -90,13 +142,30 @@ export async function runExecApprovalScenario(): Promise<CoreToolsScenarioResult
   for (const answer of ['deny', 'allow'] as const) {
     await withWorkspace(async (workspace) => {
       await writeFile(join(workspace, 'build.log'), 'old\n');
-      const config: ToolSearchConfig = { plugins: { core: { workspace } }, tools: { profile: 'coding', toolSearch: false, exec: { allowlist: ['ls'] } } };
-      const message = steps([{ tool: 'exec', args: { command: 'ls' } }, { tool: 'exec', args: { command: 'rm build.log' } }]);
-      const driven = await withProvider((provider, logDir) => driveLane({ provider, logDir, lane: 'direct', config, message, approve: answer, maxSteps: 6 }));
+      const config: ToolSearchConfig = {
+        plugins: { core: { workspace } },
+        tools: { profile: 'coding', toolSearch: false, exec: { allowlist: ['ls'] } },
+      };
+      const message = steps([
+        { tool: 'exec', args: { command: 'ls' } },
+        { tool: 'exec', args: { command: 'rm build.log' } },
+      ]);
+      const driven = await withProvider((provider, logDir) =>
+        driveLane({ provider, logDir, lane: 'direct', config, message, approve: answer, maxSteps: 6 }),
+      );
       const statuses = driven.summary.toolsCalled.map((c) => c.status).join(',');
       const asked = driven.approvals.map((a) => `${a.name}: ${a.reason}`);
-      const removed = !(await readFile(join(workspace, 'build.log'), 'utf8').then(() => true, () => false));
-      out.push(check(`only the command off the allowlist is asked about (${answer})`, asked.length === 1 && asked[0]!.includes('"rm" is not on tools.exec.allowlist'), asked.join(' | ')));
+      const removed = !(await readFile(join(workspace, 'build.log'), 'utf8').then(
+        () => true,
+        () => false,
+      ));
+      out.push(
+        check(
+          `only the command off the allowlist is asked about (${answer})`,
+          asked.length === 1 && asked[0]!.includes('"rm" is not on tools.exec.allowlist'),
+          asked.join(' | '),
+        ),
+      );
       out.push(
         answer === 'deny'
           ? check('"deny" blocks it and the file stays', statuses === 'ok,blocked' && !removed, statuses)
@@ -124,7 +193,9 @@ function declaredNames(request: RecordedRequest | undefined): string[] {
 /** The tool messages the provider received in a request, in order. */
 function toolMessages(request: RecordedRequest | undefined): string[] {
   const body = (request?.body ?? {}) as { messages?: { role?: string; content?: unknown }[] };
-  return (body.messages ?? []).filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+  return (body.messages ?? [])
+    .filter((m) => m.role === 'tool')
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
 }
 
 function check(name: string, ok: boolean, detail?: string): Assertion {

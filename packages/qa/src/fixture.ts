@@ -32,7 +32,8 @@ export async function createFixturePlugin(dir: string, count: number): Promise<F
   const tools = Array.from({ length: count }, (_, index) => generateFakeTool(index + 1, 1));
   const directOnly: FixtureTool = {
     name: DIRECT_ONLY_TOOL,
-    description: 'Report whether the e2e fixture plugin is loaded. Always visible to the model (direct-only), in every mode.',
+    description:
+      'Report whether the e2e fixture plugin is loaded. Always visible to the model (direct-only), in every mode.',
     inputSchema: { type: 'object', properties: {}, additionalProperties: false },
   };
   const file = join(dir, `${FIXTURE_PLUGIN_ID}-${count}.mjs`);

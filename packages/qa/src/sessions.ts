@@ -55,21 +55,55 @@ export async function runSessionChainScenario(): Promise<SessionChainResult> {
           { tool: 'memory_search', args: { query: 'when does the Orchid release ship' } },
           { tool: 'sessions_list', args: { messageLimit: 1 } },
         ]);
-        const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: message }] }, { headers: { 'x-session-id': SESSION } });
+        const completion = await client.chat.completions.create(
+          { model: 'mock-model', messages: [{ role: 'user', content: message }] },
+          { headers: { 'x-session-id': SESSION } },
+        );
         const received = provider.requests.slice(first).filter((r) => r.path === provider.path);
         const results = toolMessages(received[received.length - 1]);
-        const listed = parse(results[3]) as { sessions?: { sessionKey: string; kind: string; messages?: { role: string; content: string }[] }[] };
+        const listed = parse(results[3]) as {
+          sessions?: { sessionKey: string; kind: string; messages?: { role: string; content: string }[] }[];
+        };
         const own = listed.sessions?.find((s) => s.sessionKey === `agent:main:${SESSION}`);
         const declared = declaredNames(received[0]);
         const stored = await sessionHost.store.get(SESSION);
         const out: Assertion[] = [
-          check('the gateway lists the session tools with the other core tools', ['sessions_list', 'sessions_spawn', 'web_fetch', 'memory_search', 'write'].every((n) => declared.includes(n)), declared.join(',')),
-          check('web_fetch read the loopback page as markdown', results[0]?.includes(FACT) === true && !results[0].includes('<p>'), results[0]),
-          check('write saved the note under memory/', (await readFile(join(workspace, 'memory/release.md'), 'utf8').catch(() => '')).includes(FACT)),
-          check('memory_search found the note', results[2]?.includes('memory/release.md') === true && results[2].includes('9th of March'), results[2]),
-          check('sessions_list shows the model its own session, with its first message', own?.kind === 'main' && own.messages?.[0]?.content === message, results[3]),
-          check('the final answer carries the session list', (completion.choices[0]?.message.content ?? '').includes(`agent:main:${SESSION}`), completion.choices[0]?.message.content ?? ''),
-          check('the store recorded the four tool calls of the turn', stored !== undefined && stored.messageCount >= 5, JSON.stringify(stored)),
+          check(
+            'the gateway lists the session tools with the other core tools',
+            ['sessions_list', 'sessions_spawn', 'web_fetch', 'memory_search', 'write'].every((n) =>
+              declared.includes(n),
+            ),
+            declared.join(','),
+          ),
+          check(
+            'web_fetch read the loopback page as markdown',
+            results[0]?.includes(FACT) === true && !results[0].includes('<p>'),
+            results[0],
+          ),
+          check(
+            'write saved the note under memory/',
+            (await readFile(join(workspace, 'memory/release.md'), 'utf8').catch(() => '')).includes(FACT),
+          ),
+          check(
+            'memory_search found the note',
+            results[2]?.includes('memory/release.md') === true && results[2].includes('9th of March'),
+            results[2],
+          ),
+          check(
+            'sessions_list shows the model its own session, with its first message',
+            own?.kind === 'main' && own.messages?.[0]?.content === message,
+            results[3],
+          ),
+          check(
+            'the final answer carries the session list',
+            (completion.choices[0]?.message.content ?? '').includes(`agent:main:${SESSION}`),
+            completion.choices[0]?.message.content ?? '',
+          ),
+          check(
+            'the store recorded the four tool calls of the turn',
+            stored !== undefined && stored.messageCount >= 5,
+            JSON.stringify(stored),
+          ),
         ];
         out.push(...(await spawnAndRead(client)));
         return { scenario: 'core-tools-session-chain', assertions: out, ok: out.every((a) => a.ok) };
@@ -91,10 +125,21 @@ async function spawnAndRead(client: OpenAI): Promise<Assertion[]> {
     { tool: 'sessions_send', args: { sessionId: '{{sessionId}}', message: 'anything else?', timeoutSeconds: 60 } },
     { tool: 'sessions_history', args: { sessionId: '{{sessionId}}' } },
   ]);
-  const completion = await client.chat.completions.create({ model: 'mock-model', messages: [{ role: 'user', content: message }] }, { headers: { 'x-session-id': SESSION } });
-  const history = parse((completion.choices[0]?.message.content ?? '').replace(/^Steps done\. Last result: /, '')) as { messages?: { role: string; content: string }[] };
+  const completion = await client.chat.completions.create(
+    { model: 'mock-model', messages: [{ role: 'user', content: message }] },
+    { headers: { 'x-session-id': SESSION } },
+  );
+  const history = parse((completion.choices[0]?.message.content ?? '').replace(/^Steps done\. Last result: /, '')) as {
+    messages?: { role: string; content: string }[];
+  };
   const users = (history.messages ?? []).filter((m) => m.role === 'user').map((m) => m.content);
-  return [check('a spawned sub-agent ran its task and the follow-up in its own session', users.join(' | ') === 'summarize the release notes | anything else?', JSON.stringify(history))];
+  return [
+    check(
+      'a spawned sub-agent ran its task and the follow-up in its own session',
+      users.join(' | ') === 'summarize the release notes | anything else?',
+      JSON.stringify(history),
+    ),
+  ];
 }
 
 async function servePage(): Promise<{ server: Server; url: string }> {
@@ -108,7 +153,9 @@ async function servePage(): Promise<{ server: Server; url: string }> {
 
 function toolMessages(request: RecordedRequest | undefined): string[] {
   const body = (request?.body ?? {}) as { messages?: { role?: string; content?: unknown }[] };
-  return (body.messages ?? []).filter((m) => m.role === 'tool').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
+  return (body.messages ?? [])
+    .filter((m) => m.role === 'tool')
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)));
 }
 
 function declaredNames(request: RecordedRequest | undefined): string[] {

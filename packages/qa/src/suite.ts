@@ -10,12 +10,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
-import { anthropicUpstream, openaiUpstream, startGatewayServer, type TurnLedger, type Upstream } from '@tool-search/gateway';
+import {
+  anthropicUpstream,
+  openaiUpstream,
+  startGatewayServer,
+  type TurnLedger,
+  type Upstream,
+} from '@tool-search/gateway';
 import { startMockOpenAI, type RecordedRequest } from '@tool-search/mock-openai';
 import { startMockAnthropic } from '@tool-search/mock-anthropic';
 import { COMPARED_MODES, type ToolSearchConfig } from '@tool-search/config';
 import type { ApprovalRequest } from '@tool-search/plugin-approvals';
-import { createTokenCounter, readSessionLog, sessionFileName, summarizeSession, type SessionLogEntry, type TelemetrySummary } from '@tool-search/telemetry';
+import {
+  createTokenCounter,
+  readSessionLog,
+  sessionFileName,
+  summarizeSession,
+  type SessionLogEntry,
+  type TelemetrySummary,
+} from '@tool-search/telemetry';
 import { createToolSearchKernel } from '@tool-search/preset';
 import type { KernelPlugin } from '@tool-search/kernel';
 import { assertLanes, controlCallsIn, ORIGIN_OF_LANE, type ControlCallReport } from './assertions.js';
@@ -81,7 +94,6 @@ export interface SuiteResult {
   readonly ok: boolean;
 }
 
-
 export async function runQaSuite(options: SuiteOptions = {}): Promise<SuiteResult> {
   const tools = options.tools ?? 1000;
   const target = options.target ?? 'fake_plugin_tool_0017';
@@ -93,7 +105,14 @@ export async function runQaSuite(options: SuiteOptions = {}): Promise<SuiteResul
   await withProvider(async (provider, logDir) => {
     fixture = await createFixturePlugin(logDir, tools);
     for (const lane of options.lanes ?? LANES) {
-      const driven = await driveLane({ provider, logDir, lane, config: suiteConfig(tools, lane), plugins: [fixture.plugin], message: `tool search qa check target=${target}` });
+      const driven = await driveLane({
+        provider,
+        logDir,
+        lane,
+        config: suiteConfig(tools, lane),
+        plugins: [fixture.plugin],
+        message: `tool search qa check target=${target}`,
+      });
       lanes.push(await report(lane, driven, targetId, (text) => tokens.count(text)));
     }
   }, providerMode);
@@ -104,14 +123,26 @@ export async function runQaSuite(options: SuiteOptions = {}): Promise<SuiteResul
     turn: { ...l.turn, ratioToDirect: direct ? round(l.turn.bytes / direct.turn.bytes) : null },
   }));
   const assertions = assertLanes(withRatios, fixture!, target, targetId);
-  return { scenario: SCENARIO, providerMode, tools, target, lanes: withRatios, assertions, ok: assertions.every((a) => a.ok) };
+  return {
+    scenario: SCENARIO,
+    providerMode,
+    tools,
+    target,
+    lanes: withRatios,
+    assertions,
+    ok: assertions.every((a) => a.ok),
+  };
 }
 
 /**
  * The e2e config: the 25 fake core tools (the plugin tools come from the scenario's temporary plugin), the lane's
  * mode, and both guards on (they must not disturb the main scenario). `tools` is kept for callers that size the config.
  */
-export function suiteConfig(_tools: number, lane: LaneName, extra: { loopDetection?: object; approvals?: object } = {}): ToolSearchConfig {
+export function suiteConfig(
+  _tools: number,
+  lane: LaneName,
+  extra: { loopDetection?: object; approvals?: object } = {},
+): ToolSearchConfig {
   return {
     plugins: { 'fake-catalog': { tools: 0, core: true } },
     tools: {
@@ -143,13 +174,27 @@ export interface Provider {
 async function startProvider(mode: ProviderMode): Promise<Provider> {
   if (mode === 'mock-anthropic') {
     const mock = await startMockAnthropic();
-    return { requests: mock.requests, path: '/v1/messages', upstream: () => anthropicUpstream(new Anthropic({ baseURL: mock.url, apiKey: 'mock-key', maxRetries: 0 }), 'mock-claude'), close: () => mock.close() };
+    return {
+      requests: mock.requests,
+      path: '/v1/messages',
+      upstream: () =>
+        anthropicUpstream(new Anthropic({ baseURL: mock.url, apiKey: 'mock-key', maxRetries: 0 }), 'mock-claude'),
+      close: () => mock.close(),
+    };
   }
   const mock = await startMockOpenAI();
-  return { requests: mock.requests, path: '/v1/chat/completions', upstream: () => openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock-key', maxRetries: 0 }), 'mock-model'), close: () => mock.close() };
+  return {
+    requests: mock.requests,
+    path: '/v1/chat/completions',
+    upstream: () => openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock-key', maxRetries: 0 }), 'mock-model'),
+    close: () => mock.close(),
+  };
 }
 
-export async function withProvider<T>(fn: (provider: Provider, logDir: string) => Promise<T>, mode: ProviderMode = 'mock-openai'): Promise<T> {
+export async function withProvider<T>(
+  fn: (provider: Provider, logDir: string) => Promise<T>,
+  mode: ProviderMode = 'mock-openai',
+): Promise<T> {
   const logDir = await mkdtemp(join(tmpdir(), 'tool-search-e2e-'));
   const provider = await startProvider(mode);
   try {
@@ -202,7 +247,15 @@ export async function driveLane(input: {
     const received = input.provider.requests.slice(first).filter((r) => r.path === input.provider.path);
     const entries = await readSessionLog(join(input.logDir, sessionFileName(sessionId)));
     const { ledger } = (completion as unknown as { tool_search: { ledger: TurnLedger } }).tool_search;
-    return { received, summary: summarizeSession(entries), entries, finalAnswer: completion.choices[0]?.message.content ?? '', approvals, ledger, directOnlyNames };
+    return {
+      received,
+      summary: summarizeSession(entries),
+      entries,
+      finalAnswer: completion.choices[0]?.message.content ?? '',
+      approvals,
+      ledger,
+      directOnlyNames,
+    };
   } finally {
     await gateway.close();
     await kernel.close();
@@ -231,7 +284,9 @@ export function runLoopScenario(options: { tools?: number; target?: string } = {
     maxSteps: 20,
     judge: (lane, statuses) => {
       const firstBlocked = statuses.indexOf('blocked');
-      const ok = firstBlocked === loopDetection.criticalThreshold - 1 && statuses.slice(0, firstBlocked).every((s) => s === 'ok');
+      const ok =
+        firstBlocked === loopDetection.criticalThreshold - 1 &&
+        statuses.slice(0, firstBlocked).every((s) => s === 'ok');
       return { name: `${lane}: the looping call is blocked at the critical threshold`, ok, detail: statuses.join(',') };
     },
   });
@@ -245,8 +300,16 @@ export function runApprovalScenario(options: { tools?: number; target?: string }
     approve: 'deny',
     judge: (lane, statuses, approvalOrigins, finalAnswer) => {
       const origin = ORIGIN_OF_LANE[lane];
-      const ok = statuses.length >= 1 && statuses.every((s) => s === 'blocked') && approvalOrigins.includes(origin) && !finalAnswer.includes('FAKE_TOOL_OK');
-      return { name: `${lane}: the approver's "no" blocks the call (origin ${origin})`, ok, detail: `${statuses.join(',')} asked from ${approvalOrigins.join(',')}` };
+      const ok =
+        statuses.length >= 1 &&
+        statuses.every((s) => s === 'blocked') &&
+        approvalOrigins.includes(origin) &&
+        !finalAnswer.includes('FAKE_TOOL_OK');
+      return {
+        name: `${lane}: the approver's "no" blocks the call (origin ${origin})`,
+        ok,
+        detail: `${statuses.join(',')} asked from ${approvalOrigins.join(',')}`,
+      };
     },
   });
 }
@@ -260,7 +323,12 @@ async function runGuardScenario(
     suffix?: string;
     maxSteps?: number;
     approve?: 'allow' | 'deny';
-    judge: (lane: LaneName, statuses: readonly string[], approvalOrigins: readonly string[], finalAnswer: string) => { name: string; ok: boolean; detail?: string };
+    judge: (
+      lane: LaneName,
+      statuses: readonly string[],
+      approvalOrigins: readonly string[],
+      finalAnswer: string,
+    ) => { name: string; ok: boolean; detail?: string };
   },
 ): Promise<GuardScenarioResult> {
   const target = options.target ?? 'fake_plugin_tool_0017';
@@ -289,7 +357,12 @@ async function runGuardScenario(
   return { scenario, lanes, assertions, ok: assertions.every((a) => a.ok) };
 }
 
-async function report(lane: LaneName, driven: Driven, targetId: string, countTokens: (text: string) => Promise<number>): Promise<LaneReport> {
+async function report(
+  lane: LaneName,
+  driven: Driven,
+  targetId: string,
+  countTokens: (text: string) => Promise<number>,
+): Promise<LaneReport> {
   const { received, summary, finalAnswer, ledger } = driven;
   const firstRequest = received[0];
   const declared = declaredTools(firstRequest?.body);
@@ -310,15 +383,33 @@ async function report(lane: LaneName, driven: Driven, targetId: string, countTok
     controlCalls: controlCallsIn(driven.entries),
     finalAnswer,
     summary,
-    turn: { requests: ledger.requests.length, bytes: ledger.total.bytes, tokens: ledger.total.tokens, discoveryRequests: ledger.discovery.requests, ratioToDirect: null },
+    turn: {
+      requests: ledger.requests.length,
+      bytes: ledger.total.bytes,
+      tokens: ledger.total.tokens,
+      discoveryRequests: ledger.discovery.requests,
+      ratioToDirect: null,
+    },
   };
 }
 
 /** The tools of a provider request, in either wire format: OpenAI `{ function: { name, description, parameters } }` or Anthropic `{ name, description, input_schema }`. */
 function declaredTools(body: unknown): LaneReport['declared'] {
-  const tools = ((body ?? {}) as { tools?: { name?: string; description?: string; input_schema?: unknown; function?: { name?: string; description?: string; parameters?: unknown } }[] }).tools ?? [];
+  const tools =
+    (
+      (body ?? {}) as {
+        tools?: {
+          name?: string;
+          description?: string;
+          input_schema?: unknown;
+          function?: { name?: string; description?: string; parameters?: unknown };
+        }[];
+      }
+    ).tools ?? [];
   return tools.map((t) =>
-    t.function ? { name: t.function.name ?? '', description: t.function.description, parameters: t.function.parameters } : { name: t.name ?? '', description: t.description, parameters: t.input_schema },
+    t.function
+      ? { name: t.function.name ?? '', description: t.function.description, parameters: t.function.parameters }
+      : { name: t.name ?? '', description: t.description, parameters: t.input_schema },
   );
 }
 
@@ -326,7 +417,21 @@ const round = (n: number) => Math.round(n * 10000) / 10000;
 
 /** A fixed-width table for humans. */
 export function formatSuite(result: SuiteResult): string {
-  const header = ['lane', 'tools declared', 'request bytes', 'tokens', 'searches', 'describes', 'calls', 'target called', 'ratio to direct', 'turn requests', 'turn bytes', 'turn tokens', 'turn ratio'];
+  const header = [
+    'lane',
+    'tools declared',
+    'request bytes',
+    'tokens',
+    'searches',
+    'describes',
+    'calls',
+    'target called',
+    'ratio to direct',
+    'turn requests',
+    'turn bytes',
+    'turn tokens',
+    'turn ratio',
+  ];
   const rows = result.lanes.map((l) => [
     l.lane,
     String(l.toolsDeclared),

@@ -35,22 +35,32 @@ describe('@tool-search/qa', () => {
   });
 
   it('needs no private workspace package at run time (the published CLI installs it alone)', () => {
-    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { private?: boolean; dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+      private?: boolean;
+      dependencies: Record<string, string>;
+    };
     expect(pkg.private).toBeUndefined();
     expect(Object.keys(pkg.dependencies)).not.toContain('@tool-search/e2e');
     expect(Object.keys(pkg.dependencies)).not.toContain('@tool-search/testing');
   });
 
-  it.each(qa.PROVIDER_MODES)('runs the scenario through the real gateway over %s: every lane reaches the target, every assertion holds', async (providerMode) => {
-    const result = await qa.runQaSuite({ tools: 36, providerMode });
-    expect(result.assertions.filter((a) => !a.ok)).toEqual([]);
-    expect(result.ok).toBe(true);
-    expect(result.lanes.map((l) => [l.lane, l.targetCalled])).toEqual(qa.LANES.map((lane) => [lane, true]));
-    const text = qa.formatSuite(result);
-    expect(text).toContain(`${qa.SCENARIO}: 36 fake plugin tools`);
-    expect(text).toContain('all assertions passed');
-    const json = JSON.parse(JSON.stringify(qa.toJson(result))) as { lanes: { lane: string }[]; assertions: { ok: boolean }[] };
-    expect(json.lanes.map((l) => l.lane)).toEqual([...qa.LANES]);
-    expect(json.assertions.every((a) => a.ok)).toBe(true);
-  }, 180_000);
+  it.each(qa.PROVIDER_MODES)(
+    'runs the scenario through the real gateway over %s: every lane reaches the target, every assertion holds',
+    async (providerMode) => {
+      const result = await qa.runQaSuite({ tools: 36, providerMode });
+      expect(result.assertions.filter((a) => !a.ok)).toEqual([]);
+      expect(result.ok).toBe(true);
+      expect(result.lanes.map((l) => [l.lane, l.targetCalled])).toEqual(qa.LANES.map((lane) => [lane, true]));
+      const text = qa.formatSuite(result);
+      expect(text).toContain(`${qa.SCENARIO}: 36 fake plugin tools`);
+      expect(text).toContain('all assertions passed');
+      const json = JSON.parse(JSON.stringify(qa.toJson(result))) as {
+        lanes: { lane: string }[];
+        assertions: { ok: boolean }[];
+      };
+      expect(json.lanes.map((l) => l.lane)).toEqual([...qa.LANES]);
+      expect(json.assertions.every((a) => a.ok)).toBe(true);
+    },
+    180_000,
+  );
 });

@@ -117,7 +117,12 @@ interface Postings {
   readonly postTfs: Uint16Array;
 }
 
-function buildPostings(docs: readonly PackedDoc[], termCount: number, fields: readonly FieldSpec[], k1: number): Postings {
+function buildPostings(
+  docs: readonly PackedDoc[],
+  termCount: number,
+  fields: readonly FieldSpec[],
+  k1: number,
+): Postings {
   const avg = fields.map(() => 0);
   for (const doc of docs) {
     for (let f = 0, at = 0; f < fields.length; f++, at += 2 + 2 * doc[at + 1]!) avg[f]! += doc[at]!;

@@ -12,7 +12,8 @@ const SHAPES: readonly { readonly pattern: RegExp; readonly words: readonly stri
   {
     // A path: rooted (`/x`, `~/x`, `./x`), two or more slashes (`a/b/c`), a folder (`src/`), or a file name with an
     // extension. "sunrise/sunset", "octo-org/app" and "release/2.0" are not paths.
-    pattern: /(?:^|[\s("'])(?:~|\.{1,2})?\/[\w.-]|[\w.-]+\/[\w.-]+\/[\w.-]|[\w-]+\/(?=$|[\s,.;:!?)"'])|\b[\w-]+\.(?:txt|md|json|csv|pdf|png|jpe?g|gif|docx?|xlsx?|pptx?|log|ya?ml|ts|js|py|html?|xml|zip|sh)\b/i,
+    pattern:
+      /(?:^|[\s("'])(?:~|\.{1,2})?\/[\w.-]|[\w.-]+\/[\w.-]+\/[\w.-]|[\w-]+\/(?=$|[\s,.;:!?)"'])|\b[\w-]+\.(?:txt|md|json|csv|pdf|png|jpe?g|gif|docx?|xlsx?|pptx?|log|ya?ml|ts|js|py|html?|xml|zip|sh)\b/i,
     words: ['file', 'path'],
   },
   { pattern: /\+\d[\d\s-]{7,}\d/, words: ['phone', 'number'] },

@@ -24,6 +24,11 @@ declare module '@tool-search/kernel' {
       /** The ranking that answered, e.g. `{ id: 'bm25f', version: '2' }`. */
       readonly ranker?: { readonly id: string; readonly version: string };
     };
-    describe: { readonly type: 'describe'; readonly toolId: string | null; readonly requested: string; readonly origin: CallOrigin };
+    describe: {
+      readonly type: 'describe';
+      readonly toolId: string | null;
+      readonly requested: string;
+      readonly origin: CallOrigin;
+    };
   }
 }

@@ -28,7 +28,10 @@ export function normalizeName(text: string): string {
  * Ids (lowercased), names and titles (normalized) in one open-addressing table of 32-bit hashes: two typed arrays,
  * no string kept per tool (a hit is checked against the tool itself), so naming costs ~4 bytes a key at 100,000 tools.
  */
-export function createNameMatcher(tools: readonly ToolDescriptor[], byId: (a: number, b: number) => number): NameMatcher {
+export function createNameMatcher(
+  tools: readonly ToolDescriptor[],
+  byId: (a: number, b: number) => number,
+): NameMatcher {
   const keyOf = (doc: number, kind: number): string => {
     const tool = tools[doc]!;
     return kind === ID ? tool.id.toLowerCase() : normalizeName(kind === NAME ? tool.name : (tool.title ?? ''));
@@ -71,8 +74,13 @@ export function createNameMatcher(tools: readonly ToolDescriptor[], byId: (a: nu
     const tool = tools[doc]!;
     const owner = normalizeName(tool.owner);
     const source = normalizeName(tool.source);
-    const fits = (p: string): boolean => p === owner || p === source || p === source + owner || (p.length >= 3 && owner.endsWith(p));
-    return fits(prefix) || (prefix.startsWith(source) && fits(prefix.slice(source.length))) || (prefix.startsWith('mcp') && fits(prefix.slice(3)));
+    const fits = (p: string): boolean =>
+      p === owner || p === source || p === source + owner || (p.length >= 3 && owner.endsWith(p));
+    return (
+      fits(prefix) ||
+      (prefix.startsWith(source) && fits(prefix.slice(source.length))) ||
+      (prefix.startsWith('mcp') && fits(prefix.slice(3)))
+    );
   };
 
   /** Readings of the query as a name: the whole of it, then each tail after a server prefix. */
@@ -81,7 +89,8 @@ export function createNameMatcher(tools: readonly ToolDescriptor[], byId: (a: nu
     if (trimmed.length === 0 || trimmed.length > MAX_NAME_QUERY) return [];
     const out = [{ key: normalizeName(trimmed), prefix: '' }];
     const parts = trimmed.split(PREFIX_SEPARATORS).filter(Boolean);
-    for (let i = 1; i < parts.length && i <= 3; i++) out.push({ key: normalizeName(parts.slice(i).join('')), prefix: normalizeName(parts.slice(0, i).join('')) });
+    for (let i = 1; i < parts.length && i <= 3; i++)
+      out.push({ key: normalizeName(parts.slice(i).join('')), prefix: normalizeName(parts.slice(0, i).join('')) });
     return out.filter((reading) => reading.key.length > 0);
   };
 
@@ -90,7 +99,9 @@ export function createNameMatcher(tools: readonly ToolDescriptor[], byId: (a: nu
   const byPrefix = (key: string): number[] => {
     if (!sorted) {
       const keys = tools.map((tool) => normalizeName(tool.name));
-      sorted = Int32Array.from(keys.keys()).sort((a, b) => (keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b));
+      sorted = Int32Array.from(keys.keys()).sort((a, b) =>
+        keys[a]! < keys[b]! ? -1 : keys[a]! > keys[b]! ? 1 : a - b,
+      );
     }
     const order = sorted;
     let lo = 0;
@@ -177,7 +188,8 @@ export function boundedDistance(a: string, b: string, max: number): number {
   if (Math.abs(a.length - b.length) > max) return max + 1;
   if (a === b) return 0;
   const n = b.length;
-  if (rows[0]!.length < n + 1) rows = [0, 1, 2].map(() => new Int32Array(2 * (n + 1))) as [Int32Array, Int32Array, Int32Array];
+  if (rows[0]!.length < n + 1)
+    rows = [0, 1, 2].map(() => new Int32Array(2 * (n + 1))) as [Int32Array, Int32Array, Int32Array];
   let [prevPrev, prev, row] = rows;
   for (let j = 0; j <= n; j++) prev[j] = j <= max ? j : max + 1;
   for (let i = 1; i <= a.length; i++) {
@@ -189,7 +201,8 @@ export function boundedDistance(a: string, b: string, max: number): number {
     for (let j = from; j <= to; j++) {
       const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
       let value = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) value = Math.min(value, prevPrev[j - 2]! + 1);
+      if (i > 1 && j > 1 && a.charCodeAt(i - 1) === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1))
+        value = Math.min(value, prevPrev[j - 2]! + 1);
       row[j] = value;
       if (value < rowMin) rowMin = value;
     }

@@ -37,7 +37,10 @@ let builds = 0;
 
 /** The run surface the index reads; `listed` (every listed tool before policy) is on kernel runs. */
 export type IndexedRun = Pick<RunApi, 'catalog'> &
-  Partial<Pick<RunApi, 'info' | 'emit'>> & { readonly listed?: readonly ToolDescriptor[]; readonly diagnostics?: readonly Diagnostic[] };
+  Partial<Pick<RunApi, 'info' | 'emit'>> & {
+    readonly listed?: readonly ToolDescriptor[];
+    readonly diagnostics?: readonly Diagnostic[];
+  };
 
 export function indexForRun(run: IndexedRun, options: ToolIndexOptions = {}): ToolIndex {
   let entry = perRun.get(run.catalog);
@@ -45,7 +48,13 @@ export function indexForRun(run: IndexedRun, options: ToolIndexOptions = {}): To
     entry = runIndexes(run);
     perRun.set(run.catalog, entry);
   }
-  const key = JSON.stringify([options.searchDefaultLimit, options.maxSearchLimit, options.maxQueryLength, options.maxResponseBytes, options.maxBatchQueries]);
+  const key = JSON.stringify([
+    options.searchDefaultLimit,
+    options.maxSearchLimit,
+    options.maxQueryLength,
+    options.maxResponseBytes,
+    options.maxBatchQueries,
+  ]);
   let index = entry.views.get(key);
   if (!index) {
     index = indexView(entry.core, options, entry.scope);
@@ -101,7 +110,11 @@ function rerankScope(run: IndexedRun): RerankScope | undefined {
   const { info, emit } = run;
   const hooks = usedSearchHooks(info);
   if (!hooks || !info) return undefined;
-  return { hooks, run: info, diagnostic: (diagnostic) => emit?.({ type: 'diagnostic', diagnostic: { ...diagnostic, hook: 'search:rerank' } }) };
+  return {
+    hooks,
+    run: info,
+    diagnostic: (diagnostic) => emit?.({ type: 'diagnostic', diagnostic: { ...diagnostic, hook: 'search:rerank' } }),
+  };
 }
 
 function buildShared(listed: readonly ToolDescriptor[]): SharedCore {
@@ -124,7 +137,10 @@ function sameTools(a: readonly ToolDescriptor[], b: readonly ToolDescriptor[]): 
  * listing order, so one merge walk of the run's catalog against the listed tools marks them; a tool found out of
  * order is looked up instead.
  */
-function visibility(shared: SharedCore, catalog: readonly ToolDescriptor[]): Pick<ViewScope, 'visible' | 'visibleCount'> {
+function visibility(
+  shared: SharedCore,
+  catalog: readonly ToolDescriptor[],
+): Pick<ViewScope, 'visible' | 'visibleCount'> {
   const { listed, core, docAt } = shared;
   if (sameTools(listed, catalog)) return {};
   const visible = new Uint8Array(core.tools.length);

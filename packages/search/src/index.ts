@@ -20,7 +20,24 @@ export type {
   UnavailableSource,
 } from './types.js';
 // Evaluation on the shared retrieval data, reused by `tool-search eval` and `npm run bench`.
-export { createPlainBm25, evaluate, formatTable, isHeldOut, loadSnapshot, SNAPSHOT_FILES, splitDev } from './eval/index.js';
-export type { DevSplit, EvalQuery, Evaluation, Metrics, QueryOutcome, Retriever, Snapshot, SnapshotName } from './eval/index.js';
+export {
+  createPlainBm25,
+  evaluate,
+  formatTable,
+  isHeldOut,
+  loadSnapshot,
+  SNAPSHOT_FILES,
+  splitDev,
+} from './eval/index.js';
+export type {
+  DevSplit,
+  EvalQuery,
+  Evaluation,
+  Metrics,
+  QueryOutcome,
+  Retriever,
+  Snapshot,
+  SnapshotName,
+} from './eval/index.js';
 export { SearchErrors } from './errors.js';
 export type { SearchEventResult } from './events.js';

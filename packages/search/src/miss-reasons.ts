@@ -40,5 +40,7 @@ export function missReasons(sources: readonly UnavailableSource[], query: string
   if (sources.length === 0) return [];
   if (weak) return [...sources];
   const asked = new Set(words(query));
-  return sources.filter((source) => words(source.name).some((word) => word.length > 2 && !BOILERPLATE.has(word) && asked.has(word)));
+  return sources.filter((source) =>
+    words(source.name).some((word) => word.length > 2 && !BOILERPLATE.has(word) && asked.has(word)),
+  );
 }

@@ -31,13 +31,19 @@ const PHRASAL: Readonly<Record<string, string>> = {
   'hand over': 'transfer',
 };
 
-const PATTERN = new RegExp(`\\b(?:${Object.keys(PHRASAL).map((phrase) => phrase.replace(' ', '\\s+')).join('|')})\\b`, 'g');
+const PATTERN = new RegExp(
+  `\\b(?:${Object.keys(PHRASAL)
+    .map((phrase) => phrase.replace(' ', '\\s+'))
+    .join('|')})\\b`,
+  'g',
+);
 
 /**
  * Arithmetic: "add" whose object is a number ("add two numbers", "add 3 and 4", "add these values") asks for a sum,
  * not for a new item; the same reading as "add up".
  */
-const ARITHMETIC = /\badd(?=\s+(?:(?:the|these|those|all|both|a|an|two|three|four|five|several|some|of|and|up|together)\s+){0,3}(?:\d|numbers?\b|values?\b|figures?\b|amounts?\b))/g;
+const ARITHMETIC =
+  /\badd(?=\s+(?:(?:the|these|those|all|both|a|an|two|three|four|five|several|some|of|and|up|together)\s+){0,3}(?:\d|numbers?\b|values?\b|figures?\b|amounts?\b))/g;
 
 /** `lowered` (a lowercased query) with each phrasal verb replaced by its one-word meaning. */
 export function plainVerbs(lowered: string): string {

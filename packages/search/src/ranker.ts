@@ -102,9 +102,19 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
     serverTools[o]!.push(terms.packed);
     return terms.packed;
   });
-  const engine = buildEngine(docs, vocab.size, { k1: config.k1, fields: TOOL_FIELDS.map((field) => (field === 'lead' ? NO_FIELD : config.fields[field])) });
-  const serverEngine = config.server > 0 ? buildEngine(serverTools.map(serverDoc), vocab.size, { k1: config.k1, fields: [config.serverFields.owner, config.serverFields.names, config.serverFields.leads] }) : undefined;
-  const byId = (a: number, b: number): number => (tools[a]!.id < tools[b]!.id ? -1 : tools[a]!.id > tools[b]!.id ? 1 : 0);
+  const engine = buildEngine(docs, vocab.size, {
+    k1: config.k1,
+    fields: TOOL_FIELDS.map((field) => (field === 'lead' ? NO_FIELD : config.fields[field])),
+  });
+  const serverEngine =
+    config.server > 0
+      ? buildEngine(serverTools.map(serverDoc), vocab.size, {
+          k1: config.k1,
+          fields: [config.serverFields.owner, config.serverFields.names, config.serverFields.leads],
+        })
+      : undefined;
+  const byId = (a: number, b: number): number =>
+    tools[a]!.id < tools[b]!.id ? -1 : tools[a]!.id > tools[b]!.id ? 1 : 0;
   // Ids, names, titles and their variants (exact-names.ts).
   const names = createNameMatcher(tools, byId);
   const scores = new Float64Array(tools.length);
@@ -129,7 +139,13 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
    * The docs best first and those of them the query names (exact-names.ts), which come first. One scoring pass: a
    * typo is looked for among the top `TYPO_CANDIDATES` of the same ranking (and the sorted-name neighbours).
    */
-  const rankNamed = (query: string, lowered: string, k: number, visible: Visibility, weights: ReadonlyMap<number, number>): { docs: number[]; first: number[] } => {
+  const rankNamed = (
+    query: string,
+    lowered: string,
+    k: number,
+    visible: Visibility,
+    weights: ReadonlyMap<number, number>,
+  ): { docs: number[]; first: number[] } => {
     if (weights.size === 0 || k <= 0) {
       const first = names.find(query, visible, () => []);
       return { docs: first.slice(0, Math.max(k, 0)), first };
@@ -139,7 +155,11 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
       // Lowercased first: a brand typed "GitHub" stays one word instead of also matching "git".
       adjust(touched, weights, lowered);
       let wide: number[] | undefined;
-      const first = names.find(query, visible, () => (wide ??= topK(touched, scores, Math.max(k, TYPO_CANDIDATES), byId, NONE, visible)));
+      const first = names.find(
+        query,
+        visible,
+        () => (wide ??= topK(touched, scores, Math.max(k, TYPO_CANDIDATES), byId, NONE, visible)),
+      );
       const skip = new Set(first);
       const rest = wide ? wide.filter((doc) => !skip.has(doc)) : topK(touched, scores, k, byId, skip, visible);
       return { docs: [...first, ...rest].slice(0, k), first };
@@ -148,7 +168,13 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
       for (const doc of touched) scores[doc] = 0;
     }
   };
-  const rank = (query: string, lowered: string, k: number, visible: Visibility, weights = queryWeights(lowered, query)): number[] => rankNamed(query, lowered, k, visible, weights).docs;
+  const rank = (
+    query: string,
+    lowered: string,
+    k: number,
+    visible: Visibility,
+    weights = queryWeights(lowered, query),
+  ): number[] => rankNamed(query, lowered, k, visible, weights).docs;
 
   return {
     rank: (query, k, visible) => rank(query, read(query), k, visible),
@@ -158,7 +184,11 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
       if (docs.length > 0) {
         const covered = coverage(docs, knownTerms(lowered, visible));
         const named = Math.min(first.length, docs.length);
-        return { docs, weak: docs.map((doc, i) => !first.includes(doc) && isWeak(covered[i]!, covered[docs.length]!)), ...(named > 0 ? { named } : {}) };
+        return {
+          docs,
+          weak: docs.map((doc, i) => !first.includes(doc) && isWeak(covered[i]!, covered[docs.length]!)),
+          ...(named > 0 ? { named } : {}),
+        };
       }
       if (k <= 0 || terms(lowered).length === 0) return { docs, weak: [] };
       const partial = rank(query, lowered, k, visible, prefixWeights(lowered));
@@ -217,7 +247,8 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
     const words = [...new Set(terms(lowered))].filter((term) => term.length >= 2 && term.charCodeAt(0) < 0x3040);
     const weights = new Map<number, number>();
     for (const length of [4, 3, 2]) {
-      for (const word of words) if (word.length >= length) for (const id of termsWithPrefix(word.slice(0, length))) weights.set(id, 1);
+      for (const word of words)
+        if (word.length >= length) for (const id of termsWithPrefix(word.slice(0, length))) weights.set(id, 1);
       if (weights.size > 0) break;
     }
     return weights;
@@ -233,7 +264,8 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
       else hi = mid;
     }
     const out: number[] = [];
-    for (let i = lo; i < sorted.length && out.length < PREFIX_TERMS && sorted[i]![0].startsWith(prefix); i++) out.push(sorted[i]![1]);
+    for (let i = lo; i < sorted.length && out.length < PREFIX_TERMS && sorted[i]![0].startsWith(prefix); i++)
+      out.push(sorted[i]![1]);
     return out;
   }
 
@@ -247,7 +279,8 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
   /** Last resort (no catalog word shares even two letters with the query): edit distance over names, bounded. */
   function closestByName(query: string, k: number, visible: Visibility): number[] {
     const docOf = new Map<string, number>();
-    for (let doc = 0; doc < tools.length && docOf.size < NAME_CANDIDATES; doc++) if (!visible || visible[doc] === 1) docOf.set(tools[doc]!.id, doc);
+    for (let doc = 0; doc < tools.length && docOf.size < NAME_CANDIDATES; doc++)
+      if (!visible || visible[doc] === 1) docOf.set(tools[doc]!.id, doc);
     const candidates = [...docOf.values()].map((doc) => tools[doc]!);
     return suggestIds(query.slice(0, 60), candidates, k).map((id) => docOf.get(id)!);
   }
@@ -265,7 +298,8 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
     }
     for (const [term, weight] of expand(queryTerms)) {
       const id = vocab.idOf(term);
-      if (id !== undefined && !weights.has(id) && engine.df(id) <= (termIntent(term) === undefined ? maxDf : verbMaxDf)) weights.set(id, weight * config.synonymWeight);
+      if (id !== undefined && !weights.has(id) && engine.df(id) <= (termIntent(term) === undefined ? maxDf : verbMaxDf))
+        weights.set(id, weight * config.synonymWeight);
     }
     for (const word of entityWords(raw)) {
       const term = termOf(word);
@@ -319,8 +353,16 @@ function serverDoc(tools: readonly PackedDoc[]): PackedDoc {
 }
 
 /** The best `k` of `docs` by score then id, without sorting all of them. */
-function topK(docs: Int32Array, scores: Float64Array, k: number, byId: (a: number, b: number) => number, skip: ReadonlySet<number>, visible: Visibility): number[] {
-  const better = (a: number, b: number): boolean => scores[a]! > scores[b]! || (scores[a] === scores[b] && byId(a, b) < 0);
+function topK(
+  docs: Int32Array,
+  scores: Float64Array,
+  k: number,
+  byId: (a: number, b: number) => number,
+  skip: ReadonlySet<number>,
+  visible: Visibility,
+): number[] {
+  const better = (a: number, b: number): boolean =>
+    scores[a]! > scores[b]! || (scores[a] === scores[b] && byId(a, b) < 0);
   const best: number[] = [];
   for (const doc of docs) {
     if (scores[doc]! <= 0 || skip.has(doc) || (visible && visible[doc] !== 1)) continue;
@@ -334,4 +376,3 @@ function topK(docs: Int32Array, scores: Float64Array, k: number, byId: (a: numbe
   }
   return best;
 }
-

@@ -47,7 +47,9 @@ function objectType(schema: JsonSchema, depth: number): string {
     }
     names.push(name);
   }
-  const parts = names.map((n) => `${key(n)}${requiredSet.has(n) ? '' : '?'}: ${typeOf(asRecord(props[n]) ?? {}, depth + 1)}`);
+  const parts = names.map(
+    (n) => `${key(n)}${requiredSet.has(n) ? '' : '?'}: ${typeOf(asRecord(props[n]) ?? {}, depth + 1)}`,
+  );
   if (more) parts.push('…');
   return parts.length ? `{ ${parts.join('; ')} }` : '{}';
 }
@@ -61,7 +63,11 @@ function typeOf(schema: JsonSchema, depth: number): string {
     return types.join(' | ');
   }
   const type = schema['type'];
-  if (Array.isArray(type)) return type.slice(0, MAX_ENUM).map((t) => primitive(String(t), schema, depth)).join(' | ');
+  if (Array.isArray(type))
+    return type
+      .slice(0, MAX_ENUM)
+      .map((t) => primitive(String(t), schema, depth))
+      .join(' | ');
   if (typeof type === 'string') return primitive(type, schema, depth);
   if (schema['properties']) return depth > MAX_DEPTH ? 'object' : objectType(schema, depth);
   return 'unknown';
@@ -89,7 +95,9 @@ function primitive(type: string, schema: JsonSchema, depth: number): string {
 }
 
 function literals(values: readonly unknown[]): string {
-  const shown = values.slice(0, MAX_ENUM).map((v) => (typeof v === 'string' ? JSON.stringify(v.slice(0, 40)) : String(v).slice(0, 40)));
+  const shown = values
+    .slice(0, MAX_ENUM)
+    .map((v) => (typeof v === 'string' ? JSON.stringify(v.slice(0, 40)) : String(v).slice(0, 40)));
   if (values.length > MAX_ENUM) shown.push('…');
   return shown.join('|');
 }

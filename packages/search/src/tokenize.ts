@@ -81,7 +81,11 @@ export function terms(text: string): string[] {
  * also reported whole, so "GitHub" meets both "github" and "git hub");
  * segments with non-ASCII letters are handed over whole for the Unicode path.
  */
-export function scanRanges(text: string, ascii: (start: number, end: number) => void, unicode: (piece: string) => void): void {
+export function scanRanges(
+  text: string,
+  ascii: (start: number, end: number) => void,
+  unicode: (piece: string) => void,
+): void {
   const n = text.length;
   let start = -1;
   let wide = false;
@@ -138,7 +142,8 @@ function isSpaceLike(c: number): boolean {
 
 function pushPiece(piece: string, out: string[]): void {
   if (NON_ASCII.test(piece) && CJK_CHAR.test(piece)) return pushCjk(piece, out);
-  if (!NON_ASCII.test(piece)) return camelRanges(piece, 0, piece.length, (from, to) => out.push(piece.slice(from, to).toLowerCase()));
+  if (!NON_ASCII.test(piece))
+    return camelRanges(piece, 0, piece.length, (from, to) => out.push(piece.slice(from, to).toLowerCase()));
   if (CAMEL.test(piece)) {
     for (const part of piece.split(CAMEL_SPLIT)) out.push(part.toLowerCase());
     return;

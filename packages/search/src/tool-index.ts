@@ -88,7 +88,14 @@ export function createIndexCore(descriptors: readonly ToolDescriptor[]): IndexCo
     hitFor(tool) {
       let entry = hits.get(tool.id);
       if (!entry) {
-        const hit = { id: tool.id, name: tool.name, source: tool.source, owner: tool.owner, summary: summarize(tool.description), input: signature(tool.inputSchema) };
+        const hit = {
+          id: tool.id,
+          name: tool.name,
+          source: tool.source,
+          owner: tool.owner,
+          summary: summarize(tool.description),
+          input: signature(tool.inputSchema),
+        };
         entry = { hit, bytes: byteLength(JSON.stringify(hit)) };
         hits.set(tool.id, entry);
       }
@@ -119,8 +126,10 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
   const { visible } = scope;
   const settings = resolveOptions(options);
   let shown: readonly ToolDescriptor[] | undefined;
-  const shownTools = (): readonly ToolDescriptor[] => (shown ??= visible ? tools.filter((_, doc) => visible[doc] === 1) : tools);
-  const isVisible = (tool: ToolDescriptor | undefined): tool is ToolDescriptor => tool !== undefined && (!visible || visible[core.docOf(tool)] === 1);
+  const shownTools = (): readonly ToolDescriptor[] =>
+    (shown ??= visible ? tools.filter((_, doc) => visible[doc] === 1) : tools);
+  const isVisible = (tool: ToolDescriptor | undefined): tool is ToolDescriptor =>
+    tool !== undefined && (!visible || visible[core.docOf(tool)] === 1);
 
   const cut = (raw: unknown): string => (typeof raw === 'string' ? raw.slice(0, settings.maxQueryLength) : '');
 
@@ -130,12 +139,20 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
     const weak = !selected && (ranked.docs.length === 0 || ranked.weak.every(Boolean));
     const reasons = missReasons(scope.unavailable?.() ?? [], query, weak);
     const out: SearchHit[] = [];
-    const envelope = { query: shown, hits: [], truncated: false, ...(weak && ranked.docs.length > 0 ? { weak: true } : {}), ...(reasons.length ? { unavailable: reasons } : {}) };
+    const envelope = {
+      query: shown,
+      hits: [],
+      truncated: false,
+      ...(weak && ranked.docs.length > 0 ? { weak: true } : {}),
+      ...(reasons.length ? { unavailable: reasons } : {}),
+    };
     let bytes = byteLength(JSON.stringify(envelope)) + 1;
     let truncated = ranked.docs.length > limit;
     for (let i = 0; i < Math.min(ranked.docs.length, limit); i++) {
       const { hit, bytes: size } = core.hitFor(tools[ranked.docs[i]!]!);
-      const marked = ranked.weak[i] ? { hit: { ...hit, weak: true as const }, bytes: size + WEAK_BYTES } : { hit, bytes: size };
+      const marked = ranked.weak[i]
+        ? { hit: { ...hit, weak: true as const }, bytes: size + WEAK_BYTES }
+        : { hit, bytes: size };
       if (bytes + marked.bytes + 1 > budget) {
         truncated = true;
         break;
@@ -167,7 +184,9 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
   };
   const byNormalizedName = (name: string): ToolDescriptor | undefined => {
     const wanted = normalizeName(name);
-    return wanted ? shownTools().find((tool) => normalizeName(tool.name) === wanted || normalizeName(tool.id) === wanted) : undefined;
+    return wanted
+      ? shownTools().find((tool) => normalizeName(tool.name) === wanted || normalizeName(tool.id) === wanted)
+      : undefined;
   };
 
   /** One phrasing's ranking for fusion: its docs (best first) and weak flags; a `select:` phrasing picks its tools. */
@@ -175,7 +194,9 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
     const query = cut(raw);
     const selected = selectedNames(query);
     if (selected) {
-      const docs = selectOne(query, selected, Number.MAX_SAFE_INTEGER).hits.map((hit) => core.docOf(core.lookup(hit.id)!));
+      const docs = selectOne(query, selected, Number.MAX_SAFE_INTEGER).hits.map((hit) =>
+        core.docOf(core.lookup(hit.id)!),
+      );
       return { docs, weak: docs.map(() => false), ranker: LEXICAL_RANKER };
     }
     return { ...core.ranker().match(query, Math.max(k, FUSE_CANDIDATES), visible), ranker: LEXICAL_RANKER };
@@ -186,7 +207,11 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
    * 1 / (60 + r), Cormack et al. 2009) over each phrasing's top `FUSE_CANDIDATES`; ties by id. A tool is weak when
    * every phrasing that found it found it weakly. The result's `query` lists the phrasings joined by " | ".
    */
-  const fusedOne = (queries: readonly string[], limit: number, rankingOf: (query: string, k: number, i: number) => Ranked): SearchResult => {
+  const fusedOne = (
+    queries: readonly string[],
+    limit: number,
+    rankingOf: (query: string, k: number, i: number) => Ranked,
+  ): SearchResult => {
     const phrasings = queries.filter((query): query is string => typeof query === 'string');
     const fused = new Map<number, { score: number; weak: boolean }>();
     phrasings.forEach((query, i) => {
@@ -198,7 +223,11 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
         fused.set(doc, entry);
       });
     });
-    const docs = [...fused.keys()].sort((a, b) => fused.get(b)!.score - fused.get(a)!.score || (tools[a]!.id < tools[b]!.id ? -1 : tools[a]!.id > tools[b]!.id ? 1 : 0));
+    const docs = [...fused.keys()].sort(
+      (a, b) =>
+        fused.get(b)!.score - fused.get(a)!.score ||
+        (tools[a]!.id < tools[b]!.id ? -1 : tools[a]!.id > tools[b]!.id ? 1 : 0),
+    );
     const query = cut(phrasings.join(' | '));
     return render(query, { docs, weak: docs.map((doc) => fused.get(doc)!.weak) }, limit, settings.maxResponseBytes);
   };
@@ -211,16 +240,27 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
   };
 
   /** One phrasing through the run's `rerank` taps, as a ranking (for fusion); any failure keeps the lexical one. */
-  const rerankedRanking = async (raw: string, k: number, rerank: RerankScope): Promise<Ranked & { readonly ranker: RankerInfo }> => {
+  const rerankedRanking = async (
+    raw: string,
+    k: number,
+    rerank: RerankScope,
+  ): Promise<Ranked & { readonly ranker: RankerInfo }> => {
     const lexical = lexicalRanking(raw, k);
     const query = cut(raw);
     if (!query.trim() || selectedNames(query)) return lexical;
     let ranking: Ranking;
     try {
       const ctx = { query, limit: k, tools: shownTools(), run: rerank.run, diagnostic: rerank.diagnostic };
-      ranking = await rerank.hooks.rerank.promise({ ids: lexical.docs.map((doc) => tools[doc]!.id), ranker: LEXICAL_RANKER }, ctx);
+      ranking = await rerank.hooks.rerank.promise(
+        { ids: lexical.docs.map((doc) => tools[doc]!.id), ranker: LEXICAL_RANKER },
+        ctx,
+      );
     } catch (error) {
-      rerank.diagnostic({ code: SearchErrors.SEARCH_RERANK_FAILED, level: 'warning', message: `search rerank failed, lexical ranking kept: ${errorMessage(error)}` });
+      rerank.diagnostic({
+        code: SearchErrors.SEARCH_RERANK_FAILED,
+        level: 'warning',
+        message: `search rerank failed, lexical ranking kept: ${errorMessage(error)}`,
+      });
       return lexical;
     }
     const docs = namedFirst(visibleDocs(ranking?.ids, k), lexical, k);
@@ -241,32 +281,53 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
   };
 
   /** The lexical candidates through the run's `rerank` taps; any failure keeps the lexical ranking. */
-  const rankedOne = async (raw: string, limit: number, budget: number, rerank: RerankScope): Promise<{ result: SearchResult; ranker: RankerInfo }> => {
+  const rankedOne = async (
+    raw: string,
+    limit: number,
+    budget: number,
+    rerank: RerankScope,
+  ): Promise<{ result: SearchResult; ranker: RankerInfo }> => {
     const query = cut(raw);
     const selected = selectedNames(query);
     if (selected) return { result: selectOne(query, selected, budget), ranker: LEXICAL_RANKER };
     const lexical = core.ranker().match(query, Math.max(limit + 1, RERANK_CANDIDATES), visible);
-    const lexicalResult = () => ({ result: render(query, { docs: lexical.docs.slice(0, limit + 1), weak: lexical.weak }, limit, budget), ranker: LEXICAL_RANKER });
+    const lexicalResult = () => ({
+      result: render(query, { docs: lexical.docs.slice(0, limit + 1), weak: lexical.weak }, limit, budget),
+      ranker: LEXICAL_RANKER,
+    });
     if (!query.trim()) return lexicalResult();
     let ranking: Ranking;
     try {
       const ctx = { query, limit, tools: shownTools(), run: rerank.run, diagnostic: rerank.diagnostic };
-      ranking = await rerank.hooks.rerank.promise({ ids: lexical.docs.map((doc) => tools[doc]!.id), ranker: LEXICAL_RANKER }, ctx);
+      ranking = await rerank.hooks.rerank.promise(
+        { ids: lexical.docs.map((doc) => tools[doc]!.id), ranker: LEXICAL_RANKER },
+        ctx,
+      );
     } catch (error) {
-      rerank.diagnostic({ code: SearchErrors.SEARCH_RERANK_FAILED, level: 'warning', message: `search rerank failed, lexical ranking kept: ${errorMessage(error)}` });
+      rerank.diagnostic({
+        code: SearchErrors.SEARCH_RERANK_FAILED,
+        level: 'warning',
+        message: `search rerank failed, lexical ranking kept: ${errorMessage(error)}`,
+      });
       return lexicalResult();
     }
     // A tap may reorder and add visible tools, never a hidden or unknown one.
     const lexicalWeak = new Map(lexical.docs.map((doc, i) => [doc, lexical.weak[i] ?? false]));
     const docs = namedFirst(visibleDocs(ranking?.ids, limit + 1), lexical, limit + 1);
     if (docs.length === 0) return lexicalResult();
-    return { result: render(query, { docs, weak: docs.map((doc) => lexicalWeak.get(doc) ?? false) }, limit, budget), ranker: ranking.ranker ?? LEXICAL_RANKER };
+    return {
+      result: render(query, { docs, weak: docs.map((doc) => lexicalWeak.get(doc) ?? false) }, limit, budget),
+      ranker: ranking.ranker ?? LEXICAL_RANKER,
+    };
   };
 
   function search(query: string, searchOptions?: SearchOptions): SearchResult;
   function search(queries: readonly string[], searchOptions: SearchOptions & { readonly fuse: true }): SearchResult;
   function search(queries: readonly string[], searchOptions?: SearchOptions): BatchSearchResult;
-  function search(input: string | readonly string[], searchOptions: SearchOptions = {}): SearchResult | BatchSearchResult {
+  function search(
+    input: string | readonly string[],
+    searchOptions: SearchOptions = {},
+  ): SearchResult | BatchSearchResult {
     const limit = clampLimit(searchOptions.limit, settings);
     if (typeof input === 'string') return searchOne(input, limit, settings.maxResponseBytes);
     const queries = Array.isArray(input) ? input.slice(0, settings.maxBatchQueries) : [];
@@ -278,9 +339,19 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
     return { results, truncated: cut };
   }
 
-  async function searchRanked(input: string | readonly string[], searchOptions: SearchOptions = {}): Promise<RankedSearch> {
+  async function searchRanked(
+    input: string | readonly string[],
+    searchOptions: SearchOptions = {},
+  ): Promise<RankedSearch> {
     const rerank = scope.rerank?.();
-    if (!rerank) return { result: typeof input === 'string' ? search(input, searchOptions) : search(input, searchOptions as SearchOptions & { fuse?: false }), ranker: LEXICAL_RANKER };
+    if (!rerank)
+      return {
+        result:
+          typeof input === 'string'
+            ? search(input, searchOptions)
+            : search(input, searchOptions as SearchOptions & { fuse?: false }),
+        ranker: LEXICAL_RANKER,
+      };
     const limit = clampLimit(searchOptions.limit, settings);
     if (typeof input === 'string') return rankedOne(input, limit, settings.maxResponseBytes, rerank);
     const queries = Array.isArray(input) ? input.slice(0, settings.maxBatchQueries) : [];
@@ -293,7 +364,10 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
     const answers = await Promise.all(queries.map((query) => rankedOne(query, limit, budget, rerank)));
     const results = answers.map((answer) => answer.result);
     const cut = (Array.isArray(input) && input.length > queries.length) || results.some((result) => result.truncated);
-    return { result: { results, truncated: cut }, ranker: answers.find((answer) => answer.ranker !== LEXICAL_RANKER)?.ranker ?? LEXICAL_RANKER };
+    return {
+      result: { results, truncated: cut },
+      ranker: answers.find((answer) => answer.ranker !== LEXICAL_RANKER)?.ranker ?? LEXICAL_RANKER,
+    };
   }
 
   return {
@@ -309,7 +383,10 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
       if (typeof idOrName !== 'string') return [];
       const requested = idOrName.slice(0, settings.maxQueryLength);
       // Edit distance over the tools that share a word with the request; the whole catalog only when none do.
-      const candidates = core.ranker().rank(requested, SUGGEST_CANDIDATES, visible).map((doc) => tools[doc]!);
+      const candidates = core
+        .ranker()
+        .rank(requested, SUGGEST_CANDIDATES, visible)
+        .map((doc) => tools[doc]!);
       return suggestIds(requested, candidates.length >= 3 ? candidates : shownTools(), 3);
     },
   };
@@ -329,7 +406,10 @@ function namedFirst(docs: readonly number[], lexical: Ranked, max: number): numb
 export function selectedNames(query: string): string[] | undefined {
   const match = /^\s*select:(.*)$/is.exec(query);
   if (!match) return undefined;
-  return match[1]!.split(',').map((name) => name.trim()).filter(Boolean);
+  return match[1]!
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
 }
 
 /** The full description `describe` returns: the exact schemas, no ranking data. */

@@ -48,7 +48,10 @@ export interface BatchSearchResult {
 }
 
 /** `describe`: the full descriptor with the exact input schema. */
-export type ToolDescription = Pick<ToolDescriptor, 'id' | 'name' | 'source' | 'owner' | 'title' | 'description' | 'inputSchema' | 'outputSchema' | 'annotations'>;
+export type ToolDescription = Pick<
+  ToolDescriptor,
+  'id' | 'name' | 'source' | 'owner' | 'title' | 'description' | 'inputSchema' | 'outputSchema' | 'annotations'
+>;
 
 export interface SearchOptions {
   readonly limit?: number;
@@ -93,8 +96,14 @@ export interface ToolIndex {
    * there); without taps it is `search`. A failing or slow tap falls back to the lexical ranking, never fails.
    */
   searchRanked(query: string, options?: SearchOptions): Promise<RankedSearch<SearchResult>>;
-  searchRanked(queries: readonly string[], options: SearchOptions & { readonly fuse: true }): Promise<RankedSearch<SearchResult>>;
-  searchRanked(queries: readonly string[], options?: SearchOptions & { readonly fuse?: false }): Promise<RankedSearch<BatchSearchResult>>;
+  searchRanked(
+    queries: readonly string[],
+    options: SearchOptions & { readonly fuse: true },
+  ): Promise<RankedSearch<SearchResult>>;
+  searchRanked(
+    queries: readonly string[],
+    options?: SearchOptions & { readonly fuse?: false },
+  ): Promise<RankedSearch<BatchSearchResult>>;
   searchRanked(input: string | readonly string[], options?: SearchOptions): Promise<RankedSearch>;
   search(query: string, options?: SearchOptions): SearchResult;
   search(queries: readonly string[], options: SearchOptions & { readonly fuse: true }): SearchResult;

@@ -32,7 +32,10 @@ export function createVocabulary(): Vocabulary {
   // A null-prototype dictionary, not a Map: a property lookup internalizes the key string, so a text seen before
   // (a descriptor's parameter description at the next build) costs a pointer compare instead of a char compare;
   // measured ~8x faster than a Map for repeated texts and ~15% for new ones.
-  const pieces: Record<string, readonly number[] | undefined> = Object.create(null) as Record<string, readonly number[] | undefined>;
+  const pieces: Record<string, readonly number[] | undefined> = Object.create(null) as Record<
+    string,
+    readonly number[] | undefined
+  >;
   let pieceChars = 0;
   let out: number[] = [];
   const add = (word: string): void => {

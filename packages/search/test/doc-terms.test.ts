@@ -44,20 +44,43 @@ describe('packed bags', () => {
   };
 
   it('packs each field as length, distinct count, ids in first-seen order, then their counts', () => {
-    const doc = pack(() => addBag([7, 3, 7], [7, 1]), () => addBag());
+    const doc = pack(
+      () => addBag([7, 3, 7], [7, 1]),
+      () => addBag(),
+    );
     expect(doc).toEqual([5, 3, 7, 3, 1, 3, 1, 1, 0, 0]);
     expect(fieldAt(Int32Array.from(doc), 1)).toBe(8);
   });
 
   it('merges one field of several docs (counts and lengths add up) and copies a field as is', () => {
-    const a = Int32Array.from(pack(() => addBag([9]), () => addBag([1, 2, 2])));
-    const b = Int32Array.from(pack(() => addBag([8]), () => addBag([2, 5])));
-    expect(pack(() => addField(a, 0), () => addMergedBag([a, b], 1))).toEqual([1, 1, 9, 1, 5, 3, 1, 2, 5, 1, 3, 1]);
+    const a = Int32Array.from(
+      pack(
+        () => addBag([9]),
+        () => addBag([1, 2, 2]),
+      ),
+    );
+    const b = Int32Array.from(
+      pack(
+        () => addBag([8]),
+        () => addBag([2, 5]),
+      ),
+    );
+    expect(
+      pack(
+        () => addField(a, 0),
+        () => addMergedBag([a, b], 1),
+      ),
+    ).toEqual([1, 1, 9, 1, 5, 3, 1, 2, 5, 1, 3, 1]);
   });
 });
 
 describe('sentences', () => {
   it('splits at whitespace after sentence ends and line breaks, and nowhere else', () => {
-    expect(sentences('Lists files. Use v1.2 paths!  Then stop?\n\nNext line\nsame')).toEqual(['Lists files.', 'Use v1.2 paths!', 'Then stop?', 'Next line\nsame']);
+    expect(sentences('Lists files. Use v1.2 paths!  Then stop?\n\nNext line\nsame')).toEqual([
+      'Lists files.',
+      'Use v1.2 paths!',
+      'Then stop?',
+      'Next line\nsame',
+    ]);
   });
 });

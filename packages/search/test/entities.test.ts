@@ -14,7 +14,12 @@ describe('query shapes', () => {
     expect(entityWords('find every file under src/ with a TODO')).toEqual(['file', 'path']);
     expect(entityWords('write it to /root/markdown/report')).toEqual(['file', 'path']);
     // Alternatives, repository slugs and branches are not paths.
-    for (const query of ['tides and sunrise/sunset times', 'close issue #88 in octo-org/app', 'check out release/2.0', 'a credit/debit card']) {
+    for (const query of [
+      'tides and sunrise/sunset times',
+      'close issue #88 in octo-org/app',
+      'check out release/2.0',
+      'a credit/debit card',
+    ]) {
       expect(entityWords(query)).toEqual([]);
     }
   });

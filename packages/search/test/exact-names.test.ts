@@ -9,45 +9,97 @@ import { dataDir, sharedDataPresent } from './helpers/data.js';
 import { tool } from './helpers/tools.js';
 
 const catalog = [
-  tool('create_issue', 'Create a new issue in a GitHub repository.', { type: 'object' }, { owner: 'github', title: 'Open Issue' }),
+  tool(
+    'create_issue',
+    'Create a new issue in a GitHub repository.',
+    { type: 'object' },
+    { owner: 'github', title: 'Open Issue' },
+  ),
   tool('create_pull_request', 'Open a pull request in a GitHub repository.', { type: 'object' }, { owner: 'github' }),
-  tool('search_issues', 'Search issues and pull requests across repositories.', { type: 'object' }, { owner: 'github' }),
+  tool(
+    'search_issues',
+    'Search issues and pull requests across repositories.',
+    { type: 'object' },
+    { owner: 'github' },
+  ),
   tool('create_issue', 'Create an issue in a Linear team.', { type: 'object' }, { owner: 'linear' }),
   tool('sendMessage', 'Send a message to a Slack channel.', { type: 'object' }, { owner: 'slack' }),
-  tool('issue_tracker_stats', 'Create issue reports: statistics about new issues.', { type: 'object' }, { owner: 'stats' }),
+  tool(
+    'issue_tracker_stats',
+    'Create issue reports: statistics about new issues.',
+    { type: 'object' },
+    { owner: 'stats' },
+  ),
 ];
 const first = (query: string, tools = catalog) => createToolIndex(tools).search(query).hits[0]?.id;
 
 describe('exact names', () => {
   it('a name in any case or with any separators puts that tool first', () => {
-    for (const query of ['sendMessage', 'SENDMESSAGE', 'send_message', 'send-message', 'Send Message', '  send.message '])
+    for (const query of [
+      'sendMessage',
+      'SENDMESSAGE',
+      'send_message',
+      'send-message',
+      'Send Message',
+      '  send.message ',
+    ])
       expect(first(query), query).toBe('mcp:slack:sendMessage');
   });
 
-  it('a server prefix picks that server\'s tool; an id finds its tool', () => {
-    for (const query of ['linear.create_issue', 'linear/create_issue', 'mcp__linear__create_issue', 'mcp:linear:create_issue', 'MCP:LINEAR:CREATE_ISSUE'])
+  it("a server prefix picks that server's tool; an id finds its tool", () => {
+    for (const query of [
+      'linear.create_issue',
+      'linear/create_issue',
+      'mcp__linear__create_issue',
+      'mcp:linear:create_issue',
+      'MCP:LINEAR:CREATE_ISSUE',
+    ])
       expect(first(query), query).toBe('mcp:linear:create_issue');
     expect(first('github.create_issue')).toBe('mcp:github:create_issue');
     // A prefix that names no server of the tool is no server prefix.
-    expect(createToolIndex(catalog).search('slack.create_issue').hits.slice(0, 2).map((hit) => hit.owner).sort()).not.toEqual(['slack', 'slack']);
+    expect(
+      createToolIndex(catalog)
+        .search('slack.create_issue')
+        .hits.slice(0, 2)
+        .map((hit) => hit.owner)
+        .sort(),
+    ).not.toEqual(['slack', 'slack']);
   });
 
   it('two tools of the same name both come first, ordered by id; the title finds its tool', () => {
-    expect(createToolIndex(catalog).search('create issue').hits.slice(0, 2).map((hit) => hit.id)).toEqual(['mcp:github:create_issue', 'mcp:linear:create_issue']);
+    expect(
+      createToolIndex(catalog)
+        .search('create issue')
+        .hits.slice(0, 2)
+        .map((hit) => hit.id),
+    ).toEqual(['mcp:github:create_issue', 'mcp:linear:create_issue']);
     expect(first('open issue')).toBe('mcp:github:create_issue');
   });
 
   it('a typo at edit distance 1 or 2 still finds the tool, and is not marked weak', () => {
-    for (const query of ['create_pul_request', 'craete_pull_request', 'create_pull_reqest', 'crate_pul_request', 'sendMesage', 'serch_issues']) {
+    for (const query of [
+      'create_pul_request',
+      'craete_pull_request',
+      'create_pull_reqest',
+      'crate_pul_request',
+      'sendMesage',
+      'serch_issues',
+    ]) {
       const result = createToolIndex(catalog).search(query);
-      expect(result.hits[0]?.name.toLowerCase().replace(/_/g, ''), query).toBe(normalizeName(query.length > 14 ? 'create_pull_request' : query.startsWith('send') ? 'sendMessage' : 'search_issues'));
+      expect(result.hits[0]?.name.toLowerCase().replace(/_/g, ''), query).toBe(
+        normalizeName(
+          query.length > 14 ? 'create_pull_request' : query.startsWith('send') ? 'sendMessage' : 'search_issues',
+        ),
+      );
       expect(result.hits[0]?.weak).toBeUndefined();
     }
   });
 
   it('a sentence is never read as a misspelt name, and a short name tolerates no typo', () => {
     // "create issue reports" is one edit from no name, but the ranking, not the name tier, answers a sentence.
-    expect(first('please create the issue tracker statistics for our team this week')).toBe('mcp:stats:issue_tracker_stats');
+    expect(first('please create the issue tracker statistics for our team this week')).toBe(
+      'mcp:stats:issue_tracker_stats',
+    );
     expect(boundedDistance('sendmesage', 'sendmessage', 2)).toBe(1);
     expect(boundedDistance('abcd', 'abdc', 1)).toBe(1);
     expect(boundedDistance('kitten', 'sitting', 2)).toBe(3);
@@ -61,7 +113,10 @@ describe('exact names', () => {
     const run = { catalog: listed.filter((t) => t.owner !== 'linear'), listed };
     const index = indexForRun(run);
     for (const query of ['linear.create_issue', 'mcp:linear:create_issue', 'mcp__linear__create_issue'])
-      expect(index.search(query).hits.map((hit) => hit.owner), query).not.toContain('linear');
+      expect(
+        index.search(query).hits.map((hit) => hit.owner),
+        query,
+      ).not.toContain('linear');
     expect(index.search('create_issue').hits[0]?.id).toBe('mcp:github:create_issue');
   });
 });
@@ -75,7 +130,11 @@ describe('select:', () => {
   });
 
   it('a name shared by two tools selects the first; an unknown name selects nothing', () => {
-    expect(createToolIndex(catalog).search('select:create_issue').hits.map((hit) => hit.id)).toEqual(['mcp:github:create_issue']);
+    expect(
+      createToolIndex(catalog)
+        .search('select:create_issue')
+        .hits.map((hit) => hit.id),
+    ).toEqual(['mcp:github:create_issue']);
     expect(createToolIndex(catalog).search('select:no_such_tool').hits).toEqual([]);
     expect(createToolIndex(catalog).search('select:').hits).toEqual([]);
   });
@@ -106,7 +165,10 @@ describe.skipIf(!present)('exact names on the shared catalogs', () => {
     'upper case': [(name) => name.toUpperCase(), 0.995],
     'words with spaces': [(name) => name.replace(/[_\-.]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2'), 0.995],
     'server.name': [(name, owner) => `${owner.split('/').pop()}.${name}`, 0.985],
-    'one letter dropped': [(name) => (name.length < 6 ? undefined : name.slice(0, name.length >> 1) + name.slice((name.length >> 1) + 1)), 0.97],
+    'one letter dropped': [
+      (name) => (name.length < 6 ? undefined : name.slice(0, name.length >> 1) + name.slice((name.length >> 1) + 1)),
+      0.97,
+    ],
   };
   for (const set of ['mcp-catalog', 'livemcpbench', 'toolbench'] satisfies SnapshotName[]) {
     it(`${set}: a tool's name or a close variant of it finds that tool first`, { timeout: 120_000 }, () => {

@@ -9,15 +9,30 @@ import { createToolIndex, indexBuildCount, indexForRun } from '../src/index.js';
 import { catalog } from './helpers/tools.js';
 
 const definitions: ToolDefinition[] = catalog.map(({ id: _id, catalogMode: _mode, ...definition }) => definition);
-const source = (tools: readonly ToolDefinition[]): KernelPlugin => ({ name: 'catalog', apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add(tools)) });
+const source = (tools: readonly ToolDefinition[]): KernelPlugin => ({
+  name: 'catalog',
+  apply: ({ hooks }) => hooks.listTools.tap((sink) => sink.add(tools)),
+});
 /** Agent "restricted" may not see GitHub tools. */
 const policy: KernelPlugin = {
   name: 'agent-policy',
   apply: ({ hooks }) =>
-    hooks.filterPolicy.tap((tools: readonly ToolDescriptor[], ctx) => (ctx.run.request.agentId === 'restricted' ? tools.filter((tool) => tool.owner !== 'github') : tools)),
+    hooks.filterPolicy.tap((tools: readonly ToolDescriptor[], ctx) =>
+      ctx.run.request.agentId === 'restricted' ? tools.filter((tool) => tool.owner !== 'github') : tools,
+    ),
 };
-const QUERIES = ['read a file', 'open a github issue', 'search issues', 'post to slack', '天气预报', 'write_file', 'zebra', 'list the folders in a directory'];
-const searchAll = (index: ReturnType<typeof createToolIndex>) => QUERIES.map((query) => index.search(query, { limit: 20 }));
+const QUERIES = [
+  'read a file',
+  'open a github issue',
+  'search issues',
+  'post to slack',
+  '天气预报',
+  'write_file',
+  'zebra',
+  'list the folders in a directory',
+];
+const searchAll = (index: ReturnType<typeof createToolIndex>) =>
+  QUERIES.map((query) => index.search(query, { limit: 20 }));
 
 describe('index reuse across runs', () => {
   it('a new run over an unchanged catalog reuses the built index, with results identical to a fresh build', async () => {
@@ -48,7 +63,10 @@ describe('index reuse across runs', () => {
       const ids = restricted.search(query, { limit: 20 }).hits.map((hit) => hit.id);
       expect(ids.filter((id) => hidden.has(id))).toEqual([]);
       // The same ranking as the unrestricted run, with the hidden tools taken out.
-      const openIds = open.search(query, { limit: 20 }).hits.map((hit) => hit.id).filter((id) => !hidden.has(id));
+      const openIds = open
+        .search(query, { limit: 20 })
+        .hits.map((hit) => hit.id)
+        .filter((id) => !hidden.has(id));
       if (!restricted.search(query).weak) expect(ids).toEqual(openIds);
     }
     expect(restricted.describe('create_issue')).toBeUndefined();

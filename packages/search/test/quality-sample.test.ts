@@ -10,11 +10,19 @@ import { createToolIndex } from '../src/index.js';
 import { createPlainBm25, evaluate, formatTable, type EvalQuery } from '../src/eval/index.js';
 
 interface SampleFile {
-  readonly tools: readonly { id: string; name: string; server: string; description: string; inputSchema: ToolDescriptor['inputSchema'] }[];
+  readonly tools: readonly {
+    id: string;
+    name: string;
+    server: string;
+    description: string;
+    inputSchema: ToolDescriptor['inputSchema'];
+  }[];
   readonly queries: readonly EvalQuery[];
 }
 
-const sample = JSON.parse(readFileSync(new URL('./fixtures/sample-retrieval.json', import.meta.url), 'utf8')) as SampleFile;
+const sample = JSON.parse(
+  readFileSync(new URL('./fixtures/sample-retrieval.json', import.meta.url), 'utf8'),
+) as SampleFile;
 const descriptors: ToolDescriptor[] = sample.tools.map((tool) => ({
   id: tool.id,
   name: tool.name,

@@ -6,7 +6,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createToolIndex } from '../src/index.js';
-import { createPlainBm25, evaluate, formatTable, loadSnapshot, splitDev, type SnapshotName } from '../src/eval/index.js';
+import {
+  createPlainBm25,
+  evaluate,
+  formatTable,
+  loadSnapshot,
+  splitDev,
+  type SnapshotName,
+} from '../src/eval/index.js';
 import { dataDir, sharedDataPresent } from './helpers/data.js';
 import { createMiniSearch } from './helpers/minisearch.js';
 
@@ -19,7 +26,9 @@ const present = sharedDataPresent('retrieval quality');
  * measured 0.732/0.662, 0.397/0.481, 0.717/0.765: about two queries on
  * mcp-catalog, one on livemcpbench).
  */
-const GUARD: Readonly<Record<SnapshotName, { recallLead: number; mrrLead: number; recallFloor: number; mrrFloor: number }>> = {
+const GUARD: Readonly<
+  Record<SnapshotName, { recallLead: number; mrrLead: number; recallFloor: number; mrrFloor: number }>
+> = {
   'mcp-catalog': { recallLead: 0.11, mrrLead: 0.08, recallFloor: 0.71, mrrFloor: 0.63 },
   livemcpbench: { recallLead: 0.09, mrrLead: 0.045, recallFloor: 0.385, mrrFloor: 0.47 },
   toolbench: { recallLead: 0.1, mrrLead: 0.065, recallFloor: 0.7, mrrFloor: 0.75 },
@@ -29,7 +38,9 @@ describe.skipIf(!present)('retrieval quality on shared/data', () => {
   for (const name of ['mcp-catalog', 'livemcpbench', 'toolbench'] as const) {
     it(`${name}: beats plain BM25 on Recall@5 and MRR by a margin`, { timeout: 120_000 }, () => {
       const snapshot = loadSnapshot(dataDir, name);
-      const ours = evaluate(createToolIndex(snapshot.descriptors, { maxResponseBytes: 1 << 20 }), snapshot.queries, { k: 10 });
+      const ours = evaluate(createToolIndex(snapshot.descriptors, { maxResponseBytes: 1 << 20 }), snapshot.queries, {
+        k: 10,
+      });
       const plain = evaluate(createPlainBm25(snapshot.descriptors), snapshot.queries, { k: 10 });
       const mini = evaluate(createMiniSearch(snapshot.descriptors), snapshot.queries, { k: 10 });
       console.log(
@@ -49,7 +60,9 @@ describe.skipIf(!present)('retrieval quality on shared/data', () => {
     });
   }
 
-  it('mcp-catalog: the held-out fifth of the dev queries (never tuned on) keeps a lead over plain BM25', { timeout: 120_000 }, () => {
+  it('mcp-catalog: the held-out fifth of the dev queries (never tuned on) keeps a lead over plain BM25', {
+    timeout: 120_000,
+  }, () => {
     const snapshot = loadSnapshot(dataDir, 'mcp-catalog');
     const { tune, heldOut } = splitDev(snapshot.queries);
     expect([tune.length, heldOut.length]).toEqual([160, 40]);

@@ -2,11 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { createToolIndex } from '../src/index.js';
 import { tool } from './helpers/tools.js';
 
-const names = (index: ReturnType<typeof createToolIndex>, query: string): string[] => index.search(query).hits.map((hit) => hit.name);
+const names = (index: ReturnType<typeof createToolIndex>, query: string): string[] =>
+  index.search(query).hits.map((hit) => hit.name);
 
 describe('ranking', () => {
   it('matches everyday synonyms (folder -> directory)', () => {
-    const index = createToolIndex([tool('list_directory', 'List the entries of a directory.'), tool('read_file', 'Read a file.')]);
+    const index = createToolIndex([
+      tool('list_directory', 'List the entries of a directory.'),
+      tool('read_file', 'Read a file.'),
+    ]);
     expect(names(index, 'what is in this folder')[0]).toBe('list_directory');
   });
 
@@ -30,17 +34,26 @@ describe('ranking', () => {
   });
 
   it('matches interface words to their synonyms (dropdown -> select option)', () => {
-    const index = createToolIndex([tool('select_option', 'Select an option in a form.'), tool('read_file', 'Read a file.')]);
+    const index = createToolIndex([
+      tool('select_option', 'Select an option in a form.'),
+      tool('read_file', 'Read a file.'),
+    ]);
     expect(names(index, 'pick Canada in the dropdown')[0]).toBe('select_option');
   });
 
   it('finds a tool described in full words from an abbreviation (repo -> repository)', () => {
-    const index = createToolIndex([tool('list_projects', 'List the repositories of a user.'), tool('list_files', 'List the files of a folder.')]);
+    const index = createToolIndex([
+      tool('list_projects', 'List the repositories of a user.'),
+      tool('list_files', 'List the files of a folder.'),
+    ]);
     expect(names(index, 'show my repos')[0]).toBe('list_projects');
   });
 
   it('stems, so plurals and -ing forms match', () => {
-    const index = createToolIndex([tool('manage_labels', 'Manage labels on an issue.'), tool('read_file', 'Read a file.')]);
+    const index = createToolIndex([
+      tool('manage_labels', 'Manage labels on an issue.'),
+      tool('read_file', 'Read a file.'),
+    ]);
     expect(names(index, 'labelling')[0]).toBe('manage_labels');
   });
 
@@ -54,7 +67,10 @@ describe('ranking', () => {
   });
 
   it('reads a verb-less request that ends in a question mark as a question', () => {
-    const index = createToolIndex([tool('create_events', 'Create calendar events.'), tool('list_events', 'List calendar events.')]);
+    const index = createToolIndex([
+      tool('create_events', 'Create calendar events.'),
+      tool('list_events', 'List calendar events.'),
+    ]);
     expect(names(index, 'calendar events tomorrow')[0]).toBe('create_events');
     expect(names(index, 'calendar events tomorrow?')[0]).toBe('list_events');
   });
@@ -70,7 +86,10 @@ describe('ranking', () => {
 
   it('ignores example code and URLs pasted into descriptions', () => {
     const index = createToolIndex([
-      tool('get_account', 'Get the account.\n```json\n{"invoice": "acme", "github_url": "https://github.com/acme"}\n```'),
+      tool(
+        'get_account',
+        'Get the account.\n```json\n{"invoice": "acme", "github_url": "https://github.com/acme"}\n```',
+      ),
       tool('list_invoices', 'List invoices.'),
     ]);
     expect(names(index, 'invoice')).toEqual(['list_invoices']);
@@ -79,7 +98,10 @@ describe('ranking', () => {
 
   it('matches parameter names and descriptions', () => {
     const index = createToolIndex([
-      tool('run', 'Run a job.', { type: 'object', properties: { cron: { type: 'string', description: 'Schedule expression' } } }),
+      tool('run', 'Run a job.', {
+        type: 'object',
+        properties: { cron: { type: 'string', description: 'Schedule expression' } },
+      }),
       tool('stop', 'Stop a job.'),
     ]);
     expect(names(index, 'cron schedule')[0]).toBe('run');

@@ -35,11 +35,15 @@ describe('signature', () => {
   });
 
   it('quotes keys that are not identifiers', () => {
-    expect(signature({ type: 'object', properties: { 'content-type': { type: 'string' } } })).toBe('{ "content-type"?: string }');
+    expect(signature({ type: 'object', properties: { 'content-type': { type: 'string' } } })).toBe(
+      '{ "content-type"?: string }',
+    );
   });
 
   it('never exceeds 300 characters and closes the cut type', () => {
-    const properties = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`argument_number_${i}`, { type: 'string' }]));
+    const properties = Object.fromEntries(
+      Array.from({ length: 60 }, (_, i) => [`argument_number_${i}`, { type: 'string' }]),
+    );
     const text = signature({ type: 'object', properties, required: ['argument_number_59'] });
     expect(text.length).toBeLessThanOrEqual(300);
     expect(text.startsWith('{ argument_number_59: string;')).toBe(true);
@@ -47,7 +51,10 @@ describe('signature', () => {
   });
 
   it('bounds long enums', () => {
-    const text = signature({ type: 'object', properties: { v: { enum: Array.from({ length: 100 }, (_, i) => `value${i}`) } } });
+    const text = signature({
+      type: 'object',
+      properties: { v: { enum: Array.from({ length: 100 }, (_, i) => `value${i}`) } },
+    });
     expect(text).toBe('{ v?: "value0"|"value1"|"value2"|"value3"|"value4"|"value5"|… }');
   });
 });

@@ -6,7 +6,11 @@ describe('tokenize', () => {
     ['snake_case', 'list_allowed_directories', ['list', 'allowed', 'directories']],
     ['kebab-case', 'create-drive-item', ['create', 'drive', 'item']],
     ['dots, colons and slashes', 'mcp:github/search.issues', ['mcp', 'github', 'search', 'issues']],
-    ['camelCase, keeping the joined word', 'getPullRequestComments', ['get', 'pull', 'request', 'comments', 'getpullrequestcomments']],
+    [
+      'camelCase, keeping the joined word',
+      'getPullRequestComments',
+      ['get', 'pull', 'request', 'comments', 'getpullrequestcomments'],
+    ],
     ['acronyms', 'parseHTMLResponse', ['parse', 'html', 'response', 'parsehtmlresponse']],
     ['digits stay with letters', 'ec2 s3Bucket', ['ec2', 's3', 'bucket', 's3bucket']],
   ])('splits %s', (_label, text, expected) => {

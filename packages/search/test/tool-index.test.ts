@@ -26,15 +26,22 @@ describe('createToolIndex: search', () => {
 
   it('breaks score ties by id, whatever the catalog order', () => {
     const twins = ['b', 'c', 'a'].map((owner) => tool('ping', 'Ping the host.', { type: 'object' }, { owner }));
-    const forward = createToolIndex(twins).search('ping host').hits.map((hit) => hit.id);
-    const backward = createToolIndex([...twins].reverse()).search('ping host').hits.map((hit) => hit.id);
+    const forward = createToolIndex(twins)
+      .search('ping host')
+      .hits.map((hit) => hit.id);
+    const backward = createToolIndex([...twins].reverse())
+      .search('ping host')
+      .hits.map((hit) => hit.id);
     expect(forward).toEqual(['mcp:a:ping', 'mcp:b:ping', 'mcp:c:ping']);
     expect(backward).toEqual(forward);
   });
 
-  it.each(['', '   ', 'the', 'what is it and how do I', '?!.'])('returns nothing for an empty or stopword-only query (%j)', (query) => {
-    expect(createToolIndex(catalog).search(query)).toEqual({ query: query.trim(), hits: [], truncated: false });
-  });
+  it.each(['', '   ', 'the', 'what is it and how do I', '?!.'])(
+    'returns nothing for an empty or stopword-only query (%j)',
+    (query) => {
+      expect(createToolIndex(catalog).search(query)).toEqual({ query: query.trim(), hits: [], truncated: false });
+    },
+  );
 
   it('never comes back empty: with no shared term, the closest partial matches, each marked weak', () => {
     const result = createToolIndex(catalog).search('zebra');
@@ -44,7 +51,10 @@ describe('createToolIndex: search', () => {
   });
 
   it('a word prefix finds partial matches first ("messenger" → message), marked weak', () => {
-    const index = createToolIndex([tool('list_invoices', 'List invoices.'), tool('send_message', 'Send a message.', { type: 'object' }, { owner: 'slack' })]);
+    const index = createToolIndex([
+      tool('list_invoices', 'List invoices.'),
+      tool('send_message', 'Send a message.', { type: 'object' }, { owner: 'slack' }),
+    ]);
     const result = index.search('messenger');
     expect(result).toMatchObject({ weak: true, hits: [{ name: 'send_message', weak: true }] });
     expect(result.hits).toHaveLength(1);
@@ -83,7 +93,9 @@ describe('createToolIndex: search', () => {
 });
 
 describe('createToolIndex: limits', () => {
-  const many = Array.from({ length: 40 }, (_, i) => tool(`report_${String(i).padStart(2, '0')}`, `Build report number ${i}.`));
+  const many = Array.from({ length: 40 }, (_, i) =>
+    tool(`report_${String(i).padStart(2, '0')}`, `Build report number ${i}.`),
+  );
 
   it('uses searchDefaultLimit when no limit is given and flags the cut', () => {
     const result = createToolIndex(many, { searchDefaultLimit: 5 }).search('report');
@@ -147,7 +159,10 @@ describe('createToolIndex: batch search', () => {
   });
 
   it('shares the response size cap across the batch', () => {
-    const batch = createToolIndex(catalog, { maxResponseBytes: 1000 }).search(['file', 'issue', 'message', 'directory'], { limit: 20 });
+    const batch = createToolIndex(catalog, { maxResponseBytes: 1000 }).search(
+      ['file', 'issue', 'message', 'directory'],
+      { limit: 20 },
+    );
     expect(Buffer.byteLength(JSON.stringify(batch))).toBeLessThanOrEqual(1000);
     expect(batch.results.some((result) => result.hits.length > 0)).toBe(true);
   });
@@ -162,7 +177,11 @@ describe('createToolIndex: describe and suggest', () => {
     const index = createToolIndex(catalog);
     const description = index.describe('mcp:files:read_file');
     expect(description?.inputSchema).toBe(catalog[0]?.inputSchema);
-    expect(description).toMatchObject({ id: 'mcp:files:read_file', name: 'read_file', description: catalog[0]?.description });
+    expect(description).toMatchObject({
+      id: 'mcp:files:read_file',
+      name: 'read_file',
+      description: catalog[0]?.description,
+    });
   });
 
   it('describes by name', () => {
@@ -198,8 +217,14 @@ describe('createToolIndex: hostile descriptors', () => {
   });
 
   it('keeps summary and input bounded for huge schemas and descriptions', () => {
-    const properties = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`field_${i}`, { type: 'string', description: 'x'.repeat(1000) }]));
-    const huge = tool('huge', `Huge tool. ${'word '.repeat(100_000)}`, { type: 'object', properties, required: Object.keys(properties) });
+    const properties = Object.fromEntries(
+      Array.from({ length: 20_000 }, (_, i) => [`field_${i}`, { type: 'string', description: 'x'.repeat(1000) }]),
+    );
+    const huge = tool('huge', `Huge tool. ${'word '.repeat(100_000)}`, {
+      type: 'object',
+      properties,
+      required: Object.keys(properties),
+    });
     const hit = createToolIndex([huge]).search('huge').hits[0] as SearchHit;
     expect(hit.summary.length).toBeLessThanOrEqual(200);
     expect(hit.input.length).toBeLessThanOrEqual(300);
@@ -223,7 +248,13 @@ describe('createToolIndex: hostile descriptors', () => {
   });
 
   it('survives non-object schema parts', () => {
-    const odd = tool('odd', 'Odd schema.', { type: 'object', properties: { a: null, b: 'string', c: [], d: { items: 5, type: 'array' } }, required: 'a' });
-    expect(createToolIndex([odd]).search('odd').hits[0]?.input).toBe('{ a?: unknown; b?: unknown; c?: unknown; d?: unknown[] }');
+    const odd = tool('odd', 'Odd schema.', {
+      type: 'object',
+      properties: { a: null, b: 'string', c: [], d: { items: 5, type: 'array' } },
+      required: 'a',
+    });
+    expect(createToolIndex([odd]).search('odd').hits[0]?.input).toBe(
+      '{ a?: unknown; b?: unknown; c?: unknown; d?: unknown[] }',
+    );
   });
 });

@@ -32,13 +32,25 @@ export function createSessionHost(options: { store?: SessionStore } = {}): Sessi
   let runner: SessionTurnRunner | undefined;
 
   async function runOne(sessionId: string, message: string, turn: SessionTurnOptions): Promise<SessionTurnReply> {
-    if (!runner) throw new ToolSearchError(SessionsErrors.SESSIONS_UNAVAILABLE, 'no gateway runs turns in this process; the session tools work inside `tool-search gateway`');
+    if (!runner)
+      throw new ToolSearchError(
+        SessionsErrors.SESSIONS_UNAVAILABLE,
+        'no gateway runs turns in this process; the session tools work inside `tool-search gateway`',
+      );
     const kept = await store.transcript(sessionId);
-    const messages = kept.flatMap((entry) => (entry.role !== 'tool' && entry.content ? [{ role: entry.role, content: entry.content }] : []));
+    const messages = kept.flatMap((entry) =>
+      entry.role !== 'tool' && entry.content ? [{ role: entry.role, content: entry.content }] : [],
+    );
     messages.push({ role: 'user', content: message });
     await store.upsert(sessionId, { ...(turn.agentId ? { agentId: turn.agentId } : {}), status: 'running' });
     try {
-      const reply = await runner({ sessionId, messages, ...(turn.agentId ? { agentId: turn.agentId } : {}), ...(turn.model ? { model: turn.model } : {}), ...(turn.signal ? { signal: turn.signal } : {}) });
+      const reply = await runner({
+        sessionId,
+        messages,
+        ...(turn.agentId ? { agentId: turn.agentId } : {}),
+        ...(turn.model ? { model: turn.model } : {}),
+        ...(turn.signal ? { signal: turn.signal } : {}),
+      });
       const before = await store.get(sessionId);
       const usage = before?.usage ?? { input: 0, output: 0 };
       await store.upsert(sessionId, {

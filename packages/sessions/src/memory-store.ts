@@ -62,13 +62,19 @@ export class MemorySessionStore implements SessionStore {
   #upsert(sessionId: string, patch: SessionPatch): Slot {
     const slot = this.#slots.get(sessionId);
     if (slot) {
-      slot.record = { ...patchedRecord(sessionId, slot.record, patch, this.#now()), messageCount: slot.record.messageCount };
+      slot.record = {
+        ...patchedRecord(sessionId, slot.record, patch, this.#now()),
+        messageCount: slot.record.messageCount,
+      };
       // Re-insert so Map order is least recently updated first (eviction order).
       this.#slots.delete(sessionId);
       this.#slots.set(sessionId, slot);
       return slot;
     }
-    const created = { record: { ...patchedRecord(sessionId, undefined, patch, this.#now()), messageCount: 0 }, entries: [] as TranscriptEntry[] };
+    const created = {
+      record: { ...patchedRecord(sessionId, undefined, patch, this.#now()), messageCount: 0 },
+      entries: [] as TranscriptEntry[],
+    };
     this.#slots.set(sessionId, created);
     this.#evict();
     return created;

@@ -64,13 +64,18 @@ export class StateSessionStore implements SessionStore {
     const records = await Promise.all(ids.map((id) => this.get(id)));
     // Members whose record expired leave the index here (the index itself is bounded, so this is only tidying).
     await Promise.all(ids.filter((_, i) => !records[i]).map((id) => this.#state.unindex(this.#key('index'), id)));
-    return records.filter((record): record is SessionRecord => record !== undefined).sort((a, b) => b.updatedAt - a.updatedAt);
+    return records
+      .filter((record): record is SessionRecord => record !== undefined)
+      .sort((a, b) => b.updatedAt - a.updatedAt);
   }
 
   async append(sessionId: string, entry: TranscriptEntry): Promise<void> {
     const [, created] = await this.#upsert(sessionId, {});
     await Promise.all([
-      this.#state.append(this.#key('transcript', sessionId), [JSON.stringify(keptEntry(entry, this.#maxEntryChars))], { max: this.#maxMessages, ttlMs: this.#ttlMs }),
+      this.#state.append(this.#key('transcript', sessionId), [JSON.stringify(keptEntry(entry, this.#maxEntryChars))], {
+        max: this.#maxMessages,
+        ttlMs: this.#ttlMs,
+      }),
       this.#state.increment(this.#key('count', sessionId), 'messages', 1, this.#ttlMs),
     ]);
     if (created) await this.#evict();
@@ -93,7 +98,12 @@ export class StateSessionStore implements SessionStore {
       this.#state.set(this.#key('record', sessionId), JSON.stringify(record), { ttlMs: this.#ttlMs }),
       // The index's own bound is a backstop; #evict keeps it at maxSessions and spares running sessions.
       this.#state.index(this.#key('index'), sessionId, now, { max: this.#maxSessions * 2, ttlMs: this.#ttlMs }),
-      ...(before ? [this.#state.touch(this.#key('transcript', sessionId), this.#ttlMs), this.#state.touch(this.#key('count', sessionId), this.#ttlMs)] : []),
+      ...(before
+        ? [
+            this.#state.touch(this.#key('transcript', sessionId), this.#ttlMs),
+            this.#state.touch(this.#key('count', sessionId), this.#ttlMs),
+          ]
+        : []),
     ]);
     return [record, !before];
   }

@@ -56,7 +56,9 @@ export interface SessionRecord {
 }
 
 /** What a writer may set on a session; absent fields keep their value, and `model: null` clears the model override. */
-export type SessionPatch = Partial<Omit<SessionRecord, 'key' | 'sessionId' | 'createdAt' | 'updatedAt' | 'messageCount' | 'model'>> & { readonly model?: string | null };
+export type SessionPatch = Partial<
+  Omit<SessionRecord, 'key' | 'sessionId' | 'createdAt' | 'updatedAt' | 'messageCount' | 'model'>
+> & { readonly model?: string | null };
 
 export interface SessionStore {
   /** Creates the session or updates the given fields (a new session needs no more than its id). */

@@ -24,13 +24,21 @@ export async function wakeSession(host: SessionHost, sessionId: string, note: Wa
     if (!record) return 'unknown-session';
     if (host.bound) {
       try {
-        await host.turn(sessionId, note.content, { agentId: record.agentId, ...(record.model ? { model: record.model } : {}) });
+        await host.turn(sessionId, note.content, {
+          agentId: record.agentId,
+          ...(record.model ? { model: record.model } : {}),
+        });
         return 'woken';
       } catch {
         // The provider may be down right after a restart: the note still waits in the transcript.
       }
     }
-    await host.store.append(sessionId, { role: 'user', content: note.content, at: Date.now(), announce: { from: note.from, status: note.status } });
+    await host.store.append(sessionId, {
+      role: 'user',
+      content: note.content,
+      at: Date.now(),
+      announce: { from: note.from, status: note.status },
+    });
     return 'noted';
   } catch {
     return 'unknown-session';

@@ -1,11 +1,21 @@
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { connectRedisState, memoryReplicas, type StateStore } from '@tool-search/state';
 import { startRedisServer, stateBackends } from '@tool-search/testing';
-import { createSessionHost, MemorySessionStore, StateSessionStore, type MemorySessionStoreOptions, type SessionStore, type SessionTurnRequest } from '@tool-search/sessions';
+import {
+  createSessionHost,
+  MemorySessionStore,
+  StateSessionStore,
+  type MemorySessionStoreOptions,
+  type SessionStore,
+  type SessionTurnRequest,
+} from '@tool-search/sessions';
 
 const line = (content: string) => ({ role: 'user' as const, content, at: 0 });
 
-const backends = stateBackends<StateStore>('the session store tests', { memory: memoryReplicas, redis: connectRedisState });
+const backends = stateBackends<StateStore>('the session store tests', {
+  memory: memoryReplicas,
+  redis: connectRedisState,
+});
 afterAll(() => backends.close());
 const haveRedis = backends.redisAvailable;
 /** Fresh state per test, as two replicas see it: in-process views of one store, or two clients on a key prefix of its own. */
@@ -16,7 +26,14 @@ type Make = (options?: MemorySessionStoreOptions) => Promise<SessionStore>;
 const stores: [string, Make][] = [
   ['MemorySessionStore', async (options) => new MemorySessionStore(options)],
   ['StateSessionStore (memory state)', async (options) => new StateSessionStore(await freshState('memory'), options)],
-  ...(haveRedis ? [['StateSessionStore (redis)', async (options?: MemorySessionStoreOptions) => new StateSessionStore(await freshState('redis'), options)] as [string, Make]] : []),
+  ...(haveRedis
+    ? [
+        [
+          'StateSessionStore (redis)',
+          async (options?: MemorySessionStoreOptions) => new StateSessionStore(await freshState('redis'), options),
+        ] as [string, Make],
+      ]
+    : []),
 ];
 
 describe.each(stores)('%s', (_name, make) => {
@@ -52,7 +69,9 @@ describe.each(stores)('%s', (_name, make) => {
 
 const stateKinds = backends.kinds;
 describe.each(stateKinds)('StateSessionStore across replicas (%s state)', (kind) => {
-  async function pair(options: ConstructorParameters<typeof StateSessionStore>[1] = {}): Promise<[StateSessionStore, StateSessionStore]> {
+  async function pair(
+    options: ConstructorParameters<typeof StateSessionStore>[1] = {},
+  ): Promise<[StateSessionStore, StateSessionStore]> {
     const [a, b] = await statePair(kind);
     return [new StateSessionStore(a, options), new StateSessionStore(b, options)];
   }
@@ -93,20 +112,23 @@ describe.each(stateKinds)('StateSessionStore across replicas (%s state)', (kind)
 });
 
 describe('StateSessionStore while Redis is down', () => {
-  it.skipIf(!haveRedis)('rejects writes and reads with STATE_UNAVAILABLE instead of hanging or dropping them silently', async () => {
-    const own = await startRedisServer();
-    const state = await connectRedisState({ url: own.url, replicaId: 'a', commandTimeoutMs: 500 });
-    try {
-      const store = new StateSessionStore(state);
-      await store.append('s', line('before'));
-      await own.stop();
-      await expect(store.append('s', line('during'))).rejects.toMatchObject({ code: 'STATE_UNAVAILABLE' });
-      await expect(store.list()).rejects.toMatchObject({ code: 'STATE_UNAVAILABLE' });
-    } finally {
-      await state.close();
-      await own.stop();
-    }
-  });
+  it.skipIf(!haveRedis)(
+    'rejects writes and reads with STATE_UNAVAILABLE instead of hanging or dropping them silently',
+    async () => {
+      const own = await startRedisServer();
+      const state = await connectRedisState({ url: own.url, replicaId: 'a', commandTimeoutMs: 500 });
+      try {
+        const store = new StateSessionStore(state);
+        await store.append('s', line('before'));
+        await own.stop();
+        await expect(store.append('s', line('during'))).rejects.toMatchObject({ code: 'STATE_UNAVAILABLE' });
+        await expect(store.list()).rejects.toMatchObject({ code: 'STATE_UNAVAILABLE' });
+      } finally {
+        await state.close();
+        await own.stop();
+      }
+    },
+  );
 });
 
 describe('createSessionHost', () => {
@@ -136,7 +158,12 @@ describe('createSessionHost', () => {
       { role: 'assistant', content: 're 1' },
       { role: 'user', content: 'two' },
     ]);
-    expect(await host.store.get('s')).toMatchObject({ status: 'idle', turns: 2, usage: { input: 4, output: 2 }, model: 'm' });
+    expect(await host.store.get('s')).toMatchObject({
+      status: 'idle',
+      turns: 2,
+      usage: { input: 4, output: 2 },
+      model: 'm',
+    });
   });
 
   it('a failed turn leaves status failed with the error; the next turn still runs', async () => {

@@ -20,7 +20,10 @@ export interface CreateStateOptions {
   readonly onError?: (error: Error) => void;
 }
 
-export async function createStateStore(config: StateConfig = {}, options: CreateStateOptions = {}): Promise<StateStore> {
+export async function createStateStore(
+  config: StateConfig = {},
+  options: CreateStateOptions = {},
+): Promise<StateStore> {
   const replicaId = replicaIdOf(config, options.env ?? process.env);
   if (!config.redis) return new MemoryStateStore({ replicaId });
   return connectRedisState({ ...config.redis, replicaId, ...(options.onError ? { onError: options.onError } : {}) });

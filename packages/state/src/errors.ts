@@ -2,5 +2,6 @@
 import { defineErrors } from '@tool-search/kernel';
 
 export const StateErrors = defineErrors('@tool-search/state', {
-  STATE_UNAVAILABLE: 'The shared state store (Redis) cannot be reached or did not answer in time; state-dependent decisions fail closed.',
+  STATE_UNAVAILABLE:
+    'The shared state store (Redis) cannot be reached or did not answer in time; state-dependent decisions fail closed.',
 });

@@ -3,5 +3,13 @@ export { MemoryStateStore, memoryReplicas, type MemoryStateOptions } from './mem
 // The Redis adapter loads on first connect (`connectRedisState`), not with the package.
 export type { RedisStateStore } from './redis.js';
 export { DEFAULT_COMMAND_TIMEOUT_MS, DEFAULT_KEY_PREFIX, type RedisStateOptions } from './redis-options.js';
-export { connectRedisState, createStateStore, replicaIdOf, stateHealth, type CreateStateOptions, type StateConfig, type StateHealth } from './create.js';
+export {
+  connectRedisState,
+  createStateStore,
+  replicaIdOf,
+  stateHealth,
+  type CreateStateOptions,
+  type StateConfig,
+  type StateHealth,
+} from './create.js';
 export { StateErrors } from './errors.js';

@@ -16,7 +16,11 @@ export interface MemoryStateOptions {
   readonly now?: () => number;
 }
 
-type Value = { kind: 'string'; value: string } | { kind: 'counters'; value: Map<string, number> } | { kind: 'list'; value: string[] } | { kind: 'index'; value: Map<string, number> };
+type Value =
+  | { kind: 'string'; value: string }
+  | { kind: 'counters'; value: Map<string, number> }
+  | { kind: 'list'; value: string[] }
+  | { kind: 'index'; value: Map<string, number> };
 
 interface Slot {
   entry: Value;
@@ -37,7 +41,12 @@ export class MemoryStateStore implements StateStore {
 
   constructor(options: MemoryStateOptions = {}, shared?: Shared) {
     this.replicaId = options.replicaId ?? randomUUID().slice(0, 8);
-    this.#shared = shared ?? { slots: new Map(), channels: new Map(), maxKeys: options.maxKeys ?? 100_000, now: options.now ?? Date.now };
+    this.#shared = shared ?? {
+      slots: new Map(),
+      channels: new Map(),
+      maxKeys: options.maxKeys ?? 100_000,
+      now: options.now ?? Date.now,
+    };
   }
 
   /** Another replica's view of the same data and channels. */

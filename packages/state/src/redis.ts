@@ -38,7 +38,12 @@ export class RedisStateStore implements StateStore {
       commandOptions: { timeout: this.#timeoutMs },
       socket: { connectTimeout: this.#timeoutMs, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 2_000) },
     }) as RedisClientType;
-    const report = options.onError ?? ((error: Error) => void process.stderr.write(`state: redis at ${this.#url}: ${error.message} (reconnecting; state-dependent calls fail closed meanwhile)\n`));
+    const report =
+      options.onError ??
+      ((error: Error) =>
+        void process.stderr.write(
+          `state: redis at ${this.#url}: ${error.message} (reconnecting; state-dependent calls fail closed meanwhile)\n`,
+        ));
     // One report per outage: the client retries (and errors) every few hundred ms until Redis is back.
     let reported = false;
     // Without a listener an 'error' event would crash the process.
@@ -65,7 +70,10 @@ export class RedisStateStore implements StateStore {
 
   async set(key: string, value: string, options: SetOptions): Promise<boolean> {
     const reply = await this.#run('SET', () =>
-      this.#client.set(this.#key(key), value, { expiration: { type: 'PX', value: ttl(options.ttlMs) }, ...(options.ifAbsent ? { condition: 'NX' as const } : {}) }),
+      this.#client.set(this.#key(key), value, {
+        expiration: { type: 'PX', value: ttl(options.ttlMs) },
+        ...(options.ifAbsent ? { condition: 'NX' as const } : {}),
+      }),
     );
     return reply === 'OK';
   }
@@ -84,7 +92,9 @@ export class RedisStateStore implements StateStore {
 
   async increment(key: string, field: string, by: number, ttlMs: number): Promise<number> {
     const k = this.#key(key);
-    const [value] = await this.#run('HINCRBY', () => this.#client.multi().hIncrBy(k, field, by).pExpire(k, ttl(ttlMs)).exec());
+    const [value] = await this.#run('HINCRBY', () =>
+      this.#client.multi().hIncrBy(k, field, by).pExpire(k, ttl(ttlMs)).exec(),
+    );
     return Number(value);
   }
 
@@ -124,7 +134,9 @@ export class RedisStateStore implements StateStore {
   }
 
   async members(key: string, limit?: number): Promise<string[]> {
-    return this.#run('ZRANGE', () => this.#client.zRange(this.#key(key), 0, limit === undefined ? -1 : limit - 1, { REV: true }));
+    return this.#run('ZRANGE', () =>
+      this.#client.zRange(this.#key(key), 0, limit === undefined ? -1 : limit - 1, { REV: true }),
+    );
   }
 
   async unindex(key: string, member: string): Promise<void> {
@@ -157,7 +169,11 @@ export class RedisStateStore implements StateStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await Promise.all([this.#client, this.#subscriber].map((client) => (client?.isOpen ? client.close().catch(() => client.destroy()) : client?.destroy())));
+    await Promise.all(
+      [this.#client, this.#subscriber].map((client) =>
+        client?.isOpen ? client.close().catch(() => client.destroy()) : client?.destroy(),
+      ),
+    );
   }
 
   async #subscriberClient(): Promise<RedisClientType> {
@@ -180,7 +196,10 @@ export class RedisStateStore implements StateStore {
   }
 
   async #run<T>(command: string, send: () => Promise<T>): Promise<T> {
-    if (this.#closed) throw new ToolSearchError(StateErrors.STATE_UNAVAILABLE, `state store closed (${command})`, { details: { command } });
+    if (this.#closed)
+      throw new ToolSearchError(StateErrors.STATE_UNAVAILABLE, `state store closed (${command})`, {
+        details: { command },
+      });
     try {
       return await withDeadline(send(), this.#timeoutMs, command);
     } catch (error) {
@@ -191,10 +210,14 @@ export class RedisStateStore implements StateStore {
   #unavailable(command: string, error: unknown): ToolSearchError {
     if (ToolSearchError.isInstance(error)) return error;
     const reason = errorMessage(error);
-    return new ToolSearchError(StateErrors.STATE_UNAVAILABLE, `state store (redis at ${this.#url}) did not answer ${command}: ${reason}`, {
-      details: { command, url: this.#url, replica: this.replicaId },
-      cause: error,
-    });
+    return new ToolSearchError(
+      StateErrors.STATE_UNAVAILABLE,
+      `state store (redis at ${this.#url}) did not answer ${command}: ${reason}`,
+      {
+        details: { command, url: this.#url, replica: this.replicaId },
+        cause: error,
+      },
+    );
   }
 }
 

@@ -10,7 +10,10 @@ import {
 } from '../src/index.js';
 import { StateErrors } from '../src/errors.js';
 
-const backends = stateBackends<StateStore>('the state store tests', { memory: memoryReplicas, redis: connectRedisState });
+const backends = stateBackends<StateStore>('the state store tests', {
+  memory: memoryReplicas,
+  redis: connectRedisState,
+});
 afterAll(() => backends.close());
 const haveRedis = backends.redisAvailable;
 
@@ -35,7 +38,9 @@ describe.each(backends.kinds)('%s state store', (kind) => {
   });
 
   it('gives a lock to exactly one of many racing replicas', async () => {
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).set('lock', String(i), { ttlMs: 10_000, ifAbsent: true })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).set('lock', String(i), { ttlMs: 10_000, ifAbsent: true })),
+    );
     expect(results.filter(Boolean)).toHaveLength(1);
   });
 
@@ -51,7 +56,11 @@ describe.each(backends.kinds)('%s state store', (kind) => {
   });
 
   it('sums counters from both replicas', async () => {
-    await Promise.all([a.increment('c', 'calls', 1, 10_000), b.increment('c', 'calls', 2, 10_000), b.increment('c', 'errors', 1, 10_000)]);
+    await Promise.all([
+      a.increment('c', 'calls', 1, 10_000),
+      b.increment('c', 'calls', 2, 10_000),
+      b.increment('c', 'errors', 1, 10_000),
+    ]);
     expect(await a.counters('c')).toEqual({ calls: 3, errors: 1 });
     expect(await a.counters('none')).toEqual({});
   });
@@ -65,7 +74,13 @@ describe.each(backends.kinds)('%s state store', (kind) => {
   });
 
   it('keeps the highest-scored members of a bounded index, highest first', async () => {
-    for (const [member, score] of [['x', 1], ['y', 3], ['z', 2], ['w', 4]] as const) await (score % 2 ? a : b).index('idx', member, score, { max: 3, ttlMs: 10_000 });
+    for (const [member, score] of [
+      ['x', 1],
+      ['y', 3],
+      ['z', 2],
+      ['w', 4],
+    ] as const)
+      await (score % 2 ? a : b).index('idx', member, score, { max: 3, ttlMs: 10_000 });
     expect(await a.members('idx')).toEqual(['w', 'y', 'z']);
     await b.index('idx', 'z', 10, { max: 3, ttlMs: 10_000 });
     expect(await a.members('idx', 2)).toEqual(['z', 'w']);
@@ -110,7 +125,12 @@ describe.skipIf(!haveRedis)('redis state store outages', () => {
   });
 
   it('refuses to start against a Redis that is not there, naming the URL without its password', async () => {
-    await expect(createStateStore({ redis: { url: 'redis://:secret@127.0.0.1:1', commandTimeoutMs: 300 } }, { onError: () => undefined })).rejects.toMatchObject({
+    await expect(
+      createStateStore(
+        { redis: { url: 'redis://:secret@127.0.0.1:1', commandTimeoutMs: 300 } },
+        { onError: () => undefined },
+      ),
+    ).rejects.toMatchObject({
       code: StateErrors.STATE_UNAVAILABLE,
       message: expect.not.stringContaining('secret'),
     });

@@ -8,7 +8,15 @@
 import type { Logger } from '@tool-search/kernel';
 import type { StateStore } from '@tool-search/state';
 
-export const COUNTER_FIELDS = ['calls', 'errors', 'blocked', 'searches', 'zeroHitSearches', 'requests', 'tokens'] as const;
+export const COUNTER_FIELDS = [
+  'calls',
+  'errors',
+  'blocked',
+  'searches',
+  'zeroHitSearches',
+  'requests',
+  'tokens',
+] as const;
 export type CounterField = (typeof COUNTER_FIELDS)[number];
 export type SessionCounters = Readonly<Record<CounterField, number>>;
 
@@ -52,6 +60,9 @@ export class CounterWriter {
   #failed(error: unknown): void {
     if (this.#warned) return;
     this.#warned = true;
-    this.logger().warn('session counters could not be written to the state store; counting goes on, the numbers are incomplete', { error: String(error) });
+    this.logger().warn(
+      'session counters could not be written to the state store; counting goes on, the numbers are incomplete',
+      { error: String(error) },
+    );
   }
 }

@@ -2,5 +2,6 @@
 import { defineErrors } from '@tool-search/kernel';
 
 export const TelemetryErrors = defineErrors('@tool-search/telemetry', {
-  SESSION_LOG_INVALID: 'A telemetry session log (JSONL) has a line that is not a JSON entry; `details` has the file and line number.',
+  SESSION_LOG_INVALID:
+    'A telemetry session log (JSONL) has a line that is not a JSON entry; `details` has the file and line number.',
 });

@@ -19,7 +19,10 @@ export function evalSetFromLog(entries: readonly SessionLogEntry[]): LoggedEvalQ
   const out = new Map<string, { query: string; relevant: Set<string> }>();
   for (const entry of entries) {
     if (entry.type === 'search') {
-      latest.set(entry.runId, entry.results ?? (entry.queries.length === 1 ? [{ query: entry.queries[0]!, hits: entry.hits }] : []));
+      latest.set(
+        entry.runId,
+        entry.results ?? (entry.queries.length === 1 ? [{ query: entry.queries[0]!, hits: entry.hits }] : []),
+      );
     } else if (entry.type === 'tool-call' && entry.status !== 'blocked') {
       const search = latest.get(entry.runId);
       const query = search && pickQuery(search, entry.toolId);
@@ -33,7 +36,10 @@ export function evalSetFromLog(entries: readonly SessionLogEntry[]): LoggedEvalQ
   return [...out.values()].map((q) => ({ query: q.query, relevant: [...q.relevant] }));
 }
 
-function pickQuery(search: readonly { readonly query: string; readonly hits: readonly string[] }[], toolId: string): string | undefined {
+function pickQuery(
+  search: readonly { readonly query: string; readonly hits: readonly string[] }[],
+  toolId: string,
+): string | undefined {
   let best: { query: string; rank: number } | undefined;
   for (const result of search) {
     const rank = result.hits.indexOf(toolId);

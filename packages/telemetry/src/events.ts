@@ -63,7 +63,8 @@ function systemText(body: Record<string, unknown>): string {
   if (body.system !== undefined) texts.push(contentText(body.system));
   if (Array.isArray(body.messages)) {
     for (const message of body.messages) {
-      if (isRecord(message) && (message.role === 'system' || message.role === 'developer')) texts.push(contentText(message.content));
+      if (isRecord(message) && (message.role === 'system' || message.role === 'developer'))
+        texts.push(contentText(message.content));
     }
   }
   return texts.filter(Boolean).join('\n');

@@ -41,7 +41,10 @@ export const PLUGIN_NAME = '@tool-search/telemetry';
 
 export function resolveOptions(options: TelemetryOptions = {}): ResolvedOptions {
   const fail = (path: string, rule: string, message: string) =>
-    new ConfigError(path, rule, `telemetry option ${path}: ${message}`, { code: ErrorCode.OPTIONS_INVALID, plugin: PLUGIN_NAME });
+    new ConfigError(path, rule, `telemetry option ${path}: ${message}`, {
+      code: ErrorCode.OPTIONS_INVALID,
+      plugin: PLUGIN_NAME,
+    });
   const { sessionLog } = options;
   let writer: SessionLogWriter | undefined;
   let logDir: string | undefined;
@@ -54,12 +57,26 @@ export function resolveOptions(options: TelemetryOptions = {}): ResolvedOptions 
     } else throw fail('sessionLog', 'type', 'must be { dir: string } or an object with write(entry)');
   }
   const tokenizer = options.tokenizer ?? 'o200k_base';
-  if (tokenizer !== false && tokenizer !== 'o200k_base') throw fail('tokenizer', 'enum', "must be 'o200k_base' or false");
+  if (tokenizer !== false && tokenizer !== 'o200k_base')
+    throw fail('tokenizer', 'enum', "must be 'o200k_base' or false");
   const maxSessions = options.maxSessions ?? 100;
-  if (!Number.isInteger(maxSessions) || maxSessions < 1) throw fail('maxSessions', 'minimum', 'must be an integer of at least 1');
+  if (!Number.isInteger(maxSessions) || maxSessions < 1)
+    throw fail('maxSessions', 'minimum', 'must be an integer of at least 1');
   const maxEntriesPerSession = options.maxEntriesPerSession ?? 5000;
-  if (!Number.isInteger(maxEntriesPerSession) || maxEntriesPerSession < 1) throw fail('maxEntriesPerSession', 'minimum', 'must be an integer of at least 1');
+  if (!Number.isInteger(maxEntriesPerSession) || maxEntriesPerSession < 1)
+    throw fail('maxEntriesPerSession', 'minimum', 'must be an integer of at least 1');
   const countersTtlMs = options.countersTtlMs ?? DEFAULT_COUNTERS_TTL_MS;
-  if (!Number.isInteger(countersTtlMs) || countersTtlMs < 1000) throw fail('countersTtlMs', 'minimum', 'must be an integer of at least 1000 (ms)');
-  return { writer, logDir, meterProvider: options.meterProvider, tracerProvider: options.tracerProvider, tokenizer, maxSessions, maxEntriesPerSession, state: options.state, countersTtlMs };
+  if (!Number.isInteger(countersTtlMs) || countersTtlMs < 1000)
+    throw fail('countersTtlMs', 'minimum', 'must be an integer of at least 1000 (ms)');
+  return {
+    writer,
+    logDir,
+    meterProvider: options.meterProvider,
+    tracerProvider: options.tracerProvider,
+    tokenizer,
+    maxSessions,
+    maxEntriesPerSession,
+    state: options.state,
+    countersTtlMs,
+  };
 }

@@ -3,7 +3,16 @@
  * providers come from the options or from the global API (a no-op until an
  * SDK registers one), so the plugin costs little when nothing exports.
  */
-import { metrics, trace, type Counter, type Gauge, type Histogram, type MeterProvider, type Tracer, type TracerProvider } from '@opentelemetry/api';
+import {
+  metrics,
+  trace,
+  type Counter,
+  type Gauge,
+  type Histogram,
+  type MeterProvider,
+  type Tracer,
+  type TracerProvider,
+} from '@opentelemetry/api';
 
 export const INSTRUMENTATION_SCOPE = '@tool-search/telemetry';
 const VERSION = '0.1.0';
@@ -40,9 +49,17 @@ export function createInstruments(meterProvider?: MeterProvider, tracerProvider?
     describes: meter.createCounter('tool_search.describes', { description: 'Tool describes' }),
     calls: meter.createCounter('tool_search.calls', { description: 'Finished tool calls' }),
     callDuration: meter.createHistogram('tool_search.call.duration', { description: 'Tool call duration', unit: 'ms' }),
-    requestBytes: meter.createHistogram('tool_search.request.bytes', { description: 'Bytes sent to the provider per request', unit: 'By' }),
-    requestTokens: meter.createHistogram('tool_search.request.tokens', { description: 'Tokens sent to the provider per request (o200k_base)' }),
+    requestBytes: meter.createHistogram('tool_search.request.bytes', {
+      description: 'Bytes sent to the provider per request',
+      unit: 'By',
+    }),
+    requestTokens: meter.createHistogram('tool_search.request.tokens', {
+      description: 'Tokens sent to the provider per request (o200k_base)',
+    }),
     catalogSize: meter.createGauge('tool_search.catalog.size', { description: 'Tools in the effective catalog' }),
-    tapDuration: meter.createHistogram('tool_search.hook.duration', { description: 'Time in beforeToolCall taps', unit: 'ms' }),
+    tapDuration: meter.createHistogram('tool_search.hook.duration', {
+      description: 'Time in beforeToolCall taps',
+      unit: 'ms',
+    }),
   };
 }

@@ -7,7 +7,17 @@
  */
 import { join } from 'node:path';
 import { SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
-import type { CallContext, KernelPlugin, Logger, RunEvent, RunEventMap, RunInfo, ToolCall, ToolCallOutcome, ToolDescriptor } from '@tool-search/kernel';
+import type {
+  CallContext,
+  KernelPlugin,
+  Logger,
+  RunEvent,
+  RunEventMap,
+  RunInfo,
+  ToolCall,
+  ToolCallOutcome,
+  ToolDescriptor,
+} from '@tool-search/kernel';
 import type { SearchEventResult } from './types.js';
 import { silentLogger, errorMessage } from '@tool-search/kernel';
 import type { CatalogSummary, ProviderRequestEntry, SessionLogEntry, TapTiming, ToolCallEntry } from './entries.js';
@@ -61,7 +71,10 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
   const recorder = {
     record(runId: string, entry: SessionLogEntry | Promise<SessionLogEntry | undefined>): void {
       const secrets = runs.get(runId)?.secrets;
-      entries.record(runId, secrets?.size ? Promise.resolve(entry).then((done) => done && redact(done, secrets)) : entry);
+      entries.record(
+        runId,
+        secrets?.size ? Promise.resolve(entry).then((done) => done && redact(done, secrets)) : entry,
+      );
     },
     settle: (runId: string) => entries.settle(runId),
     flush: () => entries.flush(),
@@ -86,7 +99,14 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
     instruments.runs.add(1);
     for (const [source, size] of Object.entries(summary.bySource)) instruments.catalogSize.record(size, { source });
     const { agentId, provider, model } = run.request;
-    recorder.record(run.runId, { ...stamp(run), type: 'run-start', ...(agentId ? { agentId } : {}), ...(provider ? { provider } : {}), ...(model ? { model } : {}), catalog: summary });
+    recorder.record(run.runId, {
+      ...stamp(run),
+      type: 'run-start',
+      ...(agentId ? { agentId } : {}),
+      ...(provider ? { provider } : {}),
+      ...(model ? { model } : {}),
+      catalog: summary,
+    });
   }
 
   function onRunEvent(event: RunEvent, run: RunInfo): void {
@@ -95,19 +115,37 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
     switch (event.type) {
       case 'search':
         instruments.searches.add(1, { origin: event.origin });
-        span?.addEvent('search', { queries: redact([...event.queries], secrets), hits: event.hits.length, origin: event.origin });
+        span?.addEvent('search', {
+          queries: redact([...event.queries], secrets),
+          hits: event.hits.length,
+          origin: event.origin,
+        });
         onSearch(event, run);
         return;
       case 'describe':
         instruments.describes.add(1, { origin: event.origin });
         span?.addEvent('describe', { requested: redact(event.requested, secrets), origin: event.origin });
-        recorder.record(run.runId, { ...stamp(run), type: 'describe', toolId: event.toolId, requested: event.requested, origin: event.origin });
+        recorder.record(run.runId, {
+          ...stamp(run),
+          type: 'describe',
+          toolId: event.toolId,
+          requested: event.requested,
+          origin: event.origin,
+        });
         return;
       case 'provider-request':
         return onProviderRequest(event, run, span);
       case 'diagnostic': {
         const { code, level, plugin, hook, toolId } = event.diagnostic;
-        recorder.record(run.runId, { ...stamp(run), type: 'diagnostic', code, level, ...(plugin ? { plugin } : {}), ...(hook ? { hook } : {}), ...(toolId ? { toolId } : {}) });
+        recorder.record(run.runId, {
+          ...stamp(run),
+          type: 'diagnostic',
+          code,
+          level,
+          ...(plugin ? { plugin } : {}),
+          ...(hook ? { hook } : {}),
+          ...(toolId ? { toolId } : {}),
+        });
         return;
       }
       default: {
@@ -122,7 +160,9 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
   function onSearch(event: RunEventMap['search'], run: RunInfo): void {
     const state = runs.get(run.runId);
     // Without per-query results (an older searcher), the flat hit list stands for one query.
-    const results = event.results ?? [{ query: event.queries.join(' | '), hits: event.hits, weak: event.hits.length === 0 }];
+    const results = event.results ?? [
+      { query: event.queries.join(' | '), hits: event.hits, weak: event.hits.length === 0 },
+    ];
     if (state) state.latestSearch = results;
     counters?.add(run.sessionId, { searches: 1, zeroHitSearches: event.hits.length === 0 ? 1 : 0 });
     recorder.record(run.runId, {
@@ -139,10 +179,24 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
   function onProviderRequest(event: ProviderRequestEvent, run: RunInfo, span: Span | undefined): void {
     const bytes = { tools: event.toolsBytes, system: event.systemBytes, request: event.requestBytes };
     for (const [part, size] of Object.entries(bytes)) instruments.requestBytes.record(size, { mode: event.mode, part });
-    span?.addEvent('provider-request', { mode: event.mode, 'bytes.request': bytes.request, 'bytes.tools': bytes.tools, 'bytes.system': bytes.system });
+    span?.addEvent('provider-request', {
+      mode: event.mode,
+      'bytes.request': bytes.request,
+      'bytes.tools': bytes.tools,
+      'bytes.system': bytes.system,
+    });
     // A gateway that sends the parts spares parsing (and re-serializing) a body of megabytes.
-    const parts = event.tools !== undefined ? { tools: event.tools, system: event.system ?? '', toolNames: event.toolNames ?? [] } : requestParts(event.body);
-    const base = { ...stamp(run), type: 'provider-request' as const, mode: event.mode, tools: event.toolNames ?? parts.toolNames, bytes };
+    const parts =
+      event.tools !== undefined
+        ? { tools: event.tools, system: event.system ?? '', toolNames: event.toolNames ?? [] }
+        : requestParts(event.body);
+    const base = {
+      ...stamp(run),
+      type: 'provider-request' as const,
+      mode: event.mode,
+      tools: event.toolNames ?? parts.toolNames,
+      bytes,
+    };
     counters?.add(run.sessionId, { requests: 1 });
     const finish = async (): Promise<ProviderRequestEntry> => {
       if (!tokens) return { ...base, tokens: null, tokenizer: null };
@@ -151,9 +205,14 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
         // a long run re-sends the same tools on every request. BPE merges across that cut are lost (a few tokens).
         const at = parts.tools ? event.body.indexOf(parts.tools) : -1;
         const rest = at >= 0 ? event.body.slice(0, at) + event.body.slice(at + parts.tools.length) : event.body;
-        const [toolsTokens, systemTokens, restTokens] = await Promise.all([tokens.count(parts.tools), tokens.count(parts.system), tokens.count(rest)]);
+        const [toolsTokens, systemTokens, restTokens] = await Promise.all([
+          tokens.count(parts.tools),
+          tokens.count(parts.system),
+          tokens.count(rest),
+        ]);
         const counted = { tools: toolsTokens, system: systemTokens, request: restTokens + (at >= 0 ? toolsTokens : 0) };
-        for (const [part, count] of Object.entries(counted)) instruments.requestTokens.record(count, { mode: event.mode, part });
+        for (const [part, count] of Object.entries(counted))
+          instruments.requestTokens.record(count, { mode: event.mode, part });
         counters?.add(run.sessionId, { tokens: counted.request });
         return { ...base, tokens: counted, tokenizer: tokens.name };
       } catch (error) {
@@ -170,7 +229,14 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
     const parent = state ? trace.setSpan(context.active(), state.span) : context.active();
     const span = instruments.tracer.startSpan(
       'tool_search.call',
-      { attributes: { 'tool.id': call.tool.id, 'tool.name': call.tool.name, 'tool.source': call.tool.source, origin: call.origin } },
+      {
+        attributes: {
+          'tool.id': call.tool.id,
+          'tool.name': call.tool.name,
+          'tool.source': call.tool.source,
+          origin: call.origin,
+        },
+      },
       parent,
     );
     state?.calls.set(call.callId, { span, start: performance.now() });
@@ -184,11 +250,16 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
     const attributes = { source: call.tool.source, origin: call.origin, status: outcome.status };
     instruments.calls.add(1, attributes);
     instruments.callDuration.record(durationMs, attributes);
-    counters?.add(ctx.run.sessionId, { calls: 1, errors: outcome.status === 'error' ? 1 : 0, blocked: outcome.status === 'blocked' ? 1 : 0 });
+    counters?.add(ctx.run.sessionId, {
+      calls: 1,
+      errors: outcome.status === 'error' ? 1 : 0,
+      blocked: outcome.status === 'blocked' ? 1 : 0,
+    });
     if (started) {
       started.span.setAttribute('status', outcome.status);
       if (outcome.status === 'blocked') started.span.setAttribute('blocked.by', outcome.by);
-      if (outcome.status === 'error') started.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.code });
+      if (outcome.status === 'error')
+        started.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.code });
       started.span.end();
     }
     const entry: ToolCallEntry = {
@@ -222,12 +293,26 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
     await recorder.settle(run.runId);
     const found = store.find(run.runId);
     const summary = summarizeSession(found?.scope === 'run' ? found.entries : []);
-    const counts = { searches: summary.searches, describes: summary.describes, calls: summary.calls, requests: summary.requests, requestBytes: summary.requestBytes, tokens: summary.tokens };
-    recorder.record(run.runId, { ...stamp(run), type: 'run-end', ...counts, taps: Object.fromEntries(state?.taps ?? []) });
+    const counts = {
+      searches: summary.searches,
+      describes: summary.describes,
+      calls: summary.calls,
+      requests: summary.requests,
+      requestBytes: summary.requestBytes,
+      tokens: summary.tokens,
+    };
+    recorder.record(run.runId, {
+      ...stamp(run),
+      type: 'run-end',
+      ...counts,
+      taps: Object.fromEntries(state?.taps ?? []),
+    });
     await recorder.settle(run.runId);
     if (state) {
       for (const pending of state.calls.values()) pending.span.end();
-      state.span.setAttributes(Object.fromEntries(Object.entries(counts).map(([key, value]) => [`tool_search.${key}`, value])));
+      state.span.setAttributes(
+        Object.fromEntries(Object.entries(counts).map(([key, value]) => [`tool_search.${key}`, value])),
+      );
       state.span.end();
     }
     runs.delete(run.runId);
@@ -261,7 +346,11 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
 }
 
 /** Wraps a `beforeToolCall` tap so its time is reported under its plugin name; the result is untouched. */
-function timed(plugin: string, fn: (...args: unknown[]) => unknown, report: (plugin: string, ctx: CallContext | undefined, ms: number) => void) {
+function timed(
+  plugin: string,
+  fn: (...args: unknown[]) => unknown,
+  report: (plugin: string, ctx: CallContext | undefined, ms: number) => void,
+) {
   return (...args: unknown[]): unknown => {
     const start = performance.now();
     const done = () => report(plugin, args[1] as CallContext | undefined, performance.now() - start);
@@ -290,5 +379,9 @@ function summarizeCatalog(catalog: readonly ToolDescriptor[]): CatalogSummary {
   const empty = emptyCatalog();
   const bySource = { ...empty.bySource };
   for (const tool of catalog) bySource[tool.source] = (bySource[tool.source] ?? 0) + 1;
-  return { total: catalog.length, bySource, directOnly: catalog.filter((tool) => tool.catalogMode === 'direct-only').length };
+  return {
+    total: catalog.length,
+    bySource,
+    directOnly: catalog.filter((tool) => tool.catalogMode === 'direct-only').length,
+  };
 }

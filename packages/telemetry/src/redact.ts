@@ -11,7 +11,8 @@ export function collectWriteOnly(schema: unknown, value: unknown, out: Set<strin
   const node = schema as Record<string, unknown>;
   if (node.writeOnly === true) return void strings(value, out, depth);
   for (const key of ['allOf', 'anyOf', 'oneOf'] as const) {
-    if (Array.isArray(node[key])) for (const branch of node[key] as unknown[]) collectWriteOnly(branch, value, out, depth + 1);
+    if (Array.isArray(node[key]))
+      for (const branch of node[key] as unknown[]) collectWriteOnly(branch, value, out, depth + 1);
   }
   if (Array.isArray(value)) {
     const items = node.items;
@@ -21,7 +22,12 @@ export function collectWriteOnly(schema: unknown, value: unknown, out: Set<strin
   if (typeof value !== 'object') return;
   const properties = (node.properties ?? {}) as Record<string, unknown>;
   for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
-    collectWriteOnly(Object.hasOwn(properties, key) ? properties[key] : node.additionalProperties, item, out, depth + 1);
+    collectWriteOnly(
+      Object.hasOwn(properties, key) ? properties[key] : node.additionalProperties,
+      item,
+      out,
+      depth + 1,
+    );
   }
 }
 
@@ -55,5 +61,6 @@ function strings(value: unknown, out: Set<string>, depth: number): void {
   if (typeof value === 'string') {
     if (value) out.add(value);
   } else if (Array.isArray(value)) for (const item of value) strings(item, out, depth + 1);
-  else if (typeof value === 'object' && value !== null) for (const item of Object.values(value)) strings(item, out, depth + 1);
+  else if (typeof value === 'object' && value !== null)
+    for (const item of Object.values(value)) strings(item, out, depth + 1);
 }

@@ -22,7 +22,13 @@ export interface SearchQueryEntry {
 export type SearchRank = number | 'not searched' | 'not in results';
 
 export function searchQueries(results: readonly SearchEventResult[]): SearchQueryEntry[] {
-  return results.map((result) => ({ query: result.query, hitCount: result.hits.length, hits: [...result.hits], weak: result.weak, zeroHit: result.hits.length === 0 }));
+  return results.map((result) => ({
+    query: result.query,
+    hitCount: result.hits.length,
+    hits: [...result.hits],
+    weak: result.weak,
+    zeroHit: result.hits.length === 0,
+  }));
 }
 
 /** The best rank of `toolId` over the queries of the latest search (`undefined`: the run has not searched). */

@@ -70,9 +70,13 @@ export async function* sessionLogEntries(file: string): AsyncGenerator<SessionLo
   let rest = '';
   let lineNumber = 0;
   const invalid = (why: string): ToolSearchError =>
-    new ToolSearchError(TelemetryErrors.SESSION_LOG_INVALID, `Line ${lineNumber} of ${file} ${why}; the file was not written by this telemetry plugin`, {
-      details: { file, line: lineNumber },
-    });
+    new ToolSearchError(
+      TelemetryErrors.SESSION_LOG_INVALID,
+      `Line ${lineNumber} of ${file} ${why}; the file was not written by this telemetry plugin`,
+      {
+        details: { file, line: lineNumber },
+      },
+    );
   for await (const chunk of createReadStream(file, { encoding: 'utf8' }) as AsyncIterable<string>) {
     const lines = (rest + chunk).split('\n');
     rest = lines.pop() ?? '';
@@ -98,7 +102,8 @@ function parseEntry(line: string): SessionLogEntry | undefined {
     const value: unknown = JSON.parse(line);
     const record = value as Partial<Record<'ts' | 'type' | 'runId' | 'sessionId', unknown>>;
     if (typeof value !== 'object' || value === null) return undefined;
-    if (typeof record.type !== 'string' || typeof record.runId !== 'string' || typeof record.sessionId !== 'string') return undefined;
+    if (typeof record.type !== 'string' || typeof record.runId !== 'string' || typeof record.sessionId !== 'string')
+      return undefined;
     return value as SessionLogEntry;
   } catch {
     return undefined;

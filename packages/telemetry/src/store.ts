@@ -23,7 +23,8 @@ export class EntryStore {
     }
     entries.push(entry);
     // Trim in batches, so a full session costs an amortized O(1) per entry.
-    if (entries.length > this.maxEntries + Math.ceil(this.maxEntries / 8)) entries.splice(0, entries.length - this.maxEntries);
+    if (entries.length > this.maxEntries + Math.ceil(this.maxEntries / 8))
+      entries.splice(0, entries.length - this.maxEntries);
   }
 
   /** A session's entries, or a run's entries; `undefined` when the id is unknown. */

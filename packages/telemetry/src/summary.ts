@@ -73,7 +73,13 @@ export function summarizeSession(entries: readonly SessionLogEntry[]): Telemetry
         describes++;
         break;
       case 'tool-call':
-        toolsCalled.push({ id: entry.toolId, name: entry.name, source: entry.source, origin: entry.origin, status: entry.status });
+        toolsCalled.push({
+          id: entry.toolId,
+          name: entry.name,
+          source: entry.source,
+          origin: entry.origin,
+          status: entry.status,
+        });
         quality.addCall(entry.searchRank);
         break;
       case 'provider-request':

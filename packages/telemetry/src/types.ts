@@ -25,4 +25,3 @@ declare module '@tool-search/kernel' {
     };
   }
 }
-

@@ -10,7 +10,14 @@ import { fakeTool, kernelWith, openAIBody } from './helpers.js';
 const failing: KernelPlugin = {
   name: 'test-failing',
   apply({ hooks }) {
-    hooks.listTools.tap((sink) => sink.add([{ ...fakeTool('broken'), execute: () => Promise.reject(new ToolSearchError(ErrorCode.TOOL_EXECUTION_FAILED, 'broken')) }]));
+    hooks.listTools.tap((sink) =>
+      sink.add([
+        {
+          ...fakeTool('broken'),
+          execute: () => Promise.reject(new ToolSearchError(ErrorCode.TOOL_EXECUTION_FAILED, 'broken')),
+        },
+      ]),
+    );
   },
 };
 
@@ -19,9 +26,13 @@ function replicaKernel(state: StateStore, tokenizer: 'o200k_base' | false = fals
   return { kernel: kernelWith(failing, telemetry), telemetry };
 }
 
-const backends = stateBackends<StateStore>('the session counter tests', { memory: memoryReplicas, redis: connectRedisState });
+const backends = stateBackends<StateStore>('the session counter tests', {
+  memory: memoryReplicas,
+  redis: connectRedisState,
+});
 afterAll(() => backends.close());
-const views = (kind: 'memory' | 'redis') => backends.views(kind, ['gw-a', 'gw-b', 'gw-c']) as Promise<[StateStore, StateStore, StateStore]>;
+const views = (kind: 'memory' | 'redis') =>
+  backends.views(kind, ['gw-a', 'gw-b', 'gw-c']) as Promise<[StateStore, StateStore, StateStore]>;
 
 describe.each(backends.kinds)('session counters over a %s store', (kind) => {
   it('calls, errors, blocked, searches and zero-hit searches of one session add up across replicas', async () => {
@@ -34,7 +45,12 @@ describe.each(backends.kinds)('session counters over a %s store', (kind) => {
     await onA.call('beta', {}); // blocked by the test blocker
     await onA.close();
     const onB = await b.kernel.createRun({ sessionId: 's1' });
-    onB.emit({ type: 'search', queries: ['alpha'], hits: [{ id: 'plugin:fake:alpha', score: 1 } as never], origin: 'tool_call' });
+    onB.emit({
+      type: 'search',
+      queries: ['alpha'],
+      hits: [{ id: 'plugin:fake:alpha', score: 1 } as never],
+      origin: 'tool_call',
+    });
     await onB.call('alpha', {});
     await onB.call('broken', {});
     await onB.close();
@@ -42,9 +58,25 @@ describe.each(backends.kinds)('session counters over a %s store', (kind) => {
     await other.call('alpha', {});
     await other.close();
     await Promise.all([a.telemetry.flush(), b.telemetry.flush()]);
-    expect(await sessionCounters(shared, 's1')).toEqual({ calls: 4, errors: 1, blocked: 1, searches: 2, zeroHitSearches: 1, requests: 0, tokens: 0 });
+    expect(await sessionCounters(shared, 's1')).toEqual({
+      calls: 4,
+      errors: 1,
+      blocked: 1,
+      searches: 2,
+      zeroHitSearches: 1,
+      requests: 0,
+      tokens: 0,
+    });
     expect(await sessionCounters(reader, 's2')).toMatchObject({ calls: 1, errors: 0 });
-    expect(await sessionCounters(shared, 'never-seen')).toEqual({ calls: 0, errors: 0, blocked: 0, searches: 0, zeroHitSearches: 0, requests: 0, tokens: 0 });
+    expect(await sessionCounters(shared, 'never-seen')).toEqual({
+      calls: 0,
+      errors: 0,
+      blocked: 0,
+      searches: 0,
+      zeroHitSearches: 0,
+      requests: 0,
+      tokens: 0,
+    });
   });
 });
 
@@ -81,7 +113,8 @@ describe('session counters', () => {
     const state = new MemoryStateStore();
     const down = new Proxy(state, {
       get(target, prop) {
-        if (prop === 'increment') return async () => Promise.reject(new ToolSearchError(StateErrors.STATE_UNAVAILABLE, 'down'));
+        if (prop === 'increment')
+          return async () => Promise.reject(new ToolSearchError(StateErrors.STATE_UNAVAILABLE, 'down'));
         const value = Reflect.get(target, prop, target) as unknown;
         return typeof value === 'function' ? value.bind(target) : value;
       },
@@ -95,6 +128,8 @@ describe('session counters', () => {
   });
 
   it('rejects a bad countersTtlMs at registration', () => {
-    expect(() => telemetryPlugin({ countersTtlMs: 5 })).toThrow(expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID }));
+    expect(() => telemetryPlugin({ countersTtlMs: 5 })).toThrow(
+      expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID }),
+    );
   });
 });

@@ -3,7 +3,11 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-export const fakeTool = (name: string, source: ToolDefinition['source'] = 'plugin', owner = 'fake'): ToolDefinition => ({
+export const fakeTool = (
+  name: string,
+  source: ToolDefinition['source'] = 'plugin',
+  owner = 'fake',
+): ToolDefinition => ({
   name,
   source,
   owner,
@@ -17,7 +21,12 @@ export const catalogSource: KernelPlugin = {
   name: 'test-source',
   apply({ hooks }) {
     hooks.listTools.tap((sink) => {
-      sink.add([fakeTool('alpha'), fakeTool('beta'), fakeTool('files_read', 'mcp', 'files'), { ...fakeTool('now', 'core', 'core'), catalogMode: 'direct-only' }]);
+      sink.add([
+        fakeTool('alpha'),
+        fakeTool('beta'),
+        fakeTool('files_read', 'mcp', 'files'),
+        { ...fakeTool('now', 'core', 'core'), catalogMode: 'direct-only' },
+      ]);
     });
   },
 };
@@ -26,7 +35,9 @@ export const catalogSource: KernelPlugin = {
 export const betaBlocker: KernelPlugin = {
   name: 'test-blocker',
   apply({ hooks }) {
-    hooks.beforeToolCall.tapPromise(async (call) => (call.tool.name === 'beta' ? { action: 'block', reason: 'beta is blocked' } : undefined));
+    hooks.beforeToolCall.tapPromise(async (call) =>
+      call.tool.name === 'beta' ? { action: 'block', reason: 'beta is blocked' } : undefined,
+    );
   },
 };
 
@@ -42,5 +53,10 @@ export const openAIBody = JSON.stringify({
     { role: 'system', content: 'You can search tools.' },
     { role: 'user', content: 'hello world' },
   ],
-  tools: [{ type: 'function', function: { name: 'tool_search', description: 'Search tools', parameters: { type: 'object' } } }],
+  tools: [
+    {
+      type: 'function',
+      function: { name: 'tool_search', description: 'Search tools', parameters: { type: 'object' } },
+    },
+  ],
 });

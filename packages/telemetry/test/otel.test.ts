@@ -1,4 +1,10 @@
-import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader, type DataPoint } from '@opentelemetry/sdk-metrics';
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type DataPoint,
+} from '@opentelemetry/sdk-metrics';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { providerRequestEvent, telemetryPlugin } from '@tool-search/telemetry';
@@ -18,14 +24,24 @@ function otel() {
   providers.push(meterProvider, tracerProvider);
   const points = async (name: string): Promise<DataPoint<unknown>[]> => {
     await reader.forceFlush();
-    const metrics = metricExporter.getMetrics().at(-1)?.scopeMetrics.flatMap((scope) => scope.metrics) ?? [];
+    const metrics =
+      metricExporter
+        .getMetrics()
+        .at(-1)
+        ?.scopeMetrics.flatMap((scope) => scope.metrics) ?? [];
     return (metrics.find((metric) => metric.descriptor.name === name)?.dataPoints ?? []) as DataPoint<unknown>[];
   };
   return { meterProvider, tracerProvider, spanExporter, points };
 }
 
 async function scriptedRun(providersUnderTest: ReturnType<typeof otel>) {
-  const kernel = kernelWith(telemetryPlugin({ meterProvider: providersUnderTest.meterProvider, tracerProvider: providersUnderTest.tracerProvider, tokenizer: false }));
+  const kernel = kernelWith(
+    telemetryPlugin({
+      meterProvider: providersUnderTest.meterProvider,
+      tracerProvider: providersUnderTest.tracerProvider,
+      tokenizer: false,
+    }),
+  );
   const run = await kernel.createRun({ sessionId: 's' });
   run.emit({ type: 'search', queries: ['alpha'], hits: [], origin: 'tool_call' });
   run.emit({ type: 'describe', toolId: null, requested: 'zeta', origin: 'code' });
@@ -54,8 +70,12 @@ describe('OpenTelemetry export', () => {
   it('counts searches and describes by origin', async () => {
     const o = otel();
     await scriptedRun(o);
-    expect((await o.points('tool_search.searches')).map((p) => [p.attributes, p.value])).toEqual([[{ origin: 'tool_call' }, 1]]);
-    expect((await o.points('tool_search.describes')).map((p) => [p.attributes, p.value])).toEqual([[{ origin: 'code' }, 1]]);
+    expect((await o.points('tool_search.searches')).map((p) => [p.attributes, p.value])).toEqual([
+      [{ origin: 'tool_call' }, 1],
+    ]);
+    expect((await o.points('tool_search.describes')).map((p) => [p.attributes, p.value])).toEqual([
+      [{ origin: 'code' }, 1],
+    ]);
   });
 
   it('records request bytes per part and catalog size by source', async () => {
@@ -63,7 +83,9 @@ describe('OpenTelemetry export', () => {
     await scriptedRun(o);
     const request = (await o.points('tool_search.request.bytes')).find((p) => p.attributes.part === 'request');
     expect(request?.value).toMatchObject({ count: 1, sum: Buffer.byteLength(openAIBody) });
-    const catalog = Object.fromEntries((await o.points('tool_search.catalog.size')).map((p) => [p.attributes.source, p.value]));
+    const catalog = Object.fromEntries(
+      (await o.points('tool_search.catalog.size')).map((p) => [p.attributes.source, p.value]),
+    );
     expect(catalog).toEqual({ core: 1, plugin: 2, mcp: 1, client: 0 });
   });
 
@@ -79,13 +101,33 @@ describe('OpenTelemetry export', () => {
     const run = await scriptedRun(o);
     const spans = o.spanExporter.getFinishedSpans();
     const runSpan = spans.find((span) => span.name === 'tool_search.run');
-    expect(runSpan?.attributes).toMatchObject({ 'run.id': run.info.runId, 'session.id': 's', 'catalog.size': 4, 'tool_search.calls': 3 });
+    expect(runSpan?.attributes).toMatchObject({
+      'run.id': run.info.runId,
+      'session.id': 's',
+      'catalog.size': 4,
+      'tool_search.calls': 3,
+    });
     expect(runSpan?.events.map((event) => event.name)).toEqual(['search', 'describe', 'provider-request']);
     const calls = spans.filter((span) => span.name === 'tool_search.call');
     expect(calls.map((span) => span.attributes)).toEqual([
-      expect.objectContaining({ 'tool.id': 'plugin:fake:alpha', 'tool.source': 'plugin', origin: 'code', status: 'ok' }),
-      expect.objectContaining({ 'tool.id': 'mcp:files:files_read', 'tool.source': 'mcp', origin: 'tool_call', status: 'ok' }),
-      expect.objectContaining({ 'tool.id': 'plugin:fake:beta', origin: 'direct', status: 'blocked', 'blocked.by': 'test-blocker' }),
+      expect.objectContaining({
+        'tool.id': 'plugin:fake:alpha',
+        'tool.source': 'plugin',
+        origin: 'code',
+        status: 'ok',
+      }),
+      expect.objectContaining({
+        'tool.id': 'mcp:files:files_read',
+        'tool.source': 'mcp',
+        origin: 'tool_call',
+        status: 'ok',
+      }),
+      expect.objectContaining({
+        'tool.id': 'plugin:fake:beta',
+        origin: 'direct',
+        status: 'blocked',
+        'blocked.by': 'test-blocker',
+      }),
     ]);
     for (const span of calls) {
       expect(span.parentSpanContext?.spanId).toBe(runSpan?.spanContext().spanId);

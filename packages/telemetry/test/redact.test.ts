@@ -21,14 +21,27 @@ const spawnLike: KernelPlugin = {
         description: 'Takes files',
         inputSchema: {
           type: 'object',
-          properties: { task: { type: 'string' }, files: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, content: { type: 'string', writeOnly: true } } } } },
+          properties: {
+            task: { type: 'string' },
+            files: {
+              type: 'array',
+              items: {
+                type: 'object',
+                properties: { name: { type: 'string' }, content: { type: 'string', writeOnly: true } },
+              },
+            },
+          },
         },
         execute: (args) => ({ content: [{ type: 'text', text: `got ${(args.files as unknown[]).length} file(s)` }] }),
       }),
     );
     // Like an approval: an event that copies the call's arguments.
     hooks.beforeToolCall.tap((call, ctx) => {
-      ctx.emit({ type: 'copied-args', args: call.args, note: `the body was ${String((call.args.files as { content: string }[])[0]!.content)}` } as never);
+      ctx.emit({
+        type: 'copied-args',
+        args: call.args,
+        note: `the body was ${String((call.args.files as { content: string }[])[0]!.content)}`,
+      } as never);
       return undefined;
     });
   },
@@ -49,16 +62,37 @@ describe('write-only values', () => {
     await kernel.close();
     const log = await readFile(telemetry.sessionLogFile('s1')!, 'utf8');
     expect(log).not.toContain(SECRET);
-    const copied = log.split('\n').filter(Boolean).map((line) => JSON.parse(line)).find((entry) => entry.event === 'copied-args');
-    expect(copied.data).toEqual({ args: { task: 'read it', files: [{ name: 'a.txt', content: `[redacted: ${SECRET.length} characters]` }] }, note: `the body was [redacted: ${SECRET.length} characters]` });
-    expect(JSON.stringify(exporter.getFinishedSpans().map((span) => [span.name, span.attributes, span.events]))).not.toContain(SECRET);
+    const copied = log
+      .split('\n')
+      .filter(Boolean)
+      .map((line) => JSON.parse(line))
+      .find((entry) => entry.event === 'copied-args');
+    expect(copied.data).toEqual({
+      args: { task: 'read it', files: [{ name: 'a.txt', content: `[redacted: ${SECRET.length} characters]` }] },
+      note: `the body was [redacted: ${SECRET.length} characters]`,
+    });
+    expect(
+      JSON.stringify(exporter.getFinishedSpans().map((span) => [span.name, span.attributes, span.events])),
+    ).not.toContain(SECRET);
   });
 
   it('are found under properties, items, additionalProperties and anyOf; short ones only replace whole strings', () => {
     const found = new Set<string>();
-    const schema = { type: 'object', properties: { list: { type: 'array', items: { anyOf: [{ type: 'object', additionalProperties: { type: 'string', writeOnly: true } }] } } } };
+    const schema = {
+      type: 'object',
+      properties: {
+        list: {
+          type: 'array',
+          items: { anyOf: [{ type: 'object', additionalProperties: { type: 'string', writeOnly: true } }] },
+        },
+      },
+    };
     collectWriteOnly(schema, { list: [{ a: 'alpha-secret', b: 'xy' }], other: 'visible' }, found);
     expect([...found].sort()).toEqual(['alpha-secret', 'xy']);
-    expect(redact({ t: 'has alpha-secret inside', u: 'xy', v: 'xyz keeps xy' }, found)).toEqual({ t: 'has [redacted: 12 characters] inside', u: '[redacted: 2 characters]', v: 'xyz keeps xy' });
+    expect(redact({ t: 'has alpha-secret inside', u: 'xy', v: 'xyz keeps xy' }, found)).toEqual({
+      t: 'has [redacted: 12 characters] inside',
+      u: '[redacted: 2 characters]',
+      v: 'xyz keeps xy',
+    });
   });
 });

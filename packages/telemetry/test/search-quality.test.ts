@@ -5,7 +5,13 @@
  * summary the zero-hit rate and the mean rank of called tools.
  */
 import { describe, expect, it } from 'vitest';
-import { readSessionLog, summarizeSession, telemetryPlugin, type SearchEntry, type ToolCallEntry } from '@tool-search/telemetry';
+import {
+  readSessionLog,
+  summarizeSession,
+  telemetryPlugin,
+  type SearchEntry,
+  type ToolCallEntry,
+} from '@tool-search/telemetry';
 import { kernelWith, tempDir } from './helpers.js';
 
 const ranker = { id: 'bm25f', version: '2' };
@@ -29,7 +35,14 @@ async function session() {
   });
   await run.call('alpha', {}, { origin: 'tool_call' }); // rank 2
   await run.call('files_read', {}, { origin: 'tool_call' }); // searched, not found
-  run.emit({ type: 'search', queries: ['files'], hits: ['mcp:files:files_read'], origin: 'tool_call', ranker, results: [{ query: 'files', hits: ['mcp:files:files_read'], weak: true }] });
+  run.emit({
+    type: 'search',
+    queries: ['files'],
+    hits: ['mcp:files:files_read'],
+    origin: 'tool_call',
+    ranker,
+    results: [{ query: 'files', hits: ['mcp:files:files_read'], weak: true }],
+  });
   await run.call('files_read', {}, { origin: 'tool_call' }); // rank 1 in the latest search
   await run.close();
   await kernel.close();
@@ -42,11 +55,19 @@ describe('search-quality telemetry', () => {
     expect(searches[0]).toMatchObject({
       ranker,
       results: [
-        { query: 'alpha things', hitCount: 2, hits: ['plugin:fake:beta', 'plugin:fake:alpha'], weak: false, zeroHit: false },
+        {
+          query: 'alpha things',
+          hitCount: 2,
+          hits: ['plugin:fake:beta', 'plugin:fake:alpha'],
+          weak: false,
+          zeroHit: false,
+        },
         { query: 'nothing at all', hitCount: 0, hits: [], weak: true, zeroHit: true },
       ],
     });
-    expect(searches[1]!.results).toEqual([{ query: 'files', hitCount: 1, hits: ['mcp:files:files_read'], weak: true, zeroHit: false }]);
+    expect(searches[1]!.results).toEqual([
+      { query: 'files', hitCount: 1, hits: ['mcp:files:files_read'], weak: true, zeroHit: false },
+    ]);
   });
 
   it('logs per call the rank in the latest search, "not in results" or "not searched"', async () => {
@@ -80,7 +101,9 @@ describe('search-quality telemetry', () => {
     await run.close();
     await kernel.close();
     const entries = await readSessionLog(telemetry.sessionLogFile('old')!);
-    expect(entries.find((entry) => entry.type === 'search')).toMatchObject({ results: [{ query: 'x', hitCount: 0, zeroHit: true }] });
+    expect(entries.find((entry) => entry.type === 'search')).toMatchObject({
+      results: [{ query: 'x', hitCount: 0, zeroHit: true }],
+    });
     expect(summarizeSession(entries).searchQuality.zeroHitRate).toBe(1);
   });
 });

@@ -35,20 +35,39 @@ describe('session log', () => {
     expect(file).toBe(join(dir, 'session-1.jsonl'));
     const lines = (await readFile(file, 'utf8')).trimEnd().split('\n');
     const types = lines.map((line) => (JSON.parse(line) as SessionLogEntry).type);
-    expect(types).toEqual(['run-start', 'provider-request', 'search', 'describe', 'tool-call', 'tool-call', 'tool-call', 'run-end']);
+    expect(types).toEqual([
+      'run-start',
+      'provider-request',
+      'search',
+      'describe',
+      'tool-call',
+      'tool-call',
+      'tool-call',
+      'run-end',
+    ]);
   });
 
   it('stamps every entry with ts, type, runId and sessionId', async () => {
     const { file, run } = await scriptedSession(await tempDir());
     for (const entry of await readSessionLog(file)) {
-      expect(entry).toMatchObject({ ts: expect.any(String), type: expect.any(String), runId: run.info.runId, sessionId: 'session-1' });
+      expect(entry).toMatchObject({
+        ts: expect.any(String),
+        type: expect.any(String),
+        runId: run.info.runId,
+        sessionId: 'session-1',
+      });
     }
   });
 
   it('logs the catalog summary at run start', async () => {
     const { file } = await scriptedSession(await tempDir());
     const [start] = await readSessionLog(file);
-    expect(start).toMatchObject({ type: 'run-start', agentId: 'agent-a', model: 'gpt-test', catalog: { total: 4, bySource: { plugin: 2, mcp: 1, core: 1, client: 0 }, directOnly: 1 } });
+    expect(start).toMatchObject({
+      type: 'run-start',
+      agentId: 'agent-a',
+      model: 'gpt-test',
+      catalog: { total: 4, bySource: { plugin: 2, mcp: 1, core: 1, client: 0 }, directOnly: 1 },
+    });
   });
 
   it('logs calls made through tool_call and from code as their own entries with ids and sources', async () => {
@@ -77,7 +96,14 @@ describe('session log', () => {
   it('ends with a run summary that counts searches, describes, calls and requests', async () => {
     const { file } = await scriptedSession(await tempDir());
     const entries = await readSessionLog(file);
-    expect(entries.at(-1)).toMatchObject({ type: 'run-end', searches: 1, describes: 1, calls: 3, requests: 1, requestBytes: Buffer.byteLength(openAIBody) });
+    expect(entries.at(-1)).toMatchObject({
+      type: 'run-end',
+      searches: 1,
+      describes: 1,
+      calls: 3,
+      requests: 1,
+      requestBytes: Buffer.byteLength(openAIBody),
+    });
   });
 
   it('summarizes a session file for the e2e', async () => {
@@ -116,28 +142,40 @@ describe('session log', () => {
 
   it('logs events of other plugins as data', async () => {
     const written: SessionLogEntry[] = [];
-    const kernel = kernelWith(telemetryPlugin({ tokenizer: false, sessionLog: { write: (entry) => void written.push(entry) } }));
+    const kernel = kernelWith(
+      telemetryPlugin({ tokenizer: false, sessionLog: { write: (entry) => void written.push(entry) } }),
+    );
     const run = await kernel.createRun();
     run.emit({ type: 'loop-warning', toolId: 'plugin:fake:alpha', repeats: 3 } as unknown as RunEvent);
     await run.close();
-    expect(written.find((entry) => entry.type === 'event')).toMatchObject({ event: 'loop-warning', data: { toolId: 'plugin:fake:alpha', repeats: 3 } });
+    expect(written.find((entry) => entry.type === 'event')).toMatchObject({
+      event: 'loop-warning',
+      data: { toolId: 'plugin:fake:alpha', repeats: 3 },
+    });
   });
 
   it('ignores a last line cut short by a crash', async () => {
     const file = join(await tempDir(), 's.jsonl');
-    await writeFile(file, '{"ts":"t","type":"search","runId":"r","sessionId":"s","queries":[],"hits":[],"origin":"api"}\n{"ts":"t","ty');
+    await writeFile(
+      file,
+      '{"ts":"t","type":"search","runId":"r","sessionId":"s","queries":[],"hits":[],"origin":"api"}\n{"ts":"t","ty',
+    );
     expect(await readSessionLog(file)).toHaveLength(1);
   });
 
   it('refuses a file with a malformed line in the middle', async () => {
     const file = join(await tempDir(), 's.jsonl');
     await writeFile(file, 'not json\n{"ts":"t","type":"search","runId":"r","sessionId":"s"}\n');
-    await expect(readSessionLog(file)).rejects.toMatchObject({ code: TelemetryErrors.SESSION_LOG_INVALID, details: { line: 1 } });
+    await expect(readSessionLog(file)).rejects.toMatchObject({
+      code: TelemetryErrors.SESSION_LOG_INVALID,
+      details: { line: 1 },
+    });
   });
 
   it('streams a log larger than one read chunk, lines split across chunks, and names the bad line', async () => {
     const file = join(await tempDir(), 'big.jsonl');
-    const line = (i: number) => `{"ts":"t","type":"search","runId":"r${i}","sessionId":"s","queries":["${'q'.repeat(i % 97)}"],"hits":[],"origin":"api"}`;
+    const line = (i: number) =>
+      `{"ts":"t","type":"search","runId":"r${i}","sessionId":"s","queries":["${'q'.repeat(i % 97)}"],"hits":[],"origin":"api"}`;
     const lines = Array.from({ length: 5000 }, (_, i) => line(i));
     await writeFile(file, `${lines.join('\n')}\n`);
     const seen: string[] = [];
@@ -146,10 +184,16 @@ describe('session log', () => {
     expect(seen[4999]).toBe('r4999');
     // A bad line followed by a good one is refused with its own line number, wherever the chunks split.
     await writeFile(file, `${[...lines.slice(0, 3000), 'garbage', ...lines.slice(3000)].join('\n')}\n`);
-    await expect(readSessionLog(file)).rejects.toMatchObject({ code: TelemetryErrors.SESSION_LOG_INVALID, details: { line: 3001 } });
+    await expect(readSessionLog(file)).rejects.toMatchObject({
+      code: TelemetryErrors.SESSION_LOG_INVALID,
+      details: { line: 3001 },
+    });
     // A complete bad last line (newline written) is refused too; only a cut-short write is forgiven.
     await writeFile(file, `${lines[0]}\nnot an entry\n`);
-    await expect(readSessionLog(file)).rejects.toMatchObject({ code: TelemetryErrors.SESSION_LOG_INVALID, details: { line: 2 } });
+    await expect(readSessionLog(file)).rejects.toMatchObject({
+      code: TelemetryErrors.SESSION_LOG_INVALID,
+      details: { line: 2 },
+    });
   });
 
   it('accepts a custom writer and keeps the run going when it throws', async () => {

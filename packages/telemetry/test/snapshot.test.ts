@@ -26,14 +26,20 @@ describe('snapshot and options', () => {
     await run.call('alpha', {});
     await run.call('beta', {});
     await run.close();
-    expect(telemetry.snapshot(run.info.runId)?.taps['test-blocker']).toMatchObject({ count: 2, totalMs: expect.any(Number) });
+    expect(telemetry.snapshot(run.info.runId)?.taps['test-blocker']).toMatchObject({
+      count: 2,
+      totalMs: expect.any(Number),
+    });
   });
 
   it('does not change call outcomes', async () => {
     const kernel = kernelWith(telemetryPlugin({ tokenizer: false }));
     const run = await kernel.createRun();
     expect(await run.call('beta', {})).toMatchObject({ status: 'blocked', by: 'test-blocker' });
-    expect(await run.call('alpha', { q: 'x' })).toMatchObject({ status: 'ok', result: { content: [{ text: 'FAKE_TOOL_OK alpha {"q":"x"}' }] } });
+    expect(await run.call('alpha', { q: 'x' })).toMatchObject({
+      status: 'ok',
+      result: { content: [{ text: 'FAKE_TOOL_OK alpha {"q":"x"}' }] },
+    });
   });
 
   it('leaves tokens null when counting is off', async () => {
@@ -42,8 +48,15 @@ describe('snapshot and options', () => {
     const run = await kernel.createRun();
     run.emit(providerRequestEvent('direct', openAIBody));
     await run.close();
-    expect(telemetry.entries(run.info.runId).find((entry) => entry.type === 'provider-request')).toMatchObject({ tokens: null, tokenizer: null });
-    expect(telemetry.snapshot(run.info.runId)).toMatchObject({ requests: 1, tokens: 0, requestBytes: Buffer.byteLength(openAIBody) });
+    expect(telemetry.entries(run.info.runId).find((entry) => entry.type === 'provider-request')).toMatchObject({
+      tokens: null,
+      tokenizer: null,
+    });
+    expect(telemetry.snapshot(run.info.runId)).toMatchObject({
+      requests: 1,
+      tokens: 0,
+      requestBytes: Buffer.byteLength(openAIBody),
+    });
   });
 
   it('counts tokens with o200k_base', async () => {
@@ -62,17 +75,33 @@ describe('snapshot and options', () => {
     const exact = await createTokenCounter('o200k_base').count(openAIBody);
     const counted = telemetry.snapshot(run.info.runId)!;
     expect(Math.abs(counted.tokens - exact)).toBeLessThanOrEqual(3);
-    expect(counted.toolsTokens).toBe(await createTokenCounter('o200k_base').count(JSON.stringify(JSON.parse(openAIBody).tools)));
+    expect(counted.toolsTokens).toBe(
+      await createTokenCounter('o200k_base').count(JSON.stringify(JSON.parse(openAIBody).tools)),
+    );
   });
 
   it('refuses invalid options with OPTIONS_INVALID', () => {
-    expect(() => telemetryPlugin({ tokenizer: 'cl100k' as never })).toThrowError(expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID, path: 'tokenizer' }));
-    expect(() => telemetryPlugin({ sessionLog: {} as never })).toThrowError(expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID, path: 'sessionLog' }));
-    expect(() => telemetryPlugin({ maxSessions: 0 })).toThrowError(expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID }));
+    expect(() => telemetryPlugin({ tokenizer: 'cl100k' as never })).toThrowError(
+      expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID, path: 'tokenizer' }),
+    );
+    expect(() => telemetryPlugin({ sessionLog: {} as never })).toThrowError(
+      expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID, path: 'sessionLog' }),
+    );
+    expect(() => telemetryPlugin({ maxSessions: 0 })).toThrowError(
+      expect.objectContaining({ code: ErrorCode.OPTIONS_INVALID }),
+    );
   });
 
   it('measures an Anthropic body: top-level system and tool names', () => {
-    const body = JSON.stringify({ system: 'Be brief.', messages: [], tools: [{ name: 'tool_search', input_schema: {} }] });
-    expect(providerRequestEvent('tools', body)).toMatchObject({ systemBytes: 9, toolNames: ['tool_search'], requestBytes: Buffer.byteLength(body) });
+    const body = JSON.stringify({
+      system: 'Be brief.',
+      messages: [],
+      tools: [{ name: 'tool_search', input_schema: {} }],
+    });
+    expect(providerRequestEvent('tools', body)).toMatchObject({
+      systemBytes: 9,
+      toolNames: ['tool_search'],
+      requestBytes: Buffer.byteLength(body),
+    });
   });
 });

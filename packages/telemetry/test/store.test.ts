@@ -4,7 +4,8 @@ import { silentLogger } from '@tool-search/kernel';
 import { Recorder } from '../src/recorder.js';
 import { EntryStore } from '../src/store.js';
 
-const entry = (sessionId: string, i: number) => ({ type: 'search', sessionId, runId: `r-${sessionId}`, seq: i }) as unknown as SessionLogEntry;
+const entry = (sessionId: string, i: number) =>
+  ({ type: 'search', sessionId, runId: `r-${sessionId}`, seq: i }) as unknown as SessionLogEntry;
 
 describe('EntryStore bounds', () => {
   it('keeps at most about maxEntries per session, newest kept', () => {
@@ -26,7 +27,11 @@ describe('EntryStore bounds', () => {
 describe('Recorder', () => {
   it('logs an entry that failed to finish, with its cause, and keeps recording the run', async () => {
     const warnings: { message: string; data?: Record<string, unknown> }[] = [];
-    const logger = { ...silentLogger, warn: (message: string, data?: Record<string, unknown>) => void warnings.push({ message, ...(data ? { data } : {}) }) };
+    const logger = {
+      ...silentLogger,
+      warn: (message: string, data?: Record<string, unknown>) =>
+        void warnings.push({ message, ...(data ? { data } : {}) }),
+    };
     const store = new EntryStore(10, 100);
     const recorder = new Recorder(store, undefined, () => logger);
     const thrown = new Error('token counter crashed');

@@ -48,7 +48,9 @@ export async function sessionLog(dir: string, sessionId: string): Promise<Sessio
 export function offeredPerRequest(requests: readonly { path: string; body: unknown }[]): string[][] {
   return requests
     .filter((request) => request.path === '/v1/chat/completions')
-    .map((request) => ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name));
+    .map((request) =>
+      ((request.body as { tools?: { function: { name: string } }[] }).tools ?? []).map((tool) => tool.function.name),
+    );
 }
 
 type RecordedRequests = readonly { path: string; body: unknown }[];
@@ -58,25 +60,46 @@ type RecordedRequests = readonly { path: string; body: unknown }[];
  * and the direct-only tools (not the catalog), the next one the found `echo`, never the denied tool; the session log
  * has the search ranking echo first and one ok call at search rank 1. Throws an AssertionError naming what differs.
  */
-export async function assertDeferredEchoTurn(requests: RecordedRequests, dir: string, sessionId: string): Promise<readonly SessionLogEntry[]> {
+export async function assertDeferredEchoTurn(
+  requests: RecordedRequests,
+  dir: string,
+  sessionId: string,
+): Promise<readonly SessionLogEntry[]> {
   const offered = offeredPerRequest(requests);
   assert.ok(offered[0]?.includes('tool_search'), `the first request offers tool_search: ${offered[0]}`);
   assert.ok(!offered[0]!.includes('echo'), 'the first request does not offer echo before a search found it');
-  assert.ok(offered[0]!.length < 30, `the first request offers the search and direct-only tools, not the catalog (${offered[0]!.length} tools)`);
+  assert.ok(
+    offered[0]!.length < 30,
+    `the first request offers the search and direct-only tools, not the catalog (${offered[0]!.length} tools)`,
+  );
   assert.ok(offered[1]?.includes('echo'), `the request after the search offers the found echo: ${offered[1]}`);
   assertNeverOffered(offered);
   const log = await sessionLog(dir, sessionId);
   const search = log.find((entry) => entry.type === 'search') as { hits: readonly string[] } | undefined;
   assert.equal(search?.hits[0], 'mcp:everything:echo', 'the logged search ranks echo first');
-  partialEqual(log.find((entry) => entry.type === 'tool-call'), { toolId: 'mcp:everything:echo', status: 'ok', searchRank: 1 }, 'the logged call');
-  partialEqual(log.find((entry) => entry.type === 'run-end'), { searches: 1, describes: 0, calls: 1 }, 'the logged run end');
+  partialEqual(
+    log.find((entry) => entry.type === 'tool-call'),
+    { toolId: 'mcp:everything:echo', status: 'ok', searchRank: 1 },
+    'the logged call',
+  );
+  partialEqual(
+    log.find((entry) => entry.type === 'run-end'),
+    { searches: 1, describes: 0, calls: 1 },
+    'the logged run end',
+  );
   return log;
 }
 
 /** The denied tool was never offered to the model, and the one logged search did not find it. */
-export async function assertDeniedNeverFound(requests: RecordedRequests, dir: string, sessionId: string): Promise<void> {
+export async function assertDeniedNeverFound(
+  requests: RecordedRequests,
+  dir: string,
+  sessionId: string,
+): Promise<void> {
   assertNeverOffered(offeredPerRequest(requests));
-  const searches = (await sessionLog(dir, sessionId)).filter((entry) => entry.type === 'search') as unknown as { hits: readonly string[] }[];
+  const searches = (await sessionLog(dir, sessionId)).filter((entry) => entry.type === 'search') as unknown as {
+    hits: readonly string[];
+  }[];
   assert.equal(searches.length, 1, 'one logged search');
   assert.ok(!searches[0]!.hits.includes(EVERYTHING_DENIED_ID), `the search did not find ${EVERYTHING_DENIED_ID}`);
 }

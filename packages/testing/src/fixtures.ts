@@ -5,7 +5,13 @@ import type { KernelPlugin, ToolDefinition, ToolSource } from '@tool-search/kern
  * A tool definition whose `execute` answers `FAKE_TOOL_OK <name> <JSON args>` (the convention the fake catalog
  * and the mock provider share), taking no arguments unless `extra.inputSchema` says otherwise.
  */
-export function fakeTool(name: string, source: ToolSource, owner: string, description: string, extra: Partial<ToolDefinition> = {}): ToolDefinition {
+export function fakeTool(
+  name: string,
+  source: ToolSource,
+  owner: string,
+  description: string,
+  extra: Partial<ToolDefinition> = {},
+): ToolDefinition {
   return {
     name,
     source,

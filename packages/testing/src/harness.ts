@@ -8,7 +8,10 @@ export interface TestHarness {
   close(): Promise<void>;
 }
 
-export async function createTestHarness(plugin: KernelPlugin, options: { with?: readonly KernelPlugin[]; request?: RunRequest } = {}): Promise<TestHarness> {
+export async function createTestHarness(
+  plugin: KernelPlugin,
+  options: { with?: readonly KernelPlugin[]; request?: RunRequest } = {},
+): Promise<TestHarness> {
   const kernel = createKernel({ plugins: [...(options.with ?? []), plugin] });
   const run = await kernel.createRun(options.request);
   return {

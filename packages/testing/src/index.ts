@@ -5,7 +5,21 @@ export type { TestHarness } from './harness.js';
 export { fakeTool, toolSource } from './fixtures.js';
 export { redisServerAvailable, startRedisServer, type RedisServerHandle } from './redis-server.js';
 export { startOtlpReceiver, type OtlpReceiver, type ReceivedMetric, type ReceivedSpan } from './otlp-receiver.js';
-export { stateBackends, type StateBackendFactories, type StateBackendKind, type StateBackends } from './state-backends.js';
-export { assertDeferredEchoTurn, assertDeniedNeverFound, demoWithEverything, EVERYTHING_DENIED_ID, logDir, offeredPerRequest, sessionLog, type DemoWithEverything } from './adapters.js';
+export {
+  stateBackends,
+  type StateBackendFactories,
+  type StateBackendKind,
+  type StateBackends,
+} from './state-backends.js';
+export {
+  assertDeferredEchoTurn,
+  assertDeniedNeverFound,
+  demoWithEverything,
+  EVERYTHING_DENIED_ID,
+  logDir,
+  offeredPerRequest,
+  sessionLog,
+  type DemoWithEverything,
+} from './adapters.js';
 export { raceFolders, startSymlinkRacer, type SymlinkRacer, type SymlinkRacerOptions } from './symlink-racer.js';
 export { LEARNING_QUERY, LEARNING_TARGET, learningCatalog } from './learning-catalog.js';

@@ -76,25 +76,53 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
 }
 
 function attributes(list: unknown): Record<string, unknown> {
-  return Object.fromEntries(((list ?? []) as KeyValue[]).map(({ key, value }) => [key, value.stringValue ?? (value.intValue !== undefined ? Number(value.intValue) : (value.doubleValue ?? value.boolValue))]));
+  return Object.fromEntries(
+    ((list ?? []) as KeyValue[]).map(({ key, value }) => [
+      key,
+      value.stringValue ??
+        (value.intValue !== undefined ? Number(value.intValue) : (value.doubleValue ?? value.boolValue)),
+    ]),
+  );
 }
 
 function decodeSpans(body: Record<string, unknown[]>): ReceivedSpan[] {
-  return ((body.resourceSpans ?? []) as { resource?: { attributes?: unknown }; scopeSpans?: { spans?: { name: string; attributes?: unknown }[] }[] }[]).flatMap((rs) =>
-    (rs.scopeSpans ?? []).flatMap((ss) => (ss.spans ?? []).map((span) => ({ name: span.name, resource: attributes(rs.resource?.attributes), attributes: attributes(span.attributes) }))),
+  return (
+    (body.resourceSpans ?? []) as {
+      resource?: { attributes?: unknown };
+      scopeSpans?: { spans?: { name: string; attributes?: unknown }[] }[];
+    }[]
+  ).flatMap((rs) =>
+    (rs.scopeSpans ?? []).flatMap((ss) =>
+      (ss.spans ?? []).map((span) => ({
+        name: span.name,
+        resource: attributes(rs.resource?.attributes),
+        attributes: attributes(span.attributes),
+      })),
+    ),
   );
 }
 
 type Point = { attributes?: unknown; asInt?: number | string; asDouble?: number; count?: number | string };
-type Metric = { name: string; sum?: { dataPoints?: Point[] }; gauge?: { dataPoints?: Point[] }; histogram?: { dataPoints?: Point[] } };
+type Metric = {
+  name: string;
+  sum?: { dataPoints?: Point[] };
+  gauge?: { dataPoints?: Point[] };
+  histogram?: { dataPoints?: Point[] };
+};
 
 function decodeMetrics(body: Record<string, unknown[]>): ReceivedMetric[] {
-  return ((body.resourceMetrics ?? []) as { resource?: { attributes?: unknown }; scopeMetrics?: { metrics?: Metric[] }[] }[]).flatMap((rm) =>
+  return (
+    (body.resourceMetrics ?? []) as { resource?: { attributes?: unknown }; scopeMetrics?: { metrics?: Metric[] }[] }[]
+  ).flatMap((rm) =>
     (rm.scopeMetrics ?? []).flatMap((sm) =>
       (sm.metrics ?? []).map((metric) => ({
         name: metric.name,
         resource: attributes(rm.resource?.attributes),
-        points: (metric.sum ?? metric.gauge ?? metric.histogram)?.dataPoints?.map((p) => ({ value: Number(p.asInt ?? p.asDouble ?? p.count ?? 0), attributes: attributes(p.attributes) })) ?? [],
+        points:
+          (metric.sum ?? metric.gauge ?? metric.histogram)?.dataPoints?.map((p) => ({
+            value: Number(p.asInt ?? p.asDouble ?? p.count ?? 0),
+            attributes: attributes(p.attributes),
+          })) ?? [],
       })),
     ),
   );

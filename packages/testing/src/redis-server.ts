@@ -35,13 +35,20 @@ async function startOn(binary: string, port: number): Promise<RedisServerHandle>
   let child: ChildProcess | undefined;
 
   async function start(): Promise<void> {
-    const started = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const started = spawn(
+      binary,
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     child = started;
     await new Promise<void>((resolve, reject) => {
       let output = '';
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start on port ${port}: ${output.slice(-500)}`)), 10_000);
+      const timer = setTimeout(
+        () => reject(new Error(`redis-server did not start on port ${port}: ${output.slice(-500)}`)),
+        10_000,
+      );
       started.stdout!.on('data', (chunk: Buffer) => {
         output += chunk.toString();
         if (output.includes('Ready to accept connections')) {

@@ -37,9 +37,13 @@ const run = randomUUID().slice(0, 8);
 let prefixes = 0;
 
 /** `what` names the tests in the warning when redis-server is missing. */
-export function stateBackends<S extends { close(): Promise<unknown> }>(what: string, make: StateBackendFactories<S>): StateBackends<S> {
+export function stateBackends<S extends { close(): Promise<unknown> }>(
+  what: string,
+  make: StateBackendFactories<S>,
+): StateBackends<S> {
   const redisAvailable = redisServerAvailable();
-  if (!redisAvailable) console.warn(`skipping the Redis runs of ${what}: redis-server is not installed (apt-get install -y redis-server)`);
+  if (!redisAvailable)
+    console.warn(`skipping the Redis runs of ${what}: redis-server is not installed (apt-get install -y redis-server)`);
   let server: Promise<RedisServerHandle> | undefined;
   const made: S[] = [];
   const closeStores = async () => {

@@ -40,10 +40,25 @@ export interface SymlinkRacerOptions {
  * Starts the racer on `<workspace>/<folder>` pointing at `outside`, resolved once it is swapping.
  * Stop it in `afterEach` too, so a failed test does not leave it running.
  */
-export async function startSymlinkRacer(workspace: string, outside: string, options: SymlinkRacerOptions = {}): Promise<SymlinkRacer> {
-  const args = [workspace, outside, options.folder ?? 'd', options.parked ?? 'parked', options.insideFile?.name ?? '', options.insideFile?.text ?? ''];
+export async function startSymlinkRacer(
+  workspace: string,
+  outside: string,
+  options: SymlinkRacerOptions = {},
+): Promise<SymlinkRacer> {
+  const args = [
+    workspace,
+    outside,
+    options.folder ?? 'd',
+    options.parked ?? 'parked',
+    options.insideFile?.name ?? '',
+    options.insideFile?.text ?? '',
+  ];
   const child = spawn(process.execPath, ['-e', RACER, ...args], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
-  await new Promise((resolve, reject) => child.once('message', resolve).once('exit', (code) => reject(new Error(`the symlink racer exited before it started (${code})`))));
+  await new Promise((resolve, reject) =>
+    child
+      .once('message', resolve)
+      .once('exit', (code) => reject(new Error(`the symlink racer exited before it started (${code})`))),
+  );
   return { stop: () => child.kill('SIGKILL') };
 }
 

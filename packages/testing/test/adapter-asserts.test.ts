@@ -5,8 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { sessionFileName } from '@tool-search/telemetry';
 import { assertDeferredEchoTurn, assertDeniedNeverFound, logDir } from '../src/index.js';
 
-const request = (...names: string[]) => ({ path: '/v1/chat/completions', body: { tools: names.map((name) => ({ type: 'function', function: { name } })) } });
-const entry = (type: string, extra: Record<string, unknown>) => JSON.stringify({ ts: 't', type, runId: 'r', sessionId: 's', ...extra });
+const request = (...names: string[]) => ({
+  path: '/v1/chat/completions',
+  body: { tools: names.map((name) => ({ type: 'function', function: { name } })) },
+});
+const entry = (type: string, extra: Record<string, unknown>) =>
+  JSON.stringify({ ts: 't', type, runId: 'r', sessionId: 's', ...extra });
 
 function logWith(lines: string[]): string {
   const dir = logDir();
@@ -23,14 +27,26 @@ const GOOD_LOG = [
 describe('assertDeferredEchoTurn', () => {
   it('passes the documented turn and fails each way it can go wrong', async () => {
     const dir = logWith(GOOD_LOG);
-    await expect(assertDeferredEchoTurn([request('tool_search'), request('tool_search', 'echo')], dir, 's')).resolves.toHaveLength(3);
+    await expect(
+      assertDeferredEchoTurn([request('tool_search'), request('tool_search', 'echo')], dir, 's'),
+    ).resolves.toHaveLength(3);
     // echo offered before the search found it
-    await expect(assertDeferredEchoTurn([request('tool_search', 'echo'), request('echo')], dir, 's')).rejects.toThrow(/does not offer echo/);
+    await expect(assertDeferredEchoTurn([request('tool_search', 'echo'), request('echo')], dir, 's')).rejects.toThrow(
+      /does not offer echo/,
+    );
     // the denied tool offered
-    await expect(assertDeferredEchoTurn([request('tool_search'), request('echo', 'get-env')], dir, 's')).rejects.toThrow(/get-env/);
+    await expect(
+      assertDeferredEchoTurn([request('tool_search'), request('echo', 'get-env')], dir, 's'),
+    ).rejects.toThrow(/get-env/);
     // the call failed
-    const failed = logWith([GOOD_LOG[0]!, entry('tool-call', { toolId: 'mcp:everything:echo', status: 'error', searchRank: 1 }), GOOD_LOG[2]!]);
-    await expect(assertDeferredEchoTurn([request('tool_search'), request('echo')], failed, 's')).rejects.toThrow(/the logged call/);
+    const failed = logWith([
+      GOOD_LOG[0]!,
+      entry('tool-call', { toolId: 'mcp:everything:echo', status: 'error', searchRank: 1 }),
+      GOOD_LOG[2]!,
+    ]);
+    await expect(assertDeferredEchoTurn([request('tool_search'), request('echo')], failed, 's')).rejects.toThrow(
+      /the logged call/,
+    );
   });
 });
 

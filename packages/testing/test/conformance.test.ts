@@ -31,7 +31,13 @@ describe('checkSourceConformance', () => {
         hooks.listTools.tap((sink) =>
           sink.add([
             { name: 'ok', source: 'plugin', owner: 'bad-schema', description: '', inputSchema: { type: 'object' } },
-            { name: 'broken', source: 'plugin', owner: 'bad-schema', description: '', inputSchema: { type: 'object', properties: { a: { type: 7 } } } },
+            {
+              name: 'broken',
+              source: 'plugin',
+              owner: 'bad-schema',
+              description: '',
+              inputSchema: { type: 'object', properties: { a: { type: 7 } } },
+            },
           ] satisfies ToolDefinition[]),
         ),
     };
@@ -45,7 +51,15 @@ describe('checkSourceConformance', () => {
     const unstable: KernelPlugin = {
       name: 'unstable',
       apply: ({ hooks }) =>
-        hooks.listTools.tap((sink) => sink.add({ name: `t${n++}`, source: 'plugin', owner: 'unstable', description: '', inputSchema: { type: 'object' } })),
+        hooks.listTools.tap((sink) =>
+          sink.add({
+            name: `t${n++}`,
+            source: 'plugin',
+            owner: 'unstable',
+            description: '',
+            inputSchema: { type: 'object' },
+          }),
+        ),
     };
     const report = await checkSourceConformance(unstable);
     expect(report.checks.find((c) => c.name === 'ids-stable')?.ok).toBe(false);

@@ -7,7 +7,13 @@
 export const CORE_GROUPS: Readonly<Record<string, readonly string[]>> = Object.freeze({
   'group:runtime': Object.freeze(['exec', 'bash', 'process']),
   'group:fs': Object.freeze(['read', 'write', 'edit', 'apply_patch']),
-  'group:sessions': Object.freeze(['sessions_list', 'sessions_history', 'sessions_send', 'sessions_spawn', 'session_status']),
+  'group:sessions': Object.freeze([
+    'sessions_list',
+    'sessions_history',
+    'sessions_send',
+    'sessions_spawn',
+    'session_status',
+  ]),
   'group:memory': Object.freeze(['memory_search', 'memory_get']),
   'group:web': Object.freeze(['web_search', 'web_fetch']),
   'group:ui': Object.freeze(['browser', 'canvas']),
@@ -20,7 +26,10 @@ export const CORE_GROUPS: Readonly<Record<string, readonly string[]>> = Object.f
  * OpenClaw's tool name aliases in policy entries: `bash` names the core tool `exec` (the name `group:runtime` keeps for
  * it) and `apply-patch` names `apply_patch`. An alias entry matches that core tool as well as anything literally named so.
  */
-export const TOOL_NAME_ALIASES: Readonly<Record<string, string>> = Object.freeze({ bash: 'exec', 'apply-patch': 'apply_patch' });
+export const TOOL_NAME_ALIASES: Readonly<Record<string, string>> = Object.freeze({
+  bash: 'exec',
+  'apply-patch': 'apply_patch',
+});
 
 /** Groups defined by a tool's source. */
 export const SOURCE_GROUPS = Object.freeze({

@@ -65,13 +65,22 @@ export function claimedTool(tool: Pick<MatchableTool, 'name' | 'source'>): Match
 
 const SOURCES = ['core', 'plugin', 'mcp', 'client'] as const;
 const FOLDED_SOURCES = new Map(SOURCES.map((source) => [foldName(source), source]));
-const prefixPattern = (sources: Iterable<string>) => new RegExp(`^(${[...sources].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}):([^:]*):(.+)$`, 's');
+const prefixPattern = (sources: Iterable<string>) =>
+  new RegExp(`^(${[...sources].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}):([^:]*):(.+)$`, 's');
 const FOLDED_PREFIX = prefixPattern(FOLDED_SOURCES.keys());
 const PLAIN_PREFIX = prefixPattern(SOURCES);
-const CORE_BY_FOLDED = new Map(Object.values(CORE_GROUPS).flat().map((name) => [foldName(name), name]));
+const CORE_BY_FOLDED = new Map(
+  Object.values(CORE_GROUPS)
+    .flat()
+    .map((name) => [foldName(name), name]),
+);
 
 /** Takes `<source>:<owner>:` prefixes off a name, innermost claim last (`client:client:core:core:exec` → core, exec). */
-function stripPrefixes(value: string, pattern: RegExp, sourceOf: (raw: string) => string | undefined): { prefix?: { source: string; owner: string }; rest: string } {
+function stripPrefixes(
+  value: string,
+  pattern: RegExp,
+  sourceOf: (raw: string) => string | undefined,
+): { prefix?: { source: string; owner: string }; rest: string } {
   let rest = value;
   let prefix: { source: string; owner: string } | undefined;
   for (let m = pattern.exec(rest); m; m = pattern.exec(rest)) {
@@ -91,22 +100,38 @@ function matchesOwn(entry: string, tool: MatchableTool, effect: MatchEffect): bo
   if (effect === 'allow') return ID_ENTRY.test(key) ? test(tool.id.toLowerCase()) : matchesRaw(test, tool);
   if (matchesRaw(test, tool)) return true;
   const folded = compile(foldName(entry));
-  return folded(foldName(tool.name)) || folded(foldName(tool.id)) || (tool.source === 'plugin' && folded(foldName(tool.owner)));
+  return (
+    folded(foldName(tool.name)) ||
+    folded(foldName(tool.id)) ||
+    (tool.source === 'plugin' && folded(foldName(tool.owner)))
+  );
 }
 
 function matchesRaw(test: (value: string) => boolean, tool: MatchableTool): boolean {
-  return test(tool.name.toLowerCase()) || test(tool.id.toLowerCase()) || (tool.source === 'plugin' && test(tool.owner.toLowerCase()));
+  return (
+    test(tool.name.toLowerCase()) ||
+    test(tool.id.toLowerCase()) ||
+    (tool.source === 'plugin' && test(tool.owner.toLowerCase()))
+  );
 }
 
 /** The first entry (in config order) that matches the tool. */
-export function firstMatch(entries: readonly string[], tool: MatchableTool, effect: MatchEffect = 'deny'): string | undefined {
+export function firstMatch(
+  entries: readonly string[],
+  tool: MatchableTool,
+  effect: MatchEffect = 'deny',
+): string | undefined {
   for (const entry of entries) if (matchesEntry(entry, tool, effect)) return entry;
   return undefined;
 }
 
 function inGroup(key: string, tool: MatchableTool, effect: MatchEffect): boolean {
   const members = CORE_GROUPS[key];
-  if (members) return tool.source === 'core' && (members.includes(tool.name.toLowerCase()) || (effect === 'deny' && members.includes(foldName(tool.name))));
+  if (members)
+    return (
+      tool.source === 'core' &&
+      (members.includes(tool.name.toLowerCase()) || (effect === 'deny' && members.includes(foldName(tool.name))))
+    );
   if (Object.hasOwn(SOURCE_GROUPS, key)) return tool.source === SOURCE_GROUPS[key as keyof typeof SOURCE_GROUPS];
   // Open groups: declared by the tool's plugin (runtime data, so check its shape).
   const declared: unknown = tool.meta?.groups;
@@ -122,7 +147,10 @@ function compile(key: string): (value: string) => boolean {
     if (!key.includes('*')) {
       test = (value) => value === key;
     } else {
-      const source = key.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+      const source = key
+        .split('*')
+        .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*');
       const regex = new RegExp(`^${source}$`, 's');
       test = (value) => regex.test(value);
     }

@@ -2,7 +2,11 @@
 import { describe, expect, it } from 'vitest';
 import { matchesEntry, TOOL_NAME_ALIASES, type MatchableTool } from '@tool-search/tool-match';
 
-const tool = (name: string, source: MatchableTool['source'] = 'core', owner = source === 'core' ? 'core' : 'acme'): MatchableTool => ({ id: `${source}:${owner}:${name}`, name, source, owner });
+const tool = (
+  name: string,
+  source: MatchableTool['source'] = 'core',
+  owner = source === 'core' ? 'core' : 'acme',
+): MatchableTool => ({ id: `${source}:${owner}:${name}`, name, source, owner });
 
 describe('bash as the alias group:runtime names', () => {
   it('bash in an allow or deny list names the core exec tool', () => {

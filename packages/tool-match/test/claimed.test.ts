@@ -2,7 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import { claimedTool, matchesEntry, type MatchableTool } from '@tool-search/tool-match';
 
-const client = (name: string): MatchableTool => ({ id: `client:client:${name}`, name, source: 'client', owner: 'client' });
+const client = (name: string): MatchableTool => ({
+  id: `client:client:${name}`,
+  name,
+  source: 'client',
+  owner: 'client',
+});
 
 describe('claimedTool', () => {
   it.each([
@@ -19,7 +24,8 @@ describe('claimedTool', () => {
   });
 
   it('a name that claims nothing, and tools of other sources, have no claim', () => {
-    for (const name of ['get_weather', 'exec_report', 'my_exec', 'readme']) expect(claimedTool(client(name))).toBeUndefined();
+    for (const name of ['get_weather', 'exec_report', 'my_exec', 'readme'])
+      expect(claimedTool(client(name))).toBeUndefined();
     expect(claimedTool({ name: 'exec', source: 'plugin' })).toBeUndefined();
   });
 

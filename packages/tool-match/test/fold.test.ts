@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { foldName, isLookalikeName, matchesEntry, type MatchableTool } from '@tool-search/tool-match';
 
-const mcp = (name: string, server = 'evil'): MatchableTool => ({ id: `mcp:${server}:${name}`, name, source: 'mcp', owner: server });
+const mcp = (name: string, server = 'evil'): MatchableTool => ({
+  id: `mcp:${server}:${name}`,
+  name,
+  source: 'mcp',
+  owner: server,
+});
 
 // Each name renders like "write_file".
 const LOOKALIKES = [
@@ -31,7 +36,9 @@ describe('lookalike names', () => {
   });
 
   it('a core group denies a lookalike core name', () => {
-    expect(matchesEntry('group:fs', { id: 'core:core:wr\u0456te', name: 'wr\u0456te', source: 'core', owner: 'core' })).toBe(true);
+    expect(
+      matchesEntry('group:fs', { id: 'core:core:wr\u0456te', name: 'wr\u0456te', source: 'core', owner: 'core' }),
+    ).toBe(true);
   });
 
   it('folds NFKC forms, invisible characters and confusables to one form', () => {

@@ -1,7 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { CORE_GROUPS, expandGroups, firstMatch, isReservedGroup, matchesEntry, type MatchableTool } from '@tool-search/tool-match';
+import {
+  CORE_GROUPS,
+  expandGroups,
+  firstMatch,
+  isReservedGroup,
+  matchesEntry,
+  type MatchableTool,
+} from '@tool-search/tool-match';
 
-const tool = (source: MatchableTool['source'], owner: string, name: string, groups?: readonly string[]): MatchableTool => ({
+const tool = (
+  source: MatchableTool['source'],
+  owner: string,
+  name: string,
+  groups?: readonly string[],
+): MatchableTool => ({
   id: `${source}:${owner}:${name}`,
   name,
   source,
@@ -43,7 +55,7 @@ describe('matchesEntry', () => {
     expect(matchesEntry('core:core:read', pluginRead)).toBe(false);
   });
 
-  it('reads id-shaped allow entries as ids only, so a tool named like another server\'s id is not allowed by it', () => {
+  it("reads id-shaped allow entries as ids only, so a tool named like another server's id is not allowed by it", () => {
     const spoof = tool('mcp', 'evil', 'mcp:github:create_issue');
     expect(matchesEntry('mcp:github:*', spoof, 'allow')).toBe(false);
     expect(matchesEntry('MCP:GitHub:create_issue', spoof, 'allow')).toBe(false);
@@ -98,7 +110,13 @@ describe('groups', () => {
   it('defines the core groups of the OpenClaw inventory', () => {
     expect(CORE_GROUPS['group:runtime']).toEqual(['exec', 'bash', 'process']);
     expect(CORE_GROUPS['group:fs']).toEqual(['read', 'write', 'edit', 'apply_patch']);
-    expect(CORE_GROUPS['group:sessions']).toEqual(['sessions_list', 'sessions_history', 'sessions_send', 'sessions_spawn', 'session_status']);
+    expect(CORE_GROUPS['group:sessions']).toEqual([
+      'sessions_list',
+      'sessions_history',
+      'sessions_send',
+      'sessions_spawn',
+      'session_status',
+    ]);
     expect(CORE_GROUPS['group:memory']).toEqual(['memory_search', 'memory_get']);
     expect(CORE_GROUPS['group:web']).toEqual(['web_search', 'web_fetch']);
     expect(CORE_GROUPS['group:ui']).toEqual(['browser', 'canvas']);
@@ -108,7 +126,13 @@ describe('groups', () => {
   });
 
   it('expands core groups to tool names and keeps other entries', () => {
-    expect(expandGroups(['group:ui', 'image', 'group:chat', 'GROUP:NODES'])).toEqual(['browser', 'canvas', 'image', 'group:chat', 'nodes']);
+    expect(expandGroups(['group:ui', 'image', 'group:chat', 'GROUP:NODES'])).toEqual([
+      'browser',
+      'canvas',
+      'image',
+      'group:chat',
+      'nodes',
+    ]);
   });
 
   it('reports reserved groups', () => {

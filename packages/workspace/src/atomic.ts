@@ -11,7 +11,10 @@ import { basename, dirname, join } from 'node:path';
 export async function writeFileAtomic(path: string, content: string | Uint8Array): Promise<void> {
   await mkdir(dirname(path), { recursive: true });
   const temp = join(dirname(path), `.${basename(path)}.${randomBytes(6).toString('hex')}.tmp`);
-  const mode = await stat(path).then((s) => s.mode & 0o7777, () => undefined);
+  const mode = await stat(path).then(
+    (s) => s.mode & 0o7777,
+    () => undefined,
+  );
   try {
     await writeFile(temp, content, { flag: 'wx', ...(mode !== undefined ? { mode } : {}) });
     await rename(temp, path);

@@ -36,7 +36,11 @@ export const confinedAccessIsRaceFree = PROC_FD;
  * there. Throws PATH_OUTSIDE_WORKSPACE when a component leads out, FILE_NOT_FOUND when it is a folder or not a
  * regular file.
  */
-export async function openInWorkspace(root: string, input: string, hops = 0): Promise<{ handle: FileHandle; relative: string } | undefined> {
+export async function openInWorkspace(
+  root: string,
+  input: string,
+  hops = 0,
+): Promise<{ handle: FileHandle; relative: string } | undefined> {
   const place = await walk(root, input, false);
   if (!place) return undefined;
   if (!place.name) {
@@ -67,7 +71,10 @@ export async function openInWorkspace(root: string, input: string, hops = 0): Pr
 }
 
 /** What is at `input` (after in-workspace symlinks), and its mode when it is a file. */
-export async function statInWorkspace(root: string, input: string): Promise<{ kind: EntryKind; relative: string; mode?: number }> {
+export async function statInWorkspace(
+  root: string,
+  input: string,
+): Promise<{ kind: EntryKind; relative: string; mode?: number }> {
   const place = await walk(root, input, false);
   if (!place) return { kind: 'missing', relative: lexicalRelative(root, input) };
   try {
@@ -84,7 +91,11 @@ export async function statInWorkspace(root: string, input: string): Promise<{ ki
  * Replaces the file at `input` atomically (temp file + rename in the same held folder), creating parent folders.
  * An existing file keeps its mode. FILE_NOT_FOUND when `input` is a folder.
  */
-export async function writeInWorkspace(root: string, input: string, content: string | Uint8Array): Promise<{ relative: string }> {
+export async function writeInWorkspace(
+  root: string,
+  input: string,
+  content: string | Uint8Array,
+): Promise<{ relative: string }> {
   const place = (await walk(root, input, true))!;
   try {
     if (!place.name) throw notAFile(input, 'folder');
@@ -167,7 +178,8 @@ type Walked = { place: Place } | { folder: string[]; target: string; rest: strin
 async function walkOnce(root: string, components: readonly string[], create: boolean): Promise<Walked> {
   let dir = await open(root, O_RDONLY | O_DIRECTORY);
   const folder: string[] = [];
-  const at = (handle: FileHandle, parts: readonly string[], entry: string) => (PROC_FD ? `/proc/self/fd/${handle.fd}/${entry}` : join(root, ...parts, entry));
+  const at = (handle: FileHandle, parts: readonly string[], entry: string) =>
+    PROC_FD ? `/proc/self/fd/${handle.fd}/${entry}` : join(root, ...parts, entry);
   try {
     for (let i = 0; i < components.length - 1; ) {
       const name = components[i]!;
@@ -178,12 +190,15 @@ async function walkOnce(root: string, components: readonly string[], create: boo
         const code = errno(error);
         if (code === 'ENOENT') {
           if (!create) return undefined;
-          await mkdir(at(dir, folder, name)).catch((e: unknown) => (errno(e) === 'EEXIST' ? undefined : Promise.reject(e)));
+          await mkdir(at(dir, folder, name)).catch((e: unknown) =>
+            errno(e) === 'EEXIST' ? undefined : Promise.reject(e),
+          );
           continue; // open what is there now (it may be a symlink a racer put there)
         }
         if (code !== 'ENOTDIR' && code !== 'ELOOP') throw error;
         const info = await lstatIfThere(at(dir, folder, name));
-        if (info?.isSymbolicLink()) return { folder: [...folder], target: await readlink(at(dir, folder, name)), rest: components.slice(i + 1) };
+        if (info?.isSymbolicLink())
+          return { folder: [...folder], target: await readlink(at(dir, folder, name)), rest: components.slice(i + 1) };
         if (!info) continue; // gone meanwhile: look again
         throw notAFile(join(...components), 'notFolder', error);
       }
@@ -214,15 +229,23 @@ async function walkOnce(root: string, components: readonly string[], create: boo
 /** Defence in depth: the folder held open must still be inside the root (a folder moved out while held is refused). */
 async function checkHeld(root: string, dir: FileHandle, components: readonly string[]): Promise<void> {
   const real = await readlink(`/proc/self/fd/${dir.fd}`);
-  if (!isInside(root, real)) throw outside(components.join('/'), 'symlink', 'a folder on the way was moved out of the workspace');
+  if (!isInside(root, real))
+    throw outside(components.join('/'), 'symlink', 'a folder on the way was moved out of the workspace');
 }
 
 /** The components after following a symlink found in `folder` whose text is `target`, then `rest`. */
-function substitute(root: string, input: string, folder: readonly string[], target: string, rest: readonly string[]): string[] {
+function substitute(
+  root: string,
+  input: string,
+  folder: readonly string[],
+  target: string,
+  rest: readonly string[],
+): string[] {
   let base: string[];
   if (isAbsolute(target)) {
     const absolute = resolve(target);
-    if (!isInside(root, absolute)) throw outside(input, 'symlink', 'the path leads out of the workspace through a symlink');
+    if (!isInside(root, absolute))
+      throw outside(input, 'symlink', 'the path leads out of the workspace through a symlink');
     base = relative(root, absolute).split(sep).filter(Boolean);
   } else {
     base = [...folder];
@@ -248,8 +271,16 @@ function lstatIfThere(path: string) {
 }
 
 function notAFile(path: string, what: 'folder' | 'other' | 'notFolder', cause?: unknown): ToolSearchError {
-  const why = what === 'folder' ? 'is a folder, not a file' : what === 'other' ? 'is not a regular file' : 'has a file where a folder is expected';
-  return new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `${path} ${why}`, { details: { path, kind: what }, ...(cause ? { cause } : {}) });
+  const why =
+    what === 'folder'
+      ? 'is a folder, not a file'
+      : what === 'other'
+        ? 'is not a regular file'
+        : 'has a file where a folder is expected';
+  return new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `${path} ${why}`, {
+    details: { path, kind: what },
+    ...(cause ? { cause } : {}),
+  });
 }
 
 function errno(error: unknown): string | undefined {

@@ -2,6 +2,7 @@
 import { defineErrors } from '@tool-search/kernel';
 
 export const WorkspaceErrors = defineErrors('@tool-search/workspace', {
-  PATH_OUTSIDE_WORKSPACE: 'A core file tool\'s path leads outside the workspace (`..`, an absolute path, or a symlink out); `details.rule` says which.',
+  PATH_OUTSIDE_WORKSPACE:
+    "A core file tool's path leads outside the workspace (`..`, an absolute path, or a symlink out); `details.rule` says which.",
   FILE_NOT_FOUND: 'A core file tool found no file (or a folder) at the path.',
 });

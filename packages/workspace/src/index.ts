@@ -2,6 +2,12 @@
 export { workspaceRoot, resolveInWorkspace, isInside } from './paths.js';
 export type { PathRule, WorkspacePath } from './paths.js';
 export { writeFileAtomic } from './atomic.js';
-export { openInWorkspace, statInWorkspace, writeInWorkspace, removeInWorkspace, confinedAccessIsRaceFree } from './confined.js';
+export {
+  openInWorkspace,
+  statInWorkspace,
+  writeInWorkspace,
+  removeInWorkspace,
+  confinedAccessIsRaceFree,
+} from './confined.js';
 export type { EntryKind } from './confined.js';
 export { WorkspaceErrors } from './errors.js';

@@ -32,10 +32,14 @@ export function workspaceRoot(folder: string): string {
     if (!lstatSync(real).isDirectory()) throw new Error('not a folder');
     return real;
   } catch (error) {
-    throw new ToolSearchError(ErrorCode.OPTIONS_INVALID, `The workspace ${folder} is not an existing folder; set plugins.core.workspace to one`, {
-      cause: error,
-      details: { workspace: folder },
-    });
+    throw new ToolSearchError(
+      ErrorCode.OPTIONS_INVALID,
+      `The workspace ${folder} is not an existing folder; set plugins.core.workspace to one`,
+      {
+        cause: error,
+        details: { workspace: folder },
+      },
+    );
   }
 }
 
@@ -99,7 +103,11 @@ function isSymlink(path: string): boolean {
 }
 
 export function outside(input: unknown, rule: PathRule, why: string): ToolSearchError {
-  return new ToolSearchError(WorkspaceErrors.PATH_OUTSIDE_WORKSPACE, `Refused path ${JSON.stringify(input)}: ${why} (rule ${rule})`, {
-    details: { path: input, rule },
-  });
+  return new ToolSearchError(
+    WorkspaceErrors.PATH_OUTSIDE_WORKSPACE,
+    `Refused path ${JSON.stringify(input)}: ${why} (rule ${rule})`,
+    {
+      details: { path: input, rule },
+    },
+  );
 }

@@ -35,7 +35,10 @@ function setup() {
 }
 
 const refusal = async (promise: Promise<unknown>) => {
-  const error = (await promise.then(() => undefined, (e: unknown) => e)) as { code?: string; details?: { rule?: string } } | undefined;
+  const error = (await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  )) as { code?: string; details?: { rule?: string } } | undefined;
   return error && { code: error.code, rule: error.details?.rule };
 };
 const read = async (root: string, path: string) => {
@@ -94,11 +97,17 @@ describe('fd-relative workspace access', () => {
     const { root } = setup();
     symlinkSync('loop-b', join(root, 'loop-a'));
     symlinkSync('loop-a', join(root, 'loop-b'));
-    expect(await refusal(openInWorkspace(root, 'loop-a'))).toEqual({ code: WorkspaceErrors.PATH_OUTSIDE_WORKSPACE, rule: 'symlink' });
+    expect(await refusal(openInWorkspace(root, 'loop-a'))).toEqual({
+      code: WorkspaceErrors.PATH_OUTSIDE_WORKSPACE,
+      rule: 'symlink',
+    });
     expect(await openInWorkspace(root, 'missing/file.txt')).toBeUndefined();
     expect(await statInWorkspace(root, 'src')).toMatchObject({ kind: 'folder', relative: 'src' });
     expect(await statInWorkspace(root, 'src/a.txt')).toMatchObject({ kind: 'file' });
-    expect(await refusal(openInWorkspace(root, 'src'))).toEqual({ code: WorkspaceErrors.FILE_NOT_FOUND, rule: undefined });
+    expect(await refusal(openInWorkspace(root, 'src'))).toEqual({
+      code: WorkspaceErrors.FILE_NOT_FOUND,
+      rule: undefined,
+    });
   });
 
   it('keeps the lexical refusals: .., absolute outside, empty and NUL', async () => {

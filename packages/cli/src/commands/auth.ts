@@ -11,14 +11,18 @@ export function registerAuthCommands(program: Command, io: CliIO): void {
     .command('auth')
     .description('API keys of the gateway and serve mcp --http (config auth.keys)')
     .command('hash-key [key]')
-    .description('print the sha256 hash of a key for auth.keys[].hash; no key: make a new random key too; "-": read it from stdin')
+    .description(
+      'print the sha256 hash of a key for auth.keys[].hash; no key: make a new random key too; "-": read it from stdin',
+    )
     .action(async (key: string | undefined) => {
       const { generateApiKey, hashApiKey } = await import('@tool-search/auth');
       const plain = key === '-' ? (await readAll(io.stdin)).trim() : key;
       if (plain !== undefined) return void io.stdout.write(`${hashApiKey(plain)}\n`);
       const made = generateApiKey();
       io.stdout.write(`key:  ${made}\nhash: ${hashApiKey(made)}\n`);
-      io.stderr.write('Give the key to the client (Authorization: Bearer <key>); put only the hash in auth.keys[].hash.\n');
+      io.stderr.write(
+        'Give the key to the client (Authorization: Bearer <key>); put only the hash in auth.keys[].hash.\n',
+      );
     });
 }
 

@@ -25,7 +25,9 @@ interface CodeRunResult {
 export function registerCodeCommands(program: Command, io: CliIO): void {
   const code = program.command('code').description('run code as tool_search_code does');
 
-  withJsonOption(withConfigOption(code.command('run').description('run the body of an async function in the code-mode sandbox')))
+  withJsonOption(
+    withConfigOption(code.command('run').description('run the body of an async function in the code-mode sandbox')),
+  )
     .option('--file <file>', 'read the code from a file')
     .option('--eval <code>', 'the code itself')
     .action(async (flags: ConfigFlags & JsonFlag & { file?: string; eval?: string }) => {
@@ -33,13 +35,25 @@ export function registerCodeCommands(program: Command, io: CliIO): void {
       await withRun(flags, io, async (run) => {
         const exposure = await run.exposure('code');
         if (!exposure.has(CODE_TOOL)) {
-          throw new ToolSearchError(CodeErrors.SANDBOX_UNAVAILABLE, `code mode is not available here (the run fell back to ${exposure.mode} mode)`);
+          throw new ToolSearchError(
+            CodeErrors.SANDBOX_UNAVAILABLE,
+            `code mode is not available here (the run fell back to ${exposure.mode} mode)`,
+          );
         }
         const outcome = await exposure.call(CODE_TOOL, { code: source });
         const result: CodeRunResult =
           outcome.status === 'ok'
-            ? ((outcome.result.structuredContent as CodeRunResult | undefined) ?? { ok: false, error: { code: CodeErrors.CODE_FAILED, message: 'no result' } })
-            : { ok: false, error: outcome.status === 'error' ? outcome.error : { code: CodeErrors.CODE_FAILED, message: outcome.status } };
+            ? ((outcome.result.structuredContent as CodeRunResult | undefined) ?? {
+                ok: false,
+                error: { code: CodeErrors.CODE_FAILED, message: 'no result' },
+              })
+            : {
+                ok: false,
+                error:
+                  outcome.status === 'error'
+                    ? outcome.error
+                    : { code: CodeErrors.CODE_FAILED, message: outcome.status },
+              };
         if (flags.json) writeJson(io, result);
         else printResult(io, result);
         if (!result.ok) throw new CliExit(1);
@@ -48,7 +62,8 @@ export function registerCodeCommands(program: Command, io: CliIO): void {
 }
 
 async function codeSource(flags: { file?: string; eval?: string }, io: CliIO): Promise<string> {
-  if ((flags.file === undefined) === (flags.eval === undefined)) throw new CliUsageError('code run needs exactly one of --file F or --eval CODE');
+  if ((flags.file === undefined) === (flags.eval === undefined))
+    throw new CliUsageError('code run needs exactly one of --file F or --eval CODE');
   if (flags.eval !== undefined) return flags.eval;
   const path = resolve(io.cwd, flags.file!);
   try {

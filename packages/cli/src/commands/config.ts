@@ -35,7 +35,13 @@ interface CheckFlags extends ConfigFlags, JsonFlag {
 export function registerConfigCommands(program: Command, io: CliIO): void {
   const config = program.command('config').description('validate, show, get and set tool-search.json');
 
-  withJsonOption(withConfigOption(config.command('check').description('validate the config (schema, plugin options) and print every policy warning')))
+  withJsonOption(
+    withConfigOption(
+      config
+        .command('check')
+        .description('validate the config (schema, plugin options) and print every policy warning'),
+    ),
+  )
     .option('--strict', 'exit 1 when there is any policy warning')
     .action(async (flags: CheckFlags) => {
       const loaded = await loadCliConfig(flags, io);
@@ -44,29 +50,41 @@ export function registerConfigCommands(program: Command, io: CliIO): void {
       const ok = !unavailable.length && !(flags.strict && warnings.length);
       if (flags.json) writeJson(io, { ok, path: loaded.path ?? null, modules, warnings, notConfigured, unavailable });
       else {
-        for (const warning of [...unavailable, ...warnings, ...notConfigured]) io.stdout.write(`${warning.level} ${warning.code}${warning.agentId ? ` (agent ${warning.agentId})` : ''}: ${warning.message}\n`);
-        const counts = [unavailable.length ? `${unavailable.length} tool(s) unavailable` : '', warnings.length ? `${warnings.length} policy warning(s)` : ''].filter(Boolean);
-        io.stdout.write(`${ok ? 'ok' : 'not ok'}: ${loaded.path ?? 'no config file; built-in defaults'}${counts.length ? ` (${counts.join(', ')})` : ''}\n${modulesText(modules)}`);
+        for (const warning of [...unavailable, ...warnings, ...notConfigured])
+          io.stdout.write(
+            `${warning.level} ${warning.code}${warning.agentId ? ` (agent ${warning.agentId})` : ''}: ${warning.message}\n`,
+          );
+        const counts = [
+          unavailable.length ? `${unavailable.length} tool(s) unavailable` : '',
+          warnings.length ? `${warnings.length} policy warning(s)` : '',
+        ].filter(Boolean);
+        io.stdout.write(
+          `${ok ? 'ok' : 'not ok'}: ${loaded.path ?? 'no config file; built-in defaults'}${counts.length ? ` (${counts.join(', ')})` : ''}\n${modulesText(modules)}`,
+        );
       }
       if (!ok) throw new CliExit(1);
     });
 
-  withJsonOption(withConfigOption(config.command('show').description('print the resolved config (secrets redacted)'))).action(
-    async (flags: ConfigFlags & JsonFlag) => {
-      const loaded = await loadCliConfig(flags, io);
-      const shown = redact(loaded.resolved);
-      writeJson(io, flags.json ? { path: loaded.path ?? null, config: shown } : shown);
-    },
-  );
+  withJsonOption(
+    withConfigOption(config.command('show').description('print the resolved config (secrets redacted)')),
+  ).action(async (flags: ConfigFlags & JsonFlag) => {
+    const loaded = await loadCliConfig(flags, io);
+    const shown = redact(loaded.resolved);
+    writeJson(io, flags.json ? { path: loaded.path ?? null, config: shown } : shown);
+  });
 
-  withConfigOption(config.command('get').argument('<path>', 'config path, e.g. tools.toolSearch or agents.list[0].tools.allow').description('print one value of the config (JSON)')).action(
-    async (path: string, flags: ConfigFlags) => {
-      const loaded = await loadCliConfig(flags, io);
-      const value = getConfigValue(loaded.config, path);
-      if (value === undefined) throw new CliInputError(`${path} is not set in ${loaded.path ?? 'the config (no config file)'}`);
-      io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-    },
-  );
+  withConfigOption(
+    config
+      .command('get')
+      .argument('<path>', 'config path, e.g. tools.toolSearch or agents.list[0].tools.allow')
+      .description('print one value of the config (JSON)'),
+  ).action(async (path: string, flags: ConfigFlags) => {
+    const loaded = await loadCliConfig(flags, io);
+    const value = getConfigValue(loaded.config, path);
+    if (value === undefined)
+      throw new CliInputError(`${path} is not set in ${loaded.path ?? 'the config (no config file)'}`);
+    io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  });
 
   withJsonOption(
     withConfigOption(
@@ -87,7 +105,10 @@ export function registerConfigCommands(program: Command, io: CliIO): void {
     await kernel.close();
     // The file is edited in place (comments, quoting, indentation kept); the edit must mean exactly the validated config.
     const edited = setConfigValueInText(source, path, value);
-    if (!isDeepStrictEqual(parseConfigValue(edited), next)) throw new CliInputError(`${file}: could not edit ${path} in place without changing anything else; nothing was written`);
+    if (!isDeepStrictEqual(parseConfigValue(edited), next))
+      throw new CliInputError(
+        `${file}: could not edit ${path} in place without changing anything else; nothing was written`,
+      );
     await writeFile(file, edited.endsWith('\n') ? edited : `${edited}\n`);
     const written = getConfigValue(next, path);
     if (flags.json) writeJson(io, { ok: true, path: file, key: path, value: written });
@@ -110,7 +131,12 @@ const UNAVAILABLE_CODES: ReadonlySet<string> = new Set([ExecErrors.EXEC_HOST_UNA
 async function policyWarnings(
   config: ToolSearchConfig,
   io: CliIO,
-): Promise<{ warnings: PolicyWarning[]; notConfigured: PolicyWarning[]; unavailable: PolicyWarning[]; modules: Preset['modules'] }> {
+): Promise<{
+  warnings: PolicyWarning[];
+  notConfigured: PolicyWarning[];
+  unavailable: PolicyWarning[];
+  modules: Preset['modules'];
+}> {
   // Building the kernel loads the plugin modules and runs every plugin's own option checks (policy, sources).
   const { kernel, modules } = await createCliKernel(config, io);
   const warnings: PolicyWarning[] = [];
@@ -132,7 +158,13 @@ async function policyWarnings(
                 : undefined;
         if (!into || seen.has(message)) continue;
         seen.add(message);
-        into.push({ code, level, message, ...(details ? { details } : {}), ...(agentId !== undefined ? { agentId } : {}) });
+        into.push({
+          code,
+          level,
+          message,
+          ...(details ? { details } : {}),
+          ...(agentId !== undefined ? { agentId } : {}),
+        });
       }
       await run.close();
     }
@@ -156,7 +188,8 @@ export async function readConfigFile(file: string): Promise<{ config: ToolSearch
     return { config: parseConfig(text, file), text };
   } catch (error) {
     // A file that parses but breaks a rule can still be fixed by `config set`; the result is validated anyway.
-    if (ConfigError.isInstance(error) && error.code === ErrorCode.CONFIG_INVALID) return { config: parseConfigValue(text) as ToolSearchConfig, text };
+    if (ConfigError.isInstance(error) && error.code === ErrorCode.CONFIG_INVALID)
+      return { config: parseConfigValue(text) as ToolSearchConfig, text };
     throw error;
   }
 }

@@ -9,7 +9,15 @@ import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Command } from 'commander';
-import { CONFIG_FILE_NAME, getConfigValue, parseConfigValue, setConfigValue, setConfigValueInText, validateConfig, type ToolSearchConfig } from '@tool-search/config';
+import {
+  CONFIG_FILE_NAME,
+  getConfigValue,
+  parseConfigValue,
+  setConfigValue,
+  setConfigValueInText,
+  validateConfig,
+  type ToolSearchConfig,
+} from '@tool-search/config';
 import type { SearchProviderId } from '@tool-search/plugin-web';
 import { loadWebPlugin } from '@tool-search/preset';
 import { CliInputError, CliUsageError, writeJson, type CliIO } from '../io.js';
@@ -26,7 +34,13 @@ export const SEARCH_KEY_PATHS: Readonly<Record<SearchProviderId, string>> = {
   grok: 'tools.web.search.grok.apiKey',
   kimi: 'tools.web.search.kimi.apiKey',
 };
-const KEY_ENV: Readonly<Record<SearchProviderId, string>> = { brave: 'BRAVE_API_KEY', gemini: 'GEMINI_API_KEY', perplexity: 'PERPLEXITY_API_KEY or OPENROUTER_API_KEY', grok: 'XAI_API_KEY', kimi: 'KIMI_API_KEY or MOONSHOT_API_KEY' };
+const KEY_ENV: Readonly<Record<SearchProviderId, string>> = {
+  brave: 'BRAVE_API_KEY',
+  gemini: 'GEMINI_API_KEY',
+  perplexity: 'PERPLEXITY_API_KEY or OPENROUTER_API_KEY',
+  grok: 'XAI_API_KEY',
+  kimi: 'KIMI_API_KEY or MOONSHOT_API_KEY',
+};
 /** A wrong answer is asked again this many times, then the command stops without writing. */
 const ATTEMPTS = 3;
 
@@ -43,7 +57,8 @@ export function registerConfigureCommand(program: Command, io: CliIO): void {
         .requiredOption('--section <name>', `section to set up: ${CONFIGURE_SECTIONS.join(', ')}`),
     ),
   ).action(async (flags: ConfigureFlags) => {
-    if (!(CONFIGURE_SECTIONS as readonly string[]).includes(flags.section)) throw new CliUsageError(`no section "${flags.section}"; sections: ${CONFIGURE_SECTIONS.join(', ')}`);
+    if (!(CONFIGURE_SECTIONS as readonly string[]).includes(flags.section))
+      throw new CliUsageError(`no section "${flags.section}"; sections: ${CONFIGURE_SECTIONS.join(', ')}`);
     const file = resolve(io.cwd, flags.config ?? CONFIG_FILE_NAME);
     const { config, text } = await readConfigFile(file);
     const { checkWebConfig, SEARCH_PROVIDER_ORDER } = await loadWebPlugin();
@@ -61,33 +76,60 @@ export function registerConfigureCommand(program: Command, io: CliIO): void {
     checkWebConfig(next.tools?.web);
     let edited = text;
     for (const [path, value] of edits) edited = setConfigValueInText(edited, path, value);
-    if (!isDeepStrictEqual(parseConfigValue(edited), next)) throw new CliInputError(`${file}: could not edit the web section in place without changing anything else; nothing was written`);
+    if (!isDeepStrictEqual(parseConfigValue(edited), next))
+      throw new CliInputError(
+        `${file}: could not edit the web section in place without changing anything else; nothing was written`,
+      );
     if (edits.length) await writeFile(file, edited.endsWith('\n') ? edited : `${edited}\n`);
-    const shown = edits.map(([path]) => ({ key: path, value: path.endsWith('apiKey') ? '***' : getConfigValue(next, path) }));
+    const shown = edits.map(([path]) => ({
+      key: path,
+      value: path.endsWith('apiKey') ? '***' : getConfigValue(next, path),
+    }));
     if (flags.json) writeJson(io, { ok: true, path: file, section: flags.section, changed: shown });
-    else io.stdout.write(edits.length ? `${shown.map(({ key, value }) => `${key} = ${value === '***' ? value : JSON.stringify(value)}`).join('\n')}\n(${file})\n` : `nothing changed (${file})\n`);
+    else
+      io.stdout.write(
+        edits.length
+          ? `${shown.map(({ key, value }) => `${key} = ${value === '***' ? value : JSON.stringify(value)}`).join('\n')}\n(${file})\n`
+          : `nothing changed (${file})\n`,
+      );
   });
 }
 
 /** The web section's questions: the provider (empty keeps it, or auto-detection), then its key (empty keeps it, or the environment). */
-async function webAnswers(config: ToolSearchConfig, ask: LineReader, io: CliIO, SEARCH_PROVIDER_ORDER: readonly SearchProviderId[]): Promise<[string, unknown][]> {
+async function webAnswers(
+  config: ToolSearchConfig,
+  ask: LineReader,
+  io: CliIO,
+  SEARCH_PROVIDER_ORDER: readonly SearchProviderId[],
+): Promise<[string, unknown][]> {
   const search = (config.tools?.web as { search?: { provider?: SearchProviderId } } | undefined)?.search;
   const current = search?.provider;
   let provider: SearchProviderId | undefined;
   for (let attempt = 1; provider === undefined; attempt++) {
-    const answer = (await ask(`web_search provider (${SEARCH_PROVIDER_ORDER.join(', ')}) [${current ?? 'auto: the first with a key'}]: `)).trim().toLowerCase();
+    const answer = (
+      await ask(
+        `web_search provider (${SEARCH_PROVIDER_ORDER.join(', ')}) [${current ?? 'auto: the first with a key'}]: `,
+      )
+    )
+      .trim()
+      .toLowerCase();
     if (!answer) {
       if (!current) return [];
       provider = current;
     } else if ((SEARCH_PROVIDER_ORDER as readonly string[]).includes(answer)) provider = answer as SearchProviderId;
     else {
       io.stdout.write(`"${answer}" is not a provider; choose one of ${SEARCH_PROVIDER_ORDER.join(', ')}\n`);
-      if (attempt >= ATTEMPTS) throw new CliInputError(`no valid web_search provider after ${ATTEMPTS} answers; nothing was written`);
+      if (attempt >= ATTEMPTS)
+        throw new CliInputError(`no valid web_search provider after ${ATTEMPTS} answers; nothing was written`);
     }
   }
   const keyPath = SEARCH_KEY_PATHS[provider];
   const hasKey = getConfigValue(config, keyPath) !== undefined;
-  const key = (await ask(`${provider} API key [${hasKey ? 'keep the current one' : `none: read ${KEY_ENV[provider]} from the environment`}]: `)).trim();
+  const key = (
+    await ask(
+      `${provider} API key [${hasKey ? 'keep the current one' : `none: read ${KEY_ENV[provider]} from the environment`}]: `,
+    )
+  ).trim();
   const edits: [string, unknown][] = [];
   if (provider !== current) edits.push(['tools.web.search.provider', provider]);
   if (key) edits.push([keyPath, key]);

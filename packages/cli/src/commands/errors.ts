@@ -21,7 +21,9 @@ export function registerErrorsCommand(program: Command, io: CliIO): void {
     const found = codes.find((info) => info.code === code.trim().toUpperCase());
     if (!found) {
       const near = await closest(code, codes);
-      throw new CliInputError(`unknown error code "${code}"${near.length ? `; did you mean ${near.join(', ')}?` : ''} (tool-search errors lists them)`);
+      throw new CliInputError(
+        `unknown error code "${code}"${near.length ? `; did you mean ${near.join(', ')}?` : ''} (tool-search errors lists them)`,
+      );
     }
     if (flags.json) return writeJson(io, found);
     io.stdout.write(`${found.code} (${found.owner})\n  ${found.description}\n`);
@@ -57,7 +59,10 @@ async function closest(typed: string, codes: readonly ErrorCodeInfo[]): Promise<
   const { editDistance } = await import('@tool-search/kernel');
   const wanted = typed.trim().toUpperCase();
   return codes
-    .map((info) => ({ code: info.code, distance: info.code.includes(wanted) && wanted.length >= 4 ? 0 : editDistance(wanted, info.code) }))
+    .map((info) => ({
+      code: info.code,
+      distance: info.code.includes(wanted) && wanted.length >= 4 ? 0 : editDistance(wanted, info.code),
+    }))
     .filter((entry) => entry.distance <= Math.max(2, Math.floor(wanted.length / 4)))
     .sort((a, b) => a.distance - b.distance || a.code.localeCompare(b.code))
     .slice(0, 3)

@@ -9,7 +9,12 @@
 import { readFileSync } from 'node:fs';
 import { parseConfig } from '@tool-search/config';
 import type { ToolDescriptor } from '@tool-search/kernel';
-import { compareRankings, parseEmbeddingsOptions, type EmbeddingsOptions, type RankingComparison } from '@tool-search/preset';
+import {
+  compareRankings,
+  parseEmbeddingsOptions,
+  type EmbeddingsOptions,
+  type RankingComparison,
+} from '@tool-search/preset';
 import { formatTable, type EvalQuery, type ToolIndexOptions } from '@tool-search/search';
 import { CliInputError } from '../io.js';
 import { errorMessage } from '@tool-search/kernel';
@@ -31,13 +36,25 @@ export function readEmbeddingsOptions(file: string): EmbeddingsOptions {
   // Else a tool-search config (JSON5), checked as such: a bad one names its path.
   const toolSearch = parseConfig(text, file).tools?.toolSearch;
   const embeddings = typeof toolSearch === 'object' ? toolSearch.embeddings : undefined;
-  if (!embeddings) throw new CliInputError(`${file} is neither embeddings options ({ baseURL, model, … }) nor a config with tools.toolSearch.embeddings`);
+  if (!embeddings)
+    throw new CliInputError(
+      `${file} is neither embeddings options ({ baseURL, model, … }) nor a config with tools.toolSearch.embeddings`,
+    );
   return parseEmbeddingsOptions(embeddings);
 }
 
 /** `displayId` maps a descriptor id to the id form the queries use. */
-export async function sideBySide(descriptors: readonly ToolDescriptor[], queries: readonly EvalQuery[], options: EmbeddingsOptions, displayId: (id: string) => string, indexOptions: ToolIndexOptions): Promise<RankingComparison> {
-  const { subsets: _subsets, ...result } = await compareRankings(descriptors, queries, options, { displayId, indexOptions });
+export async function sideBySide(
+  descriptors: readonly ToolDescriptor[],
+  queries: readonly EvalQuery[],
+  options: EmbeddingsOptions,
+  displayId: (id: string) => string,
+  indexOptions: ToolIndexOptions,
+): Promise<RankingComparison> {
+  const { subsets: _subsets, ...result } = await compareRankings(descriptors, queries, options, {
+    displayId,
+    indexOptions,
+  });
   return result;
 }
 

@@ -50,9 +50,14 @@ export async function queriesFromLogs(target: string): Promise<LoadedLogs> {
     scored.push(...evalSetFromLog(entries));
     calls.push(...loggedCalls(entries));
   }
-  if (scored.length === 0) throw new CliInputError(`no logged search in ${target} was followed by a tool call: nothing to evaluate`);
+  if (scored.length === 0)
+    throw new CliInputError(`no logged search in ${target} was followed by a tool call: nothing to evaluate`);
   calls.sort((a, b) => a.t - b.t);
-  return { scored: scored.map((q, i) => ({ id: `log-${i + 1}`, query: q.query, relevant: q.relevant })), dropped: 0, calls };
+  return {
+    scored: scored.map((q, i) => ({ id: `log-${i + 1}`, query: q.query, relevant: q.relevant })),
+    dropped: 0,
+    calls,
+  };
 }
 
 async function logFiles(target: string): Promise<string[]> {
@@ -60,11 +65,16 @@ async function logFiles(target: string): Promise<string[]> {
   try {
     info = await stat(target);
   } catch (error) {
-    throw new CliInputError(`cannot read the session logs at ${target}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new CliInputError(
+      `cannot read the session logs at ${target}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+    );
   }
   if (info.isFile()) return [target];
   const files = (await readdir(target)).filter((file) => file.endsWith('.jsonl')).sort();
-  if (files.length === 0) throw new CliInputError(`${target} has no session logs (*.jsonl); set telemetry.sessionLog.dir (or session.logDir) and run a session first`);
+  if (files.length === 0)
+    throw new CliInputError(
+      `${target} has no session logs (*.jsonl); set telemetry.sessionLog.dir (or session.logDir) and run a session first`,
+    );
   return files.map((file) => path.join(target, file));
 }
 
@@ -75,11 +85,22 @@ function loggedCalls(entries: readonly SessionLogEntry[]): LoggedCall[] {
   const out: LoggedCall[] = [];
   for (const entry of entries) {
     if (entry.type === 'run-start') agents.set(entry.runId, entry.agentId);
-    else if (entry.type === 'search') pairer.search(entry.runId, entry.results ?? (entry.queries.length === 1 ? [{ query: entry.queries[0]!, hits: entry.hits }] : []));
+    else if (entry.type === 'search')
+      pairer.search(
+        entry.runId,
+        entry.results ?? (entry.queries.length === 1 ? [{ query: entry.queries[0]!, hits: entry.hits }] : []),
+      );
     else if (entry.type === 'tool-call' && entry.status === 'ok') {
       const paired = pairer.call(entry.runId, entry.toolId);
       const t = Date.parse(entry.ts);
-      if (paired && Number.isFinite(t)) out.push({ t, agentId: agents.get(entry.runId), query: paired.query, tool: entry.toolId, loggedRank: paired.rank });
+      if (paired && Number.isFinite(t))
+        out.push({
+          t,
+          agentId: agents.get(entry.runId),
+          query: paired.query,
+          tool: entry.toolId,
+          loggedRank: paired.rank,
+        });
     } else if (entry.type === 'run-end') pairer.endRun(entry.runId);
   }
   return out;

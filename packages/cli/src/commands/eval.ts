@@ -16,7 +16,13 @@ import { createToolIndex, evaluate, type EvalQuery, type Evaluation, type Retrie
 import { CliInputError, writeJson, type CliIO } from '../io.js';
 import { readEmbeddingsOptions, renderSideBySide, sideBySide } from './eval-embeddings.js';
 import { queriesFromLogs, type LoadedLogs } from './eval-logs.js';
-import { defaultLearningOptions, learningEffect, renderLearningEffect, type LearningEffect, type TrainOn } from './eval-learning.js';
+import {
+  defaultLearningOptions,
+  learningEffect,
+  renderLearningEffect,
+  type LearningEffect,
+  type TrainOn,
+} from './eval-learning.js';
 import { requireSources, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
 import { errorMessage } from '@tool-search/kernel';
 
@@ -42,47 +48,85 @@ export function registerEvalCommands(program: Command, io: CliIO): void {
       program
         .command('eval')
         .description('measure search quality (Recall@1/5/10, MRR) on your catalog with labeled queries')
-        .option('-q, --queries <file>', 'JSON list of { query, relevant: [ids] } (tool ids, or server::tool for snapshots)')
-        .option('--from-logs <path>', 'build the queries from session logs (a folder of *.jsonl, or one file): each search a call followed, the called tool relevant; also shows the learned signal\'s effect')
-        .option('--train <on>', 'with --from-logs: train the learned signal on the "earlier" calls of the log (default) or all "others" (leave-one-out)')
+        .option(
+          '-q, --queries <file>',
+          'JSON list of { query, relevant: [ids] } (tool ids, or server::tool for snapshots)',
+        )
+        .option(
+          '--from-logs <path>',
+          "build the queries from session logs (a folder of *.jsonl, or one file): each search a call followed, the called tool relevant; also shows the learned signal's effect",
+        )
+        .option(
+          '--train <on>',
+          'with --from-logs: train the learned signal on the "earlier" calls of the log (default) or all "others" (leave-one-out)',
+        )
         .option('--scope <scope>', 'with --from-logs: learn per "agent" (default) or for the whole "deployment"')
-        .option('--embeddings <file>', 'also rank with an embedder (plugin-embeddings options, or a config with tools.toolSearch.embeddings): lexical, dense and fused side by side')
+        .option(
+          '--embeddings <file>',
+          'also rank with an embedder (plugin-embeddings options, or a config with tools.toolSearch.embeddings): lexical, dense and fused side by side',
+        )
         .option('--catalog <file>', 'evaluate a catalog snapshot (tools export --full) instead of the live catalog')
         .option('-k, --limit <k>', `ranked ids to show per query (default ${DEFAULT_LIMIT})`),
     ),
   ).action(async (flags: EvalFlags) => {
     const limit = parseLimit(flags.limit);
-    if ((flags.queries === undefined) === (flags.fromLogs === undefined)) throw new CliInputError('give exactly one of --queries <file> and --from-logs <dir>');
+    if ((flags.queries === undefined) === (flags.fromLogs === undefined))
+      throw new CliInputError('give exactly one of --queries <file> and --from-logs <dir>');
     const learning = learningFlags(flags);
-    const queries: LoadedQueries | LoadedLogs = flags.queries !== undefined ? readQueries(path.resolve(io.cwd, flags.queries)) : await queriesFromLogs(path.resolve(io.cwd, flags.fromLogs!));
+    const queries: LoadedQueries | LoadedLogs =
+      flags.queries !== undefined
+        ? readQueries(path.resolve(io.cwd, flags.queries))
+        : await queriesFromLogs(path.resolve(io.cwd, flags.fromLogs!));
     const calls = 'calls' in queries ? (queries as LoadedLogs).calls : undefined;
-    if (flags.catalog !== undefined && flags.config !== undefined) throw new CliInputError('use --catalog or --config, not both');
-    const embeddings = flags.embeddings !== undefined ? readEmbeddingsOptions(path.resolve(io.cwd, flags.embeddings)) : undefined;
+    if (flags.catalog !== undefined && flags.config !== undefined)
+      throw new CliInputError('use --catalog or --config, not both');
+    const embeddings =
+      flags.embeddings !== undefined ? readEmbeddingsOptions(path.resolve(io.cwd, flags.embeddings)) : undefined;
     const report = async (descriptors: readonly ToolDescriptor[], form: IdForm): Promise<void> => {
       if (embeddings) {
         const shown = new Map(descriptors.map((tool) => [tool.id, displayId(tool, form)]));
-        const result = await sideBySide(descriptors, queries.scored, embeddings, (id) => shown.get(id) ?? id, EVAL_INDEX_OPTIONS);
+        const result = await sideBySide(
+          descriptors,
+          queries.scored,
+          embeddings,
+          (id) => shown.get(id) ?? id,
+          EVAL_INDEX_OPTIONS,
+        );
         if (flags.json) writeJson(io, result);
         else io.stdout.write(renderSideBySide(result, queries.scored.length, descriptors.length));
         return;
       }
       const result = runEvaluation(descriptors, queries.scored, limit, form);
       const known = new Set(descriptors.map((tool) => displayId(tool, form)));
-      const effect: LearningEffect | undefined = calls && learning ? learningEffect(calls, result.rankedFor, (id) => known.has(id), learning) : undefined;
+      const effect: LearningEffect | undefined =
+        calls && learning ? learningEffect(calls, result.rankedFor, (id) => known.has(id), learning) : undefined;
       if (flags.json) writeJson(io, { ...toJson(result), ...(effect ? { learning: effect } : {}) });
-      else io.stdout.write(renderText(result, queries, descriptors.length, limit) + (effect ? renderLearningEffect(effect, calls!.length) : ''));
+      else
+        io.stdout.write(
+          renderText(result, queries, descriptors.length, limit) +
+            (effect ? renderLearningEffect(effect, calls!.length) : ''),
+        );
       warnUnknown(io, queries.scored, result.known);
     };
     const form = idForm(queries.scored);
     if (flags.catalog !== undefined) {
-      await report(snapshotDescriptors(readSnapshotFile(path.resolve(io.cwd, flags.catalog))), form === 'pair' ? 'snapshot' : 'kernel');
+      await report(
+        snapshotDescriptors(readSnapshotFile(path.resolve(io.cwd, flags.catalog))),
+        form === 'pair' ? 'snapshot' : 'kernel',
+      );
     } else {
       await withRun(flags, io, (run) => {
         requireSources(run, flags, io);
-        return report(run.catalog.filter((tool) => tool.catalogMode === 'catalog'), form);
+        return report(
+          run.catalog.filter((tool) => tool.catalogMode === 'catalog'),
+          form,
+        );
       });
     }
-    if (queries.dropped > 0) io.stderr.write(`note: ${queries.dropped} ${queries.dropped === 1 ? 'query' : 'queries'} without relevant ids not scored\n`);
+    if (queries.dropped > 0)
+      io.stderr.write(
+        `note: ${queries.dropped} ${queries.dropped === 1 ? 'query' : 'queries'} without relevant ids not scored\n`,
+      );
   });
 }
 
@@ -111,25 +155,46 @@ interface EvalResult {
   readonly rankedFor: (query: string) => readonly string[];
 }
 
-function runEvaluation(descriptors: readonly ToolDescriptor[], queries: readonly EvalQuery[], limit: number, form: IdForm): EvalResult {
+function runEvaluation(
+  descriptors: readonly ToolDescriptor[],
+  queries: readonly EvalQuery[],
+  limit: number,
+  form: IdForm,
+): EvalResult {
   const index = createToolIndex(descriptors, EVAL_INDEX_OPTIONS);
   const shown = new Map(descriptors.map((tool) => [tool.id, displayId(tool, form)]));
   const byId = new Map(descriptors.map((tool) => [displayId(tool, form), tool]));
   const retriever: Retriever = {
-    search: (query, options) => ({ hits: index.search(query, { limit: options?.limit ?? METRIC_K }).hits.map((hit) => ({ id: shown.get(hit.id) ?? hit.id })) }),
+    search: (query, options) => ({
+      hits: index
+        .search(query, { limit: options?.limit ?? METRIC_K })
+        .hits.map((hit) => ({ id: shown.get(hit.id) ?? hit.id })),
+    }),
   };
   const evaluation = evaluate(retriever, queries, { k: METRIC_K });
   const deep = new Map<number, readonly string[]>();
   const deepRanked = (i: number): readonly string[] => {
     let ids = deep.get(i);
-    if (!ids) deep.set(i, (ids = retriever.search(queries[i]!.query, { limit: EVAL_INDEX_OPTIONS.maxSearchLimit }).hits.map((hit) => hit.id)));
+    if (!ids)
+      deep.set(
+        i,
+        (ids = retriever
+          .search(queries[i]!.query, { limit: EVAL_INDEX_OPTIONS.maxSearchLimit })
+          .hits.map((hit) => hit.id)),
+      );
     return ids;
   };
-  const ranked = queries.map((q, i) => (limit === METRIC_K ? evaluation.queries[i]!.ranked : deepRanked(i).slice(0, limit)));
+  const ranked = queries.map((q, i) =>
+    limit === METRIC_K ? evaluation.queries[i]!.ranked : deepRanked(i).slice(0, limit),
+  );
   const byQuery = new Map<string, readonly string[]>();
   const rankedFor = (query: string): readonly string[] => {
     let ids = byQuery.get(query);
-    if (!ids) byQuery.set(query, (ids = retriever.search(query, { limit: EVAL_INDEX_OPTIONS.maxSearchLimit }).hits.map((hit) => hit.id)));
+    if (!ids)
+      byQuery.set(
+        query,
+        (ids = retriever.search(query, { limit: EVAL_INDEX_OPTIONS.maxSearchLimit }).hits.map((hit) => hit.id)),
+      );
     return ids;
   };
   return {
@@ -149,7 +214,11 @@ function toJson(result: EvalResult) {
   const { recallAt1, recallAt5, recallAt10, mrr } = result.evaluation.metrics;
   return {
     metrics: { recallAt1, recallAt5, recallAt10, mrr },
-    queries: result.evaluation.queries.map((q, i) => ({ query: q.query, relevant: q.relevant, ranked: result.ranked[i]! })),
+    queries: result.evaluation.queries.map((q, i) => ({
+      query: q.query,
+      relevant: q.relevant,
+      ranked: result.ranked[i]!,
+    })),
   };
 }
 
@@ -171,18 +240,27 @@ function renderText(result: EvalResult, queries: LoadedQueries, tools: number, l
     for (const id of missed) {
       const rank = result.rankOf(i, id);
       const tool = result.byId.get(id);
-      const where = !tool ? 'not in the catalog' : rank ? `rank ${rank}` : `not in the top ${EVAL_INDEX_OPTIONS.maxSearchLimit}`;
-      lines.push(`    missed ${id} (${where})${tool ? `; words shared with the query: ${shared(q.query, tool) || 'none'}` : ''}`);
+      const where = !tool
+        ? 'not in the catalog'
+        : rank
+          ? `rank ${rank}`
+          : `not in the top ${EVAL_INDEX_OPTIONS.maxSearchLimit}`;
+      lines.push(
+        `    missed ${id} (${where})${tool ? `; words shared with the query: ${shared(q.query, tool) || 'none'}` : ''}`,
+      );
     }
     const top = q.ranked[0];
     const topTool = top ? result.byId.get(top) : undefined;
-    if (top && topTool) lines.push(`    ranked 1st ${top}; words shared with the query: ${shared(q.query, topTool) || 'none'}`);
+    if (top && topTool)
+      lines.push(`    ranked 1st ${top}; words shared with the query: ${shared(q.query, topTool) || 'none'}`);
   }
   lines.push('', `Ranked ids per query (top ${limit}; * = relevant)`);
   result.evaluation.queries.forEach((q, i) => {
     const relevant = new Set(q.relevant);
     lines.push(`  "${q.query}"`);
-    result.ranked[i]!.forEach((id, rank) => lines.push(`    ${String(rank + 1).padStart(2)}. ${relevant.has(id) ? '*' : ' '} ${id}`));
+    result.ranked[i]!.forEach((id, rank) =>
+      lines.push(`    ${String(rank + 1).padStart(2)}. ${relevant.has(id) ? '*' : ' '} ${id}`),
+    );
   });
   return `${lines.join('\n')}\n`;
 }
@@ -195,7 +273,9 @@ function renderText(result: EvalResult, queries: LoadedQueries, tools: number, l
 function shared(query: string, tool: ToolDescriptor): string {
   const text = `${tool.name.replace(/([a-z0-9])([A-Z])/g, '$1 $2')} ${tool.title ?? ''} ${tool.description} ${Object.keys(schemaProperties(tool)).join(' ')} ${tool.owner}`;
   const doc = new Set(words(text).map(stem));
-  return [...new Set(words(query))].filter((word) => word.length > 2 && !STOPWORDS.has(word) && doc.has(stem(word))).join(', ');
+  return [...new Set(words(query))]
+    .filter((word) => word.length > 2 && !STOPWORDS.has(word) && doc.has(stem(word)))
+    .join(', ');
 }
 
 function schemaProperties(tool: ToolDescriptor): Record<string, unknown> {
@@ -204,7 +284,10 @@ function schemaProperties(tool: ToolDescriptor): Record<string, unknown> {
 }
 
 function words(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 function stem(word: string): string {
@@ -212,7 +295,9 @@ function stem(word: string): string {
 }
 
 const STOPWORDS = new Set(
-  'the and for with from this that these those into are was were you your all can could what which how our any have has want need please some there their them then than'.split(' '),
+  'the and for with from this that these those into are was were you your all can could what which how our any have has want need please some there their them then than'.split(
+    ' ',
+  ),
 );
 
 export interface LoadedQueries {
@@ -231,7 +316,8 @@ function readQueries(file: string): LoadedQueries {
   if (!list) throw new CliInputError(`${file} must be a JSON list of { query, relevant: [ids] }`);
   const queries = list.map((entry: unknown, i): EvalQuery => {
     const q = entry as { query?: unknown; relevant?: unknown } | null;
-    if (!q || typeof q.query !== 'string' || !q.query.trim()) throw new CliInputError(`${file}: entry ${i} needs a non-empty "query" string`);
+    if (!q || typeof q.query !== 'string' || !q.query.trim())
+      throw new CliInputError(`${file}: entry ${i} needs a non-empty "query" string`);
     if (!Array.isArray(q.relevant) || !q.relevant.every((id) => typeof id === 'string')) {
       throw new CliInputError(`${file}: entry ${i} needs "relevant", a list of tool id strings`);
     }
@@ -245,7 +331,8 @@ function readQueries(file: string): LoadedQueries {
 /** `--train` / `--scope` (only with `--from-logs`): how the learned signal is trained on the log. */
 function learningFlags(flags: EvalFlags) {
   if (flags.fromLogs === undefined) {
-    if (flags.train !== undefined || flags.scope !== undefined) throw new CliInputError('--train and --scope go with --from-logs');
+    if (flags.train !== undefined || flags.scope !== undefined)
+      throw new CliInputError('--train and --scope go with --from-logs');
     return undefined;
   }
   const train = flags.train ?? 'earlier';
@@ -267,5 +354,7 @@ function parseLimit(value: string | undefined): number {
 function warnUnknown(io: CliIO, queries: readonly EvalQuery[], known: ReadonlySet<string>): void {
   const unknown = [...new Set(queries.flatMap((q) => q.relevant.filter((id) => !known.has(id))))];
   if (unknown.length === 0) return;
-  io.stderr.write(`warning: ${unknown.length} relevant id(s) not in the catalog (they count as misses): ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ', …' : ''}\n`);
+  io.stderr.write(
+    `warning: ${unknown.length} relevant id(s) not in the catalog (they count as misses): ${unknown.slice(0, 10).join(', ')}${unknown.length > 10 ? ', …' : ''}\n`,
+  );
 }

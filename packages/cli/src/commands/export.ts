@@ -35,7 +35,10 @@ export function registerExportCommands(program: Command, io: CliIO): void {
       const file = path.resolve(io.cwd, flags.out);
       writeFileSync(file, `${JSON.stringify(body, null, 2)}\n`);
       if (flags.json) writeJson(io, { file, tools: body.tools.length, full: flags.full === true });
-      else io.stdout.write(`wrote ${body.tools.length} tools to ${file}${flags.full ? '' : ' (without schemas; add --full for them)'}\n`);
+      else
+        io.stdout.write(
+          `wrote ${body.tools.length} tools to ${file}${flags.full ? '' : ' (without schemas; add --full for them)'}\n`,
+        );
     });
   });
 }
@@ -44,6 +47,9 @@ export function registerExportCommands(program: Command, io: CliIO): void {
 function withoutSchemas(snapshot: CatalogSnapshot): CatalogSnapshot {
   return {
     ...snapshot,
-    tools: snapshot.tools.map(({ inputSchema: _input, outputSchema: _output, annotations: _annotations, ...rest }) => ({ ...rest, inputSchema: { type: 'object' } })),
+    tools: snapshot.tools.map(({ inputSchema: _input, outputSchema: _output, annotations: _annotations, ...rest }) => ({
+      ...rest,
+      inputSchema: { type: 'object' },
+    })),
   };
 }

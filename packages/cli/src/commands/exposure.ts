@@ -8,7 +8,15 @@ import { providerExposure } from '@tool-search/provider-formats';
 import { COMPARED_MODES } from '@tool-search/config';
 import { writeJson, type CliIO } from '../io.js';
 import { appliedText, appliedToolSearch } from '../tool-search-setting.js';
-import { requireSources, withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
+import {
+  requireSources,
+  withClientToolsOption,
+  withJsonOption,
+  withRun,
+  withRunOptions,
+  type JsonFlag,
+  type RunFlags,
+} from '../options.js';
 
 /** The `--mode` choices: direct and the search modes (config's one list). */
 export const EXPOSURE_MODES = COMPARED_MODES;
@@ -26,7 +34,12 @@ export function registerExposureCommand(program: Command, io: CliIO): void {
   const command = program
     .command('exposure')
     .description('print what the model would see in a mode (tools + system text) and its size in bytes')
-    .addOption(new Option('--mode <mode>', 'exposure mode (default: the toolSearch setting for this agent/provider, else tools.toolSearch.mode)').choices(EXPOSURE_MODES))
+    .addOption(
+      new Option(
+        '--mode <mode>',
+        'exposure mode (default: the toolSearch setting for this agent/provider, else tools.toolSearch.mode)',
+      ).choices(EXPOSURE_MODES),
+    )
     .addOption(new Option('--format <format>', 'tool format').choices(EXPOSURE_FORMATS).default('openai'));
   withClientToolsOption(withJsonOption(withRunOptions(command))).action(
     async (flags: RunFlags & JsonFlag & { mode?: string; format: (typeof EXPOSURE_FORMATS)[number] }) => {
@@ -37,7 +50,15 @@ export function registerExposureCommand(program: Command, io: CliIO): void {
         const tools = flags.format === 'anthropic' ? exposure.toAnthropic() : exposure.toOpenAI();
         const bytes = exposureBytes(tools, exposure.system);
         if (flags.json) {
-          writeJson(io, { mode: exposure.mode, requestedMode: requested, setting: applied.sources, format: flags.format, tools, system: exposure.system, bytes });
+          writeJson(io, {
+            mode: exposure.mode,
+            requestedMode: requested,
+            setting: applied.sources,
+            format: flags.format,
+            tools,
+            system: exposure.system,
+            bytes,
+          });
         } else {
           io.stdout.write(`${appliedText(applied)}\n`);
           io.stdout.write(exposureText(exposure, requested, tools, bytes));
@@ -54,8 +75,16 @@ export function exposureBytes(tools: readonly unknown[], system: string): Exposu
   return { tools: toolBytes, system: systemBytes, total: toolBytes + systemBytes };
 }
 
-function exposureText(exposure: RunExposure, requested: string, tools: readonly unknown[], bytes: ExposureBytes): string {
-  const lines = [`mode: ${exposure.mode}${exposure.mode !== requested ? ` (requested ${requested}; fell back)` : ''}`, `tools (${tools.length}):`];
+function exposureText(
+  exposure: RunExposure,
+  requested: string,
+  tools: readonly unknown[],
+  bytes: ExposureBytes,
+): string {
+  const lines = [
+    `mode: ${exposure.mode}${exposure.mode !== requested ? ` (requested ${requested}; fell back)` : ''}`,
+    `tools (${tools.length}):`,
+  ];
   lines.push(JSON.stringify(tools, null, 2));
   lines.push('system:', exposure.system || '(none)');
   lines.push(`bytes: tools ${bytes.tools} + system ${bytes.system} = ${bytes.total}`);

@@ -25,18 +25,39 @@ interface GatewayFlags extends ConfigFlags {
 }
 
 export function registerGatewayCommand(program: Command, io: CliIO): void {
-  withConfigOption(program.command('gateway').description('serve the gateway (POST /v1/chat/completions, /v1/responses, /v1/messages) until Ctrl-C'))
+  withConfigOption(
+    program
+      .command('gateway')
+      .description('serve the gateway (POST /v1/chat/completions, /v1/responses, /v1/messages) until Ctrl-C'),
+  )
     .option('--port <port>', 'port (default gateway.port, else 0 = a free port)', port)
     .option('--host <host>', 'host (default gateway.host, else 127.0.0.1; other hosts need auth.keys)')
-    .addOption(new Option('--provider-mode <mode>', 'provider: from the config, or an in-process mock (OpenAI or Anthropic wire format)').choices(PROVIDER_MODES).default('config'))
-    .addOption(new Option('--mode <mode>', 'exposure mode for every run (default: per run, the toolSearch setting for its agent and provider/model)').choices(EXPOSURE_MODES))
-    .addOption(new Option('--approvals <how>', 'who answers approvals (default: prompt on a TTY, else deny)').choices(APPROVAL_MODES))
+    .addOption(
+      new Option(
+        '--provider-mode <mode>',
+        'provider: from the config, or an in-process mock (OpenAI or Anthropic wire format)',
+      )
+        .choices(PROVIDER_MODES)
+        .default('config'),
+    )
+    .addOption(
+      new Option(
+        '--mode <mode>',
+        'exposure mode for every run (default: per run, the toolSearch setting for its agent and provider/model)',
+      ).choices(EXPOSURE_MODES),
+    )
+    .addOption(
+      new Option('--approvals <how>', 'who answers approvals (default: prompt on a TTY, else deny)').choices(
+        APPROVAL_MODES,
+      ),
+    )
     .action((flags: GatewayFlags) => serve(flags, io));
 }
 
 async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   const approvals = flags.approvals ?? (io.stdin?.isTTY ? 'prompt' : 'deny');
-  if (approvals === 'prompt' && !io.stdin?.isTTY) throw new CliUsageError('--approvals prompt needs a terminal on stdin; use --approvals http');
+  if (approvals === 'prompt' && !io.stdin?.isTTY)
+    throw new CliUsageError('--approvals prompt needs a terminal on stdin; use --approvals http');
   const mock = await mockProvider(flags.providerMode); // outlives restarts, as do in-process sessions
   // Read again for each restart; the mock, when there is one, is the provider (the image tool must see it too).
   const load = async () => {
@@ -46,12 +67,23 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   const how = `${mock ? ` (${flags.providerMode} provider)` : ''}, approvals ${approvals}`;
   const log = (line: string) => void io.stderr.write(`${line}\n`);
   try {
-    await runGateway({ ...cliFrontEndOptions(io), load, cwd: io.cwd, configPath: flags.config, host: flags.host, port: flags.port, mode: flags.mode, signal: io.signal, log,
+    await runGateway({
+      ...cliFrontEndOptions(io),
+      load,
+      cwd: io.cwd,
+      configPath: flags.config,
+      host: flags.host,
+      port: flags.port,
+      mode: flags.mode,
+      signal: io.signal,
+      log,
       approvals: approvals === 'http' ? 'queue' : approvals === 'prompt' ? promptApprover(io)! : null,
       onListening: ({ url, mode, model, front, sessionLogDir }) => {
         io.stdout.write(`${url}\n`);
         const state = `state ${front.state.kind} as replica ${front.state.replicaId}${sessionLogDir ? `, session logs in ${sessionLogDir}` : ''}`;
-        log(`gateway: mode ${mode}, model ${model}${how}${front.approvalQueue ? ` (GET/POST ${url}/approvals)` : ''}, ${state}; Ctrl-C stops`);
+        log(
+          `gateway: mode ${mode}, model ${model}${how}${front.approvalQueue ? ` (GET/POST ${url}/approvals)` : ''}, ${state}; Ctrl-C stops`,
+        );
       },
     });
   } finally {

@@ -7,7 +7,14 @@
 import type { Command } from 'commander';
 import { loadMcpClient } from '@tool-search/preset';
 import { CliInputError, writeJson, type CliIO } from '../io.js';
-import { commandGroup, loadCliConfig, withConfigOption, withJsonOption, type ConfigFlags, type JsonFlag } from '../options.js';
+import {
+  commandGroup,
+  loadCliConfig,
+  withConfigOption,
+  withJsonOption,
+  type ConfigFlags,
+  type JsonFlag,
+} from '../options.js';
 
 interface LoginFlags extends ConfigFlags, JsonFlag {
   readonly timeout: string;
@@ -20,17 +27,22 @@ export function registerMcpCommands(program: Command, io: CliIO): void {
     withConfigOption(
       mcp
         .command('login <server>')
-        .description('log in to an MCP server of the config: prints the URL to open, waits for the browser on a loopback redirect')
+        .description(
+          'log in to an MCP server of the config: prints the URL to open, waits for the browser on a loopback redirect',
+        )
         .option('--timeout <seconds>', 'how long to wait for the browser', '300'),
     ),
   ).action(async (server: string, flags: LoginFlags) => {
     const seconds = Number(flags.timeout);
-    if (!Number.isFinite(seconds) || seconds <= 0) throw new CliInputError(`--timeout must be a positive number of seconds, got "${flags.timeout}"`);
+    if (!Number.isFinite(seconds) || seconds <= 0)
+      throw new CliInputError(`--timeout must be a positive number of seconds, got "${flags.timeout}"`);
     const loaded = await loadCliConfig(flags, io);
     const config = loaded.resolved.mcp.servers[server];
     if (!config) {
       const known = Object.keys(loaded.resolved.mcp.servers);
-      throw new CliInputError(`no MCP server "${server}" in ${loaded.path ?? 'the config'}; ${known.length ? `known: ${known.join(', ')}` : 'none is configured'}`);
+      throw new CliInputError(
+        `no MCP server "${server}" in ${loaded.path ?? 'the config'}; ${known.length ? `known: ${known.join(', ')}` : 'none is configured'}`,
+      );
     }
     const { defaultStateDir, fileTokenStore, loopbackAuthorizer, mcpLogin, tokenFile } = await loadMcpClient();
     const stateDir = defaultStateDir(io.env ?? process.env);
@@ -41,7 +53,11 @@ export function registerMcpCommands(program: Command, io: CliIO): void {
       timeoutMs: seconds * 1000,
     });
     try {
-      const { toolCount } = await mcpLogin(server, config, { store: fileTokenStore(stateDir), authorizer, timeoutMs: seconds * 1000 });
+      const { toolCount } = await mcpLogin(server, config, {
+        store: fileTokenStore(stateDir),
+        authorizer,
+        timeoutMs: seconds * 1000,
+      });
       const file = tokenFile(stateDir, server);
       if (flags.json) writeJson(io, { server, loggedIn: true, toolCount, tokenFile: file });
       else io.stdout.write(`Logged in to "${server}" (${toolCount} tools); tokens are in ${file}\n`);
@@ -50,12 +66,12 @@ export function registerMcpCommands(program: Command, io: CliIO): void {
     }
   });
 
-  withJsonOption(mcp.command('logout <server>').description('forget the tokens and registration kept for an MCP server')).action(
-    async (server: string, flags: JsonFlag) => {
-      const { defaultStateDir, fileTokenStore, mcpLogout } = await loadMcpClient();
-      const forgotten = await mcpLogout(server, fileTokenStore(defaultStateDir(io.env ?? process.env)));
-      if (flags.json) writeJson(io, { server, loggedOut: forgotten });
-      else io.stdout.write(forgotten ? `Logged out of "${server}"\n` : `No login was kept for "${server}"\n`);
-    },
-  );
+  withJsonOption(
+    mcp.command('logout <server>').description('forget the tokens and registration kept for an MCP server'),
+  ).action(async (server: string, flags: JsonFlag) => {
+    const { defaultStateDir, fileTokenStore, mcpLogout } = await loadMcpClient();
+    const forgotten = await mcpLogout(server, fileTokenStore(defaultStateDir(io.env ?? process.env)));
+    if (flags.json) writeJson(io, { server, loggedOut: forgotten });
+    else io.stdout.write(forgotten ? `Logged out of "${server}"\n` : `No login was kept for "${server}"\n`);
+  });
 }

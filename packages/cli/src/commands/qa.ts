@@ -29,15 +29,21 @@ export function registerQaCommands(program: Command, io: CliIO): void {
     .action(async (flags: QaFlags) => {
       // Checked here rather than with commander choices so the message names the known values (exit 2 either way).
       if (!(QA_PROVIDER_MODES as readonly string[]).includes(flags.providerMode)) {
-        throw new CliUsageError(`unknown --provider-mode "${flags.providerMode}"; known: ${QA_PROVIDER_MODES.join(', ')}`);
+        throw new CliUsageError(
+          `unknown --provider-mode "${flags.providerMode}"; known: ${QA_PROVIDER_MODES.join(', ')}`,
+        );
       }
       if (!(QA_SCENARIOS as readonly string[]).includes(flags.scenario)) {
         throw new CliUsageError(`unknown --scenario "${flags.scenario}"; known: ${QA_SCENARIOS.join(', ')}`);
       }
       const qa = await loadQa();
-      if (qa.SCENARIO !== flags.scenario) throw new CliUsageError(`${QA_PACKAGE} runs scenario "${qa.SCENARIO}", not "${flags.scenario}"`);
+      if (qa.SCENARIO !== flags.scenario)
+        throw new CliUsageError(`${QA_PACKAGE} runs scenario "${qa.SCENARIO}", not "${flags.scenario}"`);
       const providerMode = flags.providerMode as (typeof QA_PROVIDER_MODES)[number];
-      const result = await qa.runQaSuite({ providerMode, ...(flags.tools !== undefined ? { tools: flags.tools } : {}) });
+      const result = await qa.runQaSuite({
+        providerMode,
+        ...(flags.tools !== undefined ? { tools: flags.tools } : {}),
+      });
       io.stdout.write(flags.json ? `${JSON.stringify(qa.toJson(result))}\n` : ensureNewline(qa.formatSuite(result)));
       if (!result.ok) throw new CliExit(1);
     });
@@ -47,7 +53,10 @@ async function loadQa(): Promise<typeof import('@tool-search/qa')> {
   try {
     return await import('@tool-search/qa');
   } catch (error) {
-    throw new CliInputError(`qa suite needs ${QA_PACKAGE}, a dependency of @tool-search/cli; reinstall the CLI: ${errorMessage(error)}`, { cause: error });
+    throw new CliInputError(
+      `qa suite needs ${QA_PACKAGE}, a dependency of @tool-search/cli; reinstall the CLI: ${errorMessage(error)}`,
+      { cause: error },
+    );
   }
 }
 

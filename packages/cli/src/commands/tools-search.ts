@@ -36,34 +36,49 @@ import { McpErrors } from '@tool-search/preset';
 export function registerToolSearchCommands(program: Command, io: CliIO): void {
   const tools = toolsGroup(program);
 
-  runCommand(tools.command('search').argument('<query>', 'what the tool should do').description('rank the effective catalog for a query, as tool_search does'))
+  runCommand(
+    tools
+      .command('search')
+      .argument('<query>', 'what the tool should do')
+      .description('rank the effective catalog for a query, as tool_search does'),
+  )
     .option('--limit <n>', 'hits to return (capped by tools.toolSearch.maxSearchLimit)', positiveInt)
     .action(async (query: string, flags: RunFlags & JsonFlag & { limit?: number }) => {
       await withRun(flags, io, (run, scope) => {
         const result = searchIndex(run, scope).search(query, flags.limit !== undefined ? { limit: flags.limit } : {});
         // Asking for more than the cap is not an error, but silently getting fewer would look like fewer matches.
         const max = scope.preset.toolSearch.maxSearchLimit;
-        const capped = flags.limit !== undefined && flags.limit > max ? { requested: flags.limit, limit: max } : undefined;
-        if (capped) io.stderr.write(`note: --limit ${capped.requested} was capped to ${max} (tools.toolSearch.maxSearchLimit)\n`);
+        const capped =
+          flags.limit !== undefined && flags.limit > max ? { requested: flags.limit, limit: max } : undefined;
+        if (capped)
+          io.stderr.write(`note: --limit ${capped.requested} was capped to ${max} (tools.toolSearch.maxSearchLimit)\n`);
         if (flags.json) writeJson(io, capped ? { ...result, capped } : result);
         else io.stdout.write(searchText(result));
         requireSources(run, flags, io);
       });
     });
 
-  runCommand(tools.command('describe').argument('<id>', 'tool id (or name)').description('print one tool with its exact input schema, as tool_describe does')).action(
-    async (id: string, flags: RunFlags & JsonFlag) => {
-      await withRun(flags, io, (run, scope) => {
-        const index = searchIndex(run, scope);
-        const description = index.describe(id) ?? directOnly(run, id);
-        if (!description) throw new UnknownToolError(id, index.suggest(id));
-        if (flags.json) writeJson(io, description);
-        else io.stdout.write(describeText(description));
-      });
-    },
-  );
+  runCommand(
+    tools
+      .command('describe')
+      .argument('<id>', 'tool id (or name)')
+      .description('print one tool with its exact input schema, as tool_describe does'),
+  ).action(async (id: string, flags: RunFlags & JsonFlag) => {
+    await withRun(flags, io, (run, scope) => {
+      const index = searchIndex(run, scope);
+      const description = index.describe(id) ?? directOnly(run, id);
+      if (!description) throw new UnknownToolError(id, index.suggest(id));
+      if (flags.json) writeJson(io, description);
+      else io.stdout.write(describeText(description));
+    });
+  });
 
-  runCommand(tools.command('call').argument('<id>', 'tool id (or name)').description('call one tool through the run (policy, argument check, guards, approvals)'))
+  runCommand(
+    tools
+      .command('call')
+      .argument('<id>', 'tool id (or name)')
+      .description('call one tool through the run (policy, argument check, guards, approvals)'),
+  )
     .option('--args <json>', 'the arguments as a JSON object', '{}')
     .action(async (id: string, flags: RunFlags & JsonFlag & { args: string }) => {
       const args = parseArgs(flags.args);
@@ -71,7 +86,8 @@ export function registerToolSearchCommands(program: Command, io: CliIO): void {
         const outcome = await run.call(id, args, { origin: 'api' }).catch((error: unknown) => {
           throw notAvailable(run, id, error);
         });
-        if (outcome.status === 'error' && outcome.error.code === ErrorCode.UNKNOWN_TOOL) throw notAvailable(run, id, new ToolSearchError(ErrorCode.UNKNOWN_TOOL, outcome.error.message));
+        if (outcome.status === 'error' && outcome.error.code === ErrorCode.UNKNOWN_TOOL)
+          throw notAvailable(run, id, new ToolSearchError(ErrorCode.UNKNOWN_TOOL, outcome.error.message));
         printOutcome(io, outcome, flags.json === true);
         if (outcome.status !== 'ok' || outcome.result.isError) throw new CliExit(1);
       });
@@ -93,7 +109,14 @@ function notAvailable(run: Run, id: string, error: unknown): unknown {
   return new ToolSearchError(
     ErrorCode.POLICY_DENIED,
     `${explanation.toolId} is not available to this run${where}; see why with: tool-search tools explain ${id}`,
-    { toolId: explanation.toolId, details: { requested: id, explain: `tool-search tools explain ${id}`, ...(dropped ? { step: dropped.step, rule: dropped.rule } : {}) } },
+    {
+      toolId: explanation.toolId,
+      details: {
+        requested: id,
+        explain: `tool-search tools explain ${id}`,
+        ...(dropped ? { step: dropped.step, rule: dropped.rule } : {}),
+      },
+    },
   );
 }
 
@@ -104,12 +127,20 @@ function notAvailable(run: Run, id: string, error: unknown): unknown {
 function serverUnavailable(run: Run, id: string, cause: unknown): ToolSearchError | undefined {
   const server = /^mcp:([^:]+):/.exec(id)?.[1];
   if (!server) return undefined;
-  const failure = run.diagnostics.find((d) => (d.code === McpErrors.MCP_SERVER_FAILED || d.code === McpErrors.MCP_SERVER_UNAVAILABLE) && d.details?.server === server);
+  const failure = run.diagnostics.find(
+    (d) =>
+      (d.code === McpErrors.MCP_SERVER_FAILED || d.code === McpErrors.MCP_SERVER_UNAVAILABLE) &&
+      d.details?.server === server,
+  );
   if (!failure) return undefined;
-  return new ToolSearchError(McpErrors.MCP_SERVER_UNAVAILABLE, `MCP server "${server}" is unavailable: ${failure.message}`, {
-    cause,
-    details: { requested: id, server, ...(failure.details?.reason ? { reason: failure.details.reason } : {}) },
-  });
+  return new ToolSearchError(
+    McpErrors.MCP_SERVER_UNAVAILABLE,
+    `MCP server "${server}" is unavailable: ${failure.message}`,
+    {
+      cause,
+      details: { requested: id, server, ...(failure.details?.reason ? { reason: failure.details.reason } : {}) },
+    },
+  );
 }
 
 function runCommand(command: Command): Command {
@@ -141,21 +172,32 @@ function parseArgs(text: string): Record<string, unknown> {
   } catch (error) {
     throw new CliInputError(`--args is not JSON: ${errorMessage(error)}`, { cause: error });
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new CliInputError('--args must be a JSON object');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new CliInputError('--args must be a JSON object');
   return parsed as Record<string, unknown>;
 }
 
 function searchText(result: SearchResult): string {
-  const unavailable = (result.unavailable ?? []).map((source) => `(not searchable in this run: ${source.name}, ${source.state}, ${source.code})`);
+  const unavailable = (result.unavailable ?? []).map(
+    (source) => `(not searchable in this run: ${source.name}, ${source.state}, ${source.code})`,
+  );
   if (result.hits.length === 0) return [`no tools match "${result.query}"`, ...unavailable, ''].join('\n');
-  const lines = result.hits.map((hit) => `${hit.id}  ${hit.input}${hit.weak && !result.weak ? '  (weak match)' : ''}\n    ${hit.summary}`);
+  const lines = result.hits.map(
+    (hit) => `${hit.id}  ${hit.input}${hit.weak && !result.weak ? '  (weak match)' : ''}\n    ${hit.summary}`,
+  );
   if (result.weak) lines.unshift(`no tool matches "${result.query}" well; the closest partial matches (weak):`);
   if (result.truncated) lines.push('(more hits were cut; raise --limit or refine the query)');
   return `${[...lines, ...unavailable].join('\n')}\n`;
 }
 
 function describeText(tool: ToolDescription): string {
-  return [`${tool.id} (${tool.source}, owner ${tool.owner})`, tool.description, `input schema: ${JSON.stringify(tool.inputSchema, null, 2)}`].join('\n') + '\n';
+  return (
+    [
+      `${tool.id} (${tool.source}, owner ${tool.owner})`,
+      tool.description,
+      `input schema: ${JSON.stringify(tool.inputSchema, null, 2)}`,
+    ].join('\n') + '\n'
+  );
 }
 
 function printOutcome(io: CliIO, outcome: ToolCallOutcome, json: boolean): void {

@@ -1,10 +1,25 @@
 /** `tool-search tools list|explain`: the effective catalog of a run and why a tool is in it or not. */
 import type { Command } from 'commander';
-import { suggestIds, UnknownToolError, type Diagnostic, type Explanation, type ToolDescriptor } from '@tool-search/kernel';
+import {
+  suggestIds,
+  UnknownToolError,
+  type Diagnostic,
+  type Explanation,
+  type ToolDescriptor,
+} from '@tool-search/kernel';
 import type { LoadedPluginModule } from '@tool-search/preset';
 import { CliInputError, writeJson, type CliIO } from '../io.js';
 import { appliedText, appliedToolSearch } from '../tool-search-setting.js';
-import { commandGroup, requireSources, withClientToolsOption, withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
+import {
+  commandGroup,
+  requireSources,
+  withClientToolsOption,
+  withJsonOption,
+  withRun,
+  withRunOptions,
+  type JsonFlag,
+  type RunFlags,
+} from '../options.js';
 
 /** The `tools` group; other files add their subcommands to it (`tools search`, `tools export`). */
 export function toolsGroup(program: Command): Command {
@@ -14,48 +29,73 @@ export function toolsGroup(program: Command): Command {
 export function registerToolsCommands(program: Command, io: CliIO): void {
   const tools = toolsGroup(program);
 
-  withClientToolsOption(withJsonOption(withRunOptions(tools.command('list').description('print the effective catalog (policy applied)')))).action(
-    async (flags: RunFlags & JsonFlag) => {
-      await withRun(flags, io, (run, { preset }) => {
-        if (flags.json) {
-          writeJson(io, {
-            tools: run.catalog.map(({ id, name, source, owner, catalogMode }) => ({ id, name, source, owner, catalogMode })),
-            diagnostics: run.diagnostics,
-            modules: preset.modules,
-          });
-        } else {
-          io.stdout.write(table(run.catalog));
-          io.stdout.write(`${counts(run.catalog)}\n`);
-          io.stdout.write(modulesText(preset.modules));
-          printDiagnostics(io, run.diagnostics);
-        }
-        requireSources(run, flags, io);
-      });
-    },
-  );
+  withClientToolsOption(
+    withJsonOption(withRunOptions(tools.command('list').description('print the effective catalog (policy applied)'))),
+  ).action(async (flags: RunFlags & JsonFlag) => {
+    await withRun(flags, io, (run, { preset }) => {
+      if (flags.json) {
+        writeJson(io, {
+          tools: run.catalog.map(({ id, name, source, owner, catalogMode }) => ({
+            id,
+            name,
+            source,
+            owner,
+            catalogMode,
+          })),
+          diagnostics: run.diagnostics,
+          modules: preset.modules,
+        });
+      } else {
+        io.stdout.write(table(run.catalog));
+        io.stdout.write(`${counts(run.catalog)}\n`);
+        io.stdout.write(modulesText(preset.modules));
+        printDiagnostics(io, run.diagnostics);
+      }
+      requireSources(run, flags, io);
+    });
+  });
 
-  withJsonOption(withRunOptions(tools.command('explain').argument('<tool>', 'tool name or id').description('print the ordered policy steps for one tool'))).action(
-    async (tool: string, flags: RunFlags & JsonFlag) => {
-      await withRun(flags, io, (run, { loaded }) => {
-        const explanation = run.explain(tool);
-        // An unknown tool is a failure: with --json it is the one `{ error }` document on stdout.
-        if (!explanation.known && flags.json) throw new UnknownToolError(tool, suggestIds(tool, run.listed));
-        const applied = appliedToolSearch(loaded.config, run.info.request);
-        if (flags.json) writeJson(io, { ...explanation, toolSearch: { mode: applied.mode, sources: applied.sources } });
-        else io.stdout.write(`${explainText(explanation)}${appliedText(applied)}\n`);
-        if (!explanation.known) {
-          const suggestions = suggestIds(tool, run.listed);
-          throw new CliInputError(`unknown tool "${tool}"` + (suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''));
-        }
-      });
-    },
-  );
+  withJsonOption(
+    withRunOptions(
+      tools
+        .command('explain')
+        .argument('<tool>', 'tool name or id')
+        .description('print the ordered policy steps for one tool'),
+    ),
+  ).action(async (tool: string, flags: RunFlags & JsonFlag) => {
+    await withRun(flags, io, (run, { loaded }) => {
+      const explanation = run.explain(tool);
+      // An unknown tool is a failure: with --json it is the one `{ error }` document on stdout.
+      if (!explanation.known && flags.json) throw new UnknownToolError(tool, suggestIds(tool, run.listed));
+      const applied = appliedToolSearch(loaded.config, run.info.request);
+      if (flags.json) writeJson(io, { ...explanation, toolSearch: { mode: applied.mode, sources: applied.sources } });
+      else io.stdout.write(`${explainText(explanation)}${appliedText(applied)}\n`);
+      if (!explanation.known) {
+        const suggestions = suggestIds(tool, run.listed);
+        throw new CliInputError(
+          `unknown tool "${tool}"` + (suggestions.length ? `; did you mean ${suggestions.join(', ')}?` : ''),
+        );
+      }
+    });
+  });
 }
 
 function table(tools: readonly ToolDescriptor[]): string {
-  const rows = [['NAME', 'SOURCE', 'OWNER', 'MODE'], ...tools.map((tool) => [tool.name, tool.source, tool.owner, tool.catalogMode])];
+  const rows = [
+    ['NAME', 'SOURCE', 'OWNER', 'MODE'],
+    ...tools.map((tool) => [tool.name, tool.source, tool.owner, tool.catalogMode]),
+  ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows.map((row) => row.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()).join('\n') + '\n';
+  return (
+    rows
+      .map((row) =>
+        row
+          .map((cell, column) => cell.padEnd(widths[column]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 function counts(tools: readonly ToolDescriptor[]): string {
@@ -67,18 +107,23 @@ function counts(tools: readonly ToolDescriptor[]): string {
 
 /** The plugin modules the config loaded and where from: loading code is the operator's trust decision, so it is shown. */
 export function modulesText(modules: readonly LoadedPluginModule[]): string {
-  return modules.map((m) => `plugin module ${m.id} (${m.name}, kernel ${m.kernelRange}) loaded from ${m.path}\n`).join('');
+  return modules
+    .map((m) => `plugin module ${m.id} (${m.name}, kernel ${m.kernelRange}) loaded from ${m.path}\n`)
+    .join('');
 }
 
 export function printDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[]): void {
-  for (const d of diagnostics) io.stderr.write(`${d.level} ${d.code}${d.plugin ? ` [${d.plugin}]` : ''}: ${d.message}\n`);
+  for (const d of diagnostics)
+    io.stderr.write(`${d.level} ${d.code}${d.plugin ? ` [${d.plugin}]` : ''}: ${d.message}\n`);
 }
 
 function explainText(explanation: Explanation): string {
   if (!explanation.known) return `${explanation.requested}: not listed by any source\n`;
   const lines = [`${explanation.toolId}: ${explanation.inCatalog ? 'in the catalog' : 'dropped by policy'}`];
   explanation.steps.forEach((step, i) => {
-    lines.push(`  ${i + 1}. ${step.step}: ${step.kept ? 'kept' : 'dropped'}${step.rule ? ` (${step.rule})` : ''}${step.plugin ? ` [${step.plugin}]` : ''}`);
+    lines.push(
+      `  ${i + 1}. ${step.step}: ${step.kept ? 'kept' : 'dropped'}${step.rule ? ` (${step.rule})` : ''}${step.plugin ? ` [${step.plugin}]` : ''}`,
+    );
   });
   if (explanation.steps.length === 0) lines.push('  (no policy step recorded)');
   return `${lines.join('\n')}\n`;

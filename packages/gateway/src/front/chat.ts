@@ -24,9 +24,17 @@ export const chatFront: FrontEnd<ChatRequest> = {
   path: '/v1/chat/completions',
   parse(body) {
     const request = requestObject(body);
-    const messages = arrayAt(request.messages, '/messages', { nonEmpty: true }).map((m, i) => chatMessage(m, `/messages/${i}`));
-    const maxTokens = optionalPositiveInt(request.max_completion_tokens ?? request.max_tokens, '/max_completion_tokens');
-    const options = request.stream_options === undefined || request.stream_options === null ? {} : recordAt(request.stream_options, '/stream_options');
+    const messages = arrayAt(request.messages, '/messages', { nonEmpty: true }).map((m, i) =>
+      chatMessage(m, `/messages/${i}`),
+    );
+    const maxTokens = optionalPositiveInt(
+      request.max_completion_tokens ?? request.max_tokens,
+      '/max_completion_tokens',
+    );
+    const options =
+      request.stream_options === undefined || request.stream_options === null
+        ? {}
+        : recordAt(request.stream_options, '/stream_options');
     return {
       messages,
       clientTools: functionTools(request.tools),
@@ -35,7 +43,11 @@ export const chatFront: FrontEnd<ChatRequest> = {
       ...(maxTokens ? { maxTokens } : {}),
     };
   },
-  turnInput: (request) => ({ messages: request.messages, clientTools: request.clientTools, ...(request.maxTokens ? { maxTokens: request.maxTokens } : {}) }),
+  turnInput: (request) => ({
+    messages: request.messages,
+    clientTools: request.clientTools,
+    ...(request.maxTokens ? { maxTokens: request.maxTokens } : {}),
+  }),
   wantsStream: (request) => request.stream,
   reply: (result, _request, ctx) => ({
     id: `chatcmpl-${ctx.id}`,
@@ -48,19 +60,35 @@ export const chatFront: FrontEnd<ChatRequest> = {
   }),
   streamStart(stream, ctx) {
     ctx.chunk = { id: `chatcmpl-${ctx.id}`, object: 'chat.completion.chunk', created: now(), model: ctx.model };
-    stream.send({ ...(ctx.chunk as object), choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }] });
+    stream.send({
+      ...(ctx.chunk as object),
+      choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }],
+    });
   },
   streamStep: (stream, step) => stream.comment(`tool-search step ${step}`),
   streamEnd(stream, result, request, ctx) {
-    const chunk = (delta: object, finish: string | null) => stream.send({ ...(ctx.chunk as object), choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+    const chunk = (delta: object, finish: string | null) =>
+      stream.send({ ...(ctx.chunk as object), choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
     if (result.message.content) chunk({ content: result.message.content }, null);
     const calls = result.message.tool_calls ?? [];
     if (calls.length) chunk({ tool_calls: calls.map((call, index) => ({ index, ...call })) }, null);
-    stream.send({ ...(ctx.chunk as object), choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: result.finishReason }], tool_search: toolSearchField(result) });
+    stream.send({
+      ...(ctx.chunk as object),
+      choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: result.finishReason }],
+      tool_search: toolSearchField(result),
+    });
     if (request.includeUsage) stream.send({ ...(ctx.chunk as object), choices: [], usage: usage(result) });
     stream.send('[DONE]');
   },
-  error: (status, error) => ({ error: { message: error.message, type: errorType(status), param: null, code: error.code, ...(error.details ? { details: error.details } : {}) } }),
+  error: (status, error) => ({
+    error: {
+      message: error.message,
+      type: errorType(status),
+      param: null,
+      code: error.code,
+      ...(error.details ? { details: error.details } : {}),
+    },
+  }),
   streamError(stream, error) {
     stream.send({ error: { message: error.message, type: 'server_error', param: null, code: error.code } });
   },
@@ -83,13 +111,22 @@ export function toolSearchField(result: TurnResult) {
 }
 
 export function errorType(status: number): string {
-  return status === 413 || status === 400 ? 'invalid_request_error' : status === 401 ? 'authentication_error' : status === 403 ? 'permission_error' : status === 502 ? 'upstream_error' : 'server_error';
+  return status === 413 || status === 400
+    ? 'invalid_request_error'
+    : status === 401
+      ? 'authentication_error'
+      : status === 403
+        ? 'permission_error'
+        : status === 502
+          ? 'upstream_error'
+          : 'server_error';
 }
 
 export function functionTools(value: unknown): ClientFunctionTool[] {
   return arrayAt(value, '/tools', { optional: true }).map((tool, i) => {
     const record = recordAt(tool, `/tools/${i}`);
-    if (record.type !== 'function') throw invalid(`/tools/${i}/type`, 'must be "function" (only function tools can be client tools)');
+    if (record.type !== 'function')
+      throw invalid(`/tools/${i}/type`, 'must be "function" (only function tools can be client tools)');
     const fn = recordAt(record.function, `/tools/${i}/function`);
     requiredString(fn.name, `/tools/${i}/function/name`);
     return record as unknown as ClientFunctionTool;
@@ -105,7 +142,8 @@ function chatMessage(value: unknown, path: string): ChatCompletionMessageParam {
     arrayAt(content, `${path}/content`).forEach((part, i) => {
       const record = recordAt(part, `${path}/content/${i}`);
       requiredString(record.type, `${path}/content/${i}/type`);
-      if (record.type === 'text' && typeof record.text !== 'string') throw invalid(`${path}/content/${i}/text`, 'must be a string');
+      if (record.type === 'text' && typeof record.text !== 'string')
+        throw invalid(`${path}/content/${i}/text`, 'must be a string');
     });
   }
   if (role === 'tool') requiredString(message.tool_call_id, `${path}/tool_call_id`);
@@ -125,7 +163,11 @@ function chatMessage(value: unknown, path: string): ChatCompletionMessageParam {
 }
 
 function usage(result: TurnResult) {
-  return { prompt_tokens: result.usage.input, completion_tokens: result.usage.output, total_tokens: result.usage.input + result.usage.output };
+  return {
+    prompt_tokens: result.usage.input,
+    completion_tokens: result.usage.output,
+    total_tokens: result.usage.input + result.usage.output,
+  };
 }
 
 const now = () => Math.floor(Date.now() / 1000);

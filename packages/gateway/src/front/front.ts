@@ -120,7 +120,13 @@ async function turnOrResume(serve: ServeContext, input: TurnInput): Promise<Turn
   return result;
 }
 
-function fail<R>(front: FrontEnd<R>, res: ServerResponse, error: unknown, serve: ServeContext, signal?: AbortSignal): void {
+function fail<R>(
+  front: FrontEnd<R>,
+  res: ServerResponse,
+  error: unknown,
+  serve: ServeContext,
+  signal?: AbortSignal,
+): void {
   if (signal?.aborted || res.destroyed) return;
   logFailure(error, serve);
   const status = statusOf(error);

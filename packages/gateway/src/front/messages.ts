@@ -7,7 +7,15 @@
  */
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
 import { referenceBlockNames, referencedNames, SEARCH_TOOL_TYPES, type DeferredTools } from '../deferred.js';
-import { arrayAt, invalid, optionalPositiveInt, recordAt, requestObject, requiredString, textContent } from '../validate.js';
+import {
+  arrayAt,
+  invalid,
+  optionalPositiveInt,
+  recordAt,
+  requestObject,
+  requiredString,
+  textContent,
+} from '../validate.js';
 import type { ClientFunctionTool, TurnResult } from '../turn.js';
 import { toolSearchField } from './chat.js';
 import type { FrontContext, FrontEnd } from './front.js';
@@ -29,19 +37,35 @@ interface History {
 /** Blocks a model may have produced that carry nothing the turn needs. */
 const SKIPPED = new Set(['thinking', 'redacted_thinking']);
 
-const ERROR_TYPES: Record<number, string> = { 400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error', 413: 'request_too_large', 502: 'api_error' };
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  413: 'request_too_large',
+  502: 'api_error',
+};
 
 export const messagesFront: FrontEnd<MessagesRequest> = {
   path: '/v1/messages',
   parse(body) {
     const request = requestObject(body);
-    const system = request.system === undefined || request.system === null ? '' : textContent(request.system, '/system', ['text']);
+    const system =
+      request.system === undefined || request.system === null ? '' : textContent(request.system, '/system', ['text']);
     const messages: ChatCompletionMessageParam[] = system ? [{ role: 'system', content: system }] : [];
     const history: History = { loaded: [], references: new Map() };
-    arrayAt(request.messages, '/messages', { nonEmpty: true }).forEach((m, i) => messages.push(...chatMessages(m, `/messages/${i}`, history)));
+    arrayAt(request.messages, '/messages', { nonEmpty: true }).forEach((m, i) =>
+      messages.push(...chatMessages(m, `/messages/${i}`, history)),
+    );
     const maxTokens = optionalPositiveInt(request.max_tokens, '/max_tokens');
     const { clientTools, deferred } = messagesTools(request.tools, history);
-    return { messages, clientTools, stream: request.stream === true, ...(maxTokens ? { maxTokens } : {}), ...(deferred ? { deferred } : {}) };
+    return {
+      messages,
+      clientTools,
+      stream: request.stream === true,
+      ...(maxTokens ? { maxTokens } : {}),
+      ...(deferred ? { deferred } : {}),
+    };
   },
   turnInput: (request) => ({
     messages: request.messages,
@@ -50,7 +74,11 @@ export const messagesFront: FrontEnd<MessagesRequest> = {
     ...(request.deferred ? { deferred: request.deferred } : {}),
   }),
   wantsStream: (request) => request.stream,
-  reply: (result, _request, ctx) => ({ ...message(ctx, result), content: blocks(result), tool_search: toolSearchField(result) }),
+  reply: (result, _request, ctx) => ({
+    ...message(ctx, result),
+    content: blocks(result),
+    tool_search: toolSearchField(result),
+  }),
   streamStart(stream, ctx) {
     stream.send({ type: 'message_start', message: { ...message(ctx), content: [] } }, 'message_start');
   },
@@ -64,15 +92,34 @@ export const messagesFront: FrontEnd<MessagesRequest> = {
       }
       const start = block.type === 'text' ? { type: 'text', text: '' } : { ...block, input: {} };
       stream.send({ type: 'content_block_start', index, content_block: start }, 'content_block_start');
-      const delta = block.type === 'text' ? { type: 'text_delta', text: block.text } : { type: 'input_json_delta', partial_json: JSON.stringify(block.input) };
+      const delta =
+        block.type === 'text'
+          ? { type: 'text_delta', text: block.text }
+          : { type: 'input_json_delta', partial_json: JSON.stringify(block.input) };
       stream.send({ type: 'content_block_delta', index, delta }, 'content_block_delta');
       stream.send({ type: 'content_block_stop', index }, 'content_block_stop');
     });
     const usage = { input_tokens: result.usage.input, output_tokens: result.usage.output };
-    stream.send({ type: 'message_delta', delta: { stop_reason: stopReason(result), stop_sequence: null }, usage, tool_search: toolSearchField(result) }, 'message_delta');
+    stream.send(
+      {
+        type: 'message_delta',
+        delta: { stop_reason: stopReason(result), stop_sequence: null },
+        usage,
+        tool_search: toolSearchField(result),
+      },
+      'message_delta',
+    );
     stream.send({ type: 'message_stop' }, 'message_stop');
   },
-  error: (status, error) => ({ type: 'error', error: { type: ERROR_TYPES[status] ?? 'api_error', message: error.message, code: error.code, ...(error.details ? { details: error.details } : {}) } }),
+  error: (status, error) => ({
+    type: 'error',
+    error: {
+      type: ERROR_TYPES[status] ?? 'api_error',
+      message: error.message,
+      code: error.code,
+      ...(error.details ? { details: error.details } : {}),
+    },
+  }),
   streamError(stream, error) {
     stream.send({ type: 'error', error: { type: 'api_error', message: error.message, code: error.code } }, 'error');
   },
@@ -99,13 +146,18 @@ function blocks(result: TurnResult): Block[] {
   const out: Block[] = [...(result.serverBlocks ?? []).map((block) => ({ ...block }) as Block)];
   if (result.message.content) out.push({ type: 'text', text: result.message.content });
   for (const call of result.message.tool_calls ?? []) {
-    if (call.type === 'function') out.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseInput(call.function.arguments) });
+    if (call.type === 'function')
+      out.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseInput(call.function.arguments) });
   }
   return out;
 }
 
 function stopReason(result: TurnResult): string {
-  return result.finishReason === 'tool_calls' ? 'tool_use' : result.finishReason === 'length' ? 'max_tokens' : 'end_turn';
+  return result.finishReason === 'tool_calls'
+    ? 'tool_use'
+    : result.finishReason === 'length'
+      ? 'max_tokens'
+      : 'end_turn';
 }
 
 /**
@@ -114,7 +166,10 @@ function stopReason(result: TurnResult): string {
  * client's own tools (Anthropic's custom tool search), so at least one tool must not be deferred, as on the API.
  * Other server tools are refused.
  */
-function messagesTools(value: unknown, history: History): { clientTools: ClientFunctionTool[]; deferred?: DeferredTools } {
+function messagesTools(
+  value: unknown,
+  history: History,
+): { clientTools: ClientFunctionTool[]; deferred?: DeferredTools } {
   const { loaded, references } = history;
   const clientTools: ClientFunctionTool[] = [];
   const tools: ClientFunctionTool[] = [];
@@ -125,12 +180,16 @@ function messagesTools(value: unknown, history: History): { clientTools: ClientF
     const record = recordAt(item, at);
     const known = typeof record.type === 'string' ? SEARCH_TOOL_TYPES[record.type] : undefined;
     if (known) {
-      if (record.name !== undefined && record.name !== known.name) throw invalid(`${at}/name`, `must be "${known.name}" for ${String(record.type)}`);
+      if (record.name !== undefined && record.name !== known.name)
+        throw invalid(`${at}/name`, `must be "${known.name}" for ${String(record.type)}`);
       search = { tool: { ...record, name: known.name }, variant: known.variant };
       return;
     }
     if (record.type !== undefined && record.type !== 'custom') {
-      throw invalid(`${at}/type`, 'server tools other than tool_search_tool_bm25_20251119 / tool_search_tool_regex_20251119 are not supported; only custom tools can be client tools');
+      throw invalid(
+        `${at}/type`,
+        'server tools other than tool_search_tool_bm25_20251119 / tool_search_tool_regex_20251119 are not supported; only custom tools can be client tools',
+      );
     }
     const schema = record.input_schema;
     const tool: ClientFunctionTool = {
@@ -138,7 +197,10 @@ function messagesTools(value: unknown, history: History): { clientTools: ClientF
       function: {
         name: requiredString(record.name, `${at}/name`),
         ...(typeof record.description === 'string' ? { description: record.description } : {}),
-        parameters: typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? (schema as Record<string, unknown>) : { type: 'object' },
+        parameters:
+          typeof schema === 'object' && schema !== null && !Array.isArray(schema)
+            ? (schema as Record<string, unknown>)
+            : { type: 'object' },
       },
     };
     if (record.defer_loading === true) {
@@ -149,7 +211,10 @@ function messagesTools(value: unknown, history: History): { clientTools: ClientF
   if (!search) {
     if (!tools.length) return { clientTools };
     if (!clientTools.length) {
-      throw invalid('/tools', 'tools with defer_loading need a tool search tool (tool_search_tool_bm25_20251119 or tool_search_tool_regex_20251119) or a custom search tool that is not deferred');
+      throw invalid(
+        '/tools',
+        'tools with defer_loading need a tool search tool (tool_search_tool_bm25_20251119 or tool_search_tool_regex_20251119) or a custom search tool that is not deferred',
+      );
     }
     return { clientTools, deferred: { tools, raw, loaded, references } };
   }
@@ -163,7 +228,11 @@ function chatMessages(value: unknown, path: string, history: History): ChatCompl
   const role = record.role;
   if (role !== 'user' && role !== 'assistant') throw invalid(`${path}/role`, 'must be "user" or "assistant"');
   if (typeof record.content === 'string') return [{ role, content: record.content }];
-  if (role === 'assistant' && Array.isArray(record.content) && record.content.some((b) => (b as { type?: unknown })?.type === 'tool_search_tool_result')) {
+  if (
+    role === 'assistant' &&
+    Array.isArray(record.content) &&
+    record.content.some((b) => (b as { type?: unknown })?.type === 'tool_search_tool_result')
+  ) {
     return assistantWithSearches(record.content, path, history);
   }
   const texts: string[] = [];
@@ -174,7 +243,11 @@ function chatMessages(value: unknown, path: string, history: History): ChatCompl
     const block = recordAt(raw, at);
     if (block.type === 'text') texts.push(requiredText(block.text, `${at}/text`));
     else if (role === 'assistant' && block.type === 'tool_use') {
-      calls.push({ id: requiredString(block.id, `${at}/id`), type: 'function', function: { name: requiredString(block.name, `${at}/name`), arguments: JSON.stringify(block.input ?? {}) } });
+      calls.push({
+        id: requiredString(block.id, `${at}/id`),
+        type: 'function',
+        function: { name: requiredString(block.name, `${at}/name`), arguments: JSON.stringify(block.input ?? {}) },
+      });
     } else if (role === 'user' && block.type === 'tool_result') {
       const id = requiredString(block.tool_use_id, `${at}/tool_use_id`);
       const names = referenceBlockNames(block.content);
@@ -187,9 +260,18 @@ function chatMessages(value: unknown, path: string, history: History): ChatCompl
         return;
       }
       const content = block.content === undefined ? '' : textContent(block.content, `${at}/content`, ['text']);
-      results.push({ role: 'tool', tool_call_id: id, content: block.is_error === true ? `Error: ${content}` : content });
+      results.push({
+        role: 'tool',
+        tool_call_id: id,
+        content: block.is_error === true ? `Error: ${content}` : content,
+      });
     } else if (!(role === 'assistant' && SKIPPED.has(String(block.type)))) {
-      throw invalid(`${at}/type`, role === 'user' ? 'must be "text" or "tool_result" (the gateway forwards text)' : 'must be "text" or "tool_use"');
+      throw invalid(
+        `${at}/type`,
+        role === 'user'
+          ? 'must be "text" or "tool_result" (the gateway forwards text)'
+          : 'must be "text" or "tool_use"',
+      );
     }
   });
   const text = texts.join('\n');
@@ -215,10 +297,24 @@ function assistantWithSearches(content: unknown[], path: string, history: Histor
     if (block.type === 'server_tool_use') {
       flush();
       const id = requiredString(block.id, `${at}/id`);
-      out.push({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: requiredString(block.name, `${at}/name`), arguments: JSON.stringify(block.input ?? {}) } }] });
+      out.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          {
+            id,
+            type: 'function',
+            function: { name: requiredString(block.name, `${at}/name`), arguments: JSON.stringify(block.input ?? {}) },
+          },
+        ],
+      });
     } else if (block.type === 'tool_search_tool_result') {
       for (const name of referencedNames(block.content)) if (!history.loaded.includes(name)) history.loaded.push(name);
-      out.push({ role: 'tool', tool_call_id: requiredString(block.tool_use_id, `${at}/tool_use_id`), content: JSON.stringify(block.content ?? {}) });
+      out.push({
+        role: 'tool',
+        tool_call_id: requiredString(block.tool_use_id, `${at}/tool_use_id`),
+        content: JSON.stringify(block.content ?? {}),
+      });
     } else part.push(raw);
   });
   flush();
@@ -234,7 +330,8 @@ function referenceContent(content: readonly unknown[], path: string): object[] {
     const at = `${path}/${i}`;
     const block = recordAt(raw, at);
     if (block.type === 'text') return { type: 'text', text: requiredText(block.text, `${at}/text`) };
-    if (block.type === 'tool_reference') return { type: 'tool_reference', tool_name: requiredString(block.tool_name, `${at}/tool_name`) };
+    if (block.type === 'tool_reference')
+      return { type: 'tool_reference', tool_name: requiredString(block.tool_name, `${at}/tool_name`) };
     throw invalid(`${at}/type`, 'must be "text" or "tool_reference" in a tool search result');
   });
 }

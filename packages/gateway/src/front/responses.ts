@@ -6,9 +6,21 @@
  * stored conversation (and its session); streaming sends the documented
  * `response.*` events. Stored responses are bounded (oldest dropped first).
  */
-import type { ChatCompletionAssistantMessageParam, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionAssistantMessageParam,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
 import { references, referencedNames, type DeferredTools } from '../deferred.js';
-import { arrayAt, invalid, optionalPositiveInt, optionalString, recordAt, requestObject, requiredString, textContent } from '../validate.js';
+import {
+  arrayAt,
+  invalid,
+  optionalPositiveInt,
+  optionalString,
+  recordAt,
+  requestObject,
+  requiredString,
+  textContent,
+} from '../validate.js';
 import type { ClientFunctionTool, TurnResult } from '../turn.js';
 import type { EventStream } from '../http.js';
 import { errorType, toolSearchField } from './chat.js';
@@ -45,12 +57,19 @@ export function createResponsesFront(maxStored = 256): FrontEnd<ResponsesRequest
       const request = requestObject(body);
       const previousId = optionalString(request.previous_response_id, '/previous_response_id');
       const previous = previousId ? stored.get(previousId) : undefined;
-      if (previousId && !previous) throw invalid('/previous_response_id', `no stored response "${previousId}" (this gateway keeps the last ${maxStored})`);
+      if (previousId && !previous)
+        throw invalid(
+          '/previous_response_id',
+          `no stored response "${previousId}" (this gateway keeps the last ${maxStored})`,
+        );
       const instructions = optionalString(request.instructions, '/instructions');
       const maxTokens = optionalPositiveInt(request.max_output_tokens, '/max_output_tokens');
       const loaded: string[] = [];
       const input = inputMessages(request.input, loaded);
-      const { clientTools, deferred } = responsesTools(request.tools, [...(previous ? loadedIn(previous.messages) : []), ...loaded]);
+      const { clientTools, deferred } = responsesTools(request.tools, [
+        ...(previous ? loadedIn(previous.messages) : []),
+        ...loaded,
+      ]);
       return {
         ...(instructions ? { instructions } : {}),
         input,
@@ -66,14 +85,21 @@ export function createResponsesFront(maxStored = 256): FrontEnd<ResponsesRequest
     },
     sessionOf: (request) => request.sessionId,
     turnInput: (request) => ({
-      messages: [...(request.instructions ? [{ role: 'system' as const, content: request.instructions }] : []), ...request.history, ...request.input],
+      messages: [
+        ...(request.instructions ? [{ role: 'system' as const, content: request.instructions }] : []),
+        ...request.history,
+        ...request.input,
+      ],
       clientTools: request.clientTools,
       ...(request.maxTokens ? { maxTokens: request.maxTokens } : {}),
       ...(request.deferred ? { deferred: request.deferred } : {}),
     }),
     wantsStream: (request) => request.stream,
     completed(result, request, ctx) {
-      stored.set(`resp_${ctx.id}`, { messages: [...request.history, ...request.input, ...searchMessages(result), assistantParam(result)], sessionId: result.sessionId });
+      stored.set(`resp_${ctx.id}`, {
+        messages: [...request.history, ...request.input, ...searchMessages(result), assistantParam(result)],
+        sessionId: result.sessionId,
+      });
       if (stored.size > maxStored) stored.delete(stored.keys().next().value as string);
     },
     reply: (result, request, ctx) => response(ctx, request, 'completed', result),
@@ -90,7 +116,10 @@ export function createResponsesFront(maxStored = 256): FrontEnd<ResponsesRequest
           send(stream, ctx, 'response.output_item.done', { output_index: index, item });
           return;
         }
-        send(stream, ctx, 'response.output_item.added', { output_index: index, item: { ...item, status: 'in_progress', ...(item.type === 'message' ? { content: [] } : { arguments: '' }) } });
+        send(stream, ctx, 'response.output_item.added', {
+          output_index: index,
+          item: { ...item, status: 'in_progress', ...(item.type === 'message' ? { content: [] } : { arguments: '' }) },
+        });
         if (item.type === 'message') {
           const part = { type: 'output_text', text: '', annotations: [] };
           const text = item.content[0]!.text;
@@ -102,16 +131,29 @@ export function createResponsesFront(maxStored = 256): FrontEnd<ResponsesRequest
         } else {
           const at = { item_id: item.id, output_index: index };
           send(stream, ctx, 'response.function_call_arguments.delta', { ...at, delta: item.arguments });
-          send(stream, ctx, 'response.function_call_arguments.done', { ...at, name: item.name, arguments: item.arguments });
+          send(stream, ctx, 'response.function_call_arguments.done', {
+            ...at,
+            name: item.name,
+            arguments: item.arguments,
+          });
         }
         send(stream, ctx, 'response.output_item.done', { output_index: index, item });
       });
-      send(stream, ctx, result.finishReason === 'length' ? 'response.incomplete' : 'response.completed', { response: response(ctx, request, 'completed', result) });
+      send(stream, ctx, result.finishReason === 'length' ? 'response.incomplete' : 'response.completed', {
+        response: response(ctx, request, 'completed', result),
+      });
     },
-    error: (status, error) => ({ error: { message: error.message, type: errorType(status), param: error.details?.path ?? null, code: error.code } }),
+    error: (status, error) => ({
+      error: { message: error.message, type: errorType(status), param: error.details?.path ?? null, code: error.code },
+    }),
     streamError(stream, error, ctx) {
       // `error` as well as the documented fields: the official client throws on an event that carries it.
-      send(stream, ctx, 'error', { code: error.code, message: error.message, param: null, error: { code: error.code, message: error.message, type: 'server_error' } });
+      send(stream, ctx, 'error', {
+        code: error.code,
+        message: error.message,
+        param: null,
+        error: { code: error.code, message: error.message, type: 'server_error' },
+      });
     },
   };
 }
@@ -123,34 +165,97 @@ function send(stream: EventStream, ctx: FrontContext, type: string, data: object
 }
 
 type OutputItem =
-  | { type: 'message'; id: string; status: 'completed'; role: 'assistant'; content: { type: 'output_text'; text: string; annotations: [] }[] }
+  | {
+      type: 'message';
+      id: string;
+      status: 'completed';
+      role: 'assistant';
+      content: { type: 'output_text'; text: string; annotations: [] }[];
+    }
   | { type: 'function_call'; id: string; call_id: string; name: string; arguments: string; status: 'completed' }
-  | { type: 'tool_search_call'; id: string; call_id: string; execution: 'server'; status: 'completed'; arguments: unknown }
-  | { type: 'tool_search_output'; id: string; call_id: string; execution: 'server'; status: 'completed'; tools: object[] };
+  | {
+      type: 'tool_search_call';
+      id: string;
+      call_id: string;
+      execution: 'server';
+      status: 'completed';
+      arguments: unknown;
+    }
+  | {
+      type: 'tool_search_output';
+      id: string;
+      call_id: string;
+      execution: 'server';
+      status: 'completed';
+      tools: object[];
+    };
 
 function outputItems(result: TurnResult, ctx: FrontContext, request?: ResponsesRequest): OutputItem[] {
   const items: OutputItem[] = [];
   const byName = new Map((request?.deferred?.tools ?? []).map((tool) => [tool.function.name, tool]));
   for (const block of result.serverBlocks ?? []) {
-    if (block.type === 'server_tool_use') items.push({ type: 'tool_search_call', id: `tsc_${block.id}`, call_id: block.id, execution: 'server', status: 'completed', arguments: block.input });
+    if (block.type === 'server_tool_use')
+      items.push({
+        type: 'tool_search_call',
+        id: `tsc_${block.id}`,
+        call_id: block.id,
+        execution: 'server',
+        status: 'completed',
+        arguments: block.input,
+      });
     else {
       const tools = referencedNames(block.content).flatMap((name) => {
         const tool = byName.get(name);
-        return tool ? [{ type: 'function', name, ...(tool.function.description ? { description: tool.function.description } : {}), parameters: tool.function.parameters ?? { type: 'object' } }] : [];
+        return tool
+          ? [
+              {
+                type: 'function',
+                name,
+                ...(tool.function.description ? { description: tool.function.description } : {}),
+                parameters: tool.function.parameters ?? { type: 'object' },
+              },
+            ]
+          : [];
       });
-      items.push({ type: 'tool_search_output', id: `tso_${block.tool_use_id}`, call_id: block.tool_use_id, execution: 'server', status: 'completed', tools });
+      items.push({
+        type: 'tool_search_output',
+        id: `tso_${block.tool_use_id}`,
+        call_id: block.tool_use_id,
+        execution: 'server',
+        status: 'completed',
+        tools,
+      });
     }
   }
   if (result.message.content) {
-    items.push({ type: 'message', id: `msg_${ctx.id}`, status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: result.message.content, annotations: [] }] });
+    items.push({
+      type: 'message',
+      id: `msg_${ctx.id}`,
+      status: 'completed',
+      role: 'assistant',
+      content: [{ type: 'output_text', text: result.message.content, annotations: [] }],
+    });
   }
   for (const call of result.message.tool_calls ?? []) {
-    if (call.type === 'function') items.push({ type: 'function_call', id: `fc_${call.id}`, call_id: call.id, name: call.function.name, arguments: call.function.arguments, status: 'completed' });
+    if (call.type === 'function')
+      items.push({
+        type: 'function_call',
+        id: `fc_${call.id}`,
+        call_id: call.id,
+        name: call.function.name,
+        arguments: call.function.arguments,
+        status: 'completed',
+      });
   }
   return items;
 }
 
-function response(ctx: FrontContext, request: ResponsesRequest, status: 'in_progress' | 'completed', result?: TurnResult) {
+function response(
+  ctx: FrontContext,
+  request: ResponsesRequest,
+  status: 'in_progress' | 'completed',
+  result?: TurnResult,
+) {
   const incomplete = result?.finishReason === 'length';
   return {
     id: `resp_${ctx.id}`,
@@ -184,27 +289,41 @@ function response(ctx: FrontContext, request: ResponsesRequest, status: 'in_prog
 }
 
 function assistantParam(result: TurnResult): ChatCompletionAssistantMessageParam {
-  return { role: 'assistant', content: result.message.content, ...(result.message.tool_calls?.length ? { tool_calls: result.message.tool_calls } : {}) };
+  return {
+    role: 'assistant',
+    content: result.message.content,
+    ...(result.message.tool_calls?.length ? { tool_calls: result.message.tool_calls } : {}),
+  };
 }
 
 /**
  * The request's tools: functions (top-level or in a `namespace`) are client tools, or deferred ones with
  * `defer_loading: true`, searched through `tool_search` (served by the gateway: see deferred.ts).
  */
-function responsesTools(value: unknown, loaded: readonly string[]): { clientTools: ClientFunctionTool[]; deferred?: DeferredTools } {
+function responsesTools(
+  value: unknown,
+  loaded: readonly string[],
+): { clientTools: ClientFunctionTool[]; deferred?: DeferredTools } {
   const clientTools: ClientFunctionTool[] = [];
   const tools: ClientFunctionTool[] = [];
   const raw: Record<string, unknown>[] = [];
   let search = false;
   const fn = (record: Record<string, unknown>, at: string) => {
-    if (record.type !== 'function') throw invalid(`${at}/type`, 'must be "function", "namespace" or "tool_search" (only function tools can be client tools)');
+    if (record.type !== 'function')
+      throw invalid(
+        `${at}/type`,
+        'must be "function", "namespace" or "tool_search" (only function tools can be client tools)',
+      );
     const schema = record.parameters;
     const tool: ClientFunctionTool = {
       type: 'function',
       function: {
         name: requiredString(record.name, `${at}/name`),
         ...(typeof record.description === 'string' ? { description: record.description } : {}),
-        parameters: typeof schema === 'object' && schema !== null && !Array.isArray(schema) ? (schema as Record<string, unknown>) : { type: 'object' },
+        parameters:
+          typeof schema === 'object' && schema !== null && !Array.isArray(schema)
+            ? (schema as Record<string, unknown>)
+            : { type: 'object' },
       },
     };
     if (record.defer_loading === true) {
@@ -216,29 +335,54 @@ function responsesTools(value: unknown, loaded: readonly string[]): { clientTool
     const at = `/tools/${i}`;
     const record = recordAt(item, at);
     if (record.type === 'tool_search') search = true;
-    else if (record.type === 'namespace') arrayAt(record.tools, `${at}/tools`).forEach((member, j) => fn(recordAt(member, `${at}/tools/${j}`), `${at}/tools/${j}`));
+    else if (record.type === 'namespace')
+      arrayAt(record.tools, `${at}/tools`).forEach((member, j) =>
+        fn(recordAt(member, `${at}/tools/${j}`), `${at}/tools/${j}`),
+      );
     else fn(record, at);
   });
   if (!search) {
     if (tools.length) throw invalid('/tools', 'functions with defer_loading need a tool_search tool');
     return { clientTools };
   }
-  return { clientTools, deferred: { searchTool: { type: 'tool_search', name: SERVED_SEARCH }, variant: 'bm25', tools, raw, loaded, origin: 'responses' } };
+  return {
+    clientTools,
+    deferred: {
+      searchTool: { type: 'tool_search', name: SERVED_SEARCH },
+      variant: 'bm25',
+      tools,
+      raw,
+      loaded,
+      origin: 'responses',
+    },
+  };
 }
 
 /** The turn's searches as the chat messages it sent upstream (stored for `previous_response_id`, so the bytes repeat). */
 function searchMessages(result: TurnResult): ChatCompletionMessageParam[] {
-  return (result.serverBlocks ?? []).map((block): ChatCompletionMessageParam =>
-    block.type === 'server_tool_use'
-      ? { role: 'assistant', content: null, tool_calls: [{ id: block.id, type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } }] }
-      : { role: 'tool', tool_call_id: block.tool_use_id, content: JSON.stringify(block.content) },
+  return (result.serverBlocks ?? []).map(
+    (block): ChatCompletionMessageParam =>
+      block.type === 'server_tool_use'
+        ? {
+            role: 'assistant',
+            content: null,
+            tool_calls: [
+              {
+                id: block.id,
+                type: 'function',
+                function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) },
+              },
+            ],
+          }
+        : { role: 'tool', tool_call_id: block.tool_use_id, content: JSON.stringify(block.content) },
   );
 }
 
 /** Tools earlier searches of a stored conversation loaded. */
 function loadedIn(messages: readonly ChatCompletionMessageParam[]): string[] {
   return messages.flatMap((message) => {
-    if (message.role !== 'tool' || typeof message.content !== 'string' || !message.content.includes('tool_reference')) return [];
+    if (message.role !== 'tool' || typeof message.content !== 'string' || !message.content.includes('tool_reference'))
+      return [];
     try {
       return referencedNames(JSON.parse(message.content));
     } catch {
@@ -258,25 +402,46 @@ function inputMessages(value: unknown, loaded: string[]): ChatCompletionMessageP
     if (type === 'message') {
       const role = requiredString(item.role, `${path}/role`);
       const content = textContent(item.content, `${path}/content`, INPUT_TEXT);
-      if (role === 'user' || role === 'assistant' || role === 'system' || role === 'developer') out.push({ role, content } as ChatCompletionMessageParam);
+      if (role === 'user' || role === 'assistant' || role === 'system' || role === 'developer')
+        out.push({ role, content } as ChatCompletionMessageParam);
       else throw invalid(`${path}/role`, 'must be user, assistant, system or developer');
     } else if (type === 'function_call') {
-      const call = { id: requiredString(item.call_id, `${path}/call_id`), type: 'function' as const, function: { name: requiredString(item.name, `${path}/name`), arguments: String(item.arguments ?? '') } };
+      const call = {
+        id: requiredString(item.call_id, `${path}/call_id`),
+        type: 'function' as const,
+        function: { name: requiredString(item.name, `${path}/name`), arguments: String(item.arguments ?? '') },
+      };
       const last = out[out.length - 1];
       if (last?.role === 'assistant') (last.tool_calls ??= []).push(call);
       else out.push({ role: 'assistant', content: null, tool_calls: [call] });
     } else if (type === 'function_call_output') {
-      const output = typeof item.output === 'string' ? item.output : textContent(item.output, `${path}/output`, INPUT_TEXT);
+      const output =
+        typeof item.output === 'string' ? item.output : textContent(item.output, `${path}/output`, INPUT_TEXT);
       out.push({ role: 'tool', tool_call_id: requiredString(item.call_id, `${path}/call_id`), content: output });
     } else if (type === 'tool_search_call') {
       const id = requiredString(item.call_id, `${path}/call_id`);
-      out.push({ role: 'assistant', content: null, tool_calls: [{ id, type: 'function', function: { name: SERVED_SEARCH, arguments: JSON.stringify(item.arguments ?? {}) } }] });
+      out.push({
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id, type: 'function', function: { name: SERVED_SEARCH, arguments: JSON.stringify(item.arguments ?? {}) } },
+        ],
+      });
     } else if (type === 'tool_search_output') {
-      const names = arrayAt(item.tools ?? [], `${path}/tools`).flatMap((tool) => (typeof (tool as { name?: unknown })?.name === 'string' ? [(tool as { name: string }).name] : []));
+      const names = arrayAt(item.tools ?? [], `${path}/tools`).flatMap((tool) =>
+        typeof (tool as { name?: unknown })?.name === 'string' ? [(tool as { name: string }).name] : [],
+      );
       for (const name of names) if (!loaded.includes(name)) loaded.push(name);
-      out.push({ role: 'tool', tool_call_id: requiredString(item.call_id, `${path}/call_id`), content: JSON.stringify(references(names)) });
+      out.push({
+        role: 'tool',
+        tool_call_id: requiredString(item.call_id, `${path}/call_id`),
+        content: JSON.stringify(references(names)),
+      });
     } else {
-      throw invalid(`${path}/type`, 'must be message, function_call, function_call_output, tool_search_call or tool_search_output');
+      throw invalid(
+        `${path}/type`,
+        'must be message, function_call, function_call_output, tool_search_call or tool_search_output',
+      );
     }
   });
   return out;

@@ -29,7 +29,11 @@ export function guardCallTaps(hooks: KernelHooks): void {
           const decision = (await original(call, ctx)) as CallDecision | undefined;
           if (decision === undefined || decision === null) return undefined;
           if (decision.action !== 'block' && decision.action !== 'replace') {
-            return { action: 'block', reason: `Plugin "${tap.name}" returned an invalid decision; the call was blocked`, by: tap.name };
+            return {
+              action: 'block',
+              reason: `Plugin "${tap.name}" returned an invalid decision; the call was blocked`,
+              by: tap.name,
+            };
           }
           return { ...decision, by: tap.name };
         } catch (error) {
@@ -57,11 +61,15 @@ export function guardMaterializeTaps(hooks: KernelHooks): void {
               return await original(...args);
             } catch (error) {
               if (ToolSearchError.isInstance(error)) throw error;
-              throw new ToolSearchError(ErrorCode.MATERIALIZE_FAILED, `Mode plugin "${tap.name}" failed to materialize "${String(key)}": ${errorMessage(error)}`, {
-                plugin: tap.name,
-                hook: 'materialize',
-                cause: error,
-              });
+              throw new ToolSearchError(
+                ErrorCode.MATERIALIZE_FAILED,
+                `Mode plugin "${tap.name}" failed to materialize "${String(key)}": ${errorMessage(error)}`,
+                {
+                  plugin: tap.name,
+                  hook: 'materialize',
+                  cause: error,
+                },
+              );
             }
           };
           return { ...tap, type: 'promise', fn };
@@ -92,13 +100,17 @@ export function guardObserverTaps(hooks: KernelHooks): void {
           await original(call, outcome, ctx);
         } catch (error) {
           const reason = errorMessage(error);
-          const failure = new ToolSearchError(ErrorCode.OBSERVER_FAILED, `afterToolCall observer "${tap.name}" failed after ${call.tool.id} ran: ${reason}`, {
-            plugin: tap.name,
-            hook: 'afterToolCall',
-            toolId: call.tool.id,
-            cause: error,
-            details: { callId: call.callId, status: outcome.status },
-          });
+          const failure = new ToolSearchError(
+            ErrorCode.OBSERVER_FAILED,
+            `afterToolCall observer "${tap.name}" failed after ${call.tool.id} ran: ${reason}`,
+            {
+              plugin: tap.name,
+              hook: 'afterToolCall',
+              toolId: call.tool.id,
+              cause: error,
+              details: { callId: call.callId, status: outcome.status },
+            },
+          );
           observerFailures.set(call, [...(observerFailures.get(call) ?? []), failure]);
         }
       };

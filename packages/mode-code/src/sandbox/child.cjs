@@ -27,22 +27,94 @@ const LEVELS = new Set(['log', 'warn', 'error']);
 // Globals the bootstrap removes: allocation outside the V8 heap (not bounded by
 // --max-old-space-size), wasm, and V8's own inspector console.
 const REMOVED_GLOBALS = [
-  'WebAssembly', 'SharedArrayBuffer', 'Atomics', 'ArrayBuffer', 'DataView',
-  'Int8Array', 'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array',
-  'Float32Array', 'Float64Array', 'BigInt64Array', 'BigUint64Array', 'console',
+  'WebAssembly',
+  'SharedArrayBuffer',
+  'Atomics',
+  'ArrayBuffer',
+  'DataView',
+  'Int8Array',
+  'Uint8Array',
+  'Uint8ClampedArray',
+  'Int16Array',
+  'Uint16Array',
+  'Int32Array',
+  'Uint32Array',
+  'Float32Array',
+  'Float64Array',
+  'BigInt64Array',
+  'BigUint64Array',
+  'console',
 ].join(',');
 
 // The host realm's intrinsics, deep-frozen before the child says it is ready (the
 // same roots as Node's --frozen-intrinsics, which costs more than the whole run).
 const FROZEN_ROOTS = [
-  'Object', 'Function', 'Boolean', 'Symbol', 'Error', 'AggregateError', 'EvalError', 'RangeError', 'ReferenceError',
-  'SyntaxError', 'TypeError', 'URIError', 'Number', 'BigInt', 'Math', 'Date', 'String', 'RegExp', 'Array', 'Int8Array',
-  'Uint8Array', 'Uint8ClampedArray', 'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'Float32Array',
-  'Float64Array', 'BigInt64Array', 'BigUint64Array', 'Map', 'Set', 'WeakMap', 'WeakSet', 'ArrayBuffer', 'SharedArrayBuffer',
-  'DataView', 'Atomics', 'JSON', 'WeakRef', 'FinalizationRegistry', 'Promise', 'Reflect', 'Proxy', 'Intl', 'WebAssembly',
-  'eval', 'isFinite', 'isNaN', 'parseFloat', 'parseInt', 'decodeURI', 'decodeURIComponent', 'encodeURI',
-  'encodeURIComponent', 'escape', 'unescape', 'console', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval',
-  'setImmediate', 'clearImmediate', 'queueMicrotask', 'structuredClone',
+  'Object',
+  'Function',
+  'Boolean',
+  'Symbol',
+  'Error',
+  'AggregateError',
+  'EvalError',
+  'RangeError',
+  'ReferenceError',
+  'SyntaxError',
+  'TypeError',
+  'URIError',
+  'Number',
+  'BigInt',
+  'Math',
+  'Date',
+  'String',
+  'RegExp',
+  'Array',
+  'Int8Array',
+  'Uint8Array',
+  'Uint8ClampedArray',
+  'Int16Array',
+  'Uint16Array',
+  'Int32Array',
+  'Uint32Array',
+  'Float32Array',
+  'Float64Array',
+  'BigInt64Array',
+  'BigUint64Array',
+  'Map',
+  'Set',
+  'WeakMap',
+  'WeakSet',
+  'ArrayBuffer',
+  'SharedArrayBuffer',
+  'DataView',
+  'Atomics',
+  'JSON',
+  'WeakRef',
+  'FinalizationRegistry',
+  'Promise',
+  'Reflect',
+  'Proxy',
+  'Intl',
+  'WebAssembly',
+  'eval',
+  'isFinite',
+  'isNaN',
+  'parseFloat',
+  'parseInt',
+  'decodeURI',
+  'decodeURIComponent',
+  'encodeURI',
+  'encodeURIComponent',
+  'escape',
+  'unescape',
+  'console',
+  'setTimeout',
+  'clearTimeout',
+  'setInterval',
+  'clearInterval',
+  'setImmediate',
+  'clearImmediate',
+  'queueMicrotask',
+  'structuredClone',
 ];
 
 /*
@@ -91,7 +163,12 @@ function main() {
 function permissionModelActive() {
   const permission = process.permission;
   if (!permission || typeof permission.has !== 'function') return false;
-  return !permission.has('fs.read', '/') && !permission.has('fs.write', '/') && !permission.has('child') && !permission.has('worker');
+  return (
+    !permission.has('fs.read', '/') &&
+    !permission.has('fs.write', '/') &&
+    !permission.has('child') &&
+    !permission.has('worker')
+  );
 }
 
 /**
@@ -238,7 +315,10 @@ function prepareSandbox() {
   let api;
   let setupError;
   try {
-    api = vm.runInContext(`(${bootstrap.toString()})`, context, { filename: 'tool_search_code:bootstrap' })(channel, REMOVED_GLOBALS);
+    api = vm.runInContext(`(${bootstrap.toString()})`, context, { filename: 'tool_search_code:bootstrap' })(
+      channel,
+      REMOVED_GLOBALS,
+    );
   } catch (error) {
     setupError = String(error && error.message);
   }
@@ -252,7 +332,12 @@ function prepareSandbox() {
       host.begin(limits);
       if (setupError !== undefined) {
         counters.done = true;
-        write({ t: 'done', ok: false, phase: 'setup', error: { name: 'Error', message: `sandbox setup failed: ${setupError}` } });
+        write({
+          t: 'done',
+          ok: false,
+          phase: 'setup',
+          error: { name: 'Error', message: `sandbox setup failed: ${setupError}` },
+        });
         return refused;
       }
       const source = `(async function () {\n${String(message.code)}\n})`;
@@ -269,7 +354,8 @@ function prepareSandbox() {
       } catch {
         // Code that closed the wrapper threw in the throwaway context: nothing is read from what it threw.
       }
-      if (!single) return refuse('SyntaxError', 'the code must be a function body; it closes the function it is wrapped in');
+      if (!single)
+        return refuse('SyntaxError', 'the code must be a function body; it closes the function it is wrapped in');
       // A lone function expression: evaluating it runs no user code.
       const compiled = script.runInContext(context);
       start(compiled, limits.maxResultBytes, limits.maxLogBytes);
@@ -471,14 +557,17 @@ function bootstrap(channel, removedGlobals) {
   };
 
   const request = (op, payload) => {
-    if (finished) return new PromiseCtor((_, reject) => reject(bridgeError('CODE_FAILED', 'the code already finished')));
+    if (finished)
+      return new PromiseCtor((_, reject) => reject(bridgeError('CODE_FAILED', 'the code already finished')));
     const id = nextId;
     nextId += 1;
     let text;
     try {
       text = stringify({ t: 'bridge', id, op, payload });
     } catch (error) {
-      return new PromiseCtor((_, reject) => reject(new TypeErrorCtor(`arguments of openclaw.tools.${op} are not JSON data`)));
+      return new PromiseCtor((_, reject) =>
+        reject(new TypeErrorCtor(`arguments of openclaw.tools.${op} are not JSON data`)),
+      );
     }
     return new PromiseCtor((resolve, reject) => {
       let status;
@@ -491,18 +580,36 @@ function bootstrap(channel, removedGlobals) {
         pending[id] = { resolve, reject, op };
         return;
       }
-      if (status === 'limit:size') reject(bridgeError('CODE_LIMIT_EXCEEDED', `arguments of openclaw.tools.${op} are too large`));
-      else if (status === 'limit:total') reject(bridgeError('CODE_LIMIT_EXCEEDED', 'too many openclaw.tools calls in one run'));
-      else if (status === 'limit:pending') reject(bridgeError('CODE_LIMIT_EXCEEDED', 'too many openclaw.tools calls pending at once; await some first'));
+      if (status === 'limit:size')
+        reject(bridgeError('CODE_LIMIT_EXCEEDED', `arguments of openclaw.tools.${op} are too large`));
+      else if (status === 'limit:total')
+        reject(bridgeError('CODE_LIMIT_EXCEEDED', 'too many openclaw.tools calls in one run'));
+      else if (status === 'limit:pending')
+        reject(bridgeError('CODE_LIMIT_EXCEEDED', 'too many openclaw.tools calls pending at once; await some first'));
       else reject(bridgeError('CODE_FAILED', `openclaw.tools.${op} could not be sent`));
     });
   };
 
   const tools = freeze(
     create(null, {
-      search: { enumerable: true, value: function search(query, options) { return request('search', { query, options }); } },
-      describe: { enumerable: true, value: function describe(id) { return request('describe', { id }); } },
-      call: { enumerable: true, value: function call(id, args) { return request('call', { id, args }); } },
+      search: {
+        enumerable: true,
+        value: function search(query, options) {
+          return request('search', { query, options });
+        },
+      },
+      describe: {
+        enumerable: true,
+        value: function describe(id) {
+          return request('describe', { id });
+        },
+      },
+      call: {
+        enumerable: true,
+        value: function call(id, args) {
+          return request('call', { id, args });
+        },
+      },
     }),
   );
   const openclaw = freeze(create(null, { tools: { enumerable: true, value: tools } }));
@@ -570,7 +677,12 @@ function bootstrap(channel, removedGlobals) {
     try {
       text = stringify(message);
     } catch {
-      text = stringify({ t: 'done', ok: false, phase: 'result', error: { name: 'TypeError', message: 'the result could not be serialized' } });
+      text = stringify({
+        t: 'done',
+        ok: false,
+        phase: 'result',
+        error: { name: 'TypeError', message: 'the result could not be serialized' },
+      });
     }
     try {
       channel(text);
@@ -582,8 +694,16 @@ function bootstrap(channel, removedGlobals) {
   // A search answers an array of hits (`query` and `truncated` ride on it, not enumerable); a batch, an array of those.
   const hitArray = (result) => {
     const hits = result !== null && typeof result === 'object' && isArray(result.hits) ? result.hits : [];
-    defineProperty(hits, 'query', { value: result && typeof result.query === 'string' ? result.query : '', configurable: true, writable: true });
-    defineProperty(hits, 'truncated', { value: Boolean(result && result.truncated === true), configurable: true, writable: true });
+    defineProperty(hits, 'query', {
+      value: result && typeof result.query === 'string' ? result.query : '',
+      configurable: true,
+      writable: true,
+    });
+    defineProperty(hits, 'truncated', {
+      value: Boolean(result && result.truncated === true),
+      configurable: true,
+      writable: true,
+    });
     return hits;
   };
   const searchHits = (value) => {
@@ -608,8 +728,12 @@ function bootstrap(channel, removedGlobals) {
       entry.resolve(entry.op === 'search' ? searchHits(reply.value) : reply.value);
     } else {
       const e = reply.error !== null && typeof reply.error === 'object' ? reply.error : {};
-      const error = bridgeError(typeof e.code === 'string' ? e.code : 'CODE_FAILED', typeof e.message === 'string' ? e.message : 'the bridge call failed');
-      if (e.details !== undefined) defineProperty(error, 'details', { value: e.details, enumerable: true, configurable: true, writable: true });
+      const error = bridgeError(
+        typeof e.code === 'string' ? e.code : 'CODE_FAILED',
+        typeof e.message === 'string' ? e.message : 'the bridge call failed',
+      );
+      if (e.details !== undefined)
+        defineProperty(error, 'details', { value: e.details, enumerable: true, configurable: true, writable: true });
       entry.reject(error);
     }
   };

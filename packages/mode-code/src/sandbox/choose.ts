@@ -3,7 +3,11 @@ import type { SandboxKind } from './kinds.js';
 import { checkQuickJSSupport, checkSandboxSupport } from './support.js';
 
 export type BackendChoice =
-  | { readonly ok: true; readonly kind: SandboxKind; /** Why the preferred backend was skipped. */ readonly skipped?: string }
+  | {
+      readonly ok: true;
+      readonly kind: SandboxKind /** Why the preferred backend was skipped. */;
+      readonly skipped?: string;
+    }
   | { readonly ok: false; readonly reason: string };
 
 export async function chooseBackend(preferred: SandboxKind): Promise<BackendChoice> {

@@ -39,7 +39,11 @@ let detected: Tools | undefined;
 
 export function launcher(): Launcher {
   const tools = detect();
-  return { pdeathsig: tools.setpriv !== undefined, addressSpaceLimit: tools.prlimit !== undefined, network: tools.unshare ? 'none' : 'host' };
+  return {
+    pdeathsig: tools.setpriv !== undefined,
+    addressSpaceLimit: tools.prlimit !== undefined,
+    network: tools.unshare ? 'none' : 'host',
+  };
 }
 
 /** Address-space ceiling of a child: never under 2 GiB (Node's own reservations), else 16× the heap limit. */
@@ -64,16 +68,21 @@ function detect(): Tools {
   detected = {};
   if (process.platform !== 'linux') return detected;
   const setpriv = find('setpriv');
-  if (setpriv && spawnSync(setpriv, ['--help'], { encoding: 'utf8', timeout: 5000 }).stdout?.includes('--pdeathsig')) detected.setpriv = setpriv;
+  if (setpriv && spawnSync(setpriv, ['--help'], { encoding: 'utf8', timeout: 5000 }).stdout?.includes('--pdeathsig'))
+    detected.setpriv = setpriv;
   const prlimit = find('prlimit');
-  if (prlimit && spawnSync(prlimit, ['--as=4294967296', process.execPath, '-e', '0'], { timeout: 10_000 }).status === 0) detected.prlimit = prlimit;
+  if (prlimit && spawnSync(prlimit, ['--as=4294967296', process.execPath, '-e', '0'], { timeout: 10_000 }).status === 0)
+    detected.prlimit = prlimit;
   const unshare = find('unshare');
   if (unshare) {
     // The child must really be in another network namespace: compare, do not trust the exit status alone.
     const own = readNetNamespace('self');
     const check = `process.stdout.write(require('fs').readlinkSync('/proc/self/ns/net'))`;
     for (const flags of [['--user', '--net'], ['--net']]) {
-      const probe = spawnSync(unshare, [...flags, '--', process.execPath, '-e', check], { encoding: 'utf8', timeout: 10_000 });
+      const probe = spawnSync(unshare, [...flags, '--', process.execPath, '-e', check], {
+        encoding: 'utf8',
+        timeout: 10_000,
+      });
       if (probe.status === 0 && probe.stdout.startsWith('net:') && probe.stdout !== own) {
         detected.unshare = [unshare, ...flags];
         break;

@@ -32,7 +32,8 @@ export function sandboxCommand(memoryMb: number, entry: string = CHILD_ENTRY): S
   if (!flag) throw new Error(`Node ${process.versions.node} has no permission model (needs Node 20 or later)`);
   // Node 20 splits --allow-fs-read on commas and treats a trailing * as a wildcard:
   // such a path would grant more than the one file.
-  if (/[,*]/.test(entry)) throw new Error(`the sandbox entry path ${entry} contains "," or "*", which the permission model would widen`);
+  if (/[,*]/.test(entry))
+    throw new Error(`the sandbox entry path ${entry} contains "," or "*", which the permission model would widen`);
   return {
     execPath: process.execPath,
     args: [

@@ -35,7 +35,9 @@ export interface ChildExit {
   readonly stderr: string;
 }
 
-export type ChildEvent = { readonly type: 'message'; readonly message: ChildMessage } | { readonly type: 'exit'; readonly exit: ChildExit };
+export type ChildEvent =
+  | { readonly type: 'message'; readonly message: ChildMessage }
+  | { readonly type: 'exit'; readonly exit: ChildExit };
 
 export interface SandboxChild {
   readonly pid: number | undefined;
@@ -60,7 +62,12 @@ export function spawnSandbox(options: SpawnOptions): SandboxChild {
   const command = launch(sandboxCommand(options.memoryMb), options.memoryMb);
   const cwd = mkdtempSync(join(tmpdir(), 'tool-search-code-'));
   folders.add(cwd);
-  const child = spawn(command.execPath, [...command.args], { cwd, env: {}, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+  const child = spawn(command.execPath, [...command.args], {
+    cwd,
+    env: {},
+    stdio: ['pipe', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
   live.add(child);
   if (child.pid !== undefined) options.onSpawn?.(child.pid);
 
@@ -79,7 +86,13 @@ export function spawnSandbox(options: SpawnOptions): SandboxChild {
       if (exited) return;
       exited = true;
       live.delete(child);
-      const exit: ChildExit = { code, signal, stderr, ...(spawnError ? { spawnError } : {}), ...(violation ? { violation } : {}) };
+      const exit: ChildExit = {
+        code,
+        signal,
+        stderr,
+        ...(spawnError ? { spawnError } : {}),
+        ...(violation ? { violation } : {}),
+      };
       emit({ type: 'exit', exit });
       resolve(exit);
       // After the result has reached its caller (promise jobs run first); the exit hook removes any left at exit.
@@ -97,7 +110,11 @@ export function spawnSandbox(options: SpawnOptions): SandboxChild {
   const ready = new Promise<void>((resolve, reject) => {
     const onReady = (message: ChildMessage) => message.t === 'ready' && resolve();
     readyWatchers.push(onReady);
-    void exitedPromise.then((exit) => reject(new Error(exit.spawnError ?? `the sandbox child exited (${exit.signal ?? exit.code}) before it was ready`)));
+    void exitedPromise.then((exit) =>
+      reject(
+        new Error(exit.spawnError ?? `the sandbox child exited (${exit.signal ?? exit.code}) before it was ready`),
+      ),
+    );
   });
   ready.catch(() => {}); // observed here so an early exit is no unhandled rejection; whoever awaits `ready` gets it
 
@@ -115,7 +132,8 @@ export function spawnSandbox(options: SpawnOptions): SandboxChild {
       const line = stdout.slice(0, newline);
       stdout = stdout.slice(newline + 1);
       newline = stdout.indexOf('\n');
-      if (Buffer.byteLength(line, 'utf8') > options.maxLineBytes) return violate('a message from the sandbox was too large');
+      if (Buffer.byteLength(line, 'utf8') > options.maxLineBytes)
+        return violate('a message from the sandbox was too large');
       const message = parseChildMessage(line);
       if (!message) return violate('the sandbox sent a message outside the bridge protocol');
       for (const watch of readyWatchers) watch(message);
@@ -123,7 +141,8 @@ export function spawnSandbox(options: SpawnOptions): SandboxChild {
     }
     if (Buffer.byteLength(stdout, 'utf8') > options.maxLineBytes) violate('a message from the sandbox was too large');
   });
-  if (options.rssMb !== undefined && child.pid !== undefined) watchMemory(child.pid, options.rssMb, violate, exitedPromise);
+  if (options.rssMb !== undefined && child.pid !== undefined)
+    watchMemory(child.pid, options.rssMb, violate, exitedPromise);
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (chunk: string) => {
     stderr = (stderr + chunk).slice(-STDERR_TAIL);

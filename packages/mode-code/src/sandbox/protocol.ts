@@ -24,7 +24,12 @@ export type ChildMessage =
   | { readonly t: 'log'; readonly level: LogLevel; readonly text: string }
   | { readonly t: 'cut'; readonly what: 'logs' | 'calls' }
   | { readonly t: 'done'; readonly ok: true; readonly json: string | undefined; readonly cut: boolean }
-  | { readonly t: 'done'; readonly ok: false; readonly phase: 'compile' | 'run' | 'result' | 'setup'; readonly error: ThrownError };
+  | {
+      readonly t: 'done';
+      readonly ok: false;
+      readonly phase: 'compile' | 'run' | 'result' | 'setup';
+      readonly error: ThrownError;
+    };
 
 export interface ChildLimits {
   readonly maxBridgeCalls: number;

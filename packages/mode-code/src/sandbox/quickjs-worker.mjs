@@ -95,10 +95,16 @@ const PAGE = 64 * 1024;
  * WebAssembly memory is the bound that holds — past it every allocation fails as QuickJS's "out of memory".
  */
 const memoryMb = workerData && typeof workerData.memoryMb === 'number' ? workerData.memoryMb : 64;
-const wasmMemory = new WebAssembly.Memory({ initial: BASE_PAGES, maximum: BASE_PAGES + Math.ceil(((memoryMb + HEADROOM_MB) * MIB) / PAGE) });
+const wasmMemory = new WebAssembly.Memory({
+  initial: BASE_PAGES,
+  maximum: BASE_PAGES + Math.ceil(((memoryMb + HEADROOM_MB) * MIB) / PAGE),
+});
 /** The parent compiles the WebAssembly module once per process and hands it to each worker: no compile per worker. */
-const wasmModule = workerData && workerData.wasmModule instanceof WebAssembly.Module ? workerData.wasmModule : undefined;
-const modulePromise = newQuickJSWASMModuleFromVariant(newVariant(variant, wasmModule ? { wasmMemory, wasmModule } : { wasmMemory }));
+const wasmModule =
+  workerData && workerData.wasmModule instanceof WebAssembly.Module ? workerData.wasmModule : undefined;
+const modulePromise = newQuickJSWASMModuleFromVariant(
+  newVariant(variant, wasmModule ? { wasmMemory, wasmModule } : { wasmMemory }),
+);
 /** The current run, if any; messages for another state are ignored. */
 let current;
 /**
@@ -184,7 +190,12 @@ function prepareRun(module, options, post) {
     if (stopped || timedOut) return;
     if (message.t === 'done') finished = true;
     // The interpreter's allocation failure surfaces as a thrown InternalError: report it as the child's heap limit.
-    if (message.t === 'done' && !message.ok && message.error.name === 'InternalError' && message.error.message === 'out of memory') {
+    if (
+      message.t === 'done' &&
+      !message.ok &&
+      message.error.name === 'InternalError' &&
+      message.error.message === 'out of memory'
+    ) {
       return crash('InternalError: out of memory (heap limit)');
     }
     post({ type: 'message', message });
@@ -208,7 +219,11 @@ function prepareRun(module, options, post) {
 
   let api;
   const setup = guarded(() => {
-    const channel = keep(context.newFunction('channel', (text) => context.newString(host.channel(context.typeof(text) === 'string' ? context.getString(text) : undefined))));
+    const channel = keep(
+      context.newFunction('channel', (text) =>
+        context.newString(host.channel(context.typeof(text) === 'string' ? context.getString(text) : undefined)),
+      ),
+    );
     context.unwrapResult(context.evalCode(JSON_STRINGIFY_GUARD, 'tool_search_code:json')).dispose();
     const boot = keep(context.unwrapResult(context.evalCode(BOOTSTRAP, 'tool_search_code:bootstrap')));
     const removed = keep(context.newString(shared.REMOVED_GLOBALS));
@@ -246,7 +261,15 @@ function prepareRun(module, options, post) {
       const error = context.dump(compiled.error) || {};
       compiled.error.dispose();
       host.close();
-      post({ type: 'message', message: { t: 'done', ok: false, phase: 'compile', error: { name: String(error.name || 'SyntaxError'), message: String(error.message || '') } } });
+      post({
+        type: 'message',
+        message: {
+          t: 'done',
+          ok: false,
+          phase: 'compile',
+          error: { name: String(error.name || 'SyntaxError'), message: String(error.message || '') },
+        },
+      });
     } else if (compiled) {
       const fn = keep(compiled.value);
       const numbers = [keep(context.newNumber(limits.maxResultBytes)), keep(context.newNumber(limits.maxLogBytes))];
@@ -266,7 +289,12 @@ function prepareRun(module, options, post) {
       host.replied();
       let line = JSON.stringify(message);
       if (jsonDepth(line) > MAX_JSON_DEPTH) {
-        line = JSON.stringify({ t: 'reply', id: message.id, ok: false, error: { code: 'CODE_LIMIT_EXCEEDED', message: `the answer nests deeper than ${MAX_JSON_DEPTH} levels` } });
+        line = JSON.stringify({
+          t: 'reply',
+          id: message.id,
+          ok: false,
+          error: { code: 'CODE_LIMIT_EXCEEDED', message: `the answer nests deeper than ${MAX_JSON_DEPTH} levels` },
+        });
       }
       settle(
         guarded(() => {

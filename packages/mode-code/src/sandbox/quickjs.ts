@@ -98,7 +98,16 @@ export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
     if (finished) return;
     if (raw.type === 'crash') return crash(String(raw.reason).slice(0, 500));
     const message = raw.type === 'message' ? parseChildMessage(JSON.stringify(raw.message)) : undefined;
-    if (!message) return finish({ code: null, signal: 'SIGKILL', stderr: '', violation: 'the sandbox sent a message outside the bridge protocol' }, 'terminate');
+    if (!message)
+      return finish(
+        {
+          code: null,
+          signal: 'SIGKILL',
+          stderr: '',
+          violation: 'the sandbox sent a message outside the bridge protocol',
+        },
+        'terminate',
+      );
     if (message.t === 'done') reportedDone = true;
     emit({ type: 'message', message });
   }
@@ -125,7 +134,14 @@ export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
     },
     send(message: ParentMessage) {
       if (finished) return;
-      if (message.t === 'run') worker.postMessage({ type: 'run', seq, ...runOptions(options), code: message.code, limits: message.limits satisfies ChildLimits });
+      if (message.t === 'run')
+        worker.postMessage({
+          type: 'run',
+          seq,
+          ...runOptions(options),
+          code: message.code,
+          limits: message.limits satisfies ChildLimits,
+        });
       else worker.postMessage({ type: 'reply', message });
     },
     kill() {
@@ -145,7 +161,14 @@ export function createQuickJSSandbox(options: QuickJSOptions): SandboxChild {
 /** `limits` let the worker bootstrap its first runtime before the first run arrives. */
 function startWorker(limits: ReturnType<typeof runOptions>): Worker {
   const workerData = { ...limits, wasmModule: compiledModule() };
-  const worker = new Worker(WORKER_ENTRY, { workerData, env: {}, execArgv: [], stdout: true, stderr: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
+  const worker = new Worker(WORKER_ENTRY, {
+    workerData,
+    env: {},
+    execArgv: [],
+    stdout: true,
+    stderr: true,
+    resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+  });
   memoryOf.set(worker, limits.memoryMb);
   // Between runs nobody else listens: an idle worker that fails or exits just leaves the idle set.
   worker.on('error', () => {});
@@ -186,7 +209,11 @@ function release(worker: Worker, reusable: boolean): void {
 }
 
 function runOptions(options: QuickJSOptions) {
-  return { memoryMb: options.memoryMb, stackBytes: options.stackBytes ?? DEFAULT_STACK_BYTES, timeoutMs: options.timeoutMs };
+  return {
+    memoryMb: options.memoryMb,
+    stackBytes: options.stackBytes ?? DEFAULT_STACK_BYTES,
+    timeoutMs: options.timeoutMs,
+  };
 }
 
 /** `null`: it could not be compiled here (each worker then compiles its own). */

@@ -29,7 +29,10 @@ export function checkQuickJSSupport(): Promise<SandboxSupport> {
     } catch (error) {
       return resolve({ ok: false, reason: `the QuickJS interpreter could not start: ${errorMessage(error)}` });
     }
-    const timer = setTimeout(() => answer({ ok: false, reason: `the QuickJS interpreter did not answer within ${PROBE_TIMEOUT_MS} ms` }), PROBE_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => answer({ ok: false, reason: `the QuickJS interpreter did not answer within ${PROBE_TIMEOUT_MS} ms` }),
+      PROBE_TIMEOUT_MS,
+    );
     let answered = false;
     const answer = (support: SandboxSupport) => {
       if (answered) return;
@@ -38,10 +41,23 @@ export function checkQuickJSSupport(): Promise<SandboxSupport> {
       void sandbox.kill().then(() => resolve(support));
     };
     sandbox.listen((event) => {
-      if (event.type === 'exit') return answer({ ok: false, reason: `the QuickJS interpreter could not start: ${event.exit.stderr || 'it exited'}` });
-      if (event.message.t === 'done') answer(event.message.ok && event.message.json === '2' ? { ok: true } : { ok: false, reason: 'the QuickJS interpreter did not compute 1 + 1' });
+      if (event.type === 'exit')
+        return answer({
+          ok: false,
+          reason: `the QuickJS interpreter could not start: ${event.exit.stderr || 'it exited'}`,
+        });
+      if (event.message.t === 'done')
+        answer(
+          event.message.ok && event.message.json === '2'
+            ? { ok: true }
+            : { ok: false, reason: 'the QuickJS interpreter did not compute 1 + 1' },
+        );
     });
-    sandbox.send({ t: 'run', code: 'return 1 + 1', limits: { maxBridgeCalls: 1, maxPendingCalls: 1, maxLogBytes: 100, maxLogLines: 1, maxResultBytes: 100 } });
+    sandbox.send({
+      t: 'run',
+      code: 'return 1 + 1',
+      limits: { maxBridgeCalls: 1, maxPendingCalls: 1, maxLogBytes: 100, maxLogLines: 1, maxResultBytes: 100 },
+    });
   });
   return quickjs;
 }
@@ -60,7 +76,10 @@ async function probe(): Promise<SandboxSupport> {
   }
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the sandbox process did not start within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(new Error(`the sandbox process did not start within ${PROBE_TIMEOUT_MS} ms`)),
+      PROBE_TIMEOUT_MS,
+    );
   });
   try {
     await Promise.race([child.ready, timeout]);
@@ -72,4 +91,3 @@ async function probe(): Promise<SandboxSupport> {
     await child.kill();
   }
 }
-

@@ -17,10 +17,18 @@ import { startRelay } from './drive.js';
 
 const run = promisify(execFile);
 const here = dirname(fileURLToPath(import.meta.url));
-const cli = join(dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')), 'dist', 'index.js');
+const cli = join(
+  dirname(createRequire(import.meta.url).resolve('@modelcontextprotocol/conformance/package.json')),
+  'dist',
+  'index.js',
+);
 const shim = join(here, 'node20-shim.mjs');
 const conformance = (args: string[], env: NodeJS.ProcessEnv = {}) =>
-  run(process.execPath, ['--import', shim, cli, ...args], { env: { ...process.env, ...env }, timeout: 120_000, maxBuffer: 16 * 1024 * 1024 });
+  run(process.execPath, ['--import', shim, cli, ...args], {
+    env: { ...process.env, ...env },
+    timeout: 120_000,
+    maxBuffer: 16 * 1024 * 1024,
+  });
 
 /** Every non-draft, non-extension client scenario of 0.1.16; the first test checks the suite agrees. */
 const SCENARIOS = [
@@ -74,23 +82,31 @@ describe('MCP conformance client scenarios, plugin-mcp as the client', () => {
   it('covers every non-draft, non-extension client scenario the suite lists', async () => {
     const { stdout } = await conformance(['list']);
     const client = stdout.slice(stdout.indexOf('Client scenarios'));
-    const listed = [...client.matchAll(/^\s+- (\S+) \[([^\]]+)\]/gm)].filter(([, , versions]) => !/draft|extension/.test(versions!)).map(([, name]) => name);
+    const listed = [...client.matchAll(/^\s+- (\S+) \[([^\]]+)\]/gm)]
+      .filter(([, , versions]) => !/draft|extension/.test(versions!))
+      .map(([, name]) => name);
     expect(listed).toEqual(SCENARIOS);
   });
 
-  it.each([...SCENARIOS, ...EXTENSIONS])('%s passes', async (scenario) => {
-    const dir = join(output, scenario.replace(/\W/g, '_'));
-    const command = `${process.execPath} ${join(here, 'relay.mjs')}`;
-    const result = await conformance(['client', '--command', command, '--scenario', scenario, '-o', dir], { PLUGIN_MCP_CONFORMANCE_RELAY: relay.url }).catch(
-      (error: { stdout?: string; stderr?: string }) => error,
-    );
-    const checks = readChecks(dir);
-    // A warning counts as a miss too, except the one that measures reconnect delay against the wall clock
-    // (slightly late on a loaded machine); that check still fails when the client ignores `retry`.
-    const bad = checks.filter((check) => check.status === 'FAILURE' || (check.status === 'WARNING' && !TIMING_CHECKS.has(check.id)));
-    expect(bad, `${result.stdout ?? ''}\n${result.stderr ?? ''}`).toEqual([]);
-    expect(checks.some((check) => check.status === 'SUCCESS')).toBe(true);
-  }, 120_000);
+  it.each([...SCENARIOS, ...EXTENSIONS])(
+    '%s passes',
+    async (scenario) => {
+      const dir = join(output, scenario.replace(/\W/g, '_'));
+      const command = `${process.execPath} ${join(here, 'relay.mjs')}`;
+      const result = await conformance(['client', '--command', command, '--scenario', scenario, '-o', dir], {
+        PLUGIN_MCP_CONFORMANCE_RELAY: relay.url,
+      }).catch((error: { stdout?: string; stderr?: string }) => error);
+      const checks = readChecks(dir);
+      // A warning counts as a miss too, except the one that measures reconnect delay against the wall clock
+      // (slightly late on a loaded machine); that check still fails when the client ignores `retry`.
+      const bad = checks.filter(
+        (check) => check.status === 'FAILURE' || (check.status === 'WARNING' && !TIMING_CHECKS.has(check.id)),
+      );
+      expect(bad, `${result.stdout ?? ''}\n${result.stderr ?? ''}`).toEqual([]);
+      expect(checks.some((check) => check.status === 'SUCCESS')).toBe(true);
+    },
+    120_000,
+  );
 });
 
 function readChecks(dir: string): Check[] {

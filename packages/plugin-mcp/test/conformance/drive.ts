@@ -14,7 +14,11 @@ const CIMD_URL = 'https://conformance-test.local/client-metadata.json';
 
 const ARGUMENTS: Record<string, Record<string, unknown>> = { add_numbers: { a: 2, b: 3 } };
 
-export async function driveScenario(scenario: string, serverUrl: string, contextJson: string | undefined): Promise<string> {
+export async function driveScenario(
+  scenario: string,
+  serverUrl: string,
+  contextJson: string | undefined,
+): Promise<string> {
   const context = contextJson ? (JSON.parse(contextJson) as Record<string, string>) : {};
   const auth: McpOAuthConfig =
     scenario === 'auth/client-credentials-basic'
@@ -22,7 +26,10 @@ export async function driveScenario(scenario: string, serverUrl: string, context
       : context.client_id
         ? { clientId: context.client_id, ...(context.client_secret ? { clientSecret: context.client_secret } : {}) }
         : { clientMetadataUrl: CIMD_URL };
-  const authorizer = loopbackAuthorizer({ open: async (url) => void (await (await fetch(url)).text()), timeoutMs: 10_000 });
+  const authorizer = loopbackAuthorizer({
+    open: async (url) => void (await (await fetch(url)).text()),
+    timeoutMs: 10_000,
+  });
   const plugin = mcpPlugin({
     connectTimeoutMs: 20_000,
     servers: { conformance: { url: serverUrl, auth } },
@@ -54,10 +61,20 @@ export async function startRelay(): Promise<{ url: string; close(): Promise<void
     let body = '';
     request.on('data', (chunk: Buffer) => (body += String(chunk)));
     request.on('end', () => {
-      const { scenario, serverUrl, context } = JSON.parse(body) as { scenario: string; serverUrl: string; context?: string };
+      const { scenario, serverUrl, context } = JSON.parse(body) as {
+        scenario: string;
+        serverUrl: string;
+        context?: string;
+      };
       driveScenario(scenario, serverUrl, context).then(
         (summary) => response.end(JSON.stringify({ ok: true, summary })),
-        (error: unknown) => response.end(JSON.stringify({ ok: false, error: error instanceof Error ? error.stack ?? error.message : String(error) })),
+        (error: unknown) =>
+          response.end(
+            JSON.stringify({
+              ok: false,
+              error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+            }),
+          ),
       );
     });
   });

@@ -4,7 +4,11 @@ const serverUrl = process.argv[process.argv.length - 1];
 const response = await fetch(process.env.PLUGIN_MCP_CONFORMANCE_RELAY, {
   method: 'POST',
   headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ serverUrl, scenario: process.env.MCP_CONFORMANCE_SCENARIO, context: process.env.MCP_CONFORMANCE_CONTEXT }),
+  body: JSON.stringify({
+    serverUrl,
+    scenario: process.env.MCP_CONFORMANCE_SCENARIO,
+    context: process.env.MCP_CONFORMANCE_CONTEXT,
+  }),
 });
 const verdict = await response.json();
 if (!verdict.ok) {

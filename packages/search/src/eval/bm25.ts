@@ -15,7 +15,9 @@ const B = 0.75;
 export function createPlainBm25(descriptors: readonly ToolDescriptor[]): Retriever {
   const docs = descriptors.map((tool) => {
     const params = schemaText(tool.inputSchema);
-    return tokenize(`${splitName(tool.name)} ${tool.title ?? ''} ${tool.description} ${params.names.join(' ')} ${params.descriptions.join(' ')} ${tool.owner}`);
+    return tokenize(
+      `${splitName(tool.name)} ${tool.title ?? ''} ${tool.description} ${params.names.join(' ')} ${params.descriptions.join(' ')} ${tool.owner}`,
+    );
   });
   const avg = docs.reduce((sum, doc) => sum + doc.length, 0) / Math.max(docs.length, 1);
   const index = new Map<string, { doc: number; tf: number }[]>();

@@ -30,7 +30,8 @@ export const SNAPSHOT_FILES: Readonly<Record<SnapshotName, readonly string[]>> =
 
 /** Loads one snapshot from `dataDir`. Queries without a relevant tool are dropped (they cannot be scored). */
 export function loadSnapshot(dataDir: string, name: SnapshotName): Snapshot {
-  const read = (file: string): Record<string, unknown> => JSON.parse(readFileSync(path.join(dataDir, file), 'utf8')) as Record<string, unknown>;
+  const read = (file: string): Record<string, unknown> =>
+    JSON.parse(readFileSync(path.join(dataDir, file), 'utf8')) as Record<string, unknown>;
   switch (name) {
     case 'mcp-catalog': {
       const catalog = read('mcp-catalog.json');
@@ -38,9 +39,22 @@ export function loadSnapshot(dataDir: string, name: SnapshotName): Snapshot {
       return {
         name,
         descriptors: list(catalog['tools']).map((tool) =>
-          descriptor(str(tool['id']), str(tool['name']), str(tool['server']), str(tool['description']), schema(tool['inputSchema']), optional(tool['title'])),
+          descriptor(
+            str(tool['id']),
+            str(tool['name']),
+            str(tool['server']),
+            str(tool['description']),
+            schema(tool['inputSchema']),
+            optional(tool['title']),
+          ),
         ),
-        queries: scorable(list(queries['queries']).map((q) => ({ id: str(q['id']), query: str(q['query']), relevant: list(q['labels']).map((l) => str(l['id'])) }))),
+        queries: scorable(
+          list(queries['queries']).map((q) => ({
+            id: str(q['id']),
+            query: str(q['query']),
+            relevant: list(q['labels']).map((l) => str(l['id'])),
+          })),
+        ),
       };
     }
     case 'livemcpbench': {
@@ -48,9 +62,21 @@ export function loadSnapshot(dataDir: string, name: SnapshotName): Snapshot {
       return {
         name,
         descriptors: list(data['corpus']).map((tool) =>
-          descriptor(str(tool['id']), str(tool['name']), str(tool['server']), str(tool['description']), schema(tool['inputSchema'])),
+          descriptor(
+            str(tool['id']),
+            str(tool['name']),
+            str(tool['server']),
+            str(tool['description']),
+            schema(tool['inputSchema']),
+          ),
         ),
-        queries: scorable(list(data['queries']).map((q) => ({ id: str(q['id']), query: str(q['query']), relevant: strings(q['relevant_ids']) }))),
+        queries: scorable(
+          list(data['queries']).map((q) => ({
+            id: str(q['id']),
+            query: str(q['query']),
+            relevant: strings(q['relevant_ids']),
+          })),
+        ),
       };
     }
     case 'toolbench': {
@@ -58,16 +84,44 @@ export function loadSnapshot(dataDir: string, name: SnapshotName): Snapshot {
       return {
         name,
         descriptors: list(data['corpus']).map((api) =>
-          descriptor(str(api['id']), str(api['api_name']).trim(), str(api['tool_name']).trim(), str(api['api_description']).trim(), apiSchema(api)),
+          descriptor(
+            str(api['id']),
+            str(api['api_name']).trim(),
+            str(api['tool_name']).trim(),
+            str(api['api_description']).trim(),
+            apiSchema(api),
+          ),
         ),
-        queries: scorable(list(data['queries']).map((q) => ({ id: str(q['id']), query: str(q['query']), relevant: strings(q['relevant_ids']) }))),
+        queries: scorable(
+          list(data['queries']).map((q) => ({
+            id: str(q['id']),
+            query: str(q['query']),
+            relevant: strings(q['relevant_ids']),
+          })),
+        ),
       };
     }
   }
 }
 
-function descriptor(id: string, name: string, owner: string, description: string, inputSchema: JsonSchema, title?: string): ToolDescriptor {
-  return { id, name, source: 'mcp', owner, description, inputSchema, catalogMode: 'catalog', ...(title ? { title } : {}) };
+function descriptor(
+  id: string,
+  name: string,
+  owner: string,
+  description: string,
+  inputSchema: JsonSchema,
+  title?: string,
+): ToolDescriptor {
+  return {
+    id,
+    name,
+    source: 'mcp',
+    owner,
+    description,
+    inputSchema,
+    catalogMode: 'catalog',
+    ...(title ? { title } : {}),
+  };
 }
 
 /** ToolBench lists parameters as `{ name, type, description }` arrays; turn them into a JSON Schema. */

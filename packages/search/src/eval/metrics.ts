@@ -32,7 +32,11 @@ export interface Evaluation {
 
 export function evaluate(index: Retriever, queries: readonly EvalQuery[], options: { k?: number } = {}): Evaluation {
   const k = Math.max(options.k ?? 10, 10);
-  const outcomes = queries.map((q) => ({ query: q.query, relevant: q.relevant, ranked: index.search(q.query, { limit: k }).hits.map((hit) => hit.id) }));
+  const outcomes = queries.map((q) => ({
+    query: q.query,
+    relevant: q.relevant,
+    ranked: index.search(q.query, { limit: k }).hits.map((hit) => hit.id),
+  }));
   const mean = (score: (o: QueryOutcome) => number): number =>
     outcomes.length === 0 ? 0 : round(outcomes.reduce((sum, o) => sum + score(o), 0) / outcomes.length);
   return {

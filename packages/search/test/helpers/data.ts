@@ -10,6 +10,9 @@ export const dataDir = process.env['TOOL_SEARCH_SHARED_DATA'] ?? path.resolve(re
 /** Whether the shared data is there; says why a suite skips when it is not. */
 export function sharedDataPresent(suite: string): boolean {
   const present = existsSync(path.join(dataDir, 'mcp-catalog.json'));
-  if (!present) console.warn(`skipping ${suite}: ${path.join(dataDir, 'mcp-catalog.json')} is missing (the public tool-retrieval data set — 3,675 real MCP tool definitions and labeled queries — is not in this repository: put it at ../shared/data beside the checkout, or point TOOL_SEARCH_SHARED_DATA at it; see "Shared data" in the root README; quality-sample.test.ts still runs the small in-repo sample)`);
+  if (!present)
+    console.warn(
+      `skipping ${suite}: ${path.join(dataDir, 'mcp-catalog.json')} is missing (the public tool-retrieval data set — 3,675 real MCP tool definitions and labeled queries — is not in this repository: put it at ../shared/data beside the checkout, or point TOOL_SEARCH_SHARED_DATA at it; see "Shared data" in the root README; quality-sample.test.ts still runs the small in-repo sample)`,
+    );
   return present;
 }

@@ -18,7 +18,14 @@ export function createMiniSearch(tools: readonly ToolDescriptor[]): Retriever {
   index.addAll(
     tools.map((tool, i) => {
       const text = docText(tool);
-      return { id: i, name: text.name, title: text.title, owner: text.owner, description: [text.lead, ...text.rest].join(' '), params: text.params.join(' ') };
+      return {
+        id: i,
+        name: text.name,
+        title: text.title,
+        owner: text.owner,
+        description: [text.lead, ...text.rest].join(' '),
+        params: text.params.join(' '),
+      };
     }),
   );
   return {
