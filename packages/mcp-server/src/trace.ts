@@ -10,19 +10,10 @@
  */
 import { createTraceState, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type SpanContext } from '@opentelemetry/api';
 import { errorMessage } from '@tool-search/kernel';
+import type { McpCallTrace } from '@tool-search/plugin-mcp';
 
-/** A W3C trace context, as `_meta` carries it. */
-export interface TraceContext {
-  readonly traceparent: string;
-  readonly tracestate?: string;
-}
-
-declare module '@tool-search/kernel' {
-  interface CallScope {
-    /** The W3C trace context of the front end's span for this call (serve mcp: a child of the MCP client's span). */
-    readonly trace?: TraceContext;
-  }
-}
+/** A W3C trace context, as `_meta` carries it: plugin-mcp's, which declares `CallScope.trace` (filled here). */
+export type TraceContext = McpCallTrace;
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 const MAX_TRACESTATE_CHARS = 512;

@@ -30,7 +30,7 @@ declare module '@tool-search/kernel' {
   interface CallScope {
     /**
      * This call's W3C trace context (a front end's span for the call); wins over the active span and the run's.
-     * The same declaration as `@tool-search/mcp-server`'s, which fills it.
+     * `@tool-search/mcp-server` fills it for its clients' calls.
      */
     readonly trace?: McpCallTrace;
   }
