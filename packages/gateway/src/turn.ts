@@ -369,7 +369,8 @@ async function driveTurn(
       const results: ChatCompletionToolMessageParam[] = [];
       const forClient: (typeof assistant.tool_calls & object)[number][] = [];
       for (const [index, call] of reply.toolCalls.entries()) {
-        const args = parseArguments(call.arguments, toolIdOf(exposure, call.name, deferral));
+        // The tool id is looked up only for the report of arguments that do not parse: a scan of the exposure's tools.
+        const args = parseArguments(call.arguments, () => toolIdOf(exposure, call.name, deferral));
         if (args instanceof ToolArgumentsError) {
           // Invalid JSON is never replaced by a stand-in object: nothing runs, the model reads what to fix.
           run.emit({ type: 'tool-arguments-invalid', name: call.name, toolId: args.toolId!, error: args });
@@ -580,13 +581,13 @@ function toClientToolCall(call: ClientCall): ChatCompletionMessageFunctionToolCa
  * A tool call's arguments as the model wrote them (empty text is `{}`). Models sometimes send invalid JSON: that is a
  * `TOOL_ARGUMENTS_INVALID` error naming the parse error (kept as `cause`), never a stand-in object a tool could run on.
  */
-function parseArguments(text: string, toolId: string): unknown {
+function parseArguments(text: string, toolId: () => string): unknown {
   try {
     return text ? JSON.parse(text) : {};
   } catch (error) {
     const reason = errorMessage(error);
     return new ToolArgumentsError(
-      toolId,
+      toolId(),
       [
         {
           path: '/',
