@@ -45,11 +45,27 @@ export function redact<T>(value: T, secrets: ReadonlySet<string>): T {
   };
   const walk = (item: unknown, depth: number): unknown => {
     if (typeof item === 'string') return scrub(item);
-    if (depth > 64 || typeof item !== 'object' || item === null) return item;
+    if (typeof item !== 'object' || item === null) return item;
+    // Deeper than any entry this plugin writes: not walked further, and never let through holding a secret.
+    if (depth > MAX_DEPTH) return holdsSecret(item, ordered) ? TOO_DEEP : item;
     if (Array.isArray(item)) return item.map((entry) => walk(entry, depth + 1));
     return Object.fromEntries(Object.entries(item).map(([key, entry]) => [key, walk(entry, depth + 1)]));
   };
   return walk(value, 0) as T;
+}
+
+const MAX_DEPTH = 64;
+const TOO_DEEP = '[redacted: nested too deep to scrub]';
+
+/** Whether `item` (nested past MAX_DEPTH) holds a secret anywhere: read as text, which has no depth to overflow. */
+function holdsSecret(item: object, secrets: readonly string[]): boolean {
+  let text: string;
+  try {
+    text = JSON.stringify(item);
+  } catch {
+    return true; // cannot be read (a cycle, a BigInt): cannot be shown safe
+  }
+  return secrets.some((secret) => text.includes(JSON.stringify(secret).slice(1, -1)));
 }
 
 function mark(secret: string): string {

@@ -76,6 +76,16 @@ describe('write-only values', () => {
     ).not.toContain(SECRET);
   });
 
+  it('never let through a secret nested deeper than the walk goes', () => {
+    let deep: unknown = { note: `the body was ${SECRET}` };
+    for (let i = 0; i < 200; i++) deep = { inner: deep };
+    const clean = { inner: { inner: 'nothing to hide' } };
+    const out = redact({ deep, clean }, new Set([SECRET]));
+    expect(JSON.stringify(out)).not.toContain(SECRET);
+    expect(JSON.stringify(out)).toContain('[redacted: nested too deep to scrub]');
+    expect(out.clean).toEqual(clean);
+  });
+
   it('are found under properties, items, additionalProperties and anyOf; short ones only replace whole strings', () => {
     const found = new Set<string>();
     const schema = {
