@@ -22,6 +22,8 @@ const ONLY_2020 = new Set([
   'minContains',
   'maxContains',
 ]);
+/** Keywords whose value maps names (a property's, a definition's) to schemas: the names are not keywords. */
+const NAMED_SCHEMAS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 /** Schemas nest at most 100 levels (list-tools.ts checks); the scan stops there too. */
 const MAX_DEPTH = 100;
 
@@ -43,7 +45,21 @@ function scan(node: unknown, depth: number): Verdict {
     if (!Array.isArray(node) && ONLY_2020.has(key)) found = '2020-12';
     // `properties`, `$defs` and the like map names to schemas; `enum`/`const` values are data, not schemas.
     if (key === 'enum' || key === 'const' || key === 'default' || key === 'examples') continue;
-    const inner = scan(value, depth + 1);
+    const inner =
+      NAMED_SCHEMAS.has(key) && value && typeof value === 'object'
+        ? scanEach(value, depth + 1)
+        : scan(value, depth + 1);
+    if (inner === 'draft-07') return inner;
+    found ??= inner;
+  }
+  return found;
+}
+
+/** The schemas of a name → schema map (`properties` and the like), each scanned as a schema. */
+function scanEach(map: object, depth: number): Verdict {
+  let found: Verdict;
+  for (const schema of Object.values(map)) {
+    const inner = scan(schema, depth);
     if (inner === 'draft-07') return inner;
     found ??= inner;
   }

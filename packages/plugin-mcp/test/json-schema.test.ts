@@ -45,6 +45,11 @@ describe('the dialect of a schema without $schema', () => {
       undefined,
     ],
     ['a keyword name used as data', { type: 'object', properties: { a: { const: { prefixItems: 1 } } } }, undefined],
+    [
+      'a keyword name used as a property name',
+      { type: 'object', properties: { prefixItems: { type: 'array' } } },
+      undefined,
+    ],
   ])('%s → %s', (_what, schema, dialect) => {
     const result = withMcpDialect(schema);
     expect(result.$schema).toBe(dialect);
