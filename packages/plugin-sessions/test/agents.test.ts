@@ -3,15 +3,13 @@
  * agent's policy: the model in their turn is never offered a tool their agent denies, whatever the caller may use,
  * and an agent cannot spawn one it is not allowed to.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import OpenAI from 'openai';
-import { createKernel, type Kernel, type KernelPlugin, type ToolCallOutcome } from '@tool-search/kernel';
-import { openaiUpstream, sessionTurnRunner } from '@tool-search/gateway';
-import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
+import { describe, expect, it } from 'vitest';
+import { type Kernel, type KernelPlugin, type ToolCallOutcome } from '@tool-search/kernel';
 import { createSessionHost, type SessionHost } from '@tool-search/sessions';
 import { policyPlugin } from '@tool-search/policy';
 import { sessionsPlugin, type AgentEntry } from '@tool-search/plugin-sessions';
 import { SessionsErrors } from '../src/errors.js';
+import { useSessionsTestbed } from './fixtures.js';
 
 const AGENTS = [
   { id: 'main', default: true, subagents: { allowAgents: ['restricted'] } },
@@ -32,36 +30,15 @@ const execSource: KernelPlugin = {
     ),
 };
 
-let mock: MockOpenAI;
-const kernels: Kernel[] = [];
-beforeAll(async () => {
-  mock = await startMockOpenAI();
-});
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((k) => k.close()));
-});
-afterAll(async () => {
-  await mock.close();
-});
+const bed = useSessionsTestbed();
 
 function setup(visibility = 'all'): { kernel: Kernel; host: SessionHost } {
   const host = createSessionHost();
-  const kernel = createKernel({
-    plugins: [
-      execSource,
-      policyPlugin({ agents: { list: AGENTS } }),
-      sessionsPlugin({ host, visibility, agents: AGENTS, limits: { maxSpawnDepth: 2, maxChildren: 5 } }),
-    ],
-  });
-  kernels.push(kernel);
-  host.bind(
-    sessionTurnRunner({
-      kernel,
-      mode: 'direct',
-      countTokens: false,
-      upstream: openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }), 'mock-model'),
-    }),
-  );
+  const kernel = bed.kernel(host, [
+    execSource,
+    policyPlugin({ agents: { list: AGENTS } }),
+    sessionsPlugin({ host, visibility, agents: AGENTS, limits: { maxSpawnDepth: 2, maxChildren: 5 } }),
+  ]);
   return { kernel, host };
 }
 
@@ -89,7 +66,7 @@ const data = (outcome: ToolCallOutcome) => {
 async function toolsOffered(message: string): Promise<string[]> {
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const request = mock.requests.find((r) =>
+    const request = bed.mock.requests.find((r) =>
       JSON.stringify((r.body as { messages?: unknown })?.messages ?? '').includes(message),
     );
     if (request)
@@ -125,7 +102,7 @@ describe("sub-agents and sent-to sessions run under their own agent's policy", (
       );
     }
     expect(
-      mock.requests
+      bed.mock.requests
         .filter((r) => r.raw.includes('escalate'))
         .every((r) => !JSON.stringify((r.body as { tools?: unknown }).tools ?? []).includes('"exec"')),
     ).toBe(true);
@@ -153,6 +130,6 @@ describe("sub-agents and sent-to sessions run under their own agent's policy", (
       message: 'reach marker-4',
     });
     expect(outcome.status === 'error' ? outcome.error.code : outcome.status).toBe(SessionsErrors.SESSION_NOT_VISIBLE);
-    expect(mock.requests.some((r) => r.raw.includes('reach marker-4'))).toBe(false);
+    expect(bed.mock.requests.some((r) => r.raw.includes('reach marker-4'))).toBe(false);
   }, 90_000);
 });

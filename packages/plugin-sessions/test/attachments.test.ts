@@ -3,39 +3,18 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import OpenAI from 'openai';
-import { createKernel, type Kernel, type ToolCallOutcome } from '@tool-search/kernel';
-import { openaiUpstream, sessionTurnRunner } from '@tool-search/gateway';
-import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
+import { describe, expect, it } from 'vitest';
+import { type ToolCallOutcome } from '@tool-search/kernel';
 import { createSessionHost } from '@tool-search/sessions';
 import { sessionsPlugin, SessionsErrors } from '@tool-search/plugin-sessions';
+import { code, data, useSessionsTestbed } from './fixtures.js';
 
-let mock: MockOpenAI;
-const kernels: Kernel[] = [];
-beforeAll(async () => {
-  mock = await startMockOpenAI();
-});
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((k) => k.close()));
-});
-afterAll(async () => {
-  await mock.close();
-});
+const bed = useSessionsTestbed();
 
 function setup(attachments: unknown = { enabled: true }) {
   const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'spawn-attach-')));
   const host = createSessionHost();
-  const kernel = createKernel({ plugins: [sessionsPlugin({ host, workspace, attachments })] });
-  kernels.push(kernel);
-  host.bind(
-    sessionTurnRunner({
-      kernel,
-      mode: 'direct',
-      countTokens: false,
-      upstream: openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }), 'mock-model'),
-    }),
-  );
+  const kernel = bed.kernel(host, [sessionsPlugin({ host, workspace, attachments })]);
   const spawn = async (args: Record<string, unknown>): Promise<ToolCallOutcome> => {
     const run = await kernel.createRun({ sessionId: 'requester' });
     try {
@@ -48,11 +27,6 @@ function setup(attachments: unknown = { enabled: true }) {
   };
   return { workspace, host, kernel, spawn };
 }
-const data = (outcome: ToolCallOutcome): Record<string, any> => {
-  if (outcome.status !== 'ok') throw new Error(JSON.stringify(outcome));
-  return outcome.result.structuredContent as Record<string, any>;
-};
-const code = (outcome: ToolCallOutcome) => (outcome.status === 'error' ? outcome.error.code : outcome.status);
 const attachmentsDir = (workspace: string) => join(workspace, '.openclaw', 'attachments');
 const SECRET = 'TOP-SECRET-ATTACHMENT-BODY';
 

@@ -2,46 +2,23 @@
  * Issue 32: sessions_spawn, session_status and agents_list as OpenClaw's Tools document has them. Sub-agent turns run
  * through the gateway's real turn loop against the mock OpenAI provider over HTTP; each test is named after the claim.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
 import { createKernel, type Kernel, type RunRequest, type ToolCallOutcome } from '@tool-search/kernel';
-import { openaiUpstream, sessionTurnRunner } from '@tool-search/gateway';
-import { startMockOpenAI, type MockOpenAI } from '@tool-search/mock-openai';
 import { createSessionHost, type SessionHost } from '@tool-search/sessions';
 import { sessionsPlugin, SessionsErrors, type AgentEntry, type SpawnLimits } from '@tool-search/plugin-sessions';
+import { code, data, useSessionsTestbed } from './fixtures.js';
 
 const NO_SCRIPT = 'Mock model: no script found in the last user message.';
-let mock: MockOpenAI;
-const kernels: Kernel[] = [];
-beforeAll(async () => {
-  mock = await startMockOpenAI();
-});
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((k) => k.close()));
-});
-afterAll(async () => {
-  await mock.close();
-});
+const bed = useSessionsTestbed();
 
 function setup(options: { agents?: AgentEntry[]; limits?: Partial<SpawnLimits> } = {}): {
   kernel: Kernel;
   host: SessionHost;
 } {
   const host = createSessionHost();
-  const kernel = createKernel({
-    plugins: [
-      sessionsPlugin({ host, agents: options.agents ?? [], ...(options.limits ? { limits: options.limits } : {}) }),
-    ],
-  });
-  kernels.push(kernel);
-  host.bind(
-    sessionTurnRunner({
-      kernel,
-      mode: 'direct',
-      countTokens: false,
-      upstream: openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }), 'mock-model'),
-    }),
-  );
+  const kernel = bed.kernel(host, [
+    sessionsPlugin({ host, agents: options.agents ?? [], ...(options.limits ? { limits: options.limits } : {}) }),
+  ]);
   return { kernel, host };
 }
 
@@ -64,11 +41,6 @@ async function call(
     await run.close();
   }
 }
-const data = (outcome: ToolCallOutcome): Record<string, any> => {
-  if (outcome.status !== 'ok') throw new Error(JSON.stringify(outcome));
-  return outcome.result.structuredContent as Record<string, any>;
-};
-const code = (outcome: ToolCallOutcome) => (outcome.status === 'error' ? outcome.error.code : outcome.status);
 
 /** Polls with a generous deadline: a loaded machine runs the child's turn slowly. */
 async function eventually<T>(read: () => Promise<T | undefined>, what: string): Promise<T> {
@@ -162,7 +134,7 @@ describe('sessions_spawn as documented', () => {
   it('a child past its runTimeoutSeconds is announced with Status: timeout', async () => {
     const host = createSessionHost();
     const kernel = createKernel({ plugins: [sessionsPlugin({ host, limits: { runTimeoutSeconds: 1 } })] });
-    kernels.push(kernel);
+    bed.track(kernel);
     // A turn that only ends when its signal aborts (the run timeout), as a slow provider call would.
     host.bind(
       ({ signal }) =>
@@ -207,7 +179,7 @@ describe('sessions_spawn as documented', () => {
   it('Result falls back to the latest tool result when the reply has no text', async () => {
     const host = createSessionHost();
     const kernel = createKernel({ plugins: [sessionsPlugin({ host })] });
-    kernels.push(kernel);
+    bed.track(kernel);
     // A turn that ends on a tool result and no closing text, as a model can.
     host.bind(async ({ sessionId }) => {
       await host.store.append(sessionId, {
@@ -272,7 +244,7 @@ describe('the sandbox clamp of tools.sessions.visibility', () => {
   async function listed(options: { sandboxVisibility?: unknown }, sandboxed: boolean): Promise<string[]> {
     const host = createSessionHost();
     const kernel = createKernel({ plugins: [sessionsPlugin({ host, visibility: 'all', ...options })] });
-    kernels.push(kernel);
+    bed.track(kernel);
     await host.store.upsert('me', {});
     await host.store.upsert('mine', { kind: 'spawn', parentId: 'me' });
     await host.store.upsert('stranger', {});
@@ -296,16 +268,7 @@ describe('the sandbox clamp of tools.sessions.visibility', () => {
 describe('sessions_send agent-to-agent as documented', () => {
   function pair(maxPingPongTurns: number) {
     const host = createSessionHost();
-    const kernel = createKernel({ plugins: [sessionsPlugin({ host, maxPingPongTurns, visibility: 'all' })] });
-    kernels.push(kernel);
-    host.bind(
-      sessionTurnRunner({
-        kernel,
-        mode: 'direct',
-        countTokens: false,
-        upstream: openaiUpstream(new OpenAI({ baseURL: mock.url, apiKey: 'mock', maxRetries: 0 }), 'mock-model'),
-      }),
-    );
+    const kernel = bed.kernel(host, [sessionsPlugin({ host, maxPingPongTurns, visibility: 'all' })]);
     return { kernel, host };
   }
   const pingPongLines = async (host: SessionHost, sessionId: string) =>
