@@ -194,6 +194,12 @@ describe('session log', () => {
       code: TelemetryErrors.SESSION_LOG_INVALID,
       details: { line: 2 },
     });
+    // A line with no end in sight (a file that is not a log) is refused at 16 MB, not held whole in memory.
+    await writeFile(file, `${lines[0]}\n"${'x'.repeat(17 * 1024 * 1024)}`);
+    await expect(readSessionLog(file)).rejects.toMatchObject({
+      code: TelemetryErrors.SESSION_LOG_INVALID,
+      details: { line: 2 },
+    });
   });
 
   it('accepts a custom writer and keeps the run going when it throws', async () => {
