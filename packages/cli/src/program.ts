@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { COMMANDS, type LazyCommand } from './commands/index.js';
 import { CliExit, CliInputError, CliUsageError, writeJson, type CliIO } from './io.js';
-import { errorMessage } from '@tool-search/kernel';
+import { errorMessage } from '@tool-search/kernel/errors';
 
 export const EXIT = Object.freeze({ OK: 0, INPUT: 1, USAGE: 2 });
 

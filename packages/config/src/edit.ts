@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import type { JsonObjectNode as ObjectNode, JsonValueNode } from '@croct/json5-parser';
-import JSON5 from 'json5';
+import { parseJson5 } from './json5.js';
 import { ConfigError } from '@tool-search/kernel';
 
 export type ConfigPathSegment = string | number;
@@ -86,7 +86,7 @@ export function setConfigValue<T>(config: T, path: string, value: unknown): T {
 /** A `config set` value: JSON5 (`true`, `8`, `{ mode: "tools" }`, `["read"]`); text that is not JSON5 is a plain string (`coding`). */
 export function parseConfigValue(text: string): unknown {
   try {
-    return JSON5.parse(text);
+    return parseJson5(text);
   } catch {
     return text;
   }

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import JSON5 from 'json5';
+import { parseJson5 } from './json5.js';
 import { ConfigError, ErrorCode, errorMessage } from '@tool-search/kernel';
 import type { ToolSearchConfig } from './types.js';
 import { validateConfig } from './validate.js';
@@ -76,7 +76,7 @@ export function resolvePaths(config: ToolSearchConfig, dir: string): ToolSearchC
 export function parseConfig(text: string, source = 'config'): ToolSearchConfig {
   let value: unknown;
   try {
-    value = JSON5.parse(text);
+    value = parseJson5(text);
   } catch (error) {
     const { lineNumber, columnNumber } = error as { lineNumber?: number; columnNumber?: number };
     const where = lineNumber !== undefined ? `:${lineNumber}:${columnNumber ?? 1}` : '';

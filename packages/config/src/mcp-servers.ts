@@ -5,7 +5,7 @@
  * config plugin-mcp takes; `type` only has to agree with the fields.
  */
 import { readFile } from 'node:fs/promises';
-import JSON5 from 'json5';
+import { parseJson5 } from './json5.js';
 import { ConfigError, ErrorCode, errorMessage } from '@tool-search/kernel';
 import type { McpServersEntry } from './mcp-servers-schema.js';
 import type { McpServerConfig, ToolSearchConfig } from './types.js';
@@ -76,7 +76,7 @@ export function withMcpServers<T extends Pick<ToolSearchConfig, 'mcpServers'>>(
 export async function loadMcpServersFile(file: string): Promise<Record<string, McpServersEntry>> {
   let value: unknown;
   try {
-    value = JSON5.parse(await readFile(file, 'utf8'));
+    value = parseJson5(await readFile(file, 'utf8'));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     throw new ConfigError(

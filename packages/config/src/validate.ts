@@ -3,17 +3,24 @@
  * `allErrors`), mapped to `{ path, rule, message }` with JSON-pointer paths,
  * and unknown keys get a "did you mean" from the keys the schema knows there.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { ConfigError, editDistance } from '@tool-search/kernel';
 import { configSchema } from './schema.js';
 import type { ConfigIssue, ToolSearchConfig } from './types.js';
 
-// Compiled on first use, not at import: a command that never reads a config (`tool-search --help`) pays nothing.
+// Loaded and compiled on first use, not at import: a command that never reads a config (`tool-search --help`) pays
+// nothing. Ajv is CommonJS, so `require` keeps validation synchronous.
+const require = createRequire(import.meta.url);
 let compiled: ValidateFunction | undefined;
 
 /** Returns every schema violation of `value` (empty when valid). */
 export function configIssues(value: unknown): ConfigIssue[] {
-  const validate = (compiled ??= new Ajv({ allErrors: true, strict: true, verbose: true }).compile(configSchema));
+  const validate = (compiled ??= new (require('ajv') as { Ajv: typeof Ajv }).Ajv({
+    allErrors: true,
+    strict: true,
+    verbose: true,
+  }).compile(configSchema));
   if (validate(value)) return [];
   return toIssues(validate.errors ?? []);
 }

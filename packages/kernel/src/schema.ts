@@ -5,22 +5,22 @@
  * keywords such as `examples` are common) but a schema that does not compile
  * is rejected.
  */
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import * as addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JsonSchema } from './types.js';
 import { linearRegExp, schemaShape } from './schema-bounds.js';
 import { errorMessage } from './error-message.js';
 import { structuralIssue } from './schema-structure.js';
 
-// ajv-formats ships CJS with `exports.default`; NodeNext sees the namespace.
+// Ajv (about 80 modules) is required on the first compile, not at import: a process that only lists tools, or a CLI
+// command that never calls one (`tool-search --help`), does not load it. It is CommonJS, so `require` keeps
+// `compileToolSchema` synchronous.
+const require = createRequire(import.meta.url);
 type AddFormats = <T>(ajv: T) => T;
-const addFormats =
-  (
-    (addFormatsModule as unknown as { default: { default?: AddFormats } | AddFormats }).default as {
-      default?: AddFormats;
-    }
-  ).default ?? (addFormatsModule as unknown as { default: AddFormats }).default;
+const loadAjv = () => (require('ajv') as { Ajv: typeof Ajv }).Ajv;
+const loadAjv2020 = () => (require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020;
+const addFormats: AddFormats = (ajv) => (require('ajv-formats') as { default: AddFormats }).default(ajv);
 
 // `code.regExp`: every `pattern` runs on RE2 (linear time), see schema-bounds.ts. `validateSchema: false`: before
 // compiling, `compileToolSchema` checks the meta-schema itself (`structuralSchemaIssue`, which answers as Ajv's
@@ -39,10 +39,10 @@ let draft2020: Ajv2020 | undefined;
 function ajvFor(schema: JsonSchema): Ajv | Ajv2020 {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
   if (dialect.includes('2020-12') || dialect.includes('2019-09')) {
-    draft2020 ??= addFormats(new Ajv2020(options)) as Ajv2020;
+    draft2020 ??= addFormats(new (loadAjv2020())(options));
     return draft2020;
   }
-  draft07 ??= addFormats(new Ajv(options)) as Ajv;
+  draft07 ??= addFormats(new (loadAjv())(options));
   return draft07;
 }
 
@@ -80,6 +80,53 @@ export function compileToolSchema(schema: JsonSchema): ValidateFunction | Schema
   }
   compiled.set(schema, result);
   return result;
+}
+
+// Keywords that cannot refuse an object without properties: `{}` is valid under a schema using only these.
+const EMPTY_OBJECT_NEUTRAL = new Set([
+  '$schema',
+  '$id',
+  '$comment',
+  '$defs',
+  'definitions',
+  'title',
+  'description',
+  'examples',
+  'default',
+  'type',
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'propertyNames',
+]);
+
+/**
+ * Whether `schema` (a valid one) accepts `value` by its keywords alone when `value` is a plain object of empty plain
+ * objects (`{}`, `{ tools: {}, agents: {} }`): at every level `type` "object" (or none), only keywords that cannot
+ * refuse such a value (no `required`, `minProperties`, combinator…), and each key under a property schema of the same
+ * kind. A plugin's options check answers the usual "no options" this way without loading Ajv and compiling its
+ * schema (about 90 ms of a CLI start-up); anything else (`false`) goes through `compileToolSchema`.
+ */
+export function acceptsEmptyObjects(schema: JsonSchema, value: unknown): boolean {
+  return !structuralSchemaIssue(schema) && emptyObjectsFit(schema, value);
+}
+
+function emptyObjectsFit(schema: unknown, value: unknown): boolean {
+  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema === true;
+  const node = schema as Record<string, unknown>;
+  if (node.type !== undefined && node.type !== 'object') return false;
+  if (!Object.keys(node).every((key) => EMPTY_OBJECT_NEUTRAL.has(key))) return false;
+  const keys = Reflect.ownKeys(value);
+  if (keys.length === 0) return true;
+  if (node.patternProperties !== undefined || node.propertyNames !== undefined) return false;
+  const properties = (node.properties ?? {}) as Record<string, unknown>;
+  return keys.every((key) => {
+    if (typeof key !== 'string') return false;
+    const inner = Object.hasOwn(properties, key) ? properties[key] : (node.additionalProperties ?? true);
+    const entry = (value as Record<string, unknown>)[key];
+    return emptyObjectsFit(inner, entry) && Reflect.ownKeys(entry as object).length === 0;
+  });
 }
 
 /**

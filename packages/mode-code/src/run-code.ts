@@ -15,7 +15,7 @@ import type { SandboxPool } from './sandbox/pool.js';
 import { spawnSandbox, type SandboxChild, type SpawnOptions } from './sandbox/process.js';
 import { createQuickJSSandbox } from './sandbox/quickjs.js';
 import { chooseBackend } from './sandbox/choose.js';
-import { checkCode, type CodeLocation } from './scan.js';
+import type { CodeLocation } from './scan.js';
 import { session } from './session.js';
 import { CodeErrors } from './errors.js';
 
@@ -66,6 +66,8 @@ export async function runCodeWith(
       `code is larger than ${options.limits.maxCodeBytes} bytes; split the work into several runs`,
     );
   }
+  // The parser (acorn, ~230 KB) loads with the first run, not with the plugin: listing tools never needs it.
+  const { checkCode } = await import('./scan.js');
   const checked = checkCode(code);
   if (!checked.ok) {
     const at = checked.location ? ` (line ${checked.location.line}, column ${checked.location.column})` : '';

@@ -2,7 +2,13 @@
  * `tools.approvals`: which calls need approval and how long to wait. Checked
  * once, when the plugin is created.
  */
-import { ConfigError, compileToolSchema, toSchemaIssues, type JsonSchema } from '@tool-search/kernel';
+import {
+  ConfigError,
+  acceptsEmptyObjects,
+  compileToolSchema,
+  toSchemaIssues,
+  type JsonSchema,
+} from '@tool-search/kernel';
 
 export interface ApprovalsConfig {
   /** Tools that need approval: names, ids, `group:*`, `*` globs (matched like policy entries, case-insensitive). */
@@ -34,12 +40,14 @@ export const approvalsConfigSchema: JsonSchema = Object.freeze({
 
 /** Validates and fills defaults; throws `CONFIG_INVALID` with a `tools.approvals.*` path. */
 export function resolveApprovalsConfig(config: ApprovalsConfig = {}): ResolvedApprovalsConfig {
-  const validate = compileToolSchema(approvalsConfigSchema);
-  if (typeof validate !== 'function') throw new ConfigError('tools.approvals', validate.rule, validate.message);
-  if (!validate(config)) {
-    const issue = toSchemaIssues(validate.errors)[0]!;
-    const path = ['tools', 'approvals', ...issue.path.split('/').filter(Boolean)].join('.');
-    throw new ConfigError(path, issue.rule, `${path}: ${issue.message}`);
+  if (!acceptsEmptyObjects(approvalsConfigSchema, config)) {
+    const validate = compileToolSchema(approvalsConfigSchema);
+    if (typeof validate !== 'function') throw new ConfigError('tools.approvals', validate.rule, validate.message);
+    if (!validate(config)) {
+      const issue = toSchemaIssues(validate.errors)[0]!;
+      const path = ['tools', 'approvals', ...issue.path.split('/').filter(Boolean)].join('.');
+      throw new ConfigError(path, issue.rule, `${path}: ${issue.message}`);
+    }
   }
   return Object.freeze({
     require: Object.freeze([...(config.require ?? [])]),

@@ -3,7 +3,14 @@
  * plus `allowPrivate` (the address rule of `web_fetch`), `evaluateEnabled` and timeouts; checked with the kernel's
  * JSON Schema validator. Unknown OpenClaw keys are accepted and have no effect.
  */
-import { compileToolSchema, ConfigError, ErrorCode, toSchemaIssues, type JsonSchema } from '@tool-search/kernel';
+import {
+  acceptsEmptyObjects,
+  compileToolSchema,
+  ConfigError,
+  ErrorCode,
+  toSchemaIssues,
+  type JsonSchema,
+} from '@tool-search/kernel';
 
 export interface BrowserProfileConfig {
   /** Local profile: the CDP port Chromium listens on (default: the first free one in 18800-18899). */
@@ -64,6 +71,7 @@ const schema: JsonSchema = {
 
 /** Throws a `ConfigError` naming the `/browser/...` path and the rule. */
 export function checkBrowserConfig(config: unknown): BrowserConfig {
+  if (acceptsEmptyObjects(schema, config ?? {})) return (config ?? {}) as BrowserConfig;
   const validate = compileToolSchema(schema);
   if (typeof validate === 'function' && !validate(config ?? {})) {
     const [issue] = toSchemaIssues(validate.errors);

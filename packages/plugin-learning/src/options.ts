@@ -3,7 +3,7 @@
  * for the type, the check and the README table). `state` and `now` are objects
  * the composer passes, not JSON, so the schema leaves them out.
  */
-import { compileToolSchema, ConfigError, ErrorCode, toSchemaIssues } from '@tool-search/kernel';
+import { acceptsEmptyObjects, compileToolSchema, ConfigError, ErrorCode, toSchemaIssues } from '@tool-search/kernel';
 import type { StateStore } from '@tool-search/state';
 
 export type LearningScope = 'agent' | 'deployment';
@@ -61,12 +61,14 @@ export const PLUGIN_NAME = '@tool-search/plugin-learning';
 export function parseLearningOptions(options: unknown): LearningOptions {
   if (options === null || typeof options !== 'object') throw invalid('(root)', 'type', 'must be an object');
   const { state, now, refreshMs, ...settings } = options as LearningOptions;
-  const validate = compileToolSchema(learningSettingsSchema);
-  if (typeof validate !== 'function')
-    throw new Error(`plugin-learning options schema does not compile: ${validate.message}`);
-  if (!validate(settings)) {
-    const first = toSchemaIssues(validate.errors)[0] ?? { path: '/', rule: 'schema', message: 'invalid options' };
-    throw invalid(first.path.split('/').filter(Boolean).join('.') || '(root)', first.rule, first.message);
+  if (!acceptsEmptyObjects(learningSettingsSchema, settings)) {
+    const validate = compileToolSchema(learningSettingsSchema);
+    if (typeof validate !== 'function')
+      throw new Error(`plugin-learning options schema does not compile: ${validate.message}`);
+    if (!validate(settings)) {
+      const first = toSchemaIssues(validate.errors)[0] ?? { path: '/', rule: 'schema', message: 'invalid options' };
+      throw invalid(first.path.split('/').filter(Boolean).join('.') || '(root)', first.rule, first.message);
+    }
   }
   if (state !== undefined && (typeof state !== 'object' || typeof state.append !== 'function'))
     throw invalid('state', 'type', 'must be a StateStore');

@@ -3,7 +3,13 @@
  * per-agent merge. Options are checked once, when the plugin is created, so a
  * bad threshold fails before any run instead of in the middle of one.
  */
-import { ConfigError, compileToolSchema, toSchemaIssues, type JsonSchema } from '@tool-search/kernel';
+import {
+  ConfigError,
+  acceptsEmptyObjects,
+  compileToolSchema,
+  toSchemaIssues,
+  type JsonSchema,
+} from '@tool-search/kernel';
 
 export interface LoopDetectors {
   /** Same tool, same arguments, same result, again and again (tools that are not poll-like). */
@@ -134,12 +140,14 @@ export function resolveLoopDetection(settings: LoopDetectionSettings, agentId?: 
 
 /** Checks the settings against the schema and every agent's thresholds; throws `CONFIG_INVALID`. */
 export function checkLoopDetectionSettings(settings: LoopDetectionSettings): void {
-  const validate = compileToolSchema(loopDetectionSettingsSchema);
-  if (typeof validate !== 'function') throw new ConfigError('', validate.rule, validate.message);
-  if (!validate(settings)) {
-    const issue = toSchemaIssues(validate.errors)[0]!;
-    const path = issue.path.split('/').filter(Boolean).join('.');
-    throw new ConfigError(path, issue.rule, `${path || 'loop detection settings'}: ${issue.message}`);
+  if (!acceptsEmptyObjects(loopDetectionSettingsSchema, settings)) {
+    const validate = compileToolSchema(loopDetectionSettingsSchema);
+    if (typeof validate !== 'function') throw new ConfigError('', validate.rule, validate.message);
+    if (!validate(settings)) {
+      const issue = toSchemaIssues(validate.errors)[0]!;
+      const path = issue.path.split('/').filter(Boolean).join('.');
+      throw new ConfigError(path, issue.rule, `${path || 'loop detection settings'}: ${issue.message}`);
+    }
   }
   resolveLoopDetection(settings);
   for (const agent of settings.agents?.list ?? []) resolveLoopDetection(settings, agent.id);

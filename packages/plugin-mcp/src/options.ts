@@ -6,7 +6,14 @@
 import type { McpClientHandlers } from './handlers.js';
 import type { McpAuthorizer } from './oauth-session.js';
 import type { McpTokenStore } from './token-store.js';
-import { compileToolSchema, ConfigError, editDistance, ErrorCode, toSchemaIssues } from '@tool-search/kernel';
+import {
+  acceptsEmptyObjects,
+  compileToolSchema,
+  ConfigError,
+  editDistance,
+  ErrorCode,
+  toSchemaIssues,
+} from '@tool-search/kernel';
 
 /**
  * The MCP protocol version spoken with a server: `auto` probes `server/discover` (2026-07-28) and falls back to
@@ -198,6 +205,7 @@ export const mcpPluginOptionsSchema = {
 
 /** Checks options against the schema; throws a `ConfigError` (`OPTIONS_INVALID`) naming the path (a JSON pointer, as config errors) and rule. */
 export function parseMcpOptions(options: unknown): McpPluginOptions {
+  if (acceptsEmptyObjects(mcpPluginOptionsSchema, options)) return options as McpPluginOptions;
   const validate = compileToolSchema(mcpPluginOptionsSchema);
   if (typeof validate !== 'function')
     throw new Error(`plugin-mcp options schema does not compile: ${validate.message}`);

@@ -3,7 +3,14 @@
  * kernel's JSON Schema validator; unknown OpenClaw keys (ssrfPolicy, …)
  * are accepted and have no effect here.
  */
-import { compileToolSchema, ConfigError, ErrorCode, toSchemaIssues, type JsonSchema } from '@tool-search/kernel';
+import {
+  acceptsEmptyObjects,
+  compileToolSchema,
+  ConfigError,
+  ErrorCode,
+  toSchemaIssues,
+  type JsonSchema,
+} from '@tool-search/kernel';
 
 export interface WebFetchConfig {
   readonly enabled?: boolean;
@@ -134,6 +141,7 @@ const schema: JsonSchema = {
 
 /** Throws a `ConfigError` naming the `/tools/web/...` path and the rule. */
 export function checkWebConfig(config: unknown): WebConfig {
+  if (acceptsEmptyObjects(schema, config ?? {})) return (config ?? {}) as WebConfig;
   const validate = compileToolSchema(schema);
   if (typeof validate === 'function' && !validate(config ?? {})) {
     const [issue] = toSchemaIssues(validate.errors);

@@ -5,6 +5,7 @@
  * (`CONFIG_INVALID`, with `path` and `rule`). Keys owned by others are kept.
  */
 import {
+  acceptsEmptyObjects,
   compileToolSchema,
   ConfigError,
   deepFreeze,
@@ -68,10 +69,13 @@ export const policyOptionsSchema: JsonSchema = Object.freeze({
 
 /** Checks the options and returns a frozen copy (later changes by the caller cannot widen the policy). */
 export function parsePolicyOptions(options: unknown): PolicyOptions {
-  const validate = compileToolSchema(policyOptionsSchema);
-  if (typeof validate !== 'function')
-    throw new ConfigError('', 'schema', `The policy options schema does not compile: ${validate.message}`);
-  if (!validate(options ?? {})) throw toConfigError(toSchemaIssues(validate.errors));
+  // No policy (the usual `{ tools: {}, agents: {} }` of a config without one) needs no compiled validator.
+  if (!acceptsEmptyObjects(policyOptionsSchema, options ?? {})) {
+    const validate = compileToolSchema(policyOptionsSchema);
+    if (typeof validate !== 'function')
+      throw new ConfigError('', 'schema', `The policy options schema does not compile: ${validate.message}`);
+    if (!validate(options ?? {})) throw toConfigError(toSchemaIssues(validate.errors));
+  }
   const copy = structuredClone((options ?? {}) as PolicyOptions);
   checkUnique(copy);
   return deepFreeze(copy);

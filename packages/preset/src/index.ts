@@ -4,8 +4,9 @@ export { createToolSearchKernel, DEMO_CATALOG_NOTICE, KNOWN_PLUGINS, usesDemoCat
 export type { Preset, PresetOptions } from './preset.js';
 export { BUILTIN_PLUGINS, DEFAULT_FAKE_CATALOG } from './builtins.js';
 export type { BuiltinPlugin } from './builtins.js';
-export type { LoadedPluginModule, PluginModule, PluginModuleHost, PluginModuleWant } from './load-plugin.js';
-export { PLUGIN_MODULE_WANTS } from './load-plugin.js';
+export type { LoadedPluginModule } from './load-plugin.js';
+export type { PluginModule, PluginModuleHost, PluginModuleWant } from './plugin-module.js';
+export { PLUGIN_MODULE_WANTS } from './plugin-module.js';
 export { openToolSearchRun } from './open-run.js';
 export type { OpenRunOptions, RunSearchOptions, RunSurface, RunTool, ToolSearchRun } from './open-run.js';
 export { UNAVAILABLE_CORE_TOOLS, GATEWAY_TOOL_ABSENT } from './unavailable-tools.js';

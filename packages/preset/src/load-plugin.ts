@@ -11,6 +11,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve as resolveModule } from 'import-meta-resolve';
 import semver from 'semver';
 import {
+  acceptsEmptyObjects,
   compileToolSchema,
   ConfigError,
   editDistance,
@@ -24,39 +25,12 @@ import {
   errorMessage,
 } from '@tool-search/kernel';
 import { PresetErrors } from './errors.js';
-
-/** What a plugin module exports (see the kernel README, "Publish your plugin"). */
-export interface PluginModule {
-  /** The factory: `(options) => KernelPlugin` (or a promise of one). `plugin` is accepted when there is no default export. */
-  readonly default?: unknown;
-  readonly plugin?: unknown;
-  /** JSON Schema of the options; without it the plugin takes no options. */
-  readonly optionsSchema?: unknown;
-  /** Semver range of `@tool-search/kernel` it works with; else its package.json peer (or plain) dependency on the kernel. */
-  readonly kernelRange?: unknown;
-  /**
-   * Opt-in: what the module wants from the host (`['provider']`). Only a module that exports `wants` gets a second
-   * factory argument, a {@link PluginModuleHost} holding exactly what it asked for; every other module's factory is
-   * called with its options alone, as before.
-   */
-  readonly wants?: unknown;
-}
-
-/** What a host can hand a plugin module that asks for it in `wants`. */
-export const PLUGIN_MODULE_WANTS = ['provider'] as const;
-export type PluginModuleWant = (typeof PLUGIN_MODULE_WANTS)[number];
-
-/** The second factory argument of a module that exports `wants`: only the keys it asked for (absent when not configured). */
-export interface PluginModuleHost {
-  /** The config's top-level `provider` (`kind`, `baseURL`, `model`, `apiKey`, `apiKeyEnv`), so it is configured once. */
-  readonly provider?: Readonly<{
-    kind?: 'openai' | 'anthropic';
-    baseURL: string;
-    model: string;
-    apiKey?: string;
-    apiKeyEnv?: string;
-  }>;
-}
+import {
+  PLUGIN_MODULE_WANTS,
+  type PluginModule,
+  type PluginModuleHost,
+  type PluginModuleWant,
+} from './plugin-module.js';
 
 /** One plugin module the config loaded: shown by `tools list` and `config check`. */
 export interface LoadedPluginModule {
@@ -257,6 +231,7 @@ function checkOptions(id: string, path: string, schema: unknown, options: unknow
       },
     );
   }
+  if (acceptsEmptyObjects(schema as JsonSchema, options)) return;
   const validate = compileToolSchema(schema as JsonSchema);
   if (typeof validate !== 'function')
     throw loadError(id, path, `exports an optionsSchema that is not valid JSON Schema: ${validate.message}`);
