@@ -69,6 +69,31 @@ function readTimes(file) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
 }
 
+/**
+ * CPU seconds (user + system) of this process's children that have ended, from /proc (Linux; undefined elsewhere).
+ * A child's CPU is added when it is reaped, so the growth between two ends is the CPU of the child that just ended:
+ * per-workspace CPU with two lanes running at once, which says more than wall time on a shared machine.
+ */
+function endedChildrenCpu() {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
+    // After the command name: state is field 3 of stat(5), cutime 16 and cstime 17, in clock ticks (100 a second).
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined; // not Linux: no CPU column
+  }
+}
+
+let reapedCpu = endedChildrenCpu() ?? 0;
+/** CPU seconds of the children that ended since the last call (see `endedChildrenCpu`). */
+function cpuSince() {
+  const now = endedChildrenCpu();
+  if (now === undefined) return undefined;
+  const spent = now - reapedCpu;
+  reapedCpu = now;
+  return spent;
+}
+
 function runVitest(dir, reportDir) {
   const report = join(reportDir, `${dir.replaceAll('/', '_')}.json`);
   const started = Date.now();
@@ -87,11 +112,13 @@ function runVitest(dir, reportDir) {
     child.stderr.on('data', (chunk) => (output += chunk));
     child.on('close', (code) => {
       const seconds = (Date.now() - started) / 1000;
+      const cpu = cpuSince();
       const parsed = existsSync(report) ? countsOf(JSON.parse(readFileSync(report, 'utf8'))) : undefined;
       done({
         dir,
         code,
         seconds,
+        cpu,
         output,
         crashed: !parsed,
         ...(parsed ?? { files: 0, passed: 0, failed: 0, skipped: 0, failedFiles: 0 }),
@@ -103,7 +130,8 @@ function runVitest(dir, reportDir) {
 /** What a finished workspace prints: one line when green (plus why anything skipped), everything when not. */
 function report(result) {
   const ok = result.code === 0 && !result.crashed && result.failed === 0;
-  const line = `${ok ? 'ok  ' : 'FAIL'} ${result.dir.padEnd(30)} ${String(result.files).padStart(3)} files  ${String(result.passed).padStart(4)} passed  ${result.failed} failed  ${result.skipped} skipped  ${result.seconds.toFixed(1)} s`;
+  const cpu = result.cpu === undefined ? '' : ` (CPU ${result.cpu.toFixed(1)} s)`;
+  const line = `${ok ? 'ok  ' : 'FAIL'} ${result.dir.padEnd(30)} ${String(result.files).padStart(3)} files  ${String(result.passed).padStart(4)} passed  ${result.failed} failed  ${result.skipped} skipped  ${result.seconds.toFixed(1)} s${cpu}`;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes (ESC) from vitest output
   const lines = result.output.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
   const skips = [...new Set(lines.filter((l) => /^\s*skipping /.test(l)).map((l) => l.trim()))];
@@ -114,7 +142,10 @@ function step(title, command, args) {
   process.stdout.write(`\n> ${title}\n`);
   const started = Date.now();
   const { status } = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
-  process.stdout.write(`  (${((Date.now() - started) / 1000).toFixed(1)} s)\n`);
+  const cpu = cpuSince();
+  process.stdout.write(
+    `  (${((Date.now() - started) / 1000).toFixed(1)} s${cpu === undefined ? '' : `, CPU ${cpu.toFixed(1)} s`})\n`,
+  );
   return status === 0;
 }
 
@@ -136,8 +167,9 @@ function backgroundStep(title, command, args) {
     child.on('error', (error) => (output += `${error.message}\n`));
     child.on('close', (code) => {
       const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      const cpu = cpuSince();
       process.stdout.write(
-        `\n> ${title}\n${output.trimEnd() ? `${output.trimEnd()}\n` : ''}  (${code === 0 ? 'passed' : 'FAILED'}, ${seconds} s)\n`,
+        `\n> ${title}\n${output.trimEnd() ? `${output.trimEnd()}\n` : ''}  (${code === 0 ? 'passed' : 'FAILED'}, ${seconds} s${cpu === undefined ? '' : `, CPU ${cpu.toFixed(1)} s`})\n`,
       );
       done(code === 0);
     });
@@ -202,9 +234,11 @@ async function main(argv) {
     writeFileSync(TIMES, JSON.stringify(times, null, 2));
   }
 
+  const spent = endedChildrenCpu();
+  const cpuTotal = spent === undefined ? '' : ` (CPU ${spent.toFixed(0)} s on ${cpus().length} cores)`;
   const slowest = [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 5);
   process.stdout.write(
-    `\nslowest: ${slowest.map((r) => `${r.dir} ${r.seconds.toFixed(0)} s`).join(', ')}; vitest wall ${((Date.now() - started) / 1000).toFixed(0)} s, npm test ${((Date.now() - begun) / 1000).toFixed(0)} s in all\n`,
+    `\nslowest: ${slowest.map((r) => `${r.dir} ${r.seconds.toFixed(0)} s`).join(', ')}; vitest wall ${((Date.now() - started) / 1000).toFixed(0)} s, npm test ${((Date.now() - begun) / 1000).toFixed(0)} s in all${cpuTotal}\n`,
   );
   if (!typechecked) process.stdout.write('the typecheck FAILED (its errors are above)\n');
   for (const line of totalLines(results)) process.stdout.write(`${line}\n`);
