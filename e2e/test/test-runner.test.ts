@@ -1,0 +1,83 @@
+/**
+ * `npm test`'s scheduling (scripts/test.mjs): which workspaces share one vitest process, and how a shared run's
+ * report is split back into one result per workspace (so the total and the per-workspace lines stay right).
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { planRuns, resultsOf } from '../../scripts/test.mjs';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+function tree(configs: Record<string, string>): string {
+  const root = mkdtempSync(join(tmpdir(), 'test-runner-'));
+  for (const [dir, text] of Object.entries(configs)) {
+    mkdirSync(join(root, dir), { recursive: true });
+    writeFileSync(join(root, dir, 'vitest.config.ts'), text);
+  }
+  return root;
+}
+
+describe('planRuns', () => {
+  const plain = "export default mergeConfig(base, defineProject({ test: { name: 'x' } }));";
+  const withProjects = 'export default mergeConfig(base, defineProject({ test: { projects: [] } }));';
+
+  it('runs the slow workspaces alone and the small ones together, longest first', () => {
+    const root = tree({ 'packages/big': plain, 'packages/a': plain, 'packages/b': plain, e2e: withProjects });
+    const runs = planRuns(
+      ['e2e', 'packages/big', 'packages/a', 'packages/b'],
+      { e2e: 100, 'packages/big': 30, 'packages/a': 2, 'packages/b': 3 },
+      root,
+    );
+    expect(runs).toEqual([
+      { dirs: ['e2e'], seconds: 100 },
+      { dirs: ['packages/big'], seconds: 30 },
+      { dirs: ['packages/a', 'packages/b'], seconds: 5 },
+    ]);
+  });
+
+  it('keeps a small workspace with projects of its own alone (vitest does not nest projects)', () => {
+    const root = tree({ 'packages/a': plain, 'packages/b': plain, 'packages/p': withProjects });
+    const runs = planRuns(['packages/a', 'packages/b', 'packages/p'], { 'packages/p': 4 }, root);
+    expect(runs).toContainEqual({ dirs: ['packages/p'], seconds: 4 });
+    expect(runs).toContainEqual({ dirs: ['packages/a', 'packages/b'], seconds: 0 });
+  });
+
+  it('does not make a batch of one', () => {
+    const root = tree({ 'packages/a': plain, 'packages/big': plain });
+    expect(planRuns(['packages/big', 'packages/a'], { 'packages/big': 50, 'packages/a': 1 }, root)).toEqual([
+      { dirs: ['packages/big'], seconds: 50 },
+      { dirs: ['packages/a'], seconds: 1 },
+    ]);
+  });
+});
+
+describe('resultsOf a shared run', () => {
+  const file = (dir: string, name: string, statuses: string[], ms = 1000) => ({
+    name: join(ROOT, dir, 'test', name),
+    status: statuses.includes('failed') ? 'failed' : 'passed',
+    startTime: 0,
+    endTime: ms,
+    assertionResults: statuses.map((status) => ({ status })),
+  });
+  const run = { code: 1, seconds: 9, cpu: 4, output: '' };
+
+  it('splits the report by workspace folder, counting passed, failed and skipped tests', () => {
+    const report = {
+      testResults: [
+        file('packages/a', 'one.test.ts', ['passed', 'passed', 'pending']),
+        file('packages/a', 'two.test.ts', ['passed'], 500),
+        file('packages/ab', 'one.test.ts', ['failed', 'passed']),
+      ],
+    };
+    const [a, ab] = resultsOf(['packages/a', 'packages/ab'], report, run);
+    expect(a).toMatchObject({ dir: 'packages/a', files: 2, passed: 3, failed: 0, skipped: 1, code: 0, seconds: 1.5 });
+    expect(ab).toMatchObject({ dir: 'packages/ab', files: 1, passed: 1, failed: 1, failedFiles: 1, code: 1 });
+  });
+
+  it('counts every workspace of a run that wrote no report as not finished', () => {
+    const results = resultsOf(['packages/a', 'packages/b'], undefined, run);
+    expect(results.map((r: { crashed: boolean }) => r.crashed)).toEqual([true, true]);
+  });
+});
