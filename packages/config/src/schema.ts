@@ -339,6 +339,7 @@ export const configSchema = {
           headers: { type: 'object', additionalProperties: { type: 'string' } },
           exportIntervalMs: { type: 'integer', minimum: 100, maximum: 3600000 },
           serviceName: { type: 'string', minLength: 1 },
+          timeoutMs: { type: 'integer', minimum: 100, maximum: 120000 },
         },
         ['endpoint'],
       ),

@@ -259,7 +259,13 @@ export type StateSectionConfig = {
 
 export type TelemetrySectionConfig = {
   /** OpenTelemetry export over OTLP/HTTP: `endpoint` is the collector's base URL (traces to `/v1/traces`, metrics to `/v1/metrics`). */
-  otlp?: { endpoint: string; headers?: Record<string, string>; exportIntervalMs?: number; serviceName?: string };
+  otlp?: {
+    endpoint: string;
+    headers?: Record<string, string>;
+    exportIntervalMs?: number;
+    serviceName?: string;
+    timeoutMs?: number;
+  };
 };
 
 export type ResolvedToolSearch = {

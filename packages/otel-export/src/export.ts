@@ -24,6 +24,11 @@ export interface OtlpConfig {
   readonly exportIntervalMs?: number;
   /** `service.name`. Default `tool-search`. */
   readonly serviceName?: string;
+  /**
+   * How long one export may take, retries included (the exporters retry a collector that refuses or fails): it also
+   * bounds how long `shutdown` waits for a collector that is not there. Default 10,000 ms.
+   */
+  readonly timeoutMs?: number;
 }
 
 export interface OtlpExportOptions {
@@ -46,6 +51,7 @@ export interface OtlpExport {
 
 export const DEFAULT_SERVICE_NAME = 'tool-search';
 export const DEFAULT_EXPORT_INTERVAL_MS = 10_000;
+export const DEFAULT_EXPORT_TIMEOUT_MS = 10_000;
 
 export function startOtlpExport(config: OtlpConfig, options: OtlpExportOptions): OtlpExport {
   const endpoints = endpointsOf(config.endpoint);
@@ -55,15 +61,21 @@ export function startOtlpExport(config: OtlpConfig, options: OtlpExportOptions):
     'service.instance.id': options.replicaId,
     ...(options.serviceVersion ? { 'service.version': options.serviceVersion } : {}),
   });
+  const timeoutMillis = config.timeoutMs ?? DEFAULT_EXPORT_TIMEOUT_MS;
   const tracerProvider = new TracerProvider({
     resource,
-    spanProcessors: [new BatchSpanProcessor({ exporter: new OTLPTraceExporter({ url: endpoints.traces, headers }) })],
+    spanProcessors: [
+      new BatchSpanProcessor({
+        exporter: new OTLPTraceExporter({ url: endpoints.traces, headers, timeoutMillis }),
+        exportTimeoutMillis: timeoutMillis,
+      }),
+    ],
   });
   const exportIntervalMillis = config.exportIntervalMs ?? DEFAULT_EXPORT_INTERVAL_MS;
   const reader = new PeriodicExportingMetricReader({
-    exporter: new OTLPMetricExporter({ url: endpoints.metrics, headers }),
+    exporter: new OTLPMetricExporter({ url: endpoints.metrics, headers, timeoutMillis }),
     exportIntervalMillis,
-    exportTimeoutMillis: Math.min(30_000, exportIntervalMillis),
+    exportTimeoutMillis: Math.min(timeoutMillis, exportIntervalMillis),
   });
   const meterProvider = new MeterProvider({ resource, readers: [reader] });
   const global = options.global !== false;

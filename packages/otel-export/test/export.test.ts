@@ -84,9 +84,13 @@ describe('OTLP/HTTP export', () => {
     const receiver = await startOtlpReceiver();
     const url = receiver.url;
     await receiver.close(); // nothing listens there now
-    const otel = startOtlpExport({ endpoint: url, exportIntervalMs: 3_600_000 }, { replicaId: 'gw-c' });
+    // The exporters retry a refused connection until `timeoutMs` (default 10 s) has passed; shutdown waits for that.
+    const otel = startOtlpExport({ endpoint: url, exportIntervalMs: 3_600_000, timeoutMs: 500 }, { replicaId: 'gw-c' });
     await oneRun();
+    const stopping = Date.now();
     await otel.shutdown();
+    // Left to its default the same shutdown takes ~9 s (backoff between retries); a tenfold margin for a loaded machine.
+    expect(Date.now() - stopping).toBeLessThan(5_000);
   });
 
   it('an endpoint that is not an http(s) URL is a CONFIG_INVALID naming telemetry.otlp.endpoint', () => {
