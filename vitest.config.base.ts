@@ -21,5 +21,9 @@ export default defineConfig({
     // `isolate: true` in its own config.
     pool: 'forks',
     isolate: false,
+    // Transformed modules are kept on disk (node_modules/.experimental-vitest-cache, keyed by content and config) and
+    // shared by every workspace's vitest process: the kernel's and preset's TypeScript is transformed once per run,
+    // not once per workspace that imports it (ai-sdk: 10.9 s of CPU -> 7.1 s, transform 3.7 s -> 0.3 s).
+    experimental: { fsModuleCache: true },
   },
 });
