@@ -9,7 +9,8 @@ import { cli, folder } from './helpers.js';
 
 const NODE = JSON.stringify(process.execPath);
 const exits = `{ command: ${NODE}, args: ["-e", "process.exit(3)"] }`;
-const hangs = `{ command: ${NODE}, args: ["-e", "setInterval(() => {}, 1000)"] }`;
+// Never answers a request; leaves when its stdin closes (as a stdio server does), so closing it costs no shutdown grace.
+const hangs = `{ command: ${NODE}, args: ["-e", "process.stdin.resume().on('end', () => process.exit(0))"] }`;
 
 describe('every tool source failed', () => {
   it('tools list exits 1 when every MCP server failed, and --json stays one document on stdout', async () => {
@@ -80,7 +81,8 @@ describe('tools call of a tool whose MCP server failed', () => {
 
 describe('timeouts name the setting that moves them', () => {
   it('a hanging MCP server: mcp.connectTimeoutMs', async () => {
-    const cwd = folder({ 'tool-search.json': `{ mcp: { connectTimeoutMs: 1500, servers: { stuck: ${hangs} } } }` });
+    // The server never answers, so any bound times out: a short one keeps the wait short.
+    const cwd = folder({ 'tool-search.json': `{ mcp: { connectTimeoutMs: 500, servers: { stuck: ${hangs} } } }` });
     const { code, stdout } = await cli(['tools', 'list', '--json'], cwd);
     expect(code).toBe(1);
     const [diagnostic] = JSON.parse(stdout).diagnostics as {
@@ -89,14 +91,14 @@ describe('timeouts name the setting that moves them', () => {
       details: { reason: string };
     }[];
     expect(diagnostic).toMatchObject({ code: 'MCP_SERVER_FAILED', details: { reason: 'timeout' } });
-    expect(diagnostic!.message).toContain('within 1500 ms');
+    expect(diagnostic!.message).toContain('within 500 ms');
     expect(diagnostic!.message).toContain('mcp.connectTimeoutMs');
   });
 
   it('code past its time: tools.toolSearch.codeTimeoutMs', async () => {
     const cwd = folder({
       'tool-search.json':
-        '{ plugins: { "fake-catalog": { tools: 3 } }, tools: { toolSearch: { codeTimeoutMs: 1000 } } }',
+        '{ plugins: { "fake-catalog": { tools: 3 } }, tools: { toolSearch: { codeTimeoutMs: 500 } } }',
     });
     const { code, stdout } = await cli(['code', 'run', '--eval', 'while (true) {}', '--json'], cwd);
     expect(code).toBe(1);

@@ -148,7 +148,7 @@ describe('orphans: the child ends with its parent', () => {
       const exited = new Promise((resolve) => parent.once('exit', resolve));
       parent.kill(signal);
       await exited;
-      await expect.poll(() => isAlive(pid), { timeout: 5000, interval: 50 }).toBe(false);
+      await expect.poll(() => isAlive(pid), { timeout: 20_000, interval: 50 }).toBe(false);
     },
   );
 });

@@ -1,4 +1,5 @@
 /** In-test plugins: a fake source, a deny policy, a blocking guard; and pid tracking for leak checks. */
+import { existsSync, readFileSync } from 'node:fs';
 import { createKernel, type Kernel, type KernelPlugin, type Run, type ToolDefinition } from '@tool-search/kernel';
 
 export const SECRET_ENV = 'TOOL_SEARCH_TEST_SECRET';
@@ -139,12 +140,21 @@ export function pidTracker() {
   };
 }
 
+/**
+ * Whether the process still runs. A zombie does not: it has ended and only waits to be reaped, which for an orphan
+ * is PID 1's job, done when PID 1 gets to it (every ~2 s in this CI's VM), not when the process ended.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
+  if (!existsSync('/proc/self/stat')) return true; // no procfs: the signal check above is all there is
+  try {
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false; // gone between the two checks
   }
 }
 

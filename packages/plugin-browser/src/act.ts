@@ -122,18 +122,9 @@ export async function act(page: Page, request: ActRequest, settings: ActSettings
       if (!settings.evaluateEnabled) throw argumentsError('evaluate is off here (browser.evaluateEnabled is false)');
       const fn = requireString(request.fn, 'fn');
       const source = /^\s*(async\s+)?(function\b|\([^)]*\)\s*=>|[\w$]+\s*=>)/.test(fn) ? fn : `() => (${fn})`;
-      // CDP evaluation, not page eval: a page's Content-Security-Policy does not decide what the operator may run.
-      const compiled = await page.evaluateHandle(`(${source})`);
-      try {
-        const element =
-          request.ref !== undefined
-            ? await (await locate(page, settings.refs, request.ref)).elementHandle({ timeout })
-            : undefined;
-        const result = await compiled.evaluate((f, el) => (f as (el?: unknown) => unknown)(el ?? undefined), element);
-        return { result: result === undefined ? null : result };
-      } finally {
-        await compiled.dispose().catch(() => undefined); // cleanup: the page may be gone; the result or error above is what counts
-      }
+      // Playwright's evaluate takes no timeout: a script that never yields would hold the call until the tool's
+      // outer bound, so the action's own timeout applies here as it does to every other kind.
+      return withinTimeout(evaluate(page, source, request.ref, settings), timeout, 'evaluate');
     }
     case 'close':
       await page.close({ runBeforeUnload: false });
@@ -141,6 +132,44 @@ export async function act(page: Page, request: ActRequest, settings: ActSettings
     default:
       throw argumentsError(`act kind must be one of ${ACT_KINDS.join(', ')}`);
   }
+}
+
+async function evaluate(
+  page: Page,
+  source: string,
+  ref: unknown,
+  settings: ActSettings,
+): Promise<Record<string, unknown>> {
+  // CDP evaluation, not page eval: a page's Content-Security-Policy does not decide what the operator may run.
+  const compiled = await page.evaluateHandle(`(${source})`);
+  try {
+    const element =
+      ref !== undefined
+        ? await (await locate(page, settings.refs, ref)).elementHandle({ timeout: settings.timeoutMs })
+        : undefined;
+    const result = await compiled.evaluate((f, el) => (f as (el?: unknown) => unknown)(el ?? undefined), element);
+    return { result: result === undefined ? null : result };
+  } finally {
+    await compiled.dispose().catch(() => undefined); // cleanup: the page may be gone; the result or error above is what counts
+  }
+}
+
+/** The promise, or BROWSER_TIMEOUT after `ms`; a later rejection of the abandoned promise is dropped (the tab closes it). */
+function withinTimeout<T>(promise: Promise<T>, ms: number, kind: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new ToolSearchError(BrowserErrors.BROWSER_TIMEOUT, `browser act ${kind} did not finish in ${ms} ms`, {
+            details: { action: 'act', kind, ms },
+          }),
+        ),
+      ms,
+    );
+  });
+  promise.catch(() => undefined);
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
 async function waitFor(page: Page, request: ActRequest, timeout: number): Promise<Record<string, unknown>> {

@@ -160,7 +160,7 @@ export class BrowserController {
           });
           const { refMap, ...shown } = snapshot;
           instance.state(page).refs = refMap;
-          const head = { targetId, url: page.url(), title: await titleOf(page) };
+          const head = { targetId, url: page.url(), title: await this.#titleOf(page) };
           if (shown.format === 'ai')
             return {
               content: [{ type: 'text', text: `${JSON.stringify(head)}\n${shown.snapshot}` }],
@@ -303,7 +303,7 @@ export class BrowserController {
     const blocked = refusedNow().map((refusal) => ({ host: refusal.host, address: refusal.address }));
     return {
       url: page.url(),
-      title: await titleOf(page),
+      title: await this.#titleOf(page),
       ...(status !== undefined ? { status } : {}),
       loaded,
       ...(blocked.length ? { blocked } : {}),
@@ -316,7 +316,7 @@ export class BrowserController {
       instance.pages().map(async (page) => ({
         targetId: await instance.targetId(page),
         url: page.url(),
-        title: await titleOf(page),
+        title: await this.#titleOf(page),
         current: page === current,
       })),
     );
@@ -397,6 +397,12 @@ export class BrowserController {
     const proxy = this.#proxy;
     this.#proxy = undefined;
     await (await proxy?.catch(() => undefined))?.close(); // a proxy that failed to start has nothing to close
+  }
+
+  /** The tab's title, or '' when the page does not answer within the title wait (or the action's own bound, if shorter). */
+  #titleOf(page: Page): Promise<string> {
+    const ms = Math.min(TITLE_WAIT_MS, this.settings.actionTimeoutMs);
+    return bounded(page.title(), ms, undefined, 'title').catch(() => '');
   }
 
   #media(extension: string, bytes: Buffer): string {
@@ -501,9 +507,8 @@ function navigationUrl(args: Args): URL {
   return url;
 }
 
-async function titleOf(page: Page): Promise<string> {
-  return bounded(page.title(), 2_000, undefined, 'title').catch(() => '');
-}
+/** The longest wait for a tab's title (a busy page never answers): an empty title then, never a stuck answer. */
+const TITLE_WAIT_MS = 2_000;
 
 function toBrowserError(error: unknown, action: string, dialogOpen: boolean): ToolSearchError {
   if (ToolSearchError.isInstance(error)) return error;

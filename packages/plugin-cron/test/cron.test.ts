@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi, type TestContext } from 'vitest';
 import OpenAI from 'openai';
 import { createKernel, type Kernel, type ToolCallOutcome } from '@tool-search/kernel';
 import { openaiUpstream, sessionTurnRunner } from '@tool-search/gateway';
@@ -12,18 +12,18 @@ import { cronPlugin } from '@tool-search/plugin-cron';
 
 const NO_SCRIPT = 'Mock model: no script found in the last user message.';
 let mock: MockOpenAI;
-const kernels: Kernel[] = [];
 beforeAll(async () => {
   mock = await startMockOpenAI();
-});
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((k) => k.close()));
 });
 afterAll(async () => {
   await mock.close();
 });
 
-function setup(dir = mkdtempSync(join(tmpdir(), 'cron-'))): {
+/** A gateway's kernel with cron, closed when the test that made it ends (its context's own hook: tests run side by side). */
+function setup(
+  finished: TestContext['onTestFinished'],
+  dir = mkdtempSync(join(tmpdir(), 'cron-')),
+): {
   kernel: Kernel;
   host: SessionHost;
   dir: string;
@@ -31,7 +31,7 @@ function setup(dir = mkdtempSync(join(tmpdir(), 'cron-'))): {
 } {
   const host = createSessionHost();
   const kernel = createKernel({ plugins: [sessionsPlugin({ host }), cronPlugin({ host, dir })] });
-  kernels.push(kernel);
+  finished(() => kernel.close());
   host.bind(
     sessionTurnRunner({
       kernel,
@@ -59,9 +59,12 @@ function data(outcome: ToolCallOutcome): Record<string, any> {
 const code = (outcome: ToolCallOutcome) => (outcome.status === 'error' ? outcome.error.code : outcome.status);
 const yearly = { kind: 'cron', expr: '0 9 1 1 *', tz: 'Europe/Berlin' };
 
-describe('cron', () => {
-  it('add, list, update { jobId, patch }, remove; jobs persist in the folder and load again', async () => {
-    const { cron, dir } = setup();
+// Each test has its own kernel and folder; several wait for scheduled slots, so they run side by side.
+describe.concurrent('cron', () => {
+  it('add, list, update { jobId, patch }, remove; jobs persist in the folder and load again', async ({
+    onTestFinished,
+  }) => {
+    const { cron, dir } = setup(onTestFinished);
     const added = data(
       await cron({
         action: 'add',
@@ -78,7 +81,7 @@ describe('cron', () => {
     expect(new Date(added.state.nextRunAt).getUTCHours()).toBe(8); // 09:00 in Berlin in January
     expect(JSON.parse(readFileSync(join(dir, 'jobs.json'), 'utf8')).jobs[0].jobId).toBe(added.jobId);
 
-    const again = setup(dir); // a restarted gateway
+    const again = setup(onTestFinished, dir); // a restarted gateway
     expect(data(await again.cron({ action: 'list' })).jobs.map((j: { jobId: string }) => j.jobId)).toEqual([
       added.jobId,
     ]);
@@ -94,8 +97,10 @@ describe('cron', () => {
     expect(JSON.parse(readFileSync(join(dir, 'jobs.json'), 'utf8')).jobs).toEqual([]);
   });
 
-  it('run starts a gateway turn in an isolated cron session under the session that added the job', async () => {
-    const { cron, host } = setup();
+  it('run starts a gateway turn in an isolated cron session under the session that added the job', async ({
+    onTestFinished,
+  }) => {
+    const { cron, host } = setup(onTestFinished);
     const { jobId } = data(
       await cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'report' } } }),
     ).job;
@@ -111,8 +116,8 @@ describe('cron', () => {
     expect(data(await cron({ action: 'list' })).jobs[0].state).toMatchObject({ runs: 1, lastStatus: 'ok' });
   });
 
-  it('croner fires a one-time job at its time; the job is removed after it ran', async () => {
-    const { cron } = setup();
+  it('croner fires a one-time job at its time; the job is removed after it ran', async ({ onTestFinished }) => {
+    const { cron } = setup(onTestFinished);
     const at = new Date(Date.now() + 1500).toISOString();
     const { jobId } = data(
       await cron({
@@ -128,8 +133,8 @@ describe('cron', () => {
     expect(code(await cron({ action: 'run', jobId }))).toBe('CRON_JOB_UNKNOWN');
   });
 
-  it('an every job runs again and again on its interval, each run logged', async () => {
-    const { cron } = setup();
+  it('an every job runs again and again on its interval, each run logged', async ({ onTestFinished }) => {
+    const { cron } = setup(onTestFinished);
     const { jobId } = data(
       await cron({
         action: 'add',
@@ -150,8 +155,8 @@ describe('cron', () => {
     await cron({ action: 'remove', jobId });
   });
 
-  it('cron update accepts id as well as jobId (and the other job actions too)', async () => {
-    const { cron } = setup();
+  it('cron update accepts id as well as jobId (and the other job actions too)', async ({ onTestFinished }) => {
+    const { cron } = setup(onTestFinished);
     const added = data(
       await cron({
         action: 'add',
@@ -172,8 +177,8 @@ describe('cron', () => {
     expect(data(await cron({ action: 'remove', id: added.jobId })).removed).toBe(added.jobId);
   });
 
-  it('bad schedules and arguments are coded errors', async () => {
-    const { cron } = setup();
+  it('bad schedules and arguments are coded errors', async ({ onTestFinished }) => {
+    const { cron } = setup(onTestFinished);
     const add = (job: Record<string, unknown>) =>
       cron({ action: 'add', job: { payload: { kind: 'agentTurn', message: 'x' }, ...job } });
     expect(code(await add({ schedule: { kind: 'cron', expr: 'every tuesday' } }))).toBe('CRON_SCHEDULE_INVALID');
@@ -188,8 +193,8 @@ describe('cron', () => {
     await expect(cron({ action: 'explode' })).rejects.toMatchObject({ code: 'TOOL_ARGUMENTS_INVALID' }); // the schema's enum
   });
 
-  it('wake runs an agent turn now, in a cron session under the caller', async () => {
-    const { cron, host } = setup();
+  it('wake runs an agent turn now, in a cron session under the caller', async ({ onTestFinished }) => {
+    const { cron, host } = setup(onTestFinished);
     const { sessionKey } = data(await cron({ action: 'wake', text: 'check the inbox' }));
     await vi.waitFor(
       async () =>

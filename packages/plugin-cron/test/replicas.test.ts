@@ -1,8 +1,10 @@
 // Cron across replicas: two gateways' cron plugins over one shared store (in-process views, and a real redis-server).
+// Most of these tests wait for whole-second slots, so every suite runs its tests side by side (describe.concurrent):
+// each test has its own stores (its own Redis key prefix) and closes its own replicas when it ends.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi, type TestContext } from 'vitest';
 import OpenAI from 'openai';
 import { createKernel, ToolSearchError, type Kernel, type ToolCallOutcome } from '@tool-search/kernel';
 import { openaiUpstream, sessionTurnRunner } from '@tool-search/gateway';
@@ -22,13 +24,9 @@ if (!haveRedis)
 
 let mock: MockOpenAI;
 let redis: RedisServerHandle | undefined;
-const open: { kernel: Kernel; state: StateStore }[] = [];
 beforeAll(async () => {
   mock = await startMockOpenAI();
   if (haveRedis) redis = await startRedisServer();
-});
-afterEach(async () => {
-  await Promise.all(open.splice(0).map(async ({ kernel, state }) => (await kernel.close(), await state.close())));
 });
 afterAll(async () => {
   await mock.close();
@@ -44,7 +42,10 @@ interface Replica {
   cronSessions(): Promise<number>;
 }
 
-function replica(state: StateStore, resyncMs?: number): Replica {
+/** What a test closes when it ends: its replicas' kernels, then their stores (the test context's own hook). */
+type Finished = TestContext['onTestFinished'];
+
+function replica(finished: Finished, state: StateStore, resyncMs?: number): Replica {
   const host = createSessionHost();
   const kernel = createKernel({
     plugins: [
@@ -58,7 +59,10 @@ function replica(state: StateStore, resyncMs?: number): Replica {
       }),
     ],
   });
-  open.push({ kernel, state });
+  finished(async () => {
+    await kernel.close();
+    await state.close();
+  });
   host.bind(
     sessionTurnRunner({
       kernel,
@@ -84,19 +88,22 @@ function replica(state: StateStore, resyncMs?: number): Replica {
 }
 
 let prefixes = 0;
-/** Two replicas, both up (subscribed and loaded: a cron call waits for that). */
-async function pair(kind: 'memory' | 'redis'): Promise<[Replica, Replica]> {
-  let replicas: [Replica, Replica];
+/** Two replicas, both up (subscribed and loaded: a cron call waits for that), and a way to start one more. */
+async function pair(
+  finished: Finished,
+  kind: 'memory' | 'redis',
+): Promise<[Replica, Replica, (replicaId: string) => Promise<Replica>]> {
+  let join: (replicaId: string) => Promise<Replica>;
   if (kind === 'memory') {
     const a = new MemoryStateStore({ replicaId: 'gw-a' });
-    replicas = [replica(a), replica(a.asReplica('gw-b'))];
+    join = async (replicaId) => replica(finished, replicaId === 'gw-a' ? a : a.asReplica(replicaId));
   } else {
     const keyPrefix = `cron-test-${process.pid}-${prefixes++}:`;
-    const connect = (replicaId: string) => connectRedisState({ url: redis!.url, keyPrefix, replicaId });
-    replicas = [replica(await connect('gw-a')), replica(await connect('gw-b'))];
+    join = async (replicaId) => replica(finished, await connectRedisState({ url: redis!.url, keyPrefix, replicaId }));
   }
+  const replicas = [await join('gw-a'), await join('gw-b')] as const;
   await Promise.all(replicas.map((r) => r.cron({ action: 'status' })));
-  return replicas;
+  return [...replicas, join];
 }
 
 function data(outcome: ToolCallOutcome): Record<string, any> {
@@ -107,11 +114,11 @@ const code = (outcome: ToolCallOutcome) => (outcome.status === 'error' ? outcome
 const yearly = { kind: 'cron', expr: '0 9 1 1 *', tz: 'Europe/Berlin' };
 const ids = (jobs: { jobId: string }[]) => jobs.map((j) => j.jobId);
 
-describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const))(
+describe.concurrent.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const))(
   'cron over a shared %s store',
   (kind) => {
-    it('a job added on one replica exists on the other; updates and removal reach both', async () => {
-      const [a, b] = await pair(kind);
+    it('a job added on one replica exists on the other; updates and removal reach both', async ({ onTestFinished }) => {
+      const [a, b] = await pair(onTestFinished, kind);
       const job = data(
         await a.cron({
           action: 'add',
@@ -139,26 +146,19 @@ describe.each(haveRedis ? (['memory', 'redis'] as const) : (['memory'] as const)
       );
     });
 
-    it('a replica started later loads the jobs already in the store', async () => {
-      const [a] = await pair(kind);
+    it('a replica started later loads the jobs already in the store', async ({ onTestFinished }) => {
+      const [a, , join] = await pair(onTestFinished, kind);
       const job = data(
         await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } }),
       ).job;
-      const late =
-        kind === 'memory'
-          ? replica((open[0]!.state as MemoryStateStore).asReplica('gw-c'))
-          : replica(
-              await connectRedisState({
-                url: redis!.url,
-                keyPrefix: `cron-test-${process.pid}-${prefixes - 1}:`,
-                replicaId: 'gw-c',
-              }),
-            );
+      const late = await join('gw-c');
       expect(ids(data(await late.cron({ action: 'list' })).jobs)).toEqual([job.jobId]);
     });
 
-    it('each scheduled slot runs exactly once across both replicas; with one gone the other runs them', async () => {
-      const [a, b] = await pair(kind);
+    it('each scheduled slot runs exactly once across both replicas; with one gone the other runs them', async ({
+      onTestFinished,
+    }) => {
+      const [a, b] = await pair(onTestFinished, kind);
       const { jobId } = data(
         await a.cron({
           action: 'add',
@@ -213,8 +213,10 @@ function withOverride<T extends object>(store: T, name: string, replacement: unk
 /** A replica's store whose change messages never arrive. */
 const deafened = (store: StateStore) => withOverride(store, 'subscribe', async () => async () => undefined);
 
-describe.skipIf(!haveRedis)('cron while Redis is down', () => {
-  it("list answers from the replica's copy, changes fail with STATE_UNAVAILABLE, no slot runs without its lock; runs resume after", async () => {
+describe.skipIf(!haveRedis).concurrent('cron while Redis is down', () => {
+  it("list answers from the replica's copy, changes fail with STATE_UNAVAILABLE, no slot runs without its lock; runs resume after", async ({
+    onTestFinished,
+  }) => {
     const own = await startRedisServer();
     try {
       const state = await connectRedisState({
@@ -223,7 +225,7 @@ describe.skipIf(!haveRedis)('cron while Redis is down', () => {
         replicaId: 'gw-a',
         commandTimeoutMs: 500,
       });
-      const a = replica(state);
+      const a = replica(onTestFinished, state);
       const { jobId } = data(
         await a.cron({
           action: 'add',
@@ -260,7 +262,7 @@ describe.skipIf(!haveRedis)('cron while Redis is down', () => {
   }, 40_000);
 });
 
-describe('cron slots and locks', () => {
+describe.concurrent('cron slots and locks', () => {
   it('replicas firing a few ms apart name the same slot', () => {
     const anchor = Date.parse('2026-12-01T12:00:00.400Z');
     const every = { kind: 'every', everyMs: 2000 } as const;
@@ -274,11 +276,11 @@ describe('cron slots and locks', () => {
     );
   });
 
-  it('a replica that missed the change messages catches up on its periodic reload', async () => {
+  it('a replica that missed the change messages catches up on its periodic reload', async ({ onTestFinished }) => {
     const shared = new MemoryStateStore({ replicaId: 'gw-a' });
     const deaf = deafened(shared.asReplica('gw-b'));
-    const a = replica(shared);
-    const b = replica(deaf, 200);
+    const a = replica(onTestFinished, shared);
+    const b = replica(onTestFinished, deaf, 200);
     const { jobId } = data(
       await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } }),
     ).job;
@@ -293,11 +295,13 @@ describe('cron slots and locks', () => {
     });
   });
 
-  it('a job id another replica just added is found in the store before its change message arrives', async () => {
+  it('a job id another replica just added is found in the store before its change message arrives', async ({
+    onTestFinished,
+  }) => {
     const shared = new MemoryStateStore({ replicaId: 'gw-a' });
     const deaf = deafened(shared.asReplica('gw-b'));
-    const a = replica(shared);
-    const b = replica(deaf); // default resync: a minute, far past this test
+    const a = replica(onTestFinished, shared);
+    const b = replica(onTestFinished, deaf); // default resync: a minute, far past this test
     const { jobId } = data(
       await a.cron({ action: 'add', job: { schedule: yearly, payload: { kind: 'agentTurn', message: 'x' } } }),
     ).job;
@@ -311,7 +315,7 @@ describe('cron slots and locks', () => {
     );
   });
 
-  it('a store that cannot take the lock skips the slot: nothing runs (fail closed)', async () => {
+  it('a store that cannot take the lock skips the slot: nothing runs (fail closed)', async ({ onTestFinished }) => {
     const state = new MemoryStateStore({ replicaId: 'gw-a' });
     const locks = { tried: 0 };
     const broken = withOverride(
@@ -323,7 +327,7 @@ describe('cron slots and locks', () => {
         throw new ToolSearchError(StateErrors.STATE_UNAVAILABLE, 'redis is down');
       },
     );
-    const a = replica(broken);
+    const a = replica(onTestFinished, broken);
     const { jobId } = data(
       await a.cron({
         action: 'add',
