@@ -168,7 +168,7 @@ function withinTimeout<T>(promise: Promise<T>, ms: number, kind: string): Promis
       ms,
     );
   });
-  promise.catch(() => undefined);
+  promise.catch(() => undefined); // abandoned after the timeout: its late failure has no caller left to tell
   return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
 }
 
