@@ -4,10 +4,10 @@
  * JSON Schema validator. Unknown OpenClaw keys are accepted and have no effect.
  */
 import {
-  acceptsEmptyObjects,
   compileToolSchema,
   ConfigError,
   ErrorCode,
+  surelyValid,
   toSchemaIssues,
   type JsonSchema,
 } from '@tool-search/kernel';
@@ -71,7 +71,7 @@ const schema: JsonSchema = {
 
 /** Throws a `ConfigError` naming the `/browser/...` path and the rule. */
 export function checkBrowserConfig(config: unknown): BrowserConfig {
-  if (acceptsEmptyObjects(schema, config ?? {})) return (config ?? {}) as BrowserConfig;
+  if (surelyValid(schema, config ?? {})) return (config ?? {}) as BrowserConfig;
   const validate = compileToolSchema(schema);
   if (typeof validate === 'function' && !validate(config ?? {})) {
     const [issue] = toSchemaIssues(validate.errors);

@@ -4,10 +4,10 @@
  * are accepted and have no effect here.
  */
 import {
-  acceptsEmptyObjects,
   compileToolSchema,
   ConfigError,
   ErrorCode,
+  surelyValid,
   toSchemaIssues,
   type JsonSchema,
 } from '@tool-search/kernel';
@@ -141,7 +141,7 @@ const schema: JsonSchema = {
 
 /** Throws a `ConfigError` naming the `/tools/web/...` path and the rule. */
 export function checkWebConfig(config: unknown): WebConfig {
-  if (acceptsEmptyObjects(schema, config ?? {})) return (config ?? {}) as WebConfig;
+  if (surelyValid(schema, config ?? {})) return (config ?? {}) as WebConfig;
   const validate = compileToolSchema(schema);
   if (typeof validate === 'function' && !validate(config ?? {})) {
     const [issue] = toSchemaIssues(validate.errors);
