@@ -64,9 +64,11 @@ describe.skipIf(!BUILT)('modules loaded at start-up (the built binary)', () => {
     expect(files.length).toBeLessThan(30);
   });
 
-  it('tools list on the demo catalog loads no code parser, config parser or plugin-module loader', () => {
+  it('tools list on the demo catalog loads no schema validator, code parser, config parser or plugin-module loader', () => {
     const files = loadedBy(['tools', 'list']);
     expect(files.some((file) => file.includes('/plugin-fake-catalog/'))).toBe(true);
     expect(packagesIn(files, ['acorn', 'json5', 'semver', 'import-meta-resolve'])).toEqual([]);
+    // The plugins' options (defaults filled) are proved valid without Ajv (the kernel's `surelyValid`).
+    expect(packagesIn(files, ['ajv', 'ajv-formats', 'fast-uri', 're2js'])).toEqual([]);
   });
 });

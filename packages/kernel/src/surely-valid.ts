@@ -6,10 +6,11 @@
  *
  * The claim is soundness: `true` only where Ajv, configured as `schema.ts` configures it, compiles the schema and
  * accepts the value. The subset: `type` (a name or a list), `properties`, `additionalProperties` (boolean or
- * schema), `required`, `enum`/`const` of primitives, `minimum`/`maximum`/`exclusiveMinimum`/`exclusiveMaximum`,
+ * schema), `propertyNames`, `required`, `enum`/`const` of primitives, `minimum`/`maximum`/`exclusiveMinimum`/`exclusiveMaximum`,
  * `minLength`/`maxLength` (code points, as Ajv counts), `items` (one schema), `minItems`/`maxItems`, and annotations.
- * Anything else (another keyword, `$ref`, a getter, a Proxy, a class instance, a non-finite number, a sparse array,
- * a polluted `Object.prototype`) is "don't know". `test/surely-valid.test.ts` holds it to Ajv on generated schemas and
+ * Anything else where the value goes (another keyword, a getter, a Proxy, a class instance, a non-finite number, a
+ * sparse array, a polluted `Object.prototype`) is "don't know", and so is a schema Ajv might fail to compile (`$ref`,
+ * `nullable`…) anywhere, since Ajv compiles the branches a value does not take too. `test/surely-valid.test.ts` holds it to Ajv on generated schemas and
  * values, on every options schema in the repository and on hostile values.
  */
 import { types } from 'node:util';
@@ -22,8 +23,8 @@ import { structuralSchemaIssue } from './schema.js';
  */
 export function surelyValid(schema: JsonSchema, value: unknown): boolean {
   try {
-    if (!isPlainObject(schema) || !inSubset(schema) || structuralSchemaIssue(schema)) return false;
-    return !prototypePolluted() && fits(schema, value);
+    if (!isPlainObject(schema) || !compiles(schema) || structuralSchemaIssue(schema)) return false;
+    return !prototypePolluted() && fits(schema, value, true);
   } catch {
     return false;
   }
@@ -41,6 +42,7 @@ const ANNOTATIONS = new Set([
   'writeOnly',
 ]);
 const ROOT_ANNOTATIONS = new Set(['$schema', '$id']);
+/** The subset this decides, on the schemas a value reaches. */
 const ASSERTIONS = new Set([
   'type',
   'enum',
@@ -54,77 +56,136 @@ const ASSERTIONS = new Set([
   'properties',
   'required',
   'additionalProperties',
+  'propertyNames',
   'items',
   'minItems',
   'maxItems',
 ]);
+/**
+ * Keywords Ajv compiles without fail once the meta-schema holds (`pattern` too: `linearRegExp` never throws), allowed
+ * on schemas the value does not reach (a property it does not have). Not `$ref`, `$defs`, a nested `$id` (Ajv can
+ * fail to resolve or collide), `nullable` (Ajv refuses it without `type`), `format` (Ajv logs unknown ones).
+ */
+const COMPILABLE = new Set([
+  ...ASSERTIONS,
+  ...ANNOTATIONS,
+  'pattern',
+  'multipleOf',
+  'minProperties',
+  'maxProperties',
+  'uniqueItems',
+  'dependencies',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'additionalItems',
+  'patternProperties',
+  'anyOf',
+  'oneOf',
+  'allOf',
+]);
+const SUBSCHEMA = new Set([
+  'additionalProperties',
+  'propertyNames',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'additionalItems',
+]);
+const SUBSCHEMA_LIST = new Set(['anyOf', 'oneOf', 'allOf']);
+const SUBSCHEMA_MAP = new Set(['properties', 'patternProperties']);
 
-/** What a value is, as far as the subset cares; `unknown` is anything this cannot reason about without Ajv's code. */
-type Kind = 'null' | 'boolean' | 'string' | 'number' | 'object' | 'array' | 'inert' | 'unknown';
-
-const checked = new WeakMap<object, boolean>();
+/** Deeper than `schemaShape` lets a schema be; a cycle ends here too. */
+const MAX_DEPTH = 64;
+const compilable = new WeakMap<object, boolean>();
 
 /**
- * Whether every subschema, reached by the value or not, uses only the subset with well-formed values: Ajv compiles
- * the whole schema, and a keyword on a branch the value never takes can still fail its compile (`nullable` without
- * `type`). Cached per schema object.
+ * Whether Ajv surely compiles the whole schema: every subschema, reached by the value or not, uses only `COMPILABLE`
+ * keywords (a keyword on a branch the value never takes can still fail the compile). Cached per schema object.
  */
-function inSubset(schema: Record<string, unknown>): boolean {
-  let answer = checked.get(schema);
+function compiles(schema: Record<string, unknown>): boolean {
+  let answer = compilable.get(schema);
   if (answer === undefined) {
-    answer = subsetNode(schema, true, 0);
-    checked.set(schema, answer);
+    answer = compilableNode(schema, true, 0);
+    compilable.set(schema, answer);
   }
   return answer;
 }
 
-/** Deeper than `schemaShape` lets a schema be; a cycle ends here too. */
-const MAX_DEPTH = 64;
-
-function subsetNode(schema: unknown, root: boolean, depth: number): boolean {
+function compilableNode(schema: unknown, root: boolean, depth: number): boolean {
   if (typeof schema === 'boolean') return true;
   if (!isPlainObject(schema) || depth > MAX_DEPTH) return false;
+  const inner = (value: unknown) => compilableNode(value, false, depth + 1);
   return Object.keys(schema).every((key) => {
     const value = schema[key];
-    switch (key) {
-      case 'type':
-        return typeof value === 'string' || (Array.isArray(value) && value.every((name) => typeof name === 'string'));
-      case 'enum':
-        return Array.isArray(value) && value.every(isPrimitive);
-      case 'const':
-        return isPrimitive(value);
-      case 'minimum':
-      case 'maximum':
-      case 'exclusiveMinimum':
-      case 'exclusiveMaximum':
-        return Number.isFinite(value);
-      case 'minLength':
-      case 'maxLength':
-      case 'minItems':
-      case 'maxItems':
-        return Number.isSafeInteger(value) && (value as number) >= 0;
-      case 'required':
-        return Array.isArray(value) && value.every((name) => typeof name === 'string');
-      // Ajv drops a `__proto__` entry of `properties` (its `allSchemaProperties`), but not in every code path.
-      case 'properties':
-        return (
-          isPlainObject(value) &&
-          !Object.hasOwn(value, '__proto__') &&
-          Object.values(value).every((inner) => subsetNode(inner, false, depth + 1))
-        );
-      case 'additionalProperties':
-      case 'items':
-        return subsetNode(value, false, depth + 1);
-      default:
-        return ANNOTATIONS.has(key) || (root && ROOT_ANNOTATIONS.has(key));
-    }
+    if (root && ROOT_ANNOTATIONS.has(key)) return true;
+    if (!COMPILABLE.has(key)) return false;
+    if (SUBSCHEMA.has(key)) return inner(value);
+    if (SUBSCHEMA_LIST.has(key)) return Array.isArray(value) && value.every(inner);
+    if (SUBSCHEMA_MAP.has(key)) return isPlainObject(value) && Object.values(value).every(inner);
+    if (key === 'items') return Array.isArray(value) ? value.every(inner) : inner(value);
+    if (key === 'dependencies')
+      return isPlainObject(value) && Object.values(value).every((entry) => Array.isArray(entry) || inner(entry));
+    return true;
   });
 }
 
-/** Is `value` valid under `schema`, a subschema `inSubset` accepted? `false` also for "cannot tell". */
-function fits(schema: unknown, value: unknown): boolean {
+const evaluable = new WeakMap<object, boolean>();
+
+/**
+ * Whether this node (not its subschemas) is in the subset with well-formed values: bounds finite numbers, counts
+ * non-negative integers, `enum`/`const` primitives, `items` one schema, no `__proto__` in `properties` (Ajv drops
+ * that entry in some code paths, not in others). Cached per node.
+ */
+function evaluableNode(node: Record<string, unknown>, root: boolean): boolean {
+  let answer = evaluable.get(node);
+  if (answer === undefined) {
+    answer = Object.keys(node).every((key) => evaluableKeyword(key, node[key], root));
+    evaluable.set(node, answer);
+  }
+  return answer;
+}
+
+function evaluableKeyword(key: string, value: unknown, root: boolean): boolean {
+  switch (key) {
+    case 'type':
+      return typeof value === 'string' || (Array.isArray(value) && value.every((name) => typeof name === 'string'));
+    case 'enum':
+      return Array.isArray(value) && value.every(isPrimitive);
+    case 'const':
+      return isPrimitive(value);
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return Number.isFinite(value);
+    case 'minLength':
+    case 'maxLength':
+    case 'minItems':
+    case 'maxItems':
+      return Number.isSafeInteger(value) && (value as number) >= 0;
+    case 'required':
+      return Array.isArray(value) && value.every((name) => typeof name === 'string');
+    case 'properties':
+      return isPlainObject(value) && !Object.hasOwn(value, '__proto__') && Object.values(value).every(isSchema);
+    case 'additionalProperties':
+    case 'propertyNames':
+    case 'items':
+      return isSchema(value);
+    default:
+      return ANNOTATIONS.has(key) || (root && ROOT_ANNOTATIONS.has(key));
+  }
+}
+
+/** Is `value` valid under `schema` (a subschema of a compilable schema)? `false` also for "cannot tell". */
+function fits(schema: unknown, value: unknown, root = false): boolean {
   if (typeof schema === 'boolean') return schema;
   const node = schema as Node;
+  if (!evaluableNode(node, root)) return false;
   if (!Object.keys(node).some((key) => ASSERTIONS.has(key))) return true;
   const kind = kindOf(value);
   if (kind === 'unknown') return false;
@@ -138,6 +199,9 @@ function fits(schema: unknown, value: unknown): boolean {
   if (kind === 'object') return objectFits(node, value as Record<string, unknown>);
   return true;
 }
+
+/** What a value is, as far as the subset cares; `unknown` is anything this cannot reason about without Ajv's code. */
+type Kind = 'null' | 'boolean' | 'string' | 'number' | 'object' | 'array' | 'inert' | 'unknown';
 
 function kindOf(value: unknown): Kind {
   if (value === null) return 'null';
@@ -164,7 +228,7 @@ function hasType(type: unknown, kind: Kind, value: unknown): boolean {
   return names.some((name) => (name === 'integer' ? kind === 'number' && Number.isInteger(value) : name === kind));
 }
 
-// The keyword values below were checked by `subsetNode`: bounds are finite numbers, counts non-negative integers.
+// The keyword values below were checked by `evaluableNode`: bounds are finite numbers, counts non-negative integers.
 type Node = Record<string, unknown> & {
   minimum?: number;
   maximum?: number;
@@ -214,6 +278,7 @@ function objectFits(node: Node, value: Record<string, unknown>): boolean {
     const slot = Object.getOwnPropertyDescriptor(value, key)!;
     if (!('value' in slot) || !slot.enumerable) return false;
     present.set(key, slot.value);
+    if (node.propertyNames !== undefined && !fits(node.propertyNames, key)) return false;
     if (Object.hasOwn(properties, key)) {
       // Ajv checks a property only when `data[key] !== undefined`.
       if (slot.value !== undefined && !fits(properties[key], slot.value)) return false;
@@ -245,6 +310,10 @@ function prototypePolluted(): boolean {
 
 function isPrimitive(value: unknown): boolean {
   return value === null || typeof value === 'string' || typeof value === 'boolean' || Number.isFinite(value);
+}
+
+function isSchema(value: unknown): boolean {
+  return typeof value === 'boolean' || isPlainObject(value);
 }
 
 /** A plain object (prototype `Object.prototype` or `null`), not a Proxy, not an array. */

@@ -56,7 +56,8 @@ export const EXEC_DEFAULTS = Object.freeze({
   yieldMs: 10_000,
 } as const);
 
-const execConfigSchema: JsonSchema = {
+/** JSON Schema of `tools.exec` (exported for its tests). */
+export const execConfigSchema: JsonSchema = {
   type: 'object',
   properties: {
     host: { enum: ['sandbox', 'gateway', 'node'] },
