@@ -21,7 +21,7 @@ import { ASSERTIONS, compiles, evaluableNode, isPlainObject } from './surely-val
 
 /**
  * `true` when `value` is surely valid under `schema` (Ajv would accept it), `false` when this cannot tell: then ask
- * Ajv (`compileToolSchema`). Never throws, never reads a getter, never calls a Proxy trap.
+ * Ajv (`compileToolSchema`). Never throws, never calls the value's getters or a Proxy's traps.
  */
 export function surelyValid(schema: JsonSchema, value: unknown): boolean {
   try {
@@ -31,6 +31,7 @@ export function surelyValid(schema: JsonSchema, value: unknown): boolean {
     return false;
   }
 }
+
 /** Is `value` valid under `schema` (a subschema of a compilable schema)? `false` also for "cannot tell". */
 function fits(schema: unknown, value: unknown, root = false): boolean {
   if (typeof schema === 'boolean') return schema;
