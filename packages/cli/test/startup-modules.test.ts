@@ -64,9 +64,13 @@ describe.skipIf(!BUILT)('modules loaded at start-up (the built binary)', () => {
     expect(files.length).toBeLessThan(30);
   });
 
-  it('tools list on the demo catalog loads no code parser, config parser or plugin-module loader', () => {
+  it('tools list on the demo catalog loads no schema validator, OpenTelemetry, code or config parser, plugin loader', () => {
     const files = loadedBy(['tools', 'list']);
     expect(files.some((file) => file.includes('/plugin-fake-catalog/'))).toBe(true);
     expect(packagesIn(files, ['acorn', 'json5', 'semver', 'import-meta-resolve'])).toEqual([]);
+    // The plugins' options (defaults filled) are proved valid without Ajv (the kernel's `surelyValid`).
+    expect(packagesIn(files, ['ajv', 'ajv-formats', 'fast-uri', 're2js'])).toEqual([]);
+    // Telemetry loads the OpenTelemetry API once an SDK registers (none does here) or providers are given.
+    expect(packagesIn(files, ['@opentelemetry/api'])).toEqual([]);
   });
 });

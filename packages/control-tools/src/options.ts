@@ -4,10 +4,10 @@
  * options by hand and each error names the path, the rule and the fix.
  */
 import {
-  acceptsEmptyObjects,
   compileToolSchema,
   ConfigError,
   ErrorCode,
+  surelyValid,
   toSchemaIssues,
   type JsonSchema,
   type SchemaIssue,
@@ -40,7 +40,7 @@ export interface ModeOptionsCheck {
  * path and rule, every issue in `details.issues`. Cross-key rules (a default above its maximum) stay with the mode.
  */
 export function checkModeOptions<T>(options: T, check: ModeOptionsCheck): T {
-  if (acceptsEmptyObjects(check.schema, options)) return options;
+  if (surelyValid(check.schema, options)) return options;
   const validate = compileToolSchema(check.schema);
   if (typeof validate !== 'function')
     throw new Error(`${check.plugin}: its options schema does not compile: ${validate.message}`);

@@ -39,7 +39,8 @@ export type { AnyErrorCode, OwnedErrorCode, ErrorCodeInfo } from './error-regist
 export { createExposure, directTool } from './exposure.js';
 export type { RunExposure, ExposureToolView } from './exposure.js';
 export { suggestIds, editDistance } from './suggest.js';
-export { acceptsEmptyObjects, compileToolSchema, checkSchema, toSchemaIssues } from './schema.js';
+export { compileToolSchema, checkSchema, toSchemaIssues } from './schema.js';
+export { surelyValid } from './surely-valid.js';
 export type { SchemaIssue } from './schema.js';
 export type {
   CallContext,

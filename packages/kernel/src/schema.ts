@@ -82,53 +82,6 @@ export function compileToolSchema(schema: JsonSchema): ValidateFunction | Schema
   return result;
 }
 
-// Keywords that cannot refuse an object without properties: `{}` is valid under a schema using only these.
-const EMPTY_OBJECT_NEUTRAL = new Set([
-  '$schema',
-  '$id',
-  '$comment',
-  '$defs',
-  'definitions',
-  'title',
-  'description',
-  'examples',
-  'default',
-  'type',
-  'properties',
-  'patternProperties',
-  'additionalProperties',
-  'propertyNames',
-]);
-
-/**
- * Whether `schema` (a valid one) accepts `value` by its keywords alone when `value` is a plain object of empty plain
- * objects (`{}`, `{ tools: {}, agents: {} }`): at every level `type` "object" (or none), only keywords that cannot
- * refuse such a value (no `required`, `minProperties`, combinator…), and each key under a property schema of the same
- * kind. A plugin's options check answers the usual "no options" this way without loading Ajv and compiling its
- * schema (about 90 ms of a CLI start-up); anything else (`false`) goes through `compileToolSchema`.
- */
-export function acceptsEmptyObjects(schema: JsonSchema, value: unknown): boolean {
-  return !structuralSchemaIssue(schema) && emptyObjectsFit(schema, value);
-}
-
-function emptyObjectsFit(schema: unknown, value: unknown): boolean {
-  if (typeof value !== 'object' || value === null || Object.getPrototypeOf(value) !== Object.prototype) return false;
-  if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return schema === true;
-  const node = schema as Record<string, unknown>;
-  if (node.type !== undefined && node.type !== 'object') return false;
-  if (!Object.keys(node).every((key) => EMPTY_OBJECT_NEUTRAL.has(key))) return false;
-  const keys = Reflect.ownKeys(value);
-  if (keys.length === 0) return true;
-  if (node.patternProperties !== undefined || node.propertyNames !== undefined) return false;
-  const properties = (node.properties ?? {}) as Record<string, unknown>;
-  return keys.every((key) => {
-    if (typeof key !== 'string') return false;
-    const inner = Object.hasOwn(properties, key) ? properties[key] : (node.additionalProperties ?? true);
-    const entry = (value as Record<string, unknown>)[key];
-    return emptyObjectsFit(inner, entry) && Reflect.ownKeys(entry as object).length === 0;
-  });
-}
-
 /**
  * Registration's check of an input schema: a JSON Schema object describing an object that keeps its dialect's
  * meta-schema (`structuralSchemaIssue`). Ajv loads and compiles it only when the tool is first called.

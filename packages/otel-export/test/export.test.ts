@@ -26,13 +26,16 @@ async function setup(
 }
 
 /** One run through a kernel whose telemetry plugin uses the global providers (as the preset builds it). */
-async function oneRun(): Promise<void> {
-  const kernel = createKernel({ plugins: [source, telemetryPlugin({ tokenizer: false })] });
+async function oneRun(kernel = globalKernel()): Promise<void> {
   const run = await kernel.createRun({ sessionId: 'session-1' });
   run.emit({ type: 'search', queries: ['alpha'], hits: [], origin: 'tool_call' });
   await run.call('alpha', {});
   await run.close();
   await kernel.close();
+}
+
+function globalKernel() {
+  return createKernel({ plugins: [source, telemetryPlugin({ tokenizer: false })] });
 }
 
 describe('OTLP/HTTP export', () => {
@@ -58,6 +61,20 @@ describe('OTLP/HTTP export', () => {
     expect(calls).toMatchObject({ resource, points: [{ value: 1, attributes: { source: 'plugin', status: 'ok' } }] });
     expect(receiver.metrics.find((m) => m.name === 'tool_search.searches')?.points[0]?.value).toBe(1);
     expect(receiver.headers.every((h) => h.authorization === 'Bearer collector-key')).toBe(true);
+  });
+
+  it('an SDK registered after the plugin was created still gets its spans and metrics', async () => {
+    const kernel = globalKernel(); // as a front end may: the plugin first, the exporter once its config is read
+    const { receiver, otel } = await setup();
+    await oneRun(kernel);
+    await otel.flush();
+    const run = receiver.spans.find((s) => s.name === 'tool_search.run');
+    expect(run).toMatchObject({ attributes: { 'session.id': 'session-1', 'tool_search.calls': 1 } });
+    expect(receiver.spans.find((s) => s.name === 'tool_search.call')).toMatchObject({
+      attributes: { 'tool.name': 'alpha', status: 'ok' },
+    });
+    expect(receiver.metrics.find((m) => m.name === 'tool_search.calls')?.points[0]?.value).toBe(1);
+    expect(receiver.metrics.find((m) => m.name === 'tool_search.runs')?.points[0]?.value).toBe(1);
   });
 
   it('exports metrics on the configured interval without a flush', async () => {

@@ -2,13 +2,7 @@
  * `tools.approvals`: which calls need approval and how long to wait. Checked
  * once, when the plugin is created.
  */
-import {
-  ConfigError,
-  acceptsEmptyObjects,
-  compileToolSchema,
-  toSchemaIssues,
-  type JsonSchema,
-} from '@tool-search/kernel';
+import { compileToolSchema, ConfigError, surelyValid, toSchemaIssues, type JsonSchema } from '@tool-search/kernel';
 
 export interface ApprovalsConfig {
   /** Tools that need approval: names, ids, `group:*`, `*` globs (matched like policy entries, case-insensitive). */
@@ -40,7 +34,7 @@ export const approvalsConfigSchema: JsonSchema = Object.freeze({
 
 /** Validates and fills defaults; throws `CONFIG_INVALID` with a `tools.approvals.*` path. */
 export function resolveApprovalsConfig(config: ApprovalsConfig = {}): ResolvedApprovalsConfig {
-  if (!acceptsEmptyObjects(approvalsConfigSchema, config)) {
+  if (!surelyValid(approvalsConfigSchema, config)) {
     const validate = compileToolSchema(approvalsConfigSchema);
     if (typeof validate !== 'function') throw new ConfigError('tools.approvals', validate.rule, validate.message);
     if (!validate(config)) {

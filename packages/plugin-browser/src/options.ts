@@ -4,10 +4,10 @@
  * JSON Schema validator. Unknown OpenClaw keys are accepted and have no effect.
  */
 import {
-  acceptsEmptyObjects,
   compileToolSchema,
   ConfigError,
   ErrorCode,
+  surelyValid,
   toSchemaIssues,
   type JsonSchema,
 } from '@tool-search/kernel';
@@ -47,7 +47,8 @@ export const CDP_PORT_RANGE = { first: 18800, last: 18899 } as const;
 export const PROFILE_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
 
 const cdpUrl = { type: 'string', pattern: '^(https?|wss?)://' } as const;
-const schema: JsonSchema = {
+/** JSON Schema of `browser` (exported for its tests). */
+export const browserConfigSchema: JsonSchema = {
   type: 'object',
   properties: {
     enabled: { type: 'boolean' },
@@ -71,8 +72,8 @@ const schema: JsonSchema = {
 
 /** Throws a `ConfigError` naming the `/browser/...` path and the rule. */
 export function checkBrowserConfig(config: unknown): BrowserConfig {
-  if (acceptsEmptyObjects(schema, config ?? {})) return (config ?? {}) as BrowserConfig;
-  const validate = compileToolSchema(schema);
+  if (surelyValid(browserConfigSchema, config ?? {})) return (config ?? {}) as BrowserConfig;
+  const validate = compileToolSchema(browserConfigSchema);
   if (typeof validate === 'function' && !validate(config ?? {})) {
     const [issue] = toSchemaIssues(validate.errors);
     const path = `/browser${issue!.path === '/' ? '' : issue!.path}`;

@@ -2,7 +2,7 @@
  * Options of `embeddingsPlugin` and the JSON Schema that checks them (one
  * source for the type, the check and the README table).
  */
-import { acceptsEmptyObjects, compileToolSchema, ConfigError, ErrorCode, toSchemaIssues } from '@tool-search/kernel';
+import { compileToolSchema, ConfigError, ErrorCode, surelyValid, toSchemaIssues } from '@tool-search/kernel';
 
 export interface EmbeddingsOptions {
   /** Base URL of an OpenAI-compatible API, up to `/v1` (OpenAI, Ollama, vLLM, LM Studio, TEI). */
@@ -63,7 +63,7 @@ export const PLUGIN_NAME = '@tool-search/plugin-embeddings';
 
 /** Checks options; throws a `ConfigError` (`OPTIONS_INVALID`) naming the path and the rule. */
 export function parseEmbeddingsOptions(options: unknown): EmbeddingsOptions {
-  if (acceptsEmptyObjects(embeddingsOptionsSchema, options)) return options as EmbeddingsOptions;
+  if (surelyValid(embeddingsOptionsSchema, options)) return options as EmbeddingsOptions;
   const validate = compileToolSchema(embeddingsOptionsSchema);
   if (typeof validate !== 'function')
     throw new Error(`plugin-embeddings options schema does not compile: ${validate.message}`);

@@ -5,13 +5,7 @@
  * `security: "allowlist"`, `ask: "on-miss"`, `timeoutSec: 1800`, `yieldMs:
  * 10000`, `limits` as in EXEC_LIMIT_DEFAULTS.
  */
-import {
-  ConfigError,
-  acceptsEmptyObjects,
-  compileToolSchema,
-  toSchemaIssues,
-  type JsonSchema,
-} from '@tool-search/kernel';
+import { compileToolSchema, ConfigError, surelyValid, toSchemaIssues, type JsonSchema } from '@tool-search/kernel';
 
 export type ExecHost = 'sandbox' | 'gateway' | 'node';
 export type ExecSecurity = 'deny' | 'allowlist' | 'full';
@@ -62,7 +56,8 @@ export const EXEC_DEFAULTS = Object.freeze({
   yieldMs: 10_000,
 } as const);
 
-const execConfigSchema: JsonSchema = {
+/** JSON Schema of `tools.exec` (exported for its tests). */
+export const execConfigSchema: JsonSchema = {
   type: 'object',
   properties: {
     host: { enum: ['sandbox', 'gateway', 'node'] },
@@ -88,7 +83,7 @@ const execConfigSchema: JsonSchema = {
 
 /** Validates `tools.exec` (other OpenClaw keys such as `applyPatch` pass through); throws CONFIG_INVALID with a `tools.exec.*` path. */
 export function checkExecConfig(config: unknown): ExecConfig {
-  if (!acceptsEmptyObjects(execConfigSchema, config ?? {})) {
+  if (!surelyValid(execConfigSchema, config ?? {})) {
     const validate = compileToolSchema(execConfigSchema);
     if (typeof validate !== 'function') throw new ConfigError('tools.exec', validate.rule, validate.message);
     if (!validate(config ?? {})) {

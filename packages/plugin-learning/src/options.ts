@@ -3,7 +3,7 @@
  * for the type, the check and the README table). `state` and `now` are objects
  * the composer passes, not JSON, so the schema leaves them out.
  */
-import { acceptsEmptyObjects, compileToolSchema, ConfigError, ErrorCode, toSchemaIssues } from '@tool-search/kernel';
+import { compileToolSchema, ConfigError, ErrorCode, surelyValid, toSchemaIssues } from '@tool-search/kernel';
 import type { StateStore } from '@tool-search/state';
 
 export type LearningScope = 'agent' | 'deployment';
@@ -61,7 +61,7 @@ export const PLUGIN_NAME = '@tool-search/plugin-learning';
 export function parseLearningOptions(options: unknown): LearningOptions {
   if (options === null || typeof options !== 'object') throw invalid('(root)', 'type', 'must be an object');
   const { state, now, refreshMs, ...settings } = options as LearningOptions;
-  if (!acceptsEmptyObjects(learningSettingsSchema, settings)) {
+  if (!surelyValid(learningSettingsSchema, settings)) {
     const validate = compileToolSchema(learningSettingsSchema);
     if (typeof validate !== 'function')
       throw new Error(`plugin-learning options schema does not compile: ${validate.message}`);

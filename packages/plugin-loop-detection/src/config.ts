@@ -3,13 +3,7 @@
  * per-agent merge. Options are checked once, when the plugin is created, so a
  * bad threshold fails before any run instead of in the middle of one.
  */
-import {
-  ConfigError,
-  acceptsEmptyObjects,
-  compileToolSchema,
-  toSchemaIssues,
-  type JsonSchema,
-} from '@tool-search/kernel';
+import { compileToolSchema, ConfigError, surelyValid, toSchemaIssues, type JsonSchema } from '@tool-search/kernel';
 
 export interface LoopDetectors {
   /** Same tool, same arguments, same result, again and again (tools that are not poll-like). */
@@ -140,7 +134,7 @@ export function resolveLoopDetection(settings: LoopDetectionSettings, agentId?: 
 
 /** Checks the settings against the schema and every agent's thresholds; throws `CONFIG_INVALID`. */
 export function checkLoopDetectionSettings(settings: LoopDetectionSettings): void {
-  if (!acceptsEmptyObjects(loopDetectionSettingsSchema, settings)) {
+  if (!surelyValid(loopDetectionSettingsSchema, settings)) {
     const validate = compileToolSchema(loopDetectionSettingsSchema);
     if (typeof validate !== 'function') throw new ConfigError('', validate.rule, validate.message);
     if (!validate(settings)) {

@@ -7,11 +7,11 @@ import type { McpClientHandlers } from './handlers.js';
 import type { McpAuthorizer } from './oauth-session.js';
 import type { McpTokenStore } from './token-store.js';
 import {
-  acceptsEmptyObjects,
   compileToolSchema,
   ConfigError,
   editDistance,
   ErrorCode,
+  surelyValid,
   toSchemaIssues,
 } from '@tool-search/kernel';
 
@@ -205,7 +205,7 @@ export const mcpPluginOptionsSchema = {
 
 /** Checks options against the schema; throws a `ConfigError` (`OPTIONS_INVALID`) naming the path (a JSON pointer, as config errors) and rule. */
 export function parseMcpOptions(options: unknown): McpPluginOptions {
-  if (acceptsEmptyObjects(mcpPluginOptionsSchema, options)) return options as McpPluginOptions;
+  if (surelyValid(mcpPluginOptionsSchema, options)) return options as McpPluginOptions;
   const validate = compileToolSchema(mcpPluginOptionsSchema);
   if (typeof validate !== 'function')
     throw new Error(`plugin-mcp options schema does not compile: ${validate.message}`);

@@ -4,10 +4,10 @@
  * are accepted and have no effect here.
  */
 import {
-  acceptsEmptyObjects,
   compileToolSchema,
   ConfigError,
   ErrorCode,
+  surelyValid,
   toSchemaIssues,
   type JsonSchema,
 } from '@tool-search/kernel';
@@ -91,7 +91,8 @@ const answerProvider = {
   type: 'object',
   properties: { apiKey: { type: 'string', minLength: 1 }, baseUrl: url, model: { type: 'string', minLength: 1 } },
 } as const;
-const schema: JsonSchema = {
+/** JSON Schema of `tools.web` (exported for its tests). */
+export const webConfigSchema: JsonSchema = {
   type: 'object',
   properties: {
     fetch: {
@@ -141,8 +142,8 @@ const schema: JsonSchema = {
 
 /** Throws a `ConfigError` naming the `/tools/web/...` path and the rule. */
 export function checkWebConfig(config: unknown): WebConfig {
-  if (acceptsEmptyObjects(schema, config ?? {})) return (config ?? {}) as WebConfig;
-  const validate = compileToolSchema(schema);
+  if (surelyValid(webConfigSchema, config ?? {})) return (config ?? {}) as WebConfig;
+  const validate = compileToolSchema(webConfigSchema);
   if (typeof validate === 'function' && !validate(config ?? {})) {
     const [issue] = toSchemaIssues(validate.errors);
     const path = `/tools/web${issue!.path === '/' ? '' : issue!.path}`;

@@ -5,10 +5,10 @@
  * (`CONFIG_INVALID`, with `path` and `rule`). Keys owned by others are kept.
  */
 import {
-  acceptsEmptyObjects,
   compileToolSchema,
   ConfigError,
   deepFreeze,
+  surelyValid,
   toSchemaIssues,
   type JsonSchema,
   type SchemaIssue,
@@ -69,8 +69,8 @@ export const policyOptionsSchema: JsonSchema = Object.freeze({
 
 /** Checks the options and returns a frozen copy (later changes by the caller cannot widen the policy). */
 export function parsePolicyOptions(options: unknown): PolicyOptions {
-  // No policy (the usual `{ tools: {}, agents: {} }` of a config without one) needs no compiled validator.
-  if (!acceptsEmptyObjects(policyOptionsSchema, options ?? {})) {
+  // Plain options (no policy: `{ tools: {}, agents: {} }`, or simple allow/deny lists) need no compiled validator.
+  if (!surelyValid(policyOptionsSchema, options ?? {})) {
     const validate = compileToolSchema(policyOptionsSchema);
     if (typeof validate !== 'function')
       throw new ConfigError('', 'schema', `The policy options schema does not compile: ${validate.message}`);

@@ -11,18 +11,18 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolve as resolveModule } from 'import-meta-resolve';
 import semver from 'semver';
 import {
-  acceptsEmptyObjects,
   compileToolSchema,
   ConfigError,
   editDistance,
   ErrorCode,
+  errorMessage,
   KERNEL_VERSION,
-  toSchemaIssues,
+  surelyValid,
   ToolSearchError,
+  toSchemaIssues,
   type JsonSchema,
   type KernelPlugin,
   type PluginApi,
-  errorMessage,
 } from '@tool-search/kernel';
 import { PresetErrors } from './errors.js';
 import {
@@ -231,7 +231,7 @@ function checkOptions(id: string, path: string, schema: unknown, options: unknow
       },
     );
   }
-  if (acceptsEmptyObjects(schema as JsonSchema, options)) return;
+  if (surelyValid(schema as JsonSchema, options)) return;
   const validate = compileToolSchema(schema as JsonSchema);
   if (typeof validate !== 'function')
     throw loadError(id, path, `exports an optionsSchema that is not valid JSON Schema: ${validate.message}`);

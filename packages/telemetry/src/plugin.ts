@@ -6,7 +6,7 @@
  * a span (or span event), and with a state store a per-session counter.
  */
 import { join } from 'node:path';
-import { SpanStatusCode, context, trace, type Span } from '@opentelemetry/api';
+import type { Span } from '@opentelemetry/api';
 import type {
   CallContext,
   KernelPlugin,
@@ -23,7 +23,7 @@ import { silentLogger, errorMessage } from '@tool-search/kernel';
 import type { CatalogSummary, ProviderRequestEntry, SessionLogEntry, TapTiming, ToolCallEntry } from './entries.js';
 import { requestParts, type ProviderRequestEvent } from './events.js';
 import { CounterWriter } from './counters.js';
-import { createInstruments } from './otel.js';
+import { otelInstruments, spanStatusError } from './otel.js';
 import { PLUGIN_NAME, resolveOptions, type TelemetryOptions } from './options.js';
 import { Recorder } from './recorder.js';
 import { collectWriteOnly, redact } from './redact.js';
@@ -51,9 +51,10 @@ export interface TelemetryPlugin extends KernelPlugin {
 }
 
 interface RunState {
-  readonly span: Span;
+  /** Absent while no OpenTelemetry provider can record (see `otelInstruments`). */
+  readonly span: Span | undefined;
   readonly taps: Map<string, TapTiming>;
-  readonly calls: Map<string, { readonly span: Span; readonly start: number }>;
+  readonly calls: Map<string, { readonly span: Span | undefined; readonly start: number }>;
   /** The latest search's queries and hits (for the rank of a called tool). */
   latestSearch?: readonly SearchEventResult[];
   /** Values of this run's calls at `writeOnly` schema positions (attachment content): replaced in every entry. */
@@ -62,7 +63,7 @@ interface RunState {
 
 export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin {
   const resolved = resolveOptions(options);
-  const instruments = createInstruments(resolved.meterProvider, resolved.tracerProvider);
+  const otel = otelInstruments(resolved.meterProvider, resolved.tracerProvider);
   const tokens = resolved.tokenizer === false ? undefined : createTokenCounter(resolved.tokenizer);
   const store = new EntryStore(resolved.maxSessions, resolved.maxEntriesPerSession);
   let logger: Logger = silentLogger;
@@ -85,7 +86,8 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
 
   function onRunStart(run: RunInfo, catalog: readonly ToolDescriptor[]): void {
     const summary = summarizeCatalog(catalog);
-    const span = instruments.tracer.startSpan('tool_search.run', {
+    const instruments = otel();
+    const span = instruments?.tracer.startSpan('tool_search.run', {
       attributes: {
         'run.id': run.runId,
         'session.id': run.sessionId,
@@ -96,8 +98,8 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
       },
     });
     runs.set(run.runId, { span, taps: new Map(), calls: new Map(), secrets: new Set() });
-    instruments.runs.add(1);
-    for (const [source, size] of Object.entries(summary.bySource)) instruments.catalogSize.record(size, { source });
+    instruments?.runs.add(1);
+    for (const [source, size] of Object.entries(summary.bySource)) instruments?.catalogSize.record(size, { source });
     const { agentId, provider, model } = run.request;
     recorder.record(run.runId, {
       ...stamp(run),
@@ -114,7 +116,7 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
     const secrets = runs.get(run.runId)?.secrets ?? new Set<string>();
     switch (event.type) {
       case 'search':
-        instruments.searches.add(1, { origin: event.origin });
+        otel()?.searches.add(1, { origin: event.origin });
         span?.addEvent('search', {
           queries: redact([...event.queries], secrets),
           hits: event.hits.length,
@@ -123,7 +125,7 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
         onSearch(event, run);
         return;
       case 'describe':
-        instruments.describes.add(1, { origin: event.origin });
+        otel()?.describes.add(1, { origin: event.origin });
         span?.addEvent('describe', { requested: redact(event.requested, secrets), origin: event.origin });
         recorder.record(run.runId, {
           ...stamp(run),
@@ -178,7 +180,9 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
 
   function onProviderRequest(event: ProviderRequestEvent, run: RunInfo, span: Span | undefined): void {
     const bytes = { tools: event.toolsBytes, system: event.systemBytes, request: event.requestBytes };
-    for (const [part, size] of Object.entries(bytes)) instruments.requestBytes.record(size, { mode: event.mode, part });
+    const instruments = otel();
+    for (const [part, size] of Object.entries(bytes))
+      instruments?.requestBytes.record(size, { mode: event.mode, part });
     span?.addEvent('provider-request', {
       mode: event.mode,
       'bytes.request': bytes.request,
@@ -212,7 +216,7 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
         ]);
         const counted = { tools: toolsTokens, system: systemTokens, request: restTokens + (at >= 0 ? toolsTokens : 0) };
         for (const [part, count] of Object.entries(counted))
-          instruments.requestTokens.record(count, { mode: event.mode, part });
+          otel()?.requestTokens.record(count, { mode: event.mode, part });
         counters?.add(run.sessionId, { tokens: counted.request });
         return { ...base, tokens: counted, tokenizer: tokens.name };
       } catch (error) {
@@ -226,19 +230,24 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
   function onCallStart(call: ToolCall, ctx: CallContext): void {
     const state = runs.get(ctx.run.runId);
     if (state) collectWriteOnly(call.tool.inputSchema, call.args, state.secrets);
-    const parent = state ? trace.setSpan(context.active(), state.span) : context.active();
-    const span = instruments.tracer.startSpan(
-      'tool_search.call',
-      {
-        attributes: {
-          'tool.id': call.tool.id,
-          'tool.name': call.tool.name,
-          'tool.source': call.tool.source,
-          origin: call.origin,
+    const instruments = otel();
+    let span: Span | undefined;
+    if (instruments) {
+      const { context, trace } = instruments.api;
+      const parent = state?.span ? trace.setSpan(context.active(), state.span) : context.active();
+      span = instruments.tracer.startSpan(
+        'tool_search.call',
+        {
+          attributes: {
+            'tool.id': call.tool.id,
+            'tool.name': call.tool.name,
+            'tool.source': call.tool.source,
+            origin: call.origin,
+          },
         },
-      },
-      parent,
-    );
+        parent,
+      );
+    }
     state?.calls.set(call.callId, { span, start: performance.now() });
   }
 
@@ -248,18 +257,18 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
     state?.calls.delete(call.callId);
     const durationMs = started ? performance.now() - started.start : 0;
     const attributes = { source: call.tool.source, origin: call.origin, status: outcome.status };
-    instruments.calls.add(1, attributes);
-    instruments.callDuration.record(durationMs, attributes);
+    const instruments = otel();
+    instruments?.calls.add(1, attributes);
+    instruments?.callDuration.record(durationMs, attributes);
     counters?.add(ctx.run.sessionId, {
       calls: 1,
       errors: outcome.status === 'error' ? 1 : 0,
       blocked: outcome.status === 'blocked' ? 1 : 0,
     });
-    if (started) {
+    if (started?.span) {
       started.span.setAttribute('status', outcome.status);
       if (outcome.status === 'blocked') started.span.setAttribute('blocked.by', outcome.by);
-      if (outcome.status === 'error')
-        started.span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.error.code });
+      if (outcome.status === 'error') started.span.setStatus({ code: spanStatusError(), message: outcome.error.code });
       started.span.end();
     }
     const entry: ToolCallEntry = {
@@ -281,7 +290,7 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
   }
 
   function onTapTimed(plugin: string, ctx: CallContext | undefined, ms: number): void {
-    instruments.tapDuration.record(ms, { hook: 'beforeToolCall', plugin });
+    otel()?.tapDuration.record(ms, { hook: 'beforeToolCall', plugin });
     const taps = ctx ? runs.get(ctx.run.runId)?.taps : undefined;
     if (!taps) return;
     const seen = taps.get(plugin);
@@ -309,11 +318,11 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
     });
     await recorder.settle(run.runId);
     if (state) {
-      for (const pending of state.calls.values()) pending.span.end();
-      state.span.setAttributes(
+      for (const pending of state.calls.values()) pending.span?.end();
+      state.span?.setAttributes(
         Object.fromEntries(Object.entries(counts).map(([key, value]) => [`tool_search.${key}`, value])),
       );
-      state.span.end();
+      state.span?.end();
     }
     runs.delete(run.runId);
   }
