@@ -57,8 +57,10 @@ export const FULL = {
   ],
   reuse: { tools: 100_000, runs: 5 },
   codeRuns: 25,
+  code: { catalogTotal: 1000, quickjsBackToBack: 200 },
   overheadCalls: 5000,
   cliRuns: 10,
+  cliWarmUp: true,
 } as const;
 
 export const QUICK = {
@@ -66,8 +68,14 @@ export const QUICK = {
   latency: [{ tools: 1000, buildRuns: 1, queryRounds: 1 }],
   reuse: { tools: 1000, runs: 1 },
   codeRuns: 1,
+  // The CI smoke proves each section's code runs and its numbers are sane, not how fast anything is: the cheapest run
+  // that goes through every path (a sampled real catalog, a small code-mode catalog, no warm-up pair for the CLI).
+  code: { catalogTotal: 100, quickjsBackToBack: 3 },
   overheadCalls: 200,
   cliRuns: 1,
+  cliWarmUp: false,
+  /** Real-catalog sections (quality, hybrid) on the first queries and the tools they need plus the first others. */
+  sample: { queries: 25, tools: 400 },
 } as const;
 
 export async function runBench(options: BenchOptions = {}): Promise<BenchResults> {
@@ -91,9 +99,10 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
   }
 
   log('quality: shared query sets');
-  const quality = measureQuality(dataDir, quick ? ['mcp-catalog'] : undefined);
+  const sample = 'sample' in plan ? plan.sample : undefined;
+  const quality = measureQuality(dataDir, quick ? ['mcp-catalog'] : undefined, sample);
   log('hybrid: lexical, dense and fused (mock-openai embeddings over HTTP)');
-  const hybrid = dataPresent ? await measureHybrid(dataDir, quick ? ['mcp-catalog'] : undefined) : [];
+  const hybrid = dataPresent ? await measureHybrid(dataDir, quick ? ['mcp-catalog'] : undefined, sample) : [];
   log('learning: replayed calls, evaluated on other queries');
   const learning = dataPresent
     ? measureLearning(dataDir, quick ? { only: ['mcp-catalog'], seeds: 1, curve: [0, 50] } : {})
@@ -115,7 +124,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
   const reuse = await measureIndexReuse(plan.reuse.tools, plan.reuse.runs);
 
   log('code mode: cold, warm, bare spawn');
-  const codeMode = await measureCodeMode(plan.codeRuns);
+  const codeMode = await measureCodeMode(plan.codeRuns, plan.code.catalogTotal, plan.code.quickjsBackToBack);
   log('kernel overhead per call');
   const overhead = await measureOverhead(plan.overheadCalls);
   log('soak: calls, sessions, code runs');
@@ -125,7 +134,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
   log('replicas: per-call store cost, one and two gateway replicas with Redis');
   const replicaLoad = await measureReplicaLoad(quick ? REPLICA_LOAD_QUICK : REPLICA_LOAD_FULL);
   log('CLI start-up: --help, a typo, tools list vs node -e 0');
-  const cliStartup = await measureCliStartup(plan.cliRuns);
+  const cliStartup = await measureCliStartup(plan.cliRuns, { warmUp: plan.cliWarmUp });
   log('exposure modes under load: direct, tools, code on each sandbox');
   const modeLoad = await measureModeLoad(quick ? MODE_LOAD_QUICK : MODE_LOAD_FULL);
   return {

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ToolDescriptor } from '@tool-search/kernel';
+import type { Snapshot } from '@tool-search/search';
 import { CORE_TOOLS, FAKE_CATALOG_OWNER, generateFakeTool } from '@tool-search/plugin-fake-catalog';
 
 /** `shared/data` next to the repo; override with TOOL_SEARCH_BENCH_DATA. */
@@ -15,6 +16,25 @@ export function defaultDataDir(): string {
 
 export function hasData(dataDir: string, ...files: string[]): boolean {
   return files.every((file) => existsSync(`${dataDir}/${file}`));
+}
+
+/** How much of a real catalog a quick run measures: the first `queries` queries and up to `tools` tools. */
+export interface EvalSample {
+  readonly queries: number;
+  readonly tools: number;
+}
+
+/**
+ * The same snapshot, smaller (the quick plan): its first `queries` queries, every tool those queries name as relevant,
+ * and the first other tools up to `tools` in all, in catalog order. Without a sample, the snapshot as it is.
+ */
+export function sampleSnapshot(snapshot: Snapshot, sample?: EvalSample): Snapshot {
+  if (!sample) return snapshot;
+  const queries = snapshot.queries.slice(0, sample.queries);
+  const needed = new Set(queries.flatMap((query) => query.relevant));
+  let others = Math.max(0, sample.tools - needed.size);
+  const descriptors = snapshot.descriptors.filter((tool) => needed.has(tool.id) || others-- > 0);
+  return { ...snapshot, descriptors, queries };
 }
 
 /** Plugin tools to add to the 25 core tools so the catalog lists `total` tools. */

@@ -28,7 +28,7 @@ export interface CodeModeResult {
   readonly warmToBare: number;
   /** The same run on the QuickJS backend (a fresh runtime per run in a warm worker thread), in the same loop: after idle gaps. */
   readonly quickjsMs: number;
-  /** QuickJS runs one right after another (a busy host's steady state): median of `QUICKJS_BACK_TO_BACK` runs. */
+  /** QuickJS runs one right after another (a busy host's steady state): median of `quickjsBackToBack` runs. */
   readonly quickjsBackToBackMs: number;
   readonly quickjsToBare: number;
   /** Set when the QuickJS backend could not run here. */
@@ -39,10 +39,15 @@ export interface CodeModeResult {
   readonly skipped?: string;
 }
 
-/** QuickJS runs measured one right after another, after the interleaved loop. */
-const QUICKJS_BACK_TO_BACK = 200;
-
-export async function measureCodeMode(runs: number, catalogTotal = 1000): Promise<CodeModeResult> {
+/**
+ * `runs` interleaved rounds over a catalog of `catalogTotal` tools, then `quickjsBackToBack` QuickJS runs one right
+ * after another.
+ */
+export async function measureCodeMode(
+  runs: number,
+  catalogTotal = 1000,
+  quickjsBackToBack = 200,
+): Promise<CodeModeResult> {
   const cold = await codeExposure(catalogTotal, 0);
   const warm = await codeExposure(catalogTotal, 1);
   const quick = await codeExposure(catalogTotal, 0, 'quickjs');
@@ -103,7 +108,7 @@ export async function measureCodeMode(runs: number, catalogTotal = 1000): Promis
     const coldToBare = median(coldTimes.map((t, k) => t / bare[k]!));
     const warmToBare = median(warmTimes.map((t, k) => t / bare[k]!));
     const backToBack: number[] = [];
-    if (quickOk) for (let i = 0; i < QUICKJS_BACK_TO_BACK; i++) backToBack.push((await runSnippet(quick.exposure)).ms);
+    if (quickOk) for (let i = 0; i < quickjsBackToBack; i++) backToBack.push((await runSnippet(quick.exposure)).ms);
     const quickjs = quickOk
       ? {
           quickjsMs: median(quickTimes),

@@ -10,7 +10,7 @@
 import { startMockOpenAI } from '@tool-search/mock-openai';
 import { compareRankings, type RankingComparison } from '@tool-search/plugin-embeddings';
 import { loadSnapshot, splitDev, type EvalQuery, type SnapshotName } from '@tool-search/search';
-import { hasData } from './catalogs.js';
+import { hasData, sampleSnapshot, type EvalSample } from './catalogs.js';
 import { EVAL_INDEX_OPTIONS } from './quality.js';
 import { msSince } from './stats.js';
 
@@ -27,13 +27,17 @@ const SETS: readonly { name: SnapshotName; file: string }[] = [
   { name: 'toolbench', file: 'toolbench-stable-retrieval.json' },
 ];
 
-export async function measureHybrid(dataDir: string, only?: readonly SnapshotName[]): Promise<HybridRow[]> {
+export async function measureHybrid(
+  dataDir: string,
+  only?: readonly SnapshotName[],
+  sample?: EvalSample,
+): Promise<HybridRow[]> {
   const mock = await startMockOpenAI();
   const rows: HybridRow[] = [];
   try {
     for (const set of SETS) {
       if ((only && !only.includes(set.name)) || !hasData(dataDir, set.file)) continue;
-      const snapshot = loadSnapshot(dataDir, set.name);
+      const snapshot = sampleSnapshot(loadSnapshot(dataDir, set.name), sample);
       const options = { baseURL: mock.url, model: 'mock-embedding' };
       const subsets: Record<string, readonly EvalQuery[]> =
         set.name === 'mcp-catalog' ? { 'held-out': splitDev(snapshot.queries).heldOut } : {};

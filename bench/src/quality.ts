@@ -13,7 +13,7 @@ import {
   type Metrics,
   type SnapshotName,
 } from '@tool-search/search';
-import { hasData } from './catalogs.js';
+import { hasData, sampleSnapshot, type EvalSample } from './catalogs.js';
 
 export interface QualityRow {
   readonly dataset: SnapshotName;
@@ -47,12 +47,12 @@ const DATASETS: readonly { name: SnapshotName; files: string[]; description: str
 /** Index options of an evaluation, as `tool-search eval` sets them: no response byte cap, so the cap never hides a rank. */
 export const EVAL_INDEX_OPTIONS = { maxResponseBytes: 1 << 20, maxSearchLimit: 100 } as const;
 
-export function measureQuality(dataDir: string, only?: readonly SnapshotName[]): QualityRow[] {
+export function measureQuality(dataDir: string, only?: readonly SnapshotName[], sample?: EvalSample): QualityRow[] {
   const rows: QualityRow[] = [];
   for (const dataset of DATASETS) {
     if (only && !only.includes(dataset.name)) continue;
     if (!hasData(dataDir, ...dataset.files)) continue;
-    const snapshot = loadSnapshot(dataDir, dataset.name);
+    const snapshot = sampleSnapshot(loadSnapshot(dataDir, dataset.name), sample);
     const index = createToolIndex(snapshot.descriptors, EVAL_INDEX_OPTIONS);
     const plain = createPlainBm25(snapshot.descriptors);
     const row = (queries: readonly EvalQuery[], split?: QualityRow['split']): QualityRow => ({

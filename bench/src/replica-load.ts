@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import OpenAI from 'openai';
 import type { ToolSearchConfig } from '@tool-search/config';
-import { startReplicaSet } from '@tool-search/e2e';
+import { startReplicaSet, type ReplicaSet } from '@tool-search/e2e';
 import { startMockOpenAI } from '@tool-search/mock-openai';
 import { createToolSearchKernel } from '@tool-search/preset';
 import { connectRedisState, MemoryStateStore, type StateStore } from '@tool-search/state';
@@ -113,10 +113,27 @@ async function measureSetups(redis: RedisServerHandle, plan: ReplicaLoadPlan): P
     state: { redis: { url: redis.url, keyPrefix: `bench-${process.pid}:` } },
   });
   const rows: ReplicaSetupRow[] = [];
+  const start = (file: string, count: number) =>
+    startReplicaSet(
+      Array.from({ length: count }, (_, i) => `bench-${i}`),
+      () => ({ args: ['gateway', '--config', file, '--approvals', 'deny'] }),
+    );
   try {
-    rows.push(await measureSetup('1 replica, in-process state', memoryConfig, 1, 'memory', plan));
-    rows.push(await measureSetup('1 replica, Redis state', redisConfig, 1, 'redis', plan));
-    rows.push(await measureSetup('2 replicas, Redis state, round-robin', redisConfig, 2, 'redis', plan));
+    const memory = await start(memoryConfig, 1);
+    try {
+      rows.push(await measureSetup('1 replica, in-process state', memory, 1, 'memory', plan));
+    } finally {
+      await memory.stop();
+    }
+    // One pair of Redis replicas serves both Redis setups: the first replica asked alone (the second sits idle), then
+    // both behind the balancer. A replica start is about a second of CPU; an idle replica takes none from the other.
+    const pair = await start(redisConfig, 2);
+    try {
+      rows.push(await measureSetup('1 replica, Redis state', pair, 1, 'redis', plan));
+      rows.push(await measureSetup('2 replicas, Redis state, round-robin', pair, 2, 'redis', plan));
+    } finally {
+      await pair.stop();
+    }
   } finally {
     await provider.close();
     await rm(dir, { recursive: true, force: true });
@@ -124,28 +141,23 @@ async function measureSetups(redis: RedisServerHandle, plan: ReplicaLoadPlan): P
   return rows;
 }
 
+/** `count` replicas of `set` under load: the first one asked directly, or the first `count` behind the balancer. */
 async function measureSetup(
   setup: string,
-  config: string,
+  set: ReplicaSet,
   count: number,
   state: 'memory' | 'redis',
   plan: ReplicaLoadPlan,
 ): Promise<ReplicaSetupRow> {
-  const ids = Array.from({ length: count }, (_, i) => `bench-${i}`);
-  const set = await startReplicaSet(ids, () => ({ args: ['gateway', '--config', config, '--approvals', 'deny'] }));
-  try {
-    // One replica is asked directly: the balancer's hop is part of the two-replica setup only.
-    const baseURL = count > 1 ? `${set.balancer.url}/v1` : set.replicas[0]!.url;
-    const client = new OpenAI({ baseURL, apiKey: 'unused-on-loopback', maxRetries: 0, timeout: 30_000 });
-    // One warm-up turn per replica: the first request pays for the tokenizer and the run cache.
-    for (let i = 0; i < count; i++) await turn(client, `warm-${i}`, 0);
-    const sample = await driveSessions(plan, async (session, index) =>
-      (await turn(client, `load-${session}`, index)) ? undefined : 'no tool result in the answer',
-    );
-    return { setup, replicas: count, state, ...turnStats([sample]) };
-  } finally {
-    await set.stop();
-  }
+  // One replica is asked directly: the balancer's hop is part of the two-replica setup only.
+  const baseURL = count > 1 ? `${set.balancer.url}/v1` : set.replicas[0]!.url;
+  const client = new OpenAI({ baseURL, apiKey: 'unused-on-loopback', maxRetries: 0, timeout: 30_000 });
+  // One warm-up turn per replica: the first request pays for the tokenizer and the run cache.
+  for (let i = 0; i < count; i++) await turn(client, `warm-${i}`, 0);
+  const sample = await driveSessions(plan, async (session, index) =>
+    (await turn(client, `load-${session}`, index)) ? undefined : 'no tool result in the answer',
+  );
+  return { setup, replicas: count, state, ...turnStats([sample]) };
 }
 
 /** One turn: the scripted model reads a file (a distinct one per turn, so no loop guard fires) and answers. */

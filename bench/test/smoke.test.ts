@@ -1,11 +1,14 @@
 /**
  * CI smoke of the bench: the quick plan in-process (small catalogs, one
  * repetition, nothing written), so the benchmark code cannot rot. It checks
- * that the numbers are sane, never how fast anything was.
+ * that the numbers are sane, never how fast anything was. Every section is
+ * measured once here and checked here (the CLI start-up and mode-load rows
+ * included), so no other test file runs the same measurement again.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runBench, type BenchResults } from '../src/bench.js';
 import { payloadChart } from '../src/chart.js';
+import { modeLoadSection } from '../src/mode-load.js';
 import { renderReport } from '../src/report.js';
 
 // One quick bench for every test: the promise is kept, so a test that times out on a loaded machine does not start
@@ -121,6 +124,33 @@ describe('CLI start-up rows', () => {
       ['tool-search tools list', 0],
     ]);
     for (const row of cliStartup.rows) expect(row.ratioToNode).toBeGreaterThan(0);
+    expect(cliStartup.load?.before).toBeGreaterThanOrEqual(0);
+    if (process.platform === 'linux') {
+      const list = cliStartup.rows.find((row) => row.command === 'tool-search tools list')!;
+      // Building a kernel over 1,025 tools costs more CPU than an empty node: the figure is the child's, not noise.
+      expect(list.cpuMs).toBeGreaterThan(list.nodeCpuMs!);
+    }
     expect(renderReport(await quick(), 'test')).toContain('## 9. CLI start-up');
+  });
+});
+
+describe('exposure modes under load (quick plan)', () => {
+  it('runs every setup through the gateway without errors and reports the code/tools ratio', async () => {
+    const { modeLoad } = await quick();
+    expect(modeLoad.rows.map((row) => [row.setup, row.turns, row.errors])).toEqual([
+      ['direct', 4, 0],
+      ['tools', 4, 0],
+      ['code, process per run', 4, 0],
+      ['code, warm pool of 2', 4, 0],
+      ['code, QuickJS worker, maxConcurrent 4', 4, 0],
+      ['code, QuickJS worker', 4, 0],
+    ]);
+    for (const row of modeLoad.rows) {
+      expect(row.p99Ms).toBeGreaterThanOrEqual(row.p50Ms);
+      expect(row.cpuMsPerTurn).toBeGreaterThan(0);
+    }
+    expect(modeLoadSection(modeLoad, '## 9').join('\n')).toMatch(
+      /Fastest code setup \(.+\) \/ tools mode: \*\*[\d.]+×\*\* turns\/s/,
+    );
   });
 });

@@ -149,27 +149,38 @@ describe.skipIf(!built || !haveRedis)('gateway replicas sharing Redis', () => {
 });
 
 describe.skipIf(!built)('gateway replicas without shared state (the control)', () => {
-  it(
-    'let the same alternating loop through: each replica counts only its own calls',
-    async () => {
-      const mock = await startMockOpenAI();
-      const set = await startGatewayReplicas(await writeReplicaConfig(mock.url));
-      const { balancer } = set;
-      try {
-        const turns = [];
-        for (let i = 0; i < 4; i++) turns.push(await scriptedTurn(balancer.url, 'loop-unshared', [read]));
-        expect(balancer.routed).toEqual([0, 1, 0, 1]);
-        expect(turns.map((turn) => turn.toolCalls.map((call) => call.status))).toEqual([
-          ['ok'],
-          ['ok'],
-          ['ok'],
-          ['ok'],
-        ]);
-      } finally {
-        await set.stop();
-        await mock.close();
-      }
-    },
-    REPLICA_BUDGET_MS,
-  );
+  let mock: MockOpenAI;
+  let set: ReplicaSet | undefined;
+
+  // One pair of replicas for the control and the harness check below (a replica start is about a second of CPU).
+  beforeAll(async () => {
+    mock = await startMockOpenAI();
+    set = await startGatewayReplicas(await writeReplicaConfig(mock.url));
+  }, REPLICA_BUDGET_MS);
+
+  afterAll(async () => {
+    await set?.stop();
+    await mock?.close();
+  });
+
+  it('let the same alternating loop through: each replica counts only its own calls', async () => {
+    const { balancer } = set!;
+    const turns = [];
+    for (let i = 0; i < 4; i++) turns.push(await scriptedTurn(balancer.url, 'loop-unshared', [read]));
+    expect(balancer.routed).toEqual([0, 1, 0, 1]);
+    expect(turns.map((turn) => turn.toolCalls.map((call) => call.status))).toEqual([['ok'], ['ok'], ['ok'], ['ok']]);
+  });
+
+  // The harness itself (src/replicas.ts), without Redis: real processes behind the balancer, which alternates between
+  // them and skips one that died once it is taken out of the rotation.
+  it('the replica harness alternates requests between real gateway processes, skipping one that died', async () => {
+    const { balancer, replicas } = set!;
+    const first = balancer.routed.length;
+    for (let i = 0; i < 4; i++) expect((await fetch(`${balancer.url}/v1/models`)).status).toBe(200);
+    expect(balancer.routed.slice(first)).toEqual([0, 1, 0, 1]);
+    await replicas[0]!.stop('SIGKILL');
+    balancer.remove(0);
+    expect((await fetch(`${balancer.url}/v1/models`)).status).toBe(200);
+    expect(balancer.routed.at(-1)).toBe(1);
+  });
 });

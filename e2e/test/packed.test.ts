@@ -6,9 +6,9 @@
  * `serve mcp` run against what was installed, not against the checkout.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statfsSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { freemem, tmpdir } from 'node:os';
 import { dirname, join, normalize, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -42,6 +42,28 @@ const toolSearch = (args: string[]) =>
     maxBuffer: 64 * 1024 * 1024,
   });
 
+/**
+ * Where the installed tree goes: a RAM-backed tmpfs (/dev/shm) mounted read-write and exec, with room for it and free
+ * memory to spare, else the temp folder. The tree is ~550 MB in thousands of files: on tmpfs npm writes it with ~10 s
+ * less system CPU, and it is removed in a second instead of ~15 s.
+ */
+function installParent(): string {
+  const shm = '/dev/shm';
+  try {
+    const mount = readFileSync('/proc/mounts', 'utf8')
+      .split('\n')
+      .map((line) => line.split(' '))
+      .find((fields) => fields[1] === shm);
+    const flags = mount?.[3]?.split(',') ?? [];
+    if (mount?.[2] !== 'tmpfs' || !flags.includes('rw') || flags.includes('noexec')) return tmpdir();
+    const { bavail, bsize } = statfsSync(shm);
+    return bavail * bsize > 2 * 2 ** 30 && freemem() > 4 * 2 ** 30 ? shm : tmpdir();
+  } catch {
+    // no /proc/mounts (not Linux) or no /dev/shm: the temp folder
+    return tmpdir();
+  }
+}
+
 /** The first fenced block of `lang` after `heading` in a README. */
 function block(readme: string, heading: string, lang: string): string {
   const from = readme.indexOf(heading);
@@ -53,7 +75,7 @@ function block(readme: string, heading: string, lang: string): string {
 describe.skipIf(unbuilt.length > 0)('packed packages installed outside the workspace', () => {
   beforeAll(async () => {
     tarballs = mkdtempSync(join(tmpdir(), 'tool-search-tarballs-'));
-    work = mkdtempSync(join(tmpdir(), 'tool-search-installed-'));
+    work = mkdtempSync(join(installParent(), 'tool-search-installed-'));
     packed = await packAll(root, tarballs, env);
     const vitest = (
       JSON.parse(readFileSync(join(root, 'node_modules/vitest/package.json'), 'utf8')) as { version: string }

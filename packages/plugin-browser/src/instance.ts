@@ -5,7 +5,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Dialog, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Dialog, Page } from 'playwright-core';
 import { CHROMIUM_FLAGS } from '@tool-search/chromium';
 import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { BrowserErrors } from './errors.js';
@@ -76,6 +76,9 @@ export class BrowserInstance {
   }
 
   static async start(profile: Profile, settings: LaunchSettings): Promise<BrowserInstance> {
+    // Loaded on the first start, not with the plugin: importing playwright-core costs ~0.75 s of CPU, which every
+    // process listing the core tools (a gateway, serve mcp, the CLI) paid at start-up though most never open a browser.
+    const { chromium } = await import('playwright-core');
     if (profile.kind === 'remote') {
       const browser = await chromium
         .connectOverCDP(profile.cdpUrl, { timeout: LAUNCH_TIMEOUT_MS })
