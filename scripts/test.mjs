@@ -2,7 +2,8 @@
 // `npm test`: the dependency and packaging checks with the lint (at once), an incremental build (one `tsc -b`), then
 // one typecheck over every package running beside each workspace's vitest run (two workspaces at a time, the slowest
 // of the last run first), and one total at the end.
-// Usage: node scripts/test.mjs [--no-typecheck] [--no-build] [--no-times] [--jobs N] [workspace-dir ...]
+// Usage: node scripts/test.mjs [--no-checks] [--no-typecheck] [--no-build] [--no-times] [--jobs N] [workspace-dir ...]
+//   --no-checks  skip the dependency/packaging checks and Biome (a nested run whose caller already ran them)
 //   --no-times  do not record this run's durations (the order of the next run): for a run that is not the usual one
 // Why the typecheck runs beside vitest: the test files wait on child processes, servers and code timeouts much of the
 // time, so on 2 cores the typecheck (one tsc process, CPU-bound) fills what the vitest lanes leave idle.
@@ -257,16 +258,18 @@ async function main(argv) {
     );
   }
   // Both only read the tree: they run at once.
-  const checks = await Promise.all([
-    backgroundStep('dependency and packaging checks', process.execPath, ['scripts/check-deps.mjs']),
-    // `biome ci`: the lint rules and the formatting (biome.json), read-only; `npm run format` fixes the formatting.
-    backgroundStep('lint and format check (Biome: biome.json)', process.execPath, [
-      join(ROOT, 'node_modules/@biomejs/biome/bin/biome'),
-      'ci',
-      '--error-on-warnings',
-      '--colors=off',
-    ]),
-  ]);
+  const checks = flag('--no-checks')
+    ? []
+    : await Promise.all([
+        backgroundStep('dependency and packaging checks', process.execPath, ['scripts/check-deps.mjs']),
+        // `biome ci`: the lint rules and the formatting (biome.json), read-only; `npm run format` fixes the formatting.
+        backgroundStep('lint and format check (Biome: biome.json)', process.execPath, [
+          join(ROOT, 'node_modules/@biomejs/biome/bin/biome'),
+          'ci',
+          '--error-on-warnings',
+          '--colors=off',
+        ]),
+      ]);
   if (checks.includes(false)) process.exit(1);
   if (!flag('--no-build') && !step('build (one tsc -b)', process.execPath, ['scripts/build.mjs', '--quiet']))
     process.exit(1);

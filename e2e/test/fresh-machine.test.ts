@@ -47,6 +47,7 @@ describe('npm test on a machine without bubblewrap and redis-server', () => {
       [
         'scripts/test.mjs',
         '--no-build',
+        '--no-checks', // the outer npm test ran them; this run is about the tests that need bwrap and redis-server
         '--no-typecheck',
         '--no-times',
         '--jobs',
