@@ -101,26 +101,42 @@ function cpuSince() {
 // projects of its own (e2e, mode-code) always runs alone: vitest does not nest projects.
 const BATCH_BELOW_SECONDS = 8;
 
-/** Splits the ordered workspaces into those that run alone and one batch of small ones (see BATCH_BELOW_SECONDS). */
+// A batch holds at most this many seconds of tests, so batches are lane-sized pieces the two lanes can balance
+// (one batch of every small workspace was a 185 s piece on a loaded machine).
+const BATCH_SECONDS = 30;
+
+/**
+ * Splits the ordered workspaces into those that run alone and batches of small ones (see BATCH_BELOW_SECONDS),
+ * longest first.
+ */
 export function planRuns(dirs, times, root = ROOT) {
+  const seconds = (dir) => times[dir] ?? 0;
   const small = dirs.filter(
     (dir) =>
-      (times[dir] ?? 0) < BATCH_BELOW_SECONDS &&
+      seconds(dir) < BATCH_BELOW_SECONDS &&
       !/\bprojects\s*:/.test(readFileSync(join(root, dir, 'vitest.config.ts'), 'utf8')),
   );
-  const alone = dirs.filter((dir) => !small.includes(dir)).map((dir) => ({ dirs: [dir], seconds: times[dir] ?? 0 }));
-  const batch = small.length > 1 ? [{ dirs: small, seconds: small.reduce((n, dir) => n + (times[dir] ?? 0), 0) }] : [];
-  const single = small.length === 1 ? [{ dirs: small, seconds: times[small[0]] ?? 0 }] : [];
-  return [...alone, ...batch, ...single].sort((a, b) => b.seconds - a.seconds);
+  const runs = dirs.filter((dir) => !small.includes(dir)).map((dir) => ({ dirs: [dir], seconds: seconds(dir) }));
+  // First fit, longest first: each small workspace joins the first batch it fits in.
+  const batches = [];
+  for (const dir of [...small].sort((a, b) => seconds(b) - seconds(a))) {
+    const batch = batches.find((b) => b.seconds + seconds(dir) <= BATCH_SECONDS);
+    if (batch) {
+      batch.dirs.push(dir);
+      batch.seconds += seconds(dir);
+    } else batches.push({ dirs: [dir], seconds: seconds(dir) });
+  }
+  return [...runs, ...batches].sort((a, b) => b.seconds - a.seconds);
 }
 
 /** Runs one vitest process: in the workspace's folder, or over a batch's projects (a config written for it). */
+let batchCount = 0;
 function runVitest(dirs, reportDir) {
-  const name = dirs.length === 1 ? dirs[0] : 'batch';
+  const name = dirs.length === 1 ? dirs[0] : `batch-${++batchCount}`;
   const report = join(reportDir, `${name.replaceAll('/', '_')}.json`);
   const args = [VITEST, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
   if (dirs.length > 1) {
-    const config = join(reportDir, 'vitest.batch.config.mjs');
+    const config = join(reportDir, `vitest.${name}.config.mjs`);
     const projects = dirs.map((dir) => join(ROOT, dir, 'vitest.config.ts'));
     // One worker, as every workspace run alone has in its lane: the batch is one lane's work.
     writeFileSync(config, `export default ${JSON.stringify({ test: { projects, maxWorkers: 1 } })};\n`);
@@ -283,9 +299,10 @@ async function main(argv) {
 
   const dirs = testedWorkspaces(ROOT, only);
   const queue = planRuns(dirs, { ...readTimes(SEED_TIMES), ...readTimes(TIMES) });
-  const batched = queue.find((run) => run.dirs.length > 1)?.dirs.length ?? 0;
+  const batches = queue.filter((run) => run.dirs.length > 1);
+  const batched = batches.reduce((n, run) => n + run.dirs.length, 0);
   process.stdout.write(
-    `\n> vitest in ${dirs.length} workspaces (${batched ? `${batched} small ones in one process, ` : ''}${jobs} processes at a time${flag('--no-typecheck') ? '' : ', the typecheck beside them'})\n`,
+    `\n> vitest in ${dirs.length} workspaces (${batched ? `${batched} small ones in ${batches.length} processes, ` : ''}${jobs} processes at a time${flag('--no-typecheck') ? '' : ', the typecheck beside them'})\n`,
   );
   const reportDir = mkdtempSync(join(tmpdir(), 'tool-search-test-'));
   const results = [];

@@ -33,8 +33,18 @@ describe('planRuns', () => {
     expect(runs).toEqual([
       { dirs: ['e2e'], seconds: 100 },
       { dirs: ['packages/big'], seconds: 30 },
-      { dirs: ['packages/a', 'packages/b'], seconds: 5 },
+      { dirs: ['packages/b', 'packages/a'], seconds: 5 },
     ]);
+  });
+
+  it('cuts the small ones into batches of at most 30 s, so two lanes can balance them', () => {
+    const names = ['a', 'b', 'c', 'd', 'e'].map((n) => `packages/${n}`);
+    const root = tree(Object.fromEntries(names.map((dir) => [dir, plain])));
+    const times = { 'packages/a': 7, 'packages/b': 7, 'packages/c': 7, 'packages/d': 7, 'packages/e': 7 };
+    const runs = planRuns(names, times, root);
+    expect(runs.map((run: { dirs: string[] }) => run.dirs.length)).toEqual([4, 1]);
+    expect(runs.every((run: { seconds: number }) => run.seconds <= 30)).toBe(true);
+    expect(runs.flatMap((run: { dirs: string[] }) => run.dirs).sort()).toEqual(names);
   });
 
   it('keeps a small workspace with projects of its own alone (vitest does not nest projects)', () => {
