@@ -31,8 +31,9 @@ if (!CLI_BUILT) console.warn(`skipping the conformance run through the serve mcp
 
 /**
  * The three runs are independent (each its own downstream fixture process, each the suite's own CLI against its own
- * URL), and each mostly waits on the suite's scenarios one after another: they run at once, started in beforeAll;
- * each test awaits its own run and compares with the direct one.
+ * URL), and each mostly waits on the suite's scenarios one after another: the direct and the directory-mode runs go at
+ * once, the tools-mode run (whose proxy is in this process) after them, all started in beforeAll; each test awaits
+ * its own run and compares with the direct one.
  */
 describe('MCP conformance suite, server scenarios', () => {
   let workspace: Workspace;
@@ -44,7 +45,8 @@ describe('MCP conformance suite, server scenarios', () => {
     workspace = await createWorkspace();
     direct = runDirect(workspace.dir);
     directory = CLI_BUILT ? runDirectoryMode(workspace) : undefined;
-    tools = runToolsMode(workspace.dir);
+    // Alone afterwards: a run through the in-process proxy was seen to miss a scenario once with the others beside it.
+    tools = Promise.allSettled([direct, directory]).then(() => runToolsMode(workspace.dir));
     // Each is awaited by its test; these only keep a failure from being an unhandled rejection meanwhile.
     for (const run of [direct, directory, tools]) run?.catch(() => undefined);
   });
@@ -78,7 +80,7 @@ describe('MCP conformance suite, server scenarios', () => {
       $defs: { address: { type: 'object' } },
       additionalProperties: false,
     });
-  }, 120_000);
+  }, 240_000); // its run starts after the other two
 });
 
 /** The suite against the downstream fixture on Streamable HTTP. */
