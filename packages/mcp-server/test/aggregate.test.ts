@@ -6,7 +6,7 @@
  * policy applied by server, and results (structuredContent, outputSchema,
  * _meta) passed through unchanged.
  */
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
@@ -26,11 +26,19 @@ const fixture = { command: process.execPath, args: [CONFORMANCE_FIXTURE] };
 const kernels: Kernel[] = [];
 const sessions: { client: Client; mcp: ToolSearchMcpServer }[] = [];
 
+type Preset = Awaited<ReturnType<typeof createToolSearchKernel>>;
+
+async function start(config: Config): Promise<Preset> {
+  const preset = await createToolSearchKernel(config);
+  kernels.push(preset.kernel);
+  return preset;
+}
+
+/** A client session on its own MCP server, over a new kernel of `config` or over one kernel several sessions share. */
 async function connect(
-  config: Config,
+  from: Config | Promise<Preset>,
 ): Promise<{ client: Client; updated: string[]; logs: string[]; downstreamLogs: string[] }> {
-  const { kernel, mcpDownstream } = await createToolSearchKernel(config);
-  kernels.push(kernel);
+  const { kernel, mcpDownstream } = await (from instanceof Promise ? from : start(from));
   const downstreamLogs: string[] = [];
   mcpDownstream?.on((event) => void (event.type === 'log' && downstreamLogs.push(event.server)));
   const mcp = await createToolSearchMcpServer({
@@ -62,8 +70,16 @@ afterAll(async () => {
 });
 
 describe('resources and prompts of two servers', () => {
+  // One kernel (two fixture processes) for the four tests, each its own client session on its own MCP server, as
+  // serve mcp --http gives each client: a server process start is ~0.5 s of CPU, and these tests are not about it.
+  let shared: Promise<Preset>;
+  beforeAll(() => {
+    shared = start({ mcpServers: { conf: fixture, conf2: fixture } });
+    shared.catch(() => undefined); // awaited by each test, which fails with it
+  });
+
   it('lists them namespaced and reads by the namespaced name', async () => {
-    const { client } = await connect({ mcpServers: { conf: fixture, conf2: fixture } });
+    const { client } = await connect(shared);
     const uris = (await client.listResources()).resources.map((r) => r.uri);
     expect(uris).toEqual(
       expect.arrayContaining(['tool-search://conf/test://static-text', 'tool-search://conf2/test://static-text']),
@@ -92,7 +108,7 @@ describe('resources and prompts of two servers', () => {
   });
 
   it('refuses an original name two servers own, naming the namespaced ones', async () => {
-    const { client } = await connect({ mcpServers: { conf: fixture, conf2: fixture } });
+    const { client } = await connect(shared);
     await expect(client.readResource({ uri: 'test://static-text' })).rejects.toMatchObject({
       code: McpErrorCode.InvalidParams,
       data: { candidates: ['tool-search://conf/test://static-text', 'tool-search://conf2/test://static-text'] },
@@ -106,7 +122,7 @@ describe('resources and prompts of two servers', () => {
   });
 
   it('routes completions to the server of the prompt', async () => {
-    const { client } = await connect({ mcpServers: { conf: fixture, conf2: fixture } });
+    const { client } = await connect(shared);
     const result = await client.complete({
       ref: { type: 'ref/prompt', name: 'conf2:test_prompt_with_arguments' },
       argument: { name: 'language', value: 'p' },
@@ -115,7 +131,7 @@ describe('resources and prompts of two servers', () => {
   });
 
   it('sends resources/updated under the URI the client subscribed with, until it unsubscribes', async () => {
-    const { client, updated } = await connect({ mcpServers: { conf: fixture, conf2: fixture } });
+    const { client, updated } = await connect(shared);
     await client.subscribeResource({ uri: 'tool-search://conf2/test://watched-resource' });
     await vi.waitFor(() => expect(updated).toEqual(['tool-search://conf2/test://watched-resource']));
     await client.unsubscribeResource({ uri: 'tool-search://conf2/test://watched-resource' });

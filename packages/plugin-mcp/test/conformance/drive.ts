@@ -4,6 +4,8 @@
  * the OAuth login, elicitation and sampling handling a real deployment would
  * configure. The "browser" of the login follows the authorization server's
  * redirect back to the loopback listener, as a user's browser would.
+ * Deadlines are generous: the scenarios of a suite run at once, all of
+ * them with their client in this one process, on a loaded machine too.
  */
 import { createServer, type Server } from 'node:http';
 import { createKernel } from '@tool-search/kernel';
@@ -28,17 +30,17 @@ export async function driveScenario(
         : { clientMetadataUrl: CIMD_URL };
   const authorizer = loopbackAuthorizer({
     open: async (url) => void (await (await fetch(url)).text()),
-    timeoutMs: 10_000,
+    timeoutMs: 60_000,
   });
   const plugin = mcpPlugin({
-    connectTimeoutMs: 20_000,
+    connectTimeoutMs: 60_000,
     servers: { conformance: { url: serverUrl, auth } },
     tokenStore: memoryTokenStore(),
     authorizer,
     // Accept with nothing filled in: the client applies the schema's defaults (SEP-1034).
     handlers: { elicitInput: async () => ({ action: 'accept', content: {} }) },
   });
-  const kernel = createKernel({ plugins: [plugin], sourceTimeoutMs: 25_000 });
+  const kernel = createKernel({ plugins: [plugin], sourceTimeoutMs: 90_000 });
   try {
     const run = await kernel.createRun();
     const failures = run.diagnostics.filter((d) => d.level === 'error');
