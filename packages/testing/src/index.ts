@@ -23,3 +23,4 @@ export {
 } from './adapters.js';
 export { raceFolders, startSymlinkRacer, type SymlinkRacer, type SymlinkRacerOptions } from './symlink-racer.js';
 export { LEARNING_QUERY, LEARNING_TARGET, learningCatalog } from './learning-catalog.js';
+export { assertOptionsProof, type OptionsProofCase } from './options-proof.js';
