@@ -3,15 +3,7 @@
  * check of a mode's options against its schema (Ajv through the kernel's compile-once cache), so no mode checks its
  * options by hand and each error names the path, the rule and the fix.
  */
-import {
-  compileToolSchema,
-  ConfigError,
-  ErrorCode,
-  surelyValid,
-  toSchemaIssues,
-  type JsonSchema,
-  type SchemaIssue,
-} from '@tool-search/kernel';
+import { ConfigError, ErrorCode, type JsonSchema, type SchemaIssue, valueIssues } from '@tool-search/kernel';
 
 /** Longest operator extension of a search tool's description (config `tools.toolSearch.description`). */
 export const MAX_DESCRIPTION_CHARS = 2000;
@@ -40,12 +32,9 @@ export interface ModeOptionsCheck {
  * path and rule, every issue in `details.issues`. Cross-key rules (a default above its maximum) stay with the mode.
  */
 export function checkModeOptions<T>(options: T, check: ModeOptionsCheck): T {
-  if (surelyValid(check.schema, options)) return options;
-  const validate = compileToolSchema(check.schema);
-  if (typeof validate !== 'function')
-    throw new Error(`${check.plugin}: its options schema does not compile: ${validate.message}`);
-  if (validate(options)) return options;
-  const issues = toSchemaIssues(validate.errors).map((issue) => explained(issue, options));
+  const found = valueIssues(check.schema, options);
+  if (found.length === 0) return options;
+  const issues = found.map((issue) => explained(issue, options));
   const first = issues[0]!;
   throw optionsError(check, first.path, first.rule, first.message, { issues });
 }

@@ -16,8 +16,20 @@
  */
 import { types } from 'node:util';
 import type { JsonSchema } from './types.js';
-import { structuralSchemaIssue } from './schema.js';
+import { compileToolSchema, structuralSchemaIssue, toSchemaIssues, type SchemaIssue } from './schema.js';
 import { ASSERTIONS, compiles, evaluableNode, isPlainObject } from './surely-valid-schema.js';
+
+/**
+ * The issues of `value` under a schema a package owns (its options, its config section): `[]` when valid, decided by
+ * `surelyValid` where it can and by Ajv otherwise, so every options check takes the shortcut the same way. A schema
+ * that does not compile is the package's own bug: an `Error` naming it, not an issue of the value.
+ */
+export function valueIssues(schema: JsonSchema, value: unknown): SchemaIssue[] {
+  if (surelyValid(schema, value)) return [];
+  const validate = compileToolSchema(schema);
+  if (typeof validate !== 'function') throw new Error(`an options schema does not compile: ${validate.message}`);
+  return validate(value) ? [] : toSchemaIssues(validate.errors);
+}
 
 /**
  * `true` when `value` is surely valid under `schema` (Ajv would accept it), `false` when this cannot tell: then ask

@@ -8,7 +8,7 @@
 import type { ValidateFunction } from 'ajv';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileToolSchema, surelyValid, type JsonSchema } from '@tool-search/kernel';
+import { compileToolSchema, surelyValid, valueIssues, type JsonSchema } from '@tool-search/kernel';
 
 const MODERN = 'https://json-schema.org/draft/2020-12/schema';
 /** Property names that collide with `Object.prototype`, where reading `data[key]` finds something. */
@@ -435,5 +435,25 @@ describe('surelyValid on hostile values and schemas: never throws, never proves 
       true,
     ];
     for (const schema of hostile) expect(surelyValid(schema as JsonSchema, { a: 1 })).toBe(false);
+  });
+});
+
+describe('valueIssues: the options check built on the proof', () => {
+  const schema = { type: 'object', properties: { n: { type: 'integer', minimum: 1 } }, additionalProperties: false };
+  it("answers [] for a value it proves or Ajv accepts, and Ajv's issues otherwise", () => {
+    expect(valueIssues(schema, { n: 2 })).toEqual([]);
+    expect(
+      valueIssues(
+        { ...schema, $comment: 'pattern below', properties: { s: { type: 'string', pattern: '^a' } } },
+        { s: 'ab' },
+      ),
+    ).toEqual([]);
+    expect(valueIssues(schema, { n: 0 })).toEqual([expect.objectContaining({ path: '/n', rule: 'minimum' })]);
+    expect(valueIssues(schema, { m: 1 })).toEqual([expect.objectContaining({ rule: 'additionalProperties' })]);
+  });
+  it("throws on a schema that does not compile: the package's bug, not the value's", () => {
+    expect(() => valueIssues({ type: 'object', properties: { a: { $ref: '#/nowhere' } } }, { a: 1 })).toThrow(
+      /does not compile/,
+    );
   });
 });

@@ -2,7 +2,7 @@
  * `tools.approvals`: which calls need approval and how long to wait. Checked
  * once, when the plugin is created.
  */
-import { compileToolSchema, ConfigError, surelyValid, toSchemaIssues, type JsonSchema } from '@tool-search/kernel';
+import { ConfigError, type JsonSchema, valueIssues } from '@tool-search/kernel';
 
 export interface ApprovalsConfig {
   /** Tools that need approval: names, ids, `group:*`, `*` globs (matched like policy entries, case-insensitive). */
@@ -34,14 +34,10 @@ export const approvalsConfigSchema: JsonSchema = Object.freeze({
 
 /** Validates and fills defaults; throws `CONFIG_INVALID` with a `tools.approvals.*` path. */
 export function resolveApprovalsConfig(config: ApprovalsConfig = {}): ResolvedApprovalsConfig {
-  if (!surelyValid(approvalsConfigSchema, config)) {
-    const validate = compileToolSchema(approvalsConfigSchema);
-    if (typeof validate !== 'function') throw new ConfigError('tools.approvals', validate.rule, validate.message);
-    if (!validate(config)) {
-      const issue = toSchemaIssues(validate.errors)[0]!;
-      const path = ['tools', 'approvals', ...issue.path.split('/').filter(Boolean)].join('.');
-      throw new ConfigError(path, issue.rule, `${path}: ${issue.message}`);
-    }
+  const [issue] = valueIssues(approvalsConfigSchema, config);
+  if (issue) {
+    const path = ['tools', 'approvals', ...issue.path.split('/').filter(Boolean)].join('.');
+    throw new ConfigError(path, issue.rule, `${path}: ${issue.message}`);
   }
   return Object.freeze({
     require: Object.freeze([...(config.require ?? [])]),

@@ -3,14 +3,7 @@
  * plus `allowPrivate` (the address rule of `web_fetch`), `evaluateEnabled` and timeouts; checked with the kernel's
  * JSON Schema validator. Unknown OpenClaw keys are accepted and have no effect.
  */
-import {
-  compileToolSchema,
-  ConfigError,
-  ErrorCode,
-  surelyValid,
-  toSchemaIssues,
-  type JsonSchema,
-} from '@tool-search/kernel';
+import { ConfigError, ErrorCode, type JsonSchema, valueIssues } from '@tool-search/kernel';
 
 export interface BrowserProfileConfig {
   /** Local profile: the CDP port Chromium listens on (default: the first free one in 18800-18899). */
@@ -72,12 +65,10 @@ export const browserConfigSchema: JsonSchema = {
 
 /** Throws a `ConfigError` naming the `/browser/...` path and the rule. */
 export function checkBrowserConfig(config: unknown): BrowserConfig {
-  if (surelyValid(browserConfigSchema, config ?? {})) return (config ?? {}) as BrowserConfig;
-  const validate = compileToolSchema(browserConfigSchema);
-  if (typeof validate === 'function' && !validate(config ?? {})) {
-    const [issue] = toSchemaIssues(validate.errors);
-    const path = `/browser${issue!.path === '/' ? '' : issue!.path}`;
-    throw new ConfigError(path, issue!.rule, `${path} ${issue!.message}`, { code: ErrorCode.CONFIG_INVALID });
+  const [issue] = valueIssues(browserConfigSchema, config ?? {});
+  if (issue) {
+    const path = `/browser${issue.path === '/' ? '' : issue.path}`;
+    throw new ConfigError(path, issue.rule, `${path} ${issue.message}`, { code: ErrorCode.CONFIG_INVALID });
   }
   return (config ?? {}) as BrowserConfig;
 }

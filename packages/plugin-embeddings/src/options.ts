@@ -2,7 +2,7 @@
  * Options of `embeddingsPlugin` and the JSON Schema that checks them (one
  * source for the type, the check and the README table).
  */
-import { compileToolSchema, ConfigError, ErrorCode, surelyValid, toSchemaIssues } from '@tool-search/kernel';
+import { ConfigError, ErrorCode, valueIssues } from '@tool-search/kernel';
 
 export interface EmbeddingsOptions {
   /** Base URL of an OpenAI-compatible API, up to `/v1` (OpenAI, Ollama, vLLM, LM Studio, TEI). */
@@ -63,13 +63,9 @@ export const PLUGIN_NAME = '@tool-search/plugin-embeddings';
 
 /** Checks options; throws a `ConfigError` (`OPTIONS_INVALID`) naming the path and the rule. */
 export function parseEmbeddingsOptions(options: unknown): EmbeddingsOptions {
-  if (surelyValid(embeddingsOptionsSchema, options)) return options as EmbeddingsOptions;
-  const validate = compileToolSchema(embeddingsOptionsSchema);
-  if (typeof validate !== 'function')
-    throw new Error(`plugin-embeddings options schema does not compile: ${validate.message}`);
-  if (validate(options)) return options as EmbeddingsOptions;
-  const issues = toSchemaIssues(validate.errors);
-  const first = issues[0] ?? { path: '/', rule: 'schema', message: 'invalid options' };
+  const issues = valueIssues(embeddingsOptionsSchema, options);
+  if (issues.length === 0) return options as EmbeddingsOptions;
+  const first = issues[0]!;
   const path = first.path.split('/').filter(Boolean).join('.') || '(root)';
   throw new ConfigError(path, first.rule, `${PLUGIN_NAME} options are invalid at ${path}: ${first.message}`, {
     code: ErrorCode.OPTIONS_INVALID,

@@ -5,7 +5,7 @@
  * `security: "allowlist"`, `ask: "on-miss"`, `timeoutSec: 1800`, `yieldMs:
  * 10000`, `limits` as in EXEC_LIMIT_DEFAULTS.
  */
-import { compileToolSchema, ConfigError, surelyValid, toSchemaIssues, type JsonSchema } from '@tool-search/kernel';
+import { ConfigError, type JsonSchema, valueIssues } from '@tool-search/kernel';
 
 export type ExecHost = 'sandbox' | 'gateway' | 'node';
 export type ExecSecurity = 'deny' | 'allowlist' | 'full';
@@ -83,14 +83,10 @@ export const execConfigSchema: JsonSchema = {
 
 /** Validates `tools.exec` (other OpenClaw keys such as `applyPatch` pass through); throws CONFIG_INVALID with a `tools.exec.*` path. */
 export function checkExecConfig(config: unknown): ExecConfig {
-  if (!surelyValid(execConfigSchema, config ?? {})) {
-    const validate = compileToolSchema(execConfigSchema);
-    if (typeof validate !== 'function') throw new ConfigError('tools.exec', validate.rule, validate.message);
-    if (!validate(config ?? {})) {
-      const issue = toSchemaIssues(validate.errors)[0]!;
-      const path = ['tools', 'exec', ...issue.path.split('/').filter(Boolean)].join('.');
-      throw new ConfigError(path, issue.rule, `${path}: ${issue.message}`);
-    }
+  const [issue] = valueIssues(execConfigSchema, config ?? {});
+  if (issue) {
+    const path = ['tools', 'exec', ...issue.path.split('/').filter(Boolean)].join('.');
+    throw new ConfigError(path, issue.rule, `${path}: ${issue.message}`);
   }
   return (config ?? {}) as ExecConfig;
 }

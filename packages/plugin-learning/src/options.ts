@@ -3,7 +3,7 @@
  * for the type, the check and the README table). `state` and `now` are objects
  * the composer passes, not JSON, so the schema leaves them out.
  */
-import { compileToolSchema, ConfigError, ErrorCode, surelyValid, toSchemaIssues } from '@tool-search/kernel';
+import { ConfigError, ErrorCode, valueIssues } from '@tool-search/kernel';
 import type { StateStore } from '@tool-search/state';
 
 export type LearningScope = 'agent' | 'deployment';
@@ -61,15 +61,8 @@ export const PLUGIN_NAME = '@tool-search/plugin-learning';
 export function parseLearningOptions(options: unknown): LearningOptions {
   if (options === null || typeof options !== 'object') throw invalid('(root)', 'type', 'must be an object');
   const { state, now, refreshMs, ...settings } = options as LearningOptions;
-  if (!surelyValid(learningSettingsSchema, settings)) {
-    const validate = compileToolSchema(learningSettingsSchema);
-    if (typeof validate !== 'function')
-      throw new Error(`plugin-learning options schema does not compile: ${validate.message}`);
-    if (!validate(settings)) {
-      const first = toSchemaIssues(validate.errors)[0] ?? { path: '/', rule: 'schema', message: 'invalid options' };
-      throw invalid(first.path.split('/').filter(Boolean).join('.') || '(root)', first.rule, first.message);
-    }
-  }
+  const [first] = valueIssues(learningSettingsSchema, settings);
+  if (first) throw invalid(first.path.split('/').filter(Boolean).join('.') || '(root)', first.rule, first.message);
   if (state !== undefined && (typeof state !== 'object' || typeof state.append !== 'function'))
     throw invalid('state', 'type', 'must be a StateStore');
   if (now !== undefined && typeof now !== 'function') throw invalid('now', 'type', 'must be a function');

@@ -3,7 +3,7 @@
  * per-agent merge. Options are checked once, when the plugin is created, so a
  * bad threshold fails before any run instead of in the middle of one.
  */
-import { compileToolSchema, ConfigError, surelyValid, toSchemaIssues, type JsonSchema } from '@tool-search/kernel';
+import { ConfigError, type JsonSchema, valueIssues } from '@tool-search/kernel';
 
 export interface LoopDetectors {
   /** Same tool, same arguments, same result, again and again (tools that are not poll-like). */
@@ -134,14 +134,10 @@ export function resolveLoopDetection(settings: LoopDetectionSettings, agentId?: 
 
 /** Checks the settings against the schema and every agent's thresholds; throws `CONFIG_INVALID`. */
 export function checkLoopDetectionSettings(settings: LoopDetectionSettings): void {
-  if (!surelyValid(loopDetectionSettingsSchema, settings)) {
-    const validate = compileToolSchema(loopDetectionSettingsSchema);
-    if (typeof validate !== 'function') throw new ConfigError('', validate.rule, validate.message);
-    if (!validate(settings)) {
-      const issue = toSchemaIssues(validate.errors)[0]!;
-      const path = issue.path.split('/').filter(Boolean).join('.');
-      throw new ConfigError(path, issue.rule, `${path || 'loop detection settings'}: ${issue.message}`);
-    }
+  const [issue] = valueIssues(loopDetectionSettingsSchema, settings);
+  if (issue) {
+    const path = issue.path.split('/').filter(Boolean).join('.');
+    throw new ConfigError(path, issue.rule, `${path || 'loop detection settings'}: ${issue.message}`);
   }
   resolveLoopDetection(settings);
   for (const agent of settings.agents?.list ?? []) resolveLoopDetection(settings, agent.id);

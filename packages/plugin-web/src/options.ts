@@ -3,14 +3,7 @@
  * kernel's JSON Schema validator; unknown OpenClaw keys (ssrfPolicy, …)
  * are accepted and have no effect here.
  */
-import {
-  compileToolSchema,
-  ConfigError,
-  ErrorCode,
-  surelyValid,
-  toSchemaIssues,
-  type JsonSchema,
-} from '@tool-search/kernel';
+import { ConfigError, ErrorCode, type JsonSchema, valueIssues } from '@tool-search/kernel';
 
 export interface WebFetchConfig {
   readonly enabled?: boolean;
@@ -142,12 +135,10 @@ export const webConfigSchema: JsonSchema = {
 
 /** Throws a `ConfigError` naming the `/tools/web/...` path and the rule. */
 export function checkWebConfig(config: unknown): WebConfig {
-  if (surelyValid(webConfigSchema, config ?? {})) return (config ?? {}) as WebConfig;
-  const validate = compileToolSchema(webConfigSchema);
-  if (typeof validate === 'function' && !validate(config ?? {})) {
-    const [issue] = toSchemaIssues(validate.errors);
-    const path = `/tools/web${issue!.path === '/' ? '' : issue!.path}`;
-    throw new ConfigError(path, issue!.rule, `${path} ${issue!.message}`, { code: ErrorCode.CONFIG_INVALID });
+  const [issue] = valueIssues(webConfigSchema, config ?? {});
+  if (issue) {
+    const path = `/tools/web${issue.path === '/' ? '' : issue.path}`;
+    throw new ConfigError(path, issue.rule, `${path} ${issue.message}`, { code: ErrorCode.CONFIG_INVALID });
   }
   return (config ?? {}) as WebConfig;
 }

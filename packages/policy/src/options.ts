@@ -4,15 +4,7 @@
  * misspelled key inside a section this package owns is a `ConfigError`
  * (`CONFIG_INVALID`, with `path` and `rule`). Keys owned by others are kept.
  */
-import {
-  compileToolSchema,
-  ConfigError,
-  deepFreeze,
-  surelyValid,
-  toSchemaIssues,
-  type JsonSchema,
-  type SchemaIssue,
-} from '@tool-search/kernel';
+import { ConfigError, deepFreeze, type JsonSchema, type SchemaIssue, valueIssues } from '@tool-search/kernel';
 import { PROFILES } from './groups.js';
 import type { PolicyOptions } from './types.js';
 
@@ -70,12 +62,8 @@ export const policyOptionsSchema: JsonSchema = Object.freeze({
 /** Checks the options and returns a frozen copy (later changes by the caller cannot widen the policy). */
 export function parsePolicyOptions(options: unknown): PolicyOptions {
   // Plain options (no policy: `{ tools: {}, agents: {} }`, or simple allow/deny lists) need no compiled validator.
-  if (!surelyValid(policyOptionsSchema, options ?? {})) {
-    const validate = compileToolSchema(policyOptionsSchema);
-    if (typeof validate !== 'function')
-      throw new ConfigError('', 'schema', `The policy options schema does not compile: ${validate.message}`);
-    if (!validate(options ?? {})) throw toConfigError(toSchemaIssues(validate.errors));
-  }
+  const issues = valueIssues(policyOptionsSchema, options ?? {});
+  if (issues.length) throw toConfigError(issues);
   const copy = structuredClone((options ?? {}) as PolicyOptions);
   checkUnique(copy);
   return deepFreeze(copy);
