@@ -1,3 +1,11 @@
+import {
+  AggregationTemporality,
+  InMemoryMetricExporter,
+  MeterProvider,
+  PeriodicExportingMetricReader,
+  type DataPoint,
+} from '@opentelemetry/sdk-metrics';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { createKernel, type KernelPlugin, type ToolDefinition } from '@tool-search/kernel';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -60,3 +68,27 @@ export const openAIBody = JSON.stringify({
     },
   ],
 });
+
+const sdks: { shutdown(): Promise<void> }[] = [];
+
+/** OpenTelemetry providers with in-memory exporters (metrics read on demand, spans kept); `shutdownSdks` ends them. */
+export function inMemorySdk() {
+  const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
+  const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 3_600_000 });
+  const meterProvider = new MeterProvider({ readers: [reader] });
+  const spanExporter = new InMemorySpanExporter();
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spanExporter)] });
+  sdks.push(meterProvider, tracerProvider);
+  /** The data points of one metric, after a flush. */
+  const points = async (name: string): Promise<DataPoint<unknown>[]> => {
+    await reader.forceFlush();
+    const scopes = metricExporter.getMetrics().at(-1)?.scopeMetrics ?? [];
+    const found = scopes.flatMap((scope) => scope.metrics).find((metric) => metric.descriptor.name === name);
+    return (found?.dataPoints ?? []) as DataPoint<unknown>[];
+  };
+  return { meterProvider, tracerProvider, spanExporter, points };
+}
+
+export async function shutdownSdks(): Promise<void> {
+  await Promise.all(sdks.splice(0).map((provider) => provider.shutdown()));
+}

@@ -5,42 +5,23 @@
  * started before any SDK records nothing, as the no-op providers would; its session log is complete either way.
  */
 import { metrics, trace } from '@opentelemetry/api';
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-  type DataPoint,
-} from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { InMemorySpanExporter } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { telemetryPlugin, type TelemetryPlugin } from '@tool-search/telemetry';
-import { kernelWith } from './helpers.js';
+import { inMemorySdk, kernelWith, shutdownSdks } from './helpers.js';
 
-const providers: { shutdown(): Promise<void> }[] = [];
 afterEach(async () => {
   trace.disable();
   metrics.disable();
-  await Promise.all(providers.splice(0).map((provider) => provider.shutdown()));
+  await shutdownSdks();
 });
 
 /** An SDK with in-memory exporters, registered as the global providers. */
 function registerSdk() {
-  const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-  const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 3_600_000 });
-  const meterProvider = new MeterProvider({ readers: [reader] });
-  const spanExporter = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spanExporter)] });
-  providers.push(meterProvider, tracerProvider);
-  expect(trace.setGlobalTracerProvider(tracerProvider)).toBe(true);
-  expect(metrics.setGlobalMeterProvider(meterProvider)).toBe(true);
-  const points = async (name: string): Promise<DataPoint<unknown>[]> => {
-    await reader.forceFlush();
-    const scopes = metricExporter.getMetrics().at(-1)?.scopeMetrics ?? [];
-    const found = scopes.flatMap((scope) => scope.metrics).find((metric) => metric.descriptor.name === name);
-    return (found?.dataPoints ?? []) as DataPoint<unknown>[];
-  };
-  return { spanExporter, points };
+  const sdk = inMemorySdk();
+  expect(trace.setGlobalTracerProvider(sdk.tracerProvider)).toBe(true);
+  expect(metrics.setGlobalMeterProvider(sdk.meterProvider)).toBe(true);
+  return sdk;
 }
 
 async function oneRun(telemetry: TelemetryPlugin, sessionId: string) {

@@ -1,38 +1,10 @@
-import {
-  AggregationTemporality,
-  InMemoryMetricExporter,
-  MeterProvider,
-  PeriodicExportingMetricReader,
-  type DataPoint,
-} from '@opentelemetry/sdk-metrics';
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { providerRequestEvent, telemetryPlugin } from '@tool-search/telemetry';
-import { kernelWith, openAIBody } from './helpers.js';
+import { inMemorySdk, kernelWith, openAIBody, shutdownSdks } from './helpers.js';
 
-const providers: { shutdown(): Promise<void> }[] = [];
-afterEach(async () => {
-  await Promise.all(providers.splice(0).map((provider) => provider.shutdown()));
-});
+afterEach(shutdownSdks);
 
-function otel() {
-  const metricExporter = new InMemoryMetricExporter(AggregationTemporality.CUMULATIVE);
-  const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 3_600_000 });
-  const meterProvider = new MeterProvider({ readers: [reader] });
-  const spanExporter = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(spanExporter)] });
-  providers.push(meterProvider, tracerProvider);
-  const points = async (name: string): Promise<DataPoint<unknown>[]> => {
-    await reader.forceFlush();
-    const metrics =
-      metricExporter
-        .getMetrics()
-        .at(-1)
-        ?.scopeMetrics.flatMap((scope) => scope.metrics) ?? [];
-    return (metrics.find((metric) => metric.descriptor.name === name)?.dataPoints ?? []) as DataPoint<unknown>[];
-  };
-  return { meterProvider, tracerProvider, spanExporter, points };
-}
+const otel = inMemorySdk;
 
 async function scriptedRun(providersUnderTest: ReturnType<typeof otel>) {
   const kernel = kernelWith(
