@@ -24,14 +24,8 @@ const OPS = new Set(['search', 'describe', 'call']);
 const functionToString = Function.prototype.toString;
 const reflectApply = Reflect.apply;
 const LEVELS = new Set(['log', 'warn', 'error']);
-// Globals the bootstrap removes: allocation outside the V8 heap (not bounded by
-// --max-old-space-size), wasm, and V8's own inspector console.
-const REMOVED_GLOBALS = [
-  'WebAssembly',
-  'SharedArrayBuffer',
-  'Atomics',
-  'ArrayBuffer',
-  'DataView',
+// Removed from the sandbox (below) and frozen in the host realm (further below).
+const TYPED_ARRAYS = [
   'Int8Array',
   'Uint8Array',
   'Uint8ClampedArray',
@@ -43,6 +37,16 @@ const REMOVED_GLOBALS = [
   'Float64Array',
   'BigInt64Array',
   'BigUint64Array',
+];
+// Globals the bootstrap removes: allocation outside the V8 heap (not bounded by
+// --max-old-space-size), wasm, and V8's own inspector console.
+const REMOVED_GLOBALS = [
+  'WebAssembly',
+  'SharedArrayBuffer',
+  'Atomics',
+  'ArrayBuffer',
+  'DataView',
+  ...TYPED_ARRAYS,
   'console',
 ].join(',');
 
@@ -68,17 +72,7 @@ const FROZEN_ROOTS = [
   'String',
   'RegExp',
   'Array',
-  'Int8Array',
-  'Uint8Array',
-  'Uint8ClampedArray',
-  'Int16Array',
-  'Uint16Array',
-  'Int32Array',
-  'Uint32Array',
-  'Float32Array',
-  'Float64Array',
-  'BigInt64Array',
-  'BigUint64Array',
+  ...TYPED_ARRAYS,
   'Map',
   'Set',
   'WeakMap',
