@@ -10,7 +10,7 @@
  * A turn then takes one path: `pass-through` (the upstream does it), `served`
  * (the gateway does it) or `fallback-tools` (native mode without support).
  */
-import { compileToolSchema, ConfigError, toSchemaIssues } from '@tool-search/kernel';
+import { ConfigError, valueIssues, type JsonSchema } from '@tool-search/kernel';
 import type { UpstreamKind } from './upstream.js';
 
 export interface Capability {
@@ -87,12 +87,8 @@ export const CAPABILITIES_SCHEMA = {
 /** The config form as rules, in the config's key order; a bad table throws `CONFIG_INVALID` naming the path. */
 export function capabilitiesFromConfig(value: unknown, path = '/gateway/capabilities'): CapabilityRule[] {
   if (value === undefined) return [];
-  const schema = CAPABILITIES_SCHEMA as unknown as Parameters<typeof compileToolSchema>[0];
-  const validate = compileToolSchema(schema);
-  if (typeof validate !== 'function')
-    throw new ConfigError(path, validate.rule, `the capabilities schema does not compile: ${validate.message}`);
-  if (!validate(value)) {
-    const issue = toSchemaIssues(validate.errors)[0]!;
+  const [issue] = valueIssues(CAPABILITIES_SCHEMA as unknown as JsonSchema, value);
+  if (issue) {
     throw new ConfigError(
       `${path}${issue.path}`,
       issue.rule,
