@@ -45,6 +45,9 @@ export function failureReason(error: unknown, timedOut: boolean): McpFailureReas
       return 'exit';
     if (current instanceof SdkError && current.code === SdkErrorCode.RequestTimeout) return 'timeout';
     const code = current instanceof SdkError ? undefined : (current as { code?: unknown }).code;
+    // A write to a server that already exited fails with EPIPE (or ECONNRESET): it started, then ended. Which of
+    // that and "connection closed" arrives first is a race the machine's load decides.
+    if (code === 'EPIPE' || code === 'ECONNRESET') return 'exit';
     if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) return 'spawn';
   }
   return 'protocol';
