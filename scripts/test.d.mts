@@ -11,6 +11,12 @@ export interface WorkspaceResult extends WorkspaceCounts {
   readonly crashed: boolean;
 }
 export function countsOf(report: Record<string, unknown>): WorkspaceCounts;
+export interface TestFailure {
+  readonly file: string;
+  readonly name: string;
+  readonly message: string;
+}
+export function failuresOf(report: Record<string, unknown> | undefined, root?: string): TestFailure[];
 export function totalLines(results: readonly WorkspaceResult[]): string[];
 export function testedWorkspaces(root?: string, only?: readonly string[]): string[];
 /** One vitest process: a workspace alone, or several small ones as projects of one run. */
@@ -24,6 +30,7 @@ export interface RunResult extends WorkspaceResult {
   readonly seconds: number;
   readonly cpu: number | undefined;
   readonly output: string;
+  readonly failures: TestFailure[];
 }
 export function resultsOf(
   dirs: readonly string[],

@@ -12,7 +12,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { workspaceDirs } from './check-packages.mjs';
 import { missingSystemPackages } from './system-packages.mjs';
@@ -34,6 +34,34 @@ export function countsOf(report) {
     skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
     failedFiles: (report.testResults ?? []).filter((file) => file.status === 'failed').length,
   };
+}
+
+/**
+ * The failed tests of a vitest JSON report: file (relative to the root), full name and the first lines of the
+ * failure (the assertion and where it failed), printed again at the end of a run so a long log's tail shows them.
+ */
+export function failuresOf(report, root = ROOT) {
+  return (report?.testResults ?? []).flatMap((file) => {
+    const failedTests = (file.assertionResults ?? []).filter((test) => test.status === 'failed');
+    const where = relative(root, file.name);
+    // A file that failed with no failed test (a throw at import, a failing hook) carries its message on the file.
+    if (!failedTests.length && file.status === 'failed')
+      return [{ file: where, name: '(the file itself)', message: firstLines(file.message ?? '') }];
+    return failedTests.map((test) => ({
+      file: where,
+      name: test.fullName ?? test.title,
+      message: firstLines((test.failureMessages ?? []).join('\n')),
+    }));
+  });
+}
+
+const FAILURE_LINES = 12;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: ANSI colour codes start with ESC
+const ANSI_COLOUR = /\x1b\[[0-9;]*m/g;
+function firstLines(text) {
+  // Frames in dependencies and Node's internals say nothing about which line of ours failed.
+  const ours = (line) => !/^\s+at .*(node_modules|node:internal|<anonymous>)/.test(line);
+  return text.replace(ANSI_COLOUR, '').trimEnd().split('\n').filter(ours).slice(0, FAILURE_LINES).join('\n');
 }
 
 /** The closing lines of a run: one `Tests:` total and a plain `N passed, N failed` line CI can read. */
@@ -171,6 +199,7 @@ export function resultsOf(dirs, report, run) {
         ...run,
         crashed: !counts,
         ...(counts ?? { files: 0, passed: 0, failed: 0, skipped: 0, failedFiles: 0 }),
+        failures: failuresOf(report),
       },
     ];
   }
@@ -191,8 +220,16 @@ export function resultsOf(dirs, report, run) {
       failed: count('failed'),
       skipped: count('pending') + count('skipped') + count('todo'),
       failedFiles: files.filter((file) => file.status === 'failed').length,
+      failures: failuresOf({ testResults: files }),
     };
   });
+}
+
+function indent(text, by) {
+  return text
+    .split('\n')
+    .map((line) => by + line)
+    .join('\n');
 }
 
 /** What a finished workspace prints: one line when green (plus why anything skipped), everything when not. */
@@ -217,8 +254,7 @@ function countsLine(result, ok) {
 
 /** The "skipping …: why" lines a run printed, and all of its output when it failed. */
 function details(output, ok) {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: strips ANSI colour codes (ESC) from vitest output
-  const lines = output.replace(/\x1b\[[0-9;]*m/g, '').split('\n');
+  const lines = output.replace(ANSI_COLOUR, '').split('\n');
   const skips = [...new Set(lines.filter((l) => /^\s*skipping /.test(l)).map((l) => l.trim()))];
   return [...skips.map((s) => `       ${s}`), ...(ok ? [] : [output.trimEnd(), ''])];
 }
@@ -330,6 +366,12 @@ async function main(argv) {
   process.stdout.write(
     `\nslowest: ${slowest.map((r) => `${r.dir} ${r.seconds.toFixed(0)} s`).join(', ')}; vitest wall ${((Date.now() - started) / 1000).toFixed(0)} s, npm test ${((Date.now() - begun) / 1000).toFixed(0)} s in all${cpuTotal}\n`,
   );
+  const failures = results.flatMap((r) => r.failures);
+  if (failures.length) {
+    process.stdout.write(`\nfailed tests (${failures.length}; each workspace's whole output is above):\n`);
+    for (const f of failures) process.stdout.write(`\n  ${f.file} > ${f.name}\n${indent(f.message, '    ')}\n`);
+    process.stdout.write('\n');
+  }
   if (!typechecked) process.stdout.write('the typecheck FAILED (its errors are above)\n');
   for (const line of totalLines(results)) process.stdout.write(`${line}\n`);
   const failed = !typechecked || results.some((r) => r.crashed || r.failed > 0 || r.code !== 0);

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { planRuns, resultsOf } from '../../scripts/test.mjs';
+import { failuresOf, planRuns, resultsOf } from '../../scripts/test.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -89,5 +89,66 @@ describe('resultsOf a shared run', () => {
   it('counts every workspace of a run that wrote no report as not finished', () => {
     const results = resultsOf(['packages/a', 'packages/b'], undefined, run);
     expect(results.map((r: { crashed: boolean }) => r.crashed)).toEqual([true, true]);
+  });
+});
+
+describe('failuresOf', () => {
+  it('names each failed test with the first lines of its message, and a file that failed with no test', () => {
+    const stack = [
+      '    at /repo/node_modules/@vitest/runner/dist/index.js:1:1',
+      ...Array.from({ length: 30 }, (_, i) => `    at frame ${i} (/repo/packages/a/test/one.test.ts:${i}:1)`),
+    ].join('\n');
+    const report = {
+      testResults: [
+        {
+          name: join(ROOT, 'packages/a/test/one.test.ts'),
+          status: 'failed',
+          assertionResults: [
+            { status: 'passed', fullName: 'a works' },
+            {
+              status: 'failed',
+              fullName: 'a > sends progress',
+              failureMessages: [
+                `\u001b[31mAssertionError: expected [ 0, 50 ] to deeply equal [ 0, 50, 100 ]\u001b[39m\n${stack}`,
+              ],
+            },
+          ],
+        },
+        {
+          name: join(ROOT, 'packages/b/test/two.test.ts'),
+          status: 'failed',
+          message: 'Cannot find module x',
+          assertionResults: [],
+        },
+        { name: join(ROOT, 'packages/b/test/ok.test.ts'), status: 'passed', assertionResults: [{ status: 'passed' }] },
+      ],
+    };
+    const failures = failuresOf(report);
+    expect(failures.map((f: { file: string; name: string }) => [f.file, f.name])).toEqual([
+      ['packages/a/test/one.test.ts', 'a > sends progress'],
+      ['packages/b/test/two.test.ts', '(the file itself)'],
+    ]);
+    const lines = failures[0]!.message.split('\n');
+    expect(lines[0]).toBe('AssertionError: expected [ 0, 50 ] to deeply equal [ 0, 50, 100 ]');
+    expect(lines[1]).toBe('    at frame 0 (/repo/packages/a/test/one.test.ts:0:1)');
+    expect(lines.length).toBeLessThanOrEqual(12);
+    expect(failures[1]!.message).toBe('Cannot find module x');
+  });
+
+  it('is carried on each workspace of a shared run', () => {
+    const report = {
+      testResults: [
+        {
+          name: join(ROOT, 'packages/a/test/one.test.ts'),
+          status: 'failed',
+          startTime: 0,
+          endTime: 1,
+          assertionResults: [{ status: 'failed', fullName: 'x', failureMessages: ['boom'] }],
+        },
+      ],
+    };
+    const [a, b] = resultsOf(['packages/a', 'packages/b'], report, { code: 1, seconds: 1, cpu: 1, output: '' });
+    expect(a!.failures).toEqual([{ file: 'packages/a/test/one.test.ts', name: 'x', message: 'boom' }]);
+    expect(b!.failures).toEqual([]);
   });
 });
