@@ -4,7 +4,8 @@
  * whole module graph back in), so the modules are counted here; the times themselves are benchmarks (bench
  * `cli-startup`), never asserted.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,22 +33,48 @@ Module.prototype._compile = function (content, filename) {
 };
 `;
 
-function loadedBy(args: string[]): string[] {
+function recorder(): { dir: string; out: string; argv: (args: string[]) => string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'tool-search-startup-'));
   writeFileSync(join(dir, 'hooks.mjs'), HOOKS);
   writeFileSync(join(dir, 'recorder.mjs'), RECORDER);
   const out = join(dir, 'loaded.txt');
-  const result = spawnSync(
-    process.execPath,
-    ['--import', pathToFileURL(join(dir, 'recorder.mjs')).href, BIN, ...args],
-    {
-      cwd: dir,
-      env: { ...process.env, LOADED_FILE: out },
-      encoding: 'utf8',
-    },
-  );
+  return { dir, out, argv: (args) => ['--import', pathToFileURL(join(dir, 'recorder.mjs')).href, BIN, ...args] };
+}
+
+function loadedBy(args: string[]): string[] {
+  const { dir, out, argv } = recorder();
+  const result = spawnSync(process.execPath, argv(args), {
+    cwd: dir,
+    env: { ...process.env, LOADED_FILE: out },
+    encoding: 'utf8',
+  });
   expect(result.status, result.stderr).toBe(0);
   return readFileSync(out, 'utf8').split('\n').filter(Boolean);
+}
+
+/** What a server command loaded by the time it printed its URL (then Ctrl-C). */
+async function loadedServing(args: string[]): Promise<string[]> {
+  const { dir, out, argv } = recorder();
+  const child = spawn(process.execPath, argv(args), {
+    cwd: dir,
+    env: { ...process.env, LOADED_FILE: out },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let printed = '';
+  const ready = new Promise<void>((resolve, reject) => {
+    const seen = (chunk: Buffer) => {
+      printed += chunk.toString();
+      if (printed.includes('http://127.0.0.1:')) resolve();
+    };
+    child.stdout.on('data', seen);
+    child.stderr.on('data', seen);
+    child.on('exit', (code) => reject(new Error(`exited with ${code} before serving: ${printed}`)));
+  });
+  await ready;
+  const loaded = readFileSync(out, 'utf8').split('\n').filter(Boolean);
+  child.kill('SIGINT');
+  await once(child, 'close');
+  return loaded;
 }
 
 const packagesIn = (files: string[], names: string[]) =>
@@ -72,5 +99,21 @@ describe.skipIf(!BUILT)('modules loaded at start-up (the built binary)', () => {
     expect(packagesIn(files, ['ajv', 'ajv-formats', 'fast-uri', 're2js'])).toEqual([]);
     // Telemetry loads the OpenTelemetry API once an SDK registers (none does here) or providers are given.
     expect(packagesIn(files, ['@opentelemetry/api'])).toEqual([]);
+  });
+
+  // Each server start pays its module graph: the SDKs of what is not configured stay unloaded (issue 34: the suite and
+  // every user start gateways and `serve mcp`; the Anthropic SDK alone is 272 files).
+  it('the gateway with an OpenAI-format provider loads no Anthropic SDK, and with no MCP servers no MCP client', async () => {
+    const files = await loadedServing(['gateway', '--provider-mode', 'mock-openai']);
+    expect(packagesIn(files, ['openai'])).toEqual(['openai']);
+    expect(
+      packagesIn(files, ['@anthropic-ai/sdk', '@modelcontextprotocol/client', '@modelcontextprotocol/sdk']),
+    ).toEqual([]);
+  });
+
+  it('serve mcp with no MCP servers loads the MCP server SDK but not the client', async () => {
+    const files = await loadedServing(['serve', 'mcp', '--http', '0']);
+    expect(packagesIn(files, ['@modelcontextprotocol/server'])).toEqual(['@modelcontextprotocol/server']);
+    expect(packagesIn(files, ['@modelcontextprotocol/client', '@anthropic-ai/sdk', 'openai'])).toEqual([]);
   });
 });

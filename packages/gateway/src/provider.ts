@@ -4,8 +4,9 @@
  * official `@anthropic-ai/sdk`. Retries are off: a failure reaches the caller
  * at once, named with the provider URL and status.
  */
-import OpenAI from 'openai';
-import Anthropic from '@anthropic-ai/sdk';
+import { createRequire } from 'node:module';
+import type OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
 import { ConfigError } from '@tool-search/kernel';
 import { anthropicUpstream } from './anthropic-upstream.js';
 import { openaiUpstream } from './openai-upstream.js';
@@ -35,7 +36,17 @@ export function createUpstream(config: ProviderConfig, env: NodeJS.ProcessEnv = 
     );
   if (!config.model) throw new ConfigError('/provider/model', 'required', 'provider.model is required');
   const baseURL = config.baseURL ? { baseURL: config.baseURL } : {};
-  if (kind === 'anthropic')
-    return anthropicUpstream(new Anthropic({ apiKey, ...baseURL, maxRetries: 0 }), config.model);
-  return openaiUpstream(new OpenAI({ apiKey, ...baseURL, maxRetries: 0 }), config.model);
+  if (kind === 'anthropic') {
+    const { Anthropic: AnthropicClient } = sdk<{ Anthropic: typeof Anthropic }>('@anthropic-ai/sdk');
+    return anthropicUpstream(new AnthropicClient({ apiKey, ...baseURL, maxRetries: 0 }), config.model);
+  }
+  const { OpenAI: OpenAIClient } = sdk<{ OpenAI: typeof OpenAI }>('openai');
+  return openaiUpstream(new OpenAIClient({ apiKey, ...baseURL, maxRetries: 0 }), config.model);
+}
+
+// Each SDK is hundreds of files (Anthropic's 272, 1.5 MB): only the provider's own loads, when it is built. Required
+// (both ship CommonJS builds) so `createUpstream` stays synchronous; the upstreams use only the instance.
+const require = createRequire(import.meta.url);
+function sdk<T>(name: string): T {
+  return require(name) as T;
 }

@@ -15,7 +15,7 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 import type { Logger } from '@tool-search/kernel';
-import { isResourceNotFound, type McpDownstream, type McpPeer } from '@tool-search/plugin-mcp';
+import type { McpDownstream, McpPeer } from '@tool-search/plugin-mcp';
 import { parsePromptName, parseResourceUri, promptName, resourceUri } from './namespace.js';
 import { errorMessage } from '@tool-search/kernel';
 
@@ -192,6 +192,9 @@ export function registerAggregate(
     } catch (error) {
       // The v2 client renumbers a server's "not found" (-32002 before 2026-07-28, -32602 since) into one error class;
       // a 2025-era client of serve mcp gets the code of its era, naming the URI it asked for.
+      // Imported here: a peer exists only once plugin-mcp (and the MCP client) is loaded, so this costs nothing then,
+      // and serve mcp without MCP servers never loads the client.
+      const { isResourceNotFound } = await import('@tool-search/plugin-mcp');
       if (isResourceNotFound(error)) throw notFound(params.uri);
       throw error;
     }

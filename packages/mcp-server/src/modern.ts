@@ -49,7 +49,7 @@ import { createLiveRun, type LiveRun } from './live-run.js';
 import { parseResourceUri, resourceUri } from './namespace.js';
 import { errorResult, explainUnavailable, toCallToolResult } from './result.js';
 import { DEFAULT_REFRESH_INTERVAL_MS, type ToolSearchMcpOptions } from './server.js';
-import { McpErrors } from '@tool-search/plugin-mcp';
+import { McpErrors } from '@tool-search/plugin-mcp/options';
 
 export interface ModernHandlerOptions extends ToolSearchMcpOptions {
   readonly maxBodyBytes: number;

@@ -12,7 +12,7 @@ import {
   type ToolCallOutcome,
   type ToolResult,
 } from '@tool-search/kernel';
-import { McpErrors } from '@tool-search/plugin-mcp';
+import { McpErrors } from '@tool-search/plugin-mcp/options';
 
 export function toCallToolResult(outcome: ToolCallOutcome): CallToolResult {
   // A control tool (tool_call) whose inner call failed reports that status, with the result it wrote for the model.

@@ -31,7 +31,7 @@ import { traceContextOf, traced } from './trace.js';
 import { createSessionForwarding } from './forward.js';
 import { createLiveRun, type LiveRun } from './live-run.js';
 import { errorResult, explainUnavailable, toCallToolResult } from './result.js';
-import { McpErrors } from '@tool-search/plugin-mcp';
+import { McpErrors } from '@tool-search/plugin-mcp/options';
 
 export const MCP_MODES = Object.freeze(['tools', 'code', 'directory'] as const);
 export type McpMode = (typeof MCP_MODES)[number];

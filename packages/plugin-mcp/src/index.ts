@@ -26,7 +26,8 @@ export type {
 export type { McpClientHandlers, McpRequestContext } from './handlers.js';
 export type { McpServerStatus, McpServerState, McpFailureReason } from './connection.js';
 export { toDefinition } from './to-definition.js';
-export { defaultStateDir, fileTokenStore, memoryTokenStore, tokenFile } from './token-store.js';
+export { fileTokenStore, memoryTokenStore, tokenFile } from './token-store.js';
+export { defaultStateDir } from './state-dir.js';
 export type { McpAuthRecord, McpTokenStore } from './token-store.js';
 export type { McpAuthorizationResponse, McpAuthorizer } from './oauth-session.js';
 export type { McpCallTrace, McpTraceContext } from './trace-context.js';

@@ -6,7 +6,6 @@
  * 0600 files), written atomically.
  */
 import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type {
   OAuthDiscoveryState,
@@ -15,6 +14,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { SERVER_NAME_PATTERN } from './options.js';
+import { defaultStateDir } from './state-dir.js';
 
 /** What is remembered for one server. `serverUrl` binds it: a server whose URL changed does not get these tokens. */
 export interface McpAuthRecord {
@@ -33,12 +33,6 @@ export interface McpTokenStore {
   save(server: string, record: McpAuthRecord): Promise<void>;
   /** Forgets the server; says whether anything was stored. */
   delete(server: string): Promise<boolean>;
-}
-
-/** The state folder: `$TOOL_SEARCH_STATE_DIR`, else `$XDG_STATE_HOME/tool-search`, else `~/.local/state/tool-search`. */
-export function defaultStateDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.TOOL_SEARCH_STATE_DIR) return env.TOOL_SEARCH_STATE_DIR;
-  return join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'tool-search');
 }
 
 /** The file `fileTokenStore(stateDir)` keeps a server's record in. */

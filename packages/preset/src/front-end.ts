@@ -114,7 +114,7 @@ async function cronFolder(
 ): Promise<string> {
   const logDir = sessionLogDir ?? config.gateway?.sessions?.dir ?? config.session?.logDir;
   if (logDir !== undefined) return join(dirname(logDir), 'cron');
-  // Imported here only: the MCP SDK stays unloaded for a front end without sessions.
-  const { defaultStateDir } = await import('@tool-search/plugin-mcp');
+  // The subpath alone: the MCP SDK stays unloaded for a front end without MCP servers.
+  const { defaultStateDir } = await import('@tool-search/plugin-mcp/state-dir');
   return join(defaultStateDir(env), 'cron');
 }
