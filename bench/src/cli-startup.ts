@@ -1,8 +1,8 @@
 /**
  * CLI start-up: wall time from spawn to exit of the built `tool-search` bin for `--help`, a mistyped command,
- * `tools --help` and `tools list` on the demo catalog, each next to a bare `node -e 0` spawned just before it (the
- * ratio is per pair, so machine load cancels out), with each process's CPU time where Linux reports it. Goals:
- * `--help` within 1.5x of `node -e 0`, `tools list` under 0.5 s.
+ * `tools --help` and `tools list` on the demo catalog, and from spawn to listening for the gateway and `serve mcp`,
+ * each next to a bare `node -e 0` spawned just before it (the ratio is per pair, so machine load cancels out), with
+ * each process's CPU time where Linux reports it. Goals: `--help` within 1.5x of `node -e 0`, `tools list` under 0.5 s.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -44,6 +44,16 @@ export const CLI_COMMANDS: readonly (readonly string[])[] = [
 ];
 
 /**
+ * Servers, timed from spawn to the line that prints their URL (then Ctrl-C): what every user start, and every test that
+ * spawns one, pays before the first request. Their CPU is the server process's own at that moment.
+ */
+export const SERVER_COMMANDS: readonly (readonly string[])[] = [
+  ['gateway', '--provider-mode', 'mock-openai'],
+  ['serve', 'mcp', '--http', '0'],
+];
+const LISTENING = 'http://127.0.0.1:';
+
+/**
  * `runs` measured pairs per command. `warmUp` (default on) first runs one unmeasured pair per command to warm the file
  * cache; the CI smoke, which checks exit codes and that the figures exist, not what they are, leaves it out.
  */
@@ -56,7 +66,8 @@ export async function measureCliStartup(
   const before = loadavg()[0]!;
   const bare: number[] = [];
   const rows: CliStartupRow[] = [];
-  for (const args of CLI_COMMANDS) {
+  for (const args of [...CLI_COMMANDS, ...SERVER_COMMANDS]) {
+    const server = SERVER_COMMANDS.includes(args);
     const times: number[] = [];
     const cpu: number[] = [];
     const nodeCpu: number[] = [];
@@ -64,7 +75,7 @@ export async function measureCliStartup(
     let exitCode = 0;
     for (let i = warmUp ? 0 : 1; i < runs + 1; i++) {
       const node = await timed(['-e', '0'], cwd);
-      const cli = await timed([BIN, ...args], cwd);
+      const cli = await (server ? timedServer : timed)([BIN, ...args], cwd);
       if (i === 0) continue; // the first pair warms the file cache
       bare.push(node.ms);
       times.push(cli.ms);
@@ -77,7 +88,7 @@ export async function measureCliStartup(
     }
     const cpuFigures = cpu.length ? { cpuMs: median(cpu), nodeCpuMs: median(nodeCpu) } : {};
     rows.push({
-      command: `tool-search ${args.join(' ')}`,
+      command: `tool-search ${args.join(' ')}${server ? ' (until listening)' : ''}`,
       medianMs: median(times),
       ...cpuFigures,
       ratioToNode: median(ratios),
@@ -108,6 +119,44 @@ function timed(args: readonly string[], cwd: string): Promise<{ ms: number; cpuM
       });
     });
   });
+}
+
+/** Spawn to the printed URL, the server's CPU time then (its own /proc stat), then Ctrl-C and its exit code. */
+function timedServer(args: readonly string[], cwd: string): Promise<{ ms: number; cpuMs?: number; code: number }> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let printed = '';
+    let listening: { ms: number; cpuMs?: number } | undefined;
+    const seen = (chunk: Buffer) => {
+      printed += chunk.toString();
+      if (listening || !printed.includes(LISTENING)) return;
+      const cpuMs = child.pid === undefined ? undefined : processCpuMs(child.pid);
+      listening = { ms: Number(process.hrtime.bigint() - started) / 1e6, ...(cpuMs !== undefined ? { cpuMs } : {}) };
+      child.kill('SIGINT');
+    };
+    child.stdout.on('data', seen);
+    child.stderr.on('data', seen);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      if (!listening)
+        reject(new Error(`tool-search ${args.slice(1).join(' ')} ended (${code}) before listening: ${printed}`));
+      else resolve({ ...listening, code: code ?? -1 });
+    });
+  });
+}
+
+/** CPU time (user + system) of a running process, from /proc (Linux; 10 ms ticks). */
+function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are fields 14 and 15 of stat(5).
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? ticks * 10 : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** CPU time (user + system) of this process's waited-for children so far, from /proc (Linux; 10 ms ticks). */

@@ -172,7 +172,7 @@ export function cliStartupSection(c: CliStartupResult, heading: string): string[
   return [
     heading,
     '',
-    `Spawn to exit of the built bin (commands load lazily) in an empty folder (no config: the demo catalog), each run next to a bare \`node -e 0\` spawned just before it (median ${ms(c.nodeMs)}); the ratio is the median of per-pair ratios, so machine load cancels out as far as it can.${load}`,
+    `Spawn to exit of the built bin (commands load lazily) in an empty folder (no config: the demo catalog), each run next to a bare \`node -e 0\` spawned just before it (median ${ms(c.nodeMs)}); the ratio is the median of per-pair ratios, so machine load cancels out as far as it can. A server (until listening) is timed from spawn to the line with its URL, its CPU read from its own /proc stat at that moment, then stopped with Ctrl-C.${load}`,
     '',
     '| command | median | × node -e 0 | CPU (user + sys) | CPU of its node -e 0 | exit |',
     '|---|---|---|---|---|---|',

@@ -111,7 +111,7 @@ describe('quick bench', () => {
 });
 
 describe('CLI start-up rows', () => {
-  it('times --help, a typo, tools --help and tools list next to node -e 0, with their exit codes', async () => {
+  it('times --help, a typo, tools --help, tools list and two server starts next to node -e 0, with exit codes', async () => {
     const { cliStartup } = await quick();
     if (cliStartup.skipped) {
       console.warn(`skipping the CLI start-up rows: ${cliStartup.skipped}`);
@@ -122,6 +122,9 @@ describe('CLI start-up rows', () => {
       ['tool-search tols list', 2],
       ['tool-search tools --help', 0],
       ['tool-search tools list', 0],
+      // Stopped with Ctrl-C once listening: a clean shutdown exits 0.
+      ['tool-search gateway --provider-mode mock-openai (until listening)', 0],
+      ['tool-search serve mcp --http 0 (until listening)', 0],
     ]);
     for (const row of cliStartup.rows) expect(row.ratioToNode).toBeGreaterThan(0);
     expect(cliStartup.load?.before).toBeGreaterThanOrEqual(0);
