@@ -41,8 +41,9 @@ function recorder(): { dir: string; out: string; argv: (args: string[]) => strin
   return { dir, out, argv: (args) => ['--import', pathToFileURL(join(dir, 'recorder.mjs')).href, BIN, ...args] };
 }
 
-function loadedBy(args: string[]): string[] {
+function loadedBy(args: string[], config?: object): string[] {
   const { dir, out, argv } = recorder();
+  if (config) writeFileSync(join(dir, 'tool-search.json'), JSON.stringify(config));
   const result = spawnSync(process.execPath, argv(args), {
     cwd: dir,
     env: { ...process.env, LOADED_FILE: out },
@@ -99,6 +100,12 @@ describe.skipIf(!BUILT)('modules loaded at start-up (the built binary)', () => {
     expect(packagesIn(files, ['ajv', 'ajv-formats', 'fast-uri', 're2js'])).toEqual([]);
     // Telemetry loads the OpenTelemetry API once an SDK registers (none does here) or providers are given.
     expect(packagesIn(files, ['@opentelemetry/api'])).toEqual([]);
+  });
+
+  it('tools list with the core tools loads no provider SDK: image, pdf and llm-task load theirs on the first call', () => {
+    const files = loadedBy(['tools', 'list'], { plugins: { core: {} } });
+    expect(files.some((file) => file.includes('/plugin-image/'))).toBe(true);
+    expect(packagesIn(files, ['openai', '@anthropic-ai/sdk', '@modelcontextprotocol/client'])).toEqual([]);
   });
 
   // Each server start pays its module graph: the SDKs of what is not configured stay unloaded (issue 34: the suite and

@@ -6,8 +6,8 @@
  * (`image_url` data URL) or Anthropic Messages (a base64 `image` block) —
  * which answers with its analysis. Listed only when such a model is configured.
  */
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
 import {
   ErrorCode,
   ToolSearchError,
@@ -121,10 +121,12 @@ type Analyze = (
 /** One request to the image model in the provider's own format; the answer's text. */
 function analyzer(options: ImagePluginOptions): Analyze {
   const common = { apiKey: options.apiKey, ...(options.baseURL ? { baseURL: options.baseURL } : {}), maxRetries: 0 };
+  // Each SDK is hundreds of files: the provider's own loads on the first call, not with the plugin.
   if (options.kind === 'anthropic') {
-    const client = new Anthropic(common);
+    let client: Promise<Anthropic> | undefined;
     return async ({ mime, data, prompt, model }, signal) => {
-      const message = await client.messages.create(
+      client ??= import('@anthropic-ai/sdk').then(({ default: Client }) => new Client(common));
+      const message = await (await client).messages.create(
         {
           model,
           max_tokens: 1024,
@@ -146,9 +148,10 @@ function analyzer(options: ImagePluginOptions): Analyze {
       return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
     };
   }
-  const client = new OpenAI(common);
+  let client: Promise<OpenAI> | undefined;
   return async ({ mime, data, prompt, model }, signal) => {
-    const completion = await client.chat.completions.create(
+    client ??= import('openai').then(({ default: Client }) => new Client(common));
+    const completion = await (await client).chat.completions.create(
       {
         model,
         messages: [

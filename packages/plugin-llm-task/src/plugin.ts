@@ -6,9 +6,9 @@
  * by name, `plugins: { "@tool-search/plugin-llm-task": {} }`; it exports `wants = ['provider']`, so the preset hands it
  * the config's `provider` and it answers through the deployment's model; its own `baseURL` / `model` / `apiKey` win.
  */
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { Ajv, type ValidateFunction } from 'ajv';
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, errorMessage } from '@tool-search/kernel';
 import { LlmTaskErrors } from './errors.js';
 
@@ -141,10 +141,12 @@ function asker(options: Resolved): Ask {
     maxRetries: 0,
     timeout: options.timeoutMs ?? 60_000,
   };
+  // Each SDK is hundreds of files: the provider's own loads on the first call, not with the plugin.
   if (options.kind === 'anthropic') {
-    const client = new Anthropic(common);
+    let client: Promise<Anthropic> | undefined;
     return async (model, messages, limits, signal) => {
-      const message = await client.messages.create(
+      client ??= import('@anthropic-ai/sdk').then(({ default: Client }) => new Client(common));
+      const message = await (await client).messages.create(
         {
           model,
           system: SYSTEM,
@@ -157,9 +159,10 @@ function asker(options: Resolved): Ask {
       return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
     };
   }
-  const client = new OpenAI(common);
+  let client: Promise<OpenAI> | undefined;
   return async (model, messages, limits, signal) => {
-    const completion = await client.chat.completions.create(
+    client ??= import('openai').then(({ default: Client }) => new Client(common));
+    const completion = await (await client).chat.completions.create(
       {
         model,
         messages: [{ role: 'system', content: SYSTEM }, ...messages],

@@ -6,8 +6,8 @@
  * path and page numbers: text works on every model.
  */
 import { basename } from 'node:path';
-import Anthropic from '@anthropic-ai/sdk';
-import OpenAI from 'openai';
+import type Anthropic from '@anthropic-ai/sdk';
+import type OpenAI from 'openai';
 import { errorMessage } from '@tool-search/kernel';
 import type { PdfDocument, PdfText } from './read.js';
 
@@ -56,7 +56,11 @@ export function sendsPdf(options: PdfModelOptions): boolean {
 
 export function answerer(options: PdfModelOptions): Answer {
   const common = { apiKey: options.apiKey, ...(options.baseURL ? { baseURL: options.baseURL } : {}), maxRetries: 0 };
-  const ask = options.kind === 'anthropic' ? anthropicAsk(new Anthropic(common)) : openaiAsk(new OpenAI(common));
+  // Each SDK is hundreds of files: the provider's own loads on the first question, not with the plugin.
+  const ask =
+    options.kind === 'anthropic'
+      ? anthropicAsk(once(() => import('@anthropic-ai/sdk').then(({ default: Client }) => new Client(common))))
+      : openaiAsk(once(() => import('openai').then(({ default: Client }) => new Client(common))));
   const pdf = sendsPdf(options);
   return async (prompt, documents, model, signal) => {
     if (!pdf) return { text: await ask(textContent(prompt, documents), model, signal), sentAs: 'text' };
@@ -82,7 +86,12 @@ type Part =
   | { readonly kind: 'pdf'; readonly path: string; readonly data: string; readonly note: string };
 type Ask = (content: readonly Part[], model: string, signal: AbortSignal) => Promise<string>;
 
-function anthropicAsk(client: Anthropic): Ask {
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => (made ??= make());
+}
+
+function anthropicAsk(client: () => Promise<Anthropic>): Ask {
   return async (content, model, signal) => {
     const blocks: Anthropic.ContentBlockParam[] = content.map((part) =>
       part.kind === 'text'
@@ -94,7 +103,7 @@ function anthropicAsk(client: Anthropic): Ask {
             source: { type: 'base64', media_type: 'application/pdf', data: part.data },
           },
     );
-    const message = await client.messages.create(
+    const message = await (await client()).messages.create(
       { model, max_tokens: 2048, messages: [{ role: 'user', content: blocks }] },
       { signal },
     );
@@ -102,7 +111,7 @@ function anthropicAsk(client: Anthropic): Ask {
   };
 }
 
-function openaiAsk(client: OpenAI): Ask {
+function openaiAsk(client: () => Promise<OpenAI>): Ask {
   return async (content, model, signal) => {
     const parts: OpenAI.Chat.Completions.ChatCompletionContentPart[] = content.flatMap(
       (part): OpenAI.Chat.Completions.ChatCompletionContentPart[] =>
@@ -118,7 +127,7 @@ function openaiAsk(client: OpenAI): Ask {
     );
     // One text part stays a plain string, as before.
     const message = parts.length === 1 && parts[0]!.type === 'text' ? parts[0]!.text : parts;
-    const completion = await client.chat.completions.create(
+    const completion = await (await client()).chat.completions.create(
       { model, messages: [{ role: 'user', content: message }] },
       { signal },
     );
