@@ -4,23 +4,24 @@
  * telemetry and the session log apply to what the framework's agent loop calls.
  */
 import { jsonSchema, tool, toolSearch, type Tool, type ToolSet } from 'ai';
-import { ConfigError, ErrorCode, ToolSearchError, type Run, type ToolResult } from '@tool-search/kernel';
+import { ToolSearchError, type Run, type ToolResult } from '@tool-search/kernel';
 import { toolResultText } from '@tool-search/provider-formats';
-import { openToolSearchRun, type OpenRunOptions, type RunTool, type ToolSearchRun } from '@tool-search/preset';
+import {
+  FRAMEWORK_MODES,
+  withFrameworkSurface,
+  type FrameworkMode,
+  type FrameworkOptions,
+  type RunTool,
+  type ToolSearchRun,
+} from '@tool-search/preset';
 import { AiSdkErrors } from './errors.js';
 
 /** `deferred`: the AI SDK's `toolSearch` with Tool Search's ranker; `code`: `tool_search_code`; `tools`: the three control tools; `direct`: every tool. */
-export type AiSdkMode = 'deferred' | 'code' | 'tools' | 'direct';
-export const AI_SDK_MODES: readonly AiSdkMode[] = Object.freeze(['deferred', 'code', 'tools', 'direct']);
+export type AiSdkMode = FrameworkMode;
+export const AI_SDK_MODES: readonly AiSdkMode[] = FRAMEWORK_MODES;
 
-export interface CreateToolSearchOptions extends OpenRunOptions {
-  /** Default `deferred`. */
-  readonly mode?: AiSdkMode;
-  /** `deferred`: the search tool's name in the `ToolSet`. Default `tool_search`. */
-  readonly searchToolName?: string;
-  /** `deferred`: tools one search makes available. Default: the run's `searchDefaultLimit` (8 unless configured). */
-  readonly maxResults?: number;
-}
+/** `mode` (default `deferred`), `searchToolName` (the search tool's name in the `ToolSet`), `maxResults`, and the run's options. */
+export type CreateToolSearchOptions = FrameworkOptions;
 
 export interface ToolSearchToolSet {
   /** Pass to `generateText` / `streamText` / `ToolLoopAgent` as `tools`. */
@@ -35,22 +36,7 @@ export interface ToolSearchToolSet {
 }
 
 export async function createToolSearch(options: CreateToolSearchOptions = {}): Promise<ToolSearchToolSet> {
-  const { mode = 'deferred', searchToolName = 'tool_search', maxResults, ...openOptions } = options;
-  if (!AI_SDK_MODES.includes(mode)) {
-    throw new ToolSearchError(
-      ErrorCode.MODE_UNKNOWN,
-      `Unknown mode "${String(mode)}"; use one of ${AI_SDK_MODES.join(', ')}`,
-      { details: { mode } },
-    );
-  }
-  if (maxResults !== undefined && (!Number.isSafeInteger(maxResults) || maxResults < 1)) {
-    throw new ConfigError('/maxResults', 'positiveInteger', 'maxResults must be a positive integer', {
-      code: ErrorCode.OPTIONS_INVALID,
-    });
-  }
-  const opened = await openToolSearchRun(openOptions);
-  try {
-    const surface = await opened.surface(mode === 'deferred' ? 'direct' : mode);
+  return withFrameworkSurface(options, ({ opened, surface, mode, searchToolName, limit }) => {
     const tools: Record<string, Tool> = {};
     for (const runTool of surface.tools)
       tools[runTool.name] = aiTool(runTool, mode === 'deferred' && runTool.catalogMode === 'catalog');
@@ -64,13 +50,10 @@ export async function createToolSearch(options: CreateToolSearchOptions = {}): P
           },
         );
       }
-      tools[searchToolName] = searchTool(opened, surface.nameOf, maxResults ?? opened.toolSearch.searchDefaultLimit);
+      tools[searchToolName] = searchTool(opened, surface.nameOf, limit);
     }
     return { tools, mode, run: opened.run, toolName: surface.nameOf, close: opened.close };
-  } catch (error) {
-    await opened.close();
-    throw error;
-  }
+  });
 }
 
 /** A run tool as an AI SDK tool: JSON Schema in, the result's text out to the model, coded errors as tool errors. */

@@ -6,23 +6,24 @@
 import { createMiddleware, type AgentMiddleware } from 'langchain';
 import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
-import { ConfigError, ErrorCode, ToolSearchError, type Run } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, type Run } from '@tool-search/kernel';
 import { toolResultText } from '@tool-search/provider-formats';
-import { openToolSearchRun, type OpenRunOptions, type RunTool, type ToolSearchRun } from '@tool-search/preset';
+import {
+  FRAMEWORK_MODES,
+  withFrameworkSurface,
+  type FrameworkMode,
+  type FrameworkOptions,
+  type RunTool,
+  type ToolSearchRun,
+} from '@tool-search/preset';
 import { LangChainErrors } from './errors.js';
 
 /** `deferred`: `tool_search` ranked by Tool Search, found tools shown from the next model call; `code`; `tools`; `direct`. */
-export type LangChainMode = 'deferred' | 'code' | 'tools' | 'direct';
-export const LANGCHAIN_MODES: readonly LangChainMode[] = Object.freeze(['deferred', 'code', 'tools', 'direct']);
+export type LangChainMode = FrameworkMode;
+export const LANGCHAIN_MODES: readonly LangChainMode[] = FRAMEWORK_MODES;
 
-export interface CreateToolSearchOptions extends OpenRunOptions {
-  /** Default `deferred`. */
-  readonly mode?: LangChainMode;
-  /** `deferred`: the search tool's name. Default `tool_search`. */
-  readonly searchToolName?: string;
-  /** `deferred`: tools one search makes available. Default: the run's `searchDefaultLimit` (8 unless configured). */
-  readonly maxResults?: number;
-}
+/** `mode` (default `deferred`), `searchToolName`, `maxResults`, and the run's options. */
+export type CreateToolSearchOptions = FrameworkOptions;
 
 export interface ToolSearchMiddleware {
   /** `createAgent({ model, middleware: [middleware] })`: registers `tools` and filters what the model sees per call. */
@@ -38,22 +39,7 @@ export interface ToolSearchMiddleware {
 }
 
 export async function createToolSearch(options: CreateToolSearchOptions = {}): Promise<ToolSearchMiddleware> {
-  const { mode = 'deferred', searchToolName = 'tool_search', maxResults, ...openOptions } = options;
-  if (!LANGCHAIN_MODES.includes(mode)) {
-    throw new ToolSearchError(
-      ErrorCode.MODE_UNKNOWN,
-      `Unknown mode "${String(mode)}"; use one of ${LANGCHAIN_MODES.join(', ')}`,
-      { details: { mode } },
-    );
-  }
-  if (maxResults !== undefined && (!Number.isSafeInteger(maxResults) || maxResults < 1)) {
-    throw new ConfigError('/maxResults', 'positiveInteger', 'maxResults must be a positive integer', {
-      code: ErrorCode.OPTIONS_INVALID,
-    });
-  }
-  const opened = await openToolSearchRun(openOptions);
-  try {
-    const surface = await opened.surface(mode === 'deferred' ? 'direct' : mode);
+  return withFrameworkSurface(options, ({ opened, surface, mode, searchToolName, limit }) => {
     const tools = surface.tools.map(langchainTool);
     const deferred = new Map(
       mode === 'deferred' ? surface.tools.filter((t) => t.catalogMode === 'catalog').map((t) => [t.name, t]) : [],
@@ -68,15 +54,7 @@ export async function createToolSearch(options: CreateToolSearchOptions = {}): P
           },
         );
       }
-      tools.unshift(
-        searchTool(
-          opened,
-          searchToolName,
-          surface.nameOf,
-          deferred,
-          maxResults ?? opened.toolSearch.searchDefaultLimit,
-        ),
-      );
+      tools.unshift(searchTool(opened, searchToolName, surface.nameOf, deferred, limit));
     }
     const middleware = createMiddleware({
       name: 'ToolSearch',
@@ -91,10 +69,7 @@ export async function createToolSearch(options: CreateToolSearchOptions = {}): P
       },
     }) as AgentMiddleware;
     return { middleware, tools, mode, run: opened.run, toolName: surface.nameOf, close: opened.close };
-  } catch (error) {
-    await opened.close();
-    throw error;
-  }
+  });
 }
 
 function nameOf(candidate: unknown): string {

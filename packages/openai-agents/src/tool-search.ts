@@ -4,25 +4,27 @@
  * telemetry and the session log apply to what the Agents SDK runner calls.
  */
 import { tool, toolSearchTool, type FunctionTool, type HostedTool, type RunContext } from '@openai/agents';
-import { ConfigError, ErrorCode, errorMessage, ToolSearchError, type Run } from '@tool-search/kernel';
+import { ErrorCode, errorMessage, ToolSearchError, type Run } from '@tool-search/kernel';
 import { toolResultText } from '@tool-search/provider-formats';
-import { openToolSearchRun, type OpenRunOptions, type RunTool, type ToolSearchRun } from '@tool-search/preset';
+import {
+  FRAMEWORK_MODES,
+  withFrameworkSurface,
+  type FrameworkMode,
+  type FrameworkOptions,
+  type RunTool,
+  type ToolSearchRun,
+} from '@tool-search/preset';
 import { OpenAIAgentsErrors } from './errors.js';
 
 /**
  * `deferred`: a `tool_search` function tool ranked by Tool Search; catalog tools are enabled (`isEnabled`) for a
  * run once a search found them. `code`: `tool_search_code`. `tools`: the three control tools. `direct`: every tool.
  */
-export type AgentsMode = 'deferred' | 'code' | 'tools' | 'direct';
-export const AGENTS_MODES: readonly AgentsMode[] = Object.freeze(['deferred', 'code', 'tools', 'direct']);
+export type AgentsMode = FrameworkMode;
+export const AGENTS_MODES: readonly AgentsMode[] = FRAMEWORK_MODES;
 
-export interface CreateToolSearchOptions extends OpenRunOptions {
-  /** Default `deferred`. */
-  readonly mode?: AgentsMode;
-  /** `deferred`: the search tool's name. Default `tool_search`. */
-  readonly searchToolName?: string;
-  /** `deferred`: tools one search enables. Default: the run's `searchDefaultLimit` (8 unless configured). */
-  readonly maxResults?: number;
+/** `mode` (default `deferred`), `searchToolName`, `maxResults` (tools one search enables), the run's options, and: */
+export interface CreateToolSearchOptions extends FrameworkOptions {
   /**
    * `deferred` with a Responses API model: the SDK's own `toolSearchTool({ execution: 'client' })`, whose executor is
    * Tool Search's ranker, and every catalog tool as a function tool with `deferLoading: true`. Default `false`
@@ -47,32 +49,11 @@ const errorText = (_context: RunContext, error: unknown): string =>
   ToolSearchError.isInstance(error) ? `Error ${error.code}: ${error.message}` : `Error: ${errorMessage(error)}`;
 
 export async function createToolSearch(options: CreateToolSearchOptions = {}): Promise<ToolSearchTools> {
-  const {
-    mode = 'deferred',
-    searchToolName = 'tool_search',
-    maxResults,
-    responsesToolSearch = false,
-    ...openOptions
-  } = options;
-  if (!AGENTS_MODES.includes(mode)) {
-    throw new ToolSearchError(
-      ErrorCode.MODE_UNKNOWN,
-      `Unknown mode "${String(mode)}"; use one of ${AGENTS_MODES.join(', ')}`,
-      { details: { mode } },
-    );
-  }
-  if (maxResults !== undefined && (!Number.isSafeInteger(maxResults) || maxResults < 1)) {
-    throw new ConfigError('/maxResults', 'positiveInteger', 'maxResults must be a positive integer', {
-      code: ErrorCode.OPTIONS_INVALID,
-    });
-  }
-  const opened = await openToolSearchRun(openOptions);
-  try {
-    const surface = await opened.surface(mode === 'deferred' ? 'direct' : mode);
+  const { responsesToolSearch = false, ...frameworkOptions } = options;
+  return withFrameworkSurface(frameworkOptions, ({ opened, surface, mode, searchToolName, limit }) => {
     // Per Agents SDK run (its RunContext), the tools a search found: enabled from the next turn on.
     const found = new WeakMap<object, Set<string>>();
     if (mode === 'deferred' && responsesToolSearch) {
-      const limit = maxResults ?? opened.toolSearch.searchDefaultLimit;
       const tools = surface.tools.map((runTool) => functionTool(runTool, undefined, runTool.catalogMode === 'catalog'));
       return {
         tools: [hostedSearch(opened, surface.nameOf, limit), ...tools],
@@ -96,22 +77,10 @@ export async function createToolSearch(options: CreateToolSearchOptions = {}): P
         );
       }
       const deferred = new Map(surface.tools.filter((t) => t.catalogMode === 'catalog').map((t) => [t.name, t]));
-      tools.unshift(
-        searchTool(
-          opened,
-          searchToolName,
-          surface.nameOf,
-          deferred,
-          found,
-          maxResults ?? opened.toolSearch.searchDefaultLimit,
-        ),
-      );
+      tools.unshift(searchTool(opened, searchToolName, surface.nameOf, deferred, found, limit));
     }
     return { tools, mode, run: opened.run, toolName: surface.nameOf, close: opened.close };
-  } catch (error) {
-    await opened.close();
-    throw error;
-  }
+  });
 }
 
 function functionTool(

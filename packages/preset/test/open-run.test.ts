@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ErrorCode } from '@tool-search/kernel';
 import { readSessionLog } from '@tool-search/telemetry';
-import { openToolSearchRun } from '@tool-search/preset';
+import { openToolSearchRun, withFrameworkSurface, type FrameworkSurface } from '@tool-search/preset';
 
 // The helper the framework adapters (ai-sdk, openai-agents, langchain) open their run with.
 describe('openToolSearchRun', () => {
@@ -111,5 +111,45 @@ describe('openToolSearchRun', () => {
     await expect(
       openToolSearchRun({ config: { plugins: { 'fake-catalog': { tools: 5 } } }, agentId: 'ghost' }),
     ).rejects.toMatchObject({ code: ErrorCode.AGENT_UNKNOWN });
+  });
+});
+
+// What the three framework adapters share before building their tools.
+describe('withFrameworkSurface', () => {
+  const config = { plugins: { 'fake-catalog': { tools: 20 } } };
+
+  it('hands the deferred mode the direct surface with the run default as the search limit', async () => {
+    const seen = await withFrameworkSurface({ config }, (framework) => framework);
+    try {
+      expect(seen).toMatchObject({ mode: 'deferred', searchToolName: 'tool_search', limit: 8 });
+      expect(seen.surface.mode).toBe('direct');
+      expect(seen.surface.tools.some((t) => t.catalogMode === 'catalog')).toBe(true);
+    } finally {
+      await seen.opened.close();
+    }
+  });
+
+  it('refuses an unknown mode and a maxResults that is not a positive integer before opening anything', async () => {
+    await expect(withFrameworkSurface({ config, mode: 'all' as never }, () => 1)).rejects.toMatchObject({
+      code: ErrorCode.MODE_UNKNOWN,
+    });
+    for (const maxResults of [0, -1, 1.5, Number.NaN])
+      await expect(withFrameworkSurface({ config, maxResults }, () => 1)).rejects.toMatchObject({
+        code: ErrorCode.OPTIONS_INVALID,
+      });
+  });
+
+  it('closes the run when the build throws, and passes the error on', async () => {
+    let seen: FrameworkSurface | undefined;
+    const refusal = new Error('the search tool name is taken');
+    await expect(
+      withFrameworkSurface({ config, mode: 'code', maxResults: 3 }, (framework) => {
+        seen = framework;
+        throw refusal;
+      }),
+    ).rejects.toBe(refusal);
+    expect(seen).toMatchObject({ mode: 'code', limit: 3 });
+    expect(seen!.surface.mode).toBe('code');
+    expect(seen!.opened.run.closed).toBe(true);
   });
 });
