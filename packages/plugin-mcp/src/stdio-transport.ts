@@ -42,6 +42,9 @@ export class GroupStdioTransport implements Transport {
 
   private child: ChildProcess | undefined;
   private closing: Promise<void> | undefined;
+  /** Resolves on the child's `close`: it exited and its stdout and stderr have been read to the end. */
+  private readonly closed: Promise<void>;
+  private markClosed: () => void = () => {};
   private readonly limit: number;
   private chunks: Buffer[] = [];
   private lineBytes = 0;
@@ -50,6 +53,20 @@ export class GroupStdioTransport implements Transport {
 
   constructor(private readonly params: StdioServerParams) {
     this.limit = params.maxMessageBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE;
+    this.closed = new Promise((resolve) => {
+      this.markClosed = resolve;
+    });
+  }
+
+  /**
+   * Waits, at most `ms`, until the child has exited and all its stderr has reached `onStderr`. A server that exits
+   * at start can fail our first write (EPIPE) before its last words on stderr are read; the failure should name them.
+   */
+  async settled(ms: number): Promise<void> {
+    if (!this.child) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.closed, new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);
+    clearTimeout(timer);
   }
 
   get pid(): number | null {
@@ -83,7 +100,10 @@ export class GroupStdioTransport implements Transport {
         if (child.pid !== undefined) trackGroup(child.pid);
         resolve();
       });
-      child.once('close', () => this.onclose?.());
+      child.once('close', () => {
+        this.markClosed();
+        this.onclose?.();
+      });
       child.stdin?.on('error', (error) => this.onerror?.(error));
       child.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
       child.stdout?.on('error', (error) => this.onerror?.(error));

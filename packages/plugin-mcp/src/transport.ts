@@ -13,6 +13,7 @@ import {
   type VersionNegotiationMode,
 } from '@modelcontextprotocol/client';
 import { isHttpConfig, type McpProtocol, type McpServerConfig } from './options.js';
+import { failureReason } from './connection-errors.js';
 import { GroupStdioTransport } from './stdio-transport.js';
 
 export type TransportKind = 'stdio' | 'streamable-http' | 'sse';
@@ -60,6 +61,8 @@ export function negotiationMode(protocol: McpProtocol | undefined): VersionNegot
 }
 
 const CLIENT_INFO = { name: 'tool-search', version: '0.1.0' } as const;
+/** How long a server that ended at start gets for the rest of its stderr to be read (it has exited: this is quick). */
+const STDERR_SETTLE_MS = 1_000;
 
 export async function openClient(config: McpServerConfig, options: OpenOptions): Promise<OpenedClient> {
   if (!isHttpConfig(config)) {
@@ -74,7 +77,14 @@ export async function openClient(config: McpServerConfig, options: OpenOptions):
     const reportPid = () => {
       if (transport.pid !== null) options.onPid(transport.pid);
     };
-    const client = await connect(transport, config.protocol, options, reportPid);
+    let client: Client;
+    try {
+      client = await connect(transport, config.protocol, options, reportPid);
+    } catch (error) {
+      // The server ended while we wrote to it: its stderr (why it ended) may still be in the pipe.
+      if (failureReason(error, false) === 'exit') await transport.settled(STDERR_SETTLE_MS);
+      throw error;
+    }
     reportPid();
     // `client.close()` closes the transport, which resolves once the whole process group is gone.
     return { client, kind: 'stdio', pid: transport.pid, close: () => client.close() };

@@ -25,6 +25,7 @@ const FIXTURE = fileURLToPath(new URL('./fixtures/misbehaving-server.mjs', impor
 
 export type FixtureMode =
   | 'exit-on-start'
+  | 'exit-late'
   | 'garbage'
   | 'hang-list'
   | 'hang-call'
@@ -42,6 +43,13 @@ export type FixtureMode =
 export const FIXTURE_PATH = FIXTURE;
 
 export function fixture(mode: FixtureMode): McpStdioServerConfig {
+  // A shell, not node: it closes its stdin within a millisecond of starting (our first write fails with EPIPE), and
+  // only 200 ms later writes its last words to stderr and exits.
+  if (mode === 'exit-late')
+    return {
+      command: 'sh',
+      args: ['-c', 'exec 0<&-; sleep 0.2; echo "fixture: the licence file is missing" >&2; exit 4'],
+    };
   return { command: process.execPath, args: [FIXTURE, mode] };
 }
 

@@ -22,6 +22,7 @@ describe('a server that fails is isolated', () => {
       servers: {
         healthy: fixture('crash-on-call'),
         exits: fixture('exit-on-start'),
+        exitsLate: fixture('exit-late'),
         missing: { command: '/nonexistent/mcp-server-binary' },
         garbage: fixture('garbage'),
         hangs: fixture('hang-list'),
@@ -44,6 +45,13 @@ describe('a server that fails is isolated', () => {
       details: { reason: 'exit' },
     });
     expect(failure('exits')?.message).toContain('cannot open the database');
+  });
+
+  // The race the machine's load used to decide, made certain: our first write fails (EPIPE) 200 ms before the
+  // server's last words reach its stderr.
+  it('reports a server that closed its input and ended, with what it wrote to stderr after our write failed', () => {
+    expect(failure('exitsLate')).toMatchObject({ details: { reason: 'exit' } });
+    expect(failure('exitsLate')?.message).toContain('the licence file is missing');
   });
 
   it('reports a command that cannot be spawned', () => {
