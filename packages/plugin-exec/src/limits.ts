@@ -33,7 +33,13 @@ const OUTER = [
   'for fd in /proc/$$/fd/*; do fd=${fd##*/}; case $fd in 0|1|2|"$keep") ;; *) eval "exec $fd>&-" 2>/dev/null ;; esac; done',
   '[ "$cg" = - ] || echo $$ > "$cg/cgroup.procs" || { echo "tool-search: could not join the process-limit group $cg" >&2; exit 125; }',
   'if [ "$gw" != - ]; then',
-  '  ( while kill -0 "$gw" 2>/dev/null && kill -0 $$ 2>/dev/null; do sleep 1; done',
+  // Polls at 50 ms, then slower up to once a second: a short command's watcher (in the cgroup, which is removed only
+  // once empty) ends soon after it; a long one costs one `sleep` a second. A sleep without fractions falls back to 1.
+  '  ( d=0.05',
+  '    while kill -0 "$gw" 2>/dev/null && kill -0 $$ 2>/dev/null; do',
+  '      sleep $d 2>/dev/null || sleep 1',
+  '      case $d in 0.05) d=0.1 ;; 0.1) d=0.2 ;; 0.2) d=0.5 ;; *) d=1 ;; esac',
+  '    done',
   '    if ! kill -0 "$gw" 2>/dev/null; then kill -KILL -$$; [ "$cg" = - ] || while read -r p; do kill -KILL "$p"; done < "$cg/cgroup.procs"; fi',
   '  ) </dev/null >/dev/null 2>&1 &',
   'fi',
@@ -136,13 +142,14 @@ export class ProcessGroups {
 
   /** Removes an empty group (its processes are gone); retried briefly, as the last exits are reaped asynchronously. */
   static async remove(dir: string): Promise<void> {
-    for (let attempt = 0; attempt < 50; attempt++) {
+    // Up to 5 s in steps of 25 ms (a short command's watcher leaves within ~50 ms of it).
+    for (let attempt = 0; attempt < 200; attempt++) {
       try {
         rmdirSync(dir);
         return;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        await new Promise((resolve) => setTimeout(resolve, 25));
       }
     }
   }
