@@ -126,8 +126,11 @@ function cpuSince() {
 // Workspaces whose tests took less than this (last run, else scripts/test-times.json) run together in one vitest
 // process, one project each: vitest's own start-up (~0.6 s of CPU a process) is paid once for all of them, not 40 times
 // (measured on 12 small workspaces: 18 s of CPU one process each, 11 s in one). A workspace whose config declares
-// projects of its own (e2e, mode-code) always runs alone: vitest does not nest projects.
+// projects of its own (e2e, mode-code) always runs alone: vitest does not nest projects. So does one that sets its own
+// `maxWorkers` (plugin-cron, plugin-exec): vitest refuses projects with different ones in one group, and the whole
+// batch fails to start (a fast machine made plugin-cron small enough to be batched).
 const BATCH_BELOW_SECONDS = 8;
+const RUNS_ALONE = /\b(projects|maxWorkers)\s*:/;
 
 // A batch holds at most this many seconds of tests, so batches are lane-sized pieces the two lanes can balance
 // (one batch of every small workspace was a 185 s piece on a loaded machine).
@@ -141,8 +144,7 @@ export function planRuns(dirs, times, root = ROOT) {
   const seconds = (dir) => times[dir] ?? 0;
   const small = dirs.filter(
     (dir) =>
-      seconds(dir) < BATCH_BELOW_SECONDS &&
-      !/\bprojects\s*:/.test(readFileSync(join(root, dir, 'vitest.config.ts'), 'utf8')),
+      seconds(dir) < BATCH_BELOW_SECONDS && !RUNS_ALONE.test(readFileSync(join(root, dir, 'vitest.config.ts'), 'utf8')),
   );
   const runs = dirs.filter((dir) => !small.includes(dir)).map((dir) => ({ dirs: [dir], seconds: seconds(dir) }));
   // First fit, longest first: each small workspace joins the first batch it fits in.
@@ -208,13 +210,15 @@ export function resultsOf(dirs, report, run) {
     const files = (report?.testResults ?? []).filter((file) => file.name.startsWith(prefix));
     const tests = files.flatMap((file) => file.assertionResults ?? []);
     const count = (status) => tests.filter((test) => test.status === status).length;
+    // Every workspace here has tests: none in the report means its project never ran (the process failed first).
+    const ranNone = files.length === 0;
     return {
       dir,
-      code: files.some((file) => file.status === 'failed') ? 1 : 0,
+      code: ranNone || files.some((file) => file.status === 'failed') ? 1 : 0,
       seconds: files.reduce((n, file) => n + Math.max(0, (file.endTime ?? 0) - (file.startTime ?? 0)) / 1000, 0),
       cpu: undefined,
       output: '',
-      crashed: !report,
+      crashed: !report || ranNone,
       files: files.length,
       passed: count('passed'),
       failed: count('failed'),
@@ -342,10 +346,13 @@ async function main(argv) {
   );
   const reportDir = mkdtempSync(join(tmpdir(), 'tool-search-test-'));
   const results = [];
+  // A vitest process that exited non-zero fails the run even when every test it reported passed (an unhandled error).
+  const failedProcesses = [];
   const lane = async () => {
     for (let run = queue.shift(); run !== undefined; run = queue.shift()) {
       const ran = await runVitest(run.dirs, reportDir);
       results.push(...ran.results);
+      if (ran.code !== 0) failedProcesses.push(`${run.dirs.join(', ')} (exit ${ran.code})`);
       process.stdout.write(run.dirs.length === 1 ? report(ran.results[0]) : batchReport(ran));
     }
   };
@@ -373,8 +380,10 @@ async function main(argv) {
     process.stdout.write('\n');
   }
   if (!typechecked) process.stdout.write('the typecheck FAILED (its errors are above)\n');
+  for (const line of failedProcesses) process.stdout.write(`a vitest process FAILED: ${line}; its output is above\n`);
   for (const line of totalLines(results)) process.stdout.write(`${line}\n`);
-  const failed = !typechecked || results.some((r) => r.crashed || r.failed > 0 || r.code !== 0);
+  const failed =
+    !typechecked || failedProcesses.length > 0 || results.some((r) => r.crashed || r.failed > 0 || r.code !== 0);
   process.exit(failed ? 1 : 0);
 }
 

@@ -2,11 +2,11 @@
  * `npm test`'s scheduling (scripts/test.mjs): which workspaces share one vitest process, and how a shared run's
  * report is split back into one result per workspace (so the total and the per-workspace lines stay right).
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { failuresOf, planRuns, resultsOf } from '../../scripts/test.mjs';
+import { failuresOf, planRuns, resultsOf, testedWorkspaces } from '../../scripts/test.mjs';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -54,6 +54,24 @@ describe('planRuns', () => {
     expect(runs).toContainEqual({ dirs: ['packages/a', 'packages/b'], seconds: 0 });
   });
 
+  it('keeps a small workspace that sets its own maxWorkers alone (vitest refuses mixed ones in one group)', () => {
+    const own = "export default mergeConfig(base, defineProject({ test: { name: 'c', maxWorkers: 2 } }));";
+    const root = tree({ 'packages/a': plain, 'packages/b': plain, 'packages/c': own });
+    const runs = planRuns(['packages/a', 'packages/b', 'packages/c'], { 'packages/c': 4 }, root);
+    expect(runs).toContainEqual({ dirs: ['packages/c'], seconds: 4 });
+    expect(runs).toContainEqual({ dirs: ['packages/a', 'packages/b'], seconds: 0 });
+  });
+
+  it('on this repository, however fast every workspace was, batches none that must run alone', () => {
+    const dirs = testedWorkspaces(ROOT);
+    const alone = dirs.filter((dir) =>
+      /\b(projects|maxWorkers)\s*:/.test(readFileSync(join(ROOT, dir, 'vitest.config.ts'), 'utf8')),
+    );
+    expect(alone).toEqual(expect.arrayContaining(['e2e', 'packages/plugin-cron', 'packages/plugin-exec']));
+    const runs = planRuns(dirs, Object.fromEntries(dirs.map((dir) => [dir, 1])), ROOT);
+    for (const dir of alone) expect(runs).toContainEqual({ dirs: [dir], seconds: 1 });
+  });
+
   it('does not make a batch of one', () => {
     const root = tree({ 'packages/a': plain, 'packages/big': plain });
     expect(planRuns(['packages/big', 'packages/a'], { 'packages/big': 50, 'packages/a': 1 }, root)).toEqual([
@@ -84,6 +102,13 @@ describe('resultsOf a shared run', () => {
     const [a, ab] = resultsOf(['packages/a', 'packages/ab'], report, run);
     expect(a).toMatchObject({ dir: 'packages/a', files: 2, passed: 3, failed: 0, skipped: 1, code: 0, seconds: 1.5 });
     expect(ab).toMatchObject({ dir: 'packages/ab', files: 1, passed: 1, failed: 1, failedFiles: 1, code: 1 });
+  });
+
+  it('counts a workspace of a shared run with no file in the report as not finished (its project never started)', () => {
+    const report = { testResults: [file('packages/a', 'one.test.ts', ['passed'])] };
+    const [a, b] = resultsOf(['packages/a', 'packages/b'], report, run);
+    expect(a).toMatchObject({ crashed: false, code: 0, passed: 1 });
+    expect(b).toMatchObject({ crashed: true, code: 1, files: 0 });
   });
 
   it('counts every workspace of a run that wrote no report as not finished', () => {
