@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/approval-rules` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const ApprovalRulesErrors = defineErrors('@tool-search/approval-rules', {
   APPROVAL_REQUIRED:

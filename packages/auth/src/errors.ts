@@ -1,4 +1,4 @@
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 /** The codes `@tool-search/auth` raises; the front ends answer them with 401 / 403. */
 export const AuthErrors = defineErrors('@tool-search/auth', {

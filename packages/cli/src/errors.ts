@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/cli` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const CliErrors = defineErrors('@tool-search/cli', {
   CLI_USAGE_INVALID: 'A command line the CLI cannot run (unknown command, flag or choice); exit code 2.',

@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/gateway` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const GatewayErrors = defineErrors('@tool-search/gateway', {
   REQUEST_INVALID: "A gateway request body is malformed (not the API's shape, too deep, bad content); nothing ran.",

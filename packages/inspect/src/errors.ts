@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/inspect` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const InspectErrors = defineErrors('@tool-search/inspect', {
   INSPECT_AUTH_REQUIRED:

@@ -5,4 +5,13 @@
  */
 export { errorMessage } from './error-message.js';
 export { defineErrors, listErrorCodes, type AnyErrorCode, type OwnedErrorCode } from './error-registry.js';
-export { ConfigError, ErrorCode, ToolSearchError, toToolSearchError, type ToolSearchErrorOptions } from './errors.js';
+export {
+  ConfigError,
+  ErrorCode,
+  ToolSearchError,
+  toToolSearchError,
+  UnknownToolError,
+  type ToolSearchErrorOptions,
+} from './errors.js';
+// The did-you-mean of an UNKNOWN_TOOL error.
+export { suggestIds } from './suggest.js';

@@ -1,4 +1,4 @@
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 /** Codes `@tool-search/langchain` raises (the rest are the kernel's: `MODE_UNKNOWN`, `OPTIONS_INVALID`, call outcomes). */
 export const LangChainErrors = defineErrors('@tool-search/langchain', {

@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/mcp-server` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const McpServerErrors = defineErrors('@tool-search/mcp-server', {
   MCP_PARKED_CALL_LOST:

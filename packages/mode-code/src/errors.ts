@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/mode-code` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const CodeErrors = defineErrors('@tool-search/mode-code', {
   CODE_INVALID:

@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/net-guard` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const NetGuardErrors = defineErrors('@tool-search/net-guard', {
   FETCH_FAILED:

@@ -1,4 +1,4 @@
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 /** Codes `@tool-search/openai-agents` raises (the rest are the kernel's: `MODE_UNKNOWN`, `OPTIONS_INVALID`, call outcomes). */
 export const OpenAIAgentsErrors = defineErrors('@tool-search/openai-agents', {

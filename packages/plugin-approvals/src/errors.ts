@@ -1,5 +1,5 @@
 /** The codes `@tool-search/plugin-approvals` raises (`STATE_UNAVAILABLE` is `@tool-search/state`'s, `APPROVAL_REQUIRED` `@tool-search/approval-rules`'). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const ApprovalsErrors = defineErrors('@tool-search/plugin-approvals', {
   APPROVALS_QUEUE_FULL:

@@ -1,5 +1,5 @@
 /** The codes `@tool-search/plugin-browser` raises (address refusals use `URL_NOT_ALLOWED` from `@tool-search/net-guard`). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const BrowserErrors = defineErrors('@tool-search/plugin-browser', {
   BROWSER_NOT_RUNNING: 'The profile\'s browser is not running; call the browser tool with action "start" first.',

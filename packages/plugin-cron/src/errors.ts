@@ -1,5 +1,5 @@
 /** The codes `@tool-search/plugin-cron` raises (an unknown agent is the kernel's `AGENT_UNKNOWN`). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const CronErrors = defineErrors('@tool-search/plugin-cron', {
   CRON_AGENT_NOT_ALLOWED:

@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/plugin-embeddings` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const EmbeddingsErrors = defineErrors('@tool-search/plugin-embeddings', {
   EMBEDDINGS_UNAVAILABLE:

@@ -1,5 +1,5 @@
 /** The codes `@tool-search/plugin-exec` raises (`APPROVAL_REQUIRED` is `@tool-search/approval-rules`', `FILE_NOT_FOUND` `@tool-search/workspace`'). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const ExecErrors = defineErrors('@tool-search/plugin-exec', {
   EXEC_LIMIT_EXCEEDED:

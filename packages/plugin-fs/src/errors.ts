@@ -1,5 +1,5 @@
 /** The codes `@tool-search/plugin-fs` raises (`FILE_NOT_FOUND` and `PATH_OUTSIDE_WORKSPACE` are `@tool-search/workspace`'s). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const FsErrors = defineErrors('@tool-search/plugin-fs', {
   FS_FILE_TOO_LARGE:

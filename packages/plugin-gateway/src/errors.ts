@@ -1,5 +1,5 @@
 /** The codes `@tool-search/plugin-gateway` raises. */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const GatewayErrors = defineErrors('@tool-search/plugin-gateway', {
   GATEWAY_RESTART_DISABLED: 'The gateway tool may not restart this gateway: commands.restart is false.',

@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/plugin-image` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const ImageErrors = defineErrors('@tool-search/plugin-image', {
   IMAGE_UNREADABLE:

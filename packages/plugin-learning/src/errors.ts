@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/plugin-learning` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const LearningErrors = defineErrors('@tool-search/plugin-learning', {
   LEARNING_UNAVAILABLE:

@@ -1,5 +1,5 @@
 /** The codes `@tool-search/plugin-llm-task` raises. */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const LlmTaskErrors = defineErrors('@tool-search/plugin-llm-task', {
   LLM_TASK_INVALID_OUTPUT:

@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/plugin-mcp` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const McpErrors = defineErrors('@tool-search/plugin-mcp', {
   MCP_SERVER_FAILED:

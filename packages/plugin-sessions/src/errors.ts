@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/plugin-sessions` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const SessionsErrors = defineErrors('@tool-search/plugin-sessions', {
   SESSION_UNKNOWN: '`sessions_*` / `session_status`: no gateway session with that key or id.',

@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/plugin-snapshot` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const SnapshotErrors = defineErrors('@tool-search/plugin-snapshot', {
   SNAPSHOT_INVALID:

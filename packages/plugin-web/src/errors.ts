@@ -1,5 +1,5 @@
 /** The codes `@tool-search/plugin-web` raises (`URL_NOT_ALLOWED` is `@tool-search/net-guard`'s). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const WebErrors = defineErrors('@tool-search/plugin-web', {
   WEB_EXTRACT_FAILED:

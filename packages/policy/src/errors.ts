@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/policy` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const PolicyErrors = defineErrors('@tool-search/policy', {
   POLICY_ALLOWLIST_IGNORED: 'An allowlist matched no known tool and was ignored.',

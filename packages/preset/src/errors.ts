@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/preset` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const PresetErrors = defineErrors('@tool-search/preset', {
   PIN_NOT_VISIBLE:

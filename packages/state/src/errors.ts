@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/state` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const StateErrors = defineErrors('@tool-search/state', {
   STATE_UNAVAILABLE:

@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/telemetry` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const TelemetryErrors = defineErrors('@tool-search/telemetry', {
   SESSION_LOG_INVALID:

@@ -1,5 +1,5 @@
 /** The error codes `@tool-search/workspace` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel';
+import { defineErrors } from '@tool-search/kernel/errors';
 
 export const WorkspaceErrors = defineErrors('@tool-search/workspace', {
   PATH_OUTSIDE_WORKSPACE:
