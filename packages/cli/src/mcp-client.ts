@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolSearchConfig } from '@tool-search/config';
 import type { Approver } from '@tool-search/plugin-approvals';
 import type { McpClientHandlers, McpPluginOptions } from '@tool-search/plugin-mcp';
-import { loadMcpClient, type PresetOptions } from '@tool-search/preset';
+import type { PresetOptions } from '@tool-search/preset';
 import type { CliIO } from './io.js';
 
 type ElicitParams = Parameters<NonNullable<McpClientHandlers['elicitInput']>>[0];
@@ -21,7 +21,7 @@ export async function mcpClientOptions(
   approve: Approver | undefined,
 ): Promise<NonNullable<PresetOptions['mcpClient']>> {
   // Imported only for a config with MCP servers (the caller checks): the SDK is not loaded otherwise.
-  const { defaultStateDir, fileTokenStore } = await loadMcpClient();
+  const { defaultStateDir, fileTokenStore } = await (await import('@tool-search/preset')).loadMcpClient();
   const env = io.env ?? process.env;
   const handlers: McpClientHandlers = {
     ...(config.provider ? { createMessage: sampler(config.provider, env) } : {}),

@@ -2,21 +2,16 @@
  * Options shared by commands, and the steps they share: load the config,
  * build the kernel, open one run, always close.
  */
+// Only types and small modules at the top: every command module imports this file, and `<command> --help` must not
+// load the config package, the preset or the kernel. Each step imports what it needs when it runs.
 import type { Command } from 'commander';
-import {
-  loadConfig,
-  mcpServersOf,
-  resolveConfig,
-  type ResolvedConfig,
-  type ToolSearchConfig,
-} from '@tool-search/config';
+import type { ResolvedConfig, ToolSearchConfig } from '@tool-search/config';
 import type { Diagnostic, Run, RunRequest } from '@tool-search/kernel';
-import { createToolSearchKernel, DEMO_CATALOG_NOTICE, type Preset, type PresetOptions } from '@tool-search/preset';
+import type { Preset, PresetOptions } from '@tool-search/preset';
 import { promptApprover } from './approvals.js';
 import { readClientTools } from './client-tools.js';
 import { mcpClientOptions } from './mcp-client.js';
 import { CliExit, type CliIO } from './io.js';
-import { appliedToolSearch, runSettingOf } from './tool-search-setting.js';
 
 export interface ConfigFlags {
   readonly config?: string;
@@ -111,6 +106,7 @@ export interface LoadedCliConfig {
 const configFolders = new WeakMap<ToolSearchConfig, string>();
 
 export async function loadCliConfig(flags: ConfigFlags, io: CliIO): Promise<LoadedCliConfig> {
+  const { loadConfig, resolveConfig } = await import('@tool-search/config');
   const loaded = await loadConfig({ cwd: io.cwd, ...(flags.config !== undefined ? { path: flags.config } : {}) });
   configFolders.set(loaded.config, loaded.dir);
   return {
@@ -145,8 +141,10 @@ export async function createCliKernel(
 ): Promise<Preset> {
   // `null` (no approver, on purpose) is kept; only an absent approver falls back to the terminal prompt.
   const approve = options.approve !== undefined ? options.approve : promptApprover(io);
+  const { mcpServersOf } = await import('@tool-search/config');
   const mcpClient =
     Object.keys(mcpServersOf(config)).length > 0 ? await mcpClientOptions(config, io, approve ?? undefined) : undefined;
+  const { createToolSearchKernel, DEMO_CATALOG_NOTICE } = await import('@tool-search/preset');
   const preset = await createToolSearchKernel(config, {
     baseDir: configFolders.get(config) ?? io.cwd,
     ...(mcpClient ? { mcpClient } : {}),
@@ -190,6 +188,7 @@ export async function withRun<T>(
   const loaded = await loadCliConfig(flags, io);
   const asked = await runRequest(flags, io);
   // The agent's or provider's toolSearch limits apply to this run (the modes read `searchLimits`).
+  const { appliedToolSearch, runSettingOf } = await import('@tool-search/preset');
   const request = { ...asked, ...runSettingOf(appliedToolSearch(loaded.config, asked)) };
   const preset = await createCliKernel(loaded.config, io);
   try {

@@ -92,6 +92,23 @@ describe.skipIf(!BUILT)('modules loaded at start-up (the built binary)', () => {
     expect(files.length).toBeLessThan(30);
   });
 
+  // A group's help is its command files' registrations: they import the config package, the preset, the kernel's
+  // barrel, search and the result formats only when a command runs. (gateway, serve, eval, exposure, inspect and
+  // configure still load them for their help: their option choices come from those packages' barrels.)
+  for (const group of ['tools', 'config', 'code', 'mcp', 'errors']) {
+    it(`${group} --help loads no config package, preset or kernel barrel`, () => {
+      const files = loadedBy([group, '--help']);
+      const heavy = [
+        '/config/dist/index.js',
+        '/preset/dist/index.js',
+        '/kernel/dist/index.js',
+        '/search/dist/index.js',
+      ];
+      expect(files.filter((file) => heavy.some((entry) => file.endsWith(entry)))).toEqual([]);
+      expect(files.length).toBeLessThan(30);
+    });
+  }
+
   it('tools list on the demo catalog loads no schema validator, OpenTelemetry, code or config parser, plugin loader', () => {
     const files = loadedBy(['tools', 'list']);
     expect(files.some((file) => file.includes('/plugin-fake-catalog/'))).toBe(true);

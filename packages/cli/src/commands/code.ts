@@ -6,10 +6,9 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { ToolSearchError } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel/errors';
 import { CliExit, CliInputError, CliUsageError, writeJson, type CliIO } from '../io.js';
 import { withConfigOption, withJsonOption, withRun, type ConfigFlags, type JsonFlag } from '../options.js';
-import { CodeErrors } from '@tool-search/preset';
 
 const CODE_TOOL = 'tool_search_code';
 
@@ -33,6 +32,7 @@ export function registerCodeCommands(program: Command, io: CliIO): void {
     .action(async (flags: ConfigFlags & JsonFlag & { file?: string; eval?: string }) => {
       const source = await codeSource(flags, io);
       await withRun(flags, io, async (run) => {
+        const { CodeErrors } = await import('@tool-search/preset');
         const exposure = await run.exposure('code');
         if (!exposure.has(CODE_TOOL)) {
           throw new ToolSearchError(

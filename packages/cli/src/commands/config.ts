@@ -3,18 +3,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Command } from 'commander';
-import {
-  CONFIG_FILE_NAME,
-  getConfigValue,
-  parseConfig,
-  parseConfigValue,
-  setConfigValue,
-  setConfigValueInText,
-  validateConfig,
-  type ResolvedConfig,
-  type ToolSearchConfig,
-} from '@tool-search/config';
-import { ConfigError, ErrorCode, type Diagnostic } from '@tool-search/kernel';
+import type { ResolvedConfig, ToolSearchConfig } from '@tool-search/config';
+import type { Diagnostic } from '@tool-search/kernel';
+import { ConfigError, ErrorCode } from '@tool-search/kernel/errors';
 import type { Preset } from '@tool-search/preset';
 import { CliExit, CliInputError, writeJson, type CliIO } from '../io.js';
 import {
@@ -26,7 +17,6 @@ import {
   type JsonFlag,
 } from '../options.js';
 import { modulesText } from './tools.js';
-import { ExecErrors } from '@tool-search/preset';
 
 interface CheckFlags extends ConfigFlags, JsonFlag {
   readonly strict?: boolean;
@@ -80,6 +70,7 @@ export function registerConfigCommands(program: Command, io: CliIO): void {
       .description('print one value of the config (JSON)'),
   ).action(async (path: string, flags: ConfigFlags) => {
     const loaded = await loadCliConfig(flags, io);
+    const { getConfigValue } = await import('@tool-search/config');
     const value = getConfigValue(loaded.config, path);
     if (value === undefined)
       throw new CliInputError(`${path} is not set in ${loaded.path ?? 'the config (no config file)'}`);
@@ -95,6 +86,8 @@ export function registerConfigCommands(program: Command, io: CliIO): void {
         .description('set one value in tool-search.json; the result is validated before it is written'),
     ),
   ).action(async (path: string, text: string, flags: ConfigFlags & JsonFlag) => {
+    const { CONFIG_FILE_NAME, getConfigValue, parseConfigValue, setConfigValue, setConfigValueInText, validateConfig } =
+      await import('@tool-search/config');
     const file = resolve(io.cwd, flags.config ?? CONFIG_FILE_NAME);
     const { config: current, text: source } = await readConfigFile(file);
     const value = parseConfigValue(text);
@@ -120,9 +113,6 @@ interface PolicyWarning extends Pick<Diagnostic, 'code' | 'level' | 'message' | 
   readonly agentId?: string;
 }
 
-/** Error diagnostics that mean a configured tool cannot run on this machine (not listed, fail closed). */
-const UNAVAILABLE_CODES: ReadonlySet<string> = new Set([ExecErrors.EXEC_HOST_UNAVAILABLE]);
-
 /**
  * The policy's diagnostics for a run without an agent and for each configured agent (each warning once), the
  * tools left out because they are not configured (web_search without a key): their message says what to set, and
@@ -139,6 +129,9 @@ async function policyWarnings(
 }> {
   // Building the kernel loads the plugin modules and runs every plugin's own option checks (policy, sources).
   const { kernel, modules } = await createCliKernel(config, io);
+  // Error diagnostics that mean a configured tool cannot run on this machine (not listed, fail closed).
+  const { ExecErrors } = await import('@tool-search/preset');
+  const unavailableCodes: ReadonlySet<string> = new Set([ExecErrors.EXEC_HOST_UNAVAILABLE]);
   const warnings: PolicyWarning[] = [];
   const notConfigured: PolicyWarning[] = [];
   const unavailable: PolicyWarning[] = [];
@@ -151,7 +144,7 @@ async function policyWarnings(
         const into =
           code === ErrorCode.TOOL_NOT_CONFIGURED
             ? notConfigured
-            : level === 'error' && UNAVAILABLE_CODES.has(code)
+            : level === 'error' && unavailableCodes.has(code)
               ? unavailable
               : hook === 'filterPolicy' && level !== 'info'
                 ? warnings
@@ -177,6 +170,7 @@ async function policyWarnings(
 /** The config file as written (a missing file is an empty config: `config set` creates it). */
 /** The file's config and its text (empty for a missing file). */
 export async function readConfigFile(file: string): Promise<{ config: ToolSearchConfig; text: string }> {
+  const { parseConfig, parseConfigValue } = await import('@tool-search/config');
   let text: string;
   try {
     text = await readFile(file, 'utf8');

@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Command } from 'commander';
-import { toSnapshot, type CatalogSnapshot } from '@tool-search/preset';
+import type { CatalogSnapshot } from '@tool-search/preset';
 import { writeJson, type CliIO } from '../io.js';
 import { withJsonOption, withRun, withRunOptions, type JsonFlag, type RunFlags } from '../options.js';
 import { toolsGroup } from './tools.js';
@@ -28,7 +28,8 @@ export function registerExportCommands(program: Command, io: CliIO): void {
         .option('-o, --out <file>', 'write the snapshot to a file instead of stdout'),
     ),
   ).action(async (flags: ExportFlags) => {
-    await withRun(flags, io, (run) => {
+    await withRun(flags, io, async (run) => {
+      const { toSnapshot } = await import('@tool-search/preset');
       const snapshot = toSnapshot(run.catalog);
       const body = flags.full ? snapshot : withoutSchemas(snapshot);
       if (flags.out === undefined) return writeJson(io, body);

@@ -44,7 +44,7 @@ export function registerExposureCommand(program: Command, io: CliIO): void {
   withClientToolsOption(withJsonOption(withRunOptions(command))).action(
     async (flags: RunFlags & JsonFlag & { mode?: string; format: (typeof EXPOSURE_FORMATS)[number] }) => {
       await withRun(flags, io, async (run, { loaded }) => {
-        const applied = appliedToolSearch(loaded.config, run.info.request, flags.mode);
+        const applied = await appliedToolSearch(loaded.config, run.info.request, flags.mode);
         const requested = applied.mode;
         const exposure = providerExposure(await run.exposure(requested));
         const tools = flags.format === 'anthropic' ? exposure.toAnthropic() : exposure.toOpenAI();

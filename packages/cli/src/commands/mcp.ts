@@ -5,7 +5,6 @@
  * forgets them.
  */
 import type { Command } from 'commander';
-import { loadMcpClient } from '@tool-search/preset';
 import { CliInputError, writeJson, type CliIO } from '../io.js';
 import {
   commandGroup,
@@ -44,7 +43,9 @@ export function registerMcpCommands(program: Command, io: CliIO): void {
         `no MCP server "${server}" in ${loaded.path ?? 'the config'}; ${known.length ? `known: ${known.join(', ')}` : 'none is configured'}`,
       );
     }
-    const { defaultStateDir, fileTokenStore, loopbackAuthorizer, mcpLogin, tokenFile } = await loadMcpClient();
+    const { defaultStateDir, fileTokenStore, loopbackAuthorizer, mcpLogin, tokenFile } = await (
+      await import('@tool-search/preset')
+    ).loadMcpClient();
     const stateDir = defaultStateDir(io.env ?? process.env);
     // With --json the URL goes to stderr, so stdout stays one JSON document.
     const prompt = flags.json ? io.stderr : io.stdout;
@@ -69,7 +70,7 @@ export function registerMcpCommands(program: Command, io: CliIO): void {
   withJsonOption(
     mcp.command('logout <server>').description('forget the tokens and registration kept for an MCP server'),
   ).action(async (server: string, flags: JsonFlag) => {
-    const { defaultStateDir, fileTokenStore, mcpLogout } = await loadMcpClient();
+    const { defaultStateDir, fileTokenStore, mcpLogout } = await (await import('@tool-search/preset')).loadMcpClient();
     const forgotten = await mcpLogout(server, fileTokenStore(defaultStateDir(io.env ?? process.env)));
     if (flags.json) writeJson(io, { server, loggedOut: forgotten });
     else io.stdout.write(forgotten ? `Logged out of "${server}"\n` : `No login was kept for "${server}"\n`);

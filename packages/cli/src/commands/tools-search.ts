@@ -3,22 +3,9 @@
  * answer, and one call through the run (policy, validation, guards, approvals).
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import {
-  ErrorCode,
-  ToolSearchError,
-  UnknownToolError,
-  type Run,
-  type ToolCallOutcome,
-  errorMessage,
-} from '@tool-search/kernel';
-import { toolResultText } from '@tool-search/provider-formats';
-import {
-  describeTool,
-  indexForRun,
-  type SearchResult,
-  type ToolDescription,
-  type ToolIndex,
-} from '@tool-search/search';
+import type { Run, ToolCallOutcome } from '@tool-search/kernel';
+import { ErrorCode, errorMessage, ToolSearchError, UnknownToolError } from '@tool-search/kernel/errors';
+import type { SearchResult, ToolDescription, ToolIndex } from '@tool-search/search';
 import { CliExit, CliInputError, writeJson, type CliIO } from '../io.js';
 import {
   requireSources,
@@ -31,7 +18,7 @@ import {
   type RunScope,
 } from '../options.js';
 import { toolsGroup } from './tools.js';
-import { McpErrors } from '@tool-search/preset';
+import type { McpErrors } from '@tool-search/preset';
 
 export function registerToolSearchCommands(program: Command, io: CliIO): void {
   const tools = toolsGroup(program);
@@ -44,8 +31,11 @@ export function registerToolSearchCommands(program: Command, io: CliIO): void {
   )
     .option('--limit <n>', 'hits to return (capped by tools.toolSearch.maxSearchLimit)', positiveInt)
     .action(async (query: string, flags: RunFlags & JsonFlag & { limit?: number }) => {
-      await withRun(flags, io, (run, scope) => {
-        const result = searchIndex(run, scope).search(query, flags.limit !== undefined ? { limit: flags.limit } : {});
+      await withRun(flags, io, async (run, scope) => {
+        const result = (await searchIndex(run, scope)).search(
+          query,
+          flags.limit !== undefined ? { limit: flags.limit } : {},
+        );
         // Asking for more than the cap is not an error, but silently getting fewer would look like fewer matches.
         const max = scope.preset.toolSearch.maxSearchLimit;
         const capped =
@@ -64,9 +54,9 @@ export function registerToolSearchCommands(program: Command, io: CliIO): void {
       .argument('<id>', 'tool id (or name)')
       .description('print one tool with its exact input schema, as tool_describe does'),
   ).action(async (id: string, flags: RunFlags & JsonFlag) => {
-    await withRun(flags, io, (run, scope) => {
-      const index = searchIndex(run, scope);
-      const description = index.describe(id) ?? directOnly(run, id);
+    await withRun(flags, io, async (run, scope) => {
+      const index = await searchIndex(run, scope);
+      const description = index.describe(id) ?? (await directOnly(run, id));
       if (!description) throw new UnknownToolError(id, index.suggest(id));
       if (flags.json) writeJson(io, description);
       else io.stdout.write(describeText(description));
@@ -83,12 +73,13 @@ export function registerToolSearchCommands(program: Command, io: CliIO): void {
     .action(async (id: string, flags: RunFlags & JsonFlag & { args: string }) => {
       const args = parseArgs(flags.args);
       await withRun(flags, io, async (run) => {
+        const { McpErrors: mcpErrors } = await import('@tool-search/preset');
         const outcome = await run.call(id, args, { origin: 'api' }).catch((error: unknown) => {
-          throw notAvailable(run, id, error);
+          throw notAvailable(run, id, error, mcpErrors);
         });
         if (outcome.status === 'error' && outcome.error.code === ErrorCode.UNKNOWN_TOOL)
-          throw notAvailable(run, id, new ToolSearchError(ErrorCode.UNKNOWN_TOOL, outcome.error.message));
-        printOutcome(io, outcome, flags.json === true);
+          throw notAvailable(run, id, new ToolSearchError(ErrorCode.UNKNOWN_TOOL, outcome.error.message), mcpErrors);
+        await printOutcome(io, outcome, flags.json === true);
         if (outcome.status !== 'ok' || outcome.result.isError) throw new CliExit(1);
       });
     });
@@ -98,9 +89,9 @@ export function registerToolSearchCommands(program: Command, io: CliIO): void {
  * The CLI operator may learn what a model must not: a tool the config's policy dropped is named as such, with the
  * command that says why. (A model calling it gets UNKNOWN_TOOL, as if it did not exist.)
  */
-function notAvailable(run: Run, id: string, error: unknown): unknown {
+function notAvailable(run: Run, id: string, error: unknown, mcpErrors: typeof McpErrors): unknown {
   if (!ToolSearchError.isInstance(error) || error.code !== ErrorCode.UNKNOWN_TOOL) return error;
-  const unavailable = serverUnavailable(run, id, error);
+  const unavailable = serverUnavailable(run, id, error, mcpErrors);
   if (unavailable) return unavailable;
   const explanation = run.explain(id);
   if (!explanation.known || explanation.inCatalog) return error;
@@ -124,17 +115,22 @@ function notAvailable(run: Run, id: string, error: unknown): unknown {
  * A tool of an MCP server that failed to start is unknown to the kernel (the server listed nothing): say which server
  * is unavailable and why, as `serve mcp` does (MCP_SERVER_UNAVAILABLE with the run's diagnostic).
  */
-function serverUnavailable(run: Run, id: string, cause: unknown): ToolSearchError | undefined {
+function serverUnavailable(
+  run: Run,
+  id: string,
+  cause: unknown,
+  mcpErrors: typeof McpErrors,
+): ToolSearchError | undefined {
   const server = /^mcp:([^:]+):/.exec(id)?.[1];
   if (!server) return undefined;
   const failure = run.diagnostics.find(
     (d) =>
-      (d.code === McpErrors.MCP_SERVER_FAILED || d.code === McpErrors.MCP_SERVER_UNAVAILABLE) &&
+      (d.code === mcpErrors.MCP_SERVER_FAILED || d.code === mcpErrors.MCP_SERVER_UNAVAILABLE) &&
       d.details?.server === server,
   );
   if (!failure) return undefined;
   return new ToolSearchError(
-    McpErrors.MCP_SERVER_UNAVAILABLE,
+    mcpErrors.MCP_SERVER_UNAVAILABLE,
     `MCP server "${server}" is unavailable: ${failure.message}`,
     {
       cause,
@@ -147,16 +143,21 @@ function runCommand(command: Command): Command {
   return withClientToolsOption(withJsonOption(withRunOptions(command)));
 }
 
+// The search and result-format packages load when a command runs, not with the command table (`tools --help`).
+
 /** The same index the modes use, with the config's limits. */
-function searchIndex(run: Run, { preset }: RunScope): ToolIndex {
+async function searchIndex(run: Run, { preset }: RunScope): Promise<ToolIndex> {
+  const { indexForRun } = await import('@tool-search/search');
   const { searchDefaultLimit, maxSearchLimit } = preset.toolSearch;
   return indexForRun(run, { searchDefaultLimit, maxSearchLimit });
 }
 
 /** Direct-only tools are in the catalog but never in the search index; describe them anyway. */
-function directOnly(run: Run, idOrName: string): ToolDescription | undefined {
+async function directOnly(run: Run, idOrName: string): Promise<ToolDescription | undefined> {
   const tool = run.catalog.find((t) => t.id === idOrName) ?? run.catalog.find((t) => t.name === idOrName);
-  return tool ? describeTool(tool) : undefined;
+  if (!tool) return undefined;
+  const { describeTool } = await import('@tool-search/search');
+  return describeTool(tool);
 }
 
 function positiveInt(value: string): number {
@@ -200,13 +201,15 @@ function describeText(tool: ToolDescription): string {
   );
 }
 
-function printOutcome(io: CliIO, outcome: ToolCallOutcome, json: boolean): void {
+async function printOutcome(io: CliIO, outcome: ToolCallOutcome, json: boolean): Promise<void> {
   if (json) return writeJson(io, outcome);
   switch (outcome.status) {
-    case 'ok':
+    case 'ok': {
+      const { toolResultText } = await import('@tool-search/provider-formats');
       io.stdout.write(`${toolResultText(outcome.result, { indent: 2 })}\n`);
       if (outcome.result.isError) io.stderr.write(`error: ${outcome.toolId} returned an error result\n`);
       return;
+    }
     case 'blocked':
       io.stderr.write(`blocked by ${outcome.by}: ${outcome.reason}\n`);
       return;

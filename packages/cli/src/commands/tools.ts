@@ -1,12 +1,7 @@
 /** `tool-search tools list|explain`: the effective catalog of a run and why a tool is in it or not. */
 import type { Command } from 'commander';
-import {
-  suggestIds,
-  UnknownToolError,
-  type Diagnostic,
-  type Explanation,
-  type ToolDescriptor,
-} from '@tool-search/kernel';
+import type { Diagnostic, Explanation, ToolDescriptor } from '@tool-search/kernel';
+import { suggestIds, UnknownToolError } from '@tool-search/kernel/errors';
 import type { LoadedPluginModule } from '@tool-search/preset';
 import { CliInputError, writeJson, type CliIO } from '../io.js';
 import { appliedText, appliedToolSearch } from '../tool-search-setting.js';
@@ -63,11 +58,11 @@ export function registerToolsCommands(program: Command, io: CliIO): void {
         .description('print the ordered policy steps for one tool'),
     ),
   ).action(async (tool: string, flags: RunFlags & JsonFlag) => {
-    await withRun(flags, io, (run, { loaded }) => {
+    await withRun(flags, io, async (run, { loaded }) => {
       const explanation = run.explain(tool);
       // An unknown tool is a failure: with --json it is the one `{ error }` document on stdout.
       if (!explanation.known && flags.json) throw new UnknownToolError(tool, suggestIds(tool, run.listed));
-      const applied = appliedToolSearch(loaded.config, run.info.request);
+      const applied = await appliedToolSearch(loaded.config, run.info.request);
       if (flags.json) writeJson(io, { ...explanation, toolSearch: { mode: applied.mode, sources: applied.sources } });
       else io.stdout.write(`${explainText(explanation)}${appliedText(applied)}\n`);
       if (!explanation.known) {
