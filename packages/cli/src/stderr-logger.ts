@@ -1,5 +1,6 @@
 /** Operator logs on stderr (warnings and errors only), as `serve mcp` and the gateway write them. */
-import { errorMessage, type Logger } from '@tool-search/kernel';
+import type { Logger } from '@tool-search/kernel';
+import { errorMessage } from '@tool-search/kernel/errors';
 import type { CliIO } from './io.js';
 
 export function stderrLogger(io: CliIO): Logger {

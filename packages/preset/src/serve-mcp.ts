@@ -10,11 +10,9 @@ import type { McpMode } from '@tool-search/mcp-server';
 import { createFrontEnd, type FrontEnd, type FrontEndOptions } from './front-end.js';
 import { stopped } from './stopped.js';
 import { appliedToolSearch, runSettingOf } from './tool-search-setting.js';
+import { MCP_TOKEN_ENV, SERVE_MCP_MODES } from './serve-mcp-options.js';
 
-/** Read when no `token` is given, so the token need not appear in a process list. */
-export const MCP_TOKEN_ENV = 'TOOL_SEARCH_MCP_TOKEN';
-/** The modes an MCP server exposes (direct would hand the client every tool: it lists them itself). */
-export const SERVE_MCP_MODES = ['tools', 'code', 'directory'] as const satisfies readonly McpMode[];
+export { MCP_TOKEN_ENV, SERVE_MCP_MODES };
 
 export interface McpServeOptions extends Omit<FrontEndOptions, 'approvals' | 'logger' | 'onMcpToolsChanged'> {
   readonly config: ToolSearchConfig;

@@ -9,17 +9,8 @@ import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import type { Command } from 'commander';
-import {
-  CONFIG_FILE_NAME,
-  getConfigValue,
-  parseConfigValue,
-  setConfigValue,
-  setConfigValueInText,
-  validateConfig,
-  type ToolSearchConfig,
-} from '@tool-search/config';
+import type { ToolSearchConfig } from '@tool-search/config';
 import type { SearchProviderId } from '@tool-search/plugin-web';
-import { loadWebPlugin } from '@tool-search/preset';
 import { CliInputError, CliUsageError, writeJson, type CliIO } from '../io.js';
 import { withConfigOption, withJsonOption, type ConfigFlags, type JsonFlag } from '../options.js';
 import { readConfigFile } from './config.js';
@@ -59,9 +50,11 @@ export function registerConfigureCommand(program: Command, io: CliIO): void {
   ).action(async (flags: ConfigureFlags) => {
     if (!(CONFIGURE_SECTIONS as readonly string[]).includes(flags.section))
       throw new CliUsageError(`no section "${flags.section}"; sections: ${CONFIGURE_SECTIONS.join(', ')}`);
+    const { CONFIG_FILE_NAME, getConfigValue, parseConfigValue, setConfigValue, setConfigValueInText, validateConfig } =
+      await import('@tool-search/config');
     const file = resolve(io.cwd, flags.config ?? CONFIG_FILE_NAME);
     const { config, text } = await readConfigFile(file);
-    const { checkWebConfig, SEARCH_PROVIDER_ORDER } = await loadWebPlugin();
+    const { checkWebConfig, SEARCH_PROVIDER_ORDER } = await (await import('@tool-search/preset')).loadWebPlugin();
     const answers = lineReader(io);
     let edits: [path: string, value: unknown][];
     try {
@@ -124,6 +117,7 @@ async function webAnswers(
     }
   }
   const keyPath = SEARCH_KEY_PATHS[provider];
+  const { getConfigValue } = await import('@tool-search/config');
   const hasKey = getConfigValue(config, keyPath) !== undefined;
   const key = (
     await ask(

@@ -4,8 +4,7 @@
  */
 import { Option, type Command } from 'commander';
 import type { RunExposure } from '@tool-search/kernel';
-import { providerExposure } from '@tool-search/provider-formats';
-import { COMPARED_MODES } from '@tool-search/config';
+import { COMPARED_MODES } from '@tool-search/config/modes';
 import { writeJson, type CliIO } from '../io.js';
 import { appliedText, appliedToolSearch } from '../tool-search-setting.js';
 import {
@@ -46,6 +45,7 @@ export function registerExposureCommand(program: Command, io: CliIO): void {
       await withRun(flags, io, async (run, { loaded }) => {
         const applied = await appliedToolSearch(loaded.config, run.info.request, flags.mode);
         const requested = applied.mode;
+        const { providerExposure } = await import('@tool-search/provider-formats');
         const exposure = providerExposure(await run.exposure(requested));
         const tools = flags.format === 'anthropic' ? exposure.toAnthropic() : exposure.toOpenAI();
         const bytes = exposureBytes(tools, exposure.system);

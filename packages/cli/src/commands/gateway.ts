@@ -4,7 +4,6 @@
  * With `--provider-mode mock-openai` the provider is the in-process mock, so it runs without a key or network.
  */
 import { Option, type Command } from 'commander';
-import { runGateway } from '@tool-search/preset';
 import { CliUsageError, type CliIO } from '../io.js';
 import { port } from './serving.js';
 import { loadCliConfig, withConfigOption, withConfigSections, type ConfigFlags } from '../options.js';
@@ -67,6 +66,7 @@ async function serve(flags: GatewayFlags, io: CliIO): Promise<void> {
   const how = `${mock ? ` (${flags.providerMode} provider)` : ''}, approvals ${approvals}`;
   const log = (line: string) => void io.stderr.write(`${line}\n`);
   try {
+    const { runGateway } = await import('@tool-search/preset');
     await runGateway({
       ...cliFrontEndOptions(io),
       load,

@@ -9,7 +9,7 @@ import type { Command } from 'commander';
 import type { SessionStore } from '@tool-search/sessions';
 import type { StateStore } from '@tool-search/state';
 import type { CliIO } from '../io.js';
-import { port, stopped } from './serving.js';
+import { port } from './serving.js';
 import { createCliKernel, loadCliConfig, withConfigOption, withConfigSections, type ConfigFlags } from '../options.js';
 import { createCliState } from '../state.js';
 
@@ -82,6 +82,8 @@ async function serve(flags: InspectFlags, io: CliIO): Promise<void> {
       },
     });
     try {
+      // The preset's (loaded by now with the kernel), shared with the front ends it composes.
+      const { stopped } = await import('@tool-search/preset');
       const stop = stopped(io.signal);
       io.stdout.write(`${server.url}\n`);
       io.stderr.write(

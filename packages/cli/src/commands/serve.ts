@@ -5,16 +5,15 @@
  */
 import { Option, type Command } from 'commander';
 import { resolve } from 'node:path';
-import { loadMcpServersFile, withMcpServers } from '@tool-search/config';
 import type { McpMode } from '@tool-search/mcp-server';
-import { MCP_TOKEN_ENV, SERVE_MCP_MODES, serveMcp } from '@tool-search/preset';
+import { MCP_TOKEN_ENV, SERVE_MCP_MODES } from '@tool-search/preset/serve-mcp-options';
 import type { CliIO } from '../io.js';
 import { stderrLogger } from '../stderr-logger.js';
 import { loadCliConfig, runRequest, withRunOptions, type RunFlags } from '../options.js';
 import { cliFrontEndOptions } from '../front-end.js';
 import { integer } from './serving.js';
 
-export { MCP_TOKEN_ENV, SERVE_MCP_MODES } from '@tool-search/preset';
+export { MCP_TOKEN_ENV, SERVE_MCP_MODES } from '@tool-search/preset/serve-mcp-options';
 
 interface ServeMcpFlags extends RunFlags {
   readonly mode?: McpMode;
@@ -51,7 +50,9 @@ export function registerServeCommands(program: Command, io: CliIO): void {
 async function serveMcpCommand(flags: ServeMcpFlags, io: CliIO): Promise<void> {
   const loaded = await loadCliConfig(flags, io);
   const mcpFile = flags.mcpConfig === undefined ? undefined : resolve(io.cwd, flags.mcpConfig);
+  const { loadMcpServersFile, withMcpServers } = await import('@tool-search/config');
   const config = mcpFile ? withMcpServers(loaded.config, await loadMcpServersFile(mcpFile), mcpFile) : loaded.config;
+  const { serveMcp } = await import('@tool-search/preset');
   const { http, host, token, refresh, mode } = flags;
   const logger = stderrLogger(io);
   await serveMcp({

@@ -1,10 +1,7 @@
 /**
- * What the long-running commands (`gateway`, `inspect`, `serve mcp`) share: how they learn to stop and how they read a port flag.
+ * What the long-running commands (`gateway`, `inspect`, `serve mcp`) share: how they read a port flag.
  */
 import { InvalidArgumentError } from 'commander';
-
-// How the long-running commands learn to stop: the preset's, shared with the front ends it composes.
-export { stopped } from '@tool-search/preset';
 
 /** An integer flag between `min` and `max`. */
 export function integer(min: number, max: number): (value: string) => number {
