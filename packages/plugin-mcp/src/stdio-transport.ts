@@ -1,9 +1,13 @@
 /**
- * The MCP stdio transport, with two things the SDK's `StdioClientTransport`
+ * The MCP stdio transport, with three things the SDK's `StdioClientTransport`
  * does not do: the server runs in its own process group and `close()` ends
- * and waits for the whole group (see process-group.ts), and a message over
- * the size limit fails the request it answers with the limit and the size
- * (the SDK drops the buffer and the call hangs until the stream breaks).
+ * and waits for the whole group (see process-group.ts); a message over the
+ * size limit fails the request it answers with the limit and the size (the
+ * SDK drops the buffer and the call hangs until the stream breaks); and the
+ * messages of one chunk are handed over one microtask apart, because the SDK
+ * client dispatches a notification a microtask after reading it but drops a
+ * request's progress handler as soon as it reads the response: progress sent
+ * just before a result, read in the same chunk, was lost.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import {
@@ -48,6 +52,9 @@ export class GroupStdioTransport implements Transport {
   private readonly limit: number;
   private chunks: Buffer[] = [];
   private lineBytes = 0;
+  /** Messages read but not yet handed to `onmessage` (see `deliver`). */
+  private readonly inbox: (() => JSONRPCMessage)[] = [];
+  private delivering = false;
   /** While discarding an oversized line: its first and last bytes, to find the request id. */
   private oversized: { head: string; tail: string } | undefined;
 
@@ -176,11 +183,7 @@ export class GroupStdioTransport implements Transport {
     this.oversized = undefined;
     if (oversized) return this.tooLarge(oversized, size);
     if (!line.trim()) return;
-    try {
-      this.onmessage?.(deserializeMessage(line));
-    } catch (error) {
-      this.onerror?.(error as Error);
-    }
+    this.deliver(() => deserializeMessage(line));
   }
 
   /** Answers the request the oversized message belonged to with an error naming the limit and the size. */
@@ -188,7 +191,7 @@ export class GroupStdioTransport implements Transport {
     const message = `the server sent a message of ${size} bytes, over the ${this.limit}-byte limit of the MCP stdio transport`;
     const id = requestId(head, tail);
     if (id === undefined) return this.onerror?.(new Error(message));
-    this.onmessage?.({
+    this.deliver(() => ({
       jsonrpc: '2.0',
       id,
       error: {
@@ -196,7 +199,31 @@ export class GroupStdioTransport implements Transport {
         message,
         data: { reason: MESSAGE_TOO_LARGE, size, limit: this.limit },
       },
-    });
+    }));
+  }
+
+  /**
+   * Hands `read()`'s message to `onmessage`: the first at once, each next one a microtask later, after what the one
+   * before queued (the SDK's notification dispatch). A line that is not JSON-RPC goes to `onerror`, in its turn.
+   */
+  private deliver(read: () => JSONRPCMessage): void {
+    this.inbox.push(read);
+    if (this.delivering) return;
+    this.delivering = true;
+    const next = (): void => {
+      const take = this.inbox.shift();
+      if (!take) {
+        this.delivering = false;
+        return;
+      }
+      try {
+        this.onmessage?.(take());
+      } catch (error) {
+        this.onerror?.(error as Error);
+      }
+      queueMicrotask(next);
+    };
+    next();
   }
 }
 
