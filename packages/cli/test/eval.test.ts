@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createToolIndex, evaluate, loadSnapshot } from '@tool-search/search';
-import { EVAL_INDEX_OPTIONS } from '../src/commands/eval.js';
+import { EVAL_INDEX_OPTIONS } from '../src/commands/eval-run.js';
 import { cli, folder, smallCatalog } from './helpers.js';
 
 const QUERIES = [

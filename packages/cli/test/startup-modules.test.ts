@@ -94,7 +94,7 @@ describe.skipIf(!BUILT)('modules loaded at start-up (the built binary)', () => {
 
   // A group's help is its command files' registrations: they import the config package, the preset, the kernel's
   // barrel, search and the result formats only when a command runs (option choices come from light subpaths:
-  // `@tool-search/config/modes`, `@tool-search/preset/serve-mcp-options`). `eval` still loads them for its help.
+  // `@tool-search/config/modes`, `@tool-search/preset/serve-mcp-options`; eval registers in eval.ts, runs eval-run.ts).
   for (const group of [
     'tools',
     'config',

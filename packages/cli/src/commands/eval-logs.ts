@@ -13,7 +13,7 @@ import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { SearchCallPairer } from '@tool-search/preset';
 import { evalSetFromLog, sessionLogEntries, type SessionLogEntry } from '@tool-search/telemetry';
 import { CliInputError } from '../io.js';
-import type { LoadedQueries } from './eval.js';
+import type { LoadedQueries } from './eval-run.js';
 
 /** A logged search followed by a call: what the learned signal learns from. */
 export interface LoggedCall {
