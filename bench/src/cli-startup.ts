@@ -146,26 +146,23 @@ function timedServer(args: readonly string[], cwd: string): Promise<{ ms: number
   });
 }
 
-/** CPU time (user + system) of a running process, from /proc (Linux; 10 ms ticks). */
+/** CPU time (user + system) of a running process: utime and stime, fields 14 and 15 of stat(5). */
 function processCpuMs(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // utime and stime are fields 14 and 15 of stat(5).
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return Number.isFinite(ticks) ? ticks * 10 : undefined;
-  } catch {
-    return undefined;
-  }
+  return statTicksMs(`/proc/${pid}/stat`, 14);
 }
 
-/** CPU time (user + system) of this process's waited-for children so far, from /proc (Linux; 10 ms ticks). */
+/** CPU time (user + system) of this process's waited-for children so far: cutime and cstime, fields 16 and 17. */
 function childrenCpuMs(): number | undefined {
+  return statTicksMs('/proc/self/stat', 16);
+}
+
+/** Field `field` plus the one after it of a /proc stat file, in ms (Linux; 10 ms ticks); undefined elsewhere. */
+function statTicksMs(file: string, field: number): number | undefined {
   try {
-    const stat = readFileSync('/proc/self/stat', 'utf8');
-    // Fields after the command name (which may hold spaces) start at field 3; cutime and cstime are fields 16 and 17.
+    const stat = readFileSync(file, 'utf8');
+    // The fields after the command name (which may hold spaces) start at field 3.
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const ticks = Number(fields[13]) + Number(fields[14]);
+    const ticks = Number(fields[field - 3]) + Number(fields[field - 2]);
     return Number.isFinite(ticks) ? ticks * 10 : undefined;
   } catch {
     return undefined;

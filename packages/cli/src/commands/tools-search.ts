@@ -18,7 +18,6 @@ import {
   type RunScope,
 } from '../options.js';
 import { toolsGroup } from './tools.js';
-import type { McpErrors } from '@tool-search/preset';
 
 export function registerToolSearchCommands(program: Command, io: CliIO): void {
   const tools = toolsGroup(program);
@@ -73,12 +72,11 @@ export function registerToolSearchCommands(program: Command, io: CliIO): void {
     .action(async (id: string, flags: RunFlags & JsonFlag & { args: string }) => {
       const args = parseArgs(flags.args);
       await withRun(flags, io, async (run) => {
-        const { McpErrors: mcpErrors } = await import('@tool-search/preset');
-        const outcome = await run.call(id, args, { origin: 'api' }).catch((error: unknown) => {
-          throw notAvailable(run, id, error, mcpErrors);
+        const outcome = await run.call(id, args, { origin: 'api' }).catch(async (error: unknown) => {
+          throw await notAvailable(run, id, error);
         });
         if (outcome.status === 'error' && outcome.error.code === ErrorCode.UNKNOWN_TOOL)
-          throw notAvailable(run, id, new ToolSearchError(ErrorCode.UNKNOWN_TOOL, outcome.error.message), mcpErrors);
+          throw await notAvailable(run, id, new ToolSearchError(ErrorCode.UNKNOWN_TOOL, outcome.error.message));
         await printOutcome(io, outcome, flags.json === true);
         if (outcome.status !== 'ok' || outcome.result.isError) throw new CliExit(1);
       });
@@ -89,9 +87,9 @@ export function registerToolSearchCommands(program: Command, io: CliIO): void {
  * The CLI operator may learn what a model must not: a tool the config's policy dropped is named as such, with the
  * command that says why. (A model calling it gets UNKNOWN_TOOL, as if it did not exist.)
  */
-function notAvailable(run: Run, id: string, error: unknown, mcpErrors: typeof McpErrors): unknown {
+async function notAvailable(run: Run, id: string, error: unknown): Promise<unknown> {
   if (!ToolSearchError.isInstance(error) || error.code !== ErrorCode.UNKNOWN_TOOL) return error;
-  const unavailable = serverUnavailable(run, id, error, mcpErrors);
+  const unavailable = await serverUnavailable(run, id, error);
   if (unavailable) return unavailable;
   const explanation = run.explain(id);
   if (!explanation.known || explanation.inCatalog) return error;
@@ -115,22 +113,19 @@ function notAvailable(run: Run, id: string, error: unknown, mcpErrors: typeof Mc
  * A tool of an MCP server that failed to start is unknown to the kernel (the server listed nothing): say which server
  * is unavailable and why, as `serve mcp` does (MCP_SERVER_UNAVAILABLE with the run's diagnostic).
  */
-function serverUnavailable(
-  run: Run,
-  id: string,
-  cause: unknown,
-  mcpErrors: typeof McpErrors,
-): ToolSearchError | undefined {
+async function serverUnavailable(run: Run, id: string, cause: unknown): Promise<ToolSearchError | undefined> {
   const server = /^mcp:([^:]+):/.exec(id)?.[1];
   if (!server) return undefined;
+  // The preset is loaded by now (the run came from it): this import costs nothing and keeps `tools --help` light.
+  const { McpErrors } = await import('@tool-search/preset');
   const failure = run.diagnostics.find(
     (d) =>
-      (d.code === mcpErrors.MCP_SERVER_FAILED || d.code === mcpErrors.MCP_SERVER_UNAVAILABLE) &&
+      (d.code === McpErrors.MCP_SERVER_FAILED || d.code === McpErrors.MCP_SERVER_UNAVAILABLE) &&
       d.details?.server === server,
   );
   if (!failure) return undefined;
   return new ToolSearchError(
-    mcpErrors.MCP_SERVER_UNAVAILABLE,
+    McpErrors.MCP_SERVER_UNAVAILABLE,
     `MCP server "${server}" is unavailable: ${failure.message}`,
     {
       cause,
