@@ -1,7 +1,8 @@
 // The exec plugin in a real front-end process: what that process inherited from its own parent never reaches a
-// command, and a SIGKILLed front end leaves no sandbox or command behind. Uses the built package (see the fixture).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+// command, and a SIGKILLed front end leaves no sandbox or command behind, run by root and by an unprivileged user
+// (setpriv to uid 65534, where the tests run as root). Uses the built package (see the fixture).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -9,6 +10,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { closeAll, execEnv, OPEN, processRunning, SANDBOX_RUNS } from './fixtures.js';
 
 const PIDS = '/sys/fs/cgroup/pids';
+/** `nobody`: the front end runs as this user too when the tests run as root and setpriv is here. */
+const UNPRIVILEGED = 65534;
+const CAN_DROP = process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0;
+if (!CAN_DROP)
+  console.warn(
+    'skipping the unprivileged SIGKILL front-end tests: they need root to drop to uid 65534 with setpriv (util-linux)',
+  );
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const FRONT_END = join(HERE, 'fixtures', 'front-end.mjs');
@@ -28,12 +36,21 @@ afterEach(() => {
 });
 
 /** Starts the front end with three extra inherited pipes (fds 3-5, as a supervisor or a build tool would leave them). */
-async function frontEnd(host: string, calls: object[]): Promise<{ child: ChildProcess; lines: string[] }> {
+async function frontEnd(
+  host: string,
+  calls: object[],
+  uid?: number,
+): Promise<{ child: ChildProcess; lines: string[] }> {
   const ws = realpathSync(mkdtempSync(join(tmpdir(), 'plugin-exec-fe-')));
   folders.push(ws);
-  const child = spawn(process.execPath, [FRONT_END, ws, host, JSON.stringify(calls)], {
-    stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'],
-  });
+  const argv = [FRONT_END, ws, host, JSON.stringify(calls)];
+  if (uid !== undefined) chownSync(ws, uid, uid);
+  // setpriv execs node in place: the pid stays the front end's own.
+  const [file, args] =
+    uid === undefined
+      ? [process.execPath, argv]
+      : ['setpriv', [`--reuid=${uid}`, `--regid=${uid}`, '--clear-groups', process.execPath, ...argv]];
+  const child = spawn(file, args, { stdio: ['pipe', 'pipe', 'pipe', 'pipe', 'pipe', 'pipe'] });
   started.push(child);
   let out = '';
   let err = '';
@@ -58,11 +75,18 @@ describe.skipIf(!built || !SANDBOX_RUNS)('a front end with inherited descriptors
 });
 
 describe.skipIf(!built || !SANDBOX_RUNS)('SIGKILL of the front end', () => {
-  for (const [host, base] of [
-    ['sandbox', 81],
-    ['gateway', 85],
+  for (const [host, base, uid] of [
+    ['sandbox', 81, undefined],
+    ['gateway', 85, undefined],
+    ...(CAN_DROP
+      ? ([
+          ['sandbox', 71, UNPRIVILEGED],
+          ['gateway', 75, UNPRIVILEGED],
+        ] as const)
+      : []),
   ] as const) {
-    it(`leaves no command behind on host ${host} (background and yielded commands${host === 'sandbox' ? ', and no bwrap' : ''})`, async () => {
+    const who = uid === undefined ? '' : ` run by uid ${uid}`;
+    it(`leaves no command behind on host ${host}${who} (background and yielded commands${host === 'sandbox' ? ', and no bwrap' : ''})`, async () => {
       const marker = `9${process.pid}`;
       const markers = [base, base + 1, base + 2, base + 3].map((n) => `sleep ${n}.${marker}`);
       const [a, b, c, d] = markers as [string, string, string, string];
@@ -71,7 +95,7 @@ describe.skipIf(!built || !SANDBOX_RUNS)('SIGKILL of the front end', () => {
         { command: `${b} & ${c}`, background: true },
         { command: d, yieldMs: 200 },
       ];
-      const { child } = await frontEnd(host, calls);
+      const { child } = await frontEnd(host, calls, uid);
       const deadline = Date.now() + 30_000;
       const all = async () => (await Promise.all(markers.map((m) => processRunning(m)))).every(Boolean);
       while (!(await all()) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
