@@ -9,6 +9,7 @@ import { parseJson5 } from './json5.js';
 import { ConfigError, ErrorCode, errorMessage } from '@tool-search/kernel';
 import type { ToolSearchConfig } from './types.js';
 import { validateConfig } from './validate.js';
+import { checkWorkspaces, DEFAULT_WORKSPACE_FOLDER } from './workspace.js';
 
 /** The file looked up in the working folder when no path is given. */
 export const CONFIG_FILE_NAME = 'tool-search.json';
@@ -50,18 +51,28 @@ export async function loadConfig(options: LoadConfigOptions = {}): Promise<Loade
     );
   }
   const dir = dirname(file);
-  return { config: resolvePaths(parseConfig(text, file), dir), path: file, dir };
+  const config = resolvePaths(parseConfig(text, file), dir);
+  // The workspace an agent writes must not hold this file, plugin modules, session logs or cron (see workspace.ts).
+  checkWorkspaces(config, dir, { configPath: file });
+  return { config, path: file, dir };
 }
 
 /**
  * A config's relative paths (`session.logDir`, `gateway.sessions.dir`, `plugins.core.workspace`) mean its file's
- * folder, wherever the process runs; `plugins.core.workspace` defaults to that folder.
+ * folder, wherever the process runs; `plugins.core.workspace` defaults to the folder `workspace` in it, never the
+ * config's own folder (an agent writing the workspace must not reach the config).
  */
 export function resolvePaths(config: ToolSearchConfig, dir: string): ToolSearchConfig {
   let out = config;
   const core = config.plugins?.core;
   if (core)
-    out = { ...out, plugins: { ...out.plugins, core: { ...core, workspace: resolve(dir, core.workspace ?? '.') } } };
+    out = {
+      ...out,
+      plugins: {
+        ...out.plugins,
+        core: { ...core, workspace: resolve(dir, core.workspace ?? DEFAULT_WORKSPACE_FOLDER) },
+      },
+    };
   const logDir = config.session?.logDir;
   if (logDir !== undefined) out = { ...out, session: { ...out.session, logDir: resolve(dir, logDir) } };
   const sessionsDir = config.gateway?.sessions?.dir;

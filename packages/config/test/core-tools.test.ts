@@ -17,9 +17,9 @@ describe('plugins.core', () => {
     expect((await loadConfig({ cwd: dir })).config.plugins?.core).toEqual({ workspace: join(dir, 'project') });
   });
 
-  it("defaults workspace to the config file's folder", async () => {
+  it("defaults workspace to the folder `workspace` in the config file's folder (never the folder itself)", async () => {
     const dir = configFile('{ plugins: { core: {} } }');
-    expect((await loadConfig({ cwd: dir })).config.plugins?.core).toEqual({ workspace: dir });
+    expect((await loadConfig({ cwd: dir })).config.plugins?.core).toEqual({ workspace: join(dir, 'workspace') });
   });
 
   it('rejects unknown keys', () => {

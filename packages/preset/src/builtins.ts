@@ -31,6 +31,8 @@ export interface BuiltinContext {
   readonly state?: StateStore;
   /** The running gateway's control: the `gateway` tool is listed. */
   readonly gateway?: GatewayControl;
+  /** The config file's folder: the default workspace is `workspace` in it. */
+  readonly baseDir?: string;
 }
 
 /** `demoTools`: the demo catalog's example tools (set by the preset for the demo, not a config key). */

@@ -5,8 +5,8 @@
  * (the kernel first, the state store and the exporter last, so the final spans are flushed). A front end parses its
  * arguments and makes one call.
  */
-import { dirname, join } from 'node:path';
-import type { ToolSearchConfig } from '@tool-search/config';
+import { join } from 'node:path';
+import { cronDirBesideSessions, type ToolSearchConfig } from '@tool-search/config';
 import { SharedApprovalQueue, type Approver } from '@tool-search/plugin-approvals';
 import { createSessionHost, StateSessionStore, type SessionHost, type SessionStore } from '@tool-search/sessions';
 import { createStateStore, type StateStore } from '@tool-search/state';
@@ -112,8 +112,8 @@ async function cronFolder(
   sessionLogDir: string | undefined,
   env: NodeJS.ProcessEnv,
 ): Promise<string> {
-  const logDir = sessionLogDir ?? config.gateway?.sessions?.dir ?? config.session?.logDir;
-  if (logDir !== undefined) return join(dirname(logDir), 'cron');
+  const beside = cronDirBesideSessions(config, process.cwd(), sessionLogDir);
+  if (beside !== undefined) return beside;
   // The subpath alone: the MCP SDK stays unloaded for a front end without MCP servers.
   const { defaultStateDir } = await import('@tool-search/plugin-mcp/state-dir');
   return join(defaultStateDir(env), 'cron');

@@ -126,6 +126,15 @@ function pick(host: PluginModuleHost, wants: readonly PluginModuleWant[]): Plugi
   return Object.freeze(picked);
 }
 
+/** The file the module `id` resolves to from `baseDir`, without importing it; undefined when it does not resolve. */
+export function pluginModuleFile(id: string, baseDir: string): string | undefined {
+  try {
+    return resolvePath(id, baseDir, []);
+  } catch {
+    return undefined; // loading it reports why, with the hints
+  }
+}
+
 function resolvePath(id: string, baseDir: string, builtins: readonly string[]): string {
   let url: string;
   try {

@@ -4,10 +4,15 @@
  * the sources, the exposure modes, the guards and telemetry. Nothing here
  * has behaviour of its own; it only decides which plugins to register.
  */
-import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createKernel, type Kernel, type KernelPlugin, type Logger } from '@tool-search/kernel';
-import { mcpPinsOf, mcpServersOf, resolveToolSearch, type ToolSearchConfig } from '@tool-search/config';
+import {
+  actedWorkspaces,
+  mcpPinsOf,
+  mcpServersOf,
+  resolveToolSearch,
+  type ToolSearchConfig,
+} from '@tool-search/config';
 import { alwaysVisiblePlugin } from './pins.js';
 import { policyPlugin } from '@tool-search/policy';
 import type { McpDownstream, McpPlugin, McpPluginOptions, McpServerStatus } from '@tool-search/plugin-mcp';
@@ -21,6 +26,7 @@ import { telemetryPlugin } from '@tool-search/telemetry';
 import { loopDetectionPlugin } from '@tool-search/plugin-loop-detection';
 import { approvalsPlugin, type Approver } from '@tool-search/plugin-approvals';
 import { BUILTIN_PLUGINS, isBuiltinPlugin, type BuiltinContext } from './builtins.js';
+import { checkConfigWorkspaces } from './workspace-guard.js';
 import type { LoadedPluginModule } from './load-plugin.js';
 import { learningPlugin } from '@tool-search/plugin-learning';
 import type { SessionHost } from '@tool-search/sessions';
@@ -171,6 +177,8 @@ async function configSources(
 ): Promise<{ sources: KernelPlugin[]; modules: LoadedPluginModule[] }> {
   const sources: KernelPlugin[] = [];
   const modules: LoadedPluginModule[] = [];
+  // Before any module loads: the workspace agents write holds nothing the gateway runs or reads next.
+  await checkConfigWorkspaces(config, options);
   const entries = Object.entries(config.plugins ?? {});
   for (const [id, pluginOptions] of entries) {
     if (isBuiltinPlugin(id)) {
@@ -218,19 +226,17 @@ function builtinContext(options: PresetOptions): BuiltinContext {
     ...(options.cronDir ? { cronDir: options.cronDir } : {}),
     ...(options.state ? { state: options.state } : {}),
     ...(options.gateway ? { gateway: options.gateway } : {}),
+    ...(options.baseDir ? { baseDir: options.baseDir } : {}),
   };
 }
 
 /**
- * The workspace, offered to MCP servers as their root: the core tools' `plugins.core.workspace`, else OpenClaw's
- * `agents.defaults.workspace` (relative paths from the config's folder).
+ * The workspace, offered to MCP servers as their root: the core tools' `plugins.core.workspace` (or its default),
+ * else OpenClaw's `agents.defaults.workspace` (relative paths from the config's folder).
  */
 function mcpRoots(config: ToolSearchConfig, baseDir: string): Pick<McpPluginOptions, 'roots'> {
-  const core = (config.plugins?.['core'] as { workspace?: unknown } | undefined)?.workspace;
-  const workspace = typeof core === 'string' ? core : config.agents?.defaults?.['workspace'];
-  return typeof workspace === 'string' && workspace
-    ? { roots: [{ uri: pathToFileURL(resolve(baseDir, workspace)).href, name: 'workspace' }] }
-    : {};
+  const [workspace] = actedWorkspaces(config, baseDir);
+  return workspace ? { roots: [{ uri: pathToFileURL(workspace.path).href, name: 'workspace' }] } : {};
 }
 
 /** The sandbox the config itself names, if any (resolution fills in the default, which a front end may override). */
