@@ -7,8 +7,8 @@ import { cli, folder } from './helpers.js';
 
 const CONFIG = `// operator's notes: keep me
 {
-  plugins: { core: { workspace: "." } },
-  tools: { toolSearch: false }, // direct mode to start with
+  plugins: { core: {} }, // the default workspace: a folder of its own beside this file
+  tools: { alsoAllow: ["gateway"], toolSearch: false }, // direct mode to start with; the gateway tool named
   gateway: { sessions: { dir: "state/sessions" } },
 }
 `;
@@ -30,7 +30,7 @@ async function startGateway(cwd: string): Promise<Started> {
   let stderr = '';
   let printed: (url: string) => void = () => {};
   const url = new Promise<string>((resolve) => (printed = resolve));
-  const exit = runCli(['gateway', '--provider-mode', 'mock-openai', '--port', '0', '--approvals', 'deny'], {
+  const exit = runCli(['gateway', '--provider-mode', 'mock-openai', '--port', '0', '--approvals', 'http'], {
     stdout: {
       write: (text: string) => (
         (stdout += text), /http:\/\/\S+\/v1/.test(stdout) && printed(/http:\/\/\S+\/v1/.exec(stdout)![0])
@@ -47,12 +47,41 @@ async function startGateway(cwd: string): Promise<Started> {
   return started;
 }
 
+/** Every change through the gateway tool needs an approval: the operator (this test) allows each one asked while `work` runs. */
+async function approving<T>(url: string, work: Promise<T>): Promise<T> {
+  let done = false;
+  const answered = (async () => {
+    while (!done) {
+      // While the gateway restarts nothing answers: poll again after the pause.
+      const listing = await fetch(`${url}/approvals`)
+        .then((response) => response.json() as Promise<{ approvals: { id: string }[] }>)
+        .catch(() => ({ approvals: [] }));
+      for (const { id } of listing.approvals)
+        await fetch(`${url}/approvals/${id}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ decision: 'allow' }),
+        }).catch(() => undefined); // the gateway went down between the listing and the answer: it asks again after
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
+  try {
+    return await work;
+  } finally {
+    done = true;
+    await answered;
+  }
+}
+
 async function steps(url: string, list: unknown[], sessionId?: string): Promise<Record<string, any>> {
   const client = new OpenAI({ baseURL: url, apiKey: 'unused', maxRetries: 0 });
   const headers = sessionId ? { headers: { 'x-session-id': sessionId } } : {};
-  const completion = await client.chat.completions.create(
-    { model: 'mock-model', messages: [{ role: 'user', content: `tool search qa steps ${JSON.stringify(list)}` }] },
-    headers,
+  const completion = await approving(
+    url,
+    client.chat.completions.create(
+      { model: 'mock-model', messages: [{ role: 'user', content: `tool search qa steps ${JSON.stringify(list)}` }] },
+      headers,
+    ),
   );
   const text = completion.choices[0]?.message.content ?? '';
   const last = text.replace(/^Steps done\. Last result: /, '');
@@ -213,13 +242,13 @@ describe('the gateway tool in tool-search gateway', () => {
     const cwd = folder({ 'tool-search.json': CONFIG });
     const gateway = await startGateway(cwd);
     const got = await steps(gateway.url, [{ tool: 'gateway', args: { action: 'config.get' } }], 'asker');
-    const raw = CONFIG.replace('tools: { toolSearch: false }', 'tools: { toolSearch: false, deny: ["web_search"] }');
+    const raw = CONFIG.replace('toolSearch: false', 'toolSearch: { mode: "directory" }');
     const applied = await steps(
       gateway.url,
       [
         {
           tool: 'gateway',
-          args: { action: 'config.apply', raw, baseHash: got.hash, delayMs: 0, note: 'web_search denied' },
+          args: { action: 'config.apply', raw, baseHash: got.hash, delayMs: 0, note: 'directory mode now' },
         },
       ],
       'asker',
@@ -241,7 +270,7 @@ describe('the gateway tool in tool-search gateway', () => {
     const note = messages.find((m) => m.content?.startsWith('[gateway restart finished]'))!.content!;
     expect(note).toContain('Status: ok');
     expect(note).toContain(`after config.apply and serves the config ${applied.hash}; restart #1`);
-    expect(note).toContain('Note: web_search denied');
+    expect(note).toContain('Note: directory mode now');
     expect(gateway.stderr()).toContain('session asker woken after the restart');
     const other = await history(gateway.url, 'bystander');
     expect(JSON.stringify(other)).not.toContain('gateway restart finished');

@@ -16,7 +16,7 @@ const SESSION_TOOLS = [
 const config = () =>
   folder({
     'tool-search.json':
-      '{ plugins: { core: { workspace: "." } }, tools: { toolSearch: false, sessions: { visibility: "tree" } }, gateway: { sessions: { dir: "state/sessions" } } }',
+      '{ plugins: { core: {} }, tools: { toolSearch: false, sessions: { visibility: "tree" } }, gateway: { sessions: { dir: "state/sessions" } } }',
   });
 
 describe('the session tools in the CLI', () => {

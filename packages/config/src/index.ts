@@ -4,9 +4,20 @@ export { COMPARED_MODES, DIRECT_MODE, EXPOSURE_MODES, NATIVE_MODE, SEARCH_MODES,
 export type { ExposureMode, SearchMode } from './modes.js';
 export { loadConfig, parseConfig, resolvePaths, CONFIG_FILE_NAME } from './load.js';
 export type { LoadConfigOptions, LoadedConfig } from './load.js';
+export {
+  actedWorkspaces,
+  checkWorkspaces,
+  configGuardedPaths,
+  cronDirBesideSessions,
+  DEFAULT_WORKSPACE_FOLDER,
+  defaultWorkspace,
+  workspaceContains,
+} from './workspace.js';
+export type { ActedWorkspace, GuardedPath } from './workspace.js';
 export { validateConfig, configIssues } from './validate.js';
 export { getConfigValue, parseConfigPath, parseConfigValue, setConfigValue, setConfigValueInText } from './edit.js';
 export type { ConfigPathSegment } from './edit.js';
+export { REDACTED_SECRET, redactSecrets, redactUrl, secretPaths, withSecretFields } from './secrets.js';
 export { mcpServersOf, mcpPinsOf, loadMcpServersFile, withMcpServers } from './mcp-servers.js';
 export { mcpServersSchema } from './mcp-servers-schema.js';
 export type { McpServersEntry } from './mcp-servers-schema.js';

@@ -17,6 +17,7 @@ import {
 import { optionsSchema as directOptionsSchema } from '@tool-search/mode-direct/options';
 import { optionsSchema as directoryOptionsSchema } from '@tool-search/mode-directory/options';
 import { mcpServersSchema } from './mcp-servers-schema.js';
+import { withSecretFields } from './secret-fields.js';
 import { TOOL_SEARCH_MODES } from './modes.js';
 
 /** OpenClaw `tools.*` keys we accept but do not act on. */
@@ -91,6 +92,11 @@ export const OPENCLAW_AGENT_KEYS = [
 type Schema = Record<string, unknown>;
 
 const stringList: Schema = { type: 'array', items: { type: 'string' } };
+// Secrets are marked where they are defined (`writeOnly`): the gateway tool's config.get redacts by this mark.
+const secretString: Schema = { type: 'string', writeOnly: true };
+const secretMap: Schema = { type: 'object', additionalProperties: secretString };
+/** Fields of the schemas other packages define (MCP servers, embeddings) that hold secrets. */
+const SECRET_FIELDS = ['apiKey', 'clientSecret', 'token', 'password', 'env', 'headers', 'args'] as const;
 const anything: Schema = {};
 const looseKeys = (keys: readonly string[]): Record<string, Schema> =>
   Object.fromEntries(keys.map((key) => [key, anything]));
@@ -120,7 +126,7 @@ const loopDetection = strictObject({
 });
 
 /** `tools.toolSearch.embeddings`: plugin-embeddings' own options schema (one copy; the plugin checks the same again). */
-const embeddings: Schema = embeddingsOptionsSchema;
+const embeddings: Schema = withSecretFields(embeddingsOptionsSchema, SECRET_FIELDS);
 
 /** `tools.toolSearch.learning` (`@tool-search/plugin-learning` checks the same again; here so a bad config names its path). */
 const learning: Schema = {
@@ -182,7 +188,7 @@ const execKeys: Schema = {
     allowlist: stringList,
     timeoutSec: { type: 'integer', minimum: 1, maximum: 86400 },
     yieldMs: { type: 'integer', minimum: 0, maximum: 3600000 },
-    env: { type: 'object', additionalProperties: { type: 'string' } },
+    env: secretMap,
     applyPatch: { type: 'object', properties: { enabled: { type: 'boolean' }, workspaceOnly: { type: 'boolean' } } },
   },
 };
@@ -192,7 +198,25 @@ const sessionsKeys: Schema = {
   type: 'object',
   properties: { visibility: { type: 'string', enum: ['self', 'tree', 'all'] } },
 };
-const coreToolsKeys = { exec: execKeys, elevated: elevatedKeys, sessions: sessionsKeys };
+// `tools.web` (plugin-web checks its keys): only its secrets are described here, so OpenClaw's other keys pass.
+const answerProviderSecrets: Schema = { type: 'object', properties: { apiKey: secretString } };
+const webKeys: Schema = {
+  type: 'object',
+  properties: {
+    fetch: { type: 'object', properties: { firecrawl: { type: 'object', properties: { apiKey: secretString } } } },
+    search: {
+      type: 'object',
+      properties: {
+        apiKey: secretString,
+        perplexity: answerProviderSecrets,
+        gemini: answerProviderSecrets,
+        grok: answerProviderSecrets,
+        kimi: answerProviderSecrets,
+      },
+    },
+  },
+};
+const coreToolsKeys = { exec: execKeys, elevated: elevatedKeys, sessions: sessionsKeys, web: webKeys };
 
 /**
  * `tools.toolSearch.directory` / `.direct`: options of those modes, each rule taken from the mode's own options schema
@@ -251,7 +275,7 @@ const alwaysVisible: Schema = {
   anyOf: [{ type: 'boolean' }, { type: 'array', items: { type: 'string', minLength: 1 }, minItems: 1 }],
 };
 // One server entry: plugin-mcp's own schema (its connection rules win), plus the key the preset acts on.
-const mcpServer: Schema = mcpServerConfigSchemaWith({ alwaysVisible });
+const mcpServer: Schema = withSecretFields(mcpServerConfigSchemaWith({ alwaysVisible }), SECRET_FIELDS);
 /** An MCP server name becomes the tool owner (`mcp:<name>:<tool>`): plugin-mcp's SERVER_NAME_PATTERN. */
 const mcpServerName = { pattern: SERVER_NAME_PATTERN };
 
@@ -259,13 +283,13 @@ const fakeCatalogOptions = strictObject({
   tools: { type: 'integer', minimum: 0, maximum: 100000 },
   core: { type: 'boolean' },
 });
-// The real core tools (`@tool-search/plugin-fs`, `@tool-search/plugin-exec`); `workspace` defaults to the config file's folder.
+// The real core tools (`@tool-search/plugin-fs`, `@tool-search/plugin-exec`); `workspace` defaults to `workspace` in the config file's folder (workspace.ts).
 const coreOptions = strictObject({ workspace: { type: 'string', minLength: 1 } });
 
 const apiKey = strictObject(
   {
     name: { type: 'string', minLength: 1, maxLength: 64 },
-    hash: { type: 'string', pattern: '^sha256:[0-9a-fA-F]{64}$' },
+    hash: { type: 'string', pattern: '^sha256:[0-9a-fA-F]{64}$', writeOnly: true },
     env: { type: 'string', minLength: 1 },
     agents: { type: 'array', minItems: 1, items: { type: 'string', minLength: 1 } },
   },
@@ -284,18 +308,19 @@ export const configSchema = {
     plugins: {
       type: 'object',
       properties: { 'fake-catalog': fakeCatalogOptions, core: coreOptions },
-      additionalProperties: { type: 'object' },
+      // A plugin module's options may hold its keys: shown redacted as a whole.
+      additionalProperties: { type: 'object', writeOnly: true },
     },
     mcp: strictObject({
       servers: { type: 'object', propertyNames: mcpServerName, additionalProperties: mcpServer },
       connectTimeoutMs: mcpPluginOptionsSchema.properties.connectTimeoutMs,
     }),
-    mcpServers: { ...mcpServersSchema, propertyNames: mcpServerName },
+    mcpServers: { ...withSecretFields(mcpServersSchema, SECRET_FIELDS), propertyNames: mcpServerName },
     provider: strictObject(
       {
         kind: { type: 'string', enum: ['openai', 'anthropic'] },
         baseURL: { type: 'string', minLength: 1 },
-        apiKey: { type: 'string' },
+        apiKey: secretString,
         apiKeyEnv: { type: 'string', minLength: 1 },
         model: { type: 'string', minLength: 1 },
       },
@@ -304,7 +329,7 @@ export const configSchema = {
     gateway: strictObject({
       host: { type: 'string', minLength: 1 },
       port: { type: 'integer', minimum: 0, maximum: 65535 },
-      auth: strictObject({ token: { type: 'string' } }),
+      auth: strictObject({ token: secretString }),
       sessions: strictObject({ dir: { type: 'string' } }),
       // Per provider/model deferred-loading support: @tool-search/gateway checks it (capabilitiesFromConfig).
       capabilities: { type: 'object' },
@@ -320,6 +345,8 @@ export const configSchema = {
     auth: strictObject({ keys: { type: 'array', items: apiKey } }),
     // The browser tool (`@tool-search/plugin-browser` checks its own keys: enabled, defaultProfile, profiles…).
     browser: { type: 'object' },
+    // OpenClaw's `cron` block: `@tool-search/plugin-cron` checks the keys it acts on (minIntervalMs, maxJobsPerAgent).
+    cron: { type: 'object' },
     // Shared state across replicas; without `redis` it stays in the process.
     state: strictObject({
       redis: strictObject(
@@ -336,7 +363,7 @@ export const configSchema = {
       otlp: strictObject(
         {
           endpoint: { type: 'string', pattern: '^https?://' },
-          headers: { type: 'object', additionalProperties: { type: 'string' } },
+          headers: secretMap,
           exportIntervalMs: { type: 'integer', minimum: 100, maximum: 3600000 },
           serviceName: { type: 'string', minLength: 1 },
           timeoutMs: { type: 'integer', minimum: 100, maximum: 120000 },

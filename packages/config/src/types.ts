@@ -240,6 +240,8 @@ export type ToolSearchConfig = {
   auth?: AuthSectionConfig;
   /** The browser tool's options (`enabled`, `defaultProfile`, `executablePath`, `profiles`, `allowPrivate`…), checked by `@tool-search/plugin-browser`. */
   browser?: Record<string, unknown>;
+  /** OpenClaw's `cron` block; `minIntervalMs` (default 60000) and `maxJobsPerAgent` (default 100) are checked by `@tool-search/plugin-cron`. */
+  cron?: { minIntervalMs?: unknown; maxJobsPerAgent?: unknown; [key: string]: unknown };
   /** Shared state across gateway / `serve mcp` replicas (`@tool-search/state`); in-process without `redis`. */
   state?: StateSectionConfig;
   telemetry?: TelemetrySectionConfig;

@@ -3,15 +3,19 @@
  * quoting and order kept, through `@tool-search/config`'s JSON5 editor), secrets redacted on the way out and
  * restored on the way back in, and written atomically only after the caller's checks pass.
  */
+import { constants } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rename, rmdir, unlink } from 'node:fs/promises';
+import { basename, dirname, join as joinPath } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { getConfigValue, parseConfigValue, setConfigValueInText } from '@tool-search/config';
+import { parseConfigValue, REDACTED_SECRET, setConfigValueInText } from '@tool-search/config';
 import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { GatewayErrors } from './errors.js';
 
 /** What `config.get` shows instead of a secret; given back in `config.apply` / `config.patch`, it keeps the current value. */
-export const REDACTED = '***';
+export const REDACTED = REDACTED_SECRET;
+/** A config bigger than this is not read (the tool's `raw` is capped at 1 MB too). */
+const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
 export interface ConfigFile {
   /** The file's text ('' when it does not exist yet). */
@@ -23,33 +27,71 @@ export interface ConfigFile {
   readonly value: Record<string, unknown>;
 }
 
+/**
+ * Reads the config file: only a regular file, opened without following a symlink and without blocking (a FIFO or a
+ * device in its place is refused, never waited on). A missing file is an empty config.
+ */
 export async function readConfigFile(path: string): Promise<ConfigFile> {
-  let text = '';
-  let exists = true;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unwritable(`cannot read ${path}`, error);
-    exists = false;
-  }
-  const parsed = text.trim() ? parseConfigValue(text) : {};
+  const text = await readRegularFile(path);
+  const parsed = text?.trim() ? parseConfigValue(text) : {};
   const value =
     parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-  return { text, exists, hash: hashOf(text), value };
+  return { text: text ?? '', exists: text !== undefined, hash: hashOf(text ?? ''), value };
 }
 
+async function readRegularFile(path: string): Promise<string | undefined> {
+  let handle: import('node:fs/promises').FileHandle;
+  try {
+    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    if (code === 'ELOOP') throw unsafe(path, 'a symbolic link', error);
+    throw unwritable(`cannot read ${path}`, error);
+  }
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw unsafe(path, 'not a regular file');
+    if (stat.size > MAX_CONFIG_BYTES)
+      throw unwritable(`cannot read ${path}`, new Error(`larger than ${MAX_CONFIG_BYTES} bytes`));
+    return await handle.readFile('utf8');
+  } finally {
+    await handle.close();
+  }
+}
 export function hashOf(text: string): string {
   return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
-/** Writes through a temporary file and a rename: a reader never sees half a config. */
+/**
+ * Writes through a temporary file and a rename: a reader never sees half a config. The temporary file is created
+ * exclusively (O_EXCL, O_NOFOLLOW, mode 0600) inside a fresh private folder (mkdtemp, 0700) beside the config, so a
+ * link planted at a guessed name cannot redirect the write; the rename replaces the config entry itself, never a file
+ * a link points to.
+ */
 export async function writeConfigFile(path: string, text: string): Promise<void> {
-  const temporary = `${path}.${process.pid}.${Date.now()}.tmp`;
+  let folder: string | undefined;
+  let temporary: string | undefined;
   try {
-    await writeFile(temporary, text.endsWith('\n') ? text : `${text}\n`);
+    folder = await mkdtemp(joinPath(dirname(path), `.${basename(path)}.`));
+    temporary = joinPath(folder, 'config.tmp');
+    const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+    const handle = await open(temporary, flags, 0o600);
+    try {
+      await handle.writeFile(text.endsWith('\n') ? text : `${text}\n`);
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(temporary, path);
+    temporary = undefined;
   } catch (error) {
     throw unwritable(`cannot write ${path}`, error);
+  } finally {
+    // The temporary file of a failed write may never have been created: nothing to remove then.
+    if (temporary) await unlink(temporary).catch(() => undefined);
+    // The private folder is empty after the rename; a failure to remove it leaves an empty folder, nothing more.
+    if (folder) await rmdir(folder).catch(() => undefined);
   }
 }
 
@@ -96,65 +138,6 @@ export function patchText(
   return { text, changedPaths };
 }
 
-/** The dot paths of the secrets in a config (API keys, tokens, MCP env/headers, OAuth client secrets). */
-export function secretPaths(config: unknown): string[] {
-  const paths: string[] = [];
-  const add = (path: string) => {
-    if (typeof getConfigValue(config, path) === 'string') paths.push(path);
-  };
-  const addMap = (path: string) => {
-    const map = getConfigValue(config, path);
-    if (isObject(map)) for (const key of Object.keys(map)) add(join(path, key));
-  };
-  add('provider.apiKey');
-  add('gateway.auth.token');
-  addMap('telemetry.otlp.headers');
-  for (const root of ['mcp.servers', 'mcpServers']) {
-    const servers = getConfigValue(config, root);
-    if (!isObject(servers)) continue;
-    for (const name of Object.keys(servers)) {
-      const server = join(root, name);
-      addMap(join(server, 'env'));
-      addMap(join(server, 'headers'));
-      add(join(join(server, 'auth'), 'clientSecret'));
-    }
-  }
-  return paths;
-}
-
-/** A copy with every secret replaced by `REDACTED`. */
-export function redact(config: Record<string, unknown>): Record<string, unknown> {
-  const copy = structuredClone(config);
-  for (const path of secretPaths(config)) setIn(copy, path, REDACTED);
-  return copy;
-}
-
-/**
- * The secrets a caller gave back redacted keep their current value: in `text` (a whole config) each such path is
- * edited back. A redacted secret with no current value is refused (the caller never saw a value to keep).
- */
-export function restoreSecrets(text: string, next: unknown, current: unknown): string {
-  for (const path of secretPaths(next)) {
-    if (getConfigValue(next, path) !== REDACTED) continue;
-    const kept = getConfigValue(current, path);
-    if (typeof kept !== 'string')
-      throw new ToolSearchError(
-        GatewayErrors.GATEWAY_CONFIG_UNWRITABLE,
-        `${path} is "${REDACTED}" (a redacted secret) but has no current value to keep; give the real value`,
-        { details: { path } },
-      );
-    text = setConfigValueInText(text, path, kept);
-  }
-  return text;
-}
-
-/** A patch without the redacted secrets the caller gave back (they keep their current value). */
-export function withoutRedacted(patch: Record<string, unknown>): Record<string, unknown> {
-  const copy = structuredClone(patch);
-  for (const path of secretPaths(patch)) if (getConfigValue(patch, path) === REDACTED) setIn(copy, path, undefined);
-  return copy;
-}
-
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
@@ -165,27 +148,12 @@ export function join(at: string, key: string): string {
   return !at ? segment : segment.startsWith('[') ? `${at}${segment}` : `${at}.${segment}`;
 }
 
-function setIn(root: Record<string, unknown>, path: string, value: unknown): void {
-  const parts = splitPath(path);
-  let node: Record<string, unknown> = root;
-  for (const part of parts.slice(0, -1)) {
-    if (!isObject(node[part])) return;
-    node = node[part] as Record<string, unknown>;
-  }
-  const last = parts[parts.length - 1]!;
-  if (value === undefined) delete node[last];
-  else node[last] = value;
-}
-
-function splitPath(path: string): string[] {
-  const parts: string[] = [];
-  const pattern = /\.?([A-Za-z_$][\w$-]*)|\["((?:[^"\\]|\\.)*)"\]/y;
-  while (pattern.lastIndex < path.length) {
-    const match = pattern.exec(path);
-    if (!match) break;
-    parts.push(match[1] ?? (JSON.parse(`"${match[2]}"`) as string));
-  }
-  return parts;
+function unsafe(path: string, what: string, cause?: unknown): ToolSearchError {
+  return new ToolSearchError(
+    GatewayErrors.GATEWAY_CONFIG_UNSAFE_FILE,
+    `${path} is ${what}: the gateway tool reads and writes only a regular config file it opens itself`,
+    { details: { path }, ...(cause ? { cause } : {}) },
+  );
 }
 
 function unwritable(message: string, cause: unknown): ToolSearchError {

@@ -6,7 +6,15 @@
  * comments stay, and then restarts the gateway. The gateway front end hands in a `GatewayControl`; this package
  * never imports the gateway. `update.run` is not offered: there is no update mechanism here.
  */
-import { configSchema, parseConfig, parseConfigValue, type ToolSearchConfig } from '@tool-search/config';
+import { setCallApprovalRule, takeCallApproval, ApprovalRulesErrors } from '@tool-search/approval-rules';
+import {
+  configSchema,
+  parseConfig,
+  parseConfigValue,
+  redactSecrets,
+  setConfigValueInText,
+  type ToolSearchConfig,
+} from '@tool-search/config';
 import {
   ErrorCode,
   ToolSearchError,
@@ -16,18 +24,10 @@ import {
   type ToolResult,
 } from '@tool-search/kernel';
 import { isDeepStrictEqual } from 'node:util';
-import {
-  isObject,
-  mergePatch,
-  patchText,
-  readConfigFile,
-  redact,
-  restoreSecrets,
-  withoutRedacted,
-  writeConfigFile,
-  type ConfigFile,
-} from './config-file.js';
+import type {} from '@tool-search/tool-match'; // ToolMeta.explicitOnly
+import { isObject, mergePatch, patchText, readConfigFile, writeConfigFile, type ConfigFile } from './config-file.js';
 import { GatewayErrors } from './errors.js';
+import { assertKeptSecretsStay, assertProtectedUnchanged, pathText, redactedToKeep, withoutPath } from './guard.js';
 import { lookupSchema } from './schema-lookup.js';
 
 export const GATEWAY_PLUGIN_NAME = '@tool-search/plugin-gateway';
@@ -42,6 +42,8 @@ export const GATEWAY_ACTIONS = [
   'config.apply',
   'config.patch',
 ] as const;
+/** The actions that change the running gateway: each call needs an approval (closed without an approver). */
+export const GATEWAY_MUTATING_ACTIONS: readonly string[] = Object.freeze(['restart', 'config.apply', 'config.patch']);
 
 export interface RestartRequest {
   readonly delayMs: number;
@@ -71,12 +73,28 @@ export interface RestartRecord {
 export interface GatewayControl {
   /** The config file this gateway loaded (created by the first write when it does not exist). */
   readonly configPath: string;
-  /** Every check the gateway makes when it starts, beyond the schema (relative paths, each plugin's own options); throws a `ConfigError`. */
+  /**
+   * Every check the gateway makes when it starts short of listening, beyond the schema (API keys, listen rule,
+   * upstream, relative paths, each plugin's own options); throws a `ConfigError`. It must never import or run a plugin
+   * module: the tool calls it on configs an agent wrote.
+   */
   check(config: ToolSearchConfig): Promise<void>;
-  /** Schedules the in-process restart: after `delayMs`, SIGUSR1 to this process; the gateway reloads its config and serves again. */
-  restart(request: RestartRequest): void;
+  /**
+   * Schedules the in-process restart: after `delayMs`, SIGUSR1 to this process; the gateway reloads its config and
+   * serves again. It may defer the restart (restarts are bounded) or join one already scheduled: it says so.
+   */
+  restart(request: RestartRequest): RestartScheduled | undefined | void;
   /** The last in-process restart, if any. */
   lastRestart?(): RestartRecord | undefined;
+}
+
+/** When the restart asked for will happen, if the control deferred it or joined it to one already scheduled. */
+export interface RestartScheduled {
+  readonly delayMs: number;
+  /** Joined a restart already scheduled (one restart reloads every write before it). */
+  readonly coalesced?: boolean;
+  /** Why later than asked (the restarts-per-minute bound, or the previous restart's drain). */
+  readonly deferredBecause?: string;
 }
 
 export interface GatewayPluginOptions {
@@ -90,8 +108,15 @@ export function gatewayPlugin(options: GatewayPluginOptions): KernelPlugin {
   return {
     name: GATEWAY_PLUGIN_NAME,
     apply({ hooks }) {
-      hooks.listTools.tap((sink) => {
+      hooks.listTools.tap((sink, ctx) => {
         sink.add([tool]);
+        // Every change to the running gateway is asked for: no approver (or a "no") means it does not happen.
+        setCallApprovalRule(ctx.run, GATEWAY_TOOL_ID, (call) => {
+          const action = (call.args as { action?: unknown }).action;
+          return typeof action === 'string' && GATEWAY_MUTATING_ACTIONS.includes(action)
+            ? `gateway ${action} changes the running gateway`
+            : undefined;
+        });
         sink.diagnostic({
           code: GatewayErrors.GATEWAY_ACTION_UNAVAILABLE,
           level: 'info',
@@ -132,7 +157,7 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
   ) => {
     const delayMs = args.delayMs ?? DEFAULT_RESTART_DELAY_MS;
     const sessionId = ctx.run.sessionId;
-    control.restart({
+    const scheduled = control.restart({
       delayMs,
       reason,
       action: args.action,
@@ -140,13 +165,13 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
       ...(args.note ? { note: args.note } : {}),
       ...(sessionId ? { sessionId } : {}),
     });
-    return { scheduled: true, delayMs, signal: 'SIGUSR1' };
+    return { scheduled: true, delayMs, signal: 'SIGUSR1', ...(scheduled ?? {}) };
   };
 
   const write = (
     args: GatewayArgs,
     ctx: ExecuteContext,
-    edit: (file: ConfigFile) => { text: string; changedPaths?: string[] },
+    edit: (file: ConfigFile) => { text: string; value: unknown; changedPaths?: string[] },
   ) =>
     serial(async () => {
       const file = await readConfigFile(control.configPath);
@@ -159,7 +184,10 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
           },
         );
       }
-      const { text, changedPaths } = edit(file);
+      const { text, value, changedPaths } = edit(file);
+      // What the tool may never write, and secrets that would follow a new address: refused before any check runs.
+      assertProtectedUnchanged(file.value, value);
+      assertKeptSecretsStay(file.value, value);
       if (changedPaths?.length === 0)
         return json({
           ok: true,
@@ -194,8 +222,11 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
     owner: 'core',
     description:
       'Manage the running gateway: restart it in-process, look up one config path in the schema (config.schema.lookup, before editing), read the config with its hash (config.get), ' +
-      'merge a partial change (config.patch: raw JSON5 object, null deletes) or replace it whole (config.apply: raw JSON5). Writes are validated first and restart the gateway after delayMs.',
+      'merge a partial change (config.patch: raw JSON5 object, null deletes) or replace it whole (config.apply: raw JSON5). Writes are validated first and restart the gateway after delayMs. ' +
+      "restart, config.patch and config.apply each wait for an operator approval; policy, auth, gateway, exec, plugins, MCP, provider, state and telemetry settings are the operator's and refused here.",
     annotations: { destructiveHint: true, openWorldHint: false },
+    // Offered only where an allow list names it (`gateway` in tools.alsoAllow, or an agent's): never by a profile or `*`.
+    meta: { explicitOnly: true },
     inputSchema: {
       type: 'object',
       properties: {
@@ -238,6 +269,12 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
     },
     async execute(input, ctx): Promise<ToolResult> {
       const args = input as unknown as GatewayArgs;
+      if (GATEWAY_MUTATING_ACTIONS.includes(args.action) && !takeCallApproval(ctx.run, ctx.callId))
+        throw new ToolSearchError(
+          ApprovalRulesErrors.APPROVAL_REQUIRED,
+          `gateway ${args.action} needs an approval and none was given; register the approvals plugin with an approver`,
+          { details: { action: args.action } },
+        );
       switch (args.action) {
         case 'restart': {
           if (!restartEnabled)
@@ -264,7 +301,7 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
             path: control.configPath,
             exists: file.exists,
             hash: file.hash,
-            config: redact(file.value),
+            config: redactSecrets(file.value),
             ...(last ? { lastRestart: last } : {}),
           });
         }
@@ -273,7 +310,11 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
           if (raw === undefined) throw missing('config.apply', 'raw');
           return write(args, ctx, (file) => {
             const next = parseConfigValue(raw);
-            return { text: isObject(next) ? restoreSecrets(raw, next, file.value) : raw };
+            if (!isObject(next)) return { text: raw, value: next };
+            let text = raw;
+            for (const { path, value } of redactedToKeep(next, file.value))
+              text = setConfigValueInText(text, pathText(path), value);
+            return { text, value: parseConfigValue(text) };
           });
         }
         case 'config.patch': {
@@ -286,17 +327,19 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
                 ErrorCode.TOOL_ARGUMENTS_INVALID,
                 'config.patch: raw must be a JSON5 object, e.g. { tools: { toolSearch: { mode: "tools" } } }',
               );
-            const kept = withoutRedacted(patch);
+            // Secrets given back redacted are left out of the merge, so they keep their current value.
+            const kept = redactedToKeep(patch, file.value).reduce((left, { path }) => withoutPath(left, path), patch);
             const edited = patchText(file.text, file.value, kept);
             // The in-place edit must mean exactly the merged config; otherwise nothing is written.
             const text = edited.text.trim() ? edited.text : '{}';
-            if (!isDeepStrictEqual(parseConfigValue(text), mergePatch(file.value, kept))) {
+            const value = mergePatch(file.value, kept);
+            if (!isDeepStrictEqual(parseConfigValue(text), value)) {
               throw new ToolSearchError(
                 GatewayErrors.GATEWAY_CONFIG_UNWRITABLE,
                 `config.patch could not edit ${control.configPath} in place without changing anything else; nothing was written`,
               );
             }
-            return { text, changedPaths: edited.changedPaths };
+            return { text, value, changedPaths: edited.changedPaths };
           });
         }
         default:

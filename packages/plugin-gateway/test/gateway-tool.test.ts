@@ -1,65 +1,9 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
-import { createKernel, ErrorCode, type Kernel, type ToolCallOutcome } from '@tool-search/kernel';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { ErrorCode } from '@tool-search/kernel';
 import { validateConfig } from '@tool-search/config';
-import { gatewayPlugin, GatewayErrors, REDACTED, type RestartRequest } from '../src/index.js';
-
-const FILE = `// the operator's notes stay
-{
-  /* the model the gateway talks to */
-  provider: { baseURL: "http://127.0.0.1:1/v1", model: "m", apiKey: "sk-secret" },
-  tools: { toolSearch: { mode: "tools" } }, // trailing note
-}
-`;
-
-const kernels: Kernel[] = [];
-afterEach(async () => {
-  await Promise.all(kernels.splice(0).map((kernel) => kernel.close()));
-});
-
-function setup(options: { text?: string; restart?: boolean; check?: (config: unknown) => void } = {}) {
-  const dir = mkdtempSync(join(tmpdir(), 'gateway-tool-'));
-  const configPath = join(dir, 'tool-search.json');
-  if (options.text !== undefined) writeFileSync(configPath, options.text);
-  const restarts: RestartRequest[] = [];
-  const kernel = createKernel({
-    plugins: [
-      gatewayPlugin({
-        control: {
-          configPath,
-          check: async (config) => options.check?.(config),
-          restart: (request) => void restarts.push(request),
-        },
-        ...(options.restart !== undefined ? { restart: options.restart } : {}),
-      }),
-    ],
-  });
-  kernels.push(kernel);
-  const call = async (args: Record<string, unknown>) => {
-    const run = await kernel.createRun({ sessionId: 'asker' });
-    try {
-      return await run.call('gateway', args);
-    } catch (error) {
-      // Arguments that break the tool's schema are refused before the tool runs.
-      return {
-        status: 'error',
-        toolId: 'core:core:gateway',
-        error: { code: (error as { code: string }).code, message: String(error) },
-      } as unknown as ToolCallOutcome;
-    } finally {
-      await run.close();
-    }
-  };
-  return { configPath, restarts, call, kernel };
-}
-
-const data = (outcome: ToolCallOutcome) => {
-  if (outcome.status !== 'ok') throw new Error(`${outcome.status}: ${JSON.stringify(outcome)}`);
-  return outcome.result.structuredContent as Record<string, any>;
-};
-const codeOf = (outcome: ToolCallOutcome) => (outcome.status === 'error' ? outcome.error.code : outcome.status);
+import { GatewayErrors, REDACTED } from '../src/index.js';
+import { codeOf, data, FILE, setup } from './setup.js';
 
 describe('the gateway tool', () => {
   it('restart schedules the in-process restart with delayMs defaulting to 2000', async () => {
@@ -118,16 +62,16 @@ describe('the gateway tool', () => {
   });
 
   it('config.patch merges, keeps comments and secrets given back redacted, validates, writes and restarts', async () => {
-    const { call, configPath, restarts } = setup({ text: FILE, check: (config) => validateConfig(config) });
+    const { call, configPath, restarts } = setup({ text: FILE, check: (config) => void validateConfig(config) });
     const { hash } = data(await call({ action: 'config.get' }));
     const patched = data(
       await call({
         action: 'config.patch',
         baseHash: hash,
-        raw: `{ tools: { toolSearch: { mode: "directory" } }, provider: { apiKey: "${REDACTED}" }, gateway: { port: 8123 } }`,
+        raw: `{ tools: { toolSearch: { mode: "directory" } }, provider: { apiKey: "${REDACTED}" }, session: { agentToAgent: { maxPingPongTurns: 2 } } }`,
       }),
     );
-    expect(patched.changedPaths).toEqual(['tools.toolSearch.mode', 'gateway']);
+    expect(patched.changedPaths).toEqual(['tools.toolSearch.mode', 'session']);
     expect(patched.restart).toMatchObject({ scheduled: true, delayMs: 2000 });
     const text = readFileSync(configPath, 'utf8');
     expect(text).toContain("// the operator's notes stay");
@@ -163,7 +107,9 @@ describe('the gateway tool', () => {
         throw Object.assign(new Error('plugin option broken'), { code: 'X' });
       },
     });
-    expect((await call({ action: 'config.patch', raw: '{ gateway: { port: 9 } }' })).status).toBe('error');
+    expect(
+      (await call({ action: 'config.patch', raw: '{ session: { agentToAgent: { maxPingPongTurns: 1 } } }' })).status,
+    ).toBe('error');
     expect(readFileSync(configPath, 'utf8')).toBe(FILE);
   });
 
@@ -171,15 +117,21 @@ describe('the gateway tool', () => {
     const { call, configPath } = setup({ text: FILE });
     const { hash } = data(await call({ action: 'config.get' }));
     writeFileSync(configPath, FILE.replace('"m"', '"other"'));
-    expect(codeOf(await call({ action: 'config.patch', baseHash: hash, raw: '{ gateway: { port: 9 } }' }))).toBe(
-      GatewayErrors.GATEWAY_CONFIG_CHANGED,
-    );
+    expect(
+      codeOf(
+        await call({
+          action: 'config.patch',
+          baseHash: hash,
+          raw: '{ session: { agentToAgent: { maxPingPongTurns: 1 } } }',
+        }),
+      ),
+    ).toBe(GatewayErrors.GATEWAY_CONFIG_CHANGED);
     expect(readFileSync(configPath, 'utf8')).toContain('"other"');
   });
 
   it('config.apply validates, writes the raw config as given (its comments too) and restarts', async () => {
     const { call, configPath, restarts } = setup({ text: FILE });
-    const raw = `// replaced\n{ provider: { baseURL: "http://127.0.0.1:2/v1", model: "n", apiKey: "${REDACTED}" } }\n`;
+    const raw = `// replaced\n{ provider: { baseURL: "http://127.0.0.1:1/v1", model: "m", apiKey: "${REDACTED}" } }\n`;
     const applied = data(await call({ action: 'config.apply', raw, delayMs: 10 }));
     const text = readFileSync(configPath, 'utf8');
     expect(text).toContain('// replaced');
@@ -189,17 +141,22 @@ describe('the gateway tool', () => {
     expect(restarts).toEqual([
       { delayMs: 10, reason: 'config.apply', action: 'config.apply', hash: applied.hash, sessionId: 'asker' },
     ]);
-    expect(codeOf(await call({ action: 'config.apply', raw: '{ provider: { model: "no url" } }' }))).toBe(
-      ErrorCode.CONFIG_INVALID,
-    );
+    expect(
+      codeOf(
+        await call({
+          action: 'config.apply',
+          raw: `{ provider: { baseURL: "http://127.0.0.1:1/v1", apiKey: "${REDACTED}", model: "m" }, tools: { toolSearch: { mode: "telepathy" } } }`,
+        }),
+      ),
+    ).toBe(ErrorCode.CONFIG_INVALID);
     expect(readFileSync(configPath, 'utf8')).toBe(text);
   });
 
   it('config.apply of a redacted secret with no current value is refused', async () => {
     const { call, configPath } = setup();
-    expect(codeOf(await call({ action: 'config.apply', raw: `{ gateway: { auth: { token: "${REDACTED}" } } }` }))).toBe(
-      GatewayErrors.GATEWAY_CONFIG_UNWRITABLE,
-    );
+    expect(
+      codeOf(await call({ action: 'config.apply', raw: `{ tools: { web: { search: { apiKey: "${REDACTED}" } } } }` })),
+    ).toBe(GatewayErrors.GATEWAY_SECRET_REENTER);
     expect(() => readFileSync(configPath)).toThrow();
   });
 

@@ -44,6 +44,11 @@ export function evaluatePolicy<T extends MatchableTool>(
         break;
       }
     }
+    if (!drop && tool.meta?.explicitOnly === true) {
+      const step = explicitStep(policy, tool);
+      steps.push(step);
+      if (!step.kept) drop = { step, rule: EXPLICIT_RULE };
+    }
     if (steps.length) traces.set(tool.id, steps);
     if (!drop) {
       kept.push(tool);
@@ -59,6 +64,33 @@ export function evaluatePolicy<T extends MatchableTool>(
   const lookalikes = listed.filter((tool) => isLookalikeName(tool.name));
   if (lookalikes.length) diagnostics.push(lookalikeNotice(lookalikes));
   return { kept, traces, dropped, diagnostics };
+}
+
+const EXPLICIT_RULE: PolicyRule = {
+  step: 'explicitOnly',
+  effect: 'allow',
+  entries: [],
+  path: 'tools.alsoAllow',
+  layer: 'tools',
+};
+
+/**
+ * An explicit-only tool (the gateway tool) stays only where an allow list of the run names it by name or id: a profile,
+ * a group, a glob, `*` or no allowlist at all never offers it.
+ */
+function explicitStep(policy: ResolvedPolicy, tool: MatchableTool): PolicyStep {
+  const named = (entry: string) => {
+    const wanted = entry.trim().toLowerCase();
+    return wanted === tool.name.toLowerCase() || wanted === tool.id.toLowerCase();
+  };
+  const part = policy.naming?.find((p) => p.entries.some(named));
+  return part
+    ? { step: part.step, kept: true, rule: part.entries.find(named)! }
+    : {
+        step: 'explicitOnly',
+        kept: false,
+        rule: `${tool.name} is offered only where tools.alsoAllow (or an agent's tools.alsoAllow / allow) names it`,
+      };
 }
 
 interface ActiveRule {

@@ -100,7 +100,15 @@ export function resolvePolicy(options: PolicyOptions, request: Readonly<RunReque
   const sandboxed = request.sandboxed === true;
   if (sandboxed) pushSandbox(rules, agent, agentStep, agentPath, tools.sandbox?.tools);
 
-  return { rules, ...(agent ? { agentId: agent.config.id } : {}), providerKeys, sandboxed };
+  // Who may name an explicit-only tool (the gateway tool): the global lists and this run's agent's, never a profile.
+  const naming = [
+    ...allowPart(tools, 'tools', 'tools', false),
+    ...alsoAllow(tools, 'tools', 'tools'),
+    ...(agent
+      ? [...allowPart(agentTools, agentStep, agentPath, false), ...alsoAllow(agentTools, agentStep, agentPath)]
+      : []),
+  ];
+  return { rules, ...(agent ? { agentId: agent.config.id } : {}), providerKeys, sandboxed, naming };
 }
 
 /** `provider/model` (most specific) then `provider`, lower-cased (@tool-search/provider-formats' definition, shared with config). */

@@ -98,6 +98,11 @@ export interface ResolvedPolicy {
   /** The `byProvider` keys that applied (global, then agent). */
   readonly providerKeys: readonly string[];
   readonly sandboxed: boolean;
+  /**
+   * The allow lists that may name an explicit-only tool (`ToolMeta.explicitOnly`) for this run: `tools.allow` /
+   * `alsoAllow` and the run's agent's. Missing: none does (such a tool is dropped).
+   */
+  readonly naming?: readonly RulePart[];
 }
 
 /** What `evaluatePolicy` decided for a set of tools. */

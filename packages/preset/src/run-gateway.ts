@@ -100,34 +100,56 @@ export async function runGateway(options: GatewayRunOptions): Promise<void> {
   // The restart just done and who asked for it: once the new gateway serves, that session is woken with the result.
   let justRestarted: RestartRequest | undefined;
   let listenPort = port;
+  // The config that last served, and its port: a restarted config that does not start falls back to it.
+  let lastGood: { loaded: LoadedGatewayConfig; port: number } | undefined;
+  let failed: { request: RestartRequest; error: string } | undefined;
+  /** Builds the front end of `config` and listens (every start step); closes what it built when a step fails. */
+  const open = async ({ config, path }: LoadedGatewayConfig) => {
+    const auth = (await import('@tool-search/auth')).createApiKeys(config.auth, env); // a bad auth.keys entry stops us first
+    const control = gatewayControl(
+      path ?? resolve(cwd, configPath ?? CONFIG_FILE_NAME),
+      createKernel,
+      restarts,
+      () => lastRestart,
+      { env, host, provider: config.provider },
+    );
+    const logDir = config.gateway?.sessions?.dir ?? config.session?.logDir;
+    const sessionLogDir = logDir !== undefined ? resolve(cwd, logDir) : undefined;
+    const front = await createFrontEnd(config, {
+      defaultSandbox: 'quickjs', // code mode under load: see PresetOptions.defaultSandbox
+      ...frontOptions,
+      approvals,
+      sessions: true,
+      sessionStore,
+      gateway: control,
+      ...(sessionLogDir ? { sessionLogDir } : {}),
+    });
+    const gateway = await startGateway(front, config, { auth, env, host, port: listenPort, mode }).catch(
+      async (error: unknown) => {
+        await front.close();
+        throw error;
+      },
+    );
+    return { control, front, gateway, sessionLogDir };
+  };
   try {
     for (;;) {
-      const { config } = loaded;
-      const auth = (await import('@tool-search/auth')).createApiKeys(config.auth, env); // a bad auth.keys entry stops us first
-      const control = gatewayControl(
-        loaded.path ?? resolve(cwd, configPath ?? CONFIG_FILE_NAME),
-        createKernel,
-        restarts,
-        () => lastRestart,
-      );
-      const logDir = config.gateway?.sessions?.dir ?? config.session?.logDir;
-      const sessionLogDir = logDir !== undefined ? resolve(cwd, logDir) : undefined;
-      const front = await createFrontEnd(config, {
-        defaultSandbox: 'quickjs', // code mode under load: see PresetOptions.defaultSandbox
-        ...frontOptions,
-        approvals,
-        sessions: true,
-        sessionStore,
-        gateway: control,
-        ...(sessionLogDir ? { sessionLogDir } : {}),
-      });
-      const gateway = await startGateway(front, config, { auth, env, host, port: listenPort, mode }).catch(
-        async (error: unknown) => {
-          await front.close();
-          throw error;
-        },
-      );
+      let opened: Awaited<ReturnType<typeof open>>;
+      try {
+        opened = await open(loaded);
+      } catch (error) {
+        // A restarted config that passed its checks but does not start (its port taken, …): serve the last good one.
+        if (!lastGood || lastGood.loaded === loaded) throw error;
+        log(`gateway: the restarted config did not start (${errorMessage(error)}); serving the last good config again`);
+        if (justRestarted) failed = { request: justRestarted, error: errorMessage(error) };
+        justRestarted = undefined;
+        ({ loaded } = lastGood);
+        listenPort = lastGood.port;
+        continue;
+      }
+      const { control, front, gateway, sessionLogDir } = opened;
       listenPort = gateway.port;
+      lastGood = { loaded, port: gateway.port };
       onListening?.({ ...gateway, front, ...(sessionLogDir ? { sessionLogDir } : {}) });
       const wake = (request: RestartRequest, outcome: Parameters<typeof restartWakeNote>[1]) => {
         if (!request.sessionId || !front.sessionHost) return;
@@ -139,7 +161,9 @@ export async function runGateway(options: GatewayRunOptions): Promise<void> {
         );
       };
       if (justRestarted && lastRestart) wake(justRestarted, { ok: true, record: lastRestart });
+      if (failed) wake(failed.request, { ok: false, error: failed.error });
       justRestarted = undefined;
+      failed = undefined;
       const next = await nextConfig(load, control, restarts, stop, log, (request, error) =>
         wake(request, { ok: false, error }),
       );

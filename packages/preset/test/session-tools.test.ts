@@ -86,12 +86,19 @@ describe('the gateway tool under plugins.core', () => {
     restart: () => undefined,
   };
 
-  it('is listed only where a gateway runs (its control given)', async () => {
+  it('is listed only where a gateway runs (its control given) and an allow list names it', async () => {
+    ({ kernel } = await createToolSearchKernel(
+      { plugins: { core: { workspace: workspace() } }, tools: { allow: ['group:automation', 'gateway'] } },
+      { sessionHost: createSessionHost(), gateway: control },
+    ));
+    expect((await kernel.createRun()).catalog.map((t) => t.id)).toEqual(['core:core:gateway']);
+    // A group (or a profile, or `*`) does not name it: the gateway tool is never offered by default.
+    await kernel.close();
     ({ kernel } = await createToolSearchKernel(
       { plugins: { core: { workspace: workspace() } }, tools: { allow: ['group:automation'] } },
       { sessionHost: createSessionHost(), gateway: control },
     ));
-    expect((await kernel.createRun()).catalog.map((t) => t.id)).toEqual(['core:core:gateway']);
+    expect((await kernel.createRun()).catalog.map((t) => t.id)).toEqual([]);
   });
 
   it('is not listed elsewhere, and a diagnostic says why', async () => {

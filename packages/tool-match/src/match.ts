@@ -22,6 +22,11 @@ declare module '@tool-search/kernel' {
      * `group:openclaw`, `group:plugins`, `group:mcp`) cannot be joined this way.
      */
     groups?: readonly string[];
+    /**
+     * Offered only where an allow list (`tools.allow` / `alsoAllow`, or the run's agent's) names the tool itself, by
+     * name or id: no profile, group, glob or `*` and no missing allowlist brings it in (the `gateway` tool).
+     */
+    explicitOnly?: boolean;
   }
 }
 
