@@ -77,6 +77,7 @@ describe.skipIf(!built || !haveRedis)('gateway replicas sharing Redis', () => {
     expect(pending[0]!.request.name).toBe('write');
     const answer = await fetch(`${b.url}/approvals/${pending[0]!.id}`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ decision: 'allow' }),
     });
     expect(answer.status).toBe(200);

@@ -4,3 +4,4 @@ export { createApiKeys, presentedKey } from './keys.js';
 export type { ApiKeyConfig, ApiKeys, AuthConfig, Principal } from './keys.js';
 export { generateApiKey, hashApiKey, MIN_KEY_LENGTH } from './hash.js';
 export { authStatus } from './status.js';
+export { assertLoopbackRequest, foreignBrowserHeader, isLoopbackHost } from './loopback.js';

@@ -100,7 +100,7 @@ describe('gateway with auth.keys in the config', () => {
           throw new Error(`exited: ${stderr}`);
       }
       const url = /http:\/\/\S+\/v1/.exec(stdout)![0];
-      const as = (key: string) => ({ authorization: `Bearer ${key}` });
+      const as = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
       const answer = new OpenAI({ baseURL: url, apiKey: KEY, maxRetries: 0 }).chat.completions.create({
         model: 'mock-model',
         messages: [{ role: 'user', content: 'tool search qa check target=read args={"path":"x"}' }],

@@ -1,4 +1,4 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import OpenAI from 'openai';
 import Anthropic from '@anthropic-ai/sdk';
@@ -78,18 +78,25 @@ describe('gateway', () => {
     expect(pending[0]?.request.toolId).toBe('core:core:read');
     const bad = await fetch(`${gateway.url}/approvals/${pending[0]!.id}`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ decision: 'maybe' }),
     });
     expect(bad.status).toBe(400);
     const ok = await fetch(`${gateway.url}/approvals/${pending[0]!.id}`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ decision: 'allow' }),
     });
     expect(await ok.json()).toEqual({ id: pending[0]!.id, decision: 'allow' });
     expect((await answer).choices[0]?.message.content).toContain('FAKE_TOOL_OK');
     expect(
-      (await fetch(`${gateway.url}/approvals/${pending[0]!.id}`, { method: 'POST', body: '{"decision":"allow"}' }))
-        .status,
+      (
+        await fetch(`${gateway.url}/approvals/${pending[0]!.id}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: '{"decision":"allow"}',
+        })
+      ).status,
     ).toBe(404);
   });
 
@@ -99,7 +106,10 @@ describe('gateway', () => {
     const health = await fetch(`${gateway.url}/health`);
     expect(health.status).toBe(200);
     expect(await health.json()).toEqual({ replica: 'gw-test', state: { kind: 'memory', ok: true } });
-    expect((await fetch(`${gateway.url}/health`, { method: 'POST' })).status).toBe(404);
+    // A POST is not a health check (a bodiless one without JSON content type is 415 before routing).
+    const post = { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' };
+    expect((await fetch(`${gateway.url}/health`, post)).status).toBe(404);
+    expect((await fetch(`${gateway.url}/health`, { method: 'POST' })).status).toBe(415);
   });
 
   it('exits 1 without a provider in the config (no key, no mock)', async () => {
@@ -146,7 +156,12 @@ describe('gateway', () => {
         'tool-search.json':
           '{ plugins: { core: {} }, agents: { defaults: { imageModel: "mock-vision" } }, tools: { toolSearch: false } }',
       });
-      writeFileSync(join(cwd, 'pic.gif'), Buffer.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 4, 0, 3, 0, 0, 0, 0, 0x3b]));
+      // In the default workspace, a folder of its own beside the config (`image` reads only the workspace).
+      mkdirSync(join(cwd, 'workspace'));
+      writeFileSync(
+        join(cwd, 'workspace', 'pic.gif'),
+        Buffer.from([0x47, 0x49, 0x46, 0x38, 0x39, 0x61, 4, 0, 3, 0, 0, 0, 0, 0x3b]),
+      );
       const gateway = await startGateway(['--provider-mode', mode, '--port', '0', '--approvals', 'deny'], cwd);
       const client = new OpenAI({ baseURL: gateway.url, apiKey: 'unused', maxRetries: 0 });
       const steps = JSON.stringify([{ tool: 'image', args: { image: 'pic.gif', prompt: 'What size?' } }]);

@@ -10,6 +10,18 @@ import { ErrorCode, ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { GatewayErrors } from './errors.js';
 import { StateErrors } from '@tool-search/state';
 
+/** Throws `REQUEST_NOT_JSON` (415) unless a request that may carry a body (any method but GET, HEAD, OPTIONS) says `application/json`. */
+export function requireJsonContent(req: IncomingMessage): void {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return;
+  const type = req.headers['content-type'];
+  if (type?.split(';')[0]!.trim().toLowerCase() === 'application/json') return;
+  throw new ToolSearchError(
+    GatewayErrors.REQUEST_NOT_JSON,
+    `A ${req.method} request must be sent as Content-Type: application/json (got ${type === undefined ? 'none' : JSON.stringify(type)})`,
+    { details: { contentType: type ?? null } },
+  );
+}
+
 export async function readJsonBody(req: IncomingMessage, limit: number): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -49,12 +61,13 @@ export function sendJson(
   res.end(text);
 }
 
-/** HTTP status for an error that ends a request: 400 for a refused request, 413, 502 for the provider, 500 otherwise. */
+/** HTTP status for an error that ends a request: 400 for a refused request, 413, 415, 502 for the provider, 500 otherwise. */
 export function statusOf(error: unknown): number {
   if (!ToolSearchError.isInstance(error)) return 500;
   const auth = authStatus(error);
   if (auth) return auth;
   if (error.code === GatewayErrors.REQUEST_TOO_LARGE) return 413;
+  if (error.code === GatewayErrors.REQUEST_NOT_JSON) return 415;
   if (error.code === ErrorCode.PROVIDER_FAILED) return 502;
   if (error.code === StateErrors.STATE_UNAVAILABLE) return 503;
   return 400;

@@ -3,13 +3,16 @@
  * the OpenAI Responses API (`POST /v1/responses`) and the Anthropic Messages API
  * (`POST /v1/messages`), whole or streamed, plus `GET /v1/models`. Each request's
  * tools become the run's client tools; a model call to one goes back to the
- * client in that API's form. Loopback by default and keyless there; binding
- * anywhere else needs API keys (`auth`: `Authorization: Bearer` or
- * Anthropic's `x-api-key`), and a key decides which agents `x-agent-id` may pick.
+ * client in that API's form. Loopback by default and keyless there, where a
+ * web page's request (a foreign Host or Origin) is refused; binding anywhere
+ * else needs API keys (`auth`: `Authorization: Bearer` or Anthropic's
+ * `x-api-key`), and a key decides which agents `x-agent-id` may pick. A
+ * request with a body must be `application/json`. No CORS: no other site's
+ * page may call it (a preflight gets no Access-Control-Allow-* headers).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { authStatus, createApiKeys, type ApiKeys, type Principal } from '@tool-search/auth';
+import { assertLoopbackRequest, createApiKeys, isLoopbackHost, type ApiKeys, type Principal } from '@tool-search/auth';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { MemoryStateStore, type StateStore } from '@tool-search/state';
 import { preloadTokenizer } from '@tool-search/telemetry';
@@ -17,7 +20,7 @@ import { chatFront } from './front/chat.js';
 import { serveFront, type FrontEnd } from './front/front.js';
 import { createResponsesFront } from './front/responses.js';
 import { messagesFront } from './front/messages.js';
-import { publicError, readJsonBody, sendJson, statusOf } from './http.js';
+import { publicError, readJsonBody, requireJsonContent, sendJson, statusOf } from './http.js';
 import { SessionExposures } from './session-exposure.js';
 import { sessionOwners } from './session-owners.js';
 import { SuspendedTurns } from './suspended-turns.js';
@@ -54,13 +57,11 @@ export interface GatewayServer {
   close(): Promise<void>;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-
 export async function startGatewayServer(options: GatewayServerOptions): Promise<GatewayServer> {
   const host = options.host ?? '127.0.0.1';
   const configured = options.auth ?? createApiKeys(undefined);
   const keys = options.token ? configured.withPlainKey(options.token, 'token') : configured;
-  if (!LOOPBACK.has(host) && keys.size === 0) {
+  if (!isLoopbackHost(host) && keys.size === 0) {
     throw new ToolSearchError(
       ErrorCode.CONFIG_INVALID,
       `Refusing to bind the gateway to ${host} without API keys: add auth.keys to the config (\`tool-search auth hash-key\` makes a key and its hash), or bind to 127.0.0.1`,
@@ -93,11 +94,15 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     let agentId: string | undefined;
     let principal: Principal | undefined;
     try {
+      // Keyless means loopback: still, a web page on this machine must not reach it (DNS rebinding, cross-site): 403.
+      if (keys.size === 0) assertLoopbackRequest(req.headers);
       principal = keys.authenticate(req.headers);
       agentId = keys.agentFor(principal, header(req, 'x-agent-id'));
+      // A page may POST text/plain or a form to any site without a preflight; JSON from another site needs one (415).
+      requireJsonContent(req);
     } catch (error) {
-      const status = authStatus(error);
-      if (!status) throw error;
+      if (!ToolSearchError.isInstance(error)) throw error;
+      const status = statusOf(error);
       return sendJson(res, status, (front ?? chatFront).error(status, publicError(error)));
     }
     let cached: Promise<unknown> | undefined;

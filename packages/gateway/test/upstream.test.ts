@@ -95,6 +95,7 @@ describe('upstream failures', () => {
     const { server } = await h.gateway('tools', { upstream, log: (line) => lines.push(line) });
     const res = await fetch(`${server.url}/chat/completions`, {
       method: 'POST',
+      headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'm', messages: ask('x') }),
     });
     expect(res.status).toBe(502);

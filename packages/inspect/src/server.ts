@@ -1,11 +1,12 @@
 /**
  * `startInspectServer`: the page's assets and its JSON API over node:http.
- * Loopback by default (then requests must name a loopback Host, so a page on
- * another site cannot reach it by DNS rebinding); bound anywhere else it
+ * Loopback by default (then a request needs a loopback Host and, if it has
+ * one, a loopback Origin: a page on another site reaches it neither by DNS
+ * rebinding nor cross-site, @tool-search/auth's rule); bound anywhere else it
  * requires API keys, sent as `Authorization: Bearer <key>` or, for a
  * browser, once as `/?key=<key>`, which sets an HttpOnly cookie.
  */
-import type { ApiKeys, Principal } from '@tool-search/auth';
+import { assertLoopbackRequest, authStatus, isLoopbackHost, type ApiKeys, type Principal } from '@tool-search/auth';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -113,13 +114,7 @@ export async function startInspectServer(options: InspectServerOptions): Promise
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://inspect.invalid');
-    if (isLoopback(host) && !loopbackHostHeader(req.headers.host)) {
-      throw new ToolSearchError(
-        InspectErrors.INSPECT_UNAUTHORIZED,
-        'the Host header does not name this loopback server',
-        { details: { host: req.headers.host ?? null } },
-      );
-    }
+    if (isLoopback(host)) assertLoopbackRequest(req.headers); // AUTH_NOT_LOOPBACK: 403
     let principal: Principal | undefined;
     if (keyed) {
       const offered = url.searchParams.get('key');
@@ -276,21 +271,21 @@ async function sendAsset(res: ServerResponse, dir: string, pathname: string): Pr
   res.end(await readFile(file));
 }
 
+const STATUS: Record<string, number> = {
+  [InspectErrors.INSPECT_UNAUTHORIZED]: 401,
+  [InspectErrors.INSPECT_NOT_FOUND]: 404,
+  [InspectErrors.INSPECT_INPUT_INVALID]: 400,
+};
+
+/** 401/404/400 for inspect's codes, 403 for `AUTH_FORBIDDEN` and `AUTH_NOT_LOOPBACK`, 422 for other codes, else 500. */
+function statusOf(error: unknown): number {
+  if (!ToolSearchError.isInstance(error)) return 500;
+  return STATUS[error.code] ?? authStatus(error) ?? 422;
+}
+
 function sendError(res: ServerResponse, error: unknown): void {
-  const coded = ToolSearchError.isInstance(error);
-  const code = coded ? error.code : 'INTERNAL_ERROR';
-  const status =
-    code === InspectErrors.INSPECT_UNAUTHORIZED
-      ? 401
-      : code === 'AUTH_FORBIDDEN'
-        ? 403
-        : code === InspectErrors.INSPECT_NOT_FOUND
-          ? 404
-          : code === InspectErrors.INSPECT_INPUT_INVALID
-            ? 400
-            : coded
-              ? 422
-              : 500;
+  const code = ToolSearchError.isInstance(error) ? error.code : 'INTERNAL_ERROR';
+  const status = statusOf(error);
   const message = errorMessage(error);
   if (res.headersSent) {
     res.end();
@@ -301,14 +296,9 @@ function sendError(res: ServerResponse, error: unknown): void {
     .end(JSON.stringify({ error: { code, message } }));
 }
 
+/** Whether a bind address is loopback (`127.0.0.0/8`, `::1`, `localhost`). */
 export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-function loopbackHostHeader(header: string | undefined): boolean {
-  if (!header) return false;
-  const name = header.startsWith('[') ? header.slice(1, header.indexOf(']')) : header.replace(/:\d+$/, '');
-  return isLoopback(name);
+  return isLoopbackHost(host);
 }
 
 function presentedKey(req: IncomingMessage): string | null {

@@ -3,9 +3,12 @@
  * folder (`gateway.sessions.dir`, `session.logDir`), and the session records
  * of a `SessionStore` (the Redis store replicas share). A log is named by its
  * file (`<id>.jsonl`), never by a path from the request, so nothing outside
- * the folder can be read.
+ * the folder can be read. Only regular files are logs: a FIFO, socket, device,
+ * folder or symlink in the folder is skipped unopened (opening a FIFO waits for
+ * a writer, and each waiting open holds one of libuv's four file threads).
  */
-import { readdir, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolSearchError } from '@tool-search/kernel';
 import type { SessionStore } from '@tool-search/sessions';
@@ -33,7 +36,9 @@ export async function listSessions(sources: SessionSources): Promise<SessionList
       const id = file.slice(0, -'.jsonl'.length);
       if (!LOG_NAME.test(id)) continue;
       const path = join(sources.dir, file);
-      const [info, entries] = await Promise.all([stat(path), readSessionLog(path).catch(() => undefined)]); // an unreadable log is listed with status 'unreadable', not dropped
+      const info = await regularFile(path);
+      if (!info) continue;
+      const entries = await readSessionLog(path).catch(() => undefined); // an unreadable log is listed with status 'unreadable', not dropped
       if (!entries) {
         items.push({ id, origin: 'log', updated: info.mtime.toISOString(), status: 'unreadable' });
         continue;
@@ -74,11 +79,22 @@ export async function readSession(sources: SessionSources, id: string, origin: '
     return { id, origin, entries: [], record, transcript: await sources.store!.transcript(id) };
   }
   if (sources.dir === undefined || !LOG_NAME.test(id)) throw notFound(id);
-  const entries = await readSessionLog(join(sources.dir, `${id}.jsonl`)).catch((error: NodeJS.ErrnoException) => {
+  const path = join(sources.dir, `${id}.jsonl`);
+  if (!(await regularFile(path))) throw notFound(id);
+  const entries = await readSessionLog(path).catch((error: NodeJS.ErrnoException) => {
     if (error.code === 'ENOENT') throw notFound(id);
     throw error;
   });
   return { id, origin, entries, summary: summarizeSession(entries) };
+}
+
+/** The file's stats when it is a regular file (not followed if a symlink); undefined for anything else or nothing. */
+async function regularFile(path: string): Promise<Stats | undefined> {
+  const info = await lstat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return undefined; // removed since the folder was listed
+    throw error;
+  });
+  return info?.isFile() ? info : undefined;
 }
 
 function notFound(id: string): ToolSearchError {

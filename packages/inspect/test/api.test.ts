@@ -134,6 +134,6 @@ describe('the inspect API', () => {
         .on('error', reject)
         .end();
     });
-    expect(status).toBe(401);
+    expect(status).toBe(403); // AUTH_NOT_LOOPBACK (browser-guard.test.ts checks the code)
   });
 });

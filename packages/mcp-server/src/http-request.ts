@@ -3,6 +3,7 @@
  * body, and JSON-RPC error replies.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { foreignBrowserHeader } from '@tool-search/auth';
 
 export const LOOPBACK = new Set(['127.0.0.1', '::1', '[::1]', 'localhost']);
 
@@ -20,18 +21,9 @@ export function reply(
     .end(JSON.stringify({ jsonrpc: '2.0', error, id: null }));
 }
 
-/** DNS-rebinding guard: the Host the browser asked for (and its Origin, if any) must be loopback names. */
+/** DNS-rebinding and cross-site guard (the rule every keyless front end shares): a loopback Host, and a loopback Origin if any. */
 export function fromLoopback(req: IncomingMessage): boolean {
-  const hostname = (value: string) => {
-    try {
-      return new URL(value.includes('://') ? value : `http://${value}`).hostname;
-    } catch {
-      return '';
-    }
-  };
-  if (!req.headers.host || !LOOPBACK.has(hostname(req.headers.host))) return false;
-  const origin = req.headers.origin;
-  return origin === undefined || LOOPBACK.has(hostname(origin));
+  return foreignBrowserHeader(req.headers) === undefined;
 }
 
 export class BodyError {

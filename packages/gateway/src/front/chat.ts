@@ -111,7 +111,7 @@ export function toolSearchField(result: TurnResult) {
 }
 
 export function errorType(status: number): string {
-  return status === 413 || status === 400
+  return status === 413 || status === 400 || status === 415
     ? 'invalid_request_error'
     : status === 401
       ? 'authentication_error'

@@ -43,6 +43,7 @@ const ERROR_TYPES: Record<number, string> = {
   403: 'permission_error',
   404: 'not_found_error',
   413: 'request_too_large',
+  415: 'invalid_request_error',
   502: 'api_error',
 };
 
