@@ -3,8 +3,8 @@
  * action is bounded by a deadline, so a page that never loads, loops on alerts or is huge cannot stall a caller.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import {
   checkHost,
@@ -18,6 +18,7 @@ import { act, argumentsError, locate, type ActRequest } from './act.js';
 import { BrowserErrors } from './errors.js';
 import { REFUSED_HEADER, startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { BrowserInstance, LAUNCH_TIMEOUT_MS, message } from './instance.js';
+import type { BrowserUser } from './launcher.js';
 import { ProfileStore, type Profile } from './profiles.js';
 import type { BrowserAction } from './schema.js';
 import { takeSnapshot } from './snapshot.js';
@@ -33,6 +34,8 @@ export interface ControllerSettings {
   readonly evaluateEnabled: boolean;
   readonly actionTimeoutMs: number;
   readonly navigationTimeoutMs: number;
+  /** Set when this process is root: the user Chromium runs as. */
+  readonly user?: BrowserUser;
 }
 
 export const BROWSER_RULE: AddressRule = { tool: 'browser', setting: 'browser.allowPrivate' };
@@ -221,7 +224,10 @@ export class BrowserController {
           return json({ targetId, entries: entries.slice(-limit), total: entries.length });
         }
         case 'upload': {
-          const files = this.#uploadPaths(args.paths);
+          if (!Array.isArray(args.paths) || args.paths.length === 0)
+            throw argumentsError('upload needs paths: workspace files to upload');
+          const copies = await instance.uploads.copy(this.settings.workspace, args.paths.map(String));
+          const files = copies.map((copy) => copy.path);
           if (typeof args.inputRef === 'string')
             await (await locate(page, instance.state(page).refs, args.inputRef, 'inputRef')).setInputFiles(files, {
               timeout,
@@ -239,7 +245,7 @@ export class BrowserController {
             throw argumentsError(
               'upload needs ref (opens the file chooser), inputRef or element (an <input type=file>)',
             );
-          return json({ targetId, uploaded: files.map((file) => relative(this.#workspace(), file)) });
+          return json({ targetId, uploaded: copies.map((copy) => copy.relative) });
         }
         case 'dialog': {
           if (typeof args.accept !== 'boolean')
@@ -335,6 +341,7 @@ export class BrowserController {
       ...(profile.kind === 'local' ? { executablePath: this.settings.executablePath, headless: true } : {}),
       allowPrivate: this.settings.allowPrivate,
       ...(instance ? { tabs: instance.pages().length } : {}),
+      ...(instance?.confinement ? { uid: instance.confinement.uid, sandbox: instance.confinement.sandbox } : {}),
     };
   }
 
@@ -350,6 +357,8 @@ export class BrowserController {
           ...(proxy ? { proxy } : {}),
           actionTimeoutMs: this.settings.actionTimeoutMs,
           navigationTimeoutMs: this.settings.navigationTimeoutMs,
+          ...(this.settings.user ? { user: this.settings.user } : {}),
+          launchersDir: join(this.settings.stateDir, 'launchers'),
         });
         // Chromium gone on its own (crash, killed): the next call starts a fresh one.
         instance.context.on('close', () => {
@@ -415,39 +424,6 @@ export class BrowserController {
     writeFileSync(path, bytes);
     return path;
   }
-
-  #workspace(): string {
-    return realpathSync(this.settings.workspace);
-  }
-
-  /** Upload paths: files inside the workspace (after symlinks), nothing else. */
-  #uploadPaths(paths: unknown): string[] {
-    if (!Array.isArray(paths) || paths.length === 0)
-      throw argumentsError('upload needs paths: workspace files to upload');
-    const root = this.#workspace();
-    return paths.map((entry) => {
-      const raw = String(entry);
-      let real: string;
-      try {
-        real = realpathSync(resolve(root, raw));
-      } catch (error) {
-        throw new ToolSearchError(
-          BrowserErrors.BROWSER_UPLOAD_PATH_INVALID,
-          `upload path ${JSON.stringify(raw)} does not exist in the workspace`,
-          { details: { path: raw }, cause: error },
-        );
-      }
-      const inside = relative(root, real);
-      if (inside.startsWith('..') || isAbsolute(inside) || !statSync(real).isFile()) {
-        throw new ToolSearchError(
-          BrowserErrors.BROWSER_UPLOAD_PATH_INVALID,
-          `upload path ${JSON.stringify(raw)} is not a file inside the workspace`,
-          { details: { path: raw } },
-        );
-      }
-      return real;
-    });
-  }
 }
 
 function describeProfile(profile: Profile, defaultName: string): Record<string, unknown> {
@@ -455,7 +431,8 @@ function describeProfile(profile: Profile, defaultName: string): Record<string, 
     profile: profile.name,
     kind: profile.kind,
     ...(profile.kind === 'local'
-      ? { cdpPort: profile.cdpPort, cdpUrl: `http://127.0.0.1:${profile.cdpPort}` }
+      ? // Driven over its DevTools pipe: the port is the profile's number (OpenClaw's key), nothing listens on it.
+        { cdpPort: profile.cdpPort, devtools: 'pipe' }
       : { cdpUrl: profile.cdpUrl, attachOnly: true }),
     ...(profile.color ? { color: profile.color } : {}),
     default: profile.name === defaultName,

@@ -4,7 +4,7 @@ import { defineErrors } from '@tool-search/kernel/errors';
 export const BrowserErrors = defineErrors('@tool-search/plugin-browser', {
   BROWSER_NOT_RUNNING: 'The profile\'s browser is not running; call the browser tool with action "start" first.',
   BROWSER_START_FAILED:
-    'Chromium did not start or could not be attached (port in use, bad executable, unreachable cdpUrl).',
+    'Chromium did not start or could not be attached (bad executable, profile folder not usable, unreachable cdpUrl).',
   BROWSER_PROFILE_INVALID: 'A profile name must be lowercase letters, digits and hyphens, at most 64 characters.',
   BROWSER_PROFILE_UNKNOWN: 'No profile has this name; action "profiles" lists them.',
   BROWSER_PROFILE_EXISTS: 'A profile with this name exists already.',

@@ -1,16 +1,18 @@
 /**
- * One running browser for one profile: a local Chromium launched with playwright-core on its own user-data folder
- * (CDP on 127.0.0.1:<cdpPort>), or a remote browser attached over `cdpUrl`. It keeps the tabs (by CDP targetId),
- * each tab's console, and answers JavaScript dialogs so a hostile page cannot stall the process.
+ * One running browser for one profile: a local Chromium launched with playwright-core on its own user-data folder,
+ * driven over its DevTools pipe (`--remote-debugging-pipe`, inherited descriptors: no port or socket another local
+ * user could connect to), or a remote browser attached over `cdpUrl` (the operator's explicit opt-in). It keeps the
+ * tabs (by CDP targetId), each tab's console, and answers JavaScript dialogs so a hostile page cannot stall the process.
  */
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { Browser, BrowserContext, Dialog, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserType, Dialog, Page } from 'playwright-core';
 import { CHROMIUM_FLAGS } from '@tool-search/chromium';
 import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { BrowserErrors } from './errors.js';
 import type { EgressProxy } from './egress-proxy.js';
+import { prepareLauncher, type BrowserUser } from './launcher.js';
 import type { Profile } from './profiles.js';
+import { UploadCopies } from './uploads.js';
 
 export interface LaunchSettings {
   readonly executablePath: string;
@@ -19,6 +21,15 @@ export interface LaunchSettings {
   readonly proxy?: EgressProxy;
   readonly actionTimeoutMs: number;
   readonly navigationTimeoutMs: number;
+  /** Set when this process is root: Chromium runs as this user (see launcher.ts), its launchers kept here. */
+  readonly user?: BrowserUser;
+  readonly launchersDir: string;
+}
+
+/** How a local browser runs: its user (when not ours) and whether Chromium's own sandbox is on. */
+export interface Confinement {
+  readonly uid: number;
+  readonly sandbox: boolean;
 }
 
 export interface ConsoleEntry {
@@ -34,11 +45,15 @@ export interface DialogEntry {
   readonly at: string;
 }
 
-/** The shared headless flags, and WebRTC may not open UDP around the egress proxy. */
-export const BROWSER_FLAGS: readonly string[] = [
-  ...CHROMIUM_FLAGS,
-  '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
-];
+/** The shared headless flags. */
+export const BROWSER_FLAGS: readonly string[] = [...CHROMIUM_FLAGS];
+
+/**
+ * With the egress proxy: WebRTC may not send UDP (which no HTTP proxy carries) around it, e.g. to a TURN server on
+ * 127.0.0.1. Measured on Debian's Chromium 156: this switch (or the `webrtc.ip_handling_policy` preference) stops
+ * every packet; `--force-webrtc-ip-handling-policy=…`, used before, is not read and stopped nothing.
+ */
+export const NO_WEBRTC_UDP_FLAG = '--webrtc-ip-handling-policy=disable_non_proxied_udp';
 
 /** How long Chromium may take to start (or a remote browser to answer) on a loaded machine. */
 export const LAUNCH_TIMEOUT_MS = 60_000;
@@ -62,17 +77,23 @@ interface TabState {
 export class BrowserInstance {
   readonly #tabs = new WeakMap<Page, TabState>();
   #current?: Page;
+  /** The private copies `upload` gave this browser; removed with it. */
+  readonly uploads: UploadCopies;
 
   private constructor(
     readonly profile: Profile,
     readonly context: BrowserContext,
     readonly browser: Browser | undefined,
+    readonly confinement?: Confinement,
+    user?: BrowserUser,
   ) {
+    this.uploads = new UploadCopies(user);
     for (const page of context.pages()) this.#watch(page);
     context.on('page', (page) => {
       this.#watch(page);
       this.#current = page;
     });
+    context.on('close', () => void this.uploads.remove().catch(() => undefined)); // temp copies; stop() removes them too
   }
 
   static async start(profile: Profile, settings: LaunchSettings): Promise<BrowserInstance> {
@@ -92,38 +113,14 @@ export class BrowserInstance {
       const context = browser.contexts()[0] ?? (await browser.newContext());
       return configure(new BrowserInstance(profile, context, browser), settings);
     }
-    await assertPortFree(profile.cdpPort, profile.name);
-    mkdirSync(settings.userDataDir, { recursive: true });
-    const args = [
-      ...BROWSER_FLAGS,
-      `--remote-debugging-port=${profile.cdpPort}`,
-      '--remote-debugging-address=127.0.0.1',
-    ];
-    if (settings.proxy) args.push(`--proxy-server=${settings.proxy.url}`, '--proxy-bypass-list=<-loopback>');
-    const context = await chromium
-      .launchPersistentContext(settings.userDataDir, {
-        executablePath: settings.executablePath,
-        headless: true,
-        args,
-        timeout: LAUNCH_TIMEOUT_MS,
-        // The host decides what its signals mean; the browser ends with it anyway (its DevTools pipe closes).
-        handleSIGINT: false,
-        handleSIGTERM: false,
-        handleSIGHUP: false,
-        viewport: { width: 1280, height: 800 },
-      })
-      .catch((error: unknown) => {
-        throw new ToolSearchError(
-          BrowserErrors.BROWSER_START_FAILED,
-          `Chromium (${settings.executablePath}) did not start for profile "${profile.name}": ${message(error)}`,
-          { details: { profile: profile.name }, cause: error },
-        );
-      });
-    return configure(new BrowserInstance(profile, context, undefined), settings);
-  }
-
-  get cdpUrl(): string {
-    return this.profile.kind === 'remote' ? this.profile.cdpUrl : `http://127.0.0.1:${this.profile.cdpPort}`;
+    const { context, confinement } = await launchLocal(chromium, settings, profile.name).catch((error: unknown) => {
+      throw new ToolSearchError(
+        BrowserErrors.BROWSER_START_FAILED,
+        `Chromium (${settings.executablePath}) did not start for profile "${profile.name}": ${message(error)}`,
+        { details: { profile: profile.name }, cause: error },
+      );
+    });
+    return configure(new BrowserInstance(profile, context, undefined, confinement, settings.user), settings);
   }
 
   /** Local: closes Chromium (every process of it). Remote: disconnects and leaves the browser running. */
@@ -131,6 +128,7 @@ export class BrowserInstance {
     if (this.browser)
       await this.browser.close().catch(() => undefined); // stopping: a browser already gone is stopped
     else await this.context.close().catch(() => undefined); // stopping: a context already gone is stopped
+    await this.uploads.remove();
   }
 
   pages(): Page[] {
@@ -236,20 +234,58 @@ function configure(instance: BrowserInstance, settings: LaunchSettings): Browser
   return instance;
 }
 
-async function assertPortFree(port: number, profile: string): Promise<void> {
-  await new Promise<void>((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', (error) => {
-      reject(
-        new ToolSearchError(
-          BrowserErrors.BROWSER_START_FAILED,
-          `CDP port ${port} of profile "${profile}" is in use by another program; give the profile another cdpPort`,
-          { details: { profile, cdpPort: port }, cause: error },
-        ),
-      );
+/**
+ * Launches a local Chromium on the profile's user data: as `settings.user` through its launcher when set, with
+ * Chromium's own sandbox, or without it where user namespaces are off (it still runs as that user then).
+ */
+async function launchLocal(
+  chromium: BrowserType,
+  settings: LaunchSettings,
+  profile: string,
+): Promise<{ context: BrowserContext; confinement: Confinement }> {
+  mkdirSync(settings.userDataDir, { recursive: true });
+  const { user } = settings;
+  const executablePath = user
+    ? prepareLauncher({
+        chromium: settings.executablePath,
+        user,
+        userDataDir: settings.userDataDir,
+        launchersDir: settings.launchersDir,
+        profile,
+      })
+    : settings.executablePath;
+  const launch = (sandbox: boolean) =>
+    chromium.launchPersistentContext(settings.userDataDir, {
+      executablePath,
+      headless: true,
+      args: launchArgs(settings, sandbox),
+      chromiumSandbox: sandbox,
+      timeout: LAUNCH_TIMEOUT_MS,
+      // The host decides what its signals mean; the browser ends with it anyway (its DevTools pipe closes).
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      viewport: { width: 1280, height: 800 },
     });
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
-  });
+  const uid = user?.uid ?? process.getuid?.() ?? -1;
+  if (!user) return { context: await launch(false), confinement: { uid, sandbox: false } };
+  try {
+    return { context: await launch(true), confinement: { uid, sandbox: true } };
+  } catch (error) {
+    // Chromium's sandbox cannot be had here ("No usable sandbox": no user namespaces): the uid is the boundary left.
+    if (!/sandbox/i.test(errorMessage(error))) throw error;
+    return { context: await launch(false), confinement: { uid, sandbox: false } };
+  }
+}
+
+/**
+ * Chromium's arguments. No `--remote-debugging-port`: playwright-core drives it over `--remote-debugging-pipe`, so
+ * DevTools (which can open file:// and read what the browser's user can) is reachable by this process alone.
+ */
+export function launchArgs(settings: Pick<LaunchSettings, 'proxy'>, sandbox = false): string[] {
+  const flags = sandbox ? BROWSER_FLAGS.filter((flag) => flag !== '--no-sandbox') : [...BROWSER_FLAGS];
+  if (!settings.proxy) return flags;
+  return [...flags, `--proxy-server=${settings.proxy.url}`, '--proxy-bypass-list=<-loopback>', NO_WEBRTC_UDP_FLAG];
 }
 
 export function message(error: unknown): string {

@@ -6,7 +6,10 @@
 import { ConfigError, ErrorCode, type JsonSchema, valueIssues } from '@tool-search/kernel';
 
 export interface BrowserProfileConfig {
-  /** Local profile: the CDP port Chromium listens on (default: the first free one in 18800-18899). */
+  /**
+   * Local profile: its CDP port number (default: the first free one in 18800-18899), kept for OpenClaw configs and
+   * reported; the managed browser is driven over its DevTools pipe and listens on no port.
+   */
   readonly cdpPort?: number;
   /** Remote profile: attach to a browser already running there (attach-only: never launched, stopped or reset). */
   readonly cdpUrl?: string;

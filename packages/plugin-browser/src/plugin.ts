@@ -9,6 +9,7 @@ import { ErrorCode, type KernelPlugin, type ToolDefinition } from '@tool-search/
 import { isPublicAddress, type AddressAllowed } from '@tool-search/net-guard';
 import { BrowserController } from './controller.js';
 import { findChromium } from '@tool-search/chromium';
+import { browserUser } from './launcher.js';
 import { BROWSER_DEFAULTS, checkBrowserConfig, type BrowserConfig } from './options.js';
 import { ProfileStore } from './profiles.js';
 import { browserInputSchema } from './schema.js';
@@ -26,6 +27,11 @@ export interface BrowserPluginOptions {
   /** Which addresses pages may reach when `allowPrivate` is off (default public unicast; tests widen it). */
   readonly addressAllowed?: AddressAllowed;
   readonly env?: NodeJS.ProcessEnv;
+  /**
+   * When this process is root: the uid (and gid) Chromium runs as, with its own sandbox where user namespaces allow
+   * (default 65533, see launcher.ts); `false` runs it as root with `--no-sandbox`. Needs bwrap and setpriv.
+   */
+  readonly browserUid?: number | false;
 }
 
 export function browserPlugin(options: BrowserPluginOptions = {}): KernelPlugin {
@@ -36,6 +42,7 @@ export function browserPlugin(options: BrowserPluginOptions = {}): KernelPlugin 
       ? { missing: 'browser.enabled is false' }
       : findChromium(config.executablePath, env, 'browser.executablePath');
   let controller: BrowserController | undefined;
+  const runAs = 'path' in chromium ? browserUser(options.browserUid, env) : undefined;
   if ('path' in chromium) {
     const stateDir =
       options.stateDir ?? join(env.XDG_STATE_HOME || join(homedir(), '.local', 'state'), 'tool-search', 'browser');
@@ -51,13 +58,15 @@ export function browserPlugin(options: BrowserPluginOptions = {}): KernelPlugin 
       evaluateEnabled: config.evaluateEnabled ?? BROWSER_DEFAULTS.evaluateEnabled,
       actionTimeoutMs: config.actionTimeoutMs ?? BROWSER_DEFAULTS.actionTimeoutMs,
       navigationTimeoutMs: config.navigationTimeoutMs ?? BROWSER_DEFAULTS.navigationTimeoutMs,
+      ...(runAs && 'user' in runAs ? { user: runAs.user } : {}),
     });
   }
   const tools = controller ? [browserTool(controller)] : [];
 
   return {
     name: BROWSER_PLUGIN_NAME,
-    apply({ hooks }) {
+    apply({ hooks, logger }) {
+      if (runAs && 'root' in runAs) logger.warn(`browser: Chromium will run as root with --no-sandbox: ${runAs.root}`);
       hooks.listTools.tap((sink) => {
         sink.add(tools);
         if ('missing' in chromium) {

@@ -1,7 +1,8 @@
 /**
  * Browser profiles: the default one, the ones `browser.profiles` declares and the ones `create-profile` added
- * (kept in `<stateDir>/profiles.json`). A local profile has its own user-data folder and a CDP port in 18800-18899;
- * a remote one is a `cdpUrl` to attach to (attach-only).
+ * (kept in `<stateDir>/profiles.json`). A local profile has its own user-data folder and a CDP port number in
+ * 18800-18899 (OpenClaw's key; nothing listens on it: the browser is driven over a pipe); a remote one is a `cdpUrl`
+ * to attach to (attach-only).
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -5,12 +5,14 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Run } from '@tool-search/kernel';
-import { browserRun, errorCode, html, ok, serve, tempDir, type TestServer } from './helpers.js';
+import { browserRun, errorCode, html, ok, serve, tempDir, type TestServer, chromiumMissing } from './helpers.js';
 
+const runnable = !chromiumMissing('the browser address-rule tests');
 let publicSite: TestServer;
 let privateSite: TestServer;
 
 beforeAll(async () => {
+  if (!runnable) return;
   privateSite = await serve(
     { '/secret': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('SECRET') },
     '127.0.0.2',
@@ -30,7 +32,7 @@ afterAll(async () => {
   await privateSite?.close();
 });
 
-describe('without browser.allowPrivate, navigation is refused for private addresses', () => {
+describe.skipIf(!runnable)('without browser.allowPrivate, navigation is refused for private addresses', () => {
   let run: Run;
   beforeAll(async () => {
     run = await browserRun({ browser: { profiles: { openclaw: { cdpPort: 18852 } } }, stateDir: tempDir('rules') });
@@ -90,61 +92,64 @@ describe('without browser.allowPrivate, navigation is refused for private addres
   });
 });
 
-describe('what a page does is held to the rule too (127.0.0.1 counted as public, 127.0.0.2 private)', () => {
-  let run: Run;
-  beforeAll(async () => {
-    run = await browserRun({
-      browser: { profiles: { openclaw: { cdpPort: 18853 } } },
-      stateDir: tempDir('proxy'),
-      addressAllowed: (address) => address === '127.0.0.1',
+describe.skipIf(!runnable)(
+  'what a page does is held to the rule too (127.0.0.1 counted as public, 127.0.0.2 private)',
+  () => {
+    let run: Run;
+    beforeAll(async () => {
+      run = await browserRun({
+        browser: { profiles: { openclaw: { cdpPort: 18853 } } },
+        stateDir: tempDir('proxy'),
+        addressAllowed: (address) => address === '127.0.0.1',
+      });
+      ok(await run.call('browser', { action: 'start' }));
+    }, 60_000);
+    afterAll(async () => run?.close());
+
+    it('an allowed page loads through the guarded proxy', async () => {
+      expect(ok(await run.call('browser', { action: 'open', targetUrl: `${publicSite.origin}/hello` }))).toMatchObject({
+        title: 'Hello',
+        loaded: true,
+      });
     });
-    ok(await run.call('browser', { action: 'start' }));
-  }, 60_000);
-  afterAll(async () => run?.close());
 
-  it('an allowed page loads through the guarded proxy', async () => {
-    expect(ok(await run.call('browser', { action: 'open', targetUrl: `${publicSite.origin}/hello` }))).toMatchObject({
-      title: 'Hello',
-      loaded: true,
+    it('a redirect to a private address is refused with URL_NOT_ALLOWED', async () => {
+      expect(
+        errorCode(await run.call('browser', { action: 'navigate', targetUrl: `${publicSite.origin}/to-private` })),
+      ).toBe('URL_NOT_ALLOWED');
     });
-  });
 
-  it('a redirect to a private address is refused with URL_NOT_ALLOWED', async () => {
-    expect(
-      errorCode(await run.call('browser', { action: 'navigate', targetUrl: `${publicSite.origin}/to-private` })),
-    ).toBe('URL_NOT_ALLOWED');
-  });
-
-  it('images, frames, fetch and https tunnels to a private address are refused by the proxy', async () => {
-    const result = ok(
-      await run.call('browser', { action: 'navigate', targetUrl: `${publicSite.origin}/subresources` }),
-    );
-    expect(result.loaded).toBe(true);
-    ok(await run.call('browser', { action: 'act', request: { kind: 'wait', loadState: 'load' } }));
-    const fetchFrom = (url: string) =>
-      `async () => { try { const r = await fetch('${'${url}'}', { mode: 'no-cors' }); return r.type + ':' + r.status; } catch (e) { return 'failed'; } }`.replace(
-        '${url}',
-        url,
+    it('images, frames, fetch and https tunnels to a private address are refused by the proxy', async () => {
+      const result = ok(
+        await run.call('browser', { action: 'navigate', targetUrl: `${publicSite.origin}/subresources` }),
       );
-    // The proxy answers a refused plain-http request itself; a refused https tunnel fails the request.
-    const plain = ok(
-      await run.call('browser', {
-        action: 'act',
-        request: { kind: 'evaluate', fn: fetchFrom(`${privateSite.origin}/secret?eval`) },
-      }),
-    );
-    expect(plain.result).not.toBe('basic:200');
-    const tunnel = ok(
-      await run.call('browser', {
-        action: 'act',
-        request: { kind: 'evaluate', fn: fetchFrom(`https://127.0.0.2:${privateSite.port}/secret`) },
-      }),
-    );
-    expect(tunnel.result).toBe('failed');
-    expect(privateSite.hits.get('/secret') ?? 0).toBe(0);
-  });
+      expect(result.loaded).toBe(true);
+      ok(await run.call('browser', { action: 'act', request: { kind: 'wait', loadState: 'load' } }));
+      const fetchFrom = (url: string) =>
+        `async () => { try { const r = await fetch('${'${url}'}', { mode: 'no-cors' }); return r.type + ':' + r.status; } catch (e) { return 'failed'; } }`.replace(
+          '${url}',
+          url,
+        );
+      // The proxy answers a refused plain-http request itself; a refused https tunnel fails the request.
+      const plain = ok(
+        await run.call('browser', {
+          action: 'act',
+          request: { kind: 'evaluate', fn: fetchFrom(`${privateSite.origin}/secret?eval`) },
+        }),
+      );
+      expect(plain.result).not.toBe('basic:200');
+      const tunnel = ok(
+        await run.call('browser', {
+          action: 'act',
+          request: { kind: 'evaluate', fn: fetchFrom(`https://127.0.0.2:${privateSite.port}/secret`) },
+        }),
+      );
+      expect(tunnel.result).toBe('failed');
+      expect(privateSite.hits.get('/secret') ?? 0).toBe(0);
+    });
 
-  it('the private server saw no request at all', () => {
-    expect(privateSite.hits.size).toBe(0);
-  });
-});
+    it('the private server saw no request at all', () => {
+      expect(privateSite.hits.size).toBe(0);
+    });
+  },
+);

@@ -17,8 +17,10 @@ import {
   tempDir,
   eventually,
   type TestServer,
+  chromiumMissing,
 } from './helpers.js';
 
+const runnable = !chromiumMissing('the browser flow tests');
 let server: TestServer;
 let run: Run;
 let stateDir: string;
@@ -26,6 +28,7 @@ let workspace: string;
 const posted: string[] = [];
 
 beforeAll(async () => {
+  if (!runnable) return;
   server = await serve({
     '/form': html(
       `<h1>Sign up</h1><form method="post" action="/submit">
@@ -75,7 +78,7 @@ afterAll(async () => {
   await server?.close();
 });
 
-describe('browser: the recommended flow', () => {
+describe.skipIf(!runnable)('browser: the recommended flow', () => {
   let targetId = '';
 
   it('is listed as core:core:browser with the documented actions', () => {
@@ -112,10 +115,9 @@ describe('browser: the recommended flow', () => {
     expect(status).toMatchObject({ profile: 'openclaw', running: false, kind: 'local', cdpPort: 18851, default: true });
     const started = ok(await run.call('browser', { action: 'start' }));
     expect(started).toMatchObject({ profile: 'openclaw', running: true });
-    const version = await fetch('http://127.0.0.1:18851/json/version').then(
-      (res) => res.json() as Promise<{ Browser: string }>,
-    );
-    expect(version.Browser).toMatch(/Chrome/);
+    expect(started).toMatchObject({ devtools: 'pipe' });
+    // Driven over its DevTools pipe: nothing answers on the profile's port (devtools-access.test.ts tries harder).
+    await expect(fetch('http://127.0.0.1:18851/json/version')).rejects.toThrow();
   }, 60_000);
 
   it('status/start → snapshot → act → screenshot fills and submits a form', async () => {

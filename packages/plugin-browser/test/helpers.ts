@@ -1,9 +1,11 @@
 /** Loopback pages for the browser tests, and what the tests read back (hits, posted forms, Chromium processes). */
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
+import { findChromium } from '@tool-search/chromium';
 import { createKernel, type Kernel, type Run } from '@tool-search/kernel';
 import { browserPlugin, type BrowserPluginOptions } from '../src/index.js';
 
@@ -96,11 +98,15 @@ export async function browserRun(options: BrowserPluginOptions): Promise<Run> {
   return kernel.createRun({});
 }
 
-/** The browser (main) processes of a profile: its Chromium processes that are not helpers (`--type=renderer`…). */
+/**
+ * The browser (main) processes of a profile: its Chromium processes that are not helpers (`--type=renderer`…), nor
+ * the bwrap that starts Chromium as its own user when the tests run as root.
+ */
 export function browserProcesses(userDataDir: string): number[] {
   return processesWith(userDataDir).filter((pid) => {
     try {
-      return !readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('--type=');
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+      return !cmdline.includes('--type=') && !/(^|\/)bwrap$/.test(cmdline.split('\0')[0] ?? '');
     } catch {
       return false;
     }
@@ -126,4 +132,73 @@ export function refOf(snapshot: string, pattern: RegExp): string {
   const ref = line && /\[ref=(e\d+)\]/.exec(line)?.[1];
   if (!ref) throw new Error(`no ref for ${pattern} in:\n${snapshot.slice(0, 3000)}`);
   return ref;
+}
+
+const found = findChromium(undefined);
+/** The system Chromium, when there is one. */
+export const CHROMIUM_PATH = 'path' in found ? found.path : undefined;
+
+/** True (after saying what is skipped and what to install) when no Chromium is here. */
+export function chromiumMissing(what: string): boolean {
+  if (CHROMIUM_PATH) return false;
+  console.warn(`skipping ${what}: chromium is not installed (apt-get install -y chromium)`);
+  return true;
+}
+
+/** True (after saying what is skipped and what to install) when bubblewrap is not here. */
+export function bwrapMissing(what: string): boolean {
+  if (spawnSync('bwrap', ['--version']).status === 0) return false;
+  console.warn(`skipping ${what}: bwrap is not installed (apt-get install -y bubblewrap)`);
+  return true;
+}
+
+/** Root with setpriv here: a test can run a process as uid 65534. Says why not otherwise. */
+export function canDropToNobody(what: string): boolean {
+  if (process.getuid?.() === 0 && spawnSync('setpriv', ['--version']).status === 0) return true;
+  console.warn(`skipping ${what}: it needs root to drop to uid 65534 with setpriv (util-linux)`);
+  return false;
+}
+
+/** The TCP ports and Unix socket paths the given processes listen on (from /proc/net, by socket inode). */
+export function listeningSockets(pids: readonly number[]): { ports: number[]; unixPaths: string[] } {
+  const inodes = new Set<string>();
+  for (const pid of pids) {
+    let fds: string[] = [];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue; // gone meanwhile
+    }
+    for (const fd of fds) {
+      try {
+        const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+        if (inode) inodes.add(inode);
+      } catch {
+        // closed meanwhile
+      }
+    }
+  }
+  const ports = ['tcp', 'tcp6'].flatMap((table) =>
+    procLines(`/proc/net/${table}`)
+      .map((fields) => ({ local: fields[1] ?? '', state: fields[3], inode: fields[9] ?? '' }))
+      .filter((entry) => entry.state === '0A' && inodes.has(entry.inode))
+      .map((entry) => Number.parseInt(entry.local.split(':').at(-1) ?? '', 16)),
+  );
+  // /proc/net/unix: Num RefCount Protocol Flags(00010000 = listening) Type St Inode Path
+  const unixPaths = procLines('/proc/net/unix')
+    .filter((fields) => fields[3] === '00010000' && inodes.has(fields[6] ?? '') && fields[7])
+    .map((fields) => fields[7]!);
+  return { ports, unixPaths };
+}
+
+function procLines(file: string): string[][] {
+  try {
+    return readFileSync(file, 'utf8')
+      .split('\n')
+      .slice(1)
+      .filter(Boolean)
+      .map((line) => line.trim().split(/\s+/));
+  } catch {
+    return [];
+  }
 }

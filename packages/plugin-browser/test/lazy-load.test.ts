@@ -8,11 +8,14 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { chromiumMissing } from './helpers.js';
 
 const here = fileURLToPath(new URL('..', import.meta.url));
 const built = existsSync(fileURLToPath(new URL('../dist/index.js', import.meta.url)));
 if (!built)
   console.warn('skipping the playwright-core load check: packages/plugin-browser is not built (npm run build)');
+// The tool is listed only where a Chromium is found.
+const runnable = built && !chromiumMissing('the playwright-core load check');
 
 // Lists the browser tool through a kernel, then counts the playwright-core modules Node loaded; then imports it, so the
 // count is shown to see it when it is there.
@@ -31,7 +34,7 @@ await import('playwright-core');
 console.log(JSON.stringify({ listed, before, after: loaded() }));
 `;
 
-describe.skipIf(!built)('loading playwright-core', () => {
+describe.skipIf(!runnable)('loading playwright-core', () => {
   it('a process that lists the browser tool has not loaded it; importing it shows up in the same count', async () => {
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', SCRIPT], {
       cwd: here,

@@ -3,11 +3,13 @@
  * 18800-18899, or a `cdpUrl`), `delete-profile`, `reset-profile`; names lowercase alphanumeric and hyphen, at most
  * 64; remote profiles attach-only; the `profile` parameter picks the browser an action runs on.
  */
-import { existsSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Run } from '@tool-search/kernel';
 import {
+  CHROMIUM_PATH,
   browserProcesses,
   browserRun,
   errorCode,
@@ -18,13 +20,16 @@ import {
   serve,
   tempDir,
   type TestServer,
+  chromiumMissing,
 } from './helpers.js';
 
+const runnable = !chromiumMissing('the browser profile tests');
 let server: TestServer;
 let run: Run;
 let stateDir: string;
 
 beforeAll(async () => {
+  if (!runnable) return;
   server = await serve({ '/store': html('<p>store</p>', 'Store') });
   stateDir = tempDir('profiles');
   run = await browserRun({ browser: { allowPrivate: true, profiles: { openclaw: { cdpPort: 18857 } } }, stateDir });
@@ -45,7 +50,7 @@ type ProfileView = {
 const profiles = async (target: Run = run) =>
   ok(await target.call('browser', { action: 'profiles' })).profiles as ProfileView[];
 
-describe('browser profiles', () => {
+describe.skipIf(!runnable)('browser profiles', () => {
   it('profiles lists the default profile', async () => {
     expect(await profiles()).toEqual([
       expect.objectContaining({ profile: 'openclaw', kind: 'local', cdpPort: 18857, default: true, running: false }),
@@ -91,26 +96,31 @@ describe('browser profiles', () => {
     expect(errorCode(await run.call('browser', { action: 'tabs', profile: 'nobody' }))).toBe('BROWSER_PROFILE_UNKNOWN');
   }, 60_000);
 
-  it('a remote profile (cdpUrl) attaches to a running browser and is attach-only', async () => {
-    ok(await run.call('browser', { action: 'create-profile', name: 'remote', cdpUrl: 'http://127.0.0.1:18800' }));
-    expect(ok(await run.call('browser', { action: 'start', profile: 'remote' }))).toMatchObject({
-      kind: 'remote',
-      running: true,
-      attachOnly: true,
-    });
-    const tabs = ok(await run.call('browser', { action: 'tabs', profile: 'remote' })).tabs as { url: string }[];
-    expect(tabs.map((tab) => tab.url)).toContain(`${server.origin}/store`);
-    ok(await run.call('browser', { action: 'stop', profile: 'remote' }));
-    // Stopping the attachment leaves the browser it attached to running.
-    expect(ok(await run.call('browser', { action: 'status', profile: 'work' })).running).toBe(true);
-    expect(
-      (ok(await run.call('browser', { action: 'tabs', profile: 'work' })).tabs as unknown[]).length,
-    ).toBeGreaterThan(0);
-    expect(errorCode(await run.call('browser', { action: 'reset-profile', name: 'remote' }))).toBe(
-      'BROWSER_PROFILE_PROTECTED',
-    );
-    ok(await run.call('browser', { action: 'delete-profile', name: 'remote' }));
-    expect(ok(await run.call('browser', { action: 'status', profile: 'work' })).running).toBe(true);
+  it('a remote profile (cdpUrl) attaches to a browser the user runs with a port, and is attach-only', async () => {
+    // Managed profiles listen on no port (DevTools pipe); a port is the user's own opt-in, on a browser they run.
+    const user = await startUserBrowser();
+    try {
+      ok(await run.call('browser', { action: 'create-profile', name: 'remote', cdpUrl: user.cdpUrl }));
+      expect(ok(await run.call('browser', { action: 'start', profile: 'remote' }))).toMatchObject({
+        kind: 'remote',
+        running: true,
+        attachOnly: true,
+      });
+      ok(await run.call('browser', { action: 'open', profile: 'remote', targetUrl: `${server.origin}/store` }));
+      const tabs = ok(await run.call('browser', { action: 'tabs', profile: 'remote' })).tabs as { url: string }[];
+      expect(tabs.map((tab) => tab.url)).toContain(`${server.origin}/store`);
+      ok(await run.call('browser', { action: 'stop', profile: 'remote' }));
+      // Stopping the attachment leaves the browser it attached to running.
+      expect(user.child.exitCode).toBeNull();
+      expect((await fetch(`${user.cdpUrl}/json/version`)).ok).toBe(true);
+      expect(errorCode(await run.call('browser', { action: 'reset-profile', name: 'remote' }))).toBe(
+        'BROWSER_PROFILE_PROTECTED',
+      );
+      ok(await run.call('browser', { action: 'delete-profile', name: 'remote' }));
+      expect(user.child.exitCode).toBeNull();
+    } finally {
+      user.child.kill('SIGKILL');
+    }
   }, 60_000);
 
   it("reset-profile wipes the profile's data (which stop/start keeps)", async () => {
@@ -185,3 +195,17 @@ describe('browser profiles', () => {
     await crowded.close();
   });
 });
+
+/** A Chromium the user started themselves with a DevTools port (an ephemeral one, read back from the profile). */
+async function startUserBrowser(): Promise<{ child: ChildProcess; cdpUrl: string }> {
+  const userData = tempDir('user-browser');
+  const child = spawn(
+    CHROMIUM_PATH!,
+    ['--headless', '--no-sandbox', '--remote-debugging-port=0', `--user-data-dir=${userData}`, 'about:blank'],
+    { stdio: 'ignore' },
+  );
+  const portFile = join(userData, 'DevToolsActivePort');
+  const ready = await eventually(() => existsSync(portFile) && readFileSync(portFile, 'utf8').includes('\n'), 60_000);
+  if (!ready) throw new Error('the user browser wrote no DevToolsActivePort');
+  return { child, cdpUrl: `http://127.0.0.1:${readFileSync(portFile, 'utf8').split('\n')[0]}` };
+}

@@ -1,0 +1,103 @@
+/**
+ * What `upload` hands Chromium: copies, never workspace paths. Chromium opens a path it is given when the page reads
+ * the file, long after any check; a process in the workspace that swaps the file (or a folder above it) for a symlink
+ * in between would have it read a file from outside. So each file is opened once through `@tool-search/workspace`'s
+ * fd-relative walk (a swap cannot redirect it) and copied from that descriptor into a private folder (0700, ours
+ * alone), and Chromium gets the copy. The copies live as long as the browser (a form may be sent later). When
+ * Chromium runs as its own user, that user's group may read them (0750/0640, root-owned: it cannot change them).
+ */
+import { constants } from 'node:fs';
+import { chmod, chown, mkdir, mkdtemp, open, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { ToolSearchError } from '@tool-search/kernel';
+import { openInWorkspace, workspaceRoot } from '@tool-search/workspace';
+import { BrowserErrors } from './errors.js';
+import type { BrowserUser } from './launcher.js';
+
+export interface UploadCopy {
+  /** The private copy Chromium reads. */
+  readonly path: string;
+  /** Workspace-relative path of the file it was copied from. */
+  readonly relative: string;
+}
+
+export class UploadCopies {
+  #folder?: Promise<string>;
+  #batch = 0;
+
+  /** `reader`: the user Chromium runs as, when not this process's own. */
+  constructor(readonly reader?: BrowserUser) {}
+
+  /** Copies each workspace file into a fresh sub-folder (keeping its name, which the page sees). */
+  async copy(workspace: string, inputs: readonly string[]): Promise<UploadCopy[]> {
+    const root = workspaceRoot(workspace);
+    const batch = await this.#folderIn(await this.#root(), String(++this.#batch));
+    return Promise.all(
+      inputs.map(async (input, index) => copyOne(root, input, await this.#folderIn(batch, String(index)), this.reader)),
+    );
+  }
+
+  /** Removes every copy (the browser is gone). */
+  async remove(): Promise<void> {
+    const folder = this.#folder;
+    this.#folder = undefined;
+    const path = await folder?.catch(() => undefined); // a folder that was never made has nothing to remove
+    if (path) await rm(path, { recursive: true, force: true });
+  }
+
+  #root(): Promise<string> {
+    // mkdtemp makes the folder 0700: no other user can read the copies or place a link among them.
+    return (this.#folder ??= mkdtemp(join(tmpdir(), 'tool-search-browser-upload-')).then(async (folder) => {
+      await this.#share(folder);
+      return folder;
+    }));
+  }
+
+  async #folderIn(parent: string, name: string): Promise<string> {
+    const folder = join(parent, name);
+    await mkdir(folder, { mode: 0o700 });
+    await this.#share(folder);
+    return folder;
+  }
+
+  /** Lets the browser's group into a folder (read and pass only); no-op when Chromium runs as this process's user. */
+  async #share(folder: string): Promise<void> {
+    if (!this.reader) return;
+    await chown(folder, process.getuid!(), this.reader.gid);
+    await chmod(folder, 0o750);
+  }
+}
+
+async function copyOne(root: string, input: string, folder: string, reader?: BrowserUser): Promise<UploadCopy> {
+  const opened = await openInWorkspace(root, input).catch((error: unknown) => {
+    throw invalid(input, 'is not a file inside the workspace', error);
+  });
+  if (!opened) throw invalid(input, 'does not exist in the workspace');
+  const path = join(folder, basename(opened.relative) || 'file');
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
+  const target = await open(path, flags, 0o600).catch(async (error: unknown) => {
+    await opened.handle.close();
+    throw error;
+  });
+  try {
+    if (reader) {
+      await target.chown(process.getuid!(), reader.gid);
+      await target.chmod(0o640);
+    }
+    await pipeline(opened.handle.createReadStream(), target.createWriteStream());
+  } finally {
+    await opened.handle.close().catch(() => undefined); // its stream closed it already; closing twice is harmless
+    await target.close().catch(() => undefined); // likewise: the write stream closed it when done
+  }
+  return { path, relative: opened.relative };
+}
+
+function invalid(input: string, why: string, cause?: unknown): ToolSearchError {
+  return new ToolSearchError(
+    BrowserErrors.BROWSER_UPLOAD_PATH_INVALID,
+    `upload path ${JSON.stringify(input.slice(0, 200))} ${why}`,
+    { details: { path: input.slice(0, 200) }, ...(cause === undefined ? {} : { cause }) },
+  );
+}
