@@ -40,6 +40,7 @@ export { createExposure, directTool } from './exposure.js';
 export type { RunExposure, ExposureToolView } from './exposure.js';
 export { suggestIds, editDistance } from './suggest.js';
 export { compileToolSchema, checkSchema, toSchemaIssues } from './schema.js';
+export { linearRegExp } from './schema-bounds.js';
 export { surelyValid, valueIssues } from './surely-valid.js';
 export type { SchemaIssue } from './schema.js';
 export type {

@@ -17,11 +17,14 @@ import {
   errorMessage,
 } from '@tool-search/kernel';
 import { workspaceRoot } from '@tool-search/workspace';
+import { checkPixels } from './dimensions.js';
 import { createUrlLoader, isUrl, readWorkspaceImage } from './load.js';
 
 export const IMAGE_PLUGIN_NAME = '@tool-search/plugin-image';
 export const DEFAULT_PROMPT = 'Describe the image.';
 export const DEFAULT_MAX_BYTES_MB = 10;
+/** 8000 × 8000, the largest image Anthropic's API takes; a phone camera's 48 MP fits. */
+export const DEFAULT_MAX_PIXELS = 64_000_000;
 
 export interface ImagePluginOptions {
   /** The workspace folder (`plugins.core.workspace`). */
@@ -37,6 +40,8 @@ export interface ImagePluginOptions {
   readonly maxBytesMb?: number;
   /** Image URLs may reach non-public addresses (`tools.web.fetch.allowPrivate`; default false). */
   readonly allowPrivate?: boolean;
+  /** Largest image sent, in pixels as its header declares (default 64,000,000): a file of a few KB may declare gigapixels. */
+  readonly maxPixels?: number;
 }
 
 export function imagePlugin(options: ImagePluginOptions): KernelPlugin {
@@ -81,6 +86,7 @@ export function imagePlugin(options: ImagePluginOptions): KernelPlugin {
       const { mime, data, source, finalUrl } = isUrl(input)
         ? await urls.load(input, maxBytes, ctx.signal)
         : await readWorkspaceImage(root, input, maxBytes);
+      const { width, height } = checkPixels(data, mime, source, options.maxPixels ?? DEFAULT_MAX_PIXELS);
       const prompt = typeof args.prompt === 'string' ? args.prompt : DEFAULT_PROMPT;
       const model = typeof args.model === 'string' ? args.model : options.model;
       let text: string;
@@ -100,7 +106,16 @@ export function imagePlugin(options: ImagePluginOptions): KernelPlugin {
           },
         );
       }
-      const value = { image: source, ...(finalUrl ? { finalUrl } : {}), mime, bytes: data.length, model, text };
+      const value = {
+        image: source,
+        ...(finalUrl ? { finalUrl } : {}),
+        mime,
+        bytes: data.length,
+        width,
+        height,
+        model,
+        text,
+      };
       return { content: [{ type: 'text', text }], structuredContent: value } satisfies ToolResult;
     },
   };

@@ -9,7 +9,16 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type OpenAI from 'openai';
-import { ErrorCode, ToolSearchError, type KernelPlugin, type ToolDefinition, errorMessage } from '@tool-search/kernel';
+import {
+  ErrorCode,
+  ToolSearchError,
+  checkSchema,
+  linearRegExp,
+  type JsonSchema,
+  type KernelPlugin,
+  type ToolDefinition,
+  errorMessage,
+} from '@tool-search/kernel';
 import { LlmTaskErrors } from './errors.js';
 
 export const LLM_TASK_PLUGIN_NAME = '@tool-search/plugin-llm-task';
@@ -176,7 +185,6 @@ function asker(options: Resolved): Ask {
 }
 
 function llmTask(ask: Ask, options: Resolved): ToolDefinition {
-  const ajv = new Ajv({ allErrors: true, strict: false });
   const allowed = new Set([options.model, ...(options.allowedModels ?? [])]);
   return {
     name: 'llm-task',
@@ -210,18 +218,7 @@ function llmTask(ask: Ask, options: Resolved): ToolDefinition {
           `model ${model} is not allowed here; allowed: ${[...allowed].join(', ')}`,
           { details: { model } },
         );
-      let validate: ValidateFunction | undefined;
-      if (args.schema !== undefined) {
-        try {
-          validate = ajv.compile(args.schema as object);
-        } catch (error) {
-          throw new ToolSearchError(
-            LlmTaskErrors.LLM_TASK_SCHEMA_INVALID,
-            `the schema does not compile: ${errorMessage(error)}`,
-            { cause: error },
-          );
-        }
-      }
+      const validate = args.schema === undefined ? undefined : compiled(args.schema as JsonSchema);
       const user = [
         `Task: ${String(args.prompt)}`,
         `Input (JSON): ${JSON.stringify(args.input ?? null)}`,
@@ -250,6 +247,32 @@ function llmTask(ask: Ask, options: Resolved): ToolDefinition {
       );
     },
   };
+}
+
+/**
+ * The caller's schema, compiled with every `pattern` (and `patternProperties` key) on the kernel's RE2 engine, which
+ * runs in linear time: on a backtracking RegExp, `^(a+)+$` took seconds at 28 characters, doubling with each one
+ * more. The schema comes from a client and the value it checks from a model: neither may stall the event loop.
+ * The kernel's `checkSchema` bounds its size and depth and checks it against its meta-schema first. Each call
+ * compiles on an Ajv of its own, dropped after it: Ajv keeps every schema it compiled, which would grow with every
+ * call. Patterns RE2 cannot express (lookaround, backreferences) are not enforced, as in tool schemas.
+ */
+function compiled(schema: JsonSchema): ValidateFunction {
+  const issue = checkSchema(schema);
+  try {
+    if (issue) throw new Error(`${issue.path ? `${issue.path}: ` : ''}${issue.message}`);
+    // `$id` is stripped: it names nothing here, and Ajv would resolve references against it.
+    const { $id: _ignored, ...rest } = schema;
+    return new Ajv({ allErrors: true, strict: false, validateSchema: false, code: { regExp: linearRegExp } }).compile(
+      rest,
+    );
+  } catch (error) {
+    throw new ToolSearchError(
+      LlmTaskErrors.LLM_TASK_SCHEMA_INVALID,
+      `the schema does not compile: ${errorMessage(error)}`,
+      { cause: error, ...(issue ? { details: { path: issue.path, rule: issue.rule } } : {}) },
+    );
+  }
 }
 
 async function asked(

@@ -140,6 +140,23 @@ describe('llm-task', () => {
     expect(requests).toHaveLength(0);
   });
 
+  // Issue #40, item 9: the schema comes from a client and the value it checks from a model. On a backtracking
+  // RegExp, `^(a+)+$` against 40 `a`s and a `!` takes 2^40 steps (5–7 s at 28 characters, doubling with each one):
+  // the test would time out. On the linear-time engine it answers at once.
+  it.each([
+    ['pattern', { type: 'string', pattern: '^(a+)+$' }],
+    ['patternProperties', { type: 'object', patternProperties: { '^(a+)+$': { type: 'number' } } }],
+  ])('a catastrophic %s checks a model answer in linear time', async (_keyword, schema) => {
+    const evil = `${'a'.repeat(40)}!`;
+    const answer = schema.type === 'string' ? JSON.stringify(evil) : JSON.stringify({ [`${'a'.repeat(40)}`]: 'x' });
+    const wrong = schema.type === 'string' ? JSON.stringify(evil) : JSON.stringify({ [evil]: 1, aaaa: 'x' });
+    const { outcome } = await task([wrong, answer], { prompt: 'x', schema });
+    expect(outcome.status === 'error' && outcome.error.code).toBe(LlmTaskErrors.LLM_TASK_INVALID_OUTPUT);
+    const fits = schema.type === 'string' ? JSON.stringify('a'.repeat(40)) : JSON.stringify({ [evil]: 'x', aa: 1 });
+    const { outcome: ok } = await task([fits], { prompt: 'x', schema });
+    expect(ok.status).toBe('ok');
+  });
+
   it('a provider that does not answer is LLM_TASK_PROVIDER_FAILED', async () => {
     const kernel = createKernel({
       plugins: [llmTaskPlugin({ baseURL: 'http://127.0.0.1:1/v1', model: 'm', apiKey: 'k' })],

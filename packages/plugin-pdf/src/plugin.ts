@@ -14,11 +14,15 @@ import {
 import { jsonToolResult } from '@tool-search/provider-formats';
 import { workspaceRoot } from '@tool-search/workspace';
 import { answerer, sendsPdf, type Answer, type PdfModelOptions } from './answer.js';
+import { createPdfParser } from './parse.js';
 import { readPdfText, type PdfDocument, type PdfText } from './read.js';
 
 export const PDF_PLUGIN_NAME = '@tool-search/plugin-pdf';
 /** Documents per call at most (OpenClaw's `pdfs` limit). */
 export const MAX_DOCUMENTS = 10;
+/** Decoded bytes per document: text PDFs of the default 10 MB decode to far less; a deflate bomb stops here. */
+export const DEFAULT_MAX_DECODED_MB = 256;
+export const DEFAULT_TIMEOUT_SECONDS = 60;
 
 export interface PdfPluginOptions {
   /** The workspace folder (`plugins.core.workspace`). */
@@ -29,6 +33,10 @@ export interface PdfPluginOptions {
   readonly maxPages?: number;
   /** Characters read at most per call, all documents together. Default 50000. */
   readonly maxChars?: number;
+  /** Bytes pdf.js may decode per document (inflated streams, fonts), in MB. Default 256. */
+  readonly maxDecodedMb?: number;
+  /** How long pdf.js may take per document, in seconds. Default 60. */
+  readonly timeoutSeconds?: number;
   /** The model that answers `prompt`; without it the tool returns the text. */
   readonly model?: PdfModelOptions;
 }
@@ -41,8 +49,11 @@ export function pdfPlugin(options: PdfPluginOptions): KernelPlugin {
     maxBytes: (options.maxBytesMb ?? 10) * 1024 * 1024,
     maxPages: options.maxPages ?? 20,
     maxChars: options.maxChars ?? 50_000,
+    maxDecodedBytes: (options.maxDecodedMb ?? DEFAULT_MAX_DECODED_MB) * 1024 * 1024,
+    timeoutMs: (options.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
   };
   const answer = options.model ? answerer(options.model) : undefined;
+  const parser = createPdfParser();
   const tool: ToolDefinition = {
     name: 'pdf',
     source: 'core',
@@ -118,6 +129,8 @@ export function pdfPlugin(options: PdfPluginOptions): KernelPlugin {
           pages,
           { ...limits, maxChars: Math.max(0, limits.maxChars - chars) },
           keepPdf,
+          parser,
+          ctx.signal,
         );
         chars += doc.pages.reduce((sum, p) => sum + p.text.length, 0);
         documents.push(doc);
@@ -134,6 +147,7 @@ export function pdfPlugin(options: PdfPluginOptions): KernelPlugin {
     name: PDF_PLUGIN_NAME,
     apply({ hooks }) {
       hooks.listTools.tap((sink) => sink.add(tool));
+      hooks.shutdown.tapPromise(() => parser.close());
     },
   };
 }

@@ -1,15 +1,15 @@
 /**
  * One PDF's text, page by page, read with pdf.js from a workspace file opened through `@tool-search/workspace`'s
- * fd-relative walk (a folder swapped for a symlink mid-call cannot redirect the read outside). pdf.js runs with
- * `isEvalSupported: false`, so a crafted font cannot run code; the size is checked before parsing.
+ * fd-relative walk (a folder swapped for a symlink mid-call cannot redirect the read outside). The size is checked
+ * before parsing; pdf.js runs in a worker bounded in heap, decoded bytes and time (parse.ts), with
+ * `isEvalSupported: false`, so a crafted font cannot run code.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { ToolSearchError, errorMessage } from '@tool-search/kernel';
+import { ToolSearchError } from '@tool-search/kernel';
 import { openInWorkspace } from '@tool-search/workspace';
 import { parsePageRanges } from './pages.js';
 import { WorkspaceErrors } from '@tool-search/workspace';
 import { PdfErrors } from './errors.js';
+import type { ParseLimits, PdfParser } from './parse.js';
 
 export interface PdfText {
   readonly path: string;
@@ -23,22 +23,22 @@ export interface PdfDocument extends PdfText {
   readonly pdf?: Uint8Array;
 }
 
-export interface ReadLimits {
+export interface ReadLimits extends ParseLimits {
   readonly maxBytes: number;
   readonly maxPages: number;
   /** Characters this document may still add. */
   readonly maxChars: number;
 }
 
-const standardFonts = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
-
-/** The text of the pages asked for; with `keepPdf`, also the PDF of the pages read. */
+/** The text of the pages asked for; with `keepPdf`, also the PDF of the pages read. pdf.js runs in a bounded worker (parse.ts). */
 export async function readPdfText(
   root: string,
   input: string,
   pages: string | undefined,
   limits: ReadLimits,
-  keepPdf = false,
+  keepPdf: boolean,
+  parser: PdfParser,
+  signal: AbortSignal,
 ): Promise<PdfDocument> {
   const opened = await openInWorkspace(root, input);
   if (!opened)
@@ -57,52 +57,27 @@ export async function readPdfText(
   } finally {
     await opened.handle.close();
   }
-  const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-  // pdf.js may take the buffer over (transfer), so the bytes sent on are a copy.
+  // The bytes go to the worker (transferred), so the file sent on is a copy.
   const whole = keepPdf ? data.slice() : undefined;
-  const document = await getDocument({
+  let requested: number[] = [];
+  const parsed = await parser.parse(
+    input,
     data,
-    isEvalSupported: false,
-    disableFontFace: true,
-    useSystemFonts: false,
-    standardFontDataUrl: standardFonts,
-    verbosity: 0,
-  }).promise.catch((error: unknown) => {
-    throw new ToolSearchError(PdfErrors.PDF_UNREADABLE, `${input} is not a readable PDF: ${errorMessage(error)}`, {
-      details: { rule: 'parse', path: input },
-      cause: error,
-    });
-  });
-  try {
-    const requested = parsePageRanges(pages, document.numPages);
-    const wanted = requested.slice(0, limits.maxPages);
-    const out: { page: number; text: string }[] = [];
-    let chars = 0;
-    for (const number of wanted) {
-      if (chars >= limits.maxChars) break;
-      const content = await (await document.getPage(number)).getTextContent();
-      const text = content.items
-        .map((item) => ('str' in item ? item.str + (item.hasEOL ? '\n' : ' ') : ''))
-        .join('')
-        .replace(/[ \t]+\n/g, '\n')
-        .trim();
-      out.push({ page: number, text: text.slice(0, limits.maxChars - chars) });
-      chars += text.length;
-    }
-    const text = {
-      path: opened.relative,
-      pageCount: document.numPages,
-      pages: out,
-      truncated: chars > limits.maxChars || out.length < requested.length,
-    };
-    if (!whole) return text;
-    // The pages read, written by pdf.js itself (extractPages, 0-based indices); every page: the file as it is.
-    const all = out.length === document.numPages;
-    const pdf = all
-      ? whole
-      : await document.extractPages([{ document: null, includePages: out.map((p) => p.page - 1) }]);
-    return { ...text, pdf };
-  } finally {
-    await document.destroy();
-  }
+    (pageCount) => {
+      requested = parsePageRanges(pages, pageCount);
+      return requested.slice(0, limits.maxPages);
+    },
+    keepPdf,
+    limits,
+    signal,
+  );
+  const text = {
+    path: opened.relative,
+    pageCount: parsed.pageCount,
+    pages: parsed.pages,
+    truncated: parsed.chars > limits.maxChars || parsed.pages.length < requested.length,
+  };
+  if (!whole) return text;
+  // The pages read, written by pdf.js itself (extractPages); every page: the file as it is.
+  return { ...text, pdf: parsed.pdf ?? whole };
 }
