@@ -17,6 +17,7 @@ import {
 import type { Logger } from '@tool-search/kernel';
 import type { McpDownstream, McpPeer } from '@tool-search/plugin-mcp';
 import { parsePromptName, parseResourceUri, promptName, resourceUri } from './namespace.js';
+import { echoed } from './echo.js';
 import { errorMessage } from '@tool-search/kernel';
 
 /** MCP's "resource not found" (spec, resources: error handling). */
@@ -268,21 +269,21 @@ export function registerAggregate(
 }
 
 function notFound(uri: string): McpError {
-  return new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}`, {
-    uri,
+  return new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${echoed(uri)}`, {
+    uri: echoed(uri),
   });
 }
 
 function unknownPrompt(name: string): McpError {
-  return new McpError(McpErrorCode.InvalidParams, `Unknown prompt: ${name}`, {
-    name,
+  return new McpError(McpErrorCode.InvalidParams, `Unknown prompt: ${echoed(name)}`, {
+    name: echoed(name),
   });
 }
 
 function ambiguous(kind: string, name: string, namespaced: string[]): McpError {
   return new McpError(
     McpErrorCode.InvalidParams,
-    `The ${kind} "${name}" exists on several servers; use one of ${namespaced.join(', ')}`,
+    `The ${kind} "${echoed(name)}" exists on several servers; use one of ${namespaced.join(', ')}`,
     {
       candidates: namespaced,
     },

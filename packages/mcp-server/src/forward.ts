@@ -4,9 +4,12 @@
  * token, the call's logs, sampling and elicitation on the call's own stream,
  * each only when the client asked for it or declared it), and logging:
  * `logging/setLevel` is kept for this session and passed on downstream (the
- * most verbose level of all sessions: each filters its own), and
- * downstream log messages outside a call reach this session when their
- * server is visible to it (policy) and their level passes.
+ * most verbose level of all sessions: each filters its own). A downstream
+ * log reaches this session only through a call of this session (plugin-mcp
+ * gives it to a call only while that call's session alone has calls in
+ * flight on the server); logs outside calls are nobody's and reach no
+ * session. What a call forwards goes through this session's notification
+ * budget (throttle.ts).
  */
 import type {
   CallToolRequest,
@@ -19,11 +22,13 @@ import type {
 } from '@modelcontextprotocol/server';
 import type { Logger } from '@tool-search/kernel';
 import type { McpCallForwarding, McpDownstream } from '@tool-search/plugin-mcp';
+import { callNotices, suppressedLine, tokenBucket } from './throttle.js';
 
 export interface SessionForwarding {
   /**
    * The forwarding of one `tools/call` (its progress token, its stream, the client's capabilities),
-   * and `flush`: await it before answering, so no progress or log is sent after the result.
+   * and `flush`: await it before answering (it sends the held progress and the count of what the budget held
+   * back), so no progress or log is sent after the result.
    */
   forCall(
     request: Pick<CallToolRequest, 'params'>,
@@ -36,8 +41,6 @@ export interface SessionForwardingOptions {
   readonly server: Server;
   readonly sessionId: string;
   readonly downstream?: McpDownstream;
-  /** Servers whose tools are in this session's effective catalog. */
-  readonly visible: () => ReadonlySet<string>;
   readonly logger: Logger;
 }
 
@@ -69,35 +72,26 @@ export function createSessionForwarding(options: SessionForwardingOptions): Sess
       return {};
     });
   }
-  const unsubscribe = downstream?.on((event) => {
-    if (event.type !== 'log' || !options.visible().has(event.server) || !passes(event.params)) return;
-    void server.notification({ method: 'notifications/message', params: event.params }).catch(() => undefined); // a log line for a client that is gone
-  });
+  // One budget for everything this session's calls forward, however many run at once.
+  const bucket = tokenBucket();
 
   return {
     forCall(request, ctx) {
       const token = request.params._meta?.progressToken;
       const client = server.getClientCapabilities();
       const related = { relatedRequestId: ctx.mcpReq.id };
-      const pending = new Set<Promise<void>>();
-      const notify = (notification: ServerNotification) => {
-        const sent: Promise<void> = ctx.mcpReq
-          .notify(notification)
-          // progress for a request whose client went away
-          .catch(() => undefined)
-          .finally(() => pending.delete(sent));
-        pending.add(sent);
-      };
+      const notices = callNotices({
+        bucket,
+        // a notification for a request whose client went away
+        send: (notification: ServerNotification) => ctx.mcpReq.notify(notification).catch(() => undefined),
+        ...(token !== undefined ? { token } : {}),
+        suppressed: (count) => (passes(suppressedLine(count)) ? suppressedLine(count) : undefined),
+      });
       const forwarding: McpCallForwarding = {
         session: options.sessionId,
-        ...(token !== undefined
-          ? {
-              onProgress: (progress) =>
-                notify({ method: 'notifications/progress', params: { ...progress, progressToken: token } }),
-            }
-          : {}),
+        ...(token !== undefined ? { onProgress: (progress) => notices.progress(progress) } : {}),
         onLog: (params) => {
-          if (passes(params)) notify({ method: 'notifications/message', params });
+          if (passes(params)) notices.log(params);
         },
         ...(client?.sampling
           ? {
@@ -112,10 +106,9 @@ export function createSessionForwarding(options: SessionForwardingOptions): Sess
           ? { elicitInput: (params, signal) => server.elicitInput(params, { signal, ...related }) }
           : {}),
       };
-      return { forwarding, flush: async () => void (await Promise.all([...pending])) };
+      return { forwarding, flush: () => notices.flush() };
     },
     close() {
-      unsubscribe?.();
       if (level !== undefined) void downstream?.setLoggingLevel(options.sessionId, undefined).catch(() => undefined); // closing: a downstream already gone keeps no level
     },
   };

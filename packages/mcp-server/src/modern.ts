@@ -12,6 +12,7 @@
  * `input_required` rounds (input-bridge.ts). 2025-era traffic never reaches
  * this file (transports.ts routes it to the sessions).
  */
+import { randomUUID } from 'node:crypto';
 import {
   createMcpHandler,
   inputRequired,
@@ -45,6 +46,9 @@ import { withModernAsker } from './approvals.js';
 import type { ParkedCalls } from './parked-calls.js';
 import { traceContextOf, traced } from './trace.js';
 import { createInputBridge, type Ask, type BridgeStep } from './input-bridge.js';
+import { callNotices, tokenBucket } from './throttle.js';
+import { echoed } from './echo.js';
+import { McpServerErrors } from './errors.js';
 import { createLiveRun, type LiveRun } from './live-run.js';
 import { parseResourceUri, resourceUri } from './namespace.js';
 import { errorResult, explainUnavailable, toCallToolResult } from './result.js';
@@ -278,6 +282,7 @@ export function createModernServers(
     const state = ctx.mcpReq.requestState<string>();
     let step: BridgeStep;
     if (typeof state === 'string') {
+      refuseOversized(state);
       const responses = ctx.mcpReq.inputResponses ?? {};
       // Parked here, or on another replica (relayed there: the call itself cannot move).
       const resumed =
@@ -286,7 +291,7 @@ export function createModernServers(
         throw new McpError(
           McpErrorCode.InvalidParams,
           'Unknown or expired requestState: call the tool again without it',
-          { requestState: state },
+          { requestState: echoed(state) },
         );
       step = await resumed;
     } else {
@@ -301,19 +306,19 @@ export function createModernServers(
       step = await bridge.start(owner, (ask, signal) =>
         traced(parentTrace, { 'mcp.tool.name': params.name }, (handed) =>
           live.use(async ({ run, exposure }) => {
+            // Progress through this request's own budget (its latest always sent); 2026-07-28 forwards no logs.
+            const notices = callNotices({
+              bucket: tokenBucket(),
+              // progress for a request whose client went away
+              send: (notification) => ctx.mcpReq.notify(notification).catch(() => undefined),
+              ...(token !== undefined ? { token } : {}),
+            });
+            // Each request is a session of its own: requests of one agent may come from different clients.
             const forwarding = callForwarding(
-              live.sessionId,
+              `${live.sessionId}:${randomUUID()}`,
               client,
               ask,
-              token === undefined
-                ? undefined
-                : (progress) =>
-                    void ctx.mcpReq
-                      .notify({
-                        method: 'notifications/progress',
-                        params: { ...progress, progressToken: token },
-                      })
-                      .catch(() => undefined), // progress for a request whose client went away
+              token === undefined ? undefined : (progress) => notices.progress(progress),
             );
             const name = params.name;
             const args = params.arguments ?? {};
@@ -325,7 +330,7 @@ export function createModernServers(
                   signal,
                   scope: { mcp: forwarding, ...(handed ? { trace: handed } : {}) },
                 }),
-              );
+              ).finally(() => notices.flush());
               return explainUnavailable(
                 toCallToolResult(outcome),
                 run.diagnostics,
@@ -451,6 +456,22 @@ function callForwarding(
         }
       : {}),
   };
+}
+
+/** The states this server issues are 32 characters (input-bridge.ts); anything this long is not one of them. */
+const MAX_REQUEST_STATE_CHARS = 256;
+
+/** A `requestState` no Tool Search replica issued is refused before it is looked up, relayed or echoed. */
+function refuseOversized(state: string): void {
+  if (state.length <= MAX_REQUEST_STATE_CHARS) return;
+  throw new McpError(
+    McpErrorCode.InvalidParams,
+    `requestState is ${state.length} characters, longer than any this server issues (${MAX_REQUEST_STATE_CHARS}): call the tool again without it`,
+    {
+      code: McpServerErrors.MCP_REQUEST_STATE_INVALID,
+      details: { length: state.length, limit: MAX_REQUEST_STATE_CHARS },
+    },
+  );
 }
 
 function authInfoOf(caller: ModernCaller): AuthInfo {

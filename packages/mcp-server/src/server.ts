@@ -103,13 +103,12 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
       ...(instructions ? { instructions } : {}),
     },
   );
-  // Policy reaches resources, prompts and logs by server: only servers with a tool in the effective catalog are seen.
+  // Policy reaches resources and prompts by server: only servers with a tool in the effective catalog are seen.
   const visible = () => visibleServers(live.current.run.catalog);
   const forwarding = createSessionForwarding({
     server,
     sessionId: live.sessionId,
     ...(downstream ? { downstream } : {}),
-    visible,
     logger,
   });
   const aggregate = downstream ? serveAggregate({ server, downstream, visible, logger }) : undefined;
@@ -142,11 +141,12 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
     const result = await traced(parentTrace, { 'mcp.tool.name': name }, (handed) =>
       live.use(async ({ run, exposure }): Promise<CallToolResult> => {
         try {
-          const outcome = await exposure.call(name, args, {
-            signal: ctx.mcpReq.signal,
-            scope: { mcp: forwarded.forwarding, ...(handed ? { trace: handed } : {}) },
-          });
-          await forwarded.flush();
+          const outcome = await exposure
+            .call(name, args, {
+              signal: ctx.mcpReq.signal,
+              scope: { mcp: forwarded.forwarding, ...(handed ? { trace: handed } : {}) },
+            })
+            .finally(() => forwarded.flush());
           return explainUnavailable(
             toCallToolResult(outcome),
             run.diagnostics,

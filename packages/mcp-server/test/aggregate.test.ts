@@ -170,12 +170,13 @@ describe('policy on resources, prompts and logs', () => {
       text: 'This is the content of the static text resource.',
     });
 
-    // Both servers log their new level; only the visible one's message reaches the client.
+    // Both servers log their new level outside any call: nobody's, so neither reaches the client (the hidden one's
+    // never could: no call of its tools is allowed, and logs reach a session only through its calls).
     await client.setLoggingLevel('debug');
-    await vi.waitFor(() => expect(logs).toContain('conf:conformance-downstream Log level set to: debug'));
     await vi.waitFor(() => expect(downstreamLogs).toContain('secret'));
+    await vi.waitFor(() => expect(downstreamLogs).toContain('conf'));
     await client.ping();
-    expect(logs.some((line) => line.startsWith('secret'))).toBe(false);
+    expect(logs).toEqual([]);
   });
 });
 

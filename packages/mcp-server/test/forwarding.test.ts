@@ -2,8 +2,8 @@
  * What a downstream server sends back during a call reaches the calling
  * client through serve mcp: progress under the client's token (directly, by
  * hidden directory name, through tool_call and openclaw.tools.call in code),
- * logs tagged with the server and filtered by logging/setLevel (which is
- * passed on), sampling and elicitation when the client declared them (refused
+ * the call's logs tagged with the server and filtered by logging/setLevel
+ * (which is passed on; logs outside calls reach no session), sampling and elicitation when the client declared them (refused
  * otherwise), and cancellation both ways. Real downstream: the conformance
  * fixture over stdio.
  */
@@ -126,9 +126,13 @@ describe('forwarding through serve mcp', () => {
       ['conf:conformance-downstream', 'Tool execution completed'],
     ]);
     logs.length = 0;
-    // The downstream server logs its new level outside any call: it got the request, and its log reaches this session.
+    // The downstream server logs its new level outside any call: it got the request; that log is nobody's, so it
+    // reaches the downstream listeners and no session.
+    const seen: string[] = [];
+    const off = downstream!.on((event) => void (event.type === 'log' && seen.push(String(event.params.data))));
     await client.setLoggingLevel('debug');
-    await vi.waitFor(() => expect(logs.map((log) => log.data)).toContain('Log level set to: debug'));
+    await vi.waitFor(() => expect(seen).toContain('Log level set to: debug'));
+    off();
     await client.setLoggingLevel('error');
     logs.length = 0;
     await client.callTool({ name: 'test_tool_with_logging', arguments: {} });
@@ -141,13 +145,16 @@ describe('forwarding through serve mcp', () => {
     const a = await session('directory');
     const b = await session('directory');
     await a.client.setLoggingLevel('debug');
-    await vi.waitFor(() => expect(b.logs.map((log) => log.data)).toContain('Log level set to: debug'));
-    const before = b.logs.length;
+    await vi.waitFor(() => expect(seen).toContain('Log level set to: debug'));
     await b.client.setLoggingLevel('error');
     await vi.waitFor(() => expect(seen.filter((data) => data === 'Log level set to: debug')).toHaveLength(2));
-    await b.client.ping();
-    expect(b.logs).toHaveLength(before);
-    expect(a.logs.map((log) => log.data)).toContain('Log level set to: debug');
+    // The server logs at debug for both; its info lines reach A's call, not B's (B asked for errors only).
+    await a.client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+    await b.client.callTool({ name: 'test_tool_with_logging', arguments: {} });
+    expect(a.logs.map((log) => log.data)).toContain('Tool processing data');
+    expect(b.logs).toEqual([]);
+    // Logs outside calls (the level announcements) reached neither session.
+    expect(a.logs.map((log) => log.data)).not.toContain('Log level set to: debug');
     await a.client.close();
     await a.mcp.close();
     await vi.waitFor(() => expect(seen).toContain('Log level set to: error'));

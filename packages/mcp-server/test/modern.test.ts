@@ -13,7 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { serveHttp, type HttpMcpHandle } from '../src/index.js';
+import { McpServerErrors, serveHttp, type HttpMcpHandle } from '../src/index.js';
+import { ECHO_MAX_CHARS } from '../src/echo.js';
 import { CONFORMANCE_FIXTURE } from './conformance-kit.js';
 
 const MODERN_FIXTURE = fileURLToPath(new URL('../../plugin-mcp/test/fixtures/modern-server.mjs', import.meta.url));
@@ -251,6 +252,25 @@ describe('raw 2026-07-28 requests', () => {
     );
     expect((body.error as { code: number }).code).toBe(-32602);
   });
+
+  it('refuses a 1 MB requestState with a coded error that does not echo it, and cuts an echoed one', async () => {
+    const call = (requestState: string) =>
+      raw(
+        'tools/call',
+        { name: 'tool_search', arguments: { query: 'echo' }, requestState },
+        { 'mcp-name': 'tool_search' },
+      );
+    const huge = await call('A'.repeat(1_000_000));
+    const error = huge.body.error as { code: number; data?: { code?: string; details?: { length?: number } } };
+    expect(error.code).toBe(-32602);
+    expect(error.data?.code).toBe(McpServerErrors.MCP_REQUEST_STATE_INVALID);
+    expect(error.data?.details?.length).toBe(1_000_000);
+    expect(JSON.stringify(huge.body).length).toBeLessThan(2_000);
+    // Under the refusal bound: unknown, and echoed only cut to the echo bound.
+    const long = await call('B'.repeat(ECHO_MAX_CHARS + 1));
+    expect((long.body.error as { code: number }).code).toBe(-32602);
+    expect(JSON.stringify(long.body)).not.toContain('B'.repeat(ECHO_MAX_CHARS + 1));
+  });
 });
 
 describe('a v2 client pinned to 2025-11-25', () => {
@@ -268,5 +288,16 @@ describe('a v2 client pinned to 2025-11-25', () => {
     });
     expect(text(result)).toContain('action=accept');
     expect(asked).toEqual(['Old way?']);
+  });
+
+  it('cuts a long resource URI it echoes in a not-found error', async () => {
+    const client = await connect('legacy');
+    const uri = `tool-search://conf/test://${'x'.repeat(100_000)}`;
+    const error = await client.readResource({ uri }).then(
+      () => expect.fail('read a resource that is not there'),
+      (error: { code?: number; message: string; data?: unknown }) => error,
+    );
+    expect(error.message).toContain('Resource not found');
+    expect(error.message.length + JSON.stringify(error.data).length).toBeLessThan(2_000);
   });
 });

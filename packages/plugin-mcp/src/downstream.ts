@@ -70,7 +70,10 @@ export interface McpDownstream {
    * that declares `logging` gets the most verbose level any session still asks for.
    */
   setLoggingLevel(session: string, level: LoggingLevel | undefined): Promise<void>;
-  /** Logs outside a forwarded call, resource updates, list changes; returns the unsubscribe. */
+  /**
+   * Logs no single session can be given (outside calls, or during calls of several sessions), resource updates,
+   * list changes; returns the unsubscribe.
+   */
   on(listener: (event: DownstreamEvent) => void): () => void;
   /**
    * Declares `sampling` and `elicitation` to downstream servers from now on

@@ -6,8 +6,12 @@
  * forwardings of its calls in flight and routes by them. A request that
  * arrives while calls of two front-end sessions are in flight on the same
  * server is refused rather than guessed; with no forwarded call in flight the
- * plugin's own handlers (gateway, CLI) answer, if any. Everything else (logs outside a
- * call, resource and prompt changes) goes to the `McpDownstream` listeners.
+ * plugin's own handlers (gateway, CLI) answer, if any. A log message names
+ * no request, so it reaches a call's client only while that client's session
+ * alone has calls in flight on the server; a log that arrives outside calls,
+ * or during calls of several sessions, is nobody's: it goes to the
+ * `McpDownstream` listeners with resource and prompt changes, never to a
+ * session.
  */
 import {
   ProtocolError,
@@ -49,7 +53,7 @@ declare module '@tool-search/kernel' {
   }
 }
 
-/** What a downstream server says outside a forwarded call. */
+/** What a downstream server says that belongs to no one front-end session (a `log` here was sent to no client). */
 export type DownstreamEvent =
   | { readonly type: 'log'; readonly server: string; readonly params: LoggingMessageNotification['params'] }
   | { readonly type: 'resource-updated'; readonly server: string; readonly uri: string }
@@ -102,10 +106,12 @@ export class CallForwarding {
     calls: () => readonly ExecuteContext[] = () => [],
   ): void {
     const context = (signal: AbortSignal): McpRequestContext => ({ server: this.server, signal, calls: calls() });
+    // A log names no request: it goes to a session only while that session alone has calls in flight here.
     client.setNotificationHandler('notifications/message', ({ params }) => {
       const tagged = { ...params, logger: taggedLogger(this.server, params.logger) };
-      const sinks = this.sessions().flatMap((forwarding) => (forwarding.onLog ? [forwarding.onLog] : []));
-      if (sinks.length) for (const sink of sinks) sink(tagged);
+      const sessions = this.sessions();
+      const onLog = sessions.length === 1 ? sessions[0]!.onLog : undefined;
+      if (onLog) onLog(tagged);
       else this.emit({ type: 'log', server: this.server, params: tagged });
     });
     client.setNotificationHandler('notifications/resources/updated', ({ params }) =>

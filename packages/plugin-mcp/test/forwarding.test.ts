@@ -2,7 +2,8 @@
  * CallForwarding on a real SDK client/server pair (in-memory transport):
  * requests from the server reach the one front-end session with a call in
  * flight, are refused with no call or with calls of two sessions (never sent
- * to the wrong client), and logs go to the call or, outside calls, to events.
+ * to the wrong client), and logs go to the call of the one session with calls
+ * in flight or, outside calls and during calls of several sessions, to events.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
@@ -106,5 +107,23 @@ describe('CallForwarding', () => {
       { level: 'info', logger: 'srv', data: 'plain' },
     ]);
     expect(events).toEqual([{ type: 'log', server: 'srv', params: { level: 'info', logger: 'srv', data: 'after' } }]);
+  });
+
+  it('gives a log during calls of two sessions to neither session (it names no request), only to events', async () => {
+    const { forwarding, server, events } = await pair();
+    open.push(server);
+    const a: LoggingMessageNotification['params'][] = [];
+    const b: LoggingMessageNotification['params'][] = [];
+    const callA = forwarding.begin(caller('a', a));
+    const callB = forwarding.begin(caller('b', b));
+    await server.sendLoggingMessage({ level: 'info', data: 'whose?' });
+    await server.ping();
+    callB.end();
+    await server.sendLoggingMessage({ level: 'info', data: 'a alone' });
+    await server.ping();
+    callA.end();
+    expect(b).toEqual([]);
+    expect(a.map((log) => log.data)).toEqual(['a alone']);
+    expect(events).toEqual([{ type: 'log', server: 'srv', params: { level: 'info', logger: 'srv', data: 'whose?' } }]);
   });
 });
