@@ -34,6 +34,7 @@ beforeAll(async () => {
     plugins: { core: { workspace: join(base, 'workspace') } },
     tools: { toolSearch: false, exec: { security: 'full', ask: 'off' } },
     state: { redis: { url: redis.url, keyPrefix: `cron-e2e-${process.pid}:` } },
+    cron: { minIntervalMs: 1000 }, // the job fires every 2 s (the default minimum is 60 s)
   };
   writeFileSync(join(base, 'tool-search.json'), JSON.stringify(config));
   // Each replica has a state folder of its own: a job only reaches the other one through Redis.

@@ -11,4 +11,8 @@ export const CronErrors = defineErrors('@tool-search/plugin-cron', {
   CRON_TIMEOUT: 'A cron call took longer than its timeoutMs.',
   CRON_JOB_UNKNOWN: '`cron`: no job with that id.',
   CRON_SCHEDULE_INVALID: "`cron`: a job's schedule (cron expression, time zone, interval or time) is invalid.",
+  CRON_INTERVAL_TOO_SHORT:
+    '`cron` add/update: the schedule fires more often than `minIntervalMs` allows (`details.intervalMs`, `details.minIntervalMs`).',
+  CRON_TOO_MANY_JOBS:
+    '`cron` add/update: the agent already has `maxJobsPerAgent` jobs (`details.agentId`, `details.limit`); remove one first.',
 });

@@ -19,10 +19,11 @@ import {
 } from '@tool-search/kernel';
 import type { SessionHost } from '@tool-search/sessions';
 import { CronErrors } from './errors.js';
-import { buildJob, invalid } from './jobs.js';
+import { buildJob, invalid, type CronJob } from './jobs.js';
 import { CronService } from './service.js';
 import { StateJobs } from './shared.js';
 import { JobFiles, type JobStore } from './store.js';
+import { checkCronLimits, checkInterval, tooManyJobs, type CronLimits } from './limits.js';
 import type { StateStore } from '@tool-search/state';
 
 export const CRON_PLUGIN_NAME = '@tool-search/plugin-cron';
@@ -47,6 +48,10 @@ export interface CronPluginOptions {
   readonly jobsIn?: 'files' | 'state';
   /** With jobs in the store: how often every job is reloaded (a missed change message). Default 60,000 ms. */
   readonly resyncMs?: number;
+  /** The shortest time a job may take between two fires, checked at add/update: default 60,000 ms (at least 1,000). */
+  readonly minIntervalMs?: number;
+  /** The most jobs one agent may keep: default 100 (1–1,000; all agents together keep at most 1,000). */
+  readonly maxJobsPerAgent?: number;
 }
 
 /** The parts of an `agents.list[]` entry cron reads. */
@@ -57,6 +62,7 @@ export interface CronAgent {
 }
 
 export function cronPlugin(options: CronPluginOptions): KernelPlugin {
+  const limits = checkCronLimits(options);
   const agents = options.agents ?? [];
   const runAgent = (agentId: string | undefined) => (agents.length && agentId ? { agentId } : {});
   let logger: Logger = silentLogger;
@@ -72,7 +78,11 @@ export function cronPlugin(options: CronPluginOptions): KernelPlugin {
     apply({ hooks, logger: scoped }) {
       logger = scoped;
       service.start();
-      hooks.listTools.tap((sink) => sink.add([cronTool(service, options.host, agents, () => logger)]));
+      // One count of the jobs being written for every run's copy of the tool.
+      const writing = new Map<string, number>();
+      hooks.listTools.tap((sink) =>
+        sink.add([cronTool(service, options.host, agents, { ...limits, writing }, () => logger)]),
+      );
       hooks.shutdown.tapPromise(() => service.stop());
     },
   };
@@ -88,8 +98,27 @@ function cronTool(
   service: CronService,
   host: SessionHost,
   agents: readonly CronAgent[],
+  limits: CronLimits & { readonly writing: Map<string, number> },
   logger: () => Logger,
 ): ToolDefinition {
+  const fallback = agents.find((agent) => agent.default)?.id ?? agents[0]?.id;
+  /** Jobs being written per agent: counted with the stored ones, so concurrent adds cannot pass the count together. */
+  const { writing } = limits;
+  const agentKey = (job: CronJob) => (job.agentId ?? fallback ?? '').toLowerCase();
+  /** Stores `job`, first taking its agent's place synchronously (no await between the count and the reservation). */
+  const putCounted = async (job: CronJob, before?: CronJob): Promise<CronJob> => {
+    const key = agentKey(job);
+    if (!before || agentKey(before) !== key) {
+      const count = service.list().filter((other) => agentKey(other) === key).length + (writing.get(key) ?? 0);
+      if (count >= limits.maxJobsPerAgent) throw tooManyJobs(job.agentId ?? fallback, count, limits.maxJobsPerAgent);
+    }
+    writing.set(key, (writing.get(key) ?? 0) + 1);
+    try {
+      return await service.put(job);
+    } finally {
+      writing.set(key, writing.get(key)! - 1);
+    }
+  };
   return {
     name: 'cron',
     source: 'core',
@@ -181,14 +210,19 @@ function cronTool(
           );
           checkAgent(agents, job.agentId);
           scope.check(job.agentId);
-          return json({ job: await service.put(job) });
+          checkInterval(job.schedule, limits);
+          return json({ job: await putCounted(job) });
         }
         case 'update': {
           if (typeof args.patch !== 'object' || args.patch === null) throw invalid('cron update needs patch');
-          const job = buildJob(args.patch as Record<string, unknown>, service.get(jobId()));
+          const before = service.get(jobId());
+          const patch = args.patch as Record<string, unknown>;
+          const job = buildJob(patch, before);
           checkAgent(agents, job.agentId);
           scope.check(job.agentId, job.jobId);
-          return json({ job: await service.put(job) });
+          // A stored job keeps its schedule as it is; a new one must respect minIntervalMs.
+          if (patch.schedule !== undefined) checkInterval(job.schedule, limits);
+          return json({ job: await putCounted(job, before) });
         }
         case 'remove':
           await service.remove(jobId());

@@ -30,7 +30,8 @@ function setup(
   cron: (args: Record<string, unknown>, sessionId?: string) => Promise<ToolCallOutcome>;
 } {
   const host = createSessionHost();
-  const kernel = createKernel({ plugins: [sessionsPlugin({ host }), cronPlugin({ host, dir })] });
+  // The tests' jobs fire every second: minIntervalMs down to its floor (the default, 60 s, is tested in limits.test.ts).
+  const kernel = createKernel({ plugins: [sessionsPlugin({ host }), cronPlugin({ host, dir, minIntervalMs: 1000 })] });
   finished(() => kernel.close());
   host.bind(
     sessionTurnRunner({

@@ -55,6 +55,7 @@ function replica(finished: Finished, state: StateStore, resyncMs?: number): Repl
         dir: mkdtempSync(join(tmpdir(), 'cron-')),
         state,
         jobsIn: 'state',
+        minIntervalMs: 1000, // the tests' jobs fire every second or two
         ...(resyncMs ? { resyncMs } : {}),
       }),
     ],

@@ -161,8 +161,75 @@ export interface SpawnLimits {
 
 export const DEFAULT_SPAWN_LIMITS: SpawnLimits = { maxSpawnDepth: 1, maxChildren: 5 };
 
-/** Refuses a spawn that would nest deeper than `maxSpawnDepth` or exceed `maxChildren` running children. */
-export async function checkSpawnLimits(store: SessionStore, limits: SpawnLimits, caller: Caller): Promise<void> {
+/** One reserved child slot: taken before any await, released when the spawn is refused or the child's turn ends. */
+export interface ChildSlot {
+  /** This slot's place among the parent's reserved slots in this process (1 = oldest still held). */
+  rank(): number;
+  /** Whether `sessionId` is a child reserved in this process (counted by rank, not again from the store). */
+  holds(sessionId: string): boolean;
+  release(): void;
+}
+
+/**
+ * `maxChildrenPerAgent` made atomic in this process: a spawn reserves its child's slot synchronously, before its first
+ * await, so concurrent spawns cannot all pass a count taken before any of them started (check-then-act).
+ */
+export class ChildSlots {
+  readonly #byParent = new Map<string, Set<string>>();
+
+  /** Reserves a slot for `childId` under `parentId`, or refuses at once when `max` slots are held there already. */
+  reserve(parentId: string, childId: string, max: number): ChildSlot {
+    const held = this.#byParent.get(parentId) ?? new Set<string>();
+    if (held.size >= max) throw tooManyChildren(held.size, max);
+    held.add(childId);
+    this.#byParent.set(parentId, held);
+    return {
+      rank: () => [...held].indexOf(childId) + 1,
+      holds: (sessionId) => held.has(sessionId),
+      release: () => {
+        held.delete(childId);
+        if (held.size === 0 && this.#byParent.get(parentId) === held) this.#byParent.delete(parentId);
+      },
+    };
+  }
+}
+
+/**
+ * The one operation of a shared state store (`@tool-search/state`, Redis behind replicas) the spawn limit needs: an
+ * atomic add that returns the new value (HINCRBY), so replicas reserve children of one session without a race.
+ */
+export interface SharedCounter {
+  increment(key: string, field: string, by: number, ttlMs: number): Promise<number>;
+}
+
+/** How long a parent's shared child count lives after its last change: slots a dead replica held come back then. */
+export const SHARED_SLOTS_TTL_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * Takes one of the parent's `max` slots in the shared store with one atomic increment (given back at once when over),
+ * and returns how to release it. Across replicas this is the check; in-process, `ChildSlots` already ordered spawns.
+ */
+export async function reserveShared(shared: SharedCounter, parentId: string, max: number): Promise<() => void> {
+  const key = `sessions:spawn-slots:${parentId}`;
+  const give = () => shared.increment(key, 'children', -1, SHARED_SLOTS_TTL_MS).catch(() => undefined); // the key's TTL ends a slot a failed release keeps
+  const held = await shared.increment(key, 'children', 1, SHARED_SLOTS_TTL_MS);
+  if (held > max) {
+    await give();
+    throw tooManyChildren(held - 1, max);
+  }
+  return () => void give();
+}
+
+/**
+ * Refuses a spawn that would nest deeper than `maxSpawnDepth` or exceed `maxChildren` running children: the running
+ * children the store shows that this process did not reserve (a restart, another replica) plus this slot's rank.
+ */
+export async function checkSpawnLimits(
+  store: SessionStore,
+  limits: SpawnLimits,
+  caller: Caller,
+  slot: ChildSlot,
+): Promise<void> {
   let depth = 0;
   let parentId = (await store.get(caller.sessionId))?.parentId;
   while (parentId !== undefined && depth < MAX_DEPTH) {
@@ -178,18 +245,19 @@ export async function checkSpawnLimits(store: SessionStore, limits: SpawnLimits,
       },
     );
   }
-  const running = (await store.list()).filter(
-    (s) => s.parentId === caller.sessionId && s.kind === 'spawn' && s.status === 'running',
+  const elsewhere = (await store.list()).filter(
+    (s) => s.parentId === caller.sessionId && s.kind === 'spawn' && s.status === 'running' && !slot.holds(s.sessionId),
   ).length;
-  if (running >= limits.maxChildren) {
-    throw new ToolSearchError(
-      SessionsErrors.SUBAGENT_NOT_ALLOWED,
-      `${running} sub-agents of this session are still running: agents.defaults.subagents.maxChildrenPerAgent is ${limits.maxChildren}`,
-      {
-        details: { running, rule: 'agents.defaults.subagents.maxChildrenPerAgent', limit: limits.maxChildren },
-      },
-    );
-  }
+  if (elsewhere + slot.rank() > limits.maxChildren)
+    throw tooManyChildren(elsewhere + slot.rank() - 1, limits.maxChildren);
+}
+
+function tooManyChildren(running: number, limit: number): ToolSearchError {
+  return new ToolSearchError(
+    SessionsErrors.SUBAGENT_NOT_ALLOWED,
+    `${running} sub-agents of this session are already running or starting: agents.defaults.subagents.maxChildrenPerAgent is ${limit}`,
+    { details: { running, rule: 'agents.defaults.subagents.maxChildrenPerAgent', limit } },
+  );
 }
 
 /** `agent:<agentId>:<sessionId>` → the session id (ids may contain colons). */

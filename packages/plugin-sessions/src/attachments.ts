@@ -1,13 +1,14 @@
 /**
  * `sessions_spawn` attachments: files given inline (utf8 or base64) materialised for the child under
  * `<workspace>/.openclaw/attachments/<uuid>/` with a `.manifest.json`, within `tools.sessions_spawn.attachments`
- * limits. Names are plain file names: `..`, separators, absolute paths, NUL and a symlinked folder on the way are
- * refused, and every file is created exclusively in a folder made for this spawn, so nothing outside it is written.
+ * limits. Names are plain file names: `..`, separators, absolute paths, control, bidi and line-separator characters
+ * are refused. The folder is made new and held open through `@tool-search/workspace`'s fd-relative walk, and every
+ * file is created in it exclusively, so a folder on the way swapped for a symlink cannot redirect a write outside.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { lstat, mkdir, realpath, writeFile } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
-import { ConfigError, ToolSearchError } from '@tool-search/kernel';
+import { realpath } from 'node:fs/promises';
+import { ConfigError, ToolSearchError, errorMessage } from '@tool-search/kernel';
+import { createFolderInWorkspace, type NewFolder } from '@tool-search/workspace';
 import { SessionsErrors } from './errors.js';
 
 export interface AttachmentLimits {
@@ -121,47 +122,78 @@ export async function materialize(
       rule: 'tools.sessions_spawn.attachments.maxTotalBytes',
     });
 
-  const root = await realpath(workspace);
-  const base = await safeFolder(root, ['.openclaw', 'attachments']);
-  const id = randomUUID();
-  const dir = join(base, id);
-  await mkdir(dir, { mode: 0o700 }); // new: fails if anything is already there
-  const files = [];
-  for (const { input, bytes } of decoded) {
-    await writeFile(join(dir, input.name), bytes, { flag: 'wx', mode: 0o600 }); // exclusive: never through a link
-    files.push({
-      name: input.name,
-      bytes: bytes.length,
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      ...(input.mimeType ? { mimeType: input.mimeType } : {}),
-    });
+  const folder = await newFolder(await realpath(workspace));
+  try {
+    const files = [];
+    for (const { input, bytes } of decoded) {
+      await create(folder, input.name, bytes);
+      files.push({
+        name: input.name,
+        bytes: bytes.length,
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        ...(input.mimeType ? { mimeType: input.mimeType } : {}),
+      });
+    }
+    const receipt: AttachmentReceipt = { count: files.length, totalBytes, relDir: folder.relative, files };
+    const manifest = { ...receipt, createdAt: new Date().toISOString() };
+    await create(folder, '.manifest.json', `${JSON.stringify(manifest, null, 2)}\n`);
+    return receipt;
+  } finally {
+    await folder.close();
   }
-  const relDir = relative(root, dir).split(sep).join('/');
-  const receipt: AttachmentReceipt = { count: files.length, totalBytes, relDir, files };
-  await writeFile(
-    join(dir, '.manifest.json'),
-    `${JSON.stringify({ ...receipt, createdAt: new Date().toISOString() }, null, 2)}\n`,
-    { flag: 'wx', mode: 0o600 },
-  );
-  return receipt;
 }
 
-/** A plain file name: not empty, `.` or `..`; no separators, NUL or control characters; not the manifest's name. */
-function checkName(name: string): void {
-  if (
-    name === '.' ||
-    name === '..' ||
-    name === '.manifest.json' ||
-    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters in a file name are what this refuses
-    /[/\\\0\x01-\x1f]/.test(name) ||
-    name.trim() !== name ||
-    !name
-  ) {
-    throw refused(
-      `attachment name ${JSON.stringify(name)} is not a plain file name (no folders, "..", NUL or control characters)`,
-      { name },
+/** A new `.openclaw/attachments/<uuid>` folder (0700), held open; a path on the way that leads out is refused. */
+async function newFolder(root: string): Promise<NewFolder> {
+  const relDir = `.openclaw/attachments/${randomUUID()}`;
+  try {
+    return await createFolderInWorkspace(root, relDir, 0o700);
+  } catch (error) {
+    throw new ToolSearchError(
+      SessionsErrors.SESSIONS_ATTACHMENT_REFUSED,
+      `cannot make ${relDir}: ${errorMessage(error)}; attachments are written only into folders of the workspace`,
+      { cause: error, details: { path: relDir } },
     );
   }
+}
+
+/** Creates `name` exclusively (0600) in the held folder; a failure (the folder deleted meanwhile) keeps its cause. */
+async function create(folder: NewFolder, name: string, content: string | Uint8Array): Promise<void> {
+  try {
+    await folder.createFile(name, content, 0o600);
+  } catch (error) {
+    throw new ToolSearchError(
+      SessionsErrors.SESSIONS_ATTACHMENT_REFUSED,
+      `cannot write ${folder.relative}/${name}: ${errorMessage(error)}`,
+      { cause: error, details: { path: `${folder.relative}/${name}` } },
+    );
+  }
+}
+
+/**
+ * Characters no attachment name may hold: controls (C0, DEL, C1), format characters (bidi embeddings, overrides and
+ * isolates U+202A–U+202E and U+2066–U+2069, marks, zero-width characters, BOM), line and paragraph separators, and
+ * lone surrogates. They hide or reorder what a name shows (`evil\u202Etxt.exe`) or break the lines it is shown in.
+ */
+const UNSAFE_NAME_CHARACTER = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
+
+/** A plain file name: not empty, `.` or `..`; no separators or unsafe characters; not the manifest's name. */
+function checkName(name: string): void {
+  const unsafe = UNSAFE_NAME_CHARACTER.exec(name)?.[0];
+  if (unsafe !== undefined)
+    throw refused(
+      `attachment name ${JSON.stringify(name)} holds ${codePoint(unsafe)}: control, bidi, invisible and line-separator characters are refused`,
+      { name, rule: 'attachment-name-characters', character: codePoint(unsafe) },
+    );
+  if (name === '.' || name === '..' || name === '.manifest.json' || /[/\\]/.test(name) || name.trim() !== name || !name)
+    throw refused(`attachment name ${JSON.stringify(name)} is not a plain file name (no folders, "..")`, {
+      name,
+      rule: 'attachment-name',
+    });
+}
+
+function codePoint(character: string): string {
+  return `U+${character.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
 }
 
 function decodeBase64(input: AttachmentInput): Buffer {
@@ -169,30 +201,6 @@ function decodeBase64(input: AttachmentInput): Buffer {
   if (!/^[A-Za-z0-9+/]*={0,2}$/.test(text) || text.length % 4 !== 0)
     throw refused(`${input.name}: content is not base64`, { name: input.name });
   return Buffer.from(text, 'base64');
-}
-
-/** `root/<parts…>`, created as real folders; a part that exists as a symlink (or not a folder) is refused. */
-async function safeFolder(root: string, parts: readonly string[]): Promise<string> {
-  let at = root;
-  for (const part of parts) {
-    at = join(at, part);
-    const found = await lstat(at).catch(() => undefined); // not there: mkdir below creates it or reports why not
-    if (!found) {
-      await mkdir(at, { mode: 0o700 }).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      });
-      const made = await lstat(at);
-      if (!made.isDirectory() || made.isSymbolicLink())
-        throw refused(`${relative(root, at)} is not a folder`, { path: relative(root, at) });
-      continue;
-    }
-    if (found.isSymbolicLink() || !found.isDirectory())
-      throw refused(
-        `${relative(root, at)} is a symlink or not a folder: attachments are written only into real folders of the workspace`,
-        { path: relative(root, at) },
-      );
-  }
-  return at;
 }
 
 function refused(message: string, details: Record<string, unknown>): ToolSearchError {

@@ -5,6 +5,7 @@ export {
   DEFAULT_SPAWN_LIMITS,
   type Visibility,
   type AgentEntry,
+  type SharedCounter,
   type SpawnLimits,
 } from './access.js';
 export {

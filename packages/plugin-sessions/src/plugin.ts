@@ -13,6 +13,7 @@ import {
   defaultAgentId,
   DEFAULT_SPAWN_LIMITS,
   type AgentEntry,
+  type SharedCounter,
   type SpawnLimits,
 } from './access.js';
 import { sessionTools } from './tools.js';
@@ -45,6 +46,8 @@ export interface SessionsPluginOptions {
   readonly attachments?: unknown;
   /** `agents.defaults.sandbox.sessionToolsVisibility`: `spawned` (default: a sandboxed run sees at most its tree) or `all`. */
   readonly sandboxVisibility?: unknown;
+  /** The replicas' shared state store (`@tool-search/state`): `maxChildrenPerAgent` is then held there atomically too. */
+  readonly state?: SharedCounter;
 }
 
 export function sessionsPlugin(options: SessionsPluginOptions): KernelPlugin {
@@ -62,6 +65,7 @@ export function sessionsPlugin(options: SessionsPluginOptions): KernelPlugin {
     sandboxVisibility,
     attachments: checkAttachmentLimits(options.attachments),
     ...(options.workspace ? { workspace: options.workspace } : {}),
+    ...(options.state ? { shared: options.state } : {}),
     ...(options.maxPingPongTurns !== undefined
       ? { agentToAgent: { maxPingPongTurns: checkPingPong(options.maxPingPongTurns) } }
       : {}),

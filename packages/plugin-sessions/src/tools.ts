@@ -21,12 +21,18 @@ import {
   DEFAULT_ATTACHMENT_LIMITS,
   materialize,
   type AttachmentInput,
+  type AttachmentReceipt,
   type AttachmentLimits,
 } from './attachments.js';
 import {
   allowedAgents,
   callerOf,
+  ChildSlots,
   checkSpawnAgent,
+  reserveShared,
+  type Caller,
+  type ChildSlot,
+  type SharedCounter,
   checkSpawnLimits,
   resolveTarget,
   visible,
@@ -51,6 +57,8 @@ export interface SessionToolsContext {
   readonly agentToAgent?: { readonly maxPingPongTurns: number };
   /** `agents.defaults.sandbox.sessionToolsVisibility`: `spawned` (default) clamps a sandboxed run to `tree`; `all` does not. */
   readonly sandboxVisibility?: 'spawned' | 'all';
+  /** The shared state store of replicas: `maxChildrenPerAgent` is then also held there, with an atomic increment. */
+  readonly shared?: SharedCounter;
 }
 
 export const DEFAULT_LIST_LIMIT = 50;
@@ -78,6 +86,7 @@ const target: Record<string, JsonSchema> = {
 export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
   const now = c.now ?? Date.now;
   const { store } = c.host;
+  const childSlots = new ChildSlots();
   return [
     tool(
       'sessions_list',
@@ -276,50 +285,19 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
         const agentId = typeof args.agentId === 'string' ? args.agentId : caller.agentId;
         checkSpawnAgent(c.agents, caller, agentId);
         if (!c.host.bound) throw unavailable();
-        await checkSpawnLimits(store, c.limits, caller);
-        const model = typeof args.model === 'string' ? args.model : undefined;
-        const cleanup = args.cleanup === 'delete' ? 'delete' : 'keep';
-        // Written before the child exists: a refused attachment leaves no session and no file behind.
-        const given = Array.isArray(args.attachments) ? (args.attachments as AttachmentInput[]) : [];
-        const attachments = given.length
-          ? await materialize(c.workspace ?? process.cwd(), given, c.attachments ?? DEFAULT_ATTACHMENT_LIMITS)
-          : undefined;
-        const task = attachments
-          ? `${String(args.task)}\n\n[${attachments.count} attachment(s) in ${attachments.relDir}: ${attachments.files.map((f) => f.name).join(', ')}]`
-          : String(args.task);
         const sessionId = `spawn-${randomUUID()}`;
-        const child = await store.upsert(sessionId, {
+        // Taken before the first await, so concurrent spawns cannot all pass the count (released on any refusal).
+        const slot = childSlots.reserve(caller.sessionId, sessionId, c.limits.maxChildren);
+        const { child, seconds, attachments } = await startChild(
+          args,
+          caller,
           agentId,
-          kind: 'spawn',
-          mode,
-          parentId: caller.sessionId,
-          cleanup,
-          ...(thread ? { thread } : {}),
-          ...(typeof args.label === 'string' ? { label: args.label } : {}),
-          ...(model ? { model } : {}),
-          ...(typeof args.thinking === 'string' ? { thinking: args.thinking } : {}),
-          ...(typeof args.cwd === 'string' ? { cwd: args.cwd } : {}),
+          { sessionId, mode, thread },
+          slot,
+        ).catch((error: unknown) => {
+          slot.release();
+          throw error;
         });
-        const seconds =
-          typeof args.runTimeoutSeconds === 'number' ? args.runTimeoutSeconds : (c.limits.runTimeoutSeconds ?? 0);
-        const started = now();
-        const signal = seconds ? AbortSignal.timeout(seconds * 1000) : undefined;
-        const turn = c.host.turn(sessionId, task, {
-          ...runAgent(agentId),
-          ...(model ? { model } : {}),
-          ...(signal ? { signal } : {}),
-        });
-        // The announce goes back to the requester whatever the outcome (the child's status and lastError are on its session too).
-        void turn.then(
-          (reply) => announce(child.sessionId, caller.sessionId, { status: 'ok', reply }, started),
-          (error: unknown) =>
-            announce(
-              child.sessionId,
-              caller.sessionId,
-              { status: signal?.aborted ? 'timeout' : 'error', error },
-              started,
-            ),
-        );
         return json({
           status: 'accepted',
           childSessionKey: child.key,
@@ -380,6 +358,89 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
       },
     ),
   ];
+
+  /**
+   * A spawn once its arguments are checked: the limits (this process's slot, then the replicas' shared count when
+   * there is a shared store), then `startChecked`. Throws before the child exists on any refusal.
+   */
+  async function startChild(
+    args: Record<string, unknown>,
+    caller: Caller,
+    agentId: string,
+    spawn: { sessionId: string; mode: 'run' | 'session'; thread: boolean },
+    slot: ChildSlot,
+  ): Promise<{ child: SessionRecord; seconds: number; attachments?: AttachmentReceipt }> {
+    await checkSpawnLimits(store, c.limits, caller, slot);
+    if (!c.shared) return startChecked(args, caller, agentId, spawn, slot);
+    const releaseShared = await reserveShared(c.shared, caller.sessionId, c.limits.maxChildren);
+    const both: ChildSlot = {
+      ...slot,
+      release: () => {
+        slot.release();
+        releaseShared();
+      },
+    };
+    return startChecked(args, caller, agentId, spawn, both).catch((error: unknown) => {
+      releaseShared();
+      throw error;
+    });
+  }
+
+  /** `startChild` once the limits hold: the attachments, the child session and its turn (releasing `slot` at its end). */
+  async function startChecked(
+    args: Record<string, unknown>,
+    caller: Caller,
+    agentId: string,
+    spawn: { sessionId: string; mode: 'run' | 'session'; thread: boolean },
+    slot: ChildSlot,
+  ): Promise<{ child: SessionRecord; seconds: number; attachments?: AttachmentReceipt }> {
+    const { sessionId, mode, thread } = spawn;
+    const model = typeof args.model === 'string' ? args.model : undefined;
+    const cleanup = args.cleanup === 'delete' ? 'delete' : 'keep';
+    // Written before the child exists: a refused attachment leaves no session and no file behind.
+    const given = Array.isArray(args.attachments) ? (args.attachments as AttachmentInput[]) : [];
+    const attachments = given.length
+      ? await materialize(c.workspace ?? process.cwd(), given, c.attachments ?? DEFAULT_ATTACHMENT_LIMITS)
+      : undefined;
+    const task = attachments
+      ? `${String(args.task)}\n\n[${attachments.count} attachment(s) in ${attachments.relDir}: ${attachments.files.map((f) => f.name).join(', ')}]`
+      : String(args.task);
+    const child = await store.upsert(sessionId, {
+      agentId,
+      kind: 'spawn',
+      mode,
+      parentId: caller.sessionId,
+      cleanup,
+      ...(thread ? { thread } : {}),
+      ...(typeof args.label === 'string' ? { label: args.label } : {}),
+      ...(model ? { model } : {}),
+      ...(typeof args.thinking === 'string' ? { thinking: args.thinking } : {}),
+      ...(typeof args.cwd === 'string' ? { cwd: args.cwd } : {}),
+    });
+    const seconds =
+      typeof args.runTimeoutSeconds === 'number' ? args.runTimeoutSeconds : (c.limits.runTimeoutSeconds ?? 0);
+    const started = now();
+    const signal = seconds ? AbortSignal.timeout(seconds * 1000) : undefined;
+    const turn = c.host.turn(sessionId, task, {
+      ...runAgent(agentId),
+      ...(model ? { model } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    // The announce goes back to the requester whatever the outcome (the child's status and lastError are on its session too).
+    void turn
+      .then(
+        (reply) => announce(child.sessionId, caller.sessionId, { status: 'ok', reply }, started),
+        (error: unknown) =>
+          announce(
+            child.sessionId,
+            caller.sessionId,
+            { status: signal?.aborted ? 'timeout' : 'error', error },
+            started,
+          ),
+      )
+      .finally(() => slot.release());
+    return { child, seconds, ...(attachments ? { attachments } : {}) };
+  }
 
   /**
    * The finished child's announce, posted into the requester's session: Status, Result (the reply, else the latest

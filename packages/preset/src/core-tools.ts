@@ -24,6 +24,7 @@ import { sessionCounters } from '@tool-search/telemetry';
 import type { StateStore } from '@tool-search/state';
 import { gatewayPlugin, type GatewayControl } from '@tool-search/plugin-gateway';
 import { unavailableToolsPlugin } from './unavailable-tools.js';
+import { coreWorkspace } from './workspace-guard.js';
 
 export const CORE_PLUGIN_ID = 'core';
 
@@ -36,7 +37,13 @@ export function coreToolPlugins(
   core: { workspace?: string },
   config: ToolSearchConfig,
   fakeCore: boolean,
-  host: { sessionHost?: SessionHost; cronDir?: string; state?: StateStore; gateway?: GatewayControl } = {},
+  host: {
+    sessionHost?: SessionHost;
+    cronDir?: string;
+    state?: StateStore;
+    gateway?: GatewayControl;
+    baseDir?: string;
+  } = {},
 ): KernelPlugin[] {
   if (fakeCore) {
     throw new ConfigError(
@@ -46,8 +53,8 @@ export function coreToolPlugins(
       { details: { plugin: CORE_PLUGIN_ID, conflictsWith: '/plugins/fake-catalog/core' } },
     );
   }
-  // A config file's loader resolves workspace against its folder; a config built in code means the working folder.
-  const workspace = core.workspace ?? process.cwd();
+  // A folder of its own, never the config's (checked at start); a config built in code means the working folder's.
+  const workspace = coreWorkspace(core.workspace, host.baseDir);
   const exec = config.tools?.exec;
   return [
     fsPlugin({ workspace, ...(exec?.applyPatch ? { applyPatch: exec.applyPatch } : {}) }),
@@ -134,17 +141,38 @@ function gatewayTools(
         ?.sandbox?.sessionToolsVisibility,
       agents,
       limits: spawnLimits(config.agents?.defaults),
-      // The telemetry plugin counts into the same store: session_status shows the counts of every replica.
+      // The telemetry plugin counts into the same store: session_status shows the counts of every replica; and
+      // maxChildrenPerAgent is held there too (an atomic increment per spawn), so replicas cannot pass it together.
       ...(state
         ? {
+            state,
             statusFields: async (record: SessionRecord) => ({
               counters: await sessionCounters(state, record.sessionId),
             }),
           }
         : {}),
     }),
-    ...(cronDir ? [cronPlugin({ host: sessionHost, dir: cronDir, agents, ...(state ? { state } : {}) })] : []),
+    ...(cronDir
+      ? [
+          cronPlugin({
+            host: sessionHost,
+            dir: cronDir,
+            agents,
+            ...(state ? { state } : {}),
+            ...cronLimits(config.cron),
+          }),
+        ]
+      : []),
   ];
+}
+
+/** OpenClaw's `cron.minIntervalMs` / `cron.maxJobsPerAgent`, when set (the cron plugin checks them). */
+function cronLimits(cron: ToolSearchConfig['cron']): { minIntervalMs?: number; maxJobsPerAgent?: number } {
+  const { minIntervalMs, maxJobsPerAgent } = cron ?? {};
+  return {
+    ...(minIntervalMs !== undefined ? { minIntervalMs: minIntervalMs as number } : {}),
+    ...(maxJobsPerAgent !== undefined ? { maxJobsPerAgent: maxJobsPerAgent as number } : {}),
+  };
 }
 
 /** OpenClaw's `agents.defaults.pdfMaxBytesMb` / `pdfMaxPages`, when set. */

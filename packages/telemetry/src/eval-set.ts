@@ -14,26 +14,38 @@ export interface LoggedEvalQuery {
   readonly relevant: readonly string[];
 }
 
-export function evalSetFromLog(entries: readonly SessionLogEntry[]): LoggedEvalQuery[] {
-  const latest = new Map<string, readonly { readonly query: string; readonly hits: readonly string[] }[]>();
-  const out = new Map<string, { query: string; relevant: Set<string> }>();
-  for (const entry of entries) {
+export function evalSetFromLog(entries: Iterable<SessionLogEntry>): LoggedEvalQuery[] {
+  const collector = new EvalSetCollector();
+  for (const entry of entries) collector.add(entry);
+  return collector.queries();
+}
+
+/** `evalSetFromLog` one entry at a time, for a log read as a stream (no array of its entries is kept). */
+export class EvalSetCollector {
+  readonly #latest = new Map<string, readonly { readonly query: string; readonly hits: readonly string[] }[]>();
+  readonly #out = new Map<string, { query: string; relevant: Set<string> }>();
+
+  add(entry: SessionLogEntry): void {
     if (entry.type === 'search') {
-      latest.set(
+      this.#latest.set(
         entry.runId,
         entry.results ?? (entry.queries.length === 1 ? [{ query: entry.queries[0]!, hits: entry.hits }] : []),
       );
     } else if (entry.type === 'tool-call' && entry.status !== 'blocked') {
-      const search = latest.get(entry.runId);
+      const search = this.#latest.get(entry.runId);
       const query = search && pickQuery(search, entry.toolId);
-      if (!query) continue;
+      if (!query) return;
       const key = `${entry.runId}\u0000${query}`;
-      let found = out.get(key);
-      if (!found) out.set(key, (found = { query, relevant: new Set() }));
+      let found = this.#out.get(key);
+      if (!found) this.#out.set(key, (found = { query, relevant: new Set() }));
       found.relevant.add(entry.toolId);
     }
   }
-  return [...out.values()].map((q) => ({ query: q.query, relevant: [...q.relevant] }));
+
+  /** The queries so far, in the order their first call came. */
+  queries(): LoggedEvalQuery[] {
+    return Array.from(this.#out.values(), (q) => ({ query: q.query, relevant: Array.from(q.relevant) }));
+  }
 }
 
 function pickQuery(

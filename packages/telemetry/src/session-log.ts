@@ -4,8 +4,8 @@
  * sanitized: a session id can never name a file outside `dir`.
  */
 import { createHash } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { appendFile, mkdir } from 'node:fs/promises';
+import { constants, type Stats } from 'node:fs';
+import { appendFile, mkdir, open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ToolSearchError } from '@tool-search/kernel';
 import type { SessionLogEntry } from './entries.js';
@@ -49,13 +49,19 @@ export function sessionFileName(sessionId: string): string {
   return `${base}-${hash}.jsonl`;
 }
 
+/** How a session log file is opened. */
+export interface SessionLogReadOptions {
+  /** Refuse a symlink as the file itself (`O_NOFOLLOW`): for files found in a folder rather than named by the user. */
+  readonly noFollow?: boolean;
+}
+
 /**
  * Reads a session log. A last line without its newline (a write cut short) is
  * ignored; any other line that is not a JSON entry throws `SESSION_LOG_INVALID`.
  */
-export async function readSessionLog(file: string): Promise<SessionLogEntry[]> {
+export async function readSessionLog(file: string, options: SessionLogReadOptions = {}): Promise<SessionLogEntry[]> {
   const entries: SessionLogEntry[] = [];
-  for await (const entry of sessionLogEntries(file)) entries.push(entry);
+  for await (const entry of sessionLogEntries(file, options)) entries.push(entry);
   return entries;
 }
 
@@ -64,10 +70,15 @@ const MAX_LINE_CHARS = 16 * 1024 * 1024;
 
 /**
  * The entries of a session log, read as a stream: memory holds one chunk and
- * one line, whatever the file's size. Same rules as `readSessionLog`.
+ * one line, whatever the file's size, and a long line is joined once (linear, not re-split per chunk). Only a
+ * regular file is read: it is opened without blocking (`O_NONBLOCK`: a FIFO would otherwise wait for a writer) and
+ * anything else is `SESSION_LOG_NOT_A_FILE`. Same rules as `readSessionLog`.
  */
-export async function* sessionLogEntries(file: string): AsyncGenerator<SessionLogEntry> {
-  let rest = '';
+export async function* sessionLogEntries(
+  file: string,
+  options: SessionLogReadOptions = {},
+): AsyncGenerator<SessionLogEntry> {
+  const handle = await openRegular(file, options);
   let lineNumber = 0;
   const invalid = (why: string): ToolSearchError =>
     new ToolSearchError(
@@ -77,24 +88,80 @@ export async function* sessionLogEntries(file: string): AsyncGenerator<SessionLo
         details: { file, line: lineNumber },
       },
     );
-  for await (const chunk of createReadStream(file, { encoding: 'utf8' }) as AsyncIterable<string>) {
-    const lines = (rest + chunk).split('\n');
-    rest = lines.pop() ?? '';
-    for (const line of lines) {
-      lineNumber++;
-      if (!line.trim()) continue;
-      const entry = parseEntry(line);
-      if (!entry) throw invalid('is not a session log entry');
-      yield entry;
+  const parse = (line: string): SessionLogEntry | undefined => {
+    lineNumber++;
+    if (!line.trim()) return undefined;
+    const entry = parseEntry(line);
+    if (!entry) throw invalid('is not a session log entry');
+    return entry;
+  };
+  // The pieces of the line being read: joined once when its newline comes, so a 16 MB line costs 16 MB of copying.
+  let pieces: string[] = [];
+  let pending = 0;
+  try {
+    for await (const chunk of handle.createReadStream({
+      encoding: 'utf8',
+      autoClose: false,
+    }) as AsyncIterable<string>) {
+      let start = 0;
+      for (let end = chunk.indexOf('\n'); end >= 0; end = chunk.indexOf('\n', start)) {
+        pieces.push(chunk.slice(start, end));
+        const line = pieces.length === 1 ? pieces[0]! : pieces.join('');
+        pieces = [];
+        pending = 0;
+        start = end + 1;
+        const entry = parse(line);
+        if (entry) yield entry;
+      }
+      if (start < chunk.length) {
+        pieces.push(chunk.slice(start));
+        pending += chunk.length - start;
+      }
+      if (pending > MAX_LINE_CHARS) {
+        lineNumber++;
+        throw invalid(`is over ${MAX_LINE_CHARS} characters long`);
+      }
     }
-    if (rest.length > MAX_LINE_CHARS) {
-      lineNumber++;
-      throw invalid(`is over ${MAX_LINE_CHARS} characters long`);
-    }
+  } finally {
+    await handle.close();
   }
   // What follows the last newline is a write cut short unless it parses.
+  const rest = pieces.join('');
   const last = rest.trim() ? parseEntry(rest) : undefined;
   if (last) yield last;
+}
+
+/** Opens `file` for reading only if it is a regular file, never blocking on a FIFO (or a device). */
+async function openRegular(file: string, options: SessionLogReadOptions): Promise<FileHandle> {
+  const flags = constants.O_RDONLY | constants.O_NONBLOCK | (options.noFollow ? constants.O_NOFOLLOW : 0);
+  let handle: FileHandle;
+  try {
+    handle = await open(file, flags);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP' && options.noFollow) throw notAFile(file, 'symlink', error);
+    if ((error as NodeJS.ErrnoException).code === 'EISDIR') throw notAFile(file, 'folder', error);
+    throw error;
+  }
+  const info = await handle.stat();
+  if (info.isFile()) return handle;
+  await handle.close();
+  throw notAFile(file, kindOf(info));
+}
+
+function kindOf(info: Stats): string {
+  if (info.isFIFO()) return 'fifo';
+  if (info.isSocket()) return 'socket';
+  if (info.isDirectory()) return 'folder';
+  if (info.isCharacterDevice() || info.isBlockDevice()) return 'device';
+  return 'other';
+}
+
+function notAFile(file: string, kind: string, cause?: unknown): ToolSearchError {
+  return new ToolSearchError(
+    TelemetryErrors.SESSION_LOG_NOT_A_FILE,
+    `${file} is not a regular file (${kind}); a session log is one`,
+    { details: { file, kind }, ...(cause === undefined ? {} : { cause }) },
+  );
 }
 
 function parseEntry(line: string): SessionLogEntry | undefined {

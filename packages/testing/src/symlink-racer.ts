@@ -34,6 +34,8 @@ export interface SymlinkRacerOptions {
   readonly parked?: string;
   /** A file it writes into each fresh real folder, so the inside has a file of the same name too. */
   readonly insideFile?: { readonly name: string; readonly text: string };
+  /** Run it as this user (through `setpriv`, which needs root): an unprivileged agent racing a root gateway. */
+  readonly uid?: number;
 }
 
 /**
@@ -53,7 +55,12 @@ export async function startSymlinkRacer(
     options.insideFile?.name ?? '',
     options.insideFile?.text ?? '',
   ];
-  const child = spawn(process.execPath, ['-e', RACER, ...args], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  const node = [process.execPath, '-e', RACER, ...args];
+  const [file, argv] =
+    options.uid === undefined
+      ? [node[0]!, node.slice(1)]
+      : ['setpriv', [`--reuid=${options.uid}`, `--regid=${options.uid}`, '--clear-groups', ...node]];
+  const child = spawn(file, argv, { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
   await new Promise((resolve, reject) =>
     child
       .once('message', resolve)

@@ -62,7 +62,14 @@ export async function openInWorkspace(
     return openInWorkspace(root, substitute(root, input, place.folder, target, []).join('/') || '.', hops + 1);
   }
   await place.close();
-  const info = await handle.stat();
+  // Closed here on every way out but success: a handle left to the garbage collector warns and may be closed late.
+  let info: Awaited<ReturnType<FileHandle['stat']>>;
+  try {
+    info = await handle.stat();
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
   if (!info.isFile()) {
     await handle.close();
     throw notAFile(input, info.isDirectory() ? 'folder' : 'other');
@@ -136,6 +143,49 @@ export async function removeInWorkspace(root: string, input: string): Promise<vo
   }
 }
 
+/** A folder made by `createFolderInWorkspace`, held open: what is created in it lands in that very folder. */
+export interface NewFolder {
+  /** Workspace-relative path of the folder, `/`-separated. */
+  readonly relative: string;
+  /** Creates the file `name` in the folder exclusively (`O_EXCL | O_NOFOLLOW`): never over or through an entry there. */
+  createFile(name: string, content: string | Uint8Array, mode?: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Makes the new folder `input` (parents created as needed), failing with EEXIST when anything is already at its name,
+ * and holds it open: files created in it go into that folder even if a path on the way is swapped meanwhile.
+ */
+export async function createFolderInWorkspace(root: string, input: string, mode = 0o700): Promise<NewFolder> {
+  const place = (await walk(root, input, true, false))!;
+  let held: FileHandle;
+  try {
+    if (!place.name) throw notAFile(input, 'folder');
+    await mkdir(place.at(place.name), { mode });
+    held = await open(place.at(place.name), DIR_FLAGS);
+  } finally {
+    await place.close();
+  }
+  const parts = [...place.folder, place.name];
+  if (PROC_FD)
+    await checkHeld(root, held, parts).catch((error: unknown) => held.close().then(() => Promise.reject(error)));
+  const at = (entry: string) => (PROC_FD ? `/proc/self/fd/${held.fd}/${entry}` : join(root, ...parts, entry));
+  return {
+    relative: place.relative,
+    async createFile(name, content, fileMode = 0o600) {
+      if (!name || name === '.' || name === '..' || name.includes('/') || name.includes('\0'))
+        throw outside(name, 'dotdot', 'a file name in the folder, not a path');
+      const file = await open(at(name), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, fileMode);
+      try {
+        await file.writeFile(content);
+      } finally {
+        await file.close();
+      }
+    },
+    close: () => held.close().catch(() => undefined), // closing a folder handle: nothing to lose if it is already closed
+  };
+}
+
 interface Place {
   /** The last component ('' for the root itself). */
   readonly name: string;
@@ -202,8 +252,9 @@ async function walkOnce(root: string, components: readonly string[], create: boo
         if (!info) continue; // gone meanwhile: look again
         throw notAFile(join(...components), 'notFolder', error);
       }
-      await dir.close();
-      dir = next;
+      const previous = dir;
+      dir = next; // held from here, so the finally below closes it if closing the previous one throws
+      await previous.close();
       folder.push(name);
       i++;
     }

@@ -7,7 +7,8 @@ export {
   statInWorkspace,
   writeInWorkspace,
   removeInWorkspace,
+  createFolderInWorkspace,
   confinedAccessIsRaceFree,
 } from './confined.js';
-export type { EntryKind } from './confined.js';
+export type { EntryKind, NewFolder } from './confined.js';
 export { WorkspaceErrors } from './errors.js';

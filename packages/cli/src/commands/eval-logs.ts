@@ -11,7 +11,7 @@ import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { SearchCallPairer } from '@tool-search/preset';
-import { evalSetFromLog, sessionLogEntries, type SessionLogEntry } from '@tool-search/telemetry';
+import { EvalSetCollector, sessionLogEntries, TelemetryErrors, type SessionLogEntry } from '@tool-search/telemetry';
 import { CliInputError } from '../io.js';
 import type { LoadedQueries } from './eval-run.js';
 
@@ -28,80 +28,97 @@ export interface LoggedCall {
 
 export interface LoadedLogs extends LoadedQueries {
   readonly calls: readonly LoggedCall[];
+  /** Notes on paths that were not read (a FIFO, socket or device in the folder): `eval` prints them on stderr. */
+  readonly skipped: readonly string[];
 }
 
-/** The entries that pair a search with the call it led to (all `evalSetFromLog` and `loggedCalls` read). */
-const PAIRING_TYPES: ReadonlySet<string> = new Set(['run-start', 'search', 'tool-call', 'run-end']);
-
 export async function queriesFromLogs(target: string): Promise<LoadedLogs> {
-  const files = await logFiles(target);
+  const { files, inFolder } = await logFiles(target);
   const scored = [];
   const calls: LoggedCall[] = [];
+  const skipped: string[] = [];
   for (const file of files) {
-    const entries: SessionLogEntry[] = [];
+    const queries = new EvalSetCollector();
+    const pairs = new LoggedCalls();
     try {
-      // Streamed, keeping only what pairs searches with calls: a log's provider requests and results can be large.
-      for await (const entry of sessionLogEntries(file)) if (PAIRING_TYPES.has(entry.type)) entries.push(entry);
+      // Streamed entry by entry: a log of any size is never held whole, nor spread into a call's arguments.
+      // A file found in the folder is not followed through a symlink (the telemetry writer makes none).
+      for await (const entry of sessionLogEntries(file, { noFollow: inFolder })) {
+        queries.add(entry);
+        pairs.add(entry);
+      }
     } catch (error) {
+      if (ToolSearchError.isInstance(error) && error.code === TelemetryErrors.SESSION_LOG_NOT_A_FILE && inFolder) {
+        skipped.push(`skipped ${file}: ${errorMessage(error)}`);
+        continue;
+      }
       // A garbled log keeps its own code (SESSION_LOG_INVALID); an unreadable one is an input error.
-      if (ToolSearchError.isInstance(error)) throw error;
+      if (ToolSearchError.isInstance(error) && error.code !== TelemetryErrors.SESSION_LOG_NOT_A_FILE) throw error;
       throw new CliInputError(`cannot read the session log ${file}: ${errorMessage(error)}`, { cause: error });
     }
-    scored.push(...evalSetFromLog(entries));
-    calls.push(...loggedCalls(entries));
+    for (const query of queries.queries()) scored.push(query);
+    for (const call of pairs.calls) calls.push(call);
   }
-  if (scored.length === 0)
-    throw new CliInputError(`no logged search in ${target} was followed by a tool call: nothing to evaluate`);
+  if (scored.length === 0) {
+    const why = skipped.length ? ` (${skipped.join('; ')})` : '';
+    throw new CliInputError(`no logged search in ${target} was followed by a tool call: nothing to evaluate${why}`);
+  }
   calls.sort((a, b) => a.t - b.t);
   return {
     scored: scored.map((q, i) => ({ id: `log-${i + 1}`, query: q.query, relevant: q.relevant })),
     dropped: 0,
     calls,
+    skipped,
   };
 }
 
-async function logFiles(target: string): Promise<string[]> {
+/** The target itself when it is not a folder (the reader refuses what is not a regular file), else its `*.jsonl`. */
+async function logFiles(target: string): Promise<{ files: string[]; inFolder: boolean }> {
   let info;
   try {
     info = await stat(target);
   } catch (error) {
     throw new CliInputError(
       `cannot read the session logs at ${target}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`,
+      { cause: error },
     );
   }
-  if (info.isFile()) return [target];
+  if (!info.isDirectory()) return { files: [target], inFolder: false };
   const files = (await readdir(target)).filter((file) => file.endsWith('.jsonl')).sort();
   if (files.length === 0)
     throw new CliInputError(
       `${target} has no session logs (*.jsonl); set telemetry.sessionLog.dir (or session.logDir) and run a session first`,
     );
-  return files.map((file) => path.join(target, file));
+  return { files: files.map((file) => path.join(target, file)), inFolder: true };
 }
 
-/** The calls of one log that answer a search, as the live plugin pairs them (ok calls only). */
-function loggedCalls(entries: readonly SessionLogEntry[]): LoggedCall[] {
-  const pairer = new SearchCallPairer();
-  const agents = new Map<string, string | undefined>();
-  const out: LoggedCall[] = [];
-  for (const entry of entries) {
-    if (entry.type === 'run-start') agents.set(entry.runId, entry.agentId);
+/** The calls of one log that answer a search, as the live plugin pairs them (ok calls only), entry by entry. */
+class LoggedCalls {
+  readonly calls: LoggedCall[] = [];
+  readonly #pairer = new SearchCallPairer();
+  readonly #agents = new Map<string, string | undefined>();
+
+  add(entry: SessionLogEntry): void {
+    if (entry.type === 'run-start') this.#agents.set(entry.runId, entry.agentId);
     else if (entry.type === 'search')
-      pairer.search(
+      this.#pairer.search(
         entry.runId,
         entry.results ?? (entry.queries.length === 1 ? [{ query: entry.queries[0]!, hits: entry.hits }] : []),
       );
     else if (entry.type === 'tool-call' && entry.status === 'ok') {
-      const paired = pairer.call(entry.runId, entry.toolId);
+      const paired = this.#pairer.call(entry.runId, entry.toolId);
       const t = Date.parse(entry.ts);
       if (paired && Number.isFinite(t))
-        out.push({
+        this.calls.push({
           t,
-          agentId: agents.get(entry.runId),
+          agentId: this.#agents.get(entry.runId),
           query: paired.query,
           tool: entry.toolId,
           loggedRank: paired.rank,
         });
-    } else if (entry.type === 'run-end') pairer.endRun(entry.runId);
+    } else if (entry.type === 'run-end') {
+      this.#pairer.endRun(entry.runId);
+      this.#agents.delete(entry.runId);
+    }
   }
-  return out;
 }

@@ -42,6 +42,7 @@ export async function runEval(flags: EvalFlags, io: CliIO): Promise<void> {
       ? readQueries(path.resolve(io.cwd, flags.queries))
       : await queriesFromLogs(path.resolve(io.cwd, flags.fromLogs!));
   const calls = 'calls' in queries ? (queries as LoadedLogs).calls : undefined;
+  for (const note of 'skipped' in queries ? (queries as LoadedLogs).skipped : []) io.stderr.write(`note: ${note}\n`);
   if (flags.catalog !== undefined && flags.config !== undefined)
     throw new CliInputError('use --catalog or --config, not both');
   const embeddings =
