@@ -8,8 +8,8 @@ import { pathToFileURL } from 'node:url';
 import { workspaceDirs } from './check-packages.mjs';
 
 const SKIPS = /\.(skipIf|runIf)\(|\b(it|test|describe)\.skip\(/;
-// `stateBackends(` (@tool-search/testing) prints the "skipping the Redis runs of …" line itself.
-const SAYS_WHY = /console\.(warn|log|info|error)\(\s*[`'"]skipping |\bstateBackends(<[^>]*>)?\(/;
+// `stateBackends(` and `noteSkipped(` (@tool-search/testing) print the "skipping …: why (apt-get …)" line themselves.
+const SAYS_WHY = /console\.(warn|log|info|error)\(\s*[`'"]skipping |\bstateBackends(<[^>]*>)?\(|\bnoteSkipped\(/;
 
 const walk = (dir) =>
   existsSync(dir)

@@ -7,3 +7,4 @@ export interface SystemPackage {
 export const SYSTEM_PACKAGES: readonly SystemPackage[];
 export function missingSystemPackages(env?: NodeJS.ProcessEnv): SystemPackage[];
 export function pathWithout(binaries: readonly string[], folder: string, path?: string): string;
+export function testFilesNeedingSystemPackages(root: string, exclude?: readonly string[]): string[];

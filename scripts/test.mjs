@@ -3,6 +3,7 @@
 // one typecheck over every package running beside each workspace's vitest run (two workspaces at a time, the slowest
 // of the last run first), and one total at the end.
 // Usage: node scripts/test.mjs [--no-checks] [--no-typecheck] [--no-build] [--no-times] [--jobs N] [workspace-dir ...]
+//        [test-file ...]  (a path ending in .test.ts runs that file only, in its workspace)
 //   --no-checks  skip the dependency/packaging checks and Biome (a nested run whose caller already ran them)
 //   --no-times  do not record this run's durations (the order of the next run): for a run that is not the usual one
 // Why the typecheck runs beside vitest: the test files wait on child processes, servers and code timeouts much of the
@@ -94,6 +95,14 @@ export function testedWorkspaces(root = ROOT, only = []) {
     .sort((a, b) => (times[b] ?? 0) - (times[a] ?? 0));
 }
 
+const isTestFile = (arg) => arg.endsWith('.test.ts');
+
+/** The workspace folder (relative to the root) of a test file's absolute path. */
+function workspaceOf(file) {
+  const rel = relative(ROOT, file).split('/');
+  return rel[0] === 'packages' ? `packages/${rel[1]}` : rel[0];
+}
+
 function readTimes(file) {
   return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
 }
@@ -161,10 +170,15 @@ export function planRuns(dirs, times, root = ROOT) {
 
 /** Runs one vitest process: in the workspace's folder, or over a batch's projects (a config written for it). */
 let batchCount = 0;
-function runVitest(dirs, reportDir) {
+function runVitest(dirs, reportDir, files = []) {
   const name = dirs.length === 1 ? dirs[0] : `batch-${++batchCount}`;
   const report = join(reportDir, `${name.replaceAll('/', '_')}.json`);
   const args = [VITEST, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`];
+  // vitest's positional filters keep the files whose path contains one of them: the chosen files of these workspaces,
+  // and the folder of a workspace chosen whole (in a batch beside one narrowed to files).
+  const inDir = (dir) => files.filter((file) => file.startsWith(`${join(ROOT, dir)}/`));
+  if (dirs.some((dir) => inDir(dir).length))
+    args.push(...dirs.flatMap((dir) => (inDir(dir).length ? inDir(dir) : [`${join(ROOT, dir)}/`])));
   if (dirs.length > 1) {
     const config = join(reportDir, `vitest.${name}.config.mjs`);
     const projects = dirs.map((dir) => join(ROOT, dir, 'vitest.config.ts'));
@@ -306,7 +320,9 @@ async function main(argv) {
   const flag = (name) => argv.includes(name);
   const jobsAt = argv.indexOf('--jobs');
   const jobs = jobsAt >= 0 ? Number(argv[jobsAt + 1]) : Math.max(1, Math.min(2, cpus().length));
-  const only = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--jobs');
+  const selected = argv.filter((a, i) => !a.startsWith('--') && argv[i - 1] !== '--jobs');
+  const files = selected.filter(isTestFile).map((file) => resolve(ROOT, file));
+  const only = [...new Set([...selected.filter((a) => !isTestFile(a)), ...files.map(workspaceOf)])];
 
   for (const { name, binary, why } of missingSystemPackages()) {
     process.stdout.write(
@@ -350,7 +366,7 @@ async function main(argv) {
   const failedProcesses = [];
   const lane = async () => {
     for (let run = queue.shift(); run !== undefined; run = queue.shift()) {
-      const ran = await runVitest(run.dirs, reportDir);
+      const ran = await runVitest(run.dirs, reportDir, files);
       results.push(...ran.results);
       if (ran.code !== 0) failedProcesses.push(`${run.dirs.join(', ')} (exit ${ran.code})`);
       process.stdout.write(run.dirs.length === 1 ? report(ran.results[0]) : batchReport(ran));

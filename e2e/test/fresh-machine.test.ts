@@ -1,7 +1,8 @@
 /**
- * The README's `npm test` on a fresh machine: without bubblewrap and redis-server (a PATH that lacks them), the tests
- * that need them skip, each naming the `apt-get install` line that makes it run, and the run still ends green with the
- * one total line CI reads.
+ * The README's `npm test` on a fresh machine: without bubblewrap, redis-server and chromium (a PATH that lacks them),
+ * the tests that need them skip, each naming the `apt-get install` line that makes it run, and the run still ends green
+ * with the one total line CI reads. It runs every test file that needs one of them (found by its skip line, in the
+ * file or a helper beside it: `testFilesNeedingSystemPackages`), in every workspace that has one.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -9,7 +10,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { missingSystemPackages, pathWithout, SYSTEM_PACKAGES } from '../../scripts/system-packages.mjs';
+import {
+  missingSystemPackages,
+  pathWithout,
+  SYSTEM_PACKAGES,
+  testFilesNeedingSystemPackages,
+} from '../../scripts/system-packages.mjs';
 import { totalLines } from '../../scripts/test.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -26,10 +32,10 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: n
 
 /** One PATH without them for both tests (a folder of symlinks to every other binary on PATH). */
 let freshPath: string | undefined;
-const withoutThem = () =>
-  (freshPath ??= pathWithout(['bwrap', 'redis-server'], join(mkdtempSync(join(tmpdir(), 'fresh-path-')), 'bin')));
+const HIDDEN = ['bwrap', 'redis-server', 'chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable'];
+const withoutThem = () => (freshPath ??= pathWithout(HIDDEN, join(mkdtempSync(join(tmpdir(), 'fresh-path-')), 'bin')));
 
-describe('npm test on a machine without bubblewrap and redis-server', () => {
+describe('npm test on a machine without bubblewrap, redis-server and chromium', () => {
   it('the simulated PATH really lacks them (so the next test can fail)', () => {
     const path = withoutThem();
     expect(missingSystemPackages({ ...process.env, PATH: path }).map((p) => p.name)).toEqual(
@@ -41,27 +47,26 @@ describe('npm test on a machine without bubblewrap and redis-server', () => {
     timeout: 600_000,
   }, async () => {
     const path = withoutThem();
-    // Two workspaces at a time, as the README's `npm test` runs them on this 2-core machine: the exec tests mostly wait
-    // on their commands, so the state tests run meanwhile.
+    const files = testFilesNeedingSystemPackages(root, ['fresh-machine.test.ts']);
+    // Each package's own tests, the front ends' and the end-to-end ones.
+    for (const dir of ['plugin-exec', 'state', 'plugin-browser', 'plugin-diffs', 'inspect', 'preset', 'cli', 'e2e'])
+      expect(files.some((file) => file.includes(`/${dir}/test/`))).toBe(true);
+    // Two workspaces at a time, as the README's `npm test` runs them on this 2-core machine.
     const { code, output } = await run(
       [
         'scripts/test.mjs',
         '--no-build',
-        '--no-checks', // the outer npm test ran them; this run is about the tests that need bwrap and redis-server
+        '--no-checks', // the outer npm test ran them; this run is about the tests that need the system packages
         '--no-typecheck',
         '--no-times',
         '--jobs',
         '2',
-        'packages/plugin-exec',
-        'packages/state',
+        ...files,
       ],
-      {
-        ...process.env,
-        PATH: path,
-      },
+      { ...process.env, PATH: path },
     );
-    expect(output).toContain('apt-get install -y bubblewrap');
-    expect(output).toContain('apt-get install -y redis-server');
+    for (const name of ['bubblewrap', 'redis-server', 'chromium'])
+      expect(output).toContain(`apt-get install -y ${name}`);
     expect(output).toMatch(
       /skipping the bubblewrap sandbox tests of @tool-search\/plugin-exec: .*apt-get install -y bubblewrap/,
     );

@@ -4,9 +4,20 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CHROMIUM_FLAGS, findChromium } from '../src/index.js';
 
+const systemChromium = 'path' in findChromium(undefined);
+if (!systemChromium)
+  console.warn('skipping the system Chromium lookup: chromium is not installed (apt-get install -y chromium)');
+
 describe('findChromium', () => {
-  it('finds the system Chromium on PATH', () => {
+  it.skipIf(!systemChromium)('finds the system Chromium on PATH', () => {
     expect(findChromium(undefined)).toEqual({ path: expect.stringMatching(/chrom/) });
+  });
+
+  it('finds any of the candidate names on PATH, the first folder first', () => {
+    const [first, second] = [mkdtempSync(join(tmpdir(), 'chromium-a-')), mkdtempSync(join(tmpdir(), 'chromium-b-'))];
+    writeFileSync(join(second, 'chromium'), '#!/bin/sh\n', { mode: 0o755 });
+    writeFileSync(join(first, 'google-chrome'), '#!/bin/sh\n', { mode: 0o755 });
+    expect(findChromium(undefined, { PATH: `${first}:${second}` })).toEqual({ path: join(first, 'google-chrome') });
   });
 
   it('takes an executable path as given, and says why a non-executable one cannot be used', () => {

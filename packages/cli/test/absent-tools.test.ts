@@ -3,7 +3,11 @@
  * tool that cannot work here is missing from the list and a diagnostic on stderr (and in --json) says why.
  */
 import { describe, expect, it } from 'vitest';
+import { noteSkipped, systemProgramOnPath } from '@tool-search/testing';
 import { cli, folder } from './helpers.js';
+
+const CHROMIUM = systemProgramOnPath('chromium');
+if (!CHROMIUM) noteSkipped('the browser listing of tools list', 'chromium');
 
 const config = (browser: string) => folder({ 'tool-search.json': `{ plugins: { core: {} }, browser: ${browser} }` });
 
@@ -34,7 +38,7 @@ describe('tools list explains the absence of browser, message, canvas and nodes'
     );
   });
 
-  it('lists browser where Chromium runs', async () => {
+  it.skipIf(!CHROMIUM)('lists browser where Chromium runs', async () => {
     const parsed = JSON.parse((await cli(['tools', 'list', '--json'], config('{}'))).stdout) as {
       tools: { name: string }[];
     };

@@ -1,5 +1,5 @@
-import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { systemProgramOnPath } from '@tool-search/testing';
 import { cli, folder } from './helpers.js';
 
 describe('config check', () => {
@@ -15,8 +15,15 @@ describe('config check', () => {
     const { code, stdout } = await cli(['config', 'check', '--json', '--strict'], cwd, {
       env: { PATH: process.env.PATH ?? '' },
     });
-    expect(code).toBe(0);
-    const report = JSON.parse(stdout) as { notConfigured: { code: string; message: string }[] };
+    const report = JSON.parse(stdout) as {
+      notConfigured: { code: string; message: string }[];
+      unavailable: { code: string }[];
+    };
+    // Only a tool that cannot run fails it: exec where bubblewrap is missing (a fresh machine), else nothing.
+    expect(report.unavailable.map((entry) => entry.code)).toEqual(
+      systemProgramOnPath('bubblewrap') ? [] : ['EXEC_HOST_UNAVAILABLE'],
+    );
+    expect(code).toBe(report.unavailable.length ? 1 : 0);
     expect(report.notConfigured).toContainEqual(
       expect.objectContaining({ code: 'TOOL_NOT_CONFIGURED', message: expect.stringContaining('web_search') }),
     );
@@ -46,7 +53,7 @@ describe('config check', () => {
       process.env.PATH = saved;
     }
     // The same config where bubblewrap runs: ok (the failure above is bubblewrap's absence, nothing else).
-    if (existsSync('/usr/bin/bwrap')) expect((await cli(['config', 'check'], cwd)).code).toBe(0);
+    if (systemProgramOnPath('bubblewrap')) expect((await cli(['config', 'check'], cwd)).code).toBe(0);
   });
 
   it('accepts no config at all', async () => {

@@ -9,6 +9,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, type Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel, UNAVAILABLE_CORE_TOOLS } from '@tool-search/preset';
+import { noteSkipped, systemProgramOnPath } from '@tool-search/testing';
+
+const CHROMIUM = systemProgramOnPath('chromium');
+if (!CHROMIUM) noteSkipped('the browser listing test of the preset', 'chromium');
 
 let kernel: Kernel | undefined;
 afterEach(async () => {
@@ -19,7 +23,7 @@ afterEach(async () => {
 const workspace = () => realpathSync(mkdtempSync(join(tmpdir(), 'preset-browser-')));
 
 describe('browser in the core tools', () => {
-  it('is listed as core:core:browser where Chromium runs', async () => {
+  it.skipIf(!CHROMIUM)('is listed as core:core:browser where Chromium runs', async () => {
     ({ kernel } = await createToolSearchKernel({ plugins: { core: { workspace: workspace() } } }));
     const run = await kernel.createRun();
     expect(run.tool('browser')?.id).toBe('core:core:browser');

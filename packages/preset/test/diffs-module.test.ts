@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
+import { noteSkipped, systemProgramOnPath } from '@tool-search/testing';
 
 const repo = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const built = existsSync(join(repo, 'packages', 'plugin-diffs', 'dist', 'index.js'));
@@ -14,13 +15,16 @@ if (!built)
     'skipping diffs-module.test.ts: needs the built @tool-search/plugin-diffs (npm run build, or npx tsc -b packages/plugin-diffs/tsconfig.build.json)',
   );
 
+const chromium = systemProgramOnPath('chromium');
+if (built && !chromium) noteSkipped('diffs-module.test.ts (the diffs tool renders in Chromium)', 'chromium');
+
 let kernel: Kernel | undefined;
 afterEach(async () => {
   await kernel?.close();
   kernel = undefined;
 });
 
-describe.skipIf(!built)('plugins: { "@tool-search/plugin-diffs": … }', () => {
+describe.skipIf(!built || !chromium)('plugins: { "@tool-search/plugin-diffs": … }', () => {
   it('loads the diffs plugin by its package name, checks its options and renders a patch to PNG', async () => {
     const outputDir = mkdtempSync(join(tmpdir(), 'preset-diffs-'));
     const loaded = await createToolSearchKernel(
