@@ -92,10 +92,15 @@ export function effectiveExec(args: ExecArgs, limits: ExecLimits, run: RunInfo):
         { details: { rule: 'elevated' } },
       );
     }
-    elevated = true;
-    host = 'gateway';
-    effectiveSecurity = 'full';
-  } else if (run.request.sandboxed && host !== 'node') {
+    // The document's rule: elevated is the way out of a sandboxed run, and a no-op elsewhere. An unsandboxed run
+    // keeps its configured host and security (the allowlist holds), or elevated would be a way around both.
+    if (run.request.sandboxed) {
+      elevated = true;
+      host = 'gateway';
+      effectiveSecurity = 'full';
+    }
+  }
+  if (!elevated && run.request.sandboxed && host !== 'node') {
     // A sandboxed agent's commands stay in the sandbox; elevated is the one way out.
     host = 'sandbox';
   }

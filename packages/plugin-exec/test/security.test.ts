@@ -182,6 +182,28 @@ describe('a model cannot raise security, switch host or turn ask off through arg
     },
   );
 
+  itSandboxed(
+    'elevated is a no-op in an unsandboxed run: the configured host and the allowlist hold (not a way around them)',
+    async () => {
+      const env = execEnv({
+        exec: strict,
+        elevated: { enabled: true },
+        agents: [{ id: 'ops', tools: { elevated: { enabled: true } } }],
+      });
+      writeFileSync(join(env.ws, 'victim.txt'), 'x');
+      const run = await env.run({ agentId: 'ops' });
+      // Before the fix this ran on the gateway host with security=full and removed the file.
+      expect(codeOf(await run.call('exec', { command: 'rm victim.txt', elevated: true }))).toBe(
+        ExecErrors.EXEC_NOT_ALLOWLISTED,
+      );
+      expect(existsSync(join(env.ws, 'victim.txt'))).toBe(true);
+      expect(structured(await run.call('exec', { command: 'echo hi', elevated: true }))).toMatchObject({
+        host: 'sandbox',
+        exitCode: 0,
+      });
+    },
+  );
+
   it('host "node": no node host is configured here', async () => {
     expect(
       (await refused({ security: 'full', ask: 'off', host: 'gateway' }, { host: 'node', node: 'phone' })).code,
