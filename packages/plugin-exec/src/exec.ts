@@ -14,7 +14,7 @@ import type { ExecConfig } from './options.js';
 import { tail } from './output.js';
 import { innerLauncher, outerLauncher, type ProcessGroups } from './limits.js';
 import type { ExecResourceLimits } from './options.js';
-import { sandboxArgs } from './sandbox.js';
+import { bwrapLauncher, reachableHidden, sandboxArgs, stageLauncher, type HiddenPath } from './sandbox.js';
 import { sandboxFilter } from './seccomp.js';
 import { ExecSession, type SpawnSpec } from './session.js';
 import { effectiveExec, type EffectiveExec, type ExecArgs, type ExecLimits } from './settings.js';
@@ -34,12 +34,20 @@ export interface ExecDeps {
   readonly config: ExecConfig;
   readonly limitsFor: (run: RunInfo) => ExecLimits;
   /** bubblewrap: whether it runs here (and why not), the resolved binary. */
-  readonly sandbox: { readonly available: boolean; readonly bwrap: string; readonly reason?: string };
+  readonly sandbox: {
+    readonly available: boolean;
+    readonly bwrap: string;
+    readonly reason?: string;
+    /** The folder above the workspace the sandbox user may not enter (see `stageLauncher`). */
+    readonly blocked?: string;
+  };
   readonly limits: ExecResourceLimits;
   readonly groups: ProcessGroups;
   readonly store: SessionStore;
   readonly owners: SessionOwners;
   readonly processAllowed: (run: RunInfo) => boolean;
+  /** What the sandbox hides (`ExecPluginOptions.hidden`). */
+  readonly hidden?: readonly string[];
 }
 
 export function agentKey(run: RunInfo): string {
@@ -92,7 +100,8 @@ export async function runExec(args: ExecArgs, ctx: ExecuteContext, deps: ExecDep
       },
     );
   }
-  const session = new ExecSession(agentKey(ctx.run), args.command, spawnSpec(args, effective, cwd, deps));
+  const hidden = effective.host === 'sandbox' ? await hiddenPaths(deps) : [];
+  const session = new ExecSession(agentKey(ctx.run), args.command, spawnSpec(args, effective, cwd, deps, hidden));
   deps.store.track(session);
   const canBackground = deps.processAllowed(ctx.run);
   if (canBackground && args.background) return background(session, deps, effective);
@@ -105,7 +114,13 @@ export async function runExec(args: ExecArgs, ctx: ExecuteContext, deps: ExecDep
   return finished(session, effective);
 }
 
-function spawnSpec(args: ExecArgs, effective: EffectiveExec, cwd: string, deps: ExecDeps): SpawnSpec {
+function spawnSpec(
+  args: ExecArgs,
+  effective: EffectiveExec,
+  cwd: string,
+  deps: ExecDeps,
+  hidden: readonly HiddenPath[],
+): SpawnSpec {
   const sandboxed = effective.host === 'sandbox';
   const env = {
     PATH: EXEC_PATH,
@@ -120,6 +135,8 @@ function spawnSpec(args: ExecArgs, effective: EffectiveExec, cwd: string, deps: 
   // RLIMIT_NPROC inside the sandbox counts the sandbox's own user namespace; on this machine it would count every
   // process of the gateway's user, so the gateway host bounds processes with the cgroup only.
   const argv = innerLauncher(SHELL, deps.limits, sandboxed, command);
+  // As root: the launcher joins the cgroup and keeps the seccomp fd as root, then setpriv drops to the sandbox's uid.
+  const launcher = sandboxed ? sandboxLauncher(deps) : undefined;
   const cgroup = deps.groups.create();
   const common = { cwd, timeoutMs: effective.timeoutMs, limits: deps.limits, sandboxed, ...(cgroup ? { cgroup } : {}) };
   if (!sandboxed) {
@@ -131,9 +148,36 @@ function spawnSpec(args: ExecArgs, effective: EffectiveExec, cwd: string, deps: 
     );
     return { ...common, file: file!, args: rest, env };
   }
-  const bwrap = sandboxArgs({ workspace: deps.root, cwd, env, limits: deps.limits }, argv);
-  const [file, ...rest] = outerLauncher(SHELL, { keepFd: 3, ...(cgroup ? { cgroup } : {}) }, deps.sandbox.bwrap, bwrap);
+  const { blocked } = deps.sandbox;
+  const bwrap = sandboxArgs({ workspace: deps.root, cwd, env, limits: deps.limits, hidden, blocked }, argv);
+  const [launch, ...prefix] = launcher!;
+  const cg = cgroup ? { cgroup } : {};
+  const [file, ...rest] = outerLauncher(SHELL, { keepFd: 3, ...cg }, launch!, [...prefix, ...bwrap]);
   return { ...common, file: file!, args: rest, env: {}, fd3: SECCOMP };
+}
+
+/** What starts bwrap: [staging for a workspace behind a blocked folder,] [setpriv for a root gateway,] bwrap. */
+function sandboxLauncher(deps: ExecDeps): string[] {
+  const launcher = bwrapLauncher(deps.sandbox.bwrap);
+  const stage = deps.sandbox.blocked ? stageLauncher(deps.root) : [];
+  if (!launcher || !stage)
+    throw setupFailed('setpriv, unshare or mount is missing (apt-get install -y util-linux mount)');
+  return [...stage, ...launcher];
+}
+
+/** The hidden paths to mount over, asked of the sandbox's user; nothing runs when that cannot be asked. */
+async function hiddenPaths(deps: ExecDeps): Promise<HiddenPath[]> {
+  try {
+    return await reachableHidden(deps.hidden ?? []);
+  } catch (cause) {
+    throw setupFailed('could not check which hidden paths the sandbox user reaches', cause);
+  }
+}
+
+function setupFailed(why: string, cause?: unknown): ToolSearchError {
+  return new ToolSearchError(ExecErrors.EXEC_SANDBOX_SETUP_FAILED, `exec ${why}; nothing ran`, {
+    ...(cause ? { cause } : {}),
+  });
 }
 
 function waitFor(

@@ -6,7 +6,7 @@ export { checkExecConfig, EXEC_DEFAULTS, EXEC_LIMIT_DEFAULTS } from './options.j
 export type { ExecAsk, ExecConfig, ExecHost, ExecResourceLimits, ExecSecurity } from './options.js';
 export { ExecErrors } from './errors.js';
 export { probeBubblewrap, sandboxArgs, PROBE_TIMEOUTS_MS, SANDBOX_UID } from './sandbox.js';
-export type { ProbeResult, SandboxSpec } from './sandbox.js';
+export type { HiddenPath, ProbeResult, SandboxSpec } from './sandbox.js';
 export { sandboxFilter, syscallAction, DENIED as DENIED_SYSCALLS } from './seccomp.js';
 export type { LimitHit, LimitName } from './limits.js';
 export { analyzeCommand } from './command.js';

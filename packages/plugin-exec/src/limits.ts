@@ -7,8 +7,9 @@
  * - Inside (before the command): `ulimit` sets RLIMIT_DATA, RLIMIT_CPU,
  *   RLIMIT_FSIZE and RLIMIT_NPROC. RLIMIT_NPROC is set inside because the
  *   kernel checks it per user namespace, up the chain; it does not hold for a
- *   command whose host uid is 0 (the kernel exempts root's user), so a gateway
- *   running as root bounds processes with a pids cgroup (v1 `pids` hierarchy or
+ *   command whose host uid is 0 (the kernel exempts root's user): a root
+ *   gateway's sandboxed commands run as SANDBOX_UID, where it holds, and its
+ *   gateway-host commands are bounded by a pids cgroup (v1 `pids` hierarchy or
  *   a v2 one with `pids` delegated) where it can make one.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';

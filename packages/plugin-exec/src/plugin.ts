@@ -9,12 +9,10 @@ import { silentLogger, type KernelPlugin, type Logger, type RunInfo, type ToolDe
 import { setCallApprovalRule } from '@tool-search/approval-rules';
 import { workspaceRoot } from '@tool-search/workspace';
 import { approvalNeed, runExec, type ExecDeps } from './exec.js';
-import { existsSync } from 'node:fs';
-import { delimiter, isAbsolute, join } from 'node:path';
 import { ProcessGroups } from './limits.js';
 import { checkExecConfig, EXEC_DEFAULTS, EXEC_LIMIT_DEFAULTS, type ExecHost } from './options.js';
 import { PROCESS_ID, runProcess, type ProcessArgs } from './process.js';
-import { probeBubblewrap } from './sandbox.js';
+import { gatewayIsRoot, probeBubblewrap, resolveExecutable, SANDBOX_UID, sandboxWorkspaceAccess } from './sandbox.js';
 import type { ExecArgs, ExecLimits } from './settings.js';
 import { SessionOwners } from './owners.js';
 import { SessionStore } from './store.js';
@@ -44,13 +42,22 @@ export interface ExecPluginOptions {
   readonly probeTimeoutsMs?: readonly number[];
   /** Shared state: background sessions are recorded as this replica's, so `process` on another replica names the owner. */
   readonly state?: StateStore;
+  /**
+   * What the sandbox must not read although its user could: the config folder (API keys), session logs, cron and state
+   * folders. Each is empty inside the sandbox; a workspace inside one of them is still there.
+   */
+  readonly hidden?: readonly string[];
 }
 
 export function execPlugin(options: ExecPluginOptions): KernelPlugin {
   const root = workspaceRoot(options.workspace);
   const config = checkExecConfig(options.exec);
   const bwrap = resolveExecutable(options.bwrap ?? 'bwrap');
-  const probe = probeBubblewrap(bwrap, options.probeTimeoutsMs);
+  const bubblewrap = probeBubblewrap(bwrap, options.probeTimeoutsMs);
+  // The sandbox's user must reach the workspace for bwrap to bind it (a root gateway's sandbox user is SANDBOX_UID).
+  const { access, blocked } = bubblewrap.ok ? sandboxWorkspaceAccess(root) : { access: 'writable', blocked: undefined };
+  const probe: typeof bubblewrap =
+    access === 'unreachable' ? { ok: false, attempts: bubblewrap.attempts, reason: unreachable(root) } : bubblewrap;
   const sandboxAvailable = probe.ok;
   // Host execution only where the operator configured it: without bubblewrap the default stays "sandbox" (not listed).
   const host: ExecHost = config.host ?? 'sandbox';
@@ -72,12 +79,18 @@ export function execPlugin(options: ExecPluginOptions): KernelPlugin {
     root,
     config,
     limitsFor,
-    sandbox: { available: sandboxAvailable, bwrap, ...(probe.ok ? {} : { reason: probe.reason }) },
+    sandbox: {
+      available: sandboxAvailable,
+      bwrap,
+      ...(probe.ok ? {} : { reason: probe.reason }),
+      ...(blocked ? { blocked } : {}),
+    },
     limits,
     groups,
     store,
     owners,
     processAllowed: (run) => processAllowed.get(run) === true,
+    ...(options.hidden ? { hidden: options.hidden } : {}),
   };
   const definitions: readonly ToolDefinition[] = Object.freeze([
     {
@@ -112,16 +125,27 @@ export function execPlugin(options: ExecPluginOptions): KernelPlugin {
             message:
               host === 'node'
                 ? 'exec is not listed: tools.exec.host is "node" and no node host is configured here'
-                : `exec is not listed: its sandbox needs bubblewrap, which does not run here (${probe.ok ? '' : probe.reason}). Install it (apt-get install -y bubblewrap), or set tools.exec.host to "gateway" to run commands on this machine unsandboxed`,
+                : access === 'unreachable'
+                  ? `exec is not listed: ${unreachable(root)}`
+                  : `exec is not listed: its sandbox needs bubblewrap, which does not run here (${probe.ok ? '' : probe.reason}). Install it (apt-get install -y bubblewrap), or set tools.exec.host to "gateway" to run commands on this machine unsandboxed`,
             details: { host, ...(probe.ok ? {} : { reason: probe.reason }) },
           });
           return;
         }
-        if (groups.bound === 'none') {
+        if (needsSandbox && access === 'read-only') {
           sink.diagnostic({
             code: ExecErrors.EXEC_HOST_UNAVAILABLE,
             level: 'warning',
-            message: `tools.exec.limits.processes (${limits.processes}) is not enforced: this gateway runs as root (RLIMIT_NPROC does not hold for root's user) and cannot make a pids cgroup`,
+            message: readOnly(root),
+            details: { host: 'sandbox', workspace: root, access },
+          });
+        }
+        if (groups.bound === 'none' && host === 'gateway') {
+          sink.diagnostic({
+            code: ExecErrors.EXEC_HOST_UNAVAILABLE,
+            level: 'warning',
+            // Sandboxed commands run as SANDBOX_UID, where RLIMIT_NPROC holds; on the gateway host they are root.
+            message: `tools.exec.limits.processes (${limits.processes}) is not enforced on the gateway host: this gateway runs as root (RLIMIT_NPROC does not hold for root's user) and cannot make a pids cgroup`,
             details: { host, limit: 'processes' },
           });
         }
@@ -142,13 +166,16 @@ export function execPlugin(options: ExecPluginOptions): KernelPlugin {
   };
 }
 
-/** An absolute path for a bare name (the launcher runs with an empty environment: no PATH to search). */
-function resolveExecutable(name: string): string {
-  if (isAbsolute(name) || name.includes('/')) return name;
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (dir && existsSync(join(dir, name))) return join(dir, name);
-  }
-  return name;
+function unreachable(root: string): string {
+  return gatewayIsRoot()
+    ? `the sandbox runs commands as uid ${SANDBOX_UID}, which cannot enter the workspace ${root}; to let it: chown ${SANDBOX_UID}:${SANDBOX_UID} ${root}`
+    : `this user cannot enter the workspace ${root}`;
+}
+
+function readOnly(root: string): string {
+  return gatewayIsRoot()
+    ? `sandboxed commands run as uid ${SANDBOX_UID} and cannot write the workspace ${root}, which another user owns; to let them: chown -R ${SANDBOX_UID}:${SANDBOX_UID} ${root}`
+    : `sandboxed commands cannot write the workspace ${root}: this user may not write it`;
 }
 
 /**

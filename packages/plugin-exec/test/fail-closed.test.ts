@@ -1,6 +1,6 @@
 // Fail closed: host "sandbox" never becomes host execution. Where bubblewrap does not run, exec is not listed and a
 // diagnostic says why and how to install it; a slow machine is not a missing sandbox (the probe retries).
-import { chmodSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -15,9 +15,17 @@ const REAL_BWRAP = ['/usr/bin/bwrap', '/usr/local/bin/bwrap'].find((path) => exi
 if (!REAL_BWRAP)
   console.warn('skipping the slow-probe tests: bubblewrap is not installed (apt-get install -y bubblewrap)');
 
+/** A folder for a stand-in bwrap: a root gateway runs bwrap as uid 65534, which must reach (and here write) it. */
+function binFolder(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  if (process.getuid?.() === 0) chownSync(dir, 65534, 65534);
+  chmodSync(dir, 0o755);
+  return dir;
+}
+
 /** A bwrap that sleeps `seconds` before its first run only (a loaded machine), then is the real one. */
 function slowBwrap(seconds: number): string {
-  const dir = mkdtempSync(join(tmpdir(), 'plugin-exec-slow-'));
+  const dir = binFolder('plugin-exec-slow-');
   const script = join(dir, 'bwrap');
   writeFileSync(
     script,
@@ -49,7 +57,7 @@ describe('without bubblewrap', () => {
   });
 
   it('a bwrap that cannot make its sandbox (refuses, exits non-zero) is the same: not listed, the reason kept', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plugin-exec-badbwrap-'));
+    const dir = binFolder('plugin-exec-badbwrap-');
     const broken = join(dir, 'bwrap');
     writeFileSync(broken, '#!/bin/sh\necho "bwrap: setting up uid map: Permission denied" >&2\nexit 1\n');
     chmodSync(broken, 0o755);
@@ -73,7 +81,7 @@ describe.skipIf(!REAL_BWRAP || !SANDBOX_RUNS)('a slow probe (a loaded machine)',
   });
 
   it('a probe that never finishes within any timeout is a failure that says so (no host execution)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'plugin-exec-hang-'));
+    const dir = binFolder('plugin-exec-hang-');
     const hang = join(dir, 'bwrap');
     writeFileSync(hang, '#!/bin/sh\nexec sleep 30\n');
     chmodSync(hang, 0o755);

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -60,6 +60,7 @@ export function execEnv(
   const outside = join(base, 'outside');
   mkdirSync(ws);
   mkdirSync(outside);
+  sandboxOwns(base, ws);
   const kernel = createKernel({
     plugins: [execPlugin({ workspace: ws, ...hostWhereSandboxMissing(options) }), ...extra],
   });
@@ -72,6 +73,16 @@ export function execEnv(
   };
   open.push(env);
   return env;
+}
+
+/**
+ * As root, what the preset does for its default workspace: the sandbox's user (uid 65534 on the host too) owns the
+ * workspace and can reach it (mkdtemp's folder is 0700).
+ */
+export function sandboxOwns(base: string, ws: string): void {
+  if (process.getuid?.() !== 0) return;
+  chmodSync(base, 0o711);
+  chownSync(ws, 65534, 65534);
 }
 
 export async function closeAll(): Promise<void> {

@@ -44,7 +44,8 @@ async function frontEnd(
   const ws = realpathSync(mkdtempSync(join(tmpdir(), 'plugin-exec-fe-')));
   folders.push(ws);
   const argv = [FRONT_END, ws, host, JSON.stringify(calls)];
-  if (uid !== undefined) chownSync(ws, uid, uid);
+  // A root front end's sandbox runs as uid 65534 too: the workspace is that user's, as the preset makes it.
+  if (uid !== undefined || process.getuid?.() === 0) chownSync(ws, uid ?? UNPRIVILEGED, uid ?? UNPRIVILEGED);
   // setpriv execs node in place: the pid stays the front end's own.
   const [file, args] =
     uid === undefined
@@ -70,6 +71,26 @@ describe.skipIf(!built || !SANDBOX_RUNS)('a front end with inherited descriptors
       const result = JSON.parse(lines[0]!) as { output: string; host: string };
       expect(result.host).toBe(host);
       expect(result.output.trim().split('\n')).toEqual(['0', '1', '2']);
+    });
+  }
+});
+
+describe.skipIf(!built || !SANDBOX_RUNS)('the file tools and a sandboxed command share the workspace', () => {
+  for (const uid of CAN_DROP ? [undefined, UNPRIVILEGED] : [undefined]) {
+    const who = uid === undefined ? `this process (uid ${process.getuid?.()})` : `uid ${uid}`;
+    it(`a front end run by ${who}: write, then exec sed -i, then read sees the change`, async () => {
+      const { lines } = await frontEnd(
+        'sandbox',
+        [
+          { write: 'notes/a.txt', content: 'old text\n' },
+          { command: "sed -i 's/old/new/' notes/a.txt && echo added >> notes/a.txt && stat -c %u notes/a.txt" },
+          { read: 'notes/a.txt' },
+        ],
+        uid,
+      );
+      const [, exec, read] = lines.map((line) => JSON.parse(line));
+      expect(exec).toMatchObject({ host: 'sandbox', exitCode: 0, output: `${UNPRIVILEGED}\n` });
+      expect(read).toEqual({ content: 'new text\nadded\n' });
     });
   }
 });

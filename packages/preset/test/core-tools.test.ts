@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -22,7 +22,12 @@ if (!SANDBOX) noteSkipped('the exec calls of the preset core-tools tests', 'bubb
 const itSandboxed = SANDBOX ? it : it.skip;
 const runtimeTools = SANDBOX ? ['exec', 'process'] : [];
 
-const workspace = () => realpathSync(mkdtempSync(join(tmpdir(), 'preset-core-')));
+/** A workspace the sandbox can use: a root gateway runs commands as uid 65534 (the preset's default one is its). */
+const workspace = () => sandboxUsable(realpathSync(mkdtempSync(join(tmpdir(), 'preset-core-'))));
+function sandboxUsable(ws: string): string {
+  if (process.getuid?.() === 0) chownSync(ws, 65534, 65534);
+  return ws;
+}
 
 describe('plugins.core', () => {
   it('turns on the real core tools in the workspace', async () => {
@@ -49,6 +54,32 @@ describe('plugins.core', () => {
       result: { structuredContent: { output: 'real\n', exitCode: 0 } },
     });
   });
+
+  itSandboxed(
+    'the default workspace: write, then exec sed -i, then read sees the change (as root: the sandbox is uid 65534)',
+    async () => {
+      // A config folder only its owner may enter, as ~/.openclaw or /root is: the default workspace is made inside it.
+      const base = realpathSync(
+        mkdtempSync(join(existsSync('/var/tmp') ? '/var/tmp' : tmpdir(), 'preset-default-ws-')),
+      );
+      ({ kernel } = await createToolSearchKernel(
+        { plugins: { core: {} }, tools: { exec: { security: 'full', ask: 'off' } } },
+        { baseDir: base },
+      ));
+      const run = await kernel.createRun();
+      expect((await run.call('write', { path: 'notes/a.txt', content: 'old text\n' })).status).toBe('ok');
+      expect(
+        await run.call('exec', { command: "sed -i 's/old/new/' notes/a.txt && stat -c %u notes/a.txt" }),
+      ).toMatchObject({
+        status: 'ok',
+        result: {
+          structuredContent: { exitCode: 0, output: `${process.getuid?.() === 0 ? 65534 : process.getuid?.()}\n` },
+        },
+      });
+      const read = await run.call('read', { path: 'notes/a.txt' });
+      expect(read.status === 'ok' && JSON.stringify(read.result.content)).toContain('new text');
+    },
+  );
 
   it('lists apply_patch with tools.exec.applyPatch.enabled', async () => {
     ({ kernel } = await createToolSearchKernel({

@@ -1,5 +1,5 @@
 // The preset hands its state store to exec (session owners), telemetry (session counters) and cron (jobs in Redis).
-import { mkdtempSync, realpathSync } from 'node:fs';
+import { chownSync, mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -35,7 +35,12 @@ afterAll(async () => {
   await redis?.stop();
 });
 
-const workspace = () => realpathSync(mkdtempSync(join(tmpdir(), 'preset-state-')));
+/** A workspace the sandbox can use: a root gateway runs commands as uid 65534 (the preset's default one is its). */
+const workspace = () => sandboxUsable(realpathSync(mkdtempSync(join(tmpdir(), 'preset-state-'))));
+function sandboxUsable(ws: string): string {
+  if (process.getuid?.() === 0) chownSync(ws, 65534, 65534);
+  return ws;
+}
 const config = (): ToolSearchConfig => ({
   plugins: { core: { workspace: workspace() } },
   tools: { toolSearch: false, exec: { security: 'full', ask: 'off' } } as ToolSearchConfig['tools'],

@@ -97,10 +97,11 @@ describe.each([
         expect(result.exec.status).toBe('ok');
         if (!dir.startsWith('/tmp/')) expect(result.exec.result.exitCode).not.toBe(0);
       }
-      // The default workspace was made on first use, owner-only, by the front end's user.
+      // The default workspace was made on first use, owner-only: the front end's user's, or for a root front end the
+      // sandbox's user's (uid 65534, who sandboxed commands run as there).
       const workspace = statSync(join(dir, 'workspace'));
       expect(workspace.mode & 0o777).toBe(0o700);
-      expect(workspace.uid).toBe(uid ?? process.getuid?.());
+      expect(workspace.uid).toBe(uid ?? (process.getuid?.() === 0 ? UNPRIVILEGED : process.getuid?.()));
     },
     120_000,
   );

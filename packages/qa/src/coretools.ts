@@ -9,7 +9,7 @@
  * - exec approval: a command off the allowlist goes to the gateway's
  *   approver (`ask: "on-miss"`); "deny" blocks it, "allow" runs it.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chown, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -178,6 +178,8 @@ export async function runExecApprovalScenario(): Promise<CoreToolsScenarioResult
 
 async function withWorkspace<T>(fn: (workspace: string) => Promise<T>): Promise<T> {
   const workspace = realpathSync(await mkdtemp(join(tmpdir(), 'tool-search-core-e2e-')));
+  // A root gateway runs sandboxed commands as uid 65534: the workspace is that user's, as the preset's default one is.
+  if (process.geteuid?.() === 0) await chown(workspace, 65534, 65534);
   try {
     return await fn(workspace);
   } finally {

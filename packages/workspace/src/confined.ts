@@ -9,6 +9,10 @@
  * out is PATH_OUTSIDE_WORKSPACE (`rule: symlink`). Writes create a temp file exclusively in the held folder and
  * rename it over the name, which replaces a symlink instead of following it.
  *
+ * When this process is root, what it creates (files, folders) gets an owner it would not otherwise have: an existing
+ * file's own, else the workspace root's (a root gateway's sandbox runs commands as that root's owner, uid 65534, and
+ * must be able to change what the file tools wrote). The owner is set on the open descriptor (`fchown`), never by path.
+ *
  * Without `/proc` (macOS, a sandbox without procfs) the same walk runs on path strings: every component is still
  * checked, but a swap between two steps is not stopped there (see README).
  */
@@ -113,6 +117,7 @@ export async function writeInWorkspace(
     const handle = await open(place.at(temp), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, mode);
     try {
       try {
+        await giveOwner(handle, existing?.isFile() ? existing : place.owner);
         await handle.writeFile(content);
         if (existing?.isFile()) await handle.chmod(mode);
       } finally {
@@ -166,6 +171,8 @@ export async function createFolderInWorkspace(root: string, input: string, mode 
   } finally {
     await place.close();
   }
+  const owner = place.owner;
+  await giveOwner(held, owner).catch((error: unknown) => held.close().then(() => Promise.reject(error)));
   const parts = [...place.folder, place.name];
   if (PROC_FD)
     await checkHeld(root, held, parts).catch((error: unknown) => held.close().then(() => Promise.reject(error)));
@@ -177,6 +184,7 @@ export async function createFolderInWorkspace(root: string, input: string, mode 
         throw outside(name, 'dotdot', 'a file name in the folder, not a path');
       const file = await open(at(name), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, fileMode);
       try {
+        await giveOwner(file, owner);
         await file.writeFile(content);
       } finally {
         await file.close();
@@ -193,6 +201,8 @@ interface Place {
   readonly relative: string;
   /** The components of the folder that holds `name`. */
   readonly folder: readonly string[];
+  /** The workspace root's owner: what this process (when root) gives what it creates. */
+  readonly owner: Owner;
   /** A path that reaches `entry` inside the held folder without resolving the folder's path again. */
   at(entry: string): string;
   close(): Promise<void>;
@@ -228,9 +238,12 @@ type Walked = { place: Place } | { folder: string[]; target: string; rest: strin
 async function walkOnce(root: string, components: readonly string[], create: boolean): Promise<Walked> {
   let dir = await open(root, O_RDONLY | O_DIRECTORY);
   const folder: string[] = [];
+  let owner: Owner;
+  let made = false;
   const at = (handle: FileHandle, parts: readonly string[], entry: string) =>
     PROC_FD ? `/proc/self/fd/${handle.fd}/${entry}` : join(root, ...parts, entry);
   try {
+    owner = await dir.stat();
     for (let i = 0; i < components.length - 1; ) {
       const name = components[i]!;
       let next: FileHandle;
@@ -240,8 +253,9 @@ async function walkOnce(root: string, components: readonly string[], create: boo
         const code = errno(error);
         if (code === 'ENOENT') {
           if (!create) return undefined;
-          await mkdir(at(dir, folder, name)).catch((e: unknown) =>
-            errno(e) === 'EEXIST' ? undefined : Promise.reject(e),
+          made = await mkdir(at(dir, folder, name)).then(
+            () => true,
+            (e: unknown) => (errno(e) === 'EEXIST' ? false : Promise.reject(e)),
           );
           continue; // open what is there now (it may be a symlink a racer put there)
         }
@@ -255,6 +269,8 @@ async function walkOnce(root: string, components: readonly string[], create: boo
       const previous = dir;
       dir = next; // held from here, so the finally below closes it if closing the previous one throws
       await previous.close();
+      if (made) await giveOwner(dir, owner);
+      made = false;
       folder.push(name);
       i++;
     }
@@ -268,6 +284,7 @@ async function walkOnce(root: string, components: readonly string[], create: boo
         name,
         folder: parts,
         relative: [...parts, name].filter(Boolean).join('/'),
+        owner,
         at: (entry) => (entry ? at(held, parts, entry) : PROC_FD ? `/proc/self/fd/${held.fd}` : join(root, ...parts)),
         close: () => held.close().catch(() => undefined), // closing a folder handle: nothing to lose if it is already closed
       },
@@ -275,6 +292,18 @@ async function walkOnce(root: string, components: readonly string[], create: boo
   } finally {
     await dir?.close().catch(() => undefined); // closing a folder handle: nothing to lose if it is already closed
   }
+}
+
+interface Owner {
+  readonly uid: number;
+  readonly gid: number;
+}
+
+const IS_ROOT = process.geteuid?.() === 0;
+
+/** As root, gives a descriptor this process created the owner it should have (a no-op for root's own). */
+async function giveOwner(handle: FileHandle, owner: Owner): Promise<void> {
+  if (IS_ROOT && (owner.uid !== 0 || owner.gid !== 0)) await handle.chown(owner.uid, owner.gid);
 }
 
 /** Defence in depth: the folder held open must still be inside the root (a folder moved out while held is refused). */
