@@ -5,7 +5,9 @@
  * name) or by a cross-site request (its `Origin` is the page's site). A request
  * is served only when its `Host` is a loopback name or address and its
  * `Origin`, if any, is a loopback origin. The port is not compared: a browser
- * always sends the port it connected to, and port forwards (`ssh -L`) change it.
+ * always sends the port it connected to, and port forwards (`ssh -L`) change it. An absolute-form request target
+ * (`POST http://evil.example/v1/…`, as sent to a proxy) names the authority the request is for, so it is held to
+ * the same rule as the Host header (RFC 9112 §3.2.2: it wins over Host).
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { isIPv4, isIPv6 } from 'node:net';
@@ -25,8 +27,9 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /** Which header makes a request a web page's (`host` or `origin`), or undefined when it may be served keyless. */
-export function foreignBrowserHeader(headers: IncomingHttpHeaders): 'host' | 'origin' | undefined {
+export function foreignBrowserHeader(headers: IncomingHttpHeaders, target?: string): 'host' | 'origin' | undefined {
   if (!headers.host || !isLoopbackHost(headers.host)) return 'host';
+  if (target !== undefined && !target.startsWith('/') && !isLoopbackHost(authorityOf(target))) return 'host';
   // `null` (a sandboxed frame, a file: page) and any other site are refused.
   const origin = headers.origin;
   if (origin !== undefined && !(SCHEME.test(origin) && isLoopbackHost(origin))) return 'origin';
@@ -34,8 +37,8 @@ export function foreignBrowserHeader(headers: IncomingHttpHeaders): 'host' | 'or
 }
 
 /** Throws `AUTH_NOT_LOOPBACK` (HTTP 403) for a request a keyless loopback server must refuse (see above). */
-export function assertLoopbackRequest(headers: IncomingHttpHeaders): void {
-  const header = foreignBrowserHeader(headers);
+export function assertLoopbackRequest(headers: IncomingHttpHeaders, target?: string): void {
+  const header = foreignBrowserHeader(headers, target);
   if (header === undefined) return;
   throw new ToolSearchError(
     AuthErrors.AUTH_NOT_LOOPBACK,
@@ -44,6 +47,12 @@ export function assertLoopbackRequest(headers: IncomingHttpHeaders): void {
       : 'Refused: the request comes from a web page on another site (its Origin is not a loopback origin); configure auth.keys to serve other clients',
     { details: { header, value: headers[header] ?? null } },
   );
+}
+
+/** The `host[:port]` of an absolute-form target (`http://host:port/path`), or '' for anything else (`*`, authority-form). */
+function authorityOf(target: string): string {
+  const match = /^https?:\/\/([^/?#]*)/i.exec(target);
+  return match?.[1] ?? '';
 }
 
 function hostnameOf(value: string): string {

@@ -5,6 +5,11 @@ import { AuthErrors } from './errors.js';
 export function authStatus(error: unknown): 401 | 403 | undefined {
   if (!ToolSearchError.isInstance(error)) return undefined;
   if (error.code === AuthErrors.AUTH_REQUIRED || error.code === AuthErrors.AUTH_INVALID) return 401;
-  if (error.code === AuthErrors.AUTH_FORBIDDEN || error.code === AuthErrors.AUTH_NOT_LOOPBACK) return 403;
+  if (
+    error.code === AuthErrors.AUTH_FORBIDDEN ||
+    error.code === AuthErrors.AUTH_NOT_LOOPBACK ||
+    error.code === AuthErrors.AUTH_OTHER_USER
+  )
+    return 403;
   return undefined;
 }

@@ -58,3 +58,28 @@ describe('the keyless loopback rule (Host / Origin)', () => {
     expect(() => assertLoopbackRequest({ host: 'localhost:1' })).not.toThrow();
   });
 });
+
+describe('absolute-form request targets (red team)', () => {
+  it('an absolute-form target must name loopback too; origin-form targets are unaffected', () => {
+    const host = '127.0.0.1:8080';
+    for (const target of [
+      'http://evil.example/v1/chat/completions',
+      'HTTP://evil.example:8080/mcp',
+      'https://127.0.0.1.evil.example/',
+      'http://127.0.0.1@evil.example/',
+      '*',
+      'evil.example:443',
+    ])
+      expect(foreignBrowserHeader({ host }, target), target).toBe('host');
+    for (const target of [
+      '/v1/chat/completions',
+      '/mcp?x=http://evil.example',
+      'http://localhost:9/x',
+      'http://[::1]/',
+    ])
+      expect(foreignBrowserHeader({ host }, target), target).toBeUndefined();
+    expect(() => assertLoopbackRequest({ host }, 'http://evil.example/x')).toThrow(
+      expect.objectContaining({ code: AuthErrors.AUTH_NOT_LOOPBACK }),
+    );
+  });
+});

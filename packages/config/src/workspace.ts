@@ -1,7 +1,7 @@
 /**
  * The workspace is the agents' writable folder (the file tools, the sandboxed `exec`, MCP roots), so it must never hold
  * what the gateway later runs or trusts: the config file, plugin modules, session logs, the cron folder, state
- * folders. The default is a folder of its own, `<config folder>/workspace`; a workspace that is, or is an ancestor
+ * folders, the embeddings cache. The default is a folder of its own, `<config folder>/workspace`; a workspace that is, or is an ancestor
  * of, any of those paths is CONFIG_INVALID (rule `workspaceContains`) naming both. Paths are compared as written and
  * through symlinks (the real path of their longest existing part), so a link cannot hide one inside the other.
  */
@@ -71,6 +71,14 @@ export function configGuardedPaths(config: ToolSearchConfig, dir: string, config
     guarded.push({ what: 'the session log folder (session.logDir)', path: resolve(dir, logDir) });
   const cron = cronDirBesideSessions(config, dir);
   if (cron !== undefined) guarded.push({ what: 'the cron folder', path: cron });
+  // The gateway appends to `<cacheDir>/<hash of the model>.jsonl` as its own user: a name an agent could plant as a link.
+  const toolSearch = config.tools?.toolSearch;
+  const cacheDir = typeof toolSearch === 'object' ? toolSearch.embeddings?.cacheDir : undefined;
+  if (cacheDir !== undefined)
+    guarded.push({
+      what: 'the embeddings cache folder (tools.toolSearch.embeddings.cacheDir)',
+      path: resolve(cacheDir),
+    });
   return guarded;
 }
 

@@ -12,7 +12,14 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { assertLoopbackRequest, createApiKeys, isLoopbackHost, type ApiKeys, type Principal } from '@tool-search/auth';
+import {
+  assertLoopbackRequest,
+  assertSameLocalUser,
+  createApiKeys,
+  isLoopbackHost,
+  type ApiKeys,
+  type Principal,
+} from '@tool-search/auth';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { MemoryStateStore, type StateStore } from '@tool-search/state';
 import { preloadTokenizer } from '@tool-search/telemetry';
@@ -95,7 +102,9 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     let principal: Principal | undefined;
     try {
       // Keyless means loopback: still, a web page on this machine must not reach it (DNS rebinding, cross-site): 403.
-      if (keys.size === 0) assertLoopbackRequest(req.headers);
+      if (keys.size === 0) assertLoopbackRequest(req.headers, req.url);
+      // … nor another user of this machine: a key is what lets anyone else in (403 AUTH_OTHER_USER).
+      if (keys.size === 0) await assertSameLocalUser(req.socket);
       principal = keys.authenticate(req.headers);
       agentId = keys.agentFor(principal, header(req, 'x-agent-id'));
       // A page may POST text/plain or a form to any site without a preflight; JSON from another site needs one (415).

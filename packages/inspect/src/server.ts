@@ -6,8 +6,15 @@
  * requires API keys, sent as `Authorization: Bearer <key>` or, for a
  * browser, once as `/?key=<key>`, which sets an HttpOnly cookie.
  */
-import { assertLoopbackRequest, authStatus, isLoopbackHost, type ApiKeys, type Principal } from '@tool-search/auth';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  assertLoopbackRequest,
+  assertSameLocalUser,
+  authStatus,
+  isLoopbackHost,
+  type ApiKeys,
+  type Principal,
+} from '@tool-search/auth';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { isIP } from 'node:net';
@@ -114,7 +121,8 @@ export async function startInspectServer(options: InspectServerOptions): Promise
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://inspect.invalid');
-    if (isLoopback(host)) assertLoopbackRequest(req.headers); // AUTH_NOT_LOOPBACK: 403
+    if (isLoopback(host)) assertLoopbackRequest(req.headers, req.url); // AUTH_NOT_LOOPBACK: 403
+    if (!keyed) await assertSameLocalUser(req.socket); // AUTH_OTHER_USER: 403, another user of this machine
     let principal: Principal | undefined;
     if (keyed) {
       const offered = url.searchParams.get('key');
@@ -181,13 +189,7 @@ export async function startInspectServer(options: InspectServerOptions): Promise
     res.on('close', () => events.delete(res));
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, options.port ?? 0, host);
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const shown = isIP(host) === 6 ? `[${host}]` : host;
@@ -316,4 +318,24 @@ function matches(keys: readonly string[], offered: string | null): boolean {
   if (offered === null) return false;
   const digest = createHash('sha256').update(offered).digest();
   return keys.some((key) => timingSafeEqual(createHash('sha256').update(key).digest(), digest));
+}
+
+/** Listens; a taken port is one coded line (`INSPECT_PORT_IN_USE`, issue 41), not an `EADDRINUSE` stack. */
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new ToolSearchError(InspectErrors.INSPECT_PORT_IN_USE, `port ${port} is in use; pick another with --port`, {
+              details: { port, host },
+              cause: error,
+            })
+          : error,
+      );
+    server.once('error', failed);
+    server.listen(port, host, () => {
+      server.off('error', failed);
+      resolve();
+    });
+  });
 }

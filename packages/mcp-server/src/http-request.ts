@@ -23,7 +23,7 @@ export function reply(
 
 /** DNS-rebinding and cross-site guard (the rule every keyless front end shares): a loopback Host, and a loopback Origin if any. */
 export function fromLoopback(req: IncomingMessage): boolean {
-  return foreignBrowserHeader(req.headers) === undefined;
+  return foreignBrowserHeader(req.headers, req.url) === undefined;
 }
 
 export class BodyError {

@@ -18,7 +18,14 @@ import {
   serveStdio as serveModernStdioEntry,
   StdioServerTransport as ModernStdioTransport,
 } from '@modelcontextprotocol/server/stdio';
-import { AuthErrors, authStatus, createApiKeys, type ApiKeys, type Principal } from '@tool-search/auth';
+import {
+  AuthErrors,
+  assertSameLocalUser,
+  authStatus,
+  createApiKeys,
+  type ApiKeys,
+  type Principal,
+} from '@tool-search/auth';
 import { ErrorCode, ToolSearchError, errorMessage, silentLogger } from '@tool-search/kernel';
 import { MemoryStateStore, stateHealth, type StateStore, StateErrors } from '@tool-search/state';
 import { createHttpSessions, type HttpSession } from './http-sessions.js';
@@ -232,6 +239,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
       return refuse(res, error);
     }
     if (keys.size === 0 && !fromLoopback(req)) return reply(res, 403, 'Forbidden: Host and Origin must be loopback');
+    if (keys.size === 0) {
+      // Keyless serves this machine's own user only: another local user needs a key (auth.keys).
+      const refused = await assertSameLocalUser(req.socket).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      if (refused !== undefined) return refuse(res, refused);
+    }
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === HEALTH_PATH && req.method === 'GET') return health(res);
     if (path !== MCP_PATH) return reply(res, 404, `Not found: the MCP endpoint is ${MCP_PATH}`);

@@ -6,7 +6,7 @@
  * sent to changes. Secrets are found by the schema's `writeOnly` marks (`@tool-search/config`), never by a path list.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { type ConfigPathSegment, REDACTED_SECRET, redactUrl, secretPaths } from '@tool-search/config';
+import { type ConfigPathSegment, configSchema, REDACTED_SECRET, redactUrl, secretPaths } from '@tool-search/config';
 import { ToolSearchError } from '@tool-search/kernel';
 import { GatewayErrors } from './errors.js';
 
@@ -14,7 +14,9 @@ import { GatewayErrors } from './errors.js';
  * Config paths the tool never writes: API keys and the listen address (`auth`, `gateway`), the host-side exec and its
  * elevation, every policy list and approval rule (global and per agent), session visibility, the loop breaker, plugin
  * modules, MCP servers, the upstream provider, shared state, telemetry export, `commands` (restart off), the session
- * log folder, the browser binary and web_fetch's private-address switch. An operator changes them in the file.
+ * log folder, the browser binary, web_fetch's private-address switch, the folder the gateway appends embeddings to,
+ * and the bounds on agents (`cron` intervals and job counts, sub-agent depth, children and run time). An operator
+ * changes them in the file.
  */
 export const PROTECTED_PATHS: readonly (readonly string[])[] = Object.freeze(
   [
@@ -32,9 +34,12 @@ export const PROTECTED_PATHS: readonly (readonly string[])[] = Object.freeze(
     'tools.sessions',
     'tools.loopDetection',
     'tools.web.fetch.allowPrivate',
+    'tools.toolSearch.embeddings.cacheDir',
     'agents.list',
     'agents.defaults.workspace',
     'agents.defaults.sandbox',
+    'agents.defaults.subagents',
+    'cron',
     'plugins',
     'mcp',
     'mcpServers',
@@ -110,6 +115,102 @@ export function assertKeptSecretsStay(current: unknown, next: unknown): void {
         );
       }
     }
+  }
+}
+
+/** Keys holding the address a secret beside them (or above them) is sent to. */
+const ADDRESS_KEYS = ['baseURL', 'baseUrl', 'url', 'endpoint'];
+
+/**
+ * Refuses a next config that would send a secret it does not give to an address the write chose. Where an object has
+ * no key of its own, its plugin takes one from the gateway's environment (`OPENAI_API_KEY` for embeddings,
+ * `PERPLEXITY_API_KEY`, `FIRECRAWL_API_KEY`, …): so an address added or changed needs, in the same write, a new value
+ * for a secret field the schema defines there (or at the nearest level above that has one), and deleting a secret
+ * beside an address is refused (`GATEWAY_SECRET_DESTINATION_CHANGED`).
+ */
+export function assertNoSecretToNewAddress(current: unknown, next: unknown): void {
+  eachObject(next, [], (node, at) => {
+    for (const key of ADDRESS_KEYS) {
+      const address = node[key];
+      if (typeof address !== 'string' || address === valueAt(current, [...at, key])) continue;
+      const owner = nearestSecretFields(at);
+      if (!owner) continue;
+      const given = owner.fields.some((field) => {
+        const value = valueAt(next, [...owner.at, field]);
+        return (
+          typeof value === 'string' && value !== REDACTED_SECRET && value !== valueAt(current, [...owner.at, field])
+        );
+      });
+      if (!given) throw toNewAddress([...owner.at, owner.fields[0]!], [...at, key]);
+    }
+  });
+  for (const path of secretPaths(current)) {
+    if (valueAt(next, path) !== undefined) continue;
+    const parent = valueAt(next, path.slice(0, -1));
+    const address = isObject(parent) ? ADDRESS_KEYS.find((key) => typeof parent[key] === 'string') : undefined;
+    if (address) throw toNewAddress(path, [...path.slice(0, -1), address]);
+  }
+}
+
+function toNewAddress(secret: readonly ConfigPathSegment[], address: readonly ConfigPathSegment[]): ToolSearchError {
+  return new ToolSearchError(
+    GatewayErrors.GATEWAY_SECRET_DESTINATION_CHANGED,
+    `${pathText(address)} would receive a key this write does not give (${pathText(secret)} is missing, kept or deleted, and the gateway's environment may supply one): give ${pathText(secret)} in the same write`,
+    { details: { path: pathText(secret), destination: pathText(address) } },
+  );
+}
+
+/** The secret fields (`writeOnly` in the schema) of the object at `at`, or of the nearest object above it that has any. */
+function nearestSecretFields(
+  at: readonly ConfigPathSegment[],
+): { at: ConfigPathSegment[]; fields: string[] } | undefined {
+  for (let depth = at.length; depth >= 1; depth--) {
+    const fields = schemaSecretFields(at.slice(0, depth));
+    if (fields.length) return { at: at.slice(0, depth), fields };
+  }
+  return undefined;
+}
+
+function schemaSecretFields(path: readonly ConfigPathSegment[]): string[] {
+  let schemas = branchesOf(configSchema);
+  for (const segment of path) {
+    schemas = schemas.flatMap((s) =>
+      typeof segment === 'number'
+        ? branchesOf(s.items)
+        : branchesOf(
+            isObject(s.properties) && Object.hasOwn(s.properties, segment)
+              ? s.properties[segment]
+              : s.additionalProperties,
+          ),
+    );
+  }
+  return schemas.flatMap((s) =>
+    isObject(s.properties)
+      ? Object.entries(s.properties).flatMap(([name, sub]) => (isObject(sub) && sub.writeOnly === true ? [name] : []))
+      : [],
+  );
+}
+
+/** The object schemas a value under `schema` may be checked against (`anyOf`, `oneOf`, `allOf`). */
+function branchesOf(schema: unknown): Record<string, unknown>[] {
+  if (!isObject(schema)) return [];
+  const out = [schema];
+  for (const key of ['anyOf', 'oneOf', 'allOf'] as const) {
+    const list = schema[key];
+    if (Array.isArray(list)) for (const item of list) out.push(...branchesOf(item));
+  }
+  return out;
+}
+
+function eachObject(
+  node: unknown,
+  at: ConfigPathSegment[],
+  visit: (node: Record<string, unknown>, at: ConfigPathSegment[]) => void,
+): void {
+  if (Array.isArray(node)) node.forEach((item, index) => eachObject(item, [...at, index], visit));
+  else if (isObject(node)) {
+    visit(node, at);
+    for (const [key, value] of Object.entries(node)) eachObject(value, [...at, key], visit);
   }
 }
 

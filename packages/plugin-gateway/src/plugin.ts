@@ -27,7 +27,14 @@ import { isDeepStrictEqual } from 'node:util';
 import type {} from '@tool-search/tool-match'; // ToolMeta.explicitOnly
 import { isObject, mergePatch, patchText, readConfigFile, writeConfigFile, type ConfigFile } from './config-file.js';
 import { GatewayErrors } from './errors.js';
-import { assertKeptSecretsStay, assertProtectedUnchanged, pathText, redactedToKeep, withoutPath } from './guard.js';
+import {
+  assertKeptSecretsStay,
+  assertNoSecretToNewAddress,
+  assertProtectedUnchanged,
+  pathText,
+  redactedToKeep,
+  withoutPath,
+} from './guard.js';
 import { lookupSchema } from './schema-lookup.js';
 
 export const GATEWAY_PLUGIN_NAME = '@tool-search/plugin-gateway';
@@ -188,6 +195,8 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
       // What the tool may never write, and secrets that would follow a new address: refused before any check runs.
       assertProtectedUnchanged(file.value, value);
       assertKeptSecretsStay(file.value, value);
+      // … nor a key from the gateway's environment (an object without its own) sent to an address the write chose.
+      assertNoSecretToNewAddress(file.value, value);
       if (changedPaths?.length === 0)
         return json({
           ok: true,
