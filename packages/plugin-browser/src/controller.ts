@@ -3,7 +3,7 @@
  * action is bounded by a deadline, so a page that never loads, loops on alerts or is huge cannot stall a caller.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import {
@@ -20,6 +20,7 @@ import { REFUSED_HEADER, startEgressProxy, type EgressProxy } from './egress-pro
 import { BrowserInstance, LAUNCH_TIMEOUT_MS, message } from './instance.js';
 import type { BrowserUser } from './launcher.js';
 import { ProfileStore, type Profile } from './profiles.js';
+import { removeProfileFolder } from './remove.js';
 import type { BrowserAction } from './schema.js';
 import { takeSnapshot } from './snapshot.js';
 
@@ -90,8 +91,7 @@ export class BrowserController {
         this.settings.profiles.get(name);
         await this.#stop(name);
         const profile = this.settings.profiles.delete(name);
-        if (profile.kind === 'local')
-          rmSync(join(this.settings.stateDir, 'profiles', name), { recursive: true, force: true });
+        if (profile.kind === 'local') await removeProfileFolder(join(this.settings.stateDir, 'profiles', name));
         return json({ deleted: name });
       }
       case 'reset-profile': {
@@ -103,7 +103,7 @@ export class BrowserController {
             { details: { profile: profile.name } },
           );
         const wasRunning = await this.#stop(profile.name);
-        rmSync(this.settings.profiles.userDataDir(profile.name), { recursive: true, force: true });
+        await removeProfileFolder(this.settings.profiles.userDataDir(profile.name));
         return json({ reset: profile.name, wasRunning });
       }
       default:

@@ -18,4 +18,6 @@ export const BrowserErrors = defineErrors('@tool-search/plugin-browser', {
   BROWSER_TIMEOUT: 'The page did not answer in time (still loading, busy script, or an open dialog).',
   BROWSER_ARGUMENTS_INVALID: 'The action needs arguments it did not get, or got ones that do not fit together.',
   BROWSER_UPLOAD_PATH_INVALID: 'An upload path is missing or outside the workspace.',
+  BROWSER_UPLOAD_TOO_LARGE:
+    'The upload would hold more bytes of copies than the browser keeps (`details.maxBytes`, all copies of one browser together).',
 });

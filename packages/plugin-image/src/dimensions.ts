@@ -15,7 +15,8 @@ export interface Dimensions {
 /** Checks the declared size of `data` (of type `mime`) against `maxPixels`; returns it. */
 export function checkPixels(data: Buffer, mime: string, input: string, maxPixels: number): Dimensions {
   const size = dimensions(data, mime);
-  if (!size)
+  // A zero side is no size: a JPEG of height 0 takes its height from a DNL marker after the first scan.
+  if (!size?.width || !size.height)
     throw new ToolSearchError(ImageErrors.IMAGE_UNREADABLE, `${input}: its ${mime} header gives no pixel size`, {
       details: { rule: 'dimensions', path: input },
     });
@@ -37,8 +38,7 @@ export function dimensions(b: Buffer, mime: string): Dimensions | undefined {
         ? { width: b.readUInt32BE(16), height: b.readUInt32BE(20) }
         : undefined;
     case 'image/gif':
-      // The logical screen: every frame is drawn inside it.
-      return b.length >= 10 ? { width: b.readUInt16LE(6), height: b.readUInt16LE(8) } : undefined;
+      return gif(b);
     case 'image/jpeg':
       return jpeg(b);
     case 'image/webp':
@@ -47,6 +47,33 @@ export function dimensions(b: Buffer, mime: string): Dimensions | undefined {
       return undefined;
   }
 }
+
+/**
+ * The logical screen, grown to hold every frame: decoders enlarge the screen to fit a first frame larger than it
+ * (Chromium's does), so a 1×1 screen may carry a 65,535×65,535 frame. Walks the blocks to the trailer or the end.
+ */
+function gif(b: Buffer): Dimensions | undefined {
+  if (b.length < 13) return undefined;
+  let width = b.readUInt16LE(6);
+  let height = b.readUInt16LE(8);
+  let at = 13 + colorTable(b[10]!);
+  while (at < b.length && b[at] !== 0x3b) {
+    if (b[at] === 0x2c) {
+      if (at + 10 > b.length) break;
+      width = Math.max(width, b.readUInt16LE(at + 1) + b.readUInt16LE(at + 5));
+      height = Math.max(height, b.readUInt16LE(at + 3) + b.readUInt16LE(at + 7));
+      at += 10 + colorTable(b[at + 9]!) + 1; // the descriptor, its color table, the LZW code size
+    } else if (b[at] === 0x21)
+      at += 2; // extension introducer and label
+    else break;
+    while (at < b.length && b[at] !== 0) at += b[at]! + 1; // data sub-blocks
+    at++;
+  }
+  return { width, height };
+}
+
+/** Bytes of the color table a GIF packed-fields byte announces. */
+const colorTable = (packed: number) => (packed & 0x80 ? 3 * 2 ** ((packed & 7) + 1) : 0);
 
 /** The frame header (SOF0–SOF15, not DHT, JPG or DAC), found by walking the markers from SOI. */
 function jpeg(b: Buffer): Dimensions | undefined {

@@ -61,6 +61,26 @@ const gif = (width: number, height: number) => {
   return b;
 };
 
+/** A GIF89a header for a `width` × `height` screen with these packed fields. */
+function gifHeader(width: number, height: number, packed = 0): Buffer {
+  const b = Buffer.from('GIF89a\0\0\0\0\0\0\0', 'latin1');
+  b.writeUInt16LE(width, 6);
+  b.writeUInt16LE(height, 8);
+  b[10] = packed;
+  return b;
+}
+
+/** An image descriptor at (`left`, `top`), `width` × `height`, no local table, with one tiny LZW sub-block. */
+function gifFrame(left: number, top: number, width: number, height: number): Buffer {
+  const b = Buffer.alloc(10);
+  b[0] = 0x2c;
+  b.writeUInt16LE(left, 1);
+  b.writeUInt16LE(top, 3);
+  b.writeUInt16LE(width, 5);
+  b.writeUInt16LE(height, 7);
+  return Buffer.concat([b, Buffer.from([2, 2, 0x4c, 0x01, 0])]);
+}
+
 let mock: MockOpenAI;
 const workspace = realpathSync(mkdtempSync(join(tmpdir(), 'image-pixels-')));
 beforeAll(async () => {
@@ -70,6 +90,16 @@ beforeAll(async () => {
   writeFileSync(join(workspace, 'bomb.gif'), gif(65_535, 65_535));
   writeFileSync(join(workspace, 'bomb.webp'), webp(16_384, 16_384));
   writeFileSync(join(workspace, 'small.png'), png(7, 5));
+  writeFileSync(
+    join(workspace, 'frame.gif'),
+    Buffer.concat([gifHeader(1, 1), gifFrame(0, 0, 65_535, 65_535), Buffer.from([0x3b])]),
+  );
+  writeFileSync(
+    join(workspace, 'offset.gif'),
+    Buffer.concat([gifHeader(1, 1), gifFrame(65_535, 65_535, 1, 1), Buffer.from([0x3b])]),
+  );
+  writeFileSync(join(workspace, 'dnl.jpg'), jpeg(65_535, 0));
+  writeFileSync(join(workspace, 'zero.png'), png(0, 7));
   writeFileSync(join(workspace, 'headless.jpg'), Buffer.from([0xff, 0xd8, 0xff, 0xda, 0, 2, 0xff, 0xd9]));
 });
 afterAll(async () => {
@@ -115,6 +145,31 @@ describe('image against pixel bombs', () => {
 
   it('refuses an image whose header gives no size', async () => {
     expect(code(await call('headless.jpg'))).toBe(ImageErrors.IMAGE_UNREADABLE);
+  });
+
+  it.each([
+    // A 1×1 screen whose first frame is 65,535 × 65,535: decoders grow the screen to fit it (Chromium's does).
+    ['a GIF frame larger than its screen', 'frame.gif', ImageErrors.IMAGE_TOO_LARGE],
+    ['a GIF frame placed far outside its screen', 'offset.gif', ImageErrors.IMAGE_TOO_LARGE],
+    // Height 0: the height comes from a DNL marker after the first scan, up to 65,535.
+    ['a JPEG of height 0', 'dnl.jpg', ImageErrors.IMAGE_UNREADABLE],
+    ['a PNG of width 0', 'zero.png', ImageErrors.IMAGE_UNREADABLE],
+  ])('refuses %s (%s) before asking the model', async (_name, image, expected) => {
+    const requests = mock.requests.length;
+    expect(code(await call(image))).toBe(expected);
+    expect(mock.requests.length).toBe(requests);
+  });
+
+  it('reads every frame of a GIF with color tables and extensions', () => {
+    const animated = Buffer.concat([
+      gifHeader(10, 10, 0x81), // a global table of 4 colors
+      Buffer.alloc(12),
+      Buffer.from([0x21, 0xf9, 4, 0, 0, 0, 0, 0]), // a graphic control extension
+      gifFrame(0, 0, 10, 10),
+      gifFrame(5, 2, 20, 30),
+      Buffer.from([0x3b]),
+    ]);
+    expect(dimensions(animated, 'image/gif')).toEqual({ width: 25, height: 32 });
   });
 
   it('reads the size of lossy and lossless WebP too', () => {

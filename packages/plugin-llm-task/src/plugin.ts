@@ -305,10 +305,9 @@ function check(
   text: string,
   validate: ValidateFunction | undefined,
 ): { ok: true; value: unknown } | { ok: false; reason: string } {
-  const fenced = /^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$/.exec(text);
   let value: unknown;
   try {
-    value = JSON.parse(fenced ? fenced[1]! : text);
+    value = JSON.parse(unfenced(text));
   } catch (error) {
     return { ok: false, reason: `not JSON (${errorMessage(error)})` };
   }
@@ -318,4 +317,16 @@ function check(
       reason: `breaks the schema: ${(validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword}`).join(', ')}`,
     };
   return { ok: true, value };
+}
+
+/**
+ * The text inside a Markdown code fence around the whole answer (```` ```json … ``` ````), or the text as it is. Read
+ * with string operations: the former pattern (`^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$`) backtracked on a model's
+ * answer, 14 s for a fence and 5,000 spaces, growing with the cube of the length.
+ */
+export function unfenced(text: string): string {
+  const trimmed = text.trim();
+  if (trimmed.length < 6 || !trimmed.startsWith('```') || !trimmed.endsWith('```')) return text;
+  const body = trimmed.slice(3, -3);
+  return (body.startsWith('json') ? body.slice(4) : body).trim();
 }

@@ -9,6 +9,7 @@ import { createKernel, ErrorCode, type Kernel, type ToolCallOutcome } from '@too
 import { startMockAnthropic } from '@tool-search/mock-anthropic';
 import { startMockOpenAI } from '@tool-search/mock-openai';
 import { llmTaskPlugin, LlmTaskErrors } from '../src/index.js';
+import { unfenced } from '../src/plugin.js';
 
 interface Provider {
   url: string;
@@ -155,6 +156,27 @@ describe('llm-task', () => {
     const fits = schema.type === 'string' ? JSON.stringify('a'.repeat(40)) : JSON.stringify({ [evil]: 'x', aa: 1 });
     const { outcome: ok } = await task([fits], { prompt: 'x', schema });
     expect(ok.status).toBe('ok');
+  });
+
+  // The answer's Markdown fence was cut with `^\s*```(?:json)?\s*([\s\S]*?)\s*```\s*$`, which backtracks: a model
+  // answering a fence and 5,000 spaces froze the loop 14 s (cubic: 8,000 take about a minute, twice with the retry).
+  // The test would time out; read with string operations it answers at once.
+  it('an answer of a fence and 8,000 spaces is refused without freezing the loop', async () => {
+    const hostile = `\`\`\`${' '.repeat(8000)}x`;
+    const { outcome } = await task([hostile, `${hostile}\`\``], { prompt: 'x', schema: SCHEMA });
+    expect(outcome.status === 'error' && outcome.error.code).toBe(LlmTaskErrors.LLM_TASK_INVALID_OUTPUT);
+  }, 20_000);
+
+  it.each([
+    ['```json\n{"a":1}\n```', '{"a":1}'],
+    ['  ```\n[1]\n```  ', '[1]'],
+    ['```json```', ''],
+    ['``````', ''],
+    ['`````', '`````'],
+    ['{"a":"```"}', '{"a":"```"}'],
+    ['```jsonfoo```', 'foo'],
+  ])('unfenced(%j) is %j', (text, expected) => {
+    expect(unfenced(text)).toBe(expected);
   });
 
   it('a provider that does not answer is LLM_TASK_PROVIDER_FAILED', async () => {

@@ -10,7 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ErrorCode, ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { PdfErrors } from './errors.js';
 
 const WORKER_ENTRY = fileURLToPath(new URL('./pdf-worker.mjs', import.meta.url));
@@ -157,7 +157,12 @@ export function createPdfParser() {
         if ('ready' in message) start();
         else if ('pageCount' in message) {
           pageCount = message.pageCount;
-          worker.postMessage({ wanted: choose(pageCount) });
+          // A throw here would be an uncaught exception on the gateway's loop: the call fails instead.
+          try {
+            worker.postMessage({ wanted: choose(pageCount) });
+          } catch (error) {
+            fail(unreadable(input, 'pageCount', `${input} claims ${pageCount} pages: ${errorMessage(error)}`, error));
+          }
         } else if ('result' in message) finish(true, () => resolve({ pageCount, ...message.result }));
         else if (message.error.rule === 'parse') finish(true, () => reject(workerError(input, message.error, limits)));
         else fail(workerError(input, message.error, limits));
@@ -206,10 +211,11 @@ function crashed(input: string, error: Error & { code?: string }): ToolSearchErr
       `${input} needs more than the ${WORKER_HEAP_MB} MB heap pdf.js may use (fixed)`,
       error,
     );
-  return new ToolSearchError(PdfErrors.PDF_UNREADABLE, `pdf.js stopped on ${input}: ${error.message}`, {
-    details: { rule: 'worker', path: input },
-    cause: error,
-  });
+  return unreadable(input, 'worker', `pdf.js stopped on ${input}: ${error.message}`, error);
+}
+
+function unreadable(input: string, rule: 'worker' | 'pageCount', message: string, cause: unknown): ToolSearchError {
+  return new ToolSearchError(PdfErrors.PDF_UNREADABLE, message, { details: { rule, path: input }, cause });
 }
 
 function workerError(

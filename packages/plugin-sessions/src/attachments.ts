@@ -105,9 +105,11 @@ export async function materialize(
   const seen = new Set<string>();
   const decoded = inputs.map((input) => {
     checkName(input.name);
-    if (seen.has(input.name))
+    // Names that read alike are one name: `café` composed and decomposed, `A` and `a`, fullwidth and plain letters.
+    const key = foldedName(input.name);
+    if (seen.has(key))
       throw refused(`attachment name ${JSON.stringify(input.name)} is given twice`, { name: input.name });
-    seen.add(input.name);
+    seen.add(key);
     const bytes = input.encoding === 'base64' ? decodeBase64(input) : Buffer.from(input.content, 'utf8');
     if (bytes.length > limits.maxFileBytes)
       throw refused(`${input.name} is ${bytes.length} bytes, more than maxFileBytes ${limits.maxFileBytes}`, {
@@ -177,19 +179,47 @@ async function create(folder: NewFolder, name: string, content: string | Uint8Ar
  */
 const UNSAFE_NAME_CHARACTER = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/u;
 
-/** A plain file name: not empty, `.` or `..`; no separators or unsafe characters; not the manifest's name. */
+/** File systems take names of at most 255 bytes: a longer one failed after the files before it were written. */
+const MAX_NAME_BYTES = 255;
+
+/** The name as a reader (or a case-insensitive file system) tells it apart: compatibility-composed, lower case. */
+function foldedName(name: string): string {
+  return name.normalize('NFKC').toLowerCase();
+}
+
+/**
+ * A plain file name: not empty, `.` or `..`; no separators or unsafe characters; not the manifest's name; at most 255
+ * bytes. Its folded form is held to the same rules: `a／b` (a fullwidth solidus) reads as a path.
+ */
 function checkName(name: string): void {
+  if (Buffer.byteLength(name) > MAX_NAME_BYTES)
+    throw refused(`attachment name is ${Buffer.byteLength(name)} bytes; file names hold at most ${MAX_NAME_BYTES}`, {
+      name: name.slice(0, 64),
+      rule: 'attachment-name-length',
+    });
+  const folded = foldedName(name);
   const unsafe = UNSAFE_NAME_CHARACTER.exec(name)?.[0];
   if (unsafe !== undefined)
     throw refused(
       `attachment name ${JSON.stringify(name)} holds ${codePoint(unsafe)}: control, bidi, invisible and line-separator characters are refused`,
       { name, rule: 'attachment-name-characters', character: codePoint(unsafe) },
     );
-  if (name === '.' || name === '..' || name === '.manifest.json' || /[/\\]/.test(name) || name.trim() !== name || !name)
+  if (!plainName(name) || !plainName(folded))
     throw refused(`attachment name ${JSON.stringify(name)} is not a plain file name (no folders, "..")`, {
       name,
       rule: 'attachment-name',
     });
+}
+
+function plainName(name: string): boolean {
+  return !(
+    name === '.' ||
+    name === '..' ||
+    name === '.manifest.json' ||
+    /[/\\]/.test(name) ||
+    name.trim() !== name ||
+    !name
+  );
 }
 
 function codePoint(character: string): string {

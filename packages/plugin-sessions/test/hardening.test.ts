@@ -77,6 +77,23 @@ describe('attachment names with characters that hide or break what they show', (
     expect((await host.store.list()).filter((s) => s.kind === 'spawn')).toEqual([]);
   });
 
+  // Before, each was written: the 400-byte name only after the file before it (left behind, no manifest), the
+  // others as names a reader takes for a path, `..`, the manifest, or the file beside them.
+  it.each([
+    ['a name past 255 bytes (200 × é)', [{ name: 'ok.txt' }, { name: 'é'.repeat(200) }]],
+    ['a fullwidth solidus (U+FF0F), read as a folder', [{ name: 'etc\uff0fpasswd' }]],
+    ['a two-dot leader (U+2025), read as ..', [{ name: '\u2025' }]],
+    ["the manifest's name in capitals", [{ name: '.MANIFEST.json' }]],
+    ['the same name composed and decomposed', [{ name: 'caf\u00e9.txt' }, { name: 'cafe\u0301.txt' }]],
+    ['the same name in two cases', [{ name: 'Report.txt' }, { name: 'report.txt' }]],
+  ])('%s is refused with SESSIONS_ATTACHMENT_REFUSED and nothing is written', async (_what, files) => {
+    const { workspace, spawn } = setup(5);
+    const outcome = await spawn({ attachments: files.map(({ name }) => ({ name, content: 'x' })) });
+    expect(code(outcome)).toBe(SessionsErrors.SESSIONS_ATTACHMENT_REFUSED);
+    const dir = join(workspace, '.openclaw', 'attachments');
+    expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+  });
+
   it('plain Unicode names (accents, CJK, emoji, inner spaces) are still accepted', async () => {
     const { spawn } = setup(5);
     const names = ['résumé.txt', '報告.md', 'chart 📈.png', 'a b.txt'];
