@@ -5,7 +5,19 @@
  * commands are what `.ci/run` runs.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +36,7 @@ if (!built)
 
 /** A scratch folder where `tool-search` (PATH) and `npx tool-search` (node_modules) are this checkout's CLI. */
 function scratch(): { cwd: string; path: string } {
-  const cwd = mkdtempSync(join(tmpdir(), 'readme-block-'));
+  const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'readme-block-')));
   const bin = join(cwd, '.bin');
   mkdirSync(bin);
   writeFileSync(
@@ -36,7 +48,56 @@ function scratch(): { cwd: string; path: string } {
   return { cwd, path: `${bin}:${dirname(process.execPath)}:${process.env.PATH ?? ''}` };
 }
 
-function runBlock(code: string): Promise<{ code: number | null; output: string }> {
+/** Processes still running in the block's scratch folder (a server it started and did not stop). */
+function runningIn(cwd: string): string[] {
+  if (!existsSync('/proc/self/cwd')) return [];
+  return readdirSync('/proc')
+    .filter((pid) => /^\d+$/.test(pid))
+    .filter((pid) => {
+      try {
+        const dir = readlinkSync(`/proc/${pid}/cwd`);
+        return dir === cwd || dir.startsWith(`${cwd}/`);
+      } catch {
+        return false; // gone, a zombie, or not ours to read
+      }
+    })
+    .map((pid) => `${pid}: ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim()}`);
+}
+
+/** The ports a block serves on (`--port 8787`, `localhost:8788`), port 0 aside. */
+function portsOf(code: string): number[] {
+  const ports = [...code.matchAll(/(?:--port |localhost:|127\.0\.0\.1:)(\d+)/g)].map((m) => Number(m[1]));
+  return [...new Set(ports)].filter((port) => port > 0);
+}
+
+function listening(port: number): Promise<boolean> {
+  return new Promise((answer) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      answer(true);
+    });
+    socket.once('error', () => answer(false));
+  });
+}
+
+/** What a block left behind once it ended: processes in its folder, ports still served. Waits for ones stopping. */
+async function leftovers(cwd: string, code: string): Promise<string[]> {
+  const found = async () =>
+    [
+      ...runningIn(cwd),
+      ...(await Promise.all(portsOf(code).map(async (port) => ((await listening(port)) ? `port ${port}` : '')))),
+    ].filter(Boolean);
+  // A process it signalled may still be exiting: give that a moment, then report what stays.
+  for (let i = 0; i < 100; i++) {
+    const now = await found();
+    if (now.length === 0) return now;
+    await new Promise((wake) => setTimeout(wake, 100));
+  }
+  return found();
+}
+
+function runBlock(code: string): Promise<{ code: number | null; output: string; left: string[] }> {
   const { cwd, path } = scratch();
   return new Promise((done) => {
     // Its own process group, so whatever the block leaves running (a server it forgot to stop) is stopped with it.
@@ -51,14 +112,25 @@ function runBlock(code: string): Promise<{ code: number | null; output: string }
     child.stderr.on('data', (chunk) => (output += chunk));
     const timer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 240_000);
     // On exit, not close: a server the block started in the background may still hold the output pipes open.
-    child.on('exit', (exit) => {
+    child.on('exit', async (exit) => {
       clearTimeout(timer);
+      // What the block left running is found before the group is stopped (issue 41: `kill %1 %2` stopped only the
+      // npx wrappers, and the gateways went on serving).
+      const left = await leftovers(cwd, code);
+      // Stopped here too: one in a process group of its own (job control) would outlive the group kill below.
+      for (const entry of left.filter((line) => /^\d+:/.test(line))) {
+        try {
+          process.kill(Number.parseInt(entry, 10), 'SIGTERM');
+        } catch {
+          // it exited meanwhile
+        }
+      }
       try {
         process.kill(-child.pid!, 'SIGTERM');
       } catch {
         // the group is already gone
       }
-      setTimeout(() => done({ code: exit, output }), 200);
+      setTimeout(() => done({ code: exit, output, left }), 200);
     });
   });
 }
@@ -92,9 +164,10 @@ describe('README shell blocks', () => {
       `${block.file}:${block.line} runs as written`,
       { timeout: 300_000, concurrent: true },
       async () => {
-        const { code, output } = await runBlock(block.code);
+        const { code, output, left } = await runBlock(block.code);
         expect(code, output.slice(-3000)).toBe(0);
         expect(output).not.toMatch(/TOOL_ARGUMENTS_INVALID|did not succeed/);
+        expect(left, 'nothing the block started is left running or listening').toEqual([]);
       },
     );
   }

@@ -1,3 +1,5 @@
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { systemProgramOnPath } from '@tool-search/testing';
 import { cli, folder } from './helpers.js';
@@ -54,6 +56,54 @@ describe('config check', () => {
     }
     // The same config where bubblewrap runs: ok (the failure above is bubblewrap's absence, nothing else).
     if (systemProgramOnPath('bubblewrap')) expect((await cli(['config', 'check'], cwd)).code).toBe(0);
+  });
+
+  it("fails (exit 1) naming the server and the command when a stdio MCP server's command does not exist (issue 41)", async () => {
+    const cwd = folder({
+      'tool-search.json': JSON.stringify({
+        mcp: {
+          servers: {
+            ghost: { command: 'no-such-mcp-server-41' },
+            here: { command: process.execPath, args: ['-e', ''] },
+          },
+        },
+        mcpServers: { local: { command: './missing-server.sh' } },
+      }),
+    });
+    const { code, stdout } = await cli(['config', 'check', '--json'], cwd);
+    expect(code).toBe(1);
+    const report = JSON.parse(stdout) as { ok: boolean; unavailable: { code: string; details: unknown }[] };
+    expect(report.ok).toBe(false);
+    const missing = report.unavailable.filter((entry) => entry.code === 'MCP_COMMAND_NOT_FOUND');
+    expect(missing.map((entry) => entry.details)).toEqual([
+      { server: 'ghost', command: 'no-such-mcp-server-41' },
+      { server: 'local', command: './missing-server.sh' },
+    ]);
+    const text = await cli(['config', 'check'], cwd);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toMatch(/MCP_COMMAND_NOT_FOUND: MCP server "ghost": command "no-such-mcp-server-41"/);
+    expect(text.stdout).toContain('not ok');
+  });
+
+  it("finds a stdio MCP server's command on the PATH its env gives, or relative to its cwd", async () => {
+    const cwd = folder({ 'server.sh': '#!/bin/sh\nexit 0\n' });
+    chmodSync(join(cwd, 'server.sh'), 0o755);
+    mkdirSync(join(cwd, 'bin'));
+    writeFileSync(join(cwd, 'bin', 'my-mcp-41'), '#!/bin/sh\nexit 0\n', { mode: 0o755 });
+    writeFileSync(
+      join(cwd, 'tool-search.json'),
+      JSON.stringify({
+        mcp: {
+          servers: {
+            rel: { command: './server.sh' },
+            onPath: { command: 'my-mcp-41', env: { PATH: join(cwd, 'bin') } },
+          },
+        },
+      }),
+    );
+    const { stdout } = await cli(['config', 'check', '--json'], cwd);
+    const report = JSON.parse(stdout) as { unavailable: { code: string }[] };
+    expect(report.unavailable.filter((entry) => entry.code === 'MCP_COMMAND_NOT_FOUND')).toEqual([]);
   });
 
   it('accepts no config at all', async () => {

@@ -7,7 +7,8 @@ import { cli, smallCatalog } from './helpers.js';
 it.each([
   ['gateway', ['gateway', '--provider-mode', 'mock-openai', '--port'], '--port'],
   ['serve mcp --http', ['serve', 'mcp', '--http'], '--http'],
-])('%s says in one line that the port is in use', async (_name, argv, flag) => {
+  ['inspect', ['inspect', '--port'], '--port'], // issue 41: this one printed an EADDRINUSE stack
+])('%s says in one line that the port is in use', async (name, argv, flag) => {
   const taken = createServer();
   await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
   const port = (taken.address() as AddressInfo).port;
@@ -15,7 +16,8 @@ it.each([
     const { code, stderr } = await cli([...argv, String(port)], smallCatalog(1));
     expect(code).toBe(1);
     const errors = stderr.split('\n').filter((line) => line.startsWith('error'));
-    expect(errors).toEqual([`error PORT_IN_USE: port ${port} is in use; pick another with ${flag}`]);
+    const errorCode = name === 'inspect' ? 'INSPECT_PORT_IN_USE' : 'PORT_IN_USE';
+    expect(errors).toEqual([`error ${errorCode}: port ${port} is in use; pick another with ${flag}`]);
     expect(stderr).not.toContain('    at ');
   } finally {
     await new Promise<void>((resolve) => taken.close(() => resolve()));

@@ -132,7 +132,11 @@ describe.skipIf(!BUILT)('modules loaded at start-up (the built binary)', () => {
   });
 
   it('tools list with the core tools loads no provider SDK: image, pdf and llm-task load theirs on the first call', () => {
-    const files = loadedBy(['tools', 'list'], { plugins: { core: {} } });
+    // A provider with a key lists `image` (the main model reads images), so its plugin loads, but not its SDK.
+    const files = loadedBy(['tools', 'list'], {
+      plugins: { core: {} },
+      provider: { kind: 'openai', model: 'gpt-4.1', apiKey: 'test-key', baseURL: 'http://127.0.0.1:9/v1' },
+    });
     expect(files.some((file) => file.includes('/plugin-image/'))).toBe(true);
     expect(packagesIn(files, ['openai', '@anthropic-ai/sdk', '@modelcontextprotocol/client'])).toEqual([]);
   });

@@ -29,7 +29,7 @@ function validator(): ValidateFunction {
 export function configIssues(value: unknown): ConfigIssue[] {
   const validate = (compiled ??= validator());
   if (validate(value)) return [];
-  return toIssues(validate.errors ?? []);
+  return toIssues([...(validate.errors ?? [])], value);
 }
 
 /** Checks `value` against the schema; throws a `ConfigError` (CONFIG_INVALID) listing every issue. */
@@ -44,7 +44,7 @@ export function validateConfig(value: unknown, source?: string): ToolSearchConfi
   });
 }
 
-function toIssues(errors: readonly ErrorObject[]): ConfigIssue[] {
+function toIssues(errors: readonly ErrorObject[], value: unknown): ConfigIssue[] {
   // `if` and `propertyNames` only repeat the errors of their branch or name (kept below).
   const kept = errors.filter((error) => error.keyword !== 'if' && error.keyword !== 'propertyNames');
   const dropped = new Set<ErrorObject>();
@@ -64,7 +64,97 @@ function toIssues(errors: readonly ErrorObject[]): ConfigIssue[] {
   // A wrong type already says it; an enum miss on the same value would repeat it.
   const typeErrors = new Set(kept.filter((error) => error.keyword === 'type').map((error) => error.instancePath));
   for (const error of kept) if (error.keyword === 'enum' && typeErrors.has(error.instancePath)) dropped.add(error);
-  return kept.filter((error) => !dropped.has(error)).map(toIssue);
+  return typosFirst(
+    kept.filter((error) => !dropped.has(error)),
+    value,
+  );
+}
+
+/**
+ * A misspelled key (`comand`) is the cause, not the errors it leads to ("command is required", or "url is required"
+ * when the typo made an entry read as the other kind): its did-you-mean comes first, and another error inside that
+ * object is kept only if the config with the typos corrected still has it.
+ */
+function typosFirst(errors: readonly ErrorObject[], value: unknown): ConfigIssue[] {
+  const typos = new Map<ErrorObject, string>();
+  for (const error of errors) {
+    const suggestion = error.keyword === 'additionalProperties' ? typoFix(error) : undefined;
+    if (suggestion) typos.set(error, suggestion);
+  }
+  if (typos.size === 0) return errors.map(toIssue);
+  const objects = [...typos.keys()].map((error) => error.instancePath);
+  const inside = (error: ErrorObject) =>
+    objects.some((path) => error.instancePath === path || error.instancePath.startsWith(`${path}/`));
+  const after = errorsAfterCorrection(value, typos);
+  const remaining = new Set(after?.map(signature));
+  const rest = errors.filter(
+    (error) => !typos.has(error) && (!after || !inside(error) || remaining.has(signature(error))),
+  );
+  return [...[...typos.keys()].map(toIssue), ...rest.map(toIssue)];
+}
+
+const signature = (error: ErrorObject) =>
+  `${error.instancePath}|${error.keyword}|${String(error.params.missingProperty ?? error.params.additionalProperty ?? '')}`;
+
+/** The schema errors left once every typo is renamed to its suggestion (undefined: the value cannot be copied). */
+function errorsAfterCorrection(value: unknown, typos: ReadonlyMap<ErrorObject, string>): ErrorObject[] | undefined {
+  let corrected: unknown;
+  try {
+    corrected = structuredClone(value);
+  } catch {
+    return undefined; // a config built in code may hold functions: then every issue is kept, as before
+  }
+  for (const [error, key] of typos) {
+    const record = error.instancePath
+      .split('/')
+      .slice(1)
+      .reduce<unknown>((node, segment) => (node as Record<string, unknown>)?.[unescapePointer(segment)], corrected);
+    const object = record as Record<string, unknown> | undefined;
+    if (!object || typeof object !== 'object') continue;
+    const typo = String(error.params.additionalProperty);
+    if (!(key in object)) object[key] = object[typo];
+    delete object[typo];
+  }
+  const validate = (compiled ??= validator());
+  return validate(corrected) ? [] : [...(validate.errors ?? [])];
+}
+
+/** The known key an unknown key is a typo of (none when it is a known key of another kind of entry, like `args`). */
+function typoFix(error: ErrorObject): string | undefined {
+  const key = String(error.params.additionalProperty);
+  const known = knownKeys(error);
+  return known.includes(key) ? undefined : closest(key, known);
+}
+
+/** The keys the schema knows where the unknown key is: every branch (`then`/`else`, `anyOf`/`oneOf`) of that object. */
+function knownKeys(error: ErrorObject): string[] {
+  const segments = pointerSegments(error.schemaPath).slice(0, -1); // drop `additionalProperties`
+  while (segments.length && isBranch(segments)) segments.splice(BRANCH_ARRAYS.has(segments.at(-2)!) ? -2 : -1);
+  return [...propertyKeys(schemaAt(segments))];
+}
+
+const BRANCH_ARRAYS = new Set(['anyOf', 'oneOf', 'allOf']);
+const isBranch = (segments: string[]) =>
+  segments.at(-1) === 'then' || segments.at(-1) === 'else' || BRANCH_ARRAYS.has(segments.at(-2) ?? '');
+
+type SchemaNode = { properties?: object; then?: SchemaNode; else?: SchemaNode } & Record<string, unknown>;
+
+function propertyKeys(node: SchemaNode | undefined): Set<string> {
+  if (!node || typeof node !== 'object') return new Set();
+  const keys = new Set(Object.keys(node.properties ?? {}));
+  const branches = [node.then, node.else, ...[...BRANCH_ARRAYS].flatMap((k) => (node[k] as SchemaNode[]) ?? [])];
+  for (const branch of branches) for (const key of propertyKeys(branch)) keys.add(key);
+  return keys;
+}
+
+function schemaAt(segments: readonly string[]): SchemaNode | undefined {
+  let node: unknown = configSchema;
+  for (const segment of segments) node = (node as Record<string, unknown> | undefined)?.[segment];
+  return node as SchemaNode | undefined;
+}
+
+function pointerSegments(schemaPath: string): string[] {
+  return schemaPath.replace(/^#\/?/, '').split('/').filter(Boolean).map(unescapePointer);
 }
 
 function toIssue(error: ErrorObject): ConfigIssue {
@@ -79,14 +169,15 @@ function toIssue(error: ErrorObject): ConfigIssue {
   }
   if (error.keyword === 'additionalProperties') {
     const key = String(error.params.additionalProperty);
-    const known = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
-    const suggestion = closest(key, known);
+    // The keys of this kind of entry (an `args` on an http server); a typo is matched against every kind's keys.
+    const known = Object.keys(schemaAt(pointerSegments(error.schemaPath).slice(0, -1))?.properties ?? {});
+    const suggestion = typoFix(error);
     return {
       path: `${path}/${escapePointer(key)}`,
       rule: 'additionalProperties',
       message:
         `unknown key "${key}"` +
-        (suggestion ? `; did you mean "${suggestion}"?` : known.length ? `; known keys: ${known.join(', ')}` : ''),
+        (suggestion ? `: did you mean "${suggestion}"?` : known.length ? `; known keys: ${known.join(', ')}` : ''),
     };
   }
   if (error.keyword === 'required') {
@@ -116,6 +207,10 @@ function toIssue(error: ErrorObject): ConfigIssue {
 
 function escapePointer(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+
+function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }
 
 /** The known key closest to a typo, if it is close enough to be a typo. */

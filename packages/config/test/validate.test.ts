@@ -212,11 +212,45 @@ describe('wrong types', () => {
 describe('MCP server entries (issue 16 items 1 and 7)', () => {
   it('says a misspelled command key is unknown and suggests command, instead of asking for url', () => {
     const issues = configIssues({ mcp: { servers: { fs: { comand: 'npx', args: ['x'] } } } });
-    expect(issues.map(({ path, rule }) => ({ path, rule }))).toEqual([
-      { path: '/mcp/servers/fs/command', rule: 'required' },
-      { path: '/mcp/servers/fs/comand', rule: 'additionalProperties' },
+    // Issue 41: the typo is the one issue (the "command is required" it caused is gone), first, with its fix.
+    expect(issues).toEqual([
+      {
+        path: '/mcp/servers/fs/comand',
+        rule: 'additionalProperties',
+        message: 'unknown key "comand": did you mean "command"?',
+      },
     ]);
-    expect(issues[1]?.message).toContain('"command"');
+  });
+
+  it('suggests command in a Claude Desktop mcpServers entry too, where the typo made it read as an http entry', () => {
+    // Issue 41: this said "url is required" and listed only the http keys (type, url, headers).
+    const error = thrown(() => validateConfig({ mcpServers: { fs: { comand: 'npx', args: ['x'] } } }));
+    expect(error).toMatchObject({
+      code: ErrorCode.CONFIG_INVALID,
+      path: '/mcpServers/fs/comand',
+      rule: 'additionalProperties',
+    });
+    expect(error.details?.errors).toEqual([
+      {
+        path: '/mcpServers/fs/comand',
+        rule: 'additionalProperties',
+        message: 'unknown key "comand": did you mean "command"?',
+      },
+    ]);
+  });
+
+  it('keeps the other issues of the entry: a wrong value and a key still missing once the typo is fixed', () => {
+    expect(issuesOf({ mcp: { servers: { fs: { comand: 'npx', cwd: '' } } } })).toEqual([
+      { path: '/mcp/servers/fs/comand', rule: 'additionalProperties' },
+      { path: '/mcp/servers/fs/cwd', rule: 'minLength' },
+    ]);
+    expect(issuesOf({ agents: { list: [{ idd: 'main' }] } })).toEqual([
+      { path: '/agents/list/0/idd', rule: 'additionalProperties' },
+    ]);
+    expect(issuesOf({ agents: { list: [{ nmae: 'Main' }] } })).toEqual([
+      { path: '/agents/list/0/nmae', rule: 'additionalProperties' },
+      { path: '/agents/list/0/id', rule: 'required' },
+    ]);
   });
 
   it('suggests url for a misspelled url key', () => {

@@ -80,7 +80,16 @@ export function createExposure(
         try {
           const result = await exposed.handler(input, { signal: linked.signal, run: counted.run });
           const outcome = controlOutcome(result, callId, `control:${mode}:${exposed.name}`);
-          run.emit({ type: 'control-call', name: exposed.name, mode, status: outcome.status, ...counted.counts });
+          // A failed code run is an `ok` call whose result has isError: observers (the inspect page) must see it failed.
+          const failed = outcome.status === 'ok' && outcome.result?.isError === true ? { isError: true as const } : {};
+          run.emit({
+            type: 'control-call',
+            name: exposed.name,
+            mode,
+            status: outcome.status,
+            ...failed,
+            ...counted.counts,
+          });
           return outcome;
         } finally {
           linked.release();

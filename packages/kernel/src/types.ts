@@ -218,6 +218,8 @@ export interface RunEventMap {
     readonly name: string;
     readonly mode: string;
     readonly status: ToolCallOutcome['status'];
+    /** The call answered (`ok`) with a result that says it failed (a code run that threw). */
+    readonly isError?: true;
     readonly searches: number;
     readonly describes: number;
     readonly calls: number;

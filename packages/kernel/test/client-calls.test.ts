@@ -148,6 +148,31 @@ describe('control tools and the exposure', () => {
     ]);
   });
 
+  it('marks a control call whose ok result says it failed (a code run that threw) with isError', async () => {
+    // Issue 41: the inspect page showed such a code run as a green "ok"; the event now says it failed.
+    const events: unknown[] = [];
+    const observer: KernelPlugin = {
+      name: 'observer',
+      apply: ({ hooks }) => hooks.runEvent.tap((event) => void (event.type === 'control-call' && events.push(event))),
+    };
+    const soft = tool('soft', { execute: () => ({ content: [{ type: 'text', text: 'Error: boom' }], isError: true }) });
+    const run = await createKernel({ plugins: [source('s', [soft]), controlMode(), observer] }).createRun();
+    const exposure = await run.exposure('test');
+    await expect(exposure.call('tool_call', { id: 'soft' })).resolves.toMatchObject({ status: 'ok' });
+    expect(events).toEqual([
+      {
+        type: 'control-call',
+        name: 'tool_call',
+        mode: 'test',
+        status: 'ok',
+        isError: true,
+        searches: 0,
+        describes: 0,
+        calls: 1,
+      },
+    ]);
+  });
+
   it('a tool result cannot claim a status by its shape', async () => {
     const liar = tool('liar', {
       execute: () => ({ content: [], isError: true, structuredContent: { status: 'error', error: { code: 'X' } } }),

@@ -20,7 +20,7 @@ import { OAuthSession, type McpAuthorizer } from './oauth-session.js';
 import { handlerCapabilities, installHandlers, type McpClientHandlers } from './handlers.js';
 import type { DownstreamHub } from './downstream.js';
 import { CallForwarding, type McpCallForwarding } from './forwarding.js';
-import { isHttpConfig, type McpRoot, type McpServerConfig } from './options.js';
+import { isHttpConfig, isPackageRunner, type McpRoot, type McpServerConfig } from './options.js';
 import type { McpTokenStore } from './token-store.js';
 import { coalesce, LIST_CHANGED_WINDOW_MS } from './coalesce.js';
 import { stderrNote } from './stderr-note.js';
@@ -49,6 +49,8 @@ export interface McpServerStatus {
 
 export interface ConnectionSettings {
   readonly connectTimeoutMs: number;
+  /** The budget of a package runner's first start (see `firstStartTimeoutMs`); `connectTimeoutMs` when smaller. */
+  readonly firstStartTimeoutMs?: number;
   readonly callTimeoutMs: number;
   readonly shutdownGraceMs: number;
   readonly limits: ListLimits;
@@ -74,6 +76,12 @@ export class ServerConnection {
   /** When the cached listing's `ttlMs` runs out (epoch ms); undefined: no expiry. */
   private toolsExpireAt: number | undefined;
   private listing: Promise<ToolListing> | undefined;
+  /** The budget of the listing in flight (longer than `connectTimeoutMs` for a package runner's first start). */
+  private listingBudgetMs = 0;
+  /** A start has succeeded: the package runner has its package, later starts are ordinary. */
+  private started = false;
+  /** The long starts whose end is announced (`onToolsChanged`) once. */
+  private readonly announced = new WeakSet<Promise<ToolListing>>();
   private stderr = '';
   private lastError: McpServerStatus['lastError'];
   private readonly closing = new Set<Promise<void>>();
@@ -118,10 +126,75 @@ export class ServerConnection {
     if (this.tools && (this.toolsExpireAt === undefined || Date.now() < this.toolsExpireAt))
       return Promise.resolve(this.tools);
     // Runs created at the same time share one connection attempt.
-    this.listing ??= this.connectAndList().finally(() => {
-      this.listing = undefined;
+    if (!this.listing) {
+      const budgetMs = this.startBudgetMs();
+      this.listingBudgetMs = budgetMs;
+      this.listing = this.connectAndList(budgetMs).finally(() => {
+        this.listing = undefined;
+      });
+    }
+    return this.listingBudgetMs > this.settings.connectTimeoutMs ? this.stillStarting(this.listing) : this.listing;
+  }
+
+  /** A package runner's first start (`npx -y` downloads the server: 26–30 s seen) gets the long budget. */
+  private startBudgetMs(): number {
+    const first = this.settings.firstStartTimeoutMs ?? 0;
+    return !this.started && isPackageRunner(this.config)
+      ? Math.max(first, this.settings.connectTimeoutMs)
+      : this.settings.connectTimeoutMs;
+  }
+
+  /**
+   * Waits `connectTimeoutMs` for a long start; past that the run goes on without the server, told so by an
+   * `MCP_SERVER_STARTING` warning (not a silent catalog without its tools), and the start goes on: once it lists, the
+   * server's tools are cached for the next run and `onToolsChanged` tells front ends (`tools/list_changed`).
+   */
+  private async stillStarting(listing: Promise<ToolListing>): Promise<ToolListing> {
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), this.settings.connectTimeoutMs);
     });
-    return this.listing;
+    try {
+      const first = await Promise.race([listing, waited]);
+      if (first) return first;
+    } finally {
+      clearTimeout(timer);
+    }
+    this.announceWhenReady(listing);
+    const { command, args = [] } = this.config as { command: string; args?: readonly string[] };
+    throw new ToolSearchError(
+      McpErrors.MCP_SERVER_STARTING,
+      `MCP server "${this.name}" is still starting after ${this.settings.connectTimeoutMs} ms (\`${[command, ...args].join(' ')}\` ` +
+        `fetches the server on its first run; up to ${this.listingBudgetMs} ms, option firstStartTimeoutMs); its tools join ` +
+        `the catalog when it is ready (serve mcp sends tools/list_changed, a gateway's next request has them). A one-shot command ends the ` +
+        `start with it: raise mcp.connectTimeoutMs to wait for a first download there`,
+      {
+        details: {
+          server: this.name,
+          reason: 'starting',
+          waitedMs: this.settings.connectTimeoutMs,
+          budgetMs: this.listingBudgetMs,
+        },
+      },
+    );
+  }
+
+  private announceWhenReady(listing: Promise<ToolListing>): void {
+    if (this.announced.has(listing)) return;
+    this.announced.add(listing);
+    listing.then(
+      () => {
+        this.settings.logger.info(`MCP server "${this.name}" has started; its tools join the catalog`, {
+          server: this.name,
+        });
+        this.settings.onToolsChanged?.(this.name);
+      },
+      (error: unknown) => {
+        // Nobody awaits a start that went on in the background: its failure is logged here (and kept in lastError).
+        if (this.state !== 'closed')
+          this.settings.logger.warn(errorMessage(error), { server: this.name, cause: error });
+      },
+    );
   }
 
   /** Runs `call` as one of this server's calls in flight for `ctx` (see `McpRequestContext.calls`). */
@@ -197,15 +270,17 @@ export class ServerConnection {
     while (this.closing.size) await Promise.all([...this.closing]);
   }
 
-  private async connectAndList(): Promise<ToolListing> {
-    const timeout = AbortSignal.timeout(this.settings.connectTimeoutMs);
+  private async connectAndList(budgetMs: number): Promise<ToolListing> {
+    const timeout = AbortSignal.timeout(budgetMs);
     const deadline = AbortSignal.any([timeout, this.shutdown.signal]);
     try {
-      return await withDeadline(this.connectAndListUnbounded(deadline), deadline);
+      const listing = await withDeadline(this.connectAndListUnbounded(deadline, budgetMs), deadline);
+      this.started = true;
+      return listing;
     } catch (error) {
       const failure = this.shutdown.signal.aborted
         ? (this.shutdown.signal.reason as ToolSearchError)
-        : this.failure(error, timeout.aborted);
+        : this.failure(error, timeout.aborted, budgetMs);
       this.lastError = {
         code: failure.code,
         reason: failure.details?.reason as McpFailureReason,
@@ -217,8 +292,8 @@ export class ServerConnection {
     }
   }
 
-  private async connectAndListUnbounded(signal: AbortSignal): Promise<ToolListing> {
-    if (!this.opened) await this.connect(signal);
+  private async connectAndListUnbounded(signal: AbortSignal, budgetMs: number): Promise<ToolListing> {
+    if (!this.opened) await this.connect(signal, budgetMs);
     const client = this.opened?.client;
     if (!client) throw new Error('connection closed while connecting');
     const listing = await listTools(client, this.settings.limits, { signal, timeout: this.settings.connectTimeoutMs });
@@ -229,7 +304,7 @@ export class ServerConnection {
     return listing;
   }
 
-  private async connect(signal: AbortSignal): Promise<void> {
+  private async connect(signal: AbortSignal, budgetMs: number): Promise<void> {
     this.state = 'connecting';
     this.stderr = '';
     // The configured handlers' capabilities are the more specific (elicitation form defaults), so they win a tie.
@@ -240,7 +315,7 @@ export class ServerConnection {
     const toolsChanged = coalesce(() => this.settings.onToolsChanged?.(this.name), LIST_CHANGED_WINDOW_MS);
     const opened = await openClient(this.config, {
       signal,
-      timeoutMs: this.settings.connectTimeoutMs,
+      timeoutMs: budgetMs,
       shutdownGraceMs: this.settings.shutdownGraceMs,
       ...(this.oauth ? { fetch: this.oauth.fetch() } : {}),
       capabilities,
@@ -304,12 +379,14 @@ export class ServerConnection {
     this.closing.add(tracked);
   }
 
-  private failure(error: unknown, timedOut: boolean): ToolSearchError {
+  private failure(error: unknown, timedOut: boolean, budgetMs: number): ToolSearchError {
     const auth = authError(error);
     if (auth && !timedOut) return auth;
     const reason = failureReason(error, timedOut);
     const why = timedOut
-      ? `did not start and list its tools within ${this.settings.connectTimeoutMs} ms (option connectTimeoutMs; mcp.connectTimeoutMs in tool-search.json raises or lowers it)`
+      ? budgetMs > this.settings.connectTimeoutMs
+        ? `did not start and list its tools within ${budgetMs} ms, its first start through a package runner (option firstStartTimeoutMs)`
+        : `did not start and list its tools within ${budgetMs} ms (option connectTimeoutMs; mcp.connectTimeoutMs in tool-search.json raises or lowers it)`
       : `failed (${reason}): ${errorMessage(error)}`;
     return new ToolSearchError(
       McpErrors.MCP_SERVER_FAILED,

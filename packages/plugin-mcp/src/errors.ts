@@ -4,6 +4,8 @@ import { defineErrors } from '@tool-search/kernel/errors';
 export const McpErrors = defineErrors('@tool-search/plugin-mcp', {
   MCP_SERVER_FAILED:
     'An MCP server failed to start, initialize or list its tools (crash, timeout, bad output); its tools are missing from the run.',
+  MCP_SERVER_STARTING:
+    'An MCP server started through a package runner (`npx -y`, `npm exec`, `pnpm dlx`, `bunx`, `uvx`) is still starting after `connectTimeoutMs` (a first run downloads it); it goes on starting, up to `firstStartTimeoutMs`, and its tools join the catalog when it is ready (warning).',
   MCP_SERVER_UNAVAILABLE: 'An MCP server is not connected (it died or was closed); the next run reconnects it.',
   MCP_CALL_FAILED: 'An MCP server answered a tool call with a protocol error (not a tool result with `isError`).',
   MCP_RESULT_TOO_LARGE:

@@ -10,10 +10,12 @@ export {
   parseMcpOptions,
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_FIRST_START_TIMEOUT_MS,
   DEFAULT_MAX_TOOLS_PER_SERVER,
   DEFAULT_MAX_LIST_PAGES,
   DEFAULT_SHUTDOWN_GRACE_MS,
   SERVER_NAME_PATTERN,
+  isPackageRunner,
 } from './options.js';
 export type {
   McpPluginOptions,

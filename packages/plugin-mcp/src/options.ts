@@ -78,6 +78,12 @@ export interface McpPluginOptions {
   readonly connectTimeoutMs?: number;
   /** Request timeout of a tool call. Default 60000 ms. */
   readonly callTimeoutMs?: number;
+  /**
+   * How long the first start of a server launched by a package runner (`npx`, `npm exec`, `pnpm dlx`, `bunx`, `uvx`)
+   * may take, downloading included. A listing waits `connectTimeoutMs` for it, then reports `MCP_SERVER_STARTING` and
+   * the start goes on in the background. Default 120000 ms.
+   */
+  readonly firstStartTimeoutMs?: number;
   /** Tools kept per server; a longer listing is cut there with an `MCP_LIST_TRUNCATED` warning. Default 10000. */
   readonly maxToolsPerServer?: number;
   /** `tools/list` pages followed per listing; more is cut with an `MCP_LIST_TRUNCATED` warning. Default 100. */
@@ -104,6 +110,7 @@ export interface McpRoot {
 
 export const DEFAULT_CONNECT_TIMEOUT_MS = 8_000;
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+export const DEFAULT_FIRST_START_TIMEOUT_MS = 120_000;
 export const DEFAULT_MAX_TOOLS_PER_SERVER = 10_000;
 export const DEFAULT_MAX_LIST_PAGES = 100;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 2_000;
@@ -188,6 +195,7 @@ export const mcpPluginOptionsSchema = {
     servers: mcpServersSchema,
     connectTimeoutMs: timeout,
     callTimeoutMs: timeout,
+    firstStartTimeoutMs: timeout,
     maxToolsPerServer: { type: 'integer', minimum: 1 },
     maxListPages: { type: 'integer', minimum: 1 },
     shutdownGraceMs: { type: 'integer', minimum: 0 },
@@ -254,6 +262,26 @@ function describeIssue(error: SchemaError): { path: string; rule: string; messag
 
 export function isHttpConfig(config: McpServerConfig): config is McpHttpServerConfig {
   return typeof (config as McpHttpServerConfig).url === 'string';
+}
+
+const RUNNERS = new Set(['npx', 'pnpx', 'bunx', 'uvx']);
+const RUNNER_VERBS: Readonly<Record<string, readonly string[]>> = {
+  npm: ['exec', 'x'],
+  pnpm: ['dlx', 'exec'],
+  yarn: ['dlx'],
+  bun: ['x'],
+};
+
+/** Whether a stdio server is launched by a package runner, which may download the server on its first start. */
+export function isPackageRunner(config: McpServerConfig): boolean {
+  if (isHttpConfig(config)) return false;
+  const command = config.command
+    .split(/[\\/]/)
+    .pop()!
+    .replace(/\.(cmd|exe)$/i, '');
+  if (RUNNERS.has(command)) return true;
+  const verb = (config.args ?? []).find((arg) => !arg.startsWith('-'));
+  return verb !== undefined && (RUNNER_VERBS[command] ?? []).includes(verb);
 }
 
 // The plugin's codes, for front ends that match on them without loading the MCP SDK.

@@ -13,6 +13,7 @@ import type { ToolListing } from './list-tools.js';
 import {
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_CONNECT_TIMEOUT_MS,
+  DEFAULT_FIRST_START_TIMEOUT_MS,
   DEFAULT_MAX_LIST_PAGES,
   DEFAULT_MAX_TOOLS_PER_SERVER,
   DEFAULT_SHUTDOWN_GRACE_MS,
@@ -64,6 +65,7 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
   const parsed = parseMcpOptions(data);
   const settings = {
     connectTimeoutMs: parsed.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS,
+    firstStartTimeoutMs: parsed.firstStartTimeoutMs ?? DEFAULT_FIRST_START_TIMEOUT_MS,
     callTimeoutMs: parsed.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
     shutdownGraceMs: parsed.shutdownGraceMs ?? DEFAULT_SHUTDOWN_GRACE_MS,
     limits: {
@@ -113,7 +115,8 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
               const coded = ToolSearchError.isInstance(error) ? error : undefined;
               sink.diagnostic({
                 code: coded?.code ?? McpErrors.MCP_SERVER_FAILED,
-                level: 'error',
+                // Still starting is not a failure: the server joins when it is ready.
+                level: coded?.code === McpErrors.MCP_SERVER_STARTING ? 'warning' : 'error',
                 message: errorMessage(error),
                 details: { server: connection.name, ...coded?.details },
               });

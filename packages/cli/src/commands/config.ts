@@ -16,6 +16,7 @@ import {
   type ConfigFlags,
   type JsonFlag,
 } from '../options.js';
+import { missingMcpCommands } from './mcp-commands.js';
 import { modulesText } from './tools.js';
 
 interface CheckFlags extends ConfigFlags, JsonFlag {
@@ -36,6 +37,8 @@ export function registerConfigCommands(program: Command, io: CliIO): void {
     .action(async (flags: CheckFlags) => {
       const loaded = await loadCliConfig(flags, io);
       const { warnings, notConfigured, unavailable, modules } = await policyWarnings(loaded.config, io);
+      // A server whose command is not here would start no tools: that fails the check like an unavailable tool.
+      unavailable.unshift(...(await missingMcpCommands(loaded.config, io.cwd)));
       // A configured tool that cannot run here (exec's sandbox without bubblewrap) fails the check, --strict or not.
       const ok = !unavailable.length && !(flags.strict && warnings.length);
       if (flags.json) writeJson(io, { ok, path: loaded.path ?? null, modules, warnings, notConfigured, unavailable });
@@ -45,7 +48,7 @@ export function registerConfigCommands(program: Command, io: CliIO): void {
             `${warning.level} ${warning.code}${warning.agentId ? ` (agent ${warning.agentId})` : ''}: ${warning.message}\n`,
           );
         const counts = [
-          unavailable.length ? `${unavailable.length} tool(s) unavailable` : '',
+          unavailable.length ? `${unavailable.length} tool(s) or server(s) unavailable` : '',
           warnings.length ? `${warnings.length} policy warning(s)` : '',
         ].filter(Boolean);
         io.stdout.write(

@@ -1,10 +1,10 @@
 import { useEffect, useRef } from 'preact/hooks';
-import { BarController, BarElement, CategoryScale, Chart, Legend, LinearScale, Tooltip } from 'chart.js';
+import { BarController, BarElement, CategoryScale, Chart, Legend, LogarithmicScale, Tooltip } from 'chart.js';
 import type { Exposure, Request } from './api.js';
 import { formatBytes, Status } from './bits.js';
 import { useApi } from './use-api.js';
 
-Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
+Chart.register(BarController, BarElement, CategoryScale, LogarithmicScale, Legend, Tooltip);
 
 export function ExposureView({ run }: { run: Request }) {
   const loaded = useApi<Exposure>('exposure', { ...run });
@@ -76,13 +76,20 @@ function BytesChart({ data }: { data: Exposure }) {
       type: 'bar',
       data: {
         labels: data.modes.map((mode) => mode.mode),
+        // Side by side, not stacked: on a log scale a stack's upper part would read wrong.
         datasets: [
-          { label: 'tool bytes', data: data.modes.map((mode) => mode.bytes.tools), backgroundColor: '#1f5fa8', stack: 'bytes' },
-          { label: 'system bytes', data: data.modes.map((mode) => mode.bytes.system), backgroundColor: '#d0892b', stack: 'bytes' },
-          { label: 'tokens', data: data.modes.map((mode) => mode.tokens?.total ?? 0), backgroundColor: '#3b8a4a', stack: 'tokens' },
+          { label: 'tool bytes', data: data.modes.map((mode) => mode.bytes.tools), backgroundColor: '#1f5fa8' },
+          { label: 'system bytes', data: data.modes.map((mode) => mode.bytes.system), backgroundColor: '#d0892b' },
+          { label: 'tokens', data: data.modes.map((mode) => mode.tokens?.total ?? 0), backgroundColor: '#3b8a4a' },
         ],
       },
-      options: { animation: false, responsive: true, maintainAspectRatio: false, scales: { y: { type: 'linear', beginAtZero: true } } },
+      // Logarithmic: direct mode is hundreds of times the search modes, whose bars vanish on a linear axis.
+      options: {
+        animation: false,
+        responsive: true,
+        maintainAspectRatio: false,
+        scales: { y: { type: 'logarithmic', min: 1, title: { display: true, text: 'bytes / tokens (log scale)' } } },
+      },
     });
     return () => chart.destroy();
   }, [data]);

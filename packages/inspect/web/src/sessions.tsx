@@ -188,9 +188,11 @@ function EventItem({ entry, time }: { entry: Entry; time: preact.JSX.Element }) 
     );
   }
   if (name === 'control-call') {
+    // A code run that threw answers `ok` with an error result: the kernel marks it isError, and it shows as failed.
+    const status = data['isError'] === true ? 'failed' : String(data['status']);
     return (
-      <li class="control">
-        {time} <strong>{String(data['name'])}</strong> <Badge kind={String(data['status'])}>{String(data['status'])}</Badge>
+      <li class={`control ${status}`}>
+        {time} <strong>{String(data['name'])}</strong> <Badge kind={status}>{status}</Badge>
         <span class="muted">
           {' '}
           ({String(data['mode'])} mode: {String(data['searches'] ?? 0)} searches, {String(data['describes'] ?? 0)} describes, {String(data['calls'] ?? 0)} calls)
