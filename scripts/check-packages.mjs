@@ -64,9 +64,10 @@ export function packageProblems(pkg, { version, privateNames, fix = false }) {
       } else if (section === 'peerDependencies' && range !== `^${version}`) {
         if (fix) pkg.peerDependencies[name] = `^${version}`;
         else say(`peerDependencies ${name} is "${range}"; every package uses "^${version}"`);
-      } else if (section === 'dependencies' && range !== version) {
-        if (fix) pkg.dependencies[name] = version;
-        else say(`dependencies ${name} is "${range}"; internal packages release together at "${version}"`);
+      } else if (section === 'dependencies' && range !== `^${version}`) {
+        // A range, not the exact version: a user installing one package (or two, released apart) shares one copy.
+        if (fix) pkg.dependencies[name] = `^${version}`;
+        else say(`dependencies ${name} is "${range}"; internal packages depend on each other as "^${version}"`);
       }
     }
   }

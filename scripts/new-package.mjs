@@ -55,6 +55,8 @@ const pkg = {
     ? { devDependencies: { ...toObj(opts.dev), ...Object.fromEntries(opts.peer.map((p) => [p, VERSION])) } }
     : {}),
   engines: { node: '>=20.10' },
+  // Nx builds every workspace with the batch executor (one tsc -b for all that changed; see scripts/nx-tsc).
+  nx: { targets: { build: { executor: './scripts/nx-tsc:build' } } },
 };
 writeFileSync(join(root, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
 const refs = opts.ref.map((r) => ({ path: `../${r}/tsconfig.build.json` }));

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// `npm test`: the dependency and packaging checks with the lint (at once), an incremental build (one `tsc -b`), then
-// one typecheck over every package running beside each workspace's vitest run (two workspaces at a time, the slowest
-// of the last run first), and one total at the end.
+// `npm test`: the dependency and packaging checks with the lint (at once), the build through Nx (`npm run build`:
+// cached per project, what changed is one `tsc -b`), then one typecheck over every package running beside each
+// workspace's vitest run (two workspaces at a time, the slowest of the last run first), and one total at the end.
 // Usage: node scripts/test.mjs [--no-checks] [--no-typecheck] [--no-build] [--no-times] [--jobs N] [workspace-dir ...]
 //        [test-file ...]  (a path ending in .test.ts runs that file only, in its workspace)
 //   --no-checks  skip the dependency/packaging checks and Biome (a nested run whose caller already ran them)
@@ -10,11 +10,12 @@
 // time, so on 2 cores the typecheck (one tsc process, CPU-bound) fills what the vitest lanes leave idle.
 // A machine without bubblewrap or redis-server runs everything else: the tests that need them skip, saying so, and the
 // preflight below names the `apt-get install` line that makes them run.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { nxBuild } from './build.mjs';
 import { workspaceDirs } from './check-packages.mjs';
 import { missingSystemPackages } from './system-packages.mjs';
 
@@ -277,15 +278,19 @@ function details(output, ok) {
   return [...skips.map((s) => `       ${s}`), ...(ok ? [] : [output.trimEnd(), ''])];
 }
 
-function step(title, command, args) {
-  process.stdout.write(`\n> ${title}\n`);
+/**
+ * The build, through Nx (`npm run build`): projects whose inputs did not change come from its cache, the rest are one
+ * `tsc -b` (scripts/nx-tsc, scripts/build.mjs). Prints Nx's summary, or all of its output when the build failed.
+ */
+function buildStep() {
+  process.stdout.write('\n> build (nx run-many -t build: from the Nx cache, or one tsc -b over what changed)\n');
   const started = Date.now();
-  const { status } = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
+  const { ok, output } = nxBuild(ROOT);
   const cpu = cpuSince();
   process.stdout.write(
-    `  (${((Date.now() - started) / 1000).toFixed(1)} s${cpu === undefined ? '' : `, CPU ${cpu.toFixed(1)} s`})\n`,
+    `${output}  (${ok ? 'passed' : 'FAILED'}, ${((Date.now() - started) / 1000).toFixed(1)} s${cpu === undefined ? '' : `, CPU ${cpu.toFixed(1)} s`})\n`,
   );
-  return status === 0;
+  return ok;
 }
 
 /**
@@ -343,8 +348,7 @@ async function main(argv) {
         ]),
       ]);
   if (checks.includes(false)) process.exit(1);
-  if (!flag('--no-build') && !step('build (one tsc -b)', process.execPath, ['scripts/build.mjs', '--quiet']))
-    process.exit(1);
+  if (!flag('--no-build') && !buildStep()) process.exit(1);
   const typecheck = flag('--no-typecheck')
     ? Promise.resolve(true)
     : backgroundStep('typecheck (one tsc -b over every tsconfig.spec.json, beside the tests)', process.execPath, [

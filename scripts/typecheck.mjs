@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm run typecheck`: every workspace's tsconfig.spec.json (src and tests) in one `tsc -b` process.
 //
-// It shares the build's work: the build (`tsc -b` over the tsconfig.build.json projects, incremental) has already
-// type-checked every package's src and written its declarations, so each spec project here reads its siblings from
-// their built `.d.ts` instead of re-checking their sources (the spec configs' `@tool-search/source` condition, which
+// It shares the build's work: the build (`npm run build`: Nx, then one `tsc -b` over the tsconfig.build.json projects
+// it could not take from its cache) has already type-checked every package's src and written its declarations, so
+// each spec project here reads its siblings from their built `.d.ts` instead of re-checking their sources (the spec configs' `@tool-search/source` condition, which
 // vitest and editors keep using). A generated config per workspace extends its tsconfig.spec.json with no custom
 // conditions and an incremental build-info file, so an unchanged workspace is not checked again.
 // Measured on preset alone (2 cores, loaded machine): 142 s from sources, 55 s from declarations.
@@ -14,6 +14,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { nxBuild } from './build.mjs';
 import { workspaceDirs } from './check-packages.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -31,11 +32,10 @@ const dirs = workspaces
 
 const started = Date.now();
 if (!fromSources && !argv.includes('--no-build')) {
-  const build = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--quiet'], {
-    cwd: ROOT,
-    stdio: 'inherit',
-  });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+  // The build through Nx (`npm run build`): cached per project, what changed is one tsc -b.
+  const build = nxBuild(ROOT);
+  process.stdout.write(build.output);
+  if (!build.ok) process.exit(1);
 }
 const projects = fromSources ? dirs.map((dir) => join(dir, 'tsconfig.spec.json')) : dirs.map(declarationsConfig);
 const { status } = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-b', ...projects], {

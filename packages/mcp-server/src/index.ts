@@ -8,3 +8,8 @@ export { McpServerErrors } from './errors.js';
 export type { ElicitationApprovals, ElicitedApprovalRequest } from './approvals.js';
 export type { TraceContext } from './trace.js';
 export type { StdioServeOptions, StdioMcpHandle, HttpServeOptions, HttpMcpHandle } from './transports.js';
+// Limits and codes a client (and the end-to-end tests in e2e/test/mcp-server) can rely on.
+export { RESOURCE_NOT_FOUND } from './aggregate.js';
+export { ECHO_MAX_CHARS } from './echo.js';
+export { NOTIFICATION_BUDGET } from './throttle.js';
+export type { NotificationBudget } from './throttle.js';

@@ -1,7 +1,8 @@
 /**
  * Shared test helpers: where the CLI and the reference servers live, a temp
  * folder with a config, and SDK clients over stdio (the built CLI) and
- * Streamable HTTP.
+ * Streamable HTTP. The tests that need the preset's kernel live in e2e/test/mcp-server (the preset hosts this
+ * package, so this package's tests do not depend on it), with a copy of these helpers.
  */
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -20,7 +21,7 @@ import {
   type ElicitRequest,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { createToolSearchKernel } from '@tool-search/preset';
+import type { ToolSearchConfig } from '@tool-search/config';
 import type { ToolSearchMcpServer } from '../src/index.js';
 
 const require = createRequire(import.meta.url);
@@ -31,9 +32,8 @@ export const CLI_BIN = join(REPO, 'packages', 'cli', 'dist', 'bin.js');
 export const CLI_BUILT = existsSync(CLI_BIN);
 export const CLI_MISSING = `packages/cli/dist/bin.js is missing: build it with \`npx tsc -b packages/mcp-server/tsconfig.build.json packages/cli/tsconfig.build.json\` from the repo root`;
 if (!CLI_BUILT) console.warn(`skipping the tests that run the built CLI: ${CLI_MISSING}`);
-export const DYNAMIC_FIXTURE = fileURLToPath(new URL('./fixtures/dynamic-server.mjs', import.meta.url));
 
-export type Config = Parameters<typeof createToolSearchKernel>[0];
+export type Config = ToolSearchConfig;
 type Servers = NonNullable<NonNullable<Config['mcp']>['servers']>;
 
 /** The `dist/index.js` of an installed reference server (its package `bin`). */

@@ -1,9 +1,5 @@
-/** The error codes `@tool-search/telemetry` raises (the kernel's `ErrorCode` stays closed). */
-import { defineErrors } from '@tool-search/kernel/errors';
-
-export const TelemetryErrors = defineErrors('@tool-search/telemetry', {
-  SESSION_LOG_INVALID:
-    'A telemetry session log (JSONL) has a line that is not a JSON entry; `details` has the file and line number.',
-  SESSION_LOG_NOT_A_FILE:
-    'A session log path is not a regular file (a FIFO, socket, device, folder, or a symlink where none is followed); it was not read. `details.kind` says what it is.',
-});
+/**
+ * The error codes `@tool-search/telemetry` raises (the kernel's `ErrorCode` stays closed): its session log's, declared
+ * by `@tool-search/session-log` where the log is read, under this package's name as before.
+ */
+export { SessionLogErrors as TelemetryErrors } from '@tool-search/session-log';

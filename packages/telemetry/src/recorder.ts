@@ -3,6 +3,10 @@
  * finished later (token counts), so each run has a promise chain: entries
  * reach the store and the writer in event order, and `runEnd` waits for its
  * run's chain. A failing writer is reported once per run, never thrown into the kernel.
+ *
+ * A run that did nothing (a `tools list`, a `config check`: only its start and end, maybe diagnostics) writes no
+ * session log: those entries wait until the run searches, describes, calls or sends a request, and are dropped with
+ * its end otherwise (the in-memory store keeps them all).
  */
 import type { Logger } from '@tool-search/kernel';
 import type { SessionLogEntry } from './entries.js';
@@ -10,9 +14,14 @@ import type { SessionLogWriter } from './session-log.js';
 import type { EntryStore } from './store.js';
 import { errorMessage } from '@tool-search/kernel';
 
+/** Entries that alone do not make a session worth a file. */
+const BOOKKEEPING: ReadonlySet<SessionLogEntry['type']> = new Set(['run-start', 'run-end', 'diagnostic']);
+
 export class Recorder {
   private readonly chains = new Map<string, Promise<void>>();
   private readonly failed = new Set<string>();
+  /** Per run, its entries not written yet because it has done nothing so far. */
+  private readonly held = new Map<string, SessionLogEntry[]>();
 
   constructor(
     private readonly store: EntryStore,
@@ -31,7 +40,7 @@ export class Recorder {
       });
       if (!done) return;
       this.store.add(done);
-      await this.write(done);
+      await this.writeOrHold(done);
     });
     this.chains.set(runId, next);
   }
@@ -46,6 +55,24 @@ export class Recorder {
 
   async flush(): Promise<void> {
     await Promise.all([...this.chains.keys()].map((runId) => this.settle(runId)));
+  }
+
+  private async writeOrHold(entry: SessionLogEntry): Promise<void> {
+    if (!this.writer) return;
+    const held = this.held.get(entry.runId);
+    if (entry.type === 'run-start') {
+      this.held.set(entry.runId, [entry]);
+      return;
+    }
+    if (held && BOOKKEEPING.has(entry.type)) {
+      // Still nothing done: a diagnostic waits with the start; the end drops them all.
+      if (entry.type === 'run-end') this.held.delete(entry.runId);
+      else held.push(entry);
+      return;
+    }
+    this.held.delete(entry.runId);
+    for (const earlier of held ?? []) await this.write(earlier);
+    await this.write(entry);
   }
 
   private async write(entry: SessionLogEntry): Promise<void> {

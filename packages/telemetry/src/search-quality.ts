@@ -4,22 +4,11 @@
  * run's latest search. The session summary folds them into a zero-hit rate
  * and the mean rank of called tools.
  */
+import type { SearchQueryEntry, SearchRank } from '@tool-search/session-log';
 import type { SearchEventResult } from './types.js';
 
-/** A query of a logged search. */
-export interface SearchQueryEntry {
-  readonly query: string;
-  readonly hitCount: number;
-  /** Ranked hit ids (ids only; the log never holds descriptions). */
-  readonly hits: readonly string[];
-  /** Nothing matched well: the hits are weak partial matches. */
-  readonly weak: boolean;
-  /** No hit at all. */
-  readonly zeroHit: boolean;
-}
-
-/** Rank (1-based) of the called tool in the run's latest search, or why there is none. */
-export type SearchRank = number | 'not searched' | 'not in results';
+// The logged shapes belong to the session log; re-exported here, where the rest of search quality lives.
+export type { SearchQueryEntry, SearchRank };
 
 export function searchQueries(results: readonly SearchEventResult[]): SearchQueryEntry[] {
   return results.map((result) => ({

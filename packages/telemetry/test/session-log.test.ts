@@ -29,6 +29,30 @@ async function scriptedSession(dir: string, sessionId = 'session-1') {
 }
 
 describe('session log', () => {
+  it('writes no file for a run that did nothing (issue 41: every CLI command wrote an empty log)', async () => {
+    const dir = await tempDir();
+    const telemetry = telemetryPlugin({ sessionLog: { dir } });
+    const kernel = kernelWith(telemetry);
+    const idle = await kernel.createRun({ sessionId: 'idle' });
+    idle.emit({
+      type: 'diagnostic',
+      diagnostic: { code: 'X', level: 'warning', message: 'a warning alone is not a session' },
+    } as never);
+    await idle.close();
+    const busy = await kernel.createRun({ sessionId: 'busy' });
+    busy.emit({ type: 'search', queries: ['alpha'], hits: [], origin: 'tool_call' });
+    await busy.close();
+    await kernel.close();
+    expect(await readdir(dir)).toEqual(['busy.jsonl']);
+    expect((await readSessionLog(join(dir, 'busy.jsonl'))).map((entry) => entry.type)).toEqual([
+      'run-start',
+      'search',
+      'run-end',
+    ]);
+    // The in-memory store still has the idle run (the inspect page and summaries read it).
+    expect(telemetry.entries('idle').map((entry) => entry.type)).toContain('run-start');
+  });
+
   it('writes one JSONL line per event, in order, to <dir>/<sessionId>.jsonl', async () => {
     const dir = await tempDir();
     const { file } = await scriptedSession(dir);

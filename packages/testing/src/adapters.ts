@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { readSessionLog, sessionFileName, type SessionLogEntry } from '@tool-search/telemetry';
+import { readSessionLog, sessionFileName, type SessionLogEntry } from '@tool-search/session-log';
 
 /** The MCP tool `demoWithEverything` denies: a test checks it is never offered, found or called. */
 export const EVERYTHING_DENIED_ID = 'mcp:everything:get-env';

@@ -25,3 +25,4 @@ export { raceFolders, startSymlinkRacer, type SymlinkRacer, type SymlinkRacerOpt
 export { LEARNING_QUERY, LEARNING_TARGET, learningCatalog } from './learning-catalog.js';
 export { assertOptionsProof, type OptionsProofCase } from './options-proof.js';
 export { noteSkipped, systemProgramOnPath, type SystemPackage } from './system-programs.js';
+export { canRunAsOtherUser, fetchAsUser, OTHER_UID, type UserRequest } from './as-user.js';

@@ -2,7 +2,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { sessionFileName } from '@tool-search/telemetry';
+import { sessionFileName } from '@tool-search/session-log';
 import { assertDeferredEchoTurn, assertDeniedNeverFound, logDir } from '../src/index.js';
 
 const request = (...names: string[]) => ({

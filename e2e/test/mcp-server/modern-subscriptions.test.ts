@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { serveHttp, type HttpMcpHandle } from '../src/index.js';
+import { serveHttp, type HttpMcpHandle } from '@tool-search/mcp-server';
 
 const NOTES_FIXTURE = fileURLToPath(new URL('./fixtures/notes-server.mjs', import.meta.url));
 const MODERN = '2026-07-28';

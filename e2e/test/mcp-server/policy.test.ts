@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { elicitationApprovals, serveHttp, type HttpMcpHandle } from '../src/index.js';
+import { elicitationApprovals, serveHttp, type HttpMcpHandle } from '@tool-search/mcp-server';
 import {
   call,
   connectHttp,

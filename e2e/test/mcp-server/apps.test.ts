@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { serveHttp, type HttpMcpHandle } from '../src/index.js';
+import { serveHttp, type HttpMcpHandle } from '@tool-search/mcp-server';
 
 const APP_FIXTURE = fileURLToPath(new URL('./fixtures/app-server.mjs', import.meta.url));
 const VIEW = 'ui://weather/view.html';

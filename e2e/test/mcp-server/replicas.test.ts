@@ -6,7 +6,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createToolSearchKernel } from '@tool-search/preset';
 import { MemoryStateStore, type StateStore } from '@tool-search/state';
-import { elicitationApprovals, serveHttp, type ElicitationApprovals, type HttpMcpHandle } from '../src/index.js';
+import {
+  elicitationApprovals,
+  serveHttp,
+  type ElicitationApprovals,
+  type HttpMcpHandle,
+} from '@tool-search/mcp-server';
 import { CONFORMANCE_FIXTURE } from './conformance-kit.js';
 import { call, text } from './helpers.js';
 import { connectBalanced, raw, records, waiting, whoamiKernel, type Balanced, type Name } from './replicas-kit.js';

@@ -17,8 +17,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { createToolSearchMcpServer, type ToolSearchMcpServer } from '../src/index.js';
-import { RESOURCE_NOT_FOUND } from '../src/aggregate.js';
+import { createToolSearchMcpServer, RESOURCE_NOT_FOUND, type ToolSearchMcpServer } from '@tool-search/mcp-server';
 import { CONFORMANCE_FIXTURE } from './conformance-kit.js';
 import type { Config } from './helpers.js';
 

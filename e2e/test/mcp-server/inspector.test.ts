@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { serveHttp, type HttpMcpHandle } from '../src/index.js';
+import { serveHttp, type HttpMcpHandle } from '@tool-search/mcp-server';
 import { CLI_BIN, CLI_BUILT, CLI_MISSING, createWorkspace, serverBin, type Workspace } from './helpers.js';
 
 if (!CLI_BUILT) console.warn(`skipping the Inspector suite: ${CLI_MISSING}`);
@@ -33,7 +33,7 @@ interface McpServersFile {
 
 /** The first JSON block of the README that holds an `mcpServers` entry. */
 function readmeSnippet(): McpServersFile {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const readme = readFileSync(new URL('../../../packages/mcp-server/README.md', import.meta.url), 'utf8');
   const block = [...readme.matchAll(/```json\n([\s\S]*?)```/g)]
     .map((m) => m[1]!)
     .find((body) => body.includes('"mcpServers"'));
@@ -43,7 +43,12 @@ function readmeSnippet(): McpServersFile {
 
 async function inspector(...args: string[]): Promise<unknown> {
   // A loaded machine starts the CLI and its downstream servers slowly: a generous deadline, no speed claim.
-  const { stdout } = await run(process.execPath, [INSPECTOR, '--cli', ...args], { timeout: 80_000 });
+  // Run from its own folder: the Inspector picks the package.json it reads by whether `../package.json` exists
+  // relative to the working directory, and from e2e/ that is the repo's, which sends it to a file it does not ship.
+  const { stdout } = await run(process.execPath, [INSPECTOR, '--cli', ...args], {
+    timeout: 80_000,
+    cwd: dirname(INSPECTOR),
+  });
   return JSON.parse(stdout);
 }
 

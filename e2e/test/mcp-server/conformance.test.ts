@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { serveHttp } from '../src/index.js';
+import { serveHttp } from '@tool-search/mcp-server';
 import {
   CONFORMANCE_FIXTURE,
   passing,

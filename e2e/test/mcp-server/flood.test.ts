@@ -12,7 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { serveHttp, type HttpMcpHandle } from '../src/index.js';
+import { serveHttp, type HttpMcpHandle } from '@tool-search/mcp-server';
 import { call, connectHttp, text, type Connected } from './helpers.js';
 
 const FLOODING = fileURLToPath(new URL('./fixtures/flooding-server.mjs', import.meta.url));

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { serveHttp, type HttpMcpHandle } from '../src/index.js';
+import { serveHttp, type HttpMcpHandle } from '@tool-search/mcp-server';
 import { call, connectHttp, DYNAMIC_FIXTURE, text, type Connected } from './helpers.js';
 
 describe('list_changed', () => {

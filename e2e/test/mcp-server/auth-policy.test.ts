@@ -13,8 +13,7 @@ import { createApiKeys, hashApiKey } from '@tool-search/auth';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
 import { MemoryStateStore } from '@tool-search/state';
-import { serveHttp, type HttpMcpHandle } from '../src/index.js';
-import { RESOURCE_NOT_FOUND } from '../src/aggregate.js';
+import { RESOURCE_NOT_FOUND, serveHttp, type HttpMcpHandle } from '@tool-search/mcp-server';
 import { CONFORMANCE_FIXTURE } from './conformance-kit.js';
 
 const OPS_KEY = 'ops-key-0123456789abcdef';

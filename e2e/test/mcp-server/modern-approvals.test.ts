@@ -14,7 +14,7 @@ import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@mod
 import { createApiKeys, hashApiKey } from '@tool-search/auth';
 import type { Kernel, KernelPlugin } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { elicitationApprovals, serveHttp, type HttpMcpHandle } from '../src/index.js';
+import { elicitationApprovals, serveHttp, type HttpMcpHandle } from '@tool-search/mcp-server';
 
 const MODERN = '2026-07-28';
 const KEY_A = 'key-a-approvals-0123456789';

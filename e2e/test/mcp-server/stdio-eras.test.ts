@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, type CallToolResult, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { serveStdio, type StdioMcpHandle } from '../src/index.js';
+import { serveStdio, type StdioMcpHandle } from '@tool-search/mcp-server';
 import { CONFORMANCE_FIXTURE } from './conformance-kit.js';
 
 /** A client transport over a pair of streams, one JSON-RPC message a line (the stdio framing). */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { createToolSearchMcpServer, type ToolSearchMcpServer } from '../src/index.js';
+import { createToolSearchMcpServer, type ToolSearchMcpServer } from '@tool-search/mcp-server';
 import { call, connectInMemory, DYNAMIC_FIXTURE, errorCode, text } from './helpers.js';
 
 describe('a downstream server that dies', () => {

@@ -23,8 +23,7 @@ import {
 import type { McpDownstream } from '@tool-search/plugin-mcp';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { serveHttp, type HttpMcpHandle } from '../src/index.js';
-import { NOTIFICATION_BUDGET } from '../src/throttle.js';
+import { NOTIFICATION_BUDGET, serveHttp, type HttpMcpHandle } from '@tool-search/mcp-server';
 import { call, connectHttp, text, type Connected } from './helpers.js';
 
 const FLOODING = fileURLToPath(new URL('./fixtures/flooding-server.mjs', import.meta.url));

@@ -13,7 +13,7 @@ import { createApiKeys, hashApiKey } from '@tool-search/auth';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
 import { MemoryStateStore } from '@tool-search/state';
-import { serveHttp, type HttpMcpHandle } from '../src/index.js';
+import { serveHttp, type HttpMcpHandle } from '@tool-search/mcp-server';
 import { call, hitIds } from './helpers.js';
 
 const KEY_A = 'key-a-0123456789abcdef';

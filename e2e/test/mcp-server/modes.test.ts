@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { createToolSearchMcpServer, serveHttp, type HttpMcpHandle } from '../src/index.js';
+import { createToolSearchMcpServer, serveHttp, type HttpMcpHandle } from '@tool-search/mcp-server';
 import {
   call,
   CLI_BUILT,

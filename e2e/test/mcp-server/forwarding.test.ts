@@ -22,7 +22,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { type Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { createToolSearchMcpServer, type McpMode, type ToolSearchMcpServer } from '../src/index.js';
+import { createToolSearchMcpServer, type McpMode, type ToolSearchMcpServer } from '@tool-search/mcp-server';
 import { CONFORMANCE_FIXTURE } from './conformance-kit.js';
 import { errorCode, text } from './helpers.js';
 import { McpErrors } from '@tool-search/plugin-mcp';
@@ -233,7 +233,9 @@ describe('forwarding through serve mcp', () => {
 });
 
 /** The 2026-07-28-only fixture of plugin-mcp's tests (v2 SDK; refuses the legacy `initialize`). */
-const MODERN_FIXTURE = fileURLToPath(new URL('../../plugin-mcp/test/fixtures/modern-server.mjs', import.meta.url));
+const MODERN_FIXTURE = fileURLToPath(
+  new URL('../../../packages/plugin-mcp/test/fixtures/modern-server.mjs', import.meta.url),
+);
 
 describe('a 2025-era client calling through to a 2026-07-28-only server', () => {
   let kernel: Kernel;

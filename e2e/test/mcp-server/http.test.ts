@@ -6,7 +6,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { serveHttp, type HttpMcpHandle } from '../src/index.js';
+import { serveHttp, type HttpMcpHandle } from '@tool-search/mcp-server';
 import {
   call,
   connectHttp,

@@ -13,11 +13,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport, type CallToolResult } from '@modelcontextprotocol/client';
 import type { Kernel } from '@tool-search/kernel';
 import { createToolSearchKernel } from '@tool-search/preset';
-import { McpServerErrors, serveHttp, type HttpMcpHandle } from '../src/index.js';
-import { ECHO_MAX_CHARS } from '../src/echo.js';
+import { ECHO_MAX_CHARS, McpServerErrors, serveHttp, type HttpMcpHandle } from '@tool-search/mcp-server';
 import { CONFORMANCE_FIXTURE } from './conformance-kit.js';
 
-const MODERN_FIXTURE = fileURLToPath(new URL('../../plugin-mcp/test/fixtures/modern-server.mjs', import.meta.url));
+const MODERN_FIXTURE = fileURLToPath(
+  new URL('../../../packages/plugin-mcp/test/fixtures/modern-server.mjs', import.meta.url),
+);
 const MODERN = '2026-07-28';
 
 let kernel: Kernel;
