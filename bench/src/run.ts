@@ -18,11 +18,10 @@ if (quick) {
   process.stdout.write(`${summaryLines(results).join('\n')}\n`);
 } else {
   writeFileSync(`${REPO_ROOT}bench/payload-bytes.svg`, payloadChart(results.payload.fake, results.payload.real));
-  // Section 9 (the frameworks row) comes from its own script's last full run: `npm run bench:frameworks`.
-  const frameworks = `${REPO_ROOT}bench/frameworks.md`;
-  writeFileSync(
-    `${REPO_ROOT}BENCHMARKS.md`,
-    renderReport(results, COMMAND) + (existsSync(frameworks) ? `\n${readFileSync(frameworks, 'utf8')}` : ''),
-  );
+  // Section 9 (the frameworks row) comes from its own script's last full run (`npm run bench:frameworks`), section 11
+  // (install size) from the install test's last run (`TOOL_SEARCH_INSTALL_TEST=1`, which `npm run bench` sets).
+  const kept = ['bench/frameworks.md', 'bench/install-size.md'].map((file) => `${REPO_ROOT}${file}`);
+  const appended = kept.filter((file) => existsSync(file)).map((file) => `\n${readFileSync(file, 'utf8')}`);
+  writeFileSync(`${REPO_ROOT}BENCHMARKS.md`, renderReport(results, COMMAND) + appended.join(''));
   process.stdout.write(`${summaryLines(results).join('\n')}\nwrote BENCHMARKS.md and bench/payload-bytes.svg\n`);
 }

@@ -45,27 +45,29 @@ describe('packaging rules', () => {
     expect(publicPackages(root).map(({ pkg }) => pkg.name)).not.toContain('@tool-search/e2e');
   });
 
-  it('catch a pinned kernel dependency, build info in the tarball and an unshipped source condition; --fix repairs the first two', () => {
+  it('catch a pinned kernel dependency, a pinned internal dependency, build info in the tarball and an unshipped source condition; --fix repairs all but the last', () => {
     const pkg = {
       name: '@tool-search/new',
       version: '0.1.0',
       description: 'x',
       files: ['dist', 'README.md'],
       exports: { '.': { '@tool-search/source': './lib/index.ts', default: './dist/index.js' } },
-      dependencies: { '@tool-search/kernel': '0.1.0' },
+      dependencies: { '@tool-search/kernel': '0.1.0', '@tool-search/search': '0.1.0' },
     };
     const dir = workspace(pkg);
     const problems = checkPackages({ root: dir });
     expect(problems.some((p) => p.includes('"files" lacks'))).toBe(true);
     expect(problems.some((p) => p.includes('peerDependency'))).toBe(true);
     expect(problems.some((p) => p.includes('./lib/index.ts'))).toBe(true);
+    // Issue 41: an exact pin makes one package uninstallable without every other at that exact version.
+    expect(problems.some((p) => p.includes('@tool-search/search is "0.1.0"'))).toBe(true);
     checkPackages({ root: dir, fix: true });
     const fixed = JSON.parse(readFileSync(join(dir, 'packages/new/package.json'), 'utf8')) as Record<
       string,
       Record<string, string>
     >;
     expect(fixed.peerDependencies).toEqual({ '@tool-search/kernel': '^0.1.0' });
-    expect(fixed.dependencies).toEqual({});
+    expect(fixed.dependencies).toEqual({ '@tool-search/search': '^0.1.0' });
     expect(checkPackages({ root: dir })).toEqual([expect.stringContaining('./lib/index.ts')]);
   });
 });

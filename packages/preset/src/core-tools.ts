@@ -13,18 +13,24 @@ import type { ToolSearchConfig } from '@tool-search/config';
 import { fsPlugin } from '@tool-search/plugin-fs';
 import { execPlugin } from '@tool-search/plugin-exec';
 import { memoryPlugin } from '@tool-search/plugin-memory';
-import { pdfPlugin, type PdfModelOptions } from '@tool-search/plugin-pdf';
-import { webPlugin, type WebConfig } from '@tool-search/plugin-web';
+import type { PdfModelOptions } from '@tool-search/plugin-pdf';
+import type { WebConfig } from '@tool-search/plugin-web';
 import { MAX_PING_PONG_TURNS, sessionsPlugin, type AgentEntry } from '@tool-search/plugin-sessions';
 import { cronPlugin } from '@tool-search/plugin-cron';
-import { imagePlugin } from '@tool-search/plugin-image';
-import { browserPlugin, type BrowserConfig } from '@tool-search/plugin-browser';
+import type { BrowserConfig } from '@tool-search/plugin-browser';
 import type { SessionHost, SessionRecord } from '@tool-search/sessions';
 import { sessionCounters } from '@tool-search/telemetry';
 import type { StateStore } from '@tool-search/state';
 import { gatewayPlugin, type GatewayControl } from '@tool-search/plugin-gateway';
 import { unavailableToolsPlugin } from './unavailable-tools.js';
-import { coreWorkspace } from './workspace-guard.js';
+import { coreWorkspace, hiddenFromSandbox } from './workspace-guard.js';
+import {
+  capabilityInstalled,
+  missingCapabilitiesPlugin,
+  OPTIONAL_CAPABILITIES,
+  type CapabilityPackage,
+  type MissingCoreTool,
+} from './capabilities.js';
 
 export const CORE_PLUGIN_ID = 'core';
 
@@ -33,7 +39,7 @@ export const CORE_PLUGIN_ID = 'core';
  * `host.sessionHost`: a gateway runs turns here, so the session tools (`tools.sessions`, `agents.list`) are listed,
  * and `cron` too when `host.cronDir` says where its jobs persist.
  */
-export function coreToolPlugins(
+export async function coreToolPlugins(
   core: { workspace?: string },
   config: ToolSearchConfig,
   fakeCore: boolean,
@@ -44,7 +50,7 @@ export function coreToolPlugins(
     gateway?: GatewayControl;
     baseDir?: string;
   } = {},
-): KernelPlugin[] {
+): Promise<KernelPlugin[]> {
   if (fakeCore) {
     throw new ConfigError(
       '/plugins/core',
@@ -56,6 +62,7 @@ export function coreToolPlugins(
   // A folder of its own, never the config's (checked at start); a config built in code means the working folder's.
   const workspace = coreWorkspace(core.workspace, host.baseDir);
   const exec = config.tools?.exec;
+  const optional = await optionalCoreTools(workspace, config);
   return [
     fsPlugin({ workspace, ...(exec?.applyPatch ? { applyPatch: exec.applyPatch } : {}) }),
     execPlugin({
@@ -64,17 +71,58 @@ export function coreToolPlugins(
       ...(config.tools?.elevated ? { elevated: config.tools.elevated } : {}),
       agents: config.agents?.list ?? [],
       ...(host.state ? { state: host.state } : {}),
+      // The config (API keys), session logs, cron and state stay unreadable to the sandboxed exec.
+      hidden: hiddenFromSandbox(config, host.baseDir, host.cronDir),
     }),
-    webPlugin({ web: config.tools?.web as WebConfig | undefined }),
+    ...optional.web,
     memoryPlugin({ workspace }),
-    pdfPlugin({ workspace, ...pdfLimits(config.agents?.defaults), ...pdfModel(config) }),
-    browserPlugin({ browser: config.browser as BrowserConfig | undefined, workspace }),
+    ...optional.pdf,
+    ...optional.browser,
     unavailableToolsPlugin(host.gateway !== undefined),
-    ...imageTool(workspace, config),
+    ...optional.image,
+    ...missingCapabilitiesPlugin(optional.missing),
     ...gatewayTools(config, host, workspace),
     // The gateway tool manages the gateway it runs in: listed only there.
     ...(host.gateway ? [gatewayPlugin({ control: host.gateway, restart: config.commands?.restart !== false })] : []),
   ];
+}
+
+/**
+ * The core tools whose packages are optional peers of the preset (web, PDF, browser, image): loaded when installed,
+ * else a diagnostic per tool naming the package to install.
+ */
+async function optionalCoreTools(workspace: string, config: ToolSearchConfig) {
+  const missing: MissingCoreTool[] = [];
+  const { web, pdf, browser, image } = OPTIONAL_CAPABILITIES;
+  const load = async <T>(pkg: CapabilityPackage, tools: string[], make: () => Promise<T>): Promise<T[]> => {
+    if (capabilityInstalled(pkg)) return [await make()];
+    missing.push(...tools.map((tool) => ({ tool, pkg })));
+    return [];
+  };
+  const imageOptions = imageTool(workspace, config);
+  return {
+    web: await load(web, ['web_fetch', 'web_search'], async () =>
+      (await import('@tool-search/plugin-web')).webPlugin({ web: config.tools?.web as WebConfig | undefined }),
+    ),
+    pdf: await load(pdf, ['pdf'], async () =>
+      (await import('@tool-search/plugin-pdf')).pdfPlugin({
+        workspace,
+        ...pdfLimits(config.agents?.defaults),
+        ...pdfModel(config),
+      }),
+    ),
+    browser: await load(browser, ['browser'], async () =>
+      (await import('@tool-search/plugin-browser')).browserPlugin({
+        browser: config.browser as BrowserConfig | undefined,
+        workspace,
+      }),
+    ),
+    // `image` is listed only with a model for it: without one there is nothing to install.
+    image: imageOptions
+      ? await load(image, ['image'], async () => (await import('@tool-search/plugin-image')).imagePlugin(imageOptions))
+      : [],
+    missing,
+  };
 }
 
 /**
@@ -84,13 +132,13 @@ export function coreToolPlugins(
  * prefix naming the provider (`openai/`, `anthropic/`) is dropped; a model of another provider is not this one's.
  * Image URLs follow web_fetch's address rule (`tools.web.fetch.allowPrivate`).
  */
-function imageTool(workspace: string, config: ToolSearchConfig, env: NodeJS.ProcessEnv = process.env): KernelPlugin[] {
+function imageTool(workspace: string, config: ToolSearchConfig, env: NodeJS.ProcessEnv = process.env) {
   const defaults = config.agents?.defaults as { imageModel?: unknown } | undefined;
   const model = providerModel(config, modelName(defaults?.imageModel), env);
-  if (!model) return [];
+  if (!model) return undefined;
   const allowPrivate =
     (config.tools?.web as { fetch?: { allowPrivate?: unknown } } | undefined)?.fetch?.allowPrivate === true;
-  return [imagePlugin({ workspace, ...model, allowPrivate })];
+  return { workspace, ...model, allowPrivate };
 }
 
 /** The model that answers `pdf`'s prompt: `agents.defaults.pdfModel`, else the image model, else the main model (as `image`). */

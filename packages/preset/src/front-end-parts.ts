@@ -2,6 +2,7 @@
  * What front ends use from plugins, through the preset: front ends import the preset, not plugins (the layering rule
  * in scripts/check-deps.mjs), so a plugin can move or split without touching the CLI.
  */
+import { OPTIONAL_CAPABILITIES, requireCapability } from './capabilities.js';
 export { normalizeClientTools } from '@tool-search/plugin-client-tools';
 export type { ClientToolInput } from '@tool-search/plugin-client-tools';
 export { compareRankings, parseEmbeddingsOptions } from '@tool-search/plugin-embeddings';
@@ -13,7 +14,10 @@ export type { CatalogSnapshot } from '@tool-search/plugin-snapshot';
 export const loadMcpClient = () => import('@tool-search/plugin-mcp');
 
 /** `@tool-search/plugin-web` on demand (`configure --section web` checks its rules): its HTTP and HTML libraries stay unloaded otherwise. */
-export const loadWebPlugin = () => import('@tool-search/plugin-web');
+export const loadWebPlugin = () => {
+  requireCapability(OPTIONAL_CAPABILITIES.web, 'web search and fetch');
+  return import('@tool-search/plugin-web');
+};
 
 // What `eval --from-logs` replays: the learned signal as the live plugin computes it.
 export { buildModel, LEARNING_DEFAULTS, learnedOrder, SearchCallPairer } from '@tool-search/plugin-learning';

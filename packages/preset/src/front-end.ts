@@ -11,6 +11,7 @@ import { SharedApprovalQueue, type Approver } from '@tool-search/plugin-approval
 import { createSessionHost, StateSessionStore, type SessionHost, type SessionStore } from '@tool-search/sessions';
 import { createStateStore, type StateStore } from '@tool-search/state';
 import { createToolSearchKernel, type Preset, type PresetOptions } from './preset.js';
+import { OPTIONAL_CAPABILITIES, requireCapability } from './capabilities.js';
 
 export interface FrontEndOptions extends Omit<PresetOptions, 'state' | 'sessionHost' | 'cronDir' | 'approve'> {
   /** Environment for the state store's and exporter's secrets and for the default state folder. Default `process.env`. */
@@ -54,6 +55,8 @@ export async function createFrontEnd(config: ToolSearchConfig, options: FrontEnd
     serviceVersion = '0.1.0',
     ...presetOptions
   } = options;
+  if ((config.state as { redis?: unknown } | undefined)?.redis)
+    requireCapability(OPTIONAL_CAPABILITIES.redis, 'state.redis (shared state in Redis)');
   // Connected before anything listens: a Redis that does not answer stops the front end with STATE_UNAVAILABLE.
   const state = await createStateStore(config.state ?? {}, { env, ...(onStateError ? { onError: onStateError } : {}) });
   const closers: (() => Promise<void>)[] = [() => state.close()];
@@ -64,6 +67,7 @@ export async function createFrontEnd(config: ToolSearchConfig, options: FrontEnd
   try {
     // telemetry.otlp: started before the kernel (the telemetry plugin takes the global providers when it is built), shut down last.
     if (config.telemetry?.otlp) {
+      requireCapability(OPTIONAL_CAPABILITIES.otlp, 'telemetry.otlp (OTLP export)');
       const { startOtlpExport } = await import('@tool-search/otel-export');
       const otel = await startOtlpExport(config.telemetry.otlp, { replicaId: state.replicaId, serviceVersion });
       closers.push(() => otel.shutdown());

@@ -8,6 +8,7 @@ import { ConfigError } from '@tool-search/kernel';
 import type { GatewayControl, RestartRecord, RestartRequest, RestartScheduled } from '@tool-search/plugin-gateway';
 import { isBuiltinPlugin } from './builtins.js';
 import type { Preset, PresetOptions } from './preset.js';
+import { OPTIONAL_CAPABILITIES, requireCapability } from './capabilities.js';
 
 /** How long a restart waits for the replies in flight (OpenClaw drains 30 s too). */
 export const DRAIN_MS = 30_000;
@@ -65,6 +66,7 @@ export async function checkStart(
       `gateway.host ${JSON.stringify(host)} is not loopback and the config has no auth.keys or gateway.auth.token: the gateway would not start`,
       { details: { host } },
     );
+  requireCapability(OPTIONAL_CAPABILITIES.gateway, 'the gateway');
   const { createUpstream, capabilitiesFromConfig } = await import('@tool-search/gateway');
   createUpstream(config.provider ?? start.provider ?? {}, env);
   capabilitiesFromConfig(config.gateway?.capabilities);

@@ -14,6 +14,7 @@ import {
   type ToolSearchConfig,
 } from '@tool-search/config';
 import { alwaysVisiblePlugin } from './pins.js';
+import { capabilityInstalled, OPTIONAL_CAPABILITIES, requireCapability } from './capabilities.js';
 import { policyPlugin } from '@tool-search/policy';
 import type { McpDownstream, McpPlugin, McpPluginOptions, McpServerStatus } from '@tool-search/plugin-mcp';
 import { clientToolsPlugin } from '@tool-search/plugin-client-tools';
@@ -86,6 +87,7 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
   const description = toolSearch.description ? { description: toolSearch.description } : {};
   const mcp = sources.find((plugin): plugin is McpPlugin => 'downstream' in plugin);
   // Imported when configured: the embeddings plugin brings the OpenAI client.
+  if (toolSearch.embeddings) requireCapability(OPTIONAL_CAPABILITIES.embeddings, 'tools.toolSearch.embeddings');
   const embeddings = toolSearch.embeddings
     ? [(await import('@tool-search/plugin-embeddings')).embeddingsPlugin(toolSearch.embeddings)]
     : [];
@@ -127,6 +129,8 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     loopDetectionPlugin({ tools: config.tools ?? {}, agents: config.agents ?? {}, state: options.state }),
     approvalsPlugin({ config: config.tools?.approvals ?? {}, approve: options.approve ?? null }),
     telemetryPlugin({
+      // Token counts need the tokenizer (an optional package): without it the log says null, and nothing warns per request.
+      ...(capabilityInstalled(OPTIONAL_CAPABILITIES.tokenizer) ? {} : { tokenizer: false as const }),
       ...((options.sessionLogDir ?? config.session?.logDir)
         ? { sessionLog: { dir: (options.sessionLogDir ?? config.session?.logDir)! } }
         : {}),

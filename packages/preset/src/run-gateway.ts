@@ -28,6 +28,7 @@ import { healthRoute } from './health-http.js';
 import { createToolSearchKernel } from './preset.js';
 import { stopped } from './stopped.js';
 import { appliedToolSearch, runSettingOf } from './tool-search-setting.js';
+import { OPTIONAL_CAPABILITIES, requireCapability } from './capabilities.js';
 
 /** A loaded config and the file it came from (the file the `gateway` tool edits). */
 export interface LoadedGatewayConfig {
@@ -196,6 +197,7 @@ export async function startGateway(
   config: ToolSearchConfig,
   options: StartGatewayOptions,
 ): Promise<StartedGateway> {
+  requireCapability(OPTIONAL_CAPABILITIES.gateway, 'the gateway');
   const { startGatewayServer, createUpstream, sessionTurnRunner, capabilitiesFromConfig } = await import(
     '@tool-search/gateway'
   );

@@ -11,6 +11,7 @@ import { createFrontEnd, type FrontEnd, type FrontEndOptions } from './front-end
 import { stopped } from './stopped.js';
 import { appliedToolSearch, runSettingOf } from './tool-search-setting.js';
 import { MCP_TOKEN_ENV, SERVE_MCP_MODES } from './serve-mcp-options.js';
+import { capabilityInstalled, OPTIONAL_CAPABILITIES, requireCapability } from './capabilities.js';
 
 export { MCP_TOKEN_ENV, SERVE_MCP_MODES };
 
@@ -53,6 +54,7 @@ export async function serveMcp(options: McpServeOptions): Promise<void> {
   // The search limits of this run's toolSearch setting travel in the request (the modes read them).
   const request = { ...asked, ...runSettingOf(applied) };
   // Approvals go to the MCP client's user (elicitation), never to a terminal prompt (stdin may be the MCP pipe); else deny.
+  requireCapability(OPTIONAL_CAPABILITIES.mcpServer, 'serve mcp');
   const approvals = (await import('@tool-search/mcp-server')).elicitationApprovals();
   // A downstream `list_changed` re-lists at once instead of waiting for the refresh timer.
   const listeners = new Set<() => void>();
@@ -178,6 +180,8 @@ function consoleToStderr(): () => void {
 /** A taken port is one coded line (`port N is in use; …`), not an `EADDRINUSE` stack. */
 async function portInUse(error: unknown, port: number): Promise<unknown> {
   if ((error as NodeJS.ErrnoException | undefined)?.code !== 'EADDRINUSE') return error;
+  // Its code is the gateway's: without that optional package the error stays as Node raised it.
+  if (!capabilityInstalled(OPTIONAL_CAPABILITIES.gateway)) return error;
   const { GatewayErrors } = await import('@tool-search/gateway');
   return new ToolSearchError(GatewayErrors.PORT_IN_USE, `port ${port} is in use; pick another with --http`, {
     details: { port },
