@@ -4,11 +4,10 @@
  * address rules (`@tool-search/net-guard`: public unicast only unless `allowPrivate`, checked on the address the
  * connection uses and again after every redirect). Both are bounded by `maxBytes` and sniffed by magic bytes.
  */
-import type { FileHandle } from 'node:fs/promises';
 import { Agent, request } from 'undici';
 import { ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { checkHost, guardedLookup, type AddressRule } from '@tool-search/net-guard';
-import { openInWorkspace } from '@tool-search/workspace';
+import { openInWorkspace, readAtMost } from '@tool-search/workspace';
 import { WorkspaceErrors } from '@tool-search/workspace';
 import { NetGuardErrors } from '@tool-search/net-guard';
 import { ImageErrors } from './errors.js';
@@ -24,7 +23,6 @@ export interface LoadedImage {
 
 export const IMAGE_URL_RULE: AddressRule = { tool: 'image', setting: 'tools.web.fetch.allowPrivate' };
 const MAX_REDIRECTS = 3;
-const READ_CHUNK_BYTES = 1024 * 1024;
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
 export function isUrl(input: string): boolean {
@@ -38,29 +36,10 @@ export async function readWorkspaceImage(root: string, input: string, maxBytes: 
       details: { path: input },
     });
   try {
-    const data = await readAtMost(opened.handle, input, maxBytes);
+    const data = await readAtMost(opened.handle, maxBytes, (size) => tooLarge(input, size, maxBytes));
     return { mime: mimeOf(data, input), data, source: opened.relative };
   } finally {
     await opened.handle.close();
-  }
-}
-
-/**
- * The file, `maxBytes` at most. The size is checked before reading, and again while reading: a process in the
- * workspace can grow the file between the two (`readFile` took 64 MB past a 1,000-byte limit in 61 of 3,000 calls).
- */
-async function readAtMost(handle: FileHandle, input: string, maxBytes: number): Promise<Buffer> {
-  const { size } = await handle.stat();
-  if (size > maxBytes) throw tooLarge(input, size, maxBytes);
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for (;;) {
-    const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, maxBytes + 1 - total));
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, total);
-    if (!bytesRead) return Buffer.concat(chunks, total);
-    total += bytesRead;
-    if (total > maxBytes) throw tooLarge(input, total, maxBytes);
-    chunks.push(chunk.subarray(0, bytesRead));
   }
 }
 

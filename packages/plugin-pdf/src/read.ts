@@ -4,15 +4,12 @@
  * before parsing; pdf.js runs in a worker bounded in heap, decoded bytes and time (parse.ts), with
  * `isEvalSupported: false`, so a crafted font cannot run code.
  */
-import type { FileHandle } from 'node:fs/promises';
 import { ToolSearchError } from '@tool-search/kernel';
-import { openInWorkspace } from '@tool-search/workspace';
+import { openInWorkspace, readAtMost } from '@tool-search/workspace';
 import { choosePages } from './pages.js';
 import { WorkspaceErrors } from '@tool-search/workspace';
 import { PdfErrors } from './errors.js';
 import type { ParseLimits, PdfParser } from './parse.js';
-
-const READ_CHUNK_BYTES = 1024 * 1024;
 
 export interface PdfText {
   readonly path: string;
@@ -48,7 +45,10 @@ export async function readPdfText(
     throw new ToolSearchError(WorkspaceErrors.FILE_NOT_FOUND, `No PDF file at ${input}`, { details: { path: input } });
   let data: Uint8Array;
   try {
-    data = await readAtMost(opened.handle, input, limits.maxBytes);
+    // A copy of its own (not a slice of Node's pool): the bytes are transferred to the worker.
+    data = new Uint8Array(
+      await readAtMost(opened.handle, limits.maxBytes, (size) => tooLarge(input, size, limits.maxBytes)),
+    );
   } finally {
     await opened.handle.close();
   }
@@ -76,26 +76,6 @@ export async function readPdfText(
   if (!whole) return text;
   // The pages read, written by pdf.js itself (extractPages); every page: the file as it is.
   return { ...text, pdf: parsed.pdf ?? whole };
-}
-
-/**
- * The file, `maxBytes` at most. The size is checked before reading, and again while reading: a process in the
- * workspace can grow the file between the two, and `readFile` reads to the end whatever the check saw.
- */
-async function readAtMost(handle: FileHandle, input: string, maxBytes: number): Promise<Uint8Array> {
-  const { size } = await handle.stat();
-  if (size > maxBytes) throw tooLarge(input, size, maxBytes);
-  const chunks: Buffer[] = [];
-  let total = 0;
-  for (;;) {
-    const chunk = Buffer.allocUnsafe(Math.min(READ_CHUNK_BYTES, maxBytes + 1 - total));
-    const { bytesRead } = await handle.read(chunk, 0, chunk.length, total);
-    // A copy of its own (not a slice of Node's pool): the bytes are transferred to the worker.
-    if (!bytesRead) return new Uint8Array(Buffer.concat(chunks, total));
-    total += bytesRead;
-    if (total > maxBytes) throw tooLarge(input, total, maxBytes);
-    chunks.push(chunk.subarray(0, bytesRead));
-  }
 }
 
 function tooLarge(input: string, size: number, maxBytes: number): ToolSearchError {

@@ -12,3 +12,4 @@ export {
 } from './confined.js';
 export type { EntryKind, NewFolder } from './confined.js';
 export { WorkspaceErrors } from './errors.js';
+export { readAtMost } from './bounded-read.js';
