@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { createKernel, ErrorCode, type JsonSchema, type ToolDefinition } from '@tool-search/kernel';
-import { MAX_SCHEMA_DEPTH, schemaShape } from '../src/schema-bounds.js';
+import { MAX_PATTERN_PROGRAM, MAX_SCHEMA_DEPTH, schemaShape } from '../src/schema-bounds.js';
 import { source, tool } from './helpers.js';
 
 function withSchema(name: string, inputSchema: JsonSchema): ToolDefinition {
@@ -60,6 +60,21 @@ describe('untrusted tool schemas', () => {
       code: ErrorCode.TOOL_ARGUMENTS_INVALID,
     });
     await expect(run.call('evil', { s: 'aaaa' })).resolves.toMatchObject({ status: 'ok' });
+  });
+
+  it('drops a tool whose pattern compiles to a huge RE2 program (linear, but each character costs the program)', async () => {
+    const huge = '[a-z]{1000}'.repeat(5); // 5,002 instructions: 2.3 s over 20,000 characters
+    const run = await runWith(
+      withSchema('slow', { type: 'object', properties: { s: { type: 'string', pattern: huge } } }),
+    );
+    expect(run.tool('slow')).toBeUndefined();
+    expect(run.tool('healthy')).toBeDefined();
+    expect(schemaShape({ type: 'string', pattern: huge }).issue?.rule).toBe('maxPatternProgram');
+    expect(schemaShape({ patternProperties: { [huge]: {} } }).issue?.rule).toBe('maxPatternProgram');
+    // The largest real MCP pattern (255 instructions) stays.
+    const host = '^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\\.)+[a-z0-9][a-z0-9-]{0,61}[a-z0-9]$';
+    expect(schemaShape({ type: 'string', pattern: host }).issue).toBeUndefined();
+    expect(MAX_PATTERN_PROGRAM).toBe(1_000);
   });
 
   it('runs backtracking patternProperties keys in linear time too', async () => {
