@@ -318,7 +318,7 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
           const raw = args.raw;
           if (raw === undefined) throw missing('config.apply', 'raw');
           return write(args, ctx, (file) => {
-            const next = parseConfigValue(raw);
+            const next = shallowEnough(parseConfigValue(raw), 'config.apply');
             if (!isObject(next)) return { text: raw, value: next };
             let text = raw;
             for (const { path, value } of redactedToKeep(next, file.value))
@@ -330,7 +330,7 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
           const raw = args.raw;
           if (raw === undefined) throw missing('config.patch', 'raw');
           return write(args, ctx, (file) => {
-            const patch = parseConfigValue(raw);
+            const patch = shallowEnough(parseConfigValue(raw), 'config.patch');
             if (!isObject(patch))
               throw new ToolSearchError(
                 ErrorCode.TOOL_ARGUMENTS_INVALID,
@@ -369,4 +369,22 @@ function missing(action: string, field: string): ToolSearchError {
 
 function json(value: Record<string, unknown>): ToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value, null, 2) }], structuredContent: value };
+}
+
+/** Deeper than any config: the merge, the diff and the checks walk it recursively, so refuse it first. */
+const MAX_RAW_DEPTH = 64;
+
+/** `value` when it nests at most MAX_RAW_DEPTH levels (counted without recursion), else TOOL_ARGUMENTS_INVALID. */
+function shallowEnough(value: unknown, action: string): unknown {
+  let level: unknown[] = [value];
+  for (let depth = 0; level.length; depth++) {
+    if (depth > MAX_RAW_DEPTH)
+      throw new ToolSearchError(
+        ErrorCode.TOOL_ARGUMENTS_INVALID,
+        `${action}: raw nests deeper than ${MAX_RAW_DEPTH} levels; no config does`,
+        { details: { rule: 'maxDepth', maxDepth: MAX_RAW_DEPTH } },
+      );
+    level = level.flatMap((item) => (item !== null && typeof item === 'object' ? Object.values(item) : []));
+  }
+  return value;
 }

@@ -235,3 +235,19 @@ describe('a key from the environment never follows an address the agent chose', 
     expect(text).toContain('sonar');
   });
 });
+
+describe('a patch nested past any config', () => {
+  for (const [action, depth] of [
+    ['config.patch', 50_000],
+    ['config.apply', 50_000],
+    ['config.patch', 200],
+  ] as const) {
+    it(`${action} ${depth} levels deep is a coded argument error, not a stack overflow; nothing is written`, async () => {
+      const { call, configPath, restarts } = setup({ text: GUARDED });
+      const raw = `${'{ a: '.repeat(depth)}1${' }'.repeat(depth)}`;
+      expect(codeOf(await call({ action, raw }))).toBe('TOOL_ARGUMENTS_INVALID');
+      expect(readFileSync(configPath, 'utf8')).toBe(GUARDED);
+      expect(restarts).toEqual([]);
+    });
+  }
+});
