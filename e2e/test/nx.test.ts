@@ -15,9 +15,11 @@ const NX = join(ROOT, 'node_modules/nx/bin/nx.js');
 const run = promisify(execFile);
 
 async function nx(...args: string[]): Promise<string> {
+  // CI sets NX_SKIP_NX_CACHE for its own build (a clean clone); this test is about the cache, so it uses it.
+  const { NX_SKIP_NX_CACHE: _skipped, ...env } = process.env;
   const { stdout, stderr } = await run(process.execPath, [NX, ...args], {
     cwd: ROOT,
-    env: { ...process.env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
+    env: { ...env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NO_COLOR: '1', FORCE_COLOR: '0' },
     maxBuffer: 64 * 1024 * 1024,
   });
   return `${stdout}${stderr}`;
