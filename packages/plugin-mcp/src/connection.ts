@@ -76,6 +76,8 @@ export class ServerConnection {
   /** When the cached listing's `ttlMs` runs out (epoch ms); undefined: no expiry. */
   private toolsExpireAt: number | undefined;
   private listing: Promise<ToolListing> | undefined;
+  /** Counts `list_changed` notifications: a listing that was asked for before one is stale and is not cached. */
+  private toolsGeneration = 0;
   /** The budget of the listing in flight (longer than `connectTimeoutMs` for a package runner's first start). */
   private listingBudgetMs = 0;
   /** A start has succeeded: the package runner has its package, later starts are ordinary. */
@@ -129,9 +131,10 @@ export class ServerConnection {
     if (!this.listing) {
       const budgetMs = this.startBudgetMs();
       this.listingBudgetMs = budgetMs;
-      this.listing = this.connectAndList(budgetMs).finally(() => {
-        this.listing = undefined;
+      const listing = this.connectAndList(budgetMs).finally(() => {
+        if (this.listing === listing) this.listing = undefined;
       });
+      this.listing = listing;
     }
     return this.listingBudgetMs > this.settings.connectTimeoutMs ? this.stillStarting(this.listing) : this.listing;
   }
@@ -296,8 +299,10 @@ export class ServerConnection {
     if (!this.opened) await this.connect(signal, budgetMs);
     const client = this.opened?.client;
     if (!client) throw new Error('connection closed while connecting');
+    const generation = this.toolsGeneration;
     const listing = await listTools(client, this.settings.limits, { signal, timeout: this.settings.connectTimeoutMs });
-    if (this.opened?.client === client) {
+    // A list_changed that came while this listing was on its way makes it stale: answer it, but do not cache it.
+    if (this.opened?.client === client && this.toolsGeneration === generation) {
       this.tools = Object.freeze(listing);
       this.toolsExpireAt = listing.ttlMs === undefined ? undefined : Date.now() + listing.ttlMs;
     }
@@ -335,7 +340,12 @@ export class ServerConnection {
       // Invalidate synchronously: the notification arrives before the answer of the call that caused it.
       // Listeners (a refresh of every front-end session) hear of a flood at most once per window.
       onToolsChanged: (client) => {
-        if (this.opened?.client === client) this.tools = undefined;
+        if (this.opened?.client === client) {
+          this.tools = undefined;
+          this.toolsGeneration++;
+          // A listing in flight was asked for before the change: the next run lists again rather than join it.
+          this.listing = undefined;
+        }
         toolsChanged();
       },
     });

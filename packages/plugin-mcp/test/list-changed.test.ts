@@ -1,4 +1,5 @@
 /** The tool list: paginated, cached per connection, refreshed after `notifications/tools/list_changed`. */
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKernel, type Kernel, type ToolCallOutcome } from '@tool-search/kernel';
 import { mcpPlugin } from '../src/index.js';
@@ -59,5 +60,27 @@ describe('the MCP tool list', () => {
       title: 'Annotated tool',
       annotations: { readOnlyHint: false, destructiveHint: true },
     });
+  });
+});
+
+describe('a list_changed that arrives while a listing is on its way', () => {
+  it('is not lost: the stale answer is not cached, and the next run lists again', async () => {
+    const server = {
+      command: process.execPath,
+      args: [fileURLToPath(new URL('./fixtures/racing-list-server.mjs', import.meta.url))],
+    };
+    const kernel = createKernel({ plugins: [mcpPlugin({ servers: { racing: server } })] });
+    try {
+      const first = await kernel.createRun();
+      expect(first.catalog.map((tool) => tool.name)).toEqual(['change']);
+      await first.call('mcp:racing:change', {});
+      // The list_changed after the call emptied the cache; this run's listing races the change and reads the old list.
+      await kernel.createRun();
+      // Before the fix the stale answer was cached and new_tool stayed invisible until another notification.
+      const next = await kernel.createRun();
+      expect(next.catalog.map((tool) => tool.name).sort()).toEqual(['change', 'new_tool']);
+    } finally {
+      await kernel.close();
+    }
   });
 });
