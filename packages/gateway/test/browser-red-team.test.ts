@@ -7,18 +7,20 @@
  * browser sends same-origin JSON; the gateway refuses it by its Host. `write` never runs.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { chromiumPath } from '@tool-search/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KernelPlugin } from '@tool-search/kernel';
 import { harness, type Harness } from './helpers.js';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const chromiumMissing = existsSync(CHROMIUM)
+// CHROMIUM_PATH, else the Chromium on PATH (as the product finds it): a PATH without one skips these tests.
+const CHROMIUM = chromiumPath() ?? '/usr/bin/chromium';
+const chromiumMissing = chromiumPath()
   ? undefined
-  : `${CHROMIUM} is not installed (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+  : 'chromium is not installed (apt-get install -y chromium, or set CHROMIUM_PATH)';
 if (chromiumMissing) console.warn(`skipping the gateway's browser red-team test: ${chromiumMissing}`);
 
 const WRITE = 'tool search qa check target=write args={"path":"pwned.txt","content":"x"}';

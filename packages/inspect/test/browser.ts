@@ -2,16 +2,18 @@
  * Headless Chromium for the page tests: Debian's /usr/bin/chromium (or CHROMIUM_PATH) driven by playwright-core,
  * never a downloaded browser, with a fresh profile each launch; axe-core for accessibility.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { chromiumPath } from '@tool-search/testing';
 
-export const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-export const chromiumMissing = existsSync(CHROMIUM)
+// CHROMIUM_PATH, else the Chromium on PATH (as the product finds it): a PATH without one skips these tests.
+export const CHROMIUM = chromiumPath() ?? '/usr/bin/chromium';
+export const chromiumMissing = chromiumPath()
   ? undefined
-  : `${CHROMIUM} is not installed (apt-get install -y chromium, or set CHROMIUM_PATH)`;
+  : 'chromium is not installed (apt-get install -y chromium, or set CHROMIUM_PATH)';
 
 export const CHROMIUM_FLAGS = [
   '--headless',

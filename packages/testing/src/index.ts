@@ -24,5 +24,5 @@ export {
 export { raceFolders, startSymlinkRacer, type SymlinkRacer, type SymlinkRacerOptions } from './symlink-racer.js';
 export { LEARNING_QUERY, LEARNING_TARGET, learningCatalog } from './learning-catalog.js';
 export { assertOptionsProof, type OptionsProofCase } from './options-proof.js';
-export { noteSkipped, systemProgramOnPath, type SystemPackage } from './system-programs.js';
+export { chromiumPath, noteSkipped, systemProgramOnPath, type SystemPackage } from './system-programs.js';
 export { canRunAsOtherUser, fetchAsUser, OTHER_UID, type UserRequest } from './as-user.js';

@@ -20,6 +20,15 @@ export function systemProgramOnPath(pkg: SystemPackage, env: NodeJS.ProcessEnv =
   return dirs.some((dir) => PROGRAMS[pkg].some((name) => isExecutable(join(dir, name))));
 }
 
+/** The Chromium a browser test drives: `CHROMIUM_PATH`, else the first one on PATH (as the product finds it). */
+export function chromiumPath(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.CHROMIUM_PATH) return env.CHROMIUM_PATH;
+  const dirs = (env.PATH ?? '').split(delimiter).filter(Boolean);
+  for (const dir of dirs)
+    for (const name of PROGRAMS.chromium) if (isExecutable(join(dir, name))) return join(dir, name);
+  return undefined;
+}
+
 /** Prints the one line a skipped test leaves: what skips, why, and the `apt-get install` that makes it run. */
 export function noteSkipped(what: string, pkg: SystemPackage, why = `${PROGRAMS[pkg][0]} is not installed`): void {
   console.warn(`skipping ${what}: ${why} (apt-get install -y ${pkg})`);
