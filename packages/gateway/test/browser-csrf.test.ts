@@ -1,25 +1,9 @@
-/**
- * The cross-site attack in a real browser (issue #40, item 3): headless Chromium opens a page served from another
- * loopback port (another origin), and from a foreign name that resolves to 127.0.0.1; the page sends the gateway a
- * chat request that asks for the `write` tool the ways a page may without a preflight (fetch no-cors with the JSON as
- * text/plain or as a form type, an HTML form with enctype=text/plain). The gateway receives every one, and `write`
- * never runs. Debian's Chromium, started as a plain process (no playwright), killed by its pid at the end.
- */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromiumPath } from '@tool-search/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KernelPlugin } from '@tool-search/kernel';
+import { chromiumMissing, closeChromium, openChromium } from './chromium-page.js';
 import { harness, type Harness } from './helpers.js';
 
-// CHROMIUM_PATH, else the Chromium on PATH (as the product finds it): a PATH without one skips these tests.
-const CHROMIUM = chromiumPath() ?? '/usr/bin/chromium';
-const chromiumMissing = chromiumPath()
-  ? undefined
-  : 'chromium is not installed (apt-get install -y chromium, or set CHROMIUM_PATH)';
 if (chromiumMissing) console.warn(`skipping the gateway's cross-site browser test: ${chromiumMissing}`);
 
 const WRITE = 'tool search qa check target=write args={"path":"pwned.txt","content":"x"}';
@@ -85,35 +69,6 @@ async function attacker(gatewayHost: string): Promise<{ server: Server; port: nu
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, port: (server.address() as { port: number }).port, reported };
-}
-
-function openChromium(url: string): { browser: ChildProcess; profile: string } {
-  const profile = mkdtempSync(join(tmpdir(), 'tool-search-gateway-chromium-'));
-  const browser = spawn(
-    CHROMIUM,
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--host-resolver-rules=MAP attacker.test 127.0.0.1',
-      `--user-data-dir=${profile}`,
-      url,
-    ],
-    // Its own process group: the renderer and helper processes end with it.
-    { stdio: 'ignore', detached: true },
-  );
-  return { browser, profile };
-}
-
-/** Kills the browser's process group (only the processes this test started) and waits for the browser to exit. */
-async function closeChromium(browser: ChildProcess, profile: string): Promise<void> {
-  const exited = new Promise((resolve) => browser.once('exit', resolve));
-  if (browser.exitCode === null && browser.pid !== undefined) process.kill(-browser.pid, 'SIGKILL');
-  await exited;
-  rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
 }
 
 describe.skipIf(chromiumMissing !== undefined)('a page in headless Chromium cannot run gateway tools', () => {

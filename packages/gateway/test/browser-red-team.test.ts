@@ -1,26 +1,9 @@
-/**
- * More ways a page in a real browser (headless Chromium) could reach the keyless gateway, beyond the form and
- * no-cors posts of browser-csrf.test.ts: a Content-Type that is still "simple" (`text/plain; application/json`),
- * `keepalive` and `sendBeacon`, a sandboxed frame (Origin `null`), a WebSocket, a CORS JSON request (its preflight
- * gets no grant), a text/plain answer to a pending approval; from another site and from another loopback port. And a
- * real DNS rebinding: the page's own origin starts answering from the gateway (the same address and port), so the
- * browser sends same-origin JSON; the gateway refuses it by its Host. `write` never runs.
- */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromiumPath } from '@tool-search/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KernelPlugin } from '@tool-search/kernel';
+import { chromiumMissing, closeChromium, openChromium } from './chromium-page.js';
 import { harness, type Harness } from './helpers.js';
 
-// CHROMIUM_PATH, else the Chromium on PATH (as the product finds it): a PATH without one skips these tests.
-const CHROMIUM = chromiumPath() ?? '/usr/bin/chromium';
-const chromiumMissing = chromiumPath()
-  ? undefined
-  : 'chromium is not installed (apt-get install -y chromium, or set CHROMIUM_PATH)';
 if (chromiumMissing) console.warn(`skipping the gateway's browser red-team test: ${chromiumMissing}`);
 
 const WRITE = 'tool search qa check target=write args={"path":"pwned.txt","content":"x"}';
@@ -59,34 +42,6 @@ async function page(html: string): Promise<{ server: Server; port: number }> {
   const server = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(html));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, port: (server.address() as { port: number }).port };
-}
-
-function openChromium(url: string): { browser: ChildProcess; profile: string } {
-  const profile = mkdtempSync(join(tmpdir(), 'tool-search-gateway-rt-chromium-'));
-  const browser = spawn(
-    CHROMIUM,
-    [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--host-resolver-rules=MAP attacker.test 127.0.0.1',
-      `--user-data-dir=${profile}`,
-      url,
-    ],
-    // Its own process group: the renderer and helper processes end with it.
-    { stdio: 'ignore', detached: true },
-  );
-  return { browser, profile };
-}
-
-async function closeChromium(browser: ChildProcess, profile: string): Promise<void> {
-  const exited = new Promise((resolve) => browser.once('exit', resolve));
-  if (browser.exitCode === null && browser.pid !== undefined) process.kill(-browser.pid, 'SIGKILL');
-  await exited;
-  rmSync(profile, { recursive: true, force: true, maxRetries: 5 });
 }
 
 /** The attacks a page makes at `gateway` (`http://host:port`), each reported to the reporter at `report`. */

@@ -6,7 +6,7 @@
  * miss worth measuring). A batch search that missed the tool is skipped
  * (which of its queries meant it is unknowable). Blocked calls are skipped.
  */
-import type { SessionLogEntry } from './entries.js';
+import type { SessionLogEntry } from '@tool-search/session-log';
 
 export interface LoggedEvalQuery {
   readonly query: string;

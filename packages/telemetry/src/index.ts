@@ -32,5 +32,5 @@ export type {
   TapTiming,
   TokenCounts,
   ToolCallEntry,
-} from './entries.js';
+} from '@tool-search/session-log';
 export { TelemetryErrors } from './errors.js';

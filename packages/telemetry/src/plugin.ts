@@ -20,7 +20,13 @@ import type {
 } from '@tool-search/kernel';
 import type { SearchEventResult } from './types.js';
 import { silentLogger, errorMessage } from '@tool-search/kernel';
-import type { CatalogSummary, ProviderRequestEntry, SessionLogEntry, TapTiming, ToolCallEntry } from './entries.js';
+import type {
+  CatalogSummary,
+  ProviderRequestEntry,
+  SessionLogEntry,
+  TapTiming,
+  ToolCallEntry,
+} from '@tool-search/session-log';
 import { requestParts, type ProviderRequestEvent } from './events.js';
 import { CounterWriter } from './counters.js';
 import { otelInstruments, spanStatusError } from './otel.js';

@@ -9,7 +9,7 @@
  * its end otherwise (the in-memory store keeps them all).
  */
 import type { Logger } from '@tool-search/kernel';
-import type { SessionLogEntry } from './entries.js';
+import type { SessionLogEntry } from '@tool-search/session-log';
 import type { SessionLogWriter } from './session-log.js';
 import type { EntryStore } from './store.js';
 import { errorMessage } from '@tool-search/kernel';

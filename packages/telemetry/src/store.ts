@@ -4,7 +4,7 @@
  * oldest session is dropped first, and within a session the oldest entries
  * (a long-lived session's snapshot covers its newest `maxEntries`).
  */
-import type { SessionLogEntry } from './entries.js';
+import type { SessionLogEntry } from '@tool-search/session-log';
 
 export class EntryStore {
   private readonly sessions = new Map<string, SessionLogEntry[]>();

@@ -4,7 +4,7 @@
  * so both always agree.
  */
 import type { CallOrigin, ToolSource } from '@tool-search/kernel';
-import type { CatalogSummary, SessionLogEntry, TapTiming, ToolCallEntry } from './entries.js';
+import type { CatalogSummary, SessionLogEntry, TapTiming, ToolCallEntry } from '@tool-search/session-log';
 import { SearchQualityFold, type SearchQualitySummary } from './search-quality.js';
 
 export interface CalledTool {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionLogEntry } from '../src/entries.js';
+import type { SessionLogEntry } from '@tool-search/session-log';
 import { silentLogger } from '@tool-search/kernel';
 import { Recorder } from '../src/recorder.js';
 import { EntryStore } from '../src/store.js';
