@@ -8,7 +8,10 @@ export function useLiveVersion(): number {
   const [version, setVersion] = useState(0);
   useEffect(() => {
     const events = new EventSource('./api/events');
-    events.addEventListener('tools-changed', (event) => setVersion(Number((event as MessageEvent<string>).data) || 0));
+    const take = (event: Event) => setVersion(Number((event as MessageEvent<string>).data) || 0);
+    // `hello` carries the count at (re)connect: a change made before the stream opened still reloads the views.
+    events.addEventListener('hello', take);
+    events.addEventListener('tools-changed', take);
     return () => events.close();
   }, []);
   return version;
