@@ -7,7 +7,7 @@ export const CronErrors = defineErrors('@tool-search/plugin-cron', {
   CRON_GATEWAY_TOKEN_REQUIRED:
     'A cron call gave gatewayUrl without gatewayToken: an explicit gateway URL needs an explicit token (credentials are never borrowed from the config or the environment for it).',
   CRON_GATEWAY_REMOTE_UNSUPPORTED:
-    "A cron call named another gateway (gatewayUrl): this cron runs inside the gateway serving the call, and Tool Search has no RPC to reach another gateway's cron.",
+    "A cron call's gatewayUrl names a gateway other than the one serving the call (which it may name, e.g. the documented default ws://127.0.0.1:18789 when that is this gateway): Tool Search has no RPC to reach another gateway's cron.",
   CRON_TIMEOUT: 'A cron call took longer than its timeoutMs.',
   CRON_JOB_UNKNOWN: '`cron`: no job with that id.',
   CRON_SCHEDULE_INVALID: "`cron`: a job's schedule (cron expression, time zone, interval or time) is invalid.",

@@ -19,6 +19,7 @@ import {
 } from '@tool-search/kernel';
 import type { SessionHost } from '@tool-search/sessions';
 import { CronErrors } from './errors.js';
+import { checkGatewayTarget } from './gateway-target.js';
 import { buildJob, invalid, type CronJob } from './jobs.js';
 import { CronService } from './service.js';
 import { StateJobs } from './shared.js';
@@ -146,7 +147,8 @@ function cronTool(
           type: 'string',
           pattern: '^(wss?|https?)://',
           maxLength: 2048,
-          description: 'The gateway to act on (default: this one). An explicit URL needs an explicit gatewayToken.',
+          description:
+            'The gateway to act on (default: the one serving this call, e.g. ws://127.0.0.1:18789); only that one can be named. An explicit URL needs an explicit gatewayToken.',
         },
         gatewayToken: {
           type: 'string',
@@ -165,7 +167,7 @@ function cronTool(
       additionalProperties: false,
     },
     async execute(given, ctx) {
-      checkGatewayTarget(given);
+      checkGatewayTarget(given, ctx);
       const timeoutMs = typeof given.timeoutMs === 'number' ? given.timeoutMs : DEFAULT_TIMEOUT_MS;
       return withTimeout(run(given, ctx), timeoutMs);
     },
@@ -250,29 +252,6 @@ function cronTool(
       }
     }
   }
-}
-
-/**
- * OpenClaw's rule for gateway-backed tools: an explicit `gatewayUrl` needs an explicit `gatewayToken` (never one from
- * the config or the environment). A token alone addresses this gateway, which serves the call in-process and needs none.
- * Another gateway cannot be reached: there is no cron RPC between gateways here, so a well-formed URL is refused clearly.
- */
-function checkGatewayTarget(args: Record<string, unknown>): void {
-  if (args.gatewayUrl === undefined) return;
-  if (typeof args.gatewayToken !== 'string' || !args.gatewayToken) {
-    throw new ToolSearchError(
-      CronErrors.CRON_GATEWAY_TOKEN_REQUIRED,
-      'gatewayUrl was given without gatewayToken: an explicit gateway URL needs an explicit token',
-      {
-        details: { gatewayUrl: args.gatewayUrl, rule: 'gatewayUrl requires gatewayToken' },
-      },
-    );
-  }
-  throw new ToolSearchError(
-    CronErrors.CRON_GATEWAY_REMOTE_UNSUPPORTED,
-    `cron runs inside the gateway serving this call; ${String(args.gatewayUrl)} cannot be reached from here (no cron RPC between gateways): leave gatewayUrl out to act on this gateway`,
-    { details: { gatewayUrl: args.gatewayUrl } },
-  );
 }
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {

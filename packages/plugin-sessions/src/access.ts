@@ -4,7 +4,14 @@
  * error that names the rule.
  */
 import { ConfigError, ErrorCode, ToolSearchError, type ExecuteContext } from '@tool-search/kernel';
-import { DEFAULT_AGENT_ID, type SessionRecord, type SessionStore } from '@tool-search/sessions';
+import {
+  DEFAULT_AGENT_ID,
+  MAIN_SESSION_KEY,
+  parseMainSessionId,
+  sessionIdsOfKey,
+  type SessionRecord,
+  type SessionStore,
+} from '@tool-search/sessions';
 import { SessionsErrors } from './errors.js';
 
 export const VISIBILITIES = ['self', 'tree', 'all'] as const;
@@ -92,20 +99,32 @@ export async function visible(
   return false;
 }
 
-/** The session a call names (`sessionKey` or `sessionId`; neither: the caller's own), if the caller may see it. */
+/**
+ * The session a call names (`sessionKey` or `sessionId`; neither: the caller's own), if the caller may see it. The
+ * literal key `main` is the caller's agent's main session (OpenClaw's canonical direct-chat key).
+ */
 export async function resolveTarget(
   store: SessionStore,
   visibility: Visibility,
   caller: Caller,
   args: Record<string, unknown>,
+  defaultAgent: string = DEFAULT_AGENT_ID,
 ): Promise<SessionRecord> {
   const key = typeof args.sessionKey === 'string' ? args.sessionKey : undefined;
-  const id = typeof args.sessionId === 'string' ? args.sessionId : key ? idOfKey(key) : caller.sessionId;
-  const record = id === undefined ? undefined : await store.get(id);
-  if (!record || (key !== undefined && record.key !== key)) {
+  const id = typeof args.sessionId === 'string' ? args.sessionId : undefined;
+  const record = await (id !== undefined
+    ? store.get(id)
+    : key === MAIN_SESSION_KEY
+      ? mainSessionOf(store, caller, defaultAgent)
+      : key !== undefined
+        ? recordOfKey(store, key, defaultAgent)
+        : store.get(caller.sessionId));
+  if (!record || (key !== undefined && key !== MAIN_SESSION_KEY && record.key !== key)) {
     throw new ToolSearchError(
       SessionsErrors.SESSION_UNKNOWN,
-      `no session ${key ?? id}; sessions_list shows the sessions you can see`,
+      key === MAIN_SESSION_KEY
+        ? `agent "${caller.agentId}" has no main session yet: a gateway request without x-session-id starts it`
+        : `no session ${key ?? id ?? caller.sessionId}; sessions_list shows the sessions you can see`,
       { details: { sessionKey: key, sessionId: id } },
     );
   }
@@ -260,8 +279,28 @@ function tooManyChildren(running: number, limit: number): ToolSearchError {
   );
 }
 
-/** `agent:<agentId>:<sessionId>` → the session id (ids may contain colons). */
-function idOfKey(key: string): string | undefined {
-  const match = /^agent:[^:]+:(.+)$/.exec(key);
-  return match?.[1];
+/** The session `key` names (`agent:<agentId>:<id>`, a main session's `agent:<agentId>:main`), if any. */
+async function recordOfKey(store: SessionStore, key: string, defaultAgent: string): Promise<SessionRecord | undefined> {
+  for (const id of sessionIdsOfKey(key, defaultAgent)) {
+    const record = await store.get(id);
+    if (record?.key === key) return record;
+  }
+  return undefined;
+}
+
+/**
+ * The caller's main session (`sessionKey: "main"`): its own session when that is its agent's main session, else the
+ * nearest one it was spawned from (behind API keys each key has its own), else its agent's main session.
+ */
+async function mainSessionOf(
+  store: SessionStore,
+  caller: Caller,
+  defaultAgent: string,
+): Promise<SessionRecord | undefined> {
+  let record = await store.get(caller.sessionId);
+  for (let depth = 0; record && depth < MAX_DEPTH; depth++) {
+    if (parseMainSessionId(record.sessionId) && record.agentId === caller.agentId) return record;
+    record = record.parentId === undefined ? undefined : await store.get(record.parentId);
+  }
+  return recordOfKey(store, `agent:${caller.agentId}:${MAIN_SESSION_KEY}`, defaultAgent);
 }

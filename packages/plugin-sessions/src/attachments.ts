@@ -38,6 +38,8 @@ export interface AttachmentReceipt {
   /** The folder, relative to the workspace (`.openclaw/attachments/<uuid>`). */
   readonly relDir: string;
   readonly files: readonly { name: string; bytes: number; sha256: string; mimeType?: string }[];
+  /** `attachAs.mountPath`, the hint the caller gave (nothing is mounted there). */
+  readonly mountPath?: string;
 }
 
 export const ATTACHMENT_SCHEMA = {

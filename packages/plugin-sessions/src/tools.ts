@@ -16,6 +16,7 @@ import {
 import type { SessionHost, SessionRecord, SessionTurnReply, TranscriptEntry } from '@tool-search/sessions';
 import { SessionsErrors } from './errors.js';
 import { SessionsErrors as SessionStoreErrors } from '@tool-search/sessions';
+import { ATTACH_AS_SCHEMA, attachmentNote, checkMountPath, withMountPath } from './attach-as.js';
 import {
   ATTACHMENT_SCHEMA,
   DEFAULT_ATTACHMENT_LIMITS,
@@ -34,6 +35,7 @@ import {
   type ChildSlot,
   type SharedCounter,
   checkSpawnLimits,
+  defaultAgentId,
   resolveTarget,
   visible,
   type AgentEntry,
@@ -78,7 +80,8 @@ const target: Record<string, JsonSchema> = {
   sessionKey: {
     type: 'string',
     minLength: 1,
-    description: 'Session key (agent:<agentId>:<sessionId>), as sessions_list shows it.',
+    description:
+      'Session key (agent:<agentId>:<sessionId>), as sessions_list shows it; "main" is your agent\'s main (direct-chat) session.',
   },
   sessionId: { type: 'string', minLength: 1, description: 'Session id (instead of sessionKey).' },
 };
@@ -148,7 +151,7 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
       },
       [],
       async (args, ctx) => {
-        const record = await resolveTarget(store, visibilityFor(ctx), callerOf(ctx, c.agents), args);
+        const record = await targetOf(ctx, args);
         const limit = typeof args.limit === 'number' ? args.limit : DEFAULT_HISTORY_LIMIT;
         const all = chat(await store.transcript(record.sessionId), args.includeTools === true);
         return json({
@@ -177,7 +180,7 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
         const caller = callerOf(ctx, c.agents);
         if (args.sessionKey === undefined && args.sessionId === undefined)
           throw new ToolSearchError(ErrorCode.TOOL_ARGUMENTS_INVALID, 'sessions_send needs sessionKey or sessionId');
-        const record = await resolveTarget(store, visibilityFor(ctx), caller, args);
+        const record = await targetOf(ctx, args, caller);
         if (record.sessionId === caller.sessionId) {
           throw new ToolSearchError(
             SessionsErrors.SESSION_SEND_SELF,
@@ -254,7 +257,14 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
           enum: ['inherit', 'require'],
           description: '"inherit" (default) or "require": refuse unless this run is sandboxed.',
         },
+        streamTo: {
+          type: 'string',
+          enum: ['parent'],
+          description:
+            '"parent" streams an ACP run\'s progress to your session; runtime "acp" only (there is none here), so it is refused.',
+        },
         attachments: ATTACHMENT_SCHEMA as unknown as JsonSchema,
+        attachAs: ATTACH_AS_SCHEMA as unknown as JsonSchema,
       },
       ['task'],
       async (args, ctx) => {
@@ -266,6 +276,15 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
             { details: { runtime: 'acp' } },
           );
         }
+        if (args.streamTo !== undefined) {
+          // OpenClaw streams only ACP runs to the parent and refuses streamTo for runtime "subagent".
+          throw new ToolSearchError(
+            SessionsErrors.SESSIONS_STREAM_UNSUPPORTED,
+            'streamTo "parent" relays an ACP run\'s progress and is for runtime "acp" only; sub-agent results come back as the announce',
+            { details: { streamTo: args.streamTo, runtime: 'subagent' } },
+          );
+        }
+        checkMountPath(args.attachAs);
         const thread = args.thread === true;
         const mode = args.mode === 'session' || (args.mode === undefined && thread) ? 'session' : 'run';
         if (mode === 'session' && !thread) {
@@ -324,7 +343,7 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
       },
       [],
       async (args, ctx) => {
-        let record = await resolveTarget(store, visibilityFor(ctx), callerOf(ctx, c.agents), args);
+        let record = await targetOf(ctx, args);
         if (typeof args.model === 'string')
           record = await store.upsert(record.sessionId, { model: args.model === 'default' ? null : args.model });
         const extra = c.statusFields ? await c.statusFields(record).catch(() => ({})) : {};
@@ -400,11 +419,12 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
     // Written before the child exists: a refused attachment leaves no session and no file behind.
     const given = Array.isArray(args.attachments) ? (args.attachments as AttachmentInput[]) : [];
     const attachments = given.length
-      ? await materialize(c.workspace ?? process.cwd(), given, c.attachments ?? DEFAULT_ATTACHMENT_LIMITS)
+      ? withMountPath(
+          await materialize(c.workspace ?? process.cwd(), given, c.attachments ?? DEFAULT_ATTACHMENT_LIMITS),
+          args.attachAs,
+        )
       : undefined;
-    const task = attachments
-      ? `${String(args.task)}\n\n[${attachments.count} attachment(s) in ${attachments.relDir}: ${attachments.files.map((f) => f.name).join(', ')}]`
-      : String(args.task);
+    const task = attachments ? `${String(args.task)}\n\n${attachmentNote(attachments)}` : String(args.task);
     const child = await store.upsert(sessionId, {
       agentId,
       kind: 'spawn',
@@ -526,6 +546,11 @@ export function sessionTools(c: SessionToolsContext): ToolDefinition[] {
   function visibilityFor(ctx: ExecuteContext): Visibility {
     if (ctx.run.request.sandboxed !== true || c.sandboxVisibility === 'all') return c.visibility;
     return c.visibility === 'all' ? 'tree' : c.visibility;
+  }
+
+  /** The session a call names (default the caller's own; `main`: its agent's main session), if the caller may see it. */
+  function targetOf(ctx: ExecuteContext, args: Record<string, unknown>, caller = callerOf(ctx, c.agents)) {
+    return resolveTarget(store, visibilityFor(ctx), caller, args, defaultAgentId(c.agents));
   }
 
   /** The kernel refuses agent ids agents.list does not have; with no list, runs name no agent. */

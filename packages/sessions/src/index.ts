@@ -16,3 +16,4 @@ export {
   type TranscriptEntry,
 } from './types.js';
 export { SessionsErrors } from './errors.js';
+export { MAIN_SESSION_KEY, mainSessionId, parseMainSessionId, sessionIdsOfKey } from './main-session.js';

@@ -2,6 +2,7 @@
  * The gateway's session state, behind an interface so it can move out of the
  * process (Redis) without the tools changing: every store method is async.
  */
+import { keyTail } from './main-session.js';
 
 /** How a session came to be: a client's conversation, a `sessions_spawn` child, a cron run. */
 export type SessionKind = 'main' | 'spawn' | 'cron';
@@ -93,6 +94,7 @@ export type SessionTurnRunner = (request: SessionTurnRequest) => Promise<Session
 
 export const DEFAULT_AGENT_ID = 'main';
 
+/** `agent:<agentId>:<sessionId>`; a main session's is `agent:<agentId>:main` (see main-session.ts). */
 export function sessionKey(agentId: string, sessionId: string): string {
-  return `agent:${agentId}:${sessionId}`;
+  return `agent:${agentId}:${keyTail(agentId, sessionId)}`;
 }
