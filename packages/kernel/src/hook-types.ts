@@ -74,6 +74,8 @@ export interface MaterializeContext {
   readonly searchable: readonly ToolDescriptor[];
   /** Tools that must stay visible in every mode. */
   readonly directOnly: readonly ToolDescriptor[];
+  /** Reports what this exposure degraded to (a mode's weaker backend): kept in `run.diagnostics` and emitted, like `MODE_FALLBACK`. */
+  diagnostic(diagnostic: Omit<Diagnostic, 'hook'>): void;
 }
 
 /** Usage text ("skill") a plugin contributes for some of its tools. */

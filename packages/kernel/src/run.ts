@@ -148,7 +148,8 @@ export function createRunObject(parts: RunParts): Run {
     const draft: ExposureDraft = { mode, tools: [], system: [] };
     const searchable = catalog.filter((t) => t.catalogMode === 'catalog');
     const directOnly = catalog.filter((t) => t.catalogMode === 'direct-only');
-    const result = await hook.promise(draft, { run: api, searchable, directOnly });
+    const diagnostic = (reported: Omit<Diagnostic, 'hook'>) => emitDiagnostic({ ...reported, hook: 'materialize' });
+    const result = await hook.promise(draft, { run: api, searchable, directOnly, diagnostic });
     if (result.fallback && !visited.includes(result.fallback.mode)) {
       emitDiagnostic({
         code: ErrorCode.MODE_FALLBACK,

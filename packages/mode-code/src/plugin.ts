@@ -14,9 +14,8 @@ import { CODE_MODE_PLUGIN, resolveOptions, type CodeModeOptions, type ResolvedOp
 import type { CodeResult } from './result.js';
 import { runCodeWith, sandboxesExited, spawnOptions, type RunEnvironment } from './run-code.js';
 import { createSandboxPool, type SandboxPool } from './sandbox/pool.js';
-import { chooseBackend } from './sandbox/choose.js';
+import { chooseBackend, fallbackDiagnostic } from './sandbox/choose.js';
 import { prepareIndex } from '@tool-search/search';
-import { CodeErrors } from './errors.js';
 
 declare module '@tool-search/kernel' {
   interface RunRequest {
@@ -51,19 +50,8 @@ export function codeModePlugin(options: CodeModeOptions = {}): KernelPlugin {
           };
           return draft;
         }
-        if (backend.skipped) {
-          ctx.run.emit({
-            type: 'diagnostic',
-            diagnostic: {
-              code: CodeErrors.SANDBOX_UNAVAILABLE,
-              level: 'warning',
-              message: `code mode runs on the ${backend.kind} sandbox: ${backend.skipped}`,
-              plugin: CODE_MODE_PLUGIN,
-              hook: 'materialize',
-              details: { configured: resolved.sandbox, used: backend.kind },
-            },
-          });
-        }
+        // Not silent: the run's diagnostics (and `exposure`, `tools explain`) say the code runs on the fallback, and why.
+        if (backend.skipped) ctx.diagnostic(fallbackDiagnostic(resolved.sandbox, backend));
         const effective: ResolvedOptions = { ...resolved, sandbox: backend.kind };
         // Start the warm children now, so the first call finds them ready (the QuickJS backend needs none).
         const env = (): RunEnvironment => {

@@ -14,7 +14,7 @@ import type { SandboxKind } from './sandbox/kinds.js';
 import type { SandboxPool } from './sandbox/pool.js';
 import { spawnSandbox, type SandboxChild, type SpawnOptions } from './sandbox/process.js';
 import { createQuickJSSandbox } from './sandbox/quickjs.js';
-import { chooseBackend } from './sandbox/choose.js';
+import { chooseBackend, fallbackDiagnostic } from './sandbox/choose.js';
 import type { CodeLocation } from './scan.js';
 import { session } from './session.js';
 import { CodeErrors } from './errors.js';
@@ -80,6 +80,12 @@ export async function runCodeWith(
   const backend = await chooseBackend(options.sandbox);
   if (!backend.ok)
     return refuse(CodeErrors.SANDBOX_UNAVAILABLE, `no sandbox backend can start here: ${backend.reason}`);
+  // Without the plugin (runCode, `tool-search code run`) the fallback is told to the run's observers here.
+  if (backend.skipped)
+    run.emit({
+      type: 'diagnostic',
+      diagnostic: { ...fallbackDiagnostic(options.sandbox, backend), hook: 'runCode' },
+    });
   const signal = callerSignal ? AbortSignal.any([callerSignal, run.signal]) : run.signal;
   if (signal.aborted) return refuse(CodeErrors.CODE_ABORTED, 'the run of code was cancelled before it started');
 

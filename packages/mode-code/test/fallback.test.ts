@@ -33,9 +33,14 @@ it('falls back from the process backend to quickjs, with a diagnostic, and still
     diagnostic: expect.objectContaining({
       code: 'SANDBOX_UNAVAILABLE',
       level: 'warning',
-      details: { configured: 'process', used: 'quickjs' },
+      details: expect.objectContaining({
+        configured: 'process',
+        used: 'quickjs',
+        reason: 'process: spawn refused (test)',
+      }),
     }),
   });
+  expect(run.diagnostics).toContainEqual(expect.objectContaining({ code: 'SANDBOX_UNAVAILABLE', hook: 'materialize' }));
 });
 
 it('falls back to tools mode (never direct) when no sandbox backend can start', async () => {

@@ -112,7 +112,10 @@ export function spawnSandbox(options: SpawnOptions): SandboxChild {
     readyWatchers.push(onReady);
     void exitedPromise.then((exit) =>
       reject(
-        new Error(exit.spawnError ?? `the sandbox child exited (${exit.signal ?? exit.code}) before it was ready`),
+        new Error(
+          exit.spawnError ??
+            `the sandbox child exited (${exit.signal ?? exit.code}) before it was ready${said(exit.stderr)}`,
+        ),
       ),
     );
   });
@@ -239,4 +242,10 @@ function installExitHook(): void {
     };
     process.on(signal, onSignal);
   }
+}
+
+/** The child's last stderr line, as `: <line>` (why a child that never got ready stopped: a refused flag, a crash). */
+function said(stderr: string): string {
+  const last = stderr.trim().split('\n').pop()?.trim();
+  return last ? `: ${last.slice(0, 300)}` : '';
 }
