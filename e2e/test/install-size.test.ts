@@ -3,12 +3,13 @@
  * published to a Verdaccio registry on loopback (third-party packages come through it from the real registry), then in
  * fresh folders: `npm install @tool-search/ai-sdk ai@^7 @ai-sdk/openai@^4` runs an AI SDK agent loop against the mock
  * OpenAI server and stays ≤ 60 MB of node_modules; `npm install @tool-search/cli` runs `npx tool-search tools list`;
- * the CLI with every optional capability stays ≤ 250 MB. The sizes are printed (BENCHMARKS.md §"Install size").
+ * the CLI with every optional capability stays under 250 MB, in files and on disk. The sizes are printed, with the
+ * largest packages of that last install (bench/install-size.md).
  *
  * SLOW (network installs, several minutes): opt-in with TOOL_SEARCH_INSTALL_TEST=1, which `npm run bench` sets.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -64,6 +65,7 @@ let verdaccio: ChildProcess | undefined;
 let env: NodeJS.ProcessEnv = baseEnv;
 const sizes: Record<string, number> = {};
 const onDisk: Record<string, number> = {};
+let largest = '';
 
 describe.skipIf(reason !== undefined)('installed from a registry: what each user downloads', () => {
   beforeAll(async () => {
@@ -88,6 +90,7 @@ describe.skipIf(reason !== undefined)('installed from a registry: what each user
         )
         .join('; ')}`,
     );
+    if (largest) console.log(`largest packages of cli-everything (on disk): ${largest}`);
     if (work) await rm(work, { recursive: true, force: true });
   });
 
@@ -104,6 +107,7 @@ describe.skipIf(reason !== undefined)('installed from a registry: what each user
     expect(sizes['ai-sdk']).toBeLessThanOrEqual(60 * MB);
     // None of the heavy capabilities came along: they are optional peers, loaded on use.
     for (const heavy of [
+      'unpdf',
       'pdfjs-dist',
       '@napi-rs/canvas',
       'playwright-core',
@@ -128,10 +132,17 @@ describe.skipIf(reason !== undefined)('installed from a registry: what each user
     const dir = await install('cli-everything', ['@tool-search/cli', ...CLI_EXTRAS]);
     const { stdout } = await run('npx', ['tool-search', 'tools', 'list'], { cwd: dir, env });
     expect(stdout).toContain('create_issue');
+    largest = await largestPackages(dir, 12);
     expect(sizes['cli-everything']).toBeLessThan(250 * MB);
+    expect(onDisk['cli-everything']).toBeLessThan(250 * MB);
     // One copy of each provider SDK (every package asks for the same range), and one tokenizer.
     for (const sdk of ['openai', '@anthropic-ai/sdk', 'gpt-tokenizer']) expect(await copies(dir, sdk), sdk).toBe(1);
     expect(await copies(dir, 'js-tiktoken')).toBe(0);
+    // The PDF engine is unpdf's pdf.js build: neither pdfjs-dist nor the native canvas it would bring (32 MB).
+    for (const heavy of ['pdfjs-dist', '@napi-rs/canvas']) expect(await copies(dir, heavy), heavy).toBe(0);
+    // otel-export pins the SDK versions its exporters pin: one copy of each (with `^2.12.0`, 2.12.1 and nested 2.12.0 copies).
+    for (const otel of ['core', 'resources', 'sdk-metrics', 'sdk-trace'])
+      expect(await copies(dir, `@opentelemetry/${otel}`), otel).toBe(1);
   }, 600_000);
 });
 
@@ -151,6 +162,26 @@ async function install(name: string, specs: string[]): Promise<string> {
   sizes[name] = await du('-sb');
   onDisk[name] = (await du('-sk')) * 1024;
   return dir;
+}
+
+/** The `count` largest top-level packages of `dir`'s node_modules on disk (`du -sk`), as `name MB` items. */
+async function largestPackages(dir: string, count: number): Promise<string> {
+  const modules = join(dir, 'node_modules');
+  const entries = readdirSync(modules)
+    .filter((name) => !name.startsWith('.'))
+    .flatMap((name) =>
+      name.startsWith('@') ? readdirSync(join(modules, name)).map((inner) => `${name}/${inner}`) : [name],
+    );
+  const { stdout } = await run('du', ['-sk', ...entries], { cwd: modules, maxBuffer: 16 * 1024 * 1024 });
+  return stdout
+    .trim()
+    .split('\n')
+    .map((line) => line.split('\t'))
+    .map(([kb, name]) => ({ name: name!, mb: (Number(kb) * 1024) / MB }))
+    .sort((a, b) => b.mb - a.mb)
+    .slice(0, count)
+    .map(({ name, mb }) => `${name} ${mb.toFixed(1)} MB`)
+    .join(', ');
 }
 
 /** How many copies of package `name` the tree under `dir` holds (hoisted and nested). */

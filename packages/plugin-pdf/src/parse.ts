@@ -6,15 +6,12 @@
  * any of them the worker is terminated and the call answers a coded error. 2 MB of deflated zeros on the event loop
  * took +4.2 GB of RSS for 39 s; here, +0.26 GB for 2 s.
  */
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { ErrorCode, ToolSearchError, errorMessage } from '@tool-search/kernel';
 import { PdfErrors } from './errors.js';
 
 const WORKER_ENTRY = fileURLToPath(new URL('./pdf-worker.mjs', import.meta.url));
-const standardFontDataUrl = `${join(dirname(createRequire(import.meta.url).resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
 /** The worker's JavaScript heap: pdf.js reads a 10 MB text PDF in far less; a runaway one fails alone. */
 export const WORKER_HEAP_MB = 256;
 const WORKER_YOUNG_MB = 32;
@@ -189,7 +186,6 @@ const ready = new WeakSet<Worker>();
 
 function spawn(): Worker {
   const worker = new Worker(WORKER_ENTRY, {
-    workerData: { standardFontDataUrl },
     env: {},
     execArgv: [],
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },

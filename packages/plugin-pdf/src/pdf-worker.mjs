@@ -9,9 +9,12 @@
 // PDF_TOO_LARGE_DECODED. The charge counts allocations, not what is still alive, so it also bounds the work done.
 // `DecompressionStream` is removed: pdf.js would inflate through it natively, outside any constructor charged here;
 // without it pdf.js inflates in JavaScript, into its own (charged) growing buffer.
-import { parentPort, workerData } from 'node:worker_threads';
+//
+// pdf.js is unpdf's build of it (one file, no native canvas; see the README): its modern code, so the few newer
+// built-ins it calls that Node 20 lacks come from pdf-polyfills.mjs first.
+import { parentPort } from 'node:worker_threads';
+import './pdf-polyfills.mjs';
 
-const { standardFontDataUrl } = workerData;
 /** The current document's budget (loading pdf.js itself is not charged), and what it has used. */
 let maxDecodedBytes = Number.POSITIVE_INFINITY;
 let charged = 0;
@@ -67,7 +70,7 @@ for (const Native of [
   guard(Native);
 delete globalThis.DecompressionStream;
 
-const { getDocument } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+const { getDocument } = await import('unpdf/pdfjs');
 /** Messages from the host, in order: a document, then the pages to read from it. */
 const inbox = [];
 let waiting;
@@ -113,7 +116,6 @@ async function read({ data, maxChars, keepPdf }) {
     isEvalSupported: false,
     disableFontFace: true,
     useSystemFonts: false,
-    standardFontDataUrl,
     verbosity: 0,
   }).promise;
   try {
