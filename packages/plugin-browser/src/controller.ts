@@ -20,9 +20,11 @@ import { REFUSED_HEADER, startEgressProxy, type EgressProxy } from './egress-pro
 import { BrowserInstance, LAUNCH_TIMEOUT_MS, message } from './instance.js';
 import type { BrowserUser } from './launcher.js';
 import { ProfileStore, type Profile } from './profiles.js';
+import { findLeftover, stopLeftover } from './leftovers.js';
 import { removeProfileFolder } from './remove.js';
 import type { BrowserAction } from './schema.js';
 import { takeSnapshot } from './snapshot.js';
+import { checkTarget } from './target.js';
 
 export interface ControllerSettings {
   readonly executablePath: string;
@@ -53,6 +55,7 @@ export class BrowserController {
 
   async handle(args: Args, signal: AbortSignal): Promise<ToolResult> {
     const action = args.action as BrowserAction;
+    checkTarget(args);
     // Launching Chromium on a loaded machine can take long: start gets the launch's own bound (LAUNCH_TIMEOUT_MS).
     const budget =
       action === 'start'
@@ -70,8 +73,17 @@ export class BrowserController {
       case 'start':
         await this.#start(this.#profile(args));
         return json(await this.#status(this.#profile(args)));
-      case 'stop':
-        return json({ profile: this.#profile(args).name, stopped: await this.#stop(this.#profile(args).name) });
+      case 'stop': {
+        const profile = this.#profile(args);
+        const stopped = await this.#stop(profile.name);
+        // A Chromium left holding a local profile (see leftovers.ts) is this profile's browser too.
+        const leftover = profile.kind === 'local' ? await this.#stopLeftover(profile.name) : [];
+        return json({
+          profile: profile.name,
+          stopped: stopped || leftover.length > 0,
+          ...(leftover.length ? { stoppedLeftover: leftover } : {}),
+        });
+      }
       case 'profiles':
         return json({
           profiles: await Promise.all(this.settings.profiles.list().map((profile) => this.#status(profile))),
@@ -88,7 +100,8 @@ export class BrowserController {
       }
       case 'delete-profile': {
         const name = profileName(args);
-        this.settings.profiles.get(name);
+        // Refused before anything is touched: a protected profile's browser keeps running.
+        this.settings.profiles.checkDeletable(name);
         await this.#stop(name);
         const profile = this.settings.profiles.delete(name);
         if (profile.kind === 'local') await removeProfileFolder(join(this.settings.stateDir, 'profiles', name));
@@ -103,8 +116,11 @@ export class BrowserController {
             { details: { profile: profile.name } },
           );
         const wasRunning = await this.#stop(profile.name);
+        // A Chromium this process does not drive (an earlier host crashed, or one was started on the profile's
+        // folder) still holds the profile: stopped first, or its data would be wiped under it.
+        const leftover = await this.#stopLeftover(profile.name);
         await removeProfileFolder(this.settings.profiles.userDataDir(profile.name));
-        return json({ reset: profile.name, wasRunning });
+        return json({ reset: profile.name, wasRunning, ...(leftover.length ? { stoppedLeftover: leftover } : {}) });
       }
       default:
         return this.#tabAction(action, args);
@@ -350,6 +366,7 @@ export class BrowserController {
     let running = this.#running.get(profile.name);
     if (!running) {
       running = (async () => {
+        if (profile.kind === 'local') this.#refuseHeldProfile(profile.name);
         const proxy = this.settings.allowPrivate || profile.kind === 'remote' ? undefined : await this.#egress();
         const instance = await BrowserInstance.start(profile, {
           executablePath: this.settings.executablePath,
@@ -393,6 +410,26 @@ export class BrowserController {
     const instance = await running.catch(() => undefined); // a launch that failed has no browser to stop
     await instance?.stop();
     return instance !== undefined;
+  }
+
+  #stopLeftover(name: string): Promise<number[]> {
+    return stopLeftover({ userDataDir: this.settings.profiles.userDataDir(name), uid: this.#browserUid() });
+  }
+
+  /** A Chromium this process does not drive holds the profile: a new one would abort on its lock, so say what to do. */
+  #refuseHeldProfile(name: string): void {
+    const pid = findLeftover({ userDataDir: this.settings.profiles.userDataDir(name), uid: this.#browserUid() });
+    if (pid === undefined) return;
+    throw new ToolSearchError(
+      BrowserErrors.BROWSER_START_FAILED,
+      `browser profile "${name}" is held by a Chromium this process did not start (pid ${pid}, left from an earlier run or started on the profile's folder); action "stop" stops it ("reset-profile" also wipes the profile)`,
+      { details: { profile: name, leftoverPid: pid } },
+    );
+  }
+
+  /** The uid this host's Chromium runs as: its own under a root host, else ours. */
+  #browserUid(): number {
+    return this.settings.user?.uid ?? process.getuid?.() ?? -1;
   }
 
   #egress(): Promise<EgressProxy> {

@@ -10,6 +10,8 @@ export const BrowserErrors = defineErrors('@tool-search/plugin-browser', {
   BROWSER_PROFILE_EXISTS: 'A profile with this name exists already.',
   BROWSER_PROFILE_PROTECTED:
     'This profile cannot be changed this way (the default profile, a profile from the config, or a remote attach-only profile).',
+  BROWSER_TARGET_UNAVAILABLE:
+    'The browser cannot run where `target` asks (`details.reason`): this host has no sandbox browser and no paired nodes; use target "host".',
   BROWSER_PORTS_EXHAUSTED: 'Every CDP port in 18800-18899 is taken by a profile.',
   BROWSER_TAB_UNKNOWN: 'No open tab has this targetId; action "tabs" lists them.',
   BROWSER_REF_UNKNOWN: 'The ref is not in the latest snapshot of the tab; take a new snapshot.',

@@ -33,7 +33,8 @@ export interface BrowserConfig {
 }
 
 export const BROWSER_DEFAULTS = {
-  defaultProfile: 'openclaw',
+  /** The Tools document's default (`browser.defaultProfile` "defaults to chrome"); a managed local profile here. */
+  defaultProfile: 'chrome',
   actionTimeoutMs: 20_000,
   navigationTimeoutMs: 30_000,
   evaluateEnabled: true,

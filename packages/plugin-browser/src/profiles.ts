@@ -26,7 +26,11 @@ export type Profile =
       readonly origin: ProfileOrigin;
     };
 
-export type ProfileOrigin = 'default' | 'config' | 'created';
+/** `builtin`: `openclaw`, OpenClaw's isolated managed profile, always there (also when it is not the default). */
+export type ProfileOrigin = 'default' | 'builtin' | 'config' | 'created';
+
+/** The managed profile OpenClaw always has, besides the default one. */
+export const BUILTIN_PROFILE = 'openclaw';
 
 export class ProfileStore {
   readonly #file: string;
@@ -41,23 +45,37 @@ export class ProfileStore {
     this.#file = join(stateDir, 'profiles.json');
     this.#configured = new Map();
     this.#created = new Map();
-    for (const [name, entry] of Object.entries(configured))
-      this.#configured.set(
-        name,
-        toProfile(name, entry, name === defaultName ? 'default' : 'config', () => this.#freePort()),
-      );
-    if (!this.#configured.has(defaultName))
-      this.#configured.set(
-        defaultName,
-        toProfile(defaultName, {}, 'default', () => this.#freePort()),
-      );
-    for (const [name, entry] of Object.entries(this.#read())) {
-      if (!this.#configured.has(name) && PROFILE_NAME.test(name))
-        this.#created.set(
+    const fixed: (readonly [string, BrowserProfileConfig, ProfileOrigin])[] = [
+      [defaultName, configured[defaultName] ?? {}, 'default'],
+      ...(configured[BUILTIN_PROFILE] || defaultName === BUILTIN_PROFILE
+        ? []
+        : [[BUILTIN_PROFILE, {}, 'builtin'] as const]),
+      ...Object.entries(configured)
+        .filter(([name]) => name !== defaultName)
+        .map(([name, entry]) => [name, entry, 'config'] as const),
+    ];
+    const stored = Object.entries(this.#read())
+      .filter(([name]) => PROFILE_NAME.test(name) && !fixed.some(([taken]) => taken === name))
+      .map(([name, entry]) => [name, entry, 'created'] as const);
+    // Ports a profile names are taken before any is assigned, so an assigned port never collides with them.
+    const made = new Map<string, Profile>();
+    const all = [...fixed, ...stored];
+    for (const [name, entry, origin] of [
+      ...all.filter(([, e]) => !needsPort(e)),
+      ...all.filter(([, e]) => needsPort(e)),
+    ]) {
+      try {
+        made.set(
           name,
-          toProfile(name, entry, 'created', () => this.#freePort()),
+          toProfile(name, entry, origin, () => this.#freePort(made)),
         );
+      } catch (error) {
+        if (origin !== 'builtin') throw error; // every port taken (100 profiles of the user's): the built-in one yields
+      }
     }
+    // Listed in order: the default, the built-in one, the config's, the created ones.
+    for (const [name] of fixed) if (made.has(name)) this.#configured.set(name, made.get(name)!);
+    for (const [name] of stored) this.#created.set(name, made.get(name)!);
   }
 
   list(): Profile[] {
@@ -103,23 +121,30 @@ export class ProfileStore {
     return profile;
   }
 
-  /** Removes a created profile's entry (the caller stops it and removes its folder). */
-  delete(name: string): Profile {
+  /** Throws (BROWSER_PROFILE_UNKNOWN / _PROTECTED) unless `delete` would remove this profile; changes nothing. */
+  checkDeletable(name: string): Profile {
     const profile = this.get(name);
     if (profile.origin !== 'created') {
       throw new ToolSearchError(
         BrowserErrors.BROWSER_PROFILE_PROTECTED,
-        `browser profile "${name}" comes from ${profile.origin === 'default' ? 'browser.defaultProfile' : 'browser.profiles in the config'} and cannot be deleted here`,
+        `browser profile "${name}" ${PROTECTED_BECAUSE[profile.origin]} and cannot be deleted here`,
         { details: { profile: name, origin: profile.origin } },
       );
     }
+    return profile;
+  }
+
+  /** Removes a created profile's entry (the caller stops it and removes its folder). */
+  delete(name: string): Profile {
+    const profile = this.checkDeletable(name);
     this.#created.delete(name);
     this.#write();
     return profile;
   }
 
-  #freePort(): number {
-    const taken = new Set(this.list().flatMap((p) => (p.kind === 'local' ? [p.cdpPort] : [])));
+  #freePort(pending: ReadonlyMap<string, Profile> = new Map()): number {
+    const all = [...this.list(), ...pending.values()];
+    const taken = new Set(all.flatMap((p) => (p.kind === 'local' ? [p.cdpPort] : [])));
     for (let port = CDP_PORT_RANGE.first; port <= CDP_PORT_RANGE.last; port++) if (!taken.has(port)) return port;
     throw new ToolSearchError(
       BrowserErrors.BROWSER_PORTS_EXHAUSTED,
@@ -162,6 +187,17 @@ export function checkName(name: string): void {
       { details: { profile: name.slice(0, 80) } },
     );
   }
+}
+
+const PROTECTED_BECAUSE: Record<ProfileOrigin, string> = {
+  default: 'is the default profile (browser.defaultProfile)',
+  builtin: `is the built-in "${BUILTIN_PROFILE}" profile`,
+  config: 'comes from browser.profiles in the config',
+  created: 'was created',
+};
+
+function needsPort(entry: BrowserProfileConfig): boolean {
+  return entry.cdpUrl === undefined && entry.cdpPort === undefined;
 }
 
 function toProfile(name: string, entry: BrowserProfileConfig, origin: ProfileOrigin, freePort: () => number): Profile {

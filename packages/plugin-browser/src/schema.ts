@@ -25,6 +25,9 @@ export const BROWSER_ACTIONS = [
 ] as const;
 export type BrowserAction = (typeof BROWSER_ACTIONS)[number];
 
+/** Where the Tools document lets the browser run: the gateway host, the session's sandbox, a paired node. */
+export const BROWSER_TARGETS = ['sandbox', 'host', 'node'] as const;
+
 const ref = {
   type: 'string',
   minLength: 1,
@@ -39,8 +42,15 @@ export const browserInputSchema: JsonSchema = {
     profile: { type: 'string', maxLength: 64, description: 'Browser profile (default: browser.defaultProfile).' },
     target: {
       type: 'string',
-      enum: ['host'],
-      description: 'Where the browser runs: this host (the only target here).',
+      enum: [...BROWSER_TARGETS],
+      description:
+        'Where the browser runs (default host). Only host works here: no sandbox browser or paired node exists, and those are refused with BROWSER_TARGET_UNAVAILABLE.',
+    },
+    node: {
+      type: 'string',
+      minLength: 1,
+      maxLength: 200,
+      description: 'Node id or name, with target "node" (refused here: no paired nodes).',
     },
     targetId: {
       type: 'string',

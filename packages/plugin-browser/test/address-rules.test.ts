@@ -35,7 +35,7 @@ afterAll(async () => {
 describe.skipIf(!runnable)('without browser.allowPrivate, navigation is refused for private addresses', () => {
   let run: Run;
   beforeAll(async () => {
-    run = await browserRun({ browser: { profiles: { openclaw: { cdpPort: 18852 } } }, stateDir: tempDir('rules') });
+    run = await browserRun({ browser: { profiles: { chrome: { cdpPort: 18852 } } }, stateDir: tempDir('rules') });
     ok(await run.call('browser', { action: 'start' }));
   }, 60_000);
   afterAll(async () => run?.close());
@@ -98,7 +98,7 @@ describe.skipIf(!runnable)(
     let run: Run;
     beforeAll(async () => {
       run = await browserRun({
-        browser: { profiles: { openclaw: { cdpPort: 18853 } } },
+        browser: { profiles: { chrome: { cdpPort: 18853 } } },
         stateDir: tempDir('proxy'),
         addressAllowed: (address) => address === '127.0.0.1',
       });

@@ -42,7 +42,7 @@ beforeAll(async () => {
   writeFileSync(join(secrets, 'secret.txt'), SECRET, { mode: 0o600 });
   secretUrl = pathToFileURL(join(secrets, 'secret.txt')).href;
   stateDir = tempDir('devtools');
-  run = await browserRun({ browser: { profiles: { openclaw: { cdpPort: CDP_PORT } } }, stateDir });
+  run = await browserRun({ browser: { profiles: { chrome: { cdpPort: CDP_PORT } } }, stateDir });
   ok(await run.call('browser', { action: 'start' }));
   ok(await run.call('browser', { action: 'open', targetUrl: 'about:blank' }));
 }, 90_000);
@@ -52,7 +52,7 @@ afterAll(async () => {
 
 describe.skipIf(!runnable)('the managed browser is reachable by this process only', () => {
   it('Chromium listens on no TCP port; its only Unix socket (the profile singleton) is in a 0700 folder', async () => {
-    const userData = join(stateDir, 'profiles', 'openclaw', 'user-data');
+    const userData = join(stateDir, 'profiles', 'chrome', 'user-data');
     const pids = processesWith(userData);
     expect(pids.length).toBeGreaterThan(0);
     const { ports, unixPaths } = listeningSockets(pids);
@@ -67,7 +67,7 @@ describe.skipIf(!runnable)('the managed browser is reachable by this process onl
   });
 
   it('as root, Chromium runs as its own unprivileged uid (not root, not 65534) with its own sandbox', async () => {
-    const userData = join(stateDir, 'profiles', 'openclaw', 'user-data');
+    const userData = join(stateDir, 'profiles', 'chrome', 'user-data');
     const status = ok(await run.call('browser', { action: 'status' }));
     expect(status).toMatchObject({ uid: BROWSER_UID });
     // Not the bwrap that started it: that one stays root, only waiting for Chromium to end.
@@ -83,7 +83,7 @@ describe.skipIf(!runnable)('the managed browser is reachable by this process onl
   });
 
   it('uid 65534 cannot reach DevTools (port, socket or pipe) to read a root-only file', async () => {
-    const userData = join(stateDir, 'profiles', 'openclaw', 'user-data');
+    const userData = join(stateDir, 'profiles', 'chrome', 'user-data');
     const pids = processesWith(userData);
     const { ports, unixPaths } = listeningSockets(pids);
     const result = await attack(

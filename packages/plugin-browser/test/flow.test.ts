@@ -67,7 +67,7 @@ beforeAll(async () => {
   writeFileSync(join(workspace, 'other.txt'), 'other');
   symlinkSync('/etc/passwd', join(workspace, 'link-out.txt'));
   run = await browserRun({
-    browser: { allowPrivate: true, profiles: { openclaw: { cdpPort: 18851 } } },
+    browser: { allowPrivate: true, profiles: { chrome: { cdpPort: 18851 } } },
     stateDir,
     workspace,
   });
@@ -112,9 +112,9 @@ describe.skipIf(!runnable)('browser: the recommended flow', () => {
 
   it('status says the default profile is not running, then start runs it', async () => {
     const status = ok(await run.call('browser', { action: 'status' }));
-    expect(status).toMatchObject({ profile: 'openclaw', running: false, kind: 'local', cdpPort: 18851, default: true });
+    expect(status).toMatchObject({ profile: 'chrome', running: false, kind: 'local', cdpPort: 18851, default: true });
     const started = ok(await run.call('browser', { action: 'start' }));
-    expect(started).toMatchObject({ profile: 'openclaw', running: true });
+    expect(started).toMatchObject({ profile: 'chrome', running: true });
     expect(started).toMatchObject({ devtools: 'pipe' });
     // Driven over its DevTools pipe: nothing answers on the profile's port (devtools-access.test.ts tries harder).
     await expect(fetch('http://127.0.0.1:18851/json/version')).rejects.toThrow();
@@ -322,7 +322,7 @@ describe.skipIf(!runnable)('browser: the recommended flow', () => {
   }, 60_000);
 
   it('stop ends every Chromium process of the profile', async () => {
-    const userData = join(stateDir, 'profiles', 'openclaw', 'user-data');
+    const userData = join(stateDir, 'profiles', 'chrome', 'user-data');
     expect(processesWith(userData).length).toBeGreaterThan(0);
     expect(ok(await run.call('browser', { action: 'stop' }))).toMatchObject({ stopped: true });
     expect(await eventually(() => processesWith(userData).length === 0)).toBe(true);

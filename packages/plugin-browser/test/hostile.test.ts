@@ -52,7 +52,7 @@ beforeAll(async () => {
       // These pages are about *that* an action times out, not the default: a short action bound keeps each wait short.
       actionTimeoutMs: 1_000,
       navigationTimeoutMs: 3_000,
-      profiles: { openclaw: { cdpPort: 18854 } },
+      profiles: { chrome: { cdpPort: 18854 } },
     },
     stateDir,
   });
@@ -117,7 +117,7 @@ describe.skipIf(!runnable)('hostile pages do not freeze the process', () => {
   }, 60_000);
 
   it('stop ends every browser process', async () => {
-    const userData = join(stateDir, 'profiles', 'openclaw', 'user-data');
+    const userData = join(stateDir, 'profiles', 'chrome', 'user-data');
     expect(processesWith(userData).length).toBeGreaterThan(0);
     ok(await run.call('browser', { action: 'stop' }));
     expect(await eventually(() => processesWith(userData).length === 0)).toBe(true);

@@ -59,7 +59,7 @@ describe.skipIf(!CAN_DROP || NO_CHROMIUM)('profile removal against a browser use
     const stateDir = tempDir('profile-removal');
     // The racer reaches the user data as Chromium does (inside its namespace the path is passable).
     chmodSync(stateDir, 0o755);
-    const userData = join(stateDir, 'profiles', 'openclaw', 'user-data');
+    const userData = join(stateDir, 'profiles', 'chrome', 'user-data');
     const outside = join(stateDir, 'outside');
     mkdirSync(outside, { mode: 0o755 });
     for (let i = 0; i < VICTIMS; i++) writeFileSync(join(outside, `victim${i}`), 'root only');
@@ -84,7 +84,7 @@ describe.skipIf(!CAN_DROP || NO_CHROMIUM)('profile removal against a browser use
     for (; round < ROUNDS && victims(outside) === VICTIMS; round++) {
       userTree(userData);
       await tell('go', 'going');
-      const outcome = await run.call('browser', { action: 'reset-profile', name: 'openclaw' });
+      const outcome = await run.call('browser', { action: 'reset-profile', name: 'chrome' });
       await tell('stop', 'stopped');
       // The racer adds links while the folder is removed: the removal may fail (coded), never reach outside.
       if (outcome.status === 'error') codes.add(outcome.error.code);

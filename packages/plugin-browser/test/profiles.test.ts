@@ -32,7 +32,7 @@ beforeAll(async () => {
   if (!runnable) return;
   server = await serve({ '/store': html('<p>store</p>', 'Store') });
   stateDir = tempDir('profiles');
-  run = await browserRun({ browser: { allowPrivate: true, profiles: { openclaw: { cdpPort: 18857 } } }, stateDir });
+  run = await browserRun({ browser: { allowPrivate: true, profiles: { chrome: { cdpPort: 18857 } } }, stateDir });
 });
 afterAll(async () => {
   await run?.close();
@@ -51,19 +51,20 @@ const profiles = async (target: Run = run) =>
   ok(await target.call('browser', { action: 'profiles' })).profiles as ProfileView[];
 
 describe.skipIf(!runnable)('browser profiles', () => {
-  it('profiles lists the default profile', async () => {
+  it('profiles lists the default profile and the built-in openclaw one', async () => {
     expect(await profiles()).toEqual([
-      expect.objectContaining({ profile: 'openclaw', kind: 'local', cdpPort: 18857, default: true, running: false }),
+      expect.objectContaining({ profile: 'chrome', kind: 'local', cdpPort: 18857, default: true, running: false }),
+      expect.objectContaining({ profile: 'openclaw', kind: 'local', cdpPort: 18800, default: false, running: false }),
     ]);
   });
 
   it('create-profile assigns a free CDP port in 18800-18899', async () => {
     const created = ok(await run.call('browser', { action: 'create-profile', name: 'work', color: '#FF5A36' }))
       .created as ProfileView;
-    expect(created).toMatchObject({ profile: 'work', kind: 'local', cdpPort: 18800 });
+    expect(created).toMatchObject({ profile: 'work', kind: 'local', cdpPort: 18801 });
     const second = ok(await run.call('browser', { action: 'create-profile', name: 'work-2' })).created as ProfileView;
-    expect(second.cdpPort).toBe(18801);
-    expect((await profiles()).map((entry) => entry.profile)).toEqual(['openclaw', 'work', 'work-2']);
+    expect(second.cdpPort).toBe(18802);
+    expect((await profiles()).map((entry) => entry.profile)).toEqual(['chrome', 'openclaw', 'work', 'work-2']);
   });
 
   it.each([['Work'], ['a_b'], ['-lead'], ['x'.repeat(65)], ['has space'], ['']])(
@@ -82,8 +83,8 @@ describe.skipIf(!runnable)('browser profiles', () => {
   });
 
   it('created profiles persist for the next process', async () => {
-    const next = await browserRun({ browser: { profiles: { openclaw: { cdpPort: 18857 } } }, stateDir });
-    expect((await profiles(next)).map((entry) => entry.profile)).toEqual(['openclaw', 'work', 'work-2']);
+    const next = await browserRun({ browser: { profiles: { chrome: { cdpPort: 18857 } } }, stateDir });
+    expect((await profiles(next)).map((entry) => entry.profile)).toEqual(['chrome', 'openclaw', 'work', 'work-2']);
     await next.close();
   });
 
@@ -154,8 +155,8 @@ describe.skipIf(!runnable)('browser profiles', () => {
     ok(await run.call('browser', { action: 'delete-profile', name: 'work' }));
     expect(await eventually(() => processesWith(userData).length === 0)).toBe(true);
     expect(existsSync(userData)).toBe(false);
-    expect((await profiles()).map((entry) => entry.profile)).toEqual(['openclaw', 'work-2']);
-    expect(errorCode(await run.call('browser', { action: 'delete-profile', name: 'openclaw' }))).toBe(
+    expect((await profiles()).map((entry) => entry.profile)).toEqual(['chrome', 'openclaw', 'work-2']);
+    expect(errorCode(await run.call('browser', { action: 'delete-profile', name: 'chrome' }))).toBe(
       'BROWSER_PROFILE_PROTECTED',
     );
   }, 60_000);
@@ -182,10 +183,11 @@ describe.skipIf(!runnable)('browser profiles', () => {
 
   it('when all 100 ports are taken, create-profile is BROWSER_PORTS_EXHAUSTED', async () => {
     const crowded = await browserRun({
-      browser: { profiles: { openclaw: { cdpPort: 18800 } } },
+      browser: { profiles: { chrome: { cdpPort: 18800 } } },
       stateDir: tempDir('crowded'),
     });
-    for (let i = 1; i < 100; i++) ok(await crowded.call('browser', { action: 'create-profile', name: `p${i}` }));
+    // chrome and the built-in openclaw take two ports: 98 more fill the range.
+    for (let i = 1; i < 99; i++) ok(await crowded.call('browser', { action: 'create-profile', name: `p${i}` }));
     expect(errorCode(await crowded.call('browser', { action: 'create-profile', name: 'one-too-many' }))).toBe(
       'BROWSER_PORTS_EXHAUSTED',
     );

@@ -51,7 +51,7 @@ async function startedRun(allowPrivate: boolean, name: string): Promise<{ run: R
   const run = await browserRun({ browser: { allowPrivate, actionTimeoutMs: 60_000 }, stateDir });
   ok(await run.call('browser', { action: 'start' }));
   ok(await run.call('browser', { action: 'open', targetUrl: 'about:blank' }));
-  return { run, userData: join(stateDir, 'profiles', 'openclaw', 'user-data') };
+  return { run, userData: join(stateDir, 'profiles', 'chrome', 'user-data') };
 }
 
 function launchedWith(userData: string): string[] {
