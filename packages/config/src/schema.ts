@@ -19,6 +19,7 @@ import { optionsSchema as directoryOptionsSchema } from '@tool-search/mode-direc
 import { mcpServersSchema } from './mcp-servers-schema.js';
 import { withSecretFields } from './secret-fields.js';
 import { TOOL_SEARCH_MODES } from './modes.js';
+import { SANDBOX_MODES } from './sandbox-for.js';
 
 /** OpenClaw `tools.*` keys we accept but do not act on. */
 export const OPENCLAW_TOOLS_KEYS = [
@@ -254,12 +255,16 @@ const agentTools = strictObject({
   elevated: elevatedKeys,
 });
 
+// OpenClaw's sandbox block: `mode` decides which runs are sandboxed (sandbox-for.ts); its other keys pass.
+const agentSandbox: Schema = { type: 'object', properties: { mode: { type: 'string', enum: [...SANDBOX_MODES] } } };
+
 const agentEntry = strictObject(
   {
     id: { type: 'string', minLength: 1 },
     default: { type: 'boolean' },
     tools: agentTools,
     ...looseKeys(OPENCLAW_AGENT_KEYS),
+    sandbox: agentSandbox,
     name: { type: 'string' },
     workspace: { type: 'string' },
     model: { anyOf: [{ type: 'string' }, { type: 'object' }] },
@@ -267,8 +272,11 @@ const agentEntry = strictObject(
   ['id'],
 );
 
-// `agents.defaults` is OpenClaw's (model, workspace, sandbox, compaction, …); only `workspace` is acted on (the MCP root).
-const agents = strictObject({ defaults: { type: 'object' }, list: { type: 'array', items: agentEntry } });
+// `agents.defaults` is OpenClaw's (model, workspace, sandbox, compaction, …); `workspace` (the MCP root) and `sandbox.mode` are acted on.
+const agents = strictObject({
+  defaults: { type: 'object', properties: { sandbox: agentSandbox } },
+  list: { type: 'array', items: agentEntry },
+});
 
 // `alwaysVisible`: pin this server's tools (true) or some of them (their MCP names) visible in every search mode; the preset acts on it.
 const alwaysVisible: Schema = {

@@ -144,11 +144,18 @@ export type AgentEntry = Partial<Record<(typeof OPENCLAW_AGENT_KEYS)[number], un
   workspace?: string;
   model?: string | { primary?: string; fallbacks?: string[] };
   tools?: AgentToolsConfig;
+  /** OpenClaw's sandbox block: `mode` is acted on (sandbox-for.ts); its other keys are accepted as they are. */
+  sandbox?: AgentSandboxConfig;
 };
 
+/** `off` (default): never sandboxed; `non-main`: every session but `main`; `all`: every session. */
+export type SandboxMode = 'off' | 'non-main' | 'all';
+
+export type AgentSandboxConfig = { mode?: SandboxMode; [key: string]: unknown };
+
 export type AgentsConfig = {
-  /** OpenClaw's agent defaults; accepted; only `workspace` is acted on (offered to MCP servers as their root). */
-  defaults?: Record<string, unknown>;
+  /** OpenClaw's agent defaults; accepted; `workspace` (the MCP servers' root) and `sandbox.mode` are acted on. */
+  defaults?: { sandbox?: AgentSandboxConfig; [key: string]: unknown };
   list?: AgentEntry[];
 };
 

@@ -6,6 +6,7 @@ export type {
   TurnToolCall,
   TurnParty,
   TurnToolSearch,
+  SandboxedParty,
   ClientFunctionTool,
 } from './turn.js';
 export { startGatewayServer, listen } from './server.js';

@@ -29,6 +29,7 @@ import { createResponsesFront } from './front/responses.js';
 import { messagesFront } from './front/messages.js';
 import { publicError, readJsonBody, requireJsonContent, sendJson, statusOf } from './http.js';
 import { SessionExposures } from './session-exposure.js';
+import { recordGatewayAddress } from './served.js';
 import { sessionOwners } from './session-owners.js';
 import { SuspendedTurns } from './suspended-turns.js';
 import { resolveUpstream, type TurnOptions } from './turn.js';
@@ -55,6 +56,8 @@ export interface GatewayServerOptions extends TurnOptions {
   ) => Promise<boolean> | boolean)[];
   /** Where upstream failures and internal errors are logged (default: stderr). */
   readonly log?: (line: string) => void;
+  /** The agent a request naming none runs as (`agents.list` default; default `main`): its main session is `main`. */
+  readonly defaultAgentId?: string;
 }
 
 export interface GatewayServer {
@@ -81,7 +84,14 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const suspended = new SuspendedTurns();
   const owners = keys.size > 0 ? sessionOwners(options.state ?? new MemoryStateStore()) : undefined;
-  const serve = { turn, model: upstream.model, log, suspended, ...(owners ? { owners } : {}) };
+  const serve = {
+    turn,
+    model: upstream.model,
+    log,
+    suspended,
+    ...(owners ? { owners } : {}),
+    ...(options.defaultAgentId ? { defaultAgentId: options.defaultAgentId } : {}),
+  };
   // biome-ignore lint/suspicious/noExplicitAny: the fronts differ in their request type; each is only called with its own parsed body
   const fronts: FrontEnd<any>[] = [chatFront, createResponsesFront(), messagesFront];
   const server = createServer((req, res) => {
@@ -135,6 +145,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   if (options.countTokens !== false) await preloadTokenizer();
   await listen(server, options.port ?? 0, host);
   const port = (server.address() as AddressInfo).port;
+  const forgetAddress = recordGatewayAddress(options.kernel, { host, port });
   const shown = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${shown}:${port}/v1`,
@@ -143,6 +154,7 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     close: () =>
       new Promise((resolve) => {
         suspended.abandonAll();
+        forgetAddress();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -21,6 +21,9 @@ export const SESSION_OWNER_TTL_MS = 24 * 60 * 60_000;
 export function sessionOwners(state: StateStore, ttlMs = SESSION_OWNER_TTL_MS): SessionOwners {
   return {
     async claim(sessionId, keyId) {
+      // A key's main session (`main[:<agent>]@<keyId>`, front.ts) is its own by name: no other key may take it first.
+      const named = /^main(?::[^@]+)?@(.+)$/.exec(sessionId)?.[1];
+      if (named !== undefined && named !== keyId) throw notYours(keyId);
       // Hashed: a client's session id can be long or odd; the key stays bounded.
       const key = `gateway:session-owner:${createHash('sha256').update(sessionId).digest('hex')}`;
       for (let attempt = 0; attempt < 2; attempt++) {
@@ -31,11 +34,15 @@ export function sessionOwners(state: StateStore, ttlMs = SESSION_OWNER_TTL_MS): 
         await state.touch(key, ttlMs);
         return;
       }
-      throw new ToolSearchError(
-        AuthErrors.AUTH_FORBIDDEN,
-        'This session belongs to another API key; start a new session (another x-session-id)',
-        { details: { keyId } },
-      );
+      throw notYours(keyId);
     },
   };
+}
+
+function notYours(keyId: string): ToolSearchError {
+  return new ToolSearchError(
+    AuthErrors.AUTH_FORBIDDEN,
+    'This session belongs to another API key; start a new session (another x-session-id)',
+    { details: { keyId } },
+  );
 }

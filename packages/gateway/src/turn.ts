@@ -42,6 +42,7 @@ import { Ledger, type CountTokens, type TurnLedger } from './ledger.js';
 import { openaiUpstream } from './openai-upstream.js';
 import { renderOutcome } from './render.js';
 import { SessionExposures } from './session-exposure.js';
+import { gatewayAddressOf } from './served.js';
 import type { ServerBlock, Upstream } from './upstream.js';
 
 declare module '@tool-search/kernel' {
@@ -141,6 +142,17 @@ export interface TurnOptions {
   readonly capabilities?: readonly CapabilityRule[];
   /** Operator log (one line each): e.g. native mode falling back to tools on an upstream without deferred loading. */
   readonly log?: (line: string) => void;
+  /**
+   * Whether the run of this agent and session is sandboxed (the config's `sandbox.mode`, a spawning session's sandbox):
+   * the run is then marked `sandboxed`, so `tools.sandbox.tools`, the session tools' clamp and `elevated` apply.
+   */
+  readonly sandboxFor?: (run: SandboxedParty) => boolean | Promise<boolean>;
+}
+
+/** Who `sandboxFor` decides for. */
+export interface SandboxedParty {
+  readonly agentId?: string;
+  readonly sessionId?: string;
 }
 
 export interface TurnToolCall {
@@ -173,6 +185,8 @@ export interface TurnResult {
   readonly fallback?: { readonly from: string; readonly reason: string };
   /** Set when deferred loading was in play: `pass-through`, `served`, or `fallback-tools` (native mode fell back). */
   readonly path?: DeferralPath;
+  /** Set when the run was sandboxed (`sandboxFor`): the sandbox policy step, the session clamp and `elevated` applied. */
+  readonly sandboxed?: true;
 }
 
 const DISCOVERY = new Set<string>([CONTROL_TOOL_NAMES.search, CONTROL_TOOL_NAMES.describe]);
@@ -231,10 +245,16 @@ async function driveTurn(
   // The turn's last user message: directory mode ranks the likely-needed tools from it (the same for every request of the turn).
   const lastUserMessage = [...input.messages].reverse().find((message) => message.role === 'user');
   const turnText = lastUserMessage ? (textOf(lastUserMessage.content) ?? '').slice(0, 2000) : '';
+  const sandboxed = await options.sandboxFor?.({
+    ...(input.agentId ? { agentId: input.agentId } : {}),
+    ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+  });
   const request = {
     ...party,
     ...(turnText ? { turnText } : {}),
     ...(input.sessionId ? { sessionId: input.sessionId } : {}),
+    ...(sandboxed === true ? { sandboxed: true } : {}),
+    ...(gatewayAddressOf(kernel) ? { gatewayAddress: gatewayAddressOf(kernel) } : {}),
     ...(setting?.searchLimits ? { searchLimits: setting.searchLimits } : {}),
     ...(setting?.searchDescription !== undefined ? { searchDescription: setting.searchDescription } : {}),
     clientTools: (input.clientTools ?? []).map((tool) => ({ ...tool, catalogMode })),
@@ -311,6 +331,7 @@ async function driveTurn(
         ...(report ? { deferral: report } : {}),
         ...(fallback ? { fallback } : {}),
         ...(path ? { path } : {}),
+        ...(sandboxed === true ? { sandboxed: true as const } : {}),
       };
     };
 

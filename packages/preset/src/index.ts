@@ -48,5 +48,6 @@ export { approvalsRoute } from './approvals-http.js';
 export type { GatewayRoute, ServedQueue } from './approvals-http.js';
 export { healthRoute } from './health-http.js';
 export { appliedToolSearch, runSettingOf, searchLimitsOf } from './tool-search-setting.js';
+export { gatewaySandboxFor, sandboxFieldOf, sandboxingKernel } from './sandboxed-runs.js';
 export type { AppliedToolSearch } from './tool-search-setting.js';
 export { stopped } from './stopped.js';

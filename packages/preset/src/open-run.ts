@@ -26,6 +26,7 @@ import type {
 import { providerExposure, type ProviderExposure } from '@tool-search/provider-formats';
 import { indexForRun } from '@tool-search/search';
 import { createToolSearchKernel, type Preset, type PresetOptions } from './preset.js';
+import { sandboxFieldOf } from './sandboxed-runs.js';
 
 export interface OpenRunOptions extends Omit<PresetOptions, 'baseDir'> {
   /**
@@ -108,6 +109,8 @@ export async function openToolSearchRun(options: OpenRunOptions = {}): Promise<T
   const request: RunRequest = {
     ...party,
     ...(sessionId !== undefined ? { sessionId } : {}),
+    // The sandbox the config gives this agent and session (`agents.list[].sandbox.mode`).
+    ...sandboxFieldOf(config, { ...party, ...(sessionId !== undefined ? { sessionId } : {}) }),
     searchLimits: { searchDefaultLimit: toolSearch.searchDefaultLimit, maxSearchLimit: toolSearch.maxSearchLimit },
     ...(toolSearch.description !== undefined ? { searchDescription: toolSearch.description } : {}),
   };

@@ -13,6 +13,7 @@ import { errorMessage } from '@tool-search/kernel';
 import type { Approver } from '@tool-search/plugin-approvals';
 import type { GatewayControl, RestartRecord, RestartRequest } from '@tool-search/plugin-gateway';
 import { MemorySessionStore, wakeSession } from '@tool-search/sessions';
+import { MemoryStateStore, type StateStore } from '@tool-search/state';
 import { approvalsRoute } from './approvals-http.js';
 import { createFrontEnd, type FrontEnd, type FrontEndOptions } from './front-end.js';
 import {
@@ -29,6 +30,7 @@ import { createToolSearchKernel } from './preset.js';
 import { stopped } from './stopped.js';
 import { appliedToolSearch, runSettingOf } from './tool-search-setting.js';
 import { OPTIONAL_CAPABILITIES, requireCapability } from './capabilities.js';
+import { gatewaySandboxFor } from './sandboxed-runs.js';
 
 /** A loaded config and the file it came from (the file the `gateway` tool edits). */
 export interface LoadedGatewayConfig {
@@ -94,6 +96,7 @@ export async function runGateway(options: GatewayRunOptions): Promise<void> {
   const createKernel = frontOptions.createKernel ?? createToolSearchKernel;
   let loaded = await load();
   const sessionStore = new MemorySessionStore(); // outlives restarts
+  const sandboxMarks = new MemoryStateStore(); // …and so do its sessions' sandbox marks (with Redis both live there)
   // commands.restart: false: only the gateway tool's own writes restart; a bare SIGUSR1 is ignored (OpenClaw's rule).
   const restarts = restartSignals(() => loaded.config.commands?.restart !== false, log);
   const stop = stopped(signal); // listening before the URL is out: a SIGTERM right after it still shuts down cleanly
@@ -125,7 +128,8 @@ export async function runGateway(options: GatewayRunOptions): Promise<void> {
       gateway: control,
       ...(sessionLogDir ? { sessionLogDir } : {}),
     });
-    const gateway = await startGateway(front, config, { auth, env, host, port: listenPort, mode }).catch(
+    const marks = front.state.kind === 'redis' ? {} : { sandboxMarks };
+    const gateway = await startGateway(front, config, { auth, env, host, port: listenPort, mode, ...marks }).catch(
       async (error: unknown) => {
         await front.close();
         throw error;
@@ -189,6 +193,8 @@ export interface StartGatewayOptions {
   readonly host?: string | undefined;
   readonly port?: number | undefined;
   readonly mode?: string | undefined;
+  /** Where sessions once sandboxed are marked (default the front end's state store); it must live as long as the sessions. */
+  readonly sandboxMarks?: StateStore;
 }
 
 /** Starts the gateway on `front` (upstream `config.provider`, session turns, health and approval routes); it closes with the front end. */
@@ -212,13 +218,17 @@ export async function startGateway(
     return { mode: applied.mode, ...runSettingOf(applied) };
   };
   const upstreamFor = (other: string) => createUpstream({ ...provider, model: other }, env);
-  front.sessionHost?.bind(sessionTurnRunner({ kernel, upstream, mode, toolSearchFor, upstreamFor }));
+  // The agents and sessions the config sandboxes, and the sessions they started, run sandboxed: HTTP and session turns alike.
+  const sandboxFor = gatewaySandboxFor(config, front.sessionHost?.store, options.sandboxMarks ?? state);
+  const sandbox = sandboxFor ? { sandboxFor } : {};
+  front.sessionHost?.bind(sessionTurnRunner({ kernel, upstream, mode, toolSearchFor, upstreamFor, ...sandbox }));
   const token = config.gateway?.auth?.token;
   const gateway = await startGatewayServer({
     kernel,
     upstream,
     mode,
     toolSearchFor,
+    ...sandbox,
     // gateway.capabilities: which upstreams take deferred tools themselves, ahead of the built-in table.
     capabilities: capabilitiesFromConfig(config.gateway?.capabilities),
     host: options.host ?? config.gateway?.host ?? '127.0.0.1',

@@ -5,11 +5,12 @@
  * closes stdin (stdio), SIGINT, SIGTERM or `signal`. The MCP server module loads only when called.
  */
 import type { ToolSearchConfig } from '@tool-search/config';
-import { ToolSearchError, type Diagnostic, type Logger, type RunRequest } from '@tool-search/kernel';
+import { ToolSearchError, type Diagnostic, type Kernel, type Logger, type RunRequest } from '@tool-search/kernel';
 import type { McpMode } from '@tool-search/mcp-server';
 import { createFrontEnd, type FrontEnd, type FrontEndOptions } from './front-end.js';
 import { stopped } from './stopped.js';
 import { appliedToolSearch, runSettingOf } from './tool-search-setting.js';
+import { sandboxingKernel } from './sandboxed-runs.js';
 import { MCP_TOKEN_ENV, SERVE_MCP_MODES } from './serve-mcp-options.js';
 import { capabilityInstalled, OPTIONAL_CAPABILITIES, requireCapability } from './capabilities.js';
 
@@ -74,6 +75,9 @@ export async function serveMcp(options: McpServeOptions): Promise<void> {
     const served = {
       mode,
       request,
+      // Each run gets the sandbox the config gives its agent (the key's, over HTTP) and session (an MCP session is
+      // never the main one); `--sandboxed` adds one, never takes it away.
+      kernel: sandboxingKernel(front.kernel, config),
       approvals,
       onCatalogChange,
       ...(options.logger ? { logger: options.logger } : {}),
@@ -98,6 +102,7 @@ export async function serveMcp(options: McpServeOptions): Promise<void> {
 interface Served {
   readonly mode: McpMode;
   readonly request: RunRequest;
+  readonly kernel: Kernel;
   readonly approvals: Awaited<ReturnType<typeof import('@tool-search/mcp-server')['elicitationApprovals']>>;
   readonly onCatalogChange: (listener: () => void) => () => void;
   readonly logger?: Logger;
@@ -113,7 +118,6 @@ async function serveStdio(
   const { serveStdio: serve } = await import('@tool-search/mcp-server');
   const handle = await serve({
     ...served,
-    kernel: front.kernel,
     ...(front.mcpDownstream ? { downstream: front.mcpDownstream } : {}),
   });
   front.onClose(() => handle.close());
@@ -140,11 +144,10 @@ async function serveHttp(
   const { serveHttp: serve } = await import('@tool-search/mcp-server');
   const { config, env, port, host, token, ...rest } = served;
   const auth = (await import('@tool-search/auth')).createApiKeys(config.auth, env);
-  const { kernel, state } = front;
+  const { kernel } = served;
   const handle = await serve({
     ...rest,
-    kernel,
-    state,
+    state: front.state,
     auth,
     port,
     ...(front.mcpDownstream ? { downstream: front.mcpDownstream } : {}),

@@ -8,6 +8,26 @@ import { openToolSearchRun, withFrameworkSurface, type FrameworkSurface } from '
 
 // The helper the framework adapters (ai-sdk, openai-agents, langchain) open their run with.
 describe('openToolSearchRun', () => {
+  it("runs sandboxed where the config's sandbox.mode says so (non-main: all but the agent's main session)", async () => {
+    const config = {
+      plugins: { 'fake-catalog': { tools: 0, core: true } },
+      tools: { sandbox: { tools: { allow: ['read'] } } },
+      agents: { list: [{ id: 'main', sandbox: { mode: 'non-main' as const } }] },
+    };
+    for (const [sessionId, sandboxed] of [
+      ['main', false],
+      ['worker', true],
+    ] as const) {
+      const opened = await openToolSearchRun({ config, agentId: 'main', sessionId });
+      try {
+        expect(opened.run.info.request.sandboxed === true).toBe(sandboxed);
+        expect(opened.run.tool('write') === undefined).toBe(sandboxed);
+      } finally {
+        await opened.close();
+      }
+    }
+  });
+
   it('loads a config file like the CLI, applies its policy, and searches the policy-filtered catalog', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'open-run-'));
     writeFileSync(

@@ -107,6 +107,7 @@ export function toolSearchField(result: TurnResult) {
     ...(result.deferral ? { deferral: result.deferral } : {}),
     ...(result.fallback ? { fallback: result.fallback } : {}),
     ...(result.path ? { path: result.path } : {}),
+    ...(result.sandboxed ? { sandboxed: true } : {}),
   };
 }
 

@@ -51,6 +51,8 @@ export interface ServeContext {
   readonly suspended: SuspendedTurns;
   /** With keys: which key owns each session. */
   readonly owners?: SessionOwners;
+  /** The agent a request naming none runs as (default `main`). */
+  readonly defaultAgentId?: string;
 }
 
 /** Who asks: the agent the request's key and `x-agent-id` settled on (server.ts; undefined: the default agent), and the key's id (with keys). */
@@ -75,8 +77,8 @@ export async function serveFront<R>(
     return fail(front, res, error, serve);
   }
   const sessionHeader = header(req, 'x-session-id');
-  const sessionId = sessionHeader ?? front.sessionOf?.(request) ?? randomUUID();
   const { agentId, keyId } = caller;
+  const sessionId = sessionHeader ?? front.sessionOf?.(request) ?? mainSessionOf(agentId, keyId, serve.defaultAgentId);
   // With keys, a session belongs to the key that first used it: another key naming it is refused (403).
   if (serve.owners && keyId !== undefined) {
     try {
@@ -140,6 +142,16 @@ function logFailure(error: unknown, serve: ServeContext): void {
     return;
   }
   serve.log(`gateway: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+}
+
+/**
+ * OpenClaw's main session, where a request without `x-session-id` lands: one direct chat per agent, id `main` for the
+ * default agent and `main:<agentId>` for another; behind keys one per key (`…@<keyId>`), so no key reads another's.
+ * The same ids as `@tool-search/sessions`' `mainSessionId` (which names them `agent:<agentId>:main` to the tools).
+ */
+function mainSessionOf(agentId: string | undefined, keyId: string | undefined, defaultAgentId = 'main'): string {
+  const agent = agentId && agentId !== defaultAgentId ? `:${agentId}` : '';
+  return `main${agent}${keyId !== undefined ? `@${keyId}` : ''}`;
 }
 
 function header(req: IncomingMessage, name: string): string | undefined {
