@@ -205,8 +205,10 @@ describe.runIf(built && haveRedis)('serve mcp --http replicas sharing Redis', ()
         name: 'tool_call',
         arguments: { id: hit, args: { query: 'rain' } },
       })) as CallToolResult;
+      // The demo fake's marker, then its plain "did nothing" (issue 46 item 8).
       expect(called.content).toEqual([
         { type: 'text', text: `FAKE_TOOL_OK ${hit.split(':').at(-1)} {"query":"rain"}` },
+        { type: 'text', text: expect.stringContaining('did nothing') },
       ]);
       expect(new Set(balancer.routed.slice(before))).toEqual(new Set([0, 1])); // both replicas served calls
 

@@ -130,7 +130,11 @@ export function createInspectData(options: InspectDataOptions): InspectData {
         const { result, ranker } = await index.searchRanked(query, limit !== undefined ? { limit } : {});
         const byId = new Map(run.catalog.map((tool) => [tool.id, tool]));
         const parts = result.hits.map((hit) => scoreParts(result.query, byId.get(hit.id)));
-        return { result, ranker, parts, misses: misses(result, run) };
+        const demo = result.hits.map((hit) => {
+          const tool = byId.get(hit.id);
+          return tool !== undefined && isDemoTool(tool);
+        });
+        return { result, ranker, parts, misses: misses(result, run), demo };
       }),
 
     exposure: (request) =>
@@ -158,7 +162,13 @@ function row(run: Run, tool: ToolDescriptor): CatalogRow {
     catalogMode: tool.catalogMode,
     status: allowed ? 'allowed' : 'denied',
     ...(deniedBy ? { deniedBy } : {}),
+    ...(isDemoTool(tool) ? { demo: true as const } : {}),
   };
+}
+
+/** The fake catalog's mark (`ToolMeta.demo` of `@tool-search/plugin-fake-catalog`, read by name: no plugin import). */
+function isDemoTool(tool: ToolDescriptor): boolean {
+  return (tool.meta as Readonly<Record<string, unknown>> | undefined)?.['demo'] === true;
 }
 
 /** Diagnostics that mean a source did not deliver all of its tools, each with the fix when there is one. */

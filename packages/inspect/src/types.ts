@@ -32,6 +32,8 @@ export interface CatalogRow {
   readonly status: 'allowed' | 'denied';
   /** The step that dropped it (denied tools). */
   readonly deniedBy?: PolicyStep;
+  /** A fake of the demo catalog (`ToolMeta.demo`): it does nothing. Absent on real tools. */
+  readonly demo?: true;
 }
 
 /** A source that did not deliver all of its tools: failed, needs `mcp login`, truncated. */
@@ -78,6 +80,8 @@ export interface SearchView {
   readonly parts: readonly (readonly ScorePart[])[];
   /** Why nothing (or nothing good) matched. */
   readonly misses: readonly string[];
+  /** Per hit, in rank order: a fake of the demo catalog (it does nothing). */
+  readonly demo: readonly boolean[];
 }
 
 export interface ExposureModeView {

@@ -1,5 +1,12 @@
 // The public surface of @tool-search/plugin-fake-catalog: named exports only.
-export { fakeCatalogPlugin, fakeToolText, PLUGIN_NAME, FAKE_CATALOG_OWNER, FAKE_DESCRIPTION_PREFIX } from './plugin.js';
+export {
+  fakeCatalogPlugin,
+  fakeToolText,
+  fakeResultNote,
+  PLUGIN_NAME,
+  FAKE_CATALOG_OWNER,
+  FAKE_DESCRIPTION_PREFIX,
+} from './plugin.js';
 export { DEMO_TOOLS } from './demo-tools.js';
 export type { DemoToolSpec } from './demo-tools.js';
 export type { FakeCatalogOptions } from './plugin.js';

@@ -15,6 +15,7 @@ import { CORE_TOOLS } from './core-tools.js';
 import { DEMO_TOOLS } from './demo-tools.js';
 import { generateFakeTool } from './generate.js';
 import { precomputedTools } from './precomputed.js';
+import type {} from './types.js'; // ToolMeta.demo
 
 export const PLUGIN_NAME = '@tool-search/plugin-fake-catalog';
 /** Owner of the plugin tools: ids are `plugin:fake-catalog:<name>`. */
@@ -61,6 +62,22 @@ export function fakeToolText(name: string, args: Record<string, unknown>): strin
 /** Every fake tool's description starts with this, so a model (or a person reading `tools list`) knows it does nothing. */
 export const FAKE_DESCRIPTION_PREFIX = 'Fake demo tool (it does nothing and answers a fixed test marker). ';
 
+/**
+ * The second text part of every fake's result, after the marker: the model (and the person reading its transcript)
+ * is told plainly that nothing happened, and where the real tools come from. The marker part stays as it was, so
+ * tests and comparisons that read it are unchanged.
+ */
+export function fakeResultNote(name: string): string {
+  return (
+    `DEMO: ${name} is a fake tool of Tool Search's demo catalog and did nothing (nothing was read, written, run or ` +
+    'sent); FAKE_TOOL_OK is a test marker, not a result. The real tools come from tool-search.json: ' +
+    `plugins: { core: {} } (tool-search config set plugins.core '{}'), MCP servers or plugin modules.`
+  );
+}
+
+/** The mark every fake carries (`ToolMeta.demo`), frozen and shared: the kernel copies a definition's meta. */
+const DEMO_META = Object.freeze({ demo: true });
+
 function buildDefinitions(count: number, core: boolean, seed: number, demoTools: boolean): ToolDefinition[] {
   const definitions: ToolDefinition[] = [];
   const fake = (description: string) => `${FAKE_DESCRIPTION_PREFIX}${description}`;
@@ -71,6 +88,7 @@ function buildDefinitions(count: number, core: boolean, seed: number, demoTools:
         description: fake(spec.description),
         source: 'core',
         owner: 'core',
+        meta: DEMO_META,
         execute: answer(spec.name),
       });
   }
@@ -81,6 +99,7 @@ function buildDefinitions(count: number, core: boolean, seed: number, demoTools:
       description: fake(spec.tool.description),
       source: 'plugin',
       owner: spec.owner,
+      meta: DEMO_META,
       execute: answer(spec.tool.name),
     });
   const generated = count - examples.length;
@@ -94,6 +113,7 @@ function buildDefinitions(count: number, core: boolean, seed: number, demoTools:
       description: fake(spec.description),
       source: 'plugin',
       owner: FAKE_CATALOG_OWNER,
+      meta: DEMO_META,
       execute: answer(spec.name),
     });
   }
@@ -101,8 +121,12 @@ function buildDefinitions(count: number, core: boolean, seed: number, demoTools:
 }
 
 function answer(name: string) {
+  const note = fakeResultNote(name);
   return (args: Record<string, unknown>): ToolResult => ({
-    content: [{ type: 'text', text: fakeToolText(name, args) }],
+    content: [
+      { type: 'text', text: fakeToolText(name, args) },
+      { type: 'text', text: note },
+    ],
   });
 }
 

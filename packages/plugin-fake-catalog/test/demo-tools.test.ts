@@ -42,6 +42,7 @@ describe('demoTools: a GitHub-style create_issue (title, body)', () => {
             type: 'text',
             text: 'FAKE_TOOL_OK create_issue {"title":"Crash on startup","body":"Steps to reproduce..."}',
           },
+          { type: 'text', text: expect.stringContaining('create_issue is a fake tool') },
         ],
       },
     });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createKernel, ErrorCode, ToolSearchError } from '@tool-search/kernel';
-import { CORE_TOOLS, fakeCatalogPlugin, PLUGIN_NAME } from '../src/index.js';
+import { CORE_TOOLS, fakeCatalogPlugin, fakeResultNote, PLUGIN_NAME } from '../src/index.js';
 
 async function runWith(options: Parameters<typeof fakeCatalogPlugin>[0]) {
   const kernel = createKernel({ plugins: [fakeCatalogPlugin(options)] });
@@ -80,7 +80,12 @@ describe('fakeCatalogPlugin', () => {
     const outcome = await run.call(tool.id, args);
     expect(outcome).toMatchObject({
       status: 'ok',
-      result: { content: [{ type: 'text', text: `FAKE_TOOL_OK ${tool.name} ${JSON.stringify(args)}` }] },
+      result: {
+        content: [
+          { type: 'text', text: `FAKE_TOOL_OK ${tool.name} ${JSON.stringify(args)}` },
+          { type: 'text', text: fakeResultNote(tool.name) },
+        ],
+      },
     });
   });
 
@@ -89,8 +94,35 @@ describe('fakeCatalogPlugin', () => {
     const outcome = await run.call('read', { path: 'README.md', limit: 5 });
     expect(outcome).toMatchObject({
       status: 'ok',
-      result: { content: [{ type: 'text', text: 'FAKE_TOOL_OK read {"path":"README.md","limit":5}' }] },
+      result: {
+        content: [
+          { type: 'text', text: 'FAKE_TOOL_OK read {"path":"README.md","limit":5}' },
+          { type: 'text', text: expect.stringMatching(/^DEMO: read is a fake tool .* and did nothing/) },
+        ],
+      },
     });
+  });
+
+  it('says plainly in every result that the fake did nothing, and where the real tools come from (issue 46)', async () => {
+    const { run } = await runWith({ tools: 0, core: true });
+    for (const name of ['browser', 'gateway', 'canvas', 'nodes', 'message']) {
+      const tool = run.tool(name)!;
+      const properties = (tool.inputSchema.properties ?? {}) as Record<string, { enum?: string[] }>;
+      const required = (tool.inputSchema.required as string[] | undefined) ?? [];
+      const args = Object.fromEntries(required.map((key) => [key, properties[key]?.enum?.[0] ?? 'x']));
+      const outcome = await run.call(name, args);
+      const text = JSON.stringify(outcome);
+      expect(text, name).toContain(`FAKE_TOOL_OK ${name}`);
+      expect(text, name).toContain(`${name} is a fake tool`);
+      expect(text, name).toContain('did nothing');
+      expect(text, name).toContain('plugins: { core: {} }');
+    }
+  });
+
+  it('marks every tool, core and plugin, as a demo fake (ToolMeta.demo)', async () => {
+    const { run } = await runWith({ tools: 5, core: true, demoTools: true });
+    expect(run.listed).toHaveLength(30);
+    for (const tool of run.listed) expect(tool.meta?.demo, tool.id).toBe(true);
   });
 
   it('validates arguments against the core schemas', async () => {

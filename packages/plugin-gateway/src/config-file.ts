@@ -100,8 +100,16 @@ export function mergePatch(target: unknown, patch: unknown): unknown {
   if (!isObject(patch)) return patch;
   const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
   for (const [key, value] of Object.entries(patch)) {
+    const here = Object.hasOwn(out, key) ? out[key] : undefined;
     if (value === null) delete out[key];
-    else out[key] = mergePatch(out[key], value);
+    // Defined, not assigned: a `__proto__` key stays a key (assigning it would set the object's prototype).
+    else
+      Object.defineProperty(out, key, {
+        value: mergePatch(here, value),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
   }
   return out;
 }

@@ -62,12 +62,25 @@ export function assertProtectedUnchanged(current: unknown, next: unknown): void 
   for (const path of PROTECTED_PATHS) {
     if (isDeepStrictEqual(valueAt(current, path), valueAt(next, path))) continue;
     const shown = path.join('.');
+    // The key that differs inside it (`plugins["@scope/name"]`), so a refused write says which entry it touched.
+    const changed = pathText(firstDifference(valueAt(current, path), valueAt(next, path), [...path]));
     throw new ToolSearchError(
       GatewayErrors.GATEWAY_PATH_FORBIDDEN,
-      `the gateway tool may not change ${shown}: it decides what agents may do, how the gateway is reached or what it runs; an operator edits it in the config file`,
-      { details: { path: shown, protected: PROTECTED_PATHS.map((p) => p.join('.')) } },
+      `the gateway tool may not change ${changed === shown ? shown : `${changed} (under ${shown})`}: it decides what agents may do, how the gateway is reached or what it runs; an operator edits it in the config file`,
+      { details: { path: shown, changed, protected: PROTECTED_PATHS.map((p) => p.join('.')) } },
     );
   }
+}
+
+/** The path of the first key where two objects differ (their own keys, in order), or `at` itself. */
+function firstDifference(before: unknown, after: unknown, at: ConfigPathSegment[]): ConfigPathSegment[] {
+  if (!isObject(before) || !isObject(after)) return at;
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const a = Object.hasOwn(before, key) ? before[key] : undefined;
+    const b = Object.hasOwn(after, key) ? after[key] : undefined;
+    if (!isDeepStrictEqual(a, b)) return firstDifference(a, b, [...at, key]);
+  }
+  return at;
 }
 
 /**

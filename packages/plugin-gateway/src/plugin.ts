@@ -35,6 +35,7 @@ import {
   redactedToKeep,
   withoutPath,
 } from './guard.js';
+import { configFromEntries, hasPluginEntries, patchFromEntries } from './plugin-entries.js';
 import { lookupSchema } from './schema-lookup.js';
 
 export const GATEWAY_PLUGIN_NAME = '@tool-search/plugin-gateway';
@@ -257,7 +258,7 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
           minLength: 1,
           maxLength: 300,
           description:
-            'config.schema.lookup: one config path (gateway.auth, tools.exec, agents.list.*.tools); never the whole schema.',
+            'config.schema.lookup: one config path (gateway.auth, tools.exec, agents.list.*.tools, plugins.entries.<id>.config); never the whole schema.',
         },
         raw: {
           type: 'string',
@@ -318,9 +319,13 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
           const raw = args.raw;
           if (raw === undefined) throw missing('config.apply', 'raw');
           return write(args, ctx, (file) => {
-            const next = shallowEnough(parseConfigValue(raw), 'config.apply');
-            if (!isObject(next)) return { text: raw, value: next };
-            let text = raw;
+            const parsed = shallowEnough(parseConfigValue(raw), 'config.apply');
+            if (!isObject(parsed)) return { text: raw, value: parsed };
+            // OpenClaw's plugins.entries, written in this config's shape (then checked like any write of plugins).
+            let text = hasPluginEntries(parsed.plugins)
+              ? setConfigValueInText(raw, 'plugins', configFromEntries(parsed.plugins))
+              : raw;
+            const next = text === raw ? parsed : parseConfigValue(text);
             for (const { path, value } of redactedToKeep(next, file.value))
               text = setConfigValueInText(text, pathText(path), value);
             return { text, value: parseConfigValue(text) };
@@ -336,8 +341,9 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
                 ErrorCode.TOOL_ARGUMENTS_INVALID,
                 'config.patch: raw must be a JSON5 object, e.g. { tools: { toolSearch: { mode: "tools" } } }',
               );
+            const shaped = withPluginsShaped(patch, file.value);
             // Secrets given back redacted are left out of the merge, so they keep their current value.
-            const kept = redactedToKeep(patch, file.value).reduce((left, { path }) => withoutPath(left, path), patch);
+            const kept = redactedToKeep(shaped, file.value).reduce((left, { path }) => withoutPath(left, path), shaped);
             const edited = patchText(file.text, file.value, kept);
             // The in-place edit must mean exactly the merged config; otherwise nothing is written.
             const text = edited.text.trim() ? edited.text : '{}';
@@ -359,6 +365,14 @@ function gatewayTool({ control, restart: restartEnabled = true }: GatewayPluginO
       }
     },
   };
+}
+
+/** `patch` with OpenClaw's `plugins.entries` in this config's shape; a `plugins` that changes nothing is left out. */
+function withPluginsShaped(patch: Record<string, unknown>, current: Record<string, unknown>): Record<string, unknown> {
+  if (!hasPluginEntries(patch.plugins)) return patch;
+  const plugins = patchFromEntries(patch.plugins, current.plugins);
+  const rest = Object.fromEntries(Object.entries(patch).filter(([key]) => key !== 'plugins'));
+  return Object.keys(plugins).length ? { ...rest, plugins } : rest;
 }
 
 function missing(action: string, field: string): ToolSearchError {

@@ -21,6 +21,8 @@ export interface SchemaLookup {
   readonly children: readonly { key: string; type?: unknown; required: boolean }[];
   /** For a list or a map: the item's (or value's) type; look it up at `<path>.*`. */
   readonly each?: { type?: unknown };
+  /** For OpenClaw's `plugins.entries.<id>…` paths: where that lives in this config (`plugins["@scope/name"]`). */
+  readonly configPath?: string;
 }
 
 const NESTED = new Set([
@@ -43,7 +45,77 @@ const NESTED = new Set([
 ]);
 
 export function lookupSchema(root: Schema, path: string): SchemaLookup {
-  const segments = splitLookupPath(path);
+  const raw = splitRawPath(path);
+  if (raw[0] === 'plugins' && raw[1] === 'entries') return lookupPluginEntry(root, raw.slice(2));
+  const segments = raw.map(anyIndex);
+  return describe(nodeAt(root, segments), segments.join('.'));
+}
+
+/** `agents.list[0].tools` and `agents.list.*.tools` are the same lookup; `mcp.servers["my.server"]` quotes a key. */
+export function splitLookupPath(path: string): string[] {
+  return splitRawPath(path).map(anyIndex);
+}
+
+/**
+ * OpenClaw's `plugins.entries.<id>` (`enabled`, `config`) over this config's `plugins.<id>` (the options; there means
+ * enabled). The id is one segment: `@scope/name` as it is, an id with dots or brackets quoted (`["./my.plugin.mjs"]`).
+ */
+function lookupPluginEntry(root: Schema, rest: readonly string[]): SchemaLookup {
+  const [id, key, ...more] = rest;
+  if (id === undefined)
+    return {
+      path: 'plugins.entries',
+      description: "OpenClaw's plugins.entries: one entry per plugin id; here each entry is plugins.<id>",
+      type: 'object',
+      rules: {},
+      required: [],
+      openKeys: true,
+      children: [],
+      each: { type: 'object' },
+      configPath: 'plugins',
+    };
+  const entryPath = `plugins.entries${segmentText(id)}`;
+  const configPath = `plugins${segmentText(id)}`;
+  const options = nodeAt(root, ['plugins', id]);
+  if (key === undefined)
+    return {
+      path: entryPath,
+      description: `a plugin entry: here ${configPath} holds its options, and the plugin is on exactly when that key is there`,
+      type: 'object',
+      rules: {},
+      required: [],
+      openKeys: false,
+      children: [
+        { key: 'enabled', type: 'boolean', required: false },
+        { key: 'config', ...(typeOf(options) !== undefined ? { type: typeOf(options) } : {}), required: false },
+      ],
+      configPath,
+    };
+  if (key === 'enabled' && more.length === 0)
+    return {
+      path: `${entryPath}.enabled`,
+      description: `true: ${configPath} is there (at least {}); false: ${configPath} is removed`,
+      type: 'boolean',
+      rules: {},
+      required: [],
+      openKeys: false,
+      children: [],
+      configPath,
+    };
+  if (key !== 'config')
+    throw new ToolSearchError(
+      GatewayErrors.GATEWAY_SCHEMA_PATH_UNKNOWN,
+      `${entryPath} has no key "${key}"; it knows enabled, config`,
+      { details: { path: `${entryPath}.${key}`, at: entryPath, known: ['enabled', 'config'] } },
+    );
+  const inner = ['plugins', id, ...more.map(anyIndex)];
+  return {
+    ...describe(nodeAt(root, inner), `${entryPath}.config${more.map(segmentText).join('')}`),
+    configPath: inner.map((segment, index) => (index ? segmentText(segment) : segment)).join(''),
+  };
+}
+
+function nodeAt(root: Schema, segments: readonly string[]): Schema {
   let node: Schema = root;
   segments.forEach((segment, index) => {
     const next = childOf(node, segment);
@@ -53,18 +125,20 @@ export function lookupSchema(root: Schema, path: string): SchemaLookup {
       throw new ToolSearchError(
         GatewayErrors.GATEWAY_SCHEMA_PATH_UNKNOWN,
         `${where} has no key "${segment}"${known.length ? `; it knows ${known.join(', ')}` : ''}`,
-        {
-          details: { path, at: where, known },
-        },
+        { details: { path: segments.join('.'), at: where, known } },
       );
     }
     node = next;
   });
+  return node;
+}
+
+function describe(node: Schema, path: string): SchemaLookup {
   const properties = propertiesOf(node);
   const required = requiredOf(node);
   const each = node.items ?? (isSchema(node.additionalProperties) ? node.additionalProperties : undefined);
   return {
-    path: segments.join('.'),
+    path,
     ...(typeOf(node) !== undefined ? { type: typeOf(node) } : {}),
     ...(typeof node.description === 'string' ? { description: node.description } : {}),
     rules: Object.fromEntries(Object.entries(node).filter(([key]) => !NESTED.has(key))),
@@ -79,8 +153,8 @@ export function lookupSchema(root: Schema, path: string): SchemaLookup {
   };
 }
 
-/** `agents.list[0].tools` and `agents.list.*.tools` are the same lookup; `mcp.servers["my.server"]` quotes a key. */
-export function splitLookupPath(path: string): string[] {
+/** The path's segments as written (`[0]` and `[*]` are `*`; a quoted key is unquoted). */
+function splitRawPath(path: string): string[] {
   const segments: string[] = [];
   const pattern = /\s*(?:\.?([^.[\]"\s]+)|\[(\d+|\*)\]|\["((?:[^"\\]|\\.)*)"\])/y;
   while (pattern.lastIndex < path.length) {
@@ -94,7 +168,17 @@ export function splitLookupPath(path: string): string[] {
       path,
       'the path is empty; the whole schema is never returned, look up one key (gateway, tools.exec, agents.list.*)',
     );
-  return segments.map((segment) => (/^\d+$/.test(segment) ? '*' : segment));
+  return segments;
+}
+
+/** A list index is any item: `agents.list.0` is `agents.list.*`. */
+function anyIndex(segment: string): string {
+  return /^\d+$/.test(segment) ? '*' : segment;
+}
+
+/** `.key`, or `["key"]` for a key that is not a plain name (`@scope/name`, `./x.mjs`). */
+function segmentText(segment: string): string {
+  return /^[A-Za-z_$][\w$-]*$/.test(segment) || segment === '*' ? `.${segment}` : `[${JSON.stringify(segment)}]`;
 }
 
 function childOf(node: Schema, segment: string): Schema | undefined {

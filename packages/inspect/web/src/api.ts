@@ -52,6 +52,8 @@ export interface CatalogRow {
   catalogMode: string;
   status: 'allowed' | 'denied';
   deniedBy?: PolicyStep;
+  /** A fake of the demo catalog: it does nothing. */
+  demo?: true;
 }
 export interface SourceProblem {
   source: string;
@@ -91,6 +93,8 @@ export interface Search {
   ranker: { id: string; version: string };
   parts: ScorePart[][];
   misses: string[];
+  /** Per hit: a fake of the demo catalog. */
+  demo?: boolean[];
 }
 export interface ExposureMode {
   mode: string;

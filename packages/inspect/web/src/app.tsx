@@ -55,7 +55,12 @@ export function App() {
           {view === 'tool' ? 'Tool' : VIEWS.find((item) => item.view === view)?.label}
         </h1>
         {meta.error ? <Status error={meta.error} /> : null}
-        {meta.data?.demoCatalog ? <p class="note">The built-in demo catalog is the only source: nothing else is configured.</p> : null}
+        {meta.data?.demoCatalog ? (
+          <p class="note">
+            The built-in demo catalog is the only source: nothing else is configured. Its tools are fakes that do nothing. For the real tools run{' '}
+            <code>tool-search config set plugins.core '{'{}'}'</code>, or add MCP servers or plugin modules to <code>tool-search.json</code>.
+          </p>
+        ) : null}
         {view === 'catalog' && <CatalogView params={params} run={run} />}
         {view === 'tool' && <ToolPage params={params} run={run} />}
         {view === 'search' && <SearchView params={params} run={run} />}

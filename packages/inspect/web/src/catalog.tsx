@@ -18,6 +18,7 @@ export function CatalogView({ params, run }: { params: Params; run: Request }) {
   const sources = [...new Set((data?.tools ?? []).map((tool) => tool.source))].sort();
   const servers = [...new Set((data?.tools ?? []).flatMap((tool) => (tool.server ? [tool.server] : [])))].sort();
   const denied = (data?.tools ?? []).filter((tool) => tool.status === 'denied').length;
+  const fakes = (data?.tools ?? []).filter((tool) => tool.demo).length;
   return (
     <section aria-labelledby="catalog-heading">
       <h2 id="catalog-heading">Every listed tool</h2>
@@ -27,6 +28,11 @@ export function CatalogView({ params, run }: { params: Params; run: Request }) {
           <p>
             {data.tools.length} tools listed, {data.tools.length - denied} let through by policy, {denied} denied. Exposure mode for this run: <code>{data.mode}</code>.
           </p>
+          {fakes > 0 && (
+            <p class="note">
+              {fakes} of them are <Badge kind="fake">fake</Badge> tools of the demo catalog: calling one does nothing (it answers a test marker and says so).
+            </p>
+          )}
           {data.problems.length > 0 && (
             <section aria-labelledby="problems-heading" class="problems">
               <h3 id="problems-heading">Source problems</h3>
@@ -95,6 +101,7 @@ export function CatalogView({ params, run }: { params: Params; run: Request }) {
                 <tr key={tool.id} class={tool.status}>
                   <th scope="row">
                     <a href={hrefWith(params, { view: 'tool', tool: tool.id })}>{tool.name}</a>
+                    {tool.demo ? <Badge kind="fake">fake</Badge> : null}
                   </th>
                   <td>{tool.source}</td>
                   <td>{tool.server ?? '—'}</td>

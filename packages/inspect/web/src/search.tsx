@@ -47,6 +47,7 @@ export function SearchView({ params, run }: { params: Params; run: Request }) {
                   {hit.name}
                 </a>{' '}
                 <code class="muted">{hit.id}</code> {hit.weak ? <Badge kind="weak">weak match</Badge> : null}
+                {data.demo?.[i] ? <Badge kind="fake">fake</Badge> : null}
                 <p>{hit.summary}</p>
                 <p class="signature">
                   <code>{hit.input}</code>

@@ -18,7 +18,9 @@ export function ToolPage({ params, run }: { params: Params; run: Request }) {
         <>
           <h2 id="tool-heading">
             {data.tool.name} <Badge kind={data.tool.status}>{data.tool.status}</Badge>
+            {data.tool.demo ? <Badge kind="fake">fake</Badge> : null}
           </h2>
+          {data.tool.demo ? <p class="note">A fake of the demo catalog: calling it does nothing (it answers FAKE_TOOL_OK and says it did nothing).</p> : null}
           <dl class="facts">
             <dt>Id</dt>
             <dd>
