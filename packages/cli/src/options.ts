@@ -11,6 +11,7 @@ import type { Preset, PresetOptions } from '@tool-search/preset';
 import { promptApprover } from './approvals.js';
 import { readClientTools } from './client-tools.js';
 import { mcpClientOptions } from './mcp-client.js';
+import { DEMO_REAL_TOOLS_HINT } from './demo-notice.js';
 import { CliExit, type CliIO } from './io.js';
 
 export interface ConfigFlags {
@@ -155,7 +156,7 @@ export async function createCliKernel(
   // Once per command (some build several kernels), on stderr so JSON on stdout stays clean.
   if (preset.demoCatalog && !noticed.has(io)) {
     noticed.add(io);
-    io.stderr.write(`${DEMO_CATALOG_NOTICE}\n`);
+    io.stderr.write(`${DEMO_CATALOG_NOTICE}\n${DEMO_REAL_TOOLS_HINT}\n`);
   }
   return preset;
 }
@@ -188,8 +189,10 @@ export async function withRun<T>(
   const loaded = await loadCliConfig(flags, io);
   const asked = await runRequest(flags, io);
   // The agent's or provider's toolSearch limits apply to this run (the modes read `searchLimits`).
-  const { appliedToolSearch, runSettingOf } = await import('@tool-search/preset');
-  const request = { ...asked, ...runSettingOf(appliedToolSearch(loaded.config, asked)) };
+  // …and the sandbox the config gives the agent (`agents.list[].sandbox.mode`): `--sandboxed` adds one, never removes it.
+  const { appliedToolSearch, runSettingOf, sandboxFieldOf } = await import('@tool-search/preset');
+  const setting = runSettingOf(appliedToolSearch(loaded.config, asked));
+  const request = { ...asked, ...setting, ...sandboxFieldOf(loaded.config, asked) };
   const preset = await createCliKernel(loaded.config, io);
   try {
     const run = await preset.kernel.createRun(request);

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { COMMANDS, type LazyCommand } from './commands/index.js';
+import { DEMO_REAL_TOOLS_HINT } from './demo-notice.js';
 import { CliExit, CliInputError, CliUsageError, writeJson, type CliIO } from './io.js';
 import { errorMessage } from '@tool-search/kernel/errors';
 
@@ -25,6 +26,12 @@ export async function createProgram(io: CliIO, argv?: readonly string[]): Promis
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)')
     .configureOutput({ writeOut: (text) => io.stdout.write(text), writeErr: (text) => io.stderr.write(text) });
+  // A newcomer's first look (no ./tool-search.json yet): every command would use the demo catalog; say what that is.
+  if (!hasConfigFile(io))
+    program.addHelpText(
+      'after',
+      `\nNo ./tool-search.json here, so commands use the built-in demo catalog:\n${DEMO_REAL_TOOLS_HINT}.\n`,
+    );
   const loaded = argv === undefined ? COMMANDS : commandsFor(argv);
   for (const register of await Promise.all(loaded.map((entry) => entry.load()))) register(program, io);
   const listed = new Set(program.commands.map((command) => command.name()));

@@ -83,7 +83,8 @@ describe('tools call', () => {
     expect(JSON.parse(stdout)).toMatchObject({
       status: 'ok',
       toolId: 'core:core:read',
-      result: { content: [{ type: 'text' }] },
+      // The marker, then the fake's plain "did nothing".
+      result: { content: [{ type: 'text' }, { type: 'text' }] },
     });
   });
 

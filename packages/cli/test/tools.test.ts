@@ -12,7 +12,7 @@ describe('tools list', () => {
     expect(parsed.tools.filter((tool) => tool.source === 'core')).toHaveLength(25);
   });
 
-  it('prints exactly { tools: [{ id, name, source, owner, catalogMode }], diagnostics, modules }', async () => {
+  it('prints exactly { tools: [{ id, name, source, owner, catalogMode, demo? }], diagnostics, modules }', async () => {
     const parsed = JSON.parse((await cli(['tools', 'list', '--json'], small)).stdout) as Record<string, unknown[]>;
     expect(Object.keys(parsed)).toEqual(['tools', 'diagnostics', 'modules']);
     expect(parsed.tools![0]).toEqual({
@@ -21,6 +21,7 @@ describe('tools list', () => {
       source: 'core',
       owner: 'core',
       catalogMode: 'catalog',
+      demo: true, // a fake of the fake catalog (a real tool has no `demo`)
     });
     expect(parsed.tools).toHaveLength(28);
   });

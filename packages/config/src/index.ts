@@ -24,7 +24,7 @@ export type { McpServersEntry } from './mcp-servers-schema.js';
 export { resolveConfig, resolveToolSearch, TOOL_SEARCH_DEFAULTS, TOOL_SEARCH_LIMITS } from './resolve.js';
 export { resolveToolSearchFor } from './tool-search-for.js';
 export type { ResolvedToolSearchFor, ToolSearchParty } from './tool-search-for.js';
-export { MAIN_SESSION_ID, resolveSandboxFor, SANDBOX_MODES, sandboxConfigured } from './sandbox-for.js';
+export { defaultAgentOf, MAIN_SESSION_ID, resolveSandboxFor, SANDBOX_MODES, sandboxConfigured } from './sandbox-for.js';
 export type { ResolvedSandboxFor, SandboxParty } from './sandbox-for.js';
 export type {
   AgentEntry,

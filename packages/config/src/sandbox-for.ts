@@ -42,7 +42,8 @@ function isMainSession(config: ToolSearchConfig, agentId: string, sessionId: str
   return (match[1] ?? defaultAgentOf(config)).toLowerCase() === agentId;
 }
 
-function defaultAgentOf(config: ToolSearchConfig): string {
+/** The agent a request without an agent id runs as: `agents.list`'s `default`, else its first, else `main`. */
+export function defaultAgentOf(config: ToolSearchConfig): string {
   const list = config.agents?.list ?? [];
   return list.find((agent) => agent.default)?.id ?? list[0]?.id ?? 'main';
 }

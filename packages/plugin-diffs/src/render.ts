@@ -92,7 +92,7 @@ export function diffHtml(
     files.push(`<section><h2>${escape(stripPrefix(name ?? ''))}</h2><table>${rows.join('')}</table></section>`);
   }
   const note = truncated ? `<p class="note">Cut at ${maxLines} lines.</p>` : '';
-  const html = `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"><title>${escape(title ?? 'diff')}</title><style>${CSS}</style></head><body>${title ? `<h1>${escape(title)}</h1>` : ''}<p class="stats">${patches.length} file(s), +${additions} −${deletions}</p>${files.join('')}${note}</body></html>`;
+  const html = `<!doctype html><html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'"><title>${escape(title ?? 'diff')}</title><style>${PAGE_CSS}</style></head><body>${title ? `<h1>${escape(title)}</h1>` : ''}<p class="stats">${patches.length} file(s), +${additions} −${deletions}</p>${files.join('')}${note}</body></html>`;
   return { html, stats: { files: patches.length, additions, deletions, truncated } };
 }
 
@@ -174,7 +174,8 @@ function message(error: unknown): string {
   return errorMessage(error).split('\n')[0]!.slice(0, 300);
 }
 
-const CSS = `body{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:16px;color:#1f2328;background:#fff}
+/** The page's one style sheet (the viewer's CSP allows exactly this text, by hash). */
+export const PAGE_CSS = `body{font:13px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:16px;color:#1f2328;background:#fff}
 h1{font:600 18px system-ui,sans-serif;margin:0 0 4px}h2{font:600 14px system-ui,sans-serif;margin:16px 0 4px;padding:6px 8px;background:#f6f8fa;border:1px solid #d0d7de;border-radius:6px 6px 0 0}
 .stats,.note{font:12px system-ui,sans-serif;color:#59636e;margin:0 0 8px}table{border-collapse:collapse;width:100%;border:1px solid #d0d7de;border-top:0}
 td{padding:0 8px;white-space:pre-wrap;word-break:break-all;vertical-align:top}td.n{width:1%;min-width:32px;text-align:right;color:#59636e;user-select:none}

@@ -5,7 +5,7 @@ export type { Preset, PresetOptions } from './preset.js';
 export { BUILTIN_PLUGINS, DEFAULT_FAKE_CATALOG } from './builtins.js';
 export type { BuiltinPlugin } from './builtins.js';
 export type { LoadedPluginModule } from './load-plugin.js';
-export type { PluginModule, PluginModuleHost, PluginModuleWant } from './plugin-module.js';
+export type { GatewayPages, PluginModule, PluginModuleHost, PluginModuleWant } from './plugin-module.js';
 export { PLUGIN_MODULE_WANTS } from './plugin-module.js';
 export { openToolSearchRun } from './open-run.js';
 export { FRAMEWORK_MODES, withFrameworkSurface } from './framework-surface.js';

@@ -26,6 +26,7 @@ import {
 } from '@tool-search/kernel';
 import { PresetErrors } from './errors.js';
 import {
+  gatewayPagesOf,
   PLUGIN_MODULE_WANTS,
   type PluginModule,
   type PluginModuleHost,
@@ -263,10 +264,12 @@ function checkOptions(id: string, path: string, schema: unknown, options: unknow
 
 /** A throw inside the plugin's `apply` names the module it came from. */
 function namingModuleOnFailure(plugin: KernelPlugin, id: string, path: string): KernelPlugin {
+  const gatewayPages = gatewayPagesOf(plugin);
   return {
     name: plugin.name,
     ...(plugin.dependsOn ? { dependsOn: plugin.dependsOn } : {}),
     ...(plugin.commands ? { commands: plugin.commands } : {}),
+    ...(gatewayPages ? { gatewayPages } : {}),
     apply(api: PluginApi) {
       try {
         plugin.apply(api);

@@ -35,3 +35,20 @@ export interface PluginModuleHost {
     apiKeyEnv?: string;
   }>;
 }
+
+/**
+ * Read-only HTTP pages a plugin serves through the gateway (`plugin.gatewayPages`, e.g. the diffs viewer): the gateway
+ * mounts `handle` behind its own Host/Origin, local-user and key checks, then tells the plugin where it listens.
+ */
+export interface GatewayPages {
+  /** Answers and returns true, or returns false (not its path). */
+  handle(req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse): boolean;
+  /** The gateway's origin (`http://127.0.0.1:<port>`), once it listens: links are built on it. */
+  bind(origin: string): void;
+}
+
+/** The plugin's `gatewayPages`, when it declares a usable one. */
+export function gatewayPagesOf(plugin: object): GatewayPages | undefined {
+  const pages = (plugin as { gatewayPages?: Partial<GatewayPages> }).gatewayPages;
+  return typeof pages?.handle === 'function' && typeof pages.bind === 'function' ? (pages as GatewayPages) : undefined;
+}

@@ -29,6 +29,7 @@ import { approvalsPlugin, type Approver } from '@tool-search/plugin-approvals';
 import { BUILTIN_PLUGINS, isBuiltinPlugin, type BuiltinContext } from './builtins.js';
 import { checkConfigWorkspaces } from './workspace-guard.js';
 import type { LoadedPluginModule } from './load-plugin.js';
+import { gatewayPagesOf, type GatewayPages } from './plugin-module.js';
 import { learningPlugin } from '@tool-search/plugin-learning';
 import type { SessionHost } from '@tool-search/sessions';
 import type { StateStore } from '@tool-search/state';
@@ -78,6 +79,8 @@ export interface Preset {
   readonly mcpDownstream?: McpDownstream;
   /** Each configured MCP server's state now (connected, failed, protocol version, last error), for `inspect`'s live view. */
   readonly mcpServers?: () => readonly McpServerStatus[];
+  /** The read-only pages plugins serve through the gateway (e.g. the diffs viewer); other front ends ignore them. */
+  readonly gatewayPages: readonly GatewayPages[];
 }
 
 export async function createToolSearchKernel(config: ToolSearchConfig, options: PresetOptions = {}): Promise<Preset> {
@@ -147,6 +150,7 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
     kernel,
     toolSearch,
     modules,
+    gatewayPages: sources.flatMap((plugin) => gatewayPagesOf(plugin) ?? []),
     demoCatalog: usesDemoCatalog(config, options),
     ...(mcp ? { mcpDownstream: mcp.downstream, mcpServers: () => mcp.servers() } : {}),
   };

@@ -5,10 +5,10 @@
  * only if it loads does the running gateway drain, close and a new one start from it, on the same port unless the
  * config names another. In-process sessions survive the restart. The gateway and auth modules load only when called.
  */
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { resolve } from 'node:path';
 import type { ApiKeys } from '@tool-search/auth';
-import { CONFIG_FILE_NAME, type ToolSearchConfig } from '@tool-search/config';
+import { CONFIG_FILE_NAME, defaultAgentOf, type ToolSearchConfig } from '@tool-search/config';
 import { errorMessage } from '@tool-search/kernel';
 import type { Approver } from '@tool-search/plugin-approvals';
 import type { GatewayControl, RestartRecord, RestartRequest } from '@tool-search/plugin-gateway';
@@ -231,13 +231,21 @@ export async function startGateway(
     ...sandbox,
     // gateway.capabilities: which upstreams take deferred tools themselves, ahead of the built-in table.
     capabilities: capabilitiesFromConfig(config.gateway?.capabilities),
+    // A request without x-session-id uses its agent's main session; without x-agent-id, the config's default agent's.
+    defaultAgentId: defaultAgentOf(config),
     host: options.host ?? config.gateway?.host ?? '127.0.0.1',
     port: options.port ?? config.gateway?.port ?? 0,
     auth: options.auth,
     state, // with keys, which key owns each session: shared by the replicas
     ...(token ? { token } : {}),
-    routes: [healthRoute(state), ...(front.approvalQueue ? [approvalsRoute(front.approvalQueue)] : [])],
+    routes: [
+      healthRoute(state),
+      ...(front.approvalQueue ? [approvalsRoute(front.approvalQueue)] : []),
+      ...front.gatewayPages.map((pages) => (req: IncomingMessage, res: ServerResponse) => pages.handle(req, res)),
+    ],
   });
+  // Plugins' pages link to where the gateway listens (loopback unless the operator binds it elsewhere).
+  for (const pages of front.gatewayPages) pages.bind(new URL(gateway.url).origin);
   front.onClose(() => gateway.close());
   return { url: gateway.url, port: gateway.port, server: gateway.server, mode, model: upstream.model };
 }

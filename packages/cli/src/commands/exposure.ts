@@ -3,7 +3,7 @@
  * in the provider's format plus the system text) and how many bytes that is.
  */
 import { Option, type Command } from 'commander';
-import type { RunExposure } from '@tool-search/kernel';
+import type { Diagnostic, Run, RunExposure } from '@tool-search/kernel';
 import { COMPARED_MODES } from '@tool-search/config/modes';
 import { writeJson, type CliIO } from '../io.js';
 import { appliedText, appliedToolSearch } from '../tool-search-setting.js';
@@ -46,7 +46,9 @@ export function registerExposureCommand(program: Command, io: CliIO): void {
         const applied = await appliedToolSearch(loaded.config, run.info.request, flags.mode);
         const requested = applied.mode;
         const { providerExposure } = await import('@tool-search/provider-formats');
-        const exposure = providerExposure(await run.exposure(requested));
+        const materialized = await materialize(run, requested);
+        const exposure = providerExposure(materialized.exposure);
+        const { diagnostics } = materialized;
         const tools = flags.format === 'anthropic' ? exposure.toAnthropic() : exposure.toOpenAI();
         const bytes = exposureBytes(tools, exposure.system);
         if (flags.json) {
@@ -58,15 +60,31 @@ export function registerExposureCommand(program: Command, io: CliIO): void {
             tools,
             system: exposure.system,
             bytes,
+            diagnostics,
           });
         } else {
           io.stdout.write(`${appliedText(applied)}\n`);
-          io.stdout.write(exposureText(exposure, requested, tools, bytes));
+          io.stdout.write(exposureText(exposure, requested, tools, bytes, diagnostics));
         }
         requireSources(run, flags, io);
       });
     },
   );
+}
+
+/** Materializes `mode`, with what it had to tell: a fallback (another mode, a weaker sandbox) and why. */
+export async function materialize(
+  run: Run,
+  mode: string,
+): Promise<{ exposure: RunExposure; diagnostics: Diagnostic[] }> {
+  const before = run.diagnostics.length;
+  const exposure = await run.exposure(mode);
+  return { exposure, diagnostics: run.diagnostics.slice(before) };
+}
+
+/** Those diagnostics as indented lines under the mode. */
+export function diagnosticLines(diagnostics: readonly Diagnostic[]): string[] {
+  return diagnostics.map((d) => `  ${d.level} ${d.code}${d.plugin ? ` [${d.plugin}]` : ''}: ${d.message}`);
 }
 
 export function exposureBytes(tools: readonly unknown[], system: string): ExposureBytes {
@@ -80,9 +98,11 @@ function exposureText(
   requested: string,
   tools: readonly unknown[],
   bytes: ExposureBytes,
+  diagnostics: readonly Diagnostic[],
 ): string {
   const lines = [
     `mode: ${exposure.mode}${exposure.mode !== requested ? ` (requested ${requested}; fell back)` : ''}`,
+    ...diagnosticLines(diagnostics),
     `tools (${tools.length}):`,
   ];
   lines.push(JSON.stringify(tools, null, 2));

@@ -4,7 +4,9 @@ import type { Diagnostic, Explanation, ToolDescriptor } from '@tool-search/kerne
 import { suggestIds, UnknownToolError } from '@tool-search/kernel/errors';
 import type { LoadedPluginModule } from '@tool-search/preset';
 import { CliInputError, writeJson, type CliIO } from '../io.js';
+import { isDemoTool } from '../demo-notice.js';
 import { appliedText, appliedToolSearch } from '../tool-search-setting.js';
+import { diagnosticLines, materialize } from './exposure.js';
 import {
   commandGroup,
   requireSources,
@@ -30,12 +32,14 @@ export function registerToolsCommands(program: Command, io: CliIO): void {
     await withRun(flags, io, (run, { preset }) => {
       if (flags.json) {
         writeJson(io, {
-          tools: run.catalog.map(({ id, name, source, owner, catalogMode }) => ({
-            id,
-            name,
-            source,
-            owner,
-            catalogMode,
+          tools: run.catalog.map((tool) => ({
+            id: tool.id,
+            name: tool.name,
+            source: tool.source,
+            owner: tool.owner,
+            catalogMode: tool.catalogMode,
+            // A fake of the demo catalog: it does nothing (absent on real tools).
+            ...(isDemoTool(tool) ? { demo: true } : {}),
           })),
           diagnostics: run.diagnostics,
           modules: preset.modules,
@@ -63,8 +67,16 @@ export function registerToolsCommands(program: Command, io: CliIO): void {
       // An unknown tool is a failure: with --json it is the one `{ error }` document on stdout.
       if (!explanation.known && flags.json) throw new UnknownToolError(tool, suggestIds(tool, run.listed));
       const applied = await appliedToolSearch(loaded.config, run.info.request);
-      if (flags.json) writeJson(io, { ...explanation, toolSearch: { mode: applied.mode, sources: applied.sources } });
-      else io.stdout.write(`${explainText(explanation)}${appliedText(applied)}\n`);
+      // The mode as it materializes here: a fallback (tools mode, the QuickJS sandbox) is said with its reason. A mode
+      // that cannot materialize is left out: explain is about the tool; `tool-search exposure` reports that failure.
+      const exposure = await materialize(run, applied.mode).catch(() => undefined);
+      const runs = exposure ? { mode: exposure.exposure.mode, diagnostics: exposure.diagnostics } : undefined;
+      if (flags.json)
+        writeJson(io, {
+          ...explanation,
+          toolSearch: { mode: applied.mode, sources: applied.sources, ...(runs ? { exposure: runs } : {}) },
+        });
+      else io.stdout.write(`${explainText(explanation)}${appliedText(applied)}\n${runsText(applied.mode, runs)}`);
       if (!explanation.known) {
         const suggestions = suggestIds(tool, run.listed);
         throw new CliInputError(
@@ -75,10 +87,18 @@ export function registerToolsCommands(program: Command, io: CliIO): void {
   });
 }
 
+/** One row per tool; a `DEMO` column (`fake`) when the catalog holds fakes of the demo catalog. */
 function table(tools: readonly ToolDescriptor[]): string {
+  const fakes = tools.some(isDemoTool);
   const rows = [
-    ['NAME', 'SOURCE', 'OWNER', 'MODE'],
-    ...tools.map((tool) => [tool.name, tool.source, tool.owner, tool.catalogMode]),
+    ['NAME', 'SOURCE', 'OWNER', 'MODE', ...(fakes ? ['DEMO'] : [])],
+    ...tools.map((tool) => [
+      tool.name,
+      tool.source,
+      tool.owner,
+      tool.catalogMode,
+      ...(fakes ? [isDemoTool(tool) ? 'fake' : ''] : []),
+    ]),
   ];
   const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
   return (
@@ -97,7 +117,12 @@ function counts(tools: readonly ToolDescriptor[]): string {
   const bySource = new Map<string, number>();
   for (const tool of tools) bySource.set(tool.source, (bySource.get(tool.source) ?? 0) + 1);
   const parts = [...bySource].map(([source, count]) => `${source} ${count}`);
-  return `${tools.length} tools` + (parts.length ? ` (${parts.join(', ')})` : '');
+  const fakes = tools.filter(isDemoTool).length;
+  return (
+    `${tools.length} tools` +
+    (parts.length ? ` (${parts.join(', ')})` : '') +
+    (fakes ? `\n${fakes} of them are fakes of the demo catalog: they do nothing` : '')
+  );
 }
 
 /** The plugin modules the config loaded and where from: loading code is the operator's trust decision, so it is shown. */
@@ -110,6 +135,12 @@ export function modulesText(modules: readonly LoadedPluginModule[]): string {
 export function printDiagnostics(io: CliIO, diagnostics: readonly Diagnostic[]): void {
   for (const d of diagnostics)
     io.stderr.write(`${d.level} ${d.code}${d.plugin ? ` [${d.plugin}]` : ''}: ${d.message}\n`);
+}
+
+function runsText(requested: string, runs: { mode: string; diagnostics: Diagnostic[] } | undefined): string {
+  if (!runs) return '';
+  const lines = [...(runs.mode !== requested ? [`  runs as ${runs.mode}`] : []), ...diagnosticLines(runs.diagnostics)];
+  return lines.map((line) => `${line}\n`).join('');
 }
 
 function explainText(explanation: Explanation): string {
