@@ -21,6 +21,9 @@ import { createToolSearchMcpServer, RESOURCE_NOT_FOUND, type ToolSearchMcpServer
 import { CONFORMANCE_FIXTURE } from './conformance-kit.js';
 import type { Config } from './helpers.js';
 
+// These wait for a notification or a log line, not for a time: the bound only ends a hung test on a loaded machine.
+const EVENT = { timeout: 30_000, interval: 20 };
+
 const fixture = { command: process.execPath, args: [CONFORMANCE_FIXTURE] };
 const kernels: Kernel[] = [];
 const sessions: { client: Client; mcp: ToolSearchMcpServer }[] = [];
@@ -132,7 +135,7 @@ describe('resources and prompts of two servers', () => {
   it('sends resources/updated under the URI the client subscribed with, until it unsubscribes', async () => {
     const { client, updated } = await connect(shared);
     await client.subscribeResource({ uri: 'tool-search://conf2/test://watched-resource' });
-    await vi.waitFor(() => expect(updated).toEqual(['tool-search://conf2/test://watched-resource']));
+    await vi.waitFor(() => expect(updated).toEqual(['tool-search://conf2/test://watched-resource']), EVENT);
     await client.unsubscribeResource({ uri: 'tool-search://conf2/test://watched-resource' });
   });
 });
@@ -172,8 +175,8 @@ describe('policy on resources, prompts and logs', () => {
     // Both servers log their new level outside any call: nobody's, so neither reaches the client (the hidden one's
     // never could: no call of its tools is allowed, and logs reach a session only through its calls).
     await client.setLoggingLevel('debug');
-    await vi.waitFor(() => expect(downstreamLogs).toContain('secret'));
-    await vi.waitFor(() => expect(downstreamLogs).toContain('conf'));
+    await vi.waitFor(() => expect(downstreamLogs).toContain('secret'), EVENT);
+    await vi.waitFor(() => expect(downstreamLogs).toContain('conf'), EVENT);
     await client.ping();
     expect(logs).toEqual([]);
   });

@@ -27,6 +27,9 @@ import { CONFORMANCE_FIXTURE } from './conformance-kit.js';
 import { errorCode, text } from './helpers.js';
 import { McpErrors } from '@tool-search/plugin-mcp';
 
+// These wait for a notification or a log line, not for a time: the bound only ends a hung test on a loaded machine.
+const EVENT = { timeout: 30_000, interval: 20 };
+
 interface Session {
   readonly client: Client;
   readonly logs: LoggingMessageNotification['params'][];
@@ -131,7 +134,7 @@ describe('forwarding through serve mcp', () => {
     const seen: string[] = [];
     const off = downstream!.on((event) => void (event.type === 'log' && seen.push(String(event.params.data))));
     await client.setLoggingLevel('debug');
-    await vi.waitFor(() => expect(seen).toContain('Log level set to: debug'));
+    await vi.waitFor(() => expect(seen).toContain('Log level set to: debug'), EVENT);
     off();
     await client.setLoggingLevel('error');
     logs.length = 0;
@@ -145,9 +148,9 @@ describe('forwarding through serve mcp', () => {
     const a = await session('directory');
     const b = await session('directory');
     await a.client.setLoggingLevel('debug');
-    await vi.waitFor(() => expect(seen).toContain('Log level set to: debug'));
+    await vi.waitFor(() => expect(seen).toContain('Log level set to: debug'), EVENT);
     await b.client.setLoggingLevel('error');
-    await vi.waitFor(() => expect(seen.filter((data) => data === 'Log level set to: debug')).toHaveLength(2));
+    await vi.waitFor(() => expect(seen.filter((data) => data === 'Log level set to: debug')).toHaveLength(2), EVENT);
     // The server logs at debug for both; its info lines reach A's call, not B's (B asked for errors only).
     await a.client.callTool({ name: 'test_tool_with_logging', arguments: {} });
     await b.client.callTool({ name: 'test_tool_with_logging', arguments: {} });
@@ -157,7 +160,7 @@ describe('forwarding through serve mcp', () => {
     expect(a.logs.map((log) => log.data)).not.toContain('Log level set to: debug');
     await a.client.close();
     await a.mcp.close();
-    await vi.waitFor(() => expect(seen).toContain('Log level set to: error'));
+    await vi.waitFor(() => expect(seen).toContain('Log level set to: error'), EVENT);
     off();
   });
 
@@ -204,7 +207,7 @@ describe('forwarding through serve mcp', () => {
       expect(
         Number(text((await client.callTool({ name: 'test_cancelled_count', arguments: {} })) as CallToolResult)),
       ).toBe(before + 1);
-    });
+    }, EVENT);
   });
 
   it('cancels the client request when the downstream server gives up on it', async () => {
@@ -228,7 +231,7 @@ describe('forwarding through serve mcp', () => {
     expect(text((await client.callTool({ name: 'test_sampling_gives_up', arguments: {} })) as CallToolResult)).toBe(
       'gave up',
     );
-    await vi.waitFor(() => expect(aborted).toBe(true));
+    await vi.waitFor(() => expect(aborted).toBe(true), EVENT);
   });
 });
 
