@@ -75,12 +75,14 @@ export function buildEngine(docs: readonly PackedDoc[], termCount: number, optio
       return found;
     },
     eachDoc(id, visit) {
-      if (df(id) > 0) walk(id, (doc) => void visit(doc));
+      // `visit` returns nothing, so the walk never stops early: no wrapper closure per call.
+      if (df(id) > 0) walk(id, visit);
     },
     score(query, scores, hit) {
       let count = 0;
-      for (const [id, weight] of query) {
-        if (df(id) === 0) continue;
+      // forEach, not for-of: destructuring each entry allocated a pair per term per query.
+      query.forEach((weight, id) => {
+        if (df(id) === 0) return;
         const w = (idf(id) * weight * (k1 + 1)) / SATURATION_SCALE;
         // The walk, inlined: this loop is the whole cost of a query.
         let doc = -1;
@@ -91,7 +93,7 @@ export function buildEngine(docs: readonly PackedDoc[], termCount: number, optio
           if (scores[doc] === 0) hit[count++] = doc;
           scores[doc]! += w * postTfs[i]!;
         }
-      }
+      });
       return count;
     },
   };

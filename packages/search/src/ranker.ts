@@ -5,16 +5,17 @@
  * Ordering is total: tier, score, then id. Weights were tuned on the
  * mcp-catalog queries and checked on held-out sets (README).
  */
-import { suggestIds, type ToolDescriptor } from '@tool-search/kernel';
+import type { ToolDescriptor } from '@tool-search/kernel';
 import { addField, addMergedBag, beginDoc, endDoc, type PackedDoc } from './bag.js';
 import { buildEngine, type FieldSpec } from './engine.js';
 import { currentVocabulary, docTerms, TOOL_FIELDS } from './doc-terms.js';
 import { queryIntent, termIntent, type Intent } from './intent.js';
 import { expand } from './synonyms.js';
 import { entityWords } from './entities.js';
+import { closestDocs } from './closest.js';
 import { createNameMatcher } from './exact-names.js';
 import { plainVerbs } from './phrasal.js';
-import { termOf, terms, words } from './tokenize.js';
+import { termOf, words } from './tokenize.js';
 
 /** `visible[doc] === 1` for the docs a run may see (policy as a query-time filter); absent: all. */
 export type Visibility = Uint8Array | undefined;
@@ -131,17 +132,28 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
   // that server (phase 3). Verbs keep the relative cap: "get" in a tenth of the tools says nothing about a subject.
   const verbMaxDf = Math.max(1, config.synonymMaxDf * tools.length);
   const maxDf = Math.max(SYNONYM_DF_FLOOR, verbMaxDf);
-  let sorted: [string, number][] | undefined;
+  // Made with the index, not on the first weak fallback (a sort of every term: a pause on that query).
+  const sorted = sortedTerms();
 
-  // The query as it is weighted and its intent read: lowercased, phrasal verbs as their one-word meaning.
-  const read = (query: string): string => plainVerbs(query.toLowerCase());
+  // The query as it is weighted and its intent read: lowercased, phrasal verbs as their one-word meaning; tokenized
+  // once, for the weights, the intent and the coverage alike.
+  const read = (query: string): Reading => {
+    const lowered = plainVerbs(query.toLowerCase());
+    const raw = words(lowered);
+    const typed: string[] = [];
+    for (const word of raw) {
+      const term = termOf(word);
+      if (term !== undefined) typed.push(term);
+    }
+    return { lowered, words: raw, terms: typed };
+  };
   /**
    * The docs best first and those of them the query names (exact-names.ts), which come first. One scoring pass: a
    * typo is looked for among the top `TYPO_CANDIDATES` of the same ranking (and the sorted-name neighbours).
    */
   const rankNamed = (
     query: string,
-    lowered: string,
+    reading: Reading,
     k: number,
     visible: Visibility,
     weights: ReadonlyMap<number, number>,
@@ -153,7 +165,7 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
     const touched = touchedDocs.subarray(0, engine.score(weights, scores, touchedDocs));
     try {
       // Lowercased first: a brand typed "GitHub" stays one word instead of also matching "git".
-      adjust(touched, weights, lowered);
+      adjust(touched, weights, reading);
       let wide: number[] | undefined;
       const first = names.find(
         query,
@@ -164,25 +176,26 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
       const rest = wide ? wide.filter((doc) => !skip.has(doc)) : topK(touched, scores, k, byId, skip, visible);
       return { docs: [...first, ...rest].slice(0, k), first };
     } finally {
-      // The accumulator is shared across queries: leave it all zero.
-      for (const doc of touched) scores[doc] = 0;
+      // The accumulator is shared across queries: leave it all zero. (Indexed loops over typed arrays throughout:
+      // a for-of allocated an iterator result per touched doc here, ~30 KB a query at 10,000 tools.)
+      for (let i = 0; i < touched.length; i++) scores[touched[i]!] = 0;
     }
   };
   const rank = (
     query: string,
-    lowered: string,
+    reading: Reading,
     k: number,
     visible: Visibility,
-    weights = queryWeights(lowered, query),
-  ): number[] => rankNamed(query, lowered, k, visible, weights).docs;
+    weights = queryWeights(reading, query),
+  ): number[] => rankNamed(query, reading, k, visible, weights).docs;
 
   return {
     rank: (query, k, visible) => rank(query, read(query), k, visible),
     match(query, k, visible) {
-      const lowered = read(query);
-      const { docs, first } = rankNamed(query, lowered, k, visible, queryWeights(lowered, query));
+      const reading = read(query);
+      const { docs, first } = rankNamed(query, reading, k, visible, queryWeights(reading, query));
       if (docs.length > 0) {
-        const covered = coverage(docs, knownTerms(lowered, visible));
+        const covered = coverage(docs, knownTerms(reading.terms, visible));
         const named = Math.min(first.length, docs.length);
         return {
           docs,
@@ -190,8 +203,10 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
           ...(named > 0 ? { named } : {}),
         };
       }
-      if (k <= 0 || terms(lowered).length === 0) return { docs, weak: [] };
-      const partial = rank(query, lowered, k, visible, prefixWeights(lowered));
+      if (k <= 0 || reading.terms.length === 0) return { docs, weak: [] };
+      // No prefix either: the name lookup that ranking would repeat already came back empty above.
+      const prefixes = prefixWeights(reading.terms);
+      const partial = prefixes.size > 0 ? rank(query, reading, k, visible, prefixes) : [];
       const closest = partial.length > 0 ? partial : closestByName(query, k, visible);
       return { docs: closest, weak: closest.map(() => true) };
     },
@@ -210,26 +225,30 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
    * Per doc of `docs`, the idf of the `known` terms it holds, then (last) the idf of them all: one pass over each
    * term's postings, marking the docs asked about (postings are gap-coded, so there is no binary search).
    */
-  function coverage(docs: readonly number[], known: readonly (readonly [number, number])[]): number[] {
-    const covered = new Array<number>(docs.length + 1).fill(0);
-    docs.forEach((doc, i) => (marks[doc] = i + 1));
+  function coverage(docs: readonly number[], known: readonly (readonly [number, number])[]): Float64Array {
+    const covered = new Float64Array(docs.length + 1);
+    for (let i = 0; i < docs.length; i++) marks[docs[i]!] = i + 1;
+    let idf = 0;
+    // One visitor for all terms (not a closure per term): it reads the term's idf from the loop.
+    const visit = (doc: number): void => {
+      if (marks[doc] !== 0) covered[marks[doc]! - 1]! += idf;
+    };
     try {
-      for (const [id, idf] of known) {
+      for (const [id, termIdf] of known) {
+        idf = termIdf;
         covered[docs.length]! += idf;
-        engine.eachDoc(id, (doc) => {
-          if (marks[doc] !== 0) covered[marks[doc]! - 1]! += idf;
-        });
+        engine.eachDoc(id, visit);
       }
     } finally {
-      for (const doc of docs) marks[doc] = 0;
+      for (let i = 0; i < docs.length; i++) marks[docs[i]!] = 0;
     }
     return covered;
   }
 
   /** The query's typed terms the visible catalog knows, with their idf: a word only hidden tools have counts as unknown. */
-  function knownTerms(lowered: string, visible: Visibility): [number, number][] {
+  function knownTerms(typed: readonly string[], visible: Visibility): [number, number][] {
     const out: [number, number][] = [];
-    for (const term of new Set(terms(lowered))) {
+    for (const term of new Set(typed)) {
       const id = vocab.idOf(term);
       if (id === undefined || engine.df(id) === 0) continue;
       if (visible && !engine.some(id, (other) => visible[other] === 1)) continue;
@@ -243,8 +262,8 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
    * else 3, else 2. A sorted term list, built on the first fallback, makes each prefix a binary search; at most
    * `PREFIX_TERMS` terms per query word keep a fallback query as cheap as any other.
    */
-  function prefixWeights(lowered: string): Map<number, number> {
-    const words = [...new Set(terms(lowered))].filter((term) => term.length >= 2 && term.charCodeAt(0) < 0x3040);
+  function prefixWeights(typed: readonly string[]): Map<number, number> {
+    const words = [...new Set(typed)].filter((term) => term.length >= 2 && term.charCodeAt(0) < 0x3040);
     const weights = new Map<number, number>();
     for (const length of [4, 3, 2]) {
       for (const word of words)
@@ -255,43 +274,47 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
   }
 
   function termsWithPrefix(prefix: string): number[] {
-    sorted ??= sortedTerms();
     let lo = 0;
     let hi = sorted.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (sorted[mid]![0] < prefix) lo = mid + 1;
+      if (vocab.term(sorted[mid]!) < prefix) lo = mid + 1;
       else hi = mid;
     }
     const out: number[] = [];
-    for (let i = lo; i < sorted.length && out.length < PREFIX_TERMS && sorted[i]![0].startsWith(prefix); i++)
-      out.push(sorted[i]![1]);
+    for (let i = lo; i < sorted.length && out.length < PREFIX_TERMS && vocab.term(sorted[i]!).startsWith(prefix); i++)
+      out.push(sorted[i]!);
     return out;
   }
 
-  /** This index's terms (df > 0), sorted: the shared vocabulary also holds other catalogs' terms. */
-  function sortedTerms(): [string, number][] {
-    const out: [string, number][] = [];
-    for (let id = 0; id < vocab.size; id++) if (engine.df(id) > 0) out.push([vocab.term(id), id]);
-    return out.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  /**
+   * This index's terms (df > 0) as ids in term order: the shared vocabulary also holds other catalogs' terms.
+   * 4 bytes a term; the strings stay in the vocabulary.
+   */
+  function sortedTerms(): Int32Array {
+    const own: string[] = [];
+    for (let id = 0; id < vocab.size; id++) if (engine.df(id) > 0) own.push(vocab.term(id));
+    // The default sort compares by UTF-16 code unit, as `<` does; terms are unique, so ids follow.
+    own.sort();
+    return Int32Array.from(own, (term) => vocab.idOf(term)!);
   }
 
   /** Last resort (no catalog word shares even two letters with the query): edit distance over names, bounded. */
   function closestByName(query: string, k: number, visible: Visibility): number[] {
-    const docOf = new Map<string, number>();
-    for (let doc = 0; doc < tools.length && docOf.size < NAME_CANDIDATES; doc++)
-      if (!visible || visible[doc] === 1) docOf.set(tools[doc]!.id, doc);
-    const candidates = [...docOf.values()].map((doc) => tools[doc]!);
-    return suggestIds(query.slice(0, 60), candidates, k).map((id) => docOf.get(id)!);
+    // The first visible docs in catalog order (ids are unique in an index: the core keeps the first per id).
+    const candidates: number[] = [];
+    for (let doc = 0; doc < tools.length && candidates.length < NAME_CANDIDATES; doc++)
+      if (!visible || visible[doc] === 1) candidates.push(doc);
+    return closestDocs(query.slice(0, 60), candidates, tools, k);
   }
 
   /**
    * Term id -> query weight: typed terms 1 (repeats add up), synonyms `synonymWeight` unless too common, shape words
    * at least `entityWeight`.
    */
-  function queryWeights(lowered: string, raw: string): Map<number, number> {
+  function queryWeights(reading: Reading, raw: string): Map<number, number> {
     const weights = new Map<number, number>();
-    const queryTerms = terms(lowered);
+    const queryTerms = reading.terms;
     for (const term of queryTerms) {
       const id = vocab.idOf(term);
       if (id !== undefined) weights.set(id, (weights.get(id) ?? 0) + 1);
@@ -311,21 +334,33 @@ export function createRanker(tools: readonly ToolDescriptor[], config: RankingCo
   }
 
   /** Server lift and intent alignment, in place on the touched docs' scores. */
-  function adjust(touched: Int32Array, weights: ReadonlyMap<number, number>, lowered: string): void {
+  function adjust(touched: Int32Array, weights: ReadonlyMap<number, number>, reading: Reading): void {
     if (serverEngine) {
       const servers = touchedServers.subarray(0, serverEngine.score(weights, serverScores, touchedServers));
       let max = 0;
-      for (const s of servers) max = Math.max(max, serverScores[s]!);
-      if (max > 0) for (const doc of touched) scores[doc]! *= 1 + (config.server * serverScores[ownerOf[doc]!]!) / max;
-      for (const s of servers) serverScores[s] = 0;
+      for (let i = 0; i < servers.length; i++) max = Math.max(max, serverScores[servers[i]!]!);
+      if (max > 0)
+        for (let i = 0; i < touched.length; i++) {
+          const doc = touched[i]!;
+          scores[doc]! *= 1 + (config.server * serverScores[ownerOf[doc]!]!) / max;
+        }
+      for (let i = 0; i < servers.length; i++) serverScores[servers[i]!] = 0;
     }
-    const intent = queryIntent(words(lowered), /[?？]\s*$/.test(lowered));
+    const intent = queryIntent(reading.words, /[?？]\s*$/.test(reading.lowered));
     if (!intent) return;
-    for (const doc of touched) {
+    for (let i = 0; i < touched.length; i++) {
+      const doc = touched[i]!;
       const own = intents[doc] === 0 ? undefined : INTENTS[intents[doc]! - 1];
       if (own) scores[doc]! *= own === intent ? config.intent.match : config.intent.conflict;
     }
   }
+}
+
+/** A query as the ranker reads it: lowercased with phrasal verbs read, its raw words, its index terms. */
+interface Reading {
+  readonly lowered: string;
+  readonly words: readonly string[];
+  readonly terms: readonly string[];
 }
 
 const NO_FIELD: FieldSpec = { weight: 0, b: 0 };
@@ -352,7 +387,10 @@ function serverDoc(tools: readonly PackedDoc[]): PackedDoc {
   return endDoc();
 }
 
-/** The best `k` of `docs` by score then id, without sorting all of them. */
+/**
+ * The best `k` of `docs` by score then id, without sorting all of them: a bounded heap with the worst kept doc on
+ * top, so a doc costs log k, not a shift through the kept ones (k is 200 when a typo is looked for).
+ */
 function topK(
   docs: Int32Array,
   scores: Float64Array,
@@ -363,16 +401,34 @@ function topK(
 ): number[] {
   const better = (a: number, b: number): boolean =>
     scores[a]! > scores[b]! || (scores[a] === scores[b] && byId(a, b) < 0);
-  const best: number[] = [];
-  for (const doc of docs) {
+  const heap: number[] = [];
+  for (let d = 0; d < docs.length; d++) {
+    const doc = docs[d]!;
     if (scores[doc]! <= 0 || skip.has(doc) || (visible && visible[doc] !== 1)) continue;
-    if (best.length === k && !better(doc, best[k - 1]!)) continue;
-    let i = best.length === k ? k - 1 : best.length;
-    while (i > 0 && better(doc, best[i - 1]!)) {
-      best[i] = best[i - 1]!;
-      i--;
-    }
-    best[i] = doc;
+    if (heap.length < k) {
+      heap.push(doc);
+      for (let i = heap.length - 1, parent = (i - 1) >> 1; i > 0 && better(heap[parent]!, doc); ) {
+        heap[i] = heap[parent]!;
+        heap[parent] = doc;
+        i = parent;
+        parent = (i - 1) >> 1;
+      }
+    } else if (k > 0 && better(doc, heap[0]!)) siftDown(heap, doc, better);
   }
-  return best;
+  return heap.sort((a, b) => (better(a, b) ? -1 : 1));
+}
+
+/** Puts `doc` at the top of the heap (worst first) and moves it down to its place. */
+function siftDown(heap: number[], doc: number, better: (a: number, b: number) => boolean): void {
+  let i = 0;
+  for (;;) {
+    const left = 2 * i + 1;
+    if (left >= heap.length) break;
+    const right = left + 1;
+    const worse = right < heap.length && better(heap[left]!, heap[right]!) ? right : left;
+    if (!better(doc, heap[worse]!)) break;
+    heap[i] = heap[worse]!;
+    i = worse;
+  }
+  heap[i] = doc;
 }

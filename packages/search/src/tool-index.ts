@@ -70,8 +70,8 @@ export function createIndexCore(descriptors: readonly ToolDescriptor[]): IndexCo
     docs ??= new Map(tools.map((t, i) => [t, i]));
     return docs.get(tool) ?? -1;
   };
-  // Hits and their serialized sizes, made once per tool on first use.
-  const hits = new Map<string, { readonly hit: SearchHit; readonly bytes: number }>();
+  // Hits and their serialized sizes, made once per tool on first use (or found made by an earlier core).
+  const hits = new Map<string, HitEntry>();
   let ranker: Ranker | undefined;
   return {
     tools,
@@ -86,7 +86,7 @@ export function createIndexCore(descriptors: readonly ToolDescriptor[]): IndexCo
     ranker: () => (ranker ??= createRanker(tools)),
     built: () => ranker !== undefined,
     hitFor(tool) {
-      let entry = hits.get(tool.id);
+      let entry = hits.get(tool.id) ?? renderedHits.get(tool);
       if (!entry) {
         const hit = {
           id: tool.id,
@@ -97,12 +97,23 @@ export function createIndexCore(descriptors: readonly ToolDescriptor[]): IndexCo
           input: signature(tool.inputSchema),
         };
         entry = { hit, bytes: byteLength(JSON.stringify(hit)) };
-        hits.set(tool.id, entry);
+        if (Object.isFrozen(tool) && Object.isFrozen(tool.inputSchema)) renderedHits.set(tool, entry);
       }
+      hits.set(tool.id, entry);
       return entry;
     },
   };
 }
+
+type HitEntry = { readonly hit: SearchHit; readonly bytes: number };
+
+/**
+ * Rendered hits of frozen descriptors, across cores: the kernel hands every run the same deep-frozen objects, so the
+ * first searches after a rebuild over an unchanged catalog find their hits made (sanitizing a description and a
+ * schema is most of a first search) instead of making them again. A mutable descriptor could change after it
+ * was rendered, so it is only cached in its core, as before. The WeakMap lets a hit go with its descriptor.
+ */
+const renderedHits = new WeakMap<ToolDescriptor, HitEntry>();
 
 /** What a view sees of its core: the visible docs (policy as a query-time filter) and the run's failed sources. */
 export interface ViewScope {
@@ -149,16 +160,15 @@ export function indexView(core: IndexCore, options: ToolIndexOptions, scope: Vie
     let bytes = byteLength(JSON.stringify(envelope)) + 1;
     let truncated = ranked.docs.length > limit;
     for (let i = 0; i < Math.min(ranked.docs.length, limit); i++) {
-      const { hit, bytes: size } = core.hitFor(tools[ranked.docs[i]!]!);
-      const marked = ranked.weak[i]
-        ? { hit: { ...hit, weak: true as const }, bytes: size + WEAK_BYTES }
-        : { hit, bytes: size };
-      if (bytes + marked.bytes + 1 > budget) {
+      const { hit, bytes: plain } = core.hitFor(tools[ranked.docs[i]!]!);
+      const size = ranked.weak[i] ? plain + WEAK_BYTES : plain;
+      if (bytes + size + 1 > budget) {
         truncated = true;
         break;
       }
-      bytes += marked.bytes + 1;
-      out.push(marked.hit);
+      bytes += size + 1;
+      // The cached hit itself unless it is marked weak: no wrapper per hit per query.
+      out.push(ranked.weak[i] ? { ...hit, weak: true as const } : hit);
     }
     return {
       query: shown,
