@@ -3,14 +3,23 @@
  * loads a config); every tool's `execute` goes through that run, so policy, approvals, loop detection, hooks,
  * telemetry and the session log apply to what the framework's agent loop calls.
  */
-import { jsonSchema, tool, toolSearch, type Tool, type ToolSet } from 'ai';
-import { ToolSearchError, type Run, type ToolResult } from '@tool-search/kernel';
+import {
+  jsonSchema,
+  NoSuchToolError,
+  tool,
+  toolSearch,
+  type Tool,
+  type ToolCallRepairFunction,
+  type ToolSet,
+} from 'ai';
+import { notLoadedResult, ToolSearchError, type Run, type ToolResult } from '@tool-search/kernel';
 import { toolResultText } from '@tool-search/provider-formats';
 import {
   FRAMEWORK_MODES,
   withFrameworkSurface,
   type FrameworkMode,
   type FrameworkOptions,
+  type ConversationLoads,
   type RunTool,
   type ToolSearchRun,
 } from '@tool-search/preset';
@@ -20,7 +29,10 @@ import { AiSdkErrors } from './errors.js';
 export type AiSdkMode = FrameworkMode;
 export const AI_SDK_MODES: readonly AiSdkMode[] = FRAMEWORK_MODES;
 
-/** `mode` (default `deferred`), `searchToolName` (the search tool's name in the `ToolSet`), `maxResults`, and the run's options. */
+/**
+ * `mode` (default `deferred`), `searchToolName` (the search tool's name in the `ToolSet`), `maxResults`,
+ * `conversationId` (the tools its searches find are kept for the next run of that conversation), and the run's options.
+ */
 export type CreateToolSearchOptions = FrameworkOptions;
 
 export interface ToolSearchToolSet {
@@ -31,15 +43,24 @@ export interface ToolSearchToolSet {
   readonly run: Run;
   /** The `ToolSet` name of a catalog tool id (names are provider-safe, ids are not). */
   toolName(toolId: string): string | undefined;
+  /**
+   * Pass to `generateText` / `streamText` as `repairToolCall` (deferred mode): a call of a catalog tool no search
+   * loaded yet loads it and answers with its schema (`TOOL_NOT_LOADED`) instead of the AI SDK's unavailable-tool error;
+   * the next step offers it. Other calls (unknown or denied names, bad input) are left to the AI SDK.
+   */
+  readonly repairToolCall: ToolCallRepairFunction<ToolSet>;
   /** Closes the run (the session log is written) and stops MCP servers. */
   close(): Promise<void>;
 }
 
 export async function createToolSearch(options: CreateToolSearchOptions = {}): Promise<ToolSearchToolSet> {
-  return withFrameworkSurface(options, ({ opened, surface, mode, searchToolName, limit }) => {
+  return withFrameworkSurface(options, ({ opened, surface, mode, searchToolName, limit, loads }) => {
     const tools: Record<string, Tool> = {};
-    for (const runTool of surface.tools)
-      tools[runTool.name] = aiTool(runTool, mode === 'deferred' && runTool.catalogMode === 'catalog');
+    // A tool the conversation loaded in an earlier run (`conversationId`) is offered from the first step.
+    const deferLoading = (runTool: RunTool) =>
+      mode === 'deferred' && runTool.catalogMode === 'catalog' && !loads.names.has(runTool.name);
+    for (const runTool of surface.tools) tools[runTool.name] = aiTool(runTool, deferLoading(runTool));
+    const loader = earlyLoader(surface.tools, searchToolName);
     if (mode === 'deferred') {
       if (Object.hasOwn(tools, searchToolName)) {
         throw new ToolSearchError(
@@ -50,9 +71,11 @@ export async function createToolSearch(options: CreateToolSearchOptions = {}): P
           },
         );
       }
-      tools[searchToolName] = searchTool(opened, surface.nameOf, limit);
+      tools[searchToolName] = searchTool(opened, surface.nameOf, limit, loader, loads);
     }
-    return { tools, mode, run: opened.run, toolName: surface.nameOf, close: opened.close };
+    const repairToolCall: ToolCallRepairFunction<ToolSet> = async (options) =>
+      mode === 'deferred' ? loader.repair(options) : null;
+    return { tools, mode, run: opened.run, toolName: surface.nameOf, repairToolCall, close: opened.close };
   });
 }
 
@@ -68,13 +91,63 @@ function aiTool(runTool: RunTool, deferLoading: boolean): Tool {
 }
 
 /** The AI SDK's own `toolSearch`, ranking with Tool Search over the run's policy-filtered catalog. */
-function searchTool(opened: ToolSearchRun, nameOf: (toolId: string) => string | undefined, maxResults: number): Tool {
-  return toolSearch({
+function searchTool(
+  opened: ToolSearchRun,
+  nameOf: (toolId: string) => string | undefined,
+  maxResults: number,
+  loader: EarlyLoader,
+  loads: ConversationLoads,
+): Tool {
+  const search = toolSearch({
     maxResults,
-    search: async ({ query, tools }) => {
+    search: remembered(loads, async ({ query, tools }) => {
       const deferred = new Set(tools.map((candidate) => candidate.name));
+      // A repaired call of a tool not loaded yet: load exactly it, without a ranked search.
+      if (loader.take(query)) return deferred.has(query) ? [query] : [];
       const ids = await opened.search(query, { limit: maxResults, origin: 'tool_call' });
       return ids.map(nameOf).filter((name): name is string => name !== undefined && deferred.has(name));
+    }),
+  });
+  // The symbols toolSearch marks its tool with stay: the AI SDK binds the search by them.
+  return Object.assign(search, { toModelOutput: loader.modelOutput }) as Tool;
+}
+
+/** The AI SDK loads what a search returns for the rest of its generation; the conversation keeps it for its next run. */
+function remembered<A>(loads: ConversationLoads, search: (request: A) => Promise<string[]>) {
+  return async (request: A): Promise<string[]> => {
+    const found = await search(request);
+    await loads.remember(found);
+    return found;
+  };
+}
+
+type EarlyLoader = ReturnType<typeof earlyLoader>;
+
+/**
+ * A call before the load, in the AI SDK's deferred loading: the model calls a catalog tool by name that no search
+ * loaded. The AI SDK refuses it (`NoSuchToolError`) before any `execute`; `repair` turns it into a search call for
+ * exactly that tool (so the AI SDK loads it for the next step) whose output is the tool's schema and a hint. Only
+ * deferred catalog tools of the run (policy applied) are repaired: another name gets the AI SDK's own answer.
+ */
+function earlyLoader(runTools: readonly RunTool[], searchToolName: string) {
+  const deferred = new Map(runTools.filter((t) => t.catalogMode === 'catalog').map((t) => [t.name, t]));
+  const pending = new Set<string>();
+  const answers = new Map<string, RunTool>();
+  return {
+    async repair({ toolCall, error }: Parameters<ToolCallRepairFunction<ToolSet>>[0]) {
+      const runTool = deferred.get(toolCall.toolName);
+      if (!NoSuchToolError.isInstance(error) || !runTool) return null;
+      pending.add(runTool.name);
+      answers.set(toolCall.toolCallId, runTool);
+      return { ...toolCall, toolName: searchToolName, input: JSON.stringify({ query: runTool.name }) };
     },
-  }) as Tool;
+    take: (query: string): boolean => pending.delete(query),
+    modelOutput({ toolCallId, output }: { toolCallId: string; output: unknown }) {
+      const runTool = answers.get(toolCallId);
+      if (!runTool) return { type: 'json' as const, value: output as never };
+      answers.delete(toolCallId);
+      // Plain text (the provider wraps `error-text` in JSON): the hint line, then the schema.
+      return { type: 'text' as const, value: toolResultText(notLoadedResult(runTool.name, runTool.inputSchema)) };
+    },
+  };
 }

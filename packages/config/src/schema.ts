@@ -327,6 +327,8 @@ export const configSchema = {
     provider: strictObject(
       {
         kind: { type: 'string', enum: ['openai', 'anthropic'] },
+        // OpenAI only: Chat Completions (default) or the Responses API (programmatic tool calling needs it).
+        api: { type: 'string', enum: ['chat', 'responses'] },
         baseURL: { type: 'string', minLength: 1 },
         apiKey: secretString,
         apiKeyEnv: { type: 'string', minLength: 1 },

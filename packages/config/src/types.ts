@@ -213,6 +213,8 @@ export type PluginsConfig = { 'fake-catalog'?: FakeCatalogOptions; core?: CorePl
 export type ProviderConfig = {
   /** Wire format: `openai` (Chat Completions, default) or `anthropic` (Messages API). */
   kind?: 'openai' | 'anthropic';
+  /** OpenAI only: `chat` (Chat Completions, default) or `responses` (the Responses API: programmatic tool calling). */
+  api?: 'chat' | 'responses';
   baseURL: string;
   apiKey?: string;
   /** Environment variable holding the API key (preferred over `apiKey`). */
@@ -225,8 +227,11 @@ export type GatewayConfig = {
   port?: number;
   auth?: { token?: string };
   sessions?: { dir?: string };
-  /** `{ "<openai|anthropic>/<model glob>": { deferLoading?, toolSearch?, toolReference? } }`, checked by `@tool-search/gateway`. */
-  capabilities?: Record<string, { deferLoading?: boolean; toolSearch?: boolean; toolReference?: boolean }>;
+  /** `{ "<openai|anthropic>/<model glob>": { deferLoading?, toolSearch?, toolReference?, programmatic? } }`, checked by `@tool-search/gateway`. */
+  capabilities?: Record<
+    string,
+    { deferLoading?: boolean; toolSearch?: boolean; toolReference?: boolean; programmatic?: boolean }
+  >;
 };
 
 export type ToolSearchConfig = {

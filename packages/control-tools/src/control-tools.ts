@@ -25,6 +25,7 @@ import type {
 import { indexForRun, type ToolIndex } from '@tool-search/search';
 import { errorResult, okResult, renderDescription, renderSearch } from './results.js';
 import { emitSearch, searchLimitsFor } from './search-limits.js';
+import { readDescribedSkill, renderSkillText, withSkillKinds } from './skills.js';
 
 export const CONTROL_TOOL_NAMES = Object.freeze({
   search: 'tool_search',
@@ -235,17 +236,27 @@ async function search(
       ? await index.searchRanked(queries.slice(0, MAX_QUERIES), { limit, fuse: true })
       : await index.searchRanked(queries.length === 1 ? queries[0]! : queries.slice(0, MAX_QUERIES), { limit });
   emitSearch(ctx.run, queries, { result, ranker }, 'tool_call');
-  return okResult(renderSearch(result), result);
+  return okResult(renderSearch(result), withSkillKinds(result));
 }
 
-function describe(index: ToolIndex, requested: string, ctx: ControlContext, callHint: string): ToolResult {
+async function describe(
+  index: ToolIndex,
+  requested: string,
+  ctx: ControlContext,
+  callHint: string,
+): Promise<ToolResult> {
   const description = index.describe(requested);
   ctx.run.emit({ type: 'describe', toolId: description?.id ?? null, requested, origin: 'tool_call' });
   if (!description) return unknownTool(requested, index.suggest(requested));
   // Plugin guidance ("skills") reaches the model for a tool once it is described.
   const guidance = ctx.run.guidanceFor([description.id], 1500);
-  return okResult([renderDescription(description, callHint), guidance].filter(Boolean).join('\n\n'), {
+  // An MCP server's skill (SEP-2640) is described with its SKILL.md: what the model describes it for.
+  const skill = await readDescribedSkill(ctx.run, description, 'tool_call', ctx.signal);
+  const text = [renderDescription(description, callHint), skill && renderSkillText(skill), guidance];
+  return okResult(text.filter(Boolean).join('\n\n'), {
     ...description,
+    ...(skill?.text !== undefined ? { kind: 'skill', skill: skill.text } : {}),
+    ...(skill?.error ? { kind: 'skill', skillError: skill.error } : {}),
     ...(guidance ? { guidance } : {}),
   });
 }

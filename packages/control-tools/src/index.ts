@@ -12,3 +12,5 @@ export { checkModeOptions, optionsError, searchOptionsProperties, MAX_DESCRIPTIO
 export type { ModeOptionsCheck } from './options.js';
 export { emitSearch, searchLimitsFor } from './search-limits.js';
 export type { SearchLimitSetting } from './search-limits.js';
+export { withSkillKinds, readDescribedSkill, renderSkillText, MAX_DESCRIBED_SKILL_CHARS } from './skills.js';
+export type { HitKind, KindedHit, SkillText } from './skills.js';

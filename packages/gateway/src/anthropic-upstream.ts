@@ -7,8 +7,10 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { errorMessage, ToolSearchError } from '@tool-search/kernel';
+import { anthropicUsage } from './cache-usage.js';
 import { GatewayErrors } from './errors.js';
 import { postBody, type ServerBlock, type Upstream, type UpstreamReply, type UpstreamRequest } from './upstream.js';
+import { anthropicProgrammaticTools, sandboxCaller } from './programmatic.js';
 
 /** Anthropic requires `max_tokens`; used when the client sent none. */
 export const DEFAULT_MAX_TOKENS = 4096;
@@ -27,9 +29,11 @@ interface AnthropicReply {
     input?: unknown;
     tool_use_id?: string;
     content?: unknown;
+    caller?: unknown;
   }[];
   readonly stop_reason?: string | null;
-  readonly usage?: { input_tokens?: number; output_tokens?: number };
+  readonly container?: { id?: unknown } | null;
+  readonly usage?: Parameters<typeof anthropicUsage>[0];
 }
 
 export function anthropicUpstream(client: Anthropic, model: string): Upstream {
@@ -39,14 +43,21 @@ export function anthropicUpstream(client: Anthropic, model: string): Upstream {
     url,
     model,
     tools: (exposure) => exposure.toAnthropic(),
+    programmaticTools: anthropicProgrammaticTools,
     body(request: UpstreamRequest): string {
-      const { system, messages } = toAnthropicMessages(request.messages, request.serverTools, request.toolReferences);
+      const { system, messages } = toAnthropicMessages(
+        request.messages,
+        request.serverTools,
+        request.toolReferences,
+        request.providerItems,
+      );
       const systemText = [request.system, ...system].filter(Boolean).join('\n\n');
       return (
         `{"model":${JSON.stringify(model)},"max_tokens":${request.maxTokens ?? DEFAULT_MAX_TOKENS}` +
         (systemText ? `,"system":${JSON.stringify(systemText)}` : '') +
         `,"messages":${JSON.stringify(messages)}` +
         (request.toolsJson !== '[]' ? `,"tools":${request.toolsJson}` : '') +
+        (request.container ? `,"container":${JSON.stringify(request.container)}` : '') +
         '}'
       );
     },
@@ -62,7 +73,15 @@ export function anthropicUpstream(client: Anthropic, model: string): Upstream {
         .join('');
       const toolCalls = blocks
         .filter((b) => b.type === 'tool_use')
-        .map((b) => ({ id: String(b.id), name: String(b.name), arguments: JSON.stringify(b.input ?? {}) }));
+        .map((b) => {
+          const caller = sandboxCaller(b.caller);
+          return {
+            id: String(b.id),
+            name: String(b.name),
+            arguments: JSON.stringify(b.input ?? {}),
+            ...(caller ? { caller } : {}),
+          };
+        });
       const serverBlocks = blocks.flatMap((b): ServerBlock[] =>
         b.type === 'server_tool_use'
           ? [{ type: 'server_tool_use', id: String(b.id), name: String(b.name), input: b.input ?? {} }]
@@ -70,24 +89,39 @@ export function anthropicUpstream(client: Anthropic, model: string): Upstream {
             ? [{ type: 'tool_search_tool_result', tool_use_id: String(b.tool_use_id), content: b.content ?? {} }]
             : [],
       );
+      const container = typeof reply.container?.id === 'string' ? reply.container.id : undefined;
       return {
         content: text || null,
         toolCalls,
         ...(serverBlocks.length ? { serverBlocks } : {}),
+        ...(blocks.some(isCodeExecution) ? { providerItems: blocks } : {}),
+        ...(container ? { container } : {}),
         stopped: toolCalls.length ? 'tool_calls' : reply.stop_reason === 'max_tokens' ? 'length' : 'stop',
-        ...(reply.usage
-          ? { usage: { input: reply.usage.input_tokens ?? 0, output: reply.usage.output_tokens ?? 0 } }
-          : {}),
+        ...(reply.usage ? { usage: anthropicUsage(reply.usage) } : {}),
       };
     },
   };
 }
 
-/** Chat messages → Anthropic `system` texts and alternating messages (same-role neighbours merged). */
+/** Blocks of programmatic tool calling: the code execution, its result, a call the sandbox made. */
+function isCodeExecution(block: { type: string; name?: string; caller?: unknown }): boolean {
+  return (
+    (block.type === 'server_tool_use' && block.name === 'code_execution') ||
+    block.type === 'code_execution_tool_result' ||
+    (block.type === 'tool_use' && sandboxCaller(block.caller) !== undefined)
+  );
+}
+
+/**
+ * Chat messages → Anthropic `system` texts and alternating messages (same-role neighbours merged). An assistant
+ * message in `providerItems` goes as the blocks the provider sent (programmatic tool calling: the code execution
+ * and the calls with their `caller`).
+ */
 export function toAnthropicMessages(
   chat: readonly ChatCompletionMessageParam[],
   serverTools?: ReadonlySet<string>,
   toolReferences?: ReadonlyMap<string, readonly string[]>,
+  providerItems?: ReadonlyMap<ChatCompletionMessageParam, readonly unknown[]>,
 ): { system: string[]; messages: AnthropicMessage[] } {
   const system: string[] = [];
   const serverCalls = new Set<string>();
@@ -108,6 +142,11 @@ export function toAnthropicMessages(
         push('user', textBlocks(message.content));
         break;
       case 'assistant': {
+        const verbatim = providerItems?.get(message);
+        if (verbatim) {
+          push('assistant', [...(verbatim as Block[])]);
+          break;
+        }
         const calls = (message.tool_calls ?? []).flatMap((call) => {
           if (call.type !== 'function') return [];
           const server = serverTools?.has(call.function.name) === true;

@@ -9,6 +9,8 @@
  * (`gateway.capabilities: { "<provider>/<model glob>": { … } }`, schema-checked).
  * A turn then takes one path: `pass-through` (the upstream does it), `served`
  * (the gateway does it) or `fallback-tools` (native mode without support).
+ * `programmatic` says the model takes programmatic tool calling (its provider's sandbox calls the tools: Anthropic
+ * `allowed_callers` with the code-execution tool, OpenAI Responses `allowed_callers: ["programmatic"]`), see programmatic.ts.
  */
 import { ConfigError, valueIssues, type JsonSchema } from '@tool-search/kernel';
 import type { UpstreamKind } from './upstream.js';
@@ -17,6 +19,8 @@ export interface Capability {
   readonly deferLoading: boolean;
   readonly toolSearch: boolean;
   readonly toolReference: boolean;
+  /** Programmatic tool calling: native mode lets the provider's sandbox call the catalog tools (programmatic.ts). */
+  readonly programmatic: boolean;
 }
 
 export interface CapabilityRule {
@@ -28,20 +32,26 @@ export interface CapabilityRule {
   readonly deferLoading?: boolean;
   readonly toolSearch?: boolean;
   readonly toolReference?: boolean;
+  /** Not part of the `deferredTools` shorthand: absent is false. */
+  readonly programmatic?: boolean;
 }
 
 /** Which path a turn's deferred tools (or native mode) took. */
 export type DeferralPath = 'pass-through' | 'served' | 'fallback-tools';
 
-/** Anthropic documents tool search for Claude Opus/Sonnet 4.5 and later; the mock implements it. */
+/**
+ * Anthropic documents tool search for Claude Opus/Sonnet 4.5 and later (the mock implements it), and programmatic
+ * tool calling (`code_execution_20250825`) for Opus/Sonnet 4.5 and later, not Haiku. The mocks speak programmatic
+ * calling too, but take it only when a rule says so (`programmatic: true`), so a test chooses the form.
+ */
 export const DEFAULT_CAPABILITIES: readonly CapabilityRule[] = [
-  { provider: 'anthropic', model: 'claude-opus-4-5*', deferredTools: true },
-  { provider: 'anthropic', model: 'claude-sonnet-4-5*', deferredTools: true },
+  { provider: 'anthropic', model: 'claude-opus-4-5*', deferredTools: true, programmatic: true },
+  { provider: 'anthropic', model: 'claude-sonnet-4-5*', deferredTools: true, programmatic: true },
   { provider: 'anthropic', model: 'claude-haiku-4-5*', deferredTools: true },
-  { provider: 'anthropic', model: 'claude-opus-4-6*', deferredTools: true },
-  { provider: 'anthropic', model: 'claude-sonnet-4-6*', deferredTools: true },
-  { provider: 'anthropic', model: 'claude-opus-5*', deferredTools: true },
-  { provider: 'anthropic', model: 'claude-sonnet-5*', deferredTools: true },
+  { provider: 'anthropic', model: 'claude-opus-4-6*', deferredTools: true, programmatic: true },
+  { provider: 'anthropic', model: 'claude-sonnet-4-6*', deferredTools: true, programmatic: true },
+  { provider: 'anthropic', model: 'claude-opus-5*', deferredTools: true, programmatic: true },
+  { provider: 'anthropic', model: 'claude-sonnet-5*', deferredTools: true, programmatic: true },
   { provider: 'anthropic', model: 'mock-claude*', deferredTools: true },
   { provider: 'anthropic', deferredTools: false },
   { provider: 'openai', deferredTools: false },
@@ -59,6 +69,7 @@ export function capabilityOf(
     deferLoading: rule?.deferLoading ?? all,
     toolSearch: rule?.toolSearch ?? all,
     toolReference: rule?.toolReference ?? all,
+    programmatic: rule?.programmatic ?? false,
   };
 }
 
@@ -73,13 +84,13 @@ export function supportsDeferredTools(
 }
 
 const FEATURE = { type: 'boolean' };
-/** `gateway.capabilities`: `{ "<openai|anthropic>/<model glob>": { deferLoading?, toolSearch?, toolReference? } }`. */
+/** `gateway.capabilities`: `{ "<openai|anthropic>/<model glob>": { deferLoading?, toolSearch?, toolReference?, programmatic? } }`. */
 export const CAPABILITIES_SCHEMA = {
   type: 'object',
   propertyNames: { pattern: '^(openai|anthropic)/[^\\s]{1,200}$' },
   additionalProperties: {
     type: 'object',
-    properties: { deferLoading: FEATURE, toolSearch: FEATURE, toolReference: FEATURE },
+    properties: { deferLoading: FEATURE, toolSearch: FEATURE, toolReference: FEATURE, programmatic: FEATURE },
     additionalProperties: false,
   },
 } as const;
@@ -92,7 +103,7 @@ export function capabilitiesFromConfig(value: unknown, path = '/gateway/capabili
     throw new ConfigError(
       `${path}${issue.path}`,
       issue.rule,
-      `${path}${issue.path}: ${issue.message} (keys are "openai/<model glob>" or "anthropic/<model glob>"; values take deferLoading, toolSearch, toolReference as booleans)`,
+      `${path}${issue.path}: ${issue.message} (keys are "openai/<model glob>" or "anthropic/<model glob>"; values take deferLoading, toolSearch, toolReference, programmatic as booleans)`,
     );
   }
   return Object.entries(value as Record<string, Partial<Capability>>).map(([key, features]) => {
@@ -103,6 +114,7 @@ export function capabilitiesFromConfig(value: unknown, path = '/gateway/capabili
       deferLoading: features.deferLoading ?? false,
       toolSearch: features.toolSearch ?? false,
       toolReference: features.toolReference ?? false,
+      programmatic: features.programmatic ?? false,
     };
   });
 }

@@ -1,6 +1,7 @@
 /** The OpenAI Chat Completions upstream, on the official `openai` client. */
 import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import { chatUsage } from './cache-usage.js';
 import { messagesJson } from './json-cache.js';
 import { postBody, providerFailure, type Upstream, type UpstreamReply, type UpstreamRequest } from './upstream.js';
 
@@ -39,9 +40,7 @@ export function openaiUpstream(client: OpenAI, model: string): Upstream {
         content: choice.message.content ?? null,
         toolCalls,
         stopped: toolCalls.length ? 'tool_calls' : choice.finish_reason === 'length' ? 'length' : 'stop',
-        ...(completion.usage
-          ? { usage: { input: completion.usage.prompt_tokens, output: completion.usage.completion_tokens } }
-          : {}),
+        ...(completion.usage ? { usage: chatUsage(completion.usage) } : {}),
       };
     },
   };

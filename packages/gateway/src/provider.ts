@@ -10,6 +10,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { ConfigError } from '@tool-search/kernel';
 import { anthropicUpstream } from './anthropic-upstream.js';
 import { openaiUpstream } from './openai-upstream.js';
+import { openaiResponsesUpstream } from './openai-responses-upstream.js';
 import type { Upstream, UpstreamKind } from './upstream.js';
 
 export interface ProviderConfig {
@@ -20,6 +21,8 @@ export interface ProviderConfig {
   /** Name of the environment variable that holds the key (preferred over `apiKey` in files). */
   readonly apiKeyEnv?: string;
   readonly model?: string;
+  /** OpenAI only: `chat` (Chat Completions, default) or `responses` (the Responses API, which programmatic tool calling needs). */
+  readonly api?: 'chat' | 'responses';
 }
 
 const DEFAULT_KEY_ENV: Record<UpstreamKind, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
@@ -41,7 +44,10 @@ export function createUpstream(config: ProviderConfig, env: NodeJS.ProcessEnv = 
     return anthropicUpstream(new AnthropicClient({ apiKey, ...baseURL, maxRetries: 0 }), config.model);
   }
   const { OpenAI: OpenAIClient } = sdk<{ OpenAI: typeof OpenAI }>('openai');
-  return openaiUpstream(new OpenAIClient({ apiKey, ...baseURL, maxRetries: 0 }), config.model);
+  const client = new OpenAIClient({ apiKey, ...baseURL, maxRetries: 0 });
+  return config.api === 'responses'
+    ? openaiResponsesUpstream(client, config.model)
+    : openaiUpstream(client, config.model);
 }
 
 // Each SDK is hundreds of files (Anthropic's 272, 1.5 MB): only the provider's own loads, when it is built. Required

@@ -21,7 +21,7 @@ import {
   type Principal,
 } from '@tool-search/auth';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
-import { MemoryStateStore, type StateStore } from '@tool-search/state';
+import { loadedTools, MemoryStateStore, type StateStore } from '@tool-search/state';
 import { preloadTokenizer } from '@tool-search/telemetry';
 import { chatFront } from './front/chat.js';
 import { serveFront, type FrontEnd } from './front/front.js';
@@ -43,7 +43,11 @@ export interface GatewayServerOptions extends TurnOptions {
   readonly auth?: ApiKeys;
   /** A legacy single bearer token: one more key, allowed every agent. */
   readonly token?: string;
-  /** Where, with keys, each session's owning key is kept (the replicas' shared store); default in this process. Not closed by the server. */
+  /**
+   * The replicas' shared store: with keys, each session's owning key; and each session's loaded tools (unless
+   * `loadedTools` says otherwise), so its next turn on any replica offers them. Default: owners in this process, loaded
+   * tools not kept. Not closed by the server.
+   */
   readonly state?: StateStore;
   /** Largest request body accepted, in bytes (default 8 MiB); larger ones get a 413. */
   readonly maxBodyBytes?: number;
@@ -80,7 +84,13 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
   }
   const maxBodyBytes = options.maxBodyBytes ?? 8 * 1024 * 1024;
   const upstream = resolveUpstream(options);
-  const turn: TurnOptions = { ...options, upstream, sessions: options.sessions ?? new SessionExposures() };
+  const loaded = options.loadedTools ?? (options.state ? loadedTools(options.state) : undefined);
+  const turn: TurnOptions = {
+    ...options,
+    upstream,
+    sessions: options.sessions ?? new SessionExposures(),
+    ...(loaded ? { loadedTools: loaded } : {}),
+  };
   const log = options.log ?? ((line: string) => void process.stderr.write(`${line}\n`));
   const suspended = new SuspendedTurns();
   const owners = keys.size > 0 ? sessionOwners(options.state ?? new MemoryStateStore()) : undefined;

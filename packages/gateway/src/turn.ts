@@ -17,14 +17,17 @@ import type {
 } from 'openai/resources/chat/completions';
 import {
   errorMessage,
+  notLoadedResult,
   ToolArgumentsError,
   type ClientCall,
+  type ExposureToolView,
+  type JsonSchema,
   type Kernel,
   type Run,
   type RunRequest,
   type ToolCallOutcome,
 } from '@tool-search/kernel';
-import { providerExposure, type ProviderExposure } from '@tool-search/provider-formats';
+import { providerExposure, toolResultText, type ProviderExposure } from '@tool-search/provider-formats';
 import { CONTROL_TOOL_NAMES } from '@tool-search/control-tools';
 import { createTokenCounter } from '@tool-search/telemetry';
 import { suspendableTurn, type SuspendedTurn, type TurnControl } from './handoff.js';
@@ -40,10 +43,14 @@ import {
 } from './deferred.js';
 import { Ledger, type CountTokens, type TurnLedger } from './ledger.js';
 import { openaiUpstream } from './openai-upstream.js';
+import { prefixCacheOf } from './prefix-cache.js';
+import { ProgrammaticTurn, programmaticFor } from './programmatic.js';
 import { renderOutcome } from './render.js';
 import { SessionExposures } from './session-exposure.js';
+import { durableLoads } from './durable-loads.js';
 import { gatewayAddressOf } from './served.js';
 import type { ServerBlock, Upstream } from './upstream.js';
+import type { LoadedTools } from '@tool-search/state';
 
 declare module '@tool-search/kernel' {
   interface RunEventMap {
@@ -147,6 +154,8 @@ export interface TurnOptions {
    * the run is then marked `sandboxed`, so `tools.sandbox.tools`, the session tools' clamp and `elevated` apply.
    */
   readonly sandboxFor?: (run: SandboxedParty) => boolean | Promise<boolean>;
+  /** Where each session's loaded tools are kept (durable-loads.ts): its next turn, on any replica, offers them again. */
+  readonly loadedTools?: LoadedTools;
 }
 
 /** Who `sandboxFor` decides for. */
@@ -159,6 +168,8 @@ export interface TurnToolCall {
   readonly name: string;
   readonly status: ToolCallOutcome['status'];
   readonly toolId: string;
+  /** Set when the provider's sandbox made the call (programmatic tool calling in native mode). */
+  readonly caller?: 'programmatic';
 }
 
 export interface TurnResult {
@@ -223,8 +234,11 @@ async function driveTurn(
   const wanted = setting?.mode ?? options.mode;
   const capability = capabilityOf(upstream.kind, upstream.model, options.capabilities);
   // Native mode needs the upstream to take deferred tools and load them from a custom search tool's tool_reference blocks.
+  // Or, on an upstream without deferred loading, to let the provider's sandbox call the tools (programmatic.ts).
+  const sandboxCalls = programmaticFor(upstream, capability);
+  const nativeLoads = upstream.kind === 'anthropic' && capability.deferLoading && capability.toolReference;
   const fallback =
-    wanted === 'native' && !(upstream.kind === 'anthropic' && capability.deferLoading && capability.toolReference)
+    wanted === 'native' && !nativeLoads && !sandboxCalls
       ? {
           from: 'native',
           reason: `the ${upstream.kind} upstream model ${upstream.model} has no deferred tool loading; using tools mode`,
@@ -261,15 +275,22 @@ async function driveTurn(
   } as RunRequest;
   const run = await kernel.createRun(request, { onClientCall: control.take });
   const signal = input.signal;
+  let saveLoads: (() => Promise<void>) | undefined;
   try {
     // The model sees provider-safe names; the wrapper routes them back to the exposed names.
     const exposure = providerExposure(await run.exposure(mode));
+    // The tools this session loaded in earlier turns (on any replica) are loaded again, where the policy still allows.
+    const durable = await durableLoads(options.loadedTools, run.info.sessionId, options.log);
+    await durable.restore(exposure);
     const sessions = options.sessions ?? sessionsOf(kernel);
-    const native = exposure.mode === 'native' ? nativeState(run, exposure) : undefined;
+    const native = exposure.mode === 'native' && nativeLoads ? nativeState(run, exposure, durable.names) : undefined;
+    const programmatic =
+      exposure.mode === 'native' && sandboxCalls ? new ProgrammaticTurn(run, upstream, exposure) : undefined;
+    const baseTools = native ? native.tools : upstream.tools(exposure);
     const sent = sessions.settle(
       run.info.sessionId,
       `${upstream.kind}:${exposure.mode}`,
-      JSON.stringify(native ? native.tools : upstream.tools(exposure)),
+      JSON.stringify(programmatic ? programmatic.tools(baseTools) : baseTools),
       exposure.system,
     );
     if (sent.changedFrom)
@@ -279,17 +300,28 @@ async function driveTurn(
       countTokens,
       sent,
       direct ? { toolsJson: JSON.stringify(upstream.tools(direct)), system: direct.system } : undefined,
+      {
+        cache: prefixCacheOf(kernel),
+        key: `${upstream.kind}:${upstream.model}:${run.info.sessionId}`,
+        provider: upstream.kind,
+      },
     );
     const toolsBytes = Buffer.byteLength(sent.toolsJson);
     const systemBytes = Buffer.byteLength(sent.system);
     const toolNames = exposure.tools.map((tool) => exposure.providerName(tool.name));
     const conversation: ChatCompletionMessageParam[] = [...input.messages];
-    const deferral = deferredState(input.deferred, upstream, options.capabilities);
+    const deferral = deferredState(durable.deferred(input.deferred), upstream, options.capabilities);
+    saveLoads = () =>
+      durable.save([
+        ...exposure.loaded().map((view) => view.name),
+        ...[...(native?.references.values() ?? [])].flat(),
+        ...(deferral?.report().loaded ?? []),
+      ]);
     const path: DeferralPath | undefined = fallback
       ? 'fallback-tools'
       : deferral
         ? deferral.path
-        : exposure.mode === 'native'
+        : native
           ? 'pass-through'
           : undefined;
     const toolCalls: TurnToolCall[] = [];
@@ -336,7 +368,11 @@ async function driveTurn(
     };
 
     for (let step = 1; ; step++) {
-      const toolsJson = deferral ? deferral.toolsJson(sent.toolsJson) : sent.toolsJson;
+      // Tools a call loaded (a catalog tool called before it was loaded, issue 44) go last: earlier bytes stay a prefix.
+      const toolsJson = appendTools(
+        deferral ? deferral.toolsJson(sent.toolsJson) : sent.toolsJson,
+        exposure.loaded().map((view) => toolJson(upstream.kind, functionOf(view))),
+      );
       const body = upstream.body({
         system: sent.system,
         messages: conversation,
@@ -346,6 +382,7 @@ async function driveTurn(
         ...(native || deferral?.references
           ? { toolReferences: new Map([...(deferral?.references ?? []), ...(native?.references ?? [])]) }
           : {}),
+        ...programmatic?.request(),
       });
       const requestBytes = Buffer.byteLength(body);
       const tools = toolsJson === '[]' ? '' : toolsJson;
@@ -360,7 +397,7 @@ async function driveTurn(
         tools,
         system: sent.system,
       });
-      const row = ledger.request(body);
+      const row = ledger.request(body, toolsJson);
       input.onStep?.(step);
       const reply = await upstream.send(body, signal);
       if (reply.usage) {
@@ -387,6 +424,7 @@ async function driveTurn(
         })),
       };
       conversation.push(assistant);
+      programmatic?.step(reply, assistant);
       const results: ChatCompletionToolMessageParam[] = [];
       const forClient: (typeof assistant.tool_calls & object)[number][] = [];
       for (const [index, call] of reply.toolCalls.entries()) {
@@ -408,12 +446,25 @@ async function driveTurn(
           toolCalls.push({ name: call.name, status: 'ok', toolId: `gateway:deferred:${call.name}` });
           continue;
         }
+        const notLoaded = deferral?.loadOnCall(call.name);
+        if (notLoaded !== undefined) {
+          results.push({ role: 'tool', tool_call_id: call.id, content: notLoaded });
+          toolCalls.push({ name: call.name, status: 'error', toolId: `client:client:${call.name}` });
+          continue;
+        }
         if (deferral?.isDeferredTool(call.name)) {
           // The client's own deferred tool: the client runs it, as any client tool.
           forClient.push(assistant.tool_calls![index]!);
           toolCalls.push({ name: call.name, status: 'pending', toolId: `client:client:${call.name}` });
           continue;
         }
+        const refused = programmatic?.refusal(call, toolIdOf(exposure, call.name, deferral));
+        if (refused) {
+          results.push({ role: 'tool', tool_call_id: call.id, content: renderOutcome(refused) });
+          toolCalls.push({ name: call.name, status: 'blocked', toolId: refused.toolId, caller: 'programmatic' });
+          continue;
+        }
+        programmatic?.before(call, toolIdOf(exposure, call.name, deferral));
         const work = exposure.call(call.name, args, signal ? { signal } : {});
         // Client calls made inside this call go to the HTTP caller now; the call's outcome comes once their results do.
         const outcome = await control.outcome(run, work, (handed) =>
@@ -430,6 +481,7 @@ async function driveTurn(
           name: call.name,
           status: outcome.status === 'ok' && outcome.result.isError ? 'error' : outcome.status,
           toolId: outcome.toolId,
+          ...(call.caller ? { caller: 'programmatic' as const } : {}),
         });
         native?.found(call.id, call.name, outcome);
         if (outcome.status === 'pending') forClient.push(assistant.tool_calls![index]!);
@@ -458,6 +510,8 @@ async function driveTurn(
       }
     }
   } finally {
+    // Before the answer goes out: the session's next turn may come to another replica right after.
+    await saveLoads?.();
     await run.close();
   }
 }
@@ -506,6 +560,13 @@ function deferredState(
         : appendTools(base, [...searchJson, ...loaded.map((name) => toolJson(upstream.kind, byName.get(name)!))]),
     isSearch: (name: string): boolean => !passthrough && name === searchTool?.name,
     isDeferredTool: (name: string): boolean => byName.has(name),
+    /** Served: a deferred tool called before a search loaded it answers with its schema (text) and is loaded now. */
+    loadOnCall(name: string): string | undefined {
+      const tool = byName.get(name);
+      if (passthrough || !tool || loaded.includes(name)) return undefined;
+      loaded.push(name);
+      return toolResultText(notLoadedResult(name, (tool.function.parameters ?? { type: 'object' }) as JsonSchema));
+    },
     search(id: string, name: string, input: unknown): string {
       searches++;
       const content = searchDeferred(deferred, input);
@@ -550,12 +611,16 @@ function deferredState(
  * tool and `direct-only` tools, client tools among them, stay loaded), and a `tool_search` result goes back as
  * `tool_reference` blocks naming the hits the exposure can call.
  */
-function nativeState(run: Run, exposure: ProviderExposure) {
+function nativeState(run: Run, exposure: ProviderExposure, loadedBefore: ReadonlySet<string>) {
   const loadedIds = new Set(run.catalog.filter((tool) => tool.catalogMode === 'direct-only').map((tool) => tool.id));
-  const tools = exposure.toAnthropic().map((tool, i) => {
-    const view = exposure.tools[i]!;
-    return view.kind === 'tool' && view.toolId && !loadedIds.has(view.toolId) ? { ...tool, defer_loading: true } : tool;
-  });
+  const deferred = (view: ExposureToolView) =>
+    view.kind === 'tool' &&
+    view.toolId &&
+    !loadedIds.has(view.toolId) &&
+    !loadedBefore.has(exposure.providerName(view.name));
+  const tools = exposure
+    .toAnthropic()
+    .map((tool, i) => (deferred(exposure.tools[i]!) ? { ...tool, defer_loading: true } : tool));
   const references = new Map<string, string[]>();
   return {
     tools,
@@ -639,4 +704,12 @@ function toolIdOf(
 function textOf(content: ChatCompletionMessageParam['content']): string | null {
   if (typeof content === 'string' || content === null || content === undefined) return content ?? null;
   return content.map((part) => ('text' in part ? part.text : `[${part.type}]`)).join('\n');
+}
+
+/** An exposed tool as a client function tool, for `toolJson`. */
+function functionOf(view: ExposureToolView): ClientFunctionTool {
+  return {
+    type: 'function',
+    function: { name: view.name, description: view.description, parameters: view.inputSchema },
+  };
 }

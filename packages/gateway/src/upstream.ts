@@ -8,6 +8,8 @@
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import type { ProviderExposure } from '@tool-search/provider-formats';
+import type { ToolCaller } from './programmatic.js';
+import type { ProviderUsage } from './cache-usage.js';
 
 export type UpstreamKind = 'openai' | 'anthropic';
 
@@ -21,6 +23,10 @@ export interface UpstreamRequest {
   readonly serverTools?: ReadonlySet<string>;
   /** Tool results to send as `tool_reference` blocks (native mode's `tool_search`), by tool call id. */
   readonly toolReferences?: ReadonlyMap<string, readonly string[]>;
+  /** Programmatic tool calling: assistant messages sent as the provider's own items, verbatim (programmatic.ts). */
+  readonly providerItems?: ReadonlyMap<ChatCompletionMessageParam, readonly unknown[]>;
+  /** Anthropic's code-execution container to go on in (the previous step's `container.id`). */
+  readonly container?: string;
 }
 
 export interface UpstreamToolCall {
@@ -28,6 +34,8 @@ export interface UpstreamToolCall {
   readonly name: string;
   /** JSON text, as the model wrote it. */
   readonly arguments: string;
+  /** Set when the provider's sandbox made the call (programmatic tool calling). */
+  readonly caller?: ToolCaller;
 }
 
 export interface UpstreamReply {
@@ -35,9 +43,14 @@ export interface UpstreamReply {
   readonly toolCalls: readonly UpstreamToolCall[];
   /** `length` when the provider stopped at its token limit. */
   readonly stopped: 'stop' | 'tool_calls' | 'length';
-  readonly usage?: { readonly input: number; readonly output: number };
+  /** Tokens as the provider reported them (cache-usage.ts: `input` includes cached prompt tokens). */
+  readonly usage?: ProviderUsage;
   /** Server tools the provider ran in this step (Anthropic `server_tool_use` / `tool_search_tool_result` blocks), in order. */
   readonly serverBlocks?: readonly ServerBlock[];
+  /** The step's content as the provider sent it (Anthropic blocks, Responses output items), for programmatic calling. */
+  readonly providerItems?: readonly unknown[];
+  /** Anthropic's code-execution container of this step. */
+  readonly container?: string;
 }
 
 export type ServerBlock =
@@ -54,6 +67,11 @@ export interface Upstream {
   /** The exact JSON body for one request. */
   body(request: UpstreamRequest): string;
   send(body: string, signal?: AbortSignal): Promise<UpstreamReply>;
+  /**
+   * Present when this wire format has programmatic tool calling: the tools (this provider's format) with the sandbox
+   * among the callers of those marked `callable`, plus the tool that runs the sandbox.
+   */
+  programmaticTools?(tools: readonly unknown[], callable: readonly boolean[]): unknown[];
 }
 
 /**

@@ -3,18 +3,30 @@ import { describe, expect, it } from 'vitest';
 import { capabilitiesFromConfig, capabilityOf, supportsDeferredTools } from '@tool-search/gateway';
 
 describe('capability table', () => {
-  it('knows Claude 4.5+ and the mock as supporting all three features, other models none', () => {
+  it('knows Claude 4.5+ and the mock as supporting the deferred features, other models none', () => {
     expect(capabilityOf('anthropic', 'claude-sonnet-4-5-20250929')).toEqual({
       deferLoading: true,
       toolSearch: true,
       toolReference: true,
+      programmatic: true,
     });
     expect(capabilityOf('anthropic', 'claude-3-7-sonnet')).toEqual({
       deferLoading: false,
       toolSearch: false,
       toolReference: false,
+      programmatic: false,
     });
-    expect(capabilityOf('openai', 'gpt-5.4')).toEqual({ deferLoading: false, toolSearch: false, toolReference: false });
+    expect(capabilityOf('openai', 'gpt-5.4')).toEqual({
+      deferLoading: false,
+      toolSearch: false,
+      toolReference: false,
+      programmatic: false,
+    });
+    // Programmatic tool calling: Opus/Sonnet 4.5+, not Haiku; the mocks only when a rule says so.
+    expect(capabilityOf('anthropic', 'claude-haiku-4-5').programmatic).toBe(false);
+    expect(capabilityOf('anthropic', 'mock-claude').programmatic).toBe(false);
+    const rules = capabilitiesFromConfig({ 'openai/mock-*': { programmatic: true } });
+    expect(capabilityOf('openai', 'mock-model', rules)).toMatchObject({ programmatic: true, deferLoading: false });
   });
 
   it('reads the config form in key order, globs anywhere in the model, first match wins, ahead of the defaults', () => {
@@ -27,17 +39,20 @@ describe('capability table', () => {
       deferLoading: true,
       toolSearch: false,
       toolReference: true,
+      programmatic: false,
     });
     expect(supportsDeferredTools('anthropic', 'claude-sonnet-4-5-bedrock', rules)).toBe(false);
     expect(capabilityOf('anthropic', 'claude-opus-4-6', rules)).toEqual({
       deferLoading: false,
       toolSearch: false,
       toolReference: false,
+      programmatic: false,
     });
     expect(capabilityOf('openai', 'local-qwen', rules)).toEqual({
       deferLoading: true,
       toolSearch: false,
       toolReference: true,
+      programmatic: false,
     });
     // A glob's other characters are literal: `.` is not "any character".
     expect(

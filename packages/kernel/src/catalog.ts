@@ -19,7 +19,7 @@ import type {
 } from './types.js';
 import { errorMessage } from './error-message.js';
 
-export const SOURCES: readonly ToolSource[] = ['core', 'plugin', 'mcp', 'client'];
+export const SOURCES: readonly ToolSource[] = ['core', 'plugin', 'mcp', 'client', 'skill'];
 
 export interface CatalogEntry {
   readonly descriptor: ToolDescriptor;
@@ -206,9 +206,10 @@ function definitionProblem(definition: ToolDefinition): string | undefined {
   if (
     definition.catalogMode !== undefined &&
     definition.catalogMode !== 'catalog' &&
-    definition.catalogMode !== 'direct-only'
+    definition.catalogMode !== 'direct-only' &&
+    definition.catalogMode !== 'hidden'
   ) {
-    return `Tool ${definition.name}: catalogMode must be "catalog" or "direct-only"`;
+    return `Tool ${definition.name}: catalogMode must be "catalog", "direct-only" or "hidden"`;
   }
   if (definition.execute !== undefined && typeof definition.execute !== 'function')
     return `Tool ${definition.name}: execute must be a function`;

@@ -29,6 +29,8 @@ export const KERNEL_ERROR_CODES = {
   AGENT_UNKNOWN:
     'A run names an agent id that `agents.list` does not have; the run is refused (`details.suggestions`).',
   UNKNOWN_TOOL: "The tool is not in the run's effective catalog (unknown, or dropped by policy).",
+  TOOL_NOT_LOADED:
+    "The model called a catalog tool by name before loading it: nothing ran; the answer carries the tool's input schema, and the tool is loaded for the next call.",
   TOOL_ARGUMENTS_INVALID: "Arguments do not match the tool's input schema; the tool did not run.",
   TOOL_EXECUTION_FAILED: 'The tool threw or reported a failure while running.',
   OBSERVER_FAILED:

@@ -38,6 +38,8 @@ export interface RunExposure {
   call(name: string, args: unknown, options?: Omit<CallOptions, 'origin'>): Promise<ToolCallOutcome>;
   /** Whether `name` is something this exposure can route. */
   has(name: string): boolean;
+  /** Catalog tools a call loaded (`loadOnCall`: called before they were loaded), in order; callers add them to what the model sees. */
+  loaded(): readonly ExposureToolView[];
   toJSON(): { mode: string; tools: ExposureToolView[]; system: string };
 }
 
@@ -51,16 +53,28 @@ export function createExposure(
   system: string,
   run: RunApi,
   resolveHidden: ((name: string) => string | undefined) | undefined,
+  loadOnCall?: (name: string) => ExposedTool | undefined,
 ): RunExposure {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
-  const views: ExposureToolView[] = tools.map((tool) => ({
-    name: tool.name,
-    description: tool.description,
-    inputSchema: tool.inputSchema,
-    ...(tool.toolId ? { toolId: tool.toolId } : {}),
-    kind: tool.handler ? 'control' : 'tool',
-  }));
+  const views: ExposureToolView[] = tools.map(viewOf);
+  const loaded: ExposureToolView[] = [];
   const lookup = (name: string) => byName.get(name);
+  /**
+   * A catalog tool called before it was loaded: from now on it is exposed; this call answers with its schema. What the
+   * mode picks is checked against the run's effective catalog (policy applied, hidden tools out), so a mode's mistake
+   * cannot show a dropped tool's schema.
+   */
+  const load = (name: string, callId: string): ToolCallOutcome | undefined => {
+    const picked = loadOnCall?.(name);
+    const tool = picked?.toolId && !picked.handler ? run.tool(picked.toolId) : undefined;
+    if (!tool || tool.id !== picked?.toolId || tool.catalogMode === 'hidden' || byName.has(name)) return undefined;
+    const exposed: ExposedTool = { ...directTool(tool), name };
+    byName.set(name, exposed);
+    loaded.push(viewOf(exposed));
+    const result = notLoadedResult(name, tool.inputSchema);
+    const { message } = (result.structuredContent as { error: { message: string } }).error;
+    return { status: 'error', callId, toolId: tool.id, error: { code: ErrorCode.TOOL_NOT_LOADED, message }, result };
+  };
 
   async function call(
     name: string,
@@ -98,6 +112,8 @@ export function createExposure(
       if (exposed?.toolId) return await run.call(exposed.toolId, args, { ...options, origin: 'direct' });
       const hidden = resolveHidden?.(name);
       if (hidden) return await run.call(hidden, args, { ...options, origin: 'directory' });
+      const unloaded = load(name, callId);
+      if (unloaded) return unloaded;
       throw new UnknownToolError(name, closestNames(name, views));
     } catch (error) {
       const coded = ToolSearchError.isInstance(error)
@@ -126,8 +142,33 @@ export function createExposure(
         return false;
       }
     },
+    loaded: () => [...loaded],
     toJSON: () => ({ mode, tools: views, system }),
   });
+}
+
+function viewOf(tool: ExposedTool): ExposureToolView {
+  return {
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    ...(tool.toolId ? { toolId: tool.toolId } : {}),
+    kind: tool.handler ? 'control' : 'tool',
+  };
+}
+
+/**
+ * What a call of a catalog tool that was not loaded answers (`TOOL_NOT_LOADED`): a one-line hint, then the tool's
+ * input schema as JSON, so the model's next call can be right. Shared by the modes and the framework adapters.
+ */
+export function notLoadedResult(name: string, inputSchema: JsonSchema): ToolResult {
+  const code = ErrorCode.TOOL_NOT_LOADED;
+  const message = `${name} was not loaded; its schema is below; call it again with these arguments.\n${JSON.stringify(inputSchema)}`;
+  return {
+    content: [{ type: 'text', text: `Error ${code}: ${message}` }],
+    structuredContent: { error: { code, message, name, inputSchema } },
+    isError: true,
+  };
 }
 
 /** The run as a control handler sees it: `call` adds `scope` unless the handler gives its own. */

@@ -42,6 +42,12 @@ export interface ExposureDraft {
   system: string[];
   /** Resolves a name the model called that is not exposed (directory mode) to a catalog tool id; may throw a coded error (e.g. UNKNOWN_TOOL). */
   resolveHidden?: (name: string) => string | undefined;
+  /**
+   * A catalog tool the model called by name before it was loaded (tools mode): the tool to load, exposed from then
+   * on, or undefined for a name the mode does not load (it then answers as an unknown tool). The call itself answers
+   * with the tool's input schema and a hint (`TOOL_NOT_LOADED`); the next call by that name runs it.
+   */
+  loadOnCall?: (name: string) => ExposedTool | undefined;
   /** Ask the kernel to materialize another mode instead (with a `MODE_FALLBACK` diagnostic). */
   fallback?: { readonly mode: string; readonly reason: string };
 }

@@ -36,7 +36,7 @@ export type { ToolSearchErrorOptions } from './errors.js';
 export { errorMessage } from './error-message.js';
 export { defineErrors, listErrorCodes, ErrorCodeTakenError, KERNEL_OWNER } from './error-registry.js';
 export type { AnyErrorCode, OwnedErrorCode, ErrorCodeInfo } from './error-registry.js';
-export { createExposure, directTool } from './exposure.js';
+export { createExposure, directTool, notLoadedResult } from './exposure.js';
 export type { RunExposure, ExposureToolView } from './exposure.js';
 export { suggestIds, editDistance } from './suggest.js';
 export { compileToolSchema, checkSchema, toSchemaIssues } from './schema.js';

@@ -60,7 +60,7 @@ export interface RunParts {
 }
 
 /** Name lookup order when several tools share a name. */
-const SOURCE_PRECEDENCE = { core: 0, plugin: 1, mcp: 2, client: 3 } as const;
+const SOURCE_PRECEDENCE = { core: 0, plugin: 1, mcp: 2, skill: 3, client: 4 } as const;
 
 export function byNamePrecedence(a: ToolDescriptor, b: ToolDescriptor): number {
   return SOURCE_PRECEDENCE[a.source] - SOURCE_PRECEDENCE[b.source] || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -73,8 +73,10 @@ export function createRunObject(parts: RunParts): Run {
   const listed = Object.freeze(parts.entries.map((entry) => entry.descriptor));
   const catalog = Object.freeze([...parts.effective]);
   const byId = new Map(catalog.map((tool) => [tool.id, tool]));
+  // Hidden tools (an MCP App's app-only ones) are reached by id only, and never suggested.
+  const reachable = catalog.filter((tool) => tool.catalogMode !== 'hidden');
   const byName = new Map<string, ToolDescriptor>();
-  for (const tool of [...catalog].sort(byNamePrecedence)) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+  for (const tool of [...reachable].sort(byNamePrecedence)) if (!byName.has(tool.name)) byName.set(tool.name, tool);
   let closed = false;
   let stopped: string | undefined;
   const clientCalls = createClientCallBroker(parts.options ?? {});
@@ -84,8 +86,10 @@ export function createRunObject(parts: RunParts): Run {
   async function call(nameOrId: string, rawArgs: unknown, options: CallOptions = {}): Promise<ToolCallOutcome> {
     if (closed) throw new ToolSearchError(ErrorCode.RUN_CLOSED, 'This run is closed; create a new run');
     if (stopped) throw new ToolSearchError(ErrorCode.RUN_STOPPED, `This run was stopped: ${stopped}`);
-    const descriptor = typeof nameOrId === 'string' ? tool(nameOrId) : undefined;
-    if (!descriptor) throw new UnknownToolError(String(nameOrId), suggestIds(String(nameOrId), catalog));
+    const found = typeof nameOrId === 'string' ? tool(nameOrId) : undefined;
+    // A hidden tool is a front end's (origin `api`): the model's paths (direct, tool_call, code) do not reach it.
+    const descriptor = found?.catalogMode === 'hidden' && (options.origin ?? 'api') !== 'api' ? undefined : found;
+    if (!descriptor) throw new UnknownToolError(String(nameOrId), suggestIds(String(nameOrId), reachable));
     const args = validateArgs(descriptor, rawArgs);
     const callId = randomUUID();
     const call: ToolCall = Object.freeze({ callId, tool: descriptor, args, origin: options.origin ?? 'api' });
@@ -167,7 +171,7 @@ export function createRunObject(parts: RunParts): Run {
       tools.flatMap((t) => (t.toolId ? [t.toolId] : [])),
     );
     const system = [...result.system, guidance].filter(Boolean).join('\n\n');
-    return createExposure(result.mode, tools, system, api, result.resolveHidden);
+    return createExposure(result.mode, tools, system, api, result.resolveHidden, result.loadOnCall);
   }
 
   function emitDiagnostic(diagnostic: Diagnostic) {

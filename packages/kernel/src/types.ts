@@ -10,10 +10,15 @@ import type { AnyErrorCode } from './error-registry.js';
 /** A JSON Schema object (draft-07 or 2020-12). */
 export type JsonSchema = { readonly [key: string]: unknown };
 
-export type ToolSource = 'core' | 'plugin' | 'mcp' | 'client';
+/** `skill`: an MCP server's skill (SEP-2640), listed like a tool: calling it reads the skill's files. */
+export type ToolSource = 'core' | 'plugin' | 'mcp' | 'client' | 'skill';
 
-/** `catalog`: found through search. `direct-only`: never in a search catalog, always visible. */
-export type CatalogMode = 'catalog' | 'direct-only';
+/**
+ * `catalog`: found through search. `direct-only`: never in a search catalog, always visible. `hidden`: never in a
+ * search catalog nor an exposure, and not by name: only a front end calls it, by id with origin `api` (an MCP App's
+ * app-only tool, which its app calls through `serve mcp`); any other origin gets UNKNOWN_TOOL.
+ */
+export type CatalogMode = 'catalog' | 'direct-only' | 'hidden';
 
 /** MCP tool annotations, carried as they came. */
 export interface ToolAnnotations {

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createKernel, ErrorCode, type KernelPlugin } from '@tool-search/kernel';
+import {
+  createKernel,
+  directTool,
+  ErrorCode,
+  notLoadedResult,
+  type ExposedTool,
+  type KernelPlugin,
+} from '@tool-search/kernel';
 import { source, tool } from './helpers.js';
 
 const tools = [
@@ -92,7 +99,7 @@ describe('exposure', () => {
   it('is provider-neutral: no provider formats, names route as exposed (@tool-search/provider-formats adds both)', async () => {
     const run = await createKernel({ plugins: [source('s', tools)] }).createRun();
     const exposure = await run.exposure('direct');
-    expect(Object.keys(exposure).sort()).toEqual(['call', 'has', 'mode', 'system', 'toJSON', 'tools']);
+    expect(Object.keys(exposure).sort()).toEqual(['call', 'has', 'loaded', 'mode', 'system', 'toJSON', 'tools']);
     await expect(exposure.call('weird.name/with:chars', {})).resolves.toMatchObject({
       status: 'ok',
       toolId: 'mcp:srv:weird.name/with:chars',
@@ -144,5 +151,74 @@ describe('a direct-only tool named like a control tool', () => {
     expect(run.diagnostics).toContainEqual(
       expect.objectContaining({ code: ErrorCode.TOOL_NAME_SHADOWED, toolId: 'core:core:ping' }),
     );
+  });
+});
+
+// Issue 44 item 4: the kernel's part of a call before the load. The mode decides what loads (`loadOnCall`).
+describe('loadOnCall', () => {
+  const loadingMode = (load: (name: string) => ExposedTool | undefined): KernelPlugin => ({
+    name: 'loading-mode',
+    apply({ hooks }) {
+      hooks.materialize.for('lazy').tap((draft) => {
+        draft.loadOnCall = load;
+        return draft;
+      });
+    },
+  });
+
+  it('answers TOOL_NOT_LOADED with the schema, exposes the tool under the called name, and routes the next call', async () => {
+    const loadable = new Map<string, ExposedTool>();
+    const run = await createKernel({
+      plugins: [source('s', tools), loadingMode((name) => loadable.get(name))],
+    }).createRun();
+    loadable.set('read', directTool(run.tool('read')!));
+    const exposure = await run.exposure('lazy');
+    const first = await exposure.call('read', {});
+    expect(first).toMatchObject({
+      status: 'error',
+      toolId: 'core:core:read',
+      error: { code: ErrorCode.TOOL_NOT_LOADED },
+    });
+    expect(first.status === 'error' && first.result).toEqual(notLoadedResult('read', run.tool('read')!.inputSchema));
+    expect(exposure.loaded().map((view) => [view.name, view.toolId, view.kind])).toEqual([
+      ['read', 'core:core:read', 'tool'],
+    ]);
+    await expect(exposure.call('read', {})).resolves.toMatchObject({ status: 'ok', toolId: 'core:core:read' });
+    await expect(exposure.call('other', {})).resolves.toMatchObject({ error: { code: ErrorCode.UNKNOWN_TOOL } });
+  });
+
+  it("checks the mode's pick: no handler, no id, nothing outside the effective catalog, nothing hidden", async () => {
+    const handler = async () => ({ content: [] });
+    const picks: Record<string, Partial<ExposedTool>> = {
+      h: { handler, toolId: 'core:core:read' },
+      n: {},
+      ghost: { toolId: 'core:core:ghost' },
+      secret: { toolId: 'core:core:secret' },
+      app_only: { toolId: 'core:core:app_only' },
+    };
+    const deny: KernelPlugin = {
+      name: 'deny-secret',
+      apply: ({ hooks }) => hooks.filterPolicy.tap((list) => list.filter((t) => t.name !== 'secret')),
+    };
+    const run = await createKernel({
+      plugins: [
+        source('s', [...tools, tool('secret'), tool('app_only', { catalogMode: 'hidden' })]),
+        deny,
+        // A careless mode: it hands back whatever id it was told, with a made-up schema.
+        loadingMode((name) => ({
+          name,
+          description: '',
+          inputSchema: { type: 'object', title: 'leak' },
+          ...picks[name],
+        })),
+      ],
+    }).createRun();
+    const exposure = await run.exposure('lazy');
+    for (const name of Object.keys(picks)) {
+      const outcome = await exposure.call(name, {});
+      expect(outcome, name).toMatchObject({ error: { code: ErrorCode.UNKNOWN_TOOL } });
+      expect(JSON.stringify(outcome)).not.toContain('leak');
+    }
+    expect(exposure.loaded()).toEqual([]);
   });
 });

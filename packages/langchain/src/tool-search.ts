@@ -6,13 +6,14 @@
 import { createMiddleware, type AgentMiddleware } from 'langchain';
 import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
-import { ErrorCode, ToolSearchError, type Run } from '@tool-search/kernel';
+import { ErrorCode, notLoadedResult, ToolSearchError, type Run } from '@tool-search/kernel';
 import { toolResultText } from '@tool-search/provider-formats';
 import {
   FRAMEWORK_MODES,
   withFrameworkSurface,
   type FrameworkMode,
   type FrameworkOptions,
+  type ConversationLoads,
   type RunTool,
   type ToolSearchRun,
 } from '@tool-search/preset';
@@ -39,7 +40,7 @@ export interface ToolSearchMiddleware {
 }
 
 export async function createToolSearch(options: CreateToolSearchOptions = {}): Promise<ToolSearchMiddleware> {
-  return withFrameworkSurface(options, ({ opened, surface, mode, searchToolName, limit }) => {
+  return withFrameworkSurface(options, ({ opened, surface, mode, searchToolName, limit, loads }) => {
     const tools = surface.tools.map(langchainTool);
     const deferred = new Map(
       mode === 'deferred' ? surface.tools.filter((t) => t.catalogMode === 'catalog').map((t) => [t.name, t]) : [],
@@ -54,18 +55,26 @@ export async function createToolSearch(options: CreateToolSearchOptions = {}): P
           },
         );
       }
-      tools.unshift(searchTool(opened, searchToolName, surface.nameOf, deferred, limit));
+      tools.unshift(searchTool(opened, searchToolName, surface.nameOf, deferred, limit, loads));
     }
+    // Loaded: what this thread's messages show, and what the conversation loaded in earlier runs (`conversationId`).
+    const loadedIn = (messages: readonly BaseMessage[]) =>
+      new Set([...loads.names, ...foundNames(messages, searchToolName)]);
     const middleware = createMiddleware({
       name: 'ToolSearch',
       tools,
       wrapModelCall: (request, handler) => {
         if (deferred.size === 0) return handler(request);
-        const shown = foundNames(request.messages, searchToolName);
+        const shown = loadedIn(request.messages);
         return handler({
           ...request,
           tools: request.tools.filter((t) => !deferred.has(nameOf(t)) || shown.has(nameOf(t))),
         });
+      },
+      wrapToolCall: (request, handler) => {
+        const runTool = deferred.get(request.toolCall.name);
+        if (!runTool || loadedIn(request.state.messages).has(runTool.name)) return handler(request);
+        return loads.remember([runTool.name]).then(() => notLoaded(runTool, request.toolCall.id));
       },
     }) as AgentMiddleware;
     return { middleware, tools, mode, run: opened.run, toolName: surface.nameOf, close: opened.close };
@@ -80,15 +89,34 @@ function nameOf(candidate: unknown): string {
     : '';
 }
 
-/** Tool names the search tool returned earlier in this conversation (its own ToolMessages only). */
+/** Tool names the search tool returned earlier in this conversation, and those a call before the load loaded. */
 function foundNames(messages: readonly BaseMessage[], searchToolName: string): Set<string> {
   const names = new Set<string>();
   for (const message of messages) {
-    if (!ToolMessage.isInstance(message) || message.name !== searchToolName || message.status === 'error') continue;
+    if (!ToolMessage.isInstance(message)) continue;
+    const loaded = (message.artifact as { loaded?: unknown } | undefined)?.loaded;
+    if (typeof loaded === 'string' && loaded === message.name) names.add(loaded);
+    if (message.name !== searchToolName || message.status === 'error') continue;
     const found = (message.artifact as { tools?: unknown } | undefined)?.tools;
     if (Array.isArray(found)) for (const name of found) if (typeof name === 'string') names.add(name);
   }
   return names;
+}
+
+/**
+ * A call before the load: the model called a deferred catalog tool no search showed it (LangChain would run it, with
+ * arguments guessed without its schema). Nothing runs; the answer is the tool's schema and a hint, and its artifact
+ * shows the tool from the next model call on. Only the run's deferred tools (policy applied) get here: another name
+ * goes to LangChain as before.
+ */
+function notLoaded(runTool: RunTool, toolCallId: string | undefined): ToolMessage {
+  return new ToolMessage({
+    content: toolResultText(notLoadedResult(runTool.name, runTool.inputSchema)),
+    name: runTool.name,
+    tool_call_id: toolCallId ?? '',
+    status: 'error',
+    artifact: { loaded: runTool.name },
+  });
 }
 
 /** A run tool as a LangChain tool: JSON Schema in, the result's text out, coded errors as an error ToolMessage. */
@@ -120,6 +148,7 @@ function searchTool(
   nameOfId: (toolId: string) => string | undefined,
   deferred: ReadonlyMap<string, RunTool>,
   limit: number,
+  loads: ConversationLoads,
 ): StructuredToolInterface {
   return tool(
     async (input: { query?: unknown }, config) => {
@@ -135,6 +164,7 @@ function searchTool(
         );
       const ids = await opened.search(query, { limit, origin: 'tool_call' });
       const names = ids.map(nameOfId).filter((n): n is string => n !== undefined && deferred.has(n));
+      await loads.remember(names);
       const content = JSON.stringify({
         tools: names.map((n) => ({ name: n, description: deferred.get(n)!.description })),
       });

@@ -77,6 +77,8 @@ export interface AggregateCore {
   readonly downstream: McpDownstream;
   /** Servers whose tools are in this caller's effective catalog. */
   readonly visible: () => ReadonlySet<string>;
+  /** Whether a resource is a file of a skill (skills.ts), and one policy hides: then it is not found. */
+  readonly skillFile?: (server: string, uri: string) => 'visible' | 'hidden' | undefined;
   readonly logger: Logger;
 }
 
@@ -171,10 +173,12 @@ export function registerAggregate(
 
   register('resources/list', async (_params, signal) => ({
     resources: (await each('resources', (peer) => peer.listResources(signal), signal)).flatMap(({ peer, items }) =>
-      items.map((resource) => ({
-        ...resource,
-        uri: resourceUri(peer.name, resource.uri),
-      })),
+      items
+        .filter((resource) => options.skillFile?.(peer.name, resource.uri) !== 'hidden')
+        .map((resource) => ({
+          ...resource,
+          uri: resourceUri(peer.name, resource.uri),
+        })),
     ),
   }));
   register('resources/templates/list', async (_params, signal) => ({
@@ -188,8 +192,12 @@ export function registerAggregate(
   }));
   register('resources/read', async (params: { uri: string }, signal) => {
     const { peer, original } = await routeUri(params.uri, signal);
+    const skillFile = options.skillFile?.(peer.name, original);
+    if (skillFile === 'hidden') throw notFound(params.uri);
     try {
-      return await peer.readResource({ ...params, uri: original }, signal);
+      const read = await peer.readResource({ ...params, uri: original }, signal);
+      // A skill file is named as asked for: a skills client matches contents to the entry's (namespaced) URI.
+      return skillFile ? renamedContents(read, original, params.uri) : read;
     } catch (error) {
       // The v2 client renumbers a server's "not found" (-32002 before 2026-07-28, -32602 since) into one error class;
       // a 2025-era client of serve mcp gets the code of its era, naming the URI it asked for.
@@ -203,6 +211,7 @@ export function registerAggregate(
   if (subscriptions) {
     register('resources/subscribe', async (params: { uri: string }, signal) => {
       const { peer, original } = await routeUri(params.uri, signal);
+      if (options.skillFile?.(peer.name, original) === 'hidden') throw notFound(params.uri);
       if (!peer.capabilities.resources?.subscribe)
         throw new McpError(
           McpErrorCode.MethodNotFound,
@@ -266,6 +275,10 @@ export function registerAggregate(
       await Promise.all(entries.map(({ peer, original }) => peer.unsubscribe(original).catch(() => undefined))); // closing: a downstream already gone holds no subscription
     },
   };
+}
+
+function renamedContents<R extends { contents: Array<{ uri: string }> }>(read: R, original: string, asked: string): R {
+  return { ...read, contents: read.contents.map((item) => (item.uri === original ? { ...item, uri: asked } : item)) };
 }
 
 function notFound(uri: string): McpError {

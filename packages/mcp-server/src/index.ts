@@ -13,3 +13,6 @@ export { RESOURCE_NOT_FOUND } from './aggregate.js';
 export { ECHO_MAX_CHARS } from './echo.js';
 export { NOTIFICATION_BUDGET } from './throttle.js';
 export type { NotificationBudget } from './throttle.js';
+// What a client that loads tools natively (Claude Code) is given (tool-reference.ts).
+export { CLAUDE_CODE_CLIENT, TOOL_REFERENCE_CAPABILITY, TOOL_REFERENCES_META_KEY } from './tool-reference.js';
+export type { ToolReferenceBlock } from './tool-reference.js';

@@ -139,7 +139,7 @@ export async function createLiveRun(options: LiveRunOptions): Promise<LiveRun> {
 }
 
 /** An exposed tool as MCP lists it; a catalog tool keeps its title and annotations (read-only, destructive hints). */
-function toMcpTool(view: RunExposure['tools'][number], run: Run): Tool {
+export function toMcpTool(view: RunExposure['tools'][number], run: Run): Tool {
   const descriptor = view.toolId ? run.tool(view.toolId) : undefined;
   return {
     name: view.name,

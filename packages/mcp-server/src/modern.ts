@@ -18,6 +18,8 @@ import {
   inputRequired,
   Server,
   CLIENT_CAPABILITIES_META_KEY,
+  CLIENT_INFO_META_KEY,
+  type Implementation,
   type AuthInfo,
   type ClientCapabilities,
   type CallToolResult as ModernCallToolResult,
@@ -52,7 +54,10 @@ import { McpServerErrors } from './errors.js';
 import { createLiveRun, type LiveRun } from './live-run.js';
 import { parseResourceUri, resourceUri } from './namespace.js';
 import { errorResult, explainUnavailable, toCallToolResult } from './result.js';
+import { callExposed } from './app-only.js';
+import { listWithReferences, referencedTools, wantsToolReferences, withToolReferences } from './tool-reference.js';
 import { DEFAULT_REFRESH_INTERVAL_MS, type ToolSearchMcpOptions } from './server.js';
+import { registerSkills, skillFileOf, SKILLS_CAPABILITIES } from './skills.js';
 import { McpErrors } from '@tool-search/plugin-mcp/options';
 
 export interface ModernHandlerOptions extends ToolSearchMcpOptions {
@@ -173,6 +178,7 @@ export function createModernServers(
     for (const listener of listeners) listener(change);
   };
   let closed = false;
+  let referenceClientsSeen = false;
 
   /** The run of one agent's requests: built at its first request, refreshed with the others, shared by its requests. */
   function runFor(agentId: string | undefined): Promise<LiveRun> {
@@ -194,7 +200,10 @@ export function createModernServers(
     let changed = false;
     for (const live of [...runs.values()]) {
       const run = await live.catch(() => undefined); // a run that failed to start was reported to its request; nothing to refresh
-      if (run && !closed) changed = (await run.refresh()).toolsChanged || changed;
+      if (!run || closed) continue;
+      const { toolsChanged, replaced } = await run.refresh();
+      // A reference client (tool-reference.ts) is listed the catalog too: a new run may change its list.
+      changed = toolsChanged || (replaced && referenceClientsSeen) || changed;
     }
     if (changed && !closed) emit({ kind: 'tools' });
   }
@@ -226,6 +235,7 @@ export function createModernServers(
                 resources: { listChanged: true, ...(options.resourceSubscriptions ? { subscribe: true } : {}) },
                 prompts: { listChanged: true },
                 completions: {},
+                ...SKILLS_CAPABILITIES,
               }
             : {}),
         },
@@ -241,13 +251,10 @@ export function createModernServers(
       },
     );
     // The exposure's order, made deterministic: clients and caches compare lists.
-    server.setRequestHandler(
-      'tools/list',
-      () =>
-        ({
-          tools: [...live.current.tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-        }) as never,
-    );
+    server.setRequestHandler('tools/list', (_request, ctx) => {
+      const tools = referencesWanted(server, ctx) ? listWithReferences(live.current) : [...live.current.tools];
+      return { tools: tools.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) } as never;
+    });
     server.setRequestHandler(
       'tools/call',
       (request, ctx) => callTool(server, live, caller, request.params, ctx) as never,
@@ -263,10 +270,12 @@ export function createModernServers(
           downstream,
           logger,
           visible: () => visibleServers(live.current.run.catalog),
+          skillFile: (peer, uri) => skillFileOf(live.current.run, peer, uri),
         },
         register,
         false,
       );
+      registerSkills(server, () => live.current.run, listHint);
     }
     return server;
   }
@@ -300,6 +309,7 @@ export function createModernServers(
         ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY] as
           | ClientCapabilities
           | undefined) ?? server.getClientCapabilities();
+      const references = referencesWanted(server, ctx);
       const token = ctx.mcpReq._meta?.progressToken;
       // The client's trace context (`_meta.traceparent`): the call's span joins its trace.
       const parentTrace = traceContextOf(ctx.mcpReq._meta, ctx.mcpReq.envelope);
@@ -325,17 +335,18 @@ export function createModernServers(
             try {
               // An approval this call needs is asked of this request's client, by an `input_required` round.
               const asker = client?.elicitation ? { ask } : {};
+              const listed = references ? referencedTools(run, exposure) : undefined;
+              const options = { signal, scope: { mcp: forwarding, ...(handed ? { trace: handed } : {}) } };
+              // Also an app-only tool its app calls by name, or a catalog tool a reference client was listed.
               const outcome = await withModernAsker(asker, () =>
-                exposure.call(name, args, {
-                  signal,
-                  scope: { mcp: forwarding, ...(handed ? { trace: handed } : {}) },
-                }),
+                callExposed(run, exposure, name, args, options, listed),
               ).finally(() => notices.flush());
-              return explainUnavailable(
+              const result = explainUnavailable(
                 toCallToolResult(outcome),
                 run.diagnostics,
                 typeof args.id === 'string' ? args.id : name,
               );
+              return listed ? withToolReferences(result, listed, exposure, name) : result;
             } catch (error) {
               const coded = ToolSearchError.isInstance(error) ? error : undefined;
               return errorResult(coded?.code ?? ErrorCode.TOOL_EXECUTION_FAILED, errorMessage(error));
@@ -357,6 +368,18 @@ export function createModernServers(
       inputRequests: step.inputRequests as unknown as Record<string, InputRequest>,
       requestState: step.requestState,
     });
+  }
+
+  /** Whether this request's client takes `tool_reference` blocks (its envelope's client info and capabilities). */
+  function referencesWanted(server: Server, ctx: ServerContext): boolean {
+    if (options.toolReferences === false) return false;
+    const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+    const wanted = wantsToolReferences(
+      (envelope?.[CLIENT_INFO_META_KEY] as Implementation | undefined) ?? server.getClientVersion(),
+      (envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.getClientCapabilities(),
+    );
+    if (wanted) referenceClientsSeen = true;
+    return wanted;
   }
 
   /** A retry for a call parked on another replica; a store or holder failure is a JSON-RPC error naming its code. */
@@ -496,7 +519,8 @@ function callerOf(info: AuthInfo | undefined): ModernCaller {
 }
 
 function visibleServers(catalog: readonly ToolDescriptor[]): ReadonlySet<string> {
-  return new Set(catalog.flatMap((tool) => (tool.source === 'mcp' ? [tool.owner] : [])));
+  // A server with a visible skill (SEP-2640) is visible too: its skill files are read as resources.
+  return new Set(catalog.flatMap((tool) => (tool.source === 'mcp' || tool.source === 'skill' ? [tool.owner] : [])));
 }
 
 export type { CallToolResult };

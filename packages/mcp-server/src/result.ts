@@ -78,7 +78,7 @@ export function explainUnavailable(
     typeof error.requested === 'string'
       ? error.requested
       : (called ?? (typeof error.toolId === 'string' ? error.toolId : ''));
-  const server = /^mcp:([^:]+):/.exec(requested)?.[1];
+  const server = /^(?:mcp|skill):([^:]+):/.exec(requested)?.[1];
   const failure = server
     ? diagnostics.find(
         (d) =>

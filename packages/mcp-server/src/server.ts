@@ -26,11 +26,14 @@ import {
 } from '@tool-search/kernel';
 import type { McpDownstream } from '@tool-search/plugin-mcp';
 import { serveAggregate } from './aggregate.js';
+import { registerSkills, servedSkills, skillFileOf, SKILLS_CAPABILITIES } from './skills.js';
 import type { ElicitationApprovals } from './approvals.js';
 import { traceContextOf, traced } from './trace.js';
 import { createSessionForwarding } from './forward.js';
 import { createLiveRun, type LiveRun } from './live-run.js';
 import { errorResult, explainUnavailable, toCallToolResult } from './result.js';
+import { callExposed } from './app-only.js';
+import { listWithReferences, referencedTools, wantsToolReferences, withToolReferences } from './tool-reference.js';
 import { McpErrors } from '@tool-search/plugin-mcp/options';
 
 export const MCP_MODES = Object.freeze(['tools', 'code', 'directory'] as const);
@@ -55,6 +58,11 @@ export interface ToolSearchMcpOptions {
   readonly approvals?: ElicitationApprovals;
   /** plugin-mcp's `downstream` (`mcpPlugin(...).downstream`): resources, prompts, completions, logging and request forwarding. */
   readonly downstream?: McpDownstream;
+  /**
+   * Claude Code and clients declaring `experimental.toolReference` get the catalog listed and `tool_reference` blocks in
+   * search results (tool-reference.ts); `false` gives every client the plain list and results. Default true.
+   */
+  readonly toolReferences?: boolean;
   readonly name?: string;
   readonly version?: string;
   /** Where refresh failures go (never stdout). */
@@ -111,19 +119,27 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
     ...(downstream ? { downstream } : {}),
     logger,
   });
-  const aggregate = downstream ? serveAggregate({ server, downstream, visible, logger }) : undefined;
+  // Skills (SEP-2640) hidden by policy are not read either, even when their server shows other tools.
+  const skillFile = (peer: string, uri: string) => skillFileOf(live.current.run, peer, uri);
+  const aggregate = downstream ? serveAggregate({ server, downstream, visible, skillFile, logger }) : undefined;
+  // What resources/list and skills/list show: the visible servers, and the visible skills (SEP-2640) among them.
+  const shown = () =>
+    [...visible(), ...servedSkills(live.current.run.catalog).map((skill) => skill.uri)].sort().join('\n');
+  if (downstream) registerSkills(server, () => live.current.run);
   let closed = false;
 
   async function refresh(force = false): Promise<boolean> {
     if (closed) return false;
-    const seen = downstream ? [...visible()].sort().join('\n') : '';
-    const { toolsChanged } = await live.refresh(force);
-    if (toolsChanged && !closed) await server.sendToolListChanged().catch(() => undefined); // a notification to a client that is gone
+    const seen = downstream ? shown() : '';
+    const { toolsChanged, replaced } = await live.refresh(force);
+    // A reference client is listed the catalog too: a new run may change its list.
+    const listChanged = toolsChanged || (replaced && references());
+    if (listChanged && !closed) await server.sendToolListChanged().catch(() => undefined); // a notification to a client that is gone
     // A server policy now shows or hides (or that came or went) changes what resources and prompts list.
-    if (downstream && !closed && [...visible()].sort().join('\n') !== seen) {
+    if (downstream && !closed && shown() !== seen) {
       await Promise.all([server.sendResourceListChanged(), server.sendPromptListChanged()]).catch(() => undefined); // a notification to a client that is gone
     }
-    return toolsChanged;
+    return listChanged;
   }
 
   const background = (force = false) =>
@@ -131,7 +147,13 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
       logger.warn(`refresh failed: ${errorMessage(error)}`, { cause: error }),
     );
 
-  server.setRequestHandler('tools/list', () => ({ tools: [...live.current.tools] }) as never);
+  // Claude Code (or a client declaring `experimental.toolReference`) loads found tools natively (tool-reference.ts).
+  const references = () =>
+    options.toolReferences !== false && wantsToolReferences(server.getClientVersion(), server.getClientCapabilities());
+  server.setRequestHandler(
+    'tools/list',
+    () => ({ tools: references() ? listWithReferences(live.current) : [...live.current.tools] }) as never,
+  );
 
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const { name, arguments: args = {} } = request.params;
@@ -141,17 +163,21 @@ export async function createToolSearchMcpServer(options: ToolSearchMcpOptions): 
     const result = await traced(parentTrace, { 'mcp.tool.name': name }, (handed) =>
       live.use(async ({ run, exposure }): Promise<CallToolResult> => {
         try {
-          const outcome = await exposure
-            .call(name, args, {
-              signal: ctx.mcpReq.signal,
-              scope: { mcp: forwarded.forwarding, ...(handed ? { trace: handed } : {}) },
-            })
-            .finally(() => forwarded.flush());
-          return explainUnavailable(
+          const listed = references() ? referencedTools(run, exposure) : undefined;
+          const options = {
+            signal: ctx.mcpReq.signal,
+            scope: { mcp: forwarded.forwarding, ...(handed ? { trace: handed } : {}) },
+          };
+          // Also an app-only tool its app calls by name, or a catalog tool a reference client was listed (app-only.ts).
+          const outcome = await callExposed(run, exposure, name, args, options, listed).finally(() =>
+            forwarded.flush(),
+          );
+          const result = explainUnavailable(
             toCallToolResult(outcome),
             run.diagnostics,
             typeof args.id === 'string' ? args.id : name,
           );
+          return listed ? withToolReferences(result, listed, exposure, name) : result;
         } catch (error) {
           // Only RUN_CLOSED escapes `exposure.call`: the session is closing.
           const coded = ToolSearchError.isInstance(error) ? error : undefined;
@@ -198,10 +224,12 @@ const AGGREGATE_CAPABILITIES = {
   prompts: { listChanged: true },
   completions: {},
   logging: {},
+  ...SKILLS_CAPABILITIES,
 } as const;
 
 function visibleServers(catalog: readonly ToolDescriptor[]): ReadonlySet<string> {
-  return new Set(catalog.flatMap((tool) => (tool.source === 'mcp' ? [tool.owner] : [])));
+  // A server with a visible skill (SEP-2640) is visible too: its skill files are read as resources.
+  return new Set(catalog.flatMap((tool) => (tool.source === 'mcp' || tool.source === 'skill' ? [tool.owner] : [])));
 }
 
 function errorCodeOf(result: CallToolResult): unknown {

@@ -112,7 +112,8 @@ describe.skipIf(!CLI_BUILT)('serve mcp over stdio (tools mode)', () => {
   });
 
   it('answers an unknown exposed tool name with an error result, not a protocol error', async () => {
-    const result = await call(server.client, 'echo', { message: 'x' });
+    // Not a catalog tool: a catalog tool's name answers TOOL_NOT_LOADED with its schema (issue 44, mode-tools).
+    const result = await call(server.client, 'no_such_tool', { message: 'x' });
     expect(result.isError).toBe(true);
     expect(errorCode(result)).toBe('UNKNOWN_TOOL');
   });

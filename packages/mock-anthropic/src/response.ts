@@ -4,6 +4,7 @@
  * `message_delta`, `message_stop`). Usage numbers are rough (characters / 4).
  */
 import type { Step } from '@tool-search/mock-openai';
+import type { CacheUsage } from './prompt-cache.js';
 
 export const MOCK_ANTHROPIC_MODEL = 'mock-claude';
 
@@ -15,6 +16,12 @@ export interface MessageMeta {
   readonly counter: number;
   /** Blocks before the step's own (a server-side search's `server_tool_use` and `tool_search_tool_result`). */
   readonly lead?: readonly object[];
+  /** The step's `tool_use` came from the sandbox (programmatic tool calling): its `caller`. */
+  readonly caller?: object;
+  /** The code-execution container of this message. */
+  readonly container?: object;
+  /** The prompt's tokens split by the prompt cache (prompt-cache.ts); all `input_tokens` when absent. */
+  readonly cache?: CacheUsage;
 }
 
 export function message(step: Step, meta: MessageMeta) {
@@ -30,6 +37,7 @@ export function message(step: Step, meta: MessageMeta) {
     stop_reason: step.kind === 'answer' ? ('end_turn' as const) : ('tool_use' as const),
     stop_sequence: null,
     usage: usage(step, meta),
+    ...(meta.container ? { container: meta.container } : {}),
   };
 }
 
@@ -64,7 +72,7 @@ export function events(step: Step, meta: MessageMeta): [string, object][] {
           ...whole,
           content: [],
           stop_reason: null,
-          usage: { input_tokens: whole.usage.input_tokens, output_tokens: 0 },
+          usage: { ...whole.usage, output_tokens: 0 },
         },
       },
     ],
@@ -96,10 +104,21 @@ export function modelList(created: string) {
 
 function block(step: Step, meta: MessageMeta) {
   if (step.kind === 'answer') return { type: 'text' as const, text: step.text };
-  return { type: 'tool_use' as const, id: `toolu_mock_${meta.counter}`, name: step.name, input: step.args };
+  return {
+    type: 'tool_use' as const,
+    id: `toolu_mock_${meta.counter}`,
+    name: step.name,
+    input: step.args,
+    ...(meta.caller ? { caller: meta.caller } : {}),
+  };
 }
 
 function usage(step: Step, meta: MessageMeta) {
   const output = step.kind === 'answer' ? step.text.length : JSON.stringify(step.args).length + step.name.length;
-  return { input_tokens: Math.ceil(meta.promptChars / 4), output_tokens: Math.ceil(output / 4) };
+  const cache = meta.cache ?? {
+    input_tokens: Math.ceil(meta.promptChars / 4),
+    cache_creation_input_tokens: 0,
+    cache_read_input_tokens: 0,
+  };
+  return { ...cache, output_tokens: Math.ceil(output / 4) };
 }

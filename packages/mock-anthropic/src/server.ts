@@ -18,7 +18,9 @@ import {
 import { toChatRequest } from './convert.js';
 import { documentBlockError } from './documents.js';
 import { isDeferred, searchBlocks, searchDeferred, searchToolOf } from './deferred.js';
+import { programmaticError, programmaticPlan } from './programmatic.js';
 import { errorBody, events, message, MOCK_ANTHROPIC_MODEL, modelList } from './response.js';
+import { createAnthropicPromptCache, type AnthropicPromptCacheOptions } from './prompt-cache.js';
 import type { ContentBlock, MessagesRequest } from './types.js';
 
 export interface MockAnthropicOptions {
@@ -26,6 +28,8 @@ export interface MockAnthropicOptions {
   readonly port?: number;
   /** What `requests` keeps: the newest requests, bounded by count and body bytes (as in `@tool-search/mock-openai`). */
   readonly record?: RecordLimits;
+  /** The prompt cache (prompt-cache.ts): by default only requests with `cache_control`, 1,024-token minimum. */
+  readonly promptCache?: AnthropicPromptCacheOptions;
 }
 
 export interface MockAnthropic {
@@ -42,6 +46,7 @@ export async function startMockAnthropic(options: MockAnthropicOptions = {}): Pr
   const recorder = createRecorder(options.record);
   const requests = recorder;
   let counter = 0;
+  const promptCache = createAnthropicPromptCache(options.promptCache);
   const server = await serveLocal(options.port ?? 0, handle, (res, error) =>
     send(res, 400, errorBody('invalid_request_error', `Could not read the body: ${String(error)}`)),
   );
@@ -75,6 +80,11 @@ export async function startMockAnthropic(options: MockAnthropicOptions = {}): Pr
     if (malformed) {
       requests.push(record);
       return send(res, 400, errorBody('invalid_request_error', malformed));
+    }
+    const unfinished = programmaticError(body);
+    if (unfinished) {
+      requests.push(record);
+      return send(res, 400, errorBody('invalid_request_error', unfinished));
     }
     const search = searchToolOf(body);
     if ((body.tools ?? []).length > 0 && (body.tools ?? []).every(isDeferred)) {
@@ -110,12 +120,17 @@ export async function startMockAnthropic(options: MockAnthropicOptions = {}): Pr
       step = planNextStep(toChatRequest(planned));
     }
     requests.push({ ...record, step });
+    // Programmatic tool calling: the call comes from the code-execution sandbox, or the finished program leads the answer.
+    const program = programmaticPlan(body, step, counter);
     const meta = {
       id: `msg_mock_${counter}`,
       model: typeof body.model === 'string' ? body.model : MOCK_ANTHROPIC_MODEL,
       promptChars: raw.length,
+      cache: promptCache.usage(body, raw, Math.ceil(raw.length / 4)),
       counter,
-      lead,
+      lead: [...lead, ...program.lead],
+      ...(program.caller ? { caller: program.caller } : {}),
+      ...(program.container ? { container: program.container } : {}),
     };
     if (body.stream === true) {
       res.writeHead(200, {

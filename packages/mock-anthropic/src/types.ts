@@ -31,6 +31,8 @@ export interface AnthropicTool {
   readonly type?: string;
   readonly name: string;
   readonly defer_loading?: boolean;
+  /** Who may call the tool: `direct` (the model), a code-execution version (its sandbox: programmatic tool calling). */
+  readonly allowed_callers?: readonly string[];
   readonly description?: string;
   readonly input_schema?: { readonly [key: string]: unknown };
 }

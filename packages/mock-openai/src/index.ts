@@ -18,6 +18,8 @@ export { parseScript, textOf } from './script.js';
 export { describeDocuments, documentError, pdfParts, readPdf, tinyPdf } from './documents.js';
 export type { PdfPart } from './documents.js';
 export { MOCK_MODEL } from './response.js';
+export { commonPrefix, createPromptCache, promptOf } from './prompt-cache.js';
+export type { PromptCache, PromptCacheOptions } from './prompt-cache.js';
 export type {
   ChatMessage,
   ChatRequest,

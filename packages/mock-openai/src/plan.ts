@@ -54,7 +54,9 @@ export function planNextStep(request: ChatRequest): Step {
 
   const exchanges = exchangesIn(messages.slice(lastUser + 1));
   const searches = new Set([SEARCH_TOOL, ...DEFERRED_SEARCH_TOOLS, ...(script.searchTool ? [script.searchTool] : [])]);
-  const calls = exchanges.filter((e) => !searches.has(e.call.function.name));
+  // `early=1`: the first call of the target by name came before it was loaded; it does not count as an attempt.
+  const early = script.early ? exchanges.find((e) => e.call.function.name === script.target) : undefined;
+  const calls = exchanges.filter((e) => !searches.has(e.call.function.name) && e !== early);
   // A fake tool's marker, or any call (not a search) whose result does not read as a failure: real tools answer too.
   const okResult =
     [...exchanges].reverse().find((e) => e.result?.includes(OK_MARKER))?.result ??
@@ -88,6 +90,7 @@ export function planNextStep(request: ChatRequest): Step {
   };
   const direct = tools.find((t) => isNameFor(t.function.name, script.target));
   if (direct) return targetCall('direct', direct.function.name);
+  if (script.early && !early) return targetCall('unloaded', script.target);
 
   // Deferred tools: search once; the found tools are then offered and the target is called directly (above).
   // The client's own search tool (`searchTool=`) first: its result holds `tool_reference` blocks that load the target.

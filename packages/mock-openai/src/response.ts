@@ -11,6 +11,8 @@ export interface CompletionMeta {
   readonly created: number;
   readonly model: string;
   readonly promptChars: number;
+  /** Prompt tokens found in the provider's prompt cache (prompt-cache.ts). */
+  readonly cachedTokens?: number;
 }
 
 export function completion(step: Step, meta: CompletionMeta) {
@@ -71,5 +73,10 @@ function usage(step: Step, meta: CompletionMeta) {
   const completionTokens = Math.ceil(
     (step.kind === 'answer' ? step.text.length : JSON.stringify(step.args).length + step.name.length) / 4,
   );
-  return { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens };
+  return {
+    prompt_tokens: prompt,
+    completion_tokens: completionTokens,
+    total_tokens: prompt + completionTokens,
+    prompt_tokens_details: { cached_tokens: Math.min(prompt, meta.cachedTokens ?? 0) },
+  };
 }

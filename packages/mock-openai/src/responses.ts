@@ -80,7 +80,7 @@ export function responsesAsChat(body: { input: unknown; tools?: unknown; instruc
 /** The step as a Responses API response object. */
 export function responseObject(
   step: Step,
-  meta: { id: string; created: number; model: string },
+  meta: { id: string; created: number; model: string; inputTokens?: number; cachedTokens?: number },
   clientSearch: boolean,
 ) {
   const output =
@@ -123,11 +123,11 @@ export function responseObject(
     model: meta.model,
     output,
     usage: {
-      input_tokens: 1,
-      input_tokens_details: { cached_tokens: 0 },
+      input_tokens: meta.inputTokens ?? 1,
+      input_tokens_details: { cached_tokens: Math.min(meta.inputTokens ?? 1, meta.cachedTokens ?? 0) },
       output_tokens: 1,
       output_tokens_details: { reasoning_tokens: 0 },
-      total_tokens: 2,
+      total_tokens: (meta.inputTokens ?? 1) + 1,
     },
   };
 }

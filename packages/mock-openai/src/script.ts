@@ -3,7 +3,7 @@
  * `tool search qa check target=fake_plugin_tool_0017 args={"q":"x"} loop=3`.
  * `args=` takes a JSON object (spaces allowed, braces balanced); `loop=` a count; `query=` a JSON string to
  * search with (default: the target's name); `searchTool=` the name of a client's own search tool (Anthropic's custom
- * tool search: its `tool_result` holds `tool_reference` blocks) the model loads the target with.
+ * tool search: its `tool_result` holds `tool_reference` blocks) the model loads the target with; `early=1` makes the model call the target by name before it is loaded.
  */
 import type { ChatMessage, Script } from './types.js';
 
@@ -15,6 +15,7 @@ const QUERY = /\bquery=("(?:[^"\\]|\\.)*")/;
 const SEARCH_TOOL = /\bsearchTool=([A-Za-z0-9_-]{1,128})/;
 /** `argsText="…"`: a JSON string whose value is the target call's exact `arguments` text. */
 const ARGS_TEXT = /\bargsText=("(?:[^"\\]|\\.)*")/;
+const EARLY = /\bearly=1\b/;
 const MAX_LOOP = 1000;
 
 export function parseScript(text: string): Script | undefined {
@@ -32,6 +33,7 @@ export function parseScript(text: string): Script | undefined {
     ...(query ? { query } : {}),
     ...(searchTool ? { searchTool } : {}),
     ...(argumentsText !== undefined ? { argumentsText } : {}),
+    ...(EARLY.test(text) ? { early: true } : {}),
   };
 }
 

@@ -10,7 +10,9 @@ import { embeddingResponse, isEmbeddingRequest } from './embeddings.js';
 import { documentError } from './documents.js';
 import { planNextStep } from './plan.js';
 import { isResponsesRequest, planResponse, responseObject } from './responses.js';
+import { programError, withProgram } from './programmatic.js';
 import { createRecorder, type RecordLimits } from './record.js';
+import { createPromptCache, promptOf, type PromptCacheOptions } from './prompt-cache.js';
 import { chunks, completion, errorBody, MOCK_MODEL, modelList } from './response.js';
 import type { ChatRequest, RecordedRequest } from './types.js';
 
@@ -24,6 +26,8 @@ export interface MockOpenAIOptions {
   readonly embeddings?: { readonly delayMs?: number; readonly failStatus?: number };
   /** What `requests` keeps: the newest requests, bounded by count and body bytes (record.ts has the defaults). */
   readonly record?: RecordLimits;
+  /** The prompt cache's documented limits (prompt-cache.ts): 1,024-token minimum, 128-token increments. */
+  readonly promptCache?: PromptCacheOptions;
 }
 
 export interface MockOpenAI {
@@ -40,6 +44,7 @@ export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<
   const recorder = createRecorder(options.record);
   const requests = recorder;
   let counter = 0;
+  const promptCache = createPromptCache(options.promptCache);
   const server = await serveLocal(options.port ?? 0, handle, (res, error) =>
     send(res, 400, errorBody(`Could not read the body: ${String(error)}`, 'invalid_request_error')),
   );
@@ -76,17 +81,27 @@ export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<
         requests.push(record);
         return send(res, 400, errorBody(`Invalid file input: ${malformed}`, 'invalid_request_error', 'invalid_file'));
       }
+      const unfinished = programError(body);
+      if (unfinished) {
+        requests.push(record);
+        return send(res, 400, errorBody(unfinished, 'invalid_request_error', 'invalid_program'));
+      }
       const { step, clientSearch } = planResponse(body);
       requests.push({ ...record, step });
-      return send(
-        res,
-        200,
-        responseObject(
-          step,
-          { id: `mock${++counter}`, created, model: typeof body.model === 'string' ? body.model : MOCK_MODEL },
-          clientSearch,
-        ),
+      const id = `mock${++counter}`;
+      const answer = responseObject(
+        step,
+        {
+          id,
+          created,
+          model: typeof body.model === 'string' ? body.model : MOCK_MODEL,
+          inputTokens: Math.ceil(raw.length / 4),
+          cachedTokens: promptCache.cachedTokens(promptOf(body), Math.ceil(raw.length / 4)),
+        },
+        clientSearch,
       );
+      // Programmatic tool calling: the call comes from a program, or the finished program leads the answer.
+      return send(res, 200, { ...answer, output: withProgram(body, step, answer.output, id) });
     }
     if (method !== 'POST' || path !== '/v1/chat/completions') {
       requests.push(record);
@@ -120,6 +135,7 @@ export async function startMockOpenAI(options: MockOpenAIOptions = {}): Promise<
       created,
       model: typeof body.model === 'string' ? body.model : MOCK_MODEL,
       promptChars: raw.length,
+      cachedTokens: promptCache.cachedTokens(promptOf(body), Math.ceil(raw.length / 4)),
     };
     if (body.stream === true) {
       res.writeHead(200, {

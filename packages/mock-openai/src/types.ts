@@ -52,10 +52,12 @@ export interface Script {
   readonly searchTool?: string;
   /** `argsText="…"`: the exact `arguments` text of the target's call (direct and directory lanes), e.g. invalid JSON. */
   readonly argumentsText?: string;
+  /** `early=1`: the model first calls the target by name before any search loaded it (a call before the load). */
+  readonly early?: boolean;
 }
 
 /** Which way the mock reaches the target, chosen from the tools it is offered. */
-export type Lane = 'direct' | 'code' | 'directory' | 'tools' | 'search' | 'deferred';
+export type Lane = 'direct' | 'code' | 'directory' | 'tools' | 'search' | 'deferred' | 'unloaded';
 
 /** The model's next move: call one tool, or answer. */
 export type Step =

@@ -347,3 +347,26 @@ describe("deferred lane with a client's own search tool (searchTool=…, Anthrop
     expect(planNextStep(request([user(ask)], [fn('Read')]))).toMatchObject({ kind: 'answer', reason: 'unreachable' });
   });
 });
+
+describe('planNextStep: early=1 (a call before the load)', () => {
+  const early = `${ASK} args={"q":"x"} early=1`;
+
+  it('calls the target by name although it is not offered', () => {
+    const step = planNextStep(request([user(early)], [searchTool, callTool]));
+    expect(step).toMatchObject({ kind: 'tool-call', lane: 'unloaded', name: TARGET, args: { q: 'x' } });
+  });
+
+  it('then calls it directly once it is offered; the early call is not an attempt', () => {
+    const messages = [user(early), called('c1', TARGET, { q: 'x' }), result('c1', 'Error TOOL_NOT_LOADED: …')];
+    const step = planNextStep(request(messages, [searchTool, callTool, fn(TARGET)]));
+    expect(step).toMatchObject({ kind: 'tool-call', lane: 'direct', name: TARGET, args: { q: 'x' } });
+  });
+
+  it('goes on by search when the target is still not offered', () => {
+    const messages = [user(early), called('c1', TARGET, {}), result('c1', 'Error UNKNOWN_TOOL: …')];
+    expect(planNextStep(request(messages, [searchTool, callTool]))).toMatchObject({
+      lane: 'tools',
+      name: 'tool_search',
+    });
+  });
+});

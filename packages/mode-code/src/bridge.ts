@@ -13,7 +13,7 @@ import {
   type ToolResult,
   errorMessage,
 } from '@tool-search/kernel';
-import { emitSearch } from '@tool-search/control-tools';
+import { emitSearch, readDescribedSkill, withSkillKinds } from '@tool-search/control-tools';
 import { indexForRun, type ToolIndexOptions } from '@tool-search/search';
 import type { BridgeError, BridgeOp } from './sandbox/protocol.js';
 import { CodeErrors } from './errors.js';
@@ -42,7 +42,7 @@ export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridg
       if (typeof query === 'string') {
         const ranked = await index().searchRanked(query, limit === undefined ? {} : { limit });
         emitSearch(run, [query], ranked, 'code');
-        return ranked.result;
+        return withSkillKinds(ranked.result);
       }
       if (
         Array.isArray(query) &&
@@ -53,11 +53,11 @@ export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridg
           // Several phrasings of one need: one ranked list (reciprocal-rank fusion in the index).
           const ranked = await index().searchRanked(query, { ...(limit === undefined ? {} : { limit }), fuse: true });
           emitSearch(run, query, ranked, 'code');
-          return ranked.result;
+          return withSkillKinds(ranked.result);
         }
         const ranked = await index().searchRanked(query, limit === undefined ? {} : { limit });
         emitSearch(run, query, ranked, 'code');
-        return ranked.result;
+        return withSkillKinds(ranked.result);
       }
       throw fault(
         CodeErrors.CODE_INVALID,
@@ -65,7 +65,7 @@ export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridg
       );
     },
 
-    describe(payload) {
+    async describe(payload, signal) {
       const requested = payload.id;
       if (typeof requested !== 'string')
         throw fault(CodeErrors.CODE_INVALID, 'openclaw.tools.describe(id) takes a tool id string');
@@ -73,7 +73,15 @@ export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridg
       run.emit({ type: 'describe', toolId: description?.id ?? null, requested, origin: 'code' });
       if (!description) throw unknownTool(requested, index().suggest(requested));
       const guidance = typeof run.guidanceFor === 'function' ? run.guidanceFor([description.id]) : '';
-      return guidance ? { ...description, guidance } : description;
+      // An MCP server's skill (SEP-2640) is described with its SKILL.md, read through the run.
+      const skill = await readDescribedSkill(run, description, 'code', signal);
+      const read =
+        skill?.text !== undefined
+          ? { kind: 'skill', skill: skill.text }
+          : skill
+            ? { kind: 'skill', skillError: skill.error }
+            : {};
+      return { ...description, ...read, ...(guidance ? { guidance } : {}) };
     },
 
     async call(payload, signal) {

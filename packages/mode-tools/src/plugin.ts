@@ -3,7 +3,7 @@
  * text; every catalog tool is reached through search. The kernel appends the
  * `direct-only` tools itself.
  */
-import type { KernelPlugin } from '@tool-search/kernel';
+import { directTool, type ExposedTool, type KernelPlugin, type RunApi, type ToolDescriptor } from '@tool-search/kernel';
 import { CONTROL_TOOL_NAMES, controlToolsFor } from '@tool-search/control-tools';
 import { parseOptions, TOOLS_MODE_PLUGIN, type ToolsModeOptions } from './options.js';
 import { prepareIndex } from '@tool-search/search';
@@ -30,8 +30,21 @@ export function toolsModePlugin(options: ToolsModeOptions = {}): KernelPlugin {
         prepareIndex(ctx.run);
         draft.tools.push(...controls(ctx.run.info.request));
         draft.system.push(TOOLS_MODE_SYSTEM);
+        draft.loadOnCall = loader(ctx.run, ctx.searchable);
         return draft;
       });
     },
+  };
+}
+
+/**
+ * A model that calls a searchable tool by its name (or id) instead of through tool_call gets its schema and can call
+ * it by that name from then on. Only the run's searchable catalog loads: a tool policy dropped stays unknown.
+ */
+function loader(run: RunApi, searchable: readonly ToolDescriptor[]): (name: string) => ExposedTool | undefined {
+  const ids = new Set(searchable.map((tool) => tool.id));
+  return (name) => {
+    const tool = run.tool(name);
+    return tool && ids.has(tool.id) ? directTool(tool) : undefined;
   };
 }

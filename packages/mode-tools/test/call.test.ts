@@ -1,5 +1,6 @@
 import { createKernel, ErrorCode, type CallOrigin, type KernelPlugin, type ToolDefinition } from '@tool-search/kernel';
 import { afterEach, describe, expect, it } from 'vitest';
+import { fakeTool } from '@tool-search/testing';
 import { toolsModePlugin } from '../src/index.js';
 import { blockPlugin, control, denyPolicyPlugin, errorCode, sourcePlugin, text, TOOLS } from './fixtures.js';
 
@@ -132,11 +133,80 @@ describe('tool_call', () => {
     });
     expect(calls[0]?.origin).toBe('direct');
   });
+});
 
-  it('does not route a catalog tool name that is not exposed', async () => {
+// Issue 44 item 4: a call before the load answers with the schema, and the next call by that name runs.
+describe('a catalog tool called by name before it was loaded', () => {
+  it('answers with its input schema and a hint, runs nothing, and loads it', async () => {
+    const { exposure, calls } = await open();
+    const outcome = await exposure.call('weather_forecast', { town: 'Oslo' });
+    expect(outcome).toMatchObject({
+      status: 'error',
+      toolId: 'plugin:weather:weather_forecast',
+      error: { code: ErrorCode.TOOL_NOT_LOADED },
+    });
+    const result = outcome.status === 'error' ? outcome.result : undefined;
+    expect(result?.isError).toBe(true);
+    const [hint, schema] = text(result!).split('\n');
+    expect(hint).toBe(
+      'Error TOOL_NOT_LOADED: weather_forecast was not loaded; its schema is below; call it again with these arguments.',
+    );
+    expect(JSON.parse(schema!)).toEqual({
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      required: ['city'],
+    });
+    expect(calls).toEqual([]);
+    expect(exposure.loaded()).toEqual([
+      expect.objectContaining({ name: 'weather_forecast', toolId: 'plugin:weather:weather_forecast', kind: 'tool' }),
+    ]);
+    expect(exposure.has('weather_forecast')).toBe(true);
+
+    const again = await exposure.call('weather_forecast', { city: 'Oslo' });
+    expect(again).toMatchObject({
+      status: 'ok',
+      result: { content: [{ text: 'FAKE_TOOL_OK weather_forecast {"city":"Oslo"}' }] },
+    });
+    expect(calls).toEqual([{ toolId: 'plugin:weather:weather_forecast', origin: 'direct', status: 'ok' }]);
+    expect(exposure.loaded()).toHaveLength(1);
+  });
+
+  it('loads by id too, under the name the model called', async () => {
     const { exposure } = await open();
-    const outcome = await exposure.call('read_file', { path: 'a' });
-    expect(outcome).toMatchObject({ status: 'error', error: { code: ErrorCode.UNKNOWN_TOOL } });
+    const first = await exposure.call('core:core:read_file', { path: 'a' });
+    expect(first).toMatchObject({ status: 'error', error: { code: ErrorCode.TOOL_NOT_LOADED } });
+    await expect(exposure.call('core:core:read_file', { path: 'a' })).resolves.toMatchObject({ status: 'ok' });
+    expect(exposure.loaded().map((view) => view.name)).toEqual(['core:core:read_file']);
+  });
+
+  it('a tool the policy dropped answers exactly as an unknown name: no schema, nothing loaded', async () => {
+    const { exposure, calls } = await open();
+    // The same run without the tool at all: what an unknown name answers.
+    const absent = await open(TOOLS.filter((tool) => tool.name !== 'secret_tool'));
+    const shape = async (from: typeof exposure) =>
+      JSON.stringify({ ...(await from.call('secret_tool', {})), callId: '' });
+    const denied = await shape(exposure);
+    expect(denied).toBe(await shape(absent.exposure));
+    expect(denied).toContain(ErrorCode.UNKNOWN_TOOL);
+    expect(denied).not.toMatch(/TOOL_NOT_LOADED|properties|vault/);
+    expect(exposure.loaded()).toEqual([]);
+    expect(calls).toEqual([]);
+  });
+
+  it("a hidden tool (an MCP App's app-only one) answers as unknown by name and by id, and never loads", async () => {
+    const hidden = fakeTool('cart_update', 'mcp', 'shop', 'Update the cart (app only).', { catalogMode: 'hidden' });
+    const { exposure, calls } = await open([...TOOLS, hidden]);
+    for (const name of ['cart_update', 'mcp:shop:cart_update'])
+      await expect(exposure.call(name, {})).resolves.toMatchObject({ error: { code: ErrorCode.UNKNOWN_TOOL } });
+    expect(exposure.loaded()).toEqual([]);
+    expect(calls).toEqual([]);
+  });
+
+  it('a blocked tool loads, and its next call is still blocked by the guard', async () => {
+    const { exposure, calls } = await open();
+    await exposure.call('dangerous_delete', {});
+    await expect(exposure.call('dangerous_delete', {})).resolves.toMatchObject({ status: 'blocked' });
+    expect(calls).toEqual([{ toolId: 'plugin:cleanup:dangerous_delete', origin: 'direct', status: 'blocked' }]);
   });
 });
 

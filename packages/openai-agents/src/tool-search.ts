@@ -3,14 +3,23 @@
  * as the CLI loads a config); every tool's `execute` goes through it, so policy, approvals, loop detection, hooks,
  * telemetry and the session log apply to what the Agents SDK runner calls.
  */
-import { tool, toolSearchTool, type FunctionTool, type HostedTool, type RunContext } from '@openai/agents';
-import { ErrorCode, errorMessage, ToolSearchError, type Run } from '@tool-search/kernel';
+import {
+  tool,
+  toolSearchTool,
+  type FunctionTool,
+  type HostedTool,
+  type RunContext,
+  type ToolErrorFormatter,
+  type ToolNotFoundBehavior,
+} from '@openai/agents';
+import { ErrorCode, errorMessage, notLoadedResult, ToolSearchError, type Run } from '@tool-search/kernel';
 import { toolResultText } from '@tool-search/provider-formats';
 import {
   FRAMEWORK_MODES,
   withFrameworkSurface,
   type FrameworkMode,
   type FrameworkOptions,
+  type ConversationLoads,
   type RunTool,
   type ToolSearchRun,
 } from '@tool-search/preset';
@@ -41,6 +50,16 @@ export interface ToolSearchTools {
   readonly run: Run;
   /** The tool name of a catalog tool id (names are provider-safe, ids are not). */
   toolName(toolId: string): string | undefined;
+  /**
+   * Spread into `runner.run(agent, input, { ...runOptions })` (or `new Runner({ ...runOptions })`), deferred mode: a
+   * call of a catalog tool no search enabled yet answers with its schema (`TOOL_NOT_LOADED`) and enables it for the
+   * next turn, instead of the SDK's `ModelBehaviorError` that ends the run. Unknown and denied names get the SDK's own
+   * "not found" text.
+   */
+  readonly runOptions: {
+    readonly toolNotFoundBehavior: ToolNotFoundBehavior;
+    readonly toolErrorFormatter: ToolErrorFormatter;
+  };
   close(): Promise<void>;
 }
 
@@ -50,21 +69,34 @@ const errorText = (_context: RunContext, error: unknown): string =>
 
 export async function createToolSearch(options: CreateToolSearchOptions = {}): Promise<ToolSearchTools> {
   const { responsesToolSearch = false, ...frameworkOptions } = options;
-  return withFrameworkSurface(frameworkOptions, ({ opened, surface, mode, searchToolName, limit }) => {
+  return withFrameworkSurface(frameworkOptions, ({ opened, surface, mode, searchToolName, limit, loads }) => {
     // Per Agents SDK run (its RunContext), the tools a search found: enabled from the next turn on.
     const found = new WeakMap<object, Set<string>>();
+    const deferred = new Map(
+      mode === 'deferred' && !responsesToolSearch
+        ? surface.tools.filter((t) => t.catalogMode === 'catalog').map((t) => [t.name, t])
+        : [],
+    );
+    const runOptions = {
+      toolNotFoundBehavior: 'return_error_to_model' as const,
+      toolErrorFormatter: earlyLoader(deferred, found, loads),
+    };
     if (mode === 'deferred' && responsesToolSearch) {
-      const tools = surface.tools.map((runTool) => functionTool(runTool, undefined, runTool.catalogMode === 'catalog'));
+      // A tool the conversation loaded in an earlier run (`conversationId`) is not deferred.
+      const tools = surface.tools.map((runTool) =>
+        functionTool(runTool, undefined, runTool.catalogMode === 'catalog' && !loads.names.has(runTool.name)),
+      );
       return {
-        tools: [hostedSearch(opened, surface.nameOf, limit), ...tools],
+        tools: [hostedSearch(opened, surface.nameOf, limit, loads), ...tools],
         mode,
         run: opened.run,
         toolName: surface.nameOf,
+        runOptions,
         close: opened.close,
       };
     }
     const tools: (FunctionTool | HostedTool)[] = surface.tools.map((runTool) =>
-      functionTool(runTool, mode === 'deferred' && runTool.catalogMode === 'catalog' ? found : undefined),
+      functionTool(runTool, mode === 'deferred' && runTool.catalogMode === 'catalog' ? found : undefined, false, loads),
     );
     if (mode === 'deferred') {
       if (tools.some((candidate) => candidate.name === searchToolName)) {
@@ -76,17 +108,39 @@ export async function createToolSearch(options: CreateToolSearchOptions = {}): P
           },
         );
       }
-      const deferred = new Map(surface.tools.filter((t) => t.catalogMode === 'catalog').map((t) => [t.name, t]));
-      tools.unshift(searchTool(opened, searchToolName, surface.nameOf, deferred, found, limit));
+      tools.unshift(searchTool(opened, searchToolName, surface.nameOf, deferred, found, limit, loads));
     }
-    return { tools, mode, run: opened.run, toolName: surface.nameOf, close: opened.close };
+    return { tools, mode, run: opened.run, toolName: surface.nameOf, runOptions, close: opened.close };
   });
+}
+
+/**
+ * A call before the load: the SDK finds no enabled tool by the name the model called (with `return_error_to_model`,
+ * a tool message instead of a run-ending error). For a deferred catalog tool of the run (policy applied) the message
+ * is its schema and a hint, and the tool is enabled for this SDK run from the next turn; any other name (unknown,
+ * denied) keeps the SDK's default text, so a denied tool reads like one that does not exist.
+ */
+function earlyLoader(
+  deferred: ReadonlyMap<string, RunTool>,
+  found: WeakMap<object, Set<string>>,
+  loads: ConversationLoads,
+): ToolErrorFormatter {
+  return async ({ kind, toolName, runContext }) => {
+    const runTool = kind === 'tool_not_found' ? deferred.get(toolName) : undefined;
+    if (!runTool) return undefined;
+    let set = found.get(runContext);
+    if (!set) found.set(runContext, (set = new Set()));
+    set.add(runTool.name);
+    await loads.remember([runTool.name]);
+    return toolResultText(notLoadedResult(runTool.name, runTool.inputSchema));
+  };
 }
 
 function functionTool(
   runTool: RunTool,
   found: WeakMap<object, Set<string>> | undefined,
   deferLoading = false,
+  loads?: ConversationLoads,
 ): FunctionTool {
   return tool({
     ...(deferLoading ? { deferLoading: true } : {}),
@@ -98,7 +152,11 @@ function functionTool(
       toolResultText(await runTool.call(input, details?.signal ? { signal: details.signal } : {})),
     errorFunction: errorText,
     ...(found
-      ? { isEnabled: ({ runContext }: { runContext: RunContext }) => found.get(runContext)?.has(runTool.name) === true }
+      ? {
+          // Found by a search in this SDK run, or loaded by the conversation in an earlier one (`conversationId`).
+          isEnabled: ({ runContext }: { runContext: RunContext }) =>
+            found.get(runContext)?.has(runTool.name) === true || loads?.names.has(runTool.name) === true,
+        }
       : {}),
   }) as FunctionTool;
 }
@@ -108,6 +166,7 @@ function hostedSearch(
   opened: ToolSearchRun,
   nameOf: (toolId: string) => string | undefined,
   limit: number,
+  loads: ConversationLoads,
 ): HostedTool {
   return toolSearchTool({
     execution: 'client',
@@ -127,7 +186,9 @@ function hostedSearch(
       if (!query.trim()) return [];
       const names = (await opened.search(query, { limit, origin: 'tool_call' })).map(nameOf);
       const byName = new Map(availableTools.map((candidate) => [candidate.name, candidate]));
-      return names.flatMap((name) => (name !== undefined && byName.has(name) ? [byName.get(name)!] : []));
+      const hits = names.flatMap((name) => (name !== undefined && byName.has(name) ? [byName.get(name)!] : []));
+      await loads.remember(hits.map((hit) => hit.name));
+      return hits;
     },
   });
 }
@@ -139,6 +200,7 @@ function searchTool(
   deferred: ReadonlyMap<string, RunTool>,
   found: WeakMap<object, Set<string>>,
   limit: number,
+  loads: ConversationLoads,
 ): FunctionTool {
   return tool({
     name,
@@ -164,6 +226,7 @@ function searchTool(
         if (!set) found.set(context, (set = new Set()));
         for (const n of names) set.add(n);
       }
+      await loads.remember(names);
       return JSON.stringify({ tools: names.map((n) => ({ name: n, description: deferred.get(n)!.description })) });
     },
     errorFunction: errorText,

@@ -26,4 +26,8 @@ export const McpErrors = defineErrors('@tool-search/plugin-mcp', {
     'An MCP server (2025-11-25) needs the user to open a URL before the call can go on (`-32042`); `details.elicitations`.',
   MCP_AUTH_FAILED:
     "The OAuth flow with an MCP server's authorization server failed (discovery, registration, token exchange).",
+  MCP_SKILLS_LIST_FAILED:
+    'An MCP server that declares the Skills extension (SEP-2640) failed to answer `skills/list`; its skills are missing from the run, its tools stay (warning).',
+  MCP_SKILL_INVALID:
+    'A skill (SEP-2640) was refused: a `skills/list` entry breaks the rules, or a file read does not match its entry (unlisted, size, SHA-256 digest, frontmatter), or the file asked for is outside the skill.',
 });

@@ -28,6 +28,8 @@ export type {
 export type { McpClientHandlers, McpRequestContext } from './handlers.js';
 export type { McpServerStatus, McpServerState, McpFailureReason } from './connection.js';
 export { toDefinition } from './to-definition.js';
+export type { McpSkillMeta } from './skills.js';
+export { ALWAYS_LOAD_META_KEY, catalogModeOf, isAppOnly } from './tool-visibility.js';
 export { fileTokenStore, memoryTokenStore, tokenFile } from './token-store.js';
 export { defaultStateDir } from './state-dir.js';
 export type { McpAuthRecord, McpTokenStore } from './token-store.js';

@@ -24,6 +24,7 @@ import { memoryTokenStore } from './token-store.js';
 import { traceMeta } from './trace-context.js';
 import { toDefinition } from './to-definition.js';
 import { McpErrors } from './errors.js';
+import { SkillShelves } from './skills.js';
 
 export const MCP_PLUGIN_NAME = '@tool-search/plugin-mcp';
 
@@ -79,6 +80,8 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
     ...(parsed.roots ? { roots: parsed.roots } : {}),
   };
   const connections: ServerConnection[] = [];
+  // Skills (SEP-2640) of the servers that declare the extension: listed with the tools, as source `skill`.
+  const skillShelves = new SkillShelves();
   let warn: Logger['warn'] = () => undefined; // the plugin's logger, once applied
   // Resources, templates and prompts listings are bounded like tool listings.
   const downstream = createDownstream(() => connections, {
@@ -103,6 +106,12 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
       for (const [name, config] of Object.entries(parsed.servers)) {
         connections.push(new ServerConnection(name, config, { ...settings, logger, downstream }));
       }
+      // Skills are resources: a server's `resources/list_changed` may mean new skills, so they are listed again.
+      const unwatch = downstream.on((event) => {
+        if (event.type !== 'resources-changed') return;
+        const client = connections.find((connection) => connection.name === event.server)?.client;
+        if (skillShelves.forget(client)) onToolsChanged?.(event.server);
+      });
 
       hooks.listTools.tapPromise(async (sink) => {
         await Promise.all(
@@ -111,6 +120,12 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
               const listing = await connection.listTools();
               sink.add(listing.tools.map((tool) => definitionOf(connection, tool)));
               for (const diagnostic of listingDiagnostics(connection.name, listing)) sink.diagnostic(diagnostic);
+              const skills = await skillShelves.list(connection, {
+                maxSkills: settings.limits.maxTools,
+                timeoutMs: settings.connectTimeoutMs,
+              });
+              sink.add(skills.definitions);
+              for (const diagnostic of skills.diagnostics) sink.diagnostic(diagnostic);
             } catch (error) {
               const coded = ToolSearchError.isInstance(error) ? error : undefined;
               sink.diagnostic({
@@ -126,6 +141,7 @@ export function mcpPlugin(options: McpPluginOptions): McpPlugin {
       });
 
       hooks.shutdown.tapPromise(async () => {
+        unwatch();
         await Promise.all(connections.map((connection) => connection.close()));
       });
     },

@@ -19,7 +19,7 @@ import { SnapshotErrors } from './errors.js';
 export const SNAPSHOT_FORMAT = 'tool-search.catalog-snapshot/1';
 export const PLUGIN_NAME = '@tool-search/plugin-snapshot';
 
-const SOURCES: readonly ToolSource[] = ['core', 'plugin', 'mcp', 'client'];
+const SOURCES: readonly ToolSource[] = ['core', 'plugin', 'mcp', 'client', 'skill'];
 
 export interface SnapshotTool {
   /** `<server>::<name>`; derived when absent. */

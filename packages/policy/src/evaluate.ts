@@ -55,7 +55,7 @@ export function evaluatePolicy<T extends MatchableTool>(
       continue;
     }
     dropped.set(tool.id, drop.step);
-    if (drop.rule.layer === 'sandbox' && (tool.source === 'plugin' || tool.source === 'mcp'))
+    if (drop.rule.layer === 'sandbox' && (tool.source === 'plugin' || tool.source === 'mcp' || tool.source === 'skill'))
       droppedBySandbox.push(tool);
   }
   if (droppedBySandbox.length) diagnostics.push(sandboxNotice(droppedBySandbox));
@@ -284,9 +284,11 @@ function impostorNotice(tools: readonly MatchableTool[], dropped: ReadonlyMap<st
 function sandboxNotice(tools: readonly MatchableTool[]): PolicyDiagnostic {
   const plugins = unique(tools.filter((t) => t.source === 'plugin').map((t) => t.owner));
   const mcpServers = unique(tools.filter((t) => t.source === 'mcp').map((t) => t.owner));
+  const skillServers = unique(tools.filter((t) => t.source === 'skill').map((t) => t.owner));
   const hints = [
     ...(plugins.length ? ['group:plugins', ...plugins] : []),
     ...mcpServers.map((server) => `mcp:${server}:*`),
+    ...skillServers.map((server) => `skill:${server}:*`),
   ];
   return {
     code: ErrorCode.POLICY_DENIED,

@@ -48,6 +48,8 @@ export interface CatalogSpec {
   readonly plugins?: Readonly<Record<string, readonly (string | ToolSpec)[]>>;
   /** MCP server → tool names. */
   readonly mcp?: Readonly<Record<string, readonly string[]>>;
+  /** MCP server → skill names (source `skill`, SEP-2640). */
+  readonly skills?: Readonly<Record<string, readonly string[]>>;
 }
 
 export const DEFAULT_CATALOG: CatalogSpec = {
@@ -84,6 +86,7 @@ export function definitions(spec: CatalogSpec, executed: string[] = []): ToolDef
     ...(spec.core ?? []).map((name) => make('core', 'core', name)),
     ...Object.entries(spec.plugins ?? {}).flatMap(([owner, tools]) => tools.map((tool) => make('plugin', owner, tool))),
     ...Object.entries(spec.mcp ?? {}).flatMap(([server, tools]) => tools.map((tool) => make('mcp', server, tool))),
+    ...Object.entries(spec.skills ?? {}).flatMap(([server, names]) => names.map((name) => make('skill', server, name))),
   ];
 }
 

@@ -5,6 +5,7 @@
  */
 import { ConfigError, ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { openToolSearchRun, type OpenRunOptions, type RunSurface, type ToolSearchRun } from './open-run.js';
+import { conversationLoads, type ConversationLoads } from './conversation-loads.js';
 
 /** `deferred`: the framework's own search-then-load with Tool Search's ranker; or an exposure mode. */
 export type FrameworkMode = 'deferred' | 'code' | 'tools' | 'direct';
@@ -17,6 +18,12 @@ export interface FrameworkOptions extends OpenRunOptions {
   readonly searchToolName?: string;
   /** `deferred`: tools one search finds. Default: the run's `searchDefaultLimit` (8 unless configured). */
   readonly maxResults?: number;
+  /**
+   * `deferred`: the conversation this run serves (an AI SDK chat id, a LangGraph `thread_id`, an OpenAI Agents
+   * session id). The tools its searches find are kept in the state store (`state`, else the config's `state.redis`,
+   * else this process) under it, and a run opened for it again starts with them loaded (conversation-loads.ts).
+   */
+  readonly conversationId?: string;
 }
 
 export interface FrameworkSurface {
@@ -26,6 +33,8 @@ export interface FrameworkSurface {
   readonly searchToolName: string;
   /** Tools one search finds: `maxResults`, else the run's `searchDefaultLimit`. */
   readonly limit: number;
+  /** The tools the conversation loaded in earlier runs (`conversationId`), and where this run records new ones. */
+  readonly loads: ConversationLoads;
 }
 
 /**
@@ -36,7 +45,7 @@ export async function withFrameworkSurface<T>(
   options: FrameworkOptions,
   build: (framework: FrameworkSurface) => T | Promise<T>,
 ): Promise<T> {
-  const { mode = 'deferred', searchToolName = 'tool_search', maxResults, ...openOptions } = options;
+  const { mode = 'deferred', searchToolName = 'tool_search', maxResults, conversationId, ...openOptions } = options;
   if (!FRAMEWORK_MODES.includes(mode)) {
     throw new ToolSearchError(
       ErrorCode.MODE_UNKNOWN,
@@ -49,11 +58,28 @@ export async function withFrameworkSurface<T>(
       code: ErrorCode.OPTIONS_INVALID,
     });
   }
-  const opened = await openToolSearchRun(openOptions);
+  const run = await openToolSearchRun(openOptions);
+  let loads: ConversationLoads | undefined;
+  // The adapters close the run with `opened.close`: the conversation's store (when opened here) closes with it.
+  const opened: ToolSearchRun = {
+    ...run,
+    close: async () => {
+      try {
+        await run.close();
+      } finally {
+        await loads?.close();
+      }
+    },
+  };
   try {
     const surface = await opened.surface(mode === 'deferred' ? 'direct' : mode);
     const limit = maxResults ?? opened.toolSearch.searchDefaultLimit;
-    return await build({ opened, surface, mode, searchToolName, limit });
+    const state = openOptions.state;
+    loads = await conversationLoads(opened, surface, {
+      ...(mode === 'deferred' && conversationId !== undefined ? { conversationId } : {}),
+      ...(state ? { state } : {}),
+    });
+    return await build({ opened, surface, mode, searchToolName, limit, loads });
   } catch (error) {
     await opened.close();
     throw error;

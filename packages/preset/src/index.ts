@@ -10,6 +10,7 @@ export { PLUGIN_MODULE_WANTS } from './plugin-module.js';
 export { openToolSearchRun } from './open-run.js';
 export { FRAMEWORK_MODES, withFrameworkSurface } from './framework-surface.js';
 export type { FrameworkMode, FrameworkOptions, FrameworkSurface } from './framework-surface.js';
+export type { ConversationLoads } from './conversation-loads.js';
 export type { OpenRunOptions, RunSearchOptions, RunSurface, RunTool, ToolSearchRun } from './open-run.js';
 export { UNAVAILABLE_CORE_TOOLS, GATEWAY_TOOL_ABSENT } from './unavailable-tools.js';
 export { createFrontEnd } from './front-end.js';

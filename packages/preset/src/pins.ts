@@ -92,7 +92,8 @@ export function alwaysVisiblePlugin(options: AlwaysVisibleOptions): KernelPlugin
           const pinned: ExposedTool[] = [];
           // ctx.run.catalog is the effective catalog: policy has already removed denied tools.
           for (const tool of ctx.run.catalog) {
-            if (shown.has(tool.id) || !isPinned(tool, options)) continue;
+            // A hidden tool (an MCP App's app-only one) is never the model's, pinned or not.
+            if (tool.catalogMode === 'hidden' || shown.has(tool.id) || !isPinned(tool, options)) continue;
             if (names.has(tool.name)) {
               ctx.run.emit({
                 type: 'diagnostic',

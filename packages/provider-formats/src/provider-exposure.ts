@@ -53,6 +53,8 @@ function wrap(exposure: RunExposure): ProviderExposure {
     call: (name: string, args: unknown, options?: Omit<CallOptions, 'origin'>) =>
       exposure.call(route(name), args, options),
     has: (name: string) => exposure.has(route(name)),
+    // Loaded under the name the model called, which the provider accepted: no provider form needed.
+    loaded: () => exposure.loaded(),
     toOpenAI: () => exposure.tools.map((tool) => toOpenAITool(tool, names.toProvider(tool.name))),
     toAnthropic: () => exposure.tools.map((tool) => toAnthropicTool(tool, names.toProvider(tool.name))),
     providerName: (name: string) => names.toProvider(name),

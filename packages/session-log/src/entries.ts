@@ -84,6 +84,8 @@ export interface ToolCallEntry extends EntryBase {
   readonly source: ToolSource;
   readonly owner: string;
   readonly origin: CallOrigin;
+  /** Set when the provider's sandbox made the call (programmatic tool calling through the gateway). */
+  readonly caller?: 'programmatic';
   readonly status: 'ok' | 'blocked' | 'pending' | 'error';
   readonly durationMs: number;
   /** The plugin that blocked the call (status `blocked`). */

@@ -13,3 +13,11 @@ export {
   type StateHealth,
 } from './create.js';
 export { StateErrors } from './errors.js';
+export {
+  DEFAULT_LOADED_TOOLS_TTL_MS,
+  DEFAULT_MAX_LOADED_TOOLS,
+  LOADED_TOOLS_PREFIX,
+  loadedTools,
+  type LoadedTools,
+  type LoadedToolsOptions,
+} from './loaded-tools.js';

@@ -65,6 +65,8 @@ interface RunState {
   latestSearch?: readonly SearchEventResult[];
   /** Values of this run's calls at `writeOnly` schema positions (attachment content): replaced in every entry. */
   readonly secrets: Set<string>;
+  /** The gateway's `tool-caller` marker for the run's next call: taken by the next call that ends. */
+  nextCaller?: RunEventMap['tool-caller'];
 }
 
 export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin {
@@ -121,6 +123,11 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
     const span = runs.get(run.runId)?.span;
     const secrets = runs.get(run.runId)?.secrets ?? new Set<string>();
     switch (event.type) {
+      case 'tool-caller': {
+        const state = runs.get(run.runId);
+        if (state) state.nextCaller = event;
+        return;
+      }
       case 'search':
         otel()?.searches.add(1, { origin: event.origin });
         span?.addEvent('search', {
@@ -261,6 +268,9 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
     const state = runs.get(ctx.run.runId);
     const started = state?.calls.get(call.callId);
     state?.calls.delete(call.callId);
+    // The gateway runs a turn's calls one by one: the marker is this call's when it names this tool.
+    const caller = state?.nextCaller?.toolId === call.tool.id ? state.nextCaller.caller : undefined;
+    if (state) state.nextCaller = undefined;
     const durationMs = started ? performance.now() - started.start : 0;
     const attributes = { source: call.tool.source, origin: call.origin, status: outcome.status };
     const instruments = otel();
@@ -286,6 +296,7 @@ export function telemetryPlugin(options: TelemetryOptions = {}): TelemetryPlugin
       source: call.tool.source,
       owner: call.tool.owner,
       origin: call.origin,
+      ...(caller ? { caller } : {}),
       status: outcome.status,
       durationMs,
       ...(outcome.status === 'blocked' ? { blockedBy: outcome.by } : {}),

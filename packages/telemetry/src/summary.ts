@@ -43,7 +43,7 @@ export interface TelemetrySummary {
 }
 
 export function emptyCatalog(): CatalogSummary {
-  return { total: 0, bySource: { core: 0, plugin: 0, mcp: 0, client: 0 }, directOnly: 0 };
+  return { total: 0, bySource: { core: 0, plugin: 0, mcp: 0, client: 0, skill: 0 }, directOnly: 0 };
 }
 
 export function summarizeSession(entries: readonly SessionLogEntry[]): TelemetrySummary {

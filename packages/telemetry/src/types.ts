@@ -23,5 +23,14 @@ declare module '@tool-search/kernel' {
       readonly tools?: string;
       readonly system?: string;
     };
+    /**
+     * The run's next call of `toolId` was made by the provider's sandbox (programmatic tool calling, emitted by the
+     * gateway just before the call): its `tool-call` entry carries `caller`.
+     */
+    'tool-caller': {
+      readonly type: 'tool-caller';
+      readonly toolId: string;
+      readonly caller: 'programmatic';
+    };
   }
 }

@@ -58,7 +58,7 @@ describe('OpenTelemetry export', () => {
     const catalog = Object.fromEntries(
       (await o.points('tool_search.catalog.size')).map((p) => [p.attributes.source, p.value]),
     );
-    expect(catalog).toEqual({ core: 1, plugin: 2, mcp: 1, client: 0 });
+    expect(catalog).toEqual({ core: 1, plugin: 2, mcp: 1, client: 0, skill: 0 });
   });
 
   it('records beforeToolCall time per plugin', async () => {

@@ -36,6 +36,8 @@ export const SOURCE_GROUPS = Object.freeze({
   'group:openclaw': 'core',
   'group:plugins': 'plugin',
   'group:mcp': 'mcp',
+  /** MCP servers' skills (SEP-2640): ids `skill:<server>:<name>`. */
+  'group:skills': 'skill',
 } as const);
 
 /** Groups whose membership the policy defines; `meta.groups` cannot claim them. */

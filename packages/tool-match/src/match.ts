@@ -36,7 +36,7 @@ export type MatchableTool = Pick<ToolDescriptor, 'id' | 'name' | 'source' | 'own
 /** `allow` reads id-shaped entries as ids only; `deny` (the default, also used for approvals) matches as broadly as it can. */
 export type MatchEffect = 'allow' | 'deny';
 
-const ID_ENTRY = /^(core|plugin|mcp|client):/;
+const ID_ENTRY = /^(core|plugin|mcp|client|skill):/;
 
 export function matchesEntry(entry: string, tool: MatchableTool, effect: MatchEffect = 'deny'): boolean {
   if (effect === 'deny' && tool.source === 'client') {
@@ -68,7 +68,7 @@ export function claimedTool(tool: Pick<MatchableTool, 'name' | 'source'>): Match
   return { id: `${source}:${owner}:${name}`, name, source: source as MatchableTool['source'], owner };
 }
 
-const SOURCES = ['core', 'plugin', 'mcp', 'client'] as const;
+const SOURCES = ['core', 'plugin', 'mcp', 'client', 'skill'] as const;
 const FOLDED_SOURCES = new Map(SOURCES.map((source) => [foldName(source), source]));
 const prefixPattern = (sources: Iterable<string>) =>
   new RegExp(`^(${[...sources].map((s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')}):([^:]*):(.+)$`, 's');
