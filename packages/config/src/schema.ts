@@ -8,7 +8,9 @@
  * keys are errors wherever we own the shape (`additionalProperties: false`).
  */
 
+import { approvalsConfigSchema } from '@tool-search/plugin-approvals/options';
 import { embeddingsOptionsSchema } from '@tool-search/plugin-embeddings/options';
+import { loopDetectionConfigSchema } from '@tool-search/plugin-loop-detection/options';
 import {
   mcpPluginOptionsSchema,
   mcpServerConfigSchemaWith,
@@ -113,18 +115,8 @@ const policyLists = { allow: stringList, alsoAllow: stringList, deny: stringList
 const providerPolicyFields = { profile, ...policyLists };
 const sandbox = strictObject({ tools: strictObject(policyLists) });
 
-const loopDetection = strictObject({
-  enabled: { type: 'boolean' },
-  warningThreshold: { type: 'integer', minimum: 1 },
-  criticalThreshold: { type: 'integer', minimum: 1 },
-  globalCircuitBreakerThreshold: { type: 'integer', minimum: 1 },
-  historySize: { type: 'integer', minimum: 1 },
-  detectors: strictObject({
-    genericRepeat: { type: 'boolean' },
-    knownPollNoProgress: { type: 'boolean' },
-    pingPong: { type: 'boolean' },
-  }),
-});
+/** `tools.loopDetection` (and per agent): plugin-loop-detection's own schema, so config and plugin cannot drift. */
+const loopDetection = loopDetectionConfigSchema as Schema;
 
 /** `tools.toolSearch.embeddings`: plugin-embeddings' own options schema (one copy; the plugin checks the same again). */
 const embeddings: Schema = withSecretFields(embeddingsOptionsSchema, SECRET_FIELDS);
@@ -162,11 +154,8 @@ const toolSearchObject = strictObject({
 }) as Schema & { properties: Record<string, Schema> };
 const toolSearch: Schema = { anyOf: [{ type: 'boolean' }, toolSearchObject] };
 
-const approvals = strictObject({
-  require: stringList,
-  timeoutMs: { type: 'integer', minimum: 1 },
-  requireDestructive: { type: 'boolean' },
-});
+/** `tools.approvals`: plugin-approvals' own schema (one copy). */
+const approvals = approvalsConfigSchema as Schema;
 
 // `toolSearch` under byProvider and agents overrides the mode and limits for that provider/model or agent.
 const providerPolicy = strictObject({ ...providerPolicyFields, toolSearch });
@@ -333,6 +322,8 @@ export const configSchema = {
         apiKey: secretString,
         apiKeyEnv: { type: 'string', minLength: 1 },
         model: { type: 'string', minLength: 1 },
+        // Anthropic only: `false` sends no `cache_control` (the gateway's prompt-cache breakpoints; default on).
+        promptCache: { type: 'boolean' },
       },
       ['baseURL', 'model'],
     ),

@@ -220,6 +220,8 @@ export type ProviderConfig = {
   /** Environment variable holding the API key (preferred over `apiKey`). */
   apiKeyEnv?: string;
   model: string;
+  /** Anthropic only: prompt caching (breakpoints on the tools and system text, request-level `cache_control`); default `true`, `false` sends none. */
+  promptCache?: boolean;
 };
 
 export type GatewayConfig = {

@@ -3,6 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseMcpOptions } from '@tool-search/plugin-mcp';
 import { parseEmbeddingsOptions } from '@tool-search/plugin-embeddings';
+import { resolveApprovalsConfig } from '@tool-search/plugin-approvals';
+import { checkLoopDetectionSettings } from '@tool-search/plugin-loop-detection';
 import { configIssues, validateConfig } from '../src/index.js';
 
 const issuesOf = (value: unknown) => configIssues(value).map(({ path, rule }) => ({ path, rule }));
@@ -88,5 +90,40 @@ describe('embeddings rules come from plugin-embeddings', () => {
     expect(at({ baseURL: 'http://x', model: 'm', batchSize: 4096 })).toEqual([
       { path: '/tools/toolSearch/embeddings/batchSize', rule: 'maximum' },
     ]);
+  });
+});
+
+// Issue 45: config held its own copies of these sections and accepted what the plugins then refused at start.
+describe('loopDetection and approvals rules come from their plugins', () => {
+  /** What the plugin itself says: `undefined` when it accepts the section. */
+  const verdict = (check: () => unknown) => {
+    try {
+      check();
+      return undefined;
+    } catch (error) {
+      return (error as { path?: string }).path ?? 'refused';
+    }
+  };
+
+  it('loopDetection thresholds above 10,000 are refused where the plugin refuses them', () => {
+    const section = { warningThreshold: 20_000, criticalThreshold: 30_000, globalCircuitBreakerThreshold: 40_000 };
+    expect(issuesOf({ tools: { loopDetection: section } })).toContainEqual({
+      path: '/tools/loopDetection/warningThreshold',
+      rule: 'maximum',
+    });
+    expect(verdict(() => checkLoopDetectionSettings({ tools: { loopDetection: section } }))).toBeDefined();
+    expect(issuesOf({ tools: { loopDetection: { warningThreshold: 5, criticalThreshold: 9 } } })).toEqual([]);
+  });
+
+  it('approvals.timeoutMs above a day and an empty require entry are refused, as the plugin does', () => {
+    expect(issuesOf({ tools: { approvals: { timeoutMs: 1e8 } } })).toEqual([
+      { path: '/tools/approvals/timeoutMs', rule: 'maximum' },
+    ]);
+    expect(verdict(() => resolveApprovalsConfig({ timeoutMs: 1e8 }))).toBeDefined();
+    expect(issuesOf({ tools: { approvals: { require: [''] } } })).toEqual([
+      { path: '/tools/approvals/require/0', rule: 'minLength' },
+    ]);
+    expect(verdict(() => resolveApprovalsConfig({ require: [''] }))).toBeDefined();
+    expect(issuesOf({ tools: { approvals: { require: ['exec'], timeoutMs: 60_000 } } })).toEqual([]);
   });
 });

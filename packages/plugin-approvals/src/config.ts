@@ -2,7 +2,8 @@
  * `tools.approvals`: which calls need approval and how long to wait. Checked
  * once, when the plugin is created.
  */
-import { ConfigError, type JsonSchema, valueIssues } from '@tool-search/kernel';
+import { ConfigError, valueIssues } from '@tool-search/kernel';
+import { approvalsConfigSchema } from './options.js';
 
 export interface ApprovalsConfig {
   /** Tools that need approval: names, ids, `group:*`, `*` globs (matched like policy entries, case-insensitive). */
@@ -21,16 +22,7 @@ export interface ResolvedApprovalsConfig {
 
 export const DEFAULT_APPROVAL_TIMEOUT_MS = 60_000;
 
-/** JSON Schema of `tools.approvals`. */
-export const approvalsConfigSchema: JsonSchema = Object.freeze({
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    require: { type: 'array', items: { type: 'string', minLength: 1 } },
-    timeoutMs: { type: 'integer', minimum: 1, maximum: 86_400_000 },
-    requireDestructive: { type: 'boolean' },
-  },
-});
+export { approvalsConfigSchema } from './options.js';
 
 /** Validates and fills defaults; throws `CONFIG_INVALID` with a `tools.approvals.*` path. */
 export function resolveApprovalsConfig(config: ApprovalsConfig = {}): ResolvedApprovalsConfig {

@@ -4,6 +4,7 @@
  * bad threshold fails before any run instead of in the middle of one.
  */
 import { ConfigError, type JsonSchema, valueIssues } from '@tool-search/kernel';
+import { loopDetectionConfigSchema } from './options.js';
 
 export interface LoopDetectors {
   /** Same tool, same arguments, same result, again and again (tools that are not poll-like). */
@@ -54,29 +55,7 @@ export const DEFAULT_LOOP_DETECTION: LoopDetectionConfig = Object.freeze({
   detectors: Object.freeze({ genericRepeat: true, knownPollNoProgress: true, pingPong: true }),
 });
 
-const threshold = { type: 'integer', minimum: 1, maximum: 10_000 } as const;
-
-/** JSON Schema of `tools.loopDetection` (and of each `agents.list[].tools.loopDetection`). */
-export const loopDetectionConfigSchema: JsonSchema = Object.freeze({
-  type: 'object',
-  additionalProperties: false,
-  properties: {
-    enabled: { type: 'boolean' },
-    warningThreshold: threshold,
-    criticalThreshold: threshold,
-    globalCircuitBreakerThreshold: threshold,
-    historySize: threshold,
-    detectors: {
-      type: 'object',
-      additionalProperties: false,
-      properties: {
-        genericRepeat: { type: 'boolean' },
-        knownPollNoProgress: { type: 'boolean' },
-        pingPong: { type: 'boolean' },
-      },
-    },
-  },
-});
+export { loopDetectionConfigSchema } from './options.js';
 
 /** JSON Schema of the settings the plugin reads; other keys of `tools`, `agents` and agents pass through. */
 export const loopDetectionSettingsSchema: JsonSchema = Object.freeze({
