@@ -28,6 +28,8 @@ import { AiSdkErrors } from './errors.js';
 /** `deferred`: the AI SDK's `toolSearch` with Tool Search's ranker; `code`: `tool_search_code`; `tools`: the three control tools; `direct`: every tool. */
 export type AiSdkMode = FrameworkMode;
 export const AI_SDK_MODES: readonly AiSdkMode[] = FRAMEWORK_MODES;
+/** `tool_describe`, the tools-mode control tool a repaired call of a catalog tool becomes (it answers without running). */
+const DESCRIBE = 'tool_describe';
 
 /**
  * `mode` (default `deferred`), `searchToolName` (the search tool's name in the `ToolSet`), `maxResults`,
@@ -46,7 +48,8 @@ export interface ToolSearchToolSet {
   /**
    * Pass to `generateText` / `streamText` as `repairToolCall` (deferred mode): a call of a catalog tool no search
    * loaded yet loads it and answers with its schema (`TOOL_NOT_LOADED`) instead of the AI SDK's unavailable-tool error;
-   * the next step offers it. Other calls (unknown or denied names, bad input) are left to the AI SDK.
+   * the next step offers it. `tools` mode: such a call answers with the schema and the `tool_call` to make instead.
+   * Other calls (unknown or denied names, bad input) are left to the AI SDK.
    */
   readonly repairToolCall: ToolCallRepairFunction<ToolSet>;
   /** Closes the run (the session log is written) and stops MCP servers. */
@@ -54,12 +57,14 @@ export interface ToolSearchToolSet {
 }
 
 export async function createToolSearch(options: CreateToolSearchOptions = {}): Promise<ToolSearchToolSet> {
-  return withFrameworkSurface(options, ({ opened, surface, mode, searchToolName, limit, loads }) => {
+  return withFrameworkSurface(options, ({ opened, surface, mode, searchToolName, limit, loads, callBeforeLoad }) => {
     const tools: Record<string, Tool> = {};
     // A tool the conversation loaded in an earlier run (`conversationId`) is offered from the first step.
     const deferLoading = (runTool: RunTool) =>
       mode === 'deferred' && runTool.catalogMode === 'catalog' && !loads.names.has(runTool.name);
-    for (const runTool of surface.tools) tools[runTool.name] = aiTool(runTool, deferLoading(runTool));
+    const viaToolCall = toolCallHinter(callBeforeLoad);
+    for (const runTool of surface.tools)
+      tools[runTool.name] = aiTool(runTool, deferLoading(runTool), runTool.name === DESCRIBE ? viaToolCall : undefined);
     const loader = earlyLoader(surface.tools, searchToolName);
     if (mode === 'deferred') {
       if (Object.hasOwn(tools, searchToolName)) {
@@ -73,19 +78,22 @@ export async function createToolSearch(options: CreateToolSearchOptions = {}): P
       }
       tools[searchToolName] = searchTool(opened, surface.nameOf, limit, loader, loads);
     }
-    const repairToolCall: ToolCallRepairFunction<ToolSet> = async (options) =>
-      mode === 'deferred' ? loader.repair(options) : null;
+    const repairToolCall: ToolCallRepairFunction<ToolSet> = async (options) => {
+      if (mode === 'deferred') return loader.repair(options);
+      return mode === 'tools' && Object.hasOwn(tools, DESCRIBE) ? viaToolCall.repair(options) : null;
+    };
     return { tools, mode, run: opened.run, toolName: surface.nameOf, repairToolCall, close: opened.close };
   });
 }
 
 /** A run tool as an AI SDK tool: JSON Schema in, the result's text out to the model, coded errors as tool errors. */
-function aiTool(runTool: RunTool, deferLoading: boolean): Tool {
+function aiTool(runTool: RunTool, deferLoading: boolean, hinter?: ToolCallHinter): Tool {
   return tool<unknown, ToolResult, Record<string, never>>({
     description: runTool.description,
     inputSchema: jsonSchema(runTool.inputSchema as Parameters<typeof jsonSchema>[0]),
     ...(deferLoading ? { deferLoading: true } : {}),
-    execute: (input, { abortSignal }) => runTool.call(input, abortSignal ? { signal: abortSignal } : {}),
+    execute: (input, { abortSignal, toolCallId }) =>
+      hinter?.take(toolCallId) ?? runTool.call(input, abortSignal ? { signal: abortSignal } : {}),
     toModelOutput: ({ output }) => ({ type: 'text', value: toolResultText(output) }),
   });
 }
@@ -148,6 +156,33 @@ function earlyLoader(runTools: readonly RunTool[], searchToolName: string) {
       answers.delete(toolCallId);
       // Plain text (the provider wraps `error-text` in JSON): the hint line, then the schema.
       return { type: 'text' as const, value: toolResultText(notLoadedResult(runTool.name, runTool.inputSchema)) };
+    },
+  };
+}
+
+type ToolCallHinter = ReturnType<typeof toolCallHinter>;
+
+/**
+ * A call before the load, in `tools` mode: the model calls a catalog tool by its name, which the `ToolSet` does not
+ * have (it is reached through `tool_call`); the AI SDK refuses it (`NoSuchToolError`) before any `execute`. `repair`
+ * makes it a `tool_describe` call of that tool whose `execute` runs nothing and answers `TOOL_NOT_LOADED`: the hint
+ * names the `tool_call` to make, then the schema. A name that is no searchable tool of the run (unknown, denied) is left
+ * to the AI SDK, so a denied tool reads like one that does not exist.
+ */
+function toolCallHinter(callBeforeLoad: (name: string) => ToolResult | undefined) {
+  const answers = new Map<string, ToolResult>();
+  return {
+    async repair({ toolCall, error }: Parameters<ToolCallRepairFunction<ToolSet>>[0]) {
+      const answer = NoSuchToolError.isInstance(error) ? callBeforeLoad(toolCall.toolName) : undefined;
+      if (!answer) return null;
+      answers.set(toolCall.toolCallId, answer);
+      return { ...toolCall, toolName: DESCRIBE, input: JSON.stringify({ id: toolCall.toolName }) };
+    },
+    take(toolCallId: string): Promise<ToolResult> | undefined {
+      const answer = answers.get(toolCallId);
+      if (!answer) return undefined;
+      answers.delete(toolCallId);
+      return Promise.resolve(answer);
     },
   };
 }

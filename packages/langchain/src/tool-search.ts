@@ -6,7 +6,7 @@
 import { createMiddleware, type AgentMiddleware } from 'langchain';
 import { ToolMessage, type BaseMessage } from '@langchain/core/messages';
 import { tool, type StructuredToolInterface } from '@langchain/core/tools';
-import { ErrorCode, notLoadedResult, ToolSearchError, type Run } from '@tool-search/kernel';
+import { ErrorCode, notLoadedResult, ToolSearchError, type Run, type ToolResult } from '@tool-search/kernel';
 import { toolResultText } from '@tool-search/provider-formats';
 import {
   FRAMEWORK_MODES,
@@ -29,7 +29,10 @@ export type CreateToolSearchOptions = FrameworkOptions;
 export interface ToolSearchMiddleware {
   /** `createAgent({ model, middleware: [middleware] })`: registers `tools` and filters what the model sees per call. */
   readonly middleware: AgentMiddleware;
-  /** The same tools, for `createAgent({ tools })` in the modes that need no filtering (`code`, `tools`, `direct`). */
+  /**
+   * The same tools, for `createAgent({ tools })` in the modes that need no filtering (`code`, `tools`, `direct`);
+   * in `tools` mode only the middleware answers a catalog tool called by its name (a call before the load).
+   */
   readonly tools: StructuredToolInterface[];
   readonly mode: LangChainMode;
   /** The run every call goes through (its session id names the session log). */
@@ -40,7 +43,7 @@ export interface ToolSearchMiddleware {
 }
 
 export async function createToolSearch(options: CreateToolSearchOptions = {}): Promise<ToolSearchMiddleware> {
-  return withFrameworkSurface(options, ({ opened, surface, mode, searchToolName, limit, loads }) => {
+  return withFrameworkSurface(options, ({ opened, surface, mode, searchToolName, limit, loads, callBeforeLoad }) => {
     const tools = surface.tools.map(langchainTool);
     const deferred = new Map(
       mode === 'deferred' ? surface.tools.filter((t) => t.catalogMode === 'catalog').map((t) => [t.name, t]) : [],
@@ -72,6 +75,9 @@ export async function createToolSearch(options: CreateToolSearchOptions = {}): P
         });
       },
       wrapToolCall: (request, handler) => {
+        // tools mode: a catalog tool called by its name, not registered (it is reached through tool_call).
+        const answer = request.tool ? undefined : callBeforeLoad(request.toolCall.name);
+        if (answer) return viaToolCall(answer, request.toolCall);
         const runTool = deferred.get(request.toolCall.name);
         if (!runTool || loadedIn(request.state.messages).has(runTool.name)) return handler(request);
         return loads.remember([runTool.name]).then(() => notLoaded(runTool, request.toolCall.id));
@@ -116,6 +122,20 @@ function notLoaded(runTool: RunTool, toolCallId: string | undefined): ToolMessag
     tool_call_id: toolCallId ?? '',
     status: 'error',
     artifact: { loaded: runTool.name },
+  });
+}
+
+/**
+ * A call before the load in `tools` mode: the model called a catalog tool by its name, which the agent does not have
+ * (LangChain would answer that the tool does not exist). Nothing runs; the answer is the tool's schema and the
+ * `tool_call` to make. Only searchable tools of the run (policy applied) get here: another name goes to LangChain.
+ */
+function viaToolCall(answer: ToolResult, toolCall: { name: string; id?: string }): ToolMessage {
+  return new ToolMessage({
+    content: toolResultText(answer),
+    name: toolCall.name,
+    tool_call_id: toolCall.id ?? '',
+    status: 'error',
   });
 }
 

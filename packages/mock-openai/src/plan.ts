@@ -15,6 +15,8 @@ export const OK_MARKER = 'FAKE_TOOL_OK';
 export const SEARCH_TOOL = 'tool_search';
 export const CALL_TOOL = 'tool_call';
 export const CODE_TOOL = 'tool_search_code';
+/** The code of a call-before-the-load answer (Tool Search's `TOOL_NOT_LOADED`). */
+const NOT_LOADED = 'TOOL_NOT_LOADED';
 const ALWAYS_SAY = /tool search qa always say (\S+)/;
 /** Anthropic's tool-search tools (`tool_search_tool_bm25_20251119`, `…_regex_…`) by name, as a gateway offers them to a model without native support. */
 export const DEFERRED_SEARCH_TOOLS: readonly string[] = ['tool_search_tool_bm25', 'tool_search_tool_regex'];
@@ -54,8 +56,11 @@ export function planNextStep(request: ChatRequest): Step {
 
   const exchanges = exchangesIn(messages.slice(lastUser + 1));
   const searches = new Set([SEARCH_TOOL, ...DEFERRED_SEARCH_TOOLS, ...(script.searchTool ? [script.searchTool] : [])]);
-  // `early=1`: the first call of the target by name came before it was loaded; it does not count as an attempt.
-  const early = script.early ? exchanges.find((e) => e.call.function.name === script.target) : undefined;
+  // `early=1`: the first call of the target by name came before it was loaded; it does not count as an attempt. A
+  // client may have rewritten that call (an adapter's repair): then its TOOL_NOT_LOADED answer marks it.
+  const early = script.early
+    ? exchanges.find((e) => e.call.function.name === script.target || e.result?.includes(NOT_LOADED))
+    : undefined;
   const calls = exchanges.filter((e) => !searches.has(e.call.function.name) && e !== early);
   // A fake tool's marker, or any call (not a search) whose result does not read as a failure: real tools answer too.
   const okResult =
@@ -107,13 +112,16 @@ export function planNextStep(request: ChatRequest): Step {
   const search = byName(tools, SEARCH_TOOL);
   const callTool = byName(tools, CALL_TOOL);
   if (search && callTool) {
+    const argsKey = hasProperty(callTool, 'args') || !hasProperty(callTool, 'arguments') ? 'args' : 'arguments';
+    // `early=1` answered with a hint naming the tool_call to make (a framework adapter's tools mode): follow it.
+    const hinted = early?.result !== undefined ? hintedCallId(early.result) : undefined;
+    if (hinted && calls.length === 0) return call('tools', CALL_TOOL, { id: hinted, [argsKey]: script.args });
     const searched = [...exchanges]
       .reverse()
       .find((e) => e.call.function.name === SEARCH_TOOL && e.result !== undefined);
     if (!searched) return call('tools', SEARCH_TOOL, searchArgs(search, script.query ?? script.target));
     const hit = pickHit(collectHits(searched.result ?? ''), script.target);
     if (!hit) return { kind: 'answer', reason: 'not-found', text: `Search found no tool for ${script.target}.` };
-    const argsKey = hasProperty(callTool, 'args') || !hasProperty(callTool, 'arguments') ? 'args' : 'arguments';
     return call('tools', CALL_TOOL, { id: hit.id, [argsKey]: script.args });
   }
   // Deferred loading (`native` mode's `tool_search`, AI SDK `toolSearch`, other frameworks' tool search): search alone, and the found tools
@@ -176,6 +184,18 @@ export function isNameFor(offered: string, target: string): boolean {
     offered.startsWith(`${base}_`) &&
     /^[0-9a-f]{8}$/.test(offered.slice(base.length + 1))
   );
+}
+
+/** The id in a `TOOL_NOT_LOADED` answer's hint that says to call the tool through tool_call as `{"id":…,"args":…}`. */
+function hintedCallId(result: string): string | undefined {
+  const hint = result.split('\n', 1)[0] ?? '';
+  if (!hint.includes(NOT_LOADED) || !hint.includes(CALL_TOOL)) return undefined;
+  const literal = /\{"id":("(?:[^"\\]|\\.)*")/.exec(hint)?.[1];
+  try {
+    return literal ? (JSON.parse(literal) as string) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Each assistant tool call since the user message, with the tool message that answered it. */

@@ -369,4 +369,17 @@ describe('planNextStep: early=1 (a call before the load)', () => {
       name: 'tool_search',
     });
   });
+
+  it("follows a hint that names the tool_call to make (an adapter's tools mode), without a search", () => {
+    const hint = `Error TOOL_NOT_LOADED: ${TARGET} was not loaded; its schema is below; call it through tool_call as {"id":"plugin:fake:${TARGET}","args":{...}}.\n{}`;
+    const messages = [user(early), called('c1', TARGET, { q: 'x' }), result('c1', hint)];
+    expect(planNextStep(request(messages, [searchTool, callTool]))).toMatchObject({
+      lane: 'tools',
+      name: 'tool_call',
+      args: { id: `plugin:fake:${TARGET}`, args: { q: 'x' } },
+    });
+    // The hinted call failed: that was the attempt; the model does not retry by the hint.
+    const failed = [...messages, called('c2', 'tool_call', {}), result('c2', 'Error UNKNOWN_TOOL: …')];
+    expect(planNextStep(request(failed, [searchTool, callTool]))).toMatchObject({ kind: 'answer', reason: 'failed' });
+  });
 });

@@ -12,7 +12,14 @@ import {
   type ToolErrorFormatter,
   type ToolNotFoundBehavior,
 } from '@openai/agents';
-import { ErrorCode, errorMessage, notLoadedResult, ToolSearchError, type Run } from '@tool-search/kernel';
+import {
+  ErrorCode,
+  errorMessage,
+  notLoadedResult,
+  ToolSearchError,
+  type Run,
+  type ToolResult,
+} from '@tool-search/kernel';
 import { toolResultText } from '@tool-search/provider-formats';
 import {
   FRAMEWORK_MODES,
@@ -53,8 +60,8 @@ export interface ToolSearchTools {
   /**
    * Spread into `runner.run(agent, input, { ...runOptions })` (or `new Runner({ ...runOptions })`), deferred mode: a
    * call of a catalog tool no search enabled yet answers with its schema (`TOOL_NOT_LOADED`) and enables it for the
-   * next turn, instead of the SDK's `ModelBehaviorError` that ends the run. Unknown and denied names get the SDK's own
-   * "not found" text.
+   * next turn, instead of the SDK's `ModelBehaviorError` that ends the run; `tools` mode: with the schema and the
+   * `tool_call` to make. Unknown and denied names get the SDK's own "not found" text.
    */
   readonly runOptions: {
     readonly toolNotFoundBehavior: ToolNotFoundBehavior;
@@ -69,65 +76,79 @@ const errorText = (_context: RunContext, error: unknown): string =>
 
 export async function createToolSearch(options: CreateToolSearchOptions = {}): Promise<ToolSearchTools> {
   const { responsesToolSearch = false, ...frameworkOptions } = options;
-  return withFrameworkSurface(frameworkOptions, ({ opened, surface, mode, searchToolName, limit, loads }) => {
-    // Per Agents SDK run (its RunContext), the tools a search found: enabled from the next turn on.
-    const found = new WeakMap<object, Set<string>>();
-    const deferred = new Map(
-      mode === 'deferred' && !responsesToolSearch
-        ? surface.tools.filter((t) => t.catalogMode === 'catalog').map((t) => [t.name, t])
-        : [],
-    );
-    const runOptions = {
-      toolNotFoundBehavior: 'return_error_to_model' as const,
-      toolErrorFormatter: earlyLoader(deferred, found, loads),
-    };
-    if (mode === 'deferred' && responsesToolSearch) {
-      // A tool the conversation loaded in an earlier run (`conversationId`) is not deferred.
-      const tools = surface.tools.map((runTool) =>
-        functionTool(runTool, undefined, runTool.catalogMode === 'catalog' && !loads.names.has(runTool.name)),
+  return withFrameworkSurface(
+    frameworkOptions,
+    ({ opened, surface, mode, searchToolName, limit, loads, callBeforeLoad }) => {
+      // Per Agents SDK run (its RunContext), the tools a search found: enabled from the next turn on.
+      const found = new WeakMap<object, Set<string>>();
+      const deferred = new Map(
+        mode === 'deferred' && !responsesToolSearch
+          ? surface.tools.filter((t) => t.catalogMode === 'catalog').map((t) => [t.name, t])
+          : [],
       );
-      return {
-        tools: [hostedSearch(opened, surface.nameOf, limit, loads), ...tools],
-        mode,
-        run: opened.run,
-        toolName: surface.nameOf,
-        runOptions,
-        close: opened.close,
+      const runOptions = {
+        toolNotFoundBehavior: 'return_error_to_model' as const,
+        toolErrorFormatter: earlyLoader(deferred, found, loads, callBeforeLoad),
       };
-    }
-    const tools: (FunctionTool | HostedTool)[] = surface.tools.map((runTool) =>
-      functionTool(runTool, mode === 'deferred' && runTool.catalogMode === 'catalog' ? found : undefined, false, loads),
-    );
-    if (mode === 'deferred') {
-      if (tools.some((candidate) => candidate.name === searchToolName)) {
-        throw new ToolSearchError(
-          OpenAIAgentsErrors.AGENTS_TOOL_NAME_TAKEN,
-          `A catalog tool is named "${searchToolName}", the search tool's name; pass another searchToolName`,
-          {
-            details: { name: searchToolName },
-          },
+      if (mode === 'deferred' && responsesToolSearch) {
+        // A tool the conversation loaded in an earlier run (`conversationId`) is not deferred.
+        const tools = surface.tools.map((runTool) =>
+          functionTool(runTool, undefined, runTool.catalogMode === 'catalog' && !loads.names.has(runTool.name)),
         );
+        return {
+          tools: [hostedSearch(opened, surface.nameOf, limit, loads), ...tools],
+          mode,
+          run: opened.run,
+          toolName: surface.nameOf,
+          runOptions,
+          close: opened.close,
+        };
       }
-      tools.unshift(searchTool(opened, searchToolName, surface.nameOf, deferred, found, limit, loads));
-    }
-    return { tools, mode, run: opened.run, toolName: surface.nameOf, runOptions, close: opened.close };
-  });
+      const tools: (FunctionTool | HostedTool)[] = surface.tools.map((runTool) =>
+        functionTool(
+          runTool,
+          mode === 'deferred' && runTool.catalogMode === 'catalog' ? found : undefined,
+          false,
+          loads,
+        ),
+      );
+      if (mode === 'deferred') {
+        if (tools.some((candidate) => candidate.name === searchToolName)) {
+          throw new ToolSearchError(
+            OpenAIAgentsErrors.AGENTS_TOOL_NAME_TAKEN,
+            `A catalog tool is named "${searchToolName}", the search tool's name; pass another searchToolName`,
+            {
+              details: { name: searchToolName },
+            },
+          );
+        }
+        tools.unshift(searchTool(opened, searchToolName, surface.nameOf, deferred, found, limit, loads));
+      }
+      return { tools, mode, run: opened.run, toolName: surface.nameOf, runOptions, close: opened.close };
+    },
+  );
 }
 
 /**
  * A call before the load: the SDK finds no enabled tool by the name the model called (with `return_error_to_model`,
  * a tool message instead of a run-ending error). For a deferred catalog tool of the run (policy applied) the message
- * is its schema and a hint, and the tool is enabled for this SDK run from the next turn; any other name (unknown,
- * denied) keeps the SDK's default text, so a denied tool reads like one that does not exist.
+ * is its schema and a hint, and the tool is enabled for this SDK run from the next turn; in `tools` mode, for a
+ * searchable tool of the run, the schema and the `tool_call` to make. Any other name (unknown, denied) keeps the SDK's
+ * default text, so a denied tool reads like one that does not exist.
  */
 function earlyLoader(
   deferred: ReadonlyMap<string, RunTool>,
   found: WeakMap<object, Set<string>>,
   loads: ConversationLoads,
+  callBeforeLoad: (name: string) => ToolResult | undefined,
 ): ToolErrorFormatter {
   return async ({ kind, toolName, runContext }) => {
-    const runTool = kind === 'tool_not_found' ? deferred.get(toolName) : undefined;
-    if (!runTool) return undefined;
+    if (kind !== 'tool_not_found') return undefined;
+    const runTool = deferred.get(toolName);
+    if (!runTool) {
+      const answer = callBeforeLoad(toolName);
+      return answer && toolResultText(answer);
+    }
     let set = found.get(runContext);
     if (!set) found.set(runContext, (set = new Set()));
     set.add(runTool.name);

@@ -3,7 +3,7 @@
  * framework's tools: the four modes they offer, the check of their `mode` and `maxResults`, and the run's surface for
  * the mode (`deferred` starts from `direct`, every tool, and the framework defers the catalog ones).
  */
-import { ConfigError, ErrorCode, ToolSearchError } from '@tool-search/kernel';
+import { ConfigError, ErrorCode, ToolSearchError, type Run, type ToolResult } from '@tool-search/kernel';
 import { openToolSearchRun, type OpenRunOptions, type RunSurface, type ToolSearchRun } from './open-run.js';
 import { conversationLoads, type ConversationLoads } from './conversation-loads.js';
 
@@ -35,6 +35,13 @@ export interface FrameworkSurface {
   readonly limit: number;
   /** The tools the conversation loaded in earlier runs (`conversationId`), and where this run records new ones. */
   readonly loads: ConversationLoads;
+  /**
+   * `tools` mode, a call before the load: the answer when the model calls `name` itself instead of through `tool_call`
+   * (the framework does not offer it): `TOOL_NOT_LOADED`, a hint line naming the `tool_call` to make, then the tool's
+   * schema. Undefined in the other modes and for any name that is not a searchable tool of the run (policy applied), so
+   * an unknown, denied or hidden tool keeps the framework's own unknown-tool answer.
+   */
+  callBeforeLoad(name: string): ToolResult | undefined;
 }
 
 /**
@@ -79,9 +86,24 @@ export async function withFrameworkSurface<T>(
       ...(mode === 'deferred' && conversationId !== undefined ? { conversationId } : {}),
       ...(state ? { state } : {}),
     });
-    return await build({ opened, surface, mode, searchToolName, limit, loads });
+    const callBeforeLoad = (name: string) => (mode === 'tools' ? viaToolCall(opened.run, name) : undefined);
+    return await build({ opened, surface, mode, searchToolName, limit, loads, callBeforeLoad });
   } catch (error) {
     await opened.close();
     throw error;
   }
+}
+
+/** In `tools` mode a catalog tool is called through `tool_call`: the hint says exactly how, the schema what to pass. */
+function viaToolCall(run: Run, name: string): ToolResult | undefined {
+  const tool = run.tool(name);
+  if (!tool || tool.catalogMode !== 'catalog') return undefined;
+  const code = ErrorCode.TOOL_NOT_LOADED;
+  const call = `{"id":${JSON.stringify(tool.id)},"args":{...}}`;
+  const message = `${name} was not loaded; its schema is below; call it through tool_call as ${call}.\n${JSON.stringify(tool.inputSchema)}`;
+  return {
+    content: [{ type: 'text', text: `Error ${code}: ${message}` }],
+    structuredContent: { error: { code, message, name, id: tool.id, inputSchema: tool.inputSchema } },
+    isError: true,
+  };
 }
