@@ -63,6 +63,14 @@ describe('OpenClaw sections', () => {
     };
     expect(configIssues(config)).toEqual([]);
   });
+
+  it('provider.promptCache: a boolean (the Anthropic upstream sends no cache_control when false)', () => {
+    const provider = { kind: 'anthropic', baseURL: 'https://api.anthropic.com', model: 'claude', promptCache: false };
+    expect(configIssues({ provider })).toEqual([]);
+    expect(issuesOf({ provider: { ...provider, promptCache: 'off' } })).toEqual([
+      { path: '/provider/promptCache', rule: 'type' },
+    ]);
+  });
 });
 
 describe('unknown keys', () => {

@@ -8,6 +8,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import { errorMessage, ToolSearchError } from '@tool-search/kernel';
 import { anthropicUsage } from './cache-usage.js';
+import { cachedSystemJson, REQUEST_CACHE_CONTROL, toolsMarker } from './cache-breakpoints.js';
 import { GatewayErrors } from './errors.js';
 import { postBody, type ServerBlock, type Upstream, type UpstreamReply, type UpstreamRequest } from './upstream.js';
 import { anthropicProgrammaticTools, sandboxCaller } from './programmatic.js';
@@ -36,14 +37,25 @@ interface AnthropicReply {
   readonly usage?: Parameters<typeof anthropicUsage>[0];
 }
 
-export function anthropicUpstream(client: Anthropic, model: string): Upstream {
+export interface AnthropicUpstreamOptions {
+  /**
+   * Prompt caching (cache-breakpoints.ts; default on): breakpoints on the session's last non-deferred custom tool
+   * (`cacheTools`) and the system text, and the request-level `cache_control` for the conversation. `false` sends no
+   * `cache_control` of the gateway's.
+   */
+  readonly promptCache?: boolean;
+}
+
+export function anthropicUpstream(client: Anthropic, model: string, options: AnthropicUpstreamOptions = {}): Upstream {
   const url = client.baseURL;
+  const cache = options.promptCache !== false;
   return {
     kind: 'anthropic',
     url,
     model,
     tools: (exposure) => exposure.toAnthropic(),
     programmaticTools: anthropicProgrammaticTools,
+    ...(cache ? { cacheTools: toolsMarker() } : {}),
     body(request: UpstreamRequest): string {
       const { system, messages } = toAnthropicMessages(
         request.messages,
@@ -54,7 +66,8 @@ export function anthropicUpstream(client: Anthropic, model: string): Upstream {
       const systemText = [request.system, ...system].filter(Boolean).join('\n\n');
       return (
         `{"model":${JSON.stringify(model)},"max_tokens":${request.maxTokens ?? DEFAULT_MAX_TOKENS}` +
-        (systemText ? `,"system":${JSON.stringify(systemText)}` : '') +
+        (cache ? REQUEST_CACHE_CONTROL : '') +
+        (systemText ? `,"system":${cache ? cachedSystemJson(systemText) : JSON.stringify(systemText)}` : '') +
         `,"messages":${JSON.stringify(messages)}` +
         (request.toolsJson !== '[]' ? `,"tools":${request.toolsJson}` : '') +
         (request.container ? `,"container":${JSON.stringify(request.container)}` : '') +

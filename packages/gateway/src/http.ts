@@ -68,6 +68,10 @@ export function statusOf(error: unknown): number {
   if (auth) return auth;
   if (error.code === GatewayErrors.REQUEST_TOO_LARGE) return 413;
   if (error.code === GatewayErrors.REQUEST_NOT_JSON) return 415;
+  if (error.code === GatewayErrors.RESPONSE_NOT_FOUND) return 404;
+  // 421 Misdirected Request: another replica can answer it (not retried by the official clients, unlike 409).
+  if (error.code === GatewayErrors.RESPONSE_ON_OTHER_REPLICA || error.code === GatewayErrors.TURN_ON_OTHER_REPLICA)
+    return 421;
   if (error.code === ErrorCode.PROVIDER_FAILED) return 502;
   if (error.code === StateErrors.STATE_UNAVAILABLE) return 503;
   return 400;

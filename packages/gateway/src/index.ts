@@ -18,7 +18,13 @@ export { openaiUpstream } from './openai-upstream.js';
 export { openaiResponsesUpstream, toResponsesInput } from './openai-responses-upstream.js';
 export { ANTHROPIC_CODE_EXECUTION, OPENAI_PROGRAMMATIC_TOOL } from './programmatic.js';
 export type { ToolCaller } from './programmatic.js';
-export { anthropicUpstream, toAnthropicMessages, DEFAULT_MAX_TOKENS } from './anthropic-upstream.js';
+export {
+  anthropicUpstream,
+  toAnthropicMessages,
+  DEFAULT_MAX_TOKENS,
+  type AnthropicUpstreamOptions,
+} from './anthropic-upstream.js';
+export { CACHE_CONTROL, MAX_BREAKPOINTS } from './cache-breakpoints.js';
 export type { Upstream, UpstreamKind, UpstreamReply, UpstreamRequest, UpstreamToolCall } from './upstream.js';
 export type { TurnLedger, LedgerRequest, CountTokens, PromptCacheReport } from './ledger.js';
 export { PrefixCache, PREFIX_BLOCK, type PrefixCacheLimits } from './prefix-cache.js';

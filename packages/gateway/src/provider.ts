@@ -1,5 +1,5 @@
 /**
- * Builds the upstream from `provider: { kind, baseURL, apiKey | apiKeyEnv, model }`:
+ * Builds the upstream from `provider: { kind, baseURL, apiKey | apiKeyEnv, model, promptCache? }`:
  * `openai` (default) on the official `openai` client, `anthropic` on the
  * official `@anthropic-ai/sdk`. Retries are off: a failure reaches the caller
  * at once, named with the provider URL and status.
@@ -23,6 +23,8 @@ export interface ProviderConfig {
   readonly model?: string;
   /** OpenAI only: `chat` (Chat Completions, default) or `responses` (the Responses API, which programmatic tool calling needs). */
   readonly api?: 'chat' | 'responses';
+  /** Anthropic only: prompt caching (`cache_control` breakpoints, cache-breakpoints.ts); default on, `false` sends none. */
+  readonly promptCache?: boolean;
 }
 
 const DEFAULT_KEY_ENV: Record<UpstreamKind, string> = { openai: 'OPENAI_API_KEY', anthropic: 'ANTHROPIC_API_KEY' };
@@ -41,7 +43,9 @@ export function createUpstream(config: ProviderConfig, env: NodeJS.ProcessEnv = 
   const baseURL = config.baseURL ? { baseURL: config.baseURL } : {};
   if (kind === 'anthropic') {
     const { Anthropic: AnthropicClient } = sdk<{ Anthropic: typeof Anthropic }>('@anthropic-ai/sdk');
-    return anthropicUpstream(new AnthropicClient({ apiKey, ...baseURL, maxRetries: 0 }), config.model);
+    return anthropicUpstream(new AnthropicClient({ apiKey, ...baseURL, maxRetries: 0 }), config.model, {
+      promptCache: config.promptCache !== false,
+    });
   }
   const { OpenAI: OpenAIClient } = sdk<{ OpenAI: typeof OpenAI }>('openai');
   const client = new OpenAIClient({ apiKey, ...baseURL, maxRetries: 0 });

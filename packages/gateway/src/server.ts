@@ -32,6 +32,8 @@ import { SessionExposures } from './session-exposure.js';
 import { recordGatewayAddress } from './served.js';
 import { sessionOwners } from './session-owners.js';
 import { SuspendedTurns } from './suspended-turns.js';
+import { StoredResponses } from './stored-responses.js';
+import { replicaLocal } from './replica-local.js';
 import { resolveUpstream, type TurnOptions } from './turn.js';
 import { GatewayErrors } from './errors.js';
 
@@ -99,11 +101,16 @@ export async function startGatewayServer(options: GatewayServerOptions): Promise
     model: upstream.model,
     log,
     suspended,
+    ...replicaLocal(options, log),
     ...(owners ? { owners } : {}),
     ...(options.defaultAgentId ? { defaultAgentId: options.defaultAgentId } : {}),
   };
   // biome-ignore lint/suspicious/noExplicitAny: the fronts differ in their request type; each is only called with its own parsed body
-  const fronts: FrontEnd<any>[] = [chatFront, createResponsesFront(), messagesFront];
+  const fronts: FrontEnd<any>[] = [
+    chatFront,
+    createResponsesFront(new StoredResponses({ ...(options.state ? { state: options.state } : {}), log })),
+    messagesFront,
+  ];
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
       if (!ToolSearchError.isInstance(error))

@@ -287,10 +287,11 @@ async function driveTurn(
     const programmatic =
       exposure.mode === 'native' && sandboxCalls ? new ProgrammaticTurn(run, upstream, exposure) : undefined;
     const baseTools = native ? native.tools : upstream.tools(exposure);
+    const offered = programmatic ? programmatic.tools(baseTools) : baseTools;
     const sent = sessions.settle(
       run.info.sessionId,
       `${upstream.kind}:${exposure.mode}`,
-      JSON.stringify(programmatic ? programmatic.tools(baseTools) : baseTools),
+      JSON.stringify(native ? native.ordered(offered) : offered),
       exposure.system,
     );
     if (sent.changedFrom)
@@ -306,6 +307,8 @@ async function driveTurn(
         provider: upstream.kind,
       },
     );
+    // The prompt-cache breakpoint goes on the session's stable tools: what a turn appends later does not move it.
+    const stableTools = upstream.cacheTools ? upstream.cacheTools(sent.toolsJson) : sent.toolsJson;
     const toolsBytes = Buffer.byteLength(sent.toolsJson);
     const systemBytes = Buffer.byteLength(sent.system);
     const toolNames = exposure.tools.map((tool) => exposure.providerName(tool.name));
@@ -370,7 +373,7 @@ async function driveTurn(
     for (let step = 1; ; step++) {
       // Tools a call loaded (a catalog tool called before it was loaded, issue 44) go last: earlier bytes stay a prefix.
       const toolsJson = appendTools(
-        deferral ? deferral.toolsJson(sent.toolsJson) : sent.toolsJson,
+        deferral ? deferral.toolsJson(stableTools) : stableTools,
         exposure.loaded().map((view) => toolJson(upstream.kind, functionOf(view))),
       );
       const body = upstream.body({
@@ -613,17 +616,23 @@ function deferredState(
  */
 function nativeState(run: Run, exposure: ProviderExposure, loadedBefore: ReadonlySet<string>) {
   const loadedIds = new Set(run.catalog.filter((tool) => tool.catalogMode === 'direct-only').map((tool) => tool.id));
-  const deferred = (view: ExposureToolView) =>
-    view.kind === 'tool' &&
-    view.toolId &&
-    !loadedIds.has(view.toolId) &&
-    !loadedBefore.has(exposure.providerName(view.name));
+  const catalog = (view: ExposureToolView) => view.kind === 'tool' && view.toolId && !loadedIds.has(view.toolId);
+  const before = exposure.tools.map((view) => catalog(view) && loadedBefore.has(exposure.providerName(view.name)));
   const tools = exposure
     .toAnthropic()
-    .map((tool, i) => (deferred(exposure.tools[i]!) ? { ...tool, defer_loading: true } : tool));
+    .map((tool, i) => (catalog(exposure.tools[i]!) && !before[i] ? { ...tool, defer_loading: true } : tool));
   const references = new Map<string, string[]>();
   return {
     tools,
+    /**
+     * A deferred tool is not in the provider's cached prefix; the tools an earlier turn loaded go last (after the
+     * exposure's tools and the ones appended to them), so loading one leaves the cached prefix and its breakpoint
+     * (cache-breakpoints.ts) in place.
+     */
+    ordered: (list: readonly unknown[]): unknown[] => [
+      ...list.filter((_tool, i) => !before[i]),
+      ...list.filter((_tool, i) => before[i] === true),
+    ],
     references,
     found(callId: string, name: string, outcome: ToolCallOutcome): void {
       if (name !== CONTROL_TOOL_NAMES.search || outcome.status !== 'ok') return;

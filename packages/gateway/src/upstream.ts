@@ -66,6 +66,11 @@ export interface Upstream {
   tools(exposure: ProviderExposure): readonly unknown[];
   /** The exact JSON body for one request. */
   body(request: UpstreamRequest): string;
+  /**
+   * Present when this provider caches only what a request marks (Anthropic): the session's stable tools (before any
+   * loaded or passed-through tool is appended) with their prompt-cache breakpoint (cache-breakpoints.ts).
+   */
+  cacheTools?(toolsJson: string): string;
   send(body: string, signal?: AbortSignal): Promise<UpstreamReply>;
   /**
    * Present when this wire format has programmatic tool calling: the tools (this provider's format) with the sandbox

@@ -21,15 +21,15 @@ import {
   type TurnLedger,
 } from '@tool-search/gateway';
 
-// The OpenAI mock caches as OpenAI documents (automatic, 1,024-token minimum, 128-token steps); the Anthropic mock
-// as if the request-level `cache_control` were set (the gateway does not send it: the API would cache nothing).
+// The OpenAI mock caches as OpenAI documents (automatic, 1,024-token minimum, 128-token steps); the Anthropic mock too,
+// in its default mode: only requests with `cache_control`, which the gateway sends (cache-breakpoints.ts).
 let openai: MockOpenAI;
 let anthropic: MockAnthropic;
 const kernels: Kernel[] = [];
 const servers: GatewayServer[] = [];
 beforeAll(async () => {
   openai = await startMockOpenAI();
-  anthropic = await startMockAnthropic({ promptCache: { mode: 'automatic' } });
+  anthropic = await startMockAnthropic();
 });
 afterAll(async () => {
   await Promise.all(servers.map((server) => server.close()));

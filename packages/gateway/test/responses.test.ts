@@ -77,11 +77,11 @@ describe.each(UPSTREAMS)('POST /v1/responses over the %s upstream', (kind) => {
 });
 
 describe('POST /v1/responses errors and headers', () => {
-  it('refuses an unknown previous_response_id and a non-function tool with a coded 400', async () => {
+  it('refuses an unknown previous_response_id (coded 404) and a non-function tool (coded 400)', async () => {
     const { client } = await h.gateway('tools');
     await expect(
       client.responses.create({ model: 'm', input: 'hi', previous_response_id: 'resp_nope' }),
-    ).rejects.toMatchObject({ status: 400, code: 'REQUEST_INVALID' });
+    ).rejects.toMatchObject({ status: 404, code: 'RESPONSE_NOT_FOUND', param: '/previous_response_id' });
     await expect(
       client.responses.create({ model: 'm', input: 'hi', tools: [{ type: 'web_search' }] }),
     ).rejects.toMatchObject({ status: 400, code: 'REQUEST_INVALID' });

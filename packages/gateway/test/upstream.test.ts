@@ -54,7 +54,7 @@ describe('the Anthropic upstream request', () => {
     const [first] = h.received('anthropic', from);
     const body = first!.body as {
       tools: { name: string; input_schema: unknown }[];
-      system: string;
+      system: { type: string; text: string; cache_control?: unknown }[];
       max_tokens: number;
       messages: { role: string }[];
     };
@@ -62,8 +62,10 @@ describe('the Anthropic upstream request', () => {
     expect(body.tools.slice(0, 3).map((t) => t.name)).toEqual(['tool_search', 'tool_describe', 'tool_call']);
     expect(body.tools.length).toBeLessThanOrEqual(3 + 5);
     expect(body.tools[0]?.input_schema).toMatchObject({ type: 'object' });
-    expect(body.system).toContain('Client rules.');
-    expect(body.system).toContain('fake_plugin_tool_0005');
+    // One text block, the prompt-cache breakpoint on it (cache-breakpoints.ts).
+    expect(body.system).toEqual([{ type: 'text', text: expect.any(String), cache_control: { type: 'ephemeral' } }]);
+    expect(body.system[0]!.text).toContain('Client rules.');
+    expect(body.system[0]!.text).toContain('fake_plugin_tool_0005');
     expect(body.max_tokens).toBeGreaterThan(0);
     expect(body.messages.every((m) => m.role === 'user' || m.role === 'assistant')).toBe(true);
   });

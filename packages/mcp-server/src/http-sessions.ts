@@ -42,7 +42,11 @@ export interface HttpSessionsOptions {
   readonly endpoint: () => string;
   /** Sends a relayed message to every replica (the state store's pub/sub). */
   readonly publish: (message: string) => Promise<void>;
+  /** Copies held here at once (default 1,000): past it the least recently used closes; its record stays, so its next request rebuilds it. */
+  readonly maxHeld?: number;
 }
+
+export const DEFAULT_MAX_HELD_SESSIONS = 1000;
 
 export interface HttpSessions {
   /** Sessions held here. */
@@ -111,7 +115,15 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
     }
     const session: HttpSession = { id, transport, mcp, keyId: owner.keyId, seen: Date.now() };
     local.set(id, session);
+    await evictPastBound();
     return session;
+  }
+
+  /** Closes the least recently used copies past `maxHeld` (Map order: `find` moves a copy to the newest end). */
+  async function evictPastBound(): Promise<void> {
+    const max = options.maxHeld ?? DEFAULT_MAX_HELD_SESSIONS;
+    const past = [...local.values()].slice(0, Math.max(0, local.size - max));
+    await Promise.all(past.map(drop));
   }
 
   async function rebuild(id: string): Promise<FoundSession> {
@@ -160,6 +172,10 @@ export function createHttpSessions(options: HttpSessionsOptions): HttpSessions {
           return 'missing';
         }
         held.seen = Date.now();
+        if (local.get(id) === held) {
+          local.delete(id);
+          local.set(id, held);
+        }
         return held;
       }
       // Two requests of one session arriving together share one rebuild.

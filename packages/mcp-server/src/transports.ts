@@ -141,8 +141,12 @@ export interface HttpServeOptions extends ToolSearchMcpOptions {
   readonly maxBodyBytes?: number;
   /** A session without requests for this long is closed (its runs too); its client gets 404 and initializes again. Default 30 min; 0 = never. */
   readonly sessionIdleMs?: number;
+  /** MCP sessions held in this process at once (default 1,000): past it the least recently used is closed here; its record stays, so its next request rebuilds it. */
+  readonly maxHeldSessions?: number;
   /** Where session records live: the same Redis-backed store on every replica lets any of them serve a session. Default: in this process; not closed by the server. */
   readonly state?: StateStore;
+  /** Extra GET routes (the front end's `/metrics`), tried after the key and loopback checks; `true` when answered. */
+  readonly routes?: readonly ((req: IncomingMessage, res: ServerResponse) => Promise<boolean>)[];
 }
 
 export interface HttpMcpHandle {
@@ -183,6 +187,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
     replica: state.replicaId,
     endpoint: () => url,
     publish: (message) => state.publish(RELAY_CHANNEL, message),
+    ...(options.maxHeldSessions !== undefined ? { maxHeld: options.maxHeldSessions } : {}),
   });
   // 2026-07-28 requests: stateless, any replica answers them (modern.ts); a retry of a call parked on another replica is relayed there.
   const parked = createParkedCalls({ state, logger: options.logger ?? silentLogger });
@@ -249,6 +254,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<HttpMcpHandl
     }
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path === HEALTH_PATH && req.method === 'GET') return health(res);
+    for (const route of options.routes ?? []) if (await route(req, res)) return;
     if (path !== MCP_PATH) return reply(res, 404, `Not found: the MCP endpoint is ${MCP_PATH}`);
     if (closing) return reply(res, 503, 'Shutting down');
 

@@ -7,7 +7,8 @@
  * three summing to the prompt. The API caches only when asked (`cache_control`
  * on the request or a block): `mode: 'automatic'` caches every request as if
  * the request-level `cache_control` were set (breakpoint on the last block).
- * The prompt's blocks are compared with the recent prompts this server saw;
+ * More than 4 breakpoints is a 400, as on the API (server.ts); the marks are
+ * not part of the compared prompt. The prompt's blocks are compared with the recent prompts this server saw;
  * tokens are characters / 4, like the rest of the mock's usage. Memory is
  * bounded: the newest prompts up to `maxChars` in all.
  */
@@ -44,8 +45,8 @@ export function createAnthropicPromptCache(options: AnthropicPromptCacheOptions 
     while (chars > maxChars && kept.length > 0) chars -= kept.shift()!.chars;
   };
   return {
-    usage(body, raw, promptTokens) {
-      if (mode === 'requested' && !raw.includes('"cache_control"'))
+    usage(body, _raw, promptTokens) {
+      if (mode === 'requested' && cacheBreakpoints(body) === 0)
         return { input_tokens: promptTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
       const blocks = blocksOf(body);
       let longest = 0;
@@ -64,14 +65,47 @@ export function createAnthropicPromptCache(options: AnthropicPromptCacheOptions 
   };
 }
 
-/** The request's cacheable blocks in cache order: the tools, the system text, then each message's content blocks. */
+/** The API's limit on `cache_control` breakpoints in one request, the request-level one included. */
+export const MAX_CACHE_BREAKPOINTS = 4;
+
+/** The request's `cache_control` breakpoints: request-level, on tools, system blocks, message blocks and their parts. */
+export function cacheBreakpoints(body: MessagesRequest): number {
+  const marked = (value: unknown) =>
+    typeof value === 'object' && value !== null && (value as { cache_control?: unknown }).cache_control != null ? 1 : 0;
+  const inBlocks = (content: unknown): number =>
+    Array.isArray(content)
+      ? content.reduce<number>(
+          (sum, block) => sum + marked(block) + inBlocks((block as { content?: unknown })?.content),
+          0,
+        )
+      : 0;
+  return (
+    marked(body) +
+    inBlocks(body.tools) +
+    inBlocks(body.system) +
+    body.messages.reduce((sum, message) => sum + inBlocks(message.content), 0)
+  );
+}
+
+/**
+ * The request's cacheable blocks in cache order: the tools that are not deferred, the system text, then each
+ * message's content blocks.
+ * Without their `cache_control`: a breakpoint says where to cache, it is not part of the prompt (moving the mark to
+ * the newest block each turn still reads the earlier prefix).
+ */
 export function blocksOf(body: MessagesRequest): string[] {
-  const blocks = [JSON.stringify(body.tools ?? []), JSON.stringify(body.system ?? '')];
+  // Each tool is a block; a deferred one is not in the prefix (tool search adds it inline when found).
+  const tools = (body.tools ?? []).filter((tool) => tool.defer_loading !== true);
+  const blocks = [...tools.map((tool) => JSON.stringify(tool, unmarked)), JSON.stringify(body.system ?? '', unmarked)];
   for (const message of body.messages) {
     const content = typeof message.content === 'string' ? [message.content] : message.content;
-    content.forEach((block, index) => blocks.push(JSON.stringify([message.role, index, block])));
+    content.forEach((block, index) => blocks.push(JSON.stringify([message.role, index, block], unmarked)));
   }
   return blocks;
+}
+
+function unmarked(key: string, value: unknown): unknown {
+  return key === 'cache_control' ? undefined : value;
 }
 
 /** Characters of the whole blocks two prompts share from their start. */

@@ -20,7 +20,12 @@ import { documentBlockError } from './documents.js';
 import { isDeferred, searchBlocks, searchDeferred, searchToolOf } from './deferred.js';
 import { programmaticError, programmaticPlan } from './programmatic.js';
 import { errorBody, events, message, MOCK_ANTHROPIC_MODEL, modelList } from './response.js';
-import { createAnthropicPromptCache, type AnthropicPromptCacheOptions } from './prompt-cache.js';
+import {
+  cacheBreakpoints,
+  createAnthropicPromptCache,
+  MAX_CACHE_BREAKPOINTS,
+  type AnthropicPromptCacheOptions,
+} from './prompt-cache.js';
 import type { ContentBlock, MessagesRequest } from './types.js';
 
 export interface MockAnthropicOptions {
@@ -80,6 +85,18 @@ export async function startMockAnthropic(options: MockAnthropicOptions = {}): Pr
     if (malformed) {
       requests.push(record);
       return send(res, 400, errorBody('invalid_request_error', malformed));
+    }
+    const breakpoints = cacheBreakpoints(body);
+    if (breakpoints > MAX_CACHE_BREAKPOINTS) {
+      requests.push(record);
+      return send(
+        res,
+        400,
+        errorBody(
+          'invalid_request_error',
+          `A maximum of ${MAX_CACHE_BREAKPOINTS} blocks with cache_control may be provided. Found ${breakpoints}.`,
+        ),
+      );
     }
     const unfinished = programmaticError(body);
     if (unfinished) {

@@ -40,6 +40,36 @@ describe('the prompt cache, as Anthropic documents it', () => {
     expect(read.usage.cache_creation_input_tokens).toBe(total(read.usage) - read.usage.cache_read_input_tokens!);
   });
 
+  it('a moved breakpoint still reads the earlier prefix (the mark is not part of it); over 4 breakpoints is a 400', async () => {
+    const client = clientOf(requested);
+    const mark = { cache_control: { type: 'ephemeral' as const } };
+    const turn = (texts: string[]) =>
+      texts.map((text, i) => ({
+        role: i % 2 ? ('assistant' as const) : ('user' as const),
+        content: [{ type: 'text' as const, text, ...(i === texts.length - 1 ? mark : {}) }],
+      }));
+    await client.messages.create({ model: 'm', max_tokens: 64, system, messages: turn(['first question']) });
+    const next = await client.messages.create({
+      model: 'm',
+      max_tokens: 64,
+      system,
+      messages: turn(['first question', 'an answer', 'second question']),
+    });
+    // The system text and the first question, though the first question's mark moved to the newest block.
+    const shared = JSON.stringify(system) + JSON.stringify(['user', 0, { type: 'text', text: 'first question' }]);
+    expect(next.usage.cache_read_input_tokens).toBe(Math.floor(shared.length / 4));
+
+    const blocks = ['a', 'b', 'c', 'd', 'e'].map((text) => ({ type: 'text' as const, text, ...mark }));
+    const refused = await client.messages
+      .create({ model: 'm', max_tokens: 64, messages: [{ role: 'user', content: blocks }] })
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    expect(refused).toBeInstanceOf(Anthropic.BadRequestError);
+    expect(String((refused as Error).message)).toContain('A maximum of 4 blocks with cache_control');
+  });
+
   it('`automatic` caches every request; the streamed message_start carries the same usage', async () => {
     const client = clientOf(automatic);
     await client.messages.create({ model: 'm', max_tokens: 64, system, messages: ask('one') });

@@ -76,12 +76,7 @@ export interface LoopDetectionPlugin extends KernelPlugin {
 export function loopDetectionPlugin(options: LoopDetectionOptions = {}): LoopDetectionPlugin {
   checkLoopDetectionSettings(options);
   const store = new LoopState(options.state ?? new MemoryStateStore(), options.stateTtlMs ?? DEFAULT_LOOP_STATE_TTL_MS);
-  const configs = new Map<string | undefined, LoopDetectionConfig>();
-  const configFor = (agentId: string | undefined) => {
-    let config = configs.get(agentId);
-    if (!config) configs.set(agentId, (config = resolveLoopDetection(options, agentId)));
-    return config;
-  };
+  const configFor = agentConfigs(options).for;
 
   return {
     name: PLUGIN_NAME,
@@ -161,6 +156,29 @@ export function loopDetectionPlugin(options: LoopDetectionOptions = {}): LoopDet
           });
         }
       });
+    },
+  };
+}
+
+/**
+ * The resolved settings per agent, cached. Keyed by configured agents only: an agent id the config does not list
+ * resolves like none, so ids a client makes up share one entry and the cache stays at (configured agents + 1).
+ */
+export function agentConfigs(options: LoopDetectionOptions): {
+  for: (agentId: string | undefined) => LoopDetectionConfig;
+  readonly size: number;
+} {
+  const configs = new Map<string | undefined, LoopDetectionConfig>();
+  const configured = new Set((options.agents?.list ?? []).map((agent) => agent.id));
+  return {
+    for(agentId) {
+      const known = agentId !== undefined && configured.has(agentId) ? agentId : undefined;
+      let config = configs.get(known);
+      if (!config) configs.set(known, (config = resolveLoopDetection(options, known)));
+      return config;
+    },
+    get size() {
+      return configs.size;
     },
   };
 }

@@ -112,7 +112,7 @@ export function toolSearchField(result: TurnResult) {
 }
 
 export function errorType(status: number): string {
-  return status === 413 || status === 400 || status === 415
+  return status === 413 || status === 400 || status === 415 || status === 404 || status === 421
     ? 'invalid_request_error'
     : status === 401
       ? 'authentication_error'

@@ -10,6 +10,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ErrorCode, ToolSearchError } from '@tool-search/kernel';
 import { abortOnDisconnect, openEventStream, publicError, sendJson, statusOf, type EventStream } from '../http.js';
 import type { SessionOwners } from '../session-owners.js';
+import type { HandoffOwners } from '../handoff-owners.js';
 import type { SuspendedTurns } from '../suspended-turns.js';
 import { runTurn, type TurnInput, type TurnOptions, type TurnResult } from '../turn.js';
 
@@ -28,7 +29,8 @@ export type FrontTurnInput = Omit<TurnInput, 'sessionId' | 'agentId' | 'signal' 
 
 export interface FrontEnd<R> {
   readonly path: string;
-  parse(body: unknown): R;
+  /** May read the state store (the Responses API's stored conversations). */
+  parse(body: unknown): R | Promise<R>;
   /** A session implied by the request itself (the Responses API's `previous_response_id`). */
   sessionOf?(request: R): string | undefined;
   turnInput(request: R): FrontTurnInput;
@@ -40,7 +42,7 @@ export interface FrontEnd<R> {
   error(status: number, error: PublicError): unknown;
   streamError(stream: EventStream, error: PublicError, ctx: FrontContext): void;
   /** After a successful turn (the Responses API stores it for `previous_response_id`). */
-  completed?(result: TurnResult, request: R, ctx: FrontContext): void;
+  completed?(result: TurnResult, request: R, ctx: FrontContext): void | Promise<void>;
 }
 
 export interface ServeContext {
@@ -49,6 +51,8 @@ export interface ServeContext {
   readonly log: (line: string) => void;
   /** Turns waiting for client calls made inside tool_call or code. */
   readonly suspended: SuspendedTurns;
+  /** With a shared store: which replica holds each suspended turn, so another one can name it. */
+  readonly handoffOwners?: HandoffOwners;
   /** With keys: which key owns each session. */
   readonly owners?: SessionOwners;
   /** The agent a request naming none runs as (default `main`). */
@@ -72,7 +76,7 @@ export async function serveFront<R>(
   const signal = abortOnDisconnect(res);
   let request: R;
   try {
-    request = front.parse(await body());
+    request = await front.parse(await body());
   } catch (error) {
     return fail(front, res, error, serve);
   }
@@ -92,7 +96,7 @@ export async function serveFront<R>(
   if (!front.wantsStream(request)) {
     try {
       const result = await turnOrResume(serve, input);
-      front.completed?.(result, request, ctx);
+      await front.completed?.(result, request, ctx);
       return sendJson(res, 200, front.reply(result, request, ctx), { 'x-session-id': result.sessionId });
     } catch (error) {
       return fail(front, res, error, serve, signal);
@@ -102,7 +106,7 @@ export async function serveFront<R>(
   front.streamStart(stream, ctx, request);
   try {
     const result = await turnOrResume(serve, { ...input, onStep: (step) => front.streamStep(stream, step, ctx) });
-    front.completed?.(result, request, ctx);
+    await front.completed?.(result, request, ctx);
     front.streamEnd(stream, result, request, ctx);
   } catch (error) {
     if (!signal.aborted) {
@@ -117,8 +121,12 @@ export async function serveFront<R>(
 /** A request that brings the results of handed-off client calls resumes the turn waiting for them; any other starts one. */
 async function turnOrResume(serve: ServeContext, input: TurnInput): Promise<TurnResult> {
   const waiting = serve.suspended.take(input.messages);
+  if (waiting) await serve.handoffOwners?.forget(waiting.turn.callIds);
+  // Results for a turn another replica holds would otherwise start a new turn here, without the model's calls.
+  else await serve.handoffOwners?.check(input.messages);
   const result = waiting ? await waiting.turn.resume(waiting.results) : await runTurn(serve.turn, input);
   serve.suspended.add(result);
+  if (result.suspended) await serve.handoffOwners?.record(result.suspended.callIds);
   return result;
 }
 

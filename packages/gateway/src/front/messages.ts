@@ -3,7 +3,11 @@
  * `tool_use`, `tool_result` blocks) and `tools` (client tools) become the
  * turn; a model call to a client tool comes back as a `tool_use` block with
  * `stop_reason: "tool_use"`. Streaming sends Anthropic's events, with `ping`
- * while the tool-search steps run. Errors use Anthropic's error shape.
+ * while the tool-search steps run. Errors use Anthropic's error shape. A
+ * client's `cache_control` marks are not forwarded: the system text and
+ * messages are rendered again (the gateway's system text first, neighbours
+ * merged), so their places do not exist upstream; the Anthropic upstream
+ * places its own breakpoints (cache-breakpoints.ts).
  */
 import type { ChatCompletionMessageParam, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
 import { referenceBlockNames, referencedNames, SEARCH_TOOL_TYPES, type DeferredTools } from '../deferred.js';
@@ -44,6 +48,7 @@ const ERROR_TYPES: Record<number, string> = {
   404: 'not_found_error',
   413: 'request_too_large',
   415: 'invalid_request_error',
+  421: 'invalid_request_error',
   502: 'api_error',
 };
 
@@ -183,7 +188,7 @@ function messagesTools(
     if (known) {
       if (record.name !== undefined && record.name !== known.name)
         throw invalid(`${at}/name`, `must be "${known.name}" for ${String(record.type)}`);
-      search = { tool: { ...record, name: known.name }, variant: known.variant };
+      search = { tool: { ...unmarked(record), name: known.name }, variant: known.variant };
       return;
     }
     if (record.type !== undefined && record.type !== 'custom') {
@@ -206,7 +211,7 @@ function messagesTools(
     };
     if (record.defer_loading === true) {
       tools.push(tool);
-      raw.push(record);
+      raw.push(unmarked(record));
     } else clientTools.push(tool);
   });
   if (!search) {
@@ -320,6 +325,16 @@ function assistantWithSearches(content: unknown[], path: string, history: Histor
   });
   flush();
   return out;
+}
+
+/**
+ * A passed-through tool without the client's `cache_control`: the gateway places the request's breakpoints itself
+ * (cache-breakpoints.ts), and the client's would count toward the provider's limit of 4 (a deferred tool, outside
+ * the cached prefix, carries none).
+ */
+function unmarked(tool: Record<string, unknown>): Record<string, unknown> {
+  const { cache_control: _mark, ...rest } = tool;
+  return rest;
 }
 
 /**

@@ -4,7 +4,8 @@
  * the turn; function tools are client tools, and a model call to one comes
  * back as a `function_call` output item. `previous_response_id` continues a
  * stored conversation (and its session); streaming sends the documented
- * `response.*` events. Stored responses are bounded (oldest dropped first).
+ * `response.*` events. Stored responses live in `stored-responses.ts` (the
+ * replicas' shared store, an LRU in front).
  */
 import type {
   ChatCompletionAssistantMessageParam,
@@ -24,6 +25,7 @@ import {
 import type { ClientFunctionTool, TurnResult } from '../turn.js';
 import type { EventStream } from '../http.js';
 import { errorType, toolSearchField } from './chat.js';
+import { StoredResponses } from '../stored-responses.js';
 import type { FrontContext, FrontEnd } from './front.js';
 
 export interface ResponsesRequest {
@@ -42,26 +44,15 @@ export interface ResponsesRequest {
 /** The function a model without native `tool_search` calls to search the deferred tools (served by the gateway). */
 const SERVED_SEARCH = 'tool_search_tool_bm25';
 
-interface Stored {
-  readonly messages: readonly ChatCompletionMessageParam[];
-  readonly sessionId: string;
-}
-
 const INPUT_TEXT = ['input_text', 'output_text', 'text'];
 
-export function createResponsesFront(maxStored = 256): FrontEnd<ResponsesRequest> {
-  const stored = new Map<string, Stored>();
+export function createResponsesFront(stored = new StoredResponses()): FrontEnd<ResponsesRequest> {
   return {
     path: '/v1/responses',
-    parse(body) {
+    async parse(body) {
       const request = requestObject(body);
       const previousId = optionalString(request.previous_response_id, '/previous_response_id');
-      const previous = previousId ? stored.get(previousId) : undefined;
-      if (previousId && !previous)
-        throw invalid(
-          '/previous_response_id',
-          `no stored response "${previousId}" (this gateway keeps the last ${maxStored})`,
-        );
+      const previous = previousId ? await stored.get(previousId) : undefined;
       const instructions = optionalString(request.instructions, '/instructions');
       const maxTokens = optionalPositiveInt(request.max_output_tokens, '/max_output_tokens');
       const loaded: string[] = [];
@@ -95,13 +86,11 @@ export function createResponsesFront(maxStored = 256): FrontEnd<ResponsesRequest
       ...(request.deferred ? { deferred: request.deferred } : {}),
     }),
     wantsStream: (request) => request.stream,
-    completed(result, request, ctx) {
-      stored.set(`resp_${ctx.id}`, {
+    completed: (result, request, ctx) =>
+      stored.put(`resp_${ctx.id}`, {
         messages: [...request.history, ...request.input, ...searchMessages(result), assistantParam(result)],
         sessionId: result.sessionId,
-      });
-      if (stored.size > maxStored) stored.delete(stored.keys().next().value as string);
-    },
+      }),
     reply: (result, request, ctx) => response(ctx, request, 'completed', result),
     streamStart(stream, ctx, request) {
       ctx.sequence = 0;
