@@ -231,11 +231,12 @@ async function search(
     config.maxSearchLimit,
   );
   // Through the run's rerank hooks (hybrid ranking when an embedder plugin is there; lexical otherwise).
+  const started = performance.now();
   const { result, ranker } =
     args.fuse === true && queries.length > 1
       ? await index.searchRanked(queries.slice(0, MAX_QUERIES), { limit, fuse: true })
       : await index.searchRanked(queries.length === 1 ? queries[0]! : queries.slice(0, MAX_QUERIES), { limit });
-  emitSearch(ctx.run, queries, { result, ranker }, 'tool_call');
+  emitSearch(ctx.run, queries, { result, ranker }, 'tool_call', performance.now() - started);
   return okResult(renderSearch(result), withSkillKinds(result));
 }
 

@@ -32,6 +32,7 @@ export function emitSearch(
   queries: readonly string[],
   ranked: RankedSearch,
   origin: CallOrigin,
+  durationMs?: number,
 ): void {
   const each: readonly SearchResult[] = 'results' in ranked.result ? ranked.result.results : [ranked.result];
   const results: SearchEventResult[] = each.map((entry) => ({
@@ -40,7 +41,8 @@ export function emitSearch(
     weak: entry.weak === true || entry.hits.length === 0,
   }));
   const hits = [...new Set(each.flatMap((entry) => entry.hits.map((hit) => hit.id)))];
-  run.emit({ type: 'search', queries: [...queries], hits, origin, results, ranker: ranked.ranker });
+  const timed = durationMs !== undefined ? { durationMs } : {};
+  run.emit({ type: 'search', queries: [...queries], hits, origin, results, ranker: ranked.ranker, ...timed });
 }
 
 function positive(value: number | undefined): number | undefined {

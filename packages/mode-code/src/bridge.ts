@@ -39,9 +39,10 @@ export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridg
     async search(payload) {
       const query = payload.query;
       const limit = readLimit(payload.options);
+      const started = performance.now(); // the ranking's time goes on the search event (metrics' search latency)
       if (typeof query === 'string') {
         const ranked = await index().searchRanked(query, limit === undefined ? {} : { limit });
-        emitSearch(run, [query], ranked, 'code');
+        emitSearch(run, [query], ranked, 'code', performance.now() - started);
         return withSkillKinds(ranked.result);
       }
       if (
@@ -52,11 +53,11 @@ export function createBridge(run: RunApi, indexOptions: ToolIndexOptions): Bridg
         if (readFuse(payload.options) && query.length > 0) {
           // Several phrasings of one need: one ranked list (reciprocal-rank fusion in the index).
           const ranked = await index().searchRanked(query, { ...(limit === undefined ? {} : { limit }), fuse: true });
-          emitSearch(run, query, ranked, 'code');
+          emitSearch(run, query, ranked, 'code', performance.now() - started);
           return withSkillKinds(ranked.result);
         }
         const ranked = await index().searchRanked(query, limit === undefined ? {} : { limit });
-        emitSearch(run, query, ranked, 'code');
+        emitSearch(run, query, ranked, 'code', performance.now() - started);
         return withSkillKinds(ranked.result);
       }
       throw fault(

@@ -20,6 +20,7 @@ export const OPTIONAL_CAPABILITIES = Object.freeze({
   web: '@tool-search/plugin-web',
   gateway: '@tool-search/gateway',
   mcpServer: '@tool-search/mcp-server',
+  metrics: '@tool-search/metrics',
   otlp: '@tool-search/otel-export',
   embeddings: 'openai',
   redis: '@redis/client',

@@ -10,8 +10,9 @@ import { cronDirBesideSessions, type ToolSearchConfig } from '@tool-search/confi
 import { SharedApprovalQueue, type Approver } from '@tool-search/plugin-approvals';
 import { createSessionHost, StateSessionStore, type SessionHost, type SessionStore } from '@tool-search/sessions';
 import { createStateStore, type StateStore } from '@tool-search/state';
+import type { MetricsPlugin } from '@tool-search/metrics';
 import { createToolSearchKernel, type Preset, type PresetOptions } from './preset.js';
-import { OPTIONAL_CAPABILITIES, requireCapability } from './capabilities.js';
+import { capabilityInstalled, capabilityMissing, OPTIONAL_CAPABILITIES, requireCapability } from './capabilities.js';
 
 export interface FrontEndOptions extends Omit<PresetOptions, 'state' | 'sessionHost' | 'cronDir' | 'approve'> {
   /** Environment for the state store's and exporter's secrets and for the default state folder. Default `process.env`. */
@@ -28,6 +29,8 @@ export interface FrontEndOptions extends Omit<PresetOptions, 'state' | 'sessionH
   readonly createKernel?: (config: ToolSearchConfig, options: PresetOptions) => Promise<Preset>;
   /** Version reported to the OTLP collector. Default `0.1.0`. */
   readonly serviceVersion?: string;
+  /** Counts for `GET /metrics` (`@tool-search/metrics`, loaded only then), labelled with this front end's name. */
+  readonly metrics?: 'gateway' | 'mcp';
 }
 
 export interface FrontEnd extends Preset {
@@ -38,6 +41,8 @@ export interface FrontEnd extends Preset {
   readonly sessionHost?: SessionHost;
   /** With `sessions`: where cron jobs persist (a `cron` folder beside the session logs, else in the state folder). */
   readonly cronDir?: string;
+  /** With `metrics`: what answers `GET /metrics` (the plugin, or a 501 naming the package to install when it is missing). */
+  readonly metrics?: Pick<MetricsPlugin, 'route' | 'setSessions'>;
   /** Runs `close` first when the front end closes (a server started over this kernel). */
   onClose(close: () => Promise<void>): void;
   /** Closes what was added with `onClose`, then the kernel, the approval queue, the state store and the exporter; never throws. */
@@ -53,6 +58,7 @@ export async function createFrontEnd(config: ToolSearchConfig, options: FrontEnd
     onStateError,
     createKernel = createToolSearchKernel,
     serviceVersion = '0.1.0',
+    metrics: metricsFor,
     ...presetOptions
   } = options;
   if ((config.state as { redis?: unknown } | undefined)?.redis)
@@ -87,8 +93,15 @@ export async function createFrontEnd(config: ToolSearchConfig, options: FrontEnd
       : undefined;
     const cronDir = sessions ? await cronFolder(config, presetOptions.sessionLogDir, env) : undefined;
     const approve = approvalQueue ? approvalQueue.approve : approvals === 'queue' ? null : approvals;
+    // Loaded only for the front ends that serve it, and only where installed (the CLI brings it; an adapter user does not).
+    const metrics =
+      metricsFor && capabilityInstalled(OPTIONAL_CAPABILITIES.metrics)
+        ? (await import('@tool-search/metrics')).metricsPlugin({ frontEnd: metricsFor, state })
+        : undefined;
+    if (metrics && sessionHost) metrics.setSessions(async () => (await sessionHost.store.list()).length);
     const preset = await createKernel(config, {
       ...presetOptions,
+      ...(metrics ? { observers: [...(presetOptions.observers ?? []), metrics] } : {}),
       state,
       approve,
       ...(sessionHost ? { sessionHost } : {}),
@@ -101,6 +114,7 @@ export async function createFrontEnd(config: ToolSearchConfig, options: FrontEnd
       ...(approvalQueue ? { approvalQueue } : {}),
       ...(sessionHost ? { sessionHost } : {}),
       ...(cronDir ? { cronDir } : {}),
+      ...(metrics ? { metrics } : metricsFor ? { metrics: metricsMissing() } : {}),
       onClose: (close) => void closers.unshift(close),
       close: closeAll,
     };
@@ -121,4 +135,19 @@ async function cronFolder(
   // The subpath alone: the MCP SDK stays unloaded for a front end without MCP servers.
   const { defaultStateDir } = await import('@tool-search/plugin-mcp/state-dir');
   return join(defaultStateDir(env), 'cron');
+}
+
+/** `GET /metrics` where `@tool-search/metrics` is not installed: 501 with the install line, instead of a bare 404. */
+function metricsMissing(): Pick<MetricsPlugin, 'route' | 'setSessions'> {
+  const error = capabilityMissing(OPTIONAL_CAPABILITIES.metrics, 'GET /metrics');
+  const body = JSON.stringify({ error: { code: error.code, message: error.message, details: error.details } });
+  return {
+    setSessions: () => undefined,
+    route: async (req, res) => {
+      if (req.method !== 'GET' || new URL(req.url ?? '/', 'http://front').pathname !== '/metrics') return false;
+      res.writeHead(501, { 'content-type': 'application/json' });
+      res.end(body);
+      return true;
+    },
+  };
 }

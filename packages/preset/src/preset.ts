@@ -45,6 +45,8 @@ export interface PresetOptions {
   readonly approve?: Approver | null;
   /** Extra plugins appended after the preset's own (they may `dependsOn` preset plugins). */
   readonly plugins?: readonly KernelPlugin[];
+  /** Plugins that only watch (the front end's metrics), appended last; unlike `plugins` they keep the demo catalog. */
+  readonly observers?: readonly KernelPlugin[];
   readonly logger?: Logger;
   /** Called when a downstream MCP server announces a changed tool list (the MCP server front end re-lists at once). */
   readonly onMcpToolsChanged?: (server: string) => void;
@@ -140,6 +142,7 @@ export async function createToolSearchKernel(config: ToolSearchConfig, options: 
       ...(options.state ? { state: options.state } : {}),
     }),
     ...(options.plugins ?? []),
+    ...(options.observers ?? []),
   ];
   // A source may take as long as the MCP connect budget the config grants, plus the time to hand its tools over.
   const connectTimeoutMs = config.mcp?.connectTimeoutMs;

@@ -126,6 +126,7 @@ export async function runGateway(options: GatewayRunOptions): Promise<void> {
       sessions: true,
       sessionStore,
       gateway: control,
+      metrics: 'gateway',
       ...(sessionLogDir ? { sessionLogDir } : {}),
     });
     const marks = front.state.kind === 'redis' ? {} : { sandboxMarks };
@@ -240,6 +241,7 @@ export async function startGateway(
     ...(token ? { token } : {}),
     routes: [
       healthRoute(state),
+      ...(front.metrics ? [front.metrics.route] : []),
       ...(front.approvalQueue ? [approvalsRoute(front.approvalQueue)] : []),
       ...front.gatewayPages.map((pages) => (req: IncomingMessage, res: ServerResponse) => pages.handle(req, res)),
     ],

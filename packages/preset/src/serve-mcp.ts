@@ -66,6 +66,7 @@ export async function serveMcp(options: McpServeOptions): Promise<void> {
   const front = await createFrontEnd(config, {
     ...frontOptions,
     approvals: approvals.approve,
+    ...(http !== undefined ? { metrics: 'mcp' as const } : {}),
     onMcpToolsChanged: () => listeners.forEach((listener) => listener()),
   });
   const setting = applied.resolved;
@@ -150,6 +151,7 @@ async function serveHttp(
     state: front.state,
     auth,
     port,
+    ...(front.metrics ? { routes: [front.metrics.route] } : {}),
     ...(front.mcpDownstream ? { downstream: front.mcpDownstream } : {}),
     ...(host ? { host } : {}),
     ...(token ? { token } : {}),
@@ -157,6 +159,7 @@ async function serveHttp(
     throw await portInUse(error, port);
   });
   front.onClose(() => handle.close());
+  front.metrics?.setSessions(() => handle.sessions);
   // One run up front: downstream servers start now, and their failures are reported before the URL is.
   const warmup = await kernel.createRun(served.request);
   printDiagnostics(log, warmup.diagnostics);

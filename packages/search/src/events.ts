@@ -23,6 +23,8 @@ declare module '@tool-search/kernel' {
       readonly results?: readonly SearchEventResult[];
       /** The ranking that answered, e.g. `{ id: 'bm25f', version: '2' }`. */
       readonly ranker?: { readonly id: string; readonly version: string };
+      /** How long the ranking took, in milliseconds, when the emitter timed it (the metrics' search latency). */
+      readonly durationMs?: number;
     };
     describe: {
       readonly type: 'describe';

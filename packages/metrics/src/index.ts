@@ -1,0 +1,1 @@
+export { metricsPlugin, type MetricsOptions, type MetricsPlugin, type MetricsRoute } from './plugin.js';
