@@ -1,4 +1,6 @@
 import { createKernel, type KernelPlugin, type ToolDescriptor } from '@tool-search/kernel';
+// The search event's type is declared by @tool-search/search (a run-event augmentation).
+import type {} from '@tool-search/search';
 import { MemoryStateStore } from '@tool-search/state';
 import { describe, expect, it } from 'vitest';
 import { CatalogWatch } from '../src/catalog.js';
