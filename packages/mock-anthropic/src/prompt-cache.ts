@@ -8,10 +8,12 @@
  * on the request or a block): `mode: 'automatic'` caches every request as if
  * the request-level `cache_control` were set (breakpoint on the last block).
  * More than 4 breakpoints is a 400, as on the API (server.ts); the marks are
- * not part of the compared prompt. The prompt's blocks are compared with the recent prompts this server saw;
+ * not part of the compared prompt. The prompt's blocks are looked up among the recent prompts this server saw;
  * tokens are characters / 4, like the rest of the mock's usage. Memory is
- * bounded: the newest prompts up to `maxChars` in all.
+ * bounded: the blocks of the newest prompts, up to `maxChars` in all.
  */
+
+import { createHash } from 'node:crypto';
 import type { MessagesRequest } from './types.js';
 
 export interface AnthropicPromptCacheOptions {
@@ -36,22 +38,34 @@ export interface AnthropicPromptCache {
 
 export function createAnthropicPromptCache(options: AnthropicPromptCacheOptions = {}): AnthropicPromptCache {
   const { mode = 'requested', minTokens = 1024, maxChars = 8_000_000 } = options;
-  const kept: { blocks: string[]; chars: number }[] = [];
+  // Each prompt is kept as a chain of block hashes (each chained to the ones before it) with the characters up to it:
+  // a lookup walks the new prompt's chain until the first unknown link instead of comparing it with every recent
+  // prompt (that made the mock the bottleneck of a load test). The oldest links go first past `maxChars`.
+  const known = new Map<string, number>();
   let chars = 0;
-  const remember = (blocks: string[]) => {
-    const size = blocks.reduce((sum, block) => sum + block.length, 0);
-    kept.push({ blocks, chars: size });
-    chars += size;
-    while (chars > maxChars && kept.length > 0) chars -= kept.shift()!.chars;
+  const remember = (link: string, size: number) => {
+    if (known.has(link)) known.delete(link);
+    else chars += size;
+    known.set(link, size);
+    for (const [oldest, oldSize] of known) {
+      if (chars <= maxChars) break;
+      known.delete(oldest);
+      chars -= oldSize;
+    }
   };
   return {
     usage(body, _raw, promptTokens) {
       if (mode === 'requested' && cacheBreakpoints(body) === 0)
         return { input_tokens: promptTokens, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
-      const blocks = blocksOf(body);
+      let link = '';
       let longest = 0;
-      for (const earlier of kept) longest = Math.max(longest, sharedChars(earlier.blocks, blocks));
-      remember(blocks);
+      let missed = false;
+      for (const block of blocksOf(body)) {
+        link = createHash('sha256').update(link).update(block).digest('base64');
+        if (!missed && known.has(link)) longest += block.length;
+        else missed = true;
+        remember(link, block.length);
+      }
       const readTokens = Math.min(promptTokens, Math.floor(longest / 4));
       const read = readTokens >= minTokens ? readTokens : 0;
       // The breakpoint is the last block: what was not read is written, when the prompt is long enough to cache.
@@ -106,11 +120,4 @@ export function blocksOf(body: MessagesRequest): string[] {
 
 function unmarked(key: string, value: unknown): unknown {
   return key === 'cache_control' ? undefined : value;
-}
-
-/** Characters of the whole blocks two prompts share from their start. */
-function sharedChars(a: readonly string[], b: readonly string[]): number {
-  let shared = 0;
-  for (let i = 0; i < Math.min(a.length, b.length) && a[i] === b[i]; i++) shared += a[i]!.length;
-  return shared;
 }
