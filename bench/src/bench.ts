@@ -16,7 +16,8 @@ import { measureOverhead, type OverheadResult } from './overhead.js';
 import { measureFakePayload, measureSnapshotPayload, type CatalogPayload } from './payload.js';
 import { measureQuality, type QualityRow } from './quality.js';
 import { measureSoak, SOAK_FULL, SOAK_QUICK, type SoakRow } from './soak.js';
-import { measureReplicaLoad, REPLICA_LOAD_FULL, REPLICA_LOAD_QUICK, type ReplicaLoadResult } from './replica-load.js';
+import type { HeadlineFile } from './headline.js';
+import { measureHeadline } from './headline-rows.js';
 import { GATEWAY_LOAD_FULL, GATEWAY_LOAD_QUICK, measureGatewayLoad, type GatewayLoadResult } from './gateway-load.js';
 import { measureModeLoad, MODE_LOAD_FULL, MODE_LOAD_QUICK, type ModeLoadResult } from './mode-load.js';
 
@@ -25,6 +26,8 @@ export interface BenchOptions {
   readonly dataDir?: string;
   /** Progress lines (stderr in the CLI entry). */
   readonly log?: (line: string) => void;
+  /** The command named in the headline file. */
+  readonly command?: string;
 }
 
 export interface BenchResults {
@@ -42,7 +45,8 @@ export interface BenchResults {
   readonly overhead: OverheadResult;
   readonly soak: readonly SoakRow[];
   readonly gatewayLoad: GatewayLoadResult;
-  readonly replicaLoad: ReplicaLoadResult;
+  /** The headline ratios (code cold, CLI, modes, Redis per call, gateway replicas), ≥ 3 interleaved runs in the full plan. */
+  readonly headline: HeadlineFile;
   readonly cliStartup: CliStartupResult;
   readonly modeLoad: ModeLoadResult;
   readonly durationS: number;
@@ -61,6 +65,7 @@ export const FULL = {
   overheadCalls: 5000,
   cliRuns: 10,
   cliWarmUp: true,
+  headlineRuns: 3,
 } as const;
 
 export const QUICK = {
@@ -74,6 +79,7 @@ export const QUICK = {
   overheadCalls: 200,
   cliRuns: 1,
   cliWarmUp: false,
+  headlineRuns: 1,
   /** Real-catalog sections (quality, hybrid) on the first queries and the tools they need plus the first others. */
   sample: { queries: 25, tools: 400 },
 } as const;
@@ -131,12 +137,17 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
   const soak = await measureSoak(quick ? SOAK_QUICK : SOAK_FULL);
   log('gateway under load: concurrent direct-mode requests');
   const gatewayLoad = await measureGatewayLoad(quick ? GATEWAY_LOAD_QUICK : GATEWAY_LOAD_FULL);
-  log('replicas: per-call store cost, one and two gateway replicas with Redis');
-  const replicaLoad = await measureReplicaLoad(quick ? REPLICA_LOAD_QUICK : REPLICA_LOAD_FULL);
   log('CLI start-up: --help, a typo, tools list vs node -e 0');
   const cliStartup = await measureCliStartup(plan.cliRuns, { warmUp: plan.cliWarmUp });
   log('exposure modes under load: direct, tools, code on each sandbox');
   const modeLoad = await measureModeLoad(quick ? MODE_LOAD_QUICK : MODE_LOAD_FULL);
+  log('headline ratios: interleaved runs (the gateway replicas and Redis rows among them)');
+  const headline = await measureHeadline({
+    runs: plan.headlineRuns,
+    quick,
+    command: options.command ?? 'npm run bench',
+    log,
+  });
   return {
     quick,
     machine,
@@ -152,7 +163,7 @@ export async function runBench(options: BenchOptions = {}): Promise<BenchResults
     overhead,
     soak,
     gatewayLoad,
-    replicaLoad,
+    headline,
     cliStartup,
     modeLoad,
     durationS: Number(process.hrtime.bigint() - started) / 1e9,

@@ -54,19 +54,23 @@ export const SERVER_COMMANDS: readonly (readonly string[])[] = [
 const LISTENING = 'http://127.0.0.1:';
 
 /**
- * `runs` measured pairs per command. `warmUp` (default on) first runs one unmeasured pair per command to warm the file
- * cache; the CI smoke, which checks exit codes and that the figures exist, not what they are, leaves it out.
+ * `runs` measured pairs per command (`commands`, default all of them). `warmUp` (default on) first runs one unmeasured
+ * pair per command to warm the file cache; the CI smoke, which checks exit codes and that the figures exist, not what
+ * they are, leaves it out.
  */
 export async function measureCliStartup(
   runs: number,
-  { warmUp = true }: { readonly warmUp?: boolean } = {},
+  {
+    warmUp = true,
+    commands = [...CLI_COMMANDS, ...SERVER_COMMANDS],
+  }: { readonly warmUp?: boolean; readonly commands?: readonly (readonly string[])[] } = {},
 ): Promise<CliStartupResult> {
   if (!existsSync(BUILT)) return { nodeMs: 0, rows: [], skipped: 'packages/cli is not built (npm run build)' };
   const cwd = mkdtempSync(join(tmpdir(), 'bench-cli-')); // no tool-search.json: the demo catalog
   const before = loadavg()[0]!;
   const bare: number[] = [];
   const rows: CliStartupRow[] = [];
-  for (const args of [...CLI_COMMANDS, ...SERVER_COMMANDS]) {
+  for (const args of commands) {
     const server = SERVER_COMMANDS.includes(args);
     const times: number[] = [];
     const cpu: number[] = [];
@@ -147,7 +151,7 @@ function timedServer(args: readonly string[], cwd: string): Promise<{ ms: number
 }
 
 /** CPU time (user + system) of a running process: utime and stime, fields 14 and 15 of stat(5). */
-function processCpuMs(pid: number): number | undefined {
+export function processCpuMs(pid: number): number | undefined {
   return statTicksMs(`/proc/${pid}/stat`, 14);
 }
 

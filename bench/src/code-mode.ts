@@ -84,13 +84,9 @@ export async function measureCodeMode(
     let sample = '';
     for (let i = 0; i < runs; i++) {
       // Alternate which goes first, so neither always runs right after the warm run's sleep.
-      if (i % 2 === 0) {
-        bare.push(await bareSpawn());
-        coldTimes.push((await runSnippet(cold.exposure)).ms);
-      } else {
-        coldTimes.push((await runSnippet(cold.exposure)).ms);
-        bare.push(await bareSpawn());
-      }
+      const pair = await coldAndBare(cold.exposure, i);
+      bare.push(pair.bareMs);
+      coldTimes.push(pair.coldMs);
       inherited.push(await bareSpawn(true));
       if (quickOk) quickTimes.push((await runSnippet(quick.exposure)).ms);
       // "Warm" means a child is waiting: the pool refills after each run, so let that refill
@@ -139,6 +135,47 @@ export async function measureCodeMode(
   }
 }
 
+/**
+ * The headline's cold ratio alone (headline-rows.ts): `runs` pairs of a cold `tool_search_code` run and a bare spawn,
+ * the order alternating, after one unmeasured pair; the median of per-pair ratios and the two medians.
+ */
+export async function measureColdToBare(
+  runs: number,
+  catalogTotal = 1000,
+): Promise<{ ratio: number; coldMs: number; bareMs: number } | { skipped: string }> {
+  const cold = await codeExposure(catalogTotal, 0);
+  try {
+    if (cold.exposure.mode !== 'code')
+      return { skipped: `code mode fell back to ${cold.exposure.mode}: ${cold.diagnostics}` };
+    await bareSpawn();
+    await runSnippet(cold.exposure);
+    const bare: number[] = [];
+    const coldTimes: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const pair = await coldAndBare(cold.exposure, i);
+      bare.push(pair.bareMs);
+      coldTimes.push(pair.coldMs);
+    }
+    return {
+      ratio: median(coldTimes.map((t, k) => t / bare[k]!)),
+      coldMs: median(coldTimes),
+      bareMs: median(bare),
+    };
+  } finally {
+    await cold.close();
+  }
+}
+
+/** One cold run and one bare spawn back to back, the bare spawn first in even pairs. */
+async function coldAndBare(exposure: RunExposure, i: number): Promise<{ coldMs: number; bareMs: number }> {
+  if (i % 2 === 0) {
+    const bareMs = await bareSpawn();
+    return { bareMs, coldMs: (await runSnippet(exposure)).ms };
+  }
+  const coldMs = (await runSnippet(exposure)).ms;
+  return { coldMs, bareMs: await bareSpawn() };
+}
+
 async function codeExposure(total: number, warmPool: number, sandbox: 'process' | 'quickjs' = 'process') {
   const config: ToolSearchConfig = {
     plugins: { 'fake-catalog': { tools: fakePluginCount(total), core: true } },
@@ -167,7 +204,7 @@ async function runSnippet(exposure: RunExposure): Promise<{ ms: number; text: st
  * so the ratio compares like with like: an inherited environment can cost more than the sandbox itself
  * (NODE_EXTRA_CA_CERTS alone loads a CA bundle at start-up).
  */
-function bareSpawn(inheritEnv = false): Promise<number> {
+export function bareSpawn(inheritEnv = false): Promise<number> {
   return new Promise((resolve, reject) => {
     const start = process.hrtime.bigint();
     const child = spawn(process.execPath, ['-e', '0'], {
