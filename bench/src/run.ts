@@ -42,8 +42,11 @@ async function full(quick: boolean): Promise<void> {
   writeFileSync(`${REPO_ROOT}bench/payload-bytes.svg`, payloadChart(results.payload.fake, results.payload.real));
   writeFileSync(HEADLINE_FILE, `${JSON.stringify(results.headline, null, 2)}\n`);
   // Section 9 (the frameworks row) comes from its own script's last full run (`npm run bench:frameworks`), section 11
-  // (install size) from the install test's last run (`TOOL_SEARCH_INSTALL_TEST=1`, which `npm run bench` sets).
-  const kept = ['bench/frameworks.md', 'bench/install-size.md'].map((file) => `${REPO_ROOT}${file}`);
+  // (install size) from the install test's last run (`TOOL_SEARCH_INSTALL_TEST=1`, which `npm run bench` sets), 12 and
+  // 13 (prompt caching by mode, the search tail) from their scripts' printed tables, which `npm run bench` prints.
+  const kept = ['frameworks', 'install-size', 'prompt-cache', 'search-tail'].map(
+    (name) => `${REPO_ROOT}bench/${name}.md`,
+  );
   const appended = kept.filter((file) => existsSync(file)).map((file) => `\n${readFileSync(file, 'utf8')}`);
   writeFileSync(REPORT_FILE, renderReport(results, COMMAND) + appended.join(''));
   process.stdout.write(

@@ -24,7 +24,7 @@ import os from 'node:os';
 import { constants, type PerformanceEntry, PerformanceObserver, performance } from 'node:perf_hooks';
 import { deepFreeze, type ToolDescriptor } from '@tool-search/kernel';
 import { isIndexBuilt, loadSnapshot, prepareIndex, type ToolIndex } from '@tool-search/search';
-import { defaultDataDir, fakeDescriptors, LATENCY_QUERIES, sampleSnapshot } from './catalogs.js';
+import { defaultDataDir, fakeDescriptors, hasData, LATENCY_QUERIES, sampleSnapshot } from './catalogs.js';
 import { collectGarbage, msSince, percentile, round, sleep } from './stats.js';
 
 interface Options {
@@ -123,7 +123,9 @@ function realCatalog(dataDir: string, total: number): { tools: ToolDescriptor[];
 
 function catalogOf(options: Options, total: number): { tools: ToolDescriptor[]; queries: string[] } {
   if (options.catalog === 'real') return realCatalog(options.dataDir, total);
-  const extra = loadSnapshot(options.dataDir, 'mcp-catalog').queries.map((query) => query.query);
+  const extra = hasData(options.dataDir, 'mcp-catalog.json', 'mcp-catalog-queries.json')
+    ? loadSnapshot(options.dataDir, 'mcp-catalog').queries.map((query) => query.query)
+    : [];
   return { tools: fakeDescriptors(total), queries: [...LATENCY_QUERIES, ...extra] };
 }
 
@@ -247,14 +249,19 @@ function parse(argv: readonly string[]): Options {
   const flag = (name: string): string | undefined =>
     argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
   const number = (name: string, fallback: number): number => Number(flag(name) ?? fallback);
+  const dataDir = flag('data') ?? defaultDataDir();
+  // Without the shared data (a fresh checkout), the generated catalog stands in, and the report says which it was.
+  if (flag('catalog') !== 'fake' && !hasData(dataDir, 'mcp-catalog.json', 'mcp-catalog-queries.json'))
+    console.warn(`search tail: no real catalog in ${dataDir}; measuring the generated one`);
   return {
     sizes: (flag('sizes') ?? '1000,10000').split(',').map(Number),
     builds: number('builds', 20),
     rounds: number('rounds', 3),
     hogs: number('hogs', 0),
-    catalog: flag('catalog') === 'fake' ? 'fake' : 'real',
+    catalog:
+      flag('catalog') === 'fake' || !hasData(dataDir, 'mcp-catalog.json', 'mcp-catalog-queries.json') ? 'fake' : 'real',
     fresh: !argv.includes('--same-descriptors'),
-    dataDir: flag('data') ?? defaultDataDir(),
+    dataDir,
   };
 }
 
