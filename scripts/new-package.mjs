@@ -1,14 +1,17 @@
 #!/usr/bin/env node
 // Scaffolds packages/<dir> with the repo's standard files (package.json,
 // tsconfigs, vitest config, src/index.ts). Usage:
-//   node scripts/new-package.mjs <dir> [--private] [--dep name@range ...] [--peer name] [--ref dir ...]
+//   node scripts/new-package.mjs <dir> --role <role> [--private] [--dep name@range ...] [--peer name] [--ref dir ...]
+// The role (library, plugin, front-end, composition, adapter, qa, tool) is what scripts/check-layering.mjs checks.
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [dir, ...rest] = process.argv.slice(2);
 if (!dir)
-  throw new Error('usage: new-package.mjs <dir> [--dep n@r] [--peer n] [--dev n@r] [--ref dir] [--bin name=path]');
-const opts = { dep: [], peer: [], dev: [], ref: [], bin: [], private: false };
+  throw new Error(
+    'usage: new-package.mjs <dir> --role <role> [--dep n@r] [--peer n] [--dev n@r] [--ref dir] [--bin name=path]',
+  );
+const opts = { dep: [], peer: [], dev: [], ref: [], bin: [], role: [], private: false };
 for (let i = 0; i < rest.length; i += 2) {
   if (rest[i] === '--private') {
     opts.private = true;
@@ -17,6 +20,8 @@ for (let i = 0; i < rest.length; i += 2) {
   }
   opts[rest[i].slice(2)].push(rest[i + 1]);
 }
+if (opts.role.length !== 1)
+  throw new Error('new-package.mjs needs one --role (see CONTRIBUTING.md, "Packages by role")');
 const VERSION = JSON.parse(readFileSync('packages/kernel/package.json', 'utf8')).version;
 
 const root = join('packages', dir);
@@ -32,6 +37,7 @@ const toObj = (list) => Object.fromEntries(list.map(split));
 const name = `@tool-search/${dir}`;
 const pkg = {
   name,
+  toolSearch: { role: opts.role[0] },
   version: VERSION,
   description: '',
   type: 'module',

@@ -9,7 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { checkPackages, publicPackages } from '../../scripts/check-packages.mjs';
 import { silentSkips } from '../../scripts/check-skips.mjs';
-import { layeringProblems } from '../../scripts/check-layering.mjs';
+import {
+  findCycle,
+  graphProblems,
+  type LayeringNode,
+  layeringProblems,
+  ROLES,
+  workspaceGraph,
+} from '../../scripts/check-layering.mjs';
 import { errorHandlingProblems } from '../../scripts/check-errors.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -108,25 +115,116 @@ describe('layering rule', () => {
     }
     return dir;
   };
+  /** A package.json of `@tool-search/<short>` with a role (none when undefined) and internal deps. */
+  const manifest = (short: string, role: string | undefined, deps: string[] = [], dev: string[] = []) => {
+    const internal = (names: string[]) => Object.fromEntries(names.map((n) => [`@tool-search/${n}`, '^0.1.0']));
+    return {
+      [`packages/${short}/package.json`]: JSON.stringify({
+        name: `@tool-search/${short}`,
+        ...(role ? { toolSearch: { role } } : {}),
+        dependencies: internal(deps),
+        devDependencies: internal(dev),
+      }),
+    };
+  };
+  const node = (short: string, role: string | undefined, runtime: string[] = [], dev: string[] = []): LayeringNode => ({
+    short,
+    role,
+    runtime,
+    dev,
+  });
+  const none = new Map<string, string>();
 
   it('holds for this repo', () => {
     expect(layeringProblems(root)).toEqual([]);
   });
 
-  it('catches a plugin importing a plugin and a front end importing a plugin, not a type-only import', () => {
+  it('every workspace package of this repo declares a known role', () => {
+    const graph = workspaceGraph(root);
+    expect(graph.length).toBeGreaterThan(50);
+    expect(graph.filter((p) => !ROLES.includes(p.role as never)).map((p) => p.short)).toEqual([]);
+    const roleOf = Object.fromEntries(graph.map((p) => [p.short, p.role]));
+    // The packages the old name-prefix rule missed.
+    expect([roleOf.policy, roleOf.telemetry]).toEqual(['plugin', 'plugin']);
+    expect([roleOf['ai-sdk'], roleOf.langchain, roleOf['openai-agents']]).toEqual(['adapter', 'adapter', 'adapter']);
+  });
+
+  it('refuses a package without a role, naming the fix', () => {
+    const problems = graphProblems([node('kernel', 'library'), node('thing', undefined, ['kernel'])], none);
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toContain('thing/package.json: no role');
+    expect(problems[0]).toContain('"toolSearch": { "role": "<library|');
+    expect(graphProblems([node('thing', 'widget')], none)[0]).toContain('unknown role "widget"');
+  });
+
+  it('refuses a forbidden edge, naming both packages and roles, runtime and dev apart', () => {
+    const graph = [
+      node('kernel', 'library'),
+      node('plugin-a', 'plugin', ['plugin-b']),
+      node('plugin-b', 'plugin'),
+      node('testing', 'qa'),
+      node('search', 'library', [], ['testing', 'plugin-b']),
+      node('plugin-c', 'plugin', ['kernel'], ['plugin-b', 'testing']),
+    ];
+    expect(graphProblems(graph, none)).toEqual([
+      'plugin-a (plugin) has the dependency plugin-b (plugin); a plugin may depend on library only (scripts/check-layering.mjs)',
+      'search (library) has the devDependency plugin-b (plugin); a library may dev-depend on library, qa only (scripts/check-layering.mjs)',
+    ]);
+    // A listed exception lets one edge through.
+    expect(
+      graphProblems(
+        graph,
+        new Map([
+          ['plugin-a -> plugin-b', 'why'],
+          ['search -> plugin-b', 'why'],
+        ]),
+      ),
+    ).toEqual([]);
+  });
+
+  it('refuses a cycle made of devDependencies, printing its path', () => {
+    const graph = [
+      node('kernel', 'library'),
+      node('state', 'library', ['kernel'], ['testing']),
+      node('testing', 'qa', ['session-log'], ['plugin-x']),
+      node('session-log', 'library'),
+      node('plugin-x', 'plugin', ['state']),
+    ];
+    expect(findCycle(graph)).toEqual(['state', 'testing', 'plugin-x', 'state']);
+    expect(graphProblems(graph, none)).toEqual([
+      'package cycle state -> testing -> plugin-x -> state (devDependencies included; Nx refuses it)',
+    ]);
+    expect(findCycle(graph.map((p) => (p.short === 'testing' ? { ...p, dev: [] } : p)))).toBeUndefined();
+  });
+
+  it('catches a plugin importing a plugin and a front end or adapter importing a plugin, not a type-only import', () => {
     const dir = tree({
+      ...manifest('kernel', 'library'),
+      ...manifest('plugin-a', 'plugin'),
+      ...manifest('plugin-b', 'plugin'),
+      ...manifest('mode-code', 'plugin'),
+      ...manifest('plugin-fs', 'plugin'),
+      ...manifest('plugin-approvals', 'plugin'),
+      ...manifest('policy', 'plugin'),
+      ...manifest('gateway', 'front-end', ['preset', 'plugin-fs']),
+      ...manifest('cli', 'front-end', ['plugin-approvals']),
+      ...manifest('preset', 'composition', ['plugin-fs']),
+      ...manifest('langchain', 'adapter', ['preset']),
       'packages/plugin-a/src/index.ts':
         "import { b } from '@tool-search/plugin-b';\nimport type { B } from '@tool-search/plugin-b';\nexport const c = () => import('@tool-search/mode-code');\n",
       'packages/gateway/src/index.ts':
         "import { fsPlugin } from '@tool-search/plugin-fs';\nimport { createFrontEnd } from '@tool-search/preset';\n",
       'packages/cli/src/index.ts': "import type { Approver } from '@tool-search/plugin-approvals';\n",
       'packages/preset/src/index.ts': "import { fsPlugin } from '@tool-search/plugin-fs';\n",
+      // policy has no plugin- prefix: the declared role is what counts.
+      'packages/langchain/src/index.ts': "import { policyPlugin } from '@tool-search/policy';\n",
     });
     const problems = layeringProblems(dir).map((line) => line.replace(dir, ''));
-    expect(problems).toHaveLength(3);
+    expect(problems).toHaveLength(4);
     expect(problems.filter((line) => line.includes('plugin plugin-a imports plugin plugin-b'))).toHaveLength(1);
     expect(problems.filter((line) => line.includes('plugin plugin-a imports plugin mode-code'))).toHaveLength(1);
-    expect(problems.filter((line) => line.includes('front end gateway imports plugin plugin-fs'))).toHaveLength(1);
+    expect(problems.filter((line) => line.includes('front-end gateway imports plugin plugin-fs'))).toHaveLength(1);
+    expect(problems.filter((line) => line.includes('adapter langchain imports plugin policy'))).toHaveLength(1);
   });
 });
 
